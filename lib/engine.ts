@@ -1,0 +1,345 @@
+/** The decision: a tool call, a config and a context in, one verdict out. Pure and synchronous. */
+import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts";
+import type { BashParser } from "./bash_parser.ts";
+import { locate, locationIndex, type Placement, reachable } from "./locations.ts";
+import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
+import { realPath } from "./paths.ts";
+import { protectionFor } from "./protection.ts";
+import {
+  compileRules as compileApprovals,
+  evaluatePolicy,
+  pickRule,
+  RESTRICTIVENESS,
+  type RuleResult,
+  stricter,
+  type Subject,
+} from "./rules.ts";
+import { stageTargets, type Target, toolTargets } from "./targets.ts";
+import type {
+  Action,
+  Config,
+  ConfigError,
+  Context,
+  Rule,
+  StageVerdict,
+  TargetVerdict,
+  ToolCall,
+  Verdict,
+} from "./types.ts";
+
+/** Options of a decision. */
+export interface DecideOptions {
+  /** The tree-sitter Bash parser; null uses the fallback splitter. */
+  parser: BashParser | null;
+}
+
+const approvalsByPolicy = new WeakMap<Config, Map<string, Rule[]>>();
+
+/** The approval rules that apply inside a policy: those for it and the policy-agnostic ones. */
+function approvalsFor(config: Config, policy: string): Rule[] {
+  let byPolicy = approvalsByPolicy.get(config);
+  if (!byPolicy) approvalsByPolicy.set(config, byPolicy = new Map());
+  let list = byPolicy.get(policy);
+  if (!list) {
+    list = config.approvalRules.filter((r) => r.policy === undefined || r.policy === policy);
+    byPolicy.set(policy, list);
+  }
+  return list;
+}
+
+/** The result of one placement (location + policy) for a subject, approvals applied. */
+function judgePlacement(
+  config: Config,
+  placement: Placement,
+  subject: Subject,
+): RuleResult & { approval?: Rule } {
+  if (placement.policy === null) {
+    return {
+      action: "allow",
+      rule: null,
+      score: 0,
+      note: "no location matches and there is no defaultPolicy",
+    };
+  }
+  const policy = config.policies[placement.policy];
+  if (!policy) {
+    // Validation rejects unknown policy names; guard anyway and fail closed.
+    return {
+      action: "deny",
+      rule: null,
+      score: 0,
+      note: `policy "${placement.policy}" does not exist`,
+    };
+  }
+  const result = evaluatePolicy(policy, subject);
+  if (!subject.unknown && result.action !== "allow") {
+    const approvals = approvalsFor(config, placement.policy);
+    if (approvals.length) {
+      const picked = pickRule(compileApprovals(approvals), subject);
+      if (picked && RESTRICTIVENESS[picked.action] < RESTRICTIVENESS[result.action]) {
+        return {
+          ...picked,
+          approval: picked.rule ?? undefined,
+          note: "an approval rule allows it",
+        };
+      }
+    }
+  }
+  return result;
+}
+
+/** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
+function judgeTarget(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  subject: Subject,
+): TargetVerdict {
+  const index = locationIndex(config, ctx);
+  const paths: string[] = [];
+  let resolved: string | undefined;
+  let placements: Placement[];
+  if (target.reach === "anywhere" || target.path === null) {
+    placements = reachable(index, null);
+  } else {
+    paths.push(target.path);
+    const real = realPath(target.path, ctx.fs);
+    if (real !== target.path) {
+      paths.push(real);
+      resolved = real;
+    }
+    placements = target.reach === "exact"
+      ? paths.map((p) => locate(index, p))
+      : paths.flatMap((p) => reachable(index, p));
+  }
+  let best: TargetVerdict | null = null;
+  for (const placement of placements) {
+    const r = judgePlacement(config, placement, subject);
+    const tv: TargetVerdict = {
+      path: target.path ?? "",
+      kind: target.kind,
+      source: target.source,
+      location: placement.location,
+      policy: placement.policy,
+      rule: r.rule,
+      score: r.score,
+      action: r.action,
+    };
+    if (resolved) tv.resolved = resolved;
+    if (r.approval) tv.approval = r.approval;
+    const note = target.note ?? r.note;
+    if (note) tv.note = note;
+    if (!best || RESTRICTIVENESS[tv.action] > RESTRICTIVENESS[best.action]) best = tv;
+  }
+  const out = best!;
+  // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
+  const checked = target.path === null ? [] : paths;
+  for (const p of checked) {
+    const prot = protectionFor(config, p, ctx.home);
+    if (
+      prot &&
+      (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
+    ) {
+      out.protection = prot;
+    }
+  }
+  if (out.protection && RESTRICTIVENESS[out.protection.action] >= RESTRICTIVENESS[out.action]) {
+    out.action = out.protection.action;
+    out.approval = undefined;
+    delete out.approval;
+  }
+  return out;
+}
+
+/** Decide a non-bash tool call. */
+function decideTool(config: Config, call: ToolCall, ctx: Context): StageVerdict[] {
+  const subject: Subject = { tool: call.tool };
+  const targets = toolTargets(call, ctx).map((t) => judgeTarget(config, ctx, t, subject));
+  return [{ command: null, cwd: ctx.cwd, targets, action: worst(targets.map((t) => t.action)) }];
+}
+
+/** The most restrictive action of a list (allow for an empty one). */
+function worst(actions: Action[]): Action {
+  return actions.reduce<Action>((a, b) => stricter(a, b), "allow");
+}
+
+/** Decide one bash stage. */
+function decideStage(
+  config: Config,
+  ctx: Context,
+  stage: Stage,
+  forceUnknown: boolean,
+): StageVerdict {
+  const name = stage.argv[0];
+  const unknown = forceUnknown || !name || name.kind !== "static";
+  const command = commandString(stage);
+  const subject: Subject = {
+    tool: "bash",
+    forms: stageForms(stage, command),
+    stage: {
+      argv: stage.argv.map((w) => w.value),
+      writes: stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)),
+    },
+    unknown,
+  };
+  const raw = stageTargets(stage, ctx);
+  if (unknown) {
+    // A command we cannot see may be a shell running anything anywhere.
+    raw.push({
+      kind: "dynamic",
+      path: null,
+      reach: "anywhere",
+      source: name?.text ?? stage.text,
+      note: "the command name is not known before it runs",
+    });
+  }
+  const targets = raw.map((t) => judgeTarget(config, ctx, t, subject));
+  let action = worst(targets.map((t) => t.action));
+  // RULINGS principle 3: what cannot be seen is never allowed; at least ask.
+  const blind = unknown || targets.some((t) => t.kind === "dynamic" || t.kind === "glob");
+  if (
+    blind && RESTRICTIVENESS[action] < RESTRICTIVENESS.ask && targets.some((t) => t.policy !== null)
+  ) {
+    const t = targets.find((t) => t.kind === "dynamic" || t.kind === "glob") ?? targets[0];
+    t.action = "ask";
+    t.note ??= "the command cannot be fully known before it runs";
+    action = "ask";
+  }
+  const sv: StageVerdict = {
+    command,
+    text: stage.text,
+    origin: stage.origin,
+    cwd: stage.cwds.map((c) => c ?? "(unknown)").join(" | "),
+    targets,
+    action,
+  };
+  if (unknown) sv.dynamic = true;
+  return sv;
+}
+
+/** The forms of a stage's command that rules are matched against (most restrictive wins). */
+function stageForms(stage: Stage, command: string): string[] {
+  const forms = [command];
+  const name = stage.argv[0];
+  if (name && name.kind === "static" && name.value.includes("/")) {
+    // A program given by path is also matched by its basename (/bin/rm is rm).
+    const base = name.value.slice(name.value.lastIndexOf("/") + 1);
+    if (base) forms.push([base, ...command.split(" ").slice(1)].join(" ").replace(/^\S+/, base));
+  }
+  return forms;
+}
+
+/** Decide a bash call. */
+function decideBash(
+  config: Config,
+  call: ToolCall,
+  ctx: Context,
+  opts: DecideOptions,
+): { stages: StageVerdict[]; error: string | null } {
+  const command = typeof call.input?.command === "string" ? call.input.command : null;
+  if (command === null) {
+    const stage: Stage = {
+      argv: [],
+      redirects: [],
+      text: String(call.input?.command ?? ""),
+      origin: "top",
+      cwds: [ctx.cwd],
+    };
+    return {
+      stages: [decideStage(config, ctx, stage, true)],
+      error: "the bash call has no command string",
+    };
+  }
+  const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env };
+  const analysis = analyzeBash(command, env, opts.parser);
+  const stages = analysis.stages.map((s) => decideStage(config, ctx, s, false));
+  if (analysis.error) {
+    const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
+    const sv = decideStage(config, ctx, whole, true);
+    for (const t of sv.targets) t.note = analysis.error;
+    stages.push(sv);
+  }
+  if (stages.length === 0) {
+    // Only assignments or comments: judged where it runs.
+    const empty: Stage = {
+      argv: [{ value: "", kind: "static", prefix: "", text: "" }],
+      redirects: [],
+      text: command,
+      origin: "top",
+      cwds: [ctx.cwd],
+    };
+    stages.push(decideStage(config, ctx, empty, false));
+  }
+  return { stages, error: analysis.error };
+}
+
+/** Decide one tool call under a loaded config. */
+export function decide(config: Config, call: ToolCall, ctx: Context, opts: DecideOptions): Verdict {
+  const bash = call.tool === "bash";
+  const { stages, error } = bash
+    ? decideBash(config, call, ctx, opts)
+    : { stages: decideTool(config, call, ctx), error: null };
+  const action = worst(stages.map((s) => s.action));
+  const policies: string[] = [];
+  for (const s of stages) {
+    for (const t of s.targets) {
+      if (t.policy && !policies.includes(t.policy)) policies.push(t.policy);
+    }
+  }
+  const decider = findDecider(call.tool, stages, action);
+  const verdict: Verdict = {
+    action,
+    tool: call.tool,
+    policies,
+    reason: decider ? reason(decider, action) : null,
+    notification: decider ? notification(decider, action) : null,
+    stages,
+  };
+  if (action === "nudge" && decider?.target.rule?.message) {
+    const r = decider.target.rule;
+    verdict.nudge = {
+      message: r.message!,
+      key: r.pattern !== undefined ? `${r.tool}:${r.pattern}` : r.tool,
+    };
+  }
+  if (error) verdict.parseError = error;
+  return verdict;
+}
+
+/** The stage and target that produced the final action (first one, preferring a named path). */
+function findDecider(tool: string, stages: StageVerdict[], action: Action): Decider | null {
+  for (const stage of stages) {
+    const hits = stage.targets.filter((t) => t.action === action);
+    if (!hits.length) continue;
+    const target = hits.find((t) => t.rule?.pattern) ?? hits.find((t) => t.protection) ??
+      hits.find((t) => t.kind !== "cwd") ?? hits[0];
+    return { tool, stage, target };
+  }
+  return null;
+}
+
+/** The verdict for any call while the config is broken: denied, naming file:line:col. */
+export function brokenConfigVerdict(errors: ConfigError[], call: ToolCall): Verdict {
+  const texts = brokenConfig(errors);
+  return {
+    action: "deny",
+    tool: call.tool,
+    policies: [],
+    reason: texts.reason,
+    notification: texts.notification,
+    stages: [],
+    configErrors: errors,
+  };
+}
+
+/** The verdict for any call when no config exists: allowed (fail open). */
+export function unconfiguredVerdict(call: ToolCall): Verdict {
+  return {
+    action: "allow",
+    tool: call.tool,
+    policies: [],
+    reason: null,
+    notification: null,
+    stages: [],
+  };
+}

@@ -1,0 +1,59 @@
+/** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
+import { existsSync, realpathSync } from "node:fs";
+import type { FsFacts } from "./types.ts";
+
+/** FsFacts backed by the real filesystem. */
+export function realFs(): FsFacts {
+  return {
+    realpath(path: string): string | null {
+      try {
+        return realpathSync(path);
+      } catch {
+        return null;
+      }
+    },
+    exists(path: string): boolean {
+      try {
+        return existsSync(path);
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** FsFacts over a fixed set of paths and symlinks, for tests and golden cases. */
+export function fakeFs(
+  opts: { files?: string[]; links?: Record<string, string> } = {},
+): FsFacts {
+  const files = new Set<string>();
+  for (const f of opts.files ?? []) {
+    let cur = f;
+    while (cur && !files.has(cur)) {
+      files.add(cur);
+      const i = cur.lastIndexOf("/");
+      cur = i > 0 ? cur.slice(0, i) : i === 0 && cur !== "/" ? "/" : "";
+    }
+  }
+  const links = opts.links ?? {};
+  function real(path: string): string {
+    // Follow the longest symlinked prefix, repeatedly (bounded against loops).
+    for (let n = 0; n < 40; n++) {
+      const hit = Object.keys(links).filter((l) => path === l || path.startsWith(l + "/"))
+        .sort((a, b) => b.length - a.length)[0];
+      if (!hit) return path;
+      path = links[hit] + path.slice(hit.length);
+    }
+    return path;
+  }
+  return {
+    realpath(path: string): string | null {
+      const r = real(path);
+      return files.has(r) || r === "/" ? r : null;
+    },
+    exists(path: string): boolean {
+      const r = real(path);
+      return files.has(r) || r === "/";
+    },
+  };
+}

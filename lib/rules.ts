@@ -1,0 +1,164 @@
+/** Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break). */
+import { globToRegExp, specificity } from "./glob.ts";
+import { presetAccepts, type StageFacts } from "./safe_bash.ts";
+import type { Action, Policy, Rule } from "./types.ts";
+
+/** Restrictiveness across targets and stages: deny > ask > log > nudge > allow. */
+export const RESTRICTIVENESS: Record<Action, number> = {
+  allow: 0,
+  nudge: 1,
+  log: 2,
+  ask: 3,
+  deny: 4,
+};
+
+/** Tie-break at equal specificity, least disruptive first: allow > nudge > ask > deny > log. */
+const TIE_BREAK: Record<Action, number> = { allow: 0, nudge: 1, ask: 2, deny: 3, log: 4 };
+
+/** The more restrictive of two actions. */
+export function stricter(a: Action, b: Action): Action {
+  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
+}
+
+/** A rule with its globs compiled and its score precomputed. */
+export interface CompiledRule {
+  rule: Rule;
+  tool: RegExp;
+  pattern: RegExp | null;
+  /** Score against a non-bash tool (from `tool`) or a bash command (from `pattern`, 0 without). */
+  score: number;
+}
+
+/** What a policy is asked about: a tool, and for bash the stage's command forms. */
+export interface Subject {
+  tool: string;
+  /** Bash only: the forms of the stage's command (as it runs, by basename, ...). */
+  forms?: string[];
+  /** Bash only: the stage facts preset checks look at. */
+  stage?: StageFacts;
+  /** Bash only: the command cannot be known statically (any bash rule could apply). */
+  unknown?: boolean;
+}
+
+/** The outcome of a policy (or approval list) for a subject. */
+export interface RuleResult {
+  action: Action;
+  rule: Rule | null;
+  score: number;
+  /** The form the rule matched (bash), for explain. */
+  form?: string;
+  note?: string;
+  /** Every candidate that matched with its score, for explain. */
+  candidates?: { rule: Rule; score: number; form?: string }[];
+}
+
+const compiledRules = new WeakMap<Rule[], CompiledRule[]>();
+
+/** Compile a list of rules (cached per list). */
+export function compileRules(rules: Rule[]): CompiledRule[] {
+  let list = compiledRules.get(rules);
+  if (list) return list;
+  list = rules.map((rule) => ({
+    rule,
+    tool: globToRegExp(rule.tool),
+    pattern: rule.pattern === undefined ? null : globToRegExp(rule.pattern),
+    score: rule.pattern === undefined
+      ? (rule.tool === "bash" ? 0 : specificity(rule.tool))
+      : specificity(rule.pattern),
+  }));
+  compiledRules.set(rules, list);
+  return list;
+}
+
+function better(a: CompiledRule, b: CompiledRule | null, scoreA: number, scoreB: number): boolean {
+  if (!b) return true;
+  if (scoreA !== scoreB) return scoreA > scoreB;
+  return TIE_BREAK[a.rule.action] < TIE_BREAK[b.rule.action];
+}
+
+/** The winning rule of a list for a subject, or null when none matches. */
+export function pickRule(
+  rules: CompiledRule[],
+  subject: Subject,
+  opts: { explain?: boolean } = {},
+): RuleResult | null {
+  const isBash = subject.tool === "bash";
+  const candidates: { rule: Rule; score: number; form?: string }[] = [];
+  if (!isBash) {
+    let best: CompiledRule | null = null;
+    for (const r of rules) {
+      if (r.pattern || !r.tool.test(subject.tool)) continue;
+      if (opts.explain) candidates.push({ rule: r.rule, score: r.score });
+      if (better(r, best, r.score, best?.score ?? 0)) best = r;
+    }
+    if (!best) return null;
+    return { action: best.rule.action, rule: best.rule, score: best.score, candidates };
+  }
+  // Bash: one winner per form; the most restrictive winner across forms decides.
+  let result: RuleResult | null = null;
+  let unmatchedForm: string | undefined;
+  for (const form of subject.forms ?? []) {
+    let best: CompiledRule | null = null;
+    let bestScore = 0;
+    for (const r of rules) {
+      if (!r.tool.test("bash")) continue;
+      if (r.pattern && !r.pattern.test(form)) continue;
+      if (r.rule.preset && (!subject.stage || !presetAccepts(r.rule, subject.stage))) continue;
+      const score = r.pattern ? r.score : 0;
+      if (opts.explain) candidates.push({ rule: r.rule, score, form });
+      if (better(r, best, score, bestScore)) {
+        best = r;
+        bestScore = score;
+      }
+    }
+    if (!best) {
+      unmatchedForm ??= form;
+      continue;
+    }
+    if (!result || RESTRICTIVENESS[best.rule.action] > RESTRICTIVENESS[result.action]) {
+      result = { action: best.rule.action, rule: best.rule, score: bestScore, form };
+    }
+  }
+  if (result) {
+    result.candidates = candidates;
+    if (unmatchedForm !== undefined) result.note = `no rule matched the form "${unmatchedForm}"`;
+  }
+  return result;
+}
+
+/** The outcome of a policy for a subject: the winning rule, else the policy's defaultAction. */
+export function evaluatePolicy(
+  policy: Policy,
+  subject: Subject,
+  opts: { explain?: boolean } = {},
+): RuleResult {
+  const rules = compileRules(policy.rules);
+  if (subject.tool === "bash" && subject.unknown) {
+    // Any bash rule could apply to a command we cannot see: take the worst, at least ask.
+    let action: Action = stricter(policy.defaultAction, "ask");
+    let rule: Rule | null = null;
+    for (const r of rules) {
+      if (!r.tool.test("bash")) continue;
+      if (RESTRICTIVENESS[r.rule.action] > RESTRICTIVENESS[action]) {
+        action = r.rule.action;
+        rule = r.rule;
+      }
+    }
+    return { action, rule, score: 0, note: "the command cannot be known before it runs" };
+  }
+  const picked = pickRule(rules, subject, opts);
+  if (!picked) return { action: policy.defaultAction, rule: null, score: 0 };
+  if (picked.note && subject.tool === "bash") {
+    // A form no rule matched falls to the defaultAction, which may be stricter than the winner.
+    if (RESTRICTIVENESS[policy.defaultAction] > RESTRICTIVENESS[picked.action]) {
+      return {
+        action: policy.defaultAction,
+        rule: null,
+        score: 0,
+        note: picked.note,
+        candidates: picked.candidates,
+      };
+    }
+  }
+  return picked;
+}

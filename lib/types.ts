@@ -1,0 +1,203 @@
+/** The shared shapes of the pi-controls engine: config, calls, context and verdicts. */
+
+/** What a rule, a policy default or a verdict does with a tool call. */
+export type Action = "allow" | "nudge" | "ask" | "deny" | "log";
+
+/** Actions a policy may use as its defaultAction (nudge needs a message, so it is not one). */
+export type DefaultAction = Exclude<Action, "nudge">;
+
+/** Actions a pathProtection entry may take. */
+export type ProtectionAction = "deny" | "ask" | "log";
+
+/** One rule as the user wrote it (after `$safe-bash` expansion). */
+export interface Rule {
+  action: Action;
+  tool: string;
+  pattern?: string;
+  message?: string;
+  /** Approval rules only: the one policy the approval belongs to. */
+  policy?: string;
+  /** Set on rules that came from a preset such as `$safe-bash` (their argument checks apply). */
+  preset?: "$safe-bash";
+}
+
+/** A named policy. */
+export interface Policy {
+  defaultAction: DefaultAction;
+  rules: Rule[];
+}
+
+/** The agentTimeout circuit breaker. */
+export interface AgentTimeout {
+  maxDenies: number;
+  windowSeconds: number;
+}
+
+/** The nudgeTimeout circuit breaker. */
+export interface NudgeTimeout {
+  maxNudges: number;
+  windowSeconds: number;
+}
+
+/** The decisions (eval classification) block, kept as validated for the eval issue. */
+export interface DecisionsConfig {
+  url?: string;
+  tokenEnv?: string;
+  model?: string;
+  timeoutMs?: number;
+  maxSourceBytes?: number;
+  unavailableAction?: "allow" | "ask" | "deny";
+  errorAction?: "allow" | "ask" | "deny";
+  yesThreshold?: number;
+  noThreshold?: number;
+  choiceConfidence?: number;
+  riskyMassThreshold?: number;
+  backstopThreshold?: number;
+  weights?: Record<string, number>;
+}
+
+/** An example a config carries for itself: this call must get this action. */
+export interface ConfigTest {
+  tool: string;
+  input: Record<string, unknown>;
+  cwd?: string;
+  expect: Action;
+}
+
+/** Where a location key came from, so relative keys resolve against their project root. */
+export interface LocationEntry {
+  /** The key as written ("$cwd", "~/x", "/srv", "src"). */
+  key: string;
+  /** The policy name it maps to. */
+  policy: string;
+  /** Absolute directory a relative key resolves against (the project root), or null for global. */
+  base: string | null;
+  /** The config file that supplied the entry. */
+  file: string;
+}
+
+/** A pathProtection entry after merging. */
+export interface ProtectionEntry {
+  glob: string;
+  action: ProtectionAction;
+  /** Project root for relative globs, or null. */
+  base: string | null;
+  file: string;
+}
+
+/** A loaded, merged and validated config. */
+export interface Config {
+  policies: Record<string, Policy>;
+  locations: LocationEntry[];
+  defaultPolicy: string | null;
+  approvalRules: Rule[];
+  pathProtection: ProtectionEntry[];
+  agentTimeout: AgentTimeout | null;
+  nudgeTimeout: NudgeTimeout | null;
+  decisions: DecisionsConfig | null;
+  tests: ConfigTest[];
+  /** The files the config was read from, global first. */
+  files: string[];
+}
+
+/** One problem in a config file. */
+export interface ConfigError {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** Filesystem facts the engine needs, injectable so tests run on a temp tree. */
+export interface FsFacts {
+  /** The fully resolved path (symlinks followed), or null when it does not exist. */
+  realpath(path: string): string | null;
+  /** Whether the path exists (file, directory or other). */
+  exists(path: string): boolean;
+}
+
+/** Everything about the world a decision depends on besides the config and the call. */
+export interface Context {
+  /** The directory pi runs in (`$cwd`). */
+  cwd: string;
+  /** The user's home directory (`~`). */
+  home: string;
+  /** Environment values the engine may expand in bash words ($HOME, $PWD, $TMPDIR). */
+  env: Record<string, string | undefined>;
+  fs: FsFacts;
+}
+
+/** A tool call as pi hands it to extensions. */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** Why a target was judged the way it was. */
+export type TargetKind =
+  | "path"
+  | "cwd"
+  | "redirect"
+  | "argument"
+  | "dynamic"
+  | "glob";
+
+/** The verdict for one location a call touches. */
+export interface TargetVerdict {
+  /** The path as the engine resolved it (lexical, absolute). */
+  path: string;
+  /** The path with symlinks followed, when it differs. */
+  resolved?: string;
+  kind: TargetKind;
+  /** The text the target came from in the call. */
+  source?: string;
+  /** The location key that matched, or null. */
+  location: string | null;
+  /** The policy that governs it, or null for fail-open. */
+  policy: string | null;
+  /** The winning rule, or null when the defaultAction (or fail-open) decided. */
+  rule: Rule | null;
+  score: number;
+  action: Action;
+  /** A pathProtection entry that applied, if any. */
+  protection?: { glob: string; action: ProtectionAction };
+  /** An approval rule that decided, if any. */
+  approval?: Rule;
+  /** A short explanation when the decision is not a plain rule match. */
+  note?: string;
+}
+
+/** One simple command (a stage) of a bash call, or the single pseudo-stage of any other tool. */
+export interface StageVerdict {
+  /** The command as it will run (decoded words), null for non-bash tools. */
+  command: string | null;
+  /** The source text of the stage in the call. */
+  text?: string;
+  /** Where the stage came from: "top", "substitution", "subshell", ... */
+  origin?: string;
+  /** The effective cwd the stage runs in. */
+  cwd: string;
+  /** Whether the command name is not static (substitution, variable, brace, glob). */
+  dynamic?: boolean;
+  targets: TargetVerdict[];
+  action: Action;
+}
+
+/** The engine's answer for one tool call, before session state (approvals, breakers, user). */
+export interface Verdict {
+  action: Action;
+  tool: string;
+  /** Every policy the call resolved to, in first-seen order. */
+  policies: string[];
+  /** Text sent to the model when the call is blocked (deny, or ask that was refused). */
+  reason: string | null;
+  /** Text for the pi UI notification, null for a silent allow. */
+  notification: string | null;
+  /** For nudges: the message prepended to the tool result. */
+  nudge?: { message: string; key: string };
+  stages: StageVerdict[];
+  /** Set when the config is broken: every call is denied. */
+  configErrors?: ConfigError[];
+  /** Set when the bash command could not be fully analysed. */
+  parseError?: string;
+}
