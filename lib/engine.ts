@@ -31,6 +31,8 @@ import type {
 export interface DecideOptions {
   /** The tree-sitter Bash parser; null uses the fallback splitter. */
   parser: BashParser | null;
+  /** Record every matching rule on each target (for `explain`). */
+  explain?: boolean;
 }
 
 const approvalsByPolicy = new WeakMap<Config, Map<string, Rule[]>>();
@@ -52,6 +54,7 @@ function judgePlacement(
   config: Config,
   placement: Placement,
   subject: Subject,
+  explain: boolean,
 ): RuleResult & { approval?: Rule } {
   if (placement.policy === null) {
     return {
@@ -71,7 +74,7 @@ function judgePlacement(
       note: `policy "${placement.policy}" does not exist`,
     };
   }
-  const result = evaluatePolicy(policy, subject);
+  const result = evaluatePolicy(policy, subject, { explain });
   if (!subject.unknown && result.action !== "allow") {
     const approvals = approvalsFor(config, placement.policy);
     if (approvals.length) {
@@ -94,6 +97,7 @@ function judgeTarget(
   ctx: Context,
   target: Target,
   subject: Subject,
+  explain = false,
 ): TargetVerdict {
   const index = locationIndex(config, ctx);
   const paths: string[] = [];
@@ -114,7 +118,7 @@ function judgeTarget(
   }
   let best: TargetVerdict | null = null;
   for (const placement of placements) {
-    const r = judgePlacement(config, placement, subject);
+    const r = judgePlacement(config, placement, subject, explain);
     const tv: TargetVerdict = {
       path: target.path ?? "",
       kind: target.kind,
@@ -127,6 +131,7 @@ function judgeTarget(
     };
     if (resolved) tv.resolved = resolved;
     if (r.approval) tv.approval = r.approval;
+    if (explain && r.candidates) tv.candidates = r.candidates;
     const note = target.note ?? r.note;
     if (note) tv.note = note;
     if (!best || RESTRICTIVENESS[tv.action] > RESTRICTIVENESS[best.action]) best = tv;
@@ -152,9 +157,14 @@ function judgeTarget(
 }
 
 /** Decide a non-bash tool call. */
-function decideTool(config: Config, call: ToolCall, ctx: Context): StageVerdict[] {
+function decideTool(
+  config: Config,
+  call: ToolCall,
+  ctx: Context,
+  explain: boolean,
+): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const targets = toolTargets(call, ctx).map((t) => judgeTarget(config, ctx, t, subject));
+  const targets = toolTargets(call, ctx).map((t) => judgeTarget(config, ctx, t, subject, explain));
   return [{ command: null, cwd: ctx.cwd, targets, action: worst(targets.map((t) => t.action)) }];
 }
 
@@ -168,10 +178,10 @@ function decideStage(
   config: Config,
   ctx: Context,
   stage: Stage,
-  forceUnknown: boolean,
+  opts: { unknown: boolean; explain: boolean },
 ): StageVerdict {
   const name = stage.argv[0];
-  const unknown = forceUnknown || !name || name.kind !== "static";
+  const unknown = opts.unknown || !name || name.kind !== "static";
   const command = commandString(stage);
   const subject: Subject = {
     tool: "bash",
@@ -193,7 +203,7 @@ function decideStage(
       note: "the command name is not known before it runs",
     });
   }
-  const targets = raw.map((t) => judgeTarget(config, ctx, t, subject));
+  const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain));
   let action = worst(targets.map((t) => t.action));
   // RULINGS principle 3: what cannot be seen is never allowed; at least ask.
   const blind = unknown || targets.some((t) => t.kind === "dynamic" || t.kind === "glob");
@@ -236,6 +246,7 @@ function decideBash(
   ctx: Context,
   opts: DecideOptions,
 ): { stages: StageVerdict[]; error: string | null } {
+  const explain = opts.explain ?? false;
   const command = typeof call.input?.command === "string" ? call.input.command : null;
   if (command === null) {
     const stage: Stage = {
@@ -246,16 +257,18 @@ function decideBash(
       cwds: [ctx.cwd],
     };
     return {
-      stages: [decideStage(config, ctx, stage, true)],
+      stages: [decideStage(config, ctx, stage, { unknown: true, explain })],
       error: "the bash call has no command string",
     };
   }
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env };
   const analysis = analyzeBash(command, env, opts.parser);
-  const stages = analysis.stages.map((s) => decideStage(config, ctx, s, false));
+  const stages = analysis.stages.map((s) =>
+    decideStage(config, ctx, s, { unknown: false, explain })
+  );
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
-    const sv = decideStage(config, ctx, whole, true);
+    const sv = decideStage(config, ctx, whole, { unknown: true, explain });
     for (const t of sv.targets) t.note = analysis.error;
     stages.push(sv);
   }
@@ -268,7 +281,7 @@ function decideBash(
       origin: "top",
       cwds: [ctx.cwd],
     };
-    stages.push(decideStage(config, ctx, empty, false));
+    stages.push(decideStage(config, ctx, empty, { unknown: false, explain }));
   }
   return { stages, error: analysis.error };
 }
@@ -278,7 +291,7 @@ export function decide(config: Config, call: ToolCall, ctx: Context, opts: Decid
   const bash = call.tool === "bash";
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
-    : { stages: decideTool(config, call, ctx), error: null };
+    : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
   const action = worst(stages.map((s) => s.action));
   const policies: string[] = [];
   for (const s of stages) {

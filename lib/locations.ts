@@ -1,5 +1,5 @@
 /** Locations: which policy governs a path (longest matching location, else defaultPolicy). */
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { expandTilde, isWithin } from "./paths.ts";
 import type { Config, FsFacts } from "./types.ts";
 
@@ -95,9 +95,4 @@ export function reachable(index: LocationIndex, prefix: string | null): Placemen
     if (isWithin(e.dir, prefix)) add({ location: e.key, policy: e.policy });
   }
   return out;
-}
-
-/** Join a prefix directory and a relative part (helper for callers building reach prefixes). */
-export function joinPath(dir: string, part: string): string {
-  return join(dir, part);
 }

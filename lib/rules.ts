@@ -48,6 +48,8 @@ export interface RuleResult {
   /** The form the rule matched (bash), for explain. */
   form?: string;
   note?: string;
+  /** Bash: a form no rule matched (its defaultAction then competes). */
+  unmatched?: string;
   /** Every candidate that matched with its score, for explain. */
   candidates?: { rule: Rule; score: number; form?: string }[];
 }
@@ -121,7 +123,7 @@ export function pickRule(
   }
   if (result) {
     result.candidates = candidates;
-    if (unmatchedForm !== undefined) result.note = `no rule matched the form "${unmatchedForm}"`;
+    if (unmatchedForm !== undefined) result.unmatched = unmatchedForm;
   }
   return result;
 }
@@ -148,14 +150,14 @@ export function evaluatePolicy(
   }
   const picked = pickRule(rules, subject, opts);
   if (!picked) return { action: policy.defaultAction, rule: null, score: 0 };
-  if (picked.note && subject.tool === "bash") {
+  if (picked.unmatched !== undefined) {
     // A form no rule matched falls to the defaultAction, which may be stricter than the winner.
     if (RESTRICTIVENESS[policy.defaultAction] > RESTRICTIVENESS[picked.action]) {
       return {
         action: policy.defaultAction,
         rule: null,
         score: 0,
-        note: picked.note,
+        note: `no rule matched the form "${picked.unmatched}"`,
         candidates: picked.candidates,
       };
     }

@@ -165,6 +165,8 @@ export interface TargetVerdict {
   approval?: Rule;
   /** A short explanation when the decision is not a plain rule match. */
   note?: string;
+  /** With `explain`: every rule that matched, with its score. */
+  candidates?: { rule: Rule; score: number; form?: string }[];
 }
 
 /** One simple command (a stage) of a bash call, or the single pseudo-stage of any other tool. */

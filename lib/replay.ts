@@ -1,0 +1,140 @@
+/** Replay: recorded pi sessions (pi's JSONL session files) through the engine and session state. */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { decide, type DecideOptions } from "./engine.ts";
+import { applySession, newSession } from "./session.ts";
+import type { Action, Config, Context, Verdict } from "./types.ts";
+
+/** One tool call found in a session file. */
+export interface RecordedCall {
+  id: string;
+  tool: string;
+  input: Record<string, unknown>;
+  /** Unix ms of the assistant message that made the call. */
+  timestamp: number;
+  /** The 1-based line of the session file. */
+  line: number;
+}
+
+/** A parsed session file. */
+export interface RecordedSession {
+  file: string;
+  cwd: string;
+  calls: RecordedCall[];
+  /** Lines that could not be read, as `file:line: message`. */
+  problems: string[];
+}
+
+/** One replayed call. */
+export interface ReplayRow {
+  session: string;
+  id: string;
+  tool: string;
+  /** The command, or the target paths, in one line. */
+  summary: string;
+  /** The engine's action before session state. */
+  engine: Action;
+  /** The action after the breakers. */
+  action: Action;
+  escalation?: string;
+  policies: string[];
+  verdict: Verdict;
+}
+
+/** Parse one pi session file. Unreadable lines are reported, never fatal. */
+export function readSession(file: string, text?: string): RecordedSession {
+  const src = text ?? readFileSync(file, "utf8");
+  const session: RecordedSession = { file, cwd: "", calls: [], problems: [] };
+  src.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line);
+    } catch (e) {
+      session.problems.push(`${file}:${i + 1}: not JSON (${(e as Error).message})`);
+      return;
+    }
+    if (entry.type === "session") {
+      if (typeof entry.cwd === "string") session.cwd = entry.cwd;
+      return;
+    }
+    const message = entry.type === "message" ? entry.message as Record<string, unknown> : null;
+    if (!message || message.role !== "assistant" || !Array.isArray(message.content)) return;
+    const ts = typeof message.timestamp === "number"
+      ? message.timestamp
+      : Date.parse(String(entry.timestamp ?? "")) || 0;
+    for (const block of message.content as Record<string, unknown>[]) {
+      if (block?.type !== "toolCall" || typeof block.name !== "string") continue;
+      const input = block.arguments && typeof block.arguments === "object"
+        ? block.arguments as Record<string, unknown>
+        : {};
+      session.calls.push({
+        id: String(block.id ?? `line${i + 1}`),
+        tool: block.name,
+        input,
+        timestamp: ts,
+        line: i + 1,
+      });
+    }
+  });
+  if (!session.cwd) session.problems.push(`${file}:1: no session header with a cwd`);
+  return session;
+}
+
+/** The session files under the given files and directories (recursively, `*.jsonl`), sorted. */
+export function findSessionFiles(paths: string[]): { files: string[]; missing: string[] } {
+  const files: string[] = [];
+  const missing: string[] = [];
+  function walk(p: string, top: boolean) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      if (top) missing.push(p);
+      return;
+    }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) walk(join(p, name), false);
+    } else if (top || p.endsWith(".jsonl")) files.push(p);
+  }
+  for (const p of paths) walk(p, true);
+  return { files, missing };
+}
+
+/** Replay sessions: each call decided in its session's cwd, the breakers applied in order. */
+export function replaySessions(
+  config: Config,
+  sessions: RecordedSession[],
+  base: Omit<Context, "cwd">,
+  opts: DecideOptions,
+): ReplayRow[] {
+  const rows: ReplayRow[] = [];
+  for (const s of sessions) {
+    const state = newSession();
+    const ctx: Context = { ...base, cwd: s.cwd || "/" };
+    for (const call of s.calls) {
+      const verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+      const applied = applySession(state, verdict, config, call.timestamp);
+      const row: ReplayRow = {
+        session: s.file,
+        id: call.id,
+        tool: call.tool,
+        summary: summarize(call.tool, call.input, verdict),
+        engine: verdict.action,
+        action: applied.action,
+        policies: verdict.policies,
+        verdict,
+      };
+      if (applied.escalation) row.escalation = applied.escalation;
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/** A one-line description of a call: the bash command, else its target paths. */
+export function summarize(tool: string, input: Record<string, unknown>, verdict: Verdict): string {
+  if (tool === "bash") return String(input.command ?? "").replace(/\s*\n\s*/g, " ⏎ ");
+  const paths = verdict.stages.flatMap((s) => s.targets.map((t) => t.path)).filter(Boolean);
+  return [...new Set(paths)].join(", ");
+}

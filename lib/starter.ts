@@ -1,0 +1,57 @@
+/** The commented starter config `init` writes and `replay` uses when no config exists. */
+
+/** The starter config text (JSONC). */
+export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and trailing commas are fine).
+// Written by \`pi-controls init\`. Reference: the README's "Config Reference".
+{
+  "policies": {
+    // The project pi runs in: work freely, confirm what is hard to undo.
+    "project": {
+      "defaultAction": "allow",
+      "rules": [
+        { "action": "ask", "tool": "bash", "pattern": "rm *" },
+        { "action": "ask", "tool": "bash", "pattern": "sudo *" },
+        { "action": "ask", "tool": "bash", "pattern": "git push *" },
+        { "action": "deny", "tool": "bash", "pattern": "git push --force*" },
+        { "action": "deny", "tool": "bash", "pattern": "git push -f*" },
+        { "action": "ask", "tool": "bash", "pattern": "git reset --hard*" },
+        { "action": "ask", "tool": "bash", "pattern": "git clean *" }
+      ]
+    },
+    // Everywhere else: look freely, ask before changing anything.
+    "outside": {
+      "defaultAction": "ask",
+      "rules": [
+        "$safe-bash", // ~100 read-only commands: cat, ls, grep, git status, ...
+        { "action": "allow", "tool": "read" },
+        { "action": "allow", "tool": "grep" },
+        { "action": "allow", "tool": "find" },
+        { "action": "allow", "tool": "ls" }
+      ]
+    }
+  },
+  "locations": {
+    "/": "outside",
+    "$cwd": "project", // the directory pi was started in
+    "/tmp": "project"
+  },
+  // Paths no rule or approval can open up. A glob without "/" matches a name at any depth.
+  "pathProtection": {
+    ".env": "ask",
+    "*.pem": "deny",
+    "id_rsa*": "deny",
+    "id_ed25519*": "deny",
+    "~/.ssh/**": "deny",
+    "~/.aws/**": "deny",
+    "~/.gnupg/**": "deny"
+  },
+  // Five denied calls within a minute: the next denied call asks you instead.
+  "agentTimeout": { "maxDenies": 5, "windowSeconds": 60 },
+  // Examples checked by \`pi-controls test\`: keep them true as you edit the rules.
+  "tests": [
+    { "tool": "bash", "input": { "command": "git status" }, "expect": "allow" },
+    { "tool": "bash", "input": { "command": "git push --force origin main" }, "expect": "deny" },
+    { "tool": "read", "input": { "path": "~/.ssh/id_ed25519" }, "expect": "deny" }
+  ]
+}
+`;
