@@ -370,7 +370,7 @@ class Walker {
     let prefix = "";
     let kind: Word["kind"] = "static";
     for (const p of parts) {
-      if (kind === "static") {
+      if (kind === "static" && p.kind !== "dynamic") {
         prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
       }
       if (p.kind === "dynamic") kind = "dynamic";

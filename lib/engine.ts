@@ -173,6 +173,9 @@ function worst(actions: Action[]): Action {
   return actions.reduce<Action>((a, b) => stricter(a, b), "allow");
 }
 
+/** Builtins whose only effect is the cwd (modelled by the bash analysis). */
+const CD_BUILTINS = new Set(["cd", "pushd", "popd"]);
+
 /** Decide one bash stage. */
 function decideStage(
   config: Config,
@@ -204,6 +207,18 @@ function decideStage(
     });
   }
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain));
+  if (!unknown && CD_BUILTINS.has(name.value)) {
+    // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
+    // judged where they run. Only pathProtection applies to its target.
+    for (const t of targets) {
+      if (t.protection) t.action = t.protection.action;
+      else {
+        t.action = "allow";
+        t.rule = null;
+        t.note = "cd only moves the cwd; the stages after it are judged there";
+      }
+    }
+  }
   let action = worst(targets.map((t) => t.action));
   // RULINGS principle 3: what cannot be seen is never allowed; at least ask.
   const blind = unknown || targets.some((t) => t.kind === "dynamic" || t.kind === "glob");

@@ -10,7 +10,7 @@ export function globToRegExp(glob: string): RegExp {
   for (const ch of glob) {
     if (ch === "*") src += "[\\s\\S]*";
     else if (ch === "?") src += "[\\s\\S]";
-    else src += ch.replace(/[\\^$.|+()[\]{}\-/]/g, "\\$&");
+    else src += ch.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
   }
   re = new RegExp(src + "$", "u");
   cache.set(glob, re);

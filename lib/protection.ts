@@ -28,7 +28,7 @@ function globSource(glob: string): string {
       } else src += "[^]*";
     } else if (ch === "*") src += "[^/]*";
     else if (ch === "?") src += "[^/]";
-    else src += ch.replace(/[\\^$.|+()[\]{}\-]/g, "\\$&");
+    else src += ch.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
   }
   return src;
 }

@@ -1,0 +1,58 @@
+/** Helpers shared by the tests: a config from text, a context on a fake filesystem. */
+import { loadBashParser } from "./bash_parser.ts";
+import { formatConfigError, loadConfigTexts } from "./config.ts";
+import { decide } from "./engine.ts";
+import { fakeFs } from "./fs_facts.ts";
+import type { Config, Context, Verdict } from "./types.ts";
+
+/** Load a config from JSON text or an object; throws with the errors when it does not validate. */
+export function configFrom(
+  src: string | object,
+  opts: { root?: string; home?: string } = {},
+): Config {
+  const text = typeof src === "string" ? src : JSON.stringify(src);
+  const loaded = loadConfigTexts(
+    [{ file: "test.jsonc", text, role: "project", root: opts.root ?? null }],
+    { home: opts.home ?? "/home/user" },
+  );
+  if (loaded.status !== "ok") {
+    throw new Error(
+      loaded.status === "error" ? loaded.errors.map(formatConfigError).join("\n") : "absent",
+    );
+  }
+  return loaded.config;
+}
+
+/** A context in `cwd` on a fake filesystem with the given files and symlinks. */
+export function ctxIn(
+  cwd: string,
+  opts: {
+    files?: string[];
+    links?: Record<string, string>;
+    home?: string;
+    env?: Record<string, string>;
+  } = {},
+): Context {
+  const home = opts.home ?? "/home/user";
+  return {
+    cwd,
+    home,
+    env: { HOME: home, ...opts.env },
+    fs: fakeFs({ files: opts.files, links: opts.links }),
+  };
+}
+
+/** Decide a call with the real parser. */
+export async function decideIn(
+  config: Config,
+  ctx: Context,
+  tool: string,
+  input: Record<string, unknown>,
+): Promise<Verdict> {
+  return decide(config, { tool, input }, ctx, { parser: await loadBashParser() });
+}
+
+/** Decide a bash command. */
+export function bash(config: Config, ctx: Context, command: string): Promise<Verdict> {
+  return decideIn(config, ctx, "bash", { command });
+}
