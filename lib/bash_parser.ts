@@ -15,6 +15,12 @@ export interface WasmBytes {
 }
 
 let loading: Promise<BashParser> | null = null;
+let defaultWasm: (() => WasmBytes) | null = null;
+
+/** Use these WASM bytes when none are passed (the bundled CLI embeds them). */
+export function setDefaultWasm(provider: () => WasmBytes): void {
+  defaultWasm = provider;
+}
 
 function packageWasm(): WasmBytes {
   const require = createRequire(import.meta.url);
@@ -27,7 +33,7 @@ function packageWasm(): WasmBytes {
 /** Load (once) and return the Bash parser; rejects when the WASM cannot be loaded. */
 export function loadBashParser(bytes?: WasmBytes): Promise<BashParser> {
   loading ??= (async () => {
-    const wasm = bytes ?? packageWasm();
+    const wasm = bytes ?? defaultWasm?.() ?? packageWasm();
     await TreeSitter.Parser.init({ wasmBinary: wasm.core } as never);
     const language = await TreeSitter.Language.load(wasm.bash);
     const parser = new TreeSitter.Parser();

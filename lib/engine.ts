@@ -346,6 +346,12 @@ function findDecider(tool: string, stages: StageVerdict[], action: Action): Deci
   return null;
 }
 
+/** The inform-mode notification (`pi-controls: would-deny [policy]: …`) for a verdict. */
+export function informNotification(v: Verdict, action: Action): string | null {
+  const d = findDecider(v.tool, v.stages, v.action);
+  return d ? notification(d, action, { inform: true }) : null;
+}
+
 /** The verdict for any call while the config is broken: denied, naming file:line:col. */
 export function brokenConfigVerdict(errors: ConfigError[], call: ToolCall): Verdict {
   const texts = brokenConfig(errors);

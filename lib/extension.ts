@@ -1,0 +1,445 @@
+/**
+ * The pi extension: turns the engine's verdicts into pi effects (block, ask dialog, nudge, notify),
+ * keeps session state (breakers, session allows, modes), saves approvals and writes the log.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
+import { type BashParser, loadBashParser, type WasmBytes } from "./bash_parser.ts";
+import {
+  agentDirFrom,
+  discoverConfigFiles,
+  formatConfigError,
+  loadConfig,
+  type LoadResult,
+} from "./config.ts";
+import { runConfigTests } from "./config_tests.ts";
+import { brokenConfigVerdict, decide, informNotification } from "./engine.ts";
+import { realFs } from "./fs_facts.ts";
+import { locate, locationIndex } from "./locations.ts";
+import { appendLog, decisionLine } from "./log.ts";
+import { noConfigWarning, nudgeText } from "./messages.ts";
+import { applySession, newSession, type SessionState } from "./session.ts";
+import type { Action, Context, Verdict } from "./types.ts";
+
+/** The parts of pi's ExtensionContext the extension uses. */
+export interface PiContext {
+  cwd: string;
+  hasUI: boolean;
+  signal?: AbortSignal;
+  ui: {
+    notify(message: string, type?: "info" | "warning" | "error"): void;
+    select(
+      title: string,
+      options: string[],
+      opts?: { signal?: AbortSignal },
+    ): Promise<string | undefined>;
+    setStatus(key: string, text: string | undefined): void;
+  };
+}
+
+/** The parts of pi's ExtensionAPI the extension uses. */
+export interface PiApi {
+  on(event: string, handler: (event: never, ctx: PiContext) => unknown): void;
+  registerCommand(name: string, options: {
+    description?: string;
+    getArgumentCompletions?: (prefix: string) => { value: string; label: string }[] | null;
+    handler: (args: string, ctx: PiContext) => Promise<void> | void;
+  }): void;
+}
+
+interface ToolCallEvent {
+  toolName: string;
+  toolCallId: string;
+  input: Record<string, unknown>;
+}
+
+interface ToolResultEvent {
+  toolName: string;
+  toolCallId: string;
+  content: { type: string; text?: string }[];
+}
+
+/** The three modes of `/controls`. */
+export type Mode = "enforce" | "inform" | "ignore";
+const MODES: Mode[] = ["enforce", "inform", "ignore"];
+
+/** The ask dialog's choices (RULINGS). */
+export const CHOICES = {
+  once: "Allow once",
+  session: "Allow for session",
+  project: "Allow for Project",
+  global: "Allow Globally",
+  deny: "Deny",
+} as const;
+
+/** Options of the extension (tests inject the environment and the embedded WASM). */
+export interface ExtensionOptions {
+  env?: Record<string, string | undefined>;
+  wasm?: WasmBytes;
+  now?: () => number;
+}
+
+/** Create the extension's handlers on a pi API object. */
+export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
+  const env = opts.env ?? (process.env as Record<string, string | undefined>);
+  const now = opts.now ?? Date.now;
+  const home = env.HOME || homedir();
+  const agentDir = agentDirFrom(env, home);
+  const logFile = join(agentDir, "extensions", "pi-controls.log");
+  let mode: Mode = "enforce";
+  let loaded: LoadResult | null = null;
+  let loadedFor = "";
+  let session: SessionState = newSession();
+  let sessionAllows = new Set<string>();
+  const nudges = new Map<string, string>();
+  const recent: string[] = [];
+  let parser: BashParser | null = null;
+  let parserPromise: Promise<void> | null = null;
+
+  function ensureParser(): Promise<void> {
+    parserPromise ??= loadBashParser(opts.wasm).then((p) => {
+      parser = p;
+    }, (e) => {
+      appendLog(logFile, { event: "parser-unavailable", error: String(e) });
+    });
+    return parserPromise;
+  }
+
+  function context(cwd: string): Context {
+    return { cwd, home, env, fs: realFs() };
+  }
+
+  function reload(cwd: string): LoadResult {
+    loaded = loadConfig({ cwd, home, agentDir });
+    loadedFor = cwd;
+    return loaded;
+  }
+
+  function config(cwd: string): LoadResult {
+    return loaded && loadedFor === cwd ? loaded : reload(cwd);
+  }
+
+  function cwdPolicy(cwd: string): string {
+    const l = config(cwd);
+    if (l.status === "absent") return "unconfigured";
+    if (l.status === "error") return "config error";
+    const p = locate(locationIndex(l.config, context(cwd)), cwd);
+    return p.policy ?? "unrestricted";
+  }
+
+  function showStatus(ctx: PiContext): void {
+    try {
+      ctx.ui.setStatus("pi-controls", `controls: ${mode} · ${cwdPolicy(ctx.cwd)}`);
+    } catch {
+      // A UI without a footer: nothing to show.
+    }
+  }
+
+  function startup(ctx: PiContext): void {
+    session = newSession();
+    sessionAllows = new Set();
+    nudges.clear();
+    const l = reload(ctx.cwd);
+    const line: Record<string, unknown> = { event: "startup", cwd: ctx.cwd, files: l.files, mode };
+    if (l.status === "absent") {
+      line.loaded = "0 policies, 0 locations, defaultPolicy=null";
+      ctx.ui.notify(noConfigWarning(join(agentDir, "extensions", "pi-controls.jsonc")), "warning");
+    } else if (l.status === "error") {
+      line.errors = l.errors.map(formatConfigError);
+      ctx.ui.notify(
+        `pi-controls: config error — every tool call is blocked until it is fixed:\n` +
+          l.errors.map(formatConfigError).join("\n"),
+        "error",
+      );
+    } else {
+      const c = l.config;
+      line.loaded =
+        `${Object.keys(c.policies).length} policies, ${c.locations.length} locations, ` +
+        `defaultPolicy=${c.defaultPolicy}`;
+      for (const w of l.warnings) {
+        ctx.ui.notify(`pi-controls: warning — ${formatConfigError(w)}`, "warning");
+      }
+      if (c.tests.length) {
+        void ensureParser().then(() => {
+          const failed = runConfigTests(c, context(ctx.cwd), { parser }).filter((r) => !r.ok);
+          for (const f of failed) {
+            const msg =
+              `pi-controls: config example fails: ${f.test.tool} ${JSON.stringify(f.test.input)} ` +
+              `expected ${f.test.expect}, got ${f.actual}`;
+            ctx.ui.notify(msg, "warning");
+            appendLog(logFile, { event: "config-test-failed", message: msg });
+          }
+        });
+      }
+    }
+    appendLog(logFile, line);
+    showStatus(ctx);
+  }
+
+  function remember(text: string): void {
+    recent.push(`${new Date(now()).toISOString().slice(11, 19)} ${text}`);
+    if (recent.length > 10) recent.shift();
+  }
+
+  /** A key for "Allow for session": the tool, its resolved targets and, for bash, the commands asked. */
+  function sessionKey(v: Verdict): string {
+    const parts = v.stages.map((s) =>
+      [s.command ?? "", ...s.targets.map((t) => `${t.kind}:${t.path}`)].join("\u0001")
+    );
+    return `${v.tool}\u0000${parts.join("\u0002")}`;
+  }
+
+  function isProtectionAsk(v: Verdict): boolean {
+    return v.stages.some((s) =>
+      s.targets.some((t) => t.action === "ask" && t.protection?.action === "ask")
+    );
+  }
+
+  async function ask(
+    v: Verdict,
+    notification: string,
+    ctx: PiContext,
+  ): Promise<{ allowed: boolean; choice: string }> {
+    if (!ctx.hasUI) return { allowed: false, choice: "no UI to answer" };
+    if (ctx.signal?.aborted) return { allowed: false, choice: "turn aborted" };
+    const askedPolicies = [
+      ...new Set(
+        v.stages.flatMap((s) =>
+          s.targets.filter((t) => t.action === "ask" && t.policy).map((t) => t.policy!)
+        ),
+      ),
+    ];
+    const persistable = !isProtectionAsk(v) && askedPolicies.length > 0 &&
+      askedPolicies.every((p) => approvalRulesFor(v, p) !== null);
+    const options: string[] = [CHOICES.once, CHOICES.session];
+    if (persistable) options.push(CHOICES.project, CHOICES.global);
+    options.push(CHOICES.deny);
+    let choice: string | undefined;
+    try {
+      choice = await ctx.ui.select(notification, options, { signal: ctx.signal });
+    } catch {
+      choice = undefined;
+    }
+    if (ctx.signal?.aborted) return { allowed: false, choice: "turn aborted" };
+    if (choice === CHOICES.once) return { allowed: true, choice };
+    if (choice === CHOICES.session) {
+      sessionAllows.add(sessionKey(v));
+      return { allowed: true, choice };
+    }
+    if (choice === CHOICES.project || choice === CHOICES.global) {
+      let policy = askedPolicies[0];
+      if (askedPolicies.length > 1) {
+        const picked = await ctx.ui.select(
+          "pi-controls: save the approval in which policy?",
+          askedPolicies,
+          { signal: ctx.signal },
+        );
+        if (!picked) return { allowed: false, choice: `${choice}: no policy chosen` };
+        policy = picked;
+      }
+      const rules = approvalRulesFor(v, policy);
+      if (!rules) return { allowed: true, choice: CHOICES.once };
+      const file = approvalFile(choice === CHOICES.project ? "project" : "global", ctx.cwd);
+      try {
+        saveApprovalRules(file, rules);
+        reload(ctx.cwd);
+        const rendered = rules.map((r) => r.pattern ?? r.tool).join(", ");
+        ctx.ui.notify(`pi-controls: saved allow ${rendered} [${policy}] to ${file}`, "info");
+        return { allowed: true, choice: `${choice} (${rendered} -> ${file})` };
+      } catch (e) {
+        ctx.ui.notify(`pi-controls: could not save the approval: ${(e as Error).message}`, "error");
+        return { allowed: true, choice: `${choice} (not saved: ${(e as Error).message})` };
+      }
+    }
+    return { allowed: false, choice: choice ?? "dismissed" };
+  }
+
+  function approvalFile(where: "project" | "global", cwd: string): string {
+    const found = discoverConfigFiles({ cwd, agentDir });
+    const existing = found.find((f) => f.role === where);
+    if (existing) return existing.file;
+    return where === "global"
+      ? join(agentDir, "extensions", "pi-controls.jsonc")
+      : join(cwd, ".pi", "extensions", "pi-controls.jsonc");
+  }
+
+  async function onToolCall(
+    event: ToolCallEvent,
+    ctx: PiContext,
+  ): Promise<{ block: true; reason: string } | undefined> {
+    if (mode === "ignore") return undefined;
+    const call = { tool: event.toolName, input: event.input ?? {} };
+    const l = config(ctx.cwd);
+    if (l.status === "absent") return undefined;
+    let verdict: Verdict;
+    if (l.status === "error") verdict = brokenConfigVerdict(l.errors, call);
+    else {
+      if (call.tool === "bash") await ensureParser();
+      verdict = decide(l.config, call, context(ctx.cwd), { parser });
+    }
+    const applied = l.status === "ok"
+      ? applySession(session, verdict, l.config, now())
+      : { action: verdict.action, reason: verdict.reason, notification: verdict.notification };
+    let final: Action = applied.action;
+    let choice: string | undefined;
+    const record = () => {
+      appendLog(
+        logFile,
+        decisionLine({
+          tool: call.tool,
+          toolCallId: event.toolCallId,
+          verdict,
+          final,
+          escalation: "escalation" in applied ? applied.escalation : undefined,
+          choice,
+          mode,
+          input: call.input,
+        }),
+      );
+      remember(
+        `${final} ${call.tool} ${
+          call.tool === "bash"
+            ? String(call.input.command).slice(0, 60)
+            : verdict.policies.join(",")
+        }`,
+      );
+    };
+    if (mode === "inform") {
+      if (final !== "allow") {
+        const text = informNotification(verdict, final) ??
+          (applied.notification ?? "").replace(/^pi-controls: (\w+)/, "pi-controls: would-$1");
+        ctx.ui.notify(text, final === "deny" || final === "ask" ? "warning" : "info");
+      }
+      choice = "inform mode: not enforced";
+      record();
+      return undefined;
+    }
+    let block: { block: true; reason: string } | undefined;
+    switch (final) {
+      case "allow":
+        break;
+      case "log":
+        ctx.ui.notify(applied.notification ?? `pi-controls: log ${call.tool}`, "info");
+        break;
+      case "nudge":
+        ctx.ui.notify(applied.notification ?? "", "warning");
+        if (verdict.nudge) nudges.set(event.toolCallId, verdict.nudge.message);
+        break;
+      case "ask": {
+        if (sessionAllows.has(sessionKey(verdict)) && !isProtectionAsk(verdict)) {
+          choice = "allowed for session";
+          final = "allow";
+          break;
+        }
+        const answer = await ask(
+          verdict,
+          applied.notification ?? `pi-controls: ask ${call.tool}`,
+          ctx,
+        );
+        choice = answer.choice;
+        if (answer.allowed) {
+          final = "allow";
+        } else {
+          final = "deny";
+          const why = choice === "no UI to answer"
+            ? " Confirmation was required and nobody could give it (pi runs without a UI)."
+            : choice === "turn aborted"
+            ? " The turn was aborted before anyone answered."
+            : " The user denied it.";
+          block = {
+            block: true,
+            reason: (verdict.reason ?? "Access denied by policy.").replace(
+              / This call needs the user's confirmation, and it was not given\.$/,
+              "",
+            ) + why,
+          };
+        }
+        break;
+      }
+      case "deny":
+        ctx.ui.notify(applied.notification ?? `pi-controls: deny ${call.tool}`, "warning");
+        block = { block: true, reason: applied.reason ?? "Access denied by policy." };
+        break;
+    }
+    record();
+    return block;
+  }
+
+  pi.on("session_start", (_e: never, ctx: PiContext) => {
+    startup(ctx);
+    void ensureParser();
+  });
+
+  pi.on("tool_call", async (event: never, ctx: PiContext) => {
+    const e = event as ToolCallEvent;
+    try {
+      return await onToolCall(e, ctx);
+    } catch (err) {
+      // A failure inside the gate never lets a call through.
+      const reason = `pi-controls could not decide this call (${
+        (err as Error)?.message ?? err
+      }); it is blocked to be safe.`;
+      appendLog(logFile, {
+        event: "error",
+        tool: e.toolName,
+        error: String((err as Error)?.stack ?? err),
+      });
+      try {
+        ctx.ui.notify(`pi-controls: internal error — ${reason}`, "error");
+      } catch { /* no UI */ }
+      return { block: true, reason };
+    }
+  });
+
+  pi.on("tool_result", (event: never) => {
+    const e = event as ToolResultEvent;
+    const message = nudges.get(e.toolCallId);
+    if (message === undefined) return undefined;
+    nudges.delete(e.toolCallId);
+    return { content: [{ type: "text", text: `${nudgeText(message)}\n\n` }, ...(e.content ?? [])] };
+  });
+
+  pi.registerCommand("controls", {
+    description: "pi-controls: show the active config, or switch mode (enforce | inform | ignore)",
+    getArgumentCompletions: (prefix: string) => {
+      const items = MODES.filter((m) => m.startsWith(prefix.trim())).map((m) => ({
+        value: m,
+        label: m,
+      }));
+      return items.length ? items : null;
+    },
+    handler: (args: string, ctx: PiContext) => {
+      const arg = args.trim();
+      if (arg) {
+        if (!MODES.includes(arg as Mode)) {
+          ctx.ui.notify(
+            `pi-controls: unknown mode "${arg}"; use enforce, inform or ignore`,
+            "error",
+          );
+          return;
+        }
+        mode = arg as Mode;
+        appendLog(logFile, { event: "mode", mode });
+        ctx.ui.notify(`pi-controls: mode ${mode}`, "info");
+        showStatus(ctx);
+        return;
+      }
+      const l = reload(ctx.cwd);
+      const files = l.files.length ? l.files.join("\n  ") : "(none)";
+      const lines = [
+        `pi-controls: mode ${mode}`,
+        `config files:\n  ${files}`,
+        `policy for ${ctx.cwd}: ${cwdPolicy(ctx.cwd)}`,
+        `log: ${logFile}`,
+        `last decisions:\n  ${recent.length ? recent.join("\n  ") : "(none yet)"}`,
+      ];
+      if (l.status === "error") {
+        lines.splice(2, 0, `errors:\n  ${l.errors.map(formatConfigError).join("\n  ")}`);
+      }
+      ctx.ui.notify(lines.join("\n"), l.status === "error" ? "error" : "info");
+      showStatus(ctx);
+    },
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Build the single-file bundles: dist/pi-controls.js (the pi extension, default export) and,
+ * with --cli, dist/pi-controls-cli.js (the CLI under Node). The tree-sitter WASM is embedded as
+ * base64, so nothing needs to be installed beside the file. Only `node:` imports remain.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import process from "node:process";
+
+const root = new URL("..", import.meta.url).pathname;
+const dist = join(root, "dist");
+const require = createRequire(join(root, "deno.json"));
+const wasm = (name: string) =>
+  readFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${name}`)).toString("base64");
+
+const embed = `import { Buffer } from "node:buffer";
+const CORE = ${JSON.stringify(wasm("tree-sitter.wasm"))};
+const BASH = ${JSON.stringify(wasm("tree-sitter-bash.wasm"))};
+/** The embedded tree-sitter WASM, decoded on first use. */
+export function embeddedWasm() {
+  return { core: new Uint8Array(Buffer.from(CORE, "base64")), bash: new Uint8Array(Buffer.from(BASH, "base64")) };
+}
+`;
+
+const targets = process.argv.includes("--cli")
+  ? ["cli"]
+  : process.argv.includes("--all")
+  ? ["extension", "cli"]
+  : ["extension"];
+mkdirSync(dist, { recursive: true });
+writeFileSync(join(dist, "wasm_embed.ts"), embed);
+const entries: Record<string, { file: string; out: string; src: string }> = {
+  extension: {
+    file: join(dist, "entry_extension.ts"),
+    out: join(dist, "pi-controls.js"),
+    src: `import { createExtension, type PiApi } from "../lib/extension.ts";
+import { embeddedWasm } from "./wasm_embed.ts";
+/** pi-controls, the pi extension (bundled). */
+export default function piControls(pi: PiApi): void {
+  createExtension(pi, { wasm: embeddedWasm() });
+}
+`,
+  },
+  cli: {
+    file: join(dist, "entry_cli.ts"),
+    out: join(dist, "pi-controls-cli.js"),
+    src: `import process from "node:process";
+import { main, processIo } from "../lib/cli.ts";
+import { setDefaultWasm } from "../lib/bash_parser.ts";
+import { embeddedWasm } from "./wasm_embed.ts";
+setDefaultWasm(embeddedWasm);
+process.exitCode = await main(process.argv.slice(2), processIo());
+`,
+  },
+};
+let failed = false;
+for (const t of targets) {
+  const e = entries[t];
+  writeFileSync(e.file, e.src);
+  const out = new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform", "deno", "--format", "esm", "-o", e.out, e.file],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).outputSync();
+  rmSync(e.file);
+  if (!out.success) {
+    failed = true;
+    continue;
+  }
+  // tree-sitter's UMD loader asks for __filename, which a CommonJS wrapper has and an ES module
+  // does not: give the bundle one (it only uses it to build its own URL).
+  const banner = `import { fileURLToPath as __piControlsPath } from "node:url";\n` +
+    `var __filename = __piControlsPath(import.meta.url);\n`;
+  const text = banner + readFileSync(e.out, "utf8");
+  writeFileSync(e.out, text);
+  const bad = [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^"']*?from\s*["']([^"']+)["']/gm)]
+    .map((m) => m[1]).filter((s) => !s.startsWith("node:"));
+  if (bad.length) {
+    console.error(
+      `${e.out}: imports that are not node: built-ins remain: ${[...new Set(bad)].join(", ")}`,
+    );
+    failed = true;
+  } else console.log(`wrote ${e.out} (${(text.length / 1024).toFixed(0)} KiB)`);
+}
+rmSync(join(dist, "wasm_embed.ts"));
+process.exitCode = failed ? 1 : 0;
