@@ -281,10 +281,10 @@ export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   if (stage.writes) return false;
   if (!rule.pattern) return true;
   const words = literalWords(rule.pattern);
-  const check = CHECKS[words.slice(0, 2).join(" ")] ?? CHECKS[words[0]];
+  const two = words.length >= 2 ? CHECKS[words.slice(0, 2).join(" ")] : undefined;
+  const check = two ?? CHECKS[words[0]];
   if (!check) return true;
-  const key = CHECKS[words.slice(0, 2).join(" ")] ? 2 : 1;
-  return argsPass(check, stage.argv.slice(key));
+  return argsPass(check, stage.argv.slice(two ? 2 : 1));
 }
 
 function argsPass(check: ArgCheck, args: string[]): boolean {

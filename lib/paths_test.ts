@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { fakeFs } from "./fs_facts.ts";
+import { expandToolPath, isWithin, realPath, resolveReadPath, resolveToolPath } from "./paths.ts";
+
+Deno.test("tool paths resolve as pi resolves them", () => {
+  assert.equal(expandToolPath("@src/a.ts", "/h"), "src/a.ts");
+  assert.equal(expandToolPath("~", "/h"), "/h");
+  assert.equal(expandToolPath("~/x", "/h"), "/h/x");
+  assert.equal(expandToolPath("~x", "/h"), "~x");
+  assert.equal(expandToolPath("a\u2003b\u00A0c", "/h"), "a b c");
+  assert.equal(resolveToolPath("../b/./c", "/w/a", "/h"), "/w/b/c");
+  assert.equal(resolveToolPath("/etc//x/../hosts", "/w", "/h"), "/etc/hosts");
+  assert.equal(resolveToolPath("@~/notes", "/w", "/h"), "/h/notes");
+});
+
+Deno.test("read tries pi's macOS screenshot variants only when the plain path is missing", () => {
+  const fs = fakeFs({ files: ["/w/Screenshot 2024 at 10.00.00\u202FAM.png", "/w/plain AM.png"] });
+  assert.equal(
+    resolveReadPath("Screenshot 2024 at 10.00.00 AM.png", "/w", "/h", fs),
+    "/w/Screenshot 2024 at 10.00.00\u202FAM.png",
+  );
+  assert.equal(resolveReadPath("plain AM.png", "/w", "/h", fs), "/w/plain AM.png");
+  assert.equal(resolveReadPath("missing.txt", "/w", "/h", fs), "/w/missing.txt");
+});
+
+Deno.test("realPath follows symlinks, also for files that do not exist yet", () => {
+  const fs = fakeFs({ files: ["/data/secret/a"], links: { "/tmp/l": "/data/secret" } });
+  assert.equal(realPath("/tmp/l/a", fs), "/data/secret/a");
+  assert.equal(realPath("/tmp/l/new/file", fs), "/data/secret/new/file");
+  assert.equal(realPath("/nowhere/x", fs), "/nowhere/x");
+});
+
+Deno.test("isWithin matches whole path components", () => {
+  assert.ok(isWithin("/a/b", "/a"));
+  assert.ok(isWithin("/a", "/a"));
+  assert.ok(!isWithin("/ab", "/a"));
+  assert.ok(isWithin("/anything", "/"));
+});
