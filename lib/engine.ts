@@ -3,6 +3,7 @@ import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts"
 import type { BashParser } from "./bash_parser.ts";
 import { locate, locationIndex, type Placement, reachable } from "./locations.ts";
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
+import { memoFs } from "./fs_facts.ts";
 import { realPath } from "./paths.ts";
 import { protectionFor } from "./protection.ts";
 import {
@@ -302,7 +303,13 @@ function decideBash(
 }
 
 /** Decide one tool call under a loaded config. */
-export function decide(config: Config, call: ToolCall, ctx: Context, opts: DecideOptions): Verdict {
+export function decide(
+  config: Config,
+  call: ToolCall,
+  context: Context,
+  opts: DecideOptions,
+): Verdict {
+  const ctx: Context = { ...context, fs: memoFs(context.fs) };
   const bash = call.tool === "bash";
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)

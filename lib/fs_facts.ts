@@ -6,8 +6,10 @@ import type { FsFacts } from "./types.ts";
 export function realFs(): FsFacts {
   return {
     realpath(path: string): string | null {
+      // existsSync is cheap on a miss; realpathSync throws (slowly) there.
+      if (!existsSync(path)) return null;
       try {
-        return realpathSync(path);
+        return realpathSync.native(path);
       } catch {
         return null;
       }
@@ -18,6 +20,24 @@ export function realFs(): FsFacts {
       } catch {
         return false;
       }
+    },
+  };
+}
+
+/** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
+export function memoFs(fs: FsFacts): FsFacts {
+  const real = new Map<string, string | null>();
+  const exists = new Map<string, boolean>();
+  return {
+    realpath(path: string): string | null {
+      let r = real.get(path);
+      if (r === undefined) real.set(path, r = fs.realpath(path));
+      return r;
+    },
+    exists(path: string): boolean {
+      let e = exists.get(path);
+      if (e === undefined) exists.set(path, e = fs.exists(path));
+      return e;
     },
   };
 }
