@@ -1,0 +1,52 @@
+/**
+ * Per-decision latency (deno bench): bash decisions against a bare tree-sitter parse of the same
+ * commands (the baseline, same run), and non-bash decisions. One command per iteration, so the
+ * p99 column is the per-command p99.
+ */
+import { readFileSync } from "node:fs";
+import { loadBashParser } from "./bash_parser.ts";
+import { decide } from "./engine.ts";
+import { realFs } from "./fs_facts.ts";
+import { configFrom } from "./testing.ts";
+import type { Context } from "./types.ts";
+
+const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
+  .split("\n").filter((l) => l.trim());
+const parser = await loadBashParser();
+const config = configFrom({
+  policies: {
+    project: {
+      defaultAction: "allow",
+      rules: [
+        { action: "ask", tool: "bash", pattern: "rm *" },
+        { action: "deny", tool: "bash", pattern: "git push --force*" },
+      ],
+    },
+    outside: { defaultAction: "ask", rules: ["$safe-bash", { action: "allow", tool: "read" }] },
+  },
+  locations: { "/": "outside", "$cwd": "project", "/tmp": "project" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
+});
+const ctx: Context = { cwd: Deno.cwd(), home: "/home/user", env: { HOME: "/home/user" }, fs: realFs() };
+let i = 0;
+const next = () => corpus[i++ % corpus.length];
+
+Deno.bench({ name: "bare tree-sitter parse", group: "bash", baseline: true }, () => {
+  parser.parse(next())!.delete();
+});
+
+Deno.bench({ name: "bash decision", group: "bash" }, () => {
+  decide(config, { tool: "bash", input: { command: next() } }, ctx, { parser });
+});
+
+const paths = ["src/main.ts", "README.md", "/etc/hosts", "~/notes.txt", "lib/engine.ts", ".env"];
+let j = 0;
+Deno.bench({ name: "read decision", group: "tools" }, () => {
+  decide(config, { tool: "read", input: { path: paths[j++ % paths.length] } }, ctx, { parser });
+});
+
+Deno.bench({ name: "MCP tool decision", group: "tools" }, () => {
+  decide(config, { tool: "github_create_issue", input: { owner: "o", repo: "r", title: "t" } }, ctx, {
+    parser,
+  });
+});
