@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
-import { applyEdits, modify, type ParseError, parseTree } from "jsonc-parser";
+import { createScanner, type Node, type ParseError, parseTree } from "jsonc-parser";
 import type { Rule, Verdict } from "./types.ts";
 
 /** Programs for which "program subcommand *" would allow anything (never saved persistently). */
@@ -87,6 +87,83 @@ export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | nul
   return rules.length ? rules : null;
 }
 
+/** One rule as a one-line JSON object, the way rules are usually written: `{ "action": … }`. */
+function ruleText(rule: Rule): string {
+  return `{ ${
+    Object.entries(rule).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")
+  } }`;
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read.
+const COMMA = 5;
+const LINE_COMMENT = 12;
+const BLOCK_COMMENT = 13;
+const LINE_BREAK = 14;
+const WHITESPACE = 15;
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf("\n", offset - 1) + 1;
+}
+
+function indentAt(text: string, offset: number): string {
+  return /^[ \t]*/.exec(text.slice(lineStart(text, offset)))![0];
+}
+
+/**
+ * Insert `item` (its text, one line) as the last member of the object or array `container`,
+ * on a line of its own after the last member, its comma and any comment on the same line, so
+ * comments stay beside what they describe and no other part of the file is reformatted. A
+ * container written on one line gets the item on that line.
+ */
+function appendMember(text: string, container: Node, item: (indent: string) => string): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const open = container.offset;
+  const close = container.offset + container.length - 1;
+  const members = container.children ?? [];
+  const base = indentAt(text, open);
+  const unit = /^\t+\S/m.test(text) && !/^ +\S/m.test(text) ? "\t" : "  ";
+  if (members.length === 0) {
+    const inner = text.slice(open + 1, close);
+    const indent = base + unit;
+    const insert = inner.trim() === ""
+      ? `${eol}${indent}${item(indent)}${eol}${base}`
+      : `${inner.replace(/\s*$/, "")}${eol}${indent}${item(indent)}${eol}${base}`;
+    return text.slice(0, open + 1) + insert + text.slice(close);
+  }
+  const last = members[members.length - 1];
+  const lastEnd = last.offset + last.length;
+  const scanner = createScanner(text, false);
+  scanner.setPosition(lastEnd);
+  let comma = false;
+  let at = -1;
+  for (;;) {
+    const kind = scanner.scan();
+    const token = text.slice(
+      scanner.getTokenOffset(),
+      scanner.getTokenOffset() + scanner.getTokenLength(),
+    );
+    if (kind === COMMA && !comma) comma = true;
+    else if (
+      kind === WHITESPACE || kind === LINE_COMMENT ||
+      (kind === BLOCK_COMMENT && !token.includes("\n"))
+    ) continue;
+    else if (kind === LINE_BREAK) {
+      at = scanner.getTokenOffset() + scanner.getTokenLength();
+      break;
+    } else break; // the closing bracket (or a multi-line comment) on the same line
+  }
+  if (at < 0) {
+    // One-line container: `[a, b]` -> `[a, b, item]`.
+    const pos = comma ? lastEnd + text.slice(lastEnd).indexOf(",") + 1 : lastEnd;
+    return text.slice(0, pos) + (comma ? " " : ", ") + item("") + (comma ? "," : "") +
+      text.slice(pos);
+  }
+  const indent = indentAt(text, last.offset);
+  const added = `${indent}${item(indent)}${comma ? "," : ""}${eol}`;
+  const withItem = text.slice(0, at) + added + text.slice(at);
+  return comma ? withItem : withItem.slice(0, lastEnd) + "," + withItem.slice(lastEnd);
+}
+
 /**
  * Append rules to `approvalRules` of a JSONC config file, keeping its comments and layout;
  * creates the file (and its directory) when missing; writes atomically (temp file + rename).
@@ -95,24 +172,34 @@ export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | nul
 export function saveApprovalRules(file: string, rules: Rule[]): void {
   const exists = existsSync(file);
   let text = exists ? readFileSync(file, "utf8") : "{\n}\n";
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true });
-  if (!tree || tree.type !== "object" || errors.length) {
-    throw new Error(`${file}: cannot add the approval, the file does not parse as a JSONC object`);
-  }
-  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: "\n" };
-  const existing = tree.children?.find((p) => p.children?.[0]?.value === "approvalRules")?.children
-    ?.[1];
-  if (existing && existing.type !== "array") {
-    throw new Error(`${file}: "approvalRules" is not an array; fix it before saving approvals`);
-  }
-  let count = existing?.children?.length ?? 0;
-  for (const rule of rules) {
-    const edits = existing || count > 0
-      ? modify(text, ["approvalRules", count], rule, { formattingOptions, isArrayInsertion: true })
-      : modify(text, ["approvalRules"], [rule], { formattingOptions });
-    text = applyEdits(text, edits);
-    count++;
+  for (const [i, rule] of rules.entries()) {
+    const errors: ParseError[] = [];
+    const tree = parseTree(text, errors, { allowTrailingComma: true });
+    if (!tree || tree.type !== "object" || errors.length) {
+      throw new Error(
+        `${file}: cannot add the approval, the file does not parse as a JSONC object`,
+      );
+    }
+    const existing = tree.children?.find((p) => p.children?.[0]?.value === "approvalRules")
+      ?.children?.[1];
+    if (existing && existing.type !== "array") {
+      throw new Error(`${file}: "approvalRules" is not an array; fix it before saving approvals`);
+    }
+    if (existing) {
+      text = appendMember(text, existing, () => ruleText(rule));
+      continue;
+    }
+    // No approvalRules yet: add the property with all the remaining rules.
+    const rest = rules.slice(i);
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    text = appendMember(text, tree, (indent) => {
+      if (!indent) return `"approvalRules": [${rest.map(ruleText).join(", ")}]`;
+      const inner = indent + (indent.startsWith("\t") ? "\t" : "  ");
+      return `"approvalRules": [${eol}${
+        rest.map((r) => inner + ruleText(r)).join(`,${eol}`)
+      }${eol}${indent}]`;
+    });
+    break;
   }
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

@@ -93,3 +93,59 @@ Deno.test("a file that does not parse is never overwritten", () => {
   );
   assert.equal(readFileSync(file, "utf8"), '{ "policies": ');
 });
+
+Deno.test("saving only adds lines: comments stay beside what they describe", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-approvals-"));
+  const file = join(dir, "pi-controls.jsonc");
+  const text = `// header
+{
+  "policies": { "p": { "defaultAction": "ask", "rules": [] } },
+  "locations": { ".": "p" }, // relative: the project root
+}
+`;
+  writeFileSync(file, text);
+  saveApprovalRules(file, [{ action: "allow", tool: "bash", pattern: "git init *", policy: "p" }]);
+  const once = readFileSync(file, "utf8");
+  assert.equal(
+    once,
+    `// header
+{
+  "policies": { "p": { "defaultAction": "ask", "rules": [] } },
+  "locations": { ".": "p" }, // relative: the project root
+  "approvalRules": [
+    { "action": "allow", "tool": "bash", "pattern": "git init *", "policy": "p" }
+  ],
+}
+`,
+  );
+  // A second approval goes after the first one and its comment; a missing comma is added.
+  writeFileSync(file, once.replace('"policy": "p" }\n', '"policy": "p" } // first\n'));
+  saveApprovalRules(file, [{ action: "allow", tool: "read", policy: "p" }]);
+  assert.equal(
+    readFileSync(file, "utf8"),
+    `// header
+{
+  "policies": { "p": { "defaultAction": "ask", "rules": [] } },
+  "locations": { ".": "p" }, // relative: the project root
+  "approvalRules": [
+    { "action": "allow", "tool": "bash", "pattern": "git init *", "policy": "p" }, // first
+    { "action": "allow", "tool": "read", "policy": "p" }
+  ],
+}
+`,
+  );
+  // One-line files stay on one line; CRLF files keep CRLF.
+  writeFileSync(file, `{ "approvalRules": [{ "action": "allow", "tool": "ls" }] }`);
+  saveApprovalRules(file, [{ action: "allow", tool: "read" }]);
+  assert.equal(
+    readFileSync(file, "utf8"),
+    `{ "approvalRules": [{ "action": "allow", "tool": "ls" }, { "action": "allow", "tool": "read" }] }`,
+  );
+  writeFileSync(file, `{\r\n  "locations": {}\r\n}\r\n`);
+  saveApprovalRules(file, [{ action: "allow", tool: "read" }, { action: "allow", tool: "ls" }]);
+  assert.equal(
+    readFileSync(file, "utf8"),
+    `{\r\n  "locations": {},\r\n  "approvalRules": [\r\n    { "action": "allow", "tool": "read" },\r\n` +
+      `    { "action": "allow", "tool": "ls" }\r\n  ]\r\n}\r\n`,
+  );
+});

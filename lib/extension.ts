@@ -107,6 +107,12 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     return parserPromise;
   }
 
+  /** A path as the user would write it: `~/…` when it is inside the home directory. */
+  function tilde(path: string): string {
+    const h = home.replace(/\/+$/, "");
+    return h && path.startsWith(h + "/") ? "~" + path.slice(h.length) : path;
+  }
+
   function context(cwd: string): Context {
     return { cwd, home, env, fs: realFs() };
   }
@@ -137,6 +143,16 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     }
   }
 
+  /** A start-up message: a notification, and on stderr when pi runs without a UI (`pi -p`). */
+  function announce(ctx: PiContext, message: string, type: "warning" | "error"): void {
+    ctx.ui.notify(message, type);
+    if (!ctx.hasUI) {
+      try {
+        process.stderr.write(`${message}\n`);
+      } catch { /* no stderr */ }
+    }
+  }
+
   function startup(ctx: PiContext): void {
     session = newSession();
     sessionAllows = new Set();
@@ -145,10 +161,15 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     const line: Record<string, unknown> = { event: "startup", cwd: ctx.cwd, files: l.files, mode };
     if (l.status === "absent") {
       line.loaded = "0 policies, 0 locations, defaultPolicy=null";
-      ctx.ui.notify(noConfigWarning(join(agentDir, "extensions", "pi-controls.jsonc")), "warning");
+      announce(
+        ctx,
+        noConfigWarning(tilde(join(agentDir, "extensions", "pi-controls.jsonc"))),
+        "warning",
+      );
     } else if (l.status === "error") {
       line.errors = l.errors.map(formatConfigError);
-      ctx.ui.notify(
+      announce(
+        ctx,
         `pi-controls: config error — every tool call is blocked until it is fixed:\n` +
           l.errors.map(formatConfigError).join("\n"),
         "error",
@@ -159,7 +180,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
         `${Object.keys(c.policies).length} policies, ${c.locations.length} locations, ` +
         `defaultPolicy=${c.defaultPolicy}`;
       for (const w of l.warnings) {
-        ctx.ui.notify(`pi-controls: warning — ${formatConfigError(w)}`, "warning");
+        announce(ctx, `pi-controls: warning — ${formatConfigError(w)}`, "warning");
       }
       if (c.tests.length) {
         void ensureParser().then(() => {
@@ -168,7 +189,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
             const msg =
               `pi-controls: config example fails: ${f.test.tool} ${JSON.stringify(f.test.input)} ` +
               `expected ${f.test.expect}, got ${f.actual}`;
-            ctx.ui.notify(msg, "warning");
+            announce(ctx, msg, "warning");
             appendLog(logFile, { event: "config-test-failed", message: msg });
           }
         });
@@ -183,12 +204,31 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     if (recent.length > 10) recent.shift();
   }
 
-  /** A key for "Allow for session": the tool, its resolved targets and, for bash, the commands asked. */
+  /**
+   * A key for "Allow for session". Other tools: the tool and its targets (lexical and resolved).
+   * Bash: each stage's command and the directory it runs in, and the policies that asked. Not the
+   * bash targets themselves: a bare operand is a target only once the file exists, so `touch x`
+   * would never match itself after it ran; the same command in the same place touches the same
+   * files, and a symlink that now leads into another asking policy changes the key.
+   */
   function sessionKey(v: Verdict): string {
-    const parts = v.stages.map((s) =>
-      [s.command ?? "", ...s.targets.map((t) => `${t.kind}:${t.path}`)].join("\u0001")
+    if (v.tool !== "bash") {
+      const targets = v.stages.flatMap((s) =>
+        s.targets.map((t) => `${t.kind}:${t.path}\u0001${t.resolved ?? ""}`)
+      );
+      return `${v.tool}\u0000${targets.join("\u0002")}`;
+    }
+    const stages = v.stages.map((s) =>
+      [s.command ?? "", s.text ?? "", s.cwd, s.dynamic ? "dynamic" : ""].join("\u0001")
     );
-    return `${v.tool}\u0000${parts.join("\u0002")}`;
+    const policies = [
+      ...new Set(
+        v.stages.flatMap((s) =>
+          s.targets.filter((t) => t.action === "ask").map((t) => t.policy ?? "(none)")
+        ),
+      ),
+    ].sort();
+    return `bash\u0000${stages.join("\u0002")}\u0000${policies.join("\u0002")}`;
   }
 
   function isProtectionAsk(v: Verdict): boolean {
@@ -398,7 +438,14 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     const message = nudges.get(e.toolCallId);
     if (message === undefined) return undefined;
     nudges.delete(e.toolCallId);
-    return { content: [{ type: "text", text: `${nudgeText(message)}\n\n` }, ...(e.content ?? [])] };
+    // pi's providers join a result's text blocks with "\n": put the nudge into the first text
+    // block so the model sees exactly the nudge, a blank line, then the output.
+    const content = [...(e.content ?? [])];
+    const first = content[0];
+    if (first?.type === "text") {
+      content[0] = { ...first, text: `${nudgeText(message)}\n\n${first.text ?? ""}` };
+    } else content.unshift({ type: "text", text: nudgeText(message) });
+    return { content };
   });
 
   pi.registerCommand("controls", {

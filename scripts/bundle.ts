@@ -3,7 +3,7 @@
  * with --cli, dist/pi-controls-cli.js (the CLI under Node). The tree-sitter WASM is embedded as
  * base64, so nothing needs to be installed beside the file. Only `node:` imports remain.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import process from "node:process";
@@ -73,8 +73,11 @@ for (const t of targets) {
   // does not: give the bundle one (it only uses it to build its own URL).
   const banner = `import { fileURLToPath as __piControlsPath } from "node:url";\n` +
     `var __filename = __piControlsPath(import.meta.url);\n`;
-  const text = banner + readFileSync(e.out, "utf8");
+  // The CLI is package.json's `bin`: npm links it and runs it directly, so it needs a shebang.
+  const shebang = t === "cli" ? "#!/usr/bin/env node\n" : "";
+  const text = shebang + banner + readFileSync(e.out, "utf8");
   writeFileSync(e.out, text);
+  if (t === "cli") chmodSync(e.out, 0o755);
   const bad = [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^"']*?from\s*["']([^"']+)["']/gm)]
     .map((m) => m[1]).filter((s) => !s.startsWith("node:"));
   if (bad.length) {
