@@ -27,7 +27,12 @@ const config = configFrom({
   locations: { "/": "outside", "$cwd": "project", "/tmp": "project" },
   pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
 });
-const ctx: Context = { cwd: Deno.cwd(), home: "/home/user", env: { HOME: "/home/user" }, fs: realFs() };
+const ctx: Context = {
+  cwd: Deno.cwd(),
+  home: "/home/user",
+  env: { HOME: "/home/user" },
+  fs: realFs(),
+};
 let i = 0;
 const next = () => corpus[i++ % corpus.length];
 
@@ -46,7 +51,12 @@ Deno.bench({ name: "read decision", group: "tools" }, () => {
 });
 
 Deno.bench({ name: "MCP tool decision", group: "tools" }, () => {
-  decide(config, { tool: "github_create_issue", input: { owner: "o", repo: "r", title: "t" } }, ctx, {
-    parser,
-  });
+  decide(
+    config,
+    { tool: "github_create_issue", input: { owner: "o", repo: "r", title: "t" } },
+    ctx,
+    {
+      parser,
+    },
+  );
 });
