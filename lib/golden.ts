@@ -49,8 +49,8 @@ function render(rows: ReplayRow[]): string {
     const esc = r.escalation ? ` (escalated by ${r.escalation})` : "";
     out.push(`${r.id}  ${r.tool}  ${r.summary}`);
     out.push(`  ${r.engine} -> ${r.action}${esc}  [${r.policies.join(", ")}]`);
-    if (r.verdict.notification) out.push(`  notify: ${r.verdict.notification}`);
-    if (r.verdict.reason && r.engine !== "allow") out.push(`  reason: ${r.verdict.reason}`);
+    if (r.notification) out.push(`  notify: ${r.notification}`);
+    if (r.reason && r.action !== "allow") out.push(`  reason: ${r.reason}`);
     if (r.verdict.parseError) out.push(`  parse: ${r.verdict.parseError}`);
     for (const s of r.verdict.stages) {
       if (s.command !== null) {

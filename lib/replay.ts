@@ -37,6 +37,9 @@ export interface ReplayRow {
   /** The action after the breakers. */
   action: Action;
   escalation?: string;
+  /** The UI text and the model's reason after the breakers (what pi would have shown). */
+  notification: string | null;
+  reason: string | null;
   policies: string[];
   verdict: Verdict;
 }
@@ -122,6 +125,8 @@ export function replaySessions(
         summary: summarize(call.tool, call.input, verdict),
         engine: verdict.action,
         action: applied.action,
+        notification: applied.notification,
+        reason: applied.reason,
         policies: verdict.policies,
         verdict,
       };
