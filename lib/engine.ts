@@ -353,10 +353,19 @@ function findDecider(tool: string, stages: StageVerdict[], action: Action): Deci
   return null;
 }
 
+/** The notification a verdict gets when its action becomes `action` (breakers, inform mode). */
+export function notificationFor(
+  v: Verdict,
+  action: Action,
+  opts: { inform?: boolean } = {},
+): string | null {
+  const d = findDecider(v.tool, v.stages, v.action);
+  return d ? notification(d, action, opts) : null;
+}
+
 /** The inform-mode notification (`pi-controls: would-deny [policy]: …`) for a verdict. */
 export function informNotification(v: Verdict, action: Action): string | null {
-  const d = findDecider(v.tool, v.stages, v.action);
-  return d ? notification(d, action, { inform: true }) : null;
+  return notificationFor(v, action, { inform: true });
 }
 
 /** The verdict for any call while the config is broken: denied, naming file:line:col. */

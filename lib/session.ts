@@ -1,4 +1,5 @@
 /** Session state on top of the engine's verdict: the agentTimeout and nudgeTimeout breakers. */
+import { notificationFor } from "./engine.ts";
 import { nudgeEscalationReason } from "./messages.ts";
 import type { Action, Config, Verdict } from "./types.ts";
 
@@ -70,10 +71,9 @@ export function applySession(
       const { maxDenies, windowSeconds } = config.agentTimeout;
       state.denies = prune(state.denies, now, windowSeconds);
       if (state.denies.length >= maxDenies && !protectedDeny) {
+        const base = notificationFor(verdict, "ask") ?? `pi-controls: ask: ${verdict.tool}`;
         notification =
-          `pi-controls: ask (agentTimeout: ${state.denies.length} denies in ${windowSeconds}s) — ${
-            notification ?? ""
-          }`;
+          `${base} (agentTimeout: ${state.denies.length} denied calls in ${windowSeconds}s)`;
         action = "ask";
         escalation = "agentTimeout";
       }
