@@ -72,7 +72,10 @@ export function ensurePi(): string {
 
 if (import.meta.main) {
   try {
-    console.log(ensurePi());
+    // The end-to-end suite is skipped (as in the Nix check, which has neither npm nor network).
+    if (process.env.PI_CONTROLS_SKIP_E2E === "1") {
+      console.error("ensure_pi: PI_CONTROLS_SKIP_E2E=1, skipped");
+    } else console.log(ensurePi());
   } catch (e) {
     console.error(`ensure_pi: ${(e as Error).message}`);
     process.exitCode = 1;
