@@ -7,8 +7,9 @@ import type { BashParser, SyntaxNode } from "./bash_parser.ts";
 import {
   decodeAnsiC,
   fallbackSplit,
-  joinContinuations,
+  joinLines,
   unescapeDoubleQuoted,
+  unescapeHeredoc,
   unescapeUnquoted,
 } from "./shell_words.ts";
 
@@ -26,11 +27,16 @@ export interface Word {
 
 /** A redirect of a stage. */
 export interface Redirect {
-  /** The operator with its fd, e.g. `>`, `2>>`, `&>`, `<`. */
+  /** The operator with its fd, e.g. `>`, `2>>`, `&>`, `<`, `<>`. */
   op: string;
   /** "write" and "read" have a file target; "dup" (`2>&1`), "heredoc" and "herestring" do not. */
   kind: "write" | "read" | "dup" | "heredoc" | "herestring";
   target: Word | null;
+  /**
+   * Heredocs and herestrings: the text fed to the command, decoded like a word (a quoted heredoc
+   * is static text; an unquoted one is dynamic when it expands something unknown).
+   */
+  body?: Word;
 }
 
 /** One simple command of the tree. */
@@ -39,10 +45,14 @@ export interface Stage {
   redirects: Redirect[];
   /** The stage's source text. */
   text: string;
-  /** Where it sits: "top", "substitution", "subshell", "function", "condition", ... */
+  /** Where it sits: "top", "substitution", "subshell", "function", "compound", ... */
   origin: string;
   /** The directories it may run in; null means unknown (after `cd $X`). */
   cwds: (string | null)[];
+  /** `NAME=value` words before the command (they are in its environment, not its argv). */
+  assignments?: Word[];
+  /** Set when its standard input comes from a pipe (`curl … | sh`, `tee >(sh)`). */
+  piped?: boolean;
 }
 
 /** The analysis of one bash command. */
@@ -61,12 +71,14 @@ export interface BashEnv {
 }
 
 /** Variables whose values the engine may expand (RULINGS principle 3). */
-const EXPANDABLE = new Set(["HOME", "PWD", "TMPDIR"]);
+const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 /** Special parameters that always expand to digits or flags, never to a path. */
 const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 /** Input larger than this is not analysed (never allowed). */
 export const MAX_COMMAND_LENGTH = 65536;
 const MAX_STAGES = 1000;
+/** Nodes walked per command at most (loops and function bodies are walked more than once). */
+const MAX_STEPS = 20_000;
 const MAX_CWDS = 8;
 
 /** Analyse a bash command. Without a parser, the fallback splitter is used. */
@@ -78,21 +90,65 @@ export function analyzeBash(
   if (command.length > MAX_COMMAND_LENGTH) {
     return { stages: [], error: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   }
-  if (!parser) return analyzeFallback(command, env);
-  const source = joinContinuations(command);
-  const tree = parser.parse(source);
-  if (!tree) return { stages: [], error: "the bash parser returned no tree" };
   try {
-    const walker = new Walker(env);
-    walker.walk(tree.rootNode, [env.cwd], "top", []);
-    if (walker.error) return { stages: walker.stages, error: walker.error };
-    if (tree.rootNode.hasError) {
-      return { stages: walker.stages, error: syntaxErrorAt(tree.rootNode) };
-    }
-    return { stages: walker.stages, error: null };
-  } finally {
-    tree.delete();
+    return parser ? analyzeTree(command, env, parser) : analyzeFallback(command, env);
+  } catch (e) {
+    return { stages: [], error: `the command could not be analysed: ${(e as Error).message}` };
   }
+}
+
+function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAnalysis {
+  const { text, joined } = joinLines(command);
+  const parsed = parseSource(parser, text);
+  if (!parsed) return { stages: [], error: "the bash parser returned no tree" };
+  try {
+    const walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
+    walker.run(parsed.tree.rootNode, [env.cwd]);
+    const root = parsed.tree.rootNode;
+    const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
+      continuationProblem(root, parsed.source, joined);
+    return { stages: walker.stages, error };
+  } finally {
+    parsed.tree.delete();
+  }
+}
+
+type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
+
+/**
+ * Parse shell source. tree-sitter-bash does not know `<>` (open read-write): such operators are
+ * parsed as `>>` (same length, so offsets hold) and their offsets returned.
+ */
+function parseSource(
+  parser: BashParser,
+  text: string,
+): { tree: Tree; source: string; readWrite: Set<number> } | null {
+  let source = text;
+  let tree = parser.parse(source);
+  if (!tree) return null;
+  const readWrite = readWriteOps(tree.rootNode, source);
+  if (readWrite.size) {
+    for (const i of readWrite) source = source.slice(0, i) + ">>" + source.slice(i + 2);
+    tree.delete();
+    tree = parser.parse(source);
+    if (!tree) return null;
+  }
+  return { tree, source, readWrite };
+}
+
+/** Offsets of `<` redirect operators directly followed by `>` (the `<>` operator). */
+function readWriteOps(root: SyntaxNode, source: string): Set<number> {
+  const out = new Set<number>();
+  if (!root.hasError || !source.includes("<>")) return out;
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === "<" && n.parent?.type === "file_redirect" && source[n.endIndex] === ">") {
+      out.add(n.startIndex);
+    }
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return out;
 }
 
 function syntaxErrorAt(root: SyntaxNode): string {
@@ -110,6 +166,48 @@ function syntaxErrorAt(root: SyntaxNode): string {
   return "syntax error";
 }
 
+/**
+ * Cross-check the line continuations against the tree: the ones left in must sit where bash keeps
+ * them (single quotes, `$'…'`, comments, quoted heredoc bodies), and none may have been joined
+ * inside such a place. A disagreement means the joiner misread the quoting: not analysable.
+ */
+function continuationProblem(root: SyntaxNode, source: string, joined: number[]): string | null {
+  if (!joined.length && !source.includes("\\\n")) return null;
+  const zones = literalZones(root);
+  const covers = (i: number) => zones.some(([s, e]) => s <= i && i < e);
+  for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 1)) {
+    let n = 0;
+    while (source[i - n] === "\\") n++;
+    if (n % 2 === 1 && !covers(i)) {
+      return `a line continuation at column ${i + 1} could not be placed`;
+    }
+  }
+  // A join strictly inside a literal zone merged a line bash keeps apart (into a comment, say).
+  const bad = joined.find((q) => zones.some(([s, e]) => s < q && q < e));
+  return bad === undefined ? null : `a line continuation at column ${bad + 1} could not be placed`;
+}
+
+/** Source ranges bash reads literally: quotes bash does not look into, comments, quoted heredocs. */
+function literalZones(root: SyntaxNode): [number, number][] {
+  const out: [number, number][] = [];
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") {
+      out.push([n.startIndex, n.endIndex]);
+    } else if (n.type === "heredoc_body" && heredocQuoted(n.parent)) {
+      out.push([n.startIndex, n.endIndex]);
+    }
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return out;
+}
+
+function heredocQuoted(redirect: SyntaxNode | null): boolean {
+  const start = redirect?.children.find((c) => c?.type === "heredoc_start");
+  return !!start && /['"\\]/.test(start.text);
+}
+
 function analyzeFallback(command: string, env: BashEnv): BashAnalysis {
   const split = fallbackSplit(command);
   if (!split) {
@@ -118,17 +216,24 @@ function analyzeFallback(command: string, env: BashEnv): BashAnalysis {
       error: "the bash parser is not available and the command is not plain words",
     };
   }
-  const stages = split.map((s) => ({
-    argv: s.words.map((w): Word => ({ value: w, kind: "static", prefix: w, text: w })),
-    redirects: [],
-    text: s.text,
-    origin: "top",
-    cwds: [env.cwd],
-  }));
+  // Without the tree the operators are not known: after a cd, later stages may run in either.
+  let cwds: Cwds = [env.cwd];
+  const stages: Stage[] = [];
+  for (const s of split) {
+    const argv = s.words.map((w): Word => ({ value: w, kind: "static", prefix: w, text: w }));
+    stages.push({ argv, redirects: [], text: s.text, origin: "top", cwds });
+    cwds = union(cwds, cdTarget(argv, cwds, { home: env.env.HOME ?? env.home, env }) ?? cwds);
+  }
   return { stages, error: null };
 }
 
 type Cwds = (string | null)[];
+/** The cwds after a statement succeeded and after it failed. */
+type Flow = { ok: Cwds; fail: Cwds };
+
+function same(cwds: Cwds): Flow {
+  return { ok: cwds, fail: cwds };
+}
 
 function union(...sets: Cwds[]): Cwds {
   const out: Cwds = [];
@@ -137,106 +242,236 @@ function union(...sets: Cwds[]): Cwds {
   return out;
 }
 
+/** Commands that may change the cwd in ways we cannot follow (they run other shell code). */
+const OPAQUE = new Set(["eval", "source", ".", "popd"]);
+
+/** What a cd needs to know: the home directory (null: unknown) and CDPATH (unknown if assigned). */
+interface CdFacts {
+  home: string | null;
+  env: BashEnv;
+  cdpathUnknown?: boolean;
+}
+
+/**
+ * Where a `cd`/`pushd` stage leaves the shell when it succeeds; null when the stage does not change
+ * directory. Relative operands may also go through CDPATH.
+ */
+function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
+  let i = 0;
+  while (argv[i]?.kind === "static" && ["builtin", "command"].includes(argv[i].value)) i++;
+  const name = argv[i];
+  if (!name) return null;
+  if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
+  if (OPAQUE.has(name.value)) return union(cwds, [null]);
+  if (name.value !== "cd" && name.value !== "pushd") return null;
+  const args = operands(argv.slice(i + 1));
+  const arg = args[0];
+  if (!arg) return name.value === "cd" ? [facts.home] : [null];
+  if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
+  const dir = arg.value;
+  if (dir.startsWith("/")) return [resolve(dir)];
+  const plain = cwds.map((c) => (c === null ? null : resolve(c, dir)));
+  if (/^\.\.?(\/|$)/.test(dir)) return plain;
+  if (facts.cdpathUnknown) return union(plain, [null]);
+  const cdpath = facts.env.env.CDPATH;
+  if (!cdpath) return plain;
+  // Each CDPATH entry (an empty one is the cwd) is tried before the plain relative path.
+  const bases = cdpath.split(":").flatMap((
+    p,
+  ) => (p === "" ? cwds : cwds.map((c) => absoluteIn(p, c))));
+  return union(bases.map((b) => (b === null ? null : resolve(b, dir))), plain);
+}
+
+function absoluteIn(path: string, cwd: string | null): string | null {
+  if (path.startsWith("/")) return path;
+  return cwd === null ? null : resolve(cwd, path);
+}
+
+/** The operands of cd/pushd: options (`-L`, `-P`, `-e`, `-@`) and `--` dropped. */
+function operands(args: Word[]): Word[] {
+  const out: Word[] = [];
+  let options = true;
+  for (const w of args) {
+    if (options && w.kind === "static" && w.value === "--") options = false;
+    else if (options && w.kind === "static" && /^-[LPe@]+$/.test(w.value)) continue;
+    else out.push(w);
+  }
+  return out;
+}
+
 const WRITE_OPS = new Set([">", ">>", "&>", "&>>", ">|", "<>"]);
 const NOT_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+const LOOPS = new Set([
+  "while_statement",
+  "until_statement",
+  "for_statement",
+  "c_style_for_statement",
+]);
+const LIST_OPS = new Set(["&&", "||", "|", "|&", ";", "&"]);
+/** Nodes whose children are statements separated by `;`, `&` or newlines. */
+const STATEMENT_LISTS = new Set([
+  "program",
+  "compound_statement",
+  "do_group",
+  "else_clause",
+  "elif_clause",
+  "case_item",
+]);
+
+/** A word part: its value, whether it is known, and whether it was unquoted. */
+type Part = { value: string; kind: Word["kind"]; unquoted?: boolean };
 
 class Walker {
   stages: Stage[] = [];
   error: string | null = null;
-  constructor(private env: BashEnv) {}
+  /** Function bodies, walked last: they run wherever they are called. */
+  private functions: { body: SyntaxNode; moves: boolean }[] = [];
+  /** Whether something in the command may change the cwd. */
+  private moved = false;
+  /** Whether the commands being walked read a pipe on their standard input. */
+  private piped = false;
+  /** Expandable variables the command may assign (then their value is not known). */
+  private touched: Set<string>;
+  private cdpathUnknown: boolean;
 
-  /** Walk a node run in `cwds`; returns the cwds after success and after failure. */
+  constructor(
+    private env: BashEnv,
+    source: string,
+    private readWrite: Set<number>,
+    private parser: BashParser | null,
+    /** Shared by the walkers of one command: nodes walked so far. */
+    private budget: { steps: number },
+    private depth = 0,
+  ) {
+    this.touched = new Set(EXPANDABLE.filter((n) => bareName(n).test(source)));
+    this.cdpathUnknown = source.includes("CDPATH");
+  }
+
+  /** Walk a whole program, then the function bodies it defines. */
+  run(root: SyntaxNode, cwds: Cwds, origin = "top"): Flow {
+    const end = this.walk(root, cwds, origin, []);
+    while (this.functions.length) {
+      const f = this.functions.shift()!;
+      const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
+      this.walk(f.body, f.moves || this.moved ? union(seen, [null]) : seen, "function", []);
+    }
+    return end;
+  }
+
+  /**
+   * tree-sitter leaves backticks inside `${…}` and in heredoc bodies as plain text, but bash runs
+   * them: parse each `` `…` `` of such text and walk it as a substitution.
+   */
+  private backticks(text: string, cwds: Cwds): void {
+    const bodies = backtickBodies(text);
+    if (bodies === null) {
+      this.error ??= "an unterminated backtick";
+      return;
+    }
+    for (const body of bodies) this.substitute(body, cwds);
+  }
+
+  private substitute(src: string, cwds: Cwds): void {
+    const parsed = this.parser && this.depth < 8 ? parseSource(this.parser, src) : null;
+    if (!parsed) {
+      this.error ??= "a backtick substitution could not be analysed";
+      return;
+    }
+    try {
+      const sub = new Walker(
+        this.env,
+        parsed.source,
+        parsed.readWrite,
+        this.parser,
+        this.budget,
+        this.depth + 1,
+      );
+      sub.stages = this.stages;
+      sub.touched = this.touched;
+      sub.run(parsed.tree.rootNode, cwds, "substitution");
+      if (parsed.tree.rootNode.hasError) this.error ??= syntaxErrorAt(parsed.tree.rootNode);
+      this.error ??= sub.error;
+    } finally {
+      parsed.tree.delete();
+    }
+  }
+
+  /**
+   * Walk a node run in `cwds`; returns the cwds after success and after failure. `tail` are
+   * redirects written after a list or pipeline: tree-sitter hangs `a | b > f` and `a && b > f` on
+   * the whole, bash gives `> f` to the last command only.
+   */
   walk(
     node: SyntaxNode,
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
-  ): { ok: Cwds; fail: Cwds } {
+    tail: Redirect[] = [],
+  ): Flow {
     if (this.stages.length > MAX_STAGES) {
       this.error ??= `the command has more than ${MAX_STAGES} stages`;
-      return { ok: cwds, fail: cwds };
+      return same(cwds);
     }
+    if (++this.budget.steps > MAX_STEPS) {
+      this.error ??= "the command is too complex to analyse";
+      return same(cwds);
+    }
+    if (tail.length && node.type === "list") return this.list(node, cwds, origin, redirects, tail);
+    if (tail.length && node.type === "pipeline") {
+      return this.pipeline(node, cwds, origin, redirects, tail);
+    }
+    if (tail.length) redirects = [...redirects, ...tail];
+    const inner = origin === "top" ? "compound" : origin;
     switch (node.type) {
       case "comment":
-        return { ok: cwds, fail: cwds };
+        return same(cwds);
+      case "word":
+      case "heredoc_content":
+        if (node.text.includes("`")) this.backticks(node.text, cwds);
+        return same(cwds);
       case "command":
-        return this.command(node, cwds, origin, redirects);
       case "declaration_command":
       case "unset_command":
         return this.command(node, cwds, origin, redirects);
-      case "redirected_statement": {
-        const body = node.childForFieldName("body");
-        const own: Redirect[] = [];
-        for (const c of node.childrenForFieldName("redirect")) {
-          if (c) own.push(...this.redirect(c, cwds, origin));
-        }
-        if (!body) return { ok: cwds, fail: cwds };
-        return this.walk(body, cwds, origin, [...redirects, ...own]);
-      }
-      case "list": {
-        const kids = node.children.filter((c): c is SyntaxNode => !!c && c.type !== "comment");
-        const left = kids[0];
-        const op = kids[1]?.type;
-        const right = kids[2];
-        const a = this.walk(left, cwds, origin, redirects);
-        if (!right) return a;
-        if (op === "&&") {
-          const b = this.walk(right, a.ok, origin, redirects);
-          return { ok: b.ok, fail: union(a.fail, b.fail) };
-        }
-        if (op === "||") {
-          const b = this.walk(right, a.fail, origin, redirects);
-          return { ok: union(a.ok, b.ok), fail: b.fail };
-        }
-        const b = this.walk(right, union(a.ok, a.fail), origin, redirects);
-        return b;
-      }
-      case "pipeline": {
-        for (const c of node.namedChildren) if (c) this.walk(c, cwds, origin, redirects);
-        return { ok: cwds, fail: cwds };
+      case "redirected_statement":
+        return this.redirected(node, cwds, origin, redirects);
+      case "list":
+        return this.list(node, cwds, origin, redirects);
+      case "pipeline":
+        return this.pipeline(node, cwds, origin, redirects, []);
+      case "negated_command": {
+        const r = this.sequenceFlow(node.children, cwds, origin, redirects);
+        return { ok: r.fail, fail: r.ok };
       }
       case "subshell":
-        this.sequence(node.namedChildren, cwds, "subshell", redirects);
-        return { ok: cwds, fail: cwds };
+        this.sequence(node.children, cwds, "subshell", redirects);
+        return same(cwds);
       case "command_substitution":
-      case "process_substitution":
-        this.sequence(node.namedChildren, cwds, "substitution", []);
-        return { ok: cwds, fail: cwds };
-      case "function_definition": {
-        const body = node.childForFieldName("body");
-        if (body) this.walk(body, cwds, "function", []);
-        return { ok: cwds, fail: cwds };
+      case "process_substitution": {
+        // `>(cmd)` reads what the outer command writes; `$(cmd)` and `<(cmd)` read nothing new.
+        const piped = node.text.startsWith(">(");
+        this.pipedWalk(piped, () => this.sequence(node.children, cwds, "substitution", []));
+        return same(cwds);
       }
-      case "program":
-      case "compound_statement": {
-        const after = this.sequence(node.children, cwds, origin, redirects);
-        return { ok: after, fail: after };
-      }
+      case "function_definition":
+        return this.functionDefinition(node, cwds);
       case "if_statement":
-      case "while_statement":
-      case "until_statement":
-      case "for_statement":
-      case "c_style_for_statement":
-      case "case_statement": {
-        // Bodies may run or not, once or many times: every cwd they can reach stays possible.
-        const after = this.sequence(
-          node.namedChildren,
-          cwds,
-          origin === "top" ? "compound" : origin,
-          redirects,
-          true,
-        );
-        return { ok: after, fail: after };
-      }
+      case "case_statement":
+        // Branches may run or not: every cwd they can reach stays possible.
+        return same(this.sequence(node.children, cwds, inner, redirects, true));
       case "ERROR":
         this.error ??= syntaxErrorAt(node);
-        this.sequence(node.namedChildren, cwds, origin, redirects);
-        return { ok: cwds, fail: cwds };
-      default: {
-        // Words, assignments, tests, arithmetic, heredoc bodies: look for commands inside.
-        this.sequence(node.namedChildren, cwds, origin, redirects);
-        return { ok: cwds, fail: cwds };
-      }
+        return same(this.sequence(node.children, cwds, origin, redirects));
+      default:
+        if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);
+        // Program, groups, clauses, words, assignments, tests: the commands inside, in order.
+        // (Only statement lists can hold a `&`; elsewhere the named children are enough.)
+        return same(this.sequence(
+          STATEMENT_LISTS.has(node.type) ? node.children : node.namedChildren,
+          cwds,
+          origin,
+          redirects,
+        ));
     }
   }
 
@@ -248,34 +483,154 @@ class Walker {
     redirects: Redirect[],
     keepAll = false,
   ): Cwds {
-    let cur = cwds;
+    const r = this.sequenceFlow(children, cwds, origin, redirects, keepAll);
+    return union(r.ok, r.fail);
+  }
+
+  private sequenceFlow(
+    children: (SyntaxNode | null)[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    keepAll = false,
+  ): Flow {
+    let cur: Flow = same(cwds);
     const seen: Cwds[] = [cwds];
     const kids = children.filter((c): c is SyntaxNode => !!c);
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (!c.isNamed) continue;
-      const background = kids[i + 1]?.type === "&";
-      const r = this.walk(c, cur, origin, redirects);
-      if (!background) cur = union(r.ok, r.fail);
-      if (keepAll) seen.push(cur);
+      const r = this.walk(c, union(cur.ok, cur.fail), origin, redirects);
+      if (kids[i + 1]?.type !== "&") cur = r;
+      if (keepAll) seen.push(cur.ok, cur.fail);
     }
-    return keepAll ? union(...seen) : cur;
+    return keepAll ? same(union(...seen)) : cur;
   }
 
-  redirect(node: SyntaxNode, cwds: Cwds, origin: string): Redirect[] {
-    if (node.type === "heredoc_redirect") {
-      // Everything after the heredoc start on its line (`| sh`, `&& rm x`) and expansions in the
-      // body are commands too.
-      for (const c of node.namedChildren) {
-        if (c && c.type !== "heredoc_start" && c.type !== "heredoc_end") {
-          this.walk(c, cwds, origin, []);
-        }
-      }
-      return [{ op: "<<", kind: "heredoc", target: null }];
+  private list(
+    node: SyntaxNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[] = [],
+  ): Flow {
+    const kids = node.children.filter((c): c is SyntaxNode => !!c && c.type !== "comment");
+    if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
+    const a = this.walk(kids[0], cwds, origin, redirects);
+    return this.then(a, kids[1].type, kids[2], cwds, origin, redirects, tail);
+  }
+
+  /** Every command of a pipeline runs in a subshell: none changes the cwd. */
+  private pipeline(
+    node: SyntaxNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const parts = node.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== "comment");
+    parts.forEach((c, i) => {
+      const last = i === parts.length - 1 ? tail : [];
+      if (i === 0) this.walk(c, cwds, origin, redirects, last);
+      else this.pipedWalk(true, () => this.walk(c, cwds, origin, redirects, last));
+    });
+    return same(cwds);
+  }
+
+  /** Walk with `piped` set as given (restored after). */
+  private pipedWalk<T>(piped: boolean, walk: () => T): T {
+    const was = this.piped;
+    this.piped = piped;
+    try {
+      return walk();
+    } finally {
+      this.piped = was;
     }
+  }
+
+  /** Run `node` after flow `a` joined by `op` (`start`: the cwds where the pipeline began). */
+  private then(
+    a: Flow,
+    op: string,
+    node: SyntaxNode,
+    start: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[] = [],
+  ): Flow {
+    if (op === "&&") {
+      const b = this.walk(node, a.ok, origin, redirects, tail);
+      return { ok: b.ok, fail: union(a.fail, b.fail) };
+    }
+    if (op === "||") {
+      const b = this.walk(node, a.fail, origin, redirects, tail);
+      return { ok: union(a.ok, b.ok), fail: b.fail };
+    }
+    if (op === "|" || op === "|&") {
+      this.pipedWalk(true, () => this.walk(node, start, origin, redirects, tail));
+      return { ok: union(a.ok, start), fail: union(a.fail, start) };
+    }
+    return this.walk(node, union(a.ok, a.fail), origin, redirects, tail);
+  }
+
+  private loop(node: SyntaxNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    const mark = this.stages.length;
+    const marked = this.functions.length;
+    const once = this.sequence(node.children, cwds, origin, redirects, true);
+    if (once.every((c) => cwds.includes(c))) return same(once);
+    // The body moves: later rounds start where earlier ones left off, which may be anywhere.
+    this.stages.length = mark;
+    this.functions.length = marked;
+    return same(this.sequence(node.children, union(once, [null]), origin, redirects, true));
+  }
+
+  private functionDefinition(node: SyntaxNode, cwds: Cwds): Flow {
+    const body = node.childForFieldName("body");
+    if (!body) return same(cwds);
+    const probe = new Walker(this.env, "", this.readWrite, this.parser, this.budget, this.depth);
+    probe.walk(body, cwds, "function", []);
+    this.error ??= probe.error;
+    const moves = probe.moved;
+    this.functions.push({ body, moves });
+    if (!moves) return same(cwds);
+    this.moved = true; // calling it may move the caller
+    return same(union(cwds, [null]));
+  }
+
+  private redirected(
+    node: SyntaxNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+  ): Flow {
+    const body = node.childForFieldName("body");
+    const own: Redirect[] = [];
+    const after: [string, SyntaxNode][] = [];
+    for (const c of node.childrenForFieldName("redirect")) {
+      if (c) own.push(...this.redirect(c, cwds, origin, after));
+    }
+    let flow = body ? this.walk(body, cwds, origin, redirects, own) : same(cwds);
+    for (const [op, n] of after) flow = this.then(flow, op, n, cwds, origin, redirects);
+    return flow;
+  }
+
+  /**
+   * The redirects of one redirect node. tree-sitter puts what follows a heredoc start on its line
+   * (`| sh`, `&& cd x`, `> out`) inside the heredoc node: redirects come back as redirects, commands
+   * go to `after` with their operator, flattened so they chain left to right as bash runs them.
+   */
+  redirect(
+    node: SyntaxNode,
+    cwds: Cwds,
+    origin: string,
+    after: [string, SyntaxNode][],
+  ): Redirect[] {
+    if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after);
     if (node.type === "herestring_redirect") {
+      const w = node.namedChildren[0];
       for (const c of node.namedChildren) if (c) this.walk(c, cwds, origin, []);
-      return [{ op: "<<<", kind: "herestring", target: null }];
+      const body = w ? this.word(w, cwds) : literal("");
+      return [{ op: "<<<", kind: "herestring", target: null, body }];
     }
     let fd = "";
     let op = "";
@@ -283,57 +638,74 @@ class Walker {
     for (const c of node.children) {
       if (!c) continue;
       if (c.type === "file_descriptor") fd = c.text;
-      else if (!c.isNamed) op += c.text;
+      else if (!c.isNamed) op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
       else dest = c;
     }
     if (dest) this.walk(dest, cwds, origin, []);
     if (op === ">&-" || op === "<&-") return [{ op: fd + op, kind: "dup", target: null }];
+    const target = dest ? this.word(dest, cwds) : null;
     if (op === ">&" || op === "<&") {
-      const w = dest ? this.word(dest, cwds[0] ?? this.env.cwd) : null;
-      if (!w || (w.kind === "static" && /^(\d+|-)$/.test(w.value))) {
+      if (!target || (target.kind === "static" && /^(\d+|-)$/.test(target.value))) {
         return [{ op: fd + op, kind: "dup", target: null }];
       }
-      return [{ op: fd + op, kind: op === ">&" ? "write" : "read", target: w }];
+      return [{ op: fd + op, kind: op === ">&" ? "write" : "read", target }];
     }
-    const target = dest ? this.word(dest, cwds[0] ?? this.env.cwd) : null;
     return [{ op: fd + op, kind: WRITE_OPS.has(op) ? "write" : "read", target }];
   }
 
-  command(
+  private heredoc(
     node: SyntaxNode,
     cwds: Cwds,
     origin: string,
-    redirects: Redirect[],
-  ): { ok: Cwds; fail: Cwds } {
-    const argv: Word[] = [];
-    const own: Redirect[] = [];
-    const pwd = cwds[0] ?? this.env.cwd;
+    after: [string, SyntaxNode][],
+  ): Redirect[] {
+    const out: Redirect[] = [];
+    let body = literal("");
+    let op = ";";
+    const strip = node.children.some((c) => c?.type === "<<-");
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
-        // declaration_command and unset_command keywords are anonymous tokens.
-        if (node.type !== "command" && argv.length === 0) {
-          argv.push({ value: c.text, kind: "static", prefix: c.text, text: c.text });
-        }
+        if (LIST_OPS.has(c.type)) op = c.type;
         continue;
       }
-      if (c.type === "variable_assignment") {
-        this.sequence(c.namedChildren, cwds, "substitution", []);
-        if (node.type !== "command") argv.push(this.word(c, pwd));
-        continue;
-      }
-      if (isRedirect(c)) {
-        own.push(...this.redirect(c, cwds, origin));
-        continue;
-      }
-      if (c.type === "comment") continue;
-      const target = c.type === "command_name" ? c.namedChildren[0] ?? c : c;
-      this.sequence([target], cwds, "substitution", []);
-      argv.push(this.word(target, pwd));
+      if (c.type === "heredoc_start" || c.type === "heredoc_end") continue;
+      if (c.type === "heredoc_body") body = this.heredocBody(c, cwds, heredocQuoted(node), strip);
+      else if (isRedirect(c)) out.push(...this.redirect(c, cwds, origin, after));
+      else flatten(c, op, after);
     }
+    return [{ op: strip ? "<<-" : "<<", kind: "heredoc", target: null, body }, ...out];
+  }
+
+  /** A heredoc body as the command reads it; its substitutions (unquoted bodies) are stages. */
+  private heredocBody(node: SyntaxNode, cwds: Cwds, quoted: boolean, strip: boolean): Word {
+    const tabs = (t: string) => (strip ? t.replace(/^\t+/gm, "") : t);
+    if (quoted) return { ...literal(tabs(node.text)), text: node.text };
+    // tree-sitter leaves backticks in the body as text: find them in the text between nodes.
+    for (const c of node.namedChildren) {
+      if (c && c.type !== "heredoc_content") this.walk(c, cwds, "substitution", []);
+    }
+    const parts = this.textParts(node, 0, 0, cwds, (t) => {
+      if (backtickBodies(t)?.length === 0) return [{ value: unescapeHeredoc(t), kind: "static" }];
+      this.backticks(t, cwds);
+      const tick = /(?<!\\)(\\\\)*`/.exec(t)!;
+      const at = tick.index + tick[0].length - 1;
+      return [
+        { value: unescapeHeredoc(t.slice(0, at)), kind: "static" },
+        { value: t.slice(at), kind: "dynamic" },
+      ];
+    });
+    const w = fromParts(parts, node.text);
+    return { ...w, value: tabs(w.value), prefix: tabs(w.prefix) };
+  }
+
+  command(node: SyntaxNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    const piped = this.piped;
+    const parts = this.pipedWalk(false, () => this.commandParts(node, cwds, origin));
+    const { argv, coproc } = stripKeywords(parts.words);
     const stage: Stage = {
       argv,
-      redirects: [...redirects, ...own],
+      redirects: [...redirects, ...parts.own],
       text: node.parent?.type === "redirected_statement" &&
           node.parent.childForFieldName("body")?.id === node.id
         ? node.parent.text
@@ -341,64 +713,82 @@ class Walker {
       origin,
       cwds,
     };
+    if (parts.assignments.length) stage.assignments = parts.assignments;
+    if (piped) stage.piped = true;
     this.stages.push(stage);
-    return { ok: this.cdEffect(stage, cwds), fail: cwds };
+    let flow = same(cwds);
+    if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
+    for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
+    return flow;
   }
 
-  /** The cwds after a `cd`/`pushd`/`popd` stage succeeds (unchanged for other commands). */
-  cdEffect(stage: Stage, cwds: Cwds): Cwds {
-    const name = stage.argv[0];
-    if (!name || name.kind !== "static") return cwds;
-    if (name.value === "popd") return [null];
-    if (name.value !== "cd" && name.value !== "pushd") return cwds;
-    const args = stage.argv.slice(1).filter((w, i, all) => {
-      const before = all.slice(0, i).some((x) => x.value === "--");
-      return before || !(w.kind === "static" && /^-[LPe@]+$/.test(w.value)) && w.value !== "--";
-    });
-    const arg = args[0];
-    if (!arg) return name.value === "cd" ? [this.env.home] : [null];
-    if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
-    const dir = arg.value;
-    if (dir.startsWith("/")) return [resolve(dir)];
-    return union(cwds.map((c) => (c === null ? null : resolve(c, dir))));
+  /** The words, assignments, redirects and heredoc followers of a command node. */
+  private commandParts(node: SyntaxNode, cwds: Cwds, origin: string) {
+    const words: Word[] = [];
+    const assignments: Word[] = [];
+    const own: Redirect[] = [];
+    const after: [string, SyntaxNode][] = [];
+    for (const c of node.children) {
+      if (!c) continue;
+      if (!c.isNamed) {
+        // declaration_command and unset_command keywords are anonymous tokens.
+        if (node.type !== "command" && words.length === 0) words.push(literal(c.text));
+        continue;
+      }
+      if (c.type === "comment") continue;
+      if (isRedirect(c)) {
+        own.push(...this.redirect(c, cwds, origin, after));
+        continue;
+      }
+      if (c.type === "variable_assignment") {
+        this.sequence(c.namedChildren, cwds, "substitution", []);
+        (node.type === "command" ? assignments : words).push(this.word(c, cwds));
+        continue;
+      }
+      const target = c.type === "command_name" ? c.namedChildren[0] ?? c : c;
+      this.sequence([target], cwds, "substitution", []);
+      words.push(this.word(target, cwds));
+    }
+    return { words, assignments, own, after };
+  }
+
+  /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
+  private cdEffect(argv: Word[], cwds: Cwds): Cwds {
+    const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;
+    const next = cdTarget(argv, cwds, { home, env: this.env, cdpathUnknown: this.cdpathUnknown });
+    if (next === null) return cwds;
+    this.moved = true;
+    return next;
+  }
+
+  /** The one directory `$PWD` names, or null when the stage may run in several or an unknown one. */
+  private pwd(cwds: Cwds): string | null {
+    return cwds.length === 1 && !this.touched.has("PWD") ? cwds[0] : null;
   }
 
   /** Decode a word node to the value bash will use. */
-  word(node: SyntaxNode, pwd: string): Word {
-    const parts = this.parts(node, pwd, true);
-    let value = "";
-    let prefix = "";
-    let kind: Word["kind"] = "static";
-    for (const p of parts) {
-      if (kind === "static" && p.kind !== "dynamic") {
-        prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
-      }
-      if (p.kind === "dynamic") kind = "dynamic";
-      else if (p.kind === "glob" && kind === "static") kind = "glob";
-      value += p.value;
-    }
+  word(node: SyntaxNode, cwds: Cwds): Word {
+    const parts = this.parts(node, cwds, true);
+    const w = fromParts(parts, node.text);
     if (
-      kind === "static" && parts.some((p) => p.unquoted && /[{}]/.test(p.value)) &&
-      /\{[^{}]*(,|\.\.)[^{}]*\}/.test(value)
+      w.kind === "static" && parts.some((p) => p.unquoted && /[{}]/.test(p.value)) &&
+      /\{[^{}]*(,|\.\.)[^{}]*\}/.test(w.value)
     ) {
-      kind = "glob"; // brace expansion: one word becomes several
-      prefix = value.slice(0, value.indexOf("{"));
+      // Brace expansion: one word becomes several.
+      return { ...w, kind: "glob", prefix: w.value.slice(0, w.value.indexOf("{")) };
     }
-    return { value, kind, prefix, text: node.text };
+    return w;
   }
 
-  parts(
-    node: SyntaxNode,
-    pwd: string,
-    first: boolean,
-  ): { value: string; kind: Word["kind"]; unquoted?: boolean }[] {
+  parts(node: SyntaxNode, cwds: Cwds, first: boolean): Part[] {
     switch (node.type) {
       case "word":
       case "command_name": {
-        let text = node.text;
-        if (first && (text === "~" || text.startsWith("~/"))) text = this.env.home + text.slice(1);
-        const glob = /(^|[^\\])(\\\\)*[*?[]/.test(text);
-        return [{ value: unescapeUnquoted(text), kind: glob ? "glob" : "static", unquoted: true }];
+        if (first && node.text.startsWith("~")) return this.tilde(node.text, cwds);
+        if (backtickBodies(node.text)?.length !== 0) return [{ value: node.text, kind: "dynamic" }];
+        const glob = /(^|[^\\])(\\\\)*[*?[]/.test(node.text);
+        const value = unescapeUnquoted(node.text);
+        return [{ value, kind: glob ? "glob" : "static", unquoted: true }];
       }
       case "number":
       case "test_operator":
@@ -409,54 +799,19 @@ class Walker {
       case "ansi_c_string":
         return [{ value: decodeAnsiC(node.text.slice(2, -1)), kind: "static" }];
       case "translated_string":
-      case "string": {
-        const out: { value: string; kind: Word["kind"] }[] = [];
-        const body = node.type === "translated_string" ? node.namedChildren[0] ?? node : node;
-        let last = body.startIndex + 1;
-        for (const c of body.namedChildren) {
-          if (!c) continue;
-          // Text between named children (tree-sitter leaves some content unnamed).
-          const gap = body.text.slice(last - body.startIndex, c.startIndex - body.startIndex);
-          if (gap) out.push({ value: unescapeDoubleQuoted(gap), kind: "static" });
-          if (c.type === "string_content") {
-            out.push({ value: unescapeDoubleQuoted(c.text), kind: "static" });
-          } else {out.push(
-              ...this.parts(c, pwd, false).map((p) => ({
-                ...p,
-                kind: p.kind === "glob" ? "static" as const : p.kind,
-              })),
-            );}
-          last = c.endIndex;
-        }
-        const tail = body.text.slice(last - body.startIndex, -1);
-        if (tail) out.push({ value: unescapeDoubleQuoted(tail), kind: "static" });
-        return out;
-      }
-      case "concatenation": {
-        const out: { value: string; kind: Word["kind"]; unquoted?: boolean }[] = [];
-        node.namedChildren.forEach((c, i) => {
-          if (c) out.push(...this.parts(c, pwd, first && i === 0));
-        });
-        return out;
-      }
+      case "string":
+        return this.stringParts(node, cwds);
+      case "concatenation":
+        return node.namedChildren.flatMap((c, i) => c ? this.parts(c, cwds, first && i === 0) : []);
       case "simple_expansion":
-      case "expansion": {
-        const name = simpleName(node);
-        if (name !== null && NUMERIC_PARAMS.has(name)) {
-          return [{ value: node.text, kind: "static" }];
-        }
-        if (name !== null && EXPANDABLE.has(name)) {
-          const v = name === "PWD"
-            ? pwd
-            : name === "HOME"
-            ? (this.env.env.HOME ?? this.env.home)
-            : this.env.env[name];
-          if (v !== undefined) return [{ value: v, kind: "static" }];
-        }
-        return [{ value: node.text, kind: "dynamic" }];
-      }
+      case "expansion":
+        return [this.expansion(node, cwds)];
       case "arithmetic_expansion":
-        return [{ value: node.text, kind: "static" }];
+        // A number, but one computed from variables can run code hidden in their values.
+        return [{
+          value: node.text,
+          kind: /[A-Za-z_$`]/.test(node.text.slice(2)) ? "dynamic" : "static",
+        }];
       case "process_substitution":
         return [{ value: "/dev/fd/63", kind: "static" }];
       case "brace_expression":
@@ -465,10 +820,165 @@ class Walker {
         const name = node.childForFieldName("name")?.text ?? "";
         const val = node.childForFieldName("value");
         const op = node.text.slice(name.length).startsWith("+=") ? "+=" : "=";
-        return [{ value: name + op, kind: "static" }, ...(val ? this.parts(val, pwd, false) : [])];
+        return [{ value: name + op, kind: "static" }, ...(val ? this.parts(val, cwds, true) : [])];
       }
       default:
         return [{ value: node.text, kind: "dynamic" }];
+    }
+  }
+
+  /** An unquoted word starting with `~`: `~` and `~+` are known; `~user` and `~-` are not. */
+  private tilde(text: string, cwds: Cwds): Part[] {
+    const slash = text.indexOf("/");
+    const head = slash === -1 ? text : text.slice(0, slash);
+    const rest = slash === -1 ? "" : text.slice(slash);
+    const dir = head === "~"
+      ? (this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home)
+      : head === "~+"
+      ? this.pwd(cwds)
+      : null;
+    if (dir === null) return [{ value: text, kind: "dynamic" }];
+    const glob = /(^|[^\\])(\\\\)*[*?[]/.test(rest);
+    return [{
+      value: dir + unescapeUnquoted(rest),
+      kind: glob ? "glob" : "static",
+      unquoted: true,
+    }];
+  }
+
+  private stringParts(node: SyntaxNode, cwds: Cwds): Part[] {
+    const body = node.type === "translated_string" ? node.namedChildren[0] ?? node : node;
+    return this.textParts(body, 1, 1, cwds, (t) => [{
+      value: unescapeDoubleQuoted(t),
+      kind: "static",
+    }]);
+  }
+
+  /**
+   * The parts of quoted text with expansions inside (a string, a heredoc body): literal text
+   * between and in `*_content` nodes goes through `text`; expansions are decoded, never globs.
+   * `open`/`close`: delimiter lengths at either end (`"` of a string, nothing for a body).
+   */
+  private textParts(
+    node: SyntaxNode,
+    open: number,
+    close: number,
+    cwds: Cwds,
+    text: (t: string) => Part[],
+  ): Part[] {
+    const out: Part[] = [];
+    const src = node.text;
+    let last = open;
+    const literal = (t: string) => {
+      if (t) out.push(...text(t));
+    };
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      literal(src.slice(last, c.startIndex - node.startIndex));
+      if (c.type === "string_content" || c.type === "heredoc_content") literal(c.text);
+      else {
+        for (const p of this.parts(c, cwds, false)) {
+          out.push({ value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
+        }
+      }
+      last = c.endIndex - node.startIndex;
+    }
+    literal(src.slice(last, src.length - close));
+    return out;
+  }
+
+  private expansion(node: SyntaxNode, cwds: Cwds): Part {
+    const name = simpleName(node);
+    if (name !== null && NUMERIC_PARAMS.has(name)) return { value: node.text, kind: "static" };
+    if (name !== null && EXPANDABLE.includes(name) && !this.touched.has(name)) {
+      const v = name === "PWD"
+        ? this.pwd(cwds)
+        : name === "HOME"
+        ? (this.env.env.HOME ?? this.env.home)
+        : this.env.env[name];
+      if (v !== undefined && v !== null) return { value: v, kind: "static" };
+    }
+    return { value: node.text, kind: "dynamic" };
+  }
+}
+
+/**
+ * The commands inside the unescaped backtick pairs of some text, with the backslashes bash removes
+ * there (before `` ` ``, `\\` and `$`); null when a backtick is not closed.
+ */
+export function backtickBodies(text: string): string[] | null {
+  const out: string[] = [];
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "`" && open === -1) open = i;
+    else if (text[i] === "`") {
+      out.push(text.slice(open + 1, i).replace(/\\([`\\$])/g, "$1"));
+      open = -1;
+    }
+  }
+  return open === -1 ? out : null;
+}
+
+/** A word from its parts: the known prefix stops at the first unknown part or glob character. */
+function fromParts(parts: Part[], text: string): Word {
+  let value = "";
+  let prefix = "";
+  let kind: Word["kind"] = "static";
+  for (const p of parts) {
+    if (kind === "static" && p.kind !== "dynamic") {
+      prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
+    }
+    if (p.kind === "dynamic") kind = "dynamic";
+    else if (p.kind === "glob" && kind === "static") kind = "glob";
+    value += p.value;
+  }
+  return { value, kind, prefix, text };
+}
+
+/** A static word for a keyword token. */
+function literal(text: string): Word {
+  return { value: text, kind: "static", prefix: text, text };
+}
+
+/**
+ * Drop the reserved words tree-sitter reads as a command name: `time [-p]`, `coproc [NAME]` and
+ * the `{` of a group after them. The stage is the command they run.
+ */
+function stripKeywords(argv: Word[]): { argv: Word[]; coproc: boolean } {
+  let i = 0;
+  let coproc = false;
+  const bare = (k: number, ...values: string[]) =>
+    argv[k] !== undefined && argv[k].kind === "static" && argv[k].text === argv[k].value &&
+    values.includes(argv[k].value);
+  for (;;) {
+    if (bare(i, "time")) {
+      i++;
+      while (bare(i, "-p", "--")) i++;
+    } else if (bare(i, "coproc") && !coproc) {
+      coproc = true;
+      i++;
+      if (bare(i + 1, "{")) i++; // coproc NAME { …; }
+    } else if (i > 0 && bare(i, "{", "!")) {
+      i++;
+    } else break;
+  }
+  return i > 0 && i < argv.length ? { argv: argv.slice(i), coproc } : { argv, coproc: false };
+}
+
+/** Flatten what follows a heredoc start into `[operator, statement]` pairs, left to right. */
+function flatten(node: SyntaxNode, op: string, out: [string, SyntaxNode][]): void {
+  if (node.type !== "list" && node.type !== "pipeline") {
+    out.push([op, node]);
+    return;
+  }
+  let next = op;
+  for (const c of node.children) {
+    if (!c || c.type === "comment") continue;
+    if (!c.isNamed) next = c.type;
+    else {
+      flatten(c, next, out);
+      next = node.type === "pipeline" ? "|" : ";";
     }
   }
 }
@@ -476,6 +986,11 @@ class Walker {
 function isRedirect(n: SyntaxNode): boolean {
   return n.type === "file_redirect" || n.type === "heredoc_redirect" ||
     n.type === "herestring_redirect";
+}
+
+/** A name used other than as `$NAME`/`${NAME}` (assigned, read into, exported, looped over). */
+function bareName(name: string): RegExp {
+  return new RegExp(`(?<![\\w$])(?<!\\$\\{)${name}(?!\\w)`);
 }
 
 /** `$NAME` or `${NAME}` without operators: the name; otherwise null. */

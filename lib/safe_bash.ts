@@ -10,7 +10,17 @@ export interface StageFacts {
   argv: string[];
   /** Whether the stage writes a file through a redirect (not /dev/null, not fd duplication). */
   writes: boolean;
+  /** `NAME=value` assignments before the command (its environment), when known. */
+  assignments?: string[];
 }
+
+/**
+ * Environment assignments that cannot make a read-only command do more (locale, time zone,
+ * colours, terminal size); `PAGER=cat`-style pagers too. Anything else (`LD_PRELOAD`, `PATH`,
+ * `GIT_EXTERNAL_DIFF`, `RIPGREP_CONFIG_PATH`, `BASH_ENV`, ...) can make it run other code.
+ */
+const HARMLESS_ENV = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|CLICOLOR|FORCE_COLOR|COLUMNS|LINES)=/;
+const PAGER_ENV = /^(PAGER|GIT_PAGER|MANPAGER)=(cat|less)?$/;
 
 /** How a program's arguments are checked; any hit makes the preset rule not match. */
 interface ArgCheck {
@@ -18,9 +28,11 @@ interface ArgCheck {
   short?: string;
   /** Short option letters that take a value (the rest of the cluster or the next word). */
   shortWithArg?: string;
-  /** Long options that write or execute (`--output` and `--output=x`). */
+  /** Long options that write or execute (`--output`, `--output=x`, and prefixes like `--out`). */
   long?: string[];
-  /** Whole words that write or execute (single-dash long options like find's `-exec`). */
+  /** Long options whose value may be the next word (`--date tomorrow`). */
+  longWithArg?: string[];
+  /** Whole words that write or execute (find's `-exec`), checked even after `--`. */
   words?: string[];
   /** At most this many operands (a second operand is an output file for uniq, xxd). */
   maxOperands?: number;
@@ -45,29 +57,60 @@ const FIND: ArgCheck = {
     "-fls",
   ],
 };
-const GIT_OUTPUT: ArgCheck = { long: ["--output", "--ext-diff", "--open-files-in-pager"] };
-const SORT: ArgCheck = {
-  short: "o",
-  shortWithArg: "ktST",
-  long: ["--output", "--compress-program", "--files0-from"],
+/** Diff output to a file; external diff, textconv and gpg programs (log, show, diff, ...). */
+const GIT_OUTPUT: ArgCheck = {
+  long: ["--output", "--ext-diff", "--textconv", "--show-signature", "--open-files-in-pager"],
 };
+const SORT: ArgCheck = {
+  short: "oT",
+  shortWithArg: "ktS",
+  long: ["--output", "--compress-program", "--temporary-directory", "--files0-from"],
+};
+/** Options of `git branch` / `git tag` listings whose value may be the next word. */
+const GIT_REF_FILTERS = [
+  "--contains",
+  "--no-contains",
+  "--merged",
+  "--no-merged",
+  "--sort",
+  "--format",
+  "--points-at",
+];
 
 /** Per-program checks, keyed by the literal words of the pattern before ` *`. */
 const CHECKS: Record<string, ArgCheck> = {
   "find": FIND,
   "sort": SORT,
-  "uniq": { shortWithArg: "fsw", maxOperands: 1 },
-  "xxd": { short: "r", shortWithArg: "cglosnC", maxOperands: 1 },
+  "uniq": {
+    shortWithArg: "fsw",
+    longWithArg: ["--skip-fields", "--skip-chars", "--check-chars"],
+    maxOperands: 1,
+  },
+  "xxd": { short: "r", shortWithArg: "cglosnR", maxOperands: 1 },
   "tree": { short: "oR", long: ["--output"] },
   "file": { short: "C", long: ["--compile"] },
-  "rg": { short: "z", long: ["--pre", "--search-zip"] },
+  "rg": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] },
   "ag": { long: ["--pager"] },
-  "yq": { short: "i", long: ["--inplace"] },
-  "date": { short: "s", long: ["--set"], operand: /^\+/ },
+  "yq": { short: "is", long: ["--inplace", "--in-place", "--split-exp"] },
+  "date": {
+    short: "s",
+    shortWithArg: "dfr",
+    long: ["--set"],
+    longWithArg: ["--date", "--file", "--reference"],
+    operand: /^\+/,
+  },
+  "printf": { short: "v" }, // `printf -v 'a[$(cmd)]'` runs cmd
   "git log": GIT_OUTPUT,
   "git show": GIT_OUTPUT,
   "git diff": GIT_OUTPUT,
-  "git grep": { short: "O", long: ["--open-files-in-pager", "--ext-grep"] },
+  "git shortlog": GIT_OUTPUT,
+  "git stash show": GIT_OUTPUT,
+  "git cat-file": { long: ["--textconv", "--filters"] },
+  "git grep": {
+    short: "O",
+    shortWithArg: "efABCm",
+    long: ["--open-files-in-pager", "--ext-grep", "--textconv"],
+  },
   "git branch": {
     onlyOptions: [
       "-a",
@@ -80,35 +123,18 @@ const CHECKS: Record<string, ArgCheck> = {
       "--verbose",
       "--list",
       "--show-current",
-      "--contains",
-      "--no-contains",
-      "--merged",
-      "--no-merged",
-      "--sort",
-      "--format",
-      "--points-at",
       "--color",
       "--no-color",
       "--column",
       "--no-column",
+      ...GIT_REF_FILTERS,
     ],
+    longWithArg: GIT_REF_FILTERS,
     operandsNeed: ["-l", "--list"],
   },
   "git tag": {
-    onlyOptions: [
-      "-l",
-      "--list",
-      "-n",
-      "--contains",
-      "--no-contains",
-      "--sort",
-      "--points-at",
-      "--merged",
-      "--no-merged",
-      "--format",
-      "--column",
-      "--no-column",
-    ],
+    onlyOptions: ["-l", "--list", "-n", "--column", "--no-column", ...GIT_REF_FILTERS],
+    longWithArg: GIT_REF_FILTERS,
     operandsNeed: ["-l", "--list"],
   },
   "git config": {
@@ -166,8 +192,6 @@ const PATTERNS: string[] = [
   "pwd",
   // Search
   "grep *",
-  "egrep *",
-  "fgrep *",
   "rg *",
   "ag *",
   // Text processing
@@ -180,15 +204,10 @@ const PATTERNS: string[] = [
   "cut *",
   "tr *",
   "column *",
-  "paste *",
-  "join *",
-  "fold *",
   "jq *",
   "yq *",
   "md5sum *",
-  "sha1sum *",
   "sha256sum *",
-  "cksum *",
   "base64 *",
   // Git (read-only)
   "git status",
@@ -219,7 +238,6 @@ const PATTERNS: string[] = [
   "git config *",
   "git grep *",
   "git cat-file *",
-  "git --version",
   // System info
   "echo",
   "echo *",
@@ -233,26 +251,19 @@ const PATTERNS: string[] = [
   "whoami",
   "id",
   "id *",
-  "groups",
-  "hostname",
   "uname",
   "uname *",
   "ps",
   "ps *",
   "date",
   "date *",
-  "uptime",
   "nproc",
-  "free",
-  "free *",
-  "arch",
   // Package info
   "npm list",
   "npm list *",
   "npm ls",
   "npm ls *",
   "npm view *",
-  "npm --version",
   "pip show *",
   "pip list",
   "pip list *",
@@ -271,20 +282,33 @@ export function expandSafeBash(action: Action): Rule[] {
   return PATTERNS.map((pattern) => ({ action, tool: "bash", pattern, preset: "$safe-bash" }));
 }
 
-/** The literal words of a pattern before its trailing ` *` (the check key). */
+/** The literal words of a pattern before its trailing ` *`. */
 function literalWords(pattern: string): string[] {
   return pattern.replace(/ \*$/, "").split(" ");
+}
+
+/** The check for a pattern: the longest run of its leading literal words that has one. */
+function checkFor(words: string[]): { check: ArgCheck; key: number } | null {
+  for (let n = words.length; n > 0; n--) {
+    const check = CHECKS[words.slice(0, n).join(" ")];
+    if (check) return { check, key: n };
+  }
+  return null;
 }
 
 /** Whether a preset rule that matched a stage's text also holds for its arguments. */
 export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   if (stage.writes) return false;
+  if (stage.assignments?.some((a) => !HARMLESS_ENV.test(a) && !PAGER_ENV.test(a))) return false;
   if (!rule.pattern) return true;
   const words = literalWords(rule.pattern);
-  const two = words.length >= 2 ? CHECKS[words.slice(0, 2).join(" ")] : undefined;
-  const check = two ?? CHECKS[words[0]];
-  if (!check) return true;
-  return argsPass(check, stage.argv.slice(two ? 2 : 1));
+  // The pattern matched the joined text; its words must also be the argv's own words (a quoted
+  // `'git log' x` or `git 'log --output=x'` is not `git log …`). A path names the program too.
+  const argv = stage.argv;
+  const program = argv[0]?.slice(argv[0].lastIndexOf("/") + 1);
+  if (program !== words[0] || words.some((w, i) => i > 0 && argv[i] !== w)) return false;
+  const found = checkFor(words);
+  return !found || argsPass(found.check, argv.slice(found.key));
 }
 
 function argsPass(check: ArgCheck, args: string[]): boolean {
@@ -293,6 +317,7 @@ function argsPass(check: ArgCheck, args: string[]): boolean {
   let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
+    if (check.words?.includes(arg)) return false;
     if (!endOfOptions && arg === "--") {
       endOfOptions = true;
       continue;
@@ -305,26 +330,32 @@ function argsPass(check: ArgCheck, args: string[]): boolean {
     }
     const name = arg.split("=", 1)[0];
     if (check.operandsNeed?.includes(name)) needMet = true;
-    if (check.words?.includes(arg) || check.words?.includes(name)) return false;
+    if (check.words?.includes(name)) return false;
     if (check.onlyOptions && !check.onlyOptions.includes(name)) return false;
     if (arg.startsWith("--")) {
       // getopt_long accepts unambiguous prefixes: --out means --output.
       if (check.long?.some((l) => l.startsWith(name))) return false;
+      if (!arg.includes("=") && check.longWithArg?.includes(name)) i++;
       continue;
     }
     if (check.words || check.onlyOptions) continue; // single-dash words, not clusters
-    for (let j = 1; j < arg.length; j++) {
-      const ch = arg[j];
-      if (check.short?.includes(ch)) return false;
-      if (check.shortWithArg?.includes(ch)) {
-        if (j === arg.length - 1) i++; // the value is the next word
-        break;
-      }
-    }
+    const skip = clusterHits(check, arg);
+    if (skip === null) return false;
+    i += skip;
   }
   if (check.maxOperands !== undefined && operands > check.maxOperands) return false;
   if (check.operandsNeed && operands > 0 && !needMet) return false;
   return true;
+}
+
+/** Check a short-option cluster: null on a forbidden letter, else 1 when it takes the next word. */
+function clusterHits(check: ArgCheck, arg: string): number | null {
+  for (let j = 1; j < arg.length; j++) {
+    const ch = arg[j];
+    if (check.short?.includes(ch)) return null;
+    if (check.shortWithArg?.includes(ch)) return j === arg.length - 1 ? 1 : 0;
+  }
+  return 0;
 }
 
 /** The number of patterns in the preset (for docs and tests). */

@@ -57,29 +57,60 @@ export function toolTargets(call: ToolCall, ctx: Context): Target[] {
     : [{ kind: "cwd", path: resolve(ctx.cwd), reach: "exact", source: "." }];
 }
 
+const MAX_DEPTH = 6;
+const MAX_TARGETS = 64;
+
 function collectPaths(value: unknown, key: string, depth: number, out: Target[], ctx: Context) {
-  if (depth > 6 || out.length > 64) return;
+  if (value === null || typeof value !== "object" && typeof value !== "string") return;
+  if (depth > MAX_DEPTH || out.length >= MAX_TARGETS) {
+    // Too much to look through: what is hidden there could name any path.
+    if (!out.some((t) => t.reach === "anywhere")) {
+      out.push({
+        kind: "dynamic",
+        path: null,
+        reach: "anywhere",
+        source: key || "input",
+        note: "the input is too large or too deeply nested to inspect",
+      });
+    }
+    return;
+  }
   if (typeof value === "string") {
-    const s = value.trim();
-    if (!s || URL_RE.test(s) && !s.startsWith("file://")) return;
-    const byKey = PATH_KEY.test(key);
-    const looksAbsolute = /^(~\/|~$|\/)[^\n]*$/.test(s) && !/\s/.test(s);
-    if (!byKey && !looksAbsolute) return;
-    const p = s.startsWith("file://") ? decodeURIComponent(s.slice(7)) : s;
-    out.push({
-      kind: "path",
-      path: resolveToolPath(p, ctx.cwd, ctx.home),
-      reach: "exact",
-      source: s,
-    });
+    const path = inputPath(value, PATH_KEY.test(key));
+    if (path !== null) {
+      out.push({
+        kind: "path",
+        path: resolveToolPath(path, ctx.cwd, ctx.home),
+        reach: "exact",
+        source: value.trim(),
+      });
+    }
     return;
   }
   if (Array.isArray(value)) {
     for (const v of value) collectPaths(v, key, depth + 1, out, ctx);
     return;
   }
-  if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) collectPaths(v, k, depth + 1, out, ctx);
+  for (const [k, v] of Object.entries(value)) collectPaths(v, k, depth + 1, out, ctx);
+}
+
+/** The path a string input names: under a path-like key, or absolute-looking; never a URL. */
+function inputPath(value: string, byKey: boolean): string | null {
+  const s = value.trim();
+  if (!s) return null;
+  if (/^file:\/\//i.test(s)) return fileUrlPath(s);
+  if (URL_RE.test(s)) return null;
+  const looksAbsolute = /^(~\/|~$|\/)/.test(s) && !/\s/.test(s);
+  return byKey || looksAbsolute ? s : null;
+}
+
+/** The local path of a `file://` URL (`file:///etc/x`, `file://localhost/etc/x`). */
+function fileUrlPath(url: string): string {
+  const rest = url.replace(/^file:\/\/(localhost(?=\/))?/i, "");
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
   }
 }
 
@@ -91,15 +122,49 @@ function pathLike(value: string, cwds: (string | null)[], ctx: Context): boolean
     return true;
   }
   if (value.startsWith("./") || value.startsWith("../")) return true;
+  if (/^file:\/\//i.test(value)) return true;
   if (URL_RE.test(value)) return false;
   if (value.includes("/")) return true;
   return cwds.some((c) => c !== null && ctx.fs.exists(resolve(c, value)));
 }
 
-/** The value of `--opt=value` (or `-o=value`), else null. */
-function optionValue(value: string): string | null {
-  const m = /^--?[A-Za-z0-9][\w.-]*=([\s\S]+)$/.exec(value);
-  return m ? m[1] : null;
+/**
+ * The path an option or assignment carries: `--opt=value`, `-o=value`, `key=value` (`dd of=/x`),
+ * or a path glued to short options (`-o/tmp/x`, `-C./dir`). Null when the word carries none.
+ */
+function embeddedValue(value: string): string | null {
+  const eq = /^(?:--?)?[A-Za-z0-9_][\w.-]*=([\s\S]+)$/.exec(value);
+  if (eq) return eq[1];
+  const glued = /^-[A-Za-z]+((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
+  return glued ? glued[1] : null;
+}
+
+/** A static path-like value as a target: absolute, under home, or relative to each cwd. */
+function staticTargets(
+  value: string,
+  w: Word,
+  cwds: (string | null)[],
+  kind: TargetKind,
+  ctx: Context,
+): Target[] {
+  if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
+  if (value.startsWith("/")) {
+    return [{ kind, path: resolve(value), reach: "exact", source: w.text }];
+  }
+  if (value === "~" || value.startsWith("~/")) {
+    return [{ kind, path: resolve(ctx.home + value.slice(1)), reach: "exact", source: w.text }];
+  }
+  return cwds.map((c): Target =>
+    c === null
+      ? {
+        kind: "dynamic",
+        path: null,
+        reach: "anywhere",
+        source: w.text,
+        note: "relative to an unknown directory",
+      }
+      : { kind, path: resolve(c, value), reach: "exact", source: w.text }
+  );
 }
 
 function wordTargets(
@@ -109,61 +174,42 @@ function wordTargets(
   ctx: Context,
   force: boolean,
 ): Target[] {
-  const out: Target[] = [];
   if (w.kind === "static") {
-    const opt = optionValue(w.value);
-    const value = opt ?? w.value;
-    if (!force && !pathLike(value, cwds, ctx)) return out;
-    for (const c of cwds) {
-      if (value.startsWith("/")) {
-        out.push({ kind, path: resolve(value), reach: "exact", source: w.text });
-      } else if (value === "~" || value.startsWith("~/")) {
-        out.push({
-          kind,
-          path: resolve(ctx.home + value.slice(1)),
-          reach: "exact",
-          source: w.text,
-        });
-      } else if (c === null) {
-        out.push({
-          kind: "dynamic",
-          path: null,
-          reach: "anywhere",
-          source: w.text,
-          note: "relative to an unknown directory",
-        });
-      } else out.push({ kind, path: resolve(c, value), reach: "exact", source: w.text });
-      if (value.startsWith("/") || value.startsWith("~")) break;
+    const out: Target[] = [];
+    const embedded = force ? null : embeddedValue(w.value);
+    if (force || pathLike(w.value, cwds, ctx)) {
+      out.push(...staticTargets(w.value, w, cwds, kind, ctx));
+    }
+    if (embedded !== null && pathLike(embedded, cwds, ctx)) {
+      out.push(...staticTargets(embedded, w, cwds, kind, ctx));
     }
     return out;
   }
-  // Globs and unknown values: reachable below their known prefix (RULINGS principle 3).
-  const targetKind: TargetKind = w.kind === "glob" ? "glob" : "dynamic";
+  return unknownTargets(w, cwds, ctx);
+}
+
+/** Globs and unknown values: reachable below their known prefix (RULINGS principle 3). */
+function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[] {
+  const kind: TargetKind = w.kind === "glob" ? "glob" : "dynamic";
   const note = w.kind === "glob"
     ? "a glob can match anything below its prefix"
     : "the value is not known before it runs";
-  const prefix = optionValue(w.prefix) ?? (w.prefix.startsWith("-") ? "" : w.prefix);
-  if (prefix === "" && w.kind === "dynamic") {
-    return [{ kind: targetKind, path: null, reach: "anywhere", source: w.text, note }];
+  const anywhere: Target = { kind, path: null, reach: "anywhere", source: w.text, note };
+  const embedded = embeddedValue(w.prefix);
+  const prefix = embedded ??
+    (w.prefix.startsWith("-") || /^[\w.-]+=$/.test(w.prefix) ? "" : w.prefix);
+  // `..` after the prefix climbs out of it.
+  if (/(^|\/)\.\.(\/|$)/.test(w.value.slice(w.value.indexOf(prefix) + prefix.length))) {
+    return [anywhere];
   }
+  if (prefix === "" && w.kind === "dynamic") return [anywhere];
   const dir = prefix === "" ? "." : prefix.endsWith("/") ? prefix : dirname(prefix);
   const home = dir === "~" || dir.startsWith("~/");
-  for (const c of cwds) {
-    const base = home
-      ? resolve(ctx.home + dir.slice(1))
-      : dir.startsWith("/")
-      ? resolve(dir)
-      : c === null
-      ? null
-      : resolve(c, dir);
-    out.push(
-      base === null
-        ? { kind: targetKind, path: null, reach: "anywhere", source: w.text, note }
-        : { kind: targetKind, path: base, reach: "below", source: w.text, note },
-    );
-    if (home || dir.startsWith("/")) break;
-  }
-  return out;
+  if (home) return [{ ...anywhere, path: resolve(ctx.home + dir.slice(1)), reach: "below" }];
+  if (dir.startsWith("/")) return [{ ...anywhere, path: resolve(dir), reach: "below" }];
+  return cwds.map((
+    c,
+  ) => (c === null ? anywhere : { ...anywhere, path: resolve(c, dir), reach: "below" }));
 }
 
 /** The targets of a bash stage: the directories it runs in, its path arguments and redirects. */
@@ -184,8 +230,12 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
   }
   stage.argv.forEach((w, i) => {
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) return;
+    if (/^[<>]\(/.test(w.text)) return; // process substitution: a pipe, not a file
     out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
   });
+  for (const w of stage.assignments ?? []) {
+    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
+  }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
     out.push(...wordTargets(r.target!, stage.cwds, "redirect", ctx, true));

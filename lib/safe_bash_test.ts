@@ -1,0 +1,305 @@
+import assert from "node:assert/strict";
+import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts";
+import { loadBashParser } from "./bash_parser.ts";
+import { globMatch } from "./glob.ts";
+import { expandSafeBash, presetAccepts, SAFE_BASH_SIZE } from "./safe_bash.ts";
+
+const parser = await loadBashParser();
+const env = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u" } };
+const RULES = expandSafeBash("allow");
+
+/** Whether some preset rule matches the stage's command and its argument checks hold. */
+function stageAllowed(stage: Stage): boolean {
+  const command = commandString(stage);
+  const argv = stage.argv.map((w) => w.value);
+  const forms = [command];
+  if (argv[0]?.includes("/")) forms.push(command.replace(/^\S*\//, ""));
+  const facts = {
+    argv,
+    writes: stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)),
+  };
+  return RULES.some((r) => forms.some((f) => globMatch(r.pattern!, f)) && presetAccepts(r, facts));
+}
+
+/** Whether `$safe-bash` allows every stage of a command. */
+function allowed(command: string): boolean {
+  const a = analyzeBash(command, env, parser);
+  assert.equal(a.error, null, command);
+  return a.stages.every(stageAllowed);
+}
+
+Deno.test("the preset: ~90-110 allow rules for bash, none repeated", () => {
+  assert.ok(SAFE_BASH_SIZE >= 90 && SAFE_BASH_SIZE <= 110, String(SAFE_BASH_SIZE));
+  assert.equal(RULES.length, SAFE_BASH_SIZE);
+  assert.equal(new Set(RULES.map((r) => r.pattern)).size, RULES.length);
+  for (const r of RULES) {
+    assert.deepEqual({ ...r, pattern: undefined }, {
+      action: "allow",
+      tool: "bash",
+      pattern: undefined,
+      preset: "$safe-bash",
+    });
+  }
+  assert.ok(expandSafeBash("log").every((r) => r.action === "log"));
+});
+
+Deno.test("the preset covers every category of the spec", () => {
+  for (
+    const cmd of [
+      // File reading
+      "cat README.md",
+      "head -n 5 a.txt",
+      "tail -f log.txt",
+      "xxd -l 64 bin",
+      // File metadata
+      "ls",
+      "ls -la src",
+      "stat a.txt",
+      "du -sh .",
+      "du",
+      "df -h",
+      "df",
+      "find . -name '*.ts' -type f",
+      // Search
+      "grep -rn TODO src",
+      "rg -n 'fn main' src",
+      "ag foo",
+      // Text processing
+      "wc -l a.txt",
+      "sort -k2 file",
+      "diff a b",
+      "jq '.name' package.json",
+      "yq '.a' x.yaml",
+      // Git (read-only)
+      "git status",
+      "git status --short",
+      "git log",
+      "git log --oneline -n 10",
+      "git diff",
+      "git diff HEAD~1 -- src",
+      "git blame -L 1,10 a.ts",
+      // System info
+      "echo hello",
+      "echo",
+      "env",
+      "which node",
+      "ps aux",
+      "uname -a",
+      // Package info
+      "npm list --depth=0",
+      "npm list",
+      "pip show requests",
+      "bun pm ls",
+    ]
+  ) {
+    assert.ok(allowed(cmd), cmd);
+  }
+});
+
+Deno.test("everyday read-only forms are accepted", () => {
+  for (
+    const cmd of [
+      "git branch",
+      "git branch -a",
+      "git branch -vv",
+      "git branch --show-current",
+      "git branch --list 'feat*'",
+      "git branch -l 'feat*'",
+      "git branch --contains HEAD",
+      "git branch --merged main -r",
+      "git branch --format='%(refname)'",
+      "git tag",
+      "git tag -l 'v*'",
+      "git tag --list",
+      "git tag --points-at HEAD",
+      "git config --get user.name",
+      "git config --global --get-all remote.origin.url",
+      "git config --list",
+      "git config -l --show-origin",
+      "git grep -e foo",
+      "git grep -n foo -- src",
+      "git show HEAD:a.ts",
+      "sort file",
+      "sort -u -k2,2 -t, file",
+      "sort -ko file", // -k's value is "o"
+      "sort -rn --key 2 file",
+      "uniq file",
+      "uniq -c file",
+      "uniq -f 1 file",
+      "uniq --skip-fields 1 file",
+      "xxd file",
+      "xxd -c 8 -g 1 file",
+      "xxd -C file",
+      "date",
+      "date +%s",
+      "date -u +%Y-%m-%dT%H:%M:%SZ",
+      "date -d tomorrow +%F",
+      "date --date yesterday",
+      "tree",
+      "tree -L 2 -a src",
+      "file a.bin",
+      "rg -e foo -g '*.ts'",
+      "yq -o json '.a' x.yaml",
+      "printf '%s\\n' a b",
+      "command -v node",
+      "find . -maxdepth 2 -name '*.md' -print",
+      "/usr/bin/sort -k2 f",
+      "ls 2>/dev/null",
+      "ls 2>&1",
+      "ls -la | grep x | wc -l",
+    ]
+  ) {
+    assert.ok(allowed(cmd), cmd);
+  }
+});
+
+Deno.test("flags that write or execute make the preset not match", () => {
+  for (
+    const cmd of [
+      // find
+      "find . -exec rm {} ;",
+      "find . -execdir rm {} +",
+      "find . -ok rm {} ;",
+      "find . -okdir rm {} ;",
+      "find . -delete",
+      "find . -name x -delete",
+      "find . -fprint out",
+      "find . -fprint0 out",
+      "find . -fprintf out %p",
+      "find . -fls out",
+      "find -- . -delete", // `--` does not end find's expression
+      // sort
+      "sort -o out file",
+      "sort -uo out file",
+      "sort -o/tmp/out file",
+      "sort --output=out file",
+      "sort --output out file",
+      "sort --out=out file",
+      "sort --compress-program=sh file",
+      "sort -T /etc file",
+      "sort --temporary-directory=/etc file",
+      // uniq, xxd: a second operand is the output file
+      "uniq in out",
+      "uniq -f 1 in out",
+      "uniq -- in out",
+      "xxd in out",
+      "xxd -C in out",
+      "xxd -r hex",
+      "xxd -r -p hex",
+      "xxd -rp hex",
+      // tree, file, rg, ag, yq, date, printf
+      "tree -o out",
+      "tree -R -H . -o x",
+      "file -C -m magic",
+      "file --compile",
+      "rg --pre cat foo",
+      "rg --pre=./x foo",
+      "rg -z foo",
+      "rg --search-zip foo",
+      "rg --hostname-bin=./x foo",
+      "ag --pager=sh foo",
+      "yq -i '.a = 1' x.yaml",
+      "yq --inplace '.a = 1' x.yaml",
+      "yq -s '.name' x.yaml",
+      "date -s '2020-01-01'",
+      "date --set=2020-01-01",
+      "date 0101000020",
+      "date -u 0101000020",
+      "printf -v 'a[$(rm -rf ~)]' x",
+      // git
+      "git diff --output=patch",
+      "git diff --ext-diff",
+      "git diff --textconv",
+      "git log --output=x",
+      "git log -p --output x",
+      "git log --show-signature",
+      "git show --output=x",
+      "git show --ext-diff",
+      "git stash show --output=x",
+      "git grep -O foo",
+      "git grep -Ovim foo",
+      "git grep --open-files-in-pager=vim foo",
+      "git cat-file --textconv HEAD:a",
+      "git branch newname",
+      "git branch -D x",
+      "git branch -d x",
+      "git branch -m a b",
+      "git branch -f x HEAD",
+      "git branch --set-upstream-to=origin/x",
+      "git branch -a newname",
+      "git branch -- newname",
+      "git tag v1",
+      "git tag -a v1 -m msg",
+      "git tag -d v1",
+      "git config user.name x",
+      "git config --global user.name x",
+      "git config --unset user.name",
+      "git config -e",
+      "git config --add a.b c",
+    ]
+  ) {
+    assert.ok(!allowed(cmd), cmd);
+  }
+});
+
+Deno.test("a stage that writes through a redirect is not read-only", () => {
+  for (
+    const cmd of [
+      "echo hi > f",
+      "cat a >> b",
+      "ls 2> err",
+      "ls &> out",
+      "git status >| s",
+      "cat <> f",
+      "echo $(cat a > b)",
+      "ls | sort > out",
+    ]
+  ) {
+    assert.ok(!allowed(cmd), cmd);
+  }
+  assert.ok(allowed("cat a > /dev/null 2>&1"));
+});
+
+Deno.test("programs not in the preset, or spelled to look like it, do not match", () => {
+  for (
+    const cmd of [
+      "rm -rf x",
+      "sed -i s/a/b/ f",
+      "awk '{print > \"out\"}' f",
+      "env rm -rf x",
+      "hostname newname",
+      "npm install",
+      "git push",
+      "git checkout .",
+      "git remote add o url",
+      "git stash",
+      "'git log' x", // one word "git log": not git
+      "git 'log --output=x'",
+      "'git' 'branch' -D x",
+      "command -p rm x",
+    ]
+  ) {
+    assert.ok(!allowed(cmd), cmd);
+  }
+});
+
+Deno.test("presetAccepts on its own: rules without a pattern, and stage facts", () => {
+  const sort = RULES.find((r) => r.pattern === "sort *")!;
+  assert.ok(presetAccepts(sort, { argv: ["sort", "-k2", "f"], writes: false }));
+  assert.ok(!presetAccepts(sort, { argv: ["sort", "-k2", "f"], writes: true }));
+  assert.ok(!presetAccepts(sort, { argv: ["sort", "-o", "f"], writes: false }));
+  assert.ok(!presetAccepts(sort, { argv: [], writes: false }));
+  assert.ok(presetAccepts(sort, { argv: ["/usr/bin/sort", "f"], writes: false }));
+  assert.ok(!presetAccepts(sort, { argv: ["sudo", "sort", "f"], writes: false }));
+  // Environment assignments: locale and the like are fine, code-loading ones are not.
+  const cat = RULES.find((r) => r.pattern === "cat *")!;
+  const withEnv = (...assignments: string[]) =>
+    presetAccepts(cat, { argv: ["cat", "f"], writes: false, assignments });
+  assert.ok(withEnv());
+  assert.ok(withEnv("LC_ALL=C", "TZ=UTC", "NO_COLOR=1", "GIT_PAGER=cat"));
+  for (const a of ["LD_PRELOAD=/tmp/x.so", "PATH=.:/bin", "BASH_ENV=./x", "GIT_PAGER=sh -c x"]) {
+    assert.ok(!withEnv(a), a);
+  }
+  const bare = { action: "allow" as const, tool: "bash", preset: "$safe-bash" as const };
+  assert.ok(presetAccepts(bare, { argv: ["anything"], writes: false }));
+});
