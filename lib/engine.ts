@@ -5,7 +5,7 @@ import { locate, locationIndex, type Placement, reachable } from "./locations.ts
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { realPath } from "./paths.ts";
-import { protectionFor } from "./protection.ts";
+import { protectionBelow, protectionFor } from "./protection.ts";
 import {
   compileRules as compileApprovals,
   evaluatePolicy,
@@ -16,6 +16,7 @@ import {
   type Subject,
 } from "./rules.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
+import { evalShape, innerStages } from "./wrappers.ts";
 import type {
   Action,
   Config,
@@ -141,7 +142,9 @@ function judgeTarget(
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   const checked = target.path === null ? [] : paths;
   for (const p of checked) {
-    const prot = protectionFor(config, p, ctx.home);
+    const prot = target.reach === "below"
+      ? protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""))
+      : protectionFor(config, p, ctx.home);
     if (
       prot &&
       (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
@@ -155,6 +158,11 @@ function judgeTarget(
     delete out.approval;
   }
   return out;
+}
+
+/** The last path component of a word (`~/.ssh/*` -> `*`). */
+function lastComponent(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1);
 }
 
 /** Decide a non-bash tool call. */
@@ -193,6 +201,7 @@ function decideStage(
     stage: {
       argv: stage.argv.map((w) => w.value),
       writes: stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)),
+      assignments: stage.assignments?.map((w) => w.value),
     },
     unknown,
   };
@@ -250,10 +259,19 @@ function stageForms(stage: Stage, command: string): string[] {
   if (name && name.kind === "static" && name.value.includes("/")) {
     // A program given by path is also matched by its basename (/bin/rm is rm).
     const base = name.value.slice(name.value.lastIndexOf("/") + 1);
-    if (base) forms.push([base, ...command.split(" ").slice(1)].join(" ").replace(/^\S+/, base));
+    if (base) forms.push(base + command.slice(name.value.length));
   }
+  // Variables that change what a program runs or loads make the assignment part of the command.
+  const risky = (stage.assignments ?? []).filter((a) =>
+    a.kind !== "static" || RISKY_ENV.test(a.value)
+  );
+  if (risky.length) forms.push(`${risky.map((a) => a.value).join(" ")} ${command}`);
   return forms;
 }
+
+/** Environment variables that make a program run or load other code. */
+const RISKY_ENV =
+  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
 
 /** Decide a bash call. */
 function decideBash(
@@ -279,9 +297,26 @@ function decideBash(
   }
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env };
   const analysis = analyzeBash(command, env, opts.parser);
-  const stages = analysis.stages.map((s) =>
-    decideStage(config, ctx, s, { unknown: false, explain })
-  );
+  // Wrappers seen through: sudo, env, xargs, find -exec, bash -c, eval, ... run stages of their own.
+  const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
+    const inner = analyzeBash(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
+    if (inner.error) return null;
+    return inner.stages.map((s) => ({
+      ...s,
+      origin: s.origin === "top" ? origin : `${origin} > ${s.origin}`,
+      cwds: cwd === null ? s.cwds.map((c) => (c === ctx.cwd ? null : c)) : s.cwds,
+    }));
+  };
+  const all: Stage[] = [];
+  for (const s of analysis.stages) {
+    all.push(s, ...innerStages(s, { analyze, depth: 0 }));
+  }
+  const stages = all.map((s) => {
+    const sv = decideStage(config, ctx, s, { unknown: false, explain });
+    const shape = evalShape(s);
+    if (shape) sv.eval = shape;
+    return sv;
+  });
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain });

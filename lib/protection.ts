@@ -85,3 +85,58 @@ export function protectionFor(
   }
   return best ? { glob: best.glob, action: best.action } : null;
 }
+
+/** Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. */
+function namesMayMeet(protect: CompiledProtection, word: string): boolean {
+  const literal = !/[*?[]/.test(protect.entry.glob);
+  if (!literal) return true; // two patterns: assume they can meet
+  const name = protect.entry.glob;
+  if (word === "") return true;
+  // Bash globs do not match a leading dot unless the pattern starts with one.
+  if (name.startsWith(".") && !word.startsWith(".")) return false;
+  const re = new RegExp(
+    "^" + word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
+      "$",
+    "u",
+  );
+  return re.test(name);
+}
+
+/**
+ * The strictest protection anything below `dir` could fall under (a glob or unknown value
+ * reaching below it): protection of `dir` itself or above applies as it is; path globs that lie
+ * below it and name globs the word's last component (`*.pem`, `*`) may match can only be
+ * reached, so they ask at most.
+ */
+export function protectionBelow(
+  config: Config,
+  dir: string,
+  home: string,
+  word: string,
+): { glob: string; action: ProtectionAction } | null {
+  if (config.pathProtection.length === 0) return null;
+  // Everything below dir is protected when dir is, or when a glob covers all of it (`~/.ssh/**`).
+  let best = protectionFor(config, dir, home) ?? protectionFor(config, `${dir}/\u0001`, home);
+  const consider = (e: ProtectionEntry) => {
+    // Only possibly reached: the user is asked; a deny is kept for paths surely inside.
+    const action: ProtectionAction = e.action === "deny" ? "ask" : e.action;
+    if (!best || STRICTNESS[action] > STRICTNESS[best.action]) best = { glob: e.glob, action };
+  };
+  for (const p of compiledFor(config, home)) {
+    if (p.component) {
+      if (namesMayMeet(p, word)) consider(p.entry);
+    } else if (p.full) {
+      const glob = expandTilde(p.entry.glob, home);
+      const literal = glob.slice(0, glob.search(/[*?[]|$/));
+      const prefix = isAbsolute(literal)
+        ? resolve(literal)
+        : p.entry.base
+        ? resolve(p.entry.base, literal)
+        : null;
+      if (prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")) {
+        consider(p.entry);
+      }
+    }
+  }
+  return best;
+}

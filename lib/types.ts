@@ -169,6 +169,16 @@ export interface TargetVerdict {
   candidates?: { rule: Rule; score: number; form?: string }[];
 }
 
+/** An inline code eval found in a bash stage (`python3 -c`, `node -e`, `bash -c`, heredoc-fed). */
+export interface EvalShape {
+  interpreter: string;
+  language: "python" | "javascript" | "typescript" | "shell" | "ruby" | "perl" | "php";
+  /** How the code arrives: the flag (`-c`, `-e`, `eval`), `heredoc`, `herestring` or `stdin`. */
+  via: string;
+  /** The code when it is static, else null (unrecoverable: `python3 -c "$CODE"`, `curl … | python3`). */
+  source: string | null;
+}
+
 /** One simple command (a stage) of a bash call, or the single pseudo-stage of any other tool. */
 export interface StageVerdict {
   /** The command as it will run (decoded words), null for non-bash tools. */
@@ -181,6 +191,8 @@ export interface StageVerdict {
   cwd: string;
   /** Whether the command name is not static (substitution, variable, brace, glob). */
   dynamic?: boolean;
+  /** Set when the stage evaluates inline code (for eval classification). */
+  eval?: EvalShape;
   targets: TargetVerdict[];
   action: Action;
 }

@@ -1,0 +1,488 @@
+/**
+ * Wrappers seen through (RULINGS principle 2): the command a wrapper runs is a stage of its own
+ * (`sudo rm x` runs `rm x`; `bash -c 'rm x'` runs `rm x`; `find . -exec rm {} ;` runs `rm`), and
+ * the inline code an interpreter evaluates is recognised for eval classification.
+ */
+import { resolve } from "node:path";
+import type { Stage, Word } from "./bash.ts";
+import type { EvalShape } from "./types.ts";
+
+/** How a wrapper's own options are read before the wrapped command starts. */
+interface WrapperSpec {
+  /** Short options that take a value (`-u root`, `-uroot`). */
+  shortWithArg?: string;
+  /** Long options that take a value when not given as `--opt=value`. */
+  longWithArg?: string[];
+  /** Leading `NAME=value` words are assignments, not the command (env). */
+  assignments?: boolean;
+  /** Words before the command that are operands of the wrapper (timeout DURATION, flock FILE). */
+  operands?: number;
+  /** Options whose value is a new cwd for the command (sudo -D, env -C). */
+  chdir?: string[];
+  /** Options after which nothing runs (command -v, sudo -l). */
+  noRun?: string[];
+  /** Options whose value is itself a shell command string (flock -c, env -S, sudo -s/-i mode). */
+  shellString?: string[];
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: {
+    shortWithArg: "ugCDhprtTU",
+    longWithArg: [
+      "--user",
+      "--group",
+      "--close-from",
+      "--chdir",
+      "--host",
+      "--prompt",
+      "--role",
+      "--type",
+      "--command-timeout",
+      "--other-user",
+    ],
+    chdir: ["-D", "--chdir"],
+    noRun: [
+      "-l",
+      "--list",
+      "-v",
+      "--validate",
+      "-k",
+      "-K",
+      "--reset-timestamp",
+      "--remove-timestamp",
+      "-V",
+      "--version",
+      "-h",
+      "--help",
+    ],
+  },
+  doas: { shortWithArg: "uC", noRun: ["-L"] },
+  env: {
+    shortWithArg: "uCS",
+    longWithArg: ["--unset", "--chdir", "--split-string"],
+    assignments: true,
+    chdir: ["-C", "--chdir"],
+    shellString: ["-S", "--split-string"],
+  },
+  nice: { shortWithArg: "n", longWithArg: ["--adjustment"] },
+  nohup: {},
+  timeout: { shortWithArg: "ks", longWithArg: ["--kill-after", "--signal"], operands: 1 },
+  time: { shortWithArg: "fo", longWithArg: ["--format", "--output"] },
+  command: { noRun: ["-v", "-V"] },
+  builtin: {},
+  exec: { shortWithArg: "a" },
+  stdbuf: { shortWithArg: "ioe", longWithArg: ["--input", "--output", "--error"] },
+  setsid: {},
+  ionice: { shortWithArg: "cnp", longWithArg: ["--class", "--classdata", "--pid"] },
+  flock: {
+    shortWithArg: "wEc",
+    longWithArg: ["--timeout", "--conflict-exit-code", "--command"],
+    operands: 1,
+    shellString: ["-c", "--command"],
+  },
+  chrt: { operands: 1 },
+  taskset: { operands: 1 },
+  unbuffer: {},
+  caffeinate: {},
+  "run-parts": { noRun: [""] },
+};
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
+
+const INTERPRETERS: Record<
+  string,
+  { language: EvalShape["language"]; flags: string[]; subcommand?: string }
+> = {
+  python: { language: "python", flags: ["-c"] },
+  python2: { language: "python", flags: ["-c"] },
+  python3: { language: "python", flags: ["-c"] },
+  node: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"] },
+  bun: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"] },
+  deno: { language: "typescript", flags: [], subcommand: "eval" },
+  tsx: { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
+  "ts-node": { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
+  ruby: { language: "ruby", flags: ["-e"] },
+  perl: { language: "perl", flags: ["-e", "-E"] },
+  php: { language: "php", flags: ["-r"] },
+};
+
+/** What expanding a stage needs: a way to analyse a shell string found inside it. */
+export interface ExpandOptions {
+  /** Analyse shell text as if it ran in `cwd`; returns its stages (null: it cannot be analysed). */
+  analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
+  depth: number;
+}
+
+function basename(w: Word | undefined): string {
+  if (!w || w.kind !== "static") return "";
+  return w.value.slice(w.value.lastIndexOf("/") + 1);
+}
+
+function derived(stage: Stage, argv: Word[], origin: string, cwds?: (string | null)[]): Stage {
+  return {
+    argv,
+    redirects: stage.redirects,
+    text: stage.text,
+    origin,
+    cwds: cwds ?? stage.cwds,
+    piped: stage.piped,
+  };
+}
+
+/** A static word. */
+function literal(value: string): Word {
+  return { value, kind: "static", prefix: value, text: value };
+}
+
+/** A placeholder word for a value the wrapper supplies at run time (xargs input, find's `{}`). */
+function unknownWord(text: string, prefix = ""): Word {
+  return { value: text, kind: prefix ? "glob" : "dynamic", prefix, text };
+}
+
+/**
+ * The stages a stage runs besides itself: the command inside a wrapper, `bash -c`/`eval`
+ * payloads, `find -exec` commands, `xargs` commands. A stage whose payload cannot be seen gets an
+ * `unknown` stage (its command name is dynamic), so it is never allowed.
+ */
+export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
+  if (opts.depth > 8) return [derived(stage, [unknownWord("(nested too deep)")], "wrapper")];
+  const name = basename(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  const out: Stage[] = [];
+  const more = (s: Stage) => {
+    out.push(s);
+    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1 }));
+  };
+  const shell = (text: Word, origin: string, cwds = stage.cwds) => {
+    if (text.kind !== "static") {
+      more(derived(stage, [unknownWord(text.text)], origin, cwds));
+      return;
+    }
+    for (const cwd of cwds) {
+      const inner = opts.analyze(text.value, cwd, origin);
+      if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
+      else for (const s of inner) more(s);
+    }
+  };
+  if (WRAPPERS[name]) {
+    const w = WRAPPERS[name];
+    let i = 0;
+    let cwds = stage.cwds;
+    let operands = w.operands ?? 0;
+    for (; i < args.length; i++) {
+      const a = args[i];
+      if (a.kind !== "static") break;
+      const v = a.value;
+      if (v === "--") {
+        i++;
+        break;
+      }
+      if (w.noRun?.includes(v)) return out;
+      if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
+      if (v.startsWith("--")) {
+        const [opt, inline] = v.includes("=")
+          ? [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)]
+          : [v, null];
+        const takes = w.longWithArg?.includes(opt);
+        const value: Word | undefined = inline !== null
+          ? literal(inline)
+          : takes
+          ? args[++i]
+          : undefined;
+        if (value && w.chdir?.includes(opt)) cwds = chdir(cwds, value);
+        if (value && w.shellString?.includes(opt)) {
+          shell(value, `wrapper:${name}`, cwds);
+          return out;
+        }
+        continue;
+      }
+      if (v.startsWith("-") && v.length > 1 && !/^-\d+$/.test(v)) {
+        for (let j = 1; j < v.length; j++) {
+          if (w.shortWithArg?.includes(v[j])) {
+            const rest = v.slice(j + 1);
+            const value: Word | undefined = rest ? literal(rest) : args[++i];
+            const opt = `-${v[j]}`;
+            if (value && w.chdir?.includes(opt)) cwds = chdir(cwds, value);
+            if (value && w.shellString?.includes(opt)) {
+              shell(value, `wrapper:${name}`, cwds);
+              return out;
+            }
+            break;
+          }
+        }
+        if (name === "sudo" && /^-[^-]*[si]/.test(v) && !/^-[^-]*[ugCDhprtTU]/.test(v)) {
+          // sudo -s / -i with a command runs it through a shell.
+          const rest = args.slice(i + 1);
+          if (rest.length) {
+            more(derived(stage, rest, "wrapper:sudo", cwds));
+            return out;
+          }
+          more(derived(stage, [unknownWord("(interactive shell)")], "wrapper:sudo", cwds));
+          return out;
+        }
+        if (/^-\d+$/.test(v) && name === "nice") continue;
+        continue;
+      }
+      if (operands > 0) {
+        operands--;
+        continue;
+      }
+      break;
+    }
+    const rest = args.slice(i);
+    if (rest.length) more(derived(stage, rest, `wrapper:${name}`, cwds));
+    else if (name === "sudo" || name === "doas" || name === "exec") {
+      // A bare sudo or exec runs nothing we can see.
+    }
+    return out;
+  }
+  if (name === "watch") {
+    // watch runs its arguments through `sh -c` (with -x/--exec: directly).
+    let exec = false;
+    let i = 0;
+    for (; i < args.length; i++) {
+      const v = args[i].kind === "static" ? args[i].value : "";
+      if (v === "-x" || v === "--exec") exec = true;
+      else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
+      else if (!v.startsWith("-") || v === "--") {
+        if (v === "--") i++;
+        break;
+      }
+    }
+    const rest = args.slice(i);
+    if (!rest.length) return out;
+    if (exec) more(derived(stage, rest, "watch"));
+    else {
+      const dynamic = rest.some((w) => w.kind !== "static");
+      const text = rest.map((w) => w.value).join(" ");
+      shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "watch");
+    }
+    return out;
+  }
+  if (name === "trap" && args[0] && !(args[0].kind === "static" && /^-/.test(args[0].value))) {
+    shell(args[0], "trap"); // the handler runs later, in this shell
+    return out;
+  }
+  if (name === "su" || name === "runuser" || name === "script") {
+    const c = args.findIndex((a) =>
+      a.kind === "static" && (a.value === "-c" || a.value === "--command")
+    );
+    if (c >= 0 && args[c + 1]) shell(args[c + 1], `wrapper:${name}`);
+    else if (name !== "script") {
+      more(derived(stage, [unknownWord("(interactive shell)")], `wrapper:${name}`));
+    }
+    return out;
+  }
+  if (name === "eval") {
+    const words = args;
+    if (words.length) {
+      const dynamic = words.some((w) => w.kind !== "static");
+      const text = words.map((w) => w.value).join(" ");
+      shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "eval");
+    }
+    return out;
+  }
+  if (name === "source" || name === ".") {
+    // The file's commands are not visible here: treat the stage as running anything.
+    if (args.length) more(derived(stage, [unknownWord(`(commands of ${args[0].text})`)], "source"));
+    return out;
+  }
+  if (SHELLS.has(name)) {
+    const payload = shellPayload(args);
+    if (payload === "script") {
+      more(
+        derived(stage, [
+          unknownWord(`(script ${args.find((a) => !a.value.startsWith("-"))?.text ?? ""})`),
+        ], `shell:${name}`),
+      );
+    } else if (payload) shell(payload, `shell:${name}`);
+    else {
+      // Commands from stdin: a heredoc or here-string we can read, else a pipe we cannot.
+      const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+      if (doc?.body) shell(doc.body, `shell:${name} <<`);
+      else if (doc || stage.piped) {
+        more(derived(stage, [unknownWord("(commands from stdin)")], `shell:${name}`));
+      }
+    }
+    return out;
+  }
+  if (name === "xargs") {
+    const cmd = xargsCommand(args);
+    const run = cmd.length ? cmd : [literal("echo")];
+    more(derived(stage, [...run, unknownWord("(xargs input)")], "xargs"));
+    return out;
+  }
+  if (name === "find") {
+    const roots: string[] = [];
+    for (const a of args) {
+      if (a.kind !== "static" || /^[-(!]/.test(a.value)) break;
+      roots.push(a.value);
+    }
+    if (!roots.length) roots.push(".");
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].kind === "static" ? args[i].value : "";
+      if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue;
+      const cmd: Word[] = [];
+      let j = i + 1;
+      for (; j < args.length; j++) {
+        const x = args[j];
+        if (x.kind === "static" && (x.value === ";" || x.value === "+")) break;
+        if (x.kind === "static" && x.value.includes("{}")) {
+          for (const r of roots) cmd.push(unknownWord(x.value, r.endsWith("/") ? r : r + "/"));
+        } else cmd.push(x);
+      }
+      if (cmd.length) more(derived(stage, cmd, `find ${v}`));
+      i = j;
+    }
+    return out;
+  }
+  return out;
+}
+
+function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
+  if (dir.kind !== "static") return [null];
+  return cwds.map((
+    c,
+  ) => (dir.value.startsWith("/")
+    ? resolve(dir.value)
+    : c === null
+    ? null
+    : resolve(c, dir.value))
+  );
+}
+
+/** The `-c` string of a shell invocation, "script" for `sh file`, or null (stdin). */
+function shellPayload(args: Word[]): Word | "script" | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return a;
+    if (a.value === "--") return args[i + 1] ? "script" : null;
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a.value)) {
+      // -c in any cluster (-c, -lc, -ec): the command string is the first operand after the options.
+      for (let j = i + 1; j < args.length; j++) {
+        if (args[j].kind === "static" && /^[-+][A-Za-z]+$/.test(args[j].value)) continue;
+        if (args[j].kind === "static" && args[j].value === "-o") {
+          j++;
+          continue;
+        }
+        return args[j];
+      }
+      return null;
+    }
+    if (a.value === "-o" || a.value === "+o" || a.value === "-O" || a.value === "+O") {
+      i++;
+      continue;
+    }
+    if (/^[-+]/.test(a.value)) {
+      if (a.value === "-s" || a.value.endsWith("s")) return null;
+      continue;
+    }
+    return "script";
+  }
+  return null;
+}
+
+const XARGS_WITH_ARG = "adEeIiLlnPs";
+function xargsCommand(args: Word[]): Word[] {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return args.slice(i);
+    const v = a.value;
+    if (v === "--") return args.slice(i + 1);
+    if (v.startsWith("--")) {
+      if (
+        !v.includes("=") &&
+        [
+          "--arg-file",
+          "--delimiter",
+          "--eof",
+          "--replace",
+          "--max-lines",
+          "--max-args",
+          "--max-procs",
+          "--max-chars",
+          "--process-slot-var",
+        ].includes(v)
+      ) i++;
+      continue;
+    }
+    if (v.startsWith("-") && v.length > 1) {
+      const c = v[1];
+      // -i, -e and -l take an optional attached value only; the others take the next word.
+      if (XARGS_WITH_ARG.includes(c) && v.length === 2 && !"iel".includes(c)) i++;
+      continue;
+    }
+    return args.slice(i);
+  }
+  return [];
+}
+
+/** The inline code eval of a stage, if it is one. */
+export function evalShape(stage: Stage): EvalShape | null {
+  const name = basename(stage.argv[0]);
+  const interp = INTERPRETERS[name] ??
+    (/^python3\.\d+$/.test(name) ? INTERPRETERS.python3 : undefined);
+  const args = stage.argv.slice(1);
+  if (SHELLS.has(name)) {
+    const payload = shellPayload(args);
+    if (payload && payload !== "script") {
+      return {
+        interpreter: name,
+        language: "shell",
+        via: "-c",
+        source: payload.kind === "static" ? payload.value : null,
+      };
+    }
+    return null;
+  }
+  if (!interp) return null;
+  if (interp.subcommand) {
+    if (args[0]?.kind === "static" && args[0].value === interp.subcommand) {
+      const code = args.slice(1).find((a) => !(a.kind === "static" && a.value.startsWith("-")));
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: interp.subcommand,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
+    return null;
+  }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") break;
+    const v = a.value;
+    const flag = interp.flags.find((f) =>
+      v === f || (f.length === 2 && v.startsWith(f) && !v.startsWith("--")) || v.startsWith(f + "=")
+    );
+    if (flag) {
+      const inline = v === flag
+        ? null
+        : v.slice(v.startsWith(flag + "=") ? flag.length + 1 : flag.length);
+      const code = inline !== null ? literal(inline) : args[i + 1];
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: flag,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
+    if (v === "-m") return null; // a module run, not inline code
+    if (!v.startsWith("-")) return null; // a script file
+    if (v === "-") break;
+  }
+  // No script: code from a heredoc or here-string, else from a pipe.
+  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  if (doc) {
+    return {
+      interpreter: name,
+      language: interp.language,
+      via: doc.kind,
+      source: doc.body && doc.body.kind === "static" ? doc.body.value : null,
+    };
+  }
+  if (stage.piped) {
+    return { interpreter: name, language: interp.language, via: "stdin", source: null };
+  }
+  return null;
+}
