@@ -1,5 +1,12 @@
 /** The decision: a tool call, a config and a context in, one verdict out. Pure and synchronous. */
-import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts";
+import {
+  analyzeBash,
+  type BashAnalysis,
+  type BashEnv,
+  commandString,
+  isFileTarget,
+  type Stage,
+} from "./bash.ts";
 import type { BashParser } from "./bash_parser.ts";
 import { locate, locationIndex, type Placement, reachable } from "./locations.ts";
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
@@ -7,7 +14,6 @@ import { memoFs } from "./fs_facts.ts";
 import { realPath } from "./paths.ts";
 import { protectionBelow, protectionFor } from "./protection.ts";
 import {
-  compileRules as compileApprovals,
   evaluatePolicy,
   pickRule,
   RESTRICTIVENESS,
@@ -80,7 +86,7 @@ function judgePlacement(
   if (!subject.unknown && result.action !== "allow") {
     const approvals = approvalsFor(config, placement.policy);
     if (approvals.length) {
-      const picked = pickRule(compileApprovals(approvals), subject);
+      const picked = pickRule(approvals, subject);
       if (picked && RESTRICTIVENESS[picked.action] < RESTRICTIVENESS[result.action]) {
         return {
           ...picked,
@@ -273,6 +279,29 @@ function stageForms(stage: Stage, command: string): string[] {
 const RISKY_ENV =
   /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
 
+/** Analyses by command, cwd and the expandable environment (a pure function: parse once). */
+const analyses = new Map<string, BashAnalysis>();
+const ANALYSES_KEPT = 2000;
+
+/** analyzeBash, remembered: agents repeat commands, and the analysis touches no filesystem. */
+function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
+  const e = env.env;
+  const key = `${
+    parser ? "t" : "f"
+  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${command}`;
+  const known = analyses.get(key);
+  if (known) {
+    // Most recently used last, so the oldest is dropped first.
+    analyses.delete(key);
+    analyses.set(key, known);
+    return known;
+  }
+  const fresh = analyzeBash(command, env, parser);
+  if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
+  analyses.set(key, fresh);
+  return fresh;
+}
+
 /** Decide a bash call. */
 function decideBash(
   config: Config,
@@ -296,10 +325,10 @@ function decideBash(
     };
   }
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env };
-  const analysis = analyzeBash(command, env, opts.parser);
+  const analysis = analyzeCached(command, env, opts.parser);
   // Wrappers seen through: sudo, env, xargs, find -exec, bash -c, eval, ... run stages of their own.
   const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
-    const inner = analyzeBash(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
+    const inner = analyzeCached(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
     if (inner.error) return null;
     return inner.stages.map((s) => ({
       ...s,

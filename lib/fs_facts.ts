@@ -6,10 +6,10 @@ import type { FsFacts } from "./types.ts";
 export function realFs(): FsFacts {
   return {
     realpath(path: string): string | null {
-      // existsSync is cheap on a miss; realpathSync throws (slowly) there.
-      if (!existsSync(path)) return null;
+      // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
+      // paths the runtime will not touch (Deno asks for --allow-all on /proc): not known then.
       try {
-        return realpathSync.native(path);
+        return existsSync(path) ? realpathSync.native(path) : null;
       } catch {
         return null;
       }

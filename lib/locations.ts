@@ -14,6 +14,8 @@ export interface ResolvedLocation {
 export interface LocationIndex {
   entries: ResolvedLocation[];
   defaultPolicy: string | null;
+  /** Placements already computed (a pure function of the index and the path; bounded). */
+  memo: Map<string, Placement>;
 }
 
 /** Where a path falls: the location key and policy, or nulls for fail-open. */
@@ -55,7 +57,7 @@ export function locationIndex(
     if (real && real !== dir) entries.push({ dir: real, key: loc.key, policy: loc.policy });
   }
   entries.sort((a, b) => b.dir.length - a.dir.length);
-  index = { entries, defaultPolicy: config.defaultPolicy };
+  index = { entries, defaultPolicy: config.defaultPolicy, memo: new Map() };
   if (byCtx.size > 64) byCtx.clear();
   byCtx.set(cacheKey, index);
   return index;
@@ -63,10 +65,18 @@ export function locationIndex(
 
 /** The placement of an absolute path: the longest location containing it, else defaultPolicy. */
 export function locate(index: LocationIndex, path: string): Placement {
+  const known = index.memo.get(path);
+  if (known) return known;
+  let found: Placement = { location: null, policy: index.defaultPolicy };
   for (const e of index.entries) {
-    if (isWithin(path, e.dir)) return { location: e.key, policy: e.policy };
+    if (isWithin(path, e.dir)) {
+      found = { location: e.key, policy: e.policy };
+      break;
+    }
   }
-  return { location: null, policy: index.defaultPolicy };
+  if (index.memo.size > 20_000) index.memo.clear();
+  index.memo.set(path, found);
+  return found;
 }
 
 /**

@@ -66,6 +66,23 @@ export function protectionFor(
   home: string,
 ): { glob: string; action: ProtectionAction } | null {
   if (config.pathProtection.length === 0) return null;
+  // A pure function of config, home and path: remembered (bounded) across calls.
+  let byHome = answers.get(config);
+  if (!byHome) answers.set(config, byHome = new Map());
+  let memo = byHome.get(home);
+  if (!memo) byHome.set(home, memo = new Map());
+  const known = memo.get(path);
+  if (known !== undefined) return known;
+  const found = findProtection(config, path, home);
+  if (memo.size > 20_000) memo.clear();
+  memo.set(path, found);
+  return found;
+}
+
+type Found = { glob: string; action: ProtectionAction } | null;
+const answers = new WeakMap<Config, Map<string, Map<string, Found>>>();
+
+function findProtection(config: Config, path: string, home: string): Found {
   const parts = path.split("/").filter(Boolean);
   let best: ProtectionEntry | null = null;
   for (const p of compiledFor(config, home)) {

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decide, type DecideOptions } from "./engine.ts";
+import { memoFs } from "./fs_facts.ts";
 import { applySession, newSession } from "./session.ts";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 
@@ -112,9 +113,12 @@ export function replaySessions(
   opts: DecideOptions,
 ): ReplayRow[] {
   const rows: ReplayRow[] = [];
+  // Replay judges history against the filesystem as it is now, and changes nothing: one answer
+  // per path serves the whole run (the extension asks afresh for every call).
+  const fs = memoFs(base.fs);
   for (const s of sessions) {
     const state = newSession();
-    const ctx: Context = { ...base, cwd: s.cwd || "/" };
+    const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
     for (const call of s.calls) {
       const verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
       const applied = applySession(state, verdict, config, call.timestamp);

@@ -54,13 +54,21 @@ export interface RuleResult {
   candidates?: { rule: Rule; score: number; form?: string }[];
 }
 
-const compiledRules = new WeakMap<Rule[], CompiledRule[]>();
+/** A compiled rule list, with the bash rules indexed by the first word of their pattern. */
+interface CompiledList {
+  all: CompiledRule[];
+  /** Bash rules whose pattern starts with a whole literal word, by that word. */
+  byWord: Map<string, CompiledRule[]>;
+  /** Bash rules that can match any first word (no pattern, or a wildcard inside the first word). */
+  anyWord: CompiledRule[];
+}
 
-/** Compile a list of rules (cached per list). */
-export function compileRules(rules: Rule[]): CompiledRule[] {
-  let list = compiledRules.get(rules);
+const compiledLists = new WeakMap<Rule[], CompiledList>();
+
+function compileList(rules: Rule[]): CompiledList {
+  let list = compiledLists.get(rules);
   if (list) return list;
-  list = rules.map((rule) => ({
+  const all = rules.map((rule) => ({
     rule,
     tool: globToRegExp(rule.tool),
     pattern: rule.pattern === undefined ? null : globToRegExp(rule.pattern),
@@ -68,8 +76,29 @@ export function compileRules(rules: Rule[]): CompiledRule[] {
       ? (rule.tool === "bash" ? 0 : specificity(rule.tool))
       : specificity(rule.pattern),
   }));
-  compiledRules.set(rules, list);
+  const byWord = new Map<string, CompiledRule[]>();
+  const anyWord: CompiledRule[] = [];
+  for (const r of all) {
+    if (!r.tool.test("bash")) continue;
+    const p = r.rule.pattern;
+    const literal = p === undefined ? "" : p.slice(0, specificity(p));
+    const space = literal.indexOf(" ");
+    const word = space >= 0 ? literal.slice(0, space) : literal === p ? literal : null;
+    if (p === undefined || word === null) anyWord.push(r);
+    else {
+      const bucket = byWord.get(word);
+      if (bucket) bucket.push(r);
+      else byWord.set(word, [r]);
+    }
+  }
+  list = { all, byWord, anyWord };
+  compiledLists.set(rules, list);
   return list;
+}
+
+/** Compile a list of rules (cached per list). */
+export function compileRules(rules: Rule[]): CompiledRule[] {
+  return compileList(rules).all;
 }
 
 function better(a: CompiledRule, b: CompiledRule | null, scoreA: number, scoreB: number): boolean {
@@ -80,10 +109,12 @@ function better(a: CompiledRule, b: CompiledRule | null, scoreA: number, scoreB:
 
 /** The winning rule of a list for a subject, or null when none matches. */
 export function pickRule(
-  rules: CompiledRule[],
+  source: Rule[],
   subject: Subject,
   opts: { explain?: boolean } = {},
 ): RuleResult | null {
+  const list = compileList(source);
+  const rules = list.all;
   const isBash = subject.tool === "bash";
   const candidates: { rule: Rule; score: number; form?: string }[] = [];
   if (!isBash) {
@@ -102,8 +133,13 @@ export function pickRule(
   for (const form of subject.forms ?? []) {
     let best: CompiledRule | null = null;
     let bestScore = 0;
-    for (const r of rules) {
-      if (!r.tool.test("bash")) continue;
+    const space = form.indexOf(" ");
+    const first = space >= 0 ? form.slice(0, space) : form;
+    const bucket = list.byWord.get(first);
+    const pool = bucket
+      ? (list.anyWord.length ? [...bucket, ...list.anyWord] : bucket)
+      : list.anyWord;
+    for (const r of pool) {
       if (r.pattern && !r.pattern.test(form)) continue;
       if (r.rule.preset && (!subject.stage || !presetAccepts(r.rule, subject.stage))) continue;
       const score = r.pattern ? r.score : 0;
@@ -134,8 +170,8 @@ export function evaluatePolicy(
   subject: Subject,
   opts: { explain?: boolean } = {},
 ): RuleResult {
-  const rules = compileRules(policy.rules);
   if (subject.tool === "bash" && subject.unknown) {
+    const rules = compileRules(policy.rules);
     // Any bash rule could apply to a command we cannot see: take the worst, at least ask.
     let action: Action = stricter(policy.defaultAction, "ask");
     let rule: Rule | null = null;
@@ -148,7 +184,7 @@ export function evaluatePolicy(
     }
     return { action, rule, score: 0, note: "the command cannot be known before it runs" };
   }
-  const picked = pickRule(rules, subject, opts);
+  const picked = pickRule(policy.rules, subject, opts);
   if (!picked) return { action: policy.defaultAction, rule: null, score: 0 };
   if (picked.unmatched !== undefined) {
     // A form no rule matched falls to the defaultAction, which may be stricter than the winner.

@@ -1,0 +1,209 @@
+/**
+ * The numbers `deno bench` cannot take alone: extension cold start under Node, replay throughput,
+ * heap after a million decisions, and `check --jsonl` cost per line against in-process decisions.
+ * Prints a table with the targets of issue 7. Run by `deno task bench` after `deno bench`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadBashParser } from "../lib/bash_parser.ts";
+import { decide } from "../lib/engine.ts";
+import { realFs } from "../lib/fs_facts.ts";
+import { readSession, replaySessions } from "../lib/replay.ts";
+import { STARTER_CONFIG } from "../lib/starter.ts";
+import { configFrom } from "../lib/testing.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const corpus = readFileSync(join(root, "testdata/corpus/nl2bash.txt"), "utf8").split("\n").filter((
+  l,
+) => l.trim());
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const home = mkdtempSync(join(tmpdir(), "pi-controls-bench-"));
+const agent = join(home, ".pi", "agent");
+mkdirSync(join(agent, "extensions"), { recursive: true });
+writeFileSync(join(agent, "extensions", "pi-controls.jsonc"), STARTER_CONFIG);
+const project = join(home, "project");
+mkdirSync(project, { recursive: true });
+const env = {
+  HOME: home,
+  PATH: Deno.env.get("PATH") ?? "",
+  PI_CODING_AGENT_DIR: agent,
+  DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
+};
+const rows: [string, string, string, boolean][] = [];
+
+// 1. Cold start under Node.
+const colds: number[] = [];
+const parts: Record<string, number>[] = [];
+for (let i = 0; i < 7; i++) {
+  const o = new Deno.Command("node", {
+    args: [join(root, "bench/cold_start.mjs"), join(root, "dist/pi-controls.js"), project],
+    env,
+    clearEnv: true,
+  }).outputSync();
+  if (!o.success) throw new Error(new TextDecoder().decode(o.stderr));
+  const r = JSON.parse(new TextDecoder().decode(o.stdout));
+  colds.push(r.total);
+  parts.push(r);
+}
+const cold = median(colds);
+const part = parts[colds.indexOf(cold)];
+rows.push([
+  "cold start (import bundle, WASM, config, first decision)",
+  `${cold.toFixed(1)} ms (import ${part.import.toFixed(0)}, config ${
+    part.config.toFixed(0)
+  }, first ${part.firstDecision.toFixed(0)})`,
+  "< 80 ms",
+  cold < 80,
+]);
+
+// 2. Replay throughput over a generated session set.
+const config = configFrom(STARTER_CONFIG, { home });
+const parser = await loadBashParser();
+const sessions = [];
+const perSession = 200;
+let calls = 0;
+for (let s = 0; calls < 20_000; s++) {
+  const lines = [
+    JSON.stringify({
+      type: "session",
+      version: 3,
+      id: `s${s}`,
+      timestamp: "2026-11-30T10:00:00Z",
+      cwd: project,
+    }),
+  ];
+  for (let k = 0; k < perSession; k++, calls++) {
+    const bash = k % 3 !== 0;
+    const content = [{
+      type: "toolCall",
+      id: `c${k}`,
+      name: bash ? "bash" : "read",
+      arguments: bash ? { command: corpus[calls % corpus.length] } : { path: `src/file${k}.ts` },
+    }];
+    lines.push(
+      JSON.stringify({
+        type: "message",
+        id: `m${k}`,
+        parentId: null,
+        timestamp: "2026-11-30T10:00:00Z",
+        message: { role: "assistant", content, timestamp: 1_700_000_000_000 + k * 1000 },
+      }),
+    );
+  }
+  sessions.push(readSession(`s${s}.jsonl`, lines.join("\n")));
+}
+const base = { home, env, fs: realFs() };
+replaySessions(config, sessions.slice(0, 5), base, { parser });
+const r0 = performance.now();
+const replayed = replaySessions(config, sessions, base, { parser });
+const rate = replayed.length / ((performance.now() - r0) / 1000);
+rows.push([
+  `replay throughput (${replayed.length} calls, 2/3 bash)`,
+  `${Math.round(rate).toLocaleString("en")} calls/s`,
+  "> 20,000 calls/s",
+  rate > 20_000,
+]);
+
+// 3. In-process decision cost per line, then check --jsonl per line.
+const inputs = corpus.slice(0, 5000).map((command, id) =>
+  JSON.stringify({ id, tool: "bash", input: { command } })
+);
+const d0 = performance.now();
+for (const line of inputs) {
+  const e = JSON.parse(line);
+  JSON.stringify(
+    decide(config, { tool: e.tool, input: e.input }, { ...base, cwd: project }, { parser }),
+  );
+}
+const inProcess = (performance.now() - d0) / inputs.length;
+async function jsonlTime(lines: string[]): Promise<number> {
+  const t = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      join(root, "lib/cli.ts"),
+      "check",
+      "--cwd",
+      project,
+      "--jsonl",
+    ],
+    env,
+    clearEnv: true,
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+  await w.close();
+  const out = await child.output();
+  if (!out.success) {
+    throw new Error(`check --jsonl failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return performance.now() - t;
+}
+const startup = median([
+  await jsonlTime(inputs.slice(0, 1)),
+  await jsonlTime(inputs.slice(0, 1)),
+  await jsonlTime(inputs.slice(0, 1)),
+]);
+const full = median([await jsonlTime(inputs), await jsonlTime(inputs), await jsonlTime(inputs)]);
+const perLine = (full - startup) / (inputs.length - 1);
+rows.push([
+  "check --jsonl per line (startup excluded) / in-process",
+  `${(perLine * 1000).toFixed(0)} µs / ${(inProcess * 1000).toFixed(0)} µs = ${
+    (perLine / inProcess).toFixed(2)
+  }x`,
+  "< 2x",
+  perLine / inProcess < 2,
+]);
+
+// 4. Heap after a million decisions (child process with --expose-gc).
+const heapScript = join(home, "heap.ts");
+writeFileSync(
+  heapScript,
+  `
+import { readFileSync } from "node:fs";
+import { loadBashParser } from "${root}lib/bash_parser.ts";
+import { decide } from "${root}lib/engine.ts";
+import { realFs } from "${root}lib/fs_facts.ts";
+import { STARTER_CONFIG } from "${root}lib/starter.ts";
+import { configFrom } from "${root}lib/testing.ts";
+const corpus = readFileSync("${root}testdata/corpus/nl2bash.txt", "utf8").split("\\n").filter((l) => l.trim());
+const config = configFrom(STARTER_CONFIG, { home: "${home}" });
+const parser = await loadBashParser();
+const ctx = { cwd: "${project}", home: "${home}", env: {}, fs: realFs() };
+const gc = (globalThis as unknown as { gc: () => void }).gc;
+for (let i = 0; i < 20000; i++) decide(config, { tool: i % 3 ? "bash" : "read", input: i % 3 ? { command: corpus[i % corpus.length] } : { path: "f" + (i % 100) } }, ctx, { parser });
+gc(); const before = Deno.memoryUsage().heapUsed;
+for (let i = 0; i < 1_000_000; i++) decide(config, { tool: i % 3 ? "bash" : "read", input: i % 3 ? { command: corpus[i % corpus.length] } : { path: "f" + (i % 100) } }, ctx, { parser });
+gc(); const after = Deno.memoryUsage().heapUsed;
+console.log(JSON.stringify({ before, after }));
+`,
+);
+const h = new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", "--config", join(root, "deno.json"), "--v8-flags=--expose-gc", heapScript],
+  cwd: root,
+}).outputSync();
+if (!h.success) throw new Error(new TextDecoder().decode(h.stderr));
+const heap = JSON.parse(new TextDecoder().decode(h.stdout));
+const growth = (heap.after - heap.before) / 1024 / 1024;
+rows.push([
+  "heap growth over 1,000,000 decisions",
+  `${growth.toFixed(2)} MiB (${(heap.before / 1048576).toFixed(1)} → ${
+    (heap.after / 1048576).toFixed(1)
+  } MiB)`,
+  "no growth (< 1 MiB)",
+  growth < 1,
+]);
+
+console.log("\n| measure | result | target | met |\n| --- | --- | --- | --- |");
+for (const [m, r, t, ok] of rows) console.log(`| ${m} | ${r} | ${t} | ${ok ? "yes" : "NO"} |`);
+console.log(
+  `\nmachine: ${Deno.build.target}, ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; numbers vary with load.`,
+);
