@@ -36,6 +36,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   cwd: string;
   stdin(): Promise<string>;
+  /** Whether stderr is a terminal (replay draws a progress bar there). */
+  errIsTTY?: boolean;
 }
 
 const USAGE = `pi-controls — policy gate for the pi coding agent
@@ -308,9 +310,22 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
   const sessions: RecordedSession[] = files.map((f) => readSession(f));
   for (const s of sessions) for (const p of s.problems) io.err(`warning: ${p}\n`);
   const config = loaded.config;
+  const total = sessions.reduce((n, s) => n + s.calls.length, 0);
+  let drawn = false;
+  // A long replay (thousands of calls) on a terminal shows a progress bar on stderr.
+  const onProgress = io.errIsTTY && total > 2000
+    ? (done: number, all: number) => {
+      const width = 30;
+      const filled = Math.round((done / all) * width);
+      io.err(`\rreplay [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${all} calls`);
+      drawn = true;
+    }
+    : undefined;
   const rows = replaySessions(config, sessions, { home, env: io.env, fs: realFs() }, {
     parser: await parser(),
+    onProgress,
   });
+  if (drawn) io.err("\r\x1b[2K");
   if (flags.json) {
     io.out(JSON.stringify({ starter, files, summary: tally(rows), rows }) + "\n");
     return 0;
@@ -412,6 +427,7 @@ export function processIo(): CliIo {
     env: process.env as Record<string, string | undefined>,
     cwd: process.cwd(),
     stdin: () => Promise.resolve(readFileSync(0, "utf8")),
+    errIsTTY: process.stderr.isTTY === true,
   };
 }
 

@@ -22,7 +22,7 @@ function tempTree(): { root: string; home: string; agent: string; project: strin
 
 async function run(
   args: string[],
-  opts: { home: string; cwd: string; stdin?: string },
+  opts: { home: string; cwd: string; stdin?: string; tty?: boolean },
 ): Promise<Run> {
   let out = "";
   let err = "";
@@ -32,6 +32,7 @@ async function run(
     env: { HOME: opts.home },
     cwd: opts.cwd,
     stdin: () => Promise.resolve(opts.stdin ?? ""),
+    errIsTTY: opts.tty,
   };
   const code = await main(args, io);
   return { code, out, err };
@@ -331,4 +332,24 @@ Deno.test("deno task pi-controls runs the CLI as a new user would", async () => 
   const o = await p.output();
   assert.equal(o.code, 0, new TextDecoder().decode(o.stderr));
   assert.equal(JSON.parse(new TextDecoder().decode(o.stdout)).action, "ask");
+});
+
+Deno.test("a long replay on a terminal draws a progress bar on stderr, and only there", async () => {
+  const t = tempTree();
+  const lines = [
+    JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "x", cwd: t.project }),
+  ];
+  for (let i = 0; i < 2500; i++) {
+    const content = [{ type: "toolCall", id: `c${i}`, name: "read", arguments: { path: `f${i}` } }];
+    lines.push(
+      JSON.stringify({ type: "message", message: { role: "assistant", content, timestamp: i } }),
+    );
+  }
+  const file = join(t.root, "big.jsonl");
+  writeFileSync(file, lines.join("\n"));
+  const tty = await run(["replay", file], { home: t.home, cwd: t.root, tty: true });
+  assert.match(tty.err, /\rreplay \[#+\.*\] 2500\/2500 calls/);
+  assert.doesNotMatch(tty.out, /replay \[/);
+  const pipe = await run(["replay", file], { home: t.home, cwd: t.root });
+  assert.doesNotMatch(pipe.err, /replay \[/);
 });

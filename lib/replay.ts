@@ -110,8 +110,9 @@ export function replaySessions(
   config: Config,
   sessions: RecordedSession[],
   base: Omit<Context, "cwd">,
-  opts: DecideOptions,
+  opts: DecideOptions & { onProgress?: (done: number, total: number) => void },
 ): ReplayRow[] {
+  const total = sessions.reduce((n, s) => n + s.calls.length, 0);
   const rows: ReplayRow[] = [];
   // Replay judges history against the filesystem as it is now, and changes nothing: one answer
   // per path serves the whole run (the extension asks afresh for every call).
@@ -136,6 +137,7 @@ export function replaySessions(
       };
       if (applied.escalation) row.escalation = applied.escalation;
       rows.push(row);
+      if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     }
   }
   return rows;
