@@ -353,3 +353,16 @@ Deno.test("a long replay on a terminal draws a progress bar on stderr, and only 
   const pipe = await run(["replay", file], { home: t.home, cwd: t.root });
   assert.doesNotMatch(pipe.err, /replay \[/);
 });
+
+Deno.test("examples/sample.jsonc validates and passes its own examples", async () => {
+  const t = tempTree();
+  const sample = new URL("../examples/sample.jsonc", import.meta.url).pathname;
+  const v = await run(["validate", sample], { home: t.home, cwd: t.root });
+  assert.equal(v.code, 0, v.out + v.err);
+  const r = await run(["test", "--config", sample, "--cwd", t.project], {
+    home: t.home,
+    cwd: t.root,
+  });
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /8 passed, 0 failed/);
+});
