@@ -2,6 +2,7 @@
  * The pi-controls CLI: check, explain, validate, test, replay and init, over the same engine the
  * extension uses. Run with `deno task pi-controls <command>`.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -15,8 +16,10 @@ import {
   type LoadResult,
 } from "./config.ts";
 import { brokenConfigVerdict, decide, unconfiguredVerdict } from "./engine.ts";
+import { classify, type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
 import { realFs } from "./fs_facts.ts";
+import { appendLog } from "./log.ts";
 import { noConfigWarning } from "./messages.ts";
 import {
   findSessionFiles,
@@ -24,6 +27,7 @@ import {
   type RecordedSession,
   type ReplayRow,
   replaySessions,
+  replaySessionsClassified,
 } from "./replay.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { runConfigTests } from "./config_tests.ts";
@@ -178,6 +182,21 @@ function verdictFor(
   return decide(loaded.config, call, ctx, { parser: p });
 }
 
+/**
+ * Eval classification for one CLI run (only used when the config has a decisions block): one reply
+ * cache and Decisions session id per run; the traces go to pi's log, as in pi.
+ */
+function evalOptions(io: CliIo, origin: string): ClassifyOptions {
+  const logFile = join(agentDirFrom(io.env, homeOf(io)), "extensions", "pi-controls.log");
+  return {
+    cache: newEvalCache(),
+    sessionId: randomUUID(),
+    env: io.env,
+    origin,
+    log: (entry) => appendLog(logFile, entry),
+  };
+}
+
 function reportLoad(io: CliIo, loaded: LoadResult): void {
   const home = homeOf(io);
   if (loaded.status === "absent") {
@@ -196,16 +215,20 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
   const loaded = load(io, flags, cwd);
   reportLoad(io, loaded);
   const p = await parser();
+  const config = loaded.status === "ok" ? loaded.config : null;
+  const evals = evalOptions(io, "check");
+  const judge = (call: ToolCall, ctx: Context) =>
+    classify(verdictFor(loaded, call, ctx, p), config, ctx, evals);
   if (!flags.jsonl) {
     const call = parseCall(flags.tool, flags.input);
-    io.out(JSON.stringify(verdictFor(loaded, call, context(io, cwd), p)) + "\n");
+    io.out(JSON.stringify(await judge(call, context(io, cwd))) + "\n");
     return 0;
   }
   const text = await io.stdin();
   let status = 0;
   const lines = text.split("\n");
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
     let entry: Record<string, unknown>;
     try {
       entry = JSON.parse(line);
@@ -217,15 +240,15 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
         JSON.stringify({ line: i + 1, error: `stdin:${i + 1}: ${(e as Error).message}` }) + "\n",
       );
       status = 1;
-      return;
+      continue;
     }
     const input = entry.input && typeof entry.input === "object"
       ? entry.input as Record<string, unknown>
       : {};
     const lineCwd = typeof entry.cwd === "string" ? resolve(cwd, entry.cwd) : cwd;
-    const v = verdictFor(loaded, { tool: entry.tool as string, input }, context(io, lineCwd), p);
+    const v = await judge({ tool: entry.tool as string, input }, context(io, lineCwd));
     io.out(JSON.stringify(entry.id !== undefined ? { id: entry.id, ...v } : v) + "\n");
-  });
+  }
   return status;
 }
 
@@ -321,10 +344,12 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
       drawn = true;
     }
     : undefined;
-  const rows = replaySessions(config, sessions, { home, env: io.env, fs: realFs() }, {
-    parser: await parser(),
-    onProgress,
-  });
+  const base = { home, env: io.env, fs: realFs() };
+  const decideOpts = { parser: await parser(), onProgress };
+  // With a decisions block, inline code evals are classified too (the API is asked).
+  const rows = config.decisions
+    ? await replaySessionsClassified(config, sessions, base, decideOpts, evalOptions(io, "replay"))
+    : replaySessions(config, sessions, base, decideOpts);
   if (drawn) io.err("\r\x1b[2K");
   if (flags.json) {
     io.out(JSON.stringify({ starter, files, summary: tally(rows), rows }) + "\n");

@@ -952,6 +952,13 @@ function checkDecisions(v: PValue, segs: Seg[], d: Diag): void {
         const s = expectString(p.value, ps, d, "an http or https URL (a string)");
         if (s !== undefined && !isHttpUrl(s)) {
           err(d, p.value.pos, `${at(ps)}${q(s)} is not an http or https URL`);
+        } else if (s !== undefined && hasCredentials(s)) {
+          err(
+            d,
+            p.value.pos,
+            `${at(ps)}must not carry a user name or password; the token is read from the ` +
+              `environment variable named by "tokenEnv"`,
+          );
         }
         break;
       }
@@ -970,7 +977,14 @@ function checkDecisions(v: PValue, segs: Seg[], d: Diag): void {
       case "model":
         expectString(p.value, ps, d, "a model name (a string)");
         break;
-      case "timeoutMs":
+      case "timeoutMs": {
+        // Timers overflow above 2^31-1 ms and would then fire at once.
+        const n = expectNumber(p.value, "positiveInteger", ps, d);
+        if (n !== undefined && n > MAX_TIMEOUT_MS) {
+          err(d, p.value.pos, `${at(ps)}${n} is out of range; expected at most ${MAX_TIMEOUT_MS}`);
+        }
+        break;
+      }
       case "maxSourceBytes":
         expectNumber(p.value, "positiveInteger", ps, d);
         break;
@@ -997,6 +1011,17 @@ function checkDecisions(v: PValue, segs: Seg[], d: Diag): void {
         break;
       }
     }
+  }
+}
+
+const MAX_TIMEOUT_MS = 2147483647;
+
+function hasCredentials(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.username !== "" || u.password !== "";
+  } catch {
+    return false;
   }
 }
 

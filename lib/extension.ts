@@ -2,6 +2,7 @@
  * The pi extension: turns the engine's verdicts into pi effects (block, ask dialog, nudge, notify),
  * keeps session state (breakers, session allows, modes), saves approvals and writes the log.
  */
+import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -16,6 +17,7 @@ import {
 } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
 import { brokenConfigVerdict, decide, informNotification } from "./engine.ts";
+import { classify, evalSessionTexts, newEvalCache } from "./evals.ts";
 import { realFs } from "./fs_facts.ts";
 import { locate, locationIndex } from "./locations.ts";
 import { appendLog, decisionLine } from "./log.ts";
@@ -93,6 +95,9 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
   let loadedFor = "";
   let session: SessionState = newSession();
   let sessionAllows = new Set<string>();
+  // Eval classification: one reply cache and one Decisions session id per pi session.
+  let evalCache = newEvalCache();
+  let evalSession: string = randomUUID();
   const nudges = new Map<string, string>();
   const recent: string[] = [];
   let parser: BashParser | null = null;
@@ -156,6 +161,8 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
   function startup(ctx: PiContext): void {
     session = newSession();
     sessionAllows = new Set();
+    evalCache = newEvalCache();
+    evalSession = randomUUID();
     nudges.clear();
     const l = reload(ctx.cwd);
     const line: Record<string, unknown> = { event: "startup", cwd: ctx.cwd, files: l.files, mode };
@@ -318,9 +325,21 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     else {
       if (call.tool === "bash") await ensureParser();
       verdict = decide(l.config, call, context(ctx.cwd), { parser });
+      // Inline code evals (only with a decisions block): upgrade-only, before session state.
+      verdict = await classify(verdict, l.config, context(ctx.cwd), {
+        cache: evalCache,
+        sessionId: evalSession,
+        signal: ctx.signal,
+        origin: "extension",
+        toolCallId: event.toolCallId,
+        log: (entry) => appendLog(logFile, entry),
+        skip: sessionAllows.has(sessionKey(verdict)) && !isProtectionAsk(verdict)
+          ? "allowed for session"
+          : null,
+      });
     }
     const applied = l.status === "ok"
-      ? applySession(session, verdict, l.config, now())
+      ? evalSessionTexts(applySession(session, verdict, l.config, now()), verdict)
       : { action: verdict.action, reason: verdict.reason, notification: verdict.notification };
     let final: Action = applied.action;
     let choice: string | undefined;

@@ -1,6 +1,7 @@
 /** The decision log: JSON Lines at <agentDir>/extensions/pi-controls.log; never breaks a call. */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { type ClassifiedVerdict, evalSummary } from "./evals.ts";
 import type { Action, Verdict } from "./types.ts";
 
 /** What one decision line records. */
@@ -55,6 +56,12 @@ export function decisionLine(r: DecisionRecord): Record<string, unknown> {
       ...(t.approval ? { approval: t.approval } : {}),
     }))
   );
+  const evals = evalSummary(v as ClassifiedVerdict);
+  if (evals) {
+    // Eval classification ran: the location verdict's action, then what each eval decided.
+    line.locationAction = (v as ClassifiedVerdict).locationAction;
+    line.evals = evals;
+  }
   if (v.configErrors) line.configErrors = v.configErrors;
   if (v.parseError) line.parseError = v.parseError;
   return line;

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decide, type DecideOptions } from "./engine.ts";
+import { classify, type ClassifyOptions, evalSessionTexts } from "./evals.ts";
 import { memoFs } from "./fs_facts.ts";
 import { applySession, newSession } from "./session.ts";
 import type { Action, Config, Context, Verdict } from "./types.ts";
@@ -139,6 +140,61 @@ export function replaySessions(
       rows.push(row);
       if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     }
+  }
+  return rows;
+}
+
+/**
+ * Replay sessions as `replaySessions` does, with eval classification (the config's decisions
+ * block) between the engine and the breakers. The calls of a session are classified a few at a
+ * time, then the breakers run over them in order.
+ */
+export async function replaySessionsClassified(
+  config: Config,
+  sessions: RecordedSession[],
+  base: Omit<Context, "cwd">,
+  opts: DecideOptions & { onProgress?: (done: number, total: number) => void },
+  evals: Omit<ClassifyOptions, "toolCallId">,
+): Promise<ReplayRow[]> {
+  const total = sessions.reduce((n, s) => n + s.calls.length, 0);
+  const rows: ReplayRow[] = [];
+  const fs = memoFs(base.fs);
+  for (const s of sessions) {
+    const state = newSession();
+    const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
+    const verdicts: Verdict[] = new Array(s.calls.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < s.calls.length) {
+        const i = next++;
+        const call = s.calls[i];
+        const v = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+        verdicts[i] = await classify(v, config, ctx, { ...evals, toolCallId: call.id });
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    s.calls.forEach((call, i) => {
+      const verdict = verdicts[i];
+      const applied = evalSessionTexts(
+        applySession(state, verdict, config, call.timestamp),
+        verdict,
+      );
+      const row: ReplayRow = {
+        session: s.file,
+        id: call.id,
+        tool: call.tool,
+        summary: summarize(call.tool, call.input, verdict),
+        engine: verdict.action,
+        action: applied.action,
+        notification: applied.notification,
+        reason: applied.reason,
+        policies: verdict.policies,
+        verdict,
+      };
+      if (applied.escalation) row.escalation = applied.escalation;
+      rows.push(row);
+      if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
+    });
   }
   return rows;
 }
