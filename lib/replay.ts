@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { decide, type DecideOptions } from "./engine.ts";
 import { classify, type ClassifyOptions, evalSessionTexts } from "./evals.ts";
 import { memoFs } from "./fs_facts.ts";
-import { applySession, newSession } from "./session.ts";
+import { type Applied, applySession, newSession } from "./session.ts";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 
 /** One tool call found in a session file. */
@@ -123,21 +123,7 @@ export function replaySessions(
     const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
     for (const call of s.calls) {
       const verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
-      const applied = applySession(state, verdict, config, call.timestamp);
-      const row: ReplayRow = {
-        session: s.file,
-        id: call.id,
-        tool: call.tool,
-        summary: summarize(call.tool, call.input, verdict),
-        engine: verdict.action,
-        action: applied.action,
-        notification: applied.notification,
-        reason: applied.reason,
-        policies: verdict.policies,
-        verdict,
-      };
-      if (applied.escalation) row.escalation = applied.escalation;
-      rows.push(row);
+      rows.push(replayRow(s, call, verdict, applySession(state, verdict, config, call.timestamp)));
       if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     }
   }
@@ -179,24 +165,34 @@ export async function replaySessionsClassified(
         applySession(state, verdict, config, call.timestamp),
         verdict,
       );
-      const row: ReplayRow = {
-        session: s.file,
-        id: call.id,
-        tool: call.tool,
-        summary: summarize(call.tool, call.input, verdict),
-        engine: verdict.action,
-        action: applied.action,
-        notification: applied.notification,
-        reason: applied.reason,
-        policies: verdict.policies,
-        verdict,
-      };
-      if (applied.escalation) row.escalation = applied.escalation;
-      rows.push(row);
+      rows.push(replayRow(s, call, verdict, applied));
       if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     });
   }
   return rows;
+}
+
+/** The row of one replayed call. */
+function replayRow(
+  s: RecordedSession,
+  call: RecordedCall,
+  verdict: Verdict,
+  applied: Applied,
+): ReplayRow {
+  const row: ReplayRow = {
+    session: s.file,
+    id: call.id,
+    tool: call.tool,
+    summary: summarize(call.tool, call.input, verdict),
+    engine: verdict.action,
+    action: applied.action,
+    notification: applied.notification,
+    reason: applied.reason,
+    policies: verdict.policies,
+    verdict,
+  };
+  if (applied.escalation) row.escalation = applied.escalation;
+  return row;
 }
 
 /** A one-line description of a call: the bash command, else its target paths. */
