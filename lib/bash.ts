@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
+import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
   decodeAnsiC,
   fallbackSplit,
@@ -101,16 +102,12 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   const { text, joined } = joinLines(command);
   const parsed = parseSource(parser, text);
   if (!parsed) return { stages: [], error: "the bash parser returned no tree" };
-  try {
-    const walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
-    walker.run(parsed.tree.rootNode, [env.cwd]);
-    const root = parsed.tree.rootNode;
-    const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
-      continuationProblem(root, parsed.source, joined);
-    return { stages: walker.stages, error };
-  } finally {
-    parsed.tree.delete();
-  }
+  const walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
+  walker.run(parsed.root, [env.cwd]);
+  const root = parsed.root;
+  const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
+    continuationProblem(root, parsed.source, joined);
+  return { stages: walker.stages, error };
 }
 
 type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
@@ -122,24 +119,29 @@ type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
 function parseSource(
   parser: BashParser,
   text: string,
-): { tree: Tree; source: string; readWrite: Set<number> } | null {
+): { root: LiteNode; source: string; readWrite: Set<number> } | null {
   let source = text;
-  let tree = parser.parse(source);
+  let tree: Tree | null = parser.parse(source);
   if (!tree) return null;
-  const readWrite = readWriteOps(tree.rootNode, source);
-  if (readWrite.size) {
-    for (const i of readWrite) source = source.slice(0, i) + ">>" + source.slice(i + 2);
-    tree.delete();
-    tree = parser.parse(source);
-    if (!tree) return null;
+  try {
+    const readWrite = readWriteOps(tree.rootNode, source);
+    if (readWrite.size) {
+      for (const i of readWrite) source = source.slice(0, i) + ">>" + source.slice(i + 2);
+      tree.delete();
+      tree = parser.parse(source);
+      if (!tree) return null;
+    }
+    // One cursor pass copies the tree into plain objects; the WASM tree is freed at once.
+    return { root: liteTree(tree.rootNode, source), source, readWrite };
+  } finally {
+    tree?.delete();
   }
-  return { tree, source, readWrite };
 }
 
 /** Offsets of `<` redirect operators directly followed by `>` (the `<>` operator). */
 function readWriteOps(root: SyntaxNode, source: string): Set<number> {
   const out = new Set<number>();
-  if (!root.hasError || !source.includes("<>")) return out;
+  if (!source.includes("<>") || !root.hasError) return out;
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
@@ -151,8 +153,8 @@ function readWriteOps(root: SyntaxNode, source: string): Set<number> {
   return out;
 }
 
-function syntaxErrorAt(root: SyntaxNode): string {
-  const stack: SyntaxNode[] = [root];
+function syntaxErrorAt(root: LiteNode): string {
+  const stack: LiteNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.isError || n.isMissing) {
@@ -171,7 +173,7 @@ function syntaxErrorAt(root: SyntaxNode): string {
  * them (single quotes, `$'…'`, comments, quoted heredoc bodies), and none may have been joined
  * inside such a place. A disagreement means the joiner misread the quoting: not analysable.
  */
-function continuationProblem(root: SyntaxNode, source: string, joined: number[]): string | null {
+function continuationProblem(root: LiteNode, source: string, joined: number[]): string | null {
   if (!joined.length && !source.includes("\\\n")) return null;
   const zones = literalZones(root);
   const covers = (i: number) => zones.some(([s, e]) => s <= i && i < e);
@@ -188,9 +190,9 @@ function continuationProblem(root: SyntaxNode, source: string, joined: number[])
 }
 
 /** Source ranges bash reads literally: quotes bash does not look into, comments, quoted heredocs. */
-function literalZones(root: SyntaxNode): [number, number][] {
+function literalZones(root: LiteNode): [number, number][] {
   const out: [number, number][] = [];
-  const stack: SyntaxNode[] = [root];
+  const stack: LiteNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.type === "raw_string" || n.type === "ansi_c_string" || n.type === "comment") {
@@ -203,7 +205,7 @@ function literalZones(root: SyntaxNode): [number, number][] {
   return out;
 }
 
-function heredocQuoted(redirect: SyntaxNode | null): boolean {
+function heredocQuoted(redirect: LiteNode | null): boolean {
   const start = redirect?.children.find((c) => c?.type === "heredoc_start");
   return !!start && /['"\\]/.test(start.text);
 }
@@ -325,7 +327,7 @@ class Walker {
   stages: Stage[] = [];
   error: string | null = null;
   /** Function bodies, walked last: they run wherever they are called. */
-  private functions: { body: SyntaxNode; moves: boolean }[] = [];
+  private functions: { body: LiteNode; moves: boolean }[] = [];
   /** Whether something in the command may change the cwd. */
   private moved = false;
   /** Whether the commands being walked read a pipe on their standard input. */
@@ -348,7 +350,7 @@ class Walker {
   }
 
   /** Walk a whole program, then the function bodies it defines. */
-  run(root: SyntaxNode, cwds: Cwds, origin = "top"): Flow {
+  run(root: LiteNode, cwds: Cwds, origin = "top"): Flow {
     const end = this.walk(root, cwds, origin, []);
     while (this.functions.length) {
       const f = this.functions.shift()!;
@@ -377,23 +379,19 @@ class Walker {
       this.error ??= "a backtick substitution could not be analysed";
       return;
     }
-    try {
-      const sub = new Walker(
-        this.env,
-        parsed.source,
-        parsed.readWrite,
-        this.parser,
-        this.budget,
-        this.depth + 1,
-      );
-      sub.stages = this.stages;
-      sub.touched = this.touched;
-      sub.run(parsed.tree.rootNode, cwds, "substitution");
-      if (parsed.tree.rootNode.hasError) this.error ??= syntaxErrorAt(parsed.tree.rootNode);
-      this.error ??= sub.error;
-    } finally {
-      parsed.tree.delete();
-    }
+    const sub = new Walker(
+      this.env,
+      parsed.source,
+      parsed.readWrite,
+      this.parser,
+      this.budget,
+      this.depth + 1,
+    );
+    sub.stages = this.stages;
+    sub.touched = this.touched;
+    sub.run(parsed.root, cwds, "substitution");
+    if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
+    this.error ??= sub.error;
   }
 
   /**
@@ -402,7 +400,7 @@ class Walker {
    * the whole, bash gives `> f` to the last command only.
    */
   walk(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
@@ -477,7 +475,7 @@ class Walker {
 
   /** Walk children as `;`-separated statements (`&` runs the previous one in a subshell). */
   sequence(
-    children: (SyntaxNode | null)[],
+    children: (LiteNode | null)[],
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
@@ -488,7 +486,7 @@ class Walker {
   }
 
   private sequenceFlow(
-    children: (SyntaxNode | null)[],
+    children: (LiteNode | null)[],
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
@@ -496,7 +494,7 @@ class Walker {
   ): Flow {
     let cur: Flow = same(cwds);
     const seen: Cwds[] = [cwds];
-    const kids = children.filter((c): c is SyntaxNode => !!c);
+    const kids = children.filter((c): c is LiteNode => !!c);
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
       if (!c.isNamed) continue;
@@ -508,13 +506,13 @@ class Walker {
   }
 
   private list(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
-    const kids = node.children.filter((c): c is SyntaxNode => !!c && c.type !== "comment");
+    const kids = node.children.filter((c): c is LiteNode => !!c && c.type !== "comment");
     if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
     const a = this.walk(kids[0], cwds, origin, redirects);
     return this.then(a, kids[1].type, kids[2], cwds, origin, redirects, tail);
@@ -522,13 +520,13 @@ class Walker {
 
   /** Every command of a pipeline runs in a subshell: none changes the cwd. */
   private pipeline(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
     tail: Redirect[],
   ): Flow {
-    const parts = node.namedChildren.filter((c): c is SyntaxNode => !!c && c.type !== "comment");
+    const parts = node.namedChildren.filter((c): c is LiteNode => !!c && c.type !== "comment");
     parts.forEach((c, i) => {
       const last = i === parts.length - 1 ? tail : [];
       if (i === 0) this.walk(c, cwds, origin, redirects, last);
@@ -552,7 +550,7 @@ class Walker {
   private then(
     a: Flow,
     op: string,
-    node: SyntaxNode,
+    node: LiteNode,
     start: Cwds,
     origin: string,
     redirects: Redirect[],
@@ -573,7 +571,7 @@ class Walker {
     return this.walk(node, union(a.ok, a.fail), origin, redirects, tail);
   }
 
-  private loop(node: SyntaxNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+  private loop(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     const mark = this.stages.length;
     const marked = this.functions.length;
     const once = this.sequence(node.children, cwds, origin, redirects, true);
@@ -584,7 +582,7 @@ class Walker {
     return same(this.sequence(node.children, union(once, [null]), origin, redirects, true));
   }
 
-  private functionDefinition(node: SyntaxNode, cwds: Cwds): Flow {
+  private functionDefinition(node: LiteNode, cwds: Cwds): Flow {
     const body = node.childForFieldName("body");
     if (!body) return same(cwds);
     const probe = new Walker(this.env, "", this.readWrite, this.parser, this.budget, this.depth);
@@ -598,14 +596,14 @@ class Walker {
   }
 
   private redirected(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
   ): Flow {
     const body = node.childForFieldName("body");
     const own: Redirect[] = [];
-    const after: [string, SyntaxNode][] = [];
+    const after: [string, LiteNode][] = [];
     for (const c of node.childrenForFieldName("redirect")) {
       if (c) own.push(...this.redirect(c, cwds, origin, after));
     }
@@ -620,10 +618,10 @@ class Walker {
    * go to `after` with their operator, flattened so they chain left to right as bash runs them.
    */
   redirect(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
-    after: [string, SyntaxNode][],
+    after: [string, LiteNode][],
   ): Redirect[] {
     if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after);
     if (node.type === "herestring_redirect") {
@@ -634,7 +632,7 @@ class Walker {
     }
     let fd = "";
     let op = "";
-    let dest: SyntaxNode | null = null;
+    let dest: LiteNode | null = null;
     for (const c of node.children) {
       if (!c) continue;
       if (c.type === "file_descriptor") fd = c.text;
@@ -654,10 +652,10 @@ class Walker {
   }
 
   private heredoc(
-    node: SyntaxNode,
+    node: LiteNode,
     cwds: Cwds,
     origin: string,
-    after: [string, SyntaxNode][],
+    after: [string, LiteNode][],
   ): Redirect[] {
     const out: Redirect[] = [];
     let body = literal("");
@@ -678,7 +676,7 @@ class Walker {
   }
 
   /** A heredoc body as the command reads it; its substitutions (unquoted bodies) are stages. */
-  private heredocBody(node: SyntaxNode, cwds: Cwds, quoted: boolean, strip: boolean): Word {
+  private heredocBody(node: LiteNode, cwds: Cwds, quoted: boolean, strip: boolean): Word {
     const tabs = (t: string) => (strip ? t.replace(/^\t+/gm, "") : t);
     if (quoted) return { ...literal(tabs(node.text)), text: node.text };
     // tree-sitter leaves backticks in the body as text: find them in the text between nodes.
@@ -699,7 +697,7 @@ class Walker {
     return { ...w, value: tabs(w.value), prefix: tabs(w.prefix) };
   }
 
-  command(node: SyntaxNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+  command(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     const piped = this.piped;
     const parts = this.pipedWalk(false, () => this.commandParts(node, cwds, origin));
     const { argv, coproc } = stripKeywords(parts.words);
@@ -723,11 +721,11 @@ class Walker {
   }
 
   /** The words, assignments, redirects and heredoc followers of a command node. */
-  private commandParts(node: SyntaxNode, cwds: Cwds, origin: string) {
+  private commandParts(node: LiteNode, cwds: Cwds, origin: string) {
     const words: Word[] = [];
     const assignments: Word[] = [];
     const own: Redirect[] = [];
-    const after: [string, SyntaxNode][] = [];
+    const after: [string, LiteNode][] = [];
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
@@ -767,7 +765,7 @@ class Walker {
   }
 
   /** Decode a word node to the value bash will use. */
-  word(node: SyntaxNode, cwds: Cwds): Word {
+  word(node: LiteNode, cwds: Cwds): Word {
     const parts = this.parts(node, cwds, true);
     const w = fromParts(parts, node.text);
     if (
@@ -780,7 +778,7 @@ class Walker {
     return w;
   }
 
-  parts(node: SyntaxNode, cwds: Cwds, first: boolean): Part[] {
+  parts(node: LiteNode, cwds: Cwds, first: boolean): Part[] {
     switch (node.type) {
       case "word":
       case "command_name": {
@@ -846,7 +844,7 @@ class Walker {
     }];
   }
 
-  private stringParts(node: SyntaxNode, cwds: Cwds): Part[] {
+  private stringParts(node: LiteNode, cwds: Cwds): Part[] {
     const body = node.type === "translated_string" ? node.namedChildren[0] ?? node : node;
     return this.textParts(body, 1, 1, cwds, (t) => [{
       value: unescapeDoubleQuoted(t),
@@ -860,7 +858,7 @@ class Walker {
    * `open`/`close`: delimiter lengths at either end (`"` of a string, nothing for a body).
    */
   private textParts(
-    node: SyntaxNode,
+    node: LiteNode,
     open: number,
     close: number,
     cwds: Cwds,
@@ -887,7 +885,7 @@ class Walker {
     return out;
   }
 
-  private expansion(node: SyntaxNode, cwds: Cwds): Part {
+  private expansion(node: LiteNode, cwds: Cwds): Part {
     const name = simpleName(node);
     if (name !== null && NUMERIC_PARAMS.has(name)) return { value: node.text, kind: "static" };
     if (name !== null && EXPANDABLE.includes(name) && !this.touched.has(name)) {
@@ -967,7 +965,7 @@ function stripKeywords(argv: Word[]): { argv: Word[]; coproc: boolean } {
 }
 
 /** Flatten what follows a heredoc start into `[operator, statement]` pairs, left to right. */
-function flatten(node: SyntaxNode, op: string, out: [string, SyntaxNode][]): void {
+function flatten(node: LiteNode, op: string, out: [string, LiteNode][]): void {
   if (node.type !== "list" && node.type !== "pipeline") {
     out.push([op, node]);
     return;
@@ -983,7 +981,7 @@ function flatten(node: SyntaxNode, op: string, out: [string, SyntaxNode][]): voi
   }
 }
 
-function isRedirect(n: SyntaxNode): boolean {
+function isRedirect(n: LiteNode): boolean {
   return n.type === "file_redirect" || n.type === "heredoc_redirect" ||
     n.type === "herestring_redirect";
 }
@@ -994,7 +992,7 @@ function bareName(name: string): RegExp {
 }
 
 /** `$NAME` or `${NAME}` without operators: the name; otherwise null. */
-function simpleName(node: SyntaxNode): string | null {
+function simpleName(node: LiteNode): string | null {
   const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[?$#!-])\}|([A-Za-z_][A-Za-z0-9_]*|[?$#!-]))$/.exec(
     node.text,
   );

@@ -1,0 +1,109 @@
+/**
+ * A plain-JavaScript copy of a tree-sitter tree, read in one cursor pass. Every property of a
+ * web-tree-sitter node (`type`, `children`, `childForFieldName`, ...) is a call into WASM; the walk
+ * over a bash command reads each node many times, so it reads this copy instead.
+ */
+import type { SyntaxNode } from "./bash_parser.ts";
+
+/** The subset of a tree-sitter node the bash analysis reads, as plain data. */
+export interface LiteNode {
+  id: number;
+  type: string;
+  isNamed: boolean;
+  isError: boolean;
+  isMissing: boolean;
+  /** The node or something below it is an ERROR or MISSING node. */
+  hasError: boolean;
+  startIndex: number;
+  endIndex: number;
+  text: string;
+  parent: LiteNode | null;
+  children: LiteNode[];
+  namedChildren: LiteNode[];
+  /** The field name each child has in its parent (`name`, `argument`, `body`), or null. */
+  fields: (string | null)[];
+  childForFieldName(name: string): LiteNode | null;
+  childrenForFieldName(name: string): LiteNode[];
+}
+
+class Lite implements LiteNode {
+  children: LiteNode[] = [];
+  fields: (string | null)[] = [];
+  hasError: boolean;
+  #named: LiteNode[] | null = null;
+  #text: string | null = null;
+  constructor(
+    private source: string,
+    public id: number,
+    public type: string,
+    public isNamed: boolean,
+    public isMissing: boolean,
+    public startIndex: number,
+    public endIndex: number,
+    public parent: Lite | null,
+  ) {
+    this.hasError = type === "ERROR" || isMissing;
+  }
+  get isError(): boolean {
+    return this.type === "ERROR";
+  }
+  get text(): string {
+    return this.#text ??= this.source.slice(this.startIndex, this.endIndex);
+  }
+  get namedChildren(): LiteNode[] {
+    return this.#named ??= this.children.filter((c) => c.isNamed);
+  }
+  childForFieldName(name: string): LiteNode | null {
+    const i = this.fields.indexOf(name);
+    return i < 0 ? null : this.children[i];
+  }
+  childrenForFieldName(name: string): LiteNode[] {
+    return this.children.filter((_, i) => this.fields[i] === name);
+  }
+}
+
+/** Copy the tree under `root` (parsed from `source`) into plain objects. */
+export function liteTree(root: SyntaxNode, source: string): LiteNode {
+  const cursor = root.walk();
+  try {
+    const make = (parent: Lite | null, id: number) =>
+      new Lite(
+        source,
+        id,
+        cursor.nodeType,
+        cursor.nodeIsNamed,
+        cursor.nodeIsMissing,
+        cursor.startIndex,
+        cursor.endIndex,
+        parent,
+      );
+    const top = make(null, 0);
+    const all: Lite[] = [top];
+    const stack: Lite[] = [top];
+    if (cursor.gotoFirstChild()) {
+      outer: for (;;) {
+        const parent = stack[stack.length - 1];
+        const node = make(parent, all.length);
+        parent.children.push(node);
+        parent.fields.push(cursor.currentFieldName);
+        all.push(node);
+        if (cursor.gotoFirstChild()) {
+          stack.push(node);
+          continue;
+        }
+        while (!cursor.gotoNextSibling()) {
+          cursor.gotoParent();
+          stack.pop();
+          if (stack.length === 0) break outer;
+        }
+      }
+    }
+    // Children come after their parent in this order: walking it backwards lifts errors up.
+    for (let i = all.length - 1; i > 0; i--) {
+      if (all[i].hasError) all[i].parent!.hasError = true;
+    }
+    return top;
+  } finally {
+    cursor.delete();
+  }
+}
