@@ -49,8 +49,11 @@ export interface PiHomeOptions {
   projectConfig?: string;
   /** Files to create, relative to the project dir. */
   files?: Record<string, string>;
-  /** `flag` (default): `pi -e dist/pi-controls.js`; `copy`: installed in `<agentDir>/extensions/`. */
-  install?: "flag" | "copy";
+  /**
+   * `flag` (default): `pi -e dist/pi-controls.js`; `copy`: installed in `<agentDir>/extensions/`;
+   * `none`: not loaded by the harness (the test installs it, e.g. with `pi install`).
+   */
+  install?: "flag" | "copy" | "none";
 }
 
 /** Create the temp home, the model server and the configs. */
@@ -102,6 +105,7 @@ export function setupPi(opts: PiHomeOptions): PiHome {
     copyFileSync(BUNDLE, join(agentDir, "extensions", "pi-controls.js"));
     extensionArgs = [];
   }
+  if (opts.install === "none") extensionArgs = [];
   return {
     root,
     home,
@@ -144,6 +148,33 @@ function piCommand(h: PiHome, args: string[], piped: boolean): Deno.Command {
     stdout: "piped",
     stderr: "piped",
   });
+}
+
+/** Run pi's CLI with `args` (no prompt, e.g. `install ./dir`) in the temp home. */
+export async function runPiCli(h: PiHome, args: string[]): Promise<PrintResult> {
+  const t0 = performance.now();
+  const out = await new Deno.Command("node", {
+    args: [h.cli, ...args],
+    cwd: h.cwd,
+    clearEnv: true,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: h.home,
+      PI_CODING_AGENT_DIR: h.agentDir,
+      PI_OFFLINE: "1",
+      NO_COLOR: "1",
+      TERM: "dumb",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+    ms: performance.now() - t0,
+  };
 }
 
 /** The outcome of a print-mode run. */

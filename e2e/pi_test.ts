@@ -28,6 +28,7 @@ import {
   type PiHome,
   readLog,
   type RpcPi,
+  runPiCli,
   runPrint,
   sessionFiles,
   setupPi,
@@ -679,6 +680,43 @@ Deno.test({
         assert.ok(errors.some((n) => n.message.includes(where)), JSON.stringify(rpc.notifications));
         assert.deepEqual(decisions(h).map((d) => d.action), ["deny", "deny"]);
       });
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "e2e: pi install <this repository> into a fresh agent dir, then pi enforces a policy from it",
+  ignore: SKIP,
+  fn: async () => {
+    const repo = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+    const script = [
+      call("write", { path: "secret.txt", content: "no\n" }),
+      call("bash", { command: "echo allowed > ok.txt" }),
+      text("Done."),
+    ];
+    const globalConfig = JSON.stringify({
+      policies: {
+        guard: { defaultAction: "allow", rules: [{ action: "deny", tool: "write" }] },
+      },
+      locations: { "~/project": "guard" },
+    });
+    await withPi({ script, globalConfig, install: "none" }, async (h) => {
+      const installed = await runPiCli(h, ["install", repo]);
+      assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+      const settings = JSON.parse(readFileSync(join(h.agentDir, "settings.json"), "utf8"));
+      assert.ok(JSON.stringify(settings.packages ?? []).includes(repo), JSON.stringify(settings));
+      const r = await runPrint(h, "Write the files.");
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(
+        !existsSync(join(h.cwd, "secret.txt")),
+        "the denied write ran: the package did not load",
+      );
+      assert.equal(readFileSync(join(h.cwd, "ok.txt"), "utf8"), "allowed\n");
+      assert.match(
+        lastToolResults(h.server).get("call_1") ?? "",
+        /^Access denied by policy: write — blocked path: ".*secret\.txt"/,
+      );
     });
   },
 });
