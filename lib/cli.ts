@@ -328,8 +328,17 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
     ? flags.rest.map((r) => resolve(io.cwd, r))
     : [join(agentDir, "sessions")];
   const { files, missing } = findSessionFiles(targets);
-  for (const m of missing) io.err(`no such session file or directory: ${m}\n`);
-  if (missing.length && !files.length) return 1;
+  if (!flags.rest.length && missing.length) {
+    // A fresh machine: pi has not recorded a session yet. Not an error; say where to look.
+    io.err(
+      `No pi sessions yet in ${targets[0]} (pi records every session there).\n` +
+        `Replay session files or directories instead, e.g. the recorded examples of this ` +
+        `repository: pi-controls replay testdata/cases\n`,
+    );
+  } else {
+    for (const m of missing) io.err(`no such session file or directory: ${m}\n`);
+    if (missing.length && !files.length) return 1;
+  }
   const sessions: RecordedSession[] = files.map((f) => readSession(f));
   for (const s of sessions) for (const p of s.problems) io.err(`warning: ${p}\n`);
   const config = loaded.config;

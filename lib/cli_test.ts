@@ -366,3 +366,14 @@ Deno.test("examples/sample.jsonc validates and passes its own examples", async (
   assert.equal(r.code, 0, r.out);
   assert.match(r.out, /8 passed, 0 failed/);
 });
+
+Deno.test("replay on a fresh machine without pi sessions says where to look and exits 0", async () => {
+  const t = tempTree();
+  const r = await run(["replay"], { home: t.home, cwd: t.root });
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /No pi sessions yet in .*\.pi\/agent\/sessions/);
+  assert.match(r.out, /0 tool calls in 0 session file\(s\)/);
+  const missing = await run(["replay", join(t.root, "nope")], { home: t.home, cwd: t.root });
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /no such session file or directory: .*nope/);
+});
