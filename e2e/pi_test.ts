@@ -12,8 +12,8 @@
  * one, to see these tests fail).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 import process from "node:process";
 import { parse as parseJsonc } from "jsonc-parser";
 import { loadBashParser } from "../lib/bash_parser.ts";
@@ -705,7 +705,11 @@ Deno.test({
       const installed = await runPiCli(h, ["install", repo]);
       assert.equal(installed.code, 0, installed.stdout + installed.stderr);
       const settings = JSON.parse(readFileSync(join(h.agentDir, "settings.json"), "utf8"));
-      assert.ok(JSON.stringify(settings.packages ?? []).includes(repo), JSON.stringify(settings));
+      // pi records a local package by its path relative to the agent dir.
+      const packages: string[] = (settings.packages ?? []).map((p: string) =>
+        resolve(h.agentDir, p)
+      );
+      assert.deepEqual(packages, [realpathSync(repo)], JSON.stringify(settings));
       const r = await runPrint(h, "Write the files.");
       assert.equal(r.code, 0, r.stderr);
       assert.ok(
