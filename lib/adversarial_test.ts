@@ -92,6 +92,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["/bin/r? -rf build", "deny", "deny"],
   ["x=rm; $x -rf build", "deny", "deny"],
   ["a=r b=m; $a$b -rf build", "deny", "deny"],
+  // Names of Object.prototype properties must not confuse table lookups.
+  ["constructor -e 'rm -rf build'", "deny", "allow"],
+  ["__proto__ rm -rf build", "deny", "allow"],
+  ["toString -c 'rm -rf build'", "deny", "allow"],
   // Wrappers.
   ["sudo rm -rf build", "deny", "deny"],
   ["sudo -u root rm -rf build", "deny", "deny"],

@@ -345,7 +345,7 @@ class Walker {
     private budget: { steps: number },
     private depth = 0,
   ) {
-    this.touched = new Set(EXPANDABLE.filter((n) => bareName(n).test(source)));
+    this.touched = new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(source)));
     this.cdpathUnknown = source.includes("CDPATH");
   }
 
@@ -494,12 +494,11 @@ class Walker {
   ): Flow {
     let cur: Flow = same(cwds);
     const seen: Cwds[] = [cwds];
-    const kids = children.filter((c): c is LiteNode => !!c);
-    for (let i = 0; i < kids.length; i++) {
-      const c = kids[i];
-      if (!c.isNamed) continue;
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i];
+      if (!c || !c.isNamed) continue;
       const r = this.walk(c, union(cur.ok, cur.fail), origin, redirects);
-      if (kids[i + 1]?.type !== "&") cur = r;
+      if (nextNode(children, i)?.type !== "&") cur = r;
       if (keepAll) seen.push(cur.ok, cur.fail);
     }
     return keepAll ? same(union(...seen)) : cur;
@@ -981,6 +980,12 @@ function flatten(node: LiteNode, op: string, out: [string, LiteNode][]): void {
   }
 }
 
+/** The first non-null child after index `i`. */
+function nextNode(children: (LiteNode | null)[], i: number): LiteNode | undefined {
+  for (let j = i + 1; j < children.length; j++) if (children[j]) return children[j]!;
+  return undefined;
+}
+
 function isRedirect(n: LiteNode): boolean {
   return n.type === "file_redirect" || n.type === "heredoc_redirect" ||
     n.type === "herestring_redirect";
@@ -990,6 +995,10 @@ function isRedirect(n: LiteNode): boolean {
 function bareName(name: string): RegExp {
   return new RegExp(`(?<![\\w$])(?<!\\$\\{)${name}(?!\\w)`);
 }
+/** bareName of each expandable variable, compiled once. */
+const BARE_NAMES: Record<string, RegExp> = Object.fromEntries(
+  EXPANDABLE.map((n) => [n, bareName(n)]),
+);
 
 /** `$NAME` or `${NAME}` without operators: the name; otherwise null. */
 function simpleName(node: LiteNode): string | null {

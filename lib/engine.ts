@@ -8,7 +8,13 @@ import {
   type Stage,
 } from "./bash.ts";
 import type { BashParser } from "./bash_parser.ts";
-import { locate, locationIndex, type Placement, reachable } from "./locations.ts";
+import {
+  locate,
+  type LocationIndex,
+  locationIndex,
+  type Placement,
+  reachable,
+} from "./locations.ts";
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { realPath } from "./paths.ts";
@@ -99,15 +105,29 @@ function judgePlacement(
   return result;
 }
 
+/**
+ * What the targets of one stage share: the location index, and the placement results by policy
+ * name (every target of a stage has the same subject, and a result depends on the policy only).
+ */
+interface StageShared {
+  index: LocationIndex;
+  judged: Map<string | null, RuleResult & { approval?: Rule }>;
+}
+
+function stageShared(config: Config, ctx: Context): StageShared {
+  return { index: locationIndex(config, ctx), judged: new Map() };
+}
+
 /** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
 function judgeTarget(
   config: Config,
   ctx: Context,
   target: Target,
   subject: Subject,
-  explain = false,
+  explain: boolean,
+  shared: StageShared,
 ): TargetVerdict {
-  const index = locationIndex(config, ctx);
+  const { index, judged } = shared;
   const paths: string[] = [];
   let resolved: string | undefined;
   let placements: Placement[];
@@ -126,7 +146,8 @@ function judgeTarget(
   }
   let best: TargetVerdict | null = null;
   for (const placement of placements) {
-    const r = judgePlacement(config, placement, subject, explain);
+    let r = judged.get(placement.policy);
+    if (!r) judged.set(placement.policy, r = judgePlacement(config, placement, subject, explain));
     const tv: TargetVerdict = {
       path: target.path ?? "",
       kind: target.kind,
@@ -179,7 +200,10 @@ function decideTool(
   explain: boolean,
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const targets = toolTargets(call, ctx).map((t) => judgeTarget(config, ctx, t, subject, explain));
+  const shared = stageShared(config, ctx);
+  const targets = toolTargets(call, ctx).map((t) =>
+    judgeTarget(config, ctx, t, subject, explain, shared)
+  );
   return [{ command: null, cwd: ctx.cwd, targets, action: worst(targets.map((t) => t.action)) }];
 }
 
@@ -222,7 +246,8 @@ function decideStage(
       note: "the command name is not known before it runs",
     });
   }
-  const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain));
+  const shared = stageShared(config, ctx);
+  const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
     // judged where they run. Only pathProtection applies to its target.
@@ -279,9 +304,14 @@ function stageForms(stage: Stage, command: string): string[] {
 const RISKY_ENV =
   /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
 
-/** Analyses by command, cwd and the expandable environment (a pure function: parse once). */
-const analyses = new Map<string, BashAnalysis>();
-const ANALYSES_KEPT = 2000;
+/**
+ * Analyses by command, cwd and the expandable environment (a pure function: parse once), in two
+ * generations: a hit in the older one moves up; when the newer one is full, the older is dropped.
+ * (Deleting a Map's oldest key leaves a hole its iterator skips ever after: eviction grew costly.)
+ */
+let analyses = new Map<string, BashAnalysis>();
+let olderAnalyses = new Map<string, BashAnalysis>();
+const ANALYSES_KEPT = 1000;
 
 /** analyzeBash, remembered: agents repeat commands, and the analysis touches no filesystem. */
 function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
@@ -290,16 +320,14 @@ function analyzeCached(command: string, env: BashEnv, parser: BashParser | null)
     parser ? "t" : "f"
   }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${command}`;
   const known = analyses.get(key);
-  if (known) {
-    // Most recently used last, so the oldest is dropped first.
-    analyses.delete(key);
-    analyses.set(key, known);
-    return known;
+  if (known) return known;
+  const analysis = olderAnalyses.get(key) ?? analyzeBash(command, env, parser);
+  if (analyses.size >= ANALYSES_KEPT) {
+    olderAnalyses = analyses;
+    analyses = new Map();
   }
-  const fresh = analyzeBash(command, env, parser);
-  if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
-  analyses.set(key, fresh);
-  return fresh;
+  analyses.set(key, analysis);
+  return analysis;
 }
 
 /** Decide a bash call. */

@@ -10,6 +10,12 @@ interface CompiledProtection {
   full: RegExp | null;
   /** Matches one path component (globs without a `/`). */
   component: RegExp | null;
+  /** Path globs: the absolute directory before the first wildcard (null: relative, no base). */
+  prefix: string | null;
+  /** Component globs: the glob has no wildcard (a plain name like `.env`). */
+  literal: boolean;
+  /** Literal names: whether a bash name glob may match it, by word (pure; bounded). */
+  meets?: Map<string, boolean>;
 }
 
 const STRICTNESS: Record<ProtectionAction, number> = { log: 1, ask: 2, deny: 3 };
@@ -36,13 +42,21 @@ function globSource(glob: string): string {
 function compile(entry: ProtectionEntry, home: string): CompiledProtection {
   const glob = expandTilde(entry.glob, home);
   if (!glob.includes("/")) {
-    return { entry, full: null, component: new RegExp(`^${globSource(glob)}$`, "u") };
+    const component = new RegExp(`^${globSource(glob)}$`, "u");
+    return { entry, full: null, component, prefix: null, literal: !/[*?[]/.test(entry.glob) };
   }
   let src: string;
   if (isAbsolute(glob)) src = globSource(resolve(glob) + (glob.endsWith("/") ? "/" : ""));
   else if (entry.base) src = globSource(resolve(entry.base, glob));
   else src = "(?:[^]*/)?" + globSource(glob.replace(/^\.\//, ""));
-  return { entry, full: new RegExp(`^${src.replace(/\/$/, "")}$`, "u"), component: null };
+  const full = new RegExp(`^${src.replace(/\/$/, "")}$`, "u");
+  const literal = glob.slice(0, glob.search(/[*?[]|$/));
+  const prefix = isAbsolute(literal)
+    ? resolve(literal)
+    : entry.base
+    ? resolve(entry.base, literal)
+    : null;
+  return { entry, full, component: null, prefix, literal: false };
 }
 
 function compiledFor(config: Config, home: string): CompiledProtection[] {
@@ -105,18 +119,25 @@ function findProtection(config: Config, path: string, home: string): Found {
 
 /** Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. */
 function namesMayMeet(protect: CompiledProtection, word: string): boolean {
-  const literal = !/[*?[]/.test(protect.entry.glob);
-  if (!literal) return true; // two patterns: assume they can meet
+  if (!protect.literal) return true; // two patterns: assume they can meet
   const name = protect.entry.glob;
   if (word === "") return true;
   // Bash globs do not match a leading dot unless the pattern starts with one.
   if (name.startsWith(".") && !word.startsWith(".")) return false;
-  const re = new RegExp(
-    "^" + word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
-      "$",
-    "u",
-  );
-  return re.test(name);
+  const meets = protect.meets ??= new Map();
+  let known = meets.get(word);
+  if (known === undefined) {
+    const re = new RegExp(
+      "^" +
+        word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
+        "$",
+      "u",
+    );
+    known = re.test(name);
+    if (meets.size >= 1000) meets.clear();
+    meets.set(word, known);
+  }
+  return known;
 }
 
 /**
@@ -143,13 +164,7 @@ export function protectionBelow(
     if (p.component) {
       if (namesMayMeet(p, word)) consider(p.entry);
     } else if (p.full) {
-      const glob = expandTilde(p.entry.glob, home);
-      const literal = glob.slice(0, glob.search(/[*?[]|$/));
-      const prefix = isAbsolute(literal)
-        ? resolve(literal)
-        : p.entry.base
-        ? resolve(p.entry.base, literal)
-        : null;
+      const prefix = p.prefix;
       if (prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")) {
         consider(p.entry);
       }

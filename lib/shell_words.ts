@@ -238,16 +238,19 @@ function closingDoubleQuote(src: string, from: number): number {
 
 /** Remove quoting backslashes from an unquoted word: `\x` is `x`. */
 export function unescapeUnquoted(text: string): string {
+  if (!text.includes("\\")) return text;
   return text.replace(/\\([\s\S])/g, "$1");
 }
 
 /** Remove the backslashes double quotes honour: `\$ \` \" \\` (others stay). */
 export function unescapeDoubleQuoted(text: string): string {
+  if (!text.includes("\\")) return text;
   return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
 }
 
 /** Remove the backslashes an unquoted heredoc body honours: `\$ \` \\` (others stay). */
 export function unescapeHeredoc(text: string): string {
+  if (!text.includes("\\")) return text;
   return text.replace(/\\([$`\\])/g, "$1");
 }
 

@@ -62,21 +62,38 @@ class Lite implements LiteNode {
   }
 }
 
+/** A grammar's node types by id (a pure function of the language; ERROR is id 65535). */
+type NodeType = { name: string; named: boolean };
+const typeTables = new WeakMap<object, Map<number, NodeType>>();
+
 /** Copy the tree under `root` (parsed from `source`) into plain objects. */
 export function liteTree(root: SyntaxNode, source: string): LiteNode {
   const cursor = root.walk();
+  const language = root.tree.language;
+  let types = typeTables.get(language);
+  if (!types) typeTables.set(language, types = new Map());
+  // A missing node is an error: in a tree without errors no node is missing (no need to ask).
+  const mayMiss = root.hasError;
   try {
-    const make = (parent: Lite | null, id: number) =>
-      new Lite(
+    const make = (parent: Lite | null, id: number) => {
+      // The type id gives the name and the namedness: one WASM call per node instead of two.
+      const typeId = cursor.nodeTypeId;
+      let type = types.get(typeId);
+      if (!type) {
+        type = { name: language.types[typeId] || "ERROR", named: language.nodeTypeIsNamed(typeId) };
+        types.set(typeId, type);
+      }
+      return new Lite(
         source,
         id,
-        cursor.nodeType,
-        cursor.nodeIsNamed,
-        cursor.nodeIsMissing,
+        type.name,
+        type.named,
+        mayMiss && cursor.nodeIsMissing,
         cursor.startIndex,
         cursor.endIndex,
         parent,
       );
+    };
     const top = make(null, 0);
     const all: Lite[] = [top];
     const stack: Lite[] = [top];

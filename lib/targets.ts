@@ -34,7 +34,7 @@ const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 /** The targets of a non-bash tool call: its path fields, else the cwd. */
 export function toolTargets(call: ToolCall, ctx: Context): Target[] {
-  const kind = PI_TOOLS[call.tool];
+  const kind = Object.hasOwn(PI_TOOLS, call.tool) ? PI_TOOLS[call.tool] : undefined;
   const input = call.input ?? {};
   if (kind) {
     const raw = [input.path, input.file_path].filter((v): v is string => typeof v === "string");

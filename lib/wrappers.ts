@@ -164,7 +164,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       else for (const s of inner) more(s);
     }
   };
-  if (WRAPPERS[name]) {
+  if (Object.hasOwn(WRAPPERS, name)) {
     const w = WRAPPERS[name];
     let i = 0;
     let cwds = stage.cwds;
@@ -420,7 +420,7 @@ function xargsCommand(args: Word[]): Word[] {
 /** The inline code eval of a stage, if it is one. */
 export function evalShape(stage: Stage): EvalShape | null {
   const name = basename(stage.argv[0]);
-  const interp = INTERPRETERS[name] ??
+  const interp = (Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined) ??
     (/^python3\.\d+$/.test(name) ? INTERPRETERS.python3 : undefined);
   const args = stage.argv.slice(1);
   if (SHELLS.has(name)) {
