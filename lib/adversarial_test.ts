@@ -149,6 +149,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["env bash -c 'timeout 3 rm -rf build'", "deny", "deny"],
   ["trap 'rm -rf build' EXIT", "deny", "deny"],
   ["su -c 'rm -rf build'", "deny", "deny"],
+  ["shopt -s expand_aliases; alias ls='rm -rf build'\nls", "deny", "deny"],
+  ['alias g="$(echo rm)"', "deny", "deny"],
   // Substitutions in every position.
   ["echo $(rm -rf build)", "deny", "deny"],
   ["echo `rm -rf build`", "deny", "deny"],

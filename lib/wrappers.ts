@@ -273,6 +273,16 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
     }
     return out;
   }
+  if (name === "alias") {
+    // An alias may run later in the same shell (with expand_aliases): judge its text now.
+    for (const a of args) {
+      const eq = a.value.indexOf("=");
+      if (eq <= 0) continue;
+      const body = a.value.slice(eq + 1);
+      shell(a.kind === "static" ? literal(body) : { ...a, value: body }, "alias");
+    }
+    return out;
+  }
   if (name === "eval") {
     const words = args;
     if (words.length) {
