@@ -96,6 +96,11 @@ const HOSTILE: [string, Action, Action][] = [
   ["constructor -e 'rm -rf build'", "deny", "allow"],
   ["__proto__ rm -rf build", "deny", "allow"],
   ["toString -c 'rm -rf build'", "deny", "allow"],
+  // Environment prefixes that change what runs.
+  ["LD_PRELOAD=/tmp/x.so cat notes.txt", "deny", "allow"],
+  ["PATH=.:$PATH ls", "deny", "ask"],
+  ["GIT_EXTERNAL_DIFF=./x.sh git diff", "deny", "allow"],
+  ["PAGER='sh -c id' git log", "deny", "allow"],
   // Wrappers.
   ["sudo rm -rf build", "deny", "deny"],
   ["sudo -u root rm -rf build", "deny", "deny"],
