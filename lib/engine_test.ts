@@ -406,3 +406,28 @@ Deno.test("defaultPolicy applies where no location matches; without it calls fai
   assert.equal(failOpen.action, "allow");
   assert.equal(failOpen.stages[0].targets[0].policy, null);
 });
+
+Deno.test("arguments that are strings, not paths, are not judged as places (echo, git commit -m)", async () => {
+  const c = configFrom({
+    policies: {
+      vault: { defaultAction: "deny", rules: [] },
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/home/user/vault": "vault", "/": "open" },
+  });
+  const ctx = ctxIn("/home/user/project");
+  assert.equal((await bash(c, ctx, "echo $(git rev-parse HEAD)")).action, "allow");
+  assert.equal((await bash(c, ctx, 'printf "%s\\n" "$X"')).action, "allow");
+  assert.equal(
+    (await bash(c, ctx, "git commit -m \"$(cat <<'EOF'\nfix: a thing\nEOF\n)\"")).action,
+    "allow",
+  );
+  assert.equal((await bash(c, ctx, 'git commit -m"$MSG"')).action, "allow");
+  // The same values where a program may open them are still unknown places.
+  assert.equal((await bash(c, ctx, "cat $(git rev-parse HEAD)")).action, "deny");
+  assert.equal((await bash(c, ctx, 'git commit -F "$FILE"')).action, "deny");
+  // Substitutions still run: their commands are judged.
+  assert.equal((await bash(c, ctx, "echo $(rm -rf x)")).action, "deny");
+  // Redirects are still targets.
+  assert.equal((await bash(c, ctx, "echo x > /home/user/vault/f")).action, "deny");
+});

@@ -212,6 +212,50 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   ) => (c === null ? anywhere : { ...anywhere, path: resolve(c, dir), reach: "below" }));
 }
 
+/** Programs that never open their operands: every argument is a string, not a path. */
+const NO_FILE_OPERANDS = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  ":",
+  "sleep",
+  "seq",
+  "expr",
+  "basename",
+  "dirname",
+  "exit",
+  "return",
+  "kill",
+  "shift",
+  "break",
+  "continue",
+]);
+
+/**
+ * Argument positions that hold strings, not paths: every argument of a program in
+ * NO_FILE_OPERANDS (`echo $(git log -1)`), and the message of `git commit -m`/`--message`.
+ * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
+ */
+function stringArguments(argv: Word[]): Set<number> {
+  const out = new Set<number>();
+  const name = argv[0]?.kind === "static"
+    ? argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1)
+    : "";
+  if (NO_FILE_OPERANDS.has(name)) {
+    for (let i = 1; i < argv.length; i++) out.add(i);
+    return out;
+  }
+  if (name === "git" && argv[1]?.kind === "static" && argv[1].value === "commit") {
+    for (let i = 2; i < argv.length; i++) {
+      const w = argv[i];
+      if (w.kind === "static" && (w.value === "-m" || w.value === "--message")) out.add(i + 1);
+      else if (/^(-m|--message=)/.test(w.prefix)) out.add(i); // -m"…", --message=…
+    }
+  }
+  return out;
+}
+
 /** The targets of a bash stage: the directories it runs in, its path arguments and redirects. */
 export function stageTargets(stage: Stage, ctx: Context): Target[] {
   const out: Target[] = [];
@@ -228,8 +272,10 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
         : { kind: "cwd", path: c, reach: "exact", source: "cwd" },
     );
   }
+  const strings = stringArguments(stage.argv);
   stage.argv.forEach((w, i) => {
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) return;
+    if (i > 0 && strings.has(i)) return;
     if (/^[<>]\(/.test(w.text)) return; // process substitution: a pipe, not a file
     out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
   });
