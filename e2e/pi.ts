@@ -122,6 +122,18 @@ export function setupPi(opts: PiHomeOptions): PiHome {
   };
 }
 
+/** The environment pi runs in: only the temp home, offline. */
+function piEnv(h: PiHome): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: h.home,
+    PI_CODING_AGENT_DIR: h.agentDir,
+    PI_OFFLINE: "1",
+    NO_COLOR: "1",
+    TERM: "dumb",
+  };
+}
+
 function piCommand(h: PiHome, args: string[], piped: boolean): Deno.Command {
   return new Deno.Command("node", {
     args: [
@@ -136,14 +148,7 @@ function piCommand(h: PiHome, args: string[], piped: boolean): Deno.Command {
     ],
     cwd: h.cwd,
     clearEnv: true,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: h.home,
-      PI_CODING_AGENT_DIR: h.agentDir,
-      PI_OFFLINE: "1",
-      NO_COLOR: "1",
-      TERM: "dumb",
-    },
+    env: piEnv(h),
     stdin: piped ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
@@ -157,14 +162,7 @@ export async function runPiCli(h: PiHome, args: string[]): Promise<PrintResult> 
     args: [h.cli, ...args],
     cwd: h.cwd,
     clearEnv: true,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: h.home,
-      PI_CODING_AGENT_DIR: h.agentDir,
-      PI_OFFLINE: "1",
-      NO_COLOR: "1",
-      TERM: "dumb",
-    },
+    env: piEnv(h),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
