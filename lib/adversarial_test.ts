@@ -231,6 +231,11 @@ const HOSTILE: [string, Action, Action][] = [
   ["cat ~/.ssh/*", "deny", "deny"],
   ["cat $F", "ask", "ask"],
   ["cat ~/$F", "ask", "ask"],
+  ["grep -r key ~/.ssh", "deny", "deny"],
+  ["grep -r BEGIN ~", "ask", "ask"],
+  ["rg -uu PRIVATE /home/user", "ask", "ask"],
+  ["git show HEAD:.env", "deny", "deny"],
+  ["git cat-file -p main:.env", "deny", "deny"],
   // Parse errors and oversize.
   ['echo "unterminated', "deny", "deny"],
   ["if then fi", "deny", "deny"],

@@ -111,12 +111,43 @@ function judgePlacement(
  */
 interface StageShared {
   index: LocationIndex;
+  /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
+  readsTrees: boolean;
   judged: Map<string | null, RuleResult & { approval?: Rule }>;
 }
 
-function stageShared(config: Config, ctx: Context): StageShared {
-  return { index: locationIndex(config, ctx), judged: new Map() };
+function stageShared(config: Config, ctx: Context, program: string): StageShared {
+  return {
+    index: locationIndex(config, ctx),
+    readsTrees: !METADATA_ONLY.has(program),
+    judged: new Map(),
+  };
 }
+
+/** Programs and tools that look at a directory's names or sizes, not into its files. */
+const METADATA_ONLY = new Set([
+  "ls",
+  "du",
+  "df",
+  "stat",
+  "tree",
+  "file",
+  "realpath",
+  "readlink",
+  "basename",
+  "dirname",
+  "test",
+  "[",
+  "cd",
+  "pushd",
+  "popd",
+  "mkdir",
+  "rmdir",
+  "touch",
+  "find",
+  "echo",
+  "printf",
+]);
 
 /** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
 function judgeTarget(
@@ -169,9 +200,17 @@ function judgeTarget(
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   const checked = target.path === null ? [] : paths;
   for (const p of checked) {
-    const prot = target.reach === "below"
+    let prot = target.reach === "below"
       ? protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""))
       : protectionFor(config, p, ctx.home);
+    if (
+      !prot && shared.readsTrees && (target.kind === "argument" || target.kind === "path") &&
+      config.pathProtection.length && ctx.fs.isDirectory?.(p)
+    ) {
+      // A directory operand may be read all the way down (grep -r key ~): protected paths
+      // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
+      prot = protectionBelow(config, p, ctx.home, null);
+    }
     if (
       prot &&
       (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
@@ -200,7 +239,7 @@ function decideTool(
   explain: boolean,
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const shared = stageShared(config, ctx);
+  const shared = stageShared(config, ctx, call.tool);
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
@@ -246,7 +285,8 @@ function decideStage(
       note: "the command name is not known before it runs",
     });
   }
-  const shared = stageShared(config, ctx);
+  const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
+  const shared = stageShared(config, ctx, program);
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are

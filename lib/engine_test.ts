@@ -431,3 +431,21 @@ Deno.test("arguments that are strings, not paths, are not judged as places (echo
   // Redirects are still targets.
   assert.equal((await bash(c, ctx, "echo x > /home/user/vault/f")).action, "deny");
 });
+
+Deno.test("a directory read as a tree reaches the protected paths below it; names and sizes do not", async () => {
+  const c = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  });
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/.ssh/id_rsa", "/home/user/project/src/a.ts"],
+  });
+  assert.equal((await decideIn(c, ctx, "grep", { pattern: "KEY", path: "~" })).action, "ask");
+  assert.equal((await decideIn(c, ctx, "grep", { pattern: "KEY", path: "~/.ssh" })).action, "deny");
+  assert.equal((await decideIn(c, ctx, "grep", { pattern: "KEY", path: "src" })).action, "allow");
+  assert.equal((await bash(c, ctx, "tar czf /tmp/home.tgz ~")).action, "ask");
+  assert.equal((await bash(c, ctx, "ls ~")).action, "allow");
+  assert.equal((await bash(c, ctx, "du -sh ~")).action, "allow");
+  assert.equal((await bash(c, ctx, "grep -r x src")).action, "allow");
+});

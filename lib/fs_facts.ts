@@ -1,5 +1,5 @@
 /** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import type { FsFacts } from "./types.ts";
 
 /** FsFacts backed by the real filesystem. */
@@ -21,6 +21,13 @@ export function realFs(): FsFacts {
         return false;
       }
     },
+    isDirectory(path: string): boolean {
+      try {
+        return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+      } catch {
+        return false;
+      }
+    },
   };
 }
 
@@ -28,6 +35,7 @@ export function realFs(): FsFacts {
 export function memoFs(fs: FsFacts): FsFacts {
   const real = new Map<string, string | null>();
   const exists = new Map<string, boolean>();
+  const dirs = new Map<string, boolean>();
   return {
     realpath(path: string): string | null {
       let r = real.get(path);
@@ -38,6 +46,11 @@ export function memoFs(fs: FsFacts): FsFacts {
       let e = exists.get(path);
       if (e === undefined) exists.set(path, e = fs.exists(path));
       return e;
+    },
+    isDirectory(path: string): boolean {
+      let d = dirs.get(path);
+      if (d === undefined) dirs.set(path, d = fs.isDirectory?.(path) ?? false);
+      return d;
     },
   };
 }
@@ -74,6 +87,12 @@ export function fakeFs(
     exists(path: string): boolean {
       const r = real(path);
       return files.has(r) || r === "/";
+    },
+    isDirectory(path: string): boolean {
+      const r = real(path);
+      if (r === "/") return true;
+      for (const f of files) if (f.startsWith(r + "/")) return true;
+      return false;
     },
   };
 }

@@ -144,13 +144,14 @@ function namesMayMeet(protect: CompiledProtection, word: string): boolean {
  * The strictest protection anything below `dir` could fall under (a glob or unknown value
  * reaching below it): protection of `dir` itself or above applies as it is; path globs that lie
  * below it and name globs the word's last component (`*.pem`, `*`) may match can only be
- * reached, so they ask at most.
+ * reached, so they ask at most. With `word` null (a directory read as a tree), name globs are
+ * not counted: a name like `.env` may sit in any directory.
  */
 export function protectionBelow(
   config: Config,
   dir: string,
   home: string,
-  word: string,
+  word: string | null,
 ): { glob: string; action: ProtectionAction } | null {
   if (config.pathProtection.length === 0) return null;
   // Everything below dir is protected when dir is, or when a glob covers all of it (`~/.ssh/**`).
@@ -162,7 +163,7 @@ export function protectionBelow(
   };
   for (const p of compiledFor(config, home)) {
     if (p.component) {
-      if (namesMayMeet(p, word)) consider(p.entry);
+      if (word !== null && namesMayMeet(p, word)) consider(p.entry);
     } else if (p.full) {
       const prefix = p.prefix;
       if (prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")) {

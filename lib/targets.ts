@@ -256,6 +256,28 @@ function stringArguments(argv: Word[]): Set<number> {
   return out;
 }
 
+/** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
+const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
+
+/** The files `REV:path` operands of git name, as paths in the work tree (the cwd's repository). */
+function gitObjectPaths(stage: Stage): Target[] {
+  const [prog, sub] = stage.argv;
+  if (prog?.kind !== "static" || !/(^|\/)git$/.test(prog.value)) return [];
+  if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];
+  const out: Target[] = [];
+  for (const w of stage.argv.slice(2)) {
+    if (w.kind !== "static" || w.value.startsWith("-")) continue;
+    const m = /^[^\s:@]*:(?!\/\/)([^\s]+)$/.exec(w.value);
+    if (!m) continue;
+    for (const c of stage.cwds) {
+      if (c !== null) {
+        out.push({ kind: "argument", path: resolve(c, m[1]), reach: "exact", source: w.text });
+      }
+    }
+  }
+  return out;
+}
+
 /** The targets of a bash stage: the directories it runs in, its path arguments and redirects. */
 export function stageTargets(stage: Stage, ctx: Context): Target[] {
   const out: Target[] = [];
@@ -279,6 +301,7 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
     if (/^[<>]\(/.test(w.text)) return; // process substitution: a pipe, not a file
     out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
   });
+  out.push(...gitObjectPaths(stage));
   for (const w of stage.assignments ?? []) {
     out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
   }

@@ -114,6 +114,8 @@ export interface FsFacts {
   realpath(path: string): string | null;
   /** Whether the path exists (file, directory or other). */
   exists(path: string): boolean;
+  /** Whether the path is a directory (symlinks followed); absent: never known to be one. */
+  isDirectory?(path: string): boolean;
 }
 
 /** Everything about the world a decision depends on besides the config and the call. */
