@@ -85,7 +85,36 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   unbuffer: {},
   caffeinate: {},
   "run-parts": { noRun: [""] },
+  strace: { shortWithArg: "abeEIoOpPsSuX" },
+  ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
+  unshare: { shortWithArg: "RwSG", longWithArg: ["--root", "--wd", "--setuid", "--setgid"] },
+  chroot: { operands: 1, longWithArg: ["--userspec", "--groups"] },
+  pkexec: { longWithArg: ["--user"] },
+  setpriv: {},
+  nsenter: { shortWithArg: "tSGwr", longWithArg: ["--target", "--setuid", "--setgid", "--wd"] },
+  firejail: {},
+  "systemd-run": {
+    shortWithArg: "pEMH",
+    longWithArg: [
+      "--unit",
+      "--property",
+      "--description",
+      "--slice",
+      "--uid",
+      "--gid",
+      "--nice",
+      "--working-directory",
+      "--setenv",
+      "--machine",
+      "--host",
+    ],
+  },
+  sg: { operands: 1, shellString: ["-c"] },
 };
+
+/** git settings whose values are commands git runs. */
+const GIT_COMMAND_KEYS =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass)|alias\..+|pager\..+|diff\.external|diff\..+\.(textconv|command)|sequence\.editor|credential\.helper|gpg(\..+)?\.program|filter\..+\.(clean|smudge|process)|merge\..+\.driver|uploadpack\.packobjectshook)$/;
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
 
@@ -196,6 +225,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
         }
         continue;
       }
+      if (name === "nice" && /^-\d+$/.test(v)) continue; // nice -10 cmd
       if (v.startsWith("-") && v.length > 1 && !/^-\d+$/.test(v)) {
         for (let j = 1; j < v.length; j++) {
           if (w.shortWithArg?.includes(v[j])) {
@@ -220,7 +250,6 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
           more(derived(stage, [unknownWord("(interactive shell)")], "wrapper:sudo", cwds));
           return out;
         }
-        if (/^-\d+$/.test(v) && name === "nice") continue;
         continue;
       }
       if (operands > 0) {
@@ -263,9 +292,40 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
     shell(args[0], "trap"); // the handler runs later, in this shell
     return out;
   }
+  if (name === "git") {
+    // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a.kind === "static" && !a.value.startsWith("-")) break; // the subcommand
+      if (!(a.kind === "static" && a.value === "-c") || !args[i + 1]) continue;
+      const kv = args[++i];
+      const eq = kv.value.indexOf("=");
+      const key = (eq < 0 ? kv.value : kv.value.slice(0, eq)).toLowerCase();
+      if (!GIT_COMMAND_KEYS.test(key)) continue;
+      const value = eq < 0 ? "" : kv.value.slice(eq + 1).replace(/^!/, "");
+      if (key === "core.hookspath") {
+        more(derived(stage, [unknownWord(`(hooks in ${value})`)], "git -c"));
+      } else shell(kv.kind === "static" ? literal(value) : { ...kv, value }, "git -c");
+    }
+    return out;
+  }
+  if (name === "parallel") {
+    // GNU parallel: the command comes before `:::`; what follows (or stdin) fills it in.
+    const end = args.findIndex((a) => a.kind === "static" && /^:::+$/.test(a.value));
+    const cmd = xargsCommand(end >= 0 ? args.slice(0, end) : args);
+    if (cmd.length) more(derived(stage, [...cmd, unknownWord("(parallel input)")], "parallel"));
+    return out;
+  }
+  if (name === "at" || name === "batch") {
+    // Commands come from stdin (or -f FILE): a heredoc or here-string we can read, else unknown.
+    const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+    if (doc?.body) shell(doc.body, name);
+    else more(derived(stage, [unknownWord("(commands for later)")], name));
+    return out;
+  }
   if (name === "su" || name === "runuser" || name === "script") {
     const c = args.findIndex((a) =>
-      a.kind === "static" && (a.value === "-c" || a.value === "--command")
+      a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || a.value === "--command")
     );
     if (c >= 0 && args[c + 1]) shell(args[c + 1], `wrapper:${name}`);
     else if (name !== "script") {
@@ -370,7 +430,7 @@ function shellPayload(args: Word[]): Word | "script" | null {
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a.value)) {
       // -c in any cluster (-c, -lc, -ec): the command string is the first operand after the options.
       for (let j = i + 1; j < args.length; j++) {
-        if (args[j].kind === "static" && /^[-+][A-Za-z]+$/.test(args[j].value)) continue;
+        if (args[j].kind === "static" && /^([-+][A-Za-z]+|--)$/.test(args[j].value)) continue;
         if (args[j].kind === "static" && args[j].value === "-o") {
           j++;
           continue;
