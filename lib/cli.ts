@@ -227,6 +227,16 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
   const text = await io.stdin();
   let status = 0;
   const lines = text.split("\n");
+  // Verdicts go out in chunks: one write per line costs more than the decision itself.
+  let pending: string[] = [];
+  const emit = (line: string) => {
+    pending.push(line);
+    if (pending.length >= 256) flush();
+  };
+  const flush = () => {
+    if (pending.length) io.out(pending.join(""));
+    pending = [];
+  };
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
     let entry: Record<string, unknown>;
@@ -236,7 +246,7 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
         throw new Error('expected {"tool": "...", "input": {...}}');
       }
     } catch (e) {
-      io.out(
+      emit(
         JSON.stringify({ line: i + 1, error: `stdin:${i + 1}: ${(e as Error).message}` }) + "\n",
       );
       status = 1;
@@ -247,8 +257,9 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
       : {};
     const lineCwd = typeof entry.cwd === "string" ? resolve(cwd, entry.cwd) : cwd;
     const v = await judge({ tool: entry.tool as string, input }, context(io, lineCwd));
-    io.out(JSON.stringify(entry.id !== undefined ? { id: entry.id, ...v } : v) + "\n");
+    emit(JSON.stringify(entry.id !== undefined ? { id: entry.id, ...v } : v) + "\n");
   }
+  flush();
   return status;
 }
 
@@ -458,7 +469,8 @@ export function processIo(): CliIo {
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
-    env: process.env as Record<string, string | undefined>,
+    // A plain copy: every read of process.env is a call into the runtime.
+    env: { ...process.env } as Record<string, string | undefined>,
     cwd: process.cwd(),
     stdin: () => Promise.resolve(readFileSync(0, "utf8")),
     errIsTTY: process.stderr.isTTY === true,

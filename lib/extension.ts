@@ -85,7 +85,8 @@ export interface ExtensionOptions {
 
 /** Create the extension's handlers on a pi API object. */
 export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
-  const env = opts.env ?? (process.env as Record<string, string | undefined>);
+  // A plain copy: every read of process.env is a call into the runtime, on every tool call.
+  const env = opts.env ?? ({ ...process.env } as Record<string, string | undefined>);
   const now = opts.now ?? Date.now;
   const home = env.HOME || homedir();
   const agentDir = agentDirFrom(env, home);
