@@ -124,29 +124,15 @@ function stageShared(config: Config, ctx: Context, program: string): StageShared
   };
 }
 
-/** Programs and tools that look at a directory's names or sizes, not into its files. */
+/**
+ * Programs and tools that never read a directory operand as a tree: they look at its names or
+ * sizes, or (pi's read, write and edit) they open one file.
+ */
+// deno-fmt-ignore
 const METADATA_ONLY = new Set([
-  "ls",
-  "du",
-  "df",
-  "stat",
-  "tree",
-  "file",
-  "realpath",
-  "readlink",
-  "basename",
-  "dirname",
-  "test",
-  "[",
-  "cd",
-  "pushd",
-  "popd",
-  "mkdir",
-  "rmdir",
-  "touch",
-  "find",
-  "echo",
-  "printf",
+  "ls", "du", "df", "stat", "tree", "file", "realpath", "readlink", "basename", "dirname",
+  "test", "[", "cd", "pushd", "popd", "mkdir", "rmdir", "touch", "find", "echo", "printf",
+  "read", "write", "edit",
 ]);
 
 /** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
@@ -205,7 +191,7 @@ function judgeTarget(
       : protectionFor(config, p, ctx.home);
     if (
       !prot && shared.readsTrees && (target.kind === "argument" || target.kind === "path") &&
-      config.pathProtection.length && ctx.fs.isDirectory?.(p)
+      config.pathProtection.length && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
     ) {
       // A directory operand may be read all the way down (grep -r key ~): protected paths
       // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
