@@ -234,6 +234,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["cd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd ~ && cd .ssh && cat id_rsa", "deny", "deny"],
   ["cd /home/user/.ssh; cat id_rsa", "deny", "deny"],
+  ["ls | grep x | head && cd ~/.ssh; cat id_rsa", "deny", "deny"],
+  ["ls | sort | uniq || cd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],

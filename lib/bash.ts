@@ -526,12 +526,53 @@ class Walker {
     tail: Redirect[],
   ): Flow {
     const parts = node.namedChildren.filter((c): c is LiteNode => !!c && c.type !== "comment");
+    const last = parts[parts.length - 1];
+    if (parts.length > 1 && last.type === "list") {
+      return this.misreadPipeline(parts, cwds, origin, redirects, tail);
+    }
     parts.forEach((c, i) => {
       const last = i === parts.length - 1 ? tail : [];
       if (i === 0) this.walk(c, cwds, origin, redirects, last);
       else this.pipedWalk(true, () => this.walk(c, cwds, origin, redirects, last));
     });
     return same(cwds);
+  }
+
+  /**
+   * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
+   * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
+   * `&&`/`||` of the list, then the list's operators in order.
+   */
+  private misreadPipeline(
+    parts: LiteNode[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const chain: [string, LiteNode][] = [];
+    let head = parts[parts.length - 1];
+    while (head.type === "list") {
+      const kids = head.children.filter((c): c is LiteNode => !!c && c.type !== "comment");
+      if (!kids[2]) break;
+      chain.unshift([kids[1].type, kids[2]]);
+      head = kids[0];
+    }
+    const piped = [
+      ...parts.slice(0, -1),
+      ...(head.type === "pipeline"
+        ? head.namedChildren.filter((c): c is LiteNode => !!c && c.type !== "comment")
+        : [head]),
+    ];
+    piped.forEach((c, i) => {
+      if (i === 0) this.walk(c, cwds, origin, redirects);
+      else this.pipedWalk(true, () => this.walk(c, cwds, origin, redirects));
+    });
+    let flow = same(cwds);
+    chain.forEach(([op, n], i) => {
+      flow = this.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
+    });
+    return flow;
   }
 
   /** Walk with `piped` set as given (restored after). */

@@ -326,6 +326,13 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("(cd /x); rm a", "rm a"), ["/proj"]);
   assert.deepEqual(cwdsOf("(cd /x && rm a)", "rm a"), ["/x"]);
   assert.deepEqual(cwdsOf("cd /x | cat; rm a", "rm a"), ["/proj"]);
+  // tree-sitter reads `a | b | c && cd /x` as `a | (b | c && cd /x)`; bash moves on after it.
+  assert.deepEqual(cwdsOf("a | b | c && cd /x; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("a | b | c && cd /x && rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("a | b | c || cd /x && rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("a | b | c && cd /x > /dev/null; rm a", "rm a"), ["/proj", "/x"]);
+  assert.equal(stage("a | b | c && d", "d").piped, undefined);
+  assert.equal(stage("a | b | c && d", "c").piped, true);
   assert.deepEqual(cwdsOf("echo $(cd /x); rm a", "rm a"), ["/proj"]);
   assert.deepEqual(cwdsOf("cd /x & rm a", "rm a"), ["/proj"]);
   assert.deepEqual(cwdsOf("cd && rm a", "rm a"), ["/home/u"]);
