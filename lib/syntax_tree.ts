@@ -26,7 +26,8 @@ export interface LiteNode {
   childrenForFieldName(name: string): LiteNode[];
 }
 
-class Lite implements LiteNode {
+/** A node of the plain copy (also built directly by `simpleTree` for commands it can read). */
+export class Lite implements LiteNode {
   children: LiteNode[] = [];
   fields: (string | null)[] = [];
   hasError: boolean;
