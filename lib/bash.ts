@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
+import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
   decodeAnsiC,
@@ -120,6 +121,9 @@ function parseSource(
   parser: BashParser,
   text: string,
 ): { root: LiteNode; source: string; readWrite: Set<number> } | null {
+  // Plain commands (most of them) are read without tree-sitter, into the very same tree.
+  const simple = simpleTree(text);
+  if (simple) return { root: simple, source: text, readWrite: new Set() };
   let source = text;
   let tree: Tree | null = parser.parse(source);
   if (!tree) return null;

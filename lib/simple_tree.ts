@@ -1,0 +1,409 @@
+/**
+ * The syntax tree of a plain command, built without tree-sitter. Most commands an agent runs are
+ * words, quotes, pipes, `&&`/`||`/`;` and file redirects; for those this reader builds the very
+ * tree tree-sitter-bash would (node for node, with its quirks), in a fraction of the time. Anything
+ * else (expansions, escapes, brackets, compound commands, newlines, non-ASCII) returns null and
+ * goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
+ */
+import { Lite, type LiteNode } from "./syntax_tree.ts";
+
+/** A piece of a word: an unquoted run, a `'…'` or a `"…"` without expansions. */
+interface Piece {
+  type: "word" | "number" | "raw_string" | "string";
+  start: number;
+  end: number;
+}
+
+interface WordTok {
+  start: number;
+  end: number;
+  pieces: Piece[];
+}
+
+interface RedirectTok {
+  start: number;
+  /** The file descriptor digits before the operator, as [start, end]. */
+  fd: [number, number] | null;
+  op: string;
+  opStart: number;
+  dest: WordTok;
+}
+
+/** The statement structure before it becomes nodes. */
+type Shape =
+  | { t: "command"; words: WordTok[] }
+  | { t: "redirected"; body: Shape; redirects: RedirectTok[] }
+  | { t: "pipeline"; parts: Shape[]; ops: number[] }
+  | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
+
+/** Characters of an unquoted run (1) and characters that end a word (2). */
+const CLASS = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
+  CLASS[c.charCodeAt(0)] = 1;
+}
+for (const c of " \t|&;<>") CLASS[c.charCodeAt(0)] = 2;
+
+/** Words that make a command something other than a simple command in the command position. */
+const KEYWORDS = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "select",
+  "while",
+  "until",
+  "do",
+  "done",
+  "in",
+  "function",
+  "time",
+  "coproc",
+  "declare",
+  "typeset",
+  "export",
+  "readonly",
+  "local",
+  "unset",
+  "unsetenv",
+]);
+
+const NUMBER = /^-?[0-9]+$/;
+
+/** Thrown inside the reader when the command is outside what it reads. */
+const OUTSIDE = Symbol("outside");
+
+class Reader {
+  pos = 0;
+  constructor(readonly src: string) {}
+
+  /** The next non-blank position (does not move). */
+  skipBlanks(): void {
+    const s = this.src;
+    while (this.pos < s.length && (s[this.pos] === " " || s[this.pos] === "\t")) this.pos++;
+  }
+
+  /** A word at the current position, or null when none starts here. */
+  word(): WordTok | null {
+    const s = this.src;
+    const start = this.pos;
+    const pieces: Piece[] = [];
+    while (this.pos < s.length) {
+      const code = s.charCodeAt(this.pos);
+      if (code === 39) { // '
+        const close = s.indexOf("'", this.pos + 1);
+        if (close < 0 || s.slice(this.pos, close).includes("\n")) throw OUTSIDE;
+        pieces.push({ type: "raw_string", start: this.pos, end: close + 1 });
+        this.pos = close + 1;
+      } else if (code === 34) { // "
+        let i = this.pos + 1;
+        for (; i < s.length; i++) {
+          const c = s.charCodeAt(i);
+          if (c === 34) break;
+          // $ ` \ and anything not printable ASCII: tree-sitter's business.
+          if (c === 36 || c === 96 || c === 92 || c < 32 || c > 126) throw OUTSIDE;
+        }
+        if (i >= s.length) throw OUTSIDE;
+        pieces.push({ type: "string", start: this.pos, end: i + 1 });
+        this.pos = i + 1;
+      } else if (code < 128 && CLASS[code] === 1) {
+        const from = this.pos;
+        while (this.pos < s.length) {
+          const c = s.charCodeAt(this.pos);
+          if (c >= 128 || CLASS[c] !== 1) break;
+          this.pos++;
+        }
+        const text = s.slice(from, this.pos);
+        // tree-sitter lexes `==` and `=~` as test operators even outside a test.
+        if (text.startsWith("==") || text.startsWith("=~")) throw OUTSIDE;
+        pieces.push({ type: NUMBER.test(text) ? "number" : "word", start: from, end: this.pos });
+      } else if (code < 128 && CLASS[code] === 2) {
+        break;
+      } else {
+        throw OUTSIDE;
+      }
+    }
+    if (!pieces.length) return null;
+    // tree-sitter takes any run ending in a digit glued to `<` or `>` as a descriptor (`-la2>`).
+    const next = s[this.pos];
+    if ((next === "<" || next === ">") && /[0-9]/.test(s[this.pos - 1])) throw OUTSIDE;
+    // tree-sitter drops a lone `-` before a descriptor redirect (`cat - 2>&1`).
+    if (
+      this.pos - start === 1 && s[start] === "-" &&
+      /^[ \t]*[0-9]/.test(s.slice(this.pos, this.pos + 8))
+    ) {
+      throw OUTSIDE;
+    }
+    return { start, end: this.pos, pieces };
+  }
+
+  /** A redirect operator at the current position (after an optional fd), or null. */
+  redirectOp(): string | null {
+    const s = this.src;
+    const c = s[this.pos];
+    const n = s[this.pos + 1];
+    let op: string;
+    if (c === ">") {
+      op = n === ">" ? ">>" : n === "&" ? ">&" : n === "|" ? ">|" : ">";
+      if (n === "(") throw OUTSIDE;
+    } else if (c === "<") {
+      if (n === "<" || n === ">" || n === "(") throw OUTSIDE;
+      op = n === "&" ? "<&" : "<";
+    } else if (c === "&" && n === ">") {
+      op = s[this.pos + 2] === ">" ? "&>>" : "&>";
+    } else {
+      return null;
+    }
+    this.pos += op.length;
+    // `>&-` closes a descriptor: tree-sitter's business.
+    if ((op === ">&" || op === "<&") && s[this.pos] === "-") throw OUTSIDE;
+    return op;
+  }
+
+  /** The redirects at the current position (possibly none). */
+  redirects(): RedirectTok[] {
+    const out: RedirectTok[] = [];
+    for (;;) {
+      this.skipBlanks();
+      const start = this.pos;
+      let fd: [number, number] | null = null;
+      let i = this.pos;
+      while (i < this.src.length && this.src.charCodeAt(i) >= 48 && this.src.charCodeAt(i) <= 57) {
+        i++;
+      }
+      if (i > this.pos && this.src[i] === ">") {
+        fd = [this.pos, i];
+        this.pos = i;
+      }
+      const opStart = this.pos;
+      const op = this.redirectOp();
+      if (op === null) {
+        this.pos = start;
+        return out;
+      }
+      this.skipBlanks();
+      const dest = this.word();
+      if (!dest) throw OUTSIDE;
+      out.push({ start, fd, op, opStart, dest });
+    }
+  }
+
+  /** A simple command: its words (the first a plain name), then its redirects. */
+  command(): { words: WordTok[]; redirects: RedirectTok[] } {
+    const words: WordTok[] = [];
+    for (;;) {
+      this.skipBlanks();
+      const at = this.pos;
+      // Digits glued to `>` are a descriptor, not a word (tree-sitter takes `-1>` as one too).
+      // Digits glued to `<` are read either way depending on what came before: not read here.
+      const glued = /^-?[0-9]+[<>]/.exec(this.src.slice(at, at + 12));
+      if (glued && (glued[0][0] === "-" || glued[0].endsWith("<"))) throw OUTSIDE;
+      if (glued || this.peekRedirect()) break;
+      const w = this.word();
+      if (!w) break;
+      words.push(w);
+    }
+    if (!words.length) throw OUTSIDE;
+    const name = words[0];
+    for (const p of name.pieces) {
+      // `NAME=…` is an assignment; tree-sitter misreads `name@…`, `name%…` and `-…` there.
+      const text = this.src.slice(p.start, p.end);
+      if (p.type === "word" && (/[^A-Za-z0-9_./+:~-]/.test(text) || text[0] === "-")) {
+        throw OUTSIDE;
+      }
+    }
+    // tree-sitter reads a keyword even when quotes follow it (`if"x"`): its first run counts.
+    const head = name.pieces[0];
+    if (KEYWORDS.has(this.src.slice(head.start, head.end))) throw OUTSIDE;
+    const redirects = this.redirects();
+    // A word after a redirect joins its destination in tree-sitter's tree: not read here.
+    this.skipBlanks();
+    if (
+      redirects.length && this.pos < this.src.length && CLASS[this.src.charCodeAt(this.pos)] !== 2
+    ) {
+      throw OUTSIDE;
+    }
+    return { words, redirects };
+  }
+
+  private peekRedirect(): boolean {
+    const c = this.src[this.pos];
+    return c === ">" || c === "<" || (c === "&" && this.src[this.pos + 1] === ">");
+  }
+
+  /** The control operator at the current position, or null at the end. */
+  operator(): { op: string; start: number } | null {
+    this.skipBlanks();
+    const s = this.src;
+    if (this.pos >= s.length) return null;
+    const start = this.pos;
+    const c = s[start];
+    const n = s[start + 1];
+    let op: string;
+    if (c === "|") op = n === "|" ? "||" : n === "&" ? "|&" : "|";
+    else if (c === "&") op = n === "&" ? "&&" : "&";
+    else if (c === ";") op = n === ";" ? ";;" : n === "&" ? ";&" : ";";
+    else throw OUTSIDE;
+    if (op === "|&" || op === "&" || op === ";;" || op === ";&") throw OUTSIDE;
+    this.pos += op.length;
+    return { op, start };
+  }
+}
+
+/** Attach `| command` to the statement so far, as tree-sitter groups it. */
+function pipeInto(left: Shape, opStart: number, next: Shape): Shape {
+  if (left.t === "pipeline") {
+    return { ...left, parts: [...left.parts, next], ops: [...left.ops, opStart] };
+  }
+  if (left.t === "list") return { ...left, right: pipeInto(left.right, opStart, next) };
+  return { t: "pipeline", parts: [left, next], ops: [opStart] };
+}
+
+/** The tree tree-sitter-bash would build for `source`, or null when the reader cannot say. */
+export function simpleTree(source: string): LiteNode | null {
+  // Printable ASCII and tabs only: no newlines, and offsets are the same in every encoding.
+  if (source.length > 4096 || /[^\t\x20-\x7e]/.test(source)) return null;
+  const r = new Reader(source);
+  const statements: { shape: Shape; semi: number | null }[] = [];
+  try {
+    for (;;) {
+      r.skipBlanks();
+      if (r.pos >= source.length) break;
+      let shape: Shape | null = null;
+      let semi: number | null = null;
+      // The operator between the statement so far and the command being read.
+      let pending: { op: string; start: number } | null = null;
+      for (;;) {
+        const { words, redirects } = r.command();
+        const cmd: Shape = { t: "command", words };
+        if (!shape || !pending) shape = cmd;
+        else if (pending.op === "|") shape = pipeInto(shape, pending.start, cmd);
+        else shape = { t: "list", left: shape, op: pending.op, opStart: pending.start, right: cmd };
+        // Redirects after a command wrap the whole statement so far.
+        if (redirects.length) shape = { t: "redirected", body: shape, redirects };
+        const next = r.operator();
+        if (!next) break;
+        if (next.op === ";") {
+          semi = next.start;
+          break;
+        }
+        // tree-sitter reads `a | b | c && d` as `a | (b | c && d)`: left to tree-sitter.
+        if (next.op !== "|" && shape.t === "pipeline" && shape.parts.length > 2) throw OUTSIDE;
+        pending = next;
+      }
+      statements.push({ shape, semi });
+    }
+  } catch (e) {
+    if (e === OUTSIDE) return null;
+    throw e;
+  }
+  if (!statements.length) return null;
+  return build(source, statements);
+}
+
+function build(source: string, statements: { shape: Shape; semi: number | null }[]): LiteNode {
+  let id = 0;
+  const node = (
+    type: string,
+    named: boolean,
+    start: number,
+    end: number,
+    parent: Lite | null,
+    field: string | null,
+  ): Lite => {
+    const n = new Lite(source, id++, type, named, false, start, end, parent);
+    if (parent) {
+      parent.children.push(n);
+      parent.fields.push(field);
+    }
+    return n;
+  };
+  const first = statements[0].shape;
+  const root = node("program", true, startOf(first), source.length, null, null);
+  const piece = (p: Piece, parent: Lite, field: string | null) => {
+    const n = node(p.type, true, p.start, p.end, parent, field);
+    if (p.type === "string") {
+      node('"', false, p.start, p.start + 1, n, null);
+      // tree-sitter gives blank-only content no node: the closing quote's token spans it.
+      if (/^[ \t]+$/.test(source.slice(p.start + 1, p.end - 1))) {
+        node('"', false, p.start + 1, p.end, n, null);
+        return;
+      }
+      if (p.end - p.start > 2) node("string_content", true, p.start + 1, p.end - 1, n, null);
+      node('"', false, p.end - 1, p.end, n, null);
+    }
+  };
+  const word = (w: WordTok, parent: Lite, field: string | null) => {
+    if (w.pieces.length === 1) return piece(w.pieces[0], parent, field);
+    const n = node("concatenation", true, w.start, w.end, parent, field);
+    for (const p of w.pieces) piece(p, n, null);
+  };
+  const shape = (s: Shape, parent: Lite, field: string | null): void => {
+    const n = node(typeOf(s), true, startOf(s), endOf(s), parent, field);
+    switch (s.t) {
+      case "command": {
+        const name = node("command_name", true, s.words[0].start, s.words[0].end, n, "name");
+        word(s.words[0], name, null);
+        for (const w of s.words.slice(1)) word(w, n, "argument");
+        return;
+      }
+      case "redirected":
+        shape(s.body, n, "body");
+        for (const r of s.redirects) {
+          const f = node("file_redirect", true, r.start, r.dest.end, n, "redirect");
+          if (r.fd) node("file_descriptor", true, r.fd[0], r.fd[1], f, "descriptor");
+          node(r.op, false, r.opStart, r.opStart + r.op.length, f, null);
+          word(r.dest, f, "destination");
+        }
+        return;
+      case "pipeline":
+        s.parts.forEach((p, i) => {
+          if (i > 0) node("|", false, s.ops[i - 1], s.ops[i - 1] + 1, n, null);
+          shape(p, n, null);
+        });
+        return;
+      case "list":
+        shape(s.left, n, null);
+        node(s.op, false, s.opStart, s.opStart + s.op.length, n, null);
+        shape(s.right, n, null);
+    }
+  };
+  for (const st of statements) {
+    shape(st.shape, root, null);
+    if (st.semi !== null) node(";", false, st.semi, st.semi + 1, root, null);
+  }
+  return root;
+}
+
+function typeOf(s: Shape): string {
+  return s.t === "redirected" ? "redirected_statement" : s.t;
+}
+
+function startOf(s: Shape): number {
+  switch (s.t) {
+    case "command":
+      return s.words[0].start;
+    case "redirected":
+      return startOf(s.body);
+    case "pipeline":
+      return startOf(s.parts[0]);
+    case "list":
+      return startOf(s.left);
+  }
+}
+
+function endOf(s: Shape): number {
+  switch (s.t) {
+    case "command":
+      return s.words[s.words.length - 1].end;
+    case "redirected":
+      return s.redirects[s.redirects.length - 1].dest.end;
+    case "pipeline":
+      return endOf(s.parts[s.parts.length - 1]);
+    case "list":
+      return endOf(s.right);
+  }
+}

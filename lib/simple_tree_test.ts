@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { loadBashParser } from "./bash_parser.ts";
+import { simpleTree } from "./simple_tree.ts";
+import { type LiteNode, liteTree } from "./syntax_tree.ts";
+
+const parser = await loadBashParser();
+const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
+  .split("\n").filter((l) => l.trim());
+
+/** A tree as text: every node's type, namedness, range, field and error flag. */
+function sexp(n: LiteNode, field: string | null = null): string {
+  const kids = n.children.map((c, i) => " " + sexp(c, n.fields[i])).join("");
+  const flags = `${n.hasError ? " E" : ""}${n.isMissing ? " M" : ""}`;
+  const type = n.isNamed ? n.type : JSON.stringify(n.type);
+  return `${field ? field + ":" : ""}(${type} ${n.startIndex}-${n.endIndex}${flags}${kids})`;
+}
+
+function treeSitter(source: string): string {
+  const tree = parser.parse(source)!;
+  try {
+    return sexp(liteTree(tree.rootNode, source));
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The commands the reader reads, each checked node for node against tree-sitter. */
+function agreeing(commands: string[]): number {
+  let read = 0;
+  for (const c of commands) {
+    const mine = simpleTree(c);
+    if (!mine) continue;
+    read++;
+    assert.equal(sexp(mine), treeSitter(c), JSON.stringify(c));
+  }
+  return read;
+}
+
+Deno.test("simpleTree: every corpus command it reads gets tree-sitter's exact tree", () => {
+  const read = agreeing(corpus);
+  // It must keep reading most plain commands, or it stops paying for itself.
+  assert.ok(read > corpus.length * 0.5, `read ${read} of ${corpus.length}`);
+});
+
+/** A seeded generator (mulberry32): the same commands on every run. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// deno-fmt-ignore
+const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "/bin/ls", "a^b",
+  "a,b", "a-b", "a_b", "a.b", "-x", "10", "x1", "'ls'", '"ls"', "l's'", 'g"it"', "a'b'c", "+",
+  ":", "~", ".", "..", "a~b", "x*", "x?", "*", "if", "for", "x=1", "a@b", "a%b", "{", "done"];
+// deno-fmt-ignore
+const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
+  "for", "done", "if", "in", "then", "export", "%s", "a:b", "^", "+1", "2#1", "0x1f", "-", "--",
+  "=", "a=", "==", "=~", "a,b", "@x", "time", "echo", "cd", "..", "/tmp", "a.b", "-n", "esac",
+  "x%", "1a", "a1", "-la2", "{", "}"];
+// deno-fmt-ignore
+const QUOTES = ["'a b'", "''", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", "'x\"y'", '"\t"',
+  '" a "', "'-1'", '"10"', '"#"', "'$x'", "'é'", '"a\tb"'];
+// deno-fmt-ignore
+const OPS = ["|", "||", "&&", ";", "&", "|&", ";;", " | ", " && ", " ; ", "; ", " || ", "\n"];
+// deno-fmt-ignore
+const REDIRECTS = [">", ">>", "<", "2>", "2>&1", ">&2", "&>", "&>>", ">|", "<&0", "1>", "12>",
+  "-2>", "0<", ">&-", "<>", "<<", "<<<", ">& ", "> ", "< ", "2> ", ">&", "3<", ">(", "<("];
+const ODD = ["$x", "\\", "(", ")", "#", "{x}", "[a]", "é", "`", "$(a)", "\r", "!", "\\;"];
+
+function generate(rand: () => number): string {
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const word = () => {
+    let s = "";
+    const n = 1 + Math.floor(rand() * 3);
+    for (let i = 0; i < n; i++) {
+      const r = rand();
+      s += r < 0.6 ? pick(WORDS) : r < 0.95 ? pick(QUOTES) : pick(ODD);
+    }
+    return s;
+  };
+  let s = rand() < 0.2 ? pick([" ", "\t"]) : "";
+  const commands = 1 + Math.floor(rand() * 6);
+  for (let c = 0; c < commands; c++) {
+    if (c > 0) s += pick(OPS);
+    s += pick(NAMES);
+    const args = Math.floor(rand() * 4);
+    for (let i = 0; i < args; i++) s += (rand() < 0.9 ? " " : "\t") + word();
+    const redirects = rand() < 0.4 ? 1 + Math.floor(rand() * 2) : 0;
+    for (let i = 0; i < redirects; i++) {
+      s += (rand() < 0.7 ? " " : "") + pick(REDIRECTS) + (rand() < 0.3 ? " " : "") + word();
+    }
+    if (rand() < 0.05) s += " " + word();
+  }
+  if (rand() < 0.1) s += pick([";", " ;", "; ", " ", "&&", "|"]);
+  return s;
+}
+
+Deno.test("simpleTree: fuzzed commands it reads get tree-sitter's exact tree", () => {
+  const rand = random(7);
+  const commands = Array.from({ length: 120_000 }, () => generate(rand));
+  const read = agreeing(commands);
+  assert.ok(read > 6000, `read only ${read} of ${commands.length}`);
+});
+
+Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
+  for (
+    const c of [
+      "echo $HOME",
+      "echo `id`",
+      "echo $(id)",
+      "a\nb",
+      "if true; then x; fi",
+      "FOO=1 cmd",
+      "export A=1",
+      "cat - 2>&1",
+      "a | b | c && d",
+      "head -la2>f",
+      "x 0<f",
+      "echo a > f b",
+      "> f echo",
+      "cat <<EOF",
+      "cat <(ls)",
+      "x >&-",
+      "a & b",
+      "a |& b",
+      "echo 'unterminated",
+      'echo "unterminated',
+      "echo héllo",
+      "echo [abc]",
+      "{ a; }",
+      "a && ",
+      "",
+      "   ",
+      "x ==",
+      "if'x'",
+      "a@b c",
+    ]
+  ) {
+    assert.equal(simpleTree(c), null, JSON.stringify(c));
+  }
+});
+
+Deno.test("simpleTree: plain commands are read, with their redirects and operators", () => {
+  for (
+    const c of [
+      "git status",
+      "ls -la src/ | grep -v test > out.txt 2>&1",
+      "cd build && make -j4 || echo 'failed' ; rm -f a.o",
+      "a | b > f && c",
+      "a && b | c",
+      'find . -name "*.ts" -newer package.json',
+      'printf "%s  " a  ',
+    ]
+  ) {
+    const tree = simpleTree(c);
+    assert.ok(tree, JSON.stringify(c));
+    assert.equal(sexp(tree), treeSitter(c), c);
+  }
+});
