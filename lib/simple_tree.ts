@@ -7,11 +7,16 @@
  */
 import { Lite, type LiteNode } from "./syntax_tree.ts";
 
-/** A piece of a word: an unquoted run, a `'…'` or a `"…"` without expansions. */
+/**
+ * A piece of a word: an unquoted run, a brace, a `'…'`, a `"…"` (its `parts`: content ranges
+ * and expansions), or an expansion `$NAME` / `${NAME}` (`name`: the range of NAME).
+ */
 interface Piece {
-  type: "word" | "number" | "raw_string" | "string";
+  type: "word" | "number" | "raw_string" | "string" | "simple_expansion" | "expansion";
   start: number;
   end: number;
+  name?: [number, number];
+  parts?: Piece[];
 }
 
 interface WordTok {
@@ -36,12 +41,15 @@ type Shape =
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
   | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
 
-/** Characters of an unquoted run (1) and characters that end a word (2). */
+/** Characters of an unquoted run (1), word ends (2), braces (3), `\\` (4) and `$` (5). */
 const CLASS = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
 for (const c of " \t|&;<>") CLASS[c.charCodeAt(0)] = 2;
+CLASS[123] = CLASS[125] = 3;
+CLASS[92] = 4;
+CLASS[36] = 5;
 
 /** Words that make a command something other than a simple command in the command position. */
 const KEYWORDS = new Set([
@@ -99,27 +107,53 @@ class Reader {
         pieces.push({ type: "raw_string", start: this.pos, end: close + 1 });
         this.pos = close + 1;
       } else if (code === 34) { // "
-        let i = this.pos + 1;
-        for (; i < s.length; i++) {
-          const c = s.charCodeAt(i);
-          if (c === 34) break;
-          // $ ` \ and anything not printable ASCII: tree-sitter's business.
-          if (c === 36 || c === 96 || c === 92 || c < 32 || c > 126) throw OUTSIDE;
+        pieces.push(this.string());
+      } else if (code === 36) {
+        // Inside a word, tree-sitter may read `$x` as `$` and a word (`'a'b$x`): only names after
+        // plain text.
+        if (
+          pieces.length &&
+          (/[0-9]/.test(s[this.pos + 1]) ||
+            pieces.some((p) => p.type !== "word" || s[p.start] === "{" || s[p.start] === "}"))
+        ) {
+          throw OUTSIDE;
         }
-        if (i >= s.length) throw OUTSIDE;
-        pieces.push({ type: "string", start: this.pos, end: i + 1 });
-        this.pos = i + 1;
-      } else if (code < 128 && CLASS[code] === 1) {
+        pieces.push(this.expansion());
+      } else if (code === 123 || code === 125) {
+        // tree-sitter makes each brace a word of its own (`{a,b}` is `{`, `a,b`, `}`), except
+        // in a sequence expression (`{1..3}`).
+        if (code === 123 && /^\{([^{}]*\.\.|[ \t]|$)/.test(s.slice(this.pos, this.pos + 64))) {
+          throw OUTSIDE; // (and `{ }` is one word to it)
+        }
+        // ... and a `\` after a closing brace starts a new word there (`{}\;`), and a word
+        // that starts with one may run on (`} {`).
+        if (code === 125 && (s[this.pos + 1] === "\\" || !pieces.length)) throw OUTSIDE;
+        pieces.push({ type: "word", start: this.pos, end: ++this.pos });
+      } else if (code < 128 && (CLASS[code] === 1 || CLASS[code] === 4)) {
         const from = this.pos;
+        // tree-sitter drops an escaped blank that starts a word (`tr \  x`).
+        if (code === 92 && (s[from + 1] === " " || s[from + 1] === "\t")) throw OUTSIDE;
+        // ... and starts a new word at a `\` right after a quote or an expansion (`'{}'\;`).
+        if (code === 92 && pieces.length) throw OUTSIDE;
+        let escaped = false;
         while (this.pos < s.length) {
           const c = s.charCodeAt(this.pos);
+          if (c === 92) {
+            // An escaped character is part of the run (`a\ b`, `\;`); the input is printable.
+            // (tree-sitter drops an escaped tab.)
+            if (this.pos + 1 >= s.length || s[this.pos + 1] === "\t") throw OUTSIDE;
+            escaped = true;
+            this.pos += 2;
+            continue;
+          }
           if (c >= 128 || CLASS[c] !== 1) break;
           this.pos++;
         }
         const text = s.slice(from, this.pos);
         // tree-sitter lexes `==` and `=~` as test operators even outside a test.
         if (text.startsWith("==") || text.startsWith("=~")) throw OUTSIDE;
-        pieces.push({ type: NUMBER.test(text) ? "number" : "word", start: from, end: this.pos });
+        const type = !escaped && NUMBER.test(text) ? "number" : "word";
+        pieces.push({ type, start: from, end: this.pos });
       } else if (code < 128 && CLASS[code] === 2) {
         break;
       } else {
@@ -127,6 +161,10 @@ class Reader {
       }
     }
     if (!pieces.length) return null;
+    // tree-sitter splits some words with two expansions in two (`$A/$B/c`): not read here.
+    let expansions = 0;
+    for (const p of pieces) if (p.type.endsWith("expansion")) expansions++;
+    if (expansions > 1 && expansions < pieces.length) throw OUTSIDE;
     // tree-sitter takes any run ending in a digit glued to `<` or `>` as a descriptor (`-la2>`).
     const next = s[this.pos];
     if ((next === "<" || next === ">") && /[0-9]/.test(s[this.pos - 1])) throw OUTSIDE;
@@ -138,6 +176,71 @@ class Reader {
       throw OUTSIDE;
     }
     return { start, end: this.pos, pieces };
+  }
+
+  /** A `"…"` at the current position: plain text and `$NAME` / `${NAME}` expansions. */
+  string(): Piece {
+    const s = this.src;
+    const start = this.pos++;
+    const parts: Piece[] = [];
+    let text = this.pos;
+    const content = (end: number) => {
+      if (end > text) parts.push({ type: "word", start: text, end });
+    };
+    for (;;) {
+      if (this.pos >= s.length) throw OUTSIDE;
+      const c = s.charCodeAt(this.pos);
+      if (c === 34) break;
+      if (c === 36) {
+        content(this.pos);
+        parts.push(this.expansion());
+        text = this.pos;
+        continue;
+      }
+      // ` \ and tabs: tree-sitter's business.
+      if (c === 96 || c === 92 || c < 32) throw OUTSIDE;
+      this.pos++;
+    }
+    content(this.pos);
+    this.pos++;
+    // tree-sitter folds blank-only text into the next token (`"$a $b"`): left to tree-sitter
+    // when an expansion is involved.
+    if (
+      parts.length > 1 &&
+      parts.some((p) => p.type === "word" && /^[ \t]+$/.test(s.slice(p.start, p.end)))
+    ) {
+      throw OUTSIDE;
+    }
+    return { type: "string", start, end: this.pos, parts };
+  }
+
+  /** `$NAME`, `$1`, `${NAME}` at the current position; anything else is tree-sitter's. */
+  expansion(): Piece {
+    const s = this.src;
+    const start = this.pos;
+    const braced = s[start + 1] === "{";
+    let i = start + (braced ? 2 : 1);
+    const from = i;
+    while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
+    const name = s.slice(from, i);
+    // `$_` and `$0` are special parameters to tree-sitter; `${1x}` and `$` alone are not plain either.
+    if (
+      !name || name === "_" || name === "0" ||
+      (braced && !/^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(name))
+    ) {
+      throw OUTSIDE;
+    }
+    if (braced) {
+      if (s[i] !== "}") throw OUTSIDE;
+      i++;
+    }
+    this.pos = i;
+    return {
+      type: braced ? "expansion" : "simple_expansion",
+      start,
+      end: i,
+      name: [from, from + name.length],
+    };
   }
 
   /** A redirect operator at the current position (after an optional fd), or null. */
@@ -325,14 +428,23 @@ function build(source: string, statements: { shape: Shape; semi: number | null }
   const root = node("program", true, startOf(first), source.length, null, null);
   const piece = (p: Piece, parent: Lite, field: string | null) => {
     const n = node(p.type, true, p.start, p.end, parent, field);
-    if (p.type === "string") {
+    if (p.type === "simple_expansion" || p.type === "expansion") {
+      const open = p.type === "expansion" ? "${" : "$";
+      node(open, false, p.start, p.start + open.length, n, null);
+      node("variable_name", true, p.name![0], p.name![1], n, null);
+      if (p.type === "expansion") node("}", false, p.end - 1, p.end, n, null);
+    } else if (p.type === "string") {
       node('"', false, p.start, p.start + 1, n, null);
+      const parts = p.parts!;
       // tree-sitter gives blank-only content no node: the closing quote's token spans it.
-      if (/^[ \t]+$/.test(source.slice(p.start + 1, p.end - 1))) {
+      if (parts.length === 1 && /^[ \t]+$/.test(source.slice(parts[0].start, parts[0].end))) {
         node('"', false, p.start + 1, p.end, n, null);
         return;
       }
-      if (p.end - p.start > 2) node("string_content", true, p.start + 1, p.end - 1, n, null);
+      for (const part of parts) {
+        if (part.type === "word") node("string_content", true, part.start, part.end, n, null);
+        else piece(part, n, null);
+      }
       node('"', false, p.end - 1, p.end, n, null);
     }
   };

@@ -32,7 +32,8 @@ function agreeing(commands: string[]): number {
     const mine = simpleTree(c);
     if (!mine) continue;
     read++;
-    assert.equal(sexp(mine), treeSitter(c), JSON.stringify(c));
+    const [got, want] = [sexp(mine), treeSitter(c)];
+    if (got !== want) assert.fail(`${JSON.stringify(c)}\n  read: ${got}\n  tree-sitter: ${want}`);
   }
   return read;
 }
@@ -56,15 +57,19 @@ function random(seed: number): () => number {
 // deno-fmt-ignore
 const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "/bin/ls", "a^b",
   "a,b", "a-b", "a_b", "a.b", "-x", "10", "x1", "'ls'", '"ls"', "l's'", 'g"it"', "a'b'c", "+",
-  ":", "~", ".", "..", "a~b", "x*", "x?", "*", "if", "for", "x=1", "a@b", "a%b", "{", "done"];
+  ":", "~", ".", "..", "a~b", "x*", "x?", "*", "if", "for", "x=1", "a@b", "a%b", "{", "done",
+  "$a", "${a}", "$a/x", '"$a"', "r\\m", "{}", "a{b}"];
 // deno-fmt-ignore
 const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
   "for", "done", "if", "in", "then", "export", "%s", "a:b", "^", "+1", "2#1", "0x1f", "-", "--",
   "=", "a=", "==", "=~", "a,b", "@x", "time", "echo", "cd", "..", "/tmp", "a.b", "-n", "esac",
-  "x%", "1a", "a1", "-la2", "{", "}"];
+  "x%", "1a", "a1", "-la2", "{", "}", "$a", "${a}", "$1", "$_", "$12", "$1a", "${1}", "${a", "{}",
+  "{a,b}", "a{b}", "\\;", "\\ ", "a\\ b", "\\|", "\\'", '\\"', "\\$", "\\\\", "\\{", "\\1", "\\",
+  "$", "a$", "$a$b", "{$a}", "$?", "$@", "${a}b", "$0", "$HOME", "~$a"];
 // deno-fmt-ignore
 const QUOTES = ["'a b'", "''", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", "'x\"y'", '"\t"',
-  '" a "', "'-1'", '"10"', '"#"', "'$x'", "'é'", '"a\tb"'];
+  '" a "', "'-1'", '"10"', '"#"', "'$x'", "'é'", '"a\tb"', '"$a"', '"a$b c"', '"${a}b"', '"$a $b"',
+  '" $a"', '"$a "', '"$"', '"a\\b"', '"$1"', '"$a$b"', '"{$a}"', '"${a}"', '"$_"'];
 // deno-fmt-ignore
 const OPS = ["|", "||", "&&", ";", "&", "|&", ";;", " | ", " && ", " ; ", "; ", " || ", "\n"];
 // deno-fmt-ignore
@@ -104,13 +109,22 @@ Deno.test("simpleTree: fuzzed commands it reads get tree-sitter's exact tree", (
   const rand = random(7);
   const commands = Array.from({ length: 120_000 }, () => generate(rand));
   const read = agreeing(commands);
-  assert.ok(read > 6000, `read only ${read} of ${commands.length}`);
+  assert.ok(read > 3000, `read only ${read} of ${commands.length}`);
 });
 
 Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
   for (
     const c of [
-      "echo $HOME",
+      "echo $?",
+      "echo ${a:-b}",
+      "echo $_ $0",
+      "ls $A/$B/c",
+      "find . -exec rm {}\\; -o -exec x '{}'\\;",
+      "tr \\  x",
+      "echo {1..3}",
+      "rm { }",
+      "echo \"$a $b\"",
+      "echo a\\",
       "echo `id`",
       "echo $(id)",
       "a\nb",
