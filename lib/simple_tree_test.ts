@@ -123,7 +123,7 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "tr \\  x",
       "echo {1..3}",
       "rm { }",
-      "echo \"$a $b\"",
+      'echo "$a $b"',
       "echo a\\",
       "echo `id`",
       "echo $(id)",
