@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoFs, realFs } from "./fs_facts.ts";
+import type { FsFacts } from "./types.ts";
+
+Deno.test("realFs: existence, real paths and directories, through symlinks", () => {
+  const root = mkdtempSync(join(tmpdir(), "pi-controls-fs-"));
+  try {
+    mkdirSync(join(root, "dir"));
+    writeFileSync(join(root, "dir", "file"), "x");
+    symlinkSync(join(root, "dir"), join(root, "to-dir"));
+    symlinkSync(join(root, "dir", "file"), join(root, "to-file"));
+    symlinkSync(join(root, "missing"), join(root, "dangling"));
+    const fs = realFs();
+    const real = fs.realpath(root)!;
+    assert.equal(fs.exists(join(root, "dir", "file")), true);
+    assert.equal(fs.exists(join(root, "nope")), false);
+    assert.equal(fs.exists(join(root, "dangling")), false);
+    assert.equal(fs.realpath(join(root, "to-dir", "file")), join(real, "dir", "file"));
+    assert.equal(fs.realpath(join(root, "nope")), null);
+    assert.equal(fs.isDirectory!(join(root, "dir")), true);
+    assert.equal(fs.isDirectory!(join(root, "dir") + "/"), true);
+    assert.equal(fs.isDirectory!(join(root, "to-dir")), true);
+    assert.equal(fs.isDirectory!(join(root, "dir", "file")), false);
+    assert.equal(fs.isDirectory!(join(root, "to-file")), false);
+    assert.equal(fs.isDirectory!(join(root, "dangling")), false);
+    assert.equal(fs.isDirectory!(join(root, "nope")), false);
+    assert.equal(fs.isDirectory!("/"), true);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("memoFs: asks each question once, and reuses a real path as existence", () => {
+  const asked: string[] = [];
+  const base: FsFacts = {
+    realpath: (p) => (asked.push(`realpath ${p}`), p === "/a" ? "/b" : null),
+    exists: (p) => (asked.push(`exists ${p}`), p === "/a"),
+    isDirectory: (p) => (asked.push(`dir ${p}`), false),
+  };
+  const fs = memoFs(base);
+  assert.equal(fs.realpath("/a"), "/b");
+  assert.equal(fs.exists("/a"), true); // known from its real path
+  assert.equal(fs.exists("/x"), false);
+  assert.equal(fs.realpath("/x"), null); // known not to exist
+  assert.equal(fs.realpath("/a"), "/b");
+  assert.equal(fs.isDirectory!("/a"), false);
+  assert.equal(fs.isDirectory!("/a"), false);
+  assert.deepEqual(asked, ["realpath /a", "exists /x", "dir /a"]);
+});
