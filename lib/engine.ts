@@ -331,28 +331,34 @@ const RISKY_ENV =
   /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
 
 /**
- * Analyses by command, cwd and the expandable environment (a pure function: parse once), in two
- * generations: a hit in the older one moves up; when the newer one is full, the older is dropped.
- * (Deleting a Map's oldest key leaves a hole its iterator skips ever after: eviction grew costly.)
+ * Analyses by the cwd and expandable environment, then by command (a pure function: parse
+ * once), in two generations: a hit in the older one moves up; when the newer one is full, the
+ * older is dropped. (Deleting a Map's oldest key leaves a hole its iterator skips ever after:
+ * eviction grew costly.) Keyed by the command string itself, whose hash V8 keeps.
  */
-let analyses = new Map<string, BashAnalysis>();
-let olderAnalyses = new Map<string, BashAnalysis>();
+let analyses = new Map<string, Map<string, BashAnalysis>>();
+let olderAnalyses = new Map<string, Map<string, BashAnalysis>>();
+let analysesSize = 0;
 const ANALYSES_KEPT = 1000;
 
-/** analyzeBash, remembered: agents repeat commands, and the analysis touches no filesystem. */
 function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
   const e = env.env;
-  const key = `${
+  const where = `${
     parser ? "t" : "f"
-  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${command}`;
-  const known = analyses.get(key);
+  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}`;
+  let here = analyses.get(where);
+  const known = here?.get(command);
   if (known) return known;
-  const analysis = olderAnalyses.get(key) ?? analyzeBash(command, env, parser);
-  if (analyses.size >= ANALYSES_KEPT) {
+  const analysis = olderAnalyses.get(where)?.get(command) ?? analyzeBash(command, env, parser);
+  if (analysesSize >= ANALYSES_KEPT) {
     olderAnalyses = analyses;
     analyses = new Map();
+    analysesSize = 0;
+    here = undefined;
   }
-  analyses.set(key, analysis);
+  if (!here) analyses.set(where, here = new Map());
+  here.set(command, analysis);
+  analysesSize++;
   return analysis;
 }
 

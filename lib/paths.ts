@@ -1,5 +1,5 @@
 /** Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks. */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { FsFacts } from "./types.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -18,10 +18,23 @@ export function expandTilde(path: string, home: string): string {
   return path;
 }
 
+/** A path with no empty, `.` or `..` segment and no trailing slash: resolving changes nothing. */
+const NOT_PLAIN = /\/\/|\/$|(^|\/)\.\.?(\/|$)/;
+
+/**
+ * `path.resolve(dir, path)`, quick when both are plain (as most paths commands name are) (the general algorithm costs microseconds under Deno's node:path).
+ */
+export function resolveIn(dir: string, path: string): string {
+  if (path === "" || NOT_PLAIN.test(path)) return resolve(dir, path);
+  if (path.startsWith("/")) return path;
+  if (dir === "/") return "/" + path;
+  return !dir.startsWith("/") || NOT_PLAIN.test(dir) ? resolve(dir, path) : dir + "/" + path;
+}
+
 /** Resolve a tool path to an absolute, normalised path against the cwd (pi's resolveToCwd). */
 export function resolveToolPath(path: string, cwd: string, home: string): string {
   const expanded = expandToolPath(path, home);
-  return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+  return resolveIn(cwd, expanded);
 }
 
 /**

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { fakeFs } from "./fs_facts.ts";
-import { expandToolPath, isWithin, realPath, resolveReadPath, resolveToolPath } from "./paths.ts";
+import { resolve } from "node:path";
+import {
+  expandToolPath,
+  isWithin,
+  realPath,
+  resolveIn,
+  resolveReadPath,
+  resolveToolPath,
+} from "./paths.ts";
 
 Deno.test("tool paths resolve as pi resolves them", () => {
   assert.equal(expandToolPath("@src/a.ts", "/h"), "src/a.ts");
@@ -35,4 +43,30 @@ Deno.test("isWithin matches whole path components", () => {
   assert.ok(isWithin("/a", "/a"));
   assert.ok(!isWithin("/ab", "/a"));
   assert.ok(isWithin("/anything", "/"));
+});
+
+Deno.test("resolveIn: the same answer as path.resolve, quick for plain paths", () => {
+  const dirs = ["/", "/work", "/work/a b", "/work/", "rel", "/a/../b"];
+  const paths = [
+    "x",
+    "x/y.txt",
+    "/abs/p",
+    "/",
+    "",
+    ".",
+    "..",
+    "./x",
+    "x/../y",
+    "x//y",
+    "x/",
+    "/a/./b",
+    "...",
+    ".hidden",
+    "a/.b",
+    "~",
+    "x/..",
+  ];
+  for (const d of dirs) {
+    for (const p of paths) assert.equal(resolveIn(d, p), resolve(d, p), `${d} + ${p}`);
+  }
 });

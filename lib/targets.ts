@@ -1,7 +1,7 @@
 /** Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages. */
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "./bash.ts";
-import { resolveReadPath, resolveToolPath } from "./paths.ts";
+import { resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
 import type { Context, TargetKind, ToolCall } from "./types.ts";
 
 /** A location a call may touch, before policies are looked up. */
@@ -125,7 +125,7 @@ function pathLike(value: string, cwds: (string | null)[], ctx: Context): boolean
   if (/^file:\/\//i.test(value)) return true;
   if (URL_RE.test(value)) return false;
   if (value.includes("/")) return true;
-  return cwds.some((c) => c !== null && ctx.fs.exists(resolve(c, value)));
+  return cwds.some((c) => c !== null && ctx.fs.exists(resolveIn(c, value)));
 }
 
 /**
@@ -149,10 +149,15 @@ function staticTargets(
 ): Target[] {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
   if (value.startsWith("/")) {
-    return [{ kind, path: resolve(value), reach: "exact", source: w.text }];
+    return [{ kind, path: resolveIn("/", value), reach: "exact", source: w.text }];
   }
   if (value === "~" || value.startsWith("~/")) {
-    return [{ kind, path: resolve(ctx.home + value.slice(1)), reach: "exact", source: w.text }];
+    return [{
+      kind,
+      path: resolveIn("/", ctx.home + value.slice(1)),
+      reach: "exact",
+      source: w.text,
+    }];
   }
   return cwds.map((c): Target =>
     c === null
@@ -163,7 +168,7 @@ function staticTargets(
         source: w.text,
         note: "relative to an unknown directory",
       }
-      : { kind, path: resolve(c, value), reach: "exact", source: w.text }
+      : { kind, path: resolveIn(c, value), reach: "exact", source: w.text }
   );
 }
 

@@ -117,6 +117,10 @@ const GIT_COMMAND_KEYS =
   /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass)|alias\..+|pager\..+|diff\.external|diff\..+\.(textconv|command)|sequence\.editor|credential\.helper|gpg(\..+)?\.program|filter\..+\.(clean|smudge|process)|merge\..+\.driver|uploadpack\.packobjectshook)$/;
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
+/** The other programs `innerStages` looks into (besides WRAPPERS and SHELLS). */
+// deno-fmt-ignore
+const RUNNERS = new Set(["watch", "trap", "git", "parallel", "at", "batch", "su", "runuser",
+  "script", "alias", "eval", "source", ".", "xargs", "find"]);
 
 const INTERPRETERS: Record<
   string,
@@ -176,6 +180,8 @@ function unknownWord(text: string, prefix = ""): Word {
 export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   if (opts.depth > 8) return [derived(stage, [unknownWord("(nested too deep)")], "wrapper")];
   const name = basename(stage.argv[0]);
+  // Most stages run nothing else: answer them before building anything.
+  if (!Object.hasOwn(WRAPPERS, name) && !SHELLS.has(name) && !RUNNERS.has(name)) return [];
   const args = stage.argv.slice(1);
   const out: Stage[] = [];
   const more = (s: Stage) => {
