@@ -152,7 +152,7 @@ function judgeTarget(
     placements = reachable(index, null);
   } else {
     paths.push(target.path);
-    const real = realPath(target.path, ctx.fs);
+    const real = realPath(target.path, ctx.fs, { expected: target.kind === "cwd" });
     if (real !== target.path) {
       paths.push(real);
       resolved = real;

@@ -14,6 +14,14 @@ export function realFs(): FsFacts {
         return null;
       }
     },
+    realpathExpected(path: string): string | null {
+      // One lookup when the path exists; a miss throws, which costs more than existsSync.
+      try {
+        return realpathSync.native(path);
+      } catch {
+        return null;
+      }
+    },
     exists(path: string): boolean {
       try {
         return existsSync(path);
@@ -38,12 +46,23 @@ export function memoFs(fs: FsFacts): FsFacts {
   const real = new Map<string, string | null>();
   const exists = new Map<string, boolean>();
   const dirs = new Map<string, boolean>();
+  const expected = (path: string) =>
+    fs.realpathExpected ? fs.realpathExpected(path) : fs.realpath(path);
   return {
     realpath(path: string): string | null {
       let r = real.get(path);
       if (r === undefined) {
-        // A path known not to exist has no real path: no need to ask again.
-        r = exists.get(path) === false ? null : fs.realpath(path);
+        // A path known not to exist has no real path; one known to exist is expected.
+        const known = exists.get(path);
+        r = known === false ? null : known ? expected(path) : fs.realpath(path);
+        real.set(path, r);
+      }
+      return r;
+    },
+    realpathExpected(path: string): string | null {
+      let r = real.get(path);
+      if (r === undefined) {
+        r = exists.get(path) === false ? null : expected(path);
         real.set(path, r);
       }
       return r;

@@ -20,6 +20,9 @@ Deno.test("realFs: existence, real paths and directories, through symlinks", () 
     assert.equal(fs.exists(join(root, "dangling")), false);
     assert.equal(fs.realpath(join(root, "to-dir", "file")), join(real, "dir", "file"));
     assert.equal(fs.realpath(join(root, "nope")), null);
+    assert.equal(fs.realpathExpected!(join(root, "to-dir", "file")), join(real, "dir", "file"));
+    assert.equal(fs.realpathExpected!(join(root, "nope")), null);
+    assert.equal(fs.realpathExpected!(join(root, "dangling")), null);
     assert.equal(fs.isDirectory!(join(root, "dir")), true);
     assert.equal(fs.isDirectory!(join(root, "dir") + "/"), true);
     assert.equal(fs.isDirectory!(join(root, "to-dir")), true);
@@ -31,6 +34,28 @@ Deno.test("realFs: existence, real paths and directories, through symlinks", () 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+Deno.test("memoFs: a path seen to exist, or expected to, is resolved in one lookup", () => {
+  const asked: string[] = [];
+  const fs = memoFs({
+    realpath: (p) => (asked.push(`realpath ${p}`), p),
+    realpathExpected: (p) => (asked.push(`expected ${p}`), p === "/gone" ? null : p),
+    exists: (p) => (asked.push(`exists ${p}`), true),
+  });
+  assert.equal(fs.exists("/a"), true);
+  assert.equal(fs.realpath("/a"), "/a");
+  assert.equal(fs.realpathExpected!("/cwd"), "/cwd");
+  assert.equal(fs.realpath("/cwd"), "/cwd");
+  assert.equal(fs.realpathExpected!("/gone"), null);
+  assert.equal(fs.realpath("/b"), "/b");
+  assert.deepEqual(asked, [
+    "exists /a",
+    "expected /a",
+    "expected /cwd",
+    "expected /gone",
+    "realpath /b",
+  ]);
 });
 
 Deno.test("memoFs: asks each question once, and reuses a real path as existence", () => {

@@ -1,5 +1,5 @@
 /** Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks. */
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { FsFacts } from "./types.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -57,14 +57,20 @@ export function resolveReadPath(path: string, cwd: string, home: string, fs: FsF
 /**
  * The path with symlinks followed. A path that does not exist yet (a file about to be written)
  * resolves through its nearest existing ancestor, so a new file under a symlinked directory is
- * judged where it will really land.
+ * judged where it will really land. `expected`: the path is expected to exist (the cwd).
  */
-export function realPath(path: string, fs: FsFacts): string {
+export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean } = {}): string {
   const rest: string[] = [];
   let cur = path;
   for (;;) {
-    const real = fs.realpath(cur);
-    if (real !== null) return rest.length ? join(real, ...rest.reverse()) : real;
+    const real = opts.expected && cur === path && fs.realpathExpected
+      ? fs.realpathExpected(cur)
+      : fs.realpath(cur);
+    if (real !== null) {
+      // A real path is absolute and normalised, and the names below it are plain.
+      if (!rest.length) return real;
+      return (real === "/" ? "/" : real + "/") + rest.reverse().join("/");
+    }
     const parent = dirname(cur);
     if (parent === cur) return path;
     rest.push(cur.slice(parent.length).replace(/^\//, ""));

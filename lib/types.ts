@@ -116,6 +116,11 @@ export interface FsFacts {
   exists(path: string): boolean;
   /** Whether the path is a directory (symlinks followed); absent: never known to be one. */
   isDirectory?(path: string): boolean;
+  /**
+   * `realpath` for a path expected to exist (the cwd, a path just seen to exist): the same
+   * answer, in one lookup when it does exist. Absent: `realpath` is used.
+   */
+  realpathExpected?(path: string): string | null;
 }
 
 /** Everything about the world a decision depends on besides the config and the call. */
