@@ -118,11 +118,12 @@ export function replaySessions(
   // Replay judges history against the filesystem as it is now, and changes nothing: one answer
   // per path serves the whole run (the extension asks afresh for every call).
   const fs = memoFs(base.fs);
+  const known = new Map<string, Verdict>();
   for (const s of sessions) {
     const state = newSession();
     const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
     for (const call of s.calls) {
-      const verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+      const verdict = decideOnce(known, config, call, ctx, opts);
       rows.push(replayRow(s, call, verdict, applySession(state, verdict, config, call.timestamp)));
       if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     }
@@ -145,6 +146,7 @@ export async function replaySessionsClassified(
   const total = sessions.reduce((n, s) => n + s.calls.length, 0);
   const rows: ReplayRow[] = [];
   const fs = memoFs(base.fs);
+  const known = new Map<string, Verdict>();
   for (const s of sessions) {
     const state = newSession();
     const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
@@ -154,7 +156,7 @@ export async function replaySessionsClassified(
       while (next < s.calls.length) {
         const i = next++;
         const call = s.calls[i];
-        const v = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+        const v = decideOnce(known, config, call, ctx, opts);
         verdicts[i] = await classify(v, config, ctx, { ...evals, toolCallId: call.id });
       }
     };
@@ -170,6 +172,29 @@ export async function replaySessionsClassified(
     });
   }
   return rows;
+}
+
+/**
+ * The engine's verdict for a call, decided once per run: with the filesystem's answers fixed for
+ * the run, a verdict is a pure function of the cwd, the tool and its input, and histories repeat
+ * calls (the same reads, `git status`, the test command) all the time. Verdicts are not changed
+ * after the engine returns them, so rows may share one.
+ */
+function decideOnce(
+  known: Map<string, Verdict>,
+  config: Config,
+  call: RecordedCall,
+  ctx: Context,
+  opts: DecideOptions,
+): Verdict {
+  const key = `${ctx.cwd}\0${call.tool}\0${JSON.stringify(call.input)}`;
+  let verdict = known.get(key);
+  if (!verdict) {
+    verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+    if (known.size >= 100_000) known.clear();
+    known.set(key, verdict);
+  }
+  return verdict;
 }
 
 /** The row of one replayed call. */
