@@ -783,12 +783,12 @@ class Walker {
         continue;
       }
       if (c.type === "variable_assignment") {
-        this.sequence(c.namedChildren, cwds, "substitution", []);
+        if (mayRun(c)) this.sequence(c.namedChildren, cwds, "substitution", []);
         (node.type === "command" ? assignments : words).push(this.word(c, cwds));
         continue;
       }
       const target = c.type === "command_name" ? c.namedChildren[0] ?? c : c;
-      this.sequence([target], cwds, "substitution", []);
+      if (mayRun(target)) this.sequence([target], cwds, "substitution", []);
       words.push(this.word(target, cwds));
     }
     return { words, assignments, own, after };
@@ -942,6 +942,15 @@ class Walker {
     }
     return { value: node.text, kind: "dynamic" };
   }
+}
+
+/**
+ * Whether a word may run a command when expanded: every way to do so (`$(…)`, `` `…` ``,
+ * `<(…)`, `$((…))`, `${ …; }`) has a `(`, a backtick or `${` in its text. Others need no walk.
+ */
+function mayRun(word: LiteNode): boolean {
+  const t = word.text;
+  return t.includes("(") || t.includes("`") || t.includes("${");
 }
 
 /**

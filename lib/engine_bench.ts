@@ -5,34 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import { loadBashParser } from "./bash_parser.ts";
+import { BENCH_CONFIG, benchContext } from "../bench/fixture.ts";
 import { decide } from "./engine.ts";
-import { realFs } from "./fs_facts.ts";
-import { configFrom } from "./testing.ts";
 import type { Context } from "./types.ts";
 
 const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
   .split("\n").filter((l) => l.trim());
 const parser = await loadBashParser();
-const config = configFrom({
-  policies: {
-    project: {
-      defaultAction: "allow",
-      rules: [
-        { action: "ask", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "git push --force*" },
-      ],
-    },
-    outside: { defaultAction: "ask", rules: ["$safe-bash", { action: "allow", tool: "read" }] },
-  },
-  locations: { "/": "outside", "$cwd": "project", "/tmp": "project" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
-});
-const ctx: Context = {
-  cwd: Deno.cwd(),
-  home: "/home/user",
-  env: { HOME: "/home/user" },
-  fs: realFs(),
-};
+const config = BENCH_CONFIG;
+const ctx: Context = benchContext(Deno.cwd());
 // Both bash benches walk the whole corpus in the same order, each with its own counter, so the
 // baseline parses exactly the commands the decisions are measured on. The first couple of thousand
 // calls run slower while V8 tiers up the WASM parser and the engine's code: warm up past them.

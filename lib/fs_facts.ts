@@ -41,45 +41,47 @@ export function realFs(): FsFacts {
   };
 }
 
+/** What a memo knows of one path (undefined: not asked yet). */
+interface Known {
+  real?: string | null;
+  exists?: boolean;
+  dir?: boolean;
+}
+
 /** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
 export function memoFs(fs: FsFacts): FsFacts {
-  const real = new Map<string, string | null>();
-  const exists = new Map<string, boolean>();
-  const dirs = new Map<string, boolean>();
+  const known = new Map<string, Known>();
+  const of = (path: string): Known => {
+    let k = known.get(path);
+    if (!k) known.set(path, k = {});
+    return k;
+  };
   const expected = (path: string) =>
     fs.realpathExpected ? fs.realpathExpected(path) : fs.realpath(path);
   return {
     realpath(path: string): string | null {
-      let r = real.get(path);
-      if (r === undefined) {
-        // A path known not to exist has no real path; one known to exist is expected.
-        const known = exists.get(path);
-        r = known === false ? null : known ? expected(path) : fs.realpath(path);
-        real.set(path, r);
+      const k = of(path);
+      // A path known not to exist has no real path; one known to exist is expected.
+      if (k.real === undefined) {
+        k.real = k.exists === false ? null : k.exists ? expected(path) : fs.realpath(path);
       }
-      return r;
+      return k.real;
     },
     realpathExpected(path: string): string | null {
-      let r = real.get(path);
-      if (r === undefined) {
-        r = exists.get(path) === false ? null : expected(path);
-        real.set(path, r);
-      }
-      return r;
+      const k = of(path);
+      if (k.real === undefined) k.real = k.exists === false ? null : expected(path);
+      return k.real;
     },
     exists(path: string): boolean {
-      let e = exists.get(path);
-      if (e === undefined) {
-        // A path with a real path exists.
-        const r = real.get(path);
-        exists.set(path, e = r ? true : fs.exists(path));
-      }
-      return e;
+      const k = of(path);
+      // A path with a real path exists.
+      k.exists ??= k.real ? true : fs.exists(path);
+      return k.exists;
     },
     isDirectory(path: string): boolean {
-      let d = dirs.get(path);
-      if (d === undefined) dirs.set(path, d = fs.isDirectory?.(path) ?? false);
-      return d;
+      const k = of(path);
+      k.dir ??= fs.isDirectory?.(path) ?? false;
+      return k.dir;
     },
   };
 }

@@ -79,7 +79,16 @@ const KEYWORDS = new Set([
   "unsetenv",
 ]);
 
-const NUMBER = /^-?[0-9]+$/;
+/** Whether `s[from, to)` is `-?[0-9]+` (tree-sitter's number). */
+function isNumber(s: string, from: number, to: number): boolean {
+  const start = s[from] === "-" ? from + 1 : from;
+  if (start >= to) return false;
+  for (let i = start; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /** Thrown inside the reader when the command is outside what it reads. */
 const OUTSIDE = Symbol("outside");
@@ -149,10 +158,9 @@ class Reader {
           if (c >= 128 || CLASS[c] !== 1) break;
           this.pos++;
         }
-        const text = s.slice(from, this.pos);
         // tree-sitter lexes `==` and `=~` as test operators even outside a test.
-        if (text.startsWith("==") || text.startsWith("=~")) throw OUTSIDE;
-        const type = !escaped && NUMBER.test(text) ? "number" : "word";
+        if (s[from] === "=" && (s[from + 1] === "=" || s[from + 1] === "~")) throw OUTSIDE;
+        const type = !escaped && isNumber(s, from, this.pos) ? "number" : "word";
         pieces.push({ type, start: from, end: this.pos });
       } else if (code < 128 && CLASS[code] === 2) {
         break;
@@ -167,7 +175,8 @@ class Reader {
     if (expansions > 1 && expansions < pieces.length) throw OUTSIDE;
     // tree-sitter takes any run ending in a digit glued to `<` or `>` as a descriptor (`-la2>`).
     const next = s[this.pos];
-    if ((next === "<" || next === ">") && /[0-9]/.test(s[this.pos - 1])) throw OUTSIDE;
+    const last = s.charCodeAt(this.pos - 1);
+    if ((next === "<" || next === ">") && last >= 48 && last <= 57) throw OUTSIDE;
     // tree-sitter drops a lone `-` before a descriptor redirect (`cat - 2>&1`).
     if (
       this.pos - start === 1 && s[start] === "-" &&
@@ -302,9 +311,9 @@ class Reader {
       const at = this.pos;
       // Digits glued to `>` are a descriptor, not a word (tree-sitter takes `-1>` as one too).
       // Digits glued to `<` are read either way depending on what came before: not read here.
-      const glued = /^-?[0-9]+[<>]/.exec(this.src.slice(at, at + 12));
-      if (glued && (glued[0][0] === "-" || glued[0].endsWith("<"))) throw OUTSIDE;
-      if (glued || this.peekRedirect()) break;
+      const glued = this.gluedDigits(at);
+      if (glued === "<" || glued === "-") throw OUTSIDE;
+      if (glued === ">" || this.peekRedirect()) break;
       const w = this.word();
       if (!w) break;
       words.push(w);
@@ -330,6 +339,19 @@ class Reader {
       throw OUTSIDE;
     }
     return { words, redirects };
+  }
+
+  /**
+   * What follows digits at `at` (`2>`: ">", `0<`: "<", `-1>` or `-1<`: "-"), or null when no
+   * run of digits glued to `<` or `>` starts there.
+   */
+  private gluedDigits(at: number): string | null {
+    const s = this.src;
+    let i = s[at] === "-" ? at + 1 : at;
+    const first = i;
+    while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    if (i === first || (s[i] !== "<" && s[i] !== ">")) return null;
+    return first > at ? "-" : s[i];
   }
 
   private peekRedirect(): boolean {
@@ -418,10 +440,7 @@ function build(source: string, statements: { shape: Shape; semi: number | null }
     field: string | null,
   ): Lite => {
     const n = new Lite(source, id++, type, named, false, start, end, parent);
-    if (parent) {
-      parent.children.push(n);
-      parent.fields.push(field);
-    }
+    parent?.adopt(n, field);
     return n;
   };
   const first = statements[0].shape;

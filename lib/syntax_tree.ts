@@ -26,10 +26,13 @@ export interface LiteNode {
   childrenForFieldName(name: string): LiteNode[];
 }
 
+const NONE: never[] = Object.freeze([]) as never[];
+
 /** A node of the plain copy (also built directly by `simpleTree` for commands it can read). */
 export class Lite implements LiteNode {
-  children: LiteNode[] = [];
-  fields: (string | null)[] = [];
+  // Leaves (half the nodes) share one frozen empty list; `adopt` gives a node its own.
+  children: LiteNode[] = NONE;
+  fields: (string | null)[] = NONE;
   hasError: boolean;
   #named: LiteNode[] | null = null;
   #text: string | null = null;
@@ -52,7 +55,18 @@ export class Lite implements LiteNode {
     return this.#text ??= this.source.slice(this.startIndex, this.endIndex);
   }
   get namedChildren(): LiteNode[] {
-    return this.#named ??= this.children.filter((c) => c.isNamed);
+    return this.#named ??= this.children === NONE
+      ? this.children
+      : this.children.filter((c) => c.isNamed);
+  }
+  /** Append a child (with its field name). */
+  adopt(child: LiteNode, field: string | null): void {
+    if (this.children === NONE) {
+      this.children = [];
+      this.fields = [];
+    }
+    this.children.push(child);
+    this.fields.push(field);
   }
   childForFieldName(name: string): LiteNode | null {
     const i = this.fields.indexOf(name);
@@ -102,8 +116,7 @@ export function liteTree(root: SyntaxNode, source: string): LiteNode {
       outer: for (;;) {
         const parent = stack[stack.length - 1];
         const node = make(parent, all.length);
-        parent.children.push(node);
-        parent.fields.push(cursor.currentFieldName);
+        parent.adopt(node, cursor.currentFieldName);
         all.push(node);
         if (cursor.gotoFirstChild()) {
           stack.push(node);

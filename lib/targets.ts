@@ -317,7 +317,18 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
   return dedupe(out);
 }
 
+/** The targets without repeats of the same kind, reach and path (first one kept). */
 function dedupe(targets: Target[]): Target[] {
+  if (targets.length < 16) {
+    // A stage has a handful of targets: comparing beats building keys.
+    return targets.filter((t, i) => {
+      for (let j = 0; j < i; j++) {
+        const u = targets[j];
+        if (u.path === t.path && u.kind === t.kind && u.reach === t.reach) return false;
+      }
+      return true;
+    });
+  }
   const seen = new Set<string>();
   return targets.filter((t) => {
     const k = `${t.kind}\0${t.reach}\0${t.path}`;
