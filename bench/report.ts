@@ -61,13 +61,15 @@ rows.push([
 ]);
 
 // 2. Per command: the bare parse and the decision of each corpus command, one after the other,
-// timed one by one (medians and p99 over the corpus). A first pass over the same commands, each
-// made distinct, lets V8 and the filesystem settle; every measured decision is a fresh analysis.
+// timed one by one (medians and p99 over the corpus). Two passes over the same commands, each
+// made distinct, let V8 and the filesystem settle; every measured decision is a fresh analysis.
 const parser = await loadBashParser();
 {
   const ctx = benchContext(resolve(root));
-  for (const c of corpus) {
-    decide(BENCH_CONFIG, { tool: "bash", input: { command: c + " " } }, ctx, { parser });
+  for (const pad of [" ", "  "]) {
+    for (const c of corpus) {
+      decide(BENCH_CONFIG, { tool: "bash", input: { command: c + pad } }, ctx, { parser });
+    }
   }
   const parses: number[] = [];
   const decisions: number[] = [];
@@ -173,14 +175,28 @@ rows.push([
 const inputs = corpus.slice(0, 5000).map((command, id) =>
   JSON.stringify({ id, tool: "bash", input: { command } })
 );
-const d0 = performance.now();
-for (const line of inputs) {
-  const e = JSON.parse(line);
-  JSON.stringify(
-    decide(config, { tool: e.tool, input: e.input }, { ...base, cwd: project }, { parser }),
-  );
+// In-process: the same lines decided in a fresh process too (the CLI starts cold as well).
+const linesFile = join(home, "lines.jsonl");
+writeFileSync(linesFile, inputs.join("\n") + "\n");
+function inProcessTime(): number {
+  const o = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--config",
+      join(root, "deno.json"),
+      join(root, "bench/in_process.ts"),
+      linesFile,
+      project,
+    ],
+    env,
+    clearEnv: true,
+    cwd: root,
+  }).outputSync();
+  if (!o.success) throw new Error(new TextDecoder().decode(o.stderr));
+  return JSON.parse(new TextDecoder().decode(o.stdout)).ms;
 }
-const inProcess = (performance.now() - d0) / inputs.length;
+const inProcess = median([inProcessTime(), inProcessTime(), inProcessTime()]) / inputs.length;
 async function jsonlTime(lines: string[]): Promise<number> {
   const t = performance.now();
   const child = new Deno.Command(Deno.execPath(), {

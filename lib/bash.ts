@@ -242,6 +242,15 @@ function same(cwds: Cwds): Flow {
 }
 
 function union(...sets: Cwds[]): Cwds {
+  // Mostly the sets are one and the same: keep the first (cwd lists are never changed in place).
+  const first = sets[0];
+  if (first.length === 1 || first.length <= MAX_CWDS && new Set(first).size === first.length) {
+    let more = false;
+    for (let i = 1; i < sets.length && !more; i++) {
+      if (sets[i] !== first) more = sets[i].some((c) => !first.includes(c));
+    }
+    if (!more) return first;
+  }
   const out: Cwds = [];
   for (const s of sets) for (const c of s) if (!out.includes(c)) out.push(c);
   if (out.length > MAX_CWDS) return [...out.slice(0, MAX_CWDS - 1), null];
