@@ -546,7 +546,7 @@ class Walker {
     parts.forEach((c, i) => {
       const last = i === parts.length - 1 ? tail : [];
       if (i === 0) this.walk(c, cwds, origin, redirects, last);
-      else this.pipedWalk(true, () => this.walk(c, cwds, origin, redirects, last));
+      else this.walkPiped(c, cwds, origin, redirects, last);
     });
     return same(cwds);
   }
@@ -579,13 +579,30 @@ class Walker {
     ];
     piped.forEach((c, i) => {
       if (i === 0) this.walk(c, cwds, origin, redirects);
-      else this.pipedWalk(true, () => this.walk(c, cwds, origin, redirects));
+      else this.walkPiped(c, cwds, origin, redirects, []);
     });
     let flow = same(cwds);
     chain.forEach(([op, n], i) => {
       flow = this.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
     });
     return flow;
+  }
+
+  /** Walk a command that reads a pipe (`piped` restored after). */
+  private walkPiped(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const was = this.piped;
+    this.piped = true;
+    try {
+      return this.walk(node, cwds, origin, redirects, tail);
+    } finally {
+      this.piped = was;
+    }
   }
 
   /** Walk with `piped` set as given (restored after). */
@@ -618,7 +635,7 @@ class Walker {
       return { ok: union(a.ok, b.ok), fail: b.fail };
     }
     if (op === "|" || op === "|&") {
-      this.pipedWalk(true, () => this.walk(node, start, origin, redirects, tail));
+      this.walkPiped(node, start, origin, redirects, tail);
       return { ok: union(a.ok, start), fail: union(a.fail, start) };
     }
     return this.walk(node, union(a.ok, a.fail), origin, redirects, tail);
@@ -752,7 +769,14 @@ class Walker {
 
   command(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     const piped = this.piped;
-    const parts = this.pipedWalk(false, () => this.commandParts(node, cwds, origin));
+    // The words' substitutions do not read the pipe (set back after, even on a throw).
+    this.piped = false;
+    let parts: ReturnType<Walker["commandParts"]>;
+    try {
+      parts = this.commandParts(node, cwds, origin);
+    } finally {
+      this.piped = piped;
+    }
     const { argv, coproc } = stripKeywords(parts.words);
     const stage: Stage = {
       argv,

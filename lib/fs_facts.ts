@@ -50,40 +50,51 @@ interface Known {
 
 /** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
 export function memoFs(fs: FsFacts): FsFacts {
-  const known = new Map<string, Known>();
-  const of = (path: string): Known => {
-    let k = known.get(path);
-    if (!k) known.set(path, k = {});
+  return new MemoFs(fs);
+}
+
+/** memoFs as a class: one object per decision, its methods shared. */
+class MemoFs implements FsFacts {
+  #known = new Map<string, Known>();
+  constructor(private fs: FsFacts) {}
+
+  #of(path: string): Known {
+    let k = this.#known.get(path);
+    if (!k) this.#known.set(path, k = {});
     return k;
-  };
-  const expected = (path: string) =>
-    fs.realpathExpected ? fs.realpathExpected(path) : fs.realpath(path);
-  return {
-    realpath(path: string): string | null {
-      const k = of(path);
-      // A path known not to exist has no real path; one known to exist is expected.
-      if (k.real === undefined) {
-        k.real = k.exists === false ? null : k.exists ? expected(path) : fs.realpath(path);
-      }
-      return k.real;
-    },
-    realpathExpected(path: string): string | null {
-      const k = of(path);
-      if (k.real === undefined) k.real = k.exists === false ? null : expected(path);
-      return k.real;
-    },
-    exists(path: string): boolean {
-      const k = of(path);
-      // A path with a real path exists.
-      k.exists ??= k.real ? true : fs.exists(path);
-      return k.exists;
-    },
-    isDirectory(path: string): boolean {
-      const k = of(path);
-      k.dir ??= fs.isDirectory?.(path) ?? false;
-      return k.dir;
-    },
-  };
+  }
+
+  #expected(path: string): string | null {
+    return this.fs.realpathExpected ? this.fs.realpathExpected(path) : this.fs.realpath(path);
+  }
+
+  realpath(path: string): string | null {
+    const k = this.#of(path);
+    // A path known not to exist has no real path; one known to exist is expected.
+    if (k.real === undefined) {
+      k.real = k.exists === false ? null : k.exists ? this.#expected(path) : this.fs.realpath(path);
+    }
+    return k.real;
+  }
+
+  realpathExpected(path: string): string | null {
+    const k = this.#of(path);
+    if (k.real === undefined) k.real = k.exists === false ? null : this.#expected(path);
+    return k.real;
+  }
+
+  exists(path: string): boolean {
+    const k = this.#of(path);
+    // A path with a real path exists.
+    k.exists ??= k.real ? true : this.fs.exists(path);
+    return k.exists;
+  }
+
+  isDirectory(path: string): boolean {
+    const k = this.#of(path);
+    k.dir ??= this.fs.isDirectory?.(path) ?? false;
+    return k.dir;
+  }
 }
 
 /** FsFacts over a fixed set of paths and symlinks, for tests and golden cases. */

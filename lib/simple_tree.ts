@@ -430,83 +430,92 @@ export function simpleTree(source: string): LiteNode | null {
 }
 
 function build(source: string, statements: { shape: Shape; semi: number | null }[]): LiteNode {
-  let id = 0;
-  const node = (
+  const b = new Builder(source);
+  const root = b.node("program", true, startOf(statements[0].shape), source.length, null, null);
+  for (const st of statements) {
+    b.shape(st.shape, root, null);
+    if (st.semi !== null) b.node(";", false, st.semi, st.semi + 1, root, null);
+  }
+  return root;
+}
+
+/** Makes the nodes of one tree, numbered in order. */
+class Builder {
+  id = 0;
+  constructor(readonly source: string) {}
+
+  node(
     type: string,
     named: boolean,
     start: number,
     end: number,
     parent: Lite | null,
     field: string | null,
-  ): Lite => {
-    const n = new Lite(source, id++, type, named, false, start, end, parent);
+  ): Lite {
+    const n = new Lite(this.source, this.id++, type, named, false, start, end, parent);
     parent?.adopt(n, field);
     return n;
-  };
-  const first = statements[0].shape;
-  const root = node("program", true, startOf(first), source.length, null, null);
-  const piece = (p: Piece, parent: Lite, field: string | null) => {
-    const n = node(p.type, true, p.start, p.end, parent, field);
+  }
+
+  piece(p: Piece, parent: Lite, field: string | null): void {
+    const n = this.node(p.type, true, p.start, p.end, parent, field);
     if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
-      node(open, false, p.start, p.start + open.length, n, null);
-      node("variable_name", true, p.name![0], p.name![1], n, null);
-      if (p.type === "expansion") node("}", false, p.end - 1, p.end, n, null);
+      this.node(open, false, p.start, p.start + open.length, n, null);
+      this.node("variable_name", true, p.name![0], p.name![1], n, null);
+      if (p.type === "expansion") this.node("}", false, p.end - 1, p.end, n, null);
     } else if (p.type === "string") {
-      node('"', false, p.start, p.start + 1, n, null);
+      this.node('"', false, p.start, p.start + 1, n, null);
       const parts = p.parts!;
       // tree-sitter gives blank-only content no node: the closing quote's token spans it.
-      if (parts.length === 1 && /^[ \t]+$/.test(source.slice(parts[0].start, parts[0].end))) {
-        node('"', false, p.start + 1, p.end, n, null);
+      if (parts.length === 1 && /^[ \t]+$/.test(this.source.slice(parts[0].start, parts[0].end))) {
+        this.node('"', false, p.start + 1, p.end, n, null);
         return;
       }
       for (const part of parts) {
-        if (part.type === "word") node("string_content", true, part.start, part.end, n, null);
-        else piece(part, n, null);
+        if (part.type === "word") this.node("string_content", true, part.start, part.end, n, null);
+        else this.piece(part, n, null);
       }
-      node('"', false, p.end - 1, p.end, n, null);
+      this.node('"', false, p.end - 1, p.end, n, null);
     }
-  };
-  const word = (w: WordTok, parent: Lite, field: string | null) => {
-    if (w.pieces.length === 1) return piece(w.pieces[0], parent, field);
-    const n = node("concatenation", true, w.start, w.end, parent, field);
-    for (const p of w.pieces) piece(p, n, null);
-  };
-  const shape = (s: Shape, parent: Lite, field: string | null): void => {
-    const n = node(typeOf(s), true, startOf(s), endOf(s), parent, field);
+  }
+
+  word(w: WordTok, parent: Lite, field: string | null): void {
+    if (w.pieces.length === 1) return this.piece(w.pieces[0], parent, field);
+    const n = this.node("concatenation", true, w.start, w.end, parent, field);
+    for (const p of w.pieces) this.piece(p, n, null);
+  }
+
+  shape(s: Shape, parent: Lite, field: string | null): void {
+    const n = this.node(typeOf(s), true, startOf(s), endOf(s), parent, field);
     switch (s.t) {
       case "command": {
-        const name = node("command_name", true, s.words[0].start, s.words[0].end, n, "name");
-        word(s.words[0], name, null);
-        for (const w of s.words.slice(1)) word(w, n, "argument");
+        const name = this.node("command_name", true, s.words[0].start, s.words[0].end, n, "name");
+        this.word(s.words[0], name, null);
+        for (let i = 1; i < s.words.length; i++) this.word(s.words[i], n, "argument");
         return;
       }
       case "redirected":
-        shape(s.body, n, "body");
+        this.shape(s.body, n, "body");
         for (const r of s.redirects) {
-          const f = node("file_redirect", true, r.start, r.dest.end, n, "redirect");
-          if (r.fd) node("file_descriptor", true, r.fd[0], r.fd[1], f, "descriptor");
-          node(r.op, false, r.opStart, r.opStart + r.op.length, f, null);
-          word(r.dest, f, "destination");
+          const f = this.node("file_redirect", true, r.start, r.dest.end, n, "redirect");
+          if (r.fd) this.node("file_descriptor", true, r.fd[0], r.fd[1], f, "descriptor");
+          this.node(r.op, false, r.opStart, r.opStart + r.op.length, f, null);
+          this.word(r.dest, f, "destination");
         }
         return;
       case "pipeline":
         s.parts.forEach((p, i) => {
-          if (i > 0) node("|", false, s.ops[i - 1], s.ops[i - 1] + 1, n, null);
-          shape(p, n, null);
+          if (i > 0) this.node("|", false, s.ops[i - 1], s.ops[i - 1] + 1, n, null);
+          this.shape(p, n, null);
         });
         return;
       case "list":
-        shape(s.left, n, null);
-        node(s.op, false, s.opStart, s.opStart + s.op.length, n, null);
-        shape(s.right, n, null);
+        this.shape(s.left, n, null);
+        this.node(s.op, false, s.opStart, s.opStart + s.op.length, n, null);
+        this.shape(s.right, n, null);
     }
-  };
-  for (const st of statements) {
-    shape(st.shape, root, null);
-    if (st.semi !== null) node(";", false, st.semi, st.semi + 1, root, null);
   }
-  return root;
 }
 
 function typeOf(s: Shape): string {
