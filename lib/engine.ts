@@ -334,12 +334,13 @@ const RISKY_ENV =
  * Analyses by the cwd and expandable environment, then by command (a pure function: parse
  * once), in two generations: a hit in the older one moves up; when the newer one is full, the
  * older is dropped. (Deleting a Map's oldest key leaves a hole its iterator skips ever after:
- * eviction grew costly.) Keyed by the command string itself, whose hash V8 keeps.
+ * eviction grew costly.) Keyed by the command string itself, whose hash V8 keeps. Small: it is
+ * for the commands an agent repeats; every analysis it keeps long is copied by the GC.
  */
 let analyses = new Map<string, Map<string, BashAnalysis>>();
 let olderAnalyses = new Map<string, Map<string, BashAnalysis>>();
 let analysesSize = 0;
-const ANALYSES_KEPT = 1000;
+const ANALYSES_KEPT = 128;
 
 function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
   const e = env.env;
