@@ -132,6 +132,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["find . -execdir rm {} \\;", "deny", "deny"],
   ["find . -ok rm {} \\;", "deny", "deny"],
   ["find . -delete", "deny", "allow"],
+  // find's file primaries name protected files even inside the expression.
+  ["find . -newer ~/.ssh/id_rsa", "deny", "deny"],
+  ["find . -fprint ~/.ssh/authorized_keys", "deny", "deny"],
+  ["find . -name id_rsa -exec cat keys/{} \\;", "deny", "deny"],
   ["bash -c 'rm -rf build'", "deny", "deny"],
   ["sh -c 'rm -rf build'", "deny", "deny"],
   ["bash -lc 'rm -rf build'", "deny", "deny"],

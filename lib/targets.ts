@@ -239,7 +239,8 @@ const NO_FILE_OPERANDS = new Set([
 
 /**
  * Argument positions that hold strings, not paths: every argument of a program in
- * NO_FILE_OPERANDS (`echo $(git log -1)`), and the message of `git commit -m`/`--message`.
+ * NO_FILE_OPERANDS (`echo $(git log -1)`), the message of `git commit -m`/`--message`, and the
+ * expression words of find that name no file.
  * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
  */
 function stringArguments(argv: Word[]): Set<number> {
@@ -251,12 +252,58 @@ function stringArguments(argv: Word[]): Set<number> {
     for (let i = 1; i < argv.length; i++) out.add(i);
     return out;
   }
+  if (name === "find") return findExpressionWords(argv, out);
   if (name === "git" && argv[1]?.kind === "static" && argv[1].value === "commit") {
     for (let i = 2; i < argv.length; i++) {
       const w = argv[i];
       if (w.kind === "static" && (w.value === "-m" || w.value === "--message")) out.add(i + 1);
       else if (/^(-m|--message=)/.test(w.prefix)) out.add(i); // -m"…", --message=…
     }
+  }
+  return out;
+}
+
+/** find primaries whose value is a file (`-newer f`, `-fprint out`, `-files0-from list`). */
+const FIND_FILE_PRIMARIES = /^-(newer|anewer|cnewer|samefile|fprint|fprint0|fprintf|fls|files0-from)/;
+
+/**
+ * The words of a find expression that name no file: tests, patterns, numbers, operators and the
+ * words of `-exec … ;` (that command is a stage of its own). The starting points stay targets,
+ * and so do a file primary's value, any word with a `/`, and every glob or unknown word (one of
+ * those can expand into `-delete` or `-exec`).
+ */
+function findExpressionWords(argv: Word[], out: Set<number>): Set<number> {
+  let i = 1;
+  // Options before the starting points: -H -L -P -O3, -D opts, BSD's -f path; then `--`.
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return out;
+    if (/^-([HLP]+|O\d*)$/.test(w.value)) continue;
+    if (w.value === "-D") {
+      i++;
+      continue;
+    }
+    if (w.value === "--") i++;
+    break;
+  }
+  // The starting points: up to the first word that starts the expression.
+  while (i < argv.length && !(argv[i].kind === "static" && /^([-(!),]|$)/.test(argv[i].value))) i++;
+  let exec = false;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static" || w.value.includes("/")) continue;
+    if (exec) {
+      if (w.value === ";" || w.value === "+") exec = false;
+      out.add(i);
+      continue;
+    }
+    if (FIND_FILE_PRIMARIES.test(w.value)) {
+      out.add(i);
+      i++; // its value names a file: a target
+      continue;
+    }
+    if (/^-(exec|execdir|ok|okdir)$/.test(w.value)) exec = true;
+    out.add(i);
   }
   return out;
 }

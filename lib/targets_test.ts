@@ -197,6 +197,26 @@ Deno.test("bash: option words are not targets", () => {
   assert.deepEqual(bash("grep -n -e pattern"), []);
 });
 
+Deno.test("bash: find's starting points and file primaries are targets, its tests are not", () => {
+  // `exists` is a file in /proj: as a pattern or an -exec word it is still no target of find.
+  assert.deepEqual(bash("find . -name exists -type f"), ["exact /proj"]);
+  assert.deepEqual(bash("find src exists -maxdepth 1 -exec exists {} ;"), [
+    "exact /proj/exists",
+    "exact /proj/src",
+  ]);
+  assert.deepEqual(bash("find -L -- exists -print"), ["exact /proj/exists"]);
+  assert.deepEqual(bash("find . -newer exists -fprint /tmp/out -files0-from list"), [
+    "exact /proj",
+    "exact /proj/exists",
+    "exact /tmp/out",
+  ]);
+  // Words with a slash stay targets; so do globs and unknown words, which can expand into
+  // `-delete` or `-exec`.
+  assert.deepEqual(bash("find . -path ./src/a.ts"), ["exact /proj", "exact /proj/src/a.ts"]);
+  assert.deepEqual(bash("find . -name $X"), ["anywhere null", "exact /proj"]);
+  assert.deepEqual(bash("find . -name *"), ["below /proj", "exact /proj"]);
+});
+
 Deno.test("bash: file redirects are targets; fd duplication and devices are not", () => {
   assert.deepEqual(bash("echo > out", true), ["redirect exact /proj/out"]);
   assert.deepEqual(bash("echo >> /var/log/x 2> err", true), [
