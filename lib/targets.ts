@@ -264,7 +264,8 @@ function stringArguments(argv: Word[]): Set<number> {
 }
 
 /** find primaries whose value is a file (`-newer f`, `-fprint out`, `-files0-from list`). */
-const FIND_FILE_PRIMARIES = /^-(newer|anewer|cnewer|samefile|fprint|fprint0|fprintf|fls|files0-from)/;
+const FIND_FILE_PRIMARIES =
+  /^-(newer|anewer|cnewer|samefile|fprint|fprint0|fprintf|fls|files0-from)/;
 
 /**
  * The words of a find expression that name no file: tests, patterns, numbers, operators and the
