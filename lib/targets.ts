@@ -221,6 +221,7 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
 const NO_FILE_OPERANDS = new Set([
   "echo",
   "printf",
+  "tr", // its operands are character sets; it reads standard input only
   "true",
   "false",
   ":",

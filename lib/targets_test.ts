@@ -197,6 +197,10 @@ Deno.test("bash: option words are not targets", () => {
   assert.deepEqual(bash("grep -n -e pattern"), []);
 });
 
+Deno.test("bash: tr's operands are character sets, not files", () => {
+  assert.deepEqual(bash("tr exists x < src/a.ts"), ["exact /proj/src/a.ts"]);
+});
+
 Deno.test("bash: find's starting points and file primaries are targets, its tests are not", () => {
   // `exists` is a file in /proj: as a pattern or an -exec word it is still no target of find.
   assert.deepEqual(bash("find . -name exists -type f"), ["exact /proj"]);
