@@ -72,6 +72,9 @@ export interface BashEnv {
   env: Record<string, string | undefined>;
 }
 
+/** No assigned variable names (shared; never changed). */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** Variables whose values the engine may expand (RULINGS principle 3). */
 const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 /** Special parameters that always expand to digits or flags, never to a path. */
@@ -273,7 +276,11 @@ interface CdFacts {
  */
 function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
   let i = 0;
-  while (argv[i]?.kind === "static" && ["builtin", "command"].includes(argv[i].value)) i++;
+  while (
+    argv[i]?.kind === "static" && (argv[i].value === "builtin" || argv[i].value === "command")
+  ) {
+    i++;
+  }
   const name = argv[i];
   if (!name) return null;
   if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
@@ -346,7 +353,7 @@ class Walker {
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
   /** Expandable variables the command may assign (then their value is not known). */
-  private touched: Set<string>;
+  private touched: ReadonlySet<string>;
   private cdpathUnknown: boolean;
 
   constructor(
@@ -358,7 +365,10 @@ class Walker {
     private budget: { steps: number },
     private depth = 0,
   ) {
-    this.touched = new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(source)));
+    // Most commands name none of them: skip the three searches when no `HOME`, `PWD` or `TMPDIR`.
+    this.touched = /HOME|PWD|TMPDIR/.test(source)
+      ? new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(source)))
+      : NO_NAMES;
     this.cdpathUnknown = source.includes("CDPATH");
   }
 
