@@ -1,5 +1,5 @@
 /** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import type { FsFacts } from "./types.ts";
 
 /** FsFacts backed by the real filesystem. */
@@ -30,10 +30,9 @@ export function realFs(): FsFacts {
       }
     },
     isDirectory(path: string): boolean {
-      // A trailing slash only resolves for a directory (or a link to one): one cheap lookup
-      // instead of a stat, which Deno's node:fs makes costly.
+      // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
-        return existsSync(path.endsWith("/") ? path : path + "/");
+        return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
       } catch {
         return false;
       }
