@@ -1113,7 +1113,9 @@ export function isFileTarget(r: Redirect): boolean {
 
 /** The command string rules match: the argv as it runs, then the file redirects. */
 export function commandString(stage: Stage): string {
-  let s = stage.argv.map((w) => w.value).join(" ");
+  const argv = stage.argv;
+  let s = argv.length ? argv[0].value : "";
+  for (let i = 1; i < argv.length; i++) s += " " + argv[i].value;
   for (const r of stage.redirects) if (isFileTarget(r)) s += ` ${r.op} ${r.target!.value}`;
   return s;
 }

@@ -116,9 +116,9 @@ interface StageShared {
   judged: Map<string | null, RuleResult & { approval?: Rule }>;
 }
 
-function stageShared(config: Config, ctx: Context, program: string): StageShared {
+function stageShared(index: LocationIndex, program: string): StageShared {
   return {
-    index: locationIndex(config, ctx),
+    index,
     readsTrees: !METADATA_ONLY.has(program),
     judged: new Map(),
   };
@@ -225,7 +225,7 @@ function decideTool(
   explain: boolean,
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const shared = stageShared(config, ctx, call.tool);
+  const shared = stageShared(locationIndex(config, ctx), call.tool);
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
@@ -245,7 +245,7 @@ function decideStage(
   config: Config,
   ctx: Context,
   stage: Stage,
-  opts: { unknown: boolean; explain: boolean },
+  opts: { unknown: boolean; explain: boolean; index: LocationIndex },
 ): StageVerdict {
   const name = stage.argv[0];
   const unknown = opts.unknown || !name || name.kind !== "static";
@@ -272,7 +272,7 @@ function decideStage(
     });
   }
   const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
-  const shared = stageShared(config, ctx, program);
+  const shared = stageShared(opts.index, program);
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
@@ -371,6 +371,7 @@ function decideBash(
   opts: DecideOptions,
 ): { stages: StageVerdict[]; error: string | null } {
   const explain = opts.explain ?? false;
+  const index = locationIndex(config, ctx);
   const command = typeof call.input?.command === "string" ? call.input.command : null;
   if (command === null) {
     const stage: Stage = {
@@ -381,7 +382,7 @@ function decideBash(
       cwds: [ctx.cwd],
     };
     return {
-      stages: [decideStage(config, ctx, stage, { unknown: true, explain })],
+      stages: [decideStage(config, ctx, stage, { unknown: true, explain, index })],
       error: "the bash call has no command string",
     };
   }
@@ -402,14 +403,14 @@ function decideBash(
     all.push(s, ...innerStages(s, { analyze, depth: 0 }));
   }
   const stages = all.map((s) => {
-    const sv = decideStage(config, ctx, s, { unknown: false, explain });
+    const sv = decideStage(config, ctx, s, { unknown: false, explain, index });
     const shape = evalShape(s);
     if (shape) sv.eval = shape;
     return sv;
   });
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
-    const sv = decideStage(config, ctx, whole, { unknown: true, explain });
+    const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
     for (const t of sv.targets) t.note = analysis.error;
     stages.push(sv);
   }
@@ -422,7 +423,7 @@ function decideBash(
       origin: "top",
       cwds: [ctx.cwd],
     };
-    stages.push(decideStage(config, ctx, empty, { unknown: false, explain }));
+    stages.push(decideStage(config, ctx, empty, { unknown: false, explain, index }));
   }
   return { stages, error: analysis.error };
 }
