@@ -331,6 +331,7 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("a | b | c && cd /x && rm a", "rm a"), ["/x"]);
   assert.deepEqual(cwdsOf("a | b | c || cd /x && rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("a | b | c && cd /x > /dev/null; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("a | b | c 2>/dev/null | d && cd /x; rm a", "rm a"), ["/proj", "/x"]);
   assert.equal(stage("a | b | c && d", "d").piped, undefined);
   assert.equal(stage("a | b | c && d", "c").piped, true);
   assert.deepEqual(cwdsOf("echo $(cd /x); rm a", "rm a"), ["/proj"]);

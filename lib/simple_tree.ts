@@ -12,7 +12,7 @@ import { Lite, type LiteNode } from "./syntax_tree.ts";
  * and expansions), or an expansion `$NAME` / `${NAME}` (`name`: the range of NAME).
  */
 interface Piece {
-  type: "word" | "number" | "raw_string" | "string" | "simple_expansion" | "expansion";
+  type: "word" | "number" | "raw_string" | "string" | "simple_expansion" | "expansion" | "dollar";
   start: number;
   end: number;
   name?: [number, number];
@@ -202,12 +202,23 @@ class Reader {
       if (c === 34) break;
       if (c === 36) {
         content(this.pos);
-        parts.push(this.expansion());
+        if (s[this.pos + 1] === '"') {
+          // A `$` before the closing quote is a token of its own (plain text to bash).
+          parts.push({ type: "dollar", start: this.pos, end: ++this.pos });
+        } else parts.push(this.expansion());
         text = this.pos;
         continue;
       }
-      // ` \ and tabs: tree-sitter's business.
-      if (c === 96 || c === 92 || c < 32) throw OUTSIDE;
+      if (c === 92) {
+        // An escape is text to tree-sitter (`\"` and `\$` included): keep it in the content.
+        // (An escaped blank counts as blank to it, see below: left to tree-sitter.)
+        const next = s[this.pos + 1];
+        if (this.pos + 1 >= s.length || next === " " || next === "\t") throw OUTSIDE;
+        this.pos += 2;
+        continue;
+      }
+      // ` and tabs: tree-sitter's business.
+      if (c === 96 || c < 32) throw OUTSIDE;
       this.pos++;
     }
     content(this.pos);
@@ -378,6 +389,14 @@ class Reader {
   }
 }
 
+/** The commands a pipeline joins, counted through redirected groups (`a | b > f | c`: 3). */
+function pipedCommands(s: Shape): number {
+  if (s.t === "command") return 1;
+  if (s.t === "redirected") return pipedCommands(s.body);
+  if (s.t === "pipeline") return s.parts.reduce((n, p) => n + pipedCommands(p), 0);
+  return 1;
+}
+
 /** Attach `| command` to the statement so far, as tree-sitter groups it. */
 function pipeInto(left: Shape, opStart: number, next: Shape): Shape {
   if (left.t === "pipeline") {
@@ -416,7 +435,7 @@ export function simpleTree(source: string): LiteNode | null {
           break;
         }
         // tree-sitter reads `a | b | c && d` as `a | (b | c && d)`: left to tree-sitter.
-        if (next.op !== "|" && shape.t === "pipeline" && shape.parts.length > 2) throw OUTSIDE;
+        if (next.op !== "|" && shape.t !== "list" && pipedCommands(shape) > 2) throw OUTSIDE;
         pending = next;
       }
       statements.push({ shape, semi });
@@ -474,6 +493,7 @@ class Builder {
       }
       for (const part of parts) {
         if (part.type === "word") this.node("string_content", true, part.start, part.end, n, null);
+        else if (part.type === "dollar") this.node("$", false, part.start, part.end, n, null);
         else this.piece(part, n, null);
       }
       this.node('"', false, p.end - 1, p.end, n, null);
