@@ -41,13 +41,17 @@ type Shape =
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
   | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
 
-/** Characters of an unquoted run (1), word ends (2), braces (3), `\\` (4) and `$` (5). */
+/** Characters of an unquoted run (1), word ends (2), braces and brackets (3), `\\` (4), `$` (5). */
 const CLASS = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
 for (const c of " \t|&;<>") CLASS[c.charCodeAt(0)] = 2;
-CLASS[123] = CLASS[125] = 3;
+CLASS[123] =
+  CLASS[125] =
+  CLASS[91] =
+  CLASS[93] =
+    3;
 CLASS[92] = 4;
 CLASS[36] = 5;
 
@@ -123,7 +127,7 @@ class Reader {
         if (
           pieces.length &&
           (/[0-9]/.test(s[this.pos + 1]) ||
-            pieces.some((p) => p.type !== "word" || s[p.start] === "{" || s[p.start] === "}"))
+            pieces.some((p) => p.type !== "word" || /^[{}[\]]$/.test(s.slice(p.start, p.end))))
         ) {
           throw OUTSIDE;
         }
@@ -137,6 +141,13 @@ class Reader {
         // ... and a `\` after a closing brace starts a new word there (`{}\;`), and a word
         // that starts with one may run on (`} {`).
         if (code === 125 && (s[this.pos + 1] === "\\" || !pieces.length)) throw OUTSIDE;
+        pieces.push({ type: "word", start: this.pos, end: ++this.pos });
+      } else if (code === 91 || code === 93) {
+        // Glob brackets are words of their own too (`[0-9]*` is `[`, `0-9`, `]`, `*`), with the
+        // braces' quirks: `[ x` and a word that starts with `]` run on into the next word.
+        const after = s[this.pos + 1];
+        if (code === 91 && (after === " " || after === "\t" || after === undefined)) throw OUTSIDE;
+        if (code === 93 && !pieces.length) throw OUTSIDE;
         pieces.push({ type: "word", start: this.pos, end: ++this.pos });
       } else if (code < 128 && (CLASS[code] === 1 || CLASS[code] === 4)) {
         const from = this.pos;
