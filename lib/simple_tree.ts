@@ -12,11 +12,27 @@ import { Lite, type LiteNode } from "./syntax_tree.ts";
  * and expansions), or an expansion `$NAME` / `${NAME}` (`name`: the range of NAME).
  */
 interface Piece {
-  type: "word" | "number" | "raw_string" | "string" | "simple_expansion" | "expansion" | "dollar";
+  type:
+    | "word"
+    | "number"
+    | "raw_string"
+    | "string"
+    | "simple_expansion"
+    | "expansion"
+    | "dollar"
+    | "command_substitution";
   start: number;
   end: number;
   name?: [number, number];
   parts?: Piece[];
+  /** A `$(…)`: its statements. */
+  body?: Statement[];
+}
+
+/** A statement and the `;` after it, if any. */
+interface Statement {
+  shape: Shape;
+  semi: number | null;
 }
 
 interface WordTok {
@@ -37,6 +53,7 @@ interface RedirectTok {
 /** The statement structure before it becomes nodes. */
 type Shape =
   | { t: "command"; words: WordTok[] }
+  | { t: "subshell"; start: number; end: number; body: Statement[] }
   | { t: "redirected"; body: Shape; redirects: RedirectTok[] }
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
   | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
@@ -46,7 +63,7 @@ const CLASS = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
-for (const c of " \t|&;<>") CLASS[c.charCodeAt(0)] = 2;
+for (const c of " \t|&;<>)") CLASS[c.charCodeAt(0)] = 2;
 CLASS[123] =
   CLASS[125] =
   CLASS[91] =
@@ -131,7 +148,7 @@ class Reader {
         ) {
           throw OUTSIDE;
         }
-        pieces.push(this.expansion());
+        pieces.push(s[this.pos + 1] === "(" ? this.substitution() : this.expansion());
       } else if (code === 123 || code === 125) {
         // tree-sitter makes each brace a word of its own (`{a,b}` is `{`, `a,b`, `}`), except
         // in a sequence expression (`{1..3}`).
@@ -216,7 +233,8 @@ class Reader {
         if (s[this.pos + 1] === '"') {
           // A `$` before the closing quote is a token of its own (plain text to bash).
           parts.push({ type: "dollar", start: this.pos, end: ++this.pos });
-        } else parts.push(this.expansion());
+        } else if (s[this.pos + 1] === "(") parts.push(this.substitution());
+        else parts.push(this.expansion());
         text = this.pos;
         continue;
       }
@@ -243,6 +261,89 @@ class Reader {
       throw OUTSIDE;
     }
     return { type: "string", start, end: this.pos, parts };
+  }
+
+  /** A `$(…)` at the current position (not `$((`, arithmetic). */
+  substitution(): Piece {
+    const start = this.pos;
+    if (this.src[start + 2] === "(") throw OUTSIDE;
+    this.pos += 2;
+    const body = this.statements(true);
+    this.pos++; // the `)`
+    return { type: "command_substitution", start, end: this.pos, body };
+  }
+
+  /**
+   * Statements up to the end, or (inside `(…)` and `$(…)`) up to the closing `)`, which is left
+   * for the caller. None at all is not read here.
+   */
+  statements(inside: boolean): Statement[] {
+    const s = this.src;
+    const out: Statement[] = [];
+    for (;;) {
+      this.skipBlanks();
+      if (this.pos >= s.length) {
+        if (inside) throw OUTSIDE;
+        break;
+      }
+      if (inside && s[this.pos] === ")") break;
+      let shape: Shape | null = null;
+      let semi: number | null = null;
+      // The operator between the statement so far and the element being read.
+      let pending: { op: string; start: number } | null = null;
+      for (;;) {
+        const { element, redirects } = this.element();
+        if (!shape || !pending) shape = element;
+        else if (pending.op === "|") shape = pipeInto(shape, pending.start, element);
+        else {
+          shape = {
+            t: "list",
+            left: shape,
+            op: pending.op,
+            opStart: pending.start,
+            right: element,
+          };
+        }
+        // Redirects after a command wrap the whole statement so far.
+        if (redirects.length) shape = { t: "redirected", body: shape, redirects };
+        const next = this.operator(inside);
+        if (!next) break;
+        if (next.op === ";") {
+          semi = next.start;
+          break;
+        }
+        // tree-sitter reads `a | b | c && d` as `a | (b | c && d)`: left to tree-sitter.
+        if (next.op !== "|" && shape.t !== "list" && pipedCommands(shape) > 2) throw OUTSIDE;
+        pending = next;
+      }
+      out.push({ shape, semi });
+    }
+    if (!out.length) throw OUTSIDE;
+    return out;
+  }
+
+  /** A simple command or a `( … )` subshell, with the redirects after it. */
+  element(): { element: Shape; redirects: RedirectTok[] } {
+    this.skipBlanks();
+    const s = this.src;
+    if (s[this.pos] !== "(") {
+      const { words, redirects } = this.command();
+      return { element: { t: "command", words }, redirects };
+    }
+    const start = this.pos;
+    if (s[start + 1] === "(") throw OUTSIDE; // `((…))` is arithmetic
+    this.pos++;
+    const body = this.statements(true);
+    const end = ++this.pos; // past the `)`
+    // Only blanks, operators, `)` or redirects may follow it.
+    const next = s.charCodeAt(this.pos);
+    if (this.pos < s.length && (next >= 128 || CLASS[next] !== 2)) throw OUTSIDE;
+    const redirects = this.redirects();
+    this.skipBlanks();
+    if (redirects.length && this.pos < s.length && CLASS[s.charCodeAt(this.pos)] !== 2) {
+      throw OUTSIDE;
+    }
+    return { element: { t: "subshell", start, end, body }, redirects };
   }
 
   /** `$NAME`, `$1`, `${NAME}` at the current position; anything else is tree-sitter's. */
@@ -382,12 +483,16 @@ class Reader {
   }
 
   /** The control operator at the current position, or null at the end. */
-  operator(): { op: string; start: number } | null {
+  operator(inside = false): { op: string; start: number } | null {
     this.skipBlanks();
     const s = this.src;
     if (this.pos >= s.length) return null;
     const start = this.pos;
     const c = s[start];
+    if (c === ")") {
+      if (!inside) throw OUTSIDE;
+      return null;
+    }
     const n = s[start + 1];
     let op: string;
     if (c === "|") op = n === "|" ? "||" : n === "&" ? "|&" : "|";
@@ -402,7 +507,7 @@ class Reader {
 
 /** The commands a pipeline joins, counted through redirected groups (`a | b > f | c`: 3). */
 function pipedCommands(s: Shape): number {
-  if (s.t === "command") return 1;
+  if (s.t === "command" || s.t === "subshell") return 1;
   if (s.t === "redirected") return pipedCommands(s.body);
   if (s.t === "pipeline") return s.parts.reduce((n, p) => n + pipedCommands(p), 0);
   return 1;
@@ -422,50 +527,20 @@ export function simpleTree(source: string): LiteNode | null {
   // Printable ASCII and tabs only: no newlines, and offsets are the same in every encoding.
   if (source.length > 4096 || /[^\t\x20-\x7e]/.test(source)) return null;
   const r = new Reader(source);
-  const statements: { shape: Shape; semi: number | null }[] = [];
+  let statements: Statement[];
   try {
-    for (;;) {
-      r.skipBlanks();
-      if (r.pos >= source.length) break;
-      let shape: Shape | null = null;
-      let semi: number | null = null;
-      // The operator between the statement so far and the command being read.
-      let pending: { op: string; start: number } | null = null;
-      for (;;) {
-        const { words, redirects } = r.command();
-        const cmd: Shape = { t: "command", words };
-        if (!shape || !pending) shape = cmd;
-        else if (pending.op === "|") shape = pipeInto(shape, pending.start, cmd);
-        else shape = { t: "list", left: shape, op: pending.op, opStart: pending.start, right: cmd };
-        // Redirects after a command wrap the whole statement so far.
-        if (redirects.length) shape = { t: "redirected", body: shape, redirects };
-        const next = r.operator();
-        if (!next) break;
-        if (next.op === ";") {
-          semi = next.start;
-          break;
-        }
-        // tree-sitter reads `a | b | c && d` as `a | (b | c && d)`: left to tree-sitter.
-        if (next.op !== "|" && shape.t !== "list" && pipedCommands(shape) > 2) throw OUTSIDE;
-        pending = next;
-      }
-      statements.push({ shape, semi });
-    }
+    statements = r.statements(false);
   } catch (e) {
     if (e === OUTSIDE) return null;
     throw e;
   }
-  if (!statements.length) return null;
   return build(source, statements);
 }
 
-function build(source: string, statements: { shape: Shape; semi: number | null }[]): LiteNode {
+function build(source: string, statements: Statement[]): LiteNode {
   const b = new Builder(source);
   const root = b.node("program", true, startOf(statements[0].shape), source.length, null, null);
-  for (const st of statements) {
-    b.shape(st.shape, root, null);
-    if (st.semi !== null) b.node(";", false, st.semi, st.semi + 1, root, null);
-  }
+  b.statements(statements, root);
   return root;
 }
 
@@ -487,9 +562,20 @@ class Builder {
     return n;
   }
 
+  statements(list: Statement[], parent: Lite): void {
+    for (const st of list) {
+      this.shape(st.shape, parent, null);
+      if (st.semi !== null) this.node(";", false, st.semi, st.semi + 1, parent, null);
+    }
+  }
+
   piece(p: Piece, parent: Lite, field: string | null): void {
     const n = this.node(p.type, true, p.start, p.end, parent, field);
-    if (p.type === "simple_expansion" || p.type === "expansion") {
+    if (p.type === "command_substitution") {
+      this.node("$(", false, p.start, p.start + 2, n, null);
+      this.statements(p.body!, n);
+      this.node(")", false, p.end - 1, p.end, n, null);
+    } else if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
       this.node(open, false, p.start, p.start + open.length, n, null);
       this.node("variable_name", true, p.name![0], p.name![1], n, null);
@@ -520,6 +606,11 @@ class Builder {
   shape(s: Shape, parent: Lite, field: string | null): void {
     const n = this.node(typeOf(s), true, startOf(s), endOf(s), parent, field);
     switch (s.t) {
+      case "subshell":
+        this.node("(", false, s.start, s.start + 1, n, null);
+        this.statements(s.body, n);
+        this.node(")", false, s.end - 1, s.end, n, null);
+        return;
       case "command": {
         const name = this.node("command_name", true, s.words[0].start, s.words[0].end, n, "name");
         this.word(s.words[0], name, null);
@@ -555,6 +646,8 @@ function typeOf(s: Shape): string {
 
 function startOf(s: Shape): number {
   switch (s.t) {
+    case "subshell":
+      return s.start;
     case "command":
       return s.words[0].start;
     case "redirected":
@@ -568,6 +661,8 @@ function startOf(s: Shape): number {
 
 function endOf(s: Shape): number {
   switch (s.t) {
+    case "subshell":
+      return s.end;
     case "command":
       return s.words[s.words.length - 1].end;
     case "redirected":
