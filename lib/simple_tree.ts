@@ -27,6 +27,8 @@ interface Piece {
   parts?: Piece[];
   /** A `$(…)`: its statements. */
   body?: Statement[];
+  /** A `$?`, `$@`, ...: the name is a special_variable_name. */
+  special?: boolean;
 }
 
 /** A statement and the `;` after it, if any. */
@@ -147,6 +149,13 @@ class Reader {
             pieces.some((p) => p.type !== "word" || /^[{}[\]]$/.test(s.slice(p.start, p.end))))
         ) {
           throw OUTSIDE;
+        }
+        // `$$`, `$?`, ... glued to text are read differently: only whole words are read here.
+        if ("?@#$!-*0_".includes(s[this.pos + 1])) {
+          const after = s.charCodeAt(this.pos + 2);
+          if (pieces.length || (this.pos + 2 < s.length && (after >= 128 || CLASS[after] !== 2))) {
+            throw OUTSIDE;
+          }
         }
         pieces.push(s[this.pos + 1] === "(" ? this.substitution() : this.expansion());
       } else if (code === 123 || code === 125) {
@@ -351,6 +360,18 @@ class Reader {
     const s = this.src;
     const start = this.pos;
     const braced = s[start + 1] === "{";
+    const special = s[start + 1];
+    if (!braced && "?@#$!-*0_".includes(special) && !/[A-Za-z0-9_]/.test(s[start + 2] ?? "")) {
+      // `$?`, `$@`, `$$`, `$0`, ...: one character, a special_variable_name.
+      this.pos = start + 2;
+      return {
+        type: "simple_expansion",
+        start,
+        end: start + 2,
+        name: [start + 1, start + 2],
+        special: true,
+      };
+    }
     let i = start + (braced ? 2 : 1);
     const from = i;
     while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
@@ -578,7 +599,8 @@ class Builder {
     } else if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
       this.node(open, false, p.start, p.start + open.length, n, null);
-      this.node("variable_name", true, p.name![0], p.name![1], n, null);
+      const name = p.special ? "special_variable_name" : "variable_name";
+      this.node(name, true, p.name![0], p.name![1], n, null);
       if (p.type === "expansion") this.node("}", false, p.end - 1, p.end, n, null);
     } else if (p.type === "string") {
       this.node('"', false, p.start, p.start + 1, n, null);
