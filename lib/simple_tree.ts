@@ -118,6 +118,8 @@ const OUTSIDE = Symbol("outside");
 
 class Reader {
   pos = 0;
+  /** Nesting of `( … )` and `$( … )` being read. */
+  depth = 0;
   constructor(readonly src: string) {}
 
   /** The next non-blank position (does not move). */
@@ -289,6 +291,8 @@ class Reader {
   statements(inside: boolean): Statement[] {
     const s = this.src;
     const out: Statement[] = [];
+    // Deeply nested groups are tree-sitter's (and keep this recursion shallow).
+    if (++this.depth > 16) throw OUTSIDE;
     for (;;) {
       this.skipBlanks();
       if (this.pos >= s.length) {
@@ -328,6 +332,7 @@ class Reader {
       out.push({ shape, semi });
     }
     if (!out.length) throw OUTSIDE;
+    this.depth--;
     return out;
   }
 

@@ -137,6 +137,8 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "echo $((1 + 2))",
       "((x++))",
       "echo $()",
+      "echo " + "$(".repeat(17) + "x" + ")".repeat(17),
+      "(".repeat(1000) + "x" + ")".repeat(1000),
       "( )",
       "(a)b",
       "echo $(a",
@@ -184,6 +186,7 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "a && b | c",
       'find . -name "*.ts" -newer package.json',
       'printf "%s  " a  ',
+      "echo " + "$(".repeat(15) + "x" + ")".repeat(15),
     ]
   ) {
     const tree = simpleTree(c);
