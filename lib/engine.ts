@@ -27,6 +27,7 @@ import {
   stricter,
   type Subject,
 } from "./rules.ts";
+import type { StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
 import { evalShape, innerStages } from "./wrappers.ts";
 import type {
@@ -234,7 +235,9 @@ function decideTool(
 
 /** The most restrictive action of a list (allow for an empty one). */
 function worst(actions: Action[]): Action {
-  return actions.reduce<Action>((a, b) => stricter(a, b), "allow");
+  let out: Action = "allow";
+  for (const a of actions) out = stricter(out, a);
+  return out;
 }
 
 /** Builtins whose only effect is the cwd (modelled by the bash analysis). */
@@ -253,11 +256,7 @@ function decideStage(
   const subject: Subject = {
     tool: "bash",
     forms: stageForms(stage, command),
-    stage: {
-      argv: stage.argv.map((w) => w.value),
-      writes: stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)),
-      assignments: stage.assignments?.map((w) => w.value),
-    },
+    stage: new PresetFacts(stage),
     unknown,
   };
   const raw = stageTargets(stage, ctx);
@@ -309,6 +308,22 @@ function decideStage(
   return sv;
 }
 
+/** What a preset (`$safe-bash`) checks of a stage, worked out only when a preset asks. */
+class PresetFacts implements StageFacts {
+  #argv?: string[];
+  #writes?: boolean;
+  constructor(private stage: Stage) {}
+  get argv(): string[] {
+    return this.#argv ??= this.stage.argv.map((w) => w.value);
+  }
+  get writes(): boolean {
+    return this.#writes ??= this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r));
+  }
+  get assignments(): string[] | undefined {
+    return this.stage.assignments?.map((w) => w.value);
+  }
+}
+
 /** The forms of a stage's command that rules are matched against (most restrictive wins). */
 function stageForms(stage: Stage, command: string): string[] {
   const forms = [command];
@@ -319,9 +334,8 @@ function stageForms(stage: Stage, command: string): string[] {
     if (base) forms.push(base + command.slice(name.value.length));
   }
   // Variables that change what a program runs or loads make the assignment part of the command.
-  const risky = (stage.assignments ?? []).filter((a) =>
-    a.kind !== "static" || RISKY_ENV.test(a.value)
-  );
+  if (!stage.assignments) return forms;
+  const risky = stage.assignments.filter((a) => a.kind !== "static" || RISKY_ENV.test(a.value));
   if (risky.length) forms.push(`${risky.map((a) => a.value).join(" ")} ${command}`);
   return forms;
 }

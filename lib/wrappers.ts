@@ -497,9 +497,11 @@ function xargsCommand(args: Word[]): Word[] {
 export function evalShape(stage: Stage): EvalShape | null {
   const name = basename(stage.argv[0]);
   const interp = (Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined) ??
-    (/^python3\.\d+$/.test(name) ? INTERPRETERS.python3 : undefined);
+    (name.startsWith("python3.") && /^python3\.\d+$/.test(name) ? INTERPRETERS.python3 : undefined);
+  const shell = SHELLS.has(name);
+  if (!shell && !interp) return null;
   const args = stage.argv.slice(1);
-  if (SHELLS.has(name)) {
+  if (shell) {
     const payload = shellPayload(args);
     if (payload && payload !== "script") {
       return {
