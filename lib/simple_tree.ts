@@ -25,8 +25,10 @@ interface Piece {
   end: number;
   name?: [number, number];
   parts?: Piece[];
-  /** A `$(…)`: its statements. */
+  /** A `$(…)` or `` `…` ``: its statements. */
   body?: Statement[];
+  /** A substitution written with backticks. */
+  ticks?: boolean;
   /** A `$?`, `$@`, ...: the name is a special_variable_name. */
   special?: boolean;
 }
@@ -65,7 +67,7 @@ const CLASS = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
-for (const c of " \t|&;<>)") CLASS[c.charCodeAt(0)] = 2;
+for (const c of " \t|&;<>)`") CLASS[c.charCodeAt(0)] = 2;
 CLASS[123] =
   CLASS[125] =
   CLASS[91] =
@@ -120,6 +122,10 @@ class Reader {
   pos = 0;
   /** Nesting of `( … )` and `$( … )` being read. */
   depth = 0;
+  /** Inside a `` `…` ``: a backtick closes it, and backslashes are not read here. */
+  inTicks = false;
+  /** Backtick substitutions read so far. */
+  ticksSeen = 0;
   constructor(readonly src: string) {}
 
   /** The next non-blank position (does not move). */
@@ -135,7 +141,12 @@ class Reader {
     const pieces: Piece[] = [];
     while (this.pos < s.length) {
       const code = s.charCodeAt(this.pos);
-      if (code === 39) { // '
+      if (code === 96) { // `
+        if (this.inTicks) break; // the closing one
+        // After text, tree-sitter starts a new word at a backtick (`a`b`` is `a`, `` `b` ``).
+        if (pieces.length) throw OUTSIDE;
+        pieces.push(this.ticks());
+      } else if (code === 39) { // '
         const close = s.indexOf("'", this.pos + 1);
         if (close < 0 || s.slice(this.pos, close).includes("\n")) throw OUTSIDE;
         pieces.push({ type: "raw_string", start: this.pos, end: close + 1 });
@@ -182,14 +193,16 @@ class Reader {
         // tree-sitter drops an escaped blank that starts a word (`tr \  x`).
         if (code === 92 && (s[from + 1] === " " || s[from + 1] === "\t")) throw OUTSIDE;
         // ... and starts a new word at a `\` right after a quote or an expansion (`'{}'\;`).
-        if (code === 92 && pieces.length) throw OUTSIDE;
+        if (code === 92 && (pieces.length || this.inTicks)) throw OUTSIDE;
         let escaped = false;
         while (this.pos < s.length) {
           const c = s.charCodeAt(this.pos);
           if (c === 92) {
             // An escaped character is part of the run (`a\ b`, `\;`); the input is printable.
-            // (tree-sitter drops an escaped tab.)
-            if (this.pos + 1 >= s.length || s[this.pos + 1] === "\t") throw OUTSIDE;
+            // (tree-sitter drops an escaped tab; inside backticks escapes mean other things.)
+            if (this.pos + 1 >= s.length || s[this.pos + 1] === "\t" || this.inTicks) {
+              throw OUTSIDE;
+            }
             escaped = true;
             this.pos += 2;
             continue;
@@ -253,12 +266,23 @@ class Reader {
         // An escape is text to tree-sitter (`\"` and `\$` included): keep it in the content.
         // (An escaped blank counts as blank to it, see below: left to tree-sitter.)
         const next = s[this.pos + 1];
-        if (this.pos + 1 >= s.length || next === " " || next === "\t") throw OUTSIDE;
+        if (this.pos + 1 >= s.length || next === " " || next === "\t" || this.inTicks) {
+          throw OUTSIDE;
+        }
         this.pos += 2;
         continue;
       }
-      // ` and tabs: tree-sitter's business.
-      if (c === 96 || c < 32) throw OUTSIDE;
+      if (c === 96) {
+        // A backtick substitution in the string (inside backticks, the string's backtick would
+        // close those: tree-sitter's business).
+        if (this.inTicks) throw OUTSIDE;
+        content(this.pos);
+        parts.push(this.ticks());
+        text = this.pos;
+        continue;
+      }
+      // Tabs: tree-sitter's business.
+      if (c < 32) throw OUTSIDE;
       this.pos++;
     }
     content(this.pos);
@@ -279,16 +303,29 @@ class Reader {
     const start = this.pos;
     if (this.src[start + 2] === "(") throw OUTSIDE;
     this.pos += 2;
-    const body = this.statements(true);
+    const body = this.statements(")");
     this.pos++; // the `)`
     return { type: "command_substitution", start, end: this.pos, body };
   }
 
+  /** A `` `…` `` at the current position: a substitution whose text has no backslash. */
+  ticks(): Piece {
+    // tree-sitter lexes the closing backtick, blanks and a next opening one as one token
+    // (`` `a` `b` ``): one backtick substitution per command at most.
+    if (this.ticksSeen++) throw OUTSIDE;
+    const start = this.pos++;
+    this.inTicks = true;
+    const body = this.statements("`");
+    this.inTicks = false;
+    this.pos++; // the closing backtick
+    return { type: "command_substitution", start, end: this.pos, body, ticks: true };
+  }
+
   /**
-   * Statements up to the end, or (inside `(…)` and `$(…)`) up to the closing `)`, which is left
-   * for the caller. None at all is not read here.
+   * Statements up to the end, or (inside `(…)`, `$(…)` and `` `…` ``) up to the `closer`, which is
+   * left for the caller. None at all is not read here.
    */
-  statements(inside: boolean): Statement[] {
+  statements(closer: ")" | "`" | null): Statement[] {
     const s = this.src;
     const out: Statement[] = [];
     // Deeply nested groups are tree-sitter's (and keep this recursion shallow).
@@ -296,10 +333,10 @@ class Reader {
     for (;;) {
       this.skipBlanks();
       if (this.pos >= s.length) {
-        if (inside) throw OUTSIDE;
+        if (closer) throw OUTSIDE;
         break;
       }
-      if (inside && s[this.pos] === ")") break;
+      if (closer && s[this.pos] === closer) break;
       let shape: Shape | null = null;
       let semi: number | null = null;
       // The operator between the statement so far and the element being read.
@@ -319,7 +356,7 @@ class Reader {
         }
         // Redirects after a command wrap the whole statement so far.
         if (redirects.length) shape = { t: "redirected", body: shape, redirects };
-        const next = this.operator(inside);
+        const next = this.operator(closer);
         if (!next) break;
         if (next.op === ";") {
           semi = next.start;
@@ -347,7 +384,7 @@ class Reader {
     const start = this.pos;
     if (s[start + 1] === "(") throw OUTSIDE; // `((…))` is arithmetic
     this.pos++;
-    const body = this.statements(true);
+    const body = this.statements(")");
     const end = ++this.pos; // past the `)`
     // Only blanks, operators, `)` or redirects may follow it.
     const next = s.charCodeAt(this.pos);
@@ -509,14 +546,14 @@ class Reader {
   }
 
   /** The control operator at the current position, or null at the end. */
-  operator(inside = false): { op: string; start: number } | null {
+  operator(closer: ")" | "`" | null = null): { op: string; start: number } | null {
     this.skipBlanks();
     const s = this.src;
     if (this.pos >= s.length) return null;
     const start = this.pos;
     const c = s[start];
-    if (c === ")") {
-      if (!inside) throw OUTSIDE;
+    if (c === ")" || c === "`") {
+      if (c !== closer) throw OUTSIDE;
       return null;
     }
     const n = s[start + 1];
@@ -555,7 +592,7 @@ export function simpleTree(source: string): LiteNode | null {
   const r = new Reader(source);
   let statements: Statement[];
   try {
-    statements = r.statements(false);
+    statements = r.statements(null);
   } catch (e) {
     if (e === OUTSIDE) return null;
     throw e;
@@ -598,9 +635,10 @@ class Builder {
   piece(p: Piece, parent: Lite, field: string | null): void {
     const n = this.node(p.type, true, p.start, p.end, parent, field);
     if (p.type === "command_substitution") {
-      this.node("$(", false, p.start, p.start + 2, n, null);
+      const open = p.ticks ? "`" : "$(";
+      this.node(open, false, p.start, p.start + open.length, n, null);
       this.statements(p.body!, n);
-      this.node(")", false, p.end - 1, p.end, n, null);
+      this.node(p.ticks ? "`" : ")", false, p.end - 1, p.end, n, null);
     } else if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
       this.node(open, false, p.start, p.start + open.length, n, null);
