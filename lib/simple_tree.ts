@@ -64,7 +64,7 @@ type Shape =
 
 /** Characters of an unquoted run (1), word ends (2), braces and brackets (3), `\\` (4), `$` (5). */
 const CLASS = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?-") {
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?!-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
 for (const c of " \t|&;<>)`") CLASS[c.charCodeAt(0)] = 2;
@@ -229,11 +229,9 @@ class Reader {
     const next = s[this.pos];
     const last = s.charCodeAt(this.pos - 1);
     if ((next === "<" || next === ">") && last >= 48 && last <= 57) throw OUTSIDE;
-    // tree-sitter drops a lone `-` before a descriptor redirect (`cat - 2>&1`).
-    if (
-      this.pos - start === 1 && s[start] === "-" &&
-      /^[ \t]*[0-9]/.test(s.slice(this.pos, this.pos + 8))
-    ) {
+    // tree-sitter drops a `-` that ends a word before a digit or a `$` (`cat - 2>&1`,
+    // `'a'- $$`): not read here.
+    if (s[this.pos - 1] === "-" && /^[ \t]*[0-9$]/.test(s.slice(this.pos, this.pos + 8))) {
       throw OUTSIDE;
     }
     return { start, end: this.pos, pieces };
