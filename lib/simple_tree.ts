@@ -1,15 +1,18 @@
 /**
  * The syntax tree of a plain command, built without tree-sitter. Most commands an agent runs are
- * words, quotes, pipes, `&&`/`||`/`;` and file redirects; for those this reader builds the very
- * tree tree-sitter-bash would (node for node, with its quirks), in a fraction of the time. Anything
- * else (expansions, escapes, brackets, compound commands, newlines, non-ASCII) returns null and
- * goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
+ * words, quotes, escapes, `$NAME`, globs, `$(…)`, `( … )`, pipes, `&&`/`||`/`;` and file
+ * redirects; for those this reader builds the very tree tree-sitter-bash would (node for node,
+ * with its quirks), in a fraction of the time. Anything else (compound commands, assignments,
+ * heredocs, `${…}` operators, comments, newlines, non-ASCII, and every spot where tree-sitter's
+ * reading is odd) returns null and goes to tree-sitter. `simple_tree_test.ts` holds it to
+ * tree-sitter on the corpus and on fuzz.
  */
 import { Lite, type LiteNode } from "./syntax_tree.ts";
 
 /**
- * A piece of a word: an unquoted run, a brace, a `'…'`, a `"…"` (its `parts`: content ranges
- * and expansions), or an expansion `$NAME` / `${NAME}` (`name`: the range of NAME).
+ * A piece of a word: an unquoted run, a brace or bracket, a `'…'`, a `"…"` (its `parts`: content
+ * ranges, expansions and substitutions), an expansion `$NAME` / `${NAME}` / `$?` (`name`: the range
+ * of the name), or a substitution (`body`).
  */
 interface Piece {
   type:
