@@ -48,6 +48,16 @@ interface WordTok {
   pieces: Piece[];
 }
 
+/** `NAME=value` (or `NAME+=value`) before a command, or alone. */
+interface AssignTok {
+  start: number;
+  /** Where the name ends and the operator starts. */
+  op: number;
+  plus: boolean;
+  value: WordTok | null;
+  end: number;
+}
+
 interface RedirectTok {
   start: number;
   /** The file descriptor digits before the operator, as [start, end]. */
@@ -59,7 +69,8 @@ interface RedirectTok {
 
 /** The statement structure before it becomes nodes. */
 type Shape =
-  | { t: "command"; words: WordTok[] }
+  | { t: "command"; words: WordTok[]; assigns: AssignTok[] }
+  | { t: "assignments"; assigns: AssignTok[] }
   | { t: "subshell"; start: number; end: number; body: Statement[] }
   | { t: "redirected"; body: Shape; redirects: RedirectTok[] }
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
@@ -117,6 +128,9 @@ function isNumber(s: string, from: number, to: number): boolean {
   }
   return true;
 }
+
+/** `NAME=` or `NAME+=` at the start of a word. */
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 
 /** Thrown inside the reader when the command is outside what it reads. */
 const OUTSIDE = Symbol("outside");
@@ -379,8 +393,11 @@ class Reader {
     this.skipBlanks();
     const s = this.src;
     if (s[this.pos] !== "(") {
-      const { words, redirects } = this.command();
-      return { element: { t: "command", words }, redirects };
+      const { words, assigns, redirects } = this.command();
+      const element: Shape = words.length
+        ? { t: "command", words, assigns }
+        : { t: "assignments", assigns };
+      return { element, redirects };
     }
     const start = this.pos;
     if (s[start + 1] === "(") throw OUTSIDE; // `((…))` is arithmetic
@@ -491,8 +508,33 @@ class Reader {
   }
 
   /** A simple command: its words (the first a plain name), then its redirects. */
-  command(): { words: WordTok[]; redirects: RedirectTok[] } {
+  /** `NAME=value` at the current position, or null when none starts here. */
+  assignment(): AssignTok | null {
+    const m = ASSIGNMENT.exec(this.src.slice(this.pos, this.pos + 256));
+    if (!m) return null;
+    const start = this.pos;
+    const op = start + m[1].length;
+    const plus = this.src[op] === "+";
+    this.pos = op + (plus ? 2 : 1);
+    // An empty value: only blanks, operators, a closer or the end follow (`x=(a)` is an array).
+    const c = this.src[this.pos];
+    // (Right before an operator, tree-sitter reads a missing value: not read here.)
+    if ("|&;<>)`".includes(c) && c !== undefined) throw OUTSIDE;
+    const empty = this.pos >= this.src.length || c === " " || c === "\t";
+    const value = empty ? null : this.word();
+    if (!empty && !value) throw OUTSIDE;
+    return { start, op, plus, value, end: value ? value.end : this.pos };
+  }
+
+  command(): { words: WordTok[]; assigns: AssignTok[]; redirects: RedirectTok[] } {
     const words: WordTok[] = [];
+    const assigns: AssignTok[] = [];
+    for (;;) {
+      this.skipBlanks();
+      const a = this.assignment();
+      if (!a) break;
+      assigns.push(a);
+    }
     for (;;) {
       this.skipBlanks();
       const at = this.pos;
@@ -505,8 +547,22 @@ class Reader {
       if (!w) break;
       words.push(w);
     }
-    if (!words.length) throw OUTSIDE;
+    if (!words.length) {
+      // Assignments alone (redirects after them are tree-sitter's: it reads a missing command).
+      if (!assigns.length || this.peekRedirect() || this.gluedDigits(this.pos) !== null) {
+        throw OUTSIDE;
+      }
+      return { words, assigns, redirects: [] };
+    }
     const name = words[0];
+    // After assignments, tree-sitter tries a name glued to more (`x=1 a:b`) as one more: only a
+    // plain name, or a path, is read here.
+    if (assigns.length) {
+      const text = this.src.slice(name.start, name.end);
+      if (name.pieces.length !== 1 || !/^([A-Za-z0-9_]+|[./~][A-Za-z0-9_./~-]*)$/.test(text)) {
+        throw OUTSIDE;
+      }
+    }
     for (const p of name.pieces) {
       // `NAME=…` is an assignment; tree-sitter misreads `name@…`, `name%…` and `-…` there.
       const text = this.src.slice(p.start, p.end);
@@ -525,7 +581,7 @@ class Reader {
     ) {
       throw OUTSIDE;
     }
-    return { words, redirects };
+    return { words, assigns, redirects };
   }
 
   /**
@@ -571,7 +627,7 @@ class Reader {
 
 /** The commands a pipeline joins, counted through redirected groups (`a | b > f | c`: 3). */
 function pipedCommands(s: Shape): number {
-  if (s.t === "command" || s.t === "subshell") return 1;
+  if (s.t === "command" || s.t === "subshell" || s.t === "assignments") return 1;
   if (s.t === "redirected") return pipedCommands(s.body);
   if (s.t === "pipeline") return s.parts.reduce((n, p) => n + pipedCommands(p), 0);
   return 1;
@@ -669,7 +725,19 @@ class Builder {
     for (const p of w.pieces) this.piece(p, n, null);
   }
 
+  assignment(a: AssignTok, parent: Lite, field: string | null = null): Lite {
+    const n = this.node("variable_assignment", true, a.start, a.end, parent, field);
+    this.node("variable_name", true, a.start, a.op, n, "name");
+    this.node(a.plus ? "+=" : "=", false, a.op, a.op + (a.plus ? 2 : 1), n, null);
+    if (a.value) this.word(a.value, n, "value");
+    return n;
+  }
+
   shape(s: Shape, parent: Lite, field: string | null): void {
+    if (s.t === "assignments" && s.assigns.length === 1) {
+      this.assignment(s.assigns[0], parent, field);
+      return;
+    }
     const n = this.node(typeOf(s), true, startOf(s), endOf(s), parent, field);
     switch (s.t) {
       case "subshell":
@@ -677,7 +745,12 @@ class Builder {
         this.statements(s.body, n);
         this.node(")", false, s.end - 1, s.end, n, null);
         return;
+      case "assignments":
+        if (s.assigns.length === 1) return; // the node itself is the assignment (below)
+        for (const a of s.assigns) this.assignment(a, n);
+        return;
       case "command": {
+        for (const a of s.assigns) this.assignment(a, n);
         const name = this.node("command_name", true, s.words[0].start, s.words[0].end, n, "name");
         this.word(s.words[0], name, null);
         for (let i = 1; i < s.words.length; i++) this.word(s.words[i], n, "argument");
@@ -707,7 +780,11 @@ class Builder {
 }
 
 function typeOf(s: Shape): string {
-  return s.t === "redirected" ? "redirected_statement" : s.t;
+  return s.t === "redirected"
+    ? "redirected_statement"
+    : s.t === "assignments"
+    ? "variable_assignments"
+    : s.t;
 }
 
 function startOf(s: Shape): number {
@@ -715,7 +792,9 @@ function startOf(s: Shape): number {
     case "subshell":
       return s.start;
     case "command":
-      return s.words[0].start;
+      return s.assigns.length ? s.assigns[0].start : s.words[0].start;
+    case "assignments":
+      return s.assigns[0].start;
     case "redirected":
       return startOf(s.body);
     case "pipeline":
@@ -731,6 +810,8 @@ function endOf(s: Shape): number {
       return s.end;
     case "command":
       return s.words[s.words.length - 1].end;
+    case "assignments":
+      return s.assigns[s.assigns.length - 1].end;
     case "redirected":
       return s.redirects[s.redirects.length - 1].dest.end;
     case "pipeline":

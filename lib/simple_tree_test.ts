@@ -60,7 +60,9 @@ const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "
   ":", "~", ".", "..", "a~b", "x*", "x?", "*", "if", "for", "x=1", "a@b", "a%b", "{", "done",
   "$a", "${a}", "$a/x", '"$a"', "r\\m", "{}", "a{b}", "(a)", "(cd x && ls)", "( a; b )", "(a | b)",
   "(a) > f", "(a)x", "((a))", "( a )", "(a;)", "$(a)", "$(a) b", "(a 2>&1)", "(a && (b))", "()",
-  "!", "! a", "!a", "a!"];
+  "!", "! a", "!a", "a!", "x=1", "FOO=bar", "x=", "x+=1", "a=b=c", "x=$(a)", "x='a'", 'x="a b"',
+  "x=a$b", "x=(a)", "x=1 y=2", "a[1]=x", "1x=2", "x=~/a", "x=`a`", "_x=1", "x=1 y=", "x==a",
+  "x=-1", "x=2>", "x={a,b}", "x=[a]", "x=!a", "x=$?", "x=a\\ b"];
 // deno-fmt-ignore
 const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
   "for", "done", "if", "in", "then", "export", "%s", "a:b", "^", "+1", "2#1", "0x1f", "-", "--",
@@ -73,7 +75,7 @@ const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*
   "$(a > f)", "$(a $(b))", "$(", ")", "$()", "$((1))", "$(a)x", "'$(a)'", "$( a )", "$(a;)",
   "$(cd x && y)", "$(a | b | c && d)", "x$(a)", "$(a)1", "{$(a)}", "[$(a)]", "$(a)'b'", "$?", "$#",
   "$$", "$!", "$-", "$*", "$_a", "$01", "$?a", "a$?", "$$a", "$#a", "$@a", "$?$?", "${?}", "${#}",
-  "`a`", "`a b`", "` a `", "`a | b`", "`a;b`", "a`b`", "`a`b", "`a``b`", "``", "`a", "`$(a)`",
+  "x=1", "y=", "a=b", "`a`", "`a b`", "` a `", "`a | b`", "`a;b`", "a`b`", "`a`b", "`a``b`", "``", "`a", "`$(a)`",
   "$(`a`)", "`a \\b`", "`(a)`", "`a > f`", "`a`'b'", "'`a`'", "`cd x && y`", "`a $b`", "!", "!=",
   "!a", "a!b", "!!", "!-a", "!(a)", "[!a]", "a!", "!$a", "!'a'", '!"a"', "!~", "=!"];
 // deno-fmt-ignore
@@ -156,7 +158,8 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "a)",
       "a\nb",
       "if true; then x; fi",
-      "FOO=1 cmd",
+      "FOO=1 a:b",
+      "x=|y",
       "export A=1",
       "cat - 2>&1",
       "a | b | c && d",
@@ -196,6 +199,8 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "a | b > f && c",
       "a && b | c",
       'find . -name "*.ts" -newer package.json',
+      "NODE_ENV=test FOO= npm run build > out.log 2>&1",
+      "x=1 y=$(date)",
       'printf "%s  " a  ',
       "echo " + "$(".repeat(15) + "x" + ")".repeat(15),
     ]
