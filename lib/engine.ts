@@ -114,14 +114,15 @@ interface StageShared {
   index: LocationIndex;
   /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
   readsTrees: boolean;
-  judged: Map<string | null, RuleResult & { approval?: Rule }>;
+  /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
+  judged: [string | null, RuleResult & { approval?: Rule }][];
 }
 
 function stageShared(index: LocationIndex, program: string): StageShared {
   return {
     index,
     readsTrees: !METADATA_ONLY.has(program),
-    judged: new Map(),
+    judged: [],
   };
 }
 
@@ -164,8 +165,12 @@ function judgeTarget(
   }
   let best: TargetVerdict | null = null;
   for (const placement of placements) {
-    let r = judged.get(placement.policy);
-    if (!r) judged.set(placement.policy, r = judgePlacement(config, placement, subject, explain));
+    let r: (RuleResult & { approval?: Rule }) | undefined;
+    for (const [p, known] of judged) if (p === placement.policy) r = known;
+    if (!r) {
+      r = judgePlacement(config, placement, subject, explain);
+      judged.push([placement.policy, r]);
+    }
     const tv: TargetVerdict = {
       path: target.path ?? "",
       kind: target.kind,

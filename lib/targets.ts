@@ -217,6 +217,8 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   ) => (c === null ? anywhere : { ...anywhere, path: resolve(c, dir), reach: "below" }));
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
 /** Programs that never open their operands: every argument is a string, not a path. */
 const NO_FILE_OPERANDS = new Set([
   "echo",
@@ -244,11 +246,13 @@ const NO_FILE_OPERANDS = new Set([
  * expression words of find that name no file.
  * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
  */
-function stringArguments(argv: Word[]): Set<number> {
-  const out = new Set<number>();
+function stringArguments(argv: Word[]): ReadonlySet<number> {
   const name = argv[0]?.kind === "static"
     ? argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1)
     : "";
+  // Most programs have none: no set to build.
+  if (!NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git") return NONE;
+  const out = new Set<number>();
   if (NO_FILE_OPERANDS.has(name)) {
     for (let i = 1; i < argv.length; i++) out.add(i);
     return out;
