@@ -23,6 +23,7 @@ interface Piece {
     | "simple_expansion"
     | "expansion"
     | "dollar"
+    | "ansi_c_string"
     | "command_substitution";
   start: number;
   end: number;
@@ -187,7 +188,10 @@ class Reader {
             throw OUTSIDE;
           }
         }
-        pieces.push(s[this.pos + 1] === "(" ? this.substitution() : this.expansion());
+        const after = s[this.pos + 1];
+        pieces.push(
+          after === "(" ? this.substitution() : after === "'" ? this.ansiC() : this.expansion(),
+        );
       } else if (code === 123 || code === 125) {
         // tree-sitter makes each brace a word of its own (`{a,b}` is `{`, `a,b`, `}`), except
         // in a sequence expression (`{1..3}`).
@@ -311,6 +315,21 @@ class Reader {
       throw OUTSIDE;
     }
     return { type: "string", start, end: this.pos, parts };
+  }
+
+  /** A `$'…'` at the current position: one token, its escapes (`\'` too) inside. */
+  ansiC(): Piece {
+    const s = this.src;
+    const start = this.pos;
+    let i = start + 2;
+    while (i < s.length && s[i] !== "'") {
+      // tree-sitter does not take `\\` as one escape here (bash does): not read here.
+      if (s[i] === "\\" && s[i + 1] === "\\") throw OUTSIDE;
+      i += s[i] === "\\" ? 2 : 1;
+    }
+    if (i >= s.length) throw OUTSIDE;
+    this.pos = i + 1;
+    return { type: "ansi_c_string", start, end: this.pos };
   }
 
   /** A `$(…)` at the current position (not `$((`, arithmetic). */
