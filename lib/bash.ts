@@ -534,7 +534,7 @@ class Walker {
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
-    const kids = node.children.filter((c): c is LiteNode => !!c && c.type !== "comment");
+    const kids = withoutComments(node.children);
     if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
     const a = this.walk(kids[0], cwds, origin, redirects);
     return this.then(a, kids[1].type, kids[2], cwds, origin, redirects, tail);
@@ -548,7 +548,7 @@ class Walker {
     redirects: Redirect[],
     tail: Redirect[],
   ): Flow {
-    const parts = node.namedChildren.filter((c): c is LiteNode => !!c && c.type !== "comment");
+    const parts = withoutComments(node.namedChildren);
     const last = parts[parts.length - 1];
     if (parts.length > 1 && last.type === "list") {
       return this.misreadPipeline(parts, cwds, origin, redirects, tail);
@@ -576,16 +576,14 @@ class Walker {
     const chain: [string, LiteNode][] = [];
     let head = parts[parts.length - 1];
     while (head.type === "list") {
-      const kids = head.children.filter((c): c is LiteNode => !!c && c.type !== "comment");
+      const kids = withoutComments(head.children);
       if (!kids[2]) break;
       chain.unshift([kids[1].type, kids[2]]);
       head = kids[0];
     }
     const piped = [
       ...parts.slice(0, -1),
-      ...(head.type === "pipeline"
-        ? head.namedChildren.filter((c): c is LiteNode => !!c && c.type !== "comment")
-        : [head]),
+      ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
     ];
     piped.forEach((c, i) => {
       if (i === 0) this.walk(c, cwds, origin, redirects);
@@ -985,6 +983,11 @@ class Walker {
     }
     return { value: node.text, kind: "dynamic" };
   }
+}
+
+/** The nodes of a list or pipeline, comments left out. */
+function withoutComments(nodes: (LiteNode | null)[]): LiteNode[] {
+  return nodes.filter((c): c is LiteNode => !!c && c.type !== "comment");
 }
 
 /**

@@ -454,12 +454,7 @@ export function decide(
   context: Context,
   opts: DecideOptions,
 ): Verdict {
-  const ctx: Context = {
-    cwd: context.cwd,
-    home: context.home,
-    env: context.env,
-    fs: memoFs(context.fs),
-  };
+  const ctx: Context = { ...context, fs: memoFs(context.fs) };
   const bash = call.tool === "bash";
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)

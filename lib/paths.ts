@@ -22,7 +22,8 @@ export function expandTilde(path: string, home: string): string {
 const NOT_PLAIN = /\/\/|\/$|(^|\/)\.\.?(\/|$)/;
 
 /**
- * `path.resolve(dir, path)`, quick when both are plain (as most paths commands name are) (the general algorithm costs microseconds under Deno's node:path).
+ * `path.resolve(dir, path)`, quick when both are plain, as most paths commands name are (the
+ * general algorithm costs microseconds under Deno's node:path).
  */
 export function resolveIn(dir: string, path: string): string {
   if (path === "" || NOT_PLAIN.test(path)) return resolve(dir, path);

@@ -331,7 +331,7 @@ export interface FallbackStage {
 }
 
 /** Words that open or close a compound command (or time a pipeline): not plain commands. */
-const RESERVED = new Set([
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   "if",
   "then",
   "elif",
@@ -373,7 +373,7 @@ export function fallbackSplit(src: string): FallbackStage[] | null {
   };
   const flushStage = (end: number): boolean => {
     endWord();
-    if (words.length && RESERVED.has(words[0])) return false;
+    if (words.length && RESERVED_WORDS.has(words[0])) return false;
     if (words.length) stages.push({ words, text: src.slice(start, end).trim() });
     words = [];
     return true;

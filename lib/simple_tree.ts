@@ -7,6 +7,7 @@
  * reading is odd) returns null and goes to tree-sitter. `simple_tree_test.ts` holds it to
  * tree-sitter on the corpus and on fuzz.
  */
+import { RESERVED_WORDS } from "./shell_words.ts";
 import { Lite, type LiteNode } from "./syntax_tree.ts";
 
 /**
@@ -77,39 +78,20 @@ type Shape =
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
   | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
 
-/** Characters of an unquoted run (1), word ends (2), braces and brackets (3), `\\` (4), `$` (5). */
+/**
+ * Characters of an unquoted run (1), characters that end a word (2) and `\\` (4). Braces, brackets,
+ * quotes and `$` are read by their own branches of `word`; anything else is not read here.
+ */
 const CLASS = new Uint8Array(128);
 for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,=^~*?!-") {
   CLASS[c.charCodeAt(0)] = 1;
 }
 for (const c of " \t|&;<>)`") CLASS[c.charCodeAt(0)] = 2;
-CLASS[123] =
-  CLASS[125] =
-  CLASS[91] =
-  CLASS[93] =
-    3;
 CLASS[92] = 4;
-CLASS[36] = 5;
 
 /** Words that make a command something other than a simple command in the command position. */
 const KEYWORDS = new Set([
-  "if",
-  "then",
-  "else",
-  "elif",
-  "fi",
-  "case",
-  "esac",
-  "for",
-  "select",
-  "while",
-  "until",
-  "do",
-  "done",
-  "in",
-  "function",
-  "time",
-  "coproc",
+  ...RESERVED_WORDS,
   "declare",
   "typeset",
   "export",
@@ -426,12 +408,7 @@ class Reader {
     // Only blanks, operators, `)` or redirects may follow it.
     const next = s.charCodeAt(this.pos);
     if (this.pos < s.length && (next >= 128 || CLASS[next] !== 2)) throw OUTSIDE;
-    const redirects = this.redirects();
-    this.skipBlanks();
-    if (redirects.length && this.pos < s.length && CLASS[s.charCodeAt(this.pos)] !== 2) {
-      throw OUTSIDE;
-    }
-    return { element: { t: "subshell", start, end, body }, redirects };
+    return { element: { t: "subshell", start, end, body }, redirects: this.trailingRedirects() };
   }
 
   /** `$NAME`, `$1`, `${NAME}` at the current position; anything else is tree-sitter's. */
@@ -526,6 +503,19 @@ class Reader {
     }
   }
 
+  /** The redirects that end a command or group; after them only an operator may follow. */
+  trailingRedirects(): RedirectTok[] {
+    const redirects = this.redirects();
+    // A word after a redirect joins its destination in tree-sitter's tree: not read here.
+    this.skipBlanks();
+    if (
+      redirects.length && this.pos < this.src.length && CLASS[this.src.charCodeAt(this.pos)] !== 2
+    ) {
+      throw OUTSIDE;
+    }
+    return redirects;
+  }
+
   /** A simple command: its words (the first a plain name), then its redirects. */
   /** `NAME=value` at the current position, or null when none starts here. */
   assignment(): AssignTok | null {
@@ -592,15 +582,7 @@ class Reader {
     // tree-sitter reads a keyword even when quotes follow it (`if"x"`): its first run counts.
     const head = name.pieces[0];
     if (KEYWORDS.has(this.src.slice(head.start, head.end))) throw OUTSIDE;
-    const redirects = this.redirects();
-    // A word after a redirect joins its destination in tree-sitter's tree: not read here.
-    this.skipBlanks();
-    if (
-      redirects.length && this.pos < this.src.length && CLASS[this.src.charCodeAt(this.pos)] !== 2
-    ) {
-      throw OUTSIDE;
-    }
-    return { words, assigns, redirects };
+    return { words, assigns, redirects: this.trailingRedirects() };
   }
 
   /**
