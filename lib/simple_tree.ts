@@ -1,11 +1,11 @@
 /**
  * The syntax tree of a plain command, built without tree-sitter. Most commands an agent runs are
- * words, quotes, escapes, `$NAME`, globs, `$(…)`, `( … )`, pipes, `&&`/`||`/`;` and file
- * redirects; for those this reader builds the very tree tree-sitter-bash would (node for node,
- * with its quirks), in a fraction of the time. Anything else (compound commands, assignments,
- * heredocs, `${…}` operators, comments, newlines, non-ASCII, and every spot where tree-sitter's
- * reading is odd) returns null and goes to tree-sitter. `simple_tree_test.ts` holds it to
- * tree-sitter on the corpus and on fuzz.
+ * words, quotes, escapes, `$NAME`, globs, `$(…)`, `<(…)`, `( … )`, `{ …; }`, `while`/`until`/`for`/
+ * `if` on one line, pipes, `&&`/`||`/`;`/`&`, file redirects and a trailing comment; for those this
+ * reader builds the very tree tree-sitter-bash would (node for node, with its quirks), in a
+ * fraction of the time. Anything else (`case`, functions, tests, heredocs, `${…}` operators,
+ * arithmetic, newlines, non-ASCII, and every spot where tree-sitter's reading is odd) returns null
+ * and goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
  */
 import { RESERVED_WORDS } from "./shell_words.ts";
 import { Lite, type LiteNode } from "./syntax_tree.ts";
@@ -25,12 +25,13 @@ interface Piece {
     | "expansion"
     | "dollar"
     | "ansi_c_string"
-    | "command_substitution";
+    | "command_substitution"
+    | "process_substitution";
   start: number;
   end: number;
   name?: [number, number];
   parts?: Piece[];
-  /** A `$(…)` or `` `…` ``: its statements. */
+  /** A `$(…)`, `` `…` ``, `<(…)` or `>(…)`: its statements. */
   body?: Statement[];
   /** A substitution written with backticks. */
   ticks?: boolean;
@@ -42,6 +43,8 @@ interface Piece {
 interface Statement {
   shape: Shape;
   semi: number | null;
+  /** The statement ends with `&` (at `semi`) rather than `;`. */
+  amp?: boolean;
 }
 
 interface WordTok {
@@ -76,7 +79,41 @@ type Shape =
   | { t: "subshell"; start: number; end: number; body: Statement[] }
   | { t: "redirected"; body: Shape; redirects: RedirectTok[] }
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
-  | { t: "list"; left: Shape; op: string; opStart: number; right: Shape };
+  | { t: "list"; left: Shape; op: string; opStart: number; right: Shape }
+  | { t: "compound"; start: number; body: Statement[]; end: number }
+  | { t: "while"; keyword: string; start: number; condition: Statement[]; body: DoGroup }
+  | {
+    t: "for";
+    start: number;
+    variable: [number, number];
+    /** Where `in` is, and the words after it. */
+    values: { at: number; words: WordTok[] } | null;
+    semi: number;
+    body: DoGroup;
+  }
+  | {
+    t: "if";
+    start: number;
+    condition: Statement[];
+    then: number;
+    body: Statement[];
+    elifs: { start: number; condition: Statement[]; then: number; body: Statement[] }[];
+    otherwise: { start: number; body: Statement[] } | null;
+    end: number;
+  };
+
+/** A `do … done`. */
+interface DoGroup {
+  start: number;
+  body: Statement[];
+  end: number;
+}
+
+/** What ends a list of statements: the end, `)`, a backtick, or one of some keywords. */
+type Closer = ")" | "`" | null | readonly string[];
+
+/** Keywords that open a compound command this reader reads (a blank must follow them). */
+const OPENERS = ["while", "until", "for", "if", "{"];
 
 /**
  * Characters of an unquoted run (1), characters that end a word (2) and `\\` (4). Braces, brackets,
@@ -89,9 +126,12 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 for (const c of " \t|&;<>)`") CLASS[c.charCodeAt(0)] = 2;
 CLASS[92] = 4;
 
-/** Words that make a command something other than a simple command in the command position. */
+/**
+ * Words that make a command something other than a simple command in the command position
+ * (tree-sitter reads `time` and `coproc` as plain commands).
+ */
 const KEYWORDS = new Set([
-  ...RESERVED_WORDS,
+  ...[...RESERVED_WORDS].filter((w) => w !== "time" && w !== "coproc"),
   "declare",
   "typeset",
   "export",
@@ -126,7 +166,29 @@ class Reader {
   inTicks = false;
   /** Backtick substitutions read so far. */
   ticksSeen = 0;
+  /** Where a comment that ends the command starts. */
+  comment: number | null = null;
   constructor(readonly src: string) {}
+
+  /**
+   * The keyword of `words` at the current position, or null. Keywords that statements follow
+   * (`do`, `then`, ...) need a blank after them; `done`, `fi` and `}` may also end at an operator.
+   */
+  keywordAt(words: readonly string[]): string | null {
+    const s = this.src;
+    for (const w of words) {
+      if (!s.startsWith(w, this.pos)) continue;
+      const after = s[this.pos + w.length];
+      if (after === " " || after === "\t") return w;
+      if (
+        (w === "done" || w === "fi" || w === "}") &&
+        (after === undefined || ";|&<>)`".includes(after))
+      ) {
+        return w;
+      }
+    }
+    return null;
+  }
 
   /** The next non-blank position (does not move). */
   skipBlanks(): void {
@@ -162,6 +224,14 @@ class Reader {
             pieces.some((p) => p.type !== "word" || /^[{}[\]]$/.test(s.slice(p.start, p.end))))
         ) {
           throw OUTSIDE;
+        }
+        // A `$` before a blank or the end is plain text, a token of its own (`grep ^$`).
+        const next = s[this.pos + 1];
+        if (next === undefined || next === " " || next === "\t") {
+          // (After a word that starts with `-`, tree-sitter makes the whole word the `$`.)
+          if (s[start] === "-") throw OUTSIDE;
+          pieces.push({ type: "dollar", start: this.pos, end: ++this.pos });
+          continue;
         }
         // `$$`, `$?`, ... glued to text are read differently: only whole words are read here.
         if ("?@#$!-*0_".includes(s[this.pos + 1])) {
@@ -217,8 +287,14 @@ class Reader {
         if (s[from] === "=" && (s[from + 1] === "=" || s[from + 1] === "~")) throw OUTSIDE;
         const type = !escaped && isNumber(s, from, this.pos) ? "number" : "word";
         pieces.push({ type, start: from, end: this.pos });
+      } else if ((code === 60 || code === 62) && s[this.pos + 1] === "(") {
+        // `<(…)` and `>(…)`: glued to text before them, tree-sitter starts a new word.
+        if (pieces.length) throw OUTSIDE;
+        pieces.push(this.substitution());
       } else if (code < 128 && CLASS[code] === 2) {
         break;
+      } else if (code === 35 && !pieces.length) {
+        break; // a comment, for the caller to take or refuse
       } else {
         throw OUTSIDE;
       }
@@ -314,14 +390,15 @@ class Reader {
     return { type: "ansi_c_string", start, end: this.pos };
   }
 
-  /** A `$(…)` at the current position (not `$((`, arithmetic). */
+  /** A `$(…)` (not `$((`, arithmetic), `<(…)` or `>(…)` at the current position. */
   substitution(): Piece {
     const start = this.pos;
     if (this.src[start + 2] === "(") throw OUTSIDE;
+    const type = this.src[start] === "$" ? "command_substitution" : "process_substitution";
     this.pos += 2;
     const body = this.statements(")");
     this.pos++; // the `)`
-    return { type: "command_substitution", start, end: this.pos, body };
+    return { type, start, end: this.pos, body };
   }
 
   /** A `` `…` `` at the current position: a substitution whose text has no backslash. */
@@ -329,6 +406,8 @@ class Reader {
     // tree-sitter lexes the closing backtick, blanks and a next opening one as one token
     // (`` `a` `b` ``): one backtick substitution per command at most.
     if (this.ticksSeen++) throw OUTSIDE;
+    // ... and pairs an escaped backtick anywhere in the command with them.
+    if (this.src.includes("\\`")) throw OUTSIDE;
     const start = this.pos++;
     this.inTicks = true;
     const body = this.statements("`");
@@ -341,7 +420,7 @@ class Reader {
    * Statements up to the end, or (inside `(…)`, `$(…)` and `` `…` ``) up to the `closer`, which is
    * left for the caller. None at all is not read here.
    */
-  statements(closer: ")" | "`" | null): Statement[] {
+  statements(closer: Closer): Statement[] {
     const s = this.src;
     const out: Statement[] = [];
     // Deeply nested groups are tree-sitter's (and keep this recursion shallow).
@@ -352,9 +431,16 @@ class Reader {
         if (closer) throw OUTSIDE;
         break;
       }
-      if (closer && s[this.pos] === closer) break;
+      if (typeof closer === "string" && s[this.pos] === closer) break;
+      if (Array.isArray(closer) && this.keywordAt(closer)) break;
+      if (s[this.pos] === "#") {
+        // A comment after a statement (`a; # b`) ends the command.
+        if (!this.takeComment(closer) || !out.length) throw OUTSIDE;
+        break;
+      }
       let shape: Shape | null = null;
       let semi: number | null = null;
+      let amp = false;
       // The operator between the statement so far and the element being read.
       let pending: { op: string; start: number } | null = null;
       for (;;) {
@@ -374,25 +460,129 @@ class Reader {
         if (redirects.length) shape = { t: "redirected", body: shape, redirects };
         const next = this.operator(closer);
         if (!next) break;
-        if (next.op === ";") {
+        if (next.op === "#") {
+          this.pos = next.start;
+          if (!this.takeComment(closer)) throw OUTSIDE;
+          break;
+        }
+        if (next.op === ";" || next.op === "&") {
           semi = next.start;
+          amp = next.op === "&";
           break;
         }
         // tree-sitter reads `a | b | c && d` as `a | (b | c && d)`: left to tree-sitter.
         if (next.op !== "|" && shape.t !== "list" && pipedCommands(shape) > 2) throw OUTSIDE;
         pending = next;
       }
-      out.push({ shape, semi });
+      out.push(amp ? { shape, semi, amp } : { shape, semi });
     }
     if (!out.length) throw OUTSIDE;
     this.depth--;
     return out;
   }
 
+  /**
+   * A comment at the current position: taken (to the end) when it ends the whole command after a
+   * blank or `;`; anywhere else it is not read here.
+   */
+  takeComment(closer: Closer): boolean {
+    const before = this.src[this.pos - 1];
+    if (closer !== null || this.depth !== 1 || this.inTicks) return false;
+    if (before !== " " && before !== "\t" && before !== ";") return false;
+    // tree-sitter's lexer still pairs backticks inside a comment with ones before it.
+    if (this.ticksSeen || this.src.includes("`", this.pos)) return false;
+    this.comment = this.pos;
+    this.pos = this.src.length;
+    return true;
+  }
+
+  /** A compound command at the current position, opened by `keyword`. */
+  compound(keyword: string): Shape {
+    const start = this.pos;
+    this.pos += keyword.length;
+    if (keyword === "{") {
+      const body = this.statements(["}"]);
+      return { t: "compound", start, body, end: ++this.pos };
+    }
+    if (keyword === "while" || keyword === "until") {
+      const condition = this.statements(["do"]);
+      return { t: "while", keyword, start, condition, body: this.doGroup() };
+    }
+    if (keyword === "for") return this.forLoop(start);
+    const condition = this.statements(["then"]);
+    const then = this.pos;
+    this.pos += 4;
+    const body = this.statements(["elif", "else", "fi"]);
+    const elifs = [];
+    while (this.keywordAt(["elif"])) {
+      const at = this.pos;
+      this.pos += 4;
+      const condition = this.statements(["then"]);
+      const then = this.pos;
+      this.pos += 4;
+      elifs.push({ start: at, condition, then, body: this.statements(["elif", "else", "fi"]) });
+    }
+    let otherwise = null;
+    if (this.keywordAt(["else"])) {
+      const at = this.pos;
+      this.pos += 4;
+      otherwise = { start: at, body: this.statements(["fi"]) };
+    }
+    this.pos += 2; // `fi`
+    return { t: "if", start, condition, then, body, elifs, otherwise, end: this.pos };
+  }
+
+  /** `for NAME [in WORDS]; do … done`, after the `for` at `start`. */
+  forLoop(start: number): Shape {
+    const s = this.src;
+    this.skipBlanks();
+    const from = this.pos;
+    if (!/[A-Za-z_]/.test(s[from] ?? "")) throw OUTSIDE;
+    while (this.pos < s.length && /[A-Za-z0-9_]/.test(s[this.pos])) this.pos++;
+    const variable: [number, number] = [from, this.pos];
+    this.skipBlanks();
+    let values: { at: number; words: WordTok[] } | null = null;
+    if (this.keywordAt(["in"])) {
+      values = { at: this.pos, words: [] };
+      this.pos += 2;
+      for (;;) {
+        this.skipBlanks();
+        if (s[this.pos] === ";") break;
+        const w = this.word();
+        // (There tree-sitter may join a `$` alone to the next word as its name.)
+        if (!w || w.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
+        values.words.push(w);
+      }
+      if (!values.words.length) throw OUTSIDE;
+    }
+    if (s[this.pos] !== ";") throw OUTSIDE;
+    const semi = this.pos++;
+    this.skipBlanks();
+    if (!this.keywordAt(["do"])) throw OUTSIDE;
+    return { t: "for", start, variable, values, semi, body: this.doGroup() };
+  }
+
+  /** `do … done` at the current position. */
+  doGroup(): DoGroup {
+    const start = this.pos;
+    this.pos += 2;
+    const body = this.statements(["done"]);
+    this.pos += 4;
+    return { start, body, end: this.pos };
+  }
+
   /** A simple command or a `( … )` subshell, with the redirects after it. */
   element(): { element: Shape; redirects: RedirectTok[] } {
     this.skipBlanks();
     const s = this.src;
+    const opener = this.keywordAt(OPENERS);
+    if (opener) {
+      const element = this.compound(opener);
+      // Only blanks, operators, a closer or redirects may follow it.
+      const next = s.charCodeAt(this.pos);
+      if (this.pos < s.length && (next >= 128 || CLASS[next] !== 2)) throw OUTSIDE;
+      return { element, redirects: this.trailingRedirects() };
+    }
     if (s[this.pos] !== "(") {
       const { words, assigns, redirects } = this.command();
       const element: Shape = words.length
@@ -498,7 +688,8 @@ class Reader {
       }
       this.skipBlanks();
       const dest = this.word();
-      if (!dest) throw OUTSIDE;
+      // (A `$` alone is no destination to tree-sitter.)
+      if (!dest || dest.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
       out.push({ start, fd, op, opStart, dest });
     }
   }
@@ -528,7 +719,8 @@ class Reader {
     // An empty value: only blanks, operators, a closer or the end follow (`x=(a)` is an array).
     const c = this.src[this.pos];
     // (Right before an operator, tree-sitter reads a missing value: not read here.)
-    if ("|&;<>)`".includes(c) && c !== undefined) throw OUTSIDE;
+    // (A backtick starts the value, unless it closes the substitution being read.)
+    if ((c !== undefined && "|&;<>)".includes(c)) || (c === "`" && this.inTicks)) throw OUTSIDE;
     const empty = this.pos >= this.src.length || c === " " || c === "\t";
     const value = empty ? null : this.word();
     if (!empty && !value) throw OUTSIDE;
@@ -551,7 +743,8 @@ class Reader {
       // Digits glued to `<` are read either way depending on what came before: not read here.
       const glued = this.gluedDigits(at);
       if (glued === "<" || glued === "-") throw OUTSIDE;
-      if (glued === ">" || this.peekRedirect()) break;
+      const substitution = this.src[at + 1] === "(";
+      if (glued === ">" || (this.peekRedirect() && !substitution)) break;
       const w = this.word();
       if (!w) break;
       words.push(w);
@@ -573,6 +766,7 @@ class Reader {
       }
     }
     for (const p of name.pieces) {
+      if (p.type === "dollar" || p.type === "process_substitution") throw OUTSIDE;
       // `NAME=…` is an assignment; tree-sitter misreads `name@…`, `name%…` and `-…` there.
       const text = this.src.slice(p.start, p.end);
       if (p.type === "word" && (/[^A-Za-z0-9_./+:~-]/.test(text) || text[0] === "-")) {
@@ -604,7 +798,7 @@ class Reader {
   }
 
   /** The control operator at the current position, or null at the end. */
-  operator(closer: ")" | "`" | null = null): { op: string; start: number } | null {
+  operator(closer: Closer = null): { op: string; start: number } | null {
     this.skipBlanks();
     const s = this.src;
     if (this.pos >= s.length) return null;
@@ -614,13 +808,14 @@ class Reader {
       if (c !== closer) throw OUTSIDE;
       return null;
     }
+    if (c === "#") return { op: "#", start };
     const n = s[start + 1];
     let op: string;
     if (c === "|") op = n === "|" ? "||" : n === "&" ? "|&" : "|";
     else if (c === "&") op = n === "&" ? "&&" : "&";
     else if (c === ";") op = n === ";" ? ";;" : n === "&" ? ";&" : ";";
     else throw OUTSIDE;
-    if (op === "|&" || op === "&" || op === ";;" || op === ";&") throw OUTSIDE;
+    if (op === "|&" || op === ";;" || op === ";&") throw OUTSIDE;
     this.pos += op.length;
     return { op, start };
   }
@@ -655,13 +850,14 @@ export function simpleTree(source: string): LiteNode | null {
     if (e === OUTSIDE) return null;
     throw e;
   }
-  return build(source, statements);
+  return build(source, statements, r.comment);
 }
 
-function build(source: string, statements: Statement[]): LiteNode {
+function build(source: string, statements: Statement[], comment: number | null): LiteNode {
   const b = new Builder(source);
   const root = b.node("program", true, startOf(statements[0].shape), source.length, null, null);
   b.statements(statements, root);
+  if (comment !== null) b.node("comment", true, comment, source.length, root, null);
   return root;
 }
 
@@ -683,16 +879,38 @@ class Builder {
     return n;
   }
 
-  statements(list: Statement[], parent: Lite): void {
+  statements(list: Statement[], parent: Lite, field: string | null = null): void {
     for (const st of list) {
-      this.shape(st.shape, parent, null);
-      if (st.semi !== null) this.node(";", false, st.semi, st.semi + 1, parent, null);
+      this.shape(st.shape, parent, field);
+      if (st.semi !== null) {
+        this.node(st.amp ? "&" : ";", false, st.semi, st.semi + 1, parent, field);
+      }
     }
   }
 
+  /** A keyword token at `at`. */
+  keyword(word: string, at: number, parent: Lite): void {
+    this.node(word, false, at, at + word.length, parent, null);
+  }
+
+  doGroup(g: DoGroup, parent: Lite): void {
+    const n = this.node("do_group", true, g.start, g.end, parent, "body");
+    this.keyword("do", g.start, n);
+    this.statements(g.body, n);
+    this.keyword("done", g.end - 4, n);
+  }
+
   piece(p: Piece, parent: Lite, field: string | null): void {
+    if (p.type === "dollar") {
+      this.node("$", false, p.start, p.end, parent, field);
+      return;
+    }
     const n = this.node(p.type, true, p.start, p.end, parent, field);
-    if (p.type === "command_substitution") {
+    if (p.type === "process_substitution") {
+      this.node(this.source.slice(p.start, p.start + 2), false, p.start, p.start + 2, n, null);
+      this.statements(p.body!, n);
+      this.node(")", false, p.end - 1, p.end, n, null);
+    } else if (p.type === "command_substitution") {
       const open = p.ticks ? "`" : "$(";
       this.node(open, false, p.start, p.start + open.length, n, null);
       this.statements(p.body!, n);
@@ -741,6 +959,47 @@ class Builder {
     }
     const n = this.node(typeOf(s), true, startOf(s), endOf(s), parent, field);
     switch (s.t) {
+      case "compound":
+        this.keyword("{", s.start, n);
+        this.statements(s.body, n);
+        this.keyword("}", s.end - 1, n);
+        return;
+      case "while":
+        this.keyword(s.keyword, s.start, n);
+        this.statements(s.condition, n, "condition");
+        this.doGroup(s.body, n);
+        return;
+      case "for":
+        this.keyword("for", s.start, n);
+        this.node("variable_name", true, s.variable[0], s.variable[1], n, "variable");
+        if (s.values) {
+          this.keyword("in", s.values.at, n);
+          for (const w of s.values.words) this.word(w, n, "value");
+        }
+        this.node(";", false, s.semi, s.semi + 1, n, null);
+        this.doGroup(s.body, n);
+        return;
+      case "if": {
+        this.keyword("if", s.start, n);
+        this.statements(s.condition, n, "condition");
+        this.keyword("then", s.then, n);
+        this.statements(s.body, n);
+        for (const e of s.elifs) {
+          const c = this.node("elif_clause", true, e.start, endOfList(e.body), n, null);
+          this.keyword("elif", e.start, c);
+          this.statements(e.condition, c);
+          this.keyword("then", e.then, c);
+          this.statements(e.body, c);
+        }
+        if (s.otherwise) {
+          const o = s.otherwise;
+          const c = this.node("else_clause", true, o.start, endOfList(o.body), n, null);
+          this.keyword("else", o.start, c);
+          this.statements(o.body, c);
+        }
+        this.keyword("fi", s.end - 2, n);
+        return;
+      }
       case "subshell":
         this.node("(", false, s.start, s.start + 1, n, null);
         this.statements(s.body, n);
@@ -780,17 +1039,36 @@ class Builder {
   }
 }
 
+const TYPES: Record<Shape["t"], string> = {
+  command: "command",
+  assignments: "variable_assignments",
+  subshell: "subshell",
+  redirected: "redirected_statement",
+  pipeline: "pipeline",
+  list: "list",
+  compound: "compound_statement",
+  while: "while_statement",
+  for: "for_statement",
+  if: "if_statement",
+};
+
 function typeOf(s: Shape): string {
-  return s.t === "redirected"
-    ? "redirected_statement"
-    : s.t === "assignments"
-    ? "variable_assignments"
-    : s.t;
+  return TYPES[s.t];
+}
+
+/** Where a list of statements ends: at the last one's `;`, if it has one. */
+function endOfList(list: Statement[]): number {
+  const last = list[list.length - 1];
+  return last.semi !== null ? last.semi + 1 : endOf(last.shape);
 }
 
 function startOf(s: Shape): number {
   switch (s.t) {
     case "subshell":
+    case "compound":
+    case "while":
+    case "for":
+    case "if":
       return s.start;
     case "command":
       return s.assigns.length ? s.assigns[0].start : s.words[0].start;
@@ -808,7 +1086,12 @@ function startOf(s: Shape): number {
 function endOf(s: Shape): number {
   switch (s.t) {
     case "subshell":
+    case "compound":
+    case "if":
       return s.end;
+    case "while":
+    case "for":
+      return s.body.end;
     case "command":
       return s.words[s.words.length - 1].end;
     case "assignments":

@@ -62,7 +62,7 @@ const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "
   "(a) > f", "(a)x", "((a))", "( a )", "(a;)", "$(a)", "$(a) b", "(a 2>&1)", "(a && (b))", "()",
   "!", "! a", "!a", "a!", "x=1", "FOO=bar", "x=", "x+=1", "a=b=c", "x=$(a)", "x='a'", 'x="a b"',
   "x=a$b", "x=(a)", "x=1 y=2", "a[1]=x", "1x=2", "x=~/a", "x=`a`", "_x=1", "x=1 y=", "x==a",
-  "x=-1", "x=2>", "x={a,b}", "x=[a]", "x=!a", "x=$?", "x=a\\ b", "$'a'", "$'a\\nb'", "$'a\\'b'",
+  "x=-1", "x=2>", "x={a,b}", "time", "coproc", "time -p", "x=`a`|", "x=`a` b", "KEY+=`a b`", "x=[a]", "x=!a", "x=$?", "x=a\\ b", "$'a'", "$'a\\nb'", "$'a\\'b'",
   "a$'b'", "$''", "$'a'b", "$'\\\\'", "'a'$'b'", "$'", "x=$'a'", "$'a b'", "$'$x'"];
 // deno-fmt-ignore
 const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
@@ -78,7 +78,11 @@ const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*
   "$$", "$!", "$-", "$*", "$_a", "$01", "$?a", "a$?", "$$a", "$#a", "$@a", "$?$?", "${?}", "${#}",
   "x=1", "y=", "a=b", "`a`", "`a b`", "` a `", "`a | b`", "`a;b`", "a`b`", "`a`b", "`a``b`", "``", "`a", "`$(a)`",
   "$(`a`)", "`a \\b`", "`(a)`", "`a > f`", "`a`'b'", "'`a`'", "`cd x && y`", "`a $b`", "!", "!=",
-  "!a", "a!b", "!!", "!-a", "!(a)", "[!a]", "a!", "!$a", "!'a'", '!"a"', "!~", "=!"];
+  "!a", "a!b", "!!", "!-a", "!(a)", "[!a]", "a!", "!$a", "!'a'", '!"a"', "!~", "=!", "<(a)",
+  ">(a b)", "<(a | b)", "<(a)x", "x<(a)", "<(a)<(b)", "<( a )", "<()", "<(a;)", "<(a", ">(a)'b'",
+  "$(<(a))", "<($(a))", "<(`a`)", "<((a))", "$", "a$", "^$", "'a'$", '"a"$', "$$", "$a$", "{}$",
+  "#", "#a", "a#", "a#b", "done", "fi", "do", "then", "}", "{", "in", "else", "elif", "while",
+  "$(while a; do b; done)", "<(for x in a; do b; done)", "`if a; then b; fi`", "$({ a; })"];
 // deno-fmt-ignore
 const QUOTES = ["'a b'", "''", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", "'x\"y'", '"\t"',
   '" a "', "'-1'", '"10"', '"#"', "'$x'", "'é'", '"a\tb"', '"$a"', '"a$b c"', '"${a}b"', '"$a $b"',
@@ -88,12 +92,27 @@ const QUOTES = ["'a b'", "''", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", 
 const OPS = ["|", "||", "&&", ";", "&", "|&", ";;", " | ", " && ", " ; ", "; ", " || ", "\n"];
 // deno-fmt-ignore
 const REDIRECTS = [">", ">>", "<", "2>", "2>&1", ">&2", "&>", "&>>", ">|", "<&0", "1>", "12>",
-  "-2>", "0<", ">&-", "<>", "<<", "<<<", ">& ", "> ", "< ", "2> ", ">&", "3<", ">(", "<("];
-const ODD = ["$x", "\\", "(", ")", "#", "{x}", "[a]", "é", "`", "$(a)", "\r", "!", "\\;"];
+  "-2>", "0<", ">&-", "<>", "<<", "<<<", ">& ", "> ", "< ", "2> ", ">&", "3<", ">(", "<(", "< <(a)",
+  "> >(a)", "<<(a)", "2> >(a b)"];
+const ODD = ["$x", "\\", "(", ")", "#", "{x}", "[a]", "é", "`", "$(a)", "\r", "!", "\\;", "$"];
+// deno-fmt-ignore
+const SEPARATORS = ["; ", ";", " ; ", " ;", " ", "", ";\t", " && ", " | ", ";;", " & ", "\n"];
+// deno-fmt-ignore
+const COMMENTS = [" #c", " # a b", "#c", "; # c", ";#c", " #", "\t#x", " # $(a", " # 'a", " #`a"];
 
-function generate(rand: () => number): string {
+// deno-fmt-ignore
+const PLAIN = ["a", "b", "-x", "$a", '"$a"', "'a b'", "$(a)", "*.txt", "x=1", "done", "do", "fi",
+  "then", "else", "elif", "in", "{", "}", "<(a)", "$", "`a`", "while", "for", "if", "until", "x;",
+  "{}", "a/b", "2", "[a]", "a$", "!"];
+// deno-fmt-ignore
+const PLAIN_NAMES = ["a", "b", "ls", "read", "x=1", "!", "[", "done", "fi", "}", "{", "then", "$a",
+  "echo", "cd", "(a)", "$(a)", "in", "do", "time", "coproc", "time -p", "x=`a`", "x=`a b`"];
+
+/** A command; `compounds` makes compound commands likely and words plain. */
+function generate(rand: () => number, compounds = false): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const word = () => {
+    if (compounds) return rand() < 0.9 ? pick(PLAIN) : pick(QUOTES);
     let s = "";
     const n = 1 + Math.floor(rand() * 3);
     for (let i = 0; i < n; i++) {
@@ -102,20 +121,64 @@ function generate(rand: () => number): string {
     }
     return s;
   };
-  let s = rand() < 0.2 ? pick([" ", "\t"]) : "";
-  const commands = 1 + Math.floor(rand() * 6);
-  for (let c = 0; c < commands; c++) {
-    if (c > 0) s += pick(OPS);
-    s += pick(NAMES);
+  const simple = () => {
+    let s = !compounds ? pick(NAMES) : rand() < 0.8 ? pick(["a", "ls", "read"]) : pick(PLAIN_NAMES);
     const args = Math.floor(rand() * 4);
     for (let i = 0; i < args; i++) s += (rand() < 0.9 ? " " : "\t") + word();
-    const redirects = rand() < 0.4 ? 1 + Math.floor(rand() * 2) : 0;
+    return s;
+  };
+  // Statements for a compound's condition or body, mostly ending the way its keyword needs.
+  const op = () => compounds && rand() < 0.9 ? pick([" | ", " && ", "; ", " || ", "|"]) : pick(OPS);
+  const body = (depth: number) => {
+    let s = rand() < 0.9 ? " " : pick(["", "\t", "  "]);
+    const n = rand() < 0.95 ? 1 + Math.floor(rand() * 2) : 0;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) s += op();
+      s += command(depth + 1);
+    }
+    return s + (rand() < 0.9 ? pick(["; ", ";", " ; "]) : pick(SEPARATORS));
+  };
+  const compound = (depth: number) => {
+    const kw = (k: string) => rand() < 0.97 ? k : pick([k + "x", k + ";", k + "'a'", "x" + k, ""]);
+    switch (Math.floor(rand() * 5)) {
+      case 0:
+        return kw(pick(["while", "until"])) + body(depth) + kw("do") + body(depth) + kw("done");
+      case 1: {
+        let s = kw("for") + " " + pick(["x", "a_1", "1x", "", "x y", "$a", "((i=0;i<2;i++))"]);
+        if (rand() < 0.8) {
+          s += " " + kw("in") +
+            Array.from({ length: Math.floor(rand() * 3) }, () => " " + word()).join("");
+        }
+        return s + pick([";", "; ", " ;", "", " "]) + kw("do") + body(depth) + kw("done");
+      }
+      case 2: {
+        let s = kw("if") + body(depth) + kw("then") + body(depth);
+        while (rand() < 0.3) s += kw("elif") + body(depth) + kw("then") + body(depth);
+        if (rand() < 0.4) s += kw("else") + body(depth);
+        return s + kw("fi");
+      }
+      default:
+        return kw("{") + body(depth) + kw("}");
+    }
+  };
+  const command = (depth: number): string => {
+    let s = depth < 3 && rand() < (compounds ? 0.5 : 0.15) ? compound(depth) : simple();
+    if (rand() < 0.03) s = pick(["! ", "!", "x=1 ", "time "]) + s;
+    const redirects = rand() < (compounds ? 0.1 : 0.4) ? 1 + Math.floor(rand() * 2) : 0;
     for (let i = 0; i < redirects; i++) {
       s += (rand() < 0.7 ? " " : "") + pick(REDIRECTS) + (rand() < 0.3 ? " " : "") + word();
     }
     if (rand() < 0.05) s += " " + word();
+    return s;
+  };
+  let s = rand() < 0.2 ? pick([" ", "\t"]) : "";
+  const commands = 1 + Math.floor(rand() * (compounds ? 2 : 6));
+  for (let c = 0; c < commands; c++) {
+    if (c > 0) s += op();
+    s += command(0);
   }
   if (rand() < 0.1) s += pick([";", " ;", "; ", " ", "&&", "|"]);
+  if (rand() < 0.1) s += pick(COMMENTS) + (rand() < 0.5 ? "" : " " + word());
   return s;
 }
 
@@ -126,7 +189,19 @@ Deno.test("simpleTree: fuzzed commands it reads get tree-sitter's exact tree", (
     const rand = random(seed);
     const commands = Array.from({ length: 80_000 }, () => generate(rand));
     const read = agreeing(commands);
-    assert.ok(read > 2000, `seed ${seed}: read only ${read} of ${commands.length}`);
+    assert.ok(read > 1200, `seed ${seed}: read only ${read} of ${commands.length}`);
+  }
+});
+
+Deno.test("simpleTree: fuzzed compound commands it reads get tree-sitter's exact tree", () => {
+  const seeds = [Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 7), 1009];
+  for (const seed of seeds) {
+    const rand = random(seed);
+    const commands = Array.from({ length: 60_000 }, () => generate(rand, true));
+    const loops = commands.filter((c) => /\bdone\b/.test(c));
+    const read = agreeing(commands);
+    assert.ok(read > 3000, `seed ${seed}: read only ${read} of ${commands.length}`);
+    assert.ok(loops.filter((c) => simpleTree(c)).length > 300, `seed ${seed}: too few loops read`);
   }
 });
 
@@ -158,7 +233,6 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "echo `a",
       "a)",
       "a\nb",
-      "if true; then x; fi",
       "FOO=1 a:b",
       "x=|y",
       "export A=1",
@@ -169,16 +243,33 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "echo a > f b",
       "> f echo",
       "cat <<EOF",
-      "cat <(ls)",
+      "cat x<(ls)",
+      "cat <<(ls)",
       "x >&-",
-      "a & b",
       "a |& b",
       "echo 'unterminated",
       'echo "unterminated',
       "echo héllo",
       "echo [ x",
       "echo ] [",
-      "{ a; }",
+      "{ a }",
+      "{a; }",
+      "while a; do b done",
+      "while a; do; b; done",
+      "for x in; do a; done",
+      "for a in $ x; do b; done",
+      "for ((i = 0; i < 3; i++)); do a; done",
+      "if a; then b; fi x",
+      "if a; then fi",
+      "select x in a; do b; done",
+      "case x in a) b;; esac",
+      "function f { a; }",
+      "a#b",
+      "echo $(a # b)",
+      "echo `a` # c `",
+      "# only a comment",
+      "ls -n$",
+      "cat > $",
       "a && ",
       "",
       "   ",
@@ -198,6 +289,18 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "ls -la src/ | grep -v test > out.txt 2>&1",
       "cd build && make -j4 || echo 'failed' ; rm -f a.o",
       "a | b > f && c",
+      "while read f; do echo $f; done < list.txt",
+      'for f in *.txt; do wc -l "$f"; done | sort -n',
+      "until make; do sleep 1; done",
+      "if make; then echo ok; elif b; then c; else echo no; fi",
+      "{ a; b; } > f 2>&1",
+      "diff <(sort a) <(sort b)",
+      "tee >(gzip > a.gz) < f",
+      "grep -v ^$ f | wc -l",
+      "make & sleep 1; wait",
+      "ls | wc -l # how many",
+      "x=`date +%s`",
+      "time make -j2",
       "a && b | c",
       'find . -name "*.ts" -newer package.json',
       "NODE_ENV=test FOO= npm run build > out.log 2>&1",
