@@ -261,7 +261,7 @@ class Reader {
         if (code === 91 && (after === " " || after === "\t" || after === undefined)) throw OUTSIDE;
         if (code === 93 && !pieces.length) throw OUTSIDE;
         pieces.push({ type: "word", start: this.pos, end: ++this.pos });
-      } else if (code < 128 && (CLASS[code] === 1 || CLASS[code] === 4)) {
+      } else if (code >= 128 || CLASS[code] === 1 || CLASS[code] === 4) {
         const from = this.pos;
         // tree-sitter drops an escaped blank that starts a word (`tr \  x`).
         if (code === 92 && (s[from + 1] === " " || s[from + 1] === "\t")) throw OUTSIDE;
@@ -280,7 +280,7 @@ class Reader {
             this.pos += 2;
             continue;
           }
-          if (c >= 128 || CLASS[c] !== 1) break;
+          if (c < 128 && CLASS[c] !== 1) break; // (other letters are text, as to tree-sitter)
           this.pos++;
         }
         // tree-sitter lexes `==` and `=~` as test operators even outside a test.
@@ -838,10 +838,17 @@ function pipeInto(left: Shape, opStart: number, next: Shape): Shape {
   return { t: "pipeline", parts: [left, next], ops: [opStart] };
 }
 
+/**
+ * What the reader leaves to tree-sitter wherever it is: control characters (newlines too), blanks
+ * other than space and tab, invisible formatting characters and surrogate pairs. (Offsets are
+ * UTF-16 indexes on both sides.)
+ */
+const UNREAD =
+  /[^\t\x20-\x7e\xa1-\u167f\u1681-\u180d\u180f-\u1fff\u2010-\u2027\u2030-\u205e\u2070-\u2fff\u3001-\ud7ff\ue000-\ufefe\uff00-\uffef]/;
+
 /** The tree tree-sitter-bash would build for `source`, or null when the reader cannot say. */
 export function simpleTree(source: string): LiteNode | null {
-  // Printable ASCII and tabs only: no newlines, and offsets are the same in every encoding.
-  if (source.length > 4096 || /[^\t\x20-\x7e]/.test(source)) return null;
+  if (source.length > 4096 || UNREAD.test(source)) return null;
   const r = new Reader(source);
   let statements: Statement[];
   try {

@@ -84,7 +84,7 @@ const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*
   "#", "#a", "a#", "a#b", "done", "fi", "do", "then", "}", "{", "in", "else", "elif", "while",
   "$(while a; do b; done)", "<(for x in a; do b; done)", "`if a; then b; fi`", "$({ a; })"];
 // deno-fmt-ignore
-const QUOTES = ["'a b'", "''", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", "'x\"y'", '"\t"',
+const QUOTES = ["'a b'", "''", '"é"', '"a–b"', "'’'", '"中 $a"', "'\u00a0'", '"a"', '""', '" "', '"  a"', '"a!b"', "\"x'y\"", "'x\"y'", '"\t"',
   '" a "', "'-1'", '"10"', '"#"', "'$x'", "'é'", '"a\tb"', '"$a"', '"a$b c"', '"${a}b"', '"$a $b"',
   '" $a"', '"$a "', '"$"', '"a\\b"', '"$1"', '"$a$b"', '"{$a}"', '"${a}"', '"$_"', '"a$"', '"\\.x$"', '"$(a)"', '"$\'a\'"', '"`a`"', '"a `b` c"', '"`a b`x"', '"`"', '"$?"', '"a$@b"', '"$$"', '"$#"', '"a $(b) c"', '"$(a | b)"', '" $(a)"', '"$(a) "', '"$(a)$b"',
   '"a\\"b"', '"\\$x"', '"\\\\"', '"\\ "', '"a\\nb$"', '" $"', '"$ "', '"$%"', '"\\"', '"$a\\.b"'];
@@ -94,14 +94,42 @@ const OPS = ["|", "||", "&&", ";", "&", "|&", ";;", " | ", " && ", " ; ", "; ", 
 const REDIRECTS = [">", ">>", "<", "2>", "2>&1", ">&2", "&>", "&>>", ">|", "<&0", "1>", "12>",
   "-2>", "0<", ">&-", "<>", "<<", "<<<", ">& ", "> ", "< ", "2> ", ">&", "3<", ">(", "<(", "< <(a)",
   "> >(a)", "<<(a)", "2> >(a b)"];
-const ODD = ["$x", "\\", "(", ")", "#", "{x}", "[a]", "é", "`", "$(a)", "\r", "!", "\\;", "$"];
+const ODD = [
+  "$x",
+  "\\",
+  "(",
+  ")",
+  "#",
+  "{x}",
+  "[a]",
+  "é",
+  "`",
+  "$(a)",
+  "\r",
+  "!",
+  "\\;",
+  "$",
+  "–",
+  "“a”",
+  "’",
+  "\u00a0",
+  "\u2003",
+  "😀",
+  "\u200b",
+  "ü",
+  "\u3000",
+  "\ufeff",
+  "\u2028",
+  "ß",
+  "中",
+];
 // deno-fmt-ignore
 const SEPARATORS = ["; ", ";", " ; ", " ;", " ", "", ";\t", " && ", " | ", ";;", " & ", "\n"];
 // deno-fmt-ignore
 const COMMENTS = [" #c", " # a b", "#c", "; # c", ";#c", " #", "\t#x", " # $(a", " # 'a", " #`a"];
 
 // deno-fmt-ignore
-const PLAIN = ["a", "b", "-x", "$a", '"$a"', "'a b'", "$(a)", "*.txt", "x=1", "done", "do", "fi",
+const PLAIN = ["a", "b", "é", "–p", "“a”", "-x", "$a", '"$a"', "'a b'", "$(a)", "*.txt", "x=1", "done", "do", "fi",
   "then", "else", "elif", "in", "{", "}", "<(a)", "$", "`a`", "while", "for", "if", "until", "x;",
   "{}", "a/b", "2", "[a]", "a$", "!"];
 // deno-fmt-ignore
@@ -249,7 +277,9 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "a |& b",
       "echo 'unterminated",
       'echo "unterminated',
-      "echo héllo",
+      "echo a\u2003b",
+      "echo a\u00a0b",
+      "echo \u{1F600}",
       "echo [ x",
       "echo ] [",
       "{ a }",
@@ -301,6 +331,7 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "ls | wc -l # how many",
       "x=`date +%s`",
       "time make -j2",
+      "grep “HIGHMEM” /boot/config | tee Música/out",
       "a && b | c",
       'find . -name "*.ts" -newer package.json',
       "NODE_ENV=test FOO= npm run build > out.log 2>&1",
