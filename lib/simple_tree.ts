@@ -331,8 +331,9 @@ class Reader {
       if (c === 34) break;
       if (c === 36) {
         content(this.pos);
-        if (s[this.pos + 1] === '"') {
-          // A `$` before the closing quote is a token of its own (plain text to bash).
+        if (s[this.pos + 1] === '"' || "/|).,:;=+%^]~<>&".includes(s[this.pos + 1])) {
+          // A `$` before the closing quote or punctuation is a token of its own (plain text to
+          // bash).
           parts.push({ type: "dollar", start: this.pos, end: ++this.pos });
         } else if (s[this.pos + 1] === "(") parts.push(this.substitution());
         else parts.push(this.expansion());
@@ -621,6 +622,8 @@ class Reader {
     let i = start + (braced ? 2 : 1);
     const from = i;
     while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
+    // (tree-sitter's names take in other letters too.)
+    if (s.charCodeAt(i) >= 128) throw OUTSIDE;
     const name = s.slice(from, i);
     // `$_` and `$0` are special parameters to tree-sitter; `${1x}` and `$` alone are not plain either.
     if (
@@ -721,6 +724,8 @@ class Reader {
     // (Right before an operator, tree-sitter reads a missing value: not read here.)
     // (A backtick starts the value, unless it closes the substitution being read.)
     if ((c !== undefined && "|&;<>)".includes(c)) || (c === "`" && this.inTicks)) throw OUTSIDE;
+    // (With more backticks in the command, tree-sitter may pair that one with a later one.)
+    if (c === "`" && this.src.split("`").length > 3) throw OUTSIDE;
     const empty = this.pos >= this.src.length || c === " " || c === "\t";
     const value = empty ? null : this.word();
     if (!empty && !value) throw OUTSIDE;
