@@ -17,7 +17,7 @@ const ctx: Context = benchContext(Deno.cwd());
 // Both bash benches walk the whole corpus in the same order, each with its own counter, so the
 // baseline parses exactly the commands the decisions are measured on. The first couple of thousand
 // calls run slower while V8 tiers up the WASM parser and the engine's code: warm up past them.
-const ITERATIONS = { n: corpus.length, warmup: 3000 };
+const ITERATIONS = { n: corpus.length, warmup: 2 * corpus.length };
 let parsed = 0;
 let decided = 0;
 

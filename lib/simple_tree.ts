@@ -221,7 +221,10 @@ class Reader {
         if (
           pieces.length &&
           (/[0-9]/.test(s[this.pos + 1]) ||
-            pieces.some((p) => p.type !== "word" || /^[{}[\]]$/.test(s.slice(p.start, p.end))))
+            pieces.some((p) =>
+              (p.type !== "word" && !p.type.endsWith("expansion")) ||
+              /^[{}[\]]$/.test(s.slice(p.start, p.end))
+            ))
         ) {
           throw OUTSIDE;
         }
@@ -300,10 +303,16 @@ class Reader {
       }
     }
     if (!pieces.length) return null;
-    // tree-sitter splits some words with two expansions in two (`$A/$B/c`): not read here.
+    // tree-sitter splits a word in two at some punctuation after its second `$NAME` (`$A/$B/c`):
+    // not read here.
     let expansions = 0;
-    for (const p of pieces) if (p.type.endsWith("expansion")) expansions++;
-    if (expansions > 1 && expansions < pieces.length) throw OUTSIDE;
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      if (!p.type.endsWith("expansion")) continue;
+      if (++expansions > 1 && p.type === "simple_expansion" && "/.-+,^~*!".includes(s[p.end])) {
+        throw OUTSIDE;
+      }
+    }
     // tree-sitter takes any run ending in a digit glued to `<` or `>` as a descriptor (`-la2>`).
     const next = s[this.pos];
     const last = s.charCodeAt(this.pos - 1);
@@ -728,7 +737,8 @@ class Reader {
     if (c === "`" && this.src.split("`").length > 3) throw OUTSIDE;
     const empty = this.pos >= this.src.length || c === " " || c === "\t";
     const value = empty ? null : this.word();
-    if (!empty && !value) throw OUTSIDE;
+    // (A `$` alone is no value to tree-sitter.)
+    if (!empty && (!value || value.pieces.some((p) => p.type === "dollar"))) throw OUTSIDE;
     return { start, op, plus, value, end: value ? value.end : this.pos };
   }
 
