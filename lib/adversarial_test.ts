@@ -243,6 +243,19 @@ const HOSTILE: [string, Action, Action][] = [
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],
+  // tree-sitter splits `$HOME/$X/id_rsa` into `$HOME/$` and `X/id_rsa`: the `$` is an expansion.
+  ["cat $HOME/$X/id_rsa", "ask", "ask"],
+  ["cat $HOME/$X*", "ask", "ask"],
+  // Compound commands, process substitutions and background jobs.
+  ["while read f; do cat ~/.ssh/$f; done < list", "deny", "deny"],
+  ["until false; do cat ~/.ssh/id_rsa; done", "deny", "deny"],
+  ["if true; then cat ~/.ssh/id_rsa; fi", "deny", "deny"],
+  ["if cd ~/.ssh; then cat id_rsa; fi", "deny", "deny"],
+  ["for f in a; do cd ~/.ssh; done; cat id_rsa", "deny", "deny"],
+  ["for f in ~/.ssh/*; do cat $f; done", "ask", "ask"],
+  ["{ cat ~/.ssh/id_rsa; }", "deny", "deny"],
+  ["diff <(cat ~/.ssh/id_rsa) README.md", "deny", "deny"],
+  ["ls & cat ~/.ssh/id_rsa", "deny", "deny"],
   ["cat $HOME/.ssh/id_rsa", "deny", "deny"],
   ["cat ~/.ssh/id_rsa", "deny", "deny"],
   ["cat ~/.ssh/*", "deny", "deny"],
@@ -272,6 +285,8 @@ const HOSTILE: [string, Action, Action][] = [
 /** Everyday agent commands that must stay allowed under the read-only `$safe-bash` policy. */
 const EVERYDAY: string[] = [
   "git status",
+  "grep -v ^$ README.md",
+  "ls -la # what is here",
   "git status --short",
   "git log --oneline -20",
   "git log -p -- src/main.ts",

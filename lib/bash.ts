@@ -814,6 +814,11 @@ class Walker {
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
+        // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`).
+        if (c.type === "$") {
+          words.push(this.word(c, cwds));
+          continue;
+        }
         // declaration_command and unset_command keywords are anonymous tokens.
         if (node.type !== "command" && words.length === 0) words.push(literal(c.text));
         continue;
@@ -884,8 +889,16 @@ class Walker {
       case "translated_string":
       case "string":
         return this.stringParts(node, cwds);
-      case "concatenation":
-        return node.namedChildren.flatMap((c, i) => c ? this.parts(c, cwds, first && i === 0) : []);
+      case "concatenation": {
+        const out: Part[] = [];
+        for (const c of node.children) {
+          if (c.isNamed) out.push(...this.parts(c, cwds, first && out.length === 0));
+          else if (c.type === "$") out.push(dollarPart(c));
+        }
+        return out;
+      }
+      case "$":
+        return [dollarPart(node)];
       case "simple_expansion":
       case "expansion":
         return [this.expansion(node, cwds)];
@@ -1121,4 +1134,17 @@ export function commandString(stage: Stage): string {
   for (let i = 1; i < argv.length; i++) s += " " + argv[i].value;
   for (const r of stage.redirects) if (isFileTarget(r)) s += ` ${r.op} ${r.target!.value}`;
   return s;
+}
+
+/**
+ * A `$` tree-sitter read as plain text (`grep ^$`). When the command goes on right after it, the
+ * `$` began an expansion that tree-sitter split off into the next word (`$HOME/$X/id_rsa` is read
+ * as `$HOME/$` and `X/id_rsa`): its value is not known.
+ */
+function dollarPart(node: LiteNode): Part {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const after = root.text[node.endIndex - root.startIndex];
+  const ends = after === undefined || " \t\n|&;<>()`".includes(after);
+  return ends ? { value: "$", kind: "static", unquoted: true } : { value: "$", kind: "dynamic" };
 }

@@ -222,6 +222,15 @@ Deno.test("words: $HOME, $PWD, $TMPDIR and ~ are expanded; other expansions are 
   assert.equal(stage("echo '~' \"~/x\"", "echo ~ ~/x").argv[1].value, "~");
 });
 
+Deno.test("words: a `$` alone is text; one tree-sitter split off an expansion is not known", () => {
+  const grep = stage("grep -v ^$ f", "grep -v ^$ f");
+  assert.deepEqual([grep.argv[2].value, grep.argv[2].kind], ["^$", "static"]);
+  assert.deepEqual(stage("echo $ x", "echo $ x").argv.map((w) => w.kind), Array(3).fill("static"));
+  // tree-sitter reads `$HOME/$X/id_rsa` as `$HOME/$` and `X/id_rsa`.
+  const split = stagesOf("cat $HOME/$X/id_rsa")[0];
+  assert.equal(split.argv[1].kind, "dynamic");
+});
+
 Deno.test("words: a variable the command assigns is no longer known", () => {
   for (
     const cmd of [
