@@ -205,9 +205,12 @@ class Reader {
       const code = s.charCodeAt(this.pos);
       if (code === 96) { // `
         if (this.inTicks) break; // the closing one
-        // After text, tree-sitter starts a new word at a backtick (`a`b`` is `a`, `` `b` ``).
-        if (pieces.length) throw OUTSIDE;
-        pieces.push(this.ticks());
+        const sub = this.ticks();
+        // After text, tree-sitter starts a new word at a backtick unless a blank or the end
+        // follows it (`a`b`c` is `a`, `` `b`c ``): not read here.
+        const after = s[this.pos];
+        if (pieces.length && after !== undefined && after !== " " && after !== "\t") throw OUTSIDE;
+        pieces.push(sub);
       } else if (code === 39) { // '
         const close = s.indexOf("'", this.pos + 1);
         if (close < 0 || s.slice(this.pos, close).includes("\n")) throw OUTSIDE;
@@ -303,13 +306,14 @@ class Reader {
       }
     }
     if (!pieces.length) return null;
-    // tree-sitter splits a word in two at some punctuation after its second `$NAME` (`$A/$B/c`):
-    // not read here.
+    // tree-sitter splits a word in two at most punctuation after its second `$NAME` (`$A/$B/c`,
+    // `$A:$B?`): not read here.
     let expansions = 0;
     for (let i = 0; i < pieces.length; i++) {
       const p = pieces[i];
       if (!p.type.endsWith("expansion")) continue;
-      if (++expansions > 1 && p.type === "simple_expansion" && "/.-+,^~*!".includes(s[p.end])) {
+      const next = i + 1 < pieces.length ? s[p.end] : "";
+      if (++expansions > 1 && p.type === "simple_expansion" && !":@%=$".includes(next)) {
         throw OUTSIDE;
       }
     }
