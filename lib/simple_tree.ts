@@ -80,6 +80,14 @@ type Shape =
   | { t: "redirected"; body: Shape; redirects: RedirectTok[] }
   | { t: "pipeline"; parts: Shape[]; ops: number[] }
   | { t: "list"; left: Shape; op: string; opStart: number; right: Shape }
+  | {
+    t: "declaration";
+    start: number;
+    keyword: string;
+    /** Assignments, plain names (`name: true`) and other words, in order. */
+    items: ({ assign: AssignTok } | { word: WordTok; name: boolean })[];
+    end: number;
+  }
   | { t: "compound"; start: number; body: Statement[]; end: number }
   | { t: "while"; keyword: string; start: number; condition: Statement[]; body: DoGroup }
   | {
@@ -111,6 +119,9 @@ interface DoGroup {
 
 /** What ends a list of statements: the end, `)`, a backtick, or one of some keywords. */
 type Closer = ")" | "`" | null | readonly string[];
+
+/** Commands tree-sitter reads as a declaration_command: names and assignments after them. */
+const DECLARATIONS = ["export", "declare", "typeset", "local", "readonly"];
 
 /** Keywords that open a compound command this reader reads (a blank must follow them). */
 const OPENERS = ["while", "until", "for", "if", "{"];
@@ -510,6 +521,38 @@ class Reader {
     return true;
   }
 
+  /** `export`, `declare`, ... at the current position, with its names and assignments. */
+  declaration(keyword: string): Shape {
+    const s = this.src;
+    const start = this.pos;
+    this.pos += keyword.length;
+    const items: ({ assign: AssignTok } | { word: WordTok; name: boolean })[] = [];
+    for (;;) {
+      this.skipBlanks();
+      const glued = this.gluedDigits(this.pos);
+      if (glued === "<" || glued === "-") throw OUTSIDE;
+      if (glued === ">" || this.peekRedirect()) break;
+      const assign = this.assignment();
+      if (assign) {
+        items.push({ assign });
+        continue;
+      }
+      const word = this.word();
+      if (!word) break;
+      // Names, numbers, options, and quotes or expansions standing alone; anything else
+      // (`a[1]=x`, `'A'=1`, `x%y`, words of several pieces) tree-sitter reads in its own ways.
+      const text = s.slice(word.start, word.end);
+      const piece = word.pieces[0];
+      if (word.pieces.length > 1 || piece.type === "dollar") throw OUTSIDE;
+      const name = piece.type === "word" && /^[A-Za-z0-9_]+$/.test(text);
+      if (piece.type === "word" && !name && !/^-[A-Za-z0-9-]*$/.test(text)) throw OUTSIDE;
+      items.push({ word, name });
+    }
+    const last = items[items.length - 1];
+    const end = !last ? start + keyword.length : "assign" in last ? last.assign.end : last.word.end;
+    return { t: "declaration", start, keyword, items, end };
+  }
+
   /** A compound command at the current position, opened by `keyword`. */
   compound(keyword: string): Shape {
     const start = this.pos;
@@ -589,6 +632,11 @@ class Reader {
   element(): { element: Shape; redirects: RedirectTok[] } {
     this.skipBlanks();
     const s = this.src;
+    const declares = this.keywordAt(DECLARATIONS);
+    if (declares) {
+      const element = this.declaration(declares);
+      return { element, redirects: this.trailingRedirects() };
+    }
     const opener = this.keywordAt(OPENERS);
     if (opener) {
       const element = this.compound(opener);
@@ -985,6 +1033,15 @@ class Builder {
     }
     const n = this.node(typeOf(s), true, startOf(s), endOf(s), parent, field);
     switch (s.t) {
+      case "declaration":
+        this.keyword(s.keyword, s.start, n);
+        for (const item of s.items) {
+          if ("assign" in item) this.assignment(item.assign, n);
+          else if (item.name) {
+            this.node("variable_name", true, item.word.start, item.word.end, n, null);
+          } else this.word(item.word, n, null);
+        }
+        return;
       case "compound":
         this.keyword("{", s.start, n);
         this.statements(s.body, n);
@@ -1073,6 +1130,7 @@ const TYPES: Record<Shape["t"], string> = {
   pipeline: "pipeline",
   list: "list",
   compound: "compound_statement",
+  declaration: "declaration_command",
   while: "while_statement",
   for: "for_statement",
   if: "if_statement",
@@ -1092,6 +1150,7 @@ function startOf(s: Shape): number {
   switch (s.t) {
     case "subshell":
     case "compound":
+    case "declaration":
     case "while":
     case "for":
     case "if":
@@ -1113,6 +1172,7 @@ function endOf(s: Shape): number {
   switch (s.t) {
     case "subshell":
     case "compound":
+    case "declaration":
     case "if":
       return s.end;
     case "while":

@@ -62,7 +62,9 @@ const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "
   "(a) > f", "(a)x", "((a))", "( a )", "(a;)", "$(a)", "$(a) b", "(a 2>&1)", "(a && (b))", "()",
   "!", "! a", "!a", "a!", "x=1", "FOO=bar", "x=", "x+=1", "a=b=c", "x=$(a)", "x='a'", 'x="a b"',
   "x=a$b", "x=(a)", "x=1 y=2", "a[1]=x", "1x=2", "x=~/a", "x=`a`", "_x=1", "x=1 y=", "x==a",
-  "x=-1", "x=2>", "x={a,b}", "time", "coproc", "time -p", "x=`a`|", "x=`a` b", "KEY+=`a b`", "x=[a]", "x=!a", "x=$?", "x=a\\ b", "$'a'", "$'a\\nb'", "$'a\\'b'",
+  "x=-1", "x=2>", "x={a,b}", "export", "export A=1", "declare -a", "local x", "readonly",
+  "typeset -x A=$(a)", "export A B=1 -n", "export a[1]=x", "export 'A'=1", "export A=", "local a.b",
+  "export A=1 B=$a", "export $a", "export -- x", "declare -A m", "export A=1&&", "time", "coproc", "time -p", "x=`a`|", "x=`a` b", "KEY+=`a b`", "x=[a]", "x=!a", "x=$?", "x=a\\ b", "$'a'", "$'a\\nb'", "$'a\\'b'",
   "a$'b'", "$''", "$'a'b", "$'\\\\'", "'a'$'b'", "$'", "x=$'a'", "$'a b'", "$'$x'"];
 // deno-fmt-ignore
 const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
@@ -136,7 +138,7 @@ const PLAIN = ["$a/$b/c", "$a:$b", "$a/$b", "x/$a/$b/c", "$a.$b.c", "${a}/$b/c",
   "{}", "a/b", "2", "[a]", "a$", "!"];
 // deno-fmt-ignore
 const PLAIN_NAMES = ["a", "b", "ls", "read", "x=1", "!", "[", "done", "fi", "}", "{", "then", "$a",
-  "echo", "cd", "(a)", "$(a)", "in", "do", "time", "coproc", "time -p", "x=`a`", "x=`a b`"];
+  "echo", "cd", "(a)", "$(a)", "in", "do", "time", "coproc", "export A=1", "local x", "export", "time -p", "x=`a`", "x=`a b`"];
 
 /** A command; `compounds` makes compound commands likely and words plain. */
 function generate(rand: () => number, compounds = false): string {
@@ -265,7 +267,8 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
       "a\nb",
       "FOO=1 a:b",
       "x=|y",
-      "export A=1",
+      "export A=1 a[1]=x",
+      "export x%y",
       "cat - 2>&1",
       "a | b | c && d",
       "head -la2>f",
@@ -333,6 +336,8 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "ls | wc -l # how many",
       "x=`date +%s`",
       "time make -j2",
+      "export NODE_ENV=production PATH=$PATH:./bin && npm run build",
+      "local -r name",
       "grep “HIGHMEM” /boot/config | tee Música/out",
       "a && b | c",
       'find . -name "*.ts" -newer package.json',
