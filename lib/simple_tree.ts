@@ -1,11 +1,12 @@
 /**
  * The syntax tree of a plain command, built without tree-sitter. Most commands an agent runs are
- * words, quotes, escapes, `$NAME`, globs, `$(…)`, `<(…)`, `( … )`, `{ …; }`, `while`/`until`/`for`/
- * `if` on one line, pipes, `&&`/`||`/`;`/`&`, file redirects and a trailing comment; for those this
- * reader builds the very tree tree-sitter-bash would (node for node, with its quirks), in a
- * fraction of the time. Anything else (`case`, functions, tests, heredocs, `${…}` operators,
- * arithmetic, newlines, non-ASCII, and every spot where tree-sitter's reading is odd) returns null
- * and goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
+ * words, quotes, escapes, `$NAME`, `${NAME:-word}`-style operators, globs, `$(…)`, `<(…)`, `( … )`,
+ * `{ …; }`, `while`/`until`/`for`/`if` on one line, `export`-style declarations, pipes,
+ * `&&`/`||`/`;`/`&`, file redirects and a trailing comment; for those this reader builds the very
+ * tree tree-sitter-bash would (node for node, with its quirks), in a fraction of the time. Anything
+ * else (`case`, functions, tests, heredocs, `${…}` with quoted or nested words, arithmetic,
+ * newlines, control characters, and every spot where tree-sitter's reading is odd) returns null and
+ * goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
  */
 import { RESERVED_WORDS } from "./shell_words.ts";
 import { Lite, type LiteNode } from "./syntax_tree.ts";
@@ -37,6 +38,15 @@ interface Piece {
   ticks?: boolean;
   /** A `$?`, `$@`, ...: the name is a special_variable_name. */
   special?: boolean;
+  /** The operators of a `${…}` (`:-`, `%`, `/`, ...) with the word or pattern after each. */
+  ops?: ExpansionOp[];
+}
+
+/** One operator of a `${…}`, and the word or pattern that follows it, if any. */
+interface ExpansionOp {
+  start: number;
+  end: number;
+  value: { type: "word" | "regex"; start: number; end: number } | null;
 }
 
 /** A statement and the `;` after it, if any. */
@@ -115,6 +125,21 @@ interface DoGroup {
   start: number;
   body: Statement[];
   end: number;
+}
+
+/** The characters of a plain word after a `${NAME:-`-style operator. */
+const WORD_CHARS = /[A-Za-z0-9_.\/~@+,-]/;
+/** ... of a plain pattern after `%`, `#` (globs and `/` too) and after `/` (no `/`). */
+const PATTERN_CHARS = /[A-Za-z0-9_.\/~@+,*?-]/;
+const REPLACE_PATTERN_CHARS = /[A-Za-z0-9_.~@+,*?-]/;
+
+/** The word or pattern node of a `${…}` operator, or null when it is empty. */
+function valueOf(
+  type: "word" | "regex",
+  start: number,
+  end: number,
+): ExpansionOp["value"] {
+  return end > start ? { type, start, end } : null;
 }
 
 /** What ends a list of statements: the end, `)`, a backtick, or one of some keywords. */
@@ -668,6 +693,10 @@ class Reader {
     const s = this.src;
     const start = this.pos;
     const braced = s[start + 1] === "{";
+    if (braced) {
+      const operated = this.operatedExpansion();
+      if (operated) return operated;
+    }
     const special = s[start + 1];
     if (!braced && "?@#$!-*0_".includes(special) && !/[A-Za-z0-9_]/.test(s[start + 2] ?? "")) {
       // `$?`, `$@`, `$$`, `$0`, ...: one character, a special_variable_name.
@@ -704,6 +733,56 @@ class Reader {
       end: i,
       name: [from, from + name.length],
     };
+  }
+
+  /**
+   * A `${…}` with operators at the current position, when its words are plain: `${#NAME}`,
+   * `${NAME:-word}` (and `-`, `:=`, `=`, `:+`, `+`, `:?`, `?`), `${NAME%pattern}` (and `%%`, `#`,
+   * `##`) and `${NAME/pattern/word}` (and `//`, `/#`, `/%`). Null for a plain `${NAME}`.
+   */
+  operatedExpansion(): Piece | null {
+    const s = this.src;
+    const start = this.pos;
+    let i = start + 2;
+    const ops: ExpansionOp[] = [];
+    if (s[i] === "#" && /[A-Za-z_]/.test(s[i + 1] ?? "")) {
+      ops.push({ start: i, end: i + 1, value: null });
+      i++;
+    }
+    const from = i;
+    while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
+    const name = s.slice(from, i);
+    if (!/^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(name)) throw OUTSIDE;
+    const run = (chars: RegExp) => {
+      const at = i;
+      while (i < s.length && chars.test(s[i])) i++;
+      return at;
+    };
+    if (!ops.length) {
+      const op = /^(:[-=+?]|[-=+?]|%%?|##?|\/[/#%]?)/.exec(s.slice(i, i + 2))?.[0];
+      if (!op) {
+        if (s[i] === "}") return null; // a plain `${NAME}`
+        throw OUTSIDE;
+      }
+      const opStart = i;
+      i += op.length;
+      let type: "word" | "regex" = "word";
+      let chars = WORD_CHARS;
+      if (op[0] === "%" || op[0] === "#" || op[0] === "/") {
+        type = "regex";
+        chars = op[0] === "/" ? REPLACE_PATTERN_CHARS : PATTERN_CHARS;
+      }
+      const at = run(chars);
+      ops.push({ start: opStart, end: opStart + op.length, value: valueOf(type, at, i) });
+      if (op[0] === "/" && s[i] === "/") {
+        const slash = i++;
+        const w = run(WORD_CHARS);
+        ops.push({ start: slash, end: slash + 1, value: valueOf("word", w, i) });
+      }
+    }
+    if (s[i] !== "}") throw OUTSIDE;
+    this.pos = ++i;
+    return { type: "expansion", start, end: i, name: [from, from + name.length], ops };
   }
 
   /** A redirect operator at the current position (after an optional fd), or null. */
@@ -992,8 +1071,17 @@ class Builder {
     } else if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
       this.node(open, false, p.start, p.start + open.length, n, null);
+      const ops = p.ops ?? [];
+      // `${#NAME}`: the operator comes first.
+      const before = ops.length && ops[0].end <= p.name![0] ? 1 : 0;
+      if (before) this.node("#", false, ops[0].start, ops[0].end, n, "operator");
       const name = p.special ? "special_variable_name" : "variable_name";
       this.node(name, true, p.name![0], p.name![1], n, null);
+      for (const op of ops.slice(before)) {
+        const text = this.source.slice(op.start, op.end);
+        this.node(text, false, op.start, op.end, n, "operator");
+        if (op.value) this.node(op.value.type, true, op.value.start, op.value.end, n, null);
+      }
       if (p.type === "expansion") this.node("}", false, p.end - 1, p.end, n, null);
     } else if (p.type === "string") {
       this.node('"', false, p.start, p.start + 1, n, null);

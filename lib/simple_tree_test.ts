@@ -67,7 +67,14 @@ const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "
   "export A=1 B=$a", "export $a", "export -- x", "declare -A m", "export A=1&&", "time", "coproc", "time -p", "x=`a`|", "x=`a` b", "KEY+=`a b`", "x=[a]", "x=!a", "x=$?", "x=a\\ b", "$'a'", "$'a\\nb'", "$'a\\'b'",
   "a$'b'", "$''", "$'a'b", "$'\\\\'", "'a'$'b'", "$'", "x=$'a'", "$'a b'", "$'$x'"];
 // deno-fmt-ignore
-const WORDS = ["ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
+const EXPANSIONS = ["${a:-b}", "${a%.*}", "${a##*/}", "${a/x/y}", "${a//x/}", "${#a}", "${a:-}",
+  "${a-$b}", "${a:-a b}", "${a%}", "${a/#x/y}", "${1:-x}", "${a:-~/x}", "${a:+-x}", "${a:?x}",
+  "${a:-'x'}", "${a:0:2}", "${a,,}", "${a^}", "${!a}", "${a[0]}", "${a:-x}y", '"${a%.*}"',
+  '"${a:-b}"', "${a/[0-9]/x}", "${a%\\}}", "${a=1}", "${a:=/tmp}", "${#}", "${#1}", "${a/x}",
+  "${a/%x/y}", "${a%%/*}", "${a#-}", "${a:-$(b)}", "${a:--}", "${a:-*}", "${a/*/x}", "${a/./,}",
+  "x${a%/*}/y", "${a}${b%x}", "${a##*.}.txt", "${a:-a}b$c", "${a/ /_}", "${a//\\//}"];
+// deno-fmt-ignore
+const WORDS = [...EXPANSIONS, "ls", "a", "-la", "-1", "10", "2", "x=1", "--x=y", "~", "~/a", "*.txt", "?", "*",
   "for", "done", "if", "in", "then", "export", "%s", "a:b", "^", "+1", "2#1", "0x1f", "-", "--",
   "=", "a=", "==", "=~", "a,b", "@x", "time", "echo", "cd", "..", "/tmp", "a.b", "-n", "esac",
   "x%", "1a", "a1", "-la2", "{", "}", "$a", "${a}", "$1", "$_", "$12", "$1a", "${1}", "${a", "{}",
@@ -132,7 +139,7 @@ const SEPARATORS = ["; ", ";", " ; ", " ;", " ", "", ";\t", " && ", " | ", ";;",
 const COMMENTS = [" #c", " # a b", "#c", "; # c", ";#c", " #", "\t#x", " # $(a", " # 'a", " #`a"];
 
 // deno-fmt-ignore
-const PLAIN = ["$a/$b/c", "$a:$b", "$a/$b", "x/$a/$b/c", "$a.$b.c", "${a}/$b/c", "$a/${b}/c",
+const PLAIN = [...EXPANSIONS, "$a/$b/c", "$a:$b", "$a/$b", "x/$a/$b/c", "$a.$b.c", "${a}/$b/c", "$a/${b}/c",
   "$1/$2/x", "$a$b/c", "$a@$b:$c", "a", "b", "é", "–p", "“a”", "-x", "$a", '"$a"', "'a b'", "$(a)", "*.txt", "x=1", "done", "do", "fi",
   "then", "else", "elif", "in", "{", "}", "<(a)", "$", "`a`", "while", "for", "if", "until", "x;",
   "{}", "a/b", "2", "[a]", "a$", "!"];
@@ -242,7 +249,10 @@ Deno.test("simpleTree: what it does not read goes to tree-sitter", () => {
     const c of [
       "echo a$?",
       "echo $?x",
-      "echo ${a:-b}",
+      "echo ${a:-b c}",
+      "echo ${a:0:2}",
+      "echo ${!a}",
+      "echo ${a[0]}",
       "echo $_x",
       "ls $A/$B/c",
       "find . -exec rm {}\\; -o -exec x '{}'\\;",
@@ -336,6 +346,8 @@ Deno.test("simpleTree: plain commands are read, with their redirects and operato
       "ls | wc -l # how many",
       "x=`date +%s`",
       "time make -j2",
+      'mv "$f" "${f%.txt}.md"',
+      "echo ${HOME:-/root} ${#PATH} ${x//-/_}",
       "export NODE_ENV=production PATH=$PATH:./bin && npm run build",
       "local -r name",
       "grep “HIGHMEM” /boot/config | tee Música/out",
