@@ -255,6 +255,14 @@ class Reader {
       } else if (code === 34) { // "
         pieces.push(this.string());
       } else if (code === 36) {
+        // A `$` before a blank or the end is plain text, a token of its own (`grep ^$`).
+        const next = s[this.pos + 1];
+        if (next === undefined || next === " " || next === "\t") {
+          // (After a word that starts with `-`, tree-sitter makes the whole word the `$`.)
+          if (s[start] === "-") throw OUTSIDE;
+          pieces.push({ type: "dollar", start: this.pos, end: ++this.pos });
+          continue;
+        }
         // Inside a word, tree-sitter may read `$x` as `$` and a word (`'a'b$x`): only names after
         // plain text.
         if (
@@ -266,14 +274,6 @@ class Reader {
             ))
         ) {
           throw OUTSIDE;
-        }
-        // A `$` before a blank or the end is plain text, a token of its own (`grep ^$`).
-        const next = s[this.pos + 1];
-        if (next === undefined || next === " " || next === "\t") {
-          // (After a word that starts with `-`, tree-sitter makes the whole word the `$`.)
-          if (s[start] === "-") throw OUTSIDE;
-          pieces.push({ type: "dollar", start: this.pos, end: ++this.pos });
-          continue;
         }
         // `$$`, `$?`, ... glued to text are read differently: only whole words are read here.
         if ("?@#$!-*0_".includes(s[this.pos + 1])) {
