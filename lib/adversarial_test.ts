@@ -259,6 +259,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["export K=$(cat ~/.ssh/id_rsa)", "deny", "deny"],
   ["export HOME=/tmp && cat ~/.ssh/id_rsa", "deny", "ask"],
   ["declare -x A=1; cat ~/.ssh/id_rsa", "deny", "deny"],
+  // tree-sitter reads words after a redirect as more destinations; bash passes them as arguments.
+  ["git push 2>/dev/null --force origin main", "deny", "deny"],
+  ["git 2>/dev/null push --force", "deny", "deny"],
+  ["rm 2>/dev/null -rf build", "deny", "deny"],
+  ["ls | rm 2>/dev/null -rf build", "deny", "deny"],
+  ["{ ls; } 2>/dev/null -rf", "deny", "deny"],
   ["cat ${HOME%/}/.ssh/id_rsa", "ask", "ask"],
   ["cat ${X:-~/.ssh}/id_rsa", "ask", "ask"],
   ["rm -rf ${X:-/}", "deny", "deny"],
@@ -292,6 +298,7 @@ const HOSTILE: [string, Action, Action][] = [
 const EVERYDAY: string[] = [
   "git status",
   "grep -v ^$ README.md",
+  "find . 2>/dev/null -name '*.ts'",
   "ls -la # what is here",
   "git status --short",
   "git log --oneline -20",

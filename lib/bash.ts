@@ -352,6 +352,11 @@ class Walker {
   private moved = false;
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
+  /**
+   * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
+   * `--force` as a second destination), by the id of the command they are arguments of.
+   */
+  private strayWords: Map<number, LiteNode[]> | null = null;
   /** Expandable variables the command may assign (then their value is not known). */
   private touched: ReadonlySet<string>;
   private cdpathUnknown: boolean;
@@ -682,8 +687,15 @@ class Walker {
     const body = node.childForFieldName("body");
     const own: Redirect[] = [];
     const after: [string, LiteNode][] = [];
+    const stray: LiteNode[] = [];
     for (const c of node.childrenForFieldName("redirect")) {
-      if (c) own.push(...this.redirect(c, cwds, origin, after));
+      if (c) own.push(...this.redirect(c, cwds, origin, after, stray));
+    }
+    if (stray.length) {
+      // They are arguments of the command the redirect follows; after a group, bash refuses them.
+      const command = body && lastCommand(body);
+      if (command) (this.strayWords ??= new Map()).set(command.id, stray);
+      else this.error ??= "words after a redirect that no command takes";
     }
     let flow = body ? this.walk(body, cwds, origin, redirects, own) : same(cwds);
     for (const [op, n] of after) flow = this.then(flow, op, n, cwds, origin, redirects);
@@ -700,8 +712,9 @@ class Walker {
     cwds: Cwds,
     origin: string,
     after: [string, LiteNode][],
+    stray: LiteNode[],
   ): Redirect[] {
-    if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after);
+    if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after, stray);
     if (node.type === "herestring_redirect") {
       const w = node.namedChildren[0];
       for (const c of node.namedChildren) if (c) this.walk(c, cwds, origin, []);
@@ -715,7 +728,8 @@ class Walker {
       if (!c) continue;
       if (c.type === "file_descriptor") fd = c.text;
       else if (!c.isNamed) op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
-      else dest = c;
+      else if (!dest) dest = c;
+      else stray.push(c); // bash's arguments, not more destinations
     }
     if (dest) this.walk(dest, cwds, origin, []);
     if (op === ">&-" || op === "<&-") return [{ op: fd + op, kind: "dup", target: null }];
@@ -734,6 +748,7 @@ class Walker {
     cwds: Cwds,
     origin: string,
     after: [string, LiteNode][],
+    stray: LiteNode[],
   ): Redirect[] {
     const out: Redirect[] = [];
     let body = literal("");
@@ -747,7 +762,7 @@ class Walker {
       }
       if (c.type === "heredoc_start" || c.type === "heredoc_end") continue;
       if (c.type === "heredoc_body") body = this.heredocBody(c, cwds, heredocQuoted(node), strip);
-      else if (isRedirect(c)) out.push(...this.redirect(c, cwds, origin, after));
+      else if (isRedirect(c)) out.push(...this.redirect(c, cwds, origin, after, stray));
       else flatten(c, op, after);
     }
     return [{ op: strip ? "<<-" : "<<", kind: "heredoc", target: null, body }, ...out];
@@ -825,7 +840,9 @@ class Walker {
       }
       if (c.type === "comment") continue;
       if (isRedirect(c)) {
-        own.push(...this.redirect(c, cwds, origin, after));
+        const stray: LiteNode[] = [];
+        own.push(...this.redirect(c, cwds, origin, after, stray));
+        for (const w of stray) words.push(this.argument(w, cwds));
         continue;
       }
       if (c.type === "variable_assignment") {
@@ -834,10 +851,16 @@ class Walker {
         continue;
       }
       const target = c.type === "command_name" ? c.namedChildren[0] ?? c : c;
-      if (mayRun(target)) this.sequence([target], cwds, "substitution", []);
-      words.push(this.word(target, cwds));
+      words.push(this.argument(target, cwds));
     }
+    for (const w of this.strayWords?.get(node.id) ?? []) words.push(this.argument(w, cwds));
     return { words, assignments, own, after };
+  }
+
+  /** A word of a command, its substitutions walked. */
+  private argument(node: LiteNode, cwds: Cwds): Word {
+    if (mayRun(node)) this.sequence([node], cwds, "substitution", []);
+    return this.word(node, cwds);
   }
 
   /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
@@ -1147,4 +1170,25 @@ function dollarPart(node: LiteNode): Part {
   const after = root.text[node.endIndex - root.startIndex];
   const ends = after === undefined || " \t\n|&;<>()`".includes(after);
   return ends ? { value: "$", kind: "static", unquoted: true } : { value: "$", kind: "dynamic" };
+}
+
+/** The command a redirect after `node` belongs to (the last one of a list or pipeline), or null. */
+function lastCommand(node: LiteNode): LiteNode | null {
+  switch (node.type) {
+    case "command":
+    case "declaration_command":
+    case "unset_command":
+      return node;
+    case "list":
+    case "pipeline": {
+      const kids = withoutComments(node.namedChildren);
+      return kids.length ? lastCommand(kids[kids.length - 1]) : null;
+    }
+    case "redirected_statement": {
+      const body = node.childForFieldName("body");
+      return body ? lastCommand(body) : null;
+    }
+    default:
+      return null;
+  }
 }

@@ -231,6 +231,17 @@ Deno.test("words: a `$` alone is text; one tree-sitter split off an expansion is
   assert.equal(split.argv[1].kind, "dynamic");
 });
 
+Deno.test("words tree-sitter puts in a redirect after the command are its arguments", () => {
+  // tree-sitter reads `--force origin` as more destinations of `2>`; bash passes them to git.
+  const git = stage("git push 2>/dev/null --force origin", "git push --force origin");
+  assert.deepEqual(git.argv.map((w) => w.value), ["git", "push", "--force", "origin"]);
+  assert.deepEqual(git.redirects.map((r) => r.target?.value), ["/dev/null"]);
+  assert.ok(commands("ls | rm 2>/dev/null -rf x").includes("rm -rf x"));
+  assert.ok(commands("find . > out -name $(id)").includes("id"));
+  // After a group bash refuses them: an error, so never allowed.
+  assert.notEqual(analyze("{ ls; } 2>/dev/null -rf").error, null);
+});
+
 Deno.test("words: a variable the command assigns is no longer known", () => {
   for (
     const cmd of [
