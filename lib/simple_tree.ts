@@ -80,6 +80,9 @@ interface RedirectTok {
   op: string;
   opStart: number;
   dest: WordTok;
+  /** Words after the destination, which tree-sitter reads as more destinations. */
+  more: WordTok[];
+  end: number;
 }
 
 /** The statement structure before it becomes nodes. */
@@ -833,17 +836,34 @@ class Reader {
       const dest = this.word();
       // (A `$` alone is no destination to tree-sitter.)
       if (!dest || dest.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
-      out.push({ start, fd, op, opStart, dest });
+      // tree-sitter takes the words after it (`2>/dev/null -name x`) as more destinations.
+      const more: WordTok[] = [];
+      for (;;) {
+        const at = this.pos;
+        this.skipBlanks();
+        const glued = this.gluedDigits(this.pos);
+        if (glued === "<" || glued === "-") throw OUTSIDE;
+        const w = glued || this.peekRedirect() || this.pos === at ? null : this.word();
+        if (!w) {
+          this.pos = at;
+          break;
+        }
+        if (w.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
+        more.push(w);
+      }
+      const end = more.length ? more[more.length - 1].end : dest.end;
+      out.push({ start, fd, op, opStart, dest, more, end });
     }
   }
 
   /** The redirects that end a command or group; after them only an operator may follow. */
   trailingRedirects(): RedirectTok[] {
     const redirects = this.redirects();
-    // A word after a redirect joins its destination in tree-sitter's tree: not read here.
     this.skipBlanks();
     if (
-      redirects.length && this.pos < this.src.length && CLASS[this.src.charCodeAt(this.pos)] !== 2
+      redirects.length && this.pos < this.src.length &&
+      CLASS[this.src.charCodeAt(this.pos)] !== 2 &&
+      this.src[this.pos] !== "#"
     ) {
       throw OUTSIDE;
     }
@@ -1190,10 +1210,11 @@ class Builder {
       case "redirected":
         this.shape(s.body, n, "body");
         for (const r of s.redirects) {
-          const f = this.node("file_redirect", true, r.start, r.dest.end, n, "redirect");
+          const f = this.node("file_redirect", true, r.start, r.end, n, "redirect");
           if (r.fd) this.node("file_descriptor", true, r.fd[0], r.fd[1], f, "descriptor");
           this.node(r.op, false, r.opStart, r.opStart + r.op.length, f, null);
           this.word(r.dest, f, "destination");
+          for (const w of r.more) this.word(w, f, "destination");
         }
         return;
       case "pipeline":
@@ -1271,7 +1292,7 @@ function endOf(s: Shape): number {
     case "assignments":
       return s.assigns[s.assigns.length - 1].end;
     case "redirected":
-      return s.redirects[s.redirects.length - 1].dest.end;
+      return s.redirects[s.redirects.length - 1].end;
     case "pipeline":
       return endOf(s.parts[s.parts.length - 1]);
     case "list":
