@@ -755,7 +755,10 @@ class Reader {
     const from = i;
     while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
     const name = s.slice(from, i);
-    if (!/^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(name)) throw OUTSIDE;
+    // (`_` and `0` are special parameters to tree-sitter.)
+    if (!/^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(name) || name === "_" || name === "0") {
+      throw OUTSIDE;
+    }
     const run = (chars: RegExp) => {
       const at = i;
       while (i < s.length && chars.test(s[i])) i++;
