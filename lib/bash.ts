@@ -558,12 +558,23 @@ class Walker {
     if (parts.length > 1 && last.type === "list") {
       return this.misreadPipeline(parts, cwds, origin, redirects, tail);
     }
+    this.pipe(parts, cwds, origin, redirects, tail);
+    return same(cwds);
+  }
+
+  /** The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last. */
+  private pipe(
+    parts: LiteNode[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): void {
     parts.forEach((c, i) => {
       const last = i === parts.length - 1 ? tail : [];
       if (i === 0) this.walk(c, cwds, origin, redirects, last);
       else this.walkPiped(c, cwds, origin, redirects, last);
     });
-    return same(cwds);
   }
 
   /**
@@ -590,10 +601,7 @@ class Walker {
       ...parts.slice(0, -1),
       ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
     ];
-    piped.forEach((c, i) => {
-      if (i === 0) this.walk(c, cwds, origin, redirects);
-      else this.walkPiped(c, cwds, origin, redirects, []);
-    });
+    this.pipe(piped, cwds, origin, redirects, []);
     let flow = same(cwds);
     chain.forEach(([op, n], i) => {
       flow = this.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
@@ -915,8 +923,7 @@ class Walker {
       case "concatenation": {
         const out: Part[] = [];
         for (const c of node.children) {
-          if (c.isNamed) out.push(...this.parts(c, cwds, first && out.length === 0));
-          else if (c.type === "$") out.push(dollarPart(c));
+          if (c.isNamed || c.type === "$") out.push(...this.parts(c, cwds, first && !out.length));
         }
         return out;
       }

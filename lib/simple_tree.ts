@@ -97,8 +97,7 @@ type Shape =
     t: "declaration";
     start: number;
     keyword: string;
-    /** Assignments, plain names (`name: true`) and other words, in order. */
-    items: ({ assign: AssignTok } | { word: WordTok; name: boolean })[];
+    items: DeclarationItem[];
     end: number;
   }
   | { t: "compound"; start: number; body: Statement[]; end: number }
@@ -123,6 +122,9 @@ type Shape =
     end: number;
   };
 
+/** What follows `export`, `declare`, ...: an assignment, a plain name (`name: true`) or a word. */
+type DeclarationItem = { assign: AssignTok } | { word: WordTok; name: boolean };
+
 /** A `do … done`. */
 interface DoGroup {
   start: number;
@@ -143,6 +145,11 @@ function valueOf(
   end: number,
 ): ExpansionOp["value"] {
   return end > start ? { type, start, end } : null;
+}
+
+/** Whether a word has a `$` alone in it (`^$`): text to tree-sitter only in some places. */
+function hasLoneDollar(w: WordTok): boolean {
+  return w.pieces.some((p) => p.type === "dollar");
 }
 
 /** What ends a list of statements: the end, `)`, a backtick, or one of some keywords. */
@@ -171,11 +178,7 @@ CLASS[92] = 4;
  */
 const KEYWORDS = new Set([
   ...[...RESERVED_WORDS].filter((w) => w !== "time" && w !== "coproc"),
-  "declare",
-  "typeset",
-  "export",
-  "readonly",
-  "local",
+  ...DECLARATIONS,
   "unset",
   "unsetenv",
 ]);
@@ -554,7 +557,7 @@ class Reader {
     const s = this.src;
     const start = this.pos;
     this.pos += keyword.length;
-    const items: ({ assign: AssignTok } | { word: WordTok; name: boolean })[] = [];
+    const items: DeclarationItem[] = [];
     for (;;) {
       this.skipBlanks();
       const glued = this.gluedDigits(this.pos);
@@ -635,7 +638,7 @@ class Reader {
         if (s[this.pos] === ";") break;
         const w = this.word();
         // (There tree-sitter may join a `$` alone to the next word as its name.)
-        if (!w || w.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
+        if (!w || hasLoneDollar(w)) throw OUTSIDE;
         values.words.push(w);
       }
       if (!values.words.length) throw OUTSIDE;
@@ -691,17 +694,12 @@ class Reader {
     return { element: { t: "subshell", start, end, body }, redirects: this.trailingRedirects() };
   }
 
-  /** `$NAME`, `$1`, `${NAME}` at the current position; anything else is tree-sitter's. */
+  /** `$NAME`, `$1`, `${…}` at the current position; anything else is tree-sitter's. */
   expansion(): Piece {
     const s = this.src;
     const start = this.pos;
-    const braced = s[start + 1] === "{";
-    if (braced) {
-      const operated = this.operatedExpansion();
-      if (operated) return operated;
-    }
-    const special = s[start + 1];
-    if (!braced && "?@#$!-*0_".includes(special) && !/[A-Za-z0-9_]/.test(s[start + 2] ?? "")) {
+    if (s[start + 1] === "{") return this.bracedExpansion();
+    if ("?@#$!-*0_".includes(s[start + 1]) && !/[A-Za-z0-9_]/.test(s[start + 2] ?? "")) {
       // `$?`, `$@`, `$$`, `$0`, ...: one character, a special_variable_name.
       this.pos = start + 2;
       return {
@@ -712,38 +710,23 @@ class Reader {
         special: true,
       };
     }
-    let i = start + (braced ? 2 : 1);
-    const from = i;
+    let i = start + 1;
     while (i < s.length && /[A-Za-z0-9_]/.test(s[i])) i++;
     // (tree-sitter's names take in other letters too.)
     if (s.charCodeAt(i) >= 128) throw OUTSIDE;
-    const name = s.slice(from, i);
-    // `$_` and `$0` are special parameters to tree-sitter; `${1x}` and `$` alone are not plain either.
-    if (
-      !name || name === "_" || name === "0" ||
-      (braced && !/^([A-Za-z_][A-Za-z0-9_]*|[0-9]+)$/.test(name))
-    ) {
-      throw OUTSIDE;
-    }
-    if (braced) {
-      if (s[i] !== "}") throw OUTSIDE;
-      i++;
-    }
+    const name = s.slice(start + 1, i);
+    // `$_` and `$0` are special parameters to tree-sitter, and `$` alone is not plain either.
+    if (!name || name === "_" || name === "0") throw OUTSIDE;
     this.pos = i;
-    return {
-      type: braced ? "expansion" : "simple_expansion",
-      start,
-      end: i,
-      name: [from, from + name.length],
-    };
+    return { type: "simple_expansion", start, end: i, name: [start + 1, i] };
   }
 
   /**
-   * A `${…}` with operators at the current position, when its words are plain: `${#NAME}`,
-   * `${NAME:-word}` (and `-`, `:=`, `=`, `:+`, `+`, `:?`, `?`), `${NAME%pattern}` (and `%%`, `#`,
-   * `##`) and `${NAME/pattern/word}` (and `//`, `/#`, `/%`). Null for a plain `${NAME}`.
+   * A `${…}` at the current position: `${NAME}`, and with plain words `${#NAME}`, `${NAME:-word}`
+   * (and `-`, `:=`, `=`, `:+`, `+`, `:?`, `?`), `${NAME%pattern}` (and `%%`, `#`, `##`) and
+   * `${NAME/pattern/word}` (and `//`, `/#`, `/%`).
    */
-  operatedExpansion(): Piece | null {
+  bracedExpansion(): Piece {
     const s = this.src;
     const start = this.pos;
     let i = start + 2;
@@ -767,8 +750,9 @@ class Reader {
     if (!ops.length) {
       const op = /^(:[-=+?]|[-=+?]|%%?|##?|\/[/#%]?)/.exec(s.slice(i, i + 2))?.[0];
       if (!op) {
-        if (s[i] === "}") return null; // a plain `${NAME}`
-        throw OUTSIDE;
+        if (s[i] !== "}") throw OUTSIDE;
+        this.pos = ++i; // a plain `${NAME}`
+        return { type: "expansion", start, end: i, name: [from, from + name.length] };
       }
       const opStart = i;
       i += op.length;
@@ -838,7 +822,7 @@ class Reader {
       this.skipBlanks();
       const dest = this.word();
       // (A `$` alone is no destination to tree-sitter.)
-      if (!dest || dest.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
+      if (!dest || hasLoneDollar(dest)) throw OUTSIDE;
       // tree-sitter takes the words after it (`2>/dev/null -name x`) as more destinations.
       const more: WordTok[] = [];
       for (;;) {
@@ -851,7 +835,7 @@ class Reader {
           this.pos = at;
           break;
         }
-        if (w.pieces.some((p) => p.type === "dollar")) throw OUTSIDE;
+        if (hasLoneDollar(w)) throw OUTSIDE;
         more.push(w);
       }
       const end = more.length ? more[more.length - 1].end : dest.end;
@@ -892,7 +876,7 @@ class Reader {
     const empty = this.pos >= this.src.length || c === " " || c === "\t";
     const value = empty ? null : this.word();
     // (A `$` alone is no value to tree-sitter.)
-    if (!empty && (!value || value.pieces.some((p) => p.type === "dollar"))) throw OUTSIDE;
+    if (!empty && (!value || hasLoneDollar(value))) throw OUTSIDE;
     return { start, op, plus, value, end: value ? value.end : this.pos };
   }
 
@@ -1082,14 +1066,11 @@ class Builder {
       return;
     }
     const n = this.node(p.type, true, p.start, p.end, parent, field);
-    if (p.type === "process_substitution") {
-      this.node(this.source.slice(p.start, p.start + 2), false, p.start, p.start + 2, n, null);
-      this.statements(p.body!, n);
-      this.node(")", false, p.end - 1, p.end, n, null);
-    } else if (p.type === "command_substitution") {
-      const open = p.ticks ? "`" : "$(";
+    if (p.body) {
+      // `$(`, `<(`, `>(` or a backtick; then the statements and `)` or the closing backtick.
+      const open = p.ticks ? "`" : this.source.slice(p.start, p.start + 2);
       this.node(open, false, p.start, p.start + open.length, n, null);
-      this.statements(p.body!, n);
+      this.statements(p.body, n);
       this.node(p.ticks ? "`" : ")", false, p.end - 1, p.end, n, null);
     } else if (p.type === "simple_expansion" || p.type === "expansion") {
       const open = p.type === "expansion" ? "${" : "$";
