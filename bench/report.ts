@@ -60,41 +60,66 @@ rows.push([
   cold < 80,
 ]);
 
-// 2. Per command: the bare parse and the decision of each corpus command, one after the other,
-// timed one by one (medians and p99 over the corpus). Two passes over the same commands, each
-// made distinct, let V8 and the filesystem settle; every measured decision is a fresh analysis.
+// 2. Per command: the bare parse and the decision of each corpus command, timed one by one
+// (medians and p99 over the corpus). Parses and decisions alternate, so both run in the same
+// state of the machine, but each decision is of the command half the corpus away from the one
+// just parsed: a decision right after a parse of its own command would find tree-sitter's
+// memory warm for it. Two passes let V8 and the filesystem settle; then three measured passes,
+// each with its own spacing, so every decision is a fresh analysis. The table shows the middle
+// pass by decision p99, and the range of the three: a burst of load on the machine can spoil
+// one pass, and the middle one still tells the code's tail.
 const parser = await loadBashParser();
 {
   const ctx = benchContext(resolve(root));
   for (const pad of [" ", "  "]) {
     for (const c of corpus) {
+      parser.parse(c + pad)!.delete();
       decide(BENCH_CONFIG, { tool: "bash", input: { command: c + pad } }, ctx, { parser });
     }
   }
-  const parses: number[] = [];
-  const decisions: number[] = [];
-  for (const command of corpus) {
-    let t = performance.now();
-    parser.parse(command)!.delete();
-    parses.push(performance.now() - t);
-    t = performance.now();
-    decide(BENCH_CONFIG, { tool: "bash", input: { command } }, ctx, { parser });
-    decisions.push(performance.now() - t);
-  }
   const q = (xs: number[], f: number) =>
     [...xs].sort((a, b) => a - b)[Math.floor(xs.length * f)] * 1000;
-  const ratio = q(decisions, 0.5) / q(parses, 0.5);
+  const passes: { parse50: number; parse99: number; decide50: number; decide99: number }[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const pad = " ".repeat(pass + 3);
+    const parses: number[] = [];
+    const decisions: number[] = [];
+    const half = Math.floor(corpus.length / 2);
+    for (let i = 0; i < corpus.length; i++) {
+      let t = performance.now();
+      parser.parse(corpus[i] + pad)!.delete();
+      parses.push(performance.now() - t);
+      const command = corpus[(i + half) % corpus.length] + pad;
+      t = performance.now();
+      decide(BENCH_CONFIG, { tool: "bash", input: { command } }, ctx, { parser });
+      decisions.push(performance.now() - t);
+    }
+    passes.push({
+      parse50: q(parses, 0.5),
+      parse99: q(parses, 0.99),
+      decide50: q(decisions, 0.5),
+      decide99: q(decisions, 0.99),
+    });
+  }
+  const byTail = [...passes].sort((a, b) => a.decide99 - b.decide99);
+  const mid = byTail[1];
+  const ratio = mid.decide50 / mid.parse50;
+  const ratios = passes.map((p) => p.decide50 / p.parse50).sort((a, b) => a - b);
   rows.push([
-    `bash decision / bare parse of the same command, median (${corpus.length} commands)`,
-    `${q(decisions, 0.5).toFixed(1)} µs / ${q(parses, 0.5).toFixed(1)} µs = ${ratio.toFixed(2)}x`,
+    `bash decision / bare parse of the same command, median (${corpus.length} commands; middle of 3 passes)`,
+    `${mid.decide50.toFixed(1)} µs / ${mid.parse50.toFixed(1)} µs = ${ratio.toFixed(2)}x (passes ${
+      ratios.map((r) => r.toFixed(2)).join(", ")
+    })`,
     "< 2x",
     ratio < 2,
   ]);
   rows.push([
-    "bash decision p99 (bare parse p99)",
-    `${q(decisions, 0.99).toFixed(0)} µs (${q(parses, 0.99).toFixed(0)} µs)`,
+    "bash decision p99 (bare parse p99), middle of 3 passes",
+    `${mid.decide99.toFixed(0)} µs (${mid.parse99.toFixed(0)} µs); passes ${
+      byTail.map((p) => p.decide99.toFixed(0)).join(", ")
+    } µs`,
     "< 250 µs",
-    q(decisions, 0.99) < 250,
+    mid.decide99 < 250,
   ]);
 }
 

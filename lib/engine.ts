@@ -305,7 +305,9 @@ function decideStage(
     command,
     text: stage.text,
     origin: stage.origin,
-    cwd: stage.cwds.map((c) => c ?? "(unknown)").join(" | "),
+    cwd: stage.cwds.length === 1
+      ? stage.cwds[0] ?? "(unknown)"
+      : stage.cwds.map((c) => c ?? "(unknown)").join(" | "),
     targets,
     action,
   };
@@ -361,11 +363,47 @@ let olderAnalyses = new Map<string, Map<string, BashAnalysis>>();
 let analysesSize = 0;
 const ANALYSES_KEPT = 128;
 
-function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
+/** The key of the last place analysed, and its parts (most calls are in the same place). */
+let lastPlace = {
+  where: "",
+  parser: false,
+  cwd: "",
+  home: "",
+  HOME: undefined as string | undefined,
+  TMPDIR: undefined as string | undefined,
+  PWD: undefined as string | undefined,
+  CDPATH: undefined as string | undefined,
+};
+
+/** The analyses cache key of a place: built again only when the place changes. */
+function placeKey(env: BashEnv, parser: BashParser | null): string {
   const e = env.env;
+  const last = lastPlace;
+  if (
+    last.cwd === env.cwd && last.parser === (parser !== null) && last.home === env.home &&
+    last.HOME === e.HOME && last.TMPDIR === e.TMPDIR && last.PWD === e.PWD &&
+    last.CDPATH === e.CDPATH
+  ) {
+    return last.where;
+  }
   const where = `${
     parser ? "t" : "f"
   }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}`;
+  lastPlace = {
+    where,
+    parser: parser !== null,
+    cwd: env.cwd,
+    home: env.home,
+    HOME: e.HOME,
+    TMPDIR: e.TMPDIR,
+    PWD: e.PWD,
+    CDPATH: e.CDPATH,
+  };
+  return where;
+}
+
+function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
+  const where = placeKey(env, parser);
   let here = analyses.get(where);
   const known = here?.get(command);
   if (known) return known;

@@ -121,6 +121,8 @@ const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish
 // deno-fmt-ignore
 const RUNNERS = new Set(["watch", "trap", "git", "parallel", "at", "batch", "su", "runuser",
   "script", "alias", "eval", "source", ".", "xargs", "find"]);
+/** Every program `innerStages` looks into: one lookup answers the stages that run nothing else. */
+const RUNS_OTHERS = new Set([...Object.keys(WRAPPERS), ...SHELLS, ...RUNNERS]);
 
 const INTERPRETERS: Record<
   string,
@@ -181,7 +183,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   if (opts.depth > 8) return [derived(stage, [unknownWord("(nested too deep)")], "wrapper")];
   const name = basename(stage.argv[0]);
   // Most stages run nothing else: answer them before building anything.
-  if (!Object.hasOwn(WRAPPERS, name) && !SHELLS.has(name) && !RUNNERS.has(name)) return [];
+  if (!RUNS_OTHERS.has(name)) return [];
   const args = stage.argv.slice(1);
   const out: Stage[] = [];
   const more = (s: Stage) => {
