@@ -197,11 +197,14 @@ function judgeTarget(
       : protectionFor(config, p, ctx.home);
     if (
       !prot && shared.readsTrees && (target.kind === "argument" || target.kind === "path") &&
-      config.pathProtection.length && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
+      config.pathProtection.length
     ) {
       // A directory operand may be read all the way down (grep -r key ~): protected paths
       // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
-      prot = protectionBelow(config, p, ctx.home, null);
+      // Whether any protected path lies below is a question of names: the filesystem is asked
+      // whether the operand is a directory only when one does.
+      const below = protectionBelow(config, p, ctx.home, null);
+      if (below && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)) prot = below;
     }
     if (
       prot &&
