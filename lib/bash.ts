@@ -343,6 +343,91 @@ const STATEMENT_LISTS = new Set([
 /** A word part: its value, whether it is known, and whether it was unquoted. */
 type Part = { value: string; kind: Word["kind"]; unquoted?: boolean };
 
+/**
+ * One word as bash reads it, from the nodes tree-sitter may have split it into: after a quote, an
+ * expansion or a substitution it starts a new word at a `\` or a backtick (`"--for"\ce` is two
+ * arguments to it, `--force` to bash), and it drops escaped blanks between nodes (`"a"\ b` is
+ * one word, `a b`). `lead` and `trail` are escaped blanks at its ends; `joints` are the escaped
+ * blanks between its nodes. A word of escaped blanks alone has no nodes.
+ */
+interface WordGroup {
+  nodes: LiteNode[];
+  joints: string[];
+  lead: string;
+  trail: string;
+  /** Its source text. */
+  text: string;
+}
+
+/**
+ * The text between two word nodes as bash splits it: the escaped blanks glued to the end of the
+ * first word, any words of escaped blanks alone, and those glued to the start of the second (one
+ * field: both nodes are one word). Null when the gap holds anything but blanks, escaped blanks
+ * and line continuations: tree-sitter left out text, and the command is not what it read.
+ */
+function gapFields(gap: string): string[] | null {
+  const fields = [""];
+  let blank = false;
+  for (let i = 0; i < gap.length; i++) {
+    const c = gap[i];
+    if (c === " " || c === "\t") {
+      if (!blank) fields.push("");
+      blank = true;
+    } else if (c === "\\" && (gap[i + 1] === " " || gap[i + 1] === "\t")) {
+      fields[fields.length - 1] += gap[++i];
+      blank = false;
+    } else if (c === "\\" && gap[i + 1] === "\n") {
+      i++;
+    } else {
+      return null;
+    }
+  }
+  return fields;
+}
+
+/** A gap that only separates two words (one blank, the common case, needs no splitting). */
+function plainGap(container: LiteNode, from: number, to: number): boolean {
+  if (to - from !== 1) return false;
+  const c = container.text[from - container.startIndex];
+  return c === " " || c === "\t";
+}
+
+/** The last tree `trailingBlanks` looked at, and whether its source has a backslash at all. */
+let slashRoot: LiteNode | null = null;
+let slashIn = false;
+
+/** The root of the tree a node is in (its text is the whole source). */
+function rootOf(node: LiteNode): LiteNode {
+  let root = node;
+  while (root.parent) root = root.parent;
+  return root;
+}
+
+/**
+ * Where the blanks after a command end when an escaped blank is among them (tree-sitter leaves
+ * them out of the command); null when there is none, the common case.
+ */
+function trailingBlanks(command: LiteNode): number | null {
+  const root = rootOf(command);
+  if (root !== slashRoot) {
+    slashRoot = root;
+    slashIn = root.text.includes("\\");
+  }
+  if (!slashIn) return null;
+  const src = root.text;
+  let i = command.endIndex - root.startIndex;
+  let escaped = false;
+  for (;;) {
+    const c = src[i];
+    if (c === " " || c === "\t") i++;
+    else if (c === "\\" && (src[i + 1] === " " || src[i + 1] === "\t")) {
+      escaped = true;
+      i += 2;
+    } else break;
+  }
+  return escaped ? i + root.startIndex : null;
+}
+
 class Walker {
   stages: Stage[] = [];
   error: string | null = null;
@@ -356,7 +441,7 @@ class Walker {
    * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
    * `--force` as a second destination), by the id of the command they are arguments of.
    */
-  private strayWords: Map<number, LiteNode[]> | null = null;
+  private strayWords: Map<number, (LiteNode | WordGroup)[]> | null = null;
   /** Expandable variables the command may assign (then their value is not known). */
   private touched: ReadonlySet<string>;
   private cdpathUnknown: boolean;
@@ -695,7 +780,7 @@ class Walker {
     const body = node.childForFieldName("body");
     const own: Redirect[] = [];
     const after: [string, LiteNode][] = [];
-    const stray: LiteNode[] = [];
+    const stray: (LiteNode | WordGroup)[] = [];
     for (const c of node.childrenForFieldName("redirect")) {
       if (c) own.push(...this.redirect(c, cwds, origin, after, stray));
     }
@@ -720,28 +805,33 @@ class Walker {
     cwds: Cwds,
     origin: string,
     after: [string, LiteNode][],
-    stray: LiteNode[],
+    stray: (LiteNode | WordGroup)[],
   ): Redirect[] {
     if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after, stray);
     if (node.type === "herestring_redirect") {
-      const w = node.namedChildren[0];
+      const [first, ...rest] = this.wordGroups(node, node.namedChildren);
       for (const c of node.namedChildren) if (c) this.walk(c, cwds, origin, []);
-      const body = w ? this.word(w, cwds) : literal("");
+      const body = first ? this.groupWord(first, cwds, false) : literal("");
+      stray.push(...rest);
       return [{ op: "<<<", kind: "herestring", target: null, body }];
     }
     let fd = "";
     let op = "";
-    let dest: LiteNode | null = null;
+    const dests: LiteNode[] = [];
     for (const c of node.children) {
       if (!c) continue;
       if (c.type === "file_descriptor") fd = c.text;
       else if (!c.isNamed) op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
-      else if (!dest) dest = c;
-      else stray.push(c); // bash's arguments, not more destinations
+      else dests.push(c);
     }
-    if (dest) this.walk(dest, cwds, origin, []);
+    // The first word is the destination; tree-sitter's further destinations are bash's arguments.
+    const [dest, ...rest] = this.wordGroups(node, dests);
+    stray.push(...rest);
+    if (dest) {
+      for (const n of "nodes" in dest ? dest.nodes : [dest]) this.walk(n, cwds, origin, []);
+    }
     if (op === ">&-" || op === "<&-") return [{ op: fd + op, kind: "dup", target: null }];
-    const target = dest ? this.word(dest, cwds) : null;
+    const target = dest ? this.groupWord(dest, cwds, false) : null;
     if (op === ">&" || op === "<&") {
       if (!target || (target.kind === "static" && /^(\d+|-)$/.test(target.value))) {
         return [{ op: fd + op, kind: "dup", target: null }];
@@ -756,7 +846,7 @@ class Walker {
     cwds: Cwds,
     origin: string,
     after: [string, LiteNode][],
-    stray: LiteNode[],
+    stray: (LiteNode | WordGroup)[],
   ): Redirect[] {
     const out: Redirect[] = [];
     let body = literal("");
@@ -834,35 +924,168 @@ class Walker {
     const assignments: Word[] = [];
     const own: Redirect[] = [];
     const after: [string, LiteNode][] = [];
+    // Word nodes come in runs between redirects: a run is grouped into bash's words.
+    let run: LiteNode[] = [];
+    let boundary: number | null = null;
+    const flush = (to: number | null) => {
+      if (run.length || (boundary !== null && to !== null)) {
+        for (const g of this.wordGroups(node, run, boundary, to)) {
+          const w = this.groupWord(g, cwds, true);
+          const first = "nodes" in g ? g.nodes[0] : g;
+          const assignment = node.type === "command" && first?.type === "variable_assignment";
+          (assignment ? assignments : words).push(w);
+        }
+      }
+      run = [];
+    };
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
         // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`).
         if (c.type === "$") {
-          words.push(this.word(c, cwds));
+          run.push(c);
           continue;
         }
         // declaration_command and unset_command keywords are anonymous tokens.
+        flush(null);
         if (node.type !== "command" && words.length === 0) words.push(literal(c.text));
+        boundary = null;
         continue;
       }
       if (c.type === "comment") continue;
       if (isRedirect(c)) {
-        const stray: LiteNode[] = [];
+        flush(c.startIndex);
+        const stray: (LiteNode | WordGroup)[] = [];
         own.push(...this.redirect(c, cwds, origin, after, stray));
-        for (const w of stray) words.push(this.argument(w, cwds));
+        for (const g of stray) words.push(this.groupWord(g, cwds, true));
+        boundary = c.endIndex;
         continue;
       }
-      if (c.type === "variable_assignment") {
-        if (mayRun(c)) this.sequence(c.namedChildren, cwds, "substitution", []);
-        (node.type === "command" ? assignments : words).push(this.word(c, cwds));
-        continue;
-      }
-      const target = c.type === "command_name" ? c.namedChildren[0] ?? c : c;
-      words.push(this.argument(target, cwds));
+      run.push(c);
     }
-    for (const w of this.strayWords?.get(node.id) ?? []) words.push(this.argument(w, cwds));
+    // tree-sitter ends a command before escaped blanks after its last word (`cd \ ;`): they are
+    // still bash's, a word of their own or the end of the last one.
+    flush(trailingBlanks(node));
+    for (const g of this.strayWords?.get(node.id) ?? []) words.push(this.groupWord(g, cwds, true));
     return { words, assignments, own, after };
+  }
+
+  /**
+   * The words bash reads from word nodes in source order (within `container`): nodes with no
+   * blank between them are one word, and escaped blanks between nodes are text of the words.
+   * `from` and `to` bound the run (the end of a redirect or keyword before it, the start of a
+   * redirect after it; null at the container's ends): escaped blanks there belong to its words.
+   * A node that is a word alone stands for itself.
+   */
+  private wordGroups(
+    container: LiteNode,
+    nodes: LiteNode[],
+    from: number | null = null,
+    to: number | null = null,
+  ): (LiteNode | WordGroup)[] {
+    if (from === null && to === null) {
+      // The common case: one blank between the nodes, nothing glued.
+      let plain = true;
+      for (let i = 1; plain && i < nodes.length; i++) {
+        plain = plainGap(container, nodes[i - 1].endIndex, nodes[i].startIndex);
+      }
+      if (plain) return nodes;
+    }
+    const out: (LiteNode | WordGroup)[] = [];
+    const root = rootOf(container);
+    const text = (a: number, b: number) =>
+      root.text.slice(a - root.startIndex, b - root.startIndex);
+    const blankWord = (f: string) => {
+      out.push({ nodes: [], joints: [], lead: f, trail: "", text: f.replace(/[ \t]/g, "\\$&") });
+    };
+    const fieldsOf = (a: number, b: number): string[] | null => {
+      if (b <= a) return [""];
+      if (plainGap(root, a, b)) return ["", ""];
+      const fields = gapFields(text(a, b));
+      if (fields === null) this.error ??= "text between words that the parser left out";
+      return fields;
+    };
+    let cur: WordGroup | null = null;
+    let start = 0;
+    const close = (end: number, trail: string) => {
+      if (!cur) return;
+      cur.trail = trail;
+      cur.text = text(start, end);
+      out.push(cur.nodes.length === 1 && !cur.lead && !trail ? cur.nodes[0] : cur);
+      cur = null;
+    };
+    let lead = "";
+    if (from !== null && nodes.length) {
+      const fields = fieldsOf(from, nodes[0].startIndex) ?? ["", ""];
+      // A word glued to the redirect before it continues the redirect's word, which tree-sitter
+      // ended early (`<<< "a"\b`): what the redirect reads or writes is not what it read.
+      if (fields.length === 1 || fields[0] !== "") {
+        this.error ??= "a word glued to a redirect the parser ended early";
+      }
+      for (const f of fields.slice(1, -1)) blankWord(f);
+      lead = fields.length > 1 ? fields[fields.length - 1] : "";
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (cur) {
+        const prev = nodes[i - 1];
+        const fields = fieldsOf(prev.endIndex, n.startIndex) ?? ["", ""];
+        if (fields.length === 1) {
+          (cur as WordGroup).joints.push(fields[0]);
+          (cur as WordGroup).nodes.push(n);
+          continue;
+        }
+        close(prev.endIndex + 2 * fields[0].length, fields[0]);
+        for (const f of fields.slice(1, -1)) blankWord(f);
+        lead = fields[fields.length - 1];
+      }
+      cur = { nodes: [n], joints: [], lead, trail: "", text: "" };
+      start = n.startIndex - 2 * lead.length;
+      lead = "";
+    }
+    if (nodes.length) {
+      const endNode = nodes[nodes.length - 1].endIndex;
+      const fields = to === null ? [""] : fieldsOf(endNode, to) ?? [""];
+      close(endNode + 2 * fields[0].length, fields[0]);
+      // A redirect operator ends a word: what touches it is a word of its own.
+      for (const f of fields.slice(1)) if (f) blankWord(f);
+    } else if (from !== null && to !== null) {
+      for (const f of fieldsOf(from, to) ?? []) if (f) blankWord(f);
+    }
+    return out;
+  }
+
+  /**
+   * The word of a group, its substitutions walked when `walk` (a redirect walks its own
+   * destination). A node alone decodes as it always did.
+   */
+  private groupWord(g: LiteNode | WordGroup, cwds: Cwds, walk: boolean): Word {
+    if (!("nodes" in g)) {
+      if (g.type === "variable_assignment") {
+        if (walk && mayRun(g)) this.sequence(g.namedChildren, cwds, "substitution", []);
+        return this.word(g, cwds);
+      }
+      const target = g.type === "command_name" ? g.namedChildren[0] ?? g : g;
+      return walk ? this.argument(target, cwds) : this.word(target, cwds);
+    }
+    const parts: Part[] = [];
+    if (g.lead) parts.push({ value: g.lead, kind: "static" });
+    for (let i = 0; i < g.nodes.length; i++) {
+      const n = g.nodes[i];
+      if (i > 0 && g.joints[i - 1]) parts.push({ value: g.joints[i - 1], kind: "static" });
+      if (walk && mayRun(n)) {
+        this.sequence(
+          n.type === "variable_assignment" ? n.namedChildren : [n],
+          cwds,
+          "substitution",
+          [],
+        );
+      }
+      const target = n.type === "command_name" ? n.namedChildren[0] ?? n : n;
+      for (const p of this.parts(target, cwds, i === 0 && !g.lead)) parts.push(p);
+    }
+    if (g.trail) parts.push({ value: g.trail, kind: "static" });
+    return braceExpanded(fromParts(parts, g.text), parts);
   }
 
   /** A word of a command, its substitutions walked. */
@@ -888,15 +1111,7 @@ class Walker {
   /** Decode a word node to the value bash will use. */
   word(node: LiteNode, cwds: Cwds): Word {
     const parts = this.parts(node, cwds, true);
-    const w = fromParts(parts, node.text);
-    if (
-      w.kind === "static" && parts.some((p) => p.unquoted && /[{}]/.test(p.value)) &&
-      /\{[^{}]*(,|\.\.)[^{}]*\}/.test(w.value)
-    ) {
-      // Brace expansion: one word becomes several.
-      return { ...w, kind: "glob", prefix: w.value.slice(0, w.value.indexOf("{")) };
-    }
-    return w;
+    return braceExpanded(fromParts(parts, node.text), parts);
   }
 
   parts(node: LiteNode, cwds: Cwds, first: boolean): Part[] {
@@ -1061,6 +1276,17 @@ export function backtickBodies(text: string): string[] | null {
 }
 
 /** A word from its parts: the known prefix stops at the first unknown part or glob character. */
+/** A word with unquoted braces that bash expands into several: a glob of its prefix. */
+function braceExpanded(w: Word, parts: Part[]): Word {
+  if (
+    w.kind === "static" && parts.some((p) => p.unquoted && /[{}]/.test(p.value)) &&
+    /\{[^{}]*(,|\.\.)[^{}]*\}/.test(w.value)
+  ) {
+    return { ...w, kind: "glob", prefix: w.value.slice(0, w.value.indexOf("{")) };
+  }
+  return w;
+}
+
 function fromParts(parts: Part[], text: string): Word {
   let value = "";
   let prefix = "";

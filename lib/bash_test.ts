@@ -242,6 +242,40 @@ Deno.test("words tree-sitter puts in a redirect after the command are its argume
   assert.notEqual(analyze("{ ls; } 2>/dev/null -rf").error, null);
 });
 
+Deno.test("words tree-sitter splits where bash does not are one word again", () => {
+  const argv = (command: string) => stagesOf(command).map((s) => s.argv.map((w) => w.value));
+  // After a quote, an expansion or a substitution, tree-sitter starts a new word at a `\`.
+  assert.deepEqual(argv('git push "--for"\\ce origin'), [["git", "push", "--force", "origin"]]);
+  assert.deepEqual(argv("'r'\\m -rf x"), [["rm", "-rf", "x"]]);
+  assert.deepEqual(argv('echo a"b"\\c"d"\\e'), [["echo", "abcde"]]);
+  assert.equal(stage("cat $X\\y", "cat $Xy").argv[1].kind, "dynamic");
+  // It drops escaped blanks between nodes, and after a command's last word.
+  assert.deepEqual(argv('grep "a"\\ b f'), [["grep", "a b", "f"]]);
+  assert.deepEqual(argv('echo "a"\\  b\\ '), [["echo", "a ", "b "]]);
+  assert.deepEqual(argv("tr \\  x"), [["tr", " ", "x"]]);
+  assert.deepEqual(argv('find . -name "*.c" \\ -print'), [[
+    "find",
+    ".",
+    "-name",
+    "*.c",
+    " -print",
+  ]]);
+  assert.deepEqual(argv("cd \\ ; ls"), [["cd", " "], ["ls"]]);
+  assert.deepEqual(argv('echo "a"\\ >f'), [["echo", "a "]]);
+  // A split assignment takes the command name tree-sitter made of its end.
+  const s = stage('x="a"\\b rm -rf y', "rm -rf y");
+  assert.deepEqual(s.assignments?.map((w) => w.value), ["x=ab"]);
+  assert.deepEqual(argv('export X="a"\\b Y'), [["export", "X=ab", "Y"]]);
+  // Redirect destinations, and the words after them that are bash's arguments.
+  const cat = stage('cat > ".en"\\v', "cat > .env");
+  assert.deepEqual(cat.redirects.map((r) => r.target?.value), [".env"]);
+  assert.deepEqual(argv('git push 2>/dev/null "--for"\\ce'), [["git", "push", "--force"]]);
+  // A word glued to a herestring tree-sitter ended early: its body is not known.
+  assert.notEqual(analyze('cat <<< "a"\\b').error, null);
+  // One word per node where blanks separate them, as before.
+  assert.deepEqual(argv("echo \"a\" 'b' $c"), [["echo", "a", "b", "$c"]]);
+});
+
 Deno.test("words: a variable the command assigns is no longer known", () => {
   for (
     const cmd of [
