@@ -279,6 +279,13 @@ const HOSTILE: [string, Action, Action][] = [
   ['cat ~/".ss"\\h/id_rsa', "deny", "deny"],
   ['cat <<< "a"\\b', "deny", "deny"],
   ["cd \\ ; rm -rf build", "deny", "deny"],
+  // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
+  ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
+  ["echo key -\t2>/dev/null", "deny", "deny"],
+  // After an assignment's `=`, bash expands `~`; a quoted prefix stays text to bash, and a value
+  // starting `~/` is still judged as under home (the stricter reading).
+  ['cat ~"/.ssh/id_rsa"', "deny", "deny"],
+  ["dd if=~/.ssh/id_rsa of=key.txt", "deny", "deny"],
   ["cat ${HOME%/}/.ssh/id_rsa", "ask", "ask"],
   ["cat ${X:-~/.ssh}/id_rsa", "ask", "ask"],
   ["rm -rf ${X:-/}", "deny", "deny"],

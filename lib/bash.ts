@@ -110,7 +110,7 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   walker.run(parsed.root, [env.cwd]);
   const root = parsed.root;
   const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
-    continuationProblem(root, parsed.source, joined);
+    droppedText(root) ?? continuationProblem(root, parsed.source, joined);
   return { stages: walker.stages, error };
 }
 
@@ -158,6 +158,67 @@ function readWriteOps(root: SyntaxNode, source: string): Set<number> {
     for (const c of n.children) if (c) stack.push(c);
   }
   return out;
+}
+
+/** Nodes whose children are all there is of them: between them only blanks may go unread. */
+const STRUCTURAL = new Set([
+  "program",
+  "list",
+  "pipeline",
+  "command",
+  "declaration_command",
+  "unset_command",
+  "redirected_statement",
+  "file_redirect",
+  "herestring_redirect",
+  "subshell",
+  "compound_statement",
+  "do_group",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "for_statement",
+  "while_statement",
+  "until_statement",
+  "case_statement",
+  "function_definition",
+  "negated_command",
+]);
+
+/**
+ * Text tree-sitter left out of its tree without an error (`printf x -\t2>f` has no `-` in it):
+ * the command is then not the one it read. Blanks, newlines, line continuations and escaped
+ * blanks (the words take those) may go unread; anything else is an error.
+ */
+function droppedText(root: LiteNode): string | null {
+  const src = root.text;
+  const base = root.startIndex;
+  const stack: LiteNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    const kids = n.children;
+    if (!kids.length) continue;
+    if (STRUCTURAL.has(n.type)) {
+      let at = n.startIndex;
+      for (let i = 0; i <= kids.length; i++) {
+        const to = i < kids.length ? kids[i].startIndex : n.endIndex;
+        for (let j = at - base; j < to - base; j++) {
+          const c = src[j];
+          if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+          if (c === "\\" && " \t\n".includes(src[j + 1]) && j + 1 < to - base) {
+            j++;
+            continue;
+          }
+          return `text the parser left out at column ${j + 1}: ${
+            JSON.stringify(src.slice(j, j + 10))
+          }`;
+        }
+        if (i < kids.length) at = kids[i].endIndex;
+      }
+    }
+    for (const c of kids) if (c.children.length) stack.push(c);
+  }
+  return null;
 }
 
 function syntaxErrorAt(root: LiteNode): string {
@@ -395,6 +456,35 @@ function plainGap(container: LiteNode, from: number, to: number): boolean {
 /** The last tree `trailingBlanks` looked at, and whether its source has a backslash at all. */
 let slashRoot: LiteNode | null = null;
 let slashIn = false;
+
+/** The start of a word shaped like an assignment (`NAME=`, `NAME+=`). */
+const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+
+/** Whether a node starts a bash word shaped like an assignment (its value may hold `:~`). */
+function isAssignmentShaped(node: LiteNode): boolean {
+  return (node.type === "word" || node.type === "concatenation") &&
+    ASSIGNMENT_PREFIX.test(node.text);
+}
+
+/** Where a node sits in its bash word. */
+interface WordPlace {
+  /** It starts the word. */
+  first: boolean;
+  /** The word goes on after it. */
+  more?: boolean;
+  /** The word is shaped like an assignment (`NAME=…`). */
+  assignment?: boolean;
+}
+
+/** Whether a word of digits alone ends right where a redirect starts (bash's fd for it). */
+function fdBefore(redirect: LiteNode): boolean {
+  const root = rootOf(redirect);
+  const src = root.text;
+  let i = redirect.startIndex - root.startIndex;
+  const end = i;
+  while (i > 0 && src.charCodeAt(i - 1) >= 48 && src.charCodeAt(i - 1) <= 57) i--;
+  return i < end && (i === 0 || src[i - 1] === " " || src[i - 1] === "\t");
+}
 
 /** The root of the tree a node is in (its text is the whole source). */
 function rootOf(node: LiteNode): LiteNode {
@@ -824,6 +914,11 @@ class Walker {
       else if (!c.isNamed) op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
       else dests.push(c);
     }
+    if (!fd && fdBefore(node)) {
+      // A number glued to the operator is its file descriptor to bash (`\  2>f`): tree-sitter
+      // made an argument of it, so the redirect is not the one it read.
+      this.error ??= "a file descriptor the parser read as an argument";
+    }
     // The first word is the destination; tree-sitter's further destinations are bash's arguments.
     const [dest, ...rest] = this.wordGroups(node, dests);
     stray.push(...rest);
@@ -941,8 +1036,9 @@ class Walker {
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
-        // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`).
-        if (c.type === "$") {
+        // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`), and so
+        // are the test operators tree-sitter makes of `==` and `=~` (`test $a == b`).
+        if (c.type === "$" || c.type === "==" || c.type === "=~") {
           run.push(c);
           continue;
         }
@@ -1070,6 +1166,7 @@ class Walker {
     }
     const parts: Part[] = [];
     if (g.lead) parts.push({ value: g.lead, kind: "static" });
+    const assignment = !g.lead && g.nodes.length > 0 && isAssignmentShaped(g.nodes[0]);
     for (let i = 0; i < g.nodes.length; i++) {
       const n = g.nodes[i];
       if (i > 0 && g.joints[i - 1]) parts.push({ value: g.joints[i - 1], kind: "static" });
@@ -1082,7 +1179,9 @@ class Walker {
         );
       }
       const target = n.type === "command_name" ? n.namedChildren[0] ?? n : n;
-      for (const p of this.parts(target, cwds, i === 0 && !g.lead)) parts.push(p);
+      const more = i < g.nodes.length - 1 || g.trail !== "";
+      const place = { first: i === 0 && !g.lead, more, assignment };
+      for (const p of this.parts(target, cwds, place)) parts.push(p);
     }
     if (g.trail) parts.push({ value: g.trail, kind: "static" });
     return braceExpanded(fromParts(parts, g.text), parts);
@@ -1110,19 +1209,32 @@ class Walker {
 
   /** Decode a word node to the value bash will use. */
   word(node: LiteNode, cwds: Cwds): Word {
-    const parts = this.parts(node, cwds, true);
+    const parts = this.parts(node, cwds, { first: true });
     return braceExpanded(fromParts(parts, node.text), parts);
   }
 
-  parts(node: LiteNode, cwds: Cwds, first: boolean): Part[] {
+  /** The parts of a word node, placed in its bash word as `at` says (a `~` prefix needs it). */
+  parts(node: LiteNode, cwds: Cwds, at: WordPlace): Part[] {
+    const { first, more = false } = at;
     switch (node.type) {
       case "word":
       case "command_name": {
-        if (first && node.text.startsWith("~")) return this.tilde(node.text, cwds);
-        if (backtickBodies(node.text)?.length !== 0) return [{ value: node.text, kind: "dynamic" }];
-        const glob = /(^|[^\\])(\\\\)*[*?[]/.test(node.text);
-        const value = unescapeUnquoted(node.text);
-        return [{ value, kind: glob ? "glob" : "static", unquoted: true }];
+        const text = node.text;
+        if (first && text.startsWith("~")) return this.tilde(text, cwds, { more });
+        // bash expands `~` after the `=` of an argument shaped like an assignment, and after
+        // each `:` of its value (`dd if=~/x`, `x=a:~/b`).
+        if (first && ASSIGNMENT_PREFIX.test(text) && text.includes("~")) {
+          const eq = text.indexOf("=") + 1;
+          return [
+            { value: text.slice(0, eq), kind: "static", unquoted: true },
+            ...this.tilde(text.slice(eq), cwds, { assignment: true, more }),
+          ];
+        }
+        if (at.assignment && !first && text.includes(":~")) {
+          return this.tilde(text, cwds, { assignment: true, more, continued: true });
+        }
+        if (backtickBodies(text)?.length !== 0) return [{ value: text, kind: "dynamic" }];
+        return [unquotedPart(text)];
       }
       case "number":
       case "test_operator":
@@ -1137,11 +1249,24 @@ class Walker {
         return this.stringParts(node, cwds);
       case "concatenation": {
         const out: Part[] = [];
-        for (const c of node.children) {
-          if (c.isNamed || c.type === "$") out.push(...this.parts(c, cwds, first && !out.length));
+        const kids = node.children;
+        const assignment = at.assignment || (first && isAssignmentShaped(kids[0]));
+        for (let i = 0; i < kids.length; i++) {
+          const c = kids[i];
+          if (!c.isNamed && c.type !== "$") continue;
+          // `~` starts a tilde prefix only at the start of the word (not after `""`).
+          out.push(...this.parts(c, cwds, {
+            first: first && i === 0,
+            more: more || i < kids.length - 1,
+            assignment,
+          }));
         }
         return out;
       }
+      case "==":
+      case "=~":
+        // tree-sitter's test operators, as arguments of a command (`test a == b`): plain text.
+        return [{ value: node.text, kind: "static", unquoted: true }];
       case "$":
         return [dollarPart(node)];
       case "simple_expansion":
@@ -1161,30 +1286,60 @@ class Walker {
         const name = node.childForFieldName("name")?.text ?? "";
         const val = node.childForFieldName("value");
         const op = node.text.slice(name.length).startsWith("+=") ? "+=" : "=";
-        return [{ value: name + op, kind: "static" }, ...(val ? this.parts(val, cwds, true) : [])];
+        // In an assignment's value, `~` starts a prefix after the `=` and after every `:`.
+        const value = val?.type === "word" && val.text.startsWith("~")
+          ? this.tilde(val.text, cwds, { assignment: true })
+          : val
+          ? this.parts(val, cwds, { first: true })
+          : [];
+        return [{ value: name + op, kind: "static" }, ...value];
       }
       default:
         return [{ value: node.text, kind: "dynamic" }];
     }
   }
 
-  /** An unquoted word starting with `~`: `~` and `~+` are known; `~user` and `~-` are not. */
-  private tilde(text: string, cwds: Cwds): Part[] {
-    const slash = text.indexOf("/");
-    const head = slash === -1 ? text : text.slice(0, slash);
-    const rest = slash === -1 ? "" : text.slice(slash);
+  /**
+   * Unquoted text with `~` prefixes: at its start, and in an assignment's value after every
+   * unescaped `:` (`PATH=~/bin:~/x`). `continued`: the text goes on a bash word begun before
+   * it, so its start is no prefix; `more`: the word goes on after it.
+   */
+  private tilde(
+    text: string,
+    cwds: Cwds,
+    opts: { assignment?: boolean; more?: boolean; continued?: boolean } = {},
+  ): Part[] {
+    const segments = opts.assignment ? splitUnescaped(text, ":") : [text];
+    const out: Part[] = [];
+    segments.forEach((seg, i) => {
+      if (i > 0) out.push({ value: ":", kind: "static", unquoted: true });
+      const last = i === segments.length - 1;
+      const prefix = seg.startsWith("~") && !(i === 0 && opts.continued);
+      const part = prefix ? this.tildePrefix(seg, cwds, last && !!opts.more) : null;
+      out.push(part ?? unquotedPart(seg));
+    });
+    return out;
+  }
+
+  /**
+   * One `~` prefix expanded, or null when bash leaves it: it runs to the first `/`, and a quoted
+   * or escaped character in it stops the expansion, as does the word going on past it (`more`).
+   * A `:` ends the user name (`~:x` is `$HOME:x`). `~user` and `~-` are not known.
+   */
+  private tildePrefix(seg: string, cwds: Cwds, more: boolean): Part | null {
+    const slash = seg.indexOf("/");
+    const prefix = slash === -1 ? seg : seg.slice(0, slash);
+    if (prefix.includes("\\") || (slash === -1 && more)) return null;
+    const colon = prefix.indexOf(":");
+    const head = colon === -1 ? prefix : prefix.slice(0, colon);
     const dir = head === "~"
       ? (this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home)
       : head === "~+"
       ? this.pwd(cwds)
       : null;
-    if (dir === null) return [{ value: text, kind: "dynamic" }];
-    const glob = /(^|[^\\])(\\\\)*[*?[]/.test(rest);
-    return [{
-      value: dir + unescapeUnquoted(rest),
-      kind: glob ? "glob" : "static",
-      unquoted: true,
-    }];
+    if (dir === null) return { value: seg, kind: "dynamic" };
+    const tail = unquotedPart(seg.slice(head.length));
+    return { ...tail, value: dir + tail.value };
   }
 
   private stringParts(node: LiteNode, cwds: Cwds): Part[] {
@@ -1218,7 +1373,7 @@ class Walker {
       literal(src.slice(last, c.startIndex - node.startIndex));
       if (c.type === "string_content" || c.type === "heredoc_content") literal(c.text);
       else {
-        for (const p of this.parts(c, cwds, false)) {
+        for (const p of this.parts(c, cwds, { first: false })) {
           out.push({ value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
         }
       }
@@ -1276,6 +1431,27 @@ export function backtickBodies(text: string): string[] | null {
 }
 
 /** A word from its parts: the known prefix stops at the first unknown part or glob character. */
+/** Text split at each `sep` not escaped by a backslash. */
+function splitUnescaped(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === sep) {
+      out.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+/** Unquoted text as a part: escapes removed, a glob when it has an unescaped `*`, `?` or `[`. */
+function unquotedPart(text: string): Part {
+  const glob = /(^|[^\\])(\\\\)*[*?[]/.test(text);
+  return { value: unescapeUnquoted(text), kind: glob ? "glob" : "static", unquoted: true };
+}
+
 /** A word with unquoted braces that bash expands into several: a glob of its prefix. */
 function braceExpanded(w: Word, parts: Part[]): Word {
   if (
