@@ -457,6 +457,20 @@ function plainGap(container: LiteNode, from: number, to: number): boolean {
 let slashRoot: LiteNode | null = null;
 let slashIn = false;
 
+/**
+ * A `~` prefix that runs into an expansion after it (`~:$HOME`): bash expands the tilde and keeps
+ * the rest of the prefix as text, the expansion unexpanded. (A quote after it stops the tilde.)
+ */
+function tildeTakesExpansion(node: LiteNode, next: LiteNode | undefined): boolean {
+  return !!next && node.type === "word" && node.text.startsWith("~") && !node.text.includes("/") &&
+    isExpansion(next);
+}
+
+/** An expansion or substitution node, or tree-sitter's lone `$`. */
+function isExpansion(node: LiteNode): boolean {
+  return node.type === "$" || node.type.endsWith("expansion") || node.type.endsWith("substitution");
+}
+
 /** The start of a word shaped like an assignment (`NAME=`, `NAME+=`). */
 const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
@@ -1251,9 +1265,19 @@ class Walker {
         const out: Part[] = [];
         const kids = node.children;
         const assignment = at.assignment || (first && isAssignmentShaped(kids[0]));
+        if (first && assignment && node.text.includes("~") && kids.some(isExpansion)) {
+          // bash expands `~` in such a word on its raw text, leaving some expansions as text
+          // (`x=~${HOME}` keeps `${HOME}`): what it makes of it is not modelled.
+          return [{ value: node.text, kind: "dynamic" }];
+        }
         for (let i = 0; i < kids.length; i++) {
           const c = kids[i];
           if (!c.isNamed && c.type !== "$") continue;
+          if (first && i === 0 && tildeTakesExpansion(c, kids[i + 1])) {
+            // bash expands the `~` and keeps the expansion's text as it is (`~:$HOME`).
+            out.push({ value: node.text, kind: "dynamic" });
+            return out;
+          }
           // `~` starts a tilde prefix only at the start of the word (not after `""`).
           out.push(...this.parts(c, cwds, {
             first: first && i === 0,
