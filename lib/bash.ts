@@ -500,6 +500,11 @@ function fdBefore(redirect: LiteNode): boolean {
   return i < end && (i === 0 || src[i - 1] === " " || src[i - 1] === "\t");
 }
 
+/** Whether a node starts right after `from` or one blank after it. */
+function plainOrNone(container: LiteNode, from: number, node: LiteNode): boolean {
+  return node.startIndex === from || plainGap(container, from, node.startIndex);
+}
+
 /** The root of the tree a node is in (its text is the whole source). */
 function rootOf(node: LiteNode): LiteNode {
   let root = node;
@@ -921,12 +926,15 @@ class Walker {
     }
     let fd = "";
     let op = "";
+    let opEnd: number | null = null;
     const dests: LiteNode[] = [];
     for (const c of node.children) {
       if (!c) continue;
       if (c.type === "file_descriptor") fd = c.text;
-      else if (!c.isNamed) op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
-      else dests.push(c);
+      else if (!c.isNamed) {
+        op += this.readWrite.has(c.startIndex) ? "<>" : c.text;
+        opEnd = c.endIndex;
+      } else dests.push(c);
     }
     if (!fd && fdBefore(node)) {
       // A number glued to the operator is its file descriptor to bash (`\  2>f`): tree-sitter
@@ -934,7 +942,8 @@ class Walker {
       this.error ??= "a file descriptor the parser read as an argument";
     }
     // The first word is the destination; tree-sitter's further destinations are bash's arguments.
-    const [dest, ...rest] = this.wordGroups(node, dests);
+    // (Escaped blanks right after the operator begin the destination: `> \ a` writes ` a`.)
+    const [dest, ...rest] = this.wordGroups(node, dests, opEnd, null, true);
     stray.push(...rest);
     if (dest) {
       for (const n of "nodes" in dest ? dest.nodes : [dest]) this.walk(n, cwds, origin, []);
@@ -1092,7 +1101,11 @@ class Walker {
     nodes: LiteNode[],
     from: number | null = null,
     to: number | null = null,
+    afterOperator = false,
   ): (LiteNode | WordGroup)[] {
+    if (afterOperator && from !== null && nodes.length && plainOrNone(container, from, nodes[0])) {
+      from = null; // `>f` and `> f`: nothing before the destination but the operator
+    }
     if (from === null && to === null) {
       // The common case: one blank between the nodes, nothing glued.
       let plain = true;
@@ -1127,13 +1140,17 @@ class Walker {
     let lead = "";
     if (from !== null && nodes.length) {
       const fields = fieldsOf(from, nodes[0].startIndex) ?? ["", ""];
-      // A word glued to the redirect before it continues the redirect's word, which tree-sitter
-      // ended early (`<<< "a"\b`): what the redirect reads or writes is not what it read.
-      if (fields.length === 1 || fields[0] !== "") {
+      if (afterOperator) {
+        // What touches the operator begins the destination (a word of blanks when it ends).
+        if (fields.length > 1 && fields[0]) blankWord(fields[0]);
+      } else if (fields.length === 1 || fields[0] !== "") {
+        // A word glued to the redirect before it continues the redirect's word, which tree-sitter
+        // ended early (`<<< "a"\b`): what the redirect reads or writes is not what it read.
         this.error ??= "a word glued to a redirect the parser ended early";
       }
       for (const f of fields.slice(1, -1)) blankWord(f);
-      lead = fields.length > 1 ? fields[fields.length - 1] : "";
+      lead = fields[fields.length - 1];
+      if (fields.length === 1 && !afterOperator) lead = "";
     }
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];

@@ -362,6 +362,59 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
   assert.ok(compared > 2400, `only ${compared} compared (${errors} analysis errors)`);
 });
 
+Deno.test("words: a generated redirect target is the file bash writes", async () => {
+  // File names glued from quotes, escapes and escaped blanks after `>`, each written by bash in a
+  // directory of its own; the analysis must name the file bash created. (No `/` or `~`: every
+  // file stays in the scratch directory.)
+  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 1);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  // deno-fmt-ignore
+  const pieces = ["a", "b", "-", "=", ".x", ":", "@", "%", "+", ",", "\\a", "\\ ", "\\-", "\\'", '\\"',
+    "'q'", "'s p'", '"d"', '"d q"', '"\\$"', "$'c'", "$'\\x41'", "$'a b'"];
+  const name = () =>
+    Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(pieces)).join("");
+  const commands = Array.from({ length: 400 }, () => `: > ${name()}`);
+  const dir = await Deno.makeTempDir({ prefix: "pi-controls-words-" });
+  try {
+    const script = commands.map((c, i) => `mkdir ${i} && (cd ${i} && ${c})`).join("\n");
+    const child = new Deno.Command("bash", {
+      args: ["-s"],
+      cwd: dir,
+      env: { LC_ALL: "C", HOME: "/home/u", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(script + "\n"));
+    await writer.close();
+    await child.status;
+    const wrong: string[] = [];
+    let compared = 0;
+    for (let i = 0; i < commands.length; i++) {
+      const written = [...Deno.readDirSync(`${dir}/${i}`)].map((e) => e.name);
+      const a = analyze(commands[i], { cwd: `${dir}/${i}`, home: "/home/u", env: {} });
+      if (a.error) continue;
+      const target = a.stages[0]?.redirects[0]?.target;
+      if (!target || target.kind !== "static" || written.length !== 1) {
+        wrong.push(`${commands[i]}: ${JSON.stringify(target?.value)}, bash wrote ${written}`);
+        continue;
+      }
+      compared++;
+      if (target.value !== written[0]) {
+        wrong.push(
+          `${commands[i]}: ${JSON.stringify(target.value)}, bash ${JSON.stringify(written[0])}`,
+        );
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(compared > 300, `only ${compared} compared`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("words: a variable the command assigns is no longer known", () => {
   for (
     const cmd of [
