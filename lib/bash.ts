@@ -216,10 +216,21 @@ function droppedText(root: LiteNode): string | null {
         if (i < kids.length) at = kids[i].endIndex;
       }
     }
-    for (const c of kids) if (c.children.length) stack.push(c);
+    for (const c of kids) if (c.children.length && !NO_COMMANDS.has(c.type)) stack.push(c);
   }
   return null;
 }
+
+/** Nodes with children that never hold a command (nothing structural below them). */
+const NO_COMMANDS = new Set([
+  "word",
+  "simple_expansion",
+  "raw_string",
+  "ansi_c_string",
+  "file_descriptor",
+  "variable_name",
+  "heredoc_start",
+]);
 
 function syntaxErrorAt(root: LiteNode): string {
   const stack: LiteNode[] = [root];
