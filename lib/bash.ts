@@ -917,9 +917,12 @@ class Walker {
     const own: Redirect[] = [];
     const after: [string, LiteNode][] = [];
     const stray: (LiteNode | WordGroup)[] = [];
-    for (const c of node.childrenForFieldName("redirect")) {
-      if (c) own.push(...this.redirect(c, cwds, origin, after, stray));
-    }
+    const list = node.childrenForFieldName("redirect");
+    list.forEach((c, i) => {
+      // Escaped blanks after the last one are bash's (tree-sitter ends the statement before).
+      const to = i === list.length - 1 ? trailingBlanks(node) : null;
+      if (c) own.push(...this.redirect(c, cwds, origin, after, stray, to));
+    });
     if (stray.length) {
       // They are arguments of the command the redirect follows; after a group, bash refuses them.
       const command = body && lastCommand(body);
@@ -942,6 +945,7 @@ class Walker {
     origin: string,
     after: [string, LiteNode][],
     stray: (LiteNode | WordGroup)[],
+    to: number | null = null,
   ): Redirect[] {
     if (node.type === "heredoc_redirect") return this.heredoc(node, cwds, origin, after, stray);
     if (node.type === "herestring_redirect") {
@@ -970,7 +974,7 @@ class Walker {
     }
     // The first word is the destination; tree-sitter's further destinations are bash's arguments.
     // (Escaped blanks right after the operator begin the destination: `> \ a` writes ` a`.)
-    const [dest, ...rest] = this.wordGroups(node, dests, opEnd, null, true);
+    const [dest, ...rest] = this.wordGroups(node, dests, opEnd, to, true);
     stray.push(...rest);
     if (dest) {
       for (const n of "nodes" in dest ? dest.nodes : [dest]) this.walk(n, cwds, origin, []);
@@ -1043,7 +1047,16 @@ class Walker {
     } finally {
       this.piped = piped;
     }
-    const { argv, coproc } = stripKeywords(parts.words);
+    const { argv, coproc, assignments } = stripKeywords(parts.words);
+    const name = argv[0];
+    if (
+      name && name.kind === "static" && name.text === name.value && RESERVED.has(name.value) &&
+      !(name.value === "}" && argv.length === 1) // the end of `time { …; }`, read on its own
+    ) {
+      // `! if …`, `! { …; }` and `! ! …` are plain commands named `if`, `{` and `!` to
+      // tree-sitter.
+      this.error ??= `the parser read the reserved word "${name.value}" as a command`;
+    }
     const stage: Stage = {
       argv,
       redirects: [...redirects, ...parts.own],
@@ -1054,7 +1067,9 @@ class Walker {
       origin,
       cwds,
     };
-    if (parts.assignments.length) stage.assignments = parts.assignments;
+    if (parts.assignments.length || assignments.length) {
+      stage.assignments = [...parts.assignments, ...assignments];
+    }
     if (piped) stage.piped = true;
     this.stages.push(stage);
     let flow = same(cwds);
@@ -1556,7 +1571,7 @@ function literal(text: string): Word {
  * Drop the reserved words tree-sitter reads as a command name: `time [-p]`, `coproc [NAME]` and
  * the `{` of a group after them. The stage is the command they run.
  */
-function stripKeywords(argv: Word[]): { argv: Word[]; coproc: boolean } {
+function stripKeywords(argv: Word[]): { argv: Word[]; coproc: boolean; assignments: Word[] } {
   let i = 0;
   let coproc = false;
   const bare = (k: number, ...values: string[]) =>
@@ -1574,8 +1589,35 @@ function stripKeywords(argv: Word[]): { argv: Word[]; coproc: boolean } {
       i++;
     } else break;
   }
-  return i > 0 && i < argv.length ? { argv: argv.slice(i), coproc } : { argv, coproc: false };
+  if (i === 0 || i >= argv.length) return { argv, coproc: false, assignments: [] };
+  // `time v=1 cmd`: tree-sitter reads the assignment as an argument of `time`; to bash it is one.
+  const assignments: Word[] = [];
+  while (i < argv.length - 1 && ASSIGNMENT_PREFIX.test(argv[i].text)) assignments.push(argv[i++]);
+  return { argv: argv.slice(i), coproc, assignments };
 }
+
+/** Words bash reserves: unquoted in a command's place, tree-sitter misread a compound command. */
+const RESERVED = new Set([
+  "!",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "for",
+  "case",
+  "esac",
+  "select",
+  "function",
+  "{",
+  "}",
+  "[[",
+  "]]",
+]);
 
 /** Flatten what follows a heredoc start into `[operator, statement]` pairs, left to right. */
 function flatten(node: LiteNode, op: string, out: [string, LiteNode][]): void {
