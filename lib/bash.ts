@@ -1376,7 +1376,8 @@ class Walker {
           : val
           ? this.parts(val, cwds, { first: true })
           : [];
-        return [{ value: name + op, kind: "static" }, ...value];
+        // (A name with an escape is text glued to a word before it: `v="a"\bx=1` is `v=abx=1`.)
+        return [{ value: unescapeUnquoted(name) + op, kind: "static" }, ...value];
       }
       default:
         return [{ value: node.text, kind: "dynamic" }];

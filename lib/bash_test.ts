@@ -456,6 +456,14 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
     if (r < 0.35) return `{ ${command(depth + 1)}; } 2>/dev/null`;
     if (r < 0.4) return `time ${command(depth + 1)}`;
     if (r < 0.45) return `! ${simple()}`;
+    if (r < 0.5) return `for q in ${word()}; do ${command(depth + 1)}; done`;
+    if (r < 0.55) return `case ${word()} in *) ${command(depth + 1)};; esac`;
+    if (r < 0.6) {
+      const declare = pick(["export", "declare", "readonly", "typeset"]);
+      return `${declare} v${pick(["", "=" + word(), "+=" + word()])} ${pick(["", "w=" + word()])}`;
+    }
+    if (depth === 0 && r < 0.65) return `${simple()} <<E\n${word()}\nE`;
+    if (depth === 0 && r < 0.7) return `${simple()} <<'E'\n${word()}\nE\n${simple()}`;
     let s = simple();
     for (let n = Math.floor(rand() * 3); n > 0; n--) {
       s += pick([" ; ", ";", " | ", "|", " |& ", " || ", "\n", " & wait; "]) + simple();
@@ -470,7 +478,8 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
       (await new Deno.Command("bash", { args: ["-c", "command -v bash"] }).output()).stdout,
     ).trim();
     const script = `exec 2>/dev/null 5>trace\nBASH_XTRACEFD=5\nPS4='+ '\n` +
-      commands.map((c, i) => `set -x; : MARK${i}\n${c}\nset +x`).join("\n") + "\n";
+      // Each in a subshell of its own: a `readonly v` must not fail the next command's `v=`.
+      commands.map((c, i) => `set -x; : MARK${i}\n(\n${c}\n)\nset +x`).join("\n") + "\n";
     const child = new Deno.Command(bash, {
       args: ["-s"],
       cwd: dir,
@@ -490,7 +499,9 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
       const mark = /^\++ : MARK(\d+)$/.exec(line);
       if (mark) traced.set(at = Number(mark[1]), []);
       else if (at >= 0 && /^\++ /.test(line) && !/^\++ (set \+x|wait)$/.test(line)) {
-        traced.get(at)!.push(JSON.stringify(xtraceWords(line.replace(/^\++ /, ""))));
+        const words = xtraceWords(line.replace(/^\++ /, ""));
+        // bash traces the head of `for` and `case` too.
+        if (words[0] !== "for" && words[0] !== "case") traced.get(at)!.push(JSON.stringify(words));
       }
     }
     const wrong: string[] = [];
@@ -509,7 +520,13 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
         ...(s.assignments ?? []).map((w) => JSON.stringify([w.value])),
         ...(s.argv.length ? [JSON.stringify(s.argv.map((w) => w.value))] : []),
       ]).sort();
-      const theirs = (traced.get(i) ?? []).sort();
+      // bash traces the assignments of `export v=1` once more on their own.
+      const declared = new Set(
+        (traced.get(i) ?? []).map((l) => JSON.parse(l) as string[])
+          .filter((w) => ["export", "declare", "readonly", "typeset"].includes(w[0]))
+          .flatMap((w) => w.slice(1).map((a) => JSON.stringify([a]))),
+      );
+      const theirs = (traced.get(i) ?? []).filter((l) => !declared.has(l)).sort();
       if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
         wrong.push(`${JSON.stringify(command)}: ${ours.join(" ")}; bash ${theirs.join(" ")}`);
       }
