@@ -288,6 +288,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["! if :; then git push --force; fi", "deny", "deny"],
   ["! { git push --force; }", "deny", "deny"],
   ["! ! git push --force", "deny", "deny"],
+  // Inside backticks bash removes a backslash before `\`, `` ` `` and `$` before it reads the
+  // command; tree-sitter reads the text as it stands.
+  ["x=`g\\\\it push --force`", "deny", "deny"],
+  ["echo `r\\\\m -rf build`", "deny", "deny"],
   // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
   ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
   ["echo key -\t2>/dev/null", "deny", "deny"],

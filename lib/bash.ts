@@ -691,6 +691,13 @@ class Walker {
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
+        if (node.text.startsWith("`") && node.text.includes("\\")) {
+          // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
+          // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text
+          // as it stands. Read the body as bash does.
+          this.pipedWalk(false, () => this.backticks(node.text, cwds));
+          return same(cwds);
+        }
         // `>(cmd)` reads what the outer command writes; `$(cmd)` and `<(cmd)` read nothing new.
         const piped = node.text.startsWith(">(");
         this.pipedWalk(piped, () => this.sequence(node.children, cwds, "substitution", []));
@@ -1515,7 +1522,6 @@ export function backtickBodies(text: string): string[] | null {
   return open === -1 ? out : null;
 }
 
-/** A word from its parts: the known prefix stops at the first unknown part or glob character. */
 /** Text split at each `sep` not escaped by a backslash. */
 function splitUnescaped(text: string, sep: string): string[] {
   const out: string[] = [];
@@ -1548,6 +1554,7 @@ function braceExpanded(w: Word, parts: Part[]): Word {
   return w;
 }
 
+/** A word from its parts: the known prefix stops at the first unknown part or glob character. */
 function fromParts(parts: Part[], text: string): Word {
   let value = "";
   let prefix = "";

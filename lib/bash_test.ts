@@ -419,8 +419,9 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
 Deno.test("stages: generated lists, pipelines and groups are the commands bash runs", async () => {
   // Simple commands (unknown names, so nothing runs) with glued words, assignments and redirects,
   // joined by `;`, `|`, `|&`, `||`, `&`, newlines, in `{ }`, `( )`, `if`, after `: &&`, `!` and
-  // `time`. bash traces each command it runs (xtrace); the analysis must have the same commands,
-  // argv and assignments (pipelines in any order).
+  // `time`, in loops, `case`, declarations, heredocs and `$(…)`. bash traces each command it runs
+  // (xtrace); the analysis must have the same commands, argv and assignments (pipelines in any
+  // order).
   const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 2);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   // deno-fmt-ignore
@@ -440,7 +441,7 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
   ];
   const simple = () => {
     const words = [
-      pick(["a1", "b2", "c3"]),
+      pick(["a1", "b2", "c3", '"a"1', "'b'2", "c\\3", "$'a'1"]),
       ...Array.from({ length: Math.floor(rand() * 3) }, word),
     ];
     if (rand() < 0.3) words.splice(1 + Math.floor(rand() * words.length), 0, pick(redirects));
@@ -456,6 +457,8 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
     if (r < 0.35) return `{ ${command(depth + 1)}; } 2>/dev/null`;
     if (r < 0.4) return `time ${command(depth + 1)}`;
     if (r < 0.45) return `! ${simple()}`;
+    if (r < 0.47) return `s=$(${command(depth + 1)})`;
+    if (r < 0.48) return `s=\`${simple()}\``;
     if (r < 0.5) return `for q in ${word()}; do ${command(depth + 1)}; done`;
     if (r < 0.55) return `case ${word()} in *) ${command(depth + 1)};; esac`;
     if (r < 0.6) {
@@ -526,7 +529,10 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
           .filter((w) => ["export", "declare", "readonly", "typeset"].includes(w[0]))
           .flatMap((w) => w.slice(1).map((a) => JSON.stringify([a]))),
       );
-      const theirs = (traced.get(i) ?? []).filter((l) => !declared.has(l)).sort();
+      // (An assignment alone, `s=$(…)` or `v=1;`, is no stage: what it runs is.)
+      const theirs = (traced.get(i) ?? [])
+        .filter((l) => !declared.has(l) && !(/^\["\w+\+?=.*"\]$/.test(l) && !ours.includes(l)))
+        .sort();
       if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
         wrong.push(`${JSON.stringify(command)}: ${ours.join(" ")}; bash ${theirs.join(" ")}`);
       }
