@@ -292,6 +292,10 @@ const HOSTILE: [string, Action, Action][] = [
   // command; tree-sitter reads the text as it stands.
   ["x=`g\\\\it push --force`", "deny", "deny"],
   ["echo `r\\\\m -rf build`", "deny", "deny"],
+  // tree-sitter reads `` `a` `b` `` as one substitution of `a` and `b` glued, and what follows
+  // `==` in a command inside `$(…)` as a pattern, substitutions and all.
+  ["echo `cat .env` `x`", "deny", "deny"],
+  ["echo $(x == $(rm -rf build))", "deny", "deny"],
   // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
   ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
   ["echo key -\t2>/dev/null", "deny", "deny"],

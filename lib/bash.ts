@@ -691,10 +691,11 @@ class Walker {
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
-        if (node.text.startsWith("`") && node.text.includes("\\")) {
+        if (node.text.startsWith("`")) {
           // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
           // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text
-          // as it stands. Read the body as bash does.
+          // as it stands, and reads `` `a` `b` `` as one substitution running `a` and `b` glued
+          // (`` `cat .env` `x` `` runs `cat .envx` to it). Read each body as bash does.
           this.pipedWalk(false, () => this.backticks(node.text, cwds));
           return same(cwds);
         }
@@ -712,6 +713,11 @@ class Walker {
       case "ERROR":
         this.error ??= syntaxErrorAt(node);
         return same(this.sequence(node.children, cwds, origin, redirects));
+      case "regex":
+        // tree-sitter reads what follows `==` or `=~` as a pattern, substitutions and all, even
+        // in a plain command inside `$(…)`: what may run there is not seen.
+        if (mayRun(node)) this.error ??= "a substitution the parser read as part of a pattern";
+        return same(cwds);
       case "variable_assignment":
         // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
         if (valueMisread(node)) this.error ??= VALUE_MISREAD;
