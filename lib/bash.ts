@@ -491,6 +491,10 @@ function isAssignmentShaped(node: LiteNode): boolean {
     ASSIGNMENT_PREFIX.test(node.text);
 }
 
+/** A node that starts its word, and one inside a word (shared: never changed). */
+const FIRST: WordPlace = Object.freeze({ first: true });
+const NOT_FIRST: WordPlace = Object.freeze({ first: false });
+
 /** Where a node sits in its bash word. */
 interface WordPlace {
   /** It starts the word. */
@@ -1295,7 +1299,7 @@ class Walker {
 
   /** Decode a word node to the value bash will use. */
   word(node: LiteNode, cwds: Cwds): Word {
-    const parts = this.parts(node, cwds, { first: true });
+    const parts = this.parts(node, cwds, FIRST);
     return braceExpanded(fromParts(parts, node.text), parts);
   }
 
@@ -1309,7 +1313,7 @@ class Walker {
         if (first && text.startsWith("~")) return this.tilde(text, cwds, { more });
         // bash expands `~` after the `=` of an argument shaped like an assignment, and after
         // each `:` of its value (`dd if=~/x`, `x=a:~/b`).
-        if (first && ASSIGNMENT_PREFIX.test(text) && text.includes("~")) {
+        if (first && text.includes("~") && ASSIGNMENT_PREFIX.test(text)) {
           const eq = text.indexOf("=") + 1;
           return [
             { value: text.slice(0, eq), kind: "static", unquoted: true },
@@ -1351,11 +1355,10 @@ class Walker {
             return out;
           }
           // `~` starts a tilde prefix only at the start of the word (not after `""`).
-          out.push(...this.parts(c, cwds, {
-            first: first && i === 0,
-            more: more || i < kids.length - 1,
-            assignment,
-          }));
+          const place = !more && !assignment && i === kids.length - 1
+            ? (first && i === 0 ? FIRST : NOT_FIRST)
+            : { first: first && i === 0, more: more || i < kids.length - 1, assignment };
+          for (const p of this.parts(c, cwds, place)) out.push(p);
         }
         return out;
       }
@@ -1387,7 +1390,7 @@ class Walker {
         const value = val?.type === "word" && val.text.startsWith("~")
           ? this.tilde(val.text, cwds, { assignment: true })
           : val
-          ? this.parts(val, cwds, { first: true })
+          ? this.parts(val, cwds, FIRST)
           : [];
         // (A name with an escape is text glued to a word before it: `v="a"\bx=1` is `v=abx=1`.)
         return [{ value: unescapeUnquoted(name) + op, kind: "static" }, ...value];
@@ -1471,7 +1474,7 @@ class Walker {
       literal(src.slice(last, c.startIndex - node.startIndex));
       if (c.type === "string_content" || c.type === "heredoc_content") literal(c.text);
       else {
-        for (const p of this.parts(c, cwds, { first: false })) {
+        for (const p of this.parts(c, cwds, NOT_FIRST)) {
           out.push({ value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
         }
       }
