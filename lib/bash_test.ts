@@ -365,8 +365,9 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
 
 Deno.test("words: a generated redirect target is the file bash writes", async () => {
   // File names glued from quotes, escapes and escaped blanks after `>`, each written by bash in a
-  // directory of its own; the analysis must name the file bash created. (No `/` or `~`: every
-  // file stays in the scratch directory.)
+  // directory of its own, by printf with words before and after the redirect (which tree-sitter
+  // may take for more targets): the analysis must name the file bash created, and have the words
+  // printf wrote into it. (No `/` or `~`: every file stays in the scratch directory.)
   const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 1);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   // deno-fmt-ignore
@@ -374,7 +375,11 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
     "'q'", "'s p'", '"d"', '"d q"', '"\\$"', "$'c'", "$'\\x41'", "$'a b'"];
   const name = () =>
     Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(pieces)).join("");
-  const commands = Array.from({ length: 400 }, () => `: > ${name()}`);
+  const commands = Array.from({ length: 400 }, () => {
+    const before = ` ${name()}`; // (printf without words prints one empty one)
+    const after = rand() < 0.5 ? pick([" ", "  ", "\t"]) + name() : "";
+    return `printf '%s\\037'${before} ${pick([">", "> ", ">\t", "1>"])}${name()}${after}`;
+  });
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-words-" });
   try {
     const script = commands.map((c, i) => `mkdir ${i} && (cd ${i} && ${c})`).join("\n");
@@ -403,9 +408,13 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
         continue;
       }
       compared++;
-      if (target.value !== written[0]) {
+      const printed = Deno.readTextFileSync(`${dir}/${i}/${written[0]}`).split("\x1f").slice(0, -1);
+      const args = a.stages[0].argv.slice(2).map((w) => w.value);
+      if (target.value !== written[0] || JSON.stringify(args) !== JSON.stringify(printed)) {
         wrong.push(
-          `${commands[i]}: ${JSON.stringify(target.value)}, bash ${JSON.stringify(written[0])}`,
+          `${commands[i]}: ${JSON.stringify(target.value)} ${JSON.stringify(args)}, bash ${
+            JSON.stringify(written[0])
+          } ${JSON.stringify(printed)}`,
         );
       }
     }
