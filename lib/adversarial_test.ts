@@ -296,6 +296,9 @@ const HOSTILE: [string, Action, Action][] = [
   // `==` in a command inside `$(…)` as a pattern, substitutions and all.
   ["echo `cat .env` `x`", "deny", "deny"],
   ["echo $(x == $(rm -rf build))", "deny", "deny"],
+  // After `--`, env and sudo still take `NAME=value` words as the command's environment.
+  ["env -- A=1 rm -rf build", "deny", "deny"],
+  ["sudo -- A=1 rm -rf build", "deny", "deny"],
   // tree-sitter reads the fd of `\  2>f` as an argument, and leaves the `-` of `-\t2>f` out.
   ["echo \\  2>~/.ssh/authorized_keys", "deny", "deny"],
   ["echo key -\t2>/dev/null", "deny", "deny"],

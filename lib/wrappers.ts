@@ -55,6 +55,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       "-h",
       "--help",
     ],
+    // `sudo A=1 cmd` sets A for cmd (sudo's VAR=value form).
+    assignments: true,
   },
   doas: { shortWithArg: "uC", noRun: ["-L"] },
   env: {
@@ -266,6 +268,12 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       }
       break;
     }
+    // `NAME=value` words after the options (and after `--`) are the command's environment:
+    // `env -- A=1 rm` runs `rm`.
+    while (
+      w.assignments && i < args.length && args[i].kind === "static" &&
+      /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i].value)
+    ) i++;
     const rest = args.slice(i);
     if (rest.length) more(derived(stage, rest, `wrapper:${name}`, cwds));
     else if (name === "sudo" || name === "doas" || name === "exec") {
