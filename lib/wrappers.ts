@@ -214,6 +214,13 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       const v = a.value;
       if (v === "--") {
         i++;
+        // What an option-like word after `--` is depends on the implementation (GNU env runs
+        // a program named `--unset=X`, others read it as the option): not known.
+        const next = args[i];
+        if (next?.kind === "static" && next.value.length > 1 && next.value.startsWith("-")) {
+          more(derived(stage, [unknownWord(next.text)], `wrapper:${name}`, cwds));
+          return out;
+        }
         break;
       }
       if (w.noRun?.includes(v)) return out;
