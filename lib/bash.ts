@@ -695,7 +695,7 @@ class Walker {
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
-        if (node.text.startsWith("`")) {
+        if (node.text.startsWith("`") && (node.text.includes("\\") || backtickPairs(node.text))) {
           // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
           // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text
           // as it stands, and reads `` `a` `b` `` as one substitution running `a` and `b` glued
@@ -1529,6 +1529,11 @@ export function backtickBodies(text: string): string[] | null {
     }
   }
   return open === -1 ? out : null;
+}
+
+/** Whether text holds more than one pair of backticks (`` `a` `b` ``: two substitutions). */
+function backtickPairs(text: string): boolean {
+  return text.indexOf("`", 1) < text.length - 1;
 }
 
 /** Text split at each `sep` not escaped by a backslash. */
