@@ -193,11 +193,22 @@ const STRUCTURAL = new Set([
 function droppedText(root: LiteNode): string | null {
   const src = root.text;
   const base = root.startIndex;
+  // tree-sitter reads a line that starts with a backslash into a word of the line before
+  // (`ls⏎\rm -rf /` is `ls` with the argument `⏎\rm` to it): an unquoted word never holds a
+  // newline in bash (line continuations are joined before parsing).
+  const lines = src.includes("\n");
   const stack: LiteNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     const kids = n.children;
     if (!kids.length) continue;
+    if (lines) {
+      for (const c of kids) {
+        if (c.type === "word" && c.text.includes("\n")) {
+          return `a word the parser read across a line break at column ${c.startIndex - base + 1}`;
+        }
+      }
+    }
     if (STRUCTURAL.has(n.type)) {
       let at = n.startIndex;
       for (let i = 0; i <= kids.length; i++) {
@@ -1018,6 +1029,19 @@ class Walker {
     let body = literal("");
     let op = ";";
     const strip = node.children.some((c) => c?.type === "<<-");
+    // tree-sitter reads a body line that starts with a backslash into the heredoc's first line
+    // (`sh <<E⏎\\rm -rf /⏎E` has an empty body and `\rm` as a word to it): nothing but the body
+    // and the end may reach past the line the heredoc starts on.
+    const start = node.children.find((c) => c?.type === "heredoc_start");
+    if (start) {
+      const root = rootOf(node);
+      const eol = root.text.indexOf("\n", start.endIndex - root.startIndex) + root.startIndex;
+      const past = node.children.some((c) =>
+        c && c.type !== "heredoc_body" && c.type !== "heredoc_end" && eol >= root.startIndex &&
+        c.endIndex > eol
+      );
+      if (past) this.error ??= "a heredoc body the parser read into the line it starts on";
+    }
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {

@@ -455,7 +455,7 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
   ];
   const simple = () => {
     const words = [
-      pick(["a1", "b2", "c3", '"a"1', "'b'2", "c\\3", "$'a'1"]),
+      pick(["a1", "b2", "c3", '"a"1', "'b'2", "c\\3", "$'a'1", "\\a1"]),
       ...Array.from({ length: Math.floor(rand() * 3) }, word),
     ];
     if (rand() < 0.3) words.splice(1 + Math.floor(rand() * words.length), 0, pick(redirects));
