@@ -296,6 +296,7 @@ const HOSTILE: [string, Action, Action][] = [
   // `==` in a command inside `$(…)` as a pattern, substitutions and all.
   ["echo `cat .env` `x`", "deny", "deny"],
   ["echo $(x == $(rm -rf build))", "deny", "deny"],
+  ["( x ==|rm -rf build )", "deny", "deny"],
   // tree-sitter reads a line that starts with a backslash into the line before, and a heredoc
   // body line that does into the heredoc's first line.
   ["ls\n\\rm -rf build", "deny", "deny"],

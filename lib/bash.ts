@@ -1155,6 +1155,11 @@ class Walker {
         continue;
       }
       if (c.type === "comment") continue;
+      if (c.type === "regex") {
+        // After `==`/`=~` in a plain command (inside `( )` or `$(…)`), tree-sitter reads the rest
+        // as a pattern, `|` and the next command included (`( x ==|rm -rf / )`).
+        this.error ??= "the parser read the rest of a command as a pattern";
+      }
       if (isRedirect(c)) {
         flush(c.startIndex);
         const stray: (LiteNode | WordGroup)[] = [];
