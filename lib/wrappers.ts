@@ -390,10 +390,18 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       );
     } else if (payload) shell(payload, `shell:${name}`);
     else {
-      // Commands from stdin: a heredoc or here-string we can read, else a pipe we cannot.
+      // Commands from stdin: a heredoc or here-string we can read, else a pipe or a file we
+      // cannot (`bash < script.sh` runs the script, `bash < <(curl …)` what curl fetches).
       const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+      const input = stage.redirects.find((r) =>
+        (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
+        !(r.target?.kind === "static" && r.target.value === "/dev/null")
+      );
       if (doc?.body) shell(doc.body, `shell:${name} <<`);
-      else if (doc || stage.piped) {
+      else if (input) {
+        const from = input.target?.text ?? input.op;
+        more(derived(stage, [unknownWord(`(commands of ${from})`)], `shell:${name}`));
+      } else if (doc || stage.piped) {
         more(derived(stage, [unknownWord("(commands from stdin)")], `shell:${name}`));
       }
     }
