@@ -314,7 +314,7 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
   const pieces = ["a", "b", "-", "--x", "=", ".", "/", ":", "@", "%", "+", ",", "~", "~/", "x=~",
     "\\a", "\\ ", "\\\t", "\\-", "\\\\", "\\'", '\\"', "'q'", "'s p'", "''", '"d"', '"d q"',
     '"\\\\"', '"\\$"', '""', "$'c'", "$'\\x41'", "$'a b'", "$HOME", "${HOME}", '"$HOME"', "\\$HOME",
-    "'$HOME'"];
+    "'$HOME'", '"\\a"', '"\\`"', '"a\\\nb"', '$"t"', "\\\n", '"~"', "'~'", "\\~", "#", "a#"];
   const word = () =>
     Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(pieces)).join("");
   const commands: string[] = [];
