@@ -314,7 +314,7 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
   const pieces = ["a", "b", "-", "--x", "=", ".", "/", ":", "@", "%", "+", ",", "~", "~/", "x=~",
     "\\a", "\\ ", "\\\t", "\\-", "\\\\", "\\'", '\\"', "'q'", "'s p'", "''", '"d"', '"d q"',
     '"\\\\"', '"\\$"', '""', "$'c'", "$'\\x41'", "$'a b'", "$HOME", "${HOME}", '"$HOME"', "\\$HOME",
-    "'$HOME'", '"\\a"', '"\\`"', '"a\\\nb"', '$"t"', "\\\n", '"~"', "'~'", "\\~", "#", "a#"];
+    "'$HOME'", '"\\a"', '"\\`"', '"a\\\nb"', '$"t"', "\\\n", '"~"', "'~'", "\\~", "a#"];
   const word = () =>
     Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(pieces)).join("");
   const commands: string[] = [];
@@ -353,7 +353,9 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
     const argv = a.stages[0].argv.slice(2);
     if (argv.some((w) => w.kind !== "static")) return; // braces are globs to the analysis
     compared++;
-    const bash = printed[i].split("\x1f").slice(0, -1);
+    const printed1 = printed[i].split("\x1f").slice(0, -1);
+    // (printf with no words prints one empty one.)
+    const bash = argv.length === 0 && printed1.length === 1 && printed1[0] === "" ? [] : printed1;
     const ours = argv.map((w) => w.value);
     if (JSON.stringify(ours) !== JSON.stringify(bash)) {
       wrong.push(
