@@ -9,6 +9,7 @@ import {
 } from "./bash.ts";
 import { loadBashParser } from "./bash_parser.ts";
 import { decodeAnsiC } from "./shell_words.ts";
+import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 const ENV: BashEnv = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u", TMPDIR: "/tmp/t" } };
@@ -294,21 +295,11 @@ Deno.test("words tree-sitter splits where bash does not are one word again", () 
   assert.deepEqual(argv("echo \"a\" 'b' $c"), [["echo", "a", "b", "$c"]]);
 });
 
-/** A seeded generator (mulberry32): the same words on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("words: generated quoting and escaping is read as bash itself reads it", async () => {
   // Words glued from quotes, escapes, escaped blanks, `$'…'` and tildes, as arguments of printf
   // (some after a redirect, where tree-sitter takes them for more destinations). bash prints what
   // it passed; the analysis must have the same argv. Set PI_CONTROLS_FUZZ_SEED for another seed.
-  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11));
+  const rand = seededRandom(fuzzSeed(11));
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   // deno-fmt-ignore
   const pieces = ["a", "b", "-", "--x", "=", ".", "/", ":", "@", "%", "+", ",", "~", "~/", "x=~",
@@ -324,21 +315,11 @@ Deno.test("words: generated quoting and escaping is read as bash itself reads it
     commands.push("printf '%s\\037' " + words.join(pick([" ", "  ", "\t"])));
   }
   const cwd = Deno.cwd();
-  const child = new Deno.Command("bash", {
-    args: ["-s"],
+  const out = await runBash(commands.map((c) => c + "; printf '\\036'\n").join(""), {
     cwd,
     env: { LC_ALL: "C", HOME: "/home/u", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(
-    new TextEncoder().encode(commands.map((c) => c + "; printf '\\036'\n").join("")),
-  );
-  await writer.close();
-  const printed = new TextDecoder().decode((await child.output()).stdout).split("\x1e");
+  });
+  const printed = out.split("\x1e");
   const env: BashEnv = { cwd, home: "/home/u", env: { HOME: "/home/u" } };
   const wrong: string[] = [];
   let compared = 0;
@@ -372,7 +353,7 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
   // directory of its own, by printf with words before and after the redirect (which tree-sitter
   // may take for more targets): the analysis must name the file bash created, and have the words
   // printf wrote into it. (No `/` or `~`: every file stays in the scratch directory.)
-  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 1);
+  const rand = seededRandom(fuzzSeed(11) + 1);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   // deno-fmt-ignore
   const pieces = ["a", "b", "-", "=", ".x", ":", "@", "%", "+", ",", "\\a", "\\ ", "\\-", "\\'", '\\"',
@@ -387,19 +368,10 @@ Deno.test("words: a generated redirect target is the file bash writes", async ()
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-words-" });
   try {
     const script = commands.map((c, i) => `mkdir ${i} && (cd ${i} && ${c})`).join("\n");
-    const child = new Deno.Command("bash", {
-      args: ["-s"],
+    await runBash(script + "\n", {
       cwd: dir,
       env: { LC_ALL: "C", HOME: "/home/u", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(script + "\n"));
-    await writer.close();
-    await child.status;
+    });
     const wrong: string[] = [];
     let compared = 0;
     for (let i = 0; i < commands.length; i++) {
@@ -435,7 +407,7 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
   // `time`, in loops, `case`, declarations, heredocs and `$(…)`. bash traces each command it runs
   // (xtrace); the analysis must have the same commands, argv and assignments (pipelines in any
   // order).
-  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 2);
+  const rand = seededRandom(fuzzSeed(11) + 2);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   // deno-fmt-ignore
   const pieces = ["a", "-", "--x", "=", ".", "/", ":", "%", ",", "\\a", "\\ ", "\\-", "\\\\", "\\'", '\\"',
@@ -495,25 +467,11 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-stages-" });
   await Deno.writeTextFile(`${dir}/f`, "");
   try {
-    const bash = new TextDecoder().decode(
-      (await new Deno.Command("bash", { args: ["-c", "command -v bash"] }).output()).stdout,
-    ).trim();
     const script = `exec 2>/dev/null 5>trace\nBASH_XTRACEFD=5\nPS4='+ '\n` +
       // Each in a subshell of its own: a `readonly v` must not fail the next command's `v=`.
       commands.map((c, i) => `set -x; : MARK${i}\n(\n${c}\n)\nset +x`).join("\n") + "\n";
-    const child = new Deno.Command(bash, {
-      args: ["-s"],
-      cwd: dir,
-      env: { LC_ALL: "C", HOME: "/home/u", PATH: dir }, // no programs: nothing runs
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(script));
-    await writer.close();
-    await child.status;
+    // No programs on PATH: nothing runs.
+    await runBash(script, { cwd: dir, env: { LC_ALL: "C", HOME: "/home/u", PATH: dir } });
     const traced = new Map<number, string[]>();
     let at = -1;
     for (const line of (await Deno.readTextFile(`${dir}/trace`)).split("\n")) {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { loadBashParser } from "./bash_parser.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
@@ -43,16 +44,6 @@ Deno.test("simpleTree: every corpus command it reads gets tree-sitter's exact tr
   // It must keep reading most plain commands, or it stops paying for itself.
   assert.ok(read > corpus.length * 0.5, `read ${read} of ${corpus.length}`);
 });
-
-/** A seeded generator (mulberry32): the same commands on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // deno-fmt-ignore
 const NAMES = ["ls", "git", "a", "a+b", "a:b", "~x", "~/bin/x", "./x", "../x", "/bin/ls", "a^b",
@@ -223,9 +214,9 @@ function generate(rand: () => number, compounds = false): string {
 
 Deno.test("simpleTree: fuzzed commands it reads get tree-sitter's exact tree", () => {
   // Set PI_CONTROLS_FUZZ_SEED to run another seed.
-  const seeds = [Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 7), 1009, 4242];
+  const seeds = [fuzzSeed(7), 1009, 4242];
   for (const seed of seeds) {
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const commands = Array.from({ length: 80_000 }, () => generate(rand));
     const read = agreeing(commands);
     assert.ok(read > 1200, `seed ${seed}: read only ${read} of ${commands.length}`);
@@ -233,9 +224,9 @@ Deno.test("simpleTree: fuzzed commands it reads get tree-sitter's exact tree", (
 });
 
 Deno.test("simpleTree: fuzzed compound commands it reads get tree-sitter's exact tree", () => {
-  const seeds = [Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 7), 1009];
+  const seeds = [fuzzSeed(7), 1009];
   for (const seed of seeds) {
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const commands = Array.from({ length: 60_000 }, () => generate(rand, true));
     const loops = commands.filter((c) => /\bdone\b/.test(c));
     const read = agreeing(commands);

@@ -2,26 +2,16 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "./bash_parser.ts";
 import { decide } from "./engine.ts";
 import { realFs } from "./fs_facts.ts";
-import { configFrom } from "./testing.ts";
+import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
-
-/** A seeded generator (mulberry32): the same commands on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test("wrappers: the command a generated wrapper line runs is the stage the engine sees", async () => {
   // Real wrappers (timeout, nice, env, stdbuf, nohup, setsid, ionice, taskset: those installed)
   // with generated options, sometimes nested, run `./a1`, a script that records its argv. The
   // engine's stages must hold exactly the `./a1` commands that ran. (A wrapper that refuses its
   // options runs nothing, and the engine may still see the command: never fewer stages.)
-  const rand = random(Number(Deno.env.get("PI_CONTROLS_FUZZ_SEED") ?? 11) + 3);
+  const rand = seededRandom(fuzzSeed(11) + 3);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const options: Record<string, string[]> = {
     timeout: ["-s KILL", "-sKILL", "--signal=TERM", "--signal TERM", "-k 1", "-k1", "-v"],
@@ -59,19 +49,10 @@ Deno.test("wrappers: the command a generated wrapper line runs is the stage the 
     await Deno.chmod(`${dir}/a1`, 0o755);
     const script = commands
       .map((c, i) => `printf 'M${i}\\036' >> "${dir}/log"; ${c} </dev/null`).join("\n");
-    const child = new Deno.Command("bash", {
-      args: ["-s"],
+    await runBash(script + "\n", {
       cwd: dir,
       env: { LC_ALL: "C", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(script + "\n"));
-    await writer.close();
-    await child.status;
+    });
     const ran = new Map<number, string[]>();
     let at = -1;
     for (const record of (await Deno.readTextFile(`${dir}/log`)).split("\x1e")) {
