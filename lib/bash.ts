@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
+import { cdInto } from "./paths.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
@@ -369,13 +370,14 @@ function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
   if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
   if (OPAQUE.has(name.value)) return union(cwds, [null]);
   if (name.value !== "cd" && name.value !== "pushd") return null;
-  const args = operands(argv.slice(i + 1));
+  const { args, physical } = operands(argv.slice(i + 1));
   const arg = args[0];
   if (!arg) return name.value === "cd" ? [facts.home] : [null];
   if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
   const dir = arg.value;
-  if (dir.startsWith("/")) return [resolve(dir)];
-  const plain = cwds.map((c) => (c === null ? null : resolve(c, dir)));
+  const into = (base: string | null) => base === null ? [null] : cdInto(base, dir, physical);
+  if (dir.startsWith("/")) return into("/");
+  const plain = union(...cwds.map(into));
   if (/^\.\.?(\/|$)/.test(dir)) return plain;
   if (facts.cdpathUnknown) return union(plain, [null]);
   const cdpath = facts.env.env.CDPATH;
@@ -384,7 +386,7 @@ function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
   const bases = cdpath.split(":").flatMap((
     p,
   ) => (p === "" ? cwds : cwds.map((c) => absoluteIn(p, c))));
-  return union(bases.map((b) => (b === null ? null : resolve(b, dir))), plain);
+  return union(...bases.map(into), plain);
 }
 
 function absoluteIn(path: string, cwd: string | null): string | null {
@@ -392,16 +394,22 @@ function absoluteIn(path: string, cwd: string | null): string | null {
   return cwd === null ? null : resolve(cwd, path);
 }
 
-/** The operands of cd/pushd: options (`-L`, `-P`, `-e`, `-@`) and `--` dropped. */
-function operands(args: Word[]): Word[] {
+/**
+ * The operands of cd/pushd, options (`-L`, `-P`, `-e`, `-@`) and `--` dropped, and whether the
+ * last of `-L`/`-P` is `-P`.
+ */
+function operands(args: Word[]): { args: Word[]; physical: boolean } {
   const out: Word[] = [];
   let options = true;
+  let physical = false;
   for (const w of args) {
     if (options && w.kind === "static" && w.value === "--") options = false;
-    else if (options && w.kind === "static" && /^-[LPe@]+$/.test(w.value)) continue;
-    else out.push(w);
+    else if (options && w.kind === "static" && /^-[LPe@]+$/.test(w.value)) {
+      const last = Math.max(w.value.lastIndexOf("L"), w.value.lastIndexOf("P"));
+      if (last > 0) physical = w.value[last] === "P";
+    } else out.push(w);
   }
-  return out;
+  return { args: out, physical };
 }
 
 const WRITE_OPS = new Set([">", ">>", "&>", "&>>", ">|", "<>"]);

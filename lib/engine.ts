@@ -154,7 +154,7 @@ function judgeTarget(
     placements = reachable(index, null);
   } else {
     paths.push(target.path);
-    const real = realPath(target.path, ctx.fs, { expected: target.kind === "cwd" });
+    const real = realPath(target.raw ?? target.path, ctx.fs, { expected: target.kind === "cwd" });
     if (real !== target.path) {
       paths.push(real);
       resolved = real;

@@ -111,14 +111,26 @@ export function fakeFs(
   }
   const links = opts.links ?? {};
   function real(path: string): string {
-    // Follow the longest symlinked prefix, repeatedly (bounded against loops).
-    for (let n = 0; n < 40; n++) {
-      const hit = Object.keys(links).filter((l) => path === l || path.startsWith(l + "/"))
-        .sort((a, b) => b.length - a.length)[0];
-      if (!hit) return path;
-      path = links[hit] + path.slice(hit.length);
+    // As the kernel walks a path: name by name, a link's (absolute) target replacing the path so
+    // far, and `..` the parent of where the walk really is (bounded against link loops).
+    const names = path.split("/");
+    let cur = "/";
+    let hops = 0;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (name === "" || name === ".") continue;
+      if (name === "..") {
+        cur = cur.slice(0, cur.lastIndexOf("/")) || "/";
+        continue;
+      }
+      cur = cur === "/" ? "/" + name : cur + "/" + name;
+      const to = links[cur];
+      if (to !== undefined && hops++ < 40) {
+        names.splice(i + 1, 0, ...to.split("/"));
+        cur = "/";
+      }
     }
-    return path;
+    return cur;
   }
   return {
     realpath(path: string): string | null {

@@ -58,7 +58,9 @@ export function resolveReadPath(path: string, cwd: string, home: string, fs: FsF
 /**
  * The path with symlinks followed. A path that does not exist yet (a file about to be written)
  * resolves through its nearest existing ancestor, so a new file under a symlinked directory is
- * judged where it will really land. `expected`: the path is expected to exist (the cwd).
+ * judged where it will really land. A path may be unnormalised (`/p/link/../x`, as a command
+ * names it): its `..` then leads where the kernel takes it, the parent of the link's target.
+ * `expected`: the path is expected to exist (the cwd).
  */
 export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean } = {}): string {
   const rest: string[] = [];
@@ -68,15 +70,34 @@ export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean }
       ? fs.realpathExpected(cur)
       : fs.realpath(cur);
     if (real !== null) {
-      // A real path is absolute and normalised, and the names below it are plain.
+      // A real path is absolute and normalised; the names below it are plain unless the path
+      // was not (`..` below a directory that does not exist, which the kernel never walks).
       if (!rest.length) return real;
-      return (real === "/" ? "/" : real + "/") + rest.reverse().join("/");
+      const joined = (real === "/" ? "/" : real + "/") + rest.reverse().join("/");
+      return NOT_PLAIN.test(joined) ? resolve(joined) : joined;
     }
     const parent = dirname(cur);
-    if (parent === cur) return path;
+    if (parent === cur) return NOT_PLAIN.test(path) ? resolve(path) : path;
     rest.push(cur.slice(parent.length).replace(/^\//, ""));
     cur = parent;
   }
+}
+
+/** A `..` segment: the kernel takes it from where the path before it really is. */
+export const DOT_DOT = /(^|\/)\.\.(\/|$)/;
+
+/**
+ * Where `cd dir` from `base` may lead. `cd -P` (and a chdir(2), `physical`) walks the path as the
+ * kernel does: `link/..` is the parent of the link's target. Plain `cd` takes the lexical path
+ * (`link/..` is `base`) when that exists and the physical one when it does not, so through a `..`
+ * it may lead to either, and from a directory reached physically it goes on physically. A
+ * physical path is kept as written (`/p/link/..`); resolving its symlinks is the engine's job.
+ */
+export function cdInto(base: string, dir: string, physical: boolean): string[] {
+  const joined = dir.startsWith("/") ? dir : base + "/" + dir;
+  if (!DOT_DOT.test(joined)) return [resolve(joined)];
+  if (physical) return [joined];
+  return [resolve(joined), joined];
 }
 
 /** Whether `path` is `dir` or lies below it (both absolute and normalised). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeFs } from "./fs_facts.ts";
+import { fakeFs, realFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
 import {
   expandToolPath,
@@ -36,6 +36,28 @@ Deno.test("realPath follows symlinks, also for files that do not exist yet", () 
   assert.equal(realPath("/tmp/l/a", fs), "/data/secret/a");
   assert.equal(realPath("/tmp/l/new/file", fs), "/data/secret/new/file");
   assert.equal(realPath("/nowhere/x", fs), "/nowhere/x");
+});
+
+Deno.test("realPath walks `..` as the kernel does: from where a link really leads", () => {
+  // The same answers from the fake filesystem and from a real one.
+  const fake = fakeFs({ files: ["/r/far/deep/f", "/r/far/x"], links: { "/r/l": "/r/far/deep" } });
+  const root = Deno.realPathSync(Deno.makeTempDirSync());
+  try {
+    Deno.mkdirSync(`${root}/far/deep`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/far/deep/f`, "");
+    Deno.writeTextFileSync(`${root}/far/x`, "");
+    Deno.symlinkSync(`${root}/far/deep`, `${root}/l`);
+    for (const [fs, r] of [[fake, "/r"], [realFs(), root]] as const) {
+      assert.equal(realPath(`${r}/l/../x`, fs), `${r}/far/x`);
+      assert.equal(realPath(`${r}/l/./f`, fs), `${r}/far/deep/f`);
+      assert.equal(realPath(`${r}/l/../new/file`, fs), `${r}/far/new/file`);
+      assert.equal(realPath(`${r}/l/../../l/f`, fs), `${r}/far/deep/f`);
+      // Below a directory that does not exist the kernel walks no `..`: lexical.
+      assert.equal(realPath(`${r}/none/../x`, fs), `${r}/x`);
+    }
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
 });
 
 Deno.test("isWithin matches whole path components", () => {

@@ -1,7 +1,7 @@
 /** Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages. */
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "./bash.ts";
-import { resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
+import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
 import type { Context, TargetKind, ToolCall } from "./types.ts";
 
 /** A location a call may touch, before policies are looked up. */
@@ -15,6 +15,12 @@ export interface Target {
   source: string;
   /** Why the target is not exact. */
   note?: string;
+  /**
+   * The path as a bash command names it, when it has a `..` (`/p/link/../x`): the kernel walks it
+   * from where `link` really leads, so its symlinks are followed in this form. `path` is its
+   * lexical form.
+   */
+  raw?: string;
 }
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
@@ -125,7 +131,23 @@ function pathLike(value: string, cwds: (string | null)[], ctx: Context): boolean
   if (/^file:\/\//i.test(value)) return true;
   if (URL_RE.test(value)) return false;
   if (value.includes("/")) return true;
-  return cwds.some((c) => c !== null && ctx.fs.exists(resolveIn(c, value)));
+  return cwds.some((c) =>
+    c !== null &&
+    (ctx.fs.exists(resolveIn(c, value)) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)))
+  );
+}
+
+/** The target at `path` (absolute), with the form the kernel walks when it has a `..`. */
+function located(
+  kind: TargetKind,
+  path: string,
+  reach: "exact" | "below",
+  source: string,
+  extra?: { note: string },
+): Target {
+  const t: Target = { kind, path: resolveIn("/", path), reach, source, ...extra };
+  if (DOT_DOT.test(path)) t.raw = path;
+  return t;
 }
 
 /**
@@ -148,16 +170,9 @@ function staticTargets(
   ctx: Context,
 ): Target[] {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
-  if (value.startsWith("/")) {
-    return [{ kind, path: resolveIn("/", value), reach: "exact", source: w.text }];
-  }
+  if (value.startsWith("/")) return [located(kind, value, "exact", w.text)];
   if (value === "~" || value.startsWith("~/")) {
-    return [{
-      kind,
-      path: resolveIn("/", ctx.home + value.slice(1)),
-      reach: "exact",
-      source: w.text,
-    }];
+    return [located(kind, ctx.home + value.slice(1), "exact", w.text)];
   }
   return cwds.map((c): Target =>
     c === null
@@ -168,7 +183,7 @@ function staticTargets(
         source: w.text,
         note: "relative to an unknown directory",
       }
-      : { kind, path: resolveIn(c, value), reach: "exact", source: w.text }
+      : located(kind, c + "/" + value, "exact", w.text)
   );
 }
 
@@ -210,11 +225,10 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   if (prefix === "" && w.kind === "dynamic") return [anywhere];
   const dir = prefix === "" ? "." : prefix.endsWith("/") ? prefix : dirname(prefix);
   const home = dir === "~" || dir.startsWith("~/");
-  if (home) return [{ ...anywhere, path: resolve(ctx.home + dir.slice(1)), reach: "below" }];
-  if (dir.startsWith("/")) return [{ ...anywhere, path: resolve(dir), reach: "below" }];
-  return cwds.map((
-    c,
-  ) => (c === null ? anywhere : { ...anywhere, path: resolve(c, dir), reach: "below" }));
+  const below = (path: string) => located(kind, path, "below", w.text, { note });
+  if (home) return [below(ctx.home + dir.slice(1))];
+  if (dir.startsWith("/")) return [below(dir)];
+  return cwds.map((c) => (c === null ? anywhere : below(c + "/" + dir)));
 }
 
 const NONE: ReadonlySet<number> = new Set();
@@ -349,7 +363,7 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
           source: "cwd",
           note: "the directory is not known after cd",
         }
-        : { kind: "cwd", path: c, reach: "exact", source: "cwd" },
+        : located("cwd", c, "exact", "cwd"),
     );
   }
   const strings = stringArguments(stage.argv);
@@ -377,14 +391,16 @@ function dedupe(targets: Target[]): Target[] {
     return targets.filter((t, i) => {
       for (let j = 0; j < i; j++) {
         const u = targets[j];
-        if (u.path === t.path && u.kind === t.kind && u.reach === t.reach) return false;
+        if (u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw) {
+          return false;
+        }
       }
       return true;
     });
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}`;
+    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -3,8 +3,8 @@
  * (`sudo rm x` runs `rm x`; `bash -c 'rm x'` runs `rm x`; `find . -exec rm {} ;` runs `rm`), and
  * the inline code an interpreter evaluates is recognised for eval classification.
  */
-import { resolve } from "node:path";
 import type { Stage, Word } from "./bash.ts";
+import { cdInto } from "./paths.ts";
 import type { EvalShape } from "./types.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -442,14 +442,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
 
 function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
   if (dir.kind !== "static") return [null];
-  return cwds.map((
-    c,
-  ) => (dir.value.startsWith("/")
-    ? resolve(dir.value)
-    : c === null
-    ? null
-    : resolve(c, dir.value))
-  );
+  return cwds.map((c) => (c === null ? null : cdInto(c, dir.value, true)[0]));
 }
 
 /** The `-c` string of a shell invocation, "script" for `sh file`, or null (stdin). */
