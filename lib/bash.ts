@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { BashParser, SyntaxNode } from "./bash_parser.ts";
 import { cdInto } from "./paths.ts";
 import { simpleTree } from "./simple_tree.ts";
+import { carriesCommand } from "./wrappers.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
   decodeAnsiC,
@@ -61,6 +62,12 @@ export interface Stage {
 /** The analysis of one bash command. */
 export interface BashAnalysis {
   stages: Stage[];
+  /**
+   * Assignments standing alone (`PAGER='less -R'`) of variables whose value other programs run
+   * (`carriesCommand`), each as a stage without a command: not judged itself, only what it makes
+   * run. Absent when there are none.
+   */
+  environment?: Stage[];
   /** Why the command could not be fully analysed (syntax error, too large, no parser). */
   error: string | null;
 }
@@ -112,7 +119,9 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   const root = parsed.root;
   const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined);
-  return { stages: walker.stages, error };
+  return walker.environment.length
+    ? { stages: walker.stages, error, environment: walker.environment }
+    : { stages: walker.stages, error };
 }
 
 type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
@@ -585,6 +594,8 @@ function trailingBlanks(command: LiteNode): number | null {
 
 class Walker {
   stages: Stage[] = [];
+  /** Assignments alone of variables whose value a program runs (BashAnalysis.environment). */
+  environment: Stage[] = [];
   error: string | null = null;
   /** Function bodies, walked last: they run wherever they are called. */
   private functions: { body: LiteNode; moves: boolean }[] = [];
@@ -656,6 +667,7 @@ class Walker {
       this.depth + 1,
     );
     sub.stages = this.stages;
+    sub.environment = this.environment;
     sub.touched = this.touched;
     sub.run(parsed.root, cwds, "substitution");
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
@@ -744,6 +756,17 @@ class Walker {
       case "variable_assignment":
         // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
         if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        if (carriesCommand(node.text)) {
+          const assignment = this.word(node, cwds);
+          this.environment.push({
+            argv: [],
+            redirects: [],
+            text: node.text,
+            origin,
+            cwds,
+            assignments: [assignment],
+          });
+        }
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       default:
         if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);

@@ -452,16 +452,24 @@ function decideBash(
   const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
     const inner = analyzeCached(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
     if (inner.error) return null;
-    return inner.stages.map((s) => ({
+    const placed = (s: Stage): Stage => ({
       ...s,
       origin: s.origin === "top" ? origin : `${origin} > ${s.origin}`,
       cwds: cwd === null ? s.cwds.map((c) => (c === ctx.cwd ? null : c)) : s.cwds,
-    }));
+    });
+    const stages = inner.stages.map(placed);
+    // (What its assignments alone make run: the stages those run, not the assignments.)
+    for (const e of inner.environment ?? []) {
+      stages.push(...innerStages(placed(e), { analyze, depth: 1 }));
+    }
+    return stages;
   };
   const all: Stage[] = [];
   for (const s of analysis.stages) {
     all.push(s, ...innerStages(s, { analyze, depth: 0 }));
   }
+  // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
+  for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
   const stages = all.map((s) => {
     const sv = decideStage(config, ctx, s, { unknown: false, explain, index });
     const shape = evalShape(s);

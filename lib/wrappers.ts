@@ -85,6 +85,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chrt: { operands: 1 },
   taskset: { operands: 1 },
   unbuffer: {},
+  chronic: {},
   caffeinate: {},
   "run-parts": { noRun: [""] },
   strace: { shortWithArg: "abeEIoOpPsSuX" },
@@ -118,11 +119,66 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 const GIT_COMMAND_KEYS =
   /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass)|alias\..+|pager\..+|diff\.external|diff\..+\.(textconv|command)|sequence\.editor|credential\.helper|gpg(\..+)?\.program|filter\..+\.(clean|smudge|process)|merge\..+\.driver|uploadpack\.packobjectshook)$/;
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
+/**
+ * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
+ * commands, less's input filters, bash's prompt command.
+ */
+const SHELL_ENV = new Set([
+  "PAGER",
+  "GIT_PAGER",
+  "MANPAGER",
+  "SYSTEMD_PAGER",
+  "GH_PAGER",
+  "BAT_PAGER",
+  "DELTA_PAGER",
+  "PSQL_PAGER",
+  "EDITOR",
+  "VISUAL",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "SUDO_EDITOR",
+  "GH_EDITOR",
+  "FCEDIT",
+  "GIT_SSH_COMMAND",
+  "RSYNC_RSH",
+  "PROMPT_COMMAND",
+  "LESSOPEN",
+  "LESSCLOSE",
+]);
+/** Environment variables whose value is a program some program runs (with arguments of its own). */
+const PROGRAM_ENV = new Set([
+  "GIT_SSH",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "GIT_EXTERNAL_DIFF",
+  "CVS_RSH",
+]);
+/**
+ * Environment variables that make a shell or git run commands from elsewhere: a file bash or sh
+ * sources first, git settings (which can hold commands) and git's own programs.
+ */
+const CODE_ENV =
+  /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
+/** The name of a `NAME=value` / `NAME+=value` word. */
+const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
+
+/** Whether a `NAME=value` text assigns a variable whose value some program runs. */
+export function carriesCommand(assignment: string): boolean {
+  const m = ASSIGNED.exec(assignment);
+  return m !== null && (SHELL_ENV.has(m[1]) || PROGRAM_ENV.has(m[1]) || CODE_ENV.test(m[1]));
+}
+
+// deno-fmt-ignore
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox",
+  "toybox"]);
 /** The other programs `innerStages` looks into (besides WRAPPERS and SHELLS). */
 // deno-fmt-ignore
 const RUNNERS = new Set(["watch", "trap", "git", "parallel", "at", "batch", "su", "runuser",
-  "script", "alias", "eval", "source", ".", "xargs", "find"]);
+  "script", "alias", "eval", "source", ".", "xargs", "find", "fd", "fdfind", "export", "declare",
+  "typeset", "local", "readonly"]);
+/** Builtins that assign variables: `export PAGER='less -R'`. */
+const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
 /** Every program `innerStages` looks into: one lookup answers the stages that run nothing else. */
 const RUNS_OTHERS = new Set([...Object.keys(WRAPPERS), ...SHELLS, ...RUNNERS]);
 
@@ -142,6 +198,151 @@ const INTERPRETERS: Record<
   perl: { language: "perl", flags: ["-e", "-E"] },
   php: { language: "php", flags: ["-r"] },
 };
+
+/**
+ * How an option's value runs: a shell command (`sh -c`), a program given arguments of its own, or
+ * a configuration file that may hold commands (ssh's `-F`).
+ */
+type How = "shell" | "program" | "file";
+
+/** Options of a program (not a wrapper) whose values are commands it runs. */
+interface CommandOptionSpec {
+  /** Short options that take a value: the rest of the cluster or the next word. */
+  shortWithArg: string;
+  /** Which of those name a command. */
+  short?: Record<string, How>;
+  /** Long options whose value (`--opt=v` or `--opt v`) names a command. */
+  long?: Record<string, How>;
+  /** Options whose value is `Key=value` (`-o ProxyCommand=…`), by key (lower case). */
+  keyed?: Record<string, Record<string, How>>;
+  /** Long options count only when written out in full (no GNU-style abbreviations). */
+  exact?: boolean;
+  /** The first word may be option letters without a dash, each value a later word (`tar xIf`). */
+  bundled?: boolean;
+  /** Options end at this many operands (ssh: after the host comes the remote command). */
+  operands?: number;
+}
+
+const SSH_KEYS: Record<string, How> = {
+  proxycommand: "shell",
+  localcommand: "shell",
+  knownhostscommand: "shell",
+};
+
+/** Programs that run commands named in their options (the command runs locally, here). */
+const COMMAND_OPTIONS: Record<string, CommandOptionSpec> = {
+  tar: {
+    shortWithArg: "bCfFgHIKLNTVX",
+    short: { I: "shell", F: "shell" },
+    long: {
+      "--to-command": "shell",
+      "--use-compress-program": "shell",
+      "--info-script": "shell",
+      "--new-volume-script": "shell",
+      "--rsh-command": "program",
+    },
+    keyed: { "--checkpoint-action": { exec: "shell" } },
+    bundled: true,
+  },
+  man: { shortWithArg: "CMPSemprLRE", short: { P: "shell" }, long: { "--pager": "shell" } },
+  ssh: {
+    shortWithArg: "BbcDEeFIiJLlmOopQRSWw",
+    short: { F: "file" },
+    keyed: { "-o": SSH_KEYS },
+    operands: 1,
+  },
+  scp: {
+    shortWithArg: "cFiJloPSDX",
+    short: { S: "program", F: "file" },
+    keyed: { "-o": SSH_KEYS },
+  },
+  sftp: {
+    shortWithArg: "BbcDFiJloPRSs",
+    short: { S: "program", D: "program", F: "file" },
+    keyed: { "-o": SSH_KEYS },
+  },
+  rsync: { shortWithArg: "eBfTM", short: { e: "shell" }, long: { "--rsh": "shell" } },
+  sort: { shortWithArg: "kotST", long: { "--compress-program": "program" } },
+  rg: {
+    shortWithArg: "ABCEegfjMmrTtd",
+    long: { "--pre": "program", "--hostname-bin": "program" },
+    exact: true,
+  },
+};
+
+/** The long option of `names` that `opt` spells (in full, or as a GNU-style abbreviation). */
+function longOption<T>(
+  names: Record<string, T> | undefined,
+  opt: string,
+  exact: boolean,
+): T | undefined {
+  if (!names) return undefined;
+  if (Object.hasOwn(names, opt)) return names[opt];
+  if (exact || opt.length < 4) return undefined;
+  for (const n in names) if (n.startsWith(opt)) return names[n];
+  return undefined;
+}
+
+/** The commands a program's options name: each value with how it runs. */
+function commandOptions(spec: CommandOptionSpec, args: Word[]): [Word, How][] {
+  const out: [Word, How][] = [];
+  const exact = spec.exact ?? false;
+  // A value carried in part of a word: known when the word is static.
+  const part = (w: Word, value: string): Word => w.kind === "static" ? literal(value) : w;
+  const keyedValue = (keys: Record<string, How>, w: Word) => {
+    const m = /^\s*([A-Za-z]+)\s*(?:=\s*|\s+)([\s\S]*)$/.exec(w.value);
+    if (w.kind !== "static" && !(m && !Object.hasOwn(keys, m[1].toLowerCase()))) {
+      out.push([w, "program"]); // an unknown key may be a command's
+    } else if (m && Object.hasOwn(keys, m[1].toLowerCase())) {
+      out.push([part(w, m[2]), keys[m[1].toLowerCase()]]);
+    }
+  };
+  let operands = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (v === "--" && a.kind === "static") break;
+    if (!v.startsWith("-") && spec.operands !== undefined && operands++ === spec.operands) break;
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const opt = eq < 0 ? v : v.slice(0, eq);
+      if (a.kind !== "static" && eq < 0) {
+        // `--to-$X`: the option itself is not known.
+        const names = [...Object.keys(spec.long ?? {}), ...Object.keys(spec.keyed ?? {})];
+        if (names.some((n) => n.startsWith(opt))) out.push([a, "program"]);
+        continue;
+      }
+      const how = longOption(spec.long, opt, exact);
+      const keys = longOption(spec.keyed, opt, exact);
+      if (!how && !keys) continue;
+      const value = eq >= 0 ? part(a, a.value.slice(eq + 1)) : args[++i];
+      if (!value) continue;
+      if (how) out.push([value, how]);
+      else keyedValue(keys!, value);
+      continue;
+    }
+    const old = i === 0 && spec.bundled && a.kind === "static" && /^[A-Za-z]+$/.test(v);
+    if (!old && !(v.startsWith("-") && v.length > 1)) continue;
+    const letters = old ? v : v.slice(1);
+    for (let j = 0; j < letters.length; j++) {
+      const c = letters[j];
+      if (!spec.shortWithArg.includes(c)) continue;
+      // Old style: each letter's value is the next word, in order; else the rest or the next.
+      const rest = letters.slice(j + 1);
+      const value = old || (!rest && a.kind === "static") ? args[++i] : part(a, rest);
+      const how = spec.short?.[c];
+      const keys = spec.keyed?.[`-${c}`];
+      if (value && how) out.push([value, how]);
+      else if (value && keys) keyedValue(keys, value);
+      if (!old) break;
+    }
+    // `-x$V`: a cluster that goes on unseen may hold a command option.
+    if (a.kind !== "static" && (spec.short || spec.keyed)) {
+      if (![...letters].some((c) => spec.shortWithArg.includes(c))) out.push([a, "program"]);
+    }
+  }
+  return out;
+}
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -184,8 +385,10 @@ function unknownWord(text: string, prefix = ""): Word {
 export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   if (opts.depth > 8) return [derived(stage, [unknownWord("(nested too deep)")], "wrapper")];
   const name = basename(stage.argv[0]);
+  const carried = stage.assignments !== undefined &&
+    stage.assignments.some((a) => carriesCommand(a.value));
   // Most stages run nothing else: answer them before building anything.
-  if (!RUNS_OTHERS.has(name)) return [];
+  if (!carried && !RUNS_OTHERS.has(name) && !Object.hasOwn(COMMAND_OPTIONS, name)) return [];
   const args = stage.argv.slice(1);
   const out: Stage[] = [];
   const more = (s: Stage) => {
@@ -203,6 +406,43 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       else for (const s of inner) more(s);
     }
   };
+  /** What the variables a command's environment sets make programs run. */
+  const environment = (words: Word[]) => {
+    for (const w of words) {
+      if (!carriesCommand(w.value)) continue;
+      const m = ASSIGNED.exec(w.value)!;
+      const variable = m[1];
+      let value = w.value.slice(m[0].length);
+      const origin = `env ${variable}`;
+      if (CODE_ENV.test(variable)) {
+        more(derived(stage, [unknownWord(`(commands ${w.text} brings in)`)], origin));
+      } else if (value === "") continue; // an empty pager or editor runs nothing
+      else if (PROGRAM_ENV.has(variable)) {
+        const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
+        more(derived(stage, [program, literal("(its arguments)")], origin));
+      } else {
+        if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
+        shell(w.kind === "static" ? literal(value) : { ...w, value }, origin);
+      }
+    }
+  };
+  /** A command some option names (see `How`). */
+  const command = (value: Word, how: How, origin: string) => {
+    if (how === "shell") shell(value, origin);
+    else if (how === "program") {
+      more(derived(stage, [value, literal("(its arguments)")], origin));
+    } else if (!(value.kind === "static" && value.value === "/dev/null")) {
+      more(derived(stage, [unknownWord(`(commands the file ${value.text} may hold)`)], origin));
+    }
+  };
+  if (carried) environment(stage.assignments!);
+  if (Object.hasOwn(COMMAND_OPTIONS, name)) {
+    for (const [value, how] of commandOptions(COMMAND_OPTIONS[name], args)) {
+      command(value, how, `${name} option`);
+    }
+    return out;
+  }
+  if (!RUNS_OTHERS.has(name)) return out;
   if (Object.hasOwn(WRAPPERS, name)) {
     const w = WRAPPERS[name];
     let i = 0;
@@ -224,7 +464,10 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
         break;
       }
       if (w.noRun?.includes(v)) return out;
-      if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
+      if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
+        environment([a]);
+        continue;
+      }
       if (v.startsWith("--")) {
         const [opt, inline] = v.includes("=")
           ? [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)]
@@ -280,7 +523,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
     while (
       w.assignments && i < args.length && args[i].kind === "static" &&
       /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i].value)
-    ) i++;
+    ) environment([args[i++]]);
     const rest = args.slice(i);
     if (rest.length) more(derived(stage, rest, `wrapper:${name}`, cwds));
     else if (name === "sudo" || name === "doas" || name === "exec") {
@@ -317,18 +560,82 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   }
   if (name === "git") {
     // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a.kind === "static" && !a.value.startsWith("-")) break; // the subcommand
-      if (!(a.kind === "static" && a.value === "-c") || !args[i + 1]) continue;
-      const kv = args[++i];
+    const aliases = new Map<string, string>();
+    const setting = (kv: Word, origin: string) => {
       const eq = kv.value.indexOf("=");
       const key = (eq < 0 ? kv.value : kv.value.slice(0, eq)).toLowerCase();
-      if (!GIT_COMMAND_KEYS.test(key)) continue;
-      const value = eq < 0 ? "" : kv.value.slice(eq + 1).replace(/^!/, "");
+      if (!GIT_COMMAND_KEYS.test(key)) return;
+      const value = eq < 0 ? "" : kv.value.slice(eq + 1);
+      gitSetting(key, value, kv, origin);
+    };
+    const gitSetting = (key: string, value: string, from: Word, origin: string) => {
       if (key === "core.hookspath") {
-        more(derived(stage, [unknownWord(`(hooks in ${value})`)], "git -c"));
-      } else shell(kv.kind === "static" ? literal(value) : { ...kv, value }, "git -c");
+        more(derived(stage, [unknownWord(`(hooks in ${value})`)], origin));
+      } else if (key.startsWith("alias.") && !value.startsWith("!") && from.kind === "static") {
+        aliases.set(key.slice(6), value); // `git -c alias.p=push p` runs `git push`
+      } else {
+        const text = value.replace(/^!/, "");
+        shell(from.kind === "static" ? literal(text) : { ...from, value: text }, origin);
+      }
+    };
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i];
+      const v = a.kind === "static" ? a.value : "";
+      if (a.kind === "static" && !v.startsWith("-")) break; // the subcommand
+      if (v === "-c" && args[i + 1]) setting(args[++i], "git -c");
+      else if (v === "--config-env" || v.startsWith("--config-env=")) {
+        // `--config-env=key=VAR`: the value comes from the environment, unseen.
+        const kv = v === "--config-env" ? args[++i] : literal(v.slice(13));
+        if (kv) setting({ ...kv, kind: "dynamic" }, "git --config-env");
+      } else if (v.startsWith("--exec-path=")) {
+        more(derived(stage, [unknownWord(`(git programs in ${v.slice(12)})`)], "git"));
+      } else if (/^(-C|--git-dir|--work-tree|--namespace|--super-prefix)$/.test(v)) i++;
+    }
+    const sub = args[i]?.kind === "static" ? args[i].value : "";
+    const rest = args.slice(i + 1);
+    if (aliases.has(sub)) {
+      const text = ["git", aliases.get(sub), ...rest.map((w) => w.text)].join(" ");
+      shell(literal(text), "git alias");
+    } else if (sub === "grep") {
+      // `git grep -O<cmd>` opens the files it found with the command.
+      for (const w of rest) {
+        const m = /^(?:-O|--open-files-in-pager=)(.+)$/s.exec(w.value);
+        if (m) shell(w.kind === "static" ? literal(m[1]) : { ...w, value: m[1] }, "git grep -O");
+      }
+    } else if (sub === "config") {
+      // `git config [set] key value` saves a command for git to run later.
+      const operands: Word[] = [];
+      for (let j = 0; j < rest.length; j++) {
+        const v = rest[j].kind === "static" ? rest[j].value : "";
+        if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(v)) j++;
+        else if (!v.startsWith("-") || rest[j].kind !== "static") operands.push(rest[j]);
+      }
+      if (operands[0]?.value === "set") operands.shift();
+      const [key, value] = operands;
+      if (key?.kind === "static" && value && GIT_COMMAND_KEYS.test(key.value.toLowerCase())) {
+        gitSetting(key.value.toLowerCase(), value.value, value, "git config");
+      }
+    }
+    return out;
+  }
+  if (DECLARATIONS.has(name)) {
+    // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.
+    environment(args);
+    return out;
+  }
+  if (name === "fd" || name === "fdfind") {
+    // fd -x / -X run a command (its words up to `;`) on what it finds, below its paths.
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].kind === "static" ? args[i].value : "";
+      if (!/^(-x|--exec|-X|--exec-batch)$/.test(v)) continue;
+      const cmd: Word[] = [];
+      let j = i + 1;
+      for (; j < args.length && !(args[j].kind === "static" && args[j].value === ";"); j++) {
+        cmd.push(args[j]);
+      }
+      if (cmd.length) more(derived(stage, [...cmd, unknownWord("(what fd found)")], `fd ${v}`));
+      i = j;
     }
     return out;
   }

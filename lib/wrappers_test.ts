@@ -83,3 +83,119 @@ Deno.test("wrappers: the command a generated wrapper line runs is the stage the 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Programs the carrier test runs, those installed (a bare build sandbox may have none). */
+const carriers: string[] = [];
+for (const tool of ["git", "tar", "ssh", "scp", "less"]) {
+  const o = await new Deno.Command("bash", { args: ["-c", `command -v ${tool}`] }).output();
+  if (o.success) carriers.push(tool);
+}
+
+Deno.test({
+  name: "carriers: a command a generated option or variable makes a real program run is a stage",
+  ignore: carriers.length === 0,
+  async fn() {
+    // git, tar, ssh, scp and less (those installed) run `./a1`, a script that records that it
+    // ran, because an option or an environment variable names it: a git alias, diff.external,
+    // GIT_SSH_COMMAND, tar --to-command and -I, ssh's ProxyCommand, LESSOPEN, ... set in the
+    // command's prefix, through env, export or declare, or in an earlier statement, and spelt
+    // with generated quoting. Each line runs in a fresh copy of a small repository. When `./a1`
+    // ran, the engine must see a stage running it (or not allow the line).
+    const rand = seededRandom(fuzzSeed(11) + 5);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    const quoted = (text: string) =>
+      pick([`'${text}'`, `"${text}"`, text.replace(/[ |%]/g, "\\$&"), `$'${text}'`]);
+    const program = () => pick(["./a1", "'./a1'", '"./a1"', "./a\\1", "$'./a1'"]);
+    const variable = (name: string, value: string, rest: string) =>
+      pick([
+        `${name}=${value} ${rest}`,
+        `env ${name}=${value} ${rest}`,
+        `env -u X ${name}=${value} ${rest}`,
+        `export ${name}=${value}; ${rest}`,
+        `${name}=${value}; export ${name}; ${rest}`,
+        `declare -x ${name}=${value}; ${rest}`,
+        `bash -c ${JSON.stringify(`${name}=${value} ${rest}`)}`,
+      ]);
+    const fetch = "fetch -q ssh://h/x";
+    const ssh = "-F /dev/null -o BatchMode=yes -o ConnectTimeout=2";
+    const templates: Record<string, (() => string)[]> = {
+      git: [
+        () => `git -c alias.q=!${quoted("./a1 k")} q`,
+        () => `git -c ${quoted("alias.q=!./a1 k")} q`,
+        () => variable("GIT_EXTERNAL_DIFF", program(), "git diff"),
+        () => `git ${pick(["", "-C . ", "--no-pager ", "-P "])}-c diff.external=${program()} diff`,
+        () => `git grep ${pick(["-O", "--open-files-in-pager="])}${quoted("./a1 k")} x`,
+        () => variable("GIT_SSH_COMMAND", quoted("./a1 k"), `git ${fetch}`),
+        () => `git -c core.sshCommand=${quoted("./a1 k")} ${fetch}`,
+        () => `git config core.sshCommand ${quoted("./a1 k")}; git ${fetch}`,
+      ],
+      tar: [
+        () => `tar -xf x.tar --to-command=${quoted("./a1 k")}`,
+        () => `tar --to-command ${quoted("./a1 k")} -xf x.tar`,
+        () => `tar -xf x.tar --to-comm=${quoted("./a1 k")}`,
+        () =>
+          `tar ${
+            pick(["-I ", "-I", "--use-compress-program=", "--use-compress="])
+          }${program()} -tf x.tar`,
+        () => `tar xIf ${program()} x.tar`,
+        () => `tar -xf x.tar --checkpoint=1 --checkpoint-action=exec=${quoted("./a1 k")}`,
+      ],
+      ssh: [
+        () => `ssh ${ssh} -o ProxyCommand=${quoted("./a1 k")} h true`,
+        () => `ssh ${ssh} -oProxyCommand=${quoted("./a1 k")} h`,
+        () => `ssh ${ssh} -o ${quoted("ProxyCommand ./a1 k")} h`,
+      ],
+      scp: [() => `scp ${ssh} -S ${program()} f h:y`],
+      less: [() => variable("LESSOPEN", quoted(pick(["|./a1 %s", "./a1 %s"])), "less f")],
+    };
+    const lines = Array.from({ length: 120 }, () => pick(templates[pick(carriers)])());
+    const dir = await Deno.makeTempDir({ prefix: "pi-controls-carriers-" });
+    try {
+      await Deno.mkdir(`${dir}/t`);
+      await Deno.writeTextFile(`${dir}/t/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+      await Deno.chmod(`${dir}/t/a1`, 0o755);
+      await Deno.writeTextFile(`${dir}/t/f`, "x\n");
+      const setup = [
+        `cd t`,
+        `git init -q . && git add . && git -c user.email=a@b -c user.name=n commit -qm i`,
+        `echo y >> f && tar -cf x.tar a1 f && cd ..`,
+      ];
+      const script = setup.join(" && ") + "\n" +
+        lines.map((line, i) =>
+          `rm -rf w && cp -r t w && cd w && printf 'M${i}\\036' >> ${dir}/log && (${line}) ` +
+          `</dev/null >/dev/null 2>&1; cd ${dir}\n`
+        ).join("");
+      await runBash(script, {
+        cwd: dir,
+        env: {
+          LC_ALL: "C",
+          HOME: dir,
+          GIT_CONFIG_NOSYSTEM: "1",
+          PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        },
+      });
+      const ran = new Set<number>();
+      let at = -1;
+      for (const record of (await Deno.readTextFile(`${dir}/log`)).split("\x1e")) {
+        const mark = /^M(\d+)$/.exec(record);
+        if (mark) at = Number(mark[1]);
+        else if (record === "A") ran.add(at);
+      }
+      const config = configFrom({
+        policies: { p: { defaultAction: "allow", rules: [] } },
+        locations: { "/": "p" },
+      });
+      const ctx = { cwd: `${dir}/w`, home: dir, env: { HOME: dir }, fs: realFs() };
+      const wrong: string[] = [];
+      for (const i of ran) {
+        const v = decide(config, { tool: "bash", input: { command: lines[i] } }, ctx, { parser });
+        const seen = v.stages.some((s) => /^\.\/a1( |$)/.test(s.command ?? ""));
+        if (!seen && v.action === "allow") wrong.push(lines[i]);
+      }
+      assert.deepEqual(wrong, []);
+      assert.ok(ran.size > lines.length / 2, `./a1 ran for ${ran.size} of ${lines.length} lines`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
