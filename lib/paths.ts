@@ -1,5 +1,5 @@
 /** Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks. */
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { FsFacts } from "./types.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
@@ -63,6 +63,7 @@ export function resolveReadPath(path: string, cwd: string, home: string, fs: FsF
  * `expected`: the path is expected to exist (the cwd).
  */
 export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean } = {}): string {
+  if (DOT_DOT.test(path)) return physicalPath(path, fs);
   const rest: string[] = [];
   let cur = path;
   for (;;) {
@@ -98,6 +99,24 @@ export function cdInto(base: string, dir: string, physical: boolean): string[] {
   if (!DOT_DOT.test(joined)) return [resolve(joined)];
   if (physical) return [joined];
   return [resolve(joined), joined];
+}
+
+/**
+ * An absolute path with `..` walked as the kernel walks it: each `..` leaves where the names
+ * before it really lead. (Done name by name here: Deno normalises a path lexically before a
+ * realpath when it checks permissions, so one realpath of the whole path cannot be trusted.)
+ */
+function physicalPath(path: string, fs: FsFacts): string {
+  let real = "/";
+  let pending = "";
+  for (const name of path.split("/")) {
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      real = dirname(pending ? realPath(join(real, pending), fs) : real);
+      pending = "";
+    } else pending = pending ? pending + "/" + name : name;
+  }
+  return pending ? realPath(join(real, pending), fs) : real;
 }
 
 /** Whether `path` is `dir` or lies below it (both absolute and normalised). */
