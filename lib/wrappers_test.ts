@@ -155,15 +155,17 @@ Deno.test({
       await Deno.writeTextFile(`${dir}/t/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
       await Deno.chmod(`${dir}/t/a1`, 0o755);
       await Deno.writeTextFile(`${dir}/t/f`, "x\n");
+      // (Each step on its own: a program that is not installed fails alone.)
       const setup = [
-        `cd t`,
+        `cd ${dir}/t`,
         `git init -q . && git add . && git -c user.email=a@b -c user.name=n commit -qm i`,
-        `echo y >> f && tar -cf x.tar a1 f && cd ..`,
+        `echo y >> f`,
+        `tar -cf x.tar a1 f`,
       ];
-      const script = setup.join(" && ") + "\n" +
+      const script = setup.map((s) => s + " >/dev/null 2>&1\n").join("") +
         lines.map((line, i) =>
-          `rm -rf w && cp -r t w && cd w && printf 'M${i}\\036' >> ${dir}/log && (${line}) ` +
-          `</dev/null >/dev/null 2>&1; cd ${dir}\n`
+          `cd ${dir} && rm -rf w && cp -r t w && cd w && printf 'M${i}\\036' >> ${dir}/log && ` +
+          `(${line}) </dev/null >/dev/null 2>&1\n`
         ).join("");
       await runBash(script, {
         cwd: dir,
@@ -193,7 +195,10 @@ Deno.test({
         if (!seen && v.action === "allow") wrong.push(lines[i]);
       }
       assert.deepEqual(wrong, []);
-      assert.ok(ran.size > lines.length / 2, `./a1 ran for ${ran.size} of ${lines.length} lines`);
+      assert.ok(
+        ran.size > lines.length / 2,
+        `./a1 ran for ${ran.size} of ${lines.length} lines (programs: ${carriers.join(", ")})`,
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
