@@ -118,7 +118,8 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   walker.run(parsed.root, [env.cwd]);
   const root = parsed.root;
   const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
-    droppedText(root) ?? continuationProblem(root, parsed.source, joined);
+    droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??
+    evaluationError(walker.evaluation, walker.stages);
   return walker.environment.length
     ? { stages: walker.stages, error, environment: walker.environment }
     : { stages: walker.stages, error };
@@ -536,6 +537,92 @@ interface WordPlace {
 const VALUE_MISREAD = "an assignment value the parser read past escaped blanks";
 
 /**
+ * Where bash may evaluate a variable's value as code. In arithmetic (`$((x))`, `((…))`, `let`,
+ * `declare -i`, `[[ x -eq y ]]`, an indexed array's subscript, `${s:x}`) bash takes a variable
+ * holding `a[$(cmd)]` as an expression and runs `cmd` to get the subscript, and so it does for a
+ * name it is given as text (`${!x}`, `read`, `printf -v`, `declare`, `test -v`, a nameref). The
+ * command's own variables are watched: one set to anything but a number (`values`) that appears
+ * in such a place (`texts`, `subscripts` of arrays not declared associative) makes the command
+ * one that cannot be seen. (The environment's values are the user's.)
+ */
+interface Evaluation {
+  values: Set<string>;
+  texts: string[];
+  subscripts: [string, string][];
+  assoc: Set<string>;
+  /** Arrays given a quoted subscript that expands something (`a=(['$(cmd)']=1)`). */
+  quotedCode?: string[];
+}
+
+/** A value arithmetic reads as a number: nothing in it is evaluated further. */
+const NUMBER = /^[-+]?(\d+|0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+)$/;
+/** A subscript that expands something (`a[$(cmd)]`, `a[$x]`): bash runs it as it reads the name. */
+const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
+/** Text that may hold arithmetic or a name bash evaluates (a payload of `eval` or `bash -c`). */
+const EVAL_SYNTAX = /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|declare|typeset|local/;
+const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+/** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
+const NAME_READERS: Record<string, string> = {
+  read: "adinNptu",
+  mapfile: "dnOsuCc",
+  readarray: "dnOsuCc",
+  getopts: "",
+  printf: "v",
+  wait: "p",
+  let: "",
+  declare: "",
+  typeset: "",
+  local: "",
+  readonly: "",
+  export: "",
+  test: "",
+  "[": "",
+  eval: "",
+};
+const EVALUATION_ERROR = "a value the command sets may run as code where bash evaluates it " +
+  "(arithmetic, an array subscript, ${!x}, a name given as text)";
+
+/**
+ * Whether a value is the output of a command that prints a number and nothing else:
+ * `$(… | wc -l)` (wc reading its input), `$(nproc)`, `$(date +%s)`, `$(id -u)`.
+ */
+function numericOutput(val: LiteNode): boolean {
+  if (val.type !== "command_substitution") return false;
+  const body = val.namedChildren;
+  if (body.length !== 1) return false;
+  const last = body[0].type === "pipeline" ? body[0].namedChildren.at(-1) : body[0];
+  if (last?.type !== "command") return false;
+  const words = last.namedChildren.map((c) => c.text);
+  const [program, ...args] = words;
+  if (program === "wc") return args.every((a) => /^-[lcmw]+$/.test(a));
+  if (program === "nproc") return args.length === 0;
+  if (program === "date") return args.length === 1 && args[0] === "+%s";
+  if (program === "id") return args.length === 1 && /^-[ug]$/.test(args[0]);
+  return false;
+}
+
+/** The error for a variable whose value the command sets and bash may evaluate as code. */
+function evaluationError(ev: Evaluation, stages: Stage[]): string | null {
+  // (An associative array's subscripts are strings, not arithmetic.)
+  if (ev.quotedCode?.some((a) => !ev.assoc.has(a))) return EVALUATION_ERROR;
+  if (!ev.values.size) return null;
+  const texts = [...ev.texts];
+  for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
+  for (const s of stages) {
+    for (const w of s.argv) {
+      if (w.kind === "static" && EVAL_SYNTAX.test(w.value)) texts.push(w.value);
+    }
+  }
+  if (!texts.length) return null;
+  for (const name of ev.values) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
+    if (texts.some((t) => re.test(t))) return EVALUATION_ERROR;
+  }
+  return null;
+}
+
+/**
  * Whether tree-sitter took the next word for an assignment's value: it drops escaped blanks
  * after the `=` (`v=\  git push` is `v=git` and `push` to it; bash runs `git push`).
  */
@@ -596,6 +683,8 @@ class Walker {
   stages: Stage[] = [];
   /** Assignments alone of variables whose value a program runs (BashAnalysis.environment). */
   environment: Stage[] = [];
+  /** Where the command's variables may be evaluated as code (see `evaluationError`). */
+  evaluation: Evaluation = { values: new Set(), texts: [], subscripts: [], assoc: new Set() };
   error: string | null = null;
   /** Function bodies, walked last: they run wherever they are called. */
   private functions: { body: LiteNode; moves: boolean }[] = [];
@@ -668,6 +757,7 @@ class Walker {
     );
     sub.stages = this.stages;
     sub.environment = this.environment;
+    sub.evaluation = this.evaluation;
     sub.touched = this.touched;
     sub.run(parsed.root, cwds, "substitution");
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
@@ -753,9 +843,17 @@ class Walker {
         // in a plain command inside `$(…)`: what may run there is not seen.
         if (mayRun(node)) this.error ??= "a substitution the parser read as part of a pattern";
         return same(cwds);
+      case "arithmetic_expansion":
+        // (In a place no word is decoded: `case $((x)) in`.)
+        this.evaluation.texts.push(node.text);
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+      case "test_command":
+        this.testEvaluation(node);
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "variable_assignment":
         // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
         if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        this.assigned(node);
         if (carriesCommand(node.text)) {
           const assignment = this.word(node, cwds);
           this.environment.push({
@@ -943,6 +1041,16 @@ class Walker {
   }
 
   private loop(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    if (node.type === "c_style_for_statement") this.evaluation.texts.push(node.text);
+    if (node.type === "for_statement") {
+      // The loop variable takes each word: a number from plain numbers and `{1..9}` only.
+      const name = node.childForFieldName("variable")?.text;
+      const values = node.childrenForFieldName("value");
+      const numbers = node.children.some((c) => c.type === "in") &&
+        node.children[0].type === "for" &&
+        values.every((v) => NUMBER.test(v.text) || /^\{-?\d+\.\.-?\d+(\.\.-?\d+)?\}$/.test(v.text));
+      if (name && !numbers) this.evaluation.values.add(name);
+    }
     const mark = this.stages.length;
     const marked = this.functions.length;
     const once = this.sequence(node.children, cwds, origin, redirects, true);
@@ -1144,6 +1252,9 @@ class Walker {
     }
     if (piped) stage.piped = true;
     this.stages.push(stage);
+    if (name?.kind === "static" && Object.hasOwn(NAME_READERS, name.value)) {
+      this.builtinEvaluation(name.value, argv.slice(1));
+    }
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
@@ -1352,6 +1463,156 @@ class Walker {
     return next;
   }
 
+  /** Note an assignment (`x=…`, `a[i]=…`, `a=(…)`) for `evaluationError`. */
+  private assigned(node: LiteNode): void {
+    // (An assignment inside arithmetic, `for ((i = x; …))`, sets a number.)
+    for (let p = node.parent; p; p = p.parent) {
+      if (p.type === "c_style_for_statement" || p.type === "arithmetic_expansion") return;
+      if (p.type === "program" || p.type === "command") break;
+    }
+    const target = node.childForFieldName("name");
+    const val = node.childForFieldName("value");
+    let name = target?.text ?? "";
+    if (target?.type === "subscript") {
+      name = target.namedChildren[0]?.text ?? "";
+      const t = target.text;
+      this.evaluation.subscripts.push([name, t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))]);
+    }
+    if (val?.type === "array") {
+      // `a=([i]=v …)`: an indexed array's subscripts are arithmetic, even quoted ones.
+      for (const el of val.namedChildren) {
+        if (!el.text.startsWith("[")) continue;
+        const raw = el.text.slice(1, el.text.indexOf("]"));
+        this.evaluation.subscripts.push([name, raw]);
+        const t = el.text.replace(/['"\\]/g, "");
+        if (raw !== t.slice(1, t.indexOf("]")) && SUBSCRIPT_CODE.test(t)) {
+          (this.evaluation.quotedCode ??= []).push(name);
+        }
+      }
+    }
+    if (!val || !(NUMBER.test(val.text) || numericOutput(val))) this.evaluation.values.add(name);
+  }
+
+  /** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */
+  private testEvaluation(node: LiteNode): void {
+    // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing.)
+    if (node.type === "test_command" && node.children[0]?.type !== "[[") return;
+    for (const c of node.namedChildren) {
+      if (c.type === "binary_expression" || c.type === "unary_expression") {
+        const op = c.children.find((k) => k.type === "test_operator")?.text ?? "";
+        if (ARITHMETIC_TESTS.has(op)) this.evaluation.texts.push(c.text);
+        if (op === "-v") {
+          const operand = c.namedChildren[c.namedChildren.length - 1];
+          const t = operand?.text.replace(/['"\\]/g, "") ?? "";
+          if (SUBSCRIPT_CODE.test(t)) this.error ??= EVALUATION_ERROR;
+          this.evaluation.texts.push(operand?.text ?? "");
+        }
+      }
+      this.testEvaluation(c);
+    }
+  }
+
+  /** `${!x}`, `${s:x}`, `${a[x]}` evaluate; `${x@P}` runs the substitutions in x's value. */
+  private expansionEvaluation(node: LiteNode): void {
+    const kids = node.children;
+    for (let i = 1; i < kids.length; i++) {
+      const k = kids[i];
+      if (k.type === "!" && i === 1) this.evaluation.texts.push(node.text);
+      else if (k.type === ":") {
+        // The offset and length after the `:` are arithmetic.
+        this.evaluation.texts.push(kids.slice(i + 1).map((c) => c.text).join(" "));
+        break;
+      } else if (k.type === "subscript") {
+        const t = k.text;
+        const array = k.namedChildren[0]?.text ?? "";
+        this.evaluation.subscripts.push([array, t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))]);
+      } else if (k.type === "@" && kids[i + 1]?.text === "P") {
+        this.error ??= "a prompt expansion (${x@P}) runs the command substitutions in its value";
+      }
+    }
+  }
+
+  /** Builtins that read names or arithmetic from their arguments (NAME_READERS). */
+  private builtinEvaluation(name: string, args: Word[]): void {
+    const ev = this.evaluation;
+    const valued = NAME_READERS[name];
+    const flags: string[] = [];
+    const operands: Word[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      const v = a.kind === "static" ? a.value : "";
+      if (/^[-+][A-Za-z]+$/.test(v) && !operands.length) {
+        flags.push(v.slice(1));
+        // A valued option's value is the rest of the cluster or the next word.
+        const at = [...v.slice(1)].findIndex((c) => valued.includes(c));
+        if (at >= 0) {
+          const value = at + 2 < v.length ? literal(v.slice(at + 2)) : args[++i];
+          const opt = v[at + 1];
+          // read -a NAME, printf -v NAME and wait -p NAME name a variable to set.
+          const sets = (name === "read" && opt === "a") || (name === "printf" && opt === "v") ||
+            (name === "wait" && opt === "p");
+          if (value && sets) {
+            this.nameTarget(value);
+          }
+        }
+      } else if (v === "--" && !operands.length) continue;
+      else operands.push(a);
+    }
+    const all = flags.join("");
+    switch (name) {
+      case "read":
+      case "mapfile":
+      case "readarray":
+        for (const w of operands) this.nameTarget(w);
+        return;
+      case "getopts":
+        if (operands[1]) this.nameTarget(operands[1]);
+        return;
+      case "let":
+        for (const w of args) ev.texts.push(w.text);
+        return;
+      case "test":
+      case "[":
+        args.forEach((w, i) => {
+          if (w.kind === "static" && w.value === "-v" && args[i + 1]) this.nameTarget(args[i + 1]);
+        });
+        return;
+      case "eval":
+        for (const w of args) if (w.kind === "static") ev.texts.push(w.value);
+        return;
+      case "printf":
+      case "wait":
+        return;
+    }
+    // declare, typeset, local, readonly, export: NAME or NAME=value words.
+    for (const w of operands) {
+      const eq = w.value.indexOf("=");
+      const named = w.kind === "static" || (eq > 0 && /^[A-Za-z_]\w*$/.test(w.prefix.slice(0, eq)));
+      if (!named || SUBSCRIPT_CODE.test(eq < 0 ? w.value : w.value.slice(0, eq))) {
+        this.error ??= EVALUATION_ERROR;
+        return;
+      }
+      const variable = (eq < 0 ? w.value : w.value.slice(0, eq)).replace(/\[.*$/, "");
+      const value = eq < 0 ? null : w.value.slice(eq + 1);
+      if (all.includes("A")) ev.assoc.add(variable);
+      if (all.includes("i") && value !== null) ev.texts.push(value);
+      if (all.includes("n") && value !== null) {
+        // A nameref: every use of the variable reads `value` as a name.
+        if (SUBSCRIPT_CODE.test(value)) this.error ??= EVALUATION_ERROR;
+        ev.values.add(variable);
+      }
+    }
+  }
+
+  /** A word a builtin takes as the name of a variable it sets (`read NAME`). */
+  private nameTarget(w: Word): void {
+    if (w.kind !== "static" || SUBSCRIPT_CODE.test(w.value)) {
+      this.error ??= EVALUATION_ERROR;
+      return;
+    }
+    this.evaluation.values.add(w.value.replace(/\[.*$/, ""));
+  }
+
   /** The one directory `$PWD` names, or null when the stage may run in several or an unknown one. */
   private pwd(cwds: Cwds): string | null {
     return cwds.length === 1 && !this.touched.has("PWD") ? cwds[0] : null;
@@ -1433,6 +1694,7 @@ class Walker {
         return [this.expansion(node, cwds)];
       case "arithmetic_expansion":
         // A number, but one computed from variables can run code hidden in their values.
+        this.evaluation.texts.push(node.text);
         return [{
           value: node.text,
           kind: /[A-Za-z_$`]/.test(node.text.slice(2)) ? "dynamic" : "static",
@@ -1445,6 +1707,7 @@ class Walker {
         const name = node.childForFieldName("name")?.text ?? "";
         const val = node.childForFieldName("value");
         if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        this.assigned(node);
         const op = node.text.slice(name.length).startsWith("+=") ? "+=" : "=";
         // In an assignment's value, `~` starts a prefix after the `=` and after every `:`.
         const value = val?.type === "word" && val.text.startsWith("~")
@@ -1545,6 +1808,7 @@ class Walker {
   }
 
   private expansion(node: LiteNode, cwds: Cwds): Part {
+    if (node.type === "expansion") this.expansionEvaluation(node);
     const name = simpleName(node);
     if (name !== null && NUMERIC_PARAMS.has(name)) return { value: node.text, kind: "static" };
     if (name !== null && EXPANDABLE.includes(name) && !this.touched.has(name)) {
