@@ -303,6 +303,16 @@ const HOSTILE: [string, Action, Action][] = [
   ["x='$(rm -rf build)'; echo ${x@P}", "deny", "deny"],
   ["export x='a[$(rm -rf build)]'; bash -c 'echo $((x))'", "deny", "deny"],
   ["x=$(cat notes.txt); echo $((x))", "deny", "deny"],
+  // Symlinks the command makes for itself: paths through them lead where they point.
+  ["ln -s ~ h && cat h/.ssh/id_rsa", "deny", "deny"],
+  ["ln -s .. up && cat up/.ssh/id_rsa", "deny", "deny"],
+  ["ln -s ~ h; cd h && cat .ssh/id_rsa", "deny", "deny"],
+  ["ln -sf /home/user h && cp h/.ssh/id_rsa /tmp/k", "deny", "deny"],
+  ["cp -rs ~ mirror && cat mirror/.ssh/id_rsa", "deny", "deny"],
+  ["ln -st links ~ && cat links/user/.ssh/id_rsa", "deny", "deny"],
+  ["ln --symbolic --relative .. up && cat up/.ssh/id_rsa", "deny", "deny"],
+  ["ln -s ~/.ssh/config.d c2 && cat c2/../id_rsa", "deny", "deny"],
+  ["ln -s src/main.ts main && cat main", "deny", "allow"],
   // `..` after a symlink: the kernel takes it from the link's target (conf -> ~/.ssh/config.d),
   // and so does cd -P; plain cd does when the lexical path does not exist.
   ["cat conf/../id_rsa", "deny", "deny"],

@@ -17,6 +17,8 @@ import {
 } from "./locations.ts";
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
+import { resolve } from "node:path";
+import { type MadeLink, madeLinks, throughLinks } from "./links.ts";
 import { realPath } from "./paths.ts";
 import { protectionBelow, protectionFor } from "./protection.ts";
 import {
@@ -112,15 +114,20 @@ function judgePlacement(
  */
 interface StageShared {
   index: LocationIndex;
+  /** Symlinks the command makes: paths through them are judged where they lead too. */
+  links: MadeLink[];
   /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
   readsTrees: boolean;
   /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
   judged: [string | null, RuleResult & { approval?: Rule }][];
 }
 
-function stageShared(index: LocationIndex, program: string): StageShared {
+const NO_LINKS: MadeLink[] = [];
+
+function stageShared(index: LocationIndex, program: string, links: MadeLink[]): StageShared {
   return {
     index,
+    links,
     readsTrees: !METADATA_ONLY.has(program),
     judged: [],
   };
@@ -158,6 +165,16 @@ function judgeTarget(
     if (real !== target.path) {
       paths.push(real);
       resolved = real;
+    }
+    if (shared.links.length) {
+      // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
+      for (const p of target.raw ? [target.path, target.raw] : [target.path]) {
+        const through = throughLinks(p, shared.links);
+        if (through === null) continue;
+        for (const q of [resolve(through), realPath(through, ctx.fs)]) {
+          if (!paths.includes(q)) paths.push(q);
+        }
+      }
     }
     placements = target.reach === "exact"
       ? paths.map((p) => locate(index, p))
@@ -234,7 +251,7 @@ function decideTool(
   explain: boolean,
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const shared = stageShared(locationIndex(config, ctx), call.tool);
+  const shared = stageShared(locationIndex(config, ctx), call.tool, NO_LINKS);
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
@@ -256,7 +273,7 @@ function decideStage(
   config: Config,
   ctx: Context,
   stage: Stage,
-  opts: { unknown: boolean; explain: boolean; index: LocationIndex },
+  opts: { unknown: boolean; explain: boolean; index: LocationIndex; links?: MadeLink[] },
 ): StageVerdict {
   const name = stage.argv[0];
   const unknown = opts.unknown || !name || name.kind !== "static";
@@ -279,7 +296,7 @@ function decideStage(
     });
   }
   const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
-  const shared = stageShared(opts.index, program);
+  const shared = stageShared(opts.index, program, opts.links ?? NO_LINKS);
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
@@ -470,8 +487,9 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
+  const links = madeLinks(all);
   const stages = all.map((s) => {
-    const sv = decideStage(config, ctx, s, { unknown: false, explain, index });
+    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links });
     const shape = evalShape(s);
     if (shape) sv.eval = shape;
     return sv;

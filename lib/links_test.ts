@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { analyzeBash } from "./bash.ts";
+import { loadBashParser } from "./bash_parser.ts";
+import { madeLinks, throughLinks } from "./links.ts";
+
+const parser = await loadBashParser();
+
+/** The links a command makes, as `link -> target`. */
+function links(command: string): string[] {
+  const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
+  assert.equal(a.error, null, command);
+  return madeLinks(a.stages).map((l) => `${l.link} -> ${l.target}`).sort();
+}
+
+Deno.test("madeLinks: the symlinks ln -s and cp -s make, in each of their spellings", () => {
+  assert.deepEqual(links("ln -s ~ h"), ["/p/h -> /h", "/p/h/h -> /h"]);
+  assert.deepEqual(links("ln -sf /etc"), ["/p/etc -> /etc"]);
+  // A relative target is read from the link's directory; with -r from the cwd.
+  assert.deepEqual(links("ln -s ../x d/l"), ["/p/d/l -> /p/x", "/p/d/l/x -> /p/d/x"]);
+  assert.deepEqual(links("ln -sr x d/l"), ["/p/d/l -> /p/x", "/p/d/l/x -> /p/x"]);
+  // Into a directory: -t, or several targets before it; -T: the name itself.
+  assert.deepEqual(links("ln -st d /a /b"), ["/p/d/a -> /a", "/p/d/b -> /b"]);
+  assert.deepEqual(links("ln --symbolic --target-directory=d /a"), ["/p/d/a -> /a"]);
+  assert.deepEqual(links("ln -s /a /b d"), ["/p/d/a -> /a", "/p/d/b -> /b"]);
+  assert.deepEqual(links("ln -sT /a d"), ["/p/d -> /a"]);
+  assert.deepEqual(links("ln -s -S .bak /a l"), ["/p/l -> /a", "/p/l/a -> /a"]);
+  assert.deepEqual(links("cp -rs /h m"), ["/p/m -> /h", "/p/m/h -> /h"]);
+  assert.deepEqual(links("cd /q && ln -s -- /a l"), ["/q/l -> /a", "/q/l/a -> /a"]);
+  // Hard links and copies make none; dynamic operands none (the ln stage itself asks).
+  assert.deepEqual(links("ln /a l"), []);
+  assert.deepEqual(links("cp -r /a l"), []);
+  assert.deepEqual(links("ln -s $X l"), []);
+});
+
+Deno.test("throughLinks: a path through a link made leads below its target, links in a row too", () => {
+  const made = [{ link: "/p/h", target: "/h" }, { link: "/h/l", target: "/etc" }];
+  assert.equal(throughLinks("/p/h/.ssh/id_rsa", made), "/h/.ssh/id_rsa");
+  assert.equal(throughLinks("/p/h", made), "/h");
+  assert.equal(throughLinks("/p/h/l/shadow", made), "/etc/shadow");
+  assert.equal(throughLinks("/p/hx", made), null);
+  assert.equal(throughLinks("/q", made), null);
+});
