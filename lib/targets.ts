@@ -152,12 +152,15 @@ function located(
 
 /**
  * The path an option or assignment carries: `--opt=value`, `-o=value`, `key=value` (`dd of=/x`),
- * or a path glued to short options (`-o/tmp/x`, `-C./dir`). Null when the word carries none.
+ * or a path glued to short options (`-o/tmp/x`, `-C./dir`). A file named to be read in with `@`
+ * or `<` counts too: `@file` (curl -d, response files), `name=@file` and `name=<file` (curl -F,
+ * gh api -F), `name:=@file` (httpie), `--data=@file`, `-d@file`. Null when the word carries none.
  */
 function embeddedValue(value: string): string | null {
-  const eq = /^(?:--?)?[A-Za-z0-9_][\w.-]*=([\s\S]+)$/.exec(value);
-  if (eq) return eq[1];
-  const glued = /^-[A-Za-z]+((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
+  const eq = /^(?:--?)?[A-Za-z0-9_][\w.\[\]-]*:?=([\s\S]+)$/.exec(value);
+  if (eq) return /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
+  if (/^@[^@{]/.test(value)) return value.slice(1);
+  const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
   return glued ? glued[1] : null;
 }
 
