@@ -336,11 +336,17 @@ const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep
 
 /** The files `REV:path` operands of git name, as paths in the work tree (the cwd's repository). */
 function gitObjectPaths(stage: Stage): Target[] {
-  const [prog, sub] = stage.argv;
+  const prog = stage.argv[0];
   if (prog?.kind !== "static" || !/(^|\/)git$/.test(prog.value)) return [];
+  // The subcommand, after git's own options (`git -C dir show …`).
+  let at = 1;
+  while (stage.argv[at]?.kind === "static" && stage.argv[at].value.startsWith("-")) {
+    at += /^(-C|-c|--git-dir|--work-tree|--namespace)$/.test(stage.argv[at].value) ? 2 : 1;
+  }
+  const sub = stage.argv[at];
   if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];
   const out: Target[] = [];
-  for (const w of stage.argv.slice(2)) {
+  for (const w of stage.argv.slice(at + 1)) {
     if (w.kind !== "static" || w.value.startsWith("-")) continue;
     const m = /^[^\s:@]*:(?!\/\/)([^\s]+)$/.exec(w.value);
     if (!m) continue;

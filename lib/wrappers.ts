@@ -205,6 +205,60 @@ const INTERPRETERS: Record<
  */
 type How = "shell" | "program" | "file";
 
+/** Options of a program (not a wrapper) that make it work in another directory. */
+interface ChdirSpec {
+  /** The options, each taking a directory (`-C dir`, `-Cdir`, `--directory=dir`). */
+  options: string[];
+  /** They come before the subcommand only (`git -C dir log`; `git commit -C REV` is not one). */
+  beforeSubcommand?: boolean;
+  /** Options before the subcommand that take a value, so it is not the subcommand. */
+  valued?: string[];
+}
+
+const CHDIR_OPTIONS: Record<string, ChdirSpec> = {
+  git: {
+    options: ["-C"],
+    beforeSubcommand: true,
+    valued: ["-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"],
+  },
+  make: { options: ["-C", "--directory"] },
+  gmake: { options: ["-C", "--directory"] },
+  tar: { options: ["-C", "--directory"] },
+  patch: { options: ["-d", "--directory"] },
+  ninja: { options: ["-C"] },
+  go: { options: ["-C"], beforeSubcommand: true },
+};
+
+/** The cwds a program's directory options lead it to, or null when it has none. */
+function chdirOptions(
+  spec: ChdirSpec,
+  args: Word[],
+  cwds: (string | null)[],
+): (string | null)[] | null {
+  let moved: (string | null)[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (spec.beforeSubcommand && a.kind === "static" && !v.startsWith("-")) break;
+    if (spec.valued?.includes(v)) {
+      i++;
+      continue;
+    }
+    for (const opt of spec.options) {
+      let dir: Word | undefined;
+      if (v === opt && a.kind === "static") dir = args[++i];
+      else if (opt.startsWith("--") && v.startsWith(opt + "=")) {
+        dir = a.kind === "static" ? literal(v.slice(opt.length + 1)) : a;
+      } else if (!opt.startsWith("--") && v.startsWith(opt) && v.length > opt.length) {
+        dir = a.kind === "static" ? literal(v.slice(opt.length)) : a;
+      } else continue;
+      if (dir) moved = chdir(moved ?? cwds, dir);
+      break;
+    }
+  }
+  return moved;
+}
+
 /** Options of a program (not a wrapper) whose values are commands it runs. */
 interface CommandOptionSpec {
   /** Short options that take a value: the rest of the cluster or the next word. */
@@ -388,7 +442,10 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   const carried = stage.assignments !== undefined &&
     stage.assignments.some((a) => carriesCommand(a.value));
   // Most stages run nothing else: answer them before building anything.
-  if (!carried && !RUNS_OTHERS.has(name) && !Object.hasOwn(COMMAND_OPTIONS, name)) return [];
+  if (
+    !carried && !RUNS_OTHERS.has(name) && !Object.hasOwn(COMMAND_OPTIONS, name) &&
+    !Object.hasOwn(CHDIR_OPTIONS, name)
+  ) return [];
   const args = stage.argv.slice(1);
   const out: Stage[] = [];
   const more = (s: Stage) => {
@@ -436,6 +493,14 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
     }
   };
   if (carried) environment(stage.assignments!);
+  if (Object.hasOwn(CHDIR_OPTIONS, name)) {
+    // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
+    // paths name files below dir (judged as well as where they would be from the cwd).
+    const moved = chdirOptions(CHDIR_OPTIONS[name], args, stage.cwds);
+    if (moved) {
+      out.push(derived(stage, stage.argv, `${name} ${CHDIR_OPTIONS[name].options[0]}`, moved));
+    }
+  }
   if (Object.hasOwn(COMMAND_OPTIONS, name)) {
     for (const [value, how] of commandOptions(COMMAND_OPTIONS[name], args)) {
       command(value, how, `${name} option`);
