@@ -7,7 +7,12 @@ import assert from "node:assert/strict";
 import { bash, configFrom, ctxIn } from "./testing.ts";
 import type { Action } from "./types.ts";
 
-const protection = { "~/.ssh/**": "deny", ".env": "deny", "/etc/shadow": "deny" } as const;
+const protection = {
+  "~/.ssh/**": "deny",
+  ".env": "deny",
+  "*.pem": "deny",
+  "/etc/shadow": "deny",
+} as const;
 const readOnly = configFrom({
   policies: {
     ro: {
@@ -319,6 +324,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["make -C /etc -f shadow", "deny", "deny"],
   ["git commit -C HEAD", "deny", "allow"],
   ["git -C src status", "deny", "allow"],
+  // A protected name a command creates, before it exists.
+  ["tee key.pem < README.md", "deny", "deny"],
+  ["mv notes.txt server.pem", "deny", "deny"],
+  ["touch new.pem", "deny", "deny"],
   // Symlinks the command makes for itself: paths through them lead where they point.
   ["ln -s ~ h && cat h/.ssh/id_rsa", "deny", "deny"],
   ["ln -s .. up && cat up/.ssh/id_rsa", "deny", "deny"],

@@ -284,7 +284,11 @@ function decideStage(
     stage: new PresetFacts(stage),
     unknown,
   };
-  const raw = stageTargets(stage, ctx);
+  const raw = stageTargets(
+    stage,
+    ctx,
+    config.pathProtection.length ? (p) => protectionFor(config, p, ctx.home) !== null : undefined,
+  );
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.
     raw.push({

@@ -121,7 +121,18 @@ function fileUrlPath(url: string): string {
 }
 
 /** Whether a static bash word names a path (RULINGS "Stages and targets"). */
-function pathLike(value: string, cwds: (string | null)[], ctx: Context): boolean {
+/**
+ * Whether a path is protected (pathProtection): a bare name that would create one (`tee .env`,
+ * `cp x key.pem`) is a path even before it exists.
+ */
+export type ProtectedPath = (path: string) => boolean;
+
+function pathLike(
+  value: string,
+  cwds: (string | null)[],
+  ctx: Context,
+  guarded?: ProtectedPath,
+): boolean {
   if (value === "" || value === "-") return false;
   if (value.startsWith("-")) return false;
   if (value.startsWith("/") || value.startsWith("~") || value === "." || value === "..") {
@@ -133,7 +144,8 @@ function pathLike(value: string, cwds: (string | null)[], ctx: Context): boolean
   if (value.includes("/")) return true;
   return cwds.some((c) =>
     c !== null &&
-    (ctx.fs.exists(resolveIn(c, value)) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)))
+    (ctx.fs.exists(resolveIn(c, value)) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)) ||
+      (guarded !== undefined && guarded(resolveIn(c, value))))
   );
 }
 
@@ -196,14 +208,15 @@ function wordTargets(
   kind: TargetKind,
   ctx: Context,
   force: boolean,
+  guarded?: ProtectedPath,
 ): Target[] {
   if (w.kind === "static") {
     const out: Target[] = [];
     const embedded = force ? null : embeddedValue(w.value);
-    if (force || pathLike(w.value, cwds, ctx)) {
+    if (force || pathLike(w.value, cwds, ctx, guarded)) {
       out.push(...staticTargets(w.value, w, cwds, kind, ctx));
     }
-    if (embedded !== null && pathLike(embedded, cwds, ctx)) {
+    if (embedded !== null && pathLike(embedded, cwds, ctx, guarded)) {
       out.push(...staticTargets(embedded, w, cwds, kind, ctx));
     }
     return out;
@@ -360,7 +373,7 @@ function gitObjectPaths(stage: Stage): Target[] {
 }
 
 /** The targets of a bash stage: the directories it runs in, its path arguments and redirects. */
-export function stageTargets(stage: Stage, ctx: Context): Target[] {
+export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath): Target[] {
   const out: Target[] = [];
   for (const c of stage.cwds) {
     out.push(
@@ -380,11 +393,11 @@ export function stageTargets(stage: Stage, ctx: Context): Target[] {
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) return;
     if (i > 0 && strings.has(i)) return;
     if (/^[<>]\(/.test(w.text)) return; // process substitution: a pipe, not a file
-    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
+    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false, guarded));
   });
   out.push(...gitObjectPaths(stage));
   for (const w of stage.assignments ?? []) {
-    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false));
+    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false, guarded));
   }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
