@@ -328,6 +328,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["tee key.pem < README.md", "deny", "deny"],
   ["mv notes.txt server.pem", "deny", "deny"],
   ["touch new.pem", "deny", "deny"],
+  // Globs that match a symlink reach where it leads (innocent.txt -> ~/.ssh/id_rsa).
+  ["cat *", "deny", "deny"],
+  ["cat inno*", "deny", "deny"],
+  ["cat ./*.txt", "deny", "deny"],
+  ["grep -h . k*/*", "deny", "deny"],
+  ["cat c?nf/../id_*", "ask", "ask"], // (`..` after a glob: anywhere)
   // Symlinks the command makes for itself: paths through them lead where they point.
   ["ln -s ~ h && cat h/.ssh/id_rsa", "deny", "deny"],
   ["ln -s .. up && cat up/.ssh/id_rsa", "deny", "deny"],

@@ -18,7 +18,7 @@ import {
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
-import { type MadeLink, madeLinks, throughLinks } from "./links.ts";
+import { globLinks, type MadeLink, madeLinks, throughLinks } from "./links.ts";
 import { realPath } from "./paths.ts";
 import { protectionBelow, protectionFor } from "./protection.ts";
 import {
@@ -156,6 +156,8 @@ function judgeTarget(
   const { index, judged } = shared;
   const paths: string[] = [];
   let resolved: string | undefined;
+  let linked: string | undefined;
+  let globbed: string[] | undefined;
   let placements: Placement[];
   if (target.reach === "anywhere" || target.path === null) {
     placements = reachable(index, null);
@@ -166,14 +168,20 @@ function judgeTarget(
       paths.push(real);
       resolved = real;
     }
+    if (target.pattern) {
+      // Through a symlink the glob matches (`cat *` with `lf -> ~/.ssh/id_rsa`).
+      const reached = globLinks(target.pattern, ctx.fs);
+      if (reached.length) globbed = reached;
+      for (const r of reached) if (!paths.includes(r)) paths.push(r);
+    }
     if (shared.links.length) {
       // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
       for (const p of target.raw ? [target.path, target.raw] : [target.path]) {
         const through = throughLinks(p, shared.links);
         if (through === null) continue;
-        for (const q of [resolve(through), realPath(through, ctx.fs)]) {
-          if (!paths.includes(q)) paths.push(q);
-        }
+        const real = realPath(through, ctx.fs);
+        linked ??= real;
+        for (const q of [resolve(through), real]) if (!paths.includes(q)) paths.push(q);
       }
     }
     placements = target.reach === "exact"
@@ -199,6 +207,8 @@ function judgeTarget(
       action: r.action,
     };
     if (resolved) tv.resolved = resolved;
+    if (linked) tv.linked = linked;
+    if (globbed) tv.links = globbed;
     if (r.approval) tv.approval = r.approval;
     if (explain && r.candidates) tv.candidates = r.candidates;
     const note = target.note ?? r.note;

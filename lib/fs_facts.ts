@@ -1,6 +1,6 @@
 /** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
-import { existsSync, realpathSync, statSync } from "node:fs";
-import type { FsFacts } from "./types.ts";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import type { DirEntry, FsFacts } from "./types.ts";
 
 /** FsFacts backed by the real filesystem. */
 export function realFs(): FsFacts {
@@ -37,6 +37,17 @@ export function realFs(): FsFacts {
         return false;
       }
     },
+    entries(dir: string): DirEntry[] | null {
+      try {
+        return readdirSync(dir, { withFileTypes: true }).map((e) => ({
+          name: e.name,
+          link: e.isSymbolicLink(),
+          dir: e.isDirectory(),
+        }));
+      } catch {
+        return null;
+      }
+    },
   };
 }
 
@@ -45,6 +56,7 @@ interface Known {
   real?: string | null;
   exists?: boolean;
   dir?: boolean;
+  entries?: DirEntry[] | null;
 }
 
 /** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
@@ -87,6 +99,12 @@ class MemoFs implements FsFacts {
     // A path with a real path exists.
     k.exists ??= k.real ? true : this.fs.exists(path);
     return k.exists;
+  }
+
+  entries(dir: string): DirEntry[] | null {
+    const k = this.#of(dir);
+    if (k.entries === undefined) k.entries = this.fs.entries?.(dir) ?? null;
+    return k.entries;
   }
 
   isDirectory(path: string): boolean {
@@ -146,6 +164,24 @@ export function fakeFs(
       if (r === "/") return true;
       for (const f of files) if (f.startsWith(r + "/")) return true;
       return false;
+    },
+    entries(dir: string): DirEntry[] | null {
+      const r = real(dir);
+      const prefix = r === "/" ? "/" : r + "/";
+      const out = new Map<string, DirEntry>();
+      for (const f of files) {
+        if (!f.startsWith(prefix) || f.length === prefix.length) continue;
+        const name = f.slice(prefix.length).split("/")[0];
+        const dir = f.length > prefix.length + name.length;
+        out.set(name, { name, link: false, dir: dir || (out.get(name)?.dir ?? false) });
+      }
+      for (const l of Object.keys(links)) {
+        const at = l.lastIndexOf("/");
+        if (real(l.slice(0, at) || "/") === r) {
+          out.set(l.slice(at + 1), { name: l.slice(at + 1), link: true, dir: false });
+        }
+      }
+      return files.has(r) || r === "/" ? [...out.values()] : null;
     },
   };
 }

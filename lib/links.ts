@@ -5,8 +5,9 @@
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "./bash.ts";
 import { isWithin } from "./paths.ts";
+import type { FsFacts } from "./types.ts";
 
-/** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute). */
+/** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
 export interface MadeLink {
   link: string;
   target: string;
@@ -67,22 +68,27 @@ export function madeLinks(stages: Stage[]): MadeLink[] {
     for (const cwd of stage.cwds) {
       if (cwd === null) continue;
       // Each link's name, with the target it is made for.
+      // (A link named after its target, in a directory: never `.` or `..`, which exist.)
+      const named = (t: string) => !/^\.\.?$/.test(basename(t));
       const pairs: [string, string][] = [];
       if (targetDir !== null) {
-        for (const t of operands) pairs.push([resolve(cwd, targetDir, basename(t)), t]);
+        for (const t of operands) {
+          if (named(t)) pairs.push([resolve(cwd, targetDir, basename(t)), t]);
+        }
       } else if (operands.length === 1) {
-        pairs.push([resolve(cwd, basename(operands[0])), operands[0]]);
+        if (named(operands[0])) pairs.push([resolve(cwd, basename(operands[0])), operands[0]]);
       } else {
         const last = operands[operands.length - 1];
         const targets = operands.slice(0, -1);
         for (const t of targets) {
           if (targets.length === 1) pairs.push([resolve(cwd, last), t]);
-          if (!noTargetDir) pairs.push([resolve(cwd, last, basename(t)), t]);
+          if (!noTargetDir && named(t)) pairs.push([resolve(cwd, last, basename(t)), t]);
         }
       }
       for (const [link, t] of pairs) {
-        // A relative target is read from the link's directory (with -r, ln writes it so).
-        const target = t.startsWith("/") ? resolve(t) : resolve(relative ? cwd : dirname(link), t);
+        // A relative target is read from the link's directory (with -r, ln writes it so). It
+        // is kept as written: the kernel walks a `..` in it from where the names before lead.
+        const target = t.startsWith("/") ? t : (relative ? cwd : dirname(link)) + "/" + t;
         out.push({ link, target });
       }
     }
@@ -104,4 +110,49 @@ export function throughLinks(path: string, links: MadeLink[]): string | null {
     moved = true;
   }
   return moved ? cur : null;
+}
+
+/** How much of the filesystem a glob is matched against, at most, to find its symlinks. */
+const GLOB_LISTINGS = 16;
+const GLOB_LINKS = 64;
+
+/**
+ * The real paths of the symlinks an absolute glob (`/p/*`, `/p/*\/x*`) may match, listing the
+ * directories it walks (a bounded number): a glob reaches below its prefix, and through a
+ * symlink there it reaches where the link leads (`cat *` with `lf -> ~/.ssh/id_rsa`). Each
+ * component with glob characters is matched loosely (any quoting ignored: a match too many only
+ * judges one more path), but a name starting with `.` only by a component that does.
+ */
+export function globLinks(pattern: string, fs: FsFacts): string[] {
+  if (!fs.entries) return [];
+  const parts = pattern.split("/").filter((p) => p !== "" && p !== ".");
+  const out: string[] = [];
+  let listings = 0;
+  const walk = (dir: string, i: number): void => {
+    if (i >= parts.length || out.length >= GLOB_LINKS) return;
+    const part = parts[i];
+    const path = (name: string) => (dir === "/" ? "/" : dir + "/") + name;
+    if (!/[*?[{]/.test(part)) return walk(part === ".." ? dirname(dir) : path(part), i + 1);
+    if (++listings > GLOB_LISTINGS) return;
+    const re = componentRegex(part);
+    for (const e of fs.entries!(dir) ?? []) {
+      if (!re.test(e.name) || (e.name.startsWith(".") && !part.startsWith("."))) continue;
+      if (e.link) {
+        const real = fs.realpath(path(e.name));
+        if (real) out.push(real);
+      } else if (e.dir) walk(path(e.name), i + 1);
+      if (out.length >= GLOB_LINKS) return;
+    }
+  };
+  walk("/", 0);
+  return out;
+}
+
+/** A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match anything. */
+function componentRegex(part: string): RegExp {
+  const loose = part.replace(/\[[^\]]*\]?|\{[^}]*\}?|[@!+*?]?\([^)]*\)?/g, "\u0000")
+    .replace(/[*?]/g, "\u0000");
+  const source = loose.split("\u0000").map((s) => s.replace(/[\\^$.|+()[\]{}]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${source}$`, "su");
 }

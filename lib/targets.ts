@@ -21,6 +21,8 @@ export interface Target {
    * lexical form.
    */
   raw?: string;
+  /** For a glob: the whole pattern, absolute (`/p/*.txt`), to find the symlinks it matches. */
+  pattern?: string;
 }
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
@@ -241,10 +243,16 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   if (prefix === "" && w.kind === "dynamic") return [anywhere];
   const dir = prefix === "" ? "." : prefix.endsWith("/") ? prefix : dirname(prefix);
   const home = dir === "~" || dir.startsWith("~/");
-  const below = (path: string) => located(kind, path, "below", w.text, { note });
-  if (home) return [below(ctx.home + dir.slice(1))];
-  if (dir.startsWith("/")) return [below(dir)];
-  return cwds.map((c) => (c === null ? anywhere : below(c + "/" + dir)));
+  const below = (path: string, pattern: string) => {
+    const t = located(kind, path, "below", w.text, { note });
+    if (kind === "glob") t.pattern = pattern;
+    return t;
+  };
+  // The glob as a path (after an option or a `key=` it is glued to).
+  const glob = prefix ? w.value.slice(w.value.indexOf(prefix)) : w.value.replace(/^[^=]*=/, "");
+  if (home) return [below(ctx.home + dir.slice(1), ctx.home + glob.slice(1))];
+  if (dir.startsWith("/")) return [below(dir, glob)];
+  return cwds.map((c) => (c === null ? anywhere : below(c + "/" + dir, c + "/" + glob)));
 }
 
 const NONE: ReadonlySet<number> = new Set();

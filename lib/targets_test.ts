@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { analyzeBash } from "./bash.ts";
 import { loadBashParser } from "./bash_parser.ts";
-import { fakeFs } from "./fs_facts.ts";
+import { decide } from "./engine.ts";
+import { fakeFs, realFs } from "./fs_facts.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
+import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
 import type { Context } from "./types.ts";
 
 const parser = await loadBashParser();
@@ -242,4 +244,169 @@ Deno.test("bash: targets are not repeated", () => {
   assert.deepEqual(bash("cat /etc/x /etc/x > /etc/x"), ["exact /etc/x", "exact /etc/x"]);
   const a = analyzeBash("cat /etc/x /etc/x", ctx, parser);
   assert.equal(stageTargets(a.stages[0], ctx).length, 2); // the cwd and /etc/x once
+});
+
+/** Whether strace can trace here (a build sandbox may have no strace, or forbid ptrace). */
+const canTrace = await new Deno.Command("bash", {
+  args: ["-c", "strace -f -qq -e trace=openat -o /dev/null true"],
+  stdout: "null",
+  stderr: "null",
+}).output().then((o) => o.success, () => false);
+
+Deno.test({
+  name: "targets: every file a generated command opens is one of its targets (strace)",
+  ignore: !canTrace,
+  async fn() {
+    // Generated commands read, write and create files through quoting, `..`, symlinks into
+    // another directory, cd, redirects, wrappers, substitutions and links made on the way. Each
+    // runs under strace in a fresh copy of a small tree; every file it opened there (as the
+    // kernel resolved it) must be a target of the verdict: exactly, or below a glob, an unknown
+    // value or a directory a tree-reading program was given.
+    const rand = seededRandom(fuzzSeed(19));
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    const root = Deno.realPathSync(await Deno.makeTempDir({ prefix: "pi-controls-strace-" }));
+    const files = (d: string) => [
+      `${d}/p/a.txt`,
+      `${d}/p/sub/b.txt`,
+      `${d}/p/.env`,
+      `${d}/o/secret.txt`,
+      `${d}/o/sub/c.txt`,
+      `${d}/h/h.txt`,
+    ];
+    const path = () =>
+      pick([
+        "a.txt",
+        "./a.txt",
+        "'a'.txt",
+        "a\\.txt",
+        "$'a.txt'",
+        "sub/b.txt",
+        "sub/../a.txt",
+        ".env",
+        "lo/secret.txt",
+        "lf",
+        "ld/c.txt",
+        "ld/../secret.txt",
+        "lo/sub/c.txt",
+        "../o/secret.txt",
+        "@D/o/secret.txt",
+        "~/h.txt",
+        '"$HOME"/h.txt',
+        '"$PWD"/a.txt',
+        "new.txt",
+        "sub/new.txt",
+        "lo/new.txt",
+        "ld/../new.txt",
+        "c.txt",
+        "secret.txt",
+      ]);
+    const dir = () => pick(["sub", "lo", "ld", "ld/..", "~", "@D/o", "..", "."]);
+    const templates: (() => string)[] = [
+      () => `cat ${path()}`,
+      () => `cat < ${path()}`,
+      () => `head -c1 ${path()} ${path()}`,
+      () => `sed -n 1p ${path()}`,
+      () => `echo x > ${path()}`,
+      () => `echo x >> ${path()}`,
+      () => `printf x | tee ${path()}`,
+      () => `cp ${path()} ${path()}`,
+      () => `cat ${path()} > ${path()}`,
+      () => `dd if=${path()} of=${path()} status=none`,
+      () => `touch ${path()}`,
+      () => `sort -o ${path()} ${path()}`,
+      () => `cd ${dir()} && cat ${path()}`,
+      () => `cd -P ${dir()} && cat ${path()} > ${path()}`,
+      () => `(cd ${dir()}; cat ${path()})`,
+      () => `pushd ${dir()} >/dev/null && cat ${path()}`,
+      () => `bash -c 'cat ${path()}'`,
+      () => `env cat ${path()}`,
+      () => `timeout 5 cat ${path()}`,
+      () => `exec 3<${path()}; cat <&3`,
+      () => `cat ${path()} | cat > ${path()}`,
+      () => `{ cat ${path()}; } > ${path()}`,
+      () => `cat <(cat ${path()})`,
+      () => `ln -s ${dir()} L && cat L/${path()}`,
+      () => `for f in ${path()} ${path()}; do cat "$f"; done`,
+      () => `git -C ${dir()} diff --no-index ${path()} /dev/null`,
+      () => `tar -C ${dir()} -cf ${path()} ${path()}`,
+      () => `grep -r x ${dir()}`,
+      () => `cat $(echo ${path()})`,
+      () => `cat ${dir()}/*`,
+    ];
+    const lines = Array.from(
+      { length: 300 },
+      () => pick(templates)().replaceAll("@D", root + "/t"),
+    );
+    try {
+      // The tree each line starts from: p (the cwd) with links lo -> o, lf -> o/secret.txt and
+      // ld -> o/sub; o elsewhere; h the home.
+      const t = `${root}/t`;
+      for (const f of files(t)) {
+        await Deno.mkdir(f.slice(0, f.lastIndexOf("/")), { recursive: true });
+        await Deno.writeTextFile(f, "x\n");
+      }
+      // (Relative links, so each copy of the tree is whole.)
+      await Deno.symlink("../o", `${t}/p/lo`);
+      await Deno.symlink("../o/secret.txt", `${t}/p/lf`);
+      await Deno.symlink("../o/sub", `${t}/p/ld`);
+      const script = lines.map((line, i) =>
+        `rm -rf ${root}/w && cp -a ${t} ${root}/w && cd ${root}/w/p && ` +
+        `strace -f -y -qq -e trace=openat,creat -o ${root}/log${i} bash -c ${
+          JSON.stringify(line.replaceAll(t, `${root}/w`))
+        } </dev/null >/dev/null 2>&1\n`
+      ).join("");
+      await runBash(script, {
+        cwd: root,
+        env: { LC_ALL: "C", HOME: `${root}/w/h`, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      });
+      // The verdicts, in the same tree (as it was before each line ran).
+      await Deno.remove(`${root}/w`, { recursive: true });
+      await Deno.rename(t, `${root}/w`);
+      const w = `${root}/w`;
+      const config = configFrom({
+        policies: { p: { defaultAction: "allow", rules: [] } },
+        locations: { "/": "p" },
+      });
+      const ctx = { cwd: `${w}/p`, home: `${w}/h`, env: { HOME: `${w}/h` }, fs: realFs() };
+      const TREES = /^(grep -r|tar|git -C)/;
+      const wrong: string[] = [];
+      let opened = 0;
+      lines.forEach((line0, i) => {
+        const line = line0.replaceAll(t, w);
+        let log: string;
+        try {
+          log = Deno.readTextFileSync(`${root}/log${i}`);
+        } catch {
+          return;
+        }
+        const touched = new Set<string>();
+        for (const m of log.matchAll(/= \d+<([^>]*)>$/gm)) {
+          if (m[1].startsWith(w + "/")) touched.add(m[1]);
+        }
+        if (!touched.size) return;
+        const v = decide(config, { tool: "bash", input: { command: line } }, ctx, { parser });
+        if (v.parseError) return; // not seen: never allowed, nothing to compare
+        const targets = v.stages.flatMap((s) => s.targets);
+        for (const f of touched) {
+          opened++;
+          const covered = targets.some((tv) => {
+            const at = [tv.path, tv.resolved, tv.linked, ...(tv.links ?? [])]
+              .filter((p): p is string => !!p);
+            if (at.includes(f)) return true;
+            // A bare name of a file that does not exist yet is not a path (RULINGS): the
+            // directory the stage runs in, always a target, is where it lands.
+            if (tv.kind === "cwd" && at.includes(f.slice(0, f.lastIndexOf("/")))) return true;
+            const below = (p: string) => f.startsWith(p.endsWith("/") ? p : p + "/");
+            if (tv.kind === "glob" || tv.kind === "dynamic") return !tv.path || at.some(below);
+            return TREES.test(line) && tv.kind !== "cwd" && at.some(below);
+          });
+          if (!covered) wrong.push(`${line}: opened ${f.slice(w.length)}`);
+        }
+      });
+      assert.deepEqual(wrong, []);
+      assert.ok(opened > 150, `only ${opened} files opened`);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
 });

@@ -121,6 +121,18 @@ export interface FsFacts {
    * answer, in one lookup when it does exist. Absent: `realpath` is used.
    */
   realpathExpected?(path: string): string | null;
+  /**
+   * The entries of a directory (symlinks not followed), or null when it cannot be read. Absent:
+   * never listed (a glob is then judged by its prefix alone).
+   */
+  entries?(dir: string): DirEntry[] | null;
+}
+
+/** One entry of a directory: whether it is a symlink, or else a directory. */
+export interface DirEntry {
+  name: string;
+  link: boolean;
+  dir: boolean;
 }
 
 /** Everything about the world a decision depends on besides the config and the call. */
@@ -155,6 +167,10 @@ export interface TargetVerdict {
   path: string;
   /** The path with symlinks followed, when it differs. */
   resolved?: string;
+  /** Where the path leads through a symlink the command itself makes (`ln -s ~ h && cat h/x`). */
+  linked?: string;
+  /** For a glob: where the symlinks it matches lead (`cat *` with `lf -> ~/.ssh/id_rsa`). */
+  links?: string[];
   kind: TargetKind;
   /** The text the target came from in the call. */
   source?: string;
