@@ -2,8 +2,16 @@
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import type { DirEntry, FsFacts } from "./types.ts";
 
+/** Directory listings kept per realFs, with the stat they were taken under. */
+const LISTINGS = 256;
+
 /** FsFacts backed by the real filesystem. */
 export function realFs(): FsFacts {
+  // A listing is reused while the directory's inode, mtime and ctime stay the same (an entry
+  // added, removed or renamed changes them), since listing costs about a µs per entry. (Only
+  // globs list, and a glob is never allowed unseen: a listing a tick stale can only miss making
+  // one stricter.)
+  const listed = new Map<string, { key: string; entries: DirEntry[] }>();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
@@ -39,11 +47,19 @@ export function realFs(): FsFacts {
     },
     entries(dir: string): DirEntry[] | null {
       try {
-        return readdirSync(dir, { withFileTypes: true }).map((e) => ({
+        const st = statSync(dir, { throwIfNoEntry: false });
+        if (!st?.isDirectory()) return null;
+        const key = `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
+        const known = listed.get(dir);
+        if (known?.key === key) return known.entries;
+        const entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({
           name: e.name,
           link: e.isSymbolicLink(),
           dir: e.isDirectory(),
         }));
+        if (listed.size >= LISTINGS) listed.clear();
+        listed.set(dir, { key, entries });
+        return entries;
       } catch {
         return null;
       }

@@ -113,7 +113,7 @@ export function throughLinks(path: string, links: MadeLink[]): string | null {
 }
 
 /** How much of the filesystem a glob is matched against, at most, to find its symlinks. */
-const GLOB_LISTINGS = 16;
+const GLOB_LISTINGS = 4;
 const GLOB_LINKS = 64;
 
 /**
@@ -148,8 +148,19 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
   return out;
 }
 
+const componentRegexes = new Map<string, RegExp>();
+
 /** A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match anything. */
 function componentRegex(part: string): RegExp {
+  let re = componentRegexes.get(part);
+  if (!re) {
+    if (componentRegexes.size >= 1000) componentRegexes.clear();
+    componentRegexes.set(part, re = looseRegex(part));
+  }
+  return re;
+}
+
+function looseRegex(part: string): RegExp {
   const loose = part.replace(/\[[^\]]*\]?|\{[^}]*\}?|[@!+*?]?\([^)]*\)?/g, "\u0000")
     .replace(/[*?]/g, "\u0000");
   const source = loose.split("\u0000").map((s) => s.replace(/[\\^$.|+()[\]{}]/g, "\\$&"))
