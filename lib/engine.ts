@@ -20,7 +20,7 @@ import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
 import { globLinks, type MadeLink, madeLinks, throughLinks } from "./links.ts";
 import { realPath } from "./paths.ts";
-import { protectionBelow, protectionFor } from "./protection.ts";
+import { protectedPathTest, protectionBelow, protectionFor } from "./protection.ts";
 import {
   evaluatePolicy,
   pickRule,
@@ -297,7 +297,7 @@ function decideStage(
   const raw = stageTargets(
     stage,
     ctx,
-    config.pathProtection.length ? (p) => protectionFor(config, p, ctx.home) !== null : undefined,
+    protectedPathTest(config, ctx.home) ?? undefined,
   );
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.

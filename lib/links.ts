@@ -5,7 +5,7 @@
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "./bash.ts";
 import { isWithin } from "./paths.ts";
-import type { FsFacts } from "./types.ts";
+import type { DirEntry, FsFacts } from "./types.ts";
 
 /** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
 export interface MadeLink {
@@ -24,8 +24,9 @@ const LN_VALUED = "St";
 export function madeLinks(stages: Stage[]): MadeLink[] {
   const out: MadeLink[] = [];
   for (const stage of stages) {
-    const program = stage.argv[0]?.kind === "static" ? basename(stage.argv[0].value) : "";
-    if (program !== "ln" && program !== "cp") continue;
+    const name = stage.argv[0];
+    if (name?.kind !== "static" || !/(^|\/)(ln|cp)$/.test(name.value)) continue;
+    const program = name.value.endsWith("ln") ? "ln" : "cp";
     let symbolic = false;
     let relative = false;
     let noTargetDir = false;
@@ -135,7 +136,16 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
     if (!/[*?[{]/.test(part)) return walk(part === ".." ? dirname(dir) : path(part), i + 1);
     if (++listings > GLOB_LISTINGS) return;
     const re = componentRegex(part);
-    for (const e of fs.entries!(dir) ?? []) {
+    const listing = fs.entries!(dir);
+    if (!listing) return;
+    // The last component needs the links alone; a listing's links and directories are sorted
+    // out once (a listing is reused while its directory is unchanged).
+    let kinds = sorted.get(listing);
+    if (!kinds) {
+      sorted.set(listing, kinds = { links: listing.filter((e) => e.link), more: [] });
+      kinds.more = listing.filter((e) => e.link || e.dir);
+    }
+    for (const e of i === parts.length - 1 ? kinds.links : kinds.more) {
       if (!re.test(e.name) || (e.name.startsWith(".") && !part.startsWith("."))) continue;
       if (e.link) {
         const real = fs.realpath(path(e.name));
@@ -149,6 +159,7 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
 }
 
 const componentRegexes = new Map<string, RegExp>();
+const sorted = new WeakMap<DirEntry[], { links: DirEntry[]; more: DirEntry[] }>();
 
 /** A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match anything. */
 function componentRegex(part: string): RegExp {

@@ -70,6 +70,39 @@ function compiledFor(config: Config, home: string): CompiledProtection[] {
   return list;
 }
 
+const guards = new WeakMap<Config, Map<string, (path: string) => boolean>>();
+
+/**
+ * A quick test of whether a path is itself named by a protection glob (not checking the
+ * directories above it), for a bare word that may create a file (`tee key.pem`); null when
+ * nothing is protected. Made once per config and home.
+ */
+export function protectedPathTest(
+  config: Config,
+  home: string,
+): ((path: string) => boolean) | null {
+  if (config.pathProtection.length === 0) return null;
+  let byHome = guards.get(config);
+  if (!byHome) guards.set(config, byHome = new Map());
+  let test = byHome.get(home);
+  if (!test) {
+    const list = compiledFor(config, home);
+    test = (path: string) => {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      for (const p of list) {
+        if (
+          p.component ? p.component.test(name) : (p.prefix === null ||
+            path === p.prefix || path.startsWith(p.prefix === "/" ? "/" : p.prefix + "/")) &&
+            p.full!.test(path)
+        ) return true;
+      }
+      return false;
+    };
+    byHome.set(home, test);
+  }
+  return test;
+}
+
 /**
  * The strictest protection entry matching an absolute path or any directory above it (protecting
  * a directory protects what is inside it), or null.
