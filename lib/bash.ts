@@ -119,7 +119,7 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   const root = parsed.root;
   const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??
-    evaluationError(walker.evaluation, walker.stages);
+    evaluationError(walker.evaluationBox.ev, walker.stages);
   return walker.environment.length
     ? { stages: walker.stages, error, environment: walker.environment }
     : { stages: walker.stages, error };
@@ -602,7 +602,8 @@ function numericOutput(val: LiteNode): boolean {
 }
 
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
-function evaluationError(ev: Evaluation, stages: Stage[]): string | null {
+function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
+  if (!ev) return null;
   // (An associative array's subscripts are strings, not arithmetic.)
   if (ev.quotedCode?.some((a) => !ev.assoc.has(a))) return EVALUATION_ERROR;
   if (!ev.values.size) return null;
@@ -684,7 +685,16 @@ class Walker {
   /** Assignments alone of variables whose value a program runs (BashAnalysis.environment). */
   environment: Stage[] = [];
   /** Where the command's variables may be evaluated as code (see `evaluationError`). */
-  evaluation: Evaluation = { values: new Set(), texts: [], subscripts: [], assoc: new Set() };
+  evaluationBox: { ev?: Evaluation } = {};
+  /** (Made when first needed: most commands have none of it.) */
+  get evaluation(): Evaluation {
+    return this.evaluationBox.ev ??= {
+      values: new Set(),
+      texts: [],
+      subscripts: [],
+      assoc: new Set(),
+    };
+  }
   error: string | null = null;
   /** Function bodies, walked last: they run wherever they are called. */
   private functions: { body: LiteNode; moves: boolean }[] = [];
@@ -757,7 +767,7 @@ class Walker {
     );
     sub.stages = this.stages;
     sub.environment = this.environment;
-    sub.evaluation = this.evaluation;
+    sub.evaluationBox = this.evaluationBox;
     sub.touched = this.touched;
     sub.run(parsed.root, cwds, "substitution");
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
