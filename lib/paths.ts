@@ -67,7 +67,10 @@ export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean }
   const rest: string[] = [];
   let cur = path;
   for (;;) {
-    const real = opts.expected && cur === path && fs.realpathExpected
+    // (The root is itself: no lookup.)
+    const real = cur === "/"
+      ? "/"
+      : opts.expected && cur === path && fs.realpathExpected
       ? fs.realpathExpected(cur)
       : fs.realpath(cur);
     if (real !== null) {
