@@ -176,7 +176,7 @@ function judgeTarget(
     }
     if (shared.links.length) {
       // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
-      for (const p of target.raw ? [target.path, target.raw] : [target.path]) {
+      for (const p of target.raw ? [target.raw, target.path] : [target.path]) {
         const through = throughLinks(p, shared.links);
         if (through === null) continue;
         const real = realPath(through, ctx.fs);
