@@ -160,13 +160,20 @@ const PROGRAM_ENV = new Set([
  */
 const CODE_ENV =
   /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
+/** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
+const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
+/** A substitution in a value: `$(…)`, `` `…` ``. */
+const SUBSTITUTION = /\$\(|`/;
+
 /** The name of a `NAME=value` / `NAME+=value` word. */
 const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 
 /** Whether a `NAME=value` text assigns a variable whose value some program runs. */
 export function carriesCommand(assignment: string): boolean {
   const m = ASSIGNED.exec(assignment);
-  return m !== null && (SHELL_ENV.has(m[1]) || PROGRAM_ENV.has(m[1]) || CODE_ENV.test(m[1]));
+  if (m === null) return false;
+  if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);
+  return SHELL_ENV.has(m[1]) || PROGRAM_ENV.has(m[1]) || CODE_ENV.test(m[1]);
 }
 
 // deno-fmt-ignore
@@ -471,7 +478,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       const variable = m[1];
       let value = w.value.slice(m[0].length);
       const origin = `env ${variable}`;
-      if (CODE_ENV.test(variable)) {
+      if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
         more(derived(stage, [unknownWord(`(commands ${w.text} brings in)`)], origin));
       } else if (value === "") continue; // an empty pager or editor runs nothing
       else if (PROGRAM_ENV.has(variable)) {
