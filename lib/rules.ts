@@ -1,6 +1,6 @@
 /** Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break). */
 import { globToRegExp, specificity } from "./glob.ts";
-import { presetAccepts, type StageFacts } from "./safe_bash.ts";
+import { presetAccepts, presetForm, type StageFacts } from "./safe_bash.ts";
 import type { Action, Policy, Rule } from "./types.ts";
 
 /** Restrictiveness across targets and stages: deny > ask > log > nudge > allow. */
@@ -139,8 +139,10 @@ export function pickRule(
     const pool = bucket
       ? (list.anyWord.length ? [...bucket, ...list.anyWord] : bucket)
       : list.anyWord;
+    // (The preset's patterns read git's plain options away: `git --no-pager log` is `git log`.)
+    const plain = presetForm(form);
     for (const r of pool) {
-      if (r.pattern && !r.pattern.test(form)) continue;
+      if (r.pattern && !r.pattern.test(r.rule.preset ? plain : form)) continue;
       if (r.rule.preset && (!subject.stage || !presetAccepts(r.rule, subject.stage))) continue;
       const score = r.pattern ? r.score : 0;
       if (opts.explain) candidates.push({ rule: r.rule, score, form });

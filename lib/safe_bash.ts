@@ -296,6 +296,35 @@ function checkFor(words: string[]): { check: ArgCheck; key: number } | null {
   return null;
 }
 
+/**
+ * git's options that change nothing it reads or writes (`--no-pager`, `-P`, `--no-optional-locks`,
+ * `--literal-pathspecs`, `--no-replace-objects`) or only where it runs (`-C dir`, which the engine
+ * judges as a stage of its own there): the preset's git patterns hold with them in front.
+ */
+const GIT_PLAIN_OPTIONS =
+  /^git((?: (?:--no-pager|-P|--no-optional-locks|--literal-pathspecs|--no-replace-objects|-C [^ ]+))+)(?= |$)/;
+
+/** A bash form as the preset's patterns read it: git's plain options dropped (see above). */
+export function presetForm(form: string): string {
+  return form.startsWith("git -") ? form.replace(GIT_PLAIN_OPTIONS, "git") : form;
+}
+
+/** The argv the preset checks: git's plain options dropped, as `presetForm` drops them. */
+function presetArgv(argv: string[]): string[] {
+  if (argv[0] !== "git" && !argv[0]?.endsWith("/git")) return argv;
+  let i = 1;
+  for (;;) {
+    const a = argv[i];
+    if (a === "-C" && i + 1 < argv.length) i += 2;
+    else if (
+      /^(--no-pager|-P|--no-optional-locks|--literal-pathspecs|--no-replace-objects)$/.test(a)
+    ) {
+      i++;
+    } else break;
+  }
+  return i === 1 ? argv : [argv[0], ...argv.slice(i)];
+}
+
 /** Whether a preset rule that matched a stage's text also holds for its arguments. */
 export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   if (stage.writes) return false;
@@ -304,7 +333,7 @@ export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   const words = literalWords(rule.pattern);
   // The pattern matched the joined text; its words must also be the argv's own words (a quoted
   // `'git log' x` or `git 'log --output=x'` is not `git log …`). A path names the program too.
-  const argv = stage.argv;
+  const argv = presetArgv(stage.argv);
   const program = argv[0]?.slice(argv[0].lastIndexOf("/") + 1);
   if (program !== words[0] || words.some((w, i) => i > 0 && argv[i] !== w)) return false;
   const found = checkFor(words);

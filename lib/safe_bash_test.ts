@@ -247,6 +247,23 @@ Deno.test("printf -v with a subscript that runs a command is not even analysed a
   assert.ok(!allowed("printf -v name x"));
 });
 
+Deno.test("git's options that change nothing it touches may come before a read-only subcommand", () => {
+  for (const cmd of ["git --no-pager diff", "git -P log -3", "git -C src status"]) {
+    assert.ok(allowed(cmd), cmd);
+  }
+  for (
+    const cmd of [
+      "git --no-pager log --output=/tmp/x",
+      "git -c core.pager=x log",
+      "git --no-pager push",
+      "git -C 'x status' log",
+      "git --paginate log",
+    ]
+  ) {
+    assert.ok(!allowed(cmd), cmd);
+  }
+});
+
 Deno.test("a stage that writes through a redirect is not read-only", () => {
   for (
     const cmd of [
