@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts";
 import { loadBashParser } from "./bash_parser.ts";
 import { globMatch } from "./glob.ts";
-import { expandSafeBash, presetAccepts, SAFE_BASH_SIZE } from "./safe_bash.ts";
+import { expandSafeBash, presetAccepts, presetForm, SAFE_BASH_SIZE } from "./safe_bash.ts";
 
 const parser = await loadBashParser();
 const env = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u" } };
@@ -18,7 +18,9 @@ function stageAllowed(stage: Stage): boolean {
     argv,
     writes: stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)),
   };
-  return RULES.some((r) => forms.some((f) => globMatch(r.pattern!, f)) && presetAccepts(r, facts));
+  return RULES.some((r) =>
+    forms.some((f) => globMatch(r.pattern!, presetForm(f))) && presetAccepts(r, facts)
+  );
 }
 
 /** Whether `$safe-bash` allows every stage of a command. */
