@@ -263,6 +263,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["PROMPT_COMMAND='rm -rf build' bash -i", "deny", "deny"],
   ["PS4='$(rm -rf build)'; set -x; true", "deny", "deny"],
   ["PS1='`rm -rf build`' bash -i", "deny", "deny"],
+  ["export PS1='$(whoami)@$(hostname):'", "deny", "allow"],
   ["GIT_EXTERNAL_DIFF=rm git diff", "deny", "deny"],
   ["BASH_ENV=./x.sh bash -c ls", "deny", "deny"],
   [`bash -c "PAGER='rm -rf build'; git log"`, "deny", "deny"],

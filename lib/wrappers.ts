@@ -478,7 +478,11 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
       const variable = m[1];
       let value = w.value.slice(m[0].length);
       const origin = `env ${variable}`;
-      if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
+      if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
+        // A prompt is expanded as a double-quoted string: its substitutions are its commands.
+        // (With a `"` in it, which may be a quote inside a substitution: not read.)
+        shell(literal(`: "${value}"`), origin);
+      } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
         more(derived(stage, [unknownWord(`(commands ${w.text} brings in)`)], origin));
       } else if (value === "") continue; // an empty pager or editor runs nothing
       else if (PROGRAM_ENV.has(variable)) {
