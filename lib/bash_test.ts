@@ -9,7 +9,7 @@ import {
 } from "./bash.ts";
 import { loadBashParser } from "./bash_parser.ts";
 import { decodeAnsiC } from "./shell_words.ts";
-import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
+import { fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 const ENV: BashEnv = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u", TMPDIR: "/tmp/t" } };
@@ -807,13 +807,7 @@ Deno.test("evaluation: a value bash evaluates as code is never read as harmless"
       cwd: dir,
       env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
     });
-    const ran = new Set<number>();
-    let at = -1;
-    for (const record of (await Deno.readTextFile(`${dir}/log`)).split("\x1e")) {
-      const mark = /^M(\d+)$/.exec(record);
-      if (mark) at = Number(mark[1]);
-      else if (record === "A") ran.add(at);
-    }
+    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
     const wrong: string[] = [];
     lines.forEach(({ line, numeric }, i) => {
       const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });

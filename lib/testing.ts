@@ -98,3 +98,18 @@ export async function runBash(
   await writer.close();
   return new TextDecoder().decode((await child.output()).stdout);
 }
+
+/**
+ * The lines of a script in which a recorder ran: the script writes `M<i>` and a record separator
+ * to the log before line `i`, the recorder writes `A` and one when it runs.
+ */
+export function linesThatRan(log: string): Set<number> {
+  const ran = new Set<number>();
+  let at = -1;
+  for (const record of log.split("\x1e")) {
+    const mark = /^M(\d+)$/.exec(record);
+    if (mark) at = Number(mark[1]);
+    else if (record === "A") ran.add(at);
+  }
+  return ran;
+}

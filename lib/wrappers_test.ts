@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "./bash_parser.ts";
 import { decide } from "./engine.ts";
 import { realFs } from "./fs_facts.ts";
-import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
+import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 
@@ -176,13 +176,7 @@ Deno.test({
           PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         },
       });
-      const ran = new Set<number>();
-      let at = -1;
-      for (const record of (await Deno.readTextFile(`${dir}/log`)).split("\x1e")) {
-        const mark = /^M(\d+)$/.exec(record);
-        if (mark) at = Number(mark[1]);
-        else if (record === "A") ran.add(at);
-      }
+      const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
       const config = configFrom({
         policies: { p: { defaultAction: "allow", rules: [] } },
         locations: { "/": "p" },
