@@ -191,18 +191,24 @@ const RUNS_OTHERS = new Set([...Object.keys(WRAPPERS), ...SHELLS, ...RUNNERS]);
 
 const INTERPRETERS: Record<
   string,
-  { language: EvalShape["language"]; flags: string[]; subcommand?: string }
+  {
+    language: EvalShape["language"];
+    flags: string[];
+    subcommand?: string;
+    /** Short options whose value is the rest of their cluster (`perl -Mstrict`). */
+    valued?: string;
+  }
 > = {
-  python: { language: "python", flags: ["-c"] },
-  python2: { language: "python", flags: ["-c"] },
-  python3: { language: "python", flags: ["-c"] },
-  node: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"] },
-  bun: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"] },
+  python: { language: "python", flags: ["-c"], valued: "WXm" },
+  python2: { language: "python", flags: ["-c"], valued: "WXm" },
+  python3: { language: "python", flags: ["-c"], valued: "WXm" },
+  node: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
+  bun: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
   deno: { language: "typescript", flags: [], subcommand: "eval" },
   tsx: { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
   "ts-node": { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
-  ruby: { language: "ruby", flags: ["-e"] },
-  perl: { language: "perl", flags: ["-e", "-E"] },
+  ruby: { language: "ruby", flags: ["-e"], valued: "IrEFCxiKTW" },
+  perl: { language: "perl", flags: ["-e", "-E"], valued: "MmIixCdD" },
   php: { language: "php", flags: ["-r"] },
 };
 
@@ -828,6 +834,23 @@ function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
   return cwds.map((c) => (c === null ? null : cdInto(c, dir.value, true)[0]));
 }
 
+/** Where an eval flag stands in a cluster of short options, or -1 (a valued letter ends it). */
+function clusterEval(letters: string, interp: { flags: string[]; valued?: string }): number {
+  // (An eval flag that ends the cluster takes the next word, even after another: `node -pe`.)
+  const last = letters.length - 1;
+  if (
+    last > 0 && interp.flags.includes(`-${letters[last]}`) &&
+    ![...letters.slice(0, last)].some((c) => interp.valued?.includes(c))
+  ) {
+    return last;
+  }
+  for (let i = 0; i < letters.length; i++) {
+    if (interp.flags.includes(`-${letters[i]}`)) return i;
+    if (interp.valued?.includes(letters[i])) return -1;
+  }
+  return -1;
+}
+
 /** The `-c` string of a shell invocation, "script" for `sh file`, or null (stdin). */
 function shellPayload(args: Word[]): Word | "script" | null {
   for (let i = 0; i < args.length; i++) {
@@ -931,6 +954,20 @@ export function evalShape(stage: Stage): EvalShape | null {
     const a = args[i];
     if (a.kind !== "static") break;
     const v = a.value;
+    // A cluster of short options with an eval flag (`perl -ne`, `python3 -Sc`, `node -pe`,
+    // `perl -nex`): its code is the rest of the cluster, or the next word when the flag ends
+    // it. (A letter that takes a value ends the options of the cluster: `perl -Mexperimental`.)
+    const letters = /^-[A-Za-z0-9]{2,}$/.test(v) ? v.slice(1) : "";
+    const at = clusterEval(letters, interp);
+    if (at >= 0) {
+      const code = at === letters.length - 1 ? args[i + 1] : literal(letters.slice(at + 1));
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: `-${letters[at]}`,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
     const flag = interp.flags.find((f) =>
       v === f || (f.length === 2 && v.startsWith(f) && !v.startsWith("--")) || v.startsWith(f + "=")
     );

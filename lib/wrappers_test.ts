@@ -3,6 +3,8 @@ import { loadBashParser } from "./bash_parser.ts";
 import { decide } from "./engine.ts";
 import { realFs } from "./fs_facts.ts";
 import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
+import { analyzeBash } from "./bash.ts";
+import { evalShape } from "./wrappers.ts";
 
 const parser = await loadBashParser();
 
@@ -197,4 +199,27 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("evalShape: inline code behind clustered flags is found, with its source", async () => {
+  const shape = (command: string) => {
+    const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
+    const s = evalShape(a.stages[0]);
+    return s && [s.language, s.via, s.source];
+  };
+  assert.deepEqual(shape("perl -ne 'print if /x/' f"), ["perl", "-e", "print if /x/"]);
+  assert.deepEqual(shape("perl -lane 'print $F[0]' f"), ["perl", "-e", "print $F[0]"]);
+  assert.deepEqual(shape("perl -eprint"), ["perl", "-e", "print"]);
+  assert.deepEqual(shape("ruby -pe 'x'"), ["ruby", "-e", "x"]);
+  assert.deepEqual(shape("python3 -Sc 'import os'"), ["python", "-c", "import os"]);
+  assert.deepEqual(shape("python3 -cprint"), ["python", "-c", "print"]);
+  assert.deepEqual(shape("node -pe '1+1'"), ["javascript", "-e", "1+1"]);
+  // An eval flag inside a cluster: the rest of the cluster is its code.
+  assert.deepEqual(shape("perl -nex f"), ["perl", "-e", "x"]);
+  assert.deepEqual(shape("python3 -Scx"), ["python", "-c", "x"]);
+  assert.equal(shape("perl -Mstrict script.pl"), null);
+  assert.equal(shape("perl -Mexperimental script.pl"), null);
+  assert.equal(shape("python3 -Wdefault script.py"), null);
+  assert.equal(shape("python3 -uB script.py"), null);
+  assert.equal(shape("python3 -m pytest"), null);
 });
