@@ -201,7 +201,7 @@ Deno.test({
   },
 });
 
-Deno.test("evalShape: inline code behind clustered flags is found, with its source", async () => {
+Deno.test("evalShape: inline code behind clustered flags is found, with its source", () => {
   const shape = (command: string) => {
     const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
     const s = evalShape(a.stages[0]);
