@@ -19,7 +19,7 @@ import { brokenConfig, type Decider, notification, reason } from "./messages.ts"
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
 import { globLinks, type MadeLink, madeLinks, throughLinks } from "./links.ts";
-import { realPath } from "./paths.ts";
+import { DOT_DOT, realPath } from "./paths.ts";
 import { protectedPathTest, protectionBelow, protectionFor } from "./protection.ts";
 import {
   evaluatePolicy,
@@ -339,14 +339,24 @@ function decideStage(
     command,
     text: stage.text,
     origin: stage.origin,
-    cwd: stage.cwds.length === 1
-      ? stage.cwds[0] ?? "(unknown)"
-      : stage.cwds.map((c) => c ?? "(unknown)").join(" | "),
+    cwd: cwdText(stage.cwds),
     targets,
     action,
   };
   if (unknown) sv.dynamic = true;
   return sv;
+}
+
+/**
+ * The cwds a stage may run in, as shown: each lexically (a cwd kept as the kernel walks it,
+ * `/p/link/..`, is shown as `/p`; its targets show where it really leads), without repeats.
+ */
+function cwdText(cwds: (string | null)[]): string {
+  if (cwds.length === 1 && (cwds[0] === null || !DOT_DOT.test(cwds[0]))) {
+    return cwds[0] ?? "(unknown)";
+  }
+  const shown = cwds.map((c) => (c === null ? "(unknown)" : DOT_DOT.test(c) ? resolve(c) : c));
+  return [...new Set(shown)].join(" | ");
 }
 
 /** What a preset (`$safe-bash`) checks of a stage, worked out only when a preset asks. */

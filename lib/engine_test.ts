@@ -484,3 +484,21 @@ Deno.test("a decision never throws: generated token soup of every construct gets
     if (v.parseError) assert.notEqual(v.action, "allow", command);
   }
 });
+
+Deno.test("a cwd reached through `..` is shown lexically, once; its targets show where it leads", async () => {
+  const config = configFrom({
+    policies: { p: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "p" },
+  });
+  const ctx = ctxIn("/proj", {
+    files: ["/proj/x", "/far/deep/y"],
+    links: { "/proj/l": "/far/deep" },
+  });
+  const v = await bash(config, ctx, "cd l/.. && cat y");
+  const cat = v.stages.find((s) => s.command === "cat y")!;
+  assert.equal(cat.cwd, "/proj");
+  assert.ok(
+    cat.targets.some((t) => t.kind === "cwd" && t.resolved === "/far"),
+    JSON.stringify(cat),
+  );
+});
