@@ -601,6 +601,12 @@ function numericOutput(val: LiteNode): boolean {
   return false;
 }
 
+/** A `subscript` node (`a[i]`) as its array's name and the text of its index. */
+function subscript(node: LiteNode): [string, string] {
+  const t = node.text;
+  return [node.namedChildren[0]?.text ?? "", t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))];
+}
+
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
 function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
   if (!ev) return null;
@@ -1484,9 +1490,9 @@ class Walker {
     const val = node.childForFieldName("value");
     let name = target?.text ?? "";
     if (target?.type === "subscript") {
-      name = target.namedChildren[0]?.text ?? "";
-      const t = target.text;
-      this.evaluation.subscripts.push([name, t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))]);
+      const s = subscript(target);
+      name = s[0];
+      this.evaluation.subscripts.push(s);
     }
     if (val?.type === "array") {
       // `a=([i]=v …)`: an indexed array's subscripts are arithmetic, even quoted ones.
@@ -1532,11 +1538,8 @@ class Walker {
         // The offset and length after the `:` are arithmetic.
         this.evaluation.texts.push(kids.slice(i + 1).map((c) => c.text).join(" "));
         break;
-      } else if (k.type === "subscript") {
-        const t = k.text;
-        const array = k.namedChildren[0]?.text ?? "";
-        this.evaluation.subscripts.push([array, t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))]);
-      } else if (k.type === "@" && kids[i + 1]?.text === "P") {
+      } else if (k.type === "subscript") this.evaluation.subscripts.push(subscript(k));
+      else if (k.type === "@" && kids[i + 1]?.text === "P") {
         this.error ??= "a prompt expansion (${x@P}) runs the command substitutions in its value";
       }
     }
@@ -1544,7 +1547,6 @@ class Walker {
 
   /** Builtins that read names or arithmetic from their arguments (NAME_READERS). */
   private builtinEvaluation(name: string, args: Word[]): void {
-    const ev = this.evaluation;
     const valued = NAME_READERS[name];
     const flags: string[] = [];
     const operands: Word[] = [];
@@ -1579,7 +1581,7 @@ class Walker {
         if (operands[1]) this.nameTarget(operands[1]);
         return;
       case "let":
-        for (const w of args) ev.texts.push(w.text);
+        for (const w of args) this.evaluation.texts.push(w.text);
         return;
       case "test":
       case "[":
@@ -1588,7 +1590,7 @@ class Walker {
         });
         return;
       case "eval":
-        for (const w of args) if (w.kind === "static") ev.texts.push(w.value);
+        for (const w of args) if (w.kind === "static") this.evaluation.texts.push(w.value);
         return;
       case "printf":
       case "wait":
@@ -1604,12 +1606,12 @@ class Walker {
       }
       const variable = (eq < 0 ? w.value : w.value.slice(0, eq)).replace(/\[.*$/, "");
       const value = eq < 0 ? null : w.value.slice(eq + 1);
-      if (all.includes("A")) ev.assoc.add(variable);
-      if (all.includes("i") && value !== null) ev.texts.push(value);
+      if (all.includes("A")) this.evaluation.assoc.add(variable);
+      if (all.includes("i") && value !== null) this.evaluation.texts.push(value);
       if (all.includes("n") && value !== null) {
         // A nameref: every use of the variable reads `value` as a name.
         if (SUBSCRIPT_CODE.test(value)) this.error ??= EVALUATION_ERROR;
-        ev.values.add(variable);
+        this.evaluation.values.add(variable);
       }
     }
   }

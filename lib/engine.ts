@@ -294,11 +294,7 @@ function decideStage(
     stage: new PresetFacts(stage),
     unknown,
   };
-  const raw = stageTargets(
-    stage,
-    ctx,
-    protectedPathTest(config, ctx.home) ?? undefined,
-  );
+  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home));
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.
     raw.push({

@@ -69,8 +69,6 @@ export function madeLinks(stages: Stage[]): MadeLink[] {
     for (const cwd of stage.cwds) {
       if (cwd === null) continue;
       // Each link's name, with the target it is made for.
-      // (A link named after its target, in a directory: never `.` or `..`, which exist.)
-      const named = (t: string) => !/^\.\.?$/.test(basename(t));
       const pairs: [string, string][] = [];
       if (targetDir !== null) {
         for (const t of operands) {
@@ -95,6 +93,11 @@ export function madeLinks(stages: Stage[]): MadeLink[] {
     }
   }
   return out;
+}
+
+/** Whether a link made in a directory can be named after `target` (never `.` or `..`, which exist). */
+function named(target: string): boolean {
+  return !/^\.\.?$/.test(basename(target));
 }
 
 /**
@@ -142,8 +145,11 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
     // out once (a listing is reused while its directory is unchanged).
     let kinds = sorted.get(listing);
     if (!kinds) {
-      sorted.set(listing, kinds = { links: listing.filter((e) => e.link), more: [] });
-      kinds.more = listing.filter((e) => e.link || e.dir);
+      kinds = {
+        links: listing.filter((e) => e.link),
+        more: listing.filter((e) => e.link || e.dir),
+      };
+      sorted.set(listing, kinds);
     }
     for (const e of i === parts.length - 1 ? kinds.links : kinds.more) {
       if (!re.test(e.name) || (e.name.startsWith(".") && !part.startsWith("."))) continue;

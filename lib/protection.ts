@@ -1,6 +1,6 @@
 /** pathProtection: globs over paths that no rule, approval or session choice can open up. */
 import { isAbsolute, resolve } from "node:path";
-import { expandTilde } from "./paths.ts";
+import { expandTilde, isWithin } from "./paths.ts";
 import type { Config, ProtectionAction, ProtectionEntry } from "./types.ts";
 
 /** A protection entry compiled for one home directory. */
@@ -74,14 +74,14 @@ const guards = new WeakMap<Config, Map<string, (path: string) => boolean>>();
 
 /**
  * A quick test of whether a path is itself named by a protection glob (not checking the
- * directories above it), for a bare word that may create a file (`tee key.pem`); null when
+ * directories above it), for a bare word that may create a file (`tee key.pem`); undefined when
  * nothing is protected. Made once per config and home.
  */
 export function protectedPathTest(
   config: Config,
   home: string,
-): ((path: string) => boolean) | null {
-  if (config.pathProtection.length === 0) return null;
+): ((path: string) => boolean) | undefined {
+  if (config.pathProtection.length === 0) return undefined;
   let byHome = guards.get(config);
   if (!byHome) guards.set(config, byHome = new Map());
   let test = byHome.get(home);
@@ -91,9 +91,9 @@ export function protectedPathTest(
       const name = path.slice(path.lastIndexOf("/") + 1);
       for (const p of list) {
         if (
-          p.component ? p.component.test(name) : (p.prefix === null ||
-            path === p.prefix || path.startsWith(p.prefix === "/" ? "/" : p.prefix + "/")) &&
-            p.full!.test(path)
+          p.component
+            ? p.component.test(name)
+            : (p.prefix === null || isWithin(path, p.prefix)) && p.full!.test(path)
         ) return true;
       }
       return false;

@@ -301,8 +301,17 @@ function checkFor(words: string[]): { check: ArgCheck; key: number } | null {
  * `--literal-pathspecs`, `--no-replace-objects`) or only where it runs (`-C dir`, which the engine
  * judges as a stage of its own there): the preset's git patterns hold with them in front.
  */
-const GIT_PLAIN_OPTIONS =
-  /^git((?: (?:--no-pager|-P|--no-optional-locks|--literal-pathspecs|--no-replace-objects|-C [^ ]+))+)(?= |$)/;
+const GIT_PLAIN_FLAGS = [
+  "--no-pager",
+  "-P",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "--no-replace-objects",
+];
+const GIT_PLAIN_FLAG = new Set(GIT_PLAIN_FLAGS);
+const GIT_PLAIN_OPTIONS = new RegExp(
+  `^git((?: (?:${GIT_PLAIN_FLAGS.join("|")}|-C [^ ]+))+)(?= |$)`,
+);
 
 /** A bash form as the preset's patterns read it: git's plain options dropped (see above). */
 export function presetForm(form: string): string {
@@ -316,11 +325,8 @@ function presetArgv(argv: string[]): string[] {
   for (;;) {
     const a = argv[i];
     if (a === "-C" && i + 1 < argv.length) i += 2;
-    else if (
-      /^(--no-pager|-P|--no-optional-locks|--literal-pathspecs|--no-replace-objects)$/.test(a)
-    ) {
-      i++;
-    } else break;
+    else if (GIT_PLAIN_FLAG.has(a)) i++;
+    else break;
   }
   return i === 1 ? argv : [argv[0], ...argv.slice(i)];
 }

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "./bash.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
 import type { Context, TargetKind, ToolCall } from "./types.ts";
+import { GIT_VALUED_OPTIONS } from "./wrappers.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -122,13 +123,13 @@ function fileUrlPath(url: string): string {
   }
 }
 
-/** Whether a static bash word names a path (RULINGS "Stages and targets"). */
 /**
  * Whether a path is protected (pathProtection): a bare name that would create one (`tee .env`,
  * `cp x key.pem`) is a path even before it exists.
  */
 export type ProtectedPath = (path: string) => boolean;
 
+/** Whether a static bash word names a path (RULINGS "Stages and targets"). */
 function pathLike(
   value: string,
   cwds: (string | null)[],
@@ -144,11 +145,12 @@ function pathLike(
   if (/^file:\/\//i.test(value)) return true;
   if (URL_RE.test(value)) return false;
   if (value.includes("/")) return true;
-  return cwds.some((c) =>
-    c !== null &&
-    (ctx.fs.exists(resolveIn(c, value)) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)) ||
-      (guarded !== undefined && guarded(resolveIn(c, value))))
-  );
+  return cwds.some((c) => {
+    if (c === null) return false;
+    const path = resolveIn(c, value);
+    return ctx.fs.exists(path) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)) ||
+      (guarded !== undefined && guarded(path));
+  });
 }
 
 /** The target at `path` (absolute), with the form the kernel walks when it has a `..`. */
@@ -362,7 +364,7 @@ function gitObjectPaths(stage: Stage): Target[] {
   // The subcommand, after git's own options (`git -C dir show …`).
   let at = 1;
   while (stage.argv[at]?.kind === "static" && stage.argv[at].value.startsWith("-")) {
-    at += /^(-C|-c|--git-dir|--work-tree|--namespace)$/.test(stage.argv[at].value) ? 2 : 1;
+    at += GIT_VALUED_OPTIONS.has(stage.argv[at].value) ? 2 : 1;
   }
   const sub = stage.argv[at];
   if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];

@@ -186,8 +186,19 @@ const RUNNERS = new Set(["watch", "trap", "git", "parallel", "at", "batch", "su"
   "typeset", "local", "readonly"]);
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
-/** Every program `innerStages` looks into: one lookup answers the stages that run nothing else. */
+/** The wrappers, shells and runners `innerStages` looks into for the commands they run. */
 const RUNS_OTHERS = new Set([...Object.keys(WRAPPERS), ...SHELLS, ...RUNNERS]);
+
+/** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
+export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+]);
 
 const INTERPRETERS: Record<
   string,
@@ -225,15 +236,11 @@ interface ChdirSpec {
   /** They come before the subcommand only (`git -C dir log`; `git commit -C REV` is not one). */
   beforeSubcommand?: boolean;
   /** Options before the subcommand that take a value, so it is not the subcommand. */
-  valued?: string[];
+  valued?: ReadonlySet<string>;
 }
 
 const CHDIR_OPTIONS: Record<string, ChdirSpec> = {
-  git: {
-    options: ["-C"],
-    beforeSubcommand: true,
-    valued: ["-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"],
-  },
+  git: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   make: { options: ["-C", "--directory"] },
   gmake: { options: ["-C", "--directory"] },
   tar: { options: ["-C", "--directory"] },
@@ -253,10 +260,7 @@ function chdirOptions(
     const a = args[i];
     const v = a.kind === "static" ? a.value : a.prefix;
     if (spec.beforeSubcommand && a.kind === "static" && !v.startsWith("-")) break;
-    if (spec.valued?.includes(v)) {
-      i++;
-      continue;
-    }
+    let found = false;
     for (const opt of spec.options) {
       let dir: Word | undefined;
       if (v === opt && a.kind === "static") dir = args[++i];
@@ -266,8 +270,10 @@ function chdirOptions(
         dir = a.kind === "static" ? literal(v.slice(opt.length)) : a;
       } else continue;
       if (dir) moved = chdir(moved ?? cwds, dir);
+      found = true;
       break;
     }
+    if (!found && spec.valued?.has(v)) i++; // another option's value
   }
   return moved;
 }
@@ -336,6 +342,13 @@ const COMMAND_OPTIONS: Record<string, CommandOptionSpec> = {
     exact: true,
   },
 };
+
+/** Every program `innerStages` looks into: one lookup answers the stages that run nothing else. */
+const LOOKED_INTO = new Set([
+  ...RUNS_OTHERS,
+  ...Object.keys(COMMAND_OPTIONS),
+  ...Object.keys(CHDIR_OPTIONS),
+]);
 
 /** The long option of `names` that `opt` spells (in full, or as a GNU-style abbreviation). */
 function longOption<T>(
@@ -455,10 +468,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   const carried = stage.assignments !== undefined &&
     stage.assignments.some((a) => carriesCommand(a.value));
   // Most stages run nothing else: answer them before building anything.
-  if (
-    !carried && !RUNS_OTHERS.has(name) && !Object.hasOwn(COMMAND_OPTIONS, name) &&
-    !Object.hasOwn(CHDIR_OPTIONS, name)
-  ) return [];
+  if (!carried && !LOOKED_INTO.has(name)) return [];
   const args = stage.argv.slice(1);
   const out: Stage[] = [];
   const more = (s: Stage) => {
@@ -672,7 +682,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
         if (kv) setting({ ...kv, kind: "dynamic" }, "git --config-env");
       } else if (v.startsWith("--exec-path=")) {
         more(derived(stage, [unknownWord(`(git programs in ${v.slice(12)})`)], "git"));
-      } else if (/^(-C|--git-dir|--work-tree|--namespace|--super-prefix)$/.test(v)) i++;
+      } else if (GIT_VALUED_OPTIONS.has(v)) i++;
     }
     const sub = args[i]?.kind === "static" ? args[i].value : "";
     const rest = args.slice(i + 1);
