@@ -1632,6 +1632,8 @@ class Walker {
 
   /** Decode a word node to the value bash will use. */
   word(node: LiteNode, cwds: Cwds): Word {
+    // Most words are plain text: no quotes, escapes, expansions, globs, braces or tilde.
+    if (node.type === "word" && PLAIN_WORD.test(node.text)) return literal(node.text);
     const parts = this.parts(node, cwds, FIRST);
     return braceExpanded(fromParts(parts, node.text), parts);
   }
@@ -1919,6 +1921,9 @@ function fromParts(parts: Part[], text: string): Word {
   }
   return { value, kind, prefix, text };
 }
+
+/** A word bash takes as it is written (every character literal, none special anywhere). */
+const PLAIN_WORD = /^[A-Za-z0-9_./,:+%@=-]+$/;
 
 /** A static word for a keyword token. */
 function literal(text: string): Word {
