@@ -188,34 +188,41 @@ function judgeTarget(
       ? paths.map((p) => locate(index, p))
       : paths.flatMap((p) => reachable(index, p));
   }
-  let best: TargetVerdict | null = null;
-  for (const placement of placements) {
+  // The most restrictive placement (the first of equals) decides.
+  let bestAt = 0;
+  let bestResult: (RuleResult & { approval?: Rule }) | undefined;
+  for (let i = 0; i < placements.length; i++) {
+    const placement = placements[i];
     let r: (RuleResult & { approval?: Rule }) | undefined;
     for (const [p, known] of judged) if (p === placement.policy) r = known;
     if (!r) {
       r = judgePlacement(config, placement, subject, explain);
       judged.push([placement.policy, r]);
     }
-    const tv: TargetVerdict = {
-      path: target.path ?? "",
-      kind: target.kind,
-      source: target.source,
-      location: placement.location,
-      policy: placement.policy,
-      rule: r.rule,
-      score: r.score,
-      action: r.action,
-    };
-    if (resolved) tv.resolved = resolved;
-    if (linked) tv.linked = linked;
-    if (globbed) tv.links = globbed;
-    if (r.approval) tv.approval = r.approval;
-    if (explain && r.candidates) tv.candidates = r.candidates;
-    const note = target.note ?? r.note;
-    if (note) tv.note = note;
-    if (!best || RESTRICTIVENESS[tv.action] > RESTRICTIVENESS[best.action]) best = tv;
+    if (!bestResult || RESTRICTIVENESS[r.action] > RESTRICTIVENESS[bestResult.action]) {
+      bestAt = i;
+      bestResult = r;
+    }
   }
-  const out = best!;
+  const placement = placements[bestAt];
+  const r = bestResult!;
+  const out: TargetVerdict = {
+    path: target.path ?? "",
+    kind: target.kind,
+    source: target.source,
+    location: placement.location,
+    policy: placement.policy,
+    rule: r.rule,
+    score: r.score,
+    action: r.action,
+  };
+  if (resolved) out.resolved = resolved;
+  if (linked) out.linked = linked;
+  if (globbed) out.links = globbed;
+  if (r.approval) out.approval = r.approval;
+  if (explain && r.candidates) out.candidates = r.candidates;
+  const note = target.note ?? r.note;
+  if (note) out.note = note;
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   const checked = target.path === null ? [] : paths;
   for (const p of checked) {
