@@ -180,52 +180,59 @@ function embeddedValue(value: string): string | null {
   return glued ? glued[1] : null;
 }
 
-/** A static path-like value as a target: absolute, under home, or relative to each cwd. */
+/** A static path-like value as targets (into `out`): absolute, under home, or relative to each cwd. */
 function staticTargets(
   value: string,
   w: Word,
   cwds: (string | null)[],
   kind: TargetKind,
   ctx: Context,
-): Target[] {
+  out: Target[],
+): void {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
-  if (value.startsWith("/")) return [located(kind, value, "exact", w.text)];
-  if (value === "~" || value.startsWith("~/")) {
-    return [located(kind, ctx.home + value.slice(1), "exact", w.text)];
+  if (value.startsWith("/")) {
+    out.push(located(kind, value, "exact", w.text));
+    return;
   }
-  return cwds.map((c): Target =>
-    c === null
-      ? {
-        kind: "dynamic",
-        path: null,
-        reach: "anywhere",
-        source: w.text,
-        note: "relative to an unknown directory",
-      }
-      : located(kind, c + "/" + value, "exact", w.text)
-  );
+  if (value === "~" || value.startsWith("~/")) {
+    out.push(located(kind, ctx.home + value.slice(1), "exact", w.text));
+    return;
+  }
+  for (const c of cwds) {
+    out.push(
+      c === null
+        ? {
+          kind: "dynamic",
+          path: null,
+          reach: "anywhere",
+          source: w.text,
+          note: "relative to an unknown directory",
+        }
+        : located(kind, c + "/" + value, "exact", w.text),
+    );
+  }
 }
 
+/** The targets of a word (into `out`); `force`: a path whatever it looks like (a redirect's). */
 function wordTargets(
   w: Word,
   cwds: (string | null)[],
   kind: TargetKind,
   ctx: Context,
-  force: boolean,
-  guarded?: ProtectedPath,
-): Target[] {
+  opts: { force: boolean; guarded?: ProtectedPath; out: Target[] },
+): void {
+  const { force, guarded, out } = opts;
   if (w.kind === "static") {
-    const out: Target[] = [];
     const embedded = force ? null : embeddedValue(w.value);
     if (force || pathLike(w.value, cwds, ctx, guarded)) {
-      out.push(...staticTargets(w.value, w, cwds, kind, ctx));
+      staticTargets(w.value, w, cwds, kind, ctx, out);
     }
     if (embedded !== null && pathLike(embedded, cwds, ctx, guarded)) {
-      out.push(...staticTargets(embedded, w, cwds, kind, ctx));
+      staticTargets(embedded, w, cwds, kind, ctx, out);
     }
-    return out;
+    return;
   }
-  return unknownTargets(w, cwds, ctx);
+  for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
 }
 
 /** Globs and unknown values: reachable below their known prefix (RULINGS principle 3). */
@@ -399,19 +406,20 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
     );
   }
   const strings = stringArguments(stage.argv);
-  stage.argv.forEach((w, i) => {
-    if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) return;
-    if (i > 0 && strings.has(i)) return;
-    if (/^[<>]\(/.test(w.text)) return; // process substitution: a pipe, not a file
-    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false, guarded));
-  });
-  out.push(...gitObjectPaths(stage));
-  for (const w of stage.assignments ?? []) {
-    out.push(...wordTargets(w, stage.cwds, "argument", ctx, false, guarded));
+  const argv = stage.argv;
+  const asWords = { force: false, guarded, out };
+  for (let i = 0; i < argv.length; i++) {
+    const w = argv[i];
+    if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
+    if (i > 0 && strings.has(i)) continue;
+    if (/^[<>]\(/.test(w.text)) continue; // process substitution: a pipe, not a file
+    wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
+  for (const t of gitObjectPaths(stage)) out.push(t);
+  for (const w of stage.assignments ?? []) wordTargets(w, stage.cwds, "argument", ctx, asWords);
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
-    out.push(...wordTargets(r.target!, stage.cwds, "redirect", ctx, true));
+    wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out });
   }
   return dedupe(out);
 }
