@@ -57,13 +57,16 @@ export interface RuleResult {
 /** A compiled rule list, with the bash rules indexed by the first word of their pattern. */
 interface CompiledList {
   all: CompiledRule[];
-  /** Bash rules whose pattern starts with a whole literal word, by that word. */
+  /** Bash rules whose pattern starts with a whole literal word, by that word; then anyWord's. */
   byWord: Map<string, CompiledRule[]>;
   /** Bash rules that can match any first word (no pattern, or a wildcard inside the first word). */
   anyWord: CompiledRule[];
 }
 
 const compiledLists = new WeakMap<Rule[], CompiledList>();
+
+/** No candidates (shared: nothing is ever pushed to it). */
+const NONE: never[] = Object.freeze([]) as never[];
 
 function compileList(rules: Rule[]): CompiledList {
   let list = compiledLists.get(rules);
@@ -91,6 +94,8 @@ function compileList(rules: Rule[]): CompiledList {
       else byWord.set(word, [r]);
     }
   }
+  // A word's bucket holds the rules of any word too, after its own.
+  for (const [word, bucket] of byWord) byWord.set(word, [...bucket, ...anyWord]);
   list = { all, byWord, anyWord };
   compiledLists.set(rules, list);
   return list;
@@ -116,7 +121,8 @@ export function pickRule(
   const list = compileList(source);
   const rules = list.all;
   const isBash = subject.tool === "bash";
-  const candidates: { rule: Rule; score: number; form?: string }[] = [];
+  // (Collected for explain only.)
+  const candidates: { rule: Rule; score: number; form?: string }[] = opts.explain ? [] : NONE;
   if (!isBash) {
     let best: CompiledRule | null = null;
     for (const r of rules) {
@@ -136,9 +142,7 @@ export function pickRule(
     const space = form.indexOf(" ");
     const first = space >= 0 ? form.slice(0, space) : form;
     const bucket = list.byWord.get(first);
-    const pool = bucket
-      ? (list.anyWord.length ? [...bucket, ...list.anyWord] : bucket)
-      : list.anyWord;
+    const pool = bucket ?? list.anyWord;
     // (The preset's patterns read git's plain options away: `git --no-pager log` is `git log`.)
     const plain = presetForm(form);
     for (const r of pool) {
