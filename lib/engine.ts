@@ -144,6 +144,10 @@ const METADATA_ONLY = new Set([
   "read", "write", "edit",
 ]);
 
+/** How realPath looks a target up: the cwd is expected to exist, other paths may not. */
+const CWD = { expected: true };
+const OTHER = {};
+
 /** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
 function judgeTarget(
   config: Config,
@@ -163,7 +167,7 @@ function judgeTarget(
     placements = reachable(index, null);
   } else {
     paths.push(target.path);
-    const real = realPath(target.raw ?? target.path, ctx.fs, { expected: target.kind === "cwd" });
+    const real = realPath(target.raw ?? target.path, ctx.fs, target.kind === "cwd" ? CWD : OTHER);
     if (real !== target.path) {
       paths.push(real);
       resolved = real;

@@ -64,7 +64,8 @@ export function resolveReadPath(path: string, cwd: string, home: string, fs: FsF
  */
 export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean } = {}): string {
   if (DOT_DOT.test(path)) return physicalPath(path, fs);
-  const rest: string[] = [];
+  // The names below the nearest existing ancestor, deepest first (most paths exist: none).
+  let rest: string[] | null = null;
   let cur = path;
   for (;;) {
     // (The root is itself: no lookup.)
@@ -76,13 +77,13 @@ export function realPath(path: string, fs: FsFacts, opts: { expected?: boolean }
     if (real !== null) {
       // A real path is absolute and normalised; the names below it are plain unless the path
       // was not (`..` below a directory that does not exist, which the kernel never walks).
-      if (!rest.length) return real;
+      if (!rest) return real;
       const joined = (real === "/" ? "/" : real + "/") + rest.reverse().join("/");
       return NOT_PLAIN.test(joined) ? resolve(joined) : joined;
     }
     const parent = dirname(cur);
     if (parent === cur) return NOT_PLAIN.test(path) ? resolve(path) : path;
-    rest.push(cur.slice(parent.length).replace(/^\//, ""));
+    (rest ??= []).push(cur.slice(parent.length).replace(/^\//, ""));
     cur = parent;
   }
 }
