@@ -85,14 +85,34 @@ export function memoFs(fs: FsFacts): FsFacts {
   return new MemoFs(fs);
 }
 
+/** Paths a memo keeps in a list before it moves them to a map. */
+const SMALL = 8;
+
 /** memoFs as a class: one object per decision, its methods shared. */
 class MemoFs implements FsFacts {
-  #known = new Map<string, Known>();
+  // A decision asks about a handful of paths: a list is quicker than hashing each new path
+  // string. Past SMALL paths (a replay run, a long command), a map.
+  #paths: string[] = [];
+  #answers: Known[] = [];
+  #known: Map<string, Known> | null = null;
   constructor(private fs: FsFacts) {}
 
   #of(path: string): Known {
-    let k = this.#known.get(path);
-    if (!k) this.#known.set(path, k = {});
+    if (this.#known) {
+      let k = this.#known.get(path);
+      if (!k) this.#known.set(path, k = {});
+      return k;
+    }
+    const paths = this.#paths;
+    for (let i = 0; i < paths.length; i++) if (paths[i] === path) return this.#answers[i];
+    const k: Known = {};
+    if (paths.length < SMALL) {
+      paths.push(path);
+      this.#answers.push(k);
+    } else {
+      this.#known = new Map(paths.map((p, i) => [p, this.#answers[i]]));
+      this.#known.set(path, k);
+    }
     return k;
   }
 

@@ -75,3 +75,25 @@ Deno.test("memoFs: asks each question once, and reuses a real path as existence"
   assert.equal(fs.isDirectory!("/a"), false);
   assert.deepEqual(asked, ["realpath /a", "exists /x", "dir /a"]);
 });
+
+Deno.test("memoFs: past a handful of paths, every answer is still kept and still right", () => {
+  const asked: string[] = [];
+  const base: FsFacts = {
+    realpath: (p) => (asked.push(`realpath ${p}`), p.endsWith("0") ? null : p + ".real"),
+    exists: (p) => (asked.push(`exists ${p}`), !p.endsWith("0")),
+  };
+  const fs = memoFs(base);
+  const paths = Array.from({ length: 40 }, (_, i) => `/p/${i}`);
+  for (let round = 0; round < 3; round++) {
+    for (const p of paths) {
+      assert.equal(fs.realpath(p), p.endsWith("0") ? null : p + ".real");
+      assert.equal(fs.exists(p), !p.endsWith("0"));
+    }
+  }
+  // Each question once per path, whether it was kept before or after the memo grew (a missing
+  // real path does not tell existence: that is asked too).
+  assert.deepEqual(
+    asked,
+    paths.flatMap((p) => p.endsWith("0") ? [`realpath ${p}`, `exists ${p}`] : [`realpath ${p}`]),
+  );
+});
