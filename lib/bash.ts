@@ -80,6 +80,9 @@ export interface BashEnv {
   env: Record<string, string | undefined>;
 }
 
+/** No `<>` operators (shared; never changed). */
+const NO_OFFSETS: ReadonlySet<number> = new Set();
+
 /** No assigned variable names (shared; never changed). */
 const NO_NAMES: ReadonlySet<string> = new Set();
 
@@ -134,10 +137,10 @@ type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
 function parseSource(
   parser: BashParser,
   text: string,
-): { root: LiteNode; source: string; readWrite: Set<number> } | null {
+): { root: LiteNode; source: string; readWrite: ReadonlySet<number> } | null {
   // Plain commands (most of them) are read without tree-sitter, into the very same tree.
   const simple = simpleTree(text);
-  if (simple) return { root: simple, source: text, readWrite: new Set() };
+  if (simple) return { root: simple, source: text, readWrite: NO_OFFSETS };
   let source = text;
   let tree: Tree | null = parser.parse(source);
   if (!tree) return null;
@@ -720,7 +723,7 @@ class Walker {
   constructor(
     private env: BashEnv,
     source: string,
-    private readWrite: Set<number>,
+    private readWrite: ReadonlySet<number>,
     private parser: BashParser | null,
     /** Shared by the walkers of one command: nodes walked so far. */
     private budget: { steps: number },
