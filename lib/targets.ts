@@ -2,6 +2,7 @@
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "./bash.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
+import { AWKS, scriptStrings, SEDS } from "./scripts.ts";
 import type { Context, TargetKind, ToolCall } from "./types.ts";
 import { GIT_VALUED_OPTIONS } from "./wrappers.ts";
 
@@ -289,8 +290,8 @@ const NO_FILE_OPERANDS = new Set([
 
 /**
  * Argument positions that hold strings, not paths: every argument of a program in
- * NO_FILE_OPERANDS (`echo $(git log -1)`), the message of `git commit -m`/`--message`, and the
- * expression words of find that name no file.
+ * NO_FILE_OPERANDS (`echo $(git log -1)`), the message of `git commit -m`/`--message`, the
+ * expression words of find that name no file, and the program of awk or sed.
  * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
  */
 function stringArguments(argv: Word[]): ReadonlySet<number> {
@@ -298,8 +299,16 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
     ? argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1)
     : "";
   // Most programs have none: no set to build.
-  if (!NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git") return NONE;
+  const script = AWKS.has(name) || SEDS.has(name);
+  if (!NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git" && !script) return NONE;
   const out = new Set<number>();
+  if (script) {
+    // awk's program and sed's script are code, not a file (what the code opens is a stage of
+    // its own: see wrappers).
+    const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+    for (const at of scriptStrings(name, args)) out.add(at + 1);
+    return out;
+  }
   if (NO_FILE_OPERANDS.has(name)) {
     for (let i = 1; i < argv.length; i++) out.add(i);
     return out;

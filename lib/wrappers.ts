@@ -3,8 +3,9 @@
  * (`sudo rm x` runs `rm x`; `bash -c 'rm x'` runs `rm x`; `find . -exec rm {} ;` runs `rm`), and
  * the inline code an interpreter evaluates is recognised for eval classification.
  */
-import type { Stage, Word } from "./bash.ts";
+import type { Redirect, Stage, Word } from "./bash.ts";
 import { cdInto } from "./paths.ts";
+import { awkEffects, AWKS, sedEffects, SEDS } from "./scripts.ts";
 import type { EvalShape } from "./types.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -346,6 +347,8 @@ const COMMAND_OPTIONS: Record<string, CommandOptionSpec> = {
 /** Every program `innerStages` looks into: one lookup answers the stages that run nothing else. */
 const LOOKED_INTO = new Set([
   ...RUNS_OTHERS,
+  ...AWKS,
+  ...SEDS,
   ...Object.keys(COMMAND_OPTIONS),
   ...Object.keys(CHDIR_OPTIONS),
 ]);
@@ -447,6 +450,51 @@ function derived(stage: Stage, argv: Word[], origin: string, cwds?: (string | nu
   };
 }
 
+/**
+ * What an awk or sed program runs and touches, as stages: the shell commands it starts, and one
+ * stage of the program with the files it writes and reads as its redirects. A program that cannot
+ * be seen is an unknown command.
+ */
+function scriptStages(
+  stage: Stage,
+  name: string,
+  args: Word[],
+  to: { analyze: ExpandOptions["analyze"]; more: (s: Stage) => void; out: Stage[] },
+): void {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  const e = AWKS.has(name) ? awkEffects(values) : sedEffects(values);
+  const origin = `${name} program`;
+  const unknown = (what: string, cwds = stage.cwds) =>
+    to.more(derived(stage, [unknownWord(`(${what})`)], origin, cwds));
+  if (e.opaque) {
+    unknown(e.opaque);
+    return;
+  }
+  for (const c of e.commands) {
+    if (c.text === null) {
+      unknown(`a command the ${name} program makes`);
+      continue;
+    }
+    // The program runs it with `sh -c` where it runs; fed the program's output, its commands
+    // read a pipe (`print | "sh"` runs what it prints).
+    for (const cwd of stage.cwds) {
+      const inner = to.analyze(c.text, cwd, origin);
+      if (inner === null) unknown(c.text, [cwd]);
+      else for (const s of inner) to.more(c.piped ? { ...s, piped: true } : s);
+    }
+  }
+  // The program opens names as they are: no `~` expansion (`~/x` is a directory `~` here).
+  const file = (f: string | null) =>
+    f === null
+      ? unknownWord(`(a file the ${name} program names)`)
+      : literal(f.startsWith("~") ? "./" + f : f);
+  const redirects: Redirect[] = [
+    ...e.writes.map((f): Redirect => ({ op: ">", kind: "write", target: file(f) })),
+    ...e.reads.map((f): Redirect => ({ op: "<", kind: "read", target: file(f) })),
+  ];
+  if (redirects.length) to.out.push({ ...derived(stage, [stage.argv[0]], origin), redirects });
+}
+
 /** A static word. */
 function literal(value: string): Word {
   return { value, kind: "static", prefix: value, text: value };
@@ -532,6 +580,10 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
     for (const [value, how] of commandOptions(COMMAND_OPTIONS[name], args)) {
       command(value, how, `${name} option`);
     }
+    return out;
+  }
+  if (AWKS.has(name) || SEDS.has(name)) {
+    scriptStages(stage, name, args, { analyze: opts.analyze, more, out });
     return out;
   }
   if (!RUNS_OTHERS.has(name)) return out;

@@ -1,0 +1,619 @@
+/**
+ * What awk and sed programs run and touch: the shell commands they start (`system("…")`,
+ * `print | "cmd"`, `"cmd" | getline`, sed's `e`), the files they write (`print > "f"`, sed's `w f`)
+ * and the files they read (`getline < "f"`, sed's `r f`). A program that cannot be read here
+ * (from a file, with includes, or past what this reader knows) is opaque: it may do anything.
+ */
+
+/** A value a program uses: its static text, or null when the program computes it. */
+export type Value = string | null;
+
+/** A shell command line a program runs (null: one it computes), and whether it is fed output. */
+export interface Command {
+  text: Value;
+  /** The program writes to its standard input (`print | "sh"`). */
+  piped: boolean;
+}
+
+/** What a program does besides reading its input and printing. */
+export interface ScriptEffects {
+  /** Shell command lines it runs. */
+  commands: Command[];
+  /** Files it writes. */
+  writes: Value[];
+  /** Files it reads. */
+  reads: Value[];
+  /** Why the program cannot be seen, when it cannot (it may then run or touch anything). */
+  opaque: string | null;
+}
+
+/** The awk implementations (their programs share the language read here). */
+export const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk"]);
+/** The sed implementations. */
+export const SEDS = new Set(["sed", "gsed"]);
+
+/** A word of the command as the reader needs it: its value when static, else null. */
+export type Arg = string | null;
+
+function none(): ScriptEffects {
+  return { commands: [], writes: [], reads: [], opaque: null };
+}
+
+function opaque(why: string): ScriptEffects {
+  return { ...none(), opaque: why };
+}
+
+// ---------------------------------------------------------------------------------------------
+// awk
+
+/** awk options that take no value (POSIX, gawk, mawk). */
+// deno-fmt-ignore
+const AWK_FLAGS = new Set([
+  "-b", "--characters-as-bytes", "-c", "--traditional", "-C", "--copyright", "-g", "--gen-pot",
+  "-h", "--help", "-M", "--bignum", "-N", "--use-lc-numeric", "-n", "--non-decimal-data", "-O",
+  "--optimize", "-P", "--posix", "-r", "--re-interval", "-s", "--no-optimize", "-S", "--sandbox",
+  "-t", "--lint-old", "-V", "--version", "--lint",
+]);
+/** awk options whose value is data (a field separator, a variable's value). */
+const AWK_VALUED = new Set(["-F", "--field-separator", "-v", "--assign"]);
+
+/** Where a command's program is: its texts, and the arguments that are code or data. */
+interface Located {
+  texts: string[];
+  /**
+   * The indexes (in the arguments) of the words that are code or data, not files: the program
+   * operand, and the words of `-e`, `--source`, `-v`, `-F` with their values.
+   */
+  strings: number[];
+  opaque: string | null;
+}
+
+/** The program of an awk command (`-e`/`--source` texts, else the first operand). */
+function awkProgramOf(args: Arg[]): Located {
+  const texts: string[] = [];
+  const strings: number[] = [];
+  const fail = (why: string): Located => ({ texts, strings: [], opaque: why });
+  /** The value of the option at `i`: glued (`-F:`, `--source=…`) or the next word. */
+  const valueAt = (i: number, glued: string | null): [Arg | undefined, number] => {
+    strings.push(i);
+    if (glued !== null) return [glued, i];
+    if (i + 1 < args.length) strings.push(i + 1);
+    return [args[i + 1], i + 1];
+  };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return fail("an awk option that is not known before it runs");
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") break;
+    const eq = a.indexOf("=");
+    const long = a.startsWith("--") ? (eq > 0 ? a.slice(0, eq) : a) : null;
+    const opt = long ?? a.slice(0, 2);
+    const glued = long !== null
+      ? (eq > 0 ? a.slice(eq + 1) : null)
+      : a.length > 2
+      ? a.slice(2)
+      : null;
+    if (AWK_FLAGS.has(opt) && glued === null) continue;
+    if (AWK_VALUED.has(opt) || opt === "-e" || opt === "--source") {
+      const [value, last] = valueAt(i, glued);
+      i = last;
+      if (opt === "-e" || opt === "--source") {
+        if (value === null || value === undefined) return fail(`awk ${opt} without its text`);
+        texts.push(value);
+      }
+      continue;
+    }
+    return fail(`awk ${a} (a program or file this reader does not follow)`);
+  }
+  if (texts.length || i >= args.length) return { texts, strings, opaque: null };
+  const program = args[i];
+  if (program === null) return fail("an awk program that is not known before it runs");
+  strings.push(i);
+  return { texts: [program], strings, opaque: null };
+}
+
+/**
+ * The effects of an awk command from its arguments (after the program name). Programs read from
+ * files (`-f`, `-E`, `-i`, `--include`) or libraries (`-l`) are opaque; so is an option this
+ * reader does not know (gawk's `-d`, `-o`, `-p` write files; mawk's `-W` has many).
+ */
+export function awkEffects(args: Arg[]): ScriptEffects {
+  const p = awkProgramOf(args);
+  if (p.opaque) return opaque(p.opaque);
+  const out = none();
+  for (const text of p.texts) {
+    const e = awkProgram(text);
+    if (e.opaque) return e;
+    out.commands.push(...e.commands);
+    out.writes.push(...e.writes);
+    out.reads.push(...e.reads);
+  }
+  // (gawk --sandbox refuses what this finds; it is counted anyway, as other awks run it.)
+  return out;
+}
+
+/**
+ * The arguments (indexes after the program name) of an awk or sed command that are code or data,
+ * not files: its program and the values of its options. None when the program cannot be read.
+ */
+export function scriptStrings(name: string, args: Arg[]): number[] {
+  const p = AWKS.has(name) ? awkProgramOf(args) : SEDS.has(name) ? sedScriptOf(args) : null;
+  return p && !p.opaque ? p.strings : [];
+}
+
+type TokKind = "str" | "regex" | "name" | "num" | "punct" | "end";
+
+interface Tok {
+  kind: TokKind;
+  /** The text (a string's decoded value). */
+  text: string;
+}
+
+/** Tokens after which `/` divides (an operand ends there); elsewhere it starts a regex. */
+function endsOperand(t: Tok | undefined): boolean {
+  if (!t) return false;
+  if (t.kind === "str" || t.kind === "regex" || t.kind === "num") return true;
+  if (t.kind === "name") return !AWK_KEYWORDS.has(t.text);
+  return t.text === ")" || t.text === "]" || t.text === "$" || t.text === "++" ||
+    t.text === "--";
+}
+
+/** Keywords after which an expression starts (so `/` begins a regex). */
+// deno-fmt-ignore
+const AWK_KEYWORDS = new Set([
+  "BEGIN", "END", "BEGINFILE", "ENDFILE", "if", "else", "while", "for", "do", "in", "return",
+  "print", "printf", "next", "nextfile", "exit", "delete", "function", "func", "break",
+  "continue", "case", "default", "switch",
+]);
+
+/** Two-character operators (the longest match is taken). */
+// deno-fmt-ignore
+const AWK_OPERATORS = new Set([
+  ">>", "||", "&&", "|&", "==", "!=", "<=", ">=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=",
+  "**",
+]);
+
+/** The tokens of an awk program, or null when it cannot be read (an unclosed string or regex). */
+function awkTokens(src: string): Tok[] | null {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === " " || c === "\t" || c === "\r") {
+      i++;
+      continue;
+    }
+    if (c === "\\" && src[i + 1] === "\n") {
+      i += 2;
+      continue;
+    }
+    if (c === "\n" || c === ";") {
+      out.push({ kind: "end", text: c });
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      while (i < src.length && src[i] !== "\n") i++;
+      continue;
+    }
+    if (c === '"') {
+      let value = "";
+      let j = i + 1;
+      for (; j < src.length && src[j] !== '"'; j++) {
+        if (src[j] === "\n") return null;
+        if (src[j] === "\\") {
+          const n = src[++j];
+          if (n === undefined) return null;
+          value += n === "n" ? "\n" : n === "t" ? "\t" : n === "\n" ? "" : n;
+        } else value += src[j];
+      }
+      if (j >= src.length) return null;
+      out.push({ kind: "str", text: value });
+      i = j + 1;
+      continue;
+    }
+    if (c === "/" && !endsOperand(out[out.length - 1])) {
+      let j = i + 1;
+      let bracket = false;
+      for (; j < src.length; j++) {
+        const d = src[j];
+        if (d === "\n") return null;
+        if (d === "\\") j++;
+        else if (d === "[") bracket = true;
+        else if (d === "]") bracket = false;
+        else if (d === "/" && !bracket) break;
+      }
+      if (j >= src.length) return null;
+      out.push({ kind: "regex", text: src.slice(i + 1, j) });
+      i = j + 1;
+      continue;
+    }
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i, i + 64));
+    if (name) {
+      out.push({ kind: "name", text: name[0] });
+      i += name[0].length;
+      continue;
+    }
+    const num = /^(0[xX][0-9a-fA-F]+|\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)/.exec(
+      src.slice(i, i + 64),
+    );
+    if (num) {
+      out.push({ kind: "num", text: num[0] });
+      i += num[0].length;
+      continue;
+    }
+    const two = src.slice(i, i + 2);
+    const op = AWK_OPERATORS.has(two) ? two : c;
+    out.push({ kind: "punct", text: op });
+    i += op.length;
+  }
+  return out;
+}
+
+/** Whether a token ends a simple statement (so a print's expression list stops there). */
+function endsStatement(t: Tok | undefined): boolean {
+  return !t || t.kind === "end" || (t.kind === "punct" && (t.text === "}" || t.text === "{"));
+}
+
+/** The effects of one awk program text. */
+export function awkProgram(src: string): ScriptEffects {
+  const toks = awkTokens(src);
+  if (toks === null) return opaque("an awk program this reader cannot read");
+  const out = none();
+  /** A static string alone in its place (nothing glued to it by concatenation), else null. */
+  const alone = (at: number): Value => {
+    const t = toks[at];
+    if (t?.kind !== "str") return null;
+    const next = toks[at + 1];
+    const closes = endsStatement(next) ||
+      (next.kind === "punct" && [")", ",", "||", "&&", "?", ":"].includes(next.text));
+    return closes ? t.text : null;
+  };
+  // Where the print statement being read began its parenthesis depth (null: not in one).
+  let printDepth: number | null = null;
+  let depth = 0;
+  for (let k = 0; k < toks.length; k++) {
+    const t = toks[k];
+    if (t.kind === "end" || (t.kind === "punct" && (t.text === "{" || t.text === "}"))) {
+      printDepth = null;
+      continue;
+    }
+    if (t.kind === "punct" && t.text === "@") {
+      return opaque("a gawk @ directive or indirect call (it may run any function)");
+    }
+    if (t.kind === "punct" && t.text === "(") depth++;
+    else if (t.kind === "punct" && t.text === ")") depth--;
+    else if (t.kind === "name" && (t.text === "print" || t.text === "printf")) {
+      printDepth = depth;
+    } else if (t.kind === "name" && t.text === "system") {
+      const open = toks[k + 1];
+      const arg = open?.kind === "punct" && open.text === "(" && toks[k + 3]?.text === ")"
+        ? (toks[k + 2]?.kind === "str" ? toks[k + 2].text : null)
+        : null;
+      out.commands.push({ text: arg, piped: false });
+    } else if (t.kind === "punct" && (t.text === "|" || t.text === "|&")) {
+      const next = toks[k + 1];
+      if (next?.kind === "name" && next.text === "getline") {
+        // `"cmd" | getline`: the command is the string before, unless something is glued to it.
+        const before = toks[k - 1];
+        const glued = endsOperand(toks[k - 2]);
+        const text = before?.kind === "str" && !glued ? before.text : null;
+        out.commands.push({ text, piped: false });
+      } else out.commands.push({ text: alone(k + 1), piped: true }); // print … | "cmd"
+    } else if (t.kind === "name" && t.text === "getline") {
+      // `getline < "file"`, `getline var < "file"`.
+      let at = k + 1;
+      if (toks[at]?.kind === "name" && !AWK_KEYWORDS.has(toks[at].text)) at++;
+      else if (toks[at]?.text === "$" && toks[at + 1]?.kind !== "punct") at += 2;
+      if (toks[at]?.kind === "punct" && toks[at].text === "<") {
+        const file = toks[at + 1]?.kind === "str" ? toks[at + 1].text : null;
+        if (!isStream(file)) out.reads.push(file);
+      }
+    } else if (
+      t.kind === "punct" && (t.text === ">" || t.text === ">>") && printDepth !== null &&
+      depth === printDepth
+    ) {
+      const file = alone(k + 1);
+      if (!isStream(file)) out.writes.push(file);
+      printDepth = null;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sed
+
+/** sed options that take no value. */
+// deno-fmt-ignore
+const SED_FLAGS = new Set([
+  "-n", "--quiet", "--silent", "-E", "-r", "--regexp-extended", "-s", "--separate", "-u",
+  "--unbuffered", "-z", "--null-data", "--posix", "--debug", "--sandbox", "-b", "--binary",
+  "--follow-symlinks", "--help", "--version",
+]);
+
+/**
+ * The script of a sed command: its `-e`/`--expression` texts, else its first operand. GNU sed
+ * takes options after operands too (`sed 's/a/b/' -e 'w x' f` runs `w x`, and `s/a/b/` is a
+ * file), BSD sed stops at the first operand (the script, then): both readings count.
+ */
+function sedScriptOf(args: Arg[]): Located {
+  const texts: string[] = [];
+  const strings: number[] = [];
+  const fail = (why: string): Located => ({ texts, strings: [], opaque: why });
+  /** Operands (by index), the words BSD takes as `-i`'s suffix left out. */
+  const operands: number[] = [];
+  /** Where the first `-e` is. */
+  let firstExpression = -1;
+  /** A word was taken as BSD's suffix (to GNU, the script: the operands are files then). */
+  let suffixed = false;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) {
+      // Where the script would be, an unknown word is an unknown script; after it, an unknown
+      // file (which could be an option to GNU, as any operand of any program could: the stage
+      // is at least asked about for it).
+      if (operands.length || firstExpression >= 0) {
+        operands.push(i);
+        continue;
+      }
+      return fail("a sed script that is not known before it runs");
+    }
+    if (!options || !a.startsWith("-") || a === "-") {
+      operands.push(i);
+      continue;
+    }
+    if (a === "--") {
+      options = false;
+      continue;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const long = eq > 0 ? a.slice(0, eq) : a;
+      if ((SED_FLAGS.has(long) && eq < 0) || long === "--in-place") continue;
+      if (long === "--line-length" || long === "--expression") {
+        strings.push(i);
+        const text = eq > 0 ? a.slice(eq + 1) : args[++i];
+        if (eq < 0 && i < args.length) strings.push(i);
+        if (long === "--line-length") continue;
+        if (text === null || text === undefined) return fail("sed --expression without its text");
+        if (firstExpression < 0) firstExpression = i;
+        texts.push(text);
+        continue;
+      }
+      return fail(`sed ${long} (a script or file this reader does not follow)`);
+    }
+    // A cluster of short options: `-ne 's/x/y/'`, `-i.bak`, `-l 80`.
+    for (let j = 1; j < a.length; j++) {
+      const o = "-" + a[j];
+      if (o === "-i") {
+        // BSD takes the next word as the backup suffix when the option stands alone (`-i ''`,
+        // `-i .bak`); GNU takes it as an operand (an empty script does nothing; one starting
+        // with `.` is refused). Either way it runs no script of its own.
+        const next = args[i + 1];
+        if (j === a.length - 1 && (next === "" || next?.startsWith("."))) {
+          i++;
+          suffixed = true;
+        }
+        break; // the rest is its suffix
+      }
+      if (o === "-f") return fail("a sed script read from a file");
+      if (o === "-e" || o === "-l") {
+        strings.push(i);
+        const glued = a.slice(j + 1);
+        const value = glued || args[++i];
+        if (!glued && i < args.length) strings.push(i);
+        if (o === "-e") {
+          if (value === null || value === undefined) return fail("sed -e without its text");
+          if (firstExpression < 0) firstExpression = i;
+          texts.push(value);
+        }
+        break;
+      }
+      if (!SED_FLAGS.has(o)) return fail(`sed ${a} (an option this reader does not know)`);
+    }
+  }
+  const first = operands[0];
+  if (first === undefined) return { texts, strings, opaque: null };
+  if (texts.length && first > firstExpression) return { texts, strings, opaque: null };
+  // The first operand is the script: to both (no `-e`), or to BSD (an `-e` after it).
+  const script = args[first];
+  if (script === null) return fail("a sed script that is not known before it runs");
+  if (!texts.length && !suffixed) strings.push(first);
+  return { texts: [script, ...texts], strings, opaque: null };
+}
+
+/**
+ * The effects of a sed command from its arguments (after the program name). A script from a
+ * file (`-f`) is opaque. (`-i` edits its operands in place: they are already the stage's targets.)
+ */
+export function sedEffects(args: Arg[]): ScriptEffects {
+  const p = sedScriptOf(args);
+  if (p.opaque) return opaque(p.opaque);
+  if (!p.texts.length) return none();
+  // (GNU sed --sandbox refuses what this finds; it is counted anyway, as other seds run it.)
+  return sedScript(p.texts.join("\n"));
+}
+
+/** Commands that take no argument (after them: blanks, then `;`, `}`, `#` or a newline). */
+const SED_PLAIN = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F"]);
+
+/** The effects of a sed script (GNU syntax, which the others' scripts are a part of). */
+export function sedScript(src: string): ScriptEffects {
+  const out = none();
+  let i = 0;
+  const bad = (what: string) => opaque(`a sed script this reader cannot read (${what})`);
+  const blanks = () => {
+    while (i < src.length && (src[i] === " " || src[i] === "\t")) i++;
+  };
+  /** The rest of the line (a file name, a label, text): GNU takes it whole. */
+  const restOfLine = (): string => {
+    const end = src.indexOf("\n", i);
+    const text = src.slice(i, end < 0 ? src.length : end);
+    i = end < 0 ? src.length : end;
+    return text;
+  };
+  /**
+   * Skip a delimited part (`/re/`, `\cREc`, the parts of `s` and `y`); false when unclosed. In a
+   * regex, a bracket expression holds the delimiter as a plain character (`s/[/]/x/`), and a
+   * backslash in it is plain too (`[\]` is one backslash).
+   */
+  const delimited = (delim: string, regex: boolean): boolean => {
+    for (; i < src.length; i++) {
+      const c = src[i];
+      if (c === "\\") i++;
+      else if (c === delim) {
+        i++;
+        return true;
+      } else if (c === "\n" && delim !== "\n") return false;
+      else if (c === "[" && regex && !bracket()) return false;
+    }
+    return false;
+  };
+  /** Skip a bracket expression at `i` (ending on its `]`); false when unclosed. */
+  const bracket = (): boolean => {
+    let j = i + 1;
+    if (src[j] === "^") j++;
+    if (src[j] === "]") j++;
+    for (; j < src.length; j++) {
+      const c = src[j];
+      if (c === "\n") return false;
+      if (c === "[" && (src[j + 1] === ":" || src[j + 1] === "." || src[j + 1] === "=")) {
+        const close = src.indexOf(src[j + 1] + "]", j + 2);
+        if (close < 0) return false;
+        j = close + 1;
+      } else if (c === "]") {
+        i = j;
+        return true;
+      }
+    }
+    return false;
+  };
+  const address = (): boolean => {
+    if (src[i] === "/") {
+      i++;
+      if (!delimited("/", true)) return false;
+    } else if (src[i] === "\\" && i + 1 < src.length) {
+      const d = src[i + 1];
+      i += 2;
+      if (!delimited(d, true)) return false;
+    } else if (src[i] === "$") i++;
+    else if (/[0-9]/.test(src[i] ?? "")) {
+      while (/[0-9~]/.test(src[i] ?? "")) i++;
+      return true;
+    } else return true; // no address
+    while (src[i] === "I" || src[i] === "M") i++;
+    return true;
+  };
+  while (i < src.length) {
+    blanks();
+    const c = src[i];
+    if (c === undefined) break;
+    if (c === "\n" || c === ";" || c === "}" || c === "{") {
+      i++;
+      continue;
+    }
+    if (c === "#") {
+      restOfLine();
+      continue;
+    }
+    if (!address()) return bad("an unclosed address");
+    blanks();
+    if (src[i] === ",") {
+      i++;
+      blanks();
+      if (src[i] === "+" || src[i] === "~") i++;
+      if (!address()) return bad("an unclosed address");
+      blanks();
+    }
+    while (src[i] === "!" || src[i] === " " || src[i] === "\t") i++;
+    const cmd = src[i++];
+    if (cmd === undefined) break;
+    if (cmd === "{" || cmd === "}") continue;
+    if (SED_PLAIN.has(cmd)) continue;
+    if (cmd === "\n" || cmd === ";") continue;
+    if (cmd === "s") {
+      const d = src[i++];
+      if (d === undefined || d === "\n" || d === "\\") return bad("an s command");
+      if (!delimited(d, true) || !delimited(d, false)) return bad("an unclosed s command");
+      // Flags: g p i I m M e, a number, and w FILE (the rest of the line).
+      for (; i < src.length; i++) {
+        const f = src[i];
+        if (/[gpiImM0-9]/.test(f)) continue;
+        if (f === "e") {
+          out.commands.push({ text: null, piped: false }); // runs the pattern space
+          continue;
+        }
+        if (f === "w") {
+          i++;
+          blanks();
+          const file = sedFile(restOfLine());
+          if (!isStream(file)) out.writes.push(file);
+        }
+        break;
+      }
+      continue;
+    }
+    if (cmd === "y") {
+      const d = src[i++];
+      if (d === undefined || d === "\n" || d === "\\") return bad("a y command");
+      if (!delimited(d, false) || !delimited(d, false)) return bad("an unclosed y command");
+      continue;
+    }
+    if (cmd === "a" || cmd === "i" || cmd === "c") {
+      // Text to the end of the line; `a\` and continued lines carry it on.
+      for (;;) {
+        const line = restOfLine();
+        if (!/(^|[^\\])(\\\\)*\\$/.test(line) || i >= src.length) break;
+        i++;
+      }
+      continue;
+    }
+    if (cmd === "r" || cmd === "R" || cmd === "w" || cmd === "W") {
+      blanks();
+      const file = sedFile(restOfLine());
+      if (cmd === "r" || cmd === "R") {
+        if (!isStream(file)) out.reads.push(file);
+      } else if (!isStream(file)) out.writes.push(file);
+      continue;
+    }
+    if (cmd === "e") {
+      blanks();
+      const line = restOfLine();
+      // A bare `e` runs the pattern space.
+      out.commands.push({ text: line.trim() ? line : null, piped: false });
+      continue;
+    }
+    if (cmd === "b" || cmd === "t" || cmd === "T" || cmd === ":") {
+      // A label: to `;` or the end of the line.
+      while (i < src.length && src[i] !== "\n" && src[i] !== ";") i++;
+      continue;
+    }
+    if (cmd === "l" || cmd === "L" || cmd === "q" || cmd === "Q") {
+      blanks();
+      while (/[0-9]/.test(src[i] ?? "")) i++;
+      continue;
+    }
+    if (cmd === "v") {
+      while (i < src.length && src[i] !== "\n" && src[i] !== ";") i++;
+      continue;
+    }
+    return bad(`the command ${JSON.stringify(cmd)}`);
+  }
+  return out;
+}
+
+/** The standard streams as programs name them (`-`, `/dev/stdout`, ...): no file. */
+function isStream(name: Value): boolean {
+  return name !== null && /^(-|\/dev\/(stdin|stdout|stderr|fd\/\d+))$/.test(name);
+}
+
+/** A sed file name (the rest of its line); an empty one is not known. */
+function sedFile(name: string): Value {
+  return name === "" ? null : name;
+}
