@@ -254,7 +254,7 @@ Deno.test({
       ":lbl;w out23",
       "z",
       "F",
-    ]; // deno-fmt-ignore
+    ];
     const random = seeded(7);
     const wrong: string[] = [];
     let wrote = 0;
@@ -321,7 +321,11 @@ Deno.test({
       'y = "touch n3"',
       'print "a" "b" > "w10"',
       "n = 10 % 3 / 2",
-    ]; // deno-fmt-ignore
+      'n = n /2; system("touch c6"); m = 1/ 2',
+      'print /a/ > "w11"',
+      'n = (4) / 2; system("touch c8") ; k = 2 / 1',
+      "getline; n = NR / 2",
+    ];
     const random = seeded(11);
     const wrong: string[] = [];
     let wrote = 0;
