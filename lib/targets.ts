@@ -2,6 +2,7 @@
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "./bash.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
+import { isSearcher, searchText } from "./patterns.ts";
 import { AWKS, scriptStrings, SEDS } from "./scripts.ts";
 import type { Context, TargetKind, ToolCall } from "./types.ts";
 import { GIT_VALUED_OPTIONS } from "./wrappers.ts";
@@ -291,7 +292,8 @@ const NO_FILE_OPERANDS = new Set([
 /**
  * Argument positions that hold strings, not paths: every argument of a program in
  * NO_FILE_OPERANDS (`echo $(git log -1)`), the message of `git commit -m`/`--message`, the
- * expression words of find that name no file, and the program of awk or sed.
+ * expression words of find that name no file, the program of awk or sed, and the pattern and
+ * text option values of grep, rg and git grep.
  * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
  */
 function stringArguments(argv: Word[]): ReadonlySet<number> {
@@ -300,13 +302,27 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
     : "";
   // Most programs have none: no set to build.
   const script = AWKS.has(name) || SEDS.has(name);
-  if (!NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git" && !script) return NONE;
+  const search = isSearcher(name);
+  if (
+    !NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git" && !script && !search
+  ) return NONE;
   const out = new Set<number>();
+  const values = (from: number) =>
+    argv.slice(from).map((w) => (w.kind === "static" ? w.value : null));
+  const options = (from: number) =>
+    argv.slice(from).map((w) =>
+      w.kind === "static" || (w.kind === "glob" && w.prefix.startsWith("-")) ? w.value : null
+    );
+  if (search) {
+    // grep's pattern and option values are text (`grep -rn "/api/users" src`). An option
+    // with a glob stays that option (`--include=*.ts` expands to `--include=…` words).
+    for (const at of searchText(name, options(1))) out.add(at + 1);
+    return out;
+  }
   if (script) {
     // awk's program and sed's script are code, not a file (what the code opens is a stage of
     // its own: see wrappers).
-    const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-    for (const at of scriptStrings(name, args)) out.add(at + 1);
+    for (const at of scriptStrings(name, values(1))) out.add(at + 1);
     return out;
   }
   if (NO_FILE_OPERANDS.has(name)) {
@@ -319,6 +335,16 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
       const w = argv[i];
       if (w.kind === "static" && (w.value === "-m" || w.value === "--message")) out.add(i + 1);
       else if (/^(-m|--message=)/.test(w.prefix)) out.add(i); // -m"…", --message=…
+    }
+  }
+  if (name === "git") {
+    // `git grep`'s pattern (after git's own options, `git -C dir grep …`).
+    let at = 1;
+    while (argv[at]?.kind === "static" && argv[at].value.startsWith("-")) {
+      at += GIT_VALUED_OPTIONS.has(argv[at].value) ? 2 : 1;
+    }
+    if (argv[at]?.kind === "static" && argv[at].value === "grep") {
+      for (const i of searchText("git grep", options(at + 1))) out.add(at + 1 + i);
     }
   }
   return out;
