@@ -198,6 +198,48 @@ function created(cmd: string, args: string[]): string[] | null {
   }
 }
 
+/**
+ * Programs joined from pieces (seeded), each run by the real tool in an empty directory: every
+ * file it creates must be one the reader finds it writes (or that a command it runs names), and
+ * every static file the reader finds must be created. Refused programs are skipped.
+ */
+function differential(opts: {
+  pieces: string[];
+  seed: number;
+  join: (parts: string[], newline: boolean) => string;
+  run: (program: string) => string[] | null;
+  effects: (program: string) => ScriptEffects;
+}): void {
+  const random = seeded(opts.seed);
+  const wrong: string[] = [];
+  let wrote = 0;
+  for (let n = 0; n < 300; n++) {
+    const parts = Array.from(
+      { length: 1 + Math.floor(random() * 3) },
+      () => opts.pieces[Math.floor(random() * opts.pieces.length)],
+    );
+    const program = opts.join(parts, random() < 0.5);
+    const files = opts.run(program);
+    if (files === null) continue; // refused by the tool
+    if (files.length) wrote++;
+    const e = opts.effects(program);
+    const shown = JSON.stringify(program);
+    if (e.opaque) {
+      wrong.push(`opaque, but it runs: ${shown}`);
+      continue;
+    }
+    for (const f of files) {
+      const found = e.writes.includes(f) || e.commands.some((c) => c.text?.includes(f));
+      if (!found) wrong.push(`missed ${f}: ${shown}`);
+    }
+    for (const f of e.writes) {
+      if (f !== null && !files.includes(f)) wrong.push(`no write of ${f}: ${shown}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(wrote > 50, `only ${wrote} programs wrote a file`);
+}
+
 const GNU_SED = runs("sed", ["--version"]) &&
   spawnSync("sed", ["--version"]).stdout.toString().includes("GNU");
 
@@ -255,31 +297,13 @@ Deno.test({
       "z",
       "F",
     ];
-    const random = seeded(7);
-    const wrong: string[] = [];
-    let wrote = 0;
-    for (let n = 0; n < 300; n++) {
-      const parts = Array.from(
-        { length: 1 + Math.floor(random() * 3) },
-        () => pieces[Math.floor(random() * pieces.length)],
-      );
-      const script = parts.join(random() < 0.5 ? "\n" : ";");
-      const files = created("sed", ["-n", script]);
-      if (files === null) continue; // refused by GNU sed
-      if (files.length) wrote++;
-      const e = sedEffects(["-n", script]);
-      if (e.opaque) wrong.push(`opaque, but it runs: ${JSON.stringify(script)}`);
-      for (const f of files) {
-        if (!e.writes.includes(f)) wrong.push(`missed ${f}: ${JSON.stringify(script)}`);
-      }
-      for (const f of e.writes) {
-        if (f !== null && !files.includes(f)) {
-          wrong.push(`no write of ${f}: ${JSON.stringify(script)}`);
-        }
-      }
-    }
-    assert.deepEqual(wrong, []);
-    assert.ok(wrote > 50, `only ${wrote} scripts wrote a file`);
+    differential({
+      pieces,
+      seed: 7,
+      join: (parts, newline) => parts.join(newline ? "\n" : ";"),
+      run: (script) => created("sed", ["-n", script]),
+      effects: (script) => sedEffects(["-n", script]),
+    });
   },
 });
 
@@ -326,35 +350,12 @@ Deno.test({
       'n = (4) / 2; system("touch c8") ; k = 2 / 1',
       "getline; n = NR / 2",
     ];
-    const random = seeded(11);
-    const wrong: string[] = [];
-    let wrote = 0;
-    for (let n = 0; n < 300; n++) {
-      const parts = Array.from(
-        { length: 1 + Math.floor(random() * 3) },
-        () => pieces[Math.floor(random() * pieces.length)],
-      );
-      const program = `BEGIN { ${parts.join(random() < 0.5 ? "; " : "\n")} }`;
-      const files = created(AWK!, [program]);
-      if (files === null) continue;
-      if (files.length) wrote++;
-      const e = awkProgram(program);
-      if (e.opaque) {
-        wrong.push(`opaque, but it runs: ${JSON.stringify(program)}`);
-        continue;
-      }
-      for (const f of files) {
-        // Written by the program, or by a command it runs.
-        const found = e.writes.includes(f) || e.commands.some((c) => c.text?.includes(f));
-        if (!found) wrong.push(`missed ${f}: ${JSON.stringify(program)}`);
-      }
-      for (const f of e.writes) {
-        if (f !== null && !files.includes(f)) {
-          wrong.push(`no write of ${f}: ${JSON.stringify(program)}`);
-        }
-      }
-    }
-    assert.deepEqual(wrong, []);
-    assert.ok(wrote > 50, `only ${wrote} programs wrote a file`);
+    differential({
+      pieces,
+      seed: 11,
+      join: (parts, newline) => `BEGIN { ${parts.join(newline ? "\n" : "; ")} }`,
+      run: (program) => created(AWK!, [program]),
+      effects: awkProgram,
+    });
   },
 });
