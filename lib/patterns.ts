@@ -1,9 +1,10 @@
 /**
- * The arguments of search programs (grep, rg, git grep) that are text, not files: the pattern
- * (`grep -rn "/api/users" src` searches for `/api/users`, it does not open it), the values of
- * `-e`, and option values such as `--include=*.ts` or `-m 5`. Files of patterns (`-f`,
- * `--exclude-from`) stay files. When an option is one this reader does not know, nothing is
- * taken as text: every word may still be a file.
+ * The arguments of search programs (grep, rg, git grep) and of field tools (cut, sort, paste,
+ * join, column) that are text, not files: the pattern (`grep -rn "/api/users" src` searches for
+ * `/api/users`, it does not open it), the values of `-e`, delimiters (`cut -d/`), and option
+ * values such as `--include=*.ts` or `-m 5`. Files of patterns (`-f`, `--exclude-from`) and
+ * output files (`sort -o`) stay files. When an option is one this reader does not know, no word
+ * from there on is taken as text: every one may still be a file.
  */
 
 /** How a search program takes its options. */
@@ -133,6 +134,66 @@ const GIT_GREP: SearchSpec = {
   noPattern: new Set(),
 };
 
+/** A field tool: every option value is text but those of `fileValued` and `longFile`. */
+function fields(spec: {
+  flags: string;
+  textValued: string;
+  fileValued?: string;
+  longFlags?: string[];
+  longText?: string[];
+  longFile?: string[];
+}): SearchSpec {
+  return {
+    flags: spec.flags,
+    textValued: spec.textValued,
+    fileValued: spec.fileValued ?? "",
+    patternShort: "",
+    patternFileShort: "",
+    longFlags: new Set([...(spec.longFlags ?? []), "--help", "--version"]),
+    longText: new Set(spec.longText ?? []),
+    longFile: new Set(spec.longFile ?? []),
+    longOptional: new Set(),
+    longPattern: new Set(),
+    longPatternFile: new Set(),
+    digits: false,
+    noPattern: new Set(),
+  };
+}
+
+// deno-fmt-ignore
+const FIELD_TOOLS: Record<string, SearchSpec> = {
+  cut: fields({
+    flags: "snz", textValued: "bcdf",
+    longFlags: ["--complement", "--only-delimited", "--zero-terminated"],
+    longText: ["--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"],
+  }),
+  sort: fields({
+    flags: "bdfghiMmnRrsuVcCz", textValued: "ktS", fileValued: "oT",
+    longFlags: [
+      "--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort",
+      "--ignore-nonprinting", "--month-sort", "--human-numeric-sort", "--numeric-sort",
+      "--random-sort", "--reverse", "--version-sort", "--check", "--merge", "--stable",
+      "--unique", "--zero-terminated", "--debug",
+    ],
+    longText: ["--key", "--field-separator", "--buffer-size", "--parallel", "--batch-size", "--sort"],
+    longFile: [
+      "--output", "--temporary-directory", "--files0-from", "--random-source", "--compress-program",
+    ],
+  }),
+  paste: fields({
+    flags: "sz", textValued: "d",
+    longFlags: ["--serial", "--zero-terminated"], longText: ["--delimiters"],
+  }),
+  join: fields({
+    flags: "iz", textValued: "aeotvj12",
+    longFlags: ["--ignore-case", "--check-order", "--nocheck-order", "--header", "--zero-terminated"],
+  }),
+  column: fields({
+    flags: "tnxe", textValued: "sco",
+    longFlags: ["--table", "--fillrows"], longText: ["--separator", "--output-separator", "--output-width"],
+  }),
+};
+
 /** The search programs by name. */
 const SEARCHERS: Record<string, SearchSpec> = {
   grep: GREP,
@@ -143,7 +204,7 @@ const SEARCHERS: Record<string, SearchSpec> = {
 
 /** Whether a program is one whose text arguments `searchText` knows. */
 export function isSearcher(program: string): boolean {
-  return Object.hasOwn(SEARCHERS, program);
+  return Object.hasOwn(SEARCHERS, program) || Object.hasOwn(FIELD_TOOLS, program);
 }
 
 /**
@@ -152,9 +213,19 @@ export function isSearcher(program: string): boolean {
  * not statically known are files to this reader (null in `args`).
  */
 export function searchText(program: string, args: (string | null)[]): number[] {
-  const spec = program === "git grep" ? GIT_GREP : SEARCHERS[program];
+  const spec = program === "git grep"
+    ? GIT_GREP
+    : Object.hasOwn(SEARCHERS, program)
+    ? SEARCHERS[program]
+    : Object.hasOwn(FIELD_TOOLS, program)
+    ? FIELD_TOOLS[program]
+    : null;
   if (!spec) return [];
+  const searches = spec.patternShort !== "";
   const text: number[] = [];
+  // After an option this reader does not know: a search program's words may all be files (its
+  // pattern cannot be placed); a field tool's words before it keep what was found.
+  const unknown = () => (searches ? [] : text);
   let patternGiven = false;
   let firstOperand = -1;
   let options = true;
@@ -179,7 +250,7 @@ export function searchText(program: string, args: (string | null)[]): number[] {
       }
       const takesText = spec.longText.has(long) || spec.longPattern.has(long);
       const takesFile = spec.longFile.has(long) || spec.longPatternFile.has(long);
-      if (!takesText && !takesFile) return []; // not known: every word may be a file
+      if (!takesText && !takesFile) return unknown(); // not known: every word may be a file
       if (spec.longPattern.has(long) || spec.longPatternFile.has(long)) patternGiven = true;
       if (takesText) text.push(i);
       if (eq < 0) {
@@ -210,8 +281,10 @@ export function searchText(program: string, args: (string | null)[]): number[] {
       if (!glued) i++;
       break;
     }
-    if (!known) return [];
+    if (!known) return unknown();
   }
-  if (!patternGiven && firstOperand >= 0 && args[firstOperand] !== null) text.push(firstOperand);
+  if (searches && !patternGiven && firstOperand >= 0 && args[firstOperand] !== null) {
+    text.push(firstOperand);
+  }
   return text;
 }

@@ -15,6 +15,21 @@ Deno.test("searchText: the pattern operand and text option values, not files", (
   assert.deepEqual(searchText("git grep", ["-n", "/api", "HEAD", "--", "src"]), [1]);
 });
 
+Deno.test("searchText: field tools' delimiters and lists are text; their output files are not", () => {
+  assert.deepEqual(searchText("cut", ["-d/", "-f2", "f"]), [0, 1]);
+  assert.deepEqual(searchText("cut", ["-d", "/", "-f", "2", "/etc/f"]), [0, 1, 2, 3]);
+  assert.deepEqual(searchText("cut", ["-sd/", "f"]), [0]);
+  assert.deepEqual(searchText("cut", ["--delimiter=/", "f"]), [0]);
+  assert.deepEqual(searchText("sort", ["-t/", "-k2", "-o", "/etc/out", "f"]), [0, 1]);
+  assert.deepEqual(searchText("sort", ["--output=/etc/out", "-t", "/"]), [1, 2]);
+  assert.deepEqual(searchText("paste", ["-d/", "a", "b"]), [0]);
+  assert.deepEqual(searchText("join", ["-t/", "-1", "2", "a", "b"]), [0, 1, 2]);
+  assert.deepEqual(searchText("column", ["-t", "-s/", "f"]), [1]);
+  // An option this reader does not know may take the next word: from there on, nothing is text.
+  assert.deepEqual(searchText("sort", ["-t/", "-X", "-k2", "/x"]), [0]);
+  assert.deepEqual(searchText("cut", ["--frob", "-d/", "f"]), []);
+});
+
 Deno.test("searchText: files of patterns, a later -e and unknown options leave words as files", () => {
   // -f's value is a file; with patterns from -e or -f no operand is a pattern.
   assert.deepEqual(searchText("grep", ["-f", "/etc/pats", "f"]), []);
@@ -54,6 +69,10 @@ Deno.test("patterns: searches for path-like text in the project are allowed; fil
     ['grep -rn "import" --include=*.ts --exclude-dir=node_modules src', "allow"],
     ["grep -e /usr/local -e /opt src/app.ts", "allow"],
     ["sed '/^#/d' src/app.ts", "allow"],
+    ["cut -d/ -f2 src/app.ts", "allow"],
+    ["sort -t/ -k2 src/app.ts", "allow"],
+    ["cut -d / -f 2 src/app.ts", "allow"],
+    ['IFS=/ read -r a b <<< "x/y"', "allow"],
     ["awk '/^root/ {print}' src/app.ts", "allow"],
     // ... and what they open is still judged.
     ["grep root /etc/passwd", "deny"],
@@ -66,6 +85,9 @@ Deno.test("patterns: searches for path-like text in the project are allowed; fil
     ["grep -Q /etc/passwd src/app.ts", "deny"],
     ["awk '/^root/' /etc/passwd", "deny"],
     ["sed -n '/x/p' /etc/passwd", "deny"],
+    ["cut -d/ -f1 /etc/passwd", "deny"],
+    ["sort -t/ -o /etc/passwd src/app.ts", "deny"],
+    ["sort -t/ -X /etc/passwd src/app.ts", "deny"],
   ];
   const wrong: string[] = [];
   for (const [command, want] of cases) {

@@ -284,6 +284,7 @@ const NO_FILE_OPERANDS = new Set([
   "exit",
   "return",
   "kill",
+  "read", // its operands are variable names; it reads standard input (or an fd)
   "shift",
   "break",
   "continue",
@@ -314,8 +315,9 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
       w.kind === "static" || (w.kind === "glob" && w.prefix.startsWith("-")) ? w.value : null
     );
   if (search) {
-    // grep's pattern and option values are text (`grep -rn "/api/users" src`). An option
-    // with a glob stays that option (`--include=*.ts` expands to `--include=…` words).
+    // grep's pattern, cut's delimiter and such option values are text (`grep -rn "/api/users"
+    // src`, `cut -d/ -f2`). An option with a glob stays that option (`--include=*.ts` expands
+    // to `--include=…` words).
     for (const at of searchText(name, options(1))) out.add(at + 1);
     return out;
   }
@@ -451,7 +453,11 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
   for (const t of gitObjectPaths(stage)) out.push(t);
-  for (const w of stage.assignments ?? []) wordTargets(w, stage.cwds, "argument", ctx, asWords);
+  for (const w of stage.assignments ?? []) {
+    // (IFS holds separators: `IFS=/ read -r a b` names no place.)
+    if (w.kind === "static" && w.value.startsWith("IFS=")) continue;
+    wordTargets(w, stage.cwds, "argument", ctx, asWords);
+  }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
     wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out });
