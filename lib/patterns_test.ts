@@ -73,6 +73,8 @@ Deno.test("patterns: searches for path-like text in the project are allowed; fil
     ["sort -t/ -k2 src/app.ts", "allow"],
     ["cut -d / -f 2 src/app.ts", "allow"],
     ['IFS=/ read -r a b <<< "x/y"', "allow"],
+    ["git log --grep=/api --oneline", "allow"],
+    ['git log -S "/usr/lib" --format="%h/%s"', "allow"],
     ["awk '/^root/ {print}' src/app.ts", "allow"],
     // ... and what they open is still judged.
     ["grep root /etc/passwd", "deny"],
@@ -86,6 +88,7 @@ Deno.test("patterns: searches for path-like text in the project are allowed; fil
     ["awk '/^root/' /etc/passwd", "deny"],
     ["sed -n '/x/p' /etc/passwd", "deny"],
     ["cut -d/ -f1 /etc/passwd", "deny"],
+    ["git log --grep=x -- /etc/passwd", "deny"],
     ["sort -t/ -o /etc/passwd src/app.ts", "deny"],
     ["sort -t/ -X /etc/passwd src/app.ts", "deny"],
   ];

@@ -345,12 +345,34 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
     while (argv[at]?.kind === "static" && argv[at].value.startsWith("-")) {
       at += GIT_VALUED_OPTIONS.has(argv[at].value) ? 2 : 1;
     }
-    if (argv[at]?.kind === "static" && argv[at].value === "grep") {
+    const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+    if (sub === "grep") {
       for (const i of searchText("git grep", options(at + 1))) out.add(at + 1 + i);
+    } else if (GIT_LOG_LIKE.has(sub)) {
+      // Search and format options hold text (`git log --grep=/api`, `git log -S/usr/lib`).
+      for (let i = at + 1; i < argv.length; i++) {
+        const w = argv[i];
+        if (w.kind !== "static") continue;
+        if (w.value === "--") break; // paths follow
+        if (GIT_TEXT_OPTIONS.test(w.value)) out.add(i);
+        else if (GIT_TEXT_VALUED.has(w.value)) out.add(++i);
+      }
     }
   }
   return out;
 }
+
+/** git subcommands that search and format history. */
+const GIT_LOG_LIKE = new Set(["log", "show", "shortlog", "whatchanged", "rev-list", "reflog"]);
+/** Their options whose value is text, in one word (`--grep=/api`, `-S/usr/lib`). */
+const GIT_TEXT_OPTIONS =
+  /^(--(grep|author|committer|format|pretty|date|since|until|after|before|grep-reflog)=|-[SG].)/;
+/** ... and as the next word. */
+// deno-fmt-ignore
+const GIT_TEXT_VALUED = new Set([
+  "--grep", "--author", "--committer", "--format", "--pretty", "--date", "--since", "--until",
+  "--after", "--before", "--grep-reflog", "-S", "-G",
+]);
 
 /** find primaries whose value is a file (`-newer f`, `-fprint out`, `-files0-from list`). */
 const FIND_FILE_PRIMARIES =
