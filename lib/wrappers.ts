@@ -476,11 +476,13 @@ function scriptStages(
       continue;
     }
     // The program runs it with `sh -c` where it runs; fed the program's output, its commands
-    // read a pipe (`print | "sh"` runs what it prints).
+    // read a pipe (`print | "sh"` runs what it prints), and they share the program's standard
+    // input otherwise (`curl … | awk '{"sh" | getline}'`).
+    const piped = c.piped || stage.piped === true;
     for (const cwd of stage.cwds) {
       const inner = to.analyze(c.text, cwd, origin);
       if (inner === null) unknown(c.text, [cwd]);
-      else for (const s of inner) to.more(c.piped ? { ...s, piped: true } : s);
+      else for (const s of inner) to.more(piped ? { ...s, piped: true } : s);
     }
   }
   // The program opens names as they are: no `~` expansion (`~/x` is a directory `~` here).
