@@ -222,6 +222,8 @@ export function searchText(program: string, args: (string | null)[]): number[] {
     : null;
   if (!spec) return [];
   const searches = spec.patternShort !== "";
+  // (A value in a word of its own after an operand stays a possible file: an implementation
+  // that stops reading options at the first operand, as BSD's do, takes it as one.)
   const text: number[] = [];
   // After an option this reader does not know: a search program's words may all be files (its
   // pattern cannot be placed); a field tool's words before it keep what was found.
@@ -255,7 +257,7 @@ export function searchText(program: string, args: (string | null)[]): number[] {
       if (takesText) text.push(i);
       if (eq < 0) {
         i++;
-        if (takesText && i < args.length) text.push(i);
+        if (takesText && i < args.length && firstOperand < 0) text.push(i);
       }
       continue;
     }
@@ -276,7 +278,7 @@ export function searchText(program: string, args: (string | null)[]): number[] {
       if (isText) {
         // (A file glued to its option, `-fpats.txt`, stays in its word: the word is kept.)
         text.push(i);
-        if (!glued && i + 1 < args.length) text.push(i + 1);
+        if (!glued && i + 1 < args.length && firstOperand < 0) text.push(i + 1);
       }
       if (!glued) i++;
       break;

@@ -35,8 +35,10 @@ Deno.test("searchText: files of patterns, a later -e and unknown options leave w
   assert.deepEqual(searchText("grep", ["-f", "/etc/pats", "f"]), []);
   assert.deepEqual(searchText("grep", ["--file=/etc/pats", "f"]), []);
   assert.deepEqual(searchText("grep", ["--exclude-from", "/etc/x", "/p", "f"]), [2]);
-  // GNU grep takes options after operands: `/x` is a file here.
-  assert.deepEqual(searchText("grep", ["/x", "-e", "y", "/etc/f"]), [1, 2]);
+  // GNU grep takes options after operands: `/x` is a file here. To one that stops at the first
+  // operand, `-e`'s value is a file too: it stays a possible one.
+  assert.deepEqual(searchText("grep", ["/x", "-e", "/y", "/etc/f"]), [1]);
+  assert.deepEqual(searchText("grep", ["-r", "/x", "src", "--include=*.ts"]), [3, 1]);
   // rg --files takes no pattern: every operand is a path.
   assert.deepEqual(searchText("rg", ["--files", "/etc"]), []);
   // An option this reader does not know may take the next word: nothing is text.

@@ -379,7 +379,7 @@ function sedScriptOf(args: Arg[]): Located {
       if (long === "--line-length" || long === "--expression") {
         strings.push(i);
         const text = eq > 0 ? a.slice(eq + 1) : args[++i];
-        if (eq < 0 && i < args.length) strings.push(i);
+        if (eq < 0 && i < args.length && !operands.length) strings.push(i);
         if (long === "--line-length") continue;
         if (text === null || text === undefined) return fail("sed --expression without its text");
         if (firstExpression < 0) firstExpression = i;
@@ -407,7 +407,8 @@ function sedScriptOf(args: Arg[]): Located {
         strings.push(i);
         const glued = a.slice(j + 1);
         const value = glued || args[++i];
-        if (!glued && i < args.length) strings.push(i);
+        // (After an operand, BSD sed takes the value as a file: it stays a possible one.)
+        if (!glued && i < args.length && !operands.length) strings.push(i);
         if (o === "-e") {
           if (value === null || value === undefined) return fail("sed -e without its text");
           if (firstExpression < 0) firstExpression = i;
