@@ -1469,7 +1469,6 @@ class Walker {
 
   /** A word of a command, its substitutions walked. */
   private argument(node: LiteNode, cwds: Cwds): Word {
-    if (node.type === "word" && PLAIN_WORD.test(node.text)) return literal(node.text);
     if (mayRun(node)) this.sequence([node], cwds, "substitution", []);
     return this.word(node, cwds);
   }

@@ -445,7 +445,7 @@ export function sedEffects(args: Arg[]): ScriptEffects {
 const SED_PLAIN = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F"]);
 
 /** The effects of a sed script (GNU syntax, which the others' scripts are a part of). */
-export function sedScript(src: string): ScriptEffects {
+function sedScript(src: string): ScriptEffects {
   const out = none();
   let i = 0;
   const bad = (what: string) => opaque(`a sed script this reader cannot read (${what})`);
