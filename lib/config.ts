@@ -229,7 +229,7 @@ export function loadConfigTexts(
   });
   if (d.errors.length > 0) return { status: "error", files, errors: toConfigErrors(d.errors) };
   for (const p of parsed) {
-    warnDuplicates(p.root, [], d);
+    checkDuplicates(p.root, [], d);
     validateFile(p, d);
   }
   const merged = mergeFiles(parsed);
@@ -547,28 +547,32 @@ function didYouMean(word: string, candidates: Iterable<string>): string {
 // ---------------------------------------------------------------------------------------------
 // Per-file validation: types, allowed keys and values, where they were written
 
-function warnDuplicates(v: PValue, segs: Seg[], d: Diag): void {
+/**
+ * A key written twice in one object is an error at the second one: which of the two counts is
+ * invisible in the file, and a later `"action": "allow"` could quietly undo a deny above it.
+ */
+function checkDuplicates(v: PValue, segs: Seg[], d: Diag): void {
   if (v.kind === "array") {
-    v.items.forEach((item, i) => warnDuplicates(item, [...segs, i], d));
+    v.items.forEach((item, i) => checkDuplicates(item, [...segs, i], d));
     return;
   }
   if (v.kind !== "object") return;
-  const protection = segs.length === 1 && segs[0] === "pathProtection";
-  v.props.forEach((p, i) => {
-    const later = v.props.slice(i + 1).find((o) => o.key === p.key);
-    if (later !== undefined) {
-      const { line, column } = lineCol(later.keyPos);
-      const outcome = protection
-        ? "the stricter action of the two applies"
-        : "that later entry wins and this one is ignored";
-      d.warnings.push({
-        pos: p.keyPos,
-        message: `${at(segs)}duplicate key ${q(p.key)} (again at line ${line}:${column}); ` +
-          outcome,
-      });
+  const first = new Map<string, PProp>();
+  for (const p of v.props) {
+    const prev = first.get(p.key);
+    if (prev === undefined) {
+      first.set(p.key, p);
+      continue;
     }
-  });
-  for (const p of effective(v)) warnDuplicates(p.value, [...segs, p.key], d);
+    const { line, column } = lineCol(prev.keyPos);
+    err(
+      d,
+      p.keyPos,
+      `${at(segs)}duplicate key ${q(p.key)} (first at line ${line}:${column}); ` +
+        `a key may appear once in an object, remove one of them`,
+    );
+  }
+  for (const p of v.props) checkDuplicates(p.value, [...segs, p.key], d);
 }
 
 function checkKeys(obj: PObject, allowed: readonly string[], segs: Seg[], d: Diag): void {

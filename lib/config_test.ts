@@ -1031,8 +1031,8 @@ Deno.test("merge: a broken global entry is reported even when the project overri
 // ---------------------------------------------------------------------------------------------
 // Warnings
 
-Deno.test("warning: the same key twice in one file (the later wins)", () => {
-  const r = project(lines(
+Deno.test("error: the same key twice in one object, at any depth (fails closed)", () => {
+  const twice = project(lines(
     "{",
     `  ${OPEN},`,
     '  "locations": {',
@@ -1041,13 +1041,36 @@ Deno.test("warning: the same key twice in one file (the later wins)", () => {
     "  }",
     "}",
   ));
-  assert.equal(r.status, "ok");
-  if (r.status !== "ok") return;
-  assert.deepEqual(r.warnings.map(formatConfigError), [
-    `${P}:4:5: locations: duplicate key "/a" (again at line 5:5); that later entry wins and ` +
-    `this one is ignored`,
+  assert.equal(twice.status, "error");
+  if (twice.status !== "error") return;
+  assert.deepEqual(twice.errors.map(formatConfigError), [
+    `${P}:5:5: locations: duplicate key "/a" (first at line 4:5); a key may appear once in an ` +
+    `object, remove one of them`,
   ]);
-  assert.equal(r.config.locations.length, 1);
+  // A duplicate that would flip a rule from deny to allow does not pass.
+  const flip = project(lines(
+    "{",
+    '  "policies": { "p": { "defaultAction": "deny", "rules": [',
+    '    { "tool": "bash", "pattern": "rm *", "action": "deny", "action": "allow" }',
+    "  ] } },",
+    '  "locations": { "/": "p" }',
+    "}",
+  ));
+  assert.equal(flip.status, "error");
+  if (flip.status === "error") {
+    assert.match(
+      formatConfigError(flip.errors[0]),
+      /:3:60: policies\.p\.rules\[0\]: duplicate key "action" \(first at line 3:42\)/,
+    );
+  }
+  // Top level, pathProtection and a policy's own keys count too.
+  for (
+    const text of [
+      `{ ${OPEN}, "defaultPolicy": "open", "defaultPolicy": "open" }`,
+      `{ ${OPEN}, "pathProtection": { ".env": "deny", ".env": "log" } }`,
+      `{ "policies": { "open": { "defaultAction": "deny", "defaultAction": "allow", "rules": [] } } }`,
+    ]
+  ) assert.equal(project(text).status, "error", text);
 });
 
 Deno.test("warning: two location keys naming the same directory with different policies", () => {
