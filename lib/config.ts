@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { gateFileEntries } from "./gate_files.ts";
 import { expandSafeBash } from "./safe_bash.ts";
 import type {
   Action,
@@ -191,10 +192,19 @@ export function discoverConfigFiles(
   return found;
 }
 
+/** Where config is loaded from, and for whom. */
+export interface LoadOptions {
+  cwd: string;
+  agentDir: string;
+  home: string;
+  /** Exactly these files, in order (`--config`); absent: discovery. @default undefined */
+  files?: string[];
+  /** The file pi-controls' code was loaded from: protected as one of the gate's files. */
+  codeFile?: string;
+}
+
 /** Load, parse, merge and validate. With opts.files given, exactly those files are used in that order (later wins, like project over global); an explicit file that does not exist is an error (status "error", message says the file does not exist). Without files: discovery as above; no files found -> status "absent". */
-export function loadConfig(
-  opts: { cwd: string; agentDir: string; home: string; files?: string[] },
-): LoadResult {
+export function loadConfig(opts: LoadOptions): LoadResult {
   const refs = opts.files === undefined
     ? discoverConfigFiles(opts)
     : opts.files.map((f) => explicitRef(f, opts));
@@ -211,13 +221,14 @@ export function loadConfig(
     const errors = rest.status === "error" ? [...readErrors, ...rest.errors] : readErrors;
     return { status: "error", files, errors };
   }
-  return loadConfigTexts(sources, { home: opts.home });
+  const builtins = gateFileEntries({ agentDir: opts.agentDir, codeFile: opts.codeFile });
+  return loadConfigTexts(sources, { home: opts.home, builtins });
 }
 
 /** Parse+validate config texts already in memory (used by loadConfig and by tests). */
 export function loadConfigTexts(
   sources: ConfigSource[],
-  opts: { home: string },
+  opts: { home: string; builtins?: ProtectionEntry[] },
 ): LoadResult {
   const files = sources.map((s) => s.file);
   if (sources.length === 0) return { status: "absent", files: [] };
@@ -236,7 +247,7 @@ export function loadConfigTexts(
   validateMerged(merged, parsed, d);
   warnSameDirectory(merged, opts.home, d);
   if (d.errors.length > 0) return { status: "error", files, errors: toConfigErrors(d.errors) };
-  const config = buildConfig(merged, parsed, files);
+  const config = buildConfig(merged, parsed, files, opts.builtins ?? []);
   return { status: "ok", files, config, warnings: toConfigErrors(d.warnings) };
 }
 
@@ -1266,7 +1277,12 @@ function buildRules(items: PValue[]): Rule[] {
 
 const PROTECTION_RANK: Record<ProtectionAction, number> = { log: 1, ask: 2, deny: 3 };
 
-function buildConfig(merged: PObject, files: ParsedFile[], fileNames: string[]): Config {
+function buildConfig(
+  merged: PObject,
+  files: ParsedFile[],
+  fileNames: string[],
+  builtins: ProtectionEntry[],
+): Config {
   const policies: Record<string, Policy> = {};
   const policiesValue = get(merged, "policies")?.value;
   if (policiesValue?.kind === "object") {
@@ -1326,7 +1342,7 @@ function buildConfig(merged: PObject, files: ParsedFile[], fileNames: string[]):
     locations,
     defaultPolicy: orNull<string>("defaultPolicy"),
     approvalRules,
-    pathProtection: [...protection.values()],
+    pathProtection: [...protection.values(), ...builtins],
     agentTimeout: orNull<AgentTimeout>("agentTimeout"),
     nudgeTimeout: orNull<NudgeTimeout>("nudgeTimeout"),
     decisions: orNull<DecisionsConfig>("decisions"),

@@ -29,7 +29,7 @@ import {
   stricter,
   type Subject,
 } from "./rules.ts";
-import type { StageFacts } from "./safe_bash.ts";
+import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
 import { evalShape, innerStages } from "./wrappers.ts";
 import type {
@@ -118,19 +118,58 @@ interface StageShared {
   links: MadeLink[];
   /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
   readsTrees: boolean;
+  /** Whether the program may delete, move or overwrite what lies below a directory it names. */
+  replacesTrees: boolean;
   /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
   judged: [string | null, RuleResult & { approval?: Rule }][];
+  /**
+   * Whether the stage or tool may change what it names (not a redirect's target: that says so
+   * itself). Asked only where a built-in protection of the gate's files applies.
+   */
+  writes: () => boolean;
 }
 
 const NO_LINKS: MadeLink[] = [];
 
-function stageShared(index: LocationIndex, program: string, links: MadeLink[]): StageShared {
+function stageShared(
+  index: LocationIndex,
+  program: string,
+  links: MadeLink[],
+  writes: () => boolean,
+  stage: Stage | null = null,
+): StageShared {
   return {
     index,
     links,
     readsTrees: !METADATA_ONLY.has(program),
+    replacesTrees: replacesTrees(program, stage),
     judged: [],
+    writes,
   };
+}
+
+/** pi's tools that only read (every other tool, MCP and custom ones too, may write). */
+const READING_TOOLS = new Set(["read", "ls", "grep", "find"]);
+
+let presetRules: Rule[] | undefined;
+
+/**
+ * Whether a bash stage only reads what it names: `$safe-bash` accepts it (the preset's argument
+ * checks are the one home of what keeps a program read-only), its redirects aside (each says
+ * whether it writes). A command that cannot be seen may write.
+ */
+function stageReadsOnly(subject: Subject, stage: Stage): boolean {
+  if (subject.unknown) return false;
+  const name = stage.argv[0];
+  if (name?.kind === "static" && CD_BUILTINS.has(name.value)) return true;
+  presetRules ??= expandSafeBash("allow");
+  const facts: StageFacts = {
+    argv: subject.stage!.argv,
+    writes: false,
+    assignments: subject.stage!.assignments,
+  };
+  const picked = pickRule(presetRules, { ...subject, stage: facts });
+  return picked !== null && picked.unmatched === undefined;
 }
 
 /**
@@ -143,6 +182,40 @@ const METADATA_ONLY = new Set([
   "test", "[", "cd", "pushd", "popd", "mkdir", "rmdir", "touch", "find", "echo", "printf",
   "read", "write", "edit",
 ]);
+
+/**
+ * Programs that delete, move, copy over or change the files below a directory they name (`rm -r
+ * .pi`, `mv .pi x`, `find .pi -delete`, `git checkout .`, `tar -xf a.tar -C dir`). Other programs
+ * that write (`git add .`, `prettier --write .`) are not counted as replacing the gate's files
+ * of any depth below a directory operand: they would ask for everyday work.
+ */
+// deno-fmt-ignore
+const TREE_WRITERS = new Set([
+  "rm", "mv", "cp", "rsync", "find", "chmod", "chown", "chgrp", "tar", "unzip",
+  "shred", "trash", "trash-put", "gio", "install", "rmdir", "cpio", "bsdtar", "7z", "patch",
+]);
+
+/** git's subcommands that rewrite or delete files of the working tree they are given. */
+const GIT_TREE_WRITERS = new Set([
+  "checkout",
+  "restore",
+  "clean",
+  "rm",
+  "mv",
+  "reset",
+  "stash",
+  "switch",
+  "apply",
+]);
+
+/** Whether a stage's program is one of TREE_WRITERS (for git: one of its tree-writing subcommands). */
+function replacesTrees(program: string, stage: Stage | null): boolean {
+  if (program === "git") {
+    return stage !== null &&
+      stage.argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value));
+  }
+  return TREE_WRITERS.has(program);
+}
 
 /** How realPath looks a target up: the cwd is expected to exist, other paths may not. */
 const CWD = { expected: true };
@@ -229,20 +302,24 @@ function judgeTarget(
   if (note) out.note = note;
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   const checked = target.path === null ? [] : paths;
+  // Built-in protection of the gate's files counts for what may change them.
+  const write = target.kind === "redirect" ? target.write === true : shared.writes();
+  const below = { write, trees: shared.replacesTrees, exists: (p: string) => ctx.fs.exists(p) };
   for (const p of checked) {
     let prot = target.reach === "below"
-      ? protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""))
-      : protectionFor(config, p, ctx.home);
+      ? protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below)
+      : protectionFor(config, p, ctx.home, write);
     if (
-      !prot && shared.readsTrees && (target.kind === "argument" || target.kind === "path") &&
+      !prot && (shared.readsTrees || (write && shared.replacesTrees)) &&
+      (target.kind === "argument" || target.kind === "path") &&
       config.pathProtection.length
     ) {
       // A directory operand may be read all the way down (grep -r key ~): protected paths
       // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
       // Whether any protected path lies below is a question of names: the filesystem is asked
       // whether the operand is a directory only when one does.
-      const below = protectionBelow(config, p, ctx.home, null);
-      if (below && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)) prot = below;
+      const under = protectionBelow(config, p, ctx.home, null, below);
+      if (under && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)) prot = under;
     }
     if (
       prot &&
@@ -272,7 +349,8 @@ function decideTool(
   explain: boolean,
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
-  const shared = stageShared(locationIndex(config, ctx), call.tool, NO_LINKS);
+  const reads = READING_TOOLS.has(call.tool);
+  const shared = stageShared(locationIndex(config, ctx), call.tool, NO_LINKS, () => !reads);
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
@@ -317,7 +395,14 @@ function decideStage(
     });
   }
   const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
-  const shared = stageShared(opts.index, program, opts.links ?? NO_LINKS);
+  let writes: boolean | undefined;
+  const shared = stageShared(
+    opts.index,
+    program,
+    opts.links ?? NO_LINKS,
+    () => writes ??= !stageReadsOnly(subject, stage),
+    stage,
+  );
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are

@@ -103,35 +103,48 @@ export function protectedPathTest(
   return test;
 }
 
+/** A protection that applies to a path: the glob, its action, and whether it is built in. */
+export type Protection = { glob: string; action: ProtectionAction; builtin?: true };
+
+type Found = Protection | null;
+const answers = new WeakMap<Config, Map<string, Map<string, { read: Found; write: Found }>>>();
+
 /**
  * The strictest protection entry matching an absolute path or any directory above it (protecting
- * a directory protects what is inside it), or null.
+ * a directory protects what is inside it), or null. `write`: the access may change the path (the
+ * built-in entries for the gate's own files count only then).
  */
 export function protectionFor(
   config: Config,
   path: string,
   home: string,
-): { glob: string; action: ProtectionAction } | null {
+  write = true,
+): Protection | null {
   if (config.pathProtection.length === 0) return null;
   // A pure function of config, home and path: remembered (bounded) across calls.
   let byHome = answers.get(config);
   if (!byHome) answers.set(config, byHome = new Map());
   let memo = byHome.get(home);
   if (!memo) byHome.set(home, memo = new Map());
-  const known = memo.get(path);
-  if (known !== undefined) return known;
-  const found = findProtection(config, path, home);
-  if (memo.size > 20_000) memo.clear();
-  memo.set(path, found);
-  return found;
+  let known = memo.get(path);
+  if (known === undefined) {
+    known = findProtection(config, path, home);
+    if (memo.size > 20_000) memo.clear();
+    memo.set(path, known);
+  }
+  return write ? known.write : known.read;
 }
 
-type Found = { glob: string; action: ProtectionAction } | null;
-const answers = new WeakMap<Config, Map<string, Map<string, Found>>>();
+function shown(e: ProtectionEntry | null, action?: ProtectionAction): Found {
+  if (!e) return null;
+  const a = action ?? e.action;
+  return e.writes ? { glob: e.glob, action: a, builtin: true } : { glob: e.glob, action: a };
+}
 
-function findProtection(config: Config, path: string, home: string): Found {
+function findProtection(config: Config, path: string, home: string): { read: Found; write: Found } {
   const parts = path.split("/").filter(Boolean);
   let best: ProtectionEntry | null = null;
+  let bestRead: ProtectionEntry | null = null;
   for (const p of compiledFor(config, home)) {
     let hit = false;
     if (p.component) hit = parts.some((part) => p.component!.test(part));
@@ -145,32 +158,56 @@ function findProtection(config: Config, path: string, home: string): Found {
         }
       }
     }
-    if (hit && (!best || STRICTNESS[p.entry.action] > STRICTNESS[best.action])) best = p.entry;
+    if (!hit) continue;
+    if (!best || STRICTNESS[p.entry.action] > STRICTNESS[best.action]) best = p.entry;
+    if (
+      !p.entry.writes && (!bestRead || STRICTNESS[p.entry.action] > STRICTNESS[bestRead.action])
+    ) bestRead = p.entry;
   }
-  return best ? { glob: best.glob, action: best.action } : null;
+  // At equal strictness the user's own entry is named (it is the one they can change).
+  if (best?.writes && bestRead && STRICTNESS[bestRead.action] >= STRICTNESS[best.action]) {
+    best = bestRead;
+  }
+  return { read: shown(bestRead), write: shown(best) };
+}
+
+/** Whether a bash glob for one name may match `name` (hidden names only with a leading dot). */
+function bashGlobMatches(word: string, name: string): boolean {
+  if (name.startsWith(".") && !word.startsWith(".")) return false;
+  const re = new RegExp(
+    "^" +
+      word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
+      "$",
+    "u",
+  );
+  return re.test(name);
 }
 
 /** Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. */
 function namesMayMeet(protect: CompiledProtection, word: string): boolean {
   if (!protect.literal) return true; // two patterns: assume they can meet
-  const name = protect.entry.glob;
   if (word === "") return true;
-  // Bash globs do not match a leading dot unless the pattern starts with one.
-  if (name.startsWith(".") && !word.startsWith(".")) return false;
   const meets = protect.meets ??= new Map();
   let known = meets.get(word);
   if (known === undefined) {
-    const re = new RegExp(
-      "^" +
-        word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
-        "$",
-      "u",
-    );
-    known = re.test(name);
+    known = bashGlobMatches(word, protect.entry.glob);
     if (meets.size >= 1000) meets.clear();
     meets.set(word, known);
   }
   return known;
+}
+
+/** How `protectionBelow` looks. */
+export interface BelowOptions {
+  /** The access may change what it reaches (the built-in entries count only then). */
+  write: boolean;
+  /**
+   * The program may delete, move or overwrite what lies below a directory it names (`rm -r`,
+   * `mv`, `find -delete`): only then do built-in entries of any depth count below it.
+   */
+  trees?: boolean;
+  /** Whether a path exists (for built-in entries of any depth: `.pi/extensions` below a dir). */
+  exists?: (path: string) => boolean;
 }
 
 /**
@@ -179,30 +216,60 @@ function namesMayMeet(protect: CompiledProtection, word: string): boolean {
  * below it and name globs the word's last component (`*.pem`, `*`) may match can only be
  * reached, so they ask at most. With `word` null (a directory read as a tree), name globs are
  * not counted: a name like `.env` may sit in any directory.
+ *
+ * Built-in entries of any depth (`.pi/extensions`) count below `dir` only where they can be:
+ * `dir` is inside one's leading directories (`…/.pi`), the word may name its first directory
+ * (`.p*`), or that directory exists right below `dir` (`rm -r proj` over `proj/.pi`). Deeper
+ * nesting is not looked for.
  */
 export function protectionBelow(
   config: Config,
   dir: string,
   home: string,
   word: string | null,
-): { glob: string; action: ProtectionAction } | null {
+  opts: BelowOptions = { write: true },
+): Protection | null {
   if (config.pathProtection.length === 0) return null;
   // Everything below dir is protected when dir is, or when a glob covers all of it (`~/.ssh/**`).
-  let best = protectionFor(config, dir, home) ?? protectionFor(config, `${dir}/\u0001`, home);
+  let best: Protection | null = protectionFor(config, dir, home, opts.write) ??
+    protectionFor(config, `${dir}/\u0001`, home, opts.write);
   const consider = (e: ProtectionEntry) => {
     // Only possibly reached: the user is asked; a deny is kept for paths surely inside.
     const action: ProtectionAction = e.action === "deny" ? "ask" : e.action;
-    if (!best || STRICTNESS[action] > STRICTNESS[best.action]) best = { glob: e.glob, action };
+    if (!best || STRICTNESS[action] > STRICTNESS[best.action]) best = shown(e, action);
   };
   for (const p of compiledFor(config, home)) {
+    if (p.entry.writes && !opts.write) continue;
     if (p.component) {
       if (word !== null && namesMayMeet(p, word)) consider(p.entry);
     } else if (p.full) {
       const prefix = p.prefix;
-      if (prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")) {
+      if (prefix === null && p.entry.writes) {
+        if (opts.trees && anyDepthBelow(p.entry.glob, dir, word, opts.exists)) consider(p.entry);
+      } else if (
+        prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")
+      ) {
         consider(p.entry);
       }
     }
   }
   return best;
+}
+
+/** Whether a relative built-in glob (`.pi/extensions`, no wildcards) may lie below `dir`. */
+function anyDepthBelow(
+  glob: string,
+  dir: string,
+  word: string | null,
+  exists: ((path: string) => boolean) | undefined,
+): boolean {
+  const parts = glob.split("/");
+  const tail = dir.split("/");
+  // dir is `…/.pi` (a leading part of the glob): what the glob names lies right below it.
+  for (let n = 1; n < parts.length; n++) {
+    if (tail.slice(-n).join("/") === parts.slice(0, n).join("/")) return true;
+  }
+  // A glob reaches the names of dir its last word matches; a tree reaches what is there.
+  if (word !== null) return word === "" || bashGlobMatches(word, parts[0]);
+  return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${parts[0]}`);
 }

@@ -26,6 +26,8 @@ export interface Target {
   raw?: string;
   /** For a glob: the whole pattern, absolute (`/p/*.txt`), to find the symlinks it matches. */
   pattern?: string;
+  /** A redirect that writes the target (`>`, `>>`, `<>`); other redirects only read. */
+  write?: boolean;
 }
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
@@ -482,7 +484,9 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
   }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
+    const from = out.length;
     wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out });
+    if (r.kind === "write") { for (let i = from; i < out.length; i++) out[i].write = true; }
   }
   return dedupe(out);
 }
@@ -494,7 +498,10 @@ function dedupe(targets: Target[]): Target[] {
     return targets.filter((t, i) => {
       for (let j = 0; j < i; j++) {
         const u = targets[j];
-        if (u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw) {
+        if (
+          u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
+          u.write === t.write
+        ) {
           return false;
         }
       }
@@ -503,7 +510,7 @@ function dedupe(targets: Target[]): Target[] {
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}`;
+    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -83,6 +83,8 @@ export interface ProtectionEntry {
   /** Project root for relative globs, or null. */
   base: string | null;
   file: string;
+  /** Built in for the gate's own files: applies to write-like access only (reads follow the policy). */
+  writes?: boolean;
 }
 
 /** A loaded, merged and validated config. */
@@ -183,7 +185,7 @@ export interface TargetVerdict {
   score: number;
   action: Action;
   /** A pathProtection entry that applied, if any. */
-  protection?: { glob: string; action: ProtectionAction };
+  protection?: { glob: string; action: ProtectionAction; builtin?: true };
   /** An approval rule that decided, if any. */
   approval?: Rule;
   /** A short explanation when the decision is not a plain rule match. */

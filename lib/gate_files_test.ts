@@ -1,0 +1,319 @@
+/**
+ * The gate's own files under a config that allows everything else: every write-like spelling
+ * asks, reads follow the policy, the user can make them stricter, never weaker.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { loadBashParser } from "./bash_parser.ts";
+import { formatConfigError, loadConfig } from "./config.ts";
+import { decide } from "./engine.ts";
+import { realFs } from "./fs_facts.ts";
+import { gateFileEntries } from "./gate_files.ts";
+import { RESTRICTIVENESS } from "./rules.ts";
+import type { Action, Config, Context } from "./types.ts";
+
+const ALLOW_ALL = `{
+  // Everything is allowed: only the built-in protection can ask.
+  "policies": { "open": { "defaultAction": "allow", "rules": [] } },
+  "locations": { "/": "open" },
+  "approvalRules": [{ "action": "allow", "tool": "*" }]
+}`;
+
+interface Tree {
+  root: string;
+  home: string;
+  agentDir: string;
+  project: string;
+  ctx: Context;
+  load(extra?: string): Config;
+}
+
+function tree(): Tree {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-controls-gate-")));
+  const home = join(root, "home");
+  const agentDir = join(home, ".pi", "agent");
+  const project = join(home, "project");
+  const files: Record<string, string> = {
+    [join(agentDir, "extensions", "pi-controls.jsonc")]: ALLOW_ALL,
+    [join(agentDir, "extensions", "pi-controls.js")]: "export default () => {};\n",
+    [join(agentDir, "extensions", "pi-controls.log")]: "",
+    [join(agentDir, "settings.json")]: "{}\n",
+    [join(agentDir, "models.json")]: "{}\n",
+    [join(project, ".pi", "extensions", "pi-controls.jsonc")]: "{}\n",
+    [join(project, ".pi", "settings.json")]: "{}\n",
+    [join(project, "sub", ".pi", "extensions", "pi-controls.json")]: "{}\n",
+    [join(project, "src", "main.ts")]: "export {};\n",
+    [join(project, "notes.txt")]: "notes\n",
+    [join(project, "evil.jsonc")]: "{}\n",
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  symlinkSync(join(project, ".pi", "extensions", "pi-controls.jsonc"), join(project, "cfg"));
+  symlinkSync(join(agentDir, "extensions"), join(project, "ext"));
+  const ctx: Context = { cwd: project, home, env: { HOME: home }, fs: realFs() };
+  return {
+    root,
+    home,
+    agentDir,
+    project,
+    ctx,
+    load(extra?: string) {
+      if (extra !== undefined) {
+        writeFileSync(join(project, ".pi", "extensions", "pi-controls.jsonc"), extra);
+      }
+      const l = loadConfig({ cwd: project, home, agentDir });
+      if (l.status !== "ok") {
+        throw new Error(l.status === "error" ? l.errors.map(formatConfigError).join("\n") : "");
+      }
+      return l.config;
+    },
+  };
+}
+
+const G = "~/.pi/agent/extensions/pi-controls.jsonc";
+const P = ".pi/extensions/pi-controls.jsonc";
+/** Each protected file as a command may name it (relative to the project, `~`, or absolute). */
+const FILES = [
+  G,
+  P,
+  "~/project/.pi/extensions/pi-controls.jsonc",
+  "sub/.pi/extensions/pi-controls.json",
+  "deep/er/.pi/extensions/pi-controls.jsonc", // not there yet: created
+  "~/.pi/agent/extensions/pi-controls.js",
+  "~/.pi/agent/extensions/pi-controls.log",
+  "~/.pi/agent/extensions/pi-controls-trust.json",
+  "~/.pi/agent/extensions/other-extension.ts",
+  "~/.pi/agent/settings.json",
+  "~/.pi/agent/models.json",
+  "~/.pi/agent/trust.json",
+  ".pi/settings.json",
+  "cfg", // a symlink to the project config
+  "ext/pi-controls.jsonc", // through a symlink to the agent's extensions directory
+];
+
+/** Write-like spellings; `F` is the file as named. */
+const WRITES = [
+  "echo '{}' > F",
+  "echo '{}' >> F",
+  "printf x 1> F",
+  "cat evil.jsonc &> F",
+  ": > F",
+  "tee F < evil.jsonc",
+  "cat evil.jsonc | tee -a F",
+  "sed -i 's/deny/allow/' F",
+  "sed -i.bak -e 's/deny/allow/' F",
+  "perl -pi -e 's/deny/allow/' F",
+  "cp evil.jsonc F",
+  "cp -f -- evil.jsonc F",
+  "mv evil.jsonc F",
+  "mv F /tmp/away",
+  "rm F",
+  "rm -f F",
+  "unlink F",
+  "truncate -s 0 F",
+  "chmod 000 F",
+  "chmod u+w F",
+  "ln -sf /dev/null F",
+  "ln -f evil.jsonc F",
+  "install -m 644 evil.jsonc F",
+  "rsync evil.jsonc F",
+  "dd if=evil.jsonc of=F",
+  "sudo tee F < evil.jsonc",
+  "env tee F < evil.jsonc",
+  "bash -c 'echo x > F'",
+  'sh -c "cp evil.jsonc F"',
+  "git checkout -- F",
+  "touch F",
+  "true && echo x > F",
+  "(echo x > F)",
+  "echo $(echo x > F)",
+  "find F -delete",
+  "xargs rm <<< F",
+  "python3 script.py > F",
+];
+
+function spell(template: string, file: string): string {
+  return template.replaceAll("F", file);
+}
+
+Deno.test("gate files: every write-like spelling of every protected file asks", async () => {
+  const t = tree();
+  try {
+    const config = t.load();
+    const parser = await loadBashParser();
+    const missed: string[] = [];
+    for (const file of FILES) {
+      for (const w of WRITES) {
+        const command = spell(w, file);
+        const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+        if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
+      }
+      for (const tool of ["write", "edit", "mcp_fs_write"]) {
+        const input = tool === "mcp_fs_write"
+          ? { path: file.replace(/^~/, t.home) }
+          : { path: file, content: "{}", oldText: "a", newText: "b" };
+        const v = decide(config, { tool, input }, t.ctx, { parser });
+        if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) {
+          missed.push(`${v.action}: ${tool} ${file}`);
+        }
+      }
+    }
+    assert.deepEqual(missed, []);
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: directories, cd chains and globs that reach them ask", async () => {
+  const t = tree();
+  try {
+    const config = t.load();
+    const parser = await loadBashParser();
+    const commands = [
+      "rm -rf .pi",
+      "rm -rf .pi/extensions",
+      "mv .pi .pi-off",
+      "rm -r sub",
+      "find . -name '*.jsonc' -delete",
+      "rm -rf ~/.pi",
+      "mv ~/.pi/agent ~/agent-off",
+      "rm -rf ~/.pi/agent/extensions",
+      "cd .pi/extensions && echo '{}' > pi-controls.jsonc",
+      "cd .pi && cd extensions && rm pi-controls.jsonc",
+      "cd ~/.pi/agent && tee settings.json < ~/project/evil.jsonc",
+      "pushd .pi/extensions; cp ../../evil.jsonc pi-controls.jsonc",
+      "rm .pi/extensions/*",
+      "cp evil.jsonc .pi/extensions/pi-c*",
+      "rm -rf .p*",
+      "rm ~/.pi/agent/extensions/*.jsonc",
+      "chmod -R 777 .pi",
+      "git checkout .",
+      "git clean -fdx .pi",
+      "tar -xf backup.tar -C .pi",
+      "ln -sfn /tmp/evil .pi/extensions",
+      "ln -s ~/.pi/agent/extensions e && cp evil.jsonc e/pi-controls.jsonc",
+      "D=.pi/extensions; echo x > $D/pi-controls.jsonc",
+      "for f in .pi/extensions/pi-controls.jsonc; do echo x > $f; done",
+    ];
+    const missed: string[] = [];
+    for (const command of commands) {
+      const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+      if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
+    }
+    assert.deepEqual(missed, []);
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: reading them and everyday work stay as the policy says", async () => {
+  const t = tree();
+  try {
+    const config = t.load();
+    const parser = await loadBashParser();
+    const commands = [
+      `cat ${P}`,
+      `cat ${G}`,
+      `head -n 5 ${P} > /tmp/copy.txt`,
+      `grep -n deny ${P}`,
+      "cat cfg",
+      "ls -la .pi/extensions ~/.pi/agent/extensions",
+      "wc -l ~/.pi/agent/settings.json",
+      "jq . .pi/settings.json",
+      "cd .pi/extensions && ls",
+      "git diff .pi/extensions/pi-controls.jsonc",
+      "git status",
+      "git add .",
+      "git add -A && git commit -m 'work'",
+      "rm -rf build dist",
+      "mkdir -p src/lib && echo x > src/lib/a.ts",
+      "prettier --write .",
+      "npm install",
+      "sed -i 's/a/b/' src/main.ts",
+      "rm -rf node_modules",
+      "cp -r src /tmp/src-copy",
+      "mv notes.txt docs.txt",
+      "find . -name '*.ts' | xargs grep -n TODO",
+      "rm src/*.ts",
+    ];
+    const asked: string[] = [];
+    for (const command of commands) {
+      const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+      // (Globs and xargs input ask by the rulings, whatever they touch: not the gate's doing.)
+      const gate = v.stages.some((s) => s.targets.some((x) => x.protection?.builtin));
+      if (gate || (v.action !== "allow" && !/[*]|xargs/.test(command))) {
+        asked.push(`${v.action}: ${command}`);
+      }
+    }
+    for (const path of [P, G, "cfg", "~/.pi/agent/settings.json"]) {
+      for (const tool of ["read", "grep", "ls", "find"]) {
+        const v = decide(config, { tool, input: { path } }, t.ctx, { parser });
+        if (v.action !== "allow") asked.push(`${v.action}: ${tool} ${path}`);
+      }
+    }
+    assert.deepEqual(asked, []);
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: pathProtection deny wins, a weaker entry does not loosen them", async () => {
+  const t = tree();
+  try {
+    const parser = await loadBashParser();
+    const decideWith = (config: Config, tool: string, input: Record<string, unknown>): Action =>
+      decide(config, { tool, input }, t.ctx, { parser }).action;
+    const strict = t.load(`{
+      "pathProtection": { ".pi/extensions/**": "deny", "~/.pi/agent/settings.json": "deny" }
+    }`);
+    assert.equal(decideWith(strict, "write", { path: P, content: "{}" }), "deny");
+    assert.equal(decideWith(strict, "bash", { command: `echo x > ${P}` }), "deny");
+    assert.equal(decideWith(strict, "edit", { path: "~/.pi/agent/settings.json" }), "deny");
+    // A user's deny covers reads too: that is what pathProtection means.
+    assert.equal(decideWith(strict, "read", { path: P }), "deny");
+    const weak = t.load(`{
+      "pathProtection": { ".pi/extensions/pi-controls.jsonc": "log", "~/.pi/agent/**": "log" },
+      "approvalRules": [{ "action": "allow", "tool": "bash", "pattern": "tee *" }]
+    }`);
+    assert.equal(decideWith(weak, "write", { path: P, content: "{}" }), "ask");
+    assert.equal(decideWith(weak, "bash", { command: `tee ${G} < evil.jsonc` }), "ask");
+    // Reading stays as the user's own entry says.
+    assert.equal(decideWith(weak, "read", { path: P }), "log");
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: the entries name the agent dir, projects at any depth and the code", () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-controls-code-")));
+  try {
+    const pkg = join(root, "lib", "node_modules", "pi-controls");
+    mkdirSync(join(pkg, "dist"), { recursive: true });
+    writeFileSync(join(pkg, "package.json"), '{ "name": "pi-controls" }');
+    writeFileSync(join(pkg, "dist", "pi-controls.js"), "");
+    const checkout = join(root, "src", "pi-controls");
+    mkdirSync(join(checkout, "dist"), { recursive: true });
+    writeFileSync(join(checkout, "package.json"), '{ "name": "pi-controls" }');
+    writeFileSync(join(checkout, "dist", "pi-controls.js"), "");
+    const globs = (codeFile?: string) =>
+      gateFileEntries({ agentDir: "/a/agent", codeFile }).map((e) => e.glob);
+    const base = globs();
+    for (const g of ["/a/agent/extensions", "/a/agent/settings.json", ".pi/extensions"]) {
+      assert.ok(base.includes(g), g);
+    }
+    assert.ok(gateFileEntries({ agentDir: "/a" }).every((e) => e.writes && e.action === "ask"));
+    // Installed by npm: the whole package directory.
+    assert.ok(globs(join(pkg, "dist", "pi-controls.js")).includes(pkg));
+    // A checkout the user works in: the loaded file and its manifest only.
+    const mine = globs(join(checkout, "dist", "pi-controls.js"));
+    assert.ok(mine.includes(join(checkout, "dist", "pi-controls.js")));
+    assert.ok(mine.includes(join(checkout, "package.json")));
+    assert.ok(!mine.includes(checkout));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
