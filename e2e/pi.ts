@@ -3,6 +3,11 @@
  * home: `<root>/home` is `HOME`, `<root>/home/.pi/agent` the agent dir (`PI_CODING_AGENT_DIR`),
  * `<root>/home/project` the cwd. Print mode (`-p`) and RPC mode (`--mode rpc`, dialogs answered by
  * the test) are both supported. Every pi process runs under a deadline and is killed past it.
+ *
+ * Two pi lines run (`setupPi({ pi })`, installed by scripts/ensure_pi.ts): `1.x` (the default, pi
+ * 1.6.0 under the pinned Node 22) and `0.73` (pi 0.73.1 under the `node` on `PATH`). pi 1.x gates
+ * a project's `.pi/` resources on project trust (docs/pi-1x-notes.md); `trusted` and `approve`
+ * set that decision for a test.
  */
 import {
   copyFileSync,
@@ -16,7 +21,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
-import { installedPiCli } from "../scripts/ensure_pi.ts";
+import { type PiLine, piRuntime } from "../scripts/ensure_pi.ts";
 import { type ModelServer, startModelServer, type Step } from "./model_server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -33,8 +38,11 @@ export interface PiHome {
   cwd: string;
   logFile: string;
   server: ModelServer;
-  /** pi's CLI and how the extension is loaded. */
+  /** Which pi runs: its line, the node binary and pi's CLI. */
+  pi: PiLine;
+  node: string;
   cli: string;
+  /** The arguments every prompt run gets: how the extension is loaded, the trust override. */
   extensionArgs: string[];
   /** Stop the server and delete the temp dir. */
   cleanup(): Promise<void>;
@@ -54,13 +62,27 @@ export interface PiHomeOptions {
    * `none`: not loaded by the harness (the test installs it, e.g. with `pi install`).
    */
   install?: "flag" | "copy" | "none";
+  /** Which pi to run: `1.x` (default, pi 1.6.0 under Node 22) or `0.73` (pi 0.73.1). */
+  pi?: PiLine;
+  /**
+   * pi 1.x only: a saved project-trust decision for the project dir, as `/trust` writes it to
+   * `<agentDir>/trust.json`. Unset: none, so print and RPC mode treat a project with `.pi/`
+   * resources as untrusted (they cannot ask).
+   */
+  trusted?: boolean;
+  /** pi 1.x only: `--approve` (true) or `--no-approve` (false) on every run of pi. */
+  approve?: boolean;
 }
 
 /** Create the temp home, the model server and the configs. */
 export function setupPi(opts: PiHomeOptions): PiHome {
-  const cli = installedPiCli();
-  if (!cli) throw new Error("pi is not installed: run `deno task ensure-pi`");
+  const pi = opts.pi ?? "1.x";
+  const runtime = piRuntime(pi);
+  if (!runtime) throw new Error(`pi ${pi} is not installed: run \`deno task ensure-pi\``);
   if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`deno task bundle\``);
+  if (pi === "0.73" && (opts.trusted !== undefined || opts.approve !== undefined)) {
+    throw new Error("pi 0.73 has no project trust: `trusted` and `approve` need pi 1.x");
+  }
   const root = realpathSync(Deno.makeTempDirSync({ prefix: "pi-controls-e2e-" }));
   const home = join(root, "home");
   const agentDir = join(home, ".pi", "agent");
@@ -100,12 +122,20 @@ export function setupPi(opts: PiHomeOptions): PiHome {
     mkdirSync(dirname(join(cwd, rel)), { recursive: true });
     writeFileSync(join(cwd, rel), text);
   }
+  if (opts.trusted !== undefined) {
+    // Keyed by the folder's realpath (cwd is one: root went through realpathSync).
+    writeFileSync(
+      join(agentDir, "trust.json"),
+      JSON.stringify({ [cwd]: opts.trusted }, null, 2) + "\n",
+    );
+  }
   let extensionArgs = ["-e", BUNDLE];
   if (opts.install === "copy") {
     copyFileSync(BUNDLE, join(agentDir, "extensions", "pi-controls.js"));
     extensionArgs = [];
   }
   if (opts.install === "none") extensionArgs = [];
+  if (opts.approve !== undefined) extensionArgs.push(opts.approve ? "--approve" : "--no-approve");
   return {
     root,
     home,
@@ -113,7 +143,8 @@ export function setupPi(opts: PiHomeOptions): PiHome {
     cwd,
     logFile: join(agentDir, "extensions", "pi-controls.log"),
     server,
-    cli,
+    pi,
+    ...runtime,
     extensionArgs,
     async cleanup() {
       await server.close();
@@ -125,17 +156,22 @@ export function setupPi(opts: PiHomeOptions): PiHome {
 /** The environment pi runs in: only the temp home, offline. */
 function piEnv(h: PiHome): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    // pi 1.x's node first, so what pi starts with `node` runs on the same Node.
+    PATH: [...(h.node === "node" ? [] : [dirname(h.node)]), process.env.PATH ?? "/usr/bin:/bin"]
+      .join(":"),
     HOME: h.home,
     PI_CODING_AGENT_DIR: h.agentDir,
     PI_OFFLINE: "1",
+    // pi 1.x: no version check and no telemetry (PI_OFFLINE already stops both; stated anyway).
+    PI_SKIP_VERSION_CHECK: "1",
+    PI_TELEMETRY: "0",
     NO_COLOR: "1",
     TERM: "dumb",
   };
 }
 
 function piCommand(h: PiHome, args: string[], piped: boolean): Deno.Command {
-  return new Deno.Command("node", {
+  return new Deno.Command(h.node, {
     args: [
       h.cli,
       "--offline",
@@ -158,7 +194,7 @@ function piCommand(h: PiHome, args: string[], piped: boolean): Deno.Command {
 /** Run pi's CLI with `args` (no prompt, e.g. `install ./dir`) in the temp home. */
 export async function runPiCli(h: PiHome, args: string[]): Promise<PrintResult> {
   const t0 = performance.now();
-  const out = await new Deno.Command("node", {
+  const out = await new Deno.Command(h.node, {
     args: [h.cli, ...args],
     cwd: h.cwd,
     clearEnv: true,

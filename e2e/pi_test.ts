@@ -1,6 +1,8 @@
 /**
- * End-to-end: the real pi (@mariozechner/pi-coding-agent, pinned in scripts/ensure_pi.ts) loads
- * dist/pi-controls.js and talks to a scripted model server on 127.0.0.1. Print mode (`-p`) and RPC
+ * End-to-end: the real pi loads dist/pi-controls.js and talks to a scripted model server on
+ * 127.0.0.1. Every test runs pi 1.6.0 (@earendil-works/pi-coding-agent, under Node 22); the first
+ * print-mode test also runs the old line, pi 0.73.1 (@mariozechner/pi-coding-agent). Both are
+ * pinned and installed by scripts/ensure_pi.ts. Print mode (`-p`) and RPC
  * mode (`--mode rpc`, the test answers the extension's dialogs). Each test checks the effect on
  * disk, what the model was sent, the log, and (for the recorded cases) that replaying the session
  * pi wrote gives the same actions.
@@ -21,7 +23,7 @@ import { loadConfig } from "../lib/config.ts";
 import { realFs } from "../lib/fs_facts.ts";
 import { readSession, replaySessions } from "../lib/replay.ts";
 import type { Action } from "../lib/types.ts";
-import { installedPiCli } from "../scripts/ensure_pi.ts";
+import { type PiLine, piRuntime, PIS } from "../scripts/ensure_pi.ts";
 import { call, lastToolResults, type Step, text } from "./model_server.ts";
 import {
   type Dialog,
@@ -42,10 +44,10 @@ const ASK = ["Allow once", "Allow for session", "Allow for Project", "Allow Glob
 const PATH_NOTE =
   "The restriction is on the PATH — not on the tool. Do NOT retry with a different tool.";
 
-if (!SKIP && !installedPiCli()) {
+if (!SKIP && !(piRuntime("1.x") && piRuntime("0.73"))) {
   throw new Error(
-    "the end-to-end tests need pi: run `deno task ensure-pi` (deno task test does), " +
-      "or set PI_CONTROLS_SKIP_E2E=1",
+    "the end-to-end tests need pi 1.6.0 with Node 22 and pi 0.73.1: run `deno task ensure-pi` " +
+      "(deno task test does), or set PI_CONTROLS_SKIP_E2E=1",
   );
 }
 
@@ -146,118 +148,125 @@ const PRINT_SCRIPT: Step[] = [
   text("All done."),
 ];
 
-Deno.test({
-  name: "e2e print mode: deny, allow, nudge, headless ask, pathProtection, log",
-  ignore: SKIP,
-  fn: async (t) => {
-    await withPi({
-      script: PRINT_SCRIPT,
-      globalConfig: PRINT_CONFIG,
-      files: { "notes.txt": "line one\nline two\n", ".env": "SECRET=hunter2\n" },
-      install: "copy", // the bundle copied into <agentDir>/extensions/, as a user installs it
-    }, async (h) => {
-      const r = await runPrint(h, "Do the scripted things.");
-      assert.equal(r.code, 0, `pi exited ${r.code}\n${r.stderr}`);
-      assert.equal(r.stdout.trim(), "All done.");
-      assert.equal(h.server.remaining(), 0, "pi stopped before the script ended");
-      assert.ok(!h.server.exhausted(), "pi asked the model more often than scripted");
-      const results = lastToolResults(h.server);
+// The one test that also runs the old line (0.73.1): the same assertions hold on both.
+for (const pi of ["1.x", "0.73"] as PiLine[]) {
+  Deno.test({
+    name: `e2e print mode (pi ${pi}): deny, allow, nudge, headless ask, pathProtection, log`,
+    ignore: SKIP,
+    fn: (t) => printModeTest(t, pi),
+  });
+}
 
-      await t.step("a denied write leaves no file and the model receives the deny reason", () => {
-        assert.ok(!existsSync(join(h.cwd, "denied.txt")), "denied.txt was written");
-        assert.equal(
-          results.get("call_1"),
-          `Access denied by policy: write — blocked path: "${h.cwd}/denied.txt". ${PATH_NOTE}`,
-        );
-      });
+async function printModeTest(t: Deno.TestContext, pi: PiLine) {
+  await withPi({
+    script: PRINT_SCRIPT,
+    globalConfig: PRINT_CONFIG,
+    files: { "notes.txt": "line one\nline two\n", ".env": "SECRET=hunter2\n" },
+    install: "copy", // the bundle copied into <agentDir>/extensions/, as a user installs it
+    pi,
+  }, async (h) => {
+    const r = await runPrint(h, "Do the scripted things.");
+    assert.equal(r.code, 0, `pi exited ${r.code}\n${r.stderr}`);
+    assert.equal(r.stdout.trim(), "All done.");
+    assert.equal(h.server.remaining(), 0, "pi stopped before the script ended");
+    assert.ok(!h.server.exhausted(), "pi asked the model more often than scripted");
+    const results = lastToolResults(h.server);
 
-      await t.step("an allowed command runs and its output reaches the model", () => {
-        assert.equal(results.get("call_2")?.trim(), "allowed-runs");
-      });
-
-      await t.step("a nudge's text reaches the model ahead of the tool output", () => {
-        const got = results.get("call_3") ?? "";
-        const nudge = "[pi-controls nudge] Prefer the outline tool for repo files.\n\n";
-        assert.ok(got.startsWith(nudge), `no nudge before the result: ${JSON.stringify(got)}`);
-        assert.match(got.slice(nudge.length), /^line one\nline two/);
-      });
-
-      await t.step("a headless ask is denied, saying nobody could confirm it", () => {
-        assert.ok(!existsSync(join(h.cwd, "asked.txt")), "the asked command ran");
-        assert.equal(
-          results.get("call_4"),
-          'Access denied by policy: bash (touch asked.txt) — pattern: "touch *". Avoid the blocked ' +
-            "pattern in any retry. Confirmation was required and nobody could give it (pi runs " +
-            "without a UI).",
-        );
-      });
-
-      await t.step("pathProtection blocks, and nothing of the file reaches the model", () => {
-        const got = results.get("call_5") ?? "";
-        assert.equal(
-          got,
-          `Access denied by pathProtection: read — blocked path: "${h.cwd}/.env". ${PATH_NOTE}`,
-        );
-        assert.ok(!got.includes("hunter2"));
-      });
-
-      await t.step("the log holds a startup line and every decision with its final action", () => {
-        const log = readLog(h);
-        assert.equal(log[0]?.event, "startup");
-        assert.equal(log[0].cwd, h.cwd);
-        assert.deepEqual(log[0].files, [join(h.agentDir, "extensions", "pi-controls.jsonc")]);
-        assert.equal(log[0].loaded, "1 policies, 1 locations, defaultPolicy=null");
-        const got = decisions(h).map((
-          d,
-        ) => [d.toolCallId, d.tool, d.engineAction, d.action, d.choice]);
-        got.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-        assert.deepEqual(got, [
-          ["call_1", "write", "deny", "deny", undefined],
-          ["call_2", "bash", "allow", "allow", undefined],
-          ["call_3", "read", "nudge", "nudge", undefined],
-          ["call_4", "bash", "ask", "deny", "no UI to answer"],
-          ["call_5", "read", "deny", "deny", undefined],
-        ]);
-        const protectedRead = decisions(h).find((d) => d.toolCallId === "call_5");
-        assert.deepEqual(protectedRead?.targets[0].protection, { glob: ".env", action: "deny" });
-        assert.equal(
-          decisions(h).find((d) => d.toolCallId === "call_2")?.command,
-          "printf '%s-%s\\n' allowed runs",
-        );
-      });
-
-      await t.step("replaying the session pi wrote gives the same actions", async () => {
-        const files = sessionFiles(h);
-        assert.equal(files.length, 1);
-        const expect: Record<string, Action> = {
-          call_1: "deny",
-          call_2: "allow",
-          call_3: "nudge",
-          call_4: "ask",
-          call_5: "deny",
-        };
-        assert.deepEqual(await replayActions(h, files), [expect]);
-        if (RECORD) {
-          writeCase("e2e-print", {
-            spec: "Recorded by the real pi 0.73.1 in print mode (e2e/pi_test.ts)",
-            config: PRINT_CONFIG,
-            sessions: files,
-            home: h.home,
-            files: ["notes.txt", ".env"],
-            expect: [expect],
-            why: {
-              call_1: "deny write (a tool rule); pi left no file",
-              call_2: 'allow bash "printf *"; ran in parallel with call_1',
-              call_3: "nudge read: the model got the nudge before the file",
-              call_4: 'ask bash "touch *": pi -p has no UI, so the extension denied it',
-              call_5: 'pathProtection ".env" beats the read nudge',
-            },
-          });
-        }
-      });
+    await t.step("a denied write leaves no file and the model receives the deny reason", () => {
+      assert.ok(!existsSync(join(h.cwd, "denied.txt")), "denied.txt was written");
+      assert.equal(
+        results.get("call_1"),
+        `Access denied by policy: write — blocked path: "${h.cwd}/denied.txt". ${PATH_NOTE}`,
+      );
     });
-  },
-});
+
+    await t.step("an allowed command runs and its output reaches the model", () => {
+      assert.equal(results.get("call_2")?.trim(), "allowed-runs");
+    });
+
+    await t.step("a nudge's text reaches the model ahead of the tool output", () => {
+      const got = results.get("call_3") ?? "";
+      const nudge = "[pi-controls nudge] Prefer the outline tool for repo files.\n\n";
+      assert.ok(got.startsWith(nudge), `no nudge before the result: ${JSON.stringify(got)}`);
+      assert.match(got.slice(nudge.length), /^line one\nline two/);
+    });
+
+    await t.step("a headless ask is denied, saying nobody could confirm it", () => {
+      assert.ok(!existsSync(join(h.cwd, "asked.txt")), "the asked command ran");
+      assert.equal(
+        results.get("call_4"),
+        'Access denied by policy: bash (touch asked.txt) — pattern: "touch *". Avoid the blocked ' +
+          "pattern in any retry. Confirmation was required and nobody could give it (pi runs " +
+          "without a UI).",
+      );
+    });
+
+    await t.step("pathProtection blocks, and nothing of the file reaches the model", () => {
+      const got = results.get("call_5") ?? "";
+      assert.equal(
+        got,
+        `Access denied by pathProtection: read — blocked path: "${h.cwd}/.env". ${PATH_NOTE}`,
+      );
+      assert.ok(!got.includes("hunter2"));
+    });
+
+    await t.step("the log holds a startup line and every decision with its final action", () => {
+      const log = readLog(h);
+      assert.equal(log[0]?.event, "startup");
+      assert.equal(log[0].cwd, h.cwd);
+      assert.deepEqual(log[0].files, [join(h.agentDir, "extensions", "pi-controls.jsonc")]);
+      assert.equal(log[0].loaded, "1 policies, 1 locations, defaultPolicy=null");
+      const got = decisions(h).map((
+        d,
+      ) => [d.toolCallId, d.tool, d.engineAction, d.action, d.choice]);
+      got.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      assert.deepEqual(got, [
+        ["call_1", "write", "deny", "deny", undefined],
+        ["call_2", "bash", "allow", "allow", undefined],
+        ["call_3", "read", "nudge", "nudge", undefined],
+        ["call_4", "bash", "ask", "deny", "no UI to answer"],
+        ["call_5", "read", "deny", "deny", undefined],
+      ]);
+      const protectedRead = decisions(h).find((d) => d.toolCallId === "call_5");
+      assert.deepEqual(protectedRead?.targets[0].protection, { glob: ".env", action: "deny" });
+      assert.equal(
+        decisions(h).find((d) => d.toolCallId === "call_2")?.command,
+        "printf '%s-%s\\n' allowed runs",
+      );
+    });
+
+    await t.step("replaying the session pi wrote gives the same actions", async () => {
+      const files = sessionFiles(h);
+      assert.equal(files.length, 1);
+      const expect: Record<string, Action> = {
+        call_1: "deny",
+        call_2: "allow",
+        call_3: "nudge",
+        call_4: "ask",
+        call_5: "deny",
+      };
+      assert.deepEqual(await replayActions(h, files), [expect]);
+      // The recorded case stays the 0.73.1 one (its golden file was reviewed against it).
+      if (RECORD && pi === "0.73") {
+        writeCase("e2e-print", {
+          spec: `Recorded by the real pi ${PIS[pi].version} in print mode (e2e/pi_test.ts)`,
+          config: PRINT_CONFIG,
+          sessions: files,
+          home: h.home,
+          files: ["notes.txt", ".env"],
+          expect: [expect],
+          why: {
+            call_1: "deny write (a tool rule); pi left no file",
+            call_2: 'allow bash "printf *"; ran in parallel with call_1',
+            call_3: "nudge read: the model got the nudge before the file",
+            call_4: 'ask bash "touch *": pi -p has no UI, so the extension denied it',
+            call_5: 'pathProtection ".env" beats the read nudge',
+          },
+        });
+      }
+    });
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // RPC mode: the ask dialog
@@ -315,7 +324,10 @@ Deno.test({
   name: "e2e RPC: the ask dialog — Deny, Allow once, for session, for Project, Globally",
   ignore: SKIP,
   fn: async (t) => {
-    await withPi({ script: DIALOG_SCRIPT, projectConfig: PROJECT_CONFIG }, async (h) => {
+    // The project is the user's own: trusted, as pi 1.x's /trust records it. (Its
+    // .pi/extensions/ makes pi 1.x ask for a trust decision, which RPC mode cannot show.)
+    const opts = { script: DIALOG_SCRIPT, projectConfig: PROJECT_CONFIG, trusted: true };
+    await withPi(opts, async (h) => {
       const projectFile = join(h.cwd, ".pi", "extensions", "pi-controls.jsonc");
       const globalFile = join(h.agentDir, "extensions", "pi-controls.jsonc");
       await withRpc(h, scriptedAnswers(), async (rpc) => {
@@ -534,12 +546,12 @@ Deno.test({
 
         await t.step("the log has a startup line per session and the escalations", () => {
           const log = readLog(h);
-          // One startup before the first session; pi 0.73.1 then emits session_start twice for
-          // an RPC new_session (runtimeHost.newSession and rpc-mode both rebind the extensions).
+          // One startup before the first session and one for the RPC new_session (pi 0.73.1
+          // emitted session_start twice for it; pi 1.x, since 1.6.0, once).
           const kinds = log.map((l) => l.event === "decision" ? l.toolCallId : l.event);
           assert.equal(kinds[0], "startup");
           const between = kinds.slice(kinds.indexOf("rm_5") + 1, kinds.indexOf("grep_1"));
-          assert.ok(between.length >= 1 && between.every((k) => k === "startup"), kinds.join(" "));
+          assert.deepEqual(between, ["startup"], kinds.join(" "));
           const got = decisions(h).map((
             d,
           ) => [d.toolCallId, d.engineAction, d.action, d.escalation ?? null, d.choice ?? null]);
@@ -568,8 +580,8 @@ Deno.test({
           assert.deepEqual(replayed, expect);
           if (RECORD) {
             writeCase("e2e-breakers", {
-              spec:
-                "Recorded by the real pi 0.73.1 in RPC mode: agentTimeout and nudgeTimeout (e2e/pi_test.ts)",
+              spec: `Recorded by the real pi ${PIS[h.pi].version} in RPC mode: agentTimeout and ` +
+                "nudgeTimeout (e2e/pi_test.ts)",
               config: BREAKER_CONFIG,
               sessions,
               home: h.home,
