@@ -8,15 +8,17 @@ import { join } from "node:path";
 import process from "node:process";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
 import { type BashParser, loadBashParser, type WasmBytes } from "./bash_parser.ts";
-import {
-  agentDirFrom,
-  discoverConfigFiles,
-  formatConfigError,
-  loadConfig,
-  type LoadResult,
-} from "./config.ts";
+import { agentDirFrom, discoverConfigFiles, formatConfigError, type LoadResult } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
-import { brokenConfigVerdict, decide, informNotification } from "./engine.ts";
+import {
+  type ConfigView,
+  configWatcher,
+  decideEffective,
+  effectiveConfig,
+  type ProjectConfig,
+} from "./config_view.ts";
+import { brokenConfigVerdict, informNotification } from "./engine.ts";
+import { folderKey, readTrustStore, storedTrust, updateFolderTrust } from "./trust.ts";
 import { classify, evalSessionTexts, newEvalCache } from "./evals.ts";
 import { realFs } from "./fs_facts.ts";
 import { locate, locationIndex } from "./locations.ts";
@@ -29,6 +31,8 @@ import type { Action, Context, Verdict } from "./types.ts";
 export interface PiContext {
   cwd: string;
   hasUI: boolean;
+  /** pi 1.x: whether the user trusts the project (absent on pi 0.7x). */
+  isProjectTrusted?: () => boolean;
   signal?: AbortSignal;
   ui: {
     notify(message: string, type?: "info" | "warning" | "error"): void;
@@ -76,11 +80,17 @@ export const CHOICES = {
   deny: "Deny",
 } as const;
 
+/** The choices offered when a trusted project's config changed in a way that can loosen. */
+const APPLY_PROJECT = "Apply the changed project config";
+const TIGHTEN_ONLY = "Let it only tighten my policy";
+
 /** Options of the extension (tests inject the environment and the embedded WASM). */
 export interface ExtensionOptions {
   env?: Record<string, string | undefined>;
   wasm?: WasmBytes;
   now?: () => number;
+  /** The file the extension's code was loaded from (protected as one of the gate's files). */
+  codeFile?: string;
 }
 
 /** Create the extension's handlers on a pi API object. */
@@ -92,8 +102,11 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
   const agentDir = agentDirFrom(env, home);
   const logFile = join(agentDir, "extensions", "pi-controls.log");
   let mode: Mode = "enforce";
-  let loaded: LoadResult | null = null;
-  let loadedFor = "";
+  const watcher = configWatcher({ home, agentDir, codeFile: opts.codeFile });
+  /** Project config texts (by hash) the user accepted, or refused, to loosen the global policy. */
+  const reviewed = new Map<string, boolean>();
+  /** Failures already shown once this process (the log, the parser). */
+  const shown = new Set<string>();
   let session: SessionState = newSession();
   let sessionAllows = new Set<string>();
   // Eval classification: one reply cache and one Decisions session id per pi session.
@@ -104,11 +117,44 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
   let parser: BashParser | null = null;
   let parserPromise: Promise<void> | null = null;
 
+  let lastCtx: PiContext | null = null;
+
+  /** Tell the user once per process about a failure they must know of. */
+  function showOnce(key: string, message: string): void {
+    if (shown.has(key)) return;
+    shown.add(key);
+    const ctx = lastCtx;
+    if (!ctx) return;
+    try {
+      ctx.ui.notify(message, "error");
+    } catch { /* no UI */ }
+    if (!ctx.hasUI) {
+      try {
+        process.stderr.write(`${message}\n`);
+      } catch { /* no stderr */ }
+    }
+  }
+
+  function log(entry: Record<string, unknown>): void {
+    if (!appendLog(logFile, entry)) {
+      showOnce(
+        "log",
+        `pi-controls: cannot write the decision log ${logFile}; decisions are still enforced, ` +
+          `but not recorded`,
+      );
+    }
+  }
+
   function ensureParser(): Promise<void> {
     parserPromise ??= loadBashParser(opts.wasm).then((p) => {
       parser = p;
     }, (e) => {
-      appendLog(logFile, { event: "parser-unavailable", error: String(e) });
+      log({ event: "parser-unavailable", error: String(e) });
+      showOnce(
+        "parser",
+        `pi-controls: the bash parser (tree-sitter WASM) did not load (${e}); a simpler ` +
+          `splitter reads bash commands, and what it cannot read asks`,
+      );
     });
     return parserPromise;
   }
@@ -123,14 +169,98 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     return { cwd, home, env, fs: realFs() };
   }
 
-  function reload(cwd: string): LoadResult {
-    loaded = loadConfig({ cwd, home, agentDir });
-    loadedFor = cwd;
-    return loaded;
+  /** The config files as they are now (a stat per file; read again only when one changed). */
+  function view(cwd: string): ConfigView {
+    return watcher.current(cwd);
   }
 
   function config(cwd: string): LoadResult {
-    return loaded && loadedFor === cwd ? loaded : reload(cwd);
+    return view(cwd).load;
+  }
+
+  /** Whether the folder of a project config is trusted: pi 1.x says; else pi-controls' store. */
+  function folderTrusted(ctx: PiContext, p: ProjectConfig): boolean {
+    if (typeof ctx.isProjectTrusted === "function") {
+      try {
+        return ctx.isProjectTrusted() === true;
+      } catch {
+        return false;
+      }
+    }
+    return storedTrust(agentDir, p.root);
+  }
+
+  /** The pinned content of a folder's config in the store (undefined: none pinned yet). */
+  function pinned(root: string): string | undefined {
+    try {
+      return readTrustStore(agentDir).folders[folderKey(root)]?.pinned;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function pin(p: ProjectConfig): void {
+    try {
+      updateFolderTrust(agentDir, p.root, (e) => ({ ...e, pinned: p.hash }));
+    } catch (e) {
+      log({ event: "pin-failed", file: p.file, error: (e as Error).message });
+    }
+  }
+
+  /**
+   * Whether the project config of a view may loosen the global policy: its folder is trusted,
+   * and its content is the one last accepted. A trusted folder's first config is accepted (pi's
+   * trust is the user's answer); a later text that can loosen is asked about once (with a UI),
+   * and until accepted it only tightens.
+   */
+  async function projectTrusted(ctx: PiContext, v: ConfigView): Promise<boolean> {
+    const p = v.project;
+    if (!p || p.loosens.length === 0) return true;
+    if (!folderTrusted(ctx, p)) return false;
+    const known = reviewed.get(p.hash);
+    if (known !== undefined) return known;
+    const was = pinned(p.root);
+    if (was === undefined || was === p.hash) {
+      if (was === undefined) pin(p);
+      reviewed.set(p.hash, true);
+      return true;
+    }
+    reviewed.set(p.hash, false);
+    const question = `pi-controls: the project config ${p.file} changed since you last let it ` +
+      `loosen your global policy. It sets: ${p.loosens.join(", ")}. Apply it?`;
+    let accepted = false;
+    if (ctx.hasUI) {
+      try {
+        const answer = await ctx.ui.select(question, [APPLY_PROJECT, TIGHTEN_ONLY], {
+          signal: ctx.signal,
+        });
+        accepted = answer === APPLY_PROJECT;
+      } catch {
+        accepted = false;
+      }
+    } else {
+      announce(
+        ctx,
+        `${question.replace(/ Apply it\?$/, "")} With no one to ask, it can only tighten ` +
+          `your policy this session.`,
+        "warning",
+      );
+    }
+    log({ event: "project-config-changed", file: p.file, accepted, loosens: p.loosens });
+    if (accepted) pin(p);
+    reviewed.set(p.hash, accepted);
+    return accepted;
+  }
+
+  /** What the footer and /controls say of the project config's trust. */
+  function trustText(ctx: PiContext, v: ConfigView): string | null {
+    const p = v.project;
+    if (!p || !v.base) return null;
+    if (p.loosens.length === 0) return `project config ${p.file}: only tightens`;
+    const trusted = folderTrusted(ctx, p) && reviewed.get(p.hash) !== false;
+    return trusted
+      ? `project config ${p.file}: trusted, merged over the global config`
+      : `project config ${p.file}: not trusted, it can only tighten the global policy`;
   }
 
   function cwdPolicy(cwd: string): string {
@@ -165,8 +295,12 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     evalCache = newEvalCache();
     evalSession = randomUUID();
     nudges.clear();
-    const l = reload(ctx.cwd);
+    lastCtx = ctx;
+    const v = view(ctx.cwd);
+    const l = v.load;
     const line: Record<string, unknown> = { event: "startup", cwd: ctx.cwd, files: l.files, mode };
+    const trust = trustText(ctx, v);
+    if (trust) line.trust = trust;
     if (l.status === "absent") {
       line.loaded = "0 policies, 0 locations, defaultPolicy=null";
       announce(
@@ -198,12 +332,12 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
               `pi-controls: config example fails: ${f.test.tool} ${JSON.stringify(f.test.input)} ` +
               `expected ${f.test.expect}, got ${f.actual}`;
             announce(ctx, msg, "warning");
-            appendLog(logFile, { event: "config-test-failed", message: msg });
+            log({ event: "config-test-failed", message: msg });
           }
         });
       }
     }
-    appendLog(logFile, line);
+    log(line);
     showStatus(ctx);
   }
 
@@ -259,10 +393,17 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
         ),
       ),
     ];
-    const persistable = !isProtectionAsk(v) && askedPolicies.length > 0 &&
+    // A protected path (pathProtection, the gate's own files) is only ever allowed once.
+    const protectedAsk = isProtectionAsk(v);
+    const persistable = !protectedAsk && askedPolicies.length > 0 &&
       askedPolicies.every((p) => approvalRulesFor(v, p) !== null);
-    const options: string[] = [CHOICES.once, CHOICES.session];
-    if (persistable) options.push(CHOICES.project, CHOICES.global);
+    const options: string[] = [CHOICES.once];
+    if (!protectedAsk) options.push(CHOICES.session);
+    if (persistable) {
+      // (Saved into an untrusted project config, an approval could not loosen anything.)
+      if (await projectTrusted(ctx, view(ctx.cwd))) options.push(CHOICES.project);
+      options.push(CHOICES.global);
+    }
     options.push(CHOICES.deny);
     let choice: string | undefined;
     try {
@@ -291,8 +432,14 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
       if (!rules) return { allowed: true, choice: CHOICES.once };
       const file = approvalFile(choice === CHOICES.project ? "project" : "global", ctx.cwd);
       try {
+        const before = view(ctx.cwd).project;
         saveApprovalRules(file, rules);
-        reload(ctx.cwd);
+        const after = view(ctx.cwd).project;
+        // The user wrote this change: an accepted project config stays accepted with it.
+        if (after && before && after.file === before.file && reviewed.get(before.hash)) {
+          reviewed.set(after.hash, true);
+          pin(after);
+        }
         const rendered = rules.map((r) => r.pattern ?? r.tool).join(", ");
         ctx.ui.notify(`pi-controls: saved allow ${rendered} [${policy}] to ${file}`, "info");
         return { allowed: true, choice: `${choice} (${rendered} -> ${file})` };
@@ -318,35 +465,43 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     ctx: PiContext,
   ): Promise<{ block: true; reason: string } | undefined> {
     if (mode === "ignore") return undefined;
+    lastCtx = ctx;
     const call = { tool: event.toolName, input: event.input ?? {} };
-    const l = config(ctx.cwd);
+    const v = view(ctx.cwd);
+    const l = v.load;
     if (l.status === "absent") return undefined;
     let verdict: Verdict;
-    if (l.status === "error") verdict = brokenConfigVerdict(l.errors, call);
-    else {
+    const eff = l.status === "ok"
+      ? effectiveConfig(v, { trusted: await projectTrusted(ctx, v) })
+      : null;
+    if (l.status === "error" || !eff) {
+      verdict = brokenConfigVerdict(l.status === "error" ? l.errors : [], call);
+    } else {
       if (call.tool === "bash") await ensureParser();
-      verdict = decide(l.config, call, context(ctx.cwd), { parser });
+      verdict = decideEffective(eff, call, context(ctx.cwd), {
+        parser,
+        project: v.project?.file,
+      });
       // Inline code evals (only with a decisions block): upgrade-only, before session state.
-      verdict = await classify(verdict, l.config, context(ctx.cwd), {
+      verdict = await classify(verdict, eff.config, context(ctx.cwd), {
         cache: evalCache,
         sessionId: evalSession,
         signal: ctx.signal,
         origin: "extension",
         toolCallId: event.toolCallId,
-        log: (entry) => appendLog(logFile, entry),
+        log: (entry) => log(entry),
         skip: sessionAllows.has(sessionKey(verdict)) && !isProtectionAsk(verdict)
           ? "allowed for session"
           : null,
       });
     }
-    const applied = l.status === "ok"
-      ? evalSessionTexts(applySession(session, verdict, l.config, now()), verdict)
+    const applied = eff
+      ? evalSessionTexts(applySession(session, verdict, eff.config, now()), verdict)
       : { action: verdict.action, reason: verdict.reason, notification: verdict.notification };
     let final: Action = applied.action;
     let choice: string | undefined;
     const record = () => {
-      appendLog(
-        logFile,
+      log(
         decisionLine({
           tool: call.tool,
           toolCallId: event.toolCallId,
@@ -441,7 +596,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
       const reason = `pi-controls could not decide this call (${
         (err as Error)?.message ?? err
       }); it is blocked to be safe.`;
-      appendLog(logFile, {
+      log({
         event: "error",
         tool: e.toolName,
         error: String((err as Error)?.stack ?? err),
@@ -488,16 +643,19 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
           return;
         }
         mode = arg as Mode;
-        appendLog(logFile, { event: "mode", mode });
+        log({ event: "mode", mode });
         ctx.ui.notify(`pi-controls: mode ${mode}`, "info");
         showStatus(ctx);
         return;
       }
-      const l = reload(ctx.cwd);
+      // The state as the files are now, without side effects.
+      const v = view(ctx.cwd);
+      const l = v.load;
       const files = l.files.length ? l.files.join("\n  ") : "(none)";
+      const trust = trustText(ctx, v);
       const lines = [
         `pi-controls: mode ${mode}`,
-        `config files:\n  ${files}`,
+        `config files:\n  ${files}${trust ? `\n${trust}` : ""}`,
         `policy for ${ctx.cwd}: ${cwdPolicy(ctx.cwd)}`,
         `log: ${logFile}`,
         `last decisions:\n  ${recent.length ? recent.join("\n  ") : "(none yet)"}`,

@@ -239,4 +239,10 @@ export interface Verdict {
   configErrors?: ConfigError[];
   /** Set when the bash command could not be fully analysed. */
   parseError?: string;
+  /**
+   * Set when an untrusted project config was merged: it may only tighten, so the call was also
+   * decided under the global config alone. `overruled`: the global verdict was stricter and
+   * decided (`projectAction` is what the merged config would have done).
+   */
+  trust?: { project: string; trusted: false; overruled: boolean; projectAction?: Action };
 }

@@ -34,11 +34,18 @@ const entries: Record<string, { file: string; out: string; src: string }> = {
   extension: {
     file: join(dist, "entry_extension.ts"),
     out: join(dist, "pi-controls.js"),
-    src: `import { createExtension, type PiApi } from "../lib/extension.ts";
+    src: `import { fileURLToPath } from "node:url";
+import { createExtension, type PiApi } from "../lib/extension.ts";
 import { embeddedWasm } from "./wasm_embed.ts";
 /** pi-controls, the pi extension (bundled). */
 export default function piControls(pi: PiApi): void {
-  createExtension(pi, { wasm: embeddedWasm() });
+  let codeFile: string | undefined;
+  try {
+    codeFile = fileURLToPath(import.meta.url);
+  } catch {
+    codeFile = undefined;
+  }
+  createExtension(pi, { wasm: embeddedWasm(), codeFile });
 }
 `,
   },

@@ -1,0 +1,197 @@
+/**
+ * The config as the files are now, and the project's trust applied to it.
+ *
+ * Every decision asks {@linkcode ConfigWatcher.current}: a stat of each config file (device,
+ * inode, size, times) and of the `.pi/extensions` directories discovery walks; the files are read
+ * again only when one of those changed. An untrusted project config can only tighten: each call
+ * gets the most restrictive of its verdict under the global config alone and under the merged one.
+ *
+ * @module
+ */
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { discoverConfigFiles, loadConfig, type LoadResult } from "./config.ts";
+import { decide, type DecideOptions } from "./engine.ts";
+import { RESTRICTIVENESS } from "./rules.ts";
+import { contentHash, loosening } from "./trust.ts";
+import type { Config, Context, ToolCall, Verdict } from "./types.ts";
+
+const CONFIG_NAMES = ["pi-controls.jsonc", "pi-controls.json"];
+
+/** The project config file in a view, and what it could loosen. */
+export interface ProjectConfig {
+  file: string;
+  /** The folder the config belongs to (the one holding `.pi/`). */
+  root: string;
+  /** sha256 of its text. */
+  hash: string;
+  /** What it sets that can loosen the global policy (empty: it can only tighten). */
+  loosens: string[];
+}
+
+/** The config of one place, as the files are now. */
+export interface ConfigView {
+  /** Global and project merged (or exactly the files given). */
+  load: LoadResult;
+  /** The global config alone, when a project config is merged over one (else null). */
+  base: LoadResult | null;
+  /** The project config merged in, if any. */
+  project: ProjectConfig | null;
+  /** The stat signature the view was read at. */
+  signature: string;
+}
+
+/** Where a watcher looks. */
+export interface WatchOptions {
+  home: string;
+  agentDir: string;
+  /** Exactly these files (`--config`); absent: discovery from the cwd. @default undefined */
+  files?: string[];
+  /** pi-controls' own code file (protected as one of the gate's files). @default undefined */
+  codeFile?: string;
+}
+
+/** Reads config when its files change. */
+export interface ConfigWatcher {
+  /** The view for a cwd: re-read when a stat says a file changed, appeared or went away. */
+  current(cwd: string): ConfigView;
+  /** Forget what was read (the next call reads the files again). */
+  reset(): void;
+}
+
+/** A watcher over the config files of any cwd. */
+export function configWatcher(opts: WatchOptions): ConfigWatcher {
+  const views = new Map<string, ConfigView>();
+  return {
+    current(cwd: string): ConfigView {
+      const signature = opts.files
+        ? opts.files.map((f) => stamp(resolve(cwd, f))).join("|")
+        : discoverySignature(cwd, opts.agentDir);
+      const known = views.get(cwd);
+      if (known && known.signature === signature) return known;
+      const view = readView(cwd, opts, signature);
+      if (views.size > 64) views.clear();
+      views.set(cwd, view);
+      return view;
+    },
+    reset() {
+      views.clear();
+    },
+  };
+}
+
+/** A file's identity and version: device, inode, size and times; "-" when it is not there. */
+function stamp(path: string): string {
+  const s = statSync(path, { throwIfNoEntry: false, bigint: false });
+  if (!s) return "-";
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.isFile() ? "f" : "o"}`;
+}
+
+/** The stamps discovery depends on: the global files, and each `.pi/extensions` up to a project file. */
+function discoverySignature(cwd: string, agentDir: string): string {
+  const global = join(resolve(agentDir), "extensions");
+  let sig = CONFIG_NAMES.map((n) => stamp(join(global, n))).join(",");
+  let dir = resolve(cwd);
+  for (;;) {
+    const ext = join(dir, ".pi", "extensions");
+    const d = statSync(ext, { throwIfNoEntry: false });
+    if (d?.isDirectory()) {
+      const files = CONFIG_NAMES.map((n) => stamp(join(ext, n)));
+      sig += `;${files.join(",")}`;
+      if (files.some((f) => f !== "-" && f.endsWith(":f"))) break;
+    } else sig += ";";
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return sig;
+}
+
+function readView(cwd: string, opts: WatchOptions, signature: string): ConfigView {
+  const base = { cwd, home: opts.home, agentDir: opts.agentDir, codeFile: opts.codeFile };
+  const load = loadConfig({ ...base, files: opts.files });
+  const refs = opts.files ? null : discoverConfigFiles({ cwd, agentDir: opts.agentDir });
+  const projectRef = refs?.find((r) => r.role === "project");
+  const globalRef = refs?.find((r) => r.role === "global");
+  let project: ProjectConfig | null = null;
+  if (projectRef) {
+    let text = "";
+    try {
+      text = readFileSync(projectRef.file, "utf8");
+    } catch {
+      // Unreadable: the load above fails closed on it.
+    }
+    project = {
+      file: projectRef.file,
+      root: projectRef.root!,
+      hash: contentHash(text),
+      loosens: loosening(text),
+    };
+  }
+  const globalAlone = projectRef && globalRef
+    ? loadConfig({ ...base, files: [globalRef.file] })
+    : null;
+  return { load, base: globalAlone, project, signature };
+}
+
+/** How the project config of a view is treated. */
+export interface TrustState {
+  /** Whether the project config may loosen the global policy. */
+  trusted: boolean;
+}
+
+const untrustedConfigs = new WeakMap<Config, Config>();
+
+/**
+ * The config decisions use: the merged one, except that an untrusted project cannot change the
+ * session settings (agentTimeout, nudgeTimeout, decisions): those are the global config's.
+ * `base` is set when each call must also be decided under the global config alone.
+ */
+export function effectiveConfig(
+  view: ConfigView,
+  trust: TrustState,
+): { config: Config; base: Config | null } | null {
+  if (view.load.status !== "ok") return null;
+  const merged = view.load.config;
+  if (trust.trusted || !view.project || view.project.loosens.length === 0) {
+    return { config: merged, base: null };
+  }
+  if (!view.base || view.base.status !== "ok") return { config: merged, base: null };
+  const base = view.base.config;
+  let config = untrustedConfigs.get(merged);
+  if (!config) {
+    config = {
+      ...merged,
+      agentTimeout: base.agentTimeout,
+      nudgeTimeout: base.nudgeTimeout,
+      decisions: base.decisions,
+    };
+    untrustedConfigs.set(merged, config);
+  }
+  return { config, base };
+}
+
+/**
+ * Decide a call under an effective config: with a `base`, the most restrictive of the verdicts
+ * under the global config alone and under the merged one (the merged one at equal
+ * restrictiveness), marked when the untrusted project's verdict was overruled.
+ */
+export function decideEffective(
+  eff: { config: Config; base: Config | null },
+  call: ToolCall,
+  ctx: Context,
+  opts: DecideOptions & { project?: string },
+): Verdict {
+  const merged = decide(eff.config, call, ctx, opts);
+  if (!eff.base) return merged;
+  const alone = decide(eff.base, call, ctx, opts);
+  const overruled = RESTRICTIVENESS[alone.action] > RESTRICTIVENESS[merged.action];
+  const v = overruled ? alone : merged;
+  v.trust = {
+    project: opts.project ?? "",
+    trusted: false,
+    overruled,
+    ...(overruled ? { projectAction: merged.action } : {}),
+  };
+  return v;
+}
