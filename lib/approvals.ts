@@ -1,8 +1,22 @@
 /** Approvals: the narrow rules "Allow for Project" / "Allow Globally" save, and saving them. */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { dirname, resolve } from "node:path";
 import process from "node:process";
 import { createScanner, type Node, type ParseError, parseTree } from "jsonc-parser";
+import { type FileLockOptions, withFileLock } from "./file_lock.ts";
 import type { Rule, Verdict } from "./types.ts";
 
 /** Programs for which "program subcommand *" would allow anything (never saved persistently). */
@@ -166,12 +180,33 @@ function appendMember(text: string, container: Node, item: (indent: string) => s
 
 /**
  * Append rules to `approvalRules` of a JSONC config file, keeping its comments and layout;
- * creates the file (and its directory) when missing; writes atomically (temp file + rename).
- * Throws with a message naming the file when the file exists but cannot be parsed.
+ * creates the file (and its directory) when missing. Safe when processes save at once: under
+ * an exclusive lock (`<file>.lock`) the file is read again, changed, written to a temporary
+ * file beside it (synced to disk) and renamed over it, keeping its mode. A symlinked file is
+ * written through the link, which stays. Throws an Error with a one-line message naming the
+ * file when the lock is not got in time, the file cannot be parsed or cannot be written; the
+ * file is then unchanged and no temporary file is left.
  */
-export function saveApprovalRules(file: string, rules: Rule[]): void {
-  const exists = existsSync(file);
-  let text = exists ? readFileSync(file, "utf8") : "{\n}\n";
+export function saveApprovalRules(file: string, rules: Rule[], lock?: FileLockOptions): void {
+  try {
+    const target = linkTarget(file);
+    mkdirSync(dirname(target), { recursive: true });
+    withFileLock(target, () => {
+      const old = readIfExists(target);
+      const text = withApprovalRules(old?.text ?? "{\n}\n", rules, file);
+      replaceFile(target, text, old?.mode);
+    }, lock);
+  } catch (e) {
+    const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ");
+    throw new Error(
+      message.startsWith(`${file}: `) ? message : `${file}: cannot save the approval: ${message}`,
+      { cause: e },
+    );
+  }
+}
+
+/** `text` with `rules` appended to its `approvalRules`; throws (naming `file`) if it cannot. */
+function withApprovalRules(text: string, rules: Rule[], file: string): string {
   for (const [i, rule] of rules.entries()) {
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true });
@@ -192,17 +227,76 @@ export function saveApprovalRules(file: string, rules: Rule[]): void {
     // No approvalRules yet: add the property with all the remaining rules.
     const rest = rules.slice(i);
     const eol = text.includes("\r\n") ? "\r\n" : "\n";
-    text = appendMember(text, tree, (indent) => {
+    return appendMember(text, tree, (indent) => {
       if (!indent) return `"approvalRules": [${rest.map(ruleText).join(", ")}]`;
       const inner = indent + (indent.startsWith("\t") ? "\t" : "  ");
       return `"approvalRules": [${eol}${
         rest.map((r) => inner + ruleText(r)).join(`,${eol}`)
       }${eol}${indent}]`;
     });
-    break;
   }
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  return text;
+}
+
+/** The file a symlink chain at `file` ends in (`file` itself when it is no symlink). */
+function linkTarget(file: string): string {
+  let path = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      if (!lstatSync(path).isSymbolicLink()) return path;
+    } catch {
+      return path; // missing (or a dangling link's end): created here
+    }
+    path = resolve(dirname(path), readlinkSync(path));
+  }
+  throw new Error(`too many levels of symbolic links`);
+}
+
+function readIfExists(file: string): { text: string; mode: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    if ((e as { code?: unknown }).code === "ENOENT") return null;
+    throw e;
+  }
+  try {
+    return { text: readFileSync(fd, "utf8"), mode: fstatSync(fd).mode & 0o7777 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Replace `file` by `text` at once: a temporary file beside it, synced, renamed over it. */
+function replaceFile(file: string, text: string, mode: number | undefined): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const fd = openSync(tmp, "wx", mode ?? 0o666);
+    try {
+      if (mode !== undefined) fchmodSync(fd, mode); // exactly, whatever the umask
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  syncDirectory(dirname(file));
+}
+
+/** Make the rename durable too; best effort (directories cannot be opened everywhere). */
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Not supported here (Windows): the rename stands, it may just not be on disk yet.
+  }
 }

@@ -1,9 +1,20 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
-import { loadConfigTexts } from "./config.ts";
+import { loadConfig, loadConfigTexts } from "./config.ts";
 import { bash, configFrom, ctxIn, decideIn } from "./testing.ts";
 
 const cfg = configFrom({
@@ -148,4 +159,194 @@ Deno.test("saving only adds lines: comments stay beside what they describe", () 
     `{\r\n  "locations": {},\r\n  "approvalRules": [\r\n    { "action": "allow", "tool": "read" },\r\n` +
       `    { "action": "allow", "tool": "ls" }\r\n  ]\r\n}\r\n`,
   );
+});
+
+Deno.test("saving keeps the file's mode and writes through a symlink, which stays", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-approvals-"));
+  const file = join(dir, "private.jsonc");
+  writeFileSync(file, "{}\n");
+  chmodSync(file, 0o600);
+  saveApprovalRules(file, [{ action: "allow", tool: "read" }]);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  chmodSync(file, 0o640);
+  saveApprovalRules(file, [{ action: "allow", tool: "ls" }]);
+  assert.equal(statSync(file).mode & 0o777, 0o640);
+
+  // A config kept elsewhere (dotfiles) and linked in, relatively, through a chain of two links.
+  mkdirSync(join(dir, "dotfiles"));
+  mkdirSync(join(dir, "project"));
+  const real = join(dir, "dotfiles", "pi-controls.jsonc");
+  writeFileSync(real, "{ // mine\n}\n");
+  symlinkSync("../dotfiles/pi-controls.jsonc", join(dir, "project", "middle.jsonc"));
+  const link = join(dir, "project", "pi-controls.jsonc");
+  symlinkSync("middle.jsonc", link);
+  saveApprovalRules(link, [{ action: "allow", tool: "grep" }]);
+  assert.ok(lstatSync(link).isSymbolicLink());
+  assert.equal(readlinkSync(link), "middle.jsonc");
+  assert.equal(
+    readFileSync(real, "utf8"),
+    `{ // mine\n  "approvalRules": [\n    { "action": "allow", "tool": "grep" }\n  ]\n}\n`,
+  );
+  assert.deepEqual(readdirSync(join(dir, "project")).sort(), ["middle.jsonc", "pi-controls.jsonc"]);
+  assert.deepEqual(readdirSync(join(dir, "dotfiles")), ["pi-controls.jsonc"]);
+  // A dangling link: the file is created where it points.
+  symlinkSync(join(dir, "new", "made.jsonc"), join(dir, "project", "dangling.jsonc"));
+  saveApprovalRules(join(dir, "project", "dangling.jsonc"), [{ action: "allow", tool: "ls" }]);
+  assert.ok(lstatSync(join(dir, "project", "dangling.jsonc")).isSymbolicLink());
+  assert.match(readFileSync(join(dir, "new", "made.jsonc"), "utf8"), /"tool": "ls"/);
+});
+
+Deno.test("a save that fails throws a one-line error naming the file and leaves nothing", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-approvals-"));
+  const file = join(dir, "pi-controls.jsonc");
+  const text = '{ "approvalRules": [] }\n';
+  writeFileSync(file, text);
+  const rule = [{ action: "allow" as const, tool: "read" }];
+  const oneLine = (pattern: RegExp) => (e: unknown) => {
+    assert.ok(e instanceof Error);
+    assert.doesNotMatch(e.message, /\n/);
+    assert.match(e.message, pattern);
+    return true;
+  };
+  // The lock held by a live process: a timeout naming the file and the holder.
+  const holder = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: holder.pid, time: Date.now() }));
+    const started = Date.now();
+    assert.throws(
+      () => saveApprovalRules(file, rule, { timeoutMs: 200 }),
+      oneLine(
+        new RegExp(`^${file}: .*gave up waiting for the lock after 200 ms: .* pid ${holder.pid}`),
+      ),
+    );
+    assert.ok(Date.now() - started >= 200);
+  } finally {
+    holder.kill();
+    await holder.status;
+  }
+  assert.deepEqual(readdirSync(dir).sort(), ["pi-controls.jsonc", "pi-controls.jsonc.lock"]);
+  // Once the holder is gone its lock is stale, and broken.
+  saveApprovalRules(file, rule, { timeoutMs: 200 });
+  assert.deepEqual(readdirSync(dir), ["pi-controls.jsonc"]);
+
+  writeFileSync(file, '{ "approvalRules": {} }');
+  assert.throws(() => saveApprovalRules(file, rule), oneLine(/^.*: "approvalRules" is not an/));
+  // A directory that cannot be made (a file is in the way): as root, modes do not stop writes.
+  writeFileSync(join(dir, "plain"), "");
+  assert.throws(
+    () => saveApprovalRules(join(dir, "plain", ".pi", "pi-controls.jsonc"), rule),
+    oneLine(/plain\/\.pi\/pi-controls\.jsonc: cannot save the approval: .*(ENOTDIR|EEXIST)/),
+  );
+  // A directory that cannot be written: the temporary file cannot be made.
+  const locked = join(dir, "locked");
+  mkdirSync(locked);
+  writeFileSync(join(locked, "c.jsonc"), "{}");
+  chmodSync(locked, 0o500);
+  try {
+    let threw = false;
+    try {
+      saveApprovalRules(join(locked, "c.jsonc"), rule);
+    } catch (e) {
+      threw = oneLine(/locked\/c\.jsonc: cannot save the approval: .*EACCES/)(e);
+    }
+    // Root writes anyway; everyone else gets the error.
+    assert.equal(threw, readFileSync(join(locked, "c.jsonc"), "utf8") === "{}");
+  } finally {
+    chmodSync(locked, 0o700);
+  }
+  assert.deepEqual(readdirSync(dir).sort(), ["locked", "pi-controls.jsonc", "plain"]);
+  assert.ok(readdirSync(locked).every((f) => f === "c.jsonc"));
+});
+
+/** A project config with comments of both kinds and approvals already saved. */
+const CROWDED = `// Project policy for pi-controls.
+/* Saved approvals go at the end
+   of "approvalRules"; keep this note. */
+{
+  "policies": {
+    "p": { "defaultAction": "ask", "rules": [] }, // the only policy
+  },
+  "locations": { ".": "p" }, /* the project root */
+  "approvalRules": [
+    // approved earlier
+    { "action": "allow", "tool": "bash", "pattern": "git status *", "policy": "p" }, /* first */
+    { "action": "allow", "tool": "read", "policy": "p" }, // second
+  ],
+  // trailing note
+}
+`;
+
+Deno.test("processes saving at once lose no rule and no comment", async () => {
+  const workers = 8;
+  const each = 25;
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-approvals-"));
+  const file = join(dir, ".pi", "extensions", "pi-controls.jsonc");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, CROWDED);
+  const barrier = mkdtempSync(join(tmpdir(), "pi-controls-barrier-"));
+  const root = new URL("..", import.meta.url).pathname;
+  const children = Array.from({ length: workers }, (_, w) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-run",
+        join(root, "lib", "testing_save_worker.ts"),
+        file,
+        `w${w}`,
+        String(each),
+        barrier,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn());
+  // Start them all at once, when every one is ready (process start-up varies more than a save).
+  const until = Date.now() + 15_000;
+  while (readdirSync(barrier).length < workers && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  writeFileSync(join(barrier, "go"), "");
+  for (const [w, out] of (await Promise.all(children.map((c) => c.output()))).entries()) {
+    assert.equal(out.code, 0, `worker ${w}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+
+  const after = readFileSync(file, "utf8");
+  const patterns = [...after.matchAll(/"pattern": "(w\d+ job\d+ \*)"/g)].map((m) => m[1]);
+  const missing: string[] = [];
+  for (let w = 0; w < workers; w++) {
+    for (let j = 0; j < each; j++) {
+      if (!patterns.includes(`w${w} job${j} *`)) missing.push(`w${w} job${j} *`);
+    }
+  }
+  assert.deepEqual(
+    {
+      lost: missing.length,
+      saved: patterns.length,
+      duplicates: patterns.length - new Set(patterns).size,
+    },
+    { lost: 0, saved: workers * each, duplicates: 0 },
+    `lost ${missing.length} of ${workers * each} rules, e.g. ${missing.slice(0, 3).join(", ")}`,
+  );
+  // Saving only inserted lines: without them the file is the original, byte for byte.
+  const added =
+    /^ {4}\{ "action": "allow", "tool": "bash", "pattern": "w\d+ job\d+ \*", "policy": "p" \},$/;
+  assert.equal(after.split("\n").filter((line) => !added.test(line)).join("\n"), CROWDED);
+  for (const comment of CROWDED.match(/\/\/[^\n]*|\/\*[^]*?\*\//g)!) {
+    assert.equal(after.split(comment).length, 2, comment);
+  }
+  const loaded = loadConfig({ cwd: dir, agentDir: join(dir, "agent"), home: dir, files: [file] });
+  assert.equal(loaded.status, "ok", JSON.stringify(loaded));
+  assert.equal(
+    loadConfigTexts([{ file, text: after, role: "project", root: dir }], { home: dir }).status,
+    "ok",
+  );
+  if (loaded.status === "ok") {
+    const saved = loaded.config.approvalRules.map((r) => r.pattern ?? r.tool);
+    assert.equal(saved.length, 2 + workers * each);
+    assert.deepEqual(saved.slice(0, 2), ["git status *", "read"]);
+  }
+  assert.deepEqual(readdirSync(dirname(file)), ["pi-controls.jsonc"]); // no lock or temp left
 });
