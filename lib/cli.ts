@@ -15,7 +15,9 @@ import {
   loadConfigTexts,
   type LoadResult,
 } from "./config.ts";
-import { brokenConfigVerdict, decide, unconfiguredVerdict } from "./engine.ts";
+import { type ConfigView, configWatcher, decideEffective, effectiveConfig } from "./config_view.ts";
+import { brokenConfigVerdict, unconfiguredVerdict } from "./engine.ts";
+import { folderKey, readTrustStore, storedTrust, updateFolderTrust } from "./trust.ts";
 import { classify, type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
 import { realFs } from "./fs_facts.ts";
@@ -31,7 +33,7 @@ import {
 } from "./replay.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { runConfigTests } from "./config_tests.ts";
-import type { Context, ToolCall, Verdict } from "./types.ts";
+import type { Config, Context, ToolCall, Verdict } from "./types.ts";
 
 /** Where the CLI writes and what it sees of the world (injectable for tests). */
 export interface CliIo {
@@ -54,6 +56,13 @@ Usage:
   pi-controls test    [--config FILE]... [--cwd DIR]
   pi-controls replay  [--config FILE]... [--json] [SESSION.jsonl | DIR]...
   pi-controls init    [--project] [FILE]
+  pi-controls trust   [--revoke] [DIR]                   (trust a project's config; pi 0.7x)
+
+check, explain and replay take --trust-project: decide as if the project were trusted.
+An untrusted project config can only tighten the global policy: each call gets the stricter of
+its verdict under the global config alone and under the merged one. A project is trusted when
+pi-controls' store (pi-controls trust) or pi's trust.json says so, and its config is the text
+last accepted (pinned).
 
 Without --config, the global config (<agentDir>/extensions/pi-controls.jsonc) and the project
 config (.pi/extensions/pi-controls.jsonc, found by walking up from --cwd) are used, as in pi.
@@ -68,6 +77,8 @@ interface Flags {
   jsonl: boolean;
   json: boolean;
   project: boolean;
+  trustProject: boolean;
+  revoke: boolean;
   help: boolean;
   rest: string[];
 }
@@ -80,6 +91,8 @@ function parseFlags(args: string[]): Flags {
     jsonl: false,
     json: false,
     project: false,
+    trustProject: false,
+    revoke: false,
     help: false,
     rest: [],
   };
@@ -116,6 +129,12 @@ function parseFlags(args: string[]): Flags {
       case "--project":
         f.project = true;
         break;
+      case "--trust-project":
+        f.trustProject = true;
+        break;
+      case "--revoke":
+        f.revoke = true;
+        break;
       case "--help":
       case "-h":
         f.help = true;
@@ -130,6 +149,44 @@ function parseFlags(args: string[]): Flags {
 
 function homeOf(io: CliIo): string {
   return io.env.HOME || homedir();
+}
+
+/** The config of a cwd as the CLI uses it: the view, and the project's trust applied. */
+interface Loaded {
+  view: ConfigView;
+  load: LoadResult;
+  eff: { config: Config; base: Config | null } | null;
+  /** Why the project config may only tighten, or null when it is trusted or absent. */
+  untrusted: string | null;
+}
+
+function loadView(io: CliIo, flags: Flags, cwd: string): Loaded {
+  const home = homeOf(io);
+  const agentDir = agentDirFrom(io.env, home);
+  const view = configWatcher({
+    home,
+    agentDir,
+    files: flags.configs.length ? flags.configs.map((c) => resolve(io.cwd, c)) : undefined,
+  }).current(cwd);
+  const p = view.project;
+  let untrusted: string | null = null;
+  if (p && view.base && p.loosens.length && !flags.trustProject) {
+    if (!storedTrust(agentDir, p.root)) {
+      untrusted = `${p.root} is not trusted (pi-controls trust ${p.root}, or --trust-project)`;
+    } else {
+      let pinned: string | undefined;
+      try {
+        pinned = readTrustStore(agentDir).folders[folderKey(p.root)]?.pinned;
+      } catch {
+        pinned = undefined;
+      }
+      if (pinned !== undefined && pinned !== p.hash) {
+        untrusted = `${p.file} changed since it was last accepted (pi-controls trust ${p.root})`;
+      }
+    }
+  }
+  const eff = effectiveConfig(view, { trusted: untrusted === null });
+  return { view, load: view.load, eff, untrusted };
 }
 
 function load(io: CliIo, flags: Flags, cwd: string): LoadResult {
@@ -172,14 +229,22 @@ async function parser() {
 }
 
 function verdictFor(
-  loaded: LoadResult,
+  loaded: Loaded,
   call: ToolCall,
   ctx: Context,
   p: Awaited<ReturnType<typeof parser>>,
+  explain = false,
 ): Verdict {
-  if (loaded.status === "absent") return unconfiguredVerdict(call);
-  if (loaded.status === "error") return brokenConfigVerdict(loaded.errors, call);
-  return decide(loaded.config, call, ctx, { parser: p });
+  const l = loaded.load;
+  if (l.status === "absent") return unconfiguredVerdict(call);
+  if (l.status === "error" || !loaded.eff) {
+    return brokenConfigVerdict(l.status === "error" ? l.errors : [], call);
+  }
+  return decideEffective(loaded.eff, call, ctx, {
+    parser: p,
+    explain,
+    project: loaded.view.project?.file,
+  });
 }
 
 /**
@@ -212,10 +277,11 @@ function reportLoad(io: CliIo, loaded: LoadResult): void {
 
 async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
-  const loaded = load(io, flags, cwd);
-  reportLoad(io, loaded);
+  const loaded = loadView(io, flags, cwd);
+  reportLoad(io, loaded.load);
+  if (loaded.untrusted) io.err(`note: ${loaded.untrusted}: its config can only tighten\n`);
   const p = await parser();
-  const config = loaded.status === "ok" ? loaded.config : null;
+  const config = loaded.eff?.config ?? null;
   const evals = evalOptions(io, "check");
   const judge = (call: ToolCall, ctx: Context) =>
     classify(verdictFor(loaded, call, ctx, p), config, ctx, evals);
@@ -256,7 +322,14 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
       ? entry.input as Record<string, unknown>
       : {};
     const lineCwd = typeof entry.cwd === "string" ? resolve(cwd, entry.cwd) : cwd;
-    const v = await judge({ tool: entry.tool as string, input }, context(io, lineCwd));
+    // (A line in another directory meets that directory's config.)
+    const lineLoaded = lineCwd === cwd ? loaded : loadView(io, flags, lineCwd);
+    const v = await classify(
+      verdictFor(lineLoaded, { tool: entry.tool as string, input }, context(io, lineCwd), p),
+      lineLoaded.eff?.config ?? null,
+      context(io, lineCwd),
+      evals,
+    );
     emit(JSON.stringify(entry.id !== undefined ? { id: entry.id, ...v } : v) + "\n");
   }
   flush();
@@ -265,12 +338,11 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
 
 async function cmdExplain(io: CliIo, flags: Flags): Promise<number> {
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
-  const loaded = load(io, flags, cwd);
+  const view = loadView(io, flags, cwd);
+  const loaded = view.load;
   const call = parseCall(flags.tool, flags.input);
   const p = await parser();
-  const v = loaded.status === "ok"
-    ? decide(loaded.config, call, context(io, cwd), { parser: p, explain: true })
-    : verdictFor(loaded, call, context(io, cwd), p);
+  const v = verdictFor(view, call, context(io, cwd), p, true);
   const files = loaded.files.length ? loaded.files.join(", ") : "(none)";
   io.out(`config: ${files}\ncwd: ${cwd}\n`);
   if (loaded.status === "absent") io.out("no config found: every call is allowed (fail-open)\n");
@@ -278,6 +350,15 @@ async function cmdExplain(io: CliIo, flags: Flags): Promise<number> {
     for (const e of loaded.errors) io.out(formatConfigError(e) + "\n");
   }
   if (!p) io.out("tree-sitter could not be loaded: the fallback splitter was used\n");
+  if (view.untrusted) {
+    io.out(`project config: ${view.untrusted}; it can only tighten the global policy\n`);
+    if (v.trust?.overruled) {
+      io.out(
+        `the untrusted project config was overruled: under it the call would be ` +
+          `${v.trust.projectAction}; under the global config alone it is ${v.action}\n`,
+      );
+    }
+  }
   io.out(explainVerdict(v, call, loaded.status === "ok" ? loaded.config : null) + "\n");
   return 0;
 }
@@ -318,7 +399,9 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
   const home = homeOf(io);
   const agentDir = agentDirFrom(io.env, home);
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
-  let loaded = load(io, flags, cwd);
+  const view = loadView(io, flags, cwd);
+  let loaded = view.load;
+  if (view.untrusted) io.err(`note: ${view.untrusted}: its config can only tighten\n`);
   let starter = false;
   if (loaded.status === "absent") {
     starter = true;
@@ -352,7 +435,7 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
   }
   const sessions: RecordedSession[] = files.map((f) => readSession(f));
   for (const s of sessions) for (const p of s.problems) io.err(`warning: ${p}\n`);
-  const config = loaded.config;
+  const config = view.eff?.config ?? loaded.config;
   const total = sessions.reduce((n, s) => n + s.calls.length, 0);
   let drawn = false;
   // A long replay (thousands of calls) on a terminal shows a progress bar on stderr.
@@ -365,7 +448,12 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
     }
     : undefined;
   const base = { home, env: io.env, fs: realFs() };
-  const decideOpts = { parser: await parser(), onProgress };
+  const decideOpts = {
+    parser: await parser(),
+    onProgress,
+    base: view.eff?.base ?? null,
+    project: view.view.project?.file,
+  };
   // With a decisions block, inline code evals are classified too (the API is asked).
   const rows = config.decisions
     ? await replaySessionsClassified(config, sessions, base, decideOpts, evalOptions(io, "replay"))
@@ -410,6 +498,31 @@ function table(rows: ReplayRow[]): string {
   return lines.join("\n") + "\n";
 }
 
+/** `trust [--revoke] [DIR]`: trust (or stop trusting) a project's config, pinning its text. */
+function cmdTrust(io: CliIo, flags: Flags): number {
+  const home = homeOf(io);
+  const agentDir = agentDirFrom(io.env, home);
+  const dir = resolve(io.cwd, flags.rest[0] ?? flags.cwd ?? ".");
+  if (flags.rest.length > 1) throw new UsageError("trust takes one directory");
+  const view = configWatcher({ home, agentDir }).current(dir);
+  const p = view.project;
+  const root = p?.root ?? dir;
+  if (flags.revoke) {
+    updateFolderTrust(agentDir, root, () => ({ trusted: false }));
+    io.out(`not trusted: ${folderKey(root)} (its config can only tighten the global policy)\n`);
+    return 0;
+  }
+  updateFolderTrust(agentDir, root, (e) => ({ ...e, trusted: true, pinned: p?.hash }));
+  io.out(
+    `trusted: ${folderKey(root)}\n` +
+      (p
+        ? `project config ${p.file} pinned (sha256 ${p.hash.slice(0, 12)}…); ` +
+          `a later change that can loosen your policy is asked about again\n`
+        : `no project config there yet\n`),
+  );
+  return 0;
+}
+
 function cmdInit(io: CliIo, flags: Flags): number {
   const home = homeOf(io);
   const cwd = resolve(io.cwd, flags.cwd ?? ".");
@@ -452,6 +565,8 @@ export async function main(args: string[], io: CliIo): Promise<number> {
         return await cmdReplay(io, flags);
       case "init":
         return cmdInit(io, flags);
+      case "trust":
+        return cmdTrust(io, flags);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

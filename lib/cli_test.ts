@@ -377,3 +377,55 @@ Deno.test("replay on a fresh machine without pi sessions says where to look and 
   assert.equal(missing.code, 1);
   assert.match(missing.err, /no such session file or directory: .*nope/);
 });
+
+Deno.test("trust: an untrusted project config only tightens; trust, --trust-project and pinning", async () => {
+  const t = tempTree();
+  writeFileSync(
+    join(t.agent, "extensions", "pi-controls.jsonc"),
+    `{ "policies": { "g": { "defaultAction": "allow", "rules": [
+        { "action": "deny", "tool": "bash", "pattern": "touch *" }] } },
+      "locations": { "/": "g" } }`,
+  );
+  const projectFile = join(t.project, ".pi", "extensions", "pi-controls.jsonc");
+  mkdirSync(join(t.project, ".pi", "extensions"), { recursive: true });
+  writeFileSync(projectFile, `{ "policies": { "g": { "defaultAction": "allow", "rules": [] } } }`);
+  const at = { home: t.home, cwd: t.project };
+  const touch = ["--tool", "bash", "--input", '{"command":"touch x"}'];
+  const action = async (...extra: string[]) =>
+    JSON.parse((await run(["check", ...extra, ...touch], at)).out).action;
+  assert.equal(await action(), "deny");
+  assert.equal(await action("--trust-project"), "allow");
+  const explained = await run(["explain", ...touch], at);
+  assert.match(explained.out, /is not trusted/);
+  assert.match(explained.out, /overruled: under it the call would be allow; .* alone it is deny/);
+  // pi's own trust.json counts in the CLI.
+  writeFileSync(join(t.agent, "trust.json"), JSON.stringify({ [t.project]: true }));
+  assert.equal(await action(), "allow");
+  writeFileSync(join(t.agent, "trust.json"), "{}");
+  const trusted = await run(["trust"], at);
+  assert.equal(trusted.code, 0);
+  assert.match(trusted.out, /^trusted: .*\nproject config .* pinned/);
+  assert.equal(await action(), "allow");
+  // A later change that can loosen is not trusted until accepted again.
+  writeFileSync(
+    projectFile,
+    `{ "policies": { "g": { "defaultAction": "allow", "rules": [] } }, "defaultPolicy": "g" }`,
+  );
+  const changed = await run(["check", ...touch], at);
+  assert.equal(JSON.parse(changed.out).action, "deny");
+  assert.match(changed.err, /changed since it was last accepted/);
+  await run(["trust", t.project], at);
+  assert.equal(await action(), "allow");
+  const revoked = await run(["trust", "--revoke"], at);
+  assert.match(revoked.out, /^not trusted/);
+  assert.equal(await action(), "deny");
+  // The agent cannot write the project config or the trust store without the user.
+  const write = await run([
+    "check",
+    "--tool",
+    "write",
+    "--input",
+    JSON.stringify({ path: join(t.agent, "extensions", "pi-controls-trust.json"), content: "{}" }),
+  ], at);
+  assert.equal(JSON.parse(write.out).action, "ask");
+});

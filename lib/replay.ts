@@ -1,6 +1,7 @@
 /** Replay: recorded pi sessions (pi's JSONL session files) through the engine and session state. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { decideEffective } from "./config_view.ts";
 import { decide, type DecideOptions } from "./engine.ts";
 import { classify, type ClassifyOptions, evalSessionTexts } from "./evals.ts";
 import { memoFs } from "./fs_facts.ts";
@@ -106,12 +107,25 @@ export function findSessionFiles(paths: string[]): { files: string[]; missing: s
   return { files, missing };
 }
 
+/** How sessions are replayed. */
+export interface ReplayOptions extends DecideOptions {
+  /** Called every 250 calls. @default undefined */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * The global config alone, when an untrusted project config is merged into `config`: each
+   * call gets the stricter of the two verdicts. @default undefined
+   */
+  base?: Config | null;
+  /** The untrusted project config's file (shown by explain). @default undefined */
+  project?: string;
+}
+
 /** Replay sessions: each call decided in its session's cwd, the breakers applied in order. */
 export function replaySessions(
   config: Config,
   sessions: RecordedSession[],
   base: Omit<Context, "cwd">,
-  opts: DecideOptions & { onProgress?: (done: number, total: number) => void },
+  opts: ReplayOptions,
 ): ReplayRow[] {
   const total = sessions.reduce((n, s) => n + s.calls.length, 0);
   const rows: ReplayRow[] = [];
@@ -140,7 +154,7 @@ export async function replaySessionsClassified(
   config: Config,
   sessions: RecordedSession[],
   base: Omit<Context, "cwd">,
-  opts: DecideOptions & { onProgress?: (done: number, total: number) => void },
+  opts: ReplayOptions,
   evals: Omit<ClassifyOptions, "toolCallId">,
 ): Promise<ReplayRow[]> {
   const total = sessions.reduce((n, s) => n + s.calls.length, 0);
@@ -185,12 +199,19 @@ function decideOnce(
   config: Config,
   call: RecordedCall,
   ctx: Context,
-  opts: DecideOptions,
+  opts: ReplayOptions,
 ): Verdict {
   const key = `${ctx.cwd}\0${call.tool}\0${JSON.stringify(call.input)}`;
   let verdict = known.get(key);
   if (!verdict) {
-    verdict = decide(config, { tool: call.tool, input: call.input }, ctx, opts);
+    verdict = opts.base
+      ? decideEffective(
+        { config, base: opts.base },
+        { tool: call.tool, input: call.input },
+        ctx,
+        opts,
+      )
+      : decide(config, { tool: call.tool, input: call.input }, ctx, opts);
     if (known.size >= 100_000) known.clear();
     known.set(key, verdict);
   }
