@@ -20,7 +20,13 @@ import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
 import { globLinks, type MadeLink, madeLinks, throughLinks } from "./links.ts";
 import { DOT_DOT, realPath } from "./paths.ts";
-import { protectedPathTest, protectionBelow, protectionFor } from "./protection.ts";
+import {
+  type BelowOptions,
+  protectedPathTest,
+  type Protection,
+  protectionBelow,
+  protectionPair,
+} from "./protection.ts";
 import {
   evaluatePolicy,
   pickRule,
@@ -302,15 +308,26 @@ function judgeTarget(
   if (note) out.note = note;
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   const checked = target.path === null ? [] : paths;
-  // Built-in protection of the gate's files counts for what may change them.
-  const write = target.kind === "redirect" ? target.write === true : shared.writes();
-  const below = { write, trees: shared.replacesTrees, exists: (p: string) => ctx.fs.exists(p) };
+  // Built-in protection of the gate's files counts for what may change them (asked only when
+  // one applies: whether a stage writes is a question to the preset).
+  const writes = () => target.kind === "redirect" ? target.write === true : shared.writes();
+  let below: BelowOptions | undefined;
+  const belowOpts = () =>
+    below ??= {
+      write: writes(),
+      trees: shared.replacesTrees,
+      exists: (p: string) => ctx.fs.exists(p),
+    };
   for (const p of checked) {
-    let prot = target.reach === "below"
-      ? protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below)
-      : protectionFor(config, p, ctx.home, write);
+    let prot: Protection | null;
+    if (target.reach === "below") {
+      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), belowOpts());
+    } else {
+      const pair = protectionPair(config, p, ctx.home);
+      prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
+    }
     if (
-      !prot && (shared.readsTrees || (write && shared.replacesTrees)) &&
+      !prot && (shared.readsTrees || (shared.replacesTrees && writes())) &&
       (target.kind === "argument" || target.kind === "path") &&
       config.pathProtection.length
     ) {
@@ -318,7 +335,7 @@ function judgeTarget(
       // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
       // Whether any protected path lies below is a question of names: the filesystem is asked
       // whether the operand is a directory only when one does.
-      const under = protectionBelow(config, p, ctx.home, null, below);
+      const under = protectionBelow(config, p, ctx.home, null, belowOpts());
       if (under && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)) prot = under;
     }
     if (

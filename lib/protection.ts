@@ -135,6 +135,22 @@ export function protectionFor(
   return write ? known.write : known.read;
 }
 
+/**
+ * The protection of a path for a read and for a write: the same answer unless a built-in entry
+ * for the gate's own files applies (so the caller need not find out whether it writes).
+ */
+export function protectionPair(
+  config: Config,
+  path: string,
+  home: string,
+): { read: Protection | null; write: Protection | null } {
+  if (config.pathProtection.length === 0) return NO_PAIR;
+  const write = protectionFor(config, path, home, true);
+  return { read: protectionFor(config, path, home, false), write };
+}
+
+const NO_PAIR = Object.freeze({ read: null, write: null });
+
 function shown(e: ProtectionEntry | null, action?: ProtectionAction): Found {
   if (!e) return null;
   const a = action ?? e.action;
