@@ -303,6 +303,8 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
     if (pending.length) io.out(pending.join(""));
     pending = [];
   };
+  // The config of each other directory a line names, read once for the run.
+  const others = new Map<string, Loaded>();
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
     let entry: Record<string, unknown>;
@@ -323,7 +325,8 @@ async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
       : {};
     const lineCwd = typeof entry.cwd === "string" ? resolve(cwd, entry.cwd) : cwd;
     // (A line in another directory meets that directory's config.)
-    const lineLoaded = lineCwd === cwd ? loaded : loadView(io, flags, lineCwd);
+    let lineLoaded = lineCwd === cwd ? loaded : others.get(lineCwd);
+    if (!lineLoaded) others.set(lineCwd, lineLoaded = loadView(io, flags, lineCwd));
     const v = await classify(
       verdictFor(lineLoaded, { tool: entry.tool as string, input }, context(io, lineCwd), p),
       lineLoaded.eff?.config ?? null,
