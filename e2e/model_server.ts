@@ -16,8 +16,14 @@ export interface ScriptedCall {
   id?: string;
 }
 
-/** One step: tool calls (run in parallel by pi when there are several) or a final text. */
-export type Step = { calls: ScriptedCall[] } | { text: string };
+/**
+ * One step: tool calls (run in parallel by pi when there are several) or a final text. `before`
+ * runs just before the step is answered, after pi sent the request (so after the previous step's
+ * tool calls ran): a test changes files there as a user would mid-session.
+ */
+export type Step = ({ calls: ScriptedCall[] } | { text: string }) & {
+  before?: () => void | Promise<void>;
+};
 
 /** A chat-completion request as the server received it. */
 export interface ChatRequest {
@@ -96,6 +102,7 @@ export function startModelServer(script: Step[]): ModelServer {
         ranOut = true;
         step = { text: "(script exhausted)" };
       }
+      await step.before?.();
       const chunks: unknown[] = [];
       if ("text" in step) {
         chunks.push(chunk(n, { role: "assistant", content: "" }, null));
