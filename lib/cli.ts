@@ -15,7 +15,13 @@ import {
   loadConfigTexts,
   type LoadResult,
 } from "./config.ts";
-import { type ConfigView, configWatcher, decideEffective, effectiveConfig } from "./config_view.ts";
+import {
+  blockingErrors,
+  type ConfigView,
+  configWatcher,
+  decideEffective,
+  effectiveConfig,
+} from "./config_view.ts";
 import { brokenConfigVerdict, unconfiguredVerdict } from "./engine.ts";
 import { folderKey, readTrustStore, storedTrust, updateFolderTrust } from "./trust.ts";
 import { classify, type ClassifyOptions, newEvalCache } from "./evals.ts";
@@ -238,7 +244,7 @@ function verdictFor(
   const l = loaded.load;
   if (l.status === "absent") return unconfiguredVerdict(call);
   if (l.status === "error" || !loaded.eff) {
-    return brokenConfigVerdict(l.status === "error" ? l.errors : [], call);
+    return brokenConfigVerdict(blockingErrors(loaded.view), call);
   }
   return decideEffective(loaded.eff, call, ctx, {
     parser: p,

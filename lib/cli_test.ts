@@ -429,3 +429,28 @@ Deno.test("trust: an untrusted project config only tightens; trust, --trust-proj
   ], at);
   assert.equal(JSON.parse(write.out).action, "ask");
 });
+
+Deno.test("trust: a global config valid only with the project's policies fails closed untrusted", async () => {
+  const t = tempTree();
+  writeFileSync(
+    join(t.agent, "extensions", "pi-controls.jsonc"),
+    `{ "policies": { "base": { "defaultAction": "allow", "rules": [
+        { "action": "deny", "tool": "bash", "pattern": "touch *" }] } },
+      "locations": { "/": "base" },
+      "approvalRules": [{ "action": "allow", "tool": "bash", "pattern": "git status *",
+        "policy": "project" }] }`,
+  );
+  mkdirSync(join(t.project, ".pi", "extensions"), { recursive: true });
+  writeFileSync(
+    join(t.project, ".pi", "extensions", "pi-controls.jsonc"),
+    `{ "policies": { "project": { "defaultAction": "allow", "rules": [] } },
+      "locations": { "/": "project" } }`,
+  );
+  const at = { home: t.home, cwd: t.project };
+  const touch = ["--tool", "bash", "--input", '{"command":"touch x"}'];
+  const untrusted = JSON.parse((await run(["check", ...touch], at)).out);
+  assert.equal(untrusted.action, "deny");
+  assert.match(untrusted.reason, /pi-controls\.jsonc:\d+:\d+: .*policy "project" does not exist/);
+  const trusted = JSON.parse((await run(["check", "--trust-project", ...touch], at)).out);
+  assert.equal(trusted.action, "allow");
+});

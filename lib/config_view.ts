@@ -14,7 +14,7 @@ import { discoverConfigFiles, loadConfig, type LoadResult } from "./config.ts";
 import { decide, type DecideOptions } from "./engine.ts";
 import { RESTRICTIVENESS } from "./rules.ts";
 import { contentHash, loosening } from "./trust.ts";
-import type { Config, Context, ToolCall, Verdict } from "./types.ts";
+import type { Config, ConfigError, Context, ToolCall, Verdict } from "./types.ts";
 
 const CONFIG_NAMES = ["pi-controls.jsonc", "pi-controls.json"];
 
@@ -134,6 +134,13 @@ function readView(cwd: string, opts: WatchOptions, signature: string): ConfigVie
   return { load, base: globalAlone, project, signature };
 }
 
+/** The errors that block every call of a view: its own, or the global config's alone. */
+export function blockingErrors(view: ConfigView): ConfigError[] {
+  if (view.load.status === "error") return view.load.errors;
+  if (view.base?.status === "error") return view.base.errors;
+  return [];
+}
+
 /** How the project config of a view is treated. */
 export interface TrustState {
   /** Whether the project config may loosen the global policy. */
@@ -156,7 +163,9 @@ export function effectiveConfig(
   if (trust.trusted || !view.project || view.project.loosens.length === 0) {
     return { config: merged, base: null };
   }
-  if (!view.base || view.base.status !== "ok") return { config: merged, base: null };
+  // The global config alone does not load (it names a policy only the project defines): an
+  // untrusted project cannot be held to it, so every call fails closed (blockingErrors).
+  if (!view.base || view.base.status !== "ok") return null;
   const base = view.base.config;
   let config = untrustedConfigs.get(merged);
   if (!config) {

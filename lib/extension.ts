@@ -11,6 +11,7 @@ import { type BashParser, loadBashParser, type WasmBytes } from "./bash_parser.t
 import { agentDirFrom, discoverConfigFiles, formatConfigError, type LoadResult } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
 import {
+  blockingErrors,
   type ConfigView,
   configWatcher,
   decideEffective,
@@ -401,8 +402,15 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     if (!protectedAsk) options.push(CHOICES.session);
     if (persistable) {
       // (Saved into an untrusted project config, an approval could not loosen anything.)
-      if (await projectTrusted(ctx, view(ctx.cwd))) options.push(CHOICES.project);
-      options.push(CHOICES.global);
+      const here = view(ctx.cwd);
+      if (await projectTrusted(ctx, here)) options.push(CHOICES.project);
+      // (A policy only the project defines cannot be named in the global config.)
+      const globalAlone = here.project ? here.base : here.load;
+      if (
+        !here.project || !here.base ||
+        (globalAlone?.status === "ok" &&
+          askedPolicies.every((p) => Object.hasOwn(globalAlone.config.policies, p)))
+      ) options.push(CHOICES.global);
     }
     options.push(CHOICES.deny);
     let choice: string | undefined;
@@ -475,7 +483,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
       ? effectiveConfig(v, { trusted: await projectTrusted(ctx, v) })
       : null;
     if (l.status === "error" || !eff) {
-      verdict = brokenConfigVerdict(l.status === "error" ? l.errors : [], call);
+      verdict = brokenConfigVerdict(blockingErrors(v), call);
     } else {
       if (call.tool === "bash") await ensureParser();
       verdict = decideEffective(eff, call, context(ctx.cwd), {
