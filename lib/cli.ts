@@ -91,6 +91,9 @@ interface Flags {
 
 class UsageError extends Error {}
 
+/** The config became broken while a replay ran. */
+class ReplayConfigError extends Error {}
+
 function parseFlags(args: string[]): Flags {
   const f: Flags = {
     configs: [],
@@ -457,16 +460,44 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
     }
     : undefined;
   const base = { home, env: io.env, fs: realFs() };
+  // A long replay follows edits of the config files (checked every 500 calls).
+  const watcher = flags.configs.length || starter ? null : configWatcher({ home, agentDir });
+  const current = watcher
+    ? () => {
+      const v = watcher.current(cwd);
+      const eff = effectiveConfig(v, { trusted: view.untrusted === null });
+      if (!eff) {
+        throw new ReplayConfigError(
+          blockingErrors(v).map(formatConfigError).join("\n") || "the config is broken",
+        );
+      }
+      return eff;
+    }
+    : undefined;
   const decideOpts = {
     parser: await parser(),
     onProgress,
     base: view.eff?.base ?? null,
     project: view.view.project?.file,
+    current,
   };
   // With a decisions block, inline code evals are classified too (the API is asked).
-  const rows = config.decisions
-    ? await replaySessionsClassified(config, sessions, base, decideOpts, evalOptions(io, "replay"))
-    : replaySessions(config, sessions, base, decideOpts);
+  let rows: ReplayRow[];
+  try {
+    rows = config.decisions
+      ? await replaySessionsClassified(
+        config,
+        sessions,
+        base,
+        decideOpts,
+        evalOptions(io, "replay"),
+      )
+      : replaySessions(config, sessions, base, decideOpts);
+  } catch (e) {
+    if (!(e instanceof ReplayConfigError)) throw e;
+    io.err(`pi-controls: the config changed during the replay and is broken:\n${e.message}\n`);
+    return 1;
+  }
   if (drawn) io.err("\r\x1b[2K");
   if (flags.json) {
     io.out(JSON.stringify({ starter, files, summary: tally(rows), rows }) + "\n");

@@ -452,7 +452,13 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
         ctx.ui.notify(`pi-controls: saved allow ${rendered} [${policy}] to ${file}`, "info");
         return { allowed: true, choice: `${choice} (${rendered} -> ${file})` };
       } catch (e) {
-        ctx.ui.notify(`pi-controls: could not save the approval: ${(e as Error).message}`, "error");
+        // Not saved: the user is told so, and the choice still holds for this session.
+        sessionAllows.add(sessionKey(v));
+        ctx.ui.notify(
+          `pi-controls: could not save the approval (it holds for this session only): ` +
+            (e as Error).message,
+          "error",
+        );
         return { allowed: true, choice: `${choice} (not saved: ${(e as Error).message})` };
       }
     }
@@ -590,9 +596,17 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     return block;
   }
 
-  pi.on("session_start", (_e: never, ctx: PiContext) => {
+  pi.on("session_start", async (_e: never, ctx: PiContext) => {
     startup(ctx);
     void ensureParser();
+    // A trusted project's config that changed since it was accepted is asked about now.
+    const v = view(ctx.cwd);
+    if (v.load.status === "ok") {
+      try {
+        await projectTrusted(ctx, v);
+      } catch { /* asked again at the first call */ }
+      showStatus(ctx);
+    }
   });
 
   pi.on("tool_call", async (event: never, ctx: PiContext) => {

@@ -118,6 +118,12 @@ export interface ReplayOptions extends DecideOptions {
   base?: Config | null;
   /** The untrusted project config's file (shown by explain). @default undefined */
   project?: string;
+  /**
+   * The config as its files are now, asked before each session and every 500 calls of a long
+   * run: an edit applies from there (a changed config answers a new object). It throws when the
+   * config became broken, which stops the replay. @default undefined
+   */
+  current?: () => { config: Config; base: Config | null };
 }
 
 /** Replay sessions: each call decided in its session's cwd, the breakers applied in order. */
@@ -133,11 +139,22 @@ export function replaySessions(
   // per path serves the whole run (the extension asks afresh for every call).
   const fs = memoFs(base.fs);
   const known = new Map<string, Verdict>();
+  let o = opts;
+  const refresh = () => {
+    if (!opts.current) return;
+    const now = opts.current();
+    if (now.config === config && (now.base ?? null) === (o.base ?? null)) return;
+    config = now.config;
+    o = { ...opts, base: now.base };
+    known.clear();
+  };
   for (const s of sessions) {
     const state = newSession();
     const ctx: Context = { ...base, fs, cwd: s.cwd || "/" };
+    refresh();
     for (const call of s.calls) {
-      const verdict = decideOnce(known, config, call, ctx, opts);
+      if (rows.length % 500 === 499) refresh();
+      const verdict = decideOnce(known, config, call, ctx, o);
       rows.push(replayRow(s, call, verdict, applySession(state, verdict, config, call.timestamp)));
       if (opts.onProgress && rows.length % 250 === 0) opts.onProgress(rows.length, total);
     }

@@ -87,3 +87,24 @@ Deno.test("replay: calls differing only in their input are decided apart", () =>
   );
   assert.deepEqual(rows.map((r) => r.engine), ["nudge", "deny", "nudge"]);
 });
+
+Deno.test("replay: a config edited during a long run applies from the next check on", () => {
+  const strict = configFrom({
+    policies: { p: { defaultAction: "deny", rules: [] } },
+    locations: { "/": "p" },
+  });
+  const calls: [string, Record<string, unknown>][] = Array.from(
+    { length: 1200 },
+    (_, i) => ["read", { path: `f${i}.ts` }],
+  );
+  let asked = 0;
+  const rows = replaySessions(config, [session("long", "/work/a", calls)], base, {
+    parser: null,
+    current: () => ({ config: ++asked >= 2 ? strict : config, base: null }),
+  });
+  // Asked before the session, then every 500 calls: the edit shows from call 500 on.
+  assert.equal(asked, 3);
+  assert.equal(rows[498].engine, "nudge");
+  assert.equal(rows[499].engine, "deny");
+  assert.equal(rows[1199].engine, "deny");
+});
