@@ -17,7 +17,7 @@ export const BENCH_CONFIG = configFrom({
   },
   locations: { "/": "outside", "$cwd": "project", "/tmp": "project" },
   pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
-});
+}, { agentDir: "/home/user/.pi/agent" }); // the gate's own files protected, as in pi
 
 /** Decisions run in `cwd` against the real filesystem. */
 export function benchContext(cwd: string): Context {

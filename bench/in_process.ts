@@ -13,7 +13,7 @@ import { configFrom } from "../lib/testing.ts";
 const [file, cwd] = Deno.args;
 const home = Deno.env.get("HOME") ?? "/";
 const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
-const config = configFrom(STARTER_CONFIG, { home });
+const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
 const parser = await loadBashParser();
 const ctx = { cwd, home, env: Deno.env.toObject(), fs: realFs() };
 const t0 = performance.now();

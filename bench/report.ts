@@ -124,7 +124,7 @@ const parser = await loadBashParser();
 }
 
 // 3. Replay throughput over a generated session set.
-const config = configFrom(STARTER_CONFIG, { home });
+const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
 const sessions = [];
 const perSession = 200;
 let calls = 0;
@@ -280,7 +280,7 @@ import { realFs } from "${root}lib/fs_facts.ts";
 import { STARTER_CONFIG } from "${root}lib/starter.ts";
 import { configFrom } from "${root}lib/testing.ts";
 const corpus = readFileSync("${root}testdata/corpus/nl2bash.txt", "utf8").split("\\n").filter((l) => l.trim());
-const config = configFrom(STARTER_CONFIG, { home: "${home}" });
+const config = configFrom(STARTER_CONFIG, { home: "${home}", agentDir: "${home}/.pi/agent" });
 const parser = await loadBashParser();
 const ctx = { cwd: "${project}", home: "${home}", env: {}, fs: realFs() };
 const gc = (globalThis as unknown as { gc: () => void }).gc;

@@ -31,9 +31,10 @@ export interface GateFileOptions {
  * The built-in protection entries, each `ask` and for write-like access only:
  * - everything in `<agentDir>/extensions/` (the global config, the log, the trust store, the
  *   bundle, and any other extension, which runs with pi's authority at its next start);
- * - pi's settings, models and trust files in the agent dir, and the packages pi installed there;
- * - `.pi/extensions/` and `.pi/settings.json` of any project, at any depth (project configs and
- *   project extensions and packages);
+ * - pi's settings, models, trust and MCP files in the agent dir, and the packages pi installed
+ *   there (MCP servers and packages run with pi's authority at its next start);
+ * - `.pi/extensions/`, `.pi/settings.json`, `.pi/mcp.json` and the packages of any project, at
+ *   any depth (project configs, extensions, MCP servers and packages);
  * - the code pi-controls was loaded from: its package directory when npm installed it, else the
  *   file itself and its package.json.
  */
@@ -44,10 +45,13 @@ export function gateFileEntries(opts: GateFileOptions): ProtectionEntry[] {
     join(agent, "settings.json"),
     join(agent, "models.json"),
     join(agent, "trust.json"),
+    join(agent, "mcp.json"),
     join(agent, "npm"),
     join(agent, "git"),
+    join(agent, "tmp", "extensions"),
     ".pi/extensions",
     ".pi/settings.json",
+    ".pi/mcp.json",
     ".pi/npm",
     ".pi/git",
     ...codePaths(opts.codeFile),

@@ -90,7 +90,10 @@ const FILES = [
   "~/.pi/agent/settings.json",
   "~/.pi/agent/models.json",
   "~/.pi/agent/trust.json",
+  "~/.pi/agent/mcp.json",
   ".pi/settings.json",
+  ".pi/mcp.json",
+  "~/.pi/agent/npm/node_modules/pi-controls/dist/pi-controls.js",
   "cfg", // a symlink to the project config
   "ext/pi-controls.jsonc", // through a symlink to the agent's extensions directory
 ];

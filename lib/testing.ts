@@ -2,18 +2,23 @@
 import { loadBashParser } from "./bash_parser.ts";
 import { formatConfigError, loadConfigTexts } from "./config.ts";
 import { decide } from "./engine.ts";
+import { gateFileEntries } from "./gate_files.ts";
 import { fakeFs } from "./fs_facts.ts";
 import type { Config, Context, Verdict } from "./types.ts";
 
 /** Load a config from JSON text or an object; throws with the errors when it does not validate. */
 export function configFrom(
   src: string | object,
-  opts: { root?: string; home?: string } = {},
+  opts: { root?: string; home?: string; agentDir?: string } = {},
 ): Config {
   const text = typeof src === "string" ? src : JSON.stringify(src);
   const loaded = loadConfigTexts(
     [{ file: "test.jsonc", text, role: "project", root: opts.root ?? null }],
-    { home: opts.home ?? "/home/user" },
+    {
+      home: opts.home ?? "/home/user",
+      // With an agent dir: the built-in protection of the gate's files, as pi loads config.
+      builtins: opts.agentDir ? gateFileEntries({ agentDir: opts.agentDir }) : undefined,
+    },
   );
   if (loaded.status !== "ok") {
     throw new Error(
