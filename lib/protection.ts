@@ -16,6 +16,11 @@ interface CompiledProtection {
   literal: boolean;
   /** Literal names: whether a bash name glob may match it, by word (pure; bounded). */
   meets?: Map<string, boolean>;
+  /**
+   * Path globs of any depth (no base): the literal text before the first wildcard, which every
+   * path it matches contains (a quick test before the regex); "" when it starts with one.
+   */
+  needle: string;
 }
 
 const STRICTNESS: Record<ProtectionAction, number> = { log: 1, ask: 2, deny: 3 };
@@ -43,7 +48,14 @@ function compile(entry: ProtectionEntry, home: string): CompiledProtection {
   const glob = expandTilde(entry.glob, home);
   if (!glob.includes("/")) {
     const component = new RegExp(`^${globSource(glob)}$`, "u");
-    return { entry, full: null, component, prefix: null, literal: !/[*?[]/.test(entry.glob) };
+    return {
+      entry,
+      full: null,
+      component,
+      prefix: null,
+      literal: !/[*?[]/.test(entry.glob),
+      needle: "",
+    };
   }
   let src: string;
   if (isAbsolute(glob)) src = globSource(resolve(glob) + (glob.endsWith("/") ? "/" : ""));
@@ -56,7 +68,9 @@ function compile(entry: ProtectionEntry, home: string): CompiledProtection {
     : entry.base
     ? resolve(entry.base, literal)
     : null;
-  return { entry, full, component: null, prefix, literal: false };
+  const head = glob.replace(/^\.\//, "");
+  const needle = prefix === null ? head.slice(0, head.search(/[*?[]|$/)) : "";
+  return { entry, full, component: null, prefix, literal: false, needle };
 }
 
 function compiledFor(config: Config, home: string): CompiledProtection[] {
@@ -121,7 +135,12 @@ export function protectionFor(
   write = true,
 ): Protection | null {
   if (config.pathProtection.length === 0) return null;
-  // A pure function of config, home and path: remembered (bounded) across calls.
+  const known = answer(config, path, home);
+  return write ? known.write : known.read;
+}
+
+/** Both answers for a path: a pure function of config, home and path, remembered (bounded). */
+function answer(config: Config, path: string, home: string): { read: Found; write: Found } {
   let byHome = answers.get(config);
   if (!byHome) answers.set(config, byHome = new Map());
   let memo = byHome.get(home);
@@ -132,7 +151,7 @@ export function protectionFor(
     if (memo.size > 20_000) memo.clear();
     memo.set(path, known);
   }
-  return write ? known.write : known.read;
+  return known;
 }
 
 /**
@@ -145,8 +164,7 @@ export function protectionPair(
   home: string,
 ): { read: Protection | null; write: Protection | null } {
   if (config.pathProtection.length === 0) return NO_PAIR;
-  const write = protectionFor(config, path, home, true);
-  return { read: protectionFor(config, path, home, false), write };
+  return answer(config, path, home);
 }
 
 const NO_PAIR = Object.freeze({ read: null, write: null });
@@ -165,6 +183,9 @@ function findProtection(config: Config, path: string, home: string): { read: Fou
     let hit = false;
     if (p.component) hit = parts.some((part) => p.component!.test(part));
     else if (p.full) {
+      // Quick tests first: what the glob matches starts with its literal directory, or
+      // (any depth) contains its literal text.
+      if (p.prefix !== null ? !path.startsWith(p.prefix) : !path.includes(p.needle)) continue;
       let prefix = "";
       for (const part of parts) {
         prefix += "/" + part;
