@@ -165,7 +165,8 @@ export function effectiveConfig(
   }
   // The global config alone does not load (it names a policy only the project defines): an
   // untrusted project cannot be held to it, so every call fails closed (blockingErrors).
-  if (!view.base || view.base.status !== "ok") return null;
+  if (!view.base) return { config: merged, base: null }; // no global config: nothing to loosen
+  if (view.base.status !== "ok") return null;
   const base = view.base.config;
   let config = untrustedConfigs.get(merged);
   if (!config) {
