@@ -439,3 +439,29 @@ export function sessionFiles(h: PiHome): string[] {
   }
   return out;
 }
+
+/** `PI_CONTROLS_SKIP_E2E=1`: the end-to-end suites are skipped (machines that cannot install pi). */
+export const SKIP_E2E: boolean = process.env.PI_CONTROLS_SKIP_E2E === "1";
+
+/** Stop a suite at load when the pinned pis are not installed (unless the suites are skipped). */
+export function requirePis(): void {
+  if (!SKIP_E2E && !(piRuntime("1.x") && piRuntime("0.73"))) {
+    throw new Error(
+      "the end-to-end tests need pi 1.6.0 with Node 22 and pi 0.73.1: run `deno task ensure-pi` " +
+        "(deno task test does), or set PI_CONTROLS_SKIP_E2E=1",
+    );
+  }
+}
+
+/** Run `body` with a fresh pi home; always stops the server and deletes the temp dir. */
+export async function withPi(
+  opts: PiHomeOptions,
+  body: (h: PiHome) => Promise<void>,
+): Promise<void> {
+  const h = setupPi(opts);
+  try {
+    await body(h);
+  } finally {
+    await h.cleanup();
+  }
+}

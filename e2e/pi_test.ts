@@ -23,46 +23,29 @@ import { loadConfig } from "../lib/config.ts";
 import { realFs } from "../lib/fs_facts.ts";
 import { readSession, replaySessions } from "../lib/replay.ts";
 import type { Action } from "../lib/types.ts";
-import { type PiLine, piRuntime, PIS } from "../scripts/ensure_pi.ts";
+import { type PiLine, PIS } from "../scripts/ensure_pi.ts";
 import { call, lastToolResults, type Step, text } from "./model_server.ts";
 import {
   type Dialog,
   type PiHome,
   readLog,
+  requirePis,
   type RpcPi,
   runPiCli,
   runPrint,
   sessionFiles,
-  setupPi,
+  SKIP_E2E as SKIP,
   startRpc,
+  withPi,
 } from "./pi.ts";
 import { writeCase } from "./record.ts";
 
-const SKIP = process.env.PI_CONTROLS_SKIP_E2E === "1";
 const RECORD = process.env.PI_CONTROLS_E2E_RECORD === "1";
 const ASK = ["Allow once", "Allow for session", "Allow for Project", "Allow Globally", "Deny"];
 const PATH_NOTE =
   "The restriction is on the PATH — not on the tool. Do NOT retry with a different tool.";
 
-if (!SKIP && !(piRuntime("1.x") && piRuntime("0.73"))) {
-  throw new Error(
-    "the end-to-end tests need pi 1.6.0 with Node 22 and pi 0.73.1: run `deno task ensure-pi` " +
-      "(deno task test does), or set PI_CONTROLS_SKIP_E2E=1",
-  );
-}
-
-/** Run `body` with a fresh pi home; always stops the server and deletes the temp dir. */
-async function withPi(
-  opts: Parameters<typeof setupPi>[0],
-  body: (h: PiHome) => Promise<void>,
-): Promise<void> {
-  const h = setupPi(opts);
-  try {
-    await body(h);
-  } finally {
-    await h.cleanup();
-  }
-}
+requirePis();
 
 /** Run `body` with pi in RPC mode; pi is always closed (killed if it does not exit). */
 async function withRpc(

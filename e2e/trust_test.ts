@@ -11,34 +11,21 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
-import { piRuntime } from "../scripts/ensure_pi.ts";
 import { call, lastToolResults, type Step, text } from "./model_server.ts";
-import { type PiHome, type RpcEvent, runPrint, setupPi, startRpc } from "./pi.ts";
+import {
+  type PiHome,
+  requirePis,
+  type RpcEvent,
+  runPrint,
+  SKIP_E2E as SKIP,
+  startRpc,
+  withPi,
+} from "./pi.ts";
 
-const SKIP = process.env.PI_CONTROLS_SKIP_E2E === "1";
 const ROOT = new URL("..", import.meta.url).pathname;
 const HEADLESS = " Confirmation was required and nobody could give it (pi runs without a UI).";
 
-if (!SKIP && !(piRuntime("1.x") && piRuntime("0.73"))) {
-  throw new Error(
-    "the end-to-end tests need pi 1.6.0 with Node 22 and pi 0.73.1: run `deno task ensure-pi` " +
-      "(deno task test does), or set PI_CONTROLS_SKIP_E2E=1",
-  );
-}
-
-/** Run `body` with a fresh pi home; always stops the server and deletes the temp dir. */
-async function withPi(
-  opts: Parameters<typeof setupPi>[0],
-  body: (h: PiHome) => Promise<void>,
-): Promise<void> {
-  const h = setupPi(opts);
-  try {
-    await body(h);
-  } finally {
-    await h.cleanup();
-  }
-}
+requirePis();
 
 /** A print-mode run that must end with the scripted text. */
 async function printRun(h: PiHome, answer: string): Promise<Map<string, string>> {
