@@ -59,7 +59,8 @@ const ALLOW_ALL = `// allows everything
 
 /** The reason the model gets when a write to one of the gate's files is refused. */
 function gateDeny(what: string, path: string): string {
-  return `Access denied by pathProtection: ${what} — blocked path: "${path}". The restriction is ` +
+  return "Access denied by pi-controls' protection of its own files (its config, code and log, " +
+    `and pi's settings): ${what} — blocked path: "${path}". The restriction is ` +
     "on the PATH — not on the tool. Do NOT retry with a different tool.";
 }
 
@@ -68,60 +69,63 @@ const TIGHTEN_ONLY = `// the project's own config
 { "pathProtection": { "*.pem": "deny" } }
 `;
 
-Deno.test({
-  name: "e2e trust (pi 1.x, print): the gate's own files ask under an allow-all config",
-  ignore: SKIP,
-  fn: async (t) => {
-    const script: Step[] = [
-      call("write", { path: ".pi/extensions/pi-controls.jsonc", content: "{}\n" }),
-      call("bash", { command: "echo '{}' > .pi/extensions/pi-controls.jsonc" }),
-      call("write", { path: "~/.pi/agent/extensions/pi-controls.jsonc", content: "{}\n" }),
-      call("bash", { command: "rm ~/.pi/agent/settings.json" }),
-      call("read", { path: ".pi/extensions/pi-controls.jsonc" }),
-      call("write", { path: "ok.txt", content: "fine\n" }),
-      text("Done."),
-    ];
-    const opts = { script, globalConfig: ALLOW_ALL, projectConfig: TIGHTEN_ONLY };
-    await withPi(opts, async (h) => {
-      const projectFile = join(h.cwd, ".pi", "extensions", "pi-controls.jsonc");
-      const globalFile = join(h.agentDir, "extensions", "pi-controls.jsonc");
-      const settings = join(h.agentDir, "settings.json");
-      const settingsText = readFileSync(settings, "utf8");
-      const results = await printRun(h, "Done.");
+for (const pi of ["1.x", "0.73"] as const) {
+  Deno.test({
+    name: `e2e trust (pi ${pi}, print): the gate's own files ask under an allow-all config`,
+    ignore: SKIP,
+    fn: async (t) => {
+      const script: Step[] = [
+        call("write", { path: ".pi/extensions/pi-controls.jsonc", content: "{}\n" }),
+        call("bash", { command: "echo '{}' > .pi/extensions/pi-controls.jsonc" }),
+        call("write", { path: "~/.pi/agent/extensions/pi-controls.jsonc", content: "{}\n" }),
+        call("bash", { command: "rm ~/.pi/agent/settings.json" }),
+        call("read", { path: ".pi/extensions/pi-controls.jsonc" }),
+        call("write", { path: "ok.txt", content: "fine\n" }),
+        text("Done."),
+      ];
+      const opts = { script, globalConfig: ALLOW_ALL, projectConfig: TIGHTEN_ONLY, pi };
+      await withPi(opts, async (h) => {
+        const projectFile = join(h.cwd, ".pi", "extensions", "pi-controls.jsonc");
+        const globalFile = join(h.agentDir, "extensions", "pi-controls.jsonc");
+        const settings = join(h.agentDir, "settings.json");
+        const settingsText = readFileSync(settings, "utf8");
+        const results = await printRun(h, "Done.");
 
-      await t.step("writing the project config is denied; the file is unchanged", () => {
-        assert.equal(readFileSync(projectFile, "utf8"), TIGHTEN_ONLY);
-        assert.equal(results.get("call_1"), gateDeny("write", projectFile) + HEADLESS);
-      });
+        await t.step("writing the project config is denied; the file is unchanged", () => {
+          assert.equal(readFileSync(projectFile, "utf8"), TIGHTEN_ONLY);
+          assert.equal(results.get("call_1"), gateDeny("write", projectFile) + HEADLESS);
+        });
 
-      await t.step("a bash redirect into the project config is denied", () => {
-        assert.equal(
-          results.get("call_2"),
-          gateDeny("bash (echo '{}' > .pi/extensions/pi-controls.jsonc)", projectFile) + HEADLESS,
-        );
-      });
+        await t.step("a bash redirect into the project config is denied", () => {
+          assert.equal(
+            results.get("call_2"),
+            gateDeny("bash (echo '{}' > .pi/extensions/pi-controls.jsonc)", projectFile) + HEADLESS,
+          );
+        });
 
-      await t.step("the global config and pi's settings are protected too", () => {
-        assert.equal(readFileSync(globalFile, "utf8"), ALLOW_ALL);
-        assert.equal(readFileSync(settings, "utf8"), settingsText);
-        assert.equal(results.get("call_3"), gateDeny("write", globalFile) + HEADLESS);
-        assert.equal(
-          results.get("call_4"),
-          gateDeny("bash (rm ~/.pi/agent/settings.json)", settings) + HEADLESS,
-        );
-      });
+        await t.step("the global config and pi's settings are protected too", () => {
+          assert.equal(readFileSync(globalFile, "utf8"), ALLOW_ALL);
+          assert.equal(readFileSync(settings, "utf8"), settingsText);
+          assert.equal(results.get("call_3"), gateDeny("write", globalFile) + HEADLESS);
+          assert.equal(
+            results.get("call_4"),
+            gateDeny("bash (rm ~/.pi/agent/settings.json)", settings) + HEADLESS,
+          );
+        });
 
-      await t.step("reading the project config follows the policy: allowed", () => {
-        assert.equal(results.get("call_5"), TIGHTEN_ONLY);
-      });
+        await t.step("reading the project config follows the policy: allowed", () => {
+          assert.equal(results.get("call_5"), TIGHTEN_ONLY);
+        });
 
-      await t.step("an ordinary write is allowed by the same config", () => {
-        assert.equal(readFileSync(join(h.cwd, "ok.txt"), "utf8"), "fine\n");
-        assert.equal(results.get("call_6"), "Successfully wrote to ok.txt");
+        await t.step("an ordinary write is allowed by the same config", () => {
+          assert.equal(readFileSync(join(h.cwd, "ok.txt"), "utf8"), "fine\n");
+          // (pi 0.73 also says how many bytes.)
+          assert.match(results.get("call_6") ?? "", /^Successfully wrote (5 bytes )?to ok\.txt$/);
+        });
       });
-    });
-  },
-});
+    },
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // An untrusted project config can only tighten
@@ -308,8 +312,8 @@ Deno.test({
 
       await t.step("a gate file's dialog offers only Allow once and Deny", () => {
         assert.deepEqual(rpc.dialogs.map((d) => d.title), [
-          `pi-controls: ask [pathProtection]: write — path: "${projectFile}"`,
-          "pi-controls: ask [pathProtection]: bash — echo '{}' > .pi/extensions/pi-controls.jsonc",
+          `pi-controls: ask [gate files]: write — path: "${projectFile}"`,
+          "pi-controls: ask [gate files]: bash — echo '{}' > .pi/extensions/pi-controls.jsonc",
         ]);
         for (const d of rpc.dialogs) {
           assert.equal(d.method, "select");

@@ -12,7 +12,9 @@ const PATH_NOTE =
   "The restriction is on the PATH — not on the tool. Do NOT retry with a different tool.";
 
 function label(t: TargetVerdict): string {
-  if (t.protection && t.action === t.protection.action) return "pathProtection";
+  if (t.protection && t.action === t.protection.action) {
+    return t.protection.builtin ? "gate files" : "pathProtection";
+  }
   return t.policy ?? "no policy";
 }
 
@@ -80,7 +82,9 @@ export function reason(d: Decider, action: Action): string | null {
   const cmd = d.stage.text ?? d.stage.command ?? "";
   const subject = bash ? `bash (${cmd})` : d.tool;
   const by = d.target.protection && d.target.action === d.target.protection.action
-    ? "pathProtection"
+    ? d.target.protection.builtin
+      ? "pi-controls' protection of its own files (its config, code and log, and pi's settings)"
+      : "pathProtection"
     : "policy";
   const head = `Access denied by ${by}: ${subject} — ${detail(d, "deny")}.`;
   let tail: string;
