@@ -4,6 +4,10 @@
 export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and trailing commas are fine).
 // Written by \`pi-controls init\`. Reference: the README's "Config Reference".
 {
+  // For your editor (completion and checks; pi-controls ignores it): the schema pi-controls ships,
+  // relative to this file where \`pi install npm:pi-controls\` puts it. Elsewhere, point it at
+  // schema/pi-controls.schema.json of your copy of pi-controls, or remove the line.
+  "$schema": "../npm/node_modules/pi-controls/schema/pi-controls.schema.json",
   "policies": {
     // The project pi runs in: work freely, confirm what is hard to undo.
     "project": {
