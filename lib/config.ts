@@ -685,6 +685,10 @@ function validateFile(file: ParsedFile, d: Diag): void {
     const segs = [p.key];
     const v = p.value;
     switch (p.key) {
+      case "$schema":
+        // (Read by editors only, but a wrong type is still a mistake in the file.)
+        expectString(v, segs, d, "the path or URL of a JSON Schema (a string)");
+        break;
       case "policies":
         checkPolicies(v, segs, d);
         break;

@@ -1099,3 +1099,12 @@ Deno.test("formatConfigError renders file:line:col: message", () => {
     "/a/b.jsonc:3:7: bad",
   );
 });
+
+Deno.test("error: $schema must be a string (editors read it; pi-controls only checks its type)", () => {
+  assert.equal(project(`{ "$schema": "../schema/pi-controls.schema.json" }`).status, "ok");
+  for (const bad of ["1", "true", "null", "{}", '["a"]']) {
+    const r = project(`{ "$schema": ${bad} }`);
+    assert.equal(r.status, "error", bad);
+    if (r.status === "error") assert.match(r.errors[0].message, /^\$schema: expected the path/);
+  }
+});
