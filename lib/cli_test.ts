@@ -1,8 +1,21 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CliIo, main } from "./cli.ts";
+import { type CliIo, EXIT, main } from "./cli.ts";
+import { exampleSessions } from "./cli_assets.ts";
+import { caseNames, CASES_DIR } from "./golden.ts";
+import { readSession } from "./replay.ts";
+import { choice, replyWith, startStandIn, yesNo } from "./testing_decisions.ts";
 
 interface Run {
   code: number;
@@ -22,16 +35,27 @@ function tempTree(): { root: string; home: string; agent: string; project: strin
 
 async function run(
   args: string[],
-  opts: { home: string; cwd: string; stdin?: string; tty?: boolean },
+  opts: {
+    home: string;
+    cwd: string;
+    stdin?: string;
+    tty?: boolean;
+    env?: Record<string, string>;
+    /** Reading stdin fails with this message. */
+    stdinError?: string;
+  },
 ): Promise<Run> {
   let out = "";
   let err = "";
   const io: CliIo = {
     out: (t) => out += t,
     err: (t) => err += t,
-    env: { HOME: opts.home },
+    env: { HOME: opts.home, ...opts.env },
     cwd: opts.cwd,
-    stdin: () => Promise.resolve(opts.stdin ?? ""),
+    stdin: () =>
+      opts.stdinError
+        ? Promise.reject(new Error(opts.stdinError))
+        : Promise.resolve(opts.stdin ?? ""),
     errIsTTY: opts.tty,
   };
   const code = await main(args, io);
@@ -75,7 +99,7 @@ Deno.test("check prints the verdict JSON for one call", async () => {
     ],
     { home: t.home, cwd: t.root },
   );
-  assert.equal(r.code, 0, r.err);
+  assert.equal(r.code, 3, r.err); // ask
   const v = JSON.parse(r.out);
   assert.equal(v.action, "ask");
   assert.deepEqual(v.policies, ["strict"]);
@@ -106,7 +130,7 @@ Deno.test("check --jsonl answers every line in order, echoing ids, and reports b
   assert.equal(lines[2].id, "b");
   assert.equal(lines[2].action, "deny");
   assert.equal(lines[3].action, "allow"); // /etc is outside every location: fail-open
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 1, "a bad line is the most restrictive status");
 });
 
 Deno.test("explain shows each stage, target, location, policy, candidates and the winner", async () => {
@@ -327,10 +351,10 @@ Deno.test("deno task pi-controls runs the CLI as a new user would", async () => 
       '{"command":"git commit -m x"}',
     ],
     cwd: root,
-    env: { HOME: t.home, NO_COLOR: "1" },
+    env: { HOME: t.home, NO_COLOR: "1", DENO_DIR: await denoDir() },
   });
   const o = await p.output();
-  assert.equal(o.code, 0, new TextDecoder().decode(o.stderr));
+  assert.equal(o.code, 3, new TextDecoder().decode(o.stderr)); // ask
   assert.equal(JSON.parse(new TextDecoder().decode(o.stdout)).action, "ask");
 });
 
@@ -367,15 +391,57 @@ Deno.test("examples/sample.jsonc validates and passes its own examples", async (
   assert.match(r.out, /8 passed, 0 failed/);
 });
 
-Deno.test("replay on a fresh machine without pi sessions says where to look and exits 0", async () => {
+Deno.test("replay on a fresh machine replays the example sessions that ship, saying so in one line", async () => {
   const t = tempTree();
+  const shipped = exampleSessions();
+  assert.ok(shipped.length >= 20, "testdata/cases has its recorded sessions");
+  const jsonl = caseNames().flatMap((c) =>
+    readdirSync(join(CASES_DIR, c)).filter((f) => f.endsWith(".jsonl")).map((f) => `${c}/${f}`)
+  );
+  assert.deepEqual(shipped.map((e) => e.file), jsonl.map((f) => `testdata/cases/${f}`));
+  const calls = shipped.reduce((n, e) => n + readSession(e.file, e.text).calls.length, 0);
+  const expectOut = (out: string) => {
+    const lines = out.split("\n");
+    assert.match(lines[0], /^No config found: replaying with the built-in starter config/);
+    assert.equal(
+      lines[1],
+      `No pi sessions in ${join(t.agent, "sessions")} yet: replaying the ${shipped.length} ` +
+        `example sessions that ship with pi-controls (testdata/cases).`,
+    );
+    assert.equal(lines[2], "");
+    assert.match(lines[3], /^ACTION +TOOL +POLICY +CALL$/);
+    assert.match(out, /\ndeny +bash +/);
+    assert.match(
+      out,
+      new RegExp(`\\n${calls} tool calls in ${shipped.length} session file\\(s\\): \\d+ allow, `),
+    );
+  };
+  // The session directory missing (pi never ran here) ...
   const r = await run(["replay"], { home: t.home, cwd: t.root });
   assert.equal(r.code, 0, r.err);
-  assert.match(r.err, /No pi sessions yet in .*\.pi\/agent\/sessions/);
-  assert.match(r.out, /0 tool calls in 0 session file\(s\)/);
+  assert.equal(r.err, "");
+  expectOut(r.out);
+  // ... or empty.
+  mkdirSync(join(t.agent, "sessions", "--work--"), { recursive: true });
+  const empty = await run(["replay"], { home: t.home, cwd: t.root });
+  assert.equal(empty.code, 0, empty.err);
+  expectOut(empty.out);
+  const j = JSON.parse((await run(["replay", "--json"], { home: t.home, cwd: t.root })).out);
+  assert.equal(j.examples, true);
+  assert.equal(j.rows.length, calls);
+  // Under the config found, when there is one.
+  writeFileSync(join(t.agent, "extensions", "pi-controls.jsonc"), CONFIG);
+  const mine = await run(["replay"], { home: t.home, cwd: t.root });
+  assert.equal(mine.code, 0, mine.err);
+  assert.match(mine.out, /^No pi sessions in .* yet: replaying the \d+ example sessions/);
+  // Paths given: only those, never the examples.
   const missing = await run(["replay", join(t.root, "nope")], { home: t.home, cwd: t.root });
   assert.equal(missing.code, 1);
-  assert.match(missing.err, /no such session file or directory: .*nope/);
+  assert.equal(
+    missing.err,
+    `pi-controls: no such session file or directory: ${join(t.root, "nope")}\n`,
+  );
+  assert.equal(missing.out, "");
 });
 
 Deno.test("trust: an untrusted project config only tightens; trust, --trust-project and pinning", async () => {
@@ -453,4 +519,420 @@ Deno.test("trust: a global config valid only with the project's policies fails c
   assert.match(untrusted.reason, /pi-controls\.jsonc:\d+:\d+: .*policy "project" does not exist/);
   const trusted = JSON.parse((await run(["check", "--trust-project", ...touch], at)).out);
   assert.equal(trusted.action, "allow");
+});
+
+/** Deno's cache directory, so that a `deno task` child with another HOME downloads nothing. */
+let denoDirCache: Promise<string> | undefined;
+function denoDir(): Promise<string> {
+  denoDirCache ??= (async () => {
+    const o = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+    return JSON.parse(new TextDecoder().decode(o.stdout)).denoDir;
+  })();
+  return denoDirCache;
+}
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** `deno task -q pi-controls ARGS` as a user runs it, in a HOME of its own. */
+async function task(
+  args: string[],
+  opts: { home: string; env?: Record<string, string>; stdin?: string },
+): Promise<Run> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "pi-controls", ...args],
+    cwd: ROOT,
+    env: { HOME: opts.home, NO_COLOR: "1", DENO_DIR: await denoDir(), ...opts.env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(opts.stdin ?? ""));
+  await w.close();
+  const o = await child.output();
+  const text = new TextDecoder();
+  return { code: o.code, out: text.decode(o.stdout), err: text.decode(o.stderr) };
+}
+
+/** A policy with one rule per action, on /. */
+const ACTIONS_CONFIG = JSON.stringify({
+  policies: {
+    p: {
+      defaultAction: "allow",
+      rules: [
+        { action: "nudge", tool: "bash", pattern: "nudge *", message: "careful" },
+        { action: "log", tool: "bash", pattern: "log *" },
+        { action: "ask", tool: "bash", pattern: "ask *" },
+        { action: "deny", tool: "bash", pattern: "deny *" },
+      ],
+    },
+  },
+  locations: { "/": "p" },
+});
+
+Deno.test("exit status: check says the verdict (allow, nudge, log 0; ask 3; deny 4)", async () => {
+  const t = tempTree();
+  const cfg = join(t.root, "cfg.jsonc");
+  writeFileSync(cfg, ACTIONS_CONFIG);
+  const at = { home: t.home, cwd: t.root };
+  const expected: [string, number][] = [
+    ["allow", EXIT.ok],
+    ["nudge", EXIT.ok],
+    ["log", EXIT.ok],
+    ["ask", EXIT.ask],
+    ["deny", EXIT.deny],
+  ];
+  assert.deepEqual([EXIT.ok, EXIT.failure, EXIT.usage, EXIT.ask, EXIT.deny], [0, 1, 2, 3, 4]);
+  for (const [action, code] of expected) {
+    const input = JSON.stringify({ command: `${action} x` });
+    const r = await run(["check", "-c", cfg, "--tool", "bash", "--input", input], at);
+    assert.equal(JSON.parse(r.out).action, action);
+    assert.equal(r.code, code, `${action}: ${r.err}`);
+  }
+  // No config: allowed, with the warning.
+  const none = await run(["check", "--tool", "bash", "--input", '{"command":"deny x"}'], at);
+  assert.equal(none.code, EXIT.ok);
+});
+
+Deno.test("exit status: a broken config is 1, and its verdict still denies naming file:line:col", async () => {
+  const t = tempTree();
+  writeFileSync(
+    join(t.agent, "extensions", "pi-controls.jsonc"),
+    '{ "policies": { "p": { "defaultAction": "nudge", "rules": [] } } }',
+  );
+  const at = { home: t.home, cwd: t.project };
+  const r = await run(["check", "--tool", "read", "--input", '{"path":"a"}'], at);
+  assert.equal(r.code, EXIT.failure);
+  assert.equal(JSON.parse(r.out).action, "deny");
+  assert.match(r.err, /pi-controls\.jsonc:1:\d+: /);
+  const lines = await run(["check", "--jsonl"], {
+    ...at,
+    stdin: JSON.stringify({ tool: "read", input: { path: "a" } }),
+  });
+  assert.equal(lines.code, EXIT.failure);
+  assert.equal(JSON.parse(lines.out).action, "deny");
+  const replay = await run(["replay"], at);
+  assert.equal(replay.code, EXIT.failure);
+  assert.equal((await run(["test"], at)).code, EXIT.failure);
+  assert.equal((await run(["validate"], at)).code, EXIT.failure);
+});
+
+Deno.test("exit status: check --jsonl keeps one verdict per line and exits with the most restrictive", async () => {
+  const t = tempTree();
+  const cfg = join(t.root, "cfg.jsonc");
+  writeFileSync(cfg, ACTIONS_CONFIG);
+  const jsonl = async (...commands: string[]) => {
+    const stdin = commands.map((c, i) =>
+      c === "!" ? "not json" : JSON.stringify({ id: i, tool: "bash", input: { command: c } })
+    ).join("\n");
+    const r = await run(["check", "-c", cfg, "--jsonl"], { home: t.home, cwd: t.root, stdin });
+    const out = r.out.trim() ? r.out.trim().split("\n").map((l) => JSON.parse(l)) : [];
+    assert.equal(out.length, commands.length);
+    return { code: r.code, actions: out.map((v) => v.action ?? "error") };
+  };
+  assert.deepEqual(await jsonl(), { code: 0, actions: [] });
+  assert.deepEqual(await jsonl("ls", "nudge a", "log b"), {
+    code: 0,
+    actions: ["allow", "nudge", "log"],
+  });
+  assert.deepEqual(await jsonl("ls", "ask a", "log b"), {
+    code: 3,
+    actions: ["allow", "ask", "log"],
+  });
+  assert.deepEqual(await jsonl("deny a", "ask a", "ls"), {
+    code: 4,
+    actions: ["deny", "ask", "allow"],
+  });
+  assert.deepEqual(await jsonl("ask a", "!", "deny b"), {
+    code: 1,
+    actions: ["ask", "error", "deny"],
+  });
+});
+
+Deno.test("exit status: usage errors are 2, one line naming the fix", async () => {
+  const t = tempTree();
+  const at = { home: t.home, cwd: t.root };
+  const cases: [string[], RegExp][] = [
+    [["check"], /^pi-controls: --tool is required .*\(see pi-controls check --help\)$/],
+    [["check", "--tool", "bash"], /^pi-controls: --input is required/],
+    [["check", "--tool", "bash", "--input", "[]"], /--input must be a JSON object/],
+    [["check", "--jsonl", "--tool", "bash"], /--jsonl reads the calls from stdin/],
+    [["check", "stray"], /^pi-controls: check takes no arguments \(got "stray"\)/],
+    [["check", "--cwd"], /^pi-controls: --cwd needs a value/],
+    [["check", "--jsonl=yes"], /^pi-controls: --jsonl takes no value/],
+    [["validate", "--jsonl"], /^pi-controls: validate does not take --jsonl/],
+    [["replay", "--revoke"], /^pi-controls: replay does not take --revoke/],
+    [["init", "a", "b"], /^pi-controls: init takes at most 1 argument/],
+    [["trust", "a", "b"], /^pi-controls: trust takes at most 1 argument/],
+    [["check", "--bogus"], /^pi-controls: unknown option --bogus/],
+    [["frobnicate"], /^pi-controls: unknown command "frobnicate" \(see pi-controls --help\)$/],
+    [["--bogus"], /^pi-controls: unknown option --bogus/],
+    [["help", "frobnicate"], /^pi-controls: unknown command "frobnicate"/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await run(args, at);
+    assert.equal(r.code, EXIT.usage, args.join(" "));
+    assert.equal(r.out, "", args.join(" "));
+    assert.equal(r.err.split("\n").length, 2, `one line: ${r.err}`);
+    assert.match(r.err.trimEnd(), message);
+  }
+  // No command at all: the usage, on stderr.
+  const bare = await run([], at);
+  assert.equal(bare.code, EXIT.usage);
+  assert.match(bare.err, /^pi-controls — policy gate/);
+});
+
+const COMMAND_FLAGS: Record<string, string[]> = {
+  check: ["--config", "-c", "--cwd", "--tool", "--input", "--jsonl", "--trust-project"],
+  explain: ["--config", "--cwd", "--tool", "--input", "--trust-project"],
+  validate: ["--config", "--cwd"],
+  test: ["--config", "--cwd"],
+  replay: ["--config", "--cwd", "--json", "--trust-project"],
+  init: ["--project", "--cwd"],
+  trust: ["--revoke", "--cwd"],
+};
+
+Deno.test("--help: each command's usage, options, exit status and an example", async () => {
+  const t = tempTree();
+  const at = { home: t.home, cwd: t.root };
+  const overview = await run(["--help"], at);
+  assert.equal(overview.code, 0);
+  for (const [name, flags] of Object.entries(COMMAND_FLAGS)) {
+    assert.match(overview.out, new RegExp(`\\n  pi-controls ${name} +\\[`));
+    assert.match(overview.out, new RegExp(`\\n  ${name} +\\w`), `${name} in the command list`);
+    const r = await run([name, "--help"], at);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, "");
+    assert.match(r.out, new RegExp(`^pi-controls ${name} — \\w`));
+    assert.match(r.out, new RegExp(`\\nUsage:\\n  pi-controls ${name} `));
+    assert.match(r.out, /\nOptions:\n/);
+    for (const f of [...flags, "--help", "-h"]) {
+      assert.match(r.out, new RegExp(`\\n  (-\\w, |    )?.*${f}\\b`), `${name} --help lists ${f}`);
+    }
+    assert.match(r.out, /\nExit status:\n {2}0 /);
+    assert.match(r.out, new RegExp(`\\nExamples?:\\n  (.* \\| )?pi-controls ${name}\\b`));
+    for (const line of r.out.split("\n")) assert.ok(line.length <= 100, `too long: ${line}`);
+    // The same from `help NAME`, `-h`, and with other flags around it.
+    assert.equal((await run(["help", name], at)).out, r.out);
+    assert.equal((await run([name, "-h"], at)).out, r.out);
+    assert.equal((await run([name, "--cwd", "x", "--help"], at)).out, r.out);
+  }
+  const check = await run(["check", "--help"], at);
+  assert.match(
+    check.out,
+    /0 allow \(also nudge and log\), 3 ask, 4 deny; 1 when the config is broken/,
+  );
+  for (const line of overview.out.split("\n")) assert.ok(line.length <= 100, `too long: ${line}`);
+  assert.match(overview.out, /Exit status: 0 done; check: 0 allow, nudge or log, 3 ask, 4 deny\./);
+  assert.equal((await run(["help"], at)).out, overview.out);
+});
+
+Deno.test("--version prints the package version (deno.json's and package.json's)", async () => {
+  const t = tempTree();
+  const deno = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  assert.equal(deno.version, pkg.version, "deno.json and package.json agree");
+  const r = await run(["--version"], { home: t.home, cwd: t.root });
+  assert.equal(r.code, 0);
+  assert.equal(r.out, `pi-controls ${deno.version}\n`);
+});
+
+/** A file this process cannot read: mode 000, or (as root, who reads anything) /proc/self/mem. */
+function unreadableFile(dir: string): string | null {
+  const file = join(dir, "locked.jsonl");
+  writeFileSync(file, "{}\n");
+  chmodSync(file, 0o000);
+  try {
+    readFileSync(file);
+  } catch {
+    return file;
+  }
+  if (!existsSync("/proc/self/mem")) return null;
+  const link = join(dir, "mem.jsonl");
+  symlinkSync("/proc/self/mem", link);
+  return link;
+}
+
+Deno.test("failures are one line saying what and where, exit 1, never a stack trace", async () => {
+  const t = tempTree();
+  const at = { home: t.home, cwd: t.root };
+  const regular = join(t.root, "a-file");
+  writeFileSync(regular, "not a directory");
+  // init into a place that cannot be written (a path under a regular file; root can write anywhere)
+  const target = join(regular, "sub", "pi-controls.jsonc");
+  const init = await run(["init", target], at);
+  assert.equal(init.code, EXIT.failure);
+  assert.equal(
+    init.err,
+    `pi-controls: cannot write the starter config to ${target}: a part of the path is not a ` +
+      `directory\n`,
+  );
+  assert.equal(init.out, "");
+  // replay of a session file that cannot be read
+  const file = unreadableFile(t.root);
+  if (file) {
+    const replay = await run(["replay", file], at);
+    assert.equal(replay.code, EXIT.failure);
+    assert.match(
+      replay.err,
+      new RegExp(
+        `^pi-controls: cannot read session file ${file}: (permission denied|input/output error)\\n$`,
+      ),
+    );
+  }
+  // trust with an agent directory that cannot exist
+  const trust = await run(["trust", t.project], {
+    ...at,
+    env: { PI_CODING_AGENT_DIR: join(regular, "agent") },
+  });
+  assert.equal(trust.code, EXIT.failure);
+  assert.match(trust.err, /^pi-controls: cannot \w.* .*a-file\/agent.*: .*not a directory\n$/);
+  // anything else that escapes a command: its message, one line
+  writeFileSync(join(t.agent, "extensions", "pi-controls.jsonc"), CONFIG);
+  const broken = await run(["check", "--jsonl"], { ...at, stdinError: "stdin is closed" });
+  assert.equal(broken.code, EXIT.failure);
+  assert.equal(broken.err, "pi-controls: stdin is closed\n");
+  const debug = await run(["check", "--jsonl"], {
+    ...at,
+    stdinError: "stdin is closed",
+    env: { PI_CONTROLS_DEBUG: "1" },
+  });
+  assert.match(debug.err, /^Error: stdin is closed\n\s+at /, "PI_CONTROLS_DEBUG=1 shows the stack");
+});
+
+Deno.test("deno task pi-controls: --version, --help and a failure as one line, exit statuses", async () => {
+  const t = tempTree();
+  const regular = join(t.root, "a-file");
+  writeFileSync(regular, "x");
+  const version = await task(["--version"], { home: t.home });
+  assert.equal(version.code, 0, version.err);
+  assert.match(version.out, /^pi-controls \d+\.\d+\.\d+/);
+  const help = await task(["replay", "--help"], { home: t.home });
+  assert.equal(help.code, 0, help.err);
+  assert.match(help.out, /^pi-controls replay — /);
+  const init = await task(["init", join(regular, "x", "c.jsonc")], { home: t.home });
+  assert.equal(init.code, 1);
+  assert.match(init.err, /^pi-controls: cannot write the starter config to .*: .*\n$/);
+  assert.doesNotMatch(init.err, /\n\s+at |Uncaught|error:/);
+  const usage = await task(["check", "--nope"], { home: t.home });
+  assert.equal(usage.code, 2);
+  assert.equal(usage.err, "pi-controls: unknown option --nope (see pi-controls check --help)\n");
+  const cfg = join(t.root, "cfg.jsonc");
+  writeFileSync(cfg, ACTIONS_CONFIG);
+  const denied = await task(
+    ["check", "-c", cfg, "--tool", "bash", "--input", '{"command":"deny x"}'],
+    { home: t.home },
+  );
+  assert.equal(denied.code, 4, denied.err);
+});
+
+Deno.test("deno task pi-controls check classifies evals against the Decisions API (it has net)", async () => {
+  const t = tempTree();
+  const s = startStandIn((body) =>
+    String(body.state.source).includes("steal")
+      ? replyWith({
+        read_scope: choice("sensitive", { sensitive: 1 }),
+        network: yesNo(1),
+      })
+      : replyWith({})
+  );
+  try {
+    const cfg = join(t.root, "cfg.jsonc");
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        policies: { open: { defaultAction: "allow", rules: [] } },
+        locations: { "~/work/project": "open" },
+        decisions: { url: s.url, tokenEnv: "PI_CONTROLS_TEST_TOKEN", timeoutMs: 10000 },
+      }),
+    );
+    const env = { PI_CONTROLS_TEST_TOKEN: "sk-test-cli" };
+    const steal = JSON.stringify({ command: "python3 -c 'steal()'" });
+    const one = await task(
+      ["check", "-c", cfg, "--cwd", t.project, "--tool", "bash", "--input", steal],
+      { home: t.home, env },
+    );
+    const v = JSON.parse(one.out);
+    assert.equal(v.evals[0].status, "classified", `not classified: ${one.out}\n${one.err}`);
+    assert.equal(v.evals[0].rule, "deny.exfil");
+    assert.equal(v.locationAction, "allow");
+    assert.equal(v.action, "deny");
+    assert.equal(one.code, EXIT.deny, one.err);
+    assert.equal(s.requests.length, 1);
+    assert.equal(s.requests[0].authorization, "Bearer sk-test-cli");
+    assert.equal(s.requests[0].body.state.source, "steal()");
+
+    // --jsonl: one verdict per line, one request per distinct eval, the most restrictive status.
+    const lines = [
+      { id: 1, tool: "bash", input: { command: "python3 -c 'fine()'" } },
+      { id: 2, tool: "bash", input: { command: "python3 -c 'steal()'" } },
+      { id: 3, tool: "bash", input: { command: "python3 -c 'steal()'" } },
+      { id: 4, tool: "bash", input: { command: "ls" } },
+    ].map((l) => JSON.stringify(l)).join("\n");
+    const many = await task(["check", "-c", cfg, "--cwd", t.project, "--jsonl"], {
+      home: t.home,
+      env,
+      stdin: lines,
+    });
+    const rows = many.out.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(rows.map((r) => [r.id, r.action]), [
+      [1, "allow"],
+      [2, "deny"],
+      [3, "deny"],
+      [4, "allow"],
+    ]);
+    assert.equal(rows[0].evals[0].status, "classified");
+    assert.equal(rows[2].evals[0].cached, true);
+    assert.equal(many.code, EXIT.deny, many.err);
+    assert.equal(s.requests.length, 3);
+    // The traces went to pi's log in that HOME.
+    const log = readFileSync(join(t.agent, "extensions", "pi-controls.log"), "utf8")
+      .trim().split("\n").map((l) => JSON.parse(l)).filter((l) => l.event === "eval");
+    assert.equal(log.length, 4, "the cached one is logged too");
+    assert.ok(log.every((l) => l.origin === "check"));
+  } finally {
+    await s.close();
+  }
+});
+
+const CLI_BUNDLE = join(ROOT, "dist", "pi-controls-cli.js");
+
+Deno.test({
+  name: "the Node CLI bundle embeds its version and the example sessions (run away from the repo)",
+  // `deno task test` builds it first.
+  ignore: !existsSync(CLI_BUNDLE),
+  fn: async () => {
+    const t = tempTree();
+    const away = join(t.root, "bin", "pi-controls-cli.js");
+    mkdirSync(join(t.root, "bin"));
+    writeFileSync(away, readFileSync(CLI_BUNDLE));
+    const runBundle = async (...args: string[]) => {
+      const o = await new Deno.Command(Deno.execPath(), {
+        // As the Nix wrapper runs it, with the permissions the CLI needs.
+        args: [
+          "run",
+          "--no-config",
+          "--no-lock",
+          "--allow-read",
+          "--allow-write",
+          "--allow-env",
+          "--allow-net",
+          away,
+          ...args,
+        ],
+        cwd: t.root,
+        env: { HOME: t.home, NO_COLOR: "1", DENO_DIR: await denoDir() },
+      }).output();
+      const text = new TextDecoder();
+      return { code: o.code, out: text.decode(o.stdout), err: text.decode(o.stderr) };
+    };
+    const deno = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8"));
+    const version = await runBundle("--version");
+    assert.equal(version.out, `pi-controls ${deno.version}\n`, version.err);
+    const replay = await runBundle("replay");
+    assert.equal(replay.code, 0, replay.err);
+    const n = exampleSessions().length;
+    assert.match(replay.out, new RegExp(`replaying the ${n} example sessions that ship with`));
+    assert.match(replay.out, new RegExp(` tool calls in ${n} session file\\(s\\)`));
+  },
 });

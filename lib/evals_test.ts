@@ -1225,7 +1225,7 @@ Deno.test("evals: pi-controls check and replay classify with a decisions block",
         ["check", "--tool", "bash", "--input", JSON.stringify({ command: "python3 -c 'steal()'" })],
         t,
       );
-      assert.equal(one.code, 0, one.err);
+      assert.equal(one.code, 4, one.err); // deny
       const v = JSON.parse(one.out);
       assert.equal(v.action, "deny");
       assert.equal(v.evals[0].rule, "deny.exfil");

@@ -142,10 +142,12 @@ let
         meta.mainProgram = "pi-controls";
       }
     else
-      # --no-config: not the deno.json of whatever directory it is run in.
+      # --no-config: not the deno.json of whatever directory it is run in. The permissions are
+      # what the CLI uses, as for `deno task pi-controls` and the compiled binary: read, write,
+      # env, and net for the Decisions API of a `decisions` block (its url is user config).
       writeShellScriptBin "pi-controls" ''
         exec ${deno}/bin/deno run --no-config --no-lock --no-remote --no-npm \
-          --allow-read --allow-write --allow-env \
+          --allow-read --allow-write --allow-env --allow-net \
           ${extension}/dist/pi-controls-cli.js "$@"
       '';
 

@@ -1,12 +1,14 @@
 /**
  * Build the single-file bundles: dist/pi-controls.js (the pi extension, default export) and,
  * with --cli, dist/pi-controls-cli.js (the CLI under Node). The tree-sitter WASM is embedded as
- * base64, so nothing needs to be installed beside the file. Only `node:` imports remain.
+ * base64, so nothing needs to be installed beside the file; the CLI also embeds its version and
+ * the example sessions `replay` falls back to (lib/cli_assets.ts). Only `node:` imports remain.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import process from "node:process";
+import { assetsModule } from "../lib/cli_assets.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const dist = join(root, "dist");
@@ -30,6 +32,7 @@ const targets = process.argv.includes("--cli")
   : ["extension"];
 mkdirSync(dist, { recursive: true });
 writeFileSync(join(dist, "wasm_embed.ts"), embed);
+if (targets.includes("cli")) writeFileSync(join(dist, "cli_assets_embed.ts"), assetsModule(root));
 const entries: Record<string, { file: string; out: string; src: string }> = {
   extension: {
     file: join(dist, "entry_extension.ts"),
@@ -52,12 +55,14 @@ export default function piControls(pi: PiApi): void {
   cli: {
     file: join(dist, "entry_cli.ts"),
     out: join(dist, "pi-controls-cli.js"),
-    src: `import process from "node:process";
-import { main, processIo } from "../lib/cli.ts";
+    src: `import { runCli } from "../lib/cli.ts";
 import { setDefaultWasm } from "../lib/bash_parser.ts";
+import { setCliAssets } from "../lib/cli_assets.ts";
 import { embeddedWasm } from "./wasm_embed.ts";
+import { CLI_ASSETS } from "./cli_assets_embed.ts";
 setDefaultWasm(embeddedWasm);
-process.exitCode = await main(process.argv.slice(2), processIo());
+setCliAssets(CLI_ASSETS);
+await runCli();
 `,
   },
 };
@@ -95,4 +100,5 @@ for (const t of targets) {
   } else console.log(`wrote ${e.out} (${(text.length / 1024).toFixed(0)} KiB)`);
 }
 rmSync(join(dist, "wasm_embed.ts"));
+rmSync(join(dist, "cli_assets_embed.ts"), { force: true });
 process.exitCode = failed ? 1 : 0;

@@ -13,10 +13,24 @@
  * The npm packages are embedded from node_modules/ (deno.json has `"nodeModulesDir": "auto"`), so
  * the tree-sitter WASM files lib/bash_parser.ts reads are inside the binary's virtual file system
  * and no `--include` is needed. Every grammar but Bash is excluded: 19 MB the CLI never reads.
+ *
+ * The program compiled is a generated entry (dist/entry_compile.ts, removed afterwards) that embeds
+ * the CLI's version and the example sessions `replay` falls back to (lib/cli_assets.ts), as the
+ * Node bundle does, and grants the CLI exactly what it uses: read, write, env (HOME, the token
+ * variable of a `decisions` block) and net (the Decisions API, whose url is user config).
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { assetsModule } from "../lib/cli_assets.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const output = join(root, "dist", "pi-controls");
@@ -93,23 +107,44 @@ if (!existsSync(join(root, "node_modules", "@vscode", "tree-sitter-wasm"))) {
   fail(["compile: node_modules/ is not installed; run `deno install --frozen` first"]);
 }
 console.error(`compile: denort from ${source}`);
+const dist = join(root, "dist");
+const entry = join(dist, "entry_compile.ts");
+const assets = join(dist, "cli_assets_embed.ts");
+mkdirSync(dist, { recursive: true });
+writeFileSync(assets, assetsModule(root));
+writeFileSync(
+  entry,
+  `import { runCli } from "../lib/cli.ts";
+import { setCliAssets } from "../lib/cli_assets.ts";
+import { CLI_ASSETS } from "./cli_assets_embed.ts";
+setCliAssets(CLI_ASSETS);
+await runCli();
+`,
+);
 const args = [
   "compile",
   "--allow-read",
   "--allow-write",
   "--allow-env",
+  "--allow-net",
   ...unusedGrammars(),
   ...Deno.args,
   "--output",
   output,
-  join(root, "lib", "cli.ts"),
+  entry,
 ];
-const result = new Deno.Command(Deno.execPath(), {
-  args,
-  cwd: root,
-  stdin: "null",
-  stdout: "inherit",
-  stderr: "inherit",
-}).outputSync();
+let result;
+try {
+  result = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).outputSync();
+} finally {
+  rmSync(entry, { force: true });
+  rmSync(assets, { force: true });
+}
 if (!result.success) fail(["compile: deno compile failed"]);
 console.error(`compile: wrote ${output}`);

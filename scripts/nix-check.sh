@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Offline proof of flake.nix: `nix flake check` and `nix run .#pi-controls -- --help`, with
+# Offline proof of flake.nix: `nix flake check` and `nix run .#pi-controls` (--help, --version, a
+# check and its exit status, the embedded example sessions, an eval classified by a local
+# stand-in for the Decisions API, which needs the net permission), with
 # nixpkgs replaced by the STAND-IN in nix/stand-in-nixpkgs (the host's deno, bash and coreutils
 # behind nixpkgs' names), because nixpkgs cannot be fetched here. What it proves: the flake
 # evaluates for all four systems, the npm fixed-output derivation reproduces nix/deps.hash, and
@@ -125,5 +127,71 @@ case $verdict in
     exit 1
     ;;
 esac
+
+say "nix run .#pi-controls -- --version, and a deny says so in its exit status (4)"
+quiet "${NIX[@]}" run "${FLAGS[@]}" "path:$FLAKE#pi-controls" -- --version
+status=0
+quiet "${NIX[@]}" run "${FLAGS[@]}" "path:$FLAKE#pi-controls" -- check --config "$CONFIG" --cwd / \
+  --tool bash --input '{"command":"rm -rf /"}' >/dev/null || status=$?
+if [ "$status" != 4 ]; then
+  echo "nix-check: expected exit status 4 (deny), got $status" >&2
+  exit 1
+fi
+
+say "nix run .#pi-controls -- replay on a machine without pi sessions: the embedded examples"
+mkdir -p "$WORK/agent"
+replayed=$(PI_CODING_AGENT_DIR=$WORK/agent quiet "${NIX[@]}" run "${FLAGS[@]}" \
+  "path:$FLAKE#pi-controls" -- replay --config "$CONFIG")
+echo "$replayed" | head -1
+echo "$replayed" | tail -1
+case $replayed in
+  *"example sessions that ship with pi-controls"*) ;;
+  *)
+    echo "nix-check: replay did not replay the embedded example sessions" >&2
+    exit 1
+    ;;
+esac
+
+say "nix run .#pi-controls -- check classifies an eval with a stand-in Decisions API (net allowed)"
+# A stand-in on 127.0.0.1 answering "sensitive read and network" to every request: deny.exfil.
+"$DENO" eval --quiet '
+  const no = { type: "noul", noul: 0 };
+  const reply = { id: "d", model: "m", provider: "p", usage: {}, answers: {
+    destructive: no, network: { type: "noul", noul: 1 }, exec: no, obfuscated: no,
+    inference_call: no,
+    write_scope: { type: "choice", choice: "none", probabilities: { none: 1 }, confidence: 1 },
+    read_scope: { type: "choice", choice: "sensitive", probabilities: { sensitive: 1 },
+      confidence: 1 } } };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) =>
+    console.log(`http://127.0.0.1:${port}/api/alpha/decisions`) }, () => Response.json(reply));
+  setTimeout(() => server.shutdown(), 600_000);
+' >"$WORK/decisions.url" &
+DECISIONS_PID=$!
+trap 'kill "$DECISIONS_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do [ -s "$WORK/decisions.url" ] && break; sleep 0.1; done
+DECISIONS_URL=$(head -1 "$WORK/decisions.url")
+EVAL_CONFIG=$WORK/eval-config.jsonc
+printf '{ "policies": { "p": { "defaultAction": "allow", "rules": [] } }, "locations": { "/": "p" },
+  "decisions": { "url": "%s", "tokenEnv": "PI_CONTROLS_NIX_CHECK_TOKEN" } }\n' "$DECISIONS_URL" \
+  >"$EVAL_CONFIG"
+status=0
+verdict=$(PI_CODING_AGENT_DIR=$WORK/agent PI_CONTROLS_NIX_CHECK_TOKEN=test quiet "${NIX[@]}" run \
+  "${FLAGS[@]}" "path:$FLAKE#pi-controls" -- check --config "$EVAL_CONFIG" --cwd / \
+  --tool bash --input '{"command":"python3 -c \"steal()\""}') || status=$?
+kill "$DECISIONS_PID" 2>/dev/null || true
+case $verdict in
+  *'"status":"classified"'*'"rule":"deny.exfil"'*) ;;
+  *)
+    echo "$verdict" | head -c 600
+    echo
+    echo "nix-check: expected the eval classified (rule deny.exfil), got the verdict above" >&2
+    exit 1
+    ;;
+esac
+if [ "$status" != 4 ]; then
+  echo "nix-check: expected exit status 4 (deny), got $status" >&2
+  exit 1
+fi
+echo "classified by the stand-in: rule deny.exfil, exit status 4"
 
 say "passed in $(($(date +%s) - start))s (flake check ${check_s}s) — WITH A STAND-IN FOR NIXPKGS, not nixpkgs"
