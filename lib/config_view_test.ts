@@ -46,7 +46,10 @@ Deno.test("config view: read once, again only when a file changes, appears or go
     rmSync(nearer);
     assert.equal(w.current(cwd).project?.file, projectFile);
     // An edit in place (same size) is seen.
-    writeFileSync(t.globalFile, `{ "policies": { "g": { "defaultAction": "log!", "rules": [] } } }`);
+    writeFileSync(
+      t.globalFile,
+      `{ "policies": { "g": { "defaultAction": "log!", "rules": [] } } }`,
+    );
     assert.equal(w.current(cwd).load.status, "error");
     writeFileSync(t.globalFile, `{ "policies": { "g": { "defaultAction": "ask", "rules": [] } } }`);
     const fixed = w.current(cwd);
