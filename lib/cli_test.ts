@@ -551,7 +551,12 @@ async function task(
   await w.close();
   const o = await child.output();
   const text = new TextDecoder();
-  return { code: o.code, out: text.decode(o.stdout), err: text.decode(o.stderr) };
+  // Deno's own notes (where the npm cache lacks package metadata, as in the Nix sandbox: "Download
+  // https://registry.npmjs.org/…") are not the CLI's output.
+  const err = text.decode(o.stderr).split("\n").filter((l) => !l.startsWith("Download ")).join(
+    "\n",
+  );
+  return { code: o.code, out: text.decode(o.stdout), err };
 }
 
 /** A policy with one rule per action, on /. */
