@@ -24,7 +24,8 @@ import {
   effectiveConfig,
 } from "./config_view.ts";
 import { brokenConfigVerdict, unconfiguredVerdict } from "./engine.ts";
-import { folderKey, readTrustStore, storedTrust, updateFolderTrust } from "./trust.ts";
+import { cmdSuggest, groupCauses } from "./suggest.ts";
+import { folderKey, untrustedReason, updateFolderTrust } from "./trust.ts";
 import { classify, type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
 import { realFs } from "./fs_facts.ts";
@@ -205,22 +206,9 @@ function loadView(io: CliIo, flags: Flags, cwd: string): Loaded {
     files: flags.configs.length ? flags.configs.map((c) => resolve(io.cwd, c)) : undefined,
   }).current(cwd);
   const p = view.project;
-  let untrusted: string | null = null;
-  if (p && view.base && p.loosens.length && !flags.trustProject) {
-    if (!storedTrust(agentDir, p.root)) {
-      untrusted = `${p.root} is not trusted (pi-controls trust ${p.root}, or --trust-project)`;
-    } else {
-      let pinned: string | undefined;
-      try {
-        pinned = readTrustStore(agentDir).folders[folderKey(p.root)]?.pinned;
-      } catch {
-        pinned = undefined;
-      }
-      if (pinned !== undefined && pinned !== p.hash) {
-        untrusted = `${p.file} changed since it was last accepted (pi-controls trust ${p.root})`;
-      }
-    }
-  }
+  const untrusted = p && view.base && p.loosens.length && !flags.trustProject
+    ? untrustedReason(agentDir, p)
+    : null;
   const eff = effectiveConfig(view, { trusted: untrusted === null });
   return { view, load: view.load, eff, untrusted };
 }
@@ -574,6 +562,16 @@ async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
     `\n${rows.length} tool calls in ${files.length} session file(s): ` +
       Object.entries(t).map(([a, n]) => `${n} ${a}`).join(", ") + "\n",
   );
+  // What to change: the asks and denies grouped by the rule or cause behind them.
+  const causes = groupCauses(rows);
+  if (causes.length) {
+    io.out("\nasks and denies by cause (top ten):\n");
+    for (const c of causes) {
+      io.out(
+        `  ${String(c.asks).padStart(5)} ask ${String(c.denies).padStart(5)} deny  ${c.cause}\n`,
+      );
+    }
+  }
   return EXIT.ok;
 }
 
@@ -866,6 +864,43 @@ const COMMANDS: Command[] = [
     exit: `${EXIT.ok} when recorded, ${EXIT.failure} when the trust store cannot be written.`,
     examples: ["pi-controls trust ~/work/project", "pi-controls trust --revoke ~/work/project"],
     run: (io, args) => cmdTrust(io, flagsOf("trust", args)),
+  },
+  {
+    name: "suggest",
+    summary: "propose the narrowest approval rules that would have removed the asks you allowed",
+    usage: [
+      "[--config FILE]... [--cwd DIR] [--log FILE] [--apply PATH] [--json]",
+      "[--config FILE]... [--cwd DIR] [--apply PATH] [--json] SESSION.jsonl|DIR...",
+    ],
+    options: [
+      CONFIG_OPT,
+      CWD_OPT,
+      {
+        flag: "--log",
+        value: "FILE",
+        text: "the decision log to read (default <agentDir>/extensions/pi-controls.log)",
+      },
+      {
+        flag: "--apply",
+        value: "PATH",
+        text: "save the proposed rules into this config file (comments kept, atomic)",
+      },
+      { flag: "--json", text: "machine output" },
+      TRUST_OPT,
+    ],
+    operands: {
+      max: Infinity,
+      text: "SESSION.jsonl | DIR: recorded pi sessions, replayed under the config (instead of " +
+        "the log): calls it asks about or denies that ran",
+    },
+    exit: `${EXIT.ok} done (also when there is nothing to suggest), ${EXIT.failure} when the ` +
+      `log, the sessions or the config cannot be read, ${EXIT.usage} usage.`,
+    examples: [
+      "pi-controls suggest",
+      "pi-controls suggest --apply ~/.pi/agent/extensions/pi-controls.jsonc",
+      "pi-controls suggest ~/.pi/agent/sessions",
+    ],
+    run: (io, args) => cmdSuggest(io, args),
   },
 ];
 

@@ -941,3 +941,38 @@ Deno.test({
     assert.match(replay.out, new RegExp(` tool calls in ${n} session file\\(s\\)`));
   },
 });
+
+Deno.test("replay's summary groups its asks and denies by the rule or cause behind them", async () => {
+  const t = tempTree();
+  const r = await run(["replay"], { home: t.home, cwd: t.root });
+  assert.equal(r.code, 0, r.err);
+  const at = r.out.indexOf("\nasks and denies by cause (top ten):\n");
+  assert.ok(at > 0, r.out);
+  const lines = r.out.slice(at).trim().split("\n").slice(1);
+  assert.ok(lines.length > 0 && lines.length <= 10);
+  const counts = lines.map((l) => {
+    const m = /^ +(\d+) ask +(\d+) deny  (.+)$/.exec(l);
+    assert.ok(m, l);
+    return { asks: Number(m[1]), denies: Number(m[2]), cause: m[3] };
+  });
+  // Most first, and a deny-list rule of the starter config named with its policy.
+  const totals = counts.map((c) => c.asks + c.denies);
+  assert.deepEqual(totals, [...totals].sort((a, b) => b - a));
+  assert.ok(counts.some((c) => c.cause === 'bash "rm *" (ask) [project]'), r.out);
+});
+
+Deno.test("suggest is a CLI command: help, and rules from a decision log", async () => {
+  const t = tempTree();
+  const help = await run(["suggest", "--help"], { home: t.home, cwd: t.root });
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^pi-controls suggest — /);
+  assert.match((await run(["--help"], { home: t.home, cwd: t.root })).out, /\n +suggest +/);
+  const data = new URL("../testdata/suggest/", import.meta.url).pathname;
+  const r = await run(
+    ["suggest", "--config", join(data, "config.jsonc"), "--log", join(data, "decisions.log")],
+    { home: t.home, cwd: t.project },
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /\/\/ \d+ asks?, \d+ denies? removed: e\.g\. /);
+  assert.match(r.out, /\{ "action": "allow", "tool": "bash", "pattern": "[^"]+ \*"/);
+});

@@ -19,7 +19,7 @@ import {
   type ProjectConfig,
 } from "./config_view.ts";
 import { brokenConfigVerdict, informNotification } from "./engine.ts";
-import { folderKey, readTrustStore, storedTrust, updateFolderTrust } from "./trust.ts";
+import { pinnedHash, storedTrust, updateFolderTrust } from "./trust.ts";
 import { classify, evalSessionTexts, newEvalCache } from "./evals.ts";
 import { realFs } from "./fs_facts.ts";
 import { locate, locationIndex } from "./locations.ts";
@@ -191,15 +191,6 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     return storedTrust(agentDir, p.root);
   }
 
-  /** The pinned content of a folder's config in the store (undefined: none pinned yet). */
-  function pinned(root: string): string | undefined {
-    try {
-      return readTrustStore(agentDir).folders[folderKey(root)]?.pinned;
-    } catch {
-      return undefined;
-    }
-  }
-
   function pin(p: ProjectConfig): void {
     try {
       updateFolderTrust(agentDir, p.root, (e) => ({ ...e, pinned: p.hash }));
@@ -220,7 +211,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     if (!folderTrusted(ctx, p)) return false;
     const known = reviewed.get(p.hash);
     if (known !== undefined) return known;
-    const was = pinned(p.root);
+    const was = pinnedHash(agentDir, p.root);
     if (was === undefined || was === p.hash) {
       if (was === undefined) pin(p);
       reviewed.set(p.hash, true);

@@ -50,7 +50,7 @@ import {
   replaySessions,
 } from "./replay.ts";
 import { stricter } from "./rules.ts";
-import { folderKey, readTrustStore, storedTrust } from "./trust.ts";
+import { untrustedReason } from "./trust.ts";
 import type {
   Action,
   Config,
@@ -656,27 +656,13 @@ function loadSuggestConfig(
     ];
   }
   const p = view.project;
-  let trusted = true;
-  if (p && view.base && p.loosens.length && !flags.trustProject) {
-    if (!storedTrust(agentDir, p.root)) trusted = false;
-    else {
-      let pinned: string | undefined;
-      try {
-        pinned = readTrustStore(agentDir).folders[folderKey(p.root)]?.pinned;
-      } catch {
-        pinned = undefined;
-      }
-      trusted = pinned === undefined || pinned === p.hash;
-    }
-  }
+  const why = p && view.base && p.loosens.length && !flags.trustProject
+    ? untrustedReason(agentDir, p)
+    : null;
+  const trusted = why === null;
   const eff = effectiveConfig(view, { trusted });
   if (!eff) return blockingErrors(view).map(formatConfigError);
-  if (!trusted) {
-    io.err(
-      `note: ${p!.root} is not trusted (pi-controls trust ${p!.root}, or --trust-project): ` +
-        `its config can only tighten\n`,
-    );
-  }
+  if (why) io.err(`note: ${why}: its config can only tighten\n`);
   return { ...eff, view };
 }
 

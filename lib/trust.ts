@@ -162,3 +162,37 @@ export function loosening(text: string): string[] {
   }
   return out;
 }
+
+/** A project config as trust looks at it. */
+export interface TrustedProject {
+  /** The folder holding `.pi/`. */
+  root: string;
+  file: string;
+  /** sha256 of its text. */
+  hash: string;
+}
+
+/** The content pinned for a folder in pi-controls' store (undefined: none, or unreadable). */
+export function pinnedHash(agentDir: string, root: string): string | undefined {
+  try {
+    return readTrustStore(agentDir).folders[folderKey(root)]?.pinned;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a project config may not loosen the global policy where pi-controls decides (pi 0.7x, the
+ * CLI): its folder is not trusted by pi-controls' store or pi's `trust.json`, or its text changed
+ * since it was pinned; null when it is trusted.
+ */
+export function untrustedReason(agentDir: string, p: TrustedProject): string | null {
+  if (!storedTrust(agentDir, p.root)) {
+    return `${p.root} is not trusted (pi-controls trust ${p.root}, or --trust-project)`;
+  }
+  const pinned = pinnedHash(agentDir, p.root);
+  if (pinned !== undefined && pinned !== p.hash) {
+    return `${p.file} changed since it was last accepted (pi-controls trust ${p.root})`;
+  }
+  return null;
+}

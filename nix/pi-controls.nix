@@ -109,6 +109,8 @@ let
       mkdir -p "$out/dist"
       cp dist/pi-controls.js dist/pi-controls-cli.js "$out/dist/"
       cp package.json README.md LICENSE "$out/"
+      # What package.json ships besides dist/: the skills, the docs the README links, the schema.
+      cp -r skills docs schema "$out/"
       runHook postInstall
     '';
   };

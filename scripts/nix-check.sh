@@ -105,6 +105,17 @@ done
 say "nix develop -c deno --version (stand-in nixpkgs)"
 quiet "${NIX[@]}" develop "${FLAGS[@]}" "path:$FLAKE" -c deno --version
 
+say "nix build .#extension ships what package.json names: the bundles, skills, docs and schema"
+ext=$("${NIX[@]}" build "${FLAGS[@]}" --no-link --print-out-paths "path:$FLAKE#extension")
+for f in dist/pi-controls.js dist/pi-controls-cli.js skills/pi-controls-config/SKILL.md \
+  skills/pi-controls-suggest/SKILL.md docs/bash-analysis.md schema/pi-controls.schema.json; do
+  if [ ! -f "$ext/$f" ]; then
+    echo "nix-check: the extension package lacks $f" >&2
+    exit 1
+  fi
+done
+echo "ok: $ext"
+
 say "nix run .#pi-controls -- --help (stand-in nixpkgs)"
 quiet "${NIX[@]}" run "${FLAGS[@]}" "path:$FLAKE#pi-controls" -- --help
 
