@@ -106,7 +106,9 @@ say "nix develop -c deno --version (stand-in nixpkgs)"
 quiet "${NIX[@]}" develop "${FLAGS[@]}" "path:$FLAKE" -c deno --version
 
 say "nix build .#extension ships what package.json names: the bundles, skills, docs and schema"
-ext=$("${NIX[@]}" build "${FLAGS[@]}" --no-link --print-out-paths "path:$FLAKE#extension")
+# (Debian's nix 2.8 has no --print-out-paths: a result link in the work dir tells the path.)
+"${NIX[@]}" build "${FLAGS[@]}" --out-link "$WORK/extension" "path:$FLAKE#extension"
+ext=$(readlink -f "$WORK/extension")
 for f in dist/pi-controls.js dist/pi-controls-cli.js skills/pi-controls-config/SKILL.md \
   skills/pi-controls-suggest/SKILL.md docs/bash-analysis.md schema/pi-controls.schema.json; do
   if [ ! -f "$ext/$f" ]; then
