@@ -951,7 +951,7 @@ Deno.test("replay's summary groups its asks and denies by the rule or cause behi
   const lines = r.out.slice(at).trim().split("\n").slice(1);
   assert.ok(lines.length > 0 && lines.length <= 10);
   const counts = lines.map((l) => {
-    const m = /^ +(\d+) ask +(\d+) deny  (.+)$/.exec(l);
+    const m = /^ +(\d+) ask +(\d+) deny {2}(.+)$/.exec(l);
     assert.ok(m, l);
     return { asks: Number(m[1]), denies: Number(m[2]), cause: m[3] };
   });
