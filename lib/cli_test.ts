@@ -742,20 +742,33 @@ Deno.test("--version prints the package version (deno.json's and package.json's)
   assert.equal(r.out, `pi-controls ${deno.version}\n`);
 });
 
-/** A file this process cannot read: mode 000, or (as root, who reads anything) /proc/self/mem. */
-function unreadableFile(dir: string): string | null {
+/**
+ * A session file that cannot be read, and how to replay it: mode 000 in this process; as root
+ * (who reads anything), a link to /proc/self/mem (an I/O error to read), replayed by a CLI with
+ * all permissions (Deno asks for all of them to open it).
+ */
+async function unreadableReplay(dir: string, at: { home: string; cwd: string }) {
   const file = join(dir, "locked.jsonl");
   writeFileSync(file, "{}\n");
   chmodSync(file, 0o000);
   try {
     readFileSync(file);
   } catch {
-    return file;
+    return { file, ...(await run(["replay", file], at)) };
   }
-  if (!existsSync("/proc/self/mem")) return null;
   const link = join(dir, "mem.jsonl");
-  symlinkSync("/proc/self/mem", link);
-  return link;
+  await new Deno.Command("ln", { args: ["-s", "/proc/self/mem", link] }).output();
+  const o = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "lib", "cli.ts"), "replay", link],
+    cwd: at.cwd,
+    env: { HOME: at.home, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(o.stderr).split("\n").filter((l) =>
+    !l.startsWith("Download ")
+  ).join("\n");
+  return { file: link, code: o.code, out: new TextDecoder().decode(o.stdout), err };
 }
 
 Deno.test("failures are one line saying what and where, exit 1, never a stack trace", async () => {
@@ -774,17 +787,15 @@ Deno.test("failures are one line saying what and where, exit 1, never a stack tr
   );
   assert.equal(init.out, "");
   // replay of a session file that cannot be read
-  const file = unreadableFile(t.root);
-  if (file) {
-    const replay = await run(["replay", file], at);
-    assert.equal(replay.code, EXIT.failure);
-    assert.match(
-      replay.err,
-      new RegExp(
-        `^pi-controls: cannot read session file ${file}: (permission denied|input/output error)\\n$`,
-      ),
-    );
-  }
+  const replay = await unreadableReplay(t.root, at);
+  assert.equal(replay.code, EXIT.failure, replay.err);
+  assert.match(
+    replay.err,
+    new RegExp(
+      `^pi-controls: cannot read session file ${replay.file}: ` +
+        `(permission denied|input/output error)\\n$`,
+    ),
+  );
   // trust with an agent directory that cannot exist
   const trust = await run(["trust", t.project], {
     ...at,
