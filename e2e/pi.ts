@@ -219,11 +219,18 @@ export interface PrintResult {
   ms: number;
 }
 
+/**
+ * How long one pi run or RPC exchange may take before it is killed as hung. Generous: a pi start
+ * takes 1–3 s on a quiet machine, and machines of our kind run up to several times slower under
+ * load (a deadline only matters for a run that hangs).
+ */
+export const E2E_TIMEOUT_MS = 90_000;
+
 /** `pi -p <prompt>`: runs until the scripted model answers with text; killed after `timeoutMs`. */
 export async function runPrint(
   h: PiHome,
   prompt: string,
-  timeoutMs = 20_000,
+  timeoutMs = E2E_TIMEOUT_MS,
 ): Promise<PrintResult> {
   const t0 = performance.now();
   const child = piCommand(h, ["-p", prompt], false).spawn();
@@ -283,7 +290,7 @@ export interface RpcPi {
 export type Answerer = (d: Dialog) => string | undefined;
 
 /** Start `pi --mode rpc`; dialogs are answered by `answer`. The process is killed after `deadlineMs`. */
-export function startRpc(h: PiHome, answer: Answerer, deadlineMs = 40_000): RpcPi {
+export function startRpc(h: PiHome, answer: Answerer, deadlineMs = 2 * E2E_TIMEOUT_MS): RpcPi {
   const child = piCommand(h, ["--mode", "rpc"], true).spawn();
   const writer = child.stdin.getWriter();
   const enc = new TextEncoder();
@@ -346,7 +353,7 @@ export function startRpc(h: PiHome, answer: Answerer, deadlineMs = 40_000): RpcP
 
   function waitFor(
     pred: (e: RpcEvent) => boolean,
-    timeoutMs = 20_000,
+    timeoutMs = E2E_TIMEOUT_MS,
     from = 0,
   ): Promise<RpcEvent> {
     return new Promise((resolve, reject) => {
@@ -383,7 +390,7 @@ export function startRpc(h: PiHome, answer: Answerer, deadlineMs = 40_000): RpcP
     events,
     dialogs,
     notifications,
-    async prompt(message, timeoutMs = 20_000) {
+    async prompt(message, timeoutMs = E2E_TIMEOUT_MS) {
       const from = events.length;
       const id = `req-${++nextId}`;
       await send({ id, type: "prompt", message });
@@ -392,7 +399,7 @@ export function startRpc(h: PiHome, answer: Answerer, deadlineMs = 40_000): RpcP
       await waitFor((e) => e.type === "agent_end", timeoutMs, from);
       return events.slice(from);
     },
-    async command(cmd, timeoutMs = 20_000) {
+    async command(cmd, timeoutMs = E2E_TIMEOUT_MS) {
       const from = events.length;
       const id = `req-${++nextId}`;
       await send({ ...cmd, id });

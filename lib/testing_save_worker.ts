@@ -23,5 +23,5 @@ for (let j = 0; j < Number(count); j++) {
     tool: "bash",
     pattern: `${name} job${j} *`,
     policy: "p",
-  }]);
+  }], { timeoutMs: 120_000 }); // (200 saves in turn on a loaded machine take more than 5 s)
 }
