@@ -1,5 +1,5 @@
 /** The config and context the latency benchmarks decide under (deno bench and bench/report.ts). */
-import { realFs } from "../lib/fs_facts.ts";
+import { realFs } from "../lib/policy/fs_facts.ts";
 import { configFrom } from "../lib/testing.ts";
 import type { Context } from "../lib/types.ts";
 

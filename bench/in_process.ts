@@ -4,9 +4,9 @@
  * print the milliseconds the loop took. Usage: in_process.ts LINES.jsonl CWD (HOME from the env).
  */
 import { readFileSync } from "node:fs";
-import { loadBashParser } from "../lib/bash_parser.ts";
-import { decide } from "../lib/engine.ts";
-import { realFs } from "../lib/fs_facts.ts";
+import { loadBashParser } from "../lib/shell/parser.ts";
+import { decide } from "../lib/policy/engine.ts";
+import { realFs } from "../lib/policy/fs_facts.ts";
 import { STARTER_CONFIG } from "../lib/starter.ts";
 import { configFrom } from "../lib/testing.ts";
 

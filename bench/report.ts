@@ -8,9 +8,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadBashParser } from "../lib/bash_parser.ts";
-import { decide } from "../lib/engine.ts";
-import { realFs } from "../lib/fs_facts.ts";
+import { loadBashParser } from "../lib/shell/parser.ts";
+import { decide } from "../lib/policy/engine.ts";
+import { realFs } from "../lib/policy/fs_facts.ts";
 import { readSession, replaySessions } from "../lib/replay.ts";
 import { STARTER_CONFIG } from "../lib/starter.ts";
 import { configFrom } from "../lib/testing.ts";
@@ -275,9 +275,9 @@ writeFileSync(
   heapScript,
   `
 import { readFileSync } from "node:fs";
-import { loadBashParser } from "${root}lib/bash_parser.ts";
-import { decide } from "${root}lib/engine.ts";
-import { realFs } from "${root}lib/fs_facts.ts";
+import { loadBashParser } from "${root}lib/shell/parser.ts";
+import { decide } from "${root}lib/policy/engine.ts";
+import { realFs } from "${root}lib/policy/fs_facts.ts";
 import { STARTER_CONFIG } from "${root}lib/starter.ts";
 import { configFrom } from "${root}lib/testing.ts";
 const corpus = readFileSync("${root}testdata/corpus/nl2bash.txt", "utf8").split("\\n").filter((l) => l.trim());

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import {
   agentDirFrom,
   formatConfigError,
@@ -23,14 +23,14 @@ import {
   decideEffective,
   effectiveConfig,
 } from "./config_view.ts";
-import { brokenConfigVerdict, unconfiguredVerdict } from "./engine.ts";
+import { brokenConfigVerdict, unconfiguredVerdict } from "./policy/engine.ts";
 import { cmdSuggest, groupCauses } from "./suggest.ts";
 import { folderKey, untrustedReason, updateFolderTrust } from "./trust.ts";
 import { classify, type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
-import { realFs } from "./fs_facts.ts";
+import { realFs } from "./policy/fs_facts.ts";
 import { appendLog } from "./log.ts";
-import { noConfigWarning } from "./messages.ts";
+import { noConfigWarning } from "./policy/messages.ts";
 import {
   findSessionFiles,
   readSession,

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { gateFileEntries } from "./gate_files.ts";
-import { expandSafeBash } from "./safe_bash.ts";
+import { expandSafeBash } from "./policy/safe_bash.ts";
 import type {
   Action,
   AgentTimeout,

@@ -1,6 +1,6 @@
 /** The examples a config carries for itself (`tests`): each call must get its expected action. */
 import { resolve } from "node:path";
-import { decide, type DecideOptions } from "./engine.ts";
+import { decide, type DecideOptions } from "./policy/engine.ts";
 import type { Action, Config, ConfigTest, Context } from "./types.ts";
 
 /** The outcome of one config example. */

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeBash } from "./bash.ts";
-import { loadBashParser } from "./bash_parser.ts";
-import { decide } from "./engine.ts";
+import { analyzeBash } from "./shell/bash.ts";
+import { loadBashParser } from "./shell/parser.ts";
+import { decide } from "./policy/engine.ts";
 import { configFrom, ctxIn } from "./testing.ts";
 import type { Action } from "./types.ts";
 

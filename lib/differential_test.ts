@@ -15,9 +15,9 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import { loadConfigTexts } from "./config.ts";
-import { decide } from "./engine.ts";
+import { decide } from "./policy/engine.ts";
 import { gateFileEntries } from "./gate_files.ts";
 import { STARTER_CONFIG } from "./starter.ts";
 import { ctxIn } from "./testing.ts";
@@ -80,7 +80,9 @@ function digest(text: string): string {
 
 function summary(v: Verdict): string {
   const stages = v.stages.map((s) =>
-    `${s.command} => ${s.action} [${s.targets.map((t) => `${t.kind}:${t.path}=${t.action}`).join(" ")}]`
+    `${s.command} => ${s.action} [${
+      s.targets.map((t) => `${t.kind}:${t.path}=${t.action}`).join(" ")
+    }]`
   );
   return `${v.action}${v.parseError ? ` (${v.parseError})` : ""}: ${stages.join(" ; ")}`;
 }

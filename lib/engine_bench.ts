@@ -4,9 +4,9 @@
  * p99 column is the per-command p99; each bash bench runs the corpus once, in the same order.
  */
 import { readFileSync } from "node:fs";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import { BENCH_CONFIG, benchContext } from "../bench/fixture.ts";
-import { decide } from "./engine.ts";
+import { decide } from "./policy/engine.ts";
 import type { Context } from "./types.ts";
 
 const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")

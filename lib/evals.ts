@@ -16,7 +16,7 @@ import {
   type Question,
   sendDecisions,
 } from "./decisions_client.ts";
-import { pickRule, RESTRICTIVENESS, stricter } from "./rules.ts";
+import { pickRule, RESTRICTIVENESS, stricter } from "./policy/rules.ts";
 import type {
   Action,
   Config,

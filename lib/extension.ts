@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
-import { type BashParser, loadBashParser, type WasmBytes } from "./bash_parser.ts";
+import { type BashParser, loadBashParser, type WasmBytes } from "./shell/parser.ts";
 import { agentDirFrom, discoverConfigFiles, formatConfigError, type LoadResult } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
 import {
@@ -18,13 +18,13 @@ import {
   effectiveConfig,
   type ProjectConfig,
 } from "./config_view.ts";
-import { brokenConfigVerdict, informNotification } from "./engine.ts";
+import { brokenConfigVerdict, informNotification } from "./policy/engine.ts";
 import { pinnedHash, storedTrust, updateFolderTrust } from "./trust.ts";
 import { classify, evalSessionTexts, newEvalCache } from "./evals.ts";
-import { realFs } from "./fs_facts.ts";
-import { locate, locationIndex } from "./locations.ts";
+import { realFs } from "./policy/fs_facts.ts";
+import { locate, locationIndex } from "./policy/locations.ts";
 import { appendLog, decisionLine } from "./log.ts";
-import { noConfigWarning, nudgeText } from "./messages.ts";
+import { noConfigWarning, nudgeText } from "./policy/messages.ts";
 import { applySession, newSession, type SessionState } from "./session.ts";
 import type { Action, Context, Verdict } from "./types.ts";
 

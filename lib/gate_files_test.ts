@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import { formatConfigError, loadConfig } from "./config.ts";
-import { decide } from "./engine.ts";
-import { realFs } from "./fs_facts.ts";
+import { decide } from "./policy/engine.ts";
+import { realFs } from "./policy/fs_facts.ts";
 import { gateFileEntries } from "./gate_files.ts";
-import { RESTRICTIVENESS } from "./rules.ts";
+import { RESTRICTIVENESS } from "./policy/rules.ts";
 import type { Action, Config, Context } from "./types.ts";
 
 const ALLOW_ALL = `{

@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import { type ConfigSource, formatConfigError, loadConfigTexts } from "./config.ts";
-import { fakeFs } from "./fs_facts.ts";
+import { fakeFs } from "./policy/fs_facts.ts";
 import { readSession, type ReplayRow, replaySessions } from "./replay.ts";
 import type { Action, Rule } from "./types.ts";
 

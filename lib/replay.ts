@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decideEffective } from "./config_view.ts";
-import { decide, type DecideOptions } from "./engine.ts";
+import { decide, type DecideOptions } from "./policy/engine.ts";
 import { classify, type ClassifyOptions, evalSessionTexts } from "./evals.ts";
-import { memoFs } from "./fs_facts.ts";
+import { memoFs } from "./policy/fs_facts.ts";
 import { type Applied, applySession, newSession } from "./session.ts";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 

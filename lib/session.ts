@@ -1,6 +1,6 @@
 /** Session state on top of the engine's verdict: the agentTimeout and nudgeTimeout breakers. */
-import { notificationFor } from "./engine.ts";
-import { nudgeEscalationReason } from "./messages.ts";
+import { notificationFor } from "./policy/engine.ts";
+import { nudgeEscalationReason } from "./policy/messages.ts";
 import type { Action, Config, Verdict } from "./types.ts";
 
 /** Per-session breaker state (timestamps in ms). */

@@ -28,7 +28,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import type { CliIo } from "./cli.ts";
 import { agentDirFrom, formatConfigError } from "./config.ts";
 import {
@@ -40,8 +40,8 @@ import {
 } from "./config_view.ts";
 import type { ClassifiedVerdict } from "./evals.ts";
 import { CHOICES } from "./extension.ts";
-import { realFs } from "./fs_facts.ts";
-import { protectionPair } from "./protection.ts";
+import { realFs } from "./policy/fs_facts.ts";
+import { protectionPair } from "./policy/protection.ts";
 import {
   findSessionFiles,
   readSession,
@@ -49,7 +49,7 @@ import {
   type ReplayRow,
   replaySessions,
 } from "./replay.ts";
-import { stricter } from "./rules.ts";
+import { stricter } from "./policy/rules.ts";
 import { untrustedReason } from "./trust.ts";
 import type {
   Action,

@@ -3,10 +3,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import type { CliIo } from "./cli.ts";
 import { formatConfigError, loadConfigTexts } from "./config.ts";
-import { decide } from "./engine.ts";
+import { decide } from "./policy/engine.ts";
 import { CHOICES } from "./extension.ts";
 import { gateFileEntries } from "./gate_files.ts";
 import { decisionLine } from "./log.ts";

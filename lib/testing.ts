@@ -1,9 +1,9 @@
 /** Helpers shared by the tests: a config from text, a context on a fake filesystem. */
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./shell/parser.ts";
 import { formatConfigError, loadConfigTexts } from "./config.ts";
-import { decide } from "./engine.ts";
+import { decide } from "./policy/engine.ts";
 import { gateFileEntries } from "./gate_files.ts";
-import { fakeFs } from "./fs_facts.ts";
+import { fakeFs } from "./policy/fs_facts.ts";
 import type { Config, Context, Verdict } from "./types.ts";
 
 /** Load a config from JSON text or an object; throws with the errors when it does not validate. */

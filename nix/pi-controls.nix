@@ -76,7 +76,7 @@ let
   # npm cache is copied out of the read-only store into a writable DENO_DIR. deno.json has
   # `"nodeModulesDir": "auto"`, so `deno install` then lays out node_modules/ in the source tree
   # from that cache, as on a developer's machine: `--cached-only` because there is no network
-  # here, `--frozen` so deno.lock has to match. node_modules/ is where lib/bash_parser.ts reads
+  # here, `--frozen` so deno.lock has to match. node_modules/ is where lib/shell/parser.ts reads
   # the tree-sitter WASM from, and where `deno bundle` and `deno compile` take the packages from.
   setup = ''
     export HOME="$TMPDIR" DENO_DIR="$TMPDIR/deno-dir" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1

@@ -56,7 +56,7 @@ export default function piControls(pi: PiApi): void {
     file: join(dist, "entry_cli.ts"),
     out: join(dist, "pi-controls-cli.js"),
     src: `import { runCli } from "../lib/cli.ts";
-import { setDefaultWasm } from "../lib/bash_parser.ts";
+import { setDefaultWasm } from "../lib/shell/parser.ts";
 import { setCliAssets } from "../lib/cli_assets.ts";
 import { embeddedWasm } from "./wasm_embed.ts";
 import { CLI_ASSETS } from "./cli_assets_embed.ts";

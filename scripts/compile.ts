@@ -11,7 +11,7 @@
  *    clear message instead of a failed or stalled download.
  *
  * The npm packages are embedded from node_modules/ (deno.json has `"nodeModulesDir": "auto"`), so
- * the tree-sitter WASM files lib/bash_parser.ts reads are inside the binary's virtual file system
+ * the tree-sitter WASM files lib/shell/parser.ts reads are inside the binary's virtual file system
  * and no `--include` is needed. Every grammar but Bash is excluded: 19 MB the CLI never reads.
  *
  * The program compiled is a generated entry (dist/entry_compile.ts, removed afterwards) that embeds
@@ -91,7 +91,7 @@ async function findDenort(): Promise<string> {
   ]);
 }
 
-/** `--exclude` for every tree-sitter grammar except Bash (lib/bash_parser.ts loads only it). */
+/** `--exclude` for every tree-sitter grammar except Bash (lib/shell/parser.ts loads only it). */
 function unusedGrammars(): string[] {
   const wasmDir = realpathSync(join(root, "node_modules", "@vscode", "tree-sitter-wasm", "wasm"));
   const keep = new Set(["tree-sitter.wasm", "tree-sitter-bash.wasm"]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { protectionFor } from "./protection.ts";
-import type { Config, ProtectionEntry } from "./types.ts";
+import type { Config, ProtectionEntry } from "../types.ts";
 
 function cfg(entries: Record<string, "deny" | "ask" | "log">, base: string | null = null): Config {
   const pathProtection: ProtectionEntry[] = Object.entries(entries).map(([glob, action]) => ({

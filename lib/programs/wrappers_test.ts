@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { loadBashParser } from "./bash_parser.ts";
-import { decide } from "./engine.ts";
-import { realFs } from "./fs_facts.ts";
-import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
-import { analyzeBash } from "./bash.ts";
+import { loadBashParser } from "../shell/parser.ts";
+import { decide } from "../policy/engine.ts";
+import { realFs } from "../policy/fs_facts.ts";
+import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { analyzeBash } from "../shell/bash.ts";
 import { evalShape } from "./wrappers.ts";
 
 const parser = await loadBashParser();

@@ -3,7 +3,7 @@
  * web-tree-sitter node (`type`, `children`, `childForFieldName`, ...) is a call into WASM; the walk
  * over a bash command reads each node many times, so it reads this copy instead.
  */
-import type { SyntaxNode } from "./bash_parser.ts";
+import type { SyntaxNode } from "./parser.ts";
 
 /** The subset of a tree-sitter node the bash analysis reads, as plain data. */
 export interface LiteNode {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { searchText } from "./patterns.ts";
-import { bash, configFrom, ctxIn } from "./testing.ts";
+import { bash, configFrom, ctxIn } from "../testing.ts";
 
 Deno.test("searchText: the pattern operand and text option values, not files", () => {
   assert.deepEqual(searchText("grep", ["-rn", "/api/users", "src"]), [1]);

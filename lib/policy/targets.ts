@@ -1,11 +1,11 @@
 /** Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages. */
 import { dirname, resolve } from "node:path";
-import { isFileTarget, type Stage, type Word } from "./bash.ts";
-import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "./paths.ts";
-import { isSearcher, searchText } from "./patterns.ts";
-import { AWKS, scriptStrings, SEDS } from "./scripts.ts";
-import type { Context, TargetKind, ToolCall } from "./types.ts";
-import { GIT_VALUED_OPTIONS } from "./wrappers.ts";
+import { isFileTarget, type Stage, type Word } from "../shell/bash.ts";
+import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "../shell/paths.ts";
+import { isSearcher, searchText } from "../programs/patterns.ts";
+import { AWKS, scriptStrings, SEDS } from "../programs/scripts.ts";
+import type { Context, TargetKind, ToolCall } from "../types.ts";
+import { GIT_VALUED_OPTIONS } from "../programs/wrappers.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {

@@ -1,7 +1,7 @@
 /** Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break). */
 import { globToRegExp, specificity } from "./glob.ts";
 import { presetAccepts, presetForm, type StageFacts } from "./safe_bash.ts";
-import type { Action, Policy, Rule } from "./types.ts";
+import type { Action, Policy, Rule } from "../types.ts";
 
 /** Restrictiveness across targets and stages: deny > ask > log > nudge > allow. */
 export const RESTRICTIVENESS: Record<Action, number> = {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadBashParser, type SyntaxNode } from "./bash_parser.ts";
+import { loadBashParser, type SyntaxNode } from "./parser.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 
 function same(a: SyntaxNode, b: LiteNode, path = "root"): void {

@@ -1,6 +1,6 @@
 /** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import type { DirEntry, FsFacts } from "./types.ts";
+import type { DirEntry, FsFacts } from "../types.ts";
 
 /** Directory listings kept per realFs, with the stat they were taken under. */
 const LISTINGS = 256;

@@ -3,10 +3,10 @@
  * its file redirects and the directories it may run in, from the tree-sitter syntax tree.
  */
 import { resolve } from "node:path";
-import type { BashParser, SyntaxNode } from "./bash_parser.ts";
+import type { BashParser, SyntaxNode } from "./parser.ts";
 import { cdInto } from "./paths.ts";
 import { simpleTree } from "./simple_tree.ts";
-import { carriesCommand } from "./wrappers.ts";
+import { carriesCommand } from "../programs/wrappers.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
   decodeAnsiC,
@@ -15,7 +15,7 @@ import {
   unescapeDoubleQuoted,
   unescapeHeredoc,
   unescapeUnquoted,
-} from "./shell_words.ts";
+} from "./words.ts";
 
 /** A word after quote removal and the expansions the engine can know. */
 export interface Word {

@@ -7,9 +7,9 @@ import {
   MAX_COMMAND_LENGTH,
   type Stage,
 } from "./bash.ts";
-import { loadBashParser } from "./bash_parser.ts";
-import { decodeAnsiC } from "./shell_words.ts";
-import { fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
+import { loadBashParser } from "./parser.ts";
+import { decodeAnsiC } from "./words.ts";
+import { fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
 
 const parser = await loadBashParser();
 const ENV: BashEnv = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u", TMPDIR: "/tmp/t" } };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeFs, realFs } from "./fs_facts.ts";
+import { fakeFs, realFs } from "../policy/fs_facts.ts";
 import { resolve } from "node:path";
 import {
   expandToolPath,

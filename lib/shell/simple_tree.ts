@@ -8,7 +8,7 @@
  * newlines, control characters, and every spot where tree-sitter's reading is odd) returns null and
  * goes to tree-sitter. `simple_tree_test.ts` holds it to tree-sitter on the corpus and on fuzz.
  */
-import { RESERVED_WORDS } from "./shell_words.ts";
+import { RESERVED_WORDS } from "./words.ts";
 import { Lite, type LiteNode } from "./syntax_tree.ts";
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoFs, realFs } from "./fs_facts.ts";
-import type { FsFacts } from "./types.ts";
+import type { FsFacts } from "../types.ts";
 
 Deno.test("realFs: existence, real paths and directories, through symlinks", () => {
   const root = mkdtempSync(join(tmpdir(), "pi-controls-fs-"));

@@ -7,7 +7,7 @@ import {
   joinLines,
   unescapeDoubleQuoted,
   unescapeUnquoted,
-} from "./shell_words.ts";
+} from "./words.ts";
 
 const NL = "\n";
 const BS = "\\";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
-import { fuzzSeed, seededRandom } from "./testing.ts";
+import { fuzzSeed, seededRandom } from "../testing.ts";
 
 const parser = await loadBashParser();
-const corpus = readFileSync(new URL("../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
+const corpus = readFileSync(new URL("../../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")
   .split("\n").filter((l) => l.trim());
 
 /** A tree as text: every node's type, namedness, range, field and error flag. */

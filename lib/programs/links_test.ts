@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { analyzeBash } from "./bash.ts";
-import { loadBashParser } from "./bash_parser.ts";
+import { analyzeBash } from "../shell/bash.ts";
+import { loadBashParser } from "../shell/parser.ts";
 import { madeLinks, throughLinks } from "./links.ts";
 
 const parser = await loadBashParser();

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { analyzeBash } from "./bash.ts";
-import { loadBashParser } from "./bash_parser.ts";
+import { analyzeBash } from "../shell/bash.ts";
+import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "./engine.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
-import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
-import type { Context } from "./types.ts";
+import { configFrom, fuzzSeed, runBash, seededRandom } from "../testing.ts";
+import type { Context } from "../types.ts";
 
 const parser = await loadBashParser();
 const SHOT = "/proj/Shot 1.02.03\u202FPM.png";

@@ -2,7 +2,7 @@
  * The `$safe-bash` preset: allow rules for commands that do not change anything, each with the
  * argument checks that keep it read-only (a flag that writes or executes makes the rule not match).
  */
-import type { Action, Rule } from "./types.ts";
+import type { Action, Rule } from "../types.ts";
 
 /** The facts about a bash stage a preset check looks at. */
 export interface StageFacts {

@@ -3,10 +3,10 @@
  * (`sudo rm x` runs `rm x`; `bash -c 'rm x'` runs `rm x`; `find . -exec rm {} ;` runs `rm`), and
  * the inline code an interpreter evaluates is recognised for eval classification.
  */
-import type { Redirect, Stage, Word } from "./bash.ts";
-import { cdInto } from "./paths.ts";
+import type { Redirect, Stage, Word } from "../shell/bash.ts";
+import { cdInto } from "../shell/paths.ts";
 import { awkEffects, AWKS, sedEffects, SEDS } from "./scripts.ts";
-import type { EvalShape } from "./types.ts";
+import type { EvalShape } from "../types.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {

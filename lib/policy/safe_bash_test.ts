@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { analyzeBash, commandString, isFileTarget, type Stage } from "./bash.ts";
-import { loadBashParser } from "./bash_parser.ts";
+import { analyzeBash, commandString, isFileTarget, type Stage } from "../shell/bash.ts";
+import { loadBashParser } from "../shell/parser.ts";
 import { globMatch } from "./glob.ts";
 import { expandSafeBash, presetAccepts, presetForm, SAFE_BASH_SIZE } from "./safe_bash.ts";
 

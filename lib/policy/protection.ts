@@ -1,7 +1,7 @@
 /** pathProtection: globs over paths that no rule, approval or session choice can open up. */
 import { isAbsolute, resolve } from "node:path";
-import { expandTilde, isWithin } from "./paths.ts";
-import type { Config, ProtectionAction, ProtectionEntry } from "./types.ts";
+import { expandTilde, isWithin } from "../shell/paths.ts";
+import type { Config, ProtectionAction, ProtectionEntry } from "../types.ts";
 
 /** A protection entry compiled for one home directory. */
 interface CompiledProtection {

@@ -3,9 +3,9 @@
  * engine judges a path, a path through such a link is also judged where the link will lead.
  */
 import { basename, dirname, resolve } from "node:path";
-import type { Stage } from "./bash.ts";
-import { isWithin } from "./paths.ts";
-import type { DirEntry, FsFacts } from "./types.ts";
+import type { Stage } from "../shell/bash.ts";
+import { isWithin } from "../shell/paths.ts";
+import type { DirEntry, FsFacts } from "../types.ts";
 
 /** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
 export interface MadeLink {

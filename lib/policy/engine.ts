@@ -6,8 +6,8 @@ import {
   commandString,
   isFileTarget,
   type Stage,
-} from "./bash.ts";
-import type { BashParser } from "./bash_parser.ts";
+} from "../shell/bash.ts";
+import type { BashParser } from "../shell/parser.ts";
 import {
   locate,
   type LocationIndex,
@@ -18,8 +18,8 @@ import {
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
-import { globLinks, type MadeLink, madeLinks, throughLinks } from "./links.ts";
-import { DOT_DOT, realPath } from "./paths.ts";
+import { globLinks, type MadeLink, madeLinks, throughLinks } from "../programs/links.ts";
+import { DOT_DOT, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
   protectedPathTest,
@@ -37,7 +37,7 @@ import {
 } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
-import { evalShape, innerStages } from "./wrappers.ts";
+import { evalShape, innerStages } from "../programs/wrappers.ts";
 import type {
   Action,
   Config,
@@ -48,7 +48,7 @@ import type {
   TargetVerdict,
   ToolCall,
   Verdict,
-} from "./types.ts";
+} from "../types.ts";
 
 /** Options of a decision. */
 export interface DecideOptions {

@@ -1,7 +1,7 @@
 /** Locations: which policy governs a path (longest matching location, else defaultPolicy). */
 import { isAbsolute, resolve } from "node:path";
-import { expandTilde, isWithin } from "./paths.ts";
-import type { Config, FsFacts } from "./types.ts";
+import { expandTilde, isWithin } from "../shell/paths.ts";
+import type { Config, FsFacts } from "../types.ts";
 
 /** One location resolved to an absolute directory. */
 export interface ResolvedLocation {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { loadBashParser } from "./bash_parser.ts";
+import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "./engine.ts";
 import { realFs } from "./fs_facts.ts";
-import { bash, configFrom, ctxIn, decideIn, fuzzSeed, seededRandom } from "./testing.ts";
+import { bash, configFrom, ctxIn, decideIn, fuzzSeed, seededRandom } from "../testing.ts";
 
 const strictRead = {
   policies: {

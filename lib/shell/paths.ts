@@ -1,6 +1,6 @@
 /** Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks. */
 import { dirname, join, resolve } from "node:path";
-import type { FsFacts } from "./types.ts";
+import type { FsFacts } from "../types.ts";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 

@@ -1,5 +1,5 @@
 /** The texts pi-controls shows in the pi UI and sends to the model (spec, "Feedback Messages"). */
-import type { Action, ConfigError, StageVerdict, TargetVerdict } from "./types.ts";
+import type { Action, ConfigError, StageVerdict, TargetVerdict } from "../types.ts";
 
 /** What a message is about: the tool, the deciding stage (bash) and the deciding target. */
 export interface Decider {
