@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { gateFileEntries } from "./gate_files.ts";
+import { PROTECTION_RANK } from "./policy/action.ts";
 import { expandSafeBash } from "./policy/safe_bash.ts";
 import type {
   Action,
@@ -1278,8 +1279,6 @@ function buildRules(items: PValue[]): Rule[] {
   }
   return rules;
 }
-
-const PROTECTION_RANK: Record<ProtectionAction, number> = { log: 1, ask: 2, deny: 3 };
 
 function buildConfig(
   merged: PObject,

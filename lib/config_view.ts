@@ -12,7 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { discoverConfigFiles, loadConfig, type LoadResult } from "./config.ts";
 import { decide, type DecideOptions } from "./policy/engine.ts";
-import { RESTRICTIVENESS } from "./policy/rules.ts";
+import { RESTRICTIVENESS } from "./policy/action.ts";
 import { contentHash, loosening } from "./trust.ts";
 import type { Config, ConfigError, Context, ToolCall, Verdict } from "./types.ts";
 

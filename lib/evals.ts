@@ -16,7 +16,8 @@ import {
   type Question,
   sendDecisions,
 } from "./decisions_client.ts";
-import { pickRule, RESTRICTIVENESS, stricter } from "./policy/rules.ts";
+import { RESTRICTIVENESS, stricter } from "./policy/action.ts";
+import { pickRule } from "./policy/rules.ts";
 import type {
   Action,
   Config,

@@ -11,7 +11,7 @@ import { formatConfigError, loadConfig } from "./config.ts";
 import { decide } from "./policy/engine.ts";
 import { realFs } from "./policy/fs_facts.ts";
 import { gateFileEntries } from "./gate_files.ts";
-import { RESTRICTIVENESS } from "./policy/rules.ts";
+import { RESTRICTIVENESS } from "./policy/action.ts";
 import type { Action, Config, Context } from "./types.ts";
 
 const ALLOW_ALL = `{

@@ -49,7 +49,7 @@ import {
   type ReplayRow,
   replaySessions,
 } from "./replay.ts";
-import { stricter } from "./policy/rules.ts";
+import { stricter } from "./policy/action.ts";
 import { untrustedReason } from "./trust.ts";
 import type {
   Action,

@@ -27,14 +27,8 @@ import {
   protectionBelow,
   protectionPair,
 } from "./protection.ts";
-import {
-  evaluatePolicy,
-  pickRule,
-  RESTRICTIVENESS,
-  type RuleResult,
-  stricter,
-  type Subject,
-} from "./rules.ts";
+import { RESTRICTIVENESS, stricter, strictest } from "./action.ts";
+import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
 import { evalShape, innerStages } from "../programs/wrappers.ts";
@@ -371,14 +365,12 @@ function decideTool(
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
-  return [{ command: null, cwd: ctx.cwd, targets, action: worst(targets.map((t) => t.action)) }];
-}
-
-/** The most restrictive action of a list (allow for an empty one). */
-function worst(actions: Action[]): Action {
-  let out: Action = "allow";
-  for (const a of actions) out = stricter(out, a);
-  return out;
+  return [{
+    command: null,
+    cwd: ctx.cwd,
+    targets,
+    action: strictest(targets.map((t) => t.action)),
+  }];
 }
 
 /** Builtins whose only effect is the cwd (modelled by the bash analysis). */
@@ -433,7 +425,7 @@ function decideStage(
       }
     }
   }
-  let action = worst(targets.map((t) => t.action));
+  let action = strictest(targets.map((t) => t.action));
   // RULINGS principle 3: what cannot be seen is never allowed; at least ask.
   const blind = unknown || targets.some((t) => t.kind === "dynamic" || t.kind === "glob");
   if (
@@ -659,7 +651,7 @@ export function decide(
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
     : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
-  const action = worst(stages.map((s) => s.action));
+  const action = strictest(stages.map((s) => s.action));
   const policies: string[] = [];
   for (const s of stages) {
     for (const t of s.targets) {

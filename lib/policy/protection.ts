@@ -1,5 +1,6 @@
 /** pathProtection: globs over paths that no rule, approval or session choice can open up. */
 import { isAbsolute, resolve } from "node:path";
+import { PROTECTION_RANK } from "./action.ts";
 import { expandTilde, isWithin } from "../shell/paths.ts";
 import type { Config, ProtectionAction, ProtectionEntry } from "../types.ts";
 
@@ -23,7 +24,6 @@ interface CompiledProtection {
   needle: string;
 }
 
-const STRICTNESS: Record<ProtectionAction, number> = { log: 1, ask: 2, deny: 3 };
 const compiled = new WeakMap<Config, Map<string, CompiledProtection[]>>();
 
 /** Translate a protection glob to a regex source: `**` crosses `/`, `*` and `?` do not. */
@@ -196,13 +196,16 @@ function findProtection(config: Config, path: string, home: string): { read: Fou
       }
     }
     if (!hit) continue;
-    if (!best || STRICTNESS[p.entry.action] > STRICTNESS[best.action]) best = p.entry;
+    if (!best || PROTECTION_RANK[p.entry.action] > PROTECTION_RANK[best.action]) best = p.entry;
     if (
-      !p.entry.writes && (!bestRead || STRICTNESS[p.entry.action] > STRICTNESS[bestRead.action])
+      !p.entry.writes &&
+      (!bestRead || PROTECTION_RANK[p.entry.action] > PROTECTION_RANK[bestRead.action])
     ) bestRead = p.entry;
   }
   // At equal strictness the user's own entry is named (it is the one they can change).
-  if (best?.writes && bestRead && STRICTNESS[bestRead.action] >= STRICTNESS[best.action]) {
+  if (
+    best?.writes && bestRead && PROTECTION_RANK[bestRead.action] >= PROTECTION_RANK[best.action]
+  ) {
     best = bestRead;
   }
   return { read: shown(bestRead), write: shown(best) };
@@ -273,7 +276,7 @@ export function protectionBelow(
   const consider = (e: ProtectionEntry) => {
     // Only possibly reached: the user is asked; a deny is kept for paths surely inside.
     const action: ProtectionAction = e.action === "deny" ? "ask" : e.action;
-    if (!best || STRICTNESS[action] > STRICTNESS[best.action]) best = shown(e, action);
+    if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) best = shown(e, action);
   };
   for (const p of compiledFor(config, home)) {
     if (p.entry.writes && !opts.write) continue;

@@ -1,24 +1,8 @@
 /** Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break). */
+import { RESTRICTIVENESS, stricter, TIE_BREAK } from "./action.ts";
 import { globToRegExp, specificity } from "./glob.ts";
 import { presetAccepts, presetForm, type StageFacts } from "./safe_bash.ts";
 import type { Action, Policy, Rule } from "../types.ts";
-
-/** Restrictiveness across targets and stages: deny > ask > log > nudge > allow. */
-export const RESTRICTIVENESS: Record<Action, number> = {
-  allow: 0,
-  nudge: 1,
-  log: 2,
-  ask: 3,
-  deny: 4,
-};
-
-/** Tie-break at equal specificity, least disruptive first: allow > nudge > ask > deny > log. */
-const TIE_BREAK: Record<Action, number> = { allow: 0, nudge: 1, ask: 2, deny: 3, log: 4 };
-
-/** The more restrictive of two actions. */
-export function stricter(a: Action, b: Action): Action {
-  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
-}
 
 /** A rule with its globs compiled and its score precomputed. */
 export interface CompiledRule {

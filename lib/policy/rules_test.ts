@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { evaluatePolicy, stricter } from "./rules.ts";
+import { stricter } from "./action.ts";
+import { evaluatePolicy } from "./rules.ts";
 import type { Policy } from "../types.ts";
 
 const bash = (policy: Policy, command: string) =>
