@@ -13,7 +13,6 @@
  *
  * @module
  */
-
 import { gateFileEntries } from "./gate_files.ts";
 import { buildConfig } from "./config_build.ts";
 import {

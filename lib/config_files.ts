@@ -15,6 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigError } from "./types.ts";
 
+/** Whether a config file is the global one or belongs to a project. */
 export type Role = "global" | "project";
 
 /** A config file found on disk, with the role and project root it gets. */
