@@ -6,7 +6,6 @@
  *
  * @example
  * ```ts
- * import { formatConfigError, loadConfig } from "./config.ts";
  * const r = loadConfig({ cwd: "/home/me/proj", agentDir: "/home/me/.pi/agent", home: "/home/me" });
  * if (r.status === "error") console.error(r.errors.map(formatConfigError).join("\n"));
  * ```

@@ -4,7 +4,6 @@
  *
  * @example
  * ```ts
- * import { agentDirFrom, discoverConfigFiles } from "./config_files.ts";
  * const agentDir = agentDirFrom({ PI_CODING_AGENT_DIR: "~/agent" }, "/home/me");
  * discoverConfigFiles({ cwd: "/home/me/proj", agentDir }); // global first, then the project's
  * ```

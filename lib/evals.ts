@@ -22,15 +22,7 @@ import { type Buckets, judge } from "./evals_rules.ts";
 import { type DecisionsSettings, decisionsSettings, type EvalAction } from "./evals_settings.ts";
 import { RESTRICTIVENESS, stricter } from "./policy/action.ts";
 import { pickRule } from "./policy/rules.ts";
-import type {
-  Action,
-  Config,
-  Context,
-  EvalShape,
-  Rule,
-  StageVerdict,
-  Verdict,
-} from "./types.ts";
+import type { Action, Config, Context, EvalShape, Rule, StageVerdict, Verdict } from "./types.ts";
 
 /** What the eval classification decided for one stage. */
 export interface EvalOutcome {

@@ -4,7 +4,6 @@
  *
  * @example
  * ```ts
- * import { decisionsSettings } from "./evals_settings.ts";
  * decisionsSettings({ weights: { network: 50 } }).weights.network; // 50; the rest are defaults
  * ```
  *
