@@ -17,64 +17,8 @@ import { dirname, resolve } from "node:path";
 import process from "node:process";
 import { createScanner, type Node, type ParseError, parseTree } from "jsonc-parser";
 import { type FileLockOptions, withFileLock } from "./file_lock.ts";
+import { isTooBroad } from "./programs/registry.ts";
 import type { Rule, Verdict } from "./types.ts";
-
-/** Programs for which "program subcommand *" would allow anything (never saved persistently). */
-const TOO_BROAD = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "fish",
-  "ksh",
-  "csh",
-  "tcsh",
-  "python",
-  "python2",
-  "python3",
-  "node",
-  "deno",
-  "bun",
-  "ruby",
-  "perl",
-  "php",
-  "lua",
-  "tsx",
-  "ts-node",
-  "npx",
-  "bunx",
-  "pnpx",
-  "sudo",
-  "doas",
-  "su",
-  "env",
-  "xargs",
-  "eval",
-  "exec",
-  "command",
-  "builtin",
-  "nohup",
-  "time",
-  "timeout",
-  "nice",
-  "ionice",
-  "watch",
-  "stdbuf",
-  "setsid",
-  "flock",
-  "find",
-  "parallel",
-  "ssh",
-  "script",
-  "source",
-  ".",
-  "awk",
-  "gawk",
-  "sed",
-  "osascript",
-  "powershell",
-  "pwsh",
-]);
 
 /** The rules a persistent approval of this verdict would save, or null when that is too broad. */
 export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | null {
@@ -89,7 +33,8 @@ export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | nul
     const words = stage.command.split(" ");
     const program = words[0].slice(words[0].lastIndexOf("/") + 1);
     const sub = words[1];
-    if (!program || TOO_BROAD.has(program)) return null;
+    // A program that runs what its arguments say: "sudo apt *" would allow anything apt can do.
+    if (!program || isTooBroad(program)) return null;
     if (!sub || !/^[A-Za-z][\w:.-]*$/.test(sub)) return null; // a bare program can do anything
     const prefix = `${program} ${sub}`;
     for (const pattern of stage.command === prefix ? [prefix, `${prefix} *`] : [`${prefix} *`]) {

@@ -18,7 +18,7 @@ import {
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
-import { globLinks, type MadeLink, madeLinks, throughLinks } from "../programs/links.ts";
+import { globLinks, throughLinks } from "../programs/links.ts";
 import { DOT_DOT, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
@@ -31,7 +31,10 @@ import { RESTRICTIVENESS, stricter, strictest } from "./action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
-import { evalShape, innerStages } from "../programs/wrappers.ts";
+import { RISKY_ENV } from "../programs/env.ts";
+import { evalShape, innerStages, linksMade } from "../programs/expand.ts";
+import { programNamed } from "../programs/registry.ts";
+import type { MadeLink } from "../programs/spec.ts";
 import type {
   Action,
   Config,
@@ -141,7 +144,7 @@ function stageShared(
   return {
     index,
     links,
-    readsTrees: !METADATA_ONLY.has(program),
+    readsTrees: !metadataOnly(program),
     replacesTrees: replacesTrees(program, stage),
     judged: [],
     writes,
@@ -172,49 +175,25 @@ function stageReadsOnly(subject: Subject, stage: Stage): boolean {
   return picked !== null && picked.unmatched === undefined;
 }
 
-/**
- * Programs and tools that never read a directory operand as a tree: they look at its names or
- * sizes, or (pi's read, write and edit) they open one file.
- */
-// deno-fmt-ignore
-const METADATA_ONLY = new Set([
-  "ls", "du", "df", "stat", "tree", "file", "realpath", "readlink", "basename", "dirname",
-  "test", "[", "cd", "pushd", "popd", "mkdir", "rmdir", "touch", "find", "echo", "printf",
-  "read", "write", "edit",
-]);
+/** pi's tools that open one file (its `ls` and `find` are named like the programs). */
+const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
 
 /**
- * Programs that delete, move, copy over or change the files below a directory they name (`rm -r
- * .pi`, `mv .pi x`, `find .pi -delete`, `git checkout .`, `tar -xf a.tar -C dir`). Other programs
- * that write (`git add .`, `prettier --write .`) are not counted as replacing the gate's files
- * of any depth below a directory operand: they would ask for everyday work.
+ * Whether a program or tool never reads a directory operand as a tree: it looks at its names or
+ * sizes (registry: `metadataOnly`), or (pi's read, write and edit) it opens one file.
  */
-// deno-fmt-ignore
-const TREE_WRITERS = new Set([
-  "rm", "mv", "cp", "rsync", "find", "chmod", "chown", "chgrp", "tar", "unzip",
-  "shred", "trash", "trash-put", "gio", "install", "rmdir", "cpio", "bsdtar", "7z", "patch",
-]);
+function metadataOnly(program: string): boolean {
+  return ONE_FILE_TOOLS.has(program) || programNamed(program)?.metadataOnly === true;
+}
 
-/** git's subcommands that rewrite or delete files of the working tree they are given. */
-const GIT_TREE_WRITERS = new Set([
-  "checkout",
-  "restore",
-  "clean",
-  "rm",
-  "mv",
-  "reset",
-  "stash",
-  "switch",
-  "apply",
-]);
-
-/** Whether a stage's program is one of TREE_WRITERS (for git: one of its tree-writing subcommands). */
+/**
+ * Whether a stage's program deletes, moves, copies over or changes the files below a directory
+ * it names (`rm -r .pi`, `find .pi -delete`, `git checkout .`; registry: `replacesTrees`).
+ */
 function replacesTrees(program: string, stage: Stage | null): boolean {
-  if (program === "git") {
-    return stage !== null &&
-      stage.argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value));
-  }
-  return TREE_WRITERS.has(program);
+  const replaces = programNamed(program)?.replacesTrees;
+  if (typeof replaces === "function") return stage !== null && replaces(stage.argv);
+  return replaces === true;
 }
 
 /** How realPath looks a target up: the cwd is expected to exist, other paths may not. */
@@ -492,10 +471,6 @@ function stageForms(stage: Stage, command: string): string[] {
   return forms;
 }
 
-/** Environment variables that make a program run or load other code. */
-const RISKY_ENV =
-  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
-
 /**
  * Analyses by the cwd and expandable environment, then by command (a pure function: parse
  * once), in two generations: a hit in the older one moves up; when the newer one is full, the
@@ -612,7 +587,7 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
-  const links = madeLinks(all);
+  const links = linksMade(all);
   const stages = all.map((s) => {
     const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links });
     const shape = evalShape(s);

@@ -2,10 +2,8 @@
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/bash.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "../shell/paths.ts";
-import { isSearcher, searchText } from "../programs/patterns.ts";
-import { AWKS, scriptStrings, SEDS } from "../programs/scripts.ts";
+import { programOf } from "../programs/registry.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
-import { GIT_VALUED_OPTIONS } from "../programs/wrappers.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -270,180 +268,33 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
 
 const NONE: ReadonlySet<number> = new Set();
 
-/** Programs that never open their operands: every argument is a string, not a path. */
-const NO_FILE_OPERANDS = new Set([
-  "echo",
-  "printf",
-  "tr", // its operands are character sets; it reads standard input only
-  "true",
-  "false",
-  ":",
-  "sleep",
-  "seq",
-  "expr",
-  "basename",
-  "dirname",
-  "exit",
-  "return",
-  "kill",
-  "read", // its operands are variable names; it reads standard input (or an fd)
-  "shift",
-  "break",
-  "continue",
-]);
-
 /**
- * Argument positions that hold strings, not paths: every argument of a program in
- * NO_FILE_OPERANDS (`echo $(git log -1)`), the message of `git commit -m`/`--message`, the
- * expression words of find that name no file, the program of awk or sed, and the pattern and
- * text option values of grep, rg and git grep.
- * (A program given by path is matched by its basename; wrappers' commands are stages of their own.)
+ * Argument positions that hold strings, not paths (the program's `text` facet, or every argument
+ * of a program whose operands are never files): `echo $(git log -1)`, the message of `git commit
+ * -m`, the expression words of find that name no file, the program of awk or sed, and the pattern
+ * and text option values of grep, rg and git grep. (A program given by path is matched by its
+ * basename; wrappers' commands are stages of their own.)
  */
 function stringArguments(argv: Word[]): ReadonlySet<number> {
-  const name = argv[0]?.kind === "static"
-    ? argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1)
-    : "";
-  // Most programs have none: no set to build.
-  const script = AWKS.has(name) || SEDS.has(name);
-  const search = isSearcher(name);
-  if (
-    !NO_FILE_OPERANDS.has(name) && name !== "find" && name !== "git" && !script && !search
-  ) return NONE;
-  const out = new Set<number>();
-  const values = (from: number) =>
-    argv.slice(from).map((w) => (w.kind === "static" ? w.value : null));
-  const options = (from: number) =>
-    argv.slice(from).map((w) =>
-      w.kind === "static" || (w.kind === "glob" && w.prefix.startsWith("-")) ? w.value : null
-    );
-  if (search) {
-    // grep's pattern, cut's delimiter and such option values are text (`grep -rn "/api/users"
-    // src`, `cut -d/ -f2`). An option with a glob stays that option (`--include=*.ts` expands
-    // to `--include=…` words).
-    for (const at of searchText(name, options(1))) out.add(at + 1);
-    return out;
-  }
-  if (script) {
-    // awk's program and sed's script are code, not a file (what the code opens is a stage of
-    // its own: see wrappers).
-    for (const at of scriptStrings(name, values(1))) out.add(at + 1);
-    return out;
-  }
-  if (NO_FILE_OPERANDS.has(name)) {
+  const program = programOf(argv[0]);
+  if (program?.noFileOperands) {
+    const out = new Set<number>();
     for (let i = 1; i < argv.length; i++) out.add(i);
     return out;
   }
-  if (name === "find") return findExpressionWords(argv, out);
-  if (name === "git" && argv[1]?.kind === "static" && argv[1].value === "commit") {
-    for (let i = 2; i < argv.length; i++) {
-      const w = argv[i];
-      if (w.kind === "static" && (w.value === "-m" || w.value === "--message")) out.add(i + 1);
-      else if (/^(-m|--message=)/.test(w.prefix)) out.add(i); // -m"…", --message=…
-    }
-  }
-  if (name === "git") {
-    // `git grep`'s pattern (after git's own options, `git -C dir grep …`).
-    let at = 1;
-    while (argv[at]?.kind === "static" && argv[at].value.startsWith("-")) {
-      at += GIT_VALUED_OPTIONS.has(argv[at].value) ? 2 : 1;
-    }
-    const sub = argv[at]?.kind === "static" ? argv[at].value : "";
-    if (sub === "grep") {
-      for (const i of searchText("git grep", options(at + 1))) out.add(at + 1 + i);
-    } else if (GIT_LOG_LIKE.has(sub)) {
-      // Search and format options hold text (`git log --grep=/api`, `git log -S/usr/lib`).
-      for (let i = at + 1; i < argv.length; i++) {
-        const w = argv[i];
-        if (w.kind !== "static") continue;
-        if (w.value === "--") break; // paths follow
-        if (GIT_TEXT_OPTIONS.test(w.value)) out.add(i);
-        else if (GIT_TEXT_VALUED.has(w.value)) out.add(++i);
-      }
-    }
-  }
-  return out;
+  // Most programs have none: no set to build.
+  return program?.text ? new Set(program.text(argv)) : NONE;
 }
 
-/** git subcommands that search and format history. */
-const GIT_LOG_LIKE = new Set(["log", "show", "shortlog", "whatchanged", "rev-list", "reflog"]);
-/** Their options whose value is text, in one word (`--grep=/api`, `-S/usr/lib`). */
-const GIT_TEXT_OPTIONS =
-  /^(--(grep|author|committer|format|pretty|date|since|until|after|before|grep-reflog)=|-[SG].)/;
-/** ... and as the next word. */
-// deno-fmt-ignore
-const GIT_TEXT_VALUED = new Set([
-  "--grep", "--author", "--committer", "--format", "--pretty", "--date", "--since", "--until",
-  "--after", "--before", "--grep-reflog", "-S", "-G",
-]);
-
-/** find primaries whose value is a file (`-newer f`, `-fprint out`, `-files0-from list`). */
-const FIND_FILE_PRIMARIES =
-  /^-(newer|anewer|cnewer|samefile|fprint|fprint0|fprintf|fls|files0-from)/;
-
-/**
- * The words of a find expression that name no file: tests, patterns, numbers, operators and the
- * words of `-exec … ;` (that command is a stage of its own). The starting points stay targets,
- * and so do a file primary's value, any word with a `/`, and every glob or unknown word (one of
- * those can expand into `-delete` or `-exec`).
- */
-function findExpressionWords(argv: Word[], out: Set<number>): Set<number> {
-  let i = 1;
-  // Options before the starting points: -H -L -P -O3, -D opts, BSD's -f path; then `--`.
-  for (; i < argv.length; i++) {
-    const w = argv[i];
-    if (w.kind !== "static") return out;
-    if (/^-([HLP]+|O\d*)$/.test(w.value)) continue;
-    if (w.value === "-D") {
-      i++;
-      continue;
-    }
-    if (w.value === "--") i++;
-    break;
-  }
-  // The starting points: up to the first word that starts the expression.
-  while (i < argv.length && !(argv[i].kind === "static" && /^([-(!),]|$)/.test(argv[i].value))) i++;
-  let exec = false;
-  for (; i < argv.length; i++) {
-    const w = argv[i];
-    if (w.kind !== "static" || w.value.includes("/")) continue;
-    if (exec) {
-      if (w.value === ";" || w.value === "+") exec = false;
-      out.add(i);
-      continue;
-    }
-    if (FIND_FILE_PRIMARIES.test(w.value)) {
-      out.add(i);
-      i++; // its value names a file: a target
-      continue;
-    }
-    if (/^-(exec|execdir|ok|okdir)$/.test(w.value)) exec = true;
-    out.add(i);
-  }
-  return out;
-}
-
-/** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
-const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
-
-/** The files `REV:path` operands of git name, as paths in the work tree (the cwd's repository). */
-function gitObjectPaths(stage: Stage): Target[] {
-  const prog = stage.argv[0];
-  if (prog?.kind !== "static" || !/(^|\/)git$/.test(prog.value)) return [];
-  // The subcommand, after git's own options (`git -C dir show …`).
-  let at = 1;
-  while (stage.argv[at]?.kind === "static" && stage.argv[at].value.startsWith("-")) {
-    at += GIT_VALUED_OPTIONS.has(stage.argv[at].value) ? 2 : 1;
-  }
-  const sub = stage.argv[at];
-  if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];
+/** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
+function namedFiles(stage: Stage): Target[] {
+  const named = programOf(stage.argv[0])?.namedFiles;
+  if (!named) return [];
   const out: Target[] = [];
-  for (const w of stage.argv.slice(at + 1)) {
-    if (w.kind !== "static" || w.value.startsWith("-")) continue;
-    const m = /^[^\s:@]*:(?!\/\/)([^\s]+)$/.exec(w.value);
-    if (!m) continue;
+  for (const { path, source } of named(stage.argv)) {
     for (const c of stage.cwds) {
       if (c !== null) {
-        out.push({ kind: "argument", path: resolve(c, m[1]), reach: "exact", source: w.text });
+        out.push({ kind: "argument", path: resolve(c, path), reach: "exact", source });
       }
     }
   }
@@ -476,7 +327,7 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
     if (/^[<>]\(/.test(w.text)) continue; // process substitution: a pipe, not a file
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
-  for (const t of gitObjectPaths(stage)) out.push(t);
+  for (const t of namedFiles(stage)) out.push(t);
   for (const w of stage.assignments ?? []) {
     // (IFS holds separators: `IFS=/ read -r a b` names no place.)
     if (w.kind === "static" && w.value.startsWith("IFS=")) continue;

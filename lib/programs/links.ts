@@ -4,14 +4,9 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "../shell/bash.ts";
+import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
-
-/** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
-export interface MadeLink {
-  link: string;
-  target: string;
-}
 
 /** ln's short options that take a value (`-S SUFFIX`, `-t DIR`). */
 const LN_VALUED = "St";
@@ -21,11 +16,10 @@ const LN_VALUED = "St";
  * cwd they may run in. Operands that are not static make no entry (the stage itself is then not
  * known, and asks). `ln -s T DIR` may make `DIR/T`'s name or `DIR` itself: both are kept.
  */
-export function madeLinks(stages: Stage[]): MadeLink[] {
+function symlinksMade(stage: Stage): MadeLink[] {
   const out: MadeLink[] = [];
-  for (const stage of stages) {
+  {
     const name = stage.argv[0];
-    if (name?.kind !== "static" || !/(^|\/)(ln|cp)$/.test(name.value)) continue;
     const program = name.value.endsWith("ln") ? "ln" : "cp";
     let symbolic = false;
     let relative = false;
@@ -65,7 +59,7 @@ export function madeLinks(stages: Stage[]): MadeLink[] {
         }
       } else operands.push(v);
     }
-    if (!symbolic || !operands.length) continue;
+    if (!symbolic || !operands.length) return out;
     for (const cwd of stage.cwds) {
       if (cwd === null) continue;
       // Each link's name, with the target it is made for.
@@ -94,6 +88,12 @@ export function madeLinks(stages: Stage[]): MadeLink[] {
   }
   return out;
 }
+
+/** ln and cp (`-s`): the symlinks they make; cp also copies over the files below a directory. */
+export const LINK_PROGRAMS: Program[] = [
+  { names: ["ln"], links: symlinksMade },
+  { names: ["cp"], links: symlinksMade, replacesTrees: true },
+];
 
 /** Whether a link made in a directory can be named after `target` (never `.` or `..`, which exist). */
 function named(target: string): boolean {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { analyzeBash } from "../shell/bash.ts";
 import { loadBashParser } from "../shell/parser.ts";
-import { madeLinks, throughLinks } from "./links.ts";
+import { linksMade } from "./expand.ts";
+import { throughLinks } from "./links.ts";
 
 const parser = await loadBashParser();
 
@@ -9,7 +10,7 @@ const parser = await loadBashParser();
 function links(command: string): string[] {
   const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
   assert.equal(a.error, null, command);
-  return madeLinks(a.stages).map((l) => `${l.link} -> ${l.target}`).sort();
+  return linksMade(a.stages).map((l) => `${l.link} -> ${l.target}`).sort();
 }
 
 Deno.test("madeLinks: the symlinks ln -s and cp -s make, in each of their spellings", () => {

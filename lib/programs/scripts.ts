@@ -3,7 +3,12 @@
  * `print | "cmd"`, `"cmd" | getline`, sed's `e`), the files they write (`print > "f"`, sed's `w f`)
  * and the files they read (`getline < "f"`, sed's `r f`). A program that cannot be read here
  * (from a file, with includes, or past what this reader knows) is opaque: it may do anything.
+ *
+ * @module
  */
+import type { Redirect, Stage, Word } from "../shell/bash.ts";
+import type { Program, Runner } from "./spec.ts";
+import { derived, literal, programName, unknownWord } from "./words.ts";
 
 /** A value a program uses: its static text, or null when the program computes it. */
 export type Value = string | null;
@@ -617,4 +622,65 @@ function isStream(name: Value): boolean {
 /** A sed file name (the rest of its line); an empty one is not known. */
 function sedFile(name: string): Value {
   return name === "" ? null : name;
+}
+
+/**
+ * What an awk or sed program runs and touches, as stages: the shell commands it starts, and one
+ * stage of the program with the files it writes and reads as its redirects. A program that cannot
+ * be seen is an unknown command.
+ */
+function scriptStages(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const values = stage.argv.slice(1).map((a) => (a.kind === "static" ? a.value : null));
+  const e = AWKS.has(name) ? awkEffects(values) : sedEffects(values);
+  const origin = `${name} program`;
+  const unknown = (what: string, cwds = stage.cwds) =>
+    run.stage([unknownWord(`(${what})`)], origin, cwds);
+  if (e.opaque) {
+    unknown(e.opaque);
+    return;
+  }
+  for (const c of e.commands) {
+    if (c.text === null) {
+      unknown(`a command the ${name} program makes`);
+      continue;
+    }
+    // The program runs it with `sh -c` where it runs; fed the program's output, its commands
+    // read a pipe (`print | "sh"` runs what it prints), and they share the program's standard
+    // input otherwise (`curl … | awk '{"sh" | getline}'`).
+    const piped = c.piped || stage.piped === true;
+    for (const cwd of stage.cwds) {
+      const inner = run.analyze(c.text, cwd, origin);
+      if (inner === null) unknown(c.text, [cwd]);
+      else for (const s of inner) run.more(piped ? { ...s, piped: true } : s);
+    }
+  }
+  // The program opens names as they are: no `~` expansion (`~/x` is a directory `~` here).
+  const file = (f: string | null) =>
+    f === null
+      ? unknownWord(`(a file the ${name} program names)`)
+      : literal(f.startsWith("~") ? "./" + f : f);
+  const redirects: Redirect[] = [
+    ...e.writes.map((f): Redirect => ({ op: ">", kind: "write", target: file(f) })),
+    ...e.reads.map((f): Redirect => ({ op: "<", kind: "read", target: file(f) })),
+  ];
+  if (redirects.length) run.add({ ...derived(stage, [stage.argv[0]], origin), redirects });
+}
+
+/** awk and sed: what their programs run, write and read, and their program text (not a file). */
+export const SCRIPT_PROGRAMS: Program[] = [
+  {
+    names: [...AWKS],
+    runs: scriptStages,
+    text: (argv) => scriptStrings("awk", argv.slice(1).map(staticValue)).map((at) => at + 1),
+  },
+  {
+    names: [...SEDS],
+    runs: scriptStages,
+    text: (argv) => scriptStrings("sed", argv.slice(1).map(staticValue)).map((at) => at + 1),
+  },
+];
+
+function staticValue(w: Word): string | null {
+  return w.kind === "static" ? w.value : null;
 }

@@ -4,7 +4,7 @@ import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
 import { analyzeBash } from "../shell/bash.ts";
-import { evalShape } from "./wrappers.ts";
+import { evalShape } from "./expand.ts";
 
 const parser = await loadBashParser();
 

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import type { BashParser, SyntaxNode } from "./parser.ts";
 import { cdInto } from "./paths.ts";
 import { simpleTree } from "./simple_tree.ts";
-import { carriesCommand } from "../programs/wrappers.ts";
+import { carriesCommand } from "../programs/env.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
 import {
   decodeAnsiC,

@@ -1,6 +1,20 @@
 import assert from "node:assert/strict";
-import { searchText } from "./patterns.ts";
+import type { Word } from "../shell/bash.ts";
+import { programNamed } from "./registry.ts";
+import { literal, unknownWord } from "./words.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
+
+/**
+ * The indexes (into `args`, the words after the program or after `git grep`) its `text` facet
+ * gives, null standing for a word not known statically.
+ */
+function searchText(program: string, args: (string | null)[]): number[] {
+  const words: Word[] = args.map((a) => (a === null ? unknownWord("$x") : literal(a)));
+  const [name, ...sub] = program.split(" ");
+  const argv = [literal(name), ...sub.map(literal), ...words];
+  const text = programNamed(name)?.text;
+  return text ? [...text(argv)].map((i) => i - 1 - sub.length) : [];
+}
 
 Deno.test("searchText: the pattern operand and text option values, not files", () => {
   assert.deepEqual(searchText("grep", ["-rn", "/api/users", "src"]), [1]);

@@ -1,0 +1,90 @@
+/**
+ * What is known about environment variables: which ones carry a command some program runs
+ * (`PAGER`, `GIT_SSH_COMMAND`, `PROMPT_COMMAND`), which make a program load other code
+ * (`LD_PRELOAD`, `NODE_OPTIONS`), and which cannot make a read-only command do more (`LANG`,
+ * `TZ`). The one home of these facts: the expansion, the rule forms and the preset read them here.
+ *
+ * @example
+ * ```ts
+ * import { carriesCommand } from "./env.ts";
+ * carriesCommand("PAGER=less -R"); // true
+ * carriesCommand("LANG=C"); // false
+ * ```
+ *
+ * @module
+ */
+
+/**
+ * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
+ * commands, less's input filters, bash's prompt command.
+ */
+export const SHELL_ENV: ReadonlySet<string> = new Set([
+  "PAGER",
+  "GIT_PAGER",
+  "MANPAGER",
+  "SYSTEMD_PAGER",
+  "GH_PAGER",
+  "BAT_PAGER",
+  "DELTA_PAGER",
+  "PSQL_PAGER",
+  "EDITOR",
+  "VISUAL",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "SUDO_EDITOR",
+  "GH_EDITOR",
+  "FCEDIT",
+  "GIT_SSH_COMMAND",
+  "RSYNC_RSH",
+  "PROMPT_COMMAND",
+  "LESSOPEN",
+  "LESSCLOSE",
+]);
+/** Environment variables whose value is a program some program runs (with arguments of its own). */
+export const PROGRAM_ENV: ReadonlySet<string> = new Set([
+  "GIT_SSH",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "GIT_EXTERNAL_DIFF",
+  "CVS_RSH",
+]);
+/**
+ * Environment variables that make a shell or git run commands from elsewhere: a file bash or sh
+ * sources first, git settings (which can hold commands) and git's own programs.
+ */
+export const CODE_ENV =
+  /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
+/** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
+export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
+/** A substitution in a value: `$(…)`, `` `…` ``. */
+const SUBSTITUTION = /\$\(|`/;
+
+/** The name of a `NAME=value` / `NAME+=value` word. */
+export const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
+
+/** Whether a `NAME=value` text assigns a variable whose value some program runs. */
+export function carriesCommand(assignment: string): boolean {
+  const m = ASSIGNED.exec(assignment);
+  if (m === null) return false;
+  if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);
+  return SHELL_ENV.has(m[1]) || PROGRAM_ENV.has(m[1]) || CODE_ENV.test(m[1]);
+}
+
+/**
+ * Environment variables that make a program run or load other code: an assignment of one is part
+ * of the command rules are matched against (`LD_PRELOAD=x ls` is not `ls`).
+ */
+export const RISKY_ENV =
+  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
+
+/**
+ * Environment assignments that cannot make a read-only command do more (locale, time zone,
+ * colours, terminal size); `PAGER=cat`-style pagers too. Anything else (`LD_PRELOAD`, `PATH`,
+ * `GIT_EXTERNAL_DIFF`, `RIPGREP_CONFIG_PATH`, `BASH_ENV`, ...) can make it run other code.
+ */
+export function harmlessAssignment(assignment: string): boolean {
+  return HARMLESS_ENV.test(assignment) || PAGER_ENV.test(assignment);
+}
+const HARMLESS_ENV = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|CLICOLOR|FORCE_COLOR|COLUMNS|LINES)=/;
+const PAGER_ENV = /^(PAGER|GIT_PAGER|MANPAGER)=(cat|less)?$/;

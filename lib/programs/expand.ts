@@ -1,0 +1,163 @@
+/**
+ * The stages a stage runs besides itself, from the registry: for each stage, the program's
+ * `chdir`, `optionCommands` and `runs` facets (`sudo rm x` runs `rm x`; `bash -c 'rm x'` runs
+ * `rm x`; `find . -exec rm {} ;` runs `rm`; `git -C dir log` also works in dir), and what the
+ * variables it is given make other programs run (`PAGER=cmd git log`). A stage whose payload
+ * cannot be seen gets an unknown stage (its command name is dynamic), so it is never allowed.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/bash.ts";
+import type { EvalShape } from "../types.ts";
+import { ASSIGNED, carriesCommand, CODE_ENV, PROGRAM_ENV, PROMPT_ENV } from "./env.ts";
+import { programOf } from "./registry.ts";
+import type { ChdirSpec, How, MadeLink, Runner } from "./spec.ts";
+import { chdir, derived, literal, programName, unknownWord } from "./words.ts";
+
+/** What expanding a stage needs: a way to analyse a shell string found inside it. */
+export interface ExpandOptions {
+  /** Analyse shell text as if it ran in `cwd`; returns its stages (null: it cannot be analysed). */
+  analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
+  /** How many wrappers deep this stage is (past 8, it is not looked into). */
+  depth: number;
+}
+
+/** The cwds a program's directory options lead it to, or null when it has none. */
+function chdirOptions(
+  spec: ChdirSpec,
+  args: Word[],
+  cwds: (string | null)[],
+): (string | null)[] | null {
+  let moved: (string | null)[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (spec.beforeSubcommand && a.kind === "static" && !v.startsWith("-")) break;
+    let found = false;
+    for (const opt of spec.options) {
+      let dir: Word | undefined;
+      if (v === opt && a.kind === "static") dir = args[++i];
+      else if (opt.startsWith("--") && v.startsWith(opt + "=")) {
+        dir = a.kind === "static" ? literal(v.slice(opt.length + 1)) : a;
+      } else if (!opt.startsWith("--") && v.startsWith(opt) && v.length > opt.length) {
+        dir = a.kind === "static" ? literal(v.slice(opt.length)) : a;
+      } else continue;
+      if (dir) moved = chdir(moved ?? cwds, dir);
+      found = true;
+      break;
+    }
+    if (!found && spec.valued?.has(v)) i++; // another option's value
+  }
+  return moved;
+}
+
+/** The runner that collects what a stage's facets find into `out`, expanding each in turn. */
+function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
+  const more = (s: Stage) => {
+    out.push(s);
+    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1 }));
+  };
+  const run: Runner = {
+    more,
+    add: (s) => out.push(s),
+    analyze: opts.analyze,
+    stage: (argv, origin, cwds) => more(derived(stage, argv, origin, cwds)),
+    shell(text, origin, cwds = stage.cwds) {
+      if (text.kind !== "static") {
+        more(derived(stage, [unknownWord(text.text)], origin, cwds));
+        return;
+      }
+      for (const cwd of cwds) {
+        const inner = opts.analyze(text.value, cwd, origin);
+        if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
+        else for (const s of inner) more(s);
+      }
+    },
+    command: (value, how, origin) => optionCommand(run, value, how, origin),
+    environment: (words) => environment(run, words),
+  };
+  return run;
+}
+
+/** A command some option names (see `How`). */
+function optionCommand(run: Runner, value: Word, how: How, origin: string): void {
+  if (how === "shell") run.shell(value, origin);
+  else if (how === "program") run.stage([value, literal("(its arguments)")], origin);
+  else if (!(value.kind === "static" && value.value === "/dev/null")) {
+    run.stage([unknownWord(`(commands the file ${value.text} may hold)`)], origin);
+  }
+}
+
+/** What the variables a command's environment sets make programs run. */
+function environment(run: Runner, words: Word[]): void {
+  for (const w of words) {
+    if (!carriesCommand(w.value)) continue;
+    const m = ASSIGNED.exec(w.value)!;
+    const variable = m[1];
+    let value = w.value.slice(m[0].length);
+    const origin = `env ${variable}`;
+    if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
+      // A prompt is expanded as a double-quoted string: its substitutions are its commands.
+      // (With a `"` in it, which may be a quote inside a substitution: not read.)
+      run.shell(literal(`: "${value}"`), origin);
+    } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
+      run.stage([unknownWord(`(commands ${w.text} brings in)`)], origin);
+    } else if (value === "") continue; // an empty pager or editor runs nothing
+    else if (PROGRAM_ENV.has(variable)) {
+      const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
+      run.stage([program, literal("(its arguments)")], origin);
+    } else {
+      if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
+      run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin);
+    }
+  }
+}
+
+/**
+ * The stages a stage runs besides itself: the command inside a wrapper, `bash -c`/`eval`
+ * payloads, `find -exec` commands, `xargs` commands, the commands options and settings name,
+ * and the stage itself where a directory option moves it.
+ */
+export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
+  if (opts.depth > 8) return [derived(stage, [unknownWord("(nested too deep)")], "wrapper")];
+  const program = programOf(stage.argv[0]);
+  const carried = stage.assignments !== undefined &&
+    stage.assignments.some((a) => carriesCommand(a.value));
+  // Most stages run nothing else: answer them before building anything.
+  if (
+    !carried &&
+    (program === undefined ||
+      (program.runs === undefined && program.optionCommands === undefined &&
+        program.chdir === undefined))
+  ) return [];
+  const out: Stage[] = [];
+  const run = runner(stage, opts, out);
+  if (carried) run.environment(stage.assignments!);
+  if (program?.chdir) {
+    // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
+    // paths name files below dir (judged as well as where they would be from the cwd).
+    const moved = chdirOptions(program.chdir, stage.argv.slice(1), stage.cwds);
+    if (moved) {
+      const origin = `${programName(stage.argv[0])} ${program.chdir.options[0]}`;
+      out.push(derived(stage, stage.argv, origin, moved));
+    }
+  }
+  program?.optionCommands?.(stage, run);
+  program?.runs?.(stage, run);
+  return out;
+}
+
+/** The inline code eval of a stage, if it is one (`python3 -c CODE`, `bash -c TEXT`). */
+export function evalShape(stage: Stage): EvalShape | null {
+  return programOf(stage.argv[0])?.evaluates?.(stage) ?? null;
+}
+
+/** The symlinks the stages of a command make (`ln -s ~ h`), for the stages after them. */
+export function linksMade(stages: Stage[]): MadeLink[] {
+  const out: MadeLink[] = [];
+  for (const stage of stages) {
+    const links = programOf(stage.argv[0])?.links;
+    if (links) out.push(...links(stage));
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * find: the commands `-exec`/`-execdir`/`-ok`/`-okdir` run on what it finds (each `{}` a path
+ * below its starting points), the words of its expression that name no file, the primaries that
+ * write or execute (which keep `find` out of `$safe-bash`), and what it does to a directory it is
+ * given (it lists it, and with `-delete` it removes what is below). fd's `-x`/`-X` beside it.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/bash.ts";
+import type { Program, Runner } from "./spec.ts";
+import { unknownWord } from "./words.ts";
+
+/** The commands `find -exec … ;` (and its kin) run, with `{}` a path below a starting point. */
+function findCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const roots: string[] = [];
+  for (const a of args) {
+    if (a.kind !== "static" || /^[-(!]/.test(a.value)) break;
+    roots.push(a.value);
+  }
+  if (!roots.length) roots.push(".");
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : "";
+    if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue;
+    const cmd: Word[] = [];
+    let j = i + 1;
+    for (; j < args.length; j++) {
+      const x = args[j];
+      if (x.kind === "static" && (x.value === ";" || x.value === "+")) break;
+      if (x.kind === "static" && x.value.includes("{}")) {
+        for (const r of roots) cmd.push(unknownWord(x.value, r.endsWith("/") ? r : r + "/"));
+      } else cmd.push(x);
+    }
+    if (cmd.length) run.stage(cmd, `find ${v}`);
+    i = j;
+  }
+}
+
+/** find primaries whose value is a file (`-newer f`, `-fprint out`, `-files0-from list`). */
+const FIND_FILE_PRIMARIES =
+  /^-(newer|anewer|cnewer|samefile|fprint|fprint0|fprintf|fls|files0-from)/;
+
+/**
+ * The words of a find expression that name no file: tests, patterns, numbers, operators and the
+ * words of `-exec … ;` (that command is a stage of its own). The starting points stay targets,
+ * and so do a file primary's value, any word with a `/`, and every glob or unknown word (one of
+ * those can expand into `-delete` or `-exec`).
+ */
+function findExpressionWords(argv: Word[]): number[] {
+  const out: number[] = [];
+  let i = 1;
+  // Options before the starting points: -H -L -P -O3, -D opts, BSD's -f path; then `--`.
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return out;
+    if (/^-([HLP]+|O\d*)$/.test(w.value)) continue;
+    if (w.value === "-D") {
+      i++;
+      continue;
+    }
+    if (w.value === "--") i++;
+    break;
+  }
+  // The starting points: up to the first word that starts the expression.
+  while (i < argv.length && !(argv[i].kind === "static" && /^([-(!),]|$)/.test(argv[i].value))) i++;
+  let exec = false;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static" || w.value.includes("/")) continue;
+    if (exec) {
+      if (w.value === ";" || w.value === "+") exec = false;
+      out.push(i);
+      continue;
+    }
+    if (FIND_FILE_PRIMARIES.test(w.value)) {
+      out.push(i);
+      i++; // its value names a file: a target
+      continue;
+    }
+    if (/^-(exec|execdir|ok|okdir)$/.test(w.value)) exec = true;
+    out.push(i);
+  }
+  return out;
+}
+
+/** fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. */
+function fdCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : "";
+    if (!/^(-x|--exec|-X|--exec-batch)$/.test(v)) continue;
+    const cmd: Word[] = [];
+    let j = i + 1;
+    for (; j < args.length && !(args[j].kind === "static" && args[j].value === ";"); j++) {
+      cmd.push(args[j]);
+    }
+    if (cmd.length) run.stage([...cmd, unknownWord("(what fd found)")], `fd ${v}`);
+    i = j;
+  }
+}
+
+/** find and fd. */
+export const FIND_PROGRAMS: Program[] = [
+  {
+    names: ["find"],
+    runs: findCommands,
+    text: findExpressionWords,
+    readOnly: {
+      "": {
+        // deno-fmt-ignore
+        words: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf",
+          "-fls"],
+      },
+    },
+    metadataOnly: true,
+    replacesTrees: true,
+  },
+  { names: ["fd", "fdfind"], runs: fdCommands },
+];

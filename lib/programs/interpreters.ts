@@ -1,0 +1,142 @@
+/**
+ * Interpreters that evaluate inline code (`python3 -c`, `node -e`, `perl -ne`, `deno eval`, code
+ * fed by a heredoc or a pipe): the code is recognised for eval classification, and saving
+ * "python3 *" as an approval would allow anything, so it never is.
+ *
+ * @module
+ */
+import type { Stage } from "../shell/bash.ts";
+import type { EvalShape } from "../types.ts";
+import type { Program } from "./spec.ts";
+import { literal, programName } from "./words.ts";
+
+/** How an interpreter takes inline code. */
+interface Interpreter {
+  language: EvalShape["language"];
+  /** The options whose value is the code (`-c`, `-e`, `--eval`). */
+  flags: string[];
+  /** A subcommand whose operand is the code (`deno eval CODE`). */
+  subcommand?: string;
+  /** Short options whose value is the rest of their cluster (`perl -Mstrict`). */
+  valued?: string;
+}
+
+const INTERPRETERS: Record<string, Interpreter> = {
+  python: { language: "python", flags: ["-c"], valued: "WXm" },
+  python2: { language: "python", flags: ["-c"], valued: "WXm" },
+  python3: { language: "python", flags: ["-c"], valued: "WXm" },
+  node: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
+  bun: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
+  deno: { language: "typescript", flags: [], subcommand: "eval" },
+  tsx: { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
+  "ts-node": { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
+  ruby: { language: "ruby", flags: ["-e"], valued: "IrEFCxiKTW" },
+  perl: { language: "perl", flags: ["-e", "-E"], valued: "MmIixCdD" },
+  php: { language: "php", flags: ["-r"] },
+};
+
+/** Where an eval flag stands in a cluster of short options, or -1 (a valued letter ends it). */
+function clusterEval(letters: string, interp: Interpreter): number {
+  // (An eval flag that ends the cluster takes the next word, even after another: `node -pe`.)
+  const last = letters.length - 1;
+  if (
+    last > 0 && interp.flags.includes(`-${letters[last]}`) &&
+    ![...letters.slice(0, last)].some((c) => interp.valued?.includes(c))
+  ) {
+    return last;
+  }
+  for (let i = 0; i < letters.length; i++) {
+    if (interp.flags.includes(`-${letters[i]}`)) return i;
+    if (interp.valued?.includes(letters[i])) return -1;
+  }
+  return -1;
+}
+
+/** The inline code eval of a stage, if it is one. */
+function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  if (interp.subcommand) {
+    if (args[0]?.kind === "static" && args[0].value === interp.subcommand) {
+      const code = args.slice(1).find((a) => !(a.kind === "static" && a.value.startsWith("-")));
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: interp.subcommand,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
+    return null;
+  }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") break;
+    const v = a.value;
+    // A cluster of short options with an eval flag (`perl -ne`, `python3 -Sc`, `node -pe`,
+    // `perl -nex`): its code is the rest of the cluster, or the next word when the flag ends
+    // it. (A letter that takes a value ends the options of the cluster: `perl -Mexperimental`.)
+    const letters = /^-[A-Za-z0-9]{2,}$/.test(v) ? v.slice(1) : "";
+    const at = clusterEval(letters, interp);
+    if (at >= 0) {
+      const code = at === letters.length - 1 ? args[i + 1] : literal(letters.slice(at + 1));
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: `-${letters[at]}`,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
+    const flag = interp.flags.find((f) =>
+      v === f || (f.length === 2 && v.startsWith(f) && !v.startsWith("--")) || v.startsWith(f + "=")
+    );
+    if (flag) {
+      const inline = v === flag
+        ? null
+        : v.slice(v.startsWith(flag + "=") ? flag.length + 1 : flag.length);
+      const code = inline !== null ? literal(inline) : args[i + 1];
+      return {
+        interpreter: name,
+        language: interp.language,
+        via: flag,
+        source: code && code.kind === "static" ? code.value : null,
+      };
+    }
+    if (v === "-m") return null; // a module run, not inline code
+    if (!v.startsWith("-")) return null; // a script file
+    if (v === "-") break;
+  }
+  // No script: code from a heredoc or here-string, else from a pipe.
+  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  if (doc) {
+    return {
+      interpreter: name,
+      language: interp.language,
+      via: doc.kind,
+      source: doc.body && doc.body.kind === "static" ? doc.body.value : null,
+    };
+  }
+  if (stage.piped) {
+    return { interpreter: name, language: interp.language, via: "stdin", source: null };
+  }
+  return null;
+}
+
+/** The interpreters (besides shells, in shells.ts). */
+export const INTERPRETER_PROGRAMS: Program[] = [
+  ...Object.entries(INTERPRETERS).map(([name, interp]): Program => ({
+    names: [name],
+    evaluates: (stage) => interpreterEval(stage, interp),
+    tooBroad: true,
+  })),
+  // Interpreters (and shells not read as bash) whose code is not looked into here: they still
+  // run anything they are given.
+  ...["lua", "osascript", "powershell", "pwsh", "csh", "tcsh"].map((name): Program => ({
+    names: [name],
+    tooBroad: true,
+  })),
+];
+
+/** `python3.12` and the like: python3's facets. */
+export function versionedPython(name: string): string | null {
+  return name.startsWith("python3.") && /^python3\.\d+$/.test(name) ? "python3" : null;
+}

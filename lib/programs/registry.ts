@@ -1,0 +1,86 @@
+/**
+ * The registry of programs: every program module's `Program`s, looked up by name (a path by its
+ * basename; `python3.12` as `python3`). The only lookup the analysis and the policy use: a program
+ * not here has no facet (it runs nothing else, its arguments may all be files, it reads trees).
+ *
+ * @example
+ * ```ts
+ * import { programNamed } from "./registry.ts";
+ * programNamed("git")?.chdir?.options; // ["-C"]
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/bash.ts";
+import { FIELD_PROGRAMS } from "./fields.ts";
+import { FIND_PROGRAMS } from "./find.ts";
+import { GIT } from "./git.ts";
+import { SEARCH_PROGRAMS } from "./grep.ts";
+import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
+import { LINK_PROGRAMS } from "./links.ts";
+import { SCRIPT_PROGRAMS } from "./scripts.ts";
+import { SHELL_PROGRAMS } from "./shells.ts";
+import { SIMPLE_PROGRAMS } from "./simple.ts";
+import type { Program } from "./spec.ts";
+import { SSH_PROGRAMS } from "./ssh.ts";
+import { TAR } from "./tar.ts";
+import { WRAPPER_PROGRAMS } from "./wrappers.ts";
+import { XARGS_PROGRAMS } from "./xargs.ts";
+
+/** Every registered program, in module order. */
+export function allPrograms(): readonly Program[] {
+  return [
+    ...WRAPPER_PROGRAMS,
+    ...SHELL_PROGRAMS,
+    ...INTERPRETER_PROGRAMS,
+    GIT,
+    ...FIND_PROGRAMS,
+    ...XARGS_PROGRAMS,
+    ...SCRIPT_PROGRAMS,
+    ...SEARCH_PROGRAMS,
+    ...FIELD_PROGRAMS,
+    TAR,
+    ...SSH_PROGRAMS,
+    ...LINK_PROGRAMS,
+    ...SIMPLE_PROGRAMS,
+  ];
+}
+
+let byName: Map<string, Program> | null = null;
+
+/** The registry by name, built on first use; a name defined twice is a programming error. */
+function index(): Map<string, Program> {
+  const map = new Map<string, Program>();
+  for (const p of allPrograms()) {
+    for (const name of p.names) {
+      if (map.has(name)) throw new Error(`program ${name} is registered twice`);
+      map.set(name, p);
+    }
+  }
+  return map;
+}
+
+/** The program called `name` (a basename), if it is registered. */
+export function programNamed(name: string): Program | undefined {
+  byName ??= index();
+  const p = byName.get(name);
+  if (p !== undefined || !name.startsWith("python3.")) return p;
+  const versioned = versionedPython(name);
+  return versioned === null ? undefined : byName.get(versioned);
+}
+
+/** The program a command word names (a static word, by its basename). */
+export function programOf(word: Word | undefined): Program | undefined {
+  if (!word || word.kind !== "static") return undefined;
+  return programNamed(word.value.slice(word.value.lastIndexOf("/") + 1));
+}
+
+/**
+ * Whether saving "program subcommand *" as an approval would allow anything: the program runs
+ * the commands its arguments make (`runs`), evaluates inline code, or says so itself.
+ */
+export function isTooBroad(name: string): boolean {
+  const p = programNamed(name);
+  return p !== undefined &&
+    (p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true);
+}

@@ -1,0 +1,161 @@
+/**
+ * The reader of the arguments of search programs (grep, rg, git grep) and of field tools (cut,
+ * sort, paste, join, column) that are text, not files: the pattern (`grep -rn "/api/users" src`
+ * searches for `/api/users`, it does not open it), the values of `-e`, delimiters (`cut -d/`), and
+ * option values such as `--include=*.ts` or `-m 5`. Files of patterns (`-f`, `--exclude-from`) and
+ * output files (`sort -o`) stay files. When an option is one this reader does not know, no word
+ * from there on is taken as text: every one may still be a file. Each program's grammar lives in
+ * its own module (grep.ts, fields.ts, git.ts).
+ *
+ * @module
+ */
+import type { Word } from "../shell/bash.ts";
+
+/** How a search program takes its options. */
+export interface SearchSpec {
+  /** Short options without a value. */
+  flags: string;
+  /** Short options with a value that is text (glued, or the next word). */
+  textValued: string;
+  /** Short options whose value is a file (kept a target). */
+  fileValued: string;
+  /** Short options whose value is a pattern (then no operand is one). */
+  patternShort: string;
+  /** Short options whose value is a file of patterns (then no operand is one). */
+  patternFileShort: string;
+  longFlags: ReadonlySet<string>;
+  /** Long options with a text value (`--opt=value` or the next word). */
+  longText: ReadonlySet<string>;
+  /** Long options with a file value. */
+  longFile: ReadonlySet<string>;
+  /** Long options whose value is optional, given only with `=` (`--color=never`). */
+  longOptional: ReadonlySet<string>;
+  longPattern: ReadonlySet<string>;
+  longPatternFile: ReadonlySet<string>;
+  /** `-5` means five lines of context (grep). */
+  digits: boolean;
+  /** Options that make the program take no pattern (`rg --files`: every operand is a path). */
+  noPattern: ReadonlySet<string>;
+}
+
+/** A field tool: every option value is text but those of `fileValued` and `longFile`. */
+export function fields(spec: {
+  flags: string;
+  textValued: string;
+  fileValued?: string;
+  longFlags?: string[];
+  longText?: string[];
+  longFile?: string[];
+}): SearchSpec {
+  return {
+    flags: spec.flags,
+    textValued: spec.textValued,
+    fileValued: spec.fileValued ?? "",
+    patternShort: "",
+    patternFileShort: "",
+    longFlags: new Set([...(spec.longFlags ?? []), "--help", "--version"]),
+    longText: new Set(spec.longText ?? []),
+    longFile: new Set(spec.longFile ?? []),
+    longOptional: new Set(),
+    longPattern: new Set(),
+    longPatternFile: new Set(),
+    digits: false,
+    noPattern: new Set(),
+  };
+}
+
+/**
+ * The indexes (in `args`, the words after the program name, or after `git grep`) that are text
+ * under `spec`: the pattern operand, `-e` patterns, and text option values (with their option
+ * words). Words not statically known are files to this reader (null in `args`).
+ */
+export function searchText(spec: SearchSpec, args: (string | null)[]): number[] {
+  const searches = spec.patternShort !== "";
+  // (A value in a word of its own after an operand stays a possible file: an implementation
+  // that stops reading options at the first operand, as BSD's do, takes it as one.)
+  const text: number[] = [];
+  // After an option this reader does not know: a search program's words may all be files (its
+  // pattern cannot be placed); a field tool's words before it keep what was found.
+  const unknown = () => (searches ? [] : text);
+  let patternGiven = false;
+  let firstOperand = -1;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || !options || !a.startsWith("-") || a === "-") {
+      if (firstOperand < 0) firstOperand = i;
+      continue;
+    }
+    if (a === "--") {
+      options = false;
+      continue;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const long = eq > 0 ? a.slice(0, eq) : a;
+      if (spec.noPattern.has(long)) patternGiven = true;
+      if (spec.longFlags.has(long) && eq < 0) continue;
+      if (spec.longOptional.has(long)) {
+        text.push(i);
+        continue;
+      }
+      const takesText = spec.longText.has(long) || spec.longPattern.has(long);
+      const takesFile = spec.longFile.has(long) || spec.longPatternFile.has(long);
+      if (!takesText && !takesFile) return unknown(); // not known: every word may be a file
+      if (spec.longPattern.has(long) || spec.longPatternFile.has(long)) patternGiven = true;
+      if (takesText) text.push(i);
+      if (eq < 0) {
+        i++;
+        if (takesText && i < args.length && firstOperand < 0) text.push(i);
+      }
+      continue;
+    }
+    if (spec.digits && /^-\d+$/.test(a)) continue; // -5: context lines
+    // A cluster of short options; a valued one takes the rest of it or the next word.
+    let known = true;
+    for (let j = 1; j < a.length; j++) {
+      const o = a[j];
+      if (spec.flags.includes(o)) continue;
+      const isText = spec.textValued.includes(o) || spec.patternShort.includes(o);
+      const isFile = spec.fileValued.includes(o) || spec.patternFileShort.includes(o);
+      if (!isText && !isFile) {
+        known = false;
+        break;
+      }
+      if (spec.patternShort.includes(o) || spec.patternFileShort.includes(o)) patternGiven = true;
+      const glued = j < a.length - 1;
+      if (isText) {
+        // (A file glued to its option, `-fpats.txt`, stays in its word: the word is kept.)
+        text.push(i);
+        if (!glued && i + 1 < args.length && firstOperand < 0) text.push(i + 1);
+      }
+      if (!glued) i++;
+      break;
+    }
+    if (!known) return unknown();
+  }
+  if (searches && !patternGiven && firstOperand >= 0 && args[firstOperand] !== null) {
+    text.push(firstOperand);
+  }
+  return text;
+}
+
+/**
+ * The words of `argv` from `from` on as an option reader sees them: static words, and globs that
+ * are options (`--include=*.ts` expands to `--include=…` words); null for any other word.
+ */
+export function optionValues(argv: Word[], from: number): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let i = from; i < argv.length; i++) {
+    const w = argv[i];
+    out.push(
+      w.kind === "static" || (w.kind === "glob" && w.prefix.startsWith("-")) ? w.value : null,
+    );
+  }
+  return out;
+}
+
+/** The `text` facet of a program whose options `spec` reads: argv positions, 1-based. */
+export function searchTextOf(spec: SearchSpec): (argv: Word[]) => number[] {
+  return (argv) => searchText(spec, optionValues(argv, 1)).map((at) => at + 1);
+}

@@ -1,0 +1,94 @@
+/**
+ * Programs whose facts fit on a line: those that never open their operands (`echo`, `sleep`),
+ * those that look only at a directory's names or sizes (`ls`, `du`, `mkdir`), those that change
+ * the files below a directory they are given (`rm -r`, `chmod -R`, `unzip -d`), the build tools
+ * that work in another directory (`make -C dir`), `man`'s pager, package runners, and the
+ * `$safe-bash` checks of small read-only programs (a second operand of `uniq` is an output file;
+ * `date -s` sets the clock).
+ *
+ * @module
+ */
+import { optionCommands } from "./option_commands.ts";
+import type { Program } from "./spec.ts";
+
+/** A row of the table: a program's facets, by name. */
+type Facts = Omit<Program, "names">;
+
+const STRINGS: Facts = { noFileOperands: true };
+const LOOKS: Facts = { metadataOnly: true };
+const CHANGES_TREES: Facts = { replacesTrees: true };
+
+// deno-fmt-ignore
+const TABLE: Record<string, Facts> = {
+  // Every argument is a string, not a path.
+  tr: STRINGS, // its operands are character sets; it reads standard input only
+  true: STRINGS, false: STRINGS, ":": STRINGS, sleep: STRINGS, seq: STRINGS, expr: STRINGS,
+  exit: STRINGS, return: STRINGS, kill: STRINGS, shift: STRINGS, break: STRINGS,
+  continue: STRINGS,
+  echo: { noFileOperands: true, metadataOnly: true },
+  printf: {
+    noFileOperands: true,
+    metadataOnly: true,
+    readOnly: { "": { short: "v" } }, // `printf -v 'a[$(cmd)]'` runs cmd
+  },
+  basename: { noFileOperands: true, metadataOnly: true },
+  dirname: { noFileOperands: true, metadataOnly: true },
+  // Its operands are variable names; it reads standard input (or an fd).
+  read: { noFileOperands: true, metadataOnly: true },
+  // A directory operand's names or sizes, never the files below it.
+  ls: LOOKS, du: LOOKS, df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, test: LOOKS,
+  "[": LOOKS, cd: LOOKS, pushd: LOOKS, popd: LOOKS, mkdir: LOOKS, touch: LOOKS,
+  tree: { metadataOnly: true, readOnly: { "": { short: "oR", long: ["--output"] } } },
+  file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
+  rmdir: { metadataOnly: true, replacesTrees: true },
+  // They delete, move, copy over or change the files below a directory they name.
+  rm: CHANGES_TREES, mv: CHANGES_TREES, chmod: CHANGES_TREES, chown: CHANGES_TREES,
+  chgrp: CHANGES_TREES, unzip: CHANGES_TREES, shred: CHANGES_TREES, trash: CHANGES_TREES,
+  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
+  bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
+  patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },
+  // Build tools that work in another directory.
+  make: { chdir: { options: ["-C", "--directory"] } },
+  gmake: { chdir: { options: ["-C", "--directory"] } },
+  ninja: { chdir: { options: ["-C"] } },
+  go: { chdir: { options: ["-C"], beforeSubcommand: true } },
+  // man's pager is a command.
+  man: {
+    optionCommands: optionCommands({
+      shortWithArg: "CMPSemprLRE",
+      short: { P: "shell" },
+      long: { "--pager": "shell" },
+    }),
+  },
+  // Package runners: whatever package they are given.
+  npx: { tooBroad: true }, bunx: { tooBroad: true }, pnpx: { tooBroad: true },
+  // Read-only unless: a second operand (an output file), xxd -r; yq -i writes its file.
+  uniq: {
+    readOnly: {
+      "": {
+        shortWithArg: "fsw",
+        longWithArg: ["--skip-fields", "--skip-chars", "--check-chars"],
+        maxOperands: 1,
+      },
+    },
+  },
+  xxd: { readOnly: { "": { short: "r", shortWithArg: "cglosnR", maxOperands: 1 } } },
+  yq: { readOnly: { "": { short: "is", long: ["--inplace", "--in-place", "--split-exp"] } } },
+  date: {
+    readOnly: {
+      "": {
+        short: "s",
+        shortWithArg: "dfr",
+        long: ["--set"],
+        longWithArg: ["--date", "--file", "--reference"],
+        operand: /^\+/,
+      },
+    },
+  },
+};
+
+/** The programs of the table. */
+export const SIMPLE_PROGRAMS: Program[] = Object.entries(TABLE).map(([name, facts]) => ({
+  names: [name],
+  ...facts,
+}));

@@ -1,0 +1,128 @@
+/**
+ * What a program module says about a program: its names and the facets the analysis reads (what it
+ * runs, where it works, which arguments are text, which names in its arguments are files, whether
+ * it only reads). Every facet is optional and a function of the stage, so a quirk of one program
+ * stays expressible, and it lives in that program's own module.
+ *
+ * @example
+ * ```ts
+ * import type { Program } from "./spec.ts";
+ * const nohup: Program = {
+ *   names: ["nohup"],
+ *   runs: (stage, run) => run.stage(stage.argv.slice(1), "wrapper:nohup"),
+ * };
+ * ```
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/bash.ts";
+import type { EvalShape } from "../types.ts";
+
+/**
+ * How a value a program is given runs: a shell command (`sh -c`), a program given arguments of its
+ * own, or a configuration file that may hold commands (ssh's `-F`).
+ */
+export type How = "shell" | "program" | "file";
+
+/** What a `runs` facet reports the stages it finds to. */
+export interface Runner {
+  /** A command the program runs with these words (expanded in turn). */
+  stage(argv: Word[], origin: string, cwds?: (string | null)[]): void;
+  /** Shell text the program runs (`sh -c TEXT`), analysed in each cwd. */
+  shell(text: Word, origin: string, cwds?: (string | null)[]): void;
+  /** A command an option names, run as `how` says. */
+  command(value: Word, how: How, origin: string): void;
+  /** `NAME=value` words that become the environment of what runs (`env PAGER=… git log`). */
+  environment(words: Word[]): void;
+  /** A stage found some other way (the analysis of a program's script), expanded in turn. */
+  more(stage: Stage): void;
+  /** A stage added as it is, not expanded (awk's file effects). */
+  add(stage: Stage): void;
+  /** Analyse shell text as if it ran in `cwd`: its stages, or null when it cannot be analysed. */
+  analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
+}
+
+/** Options of a program that make it work in another directory. */
+export interface ChdirSpec {
+  /** The options, each taking a directory (`-C dir`, `-Cdir`, `--directory=dir`). */
+  options: string[];
+  /** They come before the subcommand only (`git -C dir log`; `git commit -C REV` is not one). */
+  beforeSubcommand?: boolean;
+  /** Options before the subcommand that take a value, so it is not the subcommand. */
+  valued?: ReadonlySet<string>;
+}
+
+/**
+ * The check that keeps a `$safe-bash` rule for this program read-only: any hit makes the rule not
+ * match (so the call falls to the policy's other rules).
+ */
+export interface ReadOnlyCheck {
+  /** Short option letters that write or execute (checked inside clusters like `-uo`). */
+  short?: string;
+  /** Short option letters that take a value (the rest of the cluster or the next word). */
+  shortWithArg?: string;
+  /** Long options that write or execute (`--output`, `--output=x`, and prefixes like `--out`). */
+  long?: string[];
+  /** Long options whose value may be the next word (`--date tomorrow`). */
+  longWithArg?: string[];
+  /** Whole words that write or execute (find's `-exec`), checked even after `--`. */
+  words?: string[];
+  /** At most this many operands (a second operand is an output file for uniq, xxd). */
+  maxOperands?: number;
+  /** Every operand must match (date's `+FORMAT`; anything else sets the clock). */
+  operand?: RegExp;
+  /** Operands are only allowed when one of these words is present (`git branch --list x`). */
+  operandsNeed?: string[];
+  /** Only these option words are allowed (values after `=` are free). */
+  onlyOptions?: string[];
+}
+
+/** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
+export interface MadeLink {
+  link: string;
+  target: string;
+}
+
+/** What is known about one program (or a family called by several names). */
+export interface Program {
+  /** The names it is called by (a path is matched by its basename). */
+  names: readonly string[];
+  /**
+   * The commands its arguments or input make it run: a wrapper's command, `sh -c` text, `find
+   * -exec`, `xargs CMD`, an awk program's `system()`. A program with this facet is never saved as
+   * a broad approval ("sudo apt *" would allow whatever apt can be made to do).
+   */
+  runs?: (stage: Stage, run: Runner) => void;
+  /**
+   * The commands its option values or settings name (`git -c core.pager=CMD`, `tar -I CMD`, `ssh
+   * -o ProxyCommand=CMD`, `sort --compress-program=CMD`): each is a stage of its own, so an
+   * approval of the program itself stays narrow.
+   */
+  optionCommands?: (stage: Stage, run: Runner) => void;
+  /** Options that make it work in another directory (`git -C`, `make -C`, `tar -C`). */
+  chdir?: ChdirSpec;
+  /** The argv positions (1-based, into `stage.argv`) that are text, not paths. */
+  text?: (argv: Word[]) => Iterable<number>;
+  /** Files its arguments name inside a word (`git show HEAD:.env`), as paths below the cwd. */
+  namedFiles?: (argv: Word[]) => { path: string; source: string }[];
+  /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
+  evaluates?: (stage: Stage) => EvalShape | null;
+  /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
+  readOnly?: Record<string, ReadOnlyCheck>;
+  /** The symlinks it makes (`ln -s T L`), so later stages' paths through them are followed. */
+  links?: (stage: Stage) => MadeLink[];
+  /** It looks at the names or sizes of a directory operand, never at the files below it. */
+  metadataOnly?: boolean;
+  /**
+   * It deletes, moves, copies over or changes the files below a directory it names (`rm -r`,
+   * `tar -x -C dir`); a function when it depends on the subcommand (`git checkout .`).
+   */
+  replacesTrees?: boolean | ((argv: Word[]) => boolean);
+  /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
+  noFileOperands?: boolean;
+  /**
+   * Saving "program subcommand *" would allow anything, beyond what `runs` and `evaluates` say
+   * (`ssh host CMD` runs CMD elsewhere; `npx pkg` runs a package).
+   */
+  tooBroad?: boolean;
+}

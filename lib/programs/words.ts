@@ -1,0 +1,47 @@
+/**
+ * Small helpers the program modules share to read and make words and stages: a program's name, a
+ * static word, a placeholder for a value known only at run time, a stage derived from another.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/bash.ts";
+import { cdInto } from "../shell/paths.ts";
+
+/** The basename of a static command word ("" when it is not static). */
+export function programName(w: Word | undefined): string {
+  if (!w || w.kind !== "static") return "";
+  return w.value.slice(w.value.lastIndexOf("/") + 1);
+}
+
+/** A static word. */
+export function literal(value: string): Word {
+  return { value, kind: "static", prefix: value, text: value };
+}
+
+/** A placeholder word for a value the program supplies at run time (xargs input, find's `{}`). */
+export function unknownWord(text: string, prefix = ""): Word {
+  return { value: text, kind: prefix ? "glob" : "dynamic", prefix, text };
+}
+
+/** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */
+export function derived(
+  stage: Stage,
+  argv: Word[],
+  origin: string,
+  cwds?: (string | null)[],
+): Stage {
+  return {
+    argv,
+    redirects: stage.redirects,
+    text: stage.text,
+    origin,
+    cwds: cwds ?? stage.cwds,
+    piped: stage.piped,
+  };
+}
+
+/** The cwds after `cd dir` from each of `cwds` (unknown when `dir` is not static). */
+export function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
+  if (dir.kind !== "static") return [null];
+  return cwds.map((c) => (c === null ? null : cdInto(c, dir.value, true)[0]));
+}
