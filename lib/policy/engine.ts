@@ -27,7 +27,7 @@ import {
   protectionBelow,
   protectionPair,
 } from "./protection.ts";
-import { RESTRICTIVENESS, stricter, strictest } from "./action.ts";
+import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
