@@ -30,9 +30,9 @@ const TEXT = new Map(FILES.map((f) => [f, readFileSync(join(LIB, f), "utf8")]));
 /** The lib/ files a file imports (static and dynamic imports and re-exports of relative paths). */
 function importsOf(file: string): string[] {
   const out: string[] = [];
-  const re = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.ts)"/g;
-  for (const m of TEXT.get(file)!.matchAll(re)) {
-    const target = relative(LIB, resolve(LIB, dirname(file), m[1]));
+  for (const { fileName } of ts.preProcessFile(TEXT.get(file)!, true, true).importedFiles) {
+    if (!fileName.startsWith(".")) continue;
+    const target = relative(LIB, resolve(LIB, dirname(file), fileName));
     if (!target.startsWith("..")) out.push(target);
   }
   return out;
@@ -93,8 +93,10 @@ Deno.test("architecture: the import graph of lib/ has no cycle", () => {
 });
 
 Deno.test("architecture: shell/ knows no program, programs/ no policy (arrows only downward)", () => {
+  // (Tests may use the helpers of any layer: an analysis is often checked by the verdict it gives.)
   const upward: string[] = [];
-  for (const file of FILES.filter((f) => layerOf(f) < LAYERS.length)) {
+  const layered = FILES.filter((f) => layerOf(f) < LAYERS.length && !f.endsWith("_test.ts"));
+  for (const file of layered) {
     for (const target of importsOf(file)) {
       if (LEAVES.has(target)) continue;
       if (layerOf(target) > layerOf(file)) upward.push(`${file} → ${target}`);
