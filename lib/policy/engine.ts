@@ -200,6 +200,51 @@ function replacesTrees(program: string, stage: Stage | null): boolean {
 const CWD = { expected: true };
 const OTHER = {};
 
+/** Where a target's path leads: the paths to judge, and how each was reached. */
+interface Reached {
+  /** The lexical path, the resolved one, and those a glob or a made link reaches. */
+  paths: string[];
+  resolved?: string;
+  linked?: string;
+  globbed?: string[];
+  placements: Placement[];
+}
+
+/** The paths a target stands for (lexical, resolved, through links) and their placements. */
+function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
+  const { index } = shared;
+  if (target.reach === "anywhere" || target.path === null) {
+    return { paths: [], placements: reachable(index, null) };
+  }
+  const out: Reached = { paths: [target.path], placements: [] };
+  const paths = out.paths;
+  const real = realPath(target.raw ?? target.path, ctx.fs, target.kind === "cwd" ? CWD : OTHER);
+  if (real !== target.path) {
+    paths.push(real);
+    out.resolved = real;
+  }
+  if (target.pattern) {
+    // Through a symlink the glob matches (`cat *` with `lf -> ~/.ssh/id_rsa`).
+    const reached = globLinks(target.pattern, ctx.fs);
+    if (reached.length) out.globbed = reached;
+    for (const r of reached) if (!paths.includes(r)) paths.push(r);
+  }
+  if (shared.links.length) {
+    // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
+    for (const p of target.raw ? [target.raw, target.path] : [target.path]) {
+      const through = throughLinks(p, shared.links);
+      if (through === null) continue;
+      const real = realPath(through, ctx.fs);
+      out.linked ??= real;
+      for (const q of [resolve(through), real]) if (!paths.includes(q)) paths.push(q);
+    }
+  }
+  out.placements = target.reach === "exact"
+    ? paths.map((p) => locate(index, p))
+    : paths.flatMap((p) => reachable(index, p));
+  return out;
+}
+
 /** Judge one target: every placement it can fall into, lexical and resolved, plus pathProtection. */
 function judgeTarget(
   config: Config,
@@ -209,41 +254,8 @@ function judgeTarget(
   explain: boolean,
   shared: StageShared,
 ): TargetVerdict {
-  const { index, judged } = shared;
-  const paths: string[] = [];
-  let resolved: string | undefined;
-  let linked: string | undefined;
-  let globbed: string[] | undefined;
-  let placements: Placement[];
-  if (target.reach === "anywhere" || target.path === null) {
-    placements = reachable(index, null);
-  } else {
-    paths.push(target.path);
-    const real = realPath(target.raw ?? target.path, ctx.fs, target.kind === "cwd" ? CWD : OTHER);
-    if (real !== target.path) {
-      paths.push(real);
-      resolved = real;
-    }
-    if (target.pattern) {
-      // Through a symlink the glob matches (`cat *` with `lf -> ~/.ssh/id_rsa`).
-      const reached = globLinks(target.pattern, ctx.fs);
-      if (reached.length) globbed = reached;
-      for (const r of reached) if (!paths.includes(r)) paths.push(r);
-    }
-    if (shared.links.length) {
-      // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
-      for (const p of target.raw ? [target.raw, target.path] : [target.path]) {
-        const through = throughLinks(p, shared.links);
-        if (through === null) continue;
-        const real = realPath(through, ctx.fs);
-        linked ??= real;
-        for (const q of [resolve(through), real]) if (!paths.includes(q)) paths.push(q);
-      }
-    }
-    placements = target.reach === "exact"
-      ? paths.map((p) => locate(index, p))
-      : paths.flatMap((p) => reachable(index, p));
-  }
+  const { judged } = shared;
+  const { paths, resolved, linked, globbed, placements } = reachedBy(ctx, target, shared);
   // The most restrictive placement (the first of equals) decides.
   let bestAt = 0;
   let bestResult: (RuleResult & { approval?: Rule }) | undefined;
@@ -280,7 +292,19 @@ function judgeTarget(
   const note = target.note ?? r.note;
   if (note) out.note = note;
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
-  const checked = target.path === null ? [] : paths;
+  protect(config, ctx, target, shared, target.path === null ? [] : paths, out);
+  return out;
+}
+
+/** Apply pathProtection to a target's verdict: the strictest entry over its paths, if stricter. */
+function protect(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  checked: string[],
+  out: TargetVerdict,
+): void {
   // Built-in protection of the gate's files counts for what may change them (asked only when
   // one applies: whether a stage writes is a question to the preset).
   const writes = () => target.kind === "redirect" ? target.write === true : shared.writes();
@@ -323,7 +347,6 @@ function judgeTarget(
     out.approval = undefined;
     delete out.approval;
   }
-  return out;
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

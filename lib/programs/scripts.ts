@@ -449,167 +449,173 @@ export function sedEffects(args: Arg[]): ScriptEffects {
 /** Commands that take no argument (after them: blanks, then `;`, `}`, `#` or a newline). */
 const SED_PLAIN = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F"]);
 
+/** A position in a sed script being read. */
+interface Cursor {
+  src: string;
+  i: number;
+}
+
+function blanks(c: Cursor): void {
+  while (c.i < c.src.length && (c.src[c.i] === " " || c.src[c.i] === "\t")) c.i++;
+}
+
+/** The rest of the line (a file name, a label, text): GNU takes it whole. */
+function restOfLine(c: Cursor): string {
+  const end = c.src.indexOf("\n", c.i);
+  const text = c.src.slice(c.i, end < 0 ? c.src.length : end);
+  c.i = end < 0 ? c.src.length : end;
+  return text;
+}
+
+/**
+ * Skip a delimited part (`/re/`, `\cREc`, the parts of `s` and `y`); false when unclosed. In a
+ * regex, a bracket expression holds the delimiter as a plain character (`s/[/]/x/`), and a
+ * backslash in it is plain too (`[\]` is one backslash).
+ */
+function delimited(c: Cursor, delim: string, regex: boolean): boolean {
+  for (; c.i < c.src.length; c.i++) {
+    const ch = c.src[c.i];
+    if (ch === "\\") c.i++;
+    else if (ch === delim) {
+      c.i++;
+      return true;
+    } else if (ch === "\n" && delim !== "\n") return false;
+    else if (ch === "[" && regex && !bracket(c)) return false;
+  }
+  return false;
+}
+
+/** Skip a bracket expression at the cursor (ending on its `]`); false when unclosed. */
+function bracket(c: Cursor): boolean {
+  const src = c.src;
+  let j = c.i + 1;
+  if (src[j] === "^") j++;
+  if (src[j] === "]") j++;
+  for (; j < src.length; j++) {
+    const ch = src[j];
+    if (ch === "\n") return false;
+    if (ch === "[" && (src[j + 1] === ":" || src[j + 1] === "." || src[j + 1] === "=")) {
+      const close = src.indexOf(src[j + 1] + "]", j + 2);
+      if (close < 0) return false;
+      j = close + 1;
+    } else if (ch === "]") {
+      c.i = j;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Skip an address (`/re/`, `\cREc`, `$`, a line number, `first~step`); false when unclosed. */
+function address(c: Cursor): boolean {
+  const src = c.src;
+  if (src[c.i] === "/") {
+    c.i++;
+    if (!delimited(c, "/", true)) return false;
+  } else if (src[c.i] === "\\" && c.i + 1 < src.length) {
+    const d = src[c.i + 1];
+    c.i += 2;
+    if (!delimited(c, d, true)) return false;
+  } else if (src[c.i] === "$") c.i++;
+  else if (/[0-9]/.test(src[c.i] ?? "")) {
+    while (/[0-9~]/.test(src[c.i] ?? "")) c.i++;
+    return true;
+  } else return true; // no address
+  while (src[c.i] === "I" || src[c.i] === "M") c.i++;
+  return true;
+}
+
+/** Read an `s` command after its name: its effects into `out`; what is wrong, or null. */
+function substitution(c: Cursor, out: ScriptEffects): string | null {
+  const d = c.src[c.i++];
+  if (d === undefined || d === "\n" || d === "\\") return "an s command";
+  if (!delimited(c, d, true) || !delimited(c, d, false)) return "an unclosed s command";
+  // Flags: g p i I m M e, a number, and w FILE (the rest of the line).
+  for (; c.i < c.src.length; c.i++) {
+    const f = c.src[c.i];
+    if (/[gpiImM0-9]/.test(f)) continue;
+    if (f === "e") {
+      out.commands.push({ text: null, piped: false }); // runs the pattern space
+      continue;
+    }
+    if (f === "w") {
+      c.i++;
+      blanks(c);
+      const file = sedFile(restOfLine(c));
+      if (!isStream(file)) out.writes.push(file);
+    }
+    break;
+  }
+  return null;
+}
+
+/** Read one command after its name `cmd`: its effects into `out`; what is wrong, or null. */
+function sedCommand(c: Cursor, cmd: string, out: ScriptEffects): string | null {
+  if (cmd === "s") return substitution(c, out);
+  if (cmd === "y") {
+    const d = c.src[c.i++];
+    if (d === undefined || d === "\n" || d === "\\") return "a y command";
+    if (!delimited(c, d, false) || !delimited(c, d, false)) return "an unclosed y command";
+  } else if (cmd === "a" || cmd === "i" || cmd === "c") {
+    // Text to the end of the line; `a\` and continued lines carry it on.
+    for (;;) {
+      const line = restOfLine(c);
+      if (!/(^|[^\\])(\\\\)*\\$/.test(line) || c.i >= c.src.length) break;
+      c.i++;
+    }
+  } else if (cmd === "r" || cmd === "R" || cmd === "w" || cmd === "W") {
+    blanks(c);
+    const file = sedFile(restOfLine(c));
+    if (cmd === "r" || cmd === "R") {
+      if (!isStream(file)) out.reads.push(file);
+    } else if (!isStream(file)) out.writes.push(file);
+  } else if (cmd === "e") {
+    blanks(c);
+    const line = restOfLine(c);
+    // A bare `e` runs the pattern space.
+    out.commands.push({ text: line.trim() ? line : null, piped: false });
+  } else if (cmd === "b" || cmd === "t" || cmd === "T" || cmd === ":" || cmd === "v") {
+    // A label (or v's version): to `;` or the end of the line.
+    while (c.i < c.src.length && c.src[c.i] !== "\n" && c.src[c.i] !== ";") c.i++;
+  } else if (cmd === "l" || cmd === "L" || cmd === "q" || cmd === "Q") {
+    blanks(c);
+    while (/[0-9]/.test(c.src[c.i] ?? "")) c.i++;
+  } else return `the command ${JSON.stringify(cmd)}`;
+  return null;
+}
+
 /** The effects of a sed script (GNU syntax, which the others' scripts are a part of). */
 function sedScript(src: string): ScriptEffects {
   const out = none();
-  let i = 0;
+  const c: Cursor = { src, i: 0 };
   const bad = (what: string) => opaque(`a sed script this reader cannot read (${what})`);
-  const blanks = () => {
-    while (i < src.length && (src[i] === " " || src[i] === "\t")) i++;
-  };
-  /** The rest of the line (a file name, a label, text): GNU takes it whole. */
-  const restOfLine = (): string => {
-    const end = src.indexOf("\n", i);
-    const text = src.slice(i, end < 0 ? src.length : end);
-    i = end < 0 ? src.length : end;
-    return text;
-  };
-  /**
-   * Skip a delimited part (`/re/`, `\cREc`, the parts of `s` and `y`); false when unclosed. In a
-   * regex, a bracket expression holds the delimiter as a plain character (`s/[/]/x/`), and a
-   * backslash in it is plain too (`[\]` is one backslash).
-   */
-  const delimited = (delim: string, regex: boolean): boolean => {
-    for (; i < src.length; i++) {
-      const c = src[i];
-      if (c === "\\") i++;
-      else if (c === delim) {
-        i++;
-        return true;
-      } else if (c === "\n" && delim !== "\n") return false;
-      else if (c === "[" && regex && !bracket()) return false;
-    }
-    return false;
-  };
-  /** Skip a bracket expression at `i` (ending on its `]`); false when unclosed. */
-  const bracket = (): boolean => {
-    let j = i + 1;
-    if (src[j] === "^") j++;
-    if (src[j] === "]") j++;
-    for (; j < src.length; j++) {
-      const c = src[j];
-      if (c === "\n") return false;
-      if (c === "[" && (src[j + 1] === ":" || src[j + 1] === "." || src[j + 1] === "=")) {
-        const close = src.indexOf(src[j + 1] + "]", j + 2);
-        if (close < 0) return false;
-        j = close + 1;
-      } else if (c === "]") {
-        i = j;
-        return true;
-      }
-    }
-    return false;
-  };
-  const address = (): boolean => {
-    if (src[i] === "/") {
-      i++;
-      if (!delimited("/", true)) return false;
-    } else if (src[i] === "\\" && i + 1 < src.length) {
-      const d = src[i + 1];
-      i += 2;
-      if (!delimited(d, true)) return false;
-    } else if (src[i] === "$") i++;
-    else if (/[0-9]/.test(src[i] ?? "")) {
-      while (/[0-9~]/.test(src[i] ?? "")) i++;
-      return true;
-    } else return true; // no address
-    while (src[i] === "I" || src[i] === "M") i++;
-    return true;
-  };
-  while (i < src.length) {
-    blanks();
-    const c = src[i];
-    if (c === undefined) break;
-    if (c === "\n" || c === ";" || c === "}" || c === "{") {
-      i++;
+  while (c.i < src.length) {
+    blanks(c);
+    const ch = src[c.i];
+    if (ch === undefined) break;
+    if (ch === "\n" || ch === ";" || ch === "}" || ch === "{") {
+      c.i++;
       continue;
     }
-    if (c === "#") {
-      restOfLine();
+    if (ch === "#") {
+      restOfLine(c);
       continue;
     }
-    if (!address()) return bad("an unclosed address");
-    blanks();
-    if (src[i] === ",") {
-      i++;
-      blanks();
-      if (src[i] === "+" || src[i] === "~") i++;
-      if (!address()) return bad("an unclosed address");
-      blanks();
+    if (!address(c)) return bad("an unclosed address");
+    blanks(c);
+    if (src[c.i] === ",") {
+      c.i++;
+      blanks(c);
+      if (src[c.i] === "+" || src[c.i] === "~") c.i++;
+      if (!address(c)) return bad("an unclosed address");
+      blanks(c);
     }
-    while (src[i] === "!" || src[i] === " " || src[i] === "\t") i++;
-    const cmd = src[i++];
+    while (src[c.i] === "!" || src[c.i] === " " || src[c.i] === "\t") c.i++;
+    const cmd = src[c.i++];
     if (cmd === undefined) break;
-    if (cmd === "{" || cmd === "}") continue;
-    if (SED_PLAIN.has(cmd)) continue;
-    if (cmd === "\n" || cmd === ";") continue;
-    if (cmd === "s") {
-      const d = src[i++];
-      if (d === undefined || d === "\n" || d === "\\") return bad("an s command");
-      if (!delimited(d, true) || !delimited(d, false)) return bad("an unclosed s command");
-      // Flags: g p i I m M e, a number, and w FILE (the rest of the line).
-      for (; i < src.length; i++) {
-        const f = src[i];
-        if (/[gpiImM0-9]/.test(f)) continue;
-        if (f === "e") {
-          out.commands.push({ text: null, piped: false }); // runs the pattern space
-          continue;
-        }
-        if (f === "w") {
-          i++;
-          blanks();
-          const file = sedFile(restOfLine());
-          if (!isStream(file)) out.writes.push(file);
-        }
-        break;
-      }
-      continue;
-    }
-    if (cmd === "y") {
-      const d = src[i++];
-      if (d === undefined || d === "\n" || d === "\\") return bad("a y command");
-      if (!delimited(d, false) || !delimited(d, false)) return bad("an unclosed y command");
-      continue;
-    }
-    if (cmd === "a" || cmd === "i" || cmd === "c") {
-      // Text to the end of the line; `a\` and continued lines carry it on.
-      for (;;) {
-        const line = restOfLine();
-        if (!/(^|[^\\])(\\\\)*\\$/.test(line) || i >= src.length) break;
-        i++;
-      }
-      continue;
-    }
-    if (cmd === "r" || cmd === "R" || cmd === "w" || cmd === "W") {
-      blanks();
-      const file = sedFile(restOfLine());
-      if (cmd === "r" || cmd === "R") {
-        if (!isStream(file)) out.reads.push(file);
-      } else if (!isStream(file)) out.writes.push(file);
-      continue;
-    }
-    if (cmd === "e") {
-      blanks();
-      const line = restOfLine();
-      // A bare `e` runs the pattern space.
-      out.commands.push({ text: line.trim() ? line : null, piped: false });
-      continue;
-    }
-    if (cmd === "b" || cmd === "t" || cmd === "T" || cmd === ":") {
-      // A label: to `;` or the end of the line.
-      while (i < src.length && src[i] !== "\n" && src[i] !== ";") i++;
-      continue;
-    }
-    if (cmd === "l" || cmd === "L" || cmd === "q" || cmd === "Q") {
-      blanks();
-      while (/[0-9]/.test(src[i] ?? "")) i++;
-      continue;
-    }
-    if (cmd === "v") {
-      while (i < src.length && src[i] !== "\n" && src[i] !== ";") i++;
-      continue;
-    }
-    return bad(`the command ${JSON.stringify(cmd)}`);
+    if (cmd === "{" || cmd === "}" || cmd === "\n" || cmd === ";" || SED_PLAIN.has(cmd)) continue;
+    const wrong = sedCommand(c, cmd, out);
+    if (wrong !== null) return bad(wrong);
   }
   return out;
 }
