@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
+import { CHOICES } from "./ask_choices.ts";
 import { type BashParser, loadBashParser, type WasmBytes } from "./shell/parser.ts";
 import { agentDirFrom, discoverConfigFiles, formatConfigError, type LoadResult } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
@@ -72,14 +73,7 @@ interface ToolResultEvent {
 export type Mode = "enforce" | "inform" | "ignore";
 const MODES: Mode[] = ["enforce", "inform", "ignore"];
 
-/** The ask dialog's choices (RULINGS). */
-export const CHOICES = {
-  once: "Allow once",
-  session: "Allow for session",
-  project: "Allow for Project",
-  global: "Allow Globally",
-  deny: "Deny",
-} as const;
+export { CHOICES };
 
 /** The choices offered when a trusted project's config changed in a way that can loosen. */
 const APPLY_PROJECT = "Apply the changed project config";

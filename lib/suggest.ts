@@ -29,7 +29,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
 import { loadBashParser } from "./shell/parser.ts";
-import type { CliIo } from "./cli.ts";
+import type { CliIo } from "./cli_io.ts";
 import { agentDirFrom, formatConfigError } from "./config.ts";
 import {
   blockingErrors,
@@ -39,7 +39,7 @@ import {
   effectiveConfig,
 } from "./config_view.ts";
 import type { ClassifiedVerdict } from "./evals.ts";
-import { CHOICES } from "./extension.ts";
+import { CHOICES } from "./ask_choices.ts";
 import { realFs } from "./policy/fs_facts.ts";
 import { protectionPair } from "./policy/protection.ts";
 import {
