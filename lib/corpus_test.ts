@@ -4,9 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeBash } from "./shell/bash.ts";
+import { analyzeBash } from "./shell/analyze.ts";
 import { loadBashParser } from "./shell/parser.ts";
 import { decide } from "./policy/engine.ts";
+import { carriesCommand } from "./programs/env.ts";
 import { configFrom, ctxIn } from "./testing.ts";
 import type { Action } from "./types.ts";
 
@@ -56,7 +57,11 @@ Deno.test(`corpus: all ${corpus.length} commands get a verdict without throwing`
 Deno.test("corpus: unseen commands and syntax errors are never allowed; mutators never pass read-only", async () => {
   const parser = await loadBashParser();
   for (const command of corpus) {
-    const a = analyzeBash(command, { cwd: ctx.cwd, home: ctx.home, env: ctx.env }, parser);
+    const a = analyzeBash(
+      command,
+      { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand },
+      parser,
+    );
     const ro = decide(readOnly, { tool: "bash", input: { command } }, ctx, { parser }).action;
     const dl = decide(denyList, { tool: "bash", input: { command } }, ctx, { parser }).action;
     const blind = a.error !== null ||

@@ -1,12 +1,12 @@
 /** The decision: a tool call, a config and a context in, one verdict out. Pure and synchronous. */
+import { analyzeBash } from "../shell/analyze.ts";
 import {
-  analyzeBash,
   type BashAnalysis,
   type BashEnv,
   commandString,
   isFileTarget,
   type Stage,
-} from "../shell/bash.ts";
+} from "../shell/model.ts";
 import type { BashParser } from "../shell/parser.ts";
 import {
   locate,
@@ -31,7 +31,7 @@ import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
-import { RISKY_ENV } from "../programs/env.ts";
+import { carriesCommand, RISKY_ENV } from "../programs/env.ts";
 import { evalShape, innerStages, linksMade } from "../programs/expand.ts";
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
@@ -586,7 +586,7 @@ function decideBash(
       error: "the bash call has no command string",
     };
   }
-  const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env };
+  const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand };
   const analysis = analyzeCached(command, env, opts.parser);
   // Wrappers seen through: sudo, env, xargs, find -exec, bash -c, eval, ... run stages of their own.
   const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
-import { analyzeBash, commandString, isFileTarget, type Stage } from "../shell/bash.ts";
+import { analyzeBash } from "../shell/analyze.ts";
+import { commandString, isFileTarget, type Stage } from "../shell/model.ts";
 import { loadBashParser } from "../shell/parser.ts";
+import { carriesCommand } from "../programs/env.ts";
 import { globMatch } from "./glob.ts";
 import { expandSafeBash, presetAccepts, presetForm, SAFE_BASH_SIZE } from "./safe_bash.ts";
 
 const parser = await loadBashParser();
-const env = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u" } };
+const env = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u" }, carriesCommand };
 const RULES = expandSafeBash("allow");
 
 /** Whether some preset rule matches the stage's command and its argument checks hold. */

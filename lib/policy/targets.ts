@@ -1,6 +1,6 @@
 /** Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages. */
 import { dirname, resolve } from "node:path";
-import { isFileTarget, type Stage, type Word } from "../shell/bash.ts";
+import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";

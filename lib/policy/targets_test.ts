@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { analyzeBash } from "../shell/bash.ts";
+import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "./engine.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
+import { carriesCommand } from "../programs/env.ts";
 import { configFrom, fuzzSeed, runBash, seededRandom } from "../testing.ts";
 import type { Context } from "../types.ts";
 
@@ -15,6 +16,8 @@ const ctx: Context = {
   env: { HOME: "/home/u", TMPDIR: "/tmp" },
   fs: fakeFs({ files: ["/proj/exists", "/proj/src/a.ts", SHOT] }),
 };
+/** `ctx` as the bash analysis takes it. */
+const bashEnv = { ...ctx, carriesCommand };
 
 /** Targets as `reach path` strings (`kind` too when asked), sorted. */
 function show(targets: Target[], withKind = false): string[] {
@@ -27,7 +30,7 @@ function tool(name: string, input: Record<string, unknown>, withKind = false): s
 
 /** The targets of every stage of a bash command, minus the cwd ones. */
 function bash(command: string, withKind = false): string[] {
-  const a = analyzeBash(command, ctx, parser);
+  const a = analyzeBash(command, bashEnv, parser);
   assert.equal(a.error, null, command);
   const all = a.stages.flatMap((s) => stageTargets(s, ctx)).filter((t) => t.kind !== "cwd");
   return show(all, withKind);
@@ -102,11 +105,11 @@ Deno.test("other tools: input too deep or too large to inspect reaches anywhere"
 });
 
 Deno.test("bash: the cwd is always a target", () => {
-  const a = analyzeBash("ls", ctx, parser);
+  const a = analyzeBash("ls", bashEnv, parser);
   assert.deepEqual(show(stageTargets(a.stages[0], ctx), true), ["cwd exact /proj"]);
-  const b = analyzeBash("cd /x; rm a", ctx, parser);
+  const b = analyzeBash("cd /x; rm a", bashEnv, parser);
   assert.deepEqual(show(stageTargets(b.stages[1], ctx), true), ["cwd exact /proj", "cwd exact /x"]);
-  const c = analyzeBash("cd $X && ls", ctx, parser);
+  const c = analyzeBash("cd $X && ls", bashEnv, parser);
   assert.deepEqual(show(stageTargets(c.stages[1], ctx), true), ["cwd anywhere null"]);
 });
 
@@ -146,7 +149,7 @@ Deno.test("bash: relative paths follow cd", () => {
   // (`/x` is the cd's own target.)
   assert.deepEqual(bash("cd /x && rm a/b"), ["exact /x", "exact /x/a/b"]);
   assert.deepEqual(bash("cd /x; rm a/b"), ["exact /proj/a/b", "exact /x", "exact /x/a/b"]);
-  const a = analyzeBash("cd $X && rm a/b /abs", ctx, parser);
+  const a = analyzeBash("cd $X && rm a/b /abs", bashEnv, parser);
   assert.deepEqual(show(stageTargets(a.stages[1], ctx), true), [
     "argument exact /abs",
     "cwd anywhere null",
@@ -187,7 +190,7 @@ Deno.test("bash: unknown values reach anywhere, or below an absolute static pref
   for (const [cmd, want] of cases) assert.deepEqual(bash(cmd), want, cmd);
   assert.deepEqual(bash("cat $FILE", true), ["dynamic anywhere null"]);
   // After `cd $X` a relative name is somewhere unknown.
-  const a = analyzeBash("cd $X && cat a/b", ctx, parser);
+  const a = analyzeBash("cd $X && cat a/b", bashEnv, parser);
   assert.deepEqual(show(stageTargets(a.stages[1], ctx), true), [
     "cwd anywhere null",
     "dynamic anywhere null",
@@ -242,7 +245,7 @@ Deno.test("bash: file redirects are targets; fd duplication and devices are not"
 
 Deno.test("bash: targets are not repeated", () => {
   assert.deepEqual(bash("cat /etc/x /etc/x > /etc/x"), ["exact /etc/x", "exact /etc/x"]);
-  const a = analyzeBash("cat /etc/x /etc/x", ctx, parser);
+  const a = analyzeBash("cat /etc/x /etc/x", bashEnv, parser);
   assert.equal(stageTargets(a.stages[0], ctx).length, 2); // the cwd and /etc/x once
 });
 

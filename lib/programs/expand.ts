@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import { ASSIGNED, carriesCommand, CODE_ENV, PROGRAM_ENV, PROMPT_ENV } from "./env.ts";
 import { programOf } from "./registry.ts";

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { optionValues, type SearchSpec, searchText } from "./search_text.ts";
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/bash.ts";
+import type { Stage } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program } from "./spec.ts";
 import { literal, programName } from "./words.ts";

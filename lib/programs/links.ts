@@ -3,7 +3,7 @@
  * engine judges a path, a path through such a link is also judged where the link will lead.
  */
 import { basename, dirname, resolve } from "node:path";
-import type { Stage } from "../shell/bash.ts";
+import type { Stage } from "../shell/model.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";

@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
-import { analyzeBash } from "../shell/bash.ts";
+import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import { linksMade } from "./expand.ts";
 import { throughLinks } from "./links.ts";
+import { carriesCommand } from "./env.ts";
 
 const parser = await loadBashParser();
 
 /** The links a command makes, as `link -> target`. */
 function links(command: string): string[] {
-  const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
+  const a = analyzeBash(
+    command,
+    { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand },
+    parser,
+  );
   assert.equal(a.error, null, command);
   return linksMade(a.stages).map((l) => `${l.link} -> ${l.target}`).sort();
 }

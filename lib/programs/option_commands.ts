@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { How, Program } from "./spec.ts";
 import { literal } from "./words.ts";
 

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Word } from "../shell/bash.ts";
+import type { Word } from "../shell/model.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
 import { FIND_PROGRAMS } from "./find.ts";
 import { GIT } from "./git.ts";

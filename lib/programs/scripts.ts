@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Redirect, Stage, Word } from "../shell/bash.ts";
+import type { Redirect, Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { derived, literal, programName, unknownWord } from "./words.ts";
 

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Word } from "../shell/bash.ts";
+import type { Word } from "../shell/model.ts";
 
 /** How a search program takes its options. */
 export interface SearchSpec {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Word } from "../shell/bash.ts";
+import type { Word } from "../shell/model.ts";
 import { programNamed } from "./registry.ts";
 import { literal, unknownWord } from "./words.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";

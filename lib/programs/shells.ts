@@ -6,13 +6,14 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
-const DECLARATIONS = ["export", "declare", "typeset", "local", "readonly"];
+const DECLARATIONS = [...DECLARATION_BUILTINS];
 
 /** The `-c` string of a shell invocation, "script" for `sh file`, or null (stdin). */
 function shellPayload(args: Word[]): Word | "script" | null {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 
 /**

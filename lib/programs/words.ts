@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 
 /** The basename of a static command word ("" when it is not static). */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/bash.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, unknownWord } from "./words.ts";
 

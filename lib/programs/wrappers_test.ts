@@ -3,8 +3,9 @@ import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
-import { analyzeBash } from "../shell/bash.ts";
+import { analyzeBash } from "../shell/analyze.ts";
 import { evalShape } from "./expand.ts";
+import { carriesCommand } from "./env.ts";
 
 const parser = await loadBashParser();
 
@@ -203,7 +204,11 @@ Deno.test({
 
 Deno.test("evalShape: inline code behind clustered flags is found, with its source", () => {
   const shape = (command: string) => {
-    const a = analyzeBash(command, { cwd: "/p", home: "/h", env: { HOME: "/h" } }, parser);
+    const a = analyzeBash(
+      command,
+      { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand },
+      parser,
+    );
     const s = evalShape(a.stages[0]);
     return s && [s.language, s.via, s.source];
   };

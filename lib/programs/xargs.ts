@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Word } from "../shell/bash.ts";
+import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { loadBashParser } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
-import { fuzzSeed, seededRandom } from "../testing.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 const corpus = readFileSync(new URL("../../testdata/corpus/nl2bash.txt", import.meta.url), "utf8")

@@ -1,4 +1,5 @@
 /** Shell text as bash reads it: line continuations, escapes, ANSI-C strings, a fallback splitter. */
+import { RESERVED_WORDS } from "./keywords.ts";
 
 /** The text with line continuations joined, and where each removed one was (offsets in `text`). */
 export interface JoinedLines {
@@ -329,32 +330,6 @@ export interface FallbackStage {
   words: string[];
   text: string;
 }
-
-/** Words that open or close a compound command (or time a pipeline): not plain commands. */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  "if",
-  "then",
-  "elif",
-  "else",
-  "fi",
-  "case",
-  "esac",
-  "for",
-  "select",
-  "while",
-  "until",
-  "do",
-  "done",
-  "in",
-  "function",
-  "time",
-  "coproc",
-  "{",
-  "}",
-  "!",
-  "[[",
-  "]]",
-]);
 
 /**
  * The splitter used when tree-sitter cannot load: it splits only what it can split for sure

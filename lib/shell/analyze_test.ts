@@ -1,0 +1,76 @@
+/** The analysis as a whole: errors, limits, the fallback splitter. */
+import assert from "node:assert/strict";
+import { analyzeBash, MAX_COMMAND_LENGTH } from "./analyze.ts";
+import { commandString } from "./model.ts";
+import { analyze, C, ENV, NL } from "./analyze_testing.ts";
+
+Deno.test("syntax errors and oversized input give an error", () => {
+  for (
+    const cmd of [
+      'echo "unterminated',
+      "if then",
+      "if then fi",
+      "echo $(",
+      "cat <<EOF; a\nEOF", // tree-sitter misreads this heredoc: not analysable
+      "rm !(keep)",
+    ]
+  ) {
+    assert.ok(analyze(cmd).error, cmd);
+  }
+  const big = analyze("echo " + "a".repeat(MAX_COMMAND_LENGTH));
+  assert.match(big.error ?? "", /longer than/);
+  assert.deepEqual(big.stages, []);
+  assert.equal(analyze("echo " + "a ".repeat(200)).error, null);
+});
+
+Deno.test("a line continuation the joiner cannot place is an error, not a split word", () => {
+  // Quotes nested in ${…} inside double quotes: bash joins `r\<newline>m`, tree-sitter would
+  // read `r m`. The cross-check refuses rather than guess.
+  const a = analyze(`echo "\${x:-"'"}"; r${C}m -rf / #'`);
+  assert.match(a.error ?? "", /line continuation/);
+  // Legitimate ones pass.
+  for (
+    const cmd of [
+      `echo 'a${C}b'`,
+      `# c ${C}`,
+      `cat <<'EOF'${NL}a${C}b${NL}EOF`,
+      `echo $'a${C}b'`,
+      `ls ${C}-la`,
+    ]
+  ) {
+    assert.equal(analyze(cmd).error, null, cmd);
+  }
+});
+
+Deno.test("without a parser the fallback splitter is used, and cd still counts", () => {
+  const plain = analyzeBash("ls -la | wc -l && git status", ENV, null);
+  assert.equal(plain.error, null);
+  assert.deepEqual(plain.stages.map(commandString), ["ls -la", "wc -l", "git status"]);
+  const cd = analyzeBash("cd /x && rm a", ENV, null);
+  assert.deepEqual([...cd.stages[1].cwds].sort(), ["/proj", "/x"]);
+  for (const cmd of ["echo $X", "rm *", "if true; then rm a; fi", "ls > f"]) {
+    assert.ok(analyzeBash(cmd, ENV, null).error, cmd);
+  }
+});
+
+Deno.test("pathological input ends in an error, not a hang or a crash", () => {
+  const cases = [
+    "echo " + "$(".repeat(3000) + "x" + ")".repeat(3000), // deeper than the stack
+    Array(2000).fill("a").join(";"), // too many stages
+    "while a; do ".repeat(300) + "cd ..; " + "done; ".repeat(300), // too much to walk
+    `cat <<EOF${NL}` + `$(x)${NL}`.repeat(2000) + "EOF",
+  ];
+  for (const cmd of cases) {
+    const t0 = performance.now();
+    assert.ok(analyze(cmd).error, cmd.slice(0, 40));
+    assert.ok(performance.now() - t0 < 5000, cmd.slice(0, 40));
+  }
+});
+
+Deno.test("an assignment alone is an environment stage when the caller's predicate says it carries a command", () => {
+  const a = analyze("PAGER='less -R'; FOO=1; git log");
+  assert.equal(a.error, null);
+  assert.deepEqual(a.environment?.map((s) => s.assignments![0].value), ["PAGER=less -R"]);
+  assert.deepEqual(a.stages.map((s) => s.argv[0].value), ["git"]);
+  assert.equal(analyze("FOO=1").environment, undefined);
+});

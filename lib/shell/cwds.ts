@@ -1,0 +1,108 @@
+/**
+ * The directories a command may run in, as its statements move the shell: the cwd sets
+ * ({@linkcode Cwds}, null for unknown), how they flow on success and failure ({@linkcode Flow}),
+ * and where a `cd`/`pushd` leads ({@linkcode cdTarget}).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { BashEnv, Word } from "./model.ts";
+import { cdInto } from "./paths.ts";
+
+/** The directories a statement may run in; null means unknown. */
+export type Cwds = (string | null)[];
+/** The cwds after a statement succeeded and after it failed. */
+export type Flow = { ok: Cwds; fail: Cwds };
+
+/** At most this many cwds are told apart; more become unknown. */
+const MAX_CWDS = 8;
+
+/** The flow of a statement that does not move: the same cwds either way. */
+export function same(cwds: Cwds): Flow {
+  return { ok: cwds, fail: cwds };
+}
+
+/** Every cwd of the sets (at most MAX_CWDS, the rest unknown). */
+export function union(...sets: Cwds[]): Cwds {
+  // Mostly the sets are one and the same: keep the first (cwd lists are never changed in place).
+  const first = sets[0];
+  if (first.length === 1 || first.length <= MAX_CWDS && new Set(first).size === first.length) {
+    let more = false;
+    for (let i = 1; i < sets.length && !more; i++) {
+      if (sets[i] !== first) more = sets[i].some((c) => !first.includes(c));
+    }
+    if (!more) return first;
+  }
+  const out: Cwds = [];
+  for (const s of sets) for (const c of s) if (!out.includes(c)) out.push(c);
+  if (out.length > MAX_CWDS) return [...out.slice(0, MAX_CWDS - 1), null];
+  return out;
+}
+
+/** Commands that may change the cwd in ways we cannot follow (they run other shell code). */
+const OPAQUE = new Set(["eval", "source", ".", "popd"]);
+
+/** What a cd needs to know: the home directory (null: unknown) and CDPATH (unknown if assigned). */
+export interface CdFacts {
+  home: string | null;
+  env: BashEnv;
+  cdpathUnknown?: boolean;
+}
+
+/**
+ * Where a `cd`/`pushd` stage leaves the shell when it succeeds; null when the stage does not change
+ * directory. Relative operands may also go through CDPATH.
+ */
+export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
+  let i = 0;
+  while (
+    argv[i]?.kind === "static" && (argv[i].value === "builtin" || argv[i].value === "command")
+  ) {
+    i++;
+  }
+  const name = argv[i];
+  if (!name) return null;
+  if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
+  if (OPAQUE.has(name.value)) return union(cwds, [null]);
+  if (name.value !== "cd" && name.value !== "pushd") return null;
+  const { args, physical } = operands(argv.slice(i + 1));
+  const arg = args[0];
+  if (!arg) return name.value === "cd" ? [facts.home] : [null];
+  if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
+  const dir = arg.value;
+  const into = (base: string | null) => base === null ? [null] : cdInto(base, dir, physical);
+  if (dir.startsWith("/")) return into("/");
+  const plain = union(...cwds.map(into));
+  if (/^\.\.?(\/|$)/.test(dir)) return plain;
+  if (facts.cdpathUnknown) return union(plain, [null]);
+  const cdpath = facts.env.env.CDPATH;
+  if (!cdpath) return plain;
+  // Each CDPATH entry (an empty one is the cwd) is tried before the plain relative path.
+  const bases = cdpath.split(":").flatMap((
+    p,
+  ) => (p === "" ? cwds : cwds.map((c) => absoluteIn(p, c))));
+  return union(...bases.map(into), plain);
+}
+
+function absoluteIn(path: string, cwd: string | null): string | null {
+  if (path.startsWith("/")) return path;
+  return cwd === null ? null : resolve(cwd, path);
+}
+
+/**
+ * The operands of cd/pushd, options (`-L`, `-P`, `-e`, `-@`) and `--` dropped, and whether the
+ * last of `-L`/`-P` is `-P`.
+ */
+function operands(args: Word[]): { args: Word[]; physical: boolean } {
+  const out: Word[] = [];
+  let options = true;
+  let physical = false;
+  for (const w of args) {
+    if (options && w.kind === "static" && w.value === "--") options = false;
+    else if (options && w.kind === "static" && /^-[LPe@]+$/.test(w.value)) {
+      const last = Math.max(w.value.lastIndexOf("L"), w.value.lastIndexOf("P"));
+      if (last > 0) physical = w.value[last] === "P";
+    } else out.push(w);
+  }
+  return { args: out, physical };
+}

@@ -1,0 +1,102 @@
+/**
+ * The model of a bash command every layer shares: the stages bash may run ({@linkcode Stage}), their
+ * words as bash will see them ({@linkcode Word}), their redirects ({@linkcode Redirect}), the
+ * analysis of a whole command ({@linkcode BashAnalysis}) and what the analysis may assume
+ * ({@linkcode BashEnv}). Types and two small questions about them; no parsing.
+ *
+ * @module
+ */
+
+/** A word after quote removal and the expansions the engine can know. */
+export interface Word {
+  /** The value bash will use; unknown parts keep their source text (`$X`, `$(…)`). */
+  value: string;
+  /** "static": fully known; "glob": known text with unquoted glob characters or braces; "dynamic": contains an expansion whose value is unknown. */
+  kind: "static" | "glob" | "dynamic";
+  /** The known literal text before the first unknown or glob part. */
+  prefix: string;
+  /** The source text. */
+  text: string;
+}
+
+/** A redirect of a stage. */
+export interface Redirect {
+  /** The operator with its fd, e.g. `>`, `2>>`, `&>`, `<`, `<>`. */
+  op: string;
+  /** "write" and "read" have a file target; "dup" (`2>&1`), "heredoc" and "herestring" do not. */
+  kind: "write" | "read" | "dup" | "heredoc" | "herestring";
+  target: Word | null;
+  /**
+   * Heredocs and herestrings: the text fed to the command, decoded like a word (a quoted heredoc
+   * is static text; an unquoted one is dynamic when it expands something unknown).
+   */
+  body?: Word;
+}
+
+/** One simple command of the tree. */
+export interface Stage {
+  argv: Word[];
+  redirects: Redirect[];
+  /** The stage's source text. */
+  text: string;
+  /** Where it sits: "top", "substitution", "subshell", "function", "compound", ... */
+  origin: string;
+  /** The directories it may run in; null means unknown (after `cd $X`). */
+  cwds: (string | null)[];
+  /** `NAME=value` words before the command (they are in its environment, not its argv). */
+  assignments?: Word[];
+  /** Set when its standard input comes from a pipe (`curl … | sh`, `tee >(sh)`). */
+  piped?: boolean;
+}
+
+/** The analysis of one bash command. */
+export interface BashAnalysis {
+  stages: Stage[];
+  /**
+   * Assignments standing alone (`PAGER='less -R'`) of variables whose value other programs run
+   * ({@linkcode BashEnv.carriesCommand}), each as a stage without a command: not judged itself,
+   * only what it makes run. Absent when there are none.
+   */
+  environment?: Stage[];
+  /** Why the command could not be fully analysed (syntax error, too large, no parser). */
+  error: string | null;
+}
+
+/** What the analysis may assume: what word decoding may expand, and what the caller knows. */
+export interface BashEnv {
+  cwd: string;
+  home: string;
+  /** Known environment values ($HOME, $TMPDIR, ...). $PWD is the stage's cwd. */
+  env: Record<string, string | undefined>;
+  /**
+   * Whether a `NAME=value` text assigns a variable whose value some program runs (`PAGER`,
+   * `GIT_SSH`, ...): such an assignment standing alone becomes a stage of
+   * {@linkcode BashAnalysis.environment}. Program knowledge, which the shell layer has none of:
+   * the caller passes it (required, so that forgetting it cannot let such an assignment pass
+   * unseen).
+   */
+  carriesCommand: (assignment: string) => boolean;
+}
+
+/** A static word: text bash takes as it is written. */
+export function staticWord(text: string): Word {
+  return { value: text, kind: "static", prefix: text, text };
+}
+
+/** Device files a redirect may name that are no file of the project. */
+const NOT_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+
+/** Whether a redirect target is a real file (not /dev/null, /dev/stdout, /dev/fd/N, ...). */
+export function isFileTarget(r: Redirect): boolean {
+  if (!r.target || (r.kind !== "write" && r.kind !== "read")) return false;
+  return !(r.target.kind === "static" && NOT_TARGETS.test(r.target.value));
+}
+
+/** The command string rules match: the argv as it runs, then the file redirects. */
+export function commandString(stage: Stage): string {
+  const argv = stage.argv;
+  let s = argv.length ? argv[0].value : "";
+  for (let i = 1; i < argv.length; i++) s += " " + argv[i].value;
+  for (const r of stage.redirects) if (isFileTarget(r)) s += ` ${r.op} ${r.target!.value}`;
+  return s;
+}

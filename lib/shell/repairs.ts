@@ -1,0 +1,180 @@
+/**
+ * Where tree-sitter reads bash otherwise than bash does, and how the walk copes: misreads it
+ * repairs (a pipeline before `&&`, `time` and `coproc` read as commands, what follows a heredoc
+ * start, escaped blanks left out of a command) and misreads it can only detect, which make the
+ * command one that is not fully analysed (a reserved word read as a command, an assignment value
+ * read past escaped blanks, a file descriptor read as an argument, a syntax error).
+ *
+ * @module
+ */
+import { type Cwds, type Flow, same } from "./cwds.ts";
+import { isReservedCommandWord } from "./keywords.ts";
+import type { Redirect, Word } from "./model.ts";
+import { ASSIGNMENT_PREFIX, rootOf, withoutComments } from "./nodes.ts";
+import type { LiteNode } from "./syntax_tree.ts";
+import type { WalkContext } from "./walk_context.ts";
+
+/** The error of the first error or missing node in a tree that has one. */
+export function syntaxErrorAt(root: LiteNode): string {
+  const stack: LiteNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.isError || n.isMissing) {
+      const what = n.isMissing
+        ? `missing ${n.type}`
+        : `unexpected ${JSON.stringify(n.text.slice(0, 20))}`;
+      return `syntax error at column ${n.startIndex + 1}: ${what}`;
+    }
+    for (const c of [...n.children].reverse()) if (c && c.hasError) stack.push(c);
+  }
+  return "syntax error";
+}
+
+export const VALUE_MISREAD = "an assignment value the parser read past escaped blanks";
+
+/**
+ * Whether tree-sitter took the next word for an assignment's value: it drops escaped blanks
+ * after the `=` (`v=\  git push` is `v=git` and `push` to it; bash runs `git push`).
+ */
+export function valueMisread(assignment: LiteNode): boolean {
+  const val = assignment.childForFieldName("value");
+  const eq = assignment.children.find((c) => c.type === "=" || c.type === "+=");
+  return !!val && !!eq && val.startIndex !== eq.endIndex;
+}
+
+/** Whether a word of digits alone ends right where a redirect starts (bash's fd for it). */
+export function fdBefore(redirect: LiteNode): boolean {
+  const root = rootOf(redirect);
+  const src = root.text;
+  let i = redirect.startIndex - root.startIndex;
+  const end = i;
+  while (i > 0 && src.charCodeAt(i - 1) >= 48 && src.charCodeAt(i - 1) <= 57) i--;
+  return i < end && (i === 0 || src[i - 1] === " " || src[i - 1] === "\t");
+}
+
+/** The last tree `trailingBlanks` looked at, and whether its source has a backslash at all. */
+let slashRoot: LiteNode | null = null;
+let slashIn = false;
+
+/**
+ * Where the blanks after a command end when an escaped blank is among them (tree-sitter leaves
+ * them out of the command); null when there is none, the common case.
+ */
+export function trailingBlanks(command: LiteNode): number | null {
+  const root = rootOf(command);
+  if (root !== slashRoot) {
+    slashRoot = root;
+    slashIn = root.text.includes("\\");
+  }
+  if (!slashIn) return null;
+  const src = root.text;
+  let i = command.endIndex - root.startIndex;
+  let escaped = false;
+  for (;;) {
+    const c = src[i];
+    if (c === " " || c === "\t") i++;
+    else if (c === "\\" && (src[i + 1] === " " || src[i + 1] === "\t")) {
+      escaped = true;
+      i += 2;
+    } else break;
+  }
+  return escaped ? i + root.startIndex : null;
+}
+
+/**
+ * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
+ * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
+ * `&&`/`||` of the list, then the list's operators in order.
+ */
+export function misreadPipeline(
+  ctx: WalkContext,
+  parts: LiteNode[],
+  cwds: Cwds,
+  origin: string,
+  redirects: Redirect[],
+  tail: Redirect[],
+): Flow {
+  const chain: [string, LiteNode][] = [];
+  let head = parts[parts.length - 1];
+  while (head.type === "list") {
+    const kids = withoutComments(head.children);
+    if (!kids[2]) break;
+    chain.unshift([kids[1].type, kids[2]]);
+    head = kids[0];
+  }
+  const piped = [
+    ...parts.slice(0, -1),
+    ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
+  ];
+  ctx.pipe(piped, cwds, origin, redirects, []);
+  let flow = same(cwds);
+  chain.forEach(([op, n], i) => {
+    flow = ctx.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
+  });
+  return flow;
+}
+
+/**
+ * Drop the reserved words tree-sitter reads as a command name: `time [-p]`, `coproc [NAME]` and
+ * the `{` of a group after them. The stage is the command they run.
+ */
+export function stripKeywords(
+  argv: Word[],
+): { argv: Word[]; coproc: boolean; assignments: Word[] } {
+  let i = 0;
+  let coproc = false;
+  const bare = (k: number, ...values: string[]) =>
+    argv[k] !== undefined && argv[k].kind === "static" && argv[k].text === argv[k].value &&
+    values.includes(argv[k].value);
+  for (;;) {
+    if (bare(i, "time")) {
+      i++;
+      while (bare(i, "-p", "--")) i++;
+    } else if (bare(i, "coproc") && !coproc) {
+      coproc = true;
+      i++;
+      if (bare(i + 1, "{")) i++; // coproc NAME { …; }
+    } else if (i > 0 && bare(i, "{", "!")) {
+      i++;
+    } else break;
+  }
+  if (i === 0 || i >= argv.length) return { argv, coproc: false, assignments: [] };
+  // `time v=1 cmd`: tree-sitter reads the assignment as an argument of `time`; to bash it is one.
+  const assignments: Word[] = [];
+  while (i < argv.length - 1 && ASSIGNMENT_PREFIX.test(argv[i].text)) assignments.push(argv[i++]);
+  return { argv: argv.slice(i), coproc, assignments };
+}
+
+/**
+ * The error when a stage's command name is a reserved word bash reads unquoted in a command's
+ * place (`! if …`, `! { …; }` and `! ! …` are plain commands named `if`, `{` and `!` to
+ * tree-sitter); null otherwise. (`time` and `coproc` are stripped before.)
+ */
+export function reservedMisread(argv: Word[]): string | null {
+  const name = argv[0];
+  if (
+    name && name.kind === "static" && name.text === name.value &&
+    isReservedCommandWord(name.value) &&
+    !(name.value === "}" && argv.length === 1) // the end of `time { …; }`, read on its own
+  ) {
+    return `the parser read the reserved word "${name.value}" as a command`;
+  }
+  return null;
+}
+
+/** Flatten what follows a heredoc start into `[operator, statement]` pairs, left to right. */
+export function flatten(node: LiteNode, op: string, out: [string, LiteNode][]): void {
+  if (node.type !== "list" && node.type !== "pipeline") {
+    out.push([op, node]);
+    return;
+  }
+  let next = op;
+  for (const c of node.children) {
+    if (!c || c.type === "comment") continue;
+    if (!c.isNamed) next = c.type;
+    else {
+      flatten(c, next, out);
+      next = node.type === "pipeline" ? "|" : ";";
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Shell source to a syntax tree: the plain-command reader's tree when it can read the command,
+ * else tree-sitter's, copied into plain nodes (the same shape either way), with the `<>`
+ * operators tree-sitter does not know.
+ *
+ * @module
+ */
+import type { BashParser, SyntaxNode } from "./parser.ts";
+import { simpleTree } from "./simple_tree.ts";
+import { type LiteNode, liteTree } from "./syntax_tree.ts";
+
+/** No `<>` operators (shared; never changed). */
+const NO_OFFSETS: ReadonlySet<number> = new Set();
+
+type Tree = NonNullable<ReturnType<BashParser["parse"]>>;
+
+/** A parsed command: its tree, the source the tree is of, and where `<>` operators were. */
+export interface ParsedSource {
+  root: LiteNode;
+  /** The source parsed (each `<>` read as `>>`, same length). */
+  source: string;
+  /** Offsets of the `<>` operators. */
+  readWrite: ReadonlySet<number>;
+}
+
+/**
+ * Parse shell source. tree-sitter-bash does not know `<>` (open read-write): such operators are
+ * parsed as `>>` (same length, so offsets hold) and their offsets returned.
+ */
+export function parseSource(
+  parser: BashParser,
+  text: string,
+): ParsedSource | null {
+  // Plain commands (most of them) are read without tree-sitter, into the very same tree.
+  const simple = simpleTree(text);
+  if (simple) return { root: simple, source: text, readWrite: NO_OFFSETS };
+  let source = text;
+  let tree: Tree | null = parser.parse(source);
+  if (!tree) return null;
+  try {
+    const readWrite = readWriteOps(tree.rootNode, source);
+    if (readWrite.size) {
+      for (const i of readWrite) source = source.slice(0, i) + ">>" + source.slice(i + 2);
+      tree.delete();
+      tree = parser.parse(source);
+      if (!tree) return null;
+    }
+    // One cursor pass copies the tree into plain objects; the WASM tree is freed at once.
+    return { root: liteTree(tree.rootNode, source), source, readWrite };
+  } finally {
+    tree?.delete();
+  }
+}
+
+/** Offsets of `<` redirect operators directly followed by `>` (the `<>` operator). */
+function readWriteOps(root: SyntaxNode, source: string): Set<number> {
+  const out = new Set<number>();
+  if (!source.includes("<>") || !root.hasError) return out;
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === "<" && n.parent?.type === "file_redirect" && source[n.endIndex] === ">") {
+      out.add(n.startIndex);
+    }
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return out;
+}

@@ -1,0 +1,568 @@
+/**
+ * The walk of a bash syntax tree: every simple command bash may run becomes a stage, in the
+ * directories the statements before it may have led to. This module holds the control flow
+ * (lists, pipelines, groups, loops, functions, substitutions) and the cwd flow; words,
+ * redirects, evaluation and tree-sitter's misreads are their own modules, which get the walker
+ * as a {@linkcode WalkContext}.
+ *
+ * @module
+ */
+import { cdTarget, type Cwds, type Flow, same, union } from "./cwds.ts";
+import { type BashEnv, type Redirect, type Stage, staticWord, type Word } from "./model.ts";
+import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
+import type { BashParser } from "./parser.ts";
+import {
+  misreadPipeline,
+  reservedMisread,
+  stripKeywords,
+  syntaxErrorAt,
+  trailingBlanks,
+  VALUE_MISREAD,
+  valueMisread,
+} from "./repairs.ts";
+import { parseSource } from "./source_tree.ts";
+import type { LiteNode } from "./syntax_tree.ts";
+import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
+import {
+  assigned,
+  builtinEvaluation,
+  loopEvaluation,
+  readsNames,
+  testEvaluation,
+} from "./walk_evaluation.ts";
+import { redirect, redirected } from "./walk_redirects.ts";
+import {
+  backtickBodies,
+  backtickPairs,
+  decodeWord,
+  groupWord,
+  touchedNames,
+  wordGroups,
+} from "./walk_words.ts";
+
+const MAX_STAGES = 1000;
+/** Nodes walked per command at most (loops and function bodies are walked more than once). */
+const MAX_STEPS = 20_000;
+
+const LOOPS = new Set([
+  "while_statement",
+  "until_statement",
+  "for_statement",
+  "c_style_for_statement",
+]);
+/** Nodes whose children are statements separated by `;`, `&` or newlines. */
+const STATEMENT_LISTS = new Set([
+  "program",
+  "compound_statement",
+  "do_group",
+  "else_clause",
+  "elif_clause",
+  "case_item",
+]);
+
+/**
+ * Walks the tree of one command; sub-walkers (backtick bodies parsed apart, function probes)
+ * share its stages and step budget.
+ */
+export class Walker implements WalkContext {
+  stages: Stage[] = [];
+  /** Assignments alone of variables whose value a program runs (BashAnalysis.environment). */
+  environment: Stage[] = [];
+  /** Where the command's variables may be evaluated as code (see `evaluationError`). */
+  evaluationBox: { ev?: Evaluation } = {};
+  /** (Made when first needed: most commands have none of it.) */
+  get evaluation(): Evaluation {
+    return this.evaluationBox.ev ??= {
+      values: new Set(),
+      texts: [],
+      subscripts: [],
+      assoc: new Set(),
+    };
+  }
+  error: string | null = null;
+  /** Function bodies, walked last: they run wherever they are called. */
+  private functions: { body: LiteNode; moves: boolean }[] = [];
+  /** Whether something in the command may change the cwd. */
+  private moved = false;
+  /** Whether the commands being walked read a pipe on their standard input. */
+  private piped = false;
+  /**
+   * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
+   * `--force` as a second destination), by the id of the command they are arguments of.
+   */
+  strayWords: Map<number, (LiteNode | WordGroup)[]> | null = null;
+  /** Expandable variables the command may assign (then their value is not known). */
+  touched: ReadonlySet<string>;
+  private cdpathUnknown: boolean;
+
+  constructor(
+    readonly env: BashEnv,
+    source: string,
+    readonly readWrite: ReadonlySet<number>,
+    private parser: BashParser | null,
+    /** Shared by the walkers of one command: nodes walked so far. */
+    private budget: { steps: number },
+    private depth = 0,
+  ) {
+    this.touched = touchedNames(source);
+    this.cdpathUnknown = source.includes("CDPATH");
+  }
+
+  /** Walk a whole program, then the function bodies it defines. */
+  run(root: LiteNode, cwds: Cwds, origin = "top"): Flow {
+    const end = this.walk(root, cwds, origin, []);
+    while (this.functions.length) {
+      const f = this.functions.shift()!;
+      const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
+      this.walk(f.body, f.moves || this.moved ? union(seen, [null]) : seen, "function", []);
+    }
+    return end;
+  }
+
+  /**
+   * tree-sitter leaves backticks inside `${…}` and in heredoc bodies as plain text, but bash runs
+   * them: parse each `` `…` `` of such text and walk it as a substitution.
+   */
+  backticks(text: string, cwds: Cwds): void {
+    const bodies = backtickBodies(text);
+    if (bodies === null) {
+      this.error ??= "an unterminated backtick";
+      return;
+    }
+    for (const body of bodies) this.substitute(body, cwds);
+  }
+
+  private substitute(src: string, cwds: Cwds): void {
+    const parsed = this.parser && this.depth < 8 ? parseSource(this.parser, src) : null;
+    if (!parsed) {
+      this.error ??= "a backtick substitution could not be analysed";
+      return;
+    }
+    const sub = new Walker(
+      this.env,
+      parsed.source,
+      parsed.readWrite,
+      this.parser,
+      this.budget,
+      this.depth + 1,
+    );
+    sub.stages = this.stages;
+    sub.environment = this.environment;
+    sub.evaluationBox = this.evaluationBox;
+    sub.touched = this.touched;
+    sub.run(parsed.root, cwds, "substitution");
+    if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
+    this.error ??= sub.error;
+  }
+
+  /**
+   * Walk a node run in `cwds`; returns the cwds after success and after failure. `tail` are
+   * redirects written after a list or pipeline: tree-sitter hangs `a | b > f` and `a && b > f` on
+   * the whole, bash gives `> f` to the last command only.
+   */
+  walk(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[] = [],
+  ): Flow {
+    if (this.stages.length > MAX_STAGES) {
+      this.error ??= `the command has more than ${MAX_STAGES} stages`;
+      return same(cwds);
+    }
+    if (++this.budget.steps > MAX_STEPS) {
+      this.error ??= "the command is too complex to analyse";
+      return same(cwds);
+    }
+    if (tail.length && node.type === "list") return this.list(node, cwds, origin, redirects, tail);
+    if (tail.length && node.type === "pipeline") {
+      return this.pipeline(node, cwds, origin, redirects, tail);
+    }
+    if (tail.length) redirects = [...redirects, ...tail];
+    const inner = origin === "top" ? "compound" : origin;
+    switch (node.type) {
+      case "comment":
+        return same(cwds);
+      case "word":
+      case "heredoc_content":
+        if (node.text.includes("`")) this.backticks(node.text, cwds);
+        return same(cwds);
+      case "command":
+      case "declaration_command":
+      case "unset_command":
+        return this.command(node, cwds, origin, redirects);
+      case "redirected_statement":
+        return redirected(this, node, cwds, origin, redirects);
+      case "list":
+        return this.list(node, cwds, origin, redirects);
+      case "pipeline":
+        return this.pipeline(node, cwds, origin, redirects, []);
+      case "negated_command": {
+        const r = this.sequenceFlow(node.children, cwds, origin, redirects);
+        return { ok: r.fail, fail: r.ok };
+      }
+      case "subshell":
+        this.sequence(node.children, cwds, "subshell", redirects);
+        return same(cwds);
+      case "command_substitution":
+      case "process_substitution": {
+        if (node.text.startsWith("`") && (node.text.includes("\\") || backtickPairs(node.text))) {
+          // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
+          // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text
+          // as it stands, and reads `` `a` `b` `` as one substitution running `a` and `b` glued
+          // (`` `cat .env` `x` `` runs `cat .envx` to it). Read each body as bash does.
+          this.pipedWalk(false, () => this.backticks(node.text, cwds));
+          return same(cwds);
+        }
+        // `>(cmd)` reads what the outer command writes; `$(cmd)` and `<(cmd)` read nothing new.
+        const piped = node.text.startsWith(">(");
+        this.pipedWalk(piped, () => this.sequence(node.children, cwds, "substitution", []));
+        return same(cwds);
+      }
+      case "function_definition":
+        return this.functionDefinition(node, cwds);
+      case "if_statement":
+      case "case_statement":
+        // Branches may run or not: every cwd they can reach stays possible.
+        return same(this.sequence(node.children, cwds, inner, redirects, true));
+      case "ERROR":
+        this.error ??= syntaxErrorAt(node);
+        return same(this.sequence(node.children, cwds, origin, redirects));
+      case "regex":
+        // tree-sitter reads what follows `==` or `=~` as a pattern, substitutions and all, even
+        // in a plain command inside `$(…)`: what may run there is not seen.
+        if (mayRun(node)) this.error ??= "a substitution the parser read as part of a pattern";
+        return same(cwds);
+      case "arithmetic_expansion":
+        // (In a place no word is decoded: `case $((x)) in`.)
+        this.evaluation.texts.push(node.text);
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+      case "test_command":
+        testEvaluation(this, node);
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+      case "variable_assignment":
+        // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
+        if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        assigned(this, node);
+        if (this.env.carriesCommand(node.text)) {
+          const assignment = decodeWord(this, node, cwds);
+          this.environment.push({
+            argv: [],
+            redirects: [],
+            text: node.text,
+            origin,
+            cwds,
+            assignments: [assignment],
+          });
+        }
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+      default:
+        if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);
+        // Program, groups, clauses, words, assignments, tests: the commands inside, in order.
+        // (Only statement lists can hold a `&`; elsewhere the named children are enough.)
+        return same(this.sequence(
+          STATEMENT_LISTS.has(node.type) ? node.children : node.namedChildren,
+          cwds,
+          origin,
+          redirects,
+        ));
+    }
+  }
+
+  /** Walk children as `;`-separated statements (`&` runs the previous one in a subshell). */
+  sequence(
+    children: (LiteNode | null)[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    keepAll = false,
+  ): Cwds {
+    const r = this.sequenceFlow(children, cwds, origin, redirects, keepAll);
+    return union(r.ok, r.fail);
+  }
+
+  private sequenceFlow(
+    children: (LiteNode | null)[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    keepAll = false,
+  ): Flow {
+    let cur: Flow = same(cwds);
+    const seen: Cwds[] = [cwds];
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i];
+      if (!c || !c.isNamed) continue;
+      const r = this.walk(c, union(cur.ok, cur.fail), origin, redirects);
+      if (nextNode(children, i)?.type !== "&") cur = r;
+      if (keepAll) seen.push(cur.ok, cur.fail);
+    }
+    return keepAll ? same(union(...seen)) : cur;
+  }
+
+  private list(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[] = [],
+  ): Flow {
+    const kids = withoutComments(node.children);
+    if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
+    const a = this.walk(kids[0], cwds, origin, redirects);
+    return this.then(a, kids[1].type, kids[2], cwds, origin, redirects, tail);
+  }
+
+  /** Every command of a pipeline runs in a subshell: none changes the cwd. */
+  private pipeline(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const parts = withoutComments(node.namedChildren);
+    const last = parts[parts.length - 1];
+    if (parts.length > 1 && last.type === "list") {
+      return misreadPipeline(this, parts, cwds, origin, redirects, tail);
+    }
+    this.pipe(parts, cwds, origin, redirects, tail);
+    return same(cwds);
+  }
+
+  /** The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last. */
+  pipe(
+    parts: LiteNode[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): void {
+    parts.forEach((c, i) => {
+      const last = i === parts.length - 1 ? tail : [];
+      if (i === 0) this.walk(c, cwds, origin, redirects, last);
+      else this.walkPiped(c, cwds, origin, redirects, last);
+    });
+  }
+
+  /**
+   * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
+   * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
+   * `&&`/`||` of the list, then the list's operators in order.
+   */
+  private misreadPipeline(
+    parts: LiteNode[],
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const chain: [string, LiteNode][] = [];
+    let head = parts[parts.length - 1];
+    while (head.type === "list") {
+      const kids = withoutComments(head.children);
+      if (!kids[2]) break;
+      chain.unshift([kids[1].type, kids[2]]);
+      head = kids[0];
+    }
+    const piped = [
+      ...parts.slice(0, -1),
+      ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
+    ];
+    this.pipe(piped, cwds, origin, redirects, []);
+    let flow = same(cwds);
+    chain.forEach(([op, n], i) => {
+      flow = this.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
+    });
+    return flow;
+  }
+
+  /** Walk a command that reads a pipe (`piped` restored after). */
+  private walkPiped(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[],
+  ): Flow {
+    const was = this.piped;
+    this.piped = true;
+    try {
+      return this.walk(node, cwds, origin, redirects, tail);
+    } finally {
+      this.piped = was;
+    }
+  }
+
+  /** Walk with `piped` set as given (restored after). */
+  private pipedWalk<T>(piped: boolean, walk: () => T): T {
+    const was = this.piped;
+    this.piped = piped;
+    try {
+      return walk();
+    } finally {
+      this.piped = was;
+    }
+  }
+
+  /** Run `node` after flow `a` joined by `op` (`start`: the cwds where the pipeline began). */
+  then(
+    a: Flow,
+    op: string,
+    node: LiteNode,
+    start: Cwds,
+    origin: string,
+    redirects: Redirect[],
+    tail: Redirect[] = [],
+  ): Flow {
+    if (op === "&&") {
+      const b = this.walk(node, a.ok, origin, redirects, tail);
+      return { ok: b.ok, fail: union(a.fail, b.fail) };
+    }
+    if (op === "||") {
+      const b = this.walk(node, a.fail, origin, redirects, tail);
+      return { ok: union(a.ok, b.ok), fail: b.fail };
+    }
+    if (op === "|" || op === "|&") {
+      this.walkPiped(node, start, origin, redirects, tail);
+      return { ok: union(a.ok, start), fail: union(a.fail, start) };
+    }
+    return this.walk(node, union(a.ok, a.fail), origin, redirects, tail);
+  }
+
+  private loop(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    loopEvaluation(this, node);
+    const mark = this.stages.length;
+    const marked = this.functions.length;
+    const once = this.sequence(node.children, cwds, origin, redirects, true);
+    if (once.every((c) => cwds.includes(c))) return same(once);
+    // The body moves: later rounds start where earlier ones left off, which may be anywhere.
+    this.stages.length = mark;
+    this.functions.length = marked;
+    return same(this.sequence(node.children, union(once, [null]), origin, redirects, true));
+  }
+
+  private functionDefinition(node: LiteNode, cwds: Cwds): Flow {
+    const body = node.childForFieldName("body");
+    if (!body) return same(cwds);
+    const probe = new Walker(this.env, "", this.readWrite, this.parser, this.budget, this.depth);
+    probe.walk(body, cwds, "function", []);
+    this.error ??= probe.error;
+    const moves = probe.moved;
+    this.functions.push({ body, moves });
+    if (!moves) return same(cwds);
+    this.moved = true; // calling it may move the caller
+    return same(union(cwds, [null]));
+  }
+
+  command(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    const piped = this.piped;
+    // The words' substitutions do not read the pipe (set back after, even on a throw).
+    this.piped = false;
+    let parts: ReturnType<Walker["commandParts"]>;
+    try {
+      parts = this.commandParts(node, cwds, origin);
+    } finally {
+      this.piped = piped;
+    }
+    const { argv, coproc, assignments } = stripKeywords(parts.words);
+    const name = argv[0];
+    this.error ??= reservedMisread(argv);
+    const stage: Stage = {
+      argv,
+      redirects: [...redirects, ...parts.own],
+      text: node.parent?.type === "redirected_statement" &&
+          node.parent.childForFieldName("body")?.id === node.id
+        ? node.parent.text
+        : node.text,
+      origin,
+      cwds,
+    };
+    if (parts.assignments.length || assignments.length) {
+      stage.assignments = [...parts.assignments, ...assignments];
+    }
+    if (piped) stage.piped = true;
+    this.stages.push(stage);
+    if (name?.kind === "static" && readsNames(name.value)) {
+      builtinEvaluation(this, name.value, argv.slice(1));
+    }
+    let flow = same(cwds);
+    if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
+    for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
+    return flow;
+  }
+
+  /** The words, assignments, redirects and heredoc followers of a command node. */
+  private commandParts(node: LiteNode, cwds: Cwds, origin: string) {
+    const words: Word[] = [];
+    const assignments: Word[] = [];
+    const own: Redirect[] = [];
+    const after: [string, LiteNode][] = [];
+    // Word nodes come in runs between redirects: a run is grouped into bash's words.
+    let run: LiteNode[] = [];
+    let boundary: number | null = null;
+    const flush = (to: number | null) => {
+      if (run.length || (boundary !== null && to !== null)) {
+        for (const g of wordGroups(this, node, run, boundary, to)) {
+          const w = groupWord(this, g, cwds, true);
+          const first = "nodes" in g ? g.nodes[0] : g;
+          const assignment = node.type === "command" && first?.type === "variable_assignment";
+          (assignment ? assignments : words).push(w);
+        }
+      }
+      run = [];
+    };
+    for (const c of node.children) {
+      if (!c) continue;
+      if (!c.isNamed) {
+        // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`), and so
+        // are the test operators tree-sitter makes of `==` and `=~` (`test $a == b`).
+        if (c.type === "$" || c.type === "==" || c.type === "=~") {
+          run.push(c);
+          continue;
+        }
+        // declaration_command and unset_command keywords are anonymous tokens.
+        flush(null);
+        if (node.type !== "command" && words.length === 0) words.push(staticWord(c.text));
+        boundary = null;
+        continue;
+      }
+      if (c.type === "comment") continue;
+      if (c.type === "regex") {
+        // After `==`/`=~` in a plain command (inside `( )` or `$(…)`), tree-sitter reads the rest
+        // as a pattern, `|` and the next command included (`( x ==|rm -rf / )`).
+        this.error ??= "the parser read the rest of a command as a pattern";
+      }
+      if (isRedirect(c)) {
+        flush(c.startIndex);
+        const stray: (LiteNode | WordGroup)[] = [];
+        own.push(...redirect(this, c, cwds, origin, after, stray));
+        for (const g of stray) words.push(groupWord(this, g, cwds, true));
+        boundary = c.endIndex;
+        continue;
+      }
+      run.push(c);
+    }
+    // tree-sitter ends a command before escaped blanks after its last word (`cd \ ;`): they are
+    // still bash's, a word of their own or the end of the last one.
+    flush(trailingBlanks(node));
+    for (const g of this.strayWords?.get(node.id) ?? []) words.push(groupWord(this, g, cwds, true));
+    return { words, assignments, own, after };
+  }
+
+  /**
+   * The words bash reads from word nodes in source order (within `container`): nodes with no
+   * blank between them are one word, and escaped blanks between nodes are text of the words.
+   * `from` and `to` bound the run (the end of a redirect or keyword before it, the start of a
+   * redirect after it; null at the container's ends): escaped blanks there belong to its words.
+   * A node that is a word alone stands for itself.
+  /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
+  private cdEffect(argv: Word[], cwds: Cwds): Cwds {
+    const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;
+    const next = cdTarget(argv, cwds, { home, env: this.env, cdpathUnknown: this.cdpathUnknown });
+    if (next === null) return cwds;
+    this.moved = true;
+    return next;
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Values bash evaluates as code: a variable the command sets that ends up in arithmetic, an
+ * indexed array's subscript or a place where bash reads a name given as text (see
+ * {@linkcode Evaluation}). The walk notes assignments and such places as it meets them;
+ * {@linkcode evaluationError} judges them once the whole command is walked.
+ *
+ * @module
+ */
+import { type Stage, staticWord, type Word } from "./model.ts";
+import type { LiteNode } from "./syntax_tree.ts";
+import type { Evaluation, WalkContext } from "./walk_context.ts";
+
+/** A value arithmetic reads as a number: nothing in it is evaluated further. */
+const NUMBER = /^[-+]?(\d+|0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+)$/;
+/** A subscript that expands something (`a[$(cmd)]`, `a[$x]`): bash runs it as it reads the name. */
+const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
+/** Text that may hold arithmetic or a name bash evaluates (a payload of `eval` or `bash -c`). */
+const EVAL_SYNTAX = /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|declare|typeset|local/;
+const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+/** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
+const NAME_READERS: Record<string, string> = {
+  read: "adinNptu",
+  mapfile: "dnOsuCc",
+  readarray: "dnOsuCc",
+  getopts: "",
+  printf: "v",
+  wait: "p",
+  let: "",
+  declare: "",
+  typeset: "",
+  local: "",
+  readonly: "",
+  export: "",
+  test: "",
+  "[": "",
+  eval: "",
+};
+export const EVALUATION_ERROR = "a value the command sets may run as code where bash evaluates " +
+  "it (arithmetic, an array subscript, ${!x}, a name given as text)";
+
+/** Whether a builtin reads names or arithmetic from its arguments (see builtinEvaluation). */
+export function readsNames(name: string): boolean {
+  return Object.hasOwn(NAME_READERS, name);
+}
+
+/**
+ * Whether a value is the output of a command that prints a number and nothing else:
+ * `$(… | wc -l)` (wc reading its input), `$(nproc)`, `$(date +%s)`, `$(id -u)`.
+ */
+function numericOutput(val: LiteNode): boolean {
+  if (val.type !== "command_substitution") return false;
+  const body = val.namedChildren;
+  if (body.length !== 1) return false;
+  const last = body[0].type === "pipeline" ? body[0].namedChildren.at(-1) : body[0];
+  if (last?.type !== "command") return false;
+  const words = last.namedChildren.map((c) => c.text);
+  const [program, ...args] = words;
+  if (program === "wc") return args.every((a) => /^-[lcmw]+$/.test(a));
+  if (program === "nproc") return args.length === 0;
+  if (program === "date") return args.length === 1 && args[0] === "+%s";
+  if (program === "id") return args.length === 1 && /^-[ug]$/.test(args[0]);
+  return false;
+}
+
+/** A `subscript` node (`a[i]`) as its array's name and the text of its index. */
+function subscript(node: LiteNode): [string, string] {
+  const t = node.text;
+  return [node.namedChildren[0]?.text ?? "", t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))];
+}
+
+/** The error for a variable whose value the command sets and bash may evaluate as code. */
+export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
+  if (!ev) return null;
+  // (An associative array's subscripts are strings, not arithmetic.)
+  if (ev.quotedCode?.some((a) => !ev.assoc.has(a))) return EVALUATION_ERROR;
+  if (!ev.values.size) return null;
+  const texts = [...ev.texts];
+  for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
+  for (const s of stages) {
+    for (const w of s.argv) {
+      if (w.kind === "static" && EVAL_SYNTAX.test(w.value)) texts.push(w.value);
+    }
+  }
+  if (!texts.length) return null;
+  for (const name of ev.values) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
+    if (texts.some((t) => re.test(t))) return EVALUATION_ERROR;
+  }
+  return null;
+}
+
+/**
+ * A loop: `for ((…))` is arithmetic; `for NAME in …` sets NAME to each word, a number only when
+ * the words are plain numbers or `{1..9}`.
+ */
+export function loopEvaluation(ctx: WalkContext, node: LiteNode): void {
+  if (node.type === "c_style_for_statement") ctx.evaluation.texts.push(node.text);
+  if (node.type === "for_statement") {
+    const name = node.childForFieldName("variable")?.text;
+    const values = node.childrenForFieldName("value");
+    const numbers = node.children.some((c) => c.type === "in") &&
+      node.children[0].type === "for" &&
+      values.every((v) => NUMBER.test(v.text) || /^\{-?\d+\.\.-?\d+(\.\.-?\d+)?\}$/.test(v.text));
+    if (name && !numbers) ctx.evaluation.values.add(name);
+  }
+}
+
+/** Note an assignment (`x=…`, `a[i]=…`, `a=(…)`) for `evaluationError`. */
+export function assigned(ctx: WalkContext, node: LiteNode): void {
+  // (An assignment inside arithmetic, `for ((i = x; …))`, sets a number.)
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "c_style_for_statement" || p.type === "arithmetic_expansion") return;
+    if (p.type === "program" || p.type === "command") break;
+  }
+  const target = node.childForFieldName("name");
+  const val = node.childForFieldName("value");
+  let name = target?.text ?? "";
+  if (target?.type === "subscript") {
+    const s = subscript(target);
+    name = s[0];
+    ctx.evaluation.subscripts.push(s);
+  }
+  if (val?.type === "array") {
+    // `a=([i]=v …)`: an indexed array's subscripts are arithmetic, even quoted ones.
+    for (const el of val.namedChildren) {
+      if (!el.text.startsWith("[")) continue;
+      const raw = el.text.slice(1, el.text.indexOf("]"));
+      ctx.evaluation.subscripts.push([name, raw]);
+      const t = el.text.replace(/['"\\]/g, "");
+      if (raw !== t.slice(1, t.indexOf("]")) && SUBSCRIPT_CODE.test(t)) {
+        (ctx.evaluation.quotedCode ??= []).push(name);
+      }
+    }
+  }
+  if (!val || !(NUMBER.test(val.text) || numericOutput(val))) ctx.evaluation.values.add(name);
+}
+
+/** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */
+export function testEvaluation(ctx: WalkContext, node: LiteNode): void {
+  // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing.)
+  if (node.type === "test_command" && node.children[0]?.type !== "[[") return;
+  for (const c of node.namedChildren) {
+    if (c.type === "binary_expression" || c.type === "unary_expression") {
+      const op = c.children.find((k) => k.type === "test_operator")?.text ?? "";
+      if (ARITHMETIC_TESTS.has(op)) ctx.evaluation.texts.push(c.text);
+      if (op === "-v") {
+        const operand = c.namedChildren[c.namedChildren.length - 1];
+        const t = operand?.text.replace(/['"\\]/g, "") ?? "";
+        if (SUBSCRIPT_CODE.test(t)) ctx.error ??= EVALUATION_ERROR;
+        ctx.evaluation.texts.push(operand?.text ?? "");
+      }
+    }
+    testEvaluation(ctx, c);
+  }
+}
+
+/** `${!x}`, `${s:x}`, `${a[x]}` evaluate; `${x@P}` runs the substitutions in x's value. */
+export function expansionEvaluation(ctx: WalkContext, node: LiteNode): void {
+  const kids = node.children;
+  for (let i = 1; i < kids.length; i++) {
+    const k = kids[i];
+    if (k.type === "!" && i === 1) ctx.evaluation.texts.push(node.text);
+    else if (k.type === ":") {
+      // The offset and length after the `:` are arithmetic.
+      ctx.evaluation.texts.push(kids.slice(i + 1).map((c) => c.text).join(" "));
+      break;
+    } else if (k.type === "subscript") ctx.evaluation.subscripts.push(subscript(k));
+    else if (k.type === "@" && kids[i + 1]?.text === "P") {
+      ctx.error ??= "a prompt expansion (${x@P}) runs the command substitutions in its value";
+    }
+  }
+}
+
+/** Builtins that read names or arithmetic from their arguments (NAME_READERS). */
+export function builtinEvaluation(ctx: WalkContext, name: string, args: Word[]): void {
+  const valued = NAME_READERS[name];
+  const flags: string[] = [];
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : "";
+    if (/^[-+][A-Za-z]+$/.test(v) && !operands.length) {
+      flags.push(v.slice(1));
+      // A valued option's value is the rest of the cluster or the next word.
+      const at = [...v.slice(1)].findIndex((c) => valued.includes(c));
+      if (at >= 0) {
+        const value = at + 2 < v.length ? staticWord(v.slice(at + 2)) : args[++i];
+        const opt = v[at + 1];
+        // read -a NAME, printf -v NAME and wait -p NAME name a variable to set.
+        const sets = (name === "read" && opt === "a") || (name === "printf" && opt === "v") ||
+          (name === "wait" && opt === "p");
+        if (value && sets) {
+          nameTarget(ctx, value);
+        }
+      }
+    } else if (v === "--" && !operands.length) continue;
+    else operands.push(a);
+  }
+  switch (name) {
+    case "read":
+    case "mapfile":
+    case "readarray":
+      for (const w of operands) nameTarget(ctx, w);
+      return;
+    case "getopts":
+      if (operands[1]) nameTarget(ctx, operands[1]);
+      return;
+    case "let":
+      for (const w of args) ctx.evaluation.texts.push(w.text);
+      return;
+    case "test":
+    case "[":
+      args.forEach((w, i) => {
+        if (w.kind === "static" && w.value === "-v" && args[i + 1]) nameTarget(ctx, args[i + 1]);
+      });
+      return;
+    case "eval":
+      for (const w of args) if (w.kind === "static") ctx.evaluation.texts.push(w.value);
+      return;
+    case "printf":
+    case "wait":
+      return;
+  }
+  declarationEvaluation(ctx, flags.join(""), operands);
+}
+
+/** declare, typeset, local, readonly, export: NAME or NAME=value words, with the flags `all`. */
+function declarationEvaluation(ctx: WalkContext, all: string, operands: Word[]): void {
+  for (const w of operands) {
+    const eq = w.value.indexOf("=");
+    const named = w.kind === "static" || (eq > 0 && /^[A-Za-z_]\w*$/.test(w.prefix.slice(0, eq)));
+    if (!named || SUBSCRIPT_CODE.test(eq < 0 ? w.value : w.value.slice(0, eq))) {
+      ctx.error ??= EVALUATION_ERROR;
+      return;
+    }
+    const variable = (eq < 0 ? w.value : w.value.slice(0, eq)).replace(/\[.*$/, "");
+    const value = eq < 0 ? null : w.value.slice(eq + 1);
+    if (all.includes("A")) ctx.evaluation.assoc.add(variable);
+    if (all.includes("i") && value !== null) ctx.evaluation.texts.push(value);
+    if (all.includes("n") && value !== null) {
+      // A nameref: every use of the variable reads `value` as a name.
+      if (SUBSCRIPT_CODE.test(value)) ctx.error ??= EVALUATION_ERROR;
+      ctx.evaluation.values.add(variable);
+    }
+  }
+}
+
+/** A word a builtin takes as the name of a variable it sets (`read NAME`). */
+function nameTarget(ctx: WalkContext, w: Word): void {
+  if (w.kind !== "static" || SUBSCRIPT_CODE.test(w.value)) {
+    ctx.error ??= EVALUATION_ERROR;
+    return;
+  }
+  ctx.evaluation.values.add(w.value.replace(/\[.*$/, ""));
+}

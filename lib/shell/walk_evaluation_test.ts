@@ -1,0 +1,84 @@
+/** Values bash evaluates as code: never read as harmless. */
+import assert from "node:assert/strict";
+import { analyze } from "./analyze_testing.ts";
+import { fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
+
+Deno.test("evaluation: a value bash evaluates as code is never read as harmless", async () => {
+  // A variable set to `a[$(a1)]` (spelt and set in generated ways) and then used where bash
+  // evaluates it: arithmetic, subscripts, `[[ -eq ]]`, `${!x}`, `let`, `declare -i`, names
+  // given as text, `eval` and a child bash. bash runs `a1`, a script that records it ran. When
+  // it ran, the analysis must have an error or a stage running `a1`. The same uses of numbers
+  // (`x=5`, `$(… | wc -l)`, `for x in 1 2`) must stay errors-free. Set PI_CONTROLS_FUZZ_SEED.
+  const rand = seededRandom(fuzzSeed(13));
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const code = ["'a[$(a1)]'", '"a[\\$(a1)]"', "a\\[\\$\\(a1\\)\\]", "$'a[\\x24(a1)]'", "'a[`a1`]'"];
+  const sets = (v: string) =>
+    pick([
+      `x=${v}`,
+      `declare x=${v}`,
+      `local x=${v} 2>/dev/null || x=${v}`,
+      `read -r x <<< ${v}`,
+      `y=${v}; x=y`,
+      `x=$(printf %s ${v})`,
+      `export x=${v}`,
+    ]);
+  const numbers = ["x=5", "x=-3", "x=$(printf '1\\n' | wc -l)", "x=0x1f", "x=$(nproc)"];
+  const uses = [
+    "echo $((x))",
+    "echo $(( x + 1 ))",
+    "(( x ))",
+    "let x",
+    "let 'z = x + 1'",
+    "[[ x -eq 1 ]]",
+    "[[ 1 -lt $x ]]",
+    "declare -i n=x",
+    "echo ${b[x]}",
+    "b[x]=1",
+    "s=abc; echo ${s:x}",
+    "s=abc; echo ${s:0:x}",
+    'echo "$((x))"',
+    "case $((x)) in *) ;; esac",
+    "for ((i=x; i<1; i++)); do :; done",
+    "eval 'echo $((x))'",
+    "bash -c 'echo $((x))'",
+  ];
+  const names = [
+    'printf -v "$x" 1',
+    'read "$x" <<< 1',
+    'declare "$x=1"',
+    'test -v "$x"',
+    "echo ${!x}",
+  ];
+  const lines: { line: string; numeric: boolean }[] = [];
+  for (let i = 0; i < 400; i++) {
+    const numeric = rand() < 0.25;
+    const use = numeric ? pick(uses) : pick([...uses, ...names]);
+    const set = numeric ? pick(numbers) : sets(pick(code));
+    const line = rand() < 0.2 ? `for q in 1; do ${set}; ${use}; done` : `${set}; ${use}`;
+    lines.push({ line, numeric });
+  }
+  const dir = await Deno.makeTempDir({ prefix: "pi-controls-evaluation-" });
+  try {
+    await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+    await Deno.chmod(`${dir}/a1`, 0o755);
+    const script = lines.map(({ line }, i) =>
+      `printf 'M${i}\\036' >> ${dir}/log; (${line}) </dev/null >/dev/null 2>&1\n`
+    ).join("");
+    await runBash(script, {
+      cwd: dir,
+      env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
+    });
+    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const wrong: string[] = [];
+    lines.forEach(({ line, numeric }, i) => {
+      const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
+      const seen = a.stages.some((s) => s.argv[0]?.value === "a1");
+      if (ran.has(i) && !a.error && !seen) wrong.push(`ran unseen: ${line}`);
+      if (numeric && a.error) wrong.push(`numbers only: ${line}: ${a.error}`);
+    });
+    assert.deepEqual(wrong, []);
+    assert.ok(ran.size > 100, `a1 ran for only ${ran.size} of ${lines.length} lines`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
