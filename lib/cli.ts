@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * const status = await main(["check", "--tool", "bash", "--input", '{"command":"ls"}'], processIo());
+ * const args = ["check", "--tool", "bash", "--input", '{"command":"ls"}'];
+ * const status = await main(args, processIo());
  * ```
  *
  * @module

@@ -1,4 +1,7 @@
-/** `pi-controls check` and `explain`: verdicts as JSON, --jsonl, exit statuses, config discovery, a broken or absent config. */
+/**
+ * `pi-controls check` and `explain`: verdicts as JSON, --jsonl, exit statuses, config discovery,
+ * a broken or absent config.
+ */
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

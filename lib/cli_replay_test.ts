@@ -1,4 +1,7 @@
-/** `pi-controls replay`: the starter config, the shipped example sessions, the progress bar, the causes. */
+/**
+ * `pi-controls replay`: the starter config, the shipped example sessions, the progress bar, the
+ * causes.
+ */
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,7 @@
-/** `pi-controls init`, `validate` and `test`: the starter config, errors as file:line:col, the config's own examples. */
+/**
+ * `pi-controls init`, `validate` and `test`: the starter config, errors as file:line:col, the
+ * config's own examples.
+ */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,7 @@
-/** The CLI as a user meets it: usage errors, --help, --version, failures in one line, `deno task pi-controls`, the Node bundle, and the suggest command. */
+/**
+ * The CLI as a user meets it: usage errors, --help, --version, failures in one line,
+ * `deno task pi-controls`, the Node bundle, and the suggest command.
+ */
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -121,7 +121,10 @@ export interface ExtensionOptions {
   wasm?: WasmBytes;
   /** The clock, in ms. @default Date.now */
   now?: () => number;
-  /** The file the extension's code was loaded from (protected as one of the gate's files). @default undefined */
+  /**
+   * The file the extension's code was loaded from (protected as one of the gate's files).
+   * @default undefined
+   */
   codeFile?: string;
 }
 
@@ -335,7 +338,7 @@ interface Answer {
   choice: string;
 }
 
-/** Allow for Project or Allow Globally: the approval saved (in which policy, when several asked). */
+/** Allow for Project or Allow Globally: the approval saved (into which policy, if several asked). */
 async function saveApproval(
   g: Gate,
   v: Verdict,

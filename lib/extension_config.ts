@@ -33,7 +33,10 @@ export interface ExtensionConfigOptions {
   home: string;
   /** pi's agent directory (`<agentDir>/extensions/pi-controls.jsonc` is the global config). */
   agentDir: string;
-  /** The file the extension's code was loaded from (protected as one of the gate's files). @default undefined */
+  /**
+   * The file the extension's code was loaded from (protected as one of the gate's files).
+   * @default undefined
+   */
   codeFile?: string;
   /** Receives a log line when the trust store cannot be written. @default nothing is logged */
   log?: (entry: Record<string, unknown>) => void;
@@ -60,7 +63,7 @@ export function newExtensionConfig(opts: ExtensionConfigOptions): ExtensionConfi
   };
 }
 
-/** The config files as they are now for a cwd (a stat per file; read again only when one changed). */
+/** The config files of a cwd as they are now (a stat per file; read again when one changed). */
 export function viewOf(config: ExtensionConfig, cwd: string): ConfigView {
   return config.watcher.current(cwd);
 }
