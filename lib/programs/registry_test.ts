@@ -1,0 +1,251 @@
+/**
+ * Registry-wide invariants: every name is registered once; every program that runs what its
+ * arguments say (or evaluates code) is never saved as a broad approval; and every facet of every
+ * registered program is exercised here by a command that shows it working.
+ */
+import assert from "node:assert/strict";
+import { approvalRulesFor } from "../approvals.ts";
+import { presetAccepts } from "../policy/safe_bash.ts";
+import { analyzeBash, type Stage } from "../shell/bash.ts";
+import { loadBashParser } from "../shell/parser.ts";
+import type { Verdict } from "../types.ts";
+import { evalShape, innerStages, linksMade } from "./expand.ts";
+import { allPrograms, isTooBroad, programNamed, programOf } from "./registry.ts";
+import type { Program } from "./spec.ts";
+
+const parser = await loadBashParser();
+const env = { cwd: "/p", home: "/h", env: { HOME: "/h" } };
+
+/** The stages of a command, each with the stages it runs (as the engine expands them). */
+function expanded(command: string): { top: Stage; inner: Stage[] } {
+  const a = analyzeBash(command, env, parser);
+  assert.equal(a.error, null, command);
+  const analyze = (text: string, cwd: string | null) => {
+    const r = analyzeBash(text, { ...env, cwd: cwd ?? "/p" }, parser);
+    return r.error ? null : r.stages;
+  };
+  const top = a.stages[0];
+  return { top, inner: innerStages(top, { analyze, depth: 0 }) };
+}
+
+/** Facets whose effect a command shows (the others are data the engine's tests cover). */
+type Shown =
+  | "runs"
+  | "optionCommands"
+  | "chdir"
+  | "text"
+  | "namedFiles"
+  | "evaluates"
+  | "links"
+  | "replacesTrees"
+  | "readOnly";
+
+/**
+ * One command per program (by its first name) and facet, showing the facet at work. For
+ * `readOnly`, a command the preset's pattern matches that the check turns away, per check key.
+ */
+// deno-fmt-ignore
+const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, string>>>> = {
+  sudo: { runs: "sudo -u root rm x" }, doas: { runs: "doas rm x" }, env: { runs: "env A=1 rm x" },
+  nice: { runs: "nice -n 5 rm x" }, nohup: { runs: "nohup rm x" }, timeout: { runs: "timeout 5 rm x" },
+  time: { runs: "/usr/bin/time -v rm x" }, command: { runs: "command rm x" }, builtin: { runs: "builtin cd x" },
+  exec: { runs: "exec rm x" }, stdbuf: { runs: "stdbuf -o0 rm x" }, setsid: { runs: "setsid rm x" },
+  ionice: { runs: "ionice -c 3 rm x" }, flock: { runs: "flock /tmp/l -c 'rm x'" },
+  chrt: { runs: "chrt 5 rm x" }, taskset: { runs: "taskset 3 rm x" }, unbuffer: { runs: "unbuffer rm x" },
+  chronic: { runs: "chronic rm x" }, caffeinate: { runs: "caffeinate rm x" },
+  "run-parts": { runs: "run-parts dir" }, strace: { runs: "strace -o log rm x" },
+  ltrace: { runs: "ltrace rm x" }, unshare: { runs: "unshare -r rm x" }, chroot: { runs: "chroot /r rm x" },
+  pkexec: { runs: "pkexec rm x" }, setpriv: { runs: "setpriv rm x" }, nsenter: { runs: "nsenter -t 1 rm x" },
+  firejail: { runs: "firejail rm x" }, "systemd-run": { runs: "systemd-run --unit u rm x" },
+  sg: { runs: "sg wheel -c 'rm x'" }, watch: { runs: "watch -n 1 'rm x'" }, su: { runs: "su -c 'rm x'" },
+  sh: { runs: "sh -c 'rm x'", evaluates: "bash -c 'rm x'" }, eval: { runs: "eval 'rm x'" },
+  source: { runs: "source ./env.sh" }, alias: { runs: "alias x='rm y'" }, trap: { runs: "trap 'rm x' EXIT" },
+  export: { runs: "export PAGER='rm x'" }, at: { runs: "at now <<< 'rm x'" },
+  python: { evaluates: "python -c 'print(1)'" }, python2: { evaluates: "python2 -c 'print(1)'" },
+  python3: { evaluates: "python3 -c 'print(1)'" }, node: { evaluates: "node -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'" }, deno: { evaluates: "deno eval 'x()'" }, tsx: { evaluates: "tsx -e 'x()'" },
+  "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
+  perl: { evaluates: "perl -ne 'print'" }, php: { evaluates: "php -r 'x();'" },
+  git: {
+    optionCommands: "git -c core.pager='rm x' log",
+    chdir: "git -C sub status",
+    text: "git commit -m 'fix /etc/hosts'",
+    namedFiles: "git show HEAD:.env",
+    replacesTrees: "git checkout .",
+    readOnly: {
+      log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",
+      shortlog: "git shortlog --output=x", "stash show": "git stash show --ext-diff",
+      "cat-file": "git cat-file --textconv HEAD:x", grep: "git grep -Ovim x",
+      branch: "git branch -D x", tag: "git tag -d x", config: "git config user.name x",
+    },
+  },
+  find: { runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" } },
+  fd: { runs: "fd -x rm" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
+  awk: { runs: "awk 'BEGIN{system(\"rm x\")}'", text: "awk '{print}' f" },
+  sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f" },
+  grep: { text: "grep -rn /api src" },
+  rg: { text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" } },
+  ag: { readOnly: { "": "ag --pager less x" } },
+  cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
+  column: { text: "column -s/ f" },
+  sort: {
+    text: "sort -t/ -k2 f", optionCommands: "sort --compress-program=gz f", readOnly: { "": "sort -o out f" },
+  },
+  tar: { chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar" },
+  ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host" },
+  scp: { optionCommands: "scp -S ./prog a host:b" }, sftp: { optionCommands: "sftp -S ./prog host" },
+  rsync: { optionCommands: "rsync -e 'rm x' a host:b" },
+  ln: { links: "ln -s /etc e" }, cp: { links: "cp -s /etc/hosts h" },
+  patch: { chdir: "patch -d dir -p1" }, make: { chdir: "make -C dir" }, gmake: { chdir: "gmake -C dir" },
+  ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
+  man: { optionCommands: "man -P 'rm x' ls" },
+  printf: { readOnly: { "": "printf -v x y" } }, tree: { readOnly: { "": "tree -o out" } },
+  file: { readOnly: { "": "file -C" } }, uniq: { readOnly: { "": "uniq a out" } },
+  xxd: { readOnly: { "": "xxd -r a" } }, yq: { readOnly: { "": "yq -i x f" } },
+  date: { readOnly: { "": "date -s now" } },
+};
+
+/** The facets of a program that a command can show. */
+function shownFacets(p: Program): Shown[] {
+  const all: Shown[] = [
+    "runs",
+    "optionCommands",
+    "chdir",
+    "text",
+    "namedFiles",
+    "evaluates",
+    "links",
+    "readOnly",
+  ];
+  const out = all.filter((f) => p[f] !== undefined);
+  if (typeof p.replacesTrees === "function") out.push("replacesTrees");
+  return out;
+}
+
+Deno.test("registry: each name is registered once, and a path or version finds its program", () => {
+  const seen = new Map<string, number>();
+  for (const p of allPrograms()) for (const n of p.names) seen.set(n, (seen.get(n) ?? 0) + 1);
+  assert.deepEqual([...seen].filter(([, n]) => n > 1), []);
+  assert.equal(
+    programNamed("git"),
+    programOf({ value: "/usr/bin/git", kind: "static", prefix: "", text: "" }),
+  );
+  assert.equal(programNamed("python3.12"), programNamed("python3"));
+  assert.equal(programNamed("python3.x"), undefined);
+  assert.equal(programNamed("cat"), undefined);
+});
+
+Deno.test("registry: every program that runs what it is given is never saved as a broad approval", () => {
+  const verdictOf = (command: string): Verdict => ({
+    action: "ask",
+    tool: "bash",
+    policies: ["p"],
+    reason: null,
+    notification: null,
+    stages: [{
+      command,
+      cwd: "/p",
+      action: "ask",
+      targets: [{
+        path: "/p",
+        kind: "cwd",
+        location: "/",
+        policy: "p",
+        rule: null,
+        score: 0,
+        action: "ask",
+      }],
+    }],
+  });
+  let checked = 0;
+  for (const p of allPrograms()) {
+    const runsAnything = p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true;
+    for (const name of p.names) {
+      assert.equal(isTooBroad(name), runsAnything, name);
+      if (!runsAnything) continue;
+      assert.equal(approvalRulesFor(verdictOf(`${name} build x`), "p"), null, name);
+      checked++;
+    }
+  }
+  assert.ok(checked > 60, `${checked} programs checked`);
+  // A program that only names commands in its options stays narrow: git push, tar xf.
+  assert.deepEqual(approvalRulesFor(verdictOf("git push origin"), "p")?.map((r) => r.pattern), [
+    "git push *",
+  ]);
+});
+
+Deno.test("registry: every facet of every registered program is exercised", () => {
+  const missing: string[] = [];
+  for (const p of allPrograms()) {
+    const examples = EXAMPLES[p.names[0]] ?? {};
+    for (const facet of shownFacets(p)) {
+      const example = examples[facet];
+      if (example === undefined) {
+        missing.push(`${p.names[0]}: ${facet}`);
+        continue;
+      }
+      if (facet === "readOnly") {
+        const checks = p.readOnly!;
+        const given = example as Record<string, string>;
+        for (const key of Object.keys(checks)) {
+          if (given[key] === undefined) missing.push(`${p.names[0]}: readOnly "${key}"`);
+          else assertReadOnlyCheck(p, key, given[key]);
+        }
+        continue;
+      }
+      assertShows(p, facet, example as string);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+/** The command shows the facet: it runs something, moves, has text, names files, ... */
+function assertShows(p: Program, facet: Shown, command: string): void {
+  const { top, inner } = expanded(command);
+  assert.equal(programOf(top.argv[0]), p, command);
+  const why = `${p.names[0]} ${facet}: ${command}`;
+  switch (facet) {
+    case "runs":
+    case "optionCommands":
+      assert.ok(inner.some((s) => s.argv !== top.argv), why);
+      break;
+    case "chdir":
+      assert.ok(inner.some((s) => s.argv === top.argv && s.cwds[0] !== top.cwds[0]), why);
+      break;
+    case "text":
+      assert.ok([...p.text!(top.argv)].length > 0, why);
+      break;
+    case "namedFiles":
+      assert.ok(p.namedFiles!(top.argv).length > 0, why);
+      break;
+    case "evaluates":
+      assert.notEqual(evalShape(top), null, why);
+      break;
+    case "links":
+      assert.ok(linksMade([top]).length > 0, why);
+      break;
+    case "replacesTrees":
+      assert.equal((p.replacesTrees as (argv: Stage["argv"]) => boolean)(top.argv), true, why);
+      assert.equal(
+        (p.replacesTrees as (argv: Stage["argv"]) => boolean)(
+          expanded(`${p.names[0]} status`).top.argv,
+        ),
+        false,
+        why,
+      );
+      break;
+  }
+}
+
+/** The `$safe-bash` check turns the command away (and the same pattern accepts a plain call). */
+function assertReadOnlyCheck(p: Program, key: string, command: string): void {
+  const { top } = expanded(command);
+  const argv = top.argv.map((w) => w.value);
+  const pattern = [p.names[0], ...(key ? key.split(" ") : []), "*"].join(" ");
+  const rule = { action: "allow" as const, tool: "bash", pattern, preset: "$safe-bash" as const };
+  assert.equal(presetAccepts(rule, { argv, writes: false }), false, `${pattern}: ${command}`);
+  const plain = [p.names[0], ...(key ? key.split(" ") : []), "x"];
+  if (p.names[0] !== "date" && !(p.names[0] === "git" && /^(branch|tag|config)$/.test(key))) {
+    assert.equal(presetAccepts(rule, { argv: plain, writes: false }), true, plain.join(" "));
+  }
+}
