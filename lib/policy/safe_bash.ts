@@ -5,6 +5,7 @@
 import { harmlessAssignment } from "../programs/env.ts";
 import { gitPlainArgv, gitPlainForm } from "../programs/git.ts";
 import { programNamed } from "../programs/registry.ts";
+import { isLong, type OptionGrammar, readOptions } from "../programs/argv.ts";
 import type { ReadOnlyCheck } from "../programs/spec.ts";
 import type { Action, Rule } from "../types.ts";
 
@@ -148,15 +149,20 @@ function literalWords(pattern: string): string[] {
  * The check for a pattern: the longest run of its leading literal words that has one, from the
  * program's `readOnly` facet (keyed by the words after the program; `""` for the program alone).
  */
-function checkFor(words: string[]): { check: ReadOnlyCheck; key: number } | null {
-  const checks = programNamed(words[0])?.readOnly;
+function checkFor(
+  words: string[],
+): { check: ReadOnlyCheck; key: number; options: OptionGrammar } | null {
+  const program = programNamed(words[0]);
+  const checks = program?.readOnly;
   if (!checks) return null;
   for (let n = words.length; n > 0; n--) {
     const check = checks[words.slice(1, n).join(" ")];
-    if (check) return { check, key: n };
+    if (check) return { check, key: n, options: check.options ?? program.options ?? NO_GRAMMAR };
   }
   return null;
 }
+
+const NO_GRAMMAR: OptionGrammar = {};
 
 /** A bash form as the preset's patterns read it: git's plain options dropped (see git.ts). */
 export function presetForm(form: string): string {
@@ -181,10 +187,32 @@ export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   const program = argv[0]?.slice(argv[0].lastIndexOf("/") + 1);
   if (program !== words[0] || words.some((w, i) => i > 0 && argv[i] !== w)) return false;
   const found = checkFor(words);
-  return !found || argsPass(found.check, argv.slice(found.key));
+  return !found || argsPass(found.check, found.options, argv.slice(found.key));
 }
 
-function argsPass(check: ReadOnlyCheck, args: string[]): boolean {
+function argsPass(check: ReadOnlyCheck, grammar: OptionGrammar, args: string[]): boolean {
+  if (check.words || check.onlyOptions) return wordsPass(check, grammar, args);
+  let operands = 0;
+  for (const t of readOptions(args, grammar)) {
+    if (t.kind === "operand") {
+      operands++;
+      if (check.operand && !check.operand.test(args[t.at])) return false;
+    } else if (isLong(t)) {
+      // getopt_long accepts unambiguous prefixes: --out means --output.
+      if (check.long?.some((l) => l.startsWith(t.name))) return false;
+    } else if (t.name && check.short?.includes(t.name[1])) return false;
+    // After a letter the grammar does not know, the rest of its cluster is not read: a
+    // forbidden letter anywhere in it turns the command away.
+    else if (t.rest && [...t.rest].some((c) => check.short?.includes(c))) return false;
+  }
+  return check.maxOperands === undefined || operands <= check.maxOperands;
+}
+
+/**
+ * A check by whole words (find's `-exec`, git branch's allowed options): single-dash words are
+ * not clusters here. Forbidden words count even after `--`.
+ */
+function wordsPass(check: ReadOnlyCheck, grammar: OptionGrammar, args: string[]): boolean {
   let operands = 0;
   let needMet = false;
   let endOfOptions = false;
@@ -206,29 +234,13 @@ function argsPass(check: ReadOnlyCheck, args: string[]): boolean {
     if (check.words?.includes(name)) return false;
     if (check.onlyOptions && !check.onlyOptions.includes(name)) return false;
     if (arg.startsWith("--")) {
-      // getopt_long accepts unambiguous prefixes: --out means --output.
       if (check.long?.some((l) => l.startsWith(name))) return false;
-      if (!arg.includes("=") && check.longWithArg?.includes(name)) i++;
-      continue;
+      if (!arg.includes("=") && grammar.longValued?.has(name)) i++;
     }
-    if (check.words || check.onlyOptions) continue; // single-dash words, not clusters
-    const skip = clusterHits(check, arg);
-    if (skip === null) return false;
-    i += skip;
   }
   if (check.maxOperands !== undefined && operands > check.maxOperands) return false;
   if (check.operandsNeed && operands > 0 && !needMet) return false;
   return true;
-}
-
-/** Check a short-option cluster: null on a forbidden letter, else 1 when it takes the next word. */
-function clusterHits(check: ReadOnlyCheck, arg: string): number | null {
-  for (let j = 1; j < arg.length; j++) {
-    const ch = arg[j];
-    if (check.short?.includes(ch)) return null;
-    if (check.shortWithArg?.includes(ch)) return j === arg.length - 1 ? 1 : 0;
-  }
-  return 0;
 }
 
 /** The number of patterns in the preset (for docs and tests). */

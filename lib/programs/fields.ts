@@ -6,7 +6,7 @@
  * @module
  */
 import { optionCommands } from "./option_commands.ts";
-import { fields, type SearchSpec, searchTextOf } from "./search_text.ts";
+import { fields, grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Program } from "./spec.ts";
 
 // deno-fmt-ignore
@@ -53,15 +53,15 @@ export const FIELD_PROGRAMS: Program[] = [
   })),
   {
     names: ["sort"],
+    options: grammarOf(SORT),
     text: searchTextOf(SORT),
     optionCommands: optionCommands({
-      shortWithArg: SORT.textValued + SORT.fileValued,
+      shortWithArg: grammarOf(SORT).valued!,
       long: { "--compress-program": "program" },
     }),
     readOnly: {
       "": {
         short: SORT.fileValued,
-        shortWithArg: SORT.textValued,
         long: ["--output", "--compress-program", "--temporary-directory", "--files0-from"],
       },
     },

@@ -14,7 +14,8 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { optionValues, type SearchSpec, searchText } from "./search_text.ts";
+import type { OptionGrammar } from "./argv.ts";
+import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 
@@ -229,6 +230,9 @@ const GIT_REF_FILTERS = [
   "--points-at",
 ];
 
+/** The grammar of `git branch` / `git tag` listings, as their checks read it. */
+const REF_FILTER_OPTIONS: OptionGrammar = { longValued: new Set(GIT_REF_FILTERS) };
+
 /** What keeps the `$safe-bash` git patterns read-only, by subcommand. */
 const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
   "log": GIT_OUTPUT,
@@ -238,8 +242,8 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
   "stash show": GIT_OUTPUT,
   "cat-file": { long: ["--textconv", "--filters"] },
   "grep": {
+    options: grammarOf(GIT_GREP),
     short: "O",
-    shortWithArg: "efABCm",
     long: ["--open-files-in-pager", "--ext-grep", "--textconv"],
   },
   "branch": {
@@ -260,12 +264,12 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
       "--no-column",
       ...GIT_REF_FILTERS,
     ],
-    longWithArg: GIT_REF_FILTERS,
+    options: REF_FILTER_OPTIONS,
     operandsNeed: ["-l", "--list"],
   },
   "tag": {
     onlyOptions: ["-l", "--list", "-n", "--column", "--no-column", ...GIT_REF_FILTERS],
-    longWithArg: GIT_REF_FILTERS,
+    options: REF_FILTER_OPTIONS,
     operandsNeed: ["-l", "--list"],
   },
   "config": {

@@ -6,7 +6,7 @@
  * @module
  */
 import { optionCommands } from "./option_commands.ts";
-import { type SearchSpec, searchTextOf } from "./search_text.ts";
+import { grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Program } from "./spec.ts";
 
 const GREP: SearchSpec = {
@@ -86,9 +86,10 @@ export const SEARCH_PROGRAMS: Program[] = [
   { names: ["grep", "egrep", "fgrep"], text: searchTextOf(GREP) },
   {
     names: ["rg"],
+    options: grammarOf(RG),
     text: searchTextOf(RG),
     optionCommands: optionCommands({
-      shortWithArg: "ABCEegfjMmrTtd",
+      shortWithArg: grammarOf(RG).valued!,
       long: { "--pre": "program", "--hostname-bin": "program" },
       exact: true,
     }),

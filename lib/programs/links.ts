@@ -4,12 +4,15 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
 
-/** ln's short options that take a value (`-S SUFFIX`, `-t DIR`). */
-const LN_VALUED = "St";
+/** ln's and cp's options that take a value (`-S SUFFIX`, `-t DIR`), as this reader needs them. */
+const LONG_VALUED = new Set(["--target-directory", "--suffix"]);
+const LN: OptionGrammar = { valued: "St", longValued: LONG_VALUED };
+const CP: OptionGrammar = { valued: "tS", longValued: LONG_VALUED };
 
 /**
  * The symlinks `ln -s` / `ln --symbolic` and `cp -s` / `cp --symbolic-link` stages make, for each
@@ -26,38 +29,22 @@ function symlinksMade(stage: Stage): MadeLink[] {
     let noTargetDir = false;
     let targetDir: string | null = null;
     const operands: string[] = [];
-    let options = true;
     const args = stage.argv.slice(1);
-    for (let i = 0; i < args.length; i++) {
-      const w = args[i];
-      if (w.kind !== "static") {
+    const values = args.map((w) => (w.kind === "static" ? w.value : null));
+    for (const t of readOptions(values, program === "ln" ? LN : CP)) {
+      if (t.kind === "dynamic") {
         operands.length = 0;
         break;
       }
-      const v = w.value;
-      if (options && v === "--") options = false;
-      else if (options && v.startsWith("--")) {
-        const [opt, value] = v.includes("=")
-          ? [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)]
-          : [v, null];
-        if (opt === "--symbolic" || opt === "--symbolic-link") symbolic = true;
-        else if (opt === "--relative") relative = true;
-        else if (opt === "--no-target-directory") noTargetDir = true;
-        else if (opt === "--target-directory") targetDir = value ?? args[++i]?.value ?? null;
-        else if (opt === "--suffix" && value === null) i++;
-      } else if (options && v.startsWith("-") && v.length > 1) {
-        for (let j = 1; j < v.length; j++) {
-          const c = v[j];
-          if (c === "s") symbolic = true;
-          else if (c === "r" && program === "ln") relative = true;
-          else if (c === "T") noTargetDir = true;
-          else if (program === "ln" ? LN_VALUED.includes(c) : c === "t" || c === "S") {
-            const value = v.slice(j + 1) || args[++i]?.value || null;
-            if (c === "t") targetDir = value;
-            break;
-          }
-        }
-      } else operands.push(v);
+      if (t.kind === "operand") operands.push(values[t.at]!);
+      else if (t.name === "-s" || t.name === "--symbolic" || t.name === "--symbolic-link") {
+        symbolic = true;
+      } else if ((t.name === "-r" && program === "ln") || t.name === "--relative") relative = true;
+      else if (t.name === "-T" || t.name === "--no-target-directory") noTargetDir = true;
+      else if (t.name === "-t" || t.name === "--target-directory") {
+        targetDir = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].value);
+        if (targetDir === "" && t.name === "-t") targetDir = null;
+      }
     }
     if (!symbolic || !operands.length) return out;
     for (const cwd of stage.cwds) {

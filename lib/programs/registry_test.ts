@@ -6,15 +6,17 @@
 import assert from "node:assert/strict";
 import { approvalRulesFor } from "../approvals.ts";
 import { presetAccepts } from "../policy/safe_bash.ts";
-import { analyzeBash, type Stage } from "../shell/bash.ts";
+import { analyzeBash } from "../shell/analyze.ts";
+import type { Stage } from "../shell/model.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import type { Verdict } from "../types.ts";
+import { carriesCommand } from "./env.ts";
 import { evalShape, innerStages, linksMade } from "./expand.ts";
 import { allPrograms, isTooBroad, programNamed, programOf } from "./registry.ts";
 import type { Program } from "./spec.ts";
 
 const parser = await loadBashParser();
-const env = { cwd: "/p", home: "/h", env: { HOME: "/h" } };
+const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
 
 /** The stages of a command, each with the stages it runs (as the engine expands them). */
 function expanded(command: string): { top: Stage; inner: Stage[] } {

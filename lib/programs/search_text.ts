@@ -10,6 +10,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
+import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 
 /** How a search program takes its options. */
 export interface SearchSpec {
@@ -74,70 +75,62 @@ export function searchText(spec: SearchSpec, args: (string | null)[]): number[] 
   // (A value in a word of its own after an operand stays a possible file: an implementation
   // that stops reading options at the first operand, as BSD's do, takes it as one.)
   const text: number[] = [];
-  // After an option this reader does not know: a search program's words may all be files (its
-  // pattern cannot be placed); a field tool's words before it keep what was found.
-  const unknown = () => (searches ? [] : text);
   let patternGiven = false;
   let firstOperand = -1;
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === null || !options || !a.startsWith("-") || a === "-") {
-      if (firstOperand < 0) firstOperand = i;
-      continue;
+  for (const t of readOptions(args, grammarOf(spec))) {
+    if (t.kind === "operand" || t.kind === "dynamic") {
+      if (firstOperand < 0) firstOperand = t.at;
+    } else if (t.kind === "unknown") {
+      // Not known: it may take the next word. A search program's words may all be files (its
+      // pattern cannot be placed); a field tool's words before it keep what was found.
+      return searches ? [] : text;
+    } else if (t.kind === "flag") {
+      if (spec.noPattern.has(t.name)) patternGiven = true;
+    } else if (t.kind === "valued") {
+      const long = isLong(t);
+      const letter = t.name[1];
+      const pattern = long
+        ? spec.longPattern.has(t.name) || spec.longPatternFile.has(t.name)
+        : spec.patternShort.includes(letter) || spec.patternFileShort.includes(letter);
+      if (pattern) patternGiven = true;
+      const isText = long
+        ? spec.longText.has(t.name) || spec.longPattern.has(t.name) ||
+          spec.longOptional.has(t.name)
+        : spec.textValued.includes(letter) || spec.patternShort.includes(letter);
+      // (A file glued to its option, `-fpats.txt`, stays in its word: the word is kept.)
+      if (!isText) continue;
+      text.push(t.at);
+      if (t.valueAt !== undefined && firstOperand < 0) text.push(t.valueAt);
     }
-    if (a === "--") {
-      options = false;
-      continue;
-    }
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      const long = eq > 0 ? a.slice(0, eq) : a;
-      if (spec.noPattern.has(long)) patternGiven = true;
-      if (spec.longFlags.has(long) && eq < 0) continue;
-      if (spec.longOptional.has(long)) {
-        text.push(i);
-        continue;
-      }
-      const takesText = spec.longText.has(long) || spec.longPattern.has(long);
-      const takesFile = spec.longFile.has(long) || spec.longPatternFile.has(long);
-      if (!takesText && !takesFile) return unknown(); // not known: every word may be a file
-      if (spec.longPattern.has(long) || spec.longPatternFile.has(long)) patternGiven = true;
-      if (takesText) text.push(i);
-      if (eq < 0) {
-        i++;
-        if (takesText && i < args.length && firstOperand < 0) text.push(i);
-      }
-      continue;
-    }
-    if (spec.digits && /^-\d+$/.test(a)) continue; // -5: context lines
-    // A cluster of short options; a valued one takes the rest of it or the next word.
-    let known = true;
-    for (let j = 1; j < a.length; j++) {
-      const o = a[j];
-      if (spec.flags.includes(o)) continue;
-      const isText = spec.textValued.includes(o) || spec.patternShort.includes(o);
-      const isFile = spec.fileValued.includes(o) || spec.patternFileShort.includes(o);
-      if (!isText && !isFile) {
-        known = false;
-        break;
-      }
-      if (spec.patternShort.includes(o) || spec.patternFileShort.includes(o)) patternGiven = true;
-      const glued = j < a.length - 1;
-      if (isText) {
-        // (A file glued to its option, `-fpats.txt`, stays in its word: the word is kept.)
-        text.push(i);
-        if (!glued && i + 1 < args.length && firstOperand < 0) text.push(i + 1);
-      }
-      if (!glued) i++;
-      break;
-    }
-    if (!known) return unknown();
   }
   if (searches && !patternGiven && firstOperand >= 0 && args[firstOperand] !== null) {
     text.push(firstOperand);
   }
   return text;
+}
+
+const grammars = new WeakMap<SearchSpec, OptionGrammar>();
+
+/** The option grammar a spec describes (which options take a value), made once per spec. */
+export function grammarOf(spec: SearchSpec): OptionGrammar {
+  let g = grammars.get(spec);
+  if (!g) {
+    g = {
+      flags: spec.flags,
+      valued: spec.textValued + spec.fileValued + spec.patternShort + spec.patternFileShort,
+      longFlags: spec.longFlags,
+      longValued: new Set([
+        ...spec.longText,
+        ...spec.longFile,
+        ...spec.longPattern,
+        ...spec.longPatternFile,
+      ]),
+      longOptional: spec.longOptional,
+      numbers: spec.digits ? "option" : "cluster",
+    };
+    grammars.set(spec, g);
+  }
+  return g;
 }
 
 /**

@@ -64,26 +64,14 @@ const TABLE: Record<string, Facts> = {
   npx: { tooBroad: true }, bunx: { tooBroad: true }, pnpx: { tooBroad: true },
   // Read-only unless: a second operand (an output file), xxd -r; yq -i writes its file.
   uniq: {
-    readOnly: {
-      "": {
-        shortWithArg: "fsw",
-        longWithArg: ["--skip-fields", "--skip-chars", "--check-chars"],
-        maxOperands: 1,
-      },
-    },
+    options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },
+    readOnly: { "": { maxOperands: 1 } },
   },
-  xxd: { readOnly: { "": { short: "r", shortWithArg: "cglosnR", maxOperands: 1 } } },
+  xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
   yq: { readOnly: { "": { short: "is", long: ["--inplace", "--in-place", "--split-exp"] } } },
   date: {
-    readOnly: {
-      "": {
-        short: "s",
-        shortWithArg: "dfr",
-        long: ["--set"],
-        longWithArg: ["--date", "--file", "--reference"],
-        operand: /^\+/,
-      },
-    },
+    options: { valued: "dfr", longValued: new Set(["--date", "--file", "--reference"]) },
+    readOnly: { "": { short: "s", long: ["--set"], operand: /^\+/ } },
   },
 };
 

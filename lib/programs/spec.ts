@@ -17,6 +17,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
+import type { OptionGrammar } from "./argv.ts";
 
 /**
  * How a value a program is given runs: a shell command (`sh -c`), a program given arguments of its
@@ -59,12 +60,8 @@ export interface ChdirSpec {
 export interface ReadOnlyCheck {
   /** Short option letters that write or execute (checked inside clusters like `-uo`). */
   short?: string;
-  /** Short option letters that take a value (the rest of the cluster or the next word). */
-  shortWithArg?: string;
   /** Long options that write or execute (`--output`, `--output=x`, and prefixes like `--out`). */
   long?: string[];
-  /** Long options whose value may be the next word (`--date tomorrow`). */
-  longWithArg?: string[];
   /** Whole words that write or execute (find's `-exec`), checked even after `--`. */
   words?: string[];
   /** At most this many operands (a second operand is an output file for uniq, xxd). */
@@ -75,6 +72,8 @@ export interface ReadOnlyCheck {
   operandsNeed?: string[];
   /** Only these option words are allowed (values after `=` are free). */
   onlyOptions?: string[];
+  /** The grammar of the subcommand the check is for, where it is not the program's. */
+  options?: OptionGrammar;
 }
 
 /** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
@@ -87,6 +86,8 @@ export interface MadeLink {
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
   names: readonly string[];
+  /** Which of its options take a value (read by every facet that reads its options). */
+  options?: OptionGrammar;
   /**
    * The commands its arguments or input make it run: a wrapper's command, `sh -c` text, `find
    * -exec`, `xargs CMD`, an awk program's `system()`. A program with this facet is never saved as

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, unknownWord } from "./words.ts";
 
@@ -118,86 +119,93 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   sg: { operands: 1, shellString: ["-c"] },
 };
 
+const grammars = new Map<string, OptionGrammar>();
+
+/** A wrapper's option grammar (made once per wrapper). */
+function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
+  let g = grammars.get(name);
+  if (!g) {
+    g = {
+      valued: w.shortWithArg ?? "",
+      longValued: new Set(w.longWithArg ?? []),
+      numbers: name === "nice" ? "option" : "operand", // nice -10 cmd
+    };
+    grammars.set(name, g);
+  }
+  return g;
+}
+
+/** An option's value: glued to it, or the word it took. */
+function valueOf(t: OptionToken, args: Word[]): Word | undefined {
+  return t.glued !== undefined
+    ? literal(t.glued)
+    : t.valueAt === undefined
+    ? undefined
+    : args[t.valueAt];
+}
+
 /** The command a wrapper runs: its words after the wrapper's own options and operands. */
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
-  let i = 0;
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let cwds = stage.cwds;
   let operands = w.operands ?? 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") break;
-    const v = a.value;
-    if (v === "--") {
-      i++;
+  let start = args.length;
+  let seen = -1; // the last word whose whole-word checks ran
+  for (const t of readOptions(values, grammarOf(name, w))) {
+    if (t.kind === "dynamic") {
+      start = t.at;
+      break;
+    }
+    const v = values[t.at]!;
+    if (t.kind === "end") {
       // What an option-like word after `--` is depends on the implementation (GNU env runs
       // a program named `--unset=X`, others read it as the option): not known.
-      const next = args[i];
+      const next = args[t.at + 1];
       if (next?.kind === "static" && next.value.length > 1 && next.value.startsWith("-")) {
         run.stage([unknownWord(next.text)], `wrapper:${name}`, cwds);
         return;
       }
+      start = t.at + 1;
       break;
     }
-    if (w.noRun?.includes(v)) return;
-    if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
-      run.environment([a]);
-      continue;
-    }
-    if (v.startsWith("--")) {
-      const [opt, inline] = v.includes("=")
-        ? [v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1)]
-        : [v, null];
-      const takes = w.longWithArg?.includes(opt);
-      const value: Word | undefined = inline !== null
-        ? literal(inline)
-        : takes
-        ? args[++i]
-        : undefined;
-      if (value && w.chdir?.includes(opt)) cwds = chdir(cwds, value);
-      if (value && w.shellString?.includes(opt)) {
-        run.shell(value, `wrapper:${name}`, cwds);
-        return;
+    if (t.at !== seen && w.noRun?.includes(v)) return;
+    if (t.kind === "operand") {
+      if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
+        run.environment([args[t.at]]);
+        continue;
       }
-      continue;
-    }
-    if (name === "nice" && /^-\d+$/.test(v)) continue; // nice -10 cmd
-    if (v.startsWith("-") && v.length > 1 && !/^-\d+$/.test(v)) {
-      for (let j = 1; j < v.length; j++) {
-        if (w.shortWithArg?.includes(v[j])) {
-          const rest = v.slice(j + 1);
-          const value: Word | undefined = rest ? literal(rest) : args[++i];
-          const opt = `-${v[j]}`;
-          if (value && w.chdir?.includes(opt)) cwds = chdir(cwds, value);
-          if (value && w.shellString?.includes(opt)) {
-            run.shell(value, `wrapper:${name}`, cwds);
-            return;
-          }
-          break;
-        }
+      if (operands > 0) {
+        operands--;
+        continue;
       }
-      if (name === "sudo" && /^-[^-]*[si]/.test(v) && !/^-[^-]*[ugCDhprtTU]/.test(v)) {
-        // sudo -s / -i with a command runs it through a shell.
-        const rest = args.slice(i + 1);
-        if (rest.length) run.stage(rest, "wrapper:sudo", cwds);
-        else run.stage([unknownWord("(interactive shell)")], "wrapper:sudo", cwds);
-        return;
-      }
-      continue;
+      start = t.at;
+      break;
     }
-    if (operands > 0) {
-      operands--;
-      continue;
+    const value = t.kind === "valued" || t.glued !== undefined ? valueOf(t, args) : undefined;
+    if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
+    if (value && w.shellString?.includes(t.name)) {
+      run.shell(value, `wrapper:${name}`, cwds);
+      return;
     }
-    break;
+    if (
+      t.at !== seen && name === "sudo" && /^-[^-]*[si]/.test(v) && !/^-[^-]*[ugCDhprtTU]/.test(v)
+    ) {
+      // sudo -s / -i with a command runs it through a shell.
+      const rest = args.slice(t.at + 1);
+      if (rest.length) run.stage(rest, "wrapper:sudo", cwds);
+      else run.stage([unknownWord("(interactive shell)")], "wrapper:sudo", cwds);
+      return;
+    }
+    seen = t.at;
   }
-  // `NAME=value` words after the options (and after `--`) are the command's environment:
-  // `env -- A=1 rm` runs `rm`. (A bare sudo or exec runs nothing we can see.)
+  // `NAME=value` words after `--` are the command's environment: `env -- A=1 rm` runs `rm`.
+  // (A bare sudo or exec runs nothing we can see.)
   while (
-    w.assignments && i < args.length && args[i].kind === "static" &&
-    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i].value)
-  ) run.environment([args[i++]]);
-  const rest = args.slice(i);
+    w.assignments && start < args.length && args[start].kind === "static" &&
+    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[start].value)
+  ) run.environment([args[start++]]);
+  const rest = args.slice(start);
   if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
 }
 

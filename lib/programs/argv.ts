@@ -1,0 +1,156 @@
+/**
+ * The one reader of a program's options: given the words after the program name and the
+ * program's grammar (which short letters and long options take a value), it says what each word
+ * is: a flag, an option with its value (glued, or the next word), an option the grammar does not
+ * know, an operand, the `--` that ends the options, or a word not known statically. The facets
+ * (text arguments, the `$safe-bash` checks, a wrapper's command, the links ln makes) read its
+ * tokens, each with its own caution: where an option is not known, a reader that must fail closed
+ * stops taking words as text or as safe.
+ *
+ * @example
+ * ```ts
+ * import { readOptions } from "./argv.ts";
+ * readOptions(["-t/", "-k", "2", "f"], { valued: "tk" }).map((t) => t.kind);
+ * // ["valued", "valued", "operand"]
+ * ```
+ *
+ * @module
+ */
+
+/** How a program takes its options (getopt-style). */
+export interface OptionGrammar {
+  /**
+   * Short options that take no value. When absent, every letter not otherwise named is a flag;
+   * when given, a letter in none of the lists is unknown.
+   * @default undefined
+   */
+  flags?: string;
+  /** Short options that take a value: the rest of their cluster, or the next word. */
+  valued?: string;
+  /** Short options whose value is optional and only glued (`xargs -i{}`, `-i` alone). */
+  gluedOnly?: string;
+  /** Long options without a value (given `=value`, one is unknown). */
+  longFlags?: ReadonlySet<string>;
+  /** Long options with a value: `--opt=value` or the next word. */
+  longValued?: ReadonlySet<string>;
+  /** Long options whose value is optional, given only after `=` (`--color=never`). */
+  longOptional?: ReadonlySet<string>;
+  /** What `-5` is: an option (grep's context lines), an operand, or a cluster of letters. @default "cluster" */
+  numbers?: "option" | "operand" | "cluster";
+}
+
+/** What one word (or one letter of a cluster) is. */
+export interface OptionToken {
+  /**
+   * `flag`, `valued` (an option with a value), `unknown` (an option the grammar does not know:
+   * it may take the next word), `operand`, `end` (`--`), `dynamic` (a word not known statically).
+   */
+  kind: "flag" | "valued" | "unknown" | "operand" | "end" | "dynamic";
+  /** The index of the word in the arguments. */
+  at: number;
+  /** The option as written: `-x` (a letter of a cluster too) or `--name`; "" for the others. */
+  name: string;
+  /** A valued option's value, when glued to it (`-d/`, `--opt=v`, the rest of a cluster). */
+  glued?: string;
+  /** A valued option's value in a word of its own: its index (none past the last word). */
+  valueAt?: number;
+  /** For an unknown letter of a cluster: the letters after it, left unread. */
+  rest?: string;
+}
+
+const NO_SET: ReadonlySet<string> = new Set();
+
+/** Whether a token is a long option (`--name`; a cluster's letter `-` is `--` too, and short). */
+export function isLong(t: OptionToken): boolean {
+  return t.name.length > 2 && t.name.startsWith("--");
+}
+
+/**
+ * The tokens of `args` (null: a word not known statically) under `grammar`. Options are read
+ * after operands too (GNU order); a reader that stops at the first operand stops itself. After
+ * `--`, every word is an operand.
+ */
+export function readOptions(args: (string | null)[], grammar: OptionGrammar): OptionToken[] {
+  const out: OptionToken[] = [];
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) {
+      out.push({ kind: "dynamic", at: i, name: "" });
+    } else if (!options || a === "-" || !a.startsWith("-")) {
+      out.push({ kind: "operand", at: i, name: "" });
+    } else if (a === "--") {
+      options = false;
+      out.push({ kind: "end", at: i, name: "" });
+    } else if (a.startsWith("--")) {
+      i = longOption(a, i, args.length, grammar, out);
+    } else if (/^-\d+$/.test(a) && (grammar.numbers ?? "cluster") !== "cluster") {
+      const option = grammar.numbers === "option";
+      out.push({ kind: option ? "flag" : "operand", at: i, name: option ? a : "" });
+    } else {
+      i = cluster(a, i, args.length, grammar, out);
+    }
+  }
+  return out;
+}
+
+/** Read `--name[=value]` at `i`; returns the index of the last word it used. */
+function longOption(
+  a: string,
+  i: number,
+  count: number,
+  g: OptionGrammar,
+  out: OptionToken[],
+): number {
+  const eq = a.indexOf("=");
+  const name = eq > 0 ? a.slice(0, eq) : a;
+  const glued = eq > 0 ? a.slice(eq + 1) : undefined;
+  if ((g.longFlags ?? NO_SET).has(name) && glued === undefined) {
+    out.push({ kind: "flag", at: i, name });
+  } else if ((g.longOptional ?? NO_SET).has(name)) {
+    out.push({ kind: "valued", at: i, name, glued });
+  } else if ((g.longValued ?? NO_SET).has(name)) {
+    if (glued !== undefined) out.push({ kind: "valued", at: i, name, glued });
+    else {
+      out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
+      return i + 1;
+    }
+  } else out.push({ kind: "unknown", at: i, name, glued });
+  return i;
+}
+
+/** Read a cluster of short options at `i`; returns the index of the last word it used. */
+function cluster(
+  a: string,
+  i: number,
+  count: number,
+  g: OptionGrammar,
+  out: OptionToken[],
+): number {
+  for (let j = 1; j < a.length; j++) {
+    const c = a[j];
+    const name = "-" + c;
+    const rest = j < a.length - 1 ? a.slice(j + 1) : undefined;
+    if (g.valued?.includes(c)) {
+      if (rest !== undefined) out.push({ kind: "valued", at: i, name, glued: rest });
+      else {
+        out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
+        return i + 1;
+      }
+      return i;
+    }
+    if (g.gluedOnly?.includes(c)) {
+      out.push({ kind: "valued", at: i, name, glued: rest });
+      return i;
+    }
+    if (g.flags === undefined || g.flags.includes(c)) {
+      out.push({ kind: "flag", at: i, name });
+      continue;
+    }
+    // A letter the grammar does not know: whether the rest of the word is its value, or more
+    // options, cannot be told. The rest is left unread (`rest`), and the next word too.
+    out.push({ kind: "unknown", at: i, name, rest });
+    return i;
+  }
+  return i;
+}

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+
+/** Tokens as `kind name [value]` strings. */
+function read(args: (string | null)[], g: OptionGrammar): string[] {
+  return readOptions(args, g).map((t) => {
+    const value = t.glued !== undefined
+      ? `=${t.glued}`
+      : t.valueAt !== undefined
+      ? `@${t.valueAt}`
+      : t.rest !== undefined
+      ? `+${t.rest}`
+      : "";
+    return `${t.kind}${t.name ? " " + t.name : ""}${value}`.trim() + `:${t.at}`;
+  });
+}
+
+const SORT: OptionGrammar = {
+  flags: "bnru",
+  valued: "ktoS",
+  longFlags: new Set(["--reverse"]),
+  longValued: new Set(["--key", "--output"]),
+  longOptional: new Set(["--color"]),
+};
+
+Deno.test("readOptions: clusters, glued and separate values, long options, --", () => {
+  assert.deepEqual(read(["-rn", "-k2", "-t", "/", "f"], SORT), [
+    "flag -r:0",
+    "flag -n:0",
+    "valued -k=2:1",
+    "valued -t@3:2",
+    "operand:4",
+  ]);
+  assert.deepEqual(read(["--key=2", "--output", "o", "--color", "--reverse"], SORT), [
+    "valued --key=2:0",
+    "valued --output@2:1",
+    "valued --color:3",
+    "flag --reverse:4",
+  ]);
+  // GNU order: options after operands are options; after `--`, nothing is.
+  assert.deepEqual(read(["f", "-o", "x", "--", "-r"], SORT), [
+    "operand:0",
+    "valued -o@2:1",
+    "end:3",
+    "operand:4",
+  ]);
+  // A valued option at the end has no value word.
+  assert.deepEqual(read(["-o"], SORT), ["valued -o:0"]);
+  assert.deepEqual(read(["-", null], SORT), ["operand:0", "dynamic:1"]);
+});
+
+Deno.test("readOptions: an option the grammar does not know is unknown, and what follows unread", () => {
+  // An unknown letter: the rest of its cluster may be its value or more options.
+  assert.deepEqual(read(["-rXo", "out", "f"], SORT), [
+    "flag -r:0",
+    "unknown -X+o:0",
+    "operand:1",
+    "operand:2",
+  ]);
+  // An unknown long option takes no word (the reader that must fail closed stops there).
+  assert.deepEqual(read(["--frob", "x"], SORT), ["unknown --frob:0", "operand:1"]);
+  // A flag given a value is not that flag.
+  assert.deepEqual(read(["--reverse=1"], SORT), ["unknown --reverse=1:0"]);
+  // Without `flags`, every letter not valued is a flag.
+  assert.deepEqual(read(["-xyz"], { valued: "u" }), ["flag -x:0", "flag -y:0", "flag -z:0"]);
+});
+
+Deno.test("readOptions: numbers are options, operands or letters as the program says", () => {
+  assert.deepEqual(read(["-5"], { numbers: "option" }), ["flag -5:0"]);
+  assert.deepEqual(read(["-5"], { numbers: "operand" }), ["operand:0"]);
+  assert.deepEqual(read(["-5"], { flags: "r" }), ["unknown -5:0"]);
+  // Optional values are glued only: `xargs -i cmd` runs cmd.
+  assert.deepEqual(read(["-i", "cmd"], { gluedOnly: "i" }), ["valued -i:0", "operand:1"]);
+  assert.deepEqual(read(["-i{}"], { gluedOnly: "i" }), ["valued -i={}:0"]);
+});
