@@ -4,58 +4,9 @@
  * everyday agent commands that must stay allowed under the read-only policy. Zero false allows.
  */
 import assert from "node:assert/strict";
-import { bash, configFrom, ctxIn } from "./testing.ts";
+import { adversarialCtx as ctx, denyList, readOnly } from "./testing_adversarial.ts";
+import { bash } from "./testing.ts";
 import type { Action } from "./types.ts";
-
-const protection = {
-  "~/.ssh/**": "deny",
-  ".env": "deny",
-  "*.pem": "deny",
-  "/etc/shadow": "deny",
-} as const;
-const readOnly = configFrom({
-  policies: {
-    ro: {
-      defaultAction: "deny",
-      rules: ["$safe-bash", { action: "allow", tool: "read" }, { action: "allow", tool: "grep" }],
-    },
-  },
-  locations: { "/": "ro" },
-  pathProtection: protection,
-});
-const denyList = configFrom({
-  policies: {
-    open: {
-      defaultAction: "allow",
-      rules: [
-        { action: "deny", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "sudo *" },
-        { action: "deny", tool: "bash", pattern: "curl *" },
-        { action: "deny", tool: "bash", pattern: "git push *" },
-        { action: "ask", tool: "bash", pattern: "chmod *" },
-      ],
-    },
-  },
-  locations: { "/": "open" },
-  pathProtection: protection,
-});
-const ctx = ctxIn("/home/user/project", {
-  files: [
-    "/home/user/project/README.md",
-    "/home/user/project/src/main.ts",
-    "/home/user/project/package.json",
-    "/home/user/project/notes.txt",
-    "/home/user/.ssh/id_rsa",
-    "/home/user/.ssh/config.d/hosts",
-    "/etc/shadow",
-    "/home/user/project/.env",
-  ],
-  links: {
-    "/home/user/project/innocent.txt": "/home/user/.ssh/id_rsa",
-    "/home/user/project/keys": "/home/user/.ssh",
-    "/home/user/project/conf": "/home/user/.ssh/config.d",
-  },
-});
 
 /** [command, verdict under read-only, verdict under the deny-list] */
 const HOSTILE: [string, Action, Action][] = [

@@ -1,0 +1,90 @@
+/**
+ * The configs and context the adversarial tables share (lib/adversarial_test.ts and the tables of
+ * each class of bypass): a read-only `$safe-bash` policy and an allow-by-default deny-list, both
+ * with secrets protected, and a project whose symlinks lead to them. `checkTable` runs a table.
+ */
+import assert from "node:assert/strict";
+import { bash, configFrom, ctxIn } from "./testing.ts";
+import type { Action, Config, Context } from "./types.ts";
+
+const protection = {
+  "~/.ssh/**": "deny",
+  ".env": "deny",
+  "*.pem": "deny",
+  "/etc/shadow": "deny",
+} as const;
+/** A read-only `$safe-bash` policy everywhere, with the paths above protected. */
+export const readOnly: Config = configFrom({
+  policies: {
+    ro: {
+      defaultAction: "deny",
+      rules: ["$safe-bash", { action: "allow", tool: "read" }, { action: "allow", tool: "grep" }],
+    },
+  },
+  locations: { "/": "ro" },
+  pathProtection: protection,
+});
+/** Allow by default, with a deny-list of rules. */
+export const denyList: Config = configFrom({
+  policies: {
+    open: {
+      defaultAction: "allow",
+      rules: [
+        { action: "deny", tool: "bash", pattern: "rm *" },
+        { action: "deny", tool: "bash", pattern: "sudo *" },
+        { action: "deny", tool: "bash", pattern: "curl *" },
+        { action: "deny", tool: "bash", pattern: "git push *" },
+        { action: "ask", tool: "bash", pattern: "chmod *" },
+      ],
+    },
+  },
+  locations: { "/": "open" },
+  pathProtection: protection,
+});
+/** A project beside a home with secrets, and symlinks from the project to them. */
+export const adversarialCtx: Context = ctxIn("/home/user/project", {
+  files: [
+    "/home/user/project/README.md",
+    "/home/user/project/src/main.ts",
+    "/home/user/project/package.json",
+    "/home/user/project/notes.txt",
+    "/home/user/.ssh/id_rsa",
+    "/home/user/.ssh/config.d/hosts",
+    "/etc/shadow",
+    "/home/user/project/.env",
+  ],
+  links: {
+    "/home/user/project/innocent.txt": "/home/user/.ssh/id_rsa",
+    "/home/user/project/keys": "/home/user/.ssh",
+    "/home/user/project/conf": "/home/user/.ssh/config.d",
+  },
+});
+
+/**
+ * Check a table of `[command, verdict under read-only, verdict under the deny-list]` rows: each
+ * gets its verdict under both policies (every wrong one is listed).
+ */
+export async function checkTable(rows: [string, Action, Action][]): Promise<void> {
+  const wrong: string[] = [];
+  for (const [command, ro, dl] of rows) {
+    const a = (await bash(readOnly, adversarialCtx, command)).action;
+    const b = (await bash(denyList, adversarialCtx, command)).action;
+    if (a !== ro) {
+      wrong.push(`read-only: ${JSON.stringify(command.slice(0, 100))} got ${a}, want ${ro}`);
+    }
+    if (b !== dl) {
+      wrong.push(`deny-list: ${JSON.stringify(command.slice(0, 100))} got ${b}, want ${dl}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+}
+
+/** Check that every command stays allowed under the read-only policy (everyday work). */
+export async function checkEveryday(commands: string[]): Promise<void> {
+  const blocked: string[] = [];
+  for (const command of commands) {
+    const v = await bash(readOnly, adversarialCtx, command);
+    if (v.action !== "allow") blocked.push(`${command} -> ${v.action}: ${v.notification}`);
+  }
+  assert.deepEqual(blocked, []);
+}
