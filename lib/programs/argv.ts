@@ -37,6 +37,16 @@ export interface OptionGrammar {
   longOptional?: ReadonlySet<string>;
   /** What `-5` is: an option (grep's context lines), an operand, or a cluster of letters. @default "cluster" */
   numbers?: "option" | "operand" | "cluster";
+  /**
+   * A long option may be abbreviated GNU-style (`--use-comp` for `--use-compress-program`; four
+   * characters at least): the first known option it begins is the one meant. @default false
+   */
+  abbreviations?: boolean;
+  /**
+   * The first word may be option letters without a dash (tar's old form, `tar xIf CMD a.tar`),
+   * each valued letter taking the next word in turn. @default false
+   */
+  bundled?: boolean;
 }
 
 /** What one word (or one letter of a cluster) is. */
@@ -73,7 +83,11 @@ export function isLong(t: OptionToken): boolean {
 export function readOptions(args: (string | null)[], grammar: OptionGrammar): OptionToken[] {
   const out: OptionToken[] = [];
   let options = true;
-  for (let i = 0; i < args.length; i++) {
+  let i = 0;
+  if (grammar.bundled && args[0] !== null && args[0] !== undefined && /^[A-Za-z]+$/.test(args[0])) {
+    i = bundle(args[0], args.length, grammar, out);
+  }
+  for (; i < args.length; i++) {
     const a = args[i];
     if (a === null) {
       out.push({ kind: "dynamic", at: i, name: "" });
@@ -94,6 +108,29 @@ export function readOptions(args: (string | null)[], grammar: OptionGrammar): Op
   return out;
 }
 
+/** Read tar's old bundled first word: returns the index of the first word after it and its values. */
+function bundle(letters: string, count: number, g: OptionGrammar, out: OptionToken[]): number {
+  let next = 1;
+  for (const c of letters) {
+    if (g.valued?.includes(c)) {
+      out.push({ kind: "valued", at: 0, name: "-" + c, valueAt: next < count ? next : undefined });
+      next++;
+    } else out.push({ kind: "flag", at: 0, name: "-" + c });
+  }
+  return next;
+}
+
+/** The long option `name` spells in full, or (with abbreviations) begins; null when none. */
+function spelled(name: string, g: OptionGrammar): string | null {
+  const sets = [g.longFlags, g.longOptional, g.longValued];
+  for (const set of sets) if (set?.has(name)) return name;
+  if (!g.abbreviations || name.length < 4) return null;
+  for (const set of [g.longValued, g.longOptional, g.longFlags]) {
+    for (const full of set ?? NO_SET) if (full.startsWith(name)) return full;
+  }
+  return null;
+}
+
 /** Read `--name[=value]` at `i`; returns the index of the last word it used. */
 function longOption(
   a: string,
@@ -103,8 +140,9 @@ function longOption(
   out: OptionToken[],
 ): number {
   const eq = a.indexOf("=");
-  const name = eq > 0 ? a.slice(0, eq) : a;
+  const written = eq > 0 ? a.slice(0, eq) : a;
   const glued = eq > 0 ? a.slice(eq + 1) : undefined;
+  const name = (g.abbreviations ? spelled(written, g) : null) ?? written;
   if ((g.longFlags ?? NO_SET).has(name) && glued === undefined) {
     out.push({ kind: "flag", at: i, name });
   } else if ((g.longOptional ?? NO_SET).has(name)) {

@@ -8,6 +8,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { How, Program } from "./spec.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 import { literal } from "./words.ts";
 
 /** Options of a program (not a wrapper) whose values are commands it runs. */
@@ -28,25 +29,33 @@ export interface OptionCommandSpec {
   operands?: number;
 }
 
-/** The long option of `names` that `opt` spells (in full, or as a GNU-style abbreviation). */
-export function longOption<T>(
-  names: Record<string, T> | undefined,
-  opt: string,
-  exact: boolean,
-): T | undefined {
-  if (!names) return undefined;
-  if (Object.hasOwn(names, opt)) return names[opt];
-  if (exact || opt.length < 4) return undefined;
-  for (const n in names) if (n.startsWith(opt)) return names[n];
-  return undefined;
+const grammars = new WeakMap<OptionCommandSpec, OptionGrammar>();
+
+/** The option grammar a spec describes (made once per spec). */
+function grammarOf(spec: OptionCommandSpec): OptionGrammar {
+  let g = grammars.get(spec);
+  if (!g) {
+    const keyedLong = Object.keys(spec.keyed ?? {}).filter((k) => k.startsWith("--"));
+    g = {
+      valued: spec.shortWithArg,
+      longValued: new Set([...Object.keys(spec.long ?? {}), ...keyedLong]),
+      abbreviations: !spec.exact,
+      bundled: spec.bundled,
+    };
+    grammars.set(spec, g);
+  }
+  return g;
+}
+
+/** A value carried in part of a word: known when the word is static. */
+function part(w: Word, value: string): Word {
+  return w.kind === "static" ? literal(value) : w;
 }
 
 /** The commands a program's options name: each value with how it runs. */
 export function commandOptions(spec: OptionCommandSpec, args: Word[]): [Word, How][] {
   const out: [Word, How][] = [];
-  const exact = spec.exact ?? false;
-  // A value carried in part of a word: known when the word is static.
-  const part = (w: Word, value: string): Word => w.kind === "static" ? literal(value) : w;
+  /** A `Key=value` setting: its value when the key names a command (an unseen key may). */
   const keyedValue = (keys: Record<string, How>, w: Word) => {
     const m = /^\s*([A-Za-z]+)\s*(?:=\s*|\s+)([\s\S]*)$/.exec(w.value);
     if (w.kind !== "static" && !(m && !Object.hasOwn(keys, m[1].toLowerCase()))) {
@@ -55,51 +64,88 @@ export function commandOptions(spec: OptionCommandSpec, args: Word[]): [Word, Ho
       out.push([part(w, m[2]), keys[m[1].toLowerCase()]]);
     }
   };
+  const named = (option: string, value: Word | undefined) => {
+    if (!value) return;
+    const how = option.startsWith("--") ? spec.long?.[option] : spec.short?.[option[1]];
+    const keys = spec.keyed?.[option];
+    if (how) out.push([value, how]);
+    else if (keys) keyedValue(keys, value);
+  };
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let operands = 0;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (v === "--" && a.kind === "static") break;
-    if (!v.startsWith("-") && spec.operands !== undefined && operands++ === spec.operands) break;
-    if (v.startsWith("--")) {
-      const eq = v.indexOf("=");
-      const opt = eq < 0 ? v : v.slice(0, eq);
-      if (a.kind !== "static" && eq < 0) {
-        // `--to-$X`: the option itself is not known.
-        const names = [...Object.keys(spec.long ?? {}), ...Object.keys(spec.keyed ?? {})];
-        if (names.some((n) => n.startsWith(opt))) out.push([a, "program"]);
-        continue;
-      }
-      const how = longOption(spec.long, opt, exact);
-      const keys = longOption(spec.keyed, opt, exact);
-      if (!how && !keys) continue;
-      const value = eq >= 0 ? part(a, a.value.slice(eq + 1)) : args[++i];
-      if (!value) continue;
-      if (how) out.push([value, how]);
-      else keyedValue(keys!, value);
+  for (const t of readOptions(values, grammarOf(spec))) {
+    if (t.kind === "end") break;
+    const a = args[t.at];
+    if (t.kind === "dynamic") {
+      if (!a.prefix.startsWith("-")) {
+        if (spec.operands !== undefined && operands++ === spec.operands) break;
+      } else unseenOption(spec, a, named, out);
       continue;
     }
-    const old = i === 0 && spec.bundled && a.kind === "static" && /^[A-Za-z]+$/.test(v);
-    if (!old && !(v.startsWith("-") && v.length > 1)) continue;
-    const letters = old ? v : v.slice(1);
-    for (let j = 0; j < letters.length; j++) {
-      const c = letters[j];
-      if (!spec.shortWithArg.includes(c)) continue;
-      // Old style: each letter's value is the next word, in order; else the rest or the next.
-      const rest = letters.slice(j + 1);
-      const value = old || (!rest && a.kind === "static") ? args[++i] : part(a, rest);
-      const how = spec.short?.[c];
-      const keys = spec.keyed?.[`-${c}`];
-      if (value && how) out.push([value, how]);
-      else if (value && keys) keyedValue(keys, value);
-      if (!old) break;
+    if (t.kind === "operand") {
+      if (!a.value.startsWith("-") && spec.operands !== undefined && operands++ === spec.operands) {
+        break;
+      }
+      continue;
     }
-    // `-x$V`: a cluster that goes on unseen may hold a command option.
-    if (a.kind !== "static" && (spec.short || spec.keyed)) {
-      if (![...letters].some((c) => spec.shortWithArg.includes(c))) out.push([a, "program"]);
-    }
+    if (t.kind !== "valued") continue;
+    const value = t.glued !== undefined
+      ? part(a, t.glued)
+      : t.valueAt === undefined
+      ? undefined
+      : args[t.valueAt];
+    named(t.name, value);
   }
   return out;
+}
+
+/**
+ * An option word not known statically (`--to-$X`, `-I$CMD`, `--pre=$X`): what it may name, with
+ * the word itself as the value.
+ */
+function unseenOption(
+  spec: OptionCommandSpec,
+  a: Word,
+  named: (option: string, value: Word) => void,
+  out: [Word, How][],
+): void {
+  const v = a.prefix;
+  if (v.startsWith("--")) {
+    const eq = v.indexOf("=");
+    const opt = eq < 0 ? v : v.slice(0, eq);
+    if (eq < 0) {
+      // `--to-$X`: the option itself is not known.
+      const names = [...Object.keys(spec.long ?? {}), ...Object.keys(spec.keyed ?? {})];
+      if (names.some((n) => n.startsWith(opt))) out.push([a, "program"]);
+      return;
+    }
+    const full = longOption(spec, opt);
+    if (full) named(full, a);
+    return;
+  }
+  if (v.length < 2) return;
+  const letters = v.slice(1);
+  for (const c of letters) {
+    if (!spec.shortWithArg.includes(c)) continue;
+    named(`-${c}`, a);
+    break;
+  }
+  // `-x$V`: a cluster that goes on unseen may hold a command option.
+  if ((spec.short || spec.keyed) && ![...letters].some((c) => spec.shortWithArg.includes(c))) {
+    out.push([a, "program"]);
+  }
+}
+
+/** The long option (naming a command) that `opt` spells, in full or abbreviated GNU-style. */
+function longOption(spec: OptionCommandSpec, opt: string): string | undefined {
+  for (const names of [spec.long, spec.keyed]) {
+    if (names && Object.hasOwn(names, opt)) return opt;
+  }
+  if (spec.exact || opt.length < 4) return undefined;
+  for (const names of [spec.long, spec.keyed]) {
+    for (const n in names ?? {}) if (n.startsWith(opt)) return n;
+  }
+  return undefined;
 }
 
 /** The `optionCommands` facet of a program whose option values name commands. */
