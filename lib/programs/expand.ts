@@ -11,6 +11,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import { ASSIGNED, carriesCommand, CODE_ENV, PROGRAM_ENV, PROMPT_ENV } from "./env.ts";
 import { programOf } from "./registry.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, MadeLink, Runner } from "./spec.ts";
 import { chdir, derived, literal, programName, unknownWord } from "./words.ts";
 
@@ -22,6 +23,22 @@ export interface ExpandOptions {
   depth: number;
 }
 
+const chdirGrammars = new WeakMap<ChdirSpec, OptionGrammar>();
+
+/** The grammar of a program's directory options and the other valued options before them. */
+function chdirGrammar(spec: ChdirSpec): OptionGrammar {
+  let g = chdirGrammars.get(spec);
+  if (!g) {
+    const all = [...spec.options, ...(spec.valued ?? [])];
+    g = {
+      valued: all.filter((o) => /^-[^-]$/.test(o)).map((o) => o[1]).join(""),
+      longValued: new Set(all.filter((o) => o.startsWith("--"))),
+    };
+    chdirGrammars.set(spec, g);
+  }
+  return g;
+}
+
 /** The cwds a program's directory options lead it to, or null when it has none. */
 function chdirOptions(
   spec: ChdirSpec,
@@ -29,24 +46,25 @@ function chdirOptions(
   cwds: (string | null)[],
 ): (string | null)[] | null {
   let moved: (string | null)[] | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (spec.beforeSubcommand && a.kind === "static" && !v.startsWith("-")) break;
-    let found = false;
-    for (const opt of spec.options) {
-      let dir: Word | undefined;
-      if (v === opt && a.kind === "static") dir = args[++i];
-      else if (opt.startsWith("--") && v.startsWith(opt + "=")) {
-        dir = a.kind === "static" ? literal(v.slice(opt.length + 1)) : a;
-      } else if (!opt.startsWith("--") && v.startsWith(opt) && v.length > opt.length) {
-        dir = a.kind === "static" ? literal(v.slice(opt.length)) : a;
-      } else continue;
-      if (dir) moved = chdir(moved ?? cwds, dir);
-      found = true;
-      break;
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  for (const t of readOptions(values, chdirGrammar(spec))) {
+    if (t.kind === "operand" && spec.beforeSubcommand) break;
+    let dir: Word | undefined;
+    if (t.kind === "valued" && spec.options.includes(t.name)) {
+      dir = t.glued !== undefined
+        ? literal(t.glued)
+        : t.valueAt === undefined
+        ? undefined
+        : args[t.valueAt];
+    } else if (t.kind === "dynamic") {
+      // `-C$X`, `--directory=$X`: a directory not known.
+      const v = args[t.at].prefix;
+      const opt = spec.options.find((o) =>
+        o.startsWith("--") ? v.startsWith(o + "=") : v.startsWith(o) && v.length > o.length
+      );
+      if (opt) dir = args[t.at];
     }
-    if (!found && spec.valued?.has(v)) i++; // another option's value
+    if (dir) moved = chdir(moved ?? cwds, dir);
   }
   return moved;
 }
