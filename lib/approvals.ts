@@ -1,4 +1,8 @@
-/** Approvals: the narrow rules "Allow for Project" / "Allow Globally" save, and saving them. */
+/**
+ * Approvals: the narrow rules "Allow for Project" / "Allow Globally" save, and saving them.
+ *
+ * @module
+ */
 import {
   closeSync,
   fchmodSync,

@@ -4,6 +4,8 @@
  * (`deno task pi-controls`), they are read from the repository; the Node bundle and the compiled
  * binary embed them at build time (scripts/bundle.ts, scripts/compile.ts write `assetsModule()` into
  * a generated module whose entry calls `setCliAssets`), so nothing is read from beside the file.
+ *
+ * @module
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

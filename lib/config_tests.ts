@@ -1,4 +1,8 @@
-/** The examples a config carries for itself (`tests`): each call must get its expected action. */
+/**
+ * The examples a config carries for itself (`tests`): each call must get its expected action.
+ *
+ * @module
+ */
 import { resolve } from "node:path";
 import { decide, type DecideOptions } from "./policy/engine.ts";
 import type { Action, Config, ConfigTest, Context } from "./types.ts";

@@ -2,6 +2,8 @@
  * The Decisions API client (RULINGS "Decisions API"): one plain `fetch` POST per classification,
  * a bearer token from the environment, a timeout, and a strict check of the reply against the
  * questions that were sent. Every failure is a `DecisionsError` with a kind.
+ *
+ * @module
  */
 
 /** A yes/no question: the answer is the probability of yes. */

@@ -2,6 +2,8 @@
  * Per-decision latency (deno bench): bash decisions against a bare tree-sitter parse of the same
  * commands (the baseline, same run), and non-bash decisions. One command per iteration, so the
  * p99 column is the per-command p99; each bash bench runs the corpus once, in the same order.
+ *
+ * @module
  */
 import { readFileSync } from "node:fs";
 import { loadBashParser } from "./shell/parser.ts";

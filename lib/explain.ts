@@ -1,4 +1,8 @@
-/** A verdict as a readable trace: stages, targets, locations, policies, candidate rules. */
+/**
+ * A verdict as a readable trace: stages, targets, locations, policies, candidate rules.
+ *
+ * @module
+ */
 import type { Config, Rule, ToolCall, Verdict } from "./types.ts";
 
 function ruleText(r: Rule): string {

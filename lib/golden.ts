@@ -2,6 +2,8 @@
  * Golden replay: every case in testdata/cases (a config, recorded pi sessions, the expectations
  * the spec states) replayed through the engine and session state, rendered as readable text.
  * `deno task golden:update` rewrites golden/<case>.txt for review in the diff.
+ *
+ * @module
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

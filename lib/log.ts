@@ -1,4 +1,8 @@
-/** The decision log: JSON Lines at <agentDir>/extensions/pi-controls.log; never breaks a call. */
+/**
+ * The decision log: JSON Lines at <agentDir>/extensions/pi-controls.log; never breaks a call.
+ *
+ * @module
+ */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { type ClassifiedVerdict, evalSummary } from "./evals.ts";

@@ -1,4 +1,8 @@
-/** Replay: recorded pi sessions (pi's JSONL session files) through the engine and session state. */
+/**
+ * Replay: recorded pi sessions (pi's JSONL session files) through the engine and session state.
+ *
+ * @module
+ */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { decideEffective } from "./config_view.ts";

@@ -1,4 +1,8 @@
-/** Session state on top of the engine's verdict: the agentTimeout and nudgeTimeout breakers. */
+/**
+ * Session state on top of the engine's verdict: the agentTimeout and nudgeTimeout breakers.
+ *
+ * @module
+ */
 import { notificationFor } from "./policy/engine.ts";
 import { nudgeEscalationReason } from "./policy/messages.ts";
 import type { Action, Config, Verdict } from "./types.ts";

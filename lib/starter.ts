@@ -1,4 +1,8 @@
-/** The commented starter config `init` writes and `replay` uses when no config exists. */
+/**
+ * The commented starter config `init` writes and `replay` uses when no config exists.
+ *
+ * @module
+ */
 
 /** The starter config text (JSONC). */
 export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and trailing commas are fine).

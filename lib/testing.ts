@@ -1,4 +1,8 @@
-/** Helpers shared by the tests: a config from text, a context on a fake filesystem. */
+/**
+ * Helpers shared by the tests: a config from text, a context on a fake filesystem.
+ *
+ * @module
+ */
 import { loadBashParser } from "./shell/parser.ts";
 import { formatConfigError, loadConfigTexts } from "./config.ts";
 import { decide } from "./policy/engine.ts";

@@ -2,6 +2,8 @@
  * The configs and context the adversarial tables share (lib/adversarial_test.ts and the tables of
  * each class of bypass): a read-only `$safe-bash` policy and an allow-by-default deny-list, both
  * with secrets protected, and a project whose symlinks lead to them. `checkTable` runs a table.
+ *
+ * @module
  */
 import assert from "node:assert/strict";
 import { bash, configFrom, ctxIn } from "./testing.ts";

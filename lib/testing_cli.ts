@@ -2,6 +2,8 @@
  * Helpers of the CLI's tests: a temporary home with a project, the CLI run in process with its
  * output captured, and `deno task pi-controls` run as a user would. Test-only (it uses
  * Deno.Command).
+ *
+ * @module
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,8 @@
 /**
  * A stand-in Decisions API for the tests: a Deno.serve server on 127.0.0.1 (port 0) that records
  * every request and answers from a handler. Test-only (it uses Deno.serve).
+ *
+ * @module
  */
 import type { Answer, DecisionsRequest } from "./decisions_client.ts";
 

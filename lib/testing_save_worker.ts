@@ -4,6 +4,8 @@
  *
  * Usage: testing_save_worker.ts FILE NAME COUNT BARRIER_DIR. It creates BARRIER_DIR/NAME.ready,
  * waits for BARRIER_DIR/go, then saves COUNT rules `{ tool: "bash", pattern: "NAME jobJ *" }`.
+ *
+ * @module
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,8 @@
-/** The shared shapes of the pi-controls engine: config, calls, context and verdicts. */
+/**
+ * The shared shapes of the pi-controls engine: config, calls, context and verdicts.
+ *
+ * @module
+ */
 
 /** What a rule, a policy default or a verdict does with a tool call. */
 export type Action = "allow" | "nudge" | "ask" | "deny" | "log";

@@ -1,4 +1,16 @@
-/** The decision: a tool call, a config and a context in, one verdict out. Pure and synchronous. */
+/**
+ * The decision: a tool call, a config and a context in, one verdict out. Pure and synchronous.
+ *
+ * @example
+ * ```ts ignore
+ * const parser = await loadBashParser();
+ * const ctx = { cwd: "/p", home: "/h", env: {}, fs: realFs() };
+ * decide(config, { tool: "bash", input: { command: "rm -rf build" } }, ctx, { parser }).action;
+ * // "ask" under the starter config (its rule "rm *")
+ * ```
+ *
+ * @module
+ */
 import { analyzeBash } from "../shell/analyze.ts";
 import {
   type BashAnalysis,

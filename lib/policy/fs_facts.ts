@@ -1,4 +1,8 @@
-/** The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it). */
+/**
+ * The real filesystem behind the engine's FsFacts interface (node:fs, so Deno and Node share it).
+ *
+ * @module
+ */
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import type { DirEntry, FsFacts } from "../types.ts";
 

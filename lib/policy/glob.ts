@@ -1,4 +1,8 @@
-/** Rule globs: `*` any run of characters (spaces, `/`, newlines too), `?` exactly one, anchored. */
+/**
+ * Rule globs: `*` any run of characters (spaces, `/`, newlines too), `?` exactly one, anchored.
+ *
+ * @module
+ */
 
 const cache = new Map<string, RegExp>();
 

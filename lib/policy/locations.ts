@@ -1,4 +1,8 @@
-/** Locations: which policy governs a path (longest matching location, else defaultPolicy). */
+/**
+ * Locations: which policy governs a path (longest matching location, else defaultPolicy).
+ *
+ * @module
+ */
 import { isAbsolute, resolve } from "node:path";
 import { expandTilde, isWithin } from "../shell/paths.ts";
 import type { Config, FsFacts } from "../types.ts";

@@ -1,4 +1,8 @@
-/** The texts pi-controls shows in the pi UI and sends to the model (spec, "Feedback Messages"). */
+/**
+ * The texts pi-controls shows in the pi UI and sends to the model (spec, "Feedback Messages").
+ *
+ * @module
+ */
 import type { Action, ConfigError, StageVerdict, TargetVerdict } from "../types.ts";
 
 /** What a message is about: the tool, the deciding stage (bash) and the deciding target. */

@@ -1,4 +1,8 @@
-/** pathProtection: globs over paths that no rule, approval or session choice can open up. */
+/**
+ * pathProtection: globs over paths that no rule, approval or session choice can open up.
+ *
+ * @module
+ */
 import { isAbsolute, resolve } from "node:path";
 import { PROTECTION_RANK } from "./action.ts";
 import { expandTilde, isWithin } from "../shell/paths.ts";

@@ -1,4 +1,8 @@
-/** Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break). */
+/**
+ * Rules: which rule of a policy wins for a call (tool and pattern globs, specificity, tie-break).
+ *
+ * @module
+ */
 import { RESTRICTIVENESS, stricter, TIE_BREAK } from "./action.ts";
 import { globToRegExp, specificity } from "./glob.ts";
 import { presetAccepts, presetForm, type StageFacts } from "./safe_bash.ts";

@@ -1,6 +1,8 @@
 /**
  * The `$safe-bash` preset: allow rules for commands that do not change anything, each with the
  * argument checks that keep it read-only (a flag that writes or executes makes the rule not match).
+ *
+ * @module
  */
 import { harmlessAssignment } from "../programs/env.ts";
 import { gitPlainArgv, gitPlainForm } from "../programs/git.ts";

@@ -1,4 +1,8 @@
-/** Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages. */
+/**
+ * Targets: the locations a tool call touches, for pi's tools, any other tool, and bash stages.
+ *
+ * @module
+ */
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "../shell/paths.ts";

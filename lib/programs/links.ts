@@ -1,6 +1,8 @@
 /**
  * Symlinks a command makes for its own later stages (`ln -s ~ h && cat h/.ssh/id_rsa`): when the
  * engine judges a path, a path through such a link is also judged where the link will lead.
+ *
+ * @module
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "../shell/model.ts";

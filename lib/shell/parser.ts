@@ -1,4 +1,8 @@
-/** Loading the tree-sitter Bash parser (WASM) once per process. */
+/**
+ * Loading the tree-sitter Bash parser (WASM) once per process.
+ *
+ * @module
+ */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import TreeSitter from "@vscode/tree-sitter-wasm";

@@ -1,4 +1,8 @@
-/** Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks. */
+/**
+ * Paths as pi's tools resolve them: `@` stripped, Unicode spaces normalised, `~`, cwd, symlinks.
+ *
+ * @module
+ */
 import { dirname, join, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 

@@ -2,6 +2,8 @@
  * A plain-JavaScript copy of a tree-sitter tree, read in one cursor pass. Every property of a
  * web-tree-sitter node (`type`, `children`, `childForFieldName`, ...) is a call into WASM; the walk
  * over a bash command reads each node many times, so it reads this copy instead.
+ *
+ * @module
  */
 import type { SyntaxNode } from "./parser.ts";
 

@@ -1,4 +1,8 @@
-/** Shell text as bash reads it: line continuations, escapes, ANSI-C strings, a fallback splitter. */
+/**
+ * Shell text as bash reads it: line continuations, escapes, ANSI-C strings, a fallback splitter.
+ *
+ * @module
+ */
 import { RESERVED_WORDS } from "./keywords.ts";
 
 /** The text with line continuations joined, and where each removed one was (offsets in `text`). */
