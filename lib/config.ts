@@ -46,7 +46,10 @@ export interface LoadOptions {
   home: string;
   /** Exactly these files, in order (`--config`); absent: discovery. @default undefined */
   files?: string[];
-  /** The file pi-controls' code was loaded from: protected as one of the gate's files. */
+  /**
+   * The file pi-controls' code was loaded from: protected as one of the gate's files.
+   * @default undefined (the code is not protected as a file)
+   */
   codeFile?: string;
 }
 

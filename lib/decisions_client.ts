@@ -90,9 +90,9 @@ export interface SendOptions {
   /** The bearer token (never logged, never part of an error message). */
   token: string;
   timeoutMs: number;
-  /** The turn's signal: aborting it aborts the request. */
+  /** The turn's signal: aborting it aborts the request. @default undefined (only the timeout) */
   signal?: AbortSignal;
-  /** The fetch to use (tests may count calls); defaults to the global fetch. */
+  /** The fetch to use (tests may count calls). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
 

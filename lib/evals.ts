@@ -80,16 +80,23 @@ export interface ClassifyOptions {
   cache: EvalCache;
   /** Sent as session_id (a random id per pi session or CLI run). */
   sessionId: string;
-  /** The turn's signal. */
+  /** The turn's signal. @default undefined (never aborted) */
   signal?: AbortSignal;
   /** Where the token is read from. @default ctx.env */
   env?: Record<string, string | undefined>;
-  /** Receives one trace entry per classification (for the log); never sees the token. */
+  /**
+   * Receives one trace entry per classification (for the log); never sees the token.
+   * @default undefined (no trace)
+   */
   log?: (entry: Record<string, unknown>) => void;
-  /** Why the whole call needs no classification (e.g. "allowed for session"), if it does not. */
+  /**
+   * Why the whole call needs no classification (e.g. "allowed for session"), if it does not.
+   * @default null
+   */
   skip?: string | null;
-  /** Recorded in the trace: who classified (extension, check, replay) and for which call. */
+  /** Recorded in the trace: who classified (extension, check, replay). @default undefined */
   origin?: string;
+  /** Recorded in the trace: the call classified. @default undefined */
   toolCallId?: string;
   /** The fetch to use. @default globalThis.fetch */
   fetch?: typeof fetch;

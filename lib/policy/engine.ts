@@ -63,7 +63,7 @@ import type {
 export interface DecideOptions {
   /** The tree-sitter Bash parser; null uses the fallback splitter. */
   parser: BashParser | null;
-  /** Record every matching rule on each target (for `explain`). */
+  /** Record every matching rule on each target (for `explain`). @default false */
   explain?: boolean;
 }
 

@@ -248,9 +248,13 @@ export interface BelowOptions {
   /**
    * The program may delete, move or overwrite what lies below a directory it names (`rm -r`,
    * `mv`, `find -delete`): only then do built-in entries of any depth count below it.
+   * @default false
    */
   trees?: boolean;
-  /** Whether a path exists (for built-in entries of any depth: `.pi/extensions` below a dir). */
+  /**
+   * Whether a path exists (for built-in entries of any depth: `.pi/extensions` below a dir).
+   * @default undefined (any such path may exist)
+   */
   exists?: (path: string) => boolean;
 }
 
