@@ -175,7 +175,10 @@ export interface TargetVerdict {
   resolved?: string;
   /** Where the path leads through a symlink the command itself makes (`ln -s ~ h && cat h/x`). */
   linked?: string;
-  /** For a glob: where the symlinks it matches lead (`cat *` with `lf -> ~/.ssh/id_rsa`). */
+  /**
+   * For a glob: where the symlinks it matches lead (`cat *` with `lf -> ~/.ssh/id_rsa`); for a
+   * tree read following its links (`grep -R x .`): where the links inside it lead.
+   */
   links?: string[];
   kind: TargetKind;
   /** The text the target came from in the call. */

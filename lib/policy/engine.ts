@@ -30,7 +30,7 @@ import {
 import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
-import { globLinks, throughLinks } from "../programs/links.ts";
+import { globLinks, throughLinks, treeLinks } from "../programs/links.ts";
 import { DOT_DOT, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
@@ -135,6 +135,8 @@ interface StageShared {
   readsTrees: boolean;
   /** Whether the program may delete, move or overwrite what lies below a directory it names. */
   replacesTrees: boolean;
+  /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
+  followsLinks: boolean;
   /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
   judged: [string | null, RuleResult & { approval?: Rule }][];
   /**
@@ -158,6 +160,7 @@ function stageShared(
     links,
     readsTrees: !metadataOnly(program),
     replacesTrees: replacesTrees(program, stage),
+    followsLinks: stage !== null && programNamed(program)?.followsLinks?.(stage.argv) === true,
     judged: [],
     writes,
   };
@@ -220,6 +223,8 @@ interface Reached {
   linked?: string;
   globbed?: string[];
   placements: Placement[];
+  /** A tree read following its links was too large to see where all of them lead. */
+  unseenLinks?: boolean;
 }
 
 /** The paths a target stands for (lexical, resolved, through links) and their placements. */
@@ -240,6 +245,17 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     const reached = globLinks(target.pattern, ctx.fs);
     if (reached.length) out.globbed = reached;
     for (const r of reached) if (!paths.includes(r)) paths.push(r);
+  }
+  if (
+    shared.followsLinks &&
+    (target.kind === "argument" || target.kind === "path" || target.kind === "cwd") &&
+    ctx.fs.isDirectory?.(real)
+  ) {
+    // A tree read following the links inside it (`grep -R key .`): where they lead is read.
+    const found = treeLinks(real, ctx.fs);
+    if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
+    for (const r of found.links) if (!paths.includes(r)) paths.push(r);
+    if (!found.complete) out.unseenLinks = true;
   }
   if (shared.links.length) {
     // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
@@ -267,7 +283,11 @@ function judgeTarget(
   shared: StageShared,
 ): TargetVerdict {
   const { judged } = shared;
-  const { paths, resolved, linked, globbed, placements } = reachedBy(ctx, target, shared);
+  const { paths, resolved, linked, globbed, placements, unseenLinks } = reachedBy(
+    ctx,
+    target,
+    shared,
+  );
   // The most restrictive placement (the first of equals) decides.
   let bestAt = 0;
   let bestResult: (RuleResult & { approval?: Rule }) | undefined;
@@ -303,6 +323,11 @@ function judgeTarget(
   if (explain && r.candidates) out.candidates = r.candidates;
   const note = target.note ?? r.note;
   if (note) out.note = note;
+  if (unseenLinks && RESTRICTIVENESS[out.action] < RESTRICTIVENESS.ask) {
+    // Where the links of a tree too large to walk lead cannot be seen: the user decides.
+    out.action = "ask";
+    out.note = "the tree is too large to see where the symlinks inside it lead";
+  }
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   protect(config, ctx, target, shared, target.path === null ? [] : paths, out);
   return out;

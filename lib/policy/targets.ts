@@ -296,6 +296,16 @@ function namedFiles(stage: Stage): Target[] {
   if (!named) return [];
   const out: Target[] = [];
   for (const { path, source } of named(stage.argv)) {
+    if (path === null) {
+      out.push({
+        kind: "dynamic",
+        path: null,
+        reach: "anywhere",
+        source,
+        note: "a file not known",
+      });
+      continue;
+    }
     for (const c of stage.cwds) {
       if (c !== null) {
         out.push({ kind: "argument", path: resolve(c, path), reach: "exact", source });

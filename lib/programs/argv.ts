@@ -16,6 +16,7 @@
  *
  * @module
  */
+import type { Word } from "../shell/model.ts";
 
 /** How a program takes its options (getopt-style). */
 export interface OptionGrammar {
@@ -69,6 +70,15 @@ export interface OptionToken {
 }
 
 const NO_SET: ReadonlySet<string> = new Set();
+
+/**
+ * Whether any of `names` (`-R`, `--follow`) is given among a stage's options (the words after the
+ * program), read with `grammar`.
+ */
+export function hasOption(argv: Word[], grammar: OptionGrammar, names: readonly string[]): boolean {
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  return readOptions(values, grammar).some((t) => t.name !== "" && names.includes(t.name));
+}
 
 /** Whether a token is a long option (`--name`; a cluster's letter `-` is `--` too, and short). */
 export function isLong(t: OptionToken): boolean {

@@ -83,6 +83,18 @@ function findExpressionWords(argv: Word[]): number[] {
   return out;
 }
 
+/** Whether find follows symlinks inside the trees it walks: `-L` before its paths, or `-follow`. */
+function findFollows(argv: Word[]): boolean {
+  let follows = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") break;
+    if (/^-[HLP]+$/.test(w.value)) follows = w.value.endsWith("L"); // the last one counts
+    else if (!/^-(O\d*|D)$/.test(w.value)) break;
+  }
+  return follows || argv.some((w) => w.kind === "static" && w.value === "-follow");
+}
+
 /** fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. */
 function fdCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
@@ -114,6 +126,11 @@ export const FIND_PROGRAMS: Program[] = [
     },
     metadataOnly: true,
     replacesTrees: true,
+    followsLinks: findFollows,
   },
-  { names: ["fd", "fdfind"], runs: fdCommands },
+  {
+    names: ["fd", "fdfind"],
+    runs: fdCommands,
+    followsLinks: (argv) => argv.some((w) => w.value === "-L" || w.value === "--follow"),
+  },
 ];

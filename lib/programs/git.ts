@@ -189,11 +189,11 @@ function gitText(argv: Word[]): number[] {
 const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
 
 /** The files `REV:path` operands name, as paths in the work tree (the cwd's repository). */
-function gitObjectFiles(argv: Word[]): { path: string; source: string }[] {
+function gitObjectFiles(argv: Word[]): { path: string | null; source: string }[] {
   const at = gitSubcommand(argv);
   const sub = argv[at];
   if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];
-  const out: { path: string; source: string }[] = [];
+  const out: { path: string | null; source: string }[] = [];
   for (const w of argv.slice(at + 1)) {
     if (w.kind !== "static" || w.value.startsWith("-")) continue;
     const m = /^[^\s:@]*:(?!\/\/)([^\s]+)$/.exec(w.value);

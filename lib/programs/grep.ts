@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { hasOption, type OptionGrammar } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import { grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Program } from "./spec.ts";
@@ -81,13 +82,21 @@ const RG: SearchSpec = {
   noPattern: new Set(["--files", "--type-list"]),
 };
 
+/** ag's options that take a value, as far as finding `-f` needs them. */
+const AG: OptionGrammar = { valued: "ACBGgmp", longValued: new Set(["--file-search-regex"]) };
+
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [
-  { names: ["grep", "egrep", "fgrep"], text: searchTextOf(GREP) },
+  {
+    names: ["grep", "egrep", "fgrep"],
+    text: searchTextOf(GREP),
+    followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
+  },
   {
     names: ["rg"],
     options: grammarOf(RG),
     text: searchTextOf(RG),
+    followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,
       long: { "--pre": "program", "--hostname-bin": "program" },
@@ -95,5 +104,9 @@ export const SEARCH_PROGRAMS: Program[] = [
     }),
     readOnly: { "": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] } },
   },
-  { names: ["ag"], readOnly: { "": { long: ["--pager"] } } },
+  {
+    names: ["ag"],
+    readOnly: { "": { long: ["--pager"] } },
+    followsLinks: (argv) => hasOption(argv, AG, ["-f", "--follow"]),
+  },
 ];

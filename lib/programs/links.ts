@@ -6,7 +6,7 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Stage } from "../shell/model.ts";
-import { type OptionGrammar, readOptions } from "./argv.ts";
+import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
@@ -81,7 +81,15 @@ function symlinksMade(stage: Stage): MadeLink[] {
 /** ln and cp (`-s`): the symlinks they make; cp also copies over the files below a directory. */
 export const LINK_PROGRAMS: Program[] = [
   { names: ["ln"], links: symlinksMade },
-  { names: ["cp"], links: symlinksMade, replacesTrees: true },
+  {
+    names: ["cp"],
+    links: symlinksMade,
+    replacesTrees: true,
+    // `cp -rL`: the copy reads where the links inside the tree lead.
+    followsLinks: (argv) =>
+      hasOption(argv, CP, ["-L", "--dereference"]) &&
+      hasOption(argv, CP, ["-r", "-R", "--recursive", "-a", "--archive"]),
+  },
 ];
 
 /** Whether a link made in a directory can be named after `target` (never `.` or `..`, which exist). */
@@ -151,6 +159,37 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
   };
   walk("/", 0);
   return out;
+}
+
+/** How much of a tree is walked, at most, to find where the symlinks inside it lead. */
+const TREE_LISTINGS = 256;
+const TREE_LINKS = 64;
+
+/**
+ * Where the symlinks inside a directory lead (their real paths), for a program that follows them
+ * while it reads the tree (`grep -R`, `rg -L`, `find -L`). The walk is bounded: `complete` is
+ * false when the tree was too large to see all of it (or could not be listed).
+ */
+export function treeLinks(dir: string, fs: FsFacts): { links: string[]; complete: boolean } {
+  if (!fs.entries) return { links: [], complete: false };
+  const links: string[] = [];
+  const queue = [dir];
+  let listings = 0;
+  for (let at = 0; at < queue.length; at++) {
+    if (++listings > TREE_LISTINGS) return { links, complete: false };
+    const here = queue[at];
+    const listing = fs.entries(here);
+    if (!listing) continue;
+    for (const e of listing) {
+      const path = (here === "/" ? "/" : here + "/") + e.name;
+      if (e.link) {
+        const real = fs.realpath(path);
+        if (real && !links.includes(real)) links.push(real);
+        if (links.length >= TREE_LINKS) return { links, complete: false };
+      } else if (e.dir) queue.push(path);
+    }
+  }
+  return { links, complete: true };
 }
 
 const componentRegexes = new Map<string, RegExp>();

@@ -17,6 +17,7 @@ import { FIND_PROGRAMS } from "./find.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
+import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
@@ -43,6 +44,7 @@ export function allPrograms(): readonly Program[] {
     ...SSH_PROGRAMS,
     ...LINK_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    ...QUERY_PROGRAMS,
   ];
 }
 

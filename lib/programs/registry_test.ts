@@ -40,6 +40,7 @@ type Shown =
   | "evaluates"
   | "links"
   | "replacesTrees"
+  | "followsLinks"
   | "readOnly";
 
 /**
@@ -81,29 +82,43 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
       branch: "git branch -D x", tag: "git tag -d x", config: "git config user.name x",
     },
   },
-  find: { runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" } },
-  fd: { runs: "fd -x rm" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
+  find: {
+    runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" },
+    followsLinks: "find -L . -name x",
+  },
+  fd: { runs: "fd -x rm", followsLinks: "fd -L x" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
   awk: { runs: "awk 'BEGIN{system(\"rm x\")}'", text: "awk '{print}' f" },
   sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f" },
-  grep: { text: "grep -rn /api src" },
-  rg: { text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" } },
-  ag: { readOnly: { "": "ag --pager less x" } },
+  grep: { text: "grep -rn /api src", followsLinks: "grep -rR x ." },
+  rg: {
+    text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
+    followsLinks: "rg --follow x",
+  },
+  ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
   column: { text: "column -s/ f" },
   sort: {
     text: "sort -t/ -k2 f", optionCommands: "sort --compress-program=gz f", readOnly: { "": "sort -o out f" },
   },
-  tar: { chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar" },
+  tar: {
+    chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
+  },
   ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host" },
   scp: { optionCommands: "scp -S ./prog a host:b" }, sftp: { optionCommands: "sftp -S ./prog host" },
-  rsync: { optionCommands: "rsync -e 'rm x' a host:b" },
-  ln: { links: "ln -s /etc e" }, cp: { links: "cp -s /etc/hosts h" },
+  rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b" },
+  ln: { links: "ln -s /etc e" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
   patch: { chdir: "patch -d dir -p1" }, make: { chdir: "make -C dir" }, gmake: { chdir: "gmake -C dir" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },
-  printf: { readOnly: { "": "printf -v x y" } }, tree: { readOnly: { "": "tree -o out" } },
+  printf: { readOnly: { "": "printf -v x y" } },
+  tree: { readOnly: { "": "tree -o out" }, followsLinks: "tree -l d" },
   file: { readOnly: { "": "file -C" } }, uniq: { readOnly: { "": "uniq a out" } },
-  xxd: { readOnly: { "": "xxd -r a" } }, yq: { readOnly: { "": "yq -i x f" } },
+  xxd: { readOnly: { "": "xxd -r a" } },
+  yq: { readOnly: { "": "yq -i x f" }, namedFiles: "yq -n 'load(\"f\")'" },
+  jq: { namedFiles: "jq -n 'import \"x\" as y; 1'" },
+  ls: { followsLinks: "ls -RL d" }, du: { followsLinks: "du -L d" },
+  chmod: { followsLinks: "chmod -RL 755 d" }, chown: { followsLinks: "chown -R -L u d" },
+  chgrp: { followsLinks: "chgrp -RL g d" },
   date: { readOnly: { "": "date -s now" } },
 };
 
@@ -117,6 +132,7 @@ function shownFacets(p: Program): Shown[] {
     "namedFiles",
     "evaluates",
     "links",
+    "followsLinks",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -225,6 +241,10 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "links":
       assert.ok(linksMade([top]).length > 0, why);
+      break;
+    case "followsLinks":
+      assert.equal(p.followsLinks!(top.argv), true, why);
+      assert.equal(p.followsLinks!(expanded(`${p.names[0]} x`).top.argv), false, why);
       break;
     case "replacesTrees":
       assert.equal((p.replacesTrees as (argv: Stage["argv"]) => boolean)(top.argv), true, why);

@@ -8,11 +8,18 @@
  *
  * @module
  */
+import type { Word } from "../shell/model.ts";
+import { hasOption } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
 
 /** A row of the table: a program's facets, by name. */
 type Facts = Omit<Program, "names">;
+
+/** `-R` with `-L`: a recursion that follows the symlinks inside the tree (ls, chmod, chown). */
+function recursiveDereference(argv: Word[]): boolean {
+  return hasOption(argv, {}, ["-R", "--recursive"]) && hasOption(argv, {}, ["-L", "--dereference"]);
+}
 
 const STRINGS: Facts = { noFileOperands: true };
 const LOOKS: Facts = { metadataOnly: true };
@@ -36,14 +43,25 @@ const TABLE: Record<string, Facts> = {
   // Its operands are variable names; it reads standard input (or an fd).
   read: { noFileOperands: true, metadataOnly: true },
   // A directory operand's names or sizes, never the files below it.
-  ls: LOOKS, du: LOOKS, df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, test: LOOKS,
+  ls: { metadataOnly: true, followsLinks: recursiveDereference },
+  du: {
+    metadataOnly: true,
+    followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
+  },
+  df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, test: LOOKS,
   "[": LOOKS, cd: LOOKS, pushd: LOOKS, popd: LOOKS, mkdir: LOOKS, touch: LOOKS,
-  tree: { metadataOnly: true, readOnly: { "": { short: "oR", long: ["--output"] } } },
+  tree: {
+    metadataOnly: true,
+    readOnly: { "": { short: "oR", long: ["--output"] } },
+    followsLinks: (argv) => hasOption(argv, { valued: "LPIoH" }, ["-l", "--follow"]),
+  },
   file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
   rmdir: { metadataOnly: true, replacesTrees: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_TREES, mv: CHANGES_TREES, chmod: CHANGES_TREES, chown: CHANGES_TREES,
-  chgrp: CHANGES_TREES, unzip: CHANGES_TREES, shred: CHANGES_TREES, trash: CHANGES_TREES,
+  rm: CHANGES_TREES, mv: CHANGES_TREES,
+  chmod: { replacesTrees: true, followsLinks: recursiveDereference },
+  chown: { replacesTrees: true, followsLinks: recursiveDereference },
+  chgrp: { replacesTrees: true, followsLinks: recursiveDereference }, unzip: CHANGES_TREES, shred: CHANGES_TREES, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
   bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
   patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },
@@ -62,13 +80,12 @@ const TABLE: Record<string, Facts> = {
   },
   // Package runners: whatever package they are given.
   npx: { tooBroad: true }, bunx: { tooBroad: true }, pnpx: { tooBroad: true },
-  // Read-only unless: a second operand (an output file), xxd -r; yq -i writes its file.
+  // Read-only unless: a second operand (an output file), xxd -r.
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },
     readOnly: { "": { maxOperands: 1 } },
   },
   xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
-  yq: { readOnly: { "": { short: "is", long: ["--inplace", "--in-place", "--split-exp"] } } },
   date: {
     options: { valued: "dfr", longValued: new Set(["--date", "--file", "--reference"]) },
     readOnly: { "": { short: "s", long: ["--set"], operand: /^\+/ } },

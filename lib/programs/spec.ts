@@ -104,14 +104,22 @@ export interface Program {
   chdir?: ChdirSpec;
   /** The argv positions (1-based, into `stage.argv`) that are text, not paths. */
   text?: (argv: Word[]) => Iterable<number>;
-  /** Files its arguments name inside a word (`git show HEAD:.env`), as paths below the cwd. */
-  namedFiles?: (argv: Word[]) => { path: string; source: string }[];
+  /**
+   * Files its arguments name inside a word (`git show HEAD:.env`, yq's `load("f")`), as paths
+   * below the cwd; `path: null` for a file it opens that cannot be known (`load(.x)`).
+   */
+  namedFiles?: (argv: Word[]) => { path: string | null; source: string }[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
   readOnly?: Record<string, ReadOnlyCheck>;
   /** The symlinks it makes (`ln -s T L`), so later stages' paths through them are followed. */
   links?: (stage: Stage) => MadeLink[];
+  /**
+   * It reads a directory it is given as a tree and follows the symlinks inside it (`grep -R`,
+   * `rg -L`, `find -L`, `du -L`, `cp -rL`): where those links lead is read too.
+   */
+  followsLinks?: (argv: Word[]) => boolean;
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { hasOption } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { How, Program } from "./spec.ts";
 
@@ -54,5 +55,7 @@ export const SSH_PROGRAMS: Program[] = [
       long: { "--rsh": "shell" },
     }),
     replacesTrees: true,
+    followsLinks: (argv) =>
+      hasOption(argv, { valued: "eBfTM" }, ["-L", "--copy-links", "--copy-unsafe-links"]),
   },
 ];

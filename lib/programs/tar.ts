@@ -5,8 +5,12 @@
  *
  * @module
  */
+import { hasOption } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
+
+/** tar's valued letters (and its old bundled first word), as far as finding `-h` needs them. */
+const TAR_OPTIONS = { valued: "bCfFgHIKLNTVX", bundled: true };
 
 /** tar. */
 export const TAR: Program = {
@@ -26,4 +30,6 @@ export const TAR: Program = {
     bundled: true,
   }),
   replacesTrees: true,
+  // `tar -h`: what the links inside the tree lead to is archived.
+  followsLinks: (argv) => hasOption(argv, TAR_OPTIONS, ["-h", "--dereference"]),
 };

@@ -1,0 +1,26 @@
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import type { Action } from "../types.ts";
+
+/** [command, under read-only, under the deny-list]: files opened from inside an expression. */
+const HOSTILE: [string, Action, Action][] = [
+  [`yq -n 'load_str("/home/user/.ssh/id_rsa")'`, "deny", "deny"],
+  [`yq -n 'load("keys/config")'`, "deny", "deny"],
+  [`yq -n '.a = load_xml("innocent.txt")'`, "deny", "deny"],
+  [`yq -n 'load(env(F))'`, "ask", "ask"],
+  [`jq -n 'import "secrets" as $s; $s'`, "ask", "ask"],
+  [`jq -n --rawfile k ~/.ssh/id_rsa '$k'`, "deny", "deny"],
+  [`jq --slurpfile k innocent.txt -n '$k'`, "deny", "deny"],
+];
+
+Deno.test("jq and yq: files their expressions open are judged", async () => {
+  await checkTable(HOSTILE);
+});
+
+Deno.test("jq and yq: everyday queries stay allowed", async () => {
+  await checkEveryday([
+    "jq '.dependencies' package.json",
+    "jq -r '.name' package.json",
+    "yq '.a' README.md",
+    `yq -n '.a = "load"'`,
+  ]);
+});
