@@ -5,7 +5,13 @@
  */
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
-import { DOT_DOT, resolveIn, resolveReadPath, resolveToolPath } from "../shell/paths.ts";
+import {
+  DOT_DOT,
+  processPath,
+  resolveIn,
+  resolveReadPath,
+  resolveToolPath,
+} from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 
@@ -196,6 +202,7 @@ function staticTargets(
   out: Target[],
 ): void {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
+  if (processTargets(value, w, cwds, kind, ctx, out)) return;
   if (value.startsWith("/")) {
     out.push(located(kind, value, "exact", w.text));
     return;
@@ -205,17 +212,18 @@ function staticTargets(
     return;
   }
   for (const c of cwds) {
-    out.push(
-      c === null
-        ? {
-          kind: "dynamic",
-          path: null,
-          reach: "anywhere",
-          source: w.text,
-          note: "relative to an unknown directory",
-        }
-        : located(kind, c + "/" + value, "exact", w.text),
-    );
+    if (c === null) {
+      out.push({
+        kind: "dynamic",
+        path: null,
+        reach: "anywhere",
+        source: w.text,
+        note: "relative to an unknown directory",
+      });
+    } else if (
+      // (From the cwd of a process: `cd /proc/self && cat cwd/x`.)
+      !(c.startsWith("/proc/") && processTargets(c + "/" + value, w, [c], kind, ctx, out))
+    ) out.push(located(kind, c + "/" + value, "exact", w.text));
   }
 }
 
@@ -241,8 +249,60 @@ function wordTargets(
   for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
 }
 
+/** What a path of the process running the command reaches, per cwd (see `processPath`). */
+const PROCESS_NOTE = "a path of the process that runs the command (an open file, another " +
+  "process, its environment or memory)";
+
+/**
+ * The targets of a path of the process that runs the command (`/proc/self/cwd/…`, `/dev/fd/3`),
+ * into `out`: true when the path is one, false when it is to be judged as it is written.
+ */
+function processTargets(
+  value: string,
+  w: Word,
+  cwds: (string | null)[],
+  kind: TargetKind,
+  ctx: Context,
+  out: Target[],
+): boolean {
+  if (!value.startsWith("/proc/") && !value.startsWith("/dev/")) return false;
+  const mapped = cwds.map((c) => processPath(value, c));
+  if (mapped.every((m) => m === undefined)) return false;
+  for (const m of mapped) {
+    if (m === undefined) continue;
+    if (m === null) {
+      out.push({
+        kind: "dynamic",
+        path: null,
+        reach: "anywhere",
+        source: w.text,
+        note: PROCESS_NOTE,
+      });
+    } else if (!/[$`*?[{]/.test(m)) out.push(located(kind, m, "exact", w.text));
+    else {
+      // A glob or an unknown part after the mapped prefix: reachable below that prefix.
+      const prefix = m.slice(0, m.search(/[$`*?[{]/));
+      const word: Word = {
+        value: m,
+        kind: m.includes("$") ? "dynamic" : "glob",
+        prefix,
+        text: w.text,
+      };
+      for (const t of unknownTargets(word, [null], ctx)) out.push(t);
+    }
+  }
+  return true;
+}
+
 /** Globs and unknown values: reachable below their known prefix (RULINGS principle 3). */
 function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[] {
+  const value = embeddedValue(w.value) ?? w.value;
+  if (value.startsWith("/proc/") || value.startsWith("/dev/")) {
+    const out: Target[] = [];
+    if (processTargets(value, w, cwds, w.kind === "glob" ? "glob" : "dynamic", ctx, out)) {
+      return out;
+    }
+  }
   const kind: TargetKind = w.kind === "glob" ? "glob" : "dynamic";
   const note = w.kind === "glob"
     ? "a glob can match anything below its prefix"

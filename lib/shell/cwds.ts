@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
-import { cdInto } from "./paths.ts";
+import { cdInto, processPath } from "./paths.ts";
 
 /** The directories a statement may run in; null means unknown. */
 export type Cwds = (string | null)[];
@@ -71,7 +71,15 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
   const dir = arg.value;
   const into = (base: string | null) => base === null ? [null] : cdInto(base, dir, physical);
-  if (dir.startsWith("/")) return into("/");
+  if (dir.startsWith("/")) {
+    // `cd /proc/self/cwd/..`: bash's own cwd (see processPath).
+    if (!dir.startsWith("/proc/") && !dir.startsWith("/dev/")) return into("/");
+    return union(...cwds.map((c) => {
+      const mapped = processPath(dir, c);
+      if (mapped === null) return [null];
+      return cdInto("/", mapped ?? dir, physical);
+    }));
+  }
   const plain = union(...cwds.map(into));
   if (/^\.\.?(\/|$)/.test(dir)) return plain;
   if (facts.cdpathUnknown) return union(plain, [null]);

@@ -132,3 +132,114 @@ export function isWithin(path: string, dir: string): boolean {
   if (dir === "/") return path.startsWith("/");
   return path === dir || path.startsWith(dir + "/");
 }
+
+/** `/proc/<this>`: the process that opens the path (the command), or bash itself. */
+const OWN_PROCESS = /^(self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/;
+/** `/proc/<pid>`: a process named by number or by a value not known (`$pid`). */
+const SOME_PROCESS = /^(\d+|.*[$`].*)$/;
+/** Files of a process that say how it runs and lead nowhere else (`/proc/self/status`). */
+const PROCESS_FACTS = new Set([
+  "status",
+  "stat",
+  "statm",
+  "limits",
+  "cgroup",
+  "comm",
+  "cmdline",
+  "mountinfo",
+  "mounts",
+  "mountstats",
+  "maps",
+  "io",
+  "oom_score",
+  "oom_score_adj",
+  "sched",
+  "schedstat",
+  "uid_map",
+  "gid_map",
+  "loginuid",
+  "sessionid",
+  "wchan",
+  "personality",
+  "net",
+  "ns",
+  "exe",
+]);
+
+/**
+ * Where a path of the process that runs a command leads, seen from that process (the gate's own
+ * `/proc/self` is another). `/proc/self/cwd/X` (also `/proc/thread-self`, `/proc/$$`,
+ * `/proc/$BASHPID`) is `X` in the command's directory `cwd`, `/proc/self/root/X` is `/X`;
+ * `undefined` when the path is no such path or one that leads nowhere (`/proc/cpuinfo`,
+ * `/dev/null`, `/dev/stdout`, `/dev/fd/3`, `/proc/self/status`); `null` when it may lead
+ * anywhere: the files in another process's directories or open files (`/proc/1/cwd/x`,
+ * `/proc/1/fd/3`), the environment or memory (`/proc/self/environ`, `/proc/self/mem`), a name
+ * through an open file (`/dev/fd/0/..`), or the cwd when it is not known.
+ */
+export function processPath(
+  path: string,
+  cwd: string | null,
+  depth = 0,
+): string | null | undefined {
+  if (!path.startsWith("/proc/") && !path.startsWith("/dev/")) return undefined;
+  const names = path.split("/").filter((n) => n !== "" && n !== ".");
+  const stack: string[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i];
+    if (stack.length === 1 && stack[0] === "dev") {
+      // /dev/fd is /proc/self/fd; /dev/stdin, /dev/stdout, /dev/stderr are its 0, 1, 2.
+      const fd = n === "fd"
+        ? []
+        : n === "stdin"
+        ? ["0"]
+        : n === "stdout"
+        ? ["1"]
+        : n === "stderr"
+        ? ["2"]
+        : null;
+      if (fd) {
+        stack.splice(0, 1, "proc", "self", "fd", ...fd);
+        continue;
+      }
+    }
+    const proc = stack[0] === "proc" && stack.length >= 2 ? stack[1] : null;
+    const inProcess = proc !== null &&
+      (stack.length === 2 || (stack.length === 4 && stack[2] === "task"));
+    if (inProcess && (n === "cwd" || n === "root")) {
+      const rest = names.slice(i + 1).join("/");
+      // (Another process's directory itself, `readlink /proc/$pid/cwd`, names no file in it.)
+      if (!OWN_PROCESS.test(proc)) return rest === "" ? undefined : null;
+      if (depth > 4) return null;
+      if (n === "cwd" && cwd === null) return null;
+      const base = n === "cwd" ? cwd! : "";
+      const mapped = base === "/" ? "/" + rest : base + "/" + rest;
+      const again = processPath(mapped, cwd, depth + 1);
+      return again === undefined ? mapped : again;
+    }
+    if (n === "..") {
+      // Through an open file or the program: where that leads is not known here.
+      if (proc !== null && stack.length >= 3 && /^(fd|exe|map_files)$/.test(stack.at(-2)!)) {
+        return null;
+      }
+      if (proc !== null && stack.length >= 3 && stack.at(-1) === "exe") return null;
+      stack.pop();
+      continue;
+    }
+    stack.push(n);
+  }
+  if (stack[0] !== "proc" || stack.length < 3) return undefined;
+  const who = stack[1];
+  const own = OWN_PROCESS.test(who);
+  if (!own && !SOME_PROCESS.test(who)) return undefined; // /proc/sys/…, /proc/net/…
+  let rest = stack.slice(2);
+  if (rest[0] === "task" && rest.length >= 2) rest = rest.slice(2);
+  if (rest.length === 0) return undefined;
+  if (rest[0] === "fd" || rest[0] === "fdinfo") {
+    if (rest.length === 1) return undefined; // the list of open files
+    // Its own open files: its streams, or files the command opened by redirects (judged there;
+    // bash gets no other from pi): `comm /dev/fd/3 - 3< <(…)`, `tee /dev/fd/3`.
+    if (own && rest.length === 2 && /^\d+$/.test(rest[1])) return undefined;
+    return null;
+  }
+  return PROCESS_FACTS.has(rest[0]) ? undefined : null;
+}

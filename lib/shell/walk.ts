@@ -30,7 +30,7 @@ import {
   readsNames,
   testEvaluation,
 } from "./walk_evaluation.ts";
-import { redirect, redirected } from "./walk_redirects.ts";
+import { commandless, redirect, redirected } from "./walk_redirects.ts";
 import {
   backtickBodies,
   backtickPairs,
@@ -194,6 +194,15 @@ export class Walker implements WalkContext {
         return this.command(node, cwds, origin, redirects);
       case "redirected_statement":
         return redirected(this, node, cwds, origin, redirects);
+      case "file_redirect": {
+        // A redirect alone as a statement (tree-sitter's `$(< f)`).
+        const after: [string, LiteNode][] = [];
+        const own = redirect(this, node, cwds, origin, after, []);
+        commandless(this, node, own, cwds, origin, redirects);
+        let flow = same(cwds);
+        for (const [op, n] of after) flow = this.then(flow, op, n, cwds, origin, redirects);
+        return flow;
+      }
       case "list":
         return this.list(node, cwds, origin, redirects);
       case "pipeline":

@@ -43,9 +43,31 @@ export function redirected(
     if (command) (ctx.strayWords ??= new Map()).set(command.id, stray);
     else ctx.error ??= "words after a redirect that no command takes";
   }
+  // Redirects with no command (`> f`, `$(< f)`, which reads f): bash still opens the files.
+  if (!body) commandless(ctx, node, own, cwds, origin, redirects);
   let flow = body ? ctx.walk(body, cwds, origin, redirects, own) : same(cwds);
   for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
   return flow;
+}
+
+/**
+ * A statement of redirects alone, as a stage of `:` (what bash runs: it opens, creates or
+ * truncates their files, `> f`), or of `cat` in a substitution that reads a file (`$(< f)` is
+ * the file's text).
+ */
+export function commandless(
+  ctx: WalkContext,
+  node: LiteNode,
+  own: Redirect[],
+  cwds: Cwds,
+  origin: string,
+  redirects: Redirect[],
+): void {
+  if (!own.length) return;
+  // bash runs them as `:` would; in a substitution, a file it reads is its output, as `cat`'s.
+  const reads = origin.endsWith("substitution") && own.some((r) => r.kind === "read");
+  const argv = [staticWord(reads ? "cat" : ":")];
+  ctx.stages.push({ argv, redirects: [...redirects, ...own], text: node.text, origin, cwds });
 }
 
 /**

@@ -1,0 +1,100 @@
+/**
+ * The shell's own process paths (`/proc/self/cwd/…`, `/dev/fd/N`) and reads with no command
+ * (`$(< file)`): judged where the command's process, not the gate's, takes them.
+ */
+import assert from "node:assert/strict";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { processPath } from "./paths.ts";
+
+Deno.test("processPath maps the command's own process paths", () => {
+  assert.equal(processPath("/proc/self/cwd/../.ssh/id_rsa", "/p"), "/p/../.ssh/id_rsa");
+  assert.equal(processPath("/proc/$$/cwd/x", "/p"), "/p/x");
+  assert.equal(processPath("/proc/thread-self/task/7/cwd", "/p"), "/p/");
+  assert.equal(processPath("/proc/self/root/etc/shadow", "/p"), "/etc/shadow");
+  assert.equal(processPath("/proc/self/root/proc/self/cwd/x", "/p"), "/p/x");
+  assert.equal(processPath("/dev/fd/../cwd/x", "/p"), "/p/x");
+  assert.equal(processPath("/proc//./self/cwd/x", "/p"), "/p/x");
+  assert.equal(processPath("/proc/self/cwd/x", null), null);
+  for (const p of ["/proc/1/cwd/x", "/proc/$pid/root/x", "/proc/self/environ", "/proc/1/fd/3"]) {
+    assert.equal(processPath(p, "/p"), null, p);
+  }
+  for (const p of ["/proc/$PPID/fd/7", "/proc/self/mem", "/dev/fd/0/..", "/proc/1/task/1/cwd/x"]) {
+    assert.equal(processPath(p, "/p"), null, p);
+  }
+  for (
+    const p of [
+      "/proc/cpuinfo",
+      "/proc/self/status",
+      "/dev/null",
+      "/dev/stdin",
+      "/dev/fd/2",
+      "/proc/self/fd",
+      "/etc/x",
+      "/proc/1/cmdline",
+      "/dev/fd/3",
+      "/proc/$$/fd/255",
+      "/proc/$pid/cwd",
+      "/proc/self/exe",
+      "/proc/1/ns/pid",
+    ]
+  ) assert.equal(processPath(p, "/p"), undefined, p);
+});
+
+Deno.test("the shell's own process paths are judged where they lead", async () => {
+  await checkTable([
+    ["cat /proc/self/cwd/../.ssh/id_rsa", "deny", "deny"],
+    ["cat /proc/$$/cwd/../.ssh/id_rsa", "deny", "deny"],
+    ["cat /proc/self/root/home/user/.ssh/id_rsa", "deny", "deny"],
+    ["cat /proc/thread-self/root//home/user/./.ssh/id_rsa", "deny", "deny"],
+    ["cat /proc/$BASHPID/cwd/.env", "deny", "deny"],
+    ["cat /dev/fd/../cwd/.env", "deny", "deny"],
+    ["cat /proc/self/task/1/cwd/../.ssh/*", "deny", "deny"],
+    ["cat < /proc/self/cwd/.env", "deny", "deny"],
+    ["head --lines=1 /proc/self/root/etc/shadow", "deny", "deny"],
+    ["cd /proc/self/cwd/.. && cat .ssh/id_rsa", "deny", "deny"],
+    ["cd /proc/self/root/home/user && cat .ssh/id_rsa", "deny", "deny"],
+    // Places not known: another process, an open file, the environment.
+    ["cat /proc/1/cwd/.env", "ask", "ask"],
+    ["cat /proc/self/environ", "ask", "ask"],
+    ["cat /proc/1/fd/3", "ask", "ask"],
+    ["cat /proc/$pid/root/etc/hostname", "ask", "ask"],
+    ["cd /proc/self && cat cwd/.env", "ask", "ask"],
+    // Where they lead is harmless: as the path written there.
+    ["cat /proc/self/cwd/README.md", "allow", "allow"],
+  ]);
+});
+
+Deno.test("a read with no command is a stage reading the file", async () => {
+  await checkTable([
+    ['echo "$(< ~/.ssh/id_rsa)"', "deny", "deny"],
+    ["echo `< ~/.ssh/id_rsa`", "deny", "deny"],
+    ["x=$(<~/.ssh/id_rsa)", "deny", "deny"],
+    ["x=$(< .env 2>/dev/null); echo $x", "deny", "deny"],
+    ['echo "$(< innocent.txt)"', "deny", "deny"],
+    ['echo "$(< /proc/self/cwd/keys/id_rsa)"', "deny", "deny"],
+    // Redirects alone open their files as `:` would: `> f` truncates f.
+    ["> .env", "deny", "deny"],
+    ["< .env", "deny", "deny"],
+    ["> notes.txt", "deny", "allow"],
+  ]);
+});
+
+Deno.test("everyday device, /proc and substitution reads stay allowed", async () => {
+  await checkEveryday([
+    "cat /proc/cpuinfo",
+    "cat /proc/meminfo /proc/version /proc/loadavg",
+    "cat /proc/self/status",
+    "head -5 /proc/1/cmdline",
+    "echo x > /dev/null",
+    "ls 2>/dev/stderr",
+    "echo hi > /dev/fd/2",
+    "cat /dev/stdin",
+    "ls /proc/self/fd",
+    "readlink /proc/$$/fd/255",
+    "cat /dev/fd/3 3< notes.txt",
+    "ls -l /proc/$$/exe",
+    "x=$(cat README.md)",
+    'echo "$(< README.md)"',
+    "n=$(< package.json 2>/dev/null)",
+  ]);
+});
