@@ -1,6 +1,8 @@
 /**
  * Everything known about git: its own options before the subcommand (one finder for all), the
- * settings whose values are commands (`-c core.pager=…`, aliases, `git config core.editor …`),
+ * settings whose values are commands (`-c core.pager=…`, aliases, `git config core.editor …`) or
+ * bring in config and hooks unseen (`include.path`, `--template`), the commands its subcommands
+ * carry (`--upload-pack`, `ext::` URLs, `rebase -x`, `bisect run`, `submodule foreach`, ...),
  * `-C dir`, the text arguments of `commit -m`, `grep` and the history searches, the files
  * `REV:path` names, the subcommands that rewrite the working tree, and what keeps the
  * `$safe-bash` git patterns read-only.
@@ -16,7 +18,8 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
-import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
+import type { How, Program, ReadOnlyCheck, Runner } from "./spec.ts";
+import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
@@ -51,29 +54,268 @@ export function gitSubcommand(argv: Word[], skipUnknown = false): number {
   return at;
 }
 
-/** git settings whose values are commands git runs. */
-const GIT_COMMAND_KEYS =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass)|alias\..+|pager\..+|diff\.external|diff\..+\.(textconv|command)|sequence\.editor|credential\.helper|gpg(\..+)?\.program|filter\..+\.(clean|smudge|process)|merge\..+\.driver|uploadpack\.packobjectshook)$/;
+/** git settings whose values are shell commands git runs (lower case; `alias.x` when `!cmd`). */
+// deno-fmt-ignore
+const GIT_SHELL_KEYS = new RegExp(`^(${[
+  String.raw`core\.(pager|editor|sshcommand|fsmonitor|askpass|alternaterefscommand)`,
+  String.raw`alias\..+`, String.raw`pager\..+`, String.raw`sequence\.editor`,
+  String.raw`diff\.external`, String.raw`diff\..+\.(textconv|command)`,
+  String.raw`filter\..+\.(clean|smudge|process)`, String.raw`merge\..+\.driver`,
+  String.raw`(difftool|mergetool|browser|man|guitool)\..+\.cmd`, String.raw`interactive\.difffilter`,
+  String.raw`credential\.(.+\.)?helper`, String.raw`gpg(\..+)?\.program`,
+  String.raw`gpg\.ssh\.defaultkeycommand`, String.raw`uploadpack\.packobjectshook`,
+  String.raw`remote\..+\.(uploadpack|receivepack)`, String.raw`imap\.tunnel`,
+  String.raw`instaweb\.httpd`, String.raw`trailer\..+\.(command|cmd)`,
+  String.raw`sendemail\.(.+\.)?(tocmd|cccmd|headercmd|sendmailcmd)`,
+].join("|")})$`);
+/**
+ * ... whose values are programs git runs with arguments of its own (a tool's path; the proxy of
+ * git:// URLs, `PROGRAM for DOMAIN`).
+ */
+const GIT_PROGRAM_KEYS = /^((difftool|mergetool|browser|man)\..+\.path|core\.gitproxy)$/;
+/** ... that bring in what the gate cannot see: config files, hooks, templates with hooks. */
+const GIT_FILE_KEYS = /^(core\.hookspath|include\.path|includeif\..+\.path|init\.templatedir)$/;
+
+/** How git runs the value of setting `key` (null: it is not a command). */
+function settingRuns(key: string, value: string, known: boolean): How | "alias" | null {
+  if (GIT_FILE_KEYS.test(key)) return "file";
+  if (GIT_PROGRAM_KEYS.test(key)) return "program";
+  if (key.startsWith("alias.")) return value.startsWith("!") ? "shell" : "alias";
+  if (GIT_SHELL_KEYS.test(key)) return "shell";
+  // `submodule.<name>.update=!cmd` (other values are checkout, rebase, ...); send-email's
+  // server is a program when it is a path.
+  if (/^submodule\..+\.update$/.test(key)) return !known || value.startsWith("!") ? "shell" : null;
+  if (/^sendemail\.(.+\.)?smtpserver$/.test(key)) {
+    return !known || /^[/~]/.test(value) ? "program" : null;
+  }
+  return null;
+}
+
+const SHELL = "shell" as const;
+/** filter-branch's options whose values are shell commands it evals. */
+const FILTER_BRANCH = [
+  "--setup",
+  "--env-filter",
+  "--tree-filter",
+  "--index-filter",
+  "--parent-filter",
+  "--msg-filter",
+  "--commit-filter",
+  "--tag-name-filter",
+];
+/**
+ * Options of git's subcommands whose values are commands (read as parse-options reads them: glued
+ * or the next word, short clusters, abbreviations): transport programs (`--upload-pack`,
+ * `--receive-pack`, `--exec`), `rebase -x`, `difftool -x`, filter-branch's filters, send-email's
+ * commands, `instaweb --httpd`, `daemon --access-hook`, and the templates `init`/`clone` copy hooks
+ * from. `shortWithArg` lists every short option that takes a value, so clusters read right.
+ */
+const GIT_OPTION_COMMANDS: Record<string, OptionCommandSpec> = {
+  clone: {
+    shortWithArg: "objuc",
+    short: { u: SHELL },
+    long: { "--upload-pack": SHELL, "--template": "file" },
+  },
+  fetch: { shortWithArg: "jo", long: { "--upload-pack": SHELL } },
+  pull: { shortWithArg: "sXjo", long: { "--upload-pack": SHELL } },
+  "ls-remote": {
+    shortWithArg: "uo",
+    short: { u: SHELL },
+    long: { "--upload-pack": SHELL, "--exec": SHELL },
+  },
+  archive: { shortWithArg: "o", long: { "--exec": SHELL } },
+  push: { shortWithArg: "o", long: { "--receive-pack": SHELL, "--exec": SHELL } },
+  "send-pack": { shortWithArg: "", long: { "--receive-pack": SHELL, "--exec": SHELL } },
+  "fetch-pack": { shortWithArg: "", long: { "--upload-pack": SHELL, "--exec": SHELL } },
+  init: { shortWithArg: "b", long: { "--template": "file" } },
+  rebase: { shortWithArg: "sXxC", short: { x: SHELL }, long: { "--exec": SHELL } },
+  difftool: { shortWithArg: "xt", short: { x: SHELL }, long: { "--extcmd": SHELL } },
+  "filter-branch": {
+    shortWithArg: "d",
+    exact: true,
+    long: Object.fromEntries(FILTER_BRANCH.map((o) => [o, SHELL])),
+  },
+  "send-email": {
+    shortWithArg: "",
+    long: {
+      "--to-cmd": SHELL,
+      "--cc-cmd": SHELL,
+      "--header-cmd": SHELL,
+      "--sendmail-cmd": SHELL,
+    },
+  },
+  instaweb: { shortWithArg: "dbpm", short: { d: SHELL }, long: { "--httpd": SHELL } },
+  daemon: { shortWithArg: "", long: { "--access-hook": "program" } },
+};
+
+/**
+ * A parse-options long option `--u=x` spelt out as the command option it abbreviates
+ * (`--upload-pack=x`): git accepts any unique prefix, and an ambiguous one fails, so reading every
+ * prefix as the command option is safe. (The shared reader needs four letters.)
+ */
+function spelledOut(spec: OptionCommandSpec, w: Word): Word {
+  // (A word not seen is read by its known start: `--u=$X`.)
+  const eq = w.prefix.indexOf("=");
+  if (spec.exact || !/^--[^-=]/.test(w.prefix) || (w.kind !== "static" && eq < 0)) return w;
+  const opt = eq < 0 ? w.prefix : w.prefix.slice(0, eq);
+  const names = Object.keys(spec.long ?? {});
+  if (names.includes(opt)) return w;
+  const full = names.find((n) => n.startsWith(opt));
+  if (!full) return w;
+  const rest = (text: string) => full + text.slice(text.indexOf("="));
+  if (w.kind === "static") return literal(eq < 0 ? full : rest(w.value));
+  return { ...w, value: rest(w.value), prefix: rest(w.prefix) };
+}
+
+/** git's `run_command` with its shell rule: a first word with shell characters runs in `sh -c`. */
+function runWords(words: Word[], run: Runner, origin: string): void {
+  const [first, ...args] = words;
+  if (!first) return;
+  if (first.kind === "static" && /[|&;<>()$`\\"' \t\n*?[#~=%]/.test(first.value)) {
+    run.shell(literal([first.value, ...args.map((w) => w.text)].join(" ")), origin);
+  } else run.stage(words, origin);
+}
+
+/**
+ * The command of an `ext::` URL in a word (`ext::sh -c touch% x`, `remote.o.url=ext::…`,
+ * `url.ext::….insteadOf=…`), as git-remote-ext splits it: words at unescaped spaces, `% ` a
+ * space, `%%` a percent, `%s`/`%S` the service, `%G`/`%V` words dropped. Null when there is none.
+ */
+export function extCommand(value: string): string[] | null {
+  const m = /(?:^|=|^url\.)ext::([\s\S]*)$/i.exec(value);
+  if (!m) return null;
+  const text = m[1].replace(/\.(push)?insteadof(=[\s\S]*)?$/i, "");
+  const words: string[] = [];
+  let word = "";
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === " ") {
+      if (started) words.push(word);
+      word = "";
+      started = false;
+      continue;
+    }
+    started = true;
+    if (c !== "%" || i + 1 >= text.length) {
+      word += c;
+      continue;
+    }
+    const e = text[++i];
+    word += e === "s"
+      ? "upload-pack"
+      : e === "S"
+      ? "git-upload-pack"
+      : e === " " || e === "%"
+      ? e
+      : `%${e}`;
+  }
+  if (started) words.push(word);
+  return words.filter((w) => !/^%[GV]/.test(w));
+}
+
+/**
+ * The commands git's subcommands carry: options that name commands, `bisect run CMD`,
+ * `submodule foreach CMD`, `for-each-repo ARGS` (git run with them), clone's `-c` settings.
+ */
+function subcommandCommands(
+  sub: string,
+  rest: Word[],
+  run: Runner,
+  setting: (kv: Word, origin: string) => void,
+): void {
+  const spec = GIT_OPTION_COMMANDS[sub];
+  if (spec) {
+    const args = rest.map((w) => spelledOut(spec, w));
+    for (const [value, how] of commandOptions(spec, args)) run.command(value, how, `git ${sub}`);
+    if (sub === "clone") {
+      const config: OptionCommandSpec = {
+        ...spec,
+        short: { c: SHELL },
+        long: { "--config": SHELL },
+      };
+      const args = rest.map((w) => spelledOut(config, w));
+      for (const [kv] of commandOptions(config, args)) setting(kv, "git clone -c");
+    }
+    if (sub === "send-email") {
+      const server: OptionCommandSpec = { shortWithArg: "", long: { "--smtp-server": SHELL } };
+      for (const [v] of commandOptions(server, rest)) {
+        if (v.kind !== "static" || /^[/~]/.test(v.value)) {
+          run.command(v, "program", "git send-email");
+        }
+      }
+    }
+  }
+  const words = rest.map((w) => w.kind === "static" ? w.value : "\0");
+  if (sub === "bisect" && words[0] === "run") runWords(rest.slice(1), run, "git bisect run");
+  if (sub === "submodule") {
+    // `git submodule [--quiet] foreach [--recursive] [--quiet] CMD...`
+    let i = 0;
+    while (i < words.length && /^(-q|--quiet)$/.test(words[i])) i++;
+    if (words[i] === "foreach") {
+      i++;
+      while (i < words.length && /^(-q|--quiet|--recursive|--)$/.test(words[i])) i++;
+      runWords(rest.slice(i), run, "git submodule foreach");
+    }
+  }
+  if (sub === "for-each-repo") {
+    const args = rest.filter((_, i) =>
+      !(/^--config(=|$)|^--keep-going$/.test(words[i]) || words[i - 1] === "--config")
+    );
+    run.stage([literal("git"), ...args], "git for-each-repo");
+  }
+}
+
+/**
+ * The `ext::` URLs in git's words (a command git runs, where the ext transport is allowed): any
+ * word outside the text arguments. Where the command also allows it (`-c protocol.allow=always`),
+ * a word not seen may be one.
+ */
+function extCommands(argv: Word[], run: Runner): void {
+  const text = new Set(gitText(argv));
+  const allowed = argv.some((w) =>
+    w.kind === "static" && /^(-c)?protocol\.(ext\.)?allow=(always|user)$/i.test(w.value)
+  );
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (text.has(i)) continue;
+    if (w.kind !== "static") {
+      if (allowed || /(?:^|=)ext::/.test(w.prefix)) {
+        run.stage([unknownWord(`(an ext:: command in ${w.text})`)], "git ext::");
+      }
+      continue;
+    }
+    const words = extCommand(w.value);
+    if (words?.length) run.stage(words.map(literal), "git ext::");
+  }
+}
 
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
   const aliases = new Map<string, string>();
   const gitSetting = (key: string, value: string, from: Word, origin: string) => {
-    if (key === "core.hookspath") {
-      run.stage([unknownWord(`(hooks in ${value})`)], origin);
-    } else if (key.startsWith("alias.") && !value.startsWith("!") && from.kind === "static") {
-      aliases.set(key.slice(6), value); // `git -c alias.p=push p` runs `git push`
-    } else {
-      const text = value.replace(/^!/, "");
-      run.shell(from.kind === "static" ? literal(text) : { ...from, value: text }, origin);
+    const how = settingRuns(key, value, from.kind === "static");
+    if (how === null) return;
+    if (how === "alias") {
+      if (from.kind === "static") aliases.set(key.slice(6), value); // `-c alias.p=push p`
+      else run.stage([unknownWord(`(an alias in ${from.text})`)], origin);
+      return;
     }
+    let text = how === "shell" ? value.replace(/^!/, "") : value;
+    if (key === "core.gitproxy") text = text.replace(/ for .*$/s, ""); // `PROGRAM for DOMAIN`
+    // A credential helper's name (`store --file x`) is run as `git credential-store --file x`.
+    if (/^credential\./.test(key) && !/^[!/~]/.test(value) && value) {
+      text = `git credential-${value}`;
+    }
+    run.command(from.kind === "static" ? literal(text) : { ...from, value: text }, how, origin);
   };
   // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
   const setting = (kv: Word, origin: string) => {
     const eq = kv.value.indexOf("=");
     const key = (eq < 0 ? kv.value : kv.value.slice(0, eq)).toLowerCase();
-    if (!GIT_COMMAND_KEYS.test(key)) return;
-    gitSetting(key, eq < 0 ? "" : kv.value.slice(eq + 1), kv, origin);
+    if (kv.kind !== "static" && (eq < 0 || !kv.prefix.includes("="))) {
+      run.stage([unknownWord(`(a setting in ${kv.text})`)], origin); // `-c "$KV"`
+    } else gitSetting(key, eq < 0 ? "" : kv.value.slice(eq + 1), kv, origin);
   };
   // git's own options, up to the subcommand (a word not seen may be one: read on).
   const argv = stage.argv;
@@ -91,6 +333,8 @@ function gitCommands(stage: Stage, run: Runner): void {
   }
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
   const rest = argv.slice(at + 1);
+  extCommands(argv, run);
+  subcommandCommands(sub, rest, run, setting);
   if (aliases.has(sub)) {
     const text = ["git", aliases.get(sub), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
@@ -110,8 +354,10 @@ function gitCommands(stage: Stage, run: Runner): void {
     }
     if (operands[0]?.value === "set") operands.shift();
     const [key, value] = operands;
-    if (key?.kind === "static" && value && GIT_COMMAND_KEYS.test(key.value.toLowerCase())) {
+    if (key?.kind === "static" && value) {
       gitSetting(key.value.toLowerCase(), value.value, value, "git config");
+    } else if (key && key.kind !== "static" && value) {
+      run.stage([unknownWord(`(a setting named ${key.text})`)], "git config");
     }
   }
 }

