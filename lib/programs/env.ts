@@ -63,8 +63,17 @@ const SUBSTITUTION = /\$\(|`/;
 /** The name of a `NAME=value` / `NAME+=value` word. */
 export const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;
 
+/**
+ * A function bash takes from its environment (`env 'BASH_FUNC_ls%%=() { …; }' bash -c ls`): a
+ * later bash runs the body when the name is called.
+ */
+export const EXPORTED_FUNCTION = /^BASH_FUNC_([^=]+)%%=/;
+/** A word `env` and its kin read as an assignment: `NAME=value`, or an exported function. */
+export const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*|BASH_FUNC_[^=]+%%)=/;
+
 /** Whether a `NAME=value` text assigns a variable whose value some program runs. */
 export function carriesCommand(assignment: string): boolean {
+  if (EXPORTED_FUNCTION.test(assignment)) return true;
   const m = ASSIGNED.exec(assignment);
   if (m === null) return false;
   if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);

@@ -9,7 +9,14 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
-import { ASSIGNED, carriesCommand, CODE_ENV, PROGRAM_ENV, PROMPT_ENV } from "./env.ts";
+import {
+  ASSIGNED,
+  carriesCommand,
+  CODE_ENV,
+  EXPORTED_FUNCTION,
+  PROGRAM_ENV,
+  PROMPT_ENV,
+} from "./env.ts";
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, MadeLink, Runner } from "./spec.ts";
@@ -110,6 +117,15 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
 function environment(run: Runner, words: Word[]): void {
   for (const w of words) {
     if (!carriesCommand(w.value)) continue;
+    const f = EXPORTED_FUNCTION.exec(w.value);
+    if (f) {
+      // Its body runs where a later bash calls the name: walked as a function definition.
+      const value = w.value.slice(f[0].length);
+      if (w.kind === "static" && /^\(\)\s*\{/.test(value)) {
+        run.shell(literal(`f ${value}`), "env function");
+      } else if (w.kind !== "static") run.stage([unknownWord(w.text)], "env function");
+      continue;
+    }
     const m = ASSIGNED.exec(w.value)!;
     const variable = m[1];
     let value = w.value.slice(m[0].length);

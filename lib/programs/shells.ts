@@ -100,6 +100,94 @@ function joined(words: Word[]): Word {
   return { value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text };
 }
 
+/** `trap [-lp] [--] HANDLER SIGNAL…`: the handler runs later, in this shell. */
+function trapRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") break;
+    if (a.value === "--") {
+      i++;
+      break;
+    }
+    // `-p`/`-l`/`-P` print; a `-` alone (reset) or a signal is no handler.
+    if (/^-[lpP]+$/.test(a.value)) return;
+    if (!a.value.startsWith("-") || a.value === "-") break;
+  }
+  const handler = args[i];
+  // (A lone operand is a signal to reset, `trap INT`; a `-` or "" handler sets nothing to run.)
+  if (!handler || args.length === i + 1 && handler.kind === "static") return;
+  if (handler.kind === "static" && (handler.value === "-" || handler.value === "")) return;
+  run.shell(handler, "trap");
+}
+
+/** The value of option `letter` (glued or the next word) as text this shell runs. */
+function valuedShell(stage: Stage, run: Runner, letter: string, valued: string): void {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") {
+      // An option not known: it may be -C with its command.
+      if (/^-/.test(a.prefix) || a.prefix === "") {
+        run.stage([unknownWord(a.text)], `${name} -${letter}`);
+      }
+      continue;
+    }
+    if (a.value === "--") return;
+    if (!/^-[A-Za-z]/.test(a.value)) continue;
+    for (let j = 1; j < a.value.length; j++) {
+      const c = a.value[j];
+      if (c !== letter && !valued.includes(c)) continue;
+      const value = j + 1 < a.value.length ? literal(a.value.slice(j + 1)) : args[++i];
+      if (c === letter && value) run.shell(value, `${name} -${letter}`);
+      break;
+    }
+  }
+}
+
+/**
+ * `bind -x 'KEYSEQ: CMD'` runs CMD. (A readline init file, `bind -f FILE`, cannot bind shell
+ * commands: it is only read.)
+ */
+function bindRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static" || !/^-[A-Za-z]/.test(a.value)) continue;
+    const x = a.value.indexOf("x");
+    if (x < 0) continue;
+    const value = x + 1 < a.value.length ? literal(a.value.slice(x + 1)) : args[++i];
+    if (!value) return;
+    if (value.kind !== "static") {
+      run.stage([unknownWord(value.text)], "bind -x");
+      continue;
+    }
+    // KEYSEQ: the command after the first `:` (outside the key's quotes), quotes around it off.
+    const m = /^\s*("(?:[^"\\]|\\.)*"|[^:]*)\s*:\s*(.*)$/s.exec(value.value);
+    const body = (m ? m[2] : value.value).replace(/^"([\s\S]*)"$/, "$1");
+    run.shell(literal(body), "bind -x");
+  }
+}
+
+/** hash -p, enable -f, fc: what they make run is not seen (see SHELL_PROGRAMS). */
+function hiddenRuns(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  const flags = args.filter((a) => a.kind !== "static" || /^-[A-Za-z]/.test(a.value));
+  const has = (c: string) => flags.some((a) => a.kind !== "static" || a.value.includes(c));
+  if (name === "hash" && !has("p")) return;
+  if (name === "enable" && !has("f")) return;
+  if (name === "fc" && has("l") && !has("e") && !has("s")) return;
+  const what = name === "hash"
+    ? "(a name made to run another program)"
+    : name === "enable"
+    ? "(a builtin loaded from a file)"
+    : "(commands from history, edited)";
+  run.stage([unknownWord(what)], name);
+}
+
 /** The shells, and the builtins that run text in this shell. */
 export const SHELL_PROGRAMS: Program[] = [
   {
@@ -138,12 +226,38 @@ export const SHELL_PROGRAMS: Program[] = [
   {
     // The handler runs later, in this shell.
     names: ["trap"],
+    runs: trapRuns,
+  },
+  {
+    // `mapfile -C CALLBACK`: bash evaluates CALLBACK (with an index and a line) as it reads.
+    names: ["mapfile", "readarray"],
+    runs: (stage, run) => valuedShell(stage, run, "C", "dnOsuc"),
+  },
+  {
+    // `compgen -C CMD` runs CMD for the words; `complete -C CMD` when completing.
+    names: ["compgen", "complete"],
+    runs: (stage, run) => valuedShell(stage, run, "C", "oAGWFXPS"),
+  },
+  {
+    // `bind -x 'KEYSEQ: CMD'` runs CMD at the key.
+    names: ["bind"],
+    runs: bindRuns,
+  },
+  {
+    // `jobs -x CMD ARGS` runs CMD with job specs replaced.
+    names: ["jobs"],
     runs: (stage, run) => {
-      const handler = stage.argv[1];
-      if (handler && !(handler.kind === "static" && /^-/.test(handler.value))) {
-        run.shell(handler, "trap");
-      }
+      const args = stage.argv.slice(1);
+      const at = args.findIndex((a) => a.kind !== "static" || /^-[lnprs]*x/.test(a.value));
+      if (at >= 0 && args[at + 1]) run.stage(args.slice(at + 1), "jobs -x");
     },
+  },
+  {
+    // Commands of this shell that run what cannot be seen here: `hash -p PATH NAME` makes later
+    // runs of NAME run PATH; `enable -f FILE` loads a builtin's code; `fc` edits and re-runs
+    // history (`fc -l` only lists it).
+    names: ["hash", "enable", "fc"],
+    runs: hiddenRuns,
   },
   {
     // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.

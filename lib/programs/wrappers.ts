@@ -10,6 +10,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, unknownWord } from "./words.ts";
+import { ENV_ASSIGNMENT } from "./env.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -171,7 +172,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     if (t.at !== seen && w.noRun?.includes(v)) return;
     if (t.kind === "operand") {
-      if (w.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
+      if (w.assignments && ENV_ASSIGNMENT.test(v)) {
         run.environment([args[t.at]]);
         continue;
       }
@@ -203,7 +204,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   // (A bare sudo or exec runs nothing we can see.)
   while (
     w.assignments && start < args.length && args[start].kind === "static" &&
-    /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[start].value)
+    ENV_ASSIGNMENT.test(args[start].value)
   ) run.environment([args[start++]]);
   const rest = args.slice(start);
   if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);

@@ -80,6 +80,12 @@ export class Walker implements WalkContext {
     };
   }
   error: string | null = null;
+  /**
+   * Aliases the command defines (`alias ll='ls -l'`), shared with sub-walkers: a later command
+   * named by one runs its text (bash expands them with `shopt -s expand_aliases`; judged so
+   * whether or not that is set).
+   */
+  aliasBox: { map?: Map<string, string> } = {};
   /** Function bodies, walked last: they run wherever they are called. */
   private functions: { body: LiteNode; moves: boolean }[] = [];
   /** Whether something in the command may change the cwd. */
@@ -133,6 +139,11 @@ export class Walker implements WalkContext {
   }
 
   private substitute(src: string, cwds: Cwds): void {
+    this.source(src, cwds, "substitution");
+  }
+
+  /** Walk text bash runs as commands (parsed apart), its stages coming from `origin`. */
+  source(src: string, cwds: Cwds, origin: string): void {
     const parsed = this.parser && this.depth < 8 ? parseSource(this.parser, src) : null;
     if (!parsed) {
       this.error ??= "a backtick substitution could not be analysed";
@@ -149,8 +160,9 @@ export class Walker implements WalkContext {
     sub.stages = this.stages;
     sub.environment = this.environment;
     sub.evaluationBox = this.evaluationBox;
+    sub.aliasBox = this.aliasBox;
     sub.touched = this.touched;
-    sub.run(parsed.root, cwds, "substitution");
+    sub.run(parsed.root, cwds, origin);
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
     this.error ??= sub.error;
   }
@@ -248,7 +260,7 @@ export class Walker implements WalkContext {
         this.evaluation.texts.push(node.text);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "test_command":
-        testEvaluation(this, node);
+        testEvaluation(this, node, cwds);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "variable_assignment":
         // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
@@ -494,12 +506,34 @@ export class Walker implements WalkContext {
     if (piped) stage.piped = true;
     this.stages.push(stage);
     if (name?.kind === "static" && readsNames(name.value)) {
-      builtinEvaluation(this, name.value, argv.slice(1));
+      builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
+    if (name?.kind === "static") this.aliases(name, argv, cwds);
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
     return flow;
+  }
+
+  /** Note the aliases `alias` defines; walk the text of one a command is named by. */
+  private aliases(name: Word, argv: Word[], cwds: Cwds): void {
+    if (name.value === "alias") {
+      for (const w of argv.slice(1)) {
+        const m = w.kind === "static" ? /^([^=\s]+)=([\s\S]*)$/.exec(w.value) : null;
+        if (m) (this.aliasBox.map ??= new Map()).set(m[1], m[2]);
+      }
+      return;
+    }
+    const map = this.aliasBox.map;
+    const body = map?.get(name.value);
+    // (Only an unquoted name is expanded, and an alias not again inside its own text.)
+    if (body === undefined || name.text !== name.value) return;
+    map!.delete(name.value);
+    try {
+      this.source([body, ...argv.slice(1).map((w) => w.text)].join(" "), cwds, "alias");
+    } finally {
+      map!.set(name.value, body);
+    }
   }
 
   /** The words, assignments, redirects and heredoc followers of a command node. */

@@ -41,6 +41,10 @@ export interface Evaluation {
   assoc: Set<string>;
   /** Arrays given a quoted subscript that expands something (`a=(['$(cmd)']=1)`). */
   quotedCode?: string[];
+  /** Variables declared integer (`declare -i n`): bash evaluates what is assigned to them. */
+  integers?: Set<string>;
+  /** Variables assigned a value that may hold code (a subscript that expands, a substitution). */
+  codeAssigned?: Set<string>;
 }
 
 /**
@@ -99,4 +103,6 @@ export interface WalkContext {
   ): void;
   /** Walk the `` `…` `` substitutions of text tree-sitter left as text. */
   backticks(text: string, cwds: Cwds): void;
+  /** Walk text bash runs as commands (parsed apart), its stages coming from `origin`. */
+  source(text: string, cwds: Cwds, origin: string): void;
 }

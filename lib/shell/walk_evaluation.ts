@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Cwds } from "./cwds.ts";
 import { type Stage, staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext } from "./walk_context.ts";
@@ -34,6 +35,7 @@ const NAME_READERS: Record<string, string> = {
   test: "",
   "[": "",
   eval: "",
+  unset: "",
 };
 export const EVALUATION_ERROR = "a value the command sets may run as code where bash evaluates " +
   "it (arithmetic, an array subscript, ${!x}, a name given as text)";
@@ -73,6 +75,8 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
   if (!ev) return null;
   // (An associative array's subscripts are strings, not arithmetic.)
   if (ev.quotedCode?.some((a) => !ev.assoc.has(a))) return EVALUATION_ERROR;
+  // (`declare -i n; n='a[$(cmd)]'`: the assignment evaluates the value.)
+  for (const n of ev.integers ?? []) if (ev.codeAssigned?.has(n)) return EVALUATION_ERROR;
   if (!ev.values.size) return null;
   const texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
@@ -134,16 +138,63 @@ export function assigned(ctx: WalkContext, node: LiteNode): void {
     }
   }
   if (!val || !(NUMBER.test(val.text) || numericOutput(val))) ctx.evaluation.values.add(name);
+  if (
+    val && val.type !== "arithmetic_expansion" && !numericOutput(val) &&
+    (/[$`]/.test(val.text) || SUBSCRIPT_CODE.test(val.text.replace(/['"\\]/g, "")))
+  ) (ctx.evaluation.codeAssigned ??= new Set()).add(name);
+}
+
+/**
+ * The texts of the subscripts in arithmetic bash evaluates that expand something (`a[$(cmd)]`
+ * gives `$(cmd)`): bash runs them as it reads the name. Null when the brackets do not close.
+ */
+export function subscriptCode(text: string): string[] | null {
+  const out: string[] = [];
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) {
+    let depth = 0;
+    let j = i;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (c === "[" || c === "(") depth++;
+      else if (c === "]" || c === ")") depth--;
+      if (depth === 0) break;
+    }
+    if (j >= text.length) return null;
+    const inner = text.slice(i + 1, j);
+    if (/[$`]/.test(inner)) out.push(inner);
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * Arithmetic bash evaluates from text the parser saw as a string (`let 'a[$(cmd)]=1'`, a quoted
+ * `[[ 'a[$(cmd)]' -eq 1 ]]`, `unset 'a[$(cmd)]'`): the commands in its subscripts run, walked as
+ * the expansions of a word.
+ */
+export function arithmeticCode(ctx: WalkContext, text: string, cwds: Cwds): void {
+  const code = subscriptCode(text);
+  if (code === null) {
+    ctx.error ??= EVALUATION_ERROR;
+    return;
+  }
+  for (const c of code) ctx.source(`: ${c}`, cwds, "arithmetic");
 }
 
 /** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */
-export function testEvaluation(ctx: WalkContext, node: LiteNode): void {
+export function testEvaluation(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
   // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing.)
   if (node.type === "test_command" && node.children[0]?.type !== "[[") return;
   for (const c of node.namedChildren) {
     if (c.type === "binary_expression" || c.type === "unary_expression") {
       const op = c.children.find((k) => k.type === "test_operator")?.text ?? "";
-      if (ARITHMETIC_TESTS.has(op)) ctx.evaluation.texts.push(c.text);
+      if (ARITHMETIC_TESTS.has(op)) {
+        ctx.evaluation.texts.push(c.text);
+        // A quoted operand is arithmetic too: `[[ 'a[$(cmd)]' -eq 1 ]]` runs cmd.
+        for (const side of c.namedChildren) {
+          if (/['"\\]/.test(side.text)) arithmeticCode(ctx, side.text.replace(/['"\\]/g, ""), cwds);
+        }
+      }
       if (op === "-v") {
         const operand = c.namedChildren[c.namedChildren.length - 1];
         const t = operand?.text.replace(/['"\\]/g, "") ?? "";
@@ -151,7 +202,7 @@ export function testEvaluation(ctx: WalkContext, node: LiteNode): void {
         ctx.evaluation.texts.push(operand?.text ?? "");
       }
     }
-    testEvaluation(ctx, c);
+    testEvaluation(ctx, c, cwds);
   }
 }
 
@@ -173,7 +224,12 @@ export function expansionEvaluation(ctx: WalkContext, node: LiteNode): void {
 }
 
 /** Builtins that read names or arithmetic from their arguments (NAME_READERS). */
-export function builtinEvaluation(ctx: WalkContext, name: string, args: Word[]): void {
+export function builtinEvaluation(
+  ctx: WalkContext,
+  name: string,
+  args: Word[],
+  cwds: Cwds,
+): void {
   const valued = NAME_READERS[name];
   const flags: string[] = [];
   const operands: Word[] = [];
@@ -207,7 +263,17 @@ export function builtinEvaluation(ctx: WalkContext, name: string, args: Word[]):
       if (operands[1]) nameTarget(ctx, operands[1]);
       return;
     case "let":
-      for (const w of args) ctx.evaluation.texts.push(w.text);
+      for (const w of args) {
+        ctx.evaluation.texts.push(w.text);
+        if (w.kind === "static") arithmeticCode(ctx, w.value, cwds);
+      }
+      return;
+    case "unset":
+      // `unset 'a[$(cmd)]'` evaluates the subscript (an associative array's too).
+      for (const w of operands) {
+        if (w.kind === "static") arithmeticCode(ctx, w.value, cwds);
+        else ctx.evaluation.texts.push(w.value); // (`unset "a[$k]"` evaluates k's value)
+      }
       return;
     case "test":
     case "[":
@@ -222,11 +288,16 @@ export function builtinEvaluation(ctx: WalkContext, name: string, args: Word[]):
     case "wait":
       return;
   }
-  declarationEvaluation(ctx, flags.join(""), operands);
+  declarationEvaluation(ctx, flags.join(""), operands, cwds);
 }
 
 /** declare, typeset, local, readonly, export: NAME or NAME=value words, with the flags `all`. */
-function declarationEvaluation(ctx: WalkContext, all: string, operands: Word[]): void {
+function declarationEvaluation(
+  ctx: WalkContext,
+  all: string,
+  operands: Word[],
+  cwds: Cwds,
+): void {
   for (const w of operands) {
     const eq = w.value.indexOf("=");
     const named = w.kind === "static" || (eq > 0 && /^[A-Za-z_]\w*$/.test(w.prefix.slice(0, eq)));
@@ -237,7 +308,13 @@ function declarationEvaluation(ctx: WalkContext, all: string, operands: Word[]):
     const variable = (eq < 0 ? w.value : w.value.slice(0, eq)).replace(/\[.*$/, "");
     const value = eq < 0 ? null : w.value.slice(eq + 1);
     if (all.includes("A")) ctx.evaluation.assoc.add(variable);
-    if (all.includes("i") && value !== null) ctx.evaluation.texts.push(value);
+    if (all.includes("i")) {
+      (ctx.evaluation.integers ??= new Set()).add(variable);
+      if (value !== null) {
+        ctx.evaluation.texts.push(value);
+        if (w.kind === "static") arithmeticCode(ctx, value, cwds);
+      }
+    }
     if (all.includes("n") && value !== null) {
       // A nameref: every use of the variable reads `value` as a name.
       if (SUBSCRIPT_CODE.test(value)) ctx.error ??= EVALUATION_ERROR;

