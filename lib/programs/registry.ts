@@ -12,6 +12,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
+import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
 import { FIND_PROGRAMS } from "./find.ts";
 import { GIT } from "./git.ts";
@@ -19,6 +20,7 @@ import { SEARCH_PROGRAMS } from "./grep.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
+import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
@@ -43,6 +45,9 @@ export function allPrograms(): readonly Program[] {
     TAR,
     ...SSH_PROGRAMS,
     ...LINK_PROGRAMS,
+    ...PACKAGE_RUNNER_PROGRAMS,
+    ...BUILD_PROGRAMS,
+    ...EDITOR_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...QUERY_PROGRAMS,
   ];

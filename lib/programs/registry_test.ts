@@ -110,7 +110,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   scp: { optionCommands: "scp -S ./prog a host:b" }, sftp: { optionCommands: "sftp -S ./prog host" },
   rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b" },
   ln: { links: "ln -s /etc e" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
-  patch: { chdir: "patch -d dir -p1" }, make: { chdir: "make -C dir" }, gmake: { chdir: "gmake -C dir" },
+  patch: { chdir: "patch -d dir -p1" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } },
@@ -123,6 +123,33 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   chmod: { followsLinks: "chmod -RL 755 d" }, chown: { followsLinks: "chown -R -L u d" },
   chgrp: { followsLinks: "chgrp -RL g d" },
   date: { readOnly: { "": "date -s now" } },
+  // Package and environment runners, build tools (package_runners.ts).
+  npm: { optionCommands: "npm exec -- rm x" }, pnpm: { optionCommands: "pnpm exec rm x" }, yarn: { optionCommands: "yarn dlx rm x" },
+  uv: { optionCommands: "uv run rm x" }, poetry: { optionCommands: "poetry run rm x" }, pipenv: { optionCommands: "pipenv run rm x" },
+  pdm: { optionCommands: "pdm run rm x" }, hatch: { optionCommands: "hatch run rm x" }, rye: { optionCommands: "rye run rm x" },
+  pixi: { optionCommands: "pixi run rm x" }, conda: { optionCommands: "conda run -n e rm x" }, mamba: { optionCommands: "mamba run rm x" },
+  micromamba: { optionCommands: "micromamba run rm x" }, bundle: { optionCommands: "bundle exec rm x" },
+  rbenv: { optionCommands: "rbenv exec rm x" }, pyenv: { optionCommands: "pyenv exec rm x" }, asdf: { optionCommands: "asdf exec rm x" },
+  rustup: { optionCommands: "rustup run stable rm x" }, direnv: { optionCommands: "direnv exec . rm x" },
+  mise: { optionCommands: "mise exec -- rm x" }, nix: { optionCommands: "nix develop -c rm x" }, npx: { runs: "npx -c 'rm x'" },
+  pnpx: { runs: "pnpx rm x" }, bunx: { runs: "bunx rm x" }, uvx: { runs: "uvx rm x" },
+  "nix-shell": { runs: "nix-shell --run 'rm x'" },
+  make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
+  // Editors and debuggers (editors.ts).
+  vim: { optionCommands: "vim -c '!rm x' f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
+  gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
+  // Exec wrappers (wrappers.ts).
+  faketime: { runs: "faketime 1d rm x" }, fakeroot: { runs: "fakeroot rm x" },
+  valgrind: { runs: "valgrind rm x" }, prlimit: { runs: "prlimit -n1 rm x" }, cpulimit: { runs: "cpulimit -l 5 rm x" },
+  "xvfb-run": { runs: "xvfb-run -a rm x" }, torsocks: { runs: "torsocks rm x" },
+  proxychains: { runs: "proxychains rm x" }, proxychains4: { runs: "proxychains4 -q rm x" },
+  "ssh-agent": { runs: "ssh-agent rm x" }, "dbus-run-session": { runs: "dbus-run-session -- rm x" },
+  "dbus-launch": { runs: "dbus-launch rm x" }, eatmydata: { runs: "eatmydata rm x" },
+  catchsegv: { runs: "catchsegv rm x" }, nocache: { runs: "nocache rm x" }, trickle: { runs: "trickle -d 5 rm x" },
+  gosu: { runs: "gosu root rm x" }, "su-exec": { runs: "su-exec root rm x" },
+  setuidgid: { runs: "setuidgid u rm x" }, envdir: { runs: "envdir d rm x" }, ccache: { runs: "ccache gcc x.c" },
+  sccache: { runs: "sccache gcc x.c" }, bwrap: { runs: "bwrap --ro-bind / / rm x" },
+  "start-stop-daemon": { runs: "start-stop-daemon -S -x /bin/rm -- x" },
 };
 
 /** The facets of a program that a command can show. */

@@ -2,7 +2,7 @@
  * Programs whose facts fit on a line: those that never open their operands (`echo`, `sleep`),
  * those that look only at a directory's names or sizes (`ls`, `du`, `mkdir`), those that change
  * the files below a directory they are given (`rm -r`, `chmod -R`, `unzip -d`), the build tools
- * that work in another directory (`make -C dir`), `man`'s pager, package runners, and the
+ * that work in another directory (`ninja -C dir`), `man`'s pager, and the
  * `$safe-bash` checks of small read-only programs (a second operand of `uniq` is an output file;
  * `date -s` sets the clock).
  *
@@ -65,9 +65,7 @@ const TABLE: Record<string, Facts> = {
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
   bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
   patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },
-  // Build tools that work in another directory.
-  make: { chdir: { options: ["-C", "--directory"] } },
-  gmake: { chdir: { options: ["-C", "--directory"] } },
+  // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },
   // man's pager is a command.
@@ -78,8 +76,6 @@ const TABLE: Record<string, Facts> = {
       long: { "--pager": "shell" },
     }),
   },
-  // Package runners: whatever package they are given.
-  npx: { tooBroad: true }, bunx: { tooBroad: true }, pnpx: { tooBroad: true },
   // Read-only unless: a second operand (an output file), xxd -r.
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },

@@ -8,7 +8,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
-import type { Program, Runner } from "./spec.ts";
+import type { How, Program, Runner } from "./spec.ts";
 import { chdir, literal, unknownWord } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 
@@ -28,6 +28,10 @@ interface WrapperSpec {
   noRun?: string[];
   /** Options whose value is itself a shell command string (flock -c, env -S, sudo -s/-i mode). */
   shellString?: string[];
+  /** Short options whose value is optional and only glued (`prlimit -n1024`). */
+  gluedOnly?: string;
+  /** Options whose value is a command it also runs (`faketime --date-prog`, `valgrind --db-command`). */
+  commands?: Record<string, How>;
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -118,6 +122,61 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     ],
   },
   sg: { operands: 1, shellString: ["-c"] },
+  // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
+  faketime: {
+    shortWithArg: "p",
+    longWithArg: ["--date-prog"],
+    operands: 1,
+    commands: { "--date-prog": "program" },
+    noRun: ["-h", "--help", "-v", "--version"],
+  },
+  fakeroot: {
+    shortWithArg: "lsib",
+    longWithArg: ["--lib", "--faked"],
+    commands: { "--faked": "program" },
+    noRun: ["-h", "--help", "-v", "--version"],
+  },
+  valgrind: { commands: { "--db-command": "shell" } },
+  prlimit: {
+    shortWithArg: "po",
+    longWithArg: ["--pid", "--output"],
+    gluedOnly: "cdefilmnqrstuvxy",
+  },
+  cpulimit: {
+    shortWithArg: "lpePc",
+    longWithArg: ["--limit", "--pid", "--exe", "--path", "--cpu"],
+    noRun: ["-h", "--help"],
+  },
+  "xvfb-run": {
+    shortWithArg: "efnpsw",
+    // deno-fmt-ignore
+    longWithArg: ["--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args", "--wait"],
+    noRun: ["-h", "--help"],
+  },
+  torsocks: {
+    shortWithArg: "upaP",
+    longWithArg: ["--user", "--pass", "--address", "--port"],
+    noRun: ["-h", "--help", "--version"],
+  },
+  proxychains: { shortWithArg: "f" },
+  proxychains4: { shortWithArg: "f" },
+  "ssh-agent": { shortWithArg: "aEPtO", noRun: ["-k"] },
+  "dbus-run-session": {
+    longWithArg: ["--config-file", "--dbus-daemon"],
+    commands: { "--dbus-daemon": "program" },
+    noRun: ["--help", "--version"],
+  },
+  "dbus-launch": { longWithArg: ["--config-file", "--autolaunch"], noRun: ["--help", "--version"] },
+  eatmydata: {},
+  catchsegv: {},
+  nocache: {},
+  trickle: { shortWithArg: "duwtln" },
+  gosu: { operands: 1 },
+  "su-exec": { operands: 1 },
+  setuidgid: { operands: 1 },
+  envdir: { operands: 1 },
+  ccache: { shortWithArg: "MFodkX" },
+  sccache: {},
 };
 
 const grammars = new Map<string, OptionGrammar>();
@@ -128,6 +187,7 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
   if (!g) {
     g = {
       valued: w.shortWithArg ?? "",
+      gluedOnly: w.gluedOnly,
       longValued: new Set(w.longWithArg ?? []),
       numbers: name === "nice" ? "option" : "operand", // nice -10 cmd
     };
@@ -185,6 +245,10 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     const value = t.kind === "valued" || t.glued !== undefined ? valueOf(t, args) : undefined;
     if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
+    if (w.commands && (t.kind === "valued" || t.kind === "unknown") && t.name in w.commands) {
+      const v = value ?? (t.glued === undefined ? undefined : literal(t.glued));
+      if (v) run.command(v, w.commands[t.name], `wrapper:${name}`);
+    }
     if (value && w.shellString?.includes(t.name)) {
       run.shell(value, `wrapper:${name}`, cwds);
       return;
@@ -245,6 +309,91 @@ function switchUser(stage: Stage, run: Runner): void {
   else if (name !== "script") run.stage([unknownWord("(interactive shell)")], `wrapper:${name}`);
 }
 
+/** bwrap's options by how many words each takes (the others are flags). */
+// deno-fmt-ignore
+const BWRAP_ARITY: Record<string, number> = Object.fromEntries([
+  ...["--args", "--argv0", "--userns", "--userns2", "--pidns", "--uid", "--gid", "--hostname",
+    "--chdir", "--unsetenv", "--lock-file", "--sync-fd", "--remount-ro", "--exec-label",
+    "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp",
+    "--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd",
+    "--cap-add", "--cap-drop", "--perms", "--size", "--overlay-src", "--tmp-overlay",
+    "--ro-overlay"].map((o) => [o, 1]),
+  ...["--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
+    "--file", "--bind-data", "--ro-bind-data", "--symlink", "--setenv", "--chmod", "--bind-fd",
+    "--ro-bind-fd"].map((o) => [o, 2]),
+  ["--overlay", 3],
+]);
+// deno-fmt-ignore
+const BWRAP_FLAGS = new Set(["--unshare-user", "--unshare-user-try", "--unshare-ipc",
+  "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
+  "--unshare-all", "--share-net", "--clearenv", "--new-session", "--die-with-parent", "--as-pid-1",
+  "--disable-userns", "--assert-userns-disabled", "--level-prefix"]);
+
+/** bwrap: its options take zero to three words each; the first other word starts the command. */
+function bwrap(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let cwds = stage.cwds;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : null;
+    if (v === "--help" || v === "--version") return;
+    if (v === "--") {
+      if (args[i + 1]) run.stage(args.slice(i + 1), "wrapper:bwrap", cwds);
+      return;
+    }
+    if (v !== null && v.startsWith("-") && v.length > 1) {
+      if (v === "--args") {
+        run.stage([unknownWord("(arguments from a file descriptor)")], "wrapper:bwrap", cwds);
+        return;
+      }
+      if (BWRAP_FLAGS.has(v)) continue;
+      if (!(v in BWRAP_ARITY)) {
+        // An option bwrap may have gained: the command is not known.
+        run.stage([unknownWord(`(a command after ${v})`)], "wrapper:bwrap", cwds);
+        return;
+      }
+      if (v === "--chdir" && args[i + 1]) cwds = [null];
+      i += BWRAP_ARITY[v];
+      continue;
+    }
+    run.stage(args.slice(i), "wrapper:bwrap", cwds);
+    return;
+  }
+}
+
+/**
+ * start-stop-daemon `--start`: runs `--startas` (else `--exec`) with the words after `--`, in
+ * the `--chdir` directory; `--stop` and the others run nothing.
+ */
+function startStopDaemon(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
+  const own = end >= 0 ? args.slice(0, end) : args;
+  const values = own.map((a) => (a.kind === "static" ? a.value : null));
+  const grammar: OptionGrammar = {
+    valued: "xanugpcrdNPIksRO",
+    // deno-fmt-ignore
+    longValued: new Set(["--exec", "--startas", "--name", "--user", "--group", "--pidfile",
+      "--chuid", "--chroot", "--chdir", "--nicelevel", "--procsched", "--iosched", "--umask",
+      "--signal", "--retry", "--remove-pidfile", "--notify-timeout", "--output", "--ppid"]),
+  };
+  const found: Record<string, Word> = {};
+  let cwds = stage.cwds;
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "dynamic") {
+      run.stage([unknownWord(`(a command after ${own[t.at].text})`)], "start-stop-daemon");
+      return;
+    }
+    const value = t.kind === "valued" ? valueOf(t, own) : undefined;
+    if (!value) continue;
+    found[t.name] = value;
+    if (t.name === "-d" || t.name === "--chdir") cwds = chdir(cwds, value);
+  }
+  const program = found["-a"] ?? found["--startas"] ?? found["-x"] ?? found["--exec"];
+  if (program) {
+    run.stage([program, ...(end >= 0 ? args.slice(end + 1) : [])], "start-stop-daemon", cwds);
+  }
+}
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -253,4 +402,6 @@ export const WRAPPER_PROGRAMS: Program[] = [
   })),
   { names: ["watch"], runs: watch },
   { names: ["su", "runuser", "script"], runs: switchUser },
+  { names: ["bwrap"], runs: bwrap },
+  { names: ["start-stop-daemon"], runs: startStopDaemon },
 ];

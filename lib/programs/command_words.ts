@@ -1,0 +1,133 @@
+/**
+ * The reader the runner modules share for programs whose words, after their own options, are a
+ * command (`npx pkg args`, `uv run cmd`, `tmux new-session cmd`, `faketime TIME cmd`): it reads
+ * the options with the program's grammar, takes the values of the options that hold shell text
+ * or move the command to another directory, and reports the command. Where an option is one the
+ * grammar does not know, it may take the next word or not: both readings are reported (the
+ * strictest verdict decides), and past a few such options the command is not known.
+ *
+ * @example
+ * ```ts
+ * import { type CommandSpec, runCommandWords } from "./command_words.ts";
+ * const spec: CommandSpec = { grammar: { valued: "p" }, shell: ["-c"] };
+ * // runCommandWords(args, spec, stage.cwds, run, "npx") reports `-c` text and the package run.
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { Runner } from "./spec.ts";
+import { chdir, literal, unknownWord } from "./words.ts";
+
+/** How a program's words lead to the command it runs. */
+export interface CommandSpec {
+  /** The options before the command. */
+  grammar: OptionGrammar;
+  /** Options whose value is shell text it runs (`npx -c`, `nix-shell --run`). */
+  shell?: readonly string[];
+  /** Options whose value is a program it runs (`--dbus-daemon=BIN`). */
+  program?: readonly string[];
+  /** Options whose value is a file of commands it reads (unknown to the analysis). */
+  file?: readonly string[];
+  /** Options whose value is the directory the command runs in. */
+  chdir?: readonly string[];
+  /** Operands before the command (`faketime TIME cmd`); `dir` when that operand is its cwd. */
+  operands?: number | "dir";
+  /** The command comes only after `--` (`mise exec tool@1 -- cmd`). */
+  afterDashDash?: boolean;
+  /** The command's words run through a shell, joined (`pnpm exec --shell-mode`). */
+  joined?: boolean;
+  /** With no command, it runs this (an interactive shell, or nothing when absent). */
+  bare?: string;
+  /** Options after which nothing runs (`--version`, `--help`). */
+  noRun?: readonly string[];
+}
+
+/** How many options a reader does not know it follows both ways before it gives up. */
+const UNKNOWN_OPTIONS = 3;
+
+/** Words joined into one shell text (`watch`-style). */
+export function joinedText(words: Word[]): Word {
+  const dynamic = words.some((w) => w.kind !== "static");
+  const text = words.map((w) => w.value).join(" ");
+  return { value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text };
+}
+
+/** A word's static value (null when it is not known). */
+export function staticValue(w: Word | undefined): string | null {
+  return w && w.kind === "static" ? w.value : null;
+}
+
+/**
+ * Report what `args` (the words after the program and its subcommand) run under `spec`: shell
+ * text and programs its options name, and the command its remaining words make.
+ */
+export function runCommandWords(
+  args: Word[],
+  spec: CommandSpec,
+  cwds: (string | null)[],
+  run: Runner,
+  origin: string,
+  unknowns = 0,
+): void {
+  const values = args.map(staticValue);
+  let operands = spec.operands === "dir" ? 1 : spec.operands ?? 0;
+  let start = -1;
+  for (const t of readOptions(values, spec.grammar)) {
+    if (t.kind === "dynamic") {
+      run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
+      return;
+    }
+    if (t.kind === "end") {
+      start = t.at + 1;
+      break;
+    }
+    if (t.kind === "operand") {
+      if (spec.afterDashDash) continue;
+      if (operands > 0) {
+        operands--;
+        if (spec.operands === "dir") cwds = chdir(cwds, args[t.at]);
+        continue;
+      }
+      start = t.at;
+      break;
+    }
+    if (spec.noRun?.includes(t.name)) return;
+    if (t.kind === "unknown") {
+      if (t.glued !== undefined || t.rest !== undefined) continue; // its value is glued, or
+      // the rest of a cluster: the next word is read as usual
+      if (unknowns >= UNKNOWN_OPTIONS) {
+        run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
+        return;
+      }
+      // Two readings: the option takes no value (read on), or it takes the next word.
+      const after = args.slice(t.at + 1);
+      runCommandWords(after, { ...spec, operands }, cwds, run, origin, unknowns + 1);
+      runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, origin, unknowns + 1);
+      return;
+    }
+    if (t.kind !== "valued") continue;
+    const value = t.glued !== undefined
+      ? (args[t.at].kind === "static" ? literal(t.glued) : args[t.at])
+      : t.valueAt === undefined
+      ? undefined
+      : args[t.valueAt];
+    if (!value) continue;
+    if (spec.shell?.includes(t.name)) run.shell(value, origin, cwds);
+    if (spec.program?.includes(t.name)) {
+      run.stage([value, literal("(its arguments)")], origin, cwds);
+    }
+    if (spec.file?.includes(t.name)) {
+      run.stage([unknownWord(`(commands of ${value.text})`)], origin, cwds);
+    }
+    if (spec.chdir?.includes(t.name)) cwds = chdir(cwds, value);
+  }
+  const rest = start < 0 ? [] : args.slice(start);
+  if (rest.length === 0) {
+    if (spec.bare) run.stage([unknownWord(spec.bare)], origin, cwds);
+    return;
+  }
+  if (spec.joined) run.shell(joinedText(rest), origin, cwds);
+  else run.stage(rest, origin, cwds);
+}

@@ -1,0 +1,390 @@
+/**
+ * Package and environment runners: programs whose subcommand runs the command (or the package's
+ * program) given in their arguments, `npx pkg`, `npx -c 'cmd'`, `npm exec -- cmd`, `pnpm exec`,
+ * `pnpm dlx`, `yarn exec`, `bunx`, `uv run`, `uvx`, `poetry run`, `pipenv run`, `conda run`,
+ * `nix-shell --run`, `nix develop -c`, `nix run`, `direnv exec DIR cmd`, `mise exec -- cmd`,
+ * `bundle exec`, `rustup run`, ... Each is a stage of its own.
+ *
+ * Not seen: the package scripts of `npm run`/`npm test` (code in package.json, like a Makefile's
+ * recipes: project code the gate does not read), what an installed package runs, and Nix code
+ * (`shellHook`, `-E` expressions).
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
+import type { Program, Runner } from "./spec.ts";
+import { chdir, literal, programName, unknownWord } from "./words.ts";
+
+const set = (...names: string[]): ReadonlySet<string> => new Set(names);
+
+/** A runner program: its options before the subcommand, and what each subcommand runs. */
+interface RunnerProgram {
+  /** Options before the subcommand (the program's global ones). */
+  global: OptionGrammar;
+  /** Subcommands (one or two words: `tool run`) that run a command, and how. */
+  subcommands: Record<string, CommandSpec>;
+  /** Any other subcommand that is not one of these runs as a command (`pnpm <cmd>`). */
+  fallbackUnless?: ReadonlySet<string>;
+  /** Options before the subcommand that move it to another directory. */
+  chdir?: readonly string[];
+}
+
+const NPM_EXEC: CommandSpec = {
+  grammar: {
+    valued: "pcw",
+    longValued: set("--package", "--call", "--workspace", "--prefix", "--registry", "--cache"),
+    // deno-fmt-ignore
+    longFlags: set("--yes", "--no", "--quiet", "--ws", "--workspaces", "--include-workspace-root",
+      "--no-install", "--ignore-existing"),
+  },
+  shell: ["-c", "--call"],
+};
+
+const UV_RUN: CommandSpec = {
+  grammar: {
+    valued: "pCfP",
+    // deno-fmt-ignore
+    longValued: set("--with", "--with-editable", "--with-requirements", "--python", "--directory",
+      "--project", "--package", "--extra", "--group", "--only-group", "--no-group", "--env-file",
+      "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links",
+      "--index-strategy", "--keyring-provider", "--resolution", "--prerelease", "--fork-strategy",
+      "--exclude-newer", "--config-setting", "--link-mode", "--refresh-package",
+      "--reinstall-package", "--upgrade-package", "--no-binary-package", "--no-build-package",
+      "--cache-dir", "--config-file", "--color", "--allow-insecure-host", "--python-preference",
+      "--from", "--build-constraints", "--constraints", "--overrides"),
+    longFlags: set("--module", "--script", "--isolated", "--no-project", "--frozen", "--locked"),
+  },
+  chdir: ["--directory"],
+};
+
+const PLAIN: CommandSpec = { grammar: {} };
+
+/** The runners, by name. */
+const RUNNERS: Record<string, RunnerProgram> = {
+  npm: {
+    global: { valued: "w", longValued: set("--prefix", "--workspace", "--registry", "--cache") },
+    subcommands: { exec: NPM_EXEC, x: NPM_EXEC },
+    chdir: ["--prefix"],
+  },
+  pnpm: {
+    global: { valued: "wC", longValued: set("--dir", "--filter", "--workspace", "--reporter") },
+    subcommands: {
+      exec: {
+        grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
+        shell: [],
+      },
+      dlx: { grammar: { longValued: set("--package", "--reporter") } },
+    },
+    // `pnpm <cmd>`: a package script, else the command itself (pnpm exec).
+    // deno-fmt-ignore
+    fallbackUnless: set("add", "i", "install", "update", "up", "upgrade", "remove", "rm", "un",
+      "uninstall", "link", "ln", "unlink", "import", "rebuild", "rb", "prune", "fetch", "audit",
+      "list", "ls", "ll", "la", "outdated", "why", "licenses", "run", "run-script", "test", "t",
+      "tst", "start", "stop", "restart", "create", "init", "publish", "pack", "store", "root",
+      "bin", "setup", "env", "config", "c", "get", "set", "server", "recursive", "m", "multi",
+      "patch", "patch-commit", "patch-remove", "deploy", "doctor", "dedupe", "install-test", "it",
+      "help", "cat-file", "cat-index", "find-hash", "self-update", "approve-builds", "ignored-builds",
+      "catalog", "login", "logout", "whoami", "view", "info", "show", "v", "owner", "dist-tag",
+      "search", "docs", "home", "repo", "bugs", "version", "access", "token", "adduser", "sbom",
+      "cache", "inject", "uninject"),
+    chdir: ["-C", "--dir"],
+  },
+  yarn: {
+    global: { longValued: set("--cwd") },
+    subcommands: { exec: PLAIN, dlx: { grammar: { valued: "p", longValued: set("--package") } } },
+    chdir: ["--cwd"],
+  },
+  uv: {
+    global: {
+      longValued: set("--directory", "--project", "--cache-dir", "--color", "--config-file"),
+    },
+    subcommands: { run: UV_RUN, "tool run": UV_RUN },
+    chdir: ["--directory"],
+  },
+  poetry: {
+    global: { valued: "CP", longValued: set("--directory", "--project") },
+    subcommands: { run: PLAIN },
+    chdir: ["-C", "--directory"],
+  },
+  pipenv: { global: { longValued: set("--python") }, subcommands: { run: PLAIN } },
+  pdm: { global: { valued: "p", longValued: set("--project") }, subcommands: { run: PLAIN } },
+  hatch: { global: { valued: "e", longValued: set("--env") }, subcommands: { run: PLAIN } },
+  rye: { global: {}, subcommands: { run: PLAIN } },
+  pixi: {
+    global: {},
+    subcommands: {
+      run: { grammar: { valued: "e", longValued: set("--manifest-path", "--environment") } },
+    },
+  },
+  conda: {
+    global: {},
+    subcommands: {
+      run: {
+        grammar: { valued: "np", longValued: set("--name", "--prefix", "--cwd") },
+        chdir: ["--cwd"],
+      },
+    },
+  },
+  mamba: {
+    global: {},
+    subcommands: {
+      run: {
+        grammar: { valued: "np", longValued: set("--name", "--prefix", "--cwd") },
+        chdir: ["--cwd"],
+      },
+    },
+  },
+  micromamba: {
+    global: {},
+    subcommands: {
+      run: {
+        grammar: { valued: "npa", longValued: set("--name", "--prefix", "--cwd", "--attach") },
+        chdir: ["--cwd"],
+      },
+    },
+  },
+  bundle: {
+    global: {},
+    subcommands: { exec: { grammar: { longValued: set("--gemfile") } } },
+  },
+  rbenv: { global: {}, subcommands: { exec: PLAIN } },
+  pyenv: { global: {}, subcommands: { exec: PLAIN } },
+  asdf: { global: {}, subcommands: { exec: PLAIN } },
+  rustup: { global: {}, subcommands: { run: { grammar: {}, operands: 1 } } },
+  direnv: { global: {}, subcommands: { exec: { grammar: {}, operands: "dir" } } },
+  mise: {
+    global: { valued: "C", longValued: set("--cd") },
+    subcommands: {
+      exec: {
+        grammar: { valued: "cj", longValued: set("--command", "--jobs") },
+        shell: ["-c", "--command"],
+        afterDashDash: true,
+      },
+      x: {
+        grammar: { valued: "cj", longValued: set("--command", "--jobs") },
+        shell: ["-c", "--command"],
+        afterDashDash: true,
+      },
+    },
+    chdir: ["-C", "--cd"],
+  },
+  nix: {
+    global: { longValued: set("--extra-experimental-features", "--experimental-features") },
+    subcommands: {
+      develop: NIX_COMMAND(),
+      shell: NIX_COMMAND(),
+      run: { grammar: {}, afterDashDash: false },
+    },
+  },
+};
+
+/** `nix develop`/`nix shell`: the command after `-c`/`--command` (all the rest of the words). */
+function NIX_COMMAND(): CommandSpec {
+  return { grammar: {}, afterDashDash: true };
+}
+
+/** The index of the subcommand in `args` under a global grammar: each reading, when unsure. */
+function subcommandsAt(args: Word[], grammar: OptionGrammar, from = 0, unknowns = 0): number[] {
+  const values = args.slice(from).map(staticValue);
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "operand" || t.kind === "dynamic") return [from + t.at];
+    if (t.kind === "end") return from + t.at + 1 < args.length ? [from + t.at + 1] : [];
+    if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined && unknowns < 3) {
+      return [
+        ...subcommandsAt(args, grammar, from + t.at + 1, unknowns + 1),
+        ...subcommandsAt(args, grammar, from + t.at + 2, unknowns + 1),
+      ];
+    }
+  }
+  return [];
+}
+
+/** The cwds the global options move a runner to. */
+function globalCwds(args: Word[], spec: RunnerProgram, stage: Stage): (string | null)[] {
+  let cwds = stage.cwds;
+  if (!spec.chdir) return cwds;
+  const values = args.map(staticValue);
+  for (const t of readOptions(values, spec.global)) {
+    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
+    if (t.kind !== "valued" || !spec.chdir.includes(t.name)) continue;
+    const v = t.glued ?? (t.valueAt === undefined ? undefined : values[t.valueAt]);
+    cwds = v === undefined || v === null ? [null] : chdir(cwds, literal(v));
+  }
+  return cwds;
+}
+
+/** What a runner's subcommand runs. */
+function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const cwds = globalCwds(args, spec, stage);
+  for (const at of subcommandsAt(args, spec.global)) {
+    const word = args[at];
+    if (word.kind !== "static") {
+      run.stage([unknownWord(`(${name} ${word.text})`)], name, cwds);
+      continue;
+    }
+    const two = `${word.value} ${staticValue(args[at + 1]) ?? ""}`;
+    const [sub, rest] = Object.hasOwn(spec.subcommands, two)
+      ? [spec.subcommands[two], args.slice(at + 2)]
+      : [spec.subcommands[word.value], args.slice(at + 1)];
+    if (sub) {
+      if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
+      else if (name === "nix") nixRun(rest, cwds, run);
+      else if (name === "pnpm" && word.value === "exec") pnpmExec(rest, cwds, run);
+      else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}`);
+    } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
+      run.stage(args.slice(at), name, cwds);
+    }
+  }
+}
+
+/** `pnpm exec [-c|--shell-mode] cmd args`: the command, through a shell with `-c`. */
+function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner): void {
+  const shellMode = args.some((a) => /^(-c|--shell-mode)$/.test(a.value));
+  const spec: CommandSpec = {
+    grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
+    joined: shellMode,
+  };
+  runCommandWords(args, spec, cwds, run, "pnpm exec");
+}
+
+/** `nix develop … -c cmd args` / `--command`: the words after it. */
+function nixCommand(args: Word[], cwds: (string | null)[], run: Runner): void {
+  const c = args.findIndex((a) => a.kind === "static" && /^(-c|--command)$/.test(a.value));
+  if (c >= 0 && args[c + 1]) run.stage(args.slice(c + 1), "nix", cwds);
+  const dynamic = args.find((a) => a.kind !== "static" && /^-/.test(a.prefix));
+  if (dynamic) run.stage([unknownWord(`(a command after ${dynamic.text})`)], "nix", cwds);
+}
+
+/** `nix run INSTALLABLE -- args`: the installable's program, with the arguments after `--`. */
+function nixRun(args: Word[], cwds: (string | null)[], run: Runner): void {
+  const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
+  const before = end >= 0 ? args.slice(0, end) : args;
+  const installable = before.find((a) => !a.value.startsWith("-")) ?? unknownWord("(nix run)");
+  run.stage([installable, ...(end >= 0 ? args.slice(end + 1) : [])], "nix run", cwds);
+}
+
+/** npx, bunx, pnpx, uvx: the package's program (or `-c` text) is the command. */
+const DIRECT: Record<string, CommandSpec> = {
+  npx: NPM_EXEC,
+  pnpx: { grammar: { longValued: set("--package") } },
+  bunx: { grammar: { valued: "p", longValued: set("--package") } },
+  uvx: UV_RUN,
+};
+
+/** nix-shell's `--run`/`--command` text runs in the shell it makes. */
+const NIX_SHELL: CommandSpec = {
+  grammar: {
+    valued: "pAIi",
+    // deno-fmt-ignore
+    longValued: set("--run", "--command", "--packages", "--attr", "--include", "--option",
+      "--arg", "--argstr", "--keep", "--exclude"),
+  },
+  shell: ["--run", "--command"],
+};
+
+/** `nix-shell [opts] --run 'cmd'`: each `--run`/`--command` text (options after files too). */
+function nixShell(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = staticValue(args[i]);
+    if (v === null && /^--(r|c)/.test(args[i].prefix)) {
+      run.stage([unknownWord(`(a command in ${args[i].text})`)], "nix-shell");
+    }
+    if (v === "--run" || v === "--command") {
+      if (args[i + 1]) run.shell(args[++i], "nix-shell");
+    } else if (v === "--arg" || v === "--argstr" || v === "--option") i += 2;
+    else if (v !== null && NIX_SHELL.grammar.longValued!.has(v)) i++;
+  }
+}
+
+/** The package and environment runners. */
+export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
+  // Their other subcommands run nothing they are given (`npm test`, `uv pip install`): the
+  // command of `npm exec`, `uv run`, ... is a stage of its own, judged by itself, so an approval
+  // of `npm test *` or `uv run *` stays savable and never covers what `uv run` runs.
+  ...Object.entries(RUNNERS).map(([name, spec]): Program => ({
+    names: name === "bundle" ? ["bundle", "bundler"] : [name],
+    optionCommands: (stage, run) => runnerRuns(name, spec, stage, run),
+  })),
+  ...Object.entries(DIRECT).map(([name, spec]): Program => ({
+    names: [name],
+    runs: (stage, run) =>
+      runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, programName(stage.argv[0])),
+  })),
+  { names: ["nix-shell"], runs: nixShell },
+];
+
+/** make's options that take a value (its `-j`/`-l`/`-O` values are optional and glued). */
+const MAKE: OptionGrammar = {
+  valued: "CfIoWE",
+  gluedOnly: "jlO",
+  // deno-fmt-ignore
+  longValued: set("--directory", "--file", "--makefile", "--include-dir", "--old-file",
+    "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval", "--jobserver-style"),
+};
+
+/** A make function in a value that runs a command or reads code (`$(shell cmd)`, `$(eval …)`). */
+const MAKE_CODE = /\$[({](eval|file|guile|call|value|foreach|let|load)\b/;
+
+/**
+ * make's option values and variable overrides that run commands: `--eval`/`-E` text is make code
+ * (its `$(shell …)` and recipes), `SHELL=prog` runs every recipe, `X!=cmd` runs cmd, `$(shell
+ * cmd)` in a value runs cmd where it is used, and a value with shell syntax (`CC='gcc; rm x'`)
+ * breaks out of the recipes it is put in.
+ */
+function makeCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const values = args.map(staticValue);
+  for (const t of readOptions(values, MAKE)) {
+    if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
+      const v = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].text);
+      if (v !== null) run.stage([unknownWord(`(make code ${v})`)], "make --eval");
+    } else if (t.kind === "unknown" && t.name.startsWith("--e") && "--eval".startsWith(t.name)) {
+      run.stage([unknownWord(`(make code after ${t.name})`)], "make --eval");
+    } else if (t.kind === "dynamic" && /^-/.test(args[t.at].prefix)) {
+      run.stage([unknownWord(`(make code in ${args[t.at].text})`)], "make option");
+    } else if (t.kind === "operand" || t.kind === "dynamic") {
+      makeAssignment(args[t.at], run);
+    }
+  }
+}
+
+/** Variables whose value is a program the recipes run (`CC`, `SPHINXBUILD`, `PYTHON`). */
+const MAKE_PROGRAM =
+  /^(CC|CXX|CPP|LD|AR|AS|FC|F77|RANLIB|STRIP|OBJCOPY|OBJDUMP|NM|INSTALL|LEX|YACC|M4|RM|MAKE|PKG_CONFIG|[A-Z0-9_]*(BUILD|PYTHON|PERL|RUBY|NODE|CMD|COMMAND|PROG|PROGRAM|EXE|BIN|TOOL|RUNNER|WRAPPER|COMPILER|LINKER|EDITOR|PAGER))$/;
+
+/** A `NAME=value` operand of make: what its value runs. */
+function makeAssignment(w: Word, run: Runner): void {
+  const m = /^\s*([^\s=:!?+]+)\s*(::?=|:::=|\?=|\+=|!=|=)/.exec(w.value);
+  if (!m) return;
+  const value = w.value.slice(m[0].length);
+  const word = (text: string): Word => w.kind === "static" ? literal(text) : { ...w, value: text };
+  if (m[2] === "!=") run.shell(word(value), "make !=");
+  else if (m[1] === "SHELL") run.stage([word(value), literal("(its arguments)")], "make SHELL");
+  else if (MAKE_PROGRAM.test(m[1])) run.shell(word(value), "make variable");
+  if (MAKE_CODE.test(value)) run.stage([unknownWord(`(make code ${w.text})`)], "make variable");
+  for (const s of value.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) {
+    run.shell(word(s[1]), "make $(shell)");
+  }
+  // Shell syntax that ends the recipe command the value is put in (in a word bash expands,
+  // what its substitutions print is not known: only the program variables are judged).
+  if (
+    w.kind === "static" &&
+    /[;&|`<>\n]|\$\((?![A-Za-z_][A-Za-z0-9_.]*\))/.test(
+      value.replace(/\$[({]shell\s+[^)}]*[)}]/g, ""),
+    )
+  ) {
+    run.shell(word(value), "make variable");
+  }
+}
+
+/** make and gmake: their directory options and the commands their values and overrides run. */
+export const BUILD_PROGRAMS: Program[] = [{
+  names: ["make", "gmake"],
+  options: MAKE,
+  chdir: { options: ["-C", "--directory"] },
+  optionCommands: makeCommands,
+}];

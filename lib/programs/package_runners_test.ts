@@ -1,0 +1,119 @@
+import { checkTable } from "../testing_adversarial.ts";
+import { checkRealRunners, RUNNER_TEMPLATES } from "../testing_runners.ts";
+
+Deno.test("package runners: the command npx, npm exec, pnpm, yarn, uv, poetry, nix, ... run is judged", async () => {
+  // [command, read-only verdict, deny-list verdict]: the deny-list denies `rm *` and `curl *`.
+  await checkTable([
+    ["npx -c 'rm x'", "deny", "deny"],
+    ["npx --yes --registry http://r -c 'curl evil'", "deny", "deny"],
+    ["npx rm x", "deny", "deny"],
+    ["npm exec -- rm x", "deny", "deny"],
+    ['npm --prefix sub x -c "curl evil"', "deny", "deny"],
+    ["pnpm exec rm x", "deny", "deny"],
+    ["pnpm --dir sub exec -c 'rm x'", "deny", "deny"],
+    ["pnpm dlx rm x", "deny", "deny"],
+    ["pnpm curl evil", "deny", "deny"], // not a pnpm command: pnpm runs it
+    ["pnpx rm x", "deny", "deny"],
+    ["yarn exec rm x", "deny", "deny"],
+    ["yarn --cwd sub dlx -p x rm x", "deny", "deny"],
+    ["bunx rm x", "deny", "deny"],
+    ["uv run rm x", "deny", "deny"],
+    ["uv --directory sub run --with requests --frob x rm x", "deny", "deny"],
+    ["uvx rm x", "deny", "deny"],
+    ["uv tool run --from x curl evil", "deny", "deny"],
+    ["poetry run rm x", "deny", "deny"],
+    ["poetry -C sub run bash -c 'rm x'", "deny", "deny"],
+    ["pipenv run rm x", "deny", "deny"],
+    ["pdm run rm x", "deny", "deny"],
+    ["conda run -n env rm x", "deny", "deny"],
+    ["micromamba run --cwd /tmp -n e curl evil", "deny", "deny"],
+    ["nix-shell --run 'rm x'", "deny", "deny"],
+    ['nix-shell -p hello --arg a b --command "curl x"', "deny", "deny"],
+    ["nix develop -c rm x", "deny", "deny"],
+    ["nix develop .#dev --command bash -c 'rm x'", "deny", "deny"],
+    ["nix shell nixpkgs#x -c rm x", "deny", "deny"],
+    ["direnv exec . rm x", "deny", "deny"],
+    ["direnv exec /tmp cat /home/user/project/.env", "deny", "deny"],
+    ["mise exec node@20 -- rm x", "deny", "deny"],
+    ["mise x -c 'rm x'", "deny", "deny"],
+    ["bundle exec rm x", "deny", "deny"],
+    ["bundler exec --gemfile=G curl evil", "deny", "deny"],
+    ["rustup run nightly rm x", "deny", "deny"],
+    ["rbenv exec rm x", "deny", "deny"],
+    // Everyday: the package's program or the project's script runs (allowed by the deny-list).
+    ["npx prettier --check .", "deny", "allow"],
+    ["npm test", "deny", "allow"],
+    ["npm run build", "deny", "allow"],
+    ["npm install", "deny", "allow"],
+    ["pnpm install", "deny", "allow"],
+    ["uv run pytest -x", "deny", "allow"],
+    ["uv run python -c 'print(1)'", "deny", "allow"],
+    ["uvx ruff check .", "deny", "allow"],
+    ["poetry run pytest", "deny", "allow"],
+    ["bundle exec rspec", "deny", "allow"],
+    ["nix develop", "deny", "allow"],
+  ]);
+});
+
+Deno.test("make: --eval code, SHELL=, X!=cmd and values with shell syntax run commands", async () => {
+  await checkTable([
+    ["make --eval='x:;rm y' x", "deny", "deny"],
+    ["make -E 'x:;rm y' x", "deny", "deny"],
+    ["make --ev='x:;rm y'", "deny", "deny"], // an abbreviation of --eval
+    ["make 'X!=rm y'", "deny", "deny"],
+    ["make 'X=$(shell rm y)' all", "deny", "deny"],
+    ["make CC='rm -rf x'", "deny", "deny"],
+    ["make CFLAGS='-O2; rm x'", "deny", "deny"],
+    ["make SHELL=/bin/rm", "deny", "deny"],
+    ["gmake -C sub 'X=`curl x`'", "deny", "deny"],
+    // Everyday.
+    ["make", "deny", "allow"],
+    ["make test", "deny", "allow"],
+    ["cd sub && make html", "deny", "allow"],
+    ["make -j4 CFLAGS=-O2 CC=clang", "deny", "allow"],
+    ["make SPHINXBUILD=sphinx-build html", "deny", "allow"],
+  ]);
+});
+
+Deno.test("exec wrappers: faketime, fakeroot, valgrind, prlimit, bwrap, ... run their command", async () => {
+  await checkTable([
+    ["faketime '2020-01-01' rm x", "deny", "deny"],
+    ["faketime -f '+1d' curl x", "deny", "deny"],
+    ["faketime --date-prog rm 1d ls", "deny", "deny"],
+    ["fakeroot rm x", "deny", "deny"],
+    ["fakeroot -s st -- rm x", "deny", "deny"],
+    ["valgrind --tool=memcheck rm x", "deny", "deny"],
+    ["valgrind --db-command='rm x' ls", "deny", "deny"],
+    ["prlimit --nofile=1024 rm x", "deny", "deny"],
+    ["prlimit -n1024 -p1 rm x", "deny", "deny"],
+    ["cpulimit -l 50 rm x", "deny", "deny"],
+    ["cpulimit --limit=50 -- curl x", "deny", "deny"],
+    ["bwrap --ro-bind / / rm x", "deny", "deny"],
+    ["bwrap --bind / / --chdir /tmp --setenv A B --overlay a b c rm x", "deny", "deny"],
+    ["bwrap --new-flag x rm x", "deny", "deny"],
+    ["xvfb-run -a rm x", "deny", "deny"],
+    ["xvfb-run --server-args '-screen 0 1x1x8' curl x", "deny", "deny"],
+    ["torsocks curl x", "deny", "deny"],
+    ["torsocks -P 9050 rm x", "deny", "deny"],
+    ["proxychains4 -q -f c curl x", "deny", "deny"],
+    ["start-stop-daemon --start --exec /bin/rm -- x", "deny", "deny"],
+    ["start-stop-daemon -S -x /bin/true --startas=/bin/rm -- x", "deny", "deny"],
+    ["ssh-agent rm x", "deny", "deny"],
+    ["ssh-agent -t 60 bash -c 'rm x'", "deny", "deny"],
+    ["dbus-run-session -- rm x", "deny", "deny"],
+    ["dbus-run-session --dbus-daemon=/bin/rm ls", "deny", "deny"],
+    ["eatmydata rm x", "deny", "deny"],
+    ["gosu root curl x", "deny", "deny"],
+    // Everyday.
+    ["valgrind --leak-check=full ./a.out", "deny", "allow"],
+    ["xvfb-run -a npm test", "deny", "allow"],
+    ["ssh-agent -s", "deny", "allow"],
+    ["fakeroot dpkg-deb --build pkg", "deny", "allow"],
+  ]);
+});
+
+Deno.test("make, fakeroot, prlimit: a command a generated line makes them run is a stage", async () => {
+  await checkRealRunners(RUNNER_TEMPLATES, 1, [
+    `printf 'all:\\n\\t@$(CC) x $(CFLAGS) $(X)\\n' > M`,
+  ]);
+});
