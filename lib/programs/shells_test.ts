@@ -51,6 +51,7 @@ Deno.test("builtins that take a command run it", async () => {
     // Everyday spellings under the deny-list: nothing denied runs.
     ["let i++", "deny", "allow"],
     ["((i++))", "deny", "allow"],
+    ["for ((i = $(rm y); i < 3; i++)); do :; done", "deny", "deny"],
     ["trap - EXIT", "deny", "allow"],
     ["trap -p EXIT", "deny", "allow"],
     ["alias ll='ls -l'\nll", "deny", "allow"],
@@ -68,6 +69,9 @@ Deno.test("everyday arithmetic stays allowed under read-only", async () => {
     "x=$(cat README.md); echo ${#x}",
     "echo $(( $(wc -l < notes.txt) + 1 ))",
     'n=$(nproc); echo "$((n * 2))"',
+    // (Blanks around `=` in arithmetic are no misread assignment.)
+    "for ((i = 0; i < 3; i++)); do echo $i; done",
+    "echo $((x = 1 + 2))",
   ]);
 });
 

@@ -26,6 +26,7 @@ import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
   assigned,
   builtinEvaluation,
+  inArithmetic,
   loopEvaluation,
   readsNames,
   testEvaluation,
@@ -264,7 +265,8 @@ export class Walker implements WalkContext {
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "variable_assignment":
         // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
-        if (valueMisread(node)) this.error ??= VALUE_MISREAD;
+        // (In arithmetic, `for ((i = 0; …))`, blanks around `=` are no misreading.)
+        if (valueMisread(node) && !inArithmetic(node)) this.error ??= VALUE_MISREAD;
         assigned(this, node);
         if (this.env.carriesCommand(node.text)) {
           const assignment = decodeWord(this, node, cwds);

@@ -110,13 +110,19 @@ export function loopEvaluation(ctx: WalkContext, node: LiteNode): void {
   }
 }
 
+/** Whether an assignment node is arithmetic (`for ((i = 0; …))`, `$((x = 1))`), not bash's. */
+export function inArithmetic(node: LiteNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "c_style_for_statement" || p.type === "arithmetic_expansion") return true;
+    if (p.type === "program" || p.type === "command") return false;
+  }
+  return false;
+}
+
 /** Note an assignment (`x=…`, `a[i]=…`, `a=(…)`) for `evaluationError`. */
 export function assigned(ctx: WalkContext, node: LiteNode): void {
   // (An assignment inside arithmetic, `for ((i = x; …))`, sets a number.)
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type === "c_style_for_statement" || p.type === "arithmetic_expansion") return;
-    if (p.type === "program" || p.type === "command") break;
-  }
+  if (inArithmetic(node)) return;
   const target = node.childForFieldName("name");
   const val = node.childForFieldName("value");
   let name = target?.text ?? "";
