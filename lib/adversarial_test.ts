@@ -51,10 +51,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["/bin/r? -rf build", "deny", "deny"],
   ["x=rm; $x -rf build", "deny", "deny"],
   ["a=r b=m; $a$b -rf build", "deny", "deny"],
-  // Names of Object.prototype properties must not confuse table lookups.
-  ["constructor -e 'rm -rf build'", "deny", "allow"],
+  // Names of Object.prototype properties must not confuse table lookups. (An unknown program's
+  // argument that reads as a command line a rule denies counts: policy/carried_lines_test.ts.)
+  ["constructor -e 'rm -rf build'", "deny", "deny"],
   ["__proto__ rm -rf build", "deny", "allow"],
-  ["toString -c 'rm -rf build'", "deny", "allow"],
+  ["toString -c 'rm -rf build'", "deny", "deny"],
+  ["constructor -e 'ls build'", "deny", "allow"],
   // Environment prefixes that change what runs.
   ["LD_PRELOAD=/tmp/x.so cat notes.txt", "deny", "allow"],
   ["PATH=.:$PATH ls", "deny", "ask"],

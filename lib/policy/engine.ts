@@ -11,14 +11,8 @@
  *
  * @module
  */
-import { analyzeBash } from "../shell/analyze.ts";
-import {
-  type BashAnalysis,
-  type BashEnv,
-  commandString,
-  isFileTarget,
-  type Stage,
-} from "../shell/model.ts";
+import { analyzeCached } from "./analysis_cache.ts";
+import { commandString, isFileTarget, type Stage } from "../shell/model.ts";
 import type { BashParser } from "../shell/parser.ts";
 import {
   locate,
@@ -44,7 +38,13 @@ import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { stageTargets, type Target, toolTargets } from "./targets.ts";
 import { carriesCommand, RISKY_ENV } from "../programs/env.ts";
-import { evalShape, innerStages, linksMade } from "../programs/expand.ts";
+import {
+  commandLineArguments,
+  evalShape,
+  type ExpandOptions,
+  innerStages,
+  linksMade,
+} from "../programs/expand.ts";
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type {
@@ -531,75 +531,6 @@ function stageForms(stage: Stage, command: string): string[] {
   return forms;
 }
 
-/**
- * Analyses by the cwd and expandable environment, then by command (a pure function: parse
- * once), in two generations: a hit in the older one moves up; when the newer one is full, the
- * older is dropped. (Deleting a Map's oldest key leaves a hole its iterator skips ever after:
- * eviction grew costly.) Keyed by the command string itself, whose hash V8 keeps. Small: it is
- * for the commands an agent repeats; every analysis it keeps long is copied by the GC.
- */
-let analyses = new Map<string, Map<string, BashAnalysis>>();
-let olderAnalyses = new Map<string, Map<string, BashAnalysis>>();
-let analysesSize = 0;
-const ANALYSES_KEPT = 128;
-
-/** The key of the last place analysed, and its parts (most calls are in the same place). */
-let lastPlace = {
-  where: "",
-  parser: false,
-  cwd: "",
-  home: "",
-  HOME: undefined as string | undefined,
-  TMPDIR: undefined as string | undefined,
-  PWD: undefined as string | undefined,
-  CDPATH: undefined as string | undefined,
-};
-
-/** The analyses cache key of a place: built again only when the place changes. */
-function placeKey(env: BashEnv, parser: BashParser | null): string {
-  const e = env.env;
-  const last = lastPlace;
-  if (
-    last.cwd === env.cwd && last.parser === (parser !== null) && last.home === env.home &&
-    last.HOME === e.HOME && last.TMPDIR === e.TMPDIR && last.PWD === e.PWD &&
-    last.CDPATH === e.CDPATH
-  ) {
-    return last.where;
-  }
-  const where = `${
-    parser ? "t" : "f"
-  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}`;
-  lastPlace = {
-    where,
-    parser: parser !== null,
-    cwd: env.cwd,
-    home: env.home,
-    HOME: e.HOME,
-    TMPDIR: e.TMPDIR,
-    PWD: e.PWD,
-    CDPATH: e.CDPATH,
-  };
-  return where;
-}
-
-function analyzeCached(command: string, env: BashEnv, parser: BashParser | null): BashAnalysis {
-  const where = placeKey(env, parser);
-  let here = analyses.get(where);
-  const known = here?.get(command);
-  if (known) return known;
-  const analysis = olderAnalyses.get(where)?.get(command) ?? analyzeBash(command, env, parser);
-  if (analysesSize >= ANALYSES_KEPT) {
-    olderAnalyses = analyses;
-    analyses = new Map();
-    analysesSize = 0;
-    here = undefined;
-  }
-  if (!here) analyses.set(where, here = new Map());
-  here.set(command, analysis);
-  analysesSize++;
-  return analysis;
-}
-
 /** Decide a bash call. */
 function decideBash(
   config: Config,
@@ -654,6 +585,7 @@ function decideBash(
     if (shape) sv.eval = shape;
     return sv;
   });
+  stages.push(...carriedLines(config, ctx, all, { analyze, explain, index, links }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
@@ -672,6 +604,47 @@ function decideBash(
     stages.push(decideStage(config, ctx, empty, { unknown: false, explain, index }));
   }
   return { stages, error: analysis.error };
+}
+
+/**
+ * Arguments that read as command lines, given to a program not known to take them as text or to
+ * run them (`runner 'rm -rf x'`): each is judged as a command that may run, and counts where a
+ * rule asks or denies it, or a protected path in it is reached (judged by the default action
+ * alone, any text would ask under a strict policy).
+ */
+function carriedLines(
+  config: Config,
+  ctx: Context,
+  stages: Stage[],
+  opts: {
+    analyze: ExpandOptions["analyze"];
+    explain: boolean;
+    index: LocationIndex;
+    links: MadeLink[];
+  },
+): StageVerdict[] {
+  const out: StageVerdict[] = [];
+  for (const s of stages) {
+    for (const w of commandLineArguments(s)) {
+      const origin = `argument of ${s.argv[0].value}`;
+      for (const cwd of s.cwds) {
+        for (const c of opts.analyze(w.value, cwd, origin) ?? []) {
+          for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {
+            const sv = decideStage(config, ctx, x, { unknown: false, ...opts });
+            if (sv.targets.some(counts)) out.push(sv);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A target a rule asks about or denies, or a protected path it names (not a glob's guess). */
+function counts(t: TargetVerdict): boolean {
+  const byRule = t.rule?.pattern !== undefined && t.action === t.rule.action;
+  const named = t.protection !== undefined && t.kind !== "glob" && t.kind !== "dynamic";
+  return (byRule || named) && RESTRICTIVENESS[t.action] >= RESTRICTIVENESS.ask;
 }
 
 /** Decide one tool call under a loaded config. */

@@ -195,3 +195,30 @@ export function linksMade(stages: Stage[]): MadeLink[] {
   }
   return out;
 }
+
+/** A word that reads as a command line: a program name (maybe by path), blanks, an argument. */
+const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
+
+/**
+ * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`)
+ * where the program is not known to take them as text (`git commit -m`, grep's pattern, `echo`)
+ * or to run them (a wrapper's command is a stage already): the policy judges each as a command
+ * that may run, so a carrier the registry does not know fails closed.
+ */
+export function commandLineArguments(stage: Stage): Word[] {
+  if (stage.argv[0]?.kind !== "static") return [];
+  const program = programOf(stage.argv[0]);
+  if (program && (program.runs || program.evaluates || program.noFileOperands)) return [];
+  let text: Set<number> | null = null;
+  const out: Word[] = [];
+  for (let i = 1; i < stage.argv.length; i++) {
+    const w = stage.argv[i];
+    if (w.kind !== "static") continue;
+    const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
+    const value = eq > 0 ? w.value.slice(eq + 1) : w.value;
+    if (!COMMAND_LINE.test(value)) continue;
+    text ??= new Set(program?.text?.(stage.argv) ?? []);
+    if (!text.has(i)) out.push(eq > 0 ? literal(value) : w);
+  }
+  return out;
+}

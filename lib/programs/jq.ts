@@ -45,11 +45,58 @@ function jqModules(argv: Word[]): { path: string | null; source: string }[] {
   return out;
 }
 
+/** jq's options that take two values (a name and a value or file). */
+const JQ_PAIRS = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+/** jq's options that take one value. */
+const JQ_VALUED = new Set(["-L", "--indent", "--library-path"]);
+
+/** jq's filter: its first operand, unless the filter comes from a file (`-f`, `--from-file`). */
+function jqFilter(argv: Word[]): number[] {
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return [];
+    const v = w.value;
+    if (v === "-f" || v === "--from-file" || v === "--args" || v === "--jsonargs") return [];
+    if (JQ_PAIRS.has(v)) i += 2;
+    else if (JQ_VALUED.has(v)) i++;
+    else if (v === "--" || !v.startsWith("-") || v === "-") return v === "--" ? [i + 1] : [i];
+  }
+  return [];
+}
+
+/** yq's options that take a value. */
+const YQ_VALUED = new Set([
+  "-o",
+  "-p",
+  "-I",
+  "-s",
+  "--output-format",
+  "--input-format",
+  "--indent",
+  "--split-exp",
+]);
+
+/** yq's expression: its first operand (after `eval`/`e`/`eval-all`/`ea`). */
+function yqExpression(argv: Word[]): number[] {
+  let command = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return [];
+    const v = w.value;
+    if (YQ_VALUED.has(v)) i++;
+    else if (v.startsWith("-") && v !== "-") continue;
+    else if (!command && /^(eval|e|eval-all|ea)$/.test(v)) command = true;
+    else return [i];
+  }
+  return [];
+}
+
 /** jq and yq. */
 export const QUERY_PROGRAMS: Program[] = [
-  { names: ["jq", "gojq", "jaq"], namedFiles: jqModules },
+  { names: ["jq", "gojq", "jaq"], text: jqFilter, namedFiles: jqModules },
   {
     names: ["yq"],
+    text: yqExpression,
     namedFiles: yqLoads,
     // yq -i writes the file it reads.
     readOnly: { "": { short: "is", long: ["--inplace", "--in-place", "--split-exp"] } },
