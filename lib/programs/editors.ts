@@ -93,6 +93,7 @@ export function exCommand(line: Word, run: Runner, origin: string, depth = 0): v
   if (/^(norm|norma|normal)$/.test(name)) {
     // Keys in normal mode: a command they start is abandoned unless a key ends it (a control
     // character: Enter, Ctrl-R = …).
+    // deno-lint-ignore no-control-regex
     if (/[\x00-\x1f\x7f]/.test(arg)) unknown();
     return;
   }
