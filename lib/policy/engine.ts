@@ -36,7 +36,7 @@ import {
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
-import { stageTargets, type Target, toolTargets } from "./targets.ts";
+import { PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
 import { carriesCommand, RISKY_ENV } from "../programs/env.ts";
 import {
   commandLineArguments,
@@ -404,12 +404,14 @@ function decideTool(
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
-  return [{
-    command: null,
-    cwd: ctx.cwd,
-    targets,
-    action: strictest(targets.map((t) => t.action)),
-  }];
+  let action = strictest(targets.map((t) => t.action));
+  // A file of a process that may be anything (`/proc/self/environ`): never allowed unseen.
+  const unseen = targets.find((t) => t.note === PROCESS_NOTE);
+  if (unseen && RESTRICTIVENESS[action] < RESTRICTIVENESS.ask) {
+    unseen.action = "ask";
+    action = "ask";
+  }
+  return [{ command: null, cwd: ctx.cwd, targets, action }];
 }
 
 /** Builtins whose only effect is the cwd (modelled by the bash analysis). */

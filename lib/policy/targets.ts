@@ -62,20 +62,39 @@ export function toolTargets(call: ToolCall, ctx: Context): Target[] {
     if (raw.length === 0 || (kind === "dir" && raw.every((r) => r === ""))) {
       return [{ kind: "cwd", path: resolve(ctx.cwd), reach: "exact", source: "." }];
     }
-    return raw.map((r) => ({
-      kind: "path" as const,
-      path: kind === "read"
-        ? resolveReadPath(r, ctx.cwd, ctx.home, ctx.fs)
-        : resolveToolPath(r || ".", ctx.cwd, ctx.home),
-      reach: "exact" as const,
-      source: r,
-    }));
+    return raw.map((r) =>
+      toolPath(
+        kind === "read"
+          ? resolveReadPath(r, ctx.cwd, ctx.home, ctx.fs)
+          : resolveToolPath(r || ".", ctx.cwd, ctx.home),
+        r,
+        ctx,
+      )
+    );
   }
   const found: Target[] = [];
   collectPaths(input, "", 0, found, ctx);
   return found.length
     ? found
     : [{ kind: "cwd", path: resolve(ctx.cwd), reach: "exact", source: "." }];
+}
+
+/**
+ * The target of a path a tool names (absolute, resolved as pi resolves it): a path of the
+ * process that opens it leads where that process is (see `processPath`; the tool runs in pi's
+ * process, in the cwd), not where the gate's own would.
+ */
+function toolPath(path: string, source: string, ctx: Context): Target {
+  const mapped = processPath(path, ctx.cwd);
+  if (mapped === null) {
+    return { kind: "dynamic", path: null, reach: "anywhere", source, note: PROCESS_NOTE };
+  }
+  return {
+    kind: "path",
+    path: mapped === undefined ? path : resolve(mapped),
+    reach: "exact",
+    source,
+  };
 }
 
 const MAX_DEPTH = 6;
@@ -99,12 +118,7 @@ function collectPaths(value: unknown, key: string, depth: number, out: Target[],
   if (typeof value === "string") {
     const path = inputPath(value, PATH_KEY.test(key));
     if (path !== null) {
-      out.push({
-        kind: "path",
-        path: resolveToolPath(path, ctx.cwd, ctx.home),
-        reach: "exact",
-        source: value.trim(),
-      });
+      out.push(toolPath(resolveToolPath(path, ctx.cwd, ctx.home), value.trim(), ctx));
     }
     return;
   }
@@ -250,7 +264,7 @@ function wordTargets(
 }
 
 /** What a path of the process running the command reaches, per cwd (see `processPath`). */
-const PROCESS_NOTE = "a path of the process that runs the command (an open file, another " +
+export const PROCESS_NOTE = "a path of the process that runs the command (an open file, another " +
   "process, its environment or memory)";
 
 /**

@@ -3,7 +3,9 @@
  * (`$(< file)`): judged where the command's process, not the gate's, takes them.
  */
 import assert from "node:assert/strict";
-import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { resolve } from "node:path";
+import { decideIn, runBash } from "../testing.ts";
+import { adversarialCtx, checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
 import { processPath } from "./paths.ts";
 
 Deno.test("processPath maps the command's own process paths", () => {
@@ -97,4 +99,49 @@ Deno.test("everyday device, /proc and substitution reads stay allowed", async ()
     'echo "$(< README.md)"',
     "n=$(< package.json 2>/dev/null)",
   ]);
+});
+
+Deno.test("pi's tools: a path of pi's own process leads where pi is", async () => {
+  const cases: [string, string, string][] = [
+    ["read", "/proc/self/cwd/.env", "deny"],
+    ["read", "/proc/self/root/home/user/.ssh/id_rsa", "deny"],
+    ["write", "/proc/thread-self/root/etc/shadow", "deny"],
+    ["read", "/proc/self/environ", "ask"],
+    ["read", "/proc/1/root/etc/hostname", "ask"],
+    ["read", "/proc/cpuinfo", "allow"],
+    ["read", "/proc/self/cwd/README.md", "allow"],
+  ];
+  const wrong: string[] = [];
+  for (const [tool, path, want] of cases) {
+    const got = (await decideIn(denyList, adversarialCtx, tool, { path })).action;
+    if (got !== want) wrong.push(`${tool} ${path}: got ${got}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("processPath agrees with the kernel on where bash's process paths lead", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(`${dir}/sub`);
+    const paths = [
+      "/proc/self/cwd/x",
+      "/proc/self/cwd/sub/../y",
+      "/proc/thread-self/cwd/sub",
+      "/proc/$$/cwd/z",
+      "/proc/$BASHPID/cwd/./sub/w",
+      "/dev/fd/../cwd/v",
+      "/proc/self/root" + dir + "/u",
+      "/proc//self/./root/proc/self/cwd/t",
+    ];
+    // realpath -m: the path as the kernel walks it from realpath's (or bash's, for $$) process.
+    const script = paths.map((p) => `realpath -m -- ${p}\n`).join("");
+    const out = (await runBash(script, {
+      cwd: dir,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    })).trim().split("\n");
+    const mapped = paths.map((p) => resolve(processPath(p, dir) as string));
+    assert.deepEqual(mapped, out);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
