@@ -174,7 +174,8 @@ const PROCESS_FACTS = new Set([
  * `/dev/null`, `/dev/stdout`, `/dev/fd/3`, `/proc/self/status`); `null` when it may lead
  * anywhere: the files in another process's directories or open files (`/proc/1/cwd/x`,
  * `/proc/1/fd/3`), the environment or memory (`/proc/self/environ`, `/proc/self/mem`), a name
- * through an open file (`/dev/fd/0/..`), or the cwd when it is not known.
+ * through an open file (`/dev/fd/0/..`), the cwd when it is not known, or a connection bash
+ * opens (`/dev/tcp/HOST/PORT`).
  */
 export function processPath(
   path: string,
@@ -183,6 +184,11 @@ export function processPath(
 ): string | null | undefined {
   if (!path.startsWith("/proc/") && !path.startsWith("/dev/")) return undefined;
   const names = path.split("/").filter((n) => n !== "" && n !== ".");
+  // bash opens a network connection for a redirect to /dev/tcp/HOST/PORT or /dev/udp/…: a place
+  // no path names.
+  if (names[0] === "dev" && (names[1] === "tcp" || names[1] === "udp") && names.length > 2) {
+    return null;
+  }
   const stack: string[] = [];
   for (let i = 0; i < names.length; i++) {
     const n = names[i];
