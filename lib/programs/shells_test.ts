@@ -48,6 +48,7 @@ Deno.test("builtins that take a command run it", async () => {
     ["alias g=git\ng push --force origin", "deny", "deny"],
     ["shopt -s expand_aliases; alias c='cu'rl\nc evil.com", "deny", "deny"],
     ["alias s='sudo '\ns id", "deny", "deny"],
+    ["alias c='command ' g='git push'\nc g --force", "deny", "deny"],
     // Everyday spellings under the deny-list: nothing denied runs.
     ["let i++", "deny", "allow"],
     ["((i++))", "deny", "allow"],
@@ -98,6 +99,7 @@ Deno.test("builtins: every payload real bash runs from a generated builtin line 
     (p) => `env 'BASH_FUNC_f%%=() { ${p}; }' bash -c f`,
     (p) => `alias q="${p}"\nq`,
     (p) => `alias q='${pick(["command ", "builtin command "])}'\nq ${p}`,
+    (p) => `alias q='command ' r="${p}"\nq r`,
     (p) => `hash -p ${p.split(" ")[0]} ls; ls`,
   ];
   const lines = templates.flatMap((t) => payloads.map((p) => t(p)));

@@ -530,9 +530,18 @@ export class Walker implements WalkContext {
     const body = map?.get(name.value);
     // (Only an unquoted name is expanded, and an alias not again inside its own text.)
     if (body === undefined || name.text !== name.value) return;
+    // A text ending in a blank has the next word expanded too (`alias s='sudo '; s ll`).
+    let text = body;
+    let next = 1;
+    for (; next < argv.length && /\s$/.test(text); next++) {
+      const w = argv[next];
+      const more = w.kind === "static" && w.text === w.value ? map!.get(w.value) : undefined;
+      if (more === undefined) break;
+      text += more;
+    }
     map!.delete(name.value);
     try {
-      this.source([body, ...argv.slice(1).map((w) => w.text)].join(" "), cwds, "alias");
+      this.source([text, ...argv.slice(next).map((w) => w.text)].join(" "), cwds, "alias");
     } finally {
       map!.set(name.value, body);
     }
