@@ -38,7 +38,6 @@ import {
   decideEffective,
   effectiveConfig,
 } from "./config_view.ts";
-import type { ClassifiedVerdict } from "./evals.ts";
 import { CHOICES } from "./ask_choices.ts";
 import { realFs } from "./policy/fs_facts.ts";
 import { protectionPair } from "./policy/protection.ts";
@@ -51,6 +50,7 @@ import {
 } from "./replay.ts";
 import { stricter } from "./policy/action.ts";
 import { untrustedReason } from "./trust.ts";
+import { blocking, CauseTally } from "./verdict_cause.ts";
 import type {
   Action,
   Config,
@@ -140,10 +140,6 @@ export function isAllowChoice(choice: unknown): boolean {
   if (typeof choice !== "string") return false;
   if (choice === "allowed for session") return true;
   return ALLOW_CHOICES.some((c) => choice === c || choice.startsWith(`${c} (`));
-}
-
-function blocking(action: Action): action is "ask" | "deny" {
-  return action === "ask" || action === "deny";
 }
 
 function sameRule(a: Rule, b: Rule): boolean {
@@ -450,61 +446,17 @@ export function answeredInSessions(
 // ---------------------------------------------------------------------------------------------
 // What caused a replay's asks and denies
 
-/** What made one target ask or deny, as `groupCauses` names it. */
-function targetCause(v: Verdict, s: StageVerdict, t: TargetVerdict): string {
-  if (t.protection && t.protection.action === t.action) {
-    return t.protection.builtin
-      ? "the gate's own files"
-      : `pathProtection "${t.protection.glob}" (${t.protection.action})`;
-  }
-  // An unknown command gets the strictest rule it could meet: the command is the cause.
-  if (s.dynamic || v.parseError) return "glob/unknown command";
-  const ruled = t.rule !== null && t.rule.action === t.action;
-  if (!ruled && (t.kind === "dynamic" || t.kind === "glob")) return "glob/unknown command";
-  if (t.policy === null) return "no policy";
-  if (t.rule) {
-    const what = t.rule.pattern !== undefined ? `${t.rule.tool} "${t.rule.pattern}"` : t.rule.tool;
-    return `${what} (${t.rule.action}) [${t.policy}]`;
-  }
-  return `no rule matched (defaultAction) [${t.policy}]`;
-}
-
-/** The cause of a verdict's action: its first stage with that action, the most telling target. */
-function verdictCause(v: Verdict): string {
-  if (v.configErrors) return "broken config";
-  const decided = (v as ClassifiedVerdict).evalDecided;
-  if (decided) return `eval classification (${decided.rule ?? decided.status})`;
-  for (const s of v.stages) {
-    const hits = s.targets.filter((t) => t.action === v.action);
-    if (!hits.length) continue;
-    const t = hits.find((t) => t.protection?.action === t.action) ??
-      hits.find((t) => t.rule !== null && t.rule.action === t.action) ??
-      hits.find((t) => t.kind === "dynamic" || t.kind === "glob") ?? hits[0];
-    return targetCause(v, s, t);
-  }
-  return "no rule matched (defaultAction)";
-}
-
 /**
- * A replay's asks and denies (after the breakers) grouped by what caused them: the winning rule
- * (tool or pattern, its action and policy), a pathProtection glob, the gate's own files, a glob or
- * unknown command, or no rule matched (defaultAction); a breaker's escalation is named after it.
+ * A replay's asks and denies (after the breakers) grouped by what caused them
+ * (verdict_cause.ts): the winning rule (tool or pattern, its action and policy), a pathProtection
+ * glob, the gate's own files, what could not be seen (a syntax error, an unknown command, a glob,
+ * a dynamic value), or no rule matched (defaultAction); a breaker's escalation is named after it.
  * The ten most frequent, most first (first seen first among equals).
  */
 export function groupCauses(rows: ReplayRow[]): { cause: string; asks: number; denies: number }[] {
-  const groups = new Map<string, { cause: string; asks: number; denies: number }>();
-  for (const row of rows) {
-    if (!blocking(row.action)) continue;
-    let cause = verdictCause(row.verdict);
-    if (row.escalation) cause += `, escalated by ${row.escalation}`;
-    let g = groups.get(cause);
-    if (!g) groups.set(cause, g = { cause, asks: 0, denies: 0 });
-    if (row.action === "ask") g.asks++;
-    else g.denies++;
-  }
-  return [...groups.values()]
-    .sort((a, b) => b.asks + b.denies - (a.asks + a.denies))
-    .slice(0, 10);
+  const tally = new CauseTally();
+  for (const row of rows) tally.add(row.verdict, row.action, row.escalation);
+  return tally.groups().slice(0, 10).map(({ cause, asks, denies }) => ({ cause, asks, denies }));
 }
 
 // ---------------------------------------------------------------------------------------------

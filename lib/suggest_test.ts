@@ -397,7 +397,7 @@ Deno.test("suggest: groupCauses names the rule or cause behind a replay's asks a
     { cause: 'bash "git push *" (ask) [work]', asks: 3, denies: 0 },
     { cause: 'pathProtection ".env" (ask)', asks: 1, denies: 0 },
     { cause: 'bash "git reset *" (deny) [work]', asks: 0, denies: 1 },
-    { cause: "glob/unknown command", asks: 0, denies: 1 },
+    { cause: "unknown command (top)", asks: 0, denies: 1 },
     { cause: "the gate's own files", asks: 1, denies: 0 },
   ]);
   // The breakers' escalations are named after the rule they escalated.
