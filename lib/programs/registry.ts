@@ -12,6 +12,8 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
+import { ARCHIVER_PROGRAMS } from "./archivers.ts";
+import { DATABASE_PROGRAMS } from "./databases.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
 import { FIND_PROGRAMS } from "./find.ts";
@@ -22,6 +24,7 @@ import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
+import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
 import type { Program } from "./spec.ts";
@@ -48,6 +51,9 @@ export function allPrograms(): readonly Program[] {
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,
     ...EDITOR_PROGRAMS,
+    ...DATABASE_PROGRAMS,
+    ...SESSION_PROGRAMS,
+    ...ARCHIVER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...QUERY_PROGRAMS,
   ];

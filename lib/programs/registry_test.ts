@@ -138,6 +138,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   // Editors and debuggers (editors.ts).
   vim: { optionCommands: "vim -c '!rm x' f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
+  // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
+  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, psql: { optionCommands: "psql -c '\\! rm x'" },
+  mysql: { optionCommands: "mysql -e 'system rm x'" }, tmux: { runs: "tmux new -d 'rm x'" },
+  screen: { runs: "screen -dm rm x" }, expect: { runs: "expect -c 'spawn rm x'" },
+  zip: { optionCommands: "zip -TT 'rm x' a.zip f" },
   // Exec wrappers (wrappers.ts).
   faketime: { runs: "faketime 1d rm x" }, fakeroot: { runs: "fakeroot rm x" },
   valgrind: { runs: "valgrind rm x" }, prlimit: { runs: "prlimit -n1 rm x" }, cpulimit: { runs: "cpulimit -l 5 rm x" },

@@ -2,7 +2,7 @@
  * Programs whose facts fit on a line: those that never open their operands (`echo`, `sleep`),
  * those that look only at a directory's names or sizes (`ls`, `du`, `mkdir`), those that change
  * the files below a directory they are given (`rm -r`, `chmod -R`, `unzip -d`), the build tools
- * that work in another directory (`ninja -C dir`), `man`'s pager, and the
+ * that work in another directory (`ninja -C dir`), and the
  * `$safe-bash` checks of small read-only programs (a second operand of `uniq` is an output file;
  * `date -s` sets the clock).
  *
@@ -10,7 +10,6 @@
  */
 import type { Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
-import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
 
 /** A row of the table: a program's facets, by name. */
@@ -68,14 +67,6 @@ const TABLE: Record<string, Facts> = {
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },
-  // man's pager is a command.
-  man: {
-    optionCommands: optionCommands({
-      shortWithArg: "CMPSemprLRE",
-      short: { P: "shell" },
-      long: { "--pager": "shell" },
-    }),
-  },
   // Read-only unless: a second operand (an output file), xxd -r.
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },

@@ -1,0 +1,65 @@
+/**
+ * Archivers and viewers that run a helper their options name: `zip -TT cmd` /
+ * `--unzip-command cmd` (the command that tests the archive), `man -P pager`, `man -H browser` /
+ * `--html=browser`. (`man -H` alone runs `$BROWSER`, an environment variable.)
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import { optionCommands } from "./option_commands.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
+
+/** A value glued to an option word (static part), or the word itself when it is not static. */
+function glued(w: Word, value: string): Word {
+  return w.kind === "static" ? literal(value) : { ...w, kind: "dynamic", value };
+}
+
+/** zip's `-TT cmd`, `-TTcmd`, `--unzip-command[=]cmd` (abbreviated too): shell text it runs. */
+function zipCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind === "static" && v === "--") break;
+    const tt = /^-TT=?([\s\S]*)$/.exec(v);
+    const long = /^--unz[a-z-]*/.exec(v);
+    if (tt) {
+      const value = tt[1] ? glued(a, tt[1]) : args[++i];
+      if (value) run.shell(value, "zip -TT");
+    } else if (long && "--unzip-command".startsWith(long[0])) {
+      const eq = v.indexOf("=");
+      const value = eq > 0 ? glued(a, v.slice(eq + 1)) : args[++i];
+      if (value) run.shell(value, "zip --unzip-command");
+    } else if (a.kind !== "static" && /^-(T|-u)/.test(v)) {
+      run.stage([unknownWord(`(a zip option ${a.text})`)], "zip option");
+    }
+  }
+}
+
+/** man's pager (`-P`, `--pager`) and its browser (`-Hbrowser`, `--html=browser`). */
+const manPager = optionCommands({
+  shortWithArg: "CMPSemprLRE",
+  short: { P: "shell" },
+  long: { "--pager": "shell" },
+});
+
+function manCommands(stage: Stage, run: Runner): void {
+  manPager(stage, run);
+  for (const a of stage.argv.slice(1)) {
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind === "static" && v === "--") break;
+    const m = /^-[a-zA-Z]*H([\s\S]+)$|^--html=([\s\S]+)$/.exec(v);
+    if (m && !/^-[a-zA-Z]*[CMPSemprLRE][a-zA-Z]*H/.test(v)) {
+      run.shell(glued(a, m[1] ?? m[2]), "man --html");
+    } else if (a.kind !== "static" && /^-(-h|[a-zA-Z]*H)/.test(v)) {
+      run.stage([unknownWord(`(a browser in ${a.text})`)], "man --html");
+    }
+  }
+}
+
+/** zip and man. */
+export const ARCHIVER_PROGRAMS: Program[] = [
+  { names: ["zip"], optionCommands: zipCommands },
+  { names: ["man"], optionCommands: manCommands },
+];

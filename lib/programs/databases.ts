@@ -1,0 +1,261 @@
+/**
+ * Database shells that run commands their input gives them: sqlite3's dot-commands (`.shell
+ * cmd`, `.system cmd`, `.output |cmd`, `.once |cmd`, `.read |cmd`, `.import |cmd t`) in its SQL
+ * operands, `-cmd` values or here-document; psql's meta-commands (`\! cmd`, `\o |cmd`, `\g |cmd`,
+ * `\copy … from program 'cmd'`) and `COPY … PROGRAM 'cmd'` in `-c` text, `-o |cmd`; mysql's and
+ * mariadb's client commands (`system cmd`, `\! cmd`, `pager cmd`) in `-e` text and `--pager`.
+ * Files of commands (`sqlite3 -init f`, `.read f`, `psql -f f`, `\i f`, `mysql < f`, `source f`)
+ * and native extensions (`.load`) are unknown stages; queries run nothing.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+
+/** What a stage's standard input holds for a program that reads commands from it. */
+function input(stage: Stage, run: Runner, origin: string, lines: (text: string) => void): void {
+  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const file = stage.redirects.find((r) =>
+    r.kind === "read" && /^0?<$/.test(r.op) &&
+    !(r.target?.kind === "static" && r.target.value === "/dev/null")
+  );
+  if (doc?.body && doc.body.kind === "static") lines(doc.body.value);
+  else if (doc || file || stage.piped) {
+    run.stage([unknownWord(`(commands of ${file?.target?.text ?? "stdin"})`)], origin);
+  }
+}
+
+/** A text of several commands, one word for each (unknown when the text is not static). */
+function each(text: Word, run: Runner, origin: string, read: (text: string) => void): void {
+  if (text.kind !== "static") run.stage([unknownWord(`(the commands ${text.text})`)], origin);
+  else read(text.value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// sqlite3
+
+/** A dot-command's arguments, split and unquoted the way sqlite3's shell does. */
+function dotArgs(line: string): string[] {
+  const out: string[] = [];
+  const re = /\s*(?:"((?:[^"\\]|\\.)*)"?|'([^']*)'?|(\S+))/g;
+  for (let m = re.exec(line); m && m[0].trim() !== ""; m = re.exec(line)) {
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2] ?? m[3]);
+  }
+  return out;
+}
+
+/** Whether `name` (as typed, maybe shortened) may be the dot-command `full`. */
+const abbrev = (name: string, full: string) => name.length >= 2 && full.startsWith(name);
+
+/** What one line of sqlite3 input runs (a dot-command, or SQL). */
+function sqliteLine(line: string, run: Runner, origin: string): void {
+  const t = line.trimStart();
+  if (!t.startsWith(".")) {
+    // SQL: edit() runs an editor (its second argument names it); load_extension() native code.
+    if (/\b(edit|load_extension)\s*\(/i.test(t)) {
+      run.stage([unknownWord(`(the SQL ${t})`)], origin);
+    }
+    return;
+  }
+  const [dot, ...args] = dotArgs(t);
+  const name = dot.slice(1);
+  const unknown = () => run.stage([unknownWord(`(the sqlite3 command ${t})`)], origin);
+  if (abbrev(name, "shell") || abbrev(name, "system")) {
+    // sqlite3 joins the arguments, each with a space in double quotes, and runs system().
+    const cmd = args.map((a) => (a.includes(" ") ? `"${a}"` : a)).join(" ");
+    run.shell(literal(cmd), origin);
+  } else if (
+    abbrev(name, "output") || abbrev(name, "once") || abbrev(name, "import") ||
+    abbrev(name, "read") || abbrev(name, "excel")
+  ) {
+    // The `|cmd` argument (with the words after it: an unquoted command).
+    const pipe = args.findIndex((a) => a.startsWith("|"));
+    if (pipe >= 0) run.shell(literal(args.slice(pipe).join(" ").slice(1)), origin);
+    else if (abbrev(name, "read")) unknown();
+  } else if (abbrev(name, "load")) unknown();
+}
+
+/** sqlite3's lines: every line of a text (a dot-command is a line of its own). */
+function sqliteText(text: string, run: Runner, origin: string): void {
+  for (const line of text.split("\n")) sqliteLine(line, run, origin);
+}
+
+/** sqlite3's options that take a value (one or two dashes), and those that take two. */
+const SQLITE_VALUED =
+  /^--?(cmd|init|separator|newline|nullvalue|vfs|mmap|maxsize|escape|pagecache|zipfile)$/;
+const SQLITE_TWO = /^--?(lookaside|heap|pagecache)$/;
+
+/** What sqlite3 runs: its `-cmd` values, its SQL operands, else its input; `-init` is unknown. */
+function sqliteRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const origin = "sqlite3 command";
+  let operands = 0;
+  let sql = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind !== "static" && v.startsWith("-")) {
+      run.stage([unknownWord(`(a sqlite3 option ${a.text})`)], origin);
+    } else if (/^--?cmd$/.test(v)) {
+      if (args[i + 1]) each(args[++i], run, origin, (t) => sqliteText(t, run, origin));
+    } else if (/^--?init$/.test(v)) {
+      const f = args[++i];
+      if (f && f.value !== "/dev/null") {
+        run.stage([unknownWord(`(the commands of ${f.text})`)], origin);
+      }
+    } else if (/^--?A/.test(v)) break; // `-A ARGS`: an archive command, the rest its arguments
+    else if (SQLITE_TWO.test(v)) i += 2;
+    else if (SQLITE_VALUED.test(v)) i++;
+    else if (v.startsWith("-") && v !== "-") continue;
+    else if (operands++ > 0) {
+      sql = true;
+      each(a, run, origin, (t) => sqliteText(t, run, origin));
+    }
+  }
+  if (!sql) input(stage, run, origin, (t) => sqliteText(t, run, origin));
+}
+
+// ---------------------------------------------------------------------------------------------
+// psql
+
+/** What psql text runs: its meta-commands and `COPY … PROGRAM`. */
+function psqlText(text: string, run: Runner, origin: string): void {
+  const unknown = (what: string) => run.stage([unknownWord(`(${what})`)], origin);
+  for (const line of text.split("\n")) {
+    // `\!`: the rest of the line is shell text (alone: an interactive shell).
+    const bang = /\\!\s*(.*)$/.exec(line);
+    if (bang) {
+      if (bang[1].trim()) run.shell(literal(bang[1]), origin);
+      else unknown("an interactive shell");
+    }
+    for (const m of line.matchAll(/\\(o|out|g|gx|w|write|gset)\b\s*\|\s*([^\\]*)/g)) {
+      run.shell(literal(m[2]), origin);
+    }
+    if (/\\(i|ir|include|include_relative)\b/.test(line)) unknown(`the commands a file holds`);
+    for (const m of line.matchAll(/\bprogram\s+(?:'((?:[^']|'')*)'|(\S+))/gi)) {
+      if (m[1] !== undefined) run.shell(literal(m[1].replace(/''/g, "'")), origin);
+      else unknown(`the program ${m[2]}`);
+    }
+    const env = /\\setenv\s+(\w*(PAGER|EDITOR|SHELL)\w*)\s+(.*)$/.exec(line);
+    if (env) run.shell(literal(env[3]), origin);
+  }
+}
+
+/** psql's options that take a value. */
+const PSQL_VALUED = "cdfhpUvLoFRPT";
+const PSQL_LONG =
+  /^--(command|dbname|file|host|port|username|set|variable|log-file|output|field-separator|record-separator|pset|table-attr)$/;
+
+/** What psql runs: `-c` text, `-o |cmd`, `-f` files (unknown), else its input. */
+function psqlRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const origin = "psql command";
+  let given = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind !== "static" && v.startsWith("-")) {
+      run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
+      continue;
+    }
+    let opt: string | null = null;
+    let value: Word | undefined;
+    const eq = v.indexOf("=");
+    if (v.startsWith("--") && PSQL_LONG.test(eq > 0 ? v.slice(0, eq) : v)) {
+      opt = eq > 0 ? v.slice(0, eq) : v;
+      value = eq > 0 ? literal(v.slice(eq + 1)) : args[++i];
+    } else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
+      const at = [...v.slice(1)].findIndex((c) => PSQL_VALUED.includes(c));
+      if (at >= 0) {
+        opt = `-${v[at + 1]}`;
+        value = v.length > at + 2 ? literal(v.slice(at + 2)) : args[++i];
+      }
+    }
+    if (!opt || !value) continue;
+    if (opt === "-c" || opt === "--command") {
+      given = true;
+      each(value, run, origin, (t) => psqlText(t, run, origin));
+    } else if (opt === "-f" || opt === "--file") {
+      given = true;
+      if (value.value === "-") input(stage, run, origin, (t) => psqlText(t, run, origin));
+      else if (value.value !== "/dev/null") {
+        run.stage([unknownWord(`(the commands of ${value.text})`)], origin);
+      }
+    } else if ((opt === "-o" || opt === "--output") && value.value.startsWith("|")) {
+      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, origin);
+    }
+  }
+  if (!given) input(stage, run, origin, (t) => psqlText(t, run, origin));
+}
+
+// ---------------------------------------------------------------------------------------------
+// mysql, mariadb
+
+/** What mysql text runs: its client commands `system`, `\!`, `pager`, `\P`, `source`, `\.`. */
+function mysqlText(text: string, run: Runner, origin: string): void {
+  for (const line of text.split("\n")) {
+    for (const stmt of line.split(/(?<=;)/)) {
+      const m = /^\s*(system|pager|source|\\!|\\P|\\\.)\s*(.*?);?\s*$/i.exec(stmt);
+      const bang = /\\([!P.])\s*(.*?);?\s*$/.exec(stmt);
+      const [cmd, rest] = m ? [m[1].toLowerCase(), m[2]] : bang ? [`\\${bang[1]}`, bang[2]] : [];
+      if (!cmd || rest === undefined) continue;
+      if (cmd === "source" || cmd === "\\.") {
+        run.stage([unknownWord(`(the commands of ${rest})`)], origin);
+      } else if (rest.trim()) run.shell(literal(rest), origin);
+      else if (cmd === "system" || cmd === "\\!") {
+        run.stage([unknownWord("(an interactive shell)")], origin);
+      }
+    }
+  }
+}
+
+/** What mysql runs: `-e` text, `--pager`, option files (unknown), else its input. */
+function mysqlRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const origin = `${programName(stage.argv[0])} command`;
+  let given = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind !== "static" && v.startsWith("-")) {
+      run.stage([unknownWord(`(a mysql option ${a.text})`)], origin);
+      continue;
+    }
+    const eq = v.indexOf("=");
+    const opt = v.startsWith("--") && eq > 0 ? v.slice(0, eq) : v;
+    const value = () => (eq > 0 ? literal(v.slice(eq + 1)) : args[++i]);
+    if (/^-[A-Za-z]/.test(v)) {
+      // A cluster (`-sNe SQL`, `-uroot`): a letter that takes a value takes the rest or the next
+      // word; `-p` takes only the rest (the password).
+      const at = [...v.slice(1)].findIndex((c) => "uhPDSep".includes(c));
+      if (at < 0) continue;
+      const c = v[at + 1];
+      const rest = v.slice(at + 2);
+      if (c === "p") continue;
+      const w = rest ? literal(rest) : args[++i];
+      if (c === "e") {
+        given = true;
+        if (w) each(w, run, origin, (t) => mysqlText(t, run, origin));
+      }
+    } else if (opt === "--execute") {
+      given = true;
+      const w = value();
+      if (w) each(w, run, origin, (t) => mysqlText(t, run, origin));
+    } else if (opt === "--pager") {
+      const w = eq > 0 ? literal(v.slice(eq + 1)) : undefined;
+      if (w && w.value) run.shell(w, origin);
+    } else if (/^--(defaults-file|defaults-extra-file|plugin-dir|default-auth)$/.test(opt)) {
+      const w = value();
+      if (w) run.stage([unknownWord(`(the settings or plugins of ${w.text})`)], origin);
+    } else if (/^--(user|host|port|database|socket|init-command)$/.test(v)) i++;
+  }
+  if (!given) input(stage, run, origin, (t) => mysqlText(t, run, origin));
+}
+
+/** The database shells. */
+export const DATABASE_PROGRAMS: Program[] = [
+  { names: ["sqlite3", "sqlite"], optionCommands: sqliteRuns },
+  { names: ["psql"], optionCommands: psqlRuns },
+  { names: ["mysql", "mariadb"], optionCommands: mysqlRuns },
+];

@@ -1,0 +1,83 @@
+import { checkTable } from "../testing_adversarial.ts";
+import { checkRealRunners, quoted } from "../testing_runners.ts";
+
+Deno.test("database shells: sqlite3 dot-commands, psql meta-commands, mysql client commands", async () => {
+  await checkTable([
+    ["sqlite3 db '.shell rm x'", "deny", "deny"],
+    ["sqlite3 db '.system \"rm\" x'", "deny", "deny"],
+    ["sqlite3 db '.sh rm x'", "deny", "deny"], // an abbreviation
+    ["sqlite3 -cmd '.shell curl x' db", "deny", "deny"],
+    ["sqlite3 db '.output |rm x' 'select 1'", "deny", "deny"],
+    ["sqlite3 db \".once '|curl x'\"", "deny", "deny"],
+    ["sqlite3 db '.read |rm x'", "deny", "deny"],
+    ["sqlite3 db '.import \"|rm x\" t'", "deny", "deny"],
+    ["sqlite3 db '.read evil.sql'", "deny", "deny"],
+    ["sqlite3 db '.load ./evil'", "deny", "deny"],
+    ["sqlite3 db \"select edit('x','rm')\"", "deny", "deny"],
+    ["sqlite3 -init evil.sql db", "deny", "deny"],
+    ["sqlite3 db < evil.sql", "deny", "deny"],
+    ["echo '.shell rm x' | sqlite3 db", "deny", "deny"],
+    ["sqlite3 db <<'EOF'\n.tables\n.shell rm x\nEOF", "deny", "deny"],
+    ["psql -c '\\! rm x'", "deny", "deny"],
+    ["psql -d db --command='\\! curl x'", "deny", "deny"],
+    ["psql -c '\\o |rm x'", "deny", "deny"],
+    ["psql -c \"\\copy t from program 'rm x'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM 'curl x'\"", "deny", "deny"],
+    ["psql -o '|rm x' -c 'select 1'", "deny", "deny"],
+    ["psql -f evil.sql", "deny", "deny"],
+    ["psql db < evil.sql", "deny", "deny"],
+    ["mysql -e 'system rm x'", "deny", "deny"],
+    ["mysql -uroot -e '\\! rm x'", "deny", "deny"],
+    ["mysql -sNe 'pager rm x'", "deny", "deny"],
+    ["mariadb --execute='source evil.sql'", "deny", "deny"],
+    ["mysql --pager='curl x'", "deny", "deny"],
+    ["mysql --defaults-file=evil.cnf", "deny", "deny"],
+    ["mysql < dump.sql", "deny", "deny"],
+    // Everyday queries run nothing.
+    ["sqlite3 db 'SELECT * FROM t'", "deny", "allow"],
+    ["sqlite3 db .tables", "deny", "allow"],
+    ["sqlite3 -header -column db 'select 1'", "deny", "allow"],
+    ["sqlite3 db <<'EOF'\n.tables\nselect 1;\nEOF", "deny", "allow"],
+    ["psql --version", "deny", "allow"],
+    ["psql -d db -c '\\dt'", "deny", "allow"],
+    ["mysql -u root -e 'SHOW DATABASES'", "deny", "allow"],
+    ["mysql -uroot -ppass -Dtest -e 'select 1'", "deny", "allow"],
+  ]);
+});
+
+Deno.test("archivers and viewers: zip -TT, --unzip-command, man -H and -P run their helper", async () => {
+  await checkTable([
+    ["zip -T -TT 'rm x' a.zip f", "deny", "deny"],
+    ["zip -TT='curl x' a.zip f", "deny", "deny"],
+    ["zip --unzip-command 'rm x' a.zip f", "deny", "deny"],
+    ["zip --unzip-c='rm x' a.zip f", "deny", "deny"], // an abbreviation
+    ["man -H'rm x' ls", "deny", "deny"],
+    ["man --html='curl x' ls", "deny", "deny"],
+    ["man -P 'rm x' ls", "deny", "deny"],
+    ["zip -r out.zip src", "deny", "allow"],
+    ["man ls", "deny", "allow"],
+  ]);
+});
+
+Deno.test("sqlite3, zip: a command a generated line makes them run is a stage", async () => {
+  await checkRealRunners(
+    {
+      sqlite3: [
+        (p) => `sqlite3 :memory: ${quoted(p, `.${p(["shell", "system", "sh", "sys"])} ./a1 k`)}`,
+        (p) => `sqlite3 ${p(["-cmd", "--cmd"])} ${quoted(p, ".shell ./a1")} :memory: .quit`,
+        (p) => `sqlite3 :memory: ${quoted(p, `.${p(["output", "once"])} |./a1`)} 'select 1'`,
+        (p) => `sqlite3 :memory: ${quoted(p, ".read |./a1")}`,
+        (p) => `sqlite3 :memory: <<'EOF'\n${p(["", "select 1;\n"])}.shell ./a1\nEOF`,
+      ],
+      zip: [
+        (p) =>
+          `zip -q -T ${p(["-TT ", "-TT=", "--unzip-command ", "--unzip-command="])}${
+            quoted(p, "./a1 k")
+          } o.zip f`,
+      ],
+    },
+    3,
+    ["printf 'x\\n' > f"],
+    60,
+  );
+});
