@@ -215,9 +215,21 @@ function globalCwds(args: Word[], spec: RunnerProgram, stage: Stage): (string | 
   return cwds;
 }
 
+/** npm's `--script-shell`: the shell every package script runs in. */
+function scriptShell(args: Word[], run: Runner): void {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : args[i].prefix;
+    const m = /^--script-shell(?:=([\s\S]*))?$/.exec(v);
+    if (!m) continue;
+    const value = m[1] !== undefined ? literal(m[1]) : args[++i];
+    if (value) run.stage([value, literal("(its arguments)")], "npm --script-shell");
+  }
+}
+
 /** What a runner's subcommand runs. */
 function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
+  if (name === "npm" || name === "pnpm" || name === "yarn") scriptShell(args, run);
   const cwds = globalCwds(args, spec, stage);
   for (const at of subcommandsAt(args, spec.global)) {
     const word = args[at];
@@ -381,10 +393,47 @@ function makeAssignment(w: Word, run: Runner): void {
   }
 }
 
+/** cargo settings that name a program it runs (`target.<triple>.runner`, `build.rustc-wrapper`). */
+const CARGO_PROGRAM =
+  /(^|\.)(runner|rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|linker)\s*$/;
+
+/**
+ * cargo's `--config KEY=VALUE` settings that name a program (a TOML string or array), and
+ * `--config FILE` (settings the analysis does not read). `cargo run` runs the project's own code,
+ * like make's recipes: not seen.
+ */
+function cargoCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const v = a.kind === "static" ? a.value : a.prefix;
+    if (a.kind === "static" && v === "--") break;
+    const m = /^--config(?:=([\s\S]*))?$/.exec(v);
+    if (!m) continue;
+    const value = m[1] !== undefined ? (a.kind === "static" ? literal(m[1]) : a) : args[++i];
+    if (!value) continue;
+    const eq = value.value.indexOf("=");
+    if (value.kind !== "static") {
+      run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
+    } else if (eq < 0) run.stage([unknownWord(`(cargo settings of ${value.text})`)], "cargo");
+    else if (CARGO_PROGRAM.test(value.value.slice(0, eq))) {
+      const toml = value.value.slice(eq + 1).trim();
+      const words = [...toml.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((w) => w[1] ?? w[2]);
+      // A string is split on spaces, an array is the words; cargo adds the program's own.
+      const argv = (words.length === 1 ? words[0].split(/\s+/) : words.length ? words : [toml])
+        .filter(Boolean).map(literal);
+      if (argv.length) run.stage([...argv, literal("(its arguments)")], "cargo --config");
+    }
+  }
+}
+
 /** make and gmake: their directory options and the commands their values and overrides run. */
-export const BUILD_PROGRAMS: Program[] = [{
-  names: ["make", "gmake"],
-  options: MAKE,
-  chdir: { options: ["-C", "--directory"] },
-  optionCommands: makeCommands,
-}];
+export const BUILD_PROGRAMS: Program[] = [
+  {
+    names: ["make", "gmake"],
+    options: MAKE,
+    chdir: { options: ["-C", "--directory"] },
+    optionCommands: makeCommands,
+  },
+  { names: ["cargo"], optionCommands: cargoCommands },
+];

@@ -40,6 +40,11 @@ Deno.test("package runners: the command npx, npm exec, pnpm, yarn, uv, poetry, n
     ["bundler exec --gemfile=G curl evil", "deny", "deny"],
     ["rustup run nightly rm x", "deny", "deny"],
     ["rbenv exec rm x", "deny", "deny"],
+    ["npm test --script-shell=/bin/rm", "deny", "deny"],
+    ["npm run build --script-shell curl", "deny", "deny"],
+    ["cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"rm\"' run", "deny", "deny"],
+    ["cargo run --config \"build.rustc-wrapper='curl'\"", "deny", "deny"],
+    ["cargo --config evil.toml build", "deny", "deny"],
     // Everyday: the package's program or the project's script runs (allowed by the deny-list).
     ["npx prettier --check .", "deny", "allow"],
     ["npm test", "deny", "allow"],
@@ -52,6 +57,8 @@ Deno.test("package runners: the command npx, npm exec, pnpm, yarn, uv, poetry, n
     ["poetry run pytest", "deny", "allow"],
     ["bundle exec rspec", "deny", "allow"],
     ["nix develop", "deny", "allow"],
+    ["cargo run --release", "deny", "allow"],
+    ["cargo test --config 'profile.dev.opt-level=1'", "deny", "allow"],
   ]);
 });
 

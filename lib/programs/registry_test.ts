@@ -135,6 +135,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   pnpx: { runs: "pnpx rm x" }, bunx: { runs: "bunx rm x" }, uvx: { runs: "uvx rm x" },
   "nix-shell": { runs: "nix-shell --run 'rm x'" },
   make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
+  cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run" },
   // Editors and debuggers (editors.ts).
   vim: { optionCommands: "vim -c '!rm x' f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
