@@ -24,7 +24,17 @@ import { type FileLockOptions, withFileLock } from "./file_lock.ts";
 import { isTooBroad } from "./programs/registry.ts";
 import type { Rule, Verdict } from "./types.ts";
 
-/** The rules a persistent approval of this verdict would save, or null when that is too broad. */
+/** A second word that reads as a subcommand (`commit`, `run-script`), not a file or a value. */
+const SUBCOMMAND = /^[a-z][a-z0-9_:-]*$/;
+
+/**
+ * The rules a persistent approval of this verdict would save, or null when that is too broad.
+ * Bash: per asking stage "program subcommand *" (and the bare "program subcommand"), or the exact
+ * command when its second word is no subcommand (`touch FILE`, `rm build.log`, `curl https://…`,
+ * a word the stage reads as a path) or there is none; null for a program that runs what its
+ * arguments say, a command not known before it runs, or an exact command not fully known (its
+ * input's arguments, a glob) or that a glob cannot spell.
+ */
 export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | null {
   if (verdict.tool !== "bash") return [{ action: "allow", tool: verdict.tool, policy }];
   const rules: Rule[] = [];
@@ -39,9 +49,23 @@ export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | nul
     const sub = words[1];
     // A program that runs what its arguments say: "sudo apt *" would allow anything apt can do.
     if (!program || isTooBroad(program)) return null;
-    if (!sub || !/^[A-Za-z][\w:.-]*$/.test(sub)) return null; // a bare program can do anything
-    const prefix = `${program} ${sub}`;
-    for (const pattern of stage.command === prefix ? [prefix, `${prefix} *`] : [`${prefix} *`]) {
+    let patterns: string[];
+    if (
+      sub && SUBCOMMAND.test(sub) &&
+      !stage.targets.some((t) => t.kind === "argument" && t.source === sub)
+    ) {
+      const prefix = `${program} ${sub}`;
+      patterns = stage.command === prefix ? [prefix, `${prefix} *`] : [`${prefix} *`];
+    } else {
+      // No subcommand: only this very command, when it is fully known (not `xargs rm` with its
+      // input, not `rm *.log`), and "*" and "?" in it would match more.
+      if (
+        /[*?]/.test(stage.command) ||
+        stage.targets.some((t) => t.kind === "dynamic" || t.kind === "glob")
+      ) return null;
+      patterns = [stage.command];
+    }
+    for (const pattern of patterns) {
       if (!rules.some((r) => r.pattern === pattern)) {
         rules.push({ action: "allow", tool: "bash", pattern, policy });
       }

@@ -38,6 +38,41 @@ Deno.test("the saved rule is the narrowest useful one: program, subcommand, then
   assert.deepEqual(approvalRulesFor(read, "p"), [{ action: "allow", tool: "read", policy: "p" }]);
 });
 
+Deno.test("a command with no subcommand saves exactly itself", async () => {
+  const ctx = ctxIn("/w", { files: ["/w/build/a.o", "/w/FILE"] });
+  for (
+    const [cmd, patterns] of [
+      ["touch FILE", ["touch FILE"]],
+      ["rm build.log", ["rm build.log"]],
+      ["rm -rf build", ["rm -rf build"]],
+      ["curl https://example.com/x", ["curl https://example.com/x"]],
+      ["/usr/bin/curl -fsSL https://example.com/x", ["/usr/bin/curl -fsSL https://example.com/x"]],
+      // A word the stage reads as a path is no subcommand, however it looks.
+      ["rm build", ["rm build"]],
+      ["make", ["make"]],
+      ["touch a.txt && npm test", ["touch a.txt", "npm test", "npm test *"]],
+      ["rm a.log && rm a.log", ["rm a.log"]],
+    ] as const
+  ) {
+    const rules = approvalRulesFor(await bash(cfg, ctx, cmd), "p");
+    assert.deepEqual(rules?.map((r) => r.pattern), patterns, cmd);
+    assert.ok(rules?.every((r) => r.action === "allow" && r.tool === "bash" && r.policy === "p"));
+  }
+  // The exact rule allows that command and no other.
+  const saved = approvalRulesFor(await bash(cfg, ctx, "rm build.log"), "p")!;
+  const withApproval = configFrom({
+    policies: { p: { defaultAction: "ask", rules: [] } },
+    locations: { "/w": "p" },
+    approvalRules: saved,
+  });
+  assert.equal((await bash(withApproval, ctx, "rm build.log")).action, "allow");
+  for (
+    const other of ["rm build.log -rf build", "rm -rf build.log", "rm build.log x", "rm build"]
+  ) {
+    assert.equal((await bash(withApproval, ctx, other)).action, "ask", other);
+  }
+});
+
 Deno.test("no persistent rule where it would be over-broad", async () => {
   for (
     const cmd of [
@@ -46,9 +81,13 @@ Deno.test("no persistent rule where it would be over-broad", async () => {
       "sudo apt install x",
       "env FOO=1 make",
       "xargs rm",
-      "rm -rf build",
-      "curl https://x",
+      "xargs rm -f x.log",
+      "cat list | xargs rm -f x.log",
+      "rm *.log",
+      "sudo touch FILE",
       "$(echo rm) x",
+      "rm 'a*b'",
+      "touch 'what?'",
     ]
   ) {
     assert.equal(approvalRulesFor(await bash(cfg, ctxIn("/w"), cmd), "p"), null, cmd);

@@ -148,5 +148,5 @@ Deno.test("replay's summary groups its asks and denies by the rule or cause behi
   // Most first, and a deny-list rule of the starter config named with its policy.
   const totals = counts.map((c) => c.asks + c.denies);
   assert.deepEqual(totals, [...totals].sort((a, b) => b - a));
-  assert.ok(counts.some((c) => c.cause === 'bash "rm *" (ask) [project]'), r.out);
+  assert.ok(counts.some((c) => c.cause === 'bash "rm -*" (ask) [project]'), r.out);
 });

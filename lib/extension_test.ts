@@ -192,3 +192,46 @@ Deno.test("a log that cannot be written never breaks a tool call", async () => {
     undefined,
   );
 });
+
+Deno.test("the dialog offers saving a command with no subcommand as itself, never a too-broad one", async () => {
+  const ask = (pattern: string) => ({ action: "ask", tool: "bash", pattern });
+  const t = setup({
+    policies: {
+      strict: {
+        defaultAction: "allow",
+        rules: [ask("touch *"), ask("curl *"), ask("rm *"), ask("sudo *"), ask("git push *")],
+      },
+    },
+    locations: { "~/project": "strict" },
+  });
+  const offered = new Map<string, string[]>();
+  let answer = "Deny";
+  let asked = "";
+  t.setSelect((_title, options) => {
+    offered.set(asked, options);
+    return Promise.resolve(answer);
+  });
+  const all = ["Allow once", "Allow for session", "Allow for Project", "Allow Globally", "Deny"];
+  const offers = async (command: string) => {
+    asked = command;
+    offered.delete(command);
+    await t.call(command);
+    return offered.get(command);
+  };
+  // (No project config here, so the project is trusted by default in this fake pi: both offered.)
+  for (
+    const command of ["touch FILE", "rm build.log", "curl https://example.com/x", "git push origin"]
+  ) {
+    assert.deepEqual(await offers(command), all, command);
+  }
+  for (const command of ["sudo touch FILE", "cat list | xargs rm -f x.log"]) {
+    assert.deepEqual(await offers(command), ["Allow once", "Allow for session", "Deny"], command);
+  }
+  // Allow Globally saves exactly that command: it is allowed from then on, nothing else is.
+  answer = "Allow Globally";
+  assert.equal(await t.call("rm build.log"), undefined);
+  answer = "Deny";
+  assert.equal(await offers("rm build.log"), undefined);
+  assert.ok(await offers("rm build.log -r src"));
+  assert.ok(await offers("rm other.log"));
+});

@@ -13,17 +13,34 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
   // schema/pi-controls.schema.json of your copy of pi-controls, or remove the line.
   "$schema": "../npm/node_modules/pi-controls/schema/pi-controls.schema.json",
   "policies": {
-    // The project pi runs in: work freely, confirm what is hard to undo.
+    // The project pi runs in: work freely, confirm what git cannot bring back.
     "project": {
       "defaultAction": "allow",
       "rules": [
-        { "action": "ask", "tool": "bash", "pattern": "rm *" },
+        // Removing files is allowed; any option (-r, -f, --recursive, wherever it stands) asks.
+        { "action": "ask", "tool": "bash", "pattern": "rm -*" },
+        { "action": "ask", "tool": "bash", "pattern": "rm * -*" },
+        { "action": "ask", "tool": "bash", "pattern": "find *-delete*" },
         { "action": "ask", "tool": "bash", "pattern": "sudo *" },
-        { "action": "ask", "tool": "bash", "pattern": "git push *" },
+        // Work git cannot bring back. "git *x" also matches git's options before x (git -C dir x).
+        { "action": "ask", "tool": "bash", "pattern": "git *reset*--hard*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *checkout -- *" },
+        { "action": "ask", "tool": "bash", "pattern": "git *checkout * -- *" },
+        { "action": "ask", "tool": "bash", "pattern": "git *checkout .*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *checkout -f*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *checkout --force*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *restore *" },
+        { "action": "ask", "tool": "bash", "pattern": "git *clean*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *stash drop*" },
+        { "action": "ask", "tool": "bash", "pattern": "git *stash clear*" },
+        // Pushing asks; forcing is denied (the longer pattern is the more specific one).
+        { "action": "ask", "tool": "bash", "pattern": "git push*" },
+        { "action": "ask", "tool": "bash", "pattern": "git -* push*" },
         { "action": "deny", "tool": "bash", "pattern": "git push --force*" },
         { "action": "deny", "tool": "bash", "pattern": "git push -f*" },
-        { "action": "ask", "tool": "bash", "pattern": "git reset --hard*" },
-        { "action": "ask", "tool": "bash", "pattern": "git clean *" }
+        { "action": "deny", "tool": "bash", "pattern": "git push * --force*" },
+        { "action": "deny", "tool": "bash", "pattern": "git push * -f*" },
+        { "action": "deny", "tool": "bash", "pattern": "git push * +*" }
       ]
     },
     // Everywhere else: look freely, ask before changing anything.

@@ -1,0 +1,119 @@
+/**
+ * The starter config asks about what is hard to undo, whatever the spelling: a removal with any
+ * option (recursive or forced), a tree removed by find, work git cannot bring back, a push (a
+ * forced one is denied), sudo; and lets everyday work through (removing a file the agent wrote).
+ */
+import assert from "node:assert/strict";
+import { loadConfigTexts } from "./config.ts";
+import { gateFileEntries } from "./gate_files.ts";
+import { STARTER_CONFIG } from "./starter.ts";
+import { bash, ctxIn } from "./testing.ts";
+import type { Action, Config } from "./types.ts";
+
+function starter(): Config {
+  const loaded = loadConfigTexts(
+    [{ file: "starter.jsonc", text: STARTER_CONFIG, role: "global", root: null }],
+    { home: "/root", builtins: gateFileEntries({ agentDir: "/root/.pi/agent" }) },
+  );
+  if (loaded.status !== "ok") throw new Error(JSON.stringify(loaded));
+  return loaded.config;
+}
+
+const ROWS: [string, Action][] = [
+  // Everyday work in the project.
+  ["rm reproduce_issue.py", "allow"],
+  ["rm reproduce_issue.py test_edge_cases.py src/core.py.bak", "allow"],
+  ["rm my-report.txt", "allow"],
+  ["git status", "allow"],
+  ["git checkout main", "allow"],
+  ["git stash", "allow"],
+  ["git stash push -m wip", "allow"],
+  ["git commit -m 'fix the parser'", "allow"],
+  ["git diff --stat", "allow"],
+  ["find . -name '*.py'", "allow"],
+  // Removals with options, however spelled or wrapped.
+  ["rm -rf build", "ask"],
+  ["rm -fr build", "ask"],
+  ["rm -Rf build", "ask"],
+  ["rm -r -f build", "ask"],
+  ["rm -v -r build", "ask"],
+  ["rm --recursive build", "ask"],
+  ["rm --recursive --force build", "ask"],
+  ["rm build -rf", "ask"],
+  ["rm a.py build --recursive", "ask"],
+  ["rm -f reproduce_issue.py", "ask"],
+  ["rm -d empty", "ask"],
+  ["/bin/rm -rf build", "ask"],
+  ["\\rm -rf build", "ask"],
+  ["'rm' -rf build", "ask"],
+  ["command rm -rf build", "ask"],
+  ["env rm -rf build", "ask"],
+  ["nice -n 5 rm -rf build", "ask"],
+  ["timeout 5 rm -rf build", "ask"],
+  ["LD_PRELOAD=/x.so rm -rf build", "ask"],
+  ["find . -name '*.o' | xargs rm -rf", "ask"],
+  ["xargs rm -r < list.txt", "ask"],
+  ["find . -type d -exec rm -rf {} +", "ask"],
+  ["sh -c 'rm -rf build'", "ask"],
+  ['bash -c "cd src && rm -r gen"', "ask"],
+  ["alias r=rm\nr -rf build", "ask"],
+  ['f() { rm -rf "$1"; }; f build', "ask"],
+  ["find . -delete", "ask"],
+  ["find -delete", "ask"],
+  ["find . -name '*.pyc' -delete", "ask"],
+  ["rm *.py", "ask"],
+  ["rm $FILE", "ask"],
+  ["rm /etc/hosts", "ask"],
+  // Uncommitted work.
+  ["git reset --hard", "ask"],
+  ["git reset --hard HEAD~1", "ask"],
+  ["git reset HEAD --hard", "ask"],
+  ["git -C . reset --hard", "ask"],
+  ["git -c core.x=y reset --hard", "ask"],
+  ["git checkout -- .", "ask"],
+  ["git checkout -- src/a.py", "ask"],
+  ["git checkout HEAD -- src/a.py", "ask"],
+  ["git checkout .", "ask"],
+  ["git checkout -f main", "ask"],
+  ["git checkout --force main", "ask"],
+  ["git -C src checkout -- .", "ask"],
+  ["git restore src/a.py", "ask"],
+  ["git restore --staged --worktree .", "ask"],
+  ["git clean -fdx", "ask"],
+  ["git clean -f -d", "ask"],
+  ["git -C . clean -fd", "ask"],
+  ["git clean", "ask"],
+  ["git -c clean.requireForce=false clean", "ask"],
+  ["git stash drop", "ask"],
+  ["git stash drop stash@{0}", "ask"],
+  ["git stash clear", "ask"],
+  // Pushes ask; forced pushes are denied (or at least asked).
+  ["git push", "ask"],
+  ["git push origin main", "ask"],
+  ["git push -u origin main", "ask"],
+  ["git -C . push", "ask"],
+  ["git -c push.default=current push", "ask"],
+  ["git push --force", "deny"],
+  ["git push --force-with-lease origin main", "deny"],
+  ["git push -f origin main", "deny"],
+  ["git push origin main --force", "deny"],
+  ["git push origin main -f", "deny"],
+  ["git push origin +main", "deny"],
+  ["git -C . push --force", "ask"],
+  ["git --no-pager push -f", "ask"],
+  ["git push -uf origin main", "ask"],
+  // sudo.
+  ["sudo ls", "ask"],
+  ["sudo rm -rf /", "ask"],
+];
+
+Deno.test("the starter config asks what is hard to undo, whatever the spelling", async () => {
+  const config = starter();
+  const ctx = ctxIn("/testbed", { home: "/root", files: ["/testbed/setup.py"] });
+  const wrong: string[] = [];
+  for (const [command, want] of ROWS) {
+    const got = (await bash(config, ctx, command)).action;
+    if (got !== want) wrong.push(`${JSON.stringify(command)} got ${got}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
+});
