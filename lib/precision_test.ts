@@ -47,7 +47,7 @@ Deno.test("precision: the agent corpus gets the recorded counts per config and c
 Deno.test("precision: a cause names what decided, the same way in every call", async () => {
   const parser = await loadBashParser();
   const commands = [
-    "rm reproduce.py", // the starter's own rule
+    "rm -f reproduce.py", // the starter's own rule
     "cat .env", // a protection
     "touch /etc/x", // outside, the default
     "$CMD x", // an unknown command
@@ -64,7 +64,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
   assert.deepEqual(
     starter.causes.map((c) => [c.cause, c.asks, c.denies, c.examples]),
     [
-      ['bash "rm *" (ask) [project]', 1, 0, ["rm reproduce.py"]],
+      ['bash "rm -*" (ask) [project]', 1, 0, ["rm -f reproduce.py"]],
       ['pathProtection ".env" (ask)', 1, 0, ["cat .env"]],
       ["no rule matched (defaultAction) [outside]", 1, 0, ["touch /etc/x"]],
       // Any rule could meet an unknown command: the strictest (git push --force*) denies.

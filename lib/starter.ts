@@ -29,8 +29,10 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
         { "action": "ask", "tool": "bash", "pattern": "git *checkout .*" },
         { "action": "ask", "tool": "bash", "pattern": "git *checkout -f*" },
         { "action": "ask", "tool": "bash", "pattern": "git *checkout --force*" },
-        { "action": "ask", "tool": "bash", "pattern": "git *restore *" },
-        { "action": "ask", "tool": "bash", "pattern": "git *clean*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore *" },
+        { "action": "ask", "tool": "bash", "pattern": "git -* restore *" },
+        { "action": "ask", "tool": "bash", "pattern": "git clean*" },
+        { "action": "ask", "tool": "bash", "pattern": "git -* clean*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash drop*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash clear*" },
         // Pushing asks; forcing is denied (the longer pattern is the more specific one).

@@ -102,6 +102,11 @@ const ROWS: [string, Action][] = [
   ["git -C . push --force", "ask"],
   ["git --no-pager push -f", "ask"],
   ["git push -uf origin main", "ask"],
+  // Words in a commit message or a search are not the subcommand.
+  ["git commit -m 'clean up the parser'", "allow"],
+  ["git commit -am 'restore the old default'", "allow"],
+  ["git log --grep=clean", "allow"],
+  ["git -C . restore src/a.py", "ask"],
   // sudo.
   ["sudo ls", "ask"],
   ["sudo rm -rf /", "ask"],
