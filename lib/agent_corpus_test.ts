@@ -14,7 +14,7 @@ import { STARTER_CONFIG } from "./starter.ts";
 import { ctxIn } from "./testing.ts";
 
 /** Allowed under the starter config when this test was last raised. */
-const ALLOWED = 14_319;
+const ALLOWED = 14_363;
 
 Deno.test("agent corpus: the starter config allows at least as many commands as before", async () => {
   const commands = readFileSync(new URL("../testdata/corpus/agents.jsonl", import.meta.url), "utf8")
@@ -26,7 +26,9 @@ Deno.test("agent corpus: the starter config allows at least as many commands as 
   assert.equal(loaded.status, "ok");
   if (loaded.status !== "ok") return;
   const parser = await loadBashParser();
-  const ctx = ctxIn("/testbed", { home: "/root", files: ["/testbed/setup.py"] });
+  // The tool's environment holds a PATH, as pi's does (`/usr/bin/python3` is python3).
+  const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  const ctx = ctxIn("/testbed", { home: "/root", files: ["/testbed/setup.py"], env: { PATH } });
   const counts = { allow: 0, nudge: 0, log: 0, ask: 0, deny: 0 };
   for (const command of commands) {
     counts[decide(loaded.config, { tool: "bash", input: { command } }, ctx, { parser }).action]++;

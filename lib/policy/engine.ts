@@ -185,6 +185,7 @@ function stageReadsOnly(subject: Subject, stage: Stage): boolean {
     argv: subject.stage!.argv,
     writes: false,
     assignments: subject.stage!.assignments,
+    values: subject.stage!.values,
   };
   const picked = pickRule(presetRules, { ...subject, stage: facts });
   return picked !== null && picked.unmatched === undefined;
@@ -514,6 +515,9 @@ class PresetFacts implements StageFacts {
   }
   get assignments(): string[] | undefined {
     return this.stage.assignments?.map((w) => w.value);
+  }
+  get values(): (string | null)[] {
+    return this.stage.argv.map((w) => (w.kind === "static" ? w.value : null));
   }
 }
 

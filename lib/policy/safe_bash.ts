@@ -19,16 +19,28 @@ export interface StageFacts {
   writes: boolean;
   /** `NAME=value` assignments before the command (its environment), when known. */
   assignments?: string[];
+  /**
+   * The argv with each word that is not static (an expansion, a glob that may match `-i.py`) as
+   * null; when absent, every word of `argv` is static.
+   */
+  values?: (string | null)[];
 }
 
 /** The preset's patterns, by the spec's categories. Bare forms are listed where they are safe. */
 const PATTERNS: string[] = [
   // File reading
+  "cat",
   "cat *",
+  "head",
   "head *",
+  "tail",
   "tail *",
+  "tac",
   "tac *",
+  "nl",
   "nl *",
+  "sed *",
+  "awk *",
   "xxd *",
   "od *",
   "hexdump *",
@@ -55,8 +67,11 @@ const PATTERNS: string[] = [
   "rg *",
   "ag *",
   // Text processing
+  "wc",
   "wc *",
+  "sort",
   "sort *",
+  "uniq",
   "uniq *",
   "diff *",
   "cmp *",
@@ -189,10 +204,20 @@ export function presetAccepts(rule: Rule, stage: StageFacts): boolean {
   const program = argv[0]?.slice(argv[0].lastIndexOf("/") + 1);
   if (program !== words[0] || words.some((w, i) => i > 0 && argv[i] !== w)) return false;
   const found = checkFor(words);
-  return !found || argsPass(found.check, found.options, argv.slice(found.key));
+  if (!found) return true;
+  const args = argv.slice(found.key);
+  // (git's plain options dropped, the argv is not the stage's: only its static words are known.)
+  const values = argv === stage.argv && stage.values ? stage.values.slice(found.key) : args;
+  return argsPass(found.check, found.options, args, values);
 }
 
-function argsPass(check: ReadOnlyCheck, grammar: OptionGrammar, args: string[]): boolean {
+function argsPass(
+  check: ReadOnlyCheck,
+  grammar: OptionGrammar,
+  args: string[],
+  values: (string | null)[],
+): boolean {
+  if (check.accepts && !check.accepts(values)) return false;
   if (check.words || check.onlyOptions) return wordsPass(check, grammar, args);
   let operands = 0;
   for (const t of readOptions(args, grammar)) {

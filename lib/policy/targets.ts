@@ -411,6 +411,7 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
   for (let i = 0; i < argv.length; i++) {
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
+    if (i === 0 && inSearchPath(w.value, ctx)) continue;
     if (i > 0 && strings.has(i)) continue;
     if (/^[<>]\(/.test(w.text)) continue; // process substitution: a pipe, not a file
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
@@ -428,6 +429,21 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
     if (r.kind === "write") { for (let i = from; i < out.length; i++) out[i].write = true; }
   }
   return dedupe(out);
+}
+
+/**
+ * Whether a program given by path is one the tool's `PATH` finds by name (`/usr/bin/python3`):
+ * it is that program, its path no target (RULINGS "A program given by path"). Only a plain
+ * `DIR/NAME` with DIR an absolute entry of PATH as written (no `.`, `..` or doubled `/`).
+ */
+function inSearchPath(value: string, ctx: Context): boolean {
+  const slash = value.lastIndexOf("/");
+  const dir = value.slice(0, slash);
+  if (!dir.startsWith("/") || slash === value.length - 1) return false;
+  if (/(^|\/)\.{0,2}(\/|$)/.test(value.slice(1))) return false;
+  return (ctx.env.PATH ?? "").split(":").some((entry) =>
+    entry.startsWith("/") && entry.replace(/(.)\/+$/, "$1") === dir
+  );
 }
 
 /** The targets without repeats of the same kind, reach and path (first one kept). */

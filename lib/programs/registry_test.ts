@@ -90,8 +90,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     followsLinks: "find -L . -name x",
   },
   fd: { runs: "fd -x rm", followsLinks: "fd -L x" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
-  awk: { runs: "awk 'BEGIN{system(\"rm x\")}'", text: "awk '{print}' f" },
-  sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f" },
+  awk: {
+    runs: "awk 'BEGIN{system(\"rm x\")}'",
+    text: "awk '{print}' f",
+    readOnly: { "": "awk '{print > \"out\"}' f" },
+  },
+  sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" } },
   grep: { text: "grep -rn /api src", followsLinks: "grep -rR x ." },
   rg: {
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },

@@ -30,6 +30,8 @@ export interface ScriptEffects {
   reads: Value[];
   /** Why the program cannot be seen, when it cannot (it may then run or touch anything). */
   opaque: string | null;
+  /** It edits its file operands in place (sed `-i`, `--in-place`). */
+  inPlace?: boolean;
 }
 
 /** The awk implementations (their programs share the language read here). */
@@ -71,6 +73,8 @@ interface Located {
    */
   strings: number[];
   opaque: string | null;
+  /** sed edits its files in place (`-i`, `--in-place`). */
+  inPlace?: boolean;
 }
 
 /** The program of an awk command (`-e`/`--source` texts, else the first operand). */
@@ -357,6 +361,7 @@ function sedScriptOf(args: Arg[]): Located {
   /** A word was taken as BSD's suffix (to GNU, the script: the operands are files then). */
   let suffixed = false;
   let options = true;
+  let inPlace = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === null) {
@@ -380,7 +385,11 @@ function sedScriptOf(args: Arg[]): Located {
     if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       const long = eq > 0 ? a.slice(0, eq) : a;
-      if ((SED_FLAGS.has(long) && eq < 0) || long === "--in-place") continue;
+      if (SED_FLAGS.has(long) && eq < 0) continue;
+      if (long === "--in-place") {
+        inPlace = true;
+        continue;
+      }
       if (long === "--line-length" || long === "--expression") {
         strings.push(i);
         const text = eq > 0 ? a.slice(eq + 1) : args[++i];
@@ -397,6 +406,7 @@ function sedScriptOf(args: Arg[]): Located {
     for (let j = 1; j < a.length; j++) {
       const o = "-" + a[j];
       if (o === "-i") {
+        inPlace = true;
         // BSD takes the next word as the backup suffix when the option stands alone (`-i ''`,
         // `-i .bak`); GNU takes it as an operand (an empty script does nothing; one starting
         // with `.` is refused). Either way it runs no script of its own.
@@ -425,13 +435,13 @@ function sedScriptOf(args: Arg[]): Located {
     }
   }
   const first = operands[0];
-  if (first === undefined) return { texts, strings, opaque: null };
-  if (texts.length && first > firstExpression) return { texts, strings, opaque: null };
+  if (first === undefined) return { texts, strings, opaque: null, inPlace };
+  if (texts.length && first > firstExpression) return { texts, strings, opaque: null, inPlace };
   // The first operand is the script: to both (no `-e`), or to BSD (an `-e` after it).
   const script = args[first];
   if (script === null) return fail("a sed script that is not known before it runs");
   if (!texts.length && !suffixed) strings.push(first);
-  return { texts: [script, ...texts], strings, opaque: null };
+  return { texts: [script, ...texts], strings, opaque: null, inPlace };
 }
 
 /**
@@ -441,9 +451,21 @@ function sedScriptOf(args: Arg[]): Located {
 export function sedEffects(args: Arg[]): ScriptEffects {
   const p = sedScriptOf(args);
   if (p.opaque) return opaque(p.opaque);
-  if (!p.texts.length) return none();
+  const inPlace = p.inPlace === true;
+  if (!p.texts.length) return { ...none(), inPlace };
   // (GNU sed --sandbox refuses what this finds; it is counted anyway, as other seds run it.)
-  return sedScript(p.texts.join("\n"));
+  return { ...sedScript(p.texts.join("\n")), inPlace };
+}
+
+/**
+ * Whether an awk or sed command only reads and prints, from its arguments (after the program
+ * name; null: a word not known before it runs, which may be anything): it runs nothing, writes
+ * no file (by its program or `-i`), and its program can be seen. Reading files is fine.
+ */
+export function printsOnly(name: string, args: Arg[]): boolean {
+  if (args.some((a) => a === null)) return false;
+  const e = AWKS.has(name) ? awkEffects(args) : sedEffects(args);
+  return e.opaque === null && !e.inPlace && !e.commands.length && !e.writes.length;
 }
 
 /** Commands that take no argument (after them: blanks, then `;`, `}`, `#` or a newline). */
@@ -678,11 +700,13 @@ export const SCRIPT_PROGRAMS: Program[] = [
   {
     names: [...AWKS],
     runs: scriptStages,
+    readOnly: { "": { accepts: (args) => printsOnly("awk", args) } },
     text: (argv) => scriptStrings("awk", argv.slice(1).map(staticValue)).map((at) => at + 1),
   },
   {
     names: [...SEDS],
     runs: scriptStages,
+    readOnly: { "": { accepts: (args) => printsOnly("sed", args) } },
     text: (argv) => scriptStrings("sed", argv.slice(1).map(staticValue)).map((at) => at + 1),
   },
 ];

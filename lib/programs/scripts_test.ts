@@ -6,6 +6,7 @@ import { join } from "node:path";
 import {
   awkEffects,
   awkProgram,
+  printsOnly,
   type ScriptEffects,
   scriptStrings,
   sedEffects,
@@ -359,4 +360,21 @@ Deno.test({
       effects: awkProgram,
     });
   },
+});
+
+Deno.test("printsOnly: sed and awk that run nothing, write nothing and edit nothing in place", () => {
+  assert.ok(printsOnly("sed", ["-n", "348,450p", "f"]));
+  assert.ok(printsOnly("sed", ["-n", "-e", "1p", "-e", "r other", "f"])); // reading is fine
+  assert.ok(printsOnly("awk", ["-F:", "{print $1}", "f"]));
+  assert.ok(!printsOnly("sed", ["-n", "-i", "p", "f"]));
+  assert.ok(!printsOnly("sed", ["-ni.bak", "p", "f"]));
+  assert.ok(!printsOnly("sed", ["--in-place", "-n", "p", "f"]));
+  assert.ok(!printsOnly("sed", ["-n", "p", "f", "-i"])); // GNU reads options after operands
+  assert.ok(!printsOnly("sed", ["-n", "1w out", "f"]));
+  assert.ok(!printsOnly("sed", ["-n", "s/a/b/e", "f"]));
+  assert.ok(!printsOnly("sed", ["-n", "p", null])); // a word that may be `-i`
+  assert.ok(!printsOnly("awk", ['{print > "o"}', "f"]));
+  assert.ok(!printsOnly("awk", ['{print | "sh"}', "f"]));
+  assert.equal(sedEffects(["-n", "-i", "p", "f"]).inPlace, true);
+  assert.equal(sedEffects(["-n", "--", "p", "-i"]).inPlace, false); // after --, `-i` is a file
 });

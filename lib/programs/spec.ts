@@ -74,6 +74,11 @@ export interface ReadOnlyCheck {
   onlyOptions?: string[];
   /** The grammar of the subcommand the check is for, where it is not the program's. */
   options?: OptionGrammar;
+  /**
+   * The arguments (after the pattern's words) only read: the program's own reader says so (sed's
+   * and awk's scripts). A word not known before it runs, or that may expand to an option, is null.
+   */
+  accepts?: (args: (string | null)[]) => boolean;
 }
 
 /** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */

@@ -1,0 +1,111 @@
+/**
+ * Read-only forms the `$safe-bash` preset accepts on real agent work (issue 20, class 1): sed and
+ * awk programs that only print (their readers in programs/scripts.ts say what a script writes and
+ * runs), bare filters reading standard input; and programs given by a path in a `PATH` directory
+ * (class 2). Each loosening with its hostile spellings.
+ */
+import assert from "node:assert/strict";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { bash, configFrom, ctxIn } from "../testing.ts";
+import type { Action } from "../types.ts";
+
+/** [command, under read-only, under the deny-list]. */
+const HOSTILE: [string, Action, Action][] = [
+  // sed that writes, runs or edits in place, however spelled
+  [`sed -n 'w /etc/x' README.md`, "deny", "allow"],
+  [`sed -n '1,5w out' README.md`, "deny", "allow"],
+  [`sed -n 's/a/b/w out' README.md`, "deny", "allow"],
+  [`sed -n 's/a/b/e' README.md`, "deny", "deny"],
+  [`sed -n -e p -e 'e rm x' README.md`, "deny", "deny"],
+  [`sed -n p -e 'W out' README.md`, "deny", "allow"],
+  [`sed -ni p README.md`, "deny", "allow"],
+  [`sed -n -i.bak p README.md`, "deny", "allow"],
+  [`sed -i -n p README.md`, "deny", "allow"],
+  [`sed --in-place -n p README.md`, "deny", "allow"],
+  [`sed -n --in-place=.bak p README.md`, "deny", "allow"],
+  [`sed -n --in p README.md`, "deny", "deny"],
+  [`sed -n p README.md -i`, "deny", "allow"],
+  [`sed -n -f script.sed README.md`, "deny", "deny"],
+  [`sed -n "$S" README.md`, "deny", "deny"],
+  [`sed -n p $F`, "deny", "ask"],
+  [`sed -n p *.md`, "deny", "ask"],
+  [`sed -n 'r /home/user/.ssh/id_rsa' README.md`, "deny", "deny"],
+  [`sed -n p innocent.txt`, "deny", "deny"],
+  [`sed -n p README.md > out`, "deny", "allow"],
+  // awk that writes or runs
+  [`awk '{print > "out"}' README.md`, "deny", "allow"],
+  [`awk '{print | "sh"}' README.md`, "deny", "deny"],
+  [`awk 'BEGIN{system("rm -rf x")}'`, "deny", "deny"],
+  [`awk '{ "date" | getline d }' README.md`, "deny", "allow"],
+  [`awk -f prog.awk README.md`, "deny", "deny"],
+  [`gawk -i inplace '{print}' README.md`, "deny", "deny"],
+  [`awk '@include "x"; {print}' README.md`, "deny", "deny"],
+  [`awk '{print}' ~/.ssh/id_rsa`, "deny", "deny"],
+  // bare filters: their redirects still count
+  [`cat > out`, "deny", "allow"],
+  [`sort > /etc/x`, "deny", "allow"],
+  [`LD_PRELOAD=/tmp/x.so head`, "deny", "allow"],
+  [`cat < ~/.ssh/id_rsa`, "deny", "deny"],
+  // a program by a path outside PATH is a file it reads; by a path it disguises nothing
+  [`/home/user/project/innocent.txt`, "deny", "deny"],
+  [`/usr/bin/../../home/user/.ssh/id_rsa`, "deny", "deny"],
+  [`/usr/bin/rm -rf x`, "deny", "deny"],
+  [`/usr/bin/sed -i p README.md`, "deny", "allow"],
+];
+
+Deno.test("read-only forms: hostile spellings of sed, awk, bare filters and programs by path", async () => {
+  await checkTable(HOSTILE);
+});
+
+Deno.test("read-only forms: print-only sed and awk, bare filters in a pipe", async () => {
+  await checkEveryday([
+    "sed -n '348,450p' README.md",
+    "sed -n 240,260p src/main.ts",
+    "nl -ba src/main.ts | sed -n '10,20p'",
+    "sed -n -e '/a/,/b/p' -e '$=' README.md",
+    "sed 's/a/b/g' README.md",
+    "sed -n '/x/{p;q}' README.md",
+    "sed -n 's/a/b/p' README.md",
+    "sed -n 'w /dev/stdout' README.md",
+    "sed -n l README.md",
+    "grep -n x README.md | sed -n 1,5p",
+    "awk '{print $1}' README.md",
+    "awk -F: 'NR>1 {print $2}' README.md",
+    `awk 'NR==5, NR==10 { printf "%d %s\\n", NR, $0 }' README.md`,
+    `awk '{print > "/dev/stderr"}' README.md`,
+    "cat README.md | head",
+    "grep x README.md | sort | uniq | wc",
+    "ls | tail",
+    "cat README.md | nl | tac | cat",
+  ]);
+});
+
+Deno.test("a program given by a path in a PATH directory is that program, not a target", async () => {
+  const config = configFrom({
+    policies: {
+      project: { defaultAction: "allow", rules: [] },
+      outside: { defaultAction: "ask", rules: [] },
+    },
+    locations: { "/": "outside", "/work": "project" },
+  });
+  const PATH = "/usr/local/bin:/usr/bin/:/bin:relative";
+  const ctx = ctxIn("/work", { env: { PATH } });
+  const cases: [string, Action][] = [
+    ["/usr/bin/python3 -m pytest tests", "allow"],
+    ["/bin/ls -la", "allow"],
+    ["/usr/local/bin/tool x", "allow"],
+    ["/usr/bin/sub/tool x", "ask"], // a directory below one in PATH is not in PATH
+    ["/usr/bin//python3 x", "ask"],
+    ["/usr/bin/./python3 x", "ask"],
+    ["/usr/bin/../lib/x", "ask"],
+    ["/opt/tool/run x", "ask"], // elsewhere, running a file is reading it
+    ["/usr/bin/python3 /etc/passwd", "ask"], // its arguments are still targets
+    ["relative/python3 x", "allow"], // (inside the project: a relative PATH entry counts not)
+  ];
+  const got: [string, Action][] = [];
+  for (const [command] of cases) got.push([command, (await bash(config, ctx, command)).action]);
+  assert.deepEqual(got, cases);
+  // Without PATH in the tool's environment, the path is judged as any other.
+  const bare = ctxIn("/work", {});
+  assert.equal((await bash(config, bare, "/usr/bin/python3 -m pytest")).action, "ask");
+});
