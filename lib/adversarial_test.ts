@@ -284,18 +284,19 @@ const HOSTILE: [string, Action, Action][] = [
   [`sed -i '' '1r /etc/shadow' notes.txt`, "deny", "deny"],
   [`sed -f script.sed notes.txt`, "deny", "deny"],
   [`sed "$SCRIPT" notes.txt`, "deny", "deny"],
-  // ... and their everyday uses: a program is code, not a path, even when it starts with `/`.
-  [`awk '{print $1}' notes.txt`, "deny", "allow"],
-  [`awk '/^#/ {print}' README.md`, "deny", "allow"],
-  [`awk -F: '$3 > 100 {print $1}' notes.txt`, "deny", "allow"],
-  [`awk -v dir=/usr/share '{print dir "/" $1}' notes.txt`, "deny", "allow"],
+  // ... and their everyday uses: a program is code, not a path, even when it starts with `/`;
+  // one that only prints is read-only.
+  [`awk '{print $1}' notes.txt`, "allow", "allow"],
+  [`awk '/^#/ {print}' README.md`, "allow", "allow"],
+  [`awk -F: '$3 > 100 {print $1}' notes.txt`, "allow", "allow"],
+  [`awk -v dir=/usr/share '{print dir "/" $1}' notes.txt`, "allow", "allow"],
   [`awk '{print $1 > "counts.txt"}' notes.txt`, "deny", "allow"],
-  [`awk 'NR==1{print > "/dev/stderr"}' notes.txt`, "deny", "allow"],
+  [`awk 'NR==1{print > "/dev/stderr"}' notes.txt`, "allow", "allow"],
   [`awk '{print | "sort -u"}' notes.txt`, "deny", "allow"],
-  [`sed '/^#/d' README.md`, "deny", "allow"],
-  [`sed -n '/start/,/end/p' README.md`, "deny", "allow"],
+  [`sed '/^#/d' README.md`, "allow", "allow"],
+  [`sed -n '/start/,/end/p' README.md`, "allow", "allow"],
   [`sed -i 's/a/b/' README.md`, "deny", "allow"],
-  [`sed -e '/^$/d' -e 's|/usr/local|/opt|g' README.md`, "deny", "allow"],
+  [`sed -e '/^$/d' -e 's|/usr/local|/opt|g' README.md`, "allow", "allow"],
   [`sed -n 'w out.txt' README.md`, "deny", "allow"],
   ["fd -e ts -x wc -l", "deny", "ask"],
   // Values bash evaluates as code: a subscript in a value used as a number or a name.

@@ -40,6 +40,7 @@ const HOSTILE: [string, Action, Action][] = [
   [`awk -f prog.awk README.md`, "deny", "deny"],
   [`gawk -i inplace '{print}' README.md`, "deny", "deny"],
   [`awk '@include "x"; {print}' README.md`, "deny", "deny"],
+  [`awk -v f=x 'BEGIN{getline l < f; print l}'`, "deny", "ask"],
   [`awk '{print}' ~/.ssh/id_rsa`, "deny", "deny"],
   // bare filters: their redirects still count
   [`cat > out`, "deny", "allow"],

@@ -460,12 +460,14 @@ export function sedEffects(args: Arg[]): ScriptEffects {
 /**
  * Whether an awk or sed command only reads and prints, from its arguments (after the program
  * name; null: a word not known before it runs, which may be anything): it runs nothing, writes
- * no file (by its program or `-i`), and its program can be seen. Reading files is fine.
+ * no file (by its program or `-i`), and its program can be seen. Reading files it names is fine;
+ * one it computes (`getline < f`) could be any.
  */
 export function printsOnly(name: string, args: Arg[]): boolean {
   if (args.some((a) => a === null)) return false;
   const e = AWKS.has(name) ? awkEffects(args) : sedEffects(args);
-  return e.opaque === null && !e.inPlace && !e.commands.length && !e.writes.length;
+  return e.opaque === null && !e.inPlace && !e.commands.length && !e.writes.length &&
+    !e.reads.includes(null);
 }
 
 /** Commands that take no argument (after them: blanks, then `;`, `}`, `#` or a newline). */
