@@ -135,7 +135,11 @@ export function precisionContext(): Context {
   return {
     cwd: PRECISION_PROJECT,
     home: PRECISION_HOME,
-    env: { HOME: PRECISION_HOME },
+    // A PATH, as pi's environment has one (`/usr/bin/python3` is python3, not a file outside).
+    env: {
+      HOME: PRECISION_HOME,
+      PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    },
     fs: fakeFs({ files: [`${PRECISION_PROJECT}/setup.py`, `${PRECISION_PROJECT}/README.md`] }),
   };
 }
