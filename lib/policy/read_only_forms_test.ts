@@ -102,6 +102,10 @@ Deno.test("a program given by a path in a PATH directory is that program, not a 
     ["/opt/tool/run x", "ask"], // elsewhere, running a file is reading it
     ["/usr/bin/python3 /etc/passwd", "ask"], // its arguments are still targets
     ["relative/python3 x", "allow"], // (inside the project: a relative PATH entry counts not)
+    ["/usr/bin/python3 -m pytest -c /dev/null x", "allow"], // the null device is no place
+    ["pylint --rcfile=/dev/null x", "allow"],
+    ["cat /dev/null/../../etc/passwd", "ask"],
+    ["cp x /dev/sda", "ask"],
   ];
   const got: [string, Action][] = [];
   for (const [command] of cases) got.push([command, (await bash(config, ctx, command)).action]);

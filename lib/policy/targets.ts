@@ -216,6 +216,8 @@ function staticTargets(
   out: Target[],
 ): void {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
+  // The null device holds nothing and keeps nothing: no place (`pytest -c /dev/null`).
+  if (value === "/dev/null") return;
   if (processTargets(value, w, cwds, kind, ctx, out)) return;
   if (value.startsWith("/")) {
     out.push(located(kind, value, "exact", w.text));
