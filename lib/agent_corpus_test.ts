@@ -29,7 +29,7 @@ Deno.test("agent corpus: the starter config allows at least as many commands as 
   // The tool's environment holds a PATH, as pi's does (`/usr/bin/python3` is python3).
   const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   const ctx = ctxIn("/testbed", { home: "/root", files: ["/testbed/setup.py"], env: { PATH } });
-  const counts = { allow: 0, nudge: 0, log: 0, ask: 0, deny: 0 };
+  const counts = { allow: 0, nudge: 0, log: 0, sandbox: 0, ask: 0, deny: 0 };
   for (const command of commands) {
     counts[decide(loaded.config, { tool: "bash", input: { command } }, ctx, { parser }).action]++;
   }

@@ -126,7 +126,9 @@ function printReplay(
   const t = tally(rows);
   io.out(
     `\n${rows.length} tool calls in ${run.files.length} session file(s): ` +
-      Object.entries(t).map(([a, n]) => `${n} ${a}`).join(", ") + "\n",
+      Object.entries(t).filter(([a, n]) => a !== "sandbox" || n > 0).map(([a, n]) => `${n} ${a}`)
+        .join(", ") +
+      "\n",
   );
   // What to change: the asks and denies grouped by the rule or cause behind them.
   const causes = groupCauses(rows);
@@ -208,7 +210,7 @@ export async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
 }
 
 function tally(rows: ReplayRow[]): Record<string, number> {
-  const t: Record<string, number> = { allow: 0, nudge: 0, log: 0, ask: 0, deny: 0 };
+  const t: Record<string, number> = { allow: 0, nudge: 0, log: 0, sandbox: 0, ask: 0, deny: 0 };
   for (const r of rows) t[r.action]++;
   return t;
 }

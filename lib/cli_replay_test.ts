@@ -55,7 +55,7 @@ Deno.test("replay without a config uses the starter config, says so, and prints 
   const j = await run(["replay", "--json", dir], { home: t.home, cwd: t.root });
   const parsed = JSON.parse(j.out);
   assert.equal(parsed.starter, true);
-  assert.deepEqual(parsed.summary, { allow: 1, nudge: 0, log: 0, ask: 0, deny: 2 });
+  assert.deepEqual(parsed.summary, { allow: 1, nudge: 0, log: 0, sandbox: 0, ask: 0, deny: 2 });
   assert.equal(parsed.rows[2].verdict.stages[0].targets[0].protection.action, "deny");
 });
 

@@ -8,7 +8,7 @@
 import { PROTECTION_RANK } from "./policy/action.ts";
 import { expandSafeBash } from "./policy/safe_bash.ts";
 import { SAFE_BASH } from "./config_keys.ts";
-import { perFileItems } from "./config_merge.ts";
+import { perFileItems, sandboxEnabled } from "./config_merge.ts";
 import {
   baseOf,
   effective,
@@ -32,6 +32,7 @@ import type {
   ProtectionAction,
   ProtectionEntry,
   Rule,
+  SandboxConfig,
 } from "./types.ts";
 
 function plain(v: PValue): unknown {
@@ -70,6 +71,14 @@ function buildRules(items: PValue[]): Rule[] {
     rules.push(rule);
   }
   return rules;
+}
+
+/** The sandbox block with its defaults, or null when the config has none. */
+function sandboxOf(merged: PObject): SandboxConfig | null {
+  const block = get(merged, "sandbox")?.value;
+  if (block?.kind !== "object") return null;
+  const network = str(get(block, "network")?.value) === "none" ? "none" : "unrestricted";
+  return { enabled: sandboxEnabled(merged), network };
 }
 
 /** The Config of merged, validated files (only called when there are no errors). */
@@ -142,6 +151,7 @@ export function buildConfig(
     agentTimeout: orNull<AgentTimeout>("agentTimeout"),
     nudgeTimeout: orNull<NudgeTimeout>("nudgeTimeout"),
     decisions: orNull<DecisionsConfig>("decisions"),
+    sandbox: sandboxOf(merged),
     tests,
     files: fileNames,
   };

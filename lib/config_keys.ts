@@ -9,9 +9,9 @@
 export const SAFE_BASH = "$safe-bash";
 
 /** The actions a rule or a test expectation may name. */
-export const ACTIONS = ["allow", "nudge", "ask", "deny", "log"] as const;
+export const ACTIONS = ["allow", "nudge", "ask", "deny", "log", "sandbox"] as const;
 /** A policy's defaultAction (nudge needs a message, so only rules have it). */
-export const DEFAULT_ACTIONS = ["allow", "ask", "deny", "log"] as const;
+export const DEFAULT_ACTIONS = ["allow", "ask", "deny", "log", "sandbox"] as const;
 /** The actions of a pathProtection glob. */
 export const PROTECTION_ACTIONS = ["deny", "ask", "log"] as const;
 /** The decisions block's unavailableAction and errorAction. */
@@ -28,6 +28,7 @@ export const TOP_KEYS = [
   "agentTimeout",
   "nudgeTimeout",
   "decisions",
+  "sandbox",
   "tests",
 ];
 /** The keys of a policy. */
@@ -67,6 +68,10 @@ export const WEIGHT_KEYS = [
   "readSensitive",
   "readUnknown",
 ];
+/** The keys of the sandbox block. */
+export const SANDBOX_KEYS = ["enabled", "network"];
+/** The sandbox's network settings: unrestricted, or none at all. */
+export const SANDBOX_NETWORK = ["unrestricted", "none"] as const;
 /** The keys of a test. */
 export const TEST_KEYS = ["tool", "input", "cwd", "expect"];
 /** The yesThreshold when the config sets none. */

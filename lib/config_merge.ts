@@ -139,6 +139,8 @@ export function validateMerged(merged: PObject, files: ParsedFile[], d: Diag): v
     }
   }
 
+  checkSandboxAction(merged, files, d);
+
   const decisions = get(merged, "decisions")?.value;
   if (decisions?.kind === "object") {
     const yes = get(decisions, "yesThreshold")?.value;
@@ -158,6 +160,42 @@ export function validateMerged(merged: PObject, files: ParsedFile[], d: Diag): v
       );
     }
   }
+}
+
+/** Whether the merged config has an enabled sandbox block (`"enabled"` defaults to true). */
+export function sandboxEnabled(merged: PObject): boolean {
+  const block = get(merged, "sandbox")?.value;
+  if (block?.kind !== "object") return false;
+  const enabled = get(block, "enabled")?.value;
+  return enabled === undefined || (enabled.kind === "scalar" && enabled.value === true);
+}
+
+/**
+ * The `sandbox` action (a rule's, a defaultAction) without an enabled sandbox block is an error:
+ * the call could not proceed where the config means it to, so the config fails closed.
+ */
+function checkSandboxAction(merged: PObject, files: ParsedFile[], d: Diag): void {
+  if (sandboxEnabled(merged)) return;
+  const why = `"sandbox" needs an enabled "sandbox" block at the top level ` +
+    `(e.g. "sandbox": { "enabled": true }); without one the call could not be sandboxed`;
+  const flag = (v: PValue | undefined, segs: Seg[]) => {
+    if (v !== undefined && str(v) === "sandbox") err(d, v.pos, `${at(segs)}${why}`);
+  };
+  const rulesOf = (v: PValue | undefined, segs: Seg[]) => {
+    if (v?.kind !== "array") return;
+    v.items.forEach((item, i) => {
+      if (item.kind === "object") flag(get(item, "action")?.value, [...segs, i, "action"]);
+    });
+  };
+  const policies = get(merged, "policies")?.value;
+  if (policies?.kind === "object") {
+    for (const p of effective(policies)) {
+      if (p.value.kind !== "object") continue;
+      flag(get(p.value, "defaultAction")?.value, ["policies", p.key, "defaultAction"]);
+      rulesOf(get(p.value, "rules")?.value, ["policies", p.key, "rules"]);
+    }
+  }
+  for (const f of files) rulesOf(get(f.root, "approvalRules")?.value, ["approvalRules"]);
 }
 
 /**

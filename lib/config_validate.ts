@@ -16,6 +16,8 @@ import {
   PROTECTION_ACTIONS,
   RULE_KEYS,
   SAFE_BASH,
+  SANDBOX_KEYS,
+  SANDBOX_NETWORK,
   TEST_KEYS,
   TOP_KEYS,
   WEIGHT_KEYS,
@@ -167,6 +169,9 @@ export function validateFile(file: ParsedFile, d: Diag): void {
         break;
       case "decisions":
         checkDecisions(v, segs, d);
+        break;
+      case "sandbox":
+        checkSandbox(v, segs, d);
         break;
       case "tests": {
         const arr = expectArray(v, segs, d, "an array of tests");
@@ -485,6 +490,35 @@ function checkDecisions(v: PValue, segs: Seg[], d: Diag): void {
 }
 
 const MAX_TIMEOUT_MS = 2147483647;
+
+function checkSandbox(v: PValue, segs: Seg[], d: Diag): void {
+  const obj = expectObject(
+    v,
+    segs,
+    d,
+    'an object ({ "enabled": true, "network": "unrestricted" | "none" })',
+  );
+  if (obj === undefined) return;
+  checkKeys(obj, SANDBOX_KEYS, segs, d);
+  for (const p of effective(obj)) {
+    const ps = [...segs, p.key];
+    if (p.key === "enabled" && !(p.value.kind === "scalar" && typeof p.value.value === "boolean")) {
+      err(d, p.value.pos, `${at(ps)}expected true or false, found ${describe(p.value)}`);
+    } else if (p.key === "network") {
+      expectEnum(
+        p.value,
+        SANDBOX_NETWORK,
+        ps,
+        d,
+        "sandbox network",
+        (s) =>
+          s === "allowedDomains" || s.includes(".")
+            ? "allowing single domains needs a filtering proxy, which the sandbox does not have"
+            : undefined,
+      );
+    }
+  }
+}
 
 function hasCredentials(s: string): boolean {
   try {

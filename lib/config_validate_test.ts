@@ -98,7 +98,8 @@ Deno.test("nudge as defaultAction gets the special message", () => {
   ));
   assert.deepEqual(errors(r), [
     `${P}:3:34: policies.strict.defaultAction: "nudge" is not a valid defaultAction ` +
-    `(nudge needs a message, use it on a rule); expected one of "allow", "ask", "deny", "log"`,
+    `(nudge needs a message, use it on a rule); expected one of "allow", "ask", "deny", "log", ` +
+    `"sandbox"`,
   ]);
 });
 
@@ -158,7 +159,7 @@ Deno.test("rule checks: action, tool, pattern, message, policy", () => {
     r,
     `${P}:4:17`,
     'policies.p.rules[1].action: "block" is not a valid action',
-    '"allow", "nudge", "ask", "deny", "log"',
+    '"allow", "nudge", "ask", "deny", "log", "sandbox"',
   );
   assertHasError(r, `${P}:5:5`, 'policies.p.rules[2]: missing "tool"');
   assertHasError(r, `${P}:6:34`, "policies.p.rules[3].tool: must not be empty");

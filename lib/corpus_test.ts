@@ -42,7 +42,7 @@ Deno.test(`corpus: all ${corpus.length} commands get a verdict without throwing`
   const parser = await loadBashParser();
   const counts: Record<string, Record<Action, number>> = {};
   for (const [name, config] of [["read-only", readOnly], ["deny-list", denyList]] as const) {
-    counts[name] = { allow: 0, nudge: 0, log: 0, ask: 0, deny: 0 };
+    counts[name] = { allow: 0, nudge: 0, log: 0, sandbox: 0, ask: 0, deny: 0 };
     for (const command of corpus) {
       const v = decide(config, { tool: "bash", input: { command } }, ctx, { parser });
       assert.ok(ACTIONS.includes(v.action), command);

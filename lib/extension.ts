@@ -453,6 +453,23 @@ interface Enforced {
   block?: { block: true; reason: string };
 }
 
+/** An ask: allowed for the session already, or the user's answer to the dialog. */
+async function askUser(
+  g: Gate,
+  _event: ToolCallEvent,
+  ctx: PiContext,
+  verdict: Verdict,
+  notification: string,
+): Promise<Enforced> {
+  if (allowedForSession(g.state, verdict)) {
+    return { final: "allow", choice: "allowed for session" };
+  }
+  const answer = await ask(g, verdict, notification, ctx);
+  if (answer.allowed) return { final: "allow", choice: answer.choice };
+  const reason = deniedReason(verdict, answer.choice);
+  return { final: "deny", choice: answer.choice, block: { block: true, reason } };
+}
+
 /** Enforce the action after session state: notify, nudge, ask, or block. */
 async function enforce(
   g: Gate,
@@ -472,15 +489,30 @@ async function enforce(
       ctx.ui.notify(applied.notification ?? "", "warning");
       if (verdict.nudge) holdNudge(g.state, event.toolCallId, verdict.nudge.message);
       return { final: "nudge" };
-    case "ask": {
-      if (allowedForSession(g.state, verdict)) {
-        return { final: "allow", choice: "allowed for session" };
+    case "sandbox":
+      if (tool !== "bash") {
+        // pi's read tools (the engine made every other tool ask): the sandbox would let a
+        // command read there, so they proceed.
+        ctx.ui.notify(applied.notification ?? `pi-controls: sandbox ${tool}`, "info");
+        return { final: "sandbox" };
       }
-      const answer = await ask(g, verdict, applied.notification ?? `pi-controls: ask ${tool}`, ctx);
-      if (answer.allowed) return { final: "allow", choice: answer.choice };
-      const reason = deniedReason(verdict, answer.choice);
-      return { final: "deny", choice: answer.choice, block: { block: true, reason } };
-    }
+      // No runner yet: the sandbox cannot start, so the call fails closed to an ask.
+      return await askUser(
+        g,
+        event,
+        ctx,
+        verdict,
+        `${applied.notification ?? `pi-controls: sandbox ${tool}`} (the sandbox cannot start ` +
+          `here, so it asks)`,
+      );
+    case "ask":
+      return await askUser(
+        g,
+        event,
+        ctx,
+        verdict,
+        applied.notification ?? `pi-controls: ask ${tool}`,
+      );
     case "deny":
       ctx.ui.notify(applied.notification ?? `pi-controls: deny ${tool}`, "warning");
       return {

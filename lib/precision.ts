@@ -1,6 +1,6 @@
 /**
  * Precision on real agent work: the agent corpus (testdata/corpus/agents.jsonl, an LLM agent's
- * bash steps with its cwd `/testbed`) decided under four configs, and for each the share allowed
+ * bash steps with its cwd `/testbed`) decided under five configs, and for each the share allowed
  * and every ask and deny grouped by its cause (verdict_cause.ts, as `replay` groups them), with
  * the programs behind each cause and a few examples. `deno task bench:precision` prints it
  * (bench/precision.ts); lib/precision_test.ts fixes the counts.
@@ -66,7 +66,10 @@ const DESTRUCTIVE = [
   "chown -R *",
 ];
 
-/** The configs of the benchmark: the three of issue 20 and the starter config `init` writes. */
+/**
+ * The configs of the benchmark: the three of issue 20, the read-only one sandboxed (issue 21) and
+ * the starter config `init` writes.
+ */
 export const PRECISION_CONFIGS: PrecisionConfig[] = [
   {
     name: "trusted",
@@ -97,6 +100,27 @@ export const PRECISION_CONFIGS: PrecisionConfig[] = [
       },
       locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
       pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
+    }),
+  },
+  {
+    name: "read-only-sandbox",
+    title: 'the read-only config with "defaultAction": "sandbox" in the project and the ' +
+      "sandbox enabled",
+    text: JSON.stringify({
+      policies: {
+        project: {
+          defaultAction: "sandbox",
+          rules: [
+            "$safe-bash",
+            ...["read", "grep", "find", "ls"].map((tool) => ({ action: "allow", tool })),
+          ],
+        },
+        tmp: { defaultAction: "allow", rules: [] },
+        outside: { defaultAction: "ask", rules: [] },
+      },
+      locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
+      pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
+      sandbox: { enabled: true },
     }),
   },
   {
@@ -168,7 +192,7 @@ export function measurePrecision(
   ctx: Context = precisionContext(),
 ): PrecisionResult[] {
   const loaded = configs.map(loadPrecisionConfig);
-  const actions = configs.map(() => ({ allow: 0, nudge: 0, log: 0, ask: 0, deny: 0 }));
+  const actions = configs.map(() => ({ allow: 0, nudge: 0, log: 0, sandbox: 0, ask: 0, deny: 0 }));
   const tallies = configs.map(() => new CauseTally(EXAMPLES));
   for (const command of commands) {
     const input = { command };
@@ -189,7 +213,22 @@ export function measurePrecision(
 
 /** The share allowed, as a percentage with two decimals (`99.21%`). */
 export function allowRate(r: PrecisionResult): string {
-  return `${(100 * r.actions.allow / Math.max(r.total, 1)).toFixed(2)}%`;
+  return percent(r.actions.allow, r.total);
+}
+
+/** The share that proceeds (allowed, nudged, logged or sandboxed), as `allowRate` shows it. */
+export function proceedRate(r: PrecisionResult): string {
+  const a = r.actions;
+  return percent(a.allow + a.nudge + a.log + a.sandbox, r.total);
+}
+
+/** The share that still asks, as `allowRate` shows it. */
+export function askRate(r: PrecisionResult): string {
+  return percent(r.actions.ask, r.total);
+}
+
+function percent(n: number, total: number): string {
+  return `${(100 * n / Math.max(total, 1)).toFixed(2)}%`;
 }
 
 /** The counts a change in precision moves: actions, and asks and denies per cause. */
@@ -217,9 +256,17 @@ export function renderPrecision(results: PrecisionResult[]): string {
       `${r.name}: ${allowRate(r)} allowed of ${n(r.total)} (${n(a.allow)} allow, ${
         n(a.ask)
       } ask, ` +
-        `${n(a.deny)} deny${a.nudge + a.log ? `, ${n(a.nudge)} nudge, ${n(a.log)} log` : ""})`,
+        `${n(a.deny)} deny${a.nudge + a.log ? `, ${n(a.nudge)} nudge, ${n(a.log)} log` : ""}${
+          a.sandbox ? `, ${n(a.sandbox)} sandbox` : ""
+        })`,
       `  ${r.title}`,
     );
+    if (a.sandbox) {
+      out.push(
+        `  proceed (allowed or sandboxed): ${proceedRate(r)}; still ask: ${askRate(r)}; ` +
+          `deny: ${percent(a.deny, r.total)}`,
+      );
+    }
     if (r.causes.length) out.push("     ask   deny  cause");
     for (const c of r.causes) {
       out.push(`  ${String(c.asks).padStart(6)} ${String(c.denies).padStart(6)}  ${c.cause}`);

@@ -1,5 +1,5 @@
 /**
- * The precision benchmark's counts (lib/precision.ts: the agent corpus under four configs) per
+ * The precision benchmark's counts (lib/precision.ts: the agent corpus under five configs) per
  * config, action and cause, as `testdata/corpus/precision.json` holds them: a change in precision
  * shows in review. A change meant to move them re-records the file (and the README's rates):
  *
@@ -75,5 +75,5 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
       ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$F"']],
     ],
   );
-  assert.deepEqual(starter.actions, { allow: 1, nudge: 0, log: 0, ask: 5, deny: 2 });
+  assert.deepEqual(starter.actions, { allow: 1, nudge: 0, log: 0, sandbox: 0, ask: 5, deny: 2 });
 });

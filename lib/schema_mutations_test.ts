@@ -53,7 +53,7 @@ interface Mutation {
 }
 
 const UNKNOWN_KEYS = ["polices", "Policies", "defaultaction", "actions", "patern", "messages"]
-  .concat(["timeout", "extra", "__proto__", "constructor", "sandbox", "Tool", "windowsSeconds"]);
+  .concat(["timeout", "extra", "__proto__", "constructor", "sandboxes", "Tool", "windowsSeconds"]);
 
 const MUTATIONS: Mutation[] = [
   {
@@ -174,7 +174,7 @@ const MUTATIONS: Mutation[] = [
     why: /is not a valid|expected one of/,
     apply(r, g) {
       const c = g.config;
-      const bad = ["Allow", "ALLOW", "block", "sandbox", "warn", "", " allow", "deny "];
+      const bad = ["Allow", "ALLOW", "block", "sandboxed", "warn", "", " allow", "deny "];
       const slots: [Obj, string, string[]][] = [
         ...policyObjects(c).map((p): [Obj, string, string[]] => [
           p,

@@ -152,6 +152,11 @@ Deno.test("the schema allows exactly the keys the validator allows, at every lev
       Object.keys(schema.properties.decisions.properties.weights.properties),
     ],
     [
+      "sandbox",
+      (c, x) => (c.sandbox = { ...x }),
+      Object.keys(schema.properties.sandbox.properties),
+    ],
+    [
       "test",
       (c, x) => (c.tests = [{ tool: "read", input: {}, expect: "allow", ...x }]),
       Object.keys(def("test").properties),
@@ -191,6 +196,11 @@ Deno.test("the schema's enums are the validator's", () => {
       decisions.unavailableAction.enum,
     ],
     ["errorAction", (c, v) => (c.decisions = { errorAction: v }), decisions.errorAction.enum],
+    [
+      "sandbox.network",
+      (c, v) => (c.sandbox = { network: v }),
+      schema.properties.sandbox.properties.network.enum,
+    ],
   ];
   for (const [where, place, schemaEnum] of places) {
     const config = base();
@@ -199,8 +209,9 @@ Deno.test("the schema's enums are the validator's", () => {
     const values = enumFromMessage(validatorErrors(JSON.stringify(config), "project"));
     assert.deepEqual(schemaEnum, values, where);
   }
-  assert.deepEqual(def("action").enum, ["allow", "nudge", "ask", "deny", "log"]);
-  assert.deepEqual(def("defaultAction").enum, ["allow", "ask", "deny", "log"]);
+  assert.deepEqual(def("action").enum, ["allow", "nudge", "ask", "deny", "log", "sandbox"]);
+  assert.deepEqual(def("defaultAction").enum, ["allow", "ask", "deny", "log", "sandbox"]);
+  assert.deepEqual(schema.properties.sandbox.properties.network.enum, ["unrestricted", "none"]);
   assert.deepEqual(def("protectionAction").enum, ["deny", "ask", "log"]);
   assert.deepEqual(decisions.unavailableAction.enum, ["allow", "ask", "deny"]);
 });

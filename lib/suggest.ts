@@ -39,6 +39,7 @@ import {
   effectiveConfig,
 } from "./config_view.ts";
 import { CHOICES } from "./ask_choices.ts";
+import { ACTIONS as RULE_ACTIONS } from "./config_keys.ts";
 import { realFs } from "./policy/fs_facts.ts";
 import { protectionPair } from "./policy/protection.ts";
 import {
@@ -278,7 +279,7 @@ function exampleOf(tool: string, command: unknown, paths: string[]): string {
   return text.length > 100 ? text.slice(0, 99) + "…" : text;
 }
 
-const ACTIONS = new Set(["allow", "nudge", "ask", "deny", "log"]);
+const ACTIONS = new Set<string>(RULE_ACTIONS);
 
 /** The verdict a decision line recorded, as far as the line tells it. */
 function recordedVerdict(line: Record<string, unknown>): Verdict {

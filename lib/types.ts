@@ -5,7 +5,7 @@
  */
 
 /** What a rule, a policy default or a verdict does with a tool call. */
-export type Action = "allow" | "nudge" | "ask" | "deny" | "log";
+export type Action = "allow" | "nudge" | "ask" | "deny" | "log" | "sandbox";
 
 /** Actions a policy may use as its defaultAction (nudge needs a message, so it is not one). */
 export type DefaultAction = Exclude<Action, "nudge">;
@@ -41,6 +41,17 @@ export interface AgentTimeout {
 export interface NudgeTimeout {
   maxNudges: number;
   windowSeconds: number;
+}
+
+/**
+ * The sandbox block: bash calls whose verdict is `sandbox` run inside an OS sandbox whose
+ * boundaries come from the same config (lib/policy/sandbox.ts).
+ */
+export interface SandboxConfig {
+  /** Whether the sandbox is on (a block written with `"enabled": false` keeps the action an error). */
+  enabled: boolean;
+  /** `"unrestricted"` (the default) or `"none"`: no network inside the sandbox. */
+  network: "unrestricted" | "none";
 }
 
 /** The decisions (eval classification) block, kept as validated for the eval issue. */
@@ -101,6 +112,8 @@ export interface Config {
   agentTimeout: AgentTimeout | null;
   nudgeTimeout: NudgeTimeout | null;
   decisions: DecisionsConfig | null;
+  /** The sandbox block, null when the config has none (the `sandbox` action is then an error). */
+  sandbox: SandboxConfig | null;
   tests: ConfigTest[];
   /** The files the config was read from, global first. */
   files: string[];

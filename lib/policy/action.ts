@@ -1,5 +1,6 @@
 /**
- * The order of actions, defined once: how restrictive each is (deny > ask > log > nudge > allow),
+ * The order of actions, defined once: how restrictive each is
+ * (deny > ask > sandbox > log > nudge > allow),
  * the tie-break between rules of equal specificity (least disruptive first), and the rank of
  * pathProtection actions. "Strictest wins" anywhere in pi-controls is a max over this order.
  *
@@ -14,22 +15,30 @@
  */
 import type { Action, ProtectionAction } from "../types.ts";
 
-/** Restrictiveness across targets and stages: deny > ask > log > nudge > allow. */
+/**
+ * Restrictiveness across targets and stages: deny > ask > sandbox > log > nudge > allow (a
+ * sandboxed call proceeds, inside boundaries: less than asking, more than running freely).
+ */
 export const RESTRICTIVENESS: Readonly<Record<Action, number>> = {
   allow: 0,
   nudge: 1,
   log: 2,
-  ask: 3,
-  deny: 4,
+  sandbox: 3,
+  ask: 4,
+  deny: 5,
 };
 
-/** Tie-break at equal specificity, least disruptive first: allow > nudge > ask > deny > log. */
+/**
+ * Tie-break at equal specificity, least disruptive first: allow > nudge > sandbox > ask > deny >
+ * log.
+ */
 export const TIE_BREAK: Readonly<Record<Action, number>> = {
   allow: 0,
   nudge: 1,
-  ask: 2,
-  deny: 3,
-  log: 4,
+  sandbox: 2,
+  ask: 3,
+  deny: 4,
+  log: 5,
 };
 
 /** The rank of pathProtection actions, in the same order as RESTRICTIVENESS. */

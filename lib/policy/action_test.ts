@@ -9,9 +9,9 @@ import {
 } from "./action.ts";
 import type { Action } from "../types.ts";
 
-const ORDER: Action[] = ["allow", "nudge", "log", "ask", "deny"];
+const ORDER: Action[] = ["allow", "nudge", "log", "sandbox", "ask", "deny"];
 
-Deno.test("action order: deny > ask > log > nudge > allow, and strictest is a max over it", () => {
+Deno.test("action order: deny > ask > sandbox > log > nudge > allow, and strictest is a max over it", () => {
   for (let i = 0; i < ORDER.length; i++) {
     for (let j = 0; j < ORDER.length; j++) {
       const [a, b] = [ORDER[i], ORDER[j]];
@@ -22,12 +22,12 @@ Deno.test("action order: deny > ask > log > nudge > allow, and strictest is a ma
   assert.equal(strictest([]), "allow");
   assert.equal(strictest(["log", "nudge", "allow"]), "log");
   assert.equal(strictest(["ask", "deny", "log"]), "deny");
-  assert.deepEqual(ORDER.map((a) => RESTRICTIVENESS[a]), [0, 1, 2, 3, 4]);
+  assert.deepEqual(ORDER.map((a) => RESTRICTIVENESS[a]), [0, 1, 2, 3, 4, 5]);
 });
 
 Deno.test("action order: ties between equal rules go to the least disruptive, log last", () => {
   const byTie = [...ORDER].sort((a, b) => TIE_BREAK[a] - TIE_BREAK[b]);
-  assert.deepEqual(byTie, ["allow", "nudge", "ask", "deny", "log"]);
+  assert.deepEqual(byTie, ["allow", "nudge", "sandbox", "ask", "deny", "log"]);
 });
 
 Deno.test("action order: pathProtection ranks follow the same order", () => {

@@ -34,6 +34,7 @@ import {
   protectionPair,
 } from "./protection.ts";
 import { RESTRICTIVENESS, strictest } from "./action.ts";
+import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import { PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
@@ -665,6 +666,7 @@ export function decide(
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
     : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
+  applySandbox(config, call.tool, stages);
   const action = strictest(stages.map((s) => s.action));
   const policies: string[] = [];
   for (const s of stages) {

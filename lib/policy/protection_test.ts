@@ -18,6 +18,7 @@ function cfg(entries: Record<string, "deny" | "ask" | "log">, base: string | nul
     agentTimeout: null,
     nudgeTimeout: null,
     decisions: null,
+    sandbox: null,
     tests: [],
     files: [],
   };
