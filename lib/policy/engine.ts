@@ -298,7 +298,11 @@ function judgeTarget(
     let r: (RuleResult & { approval?: Rule }) | undefined;
     for (const [p, known] of judged) if (p === placement.policy) r = known;
     if (!r) {
-      r = judgePlacement(config, placement, subject, explain);
+      const facts = subject.stage;
+      const zoned = facts instanceof PresetFacts && facts.writesIn
+        ? { ...subject, stage: facts.inPolicy(placement.policy) }
+        : subject;
+      r = judgePlacement(config, placement, zoned, explain);
       judged.push([placement.policy, r]);
     }
     if (!bestResult || RESTRICTIVENESS[r.action] > RESTRICTIVENESS[bestResult.action]) {
@@ -455,6 +459,8 @@ function decideStage(
     () => writes ??= !stageReadsOnly(subject, stage),
     stage,
   );
+  const written = raw.filter((t) => t.kind === "redirect" && t.write);
+  if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
   if (!unknown && CD_BUILTINS.has(name.value)) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
@@ -503,16 +509,50 @@ function cwdText(cwds: (string | null)[]): string {
   return [...new Set(shown)].join(" | ");
 }
 
-/** What a preset (`$safe-bash`) checks of a stage, worked out only when a preset asks. */
+/**
+ * Whether the places a stage's write redirects may land in include a policy's: every policy when
+ * one of them may land anywhere.
+ */
+function writtenPolicies(
+  ctx: Context,
+  written: Target[],
+  shared: StageShared,
+): (policy: string | null) => boolean {
+  const policies = new Set<string | null>();
+  for (const t of written) {
+    if (t.reach === "anywhere" || t.path === null) return () => true;
+    for (const p of reachedBy(ctx, t, shared).placements) policies.add(p.policy);
+  }
+  return (policy) => policies.has(policy);
+}
+
+/**
+ * What a preset (`$safe-bash`) checks of a stage, worked out only when a preset asks. Judged for
+ * one policy's places (`inPolicy`), the stage writes only where a write redirect lands there: a
+ * write into another zone is that zone's business (`cat f > /tmp/out` reads in the project).
+ */
 class PresetFacts implements StageFacts {
   #argv?: string[];
   #writes?: boolean;
-  constructor(private stage: Stage) {}
+  constructor(
+    private stage: Stage,
+    /** Whether a write redirect of the stage may land in a policy's places (absent: anywhere). */
+    readonly writesIn?: (policy: string | null) => boolean,
+    private policy?: string | null,
+  ) {}
+  /** The facts as a preset judging `policy`'s places sees them. */
+  inPolicy(policy: string | null): PresetFacts {
+    return new PresetFacts(this.stage, this.writesIn, policy);
+  }
   get argv(): string[] {
     return this.#argv ??= this.stage.argv.map((w) => w.value);
   }
   get writes(): boolean {
-    return this.#writes ??= this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r));
+    if (this.#writes === undefined) {
+      this.#writes = this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)) &&
+        (this.writesIn === undefined || this.policy === undefined || this.writesIn(this.policy));
+    }
+    return this.#writes;
   }
   get assignments(): string[] | undefined {
     return this.stage.assignments?.map((w) => w.value);

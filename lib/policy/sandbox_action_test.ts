@@ -60,7 +60,7 @@ Deno.test("what only asks because it cannot be seen runs sandboxed", async () =>
   for (
     const cmd of [
       "$CMD build",
-      "bash ./run.sh",
+      "./gen | bash",
       "cat $UNKNOWN",
       'sh -c "$CODE"',
       'eval "$(./gen)"',
@@ -81,7 +81,7 @@ Deno.test("what a rule or a protection asks, or a seen place's policy asks, stil
       "echo x > /etc/x",
       "cat $X > /etc/y",
       "$CMD > .env",
-      "bash ./run.sh > /etc/z",
+      "./gen | bash > /etc/z",
     ]
   ) {
     const v = await bash(unseenConfig(), ctx, cmd);
@@ -89,7 +89,7 @@ Deno.test("what a rule or a protection asks, or a seen place's policy asks, stil
   }
   // A user's ask rule: an unknown command could be it (`git push` runs as well in a sandbox).
   const c = withSandbox();
-  for (const cmd of ["git push origin main", "$CMD x", "bash ./run.sh"]) {
+  for (const cmd of ["git push origin main", "$CMD x", "./gen | bash"]) {
     const v = await bash(c, ctx, cmd);
     assert.ok(v.action === "ask" || v.action === "deny", `${cmd}: ${v.action}`);
   }
@@ -106,7 +106,7 @@ Deno.test("without the sandbox block, what cannot be seen asks as before", async
     defaultPolicy: "project",
   });
   assert.equal((await bash(c, ctx, "$CMD build")).action, "ask");
-  assert.equal((await bash(c, ctx, "bash ./run.sh")).action, "ask");
+  assert.equal((await bash(c, ctx, "./gen | bash")).action, "ask");
 });
 
 Deno.test("pi's read tools proceed under sandbox; write, edit and other tools ask", async () => {

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname, resolve } from "node:path";
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
@@ -16,71 +16,136 @@ const LONG_VALUED = new Set(["--target-directory", "--suffix"]);
 const LN: OptionGrammar = { valued: "St", longValued: LONG_VALUED };
 const CP: OptionGrammar = { valued: "tS", longValued: LONG_VALUED };
 
+/** What an `ln` or `cp` stage's options say about the links it makes. */
+interface LinkArgs {
+  program: "ln" | "cp";
+  symbolic: boolean;
+  relative: boolean;
+  noTargetDir: boolean;
+  targetDir: string | null;
+  /** The operands, with their positions in argv (1-based). */
+  operands: { value: string; at: number }[];
+}
+
+/** Read an `ln`/`cp` argv once; null when a word before the operands' end is not static. */
+function linkArgs(argv: Word[]): LinkArgs | null {
+  const program = argv[0].value.endsWith("ln") ? "ln" : "cp";
+  const out: LinkArgs = {
+    program,
+    symbolic: false,
+    relative: false,
+    noTargetDir: false,
+    targetDir: null,
+    operands: [],
+  };
+  const args = argv.slice(1);
+  const values = args.map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, program === "ln" ? LN : CP)) {
+    if (t.kind === "dynamic") return null;
+    if (t.kind === "operand") out.operands.push({ value: values[t.at]!, at: t.at + 1 });
+    else if (t.name === "-s" || t.name === "--symbolic" || t.name === "--symbolic-link") {
+      out.symbolic = true;
+    } else if ((t.name === "-r" && program === "ln") || t.name === "--relative") {
+      out.relative = true;
+    } else if (t.name === "-T" || t.name === "--no-target-directory") out.noTargetDir = true;
+    else if (t.name === "-t" || t.name === "--target-directory") {
+      out.targetDir = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].value);
+      if (out.targetDir === "" && t.name === "-t") out.targetDir = null;
+    }
+  }
+  return out;
+}
+
+/**
+ * The links a symbolic `ln`/`cp` makes, relative to the cwd: each link's name with the target
+ * operand it is made for (as written). `ln -s T DIR` may make `DIR/T`'s name or `DIR` itself:
+ * both are kept.
+ */
+function linkPairs(a: LinkArgs): { link: string; target: string; at: number }[] {
+  const pairs: { link: string; target: string; at: number }[] = [];
+  const ops = a.operands;
+  if (!a.symbolic || !ops.length) return pairs;
+  if (a.targetDir !== null) {
+    for (const t of ops) {
+      if (named(t.value)) {
+        pairs.push({ link: a.targetDir + "/" + basename(t.value), target: t.value, at: t.at });
+      }
+    }
+  } else if (ops.length === 1) {
+    if (named(ops[0].value)) {
+      pairs.push({ link: basename(ops[0].value), target: ops[0].value, at: ops[0].at });
+    }
+  } else {
+    const last = ops[ops.length - 1].value;
+    const targets = ops.slice(0, -1);
+    for (const t of targets) {
+      if (targets.length === 1) pairs.push({ link: last, target: t.value, at: t.at });
+      if (!a.noTargetDir && named(t.value)) {
+        pairs.push({ link: last + "/" + basename(t.value), target: t.value, at: t.at });
+      }
+    }
+  }
+  return pairs;
+}
+
 /**
  * The symlinks `ln -s` / `ln --symbolic` and `cp -s` / `cp --symbolic-link` stages make, for each
  * cwd they may run in. Operands that are not static make no entry (the stage itself is then not
- * known, and asks). `ln -s T DIR` may make `DIR/T`'s name or `DIR` itself: both are kept.
+ * known, and asks).
  */
 function symlinksMade(stage: Stage): MadeLink[] {
   const out: MadeLink[] = [];
-  {
-    const name = stage.argv[0];
-    const program = name.value.endsWith("ln") ? "ln" : "cp";
-    let symbolic = false;
-    let relative = false;
-    let noTargetDir = false;
-    let targetDir: string | null = null;
-    const operands: string[] = [];
-    const args = stage.argv.slice(1);
-    const values = args.map((w) => (w.kind === "static" ? w.value : null));
-    for (const t of readOptions(values, program === "ln" ? LN : CP)) {
-      if (t.kind === "dynamic") {
-        operands.length = 0;
-        break;
-      }
-      if (t.kind === "operand") operands.push(values[t.at]!);
-      else if (t.name === "-s" || t.name === "--symbolic" || t.name === "--symbolic-link") {
-        symbolic = true;
-      } else if ((t.name === "-r" && program === "ln") || t.name === "--relative") relative = true;
-      else if (t.name === "-T" || t.name === "--no-target-directory") noTargetDir = true;
-      else if (t.name === "-t" || t.name === "--target-directory") {
-        targetDir = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].value);
-        if (targetDir === "" && t.name === "-t") targetDir = null;
-      }
+  const a = linkArgs(stage.argv);
+  if (!a) return out;
+  const pairs = linkPairs(a);
+  for (const cwd of stage.cwds) {
+    if (cwd === null) continue;
+    for (const { link, target: t } of pairs) {
+      // A relative target is read from the link's directory (with -r, ln writes it so). It
+      // is kept as written: the kernel walks a `..` in it from where the names before lead.
+      const at = resolve(cwd, link);
+      const target = t.startsWith("/") ? t : (a.relative ? cwd : dirname(at)) + "/" + t;
+      out.push({ link: at, target });
     }
-    if (!symbolic || !operands.length) return out;
-    for (const cwd of stage.cwds) {
-      if (cwd === null) continue;
-      // Each link's name, with the target it is made for.
-      const pairs: [string, string][] = [];
-      if (targetDir !== null) {
-        for (const t of operands) {
-          if (named(t)) pairs.push([resolve(cwd, targetDir, basename(t)), t]);
-        }
-      } else if (operands.length === 1) {
-        if (named(operands[0])) pairs.push([resolve(cwd, basename(operands[0])), operands[0]]);
-      } else {
-        const last = operands[operands.length - 1];
-        const targets = operands.slice(0, -1);
-        for (const t of targets) {
-          if (targets.length === 1) pairs.push([resolve(cwd, last), t]);
-          if (!noTargetDir && named(t)) pairs.push([resolve(cwd, last, basename(t)), t]);
-        }
-      }
-      for (const [link, t] of pairs) {
-        // A relative target is read from the link's directory (with -r, ln writes it so). It
-        // is kept as written: the kernel walks a `..` in it from where the names before lead.
-        const target = t.startsWith("/") ? t : (relative ? cwd : dirname(link)) + "/" + t;
-        out.push({ link, target });
-      }
-    }
+  }
+  return out;
+}
+
+/**
+ * The relative targets of the symlinks `ln -s` makes in another directory (`ln -s ../src d/l`):
+ * the link reads them from its own directory, not from the cwd. (With `-r`, ln computes the link
+ * from the target as named from the cwd; in the cwd, the two are the same.)
+ */
+function linkTargets(a: LinkArgs | null): { at: number; path: string | null }[] {
+  if (!a || a.program !== "ln" || a.relative) return [];
+  const out: { at: number; path: string | null }[] = [];
+  for (const { link, target, at } of linkPairs(a)) {
+    if (target.startsWith("/") || /[$`*?[{~]/.test(target)) continue;
+    const dir = dirname(link);
+    // null: the link is made in the cwd, where the target is named from anyway.
+    out.push({ at, path: dir === "." ? null : dir + "/" + target });
   }
   return out;
 }
 
 /** ln and cp (`-s`): the symlinks they make; cp also copies over the files below a directory. */
 export const LINK_PROGRAMS: Program[] = [
-  { names: ["ln"], links: symlinksMade },
+  {
+    names: ["ln"],
+    links: symlinksMade,
+    // A relative symlink target in another directory is named from the link's directory: there
+    // it is judged, instead of from the cwd (each reading of `ln -s T DIR` is judged).
+    text: (argv) => {
+      const targets = linkTargets(linkArgs(argv));
+      // An operand that some reading names from the cwd stays a path from the cwd as well.
+      return targets.filter((t) => !targets.some((u) => u.at === t.at && u.path === null))
+        .map((t) => t.at);
+    },
+    namedFiles: (argv) =>
+      linkTargets(linkArgs(argv)).flatMap((t) =>
+        t.path === null ? [] : [{ path: t.path, source: argv[t.at].text }]
+      ),
+  },
   {
     names: ["cp"],
     links: symlinksMade,

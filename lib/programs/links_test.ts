@@ -4,6 +4,7 @@ import { loadBashParser } from "../shell/parser.ts";
 import { linksMade } from "./expand.ts";
 import { throughLinks } from "./links.ts";
 import { carriesCommand } from "./env.ts";
+import { bash, configFrom, ctxIn } from "../testing.ts";
 
 const parser = await loadBashParser();
 
@@ -47,4 +48,37 @@ Deno.test("throughLinks: a path through a link made leads below its target, link
   assert.equal(throughLinks("/p/h/l/shadow", made), "/etc/shadow");
   assert.equal(throughLinks("/p/hx", made), null);
   assert.equal(throughLinks("/q", made), null);
+});
+
+Deno.test("ln -s: a relative target is judged from the link's directory, not the cwd", async () => {
+  // The project is /w/p; its parent /w is another (asking) place; ~/.ssh is denied.
+  const config = configFrom({
+    policies: {
+      p: { defaultAction: "allow", rules: [] },
+      out: { defaultAction: "ask", rules: [] },
+    },
+    locations: { "/w/p": "p", "/": "out" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  });
+  const ctx = ctxIn("/w/p", { files: ["/w/p/d/f", "/w/p/src/a.ts"] });
+  const cases: [string, string][] = [
+    // Everyday: a link inside the project to a sibling folder.
+    ["ln -s ../src d/src", "allow"],
+    ["ln -sf ../../src/a.ts d/e/a.ts", "allow"],
+    ["ln -s -t d ../src", "allow"],
+    // Read from the cwd, the same targets lead out of the project.
+    ["ln -s ../src src2", "ask"],
+    ["ln -sr ../src d/l", "ask"],
+    ["ln ../src d/l", "ask"], // a hard link names an existing file from the cwd
+    // `ln -s T DIR` may make DIR itself (T from the cwd) or DIR/T (T from DIR): both judged.
+    ["ln -s ../x d", "ask"],
+    // Hostile: the link's directory does not hide where the target leads.
+    ["ln -s ../../../../home/user/.ssh/id_rsa d/e/k", "deny"],
+    ["ln -s ../../.ssh d/k", "ask"],
+    ["ln -s /w/secret d/k", "ask"],
+  ];
+  const home = { ...ctx, home: "/home/user" };
+  for (const [command, want] of cases) {
+    assert.equal((await bash(config, home, command)).action, want, command);
+  }
 });

@@ -1,8 +1,8 @@
 /**
- * Shells and the shell builtins that run text: `sh -c TEXT`, `bash script.sh`, `bash <<EOF`,
+ * Shells, multi-call binaries (`busybox`, `toybox`) and the shell builtins that run text: `sh -c TEXT`, `bash script.sh`, `bash <<EOF`,
  * `eval`, `source`, `alias`, `trap`, `export PAGER=…` and `at`/`batch` (commands for later). What
- * the text holds is analysed as bash; what cannot be seen (a script file, a pipe) runs unknown
- * commands. A shell's `-c` text is also an inline eval for eval classification.
+ * the text holds is analysed as bash; a script file is read as `./script` reads it, and what
+ * cannot be seen otherwise (a pipe, a file on stdin) runs unknown commands. A shell's `-c` text is also an inline eval for eval classification.
  *
  * @module
  */
@@ -15,12 +15,12 @@ import { literal, programName, unknownWord } from "./words.ts";
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = [...DECLARATION_BUILTINS];
 
-/** The `-c` string of a shell invocation, "script" for `sh file`, or null (stdin). */
-function shellPayload(args: Word[]): Word | "script" | null {
+/** The `-c` string of a shell invocation, the script of `sh file`, or null (stdin). */
+function shellPayload(args: Word[]): Word | { script: Word } | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static") return a;
-    if (a.value === "--") return args[i + 1] ? "script" : null;
+    if (a.value === "--") return args[i + 1] ? { script: args[i + 1] } : null;
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a.value)) {
       // -c in any cluster (-c, -lc, -ec): the command string is the first operand after the options.
       for (let j = i + 1; j < args.length; j++) {
@@ -41,7 +41,7 @@ function shellPayload(args: Word[]): Word | "script" | null {
       if (a.value === "-s" || a.value.endsWith("s")) return null;
       continue;
     }
-    return "script";
+    return { script: a };
   }
   return null;
 }
@@ -51,14 +51,25 @@ function document(stage: Stage) {
   return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
 }
 
+/** Whether a script word is a stream, not a file: a process substitution, `/dev/…`, `/proc/…`. */
+function stream(script: Word): boolean {
+  return /^[<>]\(/.test(script.text) || /^\/(dev|proc)\//.test(script.value);
+}
+
 /** What a shell runs: its `-c` text, a script, or the commands of its standard input. */
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
   const payload = shellPayload(args);
-  if (payload === "script") {
-    const script = args.find((a) => !a.value.startsWith("-"))?.text ?? "";
-    run.stage([unknownWord(`(script ${script})`)], `shell:${name}`);
+  // A script file: run as `./script` would be, it is read (an argument of the stage, judged
+  // where it lies), its commands not seen (RULINGS "A program given by path").
+  // A pipe or stream as the script (`bash <(curl …)`, `bash /dev/stdin`) is not a file to read:
+  // its commands are not known.
+  if (payload && "script" in payload) {
+    const script = payload.script;
+    if (stream(script)) {
+      run.stage([unknownWord(`(script ${script.text})`)], `shell:${name}`);
+    }
     return;
   }
   if (payload) {
@@ -73,7 +84,10 @@ function shellRuns(stage: Stage, run: Runner): void {
     !(r.target?.kind === "static" && r.target.value === "/dev/null")
   );
   if (doc?.body) run.shell(doc.body, `shell:${name} <<`);
-  else if (input) {
+  else if (input?.kind === "read" && input.target && !stream(input.target)) {
+    // A script file on stdin (`bash < script.sh`): read, as `bash script.sh` reads it.
+    return;
+  } else if (input) {
     const from = input.target?.text ?? input.op;
     run.stage([unknownWord(`(commands of ${from})`)], `shell:${name}`);
   } else if (doc || stage.piped) {
@@ -81,10 +95,26 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
 }
 
+/** busybox's and toybox's options that only print (any other option may install or run). */
+const MULTI_CALL_INFO = new Set(["--list", "--list-full", "--help", "--version"]);
+
+/** What `busybox APPLET ARGS` runs: the applet with its arguments. */
+function multiCallRuns(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  const first = args[0];
+  if (!first) return;
+  if (first.kind === "static" && first.value.startsWith("-")) {
+    if (!MULTI_CALL_INFO.has(first.value)) run.stage([unknownWord(`(${first.value})`)], name);
+    return;
+  }
+  run.stage(args, name);
+}
+
 /** A shell's `-c` text as an inline eval. */
 function shellEval(stage: Stage): EvalShape | null {
   const payload = shellPayload(stage.argv.slice(1));
-  if (!payload || payload === "script") return null;
+  if (!payload || "script" in payload) return null;
   return {
     interpreter: programName(stage.argv[0]),
     language: "shell",
@@ -192,9 +222,16 @@ function hiddenRuns(stage: Stage, run: Runner): void {
 export const SHELL_PROGRAMS: Program[] = [
   {
     // deno-fmt-ignore
-    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox", "toybox"],
+    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"],
     runs: shellRuns,
     evaluates: shellEval,
+    tooBroad: true,
+  },
+  {
+    // Multi-call binaries: the first word is the program they run as (`busybox rm -rf x`,
+    // `toybox sh -c …`), which is judged, and expanded, as a stage of its own.
+    names: ["busybox", "toybox"],
+    runs: multiCallRuns,
     tooBroad: true,
   },
   {

@@ -24,7 +24,7 @@
 import { cdTarget, type Cwds, union } from "./cwds.ts";
 import { type BashAnalysis, type BashEnv, type Stage, staticWord } from "./model.ts";
 import type { BashParser } from "./parser.ts";
-import { syntaxErrorAt } from "./repairs.ts";
+import { droppedDash, syntaxErrorAt } from "./repairs.ts";
 import { parseSource } from "./source_tree.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import { heredocQuoted } from "./nodes.ts";
@@ -58,7 +58,7 @@ function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAna
   const walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
   walker.run(parsed.root, [env.cwd]);
   const root = parsed.root;
-  const error = walker.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
+  const error = walker.error ?? parsed.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??
     evaluationError(walker.evaluationBox.ev, walker.stages);
   return walker.environment.length
@@ -116,12 +116,17 @@ function droppedText(root: LiteNode): string | null {
       }
     }
     if (STRUCTURAL.has(n.type)) {
+      // The lone `-` tree-sitter drops before a redirect is an argument the walk gives back.
+      const dash = n.type === "redirected_statement" && droppedDash(n)
+        ? n.childForFieldName("body")!.endIndex - base
+        : -1;
       let at = n.startIndex;
       for (let i = 0; i <= kids.length; i++) {
         const to = i < kids.length ? kids[i].startIndex : n.endIndex;
         for (let j = at - base; j < to - base; j++) {
           const c = src[j];
           if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+          if (c === "-" && dash >= 0 && j > dash && src.slice(dash, j).trim() === "") continue;
           if (c === "\\" && " \t\n".includes(src[j + 1]) && j + 1 < to - base) {
             j++;
             continue;

@@ -52,6 +52,21 @@ export function fdBefore(redirect: LiteNode): boolean {
   return i < end && (i === 0 || src[i - 1] === " " || src[i - 1] === "\t");
 }
 
+/**
+ * Whether tree-sitter left a lone `-` argument out of a redirected command: it drops one right
+ * before a heredoc or a redirect with a file descriptor (`python3 - <<'EOF'`, `printf x - 2>f`),
+ * which bash passes as an argument. `statement` is a redirected_statement whose body is a
+ * command, and the `-` stands alone between the command and its first redirect.
+ */
+export function droppedDash(statement: LiteNode): boolean {
+  const body = statement.childForFieldName("body");
+  const first = statement.childrenForFieldName("redirect")[0];
+  if (body?.type !== "command" || !first || first.startIndex <= body.endIndex) return false;
+  const root = rootOf(statement);
+  const gap = root.text.slice(body.endIndex - root.startIndex, first.startIndex - root.startIndex);
+  return /^[ \t]+-[ \t]+$/.test(gap);
+}
+
 /** The last tree `trailingBlanks` looked at, and whether its source has a backslash at all. */
 let slashRoot: LiteNode | null = null;
 let slashIn = false;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { heredocRepair, MAX_RENAMES } from "./heredocs.ts";
 import type { BashParser, SyntaxNode } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
@@ -21,11 +22,14 @@ export interface ParsedSource {
   source: string;
   /** Offsets of the `<>` operators. */
   readWrite: ReadonlySet<number>;
+  /** Why the tree is not the command bash reads, when it is known not to be. */
+  error?: string;
 }
 
 /**
  * Parse shell source. tree-sitter-bash does not know `<>` (open read-write): such operators are
- * parsed as `>>` (same length, so offsets hold) and their offsets returned.
+ * parsed as `>>` (same length, so offsets hold) and their offsets returned. Heredocs it would end
+ * before bash does are parsed with another delimiter of the same length (heredocs.ts).
  */
 export function parseSource(
   parser: BashParser,
@@ -45,8 +49,23 @@ export function parseSource(
       tree = parser.parse(source);
       if (!tree) return null;
     }
+    // Heredocs tree-sitter ends too early get delimiters it reads as bash does (heredocs.ts).
+    let error: string | undefined;
+    for (let n = 0; source.includes("<<"); n++) {
+      const repair = heredocRepair(tree.rootNode, source);
+      if (repair === null) break;
+      if (repair.kind === "error" || n === MAX_RENAMES) {
+        error = repair.kind === "error" ? repair.error : "too many heredocs the parser misreads";
+        break;
+      }
+      source = repair.source;
+      tree.delete();
+      tree = parser.parse(source);
+      if (!tree) return null;
+    }
     // One cursor pass copies the tree into plain objects; the WASM tree is freed at once.
-    return { root: liteTree(tree.rootNode, source), source, readWrite };
+    const root = liteTree(tree.rootNode, source);
+    return error ? { root, source, readWrite, error } : { root, source, readWrite };
   } finally {
     tree?.delete();
   }

@@ -12,6 +12,7 @@ import { type BashEnv, type Redirect, type Stage, staticWord, type Word } from "
 import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
+  droppedDash,
   misreadPipeline,
   reservedMisread,
   stripKeywords,
@@ -601,6 +602,9 @@ export class Walker implements WalkContext {
     // tree-sitter ends a command before escaped blanks after its last word (`cd \ ;`): they are
     // still bash's, a word of their own or the end of the last one.
     flush(trailingBlanks(node));
+    if (node.parent?.type === "redirected_statement" && droppedDash(node.parent)) {
+      words.push(staticWord("-"));
+    }
     for (const g of this.strayWords?.get(node.id) ?? []) words.push(groupWord(this, g, cwds, true));
     return { words, assignments, own, after };
   }

@@ -1,0 +1,126 @@
+/**
+ * Heredocs tree-sitter ends before bash does. bash ends a heredoc at the first line that is its
+ * delimiter exactly (after leading tabs, for `<<-`); tree-sitter ends it at the first line that
+ * starts with the delimiter after any blanks (`    EOF = "end of input"` in a Python body), and
+ * reads the rest of the body as commands — or as the start of another heredoc that hides the
+ * commands after bash's real end (`EOF <<X` in the body). Such a heredoc is given a delimiter of
+ * the same length that no line of its body starts with, so the offsets hold and tree-sitter reads
+ * it as bash does; when that cannot be done the command is not fully analysed.
+ *
+ * @module
+ */
+import type { SyntaxNode } from "./parser.ts";
+
+/** How many heredocs of one command are renamed, at most. */
+export const MAX_RENAMES = 8;
+
+/** What to do about a command's heredocs. */
+export type HeredocRepair =
+  | { kind: "rename"; source: string }
+  | { kind: "error"; error: string };
+
+/**
+ * The first heredoc of `root` that tree-sitter ends before bash does, repaired in `source` (a
+ * new delimiter), or the reason it cannot be; null when every heredoc ends where bash ends it.
+ */
+export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair | null {
+  for (const redirect of root.descendantsOfType("heredoc_redirect")) {
+    if (!redirect) continue;
+    const start = redirect.children.find((c) => c?.type === "heredoc_start");
+    const end = redirect.children.find((c) => c?.type === "heredoc_end");
+    if (!start || !end) continue;
+    const dash = redirect.children.some((c) => c?.type === "<<-");
+    const delimiter = unquoted(start.text);
+    const lineStart = source.lastIndexOf("\n", end.startIndex - 1) + 1;
+    if (delimiter !== null && endLine(source, lineStart, dash) === delimiter) continue;
+    const body = redirect.children.find((c) => c?.type === "heredoc_body");
+    const from = body ? body.startIndex : lineStart;
+    const renamed = delimiter === null ? null : rename(source, start, delimiter, from, dash);
+    return renamed === null
+      ? {
+        kind: "error",
+        error: `a heredoc the parser ends before bash does, at column ${end.startIndex + 1}`,
+      }
+      : { kind: "rename", source: renamed };
+  }
+  return null;
+}
+
+/** The line starting at `at`, without leading tabs for `<<-`. */
+function endLine(source: string, at: number, dash: boolean): string {
+  let nl = source.indexOf("\n", at);
+  if (nl < 0) nl = source.length;
+  const line = source.slice(at, nl);
+  return dash ? line.replace(/^\t+/, "") : line;
+}
+
+/** The delimiter bash takes from a heredoc start word (quotes removed); null if it expands. */
+function unquoted(word: string): string | null {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (c === "'") {
+      const close = word.indexOf("'", i + 1);
+      if (close < 0) return null;
+      out += word.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < word.length && word[j] !== '"'; j++) {
+        if (word[j] === "\\" && '$`"\\\n'.includes(word[j + 1])) j++;
+        else if (word[j] === "$" || word[j] === "`") return null;
+        out += word[j];
+      }
+      if (j >= word.length) return null;
+      i = j;
+    } else if (c === "\\") {
+      out += word[++i] ?? "";
+    } else if (c === "$" || c === "`") return null;
+    else out += c;
+  }
+  return out;
+}
+
+/** Letters a new delimiter is made of, one per try. */
+const LETTERS = "QZXJKVWYHGPMBUNL";
+
+/**
+ * `source` with the heredoc's delimiter replaced, in its start word and at the line where bash
+ * ends it, by one of the same length that no line of the body starts with (after blanks, as
+ * tree-sitter looks); null when the start word is not a plain or wholly quoted name.
+ */
+function rename(
+  source: string,
+  start: SyntaxNode,
+  delimiter: string,
+  from: number,
+  dash: boolean,
+): string | null {
+  const word = start.text;
+  const at = [delimiter, `'${delimiter}'`, `"${delimiter}"`, `\\${delimiter}`].indexOf(word);
+  if (at < 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(delimiter)) return null;
+  const inWord = start.startIndex + (at === 0 ? 0 : 1);
+  // bash's body: the lines from `from` to the first that is the delimiter (or to the end).
+  const lines: string[] = [];
+  let endAt = -1;
+  for (let pos = from; pos < source.length;) {
+    let nl = source.indexOf("\n", pos);
+    if (nl < 0) nl = source.length;
+    const line = source.slice(pos, nl);
+    const bare = dash ? line.replace(/^\t+/, "") : line;
+    if (bare === delimiter) {
+      endAt = pos + (line.length - bare.length);
+      break;
+    }
+    lines.push(line.trimStart());
+    pos = nl + 1;
+  }
+  for (const letter of LETTERS) {
+    const fresh = letter.repeat(delimiter.length);
+    if (fresh === delimiter || lines.some((l) => l.startsWith(fresh))) continue;
+    let out = source.slice(0, inWord) + fresh + source.slice(inWord + delimiter.length);
+    if (endAt >= 0) out = out.slice(0, endAt) + fresh + out.slice(endAt + delimiter.length);
+    return out;
+  }
+  return null;
+}
