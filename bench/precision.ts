@@ -1,6 +1,6 @@
 /**
  * `deno task bench:precision`: the agent corpus (testdata/corpus/agents.jsonl) decided under the
- * five configs of lib/precision.ts; prints each config's allow rate (with the sandbox, also the
+ * six configs of lib/precision.ts; prints each config's allow rate (with the sandbox, also the
  * rates that proceed and that still ask) and every ask and deny by cause, with the programs
  * behind it and examples. `--json`: the counts lib/precision_test.ts
  * fixes (testdata/corpus/precision.json).

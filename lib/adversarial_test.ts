@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { adversarialCtx as ctx, denyList, readOnly } from "./testing_adversarial.ts";
 import { bash } from "./testing.ts";
-import type { Action } from "./types.ts";
+import type { Action, Config } from "./types.ts";
 
 /** [command, verdict under read-only, verdict under the deny-list] */
 const HOSTILE: [string, Action, Action][] = [
@@ -588,4 +588,36 @@ Deno.test(`everyday: ${EVERYDAY.length} agent commands stay allowed under a read
     if (v.action !== "allow") blocked.push(`${command} -> ${v.action}: ${v.notification}`);
   }
   assert.deepEqual(blocked, []);
+});
+
+Deno.test("adversarial: with the sandbox block on, no hostile verdict loosens but ask -> sandbox", async () => {
+  const on = { enabled: true, network: "unrestricted" as const };
+  // As written, and with the `deny` globs of any depth (.env, *.pem) asking instead: the sandbox
+  // hides those only below the cwd, so with them an unseen reach beyond it keeps asking.
+  const anyDepthAsks = (c: Config): Config => ({
+    ...c,
+    pathProtection: c.pathProtection.map((e) =>
+      e.glob.startsWith("/") || e.glob.startsWith("~") ? e : { ...e, action: "ask" as const }
+    ),
+  });
+  const wrong: string[] = [];
+  const moved = new Map<string, number>();
+  for (const [name, base] of [["read-only", readOnly], ["deny-list", denyList]] as const) {
+    for (const config of [base, anyDepthAsks(base)]) {
+      const label = config === base ? name : `${name} (any-depth globs ask)`;
+      const sandboxed = { ...config, sandbox: on };
+      moved.set(label, 0);
+      for (const [command] of HOSTILE) {
+        const before = (await bash(config, ctx, command)).action;
+        const after = (await bash(sandboxed, ctx, command)).action;
+        if (before === after) continue;
+        if (before === "ask" && after === "sandbox") moved.set(label, moved.get(label)! + 1);
+        else wrong.push(`${label}: ${command}: ${before} -> ${after}`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+  // With a deny glob of any depth, an unseen reach beyond the cwd keeps asking.
+  assert.equal(moved.get("read-only"), 0);
+  assert.ok(moved.get("read-only (any-depth globs ask)")! > 0, JSON.stringify([...moved]));
 });

@@ -8,6 +8,8 @@ import { resolve } from "node:path";
 import { formatConfigError } from "./config.ts";
 import { classify } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
+import { boundariesOf } from "./cli_sandbox.ts";
+import { renderBoundaries } from "./policy/sandbox.ts";
 import { type CliIo, EXIT, exitFor, UsageError } from "./cli_io.ts";
 import type { Flags } from "./cli_flags.ts";
 import {
@@ -124,5 +126,7 @@ export async function cmdExplain(io: CliIo, flags: Flags): Promise<number> {
     }
   }
   io.out(explainVerdict(v, call, loaded.status === "ok" ? loaded.config : null) + "\n");
+  const b = boundariesOf(view, context(io, cwd));
+  if (b) io.out(renderBoundaries(b) + "\n");
   return EXIT.ok;
 }

@@ -11,6 +11,7 @@ import { cmdCheck, cmdExplain } from "./cli_check.ts";
 import { cmdInit, cmdTest, cmdValidate } from "./cli_setup.ts";
 import { cmdReplay } from "./cli_replay.ts";
 import { cmdTrust } from "./cli_trust.ts";
+import { cmdSandbox } from "./cli_sandbox.ts";
 
 const CONFIG_OPT: OptionSpec = {
   flag: "--config",
@@ -144,6 +145,21 @@ export const COMMANDS: Command[] = [
     exit: `${EXIT.ok} when recorded, ${EXIT.failure} when the trust store cannot be written.`,
     examples: ["pi-controls trust ~/work/project", "pi-controls trust --revoke ~/work/project"],
     run: (io, args) => cmdTrust(io, flagsOf("trust", args)),
+  },
+  {
+    name: "sandbox",
+    summary: "print the OS sandbox's boundaries for a cwd, and whether bubblewrap starts here",
+    usage: ["--print [--config FILE]... [--cwd DIR]"],
+    options: [
+      { flag: "--print", text: "print the boundaries (writable, read-only, hidden, network)" },
+      CONFIG_OPT,
+      CWD_OPT,
+      TRUST_OPT,
+    ],
+    exit: `${EXIT.ok} when printed (also without a sandbox block), ${EXIT.failure} when the ` +
+      `config is broken.`,
+    examples: ["pi-controls sandbox --print --cwd ~/work/project"],
+    run: (io, args) => Promise.resolve(cmdSandbox(io, flagsOf("sandbox", args))),
   },
   {
     name: "suggest",

@@ -16,6 +16,7 @@ export interface Flags {
   project: boolean;
   trustProject: boolean;
   revoke: boolean;
+  print: boolean;
   rest: string[];
 }
 
@@ -35,6 +36,7 @@ export function parseFlags(
     project: false,
     trustProject: false,
     revoke: false,
+    print: false,
     rest: [],
   };
   const takes = new Map<string, string>();
@@ -91,6 +93,9 @@ export function parseFlags(
         break;
       case "--revoke":
         f.revoke = true;
+        break;
+      case "--print":
+        f.print = true;
         break;
     }
     if (inline !== undefined && !command.options?.find((o) => o.flag === name)?.value) {

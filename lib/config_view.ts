@@ -175,6 +175,8 @@ export function effectiveConfig(
       agentTimeout: base.agentTimeout,
       nudgeTimeout: base.nudgeTimeout,
       decisions: base.decisions,
+      // (The sandbox's network and whether it is on are the global config's too.)
+      sandbox: base.sandbox,
     };
     untrustedConfigs.set(merged, config);
   }

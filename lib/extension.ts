@@ -65,7 +65,17 @@ import {
   trustText,
   viewOf,
 } from "./extension_config.ts";
-import type { Action, Context, Verdict } from "./types.ts";
+import {
+  newSandboxState,
+  runsSandboxed,
+  sandboxBlocker,
+  sandboxCall,
+  sandboxResult,
+  sandboxStartupNote,
+  type SandboxState,
+} from "./extension_sandbox.ts";
+import type { SandboxProbe } from "./sandbox_runner.ts";
+import type { Action, Config, Context, Verdict } from "./types.ts";
 
 export { CHOICES, type Mode };
 
@@ -126,6 +136,8 @@ export interface ExtensionOptions {
    * @default undefined
    */
   codeFile?: string;
+  /** Whether the sandbox can start. @default starting bubblewrap once */
+  sandboxProbe?: () => SandboxProbe;
 }
 
 /** The gate of one pi process: its environment, state and config, and what pi last showed. */
@@ -143,6 +155,7 @@ interface Gate {
   lastCtx: PiContext | null;
   parser: BashParser | null;
   parserPromise: Promise<void> | null;
+  sandbox: SandboxState;
 }
 
 /** Tell the user once per process about a failure they must know of. */
@@ -274,6 +287,11 @@ function startup(g: Gate, ctx: PiContext): void {
   const report = startupReport(g.config, v);
   Object.assign(line, report.line);
   for (const n of report.notes) announce(ctx, n.message, n.type);
+  const sandboxNote = sandboxStartupNote(g.sandbox, l.status === "ok" ? l.config : null);
+  if (sandboxNote) {
+    announce(ctx, sandboxNote, "warning");
+    line.sandbox = sandboxNote;
+  }
   if (l.status === "ok" && l.config.tests.length) {
     const c = l.config;
     void ensureParser(g).then(() => {
@@ -410,14 +428,20 @@ async function decideCall(
   event: ToolCallEvent,
   ctx: PiContext,
   v: ConfigView,
-): Promise<{ verdict: ClassifiedVerdict; applied: Applied }> {
+): Promise<
+  {
+    verdict: ClassifiedVerdict;
+    applied: Applied;
+    eff: { config: Config; base: Config | null } | null;
+  }
+> {
   const call = { tool: event.toolName, input: event.input ?? {} };
   const eff = v.load.status === "ok"
     ? effectiveConfig(v, { trusted: await projectTrusted(g, ctx, v) })
     : null;
   if (v.load.status === "error" || !eff) {
     const verdict = brokenConfigVerdict(blockingErrors(v), call);
-    return { verdict, applied: applyBreakers(g.state, verdict, null, g.now()) };
+    return { verdict, applied: applyBreakers(g.state, verdict, null, g.now()), eff: null };
   }
   if (call.tool === "bash") await ensureParser(g);
   const decided = decideEffective(eff, call, context(g, ctx.cwd), {
@@ -430,7 +454,7 @@ async function decideCall(
     toolCallId: event.toolCallId,
     log: (entry) => log(g, entry),
   });
-  return { verdict, applied: applyBreakers(g.state, verdict, eff.config, g.now()) };
+  return { verdict, applied: applyBreakers(g.state, verdict, eff.config, g.now()), eff };
 }
 
 /** The reason a call the user was asked about is blocked. */
@@ -477,6 +501,7 @@ async function enforce(
   ctx: PiContext,
   verdict: Verdict,
   applied: Applied,
+  sandboxBlocked: string | null,
 ): Promise<Enforced> {
   const tool = event.toolName;
   switch (applied.action) {
@@ -496,14 +521,18 @@ async function enforce(
         ctx.ui.notify(applied.notification ?? `pi-controls: sandbox ${tool}`, "info");
         return { final: "sandbox" };
       }
-      // No runner yet: the sandbox cannot start, so the call fails closed to an ask.
+      if (sandboxBlocked === null) {
+        ctx.ui.notify(applied.notification ?? `pi-controls: sandbox ${tool}`, "info");
+        return { final: "sandbox" };
+      }
+      // The sandbox cannot hold it: the call fails closed to an ask.
       return await askUser(
         g,
         event,
         ctx,
         verdict,
-        `${applied.notification ?? `pi-controls: sandbox ${tool}`} (the sandbox cannot start ` +
-          `here, so it asks)`,
+        `${applied.notification ?? `pi-controls: sandbox ${tool}`} (${sandboxBlocked}; so it ` +
+          `asks)`,
       );
     case "ask":
       return await askUser(
@@ -559,7 +588,7 @@ async function onToolCall(
   g.lastCtx = ctx;
   const v = viewOf(g.config, ctx.cwd);
   if (v.load.status === "absent") return undefined;
-  const { verdict, applied } = await decideCall(g, event, ctx, v);
+  const { verdict, applied, eff } = await decideCall(g, event, ctx, v);
   if (g.state.mode === "inform") {
     const final = applied.action;
     if (final !== "allow") {
@@ -570,8 +599,18 @@ async function onToolCall(
     record(g, event, verdict, applied, { final, choice: "inform mode: not enforced" });
     return undefined;
   }
-  const done = await enforce(g, event, ctx, verdict, applied);
+  const blocked = applied.action === "sandbox" && event.toolName === "bash" && eff
+    ? sandboxBlocker(g.sandbox, event.toolCallId, eff, context(g, ctx.cwd))
+    : null;
+  const done = await enforce(g, event, ctx, verdict, applied, blocked);
   record(g, event, verdict, applied, done);
+  if (!done.block && eff && runsSandboxed(verdict, done.final)) {
+    // (After the log recorded the command as the agent wrote it.)
+    const input = event.input as Record<string, unknown>;
+    if (sandboxCall(g.sandbox, event.toolCallId, input, eff, context(g, ctx.cwd))) {
+      log(g, { event: "sandboxed", toolCallId: event.toolCallId });
+    }
+  }
   return done.block;
 }
 
@@ -645,6 +684,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     lastCtx: null,
     parser: null,
     parserPromise: null,
+    sandbox: newSandboxState(env, opts.sandboxProbe),
   };
 
   pi.on("session_start", async (_e: never, ctx: PiContext) => {
@@ -669,11 +709,22 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     }
   });
 
-  pi.on("tool_result", (event: never) => {
+  pi.on("tool_result", (event: never, ctx: PiContext) => {
     const e = event as ToolResultEvent;
     const message = takeNudge(g.state, e.toolCallId);
-    if (message === undefined) return undefined;
-    return { content: nudgedContent(e.content ?? [], message) };
+    const output = (e.content ?? []).map((c) => c.text ?? "").join("\n");
+    const stopped = sandboxResult(g.sandbox, e.toolCallId, output);
+    if (message === undefined && !stopped) return undefined;
+    let content = e.content ?? [];
+    if (message !== undefined) content = nudgedContent(content, message);
+    if (stopped) {
+      content = [...content, { type: "text", text: stopped.message }];
+      log(g, { event: "sandbox-stopped", toolCallId: e.toolCallId, message: stopped.message });
+      try {
+        (ctx ?? g.lastCtx)?.ui.notify(stopped.notification, "warning");
+      } catch { /* no UI */ }
+    }
+    return { content };
   });
 
   pi.registerCommand("controls", {

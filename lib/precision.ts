@@ -67,8 +67,8 @@ const DESTRUCTIVE = [
 ];
 
 /**
- * The configs of the benchmark: the three of issue 20, the read-only one sandboxed (issue 21) and
- * the starter config `init` writes.
+ * The configs of the benchmark: the three of issue 20, the trusted one with the sandbox on and the
+ * read-only one sandboxed (issue 21), and the starter config `init` writes.
  */
 export const PRECISION_CONFIGS: PrecisionConfig[] = [
   {
@@ -100,6 +100,20 @@ export const PRECISION_CONFIGS: PrecisionConfig[] = [
       },
       locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
       pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
+    }),
+  },
+  {
+    name: "trusted-sandbox",
+    title: "the trusted config with the sandbox enabled: what asks only because it cannot be " +
+      "seen runs sandboxed",
+    text: JSON.stringify({
+      policies: {
+        project: { defaultAction: "allow", rules: [] },
+        outside: { defaultAction: "ask", rules: [] },
+      },
+      locations: { "/": "outside", "$cwd": "project" },
+      pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "~/secrets/**": "deny" },
+      sandbox: { enabled: true },
     }),
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The precision benchmark's counts (lib/precision.ts: the agent corpus under five configs) per
+ * The precision benchmark's counts (lib/precision.ts: the agent corpus under six configs) per
  * config, action and cause, as `testdata/corpus/precision.json` holds them: a change in precision
  * shows in review. A change meant to move them re-records the file (and the README's rates):
  *

@@ -706,7 +706,7 @@ export function decide(
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
     : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
-  applySandbox(config, call.tool, stages);
+  applySandbox(config, ctx.cwd, call.tool, stages);
   const action = strictest(stages.map((s) => s.action));
   const policies: string[] = [];
   for (const s of stages) {

@@ -2,20 +2,22 @@
  * What the `sandbox` action does to a verdict, decided with it (so `check`, `explain` and pi
  * agree): with an enabled sandbox block, a bash target that asks only because it cannot be seen
  * (an unknown value, a glob over its bounds, a command or script that cannot be read) is
- * sandboxed instead, while an ask that a rule or a protection gives stays an ask; a tool other
+ * sandboxed instead (unless it may reach beyond the cwd where a `deny` glob of any depth could
+ * match, which the sandbox cannot hide there), while an ask that a rule or a protection gives stays an ask; a tool other
  * than bash runs in pi's own process, outside any sandbox: the read tools proceed where the
  * sandbox would let a command read (the verdict says no policy denies it), every other tool asks.
  *
  * @example
  * ```ts
  * import { applySandbox } from "./sandbox_action.ts";
- * // after the stages are decided: applySandbox(config, "bash", stages);
+ * // after the stages are decided: applySandbox(config, ctx.cwd, "bash", stages);
  * ```
  *
  * @module
  */
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { globMatch } from "./glob.ts";
+import { isWithin } from "../shell/paths.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 
 /** pi's tools that only read: a `sandbox` verdict lets them proceed. */
@@ -34,25 +36,45 @@ export const UNSEEN_SANDBOXED_NOTE = "cannot be seen before it runs: it runs in 
  * prefix) or a command that cannot be seen, where neither the policy's defaultAction nor any of
  * its bash rules asks (an unknown command could be the one `ask git push *` is about).
  */
-export function asksUnseen(config: Config, s: StageVerdict, t: TargetVerdict): boolean {
+export function asksUnseen(
+  config: Config,
+  cwd: string,
+  s: StageVerdict,
+  t: TargetVerdict,
+): boolean {
   if (t.action !== "ask") return false;
   if (t.protection && t.protection.action === t.action) return false;
   if (t.rule && t.rule.action === t.action) return false;
-  if (!s.dynamic) return t.kind === "dynamic" || t.kind === "glob";
+  const unseen = t.kind === "dynamic" || t.kind === "glob";
+  // What may reach beyond the cwd may reach a `deny` glob of any depth (`.env`, `*.pem`), which
+  // the sandbox hides only below the cwd.
+  if ((unseen || s.dynamic) && !isWithin(t.path || "/", cwd) && anyDepthDeny(config)) return false;
+  if (!s.dynamic) return unseen;
   const policy = t.policy === null ? undefined : config.policies[t.policy];
   if (!policy) return false;
   if (policy.rules.some((r) => r.action === "ask" && globMatch(r.tool, "bash"))) return false;
-  return t.kind === "dynamic" || t.kind === "glob" ||
-    RESTRICTIVENESS[policy.defaultAction] < RESTRICTIVENESS.ask;
+  return unseen || RESTRICTIVENESS[policy.defaultAction] < RESTRICTIVENESS.ask;
+}
+
+/** Whether a pathProtection `deny` glob matches at any depth (no absolute or project base). */
+function anyDepthDeny(config: Config): boolean {
+  return config.pathProtection.some((e) =>
+    e.action === "deny" && e.base === null && !e.glob.startsWith("/") && !e.glob.startsWith("~")
+  );
 }
 
 /** Apply the sandbox action to decided stages (in place); each stage's action follows. */
-export function applySandbox(config: Config, tool: string, stages: StageVerdict[]): void {
+export function applySandbox(
+  config: Config,
+  cwd: string,
+  tool: string,
+  stages: StageVerdict[],
+): void {
   if (!config.sandbox?.enabled) return;
   for (const s of stages) {
     let changed = false;
     for (const t of s.targets) {
-      if (tool === "bash" && asksUnseen(config, s, t)) {
+      if (tool === "bash" && asksUnseen(config, cwd, s, t)) {
         t.action = "sandbox";
         t.note = t.note ? `${t.note}; ${UNSEEN_SANDBOXED_NOTE}` : UNSEEN_SANDBOXED_NOTE;
         changed = true;

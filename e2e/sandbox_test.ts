@@ -1,0 +1,95 @@
+/**
+ * End-to-end: the sandbox in the real pi (1.6.0 and 0.73.1, print mode). The scripted model runs
+ * a script the static gate cannot see into (`bash ./run.sh`) and `git status` in a repository
+ * whose `core.fsmonitor` hook writes outside the project. The config sandboxes the project's
+ * bash calls and lets pi's write tool write the project: the writes in the project happen, the
+ * write to a read-only zone, the read of `~/.ssh/id_rsa` and the hook's write outside fail at the
+ * OS level, and the model is told what the sandbox stopped.
+ *
+ * Needs bubblewrap: ignored where it cannot start, unless PI_CONTROLS_SANDBOX=required (CI).
+ * `PI_CONTROLS_SKIP_E2E=1` skips the suite.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import type { PiLine } from "../scripts/ensure_pi.ts";
+import { sandboxProbe } from "../lib/sandbox_runner.ts";
+import { call, lastToolResults, text } from "./model_server.ts";
+import { readLog, requirePis, runPrint, SKIP_E2E, withPi } from "./pi.ts";
+
+requirePis();
+
+const probe = sandboxProbe();
+const ignore = SKIP_E2E || (!probe.ok && process.env.PI_CONTROLS_SANDBOX !== "required");
+
+const CONFIG = JSON.stringify({
+  policies: {
+    project: {
+      defaultAction: "sandbox",
+      rules: [{ action: "allow", tool: "write" }, { action: "allow", tool: "edit" }],
+    },
+    outside: { defaultAction: "ask", rules: [] },
+  },
+  locations: { "/": "outside", "~/project": "project" },
+  pathProtection: { "~/.ssh/**": "deny" },
+  sandbox: { enabled: true },
+});
+
+for (const pi of ["1.x", "0.73"] as PiLine[]) {
+  Deno.test({
+    name: `e2e sandbox (pi ${pi}): a sandboxed script and a git fsmonitor hook are held by the OS`,
+    ignore,
+    fn: async () => {
+      const script = [
+        call("bash", { command: "bash ./run.sh" }),
+        call("bash", { command: "git status --short" }),
+        text("Done."),
+      ];
+      await withPi({ script, globalConfig: CONFIG, pi }, async (h) => {
+        const zone = join(h.root, "zone");
+        mkdirSync(zone);
+        mkdirSync(join(h.home, ".ssh"));
+        writeFileSync(join(h.home, ".ssh", "id_rsa"), "PRIVATE KEY\n");
+        writeFileSync(
+          join(h.cwd, "run.sh"),
+          `echo built > out.txt\necho pwned > ${zone}/x\ncat ~/.ssh/id_rsa\necho finished\n`,
+        );
+        const hook = join(h.root, "fsmonitor.sh");
+        writeFileSync(hook, `#!/bin/sh\necho ran > ${h.cwd}/hook-ran\necho pwned > ${zone}/hook\n`);
+        chmodSync(hook, 0o755);
+        for (const args of [["init", "-q"], ["config", "core.fsmonitor", hook]]) {
+          assert.equal(spawnSync("git", args, { cwd: h.cwd }).status, 0);
+        }
+        const r = await runPrint(h, "Build, then look at git.");
+        assert.equal(r.code, 0, r.stderr);
+        // Inside the project: written. Elsewhere: stopped by the OS.
+        assert.equal(readFileSync(join(h.cwd, "out.txt"), "utf8"), "built\n");
+        assert.ok(existsSync(join(h.cwd, "hook-ran")), "the fsmonitor hook did not run");
+        assert.ok(!existsSync(join(zone, "x")), "the script wrote the read-only zone");
+        assert.ok(!existsSync(join(zone, "hook")), "the hook wrote outside the project");
+        const results = lastToolResults(h.server);
+        const first = results.get("call_1") ?? "";
+        assert.ok(!first.includes("PRIVATE KEY"), first);
+        assert.match(first, /finished/);
+        assert.match(
+          first,
+          new RegExp(
+            `\\[pi-controls sandbox\\] The OS sandbox stopped a write to ${zone}/x \\(read-only: ` +
+              `policy "outside" does not allow write there\\)`,
+          ),
+        );
+        assert.match(first, /a read of .*\.ssh\/id_rsa \(hidden: pathProtection "~\/\.ssh\/\*\*"/);
+        assert.match(results.get("call_2") ?? "", /stopped a write to .*zone\/hook/);
+        const log = readLog(h);
+        const decided = log.filter((l) => l.event === "decision");
+        assert.deepEqual(decided.map((d) => d.action), ["sandbox", "sandbox"]);
+        // The log keeps the command as the agent wrote it.
+        assert.equal(decided[0].command, "bash ./run.sh");
+        assert.equal(log.filter((l) => l.event === "sandboxed").length, 2);
+        assert.ok(log.some((l) => l.event === "sandbox-stopped"));
+      });
+    },
+  });
+}

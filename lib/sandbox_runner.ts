@@ -1,0 +1,130 @@
+/**
+ * The sandbox's runner: bubblewrap (`bwrap`), called directly. The boundaries
+ * (lib/policy/sandbox.ts) become its mounts: the whole filesystem read-only, the writable places
+ * bound writable, read-only places inside them bound read-only again, hidden places covered by an
+ * empty read-only directory (or `/dev/null` for a file), no network when the block says so; `--die-with-parent` and
+ * `--new-session` (no reaching pi's terminal). A bash call runs inside it by its command being
+ * replaced with one that starts bwrap on it: pi's own bash tool runs that (pi 1.x and 0.7x both let
+ * an extension change a tool call's input), so output, timeouts and aborts stay pi's.
+ *
+ * Whether it can start (Linux, `bwrap` on the PATH, user namespaces allowed) is found by starting
+ * it once; where it cannot, the `sandbox` action asks (lib/extension.ts).
+ *
+ * @example
+ * ```ts
+ * import { sandboxProbe, wrapCommand } from "./sandbox_runner.ts";
+ * const probe = sandboxProbe();
+ * // if (probe.ok) input.command = wrapCommand(input.command, boundaries, cwd, probe.bwrap);
+ * ```
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import process from "node:process";
+import type { SandboxBoundaries, SandboxPlace } from "./policy/sandbox.ts";
+
+/** Whether the sandbox can start here, and how. */
+export type SandboxProbe = { ok: true; bwrap: string } | { ok: false; reason: string };
+
+/** The bwrap executable on a PATH, or null. */
+function findBwrap(path: string | undefined): string | null {
+  for (const dir of (path ?? "/usr/bin:/bin").split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, "bwrap");
+    try {
+      const st = statSync(file, { throwIfNoEntry: false });
+      if (st?.isFile() && (st.mode & 0o111) !== 0) return file;
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
+/**
+ * Find out whether bubblewrap can start: on Linux, with `bwrap` on the PATH, and a trial run of
+ * `true` inside a minimal sandbox succeeding (it fails without user namespaces).
+ */
+export function sandboxProbe(
+  env: Record<string, string | undefined> = process.env,
+  platform: string = process.platform,
+): SandboxProbe {
+  if (platform !== "linux") {
+    return { ok: false, reason: `the sandbox needs Linux (bubblewrap); this is ${platform}` };
+  }
+  const bwrap = findBwrap(env.PATH);
+  if (!bwrap) {
+    return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on the PATH" };
+  }
+  let trial: { status: number | null; stderr?: string; error?: Error };
+  try {
+    trial = spawnSync(
+      bwrap,
+      ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--die-with-parent", "true"],
+      { encoding: "utf8", timeout: 10_000 },
+    );
+  } catch (e) {
+    // (A runtime that may not start programs: Deno without --allow-run.)
+    trial = { status: null, error: e as Error };
+  }
+  if (trial.status !== 0) {
+    const why = (trial.stderr || String(trial.error ?? `exit ${trial.status}`)).trim();
+    return {
+      ok: false,
+      reason: `bubblewrap cannot start here (${why.split("\n")[0]}); are user namespaces ` +
+        `allowed (kernel.unprivileged_userns_clone, a container's seccomp profile)?`,
+    };
+  }
+  return { ok: true, bwrap };
+}
+
+/** One mount: the place, and whether it is writable, read-only or hidden. */
+type Mount = { place: SandboxPlace; as: "writable" | "read-only" | "hidden" };
+
+/** The mounts of the boundaries, outer places first (an inner place is mounted over its outer). */
+function mounts(b: SandboxBoundaries): Mount[] {
+  const all: Mount[] = [
+    ...b.writable.map((place) => ({ place, as: "writable" as const })),
+    ...b.readOnly.map((place) => ({ place, as: "read-only" as const })),
+    ...b.hidden.map((place) => ({ place, as: "hidden" as const })),
+  ];
+  const depth = (p: string) => (p === "/" ? 0 : p.split("/").length);
+  // (Stable: at equal depth writable, then read-only, then hidden.)
+  return all.sort((x, y) => depth(x.place.path) - depth(y.place.path));
+}
+
+/** bubblewrap's arguments for the boundaries, up to the command (`--` not included). */
+export function bwrapArgs(b: SandboxBoundaries, cwd: string): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  for (const { place, as } of mounts(b)) {
+    const p = place.path;
+    if (as === "writable") {
+      if (p === "/") args.push("--bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+      else args.push("--bind", p, p);
+    } else if (as === "read-only" && !place.absent) args.push("--ro-bind", p, p);
+    else if (place.dir || place.absent) args.push("--tmpfs", p, "--remount-ro", p);
+    else args.push("--ro-bind", "/dev/null", p);
+  }
+  if (b.network === "none") args.push("--unshare-net");
+  args.push("--die-with-parent", "--new-session", "--chdir", cwd);
+  return args;
+}
+
+/** A word quoted for bash (single quotes). */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line that runs `command` inside the sandbox: bwrap started in its place (`exec`),
+ * running bash on the command as pi's bash tool would.
+ */
+export function wrapCommand(
+  command: string,
+  b: SandboxBoundaries,
+  cwd: string,
+  bwrap: string,
+): string {
+  const words = [bwrap, ...bwrapArgs(b, cwd), "--", "bash", "-c", command];
+  return `exec ${words.map(shellQuote).join(" ")}`;
+}
