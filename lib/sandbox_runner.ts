@@ -21,7 +21,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { isWithin } from "./shell/paths.ts";
 import process from "node:process";
 import type { SandboxBoundaries, SandboxPlace } from "./policy/sandbox.ts";
 
@@ -78,8 +79,15 @@ export function sandboxProbe(
   return { ok: true, bwrap };
 }
 
-/** One mount: the place, and whether it is writable, read-only or hidden. */
-type Mount = { place: SandboxPlace; as: "writable" | "read-only" | "hidden" };
+/**
+ * One mount: the place, and whether it is writable, read-only or hidden; `keep`: a directory on
+ * the way from a writable place to a read-only or hidden one, mounted onto itself as it is, so
+ * that it cannot be renamed away and made again without what protects it (`mv .git x && mkdir
+ * -p .git/hooks`): the kernel refuses to rename a mount point.
+ */
+type Mount = { place: SandboxPlace; as: "writable" | "read-only" | "hidden" | "keep" };
+
+const depth = (p: string) => (p === "/" ? 0 : p.split("/").length);
 
 /** The mounts of the boundaries, outer places first (an inner place is mounted over its outer). */
 function mounts(b: SandboxBoundaries): Mount[] {
@@ -88,24 +96,56 @@ function mounts(b: SandboxBoundaries): Mount[] {
     ...b.readOnly.map((place) => ({ place, as: "read-only" as const })),
     ...b.hidden.map((place) => ({ place, as: "hidden" as const })),
   ];
-  const depth = (p: string) => (p === "/" ? 0 : p.split("/").length);
-  // (Stable: at equal depth writable, then read-only, then hidden.)
+  const placed = new Set(all.map((m) => m.place.path));
+  for (const m of [...all]) {
+    if (m.as === "writable") continue;
+    for (let d = dirname(m.place.path); d !== dirname(d) && !placed.has(d); d = dirname(d)) {
+      if (!b.writable.some((w) => isWithin(d, w.path))) break;
+      placed.add(d);
+      all.push({ place: { path: d, why: "keeps what is below it", dir: true }, as: "keep" });
+    }
+  }
+  // (Stable: at equal depth writable, then read-only, then hidden, then kept.)
   return all.sort((x, y) => depth(x.place.path) - depth(y.place.path));
+}
+
+/** The deepest mount above `path` among those already made: how it is mounted now. */
+function mountedAs(made: Mount[], path: string): Mount["as"] {
+  let best: Mount | null = null;
+  for (const m of made) {
+    if (isWithin(path, m.place.path) && (!best || m.place.path.length > best.place.path.length)) {
+      best = m;
+    }
+  }
+  return best?.as ?? "read-only";
 }
 
 /** bubblewrap's arguments for the boundaries, up to the command (`--` not included). */
 export function bwrapArgs(b: SandboxBoundaries, cwd: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  for (const { place, as } of mounts(b)) {
+  const made: Mount[] = [];
+  for (const m of mounts(b)) {
+    const { place, as } = m;
     const p = place.path;
-    if (as === "writable") {
+    if (as === "keep") {
+      // As it is mounted now: writable where it lies in a writable place, else read-only.
+      const now = mountedAs(made, p);
+      if (now === "hidden") continue;
+      args.push(now === "writable" ? "--bind" : "--ro-bind", p, p);
+      made.push({ place, as: now });
+      continue;
+    } else if (as === "writable") {
       if (p === "/") args.push("--bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
       else args.push("--bind", p, p);
     } else if (as === "read-only" && !place.absent) args.push("--ro-bind", p, p);
     else if (place.dir || place.absent) args.push("--tmpfs", p, "--remount-ro", p);
     else args.push("--ro-bind", "/dev/null", p);
+    made.push(m);
   }
   if (b.network === "none") args.push("--unshare-net");
+  // Its own process ids: /proc/PID/root of a process outside would lead back to the host's
+  // writable filesystem (and its processes could be traced).
+  args.push("--unshare-pid", "--unshare-ipc");
   args.push("--die-with-parent", "--new-session", "--chdir", cwd);
   return args;
 }

