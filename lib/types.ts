@@ -222,6 +222,11 @@ export interface EvalShape {
   via: string;
   /** The code when it is static, else null (unrecoverable: `python3 -c "$CODE"`, `curl … | python3`). */
   source: string | null;
+  /**
+   * The argv position of the word holding the code, when it is a word of its own (`-c CODE`):
+   * with no decisions block the code is not judged, so that word is no place. (Not shown.)
+   */
+  codeAt?: number;
 }
 
 /** One simple command (a stage) of a bash call, or the single pseudo-stage of any other tool. */

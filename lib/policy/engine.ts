@@ -428,7 +428,14 @@ function decideStage(
   config: Config,
   ctx: Context,
   stage: Stage,
-  opts: { unknown: boolean; explain: boolean; index: LocationIndex; links?: MadeLink[] },
+  opts: {
+    unknown: boolean;
+    explain: boolean;
+    index: LocationIndex;
+    links?: MadeLink[];
+    /** The argv position of inline code that is not judged (no decisions block): no place. */
+    code?: number;
+  },
 ): StageVerdict {
   const name = stage.argv[0];
   const unknown = opts.unknown || !name || name.kind !== "static";
@@ -439,7 +446,7 @@ function decideStage(
     stage: new PresetFacts(stage),
     unknown,
   };
-  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home));
+  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), opts.code);
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.
     raw.push({
@@ -627,9 +634,14 @@ function decideBash(
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
   const links = linksMade(all);
   const stages = all.map((s) => {
-    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links });
     const shape = evalShape(s);
-    if (shape) sv.eval = shape;
+    // Inline code is judged by the decisions block alone; without one it is no place.
+    const code = config.decisions ? undefined : shape?.codeAt;
+    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links, code });
+    if (shape) {
+      const { codeAt: _, ...shown } = shape;
+      sv.eval = shown;
+    }
     return sv;
   });
   stages.push(...carriedLines(config, ctx, all, { analyze, explain, index, links }));

@@ -391,8 +391,16 @@ function namedFiles(stage: Stage): Target[] {
   return out;
 }
 
-/** The targets of a bash stage: the directories it runs in, its path arguments and redirects. */
-export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath): Target[] {
+/**
+ * The targets of a bash stage: the directories it runs in, its path arguments and redirects.
+ * `code`: the argv position of inline code that is not judged, no place.
+ */
+export function stageTargets(
+  stage: Stage,
+  ctx: Context,
+  guarded?: ProtectedPath,
+  code?: number,
+): Target[] {
   const out: Target[] = [];
   for (const c of stage.cwds) {
     out.push(
@@ -414,7 +422,7 @@ export function stageTargets(stage: Stage, ctx: Context, guarded?: ProtectedPath
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
     if (i === 0 && inSearchPath(w.value, ctx)) continue;
-    if (i > 0 && strings.has(i)) continue;
+    if (i > 0 && (strings.has(i) || i === code)) continue;
     if (/^[<>]\(/.test(w.text)) continue; // process substitution: a pipe, not a file
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }

@@ -395,6 +395,9 @@ const GIT_LOG_LIKE = new Set(["log", "show", "shortlog", "whatchanged", "rev-lis
 /** Their options whose value is text, in one word (`--grep=/api`, `-S/usr/lib`). */
 const GIT_TEXT_OPTIONS =
   /^(--(grep|author|committer|format|pretty|date|since|until|after|before|grep-reflog)=|-[SG].)/;
+/** The known start of a word that is such an option with its value (`--author=$X`, `-S$X`). */
+const GIT_TEXT_PREFIX =
+  /^(--(grep|author|committer|format|pretty|date|since|until|after|before|grep-reflog)=|-[SG])/;
 /** ... and as the next word. */
 // deno-fmt-ignore
 const GIT_TEXT_VALUED = new Set([
@@ -422,7 +425,11 @@ function gitText(argv: Word[]): number[] {
   } else if (GIT_LOG_LIKE.has(sub)) {
     for (let i = at + 1; i < argv.length; i++) {
       const w = argv[i];
-      if (w.kind !== "static") continue;
+      if (w.kind !== "static") {
+        // Text however dynamic: `--author="$(git config user.name)"`.
+        if (GIT_TEXT_PREFIX.test(w.prefix)) out.push(i);
+        continue;
+      }
       if (w.value === "--") break; // paths follow
       if (GIT_TEXT_OPTIONS.test(w.value)) out.push(i);
       else if (GIT_TEXT_VALUED.has(w.value)) out.push(++i);

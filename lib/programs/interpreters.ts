@@ -78,12 +78,14 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
     const letters = /^-[A-Za-z0-9]{2,}$/.test(v) ? v.slice(1) : "";
     const at = clusterEval(letters, interp);
     if (at >= 0) {
-      const code = at === letters.length - 1 ? args[i + 1] : literal(letters.slice(at + 1));
+      const last = at === letters.length - 1;
+      const code = last ? args[i + 1] : literal(letters.slice(at + 1));
       return {
         interpreter: name,
         language: interp.language,
         via: `-${letters[at]}`,
         source: code && code.kind === "static" ? code.value : null,
+        ...(last && code ? { codeAt: i + 2 } : {}),
       };
     }
     const flag = interp.flags.find((f) =>
@@ -99,6 +101,7 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
         language: interp.language,
         via: flag,
         source: code && code.kind === "static" ? code.value : null,
+        ...(inline === null && code ? { codeAt: i + 2 } : {}),
       };
     }
     if (v === "-m") return null; // a module run, not inline code

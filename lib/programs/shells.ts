@@ -298,8 +298,11 @@ export const SHELL_PROGRAMS: Program[] = [
   },
   {
     // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.
+    // Otherwise a value is no place until a command uses it as one (`export
+    // PYTHONPATH=$PYTHONPATH:$(pwd)`), as with an assignment alone (RULINGS principle 3).
     names: DECLARATIONS,
     runs: (stage, run) => run.environment(stage.argv.slice(1)),
+    noFileOperands: true,
   },
   {
     // Commands come from stdin (or -f FILE): a heredoc or here-string we can read, else unknown.

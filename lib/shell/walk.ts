@@ -33,6 +33,7 @@ import {
   testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirected } from "./walk_redirects.ts";
+import { type Known, Values } from "./walk_values.ts";
 import {
   backtickBodies,
   backtickPairs,
@@ -43,6 +44,8 @@ import {
 } from "./walk_words.ts";
 
 const MAX_STAGES = 1000;
+/** A `for` loop's body is walked once per word of its list up to this many words. */
+const MAX_ROUNDS = 8;
 /** Nodes walked per command at most (loops and function bodies are walked more than once). */
 const MAX_STEPS = 20_000;
 
@@ -101,6 +104,8 @@ export class Walker implements WalkContext {
   strayWords: Map<number, (LiteNode | WordGroup)[]> | null = null;
   /** Expandable variables the command may assign (then their value is not known). */
   touched: ReadonlySet<string>;
+  /** The values the command gives its variables, where known at this point of the walk. */
+  values: Values;
   private cdpathUnknown: boolean;
 
   constructor(
@@ -113,6 +118,7 @@ export class Walker implements WalkContext {
     private depth = 0,
   ) {
     this.touched = touchedNames(source);
+    this.values = new Values(source);
     this.cdpathUnknown = source.includes("CDPATH");
   }
 
@@ -122,7 +128,8 @@ export class Walker implements WalkContext {
     while (this.functions.length) {
       const f = this.functions.shift()!;
       const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
-      this.walk(f.body, f.moves || this.moved ? union(seen, [null]) : seen, "function", []);
+      const cwds = f.moves || this.moved ? union(seen, [null]) : seen;
+      this.values.nestedIn(() => this.walk(f.body, cwds, "function", []));
     }
     return end;
   }
@@ -164,6 +171,7 @@ export class Walker implements WalkContext {
     sub.evaluationBox = this.evaluationBox;
     sub.aliasBox = this.aliasBox;
     sub.touched = this.touched;
+    sub.values = this.values.copy();
     sub.run(parsed.root, cwds, origin);
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
     this.error ??= sub.error;
@@ -226,7 +234,7 @@ export class Walker implements WalkContext {
         return { ok: r.fail, fail: r.ok };
       }
       case "subshell":
-        this.sequence(node.children, cwds, "subshell", redirects);
+        this.values.nestedIn(() => this.sequence(node.children, cwds, "subshell", redirects));
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
@@ -240,7 +248,9 @@ export class Walker implements WalkContext {
         }
         // `>(cmd)` reads what the outer command writes; `$(cmd)` and `<(cmd)` read nothing new.
         const piped = node.text.startsWith(">(");
-        this.pipedWalk(piped, () => this.sequence(node.children, cwds, "substitution", []));
+        this.values.nestedIn(() =>
+          this.pipedWalk(piped, () => this.sequence(node.children, cwds, "substitution", []))
+        );
         return same(cwds);
       }
       case "function_definition":
@@ -248,7 +258,9 @@ export class Walker implements WalkContext {
       case "if_statement":
       case "case_statement":
         // Branches may run or not: every cwd they can reach stays possible.
-        return same(this.sequence(node.children, cwds, inner, redirects, true));
+        return same(
+          this.values.nestedIn(() => this.sequence(node.children, cwds, inner, redirects, true)),
+        );
       case "ERROR":
         this.error ??= syntaxErrorAt(node);
         return same(this.sequence(node.children, cwds, origin, redirects));
@@ -265,22 +277,7 @@ export class Walker implements WalkContext {
         testEvaluation(this, node, cwds);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "variable_assignment":
-        // An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs.
-        // (In arithmetic, `for ((i = 0; …))`, blanks around `=` are no misreading.)
-        if (valueMisread(node) && !inArithmetic(node)) this.error ??= VALUE_MISREAD;
-        assigned(this, node);
-        if (this.env.carriesCommand(node.text)) {
-          const assignment = decodeWord(this, node, cwds);
-          this.environment.push({
-            argv: [],
-            redirects: [],
-            text: node.text,
-            origin,
-            cwds,
-            assignments: [assignment],
-          });
-        }
-        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+        return this.assignmentAlone(node, cwds, origin, redirects);
       default:
         if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);
         // Program, groups, clauses, words, assignments, tests: the commands inside, in order.
@@ -318,8 +315,12 @@ export class Walker implements WalkContext {
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
       if (!c || !c.isNamed) continue;
-      const r = this.walk(c, union(cur.ok, cur.fail), origin, redirects);
-      if (nextNode(children, i)?.type !== "&") cur = r;
+      const background = nextNode(children, i)?.type === "&";
+      const at = union(cur.ok, cur.fail);
+      const r = background
+        ? this.values.nestedIn(() => this.walk(c, at, origin, redirects))
+        : this.walk(c, at, origin, redirects);
+      if (!background) cur = r;
       if (keepAll) seen.push(cur.ok, cur.fail);
     }
     return keepAll ? same(union(...seen)) : cur;
@@ -363,11 +364,14 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[],
   ): void {
-    parts.forEach((c, i) => {
-      const last = i === parts.length - 1 ? tail : [];
-      if (i === 0) this.walk(c, cwds, origin, redirects, last);
-      else this.walkPiped(c, cwds, origin, redirects, last);
-    });
+    // Each command of a pipeline runs in a subshell: its assignments do not reach on.
+    this.values.nestedIn(() =>
+      parts.forEach((c, i) => {
+        const last = i === parts.length - 1 ? tail : [];
+        if (i === 0) this.walk(c, cwds, origin, redirects, last);
+        else this.walkPiped(c, cwds, origin, redirects, last);
+      })
+    );
   }
 
   /**
@@ -440,23 +444,79 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
+    // What runs after `&&`, `||` or `|` may not run, or runs in a subshell.
+    const nested = (f: () => Flow) => this.values.nestedIn(f);
     if (op === "&&") {
-      const b = this.walk(node, a.ok, origin, redirects, tail);
+      const b = nested(() => this.walk(node, a.ok, origin, redirects, tail));
       return { ok: b.ok, fail: union(a.fail, b.fail) };
     }
     if (op === "||") {
-      const b = this.walk(node, a.fail, origin, redirects, tail);
+      const b = nested(() => this.walk(node, a.fail, origin, redirects, tail));
       return { ok: union(a.ok, b.ok), fail: b.fail };
     }
     if (op === "|" || op === "|&") {
-      this.walkPiped(node, start, origin, redirects, tail);
+      nested(() => this.walkPiped(node, start, origin, redirects, tail));
       return { ok: union(a.ok, start), fail: union(a.fail, start) };
     }
     return this.walk(node, union(a.ok, a.fail), origin, redirects, tail);
   }
 
+  /**
+   * A loop: later rounds see what earlier ones assigned, so nothing known before it is known
+   * inside; a `for` loop's variable takes the words of its list (a few, all known), one walk of
+   * the body each.
+   */
   private loop(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     loopEvaluation(this, node);
+    return this.values.nestedIn(() => {
+      // (The list is expanded once, before the first round.)
+      const rounds = node.type === "for_statement" ? this.loopWords(node, cwds) : null;
+      this.values.forgetAll();
+      if (rounds === null) return this.loopBody(node, cwds, origin, redirects);
+      let out: Cwds = [];
+      for (const value of rounds.values) {
+        this.values.loopValue(rounds.name, value);
+        out = union(out, this.loopBody(node, cwds, origin, redirects).ok);
+      }
+      this.values.assign(rounds.name, null);
+      return same(out);
+    });
+  }
+
+  /**
+   * The values a `for` loop's variable takes: its list's words (a glob's word stands for its
+   * matches), or one unknown value when a word is not known or there are many.
+   */
+  private loopWords(node: LiteNode, cwds: Cwds): { name: string; values: (Known | null)[] } {
+    const kids = node.children;
+    const name = node.childForFieldName("variable")?.text ?? "";
+    const inAt = kids.findIndex((c) => c.type === "in");
+    const words = inAt < 0
+      ? []
+      : kids.slice(inAt + 1).filter((c) =>
+        c.isNamed && c.type !== "do_group" && c.type !== "comment" &&
+        c.type !== "compound_statement"
+      );
+    // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
+    const values = wordGroups(this, node, words).map((g): Known | null => {
+      const d = groupWord(this, g, cwds, false);
+      return d.kind === "dynamic"
+        ? null
+        : { value: d.value, kind: d.kind === "glob" ? "glob" : "text" };
+    });
+    // (One walk where the body does not use the variable, or nothing is followed.)
+    const body = node.childForFieldName("body")?.text ?? "";
+    const used = body.includes("$" + name) || body.includes("${" + name);
+    if (
+      inAt < 0 || values.length === 0 || values.length > MAX_ROUNDS || values.includes(null) ||
+      !used || !this.values.following
+    ) {
+      return { name, values: [null] };
+    }
+    return { name, values };
+  }
+
+  private loopBody(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     const mark = this.stages.length;
     const marked = this.functions.length;
     const once = this.sequence(node.children, cwds, origin, redirects, true);
@@ -468,6 +528,8 @@ export class Walker implements WalkContext {
   }
 
   private functionDefinition(node: LiteNode, cwds: Cwds): Flow {
+    // Calling it may assign any variable from there on.
+    this.values.stop();
     const body = node.childForFieldName("body");
     if (!body) return same(cwds);
     const probe = new Walker(this.env, "", this.readWrite, this.parser, this.budget, this.depth);
@@ -512,6 +574,8 @@ export class Walker implements WalkContext {
       builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
     if (name?.kind === "static") this.aliases(name, argv, cwds);
+    this.values.afterCommand(argv, stage.assignments ?? []);
+    if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
@@ -615,6 +679,61 @@ export class Walker implements WalkContext {
    * `from` and `to` bound the run (the end of a redirect or keyword before it, the start of a
    * redirect after it; null at the container's ends): escaped blanks there belong to its words.
    * A node that is a word alone stands for itself.
+  /**
+   * An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs, a value
+   * some program runs is an environment stage, and the variable has its value from here on.
+   */
+  private assignmentAlone(
+    node: LiteNode,
+    cwds: Cwds,
+    origin: string,
+    redirects: Redirect[],
+  ): Flow {
+    // (In arithmetic, `for ((i = 0; …))`, blanks around `=` are no misreading.)
+    if (valueMisread(node) && !inArithmetic(node)) this.error ??= VALUE_MISREAD;
+    assigned(this, node);
+    if (this.env.carriesCommand(node.text)) {
+      const assignment = decodeWord(this, node, cwds);
+      this.environment.push({
+        argv: [],
+        redirects: [],
+        text: node.text,
+        origin,
+        cwds,
+        assignments: [assignment],
+      });
+    }
+    const flow = same(this.sequence(node.namedChildren, cwds, origin, redirects));
+    this.assignValue(node, cwds);
+    return flow;
+  }
+
+  /**
+   * An assignment alone (`X=src`) gives the variable its value from here on, when the value is
+   * known and the assignment surely runs (see {@linkcode Values}); otherwise the value is unknown.
+   */
+  private assignValue(node: LiteNode, cwds: Cwds): void {
+    const name = node.childForFieldName("name")?.text ?? "";
+    // (In arithmetic, `((i = 0))`, a value is an expression: the command is not followed.)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || inArithmetic(node)) {
+      this.values.stop();
+      return;
+    }
+    if (!this.values.following) return;
+    const w = decodeWord(this, node, cwds);
+    const plus = node.text.startsWith(name + "+=");
+    // (A glob's word is text in an assignment; one made of a variable's value is not known.)
+    const known = w.kind === "static" || (w.kind === "glob" && !node.text.includes("$"));
+    let value: Known | null = known
+      ? { value: w.value.slice(name.length + (plus ? 2 : 1)), kind: "text" }
+      : null;
+    if (plus && value) {
+      const old = this.values.get(name);
+      value = old?.kind === "text" ? { value: old.value + value.value, kind: "text" } : null;
+    }
+    this.values.assign(name, value);
+  }
+
   /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
   private cdEffect(argv: Word[], cwds: Cwds): Cwds {
     const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;

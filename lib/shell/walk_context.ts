@@ -8,6 +8,7 @@
 import type { Cwds, Flow } from "./cwds.ts";
 import type { BashEnv, Redirect, Stage } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
+import type { Values } from "./walk_values.ts";
 
 /**
  * One word as bash reads it, from the nodes tree-sitter may have split it into: after a quote, an
@@ -63,6 +64,8 @@ export interface WalkContext {
   readonly touched: ReadonlySet<string>;
   /** Where the command's variables may be evaluated as code (made when first needed). */
   readonly evaluation: Evaluation;
+  /** The values the command gives its variables, where known at this point of the walk. */
+  readonly values: Values;
   /** The first reason the command cannot be fully analysed. */
   error: string | null;
   /**

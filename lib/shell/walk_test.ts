@@ -28,7 +28,9 @@ Deno.test("groups, compound commands and function bodies are stages too", () => 
     ["if t; then rm a; elif u; then rm b; else rm c; fi", ["rm a", "rm b", "rm c", "t", "u"]],
     ["while t; do rm a; done", ["rm a", "t"]],
     ["until t; do rm a; done", ["rm a", "t"]],
-    ["for f in x y; do rm $f; done", ["rm $f"]],
+    // A loop variable takes the words of its list, one walk of the body each.
+    ["for f in x y; do rm $f; done", ["rm x", "rm y"]],
+    ["for f in $(ls); do rm $f; done", ["ls", "rm $f"]],
     ["for ((i=0; i<3; i++)); do rm a; done", ["rm a"]],
     ["select x in a b; do rm a; done", ["rm a"]],
     ["case $x in a) rm a;; b|c) rm b;; esac", ["rm a", "rm b"]],

@@ -12,6 +12,7 @@ import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
+import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.ts";
 
 /** No assigned variable names (shared; never changed). */
@@ -21,8 +22,11 @@ const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 /** Special parameters that always expand to digits or flags, never to a path. */
 const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 
-/** A word part: its value, whether it is known, and whether it was unquoted. */
-export type Part = { value: string; kind: Word["kind"]; unquoted?: boolean };
+/**
+ * A word part: its value, whether it is known, and whether it was unquoted. `expanded`: a glob
+ * that stands for its matches even inside quotes (a loop variable over a glob's words).
+ */
+export type Part = { value: string; kind: Word["kind"]; unquoted?: boolean; expanded?: true };
 
 /** The expandable variables a command's source may assign (then their value is not known). */
 export function touchedNames(source: string): ReadonlySet<string> {
@@ -77,6 +81,8 @@ function tildeTakesExpansion(node: LiteNode, next: LiteNode | undefined): boolea
 /** A node that starts its word, and one inside a word (shared: never changed). */
 const FIRST: WordPlace = Object.freeze({ first: true });
 const NOT_FIRST: WordPlace = Object.freeze({ first: false });
+/** A node inside double quotes (or an unquoted heredoc body): no splitting, no globbing. */
+const QUOTED: WordPlace = Object.freeze({ first: false, quoted: true });
 
 /** Where a node sits in its bash word. */
 interface WordPlace {
@@ -86,6 +92,8 @@ interface WordPlace {
   more?: boolean;
   /** The word is shaped like an assignment (`NAME=…`). */
   assignment?: boolean;
+  /** It is inside double quotes. */
+  quoted?: boolean;
 }
 
 /** Whether a node starts right after `from` or one blank after it. */
@@ -313,7 +321,13 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       return [dollarPart(node)];
     case "simple_expansion":
     case "expansion":
-      return [expansionPart(ctx, node, cwds)];
+      return [expansionPart(ctx, node, cwds, at.quoted === true)];
+    case "command_substitution": {
+      // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3).
+      const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd ? pwd(ctx, cwds) : null;
+      const known = dir === null ? null : knownPart({ value: dir, kind: "text" }, !!at.quoted);
+      return [known ?? { value: node.text, kind: "dynamic" }];
+    }
     case "arithmetic_expansion":
       // A number, but one computed from variables can run code hidden in their values.
       ctx.evaluation.texts.push(node.text);
@@ -421,8 +435,8 @@ export function textParts(
     literal(src.slice(last, c.startIndex - node.startIndex));
     if (c.type === "string_content" || c.type === "heredoc_content") literal(c.text);
     else {
-      for (const p of nodeParts(ctx, c, cwds, NOT_FIRST)) {
-        out.push({ value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
+      for (const p of nodeParts(ctx, c, cwds, QUOTED)) {
+        out.push(p.expanded ? p : { value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
       }
     }
     last = c.endIndex - node.startIndex;
@@ -431,8 +445,12 @@ export function textParts(
   return out;
 }
 
-function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds): Part {
-  if (node.type === "expansion") expansionEvaluation(ctx, node);
+function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boolean): Part {
+  if (node.type === "expansion") {
+    expansionEvaluation(ctx, node);
+    // `${x=v}` assigns x as it expands (and `${!x=v}` the variable x names).
+    if (node.text.includes("=")) ctx.values.stop();
+  }
   const name = simpleName(node);
   if (name !== null && NUMERIC_PARAMS.has(name)) return { value: node.text, kind: "static" };
   if (name !== null && EXPANDABLE.includes(name) && !ctx.touched.has(name)) {
@@ -443,7 +461,10 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds): Part {
       : ctx.env.env[name];
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
-  return { value: node.text, kind: "dynamic" };
+  // A value the command gave the variable (RULINGS principle 3).
+  const k = name === null ? undefined : ctx.values.get(name);
+  const known = k === undefined ? null : knownPart(k, quoted);
+  return known ?? { value: node.text, kind: "dynamic" };
 }
 
 /**
@@ -514,8 +535,18 @@ export function fromParts(parts: Part[], text: string): Word {
     else if (p.kind === "glob" && kind === "static") kind = "glob";
     value += p.value;
   }
+  // A glob's match stands for itself alone: with text around it (`"x$f/y"`), the word is that
+  // text and the match, which the whole as a glob may not reach (`~/.ss*/k` when k is new).
+  if (
+    kind === "glob" && parts.some((p) => p.expanded) && parts.some((p) => !p.expanded && p.value)
+  ) {
+    kind = "dynamic";
+  }
   return { value, kind, prefix, text };
 }
+
+/** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */
+const PWD_SUBSTITUTION = /^\$\(\s*pwd(\s+-L)?\s*\)$/;
 
 /** A word bash takes as it is written (every character literal, none special anywhere). */
 const PLAIN_WORD = /^[A-Za-z0-9_./,:+%@=-]+$/;

@@ -1,0 +1,178 @@
+/**
+ * The values a command gives its own variables, as far as they can be known before it runs
+ * (RULINGS principle 3, Variables): a variable assigned static text by a statement that surely
+ * runs (`X=src; cat $X/a.py`, `X=src && cat "$X"/a.py`), and a `for` loop's variable, which takes
+ * the words of its list one by one. Everything else leaves a variable unknown, as it was before:
+ * an assignment that may or may not run (after `&&`/`||`, in a branch, a loop, a function, a
+ * subshell, a pipeline, a background job, before a command as its environment), and from the
+ * point where a command may change variables in ways not followed here (`read`, `eval`, `source`,
+ * `cd`, `export`, a function defined or a command not known by name) nothing is known at all.
+ * A command that uses bash's arithmetic, namerefs, aliases, traps or `IFS` anywhere is not
+ * followed at all: they can assign any variable from inside a value.
+ *
+ * @module
+ */
+import type { Word } from "./model.ts";
+
+/** A value known for a variable. */
+export interface Known {
+  /** The text it holds (for a glob's match: the glob, whose matches the glob logic judges). */
+  value: string;
+  /** "text": exactly `value`; "glob": one of the paths the glob `value` matches. */
+  kind: "text" | "glob";
+}
+
+/**
+ * Source text that may assign variables from inside a value or a name given as text: arithmetic
+ * (`((…))`, `$[…]`, `let`, `[[ a -eq b ]]`, subscripts `a[…]`, `${s:off}`), indirection
+ * (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`), aliases and traps
+ * (their text runs later), `IFS` (word splitting), `{fd}>` redirects (they assign a number),
+ * `select` (reads a name).
+ */
+const NOT_FOLLOWED =
+  /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|IFS|select)\b|\{[A-Za-z_]\w*\}\s*[<>]/;
+
+/**
+ * Commands that may change variables in ways not followed (after them nothing is known): they
+ * read names or run text in this shell, or (cd) move where relative values lead.
+ */
+const CHANGES_VARIABLES = new Set([
+  "read",
+  "mapfile",
+  "readarray",
+  "printf",
+  "getopts",
+  "unset",
+  "let",
+  "wait",
+  "eval",
+  "source",
+  ".",
+  "builtin",
+  "command",
+  "enable",
+  "jobs",
+  "fc",
+  "set",
+  "export",
+  "readonly",
+  "declare",
+  "typeset",
+  "local",
+  "alias",
+  "trap",
+  "cd",
+  "pushd",
+  "popd",
+  "exec",
+]);
+
+/** Text that may make `pwd` other than the builtin: a function or an alias (any). */
+const PWD_REDEFINED = /\bpwd\s*\(|\bfunction\b|\b(alias|enable)\b/;
+
+/** Expandable variables the walk knows otherwise (environment, cwd): never tracked here. */
+const ELSEWHERE = new Set(["HOME", "PWD", "TMPDIR", "OLDPWD", "CDPATH", "IFS"]);
+
+/** The variables of one walk and where it stands (nested: an assignment may not reach on). */
+export class Values {
+  private known = new Map<string, Known>();
+  /** Nothing is known from here on. */
+  private off: boolean;
+  /** How deep the walk is in places whose assignments may not run or not reach on. */
+  private nested = 0;
+  /** `pwd` is the builtin: the command defines no function or alias that could be named so. */
+  readonly plainPwd: boolean;
+
+  constructor(source: string, plainPwd = !PWD_REDEFINED.test(source)) {
+    this.off = NOT_FOLLOWED.test(source);
+    this.plainPwd = plainPwd;
+  }
+
+  /** Whether the command's variables are followed at this point. */
+  get following(): boolean {
+    return !this.off;
+  }
+
+  /** A copy for a sub-walk (a substitution's text parsed apart): it runs in a subshell. */
+  copy(): Values {
+    const c = new Values("", this.plainPwd);
+    c.off = this.off;
+    c.nested = 1;
+    for (const [k, v] of this.known) c.known.set(k, v);
+    return c;
+  }
+
+  /** The value of a variable, if known. */
+  get(name: string): Known | undefined {
+    return this.known.size ? this.known.get(name) : undefined;
+  }
+
+  /** An assignment of `value` (null: not known) at this point of the walk. */
+  assign(name: string, value: Known | null): void {
+    if (ELSEWHERE.has(name)) return;
+    if (value === null || this.off || this.nested > 0) this.known.delete(name);
+    else this.known.set(name, value);
+  }
+
+  /** A loop variable takes `value` for one round of the body (set even when nested). */
+  loopValue(name: string, value: Known | null): void {
+    if (ELSEWHERE.has(name) || this.off || value === null) this.known.delete(name);
+    else this.known.set(name, value);
+  }
+
+  /** Forget every value (entering a loop: later rounds see what earlier ones assigned). */
+  forgetAll(): void {
+    this.known.clear();
+  }
+
+  /** Nothing is known from here on. */
+  stop(): void {
+    this.known.clear();
+    this.off = true;
+  }
+
+  /** Run `f` where assignments may not run or not reach on (a branch, a subshell, a pipeline). */
+  nestedIn<T>(f: () => T): T {
+    this.nested++;
+    try {
+      return f();
+    } finally {
+      this.nested--;
+    }
+  }
+
+  /**
+   * After a command ran: its `NAME=value` prefixes were its environment only (forgotten, as bash
+   * keeps some of them in POSIX mode), and a command that may change variables (or one whose
+   * name is not known) ends what is known.
+   */
+  afterCommand(argv: Word[], prefixes: Word[]): void {
+    for (const w of prefixes) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
+      if (m) this.known.delete(m[1]);
+    }
+    const name = argv[0];
+    if (name === undefined) return;
+    if (name.kind !== "static" || CHANGES_VARIABLES.has(name.value)) this.stop();
+  }
+}
+
+/** Text that bash leaves as one word with nothing to glob when it expands it unquoted. */
+const PLAIN_VALUE = /^[\w./,:+%@=~-]+$/;
+/** Such text with `*` or `?` in it: bash globs it. */
+const GLOB_VALUE = /^[\w./,:+%@=~*?-]+$/;
+
+/**
+ * A known value as a part of a word (null: as good as unknown). Unquoted, bash splits it at
+ * blanks and globs it: only text that stays one word is taken (a glob's match could hold blanks).
+ */
+export function knownPart(
+  k: Known,
+  quoted: boolean,
+): { value: string; kind: "static" | "glob"; expanded?: true } | null {
+  if (k.kind === "glob") return quoted ? { value: k.value, kind: "glob", expanded: true } : null;
+  if (quoted) return { value: k.value, kind: "static" };
+  if (PLAIN_VALUE.test(k.value)) return { value: k.value, kind: "static" };
+  if (GLOB_VALUE.test(k.value)) return { value: k.value, kind: "glob", expanded: true };
+  return null;
+}

@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { decide } from "../policy/engine.ts";
+import { loadPrecisionConfig, PRECISION_CONFIGS, precisionContext } from "../precision.ts";
+import { checkTable } from "../testing_adversarial.ts";
+import type { Action, Config } from "../types.ts";
+import { analyzeBash } from "./analyze.ts";
+import { loadBashParser } from "./parser.ts";
+
+const parser = await loadBashParser();
+const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
+
+/** The stages of a command as text (`?` before an argument not known before it runs). */
+function stages(command: string): string[] {
+  const a = analyzeBash(command, env, parser);
+  assert.equal(a.error, null, command);
+  return a.stages.map((s) =>
+    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
+      .join(" ")
+  );
+}
+
+Deno.test("values: a variable assigned static text by a statement that surely runs has it", () => {
+  assert.deepEqual(stages("X=src; cat $X/a.py"), ["cat src/a.py"]);
+  assert.deepEqual(stages('X=src && cat "$X"/a.py'), ["cat src/a.py"]);
+  assert.deepEqual(stages("X=a Y=$X/b; cat $Y"), ["cat a/b"]);
+  assert.deepEqual(stages("X=~/k; cat $X"), ["cat /h/k"]);
+  assert.deepEqual(stages("X=a; X+=/b; cat $X"), ["cat a/b"]);
+  assert.deepEqual(stages('X="a b"; cat "$X"'), ["cat a b"]);
+  // Unquoted, bash splits and globs the value: blanks make it unknown, `*` a glob.
+  assert.deepEqual(stages("X='a b'; cat $X"), ["cat ?$X"]);
+  assert.deepEqual(stages("X='*.py'; cat $X; cat \"$X\""), ["cat ~*.py", "cat *.py"]);
+  // `$(pwd)` is the effective cwd.
+  assert.deepEqual(stages("cat $(pwd)/a"), ["pwd", "cat /p/a"]);
+  assert.deepEqual(stages('cd s && cat "$(pwd)/a"'), ["cd s", "pwd", "cat /p/s/a"]);
+});
+
+Deno.test("values: what may not run, or not reach on, leaves the variable unknown", () => {
+  // (Or the command cannot be seen at all.)
+  const unknown = (command: string) => {
+    const a = analyzeBash(command, env, parser);
+    const last = a.stages.findLast((s) => s.argv[0].value === "cat")!.argv.at(-1)!;
+    assert.ok(a.error !== null || last.kind === "dynamic", `${command}: ${last.value}`);
+  };
+  unknown("X=a; X=$(cmd); cat $X"); // a substitution's output
+  unknown("X=a; true && X=b; cat $X"); // may not run
+  unknown("X=a; false || X=b; cat $X");
+  unknown("X=a; if t; then X=b; fi; cat $X");
+  unknown("X=a; (X=b); cat $X"); // a subshell's (bash keeps a; unknown is on the safe side)
+  unknown("X=a; X=b | true; cat $X");
+  unknown("X=a; X=b & cat $X");
+  unknown("X=a; X=b true; cat $X"); // a command's environment
+  unknown("X=a; for i in 1 2; do cat $X; X=b; done"); // a later round sees b
+  unknown("X=a; while t; do cat $X; X=b; done");
+  unknown("X=a; read X; cat $X");
+  unknown("X=a; eval X=b; cat $X");
+  unknown("X=a; source f; cat $X");
+  unknown("X=a; . f; cat $X");
+  unknown("X=a; printf -v X b; cat $X");
+  unknown("X=a; mapfile X < f; cat $X");
+  unknown("X=a; unset X; cat $X");
+  unknown("X=a; cd d; cat $X");
+  unknown("X=a; export X=b; cat $X");
+  unknown("X=a; $CMD; cat $X"); // a command not known by name
+  unknown("X=a; f() { X=b; }; f; cat $X"); // a function call
+  unknown("X=a; echo ${X=b}; cat $X");
+  unknown("X=a; echo ${X:=b}; cat $X");
+  unknown("X=a; (( X = 1 )); cat $X"); // arithmetic assigns
+  unknown("X=a; : $((X=1)); cat $X");
+  unknown("X=a; let X=1; cat $X");
+  unknown("X=a; declare -n R=X; R=b; cat $X"); // a nameref
+  unknown("X=a; exec {X}>/dev/null; cat $X");
+  unknown("X=a; trap 'X=b' DEBUG; cat $X");
+  unknown("IFS=/; X=a/b; cat $X");
+  unknown("X=a; coproc X { cat; }; cat $X");
+  unknown("pwd() { echo /etc; }; cat $(pwd)");
+});
+
+Deno.test("values: a for loop's variable takes the words of its list", () => {
+  assert.deepEqual(stages("for m in a b; do python -m $m; done"), [
+    "python -m a",
+    "python -m b",
+  ]);
+  // A glob's word stands for its matches (the glob logic judges them), inside quotes too; an
+  // unquoted match is split and globbed again by bash: not known.
+  assert.deepEqual(stages('for f in src/*.ts; do wc -l "$f"; done'), ["wc -l ~src/*.ts"]);
+  assert.deepEqual(stages("for f in src/*.ts; do wc -l $f; done"), ["wc -l ?$f"]);
+  // With text around it, the word is not that glob (`~/.ss*/k` does not match a new k).
+  assert.deepEqual(stages('for d in ~/.ss*; do cp k "$d/k"; done'), ["cp k ?/h/.ss*/k"]);
+  assert.deepEqual(stages("for f in $(ls); do rm $f; done"), ["ls", "rm ?$f"]);
+  assert.deepEqual(stages("for f in a b; do f=c; rm $f; done"), ["rm ?$f", "rm ?$f"]);
+  assert.deepEqual(stages("for f in a; do :; done; rm $f"), [":", "rm ?$f"]);
+});
+
+const trustedConfig = loadPrecisionConfig(PRECISION_CONFIGS.find((c) => c.name === "trusted")!);
+
+/** The verdict under the precision benchmark's trusted-project config (or `config`). */
+function trusted(command: string, config: Config = trustedConfig): Action {
+  return decide(config, { tool: "bash", input: { command } }, precisionContext(), { parser })
+    .action;
+}
+
+Deno.test("values: option values a program reads as text, and inline code not judged, are no place", () => {
+  assert.equal(trusted('git log --author="$(git config user.name)"'), "allow");
+  assert.equal(trusted('git log -S"$X" --oneline'), "allow");
+  assert.equal(trusted("git log --output=/etc/x"), "ask"); // a file stays a path
+  assert.equal(trusted("git log --output=$X"), "ask");
+  assert.equal(trusted("git log --author=x -- $X"), "ask");
+  assert.equal(trusted("git log --grep=$(cat ~/.ssh/id_rsa)"), "deny");
+  // With no decisions block inline code is not judged: its unknown value is no place.
+  assert.equal(trusted('python3 -c "$CODE"'), "allow");
+  assert.equal(trusted('node -e "$CODE"'), "allow");
+  assert.equal(trusted('python3 -c "$CODE" $X'), "ask"); // its arguments still are
+  assert.equal(trusted('bash -c "$CODE"'), "ask"); // a shell's text runs commands
+  assert.equal(trusted('python3 -c "$(cat ~/.ssh/id_rsa)"'), "deny");
+  // With one, the code is the decisions block's to judge, unknown as it is: asked as before.
+  const decisions: Config = { ...trustedConfig, decisions: { url: "http://127.0.0.1:9" } };
+  assert.equal(trusted('python3 -c "$CODE"', decisions), "ask");
+  assert.equal(trusted('python3 -Sc "$CODE"', decisions), "ask");
+});
+
+Deno.test("values: everyday spellings are allowed in a trusted project, hostile ones are not", () => {
+  const want: [string, Action][] = [
+    ["X=src; cat $X/a.py", "allow"],
+    ['X=src && cat "$X"/a.py', "allow"],
+    ["for m in a b; do python -m $m; done", "allow"],
+    ["cat $(pwd)/setup.py", "allow"],
+    ['cd sub && cat "$(pwd)/x"', "allow"],
+    ["export PYTHONPATH=$PYTHONPATH:$(pwd)", "allow"],
+    ["declare -x A=/etc/x", "allow"],
+    ["f() { local a=/etc; }", "allow"],
+    ["X=/etc/x", "allow"],
+    ["X=~/.ssh; cat $X/id_rsa", "deny"],
+    ['for f in ~/.ssh/*; do cat "$f"; done', "deny"],
+    ["X=/etc; cd /tmp; cat $X/passwd", "ask"],
+    ["for f in ~/.ssh/*; do cat $f; done", "ask"],
+    ["X=a; X=$(cmd); cat $X", "ask"],
+    ["read X; cat $X", "ask"],
+    ["X=src; f() { X=/etc; }; f; cat $X/passwd", "ask"],
+    ["export X=/etc/passwd; cat $X", "ask"],
+    ['declare X=~/.ssh/id_rsa; cat "$X"', "ask"],
+    ["X='a /etc/passwd'; cat $X", "ask"],
+    ["X=src; true && X=/etc; cat $X/passwd", "ask"],
+    ["X=/etc; X+=/passwd; cat $X", "ask"],
+    ["X=rm; $X -rf ~", "ask"],
+    ["X=/etc; echo `cat $X/passwd`", "ask"],
+    ['export PAGER="rm -rf ~"; git log', "ask"],
+  ];
+  const wrong = want.filter(([c, a]) => trusted(c) !== a).map(([c, a]) =>
+    `${c}: ${trusted(c)}, want ${a}`
+  );
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("values: hostile spellings through variables stay caught", async () => {
+  // deno-fmt-ignore
+  const rows: [string, Action, Action][] = [
+    ["X=~/.ssh; cat $X/id_rsa", "deny", "deny"],
+    ['X=~/.ssh; cat "$X/id_rsa"', "deny", "deny"],
+    ["X=.env; cat $X", "deny", "deny"],
+    ['for f in ~/.ssh/*; do cat "$f"; done', "deny", "deny"],
+    ['for d in ~/.ss*; do cp notes.txt "$d/authorized_keys"; done', "deny", "ask"],
+    ["for f in ~/.ssh/*; do cat $f; done", "ask", "ask"],
+    ["for f in a .env; do cat $f; done", "deny", "deny"],
+    ["X=rm; $X -rf src", "deny", "deny"],
+    ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
+    ["X=a; X=$(cmd); cat $X", "deny", "ask"],
+    ["read X; cat $X", "deny", "ask"],
+    ["X=src; f() { X=~/.ssh; }; f; cat $X/id_rsa", "deny", "ask"],
+    ["export X=~/.ssh/id_rsa; cat $X", "deny", "ask"],
+    ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "ask"],
+    ["X='a ~/.ssh/id_rsa'; cat $X", "ask", "ask"],
+    ["X=src; true && X=~/.ssh; cat $X/id_rsa", "deny", "ask"],
+    ["X=~/.ssh; X+=/id_rsa; cat $X", "deny", "deny"],
+    ["X=~/.ssh; echo `cat $X/id_rsa`", "deny", "deny"],
+    ["X=src; eval X=~/.ssh; cat $X/id_rsa", "deny", "deny"],
+    ["X=src; : ${X:=~/.ssh}; cat $X/id_rsa", "deny", "ask"],
+    ["X=src; for i in 1 2; do cat $X/id_rsa; X=~/.ssh; done", "ask", "ask"],
+    ["cat $(pwd)/.env", "deny", "deny"],
+    ["cd ~/.ssh && cat $(pwd)/id_rsa", "deny", "deny"],
+  ];
+  await checkTable(rows);
+});
