@@ -93,3 +93,36 @@ for (const pi of ["1.x", "0.73"] as PiLine[]) {
     },
   });
 }
+
+Deno.test({
+  name: "e2e sandbox (pi 1.x): where bubblewrap cannot start, pi says so at start-up and it asks",
+  ignore: SKIP_E2E,
+  fn: async () => {
+    const script = [call("bash", { command: "echo hi > made.txt" }), text("Tried.")];
+    await withPi({ script, globalConfig: CONFIG }, async (h) => {
+      // A bwrap that fails as it does without user namespaces, first on pi's PATH.
+      const bin = join(h.root, "bin");
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, "bwrap"),
+        "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n",
+      );
+      chmodSync(join(bin, "bwrap"), 0o755);
+      const path = process.env.PATH;
+      process.env.PATH = `${bin}:${path}`;
+      try {
+        const r = await runPrint(h, "Make a file.");
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(
+          r.stderr,
+          /pi-controls: the sandbox cannot start: bubblewrap cannot start here \(bwrap: No permissions to create new namespace\)/,
+        );
+        // It asks, and in print mode nobody can answer: blocked.
+        assert.ok(!existsSync(join(h.cwd, "made.txt")), "the call ran unsandboxed");
+        assert.match(lastToolResults(h.server).get("call_1") ?? "", /nobody could give it/);
+      } finally {
+        process.env.PATH = path;
+      }
+    });
+  },
+});

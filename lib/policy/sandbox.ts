@@ -53,7 +53,13 @@ export interface SandboxBoundaries {
 }
 
 /** How many directory entries a protection glob's listing may read. */
-const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES = 50_000;
+
+/**
+ * Trees of installed or generated files the listing does not enter (a project's dependencies
+ * alone can hold more entries than the bound): reported as not searched.
+ */
+const NOT_SEARCHED = new Set(["node_modules", ".git", ".venv", "__pycache__", ".tox", ".cache"]);
 
 /** Actions of pi's write tool that let it proceed (a place is writable where they apply). */
 const WRITES: ReadonlySet<Action> = new Set(["allow", "log", "nudge"]);
@@ -174,6 +180,7 @@ function protectedPlaces(config: Config, ctx: Context, lists: Lists): void {
   }
   if (anyDepth) roots.add(ctx.cwd);
   let budget = MAX_ENTRIES;
+  const skipped = new Set<string>();
   const visit = (path: string): void => {
     let pair = protectionPair(config, path, ctx.home);
     // A glob of everything below a directory (`~/.ssh/**`) covers the directory as a whole.
@@ -191,7 +198,8 @@ function protectedPlaces(config: Config, ctx: Context, lists: Lists): void {
     if (!entries) return;
     for (const d of entries) {
       if (--budget < 0) return;
-      if (d.dir && !d.link) visit(join(path, d.name));
+      if (d.dir && !d.link && NOT_SEARCHED.has(d.name)) skipped.add(d.name);
+      else if (d.dir && !d.link) visit(join(path, d.name));
       else if (!d.dir || d.link) {
         const child = join(path, d.name);
         const p = protectionPair(config, child, ctx.home);
@@ -203,6 +211,11 @@ function protectedPlaces(config: Config, ctx: Context, lists: Lists): void {
   for (const root of roots) {
     if (ctx.fs.exists(root)) visit(root);
     else absentPlace(config, ctx, lists, root);
+  }
+  if (skipped.size) {
+    lists.unenforced.push(
+      `protection globs of any depth were not searched for in ${[...skipped].join(", ")}`,
+    );
   }
   if (budget < 0) {
     lists.complete = false;

@@ -7,6 +7,7 @@ const files = [
   "/home/user/p/setup.py",
   "/home/user/p/.env",
   "/home/user/p/sub/.env",
+  "/home/user/p/node_modules/pkg/.env",
   "/home/user/p/.git/hooks/pre-commit",
   "/home/user/p/.git/config",
   "/home/user/p/vendor/lib.py",
@@ -62,6 +63,10 @@ Deno.test("pathProtection deny and a policy denying read are hidden; ask protect
   assert.ok(ro.includes("/home/user/p/.env"), ro.join());
   assert.ok(ro.includes("/home/user/p/sub/.env"), ro.join());
   assert.ok(b.unenforced.some((u) => u.includes('".env"')), b.unenforced.join());
+  // Installed trees are not searched (said so): a deny glob there would be missed.
+  assert.ok(!ro.some((p) => p.includes("node_modules")), ro.join());
+  assert.ok(b.unenforced.some((u) => /not searched for in node_modules/.test(u)));
+  assert.equal(b.complete, true);
 });
 
 Deno.test("the gate's own files and what runs code later stay read-only in a writable place", () => {
