@@ -43,6 +43,9 @@ Deno.test("config view: read once, again only when a file changes, appears or go
     writeFileSync(nearer, `{ "pathProtection": { ".env": "deny" } }`);
     assert.equal(w.current(cwd).project?.file, nearer);
     assert.deepEqual(w.current(cwd).project?.loosens, []);
+    // The sandbox block switches the sandbox on, empty as well: it can loosen.
+    writeFileSync(nearer, `{ "pathProtection": { ".env": "deny" }, "sandbox": {} }`);
+    assert.deepEqual(w.current(cwd).project?.loosens, ["sandbox"]);
     rmSync(nearer);
     assert.equal(w.current(cwd).project?.file, projectFile);
     // An edit in place (same size) is seen.

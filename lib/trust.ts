@@ -156,6 +156,11 @@ export function loosening(text: string): string[] {
     const key = prop.children?.[0]?.value;
     const value = prop.children?.[1];
     if (typeof key !== "string" || TIGHTENING_KEYS.has(key) || !value) continue;
+    // An empty sandbox block switches the sandbox on: what asked unseen would run sandboxed.
+    if (key === "sandbox" && value.type !== "null") {
+      out.push("sandbox");
+      continue;
+    }
     const n = value.type === "object" || value.type === "array" ? value.children?.length ?? 0 : 1;
     if (value.type === "null" || n === 0) continue;
     out.push(value.type === "object" || value.type === "array" ? `${key} (${n})` : key);
