@@ -70,6 +70,7 @@ import {
   runsSandboxed,
   sandboxBlocker,
   sandboxCall,
+  sandboxReady,
   sandboxResult,
   sandboxStartupNote,
   type SandboxState,
@@ -614,6 +615,15 @@ async function onToolCall(
   return done.block;
 }
 
+/** The sandbox's state for `/controls`: off, on (with bubblewrap's path) or unable to start. */
+function sandboxText(g: Gate, config: Config | null): string {
+  if (!config?.sandbox?.enabled) return "off (no enabled sandbox block)";
+  const probe = sandboxReady(g.sandbox);
+  return probe.ok
+    ? `on (${probe.bwrap}, network ${config.sandbox.network})`
+    : `cannot start: ${probe.reason}; sandboxed calls ask`;
+}
+
 /** `/controls MODE` switches the mode; `/controls` shows the state, without side effects. */
 function controls(g: Gate, args: string, ctx: PiContext): void {
   const arg = args.trim();
@@ -639,6 +649,7 @@ function controls(g: Gate, args: string, ctx: PiContext): void {
     `config files:\n  ${files}${trust ? `\n${trust}` : ""}`,
     `policy for ${ctx.cwd}: ${cwdPolicy(g.config, ctx.cwd, context(g, ctx.cwd))}`,
     `log: ${g.logFile}`,
+    `sandbox: ${sandboxText(g, l.status === "ok" ? l.config : null)}`,
     `last decisions:\n  ${recent.length ? recent.join("\n  ") : "(none yet)"}`,
   ];
   if (l.status === "error") {

@@ -39,7 +39,11 @@ function setup(probe: SandboxProbe, config: object = CONFIG) {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(agent, "extensions", "pi-controls.jsonc"), JSON.stringify(config));
   const handlers = new Map<string, (e: never, c: PiContext) => unknown>();
-  const pi: PiApi = { on: (n, h) => handlers.set(n, h), registerCommand: () => {} };
+  const commands = new Map<string, Parameters<PiApi["registerCommand"]>[1]>();
+  const pi: PiApi = {
+    on: (n, h) => handlers.set(n, h),
+    registerCommand: (n, o) => commands.set(n, o),
+  };
   createExtension(pi, {
     env: { HOME: home, PATH: Deno.env.get("PATH") },
     sandboxProbe: () => probe,
@@ -73,11 +77,23 @@ function setup(probe: SandboxProbe, config: object = CONFIG) {
       { toolName: "bash", toolCallId: id, content: [{ type: "text", text }] } as never,
       ctx,
     ) as { content: { type: string; text?: string }[] } | undefined;
-  return { home, project, notes, selects, call, result, setAnswer: (a: string) => (answer = a) };
+  const controls = () => commands.get("controls")!.handler("", ctx);
+  return {
+    home,
+    project,
+    notes,
+    selects,
+    call,
+    result,
+    controls,
+    setAnswer: (a: string) => (answer = a),
+  };
 }
 
 Deno.test("extension: a sandbox verdict runs the command inside bubblewrap, unasked", async () => {
   const t = setup(FAKE_OK);
+  await t.controls();
+  assert.match(t.notes.at(-1)!.text, /\nsandbox: on \(\/usr\/bin\/bwrap, network unrestricted\)/);
   const r = await t.call("make build");
   assert.equal(r.block, undefined);
   assert.match(r.command, /^exec \/usr\/bin\/bwrap --ro-bind \/ \/ .* -- bash -c 'make build'$/);
@@ -113,6 +129,8 @@ Deno.test("extension: where the sandbox cannot start, it says so at start-up and
     ),
     JSON.stringify(t.notes),
   );
+  await t.controls();
+  assert.match(t.notes.at(-1)!.text, /\nsandbox: cannot start: bubblewrap \(bwrap\) is not/);
   t.setAnswer(CHOICES.deny);
   const r = await t.call("make build");
   assert.ok(r.block);
