@@ -114,3 +114,53 @@ Deno.test("a program given by a path in a PATH directory is that program, not a 
   const bare = ctxIn("/work", {});
   assert.equal((await bash(config, bare, "/usr/bin/python3 -m pytest")).action, "ask");
 });
+
+Deno.test("read-only forms: archives listed or read, never extracted or run", async () => {
+  await checkTable([
+    // tar: any mode but the listing, an option that writes or runs, a remote archive
+    ["tar -xf a.tar", "deny", "allow"],
+    ["tar xf a.tar", "deny", "allow"],
+    ["tar -tf a.tar -x", "deny", "allow"],
+    ["tar -t --delete -f a.tar x", "deny", "allow"],
+    ["tar -tf a.tar --to-command='rm x'", "deny", "deny"],
+    ["tar -t -I 'sh -c id' -f a.tar", "deny", "allow"],
+    ["tar --list --use-compress-prog=./evil -f a.tar", "deny", "allow"],
+    ["tar -tf a.tar --checkpoint-action=exec='rm x'", "deny", "deny"],
+    ["tar -tf evil.example:a.tar", "deny", "allow"],
+    ["tar --list --file=evil.example:a.tar", "deny", "allow"],
+    ["tar -tf a.tar --index-file=out", "deny", "allow"],
+    ["tar -tf $ARCHIVE", "deny", "ask"],
+    ["tar -tf ~/.ssh/id_rsa", "deny", "deny"],
+    ["tar -tvf a.tar > listing.txt", "deny", "allow"],
+    // unzip: extracting (the default), -o, -d, options it may take after the archive
+    ["unzip a.zip", "deny", "allow"],
+    ["unzip -o a.zip", "deny", "allow"],
+    ["unzip -l a.zip -d out", "deny", "allow"],
+    ["unzip -q a.zip", "deny", "allow"],
+    ["unzip -l innocent.txt", "deny", "deny"],
+  ]);
+  await checkEveryday([
+    "tar -tf a.tar",
+    "tar -tzvf dist/pkg.tar.gz",
+    "tar tzf a.tgz | head",
+    "tar --list --file=a.tar --wildcards '*.py'",
+    "tar -tf a.tar -C src",
+    "unzip -l a.zip",
+    "unzip -lv a.zip",
+    "unzip -p a.zip README | head",
+    "unzip -t a.zip",
+    "zipinfo a.zip",
+  ]);
+});
+
+Deno.test("read-only forms: export of a locale, time zone or colour setting", async () => {
+  await checkTable([
+    ["export LD_PRELOAD=/tmp/x.so", "deny", "allow"],
+    ["export PAGER='rm x'", "deny", "deny"],
+    ["export LANG=C.UTF-8 PATH=/tmp/bin", "deny", "allow"],
+    ["export LANG", "deny", "allow"],
+    ["export -f f", "deny", "allow"],
+    ["declare -x LANG=C", "deny", "allow"],
+  ]);
+  await checkEveryday(["export LANG=C.UTF-8", "export LC_ALL=C TZ=UTC", "export NO_COLOR=1 && ls"]);
+});

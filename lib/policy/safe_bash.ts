@@ -45,6 +45,10 @@ const PATTERNS: string[] = [
   "od *",
   "hexdump *",
   "strings *",
+  // Archives, listed or read (tar -t, unzip -l/-p, zipinfo)
+  "tar *",
+  "unzip *",
+  "zipinfo *",
   // File metadata
   "ls",
   "ls *",
@@ -133,6 +137,7 @@ const PATTERNS: string[] = [
   "date",
   "date *",
   "nproc",
+  "export *",
   // Package info
   "npm list",
   "npm list *",

@@ -1,11 +1,13 @@
 /**
  * Archivers and viewers that run a helper their options name: `zip -TT cmd` /
  * `--unzip-command cmd` (the command that tests the archive), `man -P pager`, `man -H browser` /
- * `--html=browser`. (`man -H` alone runs `$BROWSER`, an environment variable.)
+ * `--html=browser`. (`man -H` alone runs `$BROWSER`, an environment variable.) And the forms of
+ * unzip that only read: listing, testing, printing to standard output.
  *
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
@@ -58,8 +60,34 @@ function manCommands(stage: Stage, run: Runner): void {
   }
 }
 
-/** zip and man. */
+/** unzip's options that only read: list (-l, -v, -Z), test (-t), comment (-z), print (-p, -c), quiet. */
+const UNZIP_READS = "lvZtzpcq";
+/** Of those, the ones that stop unzip extracting into the cwd. */
+const UNZIP_MODES = "lvZtzpc";
+
+/**
+ * Whether unzip's arguments only read the archive (`unzip -l a.zip`, `unzip -p a.zip f | head`):
+ * every option one that reads, one of them a mode that does not extract.
+ */
+export function unzipReadsOnly(args: (string | null)[]): boolean {
+  let mode = false;
+  for (const t of readOptions(args, { flags: UNZIP_READS })) {
+    if (t.kind === "dynamic" || t.kind === "unknown") return false;
+    if (t.kind !== "flag") continue;
+    if (t.name.startsWith("--") || !UNZIP_READS.includes(t.name[1])) return false;
+    if (UNZIP_MODES.includes(t.name[1])) mode = true;
+  }
+  return mode;
+}
+
+/** zip, man and unzip. */
 export const ARCHIVER_PROGRAMS: Program[] = [
   { names: ["zip"], optionCommands: zipCommands },
   { names: ["man"], optionCommands: manCommands },
+  {
+    names: ["unzip"],
+    readOnly: { "": { accepts: unzipReadsOnly } },
+    // Extracting changes the files below the directory it extracts into (`unzip -d dir`).
+    replacesTrees: true,
+  },
 ];

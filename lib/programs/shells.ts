@@ -10,6 +10,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
+import { harmlessAssignment } from "./env.ts";
 import { literal, programName, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
@@ -49,6 +50,11 @@ function shellPayload(args: Word[]): Word | { script: Word } | null {
 /** A here-document or here-string that feeds a stage's standard input. */
 function document(stage: Stage) {
   return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+}
+
+/** Whether a declaration only sets harmless variables (`export LANG=C.UTF-8 TZ=UTC`) or prints. */
+function setsOnlyHarmless(args: (string | null)[]): boolean {
+  return args.length > 0 && args.every((a) => a !== null && (a === "-p" || harmlessAssignment(a)));
 }
 
 /** Whether a script word is a stream, not a file: a process substitution, `/dev/…`, `/proc/…`. */
@@ -303,6 +309,9 @@ export const SHELL_PROGRAMS: Program[] = [
     names: DECLARATIONS,
     runs: (stage, run) => run.environment(stage.argv.slice(1)),
     noFileOperands: true,
+    // `export LANG=C.UTF-8`: a locale, time zone, colour or terminal setting changes nothing a
+    // read-only command does (any other value may make a later program run other code).
+    readOnly: { "": { accepts: setsOnlyHarmless } },
   },
   {
     // Commands come from stdin (or -f FILE): a heredoc or here-string we can read, else unknown.

@@ -1,7 +1,7 @@
 /**
  * Programs whose facts fit on a line: those that never open their operands (`echo`, `sleep`),
  * those that look only at a directory's names or sizes (`ls`, `du`, `mkdir`), those that change
- * the files below a directory they are given (`rm -r`, `chmod -R`, `unzip -d`), the build tools
+ * the files below a directory they are given (`rm -r`, `chmod -R`), the build tools
  * that work in another directory (`ninja -C dir`), and the
  * `$safe-bash` checks of small read-only programs (a second operand of `uniq` is an output file;
  * `date -s` sets the clock).
@@ -60,7 +60,7 @@ const TABLE: Record<string, Facts> = {
   rm: CHANGES_TREES, mv: CHANGES_TREES,
   chmod: { replacesTrees: true, followsLinks: recursiveDereference },
   chown: { replacesTrees: true, followsLinks: recursiveDereference },
-  chgrp: { replacesTrees: true, followsLinks: recursiveDereference }, unzip: CHANGES_TREES, shred: CHANGES_TREES, trash: CHANGES_TREES,
+  chgrp: { replacesTrees: true, followsLinks: recursiveDereference }, shred: CHANGES_TREES, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
   bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
   patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },
