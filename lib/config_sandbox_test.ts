@@ -78,6 +78,8 @@ Deno.test("every key of the sandbox block is checked", () => {
     "filtering proxy",
     '"unrestricted", "none"',
   );
+  const domains = project(`{ ${OPEN}, "sandbox": { "network": { "allowedDomains": ["x.org"] } } }`);
+  assertOnlyError(domains, `${P}:1:94`, "sandbox.network: expected", "allowedDomains", "proxy");
   assertOnlyError(
     project(`{ ${OPEN}, "sandbox": true }`),
     `${P}:1:81`,

@@ -504,6 +504,13 @@ function checkSandbox(v: PValue, segs: Seg[], d: Diag): void {
     const ps = [...segs, p.key];
     if (p.key === "enabled" && !(p.value.kind === "scalar" && typeof p.value.value === "boolean")) {
       err(d, p.value.pos, `${at(ps)}expected true or false, found ${describe(p.value)}`);
+    } else if (p.key === "network" && p.value.kind === "object") {
+      err(
+        d,
+        p.value.pos,
+        `${at(ps)}expected "unrestricted" or "none", found an object; allowing single domains ` +
+          `(allowedDomains) needs a filtering proxy, which the sandbox does not have`,
+      );
     } else if (p.key === "network") {
       expectEnum(
         p.value,
