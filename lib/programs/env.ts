@@ -39,6 +39,8 @@ export const SHELL_ENV: ReadonlySet<string> = new Set([
   "PROMPT_COMMAND",
   "LESSOPEN",
   "LESSCLOSE",
+  // man -H, xdg-open and others run it with the URL.
+  "BROWSER",
 ]);
 /** Environment variables whose value is a program some program runs (with arguments of its own). */
 export const PROGRAM_ENV: ReadonlySet<string> = new Set([
@@ -47,14 +49,23 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
   "SSH_ASKPASS",
   "SUDO_ASKPASS",
   "GIT_EXTERNAL_DIFF",
+  "GIT_PROXY_COMMAND",
   "CVS_RSH",
+  "RUSTC_WRAPPER",
+  "RUSTC",
+  "CARGO_BUILD_RUSTC_WRAPPER",
+  "npm_config_script_shell",
+  "NPM_CONFIG_SCRIPT_SHELL",
 ]);
 /**
- * Environment variables that make a shell or git run commands from elsewhere: a file bash or sh
- * sources first, git settings (which can hold commands) and git's own programs.
+ * Environment variables that make a program run commands from elsewhere: a file bash or sh
+ * sources first; git settings (which can hold commands), git's own programs, another repository
+ * or config directory (its hooks and settings), a template directory (hooks `git init` installs);
+ * options read from the environment that can name commands (`MAKEFLAGS=--eval=…`,
+ * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`); psql's start-up file (its `\!` runs commands).
  */
 export const CODE_ENV =
-  /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_EXEC_PATH)$/;
+  /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /** A substitution in a value: `$(…)`, `` `…` ``. */
