@@ -52,7 +52,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
     "touch /etc/x", // outside, the default
     "$CMD x", // an unknown command
     "echo 'unterminated", // a syntax error
-    "cat src/*.py", // a glob
+    "cat {src,lib}/*.py", // a glob not expanded (braces)
     'cat "$F"', // a value not known before it runs
     "git status", // allowed: no cause
   ];
@@ -71,7 +71,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
       ["unknown command (top)", 0, 1, ["$CMD x"]],
       ["syntax error", 0, 1, ["echo 'unterminated"]],
       // The glob may match a `*.pem` file, which the starter's protection asks about.
-      ['pathProtection "*.pem" (ask)', 1, 0, ["cat src/*.py"]],
+      ['pathProtection "*.pem" (ask)', 1, 0, ["cat {src,lib}/*.py"]],
       ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$F"']],
     ],
   );

@@ -61,7 +61,8 @@ const ROWS: [string, Action][] = [
   ["find . -delete", "ask"],
   ["find -delete", "ask"],
   ["find . -name '*.pyc' -delete", "ask"],
-  ["rm *.py", "ask"],
+  ["rm -f *.py", "ask"],
+  ["rm {a,b}*.py", "ask"], // (braces: a glob not expanded)
   ["rm $FILE", "ask"],
   ["rm /etc/hosts", "ask"],
   // Uncommitted work.

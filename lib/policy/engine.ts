@@ -12,7 +12,14 @@
  * @module
  */
 import { analyzeCached } from "./analysis_cache.ts";
-import { commandString, isFileTarget, type Stage } from "../shell/model.ts";
+import {
+  bashSubject,
+  CD_BUILTINS,
+  PresetFacts,
+  readsOnly,
+  stageReadsOnly,
+} from "./stage_subject.ts";
+import { commandString, type Stage } from "../shell/model.ts";
 import type { BashParser } from "../shell/parser.ts";
 import {
   locate,
@@ -36,9 +43,9 @@ import {
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
-import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
-import { PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
-import { carriesCommand, RISKY_ENV } from "../programs/env.ts";
+import { type GlobScope, PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
+import { globScope } from "./glob_scope.ts";
+import { carriesCommand } from "../programs/env.ts";
 import {
   commandLineArguments,
   evalShape,
@@ -169,28 +176,6 @@ function stageShared(
 
 /** pi's tools that only read (every other tool, MCP and custom ones too, may write). */
 const READING_TOOLS = new Set(["read", "ls", "grep", "find"]);
-
-let presetRules: Rule[] | undefined;
-
-/**
- * Whether a bash stage only reads what it names: `$safe-bash` accepts it (the preset's argument
- * checks are the one home of what keeps a program read-only), its redirects aside (each says
- * whether it writes). A command that cannot be seen may write.
- */
-function stageReadsOnly(subject: Subject, stage: Stage): boolean {
-  if (subject.unknown) return false;
-  const name = stage.argv[0];
-  if (name?.kind === "static" && CD_BUILTINS.has(name.value)) return true;
-  presetRules ??= expandSafeBash("allow");
-  const facts: StageFacts = {
-    argv: subject.stage!.argv,
-    writes: false,
-    assignments: subject.stage!.assignments,
-    values: subject.stage!.values,
-  };
-  const picked = pickRule(presetRules, { ...subject, stage: facts });
-  return picked !== null && picked.unmatched === undefined;
-}
 
 /** pi's tools that open one file (its `ls` and `find` are named like the programs). */
 const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
@@ -420,9 +405,6 @@ function decideTool(
   return [{ command: null, cwd: ctx.cwd, targets, action }];
 }
 
-/** Builtins whose only effect is the cwd (modelled by the bash analysis). */
-const CD_BUILTINS = new Set(["cd", "pushd", "popd"]);
-
 /** Decide one bash stage. */
 function decideStage(
   config: Config,
@@ -435,18 +417,17 @@ function decideStage(
     links?: MadeLink[];
     /** The argv position of inline code that is not judged (no decisions block): no place. */
     code?: number;
+    globs?: GlobScope;
   },
 ): StageVerdict {
   const name = stage.argv[0];
   const unknown = opts.unknown || !name || name.kind !== "static";
   const command = commandString(stage);
-  const subject: Subject = {
-    tool: "bash",
-    forms: stageForms(stage, command),
-    stage: new PresetFacts(stage),
-    unknown,
-  };
-  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), opts.code);
+  const subject = bashSubject(stage, command, unknown);
+  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), {
+    code: opts.code,
+    globs: opts.globs,
+  });
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.
     raw.push({
@@ -533,58 +514,6 @@ function writtenPolicies(
   return (policy) => policies.has(policy);
 }
 
-/**
- * What a preset (`$safe-bash`) checks of a stage, worked out only when a preset asks. Judged for
- * one policy's places (`inPolicy`), the stage writes only where a write redirect lands there: a
- * write into another zone is that zone's business (`cat f > /tmp/out` reads in the project).
- */
-class PresetFacts implements StageFacts {
-  #argv?: string[];
-  #writes?: boolean;
-  constructor(
-    private stage: Stage,
-    /** Whether a write redirect of the stage may land in a policy's places (absent: anywhere). */
-    readonly writesIn?: (policy: string | null) => boolean,
-    private policy?: string | null,
-  ) {}
-  /** The facts as a preset judging `policy`'s places sees them. */
-  inPolicy(policy: string | null): PresetFacts {
-    return new PresetFacts(this.stage, this.writesIn, policy);
-  }
-  get argv(): string[] {
-    return this.#argv ??= this.stage.argv.map((w) => w.value);
-  }
-  get writes(): boolean {
-    if (this.#writes === undefined) {
-      this.#writes = this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)) &&
-        (this.writesIn === undefined || this.policy === undefined || this.writesIn(this.policy));
-    }
-    return this.#writes;
-  }
-  get assignments(): string[] | undefined {
-    return this.stage.assignments?.map((w) => w.value);
-  }
-  get values(): (string | null)[] {
-    return this.stage.argv.map((w) => (w.kind === "static" ? w.value : null));
-  }
-}
-
-/** The forms of a stage's command that rules are matched against (most restrictive wins). */
-function stageForms(stage: Stage, command: string): string[] {
-  const forms = [command];
-  const name = stage.argv[0];
-  if (name && name.kind === "static" && name.value.includes("/")) {
-    // A program given by path is also matched by its basename (/bin/rm is rm).
-    const base = name.value.slice(name.value.lastIndexOf("/") + 1);
-    if (base) forms.push(base + command.slice(name.value.length));
-  }
-  // Variables that change what a program runs or loads make the assignment part of the command.
-  if (!stage.assignments) return forms;
-  const risky = stage.assignments.filter((a) => a.kind !== "static" || RISKY_ENV.test(a.value));
-  if (risky.length) forms.push(`${risky.map((a) => a.value).join(" ")} ${command}`);
-  return forms;
-}
-
 /** Decide a bash call. */
 function decideBash(
   config: Config,
@@ -633,18 +562,20 @@ function decideBash(
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
   const links = linksMade(all);
+  // Globs are expanded as bash will expand them, unless another stage may change what they match.
+  const globs = globScope(command, all, ctx, readsOnly);
   const stages = all.map((s) => {
     const shape = evalShape(s);
     // Inline code is judged by the decisions block alone; without one it is no place.
     const code = config.decisions ? undefined : shape?.codeAt;
-    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links, code });
+    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links, code, globs });
     if (shape) {
       const { codeAt: _, ...shown } = shape;
       sv.eval = shown;
     }
     return sv;
   });
-  stages.push(...carriedLines(config, ctx, all, { analyze, explain, index, links }));
+  stages.push(...carriedLines(config, ctx, all, { analyze, explain, index, links, globs }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
@@ -680,6 +611,7 @@ function carriedLines(
     explain: boolean;
     index: LocationIndex;
     links: MadeLink[];
+    globs: GlobScope;
   },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];

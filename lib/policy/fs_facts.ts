@@ -12,10 +12,10 @@ const LISTINGS = 256;
 /** FsFacts backed by the real filesystem. */
 export function realFs(): FsFacts {
   // A listing is reused while the directory's inode, mtime and ctime stay the same (an entry
-  // added, removed or renamed changes them), since listing costs about a µs per entry; and
-  // without asking again within 100 ms of the last look. (Only globs list, and a glob is never
-  // allowed unseen: a stale listing can only miss making one stricter.)
-  const listed = new Map<string, { key: string; at: number; entries: DirEntry[] }>();
+  // added, removed or renamed changes them), since listing costs about a µs per entry. The
+  // directory is looked at again for every decision: a glob's matches are its targets, and one
+  // made since (`k -> ~/.ssh/id_rsa`) must be seen.
+  const listed = new Map<string, { key: string; entries: DirEntry[] }>();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
@@ -51,23 +51,18 @@ export function realFs(): FsFacts {
     },
     entries(dir: string): DirEntry[] | null {
       try {
-        const now = Date.now();
         const known = listed.get(dir);
-        if (known && now - known.at < 100) return known.entries;
         const st = statSync(dir, { throwIfNoEntry: false });
         if (!st?.isDirectory()) return null;
         const key = `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
-        if (known?.key === key) {
-          known.at = now;
-          return known.entries;
-        }
+        if (known?.key === key) return known.entries;
         const entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({
           name: e.name,
           link: e.isSymbolicLink(),
           dir: e.isDirectory(),
         }));
         if (listed.size >= LISTINGS) listed.clear();
-        listed.set(dir, { key, at: now, entries });
+        listed.set(dir, { key, entries });
         return entries;
       } catch {
         return null;

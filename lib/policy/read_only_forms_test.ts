@@ -28,7 +28,7 @@ const HOSTILE: [string, Action, Action][] = [
   [`sed -n -f script.sed README.md`, "deny", "deny"],
   [`sed -n "$S" README.md`, "deny", "deny"],
   [`sed -n p $F`, "deny", "ask"],
-  [`sed -n p *.md`, "deny", "ask"],
+  [`sed -n p *.md`, "deny", "allow"], // (the glob matches README.md alone)
   [`sed -n 'r /home/user/.ssh/id_rsa' README.md`, "deny", "deny"],
   [`sed -n p innocent.txt`, "deny", "deny"],
   [`sed -n p README.md > out`, "deny", "allow"],

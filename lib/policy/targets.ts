@@ -13,6 +13,7 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 
 /** A location a call may touch, before policies are looked up. */
@@ -243,13 +244,24 @@ function staticTargets(
   }
 }
 
-/** The targets of a word (into `out`); `force`: a path whatever it looks like (a redirect's). */
+/** How a stage's words become targets. */
+interface WordOptions {
+  /** A path whatever it looks like (a redirect's). */
+  force: boolean;
+  guarded?: ProtectedPath;
+  out: Target[];
+  /** Glob words are expanded (else judged by their prefix). */
+  globs?: GlobScope;
+  stage?: Stage;
+}
+
+/** The targets of a word (into `out`). */
 function wordTargets(
   w: Word,
   cwds: (string | null)[],
   kind: TargetKind,
   ctx: Context,
-  opts: { force: boolean; guarded?: ProtectedPath; out: Target[] },
+  opts: WordOptions,
 ): void {
   const { force, guarded, out } = opts;
   if (w.kind === "static") {
@@ -262,7 +274,71 @@ function wordTargets(
     }
     return;
   }
+  if (w.pattern !== undefined && opts.globs && !/^\/(proc|dev)\//.test(w.value)) {
+    for (const c of cwds) expandedTargets(w, c, kind, ctx, opts);
+    return;
+  }
   for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
+}
+
+/**
+ * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
+ * whether another stage of it may create, remove or rename files at or below a directory (then
+ * what a glob there matches when its stage runs is not what is there now).
+ */
+export interface GlobScope {
+  options: GlobOptions;
+  disturbed(dir: string, stage: Stage | undefined): boolean;
+}
+
+/**
+ * The targets of a glob word in one cwd (into `out`), as bash will expand it (RULINGS "What can
+ * be seen"): each match a path; no match the word as written (nothing under nullglob, failglob);
+ * by its prefix when it cannot be expanded exactly, when another stage may change what it
+ * matches, or when a match would read as an option (`-rf`).
+ */
+function expandedTargets(
+  w: Word,
+  c: string | null,
+  kind: TargetKind,
+  ctx: Context,
+  opts: WordOptions,
+): void {
+  const scope = opts.globs!;
+  const region = c === null ? null : globRegion(w.pattern!, c);
+  if (c !== null && region !== null && !scope.disturbed(region, opts.stage)) {
+    const found = expandPathname(w.pattern!, c, ctx.fs, scope.options);
+    if (found.kind === "matches" && !found.words.some((m) => m.startsWith("-"))) {
+      for (const m of found.words) {
+        const match: Word = { value: m, kind: "static", prefix: m, text: w.text };
+        staticTargets(m, match, [c], kind, ctx, opts.out);
+        const embedded = opts.force ? null : embeddedValue(m);
+        if (embedded !== null && pathLike(embedded, [c], ctx, opts.guarded)) {
+          staticTargets(embedded, match, [c], kind, ctx, opts.out);
+        }
+      }
+      return;
+    }
+    if (found.kind === "none") {
+      if (scope.options.nullglob || scope.options.failglob) return;
+      const literal: Word = { value: w.value, kind: "static", prefix: w.value, text: w.text };
+      wordTargets(literal, [c], kind, ctx, opts);
+      return;
+    }
+  }
+  for (const t of unknownTargets(w, [c], ctx)) opts.out.push(t);
+}
+
+/**
+ * The directory a glob lists from: its components before the first with a glob character, in
+ * `cwd`; null when a `..` after it may leave it.
+ */
+function globRegion(pattern: string, cwd: string): string | null {
+  const parts = pattern.split("/");
+  const at = parts.findIndex(hasGlob);
+  if (parts.slice(at).some((p) => p === "..")) return null;
+  const dir = parts.slice(0, at).join("/").replace(/\\([\s\S])/g, "$1");
+  return resolve(cwd, dir || ".");
 }
 
 /** What a path of the process running the command reaches, per cwd (see `processPath`). */
@@ -393,14 +469,16 @@ function namedFiles(stage: Stage): Target[] {
 
 /**
  * The targets of a bash stage: the directories it runs in, its path arguments and redirects.
- * `code`: the argv position of inline code that is not judged, no place.
+ * `code`: the argv position of inline code that is not judged, no place; `globs`: glob words are
+ * expanded in this scope (else judged by their prefix).
  */
 export function stageTargets(
   stage: Stage,
   ctx: Context,
   guarded?: ProtectedPath,
-  code?: number,
+  opts: { code?: number; globs?: GlobScope } = {},
 ): Target[] {
+  const { code, globs } = opts;
   const out: Target[] = [];
   for (const c of stage.cwds) {
     out.push(
@@ -417,7 +495,7 @@ export function stageTargets(
   }
   const strings = stringArguments(stage.argv);
   const argv = stage.argv;
-  const asWords = { force: false, guarded, out };
+  const asWords: WordOptions = { force: false, guarded, out, globs, stage };
   for (let i = 0; i < argv.length; i++) {
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
@@ -427,15 +505,18 @@ export function stageTargets(
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
   for (const t of namedFiles(stage)) out.push(t);
+  // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
+  // given it may expand it.)
+  const asAssignments: WordOptions = { force: false, guarded, out };
   for (const w of stage.assignments ?? []) {
     // (IFS holds separators: `IFS=/ read -r a b` names no place.)
     if (w.kind === "static" && w.value.startsWith("IFS=")) continue;
-    wordTargets(w, stage.cwds, "argument", ctx, asWords);
+    wordTargets(w, stage.cwds, "argument", ctx, asAssignments);
   }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;
     const from = out.length;
-    wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out });
+    wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out, globs, stage });
     if (r.kind === "write") { for (let i = from; i < out.length; i++) out[i].write = true; }
   }
   return dedupe(out);

@@ -133,6 +133,7 @@ export const LINK_PROGRAMS: Program[] = [
   {
     names: ["ln"],
     links: symlinksMade,
+    writesOnlyNamed: true,
     // A relative symlink target in another directory is named from the link's directory: there
     // it is judged, instead of from the cwd (each reading of `ln -s T DIR` is judged).
     text: (argv) => {
@@ -150,6 +151,7 @@ export const LINK_PROGRAMS: Program[] = [
     names: ["cp"],
     links: symlinksMade,
     replacesTrees: true,
+    writesOnlyNamed: true,
     // `cp -rL`: the copy reads where the links inside the tree lead.
     followsLinks: (argv) =>
       hasOption(argv, CP, ["-L", "--dereference"]) &&

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { approvalRulesFor } from "../approvals.ts";
+import { writeAreas } from "../policy/glob_scope.ts";
 import { presetAccepts } from "../policy/safe_bash.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import type { Stage } from "../shell/model.ts";
@@ -317,3 +318,27 @@ function assertReadOnlyCheck(p: Program, key: string, command: string): void {
     assert.equal(presetAccepts(rule, { argv: plain, writes: false }), true, plain.join(" "));
   }
 }
+
+/** A command per program that writes only what it names, and the areas it writes. */
+// deno-fmt-ignore
+const WRITES_ONLY_NAMED: Record<string, [string, string[]]> = {
+  touch: ["touch new", ["/p/new"]], mkdir: ["mkdir -p a/b", ["/p/a/b"]], rm: ["rm -f x", ["/p/x"]],
+  rmdir: ["rmdir d", ["/p/d"]], mv: ["mv a --target-directory=d", ["/p/a", "/p/d"]],
+  cp: ["cp -r a /t", ["/p/a", "/t"]], ln: ["ln -s /etc/hosts h", ["/etc/hosts", "/p/h"]],
+  chmod: ["chmod +x s*", ["/p/+x", "/p"]], chown: ["chown u f", ["/p/u", "/p/f"]],
+  chgrp: ["chgrp g f", ["/p/g", "/p/f"]], shred: ["shred -u k", ["/p/k"]],
+};
+
+Deno.test("registry: a program that writes only what it names writes at or below its words", () => {
+  const named = allPrograms().filter((p) => p.writesOnlyNamed).map((p) => p.names[0]);
+  assert.deepEqual(named.sort(), Object.keys(WRITES_ONLY_NAMED).sort());
+  const readsOnly = () => false;
+  for (const [command, areas] of Object.values(WRITES_ONLY_NAMED)) {
+    assert.deepEqual(writeAreas(expanded(command).top, readsOnly), areas, command);
+  }
+  // Anything else not read-only may write anywhere; a write redirect writes its file.
+  assert.equal(writeAreas(expanded("tar xf a.tar").top, readsOnly), null);
+  assert.equal(writeAreas(expanded("touch $X").top, readsOnly), null);
+  assert.deepEqual(writeAreas(expanded("cat a > out").top, () => true), ["/p/out"]);
+  assert.deepEqual(writeAreas(expanded("shopt -s dotglob").top, readsOnly), []);
+});

@@ -23,6 +23,16 @@ function recursiveDereference(argv: Word[]): boolean {
 const STRINGS: Facts = { noFileOperands: true };
 const LOOKS: Facts = { metadataOnly: true };
 const CHANGES_TREES: Facts = { replacesTrees: true };
+/** It deletes, moves or changes what it names, and nothing else. */
+const CHANGES_NAMED: Facts = { replacesTrees: true, writesOnlyNamed: true };
+/** It makes what it names (a file, a directory), and nothing else. */
+const MAKES_NAMED: Facts = { metadataOnly: true, writesOnlyNamed: true };
+/** `-R` with `-L` follows links; it changes the modes or owners of what it names. */
+const CHANGES_MODES: Facts = {
+  replacesTrees: true,
+  writesOnlyNamed: true,
+  followsLinks: recursiveDereference,
+};
 
 // deno-fmt-ignore
 const TABLE: Record<string, Facts> = {
@@ -30,7 +40,7 @@ const TABLE: Record<string, Facts> = {
   tr: STRINGS, // its operands are character sets; it reads standard input only
   true: STRINGS, false: STRINGS, ":": STRINGS, sleep: STRINGS, seq: STRINGS, expr: STRINGS,
   exit: STRINGS, return: STRINGS, kill: STRINGS, shift: STRINGS, break: STRINGS,
-  continue: STRINGS,
+  continue: STRINGS, shopt: STRINGS,
   echo: { noFileOperands: true, metadataOnly: true },
   printf: {
     noFileOperands: true,
@@ -48,19 +58,18 @@ const TABLE: Record<string, Facts> = {
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
   },
   df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, test: LOOKS,
-  "[": LOOKS, cd: LOOKS, pushd: LOOKS, popd: LOOKS, mkdir: LOOKS, touch: LOOKS,
+  "[": LOOKS, cd: LOOKS, pushd: LOOKS, popd: LOOKS, mkdir: MAKES_NAMED, touch: MAKES_NAMED,
   tree: {
     metadataOnly: true,
     readOnly: { "": { short: "oR", long: ["--output"] } },
     followsLinks: (argv) => hasOption(argv, { valued: "LPIoH" }, ["-l", "--follow"]),
   },
   file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
-  rmdir: { metadataOnly: true, replacesTrees: true },
+  rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_TREES, mv: CHANGES_TREES,
-  chmod: { replacesTrees: true, followsLinks: recursiveDereference },
-  chown: { replacesTrees: true, followsLinks: recursiveDereference },
-  chgrp: { replacesTrees: true, followsLinks: recursiveDereference }, shred: CHANGES_TREES, trash: CHANGES_TREES,
+  rm: CHANGES_NAMED, mv: CHANGES_NAMED,
+  chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
+  shred: CHANGES_NAMED, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
   bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
   patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },

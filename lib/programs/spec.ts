@@ -135,6 +135,12 @@ export interface Program {
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
   /**
+   * What it creates, removes, renames or changes lies at or below the paths its arguments name
+   * (`touch`, `mkdir`, `rm`, `mv`, `cp`, `ln`, `chmod`): a glob of another stage elsewhere
+   * matches the same files before and after it. (Not set: it may write anywhere.)
+   */
+  writesOnlyNamed?: boolean;
+  /**
    * Saving "program subcommand *" would allow anything, beyond what `runs` and `evaluates` say
    * (`ssh host CMD` runs CMD elsewhere; `npx pkg` runs a package).
    */

@@ -17,6 +17,11 @@ export interface Word {
   prefix: string;
   /** The source text. */
   text: string;
+  /**
+   * For a "glob" word whose glob characters bash expands as a pathname (not braces): the word
+   * as a bash pattern, its quoted and escaped characters written `\x` (`"a*"*` is `a\**`).
+   */
+  pattern?: string;
 }
 
 /** A redirect of a stage. */

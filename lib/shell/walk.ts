@@ -500,9 +500,10 @@ export class Walker implements WalkContext {
     // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
     const values = wordGroups(this, node, words).map((g): Known | null => {
       const d = groupWord(this, g, cwds, false);
-      return d.kind === "dynamic"
-        ? null
-        : { value: d.value, kind: d.kind === "glob" ? "glob" : "text" };
+      if (d.kind === "dynamic") return null;
+      return d.kind === "glob"
+        ? { value: d.value, kind: "glob", pattern: d.pattern }
+        : { value: d.value, kind: "text" };
     });
     // (One walk where the body does not use the variable, or nothing is followed.)
     const body = node.childForFieldName("body")?.text ?? "";

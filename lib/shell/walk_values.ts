@@ -20,6 +20,8 @@ export interface Known {
   value: string;
   /** "text": exactly `value`; "glob": one of the paths the glob `value` matches. */
   kind: "text" | "glob";
+  /** For a glob: its word as a bash pattern (`Word.pattern`), when it has one. */
+  pattern?: string;
 }
 
 /**
@@ -169,10 +171,15 @@ const GLOB_VALUE = /^[\w./,:+%@=~*?-]+$/;
 export function knownPart(
   k: Known,
   quoted: boolean,
-): { value: string; kind: "static" | "glob"; expanded?: true } | null {
-  if (k.kind === "glob") return quoted ? { value: k.value, kind: "glob", expanded: true } : null;
+): { value: string; kind: "static" | "glob"; expanded?: true; raw?: string } | null {
+  if (k.kind === "glob") {
+    return quoted ? { value: k.value, kind: "glob", expanded: true, raw: k.pattern } : null;
+  }
   if (quoted) return { value: k.value, kind: "static" };
   if (PLAIN_VALUE.test(k.value)) return { value: k.value, kind: "static" };
-  if (GLOB_VALUE.test(k.value)) return { value: k.value, kind: "glob", expanded: true };
+  // (Its characters are all literal but `*` and `?`: the text is its pattern.)
+  if (GLOB_VALUE.test(k.value)) {
+    return { value: k.value, kind: "glob", expanded: true, raw: k.value };
+  }
   return null;
 }

@@ -14,6 +14,7 @@ import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.ts";
+import { hasGlob, literalPattern } from "./pathname_expansion.ts";
 
 /** No assigned variable names (shared; never changed). */
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -24,9 +25,17 @@ const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 
 /**
  * A word part: its value, whether it is known, and whether it was unquoted. `expanded`: a glob
- * that stands for its matches even inside quotes (a loop variable over a glob's words).
+ * that stands for its matches even inside quotes (a loop variable over a glob's words). `raw`:
+ * unquoted text (or such a glob) as a bash pattern, its escapes kept, where it may hold glob
+ * characters.
  */
-export type Part = { value: string; kind: Word["kind"]; unquoted?: boolean; expanded?: true };
+export type Part = {
+  value: string;
+  kind: Word["kind"];
+  unquoted?: boolean;
+  expanded?: true;
+  raw?: string;
+};
 
 /** The expandable variables a command's source may assign (then their value is not known). */
 export function touchedNames(source: string): ReadonlySet<string> {
@@ -400,7 +409,7 @@ function tildePrefix(ctx: WalkContext, seg: string, cwds: Cwds, more: boolean): 
     : null;
   if (dir === null) return { value: seg, kind: "dynamic" };
   const tail = unquotedPart(seg.slice(head.length));
-  return { ...tail, value: dir + tail.value };
+  return { ...tail, value: dir + tail.value, raw: literalPattern(dir) + tail.raw };
 }
 
 function stringParts(ctx: WalkContext, node: LiteNode, cwds: Cwds): Part[] {
@@ -508,7 +517,12 @@ function splitUnescaped(text: string, sep: string): string[] {
 /** Unquoted text as a part: escapes removed, a glob when it has an unescaped `*`, `?` or `[`. */
 function unquotedPart(text: string): Part {
   const glob = /(^|[^\\])(\\\\)*[*?[]/.test(text);
-  return { value: unescapeUnquoted(text), kind: glob ? "glob" : "static", unquoted: true };
+  return {
+    value: unescapeUnquoted(text),
+    kind: glob ? "glob" : "static",
+    unquoted: true,
+    raw: text,
+  };
 }
 
 /** A word with unquoted braces that bash expands into several: a glob of its prefix. */
@@ -527,6 +541,8 @@ export function fromParts(parts: Part[], text: string): Word {
   let value = "";
   let prefix = "";
   let kind: Word["kind"] = "static";
+  // The word as a pattern, while every glob part has its raw text (a brace part has none).
+  let pattern: string | null = "";
   for (const p of parts) {
     if (kind === "static" && p.kind !== "dynamic") {
       prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
@@ -534,6 +550,13 @@ export function fromParts(parts: Part[], text: string): Word {
     if (p.kind === "dynamic") kind = "dynamic";
     else if (p.kind === "glob" && kind === "static") kind = "glob";
     value += p.value;
+    if (pattern !== null) {
+      pattern = p.raw !== undefined
+        ? pattern + p.raw
+        : p.kind === "glob"
+        ? null
+        : pattern + literalPattern(p.value);
+    }
   }
   // A glob's match stands for itself alone: with text around it (`"x$f/y"`), the word is that
   // text and the match, which the whole as a glob may not reach (`~/.ss*/k` when k is new).
@@ -542,7 +565,9 @@ export function fromParts(parts: Part[], text: string): Word {
   ) {
     kind = "dynamic";
   }
-  return { value, kind, prefix, text };
+  return kind === "glob" && pattern !== null && hasGlob(pattern)
+    ? { value, kind, prefix, text, pattern }
+    : { value, kind, prefix, text };
 }
 
 /** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */

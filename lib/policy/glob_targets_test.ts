@@ -1,0 +1,199 @@
+/**
+ * Globs expanded when the call is decided (issue 20, class 3; RULINGS "What can be seen"): the
+ * matches are the targets, where they lead through symlinks too; a glob another stage may
+ * disturb, one over the bounds or in a directory that cannot be read is judged by its prefix.
+ */
+import assert from "node:assert/strict";
+import { bash, configFrom, ctxIn } from "../testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
+import type { Context, FsFacts } from "../types.ts";
+import { GLOB_BOUNDS } from "../shell/pathname_expansion.ts";
+import { realFs } from "./fs_facts.ts";
+
+/** [command, under read-only, under the deny-list] in the adversarial project. */
+// deno-fmt-ignore
+const TABLE: [string, "allow" | "ask" | "deny", "allow" | "ask" | "deny"][] = [
+  // A match that is a symlink reaches where it leads (innocent.txt -> ~/.ssh/id_rsa).
+  ["cat *", "deny", "deny"],
+  ["cat *.txt", "deny", "deny"],
+  ["cat i?nocent.[t]xt", "deny", "deny"],
+  ["cat k*/id_*", "deny", "deny"],
+  ["grep -h . k*/*", "deny", "deny"],
+  ["cat < inno*", "deny", "deny"],
+  ["cp inno* /tmp/x", "deny", "deny"],
+  // Hidden names: a component starting with `.` matches them (`.env` is protected).
+  ["cat .*", "deny", "deny"],
+  ["cat .e*", "deny", "deny"],
+  ["cat ./.e?v", "deny", "deny"],
+  ["cat */.env", "deny", "deny"],
+  ["cat ~/.ss*/id_*", "deny", "deny"],
+  ["cat /home/user/.ss?/*", "deny", "deny"],
+  ["cat ?env", "allow", "allow"],
+  ["shopt -s dotglob; cat ?env", "deny", "deny"],
+  ["bash -O dotglob -c 'cat ?env'", "deny", "ask"], // (a shell may write anywhere: by the prefix)
+  ["shopt -s $OPT; cat ?env", "deny", "deny"],
+  ["shopt -s nocaseglob; cat .ENV*", "deny", "deny"],
+  ["shopt -s globstar; cat **/hosts", "deny", "deny"],
+  ["shopt -s extglob; cat @(.e|x)nv", "deny", "deny"],
+  ["shopt -s extglob; cat !(README.md)", "deny", "deny"],
+  // Another stage may create or rename what the glob matches: judged by its prefix.
+  ["touch src/kk && cat src/k*", "deny", "ask"],
+  ["mv notes.txt src/key; cat src/k*", "deny", "ask"],
+  ["mkdir src/kd && cat src/k*/x", "deny", "ask"],
+  ["tar xf a.tar && cat src/k*", "deny", "ask"],
+  ["unzip a.zip; cat src/k*", "deny", "ask"],
+  ["git checkout other && cat src/k*", "deny", "ask"],
+  ["python3 mk.py; cat src/k*", "deny", "ask"],
+  ["echo x > src/kk; cat src/k*", "deny", "ask"],
+  ["cat src/k* | tee src/kk", "deny", "ask"],
+  ["cat $(touch src/kk) src/k*", "deny", "ask"],
+  ["ln -s ~/.ssh k; cat k*/*", "deny", "deny"],
+  ["touch a.pem && cat *.pem", "deny", "deny"],
+  // ... but not a stage that writes elsewhere.
+  ["touch build.log && cat src/*.ts", "deny", "allow"],
+  // A match that would read as an option (none here) and braces: by the prefix.
+  ["cat src/{a,b}*", "ask", "ask"],
+  // Rules match the command as written, not as expanded.
+  ["rm -rf *", "deny", "deny"],
+  ["rm src/*.o", "deny", "deny"],
+  // No match: the word as written.
+  ["cat src/*.rs", "allow", "allow"],
+  ["shopt -s failglob; cat src/*.rs", "deny", "allow"],
+  // Everyday.
+  ["ls src/*.ts", "allow", "allow"],
+  ["cat src/*.ts | wc -l", "allow", "allow"],
+  ["grep -n x src/*.ts", "allow", "allow"],
+  ["head -5 src/m*.ts README*", "allow", "allow"],
+  // A loop variable over a glob stands for its matches.
+  ['for f in src/*.ts; do wc -l "$f"; done', "allow", "allow"],
+  ['for f in *; do cat "$f"; done', "deny", "deny"],
+  ["x=inno*; cat $x", "deny", "deny"],
+];
+
+Deno.test("globs: hostile and everyday spellings in the adversarial project", async () => {
+  await checkTable(TABLE);
+});
+
+/** A trusted project: allow inside, ask outside, `.env` asks, `~/.ssh` denied. */
+const trusted = configFrom({
+  policies: {
+    project: { defaultAction: "allow", rules: [] },
+    outside: { defaultAction: "ask", rules: [] },
+  },
+  locations: { "/": "outside", "$cwd": "project" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "*.pem": "deny" },
+});
+
+const PROJECT = [
+  "/p/.env",
+  "/p/tests/test_ext1.py",
+  "/p/tests/test_ext2.py",
+  "/p/tests/t.py",
+  "/p/astropy/io/ascii/connect.py",
+  "/p/astropy/io/fits/connect.py",
+  "/p/astropy/io/fits/.env",
+  "/p/build/a.o",
+  "/p/build/b.o",
+  "/p/src/a.ts",
+  "/p/src/b.ts",
+  "/p/deep/x/y/key.pem",
+  "/home/user/.ssh/id_rsa",
+];
+
+async function action(command: string, ctx: Context = ctxIn("/p", { files: PROJECT })) {
+  return (await bash(trusted, ctx, command)).action;
+}
+
+Deno.test("globs: everyday spellings in a trusted project with a .env are allowed", async () => {
+  for (
+    const command of [
+      "ls tests/test_ext*",
+      "grep -r x astropy/io/*/connect.py",
+      "pytest 'tests/t.py::test_x[1]'",
+      "pytest tests/t.py::test_x[1]",
+      "rm build/*.o",
+      "cat src/*.ts | wc -l",
+      "cd tests && ls test_*.py",
+      "wc -l src/*.ts > /p/counts.txt",
+      'for f in src/*.ts; do wc -l "$f"; done',
+    ]
+  ) {
+    assert.equal(await action(command), "allow", command);
+  }
+});
+
+Deno.test("globs: a match that is protected, or an expansion that cannot be seen, asks", async () => {
+  assert.equal(await action("cat astropy/io/*/.env"), "ask");
+  assert.equal(await action("cat .e*"), "ask");
+  assert.equal(await action("cat ~/.ss*/id_*"), "deny");
+  assert.equal(await action("shopt -s globstar; cat **/key*"), "deny");
+  assert.equal(await action("cat **/key*"), "allow"); // (`*/key*`: no match)
+  // Over the bounds: by the prefix, where a .env may lie.
+  const files = Array.from({ length: GLOB_BOUNDS.entries + 1 }, (_, i) => `/p/big/f${i}`);
+  assert.equal(await action("cat big/f1*", ctxIn("/p", { files })), "ask");
+  // A directory that exists but cannot be read: by the prefix.
+  const base = ctxIn("/p", { files: PROJECT });
+  const fs: FsFacts = {
+    ...base.fs,
+    entries: (d) => (d === "/p/src" ? null : base.fs.entries!(d)),
+  };
+  assert.equal(await action("cat src/*.ts", { ...base, fs }), "ask");
+  assert.equal(await action("cat build/*.o", { ...base, fs }), "allow");
+  // dotglob and globstar, set in the command, widen what a glob matches.
+  const flat = ctxIn("/p", { files: ["/p/.env", "/p/a.txt", "/p/a/b/id_rsa"] });
+  assert.equal(await action("cat *", flat), "allow");
+  assert.equal(await action("shopt -s dotglob; cat *", flat), "ask");
+  assert.equal(await action("cat */id_rsa", flat), "allow");
+  const guarded = configFrom({
+    policies: { project: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "project" },
+    pathProtection: { "/p/a/b/*": "deny" },
+  });
+  assert.equal((await bash(guarded, flat, "cat **/id_rsa")).action, "allow");
+  assert.equal((await bash(guarded, flat, "shopt -s globstar; cat **/id_rsa")).action, "deny");
+  // A match that reads as an option is not a path to the program: by the prefix.
+  const dashed = ctxIn("/p", { files: ["/p/x/-rf", "/p/x/a"] });
+  assert.equal(await action("ls x/*", dashed), "allow");
+  assert.equal(await action("cd x && ls *", dashed), "ask");
+});
+
+Deno.test("globs: rules match the command as written, not as expanded", async () => {
+  const config = configFrom({
+    policies: {
+      project: {
+        defaultAction: "allow",
+        rules: [
+          { action: "ask", tool: "bash", pattern: "rm -rf *" },
+          { action: "deny", tool: "bash", pattern: "rm -rf a.txt" },
+        ],
+      },
+    },
+    locations: { "/": "project" },
+  });
+  const ctx = ctxIn("/p", { files: ["/p/a.txt"] });
+  assert.equal((await bash(config, ctx, "rm -rf *")).action, "ask");
+  assert.equal((await bash(config, ctx, "rm -rf a.txt")).action, "deny");
+});
+
+Deno.test("globs: on the real filesystem, a match made since the last decision is seen", async () => {
+  const root = Deno.realPathSync(Deno.makeTempDirSync());
+  try {
+    Deno.mkdirSync(`${root}/home/.ssh`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/home/.ssh/id_rsa`, "");
+    Deno.mkdirSync(`${root}/p/src`, { recursive: true });
+    Deno.writeTextFileSync(`${root}/p/src/a.ts`, "");
+    const ctx: Context = { cwd: `${root}/p`, home: `${root}/home`, env: {}, fs: realFs() };
+    const config = configFrom({
+      policies: { project: { defaultAction: "allow", rules: [] } },
+      locations: { "/": "project" },
+      pathProtection: { "~/.ssh/**": "deny" },
+    });
+    assert.equal((await bash(config, ctx, "cat src/k*")).action, "allow");
+    assert.equal((await bash(config, ctx, "cat src/*")).action, "allow");
+    Deno.symlinkSync(`${root}/home/.ssh/id_rsa`, `${root}/p/src/key`);
+    assert.equal((await bash(config, ctx, "cat src/k*")).action, "deny");
+    assert.equal((await bash(config, ctx, "cat src/*")).action, "deny");
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
