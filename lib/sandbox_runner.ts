@@ -65,8 +65,8 @@ export function sandboxProbe(
       { encoding: "utf8", timeout: 10_000 },
     );
   } catch (e) {
-    // (A runtime that may not start programs: Deno without --allow-run.)
-    trial = { status: null, error: e as Error };
+    // A runtime that may not start programs (Deno without --allow-run=bwrap).
+    return { ok: false, reason: `bwrap may not be started here (${(e as Error).message})` };
   }
   if (trial.status !== 0) {
     const why = (trial.stderr || String(trial.error ?? `exit ${trial.status}`)).trim();
