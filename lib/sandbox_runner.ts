@@ -68,6 +68,12 @@ export function sandboxProbe(
     // A runtime that may not start programs (Deno without --allow-run=bwrap).
     return { ok: false, reason: `bwrap may not be started here (${(e as Error).message})` };
   }
+  if (typeof trial.status !== "number" && !trial.error && !trial.stderr) {
+    return {
+      ok: false,
+      reason: "bwrap may not be started by this runtime (Deno without --allow-run)",
+    };
+  }
   if (trial.status !== 0) {
     const why = (trial.stderr || String(trial.error ?? `exit ${trial.status}`)).trim();
     return {
