@@ -70,8 +70,9 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
       // Any rule could meet an unknown command: the strictest (git push --force*) denies.
       ["unknown command (top)", 0, 1, ["$CMD x"]],
       ["syntax error", 0, 1, ["echo 'unterminated"]],
-      // The glob may match a `*.pem` file, which the starter's protection asks about.
-      ['pathProtection "*.pem" (ask)', 1, 0, ["cat {src,lib}/*.py"]],
+      // The glob may match an `id_rsa.py` file, which the starter's `id_rsa*` asks about (no
+      // `*.pem` file ends in `.py`).
+      ['pathProtection "id_rsa*" (ask)', 1, 0, ["cat {src,lib}/*.py"]],
       ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$F"']],
     ],
   );

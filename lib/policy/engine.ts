@@ -210,8 +210,8 @@ interface Reached {
   linked?: string;
   globbed?: string[];
   placements: Placement[];
-  /** A tree read following its links was too large to see where all of them lead. */
-  unseenLinks?: boolean;
+  /** Why what it reaches cannot all be seen (a tree too large, names a reader splits). */
+  unseen?: string;
 }
 
 /** The paths a target stands for (lexical, resolved, through links) and their placements. */
@@ -234,15 +234,19 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     for (const r of reached) if (!paths.includes(r)) paths.push(r);
   }
   if (
-    shared.followsLinks &&
+    (shared.followsLinks || target.listed) &&
     (target.kind === "argument" || target.kind === "path" || target.kind === "cwd") &&
     ctx.fs.isDirectory?.(real)
   ) {
-    // A tree read following the links inside it (`grep -R key .`): where they lead is read.
+    // A tree read following the links inside it (`grep -R key .`), or paths listed below it
+    // (`find . | xargs cat`, which opens a listed link): where the links lead is reached.
     const found = treeLinks(real, ctx.fs);
     if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
     for (const r of found.links) if (!paths.includes(r)) paths.push(r);
-    if (!found.complete) out.unseenLinks = true;
+    if (!found.complete) {
+      out.unseen = "the tree is too large to see where the symlinks inside it lead";
+    } // A listed name with a blank becomes words of its own (`a ..` is `a` and `..`).
+    else if (target.listed && found.splits) out.unseen = "names below it would be split into words";
   }
   if (shared.links.length) {
     // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).
@@ -270,7 +274,7 @@ function judgeTarget(
   shared: StageShared,
 ): TargetVerdict {
   const { judged } = shared;
-  const { paths, resolved, linked, globbed, placements, unseenLinks } = reachedBy(
+  const { paths, resolved, linked, globbed, placements, unseen } = reachedBy(
     ctx,
     target,
     shared,
@@ -314,10 +318,10 @@ function judgeTarget(
   if (explain && r.candidates) out.candidates = r.candidates;
   const note = target.note ?? r.note;
   if (note) out.note = note;
-  if (unseenLinks && RESTRICTIVENESS[out.action] < RESTRICTIVENESS.ask) {
-    // Where the links of a tree too large to walk lead cannot be seen: the user decides.
+  if (unseen && RESTRICTIVENESS[out.action] < RESTRICTIVENESS.ask) {
+    // What cannot be seen (where the links of a tree too large lead): the user decides.
     out.action = "ask";
-    out.note = "the tree is too large to see where the symlinks inside it lead";
+    out.note = unseen;
   }
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   protect(config, ctx, target, shared, target.path === null ? [] : paths, out);

@@ -229,7 +229,8 @@ function bashGlobMatches(word: string, name: string): boolean {
 
 /** Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. */
 function namesMayMeet(protect: CompiledProtection, word: string): boolean {
-  if (!protect.literal) return true; // two patterns: assume they can meet
+  // Two patterns: they can meet unless their literal ends rule it out (`*.ts` and `*.pem`).
+  if (!protect.literal) return endsMayMeet(protect.entry.glob, word);
   if (word === "") return true;
   const meets = protect.meets ??= new Map();
   let known = meets.get(word);
@@ -239,6 +240,30 @@ function namesMayMeet(protect: CompiledProtection, word: string): boolean {
     meets.set(word, known);
   }
   return known;
+}
+
+/**
+ * Characters that make a glob match more than itself (extglob's too), or mark a part of a word
+ * not known before it runs (`$X`, `` `…` ``, quotes around one).
+ */
+const WILD = /[*?[\]{}()|@!+\\$`"']/;
+
+/**
+ * Whether two name globs may match one name, by their literal starts and ends: a name both match
+ * starts with both starts and ends with both ends, so one of each must extend the other.
+ */
+function endsMayMeet(a: string, b: string): boolean {
+  const head = (g: string) => {
+    const i = g.search(WILD);
+    return i < 0 ? g : g.slice(0, i);
+  };
+  const tail = (g: string) => {
+    let i = g.length;
+    while (i > 0 && !WILD.test(g[i - 1])) i--;
+    return g.slice(i);
+  };
+  const [ha, hb, ta, tb] = [head(a), head(b), tail(a), tail(b)];
+  return (ha.startsWith(hb) || hb.startsWith(ha)) && (ta.endsWith(tb) || tb.endsWith(ta));
 }
 
 /** How `protectionBelow` looks. */

@@ -37,6 +37,11 @@ export interface Target {
   pattern?: string;
   /** A redirect that writes the target (`>`, `>>`, `<>`); other redirects only read. */
   write?: boolean;
+  /**
+   * Paths a program listed below `path` (`find src | xargs cat`): whichever they are, and where
+   * the symlinks among them lead.
+   */
+  listed?: true;
 }
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
@@ -274,6 +279,10 @@ function wordTargets(
     }
     return;
   }
+  if (w.listed) {
+    for (const t of listedTargets(w, cwds, ctx)) out.push(t);
+    return;
+  }
   if (w.pattern !== undefined && opts.globs && !/^\/(proc|dev)\//.test(w.value)) {
     for (const c of cwds) expandedTargets(w, c, kind, ctx, opts);
     return;
@@ -339,6 +348,29 @@ function globRegion(pattern: string, cwd: string): string | null {
   if (parts.slice(at).some((p) => p === "..")) return null;
   const dir = parts.slice(0, at).join("/").replace(/\\([\s\S])/g, "$1");
   return resolve(cwd, dir || ".");
+}
+
+/**
+ * The paths a program listed (see `Word.listed`): below the directory of the word's prefix, in
+ * each cwd. A process's own paths (`/proc/self/…`) are another's for the program reading them:
+ * not known.
+ */
+function listedTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[] {
+  const dir = w.prefix.endsWith("/") ? w.prefix : dirname(w.prefix);
+  const unknown: Target = {
+    kind: "dynamic",
+    path: null,
+    reach: "anywhere",
+    source: w.text,
+    note: "the value is not known before it runs",
+  };
+  const at = (path: string): Target => {
+    if (/^\/(proc|dev)(\/|$)/.test(resolve(path))) return unknown;
+    return { ...located("argument", path, "below", w.text), listed: true };
+  };
+  if (dir === "~" || dir.startsWith("~/")) return [at(ctx.home + dir.slice(1))];
+  if (dir.startsWith("/")) return [at(dir)];
+  return cwds.map((c) => (c === null ? unknown : at(c + "/" + dir)));
 }
 
 /** What a path of the process running the command reaches, per cwd (see `processPath`). */

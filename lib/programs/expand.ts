@@ -99,6 +99,11 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
       }
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),
+    listed() {
+      const input = stage.input;
+      const listings = input ? programOf(input.argv[0])?.lists?.(input) : null;
+      return listings ? { name: programName(input!.argv[0]), listings } : null;
+    },
     environment: (words) => environment(run, words),
   };
   return run;

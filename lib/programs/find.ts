@@ -7,8 +7,8 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import type { Program, Runner } from "./spec.ts";
-import { unknownWord } from "./words.ts";
+import type { Listing, Program, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
 
 /** The commands `find -exec … ;` (and its kin) run, with `{}` a path below a starting point. */
 function findCommands(stage: Stage, run: Runner): void {
@@ -95,6 +95,52 @@ function findFollows(argv: Word[]): boolean {
   return follows || argv.some((w) => w.kind === "static" && w.value === "-follow");
 }
 
+/** Primaries after which find prints more than the paths it found (or runs what prints). */
+const FIND_PRINTS = /^-(exec|execdir|ok|okdir|printf|fprintf|fprint0?|fls|ls)$/;
+/** Operators that make a `-name` test no filter of everything printed. */
+const FIND_OPERATORS = /^(-o|-or|,|!|-not|\(|\))$/;
+
+/**
+ * What find prints: the paths below its starting points (each a static word or a glob), when its
+ * expression only prints them (no `-printf`, `-ls`, `-exec`, nothing unknown that could be one).
+ * A `-name` test of an expression without operators filters the names; find's `*` matches a
+ * leading `.`, which bash's does not, so `*.py` is read as `*.py` and `.*.py`.
+ */
+function findListing(stage: Stage): Listing[] | null {
+  const args = stage.argv.slice(1);
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") return null;
+    if (w.value === "-D") i++;
+    else if (!/^-([HLP]+|O\d*)$/.test(w.value)) break;
+  }
+  if (args[i]?.kind === "static" && args[i].value === "--") i++;
+  const roots: Word[] = [];
+  for (
+    ;
+    i < args.length && !(args[i].kind === "static" && /^([-(!),]|$)/.test(args[i].value));
+    i++
+  ) {
+    if (args[i].kind === "dynamic") return null;
+    roots.push(args[i]);
+  }
+  const expression = args.slice(i);
+  if (expression.some((w) => w.kind !== "static" || FIND_PRINTS.test(w.value))) return null;
+  const at = expression.findIndex((w) => w.value === "-name");
+  const filtered = at >= 0 && at + 1 < expression.length &&
+    !expression.some((w) => FIND_OPERATORS.test(w.value));
+  const name = filtered ? expression[at + 1].value : undefined;
+  const names = name === undefined || /^[?[]/.test(name)
+    ? [undefined]
+    : name.startsWith("*")
+    ? [name, "." + name]
+    : [name];
+  return (roots.length ? roots : [literal(".")]).flatMap((under) =>
+    names.map((n) => (n === undefined ? { under } : { under, names: n }))
+  );
+}
+
 /** fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. */
 function fdCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
@@ -127,6 +173,7 @@ export const FIND_PROGRAMS: Program[] = [
     metadataOnly: true,
     replacesTrees: true,
     followsLinks: findFollows,
+    lists: findListing,
   },
   {
     names: ["fd", "fdfind"],

@@ -237,27 +237,35 @@ const TREE_LINKS = 64;
  * while it reads the tree (`grep -R`, `rg -L`, `find -L`). The walk is bounded: `complete` is
  * false when the tree was too large to see all of it (or could not be listed).
  */
-export function treeLinks(dir: string, fs: FsFacts): { links: string[]; complete: boolean } {
-  if (!fs.entries) return { links: [], complete: false };
+export function treeLinks(
+  dir: string,
+  fs: FsFacts,
+): { links: string[]; complete: boolean; splits: boolean } {
+  if (!fs.entries) return { links: [], complete: false, splits: false };
   const links: string[] = [];
   const queue = [dir];
   let listings = 0;
+  let splits = false;
   for (let at = 0; at < queue.length; at++) {
-    if (++listings > TREE_LISTINGS) return { links, complete: false };
+    if (++listings > TREE_LISTINGS) return { links, complete: false, splits };
     const here = queue[at];
     const listing = fs.entries(here);
     if (!listing) continue;
     for (const e of listing) {
       const path = (here === "/" ? "/" : here + "/") + e.name;
+      if (SPLIT_NAME.test(e.name)) splits = true;
       if (e.link) {
         const real = fs.realpath(path);
         if (real && !links.includes(real)) links.push(real);
-        if (links.length >= TREE_LINKS) return { links, complete: false };
+        if (links.length >= TREE_LINKS) return { links, complete: false, splits };
       } else if (e.dir) queue.push(path);
     }
   }
-  return { links, complete: true };
+  return { links, complete: true, splits };
 }
+
+/** A name that xargs (or `read`) would split into other words: blanks, quotes, backslashes. */
+const SPLIT_NAME = /[\s"'\\]/;
 
 const componentRegexes = new Map<string, RegExp>();
 const sorted = new WeakMap<DirEntry[], { links: DirEntry[]; more: DirEntry[] }>();

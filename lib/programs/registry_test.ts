@@ -42,6 +42,7 @@ type Shown =
   | "links"
   | "replacesTrees"
   | "followsLinks"
+  | "lists"
   | "readOnly";
 
 /**
@@ -89,7 +90,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   find: {
     runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" },
-    followsLinks: "find -L . -name x",
+    followsLinks: "find -L . -name x", lists: "find src -name '*.py'",
   },
   fd: { runs: "fd -x rm", followsLinks: "fd -L x" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
   awk: {
@@ -177,6 +178,7 @@ function shownFacets(p: Program): Shown[] {
     "evaluates",
     "links",
     "followsLinks",
+    "lists",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -285,6 +287,11 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "links":
       assert.ok(linksMade([top]).length > 0, why);
+      break;
+    case "lists":
+      // Paths below a place, and nothing when it may print anything else.
+      assert.ok(p.lists!(top)?.length, why);
+      assert.equal(p.lists!(expanded(`${p.names[0]} . -printf x`).top), null, why);
       break;
     case "followsLinks":
       assert.equal(p.followsLinks!(top.argv), true, why);

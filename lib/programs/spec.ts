@@ -41,6 +41,11 @@ export interface Runner {
   add(stage: Stage): void;
   /** Analyse shell text as if it ran in `cwd`: its stages, or null when it cannot be analysed. */
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
+  /**
+   * What the program writing the stage's input lists (`find src | xargs cat`), by its name; null
+   * when it is no such program or the input is no pipe from one.
+   */
+  listed(): { name: string; listings: Listing[] } | null;
 }
 
 /** Options of a program that make it work in another directory. */
@@ -87,6 +92,16 @@ export interface MadeLink {
   target: string;
 }
 
+/**
+ * Paths a program prints one to a line (`find src -name '*.py'`): each below `under` (a word for a
+ * directory, or a glob whose prefix is one), its last component matching the glob `names` when
+ * that is given (as bash matches a name: a leading `.` only by a `.`).
+ */
+export interface Listing {
+  under: Word;
+  names?: string;
+}
+
 /** What is known about one program (or a family called by several names). */
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
@@ -125,6 +140,12 @@ export interface Program {
    * `rg -L`, `find -L`, `du -L`, `cp -rL`): where those links lead is read too.
    */
   followsLinks?: (argv: Word[]) => boolean;
+  /**
+   * What it prints is paths below known places, one to a line, nothing else (`find DIR` without
+   * `-printf`/`-exec`, `git ls-files`): a program reading them (`… | xargs cat`) names paths
+   * there. Null when its output may hold anything else.
+   */
+  lists?: (stage: Stage) => Listing[] | null;
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**

@@ -23,6 +23,18 @@ export function unknownWord(text: string, prefix = ""): Word {
   return { value: text, kind: prefix ? "glob" : "dynamic", prefix, text };
 }
 
+/**
+ * A path a program listed (see `Listing`): below `under`'s value (or its prefix, for a glob), its
+ * last component `names` when given (shown in its text, which the protections read).
+ */
+export function listedWord(under: Word, names: string | undefined, what: string): Word {
+  const prefix = under.kind === "static"
+    ? (under.value.endsWith("/") ? under.value : under.value + "/")
+    : under.prefix;
+  const text = `${prefix}(${what})/${names ?? ""}`;
+  return { value: text, kind: "dynamic", prefix, text, listed: true };
+}
+
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */
 export function derived(
   stage: Stage,

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { Program } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import type { Program, Runner } from "./spec.ts";
+import { listedWord, literal, unknownWord } from "./words.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -67,14 +67,72 @@ function commandsOf(args: Word[], grammar: OptionGrammar, unknowns = 0): Word[][
   return [[]];
 }
 
+/**
+ * The words xargs reads from a program before it in the pipeline whose output is paths below
+ * known places (`find src | xargs cat`): paths there. Null when its input is anything else (a
+ * file given by `-a`, a program that prints other text).
+ */
+function listedInput(stage: Stage, run: Runner): Word[] | null {
+  const values = stage.argv.slice(1).map((a) => (a.kind === "static" ? a.value : null));
+  for (const t of readOptions(values, XARGS)) {
+    if (t.kind === "valued" && (t.name === "-a" || t.name === "--arg-file")) return null;
+    if (t.kind !== "valued" && t.kind !== "flag") break;
+  }
+  const listed = run.listed();
+  if (!listed) return null;
+  // (A name with blanks or quotes is split by xargs into other words.)
+  if (listed.listings.some((l) => /[\s"'\\]/.test(l.names ?? ""))) return null;
+  const what = `paths ${listed.name} lists`;
+  return listed.listings.map((l) => listedWord(l.under, l.names, what));
+}
+
+/**
+ * The placeholder of `-I R`, `-iR`/`-i`, `--replace=R`, if xargs replaces one ("" when it does
+ * and R is not known, or `--replace` alone, which the grammar reads as taking the next word).
+ */
+function placeholder(args: Word[]): string | null {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let found: string | null = null;
+  for (const t of readOptions(values, XARGS)) {
+    if (t.kind === "valued" && t.name === "-I") {
+      found = t.glued ?? (t.valueAt === undefined ? "" : values[t.valueAt] ?? "");
+    } else if (t.kind === "valued" && t.name === "--replace") found = t.glued ?? "";
+    else if (t.kind === "valued" && t.name === "-i") found = t.glued ?? "{}";
+    else if (t.kind !== "valued" && t.kind !== "flag") break;
+  }
+  return found;
+}
+
+/**
+ * The command with what xargs reads put in: appended, or where a word is the placeholder of
+ * `-I` (a word with the placeholder and other text is not known: `{}/../x` leaves the place).
+ */
+function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
+  const unknown = unknownWord("(xargs input)");
+  const r = input ? placeholder(args) : null;
+  if (r === "") return [...cmd, unknown];
+  // (No word with the placeholder: the words are judged as if appended, which is no less.)
+  if (r === null || !input || !cmd.some((w) => w.value.includes(r))) {
+    return [...cmd, ...(input ?? [unknown])];
+  }
+  return cmd.flatMap((w) =>
+    w.kind === "static" && w.value === r
+      ? input
+      : w.kind === "static" && w.value.includes(r)
+      ? [unknownWord(w.value)]
+      : [w]
+  );
+}
+
 /** xargs and parallel. */
 export const XARGS_PROGRAMS: Program[] = [
   {
     names: ["xargs"],
     runs: (stage, run) => {
+      const input = listedInput(stage, run);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
         const argv = cmd.length ? cmd : [literal("echo")];
-        run.stage([...argv, unknownWord("(xargs input)")], "xargs");
+        run.stage(filled(argv, stage.argv.slice(1), input), "xargs");
       }
     },
   },

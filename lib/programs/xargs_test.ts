@@ -55,9 +55,65 @@ const HOSTILE: [string, Action, Action][] = [
   ["ls | xargs -I{} sh -c 'rm {}'", "deny", "deny"],
   ["ls | xargs -P 2 -L 1 curl -d @-", "deny", "deny"],
   ["parallel -j 4 rm ::: a", "deny", "deny"],
-  ["find . | xargs -n 1 grep -l TODO", "deny", "ask"],
+  ["find . | xargs -n 1 grep -l TODO", "deny", "deny"],
 ];
 
 Deno.test("xargs and parallel: hostile option spellings get their verdicts", async () => {
   await checkTable(HOSTILE);
+});
+
+Deno.test("xargs: words a listing program before it prints are paths below its places", () => {
+  const cmd = (command: string) => {
+    const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+    const a = analyzeBash(command, env, parser);
+    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
+    const xargs = a.stages.find((s) => s.argv[0].value === "xargs")!;
+    return innerStages(xargs, { analyze, depth: 0 }).map((s) =>
+      s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
+    );
+  };
+  assert.deepEqual(cmd("find src | xargs cat"), ["cat @src/(paths find lists)/"]);
+  // find's `*` matches a leading dot, bash's does not: both names are kept.
+  assert.deepEqual(cmd("find src tests -name '*.py' | xargs grep -l x"), [
+    "grep -l x @src/(paths find lists)/*.py @src/(paths find lists)/.*.py " +
+    "@tests/(paths find lists)/*.py @tests/(paths find lists)/.*.py",
+  ]);
+  assert.deepEqual(cmd("find . -name 'a*' -o -name b | xargs cat"), ["cat @./(paths find lists)/"]);
+  assert.deepEqual(cmd("find . | xargs -I{} cp {} /x/{}.bak"), [
+    "cp @./(paths find lists)/ /x/{}.bak",
+  ]);
+  assert.deepEqual(cmd("find . | xargs -i rm {}"), ["rm @./(paths find lists)/"]);
+  // Anything else that may be printed, or read, is not known.
+  assert.deepEqual(cmd("find . -printf '/etc/%p\\n' | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . -ls | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . -exec echo {} ; | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . $X | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find $D | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . | xargs -a list cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("cat list | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . | sort | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["{} (xargs input)"]);
+});
+
+Deno.test("xargs: paths listed before it are judged where they lie", async () => {
+  // deno-fmt-ignore
+  const rows: [string, Action, Action][] = [
+    ["find ~/.ssh | xargs cat", "deny", "deny"],
+    ["find ~ -name id_rsa | xargs cat", "deny", "deny"],
+    ["find . | xargs cat", "deny", "deny"], // .env is below
+    ["find . -name '*env' | xargs cat", "deny", "deny"], // find's `*` matches `.env`
+    ["find . -name '?env' | xargs cat", "deny", "deny"],
+    ["find src -name '*.ts' | xargs rm", "deny", "deny"],
+    ["find . -name '*.txt' | xargs cat", "deny", "deny"], // innocent.txt is a link to the key
+    ["find src -name '*.ts' | xargs cat", "deny", "allow"], // (read-only: xargs runs commands)
+    ["find src | xargs wc -l", "deny", "ask"], // a `.env` may be below src (read-only: xargs)
+    ["find keys/ | xargs cat", "deny", "deny"], // a link to ~/.ssh
+    ["find . | xargs -I{} cat {}/../../x", "deny", "ask"],
+    ["find . -printf '/etc/%p\\n' | xargs cat", "deny", "ask"],
+    ["cat list.txt | xargs rm", "deny", "deny"],
+    ["echo /etc/passwd | xargs cat", "deny", "ask"],
+    ["find /proc/self/root/etc | xargs cat", "deny", "ask"],
+    ["find src | xargs -a notes.txt cat", "deny", "ask"],
+  ];
+  await checkTable(rows);
 });

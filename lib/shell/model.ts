@@ -22,6 +22,11 @@ export interface Word {
    * as a bash pattern, its quoted and escaped characters written `\x` (`"a*"*` is `a\**`).
    */
   pattern?: string;
+  /**
+   * A path some program listed for this one (`find src | xargs cat`): below `prefix`, no value
+   * that could be anything.
+   */
+  listed?: true;
 }
 
 /** A redirect of a stage. */
@@ -52,6 +57,8 @@ export interface Stage {
   assignments?: Word[];
   /** Set when its standard input comes from a pipe (`curl … | sh`, `tee >(sh)`). */
   piped?: boolean;
+  /** The simple command before it in its pipeline, which writes its standard input. */
+  input?: Stage;
 }
 
 /** The analysis of one bash command. */

@@ -44,6 +44,12 @@ import {
 } from "./walk_words.ts";
 
 const MAX_STAGES = 1000;
+
+/** The simple command a pipeline part is (with its redirects), or null. */
+function simpleCommand(part: LiteNode | undefined): LiteNode | null {
+  if (part?.type === "redirected_statement") part = part.childForFieldName("body") ?? undefined;
+  return part?.type === "command" ? part : null;
+}
 /** A `for` loop's body is walked once per word of its list up to this many words. */
 const MAX_ROUNDS = 8;
 /** Nodes walked per command at most (loops and function bodies are walked more than once). */
@@ -97,6 +103,10 @@ export class Walker implements WalkContext {
   private moved = false;
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
+  /** The last simple command walked, by its node. */
+  private lastCommand: { node: number; stage: Stage } | null = null;
+  /** The command node of a pipeline being walked, and the stage that writes its input. */
+  private feeding: { node: number; stage: Stage } | null = null;
   /**
    * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
    * `--force` as a second destination), by the id of the command they are arguments of.
@@ -369,7 +379,16 @@ export class Walker implements WalkContext {
       parts.forEach((c, i) => {
         const last = i === parts.length - 1 ? tail : [];
         if (i === 0) this.walk(c, cwds, origin, redirects, last);
-        else this.walkPiped(c, cwds, origin, redirects, last);
+        else {
+          // A simple command after another reads its output (`find src | xargs cat`).
+          const before = simpleCommand(parts[i - 1]);
+          const walked = this.lastCommand;
+          const prev = before && walked?.node === before.id ? walked.stage : null;
+          const here = simpleCommand(c);
+          this.feeding = prev && here ? { node: here.id, stage: prev } : null;
+          this.walkPiped(c, cwds, origin, redirects, last);
+          this.feeding = null;
+        }
       })
     );
   }
@@ -570,7 +589,9 @@ export class Walker implements WalkContext {
       stage.assignments = [...parts.assignments, ...assignments];
     }
     if (piped) stage.piped = true;
+    if (this.feeding?.node === node.id) stage.input = this.feeding.stage;
     this.stages.push(stage);
+    this.lastCommand = { node: node.id, stage };
     if (name?.kind === "static" && readsNames(name.value)) {
       builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
