@@ -18,7 +18,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
-import type { How, Program, ReadOnlyCheck, Runner } from "./spec.ts";
+import type { How, Listing, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 
@@ -584,12 +584,51 @@ export function gitPlainArgv(argv: string[]): string[] {
 }
 
 /** git. */
+/** Options of `git ls-files` that leave its output the paths alone, below the cwd. */
+const LS_FILES_PLAIN = new Set([
+  "-c",
+  "--cached",
+  "-m",
+  "--modified",
+  "-o",
+  "--others",
+  "-d",
+  "--deleted",
+  "-i",
+  "--ignored",
+  "--exclude-standard",
+  "-z",
+  "--",
+]);
+
+/**
+ * What `git ls-files` prints: paths below the cwd (git lists only those), with no option that
+ * prints more (`-s`, `--format`, `--full-name`) and pathspecs that stay below it. A single
+ * pathspec `*SUFFIX` filters the names (git's `*` matches `/` and a leading `.`: the last
+ * component ends with SUFFIX).
+ */
+function gitListing(stage: Stage): Listing[] | null {
+  const argv = stage.argv;
+  if (gitSubcommand(argv) !== 1 || argv[1].value !== "ls-files") return null;
+  const specs: string[] = [];
+  for (const w of argv.slice(2)) {
+    if (w.kind !== "static") return null;
+    if (LS_FILES_PLAIN.has(w.value)) continue;
+    if (/^[-:/]/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value)) return null;
+    specs.push(w.value);
+  }
+  const under = literal(".");
+  const m = specs.length === 1 ? /^\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
+  return m ? [{ under, names: `*${m[1]}` }, { under, names: `.*${m[1]}` }] : [{ under }];
+}
+
 export const GIT: Program = {
   names: ["git"],
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
   namedFiles: gitObjectFiles,
+  lists: gitListing,
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)),

@@ -79,7 +79,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     optionCommands: "git -c core.pager='rm x' log",
     chdir: "git -C sub status",
     text: "git commit -m 'fix /etc/hosts'",
-    namedFiles: "git show HEAD:.env",
+    namedFiles: "git show HEAD:.env", lists: "git ls-files '*.py'",
     replacesTrees: "git checkout .",
     readOnly: {
       log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",

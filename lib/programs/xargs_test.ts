@@ -114,6 +114,31 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["echo /etc/passwd | xargs cat", "deny", "ask"],
     ["find /proc/self/root/etc | xargs cat", "deny", "ask"],
     ["find src | xargs -a notes.txt cat", "deny", "ask"],
+    ["git ls-files | xargs cat", "deny", "deny"], // the links in the tree lead to the key
+    ["git ls-files ../.. | xargs cat", "deny", "ask"],
+    ["git ls-files -s | xargs cat", "deny", "ask"],
   ];
   await checkTable(rows);
+});
+
+Deno.test("xargs: git ls-files lists paths below the cwd", () => {
+  const cmd = (command: string) => {
+    const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+    const a = analyzeBash(command, env, parser);
+    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
+    const xargs = a.stages.find((s) => s.argv[0].value === "xargs")!;
+    return innerStages(xargs, { analyze, depth: 0 }).map((s) =>
+      s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
+    );
+  };
+  assert.deepEqual(cmd("git ls-files '*.py' | xargs wc -l"), [
+    "wc -l @./(paths git lists)/*.py @./(paths git lists)/.*.py",
+  ]);
+  assert.deepEqual(cmd("git ls-files -z src | xargs -0 cat"), ["cat @./(paths git lists)/"]);
+  // Output with more than paths, paths that leave the cwd, another directory: not known.
+  for (const c of ["git ls-files -s", "git ls-files --full-name", "git ls-files ../x"]) {
+    assert.deepEqual(cmd(`${c} | xargs cat`), ["cat (xargs input)"], c);
+  }
+  assert.deepEqual(cmd("git -C ~ ls-files | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("git ls-files ':(top)' | xargs cat"), ["cat (xargs input)"]);
 });
