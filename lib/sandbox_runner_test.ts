@@ -144,7 +144,7 @@ Deno.test({
 Deno.test({
   name: "sandbox: no way out through another process's /proc/PID/root",
   ignore,
-}, async () => {
+}, () => {
   const { home, proj, zone } = tree();
   const outside = spawn("sleep", ["30"]);
   try {
