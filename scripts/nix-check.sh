@@ -155,8 +155,9 @@ say "nix run .#pi-controls -- replay on a machine without pi sessions: the embed
 mkdir -p "$WORK/agent"
 replayed=$(PI_CODING_AGENT_DIR=$WORK/agent quiet "${NIX[@]}" run "${FLAGS[@]}" \
   "path:$FLAKE#pi-controls" -- replay --config "$CONFIG")
-echo "$replayed" | head -1
-echo "$replayed" | tail -1
+# (No `echo | head`: under pipefail, head closing early fails the script with SIGPIPE once the
+# replay is longer than a pipe's buffer.)
+printf '%s\n' "${replayed%%$'\n'*}" "${replayed##*$'\n'}"
 case $replayed in
   *"example sessions that ship with pi-controls"*) ;;
   *)
