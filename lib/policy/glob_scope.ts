@@ -81,7 +81,8 @@ export function globScope(
       writers ??= stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
         .filter((w) => w.areas === null || w.areas.length > 0);
       if (!writers.length) return false;
-      const dirs = [dir, realPath(dir, ctx.fs)];
+      // (Lexically, and where it really is: `conf/..` is the parent of where conf leads.)
+      const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       return writers.some((w) => {
         if (w.stage === stage) return false;
         if (w.areas === null) return true;

@@ -9,6 +9,7 @@ import { checkTable } from "../testing_adversarial.ts";
 import type { Context, FsFacts } from "../types.ts";
 import { GLOB_BOUNDS } from "../shell/pathname_expansion.ts";
 import { realFs } from "./fs_facts.ts";
+import { globScope } from "./glob_scope.ts";
 
 /** [command, under read-only, under the deny-list] in the adversarial project. */
 // deno-fmt-ignore
@@ -48,6 +49,10 @@ const TABLE: [string, "allow" | "ask" | "deny", "allow" | "ask" | "deny"][] = [
   ["cat src/k* | tee src/kk", "deny", "ask"],
   ["cat $(touch src/kk) src/k*", "deny", "ask"],
   ["ln -s ~/.ssh k; cat k*/*", "deny", "deny"],
+  // `..` after a symlink: listed where the kernel takes it (conf -> ~/.ssh/config.d).
+  ["cat conf/../id_*", "deny", "deny"],
+  ["cd -P conf/.. && cat id_*", "deny", "deny"],
+  ["touch conf/../kk && cat conf/../k*", "deny", "deny"],
   ["touch a.pem && cat *.pem", "deny", "deny"],
   // ... but not a stage that writes elsewhere.
   ["touch build.log && cat src/*.ts", "deny", "allow"],
@@ -196,4 +201,22 @@ Deno.test("globs: on the real filesystem, a match made since the last decision i
   } finally {
     Deno.removeSync(root, { recursive: true });
   }
+});
+
+Deno.test("globs: another stage disturbs a glob where the directory it lists really is", () => {
+  const ctx = ctxIn("/p", { files: ["/q/deep/a", "/q/other/b"], links: { "/p/l": "/q/deep" } });
+  const word = (value: string) => ({ value, kind: "static" as const, prefix: value, text: value });
+  const touch = {
+    argv: [word("touch"), word("/q/oz")],
+    redirects: [],
+    text: "touch /q/oz",
+    origin: "top",
+    cwds: ["/p"],
+  };
+  const scope = globScope("touch /q/oz; cat l/../o*", [touch], ctx, () => false);
+  // `/p/l/..` is /q, where the kernel takes it; lexically it would be /p.
+  assert.equal(scope.disturbed("/p/l/..", undefined), true);
+  assert.equal(scope.disturbed("/p", undefined), false);
+  assert.equal(scope.disturbed("/q/deep", undefined), false);
+  assert.equal(scope.disturbed("/q/deep", touch), false); // (its own stage: expanded before it runs)
 });

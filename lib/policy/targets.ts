@@ -297,6 +297,7 @@ function wordTargets(
  */
 export interface GlobScope {
   options: GlobOptions;
+  /** `dir`: absolute, as written (it may hold a `..`). */
   disturbed(dir: string, stage: Stage | undefined): boolean;
 }
 
@@ -340,14 +341,16 @@ function expandedTargets(
 
 /**
  * The directory a glob lists from: its components before the first with a glob character, in
- * `cwd`; null when a `..` after it may leave it.
+ * `cwd`, as written (a `..` in it is walked from where the names before it lead); null when a
+ * `..` after them may leave it.
  */
 function globRegion(pattern: string, cwd: string): string | null {
   const parts = pattern.split("/");
   const at = parts.findIndex(hasGlob);
   if (parts.slice(at).some((p) => p === "..")) return null;
   const dir = parts.slice(0, at).join("/").replace(/\\([\s\S])/g, "$1");
-  return resolve(cwd, dir || ".");
+  if (dir.startsWith("/")) return dir;
+  return dir ? cwd + "/" + dir : cwd;
 }
 
 /**
