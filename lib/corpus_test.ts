@@ -57,10 +57,26 @@ Deno.test(`corpus: all ${corpus.length} commands get a verdict without throwing`
   assert.ok(counts["deny-list"].allow > 5000, JSON.stringify(counts));
 });
 
-/** tar and unzip in their forms that only list or read an archive (their modules' own checks). */
+/** xargs's options that take the next word as their value. */
+const XARGS_VALUED = new Set(["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "-e", "-i", "-l"]);
+
+/**
+ * tar and unzip in their forms that only list or read an archive (their modules' own checks), and
+ * xargs running a command that is not a mutator (what it runs is judged as a stage of its own).
+ */
 function listsOnly(name: string, args: Word[]): boolean {
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   if (name === "tar") return tarListsOnly(values);
+  if (name === "xargs") {
+    let i = 0;
+    while (i < values.length && values[i]?.startsWith("-")) {
+      i += XARGS_VALUED.has(values[i]!) ? 2 : 1;
+    }
+    const inner = values[i];
+    // (With no command, xargs runs echo.)
+    if (inner === undefined) return true;
+    return inner !== null && !MUTATORS.test(inner.split("/").pop()!);
+  }
   return name === "unzip" && unzipReadsOnly(values);
 }
 

@@ -164,3 +164,18 @@ Deno.test("read-only forms: export of a locale, time zone or colour setting", as
   ]);
   await checkEveryday(["export LANG=C.UTF-8", "export LC_ALL=C TZ=UTC", "export NO_COLOR=1 && ls"]);
 });
+
+Deno.test("read-only forms: xargs is judged by the command it runs", async () => {
+  await checkTable([
+    ["find . -name '*.md' | xargs rm", "deny", "deny"],
+    ["find . -name '*.md' | xargs -I{} cp {} /tmp/x", "deny", "deny"],
+    ["find . | xargs sed -i s/a/b/", "deny", "deny"],
+    ["find . | xargs sh -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ["ls | xargs -a ~/.ssh/id_rsa cat", "deny", "deny"],
+    ["echo README.md | xargs cat", "ask", "ask"],
+  ]);
+  await checkEveryday([
+    "find src -name '*.ts' | xargs grep -l main",
+    "find src -name '*.ts' | xargs wc -l",
+  ]);
+});

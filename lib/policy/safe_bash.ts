@@ -45,6 +45,8 @@ const PATTERNS: string[] = [
   "od *",
   "hexdump *",
   "strings *",
+  // xargs reads its input; the command it runs is a stage of its own, judged by its own rules
+  "xargs *",
   // Archives, listed or read (tar -t, unzip -l/-p, zipinfo)
   "tar *",
   "unzip *",

@@ -105,18 +105,18 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["find . -name '?env' | xargs cat", "deny", "deny"],
     ["find src -name '*.ts' | xargs rm", "deny", "deny"],
     ["find . -name '*.txt' | xargs cat", "deny", "deny"], // innocent.txt is a link to the key
-    ["find src -name '*.ts' | xargs cat", "deny", "allow"], // (read-only: xargs runs commands)
-    ["find src | xargs wc -l", "deny", "ask"], // a `.env` may be below src (read-only: xargs)
+    ["find src -name '*.ts' | xargs cat", "allow", "allow"], // (xargs is judged by its command)
+    ["find src | xargs wc -l", "ask", "ask"], // a `.env` may be below src
     ["find keys/ | xargs cat", "deny", "deny"], // a link to ~/.ssh
-    ["find . | xargs -I{} cat {}/../../x", "deny", "ask"],
-    ["find . -printf '/etc/%p\\n' | xargs cat", "deny", "ask"],
+    ["find . | xargs -I{} cat {}/../../x", "ask", "ask"],
+    ["find . -printf '/etc/%p\\n' | xargs cat", "ask", "ask"],
     ["cat list.txt | xargs rm", "deny", "deny"],
-    ["echo /etc/passwd | xargs cat", "deny", "ask"],
-    ["find /proc/self/root/etc | xargs cat", "deny", "ask"],
-    ["find src | xargs -a notes.txt cat", "deny", "ask"],
+    ["echo /etc/passwd | xargs cat", "ask", "ask"],
+    ["find /proc/self/root/etc | xargs cat", "ask", "ask"],
+    ["find src | xargs -a notes.txt cat", "ask", "ask"],
     ["git ls-files | xargs cat", "deny", "deny"], // the links in the tree lead to the key
-    ["git ls-files ../.. | xargs cat", "deny", "ask"],
-    ["git ls-files -s | xargs cat", "deny", "ask"],
+    ["git ls-files ../.. | xargs cat", "ask", "ask"],
+    ["git ls-files -s | xargs cat", "ask", "ask"],
   ];
   await checkTable(rows);
 });
