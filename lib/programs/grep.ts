@@ -1,14 +1,17 @@
 /**
  * The search programs grep (egrep, fgrep), rg and ag: the grammar that says which of their
  * arguments are text (the pattern, `-e`, `--include=*.ts`) and which stay files (`-f pats`), rg's
- * options that run a program (`--pre`), and what keeps their `$safe-bash` patterns read-only.
+ * options that run a program (`--pre`), what keeps their `$safe-bash` patterns read-only, and the
+ * file names `grep -l` prints (for `grep -rl X src | xargs …`).
  *
  * @module
  */
-import { hasOption, type OptionGrammar } from "./argv.ts";
+import type { Stage } from "../shell/model.ts";
+import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
-import { grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
-import type { Program } from "./spec.ts";
+import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
+import type { Listing, Program } from "./spec.ts";
+import { literal } from "./words.ts";
 
 const GREP: SearchSpec = {
   flags: "EFGPiywxzsvVbnHhoqaRrLlcTZUI",
@@ -85,11 +88,65 @@ const RG: SearchSpec = {
 /** ag's options that take a value, as far as finding `-f` needs them. */
 const AG: OptionGrammar = { valued: "ACBGgmp", longValued: new Set(["--file-search-regex"]) };
 
+/** grep's options that make it print file names (one to a line), and those it may list with. */
+const NAMES_ONLY = new Set(["-l", "-L", "--files-with-matches", "--files-without-match"]);
+/** Options that change what a `grep -l` prints: a count, a label for standard input. */
+const NOT_NAMES = new Set(["-c", "--count", "--label"]);
+
+/**
+ * What `grep -l`/`-L` prints: the names of files among its operands, or below those it searches
+ * recursively (`grep -rl X src` prints `src/…`, `grep -rl X` paths below `.`). Null when it may
+ * print anything else: no `-l`/`-L`, a count, standard input, an option or operand not known.
+ */
+function grepListing(stage: Stage): Listing[] | null {
+  const args = stage.argv.slice(1);
+  // (Static words, and options that are globs to bash: `--include=*.py` stays as written.)
+  const read = optionValues(stage.argv, 1);
+  if (read.some((v) => v === null)) return null;
+  const values = read as string[];
+  let names = false;
+  let recursive = false;
+  let patternGiven = false;
+  const operands: number[] = [];
+  for (const t of readOptions(values, grammarOf(GREP))) {
+    if (t.kind === "unknown" || t.kind === "dynamic") return null;
+    if (t.kind === "operand") operands.push(t.at);
+    if (t.kind !== "flag" && t.kind !== "valued") continue;
+    if (NOT_NAMES.has(t.name)) return null;
+    if (NAMES_ONLY.has(t.name)) names = true;
+    if (/^-[rR]$|^--(dereference-)?recursive$/.test(t.name)) recursive = true;
+    if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
+  }
+  if (!names) return null;
+  const files = patternGiven ? operands : operands.slice(1);
+  // (`-` is standard input: its name is printed as a label; with no file and no -r, grep reads
+  // standard input too.)
+  if (files.some((i) => values[i] === "-") || (!files.length && !recursive)) return null;
+  if (!recursive) {
+    // The names printed are operands themselves: each file by its own name.
+    return files.map((i) => ({ under: args[i], exact: true }));
+  }
+  // One `--include=GLOB` filters the names below (its `*` matches a leading `.` as well).
+  const include = values.filter((v) => v.startsWith("--include="));
+  const glob = include.length === 1 && !values.some((v) => v.startsWith("--exclude"))
+    ? include[0].slice("--include=".length)
+    : null;
+  const roots = files.length ? files.map((i) => args[i]) : [literal(".")];
+  return roots.flatMap((under) =>
+    glob === null || /^[?[]/.test(glob) || glob.includes("/")
+      ? [{ under }]
+      : glob.startsWith("*")
+      ? [{ under, names: glob }, { under, names: "." + glob }]
+      : [{ under, names: glob }]
+  );
+}
+
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [
   {
     names: ["grep", "egrep", "fgrep"],
     text: searchTextOf(GREP),
+    lists: grepListing,
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
   },
   {

@@ -99,7 +99,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     readOnly: { "": "awk '{print > \"out\"}' f" },
   },
   sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" } },
-  grep: { text: "grep -rn /api src", followsLinks: "grep -rR x ." },
+  grep: { text: "grep -rn /api src", followsLinks: "grep -rR x .", lists: "grep -rl x src" },
   rg: {
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
     followsLinks: "rg --follow x",

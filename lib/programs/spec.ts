@@ -100,6 +100,8 @@ export interface MadeLink {
 export interface Listing {
   under: Word;
   names?: string;
+  /** The path printed is `under` itself, a file named as it is (`grep -l x a.py` prints `a.py`). */
+  exact?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */

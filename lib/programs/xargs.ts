@@ -83,7 +83,7 @@ function listedInput(stage: Stage, run: Runner): Word[] | null {
   // (A name with blanks or quotes is split by xargs into other words.)
   if (listed.listings.some((l) => /[\s"'\\]/.test(l.names ?? ""))) return null;
   const what = `paths ${listed.name} lists`;
-  return listed.listings.map((l) => listedWord(l.under, l.names, what));
+  return listed.listings.map((l) => l.exact ? l.under : listedWord(l.under, l.names, what));
 }
 
 /**

@@ -142,3 +142,27 @@ Deno.test("xargs: git ls-files lists paths below the cwd", () => {
   assert.deepEqual(cmd("git -C ~ ls-files | xargs cat"), ["cat (xargs input)"]);
   assert.deepEqual(cmd("git ls-files ':(top)' | xargs cat"), ["cat (xargs input)"]);
 });
+
+Deno.test("xargs: the file names grep -l prints are judged where they lie", async () => {
+  await checkTable([
+    // Below what grep searches: a protected name may be there (ask), a link there leads out.
+    ["grep -rl TODO src | xargs cat", "ask", "ask"],
+    ["grep -rl x . | xargs cat", "deny", "deny"],
+    ["grep -rl x --include=*.ts . | xargs cat", "deny", "deny"],
+    ["grep -rl x ~ | xargs cat", "deny", "deny"],
+    ["grep -rl x ../.. | xargs cat", "deny", "deny"],
+    ["grep -rlZ x src | xargs -0 cat", "ask", "ask"],
+    // Without -r the names are the operands themselves.
+    ["grep -l x src/main.ts README.md | xargs wc -l", "allow", "allow"],
+    ["grep -l x README.md | xargs rm", "deny", "deny"],
+    ["grep -l x ~/.ssh/id_rsa | xargs cat", "deny", "deny"],
+    ["grep -L x innocent.txt | xargs cat", "deny", "deny"],
+    // Anything that may print other text than names: not known.
+    ["grep -c x README.md | xargs cat", "ask", "ask"],
+    ["grep -l x - | xargs cat", "ask", "ask"],
+    ["grep -l x | xargs -I {} mv {} /tmp/x", "deny", "ask"],
+    ["cat notes.txt | grep -l x | xargs rm", "deny", "deny"],
+    ["grep -rl x --label=/etc/passwd | xargs cat", "ask", "ask"],
+    ["grep -rl $X src | xargs cat", "ask", "ask"],
+  ]);
+});
