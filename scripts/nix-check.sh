@@ -181,7 +181,7 @@ say "nix run .#pi-controls -- check classifies an eval with a stand-in Decisions
   setTimeout(() => server.shutdown(), 600_000);
 ' >"$WORK/decisions.url" &
 DECISIONS_PID=$!
-trap 'kill "$DECISIONS_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'kill "$DECISIONS_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do [ -s "$WORK/decisions.url" ] && break; sleep 0.1; done
 DECISIONS_URL=$(head -1 "$WORK/decisions.url")
 EVAL_CONFIG=$WORK/eval-config.jsonc
