@@ -7,7 +7,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import type { DirEntry, FsFacts } from "../types.ts";
 
 /** Directory listings kept per realFs, with the stat they were taken under. */
-const LISTINGS = 256;
+const LISTINGS = 4096;
 
 /** FsFacts backed by the real filesystem. */
 export function realFs(): FsFacts {
@@ -61,7 +61,9 @@ export function realFs(): FsFacts {
           link: e.isSymbolicLink(),
           dir: e.isDirectory(),
         }));
-        if (listed.size >= LISTINGS) listed.clear();
+        // The oldest listing goes first: a walk of a tree larger than the cache does not clear
+        // what the next walk needs.
+        if (listed.size >= LISTINGS) listed.delete(listed.keys().next().value!);
         listed.set(dir, { key, entries });
         return entries;
       } catch {
