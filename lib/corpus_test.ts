@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { analyzeBash } from "./shell/analyze.ts";
 import { loadBashParser } from "./shell/parser.ts";
 import { decide } from "./policy/engine.ts";
+import { readOptions } from "./programs/argv.ts";
 import { carriesCommand } from "./programs/env.ts";
+import { programNamed } from "./programs/registry.ts";
 import { unzipReadsOnly } from "./programs/archivers.ts";
 import { tarListsOnly } from "./programs/tar.ts";
 import type { Word } from "./shell/model.ts";
@@ -57,9 +59,6 @@ Deno.test(`corpus: all ${corpus.length} commands get a verdict without throwing`
   assert.ok(counts["deny-list"].allow > 5000, JSON.stringify(counts));
 });
 
-/** xargs's options that take the next word as their value. */
-const XARGS_VALUED = new Set(["-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "-e", "-i", "-l"]);
-
 /**
  * tar and unzip in their forms that only list or read an archive (their modules' own checks), and
  * xargs running a command that is not a mutator (what it runs is judged as a stage of its own).
@@ -68,14 +67,12 @@ function listsOnly(name: string, args: Word[]): boolean {
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   if (name === "tar") return tarListsOnly(values);
   if (name === "xargs") {
-    let i = 0;
-    while (i < values.length && values[i]?.startsWith("-")) {
-      i += XARGS_VALUED.has(values[i]!) ? 2 : 1;
-    }
-    const inner = values[i];
+    const first = readOptions(values, programNamed("xargs")!.options!)
+      .find((t) => t.kind !== "flag" && t.kind !== "valued" && t.kind !== "end");
     // (With no command, xargs runs echo.)
-    if (inner === undefined) return true;
-    return inner !== null && !MUTATORS.test(inner.split("/").pop()!);
+    if (first === undefined) return true;
+    const inner = values[first.at];
+    return first.kind === "operand" && inner !== null && !MUTATORS.test(inner.split("/").pop()!);
   }
   return name === "unzip" && unzipReadsOnly(values);
 }

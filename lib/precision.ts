@@ -66,6 +66,35 @@ const DESTRUCTIVE = [
   "chown -R *",
 ];
 
+/** The trusted project: allow inside, ask outside, secrets denied, `.env` asked about. */
+const TRUSTED = {
+  policies: {
+    project: { defaultAction: "allow", rules: [] },
+    outside: { defaultAction: "ask", rules: [] },
+  },
+  locations: { "/": "outside", "$cwd": "project" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "~/secrets/**": "deny" },
+};
+
+/** The read-only project, with `defaultAction` for what its rules do not allow. */
+function readOnly(defaultAction: "deny" | "sandbox") {
+  return {
+    policies: {
+      project: {
+        defaultAction,
+        rules: [
+          "$safe-bash",
+          ...["read", "grep", "find", "ls"].map((tool) => ({ action: "allow", tool })),
+        ],
+      },
+      tmp: { defaultAction: "allow", rules: [] },
+      outside: { defaultAction: "ask", rules: [] },
+    },
+    locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
+    pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
+  };
+}
+
 /**
  * The configs of the benchmark: the three of issue 20, the trusted one with the sandbox on and the
  * read-only one sandboxed (issue 21), and the starter config `init` writes.
@@ -74,68 +103,24 @@ export const PRECISION_CONFIGS: PrecisionConfig[] = [
   {
     name: "trusted",
     title: "trusted project: project allow, outside ask, ~/.ssh and ~/secrets denied, .env asks",
-    text: JSON.stringify({
-      policies: {
-        project: { defaultAction: "allow", rules: [] },
-        outside: { defaultAction: "ask", rules: [] },
-      },
-      locations: { "/": "outside", "$cwd": "project" },
-      pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "~/secrets/**": "deny" },
-    }),
+    text: JSON.stringify(TRUSTED),
   },
   {
     name: "read-only",
     title: "read-only project: project deny + read tools + $safe-bash, /tmp allow, outside ask",
-    text: JSON.stringify({
-      policies: {
-        project: {
-          defaultAction: "deny",
-          rules: [
-            "$safe-bash",
-            ...["read", "grep", "find", "ls"].map((tool) => ({ action: "allow", tool })),
-          ],
-        },
-        tmp: { defaultAction: "allow", rules: [] },
-        outside: { defaultAction: "ask", rules: [] },
-      },
-      locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
-      pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
-    }),
+    text: JSON.stringify(readOnly("deny")),
   },
   {
     name: "trusted-sandbox",
     title: "the trusted config with the sandbox enabled: what asks only because it cannot be " +
       "seen runs sandboxed",
-    text: JSON.stringify({
-      policies: {
-        project: { defaultAction: "allow", rules: [] },
-        outside: { defaultAction: "ask", rules: [] },
-      },
-      locations: { "/": "outside", "$cwd": "project" },
-      pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "~/secrets/**": "deny" },
-      sandbox: { enabled: true },
-    }),
+    text: JSON.stringify({ ...TRUSTED, sandbox: { enabled: true } }),
   },
   {
     name: "read-only-sandbox",
     title: 'the read-only config with "defaultAction": "sandbox" in the project and the ' +
       "sandbox enabled",
-    text: JSON.stringify({
-      policies: {
-        project: {
-          defaultAction: "sandbox",
-          rules: [
-            "$safe-bash",
-            ...["read", "grep", "find", "ls"].map((tool) => ({ action: "allow", tool })),
-          ],
-        },
-        tmp: { defaultAction: "allow", rules: [] },
-        outside: { defaultAction: "ask", rules: [] },
-      },
-      locations: { "/": "outside", "$cwd": "project", "/tmp": "tmp" },
-      pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
-      sandbox: { enabled: true },
-    }),
+    text: JSON.stringify({ ...readOnly("sandbox"), sandbox: { enabled: true } }),
   },
   {
     name: "deny-list",

@@ -131,14 +131,19 @@ function findListing(stage: Stage): Listing[] | null {
   const filtered = at >= 0 && at + 1 < expression.length &&
     !expression.some((w) => FIND_OPERATORS.test(w.value));
   const name = filtered ? expression[at + 1].value : undefined;
-  const names = name === undefined || /^[?[]/.test(name)
-    ? [undefined]
-    : name.startsWith("*")
-    ? [name, "." + name]
-    : [name];
-  return (roots.length ? roots : [literal(".")]).flatMap((under) =>
-    names.map((n) => (n === undefined ? { under } : { under, names: n }))
-  );
+  return (roots.length ? roots : [literal(".")]).flatMap((under) => namedBelow(under, name));
+}
+
+/**
+ * Paths below `under` whose last component a find-style name glob matches (no filter when it is
+ * undefined, or one this form cannot say: a leading `?` or `[`). Its `*` matches a leading
+ * `.` as well, which a bash name glob does not: both readings are kept.
+ */
+export function namedBelow(under: Word, name: string | undefined): Listing[] {
+  if (name === undefined || /^[?[]/.test(name)) return [{ under }];
+  return name.startsWith("*")
+    ? [{ under, names: name }, { under, names: "." + name }]
+    : [{ under, names: name }];
 }
 
 /** fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. */

@@ -9,6 +9,7 @@
 import type { Stage } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
+import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Listing, Program } from "./spec.ts";
 import { literal } from "./words.ts";
@@ -126,19 +127,15 @@ function grepListing(stage: Stage): Listing[] | null {
     // The names printed are operands themselves: each file by its own name.
     return files.map((i) => ({ under: args[i], exact: true }));
   }
-  // One `--include=GLOB` filters the names below (its `*` matches a leading `.` as well).
+  // One `--include=GLOB` filters the names below (as find's `-name` does).
   const include = values.filter((v) => v.startsWith("--include="));
   const glob = include.length === 1 && !values.some((v) => v.startsWith("--exclude"))
     ? include[0].slice("--include=".length)
-    : null;
+    : undefined;
+  // (A glob with a `/` is no base name to filter by: then no filter is said.)
+  const filter = glob?.includes("/") ? undefined : glob;
   const roots = files.length ? files.map((i) => args[i]) : [literal(".")];
-  return roots.flatMap((under) =>
-    glob === null || /^[?[]/.test(glob) || glob.includes("/")
-      ? [{ under }]
-      : glob.startsWith("*")
-      ? [{ under, names: glob }, { under, names: "." + glob }]
-      : [{ under, names: glob }]
-  );
+  return roots.flatMap((under) => namedBelow(under, filter));
 }
 
 /** The search programs. */

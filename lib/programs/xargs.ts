@@ -128,6 +128,7 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
 export const XARGS_PROGRAMS: Program[] = [
   {
     names: ["xargs"],
+    options: XARGS,
     runs: (stage, run) => {
       const input = listedInput(stage, run);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
