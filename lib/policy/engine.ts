@@ -202,6 +202,9 @@ function replacesTrees(program: string, stage: Stage | null): boolean {
 const CWD = { expected: true };
 const OTHER = {};
 
+/** A tree walked for its symlinks that is larger than the walk's bounds. */
+const TOO_LARGE = { links: [], complete: false, splits: false };
+
 /** Where a target's path leads: the paths to judge, and how each was reached. */
 interface Reached {
   /** The lexical path, the resolved one, and those a glob or a made link reaches. */
@@ -239,8 +242,9 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     ctx.fs.isDirectory?.(real)
   ) {
     // A tree read following the links inside it (`grep -R key .`), or paths listed below it
-    // (`find . | xargs cat`, which opens a listed link): where the links lead is reached.
-    const found = treeLinks(real, ctx.fs);
+    // (`find . | xargs cat`, which opens a listed link): where the links lead is reached. The
+    // whole filesystem is never walked within the bounds: not tried.
+    const found = real === "/" ? TOO_LARGE : treeLinks(real, ctx.fs);
     if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
     for (const r of found.links) if (!paths.includes(r)) paths.push(r);
     if (!found.complete) {

@@ -9,13 +9,86 @@ import type { DirEntry, FsFacts } from "../types.ts";
 /** Directory listings kept per realFs, with the stat they were taken under. */
 const LISTINGS = 4096;
 
+/** What a listing is checked against: the directory's inode, mtime and ctime. */
+interface DirStamp {
+  ino: number;
+  mtime: number;
+  ctime: number;
+}
+
+/** The part of Deno's own filesystem calls a listing uses (see `hostDir`). */
+interface DenoDirCalls {
+  statSync(path: string): {
+    isDirectory: boolean;
+    ino: number | null;
+    mtime: Date | null;
+    ctime: Date | null;
+  };
+  readDirSync(path: string): Iterable<{ name: string; isDirectory: boolean; isSymlink: boolean }>;
+}
+
+/**
+ * How a listing stats and reads a directory in this runtime. In Node (pi), node:fs. In Deno (the
+ * CLI, the tests, the benchmarks), Deno's own calls: there, node:fs's statSync costs about five
+ * times Deno.statSync (15 µs against 3 on the build machine) and readdirSync with types three
+ * times Deno.readDirSync, and a walk of a listed tree is mostly such calls. Both give the same
+ * answers; a runtime with neither is not one pi-controls runs in.
+ */
+function hostDir(): {
+  stamp(dir: string): DirStamp | null;
+  list(dir: string): DirEntry[];
+} {
+  const deno = (globalThis as { Deno?: Partial<DenoDirCalls> }).Deno;
+  if (typeof deno?.statSync === "function" && typeof deno.readDirSync === "function") {
+    const calls = deno as DenoDirCalls;
+    return {
+      stamp(dir) {
+        let st;
+        try {
+          st = calls.statSync(dir);
+        } catch {
+          return null;
+        }
+        if (!st.isDirectory) return null;
+        return {
+          ino: st.ino ?? -1,
+          mtime: st.mtime?.getTime() ?? -1,
+          ctime: st.ctime?.getTime() ?? -1,
+        };
+      },
+      list(dir) {
+        const out: DirEntry[] = [];
+        for (const e of calls.readDirSync(dir)) {
+          out.push({ name: e.name, link: e.isSymlink, dir: !e.isSymlink && e.isDirectory });
+        }
+        return out;
+      },
+    };
+  }
+  return {
+    stamp(dir) {
+      const st = statSync(dir, { throwIfNoEntry: false });
+      if (!st?.isDirectory()) return null;
+      return { ino: st.ino, mtime: st.mtimeMs, ctime: st.ctimeMs };
+    },
+    list(dir) {
+      return readdirSync(dir, { withFileTypes: true }).map((e) => ({
+        name: e.name,
+        link: e.isSymbolicLink(),
+        dir: e.isDirectory(),
+      }));
+    },
+  };
+}
+
 /** FsFacts backed by the real filesystem. */
 export function realFs(): FsFacts {
   // A listing is reused while the directory's inode, mtime and ctime stay the same (an entry
   // added, removed or renamed changes them), since listing costs about a µs per entry. The
   // directory is looked at again for every decision: a glob's matches are its targets, and one
   // made since (`k -> ~/.ssh/id_rsa`) must be seen.
-  const listed = new Map<string, { key: string; entries: DirEntry[] }>();
+  const listed = new Map<string, { stamp: DirStamp; entries: DirEntry[] }>();
+  const host = hostDir();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
@@ -51,20 +124,20 @@ export function realFs(): FsFacts {
     },
     entries(dir: string): DirEntry[] | null {
       try {
+        const stamp = host.stamp(dir);
+        if (!stamp) return null;
         const known = listed.get(dir);
-        const st = statSync(dir, { throwIfNoEntry: false });
-        if (!st?.isDirectory()) return null;
-        const key = `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
-        if (known?.key === key) return known.entries;
-        const entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({
-          name: e.name,
-          link: e.isSymbolicLink(),
-          dir: e.isDirectory(),
-        }));
+        if (
+          known && known.stamp.ino === stamp.ino && known.stamp.mtime === stamp.mtime &&
+          known.stamp.ctime === stamp.ctime
+        ) {
+          return known.entries;
+        }
+        const entries = host.list(dir);
         // The oldest listing goes first: a walk of a tree larger than the cache does not clear
         // what the next walk needs.
         if (listed.size >= LISTINGS) listed.delete(listed.keys().next().value!);
-        listed.set(dir, { key, entries });
+        listed.set(dir, { stamp, entries });
         return entries;
       } catch {
         return null;
@@ -84,6 +157,14 @@ interface Known {
 /** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
 export function memoFs(fs: FsFacts): FsFacts {
   return new MemoFs(fs);
+}
+
+/** A listing's entries by name, made once per listing (a listing is reused while unchanged). */
+const named = new WeakMap<DirEntry[], Map<string, DirEntry>>();
+function byName(listing: DirEntry[]): Map<string, DirEntry> {
+  let m = named.get(listing);
+  if (!m) named.set(listing, m = new Map(listing.map((e) => [e.name, e])));
+  return m;
 }
 
 /** Paths a memo keeps in a list before it moves them to a map. */
@@ -117,30 +198,69 @@ class MemoFs implements FsFacts {
     return k;
   }
 
+  /** What is known of a path already, without starting to remember it. */
+  #peek(path: string): Known | undefined {
+    if (this.#known) return this.#known.get(path);
+    const paths = this.#paths;
+    for (let i = 0; i < paths.length; i++) if (paths[i] === path) return this.#answers[i];
+    return undefined;
+  }
+
   #expected(path: string): string | null {
     return this.fs.realpathExpected ? this.fs.realpathExpected(path) : this.fs.realpath(path);
+  }
+
+  /**
+   * Where a path leads when its directory was listed in this decision (a glob's matches): a name
+   * not in the listing does not exist, and one that is no symlink is its directory's real path
+   * and the name (one lookup for the directory instead of one per match). Undefined: not known
+   * from a listing (no listing, a symlink, `.`/`..`).
+   */
+  #fromListing(path: string, k: Known): boolean {
+    const at = path.lastIndexOf("/");
+    if (at < 0 || at === path.length - 1) return false;
+    const name = path.slice(at + 1);
+    if (name === "." || name === "..") return false;
+    const dir = at === 0 ? "/" : path.slice(0, at);
+    const listing = this.#peek(dir)?.entries;
+    if (!listing) return false;
+    const entry = byName(listing).get(name);
+    if (entry === undefined) {
+      k.exists = false;
+      k.real = null;
+      return true;
+    }
+    if (entry.link) return false;
+    const real = this.realpathExpected(dir);
+    k.real = real === null ? null : (real === "/" ? "/" : real + "/") + name;
+    k.exists = real !== null;
+    return true;
   }
 
   realpath(path: string): string | null {
     const k = this.#of(path);
     // A path known not to exist has no real path; one known to exist is expected.
-    if (k.real === undefined) {
+    if (k.real === undefined && !this.#fromListing(path, k)) {
       k.real = k.exists === false ? null : k.exists ? this.#expected(path) : this.fs.realpath(path);
     }
-    return k.real;
+    return k.real!;
   }
 
   realpathExpected(path: string): string | null {
     const k = this.#of(path);
-    if (k.real === undefined) k.real = k.exists === false ? null : this.#expected(path);
-    return k.real;
+    if (k.real === undefined && !this.#fromListing(path, k)) {
+      k.real = k.exists === false ? null : this.#expected(path);
+    }
+    return k.real!;
   }
 
   exists(path: string): boolean {
     const k = this.#of(path);
     // A path with a real path exists.
-    k.exists ??= k.real ? true : this.fs.exists(path);
-    return k.exists;
+    if (k.exists === undefined && !(k.real === undefined && this.#fromListing(path, k))) {
+      k.exists = k.real ? true : this.fs.exists(path);
+    }
+    return k.exists!;
   }
 
   entries(dir: string): DirEntry[] | null {

@@ -205,16 +205,8 @@ export function globLinks(pattern: string, fs: FsFacts): string[] {
     const re = componentRegex(part);
     const listing = fs.entries!(dir);
     if (!listing) return;
-    // The last component needs the links alone; a listing's links and directories are sorted
-    // out once (a listing is reused while its directory is unchanged).
-    let kinds = sorted.get(listing);
-    if (!kinds) {
-      kinds = {
-        links: listing.filter((e) => e.link),
-        more: listing.filter((e) => e.link || e.dir),
-      };
-      sorted.set(listing, kinds);
-    }
+    // The last component needs the links alone.
+    const kinds = sortedOut(listing);
     for (const e of i === parts.length - 1 ? kinds.links : kinds.more) {
       if (!re.test(e.name) || (e.name.startsWith(".") && !part.startsWith("."))) continue;
       if (e.link) {
@@ -251,15 +243,15 @@ export function treeLinks(
     const here = queue[at];
     const listing = fs.entries(here);
     if (!listing) continue;
-    for (const e of listing) {
-      const path = (here === "/" ? "/" : here + "/") + e.name;
-      if (SPLIT_NAME.test(e.name)) splits = true;
-      if (e.link) {
-        const real = fs.realpath(path);
-        if (real && !links.includes(real)) links.push(real);
-        if (links.length >= TREE_LINKS) return { links, complete: false, splits };
-      } else if (e.dir) queue.push(path);
+    const kinds = sortedOut(listing);
+    if (kinds.splits) splits = true;
+    const base = here === "/" ? "/" : here + "/";
+    for (const e of kinds.links) {
+      const real = fs.realpath(base + e.name);
+      if (real && !links.includes(real)) links.push(real);
+      if (links.length >= TREE_LINKS) return { links, complete: false, splits };
     }
+    for (const e of kinds.dirs) queue.push(base + e.name);
   }
   return { links, complete: true, splits };
 }
@@ -268,7 +260,34 @@ export function treeLinks(
 const SPLIT_NAME = /[\s"'\\]/;
 
 const componentRegexes = new Map<string, RegExp>();
-const sorted = new WeakMap<DirEntry[], { links: DirEntry[]; more: DirEntry[] }>();
+/** A listing's entries sorted out for the walks: its links, its directories, both. */
+interface Kinds {
+  links: DirEntry[];
+  dirs: DirEntry[];
+  more: DirEntry[];
+  /** Whether a name would be split into words (`SPLIT_NAME`). */
+  splits: boolean;
+}
+const sorted = new WeakMap<DirEntry[], Kinds>();
+
+/**
+ * A listing sorted out once: a listing is reused while its directory is unchanged, and a walk
+ * then looks only at the entries it goes on with instead of every file.
+ */
+function sortedOut(listing: DirEntry[]): Kinds {
+  let kinds = sorted.get(listing);
+  if (!kinds) {
+    kinds = { links: [], dirs: [], more: [], splits: false };
+    for (const e of listing) {
+      if (SPLIT_NAME.test(e.name)) kinds.splits = true;
+      if (e.link) kinds.links.push(e);
+      else if (e.dir) kinds.dirs.push(e);
+      if (e.link || e.dir) kinds.more.push(e);
+    }
+    sorted.set(listing, kinds);
+  }
+  return kinds;
+}
 
 /** A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match anything. */
 function componentRegex(part: string): RegExp {
