@@ -17,7 +17,7 @@ interface DirStamp {
 }
 
 /** The part of Deno's own filesystem calls a listing uses (see `hostDir`). */
-interface DenoDirCalls {
+export interface DenoDirCalls {
   statSync(path: string): {
     isDirectory: boolean;
     ino: number | null;
@@ -32,13 +32,15 @@ interface DenoDirCalls {
  * CLI, the tests, the benchmarks), Deno's own calls: there, node:fs's statSync costs about five
  * times Deno.statSync (15 µs against 3 on the build machine) and readdirSync with types three
  * times Deno.readDirSync, and a walk of a listed tree is mostly such calls. Both give the same
- * answers; a runtime with neither is not one pi-controls runs in.
+ * answers; a runtime with neither is not one pi-controls runs in. (`deno`: the calls to use,
+ * undefined for node:fs; tests compare the two.)
  */
-function hostDir(): {
+export function hostDir(
+  deno: Partial<DenoDirCalls> | undefined = (globalThis as { Deno?: Partial<DenoDirCalls> }).Deno,
+): {
   stamp(dir: string): DirStamp | null;
   list(dir: string): DirEntry[];
 } {
-  const deno = (globalThis as { Deno?: Partial<DenoDirCalls> }).Deno;
   if (typeof deno?.statSync === "function" && typeof deno.readDirSync === "function") {
     const calls = deno as DenoDirCalls;
     return {

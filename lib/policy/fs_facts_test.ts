@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoFs, realFs } from "./fs_facts.ts";
-import type { FsFacts } from "../types.ts";
+import { hostDir, memoFs, realFs } from "./fs_facts.ts";
+import type { DirEntry, FsFacts } from "../types.ts";
 
 Deno.test("realFs: existence, real paths and directories, through symlinks", () => {
   const root = mkdtempSync(join(tmpdir(), "pi-controls-fs-"));
@@ -96,4 +96,76 @@ Deno.test("memoFs: past a handful of paths, every answer is still kept and still
     asked,
     paths.flatMap((p) => p.endsWith("0") ? [`realpath ${p}`, `exists ${p}`] : [`realpath ${p}`]),
   );
+});
+
+Deno.test("realFs's listings: Deno's calls and node:fs give the same stamps and entries", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${dir}/file`, "x");
+    Deno.mkdirSync(`${dir}/sub`);
+    Deno.symlinkSync(`${dir}/sub`, `${dir}/to-dir`);
+    Deno.symlinkSync(`${dir}/none`, `${dir}/dangling`);
+    const viaDeno = hostDir(Deno);
+    const viaNode = hostDir(undefined);
+    const sorted = (es: DirEntry[]) => [...es].sort((a, b) => a.name.localeCompare(b.name));
+    const expected = [
+      { name: "dangling", link: true, dir: false },
+      { name: "file", link: false, dir: false },
+      { name: "sub", link: false, dir: true },
+      { name: "to-dir", link: true, dir: false },
+    ];
+    assert.deepEqual(sorted(viaDeno.list(dir)), expected);
+    assert.deepEqual(sorted(viaNode.list(dir)), expected);
+    const stamp = viaDeno.stamp(dir)!;
+    assert.deepEqual(viaNode.stamp(dir), stamp);
+    assert.ok(stamp.ino > 0 && stamp.mtime > 0 && stamp.ctime > 0);
+    // A file, a missing path: no directory to list (a link to one is followed, as stat does).
+    for (const host of [viaDeno, viaNode]) {
+      assert.equal(host.stamp(`${dir}/file`), null);
+      assert.equal(host.stamp(`${dir}/none`), null);
+      assert.deepEqual(host.stamp(`${dir}/to-dir`), host.stamp(`${dir}/sub`));
+    }
+    // An entry added changes the stamp, so realFs lists the directory again.
+    const fs = realFs();
+    assert.equal(fs.entries!(dir)!.length, 4);
+    Deno.writeTextFileSync(`${dir}/new`, "y");
+    assert.equal(fs.entries!(dir)!.length, 5);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("memoFs: a glob's match its listing shows is resolved from its directory's real path", () => {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync());
+  try {
+    Deno.mkdirSync(`${dir}/real`);
+    Deno.writeTextFileSync(`${dir}/real/a.ts`, "");
+    Deno.symlinkSync(`${dir}/real`, `${dir}/via`);
+    Deno.writeTextFileSync(`${dir}/secret`, "");
+    Deno.symlinkSync(`${dir}/secret`, `${dir}/real/l.ts`);
+    let lookups = 0;
+    const base = realFs();
+    const counting: FsFacts = {
+      ...base,
+      realpath: (p) => (lookups++, base.realpath(p)),
+      realpathExpected: (p) => (lookups++, base.realpathExpected!(p)),
+      exists: (p) => (lookups++, base.exists(p)),
+    };
+    const fs = memoFs(counting);
+    fs.entries!(`${dir}/via`);
+    // A plain file: its directory's real path and its name (one lookup, for the directory).
+    assert.equal(fs.realpath(`${dir}/via/a.ts`), `${dir}/real/a.ts`);
+    assert.equal(lookups, 1);
+    assert.equal(fs.exists(`${dir}/via/a.ts`), true);
+    // Not in the listing: no such file, no lookup.
+    assert.equal(fs.realpath(`${dir}/via/b.ts`), null);
+    assert.equal(fs.exists(`${dir}/via/b.ts`), false);
+    assert.equal(lookups, 1);
+    // A symlink in the listing is still resolved where it leads.
+    assert.equal(fs.realpath(`${dir}/via/l.ts`), `${dir}/secret`);
+    // A directory not listed: asked as before.
+    assert.equal(fs.realpath(`${dir}/real/a.ts`), `${dir}/real/a.ts`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
