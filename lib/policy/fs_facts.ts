@@ -16,8 +16,8 @@ interface DirStamp {
   ctime: number;
 }
 
-/** The part of Deno's own filesystem calls a listing uses (see `hostDir`). */
-export interface DenoDirCalls {
+/** The part of Deno's own filesystem calls realFs uses (see `hostCalls`). */
+export interface DenoFsCalls {
   statSync(path: string): {
     isDirectory: boolean;
     ino: number | null;
@@ -25,25 +25,34 @@ export interface DenoDirCalls {
     ctime: Date | null;
   };
   readDirSync(path: string): Iterable<{ name: string; isDirectory: boolean; isSymlink: boolean }>;
+  realPathSync(path: string): string;
 }
 
 /**
- * How a listing stats and reads a directory in this runtime. In Node (pi), node:fs. In Deno (the
- * CLI, the tests, the benchmarks), Deno's own calls: there, node:fs's statSync costs about five
- * times Deno.statSync (15 µs against 3 on the build machine) and readdirSync with types three
- * times Deno.readDirSync, and a walk of a listed tree is mostly such calls. Both give the same
+ * How realFs resolves, stats and lists in this runtime. In Node (pi), node:fs. In Deno (the CLI,
+ * the tests, the benchmarks), Deno's own calls: there, node:fs's statSync costs about five times
+ * Deno.statSync (15 µs against 3 on the build machine), readdirSync with types three times
+ * Deno.readDirSync and realpathSync.native twice Deno.realPathSync, and every decision resolves
+ * its cwd, and a walk of a listed tree is mostly stats. Both give the same
  * answers; a runtime with neither is not one pi-controls runs in. (`deno`: the calls to use,
  * undefined for node:fs; tests compare the two.)
  */
-export function hostDir(
-  deno: Partial<DenoDirCalls> | undefined = (globalThis as { Deno?: Partial<DenoDirCalls> }).Deno,
+export function hostCalls(
+  deno: Partial<DenoFsCalls> | undefined = (globalThis as { Deno?: Partial<DenoFsCalls> }).Deno,
 ): {
+  /** The real path of a path that exists (it throws otherwise). */
+  realpath(path: string): string;
   stamp(dir: string): DirStamp | null;
   list(dir: string): DirEntry[];
+  isDirectory(path: string): boolean;
 } {
-  if (typeof deno?.statSync === "function" && typeof deno.readDirSync === "function") {
-    const calls = deno as DenoDirCalls;
+  if (
+    typeof deno?.statSync === "function" && typeof deno.readDirSync === "function" &&
+    typeof deno.realPathSync === "function"
+  ) {
+    const calls = deno as DenoFsCalls;
     return {
+      realpath: (path) => calls.realPathSync(path),
       stamp(dir) {
         let st;
         try {
@@ -58,6 +67,15 @@ export function hostDir(
           ctime: st.ctime?.getTime() ?? -1,
         };
       },
+      isDirectory(path) {
+        // (A miss throws, which costs ten lookups: asked first.)
+        if (!existsSync(path)) return false;
+        try {
+          return calls.statSync(path).isDirectory;
+        } catch {
+          return false;
+        }
+      },
       list(dir) {
         const out: DirEntry[] = [];
         for (const e of calls.readDirSync(dir)) {
@@ -68,10 +86,14 @@ export function hostDir(
     };
   }
   return {
+    realpath: (path) => realpathSync.native(path),
     stamp(dir) {
       const st = statSync(dir, { throwIfNoEntry: false });
       if (!st?.isDirectory()) return null;
       return { ino: st.ino, mtime: st.mtimeMs, ctime: st.ctimeMs };
+    },
+    isDirectory(path) {
+      return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
     },
     list(dir) {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({
@@ -90,13 +112,13 @@ export function realFs(): FsFacts {
   // directory is looked at again for every decision: a glob's matches are its targets, and one
   // made since (`k -> ~/.ssh/id_rsa`) must be seen.
   const listed = new Map<string, { stamp: DirStamp; entries: DirEntry[] }>();
-  const host = hostDir();
+  const host = hostCalls();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
       // paths the runtime will not touch (Deno asks for --allow-all on /proc): not known then.
       try {
-        return existsSync(path) ? realpathSync.native(path) : null;
+        return existsSync(path) ? host.realpath(path) : null;
       } catch {
         return null;
       }
@@ -104,7 +126,7 @@ export function realFs(): FsFacts {
     realpathExpected(path: string): string | null {
       // One lookup when the path exists; a miss throws, which costs more than existsSync.
       try {
-        return realpathSync.native(path);
+        return host.realpath(path);
       } catch {
         return null;
       }
@@ -119,7 +141,7 @@ export function realFs(): FsFacts {
     isDirectory(path: string): boolean {
       // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
-        return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+        return host.isDirectory(path);
       } catch {
         return false;
       }

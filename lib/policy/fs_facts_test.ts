@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hostDir, memoFs, realFs } from "./fs_facts.ts";
+import { hostCalls, memoFs, realFs } from "./fs_facts.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
 
 Deno.test("realFs: existence, real paths and directories, through symlinks", () => {
@@ -98,15 +98,15 @@ Deno.test("memoFs: past a handful of paths, every answer is still kept and still
   );
 });
 
-Deno.test("realFs's listings: Deno's calls and node:fs give the same stamps and entries", () => {
+Deno.test("realFs's host calls: Deno's and node:fs give the same real paths, stamps and entries", () => {
   const dir = Deno.makeTempDirSync();
   try {
     Deno.writeTextFileSync(`${dir}/file`, "x");
     Deno.mkdirSync(`${dir}/sub`);
     Deno.symlinkSync(`${dir}/sub`, `${dir}/to-dir`);
     Deno.symlinkSync(`${dir}/none`, `${dir}/dangling`);
-    const viaDeno = hostDir(Deno);
-    const viaNode = hostDir(undefined);
+    const viaDeno = hostCalls(Deno);
+    const viaNode = hostCalls(undefined);
     const sorted = (es: DirEntry[]) => [...es].sort((a, b) => a.name.localeCompare(b.name));
     const expected = [
       { name: "dangling", link: true, dir: false },
@@ -116,6 +116,10 @@ Deno.test("realFs's listings: Deno's calls and node:fs give the same stamps and 
     ];
     assert.deepEqual(sorted(viaDeno.list(dir)), expected);
     assert.deepEqual(sorted(viaNode.list(dir)), expected);
+    assert.equal(viaDeno.realpath(`${dir}/to-dir`), viaNode.realpath(`${dir}/to-dir`));
+    assert.equal(viaDeno.realpath(`${dir}/to-dir`), Deno.realPathSync(`${dir}/sub`));
+    assert.throws(() => viaDeno.realpath(`${dir}/dangling`));
+    assert.throws(() => viaNode.realpath(`${dir}/dangling`));
     const stamp = viaDeno.stamp(dir)!;
     assert.deepEqual(viaNode.stamp(dir), stamp);
     assert.ok(stamp.ino > 0 && stamp.mtime > 0 && stamp.ctime > 0);
