@@ -59,19 +59,46 @@ export interface ConfigWatcher {
   reset(): void;
 }
 
+/**
+ * How long after a config file's last change (its mtime or ctime) a view read from it is checked
+ * against the files' text as well as their stamps. A file rewritten with the same size within one
+ * tick of the kernel's file clock keeps its stamp (git calls such an entry "racily clean"); after
+ * this long, any write gives a newer time. Generous, for clocks of other filesystems.
+ */
+const RACY_MS = 2000;
+
+/** A view kept for a cwd, with what it was read from. */
+interface Kept {
+  view: ConfigView;
+  /** While set, the files' text when the view was read (see `RACY_MS`). */
+  racy?: { files: string[]; text: string; newest: number };
+}
+
 /** A watcher over the config files of any cwd. */
 export function configWatcher(opts: WatchOptions): ConfigWatcher {
-  const views = new Map<string, ConfigView>();
+  const views = new Map<string, Kept>();
   return {
     current(cwd: string): ConfigView {
+      const stamps = new Stamps();
       const signature = opts.files
-        ? opts.files.map((f) => stamp(resolve(cwd, f))).join("|")
-        : discoverySignature(cwd, opts.agentDir);
+        ? opts.files.map((f) => stamps.of(resolve(cwd, f))).join("|")
+        : discoverySignature(cwd, opts.agentDir, stamps);
       const known = views.get(cwd);
-      if (known && known.signature === signature) return known;
+      if (known && known.view.signature === signature) {
+        if (!known.racy) return known.view;
+        if (textOf(known.racy.files) === known.racy.text) {
+          // Seen unchanged at a time no later write can share the files' stamps: stamps suffice.
+          if (Date.now() - known.racy.newest > RACY_MS) known.racy = undefined;
+          return known.view;
+        }
+      }
+      // (The text is taken before the view: a write between the two reads it again next time.)
+      const racy = Date.now() - stamps.newest <= RACY_MS
+        ? { files: stamps.files, text: textOf(stamps.files), newest: stamps.newest }
+        : undefined;
       const view = readView(cwd, opts, signature);
       if (views.size > 64) views.clear();
-      views.set(cwd, view);
+      views.set(cwd, { view, racy });
       return view;
     },
     reset() {
@@ -80,23 +107,42 @@ export function configWatcher(opts: WatchOptions): ConfigWatcher {
   };
 }
 
-/** A file's identity and version: device, inode, size and times; "-" when it is not there. */
-function stamp(path: string): string {
-  const s = statSync(path, { throwIfNoEntry: false, bigint: false });
-  if (!s) return "-";
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.isFile() ? "f" : "o"}`;
+/** The stamps of one look at the config files: which files, and the newest change among them. */
+class Stamps {
+  files: string[] = [];
+  newest = 0;
+
+  /** A file's identity and version: device, inode, size and times; "-" when it is not there. */
+  of(path: string): string {
+    const s = statSync(path, { throwIfNoEntry: false, bigint: false });
+    if (!s) return "-";
+    this.files.push(path);
+    this.newest = Math.max(this.newest, s.mtimeMs, s.ctimeMs);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.isFile() ? "f" : "o"}`;
+  }
+}
+
+/** The files' text, one after another ("" for one that cannot be read). */
+function textOf(files: string[]): string {
+  return files.map((f) => {
+    try {
+      return readFileSync(f, "utf8");
+    } catch {
+      return "";
+    }
+  }).join("\0");
 }
 
 /** The stamps discovery depends on: the global files, and each `.pi/extensions` up to a project file. */
-function discoverySignature(cwd: string, agentDir: string): string {
+function discoverySignature(cwd: string, agentDir: string, stamps: Stamps): string {
   const global = join(resolve(agentDir), "extensions");
-  let sig = CONFIG_NAMES.map((n) => stamp(join(global, n))).join(",");
+  let sig = CONFIG_NAMES.map((n) => stamps.of(join(global, n))).join(",");
   let dir = resolve(cwd);
   for (;;) {
     const ext = join(dir, ".pi", "extensions");
     const d = statSync(ext, { throwIfNoEntry: false });
     if (d?.isDirectory()) {
-      const files = CONFIG_NAMES.map((n) => stamp(join(ext, n)));
+      const files = CONFIG_NAMES.map((n) => stamps.of(join(ext, n)));
       sig += `;${files.join(",")}`;
       if (files.some((f) => f !== "-" && f.endsWith(":f"))) break;
     } else sig += ";";

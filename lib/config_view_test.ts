@@ -81,3 +81,24 @@ Deno.test("config view: an untrusted project that can loosen is decided under th
     rmSync(t.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("config view: an edit within the same tick of the file's clock, same size, is seen", () => {
+  // A file rewritten twice within one tick of the kernel's file clock with the same size keeps
+  // its stamp: the view re-reads it while its stamp is that recent (git's "racily clean").
+  const t = tree();
+  try {
+    const w = configWatcher({ home: t.home, agentDir: t.agentDir });
+    const deny = `{ "policies": { "g": { "defaultAction": "deny", "rules": [] } } }`;
+    const asks = `{ "policies": { "g": { "defaultAction": "ask!", "rules": [] } } }`;
+    assert.equal(deny.length, asks.length);
+    for (let i = 0; i < 200; i++) {
+      writeFileSync(t.globalFile, deny);
+      const before = w.current(t.sub);
+      assert.equal(before.load.status, "ok", `round ${i}: the first text`);
+      writeFileSync(t.globalFile, asks);
+      assert.equal(w.current(t.sub).load.status, "error", `round ${i}: the edit was not seen`);
+    }
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});

@@ -9,6 +9,13 @@ import type { DirEntry, FsFacts } from "../types.ts";
 /** Directory listings kept per realFs, with the stat they were taken under. */
 const LISTINGS = 4096;
 
+/**
+ * How old a directory's last change must be for its listing to be kept: a change within one tick
+ * of the kernel's file clock (milliseconds; a whole millisecond in Deno's stat) leaves the stamp
+ * as it was. Generous, for the clocks of other filesystems.
+ */
+const RACY_MS = 2000;
+
 /** What a listing is checked against: the directory's inode, mtime and ctime. */
 interface DirStamp {
   ino: number;
@@ -158,6 +165,10 @@ export function realFs(): FsFacts {
           return known.entries;
         }
         const entries = host.list(dir);
+        // A directory changed within the last moments may change again within the same tick of
+        // the kernel's file clock and keep its stamp ("racily clean", as git says): its listing
+        // is not kept until its stamp is older than that.
+        if (Date.now() - Math.max(stamp.mtime, stamp.ctime) <= RACY_MS) return entries;
         // The oldest listing goes first: a walk of a tree larger than the cache does not clear
         // what the next walk needs.
         if (listed.size >= LISTINGS) listed.delete(listed.keys().next().value!);
