@@ -51,6 +51,13 @@ export function cmdSandbox(io: CliIo, flags: Flags): number {
   if (probe.ok) {
     io.out(`bubblewrap: ${probe.bwrap} starts here; a sandboxed call runs as\n`);
     io.out(`  ${[probe.bwrap, ...bwrapArgs(b, cwd)].map(shellQuote).join(" ")} -- bash -c CMD\n`);
+    if (typeof b.network === "object") {
+      io.out(
+        "  with the allow list: pi starts pi-controls' proxy at the first such call, binds its\n" +
+          "  directory in (--ro-bind DIR DIR) and runs a bridge to it inside, on 127.0.0.1, named\n" +
+          "  by HTTP_PROXY/HTTPS_PROXY/ALL_PROXY for the command\n",
+      );
+    }
   } else io.out(`the sandbox cannot start here: ${probe.reason}; sandboxed calls ask\n`);
   return EXIT.ok;
 }

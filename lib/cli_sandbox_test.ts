@@ -52,6 +52,25 @@ Deno.test("sandbox --print: the boundaries for a cwd, and whether bubblewrap sta
   assert.equal(JSON.parse(check.out).action, "sandbox");
 });
 
+Deno.test("sandbox --print and explain show the allowed domains", async () => {
+  const t = tree({ network: { allowedDomains: ["registry.npmjs.org", "*.github.com"] } });
+  const env = { PATH: Deno.env.get("PATH") ?? "" };
+  const r = await run(["sandbox", "--print"], { home: t.home, cwd: t.project, env });
+  assert.equal(r.code, 0, r.err);
+  const net =
+    /network: only through pi-controls' proxy, to registry\.npmjs\.org, \*\.github\.com\n/;
+  assert.match(r.out, net);
+  assert.match(
+    r.out,
+    /--unshare-net[\s\S]*with the allow list: pi starts pi-controls' proxy|cannot start/,
+  );
+  const ex = await run(["explain", "--tool", "bash", "--input", '{"command":"make"}'], {
+    home: t.home,
+    cwd: t.project,
+  });
+  assert.match(ex.out, net);
+});
+
 Deno.test("sandbox --print: without a sandbox block it says so; without --print it is a usage error", async () => {
   const t = tree(null);
   writeFileSync(

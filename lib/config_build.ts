@@ -33,6 +33,7 @@ import type {
   ProtectionEntry,
   Rule,
   SandboxConfig,
+  SandboxNetwork,
 } from "./types.ts";
 
 function plain(v: PValue): unknown {
@@ -77,7 +78,12 @@ function buildRules(items: PValue[]): Rule[] {
 function sandboxOf(merged: PObject): SandboxConfig | null {
   const block = get(merged, "sandbox")?.value;
   if (block?.kind !== "object") return null;
-  const network = str(get(block, "network")?.value) === "none" ? "none" : "unrestricted";
+  const value = get(block, "network")?.value;
+  let network: SandboxNetwork = str(value) === "none" ? "none" : "unrestricted";
+  const list = value?.kind === "object" ? get(value, "allowedDomains")?.value : undefined;
+  if (list?.kind === "array") {
+    network = { allowedDomains: list.items.map(str).filter((s): s is string => s !== undefined) };
+  }
   return { enabled: sandboxEnabled(merged), network };
 }
 

@@ -70,8 +70,10 @@ export const WEIGHT_KEYS = [
 ];
 /** The keys of the sandbox block. */
 export const SANDBOX_KEYS = ["enabled", "network"];
-/** The sandbox's network settings: unrestricted, or none at all. */
+/** The sandbox's network settings as words: unrestricted, or none at all. */
 export const SANDBOX_NETWORK = ["unrestricted", "none"] as const;
+/** The keys of the sandbox's network as an object: the hosts it may reach. */
+export const SANDBOX_NETWORK_KEYS = ["allowedDomains"];
 /** The keys of a test. */
 export const TEST_KEYS = ["tool", "input", "cwd", "expect"];
 /** The yesThreshold when the config sets none. */

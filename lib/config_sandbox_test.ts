@@ -75,14 +75,59 @@ Deno.test("every key of the sandbox block is checked", () => {
     project(`{ ${OPEN}, "sandbox": { "network": "example.com" } }`),
     `${P}:1:94`,
     'sandbox.network: "example.com" is not a valid sandbox network',
-    "filtering proxy",
+    'write { "allowedDomains": ["example.com"] }',
     '"unrestricted", "none"',
   );
-  const domains = project(`{ ${OPEN}, "sandbox": { "network": { "allowedDomains": ["x.org"] } } }`);
-  assertOnlyError(domains, `${P}:1:94`, "sandbox.network: expected", "allowedDomains", "proxy");
   assertOnlyError(
     project(`{ ${OPEN}, "sandbox": true }`),
     `${P}:1:81`,
     "sandbox: expected an object",
+  );
+});
+
+Deno.test("an allow list: the hosts as written, each entry checked with its path and value", () => {
+  const list = (entries: string) =>
+    project(`{ ${OPEN}, "sandbox": { "network": { "allowedDomains": [${entries}] } } }`);
+  assert.deepEqual(ok(list('"registry.npmjs.org", "*.GitHub.com", "10.0.0.5", "[::1]"')).sandbox, {
+    enabled: true,
+    network: { allowedDomains: ["registry.npmjs.org", "*.GitHub.com", "10.0.0.5", "[::1]"] },
+  });
+  assert.deepEqual(ok(list("")).sandbox?.network, { allowedDomains: [] });
+  const bad: [string, string][] = [
+    ["https://x.org", "without a scheme"],
+    ["x.org/path", "without a path"],
+    ["x.org:443", "without a port"],
+    ["a.*.org", '"*" only at the start'],
+    ["*", '"*" only at the start'],
+    ["*.org", 'a name with a dot after "*."'],
+    ["*.10.0.0.5", "an IP address has no subdomains"],
+    ["user@x.org", "a host name (letters, digits"],
+    ["x .org", "a host name (letters, digits"],
+  ];
+  for (const [entry, why] of bad) {
+    assertOnlyError(
+      list(`"ok.org", ${JSON.stringify(entry)}`),
+      `${P}:1:125`,
+      `sandbox.network.allowedDomains[1]: ${JSON.stringify(entry)} is not a host: expected`,
+      why,
+    );
+  }
+  assertOnlyError(list('""'), `${P}:1:115`, "allowedDomains[0]: must not be empty");
+  assertOnlyError(list("3"), `${P}:1:115`, "allowedDomains[0]: expected a host name");
+  assertOnlyError(
+    project(`{ ${OPEN}, "sandbox": { "network": {} } }`),
+    `${P}:1:94`,
+    'sandbox.network: missing "allowedDomains"',
+  );
+  assertHasError(
+    project(`{ ${OPEN}, "sandbox": { "network": { "allowedDomain": [] } } }`),
+    `${P}:1:96`,
+    'sandbox.network: unknown key "allowedDomain"',
+    'did you mean "allowedDomains"?',
+  );
+  assertHasError(
+    project(`{ ${OPEN}, "sandbox": { "network": { "allowedDomains": "x.org" } } }`),
+    `${P}:1:114`,
+    "sandbox.network.allowedDomains: expected an array of host names",
   );
 });

@@ -18,11 +18,13 @@ import {
   SAFE_BASH,
   SANDBOX_KEYS,
   SANDBOX_NETWORK,
+  SANDBOX_NETWORK_KEYS,
   TEST_KEYS,
   TOP_KEYS,
   WEIGHT_KEYS,
 } from "./config_keys.ts";
 import { at, describe, didYouMean, list, q } from "./config_messages.ts";
+import { entryProblem } from "./policy/sandbox_network.ts";
 import {
   type Diag,
   effective,
@@ -496,7 +498,7 @@ function checkSandbox(v: PValue, segs: Seg[], d: Diag): void {
     v,
     segs,
     d,
-    'an object ({ "enabled": true, "network": "unrestricted" | "none" })',
+    'an object ({ "enabled": true, "network": "unrestricted" | "none" | { "allowedDomains": [...] } })',
   );
   if (obj === undefined) return;
   checkKeys(obj, SANDBOX_KEYS, segs, d);
@@ -505,12 +507,7 @@ function checkSandbox(v: PValue, segs: Seg[], d: Diag): void {
     if (p.key === "enabled" && !(p.value.kind === "scalar" && typeof p.value.value === "boolean")) {
       err(d, p.value.pos, `${at(ps)}expected true or false, found ${describe(p.value)}`);
     } else if (p.key === "network" && p.value.kind === "object") {
-      err(
-        d,
-        p.value.pos,
-        `${at(ps)}expected "unrestricted" or "none", found an object; allowing single domains ` +
-          `(allowedDomains) needs a filtering proxy, which the sandbox does not have`,
-      );
+      checkAllowList(p.value, ps, d);
     } else if (p.key === "network") {
       expectEnum(
         p.value,
@@ -519,12 +516,31 @@ function checkSandbox(v: PValue, segs: Seg[], d: Diag): void {
         d,
         "sandbox network",
         (s) =>
-          s === "allowedDomains" || s.includes(".")
-            ? "allowing single domains needs a filtering proxy, which the sandbox does not have"
+          s.includes(".")
+            ? `to allow single hosts, write { "allowedDomains": [${JSON.stringify(s)}] }`
             : undefined,
       );
     }
   }
+}
+
+/** `"network": { "allowedDomains": [...] }`: each entry a host, `*.` and a name, or an IP. */
+function checkAllowList(obj: PObject, segs: Seg[], d: Diag): void {
+  checkKeys(obj, SANDBOX_NETWORK_KEYS, segs, d);
+  const list = get(obj, "allowedDomains");
+  if (list === undefined) {
+    err(d, obj.pos, `${at(segs)}missing "allowedDomains" (an array of host names)`);
+    return;
+  }
+  const ps = [...segs, "allowedDomains"];
+  const arr = expectArray(list.value, ps, d, 'an array of host names (["registry.npmjs.org"])');
+  arr?.items.forEach((item, i) => {
+    const entry = expectString(item, [...ps, i], d, "a host name");
+    const problem = entry === undefined ? null : entryProblem(entry);
+    if (problem !== null) {
+      err(d, item.pos, `${at([...ps, i])}${q(entry!)} is not a host: expected ${problem}`);
+    }
+  });
 }
 
 function hasCredentials(s: string): boolean {

@@ -12,6 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { discoverConfigFiles, loadConfig, type LoadResult } from "./config.ts";
 import { decide, type DecideOptions } from "./policy/engine.ts";
+import { strictestNetwork } from "./policy/sandbox_network.ts";
 import { RESTRICTIVENESS } from "./policy/action.ts";
 import { contentHash, loosening } from "./trust.ts";
 import type { Config, ConfigError, Context, ToolCall, Verdict } from "./types.ts";
@@ -221,8 +222,12 @@ export function effectiveConfig(
       agentTimeout: base.agentTimeout,
       nudgeTimeout: base.nudgeTimeout,
       decisions: base.decisions,
-      // (The sandbox's network and whether it is on are the global config's too.)
-      sandbox: base.sandbox,
+      // (Whether the sandbox is on is the global config's too; its network the stricter of the
+      // two: the project may narrow it, not widen it.)
+      sandbox: base.sandbox && {
+        ...base.sandbox,
+        network: strictestNetwork(base.sandbox.network, merged.sandbox?.network ?? "unrestricted"),
+      },
     };
     untrustedConfigs.set(merged, config);
   }

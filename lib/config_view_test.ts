@@ -102,3 +102,36 @@ Deno.test("config view: an edit within the same tick of the file's clock, same s
     rmSync(t.root, { recursive: true, force: true });
   }
 });
+
+Deno.test("an untrusted project may narrow the sandbox's network, never widen it", () => {
+  const t = tree();
+  try {
+    const global = (network: string) =>
+      writeFileSync(
+        t.globalFile,
+        `{ "policies": { "g": { "defaultAction": "deny", "rules": [] } }, ` +
+          `"sandbox": { "network": ${network} } }`,
+      );
+    const projectFile = join(t.project, ".pi", "extensions", "pi-controls.jsonc");
+    mkdirSync(join(t.project, ".pi", "extensions"), { recursive: true });
+    const network = (g: string, p: string, trusted = false) => {
+      global(g);
+      writeFileSync(projectFile, `{ "sandbox": { "network": ${p} } }`);
+      const v = configWatcher({ home: t.home, agentDir: t.agentDir }).current(t.project);
+      return effectiveConfig(v, { trusted })?.config.sandbox?.network;
+    };
+    const list = (...hosts: string[]) => JSON.stringify({ allowedDomains: hosts });
+    assert.equal(network('"none"', list("x.org")), "none");
+    assert.deepEqual(network('"unrestricted"', list("x.org")), { allowedDomains: ["x.org"] });
+    assert.deepEqual(network(list("x.org"), '"unrestricted"'), { allowedDomains: ["x.org"] });
+    assert.equal(network(list("x.org"), '"none"'), "none");
+    assert.deepEqual(
+      network(list("*.github.com", "x.org"), list("api.github.com", "evil.org")),
+      { allowedDomains: ["api.github.com"] },
+    );
+    // A trusted project's block is merged like the rest of the config: the later file wins.
+    assert.equal(network(list("x.org"), '"unrestricted"', true), "unrestricted");
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});

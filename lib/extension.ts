@@ -74,8 +74,11 @@ import {
   sandboxResult,
   sandboxStartupNote,
   type SandboxState,
+  stopSandbox,
 } from "./extension_sandbox.ts";
+import { networkText } from "./policy/sandbox_network.ts";
 import type { SandboxProbe } from "./sandbox_runner.ts";
+import type { NetworkProxy } from "./sandbox_proxy.ts";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 
 export { CHOICES, type Mode };
@@ -139,6 +142,8 @@ export interface ExtensionOptions {
   codeFile?: string;
   /** Whether the sandbox can start. @default starting bubblewrap once */
   sandboxProbe?: () => SandboxProbe;
+  /** How to start the network proxy of an allow list. @default lib/sandbox_proxy.ts */
+  sandboxProxy?: () => Promise<NetworkProxy>;
 }
 
 /** The gate of one pi process: its environment, state and config, and what pi last showed. */
@@ -608,7 +613,7 @@ async function onToolCall(
   if (!done.block && eff && runsSandboxed(verdict, done.final)) {
     // (After the log recorded the command as the agent wrote it.)
     const input = event.input as Record<string, unknown>;
-    if (sandboxCall(g.sandbox, event.toolCallId, input, eff, context(g, ctx.cwd))) {
+    if (await sandboxCall(g.sandbox, event.toolCallId, input, eff, context(g, ctx.cwd))) {
       log(g, { event: "sandboxed", toolCallId: event.toolCallId });
     }
   }
@@ -620,7 +625,7 @@ function sandboxText(g: Gate, config: Config | null): string {
   if (!config?.sandbox?.enabled) return "off (no enabled sandbox block)";
   const probe = sandboxReady(g.sandbox);
   return probe.ok
-    ? `on (${probe.bwrap}, network ${config.sandbox.network})`
+    ? `on (${probe.bwrap}, network ${networkText(config.sandbox.network)})`
     : `cannot start: ${probe.reason}; sandboxed calls ask`;
 }
 
@@ -695,7 +700,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     lastCtx: null,
     parser: null,
     parserPromise: null,
-    sandbox: newSandboxState(env, opts.sandboxProbe),
+    sandbox: newSandboxState(env, opts.sandboxProbe, opts.sandboxProxy),
   };
 
   pi.on("session_start", async (_e: never, ctx: PiContext) => {
@@ -710,6 +715,9 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
       showStatus(g, ctx);
     }
   });
+
+  // The network proxy (started by a call with an allow list) stops with the session.
+  pi.on("session_shutdown", () => stopSandbox(g.sandbox));
 
   pi.on("tool_call", async (event: never, ctx: PiContext) => {
     const e = event as ToolCallEvent;

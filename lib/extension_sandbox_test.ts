@@ -5,13 +5,14 @@
  * bubblewrap starts (lib/sandbox_runner_test.ts says when that is required).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createExtension, type PiApi, type PiContext } from "./extension.ts";
 import { CHOICES } from "./ask_choices.ts";
 import { type SandboxProbe, sandboxProbe } from "./sandbox_runner.ts";
+import { type NetworkProxy, startProxy } from "./sandbox_proxy.ts";
 
 const real = sandboxProbe();
 const FAKE_OK: SandboxProbe = { ok: true, bwrap: "/usr/bin/bwrap" };
@@ -31,7 +32,11 @@ const CONFIG = {
   sandbox: { enabled: true },
 };
 
-function setup(probe: SandboxProbe, config: object = CONFIG) {
+function setup(
+  probe: SandboxProbe,
+  config: object = CONFIG,
+  sandboxProxy?: () => Promise<NetworkProxy>,
+) {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "pi-controls-extsb-")));
   const agent = join(home, ".pi", "agent");
   const project = join(home, "project");
@@ -47,6 +52,7 @@ function setup(probe: SandboxProbe, config: object = CONFIG) {
   createExtension(pi, {
     env: { HOME: home, PATH: Deno.env.get("PATH") },
     sandboxProbe: () => probe,
+    sandboxProxy,
   });
   const notes: { text: string; type?: string }[] = [];
   const selects: string[] = [];
@@ -78,6 +84,7 @@ function setup(probe: SandboxProbe, config: object = CONFIG) {
       ctx,
     ) as { content: { type: string; text?: string }[] } | undefined;
   const controls = () => commands.get("controls")!.handler("", ctx);
+  const shutdown = () => handlers.get("session_shutdown")!({} as never, ctx);
   return {
     home,
     project,
@@ -86,6 +93,7 @@ function setup(probe: SandboxProbe, config: object = CONFIG) {
     call,
     result,
     controls,
+    shutdown,
     setAnswer: (a: string) => (answer = a),
   };
 }
@@ -174,4 +182,61 @@ Deno.test({
   assert.ok(existsSync(join(t.project, "inside.txt")), ran.stderr);
   assert.ok(!existsSync(join(t.home, "outside.txt")));
   assert.match(ran.stderr, /Read-only file system/);
+});
+
+Deno.test({
+  name: "extension: with an allow list, the proxy starts at the first call, refusals are told, " +
+    "and it stops with the session",
+  ignore: !real.ok,
+}, async () => {
+  const ac = new AbortController();
+  const srv = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen() {} },
+    () => new Response("reached\n"),
+  );
+  const proxies: NetworkProxy[] = [];
+  let starts = 0;
+  const t = setup(real, {
+    ...CONFIG,
+    sandbox: { enabled: true, network: { allowedDomains: ["allowed.test"] } },
+  }, async () => {
+    starts++;
+    const proxy = await startProxy({ resolve: () => "127.0.0.1" });
+    proxies.push(proxy);
+    return proxy;
+  });
+  try {
+    await t.controls();
+    assert.match(t.notes.at(-1)!.text, /network only through pi-controls' proxy, to allowed\.test/);
+    assert.equal(starts, 0, "the proxy started before a call needed it");
+    const p = srv.addr.port;
+    const r = await t.call(
+      `make; curl -sS http://allowed.test:${p}/; curl -sS -o /dev/null -w '%{http_code}\\n' http://evil.test:${p}/`,
+      "n",
+    );
+    assert.equal(r.block, undefined);
+    assert.equal(starts, 1);
+    assert.match(r.command, /--unshare-net/);
+    const child = spawn("bash", ["-c", r.command], { cwd: t.project });
+    let output = "";
+    child.stdout.on("data", (d) => output += d);
+    child.stderr.on("data", (d) => output += d);
+    await new Promise((res) => child.on("close", res));
+    assert.match(output, /reached\n403\n$/);
+    const out = t.result("n", output);
+    const text = out?.content.map((c) => c.text).join("\n") ?? "";
+    assert.match(text, /network allow list refused evil\.test: only allowed\.test may be reached/);
+    assert.ok(
+      t.notes.some((n) => n.type === "warning" && /allow list refused evil\.test/.test(n.text)),
+    );
+    // A second call uses the same proxy.
+    await t.call("make again", "o");
+    assert.equal(starts, 1);
+    await t.shutdown();
+    assert.equal(proxies.length, 1);
+    assert.ok(!existsSync(proxies[0].dir), "the proxy still runs after the session ended");
+  } finally {
+    ac.abort();
+    await srv.finished;
+  }
 });

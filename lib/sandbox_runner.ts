@@ -127,7 +127,7 @@ function mountedAs(made: Mount[], path: string): Mount["as"] {
 }
 
 /** bubblewrap's arguments for the boundaries, up to the command (`--` not included). */
-export function bwrapArgs(b: SandboxBoundaries, cwd: string): string[] {
+export function bwrapArgs(b: SandboxBoundaries, cwd: string, proxyDir?: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   const made: Mount[] = [];
   for (const m of mounts(b)) {
@@ -148,7 +148,9 @@ export function bwrapArgs(b: SandboxBoundaries, cwd: string): string[] {
     else args.push("--ro-bind", "/dev/null", p);
     made.push(m);
   }
-  if (b.network === "none") args.push("--unshare-net");
+  if (b.network !== "unrestricted") args.push("--unshare-net");
+  // The proxy's socket and the bridge's script, over whatever the boundaries made of the place.
+  if (typeof b.network === "object" && proxyDir) args.push("--ro-bind", proxyDir, proxyDir);
   // Its own process ids: /proc/PID/root of a process outside would lead back to the host's
   // writable filesystem (and its processes could be traced).
   args.push("--unshare-pid", "--unshare-ipc");
@@ -162,15 +164,45 @@ export function shellQuote(word: string): string {
 }
 
 /**
+ * Inside a sandbox with an allow list: start the bridge (the words after the command), wait for
+ * the port it listens on, point the proxy variables at it, then run the command. Without a
+ * bridge the command runs with no network at all.
+ */
+const WITH_PROXY = `cmd=$1; shift
+exec 3< <(exec "$@" 2>/dev/null)
+if IFS= read -r port <&3 && [[ $port =~ ^[0-9]+$ ]]; then
+  p=http://127.0.0.1:$port
+  export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p ALL_PROXY=$p all_proxy=$p
+  export NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1 NODE_USE_ENV_PROXY=1
+else
+  echo "[pi-controls sandbox] the network proxy did not start in the sandbox: no network" >&2
+fi
+exec 3<&-
+exec bash -c "$cmd"`;
+
+/** How a sandbox with an allow list reaches pi-controls' proxy (lib/sandbox_proxy.ts). */
+export interface ProxyLink {
+  /** The proxy's private directory (its socket and the bridge's script), bound into the sandbox. */
+  dir: string;
+  /** The command that starts the bridge inside the sandbox. */
+  bridge: string[];
+}
+
+/**
  * The command line that runs `command` inside the sandbox: bwrap started in its place (`exec`),
- * running bash on the command as pi's bash tool would.
+ * running bash on the command as pi's bash tool would; with an allow list, the bridge to the
+ * proxy first (without `proxy`, such a sandbox has no network at all).
  */
 export function wrapCommand(
   command: string,
   b: SandboxBoundaries,
   cwd: string,
   bwrap: string,
+  proxy?: ProxyLink,
 ): string {
-  const words = [bwrap, ...bwrapArgs(b, cwd), "--", "bash", "-c", command];
+  const inner = typeof b.network === "object" && proxy
+    ? ["bash", "-c", WITH_PROXY, "pi-controls-net", command, ...proxy.bridge]
+    : ["bash", "-c", command];
+  const words = [bwrap, ...bwrapArgs(b, cwd, proxy?.dir), "--", ...inner];
   return `exec ${words.map(shellQuote).join(" ")}`;
 }

@@ -199,7 +199,7 @@ Deno.test("the schema's enums are the validator's", () => {
     [
       "sandbox.network",
       (c, v) => (c.sandbox = { network: v }),
-      schema.properties.sandbox.properties.network.enum,
+      schema.properties.sandbox.properties.network.anyOf[0].enum,
     ],
   ];
   for (const [where, place, schemaEnum] of places) {
@@ -211,7 +211,10 @@ Deno.test("the schema's enums are the validator's", () => {
   }
   assert.deepEqual(def("action").enum, ["allow", "nudge", "ask", "deny", "log", "sandbox"]);
   assert.deepEqual(def("defaultAction").enum, ["allow", "ask", "deny", "log", "sandbox"]);
-  assert.deepEqual(schema.properties.sandbox.properties.network.enum, ["unrestricted", "none"]);
+  assert.deepEqual(schema.properties.sandbox.properties.network.anyOf[0].enum, [
+    "unrestricted",
+    "none",
+  ]);
   assert.deepEqual(def("protectionAction").enum, ["deny", "ask", "log"]);
   assert.deepEqual(decisions.unavailableAction.enum, ["allow", "ask", "deny"]);
 });

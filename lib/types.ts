@@ -43,6 +43,9 @@ export interface NudgeTimeout {
   windowSeconds: number;
 }
 
+/** The network inside the sandbox: all of it, none, or only the hosts of an allow list. */
+export type SandboxNetwork = "unrestricted" | "none" | { allowedDomains: string[] };
+
 /**
  * The sandbox block: bash calls whose verdict is `sandbox` run inside an OS sandbox whose
  * boundaries come from the same config (lib/policy/sandbox.ts).
@@ -50,8 +53,11 @@ export interface NudgeTimeout {
 export interface SandboxConfig {
   /** Whether the sandbox is on (a block written with `"enabled": false` keeps the action an error). */
   enabled: boolean;
-  /** `"unrestricted"` (the default) or `"none"`: no network inside the sandbox. */
-  network: "unrestricted" | "none";
+  /**
+   * `"unrestricted"` (the default), `"none"` (no network inside the sandbox), or an allow list:
+   * no network but pi-controls' proxy, which reaches only the hosts listed.
+   */
+  network: SandboxNetwork;
 }
 
 /** The decisions (eval classification) block, kept as validated for the eval issue. */

@@ -20,7 +20,8 @@ import { decide } from "./engine.ts";
 import { locationIndex } from "./locations.ts";
 import { protectionPair } from "./protection.ts";
 import { isWithin } from "../shell/paths.ts";
-import type { Action, Config, Context } from "../types.ts";
+import { networkText, strictestNetwork } from "./sandbox_network.ts";
+import type { Action, Config, Context, SandboxNetwork } from "../types.ts";
 
 /** One place of the boundaries and why it is there. */
 export interface SandboxPlace {
@@ -42,7 +43,7 @@ export interface SandboxBoundaries {
   readOnly: SandboxPlace[];
   /** Places that cannot be read (an empty, read-only directory or file stands in for them). */
   hidden: SandboxPlace[];
-  network: "unrestricted" | "none";
+  network: SandboxNetwork;
   /** What the boundaries cannot enforce (a glob over any depth, a path that may be created). */
   unenforced: string[];
   /**
@@ -302,7 +303,7 @@ export function strictestBoundaries(a: SandboxBoundaries, b: SandboxBoundaries):
     ]),
     readOnly: dedupe([...a.readOnly, ...b.readOnly]),
     hidden: dedupe([...a.hidden, ...b.hidden]),
-    network: a.network === "none" || b.network === "none" ? "none" : "unrestricted",
+    network: strictestNetwork(a.network, b.network),
     unenforced: [...new Set([...a.unenforced, ...b.unenforced])],
     complete: a.complete && b.complete,
   };
@@ -318,9 +319,7 @@ export function renderBoundaries(b: SandboxBoundaries): string {
   list("writable", b.writable);
   list("read-only inside them", b.readOnly);
   list("hidden (cannot be read)", b.hidden);
-  out.push(
-    `  network: ${b.network}`,
-  );
+  out.push(`  network: ${networkText(b.network)}`);
   for (const u of b.unenforced) out.push(`  not enforced: ${u}`);
   return out.join("\n");
 }

@@ -89,15 +89,51 @@ export function stopsIn(
   return stops;
 }
 
-/** The text for the model and the notification for pi, or null when nothing was stopped. */
+/**
+ * The text for the model and the notification for pi, or null when nothing was stopped; `refused`:
+ * the hosts the network allow list refused the call (lib/sandbox_proxy.ts).
+ */
 export function sandboxStops(
   output: string,
   b: SandboxBoundaries,
   config: Config,
   ctx: Context,
+  refused: readonly string[] = [],
 ): { message: string; notification: string } | null {
   const stops = stopsIn(output, b, config, ctx);
-  if (stops.length === 0) return null;
+  const net = networkStops(refused, b);
+  if (stops.length === 0) return net;
+  const files = fileStops(stops, b);
+  return net
+    ? {
+      message: `${files.message}\n${net.message}`,
+      notification: `${files.notification}\n${net.notification}`,
+    }
+    : files;
+}
+
+/** What the network allow list refused, for the model and for pi. */
+function networkStops(
+  refused: readonly string[],
+  b: SandboxBoundaries,
+): { message: string; notification: string } | null {
+  if (refused.length === 0) return null;
+  const list = typeof b.network === "object" ? b.network.allowedDomains : [];
+  const hosts = refused.slice(0, 5).join(", ") + (refused.length > 5 ? ", …" : "");
+  return {
+    message: `[pi-controls sandbox] The sandbox's network allow list refused ${hosts}: only ` +
+      `${list.length ? list.join(", ") : "no host"} may be reached, by programs that use the ` +
+      `proxy HTTP_PROXY/HTTPS_PROXY name; nothing else has network inside the sandbox. Do not ` +
+      `try another way; ask the user if the task needs more.`,
+    notification: `pi-controls: the sandbox's network allow list refused ${hosts}`,
+  };
+}
+
+/** The text and the notification of what the filesystem boundaries stopped. */
+function fileStops(
+  stops: SandboxStop[],
+  b: SandboxBoundaries,
+): { message: string; notification: string } {
   const what = stops.map((s) =>
     `${s.kind === "write" ? "a write to" : "a read of"} ${s.path} (${
       s.kind === "write" ? "read-only" : "hidden"
