@@ -126,3 +126,51 @@ Deno.test({
     });
   },
 });
+
+for (const pi of ["1.x", "0.73"] as PiLine[]) {
+  Deno.test({
+    name: `e2e sandbox (pi ${pi}): a network allow list lets curl reach a listed host only`,
+    ignore,
+    fn: async () => {
+      // Two names of one server on the host: "localhost" is listed, "127.0.0.1" is not.
+      const ac = new AbortController();
+      const srv = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen() {} },
+        (r) => new Response(`reached ${new URL(r.url).pathname}\n`),
+      );
+      const p = srv.addr.port;
+      // (NO_PROXY names the sandbox's own loopback: unset, the proxy is asked for both names.)
+      const viaProxy = "env -u NO_PROXY -u no_proxy curl -sS";
+      const command = [
+        `${viaProxy} http://localhost:${p}/listed`,
+        `${viaProxy} http://127.0.0.1:${p}/unlisted`,
+        `curl -sS -m 5 --noproxy '*' http://127.0.0.1:${p}/direct || echo direct-failed`,
+      ].join("; ");
+      const config = JSON.parse(CONFIG);
+      config.sandbox.network = { allowedDomains: ["localhost"] };
+      const script = [call("bash", { command }), text("Done.")];
+      try {
+        await withPi({ script, globalConfig: JSON.stringify(config), pi }, async (h) => {
+          const r = await runPrint(h, "Fetch.");
+          assert.equal(r.code, 0, r.stderr);
+          const result = lastToolResults(h.server).get("call_1") ?? "";
+          assert.match(result, /reached \/listed\n/);
+          assert.match(
+            result,
+            /\[pi-controls sandbox\] The sandbox's network allow list refused 127\.0\.0\.1: only localhost may be reached \(sandbox\.network\.allowedDomains/,
+          );
+          assert.match(result, /direct-failed/);
+          assert.doesNotMatch(result, /reached \/(unlisted|direct)/);
+          // Told after the result, too.
+          assert.match(
+            result,
+            /allow list refused 127\.0\.0\.1: only localhost may be reached, by programs/,
+          );
+        });
+      } finally {
+        ac.abort();
+        await srv.finished;
+      }
+    },
+  });
+}

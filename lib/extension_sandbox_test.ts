@@ -5,98 +5,16 @@
  * bubblewrap starts (lib/sandbox_runner_test.ts says when that is required).
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createExtension, type PiApi, type PiContext } from "./extension.ts";
 import { CHOICES } from "./ask_choices.ts";
-import { type SandboxProbe, sandboxProbe } from "./sandbox_runner.ts";
-import { type NetworkProxy, startProxy } from "./sandbox_proxy.ts";
+import { sandboxProbe } from "./sandbox_runner.ts";
+import { CONFIG, FAKE_OK, setup } from "./testing_extension_sandbox.ts";
+import { newSandboxState, sandboxBlocker } from "./extension_sandbox.ts";
+import { configFrom, ctxIn } from "./testing.ts";
 
 const real = sandboxProbe();
-const FAKE_OK: SandboxProbe = { ok: true, bwrap: "/usr/bin/bwrap" };
-
-const CONFIG = {
-  policies: {
-    project: {
-      defaultAction: "allow",
-      rules: [
-        { action: "sandbox", tool: "bash", pattern: "make*" },
-        { action: "ask", tool: "bash", pattern: "git push *" },
-      ],
-    },
-    outside: { defaultAction: "ask", rules: [] },
-  },
-  locations: { "/": "outside", "$cwd": "project" },
-  sandbox: { enabled: true },
-};
-
-function setup(
-  probe: SandboxProbe,
-  config: object = CONFIG,
-  sandboxProxy?: () => Promise<NetworkProxy>,
-) {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "pi-controls-extsb-")));
-  const agent = join(home, ".pi", "agent");
-  const project = join(home, "project");
-  mkdirSync(join(agent, "extensions"), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(agent, "extensions", "pi-controls.jsonc"), JSON.stringify(config));
-  const handlers = new Map<string, (e: never, c: PiContext) => unknown>();
-  const commands = new Map<string, Parameters<PiApi["registerCommand"]>[1]>();
-  const pi: PiApi = {
-    on: (n, h) => handlers.set(n, h),
-    registerCommand: (n, o) => commands.set(n, o),
-  };
-  createExtension(pi, {
-    env: { HOME: home, PATH: Deno.env.get("PATH") },
-    sandboxProbe: () => probe,
-    sandboxProxy,
-  });
-  const notes: { text: string; type?: string }[] = [];
-  const selects: string[] = [];
-  let answer: string = CHOICES.once;
-  const ctx: PiContext = {
-    cwd: project,
-    hasUI: true,
-    ui: {
-      notify: (text, type) => notes.push({ text, type }),
-      select: (title) => {
-        selects.push(title);
-        return Promise.resolve(answer);
-      },
-      setStatus: () => {},
-    },
-  };
-  handlers.get("session_start")!({} as never, ctx);
-  const call = async (command: string, id = "c") => {
-    const input = { command };
-    const block = await handlers.get("tool_call")!(
-      { toolName: "bash", toolCallId: id, input } as never,
-      ctx,
-    );
-    return { block, command: input.command };
-  };
-  const result = (id: string, text: string) =>
-    handlers.get("tool_result")!(
-      { toolName: "bash", toolCallId: id, content: [{ type: "text", text }] } as never,
-      ctx,
-    ) as { content: { type: string; text?: string }[] } | undefined;
-  const controls = () => commands.get("controls")!.handler("", ctx);
-  const shutdown = () => handlers.get("session_shutdown")!({} as never, ctx);
-  return {
-    home,
-    project,
-    notes,
-    selects,
-    call,
-    result,
-    controls,
-    shutdown,
-    setAnswer: (a: string) => (answer = a),
-  };
-}
 
 Deno.test("extension: a sandbox verdict runs the command inside bubblewrap, unasked", async () => {
   const t = setup(FAKE_OK);
@@ -184,59 +102,28 @@ Deno.test({
   assert.match(ran.stderr, /Read-only file system/);
 });
 
-Deno.test({
-  name: "extension: with an allow list, the proxy starts at the first call, refusals are told, " +
-    "and it stops with the session",
-  ignore: !real.ok,
-}, async () => {
-  const ac = new AbortController();
-  const srv = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen() {} },
-    () => new Response("reached\n"),
+Deno.test("extension: where the protected paths could not all be listed, the call asks", () => {
+  const config = configFrom({
+    policies: {
+      project: { defaultAction: "sandbox", rules: [{ action: "allow", tool: "write" }] },
+    },
+    locations: { "/": "project" },
+    pathProtection: { ".env": "deny" },
+    sandbox: { enabled: true },
+  }, { home: "/home/user", agentDir: "/home/user/.pi/agent" });
+  const blocker = (size: number) => {
+    const ctx = ctxIn("/home/user/p", { files: ["/home/user/p/data/f0"] });
+    const entries = ctx.fs.entries!.bind(ctx.fs);
+    ctx.fs.entries = (dir) =>
+      dir === "/home/user/p/data"
+        ? Array.from({ length: size }, (_, i) => ({ name: `f${i}`, dir: false, link: false }))
+        : entries(dir);
+    const s = newSandboxState({}, () => FAKE_OK);
+    return sandboxBlocker(s, "id", { config, base: null }, ctx);
+  };
+  assert.equal(blocker(49_000), null);
+  assert.equal(
+    blocker(50_001),
+    "the sandbox could not list every protected path below the cwd (too many files)",
   );
-  const proxies: NetworkProxy[] = [];
-  let starts = 0;
-  const t = setup(real, {
-    ...CONFIG,
-    sandbox: { enabled: true, network: { allowedDomains: ["allowed.test"] } },
-  }, async () => {
-    starts++;
-    const proxy = await startProxy({ resolve: () => "127.0.0.1" });
-    proxies.push(proxy);
-    return proxy;
-  });
-  try {
-    await t.controls();
-    assert.match(t.notes.at(-1)!.text, /network only through pi-controls' proxy, to allowed\.test/);
-    assert.equal(starts, 0, "the proxy started before a call needed it");
-    const p = srv.addr.port;
-    const r = await t.call(
-      `make; curl -sS http://allowed.test:${p}/; curl -sS -o /dev/null -w '%{http_code}\\n' http://evil.test:${p}/`,
-      "n",
-    );
-    assert.equal(r.block, undefined);
-    assert.equal(starts, 1);
-    assert.match(r.command, /--unshare-net/);
-    const child = spawn("bash", ["-c", r.command], { cwd: t.project });
-    let output = "";
-    child.stdout.on("data", (d) => output += d);
-    child.stderr.on("data", (d) => output += d);
-    await new Promise((res) => child.on("close", res));
-    assert.match(output, /reached\n403\n$/);
-    const out = t.result("n", output);
-    const text = out?.content.map((c) => c.text).join("\n") ?? "";
-    assert.match(text, /network allow list refused evil\.test: only allowed\.test may be reached/);
-    assert.ok(
-      t.notes.some((n) => n.type === "warning" && /allow list refused evil\.test/.test(n.text)),
-    );
-    // A second call uses the same proxy.
-    await t.call("make again", "o");
-    assert.equal(starts, 1);
-    await t.shutdown();
-    assert.equal(proxies.length, 1);
-    assert.ok(!existsSync(proxies[0].dir), "the proxy still runs after the session ended");
-  } finally {
-    ac.abort();
-    await srv.finished;
-  }
 });

@@ -116,3 +116,45 @@ Deno.test("a policy that denies read everywhere cannot hide the system: it is re
   assert.ok(b.unenforced.some((u) => u.includes('"none" denies read')), b.unenforced.join());
   assert.deepEqual(paths(b.writable), ["/home/user/p"]);
 });
+
+Deno.test("over 50,000 listed entries the boundaries say they are incomplete (the call asks)", () => {
+  const config = configFrom({
+    policies: {
+      project: { defaultAction: "sandbox", rules: [{ action: "allow", tool: "write" }] },
+    },
+    locations: { "/": "project" },
+    pathProtection: { ".env": "deny" },
+    sandbox: { enabled: true },
+  }, { home: HOME, agentDir: "/home/user/.pi/agent" });
+  // A directory of `size` files listed before the one holding a protected `.env`.
+  const withData = (size: number) => {
+    const ctx = ctxIn("/home/user/p", {
+      files: ["/home/user/p/data/f0", "/home/user/p/zz/.env"],
+      home: HOME,
+    });
+    const entries = ctx.fs.entries!.bind(ctx.fs);
+    ctx.fs.entries = (dir) => {
+      if (dir === "/home/user/p/data") {
+        return Array.from({ length: size }, (_, i) => ({ name: `f${i}`, dir: false, link: false }));
+      }
+      if (dir === "/home/user/p") {
+        return (entries(dir) ?? []).sort((a) => (a.name === "data" ? -1 : 1));
+      }
+      return entries(dir);
+    };
+    return sandboxBoundaries(config, ctx);
+  };
+  const within = withData(49_000);
+  assert.equal(within.complete, true);
+  assert.ok(paths(within.hidden).includes("/home/user/p/zz/.env"), paths(within.hidden).join());
+  const over = withData(50_001);
+  assert.equal(over.complete, false);
+  assert.ok(
+    over.unenforced.includes(
+      "protected paths beyond the first 50000 entries listed were not found",
+    ),
+    over.unenforced.join("\n"),
+  );
+  // What lies beyond the bound is missed: the `.env` is not hidden, so no call may run sandboxed.
+  assert.ok(!paths(over.hidden).includes("/home/user/p/zz/.env"));
+});

@@ -2,7 +2,8 @@
  * The network allow list for real: bubblewrap with no network of its own, the proxy outside it,
  * the bridge inside it, and curl inside talking to a server on the host under made-up names (the
  * proxy's resolver maps `*.test` to 127.0.0.1). Ignored where bubblewrap or curl cannot run,
- * unless PI_CONTROLS_SANDBOX=required (CI): then they fail.
+ * unless PI_CONTROLS_SANDBOX=required (CI): then they fail. Run by lib/sandbox_proxy_test.ts with
+ * the permission Deno asks for a unix socket.
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
