@@ -236,3 +236,33 @@ Deno.test("the schema's url shape stays within what the validator accepts", () =
     assert.deepEqual(validatorErrors(JSON.stringify(config), "project"), [], url);
   }
 });
+
+Deno.test("the schema's allowedDomains entries stay within what the validator accepts", () => {
+  const entries = [
+    "registry.npmjs.org",
+    "*.github.com",
+    "Example.COM.",
+    "localhost",
+    "10.0.0.5",
+    "[::1]",
+    "https://x.org",
+    "x.org/p",
+    "x.org:443",
+    "*",
+    "*.org",
+    "a.*.org",
+    "user@x.org",
+    "x .org",
+    "-x.org",
+    "",
+  ];
+  for (const entry of entries) {
+    const config = { ...base(), sandbox: { network: { allowedDomains: [entry] } } };
+    const schemaOk = schemaErrors(config).length === 0;
+    const validatorOk = validatorErrors(JSON.stringify(config), "project").length === 0;
+    if (schemaOk) assert.ok(validatorOk, `the schema accepts ${JSON.stringify(entry)}`);
+    if (validatorOk && /^(\*\.)?[a-z0-9.-]+$/i.test(entry) && !entry.startsWith("-")) {
+      assert.ok(schemaOk, `the schema refuses ${JSON.stringify(entry)}`);
+    }
+  }
+});
