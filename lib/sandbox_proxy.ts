@@ -99,11 +99,20 @@ export function startProxy(opts: ProxyOptions = {}): Promise<NetworkProxy> {
     handle(client, calls, opts).catch(() => client.destroy());
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socket, () => {
-      server.unref();
-      resolve(proxyOf(server, open, calls, dir, socket, script));
-    });
+    // (Where it cannot listen, its directory goes: Deno throws without the permission.)
+    const fail = (e: unknown) => {
+      rmSync(dir, { recursive: true, force: true });
+      reject(e);
+    };
+    server.once("error", fail);
+    try {
+      server.listen(socket, () => {
+        server.unref();
+        resolve(proxyOf(server, open, calls, dir, socket, script));
+      });
+    } catch (e) {
+      fail(e);
+    }
   });
 }
 

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { startProxy } from "./sandbox_proxy.ts";
 
 const CASES = ["sandbox_proxy_cases.ts", "sandbox_allowlist_cases.ts", "extension_proxy_cases.ts"];
 
@@ -28,3 +29,19 @@ for (const file of CASES) {
     assert.doesNotMatch(output, /FAILED/, output);
   });
 }
+
+Deno.test("network allow list: a proxy that cannot listen leaves no directory behind", async () => {
+  // (Under this run's permissions Deno refuses the unix socket; with them, it starts and stops.)
+  const tmp = Deno.makeTempDirSync({ prefix: "pi-controls-proxy-tmp-" });
+  const before = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tmp);
+  try {
+    const proxy = await startProxy().catch(() => null);
+    await proxy?.close();
+    assert.deepEqual([...Deno.readDirSync(tmp)], []);
+  } finally {
+    if (before === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", before);
+    Deno.removeSync(tmp, { recursive: true });
+  }
+});
