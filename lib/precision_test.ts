@@ -52,7 +52,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
     "touch /etc/x", // outside, the default
     "$CMD x", // an unknown command
     "echo 'unterminated", // a syntax error
-    "cat {src,lib}/*.py", // a glob not expanded (braces)
+    "cat x{1..100}/*.py", // a glob not expanded (braces past the bound)
     'cat "$F"', // a value not known before it runs
     "git status", // allowed: no cause
   ];
@@ -72,7 +72,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
       ["syntax error", 0, 1, ["echo 'unterminated"]],
       // The glob may match an `id_rsa.py` file, which the starter's `id_rsa*` asks about (no
       // `*.pem` file ends in `.py`).
-      ['pathProtection "id_rsa*" (ask)', 1, 0, ["cat {src,lib}/*.py"]],
+      ['pathProtection "id_rsa*" (ask)', 1, 0, ["cat x{1..100}/*.py"]],
       ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$F"']],
     ],
   );

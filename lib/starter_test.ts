@@ -62,7 +62,8 @@ const ROWS: [string, Action][] = [
   ["find -delete", "ask"],
   ["find . -name '*.pyc' -delete", "ask"],
   ["rm -f *.py", "ask"],
-  ["rm {a,b}*.py", "ask"], // (braces: a glob not expanded)
+  ["rm x{1..100}*.py", "ask"], // (braces past the bound: a glob not expanded)
+  ["rm -f {a,b}.py", "ask"],
   ["rm $FILE", "ask"],
   ["rm /etc/hosts", "ask"],
   // Uncommitted work.

@@ -86,7 +86,7 @@ const LOGGED: (Logged | string)[] = [
     input: { path: `${AGENT}/extensions/pi-controls.jsonc`, content: "{}" },
     choice: CHOICES.once,
   },
-  { command: "cat {a,b}.txt", choice: CHOICES.once },
+  { command: "cat x{1..100}.txt", choice: CHOICES.once },
   '{"ts":"2026-12-01T10:00:00.000Z","event":"decision","tool":"bash"}',
   {
     tool: "write",
@@ -216,7 +216,7 @@ Deno.test("suggest: the recorded log gives the narrowest rules, counted and sort
       `warning: ${LOG}:14: a decision line without a valid "engineAction" and "action"; skipped`,
       `note: 1 ask, 0 denies not proposed: ${SKIP_REASONS.tooBroad}; e.g. python3 -c 'print(1)'`,
       `note: 3 asks, 0 denies not proposed: ${SKIP_REASONS.protected}; e.g. echo hi > .env`,
-      `note: 1 ask, 0 denies not proposed: ${SKIP_REASONS.blind}; e.g. cat {a,b}.txt`,
+      `note: 1 ask, 0 denies not proposed: ${SKIP_REASONS.blind}; e.g. cat x{1..100}.txt`,
       `note: 1 ask, 0 denies not proposed: ${SKIP_REASONS.approved}; e.g. docker build .`,
     ].join("\n") + "\n",
   );

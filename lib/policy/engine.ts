@@ -52,6 +52,7 @@ import {
   type ExpandOptions,
   innerStages,
   linksMade,
+  withLines,
 } from "../programs/expand.ts";
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
@@ -564,7 +565,8 @@ function decideBash(
     return stages;
   };
   const all: Stage[] = [];
-  for (const s of analysis.stages) {
+  // (A `while read` loop's lines from a listing program are paths of its listing.)
+  for (const s of analysis.stages.flatMap(withLines)) {
     all.push(s, ...innerStages(s, { analyze, depth: 0 }));
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.

@@ -56,8 +56,11 @@ const TABLE: [string, "allow" | "ask" | "deny", "allow" | "ask" | "deny"][] = [
   ["touch a.pem && cat *.pem", "deny", "deny"],
   // ... but not a stage that writes elsewhere.
   ["touch build.log && cat src/*.ts", "deny", "allow"],
-  // A match that would read as an option (none here) and braces: by the prefix.
-  ["cat src/{a,b}*", "ask", "ask"],
+  // A match that would read as an option (none here) and braces past the bound: by the prefix.
+  ["cat src/x{1..100}*", "ask", "ask"],
+  // Braces are words of their own first: each glob is expanded (no match: the word as written).
+  ["cat src/{a,b}*", "allow", "allow"],
+  ["cat {src,keys}/*", "deny", "deny"],
   // Rules match the command as written, not as expanded.
   ["rm -rf *", "deny", "deny"],
   ["rm src/*.o", "deny", "deny"],

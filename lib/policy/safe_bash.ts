@@ -47,6 +47,8 @@ const PATTERNS: string[] = [
   "strings *",
   // xargs reads its input; the command it runs is a stage of its own, judged by its own rules
   "xargs *",
+  // read takes a line of its input into a variable (`… | while read -r f; do …; done`)
+  "read *",
   // Archives, listed or read (tar -t, unzip -l/-p, zipinfo)
   "tar *",
   "unzip *",

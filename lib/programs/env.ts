@@ -96,15 +96,16 @@ export function carriesCommand(assignment: string): boolean {
  * of the command rules are matched against (`LD_PRELOAD=x ls` is not `ls`).
  */
 export const RISKY_ENV =
-  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
+  /^(LD_\w*|DYLD_\w*|PATH|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS(?=\+?=.)|GIT_\w*|PYTHON(PATH|STARTUP|HOME)|NODE_OPTIONS|NODE_PATH|PERL5?(OPT|LIB)|RUBY(OPT|LIB)|\w*_CONFIG(_\w*)?|EDITOR|VISUAL|PAGER|GIT_PAGER|LESSOPEN|LESSCLOSE|MANPAGER)(\+?=)/;
 
 /**
  * Environment assignments that cannot make a read-only command do more (locale, time zone,
- * colours, terminal size); `PAGER=cat`-style pagers too. Anything else (`LD_PRELOAD`, `PATH`,
+ * colours, terminal size); `PAGER=cat`-style pagers too, and an empty `IFS` (`IFS= read -r f`
+ * splits nothing). Anything else (`LD_PRELOAD`, `PATH`,
  * `GIT_EXTERNAL_DIFF`, `RIPGREP_CONFIG_PATH`, `BASH_ENV`, ...) can make it run other code.
  */
 export function harmlessAssignment(assignment: string): boolean {
-  return HARMLESS_ENV.test(assignment) || PAGER_ENV.test(assignment);
+  return HARMLESS_ENV.test(assignment) || PAGER_ENV.test(assignment) || assignment === "IFS=";
 }
 const HARMLESS_ENV = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|CLICOLOR|FORCE_COLOR|COLUMNS|LINES)=/;
 const PAGER_ENV = /^(PAGER|GIT_PAGER|MANPAGER)=(cat|less)?$/;

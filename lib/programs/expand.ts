@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { LineOf, Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import {
   ASSIGNED,
@@ -19,8 +19,8 @@ import {
 } from "./env.ts";
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { ChdirSpec, How, MadeLink, Runner } from "./spec.ts";
-import { chdir, derived, literal, programName, unknownWord } from "./words.ts";
+import type { ChdirSpec, How, Listing, MadeLink, Runner } from "./spec.ts";
+import { chdir, derived, listedLines, literal, programName, unknownWord } from "./words.ts";
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -99,14 +99,64 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
       }
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),
-    listed() {
-      const input = stage.input;
-      const listings = input ? programOf(input.argv[0])?.lists?.(input) : null;
-      return listings ? { name: programName(input!.argv[0]), listings } : null;
-    },
+    listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
     environment: (words) => environment(run, words),
   };
   return run;
+}
+
+/**
+ * What a stage prints when that is paths below known places, one to a line (see `Listing`): its
+ * program's `lists` facet; null when it may print anything else.
+ */
+export function listingOf(stage: Stage): Listing[] | null {
+  return programOf(stage.argv[0])?.lists?.(stage, listingOf) ?? null;
+}
+
+/** How many stages a command's `while read` lines may make of one stage, at most. */
+const LINE_READINGS = 16;
+
+/**
+ * The stage with each word that is a line a loop reads (`find src | while read -r f; do cat
+ * "$f"; done`) put in as a path of what the program printing it lists, as xargs's words are: one
+ * stage per path it may be (all of a loop's words take the same one). The stage itself when no
+ * word is such a line, or no program says what its lines are (they stay unknown).
+ */
+export function withLines(stage: Stage): Stage[] {
+  const sources: Stage[] = [];
+  const lined = (w: Word | null) =>
+    w?.line && !sources.includes(w.line.from) && sources.push(w.line.from);
+  stage.argv.forEach(lined);
+  stage.redirects.forEach((r) => lined(r.target));
+  if (!sources.length) return [stage];
+  const readings = sources.map((s) => listedLines(s, listingOf));
+  let rounds: Map<Stage, Word>[] = [new Map()];
+  sources.forEach((s, i) => {
+    const words = readings[i];
+    if (!words || rounds.length * words.length > LINE_READINGS) return;
+    rounds = rounds.flatMap((r) => words.map((w) => new Map(r).set(s, w)));
+  });
+  return rounds.map((round) => {
+    const put = (w: Word): Word => {
+      const path = w.line && round.get(w.line.from);
+      return path && readable(path, w.line!) ? path : w;
+    };
+    const redirects = stage.redirects.map((r) => r.target ? { ...r, target: put(r.target) } : r);
+    return { ...stage, argv: stage.argv.map(put), redirects };
+  });
+}
+
+/**
+ * Whether `read` takes a path as it is printed: a name given as it is (grep's file operands)
+ * keeps its blanks only with `IFS=`, its backslashes only with `-r` (a glob's matches only with
+ * `-r`). (A listed tree's names that
+ * a reader would change are the engine's to see.)
+ */
+function readable(path: Word, line: LineOf): boolean {
+  if (path.listed) return true;
+  // (A glob's matches are not known here: one ending in `\` would join two lines.)
+  if (path.kind === "glob" && !line.raw) return false;
+  return !(line.trimmed && /^\s|\s$/.test(path.value)) && !(!line.raw && path.value.includes("\\"));
 }
 
 /** A command some option names (see `How`). */

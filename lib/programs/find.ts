@@ -2,7 +2,7 @@
  * find: the commands `-exec`/`-execdir`/`-ok`/`-okdir` run on what it finds (each `{}` a path
  * below its starting points), the words of its expression that name no file, the primaries that
  * write or execute (which keep `find` out of `$safe-bash`), and what it does to a directory it is
- * given (it lists it, and with `-delete` it removes what is below). fd's `-x`/`-X` beside it.
+ * given (it lists it, and with `-delete` it removes what is below); what it prints into a pipe.
  *
  * @module
  */
@@ -146,23 +146,7 @@ export function namedBelow(under: Word, name: string | undefined): Listing[] {
     : [{ under, names: name }];
 }
 
-/** fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. */
-function fdCommands(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i].kind === "static" ? args[i].value : "";
-    if (!/^(-x|--exec|-X|--exec-batch)$/.test(v)) continue;
-    const cmd: Word[] = [];
-    let j = i + 1;
-    for (; j < args.length && !(args[j].kind === "static" && args[j].value === ";"); j++) {
-      cmd.push(args[j]);
-    }
-    if (cmd.length) run.stage([...cmd, unknownWord("(what fd found)")], `fd ${v}`);
-    i = j;
-  }
-}
-
-/** find and fd. */
+/** find. */
 export const FIND_PROGRAMS: Program[] = [
   {
     names: ["find"],
@@ -179,10 +163,5 @@ export const FIND_PROGRAMS: Program[] = [
     replacesTrees: true,
     followsLinks: findFollows,
     lists: findListing,
-  },
-  {
-    names: ["fd", "fdfind"],
-    runs: fdCommands,
-    followsLinks: (argv) => argv.some((w) => w.value === "-L" || w.value === "--follow"),
   },
 ];

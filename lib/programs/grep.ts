@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import { namedBelow } from "./find.ts";
@@ -101,8 +101,11 @@ const NOT_NAMES = new Set(["-c", "--count", "--label"]);
  */
 function grepListing(stage: Stage): Listing[] | null {
   const args = stage.argv.slice(1);
-  // (Static words, and options that are globs to bash: `--include=*.py` stays as written.)
-  const read = optionValues(stage.argv, 1);
+  // (Static words, and options that are globs to bash: `--include=*.py` stays as written. A glob
+  // operand, or paths another program listed for it, stand for the files they name.)
+  const read = optionValues(stage.argv, 1).map((v, i) =>
+    v ?? (namesFiles(args[i]) ? args[i].value : null)
+  );
   if (read.some((v) => v === null)) return null;
   const values = read as string[];
   let names = false;
@@ -136,6 +139,15 @@ function grepListing(stage: Stage): Listing[] | null {
   const filter = glob?.includes("/") ? undefined : glob;
   const roots = files.length ? files.map((i) => args[i]) : [literal(".")];
   return roots.flatMap((under) => namedBelow(under, filter));
+}
+
+/**
+ * A word that names files which grep prints as they are named: a glob (its matches) or paths a
+ * program listed (`find src | xargs grep -l x`), when it cannot be read as an option.
+ */
+function namesFiles(w: Word): boolean {
+  return (w.kind === "glob" || w.listed === true) && !w.value.startsWith("-") &&
+    w.prefix !== "" && !w.prefix.startsWith("-");
 }
 
 /** The search programs. */

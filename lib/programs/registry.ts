@@ -16,12 +16,14 @@ import { ARCHIVER_PROGRAMS } from "./archivers.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
+import { FD_PROGRAM } from "./fd.ts";
 import { FIND_PROGRAMS } from "./find.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
+import { LS_PROGRAM } from "./ls.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
@@ -41,6 +43,8 @@ export function allPrograms(): readonly Program[] {
     ...INTERPRETER_PROGRAMS,
     GIT,
     ...FIND_PROGRAMS,
+    FD_PROGRAM,
+    LS_PROGRAM,
     ...XARGS_PROGRAMS,
     ...SCRIPT_PROGRAMS,
     ...SEARCH_PROGRAMS,

@@ -12,22 +12,25 @@ import type { Stage } from "../shell/model.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import type { Verdict } from "../types.ts";
 import { carriesCommand } from "./env.ts";
-import { evalShape, innerStages, linksMade } from "./expand.ts";
+import { evalShape, innerStages, linksMade, listingOf } from "./expand.ts";
 import { allPrograms, isTooBroad, programNamed, programOf } from "./registry.ts";
 import type { Program } from "./spec.ts";
 
 const parser = await loadBashParser();
 const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
 
-/** The stages of a command, each with the stages it runs (as the engine expands them). */
-function expanded(command: string): { top: Stage; inner: Stage[] } {
+/**
+ * The first stage of a command (the last of its pipeline, when `last`), with the stages it runs
+ * (as the engine expands them).
+ */
+function expanded(command: string, last = false): { top: Stage; inner: Stage[] } {
   const a = analyzeBash(command, env, parser);
   assert.equal(a.error, null, command);
   const analyze = (text: string, cwd: string | null) => {
     const r = analyzeBash(text, { ...env, cwd: cwd ?? "/p" }, parser);
     return r.error ? null : r.stages;
   };
-  const top = a.stages[0];
+  const top = a.stages[last ? a.stages.length - 1 : 0];
   return { top, inner: innerStages(top, { analyze, depth: 0 }) };
 }
 
@@ -92,7 +95,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" },
     followsLinks: "find -L . -name x", lists: "find src -name '*.py'",
   },
-  fd: { runs: "fd -x rm", followsLinks: "fd -L x" }, xargs: { runs: "xargs rm" }, parallel: { runs: "parallel rm ::: a" },
+  fd: { runs: "fd -x rm", followsLinks: "fd -L x", lists: "fd -e py . src" },
+  xargs: { runs: "xargs rm", lists: "find src | xargs grep -l x" }, parallel: { runs: "parallel rm ::: a" },
   awk: {
     runs: "awk 'BEGIN{system(\"rm x\")}'",
     text: "awk '{print}' f",
@@ -122,13 +126,13 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   patch: { chdir: "patch -d dir -p1" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },
-  printf: { readOnly: { "": "printf -v x y" } },
+  printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },
   tree: { readOnly: { "": "tree -o out" }, followsLinks: "tree -l d" },
   file: { readOnly: { "": "file -C" } }, uniq: { readOnly: { "": "uniq a out" } },
   xxd: { readOnly: { "": "xxd -r a" } },
   yq: { readOnly: { "": "yq -i x f" }, namedFiles: "yq -n 'load(\"f\")'", text: "yq e '.a' f" },
   jq: { namedFiles: "jq -n 'import \"x\" as y; 1'", text: "jq -r '.a b' f" },
-  ls: { followsLinks: "ls -RL d" }, du: { followsLinks: "du -L d" },
+  ls: { followsLinks: "ls -RL d", lists: "ls src" }, du: { followsLinks: "du -L d" },
   chmod: { followsLinks: "chmod -RL 755 d" }, chown: { followsLinks: "chown -R -L u d" },
   chgrp: { followsLinks: "chgrp -RL g d" },
   date: { readOnly: { "": "date -s now" } },
@@ -265,7 +269,8 @@ Deno.test("registry: every facet of every registered program is exercised", () =
 
 /** The command shows the facet: it runs something, moves, has text, names files, ... */
 function assertShows(p: Program, facet: Shown, command: string): void {
-  const { top, inner } = expanded(command);
+  // (A listing of what another program lists is shown by the last stage of a pipeline.)
+  const { top, inner } = expanded(command, facet === "lists");
   assert.equal(programOf(top.argv[0]), p, command);
   const why = `${p.names[0]} ${facet}: ${command}`;
   switch (facet) {
@@ -290,8 +295,8 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "lists":
       // Paths below a place, and nothing when it may print anything else.
-      assert.ok(p.lists!(top)?.length, why);
-      assert.equal(p.lists!(expanded(`${p.names[0]} . -printf x`).top), null, why);
+      assert.ok(p.lists!(top, listingOf)?.length, why);
+      assert.equal(p.lists!(expanded(`${p.names[0]} . -printf x`).top, listingOf), null, why);
       break;
     case "followsLinks":
       assert.equal(p.followsLinks!(top.argv), true, why);

@@ -1,6 +1,6 @@
 /**
  * Programs whose facts fit on a line: those that never open their operands (`echo`, `sleep`),
- * those that look only at a directory's names or sizes (`ls`, `du`, `mkdir`), those that change
+ * those that look only at a directory's names or sizes (`du`, `mkdir`; ls: ls.ts), those that change
  * the files below a directory they are given (`rm -r`, `chmod -R`), the build tools
  * that work in another directory (`ninja -C dir`), and the
  * `$safe-bash` checks of small read-only programs (a second operand of `uniq` is an output file;
@@ -16,7 +16,7 @@ import type { Program } from "./spec.ts";
 type Facts = Omit<Program, "names">;
 
 /** `-R` with `-L`: a recursion that follows the symlinks inside the tree (ls, chmod, chown). */
-function recursiveDereference(argv: Word[]): boolean {
+export function recursiveDereference(argv: Word[]): boolean {
   return hasOption(argv, {}, ["-R", "--recursive"]) && hasOption(argv, {}, ["-L", "--dereference"]);
 }
 
@@ -49,10 +49,16 @@ const TABLE: Record<string, Facts> = {
   },
   basename: { noFileOperands: true, metadataOnly: true },
   dirname: { noFileOperands: true, metadataOnly: true },
-  // Its operands are variable names; it reads standard input (or an fd).
-  read: { noFileOperands: true, metadataOnly: true },
-  // A directory operand's names or sizes, never the files below it.
-  ls: { metadataOnly: true, followsLinks: recursiveDereference },
+  // Its operands are variable names; it reads standard input (or an fd). A name with a subscript
+  // (`read 'a[$(cmd)]'`, an array's with -a) runs what the subscript holds.
+  read: {
+    noFileOperands: true,
+    metadataOnly: true,
+    readOnly: {
+      "": { options: { valued: "adinNptu" }, short: "a", operand: /^[A-Za-z_][A-Za-z0-9_]*$/ },
+    },
+  },
+  // A directory operand's names or sizes, never the files below it (ls: ls.ts).
   du: {
     metadataOnly: true,
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),

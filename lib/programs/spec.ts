@@ -42,10 +42,11 @@ export interface Runner {
   /** Analyse shell text as if it ran in `cwd`: its stages, or null when it cannot be analysed. */
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
   /**
-   * What the program writing the stage's input lists (`find src | xargs cat`), by its name; null
-   * when it is no such program or the input is no pipe from one.
+   * The words for a line of what the program writing the stage's input lists (`find src | xargs
+   * cat`: a path below src; see `listedLines`); null when it is no such program or the input is
+   * no pipe from one.
    */
-  listed(): { name: string; listings: Listing[] } | null;
+  listed(): Word[] | null;
 }
 
 /** Options of a program that make it work in another directory. */
@@ -104,6 +105,12 @@ export interface Listing {
   exact?: boolean;
 }
 
+/**
+ * What another stage lists (the one writing a stage's input, a command xargs runs), by its
+ * program's `lists` facet: null when it may print anything else.
+ */
+export type ListingOf = (stage: Stage) => Listing[] | null;
+
 /** What is known about one program (or a family called by several names). */
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
@@ -145,9 +152,10 @@ export interface Program {
   /**
    * What it prints is paths below known places, one to a line, nothing else (`find DIR` without
    * `-printf`/`-exec`, `git ls-files`): a program reading them (`… | xargs cat`) names paths
-   * there. Null when its output may hold anything else.
+   * there. Null when its output may hold anything else. `listingOf` says what other stages list
+   * (`find src | xargs grep -l x` lists what grep prints of what find lists).
    */
-  lists?: (stage: Stage) => Listing[] | null;
+  lists?: (stage: Stage, listingOf: ListingOf) => Listing[] | null;
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**

@@ -6,6 +6,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
+import type { ListingOf } from "./spec.ts";
 
 /** The basename of a static command word ("" when it is not static). */
 export function programName(w: Word | undefined): string {
@@ -33,6 +34,18 @@ export function listedWord(under: Word, names: string | undefined, what: string)
     : under.prefix;
   const text = `${prefix}(${what})/${names ?? ""}`;
   return { value: text, kind: "dynamic", prefix, text, listed: true };
+}
+
+/**
+ * The words that stand for one line of what `source` prints, when that is paths of its listing
+ * (`find src` prints paths below src): one word per listing, or null when it may print anything
+ * else, or names a reader would split (blanks, quotes, backslashes).
+ */
+export function listedLines(source: Stage, listingOf: ListingOf): Word[] | null {
+  const listings = listingOf(source);
+  if (!listings || listings.some((l) => /[\s"'\\]/.test(l.names ?? ""))) return null;
+  const what = `paths ${programName(source.argv[0])} lists`;
+  return listings.map((l) => l.exact ? l.under : listedWord(l.under, l.names, what));
 }
 
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */

@@ -7,8 +7,8 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { Program, Runner } from "./spec.ts";
-import { listedWord, literal, unknownWord } from "./words.ts";
+import type { Listing, ListingOf, Program } from "./spec.ts";
+import { derived, listedLines, literal, unknownWord } from "./words.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -69,21 +69,35 @@ function commandsOf(args: Word[], grammar: OptionGrammar, unknowns = 0): Word[][
 
 /**
  * The words xargs reads from a program before it in the pipeline whose output is paths below
- * known places (`find src | xargs cat`): paths there. Null when its input is anything else (a
- * file given by `-a`, a program that prints other text).
+ * known places (`find src | xargs cat`): paths there (`lines`). Null when its input is anything
+ * else (a file given by `-a`, a program that prints other text).
  */
-function listedInput(stage: Stage, run: Runner): Word[] | null {
+function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
   const values = stage.argv.slice(1).map((a) => (a.kind === "static" ? a.value : null));
   for (const t of readOptions(values, XARGS)) {
     if (t.kind === "valued" && (t.name === "-a" || t.name === "--arg-file")) return null;
     if (t.kind !== "valued" && t.kind !== "flag") break;
   }
-  const listed = run.listed();
-  if (!listed) return null;
-  // (A name with blanks or quotes is split by xargs into other words.)
-  if (listed.listings.some((l) => /[\s"'\\]/.test(l.names ?? ""))) return null;
-  const what = `paths ${listed.name} lists`;
-  return listed.listings.map((l) => l.exact ? l.under : listedWord(l.under, l.names, what));
+  return lines;
+}
+
+/**
+ * What xargs prints when the command it runs lists what it is given (`… | xargs grep -l x`
+ * prints names of the paths it reads): that command's listing, given the words xargs reads.
+ * Null when the command (or one of its readings) may print anything else, or xargs runs none
+ * (it echoes its input on one line).
+ */
+function xargsListing(stage: Stage, listingOf: ListingOf): Listing[] | null {
+  const input = listedInput(stage, stage.input ? listedLines(stage.input, listingOf) : null);
+  if (!input) return null;
+  const args = stage.argv.slice(1);
+  const out: Listing[] = [];
+  for (const cmd of commandsOf(args, XARGS)) {
+    const listed = cmd.length ? listingOf(derived(stage, filled(cmd, args, input), "xargs")) : null;
+    if (!listed) return null;
+    out.push(...listed);
+  }
+  return out;
 }
 
 /**
@@ -129,8 +143,9 @@ export const XARGS_PROGRAMS: Program[] = [
   {
     names: ["xargs"],
     options: XARGS,
+    lists: xargsListing,
     runs: (stage, run) => {
-      const input = listedInput(stage, run);
+      const input = listedInput(stage, run.listed());
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
         const argv = cmd.length ? cmd : [literal("echo")];
         run.stage(filled(argv, stage.argv.slice(1), input), "xargs");

@@ -27,6 +27,21 @@ export interface Word {
    * that could be anything.
    */
   listed?: true;
+  /**
+   * The word is a line `read` took from what a stage prints (`find src | while read -r f; do
+   * cat "$f"; done`): what it is only the program that prints it knows (see `LineOf`).
+   */
+  line?: LineOf;
+}
+
+/** Where a line a variable holds comes from, and how `read` took it. */
+export interface LineOf {
+  /** The stage whose output the loop reads. */
+  from: Stage;
+  /** `read -r`: backslashes are kept (without it, `\` escapes and joins lines). */
+  raw: boolean;
+  /** Without `IFS=`, blanks at both ends are removed. */
+  trimmed: boolean;
 }
 
 /** A redirect of a stage. */

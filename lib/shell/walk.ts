@@ -33,12 +33,14 @@ import {
   testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirected } from "./walk_redirects.ts";
-import { type Known, Values } from "./walk_values.ts";
+import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
+import { type Known, readLine, Values } from "./walk_values.ts";
 import {
   backtickBodies,
   backtickPairs,
   decodeWord,
   groupWord,
+  groupWords,
   touchedNames,
   wordGroups,
 } from "./walk_words.ts";
@@ -47,8 +49,7 @@ const MAX_STAGES = 1000;
 
 /** The simple command a pipeline part is (with its redirects), or null. */
 function simpleCommand(part: LiteNode | undefined): LiteNode | null {
-  if (part?.type === "redirected_statement") part = part.childForFieldName("body") ?? undefined;
-  return part?.type === "command" ? part : null;
+  return pipelinePart(part, "command");
 }
 /** A `for` loop's body is walked once per word of its list up to this many words. */
 const MAX_ROUNDS = 8;
@@ -104,9 +105,14 @@ export class Walker implements WalkContext {
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
   /** The last simple command walked, by its node. */
-  private lastCommand: { node: number; stage: Stage } | null = null;
-  /** The command node of a pipeline being walked, and the stage that writes its input. */
-  private feeding: { node: number; stage: Stage } | null = null;
+  private lastCommand: WalkedCommand | null = null;
+  /**
+   * The command node of a pipeline being walked (a simple command or a `while` loop), and the
+   * stage that writes its input.
+   */
+  private feeding: WalkedCommand | null = null;
+  /** The `read` of a `while read` loop's condition, and the stage whose lines it reads. */
+  private lineRead: { node: number; from: Stage } | null = null;
   /**
    * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
    * `--force` as a second destination), by the id of the command they are arguments of.
@@ -384,7 +390,7 @@ export class Walker implements WalkContext {
           const before = simpleCommand(parts[i - 1]);
           const walked = this.lastCommand;
           const prev = before && walked?.node === before.id ? walked.stage : null;
-          const here = simpleCommand(c);
+          const here = simpleCommand(c) ?? pipelinePart(c, "while_statement");
           this.feeding = prev && here ? { node: here.id, stage: prev } : null;
           this.walkPiped(c, cwds, origin, redirects, last);
           this.feeding = null;
@@ -487,6 +493,24 @@ export class Walker implements WalkContext {
    */
   private loop(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     loopEvaluation(this, node);
+    // `… | while read -r f; do …; done`, `while read -r f; do …; done < <(…)`: the condition's
+    // `read` takes a line of what that stage prints.
+    const from = node.type === "while_statement"
+      ? loopInput(node, redirects, this.feeding, this.lastCommand)
+      : null;
+    const read = from ? conditionCommand(node) : null;
+    const was = this.lineRead;
+    this.lineRead = read && from ? { node: read.id, from } : null;
+    try {
+      return this.loopRounds(node, cwds, origin, redirects);
+    } finally {
+      // (After the loop, the last `read` found no line: the name holds nothing of it.)
+      if (this.lineRead) this.values.forgetLines(this.lineRead.from);
+      this.lineRead = was;
+    }
+  }
+
+  private loopRounds(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     return this.values.nestedIn(() => {
       // (The list is expanded once, before the first round.)
       const rounds = node.type === "for_statement" ? this.loopWords(node, cwds) : null;
@@ -517,13 +541,13 @@ export class Walker implements WalkContext {
         c.type !== "compound_statement"
       );
     // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
-    const values = wordGroups(this, node, words).map((g): Known | null => {
-      const d = groupWord(this, g, cwds, false);
-      if (d.kind === "dynamic") return null;
-      return d.kind === "glob"
-        ? { value: d.value, kind: "glob", pattern: d.pattern }
-        : { value: d.value, kind: "text" };
-    });
+    const values = wordGroups(this, node, words).flatMap((g) => groupWords(this, g, cwds, false))
+      .map((d): Known | null => {
+        if (d.kind === "dynamic") return null;
+        return d.kind === "glob"
+          ? { value: d.value, kind: "glob", pattern: d.pattern }
+          : { value: d.value, kind: "text" };
+      });
     // (One walk where the body does not use the variable, or nothing is followed.)
     const body = node.childForFieldName("body")?.text ?? "";
     const used = body.includes("$" + name) || body.includes("${" + name);
@@ -596,7 +620,11 @@ export class Walker implements WalkContext {
       builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
     if (name?.kind === "static") this.aliases(name, argv, cwds);
-    this.values.afterCommand(argv, stage.assignments ?? []);
+    // (The condition of a `while read` loop: its name takes a line of the loop's input.)
+    const reads = this.lineRead?.node === node.id
+      ? readLine(argv, stage.assignments ?? [], this.lineRead.from)
+      : null;
+    this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
     if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
@@ -646,10 +674,12 @@ export class Walker implements WalkContext {
     const flush = (to: number | null) => {
       if (run.length || (boundary !== null && to !== null)) {
         for (const g of wordGroups(this, node, run, boundary, to)) {
-          const w = groupWord(this, g, cwds, true);
           const first = "nodes" in g ? g.nodes[0] : g;
           const assignment = node.type === "command" && first?.type === "variable_assignment";
-          (assignment ? assignments : words).push(w);
+          // (A command's arguments are brace-expanded into several words; declarations' not.)
+          if (assignment) assignments.push(groupWord(this, g, cwds, true));
+          else if (node.type !== "command") words.push(groupWord(this, g, cwds, true));
+          else words.push(...groupWords(this, g, cwds, true));
         }
       }
       run = [];

@@ -12,27 +12,66 @@
  *
  * @module
  */
-import type { Word } from "./model.ts";
+import type { LineOf, Stage, Word } from "./model.ts";
 
 /** A value known for a variable. */
 export interface Known {
   /** The text it holds (for a glob's match: the glob, whose matches the glob logic judges). */
   value: string;
-  /** "text": exactly `value`; "glob": one of the paths the glob `value` matches. */
-  kind: "text" | "glob";
+  /**
+   * "text": exactly `value`; "glob": one of the paths the glob `value` matches; "line": a line
+   * `read` takes from what a stage prints (`line`), which only a program knows.
+   */
+  kind: "text" | "glob" | "line";
   /** For a glob: its word as a bash pattern (`Word.pattern`), when it has one. */
   pattern?: string;
+  /** For a line: where it comes from and how `read` took it. */
+  line?: LineOf;
+}
+
+/**
+ * The one variable a `read` in a loop's condition assigns a whole line of its input to, and how
+ * it takes it: `read [-r] [-s] [-p P] [-t N] [-d ''] NAME`, alone or with `IFS=` (empty) before
+ * it. Null for any other form (several names, `-a`, `-n`, `-u`, another delimiter or `IFS`).
+ */
+export function readLine(
+  argv: Word[],
+  prefixes: Word[],
+  from: Stage,
+): { name: string; line: LineOf } | null {
+  if (prefixes.some((w) => w.kind !== "static" || w.value !== "IFS=")) return null;
+  if (argv[0]?.kind !== "static" || argv[0].value !== "read") return null;
+  let raw = false;
+  const names: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return null;
+    if (names.length || !w.value.startsWith("-") || w.value === "-") names.push(w.value);
+    else if (w.value === "--") continue;
+    else if (/^-[rs]+$/.test(w.value)) raw ||= w.value.includes("r");
+    else if (/^-[rs]*[pt]$/.test(w.value) && i + 1 < argv.length) {
+      raw ||= w.value.includes("r");
+      i++;
+    } else if (
+      /^-[rs]*d$/.test(w.value) && argv[i + 1]?.value === "" && argv[i + 1].kind === "static"
+    ) {
+      raw ||= w.value.includes("r");
+      i++;
+    } else return null;
+  }
+  if (names.length !== 1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(names[0])) return null;
+  return { name: names[0], line: { from, raw, trimmed: prefixes.length === 0 } };
 }
 
 /**
  * Source text that may assign variables from inside a value or a name given as text: arithmetic
  * (`((…))`, `$[…]`, `let`, `[[ a -eq b ]]`, subscripts `a[…]`, `${s:off}`), indirection
  * (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`), aliases and traps
- * (their text runs later), `IFS` (word splitting), `{fd}>` redirects (they assign a number),
- * `select` (reads a name).
+ * (their text runs later), `IFS` (word splitting; but `IFS= read`, which sets it for `read`
+ * alone), `{fd}>` redirects (they assign a number), `select` (reads a name).
  */
 const NOT_FOLLOWED =
-  /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|IFS|select)\b|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
 
 /**
  * Commands that may change variables in ways not followed (after them nothing is known): they
@@ -122,6 +161,11 @@ export class Values {
     else this.known.set(name, value);
   }
 
+  /** Forget the lines of `from` that names hold (a `while read` loop is over). */
+  forgetLines(from: Stage): void {
+    for (const [k, v] of this.known) if (v.line?.from === from) this.known.delete(k);
+  }
+
   /** Forget every value (entering a loop: later rounds see what earlier ones assigned). */
   forgetAll(): void {
     this.known.clear();
@@ -148,10 +192,18 @@ export class Values {
    * keeps some of them in POSIX mode), and a command that may change variables (or one whose
    * name is not known) ends what is known.
    */
-  afterCommand(argv: Word[], prefixes: Word[]): void {
+  afterCommand(argv: Word[], prefixes: Word[], reads?: { name: string; line: LineOf }): void {
     for (const w of prefixes) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
       if (m) this.known.delete(m[1]);
+    }
+    // (A loop's `read NAME` assigns that name alone: a line of the loop's input.)
+    if (reads) {
+      return this.loopValue(reads.name, {
+        value: "$" + reads.name,
+        kind: "line",
+        line: reads.line,
+      });
     }
     const name = argv[0];
     if (name === undefined) return;
@@ -171,7 +223,17 @@ const GLOB_VALUE = /^[\w./,:+%@=~*?-]+$/;
 export function knownPart(
   k: Known,
   quoted: boolean,
-): { value: string; kind: "static" | "glob"; expanded?: true; raw?: string } | null {
+): {
+  value: string;
+  kind: "static" | "glob" | "dynamic";
+  expanded?: true;
+  raw?: string;
+  line?: LineOf;
+} | null {
+  if (k.kind === "line") {
+    // Unquoted, bash splits and globs the line: only `"$f"` stands for it.
+    return quoted ? { value: k.value, kind: "dynamic", line: k.line } : null;
+  }
   if (k.kind === "glob") {
     return quoted ? { value: k.value, kind: "glob", expanded: true, raw: k.pattern } : null;
   }

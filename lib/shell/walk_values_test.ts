@@ -164,7 +164,7 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["X=rm; $X -rf src", "deny", "deny"],
     ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
     ["X=a; X=$(cmd); cat $X", "deny", "ask"],
-    ["read X; cat $X", "deny", "ask"],
+    ["read X; cat $X", "ask", "ask"], // (read is read-only: cat of an unknown path asks)
     ["X=src; f() { X=~/.ssh; }; f; cat $X/id_rsa", "deny", "ask"],
     ["export X=~/.ssh/id_rsa; cat $X", "deny", "ask"],
     ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "ask"],
@@ -179,4 +179,58 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["cd ~/.ssh && cat $(pwd)/id_rsa", "deny", "deny"],
   ];
   await checkTable(rows);
+});
+
+Deno.test("values: a `while read` loop's name is a line of the stage its input comes from", () => {
+  /** Each stage, a word that is a line marked with `<` and the text of its source stage. */
+  const lines = (command: string) => {
+    const a = analyzeBash(command, env, parser);
+    assert.equal(a.error, null, command);
+    return a.stages.map((s) =>
+      s.argv.map((w) => w.line ? `<${w.line.from.text}${w.line.raw ? " raw" : ""}>` : w.value)
+        .join(" ")
+    );
+  };
+  assert.deepEqual(lines('find src | while IFS= read -r f; do cat "$f"; done'), [
+    "find src",
+    "read -r f",
+    "cat <find src raw>",
+  ]);
+  assert.deepEqual(
+    lines('while read f; do wc -l "${f}"; done < <(git ls-files | grep x)')[3],
+    [
+      "wc -l <grep x>",
+    ][0],
+  );
+  assert.deepEqual(
+    lines('while read -r -d "" f; do cat "$f"; done < <(find . -print0)')[2],
+    [
+      "cat <find . -print0 raw>",
+    ][0],
+  );
+  // Only `"$f"` alone: unquoted bash splits and globs it; with text around it is another path.
+  const unknown = (command: string) => {
+    const a = analyzeBash(command, env, parser);
+    assert.ok(a.stages.every((s) => s.argv.every((w) => !w.line)), command);
+  };
+  for (
+    const c of [
+      "find src | while read f; do cat $f; done",
+      'find src | while read f; do cat "$f/../x"; done',
+      // Not one whole line of that stage: a file, two commands, another input, other `read`s.
+      'while read f; do cat "$f"; done < list.txt',
+      'while read f; do cat "$f"; done < <(find a; find b)',
+      'find src | while read f; do cat "$f"; done < list.txt',
+      'find src | while read f; do cat "$f"; done <<< x',
+      'find src | while read -r a b; do cat "$a"; done',
+      'find src | while read -n 3 f; do cat "$f"; done',
+      'find src | while read -d / f; do cat "$f"; done',
+      'find src | while IFS=/ read -r f; do cat "$f"; done',
+      'find src | while read -u 3 f; do cat "$f"; done',
+      'find src | while read -a f; do cat "$f"; done',
+      'find src | sort | while read -r f; do :; done; cat "$f"',
+      'find src | while read -r f; do f=x; cat "$f"; done',
+      'find src | while true; do read f; cat "$f"; done',
+    ]
+  ) unknown(c);
 });

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Cwds } from "./cwds.ts";
-import { staticWord, type Word } from "./model.ts";
+import { type LineOf, staticWord, type Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, isAssignmentShaped, isExpansion, mayRun, rootOf } from "./nodes.ts";
 import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -15,6 +15,7 @@ import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
+import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts";
 
 /** No assigned variable names (shared; never changed). */
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -35,6 +36,8 @@ export type Part = {
   unquoted?: boolean;
   expanded?: true;
   raw?: string;
+  /** A line `read` took (see `Word.line`). */
+  line?: LineOf;
 };
 
 /** The expandable variables a command's source may assign (then their value is not known). */
@@ -212,6 +215,7 @@ export function groupWord(
   g: LiteNode | WordGroup,
   cwds: Cwds,
   walk: boolean,
+  many?: Word[],
 ): Word {
   if (!("nodes" in g)) {
     if (g.type === "variable_assignment") {
@@ -219,7 +223,8 @@ export function groupWord(
       return decodeWord(ctx, g, cwds);
     }
     const target = g.type === "command_name" ? g.namedChildren[0] ?? g : g;
-    return walk ? argument(ctx, target, cwds) : decodeWord(ctx, target, cwds);
+    if (walk && mayRun(target)) ctx.sequence([target], cwds, "substitution", []);
+    return decodeWord(ctx, target, cwds, many);
   }
   const parts: Part[] = [];
   if (g.lead) parts.push({ value: g.lead, kind: "static" });
@@ -241,13 +246,22 @@ export function groupWord(
     for (const p of nodeParts(ctx, target, cwds, place)) parts.push(p);
   }
   if (g.trail) parts.push({ value: g.trail, kind: "static" });
-  return braceExpanded(fromParts(parts, g.text), parts);
+  return braceExpanded(fromParts(parts, g.text), parts, ctx, cwds, many);
 }
 
-/** A word of a command, its substitutions walked. */
-function argument(ctx: WalkContext, node: LiteNode, cwds: Cwds): Word {
-  if (mayRun(node)) ctx.sequence([node], cwds, "substitution", []);
-  return decodeWord(ctx, node, cwds);
+/**
+ * The words of a group as bash expands its braces (`{a,b}.md` is two words): the one word
+ * `groupWord` makes when it has none, or they are not known (then that word stands for them).
+ */
+export function groupWords(
+  ctx: WalkContext,
+  g: LiteNode | WordGroup,
+  cwds: Cwds,
+  walk: boolean,
+): Word[] {
+  const many: Word[] = [];
+  const w = groupWord(ctx, g, cwds, walk, many);
+  return many.length ? many : [w];
 }
 
 /** The one directory `$PWD` names, or null when the stage may run in several or an unknown one. */
@@ -256,11 +270,11 @@ function pwd(ctx: WalkContext, cwds: Cwds): string | null {
 }
 
 /** Decode a word node to the value bash will use. */
-export function decodeWord(ctx: WalkContext, node: LiteNode, cwds: Cwds): Word {
+export function decodeWord(ctx: WalkContext, node: LiteNode, cwds: Cwds, many?: Word[]): Word {
   // Most words are plain text: no quotes, escapes, expansions, globs, braces or tilde.
   if (node.type === "word" && PLAIN_WORD.test(node.text)) return staticWord(node.text);
   const parts = nodeParts(ctx, node, cwds, FIRST);
-  return braceExpanded(fromParts(parts, node.text), parts);
+  return braceExpanded(fromParts(parts, node.text), parts, ctx, cwds, many);
 }
 
 /** The parts of a word node, placed in its bash word as `at` says (a `~` prefix needs it). */
@@ -445,7 +459,11 @@ export function textParts(
     if (c.type === "string_content" || c.type === "heredoc_content") literal(c.text);
     else {
       for (const p of nodeParts(ctx, c, cwds, QUOTED)) {
-        out.push(p.expanded ? p : { value: p.value, kind: p.kind === "glob" ? "static" : p.kind });
+        out.push(
+          p.expanded || p.line
+            ? p
+            : { value: p.value, kind: p.kind === "glob" ? "static" : p.kind },
+        );
       }
     }
     last = c.endIndex - node.startIndex;
@@ -525,8 +543,24 @@ function unquotedPart(text: string): Part {
   };
 }
 
-/** A word with unquoted braces that bash expands into several: a glob of its prefix. */
-function braceExpanded(w: Word, parts: Part[]): Word {
+/**
+ * A word with unquoted braces that bash expands into several: a glob of its prefix. Where the
+ * caller takes several words (`many`, a command's arguments, a loop's list), the words bash
+ * expands it into go there (see braces.ts), when every part is known and within bounds.
+ */
+function braceExpanded(
+  w: Word,
+  parts: Part[],
+  ctx: WalkContext,
+  cwds: Cwds,
+  many?: Word[],
+): Word {
+  if (parts.some((p) => p.unquoted && p.value.includes("{"))) {
+    const words = expandedWords(ctx, parts, cwds);
+    // (No brace expression bash expands: `{x}`, `\{a,b\}`; the word is as it is.)
+    if (words === "none") return w;
+    if (words && many) many.push(...words);
+  }
   if (
     w.kind === "static" && parts.some((p) => p.unquoted && /[{}]/.test(p.value)) &&
     /\{[^{}]*(,|\.\.)[^{}]*\}/.test(w.value)
@@ -534,6 +568,60 @@ function braceExpanded(w: Word, parts: Part[]): Word {
     return { ...w, kind: "glob", prefix: w.value.slice(0, w.value.indexOf("{")) };
   }
   return w;
+}
+
+/**
+ * The words bash expands braces in a word into; "none" when it has no brace expression, null
+ * when they are not known here.
+ */
+function expandedWords(ctx: WalkContext, parts: Part[], cwds: Cwds): Word[] | "none" | null {
+  const chars: BraceChar[] = [];
+  for (const p of parts) {
+    if (p.kind === "dynamic" || p.expanded || p.line) return null;
+    if (p.unquoted) {
+      chars.push(
+        ...(p.raw !== undefined
+          ? braceChars(p.raw)
+          : [...p.value].map((ch) => ({ ch, active: true, quoted: false, raw: ch }))),
+      );
+    } else if (!p.value) chars.push({ ch: "", active: false, quoted: true, raw: "" });
+    else {
+      for (const ch of p.value) chars.push({ ch, active: false, quoted: true, raw: "" });
+    }
+  }
+  if (!hasBraces(chars)) return "none";
+  const out: Word[] = [];
+  for (const alt of expandBraces(chars) ?? []) {
+    // (An empty unquoted word is removed; a `~` past the start is not followed here.)
+    if (!alt.length) continue;
+    if (alt.some((c, i) => i > 0 && c.active && c.ch === "~")) return null;
+    out.push(braceWord(ctx, alt, cwds));
+  }
+  return out.length ? out : null;
+}
+
+/** One word of a brace expansion, its `~` prefix expanded. */
+function braceWord(ctx: WalkContext, chars: BraceChar[], cwds: Cwds): Word {
+  const parts: Part[] = [];
+  for (let i = 0; i < chars.length;) {
+    const quoted = chars[i].quoted;
+    let j = i;
+    while (j < chars.length && chars[j].quoted === quoted) j++;
+    const run = chars.slice(i, j);
+    if (quoted) parts.push({ value: run.map((c) => c.ch).join(""), kind: "static" });
+    else {
+      const raw = run.map((c) => c.raw).join("");
+      const more = j < chars.length;
+      parts.push(
+        ...(i === 0 && run[0].active && run[0].ch === "~"
+          ? tildeParts(ctx, raw, cwds, { more })
+          : [unquotedPart(raw)]),
+      );
+    }
+    i = j;
+  }
+  const text = chars.map((c) => c.quoted ? c.ch : c.raw).join("");
+  return fromParts(parts, text);
 }
 
 /** A word from its parts: the known prefix stops at the first unknown part or glob character. */
@@ -565,9 +653,18 @@ export function fromParts(parts: Part[], text: string): Word {
   ) {
     kind = "dynamic";
   }
+  // A word that is a line `read` took and nothing else (`"$f"`) is that line.
+  const line = parts.length <= 3 ? lineOf(parts) : undefined;
+  if (line) return { value, kind, prefix, text, line };
   return kind === "glob" && pattern !== null && hasGlob(pattern)
     ? { value, kind, prefix, text, pattern }
     : { value, kind, prefix, text };
+}
+
+/** The line the parts are, when one of them is one and the others are empty. */
+function lineOf(parts: Part[]): LineOf | undefined {
+  const full = parts.filter((p) => p.value !== "" || p.line);
+  return full.length === 1 ? full[0].line : undefined;
 }
 
 /** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */

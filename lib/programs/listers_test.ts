@@ -1,0 +1,245 @@
+/**
+ * Programs that print paths a later stage reads (issue 20, class 4): `ls`, `fd`, and `xargs` fed
+ * by one of them running a program that lists what it is given (`… | xargs grep -l x | xargs
+ * …`). Their listings, and hostile spellings of each at their verdicts.
+ */
+import assert from "node:assert/strict";
+import { analyzeBash } from "../shell/analyze.ts";
+import { loadBashParser } from "../shell/parser.ts";
+import { checkTable } from "../testing_adversarial.ts";
+import type { Action } from "../types.ts";
+import { carriesCommand } from "./env.ts";
+import { innerStages, withLines } from "./expand.ts";
+
+const parser = await loadBashParser();
+
+/** What the last stage of a pipeline runs, listed words marked `@`. */
+function runs(command: string): string[] {
+  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+  const a = analyzeBash(command, env, parser);
+  const analyze = (text: string) => analyzeBash(text, env, parser).stages;
+  return innerStages(a.stages[a.stages.length - 1], { analyze, depth: 0 }).map((s) =>
+    s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
+  );
+}
+
+Deno.test("ls: what it prints into a pipe is names a reader opens in its own cwd", () => {
+  // deno-fmt-ignore
+  const rows: [string, string][] = [
+    // A directory's entries by their bare names (`./NAME`), not hidden; a file operand as it is.
+    ["ls src | xargs cat", "cat src @./(paths ls lists)/*"],
+    ["ls -1 | xargs cat", "cat @./(paths ls lists)/*"],
+    ["ls -A | xargs cat", "cat @./(paths ls lists)/"],
+    ["ls --color=never -t src | xargs cat", "cat src @./(paths ls lists)/*"],
+    // -d: the operands themselves (a glob: its matches).
+    ["ls -d src/* | xargs cat", "cat src/*"],
+    ["ls -d */ | xargs du -sh", "du -sh */"],
+    ["ls -d | xargs cat", "cat ."],
+    // Headers (`src:`, `.:`) with several operands or -R, hidden when an operand is.
+    ["ls src tests | xargs cat", "cat src tests @./(paths ls lists)/*"],
+    ["ls -R | xargs cat", "cat .: @./(paths ls lists)/*"],
+    ["ls -R .github | xargs cat", "cat .github @./(paths ls lists)/"],
+    // Anything else it may print: not said.
+    ["ls -a | xargs cat", "cat (xargs input)"], // `..`
+    ["ls -l src | xargs cat", "cat (xargs input)"],
+    ["ls -F src | xargs cat", "cat (xargs input)"], // `dir/`, `link@`
+    ["ls -p | xargs cat", "cat (xargs input)"],
+    ["ls -Q | xargs cat", "cat (xargs input)"],
+    ["ls -m | xargs cat", "cat (xargs input)"],
+    ["ls -s | xargs cat", "cat (xargs input)"],
+    ["ls -i | xargs cat", "cat (xargs input)"],
+    ["ls -b | xargs cat", "cat (xargs input)"],
+    ["ls -C | xargs cat", "cat (xargs input)"],
+    ["ls --color | xargs cat", "cat (xargs input)"],
+    ["ls --colo=always | xargs cat", "cat (xargs input)"],
+    ["ls --format=long | xargs cat", "cat (xargs input)"],
+    ["ls --hyperlink | xargs cat", "cat (xargs input)"],
+    ["ls $D | xargs cat", "cat (xargs input)"],
+    ["ls *.py | xargs cat", "cat (xargs input)"], // `*` may match `-l`
+    ["ls -- -l | xargs cat", "cat (xargs input)"],
+    ["ls src ../x | xargs cat", "cat (xargs input)"], // a header `../x:` leaves the cwd
+    ["ls -R ~ | xargs cat", "cat (xargs input)"],
+  ];
+  for (const [command, want] of rows) assert.deepEqual(runs(command), [want], command);
+});
+
+Deno.test("fd: what it prints is paths below its search paths", () => {
+  // deno-fmt-ignore
+  const rows: [string, string][] = [
+    ["fd -e py . src tests | xargs wc -l", "wc -l @src/(paths fd lists)/*.py @tests/(paths fd lists)/*.py"],
+    ["fd | xargs cat", "cat @./(paths fd lists)/*"],
+    ["fdfind -0 x src | xargs -0 cat", "cat @src/(paths fdfind lists)/*"],
+    ["fd --search-path src x | xargs cat", "cat @src/(paths fd lists)/*"],
+    // Hidden names only with -H / -u.
+    ["fd -H -e .py | xargs cat", "cat @./(paths fd lists)/*.py @./(paths fd lists)/.*.py"],
+    ["fd -u x src | xargs cat", "cat @src/(paths fd lists)/"],
+    // Output that is no path list, paths relative to another directory, anything not known.
+    ["fd -l . src | xargs cat", "cat (xargs input)"],
+    ["fd -x echo | xargs cat", "cat (xargs input)"],
+    ["fd -HX echo | xargs cat", "cat (xargs input)"],
+    ["fd --format '/etc/{}' . src | xargs cat", "cat (xargs input)"],
+    ["fd --base-directory ~/.ssh . | xargs cat", "cat (xargs input)"],
+    ["fd --path-separator=x . src | xargs cat", "cat (xargs input)"],
+    ["fd -c always . src | xargs cat", "cat (xargs input)"],
+    ["fd --newer-flag . src | xargs cat", "cat (xargs input)"],
+    ["fd . $D | xargs cat", "cat (xargs input)"],
+  ];
+  for (const [command, want] of rows) assert.deepEqual(runs(command), [want], command);
+});
+
+Deno.test("fd: -x / -X run a command, in a cluster or glued too", () => {
+  assert.deepEqual(runs("fd -e py -x wc -l"), ["wc -l (what fd found)"]);
+  assert.deepEqual(runs("fd -Hx rm {} ;"), ["rm {} (what fd found)"]);
+  assert.deepEqual(runs("fd -HIX rm"), ["rm (what fd found)"]);
+  assert.deepEqual(runs("fd -xrm"), ["rm (what fd found)"]);
+  assert.deepEqual(runs("fd --exec-batch=rm"), ["rm (what fd found)"]);
+  assert.deepEqual(runs("fd --exec rm \\; . src"), ["rm (what fd found)"]);
+  // `-tx` is the type `x` (executables), no command.
+  assert.deepEqual(runs("fd -tx"), []);
+  // A word not known may be `-xrm`.
+  assert.deepEqual(runs('fd "$p"'), ['(a command "$p" may give fd)']);
+});
+
+Deno.test("xargs: a command that lists what it is given lists what xargs gives it", () => {
+  assert.deepEqual(
+    runs("find src -name '*.py' | xargs grep -l foo | xargs sed -n 1p"),
+    ["sed -n 1p @src/(paths find lists)/*.py @src/(paths find lists)/.*.py"],
+  );
+  assert.deepEqual(runs("grep -l x src/*.py | xargs cat"), ["cat src/*.py"]);
+  assert.deepEqual(runs("fd -e ts . src | xargs grep -L x | xargs wc -l"), [
+    "wc -l @src/(paths fd lists)/*.ts",
+  ]);
+  // grep -r below the listed paths: paths below them.
+  assert.deepEqual(runs("find src | xargs grep -rl x | xargs cat"), [
+    "cat @src/(paths xargs lists)/",
+  ]);
+  // xargs echoes on one line, a count, a placeholder inside a word, input not listed: not said.
+  for (
+    const c of [
+      "find src | xargs | xargs cat",
+      "find src | xargs grep -c x | xargs cat",
+      "find src | xargs -I{} grep -l x {}/.. | xargs cat",
+      "cat list | xargs grep -l x | xargs cat",
+      "find src | xargs -a list grep -l x | xargs cat",
+      "find src | xargs grep -l x - | xargs cat",
+    ]
+  ) {
+    assert.deepEqual(runs(c), ["cat (xargs input)"], c);
+  }
+});
+
+/** [command, under read-only, under the deny-list]: listers' hostile spellings and everyday ones. */
+// deno-fmt-ignore
+const ROWS: [string, Action, Action][] = [
+  // ls: the names are opened in the cwd, whose tree holds links to the key (innocent.txt, keys).
+  ["ls ~/.ssh | xargs cat", "deny", "deny"],
+  ["ls | xargs cat", "deny", "deny"],
+  ["ls -a | xargs cat", "ask", "ask"],
+  ["ls -A src | xargs cat", "deny", "deny"],
+  ["ls keys | xargs rm", "deny", "deny"],
+  ["ls -d src/* | xargs cat", "allow", "allow"],
+  ["ls -d src/* | xargs rm", "deny", "deny"],
+  ["ls -d ~/.ssh/* | xargs cat", "deny", "deny"],
+  ["ls -d .e* | xargs cat", "deny", "deny"],
+  ["ls -d | xargs rm -rf", "deny", "deny"],
+  ["ls -l src | xargs cat", "ask", "ask"],
+  ["ls -F src | xargs cat", "ask", "ask"],
+  ["ls --color=always | xargs cat", "ask", "ask"],
+  ["ls -R ../ | xargs cat", "ask", "ask"],
+  ["ls src ~ | xargs cat", "ask", "ask"],
+  ["ls -I x -- -l | xargs cat", "ask", "ask"],
+  // fd (not in $safe-bash: read-only denies it).
+  ["fd -e ts . src | xargs cat", "deny", "allow"],
+  ["fd . src | xargs cat", "deny", "ask"], // a *.pem may be below src
+  ["fd . / -x rm", "deny", "deny"],
+  ["fd -X rm", "deny", "deny"],
+  ["fd -Hx rm", "deny", "deny"],
+  ["fd -xrm", "deny", "deny"],
+  ["fd --exec=rm", "deny", "deny"],
+  ["fd . ~/.ssh | xargs cat", "deny", "deny"],
+  ["fd . keys | xargs cat", "deny", "deny"],
+  ["fd -L . src | xargs cat", "deny", "deny"],
+  ["fd --base-directory ~/.ssh . | xargs cat", "deny", "deny"],
+  ["fd -l . src | xargs cat", "deny", "ask"],
+  // A second xargs fed by grep -l over listed paths.
+  ['find src -name "*.ts" | xargs grep -l x | xargs cat', "allow", "allow"],
+  ['find src -name "*.ts" | xargs grep -l x | xargs rm', "deny", "deny"],
+  ['find . -name "*.ts" | xargs grep -l x | xargs cat', "deny", "deny"],
+  ["find ~/.ssh | xargs grep -l x | xargs cat", "deny", "deny"],
+  ["find keys/ | xargs grep -l x | xargs cat", "deny", "deny"],
+  ["find src | xargs grep -c x | xargs cat", "ask", "ask"],
+  ['find src -name "*.ts" | xargs grep -l x | xargs -I{} cat {}/../../.env', "deny", "deny"],
+  ['find src -name "*.ts" | xargs grep -l x - | xargs cat', "ask", "ask"],
+  ["grep -l x src/*.ts | xargs cat", "allow", "allow"],
+  ["grep -l x ~/.ssh/* | xargs cat", "deny", "deny"],
+  ["grep -l x *.txt | xargs cat", "deny", "deny"],
+];
+
+Deno.test("listers: hostile and everyday spellings get their verdicts", async () => {
+  await checkTable(ROWS);
+});
+
+Deno.test("while read: a line of a listing program's output is a path of its listing", () => {
+  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+  const stages = (command: string) =>
+    analyzeBash(command, env, parser).stages.flatMap(withLines).map((s) =>
+      [...s.argv, ...s.redirects.map((r) => r.target!)].map((w) => (w.listed ? "@" : "") + w.value)
+        .join(" ")
+    );
+  assert.deepEqual(stages('find src -name "*.py" | while IFS= read -r f; do wc -l "$f"; done'), [
+    "find src -name *.py",
+    "read -r f",
+    "wc -l @src/(paths find lists)/*.py",
+    "wc -l @src/(paths find lists)/.*.py",
+  ]);
+  // Every use of the line in a stage takes the same path.
+  assert.deepEqual(stages('ls -d src/* | while read -r f; do cp "$f" "$f"; done').slice(2), [
+    "cp src/* src/*",
+  ]);
+  // (A glob's match ending in `\` would join two lines without -r.)
+  assert.deepEqual(stages('ls -d src/* | while read f; do cat "$f"; done').slice(2), ["cat $f"]);
+  // A redirect's target too.
+  assert.deepEqual(stages('git ls-files | while read f; do echo x > "$f"; done').slice(2), [
+    "echo x @./(paths git lists)/",
+  ]);
+  // A name grep -l prints as it is given: blanks at its ends stay only with IFS=, `\` with -r.
+  assert.deepEqual(stages('grep -l x " a" "b\\\\c" | while read f; do cat "$f"; done').slice(2), [
+    "cat $f",
+    "cat $f",
+  ]);
+  assert.deepEqual(
+    stages('grep -l x " a" "b\\\\c" | while IFS= read -r f; do cat "$f"; done').slice(2),
+    ["cat  a", "cat b\\c"],
+  );
+  // A program whose output is not known: the line stays unknown.
+  assert.deepEqual(stages('cat list | while read f; do cat "$f"; done').slice(2), ["cat $f"]);
+});
+
+// deno-fmt-ignore
+const LOOPS: [string, Action, Action][] = [
+  ['find src -name "*.ts" | while IFS= read -r f; do wc -l "$f"; done', "allow", "allow"],
+  ['while IFS= read -r f; do cat "$f"; done < <(find src -name "*.ts")', "allow", "allow"],
+  // A write, a protected name below, the links in the tree, a place outside.
+  ['find . | while read f; do rm "$f"; done', "deny", "deny"],
+  ['find src -name "*.ts" | while read f; do echo x > "$f"; done', "deny", "allow"],
+  ['find src | while read -r f; do cat "$f"; done', "ask", "ask"],
+  ['git ls-files | while read -r f; do cat "$f"; done', "deny", "deny"],
+  ['find keys/ | while read -r f; do cat "$f"; done', "deny", "deny"],
+  ['ls ~/.ssh | while read f; do cat "$f"; done', "deny", "deny"],
+  ['find ~/.ssh | while read f; do cat "$f"; done', "deny", "deny"],
+  ['grep -l x innocent.txt | while read -r f; do cat "$f"; done', "deny", "deny"],
+  // Unknown stays unknown.
+  ['while read f; do cat "$f"; done < notes.txt', "ask", "ask"],
+  ['while read -r f; do cat "$f"; done < <(find src; find ~/.ssh)', "ask", "ask"],
+  ['find src -name "*.ts" | while read -r f; do cat "$f"; done < notes.txt', "ask", "ask"],
+  ['find src -name "*.ts" | while read -r f; do cat "$f/../../.env"; done', "ask", "ask"],
+  ['find src -name "*.ts" | while read f; do f=~/.ssh/id_rsa; cat "$f"; done', "ask", "ask"],
+  ['find src -name "*.ts" | while read -n 3 f; do cat "$f"; done', "ask", "ask"],
+  ['find src -name "*.ts" | while IFS=/ read -r f; do cat "$f"; done', "deny", "ask"],
+  ["read 'a[$(rm x)]'", "deny", "deny"],
+  ["read -a x", "deny", "allow"], // (an array's name may be a subscript)
+];
+
+Deno.test("while read: hostile and everyday loops get their verdicts", async () => {
+  await checkTable(LOOPS);
+});
