@@ -22,7 +22,10 @@ Deno.test("extension: a sandbox verdict runs the command inside bubblewrap, unas
   assert.match(t.notes.at(-1)!.text, /\nsandbox: on \(\/usr\/bin\/bwrap, network unrestricted\)/);
   const r = await t.call("make build");
   assert.equal(r.block, undefined);
-  assert.match(r.command, /^exec \/usr\/bin\/bwrap --ro-bind \/ \/ .* -- bash -c 'make build'$/);
+  assert.match(
+    r.command,
+    /^exec \/usr\/bin\/bwrap --ro-bind \/ \/ .* -- bash -c 'make build' 9< <\(printf '[^']+'\)$/,
+  );
   assert.deepEqual(t.selects, []);
   assert.ok(t.notes.some((n) => n.text.startsWith("pi-controls: sandbox [project]: bash")));
   // A visible allow runs as written.
@@ -40,7 +43,10 @@ Deno.test("extension: a rule's ask still asks; approved, a call with a sandbox p
   assert.equal(push.command, "git push origin main");
   const both = await t.call("make && git push origin main", "f");
   assert.equal(t.selects.length, 2);
-  assert.match(both.command, /bwrap .* -- bash -c 'make && git push origin main'$/);
+  assert.match(
+    both.command,
+    /bwrap .* -- bash -c 'make && git push origin main' 9< <\(printf '[^']+'\)$/,
+  );
   t.setAnswer(CHOICES.deny);
   const denied = await t.call("make; git push origin main", "g");
   assert.ok(denied.block);

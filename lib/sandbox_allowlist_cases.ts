@@ -3,7 +3,8 @@
  * the bridge inside it, and curl inside talking to a server on the host under made-up names (the
  * proxy's resolver maps `*.test` to 127.0.0.1). Ignored where bubblewrap or curl cannot run,
  * unless PI_CONTROLS_SANDBOX=required (CI): then they fail. Run by lib/sandbox_proxy_test.ts with
- * the permission Deno asks for a unix socket.
+ * the permission Deno asks for a unix socket. Also here, as it needs that permission too: no unix
+ * socket of the host is reachable from the sandbox, in every network mode (the seccomp filter).
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -176,5 +177,63 @@ Deno.test({ name: "allow list: none and unrestricted are as they were", ignore }
   } finally {
     await proxy.close();
     await srv.stop();
+  }
+});
+
+/** A server on a unix socket of the host (as Docker's, systemd's or tmux's are) answering HTTP. */
+function socketServer(dir: string) {
+  const path = join(dir, "service.sock");
+  const listener = Deno.listen({ transport: "unix", path });
+  const serving = (async () => {
+    for await (const conn of listener) {
+      await conn.write(new TextEncoder().encode("HTTP/1.0 200 OK\r\n\r\nthe host's service\n"))
+        .catch(() => {});
+      conn.close();
+    }
+  })();
+  return { path, stop: async () => (listener.close(), await serving.catch(() => {})) };
+}
+
+Deno.test({
+  name: "sandbox: no unix socket of the host is reachable, whatever its network",
+  ignore,
+}, async () => {
+  // A read-only mount does not stop connect(2) to a socket: the seccomp filter refuses to make
+  // one (socket(AF_UNIX)), by path or abstract name, while other sockets and pipes still work.
+  const dir = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "pi-controls-sock-" }));
+  const service = socketServer(dir);
+  const proxy = await startProxy({ resolve: (h) => h.endsWith(".test") ? "127.0.0.1" : h });
+  const web = server();
+  try {
+    const reach = `curl -s -m 5 --unix-socket ${service.path} http://service/`;
+    // (Not spawnSync: the service answers from this process.)
+    const outside = new Deno.Command("bash", { args: ["-c", reach], stdout: "piped" }).output();
+    const answer = new TextDecoder().decode((await outside).stdout);
+    assert.match(answer, /the host's service/, "the test's service does not answer");
+    const modes: [string, SandboxNetwork, NetworkProxy | undefined][] = [
+      ["unrestricted", "unrestricted", undefined],
+      ["none", "none", undefined],
+      ["an allow list", LIST, proxy],
+    ];
+    for (const [what, network, p] of modes) {
+      const r = await run(`${reach}; echo "curl: $?"`, network, p);
+      assert.doesNotMatch(r.output, /the host's service/, `${what}: ${r.output}`);
+      assert.match(r.output, /curl: [1-9]/, `${what}: ${r.output}`);
+      // Everyday work still runs: pipes, a socket pair, a child process.
+      const everyday = await run(
+        `printf 'b\\na\\n' | sort | head -1; python3 -c 'import socket; socket.socketpair(); print("pair")' 2>/dev/null || echo pair`,
+        network,
+        p,
+      );
+      assert.match(everyday.output, /^a\npair\n/, `${what}: ${everyday.output}`);
+    }
+    // With the allow list the bridge still reaches the proxy (its own socket is outside the filter).
+    const listed = await run(`curl -s -m 10 http://allowed.test:${web.port}/x`, LIST, proxy);
+    assert.match(listed.output, /reached \/x/, listed.output);
+  } finally {
+    await web.stop();
+    await proxy.close();
+    await service.stop();
+    Deno.removeSync(dir, { recursive: true });
   }
 });

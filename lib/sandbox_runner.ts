@@ -25,6 +25,7 @@ import { delimiter, dirname, join } from "node:path";
 import { isWithin } from "./shell/paths.ts";
 import process from "node:process";
 import type { SandboxBoundaries, SandboxPlace } from "./policy/sandbox.ts";
+import { seccompEscapes, seccompFilter, seccompRedirect } from "./sandbox_seccomp.ts";
 
 /** Whether the sandbox can start here, and how. */
 export type SandboxProbe = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -43,12 +44,14 @@ function findBwrap(path: string | undefined): string | null {
 }
 
 /**
- * Find out whether bubblewrap can start: on Linux, with `bwrap` on the PATH, and a trial run of
- * `true` inside a minimal sandbox succeeding (it fails without user namespaces).
+ * Find out whether bubblewrap can start: on Linux, with `bwrap` on the PATH, a seccomp filter for
+ * the architecture, and a trial run of `true` inside a minimal sandbox with the filter succeeding
+ * (it fails without user namespaces).
  */
 export function sandboxProbe(
   env: Record<string, string | undefined> = process.env,
   platform: string = process.platform,
+  arch: string = process.arch,
 ): SandboxProbe {
   if (platform !== "linux") {
     return { ok: false, reason: `the sandbox needs Linux (bubblewrap); this is ${platform}` };
@@ -57,12 +60,20 @@ export function sandboxProbe(
   if (!bwrap) {
     return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on the PATH" };
   }
+  if (!seccompFilter(arch)) {
+    return {
+      ok: false,
+      reason: `the sandbox has no seccomp filter for ${arch} (to keep unix sockets out)`,
+    };
+  }
   let trial: { status: number | null; stderr?: string; error?: Error };
   try {
+    // (With the seccomp filter, read from standard input: a kernel or bwrap without seccomp
+    // fails here, not on every call.)
     trial = spawnSync(
       bwrap,
-      ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--die-with-parent", "true"],
-      { encoding: "utf8", timeout: 10_000 },
+      [..."--ro-bind / / --dev /dev --proc /proc --die-with-parent --seccomp 0".split(" "), "true"],
+      { encoding: "utf8", timeout: 10_000, input: seccompFilter(arch)! },
     );
   } catch (e) {
     // A runtime that may not start programs (Deno without --allow-run=bwrap).
@@ -126,7 +137,21 @@ function mountedAs(made: Mount[], path: string): Mount["as"] {
   return best?.as ?? "read-only";
 }
 
-/** bubblewrap's arguments for the boundaries, up to the command (`--` not included). */
+/** The file descriptor bubblewrap reads the seccomp filter from (`--seccomp 9`, `9< <(…)`). */
+const FILTER_FD = 9;
+
+/** The seccomp filter of this process's architecture (the probe refuses one without). */
+function filterHere(): Uint8Array {
+  const filter = seccompFilter(process.arch);
+  if (!filter) throw new Error(`the sandbox has no seccomp filter for ${process.arch}`);
+  return filter;
+}
+
+/**
+ * bubblewrap's arguments for the boundaries, up to the command (`--` not included). Without an
+ * allow list, the seccomp filter is bubblewrap's own (`--seccomp 9`: the command line opens it on
+ * that descriptor); with one, it applies to the command alone, after the bridge (see `WITH_PROXY`).
+ */
 export function bwrapArgs(b: SandboxBoundaries, cwd: string, proxyDir?: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   const made: Mount[] = [];
@@ -155,6 +180,7 @@ export function bwrapArgs(b: SandboxBoundaries, cwd: string, proxyDir?: string):
   // writable filesystem (and its processes could be traced).
   args.push("--unshare-pid", "--unshare-ipc");
   args.push("--die-with-parent", "--new-session", "--chdir", cwd);
+  if (typeof b.network !== "object") args.push("--seccomp", String(FILTER_FD));
   return args;
 }
 
@@ -164,11 +190,14 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * Inside a sandbox with an allow list: start the bridge (the words after the command), wait for
- * the port it listens on, point the proxy variables at it, then run the command. Without a
- * bridge the command runs with no network at all.
+ * Inside a sandbox with an allow list: start the bridge (the words after the command, bubblewrap
+ * and the filter), wait for the port it listens on, point the proxy variables at it, then run the
+ * command. Without a bridge the command runs with no network at all. The bridge needs a unix
+ * socket to reach the proxy, so the seccomp filter is put on the command alone: bubblewrap again,
+ * inside, over the same mounts (`--dev-bind / /` keeps each as it is, read-only, hidden or writable), with the filter; if that cannot
+ * start, neither does the command.
  */
-const WITH_PROXY = `cmd=$1; shift
+const WITH_PROXY = `cmd=$1 bwrap=$2 filter=$3; shift 3
 exec 3< <(exec "$@" 2>/dev/null)
 if IFS= read -r port <&3 && [[ $port =~ ^[0-9]+$ ]]; then
   p=http://127.0.0.1:$port
@@ -178,7 +207,8 @@ else
   echo "[pi-controls sandbox] the network proxy did not start in the sandbox: no network" >&2
 fi
 exec 3<&-
-exec bash -c "$cmd"`;
+exec "$bwrap" --bind / / --dev-bind /dev /dev --die-with-parent --seccomp ${FILTER_FD} -- bash -c "$cmd" \
+  ${FILTER_FD}< <(printf "$filter")`;
 
 /** How a sandbox with an allow list reaches pi-controls' proxy (lib/sandbox_proxy.ts). */
 export interface ProxyLink {
@@ -200,9 +230,15 @@ export function wrapCommand(
   bwrap: string,
   proxy?: ProxyLink,
 ): string {
-  const inner = typeof b.network === "object" && proxy
-    ? ["bash", "-c", WITH_PROXY, "pi-controls-net", command, ...proxy.bridge]
-    : ["bash", "-c", command];
-  const words = [bwrap, ...bwrapArgs(b, cwd, proxy?.dir), "--", ...inner];
-  return `exec ${words.map(shellQuote).join(" ")}`;
+  const filter = filterHere();
+  if (typeof b.network === "object") {
+    // (Without the proxy's link, such a sandbox has no network: the bridge is `false`.)
+    const bridge = proxy?.bridge ?? ["false"];
+    const escapes = seccompEscapes(filter);
+    const inner = ["bash", "-c", WITH_PROXY, "pi-controls-net", command, bwrap, escapes, ...bridge];
+    const words = [bwrap, ...bwrapArgs(b, cwd, proxy?.dir), "--", ...inner];
+    return `exec ${words.map(shellQuote).join(" ")}`;
+  }
+  const words = [bwrap, ...bwrapArgs(b, cwd), "--", "bash", "-c", command];
+  return `exec ${words.map(shellQuote).join(" ")} ${seccompRedirect(filter, FILTER_FD)}`;
 }
