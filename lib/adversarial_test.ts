@@ -312,7 +312,8 @@ const HOSTILE: [string, Action, Action][] = [
   [`sed -i 's/a/b/' README.md`, "deny", "allow"],
   [`sed -e '/^$/d' -e 's|/usr/local|/opt|g' README.md`, "allow", "allow"],
   [`sed -n 'w out.txt' README.md`, "deny", "allow"],
-  ["fd -e ts -x wc -l", "deny", "ask"],
+  // (fd's paths are below the cwd, whose tree holds links to the key: they are followed.)
+  ["fd -e ts -x wc -l", "deny", "deny"],
   // Values bash evaluates as code: a subscript in a value used as a number or a name.
   ["x='a[$(rm -rf build)]'; echo $((x))", "deny", "deny"],
   ["read -r x <<< 'a[$(rm -rf build)]'; echo $((x + 1))", "deny", "deny"],

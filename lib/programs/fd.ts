@@ -9,7 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { namedBelow } from "./find.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import { derived, listedLines, literal, unknownWord } from "./words.ts";
 
 /**
  * fd's options (8 to 10). A letter or long option not here is unknown: fd refuses it, and what
@@ -58,26 +58,58 @@ function execAt(w: Word): string | null {
   return at < 0 ? null : w.value.slice(2 + at);
 }
 
-/**
- * fd -x / -X run a command (its words up to `;`) on what it finds, below its paths. A word not
- * known may be such an option (`fd "$p"` with `-xrm`): what it runs is not known then.
- */
-function fdCommands(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
+/** fd's words with its `-x`/`-X` commands taken out (each up to `;`), and those commands. */
+function segments(args: Word[]): { rest: Word[]; commands: { option: Word; cmd: Word[] }[] } {
+  const rest: Word[] = [];
+  const commands: { option: Word; cmd: Word[] }[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (args[i].kind === "dynamic") {
-      run.stage([unknownWord(`(a command ${args[i].text} may give fd)`)], "fd");
+    const glued = execAt(args[i]);
+    if (glued === null) {
+      rest.push(args[i]);
       continue;
     }
-    const glued = execAt(args[i]);
-    if (glued === null) continue;
+    // (The letters before it in a cluster stay fd's options: `-Hx` hides nothing.)
+    const before = args[i].value.startsWith("--") ? "" : letters(args[i]).replace(/[xX].*$/, "");
+    if (before) rest.push(literal("-" + before));
     const cmd: Word[] = glued ? [literal(glued)] : [];
     let j = i + 1;
     for (; j < args.length && !(args[j].kind === "static" && args[j].value === ";"); j++) {
       cmd.push(args[j]);
     }
-    if (cmd.length) run.stage([...cmd, unknownWord("(what fd found)")], `fd ${args[i].value}`);
+    commands.push({ option: args[i], cmd });
     i = j;
+  }
+  return { rest, commands };
+}
+
+/** fd's placeholders (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`): where a word has one, fd puts a path. */
+const PLACEHOLDER = /\{(\/|\/\/|\.|\/\.)?\}/;
+
+/**
+ * fd -x / -X run a command (its words up to `;`) on what it finds: the paths it lists (`{}`, or
+ * appended when no word has a placeholder); a word with another placeholder (`{/}` is a bare
+ * name, opened in the cwd) or the path inside other text is not known. A word not known may be
+ * such an option (`fd "$p"` with `-xrm`): what it runs is not known then.
+ */
+function fdCommands(stage: Stage, run: Runner): void {
+  for (const w of stage.argv.slice(1)) {
+    if (w.kind === "dynamic") run.stage([unknownWord(`(a command ${w.text} may give fd)`)], "fd");
+  }
+  const { rest, commands } = segments(stage.argv.slice(1));
+  if (!commands.length) return;
+  const found = listedLines(derived(stage, [stage.argv[0], ...rest], "fd"), fdListing) ??
+    [unknownWord("(what fd found)")];
+  for (const { option, cmd } of commands) {
+    if (!cmd.length) continue;
+    const placed = cmd.some((w) => w.kind === "static" && PLACEHOLDER.test(w.value));
+    const argv = cmd.flatMap((w) =>
+      w.kind === "static" && w.value === "{}"
+        ? found
+        : w.kind === "static" && PLACEHOLDER.test(w.value)
+        ? [unknownWord(w.value)]
+        : [w]
+    );
+    run.stage(placed ? argv : [...argv, ...found], `fd ${option.value}`);
   }
 }
 
@@ -100,7 +132,7 @@ const NOT_PATHS = new Set(["-l", "--list-details", "--format", "--base-directory
  */
 function fdListing(stage: Stage): Listing[] | null {
   const args = stage.argv.slice(1);
-  if (args.some((w) => execAt(w) !== null)) return null;
+  if (segments(args).commands.length) return null;
   const values = args.map((w) =>
     w.kind === "static" || (w.kind === "glob" && w.prefix !== "") ? w.value : null
   );

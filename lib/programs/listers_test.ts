@@ -87,13 +87,22 @@ Deno.test("fd: what it prints is paths below its search paths", () => {
   for (const [command, want] of rows) assert.deepEqual(runs(command), [want], command);
 });
 
-Deno.test("fd: -x / -X run a command, in a cluster or glued too", () => {
-  assert.deepEqual(runs("fd -e py -x wc -l"), ["wc -l (what fd found)"]);
-  assert.deepEqual(runs("fd -Hx rm {} ;"), ["rm {} (what fd found)"]);
-  assert.deepEqual(runs("fd -HIX rm"), ["rm (what fd found)"]);
-  assert.deepEqual(runs("fd -xrm"), ["rm (what fd found)"]);
-  assert.deepEqual(runs("fd --exec-batch=rm"), ["rm (what fd found)"]);
-  assert.deepEqual(runs("fd --exec rm \\; . src"), ["rm (what fd found)"]);
+Deno.test("fd: -x / -X run a command on the paths it lists, in a cluster or glued too", () => {
+  assert.deepEqual(runs("fd -e py -x wc -l"), ["wc -l @./(paths fd lists)/*.py"]);
+  assert.deepEqual(runs("fd -Hx rm {} \\; . src"), ["rm @src/(paths fd lists)/"]);
+  assert.deepEqual(runs("fd -HIX rm"), ["rm @./(paths fd lists)/"]);
+  assert.deepEqual(runs("fd -xrm"), ["rm @./(paths fd lists)/*"]);
+  assert.deepEqual(runs("fd . src --exec-batch=rm"), ["rm @src/(paths fd lists)/*"]);
+  // (Every word after it up to `;` is the command.)
+  assert.deepEqual(runs("fd --exec-batch=rm . src"), ["rm . src @./(paths fd lists)/*"]);
+  assert.deepEqual(runs("fd --exec rm \\; . src"), ["rm @src/(paths fd lists)/*"]);
+  // Another placeholder (`{/}` is a bare name), the path inside text: not known.
+  assert.deepEqual(runs("fd -x mv {} {/.}.bak"), ["mv @./(paths fd lists)/* {/.}.bak"]);
+  assert.deepEqual(runs("fd -x cat {/}"), ["cat {/}"]);
+  // (The shell text with fd's path in it is not known: a stage not known runs.)
+  assert.deepEqual(runs("fd -x sh -c 'rm {}'"), ["sh -c rm {}", "rm {}"]);
+  // What fd lists is not known: what it finds is not.
+  assert.deepEqual(runs("fd -l -x rm"), ["rm (what fd found)"]);
   // `-tx` is the type `x` (executables), no command.
   assert.deepEqual(runs("fd -tx"), []);
   // A word not known may be `-xrm`.
@@ -152,6 +161,11 @@ const ROWS: [string, Action, Action][] = [
   ["fd -e ts . src | xargs cat", "deny", "allow"],
   ["fd . src | xargs cat", "deny", "ask"], // a *.pem may be below src
   ["fd . / -x rm", "deny", "deny"],
+  ["fd . ~/.ssh -x cat", "deny", "deny"],
+  ["fd . keys -X cat", "deny", "deny"],
+  ["fd -x cat {/}", "deny", "ask"], // a bare name, opened in the cwd
+  ["fd -x sh -c 'cat {}'", "deny", "deny"],
+  ["fd -e ts . src -X wc -l", "deny", "allow"],
   ["fd -X rm", "deny", "deny"],
   ["fd -Hx rm", "deny", "deny"],
   ["fd -xrm", "deny", "deny"],
