@@ -8,9 +8,14 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import { derived, listedLines, literal, unknownWord } from "./words.ts";
 
-/** The commands `find -exec … ;` (and its kin) run, with `{}` a path below a starting point. */
+/**
+ * The commands `find -exec … ;` (and its kin) run. A `{}` of `-exec`/`-ok` is a path of what
+ * find lists up to that primary (its tests before it filter the names), as xargs's words are;
+ * otherwise (`-execdir`'s `./NAME` in each file's directory, `{}` inside other text, a listing
+ * not known) it is anything below a starting point.
+ */
 function findCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const roots: string[] = [];
@@ -22,12 +27,16 @@ function findCommands(stage: Stage, run: Runner): void {
   for (let i = 0; i < args.length; i++) {
     const v = args[i].kind === "static" ? args[i].value : "";
     if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue;
+    const listed = v === "-exec" || v === "-ok"
+      ? listedLines(derived(stage, stage.argv.slice(0, i + 1), "find"), findListing)
+      : null;
     const cmd: Word[] = [];
     let j = i + 1;
     for (; j < args.length; j++) {
       const x = args[j];
       if (x.kind === "static" && (x.value === ";" || x.value === "+")) break;
-      if (x.kind === "static" && x.value.includes("{}")) {
+      if (x.kind === "static" && x.value === "{}" && listed) cmd.push(...listed);
+      else if (x.kind === "static" && x.value.includes("{}")) {
         for (const r of roots) cmd.push(unknownWord(x.value, r.endsWith("/") ? r : r + "/"));
       } else cmd.push(x);
     }

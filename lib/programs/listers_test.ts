@@ -257,3 +257,38 @@ const LOOPS: [string, Action, Action][] = [
 Deno.test("while read: hostile and everyday loops get their verdicts", async () => {
   await checkTable(LOOPS);
 });
+
+Deno.test("find -exec: `{}` is a path of what find lists up to the primary", async () => {
+  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+  const exec = (command: string) => {
+    const a = analyzeBash(command, env, parser);
+    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
+    return innerStages(a.stages[0], { analyze, depth: 0 }).map((s) =>
+      s.argv.map((w) => (w.listed ? "@" : w.kind === "glob" ? "*" : "") + w.value).join(" ")
+    );
+  };
+  assert.deepEqual(exec("find src -name '*.py' -exec wc -l {} +"), [
+    "wc -l @src/(paths find lists)/*.py @src/(paths find lists)/.*.py",
+  ]);
+  assert.deepEqual(exec("find -H /etc -name shadow -exec cat {} \\;"), [
+    "cat @/etc/(paths find lists)/shadow",
+  ]);
+  // Tests after it filter nothing it gets; -execdir's `./NAME`, `{}` in other text, a second
+  // -exec: anything below the start points.
+  assert.deepEqual(exec("find src -exec cat {} \\; -name '*.py'"), [
+    "cat @src/(paths find lists)/",
+  ]);
+  assert.deepEqual(exec("find src -name x -execdir cat {} \\;"), ["cat *{}"]);
+  assert.deepEqual(exec("find src -name x -exec cat {}/.. \\;"), ["cat *{}/.."]);
+  assert.deepEqual(exec("find src -name x -exec true \\; -exec cat {} \\;"), ["true", "cat *{}"]);
+  await checkTable([
+    ['find src -name "*.ts" -exec cat {} +', "deny", "allow"],
+    ['find . -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ["find keys/ -exec cat {} +", "deny", "deny"],
+    ['find src -exec cat {} \\; -name "*.ts"', "deny", "ask"],
+    ['find src ! -name "*.ts" -exec cat {} +', "deny", "ask"],
+    ['find src -name "*.ts" -exec cat {}/../../.env \\;', "deny", "deny"],
+    ["find -H /etc -name shadow -exec cat {} \\;", "deny", "ask"],
+    ['find src -name "*.ts" -ok rm {} \\;', "deny", "deny"],
+  ]);
+});
