@@ -237,21 +237,28 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     if (reached.length) out.globbed = reached;
     for (const r of reached) if (!paths.includes(r)) paths.push(r);
   }
+  // A tree read following the links inside it (`grep -R key .`), or paths listed below it
+  // (`find . | xargs cat`, which opens a listed link): where the links lead is reached, unless no
+  // listed path is a link (`find . -type f`). A listed name with a blank becomes words of its own
+  // (`a ..` is `a` and `..`), unless each path is passed whole (`-exec … {}`, `xargs -0`).
+  const links = shared.followsLinks || (target.listed !== undefined && !target.listed.noLinks);
+  const splits = target.listed !== undefined && !target.listed.whole;
   if (
-    (shared.followsLinks || target.listed) &&
+    (links || splits) &&
     (target.kind === "argument" || target.kind === "path" || target.kind === "cwd") &&
     ctx.fs.isDirectory?.(real)
   ) {
-    // A tree read following the links inside it (`grep -R key .`), or paths listed below it
-    // (`find . | xargs cat`, which opens a listed link): where the links lead is reached. The
-    // whole filesystem is never walked within the bounds: not tried.
+    // (The whole filesystem is never walked within the bounds: not tried.)
     const found = real === "/" ? TOO_LARGE : treeLinks(real, ctx.fs);
-    if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
-    for (const r of found.links) if (!paths.includes(r)) paths.push(r);
+    if (links) {
+      if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
+      for (const r of found.links) if (!paths.includes(r)) paths.push(r);
+    }
     if (!found.complete) {
-      out.unseen = "the tree is too large to see where the symlinks inside it lead";
-    } // A listed name with a blank becomes words of its own (`a ..` is `a` and `..`).
-    else if (target.listed && found.splits) out.unseen = "names below it would be split into words";
+      out.unseen = links
+        ? "the tree is too large to see where the symlinks inside it lead"
+        : "the tree is too large to see whether names below it would be split into words";
+    } else if (splits && found.splits) out.unseen = "names below it would be split into words";
   }
   if (shared.links.length) {
     // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).

@@ -4,7 +4,7 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
+import { isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
 import {
   DOT_DOT,
   processPath,
@@ -39,9 +39,9 @@ export interface Target {
   write?: boolean;
   /**
    * Paths a program listed below `path` (`find src | xargs cat`): whichever they are, and where
-   * the symlinks among them lead.
+   * the symlinks among them lead (unless `Listed.noLinks`).
    */
-  listed?: true;
+  listed?: Listed;
 }
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
@@ -369,7 +369,7 @@ function listedTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[]
   };
   const at = (path: string): Target => {
     if (/^\/(proc|dev)(\/|$)/.test(resolve(path))) return unknown;
-    return { ...located("argument", path, "below", w.text), listed: true };
+    return { ...located("argument", path, "below", w.text), listed: w.listed };
   };
   if (dir === "~" || dir.startsWith("~/")) return [at(ctx.home + dir.slice(1))];
   if (dir.startsWith("/")) return [at(dir)];

@@ -28,7 +28,9 @@ function findCommands(stage: Stage, run: Runner): void {
     const v = args[i].kind === "static" ? args[i].value : "";
     if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue;
     const listed = v === "-exec" || v === "-ok"
-      ? listedLines(derived(stage, stage.argv.slice(0, i + 1), "find"), findListing)
+      ? listedLines(derived(stage, stage.argv.slice(0, i + 1), "find"), findListing, {
+        whole: true,
+      })
       : null;
     const cmd: Word[] = [];
     let j = i + 1;
@@ -140,7 +142,20 @@ function findListing(stage: Stage): Listing[] | null {
   const filtered = at >= 0 && at + 1 < expression.length &&
     !expression.some((w) => FIND_OPERATORS.test(w.value));
   const name = filtered ? expression[at + 1].value : undefined;
-  return (roots.length ? roots : [literal(".")]).flatMap((under) => namedBelow(under, name));
+  const listings = (roots.length ? roots : [literal(".")]).flatMap((under) =>
+    namedBelow(under, name)
+  );
+  // Only files or only directories, found without following links (-P, find's default, for the
+  // starting points too): none is a symlink, and none lies below one.
+  const type = expression.findIndex((w) => w.value === "-type");
+  if (
+    type >= 0 && /^[fd]$/.test(expression[type + 1]?.value ?? "") &&
+    !expression.some((w) => FIND_OPERATORS.test(w.value)) && !findFollows(stage.argv) &&
+    !args.slice(0, args.length - expression.length).some((w) => /^-[HLP]*H/.test(w.value))
+  ) {
+    for (const l of listings) l.noLinks = true;
+  }
+  return listings;
 }
 
 /**

@@ -110,6 +110,7 @@ function grepListing(stage: Stage): Listing[] | null {
   const values = read as string[];
   let names = false;
   let recursive = false;
+  let follows = false;
   let patternGiven = false;
   const operands: number[] = [];
   for (const t of readOptions(values, grammarOf(GREP))) {
@@ -119,6 +120,7 @@ function grepListing(stage: Stage): Listing[] | null {
     if (NOT_NAMES.has(t.name)) return null;
     if (NAMES_ONLY.has(t.name)) names = true;
     if (/^-[rR]$|^--(dereference-)?recursive$/.test(t.name)) recursive = true;
+    if (/^-R$|^--dereference-recursive$/.test(t.name)) follows = true;
     if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
   }
   if (!names) return null;
@@ -138,7 +140,13 @@ function grepListing(stage: Stage): Listing[] | null {
   // (A glob with a `/` is no base name to filter by: then no filter is said.)
   const filter = glob?.includes("/") ? undefined : glob;
   const roots = files.length ? files.map((i) => args[i]) : [literal(".")];
-  return roots.flatMap((under) => namedBelow(under, filter));
+  const listings = roots.flatMap((under) => namedBelow(under, filter));
+  // -r skips the symlinks it meets below its operands (-R follows them); an operand that is a
+  // glob or another program's path may be a link itself, which -r follows.
+  if (!follows && roots.every((w) => w.kind === "static" && !w.listed)) {
+    for (const l of listings) l.noLinks = true;
+  }
+  return listings;
 }
 
 /**
@@ -146,7 +154,7 @@ function grepListing(stage: Stage): Listing[] | null {
  * program listed (`find src | xargs grep -l x`), when it cannot be read as an option.
  */
 function namesFiles(w: Word): boolean {
-  return (w.kind === "glob" || w.listed === true) && !w.value.startsWith("-") &&
+  return (w.kind === "glob" || w.listed !== undefined) && !w.value.startsWith("-") &&
     w.prefix !== "" && !w.prefix.startsWith("-");
 }
 

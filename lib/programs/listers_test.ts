@@ -292,3 +292,35 @@ Deno.test("find -exec: `{}` is a path of what find lists up to the primary", asy
     ['find src -name "*.ts" -ok rm {} \\;', "deny", "deny"],
   ]);
 });
+
+Deno.test("find -type f / -type d: no path it lists is a symlink, so no link below is reached", async () => {
+  // The project holds `innocent.txt -> ~/.ssh/id_rsa` and `keys -> ~/.ssh`: find (no -L, -H,
+  // -follow) never prints them with -type f and never goes into keys; `{}` and `xargs -0` pass
+  // each path whole. Anything that lists links or follows them still reaches where they lead.
+  await checkTable([
+    // (find -exec is no $safe-bash: read-only denies it whatever it runs.)
+    ['find . -type f -name "*.ts" -exec cat {} +', "deny", "allow"],
+    ['find . -name "*.ts" -type f -exec wc -l {} \\;', "deny", "allow"],
+    ['find . -type d -name "*.ts" -exec cat {} +', "deny", "allow"],
+    ['find . -type f -name "*.ts" -print0 | xargs -0 cat', "allow", "allow"],
+    ['find . -type f -name "*.ts" -print0 | xargs --null cat', "allow", "allow"],
+    // Names with blanks would be split by xargs: the tree is looked at (no name splits here).
+    ['find . -type f -name "*.ts" | xargs cat', "allow", "allow"],
+    // .env may be among the files (a deny glob that may be reached asks).
+    ["find . -type f -exec cat {} +", "deny", "ask"],
+    // Links listed or followed.
+    ['find . -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find -L . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -follow -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find -H . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find -PH . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -xtype f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ["find . -type l -exec cat {} +", "deny", "deny"],
+    ['find . -type f,l -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -type f -o -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . ! -type d -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -name "*.ts" -print0 | xargs -0 cat', "deny", "deny"],
+    ["find keys -type f -exec cat {} +", "deny", "deny"],
+    ["find k* -type f -exec cat {} +", "deny", "deny"],
+  ]);
+});

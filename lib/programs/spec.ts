@@ -103,6 +103,11 @@ export interface Listing {
   names?: string;
   /** The path printed is `under` itself, a file named as it is (`grep -l x a.py` prints `a.py`). */
   exact?: boolean;
+  /**
+   * No path printed is a symlink or passes through one below `under` (`find src -type f`,
+   * `grep -rl`, which skips the links it meets): see `Listed.noLinks`.
+   */
+  noLinks?: true;
 }
 
 /**

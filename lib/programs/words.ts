@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { Listed, Stage, Word } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 import type { ListingOf } from "./spec.ts";
 
@@ -28,12 +28,17 @@ export function unknownWord(text: string, prefix = ""): Word {
  * A path a program listed (see `Listing`): below `under`'s value (or its prefix, for a glob), its
  * last component `names` when given (shown in its text, which the protections read).
  */
-export function listedWord(under: Word, names: string | undefined, what: string): Word {
+export function listedWord(
+  under: Word,
+  names: string | undefined,
+  what: string,
+  listed: Listed = {},
+): Word {
   const prefix = under.kind === "static"
     ? (under.value.endsWith("/") ? under.value : under.value + "/")
     : under.prefix;
   const text = `${prefix}(${what})/${names ?? ""}`;
-  return { value: text, kind: "dynamic", prefix, text, listed: true };
+  return { value: text, kind: "dynamic", prefix, text, listed };
 }
 
 /**
@@ -41,11 +46,21 @@ export function listedWord(under: Word, names: string | undefined, what: string)
  * (`find src` prints paths below src): one word per listing, or null when it may print anything
  * else, or names a reader would split (blanks, quotes, backslashes).
  */
-export function listedLines(source: Stage, listingOf: ListingOf): Word[] | null {
+export function listedLines(
+  source: Stage,
+  listingOf: ListingOf,
+  opts: { whole?: boolean } = {},
+): Word[] | null {
   const listings = listingOf(source);
   if (!listings || listings.some((l) => /[\s"'\\]/.test(l.names ?? ""))) return null;
   const what = `paths ${programName(source.argv[0])} lists`;
-  return listings.map((l) => l.exact ? l.under : listedWord(l.under, l.names, what));
+  return listings.map((l) => {
+    if (l.exact) return l.under;
+    const listed: Listed = {};
+    if (l.noLinks) listed.noLinks = true;
+    if (opts.whole) listed.whole = true;
+    return listedWord(l.under, l.names, what, listed);
+  });
 }
 
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */

@@ -69,16 +69,20 @@ function commandsOf(args: Word[], grammar: OptionGrammar, unknowns = 0): Word[][
 
 /**
  * The words xargs reads from a program before it in the pipeline whose output is paths below
- * known places (`find src | xargs cat`): paths there (`lines`). Null when its input is anything
- * else (a file given by `-a`, a program that prints other text).
+ * known places (`find src | xargs cat`): paths there (`lines`); with `-0`, each one whole (a
+ * name with blanks is not split). Null when its input is anything else (a file given by `-a`, a
+ * program that prints other text).
  */
 function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
   const values = stage.argv.slice(1).map((a) => (a.kind === "static" ? a.value : null));
+  let nul = false;
   for (const t of readOptions(values, XARGS)) {
     if (t.kind === "valued" && (t.name === "-a" || t.name === "--arg-file")) return null;
+    if (t.kind === "flag" && (t.name === "-0" || t.name === "--null")) nul = true;
     if (t.kind !== "valued" && t.kind !== "flag") break;
   }
-  return lines;
+  if (!nul || !lines) return lines;
+  return lines.map((w) => (w.listed ? { ...w, listed: { ...w.listed, whole: true } } : w));
 }
 
 /**

@@ -145,12 +145,19 @@ Deno.test("xargs: git ls-files lists paths below the cwd", () => {
 
 Deno.test("xargs: the file names grep -l prints are judged where they lie", async () => {
   await checkTable([
-    // Below what grep searches: a protected name may be there (ask), a link there leads out.
+    // Below what grep searches: a protected name may be there (ask). -r skips the symlinks it
+    // meets below its operands (GNU grep, checked): `innocent.txt -> ~/.ssh/id_rsa` and `keys ->
+    // ~/.ssh` are never printed; -R follows them, and a link given as an operand is followed.
     ["grep -rl TODO src | xargs cat", "ask", "ask"],
-    ["grep -rl x . | xargs cat", "deny", "deny"],
-    ["grep -rl x --include=*.ts . | xargs cat", "deny", "deny"],
-    ["grep -rl x ~ | xargs cat", "deny", "deny"],
-    ["grep -rl x ../.. | xargs cat", "deny", "deny"],
+    ["grep -rl x . | xargs cat", "ask", "ask"],
+    ["grep -rl x --include=*.ts . | xargs cat", "allow", "allow"],
+    ["grep -rl x ~ | xargs cat", "ask", "ask"],
+    ["grep -rl x ../.. | xargs cat", "ask", "ask"],
+    ["grep -Rl x . | xargs cat", "deny", "deny"],
+    ["grep -Rl x --include=*.ts . | xargs cat", "deny", "deny"],
+    ["grep -rl x --dereference-recursive --include=*.ts . | xargs cat", "deny", "deny"],
+    ["grep -rl x --include=*.ts keys | xargs cat", "deny", "deny"],
+    ["grep -rl x --include=*.ts k* | xargs cat", "deny", "deny"],
     ["grep -rlZ x src | xargs -0 cat", "ask", "ask"],
     // Without -r the names are the operands themselves.
     ["grep -l x src/main.ts README.md | xargs wc -l", "allow", "allow"],

@@ -24,9 +24,9 @@ export interface Word {
   pattern?: string;
   /**
    * A path some program listed for this one (`find src | xargs cat`): below `prefix`, no value
-   * that could be anything.
+   * that could be anything; how it reaches the reader (see `Listed`).
    */
-  listed?: true;
+  listed?: Listed;
   /**
    * The word is a line `read` took from what a stage prints (`find src | while read -r f; do
    * cat "$f"; done`): what it is only the program that prints it knows (see `LineOf`).
@@ -42,6 +42,23 @@ export interface LineOf {
   raw: boolean;
   /** Without `IFS=`, blanks at both ends are removed. */
   trimmed: boolean;
+}
+
+/**
+ * How the paths a program listed reach the program reading them, which says what of the tree below
+ * the listed place needs to be seen (its symlinks, names with blanks): nothing said, both.
+ */
+export interface Listed {
+  /**
+   * No path listed is a symlink or passes through one below the listed place (`find src -type
+   * f`: find does not follow links, and a link is no file): where links lead is not reached.
+   */
+  noLinks?: true;
+  /**
+   * Each path reaches the reader as one word (`find -exec … {}`, `find -print0 | xargs -0`): a
+   * name with blanks or quotes is not split into other words.
+   */
+  whole?: true;
 }
 
 /** A redirect of a stage. */
