@@ -25,7 +25,10 @@ for (const file of CASES) {
     child.stderr.on("data", (d) => output += d);
     const code = await new Promise<number | null>((r) => child.on("close", r));
     assert.equal(code, 0, output);
-    assert.match(output, /\nok \| [1-9]\d* passed \| 0 failed/, output);
+    // Some ran, or every one was ignored because the sandbox cannot start here (the Nix build
+    // has no bubblewrap; CI's own run sets PI_CONTROLS_SANDBOX=required, so they cannot be).
+    const summary = output.match(/\nok \| (\d+) passed \| 0 failed(?: \| (\d+) ignored)?/);
+    assert.ok(summary && Number(summary[1]) + Number(summary[2] ?? 0) > 0, output);
     assert.doesNotMatch(output, /FAILED/, output);
   });
 }
