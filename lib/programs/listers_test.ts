@@ -6,22 +6,16 @@
 import assert from "node:assert/strict";
 import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
+import { innerRuns } from "../testing_stages.ts";
 import { checkTable } from "../testing_adversarial.ts";
 import type { Action } from "../types.ts";
 import { carriesCommand } from "./env.ts";
-import { innerStages, withLines } from "./expand.ts";
+import { withLines } from "./expand.ts";
 
 const parser = await loadBashParser();
 
 /** What the last stage of a pipeline runs, listed words marked `@`. */
-function runs(command: string): string[] {
-  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
-  const a = analyzeBash(command, env, parser);
-  const analyze = (text: string) => analyzeBash(text, env, parser).stages;
-  return innerStages(a.stages[a.stages.length - 1], { analyze, depth: 0 }).map((s) =>
-    s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
-  );
-}
+const runs = (command: string) => innerRuns(parser, command, { of: "last" });
 
 Deno.test("ls: what it prints into a pipe is names a reader opens in its own cwd", () => {
   // deno-fmt-ignore
@@ -259,14 +253,7 @@ Deno.test("while read: hostile and everyday loops get their verdicts", async () 
 });
 
 Deno.test("find -exec: `{}` is a path of what find lists up to the primary", async () => {
-  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
-  const exec = (command: string) => {
-    const a = analyzeBash(command, env, parser);
-    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
-    return innerStages(a.stages[0], { analyze, depth: 0 }).map((s) =>
-      s.argv.map((w) => (w.listed ? "@" : w.kind === "glob" ? "*" : "") + w.value).join(" ")
-    );
-  };
+  const exec = (command: string) => innerRuns(parser, command, { globs: true });
   assert.deepEqual(exec("find src -name '*.py' -exec wc -l {} +"), [
     "wc -l @src/(paths find lists)/*.py @src/(paths find lists)/.*.py",
   ]);

@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
+import { innerRuns } from "../testing_stages.ts";
 import { checkTable } from "../testing_adversarial.ts";
 import type { Action } from "../types.ts";
-import { carriesCommand } from "./env.ts";
-import { innerStages } from "./expand.ts";
 
 const parser = await loadBashParser();
 
 /** The commands xargs/parallel run, as text. */
-function runs(command: string): string[] {
-  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
-  const a = analyzeBash(command, env, parser);
-  const analyze = (text: string) => analyzeBash(text, env, parser).stages;
-  return innerStages(a.stages[0], { analyze, depth: 0 }).map((s) =>
-    s.argv.map((w) => w.value).join(" ")
-  );
-}
+const runs = (command: string) => innerRuns(parser, command, { listed: false });
+/** What the xargs stage of a pipeline runs, listed words marked `@`. */
+const cmd = (command: string) => innerRuns(parser, command, { of: { program: "xargs" } });
 
 Deno.test("xargs: its options are read as xargs reads them, clusters and glued values too", () => {
   assert.deepEqual(runs("xargs -0n 5 rm -rf"), ["rm -rf (xargs input)"]);
@@ -63,15 +56,6 @@ Deno.test("xargs and parallel: hostile option spellings get their verdicts", asy
 });
 
 Deno.test("xargs: words a listing program before it prints are paths below its places", () => {
-  const cmd = (command: string) => {
-    const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
-    const a = analyzeBash(command, env, parser);
-    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
-    const xargs = a.stages.find((s) => s.argv[0].value === "xargs")!;
-    return innerStages(xargs, { analyze, depth: 0 }).map((s) =>
-      s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
-    );
-  };
   assert.deepEqual(cmd("find src | xargs cat"), ["cat @src/(paths find lists)/"]);
   // find's `*` matches a leading dot, bash's does not: both names are kept.
   assert.deepEqual(cmd("find src tests -name '*.py' | xargs grep -l x"), [
@@ -122,15 +106,6 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
 });
 
 Deno.test("xargs: git ls-files lists paths below the cwd", () => {
-  const cmd = (command: string) => {
-    const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
-    const a = analyzeBash(command, env, parser);
-    const analyze = (text: string) => analyzeBash(text, env, parser).stages;
-    const xargs = a.stages.find((s) => s.argv[0].value === "xargs")!;
-    return innerStages(xargs, { analyze, depth: 0 }).map((s) =>
-      s.argv.map((w) => (w.listed ? "@" : "") + w.value).join(" ")
-    );
-  };
   assert.deepEqual(cmd("git ls-files '*.py' | xargs wc -l"), [
     "wc -l @./(paths git lists)/*.py @./(paths git lists)/.*.py",
   ]);
