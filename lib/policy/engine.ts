@@ -61,6 +61,7 @@ import type {
   Config,
   ConfigError,
   Context,
+  FsFacts,
   Rule,
   StageVerdict,
   TargetVerdict,
@@ -206,6 +207,18 @@ const OTHER = {};
 /** A tree walked for its symlinks that is larger than the walk's bounds. */
 const TOO_LARGE = { links: [], complete: false, splits: false };
 
+/** Trees walked in this decision, by the decision's memo (its targets often share a tree). */
+const walks = new WeakMap<FsFacts, Map<string, ReturnType<typeof treeLinks>>>();
+
+/** treeLinks, once per tree in a decision (`fs` is the decision's memo). */
+function walked(dir: string, fs: FsFacts): ReturnType<typeof treeLinks> {
+  let trees = walks.get(fs);
+  if (!trees) walks.set(fs, trees = new Map());
+  let found = trees.get(dir);
+  if (!found) trees.set(dir, found = treeLinks(dir, fs));
+  return found;
+}
+
 /** Where a target's path leads: the paths to judge, and how each was reached. */
 interface Reached {
   /** The lexical path, the resolved one, and those a glob or a made link reaches. */
@@ -249,7 +262,7 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     ctx.fs.isDirectory?.(real)
   ) {
     // (The whole filesystem is never walked within the bounds: not tried.)
-    const found = real === "/" ? TOO_LARGE : treeLinks(real, ctx.fs);
+    const found = real === "/" ? TOO_LARGE : walked(real, ctx.fs);
     if (links) {
       if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
       for (const r of found.links) if (!paths.includes(r)) paths.push(r);

@@ -26,6 +26,11 @@ interface CompiledProtection {
    * path it matches contains (a quick test before the regex); "" when it starts with one.
    */
   needle: string;
+  /**
+   * Relative built-in globs without wildcards (`.pi/extensions`): their leading parts
+   * (`.pi`, `.pi/extensions` without the last), each also after a slash, and the first name.
+   */
+  heads?: { parts: string[]; first: string };
 }
 
 const compiled = new WeakMap<Config, Map<string, CompiledProtection[]>>();
@@ -74,7 +79,13 @@ function compile(entry: ProtectionEntry, home: string): CompiledProtection {
     : null;
   const head = glob.replace(/^\.\//, "");
   const needle = prefix === null ? head.slice(0, head.search(/[*?[]|$/)) : "";
-  return { entry, full, component: null, prefix, literal: false, needle };
+  const out: CompiledProtection = { entry, full, component: null, prefix, literal: false, needle };
+  if (prefix === null && entry.writes) {
+    const parts = entry.glob.split("/");
+    out.heads = { parts: [], first: parts[0] };
+    for (let n = 1; n < parts.length; n++) out.heads.parts.push(parts.slice(0, n).join("/"));
+  }
+  return out;
 }
 
 function compiledFor(config: Config, home: string): CompiledProtection[] {
@@ -318,7 +329,7 @@ export function protectionBelow(
     } else if (p.full) {
       const prefix = p.prefix;
       if (prefix === null && p.entry.writes) {
-        if (opts.trees && anyDepthBelow(p.entry.glob, dir, word, opts.exists)) consider(p.entry);
+        if (opts.trees && anyDepthBelow(p.heads!, dir, word, opts.exists)) consider(p.entry);
       } else if (
         prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")
       ) {
@@ -331,18 +342,19 @@ export function protectionBelow(
 
 /** Whether a relative built-in glob (`.pi/extensions`, no wildcards) may lie below `dir`. */
 function anyDepthBelow(
-  glob: string,
+  heads: { parts: string[]; first: string },
   dir: string,
   word: string | null,
   exists: ((path: string) => boolean) | undefined,
 ): boolean {
-  const parts = glob.split("/");
-  const tail = dir.split("/");
   // dir is `…/.pi` (a leading part of the glob): what the glob names lies right below it.
-  for (let n = 1; n < parts.length; n++) {
-    if (tail.slice(-n).join("/") === parts.slice(0, n).join("/")) return true;
+  for (const head of heads.parts) {
+    if (
+      dir.endsWith(head) &&
+      (dir.length === head.length || dir.charCodeAt(dir.length - head.length - 1) === 47)
+    ) return true;
   }
   // A glob reaches the names of dir its last word matches; a tree reaches what is there.
-  if (word !== null) return word === "" || bashGlobMatches(word, parts[0]);
-  return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${parts[0]}`);
+  if (word !== null) return word === "" || bashGlobMatches(word, heads.first);
+  return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${heads.first}`);
 }

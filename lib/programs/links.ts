@@ -252,6 +252,9 @@ export function treeLinks(
       if (links.length >= TREE_LINKS) return { links, complete: false, splits };
     }
     for (const e of kinds.dirs) queue.push(base + e.name);
+    // Every directory found is listed in turn: once more are found than the bound allows, the
+    // walk cannot be complete, and the listings left would only cost time (a stat each).
+    if (queue.length > TREE_LISTINGS) return { links, complete: false, splits };
   }
   return { links, complete: true, splits };
 }
