@@ -10,6 +10,7 @@ import { classify } from "./evals.ts";
 import { explainVerdict } from "./explain.ts";
 import { boundariesOf } from "./cli_sandbox.ts";
 import { renderBoundaries } from "./policy/sandbox.ts";
+import { realFs } from "./policy/fs_facts.ts";
 import { type CliIo, EXIT, exitFor, UsageError } from "./cli_io.ts";
 import type { Flags } from "./cli_flags.ts";
 import {
@@ -65,8 +66,17 @@ export async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
     if (pending.length) io.out(pending.join(""));
     pending = [];
   };
-  // The config of each other directory a line names, read once for the run.
+  // The config of each other directory a line names, read once for the run; one context per
+  // directory, all on one real filesystem (its listings are kept while their directories are
+  // unchanged, as in pi).
   const others = new Map<string, Loaded>();
+  const fs = realFs();
+  const contexts = new Map<string, Context>();
+  const contextIn = (dir: string): Context => {
+    let ctx = contexts.get(dir);
+    if (!ctx) contexts.set(dir, ctx = { ...context(io, dir), fs });
+    return ctx;
+  };
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
     let entry: Record<string, unknown>;
@@ -89,10 +99,11 @@ export async function cmdCheck(io: CliIo, flags: Flags): Promise<number> {
     // (A line in another directory meets that directory's config.)
     let lineLoaded = lineCwd === cwd ? loaded : others.get(lineCwd);
     if (!lineLoaded) others.set(lineCwd, lineLoaded = loadView(io, flags, lineCwd));
+    const ctx = contextIn(lineCwd);
     const v = await classify(
-      verdictFor(lineLoaded, { tool: entry.tool as string, input }, context(io, lineCwd), p),
+      verdictFor(lineLoaded, { tool: entry.tool as string, input }, ctx, p),
       lineLoaded.eff?.config ?? null,
-      context(io, lineCwd),
+      ctx,
       evals,
     );
     emit(JSON.stringify(entry.id !== undefined ? { id: entry.id, ...v } : v) + "\n");

@@ -79,7 +79,7 @@ import {
 import { networkText } from "./policy/sandbox_network.ts";
 import type { SandboxProbe } from "./sandbox_runner.ts";
 import type { NetworkProxy } from "./sandbox_proxy.ts";
-import type { Action, Config, Context, Verdict } from "./types.ts";
+import type { Action, Config, Context, FsFacts, Verdict } from "./types.ts";
 
 export { CHOICES, type Mode };
 
@@ -162,6 +162,11 @@ interface Gate {
   parser: BashParser | null;
   parserPromise: Promise<void> | null;
   sandbox: SandboxState;
+  /**
+   * The real filesystem, one for the session: its directory listings are kept while their
+   * directories are unchanged (checked on every call), so a glob or a walk lists only what changed.
+   */
+  fs: FsFacts;
 }
 
 /** Tell the user once per process about a failure they must know of. */
@@ -207,7 +212,7 @@ function ensureParser(g: Gate): Promise<void> {
 }
 
 function context(g: Gate, cwd: string): Context {
-  return { cwd, home: g.home, env: g.env, fs: realFs() };
+  return { cwd, home: g.home, env: g.env, fs: g.fs };
 }
 
 /** Whether the folder of a project config is trusted: pi 1.x says; else pi-controls' store. */
@@ -300,17 +305,21 @@ function startup(g: Gate, ctx: PiContext): void {
   }
   if (l.status === "ok" && l.config.tests.length) {
     const c = l.config;
-    void ensureParser(g).then(() => {
-      const failed = runConfigTests(c, context(g, ctx.cwd), { parser: g.parser })
-        .filter((r) => !r.ok);
-      for (const f of failed) {
-        const msg =
-          `pi-controls: config example fails: ${f.test.tool} ${JSON.stringify(f.test.input)} ` +
-          `expected ${f.test.expect}, got ${f.actual}`;
-        announce(ctx, msg, "warning");
-        log(g, { event: "config-test-failed", message: msg });
-      }
-    });
+    // The config's examples are checked once the parser is there, after a tool call already
+    // waiting for it is decided (a later microtask: its continuation is queued first).
+    void ensureParser(g).then(() =>
+      queueMicrotask(() => {
+        const failed = runConfigTests(c, context(g, ctx.cwd), { parser: g.parser })
+          .filter((r) => !r.ok);
+        for (const f of failed) {
+          const msg =
+            `pi-controls: config example fails: ${f.test.tool} ${JSON.stringify(f.test.input)} ` +
+            `expected ${f.test.expect}, got ${f.actual}`;
+          announce(ctx, msg, "warning");
+          log(g, { event: "config-test-failed", message: msg });
+        }
+      })
+    );
   }
   log(g, line);
   showStatus(g, ctx);
@@ -700,6 +709,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     lastCtx: null,
     parser: null,
     parserPromise: null,
+    fs: realFs(),
     sandbox: newSandboxState(env, opts.sandboxProbe, opts.sandboxProxy),
   };
 

@@ -235,3 +235,20 @@ Deno.test("the dialog offers saving a command with no subcommand as itself, neve
   assert.ok(await offers("rm build.log -r src"));
   assert.ok(await offers("rm other.log"));
 });
+
+Deno.test("the config's examples are checked at session start, after a call already waiting is decided", async () => {
+  const t = setup({
+    ...CONFIG,
+    tests: [
+      { tool: "bash", input: { command: "rm -rf build" }, expect: "deny" },
+      { tool: "bash", input: { command: "git push origin main" }, expect: "allow" },
+    ],
+  });
+  // The first call waits for the parser, as the examples do; it is decided all the same.
+  assert.equal((await t.call("rm -rf build"))?.block, true);
+  await new Promise((r) => setTimeout(r, 0));
+  const failing = t.notes.filter((n) => n.text.includes("config example fails"));
+  assert.deepEqual(failing.map((n) => n.type), ["warning"], JSON.stringify(t.notes));
+  assert.match(failing[0].text, /git push origin main.* expected allow, got ask/);
+  assert.ok(t.log().some((e) => e.event === "config-test-failed"));
+});
