@@ -90,7 +90,8 @@ export function isLong(t: OptionToken): boolean {
  * after operands too (GNU order); a reader that stops at the first operand stops itself. After
  * `--`, every word is an operand.
  */
-export function readOptions(args: (string | null)[], grammar: OptionGrammar): OptionToken[] {
+export function readOptions(args: (string | null)[], written: OptionGrammar): OptionToken[] {
+  const grammar = uniformGrammar(written);
   const out: OptionToken[] = [];
   let options = true;
   let i = 0;
@@ -116,6 +117,33 @@ export function readOptions(args: (string | null)[], grammar: OptionGrammar): Op
     }
   }
   return out;
+}
+
+const uniformGrammars = new WeakMap<OptionGrammar, OptionGrammar>();
+
+/**
+ * A grammar with every field present, in one order (made once per grammar): programs write
+ * their grammars with the fields they need, and reading fields of objects of many shapes is
+ * slow in V8 (a megamorphic load each).
+ */
+function uniformGrammar(g: OptionGrammar): OptionGrammar {
+  let u = uniformGrammars.get(g);
+  if (!u) {
+    // (Typed with every key required: a field added to OptionGrammar and not here does not compile.)
+    const all: { [K in keyof Required<OptionGrammar>]: OptionGrammar[K] } = {
+      flags: g.flags,
+      valued: g.valued,
+      gluedOnly: g.gluedOnly,
+      longFlags: g.longFlags,
+      longValued: g.longValued,
+      longOptional: g.longOptional,
+      numbers: g.numbers,
+      abbreviations: g.abbreviations,
+      bundled: g.bundled,
+    };
+    uniformGrammars.set(g, u = all);
+  }
+  return u;
 }
 
 /** Read tar's old bundled first word: returns the index of the first word after it and its values. */

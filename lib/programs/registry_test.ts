@@ -271,7 +271,8 @@ Deno.test("registry: every facet of every registered program is exercised", () =
 function assertShows(p: Program, facet: Shown, command: string): void {
   // (A listing of what another program lists is shown by the last stage of a pipeline.)
   const { top, inner } = expanded(command, facet === "lists");
-  assert.equal(programOf(top.argv[0]), p, command);
+  // (The registry holds each program in one shape: the same facets, the same names.)
+  assert.equal(programOf(top.argv[0]), programNamed(p.names[0]), command);
   const why = `${p.names[0]} ${facet}: ${command}`;
   switch (facet) {
     case "runs":
@@ -353,4 +354,17 @@ Deno.test("registry: a program that writes only what it names writes at or below
   assert.equal(writeAreas(expanded("touch $X").top, readsOnly), null);
   assert.deepEqual(writeAreas(expanded("cat a > out").top, () => true), ["/p/out"]);
   assert.deepEqual(writeAreas(expanded("shopt -s dotglob").top, readsOnly), []);
+});
+
+Deno.test("registry: each program is found by each of its names with every facet it was written with", () => {
+  for (const written of allPrograms()) {
+    for (const name of written.names) {
+      const found = programNamed(name)!;
+      for (const [facet, value] of Object.entries(written)) {
+        assert.equal(found[facet as keyof typeof found], value, `${name}: ${facet}`);
+      }
+      // (One shape for all: the facets it lacks are there, undefined.)
+      assert.deepEqual(Object.keys(found), Object.keys(programNamed("ls")!), name);
+    }
+  }
 });
