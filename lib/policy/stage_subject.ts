@@ -60,6 +60,8 @@ export function readsOnly(stage: Stage): boolean {
 export class PresetFacts implements StageFacts {
   #argv?: string[];
   #writes?: boolean;
+  #assignments?: string[] | null;
+  #values?: (string | null)[];
   constructor(
     private stage: Stage,
     /** Whether a write redirect of the stage may land in a policy's places (absent: anywhere). */
@@ -81,10 +83,13 @@ export class PresetFacts implements StageFacts {
     return this.#writes;
   }
   get assignments(): string[] | undefined {
-    return this.stage.assignments?.map((w) => w.value);
+    if (this.#assignments === undefined) {
+      this.#assignments = this.stage.assignments?.map((w) => w.value) ?? null;
+    }
+    return this.#assignments ?? undefined;
   }
   get values(): (string | null)[] {
-    return this.stage.argv.map((w) => (w.kind === "static" ? w.value : null));
+    return this.#values ??= this.stage.argv.map((w) => (w.kind === "static" ? w.value : null));
   }
 }
 
