@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import { linksMade } from "./expand.ts";
-import { throughLinks } from "./links.ts";
+import { throughLinks, treeLinks } from "./links.ts";
+import { fakeFs } from "../policy/fs_facts.ts";
 import { carriesCommand } from "./env.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
 
@@ -81,4 +82,31 @@ Deno.test("ln -s: a relative target is judged from the link's directory, not the
   for (const [command, want] of cases) {
     assert.equal((await bash(config, home, command)).action, want, command);
   }
+});
+
+Deno.test("treeLinks: a tree with more directories than the walk lists is known too large at once", () => {
+  // 40 directories of 10 each: 441 in all, over the bound of 256.
+  const files: string[] = [];
+  for (let i = 0; i < 40; i++) for (let j = 0; j < 10; j++) files.push(`/t/d${i}/e${j}/f`);
+  files.push("/h/.ssh/id_rsa", "/etc/passwd");
+  const fs = fakeFs({ files, links: { "/t/key": "/h/.ssh/id_rsa", "/t/d0/e0/deep": "/etc" } });
+  let listed = 0;
+  const counted = { ...fs, entries: (d: string) => (listed++, fs.entries!(d)) };
+  const found = treeLinks("/t", counted);
+  assert.equal(found.complete, false);
+  // Known from the first listings (the tree's root and its 40 directories find 441): the rest
+  // would only cost a lookup each.
+  assert.ok(listed <= 41, `${listed} listings`);
+  // What was listed is still seen: the link at the top leads where it leads.
+  assert.deepEqual(found.links, ["/h/.ssh/id_rsa"]);
+  // A tree within the bound is walked whole.
+  const small = fakeFs({
+    files: ["/s/a/b/c", "/s/x/y", "/etc/passwd"],
+    links: { "/s/a/b/k": "/etc/passwd" },
+  });
+  assert.deepEqual(treeLinks("/s", small), {
+    links: ["/etc/passwd"],
+    complete: true,
+    splits: false,
+  });
 });
