@@ -24,6 +24,16 @@ export function stageReadsOnly(subject: Subject, stage: Stage): boolean {
   if (subject.unknown) return false;
   const name = stage.argv[0];
   if (name?.kind === "static" && CD_BUILTINS.has(name.value)) return true;
+  // A pure question of the stage's words: answered once per stage (the globs' scope asks it, and
+  // the protection of the gate's files again; a repeated command's stages are kept).
+  let known = readOnlyStages.get(stage);
+  if (known === undefined) readOnlyStages.set(stage, known = presetReadsOnly(subject, stage));
+  return known;
+}
+
+const readOnlyStages = new WeakMap<Stage, boolean>();
+
+function presetReadsOnly(subject: Subject, stage: Stage): boolean {
   presetRules ??= expandSafeBash("allow");
   const facts: StageFacts = {
     argv: subject.stage!.argv,
