@@ -27,13 +27,13 @@ export function stageReadsOnly(subject: Subject, stage: Stage): boolean {
   // A pure question of the stage's words: answered once per stage (the globs' scope asks it, and
   // the protection of the gate's files again; a repeated command's stages are kept).
   let known = readOnlyStages.get(stage);
-  if (known === undefined) readOnlyStages.set(stage, known = presetReadsOnly(subject, stage));
+  if (known === undefined) readOnlyStages.set(stage, known = presetReadsOnly(subject));
   return known;
 }
 
 const readOnlyStages = new WeakMap<Stage, boolean>();
 
-function presetReadsOnly(subject: Subject, stage: Stage): boolean {
+function presetReadsOnly(subject: Subject): boolean {
   presetRules ??= expandSafeBash("allow");
   const facts: StageFacts = {
     argv: subject.stage!.argv,
