@@ -6,24 +6,13 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createExtension, type PiApi, type PiContext } from "./extension.ts";
+import { createExtension, type PiContext } from "./extension.ts";
+import { fakePi } from "./testing_pi.ts";
 
 type Block = { block: true; reason: string } | undefined;
 
 function setup(config: object) {
-  const home = mkdtempSync(join(tmpdir(), "pi-controls-ext-"));
-  const agent = join(home, ".pi", "agent");
-  const project = join(home, "project");
-  mkdirSync(join(agent, "extensions"), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(agent, "extensions", "pi-controls.jsonc"), JSON.stringify(config));
-  const handlers = new Map<string, (e: never, c: PiContext) => unknown>();
-  const commands = new Map<string, Parameters<PiApi["registerCommand"]>[1]>();
-  const pi: PiApi = {
-    on: (n, h) => handlers.set(n, h),
-    registerCommand: (n, o) => commands.set(n, o),
-  };
-  createExtension(pi, { env: { HOME: home } });
+  const { agent, project, handlers, commands } = fakePi(config);
   const notes: { text: string; type?: string }[] = [];
   const status: (string | undefined)[] = [];
   let select: (

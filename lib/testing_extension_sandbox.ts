@@ -3,10 +3,8 @@
  * lib/extension_proxy_cases.ts): a temp home with a global config, pi's handlers and commands, and
  * what the UI was shown and asked.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createExtension, type PiApi, type PiContext } from "./extension.ts";
+import type { PiContext } from "./extension.ts";
+import { fakePi } from "./testing_pi.ts";
 import { CHOICES } from "./ask_choices.ts";
 import type { SandboxProbe } from "./sandbox_runner.ts";
 import type { NetworkProxy } from "./sandbox_proxy.ts";
@@ -33,20 +31,9 @@ export function setup(
   config: object = CONFIG,
   sandboxProxy?: () => Promise<NetworkProxy>,
 ) {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "pi-controls-extsb-")));
-  const agent = join(home, ".pi", "agent");
-  const project = join(home, "project");
-  mkdirSync(join(agent, "extensions"), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(agent, "extensions", "pi-controls.jsonc"), JSON.stringify(config));
-  const handlers = new Map<string, (e: never, c: PiContext) => unknown>();
-  const commands = new Map<string, Parameters<PiApi["registerCommand"]>[1]>();
-  const pi: PiApi = {
-    on: (n, h) => handlers.set(n, h),
-    registerCommand: (n, o) => commands.set(n, o),
-  };
-  createExtension(pi, {
-    env: { HOME: home, PATH: Deno.env.get("PATH") },
+  const { home, project, handlers, commands } = fakePi(config, {
+    prefix: "pi-controls-extsb-",
+    env: { PATH: Deno.env.get("PATH") },
     sandboxProbe: () => probe,
     sandboxProxy,
   });
