@@ -12,6 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { discoverConfigFiles, loadConfig, type LoadResult } from "./config.ts";
 import { decide, type DecideOptions } from "./policy/engine.ts";
+import { racilyClean } from "./policy/fs_facts.ts";
 import { strictestNetwork } from "./policy/sandbox_network.ts";
 import { RESTRICTIVENESS } from "./policy/action.ts";
 import { contentHash, loosening } from "./trust.ts";
@@ -60,18 +61,13 @@ export interface ConfigWatcher {
   reset(): void;
 }
 
-/**
- * How long after a config file's last change (its mtime or ctime) a view read from it is checked
- * against the files' text as well as their stamps. A file rewritten with the same size within one
- * tick of the kernel's file clock keeps its stamp (git calls such an entry "racily clean"); after
- * this long, any write gives a newer time. Generous, for clocks of other filesystems.
- */
-const RACY_MS = 2000;
-
 /** A view kept for a cwd, with what it was read from. */
 interface Kept {
   view: ConfigView;
-  /** While set, the files' text when the view was read (see `RACY_MS`). */
+  /**
+   * While the files changed too recently for their stamps to tell a rewrite (`racilyClean`):
+   * their text when the view was read.
+   */
   racy?: { files: string[]; text: string; newest: number };
 }
 
@@ -89,12 +85,12 @@ export function configWatcher(opts: WatchOptions): ConfigWatcher {
         if (!known.racy) return known.view;
         if (textOf(known.racy.files) === known.racy.text) {
           // Seen unchanged at a time no later write can share the files' stamps: stamps suffice.
-          if (Date.now() - known.racy.newest > RACY_MS) known.racy = undefined;
+          if (!racilyClean(known.racy.newest)) known.racy = undefined;
           return known.view;
         }
       }
       // (The text is taken before the view: a write between the two reads it again next time.)
-      const racy = Date.now() - stamps.newest <= RACY_MS
+      const racy = racilyClean(stamps.newest)
         ? { files: stamps.files, text: textOf(stamps.files), newest: stamps.newest }
         : undefined;
       const view = readView(cwd, opts, signature);

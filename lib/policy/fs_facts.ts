@@ -10,10 +10,15 @@ import type { DirEntry, FsFacts } from "../types.ts";
 const LISTINGS = 4096;
 
 /**
- * How old a directory's last change must be for its listing to be kept: a change within one tick
- * of the kernel's file clock (milliseconds; a whole millisecond in Deno's stat) leaves the stamp
- * as it was. Generous, for the clocks of other filesystems.
+ * Whether something last changed at `changedMs` may still change within the same tick of the
+ * kernel's file clock and keep its stamp (mtime, ctime, size): "racily clean", as git says. A
+ * listing or a config read that recently is checked again by its content, not its stamp. The
+ * window (2 s) is generous, for the clocks of other filesystems.
  */
+export function racilyClean(changedMs: number, now: number = Date.now()): boolean {
+  return now - changedMs <= RACY_MS;
+}
+
 const RACY_MS = 2000;
 
 /** What a listing is checked against: the directory's inode, mtime and ctime. */
@@ -168,7 +173,7 @@ export function realFs(): FsFacts {
         // A directory changed within the last moments may change again within the same tick of
         // the kernel's file clock and keep its stamp ("racily clean", as git says): its listing
         // is not kept until its stamp is older than that.
-        if (Date.now() - Math.max(stamp.mtime, stamp.ctime) <= RACY_MS) return entries;
+        if (racilyClean(Math.max(stamp.mtime, stamp.ctime))) return entries;
         // The oldest listing goes first: a walk of a tree larger than the cache does not clear
         // what the next walk needs.
         if (listed.size >= LISTINGS) listed.delete(listed.keys().next().value!);
