@@ -368,7 +368,8 @@ function protect(
   let below: BelowOptions | undefined;
   const belowOpts = () =>
     below ??= {
-      write: writes(),
+      // (Whether the stage writes is asked only where a built-in protection would apply.)
+      write: writes,
       trees: shared.replacesTrees,
       exists: (p: string) => ctx.fs.exists(p),
     };
@@ -381,16 +382,20 @@ function protect(
       prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
     }
     if (
-      !prot && (shared.readsTrees || (shared.replacesTrees && writes())) &&
+      !prot && (shared.readsTrees || shared.replacesTrees) &&
       (target.kind === "argument" || target.kind === "path") &&
       config.pathProtection.length
     ) {
-      // A directory operand may be read all the way down (grep -r key ~): protected paths
-      // below it can be reached. Name globs (.env, *.pem) anywhere are not counted here.
-      // Whether any protected path lies below is a question of names: the filesystem is asked
-      // whether the operand is a directory only when one does.
+      // A directory operand may be read all the way down (grep -r key ~), or what lies below it
+      // replaced by a stage that writes (`rm -r`, `find -delete`): protected paths below it can
+      // be reached. Name globs (.env, *.pem) anywhere are not counted here. Whether any
+      // protected path lies below is a question of names: whether the stage writes (the preset
+      // run over it) and whether the operand is a directory (the filesystem) are asked only
+      // when one does.
       const under = protectionBelow(config, p, ctx.home, null, belowOpts());
-      if (under && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)) prot = under;
+      if (
+        under && (shared.readsTrees || writes()) && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
+      ) prot = under;
     }
     if (
       prot &&

@@ -279,8 +279,11 @@ function endsMayMeet(a: string, b: string): boolean {
 
 /** How `protectionBelow` looks. */
 export interface BelowOptions {
-  /** The access may change what it reaches (the built-in entries count only then). */
-  write: boolean;
+  /**
+   * The access may change what it reaches (the built-in entries count only then). A function is
+   * asked only where such an entry would apply (it may run the preset over a stage).
+   */
+  write: boolean | (() => boolean);
   /**
    * The program may delete, move or overwrite what lies below a directory it names (`rm -r`,
    * `mv`, `find -delete`): only then do built-in entries of any depth count below it.
@@ -314,30 +317,81 @@ export function protectionBelow(
   opts: BelowOptions = { write: true },
 ): Protection | null {
   if (config.pathProtection.length === 0) return null;
+  const below = belowOf(config, dir, home);
+  // Whether the access writes is asked last, only of an entry that counts for writes alone and
+  // would apply.
+  let known: boolean | undefined;
+  const writes = () => known ??= typeof opts.write === "function" ? opts.write() : opts.write;
+  const at = (both: { read: Found; write: Found }): Found =>
+    both.read === both.write || !writes() ? both.read : both.write;
   // Everything below dir is protected when dir is, or when a glob covers all of it (`~/.ssh/**`).
-  let best: Protection | null = protectionFor(config, dir, home, opts.write) ??
-    protectionFor(config, `${dir}/\u0001`, home, opts.write);
-  const consider = (e: ProtectionEntry) => {
+  let best: Protection | null = at(below.self) ?? at(below.inside);
+  for (const c of below.candidates) {
+    const p = c.protection;
+    if (c.kind === NAMES) {
+      if (word === null || !namesMayMeet(p, word)) continue;
+    } else if (c.kind === ANY_DEPTH) {
+      if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
+    }
+    const e = p.entry;
+    if (e.writes && !writes()) continue;
     // Only possibly reached: the user is asked; a deny is kept for paths surely inside.
     const action: ProtectionAction = e.action === "deny" ? "ask" : e.action;
     if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) best = shown(e, action);
-  };
-  for (const p of compiledFor(config, home)) {
-    if (p.entry.writes && !opts.write) continue;
-    if (p.component) {
-      if (word !== null && namesMayMeet(p, word)) consider(p.entry);
-    } else if (p.full) {
-      const prefix = p.prefix;
-      if (prefix === null && p.entry.writes) {
-        if (opts.trees && anyDepthBelow(p.heads!, dir, word, opts.exists)) consider(p.entry);
-      } else if (
-        prefix === null || prefix === dir || prefix.startsWith(dir === "/" ? "/" : dir + "/")
-      ) {
-        consider(p.entry);
-      }
-    }
   }
   return best;
+}
+
+/** How an entry may lie below a directory (see {@linkcode belowOf}). */
+const NAMES = 0;
+const ANY_DEPTH = 1;
+const INSIDE = 2;
+
+/**
+ * What of the protection lies below a directory, by names alone: the answers for the directory
+ * and for everything in it, and the entries that may apply below it in their order (name globs,
+ * built-in globs of any depth, path globs inside it). A pure function of config, home and dir,
+ * remembered (bounded): a decision's targets ask it of the same directories again and again.
+ */
+interface Below {
+  self: { read: Found; write: Found };
+  inside: { read: Found; write: Found };
+  candidates: {
+    kind: typeof NAMES | typeof ANY_DEPTH | typeof INSIDE;
+    protection: CompiledProtection;
+  }[];
+}
+
+const belows = new WeakMap<Config, Map<string, Map<string, Below>>>();
+
+function belowOf(config: Config, dir: string, home: string): Below {
+  let byHome = belows.get(config);
+  if (!byHome) belows.set(config, byHome = new Map());
+  let memo = byHome.get(home);
+  if (!memo) byHome.set(home, memo = new Map());
+  let known = memo.get(dir);
+  if (known === undefined) {
+    const candidates: Below["candidates"] = [];
+    const under = dir === "/" ? "/" : dir + "/";
+    for (const p of compiledFor(config, home)) {
+      if (p.component) candidates.push({ kind: NAMES, protection: p });
+      else if (p.full) {
+        const prefix = p.prefix;
+        if (prefix === null && p.entry.writes) candidates.push({ kind: ANY_DEPTH, protection: p });
+        else if (prefix === null || prefix === dir || prefix.startsWith(under)) {
+          candidates.push({ kind: INSIDE, protection: p });
+        }
+      }
+    }
+    known = {
+      self: answer(config, dir, home),
+      inside: answer(config, `${dir}/\u0001`, home),
+      candidates,
+    };
+    if (memo.size > 20_000) memo.clear();
+    memo.set(dir, known);
+  }
+  return known;
 }
 
 /** Whether a relative built-in glob (`.pi/extensions`, no wildcards) may lie below `dir`. */

@@ -253,6 +253,8 @@ export function linksMade(stages: Stage[]): MadeLink[] {
 
 /** A word that reads as a command line: a program name (maybe by path), blanks, an argument. */
 const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
+/** What every command line has (most arguments have none: the pattern is not tried on them). */
+const BLANK = /[ \t\n]/;
 
 /**
  * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`)
@@ -271,7 +273,7 @@ export function commandLineArguments(stage: Stage): Word[] {
     if (w.kind !== "static") continue;
     const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
     const value = eq > 0 ? w.value.slice(eq + 1) : w.value;
-    if (!COMMAND_LINE.test(value)) continue;
+    if (!BLANK.test(value) || !COMMAND_LINE.test(value)) continue;
     text ??= new Set(program?.text?.(stage.argv) ?? []);
     if (!text.has(i)) out.push(eq > 0 ? literal(value) : w);
   }

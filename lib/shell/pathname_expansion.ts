@@ -79,8 +79,11 @@ export function hasGlob(pattern: string): boolean {
 
 /** A text as a pattern that matches it literally (quoted text inside a glob word). */
 export function literalPattern(text: string): string {
-  return text.replace(/[\\*?[\]()|@!+{}^]/g, "\\$&");
+  return PATTERN_CHARACTER.test(text) ? text.replace(PATTERN_CHARACTERS, "\\$&") : text;
 }
+
+const PATTERN_CHARACTER = /[\\*?[\]()|@!+{}^]/;
+const PATTERN_CHARACTERS = /[\\*?[\]()|@!+{}^]/g;
 
 /** One component of a pattern: literal text, or a matcher. */
 type Component =

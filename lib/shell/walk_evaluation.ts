@@ -19,30 +19,30 @@ const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
 const EVAL_SYNTAX = /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|declare|typeset|local/;
 const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
-const NAME_READERS: Record<string, string> = {
-  read: "adinNptu",
-  mapfile: "dnOsuCc",
-  readarray: "dnOsuCc",
-  getopts: "",
-  printf: "v",
-  wait: "p",
-  let: "",
-  declare: "",
-  typeset: "",
-  local: "",
-  readonly: "",
-  export: "",
-  test: "",
-  "[": "",
-  eval: "",
-  unset: "",
-};
+const NAME_READERS: ReadonlyMap<string, string> = new Map([
+  ["read", "adinNptu"],
+  ["mapfile", "dnOsuCc"],
+  ["readarray", "dnOsuCc"],
+  ["getopts", ""],
+  ["printf", "v"],
+  ["wait", "p"],
+  ["let", ""],
+  ["declare", ""],
+  ["typeset", ""],
+  ["local", ""],
+  ["readonly", ""],
+  ["export", ""],
+  ["test", ""],
+  ["[", ""],
+  ["eval", ""],
+  ["unset", ""],
+]);
 export const EVALUATION_ERROR = "a value the command sets may run as code where bash evaluates " +
   "it (arithmetic, an array subscript, ${!x}, a name given as text)";
 
 /** Whether a builtin reads names or arithmetic from its arguments (see builtinEvaluation). */
 export function readsNames(name: string): boolean {
-  return Object.hasOwn(NAME_READERS, name);
+  return NAME_READERS.has(name);
 }
 
 /**
@@ -236,7 +236,7 @@ export function builtinEvaluation(
   args: Word[],
   cwds: Cwds,
 ): void {
-  const valued = NAME_READERS[name];
+  const valued = NAME_READERS.get(name) ?? "";
   const flags: string[] = [];
   const operands: Word[] = [];
   for (let i = 0; i < args.length; i++) {

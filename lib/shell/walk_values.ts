@@ -117,16 +117,24 @@ const ELSEWHERE = new Set(["HOME", "PWD", "TMPDIR", "OLDPWD", "CDPATH", "IFS"]);
 /** The variables of one walk and where it stands (nested: an assignment may not reach on). */
 export class Values {
   private known = new Map<string, Known>();
-  /** Nothing is known from here on. */
-  private off: boolean;
+  /** Nothing is known from here on (undefined: not asked yet, the source decides). */
+  #off: boolean | undefined;
   /** How deep the walk is in places whose assignments may not run or not reach on. */
   private nested = 0;
-  /** `pwd` is the builtin: the command defines no function or alias that could be named so. */
-  readonly plainPwd: boolean;
+  #plainPwd: boolean | undefined;
 
-  constructor(source: string, plainPwd = !PWD_REDEFINED.test(source)) {
-    this.off = NOT_FOLLOWED.test(source);
-    this.plainPwd = plainPwd;
+  /** (Each question of the source is asked when first needed: most commands assign nothing.) */
+  constructor(private source: string, plainPwd?: boolean) {
+    this.#plainPwd = plainPwd;
+  }
+
+  /** `pwd` is the builtin: the command defines no function or alias that could be named so. */
+  get plainPwd(): boolean {
+    return this.#plainPwd ??= !PWD_REDEFINED.test(this.source);
+  }
+
+  private get off(): boolean {
+    return this.#off ??= NOT_FOLLOWED.test(this.source);
   }
 
   /** Whether the command's variables are followed at this point. */
@@ -137,7 +145,7 @@ export class Values {
   /** A copy for a sub-walk (a substitution's text parsed apart): it runs in a subshell. */
   copy(): Values {
     const c = new Values("", this.plainPwd);
-    c.off = this.off;
+    c.#off = this.off;
     c.nested = 1;
     for (const [k, v] of this.known) c.known.set(k, v);
     return c;
@@ -174,7 +182,7 @@ export class Values {
   /** Nothing is known from here on. */
   stop(): void {
     this.known.clear();
-    this.off = true;
+    this.#off = true;
   }
 
   /** Run `f` where assignments may not run or not reach on (a branch, a subshell, a pipeline). */
