@@ -30,6 +30,14 @@ export interface Placement {
 
 const indexes = new WeakMap<Config, Map<string, LocationIndex>>();
 
+/** The index asked for last (most calls are in the same place under the same config). */
+let lastIndex: { config: Config | null; cwd: string; home: string; index: LocationIndex | null } = {
+  config: null,
+  cwd: "",
+  home: "",
+  index: null,
+};
+
 /** Resolve a location key to an absolute directory. */
 export function resolveLocationKey(
   key: string,
@@ -47,11 +55,16 @@ export function locationIndex(
   config: Config,
   ctx: { cwd: string; home: string; fs: FsFacts },
 ): LocationIndex {
+  const last = lastIndex;
+  if (last.config === config && last.cwd === ctx.cwd && last.home === ctx.home) return last.index!;
   let byCtx = indexes.get(config);
   if (!byCtx) indexes.set(config, byCtx = new Map());
   const cacheKey = ctx.cwd + "\0" + ctx.home;
   let index = byCtx.get(cacheKey);
-  if (index) return index;
+  if (index) {
+    lastIndex = { config, cwd: ctx.cwd, home: ctx.home, index };
+    return index;
+  }
   const entries: ResolvedLocation[] = [];
   for (const loc of config.locations) {
     const dir = resolveLocationKey(loc.key, { cwd: ctx.cwd, home: ctx.home, base: loc.base });
@@ -64,6 +77,7 @@ export function locationIndex(
   index = { entries, defaultPolicy: config.defaultPolicy, memo: new Map() };
   if (byCtx.size > 64) byCtx.clear();
   byCtx.set(cacheKey, index);
+  lastIndex = { config, cwd: ctx.cwd, home: ctx.home, index };
   return index;
 }
 

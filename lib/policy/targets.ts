@@ -205,9 +205,14 @@ function located(
  * gh api -F), `name:=@file` (httpie), `--data=@file`, `-d@file`. Null when the word carries none.
  */
 function embeddedValue(value: string): string | null {
-  const eq = /^(?:--?)?[A-Za-z0-9_][\w.\[\]-]*:?=([\s\S]+)$/.exec(value);
+  // (Each form has a character most words lack: the patterns are tried only on words with it.)
+  const eq = value.includes("=")
+    ? /^(?:--?)?[A-Za-z0-9_][\w.\[\]-]*:?=([\s\S]+)$/.exec(value)
+    : null;
   if (eq) return /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
-  if (/^@[^@{]/.test(value)) return value.slice(1);
+  const first = value.charCodeAt(0);
+  if (first === 64 && /^@[^@{]/.test(value)) return value.slice(1); // @
+  if (first !== 45 || !value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
   return glued ? glued[1] : null;
 }

@@ -629,8 +629,6 @@ export function fromParts(parts: Part[], text: string): Word {
   let value = "";
   let prefix = "";
   let kind: Word["kind"] = "static";
-  // The word as a pattern, while every glob part has its raw text (a brace part has none).
-  let pattern: string | null = "";
   for (const p of parts) {
     if (kind === "static" && p.kind !== "dynamic") {
       prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
@@ -638,12 +636,17 @@ export function fromParts(parts: Part[], text: string): Word {
     if (p.kind === "dynamic") kind = "dynamic";
     else if (p.kind === "glob" && kind === "static") kind = "glob";
     value += p.value;
-    if (pattern !== null) {
-      pattern = p.raw !== undefined
-        ? pattern + p.raw
-        : p.kind === "glob"
-        ? null
-        : pattern + literalPattern(p.value);
+  }
+  // A glob word as a pattern, when every glob part has its raw text (a brace part has none).
+  let pattern: string | null = null;
+  if (kind === "glob") {
+    pattern = "";
+    for (const p of parts) {
+      if (p.raw !== undefined) pattern += p.raw;
+      else if (p.kind === "glob") {
+        pattern = null;
+        break;
+      } else pattern += literalPattern(p.value);
     }
   }
   // A glob's match stands for itself alone: with text around it (`"x$f/y"`), the word is that
