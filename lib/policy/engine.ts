@@ -154,25 +154,30 @@ interface StageShared {
    * itself). Asked only where a built-in protection of the gate's files applies.
    */
   writes: () => boolean;
+  /** How the protection below a directory sees the stage's targets (not a redirect's). */
+  below: BelowOptions;
 }
 
 const NO_LINKS: MadeLink[] = [];
 
 function stageShared(
+  ctx: Context,
   index: LocationIndex,
   program: string,
-  links: MadeLink[],
-  writes: () => boolean,
-  stage: Stage | null = null,
+  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage },
 ): StageShared {
+  const { links, writes, stage = null } = opts;
+  const trees = replacesTrees(program, stage);
   return {
     index,
     links,
     readsTrees: !metadataOnly(program),
-    replacesTrees: replacesTrees(program, stage),
+    replacesTrees: trees,
     followsLinks: stage !== null && programNamed(program)?.followsLinks?.(stage.argv) === true,
     judged: [],
     writes,
+    // (Whether the stage writes is asked only where a built-in protection would apply.)
+    below: { write: writes, trees, exists: (p: string) => ctx.fs.exists(p) },
   };
 }
 
@@ -231,13 +236,30 @@ interface Reached {
   unseen?: string;
 }
 
+const NO_PLACEMENTS: Placement[] = [];
+
 /** The paths a target stands for (lexical, resolved, through links) and their placements. */
 function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
   const { index } = shared;
   if (target.reach === "anywhere" || target.path === null) {
-    return { paths: [], placements: reachable(index, null) };
+    return {
+      paths: [],
+      resolved: undefined,
+      linked: undefined,
+      globbed: undefined,
+      placements: reachable(index, null),
+      unseen: undefined,
+    };
   }
-  const out: Reached = { paths: [target.path], placements: [] };
+  // (Every field there from the start: one shape.)
+  const out: Reached = {
+    paths: [target.path],
+    resolved: undefined,
+    linked: undefined,
+    globbed: undefined,
+    placements: NO_PLACEMENTS,
+    unseen: undefined,
+  };
   const paths = out.paths;
   const real = realPath(target.raw ?? target.path, ctx.fs, target.kind === "cwd" ? CWD : OTHER);
   if (real !== target.path) {
@@ -283,9 +305,11 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
       for (const q of [resolve(through), real]) if (!paths.includes(q)) paths.push(q);
     }
   }
-  out.placements = target.reach === "exact"
-    ? paths.map((p) => locate(index, p))
-    : paths.flatMap((p) => reachable(index, p));
+  if (target.reach === "exact") {
+    const placements: Placement[] = [];
+    for (const p of paths) placements.push(locate(index, p));
+    out.placements = placements;
+  } else out.placements = paths.flatMap((p) => reachable(index, p));
   return out;
 }
 
@@ -363,23 +387,19 @@ function protect(
   out: TargetVerdict,
 ): void {
   // Built-in protection of the gate's files counts for what may change them (asked only when
-  // one applies: whether a stage writes is a question to the preset).
-  const writes = () => target.kind === "redirect" ? target.write === true : shared.writes();
-  let below: BelowOptions | undefined;
-  const belowOpts = () =>
-    below ??= {
-      // (Whether the stage writes is asked only where a built-in protection would apply.)
-      write: writes,
-      trees: shared.replacesTrees,
-      exists: (p: string) => ctx.fs.exists(p),
-    };
+  // one applies: whether a stage writes is a question to the preset). A redirect says itself.
+  const redirect = target.kind === "redirect";
+  const writes = redirect ? target.write === true : shared.writes;
+  const below = redirect ? { ...shared.below, write: writes } : shared.below;
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {
-      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), belowOpts());
+      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below);
     } else {
       const pair = protectionPair(config, p, ctx.home);
-      prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
+      prot = pair.read === pair.write || !(redirect ? writes : shared.writes())
+        ? pair.read
+        : pair.write;
     }
     if (
       !prot && (shared.readsTrees || shared.replacesTrees) &&
@@ -392,9 +412,10 @@ function protect(
       // protected path lies below is a question of names: whether the stage writes (the preset
       // run over it) and whether the operand is a directory (the filesystem) are asked only
       // when one does.
-      const under = protectionBelow(config, p, ctx.home, null, belowOpts());
+      const under = protectionBelow(config, p, ctx.home, null, below);
       if (
-        under && (shared.readsTrees || writes()) && ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
+        under && (shared.readsTrees || (redirect ? writes : shared.writes())) &&
+        ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
       ) prot = under;
     }
     if (
@@ -406,8 +427,8 @@ function protect(
   }
   if (out.protection && RESTRICTIVENESS[out.protection.action] >= RESTRICTIVENESS[out.action]) {
     out.action = out.protection.action;
-    out.approval = undefined;
-    delete out.approval;
+    // (No approval counts against a protection; most verdicts have none to take away.)
+    if (out.approval !== undefined) delete out.approval;
   }
 }
 
@@ -425,7 +446,10 @@ function decideTool(
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
   const reads = READING_TOOLS.has(call.tool);
-  const shared = stageShared(locationIndex(config, ctx), call.tool, NO_LINKS, () => !reads);
+  const shared = stageShared(ctx, locationIndex(config, ctx), call.tool, {
+    links: NO_LINKS,
+    writes: () => !reads,
+  });
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
@@ -474,13 +498,11 @@ function decideStage(
   }
   const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
   let writes: boolean | undefined;
-  const shared = stageShared(
-    opts.index,
-    program,
-    opts.links ?? NO_LINKS,
-    () => writes ??= !stageReadsOnly(subject, stage),
+  const shared = stageShared(ctx, opts.index, program, {
+    links: opts.links ?? NO_LINKS,
+    writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
-  );
+  });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
@@ -591,8 +613,8 @@ function decideBash(
   };
   const all: Stage[] = [];
   // (A `while read` loop's lines from a listing program are paths of its listing.)
-  for (const s of analysis.stages.flatMap(withLines)) {
-    all.push(s, ...innerStages(s, { analyze, depth: 0 }));
+  for (const top of analysis.stages) {
+    for (const s of withLines(top)) all.push(s, ...innerStages(s, { analyze, depth: 0 }));
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));

@@ -123,6 +123,7 @@ const LINE_READINGS = 16;
  * word is such a line, or no program says what its lines are (they stay unknown).
  */
 export function withLines(stage: Stage): Stage[] {
+  if (!hasLines(stage)) return [stage];
   const sources: Stage[] = [];
   const lined = (w: Word | null) =>
     w?.line && !sources.includes(w.line.from) && sources.push(w.line.from);
@@ -144,6 +145,13 @@ export function withLines(stage: Stage): Stage[] {
     const redirects = stage.redirects.map((r) => r.target ? { ...r, target: put(r.target) } : r);
     return { ...stage, argv: stage.argv.map(put), redirects };
   });
+}
+
+/** Whether a word of a stage is a line a loop reads (most stages have none). */
+function hasLines(stage: Stage): boolean {
+  for (const w of stage.argv) if (w.line) return true;
+  for (const r of stage.redirects) if (r.target?.line) return true;
+  return false;
 }
 
 /**
