@@ -541,7 +541,8 @@ export function stageTargets(
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
     if (i === 0 && inSearchPath(w.value, ctx)) continue;
     if (i > 0 && (strings.has(i) || i === code)) continue;
-    if (/^[<>]\(/.test(w.text)) continue; // process substitution: a pipe, not a file
+    // (A process substitution is a pipe, not a file.)
+    if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
   for (const t of namedFiles(stage)) out.push(t);

@@ -120,7 +120,9 @@ export function programNamed(name: string): Program | undefined {
 /** The program a command word names (a static word, by its basename). */
 export function programOf(word: Word | undefined): Program | undefined {
   if (!word || word.kind !== "static") return undefined;
-  return programNamed(word.value.slice(word.value.lastIndexOf("/") + 1));
+  const v = word.value;
+  const slash = v.lastIndexOf("/");
+  return programNamed(slash < 0 ? v : v.slice(slash + 1));
 }
 
 /**
