@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { protectionFor } from "./protection.ts";
+import { protectionBelow, protectionFor } from "./protection.ts";
 import type { Config, ProtectionEntry } from "../types.ts";
 
 function cfg(entries: Record<string, "deny" | "ask" | "log">, base: string | null = null): Config {
@@ -48,4 +48,53 @@ Deno.test("relative globs with / resolve against the project root; the strictest
   const c = cfg({ "config/prod/**": "deny", "*.json": "log" }, "/home/user/p");
   assert.equal(protectionFor(c, "/home/user/p/config/prod/a.json", home)?.action, "deny");
   assert.equal(protectionFor(c, "/home/user/q/config/prod/a.json", home)?.action, "log");
+});
+
+Deno.test("below a directory: entries inside it ask at most, name globs by the word, built-in entries for writes alone", () => {
+  const c = cfg({ "~/.ssh/**": "deny", "/srv/data/keys": "ask", "*.pem": "deny" });
+  const gate: ProtectionEntry = {
+    glob: "/home/user/.pi/agent/settings.json",
+    action: "ask",
+    base: null,
+    file: "t",
+    writes: true,
+  };
+  c.pathProtection.push(gate);
+  // Inside a protected tree: as it is; reaching into one below: ask at most.
+  assert.deepEqual(protectionBelow(c, "/home/user/.ssh", home, null), {
+    glob: "~/.ssh/**",
+    action: "deny",
+  });
+  assert.deepEqual(protectionBelow(c, "/home/user", home, null, { write: false }), {
+    glob: "~/.ssh/**",
+    action: "ask",
+  });
+  assert.deepEqual(protectionBelow(c, "/srv", home, null, { write: false }), {
+    glob: "/srv/data/keys",
+    action: "ask",
+  });
+  assert.equal(protectionBelow(c, "/srv/other", home, null, { write: true }), null);
+  // A name glob counts where the word's last name may match it; the answer for one word is not
+  // the answer for the same directory with another.
+  assert.deepEqual(protectionBelow(c, "/opt", home, "*", { write: false }), {
+    glob: "*.pem",
+    action: "ask",
+  });
+  assert.equal(protectionBelow(c, "/opt", home, "*.txt", { write: false }), null);
+  assert.equal(protectionBelow(c, "/opt", home, null, { write: false }), null);
+  // The gate's own file counts below ~/.pi only for what writes, and whether the access writes
+  // is asked only there.
+  let asked = 0;
+  const writes = (answer: boolean) => () => (asked++, answer);
+  assert.equal(protectionBelow(c, "/home/user/.pi", home, null, { write: writes(false) }), null);
+  assert.equal(asked, 1);
+  assert.deepEqual(protectionBelow(c, "/home/user/.pi", home, null, { write: writes(true) }), {
+    glob: "/home/user/.pi/agent/settings.json",
+    action: "ask",
+    builtin: true,
+  });
+  asked = 0;
+  assert.equal(protectionBelow(c, "/srv/other", home, null, { write: writes(true) }), null);
+  assert.equal(protectionBelow(c, "/opt", home, "*.txt", { write: writes(true) }), null);
+  assert.equal(asked, 0);
 });
