@@ -377,6 +377,10 @@ function judgeTarget(
   return out;
 }
 
+/** A redirect's own answer to whether it writes. */
+const WRITES = () => true;
+const READS = () => false;
+
 /** Apply pathProtection to a target's verdict: the strictest entry over its paths, if stricter. */
 function protect(
   config: Config,
@@ -389,7 +393,7 @@ function protect(
   // Built-in protection of the gate's files counts for what may change them (asked only when
   // one applies: whether a stage writes is a question to the preset). A redirect says itself.
   const redirect = target.kind === "redirect";
-  const writes = redirect ? target.write === true : shared.writes;
+  const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
   const below = redirect ? { ...shared.below, write: writes } : shared.below;
   for (const p of checked) {
     let prot: Protection | null;
@@ -397,9 +401,7 @@ function protect(
       prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below);
     } else {
       const pair = protectionPair(config, p, ctx.home);
-      prot = pair.read === pair.write || !(redirect ? writes : shared.writes())
-        ? pair.read
-        : pair.write;
+      prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
     }
     if (
       !prot && (shared.readsTrees || shared.replacesTrees) &&
@@ -414,7 +416,7 @@ function protect(
       // when one does.
       const under = protectionBelow(config, p, ctx.home, null, below);
       if (
-        under && (shared.readsTrees || (redirect ? writes : shared.writes())) &&
+        under && (shared.readsTrees || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
       ) prot = under;
     }

@@ -156,14 +156,28 @@ export function protectionFor(
 
 /** Both answers for a path: a pure function of config, home and path, remembered (bounded). */
 function answer(config: Config, path: string, home: string): { read: Found; write: Found } {
-  let byHome = answers.get(config);
-  if (!byHome) answers.set(config, byHome = new Map());
+  return remembered(answers, config, home, path, findProtection);
+}
+
+/** Paths remembered per config and home, before the memo starts over. */
+const REMEMBERED = 20_000;
+
+/** `make(config, path, home)`, remembered in `store` by config, home and path (bounded). */
+function remembered<T>(
+  store: WeakMap<Config, Map<string, Map<string, T>>>,
+  config: Config,
+  home: string,
+  path: string,
+  make: (config: Config, path: string, home: string) => T,
+): T {
+  let byHome = store.get(config);
+  if (!byHome) store.set(config, byHome = new Map());
   let memo = byHome.get(home);
   if (!memo) byHome.set(home, memo = new Map());
   let known = memo.get(path);
   if (known === undefined) {
-    known = findProtection(config, path, home);
-    if (memo.size > 20_000) memo.clear();
+    known = make(config, path, home);
+    if (memo.size > REMEMBERED) memo.clear();
     memo.set(path, known);
   }
   return known;
@@ -365,33 +379,28 @@ interface Below {
 const belows = new WeakMap<Config, Map<string, Map<string, Below>>>();
 
 function belowOf(config: Config, dir: string, home: string): Below {
-  let byHome = belows.get(config);
-  if (!byHome) belows.set(config, byHome = new Map());
-  let memo = byHome.get(home);
-  if (!memo) byHome.set(home, memo = new Map());
-  let known = memo.get(dir);
-  if (known === undefined) {
-    const candidates: Below["candidates"] = [];
-    const under = dir === "/" ? "/" : dir + "/";
-    for (const p of compiledFor(config, home)) {
-      if (p.component) candidates.push({ kind: NAMES, protection: p });
-      else if (p.full) {
-        const prefix = p.prefix;
-        if (prefix === null && p.entry.writes) candidates.push({ kind: ANY_DEPTH, protection: p });
-        else if (prefix === null || prefix === dir || prefix.startsWith(under)) {
-          candidates.push({ kind: INSIDE, protection: p });
-        }
+  return remembered(belows, config, home, dir, findBelow);
+}
+
+/** What of the protection lies below `dir` (see {@linkcode Below}), worked out. */
+function findBelow(config: Config, dir: string, home: string): Below {
+  const candidates: Below["candidates"] = [];
+  const under = dir === "/" ? "/" : dir + "/";
+  for (const p of compiledFor(config, home)) {
+    if (p.component) candidates.push({ kind: NAMES, protection: p });
+    else if (p.full) {
+      const prefix = p.prefix;
+      if (prefix === null && p.entry.writes) candidates.push({ kind: ANY_DEPTH, protection: p });
+      else if (prefix === null || prefix === dir || prefix.startsWith(under)) {
+        candidates.push({ kind: INSIDE, protection: p });
       }
     }
-    known = {
-      self: answer(config, dir, home),
-      inside: answer(config, `${dir}/\u0001`, home),
-      candidates,
-    };
-    if (memo.size > 20_000) memo.clear();
-    memo.set(dir, known);
   }
-  return known;
+  return {
+    self: answer(config, dir, home),
+    inside: answer(config, `${dir}/\u0001`, home),
+    candidates,
+  };
 }
 
 /** Whether a relative built-in glob (`.pi/extensions`, no wildcards) may lie below `dir`. */

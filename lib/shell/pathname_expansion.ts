@@ -79,11 +79,8 @@ export function hasGlob(pattern: string): boolean {
 
 /** A text as a pattern that matches it literally (quoted text inside a glob word). */
 export function literalPattern(text: string): string {
-  return PATTERN_CHARACTER.test(text) ? text.replace(PATTERN_CHARACTERS, "\\$&") : text;
+  return text.replace(/[\\*?[\]()|@!+{}^]/g, "\\$&");
 }
-
-const PATTERN_CHARACTER = /[\\*?[\]()|@!+{}^]/;
-const PATTERN_CHARACTERS = /[\\*?[\]()|@!+{}^]/g;
 
 /** One component of a pattern: literal text, or a matcher. */
 type Component =
