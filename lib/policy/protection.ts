@@ -122,7 +122,8 @@ export function protectedPathTest(
         if (
           p.component
             ? p.component.test(name)
-            : (p.prefix === null || isWithin(path, p.prefix)) && p.full!.test(path)
+            : (p.prefix === null ? path.includes(p.needle) : isWithin(path, p.prefix)) &&
+              p.full!.test(path)
         ) return true;
       }
       return false;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { protectionBelow, protectionFor } from "./protection.ts";
+import { protectedPathTest, protectionBelow, protectionFor } from "./protection.ts";
 import type { Config, ProtectionEntry } from "../types.ts";
 
 function cfg(entries: Record<string, "deny" | "ask" | "log">, base: string | null = null): Config {
@@ -97,4 +97,33 @@ Deno.test("below a directory: entries inside it ask at most, name globs by the w
   assert.equal(protectionBelow(c, "/srv/other", home, null, { write: writes(true) }), null);
   assert.equal(protectionBelow(c, "/opt", home, "*.txt", { write: writes(true) }), null);
   assert.equal(asked, 0);
+});
+
+Deno.test("the quick test of a word that may create a file: the path itself, by every kind of glob", () => {
+  const c = cfg({
+    "*.pem": "ask",
+    ".pi/settings.json": "deny",
+    "conf/**/secret?.txt": "ask",
+    "~/.ssh/**": "deny",
+    "/srv/*/keys": "ask",
+  });
+  const test = protectedPathTest(c, home)!;
+  // Named by a name glob, a relative glob at any depth, ~ and an absolute glob.
+  assert.equal(test("/p/server.pem"), true);
+  assert.equal(test("/p/.pi/settings.json"), true);
+  assert.equal(test("/a/b/.pi/settings.json"), true);
+  assert.equal(test("/p/conf/x/y/secret1.txt"), true);
+  assert.equal(test("/p/conf/secret2.txt"), true);
+  assert.equal(test("/home/user/.ssh/config"), true);
+  assert.equal(test("/srv/web/keys"), true);
+  // Near misses: another name, a dot that is not one, a path that only contains the text.
+  assert.equal(test("/p/server.pem.txt"), false);
+  assert.equal(test("/p/.pi/settingsXjson"), false);
+  assert.equal(test("/p/.pi/settings.json.bak"), false);
+  assert.equal(test("/p/conf/x/secret10.txt"), false);
+  assert.equal(test("/p/conf2/secret1.txt"), false);
+  assert.equal(test("/home/user/.sshx/config"), false);
+  assert.equal(test("/srv/web/keys/inner"), false);
+  // Nothing protected: no test at all.
+  assert.equal(protectedPathTest(cfg({}), home), undefined);
 });
