@@ -17,10 +17,9 @@
  * @module
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-
-const root = new URL("..", import.meta.url).pathname;
+import { median, nl2bash, ROOT as root } from "./corpus.ts";
 
 /** What a version exports for the comparison (the engine, the parser, the bench's fixture). */
 interface Version {
@@ -53,15 +52,12 @@ async function load(dir: string): Promise<Version> {
   return { ...engine, ...parser, ...fixture };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 /**
  * One comparison: `first` loaded first. Returns, per measured pass, the median decision of the
  * version loaded second over that of the one loaded first.
  */
 async function compare(first: string, second: string, passes: number): Promise<number[]> {
-  const corpus = readFileSync(join(root, "testdata/corpus/nl2bash.txt"), "utf8").split("\n")
-    .filter((l) => l.trim());
+  const corpus = nl2bash();
   const versions = [await load(first), await load(second)];
   // One parser for both: the tree-sitter package is one module, whose language loads once.
   const parser = await versions[0].loadBashParser();

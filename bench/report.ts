@@ -5,7 +5,7 @@
  * commands (deno bench reports means). Prints a table with the targets (issue 7's, and issue 18's for the median and `check --jsonl`). Run by
  * `deno task bench` after `deno bench`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadBashParser } from "../lib/shell/parser.ts";
@@ -14,13 +14,10 @@ import { realFs } from "../lib/policy/fs_facts.ts";
 import { readSession, replaySessions } from "../lib/replay.ts";
 import { STARTER_CONFIG } from "../lib/starter.ts";
 import { configFrom } from "../lib/testing.ts";
+import { median, nl2bash, ROOT as root } from "./corpus.ts";
 import { BENCH_CONFIG, benchContext } from "./fixture.ts";
 
-const root = new URL("..", import.meta.url).pathname;
-const corpus = readFileSync(join(root, "testdata/corpus/nl2bash.txt"), "utf8").split("\n").filter((
-  l,
-) => l.trim());
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const corpus = nl2bash();
 const home = mkdtempSync(join(tmpdir(), "pi-controls-bench-"));
 const agent = join(home, ".pi", "agent");
 mkdirSync(join(agent, "extensions"), { recursive: true });

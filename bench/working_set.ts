@@ -15,17 +15,14 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { decide } from "../lib/policy/engine.ts";
 import { loadBashParser } from "../lib/shell/parser.ts";
+import { median, nl2bash, ROOT } from "./corpus.ts";
 import { BENCH_CONFIG, benchContext } from "./fixture.ts";
 
-const root = new URL("..", import.meta.url).pathname;
-const corpus = readFileSync(join(root, "testdata/corpus/nl2bash.txt"), "utf8").split("\n")
-  .filter((l) => l.trim());
+const corpus = nl2bash();
 const parser = await loadBashParser();
-const ctx = benchContext(root);
+const ctx = benchContext(ROOT);
 const decideOne = (command: string) =>
   decide(BENCH_CONFIG, { tool: "bash", input: { command } }, ctx, { parser });
 // Two passes over the corpus first: V8's code settles and the path answers are remembered.
@@ -44,7 +41,6 @@ const before: [string, () => void][] = [
   ["4 MB of other memory", () => touch(1 << 22)],
   ["another command's decision", () => decideOne(corpus[(other += 7919) % corpus.length] + "   ")],
 ];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const sample = corpus.filter((_, i) => i % 40 === 0);
 const rows: string[] = [];
 for (const [label, run] of before) {
