@@ -25,6 +25,7 @@ import { cdTarget, type Cwds, union } from "./cwds.ts";
 import { type BashAnalysis, type BashEnv, type Stage, staticWord } from "./model.ts";
 import type { BashParser } from "./parser.ts";
 import { droppedDash, syntaxErrorAt } from "./repairs.ts";
+import { plainAnalysis } from "./plain_analysis.ts";
 import { parseSource } from "./source_tree.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import { heredocQuoted } from "./nodes.ts";
@@ -52,6 +53,15 @@ export function analyzeBash(
 }
 
 function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAnalysis {
+  // The plainest commands (most of an agent's) need no tree: their stages are their text's.
+  return plainAnalysis(command, env.cwd) ?? walkedAnalysis(command, env, parser);
+}
+
+/**
+ * The analysis from the syntax tree's walk, for any command (what `plainAnalysis` is held to by
+ * its tests).
+ */
+export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser): BashAnalysis {
   const { text, joined } = joinLines(command);
   const parsed = parseSource(parser, text);
   if (!parsed) return { stages: [], error: "the bash parser returned no tree" };

@@ -1,0 +1,236 @@
+/**
+ * The analysis of the plainest commands without a syntax tree: simple commands of plain, quoted
+ * and escaped words and `*`/`?` globs, joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
+ * these, bash does nothing but split words, remove quotes and run each command in the cwd, so the
+ * stages can be read straight from the text; building a tree and walking it (which the
+ * analysis of every other command needs) costs more than the rest of their decision.
+ *
+ * Anything else returns null and takes the tree's walk: an expansion, a bracket glob (`[ab]`), a
+ * brace (but `{}`), a tilde, an escaped blank, an escape or `{}` in a glob word, a redirect, a comment, a subshell or group, `&`, an empty command, a character outside
+ * printable ASCII, an assignment, and every command named by a word the walk gives a meaning of
+ * its own (reserved words, declaration and name-reading builtins, `cd` and what else moves or
+ * hides the cwd, `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`), or a reserved
+ * word anywhere. `plain_analysis_test.ts` holds it to the walk on both corpora and on generated
+ * commands: every command it reads gets the walk's exact analysis.
+ *
+ * @example
+ * ```ts
+ * import { plainAnalysis } from "./plain_analysis.ts";
+ * plainAnalysis("ls -la | grep 'a b'", "/w")?.stages.map((s) => s.argv.map((w) => w.value));
+ * // [["ls", "-la"], ["grep", "a b"]]
+ * plainAnalysis("cd src && ls", "/w"); // null: cd moves the cwd (the walk follows it)
+ * ```
+ *
+ * @module
+ */
+import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
+import type { BashAnalysis, Stage, Word } from "./model.ts";
+import { literalPattern } from "./pathname_expansion.ts";
+import { readsNames } from "./walk_evaluation.ts";
+
+/** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
+const MAX_LENGTH = 4096;
+
+/** Stages at most (a command of more is not an everyday one). */
+const MAX_STAGES = 64;
+
+/** Characters a word may have outside quotes: bash takes each as it is written. */
+const WORD_CHARS = charSet(
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:+%@=-",
+);
+
+/**
+ * Characters a command name's unquoted runs may have (tree-sitter misreads `name@…`, `name%…`,
+ * `a,b` and `=` there), as the plain-command reader allows them.
+ */
+const NAME_CHARS = charSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+:-");
+
+/** Characters a word may have outside quotes besides WORD_CHARS: the glob characters `*` and `?`. */
+const GLOB_CHARS = charSet("*?");
+
+/** Characters that end a double-quoted text's plainness (bash expands or escapes at them). */
+const NOT_IN_DOUBLE = charSet('$`\\!"');
+
+/**
+ * Command names the walk gives a meaning of its own, besides the reserved words, the declaration
+ * builtins and the builtins that read variable names (`readsNames`): they move the cwd or hide
+ * where it is, define or expand aliases, run their arguments as shell text, or are read as
+ * something else than a simple command.
+ */
+const WALKED_NAMES = new Set([
+  "cd",
+  "pushd",
+  "popd",
+  "alias",
+  "unalias",
+  "eval",
+  "source",
+  ".",
+  "exec",
+  "command",
+  "builtin",
+  "test",
+  "unset",
+  "unsetenv",
+]);
+
+/** The analysis of a plain command, or null when the walk must read it (see the module). */
+export function plainAnalysis(source: string, cwd: string): BashAnalysis | null {
+  const n = source.length;
+  if (n > MAX_LENGTH) return null;
+  const cwds = [cwd];
+  const stages: Stage[] = [];
+  let argv: Word[] = [];
+  let start = -1;
+  let end = -1;
+  /** The stage before in the pipeline being read, when the last operator was `|`. */
+  let feeding: Stage | null = null;
+  /** Whether the command name's unquoted runs are all of NAME_CHARS, its first not a `-`. */
+  let nameRuns = false;
+  let i = 0;
+  for (;;) {
+    // Blanks between words.
+    while (i < n && (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9)) i++;
+    const c = i < n ? source.charCodeAt(i) : -1;
+    if (c === -1 || c === 124 || c === 38 || c === 59) {
+      // The end of a command: at the end, `|`, `&&`, `||` or `;`.
+      let op = "";
+      if (c === 124) op = source.charCodeAt(i + 1) === 124 ? "||" : "|";
+      else if (c === 38) {
+        if (source.charCodeAt(i + 1) !== 38) return null; // `&`: in the background
+        op = "&&";
+      } else if (c === 59) op = ";";
+      // (`|&`, `;;`, `;&` and a third `|` or `&` are not plain.)
+      const after = source.charCodeAt(i + op.length);
+      if (op && (after === 38 || after === 59 || (after === 124 && op !== ";"))) return null;
+      if (!argv.length) return null;
+      const name = argv[0].value;
+      if (
+        !nameRuns || name.includes("=") || RESERVED_WORDS.has(name) ||
+        DECLARATION_BUILTINS.has(name) || WALKED_NAMES.has(name) || readsNames(name) ||
+        stages.length === MAX_STAGES
+      ) return null;
+      const stage: Stage = {
+        argv,
+        redirects: [],
+        text: source.slice(start, end),
+        origin: "top",
+        cwds,
+      };
+      if (feeding) {
+        stage.piped = true;
+        stage.input = feeding;
+      }
+      stages.push(stage);
+      if (c === -1) return { stages, error: null };
+      feeding = op === "|" ? stage : null;
+      argv = [];
+      start = -1;
+      i += op.length;
+      continue;
+    }
+    // A word: plain characters and quoted texts, up to a blank or an operator. As a glob
+    // (`*.o`, `'a b'*`): its value, the literal text before its first glob character, and the
+    // pattern (quoted text matched literally), as the walk makes them.
+    const from = i;
+    const first = !argv.length;
+    if (first) nameRuns = source.charCodeAt(i) !== 45; // -
+    let value = "";
+    let quoted = false;
+    let glob = false;
+    let prefix = "";
+    let pattern = "";
+    /** An escape or `{}`: such a word is read here only when it is no glob. */
+    let special = false;
+    for (;;) {
+      const d = i < n ? source.charCodeAt(i) : -1;
+      if (d >= 0 && d < 128 && (WORD_CHARS[d] || GLOB_CHARS[d])) {
+        let j = i;
+        let at = -1;
+        for (; j < n; j++) {
+          const e = source.charCodeAt(j);
+          if (e >= 128 || !(WORD_CHARS[e] || GLOB_CHARS[e])) break;
+          if (at < 0 && GLOB_CHARS[e]) at = j;
+        }
+        const run = source.slice(i, j);
+        // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
+        if (i === from && j < n && RESERVED_WORDS.has(run)) return null;
+        if (first) {
+          for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
+        }
+        if (!glob) prefix += at < 0 ? run : source.slice(i, at);
+        if (at >= 0) glob = true;
+        value += run;
+        pattern += run;
+        i = j;
+      } else if (d === 39) {
+        // '…': every character as it is (printable ASCII only, as everywhere here).
+        const close = source.indexOf("'", i + 1);
+        if (close < 0) return null;
+        for (let j = i + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return null;
+        const text = source.slice(i + 1, close);
+        value += text;
+        if (!glob) prefix += text;
+        pattern += literalPattern(text);
+        i = close + 1;
+        quoted = true;
+      } else if (d === 34) {
+        // "…" without anything bash expands or escapes in it.
+        let j = i + 1;
+        for (; j < n; j++) {
+          const e = source.charCodeAt(j);
+          if (e < 128 && NOT_IN_DOUBLE[e]) break;
+          if (!printable(e)) return null;
+        }
+        if (source.charCodeAt(j) !== 34) return null;
+        const text = source.slice(i + 1, j);
+        value += text;
+        if (!glob) prefix += text;
+        pattern += literalPattern(text);
+        i = j + 1;
+        quoted = true;
+      } else if (d === 92) {
+        // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
+        const e = source.charCodeAt(i + 1);
+        if (!(e > 32 && e < 127)) return null;
+        value += source[i + 1];
+        i += 2;
+        quoted = true;
+        special = true;
+      } else if (d === 123 && source.charCodeAt(i + 1) === 125) {
+        // {}: no brace expansion (find's `-exec … {} ;`).
+        value += "{}";
+        i += 2;
+        special = true;
+      } else break;
+    }
+    if (i === from) return null; // a character no plain command has here
+    const d = i < n ? source.charCodeAt(i) : -1;
+    if (d !== -1 && d !== 32 && d !== 9 && d !== 124 && d !== 38 && d !== 59) return null;
+    // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
+    // `=` may be read as a test operator (`==`, `=~`).
+    if (!quoted && (RESERVED_WORDS.has(value) || value.startsWith("="))) return null;
+    if (first && (glob || special)) nameRuns = false;
+    if (glob && special) return null;
+    if (start < 0) start = from;
+    end = i;
+    const text = source.slice(from, i);
+    argv.push(
+      glob
+        ? { value, kind: "glob", prefix, text, pattern }
+        : { value, kind: "static", prefix: value, text },
+    );
+  }
+}
+
+/** A printable ASCII character or a tab. */
+function printable(c: number): boolean {
+  return (c >= 32 && c < 127) || c === 9;
+}
+
+/** A lookup table of ASCII characters. */
+function charSet(chars: string): Uint8Array {
+  const set = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) set[chars.charCodeAt(i)] = 1;
+  return set;
+}

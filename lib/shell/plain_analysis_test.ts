@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { walkedAnalysis } from "./analyze.ts";
+import type { BashEnv } from "./model.ts";
+import { loadBashParser } from "./parser.ts";
+import { plainAnalysis } from "./plain_analysis.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
+
+const parser = await loadBashParser();
+const env: BashEnv = {
+  cwd: "/w/p",
+  home: "/h",
+  env: { HOME: "/h" },
+  carriesCommand: (a) => a.startsWith("PAGER="),
+};
+const corpusDir = new URL("../../testdata/corpus/", import.meta.url);
+const nl2bash = readFileSync(new URL("nl2bash.txt", corpusDir), "utf8").split("\n")
+  .filter((l) => l.trim());
+const agents = readFileSync(new URL("agents.jsonl", corpusDir), "utf8").split("\n")
+  .filter((l) => l.trim()).map((l) => JSON.parse(l).command as string);
+
+/** The commands the lane reads, each held to the walk's analysis; how many it read. */
+function agreeing(commands: string[]): number {
+  let read = 0;
+  for (const c of commands) {
+    const plain = plainAnalysis(c, env.cwd);
+    if (!plain) continue;
+    read++;
+    assert.deepEqual(plain, walkedAnalysis(c, env, parser), JSON.stringify(c));
+  }
+  return read;
+}
+
+Deno.test("plainAnalysis: every corpus command it reads gets the walk's exact analysis", () => {
+  const read = agreeing(nl2bash);
+  const readAgents = agreeing(agents);
+  // It must keep reading the everyday commands, or it stops paying for itself.
+  assert.ok(read > nl2bash.length * 0.3, `NL2Bash: read ${read} of ${nl2bash.length}`);
+  assert.ok(readAgents > agents.length * 0.2, `agents: read ${readAgents} of ${agents.length}`);
+});
+
+Deno.test("plainAnalysis: what it leaves to the walk", () => {
+  for (
+    const c of [
+      // The cwd moves, or where it is becomes unknown.
+      "cd src && rm -rf build",
+      "pushd /tmp; ls",
+      "popd && ls",
+      "command cd /etc; cat passwd",
+      "builtin cd /etc",
+      "'cd' /etc && ls",
+      // Shell text run, aliases, names assigned or read.
+      "eval rm -rf x",
+      "source env.sh",
+      ". env.sh",
+      "alias ls=rm; ls x",
+      "exec rm x",
+      "read line",
+      "printf -v x y",
+      "declare -x A",
+      "export PAGER=less",
+      "unset PATH",
+      // Assignments, expansions, globs, braces, tildes, escapes, redirects, comments.
+      "PAGER=cat git log",
+      "ls $HOME",
+      'echo "$x"',
+      "echo `id`",
+      "ls [ab]",
+      "ls *[ab]",
+      "rm \\**",
+      "rm {}*",
+      "*.sh x",
+      "cp {a,b}",
+      "ls ~/x",
+      "rm a\\ b",
+      "rm a\\\tb",
+      "echo {a,b}",
+      "echo {a}",
+      "echo \\",
+      "\\rm x",
+      "{} x",
+      "ls > out",
+      "cat < in",
+      "ls # note",
+      '"echo" "a!"',
+      // Grouping, background, odd operators, empty commands.
+      "(ls)",
+      "{ ls; }",
+      "ls &",
+      "ls |& cat",
+      "ls ;; cat",
+      "ls | | cat",
+      "ls &&& cat",
+      "| ls",
+      "ls |",
+      "ls;",
+      "",
+      "   ",
+      // Reserved words and test operators anywhere, unclosed quotes, what is not ASCII.
+      "if true",
+      "ls then",
+      "time ls",
+      "! ls",
+      "a == b",
+      "a =~ b",
+      "echo 'unclosed",
+      'echo "unclosed',
+      "echo café",
+      "echo 'a\nb'",
+      "ls\ncat",
+      "ls\\\ncat",
+    ]
+  ) assert.equal(plainAnalysis(c, env.cwd), null, JSON.stringify(c));
+});
+
+Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
+  const a = plainAnalysis(`git status  &&ls -la|grep "a b" 'c';  echo x||true`, "/w")!;
+  assert.equal(a.error, null);
+  assert.deepEqual(
+    a.stages.map((s) => [s.text, s.argv.map((w) => w.value), s.piped ?? false, s.input?.text]),
+    [
+      ["git status", ["git", "status"], false, undefined],
+      ["ls -la", ["ls", "-la"], false, undefined],
+      [`grep "a b" 'c'`, ["grep", "a b", "c"], true, "ls -la"],
+      ["echo x", ["echo", "x"], false, undefined],
+      ["true", ["true"], false, undefined],
+    ],
+  );
+  assert.ok(a.stages.every((s) => s.cwds.length === 1 && s.cwds[0] === "/w"));
+  assert.deepEqual(a.stages[2].argv[1], {
+    value: "a b",
+    kind: "static",
+    prefix: "a b",
+    text: '"a b"',
+  });
+  // Globs: the literal text before the first glob character, quoted text matched literally.
+  const [, o, quoted] = plainAnalysis(`rm src/*.o 'a*'b?`, "/w")!.stages[0].argv;
+  assert.deepEqual(o, {
+    value: "src/*.o",
+    kind: "glob",
+    prefix: "src/",
+    text: "src/*.o",
+    pattern: "src/*.o",
+  });
+  assert.deepEqual(quoted, {
+    value: "a*b?",
+    kind: "glob",
+    prefix: "a*b",
+    text: "'a*'b?",
+    pattern: "a\\*b?",
+  });
+});
+
+// Everyday words first, then those the lane must leave to the walk or read with care.
+// deno-fmt-ignore
+const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
+  "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''"];
+// deno-fmt-ignore
+const HOSTILE_NAMES = ["\\ls", "{}", "a{}", "\\if", "a,b", "a@b", "a%b", "cd", "pushd", "popd", "eval", "source", ".", "exec",
+  "command", "builtin", "alias", "test", "read", "printf", "declare", "export", "local", "unset",
+  "time", "coproc", "if", "done", "in", "x=1", "a=b=c", "'x=1'", "=x", "-x", "--", "1", "'if'",
+  '"done"', "if'x'", "done\"\"", "{", "!"];
+// deno-fmt-ignore
+const ARGS = ["-la", "-n", "10", "--color=never", "a", "a.txt", "src/x", "/etc/passwd", "../x",
+  "./x", "'a b'", '"a b"', "''", '""', "'a'b\"c\"", "a'b c'", "'$x'", '"it\'s"', "x=y", "%s", "@x",
+  "+x", ":", ",", "-", "--", "'a|b'", '"a;b"', "'&&'", "'\t'", "a=", "-e", "'-'", "x,y", "a:b:c",
+  "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
+  "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
+  "src/*.ts", "'*'", "a*'b*'c?"];
+// deno-fmt-ignore
+const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
+  "}", "!", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
+  "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]"];
+const OPS = [" | ", "|", " && ", "&&", " || ", "||", "; ", ";", " ; "];
+const HOSTILE_OPS = [" & ", " |& ", " ;; ", " | | ", "&&&", ";&", " & &"];
+const BLANKS = [" ", "  ", "\t", " \t "];
+
+Deno.test("plainAnalysis: generated commands it reads get the walk's exact analysis", () => {
+  const random = seededRandom(fuzzSeed(20261203));
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const mostly = <T>(everyday: T[], hostile: T[]) => pick(random() < 0.1 ? hostile : everyday);
+  const commands: string[] = [];
+  for (let n = 0; n < 4000; n++) {
+    let c = random() < 0.2 ? pick(BLANKS) : "";
+    const parts = 1 + Math.floor(random() * 4);
+    for (let p = 0; p < parts; p++) {
+      if (p) c += mostly(OPS, HOSTILE_OPS);
+      c += mostly(NAMES, HOSTILE_NAMES);
+      const args = Math.floor(random() * 4);
+      for (let a = 0; a < args; a++) c += pick(BLANKS) + mostly(ARGS, HOSTILE_ARGS);
+    }
+    if (random() < 0.2) c += pick(BLANKS);
+    commands.push(c);
+  }
+  const read = agreeing(commands);
+  // Both sides of the line are exercised.
+  assert.ok(read > 1000 && read < 3600, `read ${read} of ${commands.length}`);
+});
