@@ -129,98 +129,118 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
       i += op.length;
       continue;
     }
-    // A word: plain characters and quoted texts, up to a blank or an operator. As a glob
-    // (`*.o`, `'a b'*`): its value, the literal text before its first glob character, and the
-    // pattern (quoted text matched literally), as the walk makes them.
-    const from = i;
-    const first = !argv.length;
-    if (first) nameRuns = source.charCodeAt(i) !== 45; // -
-    let value = "";
-    let quoted = false;
-    let glob = false;
-    let prefix = "";
-    let pattern = "";
-    /** An escape or `{}`: such a word is read here only when it is no glob. */
-    let special = false;
-    for (;;) {
-      const d = i < n ? source.charCodeAt(i) : -1;
-      if (d >= 0 && d < 128 && (WORD_CHARS[d] || GLOB_CHARS[d])) {
-        let j = i;
-        let at = -1;
-        for (; j < n; j++) {
-          const e = source.charCodeAt(j);
-          if (e >= 128 || !(WORD_CHARS[e] || GLOB_CHARS[e])) break;
-          if (at < 0 && GLOB_CHARS[e]) at = j;
-        }
-        const run = source.slice(i, j);
-        // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
-        if (i === from && j < n && RESERVED_WORDS.has(run)) return null;
-        if (first) {
-          for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
-        }
-        if (!glob) prefix += at < 0 ? run : source.slice(i, at);
-        if (at >= 0) glob = true;
-        value += run;
-        pattern += run;
-        i = j;
-      } else if (d === 39) {
-        // '…': every character as it is (printable ASCII only, as everywhere here).
-        const close = source.indexOf("'", i + 1);
-        if (close < 0) return null;
-        for (let j = i + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return null;
-        const text = source.slice(i + 1, close);
-        value += text;
-        if (!glob) prefix += text;
-        pattern += literalPattern(text);
-        i = close + 1;
-        quoted = true;
-      } else if (d === 34) {
-        // "…" without anything bash expands or escapes in it.
-        let j = i + 1;
-        for (; j < n; j++) {
-          const e = source.charCodeAt(j);
-          if (e < 128 && NOT_IN_DOUBLE[e]) break;
-          if (!printable(e)) return null;
-        }
-        if (source.charCodeAt(j) !== 34) return null;
-        const text = source.slice(i + 1, j);
-        value += text;
-        if (!glob) prefix += text;
-        pattern += literalPattern(text);
-        i = j + 1;
-        quoted = true;
-      } else if (d === 92) {
-        // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
-        const e = source.charCodeAt(i + 1);
-        if (!(e > 32 && e < 127)) return null;
-        value += source[i + 1];
-        i += 2;
-        quoted = true;
-        special = true;
-      } else if (d === 123 && source.charCodeAt(i + 1) === 125) {
-        // {}: no brace expansion (find's `-exec … {} ;`).
-        value += "{}";
-        i += 2;
-        special = true;
-      } else break;
-    }
-    if (i === from) return null; // a character no plain command has here
-    const d = i < n ? source.charCodeAt(i) : -1;
-    if (d !== -1 && d !== 32 && d !== 9 && d !== 124 && d !== 38 && d !== 59) return null;
-    // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
-    // `=` may be read as a test operator (`==`, `=~`).
-    if (!quoted && (RESERVED_WORDS.has(value) || value.startsWith("="))) return null;
-    if (first && (glob || special)) nameRuns = false;
-    if (glob && special) return null;
-    if (start < 0) start = from;
-    end = i;
-    const text = source.slice(from, i);
-    argv.push(
-      glob
-        ? { value, kind: "glob", prefix, text, pattern }
-        : { value, kind: "static", prefix: value, text },
-    );
+    const read = readWord(source, i, !argv.length);
+    if (!read) return null;
+    if (!argv.length) nameRuns = read.name;
+    if (start < 0) start = i;
+    i = end = read.end;
+    argv.push(read.word);
   }
+}
+
+/** A word read, where it ends, and (the first word) whether it may name a plain command. */
+interface WordRead {
+  word: Word;
+  end: number;
+  /** Its unquoted runs are all of NAME_CHARS, the first not a `-`; no glob, escape or `{}`. */
+  name: boolean;
+}
+
+/**
+ * The word at `from`: plain characters and quoted texts, up to a blank or an operator; null when
+ * it is not plain. As a glob (`*.o`, `'a b'*`): its value, the literal text before its first glob
+ * character, and the pattern (quoted text matched literally), as the walk makes them.
+ */
+function readWord(source: string, from: number, first: boolean): WordRead | null {
+  const n = source.length;
+  let i = from;
+  let nameRuns = first && source.charCodeAt(i) !== 45; // -
+  let value = "";
+  let quoted = false;
+  let glob = false;
+  let prefix = "";
+  let pattern = "";
+  /** An escape or `{}`: such a word is read here only when it is no glob. */
+  let special = false;
+  for (;;) {
+    const d = i < n ? source.charCodeAt(i) : -1;
+    if (d >= 0 && d < 128 && (WORD_CHARS[d] || GLOB_CHARS[d])) {
+      let j = i;
+      let at = -1;
+      for (; j < n; j++) {
+        const e = source.charCodeAt(j);
+        if (e >= 128 || !(WORD_CHARS[e] || GLOB_CHARS[e])) break;
+        if (at < 0 && GLOB_CHARS[e]) at = j;
+      }
+      const run = source.slice(i, j);
+      // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
+      if (i === from && j < n && RESERVED_WORDS.has(run)) return null;
+      if (first) {
+        for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
+      }
+      if (!glob) prefix += at < 0 ? run : source.slice(i, at);
+      if (at >= 0) glob = true;
+      value += run;
+      pattern += run;
+      i = j;
+    } else if (d === 39) {
+      // '…': every character as it is (printable ASCII only, as everywhere here).
+      const close = source.indexOf("'", i + 1);
+      if (close < 0) return null;
+      for (let j = i + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return null;
+      const text = source.slice(i + 1, close);
+      value += text;
+      if (!glob) prefix += text;
+      pattern += literalPattern(text);
+      i = close + 1;
+      quoted = true;
+    } else if (d === 34) {
+      // "…" without anything bash expands or escapes in it.
+      let j = i + 1;
+      for (; j < n; j++) {
+        const e = source.charCodeAt(j);
+        if (e < 128 && NOT_IN_DOUBLE[e]) break;
+        if (!printable(e)) return null;
+      }
+      if (source.charCodeAt(j) !== 34) return null;
+      const text = source.slice(i + 1, j);
+      value += text;
+      if (!glob) prefix += text;
+      pattern += literalPattern(text);
+      i = j + 1;
+      quoted = true;
+    } else if (d === 92) {
+      // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
+      const e = source.charCodeAt(i + 1);
+      if (!(e > 32 && e < 127)) return null;
+      value += source[i + 1];
+      i += 2;
+      quoted = true;
+      special = true;
+    } else if (d === 123 && source.charCodeAt(i + 1) === 125) {
+      // {}: no brace expansion (find's `-exec … {} ;`).
+      value += "{}";
+      i += 2;
+      special = true;
+    } else break;
+  }
+  if (i === from) return null; // a character no plain command has here
+  const after = i < n ? source.charCodeAt(i) : -1;
+  if (
+    after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59
+  ) return null;
+  // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
+  // `=` may be read as a test operator (`==`, `=~`).
+  if (!quoted && (RESERVED_WORDS.has(value) || value.startsWith("="))) return null;
+  if (glob && special) return null;
+  const text = source.slice(from, i);
+  return {
+    word: glob
+      ? { value, kind: "glob", prefix, text, pattern }
+      : { value, kind: "static", prefix: value, text },
+    end: i,
+    name: nameRuns && !glob && !special,
+  };
 }
 
 /** A printable ASCII character or a tab. */
