@@ -1,13 +1,13 @@
 /**
  * The analysis of the plainest commands without a syntax tree: simple commands of plain, quoted
- * and escaped words and `*`/`?` globs, joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
+ * and escaped words and `*`/`?` globs, maybe after assignments (`PYTHONPATH=. pytest`), joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
  * these, bash does nothing but split words, remove quotes and run each command in the cwd, so the
  * stages can be read straight from the text; building a tree and walking it (which the
  * analysis of every other command needs) costs more than the rest of their decision.
  *
  * Anything else returns null and takes the tree's walk: an expansion, a bracket glob (`[ab]`), a
  * brace (but `{}`), a tilde, an escaped blank, an escape or `{}` in a glob word, a redirect, a comment, a subshell or group, `&`, an empty command, a character outside
- * printable ASCII, an assignment, and every command named by a word the walk gives a meaning of
+ * printable ASCII, assignments alone, and every command named by a word the walk gives a meaning of
  * its own (reserved words, declaration and name-reading builtins, `cd` and what else moves or
  * hides the cwd, `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`), or a reserved
  * word anywhere. `plain_analysis_test.ts` holds it to the walk on both corpora and on generated
@@ -45,11 +45,17 @@ const WORD_CHARS = charSet(
  */
 const NAME_CHARS = charSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+:-");
 
+/** `NAME=` or `NAME+=` at the start of a word: before the command name, an assignment. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+
+/** A command name after assignments: a plain name or a path, in one unquoted run. */
+const AFTER_ASSIGNMENTS = /^([A-Za-z0-9_]+|[./][A-Za-z0-9_./-]*)$/;
+
 /** Characters a word may have outside quotes besides WORD_CHARS: the glob characters `*` and `?`. */
 const GLOB_CHARS = charSet("*?");
 
-/** Characters that end a double-quoted text's plainness (bash expands or escapes at them). */
-const NOT_IN_DOUBLE = charSet('$`\\!"');
+/** Characters that end a double-quoted text's plainness (bash expands at them), or end it. */
+const NOT_IN_DOUBLE = charSet('$`!"');
 
 /**
  * Command names the walk gives a meaning of its own, besides the reserved words, the declaration
@@ -81,6 +87,8 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
   const cwds = [cwd];
   const stages: Stage[] = [];
   let argv: Word[] = [];
+  /** `NAME=value` words before the command name (in its environment). */
+  let assignments: Word[] = [];
   let start = -1;
   let end = -1;
   /** The stage before in the pipeline being read, when the last operator was `|`. */
@@ -107,6 +115,8 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
       const name = argv[0].value;
       if (
         !nameRuns || name.includes("=") || RESERVED_WORDS.has(name) ||
+        // (After assignments, tree-sitter reads a name glued to more as one more: `x=1 a:b`.)
+        (assignments.length && !AFTER_ASSIGNMENTS.test(argv[0].text)) ||
         DECLARATION_BUILTINS.has(name) || WALKED_NAMES.has(name) || readsNames(name) ||
         stages.length === MAX_STAGES
       ) return null;
@@ -117,25 +127,59 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
         origin: "top",
         cwds,
       };
+      if (assignments.length) stage.assignments = assignments;
       if (feeding) {
         stage.piped = true;
         stage.input = feeding;
       }
       stages.push(stage);
-      if (c === -1) return { stages, error: null };
+      if (c === -1) return assignedOnce(source, stages) ? { stages, error: null } : null;
       feeding = op === "|" ? stage : null;
       argv = [];
+      assignments = [];
       start = -1;
       i += op.length;
       continue;
     }
     const read = readWord(source, i, !argv.length);
     if (!read) return null;
-    if (!argv.length) nameRuns = read.name;
     if (start < 0) start = i;
+    if (!argv.length && ASSIGNMENT.test(read.word.text)) {
+      // An assignment: one without a glob, an escape or `{}` (bash reads those its own way there).
+      if (!read.literal) return null;
+      assignments.push(read.word);
+    } else {
+      if (!argv.length) nameRuns = read.name;
+      argv.push(read.word);
+    }
     i = end = read.end;
-    argv.push(read.word);
   }
+}
+
+/**
+ * Whether every name the command assigns appears in it once, in its assignment: where else it
+ * appears, bash may evaluate its value as code (`A='a[$(id)]' x; declare -i A`), which the walk's
+ * evaluation checks judge.
+ */
+function assignedOnce(source: string, stages: Stage[]): boolean {
+  for (const s of stages) {
+    for (const a of s.assignments ?? []) {
+      const name = a.text.slice(0, a.text.indexOf("=")).replace(/\+$/, "");
+      let seen = 0;
+      for (let k = source.indexOf(name); k !== -1; k = source.indexOf(name, k + 1)) {
+        if (!nameChar(source.charCodeAt(k - 1)) && !nameChar(source.charCodeAt(k + name.length))) {
+          seen++;
+        }
+      }
+      if (seen !== 1) return false;
+    }
+  }
+  return true;
+}
+
+/** A character of a variable name (NaN, outside the text: none). */
+function nameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /** A word read, where it ends, and (the first word) whether it may name a plain command. */
@@ -144,6 +188,8 @@ interface WordRead {
   end: number;
   /** Its unquoted runs are all of NAME_CHARS, the first not a `-`; no glob, escape or `{}`. */
   name: boolean;
+  /** No glob, escape or `{}`. */
+  literal: boolean;
 }
 
 /**
@@ -195,15 +241,27 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
       i = close + 1;
       quoted = true;
     } else if (d === 34) {
-      // "…" without anything bash expands or escapes in it.
+      // "…" without anything bash expands in it. A backslash escapes `$`, `` ` ``, `"` and `\`
+      // there, and is itself before any other character.
       let j = i + 1;
+      let text = "";
+      let run = j;
       for (; j < n; j++) {
         const e = source.charCodeAt(j);
+        if (e === 92) {
+          const f = source.charCodeAt(j + 1);
+          if (!printable(f)) return null;
+          if (f === 36 || f === 96 || f === 34 || f === 92) {
+            text += source.slice(run, j);
+            run = ++j;
+          }
+          continue;
+        }
         if (e < 128 && NOT_IN_DOUBLE[e]) break;
         if (!printable(e)) return null;
       }
       if (source.charCodeAt(j) !== 34) return null;
-      const text = source.slice(i + 1, j);
+      text += source.slice(run, j);
       value += text;
       if (!glob) prefix += text;
       pattern += literalPattern(text);
@@ -240,6 +298,7 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
       : { value, kind: "static", prefix: value, text },
     end: i,
     name: nameRuns && !glob && !special,
+    literal: !glob && !special,
   };
 }
 

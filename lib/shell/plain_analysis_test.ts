@@ -60,8 +60,22 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "declare -x A",
       "export PAGER=less",
       "unset PATH",
-      // Assignments, expansions, globs, braces, tildes, escapes, redirects, comments.
-      "PAGER=cat git log",
+      // Assignments alone or not plain, or a name after them tree-sitter reads otherwise.
+      "A=1",
+      "A=1 B=2",
+      "A=1 | cat",
+      "A=* ls",
+      "A=\\x ls",
+      "A={} ls",
+      "x=1 a:b",
+      "x=1 'ls'",
+      "x=1 a@b",
+      // An assigned name met again: bash may evaluate its value (the walk's checks judge it).
+      "A=1 ls A",
+      "A=1 B=2 printf %d A",
+      "A=1 x; A=2 y",
+      "A=1 x | grep 'A[1]'",
+      // Expansions, globs, braces, tildes, escapes, redirects, comments.
       "ls $HOME",
       'echo "$x"',
       "echo `id`",
@@ -127,6 +141,20 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
     ],
   );
   assert.ok(a.stages.every((s) => s.cwds.length === 1 && s.cwds[0] === "/w"));
+  assert.deepEqual(
+    plainAnalysis(String.raw`grep -n "args\[0\]" "a\"b\\"`, "/w")!.stages[0].argv.map((w) =>
+      w.value
+    ),
+    ["grep", "-n", String.raw`args\[0\]`, 'a"b\\'],
+  );
+  // Assignments before the command are in its environment, not its argv.
+  const env = plainAnalysis(`PYTHONPATH=. A="x y" python3 -m pytest`, "/w")!.stages[0];
+  assert.deepEqual(env.argv.map((w) => w.value), ["python3", "-m", "pytest"]);
+  assert.deepEqual(env.assignments!.map((w) => [w.value, w.text]), [
+    ["PYTHONPATH=.", "PYTHONPATH=."],
+    ["A=x y", 'A="x y"'],
+  ]);
+  assert.equal(env.text, `PYTHONPATH=. A="x y" python3 -m pytest`);
   assert.deepEqual(a.stages[2].argv[1], {
     value: "a b",
     kind: "static",
@@ -156,17 +184,36 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
 const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
   "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''"];
 // deno-fmt-ignore
+const ASSIGNMENTS = ["A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
+  "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"'];
+
+// deno-fmt-ignore
 const HOSTILE_NAMES = ["\\ls", "{}", "a{}", "\\if", "a,b", "a@b", "a%b", "cd", "pushd", "popd", "eval", "source", ".", "exec",
   "command", "builtin", "alias", "test", "read", "printf", "declare", "export", "local", "unset",
   "time", "coproc", "if", "done", "in", "x=1", "a=b=c", "'x=1'", "=x", "-x", "--", "1", "'if'",
   '"done"', "if'x'", "done\"\"", "{", "!"];
 // deno-fmt-ignore
-const ARGS = ["-la", "-n", "10", "--color=never", "a", "a.txt", "src/x", "/etc/passwd", "../x",
+const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=never", "a", "a.txt", "src/x", "/etc/passwd", "../x",
   "./x", "'a b'", '"a b"', "''", '""', "'a'b\"c\"", "a'b c'", "'$x'", '"it\'s"', "x=y", "%s", "@x",
   "+x", ":", ",", "-", "--", "'a|b'", '"a;b"', "'&&'", "'\t'", "a=", "-e", "'-'", "x,y", "a:b:c",
   "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
   "src/*.ts", "'*'", "a*'b*'c?"];
+/** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
+const DOUBLE_QUOTED_ESCAPES = [
+  String.raw`"args\[0\]"`,
+  String.raw`"a\$b"`,
+  String.raw`"a\"b"`,
+  String.raw`"a\\b"`,
+  String.raw`"\\"`,
+  String.raw`"x\`y"`,
+  String.raw`"\n"`,
+  String.raw`"a\!"`,
+  String.raw`"\"`,
+  String.raw`"\\\""`,
+];
+ARGS.push(...DOUBLE_QUOTED_ESCAPES);
+
 // deno-fmt-ignore
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
   "}", "!", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
@@ -185,6 +232,7 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
     const parts = 1 + Math.floor(random() * 4);
     for (let p = 0; p < parts; p++) {
       if (p) c += mostly(OPS, HOSTILE_OPS);
+      while (random() < 0.2) c += pick(ASSIGNMENTS) + pick(BLANKS);
       c += mostly(NAMES, HOSTILE_NAMES);
       const args = Math.floor(random() * 4);
       for (let a = 0; a < args; a++) c += pick(BLANKS) + mostly(ARGS, HOSTILE_ARGS);
