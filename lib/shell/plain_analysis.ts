@@ -34,10 +34,13 @@ const MAX_LENGTH = 4096;
 /** Stages at most (a command of more is not an everyday one). */
 const MAX_STAGES = 64;
 
-/** Characters a word may have outside quotes: bash takes each as it is written. */
-const WORD_CHARS = charSet(
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:+%@=-",
-);
+/**
+ * Characters a word may have outside quotes: those bash takes as they are written (1), and the
+ * glob characters `*` and `?` (GLOB).
+ */
+const RUN = charSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:+%@=-");
+const GLOB = 2;
+RUN[42] = RUN[63] = GLOB;
 
 /**
  * Characters a command name's unquoted runs may have (tree-sitter misreads `name@…`, `name%…`,
@@ -50,9 +53,6 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
 /** A command name after assignments: a plain name or a path, in one unquoted run. */
 const AFTER_ASSIGNMENTS = /^([A-Za-z0-9_]+|[./][A-Za-z0-9_./-]*)$/;
-
-/** Characters a word may have outside quotes besides WORD_CHARS: the glob characters `*` and `?`. */
-const GLOB_CHARS = charSet("*?");
 
 /** Characters that end a double-quoted text's plainness (bash expands at them), or end it. */
 const NOT_IN_DOUBLE = charSet('$`!"');
@@ -194,8 +194,7 @@ interface WordRead {
 
 /**
  * The word at `from`: plain characters and quoted texts, up to a blank or an operator; null when
- * it is not plain. As a glob (`*.o`, `'a b'*`): its value, the literal text before its first glob
- * character, and the pattern (quoted text matched literally), as the walk makes them.
+ * it is not plain.
  */
 function readWord(source: string, from: number, first: boolean): WordRead | null {
   const n = source.length;
@@ -204,68 +203,36 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   let value = "";
   let quoted = false;
   let glob = false;
-  let prefix = "";
-  let pattern = "";
   /** An escape or `{}`: such a word is read here only when it is no glob. */
   let special = false;
   for (;;) {
     const d = i < n ? source.charCodeAt(i) : -1;
-    if (d >= 0 && d < 128 && (WORD_CHARS[d] || GLOB_CHARS[d])) {
-      let j = i;
-      let at = -1;
-      for (; j < n; j++) {
-        const e = source.charCodeAt(j);
-        if (e >= 128 || !(WORD_CHARS[e] || GLOB_CHARS[e])) break;
-        if (at < 0 && GLOB_CHARS[e]) at = j;
-      }
+    if (d >= 0 && d < 128 && RUN[d]) {
+      let j = i + 1;
+      let c = 0;
+      while (j < n && (c = source.charCodeAt(j)) < 128 && RUN[c]) j++;
       const run = source.slice(i, j);
       // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
-      if (i === from && j < n && RESERVED_WORDS.has(run)) return null;
+      if (i === from && j < n && run.length <= 8 && RESERVED_WORDS.has(run)) return null;
+      for (let k = i; k < j && !glob; k++) glob = RUN[source.charCodeAt(k)] === GLOB;
       if (first) {
         for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
       }
-      if (!glob) prefix += at < 0 ? run : source.slice(i, at);
-      if (at >= 0) glob = true;
       value += run;
-      pattern += run;
       i = j;
     } else if (d === 39) {
       // '…': every character as it is (printable ASCII only, as everywhere here).
       const close = source.indexOf("'", i + 1);
       if (close < 0) return null;
       for (let j = i + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return null;
-      const text = source.slice(i + 1, close);
-      value += text;
-      if (!glob) prefix += text;
-      pattern += literalPattern(text);
+      value += source.slice(i + 1, close);
       i = close + 1;
       quoted = true;
     } else if (d === 34) {
-      // "…" without anything bash expands in it. A backslash escapes `$`, `` ` ``, `"` and `\`
-      // there, and is itself before any other character.
-      let j = i + 1;
-      let text = "";
-      let run = j;
-      for (; j < n; j++) {
-        const e = source.charCodeAt(j);
-        if (e === 92) {
-          const f = source.charCodeAt(j + 1);
-          if (!printable(f)) return null;
-          if (f === 36 || f === 96 || f === 34 || f === 92) {
-            text += source.slice(run, j);
-            run = ++j;
-          }
-          continue;
-        }
-        if (e < 128 && NOT_IN_DOUBLE[e]) break;
-        if (!printable(e)) return null;
-      }
-      if (source.charCodeAt(j) !== 34) return null;
-      text += source.slice(run, j);
-      value += text;
-      if (!glob) prefix += text;
-      pattern += literalPattern(text);
-      i = j + 1;
+      const dq = doubleQuoted(source, i);
+      if (!dq) return null;
+      value += dq.text;
+      i = dq.end;
       quoted = true;
     } else if (d === 92) {
       // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
@@ -289,17 +256,84 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   ) return null;
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
-  if (!quoted && (RESERVED_WORDS.has(value) || value.startsWith("="))) return null;
+  if (!quoted && (value.charCodeAt(0) === 61 || RESERVED_WORDS.has(value))) return null;
   if (glob && special) return null;
-  const text = source.slice(from, i);
+  // (A word of one unquoted run is its own text.)
+  const text = !quoted && !special && value.length === i - from ? value : source.slice(from, i);
   return {
     word: glob
-      ? { value, kind: "glob", prefix, text, pattern }
+      ? { value, kind: "glob", ...globParts(source, from, i), text }
       : { value, kind: "static", prefix: value, text },
     end: i,
     name: nameRuns && !glob && !special,
     literal: !glob && !special,
   };
+}
+
+/**
+ * A double-quoted text at `at` without anything bash expands in it, and where it ends; null when
+ * it has such a thing or does not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and
+ * is itself before any other character.
+ */
+function doubleQuoted(source: string, at: number): { text: string; end: number } | null {
+  const n = source.length;
+  let j = at + 1;
+  let text = "";
+  let run = j;
+  for (; j < n; j++) {
+    const e = source.charCodeAt(j);
+    if (e === 92) {
+      const f = source.charCodeAt(j + 1);
+      if (!printable(f)) return null;
+      if (f === 36 || f === 96 || f === 34 || f === 92) {
+        text += source.slice(run, j);
+        run = ++j;
+      }
+      continue;
+    }
+    if (e < 128 && NOT_IN_DOUBLE[e]) break;
+    if (!printable(e)) return null;
+  }
+  if (source.charCodeAt(j) !== 34) return null;
+  return { text: text + source.slice(run, j), end: j + 1 };
+}
+
+/**
+ * A glob word's literal text before its first glob character, and the word as a pattern (its
+ * quoted text matched literally), as the walk makes them (the word's pieces read again: a glob
+ * word is rare, and has no escape or `{}`).
+ */
+function globParts(source: string, from: number, to: number): { prefix: string; pattern: string } {
+  let prefix = "";
+  let pattern = "";
+  let glob = false;
+  for (let i = from; i < to;) {
+    const d = source.charCodeAt(i);
+    let text: string;
+    if (d === 39) {
+      const close = source.indexOf("'", i + 1);
+      text = source.slice(i + 1, close);
+      i = close + 1;
+    } else if (d === 34) {
+      const dq = doubleQuoted(source, i)!;
+      text = dq.text;
+      i = dq.end;
+    } else {
+      let j = i + 1;
+      while (j < to && source.charCodeAt(j) !== 39 && source.charCodeAt(j) !== 34) j++;
+      const run = source.slice(i, j);
+      i = j;
+      pattern += run;
+      if (glob) continue;
+      const at = run.search(/[*?]/);
+      prefix += at < 0 ? run : run.slice(0, at);
+      glob = at >= 0;
+      continue;
+    }
+    pattern += literalPattern(text);
+    if (!glob) prefix += text;
+  }
+  return { prefix, pattern };
 }
 
 /** A printable ASCII character or a tab. */
