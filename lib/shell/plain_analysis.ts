@@ -1,6 +1,7 @@
 /**
  * The analysis of the plainest commands without a syntax tree: simple commands of plain, quoted
- * and escaped words and `*`/`?` globs, maybe after assignments (`PYTHONPATH=. pytest`), joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
+ * and escaped words and `*`/`?` globs, maybe after assignments (`PYTHONPATH=. pytest`) and with
+ * file redirects after them (`2>/dev/null`, `> out.txt`, `2>&1`), joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
  * these, bash does nothing but split words, remove quotes and run each command in the cwd, so the
  * stages can be read straight from the text; building a tree and walking it (which the
  * analysis of every other command needs) costs more than the rest of their decision.
@@ -24,7 +25,7 @@
  * @module
  */
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
-import type { BashAnalysis, Stage, Word } from "./model.ts";
+import type { BashAnalysis, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
 
@@ -89,17 +90,40 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
   let argv: Word[] = [];
   /** `NAME=value` words before the command name (in its environment). */
   let assignments: Word[] = [];
+  let redirects: Redirect[] = [];
   let start = -1;
+  /** Where the command's last word ends, and its last redirect. */
   let end = -1;
-  /** The stage before in the pipeline being read, when the last operator was `|`. */
+  let redirected = -1;
+  /**
+   * Whether the command is the first of its statement (after `;` or at the start). tree-sitter
+   * reads the redirects after a later one as the whole list's or pipeline's (`a && b > f`): the
+   * walk gives them to the command, its text without them.
+   */
+  let leading = true;
+  /** Whether the last operator was `|`, and the stage before then (whose output is read). */
+  let piped = false;
   let feeding: Stage | null = null;
   /** Whether the command name's unquoted runs are all of NAME_CHARS, its first not a `-`. */
   let nameRuns = false;
   let i = 0;
   for (;;) {
     // Blanks between words.
+    const blank = i;
     while (i < n && (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9)) i++;
     const c = i < n ? source.charCodeAt(i) : -1;
+    if (argv.length && i > blank && (c === 62 || c === 60 || c === 38 || c === 49 || c === 50)) {
+      // A redirect after the words (`> out`, `2>/dev/null`, `2>&1`), after a blank.
+      const r = readRedirect(source, i);
+      if (r === undefined) return null;
+      if (r !== null) {
+        // (tree-sitter drops a lone `-` before some redirects; the walk gives it back.)
+        if (argv[argv.length - 1].text === "-") return null;
+        redirects.push(r.redirect);
+        i = redirected = r.end;
+        continue;
+      }
+    }
     if (c === -1 || c === 124 || c === 38 || c === 59) {
       // The end of a command: at the end, `|`, `&&`, `||` or `;`.
       let op = "";
@@ -122,26 +146,30 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
       ) return null;
       const stage: Stage = {
         argv,
-        redirects: [],
-        text: source.slice(start, end),
+        redirects,
+        text: source.slice(start, leading && redirects.length ? redirected : end),
         origin: "top",
         cwds,
       };
       if (assignments.length) stage.assignments = assignments;
-      if (feeding) {
-        stage.piped = true;
-        stage.input = feeding;
-      }
+      if (piped) stage.piped = true;
+      if (feeding) stage.input = feeding;
       stages.push(stage);
       if (c === -1) return assignedOnce(source, stages) ? { stages, error: null } : null;
-      feeding = op === "|" ? stage : null;
+      // (A later command's redirects are the list's to tree-sitter: the walk sees no command
+      // feeding the pipe then.)
+      piped = op === "|";
+      feeding = piped && (leading || !redirects.length) ? stage : null;
+      leading = op === ";";
       argv = [];
       assignments = [];
+      redirects = [];
       start = -1;
       i += op.length;
       continue;
     }
-    const read = readWord(source, i, !argv.length);
+    // (A word after a redirect: tree-sitter reads it as the redirect's.)
+    const read = redirects.length ? null : readWord(source, i, !argv.length);
     if (!read) return null;
     if (start < 0) start = i;
     if (!argv.length && ASSIGNMENT.test(read.word.text)) {
@@ -154,6 +182,52 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
     }
     i = end = read.end;
   }
+}
+
+/** Redirect operators by their text: the walk's operator, kind, and whether a word follows. */
+const REDIRECTS: [text: string, op: string, kind: Redirect["kind"], target: boolean][] = [
+  ["2>&1", "2>&", "dup", false],
+  ["1>&2", "1>&", "dup", false],
+  [">&2", ">&", "dup", false],
+  ["&>>", "&>>", "write", true],
+  ["&>", "&>", "write", true],
+  ["2>>", "2>>", "write", true],
+  ["1>>", "1>>", "write", true],
+  ["2>", "2>", "write", true],
+  ["1>", "1>", "write", true],
+  [">>", ">>", "write", true],
+  [">", ">", "write", true],
+  ["<", "<", "read", true],
+];
+
+/**
+ * The redirect at `at`, where it ends: null when there is none (`&&`, a word starting with a digit),
+ * undefined when there is one that is not plain (`>&-`, `<<`, `>|`, a glob or an escape as the
+ * file, no file).
+ */
+function readRedirect(
+  source: string,
+  at: number,
+): { redirect: Redirect; end: number } | null | undefined {
+  for (const [text, op, kind, target] of REDIRECTS) {
+    if (!source.startsWith(text, at)) continue;
+    let i = at + text.length;
+    const next = source.charCodeAt(i);
+    if (!target) {
+      // (Then a blank, an operator or the end.)
+      const ends = i === source.length || next === 32 || next === 9 || next === 124 ||
+        next === 38 || next === 59;
+      return ends ? { redirect: { op, kind, target: null }, end: i } : undefined;
+    }
+    if (next === 38 || next === 62 || next === 60 || next === 124) return undefined; // >&, >>>, <<, >|
+    while (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9) i++;
+    const word = i < source.length ? readWord(source, i, false) : null;
+    if (!word || !word.literal) return undefined;
+    return { redirect: { op, kind, target: word.word }, end: word.end };
+  }
+  // (`&&`, and a word starting with a digit, are no redirect.)
+  const c = source.charCodeAt(at);
+  return c === 38 || c === 49 || c === 50 ? null : undefined;
 }
 
 /**

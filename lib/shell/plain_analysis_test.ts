@@ -93,8 +93,32 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "echo \\",
       "\\rm x",
       "{} x",
-      "ls > out",
-      "cat < in",
+      // Redirects but to or from a plain word and `2>&1`-style duplications, after the words.
+      "ls >&-",
+      "ls 2>&-",
+      "ls 2>&3",
+      "ls <<EOF",
+      "ls <<< x",
+      "ls >| f",
+      "ls > *.txt",
+      "ls > a\\ b",
+      "ls > {}",
+      "ls >",
+      "ls > ",
+      "ls > | cat",
+      "2>f ls",
+      "> f",
+      "ls>f",
+      "ls 2>f>g",
+      "ls > f x",
+      "ls 2>&1 x",
+      "ls - 2>f",
+      "ls 3>f",
+      "ls <> f",
+      "ls &>",
+      "ls > $x",
+      "ls 2>&1x",
+      "ls >>> f",
       "ls # note",
       '"echo" "a!"',
       // Grouping, background, odd operators, empty commands.
@@ -147,6 +171,29 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
     ),
     ["grep", "-n", String.raw`args\[0\]`, 'a"b\\'],
   );
+  // Redirects: the first command of a statement has them in its text; a later one not (tree-sitter
+  // reads them as the list's, the walk gives them to the command).
+  const r = plainAnalysis("python3 t.py > out.txt 2>&1 && ls 2>/dev/null; cat < in.txt", "/w")!;
+  assert.deepEqual(r.stages.map((s) => [s.text, s.redirects]), [
+    ["python3 t.py > out.txt 2>&1", [
+      {
+        op: ">",
+        kind: "write",
+        target: { value: "out.txt", kind: "static", prefix: "out.txt", text: "out.txt" },
+      },
+      { op: "2>&", kind: "dup", target: null },
+    ]],
+    ["ls", [{
+      op: "2>",
+      kind: "write",
+      target: { value: "/dev/null", kind: "static", prefix: "/dev/null", text: "/dev/null" },
+    }]],
+    ["cat < in.txt", [{
+      op: "<",
+      kind: "read",
+      target: { value: "in.txt", kind: "static", prefix: "in.txt", text: "in.txt" },
+    }]],
+  ]);
   // Assignments before the command are in its environment, not its argv.
   const env = plainAnalysis(`PYTHONPATH=. A="x y" python3 -m pytest`, "/w")!.stages[0];
   assert.deepEqual(env.argv.map((w) => w.value), ["python3", "-m", "pytest"]);
@@ -218,6 +265,12 @@ ARGS.push(...DOUBLE_QUOTED_ESCAPES);
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
   "}", "!", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
   "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]"];
+// deno-fmt-ignore
+const REDIRECTS = [" > out", " >> log", " 2>/dev/null", " 2> err", " 2>&1", " >&2", " 1>&2", " &> all",
+  " < in", " > 'a b'", ' > "x"', " 1> o", " 2>> e", " &>> a", " >f", " 2>'e'"];
+// deno-fmt-ignore
+const HOSTILE_REDIRECTS = [" >&-", " 2>&3", " <<EOF", " >| f", " > *.txt", " > a\\ b", " >", " 3>f",
+  " <> f", "> f", " 2>&1x", " > $x", " >>> f", " <<< w", " 2>&1 x", " > f x"];
 const OPS = [" | ", "|", " && ", "&&", " || ", "||", "; ", ";", " ; "];
 const HOSTILE_OPS = [" & ", " |& ", " ;; ", " | | ", "&&&", ";&", " & &"];
 const BLANKS = [" ", "  ", "\t", " \t "];
@@ -236,6 +289,7 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
       c += mostly(NAMES, HOSTILE_NAMES);
       const args = Math.floor(random() * 4);
       for (let a = 0; a < args; a++) c += pick(BLANKS) + mostly(ARGS, HOSTILE_ARGS);
+      while (random() < 0.25) c += mostly(REDIRECTS, HOSTILE_REDIRECTS);
     }
     if (random() < 0.2) c += pick(BLANKS);
     commands.push(c);
