@@ -28,6 +28,7 @@ import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import type { BashAnalysis, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
+import { EXPANDABLE } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
 const MAX_LENGTH = 4096;
@@ -267,8 +268,8 @@ interface WordRead {
 }
 
 /**
- * The word at `from`: plain characters and quoted texts, up to a blank or an operator; null when
- * it is not plain.
+ * The word at `from`: plain characters, quoted texts and variables, up to a blank or an operator;
+ * null when it is not plain.
  */
 function readWord(source: string, from: number, first: boolean): WordRead | null {
   const n = source.length;
@@ -279,6 +280,9 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   let glob = false;
   /** An escape or `{}`: such a word is read here only when it is no glob. */
   let special = false;
+  /** The word has a variable's value (not known), and its known text before that. */
+  let dynamic = false;
+  let prefix = "";
   for (;;) {
     const d = i < n ? source.charCodeAt(i) : -1;
     if (d >= 0 && d < 128 && RUN[d]) {
@@ -305,9 +309,21 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
     } else if (d === 34) {
       const dq = doubleQuoted(source, i);
       if (!dq) return null;
+      if (dq.variableAt >= 0 && !dynamic) {
+        prefix = value + dq.text.slice(0, dq.variableAt);
+        dynamic = true;
+      }
       value += dq.text;
       i = dq.end;
       quoted = true;
+    } else if (d === 36) {
+      // `$NAME`, `${NAME}`: a variable the command does not set, its value not known.
+      const e = variableEnd(source, i);
+      if (e < 0) return null;
+      if (!dynamic) prefix = value;
+      dynamic = true;
+      value += source.slice(i, e);
+      i = e;
     } else if (d === 92) {
       // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
       const e = source.charCodeAt(i + 1);
@@ -331,31 +347,47 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
   if (!quoted && (value.charCodeAt(0) === 61 || RESERVED_WORDS.has(value))) return null;
-  if (glob && special) return null;
+  if ((glob && special) || (dynamic && (glob || special))) return null;
   // (A word of one unquoted run is its own text.)
   const text = !quoted && !special && value.length === i - from ? value : source.slice(from, i);
   return {
-    word: glob
+    word: dynamic
+      ? { value, kind: "dynamic", prefix, text }
+      : glob
       ? { value, kind: "glob", ...globParts(source, from, i), text }
       : { value, kind: "static", prefix: value, text },
     end: i,
-    name: nameRuns && !glob && !special,
-    literal: !glob && !special,
+    name: nameRuns && !glob && !special && !dynamic,
+    literal: !glob && !special && !dynamic,
   };
 }
 
 /**
- * A double-quoted text at `at` without anything bash expands in it, and where it ends; null when
- * it has such a thing or does not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and
+ * A double-quoted text at `at`, where it ends, and where its first variable is in its text (-1:
+ * none); null when it has anything else bash expands or does not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and
  * is itself before any other character.
  */
-function doubleQuoted(source: string, at: number): { text: string; end: number } | null {
+function doubleQuoted(
+  source: string,
+  at: number,
+): { text: string; end: number; variableAt: number } | null {
   const n = source.length;
   let j = at + 1;
   let text = "";
   let run = j;
+  let variableAt = -1;
   for (; j < n; j++) {
     const e = source.charCodeAt(j);
+    if (e === 36) {
+      const end = variableEnd(source, j);
+      if (end < 0) return null;
+      text += source.slice(run, j);
+      if (variableAt < 0) variableAt = text.length;
+      text += source.slice(j, end);
+      run = end;
+      j = end - 1;
+      continue;
+    }
     if (e === 92) {
       const f = source.charCodeAt(j + 1);
       if (!printable(f)) return null;
@@ -369,7 +401,24 @@ function doubleQuoted(source: string, at: number): { text: string; end: number }
     if (!printable(e)) return null;
   }
   if (source.charCodeAt(j) !== 34) return null;
-  return { text: text + source.slice(run, j), end: j + 1 };
+  return { text: text + source.slice(run, j), end: j + 1, variableAt };
+}
+
+/**
+ * Where `$NAME` or `${NAME}` at `at` ends, for a variable whose value the walk does not know
+ * (not `$HOME`, `$PWD`, `$TMPDIR`, which it expands); -1 for anything else after a `$`.
+ */
+function variableEnd(source: string, at: number): number {
+  const braced = source.charCodeAt(at + 1) === 123;
+  const from = braced ? at + 2 : at + 1;
+  let i = from;
+  for (; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (!(nameChar(c) && (i > from || c < 48 || c > 57))) break;
+  }
+  if (i === from || EXPANDABLE.includes(source.slice(from, i))) return -1;
+  if (!braced) return i;
+  return source.charCodeAt(i) === 125 ? i + 1 : -1;
 }
 
 /**

@@ -77,7 +77,24 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "A=1 x | grep 'A[1]'",
       // Expansions, globs, braces, tildes, escapes, redirects, comments.
       "ls $HOME",
-      'echo "$x"',
+      "echo $1",
+      "echo $?",
+      "echo $@",
+      "echo ${x:-y}",
+      "echo ${!x}",
+      "echo $(id)",
+      "echo $HOME",
+      'echo "$PWD"',
+      "echo ${TMPDIR}",
+      "$x ls",
+      '"$x" ls',
+      "A=$x ls",
+      "echo $",
+      "echo ${x",
+      "echo $x*",
+      'echo "$x"*',
+      "echo $x\\;",
+      "echo $1x",
       "echo `id`",
       "ls [ab]",
       "ls *[ab]",
@@ -235,7 +252,7 @@ const ASSIGNMENTS = ["A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a
   "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"'];
 
 // deno-fmt-ignore
-const HOSTILE_NAMES = ["\\ls", "{}", "a{}", "\\if", "a,b", "a@b", "a%b", "cd", "pushd", "popd", "eval", "source", ".", "exec",
+const HOSTILE_NAMES = ["$x", '"$x"', "a$x", "\\ls", "{}", "a{}", "\\if", "a,b", "a@b", "a%b", "cd", "pushd", "popd", "eval", "source", ".", "exec",
   "command", "builtin", "alias", "test", "read", "printf", "declare", "export", "local", "unset",
   "time", "coproc", "if", "done", "in", "x=1", "a=b=c", "'x=1'", "=x", "-x", "--", "1", "'if'",
   '"done"', "if'x'", "done\"\"", "{", "!"];
@@ -245,7 +262,8 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "+x", ":", ",", "-", "--", "'a|b'", '"a;b"', "'&&'", "'\t'", "a=", "-e", "'-'", "x,y", "a:b:c",
   "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
-  "src/*.ts", "'*'", "a*'b*'c?"];
+  "src/*.ts", "'*'", "a*'b*'c?", "$x", '"$dir/x"', "a$B", "${C}d", '"a $b c"', "$a$b", "$a-b", "$a.b",
+  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"'];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
 const DOUBLE_QUOTED_ESCAPES = [
   String.raw`"args\[0\]"`,
@@ -264,7 +282,8 @@ ARGS.push(...DOUBLE_QUOTED_ESCAPES);
 // deno-fmt-ignore
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
   "}", "!", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
-  "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]"];
+  "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]", "$1", "$?", "$@", "${x:-y}", "$(id)", "$HOME",
+  '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-"];
 // deno-fmt-ignore
 const REDIRECTS = [" > out", " >> log", " 2>/dev/null", " 2> err", " 2>&1", " >&2", " 1>&2", " &> all",
   " < in", " > 'a b'", ' > "x"', " 1> o", " 2>> e", " &>> a", " >f", " 2>'e'"];
