@@ -40,7 +40,7 @@ const MAX_STAGES = 64;
  * Characters a word may have outside quotes: those bash takes as they are written (1), and the
  * glob characters `*` and `?` (GLOB).
  */
-const RUN = charSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:+%@=-");
+const RUN = charSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:+%@=!-");
 const GLOB = 2;
 RUN[42] = RUN[63] = GLOB;
 
@@ -291,7 +291,9 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
       while (j < n && (c = source.charCodeAt(j)) < 128 && RUN[c]) j++;
       const run = source.slice(i, j);
       // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
-      if (i === from && j < n && run.length <= 8 && RESERVED_WORDS.has(run)) return null;
+      if (i === from && j < n && !ENDS[c] && run.length <= 8 && RESERVED_WORDS.has(run)) {
+        return null;
+      }
       for (let k = i; k < j && !glob; k++) glob = RUN[source.charCodeAt(k)] === GLOB;
       if (first) {
         for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
@@ -346,7 +348,11 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   ) return null;
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
-  if (!quoted && (value.charCodeAt(0) === 61 || RESERVED_WORDS.has(value))) return null;
+  // (A `!` after the command name is an argument: `find . ! -name x`.)
+  if (
+    !quoted &&
+    (value.charCodeAt(0) === 61 || (RESERVED_WORDS.has(value) && (first || value !== "!")))
+  ) return null;
   if ((glob && special) || (dynamic && (glob || special))) return null;
   // (A word of one unquoted run is its own text.)
   const text = !quoted && !special && value.length === i - from ? value : source.slice(from, i);
@@ -458,6 +464,9 @@ function globParts(source: string, from: number, to: number): { prefix: string; 
   }
   return { prefix, pattern };
 }
+
+/** Characters that end a word: blanks and operators. */
+const ENDS = charSet(" \t|&;<>");
 
 /** A printable ASCII character or a tab. */
 function printable(c: number): boolean {

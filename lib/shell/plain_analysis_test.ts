@@ -156,6 +156,9 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "ls then",
       "time ls",
       "! ls",
+      "a | ! b",
+      "a && ! b",
+      "a; !x",
       "a == b",
       "a =~ b",
       "echo 'unclosed",
@@ -263,7 +266,7 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
   "src/*.ts", "'*'", "a*'b*'c?", "$x", '"$dir/x"', "a$B", "${C}d", '"a $b c"', "$a$b", "$a-b", "$a.b",
-  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"'];
+  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name"];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
 const DOUBLE_QUOTED_ESCAPES = [
   String.raw`"args\[0\]"`,
@@ -281,7 +284,7 @@ ARGS.push(...DOUBLE_QUOTED_ESCAPES);
 
 // deno-fmt-ignore
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
-  "}", "!", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
+  "}", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
   "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]", "$1", "$?", "$@", "${x:-y}", "$(id)", "$HOME",
   '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-"];
 // deno-fmt-ignore
