@@ -84,10 +84,36 @@ const WALKED_NAMES = new Set([
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, cwd: string): BashAnalysis | null {
+  if (source.length > MAX_LENGTH) return null;
+  const r: Reading = { source, cwds: [cwd], stages: [], depth: 0, pipes: 0 };
+  if (readList(r, 0, "top") !== source.length) return null;
+  return assignedOnce(source, r.stages) ? { stages: r.stages, error: null } : null;
+}
+
+/** What the reading of one command shares: its text, its cwds, the stages so far. */
+interface Reading {
+  source: string;
+  cwds: string[];
+  /** The stages, in the walk's order (a substitution's before its command's). */
+  stages: Stage[];
+  /** Substitutions open around the list being read. */
+  depth: number;
+  /** Pipes read so far, in substitutions too. */
+  pipes: number;
+}
+
+/** Substitutions inside substitutions read here at most. */
+const MAX_DEPTH = 4;
+
+/**
+ * Read the commands of a list from `at` into `r.stages`: up to the end (origin "top") or up to
+ * the `)` that closes a substitution (origin "substitution"); where it stopped, or -1 when it is
+ * not plain.
+ */
+function readList(r: Reading, at: number, origin: "top" | "substitution"): number {
+  const { source, cwds, stages } = r;
   const n = source.length;
-  if (n > MAX_LENGTH) return null;
-  const cwds = [cwd];
-  const stages: Stage[] = [];
+  const closer = origin === "substitution";
   let argv: Word[] = [];
   /** `NAME=value` words before the command name (in its environment). */
   let assignments: Word[] = [];
@@ -105,9 +131,11 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
   /** Whether the last operator was `|`, and the stage before then (whose output is read). */
   let piped = false;
   let feeding: Stage | null = null;
+  /** The pipes read before the command: a pipeline in its substitutions makes the walk forget what feeds it. */
+  let pipes = r.pipes;
   /** Whether the command name's unquoted runs are all of NAME_CHARS, its first not a `-`. */
   let nameRuns = false;
-  let i = 0;
+  let i = at;
   for (;;) {
     // Blanks between words.
     const blank = i;
@@ -115,28 +143,30 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
     const c = i < n ? source.charCodeAt(i) : -1;
     if (argv.length && i > blank && (c === 62 || c === 60 || c === 38 || c === 49 || c === 50)) {
       // A redirect after the words (`> out`, `2>/dev/null`, `2>&1`), after a blank.
-      const r = readRedirect(source, i);
-      if (r === undefined) return null;
-      if (r !== null) {
+      const rd = readRedirect(r, i);
+      if (rd === undefined) return -1;
+      if (rd !== null) {
         // (tree-sitter drops a lone `-` before some redirects; the walk gives it back.)
-        if (argv[argv.length - 1].text === "-") return null;
-        redirects.push(r.redirect);
-        i = redirected = r.end;
+        if (argv[argv.length - 1].text === "-") return -1;
+        redirects.push(rd.redirect);
+        i = redirected = rd.end;
         continue;
       }
     }
-    if (c === -1 || c === 124 || c === 38 || c === 59) {
-      // The end of a command: at the end, `|`, `&&`, `||` or `;`.
+    const closing = c === 41 && closer;
+    if (c === -1 || c === 124 || c === 38 || c === 59 || closing) {
+      // The end of a command: at the end, `|`, `&&`, `||`, `;` or a substitution's `)`.
+      if (c === -1 && closer) return -1;
       let op = "";
       if (c === 124) op = source.charCodeAt(i + 1) === 124 ? "||" : "|";
       else if (c === 38) {
-        if (source.charCodeAt(i + 1) !== 38) return null; // `&`: in the background
+        if (source.charCodeAt(i + 1) !== 38) return -1; // `&`: in the background
         op = "&&";
       } else if (c === 59) op = ";";
       // (`|&`, `;;`, `;&` and a third `|` or `&` are not plain.)
       const after = source.charCodeAt(i + op.length);
-      if (op && (after === 38 || after === 59 || (after === 124 && op !== ";"))) return null;
-      if (!argv.length) return null;
+      if (op && (after === 38 || after === 59 || (after === 124 && op !== ";"))) return -1;
+      if (!argv.length) return -1;
       const name = argv[0].value;
       if (
         !nameRuns || name.includes("=") || RESERVED_WORDS.has(name) ||
@@ -144,22 +174,24 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
         (assignments.length && !AFTER_ASSIGNMENTS.test(argv[0].text)) ||
         DECLARATION_BUILTINS.has(name) || WALKED_NAMES.has(name) || readsNames(name) ||
         stages.length === MAX_STAGES
-      ) return null;
+      ) return -1;
       const stage: Stage = {
         argv,
         redirects,
         text: source.slice(start, leading && redirects.length ? redirected : end),
-        origin: "top",
+        origin,
         cwds,
       };
       if (assignments.length) stage.assignments = assignments;
       if (piped) stage.piped = true;
-      if (feeding) stage.input = feeding;
+      if (feeding && r.pipes === pipes) stage.input = feeding;
       stages.push(stage);
-      if (c === -1) return assignedOnce(source, stages) ? { stages, error: null } : null;
+      if (c === -1 || closing) return i;
       // (A later command's redirects are the list's to tree-sitter: the walk sees no command
       // feeding the pipe then.)
       piped = op === "|";
+      if (piped) r.pipes++;
+      pipes = r.pipes;
       feeding = piped && (leading || !redirects.length) ? stage : null;
       leading = op === ";";
       argv = [];
@@ -170,12 +202,12 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
       continue;
     }
     // (A word after a redirect: tree-sitter reads it as the redirect's.)
-    const read = redirects.length ? null : readWord(source, i, !argv.length);
-    if (!read) return null;
+    const read = redirects.length ? null : readWord(r, i, !argv.length);
+    if (!read) return -1;
     if (start < 0) start = i;
     if (!argv.length && ASSIGNMENT.test(read.word.text)) {
-      // An assignment: one without a glob, an escape or `{}` (bash reads those its own way there).
-      if (!read.literal) return null;
+      // An assignment: one without a glob, an escape, `{}` or anything not known.
+      if (!read.literal) return -1;
       assignments.push(read.word);
     } else {
       if (!argv.length) nameRuns = read.name;
@@ -207,9 +239,10 @@ const REDIRECTS: [text: string, op: string, kind: Redirect["kind"], target: bool
  * file, no file).
  */
 function readRedirect(
-  source: string,
+  r: Reading,
   at: number,
 ): { redirect: Redirect; end: number } | null | undefined {
+  const source = r.source;
   for (const [text, op, kind, target] of REDIRECTS) {
     if (!source.startsWith(text, at)) continue;
     let i = at + text.length;
@@ -222,7 +255,7 @@ function readRedirect(
     }
     if (next === 38 || next === 62 || next === 60 || next === 124) return undefined; // >&, >>>, <<, >|
     while (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9) i++;
-    const word = i < source.length ? readWord(source, i, false) : null;
+    const word = i < source.length ? readWord(r, i, false) : null;
     if (!word || !word.literal) return undefined;
     return { redirect: { op, kind, target: word.word }, end: word.end };
   }
@@ -271,7 +304,8 @@ interface WordRead {
  * The word at `from`: plain characters, quoted texts and variables, up to a blank or an operator;
  * null when it is not plain.
  */
-function readWord(source: string, from: number, first: boolean): WordRead | null {
+function readWord(r: Reading, from: number, first: boolean): WordRead | null {
+  const source = r.source;
   const n = source.length;
   let i = from;
   let nameRuns = first && source.charCodeAt(i) !== 45; // -
@@ -309,7 +343,7 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
       i = close + 1;
       quoted = true;
     } else if (d === 34) {
-      const dq = doubleQuoted(source, i);
+      const dq = doubleQuoted(source, i, r);
       if (!dq) return null;
       if (dq.variableAt >= 0 && !dynamic) {
         prefix = value + dq.text.slice(0, dq.variableAt);
@@ -319,8 +353,9 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
       i = dq.end;
       quoted = true;
     } else if (d === 36) {
-      // `$NAME`, `${NAME}`: a variable the command does not set, its value not known.
-      const e = variableEnd(source, i);
+      // `$NAME`, `${NAME}`: a variable the command does not set; `$(…)`: a command's output.
+      // Their value is not known.
+      const e = expansionEnd(source, i, r);
       if (e < 0) return null;
       if (!dynamic) prefix = value;
       dynamic = true;
@@ -344,7 +379,8 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
   if (i === from) return null; // a character no plain command has here
   const after = i < n ? source.charCodeAt(i) : -1;
   if (
-    after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59
+    after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59 &&
+    !(after === 41 && r.depth > 0) // a substitution's `)`
   ) return null;
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
@@ -376,6 +412,7 @@ function readWord(source: string, from: number, first: boolean): WordRead | null
 function doubleQuoted(
   source: string,
   at: number,
+  r: Reading | null,
 ): { text: string; end: number; variableAt: number } | null {
   const n = source.length;
   let j = at + 1;
@@ -385,7 +422,7 @@ function doubleQuoted(
   for (; j < n; j++) {
     const e = source.charCodeAt(j);
     if (e === 36) {
-      const end = variableEnd(source, j);
+      const end = expansionEnd(source, j, r);
       if (end < 0) return null;
       text += source.slice(run, j);
       if (variableAt < 0) variableAt = text.length;
@@ -408,6 +445,23 @@ function doubleQuoted(
   }
   if (source.charCodeAt(j) !== 34) return null;
   return { text: text + source.slice(run, j), end: j + 1, variableAt };
+}
+
+/**
+ * Where the expansion at `at` ends: a variable (`variableEnd`), or `$(…)` of plain commands, whose
+ * stages are read into `r` (null: not read here); -1 for anything else.
+ */
+function expansionEnd(source: string, at: number, r: Reading | null): number {
+  if (source.charCodeAt(at + 1) !== 40) return variableEnd(source, at);
+  // (`$((…))` is arithmetic.)
+  if (r === null || source.charCodeAt(at + 2) === 40 || r.depth === MAX_DEPTH) return -1;
+  const first = r.stages.length;
+  r.depth++;
+  const close = readList(r, at + 2, "substitution");
+  r.depth--;
+  // (`$(pwd)` is the cwd to the walk: its value is known.)
+  if (close < 0 || r.stages[first].argv[0].value === "pwd") return -1;
+  return close + 1;
 }
 
 /**
@@ -444,7 +498,7 @@ function globParts(source: string, from: number, to: number): { prefix: string; 
       text = source.slice(i + 1, close);
       i = close + 1;
     } else if (d === 34) {
-      const dq = doubleQuoted(source, i)!;
+      const dq = doubleQuoted(source, i, null)!;
       text = dq.text;
       i = dq.end;
     } else {

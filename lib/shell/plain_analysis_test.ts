@@ -82,7 +82,19 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "echo $@",
       "echo ${x:-y}",
       "echo ${!x}",
-      "echo $(id)",
+      "echo $(pwd)",
+      'echo "$(pwd -L)"',
+      "echo $(pwd -P)",
+      "echo $(( 1 + 2 ))",
+      "echo $((1))",
+      "echo $(cd x; ls)",
+      "echo $(ls",
+      "echo $()",
+      "echo $( )",
+      "echo $(a $(b $(c $(d $(e)))))",
+      "$(id) x",
+      "A=$(id) x",
+      "ls > $(id)",
       "echo $HOME",
       'echo "$PWD"',
       "echo ${TMPDIR}",
@@ -266,7 +278,8 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
   "src/*.ts", "'*'", "a*'b*'c?", "$x", '"$dir/x"', "a$B", "${C}d", '"a $b c"', "$a$b", "$a-b", "$a.b",
-  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name"];
+  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name", "$(id)", '"$(date +%s)"', "x$(a b)y", '"$(a | b)"',
+  "$(a && b)", "$(a; b)", "$(a $(b))", '"a $(b "c") d"', "$(a 2>&1)", "$(a > f)", "$(a)$(b)"];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
 const DOUBLE_QUOTED_ESCAPES = [
   String.raw`"args\[0\]"`,
@@ -286,7 +299,7 @@ ARGS.push(...DOUBLE_QUOTED_ESCAPES);
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
   "}", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
   "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]", "$1", "$?", "$@", "${x:-y}", "$(id)", "$HOME",
-  '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-"];
+  '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-", "$(pwd)", "$((1))", "$(cd x)", "$(a", "$()", "$(a &)", "$(a) ", "$(`a`)"];
 // deno-fmt-ignore
 const REDIRECTS = [" > out", " >> log", " 2>/dev/null", " 2> err", " 2>&1", " >&2", " 1>&2", " &> all",
   " < in", " > 'a b'", ' > "x"', " 1> o", " 2>> e", " &>> a", " >f", " 2>'e'"];
