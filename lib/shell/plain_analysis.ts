@@ -320,18 +320,21 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
   for (;;) {
     const d = i < n ? source.charCodeAt(i) : -1;
     if (d >= 0 && d < 128 && RUN[d]) {
-      let j = i + 1;
-      let c = 0;
-      while (j < n && (c = source.charCodeAt(j)) < 128 && RUN[c]) j++;
+      // (One pass: where the run ends, whether it has a glob character, whether it may name a
+      // command.)
+      let j = i;
+      let c = d;
+      let kinds = 0;
+      let named = 1;
+      do {
+        kinds |= RUN[c];
+        named &= NAME_CHARS[c];
+      } while (++j < n && (c = source.charCodeAt(j)) < 128 && RUN[c]);
       const run = source.slice(i, j);
       // tree-sitter reads a reserved word even when quotes follow it (`if"x"`, `done'…'`).
-      if (i === from && j < n && !ENDS[c] && run.length <= 8 && RESERVED_WORDS.has(run)) {
-        return null;
-      }
-      for (let k = i; k < j && !glob; k++) glob = RUN[source.charCodeAt(k)] === GLOB;
-      if (first) {
-        for (let k = i; k < j && nameRuns; k++) nameRuns = NAME_CHARS[source.charCodeAt(k)] === 1;
-      }
+      if (i === from && j < n && !ENDS[c] && reserved(run)) return null;
+      if (kinds & GLOB) glob = true;
+      if (!named) nameRuns = false;
       value += run;
       i = j;
     } else if (d === 39) {
@@ -385,10 +388,9 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
   // (A `!` after the command name is an argument: `find . ! -name x`.)
-  if (
-    !quoted &&
-    (value.charCodeAt(0) === 61 || (RESERVED_WORDS.has(value) && (first || value !== "!")))
-  ) return null;
+  if (!quoted && (value.charCodeAt(0) === 61 || ((first || value !== "!") && reserved(value)))) {
+    return null;
+  }
   if ((glob && special) || (dynamic && (glob || special))) return null;
   // (A word of one unquoted run is its own text.)
   const text = !quoted && !special && value.length === i - from ? value : source.slice(from, i);
@@ -517,6 +519,14 @@ function globParts(source: string, from: number, to: number): { prefix: string; 
     if (!glob) prefix += text;
   }
   return { prefix, pattern };
+}
+
+/** Whether a word is one of bash's reserved words (all short, of letters or `!{}[]`). */
+function reserved(word: string): boolean {
+  const c = word.charCodeAt(0);
+  return word.length <= 8 &&
+    ((c >= 97 && c <= 122) || c === 33 || c === 123 || c === 125 || c === 91 || c === 93) &&
+    RESERVED_WORDS.has(word);
 }
 
 /** Characters that end a word: blanks and operators. */
