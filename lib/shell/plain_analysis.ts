@@ -1,18 +1,25 @@
 /**
- * The analysis of the plainest commands without a syntax tree: simple commands of plain, quoted
- * and escaped words and `*`/`?` globs, maybe after assignments (`PYTHONPATH=. pytest`) and with
- * file redirects after them (`2>/dev/null`, `> out.txt`, `2>&1`), joined by `|`, `&&`, `||` and `;` (`git status && ls -la src | grep "a b"`). For
- * these, bash does nothing but split words, remove quotes and run each command in the cwd, so the
- * stages can be read straight from the text; building a tree and walking it (which the
- * analysis of every other command needs) costs more than the rest of their decision.
+ * The analysis of everyday commands without a syntax tree: simple commands joined by `|`, `&&`,
+ * `||` and `;`, of plain, quoted and escaped words, `*`/`?` globs, variables the command does not
+ * set (`$NAME`, `${NAME}`) and command substitutions of such commands (`$(…)`), maybe after
+ * assignments (`PYTHONPATH=. pytest`) and with file redirects after their words (`> out.txt`,
+ * `2>/dev/null`, `2>&1`): `git status && ls -la src | grep "a b"`, `kill $(pgrep -f srv)`. For these
+ * the stages, words and redirects can be read straight from the text, in one pass; building the
+ * syntax tree and walking it, which every other command needs, cost more than the rest of their
+ * decision. Three in four commands of either corpus are read here.
  *
- * Anything else returns null and takes the tree's walk: an expansion, a bracket glob (`[ab]`), a
- * brace (but `{}`), a tilde, an escaped blank, an escape or `{}` in a glob word, a redirect, a comment, a subshell or group, `&`, an empty command, a character outside
- * printable ASCII, assignments alone, and every command named by a word the walk gives a meaning of
- * its own (reserved words, declaration and name-reading builtins, `cd` and what else moves or
- * hides the cwd, `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`), or a reserved
- * word anywhere. `plain_analysis_test.ts` holds it to the walk on both corpora and on generated
- * commands: every command it reads gets the walk's exact analysis.
+ * Anything else returns null and takes the tree's walk: `$HOME`, `$PWD`, `$TMPDIR`, `$(pwd)` and
+ * other expansions whose value the walk knows or works out (special parameters, `${x:-y}`,
+ * arithmetic, backticks), a bracket glob (`[ab]`), a brace (but `{}`), a tilde, an escaped blank, a
+ * glob word with a variable, an escape or `{}`, a heredoc, other redirects (`>&-`, `<>`, one before
+ * the command or with a word after it), a comment, a subshell or group, `&`, an empty command, a
+ * character outside printable ASCII, assignments alone or of a name the command uses again, and
+ * every command named by a word the walk gives a meaning of its own (reserved words, declaration
+ * and name-reading builtins, `cd` and what else moves or hides the cwd, `alias`, `eval`, `source`,
+ * `exec`, `command`, `builtin`, `test`), or a reserved word in a command's place. Where tree-sitter
+ * reads a command its own way (a later command's redirects as its list's), the stages are what the
+ * walk makes of that. `plain_analysis_test.ts` holds it to the walk on both corpora and on
+ * generated commands, hostile and everyday: every command it reads gets the walk's exact analysis.
  *
  * @example
  * ```ts
@@ -85,7 +92,7 @@ const WALKED_NAMES = new Set([
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, cwd: string): BashAnalysis | null {
   if (source.length > MAX_LENGTH) return null;
-  const r: Reading = { source, cwds: [cwd], stages: [], depth: 0, pipes: 0 };
+  const r: Reading = { source, cwds: [cwd], stages: [], depth: 0, pipes: 0, closer: -1 };
   if (readList(r, 0, "top") !== source.length) return null;
   return assignedOnce(source, r.stages) ? { stages: r.stages, error: null } : null;
 }
@@ -100,6 +107,8 @@ interface Reading {
   depth: number;
   /** Pipes read so far, in substitutions too. */
   pipes: number;
+  /** The character that closes the innermost substitution being read (`)`, `` ` ``); -1: none. */
+  closer: number;
 }
 
 /** Substitutions inside substitutions read here at most. */
@@ -107,8 +116,8 @@ const MAX_DEPTH = 4;
 
 /**
  * Read the commands of a list from `at` into `r.stages`: up to the end (origin "top") or up to
- * the `)` that closes a substitution (origin "substitution"); where it stopped, or -1 when it is
- * not plain.
+ * the `r.closer` that closes a substitution (origin "substitution"); where it stopped, or -1 when
+ * it is not plain.
  */
 function readList(r: Reading, at: number, origin: "top" | "substitution"): number {
   const { source, cwds, stages } = r;
@@ -153,7 +162,7 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
         continue;
       }
     }
-    const closing = c === 41 && closer;
+    const closing = closer && c === r.closer;
     if (c === -1 || c === 124 || c === 38 || c === 59 || closing) {
       // The end of a command: at the end, `|`, `&&`, `||`, `;` or a substitution's `)`.
       if (c === -1 && closer) return -1;
@@ -355,10 +364,10 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       value += dq.text;
       i = dq.end;
       quoted = true;
-    } else if (d === 36) {
-      // `$NAME`, `${NAME}`: a variable the command does not set; `$(…)`: a command's output.
-      // Their value is not known.
-      const e = expansionEnd(source, i, r);
+    } else if (d === 36 || (d === 96 && r.closer !== 96)) {
+      // `$NAME`, `${NAME}`: a variable the command does not set; `$(…)`, `` `…` ``: a command's
+      // output. Their value is not known.
+      const e = d === 36 ? expansionEnd(source, i, r) : backtickEnd(source, i, r);
       if (e < 0) return null;
       if (!dynamic) prefix = value;
       dynamic = true;
@@ -383,7 +392,7 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
   const after = i < n ? source.charCodeAt(i) : -1;
   if (
     after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59 &&
-    !(after === 41 && r.depth > 0) // a substitution's `)`
+    after !== r.closer // a substitution's `)` or `` ` ``
   ) return null;
   // An unquoted reserved word anywhere: tree-sitter may read it as one; a word starting with
   // `=` may be read as a test operator (`==`, `=~`).
@@ -423,8 +432,8 @@ function doubleQuoted(
   let variableAt = -1;
   for (; j < n; j++) {
     const e = source.charCodeAt(j);
-    if (e === 36) {
-      const end = expansionEnd(source, j, r);
+    if (e === 36 || e === 96) {
+      const end = e === 36 ? expansionEnd(source, j, r) : backtickEnd(source, j, r);
       if (end < 0) return null;
       text += source.slice(run, j);
       if (variableAt < 0) variableAt = text.length;
@@ -456,11 +465,38 @@ function doubleQuoted(
 function expansionEnd(source: string, at: number, r: Reading | null): number {
   if (source.charCodeAt(at + 1) !== 40) return variableEnd(source, at);
   // (`$((…))` is arithmetic.)
-  if (r === null || source.charCodeAt(at + 2) === 40 || r.depth === MAX_DEPTH) return -1;
+  if (r === null || source.charCodeAt(at + 2) === 40) return -1;
+  return substitutionEnd(r, at + 2, 41);
+}
+
+/**
+ * Where the backtick substitution at `at` ends, its stages read into `r` (null: not read here); -1
+ * when it is not one of plain commands, has a backslash or a substitution inside (bash reads those
+ * its own way there), or is not the command's only one.
+ */
+function backtickEnd(source: string, at: number, r: Reading | null): number {
+  const close = source.indexOf("`", at + 1);
+  if (r === null || close < 0 || r.closer === 96) return -1;
+  // (tree-sitter reads two pairs apart in one word: `` `a` `b` ``. One pair in a command only.)
+  if (source.indexOf("`", close + 1) >= 0 || source.lastIndexOf("`", at - 1) >= 0) return -1;
+  const body = source.slice(at + 1, close);
+  if (body.includes("\\") || body.includes("$(")) return -1;
+  return substitutionEnd(r, at + 1, 96);
+}
+
+/**
+ * Read the commands of a substitution from `from` up to its `closer`, into `r`; where the
+ * substitution ends, or -1.
+ */
+function substitutionEnd(r: Reading, from: number, closer: number): number {
+  if (r.depth === MAX_DEPTH) return -1;
   const first = r.stages.length;
+  const outer = r.closer;
   r.depth++;
-  const close = readList(r, at + 2, "substitution");
+  r.closer = closer;
+  const close = readList(r, from, "substitution");
   r.depth--;
+  r.closer = outer;
   // (`$(pwd)` is the cwd to the walk: its value is known.)
   if (close < 0 || r.stages[first].argv[0].value === "pwd") return -1;
   return close + 1;

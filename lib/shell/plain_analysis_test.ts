@@ -107,7 +107,12 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       'echo "$x"*',
       "echo $x\\;",
       "echo $1x",
-      "echo `id`",
+      "echo `pwd`",
+      "echo `a \\`b\\``",
+      "echo `a $(b)`",
+      "echo ``",
+      "echo `a",
+      "echo `a &`",
       "ls [ab]",
       "ls *[ab]",
       "rm \\**",
@@ -279,7 +284,8 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
   "src/*.ts", "'*'", "a*'b*'c?", "$x", '"$dir/x"', "a$B", "${C}d", '"a $b c"', "$a$b", "$a-b", "$a.b",
   "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name", "$(id)", '"$(date +%s)"', "x$(a b)y", '"$(a | b)"',
-  "$(a && b)", "$(a; b)", "$(a $(b))", '"a $(b "c") d"', "$(a 2>&1)", "$(a > f)", "$(a)$(b)"];
+  "$(a && b)", "$(a; b)", "$(a $(b))", '"a $(b "c") d"', "$(a 2>&1)", "$(a > f)", "$(a)$(b)", "`id`",
+  '"`a | b`"', "x`a b`y", "`a`$(b)", "$(a `b`)", '"`a "b"`"'];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
 const DOUBLE_QUOTED_ESCAPES = [
   String.raw`"args\[0\]"`,
@@ -299,7 +305,8 @@ ARGS.push(...DOUBLE_QUOTED_ESCAPES);
 const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'", "fi\"\"", "{",
   "}", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
   "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]", "$1", "$?", "$@", "${x:-y}", "$(id)", "$HOME",
-  '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-", "$(pwd)", "$((1))", "$(cd x)", "$(a", "$()", "$(a &)", "$(a) ", "$(`a`)"];
+  '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-", "$(pwd)", "$((1))", "$(cd x)", "$(a", "$()", "$(a &)", "$(a) ", "$(`a`)", "`a \\`b\\``", "`pwd`", "`a $(b)`", "`", "``",
+  "`a &`", "`a", '"`a"'];
 // deno-fmt-ignore
 const REDIRECTS = [" > out", " >> log", " 2>/dev/null", " 2> err", " 2>&1", " >&2", " 1>&2", " &> all",
   " < in", " > 'a b'", ' > "x"', " 1> o", " 2>> e", " &>> a", " >f", " 2>'e'"];
