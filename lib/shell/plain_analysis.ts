@@ -214,7 +214,7 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
     const read = redirects.length ? null : readWord(r, i, !argv.length);
     if (!read) return -1;
     if (start < 0) start = i;
-    if (!argv.length && ASSIGNMENT.test(read.word.text)) {
+    if (!argv.length && read.word.text.includes("=") && ASSIGNMENT.test(read.word.text)) {
       // An assignment: one without a glob, an escape, `{}` or anything not known.
       if (!read.literal) return -1;
       assignments.push(read.word);
