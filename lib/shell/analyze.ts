@@ -54,7 +54,7 @@ export function analyzeBash(
 
 function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAnalysis {
   // The plainest commands (most of an agent's) need no tree: their stages are their text's.
-  return plainAnalysis(command, env.cwd) ?? walkedAnalysis(command, env, parser);
+  return plainAnalysis(command, env) ?? walkedAnalysis(command, env, parser);
 }
 
 /**

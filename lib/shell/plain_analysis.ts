@@ -24,18 +24,19 @@
  * @example
  * ```ts
  * import { plainAnalysis } from "./plain_analysis.ts";
- * plainAnalysis("ls -la | grep 'a b'", "/w")?.stages.map((s) => s.argv.map((w) => w.value));
- * // [["ls", "-la"], ["grep", "a b"]]
- * plainAnalysis("cd src && ls", "/w"); // null: cd moves the cwd (the walk follows it)
+ * const env = { cwd: "/w", home: "/h", env: { HOME: "/h" } };
+ * plainAnalysis("ls -la ~/src | grep 'a b'", env)?.stages.map((s) => s.argv.map((w) => w.value));
+ * // [["ls", "-la", "/h/src"], ["grep", "a b"]]
+ * plainAnalysis("cd src && ls", env); // null: cd moves the cwd (the walk follows it)
  * ```
  *
  * @module
  */
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
-import type { BashAnalysis, Redirect, Stage, Word } from "./model.ts";
+import type { BashAnalysis, BashEnv, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
-import { EXPANDABLE } from "./walk_words.ts";
+import { touchedNames } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
 const MAX_LENGTH = 4096;
@@ -90,9 +91,21 @@ const WALKED_NAMES = new Set([
 ]);
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
-export function plainAnalysis(source: string, cwd: string): BashAnalysis | null {
+export function plainAnalysis(
+  source: string,
+  env: Pick<BashEnv, "cwd" | "home" | "env">,
+): BashAnalysis | null {
   if (source.length > MAX_LENGTH) return null;
-  const r: Reading = { source, cwds: [cwd], stages: [], depth: 0, pipes: 0, closer: -1 };
+  const r: Reading = {
+    source,
+    env,
+    cwds: [env.cwd],
+    stages: [],
+    depth: 0,
+    pipes: 0,
+    closer: -1,
+    touched: null,
+  };
   if (readList(r, 0, "top") !== source.length) return null;
   return assignedOnce(source, r.stages) ? { stages: r.stages, error: null } : null;
 }
@@ -100,6 +113,10 @@ export function plainAnalysis(source: string, cwd: string): BashAnalysis | null 
 /** What the reading of one command shares: its text, its cwds, the stages so far. */
 interface Reading {
   source: string;
+  /** Where it runs and the values it may expand (`~`, `$HOME`, `$TMPDIR`). */
+  env: Pick<BashEnv, "cwd" | "home" | "env">;
+  /** The expandable names the command may assign (then their value is not known); made when asked. */
+  touched: ReadonlySet<string> | null;
   cwds: string[];
   /** The stages, in the walk's order (a substitution's before its command's). */
   stages: Stage[];
@@ -347,16 +364,15 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       value += run;
       i = j;
     } else if (d === 39) {
-      // '…': every character as it is (printable ASCII only, as everywhere here).
-      const close = source.indexOf("'", i + 1);
+      const close = singleQuoteEnd(source, i);
       if (close < 0) return null;
-      for (let j = i + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return null;
       value += source.slice(i + 1, close);
       i = close + 1;
       quoted = true;
     } else if (d === 34) {
       const dq = doubleQuoted(source, i, r);
       if (!dq) return null;
+      if (dq.expanded) special = true;
       if (dq.variableAt >= 0 && !dynamic) {
         prefix = value + dq.text.slice(0, dq.variableAt);
         dynamic = true;
@@ -364,15 +380,33 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       value += dq.text;
       i = dq.end;
       quoted = true;
+    } else if (d === 36 && source.charCodeAt(i + 1) !== 40) {
+      // `$NAME`, `${NAME}`: its value when the walk knows it (`$HOME`), else not known.
+      const v = variable(r, i);
+      if (v === null) return null;
+      if (v.value !== null) {
+        value += v.value;
+        special = true;
+      } else {
+        if (!dynamic) prefix = value;
+        dynamic = true;
+        value += source.slice(i, v.end);
+      }
+      i = v.end;
     } else if (d === 36 || (d === 96 && r.closer !== 96)) {
-      // `$NAME`, `${NAME}`: a variable the command does not set; `$(…)`, `` `…` ``: a command's
-      // output. Their value is not known.
+      // `$(…)`, `` `…` ``: a command's output, not known.
       const e = d === 36 ? expansionEnd(source, i, r) : backtickEnd(source, i, r);
       if (e < 0) return null;
       if (!dynamic) prefix = value;
       dynamic = true;
       value += source.slice(i, e);
       i = e;
+    } else if (d === 126 && i === from) {
+      const home = tilde(r, i);
+      if (home === null) return null;
+      value += home;
+      i++;
+      special = true;
     } else if (d === 92) {
       // \X: the character X as it is (not a blank: tree-sitter reads escaped blanks its own way).
       const e = source.charCodeAt(i + 1);
@@ -415,6 +449,13 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
   };
 }
 
+/** Where the single-quoted text at `at` closes: every character as it is (printable ASCII). */
+function singleQuoteEnd(source: string, at: number): number {
+  const close = source.indexOf("'", at + 1);
+  for (let j = at + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return -1;
+  return close;
+}
+
 /**
  * A double-quoted text at `at`, where it ends, and where its first variable is in its text (-1:
  * none); null when it has anything else bash expands or does not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and
@@ -424,14 +465,31 @@ function doubleQuoted(
   source: string,
   at: number,
   r: Reading | null,
-): { text: string; end: number; variableAt: number } | null {
+): { text: string; end: number; variableAt: number; expanded: boolean } | null {
   const n = source.length;
   let j = at + 1;
   let text = "";
   let run = j;
   let variableAt = -1;
+  let expanded = false;
   for (; j < n; j++) {
     const e = source.charCodeAt(j);
+    if (e === 36 && source.charCodeAt(j + 1) !== 40) {
+      // `$NAME`: its value when the walk knows it, else not known.
+      const v = r === null ? null : variable(r, j);
+      if (v === null) return null;
+      text += source.slice(run, j);
+      if (v.value !== null) {
+        text += v.value;
+        expanded = true;
+      } else {
+        if (variableAt < 0) variableAt = text.length;
+        text += source.slice(j, v.end);
+      }
+      run = v.end;
+      j = v.end - 1;
+      continue;
+    }
     if (e === 36 || e === 96) {
       const end = e === 36 ? expansionEnd(source, j, r) : backtickEnd(source, j, r);
       if (end < 0) return null;
@@ -455,15 +513,14 @@ function doubleQuoted(
     if (!printable(e)) return null;
   }
   if (source.charCodeAt(j) !== 34) return null;
-  return { text: text + source.slice(run, j), end: j + 1, variableAt };
+  return { text: text + source.slice(run, j), end: j + 1, variableAt, expanded };
 }
 
 /**
- * Where the expansion at `at` ends: a variable (`variableEnd`), or `$(…)` of plain commands, whose
- * stages are read into `r` (null: not read here); -1 for anything else.
+ * Where the `$(…)` at `at` ends, a substitution of plain commands whose stages are read into `r`
+ * (null: not read here); -1 for anything else.
  */
 function expansionEnd(source: string, at: number, r: Reading | null): number {
-  if (source.charCodeAt(at + 1) !== 40) return variableEnd(source, at);
   // (`$((…))` is arithmetic.)
   if (r === null || source.charCodeAt(at + 2) === 40) return -1;
   return substitutionEnd(r, at + 2, 41);
@@ -503,10 +560,12 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
 }
 
 /**
- * Where `$NAME` or `${NAME}` at `at` ends, for a variable whose value the walk does not know
- * (not `$HOME`, `$PWD`, `$TMPDIR`, which it expands); -1 for anything else after a `$`.
+ * The `$NAME` or `${NAME}` at `at`: where it ends, and its value where the walk knows it (`$HOME`,
+ * `$TMPDIR` when set) or null; null for anything else after a `$` (`$1`, `${x:-y}`, `$PWD`, whose
+ * value is the stage's cwd, or a name the command may assign).
  */
-function variableEnd(source: string, at: number): number {
+function variable(r: Reading, at: number): { end: number; value: string | null } | null {
+  const source = r.source;
   const braced = source.charCodeAt(at + 1) === 123;
   const from = braced ? at + 2 : at + 1;
   let i = from;
@@ -514,9 +573,34 @@ function variableEnd(source: string, at: number): number {
     const c = source.charCodeAt(i);
     if (!(nameChar(c) && (i > from || c < 48 || c > 57))) break;
   }
-  if (i === from || EXPANDABLE.includes(source.slice(from, i))) return -1;
-  if (!braced) return i;
-  return source.charCodeAt(i) === 125 ? i + 1 : -1;
+  if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
+  const end = braced ? i + 1 : i;
+  const name = source.slice(from, i);
+  if (name === "PWD") return null;
+  if (name !== "HOME" && name !== "TMPDIR") return { end, value: null };
+  const known = knownValue(r, name);
+  if (known === null) return null;
+  return { end, value: name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : known };
+}
+
+/**
+ * The home directory a `~` at the start of a word stands for (`~` alone or `~/…`); null for what
+ * the walk reads otherwise (`~user`, `~+`, `~"x"`, HOME assigned by the command).
+ */
+function tilde(r: Reading, at: number): string | null {
+  const e = r.source.charCodeAt(at + 1);
+  if (!(e === 47 || at + 1 === r.source.length || ENDS[e] || e === r.closer)) return null;
+  return knownValue(r, "HOME");
+}
+
+/**
+ * The value the walk gives `$HOME` (or `~`) and `$TMPDIR`, from the environment; null when the
+ * command may assign the name (the walk's values then decide) or, for TMPDIR, "" when unset.
+ */
+function knownValue(r: Reading, name: "HOME" | "TMPDIR"): string | null {
+  r.touched ??= touchedNames(r.source);
+  if (r.touched.has(name)) return null;
+  return name === "HOME" ? r.env.env.HOME ?? r.env.home : r.env.env.TMPDIR ?? "";
 }
 
 /**

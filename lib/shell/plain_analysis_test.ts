@@ -13,6 +13,8 @@ const env: BashEnv = {
   env: { HOME: "/h" },
   carriesCommand: (a) => a.startsWith("PAGER="),
 };
+/** Another place, for the examples. */
+const w = { cwd: "/w", home: "/h", env: { HOME: "/h" } };
 const corpusDir = new URL("../../testdata/corpus/", import.meta.url);
 const nl2bash = readFileSync(new URL("nl2bash.txt", corpusDir), "utf8").split("\n")
   .filter((l) => l.trim());
@@ -20,13 +22,13 @@ const agents = readFileSync(new URL("agents.jsonl", corpusDir), "utf8").split("\
   .filter((l) => l.trim()).map((l) => JSON.parse(l).command as string);
 
 /** The commands the lane reads, each held to the walk's analysis; how many it read. */
-function agreeing(commands: string[]): number {
+function agreeing(commands: string[], e: BashEnv = env): number {
   let read = 0;
   for (const c of commands) {
-    const plain = plainAnalysis(c, env.cwd);
+    const plain = plainAnalysis(c, e);
     if (!plain) continue;
     read++;
-    assert.deepEqual(plain, walkedAnalysis(c, env, parser), JSON.stringify(c));
+    assert.deepEqual(plain, walkedAnalysis(c, e, parser), JSON.stringify(c));
   }
   return read;
 }
@@ -76,7 +78,6 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "A=1 x; A=2 y",
       "A=1 x | grep 'A[1]'",
       // Expansions, globs, braces, tildes, escapes, redirects, comments.
-      "ls $HOME",
       "echo $1",
       "echo $?",
       "echo $@",
@@ -95,9 +96,8 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "$(id) x",
       "A=$(id) x",
       "ls > $(id)",
-      "echo $HOME",
       'echo "$PWD"',
-      "echo ${TMPDIR}",
+      "TMPDIR=/t; echo ${TMPDIR}",
       "$x ls",
       '"$x" ls',
       "A=$x ls",
@@ -119,7 +119,21 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "rm {}*",
       "*.sh x",
       "cp {a,b}",
-      "ls ~/x",
+      "ls ~user",
+      "ls ~+",
+      "ls ~-",
+      'ls ~"x"',
+      "ls a~",
+      "ls ~/*.txt",
+      "ls $HOME/*.txt",
+      "HOME=/x; ls ~",
+      "cat ~/x; HOME=/y",
+      "ls > ~/f",
+      "A=~/x ls",
+      "~/bin/tool x",
+      "echo $PWD",
+      "echo ${PWD}",
+      'echo "$PWD/x"',
       "rm a\\ b",
       "rm a\\\tb",
       "echo {a,b}",
@@ -185,11 +199,11 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "ls\ncat",
       "ls\\\ncat",
     ]
-  ) assert.equal(plainAnalysis(c, env.cwd), null, JSON.stringify(c));
+  ) assert.equal(plainAnalysis(c, env), null, JSON.stringify(c));
 });
 
 Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
-  const a = plainAnalysis(`git status  &&ls -la|grep "a b" 'c';  echo x||true`, "/w")!;
+  const a = plainAnalysis(`git status  &&ls -la|grep "a b" 'c';  echo x||true`, w)!;
   assert.equal(a.error, null);
   assert.deepEqual(
     a.stages.map((s) => [s.text, s.argv.map((w) => w.value), s.piped ?? false, s.input?.text]),
@@ -203,14 +217,12 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
   );
   assert.ok(a.stages.every((s) => s.cwds.length === 1 && s.cwds[0] === "/w"));
   assert.deepEqual(
-    plainAnalysis(String.raw`grep -n "args\[0\]" "a\"b\\"`, "/w")!.stages[0].argv.map((w) =>
-      w.value
-    ),
+    plainAnalysis(String.raw`grep -n "args\[0\]" "a\"b\\"`, w)!.stages[0].argv.map((w) => w.value),
     ["grep", "-n", String.raw`args\[0\]`, 'a"b\\'],
   );
   // Redirects: the first command of a statement has them in its text; a later one not (tree-sitter
   // reads them as the list's, the walk gives them to the command).
-  const r = plainAnalysis("python3 t.py > out.txt 2>&1 && ls 2>/dev/null; cat < in.txt", "/w")!;
+  const r = plainAnalysis("python3 t.py > out.txt 2>&1 && ls 2>/dev/null; cat < in.txt", w)!;
   assert.deepEqual(r.stages.map((s) => [s.text, s.redirects]), [
     ["python3 t.py > out.txt 2>&1", [
       {
@@ -232,7 +244,7 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
     }]],
   ]);
   // Assignments before the command are in its environment, not its argv.
-  const env = plainAnalysis(`PYTHONPATH=. A="x y" python3 -m pytest`, "/w")!.stages[0];
+  const env = plainAnalysis(`PYTHONPATH=. A="x y" python3 -m pytest`, w)!.stages[0];
   assert.deepEqual(env.argv.map((w) => w.value), ["python3", "-m", "pytest"]);
   assert.deepEqual(env.assignments!.map((w) => [w.value, w.text]), [
     ["PYTHONPATH=.", "PYTHONPATH=."],
@@ -245,8 +257,17 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
     prefix: "a b",
     text: '"a b"',
   });
+  // `~` and `$HOME` are the home directory, `$TMPDIR` when it is set.
+  assert.deepEqual(
+    plainAnalysis(`ls ~ ~/src "$HOME/a b" $TMPDIR/x`, { ...w, env: { HOME: "/hh", TMPDIR: "/t" } })!
+      .stages[0].argv.map((x) => [x.value, x.kind]),
+    [["ls", "static"], ["/hh", "static"], ["/hh/src", "static"], ["/hh/a b", "static"], [
+      "/t/x",
+      "static",
+    ]],
+  );
   // Globs: the literal text before the first glob character, quoted text matched literally.
-  const [, o, quoted] = plainAnalysis(`rm src/*.o 'a*'b?`, "/w")!.stages[0].argv;
+  const [, o, quoted] = plainAnalysis(`rm src/*.o 'a*'b?`, w)!.stages[0].argv;
   assert.deepEqual(o, {
     value: "src/*.o",
     kind: "glob",
@@ -268,7 +289,7 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
 const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
   "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''"];
 // deno-fmt-ignore
-const ASSIGNMENTS = ["A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
+const ASSIGNMENTS = ["HOME=/x", "TMPDIR=/t", "A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
   "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"'];
 
 // deno-fmt-ignore
@@ -283,7 +304,8 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "'done'", "a,b", "{}", "\\;", "\\+", "a\\$b", "\\'", "{}x", "a{}", "\\{}", "\\\\", "\\done",
   "x\\*", "\\|", '\\"', "\\#", "*.o", "a?b", "'a b'*", '*"x"', "**", "-*", "*=x", "x=*", "?",
   "src/*.ts", "'*'", "a*'b*'c?", "$x", '"$dir/x"', "a$B", "${C}d", '"a $b c"', "$a$b", "$a-b", "$a.b",
-  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name", "$(id)", '"$(date +%s)"', "x$(a b)y", '"$(a | b)"',
+  "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name", "~", "~/x", "~/a'b c'", "$HOME", "${HOME}/x", '"$HOME/a b"',
+  "$TMPDIR/x", '"${TMPDIR}"', "a$HOME", "$HOME$x", "HOME", "$(id)", '"$(date +%s)"', "x$(a b)y", '"$(a | b)"',
   "$(a && b)", "$(a; b)", "$(a $(b))", '"a $(b "c") d"', "$(a 2>&1)", "$(a > f)", "$(a)$(b)", "`id`",
   '"`a | b`"', "x`a b`y", "`a`$(b)", "$(a `b`)", '"`a "b"`"'];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
@@ -306,7 +328,7 @@ const HOSTILE_ARGS = ["=x", "==", "=~", "a==b", "done", "then", "in", "done'x'",
   "}", "#", "a#b", "*", "~", "$x", "a\\ b", ">", "<", "(", ")", "{a}", "{a,b}", "{}}", "{{}",
   "\\", "a\\\tb", "\\**", "{}*", "[ab]", "*[a]", "$1", "$?", "$@", "${x:-y}", "$(id)", "$HOME",
   '"$PWD"', "${TMPDIR}", "$", "${x", "$x*", "$x\\;", '"$x"*', "$1x", "${}", "$-", "$(pwd)", "$((1))", "$(cd x)", "$(a", "$()", "$(a &)", "$(a) ", "$(`a`)", "`a \\`b\\``", "`pwd`", "`a $(b)`", "`", "``",
-  "`a &`", "`a", '"`a"'];
+  "`a &`", "`a", '"`a"', "~x", "~+", "~-", '~"x"', "a~", "~/*.c", "$PWD", '"$PWD"', "${PWD}"];
 // deno-fmt-ignore
 const REDIRECTS = [" > out", " >> log", " 2>/dev/null", " 2> err", " 2>&1", " >&2", " 1>&2", " &> all",
   " < in", " > 'a b'", ' > "x"', " 1> o", " 2>> e", " &>> a", " >f", " 2>'e'"];
@@ -337,6 +359,8 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
     commands.push(c);
   }
   const read = agreeing(commands);
+  // (Where $HOME is not in the environment, and $TMPDIR is.)
+  agreeing(commands, { ...env, home: "/home/u", env: { TMPDIR: "/tmp/t" } });
   // Both sides of the line are exercised.
   assert.ok(read > 1000 && read < 3600, `read ${read} of ${commands.length}`);
 });
