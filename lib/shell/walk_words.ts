@@ -20,7 +20,7 @@ import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts
 /** No assigned variable names (shared; never changed). */
 const NO_NAMES: ReadonlySet<string> = new Set();
 /** Variables whose values the engine may expand (RULINGS principle 3). */
-export const EXPANDABLE: readonly string[] = ["HOME", "PWD", "TMPDIR"];
+const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 /** Special parameters that always expand to digits or flags, never to a path. */
 const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 
