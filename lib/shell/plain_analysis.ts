@@ -1,7 +1,7 @@
 /**
  * The analysis of everyday commands without a syntax tree: simple commands joined by `|`, `&&`,
  * `||` and `;`, of plain, quoted and escaped words, `*`/`?` globs, `~` and `~/…`, variables
- * (`$NAME`, `${NAME}`; `$HOME` and `$TMPDIR` with the environment's values) and command
+ * (`$NAME`, `${NAME}`; `$HOME`, `$PWD` and `$TMPDIR` with the values the walk gives them) and command
  * substitutions of such commands (`$(…)`, one backtick pair), maybe after assignments
  * (`PYTHONPATH=. pytest`) and with file redirects after their words (`> out.txt`, `2>/dev/null`,
  * `2>&1`): `git status && ls -la src | grep "a b"`, `kill $(pgrep -f srv)`. For these the stages,
@@ -9,8 +9,8 @@
  * walking it, which every other command needs, cost more than the rest of their decision. Four in
  * five commands of NL2Bash, three in four of the agent corpus, are read here.
  *
- * Anything else returns null and takes the tree's walk: `$PWD`, `$(pwd)` and other expansions the
- * walk works out (special parameters, `${x:-y}`, arithmetic, backticks with a backslash or a
+ * Anything else returns null and takes the tree's walk: `$(pwd)` and other expansions the walk works
+ * out (special parameters, `${x:-y}`, arithmetic, backticks with a backslash or a
  * substitution inside, two backtick pairs), a name the command assigns and uses again (`$HOME` and
  * `~` too, when it assigns HOME), a bracket glob (`[ab]`), a brace (but `{}`), `~user`, an escaped
  * blank, a glob word with a variable, `~`, an escape or `{}`, a heredoc, other redirects (`>&-`,
@@ -116,7 +116,7 @@ export function plainAnalysis(
 /** What the reading of one command shares: its text, its cwds, the stages so far. */
 interface Reading {
   source: string;
-  /** Where it runs and the values it may expand (`~`, `$HOME`, `$TMPDIR`). */
+  /** Where it runs and the values it may expand (`~`, `$HOME`, `$PWD`, `$TMPDIR`). */
   env: Pick<BashEnv, "cwd" | "home" | "env">;
   /** The expandable names the command may assign (then their value is not known); made when asked. */
   touched: ReadonlySet<string> | null;
@@ -564,8 +564,8 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
 
 /**
  * The `$NAME` or `${NAME}` at `at`: where it ends, and its value where the walk knows it (`$HOME`,
- * `$TMPDIR` when set) or null; null for anything else after a `$` (`$1`, `${x:-y}`, `$PWD`, whose
- * value is the stage's cwd, or a name the command may assign).
+ * `$PWD`, `$TMPDIR` when set) or null; null for anything else after a `$` (`$1`, `${x:-y}`, a name
+ * the walk knows whose value the command may assign).
  */
 function variable(r: Reading, at: number): { end: number; value: string | null } | null {
   const source = r.source;
@@ -579,7 +579,11 @@ function variable(r: Reading, at: number): { end: number; value: string | null }
   if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
   const end = braced ? i + 1 : i;
   const name = source.slice(from, i);
-  if (name === "PWD") return null;
+  if (name === "PWD") {
+    // The cwd the command runs in (here always one), unless the command may assign PWD.
+    r.touched ??= touchedNames(source);
+    return r.touched.has("PWD") ? null : { end, value: r.cwds[0] };
+  }
   if (name !== "HOME" && name !== "TMPDIR") return { end, value: null };
   const known = knownValue(r, name);
   if (known === null) return null;

@@ -96,7 +96,6 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "$(id) x",
       "A=$(id) x",
       "ls > $(id)",
-      'echo "$PWD"',
       "TMPDIR=/t; echo ${TMPDIR}",
       "$x ls",
       '"$x" ls',
@@ -127,13 +126,12 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "ls ~/*.txt",
       "ls $HOME/*.txt",
       "HOME=/x; ls ~",
+      "PWD=/x; ls $PWD",
+      "cd /tmp; ls $PWD",
       "cat ~/x; HOME=/y",
       "ls > ~/f",
       "A=~/x ls",
       "~/bin/tool x",
-      "echo $PWD",
-      "echo ${PWD}",
-      'echo "$PWD/x"',
       "rm a\\ b",
       "rm a\\\tb",
       "echo {a,b}",
@@ -257,7 +255,8 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
     prefix: "a b",
     text: '"a b"',
   });
-  // `~` and `$HOME` are the home directory, `$TMPDIR` when it is set.
+  // `~` and `$HOME` are the home directory, `$PWD` the cwd, `$TMPDIR` when it is set.
+  assert.deepEqual(plainAnalysis(`ls "$PWD/a"`, w)!.stages[0].argv[1].value, "/w/a");
   assert.deepEqual(
     plainAnalysis(`ls ~ ~/src "$HOME/a b" $TMPDIR/x`, { ...w, env: { HOME: "/hh", TMPDIR: "/t" } })!
       .stages[0].argv.map((x) => [x.value, x.kind]),
@@ -289,7 +288,7 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
 const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
   "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''"];
 // deno-fmt-ignore
-const ASSIGNMENTS = ["HOME=/x", "TMPDIR=/t", "A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
+const ASSIGNMENTS = ["HOME=/x", "TMPDIR=/t", "PWD=/p", "A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
   "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"'];
 
 // deno-fmt-ignore
