@@ -93,11 +93,11 @@ const WALKED_NAMES = new Set([
   "unsetenv",
 ]);
 
+/** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
+export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env">;
+
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
-export function plainAnalysis(
-  source: string,
-  env: Pick<BashEnv, "cwd" | "home" | "env">,
-): BashAnalysis | null {
+export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
   if (source.length > MAX_LENGTH) return null;
   const r: Reading = {
     source,
@@ -117,7 +117,7 @@ export function plainAnalysis(
 interface Reading {
   source: string;
   /** Where it runs and the values it may expand (`~`, `$HOME`, `$PWD`, `$TMPDIR`). */
-  env: Pick<BashEnv, "cwd" | "home" | "env">;
+  env: PlainEnv;
   /** The expandable names the command may assign (then their value is not known); made when asked. */
   touched: ReadonlySet<string> | null;
   cwds: string[];
@@ -460,9 +460,10 @@ function singleQuoteEnd(source: string, at: number): number {
 }
 
 /**
- * A double-quoted text at `at`, where it ends, and where its first variable is in its text (-1:
- * none); null when it has anything else bash expands or does not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and
- * is itself before any other character.
+ * A double-quoted text at `at`, where it ends, where its first unknown value is in its text (-1:
+ * none), and whether it expanded a known one; null when it has anything else bash expands or does
+ * not end. A backslash escapes `$`, `` ` ``, `"` and `\` there, and is itself before any other
+ * character.
  */
 function doubleQuoted(
   source: string,
@@ -579,12 +580,7 @@ function variable(r: Reading, at: number): { end: number; value: string | null }
   if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
   const end = braced ? i + 1 : i;
   const name = source.slice(from, i);
-  if (name === "PWD") {
-    // The cwd the command runs in (here always one), unless the command may assign PWD.
-    r.touched ??= touchedNames(source);
-    return r.touched.has("PWD") ? null : { end, value: r.cwds[0] };
-  }
-  if (name !== "HOME" && name !== "TMPDIR") return { end, value: null };
+  if (name !== "HOME" && name !== "PWD" && name !== "TMPDIR") return { end, value: null };
   const known = knownValue(r, name);
   if (known === null) return null;
   return { end, value: name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : known };
@@ -601,12 +597,14 @@ function tilde(r: Reading, at: number): string | null {
 }
 
 /**
- * The value the walk gives `$HOME` (or `~`) and `$TMPDIR`, from the environment; null when the
- * command may assign the name (the walk's values then decide) or, for TMPDIR, "" when unset.
+ * The value the walk gives `$HOME` (or `~`), `$PWD` (the cwd: here always one) and `$TMPDIR`, from
+ * the environment; null when the command may assign the name (the walk's values then decide) or,
+ * for TMPDIR, "" when unset.
  */
-function knownValue(r: Reading, name: "HOME" | "TMPDIR"): string | null {
+function knownValue(r: Reading, name: "HOME" | "PWD" | "TMPDIR"): string | null {
   r.touched ??= touchedNames(r.source);
   if (r.touched.has(name)) return null;
+  if (name === "PWD") return r.cwds[0];
   return name === "HOME" ? r.env.env.HOME ?? r.env.home : r.env.env.TMPDIR ?? "";
 }
 
@@ -623,7 +621,7 @@ function globParts(source: string, from: number, to: number): { prefix: string; 
     const d = source.charCodeAt(i);
     let text: string;
     if (d === 39) {
-      const close = source.indexOf("'", i + 1);
+      const close = singleQuoteEnd(source, i);
       text = source.slice(i + 1, close);
       i = close + 1;
     } else if (d === 34) {
