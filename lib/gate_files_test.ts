@@ -153,6 +153,7 @@ Deno.test("gate files: every write-like spelling of every protected file asks", 
       for (const w of WRITES) {
         const command = spell(w, file);
         const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+        if (command === "find . -de*") console.log(JSON.stringify(v.stages, null, 1));
         if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
       }
       for (const tool of ["write", "edit", "mcp_fs_write"]) {
@@ -182,6 +183,12 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "mv .pi .pi-off",
       "rm -r sub",
       "find . -name '*.jsonc' -delete",
+      "find . -delete",
+      "find -L . -depth -delete",
+      "find . -exec rm -rf {} +",
+      "find . -type f -execdir rm {} ';'",
+      "find . -ok rm {} ';'",
+      "find . -type f -exec sh -c 'rm \"$0\"' {} ';'",
       "rm -rf ~/.pi",
       "mv ~/.pi/agent ~/agent-off",
       "rm -rf ~/.pi/agent/extensions",
@@ -205,6 +212,7 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
     const missed: string[] = [];
     for (const command of commands) {
       const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+      if (command === "find . -de*") console.log(JSON.stringify(v.stages, null, 1));
       if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
     }
     assert.deepEqual(missed, []);
@@ -241,6 +249,8 @@ Deno.test("gate files: reading them and everyday work stay as the policy says", 
       "cp -r src /tmp/src-copy",
       "mv notes.txt docs.txt",
       "find . -name '*.ts' | xargs grep -n TODO",
+      "find . -type f -newer package.json",
+      "find . -name '*.log' -fprint /tmp/logs.txt",
       "rm src/*.ts",
     ];
     const asked: string[] = [];

@@ -2,7 +2,8 @@
  * find: the commands `-exec`/`-execdir`/`-ok`/`-okdir` run on what it finds (each `{}` a path
  * below its starting points), the words of its expression that name no file, the primaries that
  * write or execute (which keep `find` out of `$safe-bash`), and what it does to a directory it is
- * given (it lists it, and with `-delete` it removes what is below); what it prints into a pipe.
+ * given (it lists it, and with `-delete` or a command it runs it may remove what is below); what it
+ * prints into a pipe.
  *
  * @module
  */
@@ -170,6 +171,21 @@ export function namedBelow(under: Word, name: string | undefined): Listing[] {
     : [{ under, names: name }];
 }
 
+/** Primaries that remove what find lists, or run a command on it that may. */
+const FIND_REPLACES = /^-(delete|exec|execdir|ok|okdir)$/;
+
+/**
+ * Whether find may delete or change what lies below its starting points: `-delete`, or a command
+ * run on what it finds; a word not known before it runs (`$X`, `-de*`) may be either.
+ */
+function findReplaces(argv: Word[]): boolean {
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static" || FIND_REPLACES.test(w.value)) return true;
+  }
+  return false;
+}
+
 /** find. */
 export const FIND_PROGRAMS: Program[] = [
   {
@@ -184,7 +200,7 @@ export const FIND_PROGRAMS: Program[] = [
       },
     },
     metadataOnly: true,
-    replacesTrees: true,
+    replacesTrees: findReplaces,
     followsLinks: findFollows,
     lists: findListing,
   },
