@@ -1,17 +1,18 @@
 /**
  * The analysis of everyday commands without a syntax tree: simple commands joined by `|`, `&&`,
  * `||` and `;`, of plain, quoted and escaped words, `*`/`?` globs, `~` and `~/…`, variables
- * (`$NAME`, `${NAME}`; `$HOME`, `$PWD` and `$TMPDIR` with the values the walk gives them) and command
- * substitutions of such commands (`$(…)`, one backtick pair), maybe after assignments
+ * (`$NAME`, `${NAME}`, `$1`; `$HOME`, `$PWD` and `$TMPDIR` with the values the walk gives them)
+ * and command substitutions of such commands (`$(…)`, one backtick pair), maybe after assignments
  * (`PYTHONPATH=. pytest`) and with file redirects after their words (`> out.txt`, `2>/dev/null`,
  * `2>&1`): `git status && ls -la src | grep "a b"`, `kill $(pgrep -f srv)`. For these the stages,
  * words and redirects can be read straight from the text, in one pass; building the syntax tree and
  * walking it, which every other command needs, cost more than the rest of their decision. Four in
  * five commands of NL2Bash, three in four of the agent corpus, are read here.
  *
- * Anything else returns null and takes the tree's walk: `$(pwd)` and other expansions the walk works
- * out (special parameters, `${x:-y}`, arithmetic, backticks with a backslash or a
- * substitution inside, two backtick pairs), a name the command assigns and uses again (`$HOME` and
+ * Anything else returns null and takes the tree's walk: `$(pwd)` and other expansions the walk
+ * works out (special parameters other than positional ones, `${x:-y}`, arithmetic, backticks with a
+ * backslash or a substitution inside, two backtick pairs), a `$` closing a double-quoted text after
+ * an expansion in it, a name the command assigns and uses again (`$HOME` and
  * `~` too, when it assigns HOME), a bracket glob (`[ab]`), a brace (but `{}`), `~user`, an escaped
  * blank, a glob word with a variable, `~`, an escape or `{}`, a heredoc, other redirects (`>&-`,
  * `<>`, one before the command or with a word after it, to anything but a plain word), a comment, a
@@ -67,8 +68,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** A command name after assignments: a plain name or a path, in one unquoted run. */
 const AFTER_ASSIGNMENTS = /^([A-Za-z0-9_]+|[./][A-Za-z0-9_./-]*)$/;
 
-/** Characters that end a double-quoted text's plainness (bash expands at them), or end it. */
-const NOT_IN_DOUBLE = charSet('$`!"');
+/**
+ * Characters that end a double-quoted text's plainness (bash expands at them), or end it. (`!` is
+ * itself: bash runs commands with history expansion off.)
+ */
+const NOT_IN_DOUBLE = charSet('$`"');
 
 /**
  * Command names the walk gives a meaning of its own, besides the reserved words, the declaration
@@ -314,6 +318,11 @@ function assignedOnce(source: string, stages: Stage[]): boolean {
   return true;
 }
 
+/** A decimal digit (NaN, outside the text: none). */
+function digit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
 /** A character of a variable name (NaN, outside the text: none). */
 function nameChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -478,6 +487,12 @@ function doubleQuoted(
   let expanded = false;
   for (; j < n; j++) {
     const e = source.charCodeAt(j);
+    // A `$` that closes the text is itself (`grep ":$"`); after an expansion tree-sitter reads
+    // the text its own way.
+    if (e === 36 && source.charCodeAt(j + 1) === 34) {
+      if (variableAt >= 0 || expanded) return null;
+      continue;
+    }
     if (e === 36 && source.charCodeAt(j + 1) !== 40) {
       // `$NAME`: its value when the walk knows it, else not known.
       const v = r === null ? null : variable(r, j);
@@ -564,15 +579,22 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
 }
 
 /**
- * The `$NAME` or `${NAME}` at `at`: where it ends, and its value where the walk knows it (`$HOME`,
- * `$PWD`, `$TMPDIR` when set) or null; null for anything else after a `$` (`$1`, `${x:-y}`, a name
- * the walk knows whose value the command may assign).
+ * The `$NAME`, `${NAME}` or positional parameter (`$1`, `${10}`) at `at`: where it ends, and its
+ * value where the walk knows it (`$HOME`, `$PWD`, `$TMPDIR` when set) or null; null for anything
+ * else after a `$` (`$?`, `$@`, `${x:-y}`, a name the walk knows whose value the command may
+ * assign).
  */
 function variable(r: Reading, at: number): { end: number; value: string | null } | null {
   const source = r.source;
   const braced = source.charCodeAt(at + 1) === 123;
   const from = braced ? at + 2 : at + 1;
   let i = from;
+  if (digit(source.charCodeAt(from))) {
+    // A positional parameter (`$1`, `${10}`; `$10` is `$1` and a `0`): not known.
+    if (!braced) return { end: from + 1, value: null };
+    while (digit(source.charCodeAt(i))) i++;
+    return source.charCodeAt(i) === 125 ? { end: i + 1, value: null } : null;
+  }
   for (; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (!(nameChar(c) && (i > from || c < 48 || c > 57))) break;

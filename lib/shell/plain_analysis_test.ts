@@ -41,6 +41,25 @@ Deno.test("plainAnalysis: every corpus command it reads gets the walk's exact an
   assert.ok(readAgents > agents.length * 0.2, `agents: read ${readAgents} of ${agents.length}`);
 });
 
+Deno.test("plainAnalysis: `!` and a closing `$` in double quotes are themselves", () => {
+  for (
+    const [c, words] of [
+      ['grep ":$" f', ["grep", ":$", "f"]],
+      ['echo "Done!"', ["echo", "Done!"]],
+      ['grep -E "^a.*(b|c)$" src/x.py', ["grep", "-E", "^a.*(b|c)$", "src/x.py"]],
+      ['python3 -c "print(1 != 2)"', ["python3", "-c", "print(1 != 2)"]],
+      ['echo "$"', ["echo", "$"]],
+    ] as const
+  ) {
+    const a = plainAnalysis(c, env);
+    assert.ok(a, c);
+    assert.deepEqual(
+      a.stages[0].argv.map((w) => [w.kind, w.value]),
+      words.map((w) => ["static", w]),
+    );
+  }
+});
+
 Deno.test("plainAnalysis: what it leaves to the walk", () => {
   for (
     const c of [
@@ -78,8 +97,8 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "A=1 x; A=2 y",
       "A=1 x | grep 'A[1]'",
       // Expansions, globs, braces, tildes, escapes, redirects, comments.
-      "echo $1",
       "echo $?",
+      "echo ${1",
       "echo $@",
       "echo ${x:-y}",
       "echo ${!x}",
@@ -105,7 +124,7 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "echo $x*",
       'echo "$x"*',
       "echo $x\\;",
-      "echo $1x",
+      "echo $1*",
       "echo `pwd`",
       "echo `a \\`b\\``",
       "echo `a $(b)`",
@@ -166,7 +185,7 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "ls 2>&1x",
       "ls >>> f",
       "ls # note",
-      '"echo" "a!"',
+      'grep " $p$" f',
       // Grouping, background, odd operators, empty commands.
       "(ls)",
       "{ ls; }",
@@ -306,7 +325,10 @@ const ARGS = ["A", "'A[1]'", "-A", "PYTHONPATH", "-la", "-n", "10", "--color=nev
   "$a=b", `"$a"b'c'`, "$_x", "'$x'", "${ab_1}", '"${x}y"', "$HOMEx", '"$PWDs"', "!", "!x", "x!", "!=", "a!b", "!-name", "~", "~/x", "~/a'b c'", "$HOME", "${HOME}/x", '"$HOME/a b"',
   "$TMPDIR/x", '"${TMPDIR}"', "a$HOME", "$HOME$x", "HOME", "$(id)", '"$(date +%s)"', "x$(a b)y", '"$(a | b)"',
   "$(a && b)", "$(a; b)", "$(a $(b))", '"a $(b "c") d"', "$(a 2>&1)", "$(a > f)", "$(a)$(b)", "`id`",
-  '"`a | b`"', "x`a b`y", "`a`$(b)", "$(a `b`)", '"`a "b"`"'];
+  '"`a | b`"', "x`a b`y", "`a`$(b)", "$(a `b`)", '"`a "b"`"', '"a!"', '"!x"', '"!"', '"a!=b"', '"x!y"',
+  '":$"', '"$"', '"^a.*b$"', '"a$"b', '"$x$"', '"!$x"', '"$x!"', '"a!\\"b"', '"x$ "', '"a $ b"',
+  '"$$"', '"$\\""', "$1", '"$1"', "$0", "$10", "${1}", "${10}", "a$1", '"$1/x"', "$1x", "$1*", '"$2"*',
+  "${1", "${1a}", "${-1}", "$1$2"];
 /** Backslashes in double quotes: before `$`, `` ` ``, `"` and `\\` they escape, else they stay. */
 const DOUBLE_QUOTED_ESCAPES = [
   String.raw`"args\[0\]"`,
