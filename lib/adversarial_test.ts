@@ -205,6 +205,15 @@ const HOSTILE: [string, Action, Action][] = [
   ["cd /home/user/.ssh; cat id_rsa", "deny", "deny"],
   ["ls | grep x | head && cd ~/.ssh; cat id_rsa", "deny", "deny"],
   ["ls | sort | uniq || cd ~/.ssh && cat id_rsa", "deny", "deny"],
+  // tree-sitter reads `a && b 2>&1 | c` as `(a && b) 2>&1 | c`; bash runs c (and what follows)
+  // where b runs.
+  ["cd ~/.ssh && true 2>&1 | cat id_rsa", "deny", "deny"],
+  ["cd ~/.ssh && : > /dev/null | cat id_rsa | wc -c", "deny", "deny"],
+  ["cd ~/.ssh && true 2>/dev/null | true; cat id_rsa", "deny", "deny"],
+  ["cd ~/.ssh && true 2>&1 | true 2>&1 | cat id_rsa", "deny", "deny"],
+  ["cd ~/.ssh && true 2>&1 | true && cat id_rsa", "deny", "deny"],
+  ["true && cd ~/.ssh && true >&2 | cat id_rsa", "deny", "deny"],
+  ["false || cd ~/.ssh && true 2>&1 | cat id_rsa", "deny", "deny"],
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],

@@ -1,13 +1,13 @@
 /**
  * Where tree-sitter reads bash otherwise than bash does, and how the walk copes: misreads it
- * repairs (a pipeline before `&&`, `time` and `coproc` read as commands, what follows a heredoc
+ * repairs (a pipeline before `&&`, a list before a pipeline, `time` and `coproc` read as commands, what follows a heredoc
  * start, escaped blanks left out of a command) and misreads it can only detect, which make the
  * command one that is not fully analysed (a reserved word read as a command, an assignment value
  * read past escaped blanks, a file descriptor read as an argument, a syntax error).
  *
  * @module
  */
-import { type Cwds, type Flow, same } from "./cwds.ts";
+import { type Cwds, type Flow, same, union } from "./cwds.ts";
 import { isReservedCommandWord } from "./keywords.ts";
 import type { Redirect, Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, rootOf, withoutComments } from "./nodes.ts";
@@ -96,6 +96,19 @@ export function trailingBlanks(command: LiteNode): number | null {
   return escaped ? i + root.startIndex : null;
 }
 
+/** A list's first element and the operators and elements after it, in order (lists nest left). */
+function listChain(list: LiteNode): { head: LiteNode; chain: [string, LiteNode][] } {
+  const chain: [string, LiteNode][] = [];
+  let head = list;
+  while (head.type === "list") {
+    const kids = withoutComments(head.children);
+    if (!kids[2]) break;
+    chain.unshift([kids[1].type, kids[2]]);
+    head = kids[0];
+  }
+  return { head, chain };
+}
+
 /**
  * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
  * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
@@ -109,14 +122,7 @@ export function misreadPipeline(
   redirects: Redirect[],
   tail: Redirect[],
 ): Flow {
-  const chain: [string, LiteNode][] = [];
-  let head = parts[parts.length - 1];
-  while (head.type === "list") {
-    const kids = withoutComments(head.children);
-    if (!kids[2]) break;
-    chain.unshift([kids[1].type, kids[2]]);
-    head = kids[0];
-  }
+  const { head, chain } = listChain(parts[parts.length - 1]);
   const piped = [
     ...parts.slice(0, -1),
     ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
@@ -127,6 +133,58 @@ export function misreadPipeline(
     flow = ctx.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
   });
   return flow;
+}
+
+/**
+ * The list tree-sitter reads into the first part of a pipeline, through the redirects and the
+ * pipelines around it: `a && b 2>&1 | c` is `(a && b) 2>&1 | c` to it, `a && (b 2>&1 | c)` to
+ * bash. Null when there is none.
+ */
+export function leadingList(part: LiteNode): LiteNode | null {
+  let n: LiteNode | null = part;
+  for (;;) {
+    if (n?.type === "redirected_statement") n = n.childForFieldName("body");
+    else if (n?.type === "pipeline") n = withoutComments(n.namedChildren)[0] ?? null;
+    else return n?.type === "list" && withoutComments(n.children)[2] ? n : null;
+  }
+}
+
+/**
+ * Walk a pipeline whose first part holds a list (see {@linkcode leadingList}) as bash runs it:
+ * the list up to its last operator, then the pipeline from the list's last command on, where that
+ * command runs (`cd ~/.ssh && : 2>&1 | cat id_rsa` reads `~/.ssh/id_rsa`); the statements after it
+ * go on from there.
+ */
+export function listBeforePipeline(
+  ctx: WalkContext,
+  at: {
+    node: LiteNode;
+    list: LiteNode;
+    cwds: Cwds;
+    origin: string;
+    redirects: Redirect[];
+    tail: Redirect[];
+  },
+): Flow {
+  const { node, list, cwds, origin, redirects, tail } = at;
+  const { head, chain } = listChain(list);
+  let flow = ctx.walk(head, cwds, origin, redirects);
+  for (let i = 0; i < chain.length - 1; i++) {
+    flow = ctx.then(flow, chain[i][0], chain[i][1], cwds, origin, redirects);
+  }
+  const [op, last] = chain[chain.length - 1];
+  const from = op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+  const was = ctx.standIn;
+  ctx.standIn = { list: list.id, last };
+  let piped: Flow;
+  try {
+    piped = ctx.walk(node, from, origin, redirects, tail);
+  } finally {
+    ctx.standIn = was;
+  }
+  if (op === "&&") return { ok: piped.ok, fail: union(flow.fail, piped.fail) };
+  if (op === "||") return { ok: union(flow.ok, piped.ok), fail: piped.fail };
+  return piped;
 }
 
 /**

@@ -13,6 +13,8 @@ import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
   droppedDash,
+  leadingList,
+  listBeforePipeline,
   misreadPipeline,
   reservedMisread,
   stripKeywords,
@@ -102,6 +104,7 @@ export class Walker implements WalkContext {
   private functions: { body: LiteNode; moves: boolean }[] = [];
   /** Whether something in the command may change the cwd. */
   private moved = false;
+  standIn: WalkContext["standIn"] = null;
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
   /** The last simple command walked, by its node. */
@@ -349,6 +352,10 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
+    // (The list a pipeline is walked from stands for its last command: see listBeforePipeline.)
+    if (this.standIn?.list === node.id) {
+      return this.walk(this.standIn.last, cwds, origin, redirects, tail);
+    }
     const kids = withoutComments(node.children);
     if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
     const a = this.walk(kids[0], cwds, origin, redirects);
@@ -364,6 +371,10 @@ export class Walker implements WalkContext {
     tail: Redirect[],
   ): Flow {
     const parts = withoutComments(node.namedChildren);
+    const list = parts.length > 1 ? leadingList(parts[0]) : null;
+    if (list && this.standIn?.list !== list.id) {
+      return listBeforePipeline(this, { node, list, cwds, origin, redirects, tail });
+    }
     const last = parts[parts.length - 1];
     if (parts.length > 1 && last.type === "list") {
       return misreadPipeline(this, parts, cwds, origin, redirects, tail);
@@ -397,38 +408,6 @@ export class Walker implements WalkContext {
         }
       })
     );
-  }
-
-  /**
-   * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
-   * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
-   * `&&`/`||` of the list, then the list's operators in order.
-   */
-  private misreadPipeline(
-    parts: LiteNode[],
-    cwds: Cwds,
-    origin: string,
-    redirects: Redirect[],
-    tail: Redirect[],
-  ): Flow {
-    const chain: [string, LiteNode][] = [];
-    let head = parts[parts.length - 1];
-    while (head.type === "list") {
-      const kids = withoutComments(head.children);
-      if (!kids[2]) break;
-      chain.unshift([kids[1].type, kids[2]]);
-      head = kids[0];
-    }
-    const piped = [
-      ...parts.slice(0, -1),
-      ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
-    ];
-    this.pipe(piped, cwds, origin, redirects, []);
-    let flow = same(cwds);
-    chain.forEach(([op, n], i) => {
-      flow = this.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
-    });
-    return flow;
   }
 
   /** Walk a command that reads a pipe (`piped` restored after). */

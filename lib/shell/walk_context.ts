@@ -74,6 +74,11 @@ export interface WalkContext {
    */
   strayWords: Map<number, (LiteNode | WordGroup)[]> | null;
   /**
+   * A list that stands for its last command while the pipeline tree-sitter read it into is
+   * walked (see `listBeforePipeline`), by the list's id.
+   */
+  standIn: { list: number; last: LiteNode } | null;
+  /**
    * Walk a node run in `cwds`; returns the cwds after success and after failure. `tail` are
    * redirects written after a list or pipeline (bash gives them to its last command).
    */

@@ -302,6 +302,14 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("a | b | c || cd /x && rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("a | b | c && cd /x > /dev/null; rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("a | b | c 2>/dev/null | d && cd /x; rm a", "rm a"), ["/proj", "/x"]);
+  // tree-sitter reads `cd /x && b 2>&1 | c` as `(cd /x && b) 2>&1 | c`; bash runs `b | c` in /x.
+  assert.deepEqual(cwdsOf("cd /x && b 2>&1 | rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("cd /x && b > f | c; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x && b 2>&1 | c 2>&1 | rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("cd /x && b 2>&1 | c || rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c && rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("a && cd /x 2>&1 | c; rm a", "rm a"), ["/proj"]);
+  assert.deepEqual(cwdsOf("a && cd /x && cd y 2>&1 | c && rm a", "rm a"), ["/x"]);
   assert.equal(stage("a | b | c && d", "d").piped, undefined);
   assert.equal(stage("a | b | c && d", "c").piped, true);
   assert.deepEqual(cwdsOf("echo $(cd /x); rm a", "rm a"), ["/proj"]);
