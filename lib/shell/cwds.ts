@@ -45,7 +45,7 @@ const OPAQUE = new Set(["eval", "source", ".", "popd"]);
 /** What a cd needs to know: the home directory (null: unknown) and CDPATH (unknown if assigned). */
 export interface CdFacts {
   home: string | null;
-  env: BashEnv;
+  env: Pick<BashEnv, "env">;
   cdpathUnknown?: boolean;
 }
 

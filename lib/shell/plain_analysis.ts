@@ -4,7 +4,8 @@
  * (`$NAME`, `${NAME}`, `$1`; `$HOME`, `$PWD` and `$TMPDIR` with the values the walk gives them)
  * and command substitutions of such commands (`$(…)`, one backtick pair), maybe after assignments
  * (`PYTHONPATH=. pytest`) and with file redirects after their words (`> out.txt`, `2>/dev/null`,
- * `2>&1`): `git status && ls -la src | grep "a b"`, `kill $(pgrep -f srv)`. For these the stages,
+ * `2>&1`), a `cd` moving the commands after it as the walk moves them: `git status && ls -la src |
+ * grep "a b"`, `kill $(pgrep -f srv)`, `cd /repo && pytest -x 2>&1 | tail`. For these the stages,
  * words and redirects can be read straight from the text, in one pass; building the syntax tree and
  * walking it, which every other command needs, cost more than the rest of their decision. Four in
  * five commands of NL2Bash, three in four of the agent corpus, are read here.
@@ -12,14 +13,15 @@
  * Anything else returns null and takes the tree's walk: `$(pwd)` and other expansions the walk
  * works out (special parameters other than positional ones, `${x:-y}`, arithmetic, backticks with a
  * backslash or a substitution inside, two backtick pairs), a `$` closing a double-quoted text after
- * an expansion in it, a name the command assigns and uses again (`$HOME` and
- * `~` too, when it assigns HOME), a bracket glob (`[ab]`), a brace (but `{}`), `~user`, an escaped
+ * an expansion in it, a name the command assigns and uses again (`$HOME` and `~` too, when it
+ * assigns HOME), `$PWD` where the stage may run in more than one place, a bracket glob (`[ab]`), a brace (but `{}`), `~user`, an escaped
  * blank, a glob word with a variable, `~`, an escape or `{}`, a heredoc, other redirects (`>&-`,
  * `<>`, one before the command or with a word after it, to anything but a plain word), a comment, a
  * subshell or group, `&`, an empty command, a character outside printable ASCII, assignments alone,
  * and every command named by a word the walk gives a meaning of its own (reserved words,
- * declaration and name-reading builtins, `cd` and what else moves or hides the cwd, `alias`, `eval`,
- * `source`, `exec`, `command`, `builtin`, `test`), or a reserved word in a command's place. Where
+ * declaration and name-reading builtins, `pushd`, `popd`, `alias`, `eval`, `source`, `exec`,
+ * `command`, `builtin`, `test`), or a reserved word in a command's place; a `cd` that moves the
+ * commands after it inside a substitution. Where
  * tree-sitter reads a command its own way (a later command's redirects as its list's), the stages
  * are what the walk makes of that. `plain_analysis_test.ts` holds it to the walk on both corpora and
  * on generated commands, hostile and everyday: every command it reads gets the walk's exact
@@ -31,11 +33,13 @@
  * const env = { cwd: "/w", home: "/h", env: { HOME: "/h" } };
  * plainAnalysis("ls -la ~/src | grep 'a b'", env)?.stages.map((s) => s.argv.map((w) => w.value));
  * // [["ls", "-la", "/h/src"], ["grep", "a b"]]
- * plainAnalysis("cd src && ls", env); // null: cd moves the cwd (the walk follows it)
+ * plainAnalysis("cd src && ls", env)?.stages.map((s) => s.cwds); // [["/w"], ["/w/src"]]
+ * plainAnalysis("pushd src && ls", env); // null: the walk follows pushd
  * ```
  *
  * @module
  */
+import { type CdFacts, cdTarget, type Cwds, type Flow, same, union } from "./cwds.ts";
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import type { BashAnalysis, BashEnv, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
@@ -81,7 +85,6 @@ const NOT_IN_DOUBLE = charSet('$`"');
  * something else than a simple command.
  */
 const WALKED_NAMES = new Set([
-  "cd",
   "pushd",
   "popd",
   "alias",
@@ -124,7 +127,8 @@ interface Reading {
   env: PlainEnv;
   /** The expandable names the command may assign (then their value is not known); made when asked. */
   touched: ReadonlySet<string> | null;
-  cwds: string[];
+  /** Where the commands being read run (a `cd` before them moves them). */
+  cwds: Cwds;
   /** The stages, in the walk's order (a substitution's before its command's). */
   stages: Stage[];
   /** Substitutions open around the list being read. */
@@ -144,7 +148,7 @@ const MAX_DEPTH = 4;
  * it is not plain.
  */
 function readList(r: Reading, at: number, origin: "top" | "substitution"): number {
-  const { source, cwds, stages } = r;
+  const { source, stages } = r;
   const n = source.length;
   const closer = origin === "substitution";
   let argv: Word[] = [];
@@ -168,6 +172,7 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
   let pipes = r.pipes;
   /** Whether the command name's unquoted runs are all of NAME_CHARS, its first not a `-`. */
   let nameRuns = false;
+  const moves: ListMoves = { flow: null, joined: "", first: true };
   let i = at;
   for (;;) {
     // Blanks between words.
@@ -213,13 +218,14 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
         redirects,
         text: source.slice(start, leading && redirects.length ? redirected : end),
         origin,
-        cwds,
+        cwds: r.cwds,
       };
       if (assignments.length) stage.assignments = assignments;
       if (piped) stage.piped = true;
       if (feeding && r.pipes === pipes) stage.input = feeding;
       stages.push(stage);
       if (c === -1 || closing) return i;
+      if (!moveOn(r, moves, argv, op, closer)) return -1;
       // (A later command's redirects are the list's to tree-sitter: the walk sees no command
       // feeding the pipe then.)
       piped = op === "|";
@@ -248,6 +254,53 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
     }
     i = end = read.end;
   }
+}
+
+/**
+ * Where a list's pipelines so far leave the shell when they succeed or fail (as the walk folds
+ * them), the operator before the pipeline being read, and whether its command is its first.
+ */
+interface ListMoves {
+  flow: Flow | null;
+  joined: string;
+  first: boolean;
+}
+
+/**
+ * After a command followed by `op` (not the list's end): where the next one runs (`r.cwds`). A
+ * pipeline that ends here and is this command alone may move the shell (`cd src && make`); the
+ * list goes on where it leaves it. False where the walk must read it: a `cd` in a substitution
+ * that moves the commands after it there.
+ */
+function moveOn(r: Reading, moves: ListMoves, argv: Word[], op: string, closer: boolean): boolean {
+  if (op === "|") {
+    moves.first = false;
+    return true;
+  }
+  const moved = moves.first ? cdTarget(argv, r.cwds, cdFacts(r)) : null;
+  if (moved && closer) return false;
+  const flow = following(
+    moves.flow,
+    moves.joined,
+    moved ? { ok: moved, fail: r.cwds } : same(r.cwds),
+  );
+  r.cwds = op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+  moves.flow = flow;
+  moves.joined = op;
+  moves.first = true;
+  return true;
+}
+
+/** The flow of a list after one more pipeline (`f`) joined to it by `op` ("": none before). */
+function following(flow: Flow | null, op: string, f: Flow): Flow {
+  if (flow === null || op === ";") return f;
+  if (op === "&&") return { ok: f.ok, fail: union(flow.fail, f.fail) };
+  return { ok: union(flow.ok, f.ok), fail: f.fail };
+}
+
+/** What a `cd` needs to know, as the walk tells it: the home directory, whether CDPATH is set. */
+function cdFacts(r: Reading): CdFacts {
+  return { home: knownValue(r, "HOME"), env: r.env, cdpathUnknown: r.source.includes("CDPATH") };
 }
 
 /** Redirect operators by their text: the walk's operator, kind, and whether a word follows. */
@@ -568,11 +621,13 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   if (r.depth === MAX_DEPTH) return -1;
   const first = r.stages.length;
   const outer = r.closer;
+  const cwds = r.cwds;
   r.depth++;
   r.closer = closer;
   const close = readList(r, from, "substitution");
   r.depth--;
   r.closer = outer;
+  r.cwds = cwds;
   // (`$(pwd)` is the cwd to the walk: its value is known.)
   if (close < 0 || r.stages[first].argv[0].value === "pwd") return -1;
   return close + 1;
@@ -626,7 +681,8 @@ function tilde(r: Reading, at: number): string | null {
 function knownValue(r: Reading, name: "HOME" | "PWD" | "TMPDIR"): string | null {
   r.touched ??= touchedNames(r.source);
   if (r.touched.has(name)) return null;
-  if (name === "PWD") return r.cwds[0];
+  // (`$PWD` is the stage's cwd when it is one, known: else the walk tells it.)
+  if (name === "PWD") return r.cwds.length === 1 ? r.cwds[0] : null;
   return name === "HOME" ? r.env.env.HOME ?? r.env.home : r.env.env.TMPDIR ?? "";
 }
 

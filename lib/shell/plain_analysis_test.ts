@@ -60,16 +60,42 @@ Deno.test("plainAnalysis: `!` and a closing `$` in double quotes are themselves"
   }
 });
 
+Deno.test("plainAnalysis: a cd moves the commands after it, as bash runs them", () => {
+  for (
+    const [c, cwds] of [
+      ["cd /repo && python -m pytest tests -x 2>&1 | tail -20", [["/w"], ["/repo"], ["/repo"]]],
+      ["cd src; ls", [["/w"], ["/w/src", "/w"]]],
+      ["cd src || ls", [["/w"], ["/w"]]],
+      ["cd /a && cd b && ls", [["/w"], ["/a"], ["/a/b"]]],
+      ["cd /a || true && ls", [["/w"], ["/w"], ["/a", "/w"]]],
+      ["cd /a | ls && ls", [["/w"], ["/w"], ["/w"]]],
+      ["cd .. && ls", [["/w"], ["/", "/w/.."]]],
+      ["cd && ls", [["/w"], ["/h"]]],
+      ['cd "$(git rev-parse --show-toplevel)" && ls', [["/w"], ["/w"], [null]]],
+      ["cd - && ls", [["/w"], [null]]],
+      ["cd /tmp && echo $PWD", [["/w"], ["/tmp"]]],
+      // tree-sitter reads `a && b 2>&1 | c` as `(a && b) 2>&1 | c`: bash runs c where b runs.
+      ["cd /r && b 2>&1 | c; d", [["/w"], ["/r"], ["/r"], ["/r", "/w"]]],
+      ["cd /r || b > f | c && d", [["/w"], ["/w"], ["/w"], ["/r", "/w"]]],
+    ] as const
+  ) {
+    const a = plainAnalysis(c, w);
+    assert.ok(a, c);
+    assert.deepEqual(a.stages.map((s) => s.cwds), cwds, c);
+    assert.deepEqual(a, walkedAnalysis(c, { ...w, carriesCommand: () => false }, parser), c);
+  }
+  assert.equal(plainAnalysis("cd /tmp && echo $PWD", w)?.stages[1].argv[1].value, "/tmp");
+});
+
 Deno.test("plainAnalysis: what it leaves to the walk", () => {
   for (
     const c of [
       // The cwd moves, or where it is becomes unknown.
-      "cd src && rm -rf build",
+      "cd src && echo $(cd .. && ls)",
       "pushd /tmp; ls",
       "popd && ls",
       "command cd /etc; cat passwd",
       "builtin cd /etc",
-      "'cd' /etc && ls",
       // Shell text run, aliases, names assigned or read.
       "eval rm -rf x",
       "source env.sh",
@@ -305,10 +331,11 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
 // Everyday words first, then those the lane must leave to the walk or read with care.
 // deno-fmt-ignore
 const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
-  "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''"];
+  "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''", "cd", "cd",
+  "cd", "cd ..", "cd -P", "cd /tmp", "cd -", "cd ~", "cd /proc/self/cwd", "cd src", "pwd"];
 // deno-fmt-ignore
 const ASSIGNMENTS = ["HOME=/x", "TMPDIR=/t", "PWD=/p", "A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
-  "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"'];
+  "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"', "CDPATH=/c"];
 
 // deno-fmt-ignore
 const HOSTILE_NAMES = ["$x", '"$x"', "a$x", "\\ls", "{}", "a{}", "\\if", "a,b", "a@b", "a%b", "cd", "pushd", "popd", "eval", "source", ".", "exec",
@@ -381,7 +408,7 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
   }
   const read = agreeing(commands);
   // (Where $HOME is not in the environment, and $TMPDIR is.)
-  agreeing(commands, { ...env, home: "/home/u", env: { TMPDIR: "/tmp/t" } });
+  agreeing(commands, { ...env, home: "/home/u", env: { TMPDIR: "/tmp/t", CDPATH: ":/c" } });
   // Both sides of the line are exercised.
   assert.ok(read > 1000 && read < 3600, `read ${read} of ${commands.length}`);
 });
