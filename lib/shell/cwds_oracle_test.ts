@@ -1,0 +1,74 @@
+/**
+ * Where bash really is after a list: generated lists of `cd`, pipelines, `|&`, `&&`, `||`, `;` and
+ * redirects are run by bash, and the directory it is in afterwards must be one of the cwds the
+ * analysis gives the command after them, the walk's and the shortcut's alike (or unknown). This
+ * is how tree-sitter's misreadings of such lists (`cd d && b 2>&1 | c` read as
+ * `(cd d && b) 2>&1 | c`) were found.
+ */
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { walkedAnalysis } from "./analyze.ts";
+import type { BashAnalysis } from "./model.ts";
+import { loadBashParser } from "./parser.ts";
+import { plainAnalysis } from "./plain_analysis.ts";
+import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
+
+const parser = await loadBashParser();
+
+/** Commands that move the shell, fail, or carry redirects tree-sitter may read apart. */
+// deno-fmt-ignore
+const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd -", "true", "false",
+  "true 2>&1", "false 2>/dev/null", ": >/dev/null", "true >&2", "cd d2 2>/dev/null",
+  "cd nowhere 2>/dev/null", "cd d1 >/dev/null", "ls >/dev/null", "cat /dev/null 2>&1"];
+const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
+
+Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where the analysis says", async () => {
+  const random = seededRandom(fuzzSeed(20261204));
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const lines: string[] = [];
+  for (let n = 0; n < 600; n++) {
+    let line = pick(COMMANDS);
+    for (let k = Math.floor(random() * 5); k > 0; k--) line += pick(OPS) + pick(COMMANDS);
+    lines.push(line);
+  }
+  const root = Deno.realPathSync(await Deno.makeTempDir());
+  const start = `${root}/s/start`;
+  const home = `${root}/h`;
+  try {
+    await Deno.mkdir(`${start}/d1/d3`, { recursive: true });
+    await Deno.mkdir(`${start}/d2`, { recursive: true });
+    await Deno.mkdir(home);
+    const script = lines.map((line, i) =>
+      `(\ncd ${start} || exit 1\n${line}\npwd -P > ${root}/${i}.pwd\n) </dev/null >/dev/null 2>&1\n`
+    ).join("");
+    await runBash(script, {
+      cwd: root,
+      env: { LC_ALL: "C", HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    });
+    const env = { cwd: start, home, env: { HOME: home }, carriesCommand: () => false };
+    const wrong: string[] = [];
+    let shortcut = 0;
+    lines.forEach((line, i) => {
+      const bash = Deno.readTextFileSync(`${root}/${i}.pwd`).replace(/\n$/, "");
+      const command = `${line}; a1`;
+      const plain = plainAnalysis(command, env);
+      if (plain) shortcut++;
+      const analyses: [string, BashAnalysis | null][] = [
+        ["walk", walkedAnalysis(command, env, parser)],
+        ["shortcut", plain],
+      ];
+      for (const [by, a] of analyses) {
+        if (!a) continue;
+        const ours = a.stages.find((s) => s.argv[0]?.value === "a1")?.cwds ?? [];
+        if (!ours.includes(null) && !ours.some((c) => resolve(c!) === bash)) {
+          wrong.push(`${by}: ${JSON.stringify(line)}: ${JSON.stringify(ours)}, bash ${bash}`);
+        }
+      }
+    });
+    assert.deepEqual(wrong, []);
+    // Both readings are exercised.
+    assert.ok(shortcut > 100, `the shortcut read ${shortcut} of ${lines.length}`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
