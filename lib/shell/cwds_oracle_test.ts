@@ -6,6 +6,7 @@
  * `(cd d && b) 2>&1 | c`) were found.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { walkedAnalysis } from "./analyze.ts";
 import type { BashAnalysis } from "./model.ts";
@@ -19,19 +20,21 @@ const parser = await loadBashParser();
 // deno-fmt-ignore
 const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd -", "true", "false",
   "true 2>&1", "false 2>/dev/null", ": >/dev/null", "true >&2", "cd d2 2>/dev/null",
-  "cd nowhere 2>/dev/null", "cd d1 >/dev/null", "ls >/dev/null", "cat /dev/null 2>&1"];
+  "cd nowhere 2>/dev/null", "cd d1 >/dev/null", "ls >/dev/null", "cat /dev/null 2>&1", "REC", "REC"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
 
 Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where the analysis says", async () => {
   const random = seededRandom(fuzzSeed(20261204));
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const root = Deno.realPathSync(await Deno.makeTempDir());
+  // (REC records where it runs: `pwd -P > ROOT/LINE.K`.)
   const lines: string[] = [];
   for (let n = 0; n < 600; n++) {
     let line = pick(COMMANDS);
     for (let k = Math.floor(random() * 5); k > 0; k--) line += pick(OPS) + pick(COMMANDS);
-    lines.push(line);
+    let k = 0;
+    lines.push(line.replaceAll("REC", () => `pwd -P > ${root}/${n}.${k++}`));
   }
-  const root = Deno.realPathSync(await Deno.makeTempDir());
   const start = `${root}/s/start`;
   const home = `${root}/h`;
   try {
@@ -48,6 +51,7 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
     const env = { cwd: start, home, env: { HOME: home }, carriesCommand: () => false };
     const wrong: string[] = [];
     let shortcut = 0;
+    let recorded = 0;
     lines.forEach((line, i) => {
       const bash = Deno.readTextFileSync(`${root}/${i}.pwd`).replace(/\n$/, "");
       const command = `${line}; a1`;
@@ -59,15 +63,29 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
       ];
       for (const [by, a] of analyses) {
         if (!a) continue;
-        const ours = a.stages.find((s) => s.argv[0]?.value === "a1")?.cwds ?? [];
-        if (!ours.includes(null) && !ours.some((c) => resolve(c!) === bash)) {
-          wrong.push(`${by}: ${JSON.stringify(line)}: ${JSON.stringify(ours)}, bash ${bash}`);
+        // After the list, and at each recorder in it that ran.
+        const places: [string, string, (string | null)[]][] = [
+          ["after it", bash, a.stages.find((s) => s.argv[0]?.value === "a1")?.cwds ?? []],
+        ];
+        for (const s of a.stages) {
+          const file = s.argv[0]?.value === "pwd" ? s.redirects[0]?.target?.value : undefined;
+          if (file === undefined || !existsSync(file)) continue;
+          places.push([file, Deno.readTextFileSync(file).replace(/\n$/, ""), s.cwds]);
         }
+        for (const [where, real, ours] of places) {
+          if (!ours.includes(null) && !ours.some((c) => resolve(c!) === real)) {
+            wrong.push(
+              `${by}: ${JSON.stringify(line)} ${where}: ${JSON.stringify(ours)}, bash ${real}`,
+            );
+          }
+        }
+        recorded += places.length - 1;
       }
     });
     assert.deepEqual(wrong, []);
     // Both readings are exercised.
     assert.ok(shortcut > 100, `the shortcut read ${shortcut} of ${lines.length}`);
+    assert.ok(recorded > 200, `${recorded} recorders ran`);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
