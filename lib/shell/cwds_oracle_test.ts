@@ -20,7 +20,13 @@ const parser = await loadBashParser();
 // deno-fmt-ignore
 const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd -", "true", "false",
   "true 2>&1", "false 2>/dev/null", ": >/dev/null", "true >&2", "cd d2 2>/dev/null",
-  "cd nowhere 2>/dev/null", "cd d1 >/dev/null", "ls >/dev/null", "cat /dev/null 2>&1", "REC", "REC"];
+  "cd nowhere 2>/dev/null", "cd d1 >/dev/null", "ls >/dev/null", "cat /dev/null 2>&1", "REC", "REC",
+  // Compound commands (the walk alone reads them).
+  "( cd d1 )", "{ cd d2; }", "{ cd d1 && REC; } 2>&1", "if cd d1; then REC; fi", "if false; then cd d2; else cd d1; fi",
+  "while false; do cd d1; done", "for x in a; do cd d2; done", "{ ! cd d1; }", "time cd d2", "case a in a) cd d2;; esac",
+  "f() { cd d1; }; f", "cd $(echo d1)", "cd d1 2>&1 >/dev/null", "echo $(cd d2; REC)", "cd d2 <<< x", "{ REC; } | REC",
+  "{ cd d1; } > /dev/null", "( cd d2 ) 2>&1", "if cd d1; then REC; fi 2>/dev/null", "cd d1 & REC", "( cd d1 | REC )",
+  "cd d2 && REC 2>&1 |& REC", "{ cd d1 || REC; } 2>&1", "while cd d1; do break; done 2>&1"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
 
 Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where the analysis says", async () => {
@@ -68,7 +74,9 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
           ["after it", bash, a.stages.find((s) => s.argv[0]?.value === "a1")?.cwds ?? []],
         ];
         for (const s of a.stages) {
-          const file = s.argv[0]?.value === "pwd" ? s.redirects[0]?.target?.value : undefined;
+          const file = s.argv[0]?.value === "pwd"
+            ? s.redirects.find((r) => r.target?.value.startsWith(`${root}/`))?.target?.value
+            : undefined;
           if (file === undefined || !existsSync(file)) continue;
           places.push([file, Deno.readTextFileSync(file).replace(/\n$/, ""), s.cwds]);
         }
@@ -84,7 +92,7 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
     });
     assert.deepEqual(wrong, []);
     // Both readings are exercised.
-    assert.ok(shortcut > 100, `the shortcut read ${shortcut} of ${lines.length}`);
+    assert.ok(shortcut > 50, `the shortcut read ${shortcut} of ${lines.length}`);
     assert.ok(recorded > 200, `${recorded} recorders ran`);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -174,17 +174,34 @@ export function listBeforePipeline(
   }
   const [op, last] = chain[chain.length - 1];
   const from = op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+  // The pipeline, up to a list tree-sitter read into its last part (`… | c && d`: see
+  // misreadPipeline), whose operators then go on from the whole list.
+  const parts = withoutComments(node.namedChildren);
+  const after = listChain(parts[parts.length - 1]);
+  const piped = after.chain.length
+    ? [
+      ...parts.slice(0, -1),
+      ...(after.head.type === "pipeline"
+        ? withoutComments(after.head.namedChildren)
+        : [after.head]),
+    ]
+    : parts;
   const was = ctx.standIn;
   ctx.standIn = { list: list.id, last };
-  let piped: Flow;
   try {
-    piped = ctx.walk(node, from, origin, redirects, tail);
+    ctx.pipe(piped, from, origin, redirects, after.chain.length ? [] : tail);
   } finally {
     ctx.standIn = was;
   }
-  if (op === "&&") return { ok: piped.ok, fail: union(flow.fail, piped.fail) };
-  if (op === "||") return { ok: union(flow.ok, piped.ok), fail: piped.fail };
-  return piped;
+  let out: Flow = op === "&&"
+    ? { ok: from, fail: union(flow.fail, from) }
+    : op === "||"
+    ? { ok: union(flow.ok, from), fail: from }
+    : same(from);
+  after.chain.forEach(([next, n], i) => {
+    out = ctx.then(out, next, n, from, origin, redirects, i === after.chain.length - 1 ? tail : []);
+  });
+  return out;
 }
 
 /**

@@ -310,6 +310,9 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c && rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("a && cd /x 2>&1 | c; rm a", "rm a"), ["/proj"]);
   assert.deepEqual(cwdsOf("a && cd /x && cd y 2>&1 | c && rm a", "rm a"), ["/x"]);
+  // … and then `… | c && d` as `… | (c && d)`: the `&&` follows the whole list.
+  assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c && rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c | d && e || rm a", "rm a"), ["/proj", "/x"]);
   assert.equal(stage("a | b | c && d", "d").piped, undefined);
   assert.equal(stage("a | b | c && d", "c").piped, true);
   assert.deepEqual(cwdsOf("echo $(cd /x); rm a", "rm a"), ["/proj"]);
