@@ -215,6 +215,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["true && cd ~/.ssh && true >&2 | cat id_rsa", "deny", "deny"],
   ["false || cd ~/.ssh && true 2>&1 | cat id_rsa", "deny", "deny"],
   ["cd ~/.ssh || true 2>&1 | true && cat id_rsa", "deny", "deny"],
+  ["ls | sort && cd ~/.ssh && true 2>&1 |& cat id_rsa", "deny", "deny"],
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],

@@ -26,7 +26,10 @@ const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd
   "while false; do cd d1; done", "for x in a; do cd d2; done", "{ ! cd d1; }", "time cd d2", "case a in a) cd d2;; esac",
   "f() { cd d1; }; f", "cd $(echo d1)", "cd d1 2>&1 >/dev/null", "echo $(cd d2; REC)", "cd d2 <<< x", "{ REC; } | REC",
   "{ cd d1; } > /dev/null", "( cd d2 ) 2>&1", "if cd d1; then REC; fi 2>/dev/null", "cd d1 & REC", "( cd d1 | REC )",
-  "cd d2 && REC 2>&1 |& REC", "{ cd d1 || REC; } 2>&1", "while cd d1; do break; done 2>&1"];
+  "cd d2 && REC 2>&1 |& REC", "{ cd d1 || REC; } 2>&1", "while cd d1; do break; done 2>&1",
+  // Other ways to move.
+  "pushd d1 >/dev/null", "popd >/dev/null 2>&1", "D=d2; cd $D", "eval cd d1", "eval 'cd d2 && REC'", "builtin cd d2",
+  "command cd d1", "CDPATH=d1 cd d3", "cd -P d1/..", "cd d1/../d2", "cd ./d1", "cd \"d2\"", "cd d1/"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
 
 Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where the analysis says", async () => {

@@ -21,9 +21,8 @@
  * and every command named by a word the walk gives a meaning of its own (reserved words,
  * declaration and name-reading builtins, `pushd`, `popd`, `alias`, `eval`, `source`, `exec`,
  * `command`, `builtin`, `test`), or a reserved word in a command's place; a `cd` that moves the
- * commands after it inside a substitution. Where
- * tree-sitter reads a command its own way (a later command's redirects as its list's), the stages
- * are what the walk makes of that. `plain_analysis_test.ts` holds it to the walk on both corpora and
+ * commands after it inside a substitution. Where tree-sitter reads a command its own way (a later
+ * command's redirects as its pipeline's), the stages are what the walk makes of that. `plain_analysis_test.ts` holds it to the walk on both corpora and
  * on generated commands, hostile and everyday: every command it reads gets the walk's exact
  * analysis.
  *
@@ -165,6 +164,8 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
    * walk gives them to the command, its text without them.
    */
   let leading = true;
+  /** Whether a `&&` or `||` came before the command in its statement. */
+  let listed = false;
   /** Whether the last operator was `|`, and the stage before then (whose output is read). */
   let piped = false;
   let feeding: Stage | null = null;
@@ -226,13 +227,14 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
       stages.push(stage);
       if (c === -1 || closing) return i;
       if (!moveOn(r, moves, argv, op, closer)) return -1;
-      // (A later command's redirects are the list's to tree-sitter: the walk sees no command
-      // feeding the pipe then.)
+      // (A later command's redirects in a pipeline without `&&` or `||` before it are the
+      // pipeline's to tree-sitter: the walk sees no command feeding the pipe then.)
       piped = op === "|";
       if (piped) r.pipes++;
       pipes = r.pipes;
-      feeding = piped && (leading || !redirects.length) ? stage : null;
+      feeding = piped && (leading || !redirects.length || listed) ? stage : null;
       leading = op === ";";
+      listed = !leading && (listed || op === "&&" || op === "||");
       argv = [];
       assignments = [];
       redirects = [];

@@ -1,18 +1,16 @@
 /**
  * Where tree-sitter reads bash otherwise than bash does, and how the walk copes: misreads it
- * repairs (a pipeline before `&&`, a list before a pipeline, `time` and `coproc` read as commands, what follows a heredoc
+ * repairs (`time` and `coproc` read as commands, what follows a heredoc
  * start, escaped blanks left out of a command) and misreads it can only detect, which make the
  * command one that is not fully analysed (a reserved word read as a command, an assignment value
  * read past escaped blanks, a file descriptor read as an argument, a syntax error).
  *
  * @module
  */
-import { type Cwds, type Flow, same, union } from "./cwds.ts";
 import { isReservedCommandWord } from "./keywords.ts";
-import type { Redirect, Word } from "./model.ts";
-import { ASSIGNMENT_PREFIX, rootOf, withoutComments } from "./nodes.ts";
+import type { Word } from "./model.ts";
+import { ASSIGNMENT_PREFIX, rootOf } from "./nodes.ts";
 import type { LiteNode } from "./syntax_tree.ts";
-import type { WalkContext } from "./walk_context.ts";
 
 /** The error of the first error or missing node in a tree that has one. */
 export function syntaxErrorAt(root: LiteNode): string {
@@ -94,114 +92,6 @@ export function trailingBlanks(command: LiteNode): number | null {
     } else break;
   }
   return escaped ? i + root.startIndex : null;
-}
-
-/** A list's first element and the operators and elements after it, in order (lists nest left). */
-function listChain(list: LiteNode): { head: LiteNode; chain: [string, LiteNode][] } {
-  const chain: [string, LiteNode][] = [];
-  let head = list;
-  while (head.type === "list") {
-    const kids = withoutComments(head.children);
-    if (!kids[2]) break;
-    chain.unshift([kids[1].type, kids[2]]);
-    head = kids[0];
-  }
-  return { head, chain };
-}
-
-/**
- * tree-sitter reads `a | b | c && d` as `a | (b | c && d)`; bash runs `(a | b | c) && d`, and a
- * `cd` in `d` moves the commands after it. Walk it as bash runs it: the pipeline up to the first
- * `&&`/`||` of the list, then the list's operators in order.
- */
-export function misreadPipeline(
-  ctx: WalkContext,
-  parts: LiteNode[],
-  cwds: Cwds,
-  origin: string,
-  redirects: Redirect[],
-  tail: Redirect[],
-): Flow {
-  const { head, chain } = listChain(parts[parts.length - 1]);
-  const piped = [
-    ...parts.slice(0, -1),
-    ...(head.type === "pipeline" ? withoutComments(head.namedChildren) : [head]),
-  ];
-  ctx.pipe(piped, cwds, origin, redirects, []);
-  let flow = same(cwds);
-  chain.forEach(([op, n], i) => {
-    flow = ctx.then(flow, op, n, cwds, origin, redirects, i === chain.length - 1 ? tail : []);
-  });
-  return flow;
-}
-
-/**
- * The list tree-sitter reads into the first part of a pipeline, through the redirects and the
- * pipelines around it: `a && b 2>&1 | c` is `(a && b) 2>&1 | c` to it, `a && (b 2>&1 | c)` to
- * bash. Null when there is none.
- */
-export function leadingList(part: LiteNode): LiteNode | null {
-  let n: LiteNode | null = part;
-  for (;;) {
-    if (n?.type === "redirected_statement") n = n.childForFieldName("body");
-    else if (n?.type === "pipeline") n = withoutComments(n.namedChildren)[0] ?? null;
-    else return n?.type === "list" && withoutComments(n.children)[2] ? n : null;
-  }
-}
-
-/**
- * Walk a pipeline whose first part holds a list (see {@linkcode leadingList}) as bash runs it:
- * the list up to its last operator, then the pipeline from the list's last command on, where that
- * command runs (`cd ~/.ssh && : 2>&1 | cat id_rsa` reads `~/.ssh/id_rsa`); the statements after it
- * go on from there.
- */
-export function listBeforePipeline(
-  ctx: WalkContext,
-  at: {
-    node: LiteNode;
-    list: LiteNode;
-    cwds: Cwds;
-    origin: string;
-    redirects: Redirect[];
-    tail: Redirect[];
-  },
-): Flow {
-  const { node, list, cwds, origin, redirects, tail } = at;
-  const { head, chain } = listChain(list);
-  let flow = ctx.walk(head, cwds, origin, redirects);
-  for (let i = 0; i < chain.length - 1; i++) {
-    flow = ctx.then(flow, chain[i][0], chain[i][1], cwds, origin, redirects);
-  }
-  const [op, last] = chain[chain.length - 1];
-  const from = op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
-  // The pipeline, up to a list tree-sitter read into its last part (`… | c && d`: see
-  // misreadPipeline), whose operators then go on from the whole list.
-  const parts = withoutComments(node.namedChildren);
-  const after = listChain(parts[parts.length - 1]);
-  const piped = after.chain.length
-    ? [
-      ...parts.slice(0, -1),
-      ...(after.head.type === "pipeline"
-        ? withoutComments(after.head.namedChildren)
-        : [after.head]),
-    ]
-    : parts;
-  const was = ctx.standIn;
-  ctx.standIn = { list: list.id, last };
-  try {
-    ctx.pipe(piped, from, origin, redirects, after.chain.length ? [] : tail);
-  } finally {
-    ctx.standIn = was;
-  }
-  let out: Flow = op === "&&"
-    ? { ok: from, fail: union(flow.fail, from) }
-    : op === "||"
-    ? { ok: union(flow.ok, from), fail: from }
-    : same(from);
-  after.chain.forEach(([next, n], i) => {
-    out = ctx.then(out, next, n, from, origin, redirects, i === after.chain.length - 1 ? tail : []);
-  });
-  return out;
 }
 
 /**

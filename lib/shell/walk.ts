@@ -13,9 +13,6 @@ import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
   droppedDash,
-  leadingList,
-  listBeforePipeline,
-  misreadPipeline,
   reservedMisread,
   stripKeywords,
   syntaxErrorAt,
@@ -35,6 +32,7 @@ import {
   testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirected } from "./walk_redirects.ts";
+import { regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
 import {
@@ -104,7 +102,6 @@ export class Walker implements WalkContext {
   private functions: { body: LiteNode; moves: boolean }[] = [];
   /** Whether something in the command may change the cwd. */
   private moved = false;
-  standIn: WalkContext["standIn"] = null;
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
   /** The last simple command walked, by its node. */
@@ -352,10 +349,6 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
-    // (The list a pipeline is walked from stands for its last command: see listBeforePipeline.)
-    if (this.standIn?.list === node.id) {
-      return this.walk(this.standIn.last, cwds, origin, redirects, tail);
-    }
     const kids = withoutComments(node.children);
     if (!kids[2]) return this.walk(kids[0], cwds, origin, redirects, tail);
     const a = this.walk(kids[0], cwds, origin, redirects);
@@ -370,31 +363,29 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[],
   ): Flow {
-    const parts = withoutComments(node.namedChildren);
-    const list = parts.length > 1 ? leadingList(parts[0]) : null;
-    if (list && this.standIn?.list !== list.id) {
-      return listBeforePipeline(this, { node, list, cwds, origin, redirects, tail });
-    }
-    const last = parts[parts.length - 1];
-    if (parts.length > 1 && last.type === "list") {
-      return misreadPipeline(this, parts, cwds, origin, redirects, tail);
-    }
-    this.pipe(parts, cwds, origin, redirects, tail);
+    const regrouped = regroupedPipeline(this, node, { cwds, origin, redirects, tail });
+    if (regrouped) return regrouped;
+    this.pipe(withoutComments(node.namedChildren), cwds, origin, redirects, tail);
     return same(cwds);
   }
 
-  /** The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last. */
+  /**
+   * The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last, and
+   * `tails` (when given) to each in turn.
+   */
   pipe(
     parts: LiteNode[],
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
     tail: Redirect[],
+    tails?: Redirect[][],
   ): void {
     // Each command of a pipeline runs in a subshell: its assignments do not reach on.
     this.values.nestedIn(() =>
       parts.forEach((c, i) => {
-        const last = i === parts.length - 1 ? tail : [];
+        const own = tails?.[i] ?? [];
+        const last = i === parts.length - 1 ? [...own, ...tail] : own;
         if (i === 0) this.walk(c, cwds, origin, redirects, last);
         else {
           // A simple command after another reads its output (`find src | xargs cat`).

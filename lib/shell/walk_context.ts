@@ -74,11 +74,6 @@ export interface WalkContext {
    */
   strayWords: Map<number, (LiteNode | WordGroup)[]> | null;
   /**
-   * A list that stands for its last command while the pipeline tree-sitter read it into is
-   * walked (see `listBeforePipeline`), by the list's id.
-   */
-  standIn: { list: number; last: LiteNode } | null;
-  /**
    * Walk a node run in `cwds`; returns the cwds after success and after failure. `tail` are
    * redirects written after a list or pipeline (bash gives them to its last command).
    */
@@ -101,13 +96,17 @@ export interface WalkContext {
     redirects: Redirect[],
     tail?: Redirect[],
   ): Flow;
-  /** The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last. */
+  /**
+   * The commands of a pipeline, all but the first reading a pipe; `tail` goes to the last, and
+   * `tails` (when given) to each in turn.
+   */
   pipe(
     parts: LiteNode[],
     cwds: Cwds,
     origin: string,
     redirects: Redirect[],
     tail: Redirect[],
+    tails?: Redirect[][],
   ): void;
   /** Walk the `` `…` `` substitutions of text tree-sitter left as text. */
   backticks(text: string, cwds: Cwds): void;

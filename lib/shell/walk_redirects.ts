@@ -28,8 +28,39 @@ export function redirected(
   redirects: Redirect[],
 ): Flow {
   const body = node.childForFieldName("body");
-  const own: Redirect[] = [];
   const after: [string, LiteNode][] = [];
+  const own = redirectsOf(ctx, node, cwds, origin, after);
+  // Redirects with no command (`> f`, `$(< f)`, which reads f): bash still opens the files.
+  if (!body) commandless(ctx, node, own, cwds, origin, redirects);
+  let flow = body ? ctx.walk(body, cwds, origin, redirects, own) : same(cwds);
+  for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
+  return flow;
+}
+
+/**
+ * The redirects a redirected statement gives its body (words tree-sitter put after them noted for
+ * the command they follow); null when it hung commands in a heredoc of them (`cat <<E | sh`).
+ */
+export function ownRedirects(
+  ctx: WalkContext,
+  node: LiteNode,
+  cwds: Cwds,
+  origin: string,
+): Redirect[] | null {
+  const after: [string, LiteNode][] = [];
+  const own = redirectsOf(ctx, node, cwds, origin, after);
+  return after.length ? null : own;
+}
+
+/** The redirects of a redirected statement, the commands hung in a heredoc of them into `after`. */
+function redirectsOf(
+  ctx: WalkContext,
+  node: LiteNode,
+  cwds: Cwds,
+  origin: string,
+  after: [string, LiteNode][],
+): Redirect[] {
+  const own: Redirect[] = [];
   const stray: (LiteNode | WordGroup)[] = [];
   const list = node.childrenForFieldName("redirect");
   list.forEach((c, i) => {
@@ -39,15 +70,12 @@ export function redirected(
   });
   if (stray.length) {
     // They are arguments of the command the redirect follows; after a group, bash refuses them.
+    const body = node.childForFieldName("body");
     const command = body && lastCommand(body);
     if (command) (ctx.strayWords ??= new Map()).set(command.id, stray);
     else ctx.error ??= "words after a redirect that no command takes";
   }
-  // Redirects with no command (`> f`, `$(< f)`, which reads f): bash still opens the files.
-  if (!body) commandless(ctx, node, own, cwds, origin, redirects);
-  let flow = body ? ctx.walk(body, cwds, origin, redirects, own) : same(cwds);
-  for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
-  return flow;
+  return own;
 }
 
 /**

@@ -313,6 +313,12 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   // … and then `… | c && d` as `… | (c && d)`: the `&&` follows the whole list.
   assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c && rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("cd /x || b 2>&1 | c | d && e || rm a", "rm a"), ["/proj", "/x"]);
+  // … and a list deeper in a pipeline: `a | b && cd /x && c 2>&1 | d` is `(a | b) && cd /x && (c | d)`.
+  assert.deepEqual(cwdsOf("a | b |& c && cd /x && e 2>&1 |& rm a", "rm a"), ["/x"]);
+  assert.equal(
+    stage("a && find . 2>/dev/null | xargs rm", "xargs rm").input?.argv[0].value,
+    "find",
+  );
   assert.equal(stage("a | b | c && d", "d").piped, undefined);
   assert.equal(stage("a | b | c && d", "c").piped, true);
   assert.deepEqual(cwdsOf("echo $(cd /x); rm a", "rm a"), ["/proj"]);
