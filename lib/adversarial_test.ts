@@ -216,6 +216,9 @@ const HOSTILE: [string, Action, Action][] = [
   ["false || cd ~/.ssh && true 2>&1 | cat id_rsa", "deny", "deny"],
   ["cd ~/.ssh || true 2>&1 | true && cat id_rsa", "deny", "deny"],
   ["ls | sort && cd ~/.ssh && true 2>&1 |& cat id_rsa", "deny", "deny"],
+  // … and hangs what follows a heredoc start on its line inside the heredoc.
+  ["cd ~/.ssh && cat <<EOF | cat - id_rsa\nx\nEOF", "deny", "deny"],
+  ["cd ~/.ssh && cat <<EOF | true && cat id_rsa\nx\nEOF", "deny", "deny"],
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],

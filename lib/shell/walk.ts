@@ -31,8 +31,8 @@ import {
   readsNames,
   testEvaluation,
 } from "./walk_evaluation.ts";
-import { commandless, redirect, redirected } from "./walk_redirects.ts";
-import { regroupedPipeline } from "./walk_pipelines.ts";
+import { commandless, redirect } from "./walk_redirects.ts";
+import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
 import {
@@ -231,7 +231,7 @@ export class Walker implements WalkContext {
       case "unset_command":
         return this.command(node, cwds, origin, redirects);
       case "redirected_statement":
-        return redirected(this, node, cwds, origin, redirects);
+        return redirected(this, node, { cwds, origin, redirects });
       case "file_redirect": {
         // A redirect alone as a statement (tree-sitter's `$(< f)`).
         const after: [string, LiteNode][] = [];

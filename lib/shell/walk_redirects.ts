@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Cwds, type Flow, same } from "./cwds.ts";
+import type { Cwds } from "./cwds.ts";
 import { type Redirect, staticWord, type Word } from "./model.ts";
 import { heredocQuoted, isRedirect, lastCommand, rootOf } from "./nodes.ts";
 import { fdBefore, flatten, trailingBlanks } from "./repairs.ts";
@@ -19,41 +19,11 @@ const WRITE_OPS = new Set([">", ">>", "&>", "&>>", ">|", "<>"]);
 /** The operators that may join commands after a heredoc start. */
 const LIST_OPS = new Set(["&&", "||", "|", "|&", ";", "&"]);
 
-/** A statement with redirects after it; `redirects` are those of the statements around it. */
-export function redirected(
-  ctx: WalkContext,
-  node: LiteNode,
-  cwds: Cwds,
-  origin: string,
-  redirects: Redirect[],
-): Flow {
-  const body = node.childForFieldName("body");
-  const after: [string, LiteNode][] = [];
-  const own = redirectsOf(ctx, node, cwds, origin, after);
-  // Redirects with no command (`> f`, `$(< f)`, which reads f): bash still opens the files.
-  if (!body) commandless(ctx, node, own, cwds, origin, redirects);
-  let flow = body ? ctx.walk(body, cwds, origin, redirects, own) : same(cwds);
-  for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
-  return flow;
-}
-
 /**
- * The redirects a redirected statement gives its body (words tree-sitter put after them noted for
- * the command they follow); null when it hung commands in a heredoc of them (`cat <<E | sh`).
+ * The redirects of a redirected statement (words tree-sitter put after them noted for the command
+ * they follow), the commands it hung in a heredoc of them into `after` (`cat <<E | sh`).
  */
-export function ownRedirects(
-  ctx: WalkContext,
-  node: LiteNode,
-  cwds: Cwds,
-  origin: string,
-): Redirect[] | null {
-  const after: [string, LiteNode][] = [];
-  const own = redirectsOf(ctx, node, cwds, origin, after);
-  return after.length ? null : own;
-}
-
-/** The redirects of a redirected statement, the commands hung in a heredoc of them into `after`. */
-function redirectsOf(
+export function redirectsOf(
   ctx: WalkContext,
   node: LiteNode,
   cwds: Cwds,
