@@ -40,8 +40,11 @@ Deno.test("values: where the analysis knows $X, bash expands it to that", async 
     bodies.push("x\nE\n".repeat(line.split("<<E").length - 1));
   }
   try {
-    const script = lines.map((line, i) => `(\n${line}\n${bodies[i]}) </dev/null >/dev/null 2>&1\n`)
-      .join("");
+    // Each line a script of its own: a line bash cannot read fails alone.
+    for (let i = 0; i < lines.length; i++) {
+      await Deno.writeTextFile(`${root}/${i}.sh`, `${lines[i]}\n${bodies[i]}`);
+    }
+    const script = lines.map((_, i) => `bash ${i}.sh </dev/null >/dev/null 2>&1\n`).join("");
     await runBash(script, {
       cwd: root,
       env: { LC_ALL: "C", HOME: root, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
