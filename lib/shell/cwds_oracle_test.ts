@@ -8,13 +8,8 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { walkedAnalysis } from "./analyze.ts";
-import type { BashAnalysis } from "./model.ts";
-import { loadBashParser } from "./parser.ts";
-import { plainAnalysis } from "./plain_analysis.ts";
-import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
-
-const parser = await loadBashParser();
+import { analysesOf, generatedLines, runScripts, type Tally } from "./oracle_testing.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
 
 /** Commands that move the shell, fail, or carry redirects tree-sitter may read apart. */
 // deno-fmt-ignore
@@ -35,61 +30,39 @@ const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
 
 Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where the analysis says", async () => {
-  const random = seededRandom(fuzzSeed(20261204));
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const root = Deno.realPathSync(await Deno.makeTempDir());
   // (REC records where it runs: `pwd -P > ROOT/LINE.K`.)
-  const lines: string[] = [];
-  /** The heredoc bodies each line's heredocs read, after it. */
-  const bodies: string[] = [];
-  for (let n = 0; n < 600; n++) {
-    let line = pick(COMMANDS);
-    for (let k = Math.floor(random() * 5); k > 0; k--) line += pick(OPS) + pick(COMMANDS);
-    let k = 0;
-    lines.push(line.replaceAll("REC", () => `pwd -P > ${root}/${n}.${k++}`));
-    bodies.push("x\nE\n".repeat(line.split("<<E").length - 1));
-  }
+  const lines = generatedLines(seededRandom(fuzzSeed(20261204)), {
+    count: 600,
+    pool: COMMANDS,
+    ops: OPS,
+    record: (n, k) => `pwd -P > ${root}/${n}.${k}`,
+  });
   const start = `${root}/s/start`;
   const home = `${root}/h`;
   try {
     await Deno.mkdir(`${start}/d1/d3`, { recursive: true });
     await Deno.mkdir(`${start}/d2`, { recursive: true });
     await Deno.mkdir(home);
-    // Each line a script of its own: a line bash cannot read fails alone.
-    for (let i = 0; i < lines.length; i++) {
-      await Deno.writeTextFile(
-        `${root}/${i}.sh`,
-        `cd ${start} || exit 1\n${lines[i]}\n${bodies[i]}pwd -P > ${root}/${i}.pwd\n`,
-      );
-    }
-    const script = lines.map((_, i) => `bash ${i}.sh </dev/null >/dev/null 2>&1\n`).join("");
-    await runBash(script, {
-      cwd: root,
-      env: { LC_ALL: "C", HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-    });
-    const env = { cwd: start, home, env: { HOME: home }, carriesCommand: () => false };
+    await runScripts(
+      root,
+      lines.map(({ line, bodies }, i) =>
+        `cd ${start} || exit 1\n${line}\n${bodies}pwd -P > ${root}/${i}.pwd\n`
+      ),
+      { HOME: home },
+    );
+    const env = { cwd: start, home, env: { HOME: home } };
     const wrong: string[] = [];
+    const tally: Tally = { compared: 0, unread: 0 };
     let shortcut = 0;
     let recorded = 0;
-    let unread = 0;
-    lines.forEach((line, i) => {
+    lines.forEach(({ line, bodies }, i) => {
       const pwdFile = `${root}/${i}.pwd`;
       if (!existsSync(pwdFile)) return; // (bash could not read the line)
       const bash = Deno.readTextFileSync(pwdFile).replace(/\n$/, "");
-      const command = bodies[i] ? `${line}\n${bodies[i]}a1` : `${line}; a1`;
-      const plain = plainAnalysis(command, env);
-      if (plain) shortcut++;
-      const analyses: [string, BashAnalysis | null][] = [
-        ["walk", walkedAnalysis(command, env, parser)],
-        ["shortcut", plain],
-      ];
-      for (const [by, a] of analyses) {
-        if (!a) continue;
-        // (A command not fully analysed is at least asked about.)
-        if (a.error) {
-          unread++;
-          continue;
-        }
+      const command = bodies ? `${line}\n${bodies}a1` : `${line}; a1`;
+      for (const [by, a] of analysesOf(command, env, tally)) {
+        if (by === "shortcut") shortcut++;
         // After the list, and at each recorder in it that ran.
         const places: [string, string, (string | null)[]][] = [
           ["after it", bash, a.stages.find((s) => s.argv[0]?.value === "a1")?.cwds ?? []],
@@ -115,7 +88,7 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
     // Both readings are exercised.
     assert.ok(shortcut > 50, `the shortcut read ${shortcut} of ${lines.length}`);
     assert.ok(recorded > 200, `${recorded} recorders ran`);
-    assert.ok(unread < lines.length / 10, `${unread} of ${lines.length} not fully analysed`);
+    assert.ok(tally.unread < lines.length / 10, `${tally.unread} not fully analysed`);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

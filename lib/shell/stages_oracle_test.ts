@@ -6,13 +6,8 @@
  * word. (Stages that did not run are fine: the analysis cannot know which branch runs.)
  */
 import assert from "node:assert/strict";
-import { walkedAnalysis } from "./analyze.ts";
-import type { BashAnalysis } from "./model.ts";
-import { loadBashParser } from "./parser.ts";
-import { plainAnalysis } from "./plain_analysis.ts";
-import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
-
-const parser = await loadBashParser();
+import { analysesOf, runScripts, type Tally, withBodies } from "./oracle_testing.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
 
 // deno-fmt-ignore
 const REDIRECTS = ["", "", "", " >/dev/null", " 2>&1", " 2>/dev/null", " >&2", " <<E", " <<E |", " <<E &&", " <<< w"];
@@ -41,33 +36,25 @@ Deno.test("stages: every command bash runs in generated conditional lists is a s
     for (let k = Math.floor(random() * 4); k > 0; k--) s += pick(OPS) + statement(depth);
     return s.replace(/ & $/, "");
   };
-  const lines: string[] = [];
-  const bodies: string[] = [];
-  for (let i = 0; i < 500; i++) {
-    const line = list(0).replace(/ & (?=[)}]|$)/g, " ");
-    lines.push(line);
-    bodies.push("x\nE\n".repeat(line.split("<<E").length - 1));
-  }
+  const lines = Array.from(
+    { length: 500 },
+    () => withBodies(list(0).replace(/ & (?=[)}]|$)/g, " ")),
+  );
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-stages-oracle-" });
   try {
-    // Each line a script of its own (a line bash cannot read fails alone), traced into one file.
-    for (let i = 0; i < lines.length; i++) {
-      await Deno.writeTextFile(
-        `${dir}/${i}.sh`,
-        `ok() { return 0; }\nno() { return 1; }\nexec 2>/dev/null 5>>trace\nBASH_XTRACEFD=5\n` +
-          `PS4='+ '\nset -x\n${lines[i]}\n${bodies[i]}wait\n`,
-      );
-    }
-    const bash = Deno.env.get("BASH") ?? "bash";
-    await runBash(lines.map((_, i) => `${bash} ${i}.sh`).join("\n") + "\n", {
-      cwd: dir,
-      env: { LC_ALL: "C", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-    });
+    // Traced into one file.
+    await runScripts(
+      dir,
+      lines.map(({ line, bodies }) =>
+        `ok() { return 0; }\nno() { return 1; }\nexec 5>>trace\nBASH_XTRACEFD=5\nPS4='+ '\n` +
+        `set -x\n${line}\n${bodies}wait\n`
+      ),
+    );
     // (Each command's word is its own, `wN`: a background job traced late still counts for its
     // line.)
     const lineOf: number[] = [];
-    lines.forEach((l, i) => {
-      for (const m of l.matchAll(/ w(\d+)/g)) lineOf[Number(m[1])] = i;
+    lines.forEach(({ line }, i) => {
+      for (const m of line.matchAll(/ w(\d+)/g)) lineOf[Number(m[1])] = i;
     });
     const ran = new Map<number, string[]>();
     for (const line of (await Deno.readTextFile(`${dir}/trace`)).split("\n")) {
@@ -76,19 +63,11 @@ Deno.test("stages: every command bash runs in generated conditional lists is a s
       const at = lineOf[Number(m[2])];
       ran.set(at, [...ran.get(at) ?? [], m[1]]);
     }
-    const env = { cwd: dir, home: dir, env: { HOME: dir }, carriesCommand: () => false };
+    const env = { cwd: dir, home: dir, env: { HOME: dir } };
     const wrong: string[] = [];
-    let compared = 0;
-    lines.forEach((line, i) => {
-      const command = bodies[i] ? `${line}\n${bodies[i]}` : line;
-      const analyses: [string, BashAnalysis | null][] = [
-        ["walk", walkedAnalysis(command, env, parser)],
-        ["shortcut", plainAnalysis(command, env)],
-      ];
-      for (const [by, a] of analyses) {
-        // (A command not fully analysed is at least asked about.)
-        if (!a || a.error) continue;
-        compared++;
+    const tally: Tally = { compared: 0, unread: 0 };
+    lines.forEach(({ line, bodies }, i) => {
+      for (const [by, a] of analysesOf(bodies ? `${line}\n${bodies}` : line, env, tally)) {
         const ours = new Set(a.stages.map((s) => s.argv.map((w) => w.value).join(" ")));
         const unseen = (ran.get(i) ?? []).filter((c) => !ours.has(c));
         if (unseen.length) {
@@ -97,7 +76,7 @@ Deno.test("stages: every command bash runs in generated conditional lists is a s
       }
     });
     assert.deepEqual(wrong, []);
-    assert.ok(compared > 300, `only ${compared} compared`);
+    assert.ok(tally.compared > 300, `only ${tally.compared} compared`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

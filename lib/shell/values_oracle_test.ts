@@ -7,13 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { walkedAnalysis } from "./analyze.ts";
-import type { BashAnalysis } from "./model.ts";
-import { loadBashParser } from "./parser.ts";
-import { plainAnalysis } from "./plain_analysis.ts";
-import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
-
-const parser = await loadBashParser();
+import { analysesOf, generatedLines, runScripts, type Tally } from "./oracle_testing.ts";
+import { fuzzSeed, seededRandom } from "./testing.ts";
 
 /** Statements that assign X, may fail, or carry redirects; REC prints `$X` into a file. */
 // deno-fmt-ignore
@@ -27,41 +22,22 @@ const STATEMENTS = ["X=a", "X=b", "X=a", "X=b", "X=", "X+=c", "unset X", "export
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", "; "];
 
 Deno.test("values: where the analysis knows $X, bash expands it to that", async () => {
-  const random = seededRandom(fuzzSeed(20261205));
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const root = Deno.realPathSync(await Deno.makeTempDir());
-  const lines: string[] = [];
-  const bodies: string[] = [];
-  for (let n = 0; n < 800; n++) {
-    let line = pick(STATEMENTS);
-    for (let k = Math.floor(random() * 5); k > 0; k--) line += pick(OPS) + pick(STATEMENTS);
-    let k = 0;
-    lines.push(line.replaceAll("REC", () => `printf '%s' "$X" > ${root}/${n}.${k++}`));
-    bodies.push("x\nE\n".repeat(line.split("<<E").length - 1));
-  }
+  const lines = generatedLines(seededRandom(fuzzSeed(20261205)), {
+    count: 800,
+    pool: STATEMENTS,
+    ops: OPS,
+    record: (n, k) => `printf '%s' "$X" > ${root}/${n}.${k}`,
+  });
   try {
-    // Each line a script of its own: a line bash cannot read fails alone.
-    for (let i = 0; i < lines.length; i++) {
-      await Deno.writeTextFile(`${root}/${i}.sh`, `${lines[i]}\n${bodies[i]}`);
-    }
-    const script = lines.map((_, i) => `bash ${i}.sh </dev/null >/dev/null 2>&1\n`).join("");
-    await runBash(script, {
-      cwd: root,
-      env: { LC_ALL: "C", HOME: root, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-    });
-    const env = { cwd: root, home: root, env: { HOME: root }, carriesCommand: () => false };
+    await runScripts(root, lines.map(({ line, bodies }) => `${line}\n${bodies}`), { HOME: root });
+    const env = { cwd: root, home: root, env: { HOME: root } };
     const wrong: string[] = [];
+    const tally: Tally = { compared: 0, unread: 0 };
     let known = 0;
     let recorded = 0;
-    lines.forEach((line, i) => {
-      const command = bodies[i] ? `${line}\n${bodies[i]}` : line;
-      const analyses: [string, BashAnalysis | null][] = [
-        ["walk", walkedAnalysis(command, env, parser)],
-        ["shortcut", plainAnalysis(command, env)],
-      ];
-      for (const [by, a] of analyses) {
-        // (A command not fully analysed is at least asked about.)
-        if (!a || a.error) continue;
+    for (const { line, bodies } of lines) {
+      for (const [by, a] of analysesOf(bodies ? `${line}\n${bodies}` : line, env, tally)) {
         for (const s of a.stages) {
           const file = s.argv[0]?.value === "printf"
             ? s.redirects.find((r) => r.target?.value.startsWith(`${root}/`))?.target?.value
@@ -81,11 +57,12 @@ Deno.test("values: where the analysis knows $X, bash expands it to that", async 
           }
         }
       }
-    });
+    }
     assert.deepEqual(wrong, []);
     // Known values are compared, not only unknown ones.
     assert.ok(recorded > 200, `${recorded} recorders ran`);
     assert.ok(known > 15, `${known} values known`);
+    assert.ok(tally.unread < tally.compared / 4, `${tally.unread} not fully analysed`);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
