@@ -220,6 +220,11 @@ const HOSTILE: [string, Action, Action][] = [
   ["cd ~/.ssh && cat <<EOF | cat - id_rsa\nx\nEOF", "deny", "deny"],
   ["cd ~/.ssh && cat <<EOF | true && cat id_rsa\nx\nEOF", "deny", "deny"],
   ["pushd ~/.ssh && cat id_rsa", "deny", "deny"],
+  // `command -p` and `--` run cd all the same; `pushd -n` stays.
+  ["command -p cd .. && cat .ssh/id_rsa", "deny", "deny"],
+  ["command -- cd ..; cat .ssh/id_rsa", "deny", "deny"],
+  ["builtin -- cd .. && cat .ssh/id_rsa", "deny", "deny"],
+  ["pushd -n src >/dev/null && cd ../.ssh && cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],
   // Variables and options whose value is a command some program runs.

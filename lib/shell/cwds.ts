@@ -54,17 +54,19 @@ export interface CdFacts {
  * directory. Relative operands may also go through CDPATH.
  */
 export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
-  let i = 0;
-  while (
-    argv[i]?.kind === "static" && (argv[i].value === "builtin" || argv[i].value === "command")
-  ) {
-    i++;
-  }
+  const i = builtinAt(argv);
+  if (i < 0) return null;
   const name = argv[i];
   if (!name) return null;
   if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
   if (OPAQUE.has(name.value)) return union(cwds, [null]);
   if (name.value !== "cd" && name.value !== "pushd") return null;
+  // (`pushd -n dir` puts dir on the stack and stays.)
+  if (
+    name.value === "pushd" && argv.some((w, k) => k > i && w.kind === "static" && w.value === "-n")
+  ) {
+    return null;
+  }
   const { args, physical } = operands(argv.slice(i + 1));
   const arg = args[0];
   if (!arg) return name.value === "cd" ? [facts.home] : [null];
@@ -95,6 +97,24 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
 function absoluteIn(path: string, cwd: string | null): string | null {
   if (path.startsWith("/")) return path;
   return cwd === null ? null : resolve(cwd, path);
+}
+
+/**
+ * Where the builtin a stage runs is named, after `builtin [--]` and `command [-p] [--]` (which run
+ * it all the same); -1 when `command -v`/`-V` only describes it.
+ */
+function builtinAt(argv: Word[]): number {
+  let i = 0;
+  for (;;) {
+    const w = argv[i];
+    if (w?.kind !== "static" || (w.value !== "builtin" && w.value !== "command")) return i;
+    i++;
+    while (w.value === "command" && argv[i]?.kind === "static" && /^-[pvV]+$/.test(argv[i].value)) {
+      if (/[vV]/.test(argv[i].value)) return -1;
+      i++;
+    }
+    if (argv[i]?.kind === "static" && argv[i].value === "--") i++;
+  }
 }
 
 /**
