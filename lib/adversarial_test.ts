@@ -225,6 +225,16 @@ const HOSTILE: [string, Action, Action][] = [
   ["command -- cd ..; cat .ssh/id_rsa", "deny", "deny"],
   ["builtin -- cd .. && cat .ssh/id_rsa", "deny", "deny"],
   ["pushd -n src >/dev/null && cd ../.ssh && cat id_rsa", "deny", "deny"],
+  // A trap's handler runs before later commands (DEBUG), after failures (ERR), on signals: where
+  // the commands after it run is not known, and they ask.
+  ["trap 'cd ~/.ssh' DEBUG; cat id_rsa", "deny", "ask"],
+  ["trap 'cd ..' ERR; false; cat .ssh/id_rsa", "deny", "ask"],
+  ["trap 'cd ..' USR1; kill -USR1 $$; cat .ssh/id_rsa", "deny", "ask"],
+  // cdable_vars: `cd NAME` goes to $NAME when there is no directory NAME.
+  ["shopt -s cdable_vars; K=~/.ssh; cd K && cat id_rsa", "deny", "ask"],
+  // A command in a directory not known asks (`cd -` goes back to ~/.ssh).
+  ["cd ~/.ssh && cd /tmp && cd - && cat id_rsa", "ask", "ask"],
+  ["cd ~/.ssh; pushd /tmp; popd; cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],
   // Variables and options whose value is a command some program runs.

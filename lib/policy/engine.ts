@@ -521,12 +521,16 @@ function decideStage(
     }
   }
   let action = strictest(targets.map((t) => t.action));
-  // RULINGS principle 3: what cannot be seen is never allowed; at least ask.
-  const blind = unknown || targets.some((t) => t.kind === "dynamic" || t.kind === "glob");
+  // RULINGS principle 3: what cannot be seen is never allowed; at least ask. A stage that may run
+  // in a directory not known (after `cd -`, `popd`, a trap's `cd`) may name anything there.
+  const unseen = (t: TargetVerdict) =>
+    t.kind === "dynamic" || t.kind === "glob" || (t.kind === "cwd" && t.path === "");
+  const blind = unknown || targets.some(unseen);
   if (
     blind && RESTRICTIVENESS[action] < RESTRICTIVENESS.ask && targets.some((t) => t.policy !== null)
   ) {
-    const t = targets.find((t) => t.kind === "dynamic" || t.kind === "glob") ?? targets[0];
+    const t = targets.find((t) => t.kind === "dynamic" || t.kind === "glob") ??
+      targets.find(unseen) ?? targets[0];
     t.action = "ask";
     t.note ??= "the command cannot be fully known before it runs";
     action = "ask";

@@ -8,6 +8,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
+import { trapHandler } from "../shell/trap.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
@@ -136,26 +137,10 @@ function joined(words: Word[]): Word {
   return { value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text };
 }
 
-/** `trap [-lp] [--] HANDLER SIGNAL…`: the handler runs later, in this shell. */
+/** `trap … HANDLER SIGNAL…`: the handler runs later, in this shell (`trapHandler`). */
 function trapRuns(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") break;
-    if (a.value === "--") {
-      i++;
-      break;
-    }
-    // `-p`/`-l`/`-P` print; a `-` alone (reset) or a signal is no handler.
-    if (/^-[lpP]+$/.test(a.value)) return;
-    if (!a.value.startsWith("-") || a.value === "-") break;
-  }
-  const handler = args[i];
-  // (A lone operand is a signal to reset, `trap INT`; a `-` or "" handler sets nothing to run.)
-  if (!handler || args.length === i + 1 && handler.kind === "static") return;
-  if (handler.kind === "static" && (handler.value === "-" || handler.value === "")) return;
-  run.shell(handler, "trap");
+  const set = trapHandler(stage.argv);
+  if (set) run.shell(set.handler, "trap");
 }
 
 /** The value of option `letter` (glued or the next word) as text this shell runs. */

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
 import { cdInto, processPath } from "./paths.ts";
+import { trapRunsLater } from "./trap.ts";
 
 /** The directories a statement may run in; null means unknown. */
 export type Cwds = (string | null)[];
@@ -42,11 +43,23 @@ export function union(...sets: Cwds[]): Cwds {
 /** Commands that may change the cwd in ways we cannot follow (they run other shell code). */
 const OPAQUE = new Set(["eval", "source", ".", "popd"]);
 
-/** What a cd needs to know: the home directory (null: unknown) and CDPATH (unknown if assigned). */
+/**
+ * What a cd needs to know: the home directory (null: unknown), CDPATH, and whether a relative cd may
+ * lead elsewhere than its operand names (`cdUnknown`).
+ */
 export interface CdFacts {
   home: string | null;
   env: Pick<BashEnv, "env">;
+  /** @default false */
   cdpathUnknown?: boolean;
+}
+
+/**
+ * Whether a command may send a relative `cd` elsewhere than its operand names: it assigns
+ * `CDPATH`, or sets `cdable_vars` (then `cd NAME` goes to `$NAME` when no directory NAME exists).
+ */
+export function cdUnknown(source: string): boolean {
+  return source.includes("CDPATH") || source.includes("cdable_vars");
 }
 
 /**
@@ -60,6 +73,8 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   if (!name) return null;
   if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
   if (OPAQUE.has(name.value)) return union(cwds, [null]);
+  // A handler that runs before later commands may move them (`trap 'cd ~/.ssh' DEBUG`).
+  if (name.value === "trap") return trapRunsLater(argv.slice(i)) ? union(cwds, [null]) : null;
   if (name.value !== "cd" && name.value !== "pushd") return null;
   // (`pushd -n dir` puts dir on the stack and stays.)
   if (

@@ -28,6 +28,8 @@ const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd
   "source ./go.sh", ". ./go.sh", "coproc cd d1", "time -p cd d2", "command -p cd d1", "cd -L d1", "cd -- d2",
   "cd -e d1", "CDPATH=:d1 cd d3", "OLDPWD=d2 cd -", "PWD=/ cd ..", "pushd -n d1 >/dev/null", "exec 3>/dev/null",
   "X=d1; cd \"$X\"", "cd ~+", "cd ~-", "cd $PWD/d2", "cd \"$(pwd)/d1\"", "cd d1 || cd d2 || cd d1/d3",
+  "shopt -s cdable_vars", "V=d2", "cd V", "trap 'cd d1' DEBUG", "trap 'cd d2' ERR", "trap - DEBUG",
+  "set -o errtrace", "set -T", "export CDPATH=d1", "cd d3", "cd",
   // Heredocs (tree-sitter hangs what follows one on its line inside it).
   "cat <<E >/dev/null", "cat <<E | cat >/dev/null", "cd d2 <<E", "REC <<E", "cat <<E | REC"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];

@@ -38,7 +38,7 @@
  *
  * @module
  */
-import { type CdFacts, cdTarget, type Cwds, type Flow, same, union } from "./cwds.ts";
+import { type CdFacts, cdTarget, cdUnknown, type Cwds, type Flow, same, union } from "./cwds.ts";
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import type { BashAnalysis, BashEnv, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
@@ -302,7 +302,7 @@ function following(flow: Flow | null, op: string, f: Flow): Flow {
 
 /** What a `cd` needs to know, as the walk tells it: the home directory, whether CDPATH is set. */
 function cdFacts(r: Reading): CdFacts {
-  return { home: knownValue(r, "HOME"), env: r.env, cdpathUnknown: r.source.includes("CDPATH") };
+  return { home: knownValue(r, "HOME"), env: r.env, cdpathUnknown: cdUnknown(r.source) };
 }
 
 /** Redirect operators by their text: the walk's operator, kind, and whether a word follows. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { cdTarget, type Cwds, type Flow, same, union } from "./cwds.ts";
+import { cdTarget, cdUnknown, type Cwds, type Flow, same, union } from "./cwds.ts";
 import { type BashEnv, type Redirect, type Stage, staticWord, type Word } from "./model.ts";
 import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
@@ -135,7 +135,7 @@ export class Walker implements WalkContext {
   ) {
     this.touched = touchedNames(source);
     this.values = new Values(source);
-    this.cdpathUnknown = source.includes("CDPATH");
+    this.cdpathUnknown = cdUnknown(source);
   }
 
   /** Walk a whole program, then the function bodies it defines. */
