@@ -29,6 +29,21 @@ Deno.test("stages: every command bash runs in generated conditional lists is a s
     if (r < 0.16) return `( ${list(depth + 1)} )${pick(AFTER_GROUP)}`;
     if (r < 0.22) return `if ${simple()}; then ${list(depth + 1)}; else ${list(depth + 1)}; fi`;
     if (r < 0.26) return `! ${simple()}`;
+    if (r < 0.36) {
+      // Keywords and expansions that run a command of this shell (what builtins such as `eval`
+      // and `trap` run is the programs' layer's: lib/programs/shells.ts).
+      const c = () => `${pick(["ok", "no"])} w${n++}`;
+      return pick([
+        () => `time ${c()}`,
+        () => `echo "$(${c()})" >/dev/null`,
+        () => `x=$(${c()})`,
+        () => `coproc ${c()}`,
+        () => `while ${c()}; do break; done`,
+        () => `for q in a; do ${c()}; done`,
+        () => `case a in a) ${c()};; esac`,
+        () => `f() { ${c()}; }; f`,
+      ])();
+    }
     return simple();
   };
   const list = (depth: number): string => {
