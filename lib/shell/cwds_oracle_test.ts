@@ -30,6 +30,9 @@ const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd
   "X=d1; cd \"$X\"", "cd ~+", "cd ~-", "cd $PWD/d2", "cd \"$(pwd)/d1\"", "cd d1 || cd d2 || cd d1/d3",
   "shopt -s cdable_vars", "V=d2", "cd V", "trap 'cd d1' DEBUG", "trap 'cd d2' ERR", "trap - DEBUG",
   "set -o errtrace", "set -T", "export CDPATH=d1", "cd d3", "cd",
+  // Spellings of cd and its operand.
+  "\\cd d1", "'cd' d2", "c\\d d1", "\"c\"d d2", "${CD:-cd} d1", "cd d1 d2", "cd ''", "cd /proc/self/cwd/d1",
+  "cd d1/./", "cd .//d2", "cd d1/d3/../..", "cd \"\"d2", "cd $'d1'", "cd d{1,2}", "cd d[1]", "cd d?",
   // Heredocs (tree-sitter hangs what follows one on its line inside it).
   "cat <<E >/dev/null", "cat <<E | cat >/dev/null", "cd d2 <<E", "REC <<E", "cat <<E | REC"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];
@@ -38,7 +41,7 @@ Deno.test("cwds: after generated lists of cd, pipes and redirects, bash is where
   const root = Deno.realPathSync(await Deno.makeTempDir());
   // (REC records where it runs: `pwd -P > ROOT/LINE.K`.)
   const lines = generatedLines(seededRandom(fuzzSeed(20261204)), {
-    count: 600,
+    count: 800,
     pool: COMMANDS,
     ops: OPS,
     record: (n, k) => `pwd -P > ${root}/${n}.${k}`,
