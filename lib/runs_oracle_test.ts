@@ -1,0 +1,78 @@
+/**
+ * Every command that runs is judged: generated lines of lists and pipelines whose statements run
+ * `./ok` or `./no` (which record that they ran) through the shell's own runners (`eval`, `trap`,
+ * substitutions, groups), other shells (`bash -c`, `sh -c`), wrappers (`env`, `nice`, `nohup`,
+ * `timeout`, `command`, `time`) and the programs that run commands (`xargs`, `find -exec`), with
+ * redirects tree-sitter reads apart, are run by bash; each command that ran must be a stage of the
+ * engine's verdict, or the verdict must not allow the line.
+ */
+import assert from "node:assert/strict";
+import { decide } from "./policy/engine.ts";
+import { realFs } from "./policy/fs_facts.ts";
+import { loadBashParser } from "./shell/parser.ts";
+import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
+
+const parser = await loadBashParser();
+
+/** Forms that run the command `C`. */
+// deno-fmt-ignore
+const FORMS = ["C", "C", "C 2>&1", "C >/dev/null", "eval 'C'", "eval \"C\"", "bash -c 'C'", "sh -c 'C'",
+  "bash -c 'eval \"C\"'", "env C", "env -i PATH=\"$PATH\" C", "nice C", "nohup C >/dev/null 2>&1",
+  "timeout 5 C", "command C", "time C", "xargs C <<< a", "echo a | xargs -I{} C {}",
+  "find . -maxdepth 0 -exec C {} \\;", "trap 'C' EXIT", "( C )", "{ C; }", "echo \"$(C)\" >/dev/null",
+  "x=$(C)", "bash -c 'C' 2>&1 | cat", "sh -c 'C; C'", "if C; then C; fi", "C | C"];
+const OPS = [" && ", " || ", "; ", " | ", " |& "];
+
+Deno.test("runs: every command a generated line runs through runners is a stage of the verdict", async () => {
+  const random = seededRandom(fuzzSeed(20261207));
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  let n = 0;
+  const statement = () => pick(FORMS).replaceAll("C", () => `./${pick(["ok", "no"])} w${n++}`);
+  const lines = Array.from({ length: 300 }, () => {
+    let line = statement();
+    for (let k = Math.floor(random() * 3); k > 0; k--) line += pick(OPS) + statement();
+    return line;
+  });
+  const dir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "pi-controls-runs-" }));
+  try {
+    for (const [name, status] of [["ok", 0], ["no", 1]] as const) {
+      await Deno.writeTextFile(
+        `${dir}/${name}`,
+        `#!/bin/sh\nprintf '%s\\n' "$1" >> "${dir}/log"\nexit ${status}\n`,
+      );
+      await Deno.chmod(`${dir}/${name}`, 0o755);
+    }
+    const script = lines.map((l) => `( ${l} ) </dev/null >/dev/null 2>&1\n`).join("");
+    await runBash(script, {
+      cwd: dir,
+      env: { LC_ALL: "C", HOME: dir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    });
+    const ran = new Set((await Deno.readTextFile(`${dir}/log`)).split("\n").filter(Boolean));
+    const config = configFrom({
+      policies: { p: { defaultAction: "allow", rules: [] } },
+      locations: { "/": "p" },
+    });
+    const ctx = { cwd: dir, home: dir, env: { HOME: dir }, fs: realFs() };
+    const wrong: string[] = [];
+    let compared = 0;
+    for (const line of lines) {
+      const v = decide(config, { tool: "bash", input: { command: line } }, ctx, { parser });
+      // (A line the engine does not allow is not let through unseen.)
+      if (v.action !== "allow") continue;
+      compared++;
+      // (Seen as the command itself, not as words of the runner's stage.)
+      const seen = new Set(
+        v.stages.map((s) => (s.command ?? "").split(/\s+/))
+          .filter((w) => w[0] === "./ok" || w[0] === "./no").map((w) => w[1]),
+      );
+      const unseen = [...line.matchAll(/ (w\d+)/g)].map((m) => m[1])
+        .filter((w) => ran.has(w) && !seen.has(w));
+      if (unseen.length) wrong.push(`${JSON.stringify(line)}: not seen ${unseen.join(", ")}`);
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(compared > 100, `only ${compared} lines allowed and compared`);
+    assert.ok(ran.size > 300, `only ${ran.size} commands ran`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
