@@ -20,7 +20,12 @@ const FORMS = ["C", "C", "C 2>&1", "C >/dev/null", "eval 'C'", "eval \"C\"", "ba
   "bash -c 'eval \"C\"'", "env C", "env -i PATH=\"$PATH\" C", "nice C", "nohup C >/dev/null 2>&1",
   "timeout 5 C", "command C", "time C", "xargs C <<< a", "echo a | xargs -I{} C {}",
   "find . -maxdepth 0 -exec C {} \\;", "trap 'C' EXIT", "( C )", "{ C; }", "echo \"$(C)\" >/dev/null",
-  "x=$(C)", "bash -c 'C' 2>&1 | cat", "sh -c 'C; C'", "if C; then C; fi", "C | C"];
+  "x=$(C)", "bash -c 'C' 2>&1 | cat", "sh -c 'C; C'", "if C; then C; fi", "C | C",
+  "setsid -w C", "stdbuf -o0 C", "flock /tmp/pi-controls-runs.lock C", "script -qc 'C' /dev/null",
+  "unshare -r C", "awk 'BEGIN{system(\"C\")}'", "echo x | sed 'e C'", "find . -maxdepth 0 -execdir C {} +",
+  "printf 'a\\0' | xargs -0 C", "env -S 'C'", "nice -n1 nohup C >/dev/null 2>&1", "timeout -s KILL 5 C",
+  "bash -s <<< 'C'", "sh <<< 'C'", "echo 'C' | sh", "echo 'C' | bash", "source /dev/stdin <<< 'C'",
+  "bash -c 'sh -c \"C\"'", "ionice -c3 C", "xargs -n1 C <<< 'a b'"];
 const OPS = [" && ", " || ", "; ", " | ", " |& "];
 
 Deno.test("runs: every command a generated line runs through runners is a stage of the verdict", async () => {
