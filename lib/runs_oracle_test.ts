@@ -1,10 +1,11 @@
 /**
- * Every command that runs is judged: generated lines of lists and pipelines whose statements run
- * `./ok` or `./no` (which record that they ran) through the shell's own runners (`eval`, `trap`,
+ * Every command that runs is judged where it runs: generated lines of lists and pipelines whose
+ * statements run `ok` or `no` (which record that they ran, and where) through the shell's own runners (`eval`, `trap`,
  * substitutions, groups), other shells (`bash -c`, `sh -c`), wrappers (`env`, `nice`, `nohup`,
  * `timeout`, `command`, `time`) and the programs that run commands (`xargs`, `find -exec`), with
- * redirects tree-sitter reads apart, are run by bash; each command that ran must be a stage of the
- * engine's verdict, or the verdict must not allow the line.
+ * redirects tree-sitter reads apart, and through runners that move it (`env -C`, `cd`, `find
+ * -execdir`), are run by bash; each command that ran must be a stage of the engine's verdict with
+ * the directory it ran in among its cwds, or the verdict must not allow the line.
  */
 import assert from "node:assert/strict";
 import { decide } from "./policy/engine.ts";
@@ -25,14 +26,17 @@ const FORMS = ["C", "C", "C 2>&1", "C >/dev/null", "eval 'C'", "eval \"C\"", "ba
   "unshare -r C", "awk 'BEGIN{system(\"C\")}'", "echo x | sed 'e C'", "find . -maxdepth 0 -execdir C {} +",
   "printf 'a\\0' | xargs -0 C", "env -S 'C'", "nice -n1 nohup C >/dev/null 2>&1", "timeout -s KILL 5 C",
   "bash -s <<< 'C'", "sh <<< 'C'", "echo 'C' | sh", "echo 'C' | bash", "source /dev/stdin <<< 'C'",
-  "bash -c 'sh -c \"C\"'", "ionice -c3 C", "xargs -n1 C <<< 'a b'"];
+  "bash -c 'sh -c \"C\"'", "ionice -c3 C", "xargs -n1 C <<< 'a b'",
+  // Runners that move where the command runs.
+  "env -C d1 C", "(cd d1 && C)", "bash -c 'cd d1 && C'", "cd d1 && C", "sh -c 'cd \"$1\" && C' _ d1",
+  "find d1 -maxdepth 0 -execdir C {} \\;", "cd d1; env -C .. C", "pushd d1 >/dev/null && C"];
 const OPS = [" && ", " || ", "; ", " | ", " |& "];
 
 Deno.test("runs: every command a generated line runs through runners is a stage of the verdict", async () => {
   const random = seededRandom(fuzzSeed(20261207));
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   let n = 0;
-  const statement = () => pick(FORMS).replaceAll("C", () => `./${pick(["ok", "no"])} w${n++}`);
+  const statement = () => pick(FORMS).replaceAll("C", () => `${pick(["ok", "no"])} w${n++}`);
   const lines = Array.from({ length: 300 }, () => {
     let line = statement();
     for (let k = Math.floor(random() * 3); k > 0; k--) line += pick(OPS) + statement();
@@ -40,19 +44,29 @@ Deno.test("runs: every command a generated line runs through runners is a stage 
   });
   const dir = Deno.realPathSync(await Deno.makeTempDir({ prefix: "pi-controls-runs-" }));
   try {
+    await Deno.mkdir(`${dir}/d1`);
+    await Deno.mkdir(`${dir}/bin`);
     for (const [name, status] of [["ok", 0], ["no", 1]] as const) {
       await Deno.writeTextFile(
-        `${dir}/${name}`,
-        `#!/bin/sh\nprintf '%s\\n' "$1" >> "${dir}/log"\nexit ${status}\n`,
+        `${dir}/bin/${name}`,
+        `#!/bin/sh\nprintf '%s\\t%s\\n' "$1" "$(pwd -P)" >> "${dir}/log"\nexit ${status}\n`,
       );
-      await Deno.chmod(`${dir}/${name}`, 0o755);
+      await Deno.chmod(`${dir}/bin/${name}`, 0o755);
     }
     const script = lines.map((l) => `( ${l} ) </dev/null >/dev/null 2>&1\n`).join("");
     await runBash(script, {
       cwd: dir,
-      env: { LC_ALL: "C", HOME: dir, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      env: {
+        LC_ALL: "C",
+        HOME: dir,
+        PATH: `${dir}/bin:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      },
     });
-    const ran = new Set((await Deno.readTextFile(`${dir}/log`)).split("\n").filter(Boolean));
+    // Each command that ran, and where.
+    const ran = new Map(
+      (await Deno.readTextFile(`${dir}/log`)).split("\n").filter(Boolean)
+        .map((l) => l.split("\t") as [string, string]),
+    );
     const config = configFrom({
       policies: { p: { defaultAction: "allow", rules: [] } },
       locations: { "/": "p" },
@@ -65,14 +79,25 @@ Deno.test("runs: every command a generated line runs through runners is a stage 
       // (A line the engine does not allow is not let through unseen.)
       if (v.action !== "allow") continue;
       compared++;
-      // (Seen as the command itself, not as words of the runner's stage.)
-      const seen = new Set(
-        v.stages.map((s) => (s.command ?? "").split(/\s+/))
-          .filter((w) => w[0] === "./ok" || w[0] === "./no").map((w) => w[1]),
-      );
-      const unseen = [...line.matchAll(/ (w\d+)/g)].map((m) => m[1])
-        .filter((w) => ran.has(w) && !seen.has(w));
-      if (unseen.length) wrong.push(`${JSON.stringify(line)}: not seen ${unseen.join(", ")}`);
+      // (Seen as the command itself, not as words of the runner's stage; with the cwds it may run
+      // in, "(unknown)" among them.)
+      const seen = new Map<string, string[]>();
+      for (const s of v.stages) {
+        const w = (s.command ?? "").split(/\s+/);
+        if (w[0] !== "ok" && w[0] !== "no") continue;
+        seen.set(w[1], [...seen.get(w[1]) ?? [], ...s.cwd.split(" | ")]);
+      }
+      for (const [, w] of line.matchAll(/ (w\d+)/g)) {
+        const where = ran.get(w);
+        if (where === undefined) continue;
+        const cwds = seen.get(w);
+        if (!cwds) wrong.push(`${JSON.stringify(line)}: not seen ${w}`);
+        else if (!cwds.includes(where) && !cwds.includes("(unknown)")) {
+          wrong.push(
+            `${JSON.stringify(line)}: ${w} ran in ${where}, judged in ${cwds.join(" | ")}`,
+          );
+        }
+      }
     }
     assert.deepEqual(wrong, []);
     assert.ok(compared > 100, `only ${compared} lines allowed and compared`);
