@@ -230,6 +230,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["trap 'cd ~/.ssh' DEBUG; cat id_rsa", "deny", "ask"],
   ["trap 'cd ..' ERR; false; cat .ssh/id_rsa", "deny", "ask"],
   ["trap 'cd ..' USR1; kill -USR1 $$; cat .ssh/id_rsa", "deny", "ask"],
+  ["trap 'cat id_rsa' EXIT; cd ~/.ssh", "deny", "ask"],
+  ["trap 'cat .ssh/id_rsa' EXIT && cd ..", "deny", "ask"],
   // cdable_vars: `cd NAME` goes to $NAME when there is no directory NAME.
   ["shopt -s cdable_vars; K=~/.ssh; cd K && cat id_rsa", "deny", "ask"],
   // A command in a directory not known asks (`cd -` goes back to ~/.ssh).

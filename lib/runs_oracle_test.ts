@@ -15,28 +15,28 @@ import { configFrom, fuzzSeed, runBash, seededRandom } from "./testing.ts";
 
 const parser = await loadBashParser();
 
-/** Forms that run the command `C`. */
+/** Forms that run the command `CMD`. */
 // deno-fmt-ignore
-const FORMS = ["C", "C", "C 2>&1", "C >/dev/null", "eval 'C'", "eval \"C\"", "bash -c 'C'", "sh -c 'C'",
-  "bash -c 'eval \"C\"'", "env C", "env -i PATH=\"$PATH\" C", "nice C", "nohup C >/dev/null 2>&1",
-  "timeout 5 C", "command C", "time C", "xargs C <<< a", "echo a | xargs -I{} C {}",
-  "find . -maxdepth 0 -exec C {} \\;", "trap 'C' EXIT", "( C )", "{ C; }", "echo \"$(C)\" >/dev/null",
-  "x=$(C)", "bash -c 'C' 2>&1 | cat", "sh -c 'C; C'", "if C; then C; fi", "C | C",
-  "setsid -w C", "stdbuf -o0 C", "flock /tmp/pi-controls-runs.lock C", "script -qc 'C' /dev/null",
-  "unshare -r C", "awk 'BEGIN{system(\"C\")}'", "echo x | sed 'e C'", "find . -maxdepth 0 -execdir C {} +",
-  "printf 'a\\0' | xargs -0 C", "env -S 'C'", "nice -n1 nohup C >/dev/null 2>&1", "timeout -s KILL 5 C",
-  "bash -s <<< 'C'", "sh <<< 'C'", "echo 'C' | sh", "echo 'C' | bash", "source /dev/stdin <<< 'C'",
-  "bash -c 'sh -c \"C\"'", "ionice -c3 C", "xargs -n1 C <<< 'a b'",
+const FORMS = ["CMD", "CMD", "CMD 2>&1", "CMD >/dev/null", "eval 'CMD'", "eval \"CMD\"", "bash -c 'CMD'", "sh -c 'CMD'",
+  "bash -c 'eval \"CMD\"'", "env CMD", "env -i PATH=\"$PATH\" CMD", "nice CMD", "nohup CMD >/dev/null 2>&1",
+  "timeout 5 CMD", "command CMD", "time CMD", "xargs CMD <<< a", "echo a | xargs -I{} CMD {}",
+  "find . -maxdepth 0 -exec CMD {} \\;", "trap 'CMD' EXIT", "( CMD )", "{ CMD; }", "echo \"$(CMD)\" >/dev/null",
+  "x=$(CMD)", "bash -c 'CMD' 2>&1 | cat", "sh -c 'CMD; CMD'", "if CMD; then CMD; fi", "CMD | CMD",
+  "setsid -w CMD", "stdbuf -o0 CMD", "flock /tmp/pi-controls-runs.lock CMD", "script -qc 'CMD' /dev/null",
+  "unshare -r CMD", "awk 'BEGIN{system(\"CMD\")}'", "echo x | sed 'e CMD'", "find . -maxdepth 0 -execdir CMD {} +",
+  "printf 'a\\0' | xargs -0 CMD", "env -S 'CMD'", "nice -n1 nohup CMD >/dev/null 2>&1", "timeout -s KILL 5 CMD",
+  "bash -s <<< 'CMD'", "sh <<< 'CMD'", "echo 'CMD' | sh", "echo 'CMD' | bash", "source /dev/stdin <<< 'CMD'",
+  "bash -c 'sh -c \"CMD\"'", "ionice -c3 CMD", "xargs -n1 CMD <<< 'a b'",
   // Runners that move where the command runs.
-  "env -C d1 C", "(cd d1 && C)", "bash -c 'cd d1 && C'", "cd d1 && C", "sh -c 'cd \"$1\" && C' _ d1",
-  "find d1 -maxdepth 0 -execdir C {} \\;", "cd d1; env -C .. C", "pushd d1 >/dev/null && C"];
+  "env -C d1 CMD", "(cd d1 && CMD)", "bash -c 'cd d1 && CMD'", "cd d1 && CMD", "sh -c 'cd \"$1\" && CMD' _ d1",
+  "find d1 -maxdepth 0 -execdir CMD {} \\;", "cd d1; env -C .. CMD", "pushd d1 >/dev/null && CMD"];
 const OPS = [" && ", " || ", "; ", " | ", " |& "];
 
 Deno.test("runs: every command a generated line runs through runners is a stage of the verdict", async () => {
   const random = seededRandom(fuzzSeed(20261207));
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   let n = 0;
-  const statement = () => pick(FORMS).replaceAll("C", () => `${pick(["ok", "no"])} w${n++}`);
+  const statement = () => pick(FORMS).replaceAll("CMD", () => `${pick(["ok", "no"])} w${n++}`);
   const lines = Array.from({ length: 300 }, () => {
     let line = statement();
     for (let k = Math.floor(random() * 3); k > 0; k--) line += pick(OPS) + statement();

@@ -46,6 +46,7 @@ import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules
 import { type GlobScope, PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
 import { globScope } from "./glob_scope.ts";
 import { carriesCommand } from "../programs/env.ts";
+import { handlersRunLater } from "../programs/shells.ts";
 import {
   commandLineArguments,
   evalShape,
@@ -624,6 +625,7 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
+  handlersRunLater(all, ctx, command);
   const links = linksMade(all);
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly);

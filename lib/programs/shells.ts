@@ -6,9 +6,10 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { BashEnv, Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import { trapHandler } from "../shell/trap.ts";
+import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
@@ -135,6 +136,31 @@ function joined(words: Word[]): Word {
   const dynamic = words.some((w) => w.kind !== "static");
   const text = words.map((w) => w.value).join(" ");
   return { value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text };
+}
+
+/**
+ * A trap's handler runs later, wherever the shell is by then (`trap 'cat id_rsa' EXIT; cd
+ * ~/.ssh` reads `~/.ssh/id_rsa`): where a stage of the command may move the shell, the handler's
+ * stages (origin `trap`) may run in a directory not known too. Replaces them in `stages`; `where`
+ * is where the command runs, `source` its text.
+ */
+export function handlersRunLater(
+  stages: Stage[],
+  where: Pick<BashEnv, "home" | "env">,
+  source: string,
+): void {
+  const handler = (s: Stage) => s.origin === "trap" || s.origin.startsWith("trap > ");
+  if (!stages.some(handler)) return;
+  const facts: CdFacts = {
+    home: where.env.HOME ?? where.home,
+    env: where,
+    cdpathUnknown: cdUnknown(source),
+  };
+  if (!stages.some((s) => cdTarget(s.argv, s.cwds, facts) !== null)) return;
+  for (let i = 0; i < stages.length; i++) {
+    const s = stages[i];
+    if (handler(s) && !s.cwds.includes(null)) stages[i] = { ...s, cwds: [...s.cwds, null] };
+  }
 }
 
 /** `trap … HANDLER SIGNAL…`: the handler runs later, in this shell (`trapHandler`). */
