@@ -29,7 +29,11 @@ const FORMS = ["CMD", "CMD", "CMD 2>&1", "CMD >/dev/null", "eval 'CMD'", "eval \
   "bash -c 'sh -c \"CMD\"'", "ionice -c3 CMD", "xargs -n1 CMD <<< 'a b'",
   // Runners that move where the command runs.
   "env -C d1 CMD", "(cd d1 && CMD)", "bash -c 'cd d1 && CMD'", "cd d1 && CMD", "sh -c 'cd \"$1\" && CMD' _ d1",
-  "find d1 -maxdepth 0 -execdir CMD {} \\;", "cd d1; env -C .. CMD", "pushd d1 >/dev/null && CMD"];
+  "find d1 -maxdepth 0 -execdir CMD {} \\;", "cd d1; env -C .. CMD", "pushd d1 >/dev/null && CMD",
+  // Commands that run later or elsewhere than they are written.
+  "( trap 'CMD' EXIT; cd d1 )", "f() { CMD; }; cd d1; f", "g() { cd d1; }; g; CMD", "cat <(CMD) >/dev/null",
+  "CMD > >(cat >/dev/null)", "while CMD; do cd d1; break; done", "CMD & wait", "trap 'CMD' ERR; false",
+  "until CMD; do cd d1; break; done; CMD"];
 const OPS = [" && ", " || ", "; ", " | ", " |& "];
 
 Deno.test("runs: every command a generated line runs through runners is a stage of the verdict", async () => {
