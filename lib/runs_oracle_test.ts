@@ -22,7 +22,7 @@ const FORMS = ["CMD", "CMD", "CMD 2>&1", "CMD >/dev/null", "eval 'CMD'", "eval \
   "timeout 5 CMD", "command CMD", "time CMD", "xargs CMD <<< a", "echo a | xargs -I{} CMD {}",
   "find . -maxdepth 0 -exec CMD {} \\;", "trap 'CMD' EXIT", "( CMD )", "{ CMD; }", "echo \"$(CMD)\" >/dev/null",
   "x=$(CMD)", "bash -c 'CMD' 2>&1 | cat", "sh -c 'CMD; CMD'", "if CMD; then CMD; fi", "CMD | CMD",
-  "setsid -w CMD", "stdbuf -o0 CMD", "flock /tmp/pi-controls-runs.lock CMD", "script -qc 'CMD' /dev/null",
+  "setsid -w CMD", "stdbuf -o0 CMD", "flock .lock CMD", "script -qc 'CMD' /dev/null",
   "unshare -r CMD", "awk 'BEGIN{system(\"CMD\")}'", "echo x | sed 'e CMD'", "find . -maxdepth 0 -execdir CMD {} +",
   "printf 'a\\0' | xargs -0 CMD", "env -S 'CMD'", "nice -n1 nohup CMD >/dev/null 2>&1", "timeout -s KILL 5 CMD",
   "bash -s <<< 'CMD'", "sh <<< 'CMD'", "echo 'CMD' | sh", "echo 'CMD' | bash", "source /dev/stdin <<< 'CMD'",
