@@ -63,8 +63,10 @@ export function cdUnknown(source: string): boolean {
 }
 
 /**
- * Where a `cd`/`pushd` stage leaves the shell when it succeeds; null when the stage does not change
- * directory. Relative operands may also go through CDPATH.
+ * Where a stage leaves the shell when it succeeds: a `cd`/`pushd` (also after `builtin`/`command`)
+ * where it leads, one that may move it unseen (`eval`, `source`, `popd`, a `trap` handler that may
+ * run before later commands) anywhere; null when the stage does not change directory. Relative
+ * operands may also go through CDPATH.
  */
 export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null {
   const i = builtinAt(argv);
