@@ -1,11 +1,12 @@
 /**
  * Every command that runs is judged where it runs: generated lines of lists and pipelines whose
- * statements run `ok` or `no` (which record that they ran, and where) through the shell's own runners (`eval`, `trap`,
- * substitutions, groups), other shells (`bash -c`, `sh -c`), wrappers (`env`, `nice`, `nohup`,
- * `timeout`, `command`, `time`) and the programs that run commands (`xargs`, `find -exec`), with
- * redirects tree-sitter reads apart, and through runners that move it (`env -C`, `cd`, `find
- * -execdir`), are run by bash; each command that ran must be a stage of the engine's verdict with
- * the directory it ran in among its cwds, or the verdict must not allow the line.
+ * statements run `ok` or `no` (which record that they ran, and where) through the shell's own
+ * runners (`eval`, `trap`, substitutions, groups), other shells (`bash -c`, `sh -c`), wrappers
+ * (`env`, `nice`, `nohup`, `timeout`, `command`, `time`) and the programs that run commands
+ * (`xargs`, `find -exec`), with redirects tree-sitter reads apart, and through runners that move it
+ * (`env -C`, `cd`, `find -execdir`), are run by bash; each command that ran must be a stage of the
+ * engine's verdict with the directory it ran in among its cwds, or the verdict must not allow the
+ * line.
  */
 import assert from "node:assert/strict";
 import { decide } from "./policy/engine.ts";

@@ -40,6 +40,24 @@ export function union(...sets: Cwds[]): Cwds {
   return out;
 }
 
+/**
+ * Where a statement joined by `op` to the statements before it starts: after `&&` where they
+ * succeeded, after `||` where they failed, after `;` (or anything else) either.
+ */
+export function startAfter(flow: Flow, op: string): Cwds {
+  return op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+}
+
+/**
+ * The flow of statements (`a`) and one more (`b`) joined by `op`: after `&&`, success is b's and
+ * failure either's; after `||`, the reverse; after `;` (or anything else), b's alone.
+ */
+export function joinedFlow(a: Flow, op: string, b: Flow): Flow {
+  if (op === "&&") return { ok: b.ok, fail: union(a.fail, b.fail) };
+  if (op === "||") return { ok: union(a.ok, b.ok), fail: b.fail };
+  return b;
+}
+
 /** Commands that may change the cwd in ways we cannot follow (they run other shell code). */
 const OPAQUE = new Set(["eval", "source", ".", "popd"]);
 

@@ -14,17 +14,17 @@
  * works out (special parameters other than positional ones, `${x:-y}`, arithmetic, backticks with a
  * backslash or a substitution inside, two backtick pairs), a `$` closing a double-quoted text after
  * an expansion in it, a name the command assigns and uses again (`$HOME` and `~` too, when it
- * assigns HOME), `$PWD` where the stage may run in more than one place, a bracket glob (`[ab]`), a brace (but `{}`), `~user`, an escaped
- * blank, a glob word with a variable, `~`, an escape or `{}`, a heredoc, other redirects (`>&-`,
- * `<>`, one before the command or with a word after it, to anything but a plain word), a comment, a
- * subshell or group, `&`, an empty command, a character outside printable ASCII, assignments alone,
- * and every command named by a word the walk gives a meaning of its own (reserved words,
- * declaration and name-reading builtins, `pushd`, `popd`, `alias`, `eval`, `source`, `exec`,
- * `command`, `builtin`, `test`), or a reserved word in a command's place; a `cd` that moves the
- * commands after it inside a substitution. Where tree-sitter reads a command its own way (a later
- * command's redirects as its pipeline's), the stages are what the walk makes of that. `plain_analysis_test.ts` holds it to the walk on both corpora and
- * on generated commands, hostile and everyday: every command it reads gets the walk's exact
- * analysis.
+ * assigns HOME), `$PWD` where the stage may run in more than one place, a bracket glob (`[ab]`), a
+ * brace (but `{}`), `~user`, an escaped blank, a glob word with a variable, `~`, an escape or
+ * `{}`, a heredoc, other redirects (`>&-`, `<>`, one before the command or with a word after it, to
+ * anything but a plain word), a comment, a subshell or group, `&`, an empty command, a character
+ * outside printable ASCII, assignments alone, and every command named by a word the walk gives a
+ * meaning of its own (reserved words, declaration and name-reading builtins, `pushd`, `popd`,
+ * `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`), or a reserved word in a
+ * command's place; a `cd` that moves the commands after it inside a substitution. Where tree-sitter reads a command its own way (a later
+ * command's redirects as its pipeline's), the stages are what the walk makes of that.
+ * `plain_analysis_test.ts` holds it to the walk on both corpora and on generated commands, hostile
+ * and everyday: every command it reads gets the walk's exact analysis.
  *
  * @example
  * ```ts
@@ -38,7 +38,16 @@
  *
  * @module
  */
-import { type CdFacts, cdTarget, cdUnknown, type Cwds, type Flow, same, union } from "./cwds.ts";
+import {
+  type CdFacts,
+  cdTarget,
+  cdUnknown,
+  type Cwds,
+  type Flow,
+  joinedFlow,
+  same,
+  startAfter,
+} from "./cwds.ts";
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import type { BashAnalysis, BashEnv, Redirect, Stage, Word } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
@@ -128,6 +137,8 @@ interface Reading {
   touched: ReadonlySet<string> | null;
   /** Where the commands being read run (a `cd` before them moves them). */
   cwds: Cwds;
+  /** What a `cd` in the command needs to know (the same for all of them); made when asked. */
+  cd?: CdFacts;
   /** The stages, in the walk's order (a substitution's before its command's). */
   stages: Stage[];
   /** Substitutions open around the list being read. */
@@ -279,25 +290,15 @@ function moveOn(r: Reading, moves: ListMoves, argv: Word[], op: string, closer: 
     moves.first = false;
     return true;
   }
-  const moved = moves.first ? cdTarget(argv, r.cwds, cdFacts(r)) : null;
+  const moved = moves.first ? cdTarget(argv, r.cwds, r.cd ??= cdFacts(r)) : null;
   if (moved && closer) return false;
-  const flow = following(
-    moves.flow,
-    moves.joined,
-    moved ? { ok: moved, fail: r.cwds } : same(r.cwds),
-  );
-  r.cwds = op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+  const here = moved ? { ok: moved, fail: r.cwds } : same(r.cwds);
+  const flow = moves.flow === null ? here : joinedFlow(moves.flow, moves.joined, here);
+  r.cwds = startAfter(flow, op);
   moves.flow = flow;
   moves.joined = op;
   moves.first = true;
   return true;
-}
-
-/** The flow of a list after one more pipeline (`f`) joined to it by `op` ("": none before). */
-function following(flow: Flow | null, op: string, f: Flow): Flow {
-  if (flow === null || op === ";") return f;
-  if (op === "&&") return { ok: f.ok, fail: union(flow.fail, f.fail) };
-  return { ok: union(flow.ok, f.ok), fail: f.fail };
 }
 
 /** What a `cd` needs to know, as the walk tells it: the home directory, whether CDPATH is set. */

@@ -1,9 +1,10 @@
 /**
  * Where tree-sitter reads bash otherwise than bash does, and how the walk copes: misreads it
- * repairs (`time` and `coproc` read as commands, what follows a heredoc
- * start, escaped blanks left out of a command) and misreads it can only detect, which make the
- * command one that is not fully analysed (a reserved word read as a command, an assignment value
- * read past escaped blanks, a file descriptor read as an argument, a syntax error).
+ * repairs (`time` and `coproc` read as commands, what follows a heredoc start, escaped blanks left
+ * out of a command; statements it groups otherwise are walk_pipelines.ts's) and misreads it can
+ * only detect, which make the command one that is not fully analysed (a reserved word read as a
+ * command, an assignment value read past escaped blanks, a file descriptor read as an argument, a
+ * syntax error).
  *
  * @module
  */

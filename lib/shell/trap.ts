@@ -44,7 +44,7 @@ export function trapHandler(argv: Word[]): { handler: Word; signals: Word[] } | 
 export function trapRunsLater(argv: Word[]): boolean {
   const set = trapHandler(argv);
   if (set === null) return false;
-  // (With no signal named, bash reads the handler as the signal to reset: handled above.)
+  // (A handler not known and no signal named: it may be either, a handler or a signal.)
   return set.signals.length === 0 ||
     set.signals.some((s) => s.kind !== "static" || !/^(SIG)?EXIT$|^0$/i.test(s.value));
 }

@@ -7,7 +7,16 @@
  *
  * @module
  */
-import { cdTarget, cdUnknown, type Cwds, type Flow, same, union } from "./cwds.ts";
+import {
+  cdTarget,
+  cdUnknown,
+  type Cwds,
+  type Flow,
+  joinedFlow,
+  same,
+  startAfter,
+  union,
+} from "./cwds.ts";
 import { type BashEnv, type Redirect, type Stage, staticWord, type Word } from "./model.ts";
 import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
@@ -441,13 +450,9 @@ export class Walker implements WalkContext {
   ): Flow {
     // What runs after `&&`, `||` or `|` may not run, or runs in a subshell.
     const nested = (f: () => Flow) => this.values.nestedIn(f);
-    if (op === "&&") {
-      const b = nested(() => this.walk(node, a.ok, origin, redirects, tail));
-      return { ok: b.ok, fail: union(a.fail, b.fail) };
-    }
-    if (op === "||") {
-      const b = nested(() => this.walk(node, a.fail, origin, redirects, tail));
-      return { ok: union(a.ok, b.ok), fail: b.fail };
+    if (op === "&&" || op === "||") {
+      const b = nested(() => this.walk(node, startAfter(a, op), origin, redirects, tail));
+      return joinedFlow(a, op, b);
     }
     if (op === "|" || op === "|&") {
       nested(() => this.walkPiped(node, start, origin, redirects, tail));

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Cwds, type Flow, same, union } from "./cwds.ts";
+import { type Cwds, type Flow, joinedFlow, same, startAfter } from "./cwds.ts";
 import type { Redirect } from "./model.ts";
 import { withoutComments } from "./nodes.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -130,7 +130,7 @@ function runTokens(ctx: WalkContext, tokens: Token[], at: At): Flow {
     const list = tokens.slice(from, i);
     from = i + 1;
     if (!list.length) continue;
-    const start = union(flow.ok, flow.fail);
+    const start = startAfter(flow, ";");
     if (t === "&") {
       ctx.values.nestedIn(() => andOr(ctx, list, { ...at, cwds: start }));
       flow = same(start);
@@ -139,7 +139,7 @@ function runTokens(ctx: WalkContext, tokens: Token[], at: At): Flow {
   return flow;
 }
 
-/** Walk an and-or list: each pipeline where the list so far leaves the shell, as its operator says. */
+/** Walk an and-or list: each pipeline where the list so far leaves it, as its operator says. */
 function andOr(ctx: WalkContext, tokens: Token[], at: At): Flow {
   const { origin, redirects } = at;
   let flow: Flow | null = null;
@@ -159,12 +159,9 @@ function andOr(ctx: WalkContext, tokens: Token[], at: At): Flow {
     if (flow === null) flow = run(at.cwds);
     else {
       const before: Flow = flow;
-      const from = joined === "&&" ? before.ok : before.fail;
       // (What runs after `&&` or `||` may not run.)
-      const f = ctx.values.nestedIn(() => run(from));
-      flow = joined === "&&"
-        ? { ok: f.ok, fail: union(before.fail, f.fail) }
-        : { ok: union(before.ok, f.ok), fail: f.fail };
+      const f = ctx.values.nestedIn(() => run(startAfter(before, joined)));
+      flow = joinedFlow(before, joined, f);
     }
     joined = t ?? "";
     pieces = [];
