@@ -17,7 +17,7 @@ import {
   decideEffective,
   effectiveConfig,
 } from "./config_view.ts";
-import { brokenConfigVerdict, unconfiguredVerdict } from "./policy/engine.ts";
+import { brokenConfigVerdict, unconfiguredVerdict } from "./policy/verdicts.ts";
 import { untrustedReason } from "./trust.ts";
 import { type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { realFs } from "./policy/fs_facts.ts";

@@ -29,7 +29,7 @@ import {
   effectiveConfig,
   type ProjectConfig,
 } from "./config_view.ts";
-import { brokenConfigVerdict, informNotification } from "./policy/engine.ts";
+import { brokenConfigVerdict, informNotification } from "./policy/verdicts.ts";
 import { storedTrust } from "./trust.ts";
 import type { ClassifiedVerdict } from "./evals.ts";
 import { realFs } from "./policy/fs_facts.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { notificationFor } from "./policy/engine.ts";
+import { notificationFor } from "./policy/verdicts.ts";
 import { nudgeEscalationReason } from "./policy/messages.ts";
 import type { Action, Config, Verdict } from "./types.ts";
 

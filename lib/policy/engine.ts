@@ -19,7 +19,7 @@ import {
   readsOnly,
   stageReadsOnly,
 } from "./stage_subject.ts";
-import { commandString, type Stage } from "../shell/model.ts";
+import { commandString, type Stage, type Word } from "../shell/model.ts";
 import type { BashParser } from "../shell/parser.ts";
 import {
   locate,
@@ -28,7 +28,8 @@ import {
   type Placement,
   reachable,
 } from "./locations.ts";
-import { brokenConfig, type Decider, notification, reason } from "./messages.ts";
+import { notification, reason } from "./messages.ts";
+import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { resolve } from "node:path";
 import { globLinks, throughLinks, treeLinks } from "../programs/links.ts";
@@ -43,7 +44,14 @@ import {
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
-import { type GlobScope, PROCESS_NOTE, stageTargets, type Target, toolTargets } from "./targets.ts";
+import {
+  type GlobScope,
+  innerTextWords,
+  PROCESS_NOTE,
+  stageTargets,
+  type Target,
+  toolTargets,
+} from "./targets.ts";
 import { globScope } from "./glob_scope.ts";
 import { carriesCommand } from "../programs/env.ts";
 import { handlersRunLater } from "../programs/shells.ts";
@@ -58,9 +66,7 @@ import {
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type {
-  Action,
   Config,
-  ConfigError,
   Context,
   FsFacts,
   Rule,
@@ -479,6 +485,8 @@ function decideStage(
     /** The argv position of inline code that is not judged (no decisions block): no place. */
     code?: number;
     globs?: GlobScope;
+    /** Words the programs of the stages a wrapper runs take as text (see `innerTextWords`). */
+    text?: ReadonlySet<Word>;
   },
 ): StageVerdict {
   const name = stage.argv[0];
@@ -488,6 +496,7 @@ function decideStage(
   const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), {
     code: opts.code,
     globs: opts.globs,
+    text: opts.text,
   });
   if (unknown) {
     // A command we cannot see may be a shell running anything anywhere.
@@ -619,9 +628,15 @@ function decideBash(
     return stages;
   };
   const all: Stage[] = [];
+  // The words the programs wrappers run take as text (none where no stage runs another).
+  let text: Set<Word> | undefined;
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   for (const top of analysis.stages) {
-    for (const s of withLines(top)) all.push(s, ...innerStages(s, { analyze, depth: 0 }));
+    for (const s of withLines(top)) {
+      const inner = innerStages(s, { analyze, depth: 0 });
+      all.push(s, ...inner);
+      if (inner.length) innerTextWords(inner, text ??= new Set());
+    }
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
@@ -633,7 +648,15 @@ function decideBash(
     const shape = evalShape(s);
     // Inline code is judged by the decisions block alone; without one it is no place.
     const code = config.decisions ? undefined : shape?.codeAt;
-    const sv = decideStage(config, ctx, s, { unknown: false, explain, index, links, code, globs });
+    const sv = decideStage(config, ctx, s, {
+      unknown: false,
+      explain,
+      index,
+      links,
+      code,
+      globs,
+      text,
+    });
     if (shape) {
       const { codeAt: _, ...shown } = shape;
       sv.eval = shown;
@@ -741,57 +764,4 @@ export function decide(
   }
   if (error) verdict.parseError = error;
   return verdict;
-}
-
-/** The stage and target that produced the final action (first one, preferring a named path). */
-function findDecider(tool: string, stages: StageVerdict[], action: Action): Decider | null {
-  for (const stage of stages) {
-    const hits = stage.targets.filter((t) => t.action === action);
-    if (!hits.length) continue;
-    const target = hits.find((t) => t.rule?.pattern) ?? hits.find((t) => t.protection) ??
-      hits.find((t) => t.kind !== "cwd") ?? hits[0];
-    return { tool, stage, target };
-  }
-  return null;
-}
-
-/** The notification a verdict gets when its action becomes `action` (breakers, inform mode). */
-export function notificationFor(
-  v: Verdict,
-  action: Action,
-  opts: { inform?: boolean } = {},
-): string | null {
-  const d = findDecider(v.tool, v.stages, v.action);
-  return d ? notification(d, action, opts) : null;
-}
-
-/** The inform-mode notification (`pi-controls: would-deny [policy]: …`) for a verdict. */
-export function informNotification(v: Verdict, action: Action): string | null {
-  return notificationFor(v, action, { inform: true });
-}
-
-/** The verdict for any call while the config is broken: denied, naming file:line:col. */
-export function brokenConfigVerdict(errors: ConfigError[], call: ToolCall): Verdict {
-  const texts = brokenConfig(errors);
-  return {
-    action: "deny",
-    tool: call.tool,
-    policies: [],
-    reason: texts.reason,
-    notification: texts.notification,
-    stages: [],
-    configErrors: errors,
-  };
-}
-
-/** The verdict for any call when no config exists: allowed (fail open). */
-export function unconfiguredVerdict(call: ToolCall): Verdict {
-  return {
-    action: "allow",
-    tool: call.tool,
-    policies: [],
-    reason: null,
-    notification: null,
-    stages: [],
-  };
 }

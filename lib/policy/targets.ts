@@ -482,6 +482,21 @@ function stringArguments(argv: Word[]): ReadonlySet<number> {
   return program?.text ? new Set(program.text(argv)) : NONE;
 }
 
+/**
+ * The words the stages a wrapper runs take as text, into `out`: each one's program name given
+ * bare (looked up in PATH, as a stage's own name is) and the arguments its program reads as text
+ * (`xargs grep -e PATTERN`, `sudo git commit -m MESSAGE`). The program a word is given to says
+ * what it is: in the wrapper's own stage, where the same word is passed along, it is no file
+ * either. A word the inner program may read as a file stays a target of both.
+ */
+export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
+  for (const s of inner) {
+    const name = s.argv[0];
+    if (name !== undefined && name.kind === "static" && !name.value.includes("/")) out.add(name);
+    for (const i of stringArguments(s.argv)) out.add(s.argv[i]);
+  }
+}
+
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
 function namedFiles(stage: Stage): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
@@ -516,9 +531,9 @@ export function stageTargets(
   stage: Stage,
   ctx: Context,
   guarded?: ProtectedPath,
-  opts: { code?: number; globs?: GlobScope } = {},
+  opts: { code?: number; globs?: GlobScope; text?: ReadonlySet<Word> } = {},
 ): Target[] {
-  const { code, globs } = opts;
+  const { code, globs, text } = opts;
   const out: Target[] = [];
   for (const c of stage.cwds) {
     out.push(
@@ -540,7 +555,7 @@ export function stageTargets(
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
     if (i === 0 && inSearchPath(w.value, ctx)) continue;
-    if (i > 0 && (strings.has(i) || i === code)) continue;
+    if (i > 0 && (strings.has(i) || i === code || text?.has(w) === true)) continue;
     // (A process substitution is a pipe, not a file.)
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
     wordTargets(w, stage.cwds, "argument", ctx, asWords);

@@ -224,6 +224,61 @@ Deno.test("bash: find's starting points and file primaries are targets, its test
   assert.deepEqual(bash("find . -path ./src/a.ts"), ["exact /proj", "exact /proj/src/a.ts"]);
   assert.deepEqual(bash("find . -name $X"), ["anywhere null", "exact /proj"]);
   assert.deepEqual(bash("find . -name *"), ["below /proj", "exact /proj"]);
+  // A glob that begins with a name expands to starting points only: the expression after it is
+  // read as written. One that may expand to an option (`*`, `-*`, `(*`) leaves every word a
+  // possible file.
+  assert.deepEqual(bash("find src* -name exists"), ["below /proj"]);
+  assert.deepEqual(bash("find /proj/s* -maxdepth 1 -type exists"), ["below /proj"]);
+  assert.deepEqual(bash("find * -name exists"), ["below /proj", "exact /proj/exists"]);
+  assert.deepEqual(bash("find -* -name exists"), ["below /proj", "exact /proj/exists"]);
+  assert.deepEqual(bash("find \\(* -name exists"), ["below /proj", "exact /proj/exists"]);
+  assert.deepEqual(bash("find $D -name exists"), ["anywhere null", "exact /proj/exists"]);
+});
+
+/** The targets of each stage of a decided bash command, but its cwd: `stage: kind path`. */
+function decidedTargets(command: string, fs = ctx.fs): string[] {
+  const v = decide(configFrom({}), { tool: "bash", input: { command } }, { ...ctx, fs }, {
+    parser,
+  });
+  return v.stages.flatMap((s) =>
+    s.targets.filter((t) => t.kind !== "cwd").map((t) => `${s.command}: ${t.kind} ${t.path}`)
+  );
+}
+
+Deno.test("bash: what a wrapper passes on is what the program it runs takes it for", () => {
+  // The program's name (found in PATH) and the words it reads as text are no files of the
+  // wrapper either: `exists` and `grep` are files in /proj.
+  const fs = fakeFs({ files: ["/proj/exists", "/proj/grep", "/proj/src/a.ts"] });
+  assert.deepEqual(decidedTargets("xargs grep -e exists", fs), [
+    "grep -e exists (xargs input): dynamic ", // (what xargs reads: not known)
+  ]);
+  assert.deepEqual(decidedTargets("sudo grep exists src/a.ts", fs), [
+    "sudo grep exists src/a.ts: argument /proj/src/a.ts",
+    "grep exists src/a.ts: argument /proj/src/a.ts",
+  ]);
+  assert.deepEqual(decidedTargets("timeout 5 nice -n 3 grep -rn a/b", fs), []);
+  assert.deepEqual(decidedTargets("find . -exec sed -i s/a/b/ {} +", fs), [
+    "find . -exec sed -i s/a/b/ {} +: argument /proj",
+    "sed -i s/a/b/ ./(paths find lists)/: argument /proj",
+  ]);
+  // What the program may read as a file stays a target of the wrapper too, and so do the
+  // wrapper's own files and a program given by path.
+  assert.deepEqual(decidedTargets("sudo cat exists", fs), [
+    "sudo cat exists: argument /proj/exists",
+    "cat exists: argument /proj/exists",
+  ]);
+  assert.deepEqual(decidedTargets("xargs -a exists ./grep", fs), [
+    "xargs -a exists ./grep: argument /proj/exists",
+    "xargs -a exists ./grep: argument /proj/grep",
+    "./grep (xargs input): argument /proj/grep",
+    "./grep (xargs input): dynamic ",
+  ]);
+  // An option the program does not know: the words after it may be files to it, and stay.
+  assert.deepEqual(decidedTargets("xargs grep --what exists", fs), [
+    "xargs grep --what exists: argument /proj/exists",
+    "grep --what exists (xargs input): argument /proj/exists",
+    "grep --what exists (xargs input): dynamic ",
+  ]);
 });
 
 Deno.test("bash: file redirects are targets; fd duplication and devices are not", () => {

@@ -64,7 +64,12 @@ function findExpressionWords(argv: Word[]): number[] {
   // Options before the starting points: -H -L -P -O3, -D opts, BSD's -f path; then `--`.
   for (; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") return out;
+    if (w.kind !== "static") {
+      // A glob that begins with a name (`/var/www/*`, `src*`) expands to starting points only;
+      // any other word not known may become an option or the expression.
+      if (startsPaths(w)) break;
+      return out;
+    }
     if (/^-([HLP]+|O\d*)$/.test(w.value)) continue;
     if (w.value === "-D") {
       i++;
@@ -93,6 +98,14 @@ function findExpressionWords(argv: Word[]): number[] {
     out.push(i);
   }
   return out;
+}
+
+/**
+ * Whether a glob can only expand to starting points: its literal beginning is not one of find's
+ * option or expression characters (`-`, `(`, `!`, `)`, `,`), so neither is any name it matches.
+ */
+function startsPaths(w: Word): boolean {
+  return w.kind === "glob" && w.prefix !== "" && !/^[-(!),]/.test(w.prefix);
 }
 
 /** Whether find follows symlinks inside the trees it walks: `-L` before its paths, or `-follow`. */
