@@ -48,7 +48,7 @@ export function approvalRulesFor(verdict: Verdict, policy: string): Rule[] | nul
     const program = words[0].slice(words[0].lastIndexOf("/") + 1);
     const sub = words[1];
     // A program that runs what its arguments say: "sudo apt *" would allow anything apt can do.
-    if (!program || isTooBroad(program)) return null;
+    if (!program || isTooBroad(program, sub ?? "")) return null;
     let patterns: string[];
     if (
       sub && SUBCOMMAND.test(sub) &&

@@ -16,7 +16,8 @@ import {
   sandboxBoundaries,
   strictestBoundaries,
 } from "./policy/sandbox.ts";
-import { bwrapArgs, sandboxProbe, shellQuote } from "./sandbox_runner.ts";
+import { bwrapArgs, sandboxProbe } from "./sandbox_runner.ts";
+import { shellQuote } from "./shell/words.ts";
 import type { Context } from "./types.ts";
 
 /** The boundaries of a loaded config for a cwd (held to the global config's where untrusted). */

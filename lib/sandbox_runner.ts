@@ -23,6 +23,7 @@ import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { isWithin } from "./shell/paths.ts";
+import { shellQuote } from "./shell/words.ts";
 import process from "node:process";
 import type { SandboxBoundaries, SandboxPlace } from "./policy/sandbox.ts";
 import { seccompEscapes, seccompFilter, seccompRedirect } from "./sandbox_seccomp.ts";
@@ -182,11 +183,6 @@ export function bwrapArgs(b: SandboxBoundaries, cwd: string, proxyDir?: string):
   args.push("--die-with-parent", "--new-session", "--chdir", cwd);
   if (typeof b.network !== "object") args.push("--seccomp", String(FILTER_FD));
   return args;
-}
-
-/** A word quoted for bash (single quotes). */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

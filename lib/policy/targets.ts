@@ -202,7 +202,8 @@ function located(
  * The path an option or assignment carries: `--opt=value`, `-o=value`, `key=value` (`dd of=/x`),
  * or a path glued to short options (`-o/tmp/x`, `-C./dir`). A file named to be read in with `@`
  * or `<` counts too: `@file` (curl -d, response files), `name=@file` and `name=<file` (curl -F,
- * gh api -F), `name:=@file` (httpie), `--data=@file`, `-d@file`. Null when the word carries none.
+ * gh api -F), `name:=@file` (httpie), `--data=@file`, `-d@file`, and a path after a `TYPE:` prefix
+ * (`OPEN:/etc/x`, `file:./k`). Null when the word carries none.
  */
 function embeddedValue(value: string): string | null {
   // (Each form has a character most words lack: the patterns are tried only on words with it.)
@@ -212,10 +213,19 @@ function embeddedValue(value: string): string | null {
   if (eq) return /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
   const first = value.charCodeAt(0);
   if (first === 64 && /^@[^@{]/.test(value)) return value.slice(1); // @
-  if (first !== 45 || !value.includes("/")) return null; // -
+  if (first !== 45) {
+    // A path after a `TYPE:` prefix (socat's `OPEN:/x`, `file:~/k`, `x:./y`): only a value shaped
+    // as a path; a URL's `//`, a port or a name after a colon (`TCP:host:80`) is none.
+    const typed = value.includes(":") ? TYPED_PATH.exec(value) : null;
+    return typed ? typed[1] : null;
+  }
+  if (!value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
   return glued ? glued[1] : null;
 }
+
+/** `TYPE:path`: a name, a colon, then a path by its shape (absolute, `~/`, `./`, `../`). */
+const TYPED_PATH = /^[A-Za-z][\w+.-]*:((?:\/(?!\/)|~\/|\.\.?\/)[\s\S]*)$/;
 
 /** A static path-like value as targets (into `out`): absolute, under home, or relative to each cwd. */
 function staticTargets(

@@ -132,6 +132,15 @@ Deno.test("bash: path-like arguments are targets", () => {
       "exact /proj/of=/etc/x",
     ]],
     ["cat $HOME/x $TMPDIR/y", ["exact /home/u/x", "exact /tmp/y"]],
+    // A path after a `TYPE:` prefix, by its shape; a URL, a port or a name after it is none.
+    ["relay OPEN:/etc/x file:./k", [
+      "exact /etc/x",
+      "exact /proj/OPEN:/etc/x",
+      "exact /proj/file:./k",
+      "exact /proj/k",
+    ]],
+    ["relay in:~/x", ["exact /home/u/x", "exact /proj/in:~/x"]],
+    ["relay TCP:host:80 https://h/x build:prod a:b std::x", []],
   ];
   for (const [cmd, want] of cases) assert.deepEqual(bash(cmd), want, cmd);
   // The program is a target only when named by a path.

@@ -273,9 +273,10 @@ const BLANK = /[ \t\n]/;
 export function commandLineArguments(stage: Stage): Word[] {
   if (stage.argv[0]?.kind !== "static") return [];
   const program = programOf(stage.argv[0]);
-  if (program && (program.runs || program.evaluates || program.noFileOperands)) return [];
+  // What it runs on another machine or in a container is a line of its own, always.
+  const out: Word[] = program?.runsElsewhere?.(stage.argv) ?? [];
+  if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
   let text: Set<number> | null = null;
-  const out: Word[] = [];
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static") continue;
@@ -283,7 +284,9 @@ export function commandLineArguments(stage: Stage): Word[] {
     const value = eq > 0 ? w.value.slice(eq + 1) : w.value;
     if (!BLANK.test(value) || !COMMAND_LINE.test(value)) continue;
     text ??= new Set(program?.text?.(stage.argv) ?? []);
-    if (!text.has(i)) out.push(eq > 0 ? literal(value) : w);
+    if (!text.has(i) && !out.some((line) => line.value === value)) {
+      out.push(eq > 0 ? literal(value) : w);
+    }
   }
   return out;
 }

@@ -13,6 +13,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
+import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
@@ -24,6 +25,7 @@ import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LS_PROGRAM } from "./ls.ts";
+import { NETWORK_PROGRAMS } from "./network.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
@@ -51,6 +53,8 @@ export function allPrograms(): readonly Program[] {
     ...FIELD_PROGRAMS,
     TAR,
     ...SSH_PROGRAMS,
+    ...CONTAINER_PROGRAMS,
+    ...NETWORK_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,
@@ -78,6 +82,7 @@ function uniform(p: Program): Program {
     options: p.options,
     runs: p.runs,
     optionCommands: p.optionCommands,
+    runsElsewhere: p.runsElsewhere,
     chdir: p.chdir,
     text: p.text,
     namedFiles: p.namedFiles,
@@ -127,10 +132,13 @@ export function programOf(word: Word | undefined): Program | undefined {
 
 /**
  * Whether saving "program subcommand *" as an approval would allow anything: the program runs
- * the commands its arguments make (`runs`), evaluates inline code, or says so itself.
+ * the commands its arguments make (`runs`, here or elsewhere), evaluates inline code, or says so
+ * itself, for every subcommand or for this one (`docker run`, not `docker ps`).
  */
-export function isTooBroad(name: string): boolean {
+export function isTooBroad(name: string, subcommand = ""): boolean {
   const p = programNamed(name);
-  return p !== undefined &&
-    (p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true);
+  if (p === undefined) return false;
+  if (p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true) return true;
+  if (typeof p.tooBroad === "function") return p.tooBroad(subcommand);
+  return p.runsElsewhere !== undefined;
 }

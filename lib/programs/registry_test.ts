@@ -37,6 +37,7 @@ function expanded(command: string, last = false): { top: Stage; inner: Stage[] }
 /** Facets whose effect a command shows (the others are data the engine's tests cover). */
 type Shown =
   | "runs"
+  | "runsElsewhere"
   | "optionCommands"
   | "chdir"
   | "text"
@@ -119,9 +120,16 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
   },
-  ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host" },
-  scp: { optionCommands: "scp -S ./prog a host:b" }, sftp: { optionCommands: "sftp -S ./prog host" },
-  rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b" },
+  ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host", runsElsewhere: "ssh -p 22 host rm -rf x" },
+  scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b" },
+  sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b" },
+  rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m" },
+  docker: { runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x" },
+  "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
+  kubectl: { runsElsewhere: "kubectl exec -it pod -- rm -rf x" },
+  nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
+  socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
+  crontab: { runs: "crontab <<< '* * * * * rm x'" },
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
   patch: { chdir: "patch -d dir -p1" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
@@ -175,6 +183,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
 function shownFacets(p: Program): Shown[] {
   const all: Shown[] = [
     "runs",
+    "runsElsewhere",
     "optionCommands",
     "chdir",
     "text",
@@ -227,7 +236,10 @@ Deno.test("registry: every program that runs what it is given is never saved as 
   });
   let checked = 0;
   for (const p of allPrograms()) {
-    const runsAnything = p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true;
+    // (A program too broad for some subcommands only: below.)
+    if (typeof p.tooBroad === "function") continue;
+    const runsAnything = p.runs !== undefined || p.runsElsewhere !== undefined ||
+      p.evaluates !== undefined || p.tooBroad === true;
     for (const name of p.names) {
       assert.equal(isTooBroad(name), runsAnything, name);
       if (!runsAnything) continue;
@@ -236,6 +248,16 @@ Deno.test("registry: every program that runs what it is given is never saved as 
     }
   }
   assert.ok(checked > 60, `${checked} programs checked`);
+  // Where only some subcommands run what they are given, those are never saved broadly.
+  for (const [name, broad, narrow] of [["docker", "run", "ps"], ["kubectl", "exec", "get"]]) {
+    assert.equal(approvalRulesFor(verdictOf(`${name} ${broad} x`), "p"), null, name);
+    assert.deepEqual(
+      approvalRulesFor(verdictOf(`${name} ${narrow} x`), "p")?.map((r) => r.pattern),
+      [
+        `${name} ${narrow} *`,
+      ],
+    );
+  }
   // A program that only names commands in its options stays narrow: git push, tar xf.
   assert.deepEqual(approvalRulesFor(verdictOf("git push origin"), "p")?.map((r) => r.pattern), [
     "git push *",
@@ -278,6 +300,10 @@ function assertShows(p: Program, facet: Shown, command: string): void {
     case "runs":
     case "optionCommands":
       assert.ok(inner.some((s) => s.argv !== top.argv), why);
+      break;
+    case "runsElsewhere":
+      // What it runs there, as a line the policy reads: `rm -rf …`.
+      assert.ok(p.runsElsewhere!(top.argv).some((line) => /^rm -rf /.test(line.value)), why);
       break;
     case "chdir":
       assert.ok(inner.some((s) => s.argv === top.argv && s.cwds[0] !== top.cwds[0]), why);

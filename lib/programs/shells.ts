@@ -54,6 +54,58 @@ function document(stage: Stage) {
   return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
 }
 
+/**
+ * What `crontab` makes cron run later: the commands of the table it installs, read from a heredoc
+ * or here-string (each line's command after its five time fields or `@reboot`-style one), not
+ * known from a file or a pipe. `-l` lists the table and `-r` removes it (nothing runs); `-e`
+ * opens it in an editor, which may be any program.
+ */
+function crontabRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let operand: Word | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") {
+      run.stage([unknownWord("(commands for later)")], "crontab");
+      return;
+    }
+    if (a.value === "-u") i++;
+    else if (/^-[lrT]+$/.test(a.value) || a.value === "-V") return;
+    else if (a.value === "-e") {
+      run.stage([unknownWord("(the editor crontab starts)")], "crontab");
+      return;
+    } else if (a.value !== "-" && a.value.startsWith("-") && !/^-[ins]+$/.test(a.value)) {
+      run.stage([unknownWord(`(commands for later, after ${a.value})`)], "crontab");
+      return;
+    } else if (!a.value.startsWith("-") || a.value === "-") operand = a;
+  }
+  const doc = document(stage);
+  const body = doc?.body;
+  if ((operand === null || operand.value === "-") && body?.kind === "static") {
+    for (const line of body.value.split("\n")) {
+      const command = cronCommand(line);
+      if (command) run.shell(literal(command), "crontab");
+    }
+  } else run.stage([unknownWord("(commands for later)")], "crontab");
+}
+
+/** A crontab line's command after its five time fields, or after `@reboot` and its kin. */
+const CRON_FIELDS = /^(?:\S+\s+){5}([\s\S]+)$/;
+const CRON_NICKNAME = /^@\S+\s+([\s\S]+)$/;
+
+/**
+ * The command of a crontab line (none for a comment, a blank line or a setting). Cron gives the
+ * text after an unescaped `%` to the command as its input, which no one reads here: the whole
+ * line is then a command not known.
+ */
+function cronCommand(line: string): string | null {
+  const t = line.trim();
+  if (t === "" || t.startsWith("#") || /^[A-Za-z_][A-Za-z0-9_]*\s*=/.test(t)) return null;
+  // (A line too short to hold a command is no command cron runs; cron refuses the table.)
+  const command = (t.startsWith("@") ? CRON_NICKNAME : CRON_FIELDS).exec(t)?.[1] ?? null;
+  return command !== null && /(^|[^\\])%/.test(command) ? "$CRON_COMMAND_WITH_INPUT" : command;
+}
+
 /** Whether a declaration only sets harmless variables (`export LANG=C.UTF-8 TZ=UTC`) or prints. */
 function setsOnlyHarmless(args: (string | null)[]): boolean {
   return args.length > 0 && args.every((a) => a !== null && (a === "-p" || harmlessAssignment(a)));
@@ -323,6 +375,11 @@ export const SHELL_PROGRAMS: Program[] = [
     // `export LANG=C.UTF-8`: a locale, time zone, colour or terminal setting changes nothing a
     // read-only command does (any other value may make a later program run other code).
     readOnly: { "": { accepts: setsOnlyHarmless } },
+  },
+  {
+    // Installs a table whose commands cron runs later (see `crontabRuns`).
+    names: ["crontab"],
+    runs: crontabRuns,
   },
   {
     // Commands come from stdin (or -f FILE): a heredoc or here-string we can read, else unknown.

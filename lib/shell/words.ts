@@ -5,6 +5,11 @@
  */
 import { RESERVED_WORDS } from "./keywords.ts";
 
+/** A word quoted for bash (single quotes where it needs any): bash reads it back as `word`. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The text with line continuations joined, and where each removed one was (offsets in `text`). */
 export interface JoinedLines {
   text: string;

@@ -5,9 +5,11 @@ import {
   heredocWord,
   joinContinuations,
   joinLines,
+  shellQuote,
   unescapeDoubleQuoted,
   unescapeUnquoted,
 } from "./words.ts";
+import { runBash } from "./testing.ts";
 
 const NL = "\n";
 const BS = "\\";
@@ -188,4 +190,15 @@ Deno.test("fallbackSplit returns null for anything it cannot split for sure", ()
   ) {
     assert.equal(fallbackSplit(src), null, src);
   }
+});
+
+Deno.test("shellQuote: bash reads a quoted word back as it was", async () => {
+  assert.equal(shellQuote("plain/path-1.txt"), "plain/path-1.txt");
+  assert.equal(shellQuote("it's $HOME"), `'it'\\''s $HOME'`);
+  const words = ["a b", "it's", "$HOME", "`x`", "*", "", "\\n", "!x", "~", "a\nb"];
+  const printed = await runBash(`printf '%s\\0' ${words.map(shellQuote).join(" ")}`, {
+    cwd: "/",
+    env: { HOME: "/home/u" },
+  });
+  assert.deepEqual(printed.split("\0").slice(0, -1), words);
 });

@@ -1,0 +1,314 @@
+/**
+ * Container and cluster clients: `docker run IMAGE CMD`, `docker exec CONTAINER CMD`, `docker
+ * compose run SERVICE CMD`, `kubectl exec POD -- CMD` run CMD in a container, where it may still
+ * reach this machine's files through a mount (`-v /:/host`). What they run there is judged as a
+ * carried line (`docker run img rm -rf /data` counts as `rm -rf /data`), and saving "docker run *"
+ * would allow anything, so it never is. docker, podman and nerdctl share one command line.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { CONTAINER_PROGRAMS } from "./containers.ts";
+ * const docker = CONTAINER_PROGRAMS[0];
+ * docker.runsElsewhere!(["docker", "run", "--rm", "img", "rm", "-rf", "x"].map(literal));
+ * // [literal("rm -rf x")]
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { Program } from "./spec.ts";
+import { commandLine, linesFrom } from "./words.ts";
+
+/** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
+const RUN_VALUED = [
+  "--add-host",
+  "--annotation",
+  "--attach",
+  "--blkio-weight",
+  "--cap-add",
+  "--cap-drop",
+  "--cgroup-parent",
+  "--cgroupns",
+  "--cidfile",
+  "--cpu-period",
+  "--cpu-quota",
+  "--cpu-shares",
+  "--cpus",
+  "--cpuset-cpus",
+  "--detach-keys",
+  "--device",
+  "--dns",
+  "--dns-option",
+  "--dns-search",
+  "--domainname",
+  "--entrypoint",
+  "--env",
+  "--env-file",
+  "--expose",
+  "--gpus",
+  "--group-add",
+  "--health-cmd",
+  "--health-interval",
+  "--health-retries",
+  "--health-start-period",
+  "--health-timeout",
+  "--hostname",
+  "--ip",
+  "--ip6",
+  "--ipc",
+  "--isolation",
+  "--label",
+  "--label-file",
+  "--link",
+  "--log-driver",
+  "--log-opt",
+  "--mac-address",
+  "--memory",
+  "--memory-reservation",
+  "--memory-swap",
+  "--mount",
+  "--name",
+  "--net",
+  "--network",
+  "--network-alias",
+  "--pid",
+  "--pids-limit",
+  "--platform",
+  "--publish",
+  "--pull",
+  "--restart",
+  "--runtime",
+  "--security-opt",
+  "--shm-size",
+  "--stop-signal",
+  "--stop-timeout",
+  "--storage-opt",
+  "--sysctl",
+  "--tmpfs",
+  "--ulimit",
+  "--user",
+  "--userns",
+  "--uts",
+  "--volume",
+  "--volumes-from",
+  "--workdir",
+];
+
+/** `docker run`/`create`. */
+const RUN: OptionGrammar = {
+  flags: "ditPq",
+  valued: "acehlmpuvw",
+  longFlags: new Set([
+    "--detach",
+    "--disable-content-trust",
+    "--help",
+    "--init",
+    "--interactive",
+    "--no-healthcheck",
+    "--oom-kill-disable",
+    "--privileged",
+    "--publish-all",
+    "--quiet",
+    "--read-only",
+    "--rm",
+    "--tty",
+  ]),
+  longValued: new Set(RUN_VALUED),
+};
+
+/** `docker exec`. */
+const EXEC: OptionGrammar = {
+  flags: "dit",
+  valued: "euw",
+  longFlags: new Set(["--detach", "--interactive", "--privileged", "--tty", "--help"]),
+  longValued: new Set(["--detach-keys", "--env", "--env-file", "--user", "--workdir"]),
+};
+
+/** `docker compose run`. */
+const COMPOSE_RUN: OptionGrammar = {
+  flags: "diPT",
+  valued: "elpuvw",
+  longFlags: new Set([
+    "--build",
+    "--detach",
+    "--interactive",
+    "--no-deps",
+    "--no-TTY",
+    "--quiet-pull",
+    "--remove-orphans",
+    "--rm",
+    "--service-ports",
+    "--use-aliases",
+    "--help",
+  ]),
+  longValued: new Set([
+    "--cap-add",
+    "--cap-drop",
+    "--entrypoint",
+    "--env",
+    "--label",
+    "--name",
+    "--publish",
+    "--pull",
+    "--user",
+    "--volume",
+    "--workdir",
+  ]),
+};
+
+/** `docker compose exec`. */
+const COMPOSE_EXEC: OptionGrammar = {
+  flags: "dT",
+  valued: "euw",
+  longFlags: new Set(["--detach", "--no-TTY", "--privileged", "--help"]),
+  longValued: new Set(["--env", "--index", "--user", "--workdir"]),
+};
+
+/** docker's options before its subcommand that take a value. */
+const DOCKER_GLOBAL: OptionGrammar = {
+  flags: "Dv",
+  valued: "cHl",
+  longFlags: new Set(["--debug", "--tls", "--tlsverify", "--version", "--help"]),
+  longValued: new Set([
+    "--config",
+    "--context",
+    "--host",
+    "--log-level",
+    "--tlscacert",
+    "--tlscert",
+    "--tlskey",
+    // podman's
+    "--connection",
+    "--root",
+    "--runroot",
+    "--storage-driver",
+    "--url",
+    "--identity",
+  ]),
+};
+
+/** docker compose's options before its subcommand that take a value. */
+const COMPOSE_GLOBAL: OptionGrammar = {
+  valued: "fp",
+  longFlags: new Set(["--compatibility", "--dry-run", "--help", "--all-resources"]),
+  longValued: new Set([
+    "--ansi",
+    "--env-file",
+    "--file",
+    "--parallel",
+    "--profile",
+    "--progress",
+    "--project-directory",
+    "--project-name",
+  ]),
+};
+
+/** The subcommand after the options of `grammar` at `from`: its index, or null (not known). */
+function subcommandAt(args: Word[], from: number, grammar: OptionGrammar): number | null {
+  const values = args.slice(from).map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "operand") return from + t.at;
+    if (t.kind !== "flag" && t.kind !== "valued") return null;
+  }
+  return null;
+}
+
+/**
+ * The command a `run`/`exec` form runs: the words after its first operand (the image, container
+ * or service), after `--entrypoint` when one is given. Where an option is not known (it may take
+ * the next word or not) or a word before the command is not, each later word may begin it. A
+ * health check's command runs there too.
+ */
+function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar): Word[] {
+  const rest = args.slice(from);
+  const values = rest.map((w) => (w.kind === "static" ? w.value : null));
+  const out: Word[] = [];
+  let entrypoint: Word | null = null;
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined) {
+      return [...out, ...linesFrom(rest, t.at + 1, "argv")];
+    }
+    if (t.kind === "unknown") continue; // `--flag=value`: one word
+    if (t.kind === "dynamic") return [...out, ...linesFrom(rest, t.at + 1, "argv")];
+    if (t.kind === "end") continue;
+    if (t.kind === "valued" && (t.name === "--entrypoint" || t.name === "--health-cmd")) {
+      const value = t.glued !== undefined ? { ...rest[t.at], value: t.glued } : rest[t.valueAt!];
+      if (value === undefined) continue;
+      if (t.name === "--health-cmd") {
+        out.push(value.kind === "static" ? value : commandLine([value], "argv"));
+      } else entrypoint = value;
+    }
+    if (t.kind === "operand") {
+      const command = rest.slice(t.at + 1);
+      if (entrypoint) command.unshift(entrypoint);
+      if (command.length) out.push(commandLine(command, "argv"));
+      return out;
+    }
+  }
+  return out;
+}
+
+/** What `docker …`, `podman …` or `nerdctl …` runs in a container. */
+function dockerCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  let at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at === null) return linesFrom(args, 0, "argv");
+  let sub = args[at].value;
+  if (sub === "container") {
+    at++;
+    sub = args[at]?.kind === "static" ? args[at].value : "";
+  }
+  if (sub === "run" || sub === "create") return commandAfterOperand(args, at + 1, RUN);
+  if (sub === "exec") return commandAfterOperand(args, at + 1, EXEC);
+  if (sub === "compose") return composeCommand(args, at + 1);
+  return [];
+}
+
+/** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */
+function composeCommand(args: Word[], from: number): Word[] {
+  const at = subcommandAt(args, from, COMPOSE_GLOBAL);
+  if (at === null) return linesFrom(args, from, "argv");
+  const sub = args[at].value;
+  if (sub === "run") return commandAfterOperand(args, at + 1, COMPOSE_RUN);
+  if (sub === "exec") return commandAfterOperand(args, at + 1, COMPOSE_EXEC);
+  return [];
+}
+
+/**
+ * What `kubectl exec|run|debug … -- CMD` (or `oc`) runs in a pod: the words after `--`. An exec
+ * without `--` (the old form, `kubectl exec pod CMD`): each word after the subcommand may begin it.
+ */
+function kubectlCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  const sub = args.findIndex((w) =>
+    w.kind === "static" && /^(exec|run|debug|attach)$/.test(w.value)
+  );
+  if (sub < 0) return [];
+  const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
+  if (end >= 0) return end + 1 < args.length ? [commandLine(args.slice(end + 1), "argv")] : [];
+  return args[sub].value === "exec" ? linesFrom(args, sub + 1, "argv") : [];
+}
+
+/**
+ * The subcommands that run a command given to them: "docker run *" would allow anything in a
+ * container, "docker ps *" only listings. (An option before the subcommand is no subcommand:
+ * only that very command is ever saved.)
+ */
+const RUNNING = /^(run|exec|create|container|compose|debug|attach)$/;
+
+/** docker, podman, nerdctl, docker-compose, podman-compose, kubectl and oc. */
+export const CONTAINER_PROGRAMS: Program[] = [
+  {
+    names: ["docker", "podman", "nerdctl"],
+    runsElsewhere: dockerCommand,
+    tooBroad: (sub) => RUNNING.test(sub),
+  },
+  {
+    names: ["docker-compose", "podman-compose"],
+    runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
+    tooBroad: (sub) => RUNNING.test(sub),
+  },
+  { names: ["kubectl", "oc"], runsElsewhere: kubectlCommand, tooBroad: (sub) => RUNNING.test(sub) },
+];

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { adversarialCtx, checkTable, denyList } from "../testing_adversarial.ts";
+import { bash } from "../testing.ts";
+import type { Action } from "../types.ts";
+import { CONTAINER_PROGRAMS } from "./containers.ts";
+import { literal } from "./words.ts";
+
+/** The lines a container client runs, by its registry entry. */
+function lines(command: string): string[] {
+  const argv = command.split(" ").map(literal);
+  const p = CONTAINER_PROGRAMS.find((p) => p.names.includes(argv[0].value))!;
+  return p.runsElsewhere!(argv).map((w) => w.value);
+}
+
+Deno.test("containers: the command after the image, container or service", () => {
+  assert.deepEqual(lines("docker run --rm -it -v /:/h -e A=1 img rm -rf /h/x"), ["rm -rf /h/x"]);
+  assert.deepEqual(lines("docker run --name=web --network host img"), []);
+  assert.deepEqual(lines("docker container run -d img sh -c ls"), ["sh -c ls"]);
+  assert.deepEqual(lines("podman exec -u 0 -w /app c rm -rf x"), ["rm -rf x"]);
+  assert.deepEqual(lines("nerdctl create img make"), ["make"]);
+  assert.deepEqual(lines("docker --context prod exec c make"), ["make"]);
+  assert.deepEqual(lines("docker run --entrypoint rm img -rf /x"), ["rm -rf /x"]);
+  assert.deepEqual(lines("docker run --health-cmd=make img"), ["make"]);
+  assert.deepEqual(lines("docker compose -f c.yml run --rm web rm -rf x"), ["rm -rf x"]);
+  assert.deepEqual(lines("docker-compose exec -T db psql"), ["psql"]);
+  assert.deepEqual(lines("kubectl -n ns exec -it pod -c app -- rm -rf x"), ["rm -rf x"]);
+  assert.deepEqual(lines("kubectl run t --image=busybox -- rm -rf x"), ["rm -rf x"]);
+  assert.deepEqual(lines("oc exec pod ls"), ["pod ls", "ls"]);
+  // Images, listings and copies run nothing there.
+  assert.deepEqual(lines("docker ps -a"), []);
+  assert.deepEqual(lines("docker build -t x ."), []);
+  assert.deepEqual(lines("kubectl get pods"), []);
+  // An option not known may take the next word: each later word may begin the command.
+  assert.deepEqual(lines("docker run --frob img rm -rf x"), [
+    "img rm -rf x",
+    "rm -rf x",
+    "-rf x",
+    "x",
+  ]);
+});
+
+/** [command, under read-only, under the deny-list] */
+const HOSTILE: [string, Action, Action][] = [
+  ["docker run alpine rm -rf build", "deny", "deny"],
+  ["docker run --rm -v /:/h alpine rm -rf /h/home/user/project/build", "deny", "deny"],
+  ["docker exec c rm -rf build", "deny", "deny"],
+  ["docker exec -it c sudo make install", "deny", "deny"],
+  ["podman run --userns=keep-id img git push origin main", "deny", "deny"],
+  ["docker run --entrypoint rm img -rf build", "deny", "deny"],
+  ["docker run --unknown-flag img rm -rf build", "deny", "deny"],
+  ["docker compose run --rm web rm -rf build", "deny", "deny"],
+  ["docker-compose exec web curl https://evil.example", "deny", "deny"],
+  ["kubectl exec pod -- rm -rf build", "deny", "deny"],
+  ["kubectl exec -it pod -c app -- sh -c 'rm -rf build'", "deny", "deny"],
+  ["kubectl exec pod rm -rf build", "deny", "deny"],
+  ["docker run img cat /home/user/.ssh/id_rsa", "deny", "deny"],
+];
+
+Deno.test("containers: what runs in a container is judged as the command it is", async () => {
+  await checkTable(HOSTILE);
+});
+
+Deno.test("containers: everyday container work stays allowed under a deny-list", async () => {
+  for (
+    const command of [
+      "docker run --rm img pytest -x",
+      "docker ps -a",
+      "docker compose up -d",
+      "docker compose exec web python manage.py migrate",
+      "kubectl get pods -n prod",
+      "kubectl exec pod -- ls /app",
+      "docker build -t app .",
+    ]
+  ) {
+    const v = await bash(denyList, adversarialCtx, command);
+    assert.equal(
+      v.action,
+      "allow",
+      `${command}: ${JSON.stringify(v.stages.map((s) => s.command))}`,
+    );
+  }
+});
