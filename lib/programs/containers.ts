@@ -1,6 +1,6 @@
 /**
  * Container and cluster clients: `docker run IMAGE CMD`, `docker exec CONTAINER CMD`, `docker
- * compose run SERVICE CMD`, `kubectl exec POD -- CMD` run CMD in a container, where it may still
+ * compose run SERVICE CMD`, `kubectl exec POD -- CMD`, `lxc exec C -- CMD` run CMD in a container, where it may still
  * reach this machine's files through a mount (`-v /:/host`). What they run there is judged as a
  * carried line (`docker run img rm -rf /data` counts as `rm -rf /data`), and saving "docker run *"
  * would allow anything, so it never is. docker, podman and nerdctl share one command line.
@@ -298,7 +298,20 @@ function kubectlCommand(argv: Word[]): Word[] {
  */
 const RUNNING = /^(run|exec|create|container|compose|debug|attach)$/;
 
-/** docker, podman, nerdctl, docker-compose, podman-compose, kubectl and oc. */
+/**
+ * What `lxc exec INSTANCE [-- ] CMD` (or incus) runs: the words after `--`, else after the
+ * instance (its options before `--` may take values: each later word may begin the command).
+ */
+function lxcCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  const sub = args.findIndex((w) => w.kind === "static" && w.value === "exec");
+  if (sub < 0) return [];
+  const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
+  if (end >= 0) return end + 1 < args.length ? [commandLine(args.slice(end + 1), "argv")] : [];
+  return linesFrom(args, sub + 2, "argv");
+}
+
+/** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
@@ -311,4 +324,5 @@ export const CONTAINER_PROGRAMS: Program[] = [
     tooBroad: (sub) => RUNNING.test(sub),
   },
   { names: ["kubectl", "oc"], runsElsewhere: kubectlCommand, tooBroad: (sub) => RUNNING.test(sub) },
+  { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];

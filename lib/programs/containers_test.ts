@@ -26,6 +26,7 @@ Deno.test("containers: the command after the image, container or service", () =>
   assert.deepEqual(lines("kubectl -n ns exec -it pod -c app -- rm -rf x"), ["rm -rf x"]);
   assert.deepEqual(lines("kubectl run t --image=busybox -- rm -rf x"), ["rm -rf x"]);
   assert.deepEqual(lines("oc exec pod ls"), ["pod ls", "ls"]);
+  assert.deepEqual(lines("lxc exec c -- make test"), ["make test"]);
   // Images, listings and copies run nothing there.
   assert.deepEqual(lines("docker ps -a"), []);
   assert.deepEqual(lines("docker build -t x ."), []);
@@ -54,6 +55,9 @@ const HOSTILE: [string, Action, Action][] = [
   ["kubectl exec -it pod -c app -- sh -c 'rm -rf build'", "deny", "deny"],
   ["kubectl exec pod rm -rf build", "deny", "deny"],
   ["docker run img cat /home/user/.ssh/id_rsa", "deny", "deny"],
+  ["lxc exec c -- rm -rf build", "deny", "deny"],
+  ["incus exec c --env A=1 -- sudo reboot", "deny", "deny"],
+  ["lxc exec c rm -rf build", "deny", "deny"],
 ];
 
 Deno.test("containers: what runs in a container is judged as the command it is", async () => {

@@ -26,11 +26,11 @@ const SSH_OPTIONS: OptionGrammar = {
  * sends them. Where an option is not known or a word before the command is not, each later word
  * may begin it.
  */
-function sshCommand(argv: Word[]): Word[] {
+function sshCommand(argv: Word[], grammar: OptionGrammar = SSH_OPTIONS): Word[] {
   const args = argv.slice(1);
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   let operands = 0;
-  for (const t of readOptions(values, SSH_OPTIONS)) {
+  for (const t of readOptions(values, grammar)) {
     if (t.kind === "unknown" || t.kind === "dynamic") {
       const lines = linesFrom(args, t.at + 1, "joined");
       // (A word not known after the destination begins the command.)
@@ -43,6 +43,23 @@ function sshCommand(argv: Word[]): Word[] {
   }
   return [];
 }
+
+/** autossh: ssh's options, with `-M port` its own. */
+const AUTOSSH_OPTIONS: OptionGrammar = {
+  flags: "46AaCfGgKkNnqsTtVvXxYy",
+  valued: "BbcDEeFIiJLlmMOoPpRSWw",
+};
+/** rsh and rlogin (and krsh): `-l user`, `-e char`. */
+const RSH_OPTIONS: OptionGrammar = { flags: "46dnxKk8EL", valued: "le" };
+/** mosh: its options before the host (`--ssh` runs here, `--server` there). */
+const MOSH_OPTIONS: OptionGrammar = {
+  flags: "an46",
+  valued: "p",
+  // deno-fmt-ignore
+  longFlags: new Set(["--no-init", "--local", "--no-ssh-pty", "--ssh-pty", "--help", "--version"]),
+  // deno-fmt-ignore
+  longValued: new Set(["--client", "--server", "--ssh", "--predict", "--predict-overwrite", "--family", "--port", "--bind-server", "--experimental-remote-ip"]),
+};
 
 /**
  * The operands of scp, sftp and rsync that name a path on another machine: `host:path`,
@@ -79,6 +96,18 @@ export const SSH_PROGRAMS: Program[] = [
       operands: 1,
     }),
     runsElsewhere: sshCommand,
+  },
+  { names: ["autossh"], runsElsewhere: (argv) => sshCommand(argv, AUTOSSH_OPTIONS) },
+  { names: ["rsh", "rlogin", "krsh"], runsElsewhere: (argv) => sshCommand(argv, RSH_OPTIONS) },
+  {
+    // `mosh host -- CMD`: the command runs there; `--ssh=CMD` here, `--client=PATH` here.
+    names: ["mosh"],
+    runsElsewhere: (argv) => sshCommand(argv, MOSH_OPTIONS),
+    optionCommands: optionCommands({
+      shortWithArg: "p",
+      long: { "--ssh": "shell", "--client": "program" },
+      exact: true,
+    }),
   },
   {
     names: ["scp"],

@@ -9,7 +9,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import type { How, Program, Runner } from "./spec.ts";
-import { chdir, literal, unknownWord } from "./words.ts";
+import { chdir, commandLine, literal, unknownWord } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -18,6 +18,11 @@ interface WrapperSpec {
   shortWithArg?: string;
   /** Long options that take a value when not given as `--opt=value`. */
   longWithArg?: string[];
+  /**
+   * Long options without a value. Any other long option is not known: it may take the next word
+   * or not, so the command may begin at any word after it (each is judged).
+   */
+  longFlags?: string[];
   /** Leading `NAME=value` words are assignments, not the command (env). */
   assignments?: boolean;
   /** Words before the command that are operands of the wrapper (timeout DURATION, flock FILE). */
@@ -50,6 +55,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       "--other-user",
     ],
     chdir: ["-D", "--chdir"],
+    // deno-fmt-ignore
+    longFlags: ["--login", "--shell", "--preserve-env", "--set-home", "--non-interactive", "--stdin", "--background", "--edit", "--bell", "--askpass", "--preserve-groups", "--reset-timestamp"],
     noRun: [
       "-l",
       "--list",
@@ -71,23 +78,39 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   env: {
     shortWithArg: "uCS",
     longWithArg: ["--unset", "--chdir", "--split-string"],
+    longFlags: ["--ignore-environment", "--null", "--debug"],
     assignments: true,
     chdir: ["-C", "--chdir"],
     shellString: ["-S", "--split-string"],
   },
   nice: { shortWithArg: "n", longWithArg: ["--adjustment"] },
   nohup: {},
-  timeout: { shortWithArg: "ks", longWithArg: ["--kill-after", "--signal"], operands: 1 },
-  time: { shortWithArg: "fo", longWithArg: ["--format", "--output"] },
+  timeout: {
+    shortWithArg: "ks",
+    longWithArg: ["--kill-after", "--signal"],
+    longFlags: ["--preserve-status", "--foreground", "--verbose"],
+    operands: 1,
+  },
+  time: {
+    shortWithArg: "fo",
+    longWithArg: ["--format", "--output"],
+    longFlags: ["--portability", "--append", "--verbose", "--quiet"],
+  },
   command: { noRun: ["-v", "-V"] },
   builtin: {},
   exec: { shortWithArg: "a" },
   stdbuf: { shortWithArg: "ioe", longWithArg: ["--input", "--output", "--error"] },
-  setsid: {},
-  ionice: { shortWithArg: "cnp", longWithArg: ["--class", "--classdata", "--pid"] },
+  setsid: { longFlags: ["--ctty", "--fork", "--wait"] },
+  ionice: {
+    shortWithArg: "cnp",
+    longWithArg: ["--class", "--classdata", "--pid"],
+    longFlags: ["--ignore"],
+  },
   flock: {
     shortWithArg: "wEc",
     longWithArg: ["--timeout", "--conflict-exit-code", "--command"],
+    // deno-fmt-ignore
+    longFlags: ["--shared", "--exclusive", "--unlock", "--nonblock", "--nb", "--close", "--no-fork", "--verbose"],
     operands: 1,
     shellString: ["-c", "--command"],
   },
@@ -99,8 +122,13 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   "run-parts": { noRun: [""] },
   strace: { shortWithArg: "abeEIoOpPsSuX" },
   ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
-  unshare: { shortWithArg: "RwSG", longWithArg: ["--root", "--wd", "--setuid", "--setgid"] },
-  chroot: { operands: 1, longWithArg: ["--userspec", "--groups"] },
+  unshare: {
+    shortWithArg: "RwSG",
+    longWithArg: ["--root", "--wd", "--setuid", "--setgid"],
+    // deno-fmt-ignore
+    longFlags: ["--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time", "--fork", "--map-root-user", "--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"],
+  },
+  chroot: { operands: 1, longWithArg: ["--userspec", "--groups"], longFlags: ["--skip-chdir"] },
   pkexec: { longWithArg: ["--user"] },
   setpriv: {},
   nsenter: { shortWithArg: "tSGwr", longWithArg: ["--target", "--setuid", "--setgid", "--wd"] },
@@ -120,6 +148,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       "--machine",
       "--host",
     ],
+    // deno-fmt-ignore
+    longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
   },
   sg: { operands: 1, shellString: ["-c"] },
   // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
@@ -177,6 +207,39 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   envdir: { operands: 1 },
   ccache: { shortWithArg: "MFodkX" },
   sccache: {},
+  // Password feeders, NUMA and cgroup placement, profilers, the host from a sandbox.
+  sshpass: { shortWithArg: "fdpP" },
+  numactl: {
+    shortWithArg: "ipmCNw",
+    // deno-fmt-ignore
+    longWithArg: ["--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind", "--preferred-many", "--weighted-interleave"],
+    longFlags: ["--all", "--localalloc", "--balancing"],
+    noRun: ["-s", "--show", "-H", "--hardware"],
+  },
+  cgexec: { shortWithArg: "g", longFlags: ["--sticky"] },
+  // `perf stat|record|trace [options] CMD` (the subcommand is its operand).
+  perf: {
+    shortWithArg: "eoprCGcFjmIxTMDLKSuUnz",
+    // deno-fmt-ignore
+    longWithArg: ["--event", "--output", "--pid", "--repeat", "--cpu", "--cgroup", "--count", "--freq", "--mmap-pages", "--delay", "--field-separator", "--post", "--pre", "--call-graph", "--uid", "--tid", "--filter", "--control", "--metrics"],
+    // deno-fmt-ignore
+    longFlags: ["--all-cpus", "--no-inherit", "--scale", "--detailed", "--verbose", "--quiet", "--append", "--big-num", "--no-big-num", "--no-aggr", "--per-socket", "--per-core", "--per-thread", "--stat", "--no-buildid", "--no-buildid-cache", "--raw-samples"],
+    operands: 1,
+  },
+  "flatpak-spawn": {
+    // deno-fmt-ignore
+    longWithArg: ["--directory", "--env", "--unset-env", "--forward-fd", "--sandbox-expose", "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag", "--app-path", "--usr-path"],
+    // deno-fmt-ignore
+    longFlags: ["--host", "--watch-bus", "--expose-pids", "--share-pids", "--latest-version", "--sandbox", "--no-network", "--clear-env", "--verbose"],
+    chdir: ["--directory"],
+  },
+  // `toolbox run [-c NAME] CMD` (the subcommand is its operand).
+  toolbox: {
+    shortWithArg: "cdr",
+    longWithArg: ["--container", "--distro", "--release"],
+    longFlags: ["--assumeyes", "--verbose", "--preserve-fds"],
+    operands: 1,
+  },
 };
 
 const grammars = new Map<string, OptionGrammar>();
@@ -189,6 +252,7 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
       valued: w.shortWithArg ?? "",
       gluedOnly: w.gluedOnly,
       longValued: new Set(w.longWithArg ?? []),
+      longFlags: new Set([...(w.longFlags ?? []), "--help", "--version"]),
       numbers: name === "nice" ? "option" : "operand", // nice -10 cmd
     };
     grammars.set(name, g);
@@ -213,7 +277,11 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   let operands = w.operands ?? 0;
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
+  let unknown = -1; // the first long option not known: it may take the next word or not
   for (const t of readOptions(values, grammarOf(name, w))) {
+    if (unknown < 0 && t.kind === "unknown" && t.glued === undefined && t.name.startsWith("--")) {
+      unknown = t.at;
+    }
     if (t.kind === "dynamic") {
       start = t.at;
       break;
@@ -272,7 +340,21 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   ) run.environment([args[start++]]);
   const rest = args.slice(start);
   if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
+  // After an option not known, which words are its value and the wrapper's is not known: the
+  // command may begin at any later word (each is judged; past a few, it is not known).
+  if (unknown < 0) return;
+  const later = args.length - unknown - 1;
+  if (later > MAX_STARTS) {
+    run.stage([unknownWord(`(a command after ${args[unknown].text})`)], `wrapper:${name}`, cwds);
+    return;
+  }
+  for (let i = unknown + 1; i < args.length; i++) {
+    if (i !== start && args[i].kind === "static") run.stage(args.slice(i), `wrapper:${name}`, cwds);
+  }
 }
+
+/** Past this many words after an option not known, where the command starts is not known. */
+const MAX_STARTS = 12;
 
 /** watch runs its arguments through `sh -c` (with -x/--exec: directly). */
 function watch(stage: Stage, run: Runner): void {
@@ -394,6 +476,71 @@ function startStopDaemon(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * entr runs its utility each time a file it watches (the list on its standard input) changes;
+ * with `-s` the utility is a shell command.
+ */
+function entr(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let shell = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static" || !/^-[acdnprsz]+$/.test(w.value)) break;
+    if (w.value.includes("s")) shell = true;
+  }
+  if (i >= args.length) return;
+  if (shell) run.shell(args[i], "wrapper:entr");
+  else run.stage(args.slice(i), "wrapper:entr");
+}
+
+/**
+ * distrobox (and `distrobox-enter`): `enter NAME -- CMD` runs CMD in the container (with this
+ * home and, by default, this machine's files); without `--`, an interactive shell.
+ */
+function distrobox(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
+  if (end >= 0 && end + 1 < args.length) run.stage(args.slice(end + 1), "wrapper:distrobox");
+}
+
+/** watchexec's options (the command after them runs through a shell, unless `-n`). */
+const WATCHEXEC: OptionGrammar = {
+  valued: "wefidsEW",
+  // deno-fmt-ignore
+  longValued: new Set(["--watch", "--exts", "--filter", "--ignore", "--debounce", "--signal", "--shell", "--env", "--on-busy-update", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin", "--workdir", "--emit-events-to", "--filter-file", "--ignore-file", "--color", "--watch-non-recursive", "--fs-events", "--timings"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--restart", "--clear", "--postpone", "--no-vcs-ignore", "--no-project-ignore", "--no-global-ignore", "--no-default-ignore", "--no-discover-ignore", "--notify", "--verbose", "--print-events", "--quiet", "--bell", "--only-emit-events", "--wrap-process", "--no-process-group", "--help", "--version"]),
+};
+
+/**
+ * watchexec runs its command each time a watched file changes: through a shell (its words joined,
+ * as a shell line), or as it is with `-n`/`--shell=none`. After an option it does not know, each
+ * later word may begin the command.
+ */
+function watchexec(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let direct = false;
+  for (const t of readOptions(values, WATCHEXEC)) {
+    if (t.kind === "flag" && t.name === "-n") direct = true;
+    if (t.kind === "valued" && t.name === "--shell" && valueOf(t, args)?.value === "none") {
+      direct = true;
+    }
+    if (t.kind === "unknown" && t.glued === undefined) {
+      for (let i = t.at + 1; i < args.length; i++) run.stage(args.slice(i), "wrapper:watchexec");
+      return;
+    }
+    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") {
+      const rest = args.slice(t.kind === "end" ? t.at + 1 : t.at);
+      if (!rest.length) return;
+      if (direct) run.stage(rest, "wrapper:watchexec");
+      else run.shell(commandLine(rest, "joined"), "wrapper:watchexec");
+      return;
+    }
+  }
+}
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -404,4 +551,7 @@ export const WRAPPER_PROGRAMS: Program[] = [
   { names: ["su", "runuser", "script"], runs: switchUser },
   { names: ["bwrap"], runs: bwrap },
   { names: ["start-stop-daemon"], runs: startStopDaemon },
+  { names: ["entr"], runs: entr },
+  { names: ["watchexec"], runs: watchexec },
+  { names: ["distrobox", "distrobox-enter"], runs: distrobox },
 ];

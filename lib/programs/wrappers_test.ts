@@ -3,6 +3,7 @@ import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import { evalShape } from "./expand.ts";
 import { carriesCommand } from "./env.ts";
@@ -227,4 +228,50 @@ Deno.test("evalShape: inline code behind clustered flags is found, with its sour
   assert.equal(shape("python3 -Wdefault script.py"), null);
   assert.equal(shape("python3 -uB script.py"), null);
   assert.equal(shape("python3 -m pytest"), null);
+});
+
+Deno.test("wrappers: more programs that run the command after their options", async () => {
+  await checkTable([
+    ["sshpass -p secret rm -rf build", "deny", "deny"],
+    ["sshpass -f pw.txt ssh host rm -rf build", "deny", "deny"],
+    ["numactl --cpunodebind=0 --membind 0 rm -rf build", "deny", "deny"],
+    ["cgexec -g cpu,memory:grp --sticky rm -rf build", "deny", "deny"],
+    ["perf stat -e cycles -r 3 rm -rf build", "deny", "deny"],
+    ["perf record -g -o perf.data -- rm -rf build", "deny", "deny"],
+    ["flatpak-spawn --host --directory=/tmp rm -rf build", "deny", "deny"],
+    ["toolbox run -c dev rm -rf build", "deny", "deny"],
+    ["distrobox enter dev -- rm -rf build", "deny", "deny"],
+    ["ls | entr rm -rf build", "deny", "deny"],
+    ["ls | entr -rs 'rm -rf build'", "deny", "deny"],
+    ["watchexec -e ts 'rm -rf build'", "deny", "deny"],
+    ["watchexec -w src -- rm -rf build", "deny", "deny"],
+    ["watchexec --frob x rm -rf build", "deny", "deny"],
+  ]);
+});
+
+Deno.test("wrappers: a long option a wrapper does not know may take the next word", async () => {
+  // Both readings are judged (the option takes the word or not), as xargs's are.
+  await checkTable([
+    ["nice --frob 3 rm -rf build", "deny", "deny"],
+    ["timeout --frob 3 5 rm -rf build", "deny", "deny"],
+    ["env --frob x rm -rf build", "deny", "deny"],
+    ["nohup --frob x git push origin main", "deny", "deny"],
+    ["timeout --a x --b y --c z --d w 5 rm -rf build", "deny", "deny"],
+  ]);
+  // The options a wrapper has keep their one reading: nothing more runs.
+  const stagesOf = (command: string) =>
+    decide(configFrom({}), { tool: "bash", input: { command } }, {
+      cwd: "/p",
+      home: "/h",
+      env: { HOME: "/h" },
+      fs: realFs(),
+    }, { parser }).stages.map((s) => s.command);
+  assert.deepEqual(stagesOf("timeout --foreground --preserve-status 10 pytest -x"), [
+    "timeout --foreground --preserve-status 10 pytest -x",
+    "pytest -x",
+  ]);
+  assert.deepEqual(stagesOf("env --ignore-environment A=1 make"), [
+    "env --ignore-environment A=1 make",
+    "make",
+  ]);
 });
