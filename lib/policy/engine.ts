@@ -154,6 +154,8 @@ interface StageShared {
   replacesTrees: boolean;
   /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
   followsLinks: boolean;
+  /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
+  treeNames: readonly string[];
   /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
   judged: [string | null, RuleResult & { approval?: Rule }][];
   /**
@@ -166,21 +168,24 @@ interface StageShared {
 }
 
 const NO_LINKS: MadeLink[] = [];
+const NO_NAMES: string[] = [];
 
 function stageShared(
   ctx: Context,
   index: LocationIndex,
   program: string,
-  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage },
+  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage; treeNames?: string[] },
 ): StageShared {
   const { links, writes, stage = null } = opts;
   const trees = replacesTrees(program, stage);
+  const facts = stage === null ? undefined : programNamed(program);
   return {
     index,
     links,
     readsTrees: !metadataOnly(program),
     replacesTrees: trees,
-    followsLinks: stage !== null && programNamed(program)?.followsLinks?.(stage.argv) === true,
+    followsLinks: facts?.followsLinks?.(stage!.argv) === true,
+    treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     judged: [],
     writes,
     // (Whether the stage writes is asked only where a built-in protection would apply.)
@@ -412,16 +417,29 @@ function protect(
     }
     if (
       !prot && (shared.readsTrees || shared.replacesTrees) &&
-      (target.kind === "argument" || target.kind === "path") &&
+      (target.kind === "argument" || target.kind === "path" ||
+        (target.kind === "cwd" && shared.treeNames.length > 0)) &&
       config.pathProtection.length
     ) {
-      // A directory operand may be read all the way down (grep -r key ~), or what lies below it
+      // A directory operand (the cwd, for a read limited to some names: `rg KEY -g .env` searches
+      // it) may be read all the way down (grep -r key ~), or what lies below it
       // replaced by a stage that writes (`rm -r`, `find -delete`): protected paths below it can
-      // be reached. Name globs (.env, *.pem) anywhere are not counted here. Whether any
+      // be reached. Name globs (.env, *.pem) anywhere are not counted here, but where the read
+      // is limited to names they may match. Whether any
       // protected path lies below is a question of names: whether the stage writes (the preset
       // run over it) and whether the operand is a directory (the filesystem) are asked only
       // when one does.
-      const under = protectionBelow(config, p, ctx.home, null, below);
+      let under = protectionBelow(config, p, ctx.home, null, below);
+      // A read limited to some names reaches the name globs those may be (`--include=.env`).
+      for (const name of shared.treeNames) {
+        const named = protectionBelow(config, p, ctx.home, lastComponent(name), {
+          ...below,
+          dots: true,
+        });
+        if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {
+          under = named;
+        }
+      }
       if (
         under && (shared.readsTrees || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
@@ -455,9 +473,12 @@ function decideTool(
 ): StageVerdict[] {
   const subject: Subject = { tool: call.tool };
   const reads = READING_TOOLS.has(call.tool);
+  // (pi's grep tool may be limited to files a glob names.)
+  const glob = call.tool === "grep" ? call.input?.glob : undefined;
   const shared = stageShared(ctx, locationIndex(config, ctx), call.tool, {
     links: NO_LINKS,
     writes: () => !reads,
+    treeNames: typeof glob === "string" && glob !== "" ? [glob] : undefined,
   });
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)

@@ -434,6 +434,39 @@ Deno.test("arguments that are strings, not paths, are not judged as places (echo
   assert.equal((await bash(c, ctx, "echo x > /home/user/vault/f")).action, "deny");
 });
 
+Deno.test("a tree read limited to names reaches the name globs those may be", async () => {
+  const c = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "deny", "*.pem": "deny", "id_rsa*": "deny" },
+  });
+  const ctx = ctxIn("/home/user/project", { files: ["/home/user/project/src/a.ts"] });
+  const grep = async (input: Record<string, unknown>) =>
+    (await decideIn(c, ctx, "grep", { pattern: "KEY", ...input })).action;
+  // pi's grep tool with a glob: `*` matches a leading dot there.
+  assert.equal(await grep({ path: "src", glob: "*.env" }), "ask");
+  assert.equal(await grep({ glob: "**/*.pem" }), "ask");
+  assert.equal(await grep({ path: "src", glob: "*.ts" }), "allow");
+  assert.equal(await grep({ path: "src" }), "allow");
+  // grep --include, rg -g/--glob/--iglob; a `!` glob excludes, `--files` reads no file.
+  for (
+    const [command, action] of [
+      ["grep -r KEY --include=.env src", "ask"],
+      ["grep -r KEY --include=*.ts --include=*.pem src", "ask"],
+      ["grep -r KEY --include=*.ts src", "allow"],
+      // (`id_rsa*` and `*.py` could meet in `id_rsa.py`: a filter counts where it matches a name
+      // the glob surely protects, `id_rsa`.)
+      ["grep -r KEY --include=*.py src", "allow"],
+      ["grep -r KEY --include=id_* src", "ask"],
+      ["rg KEY --glob=*.env", "ask"],
+      ["rg KEY --iglob=*.PEM src", "ask"],
+      ["rg KEY -g=!*.env src", "allow"],
+      ["rg --files --glob=*.env", "allow"],
+      ["rg KEY src", "allow"],
+    ] as const
+  ) assert.equal((await bash(c, ctx, command)).action, action, command);
+});
+
 Deno.test("a directory read as a tree reaches the protected paths below it; names and sizes do not", async () => {
   const c = configFrom({
     policies: { open: { defaultAction: "allow", rules: [] } },

@@ -241,9 +241,12 @@ function findProtection(config: Config, path: string, home: string): { read: Fou
   return { read: shown(bestRead), write: shown(best) };
 }
 
-/** Whether a bash glob for one name may match `name` (hidden names only with a leading dot). */
-function bashGlobMatches(word: string, name: string): boolean {
-  if (name.startsWith(".") && !word.startsWith(".")) return false;
+/**
+ * Whether a bash glob for one name may match `name` (hidden names only with a leading dot, unless
+ * `dots`: a glob of grep's `--include` or rg's `-g` matches them with `*` too).
+ */
+function bashGlobMatches(word: string, name: string, dots: boolean): boolean {
+  if (!dots && name.startsWith(".") && !word.startsWith(".")) return false;
   const re = new RegExp(
     "^" +
       word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
@@ -253,19 +256,33 @@ function bashGlobMatches(word: string, name: string): boolean {
   return re.test(name);
 }
 
-/** Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. */
-function namesMayMeet(protect: CompiledProtection, word: string): boolean {
+/**
+ * Whether a bash glob for one name (`*.pem`, `*`) may match a name a component glob protects. A
+ * filter of the names a tree read opens (`dots`: `--include=*.py`) counts where it matches a name
+ * the glob surely protects (`.pem` for `*.pem`, `id_rsa` for `id_rsa*`): any two globs with
+ * wildcards may meet in some odd name, and every filtered read would ask.
+ */
+function namesMayMeet(protect: CompiledProtection, word: string, dots: boolean): boolean {
+  if (!protect.literal && dots) {
+    return bashGlobMatches(word, protectedExample(protect.entry.glob), true);
+  }
   // Two patterns: they can meet unless their literal ends rule it out (`*.ts` and `*.pem`).
   if (!protect.literal) return endsMayMeet(protect.entry.glob, word);
   if (word === "") return true;
   const meets = protect.meets ??= new Map();
-  let known = meets.get(word);
+  const key = dots ? "\0" + word : word;
+  let known = meets.get(key);
   if (known === undefined) {
-    known = bashGlobMatches(word, protect.entry.glob);
+    known = bashGlobMatches(word, protect.entry.glob, dots);
     if (meets.size >= 1000) meets.clear();
-    meets.set(word, known);
+    meets.set(key, known);
   }
   return known;
+}
+
+/** A name a name glob surely protects: `*` as nothing, `?` and a bracket as one character. */
+function protectedExample(glob: string): string {
+  return glob.replace(/\[!?\^?(.)[^\]]*\]/g, "$1").replace(/\*/g, "").replace(/\?/g, "x");
 }
 
 /**
@@ -310,6 +327,13 @@ export interface BelowOptions {
    * @default undefined (any such path may exist)
    */
   exists?: (path: string) => boolean;
+  /**
+   * The word filters the names a tree read opens (grep's `--include`, rg's `-g`, pi's grep tool's
+   * `glob`): its `*` and `?` match a leading dot too, and a name glob counts where it matches a
+   * name the glob surely protects.
+   * @default false
+   */
+  dots?: boolean;
 }
 
 /**
@@ -344,7 +368,7 @@ export function protectionBelow(
   for (const c of below.candidates) {
     const p = c.protection;
     if (c.kind === NAMES) {
-      if (word === null || !namesMayMeet(p, word)) continue;
+      if (word === null || !namesMayMeet(p, word, opts.dots === true)) continue;
     } else if (c.kind === ANY_DEPTH) {
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
     }
@@ -419,6 +443,6 @@ function anyDepthBelow(
     ) return true;
   }
   // A glob reaches the names of dir its last word matches; a tree reaches what is there.
-  if (word !== null) return word === "" || bashGlobMatches(word, heads.first);
+  if (word !== null) return word === "" || bashGlobMatches(word, heads.first, false);
   return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${heads.first}`);
 }

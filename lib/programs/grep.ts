@@ -158,11 +158,43 @@ function namesFiles(w: Word): boolean {
     w.prefix !== "" && !w.prefix.startsWith("-");
 }
 
+/**
+ * The values of the options of `spec` named `names` (`--include=*.env`, `-g .env`), read as the
+ * program reads its options; a `!` glob excludes, and names none.
+ */
+function includes(spec: SearchSpec, names: ReadonlySet<string>): (argv: Word[]) => string[] {
+  return (argv) => {
+    const args = argv.slice(1);
+    const values = optionValues(argv, 1);
+    const out: string[] = [];
+    for (const t of readOptions(values, grammarOf(spec))) {
+      if (t.kind !== "valued" || !names.has(t.name)) continue;
+      const value = t.glued ?? (t.valueAt === undefined ? undefined : values[t.valueAt]);
+      // (A value not known may name anything: every name.)
+      if (value === null || (t.valueAt !== undefined && args[t.valueAt].kind !== "static")) {
+        out.push("*");
+      } else if (value !== undefined && !value.startsWith("!")) {
+        out.push(value);
+        // (rg's `--iglob` matches in any case.)
+        if (t.name === "--iglob") out.push(value.toLowerCase(), value.toUpperCase());
+      }
+    }
+    // (`--include=$X`: a value not known may name anything.)
+    for (const w of args) {
+      if (w.kind === "dynamic" && [...names].some((n) => w.prefix.startsWith(n))) out.push("*");
+    }
+    return out;
+  };
+}
+
+const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob"]));
+
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [
   {
     names: ["grep", "egrep", "fgrep"],
     text: searchTextOf(GREP),
+    treeNames: includes(GREP, new Set(["--include"])),
     lists: grepListing,
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
   },
@@ -170,6 +202,9 @@ export const SEARCH_PROGRAMS: Program[] = [
     names: ["rg"],
     options: grammarOf(RG),
     text: searchTextOf(RG),
+    // (`--files` only lists the names.)
+    treeNames: (argv) =>
+      argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,

@@ -91,6 +91,7 @@ function uniform(p: Program): Program {
     links: p.links,
     followsLinks: p.followsLinks,
     lists: p.lists,
+    treeNames: p.treeNames,
     metadataOnly: p.metadataOnly,
     replacesTrees: p.replacesTrees,
     noFileOperands: p.noFileOperands,

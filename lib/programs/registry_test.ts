@@ -47,6 +47,7 @@ type Shown =
   | "replacesTrees"
   | "followsLinks"
   | "lists"
+  | "treeNames"
   | "readOnly";
 
 /**
@@ -104,10 +105,13 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     readOnly: { "": "awk '{print > \"out\"}' f" },
   },
   sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" } },
-  grep: { text: "grep -rn /api src", followsLinks: "grep -rR x .", lists: "grep -rl x src" },
+  grep: {
+    text: "grep -rn /api src", followsLinks: "grep -rR x .", lists: "grep -rl x src",
+    treeNames: "grep -r --include=*.env x .",
+  },
   rg: {
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
-    followsLinks: "rg --follow x",
+    followsLinks: "rg --follow x", treeNames: "rg -g .env x",
   },
   ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
@@ -200,6 +204,7 @@ function shownFacets(p: Program): Shown[] {
     "links",
     "followsLinks",
     "lists",
+    "treeNames",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -321,6 +326,10 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "namedFiles":
       assert.ok(p.namedFiles!(top.argv).length > 0, why);
+      break;
+    case "treeNames":
+      assert.ok(p.treeNames!(top.argv).length > 0, why);
+      assert.deepEqual(p.treeNames!(expanded(`${p.names[0]} -r x .`).top.argv), [], why);
       break;
     case "evaluates":
       assert.notEqual(evalShape(top), null, why);

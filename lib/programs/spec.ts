@@ -169,6 +169,12 @@ export interface Program {
    * (`find src | xargs grep -l x` lists what grep prints of what find lists).
    */
   lists?: (stage: Stage, listingOf: ListingOf) => Listing[] | null;
+  /**
+   * The names a tree it reads is limited to (grep's `--include=GLOB`, rg's `-g GLOB`): a protected
+   * name glob of any depth (`.env`) that may match one counts below the directories it reads, as
+   * it does not for a read of everything (`grep -r KEY --include=.env .` asks).
+   */
+  treeNames?: (argv: Word[]) => string[];
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**
