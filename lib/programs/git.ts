@@ -438,6 +438,35 @@ function gitText(argv: Word[]): number[] {
   return out;
 }
 
+/**
+ * What `git clean` and `git stash -u`/`-a` remove when given no pathspec: the untracked files
+ * below the cwd (`git clean -fdx` is `git clean -fdx .`), named so that what is protected below
+ * it counts as it does for `.`.
+ */
+function untrackedRemoved(argv: Word[]): { path: string | null; source: string }[] {
+  const at = gitSubcommand(argv);
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  const args = argv.slice(at + 1);
+  const value = (w: Word) => (w.kind === "static" ? w.value : null);
+  let removes = sub === "clean";
+  if (sub === "stash") {
+    const push = args.length === 0 || value(args[0]) === "push" || value(args[0])?.startsWith("-");
+    removes = push === true &&
+      args.some((w) =>
+        /^(-[a-zA-Z]*[ua][a-zA-Z]*|--include-untracked|--all)$/.test(value(w) ?? "")
+      );
+  }
+  if (!removes) return [];
+  for (let i = 0; i < args.length; i++) {
+    const v = value(args[i]);
+    if (v === null) return [];
+    if (v === "-e" || v === "--exclude" || v === "-m" || v === "--message") i++;
+    else if (v === "--") return i + 1 < args.length ? [] : [{ path: ".", source: sub }];
+    else if (!v.startsWith("-") && v !== "push") return []; // a pathspec: named already
+  }
+  return [{ path: ".", source: `git ${sub}` }];
+}
+
 /** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
 const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
 
@@ -627,7 +656,11 @@ export const GIT: Program = {
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
-  namedFiles: gitObjectFiles,
+  namedFiles: (argv) => {
+    const named = gitObjectFiles(argv);
+    const removed = untrackedRemoved(argv);
+    return removed.length ? [...named, ...removed] : named;
+  },
   lists: gitListing,
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>

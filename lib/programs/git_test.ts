@@ -4,7 +4,15 @@ import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { checkEveryday, checkTable } from "../testing_adversarial.ts";
-import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import {
+  bash,
+  configFrom,
+  ctxIn,
+  fuzzSeed,
+  linesThatRan,
+  runBash,
+  seededRandom,
+} from "../testing.ts";
 import { extCommand } from "./git.ts";
 
 const parser = await loadBashParser();
@@ -308,4 +316,30 @@ Deno.test({
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("git: clean and stash -u without a pathspec remove what is below the cwd", async () => {
+  const config = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+  }, { agentDir: "/home/user/.pi/agent" });
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/.pi/settings.json", "/home/user/project/src/a.ts"],
+  });
+  for (
+    const [command, action] of [
+      // The project's gate files may be removed (untracked ones, or ignored with -x).
+      ["git clean -fdx", "ask"],
+      ["git clean -fd -e node_modules", "ask"],
+      ["git clean -fd .", "ask"],
+      ["git clean -fdx --", "ask"],
+      ["git stash -u", "ask"],
+      ["git stash push --include-untracked", "ask"],
+      // A pathspec below the cwd names what is removed; tracked files only are kept by stash.
+      ["git clean -fd src", "allow"],
+      ["git stash", "allow"],
+      ["git stash pop", "allow"],
+      ["git status", "allow"],
+    ] as const
+  ) assert.equal((await bash(config, ctx, command)).action, action, command);
 });

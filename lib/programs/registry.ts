@@ -12,6 +12,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
+import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
@@ -55,6 +56,7 @@ export function allPrograms(): readonly Program[] {
     ...SSH_PROGRAMS,
     ...CONTAINER_PROGRAMS,
     ...NETWORK_PROGRAMS,
+    ...AGENT_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,

@@ -141,7 +141,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   distrobox: { runs: "distrobox enter box -- rm x" },
   autossh: { runsElsewhere: "autossh -M 0 host rm -rf x" }, rsh: { runsElsewhere: "rsh -l u host rm -rf x" },
   mosh: { runsElsewhere: "mosh host -- rm -rf x", optionCommands: "mosh --ssh='rm x' host" },
-  lxc: { runsElsewhere: "lxc exec c -- rm -rf x" },
+  lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
   patch: { chdir: "patch -d dir -p1" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
