@@ -31,6 +31,7 @@ import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
+import { SHELL_ESCAPE_PROGRAMS } from "./shell_escapes.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
@@ -57,6 +58,7 @@ export function allPrograms(): readonly Program[] {
     ...CONTAINER_PROGRAMS,
     ...NETWORK_PROGRAMS,
     ...AGENT_PROGRAMS,
+    ...SHELL_ESCAPE_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,

@@ -13,6 +13,7 @@ import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { How, Program } from "./spec.ts";
 import { commandLine, linesFrom } from "./words.ts";
+import { sftpBatch } from "./shell_escapes.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
 const SSH_OPTIONS: OptionGrammar = {
@@ -119,7 +120,9 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
   },
   {
+    // Its batch commands (`-b FILE`, standard input) run local commands with `!`.
     names: ["sftp"],
+    runs: sftpBatch,
     optionCommands: optionCommands({
       shortWithArg: "BbcDFiJloPRSs",
       short: { S: "program", D: "program", F: "file" },

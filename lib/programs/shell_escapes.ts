@@ -1,0 +1,139 @@
+/**
+ * Programs whose own command language runs shell commands with `!`: ed (`!cmd`, `r !cmd`,
+ * `w !cmd`, and a file operand `!cmd`), dc (`!cmd`), the ftp clients (`!cmd`; lftp's `-c`/`-e`
+ * text too) and sftp's batch commands (`!cmd`, `-!cmd`). Commands given inline (a here-document,
+ * a here-string, an option's text) are read line by line; commands from a file, a pipe or a
+ * redirected file are not known.
+ *
+ * @example
+ * ```ts
+ * import { escapedCommands } from "./shell_escapes.ts";
+ * escapedCommands("ed", "1p\n!rm -rf build\nq"); // ["rm -rf build"]
+ * ```
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+
+/** How each language writes a shell escape on a line (the command is the first group). */
+const ESCAPES: Record<string, RegExp[]> = {
+  // `!cmd`; `e !cmd`, `E !cmd`, `r !cmd`, `w !cmd`, `W !cmd` after an optional address.
+  ed: [/^\s*!(.*)$/, /^\s*(?:[\d$.,;+\-]|'[a-z])*\s*[eErwW]\s*!(.*)$/],
+  // `!` not starting a comparison (`!<`, `!>`, `!=`) runs the rest of the line.
+  dc: [/!(?![<>=])(.*)$/],
+  ftp: [/^\s*!(.*)$/],
+  lftp: [/^\s*!(.*)$/, /^\s*shell\s+(.*)$/],
+  // A batch command may start with `-` (its errors ignored) or `@` (not echoed).
+  sftp: [/^\s*[-@]*!(.*)$/],
+};
+
+/** The shell commands the `!` escapes of `language` in `text` run (each line's rest). */
+export function escapedCommands(language: string, text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    for (const re of ESCAPES[language]) {
+      const m = re.exec(line);
+      if (m) {
+        out.push(m[1]);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The commands in `text` (static: read; not: one not known). */
+function runText(language: string, text: Word, run: Runner, origin: string): void {
+  if (text.kind !== "static") {
+    if (text.value.includes("!") || !/^[\w\s.,;:+\-]*$/.test(text.prefix)) {
+      run.stage([unknownWord(`(commands ${text.text} may hold)`)], origin);
+    }
+    return;
+  }
+  for (const command of escapedCommands(language, text.value)) {
+    run.shell(literal(command), origin);
+  }
+}
+
+/**
+ * The commands a stage reads from its standard input: a here-document's or here-string's, read;
+ * a redirected file (not /dev/null) or a pipe, not known.
+ */
+function standardInput(language: string, stage: Stage, run: Runner, origin: string): void {
+  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const input = stage.redirects.find((r) =>
+    (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
+    !(r.target?.kind === "static" && r.target.value === "/dev/null")
+  );
+  if (doc?.body) runText(language, doc.body, run, origin);
+  else if (input || stage.piped) {
+    run.stage([unknownWord(`(${language} commands from stdin)`)], origin);
+  }
+}
+
+/** A file of commands (not /dev/null): what it holds is not known. */
+function commandFile(file: Word | undefined, run: Runner, origin: string): void {
+  if (file && !(file.kind === "static" && file.value === "/dev/null")) {
+    run.stage([unknownWord(`(commands the file ${file.text} may hold)`)], origin);
+  }
+}
+
+/** ed: its standard input, and a file operand that starts with `!` (read from a command). */
+function edRuns(stage: Stage, run: Runner): void {
+  for (const w of stage.argv.slice(1)) {
+    if (w.kind === "static" && w.value.startsWith("!")) run.shell(literal(w.value.slice(1)), "ed");
+    else if (w.kind !== "static" && w.prefix === "") {
+      run.stage([unknownWord(`(a file or command ${w.text} names)`)], "ed");
+    }
+  }
+  standardInput("ed", stage, run, "ed");
+}
+
+/** dc: `-e EXPR` (read), `-f FILE` and file operands (not known), else its standard input. */
+function dcRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let given = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const v = w.kind === "static" ? w.value : null;
+    if (v === "-e" || v === "--expression") runText("dc", args[++i] ?? literal(""), run, "dc");
+    else if (v?.startsWith("--expression=")) runText("dc", literal(v.slice(13)), run, "dc");
+    else if (v !== null && /^-e./.test(v)) runText("dc", literal(v.slice(2)), run, "dc");
+    else if (v === "-f" || v === "--file") commandFile(args[++i], run, "dc");
+    else if (v?.startsWith("--file=")) commandFile(literal(v.slice(7)), run, "dc");
+    else if (v !== null && v.startsWith("-")) continue;
+    else commandFile(w, run, "dc");
+    given = true;
+  }
+  if (!given) standardInput("dc", stage, run, "dc");
+}
+
+/** ftp, lftp and sftp: batch files, lftp's `-c`/`-e` text, and commands on standard input. */
+function clientRuns(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const language = name === "sftp" ? "sftp" : name === "lftp" ? "lftp" : "ftp";
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : "";
+    if (language === "sftp" && v === "-b") {
+      const file = args[++i];
+      // (`-b -`: the batch is standard input.)
+      if (!(file?.kind === "static" && file.value === "-")) commandFile(file, run, name);
+    } else if (language === "lftp" && (v === "-c" || v === "-e")) {
+      runText(language, args[++i] ?? literal(""), run, name);
+    } else if (language === "lftp" && v === "-f") commandFile(args[++i], run, name);
+  }
+  standardInput(language, stage, run, name);
+}
+
+/** ed, dc, ftp, lftp and sftp (sftp's other options are in ssh.ts). */
+export const SHELL_ESCAPE_PROGRAMS: Program[] = [
+  { names: ["ed"], runs: edRuns },
+  { names: ["dc"], runs: dcRuns },
+  { names: ["ftp", "lftp", "tnftp", "pftp"], runs: clientRuns },
+];
+
+/** sftp's batch commands (its entry in ssh.ts runs this too). */
+export const sftpBatch: NonNullable<Program["runs"]> = clientRuns;

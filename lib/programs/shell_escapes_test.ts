@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { checkTable } from "../testing_adversarial.ts";
+import { escapedCommands } from "./shell_escapes.ts";
+
+Deno.test("shell escapes: the `!` lines of each command language", () => {
+  assert.deepEqual(escapedCommands("ed", "1p\n!rm -rf x\n1,$w !sort\n$r !date\ns/a/b!/\nq"), [
+    "rm -rf x",
+    "sort",
+    "date",
+  ]);
+  assert.deepEqual(escapedCommands("dc", "2 3 + p\n[!ls]x\n1 2 !<a\n1 2 !=b"), ["ls]x"]);
+  assert.deepEqual(escapedCommands("sftp", "get x\n-!rm y\n@!ls"), ["rm y", "ls"]);
+  assert.deepEqual(escapedCommands("lftp", "open h\nshell make\n!ls"), ["make", "ls"]);
+});
+
+Deno.test("shell escapes: ed, dc and the ftp clients run their `!` commands", async () => {
+  await checkTable([
+    ["ed -s README.md <<< '!rm -rf build'", "deny", "deny"],
+    ["ed -s README.md <<< $'1p\\nw !rm -rf build'", "deny", "deny"],
+    ["ed '!rm -rf build'", "deny", "deny"],
+    ["ed -s README.md < cmds.txt", "deny", "deny"],
+    ["cat cmds.txt | ed -s README.md", "deny", "deny"],
+    ["dc -e '!rm -rf build'", "deny", "deny"],
+    ["dc -e '[!rm -rf build]x'", "deny", "deny"],
+    ["dc -f script.dc", "deny", "deny"],
+    ["ftp -n host <<< '!rm -rf build'", "deny", "deny"],
+    ["lftp -c '!rm -rf build'", "deny", "deny"],
+    ["lftp -e 'shell rm -rf build' host", "deny", "deny"],
+    ["sftp -b - host <<< '!rm -rf build'", "deny", "deny"],
+    ["sftp host <<< '-!rm -rf build'", "deny", "deny"],
+    ["sftp -b batch.txt host", "deny", "deny"],
+    // What only edits, computes or transfers runs nothing more.
+    ["ed -s README.md <<< $'1p\\nq'", "deny", "allow"],
+    ["dc -e '2 3 + p'", "deny", "allow"],
+    ["sftp host <<< 'get x'", "deny", "allow"],
+  ]);
+});
