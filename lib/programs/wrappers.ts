@@ -31,8 +31,13 @@ interface WrapperSpec {
   chdir?: string[];
   /** Options after which nothing runs (command -v, sudo -l). */
   noRun?: string[];
-  /** Options whose value is itself a shell command string (flock -c, env -S, sudo -s/-i mode). */
+  /** Options whose value is itself a shell command string (flock -c, sg -c). */
   shellString?: string[];
+  /**
+   * Options whose value is split into words that take the option's place, before the words after
+   * it (env -S: `env -S 'rm -i' x` runs `rm -i x`).
+   */
+  splitString?: string[];
   /** Short options whose value is optional and only glued (`prlimit -n1024`). */
   gluedOnly?: string;
   /** Options whose value is a command it also runs (`faketime --date-prog`, `valgrind --db-command`). */
@@ -81,7 +86,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longFlags: ["--ignore-environment", "--null", "--debug"],
     assignments: true,
     chdir: ["-C", "--chdir"],
-    shellString: ["-S", "--split-string"],
+    splitString: ["-S", "--split-string"],
   },
   nice: { shortWithArg: "n", longWithArg: ["--adjustment"] },
   nohup: {},
@@ -316,6 +321,17 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     if (w.commands && (t.kind === "valued" || t.kind === "unknown") && t.name in w.commands) {
       const v = value ?? (t.glued === undefined ? undefined : literal(t.glued));
       if (v) run.command(v, w.commands[t.name], `wrapper:${name}`);
+    }
+    if (value && w.splitString?.includes(t.name)) {
+      // The words it splits into, then the rest, read again as the wrapper's own command line.
+      const after = args.slice(t.valueAt === undefined ? t.at + 1 : t.valueAt + 1);
+      if (value.kind !== "static") {
+        run.stage([unknownWord(value.text)], `wrapper:${name}`, cwds);
+      } else {
+        const text = [name, value.value, commandLine(after, "argv").value].join(" ");
+        run.shell(literal(text), `wrapper:${name}`, cwds);
+      }
+      return;
     }
     if (value && w.shellString?.includes(t.name)) {
       run.shell(value, `wrapper:${name}`, cwds);

@@ -246,6 +246,12 @@ Deno.test("wrappers: more programs that run the command after their options", as
     ["watchexec -e ts 'rm -rf build'", "deny", "deny"],
     ["watchexec -w src -- rm -rf build", "deny", "deny"],
     ["watchexec --frob x rm -rf build", "deny", "deny"],
+    // env -S splits its value into words in its place: the words after it follow them.
+    ["/usr/bin/env -S rm -rf build", "deny", "deny"],
+    ["env -S 'rm -i' build", "deny", "deny"],
+    ["env --split-string=rm -rf build", "deny", "deny"],
+    ["env -S'-i git' push origin main", "deny", "deny"],
+    ["env -S 'A=1 ls' -la", "deny", "allow"],
   ]);
 });
 
