@@ -81,9 +81,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   doas: { shortWithArg: "uC", noRun: ["-L"] },
   env: {
-    shortWithArg: "uCS",
-    longWithArg: ["--unset", "--chdir", "--split-string"],
-    longFlags: ["--ignore-environment", "--null", "--debug"],
+    shortWithArg: "uCSa",
+    longWithArg: ["--unset", "--chdir", "--split-string", "--argv0"],
+    // (The signal options take a value only after `=`.)
+    // deno-fmt-ignore
+    longFlags: ["--ignore-environment", "--null", "--debug", "--default-signal", "--ignore-signal", "--block-signal", "--list-signal-handling"],
     assignments: true,
     chdir: ["-C", "--chdir"],
     splitString: ["-S", "--split-string"],
@@ -258,7 +260,8 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
       gluedOnly: w.gluedOnly,
       longValued: new Set(w.longWithArg ?? []),
       longFlags: new Set([...(w.longFlags ?? []), "--help", "--version"]),
-      numbers: name === "nice" ? "option" : "operand", // nice -10 cmd
+      // nice -10 cmd; env -0 is a flag; elsewhere `-5` may be a value (timeout's duration).
+      numbers: name === "nice" ? "option" : name === "env" ? "cluster" : "operand",
     };
     grammars.set(name, g);
   }
@@ -309,6 +312,8 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
         run.environment([args[t.at]]);
         continue;
       }
+      // (env's lone `-` is its `-i`: an empty environment, then the command.)
+      if (name === "env" && v === "-") continue;
       if (operands > 0) {
         operands--;
         continue;

@@ -252,6 +252,11 @@ Deno.test("wrappers: more programs that run the command after their options", as
     ["env --split-string=rm -rf build", "deny", "deny"],
     ["env -S'-i git' push origin main", "deny", "deny"],
     ["env -S 'A=1 ls' -la", "deny", "allow"],
+    // env's lone `-` (its `-i`), `-0`, and `-a ARG0` before the command.
+    ["env - rm -rf build", "deny", "deny"],
+    ["env -0 rm -rf build", "deny", "deny"],
+    ["env -a x rm -rf build", "deny", "deny"],
+    ["env --argv0 x --block-signal=INT rm -rf build", "deny", "deny"],
   ]);
 });
 
