@@ -512,7 +512,7 @@ function namedFiles(stage: Stage): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
   if (!named) return [];
   const out: Target[] = [];
-  for (const { path, source } of named(stage.argv)) {
+  for (const { path, source } of named(stage.argv, stage)) {
     if (path === null) {
       out.push({
         kind: "dynamic",

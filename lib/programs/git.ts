@@ -21,6 +21,7 @@ import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_t
 import type { How, Listing, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
+import { inlinePatchFiles } from "./diffs.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -467,6 +468,14 @@ function untrackedRemoved(argv: Word[]): { path: string | null; source: string }
   return [{ path: ".", source: `git ${sub}` }];
 }
 
+/** What `git apply` and `git am` change: the files an inline patch names (-p1 unless given). */
+function gitPatched(argv: Word[], stage?: Stage): { path: string | null; source: string }[] {
+  const at = gitSubcommand(argv);
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  return sub === "apply" || sub === "am" ? applied(argv, stage) : [];
+}
+const applied = inlinePatchFiles(1);
+
 /** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
 const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
 
@@ -656,10 +665,11 @@ export const GIT: Program = {
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
-  namedFiles: (argv) => {
+  namedFiles: (argv, stage) => {
     const named = gitObjectFiles(argv);
     const removed = untrackedRemoved(argv);
-    return removed.length ? [...named, ...removed] : named;
+    const patched = gitPatched(argv, stage);
+    return removed.length || patched.length ? [...named, ...removed, ...patched] : named;
   },
   lists: gitListing,
   readOnly: GIT_READ_ONLY,

@@ -144,7 +144,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   ed: { runs: "ed -s f <<< '!rm x'" }, dc: { runs: "dc -e '!rm x'" }, ftp: { runs: "ftp h <<< '!rm x'" },
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
-  patch: { chdir: "patch -d dir -p1" },
+  patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },
@@ -326,7 +326,7 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       assert.ok([...p.text!(top.argv)].length > 0, why);
       break;
     case "namedFiles":
-      assert.ok(p.namedFiles!(top.argv).length > 0, why);
+      assert.ok(p.namedFiles!(top.argv, top).length > 0, why);
       break;
     case "treeNames":
       assert.ok(p.treeNames!(top.argv).length > 0, why);

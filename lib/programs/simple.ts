@@ -11,6 +11,7 @@
 import type { Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
 import type { Program } from "./spec.ts";
+import { inlinePatchFiles } from "./diffs.ts";
 
 /** A row of the table: a program's facets, by name. */
 type Facts = Omit<Program, "names">;
@@ -78,7 +79,12 @@ const TABLE: Record<string, Facts> = {
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
   bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
-  patch: { replacesTrees: true, chdir: { options: ["-d", "--directory"] } },
+  // (Without -p, patch takes the base name of what a diff names.)
+  patch: {
+    replacesTrees: true,
+    chdir: { options: ["-d", "--directory"] },
+    namedFiles: inlinePatchFiles(null),
+  },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },

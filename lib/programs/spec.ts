@@ -147,10 +147,11 @@ export interface Program {
   /** The argv positions (1-based, into `stage.argv`) that are text, not paths. */
   text?: (argv: Word[]) => Iterable<number>;
   /**
-   * Files its arguments name inside a word (`git show HEAD:.env`, yq's `load("f")`), as paths
-   * below the cwd; `path: null` for a file it opens that cannot be known (`load(.x)`).
+   * Files its arguments name inside a word (`git show HEAD:.env`, yq's `load("f")`), or its input
+   * names (the files an inline patch changes), as paths below the cwd; `path: null` for a file it
+   * opens that cannot be known (`load(.x)`).
    */
-  namedFiles?: (argv: Word[]) => { path: string | null; source: string }[];
+  namedFiles?: (argv: Word[], stage?: Stage) => { path: string | null; source: string }[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
