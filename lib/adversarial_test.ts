@@ -255,6 +255,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["TAR_OPTIONS=--to-command='rm -rf build' tar xf a.tar", "deny", "deny"],
   ["GIT_TEMPLATE_DIR=/tmp/tpl git init", "deny", "deny"],
   ["export GIT_DIR=/tmp/evil/.git; git status", "deny", "deny"],
+  // The same repository named by git's own option (its config may run commands).
+  ["git --git-dir=/tmp/evil/.git status", "deny", "deny"],
+  ["git --git-dir /tmp/evil/.git log", "deny", "deny"],
+  ["git --git-dir=$D status", "deny", "deny"],
   ["XDG_CONFIG_HOME=/tmp/cfg git log", "deny", "deny"],
   ["ZIPOPT='-TT rm' zip -T a.zip x", "deny", "deny"],
   ["npm_config_script_shell=./evil npm test", "deny", "allow"],

@@ -330,6 +330,16 @@ function gitCommands(stage: Stage, run: Runner): void {
       if (kv) setting({ ...kv, kind: "dynamic" }, "git --config-env");
     } else if (v.startsWith("--exec-path=")) {
       run.stage([unknownWord(`(git programs in ${v.slice(12)})`)], "git");
+    } else if (
+      v === "--git-dir" || v.startsWith("--git-dir=") || argv[i].prefix.startsWith("--git-dir=")
+    ) {
+      // Another repository's config and hooks (as `GIT_DIR=` brings in): not seen. Its own `.git`
+      // is the repository git uses anyway.
+      const dir = v === "--git-dir" ? argv[++i] : argv[i];
+      const value = dir?.kind === "static" ? dir.value.replace(/^--git-dir=/, "") : null;
+      if (value === null || !/^(\.\/)?\.git\/?$/.test(value)) {
+        run.stage([unknownWord(`(the config and hooks of ${dir?.text ?? "--git-dir"})`)], "git");
+      }
     } else if (GIT_VALUED_OPTIONS.has(v)) i++;
   }
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
