@@ -25,6 +25,7 @@ import { SEARCH_PROGRAMS } from "./grep.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
+import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
@@ -59,6 +60,7 @@ export function allPrograms(): readonly Program[] {
     ...NETWORK_PROGRAMS,
     ...AGENT_PROGRAMS,
     ...SHELL_ESCAPE_PROGRAMS,
+    ...LAUNCHER_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,

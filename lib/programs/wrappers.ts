@@ -126,7 +126,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   unbuffer: {},
   chronic: {},
   caffeinate: {},
-  "run-parts": { noRun: [""] },
   strace: { shortWithArg: "abeEIoOpPsSuX" },
   ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
   unshare: {
@@ -214,6 +213,16 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   envdir: { operands: 1 },
   ccache: { shortWithArg: "MFodkX" },
   sccache: {},
+  // Personality, logging and line-editing wrappers.
+  // deno-fmt-ignore
+  setarch: { operands: 1, longFlags: ["--addr-no-randomize", "--fdpic-funcptrs", "--mmap-page-zero", "--addr-compat-layout", "--read-implies-exec", "--32bit", "--short-inode", "--whole-seconds", "--sticky-timeouts", "--3gb", "--4gb", "--uname-2.6", "--verbose", "--list"] },
+  linux32: {},
+  linux64: {},
+  i386: {},
+  x86_64: {},
+  logsave: { operands: 1 },
+  rlwrap: { shortWithArg: "bCDefFgHlOpPsStwz" },
+  msgfilter: { shortWithArg: "iDowE" },
   // Password feeders, NUMA and cgroup placement, profilers, the host from a sandbox.
   sshpass: { shortWithArg: "fdpP" },
   numactl: {
@@ -291,6 +300,12 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       unknown = t.at;
     }
     if (t.kind === "dynamic") {
+      // A word not known that is surely one word (in double quotes) fills an operand the wrapper
+      // still takes (`timeout "$T" make`); any other may be the command, or split into it.
+      if (operands > 0 && /^"[^"]*"$/.test(args[t.at].text)) {
+        operands--;
+        continue;
+      }
       start = t.at;
       break;
     }

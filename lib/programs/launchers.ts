@@ -1,0 +1,162 @@
+/**
+ * Programs that start a command in their own way (each a known shell escape): `ip netns exec NS
+ * CMD`, `xdotool exec CMD`, `service PATH` (a name with a `/` runs that file from /etc/init.d),
+ * `run-parts DIR` (every program in DIR), `gcc -wrapper PROG,ARGS`, mail's `--exec '!CMD'`,
+ * aria2c's `--on-download-*` hooks, TeX with `--shell-escape` (the document's `\write18`),
+ * latexmk's `-e` Perl and rpm's `--eval` macros (`%(cmd)`, `%{lua:…}`).
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import type { Stage, Word } from "../shell/model.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+
+/** The static value of a word, or null. */
+function value(w: Word | undefined): string | null {
+  return w?.kind === "static" ? w.value : null;
+}
+
+/** `ip [options] netns|vrf exec NAME CMD…`: CMD in that namespace or VRF. */
+function ipExec(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i + 1 < args.length; i++) {
+    if (/^(netns|vrf)$/.test(value(args[i]) ?? "") && value(args[i + 1]) === "exec") {
+      const command = args.slice(i + 3);
+      if (command.length) run.stage(command, "ip exec");
+      return;
+    }
+  }
+}
+
+/** `xdotool exec [--sync] [--terminator T] CMD…`. */
+function xdotoolExec(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const at = args.findIndex((w) => value(w) === "exec");
+  if (at < 0) return;
+  let i = at + 1;
+  while (i < args.length && /^--(sync|terminator)$/.test(value(args[i]) ?? "")) {
+    i += value(args[i]) === "--terminator" ? 2 : 1;
+  }
+  if (i < args.length) run.stage(args.slice(i), "xdotool exec");
+}
+
+/** `service NAME …` runs /etc/init.d/NAME: a name with a `/` leads elsewhere (`../../bin/rm`). */
+function serviceRuns(stage: Stage, run: Runner): void {
+  const name = stage.argv[1];
+  if (!name) return;
+  if (name.kind !== "static") {
+    // (Paths a program listed below a place without `..` stay below /etc/init.d.)
+    if (name.listed && !/(^|\/)\.\.(\/|$)/.test(name.prefix) && !name.prefix.startsWith("/")) {
+      return;
+    }
+    run.stage([unknownWord(`(the program ${name.text} names)`)], "service");
+  } else if (name.value.includes("/")) {
+    run.stage([literal(resolve("/etc/init.d", name.value)), ...stage.argv.slice(2)], "service");
+  }
+}
+
+/** `run-parts DIR` runs every program in DIR (`--test`/`--list` only list them). */
+function runParts(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1).map(value);
+  if (args.some((a) => a === "--test" || a === "--list" || a === "--help")) return;
+  const dir = [...stage.argv.slice(1)].reverse().find((w) => !w.value.startsWith("-"));
+  run.stage([unknownWord(`(the programs in ${dir?.text ?? "a directory"})`)], "run-parts");
+}
+
+/** gcc's `-wrapper PROG,ARG,…` runs each of its subprocesses through PROG. */
+function gccWrapper(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  for (let i = 1; i < argv.length; i++) {
+    if (value(argv[i]) !== "-wrapper") continue;
+    const w = argv[i + 1];
+    if (!w) return;
+    if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
+    else run.stage(w.value.split(",").map(literal), "gcc -wrapper");
+  }
+}
+
+/** mail's `-E`/`--exec CMD` runs a mail command: `!CMD` and `shell` run a shell. */
+function mailExec(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  for (let i = 1; i < argv.length; i++) {
+    const v = value(argv[i]) ?? "";
+    const glued = /^(?:--exec=|-E)(.+)$/s.exec(v);
+    const command = glued ? literal(glued[1]) : v === "-E" || v === "--exec" ? argv[++i] : null;
+    if (!command) continue;
+    if (command.kind !== "static") {
+      run.stage([unknownWord(`(a mail command ${command.text})`)], "mail --exec");
+      continue;
+    }
+    const shell = /^\s*(?:!|sh(?:ell)?\b)\s*(.*)$/s.exec(command.value);
+    if (shell) run.shell(literal(shell[1]), "mail --exec");
+    else if (/^\s*(\||pipe\b)/.test(command.value)) {
+      run.stage([unknownWord(`(the command ${command.text} pipes to)`)], "mail --exec");
+    }
+  }
+}
+
+/** aria2c's hooks: a program run when a download starts, stops or ends. */
+function aria2Hooks(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  for (let i = 1; i < argv.length; i++) {
+    const v = value(argv[i]) ?? argv[i].prefix;
+    const m = /^--on-(?:bt-)?download-[a-z]+(?:=(.*))?$/s.exec(v);
+    if (!m) continue;
+    const program = m[1] !== undefined
+      ? (argv[i].kind === "static" ? literal(m[1]) : unknownWord(argv[i].text))
+      : argv[++i];
+    if (program) run.stage([program, literal("(its arguments)")], "aria2c hook");
+  }
+}
+
+/** TeX with shell escapes on: the document's `\write18{…}` runs commands not seen. */
+function texEscapes(stage: Stage, run: Runner): void {
+  if (stage.argv.some((w) => /^--?(shell-escape|enable-write18)$/.test(value(w) ?? ""))) {
+    run.stage([unknownWord("(the commands the document runs)")], programName(stage.argv[0]));
+  }
+}
+
+/** latexmk: `-e CODE`/`-r FILE` (Perl), `-shell-escape`, and `-pdflatex=CMD`-style commands. */
+function latexmk(stage: Stage, run: Runner): void {
+  const words = stage.argv.slice(1).map((w) => value(w) ?? w.prefix);
+  if (
+    words.some((v) =>
+      /^--?(e|r|shell-escape|(pdf|lua|xe|dvi|ps)?latex=.*|(lpr|print_type|pdf_previewer)=.*)$/.test(
+        v,
+      )
+    )
+  ) run.stage([unknownWord("(what its Perl and commands run)")], "latexmk");
+}
+
+/** rpm's `--eval`/`-E` macros: `%(cmd)` runs a shell, `%{lua:…}` Lua. */
+function rpmEval(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  for (let i = 1; i < argv.length; i++) {
+    const v = value(argv[i]) ?? "";
+    const glued = /^--eval=(.*)$/s.exec(v);
+    const macro = glued ? argv[i] : v === "--eval" || v === "-E" ? argv[++i] : null;
+    if (!macro) continue;
+    const text = glued ? glued[1] : macro.value;
+    if (macro.kind !== "static" || /%\(|%\{lua:|%\[/.test(text)) {
+      run.stage([unknownWord(`(what the macro ${macro.text} runs)`)], "rpm --eval");
+    }
+  }
+}
+
+/** The launchers. */
+export const LAUNCHER_PROGRAMS: Program[] = [
+  { names: ["ip"], runs: ipExec },
+  { names: ["xdotool"], runs: xdotoolExec },
+  { names: ["service"], runs: serviceRuns },
+  { names: ["run-parts"], runs: runParts },
+  { names: ["gcc", "g++", "cc", "c++"], optionCommands: gccWrapper },
+  { names: ["mail", "mailx", "s-nail"], optionCommands: mailExec },
+  { names: ["aria2c"], optionCommands: aria2Hooks },
+  {
+    names: ["tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "xetex", "etex"],
+    optionCommands: texEscapes,
+  },
+  { names: ["latexmk"], optionCommands: latexmk },
+  { names: ["rpm", "rpmbuild", "rpmspec"], optionCommands: rpmEval },
+];

@@ -1,0 +1,33 @@
+import { checkTable } from "../testing_adversarial.ts";
+
+Deno.test("launchers: the commands programs start in their own way are judged", async () => {
+  await checkTable([
+    ["ip netns exec blue rm -rf build", "deny", "deny"],
+    ["ip -n x vrf exec red rm -rf build", "deny", "deny"],
+    ["xdotool exec --sync rm -rf build", "deny", "deny"],
+    ["service ../../bin/rm -rf build", "deny", "deny"],
+    ["run-parts --regex '^rm$' /bin", "deny", "deny"],
+    ["gcc -wrapper /bin/rm,-rf,build x.c", "deny", "deny"],
+    ["mail --exec='!rm -rf build' -s x y", "deny", "deny"],
+    ["mailx -E '!git push origin main' x", "deny", "deny"],
+    ["pdflatex -shell-escape doc.tex", "deny", "deny"],
+    ["latexmk -e '$pdflatex=q/rm -rf build/' doc.tex", "deny", "deny"],
+    ["rpm --eval '%(rm -rf build)'", "deny", "deny"],
+    ["rpm -E '%{lua:os.execute(\"rm -rf build\")}'", "deny", "deny"],
+    ["setarch x86_64 -R rm -rf build", "deny", "deny"],
+    ["linux64 rm -rf build", "deny", "deny"],
+    ["logsave /dev/null rm -rf build", "deny", "deny"],
+    ["rlwrap -a rm -rf build", "deny", "deny"],
+    ["msgfilter -i x.po rm -rf build", "deny", "deny"],
+    // Their everyday forms run nothing more.
+    ["ip addr show", "deny", "allow"],
+    ["service nginx status", "deny", "allow"],
+    ["find ../../bin -name rm | xargs -I{} service {} -rf build", "deny", "deny"],
+    // (The arch not known is setarch's operand: make runs, judged as it is; setarch asks.)
+    ['setarch "$(uname -m)" -R make', "deny", "ask"],
+    ["run-parts --test /etc/cron.daily", "deny", "allow"],
+    ["gcc -O2 -o app main.c", "deny", "allow"],
+    ["pdflatex doc.tex", "deny", "allow"],
+    ["rpm -qa", "deny", "allow"],
+  ]);
+});
