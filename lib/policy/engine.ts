@@ -728,7 +728,11 @@ function carriedLines(
     for (const w of commandLineArguments(s)) {
       const origin = `argument of ${s.argv[0].value}`;
       for (const cwd of s.cwds) {
-        for (const c of opts.analyze(w.value, cwd, origin) ?? []) {
+        // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
+        const lines = w.kind === "static"
+          ? opts.analyze(w.value, cwd, origin)
+          : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
+        for (const c of lines ?? []) {
           for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {
             const sv = decideStage(config, ctx, x, { unknown: false, ...opts });
             if (sv.targets.some(counts)) out.push(sv);

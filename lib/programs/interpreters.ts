@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program } from "./spec.ts";
-import { literal, programName } from "./words.ts";
+import { literal, programName, unknownWord } from "./words.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -131,13 +131,61 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     evaluates: (stage) => interpreterEval(stage, interp),
     tooBroad: true,
   })),
-  // Interpreters (and shells not read as bash) whose code is not looked into here: they still
-  // run anything they are given.
-  ...["lua", "osascript", "powershell", "pwsh", "csh", "tcsh"].map((name): Program => ({
-    names: [name],
-    tooBroad: true,
-  })),
+  // Interpreters whose code is not looked into here: they still run anything they are given.
+  ...["lua", "osascript"].map((name): Program => ({ names: [name], tooBroad: true })),
+  // Shells whose language is not bash: their command text is judged as a carried line (a rule
+  // that asks about or denies it counts), not read as bash.
+  { names: ["pwsh", "powershell"], runsElsewhere: pwshCommand },
+  { names: ["csh", "tcsh", "rc", "elvish", "xonsh", "nu"], runsElsewhere: otherShellCommand },
 ];
+
+/** PowerShell's options that take a value (case-insensitive), besides the command ones. */
+const PWSH_VALUED =
+  /^-(ExecutionPolicy|ex|ep|WorkingDirectory|wd|ConfigurationName|config|OutputFormat|of|InputFormat|inp|if|WindowStyle|w|Version|v|SettingsFile|settings|CustomPipeName)$/i;
+
+/** Whether `word` is `-NAME` or a prefix of it at least `least` letters long (`-Comm`). */
+function pwshOption(word: string, name: string, least: number): boolean {
+  const w = word.slice(1).toLowerCase();
+  return word.startsWith("-") && w.length >= least && name.toLowerCase().startsWith(w);
+}
+
+/**
+ * What `pwsh` runs: `-Command` (`-c`) takes the rest of its words as the command; `-EncodedCommand`
+ * (`-e`, `-ec`) is base64 no one reads here; `-File` (or a first operand) is a script, read where it
+ * lies.
+ */
+function pwshCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return [unknownWord(args.slice(i).map((w) => w.text).join(" "))];
+    const v = a.value;
+    if (pwshOption(v, "Command", 1)) {
+      const rest = args.slice(i + 1);
+      return rest.length
+        ? [literal(rest.map((w) => w.kind === "static" ? w.value : w.text).join(" "))]
+        : [];
+    }
+    if (pwshOption(v, "EncodedCommand", 1) || /^-ec$/i.test(v)) {
+      return [unknownWord(`(an encoded command ${args[i + 1]?.text ?? ""})`)];
+    }
+    if (pwshOption(v, "File", 1) || !v.startsWith("-")) return [];
+    if (PWSH_VALUED.test(v)) i++;
+  }
+  return [];
+}
+
+/** What `csh -c TEXT` (tcsh, rc, elvish, xonsh, nu) runs: the word after `-c` (in a cluster too). */
+function otherShellCommand(argv: Word[]): Word[] {
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i].kind === "static" ? argv[i].value : "";
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(v) || v === "--commands") {
+      const text = argv[i + 1];
+      return text ? [text.kind === "static" ? text : unknownWord(text.text)] : [];
+    }
+  }
+  return [];
+}
 
 /** `python3.12` and the like: python3's facets. */
 export function versionedPython(name: string): string | null {

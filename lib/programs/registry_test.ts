@@ -142,6 +142,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   autossh: { runsElsewhere: "autossh -M 0 host rm -rf x" }, rsh: { runsElsewhere: "rsh -l u host rm -rf x" },
   mosh: { runsElsewhere: "mosh host -- rm -rf x", optionCommands: "mosh --ssh='rm x' host" },
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
+  pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
   gcc: { optionCommands: "gcc -wrapper rm,x a.c" }, mail: { optionCommands: "mail -E '!rm x' u" },

@@ -19,11 +19,15 @@ import { literal, programName, unknownWord } from "./words.ts";
 const DECLARATIONS = [...DECLARATION_BUILTINS];
 
 /** The `-c` string of a shell invocation, the script of `sh file`, or null (stdin). */
-function shellPayload(args: Word[]): Word | { script: Word } | null {
+function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static") return a;
     if (a.value === "--") return args[i + 1] ? { script: args[i + 1] } : null;
+    // fish's and nushell's `--command TEXT`, fish's `-C`/`--init-command TEXT` (run first).
+    const long = /^--(command|commands|init-command)(?:=([\s\S]*))?$/.exec(a.value);
+    if (long) return long[2] !== undefined ? literal(long[2]) : args[i + 1] ?? null;
+    if (name === "fish" && a.value === "-C") return args[i + 1] ?? null;
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a.value)) {
       // -c in any cluster (-c, -lc, -ec): the command string is the first operand after the options.
       for (let j = i + 1; j < args.length; j++) {
@@ -120,7 +124,7 @@ function stream(script: Word): boolean {
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
-  const payload = shellPayload(args);
+  const payload = shellPayload(args, name);
   // A script file: run as `./script` would be, it is read (an argument of the stage, judged
   // where it lies), its commands not seen (RULINGS "A program given by path").
   // A pipe or stream as the script (`bash <(curl …)`, `bash /dev/stdin`) is not a file to read:
@@ -173,7 +177,7 @@ function multiCallRuns(stage: Stage, run: Runner): void {
 
 /** A shell's `-c` text as an inline eval. */
 function shellEval(stage: Stage): EvalShape | null {
-  const payload = shellPayload(stage.argv.slice(1));
+  const payload = shellPayload(stage.argv.slice(1), programName(stage.argv[0]));
   if (!payload || "script" in payload) return null;
   return {
     interpreter: programName(stage.argv[0]),
@@ -291,7 +295,7 @@ function hiddenRuns(stage: Stage, run: Runner): void {
 export const SHELL_PROGRAMS: Program[] = [
   {
     // deno-fmt-ignore
-    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"],
+    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh"],
     runs: shellRuns,
     evaluates: shellEval,
     tooBroad: true,

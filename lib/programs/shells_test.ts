@@ -177,3 +177,24 @@ Deno.test("crontab: the commands of the table it installs run later; listing run
     ["crontab -r", "deny", "allow"],
   ]);
 });
+
+Deno.test("shells: every way each shell is given its command", async () => {
+  await checkTable([
+    ["fish --command='rm -rf build'", "deny", "deny"],
+    ["fish --command 'rm -rf build'", "deny", "deny"],
+    ["fish -C 'rm -rf build'", "deny", "deny"],
+    ["fish --init-command='rm -rf build'", "deny", "deny"],
+    ["yash -c 'rm -rf build'", "deny", "deny"],
+    ["posh -c 'rm -rf build'", "deny", "deny"],
+    // Shells whose language is not bash: their command text as a carried line.
+    ["pwsh -c rm -rf build", "deny", "deny"],
+    ["pwsh -NoProfile -ExecutionPolicy Bypass -Command rm -rf build", "deny", "deny"],
+    ["pwsh -Comm 'rm -rf build'", "deny", "deny"],
+    ["pwsh -EncodedCommand cgBtACAALQByAGYAIABiAHUAaQBsAGQA", "deny", "deny"],
+    ["tcsh -fc 'rm -rf build'", "deny", "deny"],
+    ["nu -c 'rm -rf build'", "deny", "deny"],
+    ["xonsh -c 'rm -rf build'", "deny", "deny"],
+    ["fish -c 'ls'", "deny", "allow"],
+    ["pwsh -c Get-ChildItem", "deny", "allow"],
+  ]);
+});
