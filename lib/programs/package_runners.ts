@@ -12,6 +12,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { shellQuote } from "../shell/words.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
@@ -226,10 +227,42 @@ function scriptShell(args: Word[], run: Runner): void {
   }
 }
 
+/** npm's settings (and yarn's, pnpm's) whose value is a program it runs later. */
+const NPM_COMMAND_KEYS = /^(script-shell|shell|editor|git|browser|viewer)$/;
+
+/**
+ * `npm config set script-shell CMD` (and `npm set`, `yarn config set`, `key=value`): a program
+ * saved for later runs, as `--script-shell` names one now.
+ */
+function savedCommands(args: Word[], run: Runner, name: string): void {
+  const values = args.map(staticValue);
+  const at = values.findIndex((v, i) =>
+    v === "set" && (i === 0 || values[i - 1] === "config" || values[i - 1]?.startsWith("-"))
+  );
+  if (at < 0) return;
+  const rest = args.slice(at + 1).filter((w) => !(w.kind === "static" && w.value.startsWith("-")));
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w.kind !== "static") {
+      run.stage([unknownWord(`(a setting in ${w.text})`)], `${name} config`);
+      return;
+    }
+    const eq = w.value.indexOf("=");
+    const key = (eq < 0 ? w.value : w.value.slice(0, eq)).replace(/^--/, "");
+    const value = eq < 0 ? rest[++i] : literal(w.value.slice(eq + 1));
+    if (value && NPM_COMMAND_KEYS.test(key)) {
+      run.stage([value, literal("(its arguments)")], `${name} config ${key}`);
+    }
+  }
+}
+
 /** What a runner's subcommand runs. */
 function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
-  if (name === "npm" || name === "pnpm" || name === "yarn") scriptShell(args, run);
+  if (name === "npm" || name === "pnpm" || name === "yarn") {
+    scriptShell(args, run);
+    savedCommands(args, run, name);
+  }
   const cwds = globalCwds(args, spec, stage);
   for (const at of subcommandsAt(args, spec.global)) {
     const word = args[at];
@@ -436,4 +469,27 @@ export const BUILD_PROGRAMS: Program[] = [
     optionCommands: makeCommands,
   },
   { names: ["cargo"], optionCommands: cargoCommands },
+  { names: ["mvn", "mvnw"], optionCommands: mavenExec },
 ];
+
+/**
+ * Maven's exec plugin runs `-Dexec.executable=PROG` with `-Dexec.args=…` (split into words as
+ * a shell would; a value not known: a command not known).
+ */
+function mavenExec(stage: Stage, run: Runner): void {
+  let program: Word | null = null;
+  let args = "";
+  for (const w of stage.argv.slice(1)) {
+    const m = /^-Dexec\.(executable|args)=([\s\S]*)$/.exec(
+      w.kind === "static" ? w.value : w.prefix,
+    );
+    if (!m) continue;
+    if (w.kind !== "static") {
+      run.stage([unknownWord(`(a command ${w.text} names)`)], "mvn exec");
+      return;
+    }
+    if (m[1] === "executable") program = literal(m[2]);
+    else args = m[2];
+  }
+  if (program) run.shell(literal(`${shellQuote(program.value)} ${args}`), "mvn exec");
+}

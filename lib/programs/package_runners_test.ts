@@ -124,3 +124,17 @@ Deno.test("make, fakeroot, prlimit: a command a generated line makes them run is
     `printf 'all:\\n\\t@$(CC) x $(CFLAGS) $(X)\\n' > M`,
   ]);
 });
+
+Deno.test("package runners: settings that save a program, and maven's exec plugin", async () => {
+  await checkTable([
+    ["npm config set script-shell rm", "deny", "deny"],
+    ["npm set script-shell=rm", "deny", "deny"],
+    ["yarn config set script-shell rm", "deny", "deny"],
+    ["npm --global config set editor 'rm -rf build'", "deny", "deny"],
+    ["mvn exec:exec -Dexec.executable=rm -Dexec.args='-rf build'", "deny", "deny"],
+    ["mvnw -q exec:exec -Dexec.executable=git -Dexec.args='push origin main'", "deny", "deny"],
+    ["npm config set registry https://registry.example", "deny", "allow"],
+    ["npm config get script-shell", "deny", "allow"],
+    ["mvn -q test", "deny", "allow"],
+  ]);
+});

@@ -20,6 +20,7 @@ import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
 import { FD_PROGRAM } from "./fd.ts";
 import { FIND_PROGRAMS } from "./find.ts";
+import { GH_PROGRAMS } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
@@ -61,6 +62,7 @@ export function allPrograms(): readonly Program[] {
     ...AGENT_PROGRAMS,
     ...SHELL_ESCAPE_PROGRAMS,
     ...LAUNCHER_PROGRAMS,
+    ...GH_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,

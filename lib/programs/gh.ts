@@ -1,0 +1,47 @@
+/**
+ * GitHub's CLI: `gh alias set NAME '!CMD'` (or `--shell`) saves a shell command that `gh NAME`
+ * runs later, and `gh config set editor|pager|browser CMD` a program gh runs; `gh extension
+ * install` brings in code that runs as `gh NAME`. Each is judged as the command it saves.
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
+
+/** gh's settings whose value is a program it runs. */
+const GH_COMMAND_KEYS = /^(editor|pager|browser|git_protocol_command)$/;
+
+/** What gh's subcommand saves to run later. */
+function ghRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const words = args.filter((w) => !(w.kind === "static" && w.value.startsWith("-")));
+  const first = words[0]?.kind === "static" ? words[0].value : "";
+  const second = words[1]?.kind === "static" ? words[1].value : "";
+  if (first === "alias" && (second === "set" || second === "import")) {
+    if (second === "import") {
+      run.stage([unknownWord("(the aliases a file may hold)")], "gh alias");
+      return;
+    }
+    const expansion = words[3];
+    const shell = args.some((w) => w.kind === "static" && /^(-s|--shell)$/.test(w.value));
+    if (!expansion) return;
+    if (expansion.kind !== "static") run.stage([unknownWord(expansion.text)], "gh alias");
+    else if (shell || expansion.value.startsWith("!")) {
+      run.shell(literal(expansion.value.replace(/^!/, "")), "gh alias");
+    }
+  } else if (first === "config" && second === "set") {
+    const key = words[2];
+    const value = words[3];
+    if (key?.kind === "static" && GH_COMMAND_KEYS.test(key.value) && value) {
+      run.stage([value, literal("(its arguments)")], `gh config ${key.value}`);
+    }
+  } else if (
+    (first === "extension" || first === "extensions" || first === "ext") && second === "install"
+  ) {
+    run.stage([unknownWord("(the code of the extension gh installs)")], "gh extension");
+  }
+}
+
+/** gh. */
+export const GH_PROGRAMS: Program[] = [{ names: ["gh"], optionCommands: ghRuns }];
