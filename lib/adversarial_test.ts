@@ -250,6 +250,15 @@ const HOSTILE: [string, Action, Action][] = [
   ["LESSOPEN='|rm -rf %s' less README.md", "deny", "deny"],
   // ... and the other variables whose value a program runs, or which bring in what runs.
   ["GIT_PROXY_COMMAND='rm -rf build' git fetch", "deny", "deny"],
+  // ... by the names programs give them: any *EDITOR, *PAGER, *_BROWSER, *_RUNNER (a command
+  // line), *_WRAPPER, *_ASKPASS (a program).
+  ["KUBE_EDITOR='rm -rf build' kubectl edit deploy/x", "deny", "deny"],
+  ["SYSTEMD_EDITOR='rm -rf build' systemctl edit x", "deny", "deny"],
+  ["HGEDITOR='rm -rf build' hg commit", "deny", "deny"],
+  ["AWS_PAGER='rm -rf build' aws s3 ls", "deny", "deny"],
+  ["GH_BROWSER='rm -rf build' gh browse", "deny", "deny"],
+  ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf build' cargo run", "deny", "deny"],
+  ["DOCKER_ASKPASS=rm docker login", "deny", "deny"],
   ["BROWSER='rm -rf build' man -H ls", "deny", "deny"],
   ["env MAKEFLAGS='--eval=$(shell rm -rf build)' make", "deny", "deny"],
   ["TAR_OPTIONS=--to-command='rm -rf build' tar xf a.tar", "deny", "deny"],

@@ -82,13 +82,32 @@ export const EXPORTED_FUNCTION = /^BASH_FUNC_([^=]+)%%=/;
 /** A word `env` and its kin read as an assignment: `NAME=value`, or an exported function. */
 export const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*|BASH_FUNC_[^=]+%%)=/;
 
+/**
+ * The variables named for the commands they hold, by the conventions programs follow:
+ * `KUBE_EDITOR`, `HGEDITOR`, `SYSTEMD_EDITOR`, `AWS_PAGER`, `GH_BROWSER`, cargo's
+ * `CARGO_TARGET_X_RUNNER` hold a command line.
+ */
+const SHELL_ENV_NAMES = /^[A-Z][A-Z0-9_]*(EDITOR|PAGER)$|^[A-Z][A-Z0-9_]*_(BROWSER|RUNNER)$/;
+/** ... and `*_WRAPPER`, `*_ASKPASS` a program (cargo's `CARGO_TARGET_X_RUNNER`: words, above). */
+const PROGRAM_ENV_NAMES = /^[A-Z][A-Z0-9_]*_(WRAPPER|ASKPASS)$/;
+
+/** Whether a variable's value is a shell command some program runs (a pager, an editor, …). */
+export function shellVariable(name: string): boolean {
+  return SHELL_ENV.has(name) || SHELL_ENV_NAMES.test(name);
+}
+
+/** Whether a variable's value is a program some program runs with arguments of its own. */
+export function programVariable(name: string): boolean {
+  return PROGRAM_ENV.has(name) || PROGRAM_ENV_NAMES.test(name);
+}
+
 /** Whether a `NAME=value` text assigns a variable whose value some program runs. */
 export function carriesCommand(assignment: string): boolean {
   if (EXPORTED_FUNCTION.test(assignment)) return true;
   const m = ASSIGNED.exec(assignment);
   if (m === null) return false;
   if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);
-  return SHELL_ENV.has(m[1]) || PROGRAM_ENV.has(m[1]) || CODE_ENV.test(m[1]);
+  return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
 }
 
 /**

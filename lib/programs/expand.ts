@@ -14,7 +14,7 @@ import {
   carriesCommand,
   CODE_ENV,
   EXPORTED_FUNCTION,
-  PROGRAM_ENV,
+  programVariable,
   PROMPT_ENV,
 } from "./env.ts";
 import { programOf } from "./registry.ts";
@@ -200,7 +200,7 @@ function environment(run: Runner, words: Word[]): void {
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
       run.stage([unknownWord(`(commands ${w.text} brings in)`)], origin);
     } else if (value === "") continue; // an empty pager or editor runs nothing
-    else if (PROGRAM_ENV.has(variable)) {
+    else if (programVariable(variable)) {
       const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
       run.stage([program, literal("(its arguments)")], origin);
     } else {
