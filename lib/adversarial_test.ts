@@ -408,6 +408,9 @@ const HOSTILE: [string, Action, Action][] = [
   ["cat ./*.txt", "deny", "deny"],
   ["grep -h . k*/*", "deny", "deny"],
   ["cat c?nf/../id_*", "ask", "ask"], // (`..` after a glob: anywhere)
+  // A program run through a symlink the command makes is the program it reaches.
+  ["ln -s /bin/rm x; ./x -rf build", "deny", "deny"],
+  ["ln -sf /usr/bin/git g && ./g push origin main", "deny", "deny"],
   // Symlinks the command makes for itself: paths through them lead where they point.
   ["ln -s ~ h && cat h/.ssh/id_rsa", "deny", "deny"],
   ["ln -s .. up && cat up/.ssh/id_rsa", "deny", "deny"],

@@ -53,6 +53,7 @@ import {
   toolTargets,
 } from "./targets.ts";
 import { globScope } from "./glob_scope.ts";
+import { linkedPrograms } from "./linked_programs.ts";
 import { carriesCommand } from "../programs/env.ts";
 import { handlersRunLater } from "../programs/shells.ts";
 import {
@@ -663,6 +664,7 @@ function decideBash(
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
   handlersRunLater(all, ctx, command);
   const links = linksMade(all);
+  all.push(...linkedPrograms(all, links, ctx));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly);
   const stages = all.map((s) => {

@@ -535,3 +535,19 @@ Deno.test("a cwd reached through `..` is shown lexically, once; its targets show
     JSON.stringify(cat),
   );
 });
+
+Deno.test("a program run through a symlink on disk is the program it reaches", async () => {
+  const c = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+  });
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/bin/rm", "/home/user/project/run.sh"],
+    links: { "/home/user/project/del": "/bin/rm", "/home/user/project/bin": "/bin" },
+  });
+  assert.equal((await bash(c, ctx, "./del -rf build")).action, "deny");
+  assert.equal((await bash(c, ctx, "bin/rm -rf build")).action, "deny");
+  assert.equal((await bash(c, ctx, "./run.sh -rf build")).action, "allow");
+});

@@ -593,7 +593,7 @@ export function stageTargets(
  * it is that program, its path no target (RULINGS "A program given by path"). Only a plain
  * `DIR/NAME` with DIR an absolute entry of PATH as written (no `.`, `..` or doubled `/`).
  */
-function inSearchPath(value: string, ctx: Context): boolean {
+export function inSearchPath(value: string, ctx: Context): boolean {
   const slash = value.lastIndexOf("/");
   const dir = value.slice(0, slash);
   if (!dir.startsWith("/") || slash === value.length - 1) return false;

@@ -1,0 +1,40 @@
+/**
+ * A program given by a path that leads through a symlink elsewhere is also the program it
+ * reaches: `ln -s /bin/rm x; ./x -rf build` runs rm, as does a `./x` already on disk that points
+ * there. Such a stage is judged a second time as that program, so the rules about it apply (the
+ * first judgement, running the file as written, stays).
+ *
+ * @module
+ */
+import { basename, resolve } from "node:path";
+import type { Stage } from "../shell/model.ts";
+import { realPath } from "../shell/paths.ts";
+import { throughLinks } from "../programs/links.ts";
+import type { MadeLink } from "../programs/spec.ts";
+import { literal } from "../programs/words.ts";
+import type { Context } from "../types.ts";
+import { inSearchPath } from "./targets.ts";
+
+/** The stages again as the programs their paths lead to, for those whose path is a symlink. */
+export function linkedPrograms(stages: Stage[], links: MadeLink[], ctx: Context): Stage[] {
+  const out: Stage[] = [];
+  for (const s of stages) {
+    const name = s.argv[0];
+    if (name?.kind !== "static" || !name.value.includes("/") || inSearchPath(name.value, ctx)) {
+      continue;
+    }
+    for (const c of s.cwds) {
+      if (c === null) continue;
+      const written = resolve(c, name.value);
+      const real = throughLinks(written, links) ?? realPath(written, ctx.fs);
+      if (real === written) continue;
+      out.push({
+        ...s,
+        argv: [literal(real), ...s.argv.slice(1)],
+        origin: `${s.origin} (${basename(name.value)} is ${real})`,
+        cwds: [c],
+      });
+    }
+  }
+  return out;
+}
