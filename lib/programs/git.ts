@@ -468,6 +468,12 @@ function untrackedRemoved(argv: Word[]): { path: string | null; source: string }
       );
   }
   if (!removes) return [];
+  // (`git clean -n` only prints what it would remove.)
+  if (
+    sub === "clean" && args.some((w) => /^(-[a-zA-Z]*n[a-zA-Z]*|--dry-run)$/.test(value(w) ?? ""))
+  ) {
+    return [];
+  }
   for (let i = 0; i < args.length; i++) {
     const v = value(args[i]);
     if (v === null) return [];

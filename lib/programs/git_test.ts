@@ -337,6 +337,8 @@ Deno.test("git: clean and stash -u without a pathspec remove what is below the c
       ["git stash push --include-untracked", "ask"],
       // A pathspec below the cwd names what is removed; tracked files only are kept by stash.
       ["git clean -fd src", "allow"],
+      ["git clean -nd", "allow"],
+      ["git clean --dry-run -x", "allow"],
       ["git stash", "allow"],
       ["git stash pop", "allow"],
       ["git status", "allow"],
