@@ -266,6 +266,77 @@ function dockerCommand(argv: Word[]): Word[] {
   return [];
 }
 
+/** The `run`/`create`/`exec` subcommand of a docker command line and its grammar, if it is one. */
+function runForm(args: Word[]): { at: number; grammar: OptionGrammar } | null {
+  let at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at === null) return null;
+  if (args[at].value === "container") at++;
+  const sub = args[at]?.kind === "static" ? args[at].value : "";
+  if (sub === "run" || sub === "create") return { at, grammar: RUN };
+  if (sub === "exec") return { at, grammar: EXEC };
+  return null;
+}
+
+/** The options of `run`/`exec` whose value names a file of this machine (kept as targets). */
+const HOST_FILES = new Set(["--env-file", "--label-file", "--cidfile", "--device"]);
+/** ... and those whose value is a mount (`-v HOST:CONTAINER`, `--mount source=HOST`). */
+const MOUNTS = new Set(["-v", "--volume", "--mount"]);
+
+/**
+ * The argv positions of `docker run|create|exec` that are text to this machine: the values of its
+ * options that name things in the container or settings (`-w /app`, `-e A=1`, `--name x`), the
+ * mounts (their host side is named by `dockerFiles`), the image or container, and the command
+ * run there (judged as a carried line). After an option not known, nothing more is text.
+ */
+function dockerText(argv: Word[]): number[] {
+  const args = argv.slice(1);
+  const form = runForm(args);
+  if (!form) return [];
+  const rest = args.slice(form.at + 1);
+  const values = rest.map((w) => (w.kind === "static" ? w.value : null));
+  const out: number[] = [];
+  const at = (i: number) => form.at + 2 + i; // argv position of rest[i]
+  for (const t of readOptions(values, form.grammar)) {
+    if (t.kind === "unknown" || t.kind === "dynamic") return out;
+    if (t.kind === "valued" && !HOST_FILES.has(t.name)) {
+      if (t.valueAt !== undefined) out.push(at(t.valueAt));
+      else out.push(at(t.at));
+    }
+    if (t.kind === "operand") {
+      for (let i = t.at; i < rest.length; i++) out.push(at(i));
+      return out;
+    }
+  }
+  return out;
+}
+
+/** The host side of `docker run|create|exec`'s mounts: `-v /src:/dst`, `--mount source=/src`. */
+function dockerFiles(argv: Word[]): { path: string | null; source: string }[] {
+  const args = argv.slice(1);
+  const form = runForm(args);
+  if (!form) return [];
+  const rest = args.slice(form.at + 1);
+  const values = rest.map((w) => (w.kind === "static" ? w.value : null));
+  const out: { path: string | null; source: string }[] = [];
+  for (const t of readOptions(values, form.grammar)) {
+    if (t.kind === "operand" || t.kind === "unknown" || t.kind === "dynamic") break;
+    if (t.kind !== "valued" || !MOUNTS.has(t.name)) continue;
+    const word = t.valueAt !== undefined ? rest[t.valueAt] : rest[t.at];
+    const value = t.glued ?? (t.valueAt !== undefined ? values[t.valueAt] : null);
+    if (!word) continue;
+    if (value === null || word.kind !== "static") {
+      out.push({ path: null, source: word.text });
+      continue;
+    }
+    const host = t.name === "--mount"
+      ? /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1] ?? null
+      : value.split(":")[0];
+    // (A named volume is no path of this machine.)
+    if (host !== null && /^(\/|\.|~)/.test(host)) out.push({ path: host, source: word.text });
+  }
+  return out;
+}
+
 /** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */
 function composeCommand(args: Word[], from: number): Word[] {
   const at = subcommandAt(args, from, COMPOSE_GLOBAL);
@@ -316,6 +387,8 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
     runsElsewhere: dockerCommand,
+    text: dockerText,
+    namedFiles: dockerFiles,
     tooBroad: (sub) => RUNNING.test(sub),
   },
   {

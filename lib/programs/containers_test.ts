@@ -56,6 +56,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["kubectl exec pod rm -rf build", "deny", "deny"],
   ["docker run img cat /home/user/.ssh/id_rsa", "deny", "deny"],
   ["lxc exec c -- rm -rf build", "deny", "deny"],
+  // The host side of a mount is a path of this machine: mounting a secret reads it.
+  ["docker run -v /home/user/.ssh:/k img ls", "deny", "deny"],
+  ["docker run -v ~/.ssh:/k:ro img ls", "deny", "deny"],
+  ["docker run -v ./keys:/k img ls", "deny", "deny"],
+  ["docker run --mount type=bind,source=/home/user/.ssh,target=/k img ls", "deny", "deny"],
+  ["docker run --env-file .env img", "deny", "deny"],
   ["incus exec c --env A=1 -- sudo reboot", "deny", "deny"],
   ["lxc exec c rm -rf build", "deny", "deny"],
 ];
@@ -74,6 +80,11 @@ Deno.test("containers: everyday container work stays allowed under a deny-list",
       "kubectl get pods -n prod",
       "kubectl exec pod -- ls /app",
       "docker build -t app .",
+      // Container paths, settings and named volumes are no paths of this machine.
+      "docker run --rm -v $(pwd):/app -w /app node:20 npm test",
+      "docker exec -w /app -e A=1 c ls",
+      "docker run -v data:/data -p 8080:80 --name web nginx",
+      "docker run -v keys:/k img ls",
     ]
   ) {
     const v = await bash(denyList, adversarialCtx, command);

@@ -128,7 +128,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b" },
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'" },
   rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m" },
-  docker: { runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x" },
+  docker: {
+    runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
+    namedFiles: "docker run -v /src:/dst img",
+  },
   "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
   kubectl: { runsElsewhere: "kubectl exec -it pod -- rm -rf x" },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
