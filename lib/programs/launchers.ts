@@ -3,7 +3,8 @@
  * CMD`, `xdotool exec CMD`, `service PATH` (a name with a `/` runs that file from /etc/init.d),
  * `run-parts DIR` (every program in DIR), `gcc -wrapper PROG,ARGS`, mail's `--exec '!CMD'`,
  * aria2c's `--on-download-*` hooks, TeX with `--shell-escape` (the document's `\write18`),
- * latexmk's `-e` Perl and rpm's `--eval` macros (`%(cmd)`, `%{lua:…}`).
+ * latexmk's `-e` Perl, rpm's `--eval` macros (`%(cmd)`, `%{lua:…}`), zellij's panes and launchctl's
+ * jobs.
  *
  * @module
  */
@@ -144,6 +145,29 @@ function rpmEval(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * `zellij run [options] -- CMD`, `zellij action new-pane [options] -- CMD` (a command in a new
+ * pane); `launchctl submit -l LABEL -- CMD`, `launchctl asuser UID CMD`, `launchctl bsexec PID
+ * CMD`.
+ */
+function afterSeparator(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  const sub = args.findIndex((w) => w.kind === "static" && !w.value.startsWith("-"));
+  const verb = value(args[sub]) ?? "";
+  if (name === "launchctl" && (verb === "asuser" || verb === "bsexec")) {
+    if (args[sub + 2]) run.stage(args.slice(sub + 2), `launchctl ${verb}`);
+    return;
+  }
+  const runs = name === "zellij"
+    ? verb === "run" || (verb === "action" && value(args[sub + 1]) === "new-pane")
+    : verb === "submit";
+  if (!runs) return;
+  const end = args.findIndex((w, i) => i > sub && value(w) === "--");
+  if (end >= 0 && end + 1 < args.length) run.stage(args.slice(end + 1), `${name} ${verb}`);
+  else if (end < 0) run.stage([unknownWord(`(the command ${name} ${verb} runs)`)], name);
+}
+
 /** The launchers. */
 export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["ip"], runs: ipExec },
@@ -159,4 +183,5 @@ export const LAUNCHER_PROGRAMS: Program[] = [
   },
   { names: ["latexmk"], optionCommands: latexmk },
   { names: ["rpm", "rpmbuild", "rpmspec"], optionCommands: rpmEval },
+  { names: ["zellij", "launchctl"], runs: afterSeparator },
 ];

@@ -146,7 +146,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   mosh: { runsElsewhere: "mosh host -- rm -rf x", optionCommands: "mosh --ssh='rm x' host" },
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
-  gh: { optionCommands: "gh alias set x '!rm x'" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
+  zellij: { runs: "zellij run -- rm x" }, gh: { optionCommands: "gh alias set x '!rm x'" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
   gcc: { optionCommands: "gcc -wrapper rm,x a.c" }, mail: { optionCommands: "mail -E '!rm x' u" },
