@@ -508,11 +508,16 @@ export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
 }
 
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
-function namedFiles(stage: Stage): Target[] {
+function namedFiles(stage: Stage, home: string): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
   if (!named) return [];
   const out: Target[] = [];
   for (const { path, source } of named(stage.argv, stage)) {
+    // (A file in the home directory: `~/.aws/credentials` that `aws configure get` reads.)
+    if (path !== null && path.startsWith("~/")) {
+      out.push({ kind: "argument", path: home + path.slice(1), reach: "exact", source });
+      continue;
+    }
     if (path === null) {
       out.push({
         kind: "dynamic",
@@ -570,7 +575,7 @@ export function stageTargets(
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
-  for (const t of namedFiles(stage)) out.push(t);
+  for (const t of namedFiles(stage, ctx.home)) out.push(t);
   // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
   // given it may expand it.)
   const asAssignments: WordOptions = { force: false, guarded, out };

@@ -396,6 +396,16 @@ export const CONTAINER_PROGRAMS: Program[] = [
     runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
     tooBroad: (sub) => RUNNING.test(sub),
   },
-  { names: ["kubectl", "oc"], runsElsewhere: kubectlCommand, tooBroad: (sub) => RUNNING.test(sub) },
+  {
+    names: ["kubectl", "oc"],
+    runsElsewhere: kubectlCommand,
+    tooBroad: (sub) => RUNNING.test(sub),
+    // `config view --raw` prints the keys and tokens of ~/.kube/config.
+    namedFiles: (argv) =>
+      argv.some((w) => w.kind === "static" && w.value === "view") &&
+        argv.some((w) => w.kind === "static" && w.value === "--raw")
+        ? [{ path: "~/.kube/config", source: "kubectl config view --raw" }]
+        : [],
+  },
   { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 
@@ -43,5 +43,17 @@ function ghRuns(stage: Stage, run: Runner): void {
   }
 }
 
+/** `gh auth token` and `gh auth status -t` print the token gh keeps in ~/.config/gh. */
+function ghFiles(argv: Word[]): { path: string; source: string }[] {
+  const words = argv.slice(1).map((w) => (w.kind === "static" ? w.value : ""));
+  const auth = words.indexOf("auth");
+  if (auth < 0) return [];
+  const shows = words[auth + 1] === "token" ||
+    (words[auth + 1] === "status" && words.some((w) => /^(-t|--show-token)$/.test(w)));
+  return shows ? [{ path: "~/.config/gh/hosts.yml", source: "gh auth token" }] : [];
+}
+
 /** gh. */
-export const GH_PROGRAMS: Program[] = [{ names: ["gh"], optionCommands: ghRuns }];
+export const GH_PROGRAMS: Program[] = [
+  { names: ["gh"], optionCommands: ghRuns, namedFiles: ghFiles },
+];

@@ -492,6 +492,24 @@ function gitPatched(argv: Word[], stage?: Stage): { path: string | null; source:
 }
 const applied = inlinePatchFiles(1);
 
+/**
+ * `git credential fill` and `git credential-store get` print the credentials git keeps (the
+ * store's files; a helper elsewhere is a program of the user's config).
+ */
+function keptCredentials(argv: Word[]): { path: string | null; source: string }[] {
+  const at = gitSubcommand(argv);
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  const action = argv[at + 1]?.kind === "static" ? argv[at + 1].value : "";
+  if (
+    !(sub === "credential" && action === "fill") &&
+    !(sub === "credential-store" && action === "get")
+  ) {
+    return [];
+  }
+  const source = `git ${sub} ${action}`;
+  return [{ path: "~/.git-credentials", source }, { path: "~/.config/git/credentials", source }];
+}
+
 /** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
 const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
 
@@ -685,7 +703,10 @@ export const GIT: Program = {
     const named = gitObjectFiles(argv);
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage);
-    return removed.length || patched.length ? [...named, ...removed, ...patched] : named;
+    const kept = keptCredentials(argv);
+    return removed.length || patched.length || kept.length
+      ? [...named, ...removed, ...patched, ...kept]
+      : named;
   },
   lists: gitListing,
   readOnly: GIT_READ_ONLY,

@@ -15,6 +15,7 @@ import type { Word } from "../shell/model.ts";
 import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
+import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
@@ -63,6 +64,7 @@ export function allPrograms(): readonly Program[] {
     ...SHELL_ESCAPE_PROGRAMS,
     ...LAUNCHER_PROGRAMS,
     ...GH_PROGRAMS,
+    ...CREDENTIAL_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,

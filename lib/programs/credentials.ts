@@ -1,0 +1,59 @@
+/**
+ * Programs that print the credentials they keep, reading files no argument names: `aws configure
+ * get|export-credentials|list` (~/.aws), `gcloud auth print-access-token` (its stores in
+ * ~/.config/gcloud), the
+ * docker credential helpers (~/.docker/config.json). Their files are their targets, so a
+ * protection of `~/.aws/**` covers them. (git's, gh's and kubectl's live in their modules.)
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { Program } from "./spec.ts";
+
+/** A file or directory a command reads, by a path under the home directory. */
+export type KeptFile = { path: string; source: string };
+
+/** The static words of an argv that are not options. */
+export function operands(argv: Word[]): string[] {
+  return argv.slice(1).filter((w) => w.kind === "static" && !w.value.startsWith("-")).map((w) =>
+    w.value
+  );
+}
+
+/** `aws configure get|export-credentials|list`: the shared credentials and config files. */
+function awsFiles(argv: Word[]): KeptFile[] {
+  const [sub, action] = operands(argv);
+  if (sub !== "configure" || !/^(get|export-credentials|list)$/.test(action ?? "")) return [];
+  const source = `aws configure ${action}`;
+  return [{ path: "~/.aws/credentials", source }, { path: "~/.aws/config", source }];
+}
+
+/** `gcloud auth print-access-token|print-identity-token|application-default print-access-token`. */
+function gcloudFiles(argv: Word[]): KeptFile[] {
+  const words = operands(argv);
+  if (words[0] !== "auth" || !words.some((w) => /^print-(access|identity)-token$/.test(w))) {
+    return [];
+  }
+  const source = "gcloud auth print-access-token";
+  return [
+    { path: "~/.config/gcloud/credentials.db", source },
+    { path: "~/.config/gcloud/access_tokens.db", source },
+    { path: "~/.config/gcloud/application_default_credentials.json", source },
+  ];
+}
+
+/** The credential programs. */
+export const CREDENTIAL_PROGRAMS: Program[] = [
+  { names: ["aws"], namedFiles: awsFiles },
+  { names: ["gcloud"], namedFiles: gcloudFiles },
+  {
+    names: [
+      "docker-credential-desktop",
+      "docker-credential-pass",
+      "docker-credential-secretservice",
+      "docker-credential-osxkeychain",
+      "docker-credential-ecr-login",
+    ],
+    namedFiles: () => [{ path: "~/.docker/config.json", source: "docker credential helper" }],
+  },
+];
