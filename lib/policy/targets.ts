@@ -13,6 +13,8 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { listingOf } from "../programs/expand.ts";
+import { listedLines } from "../programs/words.ts";
 import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 
@@ -508,14 +510,21 @@ export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
 }
 
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
-function namedFiles(stage: Stage, home: string): Target[] {
+function namedFiles(stage: Stage, ctx: Context): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
   if (!named) return [];
   const out: Target[] = [];
-  for (const { path, source } of named(stage.argv, stage)) {
+  for (const { path, source, fromInput } of named(stage.argv, stage)) {
+    // Names read from standard input that a listing program writes (`find src | tar -czf x -T
+    // -`): paths below the places it lists, as xargs's words are.
+    const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
+    if (lines) {
+      for (const w of lines) for (const t of listedTargets(w, stage.cwds, ctx)) out.push(t);
+      continue;
+    }
     // (A file in the home directory: `~/.aws/credentials` that `aws configure get` reads.)
     if (path !== null && path.startsWith("~/")) {
-      out.push({ kind: "argument", path: home + path.slice(1), reach: "exact", source });
+      out.push({ kind: "argument", path: ctx.home + path.slice(1), reach: "exact", source });
       continue;
     }
     if (path === null) {
@@ -575,7 +584,7 @@ export function stageTargets(
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
-  for (const t of namedFiles(stage, ctx.home)) out.push(t);
+  for (const t of namedFiles(stage, ctx)) out.push(t);
   // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
   // given it may expand it.)
   const asAssignments: WordOptions = { force: false, guarded, out };

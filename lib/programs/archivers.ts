@@ -10,6 +10,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program, Runner } from "./spec.ts";
+import { filesFromList } from "./file_lists.ts";
 import { literal, unknownWord } from "./words.ts";
 
 /** A value glued to an option word (static part), or the word itself when it is not static. */
@@ -82,7 +83,12 @@ export function unzipReadsOnly(args: (string | null)[]): boolean {
 
 /** zip, man and unzip. */
 export const ARCHIVER_PROGRAMS: Program[] = [
-  { names: ["zip"], optionCommands: zipCommands },
+  // `zip x.zip -@ < LIST`: the files it archives are named on standard input.
+  {
+    names: ["zip"],
+    optionCommands: zipCommands,
+    namedFiles: filesFromList({ stdin: ["-@", "--names-stdin"] }),
+  },
   { names: ["man"], optionCommands: manCommands },
   {
     names: ["unzip"],

@@ -123,11 +123,16 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
+    namedFiles: "tar -cf a.tar -T list",
   },
+  cpio: { namedFiles: "cpio -o < list" }, "7z": { namedFiles: "7z a x.7z @list" },
   ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host", runsElsewhere: "ssh -p 22 host rm -rf x" },
   scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b" },
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'" },
-  rsync: { optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m" },
+  rsync: {
+    optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",
+    namedFiles: "rsync --files-from=l . d",
+  },
   docker: {
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
     namedFiles: "docker run -v /src:/dst img",
@@ -194,7 +199,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, psql: { optionCommands: "psql -c '\\! rm x'" },
   mysql: { optionCommands: "mysql -e 'system rm x'" }, tmux: { runs: "tmux new -d 'rm x'" },
   screen: { runs: "screen -dm rm x" }, expect: { runs: "expect -c 'spawn rm x'" },
-  zip: { optionCommands: "zip -TT 'rm x' a.zip f" },
+  zip: { optionCommands: "zip -TT 'rm x' a.zip f", namedFiles: "zip a.zip -@" },
   // Exec wrappers (wrappers.ts).
   faketime: { runs: "faketime 1d rm x" }, fakeroot: { runs: "fakeroot rm x" },
   valgrind: { runs: "valgrind rm x" }, prlimit: { runs: "prlimit -n1 rm x" }, cpulimit: { runs: "cpulimit -l 5 rm x" },

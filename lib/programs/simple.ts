@@ -12,6 +12,7 @@ import type { Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
 import type { Program } from "./spec.ts";
 import { inlinePatchFiles } from "./diffs.ts";
+import { filesFromList } from "./file_lists.ts";
 
 /** A row of the table: a program's facets, by name. */
 type Facts = Omit<Program, "names">;
@@ -77,8 +78,13 @@ const TABLE: Record<string, Facts> = {
   rm: CHANGES_NAMED, mv: CHANGES_NAMED,
   chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
-  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES, cpio: CHANGES_TREES,
-  bsdtar: CHANGES_TREES, "7z": CHANGES_TREES,
+  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES,
+  // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
+  cpio: {
+    ...CHANGES_TREES,
+    namedFiles: filesFromList({ stdin: ["--create", "--pass-through"], letters: "op", fromStdin: true }),
+  },
+  bsdtar: CHANGES_TREES, "7z": { ...CHANGES_TREES, namedFiles: filesFromList({ at: true }) },
   // (Without -p, patch takes the base name of what a diff names.)
   patch: {
     replacesTrees: true,

@@ -116,6 +116,17 @@ export interface Listing {
  */
 export type ListingOf = (stage: Stage) => Listing[] | null;
 
+/**
+ * A file a program's arguments or input name (see `Program.namedFiles`): a path below the cwd
+ * (or `~/…`), or null for one not known; `fromInput`: the names are the lines of its standard
+ * input (`tar -T -`), which are paths below known places when a listing program writes them.
+ */
+export interface NamedFile {
+  path: string | null;
+  source: string;
+  fromInput?: boolean;
+}
+
 /** What is known about one program (or a family called by several names). */
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
@@ -151,7 +162,7 @@ export interface Program {
    * names (the files an inline patch changes), as paths below the cwd; `path: null` for a file it
    * opens that cannot be known (`load(.x)`).
    */
-  namedFiles?: (argv: Word[], stage?: Stage) => { path: string | null; source: string }[];
+  namedFiles?: (argv: Word[], stage?: Stage) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */

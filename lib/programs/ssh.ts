@@ -14,6 +14,7 @@ import { optionCommands } from "./option_commands.ts";
 import type { How, Program } from "./spec.ts";
 import { commandLine, linesFrom } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
+import { filesFromList } from "./file_lists.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
 const SSH_OPTIONS: OptionGrammar = {
@@ -141,6 +142,8 @@ export const SSH_PROGRAMS: Program[] = [
     }),
     replacesTrees: true,
     text: remoteOperands,
+    // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST.
+    namedFiles: filesFromList({ valued: ["--files-from"] }),
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, ["-L", "--copy-links", "--copy-unsafe-links"]),
   },

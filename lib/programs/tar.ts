@@ -9,6 +9,7 @@
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
+import { filesFromList } from "./file_lists.ts";
 
 /** tar's valued letters (and its old bundled first word), as far as finding `-h` needs them. */
 const TAR_OPTIONS = { valued: "bCfFgHIKLNTVX", bundled: true };
@@ -118,6 +119,8 @@ export const TAR: Program = {
     bundled: true,
   }),
   replacesTrees: true,
+  // `tar -czf x.tgz -T LIST`: the files it archives are named in LIST.
+  namedFiles: filesFromList({ valued: ["--files-from"], letters: "T" }),
   // `tar -tf a.tar`: a listing only reads.
   readOnly: { "": { accepts: tarListsOnly } },
   // `tar -h`: what the links inside the tree lead to is archived.
