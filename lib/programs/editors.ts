@@ -35,6 +35,10 @@ const EX_PLAIN = new Set(["q", "qa", "qall", "quit", "quitall", "wq", "wqa", "wq
   "a", "append", "i", "insert", "c", "change", "k", "mark", "ma", "ene", "enew", "argdo",
   "bufdo", "windo", "tabdo", "cdo", "ldo", "cfdo", "lfdo"]);
 
+/** Ex commands that read or write a file they are given (`:w FILE`, `:r FILE`, `:e FILE`). */
+const EX_FILE_COMMANDS =
+  /^(w|write|wq|x|xit|exit|up|update|sav|saveas|r|read|e|edit|sp|split|vs|vsplit|new|vnew|tabe|tabedit|tabnew|file|f)$/;
+
 /** Modifiers before an Ex command. */
 const EX_MODIFIER =
   /^(sil(ent)?!?|unsil(ent)?|noa(utocmd)?|keepj(umps)?|keepp(atterns)?|keepa(lt)?|lockm(arks)?|vert(ical)?|tab|hid(e)?|bel(owright)?|abo(veleft)?|to(pleft)?|bo(tright)?|conf(irm)?|verb(ose)?|noswap(file)?|san(dbox)?|leftabove|rightbelow)\b\s*/;
@@ -77,6 +81,12 @@ export function exCommand(line: Word, run: Runner, origin: string, depth = 0): v
   }
   if (/^(w|write|up|update)$/.test(name) && /^\s+!/.test(arg)) {
     run.shell(part(line, arg.replace(/^\s+!/, "")), origin);
+    return;
+  }
+  // `:w FILE`, `:r FILE`, `:e FILE`, `:saveas FILE`, …: a file the command names, which no stage
+  // names here (`ex -sc 'wq! .pi/settings.json' x`): not known. Without one, the buffer's own.
+  if (EX_FILE_COMMANDS.test(name) && arg.split("|")[0].trim() !== "") {
+    unknown();
     return;
   }
   if (/^(ter|term|termi|termin|termina|terminal)$/.test(name)) {

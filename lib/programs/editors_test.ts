@@ -120,3 +120,16 @@ Deno.test("editors: a command a generated vim, ex or gdb line runs is a stage", 
     80,
   );
 });
+
+Deno.test("editors: an Ex command that reads or writes a file it names is not seen", async () => {
+  await checkTable([
+    ["ex -sc 'wq! .env' notes.txt", "deny", "deny"],
+    ["vim -c 'w! /home/user/.ssh/authorized_keys' -c q notes.txt", "deny", "deny"],
+    ["ex -sc 'r ~/.ssh/id_rsa' -sc '%p' -sc 'q!' /dev/null", "deny", "deny"],
+    ["vim -es -c 'saveas /tmp/x' notes.txt", "deny", "deny"],
+    ["ex -s notes.txt <<< $'r keys/id_rsa\\n%p\\nq!'", "deny", "deny"],
+    // The buffer's own file, edited in place, names nothing more.
+    ["vim -es -c '%s/a/b/g' -c wq notes.txt", "deny", "allow"],
+    ["ex -sc 'wq' notes.txt", "deny", "allow"],
+  ]);
+});
