@@ -8,7 +8,8 @@ import { formatConfigError, loadConfigTexts } from "./config.ts";
 import { decide } from "./policy/engine.ts";
 import { gateFileEntries } from "./gate_files.ts";
 import { fakeFs } from "./policy/fs_facts.ts";
-import type { Config, Context, Verdict } from "./types.ts";
+import assert from "node:assert/strict";
+import type { Action, Config, Context, Verdict } from "./types.ts";
 
 // Seeded fuzzing and running bash: the shell layer's tests use them too, from below.
 export { fuzzSeed, linesThatRan, runBash, seededRandom } from "./shell/testing.ts";
@@ -67,4 +68,20 @@ export async function decideIn(
 /** Decide a bash command. */
 export function bash(config: Config, ctx: Context, command: string): Promise<Verdict> {
   return decideIn(config, ctx, "bash", { command });
+}
+
+/** Check the action of each `[command, action]` under `config` in `ctx` (every wrong one listed). */
+export async function checkActions(
+  config: Config,
+  ctx: Context,
+  rows: readonly (readonly [string, Action])[],
+): Promise<void> {
+  const wrong: string[] = [];
+  for (const [command, want] of rows) {
+    const got = (await bash(config, ctx, command)).action;
+    if (got !== want) {
+      wrong.push(`${JSON.stringify(command.slice(0, 100))} got ${got}, want ${want}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 }

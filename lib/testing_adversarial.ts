@@ -81,11 +81,11 @@ export async function checkTable(rows: [string, Action, Action][]): Promise<void
   assert.deepEqual(wrong, []);
 }
 
-/** Check that every command stays allowed under the read-only policy (everyday work). */
-export async function checkEveryday(commands: string[]): Promise<void> {
+/** Check that every command stays allowed under the read-only policy (or `config`): everyday work. */
+export async function checkEveryday(commands: string[], config = readOnly): Promise<void> {
   const blocked: string[] = [];
   for (const command of commands) {
-    const v = await bash(readOnly, adversarialCtx, command);
+    const v = await bash(config, adversarialCtx, command);
     if (v.action !== "allow") blocked.push(`${command} -> ${v.action}: ${v.notification}`);
   }
   assert.deepEqual(blocked, []);

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "./engine.ts";
 import { realFs } from "./fs_facts.ts";
-import { bash, configFrom, ctxIn, decideIn, fuzzSeed, seededRandom } from "../testing.ts";
+import {
+  bash,
+  checkActions,
+  configFrom,
+  ctxIn,
+  decideIn,
+  fuzzSeed,
+  seededRandom,
+} from "../testing.ts";
 
 const strictRead = {
   policies: {
@@ -449,22 +457,20 @@ Deno.test("a tree read limited to names reaches the name globs those may be", as
   assert.equal(await grep({ path: "src", glob: "*.ts" }), "allow");
   assert.equal(await grep({ path: "src" }), "allow");
   // grep --include, rg -g/--glob/--iglob; a `!` glob excludes, `--files` reads no file.
-  for (
-    const [command, action] of [
-      ["grep -r KEY --include=.env src", "ask"],
-      ["grep -r KEY --include=*.ts --include=*.pem src", "ask"],
-      ["grep -r KEY --include=*.ts src", "allow"],
-      // (`id_rsa*` and `*.py` could meet in `id_rsa.py`: a filter counts where it matches a name
-      // the glob surely protects, `id_rsa`.)
-      ["grep -r KEY --include=*.py src", "allow"],
-      ["grep -r KEY --include=id_* src", "ask"],
-      ["rg KEY --glob=*.env", "ask"],
-      ["rg KEY --iglob=*.PEM src", "ask"],
-      ["rg KEY -g=!*.env src", "allow"],
-      ["rg --files --glob=*.env", "allow"],
-      ["rg KEY src", "allow"],
-    ] as const
-  ) assert.equal((await bash(c, ctx, command)).action, action, command);
+  await checkActions(c, ctx, [
+    ["grep -r KEY --include=.env src", "ask"],
+    ["grep -r KEY --include=*.ts --include=*.pem src", "ask"],
+    ["grep -r KEY --include=*.ts src", "allow"],
+    // (`id_rsa*` and `*.py` could meet in `id_rsa.py`: a filter counts where it matches a name
+    // the glob surely protects, `id_rsa`.)
+    ["grep -r KEY --include=*.py src", "allow"],
+    ["grep -r KEY --include=id_* src", "ask"],
+    ["rg KEY --glob=*.env", "ask"],
+    ["rg KEY --iglob=*.PEM src", "ask"],
+    ["rg KEY -g=!*.env src", "allow"],
+    ["rg --files --glob=*.env", "allow"],
+    ["rg KEY src", "allow"],
+  ]);
 });
 
 Deno.test("a directory read as a tree reaches the protected paths below it; names and sizes do not", async () => {

@@ -114,7 +114,7 @@ export function runCommandWords(
       ? undefined
       : args[t.valueAt];
     if (!value) continue;
-    if (spec.shell?.includes(t.name)) run.shell(value, origin, cwds);
+    if (spec.shell?.includes(t.name)) run.shell(value, origin, { cwds });
     if (spec.program?.includes(t.name)) {
       run.stage([value, literal("(its arguments)")], origin, cwds);
     }
@@ -128,6 +128,6 @@ export function runCommandWords(
     if (spec.bare) run.stage([unknownWord(spec.bare)], origin, cwds);
     return;
   }
-  if (spec.joined) run.shell(joinedText(rest), origin, cwds);
+  if (spec.joined) run.shell(joinedText(rest), origin, { cwds });
   else run.stage(rest, origin, cwds);
 }

@@ -253,22 +253,19 @@ function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar)
 /** What `docker …`, `podman …` or `nerdctl …` runs in a container. */
 function dockerCommand(argv: Word[]): Word[] {
   const args = argv.slice(1);
-  let at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  const at = subcommandAt(args, 0, DOCKER_GLOBAL);
   if (at === null) return linesFrom(args, 0, "argv");
-  let sub = args[at].value;
-  if (sub === "container") {
-    at++;
-    sub = args[at]?.kind === "static" ? args[at].value : "";
-  }
-  if (sub === "run" || sub === "create") return commandAfterOperand(args, at + 1, RUN);
-  if (sub === "exec") return commandAfterOperand(args, at + 1, EXEC);
-  if (sub === "compose") return composeCommand(args, at + 1);
-  return [];
+  if (args[at].value === "compose") return composeCommand(args, at + 1);
+  const form = runForm(args, at);
+  return form ? commandAfterOperand(args, form.at + 1, form.grammar) : [];
 }
 
 /** The `run`/`create`/`exec` subcommand of a docker command line and its grammar, if it is one. */
-function runForm(args: Word[]): { at: number; grammar: OptionGrammar } | null {
-  let at = subcommandAt(args, 0, DOCKER_GLOBAL);
+function runForm(
+  args: Word[],
+  subcommand = subcommandAt(args, 0, DOCKER_GLOBAL),
+): { at: number; grammar: OptionGrammar } | null {
+  let at = subcommand;
   if (at === null) return null;
   if (args[at].value === "container") at++;
   const sub = args[at]?.kind === "static" ? args[at].value : "";

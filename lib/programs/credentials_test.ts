@@ -1,5 +1,4 @@
-import assert from "node:assert/strict";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
 Deno.test("credentials: a program that prints the credentials it keeps reads their files", async () => {
   const config = configFrom({
@@ -15,22 +14,20 @@ Deno.test("credentials: a program that prints the credentials it keeps reads the
     },
   });
   const ctx = ctxIn("/home/user/project", { files: ["/home/user/project/README.md"] });
-  for (
-    const [command, action] of [
-      ["aws configure get aws_secret_access_key", "deny"],
-      ["aws configure export-credentials --profile x", "deny"],
-      ["git credential fill <<< 'url=https://github.com'", "deny"],
-      ["git credential-store get", "deny"],
-      ["gh auth token", "deny"],
-      ["gh auth status --show-token", "deny"],
-      ["kubectl config view --raw", "deny"],
-      ["gcloud auth print-access-token", "deny"],
-      ["docker-credential-desktop get <<< https://index.docker.io/v1/", "deny"],
-      // What only uses them, or shows them without the secrets, reads no more than it names.
-      ["aws s3 ls", "allow"],
-      ["gh auth status", "allow"],
-      ["kubectl config view", "allow"],
-      ["git credential approve < /dev/null", "allow"],
-    ] as const
-  ) assert.equal((await bash(config, ctx, command)).action, action, command);
+  await checkActions(config, ctx, [
+    ["aws configure get aws_secret_access_key", "deny"],
+    ["aws configure export-credentials --profile x", "deny"],
+    ["git credential fill <<< 'url=https://github.com'", "deny"],
+    ["git credential-store get", "deny"],
+    ["gh auth token", "deny"],
+    ["gh auth status --show-token", "deny"],
+    ["kubectl config view --raw", "deny"],
+    ["gcloud auth print-access-token", "deny"],
+    ["docker-credential-desktop get <<< https://index.docker.io/v1/", "deny"],
+    // What only uses them, or shows them without the secrets, reads no more than it names.
+    ["aws s3 ls", "allow"],
+    ["gh auth status", "allow"],
+    ["kubectl config view", "allow"],
+    ["git credential approve < /dev/null", "allow"],
+  ]);
 });

@@ -11,11 +11,11 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, unknownWord } from "./words.ts";
 
 /** What a stage's standard input holds for a program that reads commands from it. */
 function input(stage: Stage, run: Runner, origin: string, lines: (text: string) => void): void {
-  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const doc = inputDocument(stage);
   const file = stage.redirects.find((r) =>
     r.kind === "read" && /^0?<$/.test(r.op) &&
     !(r.target?.kind === "static" && r.target.value === "/dev/null")

@@ -16,6 +16,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { inputDocument } from "./words.ts";
 
 /** A `---`/`+++` line of a diff, the name its first group. */
 const HEADER = /^(?:\+\+\+|---) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
@@ -87,7 +88,7 @@ export function inlinePatchFiles(
   defaultStrip: number | null,
 ): (argv: Word[], stage?: Stage) => { path: string | null; source: string }[] {
   return (argv, stage) => {
-    const doc = stage?.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+    const doc = stage && inputDocument(stage);
     if (!doc?.body || doc.body.kind !== "static") return [];
     const strip = stripOf(argv, defaultStrip);
     return patchedFiles(doc.body.value, strip).map((path) => ({ path, source: "(the patch)" }));

@@ -12,7 +12,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, unknownWord } from "./words.ts";
 
 /** A value's word: a part of a static word is static; of a dynamic word, not known. */
 function part(w: Word, value: string): Word {
@@ -188,7 +188,7 @@ function vimRuns(stage: Stage, run: Runner): void {
 
 /** Ex mode reads its commands from standard input: a here-document's lines, else unknown. */
 function exInput(stage: Stage, run: Runner, origin: string): void {
-  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const doc = inputDocument(stage);
   const input = stage.redirects.find((r) =>
     r.kind === "read" && /^0?<$/.test(r.op) &&
     !(r.target?.kind === "static" && r.target.value === "/dev/null")

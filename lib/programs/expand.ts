@@ -87,7 +87,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     add: (s) => out.push(s),
     analyze: opts.analyze,
     stage: (argv, origin, cwds) => more(derived(stage, argv, origin, cwds)),
-    shell(text, origin, cwds = stage.cwds) {
+    shell(text, origin, { cwds = stage.cwds, input = false } = {}) {
       if (text.kind !== "static") {
         more(derived(stage, [unknownWord(text.text)], origin, cwds));
         return;
@@ -95,7 +95,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
       for (const cwd of cwds) {
         const inner = opts.analyze(text.value, cwd, origin);
         if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
-        else for (const s of inner) more(s);
+        else for (const s of inner) more(input ? { ...s, piped: true } : s);
       }
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),

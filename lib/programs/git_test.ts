@@ -5,7 +5,7 @@ import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { checkEveryday, checkTable } from "../testing_adversarial.ts";
 import {
-  bash,
+  checkActions,
   configFrom,
   ctxIn,
   fuzzSeed,
@@ -326,22 +326,20 @@ Deno.test("git: clean and stash -u without a pathspec remove what is below the c
   const ctx = ctxIn("/home/user/project", {
     files: ["/home/user/project/.pi/settings.json", "/home/user/project/src/a.ts"],
   });
-  for (
-    const [command, action] of [
-      // The project's gate files may be removed (untracked ones, or ignored with -x).
-      ["git clean -fdx", "ask"],
-      ["git clean -fd -e node_modules", "ask"],
-      ["git clean -fd .", "ask"],
-      ["git clean -fdx --", "ask"],
-      ["git stash -u", "ask"],
-      ["git stash push --include-untracked", "ask"],
-      // A pathspec below the cwd names what is removed; tracked files only are kept by stash.
-      ["git clean -fd src", "allow"],
-      ["git clean -nd", "allow"],
-      ["git clean --dry-run -x", "allow"],
-      ["git stash", "allow"],
-      ["git stash pop", "allow"],
-      ["git status", "allow"],
-    ] as const
-  ) assert.equal((await bash(config, ctx, command)).action, action, command);
+  await checkActions(config, ctx, [
+    // The project's gate files may be removed (untracked ones, or ignored with -x).
+    ["git clean -fdx", "ask"],
+    ["git clean -fd -e node_modules", "ask"],
+    ["git clean -fd .", "ask"],
+    ["git clean -fdx --", "ask"],
+    ["git stash -u", "ask"],
+    ["git stash push --include-untracked", "ask"],
+    // A pathspec below the cwd names what is removed; tracked files only are kept by stash.
+    ["git clean -fd src", "allow"],
+    ["git clean -nd", "allow"],
+    ["git clean --dry-run -x", "allow"],
+    ["git stash", "allow"],
+    ["git stash pop", "allow"],
+    ["git status", "allow"],
+  ]);
 });

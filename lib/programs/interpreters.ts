@@ -8,7 +8,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program } from "./spec.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, unknownWord } from "./words.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -109,7 +109,7 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
     if (v === "-") break;
   }
   // No script: code from a heredoc or here-string, else from a pipe.
-  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const doc = inputDocument(stage);
   if (doc) {
     return {
       interpreter: name,

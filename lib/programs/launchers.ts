@@ -9,20 +9,16 @@
  * @module
  */
 import { resolve } from "node:path";
-import type { Stage, Word } from "../shell/model.ts";
+import type { Stage } from "../shell/model.ts";
+import { staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, unknownWord } from "./words.ts";
-
-/** The static value of a word, or null. */
-function value(w: Word | undefined): string | null {
-  return w?.kind === "static" ? w.value : null;
-}
 
 /** `ip [options] netns|vrf exec NAME CMD…`: CMD in that namespace or VRF. */
 function ipExec(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   for (let i = 0; i + 1 < args.length; i++) {
-    if (/^(netns|vrf)$/.test(value(args[i]) ?? "") && value(args[i + 1]) === "exec") {
+    if (/^(netns|vrf)$/.test(staticValue(args[i]) ?? "") && staticValue(args[i + 1]) === "exec") {
       const command = args.slice(i + 3);
       if (command.length) run.stage(command, "ip exec");
       return;
@@ -33,11 +29,11 @@ function ipExec(stage: Stage, run: Runner): void {
 /** `xdotool exec [--sync] [--terminator T] CMD…`. */
 function xdotoolExec(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
-  const at = args.findIndex((w) => value(w) === "exec");
+  const at = args.findIndex((w) => staticValue(w) === "exec");
   if (at < 0) return;
   let i = at + 1;
-  while (i < args.length && /^--(sync|terminator)$/.test(value(args[i]) ?? "")) {
-    i += value(args[i]) === "--terminator" ? 2 : 1;
+  while (i < args.length && /^--(sync|terminator)$/.test(staticValue(args[i]) ?? "")) {
+    i += staticValue(args[i]) === "--terminator" ? 2 : 1;
   }
   if (i < args.length) run.stage(args.slice(i), "xdotool exec");
 }
@@ -59,7 +55,7 @@ function serviceRuns(stage: Stage, run: Runner): void {
 
 /** `run-parts DIR` runs every program in DIR (`--test`/`--list` only list them). */
 function runParts(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1).map(value);
+  const args = stage.argv.slice(1).map(staticValue);
   if (args.some((a) => a === "--test" || a === "--list" || a === "--help")) return;
   const dir = [...stage.argv.slice(1)].reverse().find((w) => !w.value.startsWith("-"));
   run.stage([unknownWord(`(the programs in ${dir?.text ?? "a directory"})`)], "run-parts");
@@ -69,7 +65,7 @@ function runParts(stage: Stage, run: Runner): void {
 function gccWrapper(stage: Stage, run: Runner): void {
   const argv = stage.argv;
   for (let i = 1; i < argv.length; i++) {
-    if (value(argv[i]) !== "-wrapper") continue;
+    if (staticValue(argv[i]) !== "-wrapper") continue;
     const w = argv[i + 1];
     if (!w) return;
     if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
@@ -81,7 +77,7 @@ function gccWrapper(stage: Stage, run: Runner): void {
 function mailExec(stage: Stage, run: Runner): void {
   const argv = stage.argv;
   for (let i = 1; i < argv.length; i++) {
-    const v = value(argv[i]) ?? "";
+    const v = staticValue(argv[i]) ?? "";
     const glued = /^(?:--exec=|-E)(.+)$/s.exec(v);
     const command = glued ? literal(glued[1]) : v === "-E" || v === "--exec" ? argv[++i] : null;
     if (!command) continue;
@@ -101,7 +97,7 @@ function mailExec(stage: Stage, run: Runner): void {
 function aria2Hooks(stage: Stage, run: Runner): void {
   const argv = stage.argv;
   for (let i = 1; i < argv.length; i++) {
-    const v = value(argv[i]) ?? argv[i].prefix;
+    const v = staticValue(argv[i]) ?? argv[i].prefix;
     const m = /^--on-(?:bt-)?download-[a-z]+(?:=(.*))?$/s.exec(v);
     if (!m) continue;
     const program = m[1] !== undefined
@@ -113,14 +109,14 @@ function aria2Hooks(stage: Stage, run: Runner): void {
 
 /** TeX with shell escapes on: the document's `\write18{…}` runs commands not seen. */
 function texEscapes(stage: Stage, run: Runner): void {
-  if (stage.argv.some((w) => /^--?(shell-escape|enable-write18)$/.test(value(w) ?? ""))) {
+  if (stage.argv.some((w) => /^--?(shell-escape|enable-write18)$/.test(staticValue(w) ?? ""))) {
     run.stage([unknownWord("(the commands the document runs)")], programName(stage.argv[0]));
   }
 }
 
 /** latexmk: `-e CODE`/`-r FILE` (Perl), `-shell-escape`, and `-pdflatex=CMD`-style commands. */
 function latexmk(stage: Stage, run: Runner): void {
-  const words = stage.argv.slice(1).map((w) => value(w) ?? w.prefix);
+  const words = stage.argv.slice(1).map((w) => staticValue(w) ?? w.prefix);
   if (
     words.some((v) =>
       /^--?(e|r|shell-escape|(pdf|lua|xe|dvi|ps)?latex=.*|(lpr|print_type|pdf_previewer)=.*)$/.test(
@@ -134,7 +130,7 @@ function latexmk(stage: Stage, run: Runner): void {
 function rpmEval(stage: Stage, run: Runner): void {
   const argv = stage.argv;
   for (let i = 1; i < argv.length; i++) {
-    const v = value(argv[i]) ?? "";
+    const v = staticValue(argv[i]) ?? "";
     const glued = /^--eval=(.*)$/s.exec(v);
     const macro = glued ? argv[i] : v === "--eval" || v === "-E" ? argv[++i] : null;
     if (!macro) continue;
@@ -154,16 +150,16 @@ function afterSeparator(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
   const sub = args.findIndex((w) => w.kind === "static" && !w.value.startsWith("-"));
-  const verb = value(args[sub]) ?? "";
+  const verb = staticValue(args[sub]) ?? "";
   if (name === "launchctl" && (verb === "asuser" || verb === "bsexec")) {
     if (args[sub + 2]) run.stage(args.slice(sub + 2), `launchctl ${verb}`);
     return;
   }
   const runs = name === "zellij"
-    ? verb === "run" || (verb === "action" && value(args[sub + 1]) === "new-pane")
+    ? verb === "run" || (verb === "action" && staticValue(args[sub + 1]) === "new-pane")
     : verb === "submit";
   if (!runs) return;
-  const end = args.findIndex((w, i) => i > sub && value(w) === "--");
+  const end = args.findIndex((w, i) => i > sub && staticValue(w) === "--");
   if (end >= 0 && end + 1 < args.length) run.stage(args.slice(end + 1), `${name} ${verb}`);
   else if (end < 0) run.stage([unknownWord(`(the command ${name} ${verb} runs)`)], name);
 }

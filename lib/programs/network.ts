@@ -128,23 +128,6 @@ function fileType(address: string): boolean {
 }
 
 /**
- * Run `text` with its standard input and output on the connection: a shell or interpreter among
- * its stages reads its commands from there (`nc -e /bin/sh`, `socat … EXEC:bash`), which no one
- * can know.
- */
-function connected(run: Runner, text: Word, origin: string, cwds: (string | null)[]): void {
-  if (text.kind !== "static") {
-    run.stage([unknownWord(`(a command ${text.text} names)`)], origin);
-    return;
-  }
-  for (const cwd of cwds) {
-    const stages = run.analyze(text.value, cwd, origin);
-    if (stages === null) run.stage([unknownWord(`(a command ${text.text} names)`)], origin, [cwd]);
-    else for (const s of stages) run.more({ ...s, piped: true });
-  }
-}
-
-/**
  * The commands socat's `EXEC:`/`SYSTEM:` addresses run (the text up to the address's options);
  * an address not known statically whose type may be one of them runs a command not known.
  */
@@ -161,7 +144,8 @@ function socatRuns(stage: Stage, run: Runner): void {
     const command = w.value.slice(w.value.indexOf(":") + 1);
     // (Quoted text may hold the option separator: then the whole rest is the command.)
     const text = /["']/.test(command) ? command : command.split(",")[0];
-    connected(run, literal(text), "socat", stage.cwds);
+    // (What it runs has the connection as its standard input: a shell there reads it.)
+    run.shell(literal(text), "socat", { input: true });
   }
 }
 
@@ -176,7 +160,7 @@ const NETCAT: OptionCommandSpec = {
 function netcatRuns(stage: Stage, run: Runner): void {
   for (const [value, how] of commandOptions(NETCAT, stage.argv.slice(1))) {
     if (how === "file") run.command(value, how, "netcat");
-    else connected(run, value, "netcat", stage.cwds);
+    else run.shell(value, "netcat", { input: true });
   }
 }
 

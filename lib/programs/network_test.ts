@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { adversarialCtx, checkTable, denyList } from "../testing_adversarial.ts";
-import { bash } from "../testing.ts";
+import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
 import type { Action } from "../types.ts";
 import { socatFiles } from "./network.ts";
 import { literal, unknownWord } from "./words.ts";
@@ -45,20 +44,11 @@ Deno.test("network relays: the commands they run and the files they open are jud
 });
 
 Deno.test("network relays: everyday use stays allowed under a deny-list", async () => {
-  for (
-    const command of [
-      "nc -zv localhost 5432",
-      "nc -l 8080 > received.bin",
-      "socat TCP-LISTEN:8080,fork TCP:localhost:3000",
-      "socat - UNIX-CONNECT:/var/run/docker.sock",
-      "socat -u OPEN:notes.txt TCP:localhost:9000",
-    ]
-  ) {
-    const v = await bash(denyList, adversarialCtx, command);
-    assert.equal(
-      v.action,
-      "allow",
-      `${command}: ${JSON.stringify(v.stages.map((s) => s.command))}`,
-    );
-  }
+  await checkEveryday([
+    "nc -zv localhost 5432",
+    "nc -l 8080 > received.bin",
+    "socat TCP-LISTEN:8080,fork TCP:localhost:3000",
+    "socat - UNIX-CONNECT:/var/run/docker.sock",
+    "socat -u OPEN:notes.txt TCP:localhost:9000",
+  ], denyList);
 });

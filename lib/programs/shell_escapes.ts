@@ -15,7 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, unknownWord } from "./words.ts";
 
 /** How each language writes a shell escape on a line (the command is the first group). */
 const ESCAPES: Record<string, RegExp[]> = {
@@ -62,7 +62,7 @@ function runText(language: string, text: Word, run: Runner, origin: string): voi
  * a redirected file (not /dev/null) or a pipe, not known.
  */
 function standardInput(language: string, stage: Stage, run: Runner, origin: string): void {
-  const doc = stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const doc = inputDocument(stage);
   const input = stage.redirects.find((r) =>
     (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
     !(r.target?.kind === "static" && r.target.value === "/dev/null")

@@ -13,7 +13,7 @@ import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = [...DECLARATION_BUILTINS];
@@ -53,11 +53,6 @@ function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null
   return null;
 }
 
-/** A here-document or here-string that feeds a stage's standard input. */
-function document(stage: Stage) {
-  return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
-}
-
 /**
  * What `crontab` makes cron run later: the commands of the table it installs, read from a heredoc
  * or here-string (each line's command after its five time fields or `@reboot`-style one), not
@@ -83,7 +78,7 @@ function crontabRuns(stage: Stage, run: Runner): void {
       return;
     } else if (!a.value.startsWith("-") || a.value === "-") operand = a;
   }
-  const doc = document(stage);
+  const doc = inputDocument(stage);
   const body = doc?.body;
   if ((operand === null || operand.value === "-") && body?.kind === "static") {
     for (const line of body.value.split("\n")) {
@@ -142,7 +137,7 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
   // Commands from stdin: a heredoc or here-string we can read, else a pipe or a file we
   // cannot (`bash < script.sh` runs the script, `bash < <(curl …)` what curl fetches).
-  const doc = document(stage);
+  const doc = inputDocument(stage);
   const input = stage.redirects.find((r) =>
     (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
     !(r.target?.kind === "static" && r.target.value === "/dev/null")
@@ -390,7 +385,7 @@ export const SHELL_PROGRAMS: Program[] = [
     names: ["at", "batch"],
     runs: (stage, run) => {
       const name = programName(stage.argv[0]);
-      const doc = document(stage);
+      const doc = inputDocument(stage);
       if (doc?.body) run.shell(doc.body, name);
       else run.stage([unknownWord("(commands for later)")], name);
     },

@@ -30,7 +30,7 @@ export interface Runner {
   /** A command the program runs with these words (expanded in turn). */
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void;
   /** Shell text the program runs (`sh -c TEXT`), analysed in each cwd. */
-  shell(text: Word, origin: string, cwds?: (string | null)[]): void;
+  shell(text: Word, origin: string, opts?: ShellOptions): void;
   /** A command an option names, run as `how` says. */
   command(value: Word, how: How, origin: string): void;
   /** `NAME=value` words that become the environment of what runs (`env PAGER=… git log`). */
@@ -115,6 +115,17 @@ export interface Listing {
  * program's `lists` facet: null when it may print anything else.
  */
 export type ListingOf = (stage: Stage) => Listing[] | null;
+
+/** Where and how shell text a program runs is run. */
+export interface ShellOptions {
+  /** The directories it runs in. @default the stage's cwds */
+  cwds?: (string | null)[];
+  /**
+   * Its standard input is a stream no one reads here (a network connection: `nc -e /bin/sh`):
+   * a shell or interpreter among its commands reads commands from it. @default false
+   */
+  input?: boolean;
+}
 
 /**
  * A file a program's arguments or input name (see `Program.namedFiles`): a path below the cwd

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Listed, Stage, Word } from "../shell/model.ts";
+import type { Listed, Redirect, Stage, Word } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 import { shellQuote } from "../shell/words.ts";
 import type { ListingOf } from "./spec.ts";
@@ -88,6 +88,11 @@ export function linesFrom(words: Word[], from: number, form: "argv" | "joined"):
     if (words[i].kind === "static") out.push(commandLine(words.slice(i), form));
   }
   return out;
+}
+
+/** The here-document or here-string that feeds a stage's standard input, if one does. */
+export function inputDocument(stage: Stage): Redirect | undefined {
+  return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
 }
 
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */

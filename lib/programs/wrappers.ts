@@ -40,6 +40,10 @@ interface WrapperSpec {
   splitString?: string[];
   /** Short options whose value is optional and only glued (`prlimit -n1024`). */
   gluedOnly?: string;
+  /** What `-5` is (`nice -10 cmd`: an option; env's `-0`: a flag). @default "operand" */
+  numbers?: "option" | "operand" | "cluster";
+  /** Words not starting an option that are its flags (env's lone `-`, its `-i`). */
+  flagWords?: string[];
   /** Options whose value is a command it also runs (`faketime --date-prog`, `valgrind --db-command`). */
   commands?: Record<string, How>;
 }
@@ -89,8 +93,10 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     assignments: true,
     chdir: ["-C", "--chdir"],
     splitString: ["-S", "--split-string"],
+    numbers: "cluster",
+    flagWords: ["-"],
   },
-  nice: { shortWithArg: "n", longWithArg: ["--adjustment"] },
+  nice: { shortWithArg: "n", longWithArg: ["--adjustment"], numbers: "option" },
   nohup: {},
   timeout: {
     shortWithArg: "ks",
@@ -269,8 +275,8 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
       gluedOnly: w.gluedOnly,
       longValued: new Set(w.longWithArg ?? []),
       longFlags: new Set([...(w.longFlags ?? []), "--help", "--version"]),
-      // nice -10 cmd; env -0 is a flag; elsewhere `-5` may be a value (timeout's duration).
-      numbers: name === "nice" ? "option" : name === "env" ? "cluster" : "operand",
+      // (Elsewhere `-5` may be a value: timeout's duration.)
+      numbers: w.numbers ?? "operand",
     };
     grammars.set(name, g);
   }
@@ -327,8 +333,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
         run.environment([args[t.at]]);
         continue;
       }
-      // (env's lone `-` is its `-i`: an empty environment, then the command.)
-      if (name === "env" && v === "-") continue;
+      if (w.flagWords?.includes(v)) continue;
       if (operands > 0) {
         operands--;
         continue;
@@ -349,12 +354,12 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
         run.stage([unknownWord(value.text)], `wrapper:${name}`, cwds);
       } else {
         const text = [name, value.value, commandLine(after, "argv").value].join(" ");
-        run.shell(literal(text), `wrapper:${name}`, cwds);
+        run.shell(literal(text), `wrapper:${name}`, { cwds });
       }
       return;
     }
     if (value && w.shellString?.includes(t.name)) {
-      run.shell(value, `wrapper:${name}`, cwds);
+      run.shell(value, `wrapper:${name}`, { cwds });
       return;
     }
     if (
