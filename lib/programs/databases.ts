@@ -11,18 +11,17 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { inputDocument, literal, programName, unknownWord } from "./words.ts";
+import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** What a stage's standard input holds for a program that reads commands from it. */
 function input(stage: Stage, run: Runner, origin: string, lines: (text: string) => void): void {
-  const doc = inputDocument(stage);
-  const file = stage.redirects.find((r) =>
-    r.kind === "read" && /^0?<$/.test(r.op) &&
-    !(r.target?.kind === "static" && r.target.value === "/dev/null")
-  );
-  if (doc?.body && doc.body.kind === "static") lines(doc.body.value);
-  else if (doc || file || stage.piped) {
-    run.stage([unknownWord(`(commands of ${file?.target?.text ?? "stdin"})`)], origin);
+  const stdin = standardInput(stage);
+  if (stdin.from === "nothing") return;
+  const body = stdin.from === "document" ? stdin.redirect.body : undefined;
+  if (body?.kind === "static") lines(body.value);
+  else {
+    const file = stdin.from === "file" ? stdin.redirect.target?.text : undefined;
+    run.stage([unknownWord(`(commands of ${file ?? "stdin"})`)], origin);
   }
 }
 

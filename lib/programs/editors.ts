@@ -12,7 +12,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { inputDocument, literal, programName, unknownWord } from "./words.ts";
+import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** A value's word: a part of a static word is static; of a dynamic word, not known. */
 function part(w: Word, value: string): Word {
@@ -188,16 +188,12 @@ function vimRuns(stage: Stage, run: Runner): void {
 
 /** Ex mode reads its commands from standard input: a here-document's lines, else unknown. */
 function exInput(stage: Stage, run: Runner, origin: string): void {
-  const doc = inputDocument(stage);
-  const input = stage.redirects.find((r) =>
-    r.kind === "read" && /^0?<$/.test(r.op) &&
-    !(r.target?.kind === "static" && r.target.value === "/dev/null")
-  );
-  if (doc?.body && doc.body.kind === "static") {
-    for (const line of doc.body.value.split("\n")) exCommand(literal(line), run, origin);
-  } else if (doc || input || stage.piped) {
-    run.stage([unknownWord("(Ex commands from stdin)")], origin);
-  }
+  const stdin = standardInput(stage);
+  if (stdin.from === "nothing") return;
+  const body = stdin.from === "document" ? stdin.redirect.body : undefined;
+  if (body?.kind === "static") {
+    for (const line of body.value.split("\n")) exCommand(literal(line), run, origin);
+  } else run.stage([unknownWord("(Ex commands from stdin)")], origin);
 }
 
 // ---------------------------------------------------------------------------------------------

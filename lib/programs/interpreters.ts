@@ -8,7 +8,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program } from "./spec.ts";
-import { inputDocument, literal, programName, unknownWord } from "./words.ts";
+import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -108,8 +108,10 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
     if (!v.startsWith("-")) return null; // a script file
     if (v === "-") break;
   }
-  // No script: code from a heredoc or here-string, else from a pipe.
-  const doc = inputDocument(stage);
+  // No script: code from a heredoc or here-string, else from a pipe or a descriptor (a file on
+  // standard input is a script, read where it lies).
+  const stdin = standardInput(stage);
+  const doc = stdin.from === "document" ? stdin.redirect : undefined;
   if (doc) {
     return {
       interpreter: name,
@@ -118,7 +120,7 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
       source: doc.body && doc.body.kind === "static" ? doc.body.value : null,
     };
   }
-  if (stage.piped) {
+  if (stdin.from === "pipe" || stdin.from === "descriptor" || stdin.from === "several") {
     return { interpreter: name, language: interp.language, via: "stdin", source: null };
   }
   return null;

@@ -12,7 +12,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
-import { inputDocument, literal, unknownWord } from "./words.ts";
+import { literal, standardInput, unknownWord } from "./words.ts";
 
 // ---------------------------------------------------------------------------------------------
 // tmux
@@ -305,9 +305,9 @@ function expectRuns(stage: Stage, run: Runner): void {
     }
   }
   if (script) return;
-  const doc = inputDocument(stage);
-  const file = stage.redirects.find((r) => r.kind === "read" && /^0?<$/.test(r.op));
-  if (doc || file || stage.piped) run.stage([unknownWord("(the Tcl of stdin)")], origin);
+  if (standardInput(stage).from !== "nothing") {
+    run.stage([unknownWord("(the Tcl of stdin)")], origin);
+  }
 }
 
 /** The session runners. */

@@ -15,7 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { inputDocument, literal, programName, unknownWord } from "./words.ts";
+import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** How each language writes a shell escape on a line (the command is the first group). */
 const ESCAPES: Record<string, RegExp[]> = {
@@ -61,16 +61,12 @@ function runText(language: string, text: Word, run: Runner, origin: string): voi
  * The commands a stage reads from its standard input: a here-document's or here-string's, read;
  * a redirected file (not /dev/null) or a pipe, not known.
  */
-function standardInput(language: string, stage: Stage, run: Runner, origin: string): void {
-  const doc = inputDocument(stage);
-  const input = stage.redirects.find((r) =>
-    (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
-    !(r.target?.kind === "static" && r.target.value === "/dev/null")
-  );
-  if (doc?.body) runText(language, doc.body, run, origin);
-  else if (input || stage.piped) {
-    run.stage([unknownWord(`(${language} commands from stdin)`)], origin);
-  }
+function inputCommands(language: string, stage: Stage, run: Runner, origin: string): void {
+  const stdin = standardInput(stage);
+  if (stdin.from === "nothing") return;
+  const body = stdin.from === "document" ? stdin.redirect.body : undefined;
+  if (body) runText(language, body, run, origin);
+  else run.stage([unknownWord(`(${language} commands from stdin)`)], origin);
 }
 
 /** A file of commands (not /dev/null): what it holds is not known. */
@@ -88,7 +84,7 @@ function edRuns(stage: Stage, run: Runner): void {
       run.stage([unknownWord(`(a file or command ${w.text} names)`)], "ed");
     }
   }
-  standardInput("ed", stage, run, "ed");
+  inputCommands("ed", stage, run, "ed");
 }
 
 /** dc: `-e EXPR` (read), `-f FILE` and file operands (not known), else its standard input. */
@@ -107,7 +103,7 @@ function dcRuns(stage: Stage, run: Runner): void {
     else commandFile(w, run, "dc");
     given = true;
   }
-  if (!given) standardInput("dc", stage, run, "dc");
+  if (!given) inputCommands("dc", stage, run, "dc");
 }
 
 /** ftp, lftp and sftp: batch files, lftp's `-c`/`-e` text, and commands on standard input. */
@@ -125,7 +121,7 @@ function clientRuns(stage: Stage, run: Runner): void {
       runText(language, args[++i] ?? literal(""), run, name);
     } else if (language === "lftp" && v === "-f") commandFile(args[++i], run, name);
   }
-  standardInput(language, stage, run, name);
+  inputCommands(language, stage, run, name);
 }
 
 /** ed, dc, ftp, lftp and sftp (sftp's other options are in ssh.ts). */

@@ -13,7 +13,7 @@ import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
-import { inputDocument, literal, programName, unknownWord } from "./words.ts";
+import { inputDocument, literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = [...DECLARATION_BUILTINS];
@@ -137,20 +137,18 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
   // Commands from stdin: a heredoc or here-string we can read, else a pipe or a file we
   // cannot (`bash < script.sh` runs the script, `bash < <(curl …)` what curl fetches).
-  const doc = inputDocument(stage);
-  const input = stage.redirects.find((r) =>
-    (r.kind === "read" || r.kind === "dup") && /^0?<(&|>)?$/.test(r.op) &&
-    !(r.target?.kind === "static" && r.target.value === "/dev/null")
-  );
-  if (doc?.body) run.shell(doc.body, `shell:${name} <<`);
-  else if (input?.kind === "read" && input.target && !stream(input.target)) {
+  const stdin = standardInput(stage);
+  if (stdin.from === "nothing") return;
+  if (stdin.from === "document" && stdin.redirect.body) {
+    run.shell(stdin.redirect.body, `shell:${name} <<`);
+  } else if (stdin.from === "file" && stdin.redirect.target && !stream(stdin.redirect.target)) {
     // A script file on stdin (`bash < script.sh`): read, as `bash script.sh` reads it.
     return;
-  } else if (input) {
-    const from = input.target?.text ?? input.op;
-    run.stage([unknownWord(`(commands of ${from})`)], `shell:${name}`);
-  } else if (doc || stage.piped) {
+  } else if (stdin.from === "pipe" || stdin.from === "document") {
     run.stage([unknownWord("(commands from stdin)")], `shell:${name}`);
+  } else {
+    const from = stdin.redirect ? stdin.redirect.target?.text ?? stdin.redirect.op : "stdin";
+    run.stage([unknownWord(`(commands of ${from})`)], `shell:${name}`);
   }
 }
 

@@ -162,6 +162,39 @@ Deno.test("a shell given a script file reads it as running ./script does; a stre
   ]);
 });
 
+Deno.test("what a program reads as commands is its standard input as bash sets it up", async () => {
+  await checkTable([
+    // A descriptor glued to the operator is no argument (tree-sitter reads `0` as one).
+    ["bash 0<<<'rm -rf build'", "deny", "deny"],
+    ['sh 0<<<"rm -rf build"', "deny", "deny"],
+    ["python3 0<<<'import os; os.system(\"rm -rf build\")'", "deny", "deny"],
+    // A document on another descriptor is not standard input: the pipe is.
+    ["cat notes.txt | bash 3<<'X'\necho hi\nX", "deny", "deny"],
+    ["cat notes.txt | sh 4<<-X\n\techo hi\nX", "deny", "deny"],
+    ["cat notes.txt | bash 3<<<'echo hi'", "deny", "deny"],
+    ["cat notes.txt | ed -s x 3<<<q", "deny", "deny"],
+    // Two sources of standard input: the later one wins, and either may be it.
+    ["bash <<<'echo hi' <notes.txt", "deny", "deny"],
+    ["bash <notes.txt <<<'echo hi'", "deny", "deny"],
+    ["bash <<<'echo hi' 0<&3", "deny", "deny"],
+    ["sh -s <<<'echo hi' <notes.txt", "deny", "deny"],
+    ["sqlite3 x.db <<<'select 1;' <notes.txt", "deny", "deny"],
+    ["ed -s x <<<'q' <notes.txt", "deny", "deny"],
+    ["ex -s x <<<'q' <notes.txt", "deny", "deny"],
+    ["crontab - <<<'* * * * * echo hi' <notes.txt", "deny", "deny"],
+    // A descriptor duplicated onto standard input holds what no one reads here.
+    ["bash 0<&3", "deny", "deny"],
+    ["ed -s x <&5", "deny", "deny"],
+    // What surely is standard input is read; /dev/null and a closed one give nothing.
+    ["bash <<<'ls -la'", "deny", "allow"],
+    ["cat notes.txt | bash <<<'ls' 3<&-", "deny", "allow"],
+    ["bash </dev/null", "deny", "allow"],
+    ["sqlite3 x.db <<<'select 1;' 2>/dev/null", "deny", "allow"],
+    ["ed -s notes.txt <<<'p' 3</dev/null", "deny", "allow"],
+    ["bash <&-", "deny", "allow"],
+  ]);
+});
+
 Deno.test("crontab: the commands of the table it installs run later; listing runs nothing", async () => {
   await checkTable([
     ["crontab <<< '* * * * * rm -rf build'", "deny", "deny"],

@@ -90,9 +90,54 @@ export function linesFrom(words: Word[], from: number, form: "argv" | "joined"):
   return out;
 }
 
-/** The here-document or here-string that feeds a stage's standard input, if one does. */
+/**
+ * What a stage's standard input (fd 0) is, as bash sets it up: its one redirect of fd 0 (a
+ * here-document or here-string, a file, a descriptor), else the pipe before it, else nothing (pi
+ * gives a command no terminal to read). `/dev/null` and a closed fd 0 give nothing. Two redirects
+ * of fd 0 are `several`: the later one wins, and the walk does not keep their order.
+ */
+export type StandardInput =
+  | { from: "document"; redirect: Redirect }
+  | { from: "file"; redirect: Redirect }
+  | { from: "descriptor" | "several"; redirect?: Redirect }
+  | { from: "pipe" | "nothing"; redirect?: undefined };
+
+/** The file descriptor a redirect operator sets up first (`<`, `<<<`, `<>`: 0; `>`, `&>`: 1). */
+function redirectFd(op: string): number {
+  const digits = /^\d+/.exec(op);
+  if (digits) return Number(digits[0]);
+  return op.startsWith("<") ? 0 : 1;
+}
+
+/** What feeds a stage's standard input (see `StandardInput`). */
+export function standardInput(stage: Stage): StandardInput {
+  let found: Redirect | undefined;
+  for (const r of stage.redirects) {
+    if (redirectFd(r.op) !== 0) continue;
+    if (found) return { from: "several", redirect: r };
+    found = r;
+  }
+  if (!found) return { from: stage.piped ? "pipe" : "nothing" };
+  if (found.kind === "heredoc" || found.kind === "herestring") {
+    return { from: "document", redirect: found };
+  }
+  const op = found.op.replace(/^\d+/, "");
+  if (found.kind === "dup") {
+    return op.endsWith("-") ? { from: "nothing" } : { from: "descriptor", redirect: found };
+  }
+  if (found.target?.kind === "static" && found.target.value === "/dev/null") {
+    return { from: "nothing" };
+  }
+  // `<FILE` and `<>FILE` read the file; `0>FILE` and `0<&WORD` are not a file read as commands.
+  return op === "<" || op === "<>"
+    ? { from: "file", redirect: found }
+    : { from: "descriptor", redirect: found };
+}
+
+/** The here-document or here-string that is a stage's standard input, if one is. */
 export function inputDocument(stage: Stage): Redirect | undefined {
-  return stage.redirects.find((r) => r.kind === "heredoc" || r.kind === "herestring");
+  const input = standardInput(stage);
+  return input.from === "document" ? input.redirect : undefined;
 }
 
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */

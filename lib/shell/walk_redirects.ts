@@ -82,6 +82,12 @@ export function redirect(
   stray: (LiteNode | WordGroup)[],
   to: number | null = null,
 ): Redirect[] {
+  if (
+    (node.type === "heredoc_redirect" || node.type === "herestring_redirect") && fdBefore(node)
+  ) {
+    // `0<<<x`: tree-sitter made an argument of the descriptor (see below).
+    ctx.error ??= "a file descriptor the parser read as an argument";
+  }
   if (node.type === "heredoc_redirect") return heredoc(ctx, node, cwds, origin, after, stray);
   if (node.type === "herestring_redirect") {
     const [first, ...rest] = wordGroups(ctx, node, node.namedChildren);
@@ -161,7 +167,9 @@ function heredoc(
     else if (isRedirect(c)) out.push(...redirect(ctx, c, cwds, origin, after, stray));
     else flatten(c, op, after);
   }
-  return [{ op: strip ? "<<-" : "<<", kind: "heredoc", target: null, body }, ...out];
+  // (`3<<E` feeds fd 3, not the command's standard input.)
+  const fd = node.children.find((c) => c?.type === "file_descriptor")?.text ?? "";
+  return [{ op: fd + (strip ? "<<-" : "<<"), kind: "heredoc", target: null, body }, ...out];
 }
 
 /** A heredoc body as the command reads it; its substitutions (unquoted bodies) are stages. */

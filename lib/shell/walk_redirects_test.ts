@@ -1,7 +1,7 @@
 /** Redirects, heredocs and herestrings as bash reads them. */
 import assert from "node:assert/strict";
 import { isFileTarget } from "./model.ts";
-import { commands, NL, stage, stagesOf } from "./analyze_testing.ts";
+import { analyze, commands, NL, stage, stagesOf } from "./analyze_testing.ts";
 
 Deno.test("commands after a heredoc start on the same line are stages", () => {
   assert.deepEqual(commands(`cat <<EOF | sh${NL}rm -rf /${NL}EOF`), ["cat", "sh"]);
@@ -81,4 +81,13 @@ Deno.test("redirects: file targets, fd duplication and device files", () => {
   // Expansions in targets: known ones expand, unknown ones stay visible.
   assert.equal(stage("echo >$HOME/x", "echo > /home/u/x").redirects[0].target!.kind, "static");
   assert.equal(stage("echo > $(echo f)", "echo > $(echo f)").redirects[0].target!.kind, "dynamic");
+});
+
+Deno.test("a heredoc's operator keeps its file descriptor; one read as an argument is an error", () => {
+  const doc = stagesOf(`cat 3<<'E'${NL}x${NL}E`).find((s) => s.origin === "top")!.redirects[0];
+  assert.deepEqual([doc.op, doc.kind], ["3<<", "heredoc"]);
+  for (const cmd of ["bash 0<<<'rm -rf x'", "cat 0<<<x", `cat 0<<E${NL}x${NL}E`]) {
+    assert.ok(analyze(cmd).error, cmd);
+  }
+  assert.equal(analyze("cat a0<<<x").error, null);
 });
