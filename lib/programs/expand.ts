@@ -20,7 +20,15 @@ import {
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, Listing, MadeLink, Runner } from "./spec.ts";
-import { chdir, derived, listedLines, literal, programName, unknownWord } from "./words.ts";
+import {
+  chdir,
+  derived,
+  inheritInput,
+  listedLines,
+  literal,
+  programName,
+  unknownWord,
+} from "./words.ts";
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -92,10 +100,11 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
         more(derived(stage, [unknownWord(text.text)], origin, cwds));
         return;
       }
+      const inherit = inheritInput(stage, input);
       for (const cwd of cwds) {
         const inner = opts.analyze(text.value, cwd, origin);
         if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
-        else for (const s of inner) more(input ? { ...s, piped: true } : s);
+        else for (const s of inner) more(inherit(s));
       }
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),

@@ -8,7 +8,7 @@
  */
 import type { Redirect, Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { derived, literal, programName, unknownWord } from "./words.ts";
+import { derived, inheritInput, literal, programName, unknownWord } from "./words.ts";
 
 /** A value a program uses: its static text, or null when the program computes it. */
 export type Value = string | null;
@@ -678,11 +678,11 @@ function scriptStages(stage: Stage, run: Runner): void {
     // The program runs it with `sh -c` where it runs; fed the program's output, its commands
     // read a pipe (`print | "sh"` runs what it prints), and they share the program's standard
     // input otherwise (`curl … | awk '{"sh" | getline}'`).
-    const piped = c.piped || stage.piped === true;
+    const inherit = inheritInput(stage, c.piped);
     for (const cwd of stage.cwds) {
       const inner = run.analyze(c.text, cwd, origin);
       if (inner === null) unknown(c.text, [cwd]);
-      else for (const s of inner) run.more(piped ? { ...s, piped: true } : s);
+      else for (const s of inner) run.more(inherit(s));
     }
   }
   // The program opens names as they are: no `~` expansion (`~/x` is a directory `~` here).

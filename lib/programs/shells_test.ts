@@ -185,6 +185,22 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     // A descriptor duplicated onto standard input holds what no one reads here.
     ["bash 0<&3", "deny", "deny"],
     ["ed -s x <&5", "deny", "deny"],
+    // A stage with its input redirected reads no pipe, so no listing feeds it.
+    ["find src -name '*.ts' | xargs cat <notes.txt", "ask", "ask"],
+    ["find src -name '*.ts' | xargs cat <<<'/home/user/.ssh/id_rsa'", "ask", "ask"],
+    // A command run by another shares its input: redirected, piped, or given to a function.
+    ["bash -c 'sh' <<<'rm -rf build'", "deny", "deny"],
+    ["eval sh <<<'rm -rf build'", "deny", "deny"],
+    ["cat notes.txt | eval sh", "deny", "deny"],
+    ["awk 'BEGIN{system(\"sh\")}' <<<'rm -rf build'", "deny", "deny"],
+    ["while true; do sh; done <<<'rm -rf build'", "deny", "deny"],
+    ["if true; then bash; fi <<<'rm -rf build'", "deny", "deny"],
+    ["f() { sh; }; f <<<'rm -rf build'", "deny", "deny"],
+    ["f() { sh; }; cat notes.txt | f", "deny", "deny"],
+    // A script file as that input is read where it lies, as `sh < file` is.
+    ["bash -c sh <notes.txt", "deny", "allow"],
+    ["eval sh <notes.txt", "deny", "allow"],
+    ["bash -c 'ls -la' <<<'rm -rf build'", "deny", "allow"],
     // What surely is standard input is read; /dev/null and a closed one give nothing.
     ["bash <<<'ls -la'", "deny", "allow"],
     ["cat notes.txt | bash <<<'ls' 3<&-", "deny", "allow"],

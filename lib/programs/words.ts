@@ -4,7 +4,13 @@
  *
  * @module
  */
-import type { Listed, Redirect, Stage, Word } from "../shell/model.ts";
+import {
+  type Listed,
+  type Redirect,
+  redirectsStdin,
+  type Stage,
+  type Word,
+} from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 import { shellQuote } from "../shell/words.ts";
 import type { ListingOf } from "./spec.ts";
@@ -102,18 +108,11 @@ export type StandardInput =
   | { from: "descriptor" | "several"; redirect?: Redirect }
   | { from: "pipe" | "nothing"; redirect?: undefined };
 
-/** The file descriptor a redirect operator sets up first (`<`, `<<<`, `<>`: 0; `>`, `&>`: 1). */
-function redirectFd(op: string): number {
-  const digits = /^\d+/.exec(op);
-  if (digits) return Number(digits[0]);
-  return op.startsWith("<") ? 0 : 1;
-}
-
 /** What feeds a stage's standard input (see `StandardInput`). */
 export function standardInput(stage: Stage): StandardInput {
   let found: Redirect | undefined;
   for (const r of stage.redirects) {
-    if (redirectFd(r.op) !== 0) continue;
+    if (!redirectsStdin(r)) continue;
     if (found) return { from: "several", redirect: r };
     found = r;
   }
@@ -132,6 +131,24 @@ export function standardInput(stage: Stage): StandardInput {
   return op === "<" || op === "<>"
     ? { from: "file", redirect: found }
     : { from: "descriptor", redirect: found };
+}
+
+/**
+ * How a command a stage runs (`bash -c`, `eval`, awk's `system()`) gets standard input: one
+ * whose own input is neither redirected nor a pipe within its text shares the stage's, its
+ * redirects of fd 0 (`bash -c sh <<<'rm x'` feeds `sh`) or its pipe (with the stage that writes
+ * it). `connection`: the stage's input is a stream no one reads here (`nc -e`, awk's `print |
+ * "cmd"`), given to every command it runs.
+ */
+export function inheritInput(outer: Stage, connection = false): (inner: Stage) => Stage {
+  if (connection) return (s) => (s.piped ? s : { ...s, piped: true });
+  const own = outer.redirects.filter(redirectsStdin);
+  if (!own.length && !outer.piped) return (s) => s;
+  return (s) => {
+    if (s.piped || s.redirects.some(redirectsStdin)) return s;
+    if (own.length) return { ...s, redirects: [...own, ...s.redirects] };
+    return outer.input ? { ...s, piped: true, input: outer.input } : { ...s, piped: true };
+  };
 }
 
 /** The here-document or here-string that is a stage's standard input, if one is. */

@@ -130,6 +130,16 @@ export function staticWord(text: string): Word {
 /** Device files a redirect may name that are no file of the project. */
 const NOT_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
 
+/**
+ * Whether a redirect sets up standard input (fd 0): `<`, `<>`, `<<`, `<<<`, `<&N` and `<&-` without
+ * a descriptor, and any with `0` (`0<f`, `0>&3`). Such a redirect replaces a pipe into the command.
+ */
+export function redirectsStdin(r: Redirect): boolean {
+  const c = r.op.charCodeAt(0);
+  if (c >= 48 && c <= 57) return /^0+[^0-9]/.test(r.op);
+  return c === 60; // "<"
+}
+
 /** Whether a redirect target is a real file (not /dev/null, /dev/stdout, /dev/fd/N, ...). */
 export function isFileTarget(r: Redirect): boolean {
   if (!r.target || (r.kind !== "write" && r.kind !== "read")) return false;

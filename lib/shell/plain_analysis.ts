@@ -49,7 +49,14 @@ import {
   startAfter,
 } from "./cwds.ts";
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
-import type { BashAnalysis, BashEnv, Redirect, Stage, Word } from "./model.ts";
+import {
+  type BashAnalysis,
+  type BashEnv,
+  type Redirect,
+  redirectsStdin,
+  type Stage,
+  type Word,
+} from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { touchedNames } from "./walk_words.ts";
@@ -233,8 +240,10 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
         cwds: r.cwds,
       };
       if (assignments.length) stage.assignments = assignments;
-      if (piped) stage.piped = true;
-      if (feeding && r.pipes === pipes) stage.input = feeding;
+      if (!redirects.some(redirectsStdin)) {
+        if (piped) stage.piped = true;
+        if (feeding && r.pipes === pipes) stage.input = feeding;
+      }
       stages.push(stage);
       if (c === -1 || closing) return i;
       if (!moveOn(r, moves, argv, op, closer)) return -1;

@@ -17,7 +17,14 @@ import {
   startAfter,
   union,
 } from "./cwds.ts";
-import { type BashEnv, type Redirect, type Stage, staticWord, type Word } from "./model.ts";
+import {
+  type BashEnv,
+  type Redirect,
+  redirectsStdin,
+  type Stage,
+  staticWord,
+  type Word,
+} from "./model.ts";
 import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
@@ -154,7 +161,10 @@ export class Walker implements WalkContext {
       const f = this.functions.shift()!;
       const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
       const cwds = f.moves || this.moved ? union(seen, [null]) : seen;
-      this.values.nestedIn(() => this.walk(f.body, cwds, "function", []));
+      // A call may give it any standard input (`f <<<'rm x'`, `curl … | f`): not known.
+      this.values.nestedIn(() =>
+        this.pipedWalk(true, () => this.walk(f.body, cwds, "function", []))
+      );
     }
     return end;
   }
@@ -587,8 +597,11 @@ export class Walker implements WalkContext {
     if (parts.assignments.length || assignments.length) {
       stage.assignments = [...parts.assignments, ...assignments];
     }
-    if (piped) stage.piped = true;
-    if (this.feeding?.node === node.id) stage.input = this.feeding.stage;
+    // (A redirect of its standard input replaces the pipe: `a | b <f` reads f.)
+    if (!stage.redirects.some(redirectsStdin)) {
+      if (piped) stage.piped = true;
+      if (this.feeding?.node === node.id) stage.input = this.feeding.stage;
+    }
     this.stages.push(stage);
     this.lastCommand = { node: node.id, stage };
     if (name?.kind === "static" && readsNames(name.value)) {

@@ -32,7 +32,12 @@ export function redirectsOf(
 ): Redirect[] {
   const own: Redirect[] = [];
   const stray: (LiteNode | WordGroup)[] = [];
-  const list = node.childrenForFieldName("redirect");
+  // (A herestring after a compound command, `while …; done <<<x`, is no `redirect` child to
+  // tree-sitter: every redirect node but the body is one.)
+  const body = node.childForFieldName("body");
+  const list = node.namedChildren.filter((c): c is LiteNode =>
+    !!c && c.id !== body?.id && isRedirect(c)
+  );
   list.forEach((c, i) => {
     // Escaped blanks after the last one are bash's (tree-sitter ends the statement before).
     const to = i === list.length - 1 ? trailingBlanks(node) : null;
@@ -40,7 +45,6 @@ export function redirectsOf(
   });
   if (stray.length) {
     // They are arguments of the command the redirect follows; after a group, bash refuses them.
-    const body = node.childForFieldName("body");
     const command = body && lastCommand(body);
     if (command) (ctx.strayWords ??= new Map()).set(command.id, stray);
     else ctx.error ??= "words after a redirect that no command takes";
