@@ -59,7 +59,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["constructor -e 'ls build'", "deny", "allow"],
   // Environment prefixes that change what runs.
   ["LD_PRELOAD=/tmp/x.so cat notes.txt", "deny", "allow"],
-  ["PATH=.:$PATH ls", "deny", "ask"],
+  ["PATH=.:$PATH ls", "deny", "deny"],
   ["GIT_EXTERNAL_DIFF=./x.sh git diff", "deny", "allow"],
   ["PAGER='sh -c id' git log", "deny", "allow"],
   // Wrappers.
@@ -277,6 +277,15 @@ const HOSTILE: [string, Action, Action][] = [
   ["export PS1='$(whoami)@$(hostname):'", "deny", "allow"],
   ["GIT_EXTERNAL_DIFF=rm git diff", "deny", "deny"],
   ["BASH_ENV=./x.sh bash -c ls", "deny", "deny"],
+  // Where programs are found: a PATH the command sets, bash's tables of paths and aliases.
+  ["PATH=.; ls y", "deny", "deny"],
+  ["PATH=. ls y", "deny", "deny"],
+  ["export PATH=/tmp/evil:$PATH; ls", "deny", "deny"],
+  ["env PATH=/tmp/evil ls", "deny", "deny"],
+  ["BASH_CMDS[ls]=/bin/rm; ls y", "deny", "deny"],
+  ["BASH_CMDS=([ls]=/bin/rm); ls y", "deny", "deny"],
+  ["BASH_ALIASES[ls]=rm; ls y", "deny", "deny"],
+  ["BASH_CMDS[cat]=/usr/bin/tee; cat notes.txt", "deny", "deny"],
   [`bash -c "PAGER='rm -rf build'; git log"`, "deny", "deny"],
   ["git -C . -c core.pager='rm -rf build' log", "deny", "deny"],
   ["git --config-env=core.pager=CMD log", "deny", "deny"],

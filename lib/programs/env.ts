@@ -61,13 +61,17 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * Environment variables that make a program run commands from elsewhere: a file bash or sh
  * sources first; git settings (which can hold commands), git's own programs, another repository
  * or config directory (its hooks and settings), a template directory (hooks `git init` installs);
+ * the directories programs are found in (`PATH=. ls` runs `./ls`) and bash's own tables of
+ * command paths and aliases (`BASH_CMDS[ls]=/bin/rm`, as `hash -p` sets);
  * options read from the environment that can name commands (`MAKEFLAGS=--eval=…`,
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`); psql's start-up file (its `\!` runs commands).
  */
 export const CODE_ENV =
-  /^(BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
+/** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */
+export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
 /** A substitution in a value: `$(…)`, `` `…` ``. */
 const SUBSTITUTION = /\$\(|`/;
 
@@ -103,7 +107,7 @@ export function programVariable(name: string): boolean {
 
 /** Whether a `NAME=value` text assigns a variable whose value some program runs. */
 export function carriesCommand(assignment: string): boolean {
-  if (EXPORTED_FUNCTION.test(assignment)) return true;
+  if (EXPORTED_FUNCTION.test(assignment) || COMMAND_TABLE_ELEMENT.test(assignment)) return true;
   const m = ASSIGNED.exec(assignment);
   if (m === null) return false;
   if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);

@@ -198,7 +198,12 @@ function environment(run: Runner, words: Word[]): void {
       } else if (w.kind !== "static") run.stage([unknownWord(w.text)], "env function");
       continue;
     }
-    const m = ASSIGNED.exec(w.value)!;
+    const m = ASSIGNED.exec(w.value);
+    if (m === null) {
+      // An element of bash's command tables (`BASH_CMDS[ls]=/bin/rm`): a name runs another program.
+      run.stage([unknownWord(`(commands ${w.text} brings in)`)], "env");
+      continue;
+    }
     const variable = m[1];
     let value = w.value.slice(m[0].length);
     const origin = `env ${variable}`;
