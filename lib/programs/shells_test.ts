@@ -26,6 +26,19 @@ Deno.test("builtins that evaluate text run the commands in its subscripts", asyn
     ['unset -v "b[\\`sudo id\\`]"', "deny", "deny"],
     ["[[ 'b[$(rm y)]' -eq 1 ]]", "deny", "deny"],
     ['[[ 1 -lt "c[$(cat ~/.ssh/id_rsa)]" ]]', "deny", "deny"],
+    // An indexed array's subscript is arithmetic with its quotes removed, wherever it is read.
+    ["echo ${a['$(rm y)']}", "deny", "deny"],
+    ["echo ${a['$(rm -rf ~)']:-default}", "deny", "deny"],
+    [`echo "\${a['$(rm y)']}" \${#a['$(rm y)']}`, "deny", "deny"],
+    ["echo ${a[$'\\x24(rm y)']}", "deny", "deny"],
+    ["echo ${a['`rm y`']}", "deny", "deny"],
+    ["a=(1); a['$(rm y)']=1", "deny", "deny"],
+    // The `[` builtin reads the name `-v` is given.
+    ["[ -v 'a[$(rm y)]' ]", "deny", "deny"],
+    ["[ -z x -o -v 'a[$(rm y)]' ]", "deny", "deny"],
+    // An associative array's subscript is a string; plain subscripts run nothing.
+    ["declare -A m; echo ${m['$(rm y)']}", "deny", "allow"],
+    ['echo ${a[1]} ${a[-1]} "${a[@]}" && [ -v HOME ] && [ -f x -a -d y ]', "allow", "allow"],
   ]);
 });
 

@@ -70,6 +70,19 @@ function subscript(node: LiteNode): [string, string] {
   return [node.namedChildren[0]?.text ?? "", t.slice(t.indexOf("[") + 1, t.lastIndexOf("]"))];
 }
 
+/**
+ * Note a subscript of an array bash may take as indexed (`${a['$(cmd)']}`, `a['$(cmd)']=1`): it
+ * removes the quotes and evaluates the index as arithmetic, which runs what the quotes hid from
+ * the walk (`$(…)`, backticks, `$'\x24(…)'`). An associative array's is a string.
+ */
+function noteSubscript(ctx: WalkContext, s: [string, string]): void {
+  ctx.evaluation.subscripts.push(s);
+  const index = s[1];
+  if (/['\\]/.test(index) && /[$`]/.test(index.replace(/['"\\]/g, ""))) {
+    (ctx.evaluation.quotedCode ??= []).push(s[0]);
+  }
+}
+
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
 export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
   if (!ev) return null;
@@ -129,7 +142,7 @@ export function assigned(ctx: WalkContext, node: LiteNode): void {
   if (target?.type === "subscript") {
     const s = subscript(target);
     name = s[0];
-    ctx.evaluation.subscripts.push(s);
+    noteSubscript(ctx, s);
   }
   if (val?.type === "array") {
     // `a=([i]=v …)`: an indexed array's subscripts are arithmetic, even quoted ones.
@@ -188,13 +201,19 @@ export function arithmeticCode(ctx: WalkContext, text: string, cwds: Cwds): void
 }
 
 /** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */
-export function testEvaluation(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
-  // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing.)
-  if (node.type === "test_command" && node.children[0]?.type !== "[[") return;
+export function testEvaluation(
+  ctx: WalkContext,
+  node: LiteNode,
+  cwds: Cwds,
+  builtin = node.type === "test_command" && node.children[0]?.type !== "[[",
+): void {
+  // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing but the
+  // name `-v` reads: `[ -v 'a[$(cmd)]' ]` runs cmd.)
+  if (builtin && !node.text.includes("-v")) return;
   for (const c of node.namedChildren) {
     if (c.type === "binary_expression" || c.type === "unary_expression") {
       const op = c.children.find((k) => k.type === "test_operator")?.text ?? "";
-      if (ARITHMETIC_TESTS.has(op)) {
+      if (ARITHMETIC_TESTS.has(op) && !builtin) {
         ctx.evaluation.texts.push(c.text);
         // A quoted operand is arithmetic too: `[[ 'a[$(cmd)]' -eq 1 ]]` runs cmd.
         for (const side of c.namedChildren) {
@@ -208,7 +227,7 @@ export function testEvaluation(ctx: WalkContext, node: LiteNode, cwds: Cwds): vo
         ctx.evaluation.texts.push(operand?.text ?? "");
       }
     }
-    testEvaluation(ctx, c, cwds);
+    testEvaluation(ctx, c, cwds, builtin);
   }
 }
 
@@ -222,7 +241,7 @@ export function expansionEvaluation(ctx: WalkContext, node: LiteNode): void {
       // The offset and length after the `:` are arithmetic.
       ctx.evaluation.texts.push(kids.slice(i + 1).map((c) => c.text).join(" "));
       break;
-    } else if (k.type === "subscript") ctx.evaluation.subscripts.push(subscript(k));
+    } else if (k.type === "subscript") noteSubscript(ctx, subscript(k));
     else if (k.type === "@" && kids[i + 1]?.text === "P") {
       ctx.error ??= "a prompt expansion (${x@P}) runs the command substitutions in its value";
     }
