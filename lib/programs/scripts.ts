@@ -599,8 +599,10 @@ function sedCommand(c: Cursor, cmd: string, out: ScriptEffects): string | null {
     // A bare `e` runs the pattern space.
     out.commands.push({ text: line.trim() ? line : null, piped: false });
   } else if (cmd === "b" || cmd === "t" || cmd === "T" || cmd === ":" || cmd === "v") {
-    // A label (or v's version): to `;` or the end of the line.
-    while (c.i < c.src.length && c.src[c.i] !== "\n" && c.src[c.i] !== ";") c.i++;
+    // A label (or v's version): GNU sed ends it at a blank, `;` or the end of the line, and
+    // reads what follows as commands (`:a e rm x` runs rm).
+    blanks(c);
+    while (c.i < c.src.length && !/[\s;]/.test(c.src[c.i])) c.i++;
   } else if (cmd === "l" || cmd === "L" || cmd === "q" || cmd === "Q") {
     blanks(c);
     while (/[0-9]/.test(c.src[c.i] ?? "")) c.i++;

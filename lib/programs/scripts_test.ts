@@ -106,6 +106,11 @@ Deno.test("sed: w, W, s///w write; r, R read; e and s///e run", () => {
   assert.deepEqual(sed("w a; p", "f"), ["write a; p"]);
   assert.deepEqual(sed("/x/{w a\np\n}", "f"), ["write a"]);
   assert.deepEqual(sed("w /dev/stdout", "f"), []);
+  // A label ends at a blank: what follows is a command (GNU sed runs `:a e rm x`'s rm).
+  assert.deepEqual(sed(":a e rm -rf .pi", "f"), ["run rm -rf .pi"]);
+  assert.deepEqual(sed(":x r .env", "f"), ["read .env"]);
+  assert.deepEqual(sed("-n", "b end ; w out", "f"), ["write out"]);
+  assert.deepEqual(sed("t  x w out", "f"), ["write out"]);
 });
 
 Deno.test("sed: addresses, s and y parts, text and labels hide no commands", () => {
@@ -118,6 +123,7 @@ Deno.test("sed: addresses, s and y parts, text and labels hide no commands", () 
   assert.deepEqual(sed("1a write this down", "f"), []);
   assert.deepEqual(sed("/x/i\\\nread me\\\nand this", "f"), []);
   assert.deepEqual(sed(":a;N;$!ba;s/\\n/ /g", "f"), []);
+  assert.deepEqual(sed(":a s/x/y/;ta", "f"), []);
   assert.deepEqual(sed("/start/,/end/!d", "f"), []);
   assert.deepEqual(sed("0~3 p", "f"), []);
   assert.deepEqual(sed("5q", "f"), []);
