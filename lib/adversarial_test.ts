@@ -549,6 +549,17 @@ const HOSTILE: [string, Action, Action][] = [
   ],
   [Array.from({ length: 30 }, () => "ls").join(" | ") + " | sh", "deny", "deny"],
   ["git status && git diff && git log --oneline | head && rm -rf build", "deny", "deny"],
+  // A value glued to a short option is the program's as the same value spaced is: by the
+  // program's grammar where it is known, else the rest of the word after its letter.
+  ["xargs -akeys/id_rsa echo", "deny", "deny"],
+  ["sort -o.env notes.txt", "deny", "deny"],
+  ["grep -f.env notes.txt", "deny", "deny"],
+  ["ssh -ikeys/id_rsa host", "deny", "deny"],
+  ["wget -O.env http://x", "deny", "deny"],
+  ["hexdump -f.env notes.txt", "deny", "deny"],
+  ["tar -tf x.tar -T.env", "deny", "deny"],
+  ["file -f.env", "deny", "deny"],
+  ["git blame -S.env notes.txt", "deny", "deny"],
 ];
 
 /** Everyday agent commands that must stay allowed under the read-only `$safe-bash` policy. */

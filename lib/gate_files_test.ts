@@ -208,6 +208,9 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "ln -s ~/.pi/agent/extensions e && cp evil.jsonc e/pi-controls.jsonc",
       "D=.pi/extensions; echo x > $D/pi-controls.jsonc",
       "for f in .pi/extensions/pi-controls.jsonc; do echo x > $f; done",
+      "cp -t.pi/extensions evil.jsonc",
+      "sort -o.pi/extensions/pi-controls.jsonc evil.jsonc",
+      "patch -d.pi -p1 -i fix.diff",
     ];
     const missed: string[] = [];
     for (const command of commands) {

@@ -13,6 +13,7 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { isLong, readOptions } from "../programs/argv.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
 import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
@@ -224,6 +225,44 @@ function embeddedValue(value: string): string | null {
   if (!value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
   return glued ? glued[1] : null;
+}
+
+/**
+ * The values glued to short options of a program whose options are known (`sort -o.env`, `cp
+ * -tkeys`, `xargs -akeys/id_rsa`, `tar -xf a.tar -C.pi`): each is a word the program may open, as
+ * the same value in a word of its own is; `at` is the argv position. Of a program whose options
+ * are not known, a word's letter may be such an option: the rest of the word after it, when it
+ * has a `.`, `/` or `~` (`-o.env`, `-akeys/id_rsa`; a cluster of letters, `-la`, is not read so).
+ * A value with no letter, `.`, `/` or `~` (`-n5`, `-t,`) names no file worth a lookup; one the
+ * word's embedded value already names is not repeated.
+ */
+function gluedValues(argv: Word[]): { at: number; value: string }[] {
+  let any = false;
+  for (let i = 1; i < argv.length && !any; i++) {
+    const w = argv[i];
+    any = w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-";
+  }
+  if (!any) return [];
+  const grammar = programOf(argv[0])?.options;
+  const out: { at: number; value: string }[] = [];
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const add = (at: number, value: string) => {
+    if (/[A-Za-z./~]/.test(value) && embeddedValue(values[at]!) !== value) {
+      out.push({ at: at + 1, value });
+    }
+  };
+  if (!grammar) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === "--") break;
+      if (v !== null && /^-[A-Za-z][^-=][^=]*$/.test(v) && /[./~]/.test(v)) add(i, v.slice(2));
+    }
+    return out;
+  }
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "valued" && t.glued !== undefined && !isLong(t)) add(t.at, t.glued);
+  }
+  return out;
 }
 
 /** `TYPE:path`: a name, a colon, then a path by its shape (absolute, `~/`, `./`, `../`). */
@@ -583,6 +622,11 @@ export function stageTargets(
     // (A process substitution is a pipe, not a file.)
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
     wordTargets(w, stage.cwds, "argument", ctx, asWords);
+  }
+  for (const { at, value } of gluedValues(argv)) {
+    if (strings.has(at) || at === code || text?.has(argv[at]) === true) continue;
+    const w = argv[at];
+    wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, asWords);
   }
   for (const t of namedFiles(stage, ctx)) out.push(t);
   // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
