@@ -13,7 +13,7 @@ import {
   runBash,
   seededRandom,
 } from "../testing.ts";
-import { extCommand } from "./git.ts";
+import { blobPath, extCommand } from "./git.ts";
 
 const parser = await loadBashParser();
 
@@ -341,5 +341,33 @@ Deno.test("git: clean and stash -u without a pathspec remove what is below the c
     ["git stash", "allow"],
     ["git stash pop", "allow"],
     ["git status", "allow"],
+  ]);
+});
+
+Deno.test("git: every blob name of a protected file reads it (gitrevisions)", async () => {
+  await checkTable([
+    ["git show @:.env", "deny", "deny"],
+    ["git show :0:.env", "deny", "deny"],
+    ["git show :.env", "deny", "deny"],
+    ["git show HEAD@{0}:.env", "deny", "deny"],
+    ["git show stash@{0}:.env", "deny", "deny"],
+    ["git show 'HEAD@{2 days ago}:.env'", "deny", "deny"],
+    ["git log -L1,5:.env", "deny", "deny"],
+    ["git log -L 1,5:.env", "deny", "deny"],
+    ["git log -L:main:.env", "deny", "deny"],
+    ["git cat-file --batch <<< 'HEAD:.env'", "deny", "deny"],
+    // Names on a stream no one reads here: not known.
+    ["echo HEAD:.env | git cat-file --batch", "ask", "ask"],
+  ]);
+  assert.deepEqual(
+    ["HEAD~2:a/b", "origin/main:x", ":1:y", ":z", ":/fix", "https://h/x", "HEAD"].map(blobPath),
+    ["a/b", "x", "y", "z", null, null, null],
+  );
+  await checkEveryday([
+    "git show HEAD:src/main.ts",
+    "git log -L 10,20:src/main.ts",
+    "git show :/fix",
+    "git grep -L foo",
+    "git cat-file --batch-check <<< 'HEAD:src/main.ts'",
   ]);
 });
