@@ -470,6 +470,15 @@ Deno.test("a tree read limited to names reaches the name globs those may be", as
     ["rg KEY -g=!*.env src", "allow"],
     ["rg --files --glob=*.env", "allow"],
     ["rg KEY src", "allow"],
+    // A bracket expression, braces, and the globs of a type rg is told of.
+    ["grep -r --include='.[e]nv' KEY .", "ask"],
+    ["grep -r --include='.[!x]nv' KEY .", "ask"],
+    ["rg -g '{.env,x}' KEY", "ask"],
+    ["rg --hidden --type-add 'x:*.env' -tx KEY .", "ask"],
+    ["rg --type-add 'x:*.py,.env' -tx KEY .", "ask"],
+    ["rg -g '*.{ts,js}' KEY", "allow"],
+    ["rg --type-add 'web:*.{html,css}' -tweb KEY", "allow"],
+    ["grep -r --include='[a-z]*.py' KEY .", "allow"],
   ]);
 });
 

@@ -247,13 +247,42 @@ function findProtection(config: Config, path: string, home: string): { read: Fou
  */
 function bashGlobMatches(word: string, name: string, dots: boolean): boolean {
   if (!dots && name.startsWith(".") && !word.startsWith(".")) return false;
-  const re = new RegExp(
-    "^" +
-      word.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]") +
-      "$",
-    "u",
-  );
-  return re.test(name);
+  return new RegExp("^" + filterSource(word) + "$", "u").test(name);
+}
+
+/**
+ * A filter's name glob as a regular expression's source: `*`, `?`, a bracket expression
+ * (`.[e]nv`, `[!a]`), and `{a,b}` alternatives (rg's globs; grep's braces are themselves, in no
+ * protected name). Unbalanced braces are read as text.
+ */
+function filterSource(glob: string): string {
+  let out = "";
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "[") {
+      const close = glob.indexOf("]", i + 2);
+      if (close < 0) {
+        out += "\\[";
+        continue;
+      }
+      let body = glob.slice(i + 1, close);
+      const negated = body[0] === "!" || body[0] === "^";
+      if (negated) body = body.slice(1);
+      out += (negated ? "[^/" : "[") + body.replace(/[\\\]^]/g, "\\$&") + "]";
+      i = close;
+    } else if (c === "{") {
+      braces++;
+      out += "(?:";
+    } else if (c === "," && braces > 0) out += "|";
+    else if (c === "}" && braces > 0) {
+      braces--;
+      out += ")";
+    } else out += c.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
+  }
+  return braces > 0 ? glob.replace(/[\\^$.|+()[\]{}*?]/g, "\\$&") : out;
 }
 
 /**

@@ -173,6 +173,11 @@ function includes(spec: SearchSpec, names: ReadonlySet<string>): (argv: Word[]) 
       // (A value not known may name anything: every name.)
       if (value === null || (t.valueAt !== undefined && args[t.valueAt].kind !== "static")) {
         out.push("*");
+      } else if (t.name === "--type-add" && value !== undefined) {
+        // `NAME:GLOB,GLOB` defines a type whose files `-t NAME` reads (`NAME:include:…` joins
+        // types already defined: their names are no protected ones).
+        const globs = value.slice(value.indexOf(":") + 1);
+        if (!globs.startsWith("include:")) out.push(...globs.split(","));
       } else if (value !== undefined && !value.startsWith("!")) {
         out.push(value);
         // (rg's `--iglob` matches in any case.)
@@ -187,7 +192,7 @@ function includes(spec: SearchSpec, names: ReadonlySet<string>): (argv: Word[]) 
   };
 }
 
-const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob"]));
+const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob", "--type-add"]));
 
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [

@@ -15,7 +15,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
-import type { Program, Runner } from "./spec.ts";
+import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { chdir, literal, programName, unknownWord } from "./words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
@@ -345,6 +345,28 @@ function nixShell(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * Options that make npm's listings write files or read a config (which may be any file): its
+ * log directory, cache and config files.
+ */
+const NPM_WRITES: ReadOnlyCheck = {
+  long: ["--logs-dir", "--cache", "--userconfig", "--globalconfig", "--prefix"],
+};
+/** npm's listings as `$safe-bash` allows them. */
+const NPM_READ_ONLY: Record<string, ReadOnlyCheck> = {
+  list: NPM_WRITES,
+  ls: NPM_WRITES,
+  view: NPM_WRITES,
+};
+/** Options that make pip write a file: its log (appended), its cache. */
+const PIP_WRITES: ReadOnlyCheck = { long: ["--log", "--log-file", "--cache-dir"] };
+/** pip's listings as `$safe-bash` allows them. */
+const PIP_READ_ONLY: Record<string, ReadOnlyCheck> = {
+  list: PIP_WRITES,
+  show: PIP_WRITES,
+  freeze: PIP_WRITES,
+};
+
 /** The package and environment runners. */
 export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
   // Their other subcommands run nothing they are given (`npm test`, `uv pip install`): the
@@ -353,7 +375,10 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
   ...Object.entries(RUNNERS).map(([name, spec]): Program => ({
     names: name === "bundle" ? ["bundle", "bundler"] : [name],
     optionCommands: (stage, run) => runnerRuns(name, spec, stage, run),
+    ...(name === "npm" ? { readOnly: NPM_READ_ONLY } : {}),
   })),
+  // pip's listings ($safe-bash's `pip list`, `pip show`, `pip freeze`).
+  { names: ["pip", "pip3"], readOnly: PIP_READ_ONLY },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
     runs: (stage, run) =>

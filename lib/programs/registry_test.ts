@@ -180,7 +180,21 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   chgrp: { followsLinks: "chgrp -RL g d" },
   date: { readOnly: { "": "date -s now" } },
   // Package and environment runners, build tools (package_runners.ts).
-  npm: { optionCommands: "npm exec -- rm x" }, pnpm: { optionCommands: "pnpm exec rm x" }, yarn: { optionCommands: "yarn dlx rm x" },
+  npm: {
+    optionCommands: "npm exec -- rm x",
+    readOnly: {
+      list: "npm list --logs-dir=/tmp/l",
+      ls: "npm ls --cache /tmp/c",
+      view: "npm view x --userconfig=.env",
+    },
+  },
+  pip: {
+    readOnly: {
+      list: "pip list --log /tmp/l",
+      show: "pip show x --log-file=/tmp/l",
+      freeze: "pip freeze --cache-dir /tmp/c",
+    },
+  }, pnpm: { optionCommands: "pnpm exec rm x" }, yarn: { optionCommands: "yarn dlx rm x" },
   uv: { optionCommands: "uv run rm x" }, poetry: { optionCommands: "poetry run rm x" }, pipenv: { optionCommands: "pipenv run rm x" },
   pdm: { optionCommands: "pdm run rm x" }, hatch: { optionCommands: "hatch run rm x" }, rye: { optionCommands: "rye run rm x" },
   pixi: { optionCommands: "pixi run rm x" }, conda: { optionCommands: "conda run -n e rm x" }, mamba: { optionCommands: "mamba run rm x" },

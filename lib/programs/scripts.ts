@@ -269,6 +269,31 @@ function endsStatement(t: Tok | undefined): boolean {
 }
 
 /** The effects of one awk program text. */
+/** awk's assignment operators. */
+const AWK_ASSIGN = new Set(["=", "+=", "-=", "*=", "/=", "%=", "^=", "++", "--"]);
+
+/**
+ * Whether the variable or array at `toks[k]` is changed there: assigned (`ARGC=2`, `ARGV[1]=x`,
+ * `ARGC++`, `++ARGC`), deleted, or given whole to a function that may fill it (`split(s, ARGV)`).
+ */
+function changes(toks: Tok[], k: number): boolean {
+  const before = toks[k - 1];
+  if (before?.kind === "punct" && (before.text === "++" || before.text === "--")) return true;
+  if (before?.kind === "name" && before.text === "delete") return true;
+  let at = k + 1;
+  if (toks[at]?.kind === "punct" && toks[at].text === "[") {
+    for (let depth = 0; at < toks.length; at++) {
+      if (toks[at].kind === "punct" && toks[at].text === "[") depth++;
+      else if (toks[at].kind === "punct" && toks[at].text === "]" && --depth === 0) break;
+    }
+    at++;
+  } else if (toks[at]?.kind === "punct" && (toks[at].text === "," || toks[at].text === ")")) {
+    return true;
+  }
+  const next = toks[at];
+  return next?.kind === "punct" && AWK_ASSIGN.has(next.text) && toks[at + 1]?.text !== "=";
+}
+
 export function awkProgram(src: string): ScriptEffects {
   const toks = awkTokens(src);
   if (toks === null) return opaque("an awk program this reader cannot read");
@@ -293,6 +318,11 @@ export function awkProgram(src: string): ScriptEffects {
     }
     if (t.kind === "punct" && t.text === "@") {
       return opaque("a gawk @ directive or indirect call (it may run any function)");
+    }
+    if (t.kind === "name" && (t.text === "ARGV" || t.text === "ARGC") && changes(toks, k)) {
+      // awk opens the files ARGV names when its rules run: a program that sets ARGV or ARGC
+      // (`BEGIN{ARGV[1]=".env"; ARGC=2}`) reads files this reader does not see.
+      return opaque("an awk program that changes ARGV or ARGC (the files it reads)");
     }
     if (t.kind === "punct" && t.text === "(") depth++;
     else if (t.kind === "punct" && t.text === ")") depth--;

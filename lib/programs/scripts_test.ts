@@ -73,6 +73,13 @@ Deno.test("awk: what this reader cannot see is opaque", () => {
   assert.deepEqual(awk(`/unclosed {print}`), ["opaque"]);
   assert.deepEqual(awk(`@include "lib.awk"`), ["opaque"]);
   assert.deepEqual(awk(`BEGIN{f = "system"; @f("ls")}`), ["opaque"]);
+  // The files awk reads are ARGV's: a program that changes it reads files not seen.
+  assert.deepEqual(awk(`BEGIN{ARGV[1]=".env";ARGC=2}1`), ["opaque"]);
+  assert.deepEqual(awk(`BEGIN{ARGV[ARGC++]="k"}1`), ["opaque"]);
+  assert.deepEqual(awk(`BEGIN{n=split(".env",ARGV)}1`), ["opaque"]);
+  assert.deepEqual(awk(`BEGIN{delete ARGV[1]}1`), ["opaque"]);
+  assert.deepEqual(awk(`BEGIN { for (i = 1; i < ARGC; i++) print ARGV[i] }`), []);
+  assert.deepEqual(awk(`NR==1 && ARGV[1]=="x"{print}`), []);
 });
 
 Deno.test("awk: the program comes from the first operand or -e/--source; files make it opaque", () => {
