@@ -560,6 +560,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["tar -tf x.tar -T.env", "deny", "deny"],
   ["file -f.env", "deny", "deny"],
   ["git blame -S.env notes.txt", "deny", "deny"],
+  // Redirects no command takes: a function definition's open at each call, a test's as it runs.
+  ["f(){ cat; } < .env; f", "deny", "deny"],
+  ["f(){ cat; } < keys/id_rsa; f", "deny", "deny"],
+  ["function f { cat; } 2>/dev/null < innocent.txt; f", "deny", "deny"],
+  ["[[ x ]] > .env", "deny", "deny"],
+  ["[ -f x ] >> .env", "deny", "deny"],
 ];
 
 /** Everyday agent commands that must stay allowed under the read-only `$safe-bash` policy. */

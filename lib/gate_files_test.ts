@@ -211,6 +211,14 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "cp -t.pi/extensions evil.jsonc",
       "sort -o.pi/extensions/pi-controls.jsonc evil.jsonc",
       "patch -d.pi -p1 -i fix.diff",
+      "f(){ echo; } > .pi/settings.json; f",
+      "[[ x ]] > .pi/settings.json",
+      // Paths a program lists, each an operand of the stage it feeds.
+      "find .pi -type f | xargs truncate -s0",
+      "find .pi | while read -r f; do : > \"$f\"; done",
+      "find . -name settings.json | xargs truncate -s0",
+      "find . -name '*.json' | xargs sed -i s/a/b/",
+      "git ls-files | xargs sed -i s/a/b/",
     ];
     const missed: string[] = [];
     for (const command of commands) {

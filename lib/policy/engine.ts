@@ -407,7 +407,13 @@ function protect(
   // one applies: whether a stage writes is a question to the preset). A redirect says itself.
   const redirect = target.kind === "redirect";
   const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
-  const below = redirect ? { ...shared.below, write: writes } : shared.below;
+  // (Paths a program listed are each an operand of the stage: what lies below their place at any
+  // depth is reached as `rm -r` reaches it, `find .pi | xargs truncate -s0`.)
+  const below = redirect
+    ? { ...shared.below, write: writes }
+    : target.listed && !shared.below.trees
+    ? { ...shared.below, trees: true }
+    : shared.below;
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {

@@ -47,7 +47,7 @@ import {
   readsNames,
   testEvaluation,
 } from "./walk_evaluation.ts";
-import { commandless, redirect } from "./walk_redirects.ts";
+import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
@@ -288,8 +288,14 @@ export class Walker implements WalkContext {
         );
         return same(cwds);
       }
-      case "function_definition":
+      case "function_definition": {
+        // Its redirects open their files at each call (`f(){ cat; } < .env; f`).
+        const after: [string, LiteNode][] = [];
+        const own = redirectsOf(this, node, cwds, origin, after);
+        commandless(this, node, own, cwds, origin, redirects);
+        if (after.length) this.error ??= "commands after a heredoc of a function definition";
         return this.functionDefinition(node, cwds);
+      }
       case "if_statement":
       case "case_statement":
         // Branches may run or not: every cwd they can reach stays possible.

@@ -51,6 +51,11 @@ export function redirected(ctx: WalkContext, node: LiteNode, at: At): Flow {
     for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
     return flow;
   }
+  if (body.type === "function_definition" || body.type === "test_command") {
+    // No command of its own takes them: a function's redirects open their files at each call
+    // (`f(){ cat; } < .env; f`), a test's as bash runs it (`[[ x ]] > .env`).
+    commandless(ctx, node, own, cwds, origin, redirects);
+  }
   if (!after.length) return ctx.walk(body, cwds, origin, redirects, own);
   // Commands tree-sitter hung in a heredoc: after the statement, grouped as bash groups them.
   const tokens: Token[] = [];
