@@ -215,7 +215,7 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "[[ x ]] > .pi/settings.json",
       // Paths a program lists, each an operand of the stage it feeds.
       "find .pi -type f | xargs truncate -s0",
-      "find .pi | while read -r f; do : > \"$f\"; done",
+      'find .pi | while read -r f; do : > "$f"; done',
       "find . -name settings.json | xargs truncate -s0",
       "find . -name '*.json' | xargs sed -i s/a/b/",
       "git ls-files | xargs sed -i s/a/b/",
