@@ -276,6 +276,17 @@ const HOSTILE: [string, Action, Action][] = [
   ["PS1='`rm -rf build`' bash -i", "deny", "deny"],
   ["export PS1='$(whoami)@$(hostname):'", "deny", "allow"],
   ["GIT_EXTERNAL_DIFF=rm git diff", "deny", "deny"],
+  // A command git or another program gives arguments to: a bare `rm` is `rm` with them.
+  ["GIT_EDITOR=rm git commit", "deny", "deny"],
+  ["EDITOR=rm git commit", "deny", "deny"],
+  ["git -c core.editor=rm commit", "deny", "deny"],
+  ["git -c sequence.editor=rm rebase -i HEAD~1", "deny", "deny"],
+  ["GIT_SSH_COMMAND=rm git fetch", "deny", "deny"],
+  ["git -c alias.x='!rm' x -rf src", "deny", "deny"],
+  ["git -c diff.external=rm diff", "deny", "deny"],
+  ["git -c core.sshCommand=rm fetch", "deny", "deny"],
+  ["GIT_EDITOR=true git commit", "deny", "allow"],
+  ["git -c core.editor='code --wait' commit", "deny", "allow"],
   ["BASH_ENV=./x.sh bash -c ls", "deny", "deny"],
   // Where programs are found: a PATH the command sets, bash's tables of paths and aliases.
   ["PATH=.; ls y", "deny", "deny"],

@@ -95,14 +95,15 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     add: (s) => out.push(s),
     analyze: opts.analyze,
     stage: (argv, origin, cwds) => more(derived(stage, argv, origin, cwds)),
-    shell(text, origin, { cwds = stage.cwds, input = false } = {}) {
+    shell(text, origin, { cwds = stage.cwds, input = false, arguments: given = false } = {}) {
       if (text.kind !== "static") {
         more(derived(stage, [unknownWord(text.text)], origin, cwds));
         return;
       }
       const inherit = inheritInput(stage, input);
+      const source = given ? withArguments(text.value) : text.value;
       for (const cwd of cwds) {
-        const inner = opts.analyze(text.value, cwd, origin);
+        const inner = opts.analyze(source, cwd, origin);
         if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
         else for (const s of inner) more(inherit(s));
       }
@@ -177,8 +178,17 @@ function readable(path: Word, line: LineOf): boolean {
 }
 
 /** A command some option names (see `How`). */
+/**
+ * Shell text a program runs with arguments of its own after it (`$EDITOR FILE`, `git -c
+ * alias.x='!rm' x -rf src`): a placeholder argument after a plain command line. (Text with
+ * other syntax is read as it is: where the arguments go there is its own.)
+ */
+function withArguments(text: string): string {
+  return /^[^;&|<>()`#\n]*[^;&|<>()`#\s\\]\s*$/.test(text) ? `${text} '(its arguments)'` : text;
+}
+
 function optionCommand(run: Runner, value: Word, how: How, origin: string): void {
-  if (how === "shell") run.shell(value, origin);
+  if (how === "shell") run.shell(value, origin, { arguments: true });
   else if (how === "program") run.stage([value, literal("(its arguments)")], origin);
   else if (!(value.kind === "static" && value.value === "/dev/null")) {
     run.stage([unknownWord(`(commands the file ${value.text} may hold)`)], origin);
@@ -219,7 +229,9 @@ function environment(run: Runner, words: Word[]): void {
       run.stage([program, literal("(its arguments)")], origin);
     } else {
       if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
-      run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin);
+      run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin, {
+        arguments: true,
+      });
     }
   }
 }

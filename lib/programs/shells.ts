@@ -237,7 +237,11 @@ function valuedShell(stage: Stage, run: Runner, letter: string, valued: string):
       const c = a.value[j];
       if (c !== letter && !valued.includes(c)) continue;
       const value = j + 1 < a.value.length ? literal(a.value.slice(j + 1)) : args[++i];
-      if (c === letter && value) run.shell(value, `${name} -${letter}`);
+      if (c === letter && value) run.shell(value, `${name} -${letter}`, { arguments: true });
+      else if (c === "W" && value && name !== "mapfile" && name !== "readarray") {
+        // A word list is expanded as words are: its substitutions run (`compgen -W '$(cmd)'`).
+        run.shell(value.kind === "static" ? literal(`: ${value.value}`) : value, `${name} -W`);
+      }
       break;
     }
   }

@@ -44,6 +44,14 @@ Deno.test("builtins that evaluate text run the commands in its subscripts", asyn
 
 Deno.test("builtins that take a command run it", async () => {
   await checkTable([
+    // A callback is given arguments of its own: a bare `rm` there removes them.
+    ["mapfile -t -C rm -c 1 a <<< precious", "deny", "deny"],
+    ["readarray -c 1 -C rm a < README.md", "deny", "deny"],
+    ["compgen -C rm y", "deny", "deny"],
+    // A word list is expanded: its substitutions run.
+    ["compgen -W '$(rm y)' x", "deny", "deny"],
+    ["complete -W '`cat .env`' x", "deny", "deny"],
+    ["compgen -W 'start stop restart' -- st", "deny", "allow"],
     ["mapfile -C 'rm y' -c 1 a < notes.txt", "deny", "deny"],
     ["readarray -t -C'curl x' a < notes.txt", "deny", "deny"],
     ["compgen -C 'rm y' x", "deny", "deny"],

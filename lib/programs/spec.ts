@@ -125,6 +125,12 @@ export interface ShellOptions {
    * a shell or interpreter among its commands reads commands from it. @default false
    */
   input?: boolean;
+  /**
+   * The program gives the text arguments of its own (an editor the file, a callback an index and
+   * a line, an external diff its files): a bare `rm` there is `rm` with arguments, as a rule
+   * `rm *` sees it. @default false
+   */
+  arguments?: boolean;
 }
 
 /**
