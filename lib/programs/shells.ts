@@ -288,6 +288,48 @@ function hiddenRuns(stage: Stage, run: Runner): void {
   run.stage([unknownWord(what)], name);
 }
 
+/**
+ * `set -H` / `set -o histexpand|history`: with history on, a later line's `!!`, `!x:s/a/b/` and
+ * `^a^b` run a command rewritten from an earlier one, which no one reads here.
+ */
+function setRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") {
+      // (A word that may begin with `-` or `+` may be options.)
+      if (a.prefix === "" || /^[-+]/.test(a.prefix)) {
+        run.stage([unknownWord(`(the shell options ${a.text} sets)`)], "set");
+      }
+      return;
+    }
+    const v = a.value;
+    // (Options end at `--` or at the first other word: the rest are positional parameters.)
+    if (v === "--" || !/^[-+]/.test(v)) return;
+    const option = /^-[A-Za-z]*o$/.test(v) ? args[++i] : undefined;
+    if (
+      (/^-[A-Za-z]*H/.test(v)) ||
+      (option !== undefined && (option.kind !== "static" || /^hist/.test(option.value)))
+    ) {
+      run.stage([unknownWord("(lines history expansion may rewrite)")], "set");
+      return;
+    }
+  }
+}
+
+/**
+ * `history -r|-n|-w|-a` read or write the history file: its operand, else \$HISTFILE, which the
+ * command may have set (`HISTFILE=.env; history -r`).
+ */
+function historyFiles(argv: Word[]): { path: string | null; source: string }[] {
+  const args = argv.slice(1);
+  const at = args.findIndex((a) => a.kind !== "static" || /^-[A-Za-z]*[rnwa]/.test(a.value));
+  if (at < 0) return [];
+  const file = args.slice(at + 1).find((a) => !a.value.startsWith("-"));
+  if (file?.kind === "static") return [{ path: file.value, source: file.text }];
+  return [{ path: null, source: "(the history file)" }];
+}
+
 /** The shells, and the builtins that run text in this shell. */
 export const SHELL_PROGRAMS: Program[] = [
   {
@@ -366,6 +408,8 @@ export const SHELL_PROGRAMS: Program[] = [
     names: ["hash", "enable", "fc"],
     runs: hiddenRuns,
   },
+  { names: ["set"], runs: setRuns },
+  { names: ["history"], namedFiles: historyFiles },
   {
     // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.
     // Otherwise a value is no place until a command uses it as one (`export

@@ -85,6 +85,23 @@ Deno.test("builtins that take a command run it", async () => {
   ]);
 });
 
+Deno.test("history expansion, the history file, and aliases that change the directory", async () => {
+  await checkTable([
+    ["set -H; set -o history; history -s 'x y'\n^x^rm", "deny", "deny"],
+    ["set -o histexpand -o history; history -s 'cd keys'\n!!; cat id_rsa", "deny", "deny"],
+    ["set -eH", "deny", "deny"],
+    ["HISTFILE=.pi/settings.json; set -o history; history -w", "deny", "deny"],
+    ["HISTFILE=.env; history -r; history", "deny", "ask"],
+    ["history -w ~/.ssh/authorized_keys", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias g='cd keys'\ng; cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\nalias cd='cd keys'\ncd; cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases; alias q='pushd ~/.ssh'\nq && cat id_rsa", "deny", "ask"],
+    // Other options and aliases change nothing here.
+    ["set -euo pipefail; set -o vi; history", "deny", "allow"],
+    ["alias ll='ls -la'", "deny", "allow"],
+  ]);
+});
+
 Deno.test("everyday arithmetic stays allowed under read-only", async () => {
   await checkEveryday([
     "echo $((1 + 2))",

@@ -613,7 +613,7 @@ export class Walker implements WalkContext {
     if (name?.kind === "static" && readsNames(name.value)) {
       builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
-    if (name?.kind === "static") this.aliases(name, argv, cwds);
+    const aliasMoves = name?.kind === "static" && this.aliases(name, argv, cwds);
     // (The condition of a `while read` loop: its name takes a line of the loop's input.)
     const reads = this.lineRead?.node === node.id
       ? readLine(argv, stage.assignments ?? [], this.lineRead.from)
@@ -622,23 +622,29 @@ export class Walker implements WalkContext {
     if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
+    // (An alias whose text changes the directory moves what comes after it: `g; cat id_rsa`
+    // after `alias g='cd keys'`. Where to is not followed.)
+    if (aliasMoves) flow = { ok: [null], fail: union(flow.fail, [null]) };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
     return flow;
   }
 
-  /** Note the aliases `alias` defines; walk the text of one a command is named by. */
-  private aliases(name: Word, argv: Word[], cwds: Cwds): void {
+  /**
+   * Note the aliases `alias` defines; walk the text of one a command is named by. True when that
+   * text may change the directory.
+   */
+  private aliases(name: Word, argv: Word[], cwds: Cwds): boolean {
     if (name.value === "alias") {
       for (const w of argv.slice(1)) {
         const m = w.kind === "static" ? /^([^=\s]+)=([\s\S]*)$/.exec(w.value) : null;
         if (m) (this.aliasBox.map ??= new Map()).set(m[1], m[2]);
       }
-      return;
+      return false;
     }
     const map = this.aliasBox.map;
     const body = map?.get(name.value);
     // (Only an unquoted name is expanded, and an alias not again inside its own text.)
-    if (body === undefined || name.text !== name.value) return;
+    if (body === undefined || name.text !== name.value) return false;
     // A text ending in a blank has the next word expanded too (`alias s='sudo '; s ll`).
     let text = body;
     let next = 1;
@@ -654,6 +660,7 @@ export class Walker implements WalkContext {
     } finally {
       map!.set(name.value, body);
     }
+    return /(^|[\s;&|({])(cd|pushd|popd)(\s|[;&|)}]|$)/.test(text);
   }
 
   /** The words, assignments, redirects and heredoc followers of a command node. */
