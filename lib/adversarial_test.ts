@@ -571,6 +571,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["tar -tf x.tar -T.env", "deny", "deny"],
   ["file -f.env", "deny", "deny"],
   ["git blame -S.env notes.txt", "deny", "deny"],
+  ["nmap -oN.env host", "deny", "deny"],
+  ["rsync -aTkeys/x a b", "deny", "deny"],
   // Redirects no command takes: a function definition's open at each call, a test's as it runs.
   ["f(){ cat; } < .env; f", "deny", "deny"],
   ["f(){ cat; } < keys/id_rsa; f", "deny", "deny"],

@@ -209,6 +209,7 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "D=.pi/extensions; echo x > $D/pi-controls.jsonc",
       "for f in .pi/extensions/pi-controls.jsonc; do echo x > $f; done",
       "cp -t.pi/extensions evil.jsonc",
+      "install -Dt.pi/extensions evil.jsonc",
       "sort -o.pi/extensions/pi-controls.jsonc evil.jsonc",
       "patch -d.pi -p1 -i fix.diff",
       "f(){ echo; } > .pi/settings.json; f",

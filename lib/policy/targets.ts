@@ -231,8 +231,9 @@ function embeddedValue(value: string): string | null {
  * The values glued to short options of a program whose options are known (`sort -o.env`, `cp
  * -tkeys`, `xargs -akeys/id_rsa`, `tar -xf a.tar -C.pi`): each is a word the program may open, as
  * the same value in a word of its own is; `at` is the argv position. Of a program whose options
- * are not known, a word's letter may be such an option: the rest of the word after it, when it
- * has a `.`, `/` or `~` (`-o.env`, `-akeys/id_rsa`; a cluster of letters, `-la`, is not read so).
+ * are not known, any letter of a word's leading letters may be such an option: the rest of the
+ * word after it, when the word has a `.`, `/` or `~` (`-o.env`, `-akeys/id_rsa`, `-Dt.pi/x`; a
+ * cluster of letters alone, `-la`, is not read so).
  * A value with no letter, `.`, `/` or `~` (`-n5`, `-t,`) names no file worth a lookup; one the
  * word's embedded value already names is not repeated.
  */
@@ -255,7 +256,10 @@ function gluedValues(argv: Word[]): { at: number; value: string }[] {
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (v === "--") break;
-      if (v !== null && /^-[A-Za-z][^-=][^=]*$/.test(v) && /[./~]/.test(v)) add(i, v.slice(2));
+      if (v === null || !/^-[A-Za-z][^-=][^=]*$/.test(v) || !/[./~]/.test(v)) continue;
+      // The value may start after any letter of a leading run (`-Dt.pi/x`: `-D -t .pi/x`).
+      const letters = /^-[A-Za-z]*/.exec(v)![0].length;
+      for (let j = 2; j <= letters && j < v.length; j++) add(i, v.slice(j));
     }
     return out;
   }
