@@ -54,7 +54,7 @@ const HOSTILE: [string, Action, Action][] = [
   // Names of Object.prototype properties must not confuse table lookups. (An unknown program's
   // argument that reads as a command line a rule denies counts: policy/carried_lines_test.ts.)
   ["constructor -e 'rm -rf build'", "deny", "deny"],
-  ["__proto__ rm -rf build", "deny", "allow"],
+  ["__proto__ rm -rf build", "deny", "deny"],
   ["toString -c 'rm -rf build'", "deny", "deny"],
   ["constructor -e 'ls build'", "deny", "allow"],
   // Environment prefixes that change what runs.

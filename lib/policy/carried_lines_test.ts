@@ -18,6 +18,20 @@ const HOSTILE: [string, Action, Action][] = [
   ["runner '/bin/rm -rf ~'", "deny", "deny"],
   ["viewer 'cat ~/.ssh/id_rsa'", "deny", "deny"],
   ["tool $'rm\\t-rf x'", "deny", "deny"],
+  // The words an unknown program may run from a word a rule names on.
+  ["cmake -E env rm -rf src", "deny", "deny"],
+  ["cmake -E chdir src rm -rf .", "deny", "deny"],
+  ["/lib64/ld-linux-x86-64.so.2 /bin/rm -rf src", "deny", "deny"],
+  ["run0 rm -rf src", "deny", "deny"],
+  ["tini -- sudo make install", "deny", "deny"],
+  ["aws-vault exec prod -- rm -rf src", "deny", "deny"],
+  // A setting's value, a marked command, a command inside `name(…)`, a line's own line.
+  ["hg --config 'hooks.pre-status=rm -rf src' status", "deny", "deny"],
+  ["svn --config-option 'config:tunnels:x=rm -rf src' co svn+x://h/r", "deny", "deny"],
+  ["lf -command '$rm -rf src'", "deny", "deny"],
+  ["fzf --bind 'start:become(rm -rf src)'", "deny", "deny"],
+  ["go build -toolexec='rm -rf src' .", "deny", "deny"],
+  ["ranger --cmd='shell rm -rf src'", "deny", "deny"],
 ];
 
 Deno.test("carried command lines: an unknown program's argument a rule denies counts", async () => {
@@ -35,6 +49,9 @@ Deno.test("carried command lines: known text and harmless arguments stay allowed
       "pytest -k 'test_rm and not slow'",
       "some-runner 'make build'",
       "git log --grep='curl fix'",
+      "cmake -E make_directory build",
+      "tini -- node server.js",
+      "some-runner --label='release notes' build",
     ]
   ) {
     const v = await bash(denyList, adversarialCtx, command);

@@ -44,6 +44,7 @@ import {
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
+import { carriedLines } from "./carried_lines.ts";
 import {
   type GlobScope,
   innerTextWords,
@@ -56,14 +57,7 @@ import { globScope } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { carriesCommand } from "../programs/env.ts";
 import { handlersRunLater } from "../programs/shells.ts";
-import {
-  commandLineArguments,
-  evalShape,
-  type ExpandOptions,
-  innerStages,
-  linksMade,
-  withLines,
-} from "../programs/expand.ts";
+import { evalShape, innerStages, linksMade, withLines } from "../programs/expand.ts";
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type {
@@ -692,7 +686,9 @@ function decideBash(
     }
     return sv;
   });
-  stages.push(...carriedLines(config, ctx, all, { analyze, explain, index, links, globs }));
+  const judge = (x: Stage) =>
+    decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
+  stages.push(...carriedLines(config, all, { analyze, judge }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
@@ -711,52 +707,6 @@ function decideBash(
     stages.push(decideStage(config, ctx, empty, { unknown: false, explain, index }));
   }
   return { stages, error: analysis.error };
-}
-
-/**
- * Arguments that read as command lines, given to a program not known to take them as text or to
- * run them (`runner 'rm -rf x'`): each is judged as a command that may run, and counts where a
- * rule asks or denies it, or a protected path in it is reached (judged by the default action
- * alone, any text would ask under a strict policy).
- */
-function carriedLines(
-  config: Config,
-  ctx: Context,
-  stages: Stage[],
-  opts: {
-    analyze: ExpandOptions["analyze"];
-    explain: boolean;
-    index: LocationIndex;
-    links: MadeLink[];
-    globs: GlobScope;
-  },
-): StageVerdict[] {
-  const out: StageVerdict[] = [];
-  for (const s of stages) {
-    for (const w of commandLineArguments(s)) {
-      const origin = `argument of ${s.argv[0].value}`;
-      for (const cwd of s.cwds) {
-        // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
-        const lines = w.kind === "static"
-          ? opts.analyze(w.value, cwd, origin)
-          : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
-        for (const c of lines ?? []) {
-          for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {
-            const sv = decideStage(config, ctx, x, { unknown: false, ...opts });
-            if (sv.targets.some(counts)) out.push(sv);
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** A target a rule asks about or denies, or a protected path it names (not a glob's guess). */
-function counts(t: TargetVerdict): boolean {
-  const byRule = t.rule?.pattern !== undefined && t.action === t.rule.action;
-  const named = t.protection !== undefined && t.kind !== "glob" && t.kind !== "dynamic";
-  return (byRule || named) && RESTRICTIVENESS[t.action] >= RESTRICTIVENESS.ask;
 }
 
 /** Decide one tool call under a loaded config. */

@@ -6,7 +6,7 @@
 import { RESTRICTIVENESS, stricter, TIE_BREAK } from "./action.ts";
 import { globToRegExp, specificity } from "./glob.ts";
 import { presetAccepts, presetForm, type StageFacts } from "./safe_bash.ts";
-import type { Action, Policy, Rule } from "../types.ts";
+import type { Action, Config, Policy, Rule } from "../types.ts";
 
 /** A rule with its globs compiled and its score precomputed. */
 export interface CompiledRule {
@@ -193,4 +193,28 @@ export function evaluatePolicy(
     }
   }
   return picked;
+}
+
+const heads = new WeakMap<Config, ReadonlySet<string>>();
+
+/**
+ * The programs the bash rules of a config ask about or deny, by the first word of their pattern
+ * (`rm` for `rm -rf *`; a pattern starting with a wildcard names none): where a program the
+ * registry does not know may run one of them (`cmake -E env rm -rf src`), that line is judged.
+ */
+export function ruleHeads(config: Config): (name: string) => boolean {
+  let set = heads.get(config);
+  if (!set) {
+    const out = new Set<string>();
+    for (const policy of Object.values(config.policies)) {
+      for (const rule of policy.rules) {
+        if (rule.action === "allow" || rule.pattern === undefined || rule.preset) continue;
+        if (!globToRegExp(rule.tool).test("bash")) continue;
+        const word = /^[^\s*?[\]{}]+(?=\s|$)/.exec(rule.pattern);
+        if (word) out.add(word[0].slice(word[0].lastIndexOf("/") + 1));
+      }
+    }
+    heads.set(config, set = out);
+  }
+  return (name) => set.has(name);
 }

@@ -22,6 +22,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, Listing, MadeLink, Runner } from "./spec.ts";
 import {
   chdir,
+  commandLine,
   derived,
   inheritInput,
   listedLines,
@@ -290,29 +291,46 @@ const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
 /** What every command line has (most arguments have none: the pattern is not tried on them). */
 const BLANK = /[ \t\n]/;
 
+/** A setting's value (`--cmd=…`, `hooks.x=…`, `config:tunnels:x=…`): after its key's `=`. */
+const KEYED = /^-{0,2}[\w.:@/-]+=/;
+/** Marks of a shell command before one (lf's `$cmd`, `!cmd`), and a command in `name(…)`. */
+const MARKED = /^[$!&%]+/;
+const CALLED = /\w\(([^()]*)\)/g;
+
 /**
- * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`)
- * where the program is not known to take them as text (`git commit -m`, grep's pattern, `echo`)
- * or to run them (a wrapper's command is a stage already): the policy judges each as a command
- * that may run, so a carrier the registry does not know fails closed.
+ * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`,
+ * `hooks.pre-status=rm x`, `start:become(rm x)`, lf's `$rm x`) where the program is not known to
+ * take them as text (`git commit -m`, grep's pattern, `echo`) or to run them (a wrapper's command
+ * is a stage already): the policy judges each as a command that may run, so a carrier the
+ * registry does not know fails closed. Of a program the registry does not know at all, the words
+ * from each one `starts` names on (`cmake -E env rm -rf src` from `rm`) are such a line too.
  */
-export function commandLineArguments(stage: Stage): Word[] {
+export function commandLineArguments(stage: Stage, starts?: (name: string) => boolean): Word[] {
   if (stage.argv[0]?.kind !== "static") return [];
   const program = programOf(stage.argv[0]);
   // What it runs on another machine or in a container is a line of its own, always.
   const out: Word[] = program?.runsElsewhere?.(stage.argv) ?? [];
   if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
   let text: Set<number> | null = null;
+  const add = (value: string, w: Word) => {
+    if (!BLANK.test(value) || !COMMAND_LINE.test(value)) return;
+    if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
+  };
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static") continue;
-    const eq = w.value.startsWith("--") ? w.value.indexOf("=") : -1;
-    const value = eq > 0 ? w.value.slice(eq + 1) : w.value;
-    if (!BLANK.test(value) || !COMMAND_LINE.test(value)) continue;
-    text ??= new Set(program?.text?.(stage.argv) ?? []);
-    if (!text.has(i) && !out.some((line) => line.value === value)) {
-      out.push(eq > 0 ? literal(value) : w);
+    if (program === undefined && starts && !w.value.startsWith("-")) {
+      const name = w.value.slice(w.value.lastIndexOf("/") + 1);
+      if (starts(name)) out.push(commandLine(stage.argv.slice(i), "argv"));
     }
+    if (!BLANK.test(w.value)) continue;
+    text ??= new Set(program?.text?.(stage.argv) ?? []);
+    if (text.has(i)) continue;
+    const keyed = KEYED.exec(w.value);
+    const value = keyed ? w.value.slice(keyed[0].length) : w.value;
+    add(value, w);
+    if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
+    for (const m of value.matchAll(CALLED)) add(m[1], w);
   }
   return out;
 }

@@ -1,0 +1,52 @@
+/**
+ * Command lines carried by arguments: given to a program not known to take them as text or to run
+ * them (`runner 'rm -rf x'`, `hooks.x=rm x`, `cmake -E env rm -rf src`), each is judged as a
+ * command that may run, and counts where a rule asks or denies it, or a protected path in it is
+ * reached (judged by the default action alone, any text would ask under a strict policy).
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import { commandLineArguments, type ExpandOptions, innerStages } from "../programs/expand.ts";
+import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
+import { RESTRICTIVENESS } from "./action.ts";
+import { ruleHeads } from "./rules.ts";
+
+/** The lines the arguments of `stages` carry that count, each judged by `judge`. */
+export function carriedLines(
+  config: Config,
+  stages: Stage[],
+  opts: { analyze: ExpandOptions["analyze"]; judge: (stage: Stage) => StageVerdict },
+): StageVerdict[] {
+  const out: StageVerdict[] = [];
+  const heads = ruleHeads(config);
+  // (A line's own stages may carry lines in turn, `ranger --cmd='shell rm -rf x'`: one level.)
+  const queue = stages.map((s): [Stage, number] => [s, 0]);
+  for (let q = 0; q < queue.length; q++) {
+    const [s, depth] = queue[q];
+    for (const w of commandLineArguments(s, heads)) {
+      const origin = `argument of ${s.argv[0].value}`;
+      for (const cwd of s.cwds) {
+        // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
+        const lines = w.kind === "static"
+          ? opts.analyze(w.value, cwd, origin)
+          : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
+        for (const c of lines ?? []) {
+          for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {
+            const sv = opts.judge(x);
+            if (sv.targets.some(counts)) out.push(sv);
+            if (depth === 0) queue.push([x, 1]);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A target a rule asks about or denies, or a protected path it names (not a glob's guess). */
+function counts(t: TargetVerdict): boolean {
+  const byRule = t.rule?.pattern !== undefined && t.action === t.rule.action;
+  const named = t.protection !== undefined && t.kind !== "glob" && t.kind !== "dynamic";
+  return (byRule || named) && RESTRICTIVENESS[t.action] >= RESTRICTIVENESS.ask;
+}
