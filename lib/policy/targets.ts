@@ -13,7 +13,6 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
-import { isLong, readOptions } from "../programs/argv.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
 import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
@@ -263,8 +262,21 @@ function gluedValues(argv: Word[]): { at: number; value: string }[] {
     }
     return out;
   }
-  for (const t of readOptions(values, grammar)) {
-    if (t.kind === "valued" && t.glued !== undefined && !isLong(t)) add(t.at, t.glued);
+  // A cluster's letters as the grammar reads them (a word another option takes as its value is
+  // read too: one more place looked at, never one fewer).
+  const valued = (grammar.valued ?? "") + (grammar.gluedOnly ?? "");
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === "--") break;
+    if (v === null || v.length < 3 || v[0] !== "-" || v[1] === "-") continue;
+    for (let j = 1; j < v.length - 1; j++) {
+      const c = v[j];
+      if (valued.includes(c)) {
+        add(i, v.slice(j + 1));
+        break;
+      }
+      if (grammar.flags !== undefined && !grammar.flags.includes(c)) break;
+    }
   }
   return out;
 }

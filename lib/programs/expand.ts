@@ -316,12 +316,15 @@ export function commandLineArguments(stage: Stage, starts?: (name: string) => bo
     if (!BLANK.test(value) || !COMMAND_LINE.test(value)) return;
     if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
   };
+  const unknown = program === undefined ? starts : undefined;
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static") continue;
-    if (program === undefined && starts && !w.value.startsWith("-")) {
-      const name = w.value.slice(w.value.lastIndexOf("/") + 1);
-      if (starts(name)) out.push(commandLine(stage.argv.slice(i), "argv"));
+    if (unknown && w.value[0] !== "-") {
+      const slash = w.value.lastIndexOf("/");
+      if (unknown(slash < 0 ? w.value : w.value.slice(slash + 1))) {
+        out.push(commandLine(stage.argv.slice(i), "argv"));
+      }
     }
     if (!BLANK.test(w.value)) continue;
     text ??= new Set(program?.text?.(stage.argv) ?? []);
