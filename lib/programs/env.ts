@@ -36,6 +36,9 @@ export const SHELL_ENV: ReadonlySet<string> = new Set([
   "FCEDIT",
   "GIT_SSH_COMMAND",
   "RSYNC_RSH",
+  // rsync's daemon connections, svn's ssh tunnel.
+  "RSYNC_CONNECT_PROG",
+  "SVN_SSH",
   "PROMPT_COMMAND",
   "LESSOPEN",
   "LESSCLOSE",
@@ -67,11 +70,13 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`); psql's start-up file (its `\!` runs commands).
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
+/** less's options from the environment: an initial command there (`+!cmd`) runs at start. */
+export const LESS_OPTIONS = /^(LESS|SYSTEMD_LESS)$/;
 /** A substitution in a value: `$(…)`, `` `…` ``. */
 const SUBSTITUTION = /\$\(|`/;
 
@@ -111,6 +116,7 @@ export function carriesCommand(assignment: string): boolean {
   const m = ASSIGNED.exec(assignment);
   if (m === null) return false;
   if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);
+  if (LESS_OPTIONS.test(m[1])) return assignment.includes("+");
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
 }
 

@@ -14,6 +14,7 @@ import {
   carriesCommand,
   CODE_ENV,
   EXPORTED_FUNCTION,
+  LESS_OPTIONS,
   programVariable,
   PROMPT_ENV,
 } from "./env.ts";
@@ -218,7 +219,17 @@ function environment(run: Runner, words: Word[]): void {
     const variable = m[1];
     let value = w.value.slice(m[0].length);
     const origin = `env ${variable}`;
-    if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
+    if (LESS_OPTIONS.test(variable)) {
+      // less's options: judged as less given them (`+!cmd` runs at start).
+      // (A `+command` runs to the end of the value.)
+      const plus = value.search(/(^|[ \t])\+/);
+      const options = plus < 0 ? value : value.slice(0, plus);
+      const words = w.kind !== "static" ? [w] : [
+        ...options.split(/[ \t]+/).filter(Boolean).map(literal),
+        ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
+      ];
+      run.stage([literal("less"), ...words], origin);
+    } else if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);

@@ -155,6 +155,15 @@ function afterSeparator(stage: Stage, run: Runner): void {
     if (args[sub + 2]) run.stage(args.slice(sub + 2), `launchctl ${verb}`);
     return;
   }
+  if (
+    name === "zellij" && verb === "action" &&
+    /^write-chars$|^write$/.test(staticValue(args[sub + 1]) ?? "")
+  ) {
+    // Typed into the pane's shell, as tmux's send-keys: the text runs there.
+    const text = args[sub + 2];
+    if (text) run.shell(text, "zellij action write-chars");
+    return;
+  }
   const runs = name === "zellij"
     ? verb === "run" || (verb === "action" && staticValue(args[sub + 1]) === "new-pane")
     : verb === "submit";

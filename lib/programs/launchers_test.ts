@@ -1,5 +1,16 @@
 import { checkTable } from "../testing_adversarial.ts";
 
+Deno.test("zellij write-chars, script's glued command, rsync's and svn's connect programs", async () => {
+  await checkTable([
+    ["zellij action write-chars $'rm -rf src\\n'", "deny", "deny"],
+    ["script --command='rm -rf src'", "deny", "deny"],
+    ["script -c'rm -rf src'", "deny", "deny"],
+    ["su -c'rm -rf src' bob", "deny", "deny"],
+    ["RSYNC_CONNECT_PROG='rm -rf src' rsync a host::b", "deny", "deny"],
+    ["SVN_SSH='rm -rf src' svn co svn+ssh://h/r", "deny", "deny"],
+  ]);
+});
+
 Deno.test("launchers: the commands programs start in their own way are judged", async () => {
   await checkTable([
     ["ip netns exec blue rm -rf build", "deny", "deny"],

@@ -73,7 +73,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   source: { runs: "source ./env.sh" }, alias: { runs: "alias x='rm y'" }, trap: { runs: "trap 'rm x' EXIT" },
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
-  set: { runs: "set -o histexpand" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
+  set: { runs: "set -o histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
   bind: { runs: "bind -x '\"\\C-x\": rm x'" }, jobs: { runs: "jobs -x rm x" },
   hash: { runs: "hash -p /bin/rm ls" },
   python: { evaluates: "python -c 'print(1)'" }, python2: { evaluates: "python2 -c 'print(1)'" },

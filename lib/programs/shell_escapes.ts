@@ -126,10 +126,38 @@ function clientRuns(stage: Stage, run: Runner): void {
 
 /** ed, dc, ftp, lftp and sftp (sftp's other options are in ssh.ts). */
 export const SHELL_ESCAPE_PROGRAMS: Program[] = [
+  { names: ["less"], runs: lessRuns },
   { names: ["ed"], runs: edRuns },
   { names: ["dc"], runs: dcRuns },
   { names: ["ftp", "lftp", "tnftp", "pftp"], runs: clientRuns },
 ];
+
+/** less's initial commands that only move or search: a line, a mark, a pattern, follow. */
+const LESS_MOVES = /^(?:(?:\d*[GgFpP%])*\d*|[/?][^\n!|]*)$/;
+
+/**
+ * less's initial commands (`+cmd`, `++cmd`, also after `--` and in `$LESS`): `!cmd` is its shell
+ * escape, run at start (`less $'+!rm -rf x\n' f`); any other command but moving and searching
+ * (a pipe `|`, saving `s`, another file `:e`, the editor `v`) is not known.
+ */
+function lessRuns(stage: Stage, run: Runner): void {
+  for (const w of stage.argv.slice(1)) {
+    // (A word not known is taken for a file, as a file name it mostly is: `less $(ls -t | head -1)`.)
+    if (!w.prefix.startsWith("+")) continue;
+    if (w.kind !== "static") {
+      run.stage([unknownWord(`(the less command ${w.text})`)], "less");
+      continue;
+    }
+    const command = w.value.replace(/^\++/, "");
+    const bang = command.indexOf("!");
+    if (bang >= 0) {
+      const line = command.slice(bang + 1).split(/[\r\n]/)[0];
+      if (line.trim()) run.shell(literal(line), "less !");
+    } else if (!LESS_MOVES.test(command)) {
+      run.stage([unknownWord(`(the less command ${w.text})`)], "less");
+    }
+  }
+}
 
 /** sftp's batch commands (its entry in ssh.ts runs this too). */
 export const sftpBatch: NonNullable<Program["runs"]> = clientRuns;

@@ -428,7 +428,18 @@ function switchUser(stage: Stage, run: Runner): void {
   const c = args.findIndex((a) =>
     a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || a.value === "--command")
   );
-  if (c >= 0 && args[c + 1]) run.shell(args[c + 1], `wrapper:${name}`);
+  // (Glued: `-c'cmd'`, `--command=cmd`.)
+  const glued = args.find((a) => /^(-[a-zA-Z]*c(?!$)|--command=)/.test(a.prefix));
+  if (glued) {
+    const at = glued.value.startsWith("--")
+      ? glued.value.indexOf("=") + 1
+      : glued.value.indexOf("c") + 1;
+    const text = glued.value.slice(at);
+    run.shell(
+      glued.kind === "static" ? literal(text) : { ...glued, value: text },
+      `wrapper:${name}`,
+    );
+  } else if (c >= 0 && args[c + 1]) run.shell(args[c + 1], `wrapper:${name}`);
   else if (name !== "script") run.stage([unknownWord("(interactive shell)")], `wrapper:${name}`);
 }
 
