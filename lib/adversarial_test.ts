@@ -572,6 +572,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["file -f.env", "deny", "deny"],
   ["git blame -S.env notes.txt", "deny", "deny"],
   ["nmap -oN.env host", "deny", "deny"],
+  // The names a compressor writes: its operand with the suffix stripped or added.
+  ["gunzip -f .env.gz", "deny", "deny"],
+  ["zstd -df .env.zst", "deny", "deny"],
+  ["gunzip -f cert.pem.gz", "deny", "deny"],
+  ["gzip -Sv .en", "deny", "deny"],
+  ["gzip -f .en -S v", "deny", "deny"],
   ["rsync -aTkeys/x a b", "deny", "deny"],
   // Redirects no command takes: a function definition's open at each call, a test's as it runs.
   ["f(){ cat; } < .env; f", "deny", "deny"],

@@ -133,6 +133,9 @@ export const LINK_PROGRAMS: Program[] = [
   {
     names: ["ln"],
     links: symlinksMade,
+    // A link made in a directory it names is named there (`ln -sf /tmp/settings.json .pi`
+    // replaces `.pi/settings.json`): what lies below the directory may be replaced.
+    replacesTrees: true,
     writesOnlyNamed: true,
     // A relative symlink target in another directory is named from the link's directory: there
     // it is judged, instead of from the cwd (each reading of `ln -s T DIR` is judged).

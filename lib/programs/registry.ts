@@ -14,6 +14,7 @@
 import type { Word } from "../shell/model.ts";
 import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
+import { COMPRESSOR_PROGRAMS } from "./compressors.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
@@ -72,6 +73,7 @@ export function allPrograms(): readonly Program[] {
     ...DATABASE_PROGRAMS,
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
+    ...COMPRESSOR_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...QUERY_PROGRAMS,
   ];

@@ -73,6 +73,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   source: { runs: "source ./env.sh" }, alias: { runs: "alias x='rm y'" }, trap: { runs: "trap 'rm x' EXIT" },
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
+  gzip: { namedFiles: "gunzip -f .env.gz" },
   set: { runs: "set -o histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
   bind: { runs: "bind -x '\"\\C-x\": rm x'" }, jobs: { runs: "jobs -x rm x" },
   hash: { runs: "hash -p /bin/rm ls" },
@@ -178,6 +179,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   jq: { namedFiles: "jq -n 'import \"x\" as y; 1'", text: "jq -r '.a b' f" },
   ls: { followsLinks: "ls -RL d", lists: "ls src" }, du: { followsLinks: "du -L d" },
   chmod: { followsLinks: "chmod -RL 755 d" }, chown: { followsLinks: "chown -R -L u d" },
+  setfacl: { followsLinks: "setfacl -R -L -m u:x:r d" }, chattr: { followsLinks: "chattr -R -L +i d" },
+  chcon: { followsLinks: "chcon -R -L t d" },
   chgrp: { followsLinks: "chgrp -RL g d" },
   date: { readOnly: { "": "date -s now" } },
   // Package and environment runners, build tools (package_runners.ts).
@@ -421,6 +424,9 @@ const WRITES_ONLY_NAMED: Record<string, [string, string[]]> = {
   cp: ["cp -r a /t", ["/p/a", "/t"]], ln: ["ln -s /etc/hosts h", ["/etc/hosts", "/p/h"]],
   chmod: ["chmod +x s*", ["/p/+x", "/p"]], chown: ["chown u f", ["/p/u", "/p/f"]],
   chgrp: ["chgrp g f", ["/p/g", "/p/f"]], shred: ["shred -u k", ["/p/k"]],
+  rename: ["rename .pi x .pi", ["/p/.pi", "/p/x", "/p/.pi"]], mmv: ["mmv a b", ["/p/a", "/p/b"]],
+  setfacl: ["setfacl -R -m u:x:rwx d", ["/p/u:x:rwx", "/p/d"]],
+  chattr: ["chattr -R +i d", ["/p/+i", "/p/d"]], chcon: ["chcon -R t d", ["/p/t", "/p/d"]],
 };
 
 Deno.test("registry: a program that writes only what it names writes at or below its words", () => {

@@ -75,8 +75,9 @@ const TABLE: Record<string, Facts> = {
   file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_NAMED, mv: CHANGES_NAMED,
+  rm: CHANGES_NAMED, mv: CHANGES_NAMED, rename: CHANGES_NAMED, mmv: CHANGES_NAMED,
   chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
+  setfacl: CHANGES_MODES, chattr: CHANGES_MODES, chcon: CHANGES_MODES,
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES,
   // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
@@ -85,6 +86,9 @@ const TABLE: Record<string, Facts> = {
     namedFiles: filesFromList({ stdin: ["--create", "--pass-through"], letters: "op", fromStdin: true }),
   },
   bsdtar: CHANGES_TREES, "7z": { ...CHANGES_TREES, namedFiles: filesFromList({ at: true }) },
+  // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
+  // `ar x --output DIR`).
+  "dpkg-deb": CHANGES_TREES, ar: CHANGES_TREES,
   // (Without -p, patch takes the base name of what a diff names.)
   patch: {
     replacesTrees: true,

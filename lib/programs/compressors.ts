@@ -1,0 +1,91 @@
+/**
+ * Compressors and decompressors name the files they write after the files they are given:
+ * `gunzip .env.gz` writes `.env`, `gzip -S v .en` writes `.env`, `zstd -d x.zst
+ * --output-dir-flat .pi` writes `.pi/x`. Their `namedFiles` are those names.
+ *
+ * @example
+ * ```ts
+ * import { compressedNames } from "./compressors.ts";
+ * compressedNames(["gunzip", "-f", ".env.gz"].map((v) => ({ value: v, kind: "static", prefix: v, text: v })));
+ * // [{ path: ".env", source: ".env.gz" }, { path: ".env.gz.gz", source: ".env.gz" }]
+ * ```
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import type { Word } from "../shell/model.ts";
+import type { NamedFile, Program } from "./spec.ts";
+
+/** Each program's default suffix. */
+const SUFFIX: Record<string, string> = {
+  gzip: ".gz",
+  gunzip: ".gz",
+  pigz: ".gz",
+  unpigz: ".gz",
+  bzip2: ".bz2",
+  bunzip2: ".bz2",
+  xz: ".xz",
+  unxz: ".xz",
+  lzma: ".lzma",
+  unlzma: ".lzma",
+  zstd: ".zst",
+  unzstd: ".zst",
+  lz4: ".lz4",
+  brotli: ".br",
+  compress: ".Z",
+  uncompress: ".Z",
+  lzip: ".lz",
+  lzop: ".lzo",
+};
+
+/** Suffixes any of them strips when decompressing (`.tgz` gives `.tar`). */
+const KNOWN = /\.(gz|z|bz2|xz|lzma|zst|lz4|br|Z|lz|lzo|tgz|tbz2?|txz|tzst)$/;
+
+/** Options that write to standard output or only test or list: no file is written. */
+const NO_FILES = /^(-[a-zA-Z]*[ctl][a-zA-Z]*|--stdout|--to-stdout|--test|--list)$/;
+
+/**
+ * The files a compressor writes for its operands: each name with its suffix stripped (as it
+ * decompresses) and with it added (as it compresses), whichever way it runs; in the directory
+ * `--output-dir-flat` names, if one is. None with `-c`, `-t` or `-l`.
+ */
+export function compressedNames(argv: Word[]): NamedFile[] {
+  const name = basename(argv[0]?.value ?? "");
+  let suffix = SUFFIX[name] ?? ".gz";
+  let dir: string | null = null;
+  const operands: Word[] = [];
+  const args = argv.slice(1);
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const v = w.kind === "static" ? w.value : null;
+    if (v === null || !options || !v.startsWith("-") || v === "-") {
+      if (v !== "-") operands.push(w);
+      continue;
+    }
+    if (v === "--") options = false;
+    else if (NO_FILES.test(v) && !/^-[a-zA-Z]*S/.test(v)) return [];
+    else if (v === "-S" || v === "--suffix") suffix = args[++i]?.value ?? suffix;
+    else if (/^-S./.test(v)) suffix = v.slice(2);
+    else if (v.startsWith("--suffix=")) suffix = v.slice(9);
+    else if (v === "--output-dir-flat" || v === "--output-dir-mirror") dir = args[++i]?.value ?? null;
+    else if (/^--output-dir-(flat|mirror)=/.test(v)) dir = v.slice(v.indexOf("=") + 1);
+  }
+  const out: NamedFile[] = [];
+  for (const w of operands) {
+    if (w.kind !== "static") continue;
+    const names = [w.value + suffix];
+    if (w.value.endsWith(suffix) && w.value.length > suffix.length) {
+      names.unshift(w.value.slice(0, -suffix.length));
+    } else if (KNOWN.test(w.value)) names.unshift(w.value.replace(KNOWN, ""));
+    for (const n of names) {
+      out.push({ path: dir === null ? n : `${dir}/${basename(n)}`, source: w.text });
+    }
+  }
+  return out;
+}
+
+/** The compressors and decompressors. */
+export const COMPRESSOR_PROGRAMS: Program[] = [
+  { names: Object.keys(SUFFIX), namedFiles: compressedNames },
+];
