@@ -68,8 +68,9 @@ export function compressedNames(argv: Word[]): NamedFile[] {
     else if (v === "-S" || v === "--suffix") suffix = args[++i]?.value ?? suffix;
     else if (/^-S./.test(v)) suffix = v.slice(2);
     else if (v.startsWith("--suffix=")) suffix = v.slice(9);
-    else if (v === "--output-dir-flat" || v === "--output-dir-mirror") dir = args[++i]?.value ?? null;
-    else if (/^--output-dir-(flat|mirror)=/.test(v)) dir = v.slice(v.indexOf("=") + 1);
+    else if (v === "--output-dir-flat" || v === "--output-dir-mirror") {
+      dir = args[++i]?.value ?? null;
+    } else if (/^--output-dir-(flat|mirror)=/.test(v)) dir = v.slice(v.indexOf("=") + 1);
   }
   const out: NamedFile[] = [];
   for (const w of operands) {
