@@ -25,6 +25,16 @@ function input(stage: Stage, run: Runner, origin: string, lines: (text: string) 
   }
 }
 
+/**
+ * A file a command of the language opens (`.import FILE`, `\\copy t from FILE`, `tee FILE`): a
+ * stage that names it, judged where it lies (its program is no program a rule names).
+ */
+function opens(file: string, run: Runner, origin: string): void {
+  if (file && file !== "-" && !/^(stdin|stdout|pstdin|pstdout)$/i.test(file)) {
+    run.stage([literal(`(${origin} opens)`), literal(file)], origin);
+  }
+}
+
 /** A text of several commands, one word for each (unknown when the text is not static). */
 function each(text: Word, run: Runner, origin: string, read: (text: string) => void): void {
   if (text.kind !== "static") run.stage([unknownWord(`(the commands ${text.text})`)], origin);
@@ -55,6 +65,12 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
     if (/\b(edit|load_extension)\s*\(/i.test(t)) {
       run.stage([unknownWord(`(the SQL ${t})`)], origin);
     }
+    // readfile() and writefile() open the file their first argument names.
+    for (const m of t.matchAll(/\b(readfile|writefile)\s*\(\s*('(?:[^']|'')*'|[^,)]*)/gi)) {
+      const arg = m[2].trim();
+      if (arg.startsWith("'")) opens(arg.slice(1, -1).replace(/''/g, "'"), run, origin);
+      else run.stage([unknownWord(`(a file the SQL ${m[1]}(${arg}) names)`)], origin);
+    }
     return;
   }
   const [dot, ...args] = dotArgs(t);
@@ -72,7 +88,20 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
     const pipe = args.findIndex((a) => a.startsWith("|"));
     if (pipe >= 0) run.shell(literal(args.slice(pipe).join(" ").slice(1)), origin);
     else if (abbrev(name, "read")) unknown();
+    else {
+      // The file it writes or imports (`.import FILE TABLE`: the first word not an option).
+      const files = args.filter((a) => !a.startsWith("-"));
+      const file = abbrev(name, "import") ? files[0] : files[files.length - 1];
+      if (file) opens(file, run, origin);
+    }
   } else if (abbrev(name, "load")) unknown();
+  else if (
+    abbrev(name, "open") || abbrev(name, "backup") || abbrev(name, "save") ||
+    abbrev(name, "restore") || abbrev(name, "log") || abbrev(name, "clone")
+  ) {
+    const files = args.filter((a) => !a.startsWith("-"));
+    if (files.length) opens(files[files.length - 1], run, origin);
+  }
 }
 
 /** sqlite3's lines: every line of a text (a dot-command is a line of its own). */
@@ -138,6 +167,20 @@ function psqlText(text: string, run: Runner, origin: string): void {
     }
     const env = /\\setenv\s+(\w*(PAGER|EDITOR|SHELL)\w*)\s+(.*)$/.exec(line);
     if (env) run.shell(literal(env[3]), origin);
+    // Backquotes in a meta-command's arguments run a shell command (`\\set x \`cmd\``).
+    if (/^\s*\\/.test(line)) {
+      for (const m of line.matchAll(/`([^`]*)`/g)) run.shell(literal(m[1]), origin);
+    }
+    // Files a meta-command opens: `\\copy … from|to FILE`, `\\lo_import FILE`, `\\o FILE`, ….
+    const copy = /\\copy\b.*?\b(?:from|to)\s+(?!program\b)('(?:[^']|'')*'|\S+)/i.exec(line);
+    if (copy) opens(copy[1].replace(/^'|'$/g, ""), run, origin);
+    for (
+      const m of line.matchAll(
+        /\\(o|out|w|write|g|gx|s|lo_import|lo_export)\s+(?:\d+\s+)?([^|\\\s]\S*)/g,
+      )
+    ) {
+      opens(m[2].replace(/^'|'$/g, ""), run, origin);
+    }
   }
 }
 
@@ -195,6 +238,9 @@ function psqlRuns(stage: Stage, run: Runner): void {
 function mysqlText(text: string, run: Runner, origin: string): void {
   for (const line of text.split("\n")) {
     for (const stmt of line.split(/(?<=;)/)) {
+      // `tee FILE` / `\\T FILE` appends what follows to the file.
+      const tee = /^\s*(?:tee|\\T)\s+(\S+?);?\s*$/i.exec(stmt);
+      if (tee) opens(tee[1], run, origin);
       const m = /^\s*(system|pager|source|\\!|\\P|\\\.)\s*(.*?);?\s*$/i.exec(stmt);
       const bang = /\\([!P.])\s*(.*?);?\s*$/.exec(stmt);
       const [cmd, rest] = m ? [m[1].toLowerCase(), m[2]] : bang ? [`\\${bang[1]}`, bang[2]] : [];

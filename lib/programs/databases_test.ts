@@ -81,3 +81,26 @@ Deno.test("sqlite3, zip: a command a generated line makes them run is a stage", 
     60,
   );
 });
+
+Deno.test("database shells: the files their commands open are judged where they lie", async () => {
+  await checkTable([
+    ["sqlite3 x.db '.import innocent.txt t' 'select * from t'", "deny", "deny"],
+    ["sqlite3 x.db \"select readfile('innocent.txt')\"", "deny", "deny"],
+    ["sqlite3 x.db '.open innocent.txt'", "deny", "deny"],
+    ["sqlite3 x.db '.once .env' 'select 1'", "deny", "deny"],
+    ["psql -c '\\copy t from innocent.txt'", "deny", "deny"],
+    ["psql -c '\\lo_import innocent.txt'", "deny", "deny"],
+    ['psql -c "\\set x `rm -rf src`"', "deny", "deny"],
+    ["mysql -e 'tee .env'", "deny", "deny"],
+    ["ed -s <<< $'r innocent.txt\\n,p'", "deny", "deny"],
+    ["ed -s README.md <<< $'1,$w keys/authorized_keys'", "deny", "deny"],
+    // Files of their own, where they may be.
+    [
+      "sqlite3 x.db '.import data.csv t' && sqlite3 x.db '.output out.txt' 'select 1'",
+      "deny",
+      "allow",
+    ],
+    ["psql -c '\\copy t to out.csv csv' && psql -c '\\dt'", "deny", "allow"],
+    ["ed -s notes.txt <<< $',s/a/b/g\\nwq'", "deny", "allow"],
+  ]);
+});

@@ -55,7 +55,17 @@ function runText(language: string, text: Word, run: Runner, origin: string): voi
   for (const command of escapedCommands(language, text.value)) {
     run.shell(literal(command), origin);
   }
+  if (language !== "ed") return;
+  // ed's file commands: `r FILE`, `e FILE`, `E FILE`, `w FILE`, `W FILE`, `f FILE` (then `w`)
+  // read or write the file they name (after an optional address; `!` is the escape above).
+  for (const line of text.value.split("\n")) {
+    const m = ED_FILE.exec(line);
+    if (m) run.stage([literal("(ed opens)"), literal(m[1])], origin);
+  }
 }
+
+/** An ed command that names a file (the first group), after an optional address. */
+const ED_FILE = /^\s*(?:[\d$.,;+\-]|'[a-z])*\s*(?:wq?|W|r|e|E|f)\s+([^!\s]\S*)\s*$/;
 
 /**
  * The commands a stage reads from its standard input: a here-document's or here-string's, read;
