@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { downloadedFiles } from "./downloaders.ts";
 import { resolve } from "node:path";
 import type { Stage } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
@@ -181,7 +182,7 @@ export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["run-parts"], runs: runParts },
   { names: ["gcc", "g++", "cc", "c++"], optionCommands: gccWrapper },
   { names: ["mail", "mailx", "s-nail"], optionCommands: mailExec },
-  { names: ["aria2c"], optionCommands: aria2Hooks },
+  { names: ["aria2c"], optionCommands: aria2Hooks, namedFiles: downloadedFiles },
   {
     names: ["tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "xetex", "etex"],
     optionCommands: texEscapes,

@@ -15,6 +15,7 @@ import type { Word } from "../shell/model.ts";
 import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
 import { COMPRESSOR_PROGRAMS } from "./compressors.ts";
+import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
@@ -74,6 +75,7 @@ export function allPrograms(): readonly Program[] {
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
+    ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...QUERY_PROGRAMS,
   ];

@@ -1,0 +1,102 @@
+/**
+ * Downloaders name the files they write after what they fetch: `wget URL` writes the URL's base
+ * name (below `-P DIR`), `curl -O URL` too (below `--output-dir DIR`, which `-o NAME` is below as
+ * well), aria2c below `-d DIR` (as `-o NAME`); wget's `-e`/`--execute` settings and curl's
+ * `-w '%output{FILE}'` name files of their own. Their `namedFiles` are those paths.
+ *
+ * @example
+ * ```ts
+ * import { downloadedFiles } from "./downloaders.ts";
+ * const w = (v: string) => ({ value: v, kind: "static" as const, prefix: v, text: v });
+ * downloadedFiles(["wget", "-P", ".pi", "http://x/settings.json"].map(w)).map((f) => f.path);
+ * // [".pi/settings.json"]
+ * ```
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import type { Word } from "../shell/model.ts";
+import type { NamedFile, Program } from "./spec.ts";
+
+/** A URL: its scheme, and the path its base name comes from. */
+const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
+
+/** The file name a URL is saved under (a directory's: `index.html`); null for no URL. */
+function urlName(value: string): string | null {
+  const m = URL_PATH.exec(value);
+  if (!m) return null;
+  const name = basename(m[1] ?? "");
+  return name === "" ? "index.html" : decodeURIComponent(name);
+}
+
+/** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
+function valueOf(args: Word[], i: number, long: string, short: string): [string, number] | null {
+  const v = args[i].value;
+  if (v === long || (short && v === short)) return args[i + 1] ? [args[i + 1].value, 2] : null;
+  if (v.startsWith(long + "=")) return [v.slice(long.length + 1), 1];
+  if (short && v.startsWith(short) && v.length > 2 && !v.startsWith("--")) return [v.slice(2), 1];
+  return null;
+}
+
+/** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
+export function downloadedFiles(argv: Word[]): NamedFile[] {
+  const name = basename(argv[0]?.value ?? "");
+  const args = argv.slice(1);
+  let dir: string | null = null;
+  let out: string | null = null;
+  let remote = name !== "curl";
+  const urls: string[] = [];
+  const files: NamedFile[] = [];
+  const named = (path: string, source: string) => files.push({ path, source });
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") continue;
+    const v = w.value;
+    let got: [string, number] | null;
+    if (name === "wget") {
+      if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
+      else if ((got = valueOf(args, i, "--execute", "-e"))) {
+        // `-e output_document=F`, `dir_prefix=D` (wgetrc commands).
+        const m = /^\s*(output_document|dir_prefix|logfile|input)\s*=\s*(.+)$/i.exec(got[0]);
+        if (m && /^dir_prefix$/i.test(m[1])) dir = m[2];
+        else if (m) {
+          named(m[2], w.text);
+          if (/^output_document$/i.test(m[1])) remote = false;
+        }
+      } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
+    } else if (name === "curl") {
+      if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
+      if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(v)) {
+        files.push({ path: null, source: `${w.text} (a name the server chooses)` });
+      }
+      if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
+      else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
+      else if ((got = valueOf(args, i, "--write-out", "-w"))) {
+        for (const m of got[0].matchAll(/%output\{([^}]*)\}/g)) {
+          named(m[1].replace(/^>>/, ""), w.text);
+        }
+      }
+    } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
+    else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
+    if (got) {
+      i += got[1] - 1;
+      continue;
+    }
+    if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
+  }
+  const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
+  // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
+  if (out !== null && dir !== null && name !== "wget") named(place(out), out);
+  if (remote && out === null) {
+    for (const u of urls) {
+      const file = urlName(u);
+      if (file !== null) named(place(file), u);
+    }
+  }
+  return files;
+}
+
+/** The downloaders. */
+export const DOWNLOADER_PROGRAMS: Program[] = [
+  { names: ["wget", "curl"], namedFiles: downloadedFiles },
+];
