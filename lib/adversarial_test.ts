@@ -572,6 +572,18 @@ const HOSTILE: [string, Action, Action][] = [
   ["file -f.env", "deny", "deny"],
   ["git blame -S.env notes.txt", "deny", "deny"],
   ["nmap -oN.env host", "deny", "deny"],
+  // Files a program opens without naming them as its operands.
+  ["printf 'keys/id_rsa\\0' | sort --files0-from=-", "deny", "ask"],
+  ["openssl enc -pass file:.env -in notes.txt", "deny", "deny"],
+  ["deno run --env-file x.ts", "deny", "deny"],
+  ["yq --from-file .env", "deny", "deny"],
+  ["ssh-keygen -R host", "deny", "deny"],
+  ["ssh-keygen -t ed25519 -N ''", "deny", "deny"],
+  ["ssh -G host", "deny", "deny"],
+  ["git checkout-index --prefix=.e -f nv", "deny", "deny"],
+  ["nmap --script /tmp/x.nse host", "deny", "deny"],
+  ["git -c alias.x='!env' x rm -rf src", "deny", "deny"],
+  ["git -c 'tar.tar.gz.command=rm -rf src' archive -o x.tar.gz HEAD", "deny", "deny"],
   // The names a compressor writes: its operand with the suffix stripped or added.
   ["gunzip -f .env.gz", "deny", "deny"],
   ["zstd -df .env.zst", "deny", "deny"],

@@ -219,7 +219,9 @@ function embeddedValue(value: string): string | null {
     // A path after a `TYPE:` prefix (socat's `OPEN:/x`, `file:~/k`, `x:./y`): only a value shaped
     // as a path; a URL's `//`, a port or a name after a colon (`TCP:host:80`) is none.
     const typed = value.includes(":") ? TYPED_PATH.exec(value) : null;
-    return typed ? typed[1] : null;
+    if (typed) return typed[1];
+    // `file:NAME` names a file whatever its shape (`openssl -pass file:.env`).
+    return /^file:[^/]/i.test(value) ? value.slice(5) : null;
   }
   if (!value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);

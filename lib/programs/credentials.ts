@@ -43,7 +43,21 @@ function gcloudFiles(argv: Word[]): KeptFile[] {
 }
 
 /** The credential programs. */
+/**
+ * ssh-keygen without `-f` works on the files it keeps in `~/.ssh`: `-R`, `-F`, `-H` on
+ * `known_hosts`, a new key (or `-y`, `-l`, `-p`) on `id_*`. With `-f FILE` the file is its operand.
+ */
+function sshKeygenFiles(argv: Word[]): { path: string; source: string }[] {
+  const words = argv.slice(1).map((w) => w.value);
+  if (words.some((v) => /^-[a-zA-Z]*f/.test(v))) return [];
+  const source = "ssh-keygen (its files in ~/.ssh)";
+  return words.some((v) => /^-[a-zA-Z]*[RFH]/.test(v))
+    ? [{ path: "~/.ssh/known_hosts", source }]
+    : [{ path: "~/.ssh/id_ed25519", source }, { path: "~/.ssh/id_rsa", source }];
+}
+
 export const CREDENTIAL_PROGRAMS: Program[] = [
+  { names: ["ssh-keygen"], namedFiles: sshKeygenFiles },
   { names: ["aws"], namedFiles: awsFiles },
   { names: ["gcloud"], namedFiles: gcloudFiles },
   {

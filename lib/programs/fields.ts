@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { filesFromList } from "./file_lists.ts";
 import { optionCommands } from "./option_commands.ts";
 import { fields, grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Program } from "./spec.ts";
@@ -54,6 +55,8 @@ export const FIELD_PROGRAMS: Program[] = [
   {
     names: ["sort"],
     options: grammarOf(SORT),
+    // `--files0-from=LIST`: it reads and prints the files the list names.
+    namedFiles: filesFromList({ valued: ["--files0-from"] }),
     text: searchTextOf(SORT),
     optionCommands: optionCommands({
       shortWithArg: grammarOf(SORT).valued!,

@@ -68,6 +68,8 @@ const GIT_SHELL_KEYS = new RegExp(`^(${[
   String.raw`remote\..+\.(uploadpack|receivepack)`, String.raw`imap\.tunnel`,
   String.raw`instaweb\.httpd`, String.raw`trailer\..+\.(command|cmd)`,
   String.raw`sendemail\.(.+\.)?(tocmd|cccmd|headercmd|sendmailcmd)`,
+  // git archive's filter for a format: `tar.tgz.command='gzip -cn'`.
+  String.raw`tar\..+\.command`,
 ].join("|")})$`);
 /**
  * ... whose values are programs git runs with arguments of its own (a tool's path; the proxy of
@@ -294,6 +296,7 @@ function extCommands(argv: Word[], run: Runner): void {
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
   const aliases = new Map<string, string>();
+  const shellAliases = new Map<string, string>();
   const gitSetting = (key: string, value: string, from: Word, origin: string) => {
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
@@ -301,6 +304,11 @@ function gitCommands(stage: Stage, run: Runner): void {
       if (from.kind === "static") aliases.set(key.slice(6), value); // `-c alias.p=push p`
       else run.stage([unknownWord(`(an alias in ${from.text})`)], origin);
       return;
+    }
+    // A `!` alias this command uses runs with the words after its name (`!env` then `x rm -rf
+    // src` runs `env rm -rf src`).
+    if (how === "shell" && key.startsWith("alias.") && from.kind === "static") {
+      shellAliases.set(key.slice(6), value.slice(1));
     }
     let text = how === "shell" ? value.replace(/^!/, "") : value;
     if (key === "core.gitproxy") text = text.replace(/ for .*$/s, ""); // `PROGRAM for DOMAIN`
@@ -346,6 +354,10 @@ function gitCommands(stage: Stage, run: Runner): void {
   const rest = argv.slice(at + 1);
   extCommands(argv, run);
   subcommandCommands(sub, rest, run, setting);
+  if (shellAliases.has(sub)) {
+    const text = [shellAliases.get(sub), ...rest.map((w) => w.text)].join(" ");
+    run.shell(literal(text), "git alias");
+  }
   if (aliases.has(sub)) {
     const text = ["git", aliases.get(sub), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
@@ -577,6 +589,25 @@ function batchNames(
   return out;
 }
 
+/**
+ * `git checkout-index --prefix=P` writes each path with P put before it as text (`--prefix=.e`
+ * and `nv` write `.env`); with `-a`, every path of the index (not known).
+ */
+function checkoutIndexFiles(argv: Word[]): { path: string | null; source: string }[] {
+  const at = gitSubcommand(argv);
+  if (argv[at]?.value !== "checkout-index") return [];
+  const args = argv.slice(at + 1);
+  const prefixWord = args.find((w) => w.value.startsWith("--prefix="));
+  if (!prefixWord) return [];
+  if (prefixWord.kind !== "static") return [{ path: null, source: prefixWord.text }];
+  const prefix = prefixWord.value.slice(9);
+  if (args.some((w) => /^(-a|--all|--stdin)$/.test(w.value))) {
+    return [{ path: null, source: `${prefixWord.text} (every path of the index)` }];
+  }
+  return args.filter((w) => w.kind === "static" && !w.value.startsWith("-"))
+    .map((w) => ({ path: prefix + w.value, source: w.text }));
+}
+
 /** git's subcommands that rewrite or delete files of the working tree they are given. */
 const GIT_TREE_WRITERS = new Set([
   "checkout",
@@ -750,7 +781,7 @@ export const GIT: Program = {
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
   namedFiles: (argv, stage) => {
-    const named = gitObjectFiles(argv, stage);
+    const named = [...gitObjectFiles(argv, stage), ...checkoutIndexFiles(argv)];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage);
     const kept = keptCredentials(argv);

@@ -132,6 +132,15 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     names: [name],
     evaluates: (stage) => interpreterEval(stage, interp),
     tooBroad: true,
+    // deno's `--env-file` alone loads `./.env`.
+    ...(name === "deno"
+      ? {
+        namedFiles: (argv: Word[]) =>
+          argv.some((w) => w.value === "--env-file")
+            ? [{ path: ".env", source: "--env-file" }]
+            : [],
+      }
+      : {}),
   })),
   // Interpreters whose code is not looked into here: they still run anything they are given.
   ...["lua", "osascript"].map((name): Program => ({ names: [name], tooBroad: true })),

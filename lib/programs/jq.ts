@@ -15,8 +15,17 @@ const YQ_LOAD = /\bload(?:_[a-z0-9]+)?\s*\(\s*("(?:[^"\\]|\\.)*"|[^)]*)/g;
 /** The files yq's expressions load. */
 function yqLoads(argv: Word[]): { path: string | null; source: string }[] {
   const out: { path: string | null; source: string }[] = [];
-  for (const w of argv.slice(1)) {
-    if (!w.value.includes("load")) continue;
+  for (const [i, w] of argv.entries()) {
+    // An expression from a file (`--from-file F`): it is read, and the files its loads name
+    // are not known.
+    if (i > 0 && /^(--from-file|--expression-file)(=|$)/.test(w.value)) {
+      const file = w.value.includes("=")
+        ? w.value.slice(w.value.indexOf("=") + 1)
+        : argv[i + 1]?.value;
+      if (file) out.push({ path: file, source: w.text });
+      out.push({ path: null, source: `(files the expression of ${w.text} may load)` });
+    }
+    if (i === 0 || !w.value.includes("load")) continue;
     if (w.kind !== "static") {
       out.push({ path: null, source: w.text });
       continue;

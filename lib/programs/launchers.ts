@@ -174,6 +174,22 @@ function afterSeparator(stage: Stage, run: Runner): void {
   else if (end < 0) run.stage([unknownWord(`(the command ${name} ${verb} runs)`)], name);
 }
 
+/** nmap `--script FILE`: a script file (Lua, which may run anything) is code not seen. */
+function nmapScripts(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    const value = v === "--script"
+      ? args[i + 1]?.value
+      : v.startsWith("--script=")
+      ? v.slice(9)
+      : null;
+    if (value && (/[/.]/.test(value) || args[i].kind !== "static")) {
+      run.stage([unknownWord(`(the nmap script ${value})`)], "nmap --script");
+    }
+  }
+}
+
 /** The launchers. */
 export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["ip"], runs: ipExec },
@@ -183,6 +199,7 @@ export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["gcc", "g++", "cc", "c++"], optionCommands: gccWrapper },
   { names: ["mail", "mailx", "s-nail"], optionCommands: mailExec },
   { names: ["aria2c"], optionCommands: aria2Hooks, namedFiles: downloadedFiles },
+  { names: ["nmap"], optionCommands: nmapScripts },
   {
     names: ["tex", "latex", "pdflatex", "xelatex", "lualatex", "luatex", "pdftex", "xetex", "etex"],
     optionCommands: texEscapes,

@@ -79,7 +79,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   hash: { runs: "hash -p /bin/rm ls" },
   python: { evaluates: "python -c 'print(1)'" }, python2: { evaluates: "python2 -c 'print(1)'" },
   python3: { evaluates: "python3 -c 'print(1)'" }, node: { evaluates: "node -e 'x()'" },
-  bun: { evaluates: "bun -e 'x()'" }, deno: { evaluates: "deno eval 'x()'" }, tsx: { evaluates: "tsx -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
   perl: { evaluates: "perl -ne 'print'" }, php: { evaluates: "php -r 'x();'" },
   git: {
@@ -119,6 +119,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
   column: { text: "column -s/ f" },
   sort: {
+    namedFiles: "sort --files0-from=list",
     text: "sort -t/ -k2 f", optionCommands: "sort --compress-program=gz f", readOnly: { "": "sort -o out f" },
   },
   unzip: { readOnly: { "": "unzip -l -d out a.zip" } },
@@ -128,7 +129,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "tar -cf a.tar -T list",
   },
   cpio: { namedFiles: "cpio -o < list" }, "7z": { namedFiles: "7z a x.7z @list" },
-  ssh: { optionCommands: "ssh -o ProxyCommand='rm x' host", runsElsewhere: "ssh -p 22 host rm -rf x" },
+  ssh: {
+    optionCommands: "ssh -o ProxyCommand='rm x' host",
+    runsElsewhere: "ssh -p 22 host rm -rf x",
+    namedFiles: "ssh -G host",
+  },
+  "ssh-keygen": { namedFiles: "ssh-keygen -R host" }, nmap: { optionCommands: "nmap --script ./x.nse h" },
   scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b" },
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'" },
   rsync: {

@@ -91,6 +91,11 @@ const SSH_KEYS: Record<string, How> = {
 export const SSH_PROGRAMS: Program[] = [
   {
     names: ["ssh"],
+    // `-G` prints the configuration it reads from ~/.ssh/config.
+    namedFiles: (argv) =>
+      argv.some((w) => /^-[a-zA-Z]*G/.test(w.value))
+        ? [{ path: "~/.ssh/config", source: "ssh -G" }]
+        : [],
     optionCommands: optionCommands({
       shortWithArg: "BbcDEeFIiJLlmOopQRSWw",
       short: { F: "file" },
