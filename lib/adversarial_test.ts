@@ -376,8 +376,10 @@ const HOSTILE: [string, Action, Action][] = [
   [`sed -i 's/a/b/' README.md`, "deny", "allow"],
   [`sed -e '/^$/d' -e 's|/usr/local|/opt|g' README.md`, "allow", "allow"],
   [`sed -n 'w out.txt' README.md`, "deny", "allow"],
-  // (fd's paths are below the cwd, whose tree holds links to the key: they are followed.)
-  ["fd -e ts -x wc -l", "deny", "deny"],
+  // (fd's paths are below the cwd, whose tree holds links to the key: they are followed with -L;
+  // without, a link is listed only by a name `-e` matches.)
+  ["fd -L -e ts -x wc -l", "deny", "deny"],
+  ["fd -e ts -x wc -l", "deny", "allow"],
   // Values bash evaluates as code: a subscript in a value used as a number or a name.
   ["x='a[$(rm -rf build)]'; echo $((x))", "deny", "deny"],
   ["read -r x <<< 'a[$(rm -rf build)]'; echo $((x + 1))", "deny", "deny"],
@@ -572,6 +574,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["file -f.env", "deny", "deny"],
   ["git blame -S.env notes.txt", "deny", "deny"],
   ["nmap -oN.env host", "deny", "deny"],
+  // Paths listed through a link: one of the listed name, or any when the lister follows links.
+  ["find . -name 'k*' | xargs cat", "deny", "deny"],
+  ["find -L . -name '*.ts' | xargs cat", "deny", "deny"],
+  ["find . -follow -name '*.ts' | xargs cat", "deny", "deny"],
   // Files a program opens without naming them as its operands.
   ["printf 'keys/id_rsa\\0' | sort --files0-from=-", "deny", "ask"],
   ["openssl enc -pass file:.env -in notes.txt", "deny", "deny"],
@@ -602,6 +608,9 @@ const HOSTILE: [string, Action, Action][] = [
 /** Everyday agent commands that must stay allowed under the read-only `$safe-bash` policy. */
 const EVERYDAY: string[] = [
   "git status",
+  // A lister limited by name lists no link of another name (`keys -> ~/.ssh` here).
+  "find . -name '*.ts' | xargs wc -l",
+  "find . -name '*.ts' | xargs cat",
   "grep -rn TODO --include='*.ts' src",
   "rg -n useState -g '*.tsx' -g '!*.test.tsx'",
   "rg --files -g '*.env'",

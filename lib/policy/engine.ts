@@ -223,11 +223,12 @@ const TOO_LARGE = { links: [], complete: false, splits: false };
 const walks = new WeakMap<FsFacts, Map<string, ReturnType<typeof treeLinks>>>();
 
 /** treeLinks, once per tree in a decision (`fs` is the decision's memo). */
-function walked(dir: string, fs: FsFacts): ReturnType<typeof treeLinks> {
+function walked(dir: string, fs: FsFacts, names?: string): ReturnType<typeof treeLinks> {
   let trees = walks.get(fs);
   if (!trees) walks.set(fs, trees = new Map());
-  let found = trees.get(dir);
-  if (!found) trees.set(dir, found = treeLinks(dir, fs));
+  const key = names === undefined ? dir : `${dir}\0${names}`;
+  let found = trees.get(key);
+  if (!found) trees.set(key, found = treeLinks(dir, fs, names));
   return found;
 }
 
@@ -291,7 +292,9 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     ctx.fs.isDirectory?.(real)
   ) {
     // (The whole filesystem is never walked within the bounds: not tried.)
-    const found = real === "/" ? TOO_LARGE : walked(real, ctx.fs);
+    // (Paths a lister limits by name, `find -name '*.ts'`: only links of such a name are listed.)
+    const names = shared.followsLinks ? undefined : target.listed?.names;
+    const found = real === "/" ? TOO_LARGE : walked(real, ctx.fs, names);
     if (links) {
       if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
       for (const r of found.links) if (!paths.includes(r)) paths.push(r);

@@ -168,7 +168,7 @@ Deno.test("read-only forms: export of a locale, time zone or colour setting", as
 Deno.test("read-only forms: xargs is judged by the command it runs", async () => {
   await checkTable([
     ["find . -name '*.md' | xargs rm", "deny", "deny"],
-    ["find . -name '*.md' | xargs -I{} cp {} /tmp/x", "deny", "deny"],
+    ["find . -name '*.txt' | xargs -I{} cp {} /tmp/x", "deny", "deny"],
     ["find . | xargs sed -i s/a/b/", "deny", "deny"],
     ["find . | xargs sh -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
     ["ls | xargs -a ~/.ssh/id_rsa cat", "deny", "deny"],

@@ -679,7 +679,11 @@ export function inSearchPath(value: string, ctx: Context): boolean {
   );
 }
 
-/** The targets without repeats of the same kind, reach and path (first one kept). */
+/**
+ * The targets without repeats of the same kind, reach and path (first one kept). Paths below a
+ * place count apart where their words differ: the word's last component limits the names reached
+ * (`(paths find lists)/*env` and `/.*env`, of which only the second reaches `.env`).
+ */
 function dedupe(targets: Target[]): Target[] {
   if (targets.length < 16) {
     // A stage has a handful of targets: comparing beats building keys.
@@ -688,7 +692,7 @@ function dedupe(targets: Target[]): Target[] {
         const u = targets[j];
         if (
           u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
-          u.write === t.write
+          u.write === t.write && (t.reach !== "below" || u.source === t.source)
         ) {
           return false;
         }
@@ -698,7 +702,8 @@ function dedupe(targets: Target[]): Target[] {
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}`;
+    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}` +
+      (t.reach === "below" ? `\0${t.source}` : "");
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -161,9 +161,11 @@ function fdListing(stage: Stage): Listing[] | null {
   if (paths.some((w) => w.value.startsWith("-"))) return null;
   const ext = extensions.length === 1 ? extensions[0].replace(/^\./, "") : null;
   const name = ext !== null && /^[\w.+-]+$/.test(ext) ? `*.${ext}` : undefined;
-  return (paths.length ? paths : [literal(".")]).flatMap((under) =>
+  const listings: Listing[] = (paths.length ? paths : [literal(".")]).flatMap((under) =>
     hidden ? namedBelow(under, name) : [{ under, names: name ?? "*" }]
   );
+  if (fdFollows(stage.argv)) for (const l of listings) l.follows = true;
+  return listings;
 }
 
 /** fd (fdfind on Debian). */

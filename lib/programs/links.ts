@@ -235,7 +235,10 @@ const TREE_LINKS = 64;
 export function treeLinks(
   dir: string,
   fs: FsFacts,
+  names?: string,
 ): { links: string[]; complete: boolean; splits: boolean } {
+  // (Only links a lister's name glob matches are listed; matched loosely: one more link judged.)
+  const named = names === undefined ? null : componentRegex(names);
   if (!fs.entries) return { links: [], complete: false, splits: false };
   const links: string[] = [];
   const queue = [dir];
@@ -250,6 +253,7 @@ export function treeLinks(
     if (kinds.splits) splits = true;
     const base = here === "/" ? "/" : here + "/";
     for (const e of kinds.links) {
+      if (named !== null && !named.test(e.name)) continue;
       const real = fs.realpath(base + e.name);
       if (real && !links.includes(real)) links.push(real);
       if (links.length >= TREE_LINKS) return { links, complete: false, splits };

@@ -172,7 +172,8 @@ const ROWS: [string, Action, Action][] = [
   // A second xargs fed by grep -l over listed paths.
   ['find src -name "*.ts" | xargs grep -l x | xargs cat', "allow", "allow"],
   ['find src -name "*.ts" | xargs grep -l x | xargs rm', "deny", "deny"],
-  ['find . -name "*.ts" | xargs grep -l x | xargs cat', "deny", "deny"],
+  ['find . -name "*.txt" | xargs grep -l x | xargs cat', "deny", "deny"],
+  ['find . -name "*.ts" | xargs grep -l x | xargs cat', "allow", "allow"],
   ["find ~/.ssh | xargs grep -l x | xargs cat", "deny", "deny"],
   ["find keys/ | xargs grep -l x | xargs cat", "deny", "deny"],
   ["find src | xargs grep -c x | xargs cat", "ask", "ask"],
@@ -270,7 +271,7 @@ Deno.test("find -exec: `{}` is a path of what find lists up to the primary", asy
   assert.deepEqual(exec("find src -name x -exec true \\; -exec cat {} \\;"), ["true", "cat *{}"]);
   await checkTable([
     ['find src -name "*.ts" -exec cat {} +', "deny", "allow"],
-    ['find . -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -name "*.txt" -exec cat {} +', "deny", "deny"],
     ["find keys/ -exec cat {} +", "deny", "deny"],
     ['find src -exec cat {} \\; -name "*.ts"', "deny", "ask"],
     ['find src ! -name "*.ts" -exec cat {} +', "deny", "ask"],
@@ -295,18 +296,22 @@ Deno.test("find -type f / -type d: no path it lists is a symlink, so no link bel
     ['find . -type f -name "*.ts" | xargs cat', "allow", "allow"],
     // .env may be among the files (a deny glob that may be reached asks).
     ["find . -type f -exec cat {} +", "deny", "ask"],
-    // Links listed or followed.
-    ['find . -name "*.ts" -exec cat {} +', "deny", "deny"],
+    // Links listed (by a name the filter matches: `innocent.txt`) or followed (any name).
+    ['find . -name "*.txt" -exec cat {} +', "deny", "deny"],
     ['find -L . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
     ['find . -follow -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
-    ['find -H . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
-    ['find -PH . -type f -name "*.ts" -exec cat {} +', "deny", "deny"],
-    ['find . -xtype f -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find -H . -type f -name "*.txt" -exec cat {} +', "deny", "deny"],
+    ['find -PH . -type f -name "*.txt" -exec cat {} +', "deny", "deny"],
+    ['find . -xtype f -name "*.txt" -exec cat {} +', "deny", "deny"],
     ["find . -type l -exec cat {} +", "deny", "deny"],
-    ['find . -type f,l -name "*.ts" -exec cat {} +', "deny", "deny"],
+    ['find . -type f,l -name "*.txt" -exec cat {} +', "deny", "deny"],
     ['find . -type f -o -name "*.ts" -exec cat {} +', "deny", "deny"],
     ['find . ! -type d -name "*.ts" -exec cat {} +', "deny", "deny"],
-    ['find . -name "*.ts" -print0 | xargs -0 cat', "deny", "deny"],
+    ['find . -name "*.txt" -print0 | xargs -0 cat', "deny", "deny"],
+    // A link of another name is not listed (find does not follow it without -L).
+    ['find . -name "*.ts" -exec cat {} +', "deny", "allow"],
+    ['find . -name "*.ts" -print0 | xargs -0 cat', "allow", "allow"],
+    ['find . -xtype f -name "*.ts" -exec cat {} +', "deny", "allow"],
     ["find keys -type f -exec cat {} +", "deny", "deny"],
     ["find k* -type f -exec cat {} +", "deny", "deny"],
   ]);

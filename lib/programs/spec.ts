@@ -108,6 +108,8 @@ export interface Listing {
    * `grep -rl`, which skips the links it meets): see `Listed.noLinks`.
    */
   noLinks?: true;
+  /** The lister follows the symlinks in the tree (`find -L`): paths through one are printed. */
+  follows?: true;
 }
 
 /**

@@ -66,6 +66,8 @@ export function listedLines(
     const listed: Listed = {};
     if (l.noLinks) listed.noLinks = true;
     if (opts.whole) listed.whole = true;
+    // (A lister that follows links prints paths through links of any name.)
+    if (l.names && !l.follows) listed.names = l.names;
     return listedWord(l.under, l.names, what, listed);
   });
 }

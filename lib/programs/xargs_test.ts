@@ -83,9 +83,10 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
   // deno-fmt-ignore
   const rows: [string, Action, Action][] = [
     ["find ~/.ssh | xargs cat", "deny", "deny"],
-    ["find ~ -name id_rsa | xargs cat", "deny", "deny"],
+    // (A protected path that may be among those listed asks; one surely reached denies.)
+    ["find ~ -name id_rsa | xargs cat", "ask", "ask"],
     ["find . | xargs cat", "deny", "deny"], // .env is below
-    ["find . -name '*env' | xargs cat", "deny", "deny"], // find's `*` matches `.env`
+    ["find . -name '*env' | xargs cat", "ask", "ask"], // find's `*` matches `.env`
     ["find . -name '?env' | xargs cat", "deny", "deny"],
     ["find src -name '*.ts' | xargs rm", "deny", "deny"],
     ["find . -name '*.txt' | xargs cat", "deny", "deny"], // innocent.txt is a link to the key

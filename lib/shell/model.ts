@@ -59,6 +59,11 @@ export interface Listed {
    * name with blanks or quotes is not split into other words.
    */
   whole?: true;
+  /**
+   * Each path listed has a last component this glob matches (`find -name '*.ts'`): a symlink of
+   * another name is not listed, nor is any path through one (the lister does not follow links).
+   */
+  names?: string;
 }
 
 /** A redirect of a stage. */
