@@ -164,7 +164,7 @@ function fdListing(stage: Stage): Listing[] | null {
   const listings: Listing[] = (paths.length ? paths : [literal(".")]).flatMap((under) =>
     hidden ? namedBelow(under, name) : [{ under, names: name ?? "*" }]
   );
-  if (fdFollows(stage.argv)) for (const l of listings) l.follows = true;
+  if (fdFollows(stage.argv)) { for (const l of listings) l.follows = true; }
   return listings;
 }
 

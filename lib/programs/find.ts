@@ -169,7 +169,7 @@ function findListing(stage: Stage): Listing[] | null {
   ) {
     for (const l of listings) l.noLinks = true;
   }
-  if (findFollows(stage.argv)) for (const l of listings) l.follows = true;
+  if (findFollows(stage.argv)) { for (const l of listings) l.follows = true; }
   return listings;
 }
 
