@@ -239,13 +239,19 @@ function embeddedValue(value: string): string | null {
  * word's embedded value already names is not repeated.
  */
 function gluedValues(argv: Word[]): { at: number; value: string }[] {
+  // (Most stages have no such word, or only clusters of letters `-la`: no grammar asked then.)
   let any = false;
-  for (let i = 1; i < argv.length && !any; i++) {
+  let dotted = false;
+  for (let i = 1; i < argv.length && !dotted; i++) {
     const w = argv[i];
-    any = w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-";
+    if (w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-") {
+      any = true;
+      dotted = /[./~]/.test(w.value);
+    }
   }
   if (!any) return [];
   const grammar = programOf(argv[0])?.options;
+  if (!grammar && !dotted) return [];
   const out: { at: number; value: string }[] = [];
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
   const add = (at: number, value: string) => {
