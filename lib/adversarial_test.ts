@@ -589,6 +589,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["git checkout-index --prefix=.e -f nv", "deny", "deny"],
   ["nmap --script /tmp/x.nse host", "deny", "deny"],
   ["git -c alias.x='!env' x rm -rf src", "deny", "deny"],
+  ["deno task --eval 'rm -rf src'", "deny", "deny"],
+  ["bun x rm -rf src", "deny", "deny"],
+  ["bun exec 'rm -rf src'", "deny", "deny"],
+  ["gdb -batch -ex 'set args -rf src' -ex r rm", "deny", "deny"],
+  ["lldb -b -o 'r -rf src' rm", "deny", "deny"],
+  ["lldb -b -o 'process launch -- -rf src' rm", "deny", "deny"],
   ["git -c 'tar.tar.gz.command=rm -rf src' archive -o x.tar.gz HEAD", "deny", "deny"],
   // The names a compressor writes: its operand with the suffix stripped or added.
   ["gunzip -f .env.gz", "deny", "deny"],

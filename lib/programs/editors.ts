@@ -283,7 +283,8 @@ function gdbCommand(cmd: Word, debuggee: Word[] | null, run: Runner, origin: str
     // The program starts through a shell, with these arguments (or the earlier ones).
     if (!debuggee) return unknown();
     if (arg) run.shell(literal([...debuggee.map((w) => w.text), arg].join(" ")), origin);
-    else run.stage(debuggee, origin);
+    // (Without arguments, those `set args` or `--args` gave: some arguments.)
+    else run.stage([...debuggee, literal("(its arguments)")], origin);
     return;
   }
   if (name === "thread" && /^apply\b/.test(arg)) {
@@ -358,7 +359,12 @@ function lldbCommand(cmd: Word, debuggee: Word[] | null, run: Runner, origin: st
   }
   if (name === "shell") return run.shell(literal(arg), origin);
   if (/^(r|run)$/.test(name) || (name === "process" && /^launch\b/.test(arg))) {
-    return debuggee ? run.stage(debuggee, origin) : unknown();
+    // Its arguments: those given here (after `--` for `process launch`), or some set before.
+    const given = name === "process" ? arg.replace(/^launch\b\s*(-\S+\s*)*(--\s*)?/, "") : arg;
+    if (!debuggee) return unknown();
+    if (given) run.shell(literal([...debuggee.map((w) => w.text), given].join(" ")), origin);
+    else run.stage([...debuggee, literal("(its arguments)")], origin);
+    return;
   }
   if (name === "source" || name === "command" || name === "settings" && /\bexec\b/.test(arg)) {
     if (name !== "source" || /\(/.test(arg)) return unknown();

@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
-import type { Program } from "./spec.ts";
+import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** How an interpreter takes inline code. */
@@ -126,6 +126,32 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
   return null;
 }
 
+/**
+ * The commands deno and bun run as a shell would: `deno task --eval LINE`, `bun exec LINE` (a
+ * line of their own shells, read as bash), and `bun x CMD` (bunx).
+ */
+function runtimeCommands(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]);
+  const args = stage.argv.slice(1);
+  const sub = args.findIndex((w) => !w.value.startsWith("-"));
+  const verb = args[sub]?.value;
+  if (name === "deno" && verb === "task") {
+    const at = args.findIndex((w) => w.value === "--eval" || w.value.startsWith("--eval="));
+    if (at < 0) return;
+    const line = args[at].value.startsWith("--eval=")
+      ? literal(args[at].value.slice(7))
+      : args.slice(at + 1).find((w) => !w.value.startsWith("-"));
+    if (line) run.shell(line, "deno task --eval");
+  } else if (name === "bun" && verb === "exec") {
+    const line = args[sub + 1];
+    if (line) run.shell(line, "bun exec");
+  } else if (name === "bun" && verb === "x") {
+    const rest = args.slice(sub + 1);
+    const cmd = rest.findIndex((w) => !w.value.startsWith("-"));
+    if (cmd >= 0) run.stage(rest.slice(cmd), "bun x");
+  }
+}
+
 /** The interpreters (besides shells, in shells.ts). */
 export const INTERPRETER_PROGRAMS: Program[] = [
   ...Object.entries(INTERPRETERS).map(([name, interp]): Program => ({
@@ -141,6 +167,7 @@ export const INTERPRETER_PROGRAMS: Program[] = [
             : [],
       }
       : {}),
+    ...(name === "deno" || name === "bun" ? { runs: runtimeCommands } : {}),
   })),
   // Interpreters whose code is not looked into here: they still run anything they are given.
   ...["lua", "osascript"].map((name): Program => ({ names: [name], tooBroad: true })),

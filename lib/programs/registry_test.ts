@@ -79,7 +79,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   hash: { runs: "hash -p /bin/rm ls" },
   python: { evaluates: "python -c 'print(1)'" }, python2: { evaluates: "python2 -c 'print(1)'" },
   python3: { evaluates: "python3 -c 'print(1)'" }, node: { evaluates: "node -e 'x()'" },
-  bun: { evaluates: "bun -e 'x()'" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts" }, tsx: { evaluates: "tsx -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
   perl: { evaluates: "perl -ne 'print'" }, php: { evaluates: "php -r 'x();'" },
   git: {
