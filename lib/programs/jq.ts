@@ -25,7 +25,11 @@ function yqLoads(argv: Word[]): { path: string | null; source: string }[] {
       if (file) out.push({ path: file, source: w.text });
       out.push({ path: null, source: `(files the expression of ${w.text} may load)` });
     }
-    if (i === 0 || !w.value.includes("load")) continue;
+    if (i === 0) continue;
+    // An expression evaluated from a string or the environment (`eval(strenv(X))`): what it loads
+    // is not known.
+    if (/\beval\s*\(/.test(w.value)) out.push({ path: null, source: `(files ${w.text} may load)` });
+    if (!w.value.includes("load")) continue;
     if (w.kind !== "static") {
       out.push({ path: null, source: w.text });
       continue;

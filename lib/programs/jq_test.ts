@@ -24,3 +24,7 @@ Deno.test("jq and yq: everyday queries stay allowed", async () => {
     `yq -n '.a = "load"'`,
   ]);
 });
+
+Deno.test("yq: an expression evaluated from a string loads files not known", async () => {
+  await checkTable([["X='load_str(\".env\")' yq -n 'eval(strenv(X))'", "deny", "ask"]]);
+});

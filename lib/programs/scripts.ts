@@ -110,6 +110,13 @@ function awkProgramOf(args: Arg[]): Located {
     if (AWK_VALUED.has(opt) || opt === "-e" || opt === "--source") {
       const [value, last] = valueAt(i, glued);
       i = last;
+      // (`-v ARGV[1]=.env`: the files it reads, changed before it starts.)
+      if (
+        (opt === "-v" || opt === "--assign") && typeof value === "string" &&
+        /^ARG[VC]\b/.test(value)
+      ) {
+        return fail("an awk assignment to ARGV or ARGC (the files it reads)");
+      }
       if (opt === "-e" || opt === "--source") {
         if (value === null || value === undefined) return fail(`awk ${opt} without its text`);
         texts.push(value);

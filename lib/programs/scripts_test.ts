@@ -78,6 +78,7 @@ Deno.test("awk: what this reader cannot see is opaque", () => {
   assert.deepEqual(awk(`BEGIN{ARGV[ARGC++]="k"}1`), ["opaque"]);
   assert.deepEqual(awk(`BEGIN{n=split(".env",ARGV)}1`), ["opaque"]);
   assert.deepEqual(awk(`BEGIN{delete ARGV[1]}1`), ["opaque"]);
+  assert.deepEqual(shown(awkEffects(["-v", "ARGV[1]=.env", "1"])), ["opaque"]);
   assert.deepEqual(awk(`BEGIN { for (i = 1; i < ARGC; i++) print ARGV[i] }`), []);
   assert.deepEqual(awk(`NR==1 && ARGV[1]=="x"{print}`), []);
 });
