@@ -31,8 +31,9 @@ export interface GateFileOptions {
  * The built-in protection entries, each `ask` and for write-like access only:
  * - everything in `<agentDir>/extensions/` (the global config, the log, the trust store, the
  *   bundle, and any other extension, which runs with pi's authority at its next start);
- * - pi's settings, models, trust and MCP files in the agent dir, and the packages pi installed
- *   there (MCP servers and packages run with pi's authority at its next start);
+ * - pi's settings, models, trust and MCP files in the agent dir, the packages pi installed there
+ *   (MCP servers and packages run with pi's authority at its next start), and its `bin/` (the
+ *   `rg` and `fd` its tools run);
  * - `.pi/extensions/`, `.pi/settings.json`, `.pi/mcp.json` and the packages of any project, at
  *   any depth (project configs, extensions, MCP servers and packages);
  * - the code pi-controls was loaded from: its package directory when npm installed it, else the
@@ -49,6 +50,8 @@ export function gateFileEntries(opts: GateFileOptions): ProtectionEntry[] {
     join(agent, "npm"),
     join(agent, "git"),
     join(agent, "tmp", "extensions"),
+    // The programs pi's grep and find tools run first (rg, fd), and first on the bash tool's PATH.
+    join(agent, "bin"),
     ".pi/extensions",
     ".pi/settings.json",
     ".pi/mcp.json",

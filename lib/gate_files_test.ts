@@ -221,6 +221,7 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "dpkg-deb -x x.deb .pi",
       "ar x --output .pi /tmp/a.a",
       "wget -P .pi http://x/settings.json",
+      "cp /tmp/evil ~/.pi/agent/bin/rg",
       "git checkout-index -f --prefix=.pi/ settings.json",
       "cd .pi && wget http://x/settings.json",
       "curl --output-dir .pi -O http://x/settings.json",

@@ -151,6 +151,8 @@ export interface FsFacts {
    * never listed (a glob is then judged by its prefix alone).
    */
   entries?(dir: string): DirEntry[] | null;
+  /** The target of a symlink as stored (maybe relative), or null when the path is none. */
+  readlink?(path: string): string | null;
 }
 
 /** One entry of a directory: whether it is a symlink, or else a directory. */

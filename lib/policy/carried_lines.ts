@@ -45,7 +45,7 @@ export function carriedLines(
 }
 
 /** A target a rule asks about or denies, or a protected path it names (not a glob's guess). */
-function counts(t: TargetVerdict): boolean {
+export function counts(t: TargetVerdict): boolean {
   const byRule = t.rule?.pattern !== undefined && t.action === t.rule.action;
   const named = t.protection !== undefined && t.kind !== "glob" && t.kind !== "dynamic";
   return (byRule || named) && RESTRICTIVENESS[t.action] >= RESTRICTIVENESS.ask;

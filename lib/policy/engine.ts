@@ -31,7 +31,7 @@ import {
 import { notification, reason } from "./messages.ts";
 import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { globLinks, throughLinks, treeLinks } from "../programs/links.ts";
 import { DOT_DOT, realPath } from "../shell/paths.ts";
 import {
@@ -44,13 +44,14 @@ import {
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
-import { carriedLines } from "./carried_lines.ts";
+import { carriedLines, counts } from "./carried_lines.ts";
 import {
   type GlobScope,
   innerTextWords,
   PROCESS_NOTE,
   stageTargets,
   type Target,
+  toolCommands,
   toolTargets,
 } from "./targets.ts";
 import { globScope } from "./glob_scope.ts";
@@ -274,6 +275,16 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     paths.push(real);
     out.resolved = real;
   }
+  if (target.write && ctx.fs.readlink && !ctx.fs.exists(real)) {
+    // A write through a symlink whose target does not exist yet creates that target (a cloned
+    // repository may ship `ak -> ~/.ssh/authorized_keys`): judged there too.
+    const to = ctx.fs.readlink(real);
+    if (to !== null) {
+      const created = realPath(resolve(dirname(real), to), ctx.fs);
+      if (!paths.includes(created)) paths.push(created);
+      out.linked ??= created;
+    }
+  }
   if (target.pattern) {
     // Through a symlink the glob matches (`cat *` with `lf -> ~/.ssh/id_rsa`).
     const reached = globLinks(target.pattern, ctx.fs);
@@ -484,12 +495,19 @@ function decideTool(
     writes: () => !reads,
     treeNames: typeof glob === "string" && glob !== "" ? [glob] : undefined,
   });
+  // A tool other than pi's own may delete, move or overwrite a directory it names (an MCP
+  // server's `delete`, `move_file` of `.pi`): what lies below it may be replaced.
+  if (!reads && !ONE_FILE_TOOLS.has(call.tool)) {
+    shared.replacesTrees = true;
+    shared.below = { ...shared.below, trees: true };
+  }
   const targets = toolTargets(call, ctx).map((t) =>
     judgeTarget(config, ctx, t, subject, explain, shared)
   );
   let action = strictest(targets.map((t) => t.action));
-  // A file of a process that may be anything (`/proc/self/environ`): never allowed unseen.
-  const unseen = targets.find((t) => t.note === PROCESS_NOTE);
+  // What cannot be seen (a process's file that may be anything, `/proc/self/environ`; an input
+  // too large to look through): never allowed unseen.
+  const unseen = targets.find((t) => t.note === PROCESS_NOTE || t.kind === "dynamic");
   if (unseen && RESTRICTIVENESS[action] < RESTRICTIVENESS.ask) {
     unseen.action = "ask";
     action = "ask";
@@ -723,7 +741,16 @@ export function decide(
   const bash = call.tool === "bash";
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
-    : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
+    : { stages: [...decideTool(config, call, ctx, opts.explain ?? false)], error: null };
+  if (!bash) {
+    // A shell command another tool runs (pi's `powershell`, an MCP server's `start_process`):
+    // judged as a carried line, where a rule asks about or denies it or a protected path in it
+    // is reached.
+    for (const text of toolCommands(call.input)) {
+      const carried = decideBash(config, { tool: "bash", input: { command: text } }, ctx, opts);
+      stages.push(...carried.stages.filter((s) => s.targets.some(counts)));
+    }
+  }
   applySandbox(config, ctx.cwd, call.tool, stages);
   const action = strictest(stages.map((s) => s.action));
   const policies: string[] = [];

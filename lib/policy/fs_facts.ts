@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import type { DirEntry, FsFacts } from "../types.ts";
 
 /** Directory listings kept per realFs, with the stat they were taken under. */
@@ -148,6 +148,13 @@ export function realFs(): FsFacts {
         return existsSync(path);
       } catch {
         return false;
+      }
+    },
+    readlink(path: string): string | null {
+      try {
+        return readlinkSync(path);
+      } catch {
+        return null;
       }
     },
     isDirectory(path: string): boolean {
@@ -309,6 +316,10 @@ class MemoFs implements FsFacts {
     return k.entries;
   }
 
+  readlink(path: string): string | null {
+    return this.fs.readlink?.(path) ?? null;
+  }
+
   isDirectory(path: string): boolean {
     const k = this.#of(path);
     k.dir ??= this.fs.isDirectory?.(path) ?? false;
@@ -366,6 +377,12 @@ export function fakeFs(
       if (r === "/") return true;
       for (const f of files) if (f.startsWith(r + "/")) return true;
       return false;
+    },
+    readlink(path: string): string | null {
+      // (The path's directories followed; the last name is the link, not followed.)
+      const at = path.lastIndexOf("/");
+      const dir = at <= 0 ? "/" : real(path.slice(0, at));
+      return links[(dir === "/" ? "" : dir) + "/" + path.slice(at + 1)] ?? null;
     },
     entries(dir: string): DirEntry[] | null {
       const r = real(dir);

@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
 import {
   DOT_DOT,
+  expandToolPath,
   processPath,
   resolveIn,
   resolveReadPath,
@@ -58,7 +59,7 @@ const PI_TOOLS: Record<string, "read" | "write" | "dir"> = {
 
 /** Input keys that hold paths in other tools (MCP, custom): matched case-insensitively. */
 const PATH_KEY =
-  /^(path|paths|file|files|filename|filepath|file_path|dir|dirs|directory|cwd|folder|root|dest|destination|src|source|target|output|input_path|output_path|location|uri)$|path$|_file$|_dir$/i;
+  /^(path|paths|file|files|filename|filepath|file_path|dir|dirs|directory|cwd|folder|root|dest|destination|src|source|target|output|out|to|from|input_path|output_path|location|uri)$|path$|paths$|_file$|_files$|_dir$/i;
 const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 /** The targets of a non-bash tool call: its path fields, else the cwd. */
@@ -66,25 +67,53 @@ export function toolTargets(call: ToolCall, ctx: Context): Target[] {
   const kind = Object.hasOwn(PI_TOOLS, call.tool) ? PI_TOOLS[call.tool] : undefined;
   const input = call.input ?? {};
   if (kind) {
-    const raw = [input.path, input.file_path].filter((v): v is string => typeof v === "string");
-    if (raw.length === 0 || (kind === "dir" && raw.every((r) => r === ""))) {
+    const given = [input.path, input.file_path].filter((v): v is string => typeof v === "string");
+    if (given.length === 0 || (kind === "dir" && given.every((r) => r === ""))) {
       return [{ kind: "cwd", path: resolve(ctx.cwd), reach: "exact", source: "." }];
     }
-    return raw.map((r) =>
-      toolPath(
+    // (pi 1.x opens a `file:` URL's path; pi 0.7x the text as a relative path: both.)
+    const raw = given.flatMap((r) => (/^file:/i.test(r) ? [r, fileUrlPath(r)] : [r]));
+    return raw.map((r) => {
+      const t = toolPath(
         kind === "read"
           ? resolveReadPath(r, ctx.cwd, ctx.home, ctx.fs)
           : resolveToolPath(r || ".", ctx.cwd, ctx.home),
         r,
         ctx,
-      )
-    );
+      );
+      // A `..` the kernel walks (pi 0.7x does not normalise the path): from where a link leads.
+      const expanded = expandToolPath(r, ctx.home);
+      const walked = expanded.startsWith("/") ? expanded : `${ctx.cwd}/${expanded}`;
+      if (t.path !== null && DOT_DOT.test(walked)) t.raw = walked;
+      if (kind === "write" && t.path !== null) t.write = true;
+      return t;
+    });
   }
   const found: Target[] = [];
   collectPaths(input, "", 0, found, ctx);
   return found.length
     ? found
     : [{ kind: "cwd", path: resolve(ctx.cwd), reach: "exact", source: "." }];
+}
+
+/** Input keys of a tool that hold a shell command it runs. */
+const COMMAND_KEY = /^(command|cmd|commands|script|shell|shell_command|command_line|commandline)$/i;
+
+/** The shell commands a tool's input holds under its command keys (top level, and one below). */
+export function toolCommands(input: Record<string, unknown> | undefined): string[] {
+  const out: string[] = [];
+  const take = (value: unknown, depth: number) => {
+    if (!value || typeof value !== "object") return;
+    for (const [k, v] of Object.entries(value)) {
+      if (COMMAND_KEY.test(k)) {
+        for (const s of Array.isArray(v) ? v : [v]) {
+          if (typeof s === "string" && s.trim()) out.push(s);
+        }
+      } else if (depth === 0 && v && typeof v === "object") take(v, 1);
+    }
+  };
+  take(input, 0);
+  return out;
 }
 
 /**
@@ -134,22 +163,30 @@ function collectPaths(value: unknown, key: string, depth: number, out: Target[],
     for (const v of value) collectPaths(v, key, depth + 1, out, ctx);
     return;
   }
-  for (const [k, v] of Object.entries(value)) collectPaths(v, k, depth + 1, out, ctx);
+  for (const [k, v] of Object.entries(value)) {
+    // A key that is itself a path (`{"files": {"/x/evil.ts": "…"}}`).
+    if (/^(\/|~\/)/.test(k)) collectPaths(k, "path", depth + 1, out, ctx);
+    collectPaths(v, k, depth + 1, out, ctx);
+  }
 }
 
 /** The path a string input names: under a path-like key, or absolute-looking; never a URL. */
 function inputPath(value: string, byKey: boolean): string | null {
   const s = value.trim();
   if (!s) return null;
-  if (/^file:\/\//i.test(s)) return fileUrlPath(s);
-  if (URL_RE.test(s)) return null;
+  if (/^file:/i.test(s) && (byKey || /^file:\//i.test(s))) return fileUrlPath(s);
+  // (Under a path's key, only a web URL is no path: `a://../x` is a relative one to a server.)
+  if (URL_RE.test(s) && !(byKey && !/^(https?|ftp|s3|gs):\/\//i.test(s))) return null;
   const looksAbsolute = /^(~\/|~$|\/)/.test(s) && !/\s/.test(s);
   return byKey || looksAbsolute ? s : null;
 }
 
-/** The local path of a `file://` URL (`file:///etc/x`, `file://localhost/etc/x`). */
+/**
+ * The local path of a `file:` URL (`file:///etc/x`, `file://localhost/etc/x`, `file:/etc/x`), its
+ * query and fragment dropped, as a URL parser reads it.
+ */
 function fileUrlPath(url: string): string {
-  const rest = url.replace(/^file:\/\/(localhost(?=\/))?/i, "");
+  const rest = url.replace(/^file:(\/\/(localhost(?=\/))?)?/i, "").replace(/[?#][\s\S]*$/, "");
   try {
     return decodeURIComponent(rest);
   } catch {
