@@ -578,6 +578,22 @@ const HOSTILE: [string, Action, Action][] = [
   ["find . -name 'k*' | xargs cat", "deny", "deny"],
   ["find -L . -name '*.ts' | xargs cat", "deny", "deny"],
   ["find . -follow -name '*.ts' | xargs cat", "deny", "deny"],
+  // Second round: find's `*` matches a leading dot; -delete limited by name; PATH set other ways;
+  // `set -k`; a new standard input for the shell; sed's operand before -e; awk's ARGV changed by
+  // a function; git grep's -O given arguments.
+  ["find . -name '*.env' | xargs cat", "ask", "ask"],
+  ["find . -name .env -delete", "deny", "ask"],
+  ["read PATH <<<.; ls", "deny", "deny"],
+  ["for PATH in .; do ls; done", "deny", "deny"],
+  ["x=$((PATH=0)); ls", "deny", "deny"],
+  ["declare -n p=BASH_CMDS; p[ls]=/bin/rm; ls y", "deny", "deny"],
+  ["set -k; git commit EDITOR=rm", "deny", "deny"],
+  ["exec <<<'rm -rf build'; sh", "deny", "deny"],
+  ["exec < <(echo rm -rf build); sh", "deny", "deny"],
+  ["sed 'i\\' -e 'e rm -rf build' notes.txt", "deny", "deny"],
+  ["awk 'BEGIN{sub(/notes.txt/,\".env\",ARGV[1])}1' notes.txt", "deny", "deny"],
+  ["awk 'BEGIN{getline ARGV[1] < \"notes.txt\"}1' notes.txt", "deny", "deny"],
+  ["git grep -Orm pattern", "deny", "deny"],
   // Files a program opens without naming them as its operands.
   ["printf 'keys/id_rsa\\0' | sort --files0-from=-", "deny", "ask"],
   ["openssl enc -pass file:.env -in notes.txt", "deny", "deny"],
@@ -614,6 +630,7 @@ const HOSTILE: [string, Action, Action][] = [
 /** Everyday agent commands that must stay allowed under the read-only `$safe-bash` policy. */
 const EVERYDAY: string[] = [
   "git status",
+  "echo $PATH && which python3",
   // A lister limited by name lists no link of another name (`keys -> ~/.ssh` here).
   "find . -name '*.ts' | xargs wc -l",
   "find . -name '*.ts' | xargs cat",

@@ -56,7 +56,8 @@ import {
 } from "./targets.ts";
 import { globScope } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
-import { carriesCommand } from "../programs/env.ts";
+import { carriesCommand, SETS_LOOKUP } from "../programs/env.ts";
+import { unknownWord } from "../programs/words.ts";
 import { handlersRunLater } from "../programs/shells.ts";
 import { evalShape, innerStages, linksMade, withLines } from "../programs/expand.ts";
 import { programNamed } from "../programs/registry.ts";
@@ -683,6 +684,11 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
+  if (SETS_LOOKUP.test(command)) {
+    // PATH or bash's command tables set another way (`read PATH`): a name may run any program.
+    const what = unknownWord("(a program found where the command sets PATH)");
+    all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
+  }
   handlersRunLater(all, ctx, command);
   const links = linksMade(all);
   all.push(...linkedPrograms(all, links, ctx));

@@ -73,6 +73,14 @@ export const CODE_ENV =
   /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
+/**
+ * A command that sets PATH or bash's command tables other than by an assignment word: `read
+ * PATH`, `for PATH in .`, `$((PATH=0))`, `a[PATH=0]=1`, `printf -v PATH`, a nameref to one
+ * (`declare -n p=BASH_CMDS`). Not a read of one (`$PATH`, `${PATH}`).
+ */
+export const SETS_LOOKUP =
+  /\b(?:read|mapfile|readarray|getopts|for|select|printf\s+-v)\b[^;&|\n]*?(?<![$\w{])(?:PATH|BASH_CMDS|BASH_ALIASES)\b|(?:^|[\s;&(\[,])(?:PATH|BASH_CMDS|BASH_ALIASES)\s*(?:\[[^\]]*\])?\s*(?:[-+*/%^|&]|<<|>>)?=(?!=)|(?:^|\s)-n\s+\w+=['"]?(?:PATH|BASH_CMDS|BASH_ALIASES)\b/;
+
 /** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
 /** less's options from the environment: an initial command there (`+!cmd`) runs at start. */

@@ -180,9 +180,11 @@ function findListing(stage: Stage): Listing[] | null {
  */
 export function namedBelow(under: Word, name: string | undefined): Listing[] {
   if (name === undefined || /^[?[]/.test(name)) return [{ under }];
-  return name.startsWith("*")
-    ? [{ under, names: name }, { under, names: "." + name }]
-    : [{ under, names: name }];
+  if (!name.startsWith("*")) return [{ under, names: name }];
+  // find's `*` matches a leading dot, and nothing at all: `*.env` names `.x.env` and `.env`.
+  const rest = name.replace(/^\*+/, "");
+  const empty = rest.startsWith(".") && rest.length > 1 ? [{ under, names: rest }] : [];
+  return [{ under, names: name }, { under, names: "." + name }, ...empty];
 }
 
 /** Primaries that remove what find lists, or run a command on it that may. */
@@ -215,6 +217,16 @@ export const FIND_PROGRAMS: Program[] = [
     },
     metadataOnly: true,
     replacesTrees: findReplaces,
+    // What `-delete` removes is limited to the names `-name`/`-iname` match (`find . -name .env
+    // -delete`): the protected names those may be count.
+    treeNames: (argv) =>
+      argv.some((w) => w.value === "-delete")
+        ? argv.flatMap((w, i) =>
+          /^-i?name$/.test(w.value) && argv[i + 1]
+            ? [argv[i + 1].kind === "static" ? argv[i + 1].value : "*"]
+            : []
+        )
+        : [],
     followsLinks: findFollows,
     lists: findListing,
   },

@@ -365,7 +365,10 @@ function gitCommands(stage: Stage, run: Runner): void {
     // `git grep -O<cmd>` opens the files it found with the command.
     for (const w of rest) {
       const m = /^(?:-O|--open-files-in-pager=)(.+)$/s.exec(w.value);
-      if (m) run.shell(w.kind === "static" ? literal(m[1]) : { ...w, value: m[1] }, "git grep -O");
+      if (m) {
+        const text = w.kind === "static" ? literal(m[1]) : { ...w, value: m[1] };
+        run.shell(text, "git grep -O", { arguments: true });
+      }
     }
   } else if (sub === "config") {
     // `git config [set] key value` saves a command for git to run later.

@@ -65,7 +65,7 @@ Deno.test("fd: what it prints is paths below its search paths", () => {
     ["fdfind -0 x src | xargs -0 cat", "cat @src/(paths fdfind lists)/*"],
     ["fd --search-path src x | xargs cat", "cat @src/(paths fd lists)/*"],
     // Hidden names only with -H / -u.
-    ["fd -H -e .py | xargs cat", "cat @./(paths fd lists)/*.py @./(paths fd lists)/.*.py"],
+    ["fd -H -e .py | xargs cat", "cat @./(paths fd lists)/*.py @./(paths fd lists)/.*.py @./(paths fd lists)/.py"],
     ["fd -u x src | xargs cat", "cat @src/(paths fd lists)/"],
     // Output that is no path list, paths relative to another directory, anything not known.
     ["fd -l . src | xargs cat", "cat (xargs input)"],
@@ -106,7 +106,7 @@ Deno.test("fd: -x / -X run a command on the paths it lists, in a cluster or glue
 Deno.test("xargs: a command that lists what it is given lists what xargs gives it", () => {
   assert.deepEqual(
     runs("find src -name '*.py' | xargs grep -l foo | xargs sed -n 1p"),
-    ["sed -n 1p @src/(paths find lists)/*.py @src/(paths find lists)/.*.py"],
+    ["sed -n 1p @src/(paths find lists)/*.py @src/(paths find lists)/.*.py @src/(paths find lists)/.py"],
   );
   assert.deepEqual(runs("grep -l x src/*.py | xargs cat"), ["cat src/*.py"]);
   assert.deepEqual(runs("fd -e ts . src | xargs grep -L x | xargs wc -l"), [
@@ -200,6 +200,7 @@ Deno.test("while read: a line of a listing program's output is a path of its lis
     "read -r f",
     "wc -l @src/(paths find lists)/*.py",
     "wc -l @src/(paths find lists)/.*.py",
+    "wc -l @src/(paths find lists)/.py",
   ]);
   // Every use of the line in a stage takes the same path.
   assert.deepEqual(stages('ls -d src/* | while read -r f; do cp "$f" "$f"; done').slice(2), [
@@ -256,7 +257,7 @@ Deno.test("while read: hostile and everyday loops get their verdicts", async () 
 Deno.test("find -exec: `{}` is a path of what find lists up to the primary", async () => {
   const exec = (command: string) => innerRuns(parser, command, { globs: true });
   assert.deepEqual(exec("find src -name '*.py' -exec wc -l {} +"), [
-    "wc -l @src/(paths find lists)/*.py @src/(paths find lists)/.*.py",
+    "wc -l @src/(paths find lists)/*.py @src/(paths find lists)/.*.py @src/(paths find lists)/.py",
   ]);
   assert.deepEqual(exec("find -H /etc -name shadow -exec cat {} \\;"), [
     "cat @/etc/(paths find lists)/shadow",

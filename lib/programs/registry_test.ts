@@ -98,6 +98,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   find: {
     runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" },
     followsLinks: "find -L . -name x", lists: "find src -name '*.py'", replacesTrees: "find . -delete",
+    treeNames: "find . -name .env -delete",
   },
   fd: { runs: "fd -x rm", followsLinks: "fd -L x", lists: "fd -e py . src" },
   xargs: { runs: "xargs rm", lists: "find src | xargs grep -l x" }, parallel: { runs: "parallel rm ::: a" },

@@ -75,6 +75,8 @@ interface Located {
   opaque: string | null;
   /** sed edits its files in place (`-i`, `--in-place`). */
   inPlace?: boolean;
+  /** The first text is an operand only BSD sed reads as the script (GNU: a file). */
+  alsoWithout?: boolean;
 }
 
 /** The program of an awk command (`-e`/`--source` texts, else the first operand). */
@@ -286,7 +288,10 @@ const AWK_ASSIGN = new Set(["=", "+=", "-=", "*=", "/=", "%=", "^=", "++", "--"]
 function changes(toks: Tok[], k: number): boolean {
   const before = toks[k - 1];
   if (before?.kind === "punct" && (before.text === "++" || before.text === "--")) return true;
-  if (before?.kind === "name" && before.text === "delete") return true;
+  // (`delete ARGV[1]`, `getline ARGV[1] < f`: read into it.)
+  if (before?.kind === "name" && (before.text === "delete" || before.text === "getline")) {
+    return true;
+  }
   let at = k + 1;
   if (toks[at]?.kind === "punct" && toks[at].text === "[") {
     for (let depth = 0; at < toks.length; at++) {
@@ -294,7 +299,9 @@ function changes(toks: Tok[], k: number): boolean {
       else if (toks[at].kind === "punct" && toks[at].text === "]" && --depth === 0) break;
     }
     at++;
-  } else if (toks[at]?.kind === "punct" && (toks[at].text === "," || toks[at].text === ")")) {
+  }
+  // Given to a function, which may change it (`sub(/a/, "b", ARGV[1])`, `split(s, ARGV)`).
+  if (toks[at]?.kind === "punct" && (toks[at].text === "," || toks[at].text === ")")) {
     return true;
   }
   const next = toks[at];
@@ -478,7 +485,13 @@ function sedScriptOf(args: Arg[]): Located {
   const script = args[first];
   if (script === null) return fail("a sed script that is not known before it runs");
   if (!texts.length && !suffixed) strings.push(first);
-  return { texts: [script, ...texts], strings, opaque: null, inPlace };
+  return {
+    texts: [script, ...texts],
+    strings,
+    opaque: null,
+    inPlace,
+    alsoWithout: texts.length > 0,
+  };
 }
 
 /**
@@ -491,7 +504,23 @@ export function sedEffects(args: Arg[]): ScriptEffects {
   const inPlace = p.inPlace === true;
   if (!p.texts.length) return { ...none(), inPlace };
   // (GNU sed --sandbox refuses what this finds; it is counted anyway, as other seds run it.)
-  return { ...sedScript(p.texts.join("\n")), inPlace };
+  const joined = sedScript(p.texts.join("\n"));
+  if (!p.alsoWithout) return { ...joined, inPlace };
+  // An operand before `-e` is the script to BSD sed and a file to GNU's: both readings count
+  // (`sed 'i\' -e 'e rm x'`: to GNU, the `e` runs).
+  const gnu = sedScript(p.texts.slice(1).join("\n"));
+  if (joined.opaque || gnu.opaque) return { ...(joined.opaque ? joined : gnu), inPlace };
+  const more = <T>(a: T[], b: T[]) => [...a, ...b.filter((x) => !a.includes(x))];
+  return {
+    ...joined,
+    commands: [
+      ...joined.commands,
+      ...gnu.commands.filter((c) => !joined.commands.some((j) => j.text === c.text)),
+    ],
+    writes: more(joined.writes, gnu.writes),
+    reads: more(joined.reads, gnu.reads),
+    inPlace,
+  };
 }
 
 /**

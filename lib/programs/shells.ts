@@ -314,6 +314,12 @@ function setRuns(stage: Stage, run: Runner): void {
       run.stage([unknownWord("(lines history expansion may rewrite)")], "set");
       return;
     }
+    // `set -k`: a `NAME=value` word anywhere in a later command is its environment
+    // (`git commit EDITOR=rm`), which no one reads here.
+    if (/^-[A-Za-z]*k/.test(v) || option?.value === "keyword") {
+      run.stage([unknownWord("(environments set -k gives later commands)")], "set");
+      return;
+    }
   }
 }
 

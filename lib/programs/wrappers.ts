@@ -9,7 +9,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import type { How, Program, Runner } from "./spec.ts";
-import { chdir, commandLine, literal, unknownWord } from "./words.ts";
+import { chdir, commandLine, literal, standardInput, unknownWord } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -597,7 +597,15 @@ function watchexec(stage: Stage, run: Runner): void {
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
     names: [name],
-    runs: (stage, run) => wrapped(name, spec, stage, run),
+    runs: (stage, run) => {
+      // `exec` with no command sets the shell's own files: a new standard input is where the
+      // shell, and every later command, reads (`exec <<<'rm x'; sh`), which no one reads here.
+      const input = standardInput(stage);
+      if (name === "exec" && stage.argv.length === 1 && input.redirect) {
+        run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
+      }
+      wrapped(name, spec, stage, run);
+    },
   })),
   { names: ["watch"], runs: watch },
   { names: ["su", "runuser", "script"], runs: switchUser },

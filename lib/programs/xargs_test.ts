@@ -57,10 +57,11 @@ Deno.test("xargs and parallel: hostile option spellings get their verdicts", asy
 
 Deno.test("xargs: words a listing program before it prints are paths below its places", () => {
   assert.deepEqual(cmd("find src | xargs cat"), ["cat @src/(paths find lists)/"]);
-  // find's `*` matches a leading dot, bash's does not: both names are kept.
+  // find's `*` matches a leading dot, and nothing (`.py` itself), bash's does not: each is kept.
   assert.deepEqual(cmd("find src tests -name '*.py' | xargs grep -l x"), [
     "grep -l x @src/(paths find lists)/*.py @src/(paths find lists)/.*.py " +
-    "@tests/(paths find lists)/*.py @tests/(paths find lists)/.*.py",
+    "@src/(paths find lists)/.py @tests/(paths find lists)/*.py " +
+    "@tests/(paths find lists)/.*.py @tests/(paths find lists)/.py",
   ]);
   assert.deepEqual(cmd("find . -name 'a*' -o -name b | xargs cat"), ["cat @./(paths find lists)/"]);
   assert.deepEqual(cmd("find . | xargs -I{} cp {} /x/{}.bak"), [
