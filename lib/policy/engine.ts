@@ -684,7 +684,7 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
-  if (SETS_LOOKUP.test(command)) {
+  if ((command.includes("PATH") || command.includes("BASH_")) && SETS_LOOKUP.test(command)) {
     // PATH or bash's command tables set another way (`read PATH`): a name may run any program.
     const what = unknownWord("(a program found where the command sets PATH)");
     all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
