@@ -234,6 +234,18 @@ function walked(dir: string, fs: FsFacts, names?: string): ReturnType<typeof tre
   return found;
 }
 
+/**
+ * Whether a path that does not resolve is a symlink in its directory's listing (a listing is kept
+ * while the directory is unchanged; asking for the link itself would throw for most paths).
+ */
+function danglingLink(path: string, fs: FsFacts): boolean {
+  const at = path.lastIndexOf("/");
+  const listing = fs.entries?.(at <= 0 ? "/" : path.slice(0, at));
+  if (!listing) return false;
+  const name = path.slice(at + 1);
+  return listing.some((e) => e.link && e.name === name);
+}
+
 /** Where a target's path leads: the paths to judge, and how each was reached. */
 interface Reached {
   /** The lexical path, the resolved one, and those a glob or a made link reaches. */
@@ -276,7 +288,7 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     paths.push(real);
     out.resolved = real;
   }
-  if (target.write && ctx.fs.readlink && !ctx.fs.exists(real)) {
+  if (target.write && ctx.fs.readlink && !ctx.fs.exists(real) && danglingLink(real, ctx.fs)) {
     // A write through a symlink whose target does not exist yet creates that target (a cloned
     // repository may ship `ak -> ~/.ssh/authorized_keys`): judged there too.
     const to = ctx.fs.readlink(real);
