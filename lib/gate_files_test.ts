@@ -211,6 +211,7 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "cp -t.pi/extensions evil.jsonc",
       "install -Dt.pi/extensions evil.jsonc",
       "gunzip -f .pi/settings.json.gz",
+      "gzip -r .pi",
       "zstd -d /tmp/settings.json.zst --output-dir-flat .pi",
       "ln -sf /tmp/settings.json .pi",
       "ln -f -t .pi /tmp/settings.json",

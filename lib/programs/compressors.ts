@@ -38,8 +38,8 @@ const SUFFIX: Record<string, string> = {
   lzop: ".lzo",
 };
 
-/** Suffixes any of them strips when decompressing (`.tgz` gives `.tar`). */
-const KNOWN = /\.(gz|z|bz2|xz|lzma|zst|lz4|br|Z|lz|lzo|tgz|tbz2?|txz|tzst)$/;
+/** Suffixes any of them strips when decompressing (`.tgz` gives `.tar`; gzip's `-gz`, `_z`). */
+const KNOWN = /(\.(gz|z|bz2?|xz|lzma|zst|lz4|br|Z|lz|lzo|tgz|tbz2?|txz|tzst)|[-_](gz|z))$/;
 
 /** Options that write to standard output or only test or list: no file is written. */
 const NO_FILES = /^(-[a-zA-Z]*[ctl][a-zA-Z]*|--stdout|--to-stdout|--test|--list)$/;
@@ -53,6 +53,7 @@ export function compressedNames(argv: Word[]): NamedFile[] {
   const name = basename(argv[0]?.value ?? "");
   let suffix = SUFFIX[name] ?? ".gz";
   let dir: string | null = null;
+  let named = false;
   const operands: Word[] = [];
   const args = argv.slice(1);
   let options = true;
@@ -71,7 +72,10 @@ export function compressedNames(argv: Word[]): NamedFile[] {
     else if (v === "--output-dir-flat" || v === "--output-dir-mirror") {
       dir = args[++i]?.value ?? null;
     } else if (/^--output-dir-(flat|mirror)=/.test(v)) dir = v.slice(v.indexOf("=") + 1);
+    // `-N`: the name stored in the archive, which no one reads here.
+    else if (/^(-[a-zA-Z]*N[a-zA-Z]*|--name)$/.test(v)) named = true;
   }
+  if (named) return [{ path: null, source: "(the name the archive holds)" }];
   const out: NamedFile[] = [];
   for (const w of operands) {
     if (w.kind !== "static") continue;
@@ -88,5 +92,10 @@ export function compressedNames(argv: Word[]): NamedFile[] {
 
 /** The compressors and decompressors. */
 export const COMPRESSOR_PROGRAMS: Program[] = [
-  { names: Object.keys(SUFFIX), namedFiles: compressedNames },
+  {
+    names: Object.keys(SUFFIX),
+    namedFiles: compressedNames,
+    // `-r`: every file below a directory it names is replaced by its compressed form.
+    replacesTrees: (argv) => argv.some((w) => /^(-[a-zA-Z]*r[a-zA-Z]*|--recursive)$/.test(w.value)),
+  },
 ];

@@ -16,6 +16,8 @@ Deno.test("compressors: the files they write are named after their operands", as
     ".pi/s.json.zst.zst",
   ]);
   assert.deepEqual(names("gzip notes.txt"), ["notes.txt.gz"]);
+  assert.deepEqual(names("gunzip -f .env-gz"), [".env", ".env-gz.gz"]);
+  assert.deepEqual(names("gunzip -N x.gz"), [null]);
   // To standard output, or a test or listing: no file.
   assert.deepEqual(names("gunzip -c x.gz"), []);
   assert.deepEqual(names("gzip -dc .env.gz"), []);

@@ -20,7 +20,8 @@ import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
 import type { How, Listing, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
-import { inputDocument, literal, unknownWord } from "./words.ts";
+import { literal, unknownWord } from "./words.ts";
+import { checkoutIndexFiles, gitObjectFiles } from "./git_blobs.ts";
 import { inlinePatchFiles } from "./diffs.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
@@ -525,92 +526,6 @@ function keptCredentials(argv: Word[]): { path: string | null; source: string }[
   return [{ path: "~/.git-credentials", source }, { path: "~/.config/git/credentials", source }];
 }
 
-/** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
-const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
-
-/**
- * The path a blob name gives (gitrevisions(7)): `REV:path` (REV with `@{…}`, `^`, `~`, `/`:
- * `HEAD@{0}:x`, `@:x`, `origin/main:x`), `:N:path` (a stage of the index), `:path` (the index).
- * Null for anything else: a commit message search (`:/text`), a URL, a plain revision.
- */
-export function blobPath(name: string): string | null {
-  const rev = name.replace(/@\{[^}]*\}/g, "@");
-  if (rev.startsWith(":/") || /^[A-Za-z][\w+.-]*:\/\//.test(rev)) return null;
-  const staged = /^:[0-3]:(.+)$/.exec(rev);
-  if (staged) return staged[1];
-  const m = /^[^\s:]*:([^\s]+)$/.exec(rev);
-  return m ? m[1] : null;
-}
-
-/**
- * The files `REV:path` operands name, as paths in the work tree (the cwd's repository); also
- * `log -L…:FILE`'s file, and the names `cat-file --batch` reads from its input (a here-document's
- * lines, else not known).
- */
-function gitObjectFiles(argv: Word[], stage?: Stage): { path: string | null; source: string }[] {
-  const at = gitSubcommand(argv);
-  const sub = argv[at];
-  if (sub?.kind !== "static" || !GIT_OBJECT_READERS.has(sub.value)) return [];
-  const out: { path: string | null; source: string }[] = [];
-  for (let i = at + 1; i < argv.length; i++) {
-    const w = argv[i];
-    if (w.kind !== "static") continue;
-    const log = sub.value === "log";
-    if (log && w.value === "-L" && argv[i + 1]?.kind === "static") {
-      const range = argv[++i].value;
-      out.push({ path: range.slice(range.lastIndexOf(":") + 1), source: argv[i].text });
-      continue;
-    }
-    if (log && w.value.startsWith("-L") && w.value.includes(":")) {
-      out.push({ path: w.value.slice(w.value.lastIndexOf(":") + 1), source: w.text });
-      continue;
-    }
-    if (/^--batch(-command)?(=|$)/.test(w.value) && sub.value === "cat-file") {
-      out.push(...batchNames(stage, w.text));
-      continue;
-    }
-    if (w.value.startsWith("-")) continue;
-    const path = blobPath(w.value);
-    if (path !== null) out.push({ path, source: w.text });
-  }
-  return out;
-}
-
-/** The blobs `git cat-file --batch` prints: the names on its input, read from a here-document. */
-function batchNames(
-  stage: Stage | undefined,
-  source: string,
-): { path: string | null; source: string }[] {
-  const body = stage && inputDocument(stage)?.body;
-  if (body?.kind !== "static") return [{ path: null, source: `${source} (names on its input)` }];
-  const out: { path: string | null; source: string }[] = [];
-  for (const line of body.value.split("\n")) {
-    const name = line.trim().replace(/^contents\s+/, "");
-    const path = name && blobPath(name);
-    if (path) out.push({ path, source });
-  }
-  return out;
-}
-
-/**
- * `git checkout-index --prefix=P` writes each path with P put before it as text (`--prefix=.e`
- * and `nv` write `.env`); with `-a`, every path of the index (not known).
- */
-function checkoutIndexFiles(argv: Word[]): { path: string | null; source: string }[] {
-  const at = gitSubcommand(argv);
-  if (argv[at]?.value !== "checkout-index") return [];
-  const args = argv.slice(at + 1);
-  const prefixWord = args.find((w) => w.value.startsWith("--prefix="));
-  if (!prefixWord) return [];
-  if (prefixWord.kind !== "static") return [{ path: null, source: prefixWord.text }];
-  const prefix = prefixWord.value.slice(9);
-  if (args.some((w) => /^(-a|--all|--stdin)$/.test(w.value))) {
-    return [{ path: null, source: `${prefixWord.text} (every path of the index)` }];
-  }
-  return args.filter((w) => w.kind === "static" && !w.value.startsWith("-"))
-    .map((w) => ({ path: prefix + w.value, source: w.text }));
-}
-
 /** git's subcommands that rewrite or delete files of the working tree they are given. */
 const GIT_TREE_WRITERS = new Set([
   "checkout",
@@ -784,7 +699,8 @@ export const GIT: Program = {
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
   namedFiles: (argv, stage) => {
-    const named = [...gitObjectFiles(argv, stage), ...checkoutIndexFiles(argv)];
+    const at = gitSubcommand(argv);
+    const named = [...gitObjectFiles(argv, at, stage), ...checkoutIndexFiles(argv, at)];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage);
     const kept = keptCredentials(argv);
@@ -793,6 +709,16 @@ export const GIT: Program = {
       : named;
   },
   lists: gitListing,
+  // A pathspec glob after `--` limits what git reads or changes to the names it matches, at any
+  // depth (`git grep x -- '*.env'`, `git log -p -- '*.env'`).
+  treeNames: (argv) => {
+    const end = argv.findIndex((w) => w.kind === "static" && w.value === "--");
+    if (end < 0) return [];
+    // (Paths a program listed are targets of their own; another word not known may be any.)
+    return argv.slice(end + 1).flatMap((w) =>
+      w.listed ? [] : w.kind !== "static" ? ["*"] : /[*?[]/.test(w.value) ? [w.value] : []
+    );
+  },
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)),

@@ -13,7 +13,8 @@ import {
   runBash,
   seededRandom,
 } from "../testing.ts";
-import { blobPath, extCommand } from "./git.ts";
+import { extCommand } from "./git.ts";
+import { blobPath } from "./git_blobs.ts";
 
 const parser = await loadBashParser();
 
@@ -369,5 +370,17 @@ Deno.test("git: every blob name of a protected file reads it (gitrevisions)", as
     "git show :/fix",
     "git grep -L foo",
     "git cat-file --batch-check <<< 'HEAD:src/main.ts'",
+  ]);
+});
+
+Deno.test("git: a pathspec glob limits what it reads to names a protection may cover", async () => {
+  await checkTable([
+    ["git grep x -- '*.env'", "ask", "ask"],
+    ["git log -p -- '*.env'", "ask", "ask"],
+  ]);
+  await checkEveryday([
+    "git grep TODO -- '*.ts'",
+    "git diff -- '*.py'",
+    "git log --oneline -- src/",
   ]);
 });

@@ -73,7 +73,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   source: { runs: "source ./env.sh" }, alias: { runs: "alias x='rm y'" }, trap: { runs: "trap 'rm x' EXIT" },
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
-  gzip: { namedFiles: "gunzip -f .env.gz" }, wget: { namedFiles: "wget -N http://x/.env" },
+  gzip: { namedFiles: "gunzip -f .env.gz", replacesTrees: "gzip -r .pi" }, wget: { namedFiles: "wget -N http://x/.env" },
   set: { runs: "set -o histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
   bind: { runs: "bind -x '\"\\C-x\": rm x'" }, jobs: { runs: "jobs -x rm x" },
   hash: { runs: "hash -p /bin/rm ls" },
@@ -86,7 +86,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     optionCommands: "git -c core.pager='rm x' log",
     chdir: "git -C sub status",
     text: "git commit -m 'fix /etc/hosts'",
-    namedFiles: "git show HEAD:.env", lists: "git ls-files '*.py'",
+    namedFiles: "git show HEAD:.env", lists: "git ls-files '*.py'", treeNames: "git grep x -- '*.env'",
     replacesTrees: "git checkout .",
     readOnly: {
       log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",
