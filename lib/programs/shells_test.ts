@@ -33,6 +33,17 @@ Deno.test("builtins that evaluate text run the commands in its subscripts", asyn
     ["echo ${a[$'\\x24(rm y)']}", "deny", "deny"],
     ["echo ${a['`rm y`']}", "deny", "deny"],
     ["a=(1); a['$(rm y)']=1", "deny", "deny"],
+    // A command's output evaluated as arithmetic may hold `a[$(cmd)]`: not known.
+    ["echo $(( $(cat notes.txt) ))", "deny", "deny"],
+    ["[[ $(cat notes.txt) -eq 1 ]]", "deny", "deny"],
+    ["echo ${a[$(cat notes.txt)]}", "deny", "deny"],
+    // Outputs that are numbers stay plain.
+    [
+      "echo $(( $(wc -l < notes.txt) + 1 )) $(( $(nproc) * 2 )) $(( $(grep -c x notes.txt) ))",
+      "allow",
+      "allow",
+    ],
+    ["n=$(wc -l < notes.txt); echo $((n + 1))", "allow", "allow"],
     // The `[` builtin reads the name `-v` is given.
     ["[ -v 'a[$(rm y)]' ]", "deny", "deny"],
     ["[ -z x -o -v 'a[$(rm y)]' ]", "deny", "deny"],

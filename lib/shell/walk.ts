@@ -45,6 +45,7 @@ import {
   inArithmetic,
   loopEvaluation,
   readsNames,
+  substitutionEvaluation,
   testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
@@ -273,6 +274,7 @@ export class Walker implements WalkContext {
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
+        substitutionEvaluation(this, node);
         if (node.text.startsWith("`") && (node.text.includes("\\") || backtickPairs(node.text))) {
           // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
           // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text
@@ -622,8 +624,7 @@ export class Walker implements WalkContext {
     if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
-    // (An alias whose text changes the directory moves what comes after it: `g; cat id_rsa`
-    // after `alias g='cd keys'`. Where to is not followed.)
+    // (An alias whose text cds moves what comes after it, to where is not followed.)
     if (aliasMoves) flow = { ok: [null], fail: union(flow.fail, [null]) };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
     return flow;

@@ -53,14 +53,42 @@ function numericOutput(val: LiteNode): boolean {
   if (val.type !== "command_substitution") return false;
   const body = val.namedChildren;
   if (body.length !== 1) return false;
-  const last = body[0].type === "pipeline" ? body[0].namedChildren.at(-1) : body[0];
+  let last = body[0].type === "pipeline" ? body[0].namedChildren.at(-1) : body[0];
+  // (`$(wc -l < f)`: its input redirected.)
+  if (last?.type === "redirected_statement") last = last.childForFieldName("body") ?? undefined;
   if (last?.type !== "command") return false;
-  const words = last.namedChildren.map((c) => c.text);
+  const words = last.namedChildren.map((c) => c.text.replace(/['"]/g, ""));
   const [program, ...args] = words;
   if (program === "wc") return args.every((a) => /^-[lcmw]+$/.test(a));
   if (program === "nproc") return args.length === 0;
-  if (program === "date") return args.length === 1 && args[0] === "+%s";
+  // (`date -ud '2003-08-02 17:24:33' +%s`: the seconds of a date, whatever it is.)
+  if (program === "date") return args.at(-1) === "+%s";
   if (program === "id") return args.length === 1 && /^-[ug]$/.test(args[0]);
+  if (program === "grep") return args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$|^--count$/.test(a));
+  return false;
+}
+
+/**
+ * Whether a command substitution's output is evaluated as arithmetic where it stands
+ * (`$(( $(cat f) ))`, `a[$(cat f)]`, `[[ $(cat f) -eq 1 ]]`): an output holding `a[$(cmd)]` runs
+ * cmd, and what a command prints is not known.
+ */
+function arithmeticOutput(node: LiteNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "c_style_for_statement" || p.type === "arithmetic_expansion") return true;
+    if (p.type === "subscript") return true;
+    if (p.type === "binary_expression") {
+      const op = p.children.find((k) => k.type === "test_operator")?.text ?? "";
+      if (ARITHMETIC_TESTS.has(op)) {
+        for (let t = p.parent; t; t = t.parent) {
+          if (t.type === "test_command") return t.children[0]?.type === "[[";
+        }
+      }
+    }
+    if (p.type === "program" || p.type === "command" || p.type === "command_substitution") {
+      return false;
+    }
+  }
   return false;
 }
 
@@ -198,6 +226,11 @@ export function arithmeticCode(ctx: WalkContext, text: string, cwds: Cwds): void
     return;
   }
   for (const c of code) ctx.source(`: ${c}`, cwds, "arithmetic");
+}
+
+/** A substitution whose output bash evaluates as arithmetic may run code (`$(( $(cat f) ))`). */
+export function substitutionEvaluation(ctx: WalkContext, node: LiteNode): void {
+  if (arithmeticOutput(node) && !numericOutput(node)) ctx.error ??= EVALUATION_ERROR;
 }
 
 /** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */
