@@ -316,8 +316,10 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     ctx.fs.isDirectory?.(real)
   ) {
     // (The whole filesystem is never walked within the bounds: not tried.)
-    // (Paths a lister limits by name, `find -name '*.ts'`: only links of such a name are listed.)
-    const names = shared.followsLinks ? undefined : target.listed?.names;
+    // (A lister limited by name lists no link of another name; a filter's words `*.ts`, `.*.ts`,
+    // `.ts` share one walk, with the loosest.)
+    const named = shared.followsLinks ? undefined : target.listed?.names;
+    const names = named === undefined ? undefined : "*" + named.replace(/^[.*]+(?=\.)/, "");
     const found = real === "/" ? TOO_LARGE : walked(real, ctx.fs, names);
     if (links) {
       if (found.links.length) out.globbed = [...(out.globbed ?? []), ...found.links];
