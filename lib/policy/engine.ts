@@ -761,7 +761,7 @@ export function decide(
   const bash = call.tool === "bash";
   const { stages, error } = bash
     ? decideBash(config, call, ctx, opts)
-    : { stages: [...decideTool(config, call, ctx, opts.explain ?? false)], error: null };
+    : { stages: decideTool(config, call, ctx, opts.explain ?? false), error: null };
   if (!bash) {
     // A shell command another tool runs (pi's `powershell`, an MCP server's `start_process`):
     // judged as a carried line, where a rule asks about or denies it or a protected path in it

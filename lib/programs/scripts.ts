@@ -305,7 +305,7 @@ function changes(toks: Tok[], k: number): boolean {
     return true;
   }
   const next = toks[at];
-  return next?.kind === "punct" && AWK_ASSIGN.has(next.text) && toks[at + 1]?.text !== "=";
+  return next?.kind === "punct" && AWK_ASSIGN.has(next.text);
 }
 
 export function awkProgram(src: string): ScriptEffects {
