@@ -19,7 +19,13 @@ import { join } from "node:path";
 import process from "node:process";
 import { approvalRulesFor, saveApprovalRules } from "./approvals.ts";
 import { CHOICES } from "./ask_choices.ts";
-import { type BashParser, loadBashParser, type WasmBytes } from "./shell/parser.ts";
+import {
+  type BashParser,
+  loadBashParser,
+  type ParserChoice,
+  ParserPending,
+  type WasmSource,
+} from "./shell/parser.ts";
 import { agentDirFrom, formatConfigError } from "./config.ts";
 import { runConfigTests } from "./config_tests.ts";
 import {
@@ -132,7 +138,7 @@ export interface ExtensionOptions {
   /** The environment. @default a copy of process.env */
   env?: Record<string, string | undefined>;
   /** The tree-sitter WASM. @default the file next to the parser module */
-  wasm?: WasmBytes;
+  wasm?: WasmSource;
   /** The clock, in ms. @default Date.now */
   now?: () => number;
   /**
@@ -153,7 +159,7 @@ interface Gate {
   home: string;
   agentDir: string;
   logFile: string;
-  wasm?: WasmBytes;
+  wasm?: WasmSource;
   state: ExtensionState;
   config: ExtensionConfig;
   /** Failures already shown once this process (the log, the parser). */
@@ -161,6 +167,8 @@ interface Gate {
   lastCtx: PiContext | null;
   parser: BashParser | null;
   parserPromise: Promise<void> | null;
+  /** Whether loading the parser has ended (then a null parser means it failed). */
+  parserSettled: boolean;
   sandbox: SandboxState;
   /**
    * The real filesystem, one for the session: its directory listings are kept while their
@@ -199,7 +207,9 @@ function log(g: Gate, entry: Record<string, unknown>): void {
 function ensureParser(g: Gate): Promise<void> {
   g.parserPromise ??= loadBashParser(g.wasm).then((p) => {
     g.parser = p;
+    g.parserSettled = true;
   }, (e) => {
+    g.parserSettled = true;
     log(g, { event: "parser-unavailable", error: String(e) });
     showOnce(
       g,
@@ -458,11 +468,17 @@ async function decideCall(
     const verdict = brokenConfigVerdict(blockingErrors(v), call);
     return { verdict, applied: applyBreakers(g.state, verdict, null, g.now()), eff: null };
   }
-  if (call.tool === "bash") await ensureParser(g);
-  const decided = decideEffective(eff, call, context(g, ctx.cwd), {
-    parser: g.parser,
-    project: v.project?.file,
-  });
+  const decideWith = (parser: ParserChoice) =>
+    decideEffective(eff, call, context(g, ctx.cwd), { parser, project: v.project?.file });
+  // While tree-sitter loads (the first call of a session), a command read without a tree is
+  // decided at once; one that needs a tree waits for the parser.
+  let decided = g.parser || g.parserSettled
+    ? null
+    : decidedWithoutTree(() => decideWith("pending"));
+  if (!decided) {
+    await ensureParser(g);
+    decided = decideWith(g.parser);
+  }
   // Inline code evals (only with a decisions block): upgrade-only, before session state.
   const verdict = await classifyInSession(g.state, decided, eff.config, context(g, ctx.cwd), {
     signal: ctx.signal,
@@ -470,6 +486,16 @@ async function decideCall(
     log: (entry) => log(g, entry),
   });
   return { verdict, applied: applyBreakers(g.state, verdict, eff.config, g.now()), eff };
+}
+
+/** The verdict `decide` gives, or null when the call needs the parser that is still loading. */
+function decidedWithoutTree(decide: () => Verdict): Verdict | null {
+  try {
+    return decide();
+  } catch (e) {
+    if (e instanceof ParserPending) return null;
+    throw e;
+  }
 }
 
 /** The reason a call the user was asked about is blocked. */
@@ -709,6 +735,7 @@ export function createExtension(pi: PiApi, opts: ExtensionOptions = {}): void {
     lastCtx: null,
     parser: null,
     parserPromise: null,
+    parserSettled: false,
     fs: realFs(),
     sandbox: newSandboxState(env, opts.sandboxProbe, opts.sandboxProxy),
   };

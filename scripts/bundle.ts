@@ -1,11 +1,12 @@
 /**
  * Build the single-file bundles: dist/pi-controls.js (the pi extension, default export) and,
- * with --cli, dist/pi-controls-cli.js (the CLI under Node). The tree-sitter WASM is embedded as
- * base64, so nothing needs to be installed beside the file; the CLI also embeds its version and
+ * with --cli, dist/pi-controls-cli.js (the CLI under Node). The tree-sitter WASM is embedded
+ * gzip-compressed as base64 (a third of the text for Node to read at import), so nothing needs to be installed beside the file; the CLI also embeds its version and
  * the example sessions `replay` falls back to (lib/cli_assets.ts). Only `node:` imports remain.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import process from "node:process";
 import { assetsModule } from "../lib/cli_assets.ts";
@@ -14,14 +15,21 @@ const root = new URL("..", import.meta.url).pathname;
 const dist = join(root, "dist");
 const require = createRequire(join(root, "deno.json"));
 const wasm = (name: string) =>
-  readFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${name}`)).toString("base64");
+  gzipSync(readFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${name}`)), { level: 9 })
+    .toString("base64");
 
 const embed = `import { Buffer } from "node:buffer";
+import { gunzip } from "node:zlib";
 const CORE = ${JSON.stringify(wasm("tree-sitter.wasm"))};
 const BASH = ${JSON.stringify(wasm("tree-sitter-bash.wasm"))};
-/** The embedded tree-sitter WASM, decoded on first use. */
-export function embeddedWasm() {
-  return { core: new Uint8Array(Buffer.from(CORE, "base64")), bash: new Uint8Array(Buffer.from(BASH, "base64")) };
+/** The embedded tree-sitter WASM (gzip, base64), inflated on first use off the main thread. */
+export async function embeddedWasm() {
+  const bytes = (text: string) =>
+    new Promise<Uint8Array>((ok, fail) =>
+      gunzip(Buffer.from(text, "base64"), (e, b) => (e ? fail(e) : ok(new Uint8Array(b))))
+    );
+  const [core, bash] = await Promise.all([bytes(CORE), bytes(BASH)]);
+  return { core, bash };
 }
 `;
 
@@ -48,7 +56,7 @@ export default function piControls(pi: PiApi): void {
   } catch {
     codeFile = undefined;
   }
-  createExtension(pi, { wasm: embeddedWasm(), codeFile });
+  createExtension(pi, { wasm: embeddedWasm, codeFile });
 }
 `,
   },

@@ -6,7 +6,7 @@
  */
 import { analyzeBash } from "../shell/analyze.ts";
 import type { BashAnalysis, BashEnv } from "../shell/model.ts";
-import type { BashParser } from "../shell/parser.ts";
+import type { ParserChoice } from "../shell/parser.ts";
 
 /**
  * Analyses by the cwd and expandable environment, then by command (a pure function: parse
@@ -33,7 +33,7 @@ let lastPlace = {
 };
 
 /** The analyses cache key of a place: built again only when the place changes. */
-function placeKey(env: BashEnv, parser: BashParser | null): string {
+function placeKey(env: BashEnv, parser: ParserChoice): string {
   const e = env.env;
   const last = lastPlace;
   if (
@@ -62,7 +62,7 @@ function placeKey(env: BashEnv, parser: BashParser | null): string {
 export function analyzeCached(
   command: string,
   env: BashEnv,
-  parser: BashParser | null,
+  parser: ParserChoice,
 ): BashAnalysis {
   const where = placeKey(env, parser);
   let here = analyses.get(where);

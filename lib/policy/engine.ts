@@ -20,7 +20,7 @@ import {
   stageReadsOnly,
 } from "./stage_subject.ts";
 import { commandString, type Stage, type Word } from "../shell/model.ts";
-import type { BashParser } from "../shell/parser.ts";
+import type { ParserChoice } from "../shell/parser.ts";
 import {
   locate,
   type LocationIndex,
@@ -75,8 +75,8 @@ import type {
 
 /** Options of a decision. */
 export interface DecideOptions {
-  /** The tree-sitter Bash parser; null uses the fallback splitter. */
-  parser: BashParser | null;
+  /** The tree-sitter Bash parser, null (the fallback splitter) or "pending" (see ParserChoice). */
+  parser: ParserChoice;
   /** Record every matching rule on each target (for `explain`). @default false */
   explain?: boolean;
 }

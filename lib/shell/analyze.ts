@@ -23,7 +23,7 @@
  */
 import { cdTarget, type Cwds, union } from "./cwds.ts";
 import { type BashAnalysis, type BashEnv, type Stage, staticWord } from "./model.ts";
-import type { BashParser } from "./parser.ts";
+import { type BashParser, type ParserChoice, ParserPending } from "./parser.ts";
 import { droppedDash, syntaxErrorAt } from "./repairs.ts";
 import { plainAnalysis } from "./plain_analysis.ts";
 import { parseSource } from "./source_tree.ts";
@@ -36,11 +36,14 @@ import { fallbackSplit, joinLines } from "./words.ts";
 /** Input larger than this is not analysed (never allowed). */
 export const MAX_COMMAND_LENGTH = 65536;
 
-/** Analyse a bash command. Without a parser, the fallback splitter is used. */
+/**
+ * Analyse a bash command. Without a parser, the fallback splitter is used; under a "pending" one,
+ * a command that needs a tree throws {@linkcode ParserPending}.
+ */
 export function analyzeBash(
   command: string,
   env: BashEnv,
-  parser: BashParser | null,
+  parser: ParserChoice,
 ): BashAnalysis {
   if (command.length > MAX_COMMAND_LENGTH) {
     return { stages: [], error: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
@@ -48,13 +51,21 @@ export function analyzeBash(
   try {
     return parser ? analyzeTree(command, env, parser) : analyzeFallback(command, env);
   } catch (e) {
+    if (e instanceof ParserPending) throw e;
     return { stages: [], error: `the command could not be analysed: ${(e as Error).message}` };
   }
 }
 
-function analyzeTree(command: string, env: BashEnv, parser: BashParser): BashAnalysis {
+function analyzeTree(
+  command: string,
+  env: BashEnv,
+  parser: BashParser | "pending",
+): BashAnalysis {
   // The plainest commands (most of an agent's) need no tree: their stages are their text's.
-  return plainAnalysis(command, env) ?? walkedAnalysis(command, env, parser);
+  const plain = plainAnalysis(command, env);
+  if (plain) return plain;
+  if (parser === "pending") throw new ParserPending();
+  return walkedAnalysis(command, env, parser);
 }
 
 /**
