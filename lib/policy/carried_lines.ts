@@ -8,6 +8,7 @@
  */
 import type { Stage } from "../shell/model.ts";
 import { commandLineArguments, type ExpandOptions, innerStages } from "../programs/expand.ts";
+import { inheritInput } from "../programs/words.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import { ruleHeads } from "./rules.ts";
@@ -24,12 +25,14 @@ export function carriedLines(
   const queue = stages.map((s): [Stage, number] => [s, 0]);
   for (let q = 0; q < queue.length; q++) {
     const [s, depth] = queue[q];
+    // (A line's commands read the stage's standard input: `ssh host sh <<<'rm -rf x'`.)
+    const inherit = inheritInput(s);
     for (const w of commandLineArguments(s, heads)) {
       const origin = `argument of ${s.argv[0].value}`;
       for (const cwd of s.cwds) {
         // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
         const lines = w.kind === "static"
-          ? opts.analyze(w.value, cwd, origin)
+          ? opts.analyze(w.value, cwd, origin)?.map(inherit)
           : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
         for (const c of lines ?? []) {
           for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {

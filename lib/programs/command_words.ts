@@ -18,7 +18,7 @@
 import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
-import { chdir, literal, unknownWord } from "./words.ts";
+import { chdir, literal, startsShell, unknownWord } from "./words.ts";
 
 /** How a program's words lead to the command it runs. */
 export interface CommandSpec {
@@ -38,8 +38,11 @@ export interface CommandSpec {
   afterDashDash?: boolean;
   /** The command's words run through a shell, joined (`pnpm exec --shell-mode`). */
   joined?: boolean;
-  /** With no command, it runs this (an interactive shell, or nothing when absent). */
-  bare?: string;
+  /**
+   * With no command, it starts a shell, which runs the commands of its standard input (`poetry
+   * shell`; see `startsShell`). @default nothing runs
+   */
+  bare?: "shell";
   /** Options after which nothing runs (`--version`, `--help`). */
   noRun?: readonly string[];
 }
@@ -125,7 +128,7 @@ export function runCommandWords(
   }
   const rest = start < 0 ? [] : args.slice(start);
   if (rest.length === 0) {
-    if (spec.bare) run.stage([unknownWord(spec.bare)], origin, cwds);
+    if (spec.bare === "shell") startsShell(run, origin, cwds);
     return;
   }
   if (spec.joined) run.shell(joinedText(rest), origin, { cwds });

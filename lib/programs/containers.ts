@@ -19,7 +19,7 @@
 import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program } from "./spec.ts";
-import { commandLine, linesFrom } from "./words.ts";
+import { commandLine, linesFrom, literal } from "./words.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -219,14 +219,18 @@ function subcommandAt(args: Word[], from: number, grammar: OptionGrammar): numbe
  * The command a `run`/`exec` form runs: the words after its first operand (the image, container
  * or service), after `--entrypoint` when one is given. Where an option is not known (it may take
  * the next word or not) or a word before the command is not, each later word may begin it. A
- * health check's command runs there too.
+ * health check's command runs there too. With none, a container run with its standard input
+ * (`-i`; compose's by default) runs the image's own command, which may be a shell reading it
+ * (`docker run -i alpine <<<'rm -rf /data'`): a line `sh`.
  */
 function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar): Word[] {
   const rest = args.slice(from);
   const values = rest.map((w) => (w.kind === "static" ? w.value : null));
   const out: Word[] = [];
   let entrypoint: Word | null = null;
+  let input = grammar === COMPOSE_RUN;
   for (const t of readOptions(values, grammar)) {
+    if (t.name === "-i" || t.name === "--interactive") input = true;
     if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined) {
       return [...out, ...linesFrom(rest, t.at + 1, "argv")];
     }
@@ -244,6 +248,7 @@ function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar)
       const command = rest.slice(t.at + 1);
       if (entrypoint) command.unshift(entrypoint);
       if (command.length) out.push(commandLine(command, "argv"));
+      else if (input && grammar !== EXEC && grammar !== COMPOSE_EXEC) out.push(literal("sh"));
       return out;
     }
   }
@@ -347,6 +352,8 @@ function composeCommand(args: Word[], from: number): Word[] {
 /**
  * What `kubectl exec|run|debug … -- CMD` (or `oc`) runs in a pod: the words after `--`. An exec
  * without `--` (the old form, `kubectl exec pod CMD`): each word after the subcommand may begin it.
+ * With no command and its standard input (`-i`, `--stdin`), the pod's own command reads it: a
+ * line `sh` (`kubectl attach -i pod <<<'rm -rf /data'`).
  */
 function kubectlCommand(argv: Word[]): Word[] {
   const args = argv.slice(1);
@@ -355,8 +362,10 @@ function kubectlCommand(argv: Word[]): Word[] {
   );
   if (sub < 0) return [];
   const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
-  if (end >= 0) return end + 1 < args.length ? [commandLine(args.slice(end + 1), "argv")] : [];
-  return args[sub].value === "exec" ? linesFrom(args, sub + 1, "argv") : [];
+  if (end >= 0 && end + 1 < args.length) return [commandLine(args.slice(end + 1), "argv")];
+  if (args[sub].value === "exec") return linesFrom(args, sub + 1, "argv");
+  const input = args.some((w) => /^(-[a-zA-Z]*i[a-zA-Z]*|--stdin(=true)?)$/.test(w.value));
+  return input ? [literal("sh")] : [];
 }
 
 /**
@@ -372,6 +381,8 @@ const RUNNING = /^(run|exec|create|container|compose|debug|attach)$/;
  */
 function lxcCommand(argv: Word[]): Word[] {
   const args = argv.slice(1);
+  // (`lxc shell C`: a login shell there, reading the standard input.)
+  if (args.some((w) => w.kind === "static" && w.value === "shell")) return [literal("sh")];
   const sub = args.findIndex((w) => w.kind === "static" && w.value === "exec");
   if (sub < 0) return [];
   const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");

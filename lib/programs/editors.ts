@@ -301,6 +301,19 @@ function gdbCommand(cmd: Word, debuggee: Word[] | null, run: Runner, origin: str
   }
 }
 
+/**
+ * A debugger's commands from its standard input, which it reads after its options' when not in
+ * batch mode (`gdb <<<'shell rm -rf x'`): a here-document's lines, each judged by `each`; a pipe
+ * or a file, commands not known.
+ */
+function inputCommands(stage: Stage, run: Runner, name: string, each: (cmd: Word) => void): void {
+  const input = standardInput(stage);
+  if (input.from === "nothing") return;
+  if (input.from === "document" && input.redirect.body?.kind === "static") {
+    for (const line of input.redirect.body.value.split("\n")) each(literal(line));
+  } else run.stage([unknownWord(`(the ${name} commands of its standard input)`)], name);
+}
+
 /** gdb's options (one or two dashes) that take a value. */
 const GDB_VALUED =
   /^--?(ex|eval-command|iex|init-eval-command|x|command|ix|init-command|p|pid|cd|d|directory|s|symbols|e|exec|se|c|core|b|tty|i|interpreter|D|data-directory|l)$/;
@@ -337,6 +350,9 @@ function gdbRuns(stage: Stage, run: Runner): void {
     }
   }
   for (const c of commands) gdbCommand(c, debuggee, run, origin);
+  if (!args.some((a) => /^--?batch(-silent)?$/.test(a.value))) {
+    inputCommands(stage, run, "gdb", (c) => gdbCommand(c, debuggee, run, "gdb <<"));
+  }
 }
 
 /** lldb commands that only look, move or quit. */
@@ -410,6 +426,9 @@ function lldbRuns(stage: Stage, run: Runner): void {
     } else if (/^(-f|--file)$/.test(o)) debuggee = [value, ...(debuggee ?? [])];
   }
   for (const c of commands) lldbCommand(c, debuggee, run, origin);
+  if (!args.some((a) => a.value === "-b" || a.value === "--batch")) {
+    inputCommands(stage, run, "lldb", (c) => lldbCommand(c, debuggee, run, "lldb <<"));
+  }
 }
 
 /** The editors and debuggers. */

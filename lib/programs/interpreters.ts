@@ -213,7 +213,11 @@ function pwshCommand(argv: Word[]): Word[] {
   return [];
 }
 
-/** What `csh -c TEXT` (tcsh, rc, elvish, xonsh, nu) runs: the word after `-c` (in a cluster too). */
+/**
+ * What `csh -c TEXT` (tcsh, rc, elvish, xonsh, nu) runs: the word after `-c` (in a cluster too).
+ * With neither that nor a script, the commands of its standard input: a line `sh`, which reads
+ * them (`tcsh <<<'rm -rf x'`; their simple commands are bash's).
+ */
 function otherShellCommand(argv: Word[]): Word[] {
   for (let i = 1; i < argv.length; i++) {
     const v = argv[i].kind === "static" ? argv[i].value : "";
@@ -221,8 +225,10 @@ function otherShellCommand(argv: Word[]): Word[] {
       const text = argv[i + 1];
       return text ? [text.kind === "static" ? text : unknownWord(text.text)] : [];
     }
+    // (A script: read where it lies, as `bash script.sh` is.)
+    if (!v.startsWith("-") || v === "-") return v === "-" ? [literal("sh")] : [];
   }
-  return [];
+  return [literal("sh")];
 }
 
 /** `python3.12` and the like: python3's facets. */

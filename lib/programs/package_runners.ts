@@ -16,7 +16,7 @@ import { shellQuote } from "../shell/words.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
-import { chdir, literal, programName, unknownWord } from "./words.ts";
+import { chdir, literal, programName, standardInput, startsShell, unknownWord } from "./words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -61,6 +61,8 @@ const UV_RUN: CommandSpec = {
 };
 
 const PLAIN: CommandSpec = { grammar: {} };
+/** A subcommand that starts a shell in the environment it makes (`poetry shell`). */
+const SHELL: CommandSpec = { grammar: {}, bare: "shell" };
 
 /** The runners, by name. */
 const RUNNERS: Record<string, RunnerProgram> = {
@@ -106,17 +108,24 @@ const RUNNERS: Record<string, RunnerProgram> = {
   },
   poetry: {
     global: { valued: "CP", longValued: set("--directory", "--project") },
-    subcommands: { run: PLAIN },
+    subcommands: { run: PLAIN, shell: SHELL },
     chdir: ["-C", "--directory"],
   },
-  pipenv: { global: { longValued: set("--python") }, subcommands: { run: PLAIN } },
+  pipenv: { global: { longValued: set("--python") }, subcommands: { run: PLAIN, shell: SHELL } },
   pdm: { global: { valued: "p", longValued: set("--project") }, subcommands: { run: PLAIN } },
-  hatch: { global: { valued: "e", longValued: set("--env") }, subcommands: { run: PLAIN } },
+  hatch: {
+    global: { valued: "e", longValued: set("--env") },
+    subcommands: { run: PLAIN, shell: SHELL },
+  },
   rye: { global: {}, subcommands: { run: PLAIN } },
   pixi: {
     global: {},
     subcommands: {
       run: { grammar: { valued: "e", longValued: set("--manifest-path", "--environment") } },
+      shell: {
+        ...SHELL,
+        grammar: { valued: "e", longValued: set("--manifest-path", "--environment") },
+      },
     },
   },
   conda: {
@@ -170,6 +179,17 @@ const RUNNERS: Record<string, RunnerProgram> = {
       },
     },
     chdir: ["-C", "--cd"],
+  },
+  // `machinectl shell [[USER@]NAME [CMD…]]`: a command, or a login shell, in a container or here.
+  machinectl: {
+    global: { valued: "pMH", longValued: set("--property", "--machine", "--host") },
+    subcommands: {
+      shell: {
+        grammar: { valued: "E", longValued: set("--uid", "--setenv") },
+        operands: 1,
+        bare: "shell",
+      },
+    },
   },
   nix: {
     global: { longValued: set("--extra-experimental-features", "--experimental-features") },
@@ -295,10 +315,11 @@ function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner): void {
   runCommandWords(args, spec, cwds, run, "pnpm exec");
 }
 
-/** `nix develop … -c cmd args` / `--command`: the words after it. */
+/** `nix develop … -c cmd args` / `--command`: the words after it; without, a shell. */
 function nixCommand(args: Word[], cwds: (string | null)[], run: Runner): void {
   const c = args.findIndex((a) => a.kind === "static" && /^(-c|--command)$/.test(a.value));
   if (c >= 0 && args[c + 1]) run.stage(args.slice(c + 1), "nix", cwds);
+  else if (c < 0) startsShell(run, "nix", cwds);
   const dynamic = args.find((a) => a.kind !== "static" && /^-/.test(a.prefix));
   if (dynamic) run.stage([unknownWord(`(a command after ${dynamic.text})`)], "nix", cwds);
 }
@@ -330,19 +351,26 @@ const NIX_SHELL: CommandSpec = {
   shell: ["--run", "--command"],
 };
 
-/** `nix-shell [opts] --run 'cmd'`: each `--run`/`--command` text (options after files too). */
+/**
+ * `nix-shell [opts] --run 'cmd'`: each `--run`/`--command` text (options after files too);
+ * without one, the shell it starts.
+ */
 function nixShell(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
+  let ran = false;
   for (let i = 0; i < args.length; i++) {
     const v = staticValue(args[i]);
     if (v === null && /^--(r|c)/.test(args[i].prefix)) {
       run.stage([unknownWord(`(a command in ${args[i].text})`)], "nix-shell");
+      ran = true;
     }
     if (v === "--run" || v === "--command") {
       if (args[i + 1]) run.shell(args[++i], "nix-shell");
+      ran = true;
     } else if (v === "--arg" || v === "--argstr" || v === "--option") i += 2;
     else if (v !== null && NIX_SHELL.grammar.longValued!.has(v)) i++;
   }
+  if (!ran) startsShell(run, "nix-shell");
 }
 
 /**
@@ -412,6 +440,16 @@ function makeCommands(stage: Stage, run: Runner): void {
     if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
       const v = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].text);
       if (v !== null) run.stage([unknownWord(`(make code ${v})`)], "make --eval");
+    } else if (t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)) {
+      // A makefile from a stream (`make -f - <<<'all:; rm -rf x'`): its recipes are not known.
+      const v = t.glued !== undefined
+        ? literal(t.glued)
+        : t.valueAt === undefined
+        ? null
+        : args[t.valueAt];
+      if (v && streamMakefile(v, stage)) {
+        run.stage([unknownWord(`(the recipes of make -f ${v.text})`)], "make -f");
+      }
     } else if (t.kind === "unknown" && t.name.startsWith("--e") && "--eval".startsWith(t.name)) {
       run.stage([unknownWord(`(make code after ${t.name})`)], "make --eval");
     } else if (t.kind === "dynamic" && /^-/.test(args[t.at].prefix)) {
@@ -420,6 +458,19 @@ function makeCommands(stage: Stage, run: Runner): void {
       makeAssignment(args[t.at], run);
     }
   }
+}
+
+/**
+ * Whether a makefile operand is a stream whose text is not seen: standard input (`-`,
+ * `/dev/stdin`, when anything feeds it), a descriptor or a process substitution.
+ */
+function streamMakefile(w: Word, stage: Stage): boolean {
+  const v = w.value;
+  if (/^[<>]\(/.test(w.text)) return true;
+  if (v === "-" || v === "/dev/stdin" || v === "/dev/fd/0" || v === "/proc/self/fd/0") {
+    return standardInput(stage).from !== "nothing";
+  }
+  return /^\/(dev\/fd|proc\/self\/fd)\//.test(v);
 }
 
 /** Variables whose value is a program the recipes run (`CC`, `SPHINXBUILD`, `PYTHON`). */

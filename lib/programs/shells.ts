@@ -340,7 +340,9 @@ function historyFiles(argv: Word[]): { path: string | null; source: string }[] {
 export const SHELL_PROGRAMS: Program[] = [
   {
     // deno-fmt-ignore
-    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh"],
+    // (rbash, rksh: the restricted bash and ksh.)
+    // deno-fmt-ignore
+    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash", "rksh", "oksh", "pdksh"],
     runs: shellRuns,
     evaluates: shellEval,
     tooBroad: true,

@@ -12,7 +12,7 @@ import type { Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { How, Program } from "./spec.ts";
-import { commandLine, linesFrom } from "./words.ts";
+import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 
@@ -26,13 +26,17 @@ const SSH_OPTIONS: OptionGrammar = {
  * The command `ssh [options] destination [command…]` runs remotely: its words after the
  * destination (ssh reads options after it too, up to the command), joined by blanks as ssh
  * sends them. Where an option is not known or a word before the command is not, each later word
- * may begin it.
+ * may begin it. With no command, the login shell there runs what ssh reads from its standard
+ * input (`ssh host <<<'rm -rf x'`): a line `sh`, unless ssh runs no command (`-N`, `-W`) or
+ * reads nothing (`-n`, `-f`).
  */
 function sshCommand(argv: Word[], grammar: OptionGrammar = SSH_OPTIONS): Word[] {
   const args = argv.slice(1);
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   let operands = 0;
+  let shell = true;
   for (const t of readOptions(values, grammar)) {
+    if (/^-[NnfW]$/.test(t.name)) shell = false;
     if (t.kind === "unknown" || t.kind === "dynamic") {
       const lines = linesFrom(args, t.at + 1, "joined");
       // (A word not known after the destination begins the command.)
@@ -43,7 +47,26 @@ function sshCommand(argv: Word[], grammar: OptionGrammar = SSH_OPTIONS): Word[] 
     }
     if (t.kind === "operand" && ++operands === 2) return [commandLine(args.slice(t.at), "joined")];
   }
-  return [];
+  return operands === 1 && shell ? [literal("sh")] : [];
+}
+
+/**
+ * `vagrant ssh [NAME] -c CMD` runs CMD in the machine (`--command`, or the words after `--` as
+ * ssh's); with neither, a login shell there reads the standard input: a line `sh`.
+ */
+function vagrantCommand(argv: Word[]): Word[] {
+  const args = argv.slice(1);
+  const ssh = args.findIndex((w) => w.kind === "static" && w.value === "ssh");
+  if (ssh < 0) return [];
+  for (let i = ssh + 1; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : args[i].prefix;
+    if (v === "-c" || v === "--command") return args[i + 1] ? [args[i + 1]] : [];
+    if (v.startsWith("--command=")) {
+      return [args[i].kind === "static" ? literal(v.slice(10)) : unknownWord(args[i].text)];
+    }
+    if (v === "--") return [commandLine(args.slice(i + 1), "joined")];
+  }
+  return [literal("sh")];
 }
 
 /** autossh: ssh's options, with `-M port` its own. */
@@ -105,6 +128,7 @@ export const SSH_PROGRAMS: Program[] = [
     runsElsewhere: sshCommand,
   },
   { names: ["autossh"], runsElsewhere: (argv) => sshCommand(argv, AUTOSSH_OPTIONS) },
+  { names: ["vagrant"], runsElsewhere: vagrantCommand },
   { names: ["rsh", "rlogin", "krsh"], runsElsewhere: (argv) => sshCommand(argv, RSH_OPTIONS) },
   {
     // `mosh host -- CMD`: the command runs there; `--ssh=CMD` here, `--client=PATH` here.

@@ -18,7 +18,11 @@ Deno.test("ssh: the command after the destination, as ssh joins it", () => {
   // ssh reads options after the destination too, up to the command.
   assert.deepEqual(remote("ssh host -p 22 make"), ["make"]);
   assert.deepEqual(remote("ssh -- host -p"), ["-p"]);
-  assert.deepEqual(remote("ssh -tt host"), []);
+  // No command: the login shell there reads ssh's standard input (none with -n, -f, -N, -W).
+  assert.deepEqual(remote("ssh -tt host"), ["sh"]);
+  for (const c of ["ssh -n host", "ssh -f host", "ssh -N -L 80:x:80 host", "ssh -W x:22 host"]) {
+    assert.deepEqual(remote(c), [], c);
+  }
   assert.deepEqual(remote("ssh host $CMD x"), ["$CMD x", "x"]);
   // An option ssh does not know: any later word may begin the command.
   assert.deepEqual(remote("ssh -Z host rm x"), ["host rm x", "rm x", "x"]);

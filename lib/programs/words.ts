@@ -13,7 +13,7 @@ import {
 } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 import { shellQuote } from "../shell/words.ts";
-import type { ListingOf } from "./spec.ts";
+import type { ListingOf, Runner } from "./spec.ts";
 
 /** The basename of a static command word ("" when it is not static). */
 export function programName(w: Word | undefined): string {
@@ -151,6 +151,19 @@ export function inheritInput(outer: Stage, connection = false): (inner: Stage) =
     if (own.length) return { ...s, redirects: [...own, ...s.redirects] };
     return outer.input ? { ...s, piped: true, input: outer.input } : { ...s, piped: true };
   };
+}
+
+/**
+ * The shell a program starts when it is given no command (`unshare`, `sudo -s`, `nix-shell`): a
+ * stage `sh` with the program's standard input, which runs its commands as `sh` alone would (a
+ * here-document's are read, a pipe's are not known, with no input nothing runs).
+ */
+export function startsShell(
+  run: Pick<Runner, "stage">,
+  origin: string,
+  cwds?: (string | null)[],
+): void {
+  run.stage([literal("sh")], origin, cwds);
 }
 
 /** The here-document or here-string that is a stage's standard input, if one is. */

@@ -9,7 +9,15 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import type { How, Program, Runner } from "./spec.ts";
-import { chdir, commandLine, literal, standardInput, unknownWord } from "./words.ts";
+import {
+  chdir,
+  commandLine,
+  literal,
+  programName,
+  standardInput,
+  startsShell,
+  unknownWord,
+} from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -46,6 +54,14 @@ interface WrapperSpec {
   flagWords?: string[];
   /** Options whose value is a command it also runs (`faketime --date-prog`, `valgrind --db-command`). */
   commands?: Record<string, How>;
+  /**
+   * With no command it starts a shell, which runs the commands of its standard input (`unshare`,
+   * `chroot DIR`, `fakeroot`; see `startsShell`). Options in `shellFlags` do so too, or run the
+   * command through a shell (`sudo -s`, `doas -s`).
+   */
+  shell?: boolean;
+  /** Letters of the flags that start a shell (`sudo -s`/`-i`), in a cluster of flags only. */
+  shellFlags?: string;
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -82,8 +98,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     ],
     // `sudo A=1 cmd` sets A for cmd (sudo's VAR=value form).
     assignments: true,
+    shellFlags: "si",
   },
-  doas: { shortWithArg: "uC", noRun: ["-L"] },
+  doas: { shortWithArg: "uC", noRun: ["-L"], shellFlags: "s" },
   env: {
     shortWithArg: "uCSa",
     longWithArg: ["--unset", "--chdir", "--split-string", "--argv0"],
@@ -139,12 +156,52 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ["--root", "--wd", "--setuid", "--setgid"],
     // deno-fmt-ignore
     longFlags: ["--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time", "--fork", "--map-root-user", "--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"],
+    shell: true,
   },
-  chroot: { operands: 1, longWithArg: ["--userspec", "--groups"], longFlags: ["--skip-chdir"] },
-  pkexec: { longWithArg: ["--user"] },
+  chroot: {
+    operands: 1,
+    longWithArg: ["--userspec", "--groups"],
+    longFlags: ["--skip-chdir"],
+    shell: true,
+  },
+  pkexec: { longWithArg: ["--user"], shell: true },
   setpriv: {},
-  nsenter: { shortWithArg: "tSGwr", longWithArg: ["--target", "--setuid", "--setgid", "--wd"] },
-  firejail: {},
+  nsenter: {
+    shortWithArg: "tSGwr",
+    longWithArg: ["--target", "--setuid", "--setgid", "--wd"],
+    shell: true,
+  },
+  firejail: { shell: true },
+  // Shells in another root, as another user or group, or in the service manager.
+  fakechroot: {
+    shortWithArg: "lde",
+    longWithArg: ["--lib", "--elfloader", "--environment"],
+    longFlags: ["--use-system-libs"],
+    shell: true,
+  },
+  proot: {
+    shortWithArg: "rbmwqkvi",
+    // deno-fmt-ignore
+    longWithArg: ["--rootfs", "--bind", "--mount", "--cwd", "--pwd", "--qemu", "--kernel-release", "--verbose", "--change-id"],
+    commands: { "-q": "program", "--qemu": "program" },
+    shell: true,
+  },
+  schroot: {
+    shortWithArg: "cudno",
+    // deno-fmt-ignore
+    longWithArg: ["--chroot", "--user", "--directory", "--session-name", "--option"],
+    // deno-fmt-ignore
+    noRun: ["-l", "--list", "-i", "--info", "--config", "--location", "-b", "--begin-session", "-e", "--end-session", "-h", "--help", "-V", "--version"],
+    shell: true,
+  },
+  run0: {
+    shortWithArg: "ugD",
+    // deno-fmt-ignore
+    longWithArg: ["--user", "--group", "--chdir", "--unit", "--property", "--description", "--slice", "--nice", "--setenv", "--background", "--machine"],
+    chdir: ["-D", "--chdir"],
+    shell: true,
+  },
+  newgrp: { operands: 1, flagWords: ["-"], shell: true },
   "systemd-run": {
     shortWithArg: "pEMH",
     longWithArg: [
@@ -163,7 +220,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // deno-fmt-ignore
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
   },
-  sg: { operands: 1, shellString: ["-c"] },
+  sg: { operands: 1, shellString: ["-c"], shell: true },
   // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
   faketime: {
     shortWithArg: "p",
@@ -177,6 +234,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ["--lib", "--faked"],
     commands: { "--faked": "program" },
     noRun: ["-h", "--help", "-v", "--version"],
+    shell: true,
   },
   valgrind: { commands: { "--db-command": "shell" } },
   prlimit: {
@@ -261,6 +319,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ["--container", "--distro", "--release"],
     longFlags: ["--assumeyes", "--verbose", "--preserve-fds"],
     operands: 1,
+    // (`toolbox enter`.)
+    shell: true,
   },
 };
 
@@ -362,13 +422,11 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       run.shell(value, `wrapper:${name}`, { cwds });
       return;
     }
-    if (
-      t.at !== seen && name === "sudo" && /^-[^-]*[si]/.test(v) && !/^-[^-]*[ugCDhprtTU]/.test(v)
-    ) {
-      // sudo -s / -i with a command runs it through a shell.
-      const rest = args.slice(t.at + 1);
-      if (rest.length) run.stage(rest, "wrapper:sudo", cwds);
-      else run.stage([unknownWord("(interactive shell)")], "wrapper:sudo", cwds);
+    if (t.at !== seen && w.shellFlags && shellCluster(v, w)) {
+      // sudo -s / -i with a command runs it through a shell; alone, the shell.
+      const rest = args.slice((t.valueAt ?? t.at) + 1);
+      if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
+      else startsShell(run, `wrapper:${name}`, cwds);
       return;
     }
     seen = t.at;
@@ -381,6 +439,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   ) run.environment([args[start++]]);
   const rest = args.slice(start);
   if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
+  else if (w.shell) startsShell(run, `wrapper:${name}`, cwds);
   // After an option not known, which words are its value and the wrapper's is not known: the
   // command may begin at any later word (each is judged; past a few, it is not known).
   if (unknown < 0) return;
@@ -392,6 +451,16 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   for (let i = unknown + 1; i < args.length; i++) {
     if (i !== start && args[i].kind === "static") run.stage(args.slice(i), `wrapper:${name}`, cwds);
   }
+}
+
+/** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */
+function shellCluster(v: string, w: WrapperSpec): boolean {
+  if (!/^-[^-]/.test(v)) return false;
+  const letters = v.slice(1);
+  // (A letter that takes a value ends the cluster: `-us` is `-u s`.)
+  const valued = [...letters].findIndex((c) => w.shortWithArg?.includes(c));
+  const flags = valued < 0 ? letters : letters.slice(0, valued);
+  return [...flags].some((c) => w.shellFlags!.includes(c));
 }
 
 /** Past this many words after an option not known, where the command starts is not known. */
@@ -421,26 +490,70 @@ function watch(stage: Stage, run: Runner): void {
   }
 }
 
-/** su, runuser and script run `-c TEXT` through a shell; su and runuser alone start one. */
+/** su's and runuser's options (util-linux): the flags, and those that take a value. */
+const SU_OPTIONS: OptionGrammar = {
+  flags: "lmpfP",
+  valued: "sgGwcu",
+  longFlags: new Set(["--login", "--preserve-environment", "--fast", "--pty"]),
+  // deno-fmt-ignore
+  longValued: new Set(["--shell", "--group", "--supp-group", "--whitelist-environment", "--command", "--session-command", "--user"]),
+};
+
+/**
+ * su, runuser and script run `-c TEXT` through a shell. Without it, su and runuser start the
+ * user's shell (`-s SHELL`) with the words after the user as its arguments (`su - u ./job.sh`
+ * runs the script; alone it runs the commands of its standard input, see `startsShell`),
+ * `runuser -u USER CMD` runs CMD as it is, and script starts a shell. (A `./script` of the
+ * project is not util-linux's.)
+ */
 function switchUser(stage: Stage, run: Runner): void {
-  const name = stage.argv[0].value.slice(stage.argv[0].value.lastIndexOf("/") + 1);
+  const name = programName(stage.argv[0]);
+  const origin = `wrapper:${name}`;
   const args = stage.argv.slice(1);
   const c = args.findIndex((a) =>
-    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || a.value === "--command")
+    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || /^--(session-)?command$/.test(a.value))
   );
   // (Glued: `-c'cmd'`, `--command=cmd`.)
-  const glued = args.find((a) => /^(-[a-zA-Z]*c(?!$)|--command=)/.test(a.prefix));
+  const glued = args.find((a) => /^(-[a-zA-Z]*c(?!$)|--(session-)?command=)/.test(a.prefix));
   if (glued) {
     const at = glued.value.startsWith("--")
       ? glued.value.indexOf("=") + 1
       : glued.value.indexOf("c") + 1;
     const text = glued.value.slice(at);
-    run.shell(
-      glued.kind === "static" ? literal(text) : { ...glued, value: text },
-      `wrapper:${name}`,
-    );
-  } else if (c >= 0 && args[c + 1]) run.shell(args[c + 1], `wrapper:${name}`);
-  else if (name !== "script") run.stage([unknownWord("(interactive shell)")], `wrapper:${name}`);
+    run.shell(glued.kind === "static" ? literal(text) : { ...glued, value: text }, origin);
+  } else if (c >= 0) {
+    if (args[c + 1]) run.shell(args[c + 1], origin);
+  } else if (name === "script") {
+    const path = stage.argv[0].value;
+    if (path.startsWith("/") || !path.includes("/")) startsShell(run, origin);
+  } else userShell(args, name === "runuser", run, origin);
+}
+
+/** What su (or runuser) without `-c` runs: the user's shell with its arguments, or `-u`'s command. */
+function userShell(args: Word[], runuser: boolean, run: Runner, origin: string): void {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let shell = literal("sh");
+  let user = false;
+  let direct = false;
+  for (const t of readOptions(values, SU_OPTIONS)) {
+    if (t.kind === "valued") {
+      const value = valueOf(t, args);
+      if (value && (t.name === "-s" || t.name === "--shell")) shell = value;
+      if (runuser && (t.name === "-u" || t.name === "--user")) direct = user = true;
+    } else if (t.kind === "operand" || t.kind === "dynamic") {
+      if (values[t.at] === "-") continue;
+      // The user, then (or at once, after `runuser -u`) what runs.
+      if (!user) {
+        user = true;
+        continue;
+      }
+      const rest = args.slice(t.at);
+      run.stage(direct ? rest : [shell, ...rest], origin);
+      return;
+    }
+  }
+  // (A shell with no arguments: the commands of its standard input.)
+  if (!direct) run.stage([shell], origin);
 }
 
 /** bwrap's options by how many words each takes (the others are flags). */
@@ -554,6 +667,9 @@ function distrobox(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
   if (end >= 0 && end + 1 < args.length) run.stage(args.slice(end + 1), "wrapper:distrobox");
+  else if (args.some((a) => a.value === "enter") || programName(stage.argv[0]) !== "distrobox") {
+    startsShell(run, "wrapper:distrobox");
+  }
 }
 
 /** watchexec's options (the command after them runs through a shell, unless `-n`). */
