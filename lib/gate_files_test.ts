@@ -153,7 +153,6 @@ Deno.test("gate files: every write-like spelling of every protected file asks", 
       for (const w of WRITES) {
         const command = spell(w, file);
         const v = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
-        if (command === "find . -de*") console.log(JSON.stringify(v.stages, null, 1));
         if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
       }
       for (const tool of ["write", "edit", "mcp_fs_write"]) {
@@ -164,6 +163,42 @@ Deno.test("gate files: every write-like spelling of every protected file asks", 
         if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) {
           missed.push(`${v.action}: ${tool} ${file}`);
         }
+      }
+    }
+    assert.deepEqual(missed, []);
+  } finally {
+    rmSync(t.root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: where the filesystem does not tell case apart, another case asks", async () => {
+  const t = tree();
+  try {
+    const config = t.load();
+    const parser = await loadBashParser();
+    // (macOS and Windows by default: `.PI/MCP.json` is `.pi/mcp.json`.)
+    const folded: Config = { ...config, caseInsensitive: true };
+    const named = [
+      ".PI/settings.json",
+      ".Pi/MCP.json",
+      "NEW/.PI/Extensions/x.ts",
+      "~/.PI/Agent/Settings.json",
+      "~/.pi/AGENT/extensions/evil.ts",
+    ];
+    const missed: string[] = [];
+    for (const file of named) {
+      for (const command of [`echo x > ${file}`, `cp evil.jsonc ${file}`, `rm -f ${file}`]) {
+        const v = decide(folded, { tool: "bash", input: { command } }, t.ctx, { parser });
+        if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) missed.push(`${v.action}: ${command}`);
+        // Where case is told apart, another case is another file.
+        const plain = decide(config, { tool: "bash", input: { command } }, t.ctx, { parser });
+        if (plain.action !== "allow") missed.push(`case-sensitive ${plain.action}: ${command}`);
+      }
+      const v = decide(folded, { tool: "write", input: { path: file, content: "" } }, t.ctx, {
+        parser,
+      });
+      if (RESTRICTIVENESS[v.action] < RESTRICTIVENESS.ask) {
+        missed.push(`${v.action}: write ${file}`);
       }
     }
     assert.deepEqual(missed, []);

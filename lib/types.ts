@@ -123,6 +123,11 @@ export interface Config {
   tests: ConfigTest[];
   /** The files the config was read from, global first. */
   files: string[];
+  /**
+   * Whether pathProtection matches paths without regard to case. @default true on macOS and
+   * Windows (whose filesystems are case-insensitive by default), false elsewhere
+   */
+  caseInsensitive?: boolean;
 }
 
 /** One problem in a config file. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
+import process from "node:process";
 import { PROTECTION_RANK } from "./action.ts";
 import { expandTilde, isWithin } from "../shell/paths.ts";
 import type { Config, ProtectionAction, ProtectionEntry } from "../types.ts";
@@ -11,6 +12,8 @@ import type { Config, ProtectionAction, ProtectionEntry } from "../types.ts";
 /** A protection entry compiled for one home directory. */
 interface CompiledProtection {
   entry: ProtectionEntry;
+  /** The entry's glob as it is matched (lower case where paths are; see `foldsCase`). */
+  glob: string;
   /** Matches a whole absolute path (globs with a `/`). */
   full: RegExp | null;
   /** Matches one path component (globs without a `/`). */
@@ -53,12 +56,15 @@ function globSource(glob: string): string {
   return src;
 }
 
-function compile(entry: ProtectionEntry, home: string): CompiledProtection {
-  const glob = expandTilde(entry.glob, home);
+function compile(entry: ProtectionEntry, home: string, fold: boolean): CompiledProtection {
+  const own = fold ? entry.glob.toLowerCase() : entry.glob;
+  const glob = fold ? expandTilde(entry.glob, home).toLowerCase() : expandTilde(entry.glob, home);
+  const base = entry.base && fold ? entry.base.toLowerCase() : entry.base;
   if (!glob.includes("/")) {
     const component = new RegExp(`^${globSource(glob)}$`, "u");
     return {
       entry,
+      glob: own,
       full: null,
       component,
       prefix: null,
@@ -68,20 +74,24 @@ function compile(entry: ProtectionEntry, home: string): CompiledProtection {
   }
   let src: string;
   if (isAbsolute(glob)) src = globSource(resolve(glob) + (glob.endsWith("/") ? "/" : ""));
-  else if (entry.base) src = globSource(resolve(entry.base, glob));
+  else if (base) src = globSource(resolve(base, glob));
   else src = "(?:[^]*/)?" + globSource(glob.replace(/^\.\//, ""));
   const full = new RegExp(`^${src.replace(/\/$/, "")}$`, "u");
   const literal = glob.slice(0, glob.search(/[*?[]|$/));
-  const prefix = isAbsolute(literal)
-    ? resolve(literal)
-    : entry.base
-    ? resolve(entry.base, literal)
-    : null;
+  const prefix = isAbsolute(literal) ? resolve(literal) : base ? resolve(base, literal) : null;
   const head = glob.replace(/^\.\//, "");
   const needle = prefix === null ? head.slice(0, head.search(/[*?[]|$/)) : "";
-  const out: CompiledProtection = { entry, full, component: null, prefix, literal: false, needle };
+  const out: CompiledProtection = {
+    entry,
+    glob: own,
+    full,
+    component: null,
+    prefix,
+    literal: false,
+    needle,
+  };
   if (prefix === null && entry.writes) {
-    const parts = entry.glob.split("/");
+    const parts = own.split("/");
     out.heads = { parts: [], first: parts[0] };
     for (let n = 1; n < parts.length; n++) out.heads.parts.push(parts.slice(0, n).join("/"));
   }
@@ -93,10 +103,27 @@ function compiledFor(config: Config, home: string): CompiledProtection[] {
   if (!byHome) compiled.set(config, byHome = new Map());
   let list = byHome.get(home);
   if (!list) {
-    list = config.pathProtection.map((e) => compile(e, home));
+    const fold = foldsCase(config);
+    list = config.pathProtection.map((e) => compile(e, home, fold));
     byHome.set(home, list);
   }
   return list;
+}
+
+/**
+ * Whether protection matches paths without regard to case: where the filesystem may not tell
+ * `.PI/MCP.json` from `.pi/mcp.json` (macOS and Windows by default), a path is matched in lower
+ * case against the globs in lower case.
+ */
+function foldsCase(config: Config): boolean {
+  return config.caseInsensitive ?? CASE_INSENSITIVE;
+}
+
+const CASE_INSENSITIVE = process.platform === "darwin" || process.platform === "win32";
+
+/** A path as protection matches it (lower case where case is not told apart). */
+function folded(config: Config, path: string): string {
+  return foldsCase(config) ? path.toLowerCase() : path;
 }
 
 const guards = new WeakMap<Config, Map<string, (path: string) => boolean>>();
@@ -116,7 +143,9 @@ export function protectedPathTest(
   let test = byHome.get(home);
   if (!test) {
     const list = compiledFor(config, home);
-    test = (path: string) => {
+    const fold = foldsCase(config);
+    test = (given: string) => {
+      const path = fold ? given.toLowerCase() : given;
       const name = path.slice(path.lastIndexOf("/") + 1);
       for (const p of list) {
         if (
@@ -157,7 +186,7 @@ export function protectionFor(
 
 /** Both answers for a path: a pure function of config, home and path, remembered (bounded). */
 function answer(config: Config, path: string, home: string): { read: Found; write: Found } {
-  return remembered(answers, config, home, path, findProtection);
+  return remembered(answers, config, home, folded(config, path), findProtection);
 }
 
 /** Paths remembered per config and home, before the memo starts over. */
@@ -293,16 +322,16 @@ function filterSource(glob: string): string {
  */
 function namesMayMeet(protect: CompiledProtection, word: string, dots: boolean): boolean {
   if (!protect.literal && dots) {
-    return bashGlobMatches(word, protectedExample(protect.entry.glob), true);
+    return bashGlobMatches(word, protectedExample(protect.glob), true);
   }
   // Two patterns: they can meet unless their literal ends rule it out (`*.ts` and `*.pem`).
-  if (!protect.literal) return endsMayMeet(protect.entry.glob, word);
+  if (!protect.literal) return endsMayMeet(protect.glob, word);
   if (word === "") return true;
   const meets = protect.meets ??= new Map();
   const key = dots ? "\0" + word : word;
   let known = meets.get(key);
   if (known === undefined) {
-    known = bashGlobMatches(word, protect.entry.glob, dots);
+    known = bashGlobMatches(word, protect.glob, dots);
     if (meets.size >= 1000) meets.clear();
     meets.set(key, known);
   }
@@ -385,6 +414,10 @@ export function protectionBelow(
   opts: BelowOptions = { write: true },
 ): Protection | null {
   if (config.pathProtection.length === 0) return null;
+  if (foldsCase(config)) {
+    dir = dir.toLowerCase();
+    if (word !== null) word = word.toLowerCase();
+  }
   const below = belowOf(config, dir, home);
   // Whether the access writes is asked last, only of an entry that counts for writes alone and
   // would apply.

@@ -127,3 +127,26 @@ Deno.test("the quick test of a word that may create a file: the path itself, by 
   // Nothing protected: no test at all.
   assert.equal(protectedPathTest(cfg({}), home), undefined);
 });
+
+Deno.test("where case is not told apart, a glob matches a path in any case", () => {
+  const c = {
+    ...cfg({ ".env": "deny", "~/.ssh/**": "deny", "*.pem": "ask" }),
+    caseInsensitive: true,
+  };
+  assert.deepEqual(protectionFor(c, "/p/.ENV", home), { glob: ".env", action: "deny" });
+  assert.deepEqual(protectionFor(c, "/HOME/User/.SSH/id_rsa", home), {
+    glob: "~/.ssh/**",
+    action: "deny",
+  });
+  assert.equal(protectedPathTest(c, home)!("/p/Key.PEM"), true);
+  // (Below a directory: possibly reached, asked.)
+  assert.deepEqual(protectionBelow(c, "/Home/user", home, ".SSH"), {
+    glob: "~/.ssh/**",
+    action: "ask",
+  });
+  // Told apart (Linux): another case is another file.
+  const sensitive = { ...c, caseInsensitive: false };
+  assert.equal(protectionFor(sensitive, "/p/.ENV", home), null);
+  assert.equal(protectedPathTest(sensitive, home)!("/p/Key.PEM"), false);
+  assert.equal(protectionBelow(sensitive, "/Home/user", home, ".SSH"), null);
+});
