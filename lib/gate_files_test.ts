@@ -238,6 +238,12 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "chmod -R 777 .pi",
       "git checkout .",
       "git clean -fdx .pi",
+      // A pathspec wildcard reaches names below, `--` or not (git's `*` crosses `/`).
+      "git checkout HEAD -- '*settings.json'",
+      "git restore --source=HEAD '*settings.json'",
+      "git rm '*settings.json'",
+      "git clean -f '*settings.json'",
+      "git stash push '*.jsonc'",
       "tar -xf backup.tar -C .pi",
       "ln -sfn /tmp/evil .pi/extensions",
       "ln -s ~/.pi/agent/extensions e && cp evil.jsonc e/pi-controls.jsonc",
