@@ -225,7 +225,8 @@ export function arithmeticCode(ctx: WalkContext, text: string, cwds: Cwds): void
     ctx.error ??= EVALUATION_ERROR;
     return;
   }
-  for (const c of code) ctx.source(`: ${c}`, cwds, "arithmetic");
+  // (Quotes in a subscript are characters: `let "a['$(cmd)']=1"` runs cmd.)
+  for (const c of code) ctx.source(`: ${c.replace(/'/g, "")}`, cwds, "arithmetic");
 }
 
 /** A substitution whose output bash evaluates as arithmetic may run code (`$(( $(cat f) ))`). */
@@ -240,6 +241,7 @@ export function testEvaluation(
   cwds: Cwds,
   builtin = node.type === "test_command" && node.children[0]?.type !== "[[",
 ): void {
+  if (node.children[0]?.type === "((") quotedArithmetic(ctx, node, cwds);
   // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing but the
   // name `-v` reads: `[ -v 'a[$(cmd)]' ]` runs cmd.)
   if (builtin && !node.text.includes("-v")) return;
@@ -261,6 +263,20 @@ export function testEvaluation(
       }
     }
     testEvaluation(ctx, c, cwds, builtin);
+  }
+}
+
+/**
+ * `(( … ))` is read as if in double quotes: a single quote there is a character, and what it
+ * holds is expanded (`(( '$(rm -rf x)' ))` and `(( 'a[$(cmd)]' ))` run the command): each such
+ * text is walked as the expansions of a word.
+ */
+function quotedArithmetic(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
+  for (const c of node.namedChildren) {
+    if (c.type === "raw_string") {
+      const inner = c.text.slice(1, -1);
+      if (/[$`]/.test(inner)) ctx.source(`: ${inner}`, cwds, "arithmetic");
+    } else quotedArithmetic(ctx, c, cwds);
   }
 }
 

@@ -82,3 +82,47 @@ Deno.test("evaluation: a value bash evaluates as code is never read as harmless"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("evaluation: quotes inside arithmetic hide nothing from bash", async () => {
+  // In `(( … ))` a single quote is a character and what it holds is expanded; in a subscript
+  // that `let`, `unset`, `declare -i` or `[[ -eq ]]` evaluate, quotes are characters too. bash
+  // runs `a1` (a script that records it ran); the analysis must then have an error or a1.
+  const lines = [
+    "(( 'a[$(a1)]' ))",
+    "(( '$(a1)' ))",
+    "(( x = '`a1`' ))",
+    "(( x = 'a[$(a1)]' + 1 ))",
+    "echo $(( '$(a1)' ))",
+    "let \"a['\\$(a1)']=1\"",
+    "let 'a[$(a1)]=1'",
+    "let \"b['\\`a1\\`']++\"",
+    "unset \"a['\\$(a1)']\"",
+    "declare -i n=\"a['\\$(a1)']\"",
+    "[[ \"a['\\$(a1)']\" -eq 1 ]]",
+    "for ((i='$(a1)'; i<1; i++)); do :; done",
+  ];
+  const dir = await Deno.makeTempDir({ prefix: "pi-controls-evaluation-" });
+  try {
+    await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+    await Deno.chmod(`${dir}/a1`, 0o755);
+    const script = lines.map((line, i) =>
+      `printf 'M${i}\\036' >> ${dir}/log; (${line}) </dev/null >/dev/null 2>&1\n`
+    ).join("");
+    await runBash(script, {
+      cwd: dir,
+      env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
+    });
+    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const wrong: string[] = [];
+    lines.forEach((line, i) => {
+      const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
+      const seen = a.stages.some((s) => s.argv[0]?.value === "a1");
+      if (ran.has(i) && !a.error && !seen) wrong.push(`ran unseen: ${line}`);
+    });
+    assert.deepEqual(wrong, []);
+    // (Most of them do run it: the table is about real holes.)
+    assert.ok(ran.size >= 8, `a1 ran for only ${ran.size} of ${lines.length} lines`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
