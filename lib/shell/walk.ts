@@ -44,6 +44,7 @@ import {
   builtinEvaluation,
   inArithmetic,
   loopEvaluation,
+  quotedStrings,
   readsNames,
   substitutionEvaluation,
   testEvaluation,
@@ -180,11 +181,7 @@ export class Walker implements WalkContext {
       this.error ??= "an unterminated backtick";
       return;
     }
-    for (const body of bodies) this.substitute(body, cwds);
-  }
-
-  private substitute(src: string, cwds: Cwds): void {
-    this.source(src, cwds, "substitution");
+    for (const body of bodies) this.source(body, cwds, "substitution");
   }
 
   /** Walk text bash runs as commands (parsed apart), its stages coming from `origin`. */
@@ -246,6 +243,10 @@ export class Walker implements WalkContext {
       case "heredoc_content":
         if (node.text.includes("`")) this.backticks(node.text, cwds);
         return same(cwds);
+      case "string":
+      case "heredoc_body":
+        quotedStrings(this, node, cwds);
+        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "command":
       case "declaration_command":
       case "unset_command":

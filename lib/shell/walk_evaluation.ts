@@ -10,6 +10,7 @@ import type { Cwds } from "./cwds.ts";
 import { type Stage, staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext } from "./walk_context.ts";
+import { decodeAnsiC } from "./words.ts";
 
 /** A value arithmetic reads as a number: nothing in it is evaluated further. */
 const NUMBER = /^[-+]?(\d+|0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+)$/;
@@ -277,6 +278,33 @@ function quotedArithmetic(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
       const inner = c.text.slice(1, -1);
       if (/[$`]/.test(inner)) ctx.source(`: ${inner}`, cwds, "arithmetic");
     } else quotedArithmetic(ctx, c, cwds);
+  }
+}
+
+/**
+ * Inside double quotes (or an unquoted heredoc body), the word of `${x:-WORD}` (and of the other
+ * operators) keeps a single quote as a character and expands what it holds, and decodes a `$'…'`
+ * first (bash's extquote): `"${x:-'$(rm -rf x)'}"` runs the command. Each such text is walked as
+ * the expansions of a word. (A substitution inside is code of its own, quoted as it says.)
+ */
+export function quotedExpansionWords(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
+  for (const c of node.namedChildren) {
+    if (c.type === "raw_string" || c.type === "ansi_c_string") {
+      const inner = c.type === "raw_string"
+        ? c.text.slice(1, -1)
+        : decodeAnsiC(c.text.slice(2, -1));
+      if (/[$`]/.test(inner)) ctx.source(`: ${inner}`, cwds, "expansion");
+    } else if (!SUBSTITUTIONS.has(c.type)) quotedExpansionWords(ctx, c, cwds);
+  }
+}
+
+const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+
+/** The words of the `${x:-WORD}` expansions in double-quoted text (see quotedExpansionWords). */
+export function quotedStrings(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
+  for (const c of node.namedChildren) {
+    if (c.type === "expansion") quotedExpansionWords(ctx, c, cwds);
+    else if (!SUBSTITUTIONS.has(c.type)) quotedStrings(ctx, c, cwds);
   }
 }
 

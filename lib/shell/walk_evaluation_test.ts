@@ -83,11 +83,27 @@ Deno.test("evaluation: a value bash evaluates as code is never read as harmless"
   }
 });
 
-Deno.test("evaluation: quotes inside arithmetic hide nothing from bash", async () => {
+Deno.test("evaluation: quotes where bash reads them as characters hide nothing", async () => {
   // In `(( … ))` a single quote is a character and what it holds is expanded; in a subscript
-  // that `let`, `unset`, `declare -i` or `[[ -eq ]]` evaluate, quotes are characters too. bash
-  // runs `a1` (a script that records it ran); the analysis must then have an error or a1.
+  // that `let`, `unset`, `declare -i` or `[[ -eq ]]` evaluate, quotes are characters too; so
+  // is a single quote in the word of a double-quoted `${x:-…}` (or one in a heredoc body), where
+  // a `$'…'` is decoded first. bash runs `a1` (a script that records it ran); the analysis must
+  // then have an error or a1.
   const lines = [
+    `echo "\${x:-'$(a1)'}"`,
+    `echo "\${x='$(a1)'}"`,
+    "x=1; echo \"${x:+'`a1`'}\"",
+    `echo "a\${x:-b'$(a1)'c}d"`,
+    `echo "\${x:-\${y:-'$(a1)'}}"`,
+    `echo "\${x:-$'$(a1)'}"`,
+    `echo "\${x:-$'\\x24(a1)'}"`,
+    `echo "\${x:-'}$(a1)'}"`,
+    `y="\${x:-'$(a1)'}"`,
+    `a=("\${x:-'$(a1)'}")`,
+    `[[ "\${x:-'$(a1)'}" ]]`,
+    `case "\${x:-'$(a1)'}" in *) ;; esac`,
+    // (The heredoc ends on a line of its own: the harness puts `)` after the line.)
+    `cat <<E\n\${x:-'$(a1)'}\nE\n`,
     "(( 'a[$(a1)]' ))",
     "(( '$(a1)' ))",
     "(( x = '`a1`' ))",
@@ -121,7 +137,13 @@ Deno.test("evaluation: quotes inside arithmetic hide nothing from bash", async (
     });
     assert.deepEqual(wrong, []);
     // (Most of them do run it: the table is about real holes.)
-    assert.ok(ran.size >= 8, `a1 ran for only ${ran.size} of ${lines.length} lines`);
+    assert.ok(ran.size >= 20, `a1 ran for only ${ran.size} of ${lines.length} lines`);
+    // Where quotes are quotes, nothing is read into them.
+    for (const line of [`echo "\${x:-'plain'}"`, `echo \${x:-'$(a1)'}`, `echo "\${H:-'/tmp'}/x"`]) {
+      const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
+      assert.equal(a.error, null, line);
+      assert.ok(!a.stages.some((s) => s.argv[0]?.value === "a1"), line);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -11,6 +11,7 @@ import { heredocQuoted, isRedirect, lastCommand, rootOf } from "./nodes.ts";
 import { fdBefore, flatten, trailingBlanks } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
+import { quotedStrings } from "./walk_evaluation.ts";
 import { backtickBodies, fromParts, groupWord, textParts, wordGroups } from "./walk_words.ts";
 import { unescapeHeredoc } from "./words.ts";
 
@@ -186,6 +187,8 @@ function heredocBody(
 ): Word {
   const tabs = (t: string) => (strip ? t.replace(/^\t+/gm, "") : t);
   if (quoted) return { ...staticWord(tabs(node.text)), text: node.text };
+  // (A quote in `${x:-'…'}` is a character there: see quotedStrings.)
+  quotedStrings(ctx, node, cwds);
   // tree-sitter leaves backticks in the body as text: find them in the text between nodes.
   for (const c of node.namedChildren) {
     if (c && c.type !== "heredoc_content") ctx.walk(c, cwds, "substitution", []);
