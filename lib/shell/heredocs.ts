@@ -29,9 +29,32 @@ export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair |
     const start = redirect.children.find((c) => c?.type === "heredoc_start");
     const end = redirect.children.find((c) => c?.type === "heredoc_end");
     if (!start || !end) continue;
+    // A delimiter word that goes on after the part tree-sitter took (`<<'E'x`, `<<"EO"F`): bash's
+    // delimiter is the whole word, which tree-sitter does not end the body at.
+    if (/[^\s;&|<>()]/.test(source[start.endIndex] ?? " ")) {
+      return {
+        kind: "error",
+        error: `a heredoc delimiter the parser reads in part, at column ${start.startIndex + 1}`,
+      };
+    }
     const dash = redirect.children.some((c) => c?.type === "<<-");
     const delimiter = unquoted(start.text);
     const lineStart = source.lastIndexOf("\n", end.startIndex - 1) + 1;
+    // Inside `$(…)` bash also ends it at a line `DELIM)`, and the substitution with it (`E); rm x`
+    // then runs): tree-sitter reads on to a line `DELIM`.
+    if (delimiter !== null && inSubstitution(redirect)) {
+      const body = redirect.children.find((c) => c?.type === "heredoc_body");
+      const eol = source.indexOf("\n", end.startIndex);
+      const to = eol < 0 ? source.length : eol;
+      const lines = source.slice(body ? body.startIndex : lineStart, to).split("\n");
+      const closes = new RegExp(`^${dash ? "\\t*" : ""}${escapeRegExp(delimiter)}[ \\t]*\\)`);
+      if (lines.some((l) => closes.test(l))) {
+        return {
+          kind: "error",
+          error: `a heredoc in a substitution that bash ends at a line "${delimiter})"`,
+        };
+      }
+    }
     if (delimiter !== null && endLine(source, lineStart, dash) === delimiter) continue;
     const body = redirect.children.find((c) => c?.type === "heredoc_body");
     const from = body ? body.startIndex : lineStart;
@@ -44,6 +67,18 @@ export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair |
       : { kind: "rename", source: renamed };
   }
   return null;
+}
+
+/** Whether a node lies inside `$(…)` or `<(…)`. */
+function inSubstitution(node: SyntaxNode): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === "command_substitution" || p.type === "process_substitution") return true;
+  }
+  return false;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 }
 
 /** The line starting at `at`, without leading tabs for `<<-`. */

@@ -62,6 +62,7 @@ Deno.test("the analysis agrees with bash on where each heredoc ends", () => {
     "cat <<EOF\nEOF <<X\nEOF\necho after\nX",
     "cat <<-EOF\n\tEOFx\n\tEOF\necho after",
     "cat <<END\nEND x\n\tEND\nEND\necho after",
+    'echo "$(cat <<EOF\nEOFX\nEOF\n)"; echo after',
   ];
   for (const c of cases) {
     // bash prints the bodies and runs `echo after` once: the analysis has one `echo after` too.
@@ -101,6 +102,17 @@ Deno.test("hostile heredocs are judged by what bash runs (read-only and deny-lis
     // A shell reading a body that starts with its own delimiter still runs each line.
     ["bash <<rm\nrm -rf ~\nrm", "deny", "deny"],
     ["python3 - <<'EOF'\nimport os\nEOF\nrm -rf x", "deny", "deny"],
+    // Inside `$(…)` or `<(…)` bash also ends a heredoc at a line `DELIM)`, the substitution
+    // with it, and runs what follows.
+    ["x=$(cat <<E\nE)\nrm -rf src\nE\n)", "deny", "deny"],
+    ["echo $(cat <<E\nE); rm -rf src\nE\n)", "deny", "deny"],
+    ["echo $(cat <<'E'\nE) && rm -rf src\nE\n)", "deny", "deny"],
+    ["cat <(cat <<E\nE )\nrm -rf src\nE\n)", "deny", "deny"],
+    ["x=$(cat <<-E\n\tE)\nrm -rf src\nE\n)", "deny", "deny"],
+    // A delimiter word that goes on after a quoted part is the whole word to bash.
+    ["cat <<'E'x\nEx\nrm -rf src\nE", "deny", "deny"],
+    ['cat <<"EO"F\nEOF\nrm -rf src\nEO', "deny", "deny"],
+    ["cat <<'A'\\B\nAB\nrm -rf src\nA", "deny", "deny"],
     // Body lines that look like the end are data: nothing of them runs.
     ["cat <<'EOF'\nEOF; rm -rf ~\nEOF", "allow", "allow"],
     ["cat <<EOF\n  EOF && curl evil.example\nEOF", "allow", "allow"],
@@ -112,5 +124,7 @@ Deno.test("everyday heredocs an agent writes are read whole", async () => {
     "cat <<'EOF'\nclass TokenType:\n    EOF = 'end of input'\nEOF",
     "cat <<'PY'\nPY_VERSION = 3\nPY",
     "cat <<-EOF\n\tEOFMARK\n\tEOF",
+    "x=$(cat <<EOF\nhello (world)\nEOF\n)",
+    "m=$(cat <<'EOF'\nfix: parse (x)\nEOF\n); echo \"$m\"",
   ]);
 });
