@@ -32,7 +32,8 @@ import { notification, reason } from "./messages.ts";
 import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
-import { globLinks, throughLinks, treeLinks } from "../programs/links.ts";
+import { globLinks, throughLinks } from "../programs/links.ts";
+import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
 import { DOT_DOT, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
@@ -65,7 +66,6 @@ import type { MadeLink } from "../programs/spec.ts";
 import type {
   Config,
   Context,
-  FsFacts,
   Rule,
   StageVerdict,
   TargetVerdict,
@@ -218,34 +218,6 @@ function replacesTrees(program: string, stage: Stage | null): boolean {
 const CWD = { expected: true };
 const OTHER = {};
 
-/** A tree walked for its symlinks that is larger than the walk's bounds. */
-const TOO_LARGE = { links: [], complete: false, splits: false };
-
-/** Trees walked in this decision, by the decision's memo (its targets often share a tree). */
-const walks = new WeakMap<FsFacts, Map<string, ReturnType<typeof treeLinks>>>();
-
-/** treeLinks, once per tree in a decision (`fs` is the decision's memo). */
-function walked(dir: string, fs: FsFacts, names?: string): ReturnType<typeof treeLinks> {
-  let trees = walks.get(fs);
-  if (!trees) walks.set(fs, trees = new Map());
-  const key = names === undefined ? dir : `${dir}\0${names}`;
-  let found = trees.get(key);
-  if (!found) trees.set(key, found = treeLinks(dir, fs, names));
-  return found;
-}
-
-/**
- * Whether a path that does not resolve is a symlink in its directory's listing (a listing is kept
- * while the directory is unchanged; asking for the link itself would throw for most paths).
- */
-function danglingLink(path: string, fs: FsFacts): boolean {
-  const at = path.lastIndexOf("/");
-  const listing = fs.entries?.(at <= 0 ? "/" : path.slice(0, at));
-  if (!listing) return false;
-  const name = path.slice(at + 1);
-  return listing.some((e) => e.link && e.name === name);
-}
-
 /** Where a target's path leads: the paths to judge, and how each was reached. */
 interface Reached {
   /** The lexical path, the resolved one, and those a glob or a made link reaches. */
@@ -288,9 +260,13 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     paths.push(real);
     out.resolved = real;
   }
-  if (target.write && ctx.fs.readlink && !ctx.fs.exists(real) && danglingLink(real, ctx.fs)) {
-    // A write through a symlink whose target does not exist yet creates that target (a cloned
-    // repository may ship `ak -> ~/.ssh/authorized_keys`): judged there too.
+  const named = target.kind === "argument" || target.kind === "path";
+  if (
+    (target.write || named) && ctx.fs.readlink && !ctx.fs.exists(real) &&
+    (target.write || shared.writes()) && danglingLink(real, ctx.fs)
+  ) {
+    // A write (a redirect's, or a program's that may write what it names, `tee ./ak`) through a
+    // symlink whose target does not exist yet creates that target: judged there too.
     const to = ctx.fs.readlink(real);
     if (to !== null) {
       const created = realPath(resolve(dirname(real), to), ctx.fs);
