@@ -22,6 +22,7 @@ import type { How, Listing, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles } from "./git_blobs.ts";
+import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { inlinePatchFiles } from "./diffs.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
@@ -526,57 +527,6 @@ function keptCredentials(argv: Word[]): { path: string | null; source: string }[
   return [{ path: "~/.git-credentials", source }, { path: "~/.config/git/credentials", source }];
 }
 
-/**
- * Subcommands whose operands may be pathspecs without `--`: a wildcard that names no revision is
- * one (git needs no `--` for it). grep's first operand is its pattern.
- */
-const PATHSPEC_OPERANDS = new Set([
-  "checkout",
-  "restore",
-  "rm",
-  "clean",
-  "stash",
-  "reset",
-  "add",
-  "mv",
-  "log",
-  "whatchanged",
-  "show",
-  "diff",
-  "difftool",
-  "grep",
-  "ls-files",
-  "archive",
-  "format-patch",
-]);
-
-/**
- * A pathspec glob limits what git reads or changes to the names it matches, at any depth (`git
- * grep x -- '*.env'`, `git log -p -- '*.env'`, `git restore '*settings.json'`, `git rm '*.env'`):
- * every word after `--`, and a wildcard operand of a subcommand that takes pathspecs (a value of
- * an option may be read as one: asked about at worst, where a protected name may match it).
- */
-function pathspecGlobs(argv: Word[]): string[] {
-  const out: string[] = [];
-  // (Paths a program listed are targets of their own; another word not known may be any.)
-  const add = (w: Word) => {
-    if (w.listed) return;
-    if (w.kind !== "static") out.push("*");
-    else if (/[*?[]/.test(w.value)) out.push(w.value);
-  };
-  const end = argv.findIndex((w) => w.kind === "static" && w.value === "--");
-  if (end >= 0) { for (const w of argv.slice(end + 1)) add(w); }
-  const at = gitSubcommand(argv);
-  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
-  if (!PATHSPEC_OPERANDS.has(sub)) return out;
-  const operands = argv.slice(at + 1, end < 0 ? argv.length : end).filter((w) =>
-    w.kind !== "static" || !w.value.startsWith("-")
-  );
-  const pattern = sub === "grep" && !argv.some((w) => /^(-e|-f|--regexp|--file)$/.test(w.value));
-  for (const w of pattern ? operands.slice(1) : operands) if (w.kind === "static") add(w);
-  return out;
-}
-
 /** git's subcommands that rewrite or delete files of the working tree they are given. */
 const GIT_TREE_WRITERS = new Set([
   "checkout",
@@ -755,12 +705,13 @@ export const GIT: Program = {
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage);
     const kept = keptCredentials(argv);
-    return removed.length || patched.length || kept.length
-      ? [...named, ...removed, ...patched, ...kept]
+    const magic = argv.some((w) => w.value.startsWith(":")) ? magicFiles(argv, at) : [];
+    return removed.length || patched.length || kept.length || magic.length
+      ? [...named, ...removed, ...patched, ...kept, ...magic]
       : named;
   },
   lists: gitListing,
-  treeNames: pathspecGlobs,
+  treeNames: (argv) => pathspecGlobs(argv, gitSubcommand(argv)),
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)),

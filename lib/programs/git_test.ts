@@ -15,6 +15,7 @@ import {
 } from "../testing.ts";
 import { extCommand } from "./git.ts";
 import { blobPath } from "./git_blobs.ts";
+import { pathspecMagic } from "./git_pathspecs.ts";
 
 const parser = await loadBashParser();
 
@@ -382,5 +383,31 @@ Deno.test("git: a pathspec glob limits what it reads to names a protection may c
     "git grep TODO -- '*.ts'",
     "git diff -- '*.py'",
     "git log --oneline -- src/",
+  ]);
+});
+
+Deno.test("git: a pathspec's magic is taken off to find the file it names", async () => {
+  assert.deepEqual(pathspecMagic(":(top,icase).ENV"), { path: ".env", exclude: false, any: false });
+  assert.deepEqual(pathspecMagic(":/src/a.ts"), { path: "src/a.ts", exclude: false, any: false });
+  assert.deepEqual(pathspecMagic(":!vendor"), { path: "vendor", exclude: true, any: false });
+  assert.deepEqual(pathspecMagic(":(attr:secret)"), { path: "", exclude: false, any: true });
+  assert.equal(pathspecMagic("src/a.ts"), null);
+  await checkTable([
+    ["git log -p -- ':(top).env'", "deny", "deny"],
+    ["git log -p -- ':(literal).env'", "deny", "deny"],
+    ["git log -p -- ':(icase).ENV'", "deny", "deny"],
+    ["git log -p -- ':(top)keys/id_rsa'", "deny", "deny"],
+    ["git log -p -- ':/.env'", "deny", "deny"],
+    ["git show HEAD -- ':(top).env'", "deny", "deny"],
+    ["git diff HEAD -- ':(top).env'", "deny", "deny"],
+    ["git grep -e . ':(top).env'", "deny", "deny"],
+    ["git log -p -- ':(icase)*.PEM'", "ask", "ask"],
+    ["git log -p -- ':(attr:secret)'", "ask", "ask"],
+  ]);
+  await checkEveryday([
+    "git log -p -- ':!.env'",
+    "git log --oneline -- ':(top)src'",
+    "git diff -- ':!package-lock.json'",
+    "git diff --stat -- ':(exclude)*.lock' src",
   ]);
 });

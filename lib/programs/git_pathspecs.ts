@@ -1,0 +1,118 @@
+/**
+ * git's pathspecs (gitglossary(7)): which words of a command line may be pathspecs, their magic
+ * (`:(top,icase)path`, `:/path`, `:!path`), the names a pathspec glob limits a command to, and the
+ * files a pathspec with magic names. `at` is where the subcommand is (see git.ts).
+ *
+ * @example
+ * ```ts
+ * import { pathspecMagic } from "./git_pathspecs.ts";
+ * pathspecMagic(":(top,icase).ENV"); // { path: ".env", exclude: false, any: false }
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+
+/**
+ * Subcommands whose operands may be pathspecs without `--`: a wildcard that names no revision is
+ * one (git needs no `--` for it). grep's first operand is its pattern.
+ */
+const PATHSPEC_OPERANDS = new Set([
+  "checkout",
+  "restore",
+  "rm",
+  "clean",
+  "stash",
+  "reset",
+  "add",
+  "mv",
+  "log",
+  "whatchanged",
+  "show",
+  "diff",
+  "difftool",
+  "grep",
+  "ls-files",
+  "archive",
+  "format-patch",
+]);
+
+/**
+ * The words that may be pathspecs: every word after `--`, and the operands of a subcommand that
+ * takes pathspecs (a value of an option may be read as one: asked about at worst, where a
+ * protected name may match it). grep's first operand is its pattern.
+ */
+function pathspecWords(argv: Word[], at: number): Word[] {
+  const end = argv.findIndex((w) => w.kind === "static" && w.value === "--");
+  const out = end >= 0 ? argv.slice(end + 1) : [];
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  if (!PATHSPEC_OPERANDS.has(sub)) return out;
+  const operands = argv.slice(at + 1, end < 0 ? argv.length : end).filter((w) =>
+    w.kind === "static" && !w.value.startsWith("-")
+  );
+  const pattern = sub === "grep" && !argv.some((w) => /^(-e|-f|--regexp|--file)$/.test(w.value));
+  return [...out, ...(pattern ? operands.slice(1) : operands)];
+}
+
+/**
+ * A pathspec's magic (gitglossary(7)): `:(top,icase)path`, `:/path`, `:!path`. The path it leaves
+ * (in lower case for `icase`), whether it excludes (`exclude`, `!`, `^`: nothing is read), and
+ * whether it matches by attributes (`attr:…`: any file). Null for a word with no magic.
+ */
+export function pathspecMagic(
+  spec: string,
+): { path: string; exclude: boolean; any: boolean } | null {
+  if (!spec.startsWith(":")) return null;
+  const long = /^:\(([^)]*)\)([\s\S]*)$/.exec(spec);
+  if (long) {
+    const words = long[1].split(",").map((m) => m.trim());
+    const icase = words.includes("icase");
+    return {
+      path: icase ? long[2].toLowerCase() : long[2],
+      exclude: words.includes("exclude"),
+      any: words.some((m) => m.startsWith("attr:")),
+    };
+  }
+  const short = /^:([/!^]*):?([\s\S]*)$/.exec(spec)!;
+  return { path: short[2], exclude: /[!^]/.test(short[1]), any: false };
+}
+
+/**
+ * A pathspec glob limits what git reads or changes to the names it matches, at any depth (`git
+ * grep x -- '*.env'`, `git log -p -- '*.env'`, `git restore '*settings.json'`, `git rm '*.env'`,
+ * with its magic taken off: `':(icase)*.PEM'`).
+ */
+export function pathspecGlobs(argv: Word[], at: number): string[] {
+  const out: string[] = [];
+  for (const w of pathspecWords(argv, at)) {
+    // (Paths a program listed are targets of their own; another word not known may be any.)
+    if (w.listed) continue;
+    if (w.kind !== "static") out.push("*");
+    else {
+      const magic = pathspecMagic(w.value);
+      if (magic?.exclude) continue;
+      if (magic?.any) out.push("*");
+      const spec = magic ? magic.path : w.value;
+      if (/[*?[]/.test(spec)) out.push(spec);
+    }
+  }
+  return out;
+}
+
+/**
+ * The files pathspecs with magic name (`git log -p -- ':(top).env'`, `':(icase).ENV'`, `:/.env`):
+ * the path the magic leaves, or a file not known for one chosen by its attributes.
+ */
+export function magicFiles(argv: Word[], at: number): { path: string | null; source: string }[] {
+  const out: { path: string | null; source: string }[] = [];
+  for (const w of pathspecWords(argv, at)) {
+    if (w.kind !== "static") continue;
+    const magic = pathspecMagic(w.value);
+    if (!magic || magic.exclude) continue;
+    if (magic.any) out.push({ path: null, source: w.text });
+    else if (magic.path && !/[*?[]/.test(magic.path)) {
+      out.push({ path: magic.path, source: w.text });
+    }
+  }
+  return out;
+}
