@@ -11,6 +11,7 @@ import { readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program, Runner } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
+import { extractsHere, has } from "./extractors.ts";
 import { literal, unknownWord } from "./words.ts";
 
 /** A value glued to an option word (static part), or the word itself when it is not static. */
@@ -81,6 +82,11 @@ export function unzipReadsOnly(args: (string | null)[]): boolean {
   return mode;
 }
 
+const unzipHere = extractsHere("unzip", {
+  extracts: (args) => !unzipReadsOnly(args),
+  destination: (args) => has(args, /^-d/, /^$/),
+});
+
 /** zip, man and unzip. */
 export const ARCHIVER_PROGRAMS: Program[] = [
   // `zip x.zip -@ < LIST`: the files it archives are named on standard input.
@@ -93,7 +99,9 @@ export const ARCHIVER_PROGRAMS: Program[] = [
   {
     names: ["unzip"],
     readOnly: { "": { accepts: unzipReadsOnly } },
-    // Extracting changes the files below the directory it extracts into (`unzip -d dir`).
+    // Extracting changes the files below the directory it extracts into (`unzip -d dir`, else
+    // the cwd: extractors.ts).
     replacesTrees: true,
+    namedFiles: (argv) => unzipHere(argv),
   },
 ];

@@ -191,6 +191,8 @@ function withArguments(text: string): string {
 
 function optionCommand(run: Runner, value: Word, how: How, origin: string): void {
   if (how === "shell") run.shell(value, origin, { arguments: true });
+  // (Its input, data the program chose: a shell there reads it as commands.)
+  else if (how === "filter") run.shell(value, origin, { input: true });
   else if (how === "program") run.stage([value, literal("(its arguments)")], origin);
   else if (!(value.kind === "static" && value.value === "/dev/null")) {
     run.stage([unknownWord(`(commands the file ${value.text} may hold)`)], origin);

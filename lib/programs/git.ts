@@ -86,6 +86,8 @@ function settingRuns(key: string, value: string, known: boolean): How | "alias" 
   if (GIT_FILE_KEYS.test(key)) return "file";
   if (GIT_PROGRAM_KEYS.test(key)) return "program";
   if (key.startsWith("alias.")) return value.startsWith("!") ? "shell" : "alias";
+  // (A clean or smudge filter reads each file's content on its standard input.)
+  if (/^filter\..+\.(clean|smudge|process)$/.test(key)) return "filter";
   if (GIT_SHELL_KEYS.test(key)) return "shell";
   // `submodule.<name>.update=!cmd` (other values are checkout, rebase, ...); send-email's
   // server is a program when it is a path.

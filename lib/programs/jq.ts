@@ -9,8 +9,11 @@
 import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 
-/** A yq file-loading call and its argument (a string literal, or anything else). */
-const YQ_LOAD = /\bload(?:_[a-z0-9]+)?\s*\(\s*("(?:[^"\\]|\\.)*"|[^)]*)/g;
+/**
+ * A yq file-loading call and its argument: a string literal the call closes after (`load(".x")`),
+ * or anything else (`load(".e" + "nv")`, `load(.path)`: a file not known).
+ */
+const YQ_LOAD = /\bload(?:_[a-z0-9]+)?\s*\(\s*(?:("(?:[^"\\]|\\.)*")\s*\)|([^)]*))/g;
 
 /** The files yq's expressions load. */
 function yqLoads(argv: Word[]): { path: string | null; source: string }[] {
@@ -29,15 +32,19 @@ function yqLoads(argv: Word[]): { path: string | null; source: string }[] {
     // An expression evaluated from a string or the environment (`eval(strenv(X))`): what it loads
     // is not known.
     if (/\beval\s*\(/.test(w.value)) out.push({ path: null, source: `(files ${w.text} may load)` });
+    // `-s EXPR`/`--split-exp EXPR` writes each document to a file the expression names.
+    if (/^(--split-exp(=|$)|-[a-zA-Z]*s)/.test(w.value)) {
+      out.push({ path: null, source: `(the files ${w.text} writes)` });
+    }
     if (!w.value.includes("load")) continue;
     if (w.kind !== "static") {
       out.push({ path: null, source: w.text });
       continue;
     }
     for (const m of w.value.matchAll(YQ_LOAD)) {
-      const arg = m[1].trim();
-      const literal = /^"((?:[^"\\]|\\.)*)"$/.exec(arg);
-      out.push({ path: literal ? literal[1].replace(/\\(.)/g, "$1") : null, source: w.text });
+      // (A literal with an escape: what yq makes of it is not read here.)
+      const literal = m[1] === undefined || m[1].includes("\\") ? null : m[1].slice(1, -1);
+      out.push({ path: literal, source: w.text });
     }
   }
   return out;

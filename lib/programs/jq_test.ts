@@ -10,6 +10,13 @@ const HOSTILE: [string, Action, Action][] = [
   [`jq -n 'import "secrets" as $s; $s'`, "ask", "ask"],
   [`jq -n --rawfile k ~/.ssh/id_rsa '$k'`, "deny", "deny"],
   [`jq --slurpfile k innocent.txt -n '$k'`, "deny", "deny"],
+  // A name built in the expression, or with an escape, is a file not known.
+  [`yq -n 'load_str(".e" + "nv")'`, "ask", "ask"],
+  [`yq -n 'load_str("LmVudg==" | @base64d)'`, "ask", "ask"],
+  [`yq -n 'load_str("\\x2eenv")'`, "ask", "ask"],
+  // `-s EXPR` writes each document to a file the expression names.
+  [`yq -s '".env"' notes.txt`, "deny", "ask"],
+  [`yq --split-exp '".pi/settings.json"' notes.txt`, "deny", "ask"],
 ];
 
 Deno.test("jq and yq: files their expressions open are judged", async () => {

@@ -127,7 +127,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "sort --files0-from=list",
     text: "sort -t/ -k2 f", optionCommands: "sort --compress-program=gz f", readOnly: { "": "sort -o out f" },
   },
-  unzip: { readOnly: { "": "unzip -l -d out a.zip" } },
+  unzip: { readOnly: { "": "unzip -l -d out a.zip" }, namedFiles: "unzip -o a.zip" },
+  "7za": { namedFiles: "7za x a.7z" }, "7zr": { namedFiles: "7zr x a.7z" }, "7zz": { namedFiles: "7zz e a.7z" },
+  unrar: { namedFiles: "unrar x a.rar" }, unar: { namedFiles: "unar a.zip" },
+  cabextract: { namedFiles: "cabextract a.cab" }, pax: { namedFiles: "pax -r -f a.pax" },
+  jar: { namedFiles: "jar xf a.jar" }, bsdtar: { namedFiles: "bsdtar -xf a.tar" }, ar: { namedFiles: "ar x lib.a" },
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",

@@ -13,6 +13,7 @@ import { hasOption } from "./argv.ts";
 import type { Program } from "./spec.ts";
 import { inlinePatchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
+import { extractsHere } from "./extractors.ts";
 
 /** A row of the table: a program's facets, by name. */
 type Facts = Omit<Program, "names">;
@@ -23,6 +24,12 @@ export function recursiveDereference(argv: Word[]): boolean {
 }
 
 const STRINGS: Facts = { noFileOperands: true };
+const cpioList = filesFromList({
+  stdin: ["--create", "--pass-through"],
+  letters: "op",
+  fromStdin: true,
+});
+const sevenList = filesFromList({ at: true });
 const LOOKS: Facts = { metadataOnly: true };
 const CHANGES_TREES: Facts = { replacesTrees: true };
 /** It deletes, moves or changes what it names, and nothing else. */
@@ -81,14 +88,19 @@ const TABLE: Record<string, Facts> = {
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
   "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES,
   // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
+  // (Extracting with no destination: into the cwd, extractors.ts.)
   cpio: {
     ...CHANGES_TREES,
-    namedFiles: filesFromList({ stdin: ["--create", "--pass-through"], letters: "op", fromStdin: true }),
+    namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
   },
-  bsdtar: CHANGES_TREES, "7z": { ...CHANGES_TREES, namedFiles: filesFromList({ at: true }) },
+  bsdtar: { ...CHANGES_TREES, namedFiles: extractsHere("bsdtar") },
+  "7z": {
+    ...CHANGES_TREES,
+    namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)],
+  },
   // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
   // `ar x --output DIR`).
-  "dpkg-deb": CHANGES_TREES, ar: CHANGES_TREES,
+  "dpkg-deb": CHANGES_TREES, ar: { ...CHANGES_TREES, namedFiles: extractsHere("ar") },
   // (Without -p, patch takes the base name of what a diff names.)
   patch: {
     replacesTrees: true,

@@ -20,10 +20,12 @@ import type { EvalShape } from "../types.ts";
 import type { OptionGrammar } from "./argv.ts";
 
 /**
- * How a value a program is given runs: a shell command (`sh -c`), a program given arguments of its
- * own, or a configuration file that may hold commands (ssh's `-F`).
+ * How a value a program is given runs: a shell command (`sh -c`), one that reads data the program
+ * gives it on its standard input (`filter`: `tar --to-command=sh` pipes each member to it, a git
+ * clean or smudge filter each file), a program given arguments of its own, or a configuration file
+ * that may hold commands (ssh's `-F`).
  */
-export type How = "shell" | "program" | "file";
+export type How = "shell" | "filter" | "program" | "file";
 
 /** What a `runs` facet reports the stages it finds to. */
 export interface Runner {

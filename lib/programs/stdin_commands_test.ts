@@ -50,6 +50,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["make -f - <<< 'all:; rm -rf src'", "deny", "deny"],
   ["echo 'all:; rm -rf src' | make -f -", "deny", "deny"],
   ["make -f /dev/stdin < rules.mk", "deny", "deny"],
+  // A filter the program feeds data it chose: each archive member, each file's content.
+  ["tar --to-command=sh -xf a.tar", "deny", "deny"],
+  ["tar -x --to-command sh -f a.tar", "deny", "deny"],
+  ["git -c filter.x.clean=sh add .", "deny", "deny"],
   // Another machine or a container: the login shell or the command reading ssh's input.
   ["ssh host <<< 'rm -rf src'", "deny", "deny"],
   ["echo 'rm -rf src' | ssh -T host", "deny", "deny"],
@@ -96,5 +100,6 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     // A project's own `./script` is not util-linux's script.
     "{ yes | sed 1q; } | ./script",
     "script -q build.log make",
+    "tar --to-command='wc -c' -xf a.tar",
   ], denyList);
 });

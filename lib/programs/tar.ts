@@ -10,6 +10,7 @@ import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
+import { extractsHere } from "./extractors.ts";
 
 /** tar's valued letters (and its old bundled first word), as far as finding `-h` needs them. */
 const TAR_OPTIONS = { valued: "bCfFgHIKLNTVX", bundled: true };
@@ -101,6 +102,9 @@ export function tarListsOnly(args: (string | null)[]): boolean {
   return list && (local || archives.every((a) => !a.includes(":")));
 }
 
+const tarList = filesFromList({ valued: ["--files-from"], letters: "T" });
+const tarHere = extractsHere("tar");
+
 /** tar. */
 export const TAR: Program = {
   names: ["tar"],
@@ -109,7 +113,7 @@ export const TAR: Program = {
     shortWithArg: "bCfFgHIKLNTVX",
     short: { I: "shell", F: "shell" },
     long: {
-      "--to-command": "shell",
+      "--to-command": "filter",
       "--use-compress-program": "shell",
       "--info-script": "shell",
       "--new-volume-script": "shell",
@@ -120,7 +124,8 @@ export const TAR: Program = {
   }),
   replacesTrees: true,
   // `tar -czf x.tgz -T LIST`: the files it archives are named in LIST.
-  namedFiles: filesFromList({ valued: ["--files-from"], letters: "T" }),
+  // Without -C, it extracts into the cwd (extractors.ts).
+  namedFiles: (argv) => [...tarList(argv), ...tarHere(argv)],
   // `tar -tf a.tar`: a listing only reads.
   readOnly: { "": { accepts: tarListsOnly } },
   // `tar -h`: what the links inside the tree lead to is archived.

@@ -1,0 +1,84 @@
+/**
+ * Extractors write members named by the archive below where they extract: the directory given,
+ * else the cwd. Judged under the gate's own-file protection (a `.pi/settings.json` in the project)
+ * and a deny-list that protects `~/.ssh` (reached through `keys`).
+ */
+import assert from "node:assert/strict";
+import { denyList } from "../testing_adversarial.ts";
+import { configFrom, ctxIn, decideIn } from "../testing.ts";
+import type { Action } from "../types.ts";
+import { programNamed } from "./registry.ts";
+import { literal } from "./words.ts";
+
+const ctx = ctxIn("/home/user/project", {
+  files: [
+    "/home/user/project/README.md",
+    "/home/user/project/a.tar",
+    "/home/user/project/.pi/settings.json",
+    "/home/user/.ssh/id_rsa",
+    "/tmp/out/x",
+  ],
+  links: { "/home/user/project/keys": "/home/user/.ssh" },
+});
+const gate = configFrom(
+  { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
+  { agentDir: "/home/user/.pi/agent", home: "/home/user" },
+);
+
+/** [command, under the deny-list, under the gate's own-file protection] */
+const ROWS: [string, Action, Action][] = [
+  ["tar -xf a.tar", "allow", "ask"],
+  ["tar xzf a.tgz", "allow", "ask"],
+  ["cd .pi && tar -xf ../a.tar", "allow", "ask"],
+  ["env -C .pi tar -xf a.tar", "allow", "ask"],
+  ["cd keys && tar -xf /tmp/a.tar", "deny", "allow"],
+  ["unzip -o a.zip", "allow", "ask"],
+  ["cd keys && unzip -o /tmp/a.zip", "deny", "allow"],
+  ["7z x a.7z", "allow", "ask"],
+  ["7za x -o.pi a.7z", "allow", "ask"],
+  ["cpio -idm < a.cpio", "allow", "ask"],
+  ["bsdtar -xf a.tar", "allow", "ask"],
+  ["ar x lib.a", "allow", "ask"],
+  ["jar xf a.jar", "allow", "ask"],
+  ["unrar x /tmp/a.rar .pi/", "allow", "ask"],
+  ["unrar x a.rar", "allow", "ask"],
+  ["unar -o .pi a.zip", "allow", "ask"],
+  ["cabextract -d .pi a.cab", "allow", "ask"],
+  ["pax -rw src .pi", "allow", "ask"],
+  ["pax -r < a.pax", "allow", "ask"],
+  ["dpkg -x a.deb .pi", "allow", "ask"],
+  // Elsewhere, or only listing: nothing below the project is written.
+  ["tar -xf a.tar -C /tmp/out", "allow", "allow"],
+  ["cd /tmp/out && tar -xf /home/user/project/a.tar", "allow", "allow"],
+  ["unzip -o a.zip -d /tmp/out", "allow", "allow"],
+  ["7za x -o/tmp/out a.7z", "allow", "allow"],
+  ["tar -tf a.tar", "allow", "allow"],
+  ["unzip -l a.zip", "allow", "allow"],
+  ["tar -czf /tmp/out/a.tgz src", "allow", "allow"],
+];
+
+Deno.test("extractors: what they extract is judged below where it lands", async () => {
+  const wrong: string[] = [];
+  for (const [command, dl, g] of ROWS) {
+    const a = (await decideIn(denyList, ctx, "bash", { command })).action;
+    const b = (await decideIn(gate, ctx, "bash", { command })).action;
+    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
+    if (b !== g) wrong.push(`gate: ${command} got ${b}, want ${g}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("extractors: the cwd is named only when they extract with no destination", () => {
+  const named = (c: string) =>
+    programNamed(c.split(" ")[0])!.namedFiles!(c.split(" ").map(literal)).filter((f) =>
+      f.path === "."
+    );
+  assert.deepEqual(named("tar -xzf a.tgz").map((f) => f.path), ["."]);
+  assert.deepEqual(named("tar -xzf a.tgz -C out"), []);
+  assert.deepEqual(named("tar --extract --directory=out -f a.tar"), []);
+  assert.deepEqual(named("tar -czf a.tgz src"), []);
+  assert.deepEqual(named("unzip -d out a.zip"), []);
+  assert.deepEqual(named("unzip -p a.zip f"), []);
+  assert.deepEqual(named("7z a out.7z src"), []);
+  assert.deepEqual(named("cpio -o < list"), []);
+});
