@@ -219,8 +219,13 @@ function pathLike(
   return cwds.some((c) => {
     if (c === null) return false;
     const path = resolveIn(c, value);
-    return ctx.fs.exists(path) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value)) ||
-      (guarded !== undefined && guarded(path));
+    if (ctx.fs.exists(path) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value))) return true;
+    if (guarded === undefined) return false;
+    if (guarded(path)) return true;
+    // A new name in a cwd reached through a symlink lands where the link leads (`cd keys && tee
+    // authorized_keys`, keys -> ~/.ssh).
+    const real = ctx.fs.realpathExpected?.(c) ?? ctx.fs.realpath(c);
+    return real !== null && real !== c && guarded(resolveIn(real, value));
   });
 }
 

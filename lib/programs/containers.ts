@@ -390,6 +390,16 @@ function lxcCommand(argv: Word[]): Word[] {
   return linesFrom(args, sub + 2, "argv");
 }
 
+/**
+ * `docker cp`/`kubectl cp` copy a container's files into a local directory by their names there,
+ * and `docker build -o DIR` (`--output`) writes what the build makes below DIR.
+ */
+function copiesIn(argv: Word[]): boolean {
+  const words = argv.map((w) => (w.kind === "static" ? w.value : ""));
+  return words.includes("cp") ||
+    (words.includes("build") && words.some((v) => /^(-o|--output)(=|$)|^-o./.test(v)));
+}
+
 /** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
@@ -398,6 +408,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
     text: dockerText,
     namedFiles: dockerFiles,
     tooBroad: (sub) => RUNNING.test(sub),
+    replacesTrees: copiesIn,
   },
   {
     names: ["docker-compose", "podman-compose"],
@@ -408,6 +419,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
     names: ["kubectl", "oc"],
     runsElsewhere: kubectlCommand,
     tooBroad: (sub) => RUNNING.test(sub),
+    replacesTrees: copiesIn,
     // `config view --raw` prints the keys and tokens of ~/.kube/config.
     namedFiles: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "view") &&

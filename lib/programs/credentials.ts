@@ -58,7 +58,12 @@ function sshKeygenFiles(argv: Word[]): { path: string; source: string }[] {
 
 export const CREDENTIAL_PROGRAMS: Program[] = [
   { names: ["ssh-keygen"], namedFiles: sshKeygenFiles },
-  { names: ["aws"], namedFiles: awsFiles },
+  {
+    names: ["aws"],
+    namedFiles: awsFiles,
+    // `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys (and `--delete` removes).
+    replacesTrees: (argv) => argv.some((w) => w.value === "s3"),
+  },
   { names: ["gcloud"], namedFiles: gcloudFiles },
   {
     names: [

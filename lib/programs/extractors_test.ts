@@ -47,7 +47,31 @@ const ROWS: [string, Action, Action][] = [
   ["pax -rw src .pi", "allow", "ask"],
   ["pax -r < a.pax", "allow", "ask"],
   ["dpkg -x a.deb .pi", "allow", "ask"],
+  // Copiers and builders that write by names of their own below a directory they are given.
+  ["scp host:x .pi/", "allow", "ask"],
+  ["scp -r host:x .", "allow", "ask"],
+  ["rclone sync remote:x .", "allow", "ask"],
+  ["rclone delete .pi", "allow", "ask"],
+  ["docker cp c:/x .pi", "allow", "ask"],
+  ["docker build -o .pi .", "allow", "ask"],
+  ["kubectl cp pod:/x .pi", "allow", "ask"],
+  ["aws s3 sync s3://b/x . --delete", "allow", "ask"],
+  ["gsutil -m cp -r gs://b/x .pi", "allow", "ask"],
+  ["gh release download -D .pi", "allow", "ask"],
+  ["svn export https://x/y . --force", "allow", "ask"],
+  ["pip install --target .pi x", "allow", "ask"],
+  ["tsc --outDir .pi", "allow", "ask"],
+  ["javac -d .pi X.java", "allow", "ask"],
+  ["protoc --ts_out=.pi x.proto", "allow", "ask"],
+  ["base64 --output=.pi/settings.json x", "allow", "ask"],
+  // A new name in a directory reached through a symlink lands where the link leads.
+  ["cd keys && tee -a authorized_keys < README.md", "deny", "allow"],
+  ["cd keys && cp /tmp/k authorized_keys", "deny", "allow"],
   // Elsewhere, or only listing: nothing below the project is written.
+  ["docker build -t app .", "allow", "allow"],
+  ["pip install -e .", "allow", "allow"],
+  ["tsc -p .", "allow", "allow"],
+  ["scp README.md host:/tmp/", "allow", "allow"],
   ["tar -xf a.tar -C /tmp/out", "allow", "allow"],
   ["cd /tmp/out && tar -xf /home/user/project/a.tar", "allow", "allow"],
   ["unzip -o a.zip -d /tmp/out", "allow", "allow"],
@@ -57,7 +81,7 @@ const ROWS: [string, Action, Action][] = [
   ["tar -czf /tmp/out/a.tgz src", "allow", "allow"],
 ];
 
-Deno.test("extractors: what they extract is judged below where it lands", async () => {
+Deno.test("extractors and copiers: what they write is judged below where it lands", async () => {
   const wrong: string[] = [];
   for (const [command, dl, g] of ROWS) {
     const a = (await decideIn(denyList, ctx, "bash", { command })).action;

@@ -55,5 +55,11 @@ function ghFiles(argv: Word[]): { path: string; source: string }[] {
 
 /** gh. */
 export const GH_PROGRAMS: Program[] = [
-  { names: ["gh"], optionCommands: ghRuns, namedFiles: ghFiles },
+  {
+    names: ["gh"],
+    optionCommands: ghRuns,
+    namedFiles: ghFiles,
+    // `gh release|run download -D DIR`: the assets land below DIR by their own names.
+    replacesTrees: (argv) => argv.some((w) => w.value === "download"),
+  },
 ];

@@ -378,6 +378,8 @@ function nixShell(stage: Stage, run: Runner): void {
  * log directory, cache and config files.
  */
 const NPM_WRITES: ReadOnlyCheck = {
+  // (`-C` is `--prefix`.)
+  short: "C",
   long: ["--logs-dir", "--cache", "--userconfig", "--globalconfig", "--prefix"],
 };
 /** npm's listings as `$safe-bash` allows them. */
@@ -406,7 +408,13 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     ...(name === "npm" ? { readOnly: NPM_READ_ONLY } : {}),
   })),
   // pip's listings ($safe-bash's `pip list`, `pip show`, `pip freeze`).
-  { names: ["pip", "pip3"], readOnly: PIP_READ_ONLY },
+  {
+    names: ["pip", "pip3"],
+    readOnly: PIP_READ_ONLY,
+    // `install --target DIR` (`-t`, `--prefix`, `--root`) writes the packages below DIR.
+    replacesTrees: (argv) =>
+      argv.some((w) => /^(-t|--target|--prefix|--root)(=|$)|^-t./.test(w.value)),
+  },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
     runs: (stage, run) =>

@@ -152,10 +152,13 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   docker: {
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
-    namedFiles: "docker run -v /src:/dst img",
+    namedFiles: "docker run -v /src:/dst img", replacesTrees: "docker cp c:/x .pi",
   },
   "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
-  kubectl: { runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw" },
+  kubectl: {
+    runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
+    replacesTrees: "kubectl cp pod:/x .pi",
+  },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
   crontab: { runs: "crontab <<< '* * * * * rm x'" },
@@ -169,8 +172,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   zellij: { runs: "zellij run -- rm x" },
-  gh: { optionCommands: "gh alias set x '!rm x'", namedFiles: "gh auth token" },
-  aws: { namedFiles: "aws configure get x" }, gcloud: { namedFiles: "gcloud auth print-access-token" },
+  gh: { optionCommands: "gh alias set x '!rm x'", namedFiles: "gh auth token", replacesTrees: "gh release download -D .pi" },
+  aws: { namedFiles: "aws configure get x", replacesTrees: "aws s3 sync s3://b ." },
+  svn: { replacesTrees: "svn export https://x/y ." }, tsc: { replacesTrees: "tsc --outDir .pi" },
+  javac: { replacesTrees: "javac -d .pi X.java" }, protoc: { replacesTrees: "protoc --ts_out=.pi x.proto" },
+  base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
+  nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token" },
   "docker-credential-desktop": { namedFiles: "docker-credential-desktop get" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
@@ -208,6 +215,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     },
   },
   pip: {
+    replacesTrees: "pip install --target .pi x",
     readOnly: {
       list: "pip list --log /tmp/l",
       show: "pip show x --log-file=/tmp/l",

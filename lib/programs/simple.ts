@@ -107,6 +107,16 @@ const TABLE: Record<string, Facts> = {
     chdir: { options: ["-d", "--directory"] },
     namedFiles: inlinePatchFiles(null),
   },
+  // Clients that copy files by the names they have elsewhere into a local directory, or delete
+  // what is below one (`rclone sync remote:x .`, `aws s3 sync s3://b .`, `svn export URL .`,
+  // `gh release download -D dir`).
+  rclone: CHANGES_TREES, gsutil: CHANGES_TREES,
+  svn: { replacesTrees: (argv) => argv.some((w) => /^(export|checkout|co|update|up|switch|sw)$/.test(w.value)) },
+  // Compilers and installers whose output below a directory an option names mirrors its input
+  // (`tsc --outDir .pi`, `javac -d .pi`, `pip install --target .pi`, `protoc --ts_out=.pi`).
+  tsc: { replacesTrees: (argv) => argv.some((w) => /^--(outDir|declarationDir)(=|$)/.test(w.value)) },
+  javac: { replacesTrees: (argv) => argv.some((w) => /^-[dsh]$/.test(w.value)) },
+  protoc: { replacesTrees: (argv) => argv.some((w) => /^--\w+_out(=|$)/.test(w.value)) },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },
@@ -116,11 +126,28 @@ const TABLE: Record<string, Facts> = {
     readOnly: { "": { maxOperands: 1 } },
   },
   xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
+  // BSD's base64 writes `-o FILE` (`--output`).
+  base64: { options: { valued: "bio" }, readOnly: { "": { short: "o", long: ["--output"] } } },
+  // binutils' `@FILE` reads more arguments from FILE: the files they name are not known.
+  strings: { namedFiles: responseFiles }, nm: { namedFiles: responseFiles },
+  objdump: { namedFiles: responseFiles }, readelf: { namedFiles: responseFiles },
   date: {
     options: { valued: "dfr", longValued: new Set(["--date", "--file", "--reference"]) },
     readOnly: { "": { short: "s", long: ["--set"], operand: /^\+/ } },
   },
 };
+
+/** binutils' response files (`strings @args`): each is read, and the files it names are not known. */
+function responseFiles(argv: Word[]): { path: string | null; source: string }[] {
+  return argv.slice(1).flatMap((w) =>
+    w.value.startsWith("@") && w.value.length > 1
+      ? [{ path: w.kind === "static" ? w.value.slice(1) : null, source: w.text }, {
+        path: null,
+        source: `(the files ${w.text} names)`,
+      }]
+      : []
+  );
+}
 
 /** The programs of the table. */
 export const SIMPLE_PROGRAMS: Program[] = Object.entries(TABLE).map(([name, facts]) => ({

@@ -148,6 +148,8 @@ export const SSH_PROGRAMS: Program[] = [
       keyed: { "-o": SSH_KEYS },
     }),
     text: remoteOperands,
+    // Into a local directory it copies files by the names they have there (`scp -r host:x .`).
+    replacesTrees: true,
   },
   {
     // Its batch commands (`-b FILE`, standard input) run local commands with `!`.
