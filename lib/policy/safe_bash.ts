@@ -70,6 +70,7 @@ const PATTERNS: string[] = [
   "basename *",
   "dirname *",
   "pwd",
+  "pwd *",
   // Search
   "grep *",
   "rg *",
@@ -117,6 +118,7 @@ const PATTERNS: string[] = [
   "git describe *",
   "git shortlog *",
   "git stash list",
+  "git stash list *",
   "git stash show *",
   "git config *",
   "git grep *",
@@ -141,6 +143,7 @@ const PATTERNS: string[] = [
   "date",
   "date *",
   "nproc",
+  "nproc *",
   "export *",
   // Package info
   "npm list",
@@ -234,8 +237,12 @@ function argsPass(
       operands++;
       if (check.operand && !check.operand.test(args[t.at])) return false;
     } else if (isLong(t)) {
-      // getopt_long accepts unambiguous prefixes: --out means --output.
-      if (check.long?.some((l) => l.startsWith(t.name))) return false;
+      // getopt_long accepts unambiguous prefixes: --out means --output (an option the program
+      // has under that very name is itself: npm's --global is no --globalconfig).
+      if (check.long?.includes(t.name)) return false;
+      if (check.long?.some((l) => l.startsWith(t.name)) && !grammar.longFlags?.has(t.name)) {
+        return false;
+      }
     } else if (t.name && check.short?.includes(t.name[1])) return false;
     // After a letter the grammar does not know, the rest of its cluster is not read: a
     // forbidden letter anywhere in it turns the command away.
@@ -268,14 +275,19 @@ function wordsPass(check: ReadOnlyCheck, grammar: OptionGrammar, args: string[])
     const name = arg.split("=", 1)[0];
     if (check.operandsNeed?.includes(name)) needMet = true;
     if (check.words?.includes(name)) return false;
-    if (check.onlyOptions && !check.onlyOptions.includes(name)) return false;
+    // (A cluster of allowed letters is allowed: `git branch -av` is `-a -v`.)
+    if (
+      check.onlyOptions && !check.onlyOptions.includes(name) &&
+      !(/^-[a-zA-Z]{2,}$/.test(name) &&
+        [...name.slice(1)].every((c) => check.onlyOptions!.includes("-" + c)))
+    ) return false;
     if (arg.startsWith("--")) {
       if (check.long?.some((l) => l.startsWith(name))) return false;
       if (!arg.includes("=") && grammar.longValued?.has(name)) i++;
     }
   }
   if (check.maxOperands !== undefined && operands > check.maxOperands) return false;
-  if (check.operandsNeed && operands > 0 && !needMet) return false;
+  if (check.operandsNeed && operands > (check.freeOperands ?? 0) && !needMet) return false;
   return true;
 }
 

@@ -5,6 +5,7 @@ import { loadBashParser } from "../shell/parser.ts";
 import { carriesCommand } from "../programs/env.ts";
 import { globMatch } from "./glob.ts";
 import { expandSafeBash, presetAccepts, presetForm, SAFE_BASH_SIZE } from "./safe_bash.ts";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
 
 const parser = await loadBashParser();
 const env = { cwd: "/proj", home: "/home/u", env: { HOME: "/home/u" }, carriesCommand };
@@ -328,4 +329,31 @@ Deno.test("presetAccepts on its own: rules without a pattern, and stage facts", 
   }
   const bare = { action: "allow" as const, tool: "bash", preset: "$safe-bash" as const };
   assert.ok(presetAccepts(bare, { argv: ["anything"], writes: false }));
+});
+
+Deno.test("the preset reads clusters, one-operand reads and glued values as their programs do", async () => {
+  // Read-only forms an agent writes that were asked about.
+  await checkEveryday([
+    "git branch -av",
+    "git config user.name",
+    "git config --global user.email",
+    "git stash list --oneline",
+    "date -Ins",
+    "date -Is",
+    "npm ls --global",
+    "unzip -Z1 x.zip",
+    "nproc --all",
+    "pwd -P",
+  ]);
+  // Their writing neighbours still are.
+  await checkTable([
+    ["git config user.name Bob", "deny", "allow"],
+    ["git branch -dv x", "deny", "allow"],
+    ["git stash list --output=/tmp/x", "deny", "allow"],
+    ["date -s 12:00", "deny", "allow"],
+    ["npm ls --globalconfig=/tmp/x", "deny", "allow"],
+    ["npm ls -C /tmp/x", "deny", "allow"],
+    ["rg --search-zip foo", "deny", "allow"],
+    ["base64 -d -o src/main.ts x", "deny", "allow"],
+  ]);
 });

@@ -72,6 +72,8 @@ const UNZIP_MODES = "lvZtzpc";
  * every option one that reads, one of them a mode that does not extract.
  */
 export function unzipReadsOnly(args: (string | null)[]): boolean {
+  // `-Z` first is zipinfo's mode: every option after it is zipinfo's, and zipinfo only lists.
+  if (/^-Z/.test(args[0] ?? "")) return true;
   let mode = false;
   for (const t of readOptions(args, { flags: UNZIP_READS })) {
     if (t.kind === "dynamic" || t.kind === "unknown") return false;

@@ -567,6 +567,7 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
   "diff": GIT_OUTPUT,
   "shortlog": GIT_OUTPUT,
   "stash show": GIT_OUTPUT,
+  "stash list": GIT_OUTPUT,
   "cat-file": { long: ["--textconv", "--filters"] },
   "grep": {
     options: grammarOf(GIT_GREP),
@@ -620,6 +621,8 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
       "--path",
     ],
     operandsNeed: ["--get", "--get-all", "--get-regexp"],
+    // (`git config user.name` prints it; a second operand sets it.)
+    freeOperands: 1,
   },
 };
 

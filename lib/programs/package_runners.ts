@@ -378,8 +378,9 @@ function nixShell(stage: Stage, run: Runner): void {
  * log directory, cache and config files.
  */
 const NPM_WRITES: ReadOnlyCheck = {
-  // (`-C` is `--prefix`.)
+  // (`-C` is `--prefix`; `--global` is itself, no `--globalconfig`.)
   short: "C",
+  options: { longFlags: new Set(["--global", "--all", "--json", "--long", "--parseable"]) },
   long: ["--logs-dir", "--cache", "--userconfig", "--globalconfig", "--prefix"],
 };
 /** npm's listings as `$safe-bash` allows them. */

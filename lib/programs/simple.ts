@@ -132,7 +132,8 @@ const TABLE: Record<string, Facts> = {
   strings: { namedFiles: responseFiles }, nm: { namedFiles: responseFiles },
   objdump: { namedFiles: responseFiles }, readelf: { namedFiles: responseFiles },
   date: {
-    options: { valued: "dfr", longValued: new Set(["--date", "--file", "--reference"]) },
+    // (`-Ins`: -I takes an optional value, glued.)
+    options: { valued: "dfr", gluedOnly: "I", longValued: new Set(["--date", "--file", "--reference"]) },
     readOnly: { "": { short: "s", long: ["--set"], operand: /^\+/ } },
   },
 };

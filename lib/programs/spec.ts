@@ -76,8 +76,13 @@ export interface ReadOnlyCheck {
   maxOperands?: number;
   /** Every operand must match (date's `+FORMAT`; anything else sets the clock). */
   operand?: RegExp;
-  /** Operands are only allowed when one of these words is present (`git branch --list x`). */
+  /**
+   * Operands (past `freeOperands`) are only allowed when one of these words is present (`git
+   * branch --list x`).
+   */
   operandsNeed?: string[];
+  /** Operands allowed without `operandsNeed` (`git config user.name` reads one). @default 0 */
+  freeOperands?: number;
   /** Only these option words are allowed (values after `=` are free). */
   onlyOptions?: string[];
   /** The grammar of the subcommand the check is for, where it is not the program's. */
