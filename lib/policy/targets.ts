@@ -222,9 +222,10 @@ function pathLike(
     if (ctx.fs.exists(path) || (DOT_DOT.test(c) && ctx.fs.exists(c + "/" + value))) return true;
     if (guarded === undefined) return false;
     if (guarded(path)) return true;
-    // A new name in a cwd reached through a symlink lands where the link leads (`cd keys && tee
-    // authorized_keys`, keys -> ~/.ssh).
-    const real = ctx.fs.realpathExpected?.(c) ?? ctx.fs.realpath(c);
+    // A new name in a directory the command moved to through a symlink lands where the link
+    // leads (`cd keys && tee authorized_keys`, keys -> ~/.ssh). (The session's cwd is pi's.)
+    if (c === ctx.cwd) return false;
+    const real = ctx.fs.realpath(c);
     return real !== null && real !== c && guarded(resolveIn(real, value));
   });
 }
