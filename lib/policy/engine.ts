@@ -260,13 +260,13 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     paths.push(real);
     out.resolved = real;
   }
-  const named = target.kind === "argument" || target.kind === "path";
   if (
-    (target.write || named) && ctx.fs.readlink && !ctx.fs.exists(real) &&
-    (target.write || shared.writes()) && danglingLink(real, ctx.fs)
+    target.write && ctx.fs.readlink &&
+    // (Whether the path resolves is known already: the lookup above asked it.)
+    ctx.fs.realpath(target.raw ?? target.path) === null && danglingLink(real, ctx.fs)
   ) {
-    // A write (a redirect's, or a program's that may write what it names, `tee ./ak`) through a
-    // symlink whose target does not exist yet creates that target: judged there too.
+    // A write through a symlink whose target does not exist yet creates that target (a cloned
+    // repository may ship `ak -> ~/.ssh/authorized_keys`): judged there too.
     const to = ctx.fs.readlink(real);
     if (to !== null) {
       const created = realPath(resolve(dirname(real), to), ctx.fs);
