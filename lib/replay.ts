@@ -222,7 +222,7 @@ function decideOnce(
   ctx: Context,
   opts: ReplayOptions,
 ): Verdict {
-  const key = `${ctx.cwd}\0${call.tool}\0${JSON.stringify(call.input)}`;
+  const key = `${ctx.cwd}\0${call.tool}\0${inputKey(call.input)}`;
   let verdict = known.get(key);
   if (!verdict) {
     verdict = opts.base
@@ -237,6 +237,20 @@ function decideOnce(
     known.set(key, verdict);
   }
   return verdict;
+}
+
+/**
+ * A call's input as a key: a bash command as it is (after a NUL, which no JSON text starts with),
+ * anything else as its JSON.
+ */
+function inputKey(input: Record<string, unknown>): string {
+  const command = input.command;
+  if (typeof command === "string") {
+    let keys = 0;
+    for (const _ in input) keys++;
+    if (keys === 1) return "\0" + command;
+  }
+  return JSON.stringify(input);
 }
 
 /** The row of one replayed call. */
@@ -264,7 +278,10 @@ function replayRow(
 
 /** A one-line description of a call: the bash command, else its target paths. */
 export function summarize(tool: string, input: Record<string, unknown>, verdict: Verdict): string {
-  if (tool === "bash") return String(input.command ?? "").replace(/\s*\n\s*/g, " ⏎ ");
+  if (tool === "bash") {
+    const command = String(input.command ?? "");
+    return command.includes("\n") ? command.replace(/\s*\n\s*/g, " ⏎ ") : command;
+  }
   const paths = verdict.stages.flatMap((s) => s.targets.map((t) => t.path)).filter(Boolean);
   return [...new Set(paths)].join(", ");
 }
