@@ -8,7 +8,8 @@
  */
 import type { Stage } from "../shell/model.ts";
 import { commandLineArguments, type ExpandOptions, innerStages } from "../programs/expand.ts";
-import { inheritInput } from "../programs/words.ts";
+import { inheritInput, programName } from "../programs/words.ts";
+import { SHELLS } from "../programs/shells.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import { ruleHeads } from "./rules.ts";
@@ -25,8 +26,10 @@ export function carriedLines(
   const queue = stages.map((s): [Stage, number] => [s, 0]);
   for (let q = 0; q < queue.length; q++) {
     const [s, depth] = queue[q];
-    // (A line's commands read the stage's standard input: `ssh host sh <<<'rm -rf x'`.)
-    const inherit = inheritInput(s);
+    // (A shell a line starts reads the stage's standard input as commands: `ssh host sh
+    // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
+    const own = inheritInput(s);
+    const inherit = (c: Stage) => (SHELLS.includes(programName(c.argv[0])) ? own(c) : c);
     for (const w of commandLineArguments(s, heads)) {
       const origin = `argument of ${s.argv[0].value}`;
       for (const cwd of s.cwds) {

@@ -408,8 +408,11 @@ function protect(
   const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
   // (Paths a program listed are each an operand of the stage: what lies below their place at any
   // depth is reached as `rm -r` reaches it, `find .pi | xargs truncate -s0`.)
+  // (A directory the stage writes below by names of its own, `tar -x`'s cwd: a write.)
   const below = redirect
     ? { ...shared.below, write: writes }
+    : target.replaces
+    ? { ...shared.below, trees: true, write: true }
     : target.listed && !shared.below.trees
     ? { ...shared.below, trees: true }
     : shared.below;
@@ -422,7 +425,7 @@ function protect(
       prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
     }
     if (
-      !prot && (shared.readsTrees || shared.replacesTrees) &&
+      !prot && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
       (target.kind === "argument" || target.kind === "path" ||
         (target.kind === "cwd" && shared.treeNames.length > 0)) &&
       config.pathProtection.length
@@ -447,7 +450,7 @@ function protect(
         }
       }
       if (
-        under && (shared.readsTrees || writes()) &&
+        under && (shared.readsTrees || target.replaces || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
       ) prot = under;
     }

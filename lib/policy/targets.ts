@@ -40,6 +40,8 @@ export interface Target {
   pattern?: string;
   /** A redirect that writes the target (`>`, `>>`, `<>`); other redirects only read. */
   write?: boolean;
+  /** A directory the stage writes below by names of their own (`NamedFile.below`). */
+  replaces?: boolean;
   /**
    * Paths a program listed below `path` (`find src | xargs cat`): whichever they are, and where
    * the symlinks among them lead (unless `Listed.noLinks`).
@@ -620,7 +622,7 @@ function namedFiles(stage: Stage, ctx: Context): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
   if (!named) return [];
   const out: Target[] = [];
-  for (const { path, source, fromInput } of named(stage.argv, stage)) {
+  for (const { path, source, fromInput, below } of named(stage.argv, stage)) {
     // Names read from standard input that a listing program writes (`find src | tar -czf x -T
     // -`): paths below the places it lists, as xargs's words are.
     const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
@@ -630,7 +632,14 @@ function namedFiles(stage: Stage, ctx: Context): Target[] {
     }
     // (A file in the home directory: `~/.aws/credentials` that `aws configure get` reads.)
     if (path !== null && path.startsWith("~/")) {
-      out.push({ kind: "argument", path: ctx.home + path.slice(1), reach: "exact", source });
+      const t: Target = {
+        kind: "argument",
+        path: ctx.home + path.slice(1),
+        reach: "exact",
+        source,
+      };
+      if (below) t.replaces = true;
+      out.push(t);
       continue;
     }
     if (path === null) {
@@ -644,9 +653,10 @@ function namedFiles(stage: Stage, ctx: Context): Target[] {
       continue;
     }
     for (const c of stage.cwds) {
-      if (c !== null) {
-        out.push({ kind: "argument", path: resolve(c, path), reach: "exact", source });
-      }
+      if (c === null) continue;
+      const t: Target = { kind: "argument", path: resolve(c, path), reach: "exact", source };
+      if (below) t.replaces = true;
+      out.push(t);
     }
   }
   return out;
@@ -741,7 +751,8 @@ function dedupe(targets: Target[]): Target[] {
         const u = targets[j];
         if (
           u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
-          u.write === t.write && (t.reach !== "below" || u.source === t.source)
+          u.write === t.write && u.replaces === t.replaces &&
+          (t.reach !== "below" || u.source === t.source)
         ) {
           return false;
         }
@@ -751,7 +762,7 @@ function dedupe(targets: Target[]): Target[] {
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}` +
+    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}` +
       (t.reach === "below" ? `\0${t.source}` : "");
     if (seen.has(k)) return false;
     seen.add(k);

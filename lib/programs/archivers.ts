@@ -85,8 +85,22 @@ export function unzipReadsOnly(args: (string | null)[]): boolean {
 }
 
 const unzipHere = extractsHere("unzip", {
-  extracts: (args) => !unzipReadsOnly(args),
-  destination: (args) => has(args, /^-d/, /^$/),
+  // (`-j` writes every member by its base name: no path below reaches further.)
+  extracts: (args) => !unzipReadsOnly(args) && !has(args, /^-[a-zA-Z]*j/, /^$/),
+  destination: (args) => {
+    const at = args.findIndex((a) => a !== null && /^-[a-zA-Z]*d/.test(a));
+    if (at < 0) return null;
+    const a = args[at]!;
+    return a.endsWith("d") ? args[at + 1] ?? null : a.slice(a.indexOf("d") + 1);
+  },
+  // (The members after the archive, up to `-x` and the options after them.)
+  members: (args) => {
+    const words = args.slice(0, args.indexOf("-x") < 0 ? args.length : args.indexOf("-x"));
+    const ops = words.filter((a, i) =>
+      a !== null && !a.startsWith("-") && !/^-[a-zA-Z]*d$/.test(words[i - 1] ?? "")
+    ) as string[];
+    return ops.slice(1);
+  },
 });
 
 /** zip, man and unzip. */
@@ -101,9 +115,7 @@ export const ARCHIVER_PROGRAMS: Program[] = [
   {
     names: ["unzip"],
     readOnly: { "": { accepts: unzipReadsOnly } },
-    // Extracting changes the files below the directory it extracts into (`unzip -d dir`, else
-    // the cwd: extractors.ts).
-    replacesTrees: true,
+    // What it extracts lands below `-d dir`, else the cwd (extractors.ts).
     namedFiles: (argv) => unzipHere(argv),
   },
 ];

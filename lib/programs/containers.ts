@@ -20,6 +20,7 @@ import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program } from "./spec.ts";
 import { commandLine, linesFrom, literal } from "./words.ts";
+import { buildOutput, containerCopyDestination } from "./destinations.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -219,18 +220,15 @@ function subcommandAt(args: Word[], from: number, grammar: OptionGrammar): numbe
  * The command a `run`/`exec` form runs: the words after its first operand (the image, container
  * or service), after `--entrypoint` when one is given. Where an option is not known (it may take
  * the next word or not) or a word before the command is not, each later word may begin it. A
- * health check's command runs there too. With none, a container run with its standard input
- * (`-i`; compose's by default) runs the image's own command, which may be a shell reading it
- * (`docker run -i alpine <<<'rm -rf /data'`): a line `sh`.
+ * health check's command runs there too. (With none, the image's own command runs, not known
+ * here: judged by the command line that starts it.)
  */
 function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar): Word[] {
   const rest = args.slice(from);
   const values = rest.map((w) => (w.kind === "static" ? w.value : null));
   const out: Word[] = [];
   let entrypoint: Word | null = null;
-  let input = grammar === COMPOSE_RUN;
   for (const t of readOptions(values, grammar)) {
-    if (t.name === "-i" || t.name === "--interactive") input = true;
     if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined) {
       return [...out, ...linesFrom(rest, t.at + 1, "argv")];
     }
@@ -248,7 +246,6 @@ function commandAfterOperand(args: Word[], from: number, grammar: OptionGrammar)
       const command = rest.slice(t.at + 1);
       if (entrypoint) command.unshift(entrypoint);
       if (command.length) out.push(commandLine(command, "argv"));
-      else if (input && grammar !== EXEC && grammar !== COMPOSE_EXEC) out.push(literal("sh"));
       return out;
     }
   }
@@ -352,8 +349,6 @@ function composeCommand(args: Word[], from: number): Word[] {
 /**
  * What `kubectl exec|run|debug … -- CMD` (or `oc`) runs in a pod: the words after `--`. An exec
  * without `--` (the old form, `kubectl exec pod CMD`): each word after the subcommand may begin it.
- * With no command and its standard input (`-i`, `--stdin`), the pod's own command reads it: a
- * line `sh` (`kubectl attach -i pod <<<'rm -rf /data'`).
  */
 function kubectlCommand(argv: Word[]): Word[] {
   const args = argv.slice(1);
@@ -363,9 +358,7 @@ function kubectlCommand(argv: Word[]): Word[] {
   if (sub < 0) return [];
   const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
   if (end >= 0 && end + 1 < args.length) return [commandLine(args.slice(end + 1), "argv")];
-  if (args[sub].value === "exec") return linesFrom(args, sub + 1, "argv");
-  const input = args.some((w) => /^(-[a-zA-Z]*i[a-zA-Z]*|--stdin(=true)?)$/.test(w.value));
-  return input ? [literal("sh")] : [];
+  return args[sub].value === "exec" ? linesFrom(args, sub + 1, "argv") : [];
 }
 
 /**
@@ -390,25 +383,17 @@ function lxcCommand(argv: Word[]): Word[] {
   return linesFrom(args, sub + 2, "argv");
 }
 
-/**
- * `docker cp`/`kubectl cp` copy a container's files into a local directory by their names there,
- * and `docker build -o DIR` (`--output`) writes what the build makes below DIR.
- */
-function copiesIn(argv: Word[]): boolean {
-  const words = argv.map((w) => (w.kind === "static" ? w.value : ""));
-  return words.includes("cp") ||
-    (words.includes("build") && words.some((v) => /^(-o|--output)(=|$)|^-o./.test(v)));
-}
-
 /** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
     runsElsewhere: dockerCommand,
     text: dockerText,
-    namedFiles: dockerFiles,
+    // (And what `cp` copies in and `build -o` writes: destinations.ts.)
+    namedFiles: (
+      argv,
+    ) => [...dockerFiles(argv), ...containerCopyDestination(argv), ...buildOutput(argv)],
     tooBroad: (sub) => RUNNING.test(sub),
-    replacesTrees: copiesIn,
   },
   {
     names: ["docker-compose", "podman-compose"],
@@ -419,13 +404,12 @@ export const CONTAINER_PROGRAMS: Program[] = [
     names: ["kubectl", "oc"],
     runsElsewhere: kubectlCommand,
     tooBroad: (sub) => RUNNING.test(sub),
-    replacesTrees: copiesIn,
-    // `config view --raw` prints the keys and tokens of ~/.kube/config.
+    // `config view --raw` prints the keys and tokens of ~/.kube/config; `cp` copies in.
     namedFiles: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "view") &&
         argv.some((w) => w.kind === "static" && w.value === "--raw")
         ? [{ path: "~/.kube/config", source: "kubectl config view --raw" }]
-        : [],
+        : containerCopyDestination(argv),
   },
   { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];

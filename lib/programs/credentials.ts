@@ -9,6 +9,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
+import { storageDestination } from "./destinations.ts";
 
 /** A file or directory a command reads, by a path under the home directory. */
 export type KeptFile = { path: string; source: string };
@@ -60,9 +61,8 @@ export const CREDENTIAL_PROGRAMS: Program[] = [
   { names: ["ssh-keygen"], namedFiles: sshKeygenFiles },
   {
     names: ["aws"],
-    namedFiles: awsFiles,
-    // `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys (and `--delete` removes).
-    replacesTrees: (argv) => argv.some((w) => w.value === "s3"),
+    // (And `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys: destinations.ts.)
+    namedFiles: (argv) => [...awsFiles(argv), ...storageDestination(argv)],
   },
   { names: ["gcloud"], namedFiles: gcloudFiles },
   {

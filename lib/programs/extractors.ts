@@ -1,15 +1,18 @@
 /**
  * Extractors write the members of an archive, by names the archive chooses, below a directory:
  * the one an option or operand names, else the cwd (`tar -xf a.tar` after `cd .pi` writes into
- * `.pi`). For each, when it extracts and no destination is given, the cwd is a file it names
- * (`.`), judged as the directory it replaces what is below; the programs with no module of their
- * own are here too (unrar, unar, cabextract, pax, jar, dpkg, and 7z's other names).
+ * `.pi`). When one extracts to disk, that directory is a file it names with `below` (what is
+ * protected below it may be replaced); members it is told to extract are written at their own
+ * paths there; nothing is written when it prints them (`tar -O`, `7z -so`), lists them, or
+ * flattens their paths into plain names (`unzip -j`, GNU ar's members), which cannot reach below.
+ * The programs with no module of their own are here too (unrar, unar, cabextract, pax, jar,
+ * dpkg, and 7z's other names).
  *
  * @example
  * ```ts
  * import { literal } from "./words.ts";
  * import { extractsHere } from "./extractors.ts";
- * extractsHere("tar")(["tar", "-xzf", "a.tgz"].map(literal)); // [{ path: ".", source: … }]
+ * extractsHere("tar")(["tar", "-xzf", "a.tgz"].map(literal)); // [{ path: ".", below: true, … }]
  * ```
  *
  * @module
@@ -17,59 +20,141 @@
 import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
 
-/** How a program's words say that it extracts, and that a destination is given. */
+/** What an extraction's words say (the static words after the program; null: not known). */
 export interface Extraction {
-  /** It extracts (the static words after the program; null for a word not known). */
+  /** It extracts to disk (not listing, printing, creating). */
   extracts(args: (string | null)[]): boolean;
-  /** A word that gives the directory it extracts into (an option, or an operand). */
-  destination(args: (string | null)[]): boolean;
+  /**
+   * The directory it extracts into when the words name one (`-C dir`, `-d dir`, `-odir`, a last
+   * operand), else null (the cwd).
+   */
+  destination(args: (string | null)[]): string | null;
+  /** The members it is told to extract (written at their paths below the destination). */
+  members?(args: (string | null)[]): string[];
 }
 
-/** A short option letter in a cluster (`-xzf`), a long option, or tar's bundled first word. */
+/** A short option letter in a cluster (`-xzf`), or a long option (`--extract`). */
 export function has(args: (string | null)[], letters: RegExp, long: RegExp): boolean {
   return args.some((a) => a !== null && (letters.test(a) || long.test(a)));
 }
 
+/** The value of an option given as `-X value`, `-Xvalue` or `--long=value` / `--long value`. */
+function valueOf(args: (string | null)[], short: string, long?: string): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) continue;
+    if (a === short || a === long) return args[i + 1] ?? null;
+    if (a.startsWith(short) && a.length > short.length) return a.slice(short.length);
+    if (long && a.startsWith(long + "=")) return a.slice(long.length + 1);
+  }
+  return null;
+}
+
+/** The operands (words not starting with `-`), after the first `skip` of them. */
+function operands(args: (string | null)[], skip: number): string[] {
+  return args.filter((a): a is string => a !== null && !a.startsWith("-")).slice(skip);
+}
+
 const TAR_LIKE: Extraction = {
   extracts: (args) =>
-    has(args, /^-[a-zA-Z]*x/, /^--(extract|get)$/) || /^[a-wyzA-Z]*x/.test(args[0] ?? "-"),
-  destination: (args) => has(args, /^-[a-zA-Z]*C/, /^--directory(=|$)/),
+    (has(args, /^-[a-zA-Z]*x/, /^--(extract|get)$/) || /^[a-wyzA-Z]*x/.test(args[0] ?? "-")) &&
+    // (`-O`, `--to-stdout`, `--to-command`: the members go to a program, not to disk.)
+    !has(args, /^-[a-zA-Z]*O/, /^--to-(stdout|command)/) &&
+    !/^[a-zA-Z]*O/.test(args[0] ?? "-"),
+  // (`-C dir`: where tar is when it extracts, the last one given.)
+  destination: (args) => {
+    let dir: string | null = null;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === "-C" || a === "--directory") dir = args[i + 1] ?? null;
+      else if (a?.startsWith("--directory=")) dir = a.slice(12);
+      else if (a !== null && /^-[a-zA-Z]*C$/.test(a)) dir = args[i + 1] ?? null;
+    }
+    return dir;
+  },
+  members: tarMembers,
 };
+
+/** tar's letters and long options that take a value (the next word, or the rest of a cluster). */
+const TAR_VALUED = "bCfFgHIKLNTVX";
+const TAR_LONG_VALUED =
+  /^--(file|directory|files-from|exclude-from|exclude|transform|xform|owner|group|mode|mtime|newer|after-date|use-compress-program|to-command|checkpoint-action|format|label|volno-file|info-script|new-volume-script|rsh-command|index-file|blocking-factor|record-size|tape-length|starting-file|newer-mtime|strip-components|wildcards-match-slash|suffix|backup|quoting-style|set-mtime-command|sort)$/;
+
+/** The members a tar command names (its operands, past the options and their values). */
+function tarMembers(args: (string | null)[]): string[] {
+  const out: string[] = [];
+  let pending = 0; // values still owed to letters read before (`-xzf a.tgz`, `xzfC a.tgz dir`)
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (pending > 0) {
+      pending--;
+      continue;
+    }
+    if (a === null) continue;
+    if (a.startsWith("--")) {
+      if (!a.includes("=") && TAR_LONG_VALUED.test(a)) pending = 1;
+      continue;
+    }
+    // (An old-style first word, `xzf`, is a cluster too.)
+    if (a.startsWith("-") || i === 0) {
+      const letters = a.replace(/^-/, "");
+      for (let k = 0; k < letters.length; k++) {
+        if (!TAR_VALUED.includes(letters[k])) continue;
+        if (a.startsWith("-") && k < letters.length - 1) break; // `-fa.tgz`: the rest is it
+        pending++;
+      }
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
 
 const EXTRACTIONS: Record<string, Extraction> = {
   tar: TAR_LIKE,
   bsdtar: TAR_LIKE,
-  // `7z x a.7z [-oDIR]`, `7z e`.
+  // `7z x a.7z [-oDIR] [files…]`, `7z e`; `-so` prints.
   "7z": {
-    extracts: (args) => args.some((a) => a === "x" || a === "e"),
-    destination: (args) => has(args, /^-o/, /^$/),
+    extracts: (args) => args.some((a) => a === "x" || a === "e") && !args.includes("-so"),
+    destination: (args) => valueOf(args, "-o"),
+    members: (args) => operands(args, 2),
   },
   cpio: {
-    extracts: (args) => has(args, /^-[a-zA-Z]*i/, /^--extract$/),
-    destination: (args) => has(args, /^-[a-zA-Z]*D/, /^--directory(=|$)/),
-  },
-  ar: {
-    extracts: (args) => /^-?[a-zA-Z]*x/.test(args[0] ?? ""),
-    destination: (args) => has(args, /^$/, /^--output(=|$)/),
+    extracts: (args) =>
+      has(args, /^-[a-zA-Z]*i/, /^--extract$/) && !has(args, /^-[a-zA-Z]*t/, /^--list$/),
+    destination: (args) => valueOf(args, "-D", "--directory"),
   },
   jar: {
     extracts: (args) => /^-?[a-zA-Z]*x/.test(args[0] ?? "") || has(args, /^$/, /^--extract$/),
-    destination: (args) => has(args, /^-C$/, /^--dir(=|$)/),
+    destination: (args) => valueOf(args, "-C", "--dir"),
   },
   // `unrar x a.rar [files…] [DIR/]`: a last operand that ends with a slash is where.
   unrar: {
     extracts: (args) => args[0] === "x" || args[0] === "e",
-    destination: (args) => args.length > 2 && /\/$/.test(args[args.length - 1] ?? "/"),
+    destination: (args) => {
+      const last = operands(args, 2).at(-1);
+      return last !== undefined && last.endsWith("/") ? last : null;
+    },
   },
-  unar: { extracts: () => true, destination: (args) => has(args, /^-o$/, /^--?output-directory/) },
+  unar: {
+    extracts: () => true,
+    destination: (args) => valueOf(args, "-o") ?? valueOf(args, "-output-directory"),
+  },
   cabextract: {
     extracts: (args) => !has(args, /^-[a-zA-Z]*[lt]/, /^--(list|test)$/),
-    destination: (args) => has(args, /^-[a-zA-Z]*d/, /^--directory(=|$)/),
+    destination: (args) => valueOf(args, "-d", "--directory"),
   },
   // `pax -r < a.pax` extracts here; `pax -rw SRC… DIR` copies into its last operand.
   pax: {
     extracts: (args) => has(args, /^-[a-zA-Z]*r/, /^$/),
-    destination: (args) => has(args, /^-[a-zA-Z]*w/, /^$/),
+    destination: (
+      args,
+    ) => (has(args, /^-[a-zA-Z]*w/, /^$/) ? operands(args, 0).at(-1) ?? null : null),
+  },
+  // `dpkg -x a.deb DIR` (`--extract`).
+  dpkg: {
+    extracts: (args) => has(args, /^-x$/, /^--extract$/),
+    destination: (args) => operands(args, 1)[0] ?? null,
   },
 };
 
@@ -77,8 +162,8 @@ const EXTRACTIONS: Record<string, Extraction> = {
 const SEVEN_ZIP = ["7za", "7zr", "7zz"];
 
 /**
- * The cwd as a file an extractor names when it extracts and no destination is given (see the
- * module's notes): a facet to add to its `namedFiles`.
+ * What an extractor writes (see the module's notes): the destination, or the cwd, written below;
+ * or the members it is told to extract, at their paths there. A facet for its `namedFiles`.
  */
 export function extractsHere(
   name: string,
@@ -86,19 +171,25 @@ export function extractsHere(
 ): (argv: Word[]) => NamedFile[] {
   return (argv) => {
     const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-    return e.extracts(args) && !e.destination(args)
-      ? [{ path: ".", source: `(what ${name} extracts here)` }]
-      : [];
+    if (!e.extracts(args)) return [];
+    const dest = e.destination(args) ?? ".";
+    const source = `(what ${name} extracts)`;
+    const members = e.members?.(args) ?? [];
+    if (members.length && !members.some((m) => /[*?[]/.test(m))) {
+      return members.map((m) => ({ path: dest === "." ? m : `${dest}/${m}`, source }));
+    }
+    return [{ path: dest, source, below: true }];
   };
 }
 
-/** Extractors with no module of their own: each replaces what is below where it extracts. */
+/** Extractors with no module of their own. */
 export const EXTRACTOR_PROGRAMS: Program[] = [
-  ...[...SEVEN_ZIP, "unrar", "unar", "cabextract", "pax", "jar"].map((name): Program => ({
-    names: [name],
-    replacesTrees: true,
-    namedFiles: extractsHere(name),
-  })),
-  // `dpkg -x a.deb DIR` (`--extract`): the package's files below DIR; `dpkg -i` installs them.
-  { names: ["dpkg"], replacesTrees: true },
-];
+  ...SEVEN_ZIP,
+  "unrar",
+  "unar",
+  "cabextract",
+  "pax",
+  "jar",
+  "dpkg",
+]
+  .map((name): Program => ({ names: [name], namedFiles: extractsHere(name) }));

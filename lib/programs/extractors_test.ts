@@ -38,7 +38,8 @@ const ROWS: [string, Action, Action][] = [
   ["7za x -o.pi a.7z", "allow", "ask"],
   ["cpio -idm < a.cpio", "allow", "ask"],
   ["bsdtar -xf a.tar", "allow", "ask"],
-  ["ar x lib.a", "allow", "ask"],
+  // (ar's members have no `/`: none can reach below.)
+  ["ar x lib.a", "allow", "allow"],
   ["jar xf a.jar", "allow", "ask"],
   ["unrar x /tmp/a.rar .pi/", "allow", "ask"],
   ["unrar x a.rar", "allow", "ask"],
@@ -48,11 +49,12 @@ const ROWS: [string, Action, Action][] = [
   ["pax -r < a.pax", "allow", "ask"],
   ["dpkg -x a.deb .pi", "allow", "ask"],
   // Copiers and builders that write by names of their own below a directory they are given.
-  ["scp host:x .pi/", "allow", "ask"],
+  ["scp host:settings.json .pi/", "allow", "ask"],
   ["scp -r host:x .", "allow", "ask"],
   ["rclone sync remote:x .", "allow", "ask"],
   ["rclone delete .pi", "allow", "ask"],
-  ["docker cp c:/x .pi", "allow", "ask"],
+  ["docker cp c:/x/. .pi", "allow", "ask"],
+  ["docker cp c:/extensions .pi", "allow", "ask"],
   ["docker build -o .pi .", "allow", "ask"],
   ["kubectl cp pod:/x .pi", "allow", "ask"],
   ["aws s3 sync s3://b/x . --delete", "allow", "ask"],
@@ -67,7 +69,31 @@ const ROWS: [string, Action, Action][] = [
   // A new name in a directory reached through a symlink lands where the link leads.
   ["cd keys && tee -a authorized_keys < README.md", "deny", "allow"],
   ["cd keys && cp /tmp/k authorized_keys", "deny", "allow"],
-  // Elsewhere, or only listing: nothing below the project is written.
+  // Elsewhere, or only listing, printing, or by names that reach no further: nothing below the
+  // project is written (the helper's precision round: each of these asked).
+  ["scp host:x .pi/", "allow", "allow"],
+  ["scp host:/var/log/app.log .", "allow", "allow"],
+  ["docker cp c:/x .pi", "allow", "allow"],
+  ["tsc -p . --outDir build", "allow", "allow"],
+  ["docker build -o out .", "allow", "allow"],
+  ["pip install --target vendor .", "allow", "allow"],
+  ["javac -d out -cp . Main.java", "allow", "allow"],
+  ["protoc -I . --python_out=gen api.proto", "allow", "allow"],
+  ["aws s3 sync . s3://bucket/site", "allow", "allow"],
+  ["aws s3 cp s3://b/x.csv .", "allow", "allow"],
+  ["rclone copy . remote:bucket", "allow", "allow"],
+  ["scp -r . host:/srv/app", "allow", "allow"],
+  ["jar cf app.jar .", "allow", "allow"],
+  ["tar -xOf a.tar package/package.json", "allow", "allow"],
+  ["tar -xzf a.tgz package/package.json", "allow", "allow"],
+  ["7z x -so a.7z f.txt", "allow", "allow"],
+  ["cpio -it < a.cpio", "allow", "allow"],
+  ["unzip a.zip README.md", "allow", "allow"],
+  ["unzip -jo a.zip", "allow", "allow"],
+  ["tar -czf /tmp/out/backup.tgz .", "allow", "allow"],
+  ["git rm --cached '*.log'", "allow", "allow"],
+  ["git reset HEAD '*.ts'", "allow", "allow"],
+  ["git restore --staged '*.ts'", "allow", "allow"],
   ["docker build -t app .", "allow", "allow"],
   ["pip install -e .", "allow", "allow"],
   ["tsc -p .", "allow", "allow"],
@@ -98,10 +124,11 @@ Deno.test("extractors: the cwd is named only when they extract with no destinati
       f.path === "."
     );
   assert.deepEqual(named("tar -xzf a.tgz").map((f) => f.path), ["."]);
-  assert.deepEqual(named("tar -xzf a.tgz -C out"), []);
-  assert.deepEqual(named("tar --extract --directory=out -f a.tar"), []);
+  assert.deepEqual(named("tar -xzf a.tgz -C out").map((f) => f.path), []);
+  assert.deepEqual(named("7z x a.7z -oout").map((f) => f.path), []);
   assert.deepEqual(named("tar -czf a.tgz src"), []);
   assert.deepEqual(named("unzip -d out a.zip"), []);
+  assert.deepEqual(named("tar -xOf a.tar"), []);
   assert.deepEqual(named("unzip -p a.zip f"), []);
   assert.deepEqual(named("7z a out.7z src"), []);
   assert.deepEqual(named("cpio -o < list"), []);

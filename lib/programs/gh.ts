@@ -8,6 +8,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
+import { ghDownload } from "./destinations.ts";
 
 /** gh's settings whose value is a program it runs. */
 const GH_COMMAND_KEYS = /^(editor|pager|browser|git_protocol_command)$/;
@@ -58,8 +59,7 @@ export const GH_PROGRAMS: Program[] = [
   {
     names: ["gh"],
     optionCommands: ghRuns,
-    namedFiles: ghFiles,
-    // `gh release|run download -D DIR`: the assets land below DIR by their own names.
-    replacesTrees: (argv) => argv.some((w) => w.value === "download"),
+    // (And `gh release|run download [-D DIR]`: below DIR by their own names, destinations.ts.)
+    namedFiles: (argv) => [...ghFiles(argv), ...ghDownload(argv)],
   },
 ];

@@ -83,6 +83,7 @@ export function pathspecMagic(
  * with its magic taken off: `':(icase)*.PEM'`).
  */
 export function pathspecGlobs(argv: Word[], at: number): string[] {
+  if (indexOnly(argv, at)) return [];
   const out: string[] = [];
   for (const w of pathspecWords(argv, at)) {
     // (Paths a program listed are targets of their own; another word not known may be any.)
@@ -97,6 +98,23 @@ export function pathspecGlobs(argv: Word[], at: number): string[] {
     }
   }
   return out;
+}
+
+/**
+ * Whether the subcommand changes only the index, never a file of the work tree nor reading one:
+ * `rm --cached`, `reset` (not `--hard`, `--merge`, `--keep`), `restore --staged` (not
+ * `--worktree`).
+ */
+function indexOnly(argv: Word[], at: number): boolean {
+  const sub = argv[at]?.value;
+  const has = (re: RegExp) =>
+    argv.some((w, i) => i > at && w.kind === "static" && re.test(w.value));
+  if (sub === "rm") return has(/^--cached$/);
+  if (sub === "reset") return !has(/^--(hard|merge|keep)$/);
+  if (sub === "restore") {
+    return has(/^(--staged|-[a-zA-Z]*S[a-zA-Z]*)$/) && !has(/^(--worktree|-[a-zA-Z]*W[a-zA-Z]*)$/);
+  }
+  return false;
 }
 
 /**

@@ -16,7 +16,8 @@ import { shellQuote } from "../shell/words.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
-import { chdir, literal, programName, standardInput, startsShell, unknownWord } from "./words.ts";
+import { chdir, literal, programName, startsShell, unknownWord } from "./words.ts";
+import { outputDirectory } from "./destinations.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -413,8 +414,7 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     names: ["pip", "pip3"],
     readOnly: PIP_READ_ONLY,
     // `install --target DIR` (`-t`, `--prefix`, `--root`) writes the packages below DIR.
-    replacesTrees: (argv) =>
-      argv.some((w) => /^(-t|--target|--prefix|--root)(=|$)|^-t./.test(w.value)),
+    namedFiles: outputDirectory(["-t", "--target", "--prefix", "--root"]),
   },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
@@ -449,16 +449,6 @@ function makeCommands(stage: Stage, run: Runner): void {
     if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
       const v = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].text);
       if (v !== null) run.stage([unknownWord(`(make code ${v})`)], "make --eval");
-    } else if (t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)) {
-      // A makefile from a stream (`make -f - <<<'all:; rm -rf x'`): its recipes are not known.
-      const v = t.glued !== undefined
-        ? literal(t.glued)
-        : t.valueAt === undefined
-        ? null
-        : args[t.valueAt];
-      if (v && streamMakefile(v, stage)) {
-        run.stage([unknownWord(`(the recipes of make -f ${v.text})`)], "make -f");
-      }
     } else if (t.kind === "unknown" && t.name.startsWith("--e") && "--eval".startsWith(t.name)) {
       run.stage([unknownWord(`(make code after ${t.name})`)], "make --eval");
     } else if (t.kind === "dynamic" && /^-/.test(args[t.at].prefix)) {
@@ -467,19 +457,6 @@ function makeCommands(stage: Stage, run: Runner): void {
       makeAssignment(args[t.at], run);
     }
   }
-}
-
-/**
- * Whether a makefile operand is a stream whose text is not seen: standard input (`-`,
- * `/dev/stdin`, when anything feeds it), a descriptor or a process substitution.
- */
-function streamMakefile(w: Word, stage: Stage): boolean {
-  const v = w.value;
-  if (/^[<>]\(/.test(w.text)) return true;
-  if (v === "-" || v === "/dev/stdin" || v === "/dev/fd/0" || v === "/proc/self/fd/0") {
-    return standardInput(stage).from !== "nothing";
-  }
-  return /^\/(dev\/fd|proc\/self\/fd)\//.test(v);
 }
 
 /** Variables whose value is a program the recipes run (`CC`, `SPHINXBUILD`, `PYTHON`). */

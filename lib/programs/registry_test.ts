@@ -145,7 +145,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "ssh -G host",
   },
   "ssh-keygen": { namedFiles: "ssh-keygen -R host" }, nmap: { optionCommands: "nmap --script ./x.nse h" },
-  scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b" },
+  scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b", namedFiles: "scp -r host:x ." },
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'" },
   rsync: {
     optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",
@@ -153,12 +153,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   docker: {
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
-    namedFiles: "docker run -v /src:/dst img", replacesTrees: "docker cp c:/x .pi",
+    namedFiles: "docker run -v /src:/dst img",
   },
   "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
   kubectl: {
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
-    replacesTrees: "kubectl cp pod:/x .pi",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
@@ -173,10 +172,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   zellij: { runs: "zellij run -- rm x" },
-  gh: { optionCommands: "gh alias set x '!rm x'", namedFiles: "gh auth token", replacesTrees: "gh release download -D .pi" },
-  aws: { namedFiles: "aws configure get x", replacesTrees: "aws s3 sync s3://b ." },
-  svn: { replacesTrees: "svn export https://x/y ." }, tsc: { replacesTrees: "tsc --outDir .pi" },
-  javac: { replacesTrees: "javac -d .pi X.java" }, protoc: { replacesTrees: "protoc --ts_out=.pi x.proto" },
+  gh: { optionCommands: "gh alias set x '!rm x'", namedFiles: "gh auth token" },
+  aws: { namedFiles: "aws configure get x" },
+  svn: { namedFiles: "svn export https://x/y ." }, tsc: { namedFiles: "tsc --outDir .pi" },
+  javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },
+  rclone: { namedFiles: "rclone sync remote:x ." }, gsutil: { namedFiles: "gsutil rsync -r gs://b ." },
+  dpkg: { namedFiles: "dpkg -x a.deb .pi" },
   base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
   nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token" },
   "docker-credential-desktop": { namedFiles: "docker-credential-desktop get" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
@@ -216,7 +217,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     },
   },
   pip: {
-    replacesTrees: "pip install --target .pi x",
+    namedFiles: "pip install --target .pi x",
     readOnly: {
       list: "pip list --log /tmp/l",
       show: "pip show x --log-file=/tmp/l",

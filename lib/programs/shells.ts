@@ -336,13 +336,15 @@ function historyFiles(argv: Word[]): { path: string | null; source: string }[] {
   return [{ path: null, source: "(the history file)" }];
 }
 
+/** The shells (rbash, rksh: the restricted bash and ksh). */
+// deno-fmt-ignore
+export const SHELLS: readonly string[] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish",
+  "yash", "posh", "rbash", "rksh", "oksh", "pdksh"];
+
 /** The shells, and the builtins that run text in this shell. */
 export const SHELL_PROGRAMS: Program[] = [
   {
-    // deno-fmt-ignore
-    // (rbash, rksh: the restricted bash and ksh.)
-    // deno-fmt-ignore
-    names: ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh", "rbash", "rksh", "oksh", "pdksh"],
+    names: SHELLS,
     runs: shellRuns,
     evaluates: shellEval,
     tooBroad: true,

@@ -14,6 +14,13 @@ import type { Program } from "./spec.ts";
 import { inlinePatchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
+import {
+  outputDirectory,
+  protocOutputs,
+  rcloneDestination,
+  storageDestination,
+  svnDestination,
+} from "./destinations.ts";
 
 /** A row of the table: a program's facets, by name. */
 type Facts = Omit<Program, "names">;
@@ -93,30 +100,24 @@ const TABLE: Record<string, Facts> = {
     ...CHANGES_TREES,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
   },
-  bsdtar: { ...CHANGES_TREES, namedFiles: extractsHere("bsdtar") },
-  "7z": {
-    ...CHANGES_TREES,
-    namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)],
-  },
+  bsdtar: { namedFiles: extractsHere("bsdtar") },
+  "7z": { namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)] },
   // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
-  // `ar x --output DIR`).
-  "dpkg-deb": CHANGES_TREES, ar: { ...CHANGES_TREES, namedFiles: extractsHere("ar") },
+  // `ar x --output DIR`; ar's members have no `/`).
+  "dpkg-deb": CHANGES_TREES, ar: CHANGES_TREES,
   // (Without -p, patch takes the base name of what a diff names.)
   patch: {
     replacesTrees: true,
     chdir: { options: ["-d", "--directory"] },
     namedFiles: inlinePatchFiles(null),
   },
-  // Clients that copy files by the names they have elsewhere into a local directory, or delete
-  // what is below one (`rclone sync remote:x .`, `aws s3 sync s3://b .`, `svn export URL .`,
-  // `gh release download -D dir`).
-  rclone: CHANGES_TREES, gsutil: CHANGES_TREES,
-  svn: { replacesTrees: (argv) => argv.some((w) => /^(export|checkout|co|update|up|switch|sw)$/.test(w.value)) },
-  // Compilers and installers whose output below a directory an option names mirrors its input
-  // (`tsc --outDir .pi`, `javac -d .pi`, `pip install --target .pi`, `protoc --ts_out=.pi`).
-  tsc: { replacesTrees: (argv) => argv.some((w) => /^--(outDir|declarationDir)(=|$)/.test(w.value)) },
-  javac: { replacesTrees: (argv) => argv.some((w) => /^-[dsh]$/.test(w.value)) },
-  protoc: { replacesTrees: (argv) => argv.some((w) => /^--\w+_out(=|$)/.test(w.value)) },
+  // Clients and builders that write below a local directory by names of their own (the one it
+  // copies into, the output directory: destinations.ts).
+  rclone: { namedFiles: rcloneDestination }, gsutil: { namedFiles: storageDestination },
+  svn: { namedFiles: svnDestination },
+  tsc: { namedFiles: outputDirectory(["--outDir", "--declarationDir"]) },
+  javac: { namedFiles: outputDirectory(["-d", "-s", "-h"]) },
+  protoc: { namedFiles: protocOutputs },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },

@@ -151,6 +151,12 @@ export interface NamedFile {
   path: string | null;
   source: string;
   fromInput?: boolean;
+  /**
+   * A directory it writes below by names of their own (an archive's members, a copied tree, a
+   * build's output: `tar -x` into the cwd, `tsc --outDir dist`): what is protected below it may
+   * be replaced, whatever the program's other operands are. @default false
+   */
+  below?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */

@@ -15,6 +15,7 @@ import type { How, Program } from "./spec.ts";
 import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
+import { scpDestination } from "./destinations.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
 const SSH_OPTIONS: OptionGrammar = {
@@ -149,7 +150,7 @@ export const SSH_PROGRAMS: Program[] = [
     }),
     text: remoteOperands,
     // Into a local directory it copies files by the names they have there (`scp -r host:x .`).
-    replacesTrees: true,
+    namedFiles: scpDestination,
   },
   {
     // Its batch commands (`-b FILE`, standard input) run local commands with `!`.

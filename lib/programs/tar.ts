@@ -122,7 +122,6 @@ export const TAR: Program = {
     keyed: { "--checkpoint-action": { exec: "shell" } },
     bundled: true,
   }),
-  replacesTrees: true,
   // `tar -czf x.tgz -T LIST`: the files it archives are named in LIST.
   // Without -C, it extracts into the cwd (extractors.ts).
   namedFiles: (argv) => [...tarList(argv), ...tarHere(argv)],

@@ -1,0 +1,188 @@
+/**
+ * Where copiers and builders write by names of their own: the directory they copy or build into
+ * (`scp -r host:x .`, `aws s3 sync s3://b dir`, `docker cp c:/x dir`, `tsc --outDir dist`), a
+ * file named with `below` (what is protected below it may be replaced). Only that directory: the
+ * sources they read (`scp -r . host:`, `tsc -p .`, `docker build .`) are operands as any other. A
+ * copy of named files that is not recursive writes each at the destination by its own base name.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { scpDestination } from "./destinations.ts";
+ * scpDestination(["scp", "-r", "host:x", "."].map(literal)); // [{ path: ".", below: true, … }]
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { NamedFile } from "./spec.ts";
+
+/** The static words after the program (null: not known). */
+function values(argv: Word[]): (string | null)[] {
+  return argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+}
+
+/** The operands: words not starting with `-`, skipping the values of `valued` short options. */
+function operands(args: (string | null)[], valued = ""): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a !== null && a.startsWith("-") && a !== "-") {
+      if (a.length === 2 && valued.includes(a[1])) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** The value of `-X value`, `-Xvalue`, `--long value` or `--long=value`, if given. */
+function option(args: (string | null)[], names: string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) continue;
+    for (const n of names) {
+      if (a === n) return args[i + 1] ?? null;
+      if (n.startsWith("--") ? a.startsWith(n + "=") : a.startsWith(n) && a.length > n.length) {
+        return a.slice(n.length + (n.startsWith("--") ? 1 : 0));
+      }
+    }
+  }
+  return null;
+}
+
+/** A directory written below. */
+function into(path: string | null, source: string): NamedFile[] {
+  return path === null || path === "" || path === "-" ? [] : [{ path, source, below: true }];
+}
+
+/**
+ * A copy from `sources` into `dest`: below it when recursive (or a source is not known), else
+ * each source's base name there.
+ */
+function copied(
+  sources: (string | null)[],
+  dest: string,
+  recursive: boolean,
+  source: string,
+): NamedFile[] {
+  if (recursive || sources.some((s) => s === null || s.endsWith("/") || s.endsWith("/."))) {
+    return into(dest, source);
+  }
+  return sources.map((s) => {
+    // (A remote source's host is no part of its name: `host:x` is `x`.)
+    const path = s!.replace(/^[^/]*:(?!\/\/)/, "");
+    const base = path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
+    return { path: dest === "." ? base : `${dest}/${base}`, source };
+  });
+}
+
+/** A path on another machine or in a store: `host:path`, `remote:path`, `s3://…`, `gs://…`. */
+const REMOTE = /^([A-Za-z][\w+.-]*:\/\/|[^/]*:)/;
+
+/** `scp [-r] SRC… DEST`: DEST when it is local. */
+export function scpDestination(argv: Word[]): NamedFile[] {
+  const args = values(argv);
+  const ops = operands(args, "cFiJloPSDX");
+  const dest = ops.at(-1);
+  if (ops.length < 2 || dest === null || dest === undefined || REMOTE.test(dest)) return [];
+  const recursive = args.some((a) => a !== null && /^-[a-zA-Z]*r/.test(a));
+  return copied(ops.slice(0, -1), dest, recursive, "(what scp copies)");
+}
+
+/** rclone's subcommands that write a local destination (the last operand) or a local path. */
+export function rcloneDestination(argv: Word[]): NamedFile[] {
+  const ops = operands(values(argv));
+  const sub = ops[0];
+  const target = /^(copy|sync|move|copyto|moveto|bisync|copyurl)$/.test(sub ?? "")
+    ? ops.at(-1)
+    : /^(delete|purge|mount|rmdirs|deletefile|nfsmount)$/.test(sub ?? "")
+    ? ops[1]
+    : undefined;
+  if (target === undefined || target === null || REMOTE.test(target)) return [];
+  return into(target, `(what rclone ${sub} writes)`);
+}
+
+/** `aws s3 cp|mv|sync SRC DEST` (and gsutil's `cp|mv|rsync`): DEST when it is local. */
+export function storageDestination(argv: Word[]): NamedFile[] {
+  const args = values(argv);
+  const ops = operands(args);
+  const at = ops.findIndex((o) => o !== null && /^(cp|mv|sync|rsync)$/.test(o));
+  if (at < 0) return [];
+  const rest = ops.slice(at + 1);
+  const dest = rest.at(-1);
+  if (rest.length < 2 || dest === null || dest === undefined || REMOTE.test(dest)) return [];
+  const recursive = /sync/.test(ops[at]!) ||
+    args.some((a) => a !== null && /^(--recursive|-[a-zA-Z]*[rR])$/.test(a));
+  return copied(rest.slice(0, -1), dest, recursive, `(what ${ops[at]} copies)`);
+}
+
+/** `docker cp SRC DEST` (podman, nerdctl) and `kubectl cp SRC DEST`: DEST when it is local. */
+export function containerCopyDestination(argv: Word[]): NamedFile[] {
+  const ops = operands(values(argv));
+  const at = ops.indexOf("cp");
+  const [src, dest] = at < 0 ? [] : ops.slice(at + 1);
+  if (src === undefined || dest === undefined || dest === null || REMOTE.test(dest)) return [];
+  // (docker's copy into an existing directory lands at its base name, `SRC/.` copies what is
+  // inside; kubectl's is the destination itself.)
+  const base = src === null ? "" : src.slice(src.replace(/\/+$/, "").lastIndexOf("/") + 1);
+  const kubectl = /(^|\/)(kubectl|oc)$/.test(argv[0].value);
+  return into(
+    kubectl || base === "" || base === "." ? dest : `${dest}/${base}`,
+    "(what cp copies)",
+  );
+}
+
+/** `docker build -o DIR` (`--output`, `type=local,dest=DIR`): what the build makes, below DIR. */
+export function buildOutput(argv: Word[]): NamedFile[] {
+  const args = values(argv);
+  if (!args.includes("build")) return [];
+  const out = option(args, ["-o", "--output"]);
+  if (out === null) return [];
+  if (!out.includes("=")) return into(out, "(what docker build writes)");
+  const dest = /(?:^|,)dest=([^,]+)/.exec(out)?.[1] ?? null;
+  return /(?:^|,)type=(local)(,|$)/.test(out) ? into(dest, "(what docker build writes)") : [];
+}
+
+/** `gh release|run download [-D DIR]`: below DIR, else the cwd. */
+export function ghDownload(argv: Word[]): NamedFile[] {
+  const args = values(argv);
+  if (!args.includes("download")) return [];
+  return into(option(args, ["-D", "--dir"]) ?? ".", "(what gh download writes)");
+}
+
+/** `svn export|checkout URL [PATH]` (and `update`, `switch`): PATH, else the URL's last name. */
+export function svnDestination(argv: Word[]): NamedFile[] {
+  const ops = operands(values(argv));
+  const sub = ops[0] ?? "";
+  if (/^(update|up|switch|sw)$/.test(sub)) return into(".", `(what svn ${sub} writes)`);
+  if (!/^(export|checkout|co)$/.test(sub)) return [];
+  const [url, path] = ops.slice(1);
+  const named = path ?? (url ? url.replace(/\/+$/, "").split("/").pop() ?? null : null);
+  return into(named ?? null, `(what svn ${sub} writes)`);
+}
+
+/** Options naming the directory a program writes below (`tsc --outDir`, `pip -t`, `javac -d`). */
+export function outputDirectory(names: string[]): (argv: Word[]) => NamedFile[] {
+  return (argv) => {
+    const args = values(argv);
+    const out: NamedFile[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === null) continue;
+      const name = names.find((n) => a === n || a.startsWith(n + "="));
+      if (!name) continue;
+      const value = a === name ? args[i + 1] ?? null : a.slice(name.length + 1);
+      out.push(...into(value, a));
+    }
+    return out;
+  };
+}
+
+/** protoc's `--LANG_out=[OPTIONS:]DIR`: below DIR. */
+export function protocOutputs(argv: Word[]): NamedFile[] {
+  return values(argv).flatMap((a) => {
+    const m = a === null ? null : /^--\w+_out=(?:[^:]*:)?(.+)$/.exec(a);
+    return m ? into(m[1], a!) : [];
+  });
+}
