@@ -244,6 +244,13 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "git rm '*settings.json'",
       "git clean -f '*settings.json'",
       "git stash push '*.jsonc'",
+      // Only exclusions are everything else; pathspecs from a file are any.
+      "git restore --source=HEAD ':!src'",
+      "git checkout HEAD ':!src'",
+      "git rm -rf ':!src'",
+      "git restore --pathspec-from-file=- --source=HEAD <<<'.pi/settings.json'",
+      "git --icase-pathspecs restore --source=HEAD .PI/settings.json",
+      "git restore --source=HEAD '\\.pi/settings.json'",
       "tar -xf backup.tar -C .pi",
       "ln -sfn /tmp/evil .pi/extensions",
       "ln -s ~/.pi/agent/extensions e && cp evil.jsonc e/pi-controls.jsonc",

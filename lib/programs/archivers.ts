@@ -113,7 +113,8 @@ export const ARCHIVER_PROGRAMS: Program[] = [
   },
   { names: ["man"], optionCommands: manCommands },
   {
-    names: ["unzip"],
+    // (bsdunzip: libarchive's.)
+    names: ["unzip", "bsdunzip"],
     readOnly: { "": { accepts: unzipReadsOnly } },
     // What it extracts lands below `-d dir`, else the cwd (extractors.ts).
     namedFiles: (argv) => unzipHere(argv),

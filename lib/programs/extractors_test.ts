@@ -38,6 +38,9 @@ const ROWS: [string, Action, Action][] = [
   ["7za x -o.pi a.7z", "allow", "ask"],
   ["cpio -idm < a.cpio", "allow", "ask"],
   ["bsdtar -xf a.tar", "allow", "ask"],
+  ["gtar -xf a.tar", "allow", "ask"],
+  ["cd .pi && bsdcpio -i < ../a.cpio", "allow", "ask"],
+  ["bsdunzip a.zip -d .pi", "allow", "ask"],
   // (ar's members have no `/`: none can reach below.)
   ["ar x lib.a", "allow", "allow"],
   ["jar xf a.jar", "allow", "ask"],

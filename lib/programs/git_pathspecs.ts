@@ -54,6 +54,9 @@ function pathspecWords(argv: Word[], at: number): Word[] {
   return [...out, ...(pattern ? operands.slice(1) : operands)];
 }
 
+/** Subcommands that change files of the work tree they are given pathspecs for. */
+const TREE_CHANGERS = new Set(["checkout", "restore", "rm", "clean", "stash", "reset"]);
+
 /**
  * A pathspec's magic (gitglossary(7)): `:(top,icase)path`, `:/path`, `:!path`. The path it leaves
  * (in lower case for `icase`), whether it excludes (`exclude`, `!`, `^`: nothing is read), and
@@ -85,7 +88,23 @@ export function pathspecMagic(
 export function pathspecGlobs(argv: Word[], at: number): string[] {
   if (indexOnly(argv, at)) return [];
   const out: string[] = [];
-  for (const w of pathspecWords(argv, at)) {
+  // Pathspecs from a file or standard input (`--pathspec-from-file`): any names.
+  if (argv.some((w) => /^--pathspec-from-file(=|$)/.test(w.value))) out.push("*");
+  // Only exclusions (`':!src'`) mean everything but those: for a subcommand that changes the
+  // work tree, the names it reaches are any (a reader of everything reads as it would with none).
+  const words = pathspecWords(argv, at);
+  const sub = argv[at]?.value ?? "";
+  if (TREE_CHANGERS.has(sub)) {
+    const excluded = words.filter((w) => w.kind === "static" && pathspecMagic(w.value)?.exclude);
+    const rest = words.filter((w) => !excluded.includes(w));
+    // (checkout's and reset's first operand may be the revision: `git checkout HEAD ':!src'`.)
+    const revision = /^(checkout|reset|restore)$/.test(sub) && rest.length === 1 &&
+      rest[0] === argv.slice(at + 1).find((w) => !w.value.startsWith("-"));
+    if (excluded.length > 0 && (rest.length === 0 || revision)) out.push("*");
+  }
+  // (Case not told apart: `--icase-pathspecs`, GIT_ICASE_PATHSPECS.)
+  const icase = argv.some((w) => w.value === "--icase-pathspecs");
+  for (const w of words) {
     // (Paths a program listed are targets of their own; another word not known may be any.)
     if (w.listed) continue;
     if (w.kind !== "static") out.push("*");
@@ -94,7 +113,9 @@ export function pathspecGlobs(argv: Word[], at: number): string[] {
       if (magic?.exclude) continue;
       if (magic?.any) out.push("*");
       const spec = magic ? magic.path : w.value;
-      if (/[*?[]/.test(spec)) out.push(spec);
+      // (A backslash escapes in a git glob: `\.pi/x` is `.pi/x`.)
+      if (/[*?[\\]/.test(spec)) out.push(icase ? spec.toLowerCase() : spec);
+      else if (icase && spec !== spec.toLowerCase()) out.push(spec.toLowerCase());
     }
   }
   return out;

@@ -138,7 +138,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
     namedFiles: "tar -cf a.tar -T list",
   },
-  cpio: { namedFiles: "cpio -o < list" }, "7z": { namedFiles: "7z a x.7z @list" },
+  cpio: { namedFiles: "cpio -o < list" }, bsdcpio: { namedFiles: "bsdcpio -i < a.cpio" }, "7z": { namedFiles: "7z a x.7z @list" },
   ssh: {
     optionCommands: "ssh -o ProxyCommand='rm x' host",
     runsElsewhere: "ssh -p 22 host rm -rf x",

@@ -99,6 +99,9 @@ const TABLE: Record<string, Facts> = {
   cpio: {
     ...CHANGES_TREES,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
+  },  bsdcpio: {
+    ...CHANGES_TREES,
+    namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
   },
   bsdtar: { namedFiles: extractsHere("bsdtar") },
   "7z": { namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)] },

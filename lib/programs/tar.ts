@@ -107,7 +107,8 @@ const tarHere = extractsHere("tar");
 
 /** tar. */
 export const TAR: Program = {
-  names: ["tar"],
+  // (gtar: GNU tar's name where tar is another's, on the BSDs and macOS.)
+  names: ["tar", "gtar"],
   chdir: { options: ["-C", "--directory"] },
   optionCommands: optionCommands({
     shortWithArg: "bCfFgHIKLNTVX",

@@ -40,6 +40,7 @@ import { parseSource } from "./source_tree.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
+  arithmeticText,
   assigned,
   builtinEvaluation,
   inArithmetic,
@@ -314,8 +315,7 @@ export class Walker implements WalkContext {
         if (mayRun(node)) this.error ??= "a substitution the parser read as part of a pattern";
         return same(cwds);
       case "arithmetic_expansion":
-        // (In a place no word is decoded: `case $((x)) in`.)
-        this.evaluation.texts.push(node.text);
+        arithmeticText(this, node, cwds);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "test_command":
         testEvaluation(this, node, cwds);

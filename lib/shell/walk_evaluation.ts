@@ -300,6 +300,15 @@ export function quotedExpansionWords(ctx: WalkContext, node: LiteNode, cwds: Cwd
 
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 
+/**
+ * An arithmetic expansion (`$(( … ))`, `$[ … ]`): its text is evaluated (in a place no word is
+ * decoded too: `case $((x)) in`), and its `${x:-'…'}` words are read as in double quotes.
+ */
+export function arithmeticText(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
+  ctx.evaluation.texts.push(node.text);
+  quotedStrings(ctx, node, cwds);
+}
+
 /** The words of the `${x:-WORD}` expansions in double-quoted text (see quotedExpansionWords). */
 export function quotedStrings(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
   for (const c of node.namedChildren) {
