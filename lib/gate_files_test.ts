@@ -244,6 +244,12 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "git rm '*settings.json'",
       "git clean -f '*settings.json'",
       "git stash push '*.jsonc'",
+      // A backup named by its suffix (a `*` in it is the file's name).
+      "cp -b -S .json evil.jsonc .pi/settings",
+      "mv -b --suffix=.json evil.jsonc .pi/settings",
+      "sed -i.json s/x/x/ .pi/settings",
+      "sed -i'.pi/*' s/x/x/ settings.json",
+      "perl -i'.pi/*' -pe 1 settings.json",
       // Only exclusions are everything else; pathspecs from a file are any.
       "git restore --source=HEAD ':!src'",
       "git checkout HEAD ':!src'",

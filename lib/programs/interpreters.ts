@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { inPlaceBackups } from "./backups.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -158,6 +159,8 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     names: [name],
     evaluates: (stage) => interpreterEval(stage, interp),
     tooBroad: true,
+    // perl's `-i.bak` keeps a backup of each file it edits.
+    ...(name === "perl" ? { namedFiles: inPlaceBackups } : {}),
     // deno's `--env-file` alone loads `./.env`.
     ...(name === "deno"
       ? {

@@ -10,6 +10,7 @@ import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
+import { copyBackups } from "./backups.ts";
 
 /** ln's and cp's options that take a value (`-S SUFFIX`, `-t DIR`), as this reader needs them. */
 const LONG_VALUED = new Set(["--target-directory", "--suffix"]);
@@ -145,16 +146,20 @@ export const LINK_PROGRAMS: Program[] = [
       return targets.filter((t) => !targets.some((u) => u.at === t.at && u.path === null))
         .map((t) => t.at);
     },
-    namedFiles: (argv) =>
-      linkTargets(linkArgs(argv)).flatMap((t) =>
+    namedFiles: (argv) => [
+      ...linkTargets(linkArgs(argv)).flatMap((t) =>
         t.path === null ? [] : [{ path: t.path, source: argv[t.at].text }]
       ),
+      ...copyBackups(argv),
+    ],
   },
   {
     names: ["cp"],
     links: symlinksMade,
     replacesTrees: true,
     writesOnlyNamed: true,
+    // (`-b`: the backup it keeps of what it replaces, named by its suffix.)
+    namedFiles: copyBackups,
     // `cp -rL`: the copy reads where the links inside the tree lead.
     followsLinks: (argv) =>
       hasOption(argv, CP, ["-L", "--dereference"]) &&

@@ -85,7 +85,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python3: { evaluates: "python3 -c 'print(1)'" }, node: { evaluates: "node -e 'x()'" },
   bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
-  perl: { evaluates: "perl -ne 'print'" }, php: { evaluates: "php -r 'x();'" },
+  perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'" },
   git: {
     optionCommands: "git -c core.pager='rm x' log",
     chdir: "git -C sub status",
@@ -112,7 +112,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     text: "awk '{print}' f",
     readOnly: { "": "awk '{print > \"out\"}' f" },
   },
-  sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" } },
+  sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" }, namedFiles: "sed -i.bak s/a/b/ f" },
   grep: {
     text: "grep -rn /api src", followsLinks: "grep -rR x .", lists: "grep -rl x src",
     treeNames: "grep -r --include=*.env x .",
@@ -191,7 +191,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   i386: { runs: "i386 rm x" }, x86_64: { runs: "x86_64 rm x" }, logsave: { runs: "logsave f rm x" },
   rlwrap: { runs: "rlwrap rm x" }, msgfilter: { runs: "msgfilter -i a.po sed x" },
   ed: { runs: "ed -s f <<< '!rm x'" }, dc: { runs: "dc -e '!rm x'" }, ftp: { runs: "ftp h <<< '!rm x'" },
-  ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b" },
+  ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b", namedFiles: "cp -b x y" },
+  mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
   patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },

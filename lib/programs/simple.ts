@@ -14,6 +14,7 @@ import type { Program } from "./spec.ts";
 import { inlinePatchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
+import { copyBackups } from "./backups.ts";
 import {
   outputDirectory,
   protocOutputs,
@@ -89,11 +90,12 @@ const TABLE: Record<string, Facts> = {
   file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_NAMED, mv: CHANGES_NAMED, rename: CHANGES_NAMED, mmv: CHANGES_NAMED,
+  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups }, rename: CHANGES_NAMED,
+  mmv: CHANGES_NAMED,
   chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
   setfacl: CHANGES_MODES, chattr: CHANGES_MODES, chcon: CHANGES_MODES,
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
-  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: CHANGES_TREES,
+  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: { ...CHANGES_TREES, namedFiles: copyBackups },
   // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
   // (Extracting with no destination: into the cwd, extractors.ts.)
   cpio: {
