@@ -258,6 +258,12 @@ function dockerCommand(argv: Word[]): Word[] {
   const at = subcommandAt(args, 0, DOCKER_GLOBAL);
   if (at === null) return linesFrom(args, 0, "argv");
   if (args[at].value === "compose") return composeCommand(args, at + 1);
+  // `podman machine ssh [NAME] [CMD…]`: the VM's command (each later word may begin it), or its
+  // login shell, which reads the standard input.
+  if (args[at].value === "machine" && args[at + 1]?.value === "ssh") {
+    const rest = linesFrom(args, at + 2, "argv");
+    return rest.length > 1 ? rest.slice(1) : [literal("sh")];
+  }
   const form = runForm(args, at);
   return form ? commandAfterOperand(args, form.at + 1, form.grammar) : [];
 }
@@ -353,9 +359,16 @@ function composeCommand(args: Word[], from: number): Word[] {
 function kubectlCommand(argv: Word[]): Word[] {
   const args = argv.slice(1);
   const sub = args.findIndex((w) =>
-    w.kind === "static" && /^(exec|run|debug|attach)$/.test(w.value)
+    w.kind === "static" && /^(exec|run|debug|attach|rsh)$/.test(w.value)
   );
   if (sub < 0) return [];
+  // `oc rsh POD [CMD…]`: the command after the pod, else a shell there reading the input.
+  if (args[sub].value === "rsh") {
+    const words = args.slice(sub + 1).filter((w) => !(w.kind === "static" && w.value === "--"));
+    const pod = words.findIndex((w) => !w.value.startsWith("-"));
+    const rest = pod < 0 ? [] : words.slice(pod + 1);
+    return rest.length ? [commandLine(rest, "argv")] : [literal("sh")];
+  }
   const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
   if (end >= 0 && end + 1 < args.length) return [commandLine(args.slice(end + 1), "argv")];
   return args[sub].value === "exec" ? linesFrom(args, sub + 1, "argv") : [];
@@ -366,7 +379,7 @@ function kubectlCommand(argv: Word[]): Word[] {
  * container, "docker ps *" only listings. (An option before the subcommand is no subcommand:
  * only that very command is ever saved.)
  */
-const RUNNING = /^(run|exec|create|container|compose|debug|attach)$/;
+const RUNNING = /^(run|exec|create|container|compose|debug|attach|rsh|machine)$/;
 
 /**
  * What `lxc exec INSTANCE [-- ] CMD` (or incus) runs: the words after `--`, else after the

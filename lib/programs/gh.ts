@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import { commandLine, literal, unknownWord } from "./words.ts";
 import { ghDownload } from "./destinations.ts";
 
 /** gh's settings whose value is a program it runs. */
@@ -54,11 +54,28 @@ function ghFiles(argv: Word[]): { path: string; source: string }[] {
   return shows ? [{ path: "~/.config/gh/hosts.yml", source: "gh auth token" }] : [];
 }
 
+/**
+ * `gh codespace ssh [-- CMD…]` (`gh cs ssh`): the command in the codespace, else its login shell,
+ * which reads the standard input.
+ */
+function codespaceCommand(argv: Word[]): Word[] {
+  const words = argv.map((w) => w.value);
+  const at = words.findIndex((v, i) => v === "ssh" && /^(codespace|cs)$/.test(words[i - 1] ?? ""));
+  if (at < 0) return [];
+  const end = words.indexOf("--", at);
+  return end >= 0 && end + 1 < argv.length
+    ? [commandLine(argv.slice(end + 1), "argv")]
+    : [literal("sh")];
+}
+
 /** gh. */
 export const GH_PROGRAMS: Program[] = [
   {
     names: ["gh"],
     optionCommands: ghRuns,
+    runsElsewhere: codespaceCommand,
+    // ("gh pr *" stays a narrow approval; "gh codespace *" would run anything there.)
+    tooBroad: (sub) => sub === "codespace" || sub === "cs",
     // (And `gh release|run download [-D DIR]`: below DIR by their own names, destinations.ts.)
     namedFiles: (argv) => [...ghFiles(argv), ...ghDownload(argv)],
   },

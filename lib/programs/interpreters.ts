@@ -177,7 +177,8 @@ export const INTERPRETER_PROGRAMS: Program[] = [
   // Shells whose language is not bash: their command text is judged as a carried line (a rule
   // that asks about or denies it counts), not read as bash.
   { names: ["pwsh", "powershell"], runsElsewhere: pwshCommand },
-  { names: ["csh", "tcsh", "rc", "elvish", "xonsh", "nu"], runsElsewhere: otherShellCommand },
+  // deno-fmt-ignore
+  { names: ["csh", "tcsh", "rc", "elvish", "xonsh", "nu", "ysh", "ion", "es"], runsElsewhere: otherShellCommand },
 ];
 
 /** PowerShell's options that take a value (case-insensitive), besides the command ones. */

@@ -172,7 +172,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   zellij: { runs: "zellij run -- rm x" },
-  gh: { optionCommands: "gh alias set x '!rm x'", namedFiles: "gh auth token" },
+  gh: { optionCommands: "gh alias set x '!rm x'", runsElsewhere: "gh codespace ssh -- rm -rf x", namedFiles: "gh auth token" },
   aws: { namedFiles: "aws configure get x" },
   svn: { namedFiles: "svn export https://x/y ." }, tsc: { namedFiles: "tsc --outDir .pi" },
   javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },

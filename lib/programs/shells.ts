@@ -339,7 +339,7 @@ function historyFiles(argv: Word[]): { path: string | null; source: string }[] {
 /** The shells (rbash, rksh: the restricted bash and ksh). */
 // deno-fmt-ignore
 export const SHELLS: readonly string[] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish",
-  "yash", "posh", "rbash", "rksh", "oksh", "pdksh"];
+  "yash", "posh", "rbash", "rksh", "oksh", "pdksh", "loksh", "hush", "osh"];
 
 /** The shells, and the builtins that run text in this shell. */
 export const SHELL_PROGRAMS: Program[] = [

@@ -61,6 +61,19 @@ const HOSTILE: [string, Action, Action][] = [
   ["lxc shell box <<< 'rm -rf src'", "deny", "deny"],
   ["vagrant ssh <<< 'rm -rf src'", "deny", "deny"],
   ["vagrant ssh -c 'rm -rf src'", "deny", "deny"],
+  ["oc rsh pod rm -rf src", "deny", "deny"],
+  ["oc rsh pod <<< 'rm -rf src'", "deny", "deny"],
+  ["podman machine ssh vm rm -rf src", "deny", "deny"],
+  ["podman machine ssh <<< 'rm -rf src'", "deny", "deny"],
+  ["gh codespace ssh -- rm -rf src", "deny", "deny"],
+  ["gh cs ssh <<< 'rm -rf src'", "deny", "deny"],
+  // Other programs that start a shell, and shells not named before.
+  ["setarch x86_64 <<< 'rm -rf src'", "deny", "deny"],
+  ["linux32 <<< 'rm -rf src'", "deny", "deny"],
+  ["systemd-run --shell <<< 'rm -rf src'", "deny", "deny"],
+  ["busybox hush <<< 'rm -rf src'", "deny", "deny"],
+  ["osh <<< 'rm -rf src'", "deny", "deny"],
+  ["ysh <<< 'rm -rf src'", "deny", "deny"],
 ];
 
 Deno.test("stdin commands: a shell started with no command runs what its input holds", async () => {
@@ -101,5 +114,8 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     // (make's recipes, from a file or its input, are not read: a known limit.)
     "echo 'all: ; echo hi' | make -f -",
     "tar --to-command='wc -c' -xf a.tar",
+    "oc rsh pod ls",
+    "gh codespace list",
+    "setarch x86_64 ls",
   ], denyList);
 });

@@ -219,6 +219,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     ],
     // deno-fmt-ignore
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
+    // (`-S`/`--shell`: an interactive shell, reading the standard input.)
+    shellFlags: "S",
   },
   sg: { operands: 1, shellString: ["-c"], shell: true },
   // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
@@ -279,11 +281,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   sccache: {},
   // Personality, logging and line-editing wrappers.
   // deno-fmt-ignore
-  setarch: { operands: 1, longFlags: ["--addr-no-randomize", "--fdpic-funcptrs", "--mmap-page-zero", "--addr-compat-layout", "--read-implies-exec", "--32bit", "--short-inode", "--whole-seconds", "--sticky-timeouts", "--3gb", "--4gb", "--uname-2.6", "--verbose", "--list"] },
-  linux32: {},
-  linux64: {},
-  i386: {},
-  x86_64: {},
+  setarch: { operands: 1, shell: true, longFlags: ["--addr-no-randomize", "--fdpic-funcptrs", "--mmap-page-zero", "--addr-compat-layout", "--read-implies-exec", "--32bit", "--short-inode", "--whole-seconds", "--sticky-timeouts", "--3gb", "--4gb", "--uname-2.6", "--verbose", "--list"] },
+  // (With no program, setarch and its personality names start /bin/sh.)
+  linux32: { shell: true },
+  linux64: { shell: true },
+  i386: { shell: true },
+  x86_64: { shell: true },
   logsave: { operands: 1 },
   rlwrap: { shortWithArg: "bCDefFgHlOpPsStwz" },
   msgfilter: { shortWithArg: "iDowE" },
@@ -422,7 +425,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       run.shell(value, `wrapper:${name}`, { cwds });
       return;
     }
-    if (t.at !== seen && w.shellFlags && shellCluster(v, w)) {
+    if (t.at !== seen && w.shellFlags && (shellCluster(v, w) || v === "--shell")) {
       // sudo -s / -i with a command runs it through a shell; alone, the shell.
       const rest = args.slice((t.valueAt ?? t.at) + 1);
       if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
