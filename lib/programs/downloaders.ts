@@ -38,6 +38,19 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
   return null;
 }
 
+/**
+ * Where wget saves a URL with its directories (`-x`, `--force-directories`): `HOST/PATH` (`PATH`
+ * with `-nH`), less the first `cut` directories of PATH.
+ */
+function urlPath(value: string, host: boolean, cut: number): string | null {
+  const m = /^[a-zA-Z][\w+.-]*:\/\/([^/?#@]*@)?([^/?#:]*)[^/?#]*(\/[^?#]*)?/.exec(value);
+  if (!m) return null;
+  const parts = (m[3] ?? "/").split("/").filter(Boolean).map((p) => decodeURIComponent(p));
+  const name = (m[3] ?? "/").endsWith("/") || parts.length === 0 ? "index.html" : parts.pop()!;
+  const dirs = parts.slice(cut);
+  return [...(host ? [m[2]] : []), ...dirs, name].join("/");
+}
+
 /** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
 export function downloadedFiles(argv: Word[]): NamedFile[] {
   const name = basename(argv[0]?.value ?? "");
@@ -45,6 +58,12 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   let dir: string | null = null;
   let out: string | null = null;
   let remote = name !== "curl";
+  // wget's directories: `-x` keeps the URL's path, `-r`/`-m` a tree the server's links choose.
+  let dirs = false;
+  let tree = false;
+  let host = true;
+  let flat = false;
+  let cut = 0;
   const urls: string[] = [];
   const files: NamedFile[] = [];
   const named = (path: string, source: string) => files.push({ path, source });
@@ -54,7 +73,16 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     const v = w.value;
     let got: [string, number] | null;
     if (name === "wget") {
-      if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
+      if (v === "-x" || v === "--force-directories") dirs = true;
+      else if (/^(-[a-zA-Z]*[rm][a-zA-Z]*|--recursive|--mirror|--page-requisites|-p)$/.test(v)) {
+        tree = true;
+      } else if (v === "-nH" || v === "--no-host-directories") host = false;
+      else if (v === "-nd" || v === "--no-directories") flat = true;
+      else if (v === "--content-disposition" || v === "--trust-server-names") {
+        files.push({ path: null, source: `${w.text} (a name the server chooses)` });
+      }
+      if ((got = valueOf(args, i, "--cut-dirs", ""))) cut = Number(got[0]) || 0;
+      else if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
         // `-e output_document=F`, `dir_prefix=D` (wgetrc commands).
         const m = /^\s*(output_document|dir_prefix|logfile|input)\s*=\s*(.+)$/i.exec(got[0]);
@@ -87,9 +115,13 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
   // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
   if (out !== null && dir !== null && name !== "wget") named(place(out), out);
+  if (tree) {
+    // (What a recursion fetches is named by the pages it follows: below where it saves.)
+    files.push({ path: dir ?? ".", source: `(what ${name} fetches)`, below: true });
+  }
   if (remote && out === null) {
     for (const u of urls) {
-      const file = urlName(u);
+      const file = (dirs || tree) && !flat ? urlPath(u, host, cut) : urlName(u);
       if (file !== null) named(place(file), u);
     }
   }

@@ -30,3 +30,27 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
     denyList,
   );
 });
+
+Deno.test("downloaders: wget's directories are the URL's path, and a recursion's the server's", async () => {
+  await checkTable([
+    // `-x` keeps the URL's path below the cwd (`-nH` without the host): through `keys`, ~/.ssh.
+    ["wget -nH -x http://x/keys/authorized_keys", "deny", "deny"],
+    ["wget -nH --cut-dirs=1 -x http://x/a/keys/authorized_keys", "deny", "deny"],
+  ]);
+  const files = (c: string) =>
+    downloadedFiles(
+      c.split(" ").map((v) => ({ value: v, kind: "static" as const, prefix: v, text: v })),
+    );
+  assert.deepEqual(files("wget -x http://h/a/b.txt").map((f) => f.path), ["h/a/b.txt"]);
+  assert.deepEqual(files("wget -nH -x -P out http://h/a/b.txt").map((f) => f.path), [
+    "out/a/b.txt",
+  ]);
+  assert.deepEqual(files("wget -r -nd -P .pi http://h/").map((f) => [f.path, f.below]), [
+    [".pi", true],
+    [".pi/index.html", undefined],
+  ]);
+  assert.deepEqual(files("wget --content-disposition http://h/dl").map((f) => f.path), [
+    null,
+    "dl",
+  ]);
+});
