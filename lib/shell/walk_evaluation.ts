@@ -276,7 +276,7 @@ function quotedArithmetic(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
   for (const c of node.namedChildren) {
     if (c.type === "raw_string") {
       const inner = c.text.slice(1, -1);
-      if (/[$`]/.test(inner)) ctx.source(`: ${inner}`, cwds, "arithmetic");
+      if (/[$`]/.test(inner)) ctx.source(`: ${inner.replaceAll("'", "")}`, cwds, "arithmetic");
     } else quotedArithmetic(ctx, c, cwds);
   }
 }
@@ -293,7 +293,8 @@ export function quotedExpansionWords(ctx: WalkContext, node: LiteNode, cwds: Cwd
       const inner = c.type === "raw_string"
         ? c.text.slice(1, -1)
         : decodeAnsiC(c.text.slice(2, -1));
-      if (/[$`]/.test(inner)) ctx.source(`: ${inner}`, cwds, "expansion");
+      // (A single quote in it is a character too: `$'\'$(cmd)\''` runs cmd.)
+      if (/[$`]/.test(inner)) ctx.source(`: ${inner.replaceAll("'", "")}`, cwds, "expansion");
     } else if (!SUBSTITUTIONS.has(c.type)) quotedExpansionWords(ctx, c, cwds);
   }
 }
