@@ -184,6 +184,12 @@ export function assigned(ctx: WalkContext, node: LiteNode): void {
         (ctx.evaluation.quotedCode ??= []).push(name);
       }
     }
+    // (A subscript the parser splits into words, `[ '$(cmd)' ]=1`, is one to bash.)
+    for (const m of val.text.matchAll(/\[([^\]]*\s[^\]]*)\]=/g)) {
+      if (/['"\\]/.test(m[1]) && SUBSCRIPT_CODE.test("[" + m[1].replace(/['"\\]/g, ""))) {
+        (ctx.evaluation.quotedCode ??= []).push(name);
+      }
+    }
   }
   if (!val || !(NUMBER.test(val.text) || numericOutput(val))) ctx.evaluation.values.add(name);
   if (

@@ -105,6 +105,8 @@ Deno.test("evaluation: quotes where bash reads them as characters hide nothing",
     `case "\${x:-'$(a1)'}" in *) ;; esac`,
     `echo $(( \${x:-'$(a1)'} ))`,
     `echo $[ \${x:-'$(a1)'} ]`,
+    `arr=([ '$(a1)' ]=1)`,
+    `arr=([ "\\$(a1)" ]=1)`,
     // (The heredoc ends on a line of its own: the harness puts `)` after the line.)
     `cat <<E\n\${x:-'$(a1)'}\nE\n`,
     "(( 'a[$(a1)]' ))",
