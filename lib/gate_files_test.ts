@@ -244,6 +244,9 @@ Deno.test("gate files: directories, cd chains and globs that reach them ask", as
       "git rm '*settings.json'",
       "git clean -f '*settings.json'",
       "git stash push '*.jsonc'",
+      // The index written below a prefix, or the paths the input names.
+      "git checkout-index --stdin -f <<<'.pi/settings.json'",
+      "git checkout-index -a --prefix .pi/",
       // A backup named by its suffix (a `*` in it is the file's name).
       "cp -b -S .json evil.jsonc .pi/settings",
       "mv -b --suffix=.json evil.jsonc .pi/settings",

@@ -706,7 +706,7 @@ export const GIT: Program = {
   text: gitText,
   namedFiles: (argv, stage) => {
     const at = gitSubcommand(argv);
-    const named = [...gitObjectFiles(argv, at, stage), ...checkoutIndexFiles(argv, at)];
+    const named = [...gitObjectFiles(argv, at, stage), ...checkoutIndexFiles(argv, at, stage)];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage);
     const kept = keptCredentials(argv);

@@ -12,6 +12,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import type { NamedFile } from "./spec.ts";
 import { inputDocument } from "./words.ts";
 
 /** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
@@ -85,22 +86,45 @@ function batchNames(
 }
 
 /**
- * `git checkout-index --prefix=P` writes each path with P put before it as text (`--prefix=.e`
- * and `nv` write `.env`); with `-a`, every path of the index (not known).
+ * What `git checkout-index` writes: its operands, or every path of the index (`-a`), or the paths
+ * its input names (`--stdin`: a here-document's lines, else not known), each below `--prefix`
+ * (a string put before each path: `--prefix=.pi/`), else in the work tree. Every path of the
+ * index is what lies below the prefix's directory (or the cwd), by names of the index's own.
  */
 export function checkoutIndexFiles(
   argv: Word[],
   at: number,
-): { path: string | null; source: string }[] {
+  stage?: Stage,
+): NamedFile[] {
   if (argv[at]?.value !== "checkout-index") return [];
   const args = argv.slice(at + 1);
-  const prefixWord = args.find((w) => w.value.startsWith("--prefix="));
-  if (!prefixWord) return [];
-  if (prefixWord.kind !== "static") return [{ path: null, source: prefixWord.text }];
-  const prefix = prefixWord.value.slice(9);
-  if (args.some((w) => /^(-a|--all|--stdin)$/.test(w.value))) {
-    return [{ path: null, source: `${prefixWord.text} (every path of the index)` }];
+  let prefix = "";
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const value = w.value.startsWith("--prefix=")
+      ? w.value.slice(9)
+      : w.value === "--prefix"
+      ? args[i + 1]?.value
+      : undefined;
+    if (value === undefined) continue;
+    if (w.kind !== "static" || (w.value === "--prefix" && args[i + 1]?.kind !== "static")) {
+      return [{ path: null, source: w.text }];
+    }
+    prefix = value;
   }
-  return args.filter((w) => w.kind === "static" && !w.value.startsWith("-"))
-    .map((w) => ({ path: prefix + w.value, source: w.text }));
+  const source = "git checkout-index";
+  if (args.some((w) => /^(-a|--all)$/.test(w.value))) {
+    const dir = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) || "/" : ".";
+    return [{ path: dir, source: `${source} -a (every path of the index)`, below: true }];
+  }
+  if (args.some((w) => w.value === "--stdin")) {
+    const body = stage ? inputDocument(stage)?.body : undefined;
+    if (body?.kind !== "static") return [{ path: null, source: `${source} --stdin` }];
+    return body.value.split(/[\n\0]/).filter((l) => l.trim())
+      .map((l) => ({ path: prefix + l.trim(), source: `${source} --stdin` }));
+  }
+  if (!prefix) return [];
+  return args.filter((w, i) =>
+    w.kind === "static" && !w.value.startsWith("-") && args[i - 1]?.value !== "--prefix"
+  ).map((w) => ({ path: prefix + w.value, source: w.text }));
 }
