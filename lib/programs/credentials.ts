@@ -64,7 +64,8 @@ export const CREDENTIAL_PROGRAMS: Program[] = [
     // (And `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys: destinations.ts.)
     namedFiles: (argv) => [...awsFiles(argv), ...storageDestination(argv)],
   },
-  { names: ["gcloud"], namedFiles: gcloudFiles },
+  // (And `gcloud storage cp|rsync … DIR`: destinations.ts.)
+  { names: ["gcloud"], namedFiles: (argv) => [...gcloudFiles(argv), ...storageDestination(argv)] },
   {
     names: [
       "docker-credential-desktop",

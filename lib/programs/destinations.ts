@@ -66,7 +66,8 @@ function copied(
   recursive: boolean,
   source: string,
 ): NamedFile[] {
-  if (recursive || sources.some((s) => s === null || s.endsWith("/") || s.endsWith("/."))) {
+  // (A source not known, a directory's, or a pattern's many: below.)
+  if (recursive || sources.some((s) => s === null || /\/\.?$|[*?[]/.test(s))) {
     return into(dest, source);
   }
   return sources.map((s) => {
@@ -103,11 +104,14 @@ export function rcloneDestination(argv: Word[]): NamedFile[] {
   return into(target, `(what rclone ${sub} writes)`);
 }
 
-/** `aws s3 cp|mv|sync SRC DEST` (and gsutil's `cp|mv|rsync`): DEST when it is local. */
+/**
+ * `aws s3 cp|mv|sync SRC DEST` (gsutil's and `gcloud storage`'s `cp|mv|rsync`, azcopy's
+ * `copy|sync`): DEST when it is local.
+ */
 export function storageDestination(argv: Word[]): NamedFile[] {
   const args = values(argv);
   const ops = operands(args);
-  const at = ops.findIndex((o) => o !== null && /^(cp|mv|sync|rsync)$/.test(o));
+  const at = ops.findIndex((o) => o !== null && /^(cp|mv|sync|rsync|copy)$/.test(o));
   if (at < 0) return [];
   const rest = ops.slice(at + 1);
   const dest = rest.at(-1);

@@ -113,6 +113,50 @@ function tarMembers(args: (string | null)[]): string[] {
 const EXTRACTIONS: Record<string, Extraction> = {
   tar: TAR_LIKE,
   bsdtar: TAR_LIKE,
+  star: TAR_LIKE,
+  // `rar x a.rar [DIR/]` as unrar; lha, arj, zpaq and xar by their extracting commands.
+  rar: {
+    extracts: (args) => args[0] === "x" || args[0] === "e",
+    destination: (args) => {
+      const last = operands(args, 2).at(-1);
+      return last !== undefined && last.endsWith("/") ? last : null;
+    },
+  },
+  lha: {
+    extracts: (args) => /^-?[a-z]*[xe]/.test(args[0] ?? ""),
+    destination: (args) => /w=(.+)$/.exec(args[0] ?? "")?.[1] ?? null,
+  },
+  arj: {
+    extracts: (args) => args[0] === "x" || args[0] === "e",
+    destination: (args) => args.find((a) => a?.startsWith("-ht"))?.slice(3) ?? null,
+  },
+  zpaq: {
+    extracts: (args) => args[0] === "x",
+    destination: (args) => valueOf(args, "-to"),
+  },
+  xar: {
+    extracts: (args) => has(args, /^-[a-zA-Z]*x/, /^$/),
+    destination: (args) => valueOf(args, "-C"),
+  },
+  afio: { extracts: (args) => has(args, /^-[a-zA-Z]*i/, /^$/), destination: () => null },
+  dar: {
+    extracts: (args) => has(args, /^-[a-zA-Z]*x/, /^--extract$/),
+    destination: (args) => valueOf(args, "-R", "--fs-root"),
+  },
+  // `unsquashfs [-d DIR] img` (default `squashfs-root`).
+  unsquashfs: {
+    extracts: (args) => !has(args, /^-(l|ls|ll|lls|s|stat|i|info)$/, /^$/),
+    destination: (args) => valueOf(args, "-d", "-dest") ?? "squashfs-root",
+  },
+  // `patool extract a.zip [--outdir DIR]`, `ouch decompress a.zip [--dir DIR]`.
+  patool: {
+    extracts: (args) => args.includes("extract"),
+    destination: (args) => valueOf(args, "--outdir"),
+  },
+  ouch: {
+    extracts: (args) => args.includes("decompress") || args.includes("d"),
+    destination: (args) => valueOf(args, "-d", "--dir"),
+  },
   // `7z x a.7z [-oDIR] [files…]`, `7z e`; `-so` prints.
   "7z": {
     extracts: (args) => args.some((a) => a === "x" || a === "e") && !args.includes("-so"),
@@ -191,5 +235,16 @@ export const EXTRACTOR_PROGRAMS: Program[] = [
   "pax",
   "jar",
   "dpkg",
+  "star",
+  "rar",
+  "lha",
+  "arj",
+  "zpaq",
+  "xar",
+  "afio",
+  "dar",
+  "unsquashfs",
+  "patool",
+  "ouch",
 ]
   .map((name): Program => ({ names: [name], namedFiles: extractsHere(name) }));

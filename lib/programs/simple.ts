@@ -123,6 +123,18 @@ const TABLE: Record<string, Facts> = {
   tsc: { namedFiles: outputDirectory(["--outDir", "--declarationDir"]) },
   javac: { namedFiles: outputDirectory(["-d", "-s", "-h"]) },
   protoc: { namedFiles: protocOutputs },
+  // (And the site builders, compilers and fetchers that name their output directory.)
+  babel: { namedFiles: outputDirectory(["-d", "--out-dir"]) },
+  swc: { namedFiles: outputDirectory(["-d", "--out-dir"]) },
+  vite: { namedFiles: outputDirectory(["--outDir"]) },
+  mkdocs: { namedFiles: outputDirectory(["-d", "--site-dir"]) },
+  hugo: { namedFiles: outputDirectory(["-d", "--destination"]) },
+  jekyll: { namedFiles: outputDirectory(["-d", "--destination"]) },
+  axel: { namedFiles: outputDirectory(["-o", "--output"]) },
+  oras: { namedFiles: outputDirectory(["-o", "--output"]) },
+  "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
+  hf: { namedFiles: outputDirectory(["--local-dir"]) },
+  azcopy: { namedFiles: storageDestination },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },
