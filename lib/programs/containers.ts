@@ -260,6 +260,15 @@ function dockerCommand(argv: Word[]): Word[] {
   if (args[at].value === "compose") return composeCommand(args, at + 1);
   // `podman machine ssh [NAME] [CMD…]`: the VM's command (each later word may begin it), or its
   // login shell, which reads the standard input.
+  // `docker attach C`, `docker start -ai C`: the container's own process (a shell, if it is
+  // one) reads what docker feeds it.
+  if (
+    args[at].value === "attach" ||
+    (args[at].value === "start" &&
+      args.some((w) => /^(-[a-z]*i[a-z]*|--interactive)$/.test(w.value)))
+  ) {
+    return [literal("sh")];
+  }
   if (args[at].value === "machine" && args[at + 1]?.value === "ssh") {
     const rest = linesFrom(args, at + 2, "argv");
     return rest.length > 1 ? rest.slice(1) : [literal("sh")];
@@ -371,7 +380,12 @@ function kubectlCommand(argv: Word[]): Word[] {
   }
   const end = args.findIndex((w, i) => i > sub && w.kind === "static" && w.value === "--");
   if (end >= 0 && end + 1 < args.length) return [commandLine(args.slice(end + 1), "argv")];
-  return args[sub].value === "exec" ? linesFrom(args, sub + 1, "argv") : [];
+  if (args[sub].value === "exec") return linesFrom(args, sub + 1, "argv");
+  // (`attach -i`: the pod's process reads what kubectl feeds it.)
+  return args[sub].value === "attach" &&
+      args.some((w) => /^(-[a-zA-Z]*i[a-zA-Z]*|--stdin(=true)?)$/.test(w.value))
+    ? [literal("sh")]
+    : [];
 }
 
 /**

@@ -67,6 +67,9 @@ const HOSTILE: [string, Action, Action][] = [
   ["podman machine ssh <<< 'rm -rf src'", "deny", "deny"],
   ["gh codespace ssh -- rm -rf src", "deny", "deny"],
   ["gh cs ssh <<< 'rm -rf src'", "deny", "deny"],
+  ["docker attach c <<< 'rm -rf src'", "deny", "deny"],
+  ["docker start -ai c <<< 'rm -rf src'", "deny", "deny"],
+  ["kubectl attach -i pod <<< 'rm -rf src'", "deny", "deny"],
   // Other programs that start a shell, and shells not named before.
   ["setarch x86_64 <<< 'rm -rf src'", "deny", "deny"],
   ["linux32 <<< 'rm -rf src'", "deny", "deny"],
@@ -116,6 +119,8 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "tar --to-command='wc -c' -xf a.tar",
     "oc rsh pod ls",
     "gh codespace list",
+    "docker attach web",
+    "docker start web",
     "setarch x86_64 ls",
   ], denyList);
 });
