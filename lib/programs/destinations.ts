@@ -91,6 +91,23 @@ export function scpDestination(argv: Word[]): NamedFile[] {
   return copied(ops.slice(0, -1), dest, recursive, "(what scp copies)");
 }
 
+/**
+ * `sftp HOST:PATH [LOCAL]` (no batch): the file it fetches, into LOCAL or the cwd by its name;
+ * `ditto SRC… DEST` (macOS; `-x` extracts an archive): below DEST.
+ */
+export function sftpDestination(argv: Word[]): NamedFile[] {
+  const ops = operands(values(argv), "BbcDFiJloPRSs");
+  const [remote, local] = ops;
+  if (remote === null || remote === undefined || !REMOTE.test(remote) || ops.length > 2) return [];
+  return copied([remote], local ?? ".", false, "(what sftp fetches)");
+}
+
+/** `ditto SRC… DEST`: what it copies or extracts lies below DEST. */
+export function dittoDestination(argv: Word[]): NamedFile[] {
+  const dest = operands(values(argv)).at(-1);
+  return dest === undefined ? [] : into(dest, "(what ditto copies)");
+}
+
 /** rclone's subcommands that write a local destination (the last operand) or a local path. */
 export function rcloneDestination(argv: Word[]): NamedFile[] {
   const ops = operands(values(argv));

@@ -81,6 +81,9 @@ const ROWS: [string, Action, Action][] = [
   ["axel -o .pi http://x/settings.json", "allow", "ask"],
   ["gcloud storage cp 'gs://b/*' .pi", "allow", "ask"],
   ["hf download repo --local-dir .pi", "allow", "ask"],
+  ["sftp host:settings.json .pi/", "allow", "ask"],
+  ["cd .pi && sftp host:/x/settings.json", "allow", "ask"],
+  ["ditto -xk a.zip .pi", "allow", "ask"],
   // A new name in a directory reached through a symlink lands where the link leads.
   ["cd keys && tee -a authorized_keys < README.md", "deny", "allow"],
   ["cd keys && cp /tmp/k authorized_keys", "deny", "allow"],
@@ -116,6 +119,7 @@ const ROWS: [string, Action, Action][] = [
   ["babel src -d dist", "allow", "allow"],
   ["vite build", "allow", "allow"],
   ["rar a out.rar src", "allow", "allow"],
+  ["sftp host:/x/data.csv .", "allow", "allow"],
   ["tar -xf a.tar -C /tmp/out", "allow", "allow"],
   ["cd /tmp/out && tar -xf /home/user/project/a.tar", "allow", "allow"],
   ["unzip -o a.zip -d /tmp/out", "allow", "allow"],

@@ -141,7 +141,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   mkdocs: { namedFiles: "mkdocs build -d .pi" }, hugo: { namedFiles: "hugo -d .pi" }, jekyll: { namedFiles: "jekyll build -d .pi" },
   axel: { namedFiles: "axel -o .pi http://x/y" }, oras: { namedFiles: "oras pull -o .pi r/x:1" },
   "huggingface-cli": { namedFiles: "huggingface-cli download r --local-dir .pi" }, hf: { namedFiles: "hf download r --local-dir .pi" },
-  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, bsdtar: { namedFiles: "bsdtar -xf a.tar" }, ar: { namedFiles: "ar x lib.a" },
+  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar" }, ar: { namedFiles: "ar x lib.a" },
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
@@ -155,7 +155,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   "ssh-keygen": { namedFiles: "ssh-keygen -R host" }, nmap: { optionCommands: "nmap --script ./x.nse h" },
   scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b", namedFiles: "scp -r host:x ." },
-  sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'" },
+  sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'", namedFiles: "sftp host:x ." },
   rsync: {
     optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",
     namedFiles: "rsync --files-from=l . d",

@@ -16,6 +16,7 @@ import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
 import { copyBackups } from "./backups.ts";
 import {
+  dittoDestination,
   outputDirectory,
   protocOutputs,
   rcloneDestination,
@@ -135,6 +136,7 @@ const TABLE: Record<string, Facts> = {
   "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
   hf: { namedFiles: outputDirectory(["--local-dir"]) },
   azcopy: { namedFiles: storageDestination },
+  ditto: { namedFiles: dittoDestination },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
   go: { chdir: { options: ["-C"], beforeSubcommand: true } },

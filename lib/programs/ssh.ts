@@ -15,7 +15,7 @@ import type { How, Program } from "./spec.ts";
 import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
-import { scpDestination } from "./destinations.ts";
+import { scpDestination, sftpDestination } from "./destinations.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
 const SSH_OPTIONS: OptionGrammar = {
@@ -156,6 +156,8 @@ export const SSH_PROGRAMS: Program[] = [
     // Its batch commands (`-b FILE`, standard input) run local commands with `!`.
     names: ["sftp"],
     runs: sftpBatch,
+    // (`sftp host:x [dir]` fetches x there.)
+    namedFiles: sftpDestination,
     optionCommands: optionCommands({
       shortWithArg: "BbcDFiJloPRSs",
       short: { S: "program", D: "program", F: "file" },
