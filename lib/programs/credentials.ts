@@ -10,6 +10,7 @@
 import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 import { storageDestination } from "./destinations.ts";
+import { GCLOUD_SSH, remoteShell } from "./remote_shells.ts";
 
 /** A file or directory a command reads, by a path under the home directory. */
 export type KeptFile = { path: string; source: string };
@@ -65,7 +66,12 @@ export const CREDENTIAL_PROGRAMS: Program[] = [
     namedFiles: (argv) => [...awsFiles(argv), ...storageDestination(argv)],
   },
   // (And `gcloud storage cp|rsync … DIR`: destinations.ts.)
-  { names: ["gcloud"], namedFiles: (argv) => [...gcloudFiles(argv), ...storageDestination(argv)] },
+  // (And `gcloud compute ssh`: remote_shells.ts.)
+  {
+    names: ["gcloud"],
+    namedFiles: (argv) => [...gcloudFiles(argv), ...storageDestination(argv)],
+    ...remoteShell(GCLOUD_SSH),
+  },
   {
     names: [
       "docker-credential-desktop",

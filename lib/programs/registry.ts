@@ -15,6 +15,7 @@ import type { Word } from "../shell/model.ts";
 import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
 import { EXTRACTOR_PROGRAMS } from "./extractors.ts";
+import { REMOTE_SHELL_PROGRAMS } from "./remote_shells.ts";
 import { COMPRESSOR_PROGRAMS } from "./compressors.ts";
 import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
@@ -76,6 +77,7 @@ export function allPrograms(): readonly Program[] {
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
     ...EXTRACTOR_PROGRAMS,
+    ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,

@@ -69,6 +69,15 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   schroot: { runs: "schroot -c jail -- rm x" }, run0: { runs: "run0 -u u rm x" },
   newgrp: { runs: "newgrp wheel <<< 'rm x'" }, machinectl: { optionCommands: "machinectl shell c rm x" },
   vagrant: { runsElsewhere: "vagrant ssh -c 'rm -rf x'" },
+  az: { runsElsewhere: "az ssh vm -n vm -- rm -rf x" }, minikube: { runsElsewhere: "minikube ssh rm -rf x" },
+  colima: { runsElsewhere: "colima ssh -- rm -rf x" }, limactl: { runsElsewhere: "limactl shell vm rm -rf x" },
+  lima: { runsElsewhere: "lima rm -rf x" }, multipass: { runsElsewhere: "multipass exec vm -- rm -rf x" },
+  fly: { runsElsewhere: "fly ssh console -C 'rm -rf x'" },
+  flyctl: { runsElsewhere: "flyctl ssh console --command='rm -rf x'" },
+  heroku: { runsElsewhere: "heroku run rm -rf x" },
+  devcontainer: { runsElsewhere: "devcontainer exec --workspace-folder . rm -rf x" },
+  buildah: { runsElsewhere: "buildah run c rm -rf x" }, wsl: { runsElsewhere: "wsl -e rm -rf x" },
+  orb: { runsElsewhere: "orb rm -rf x" },
   pkexec: { runs: "pkexec rm x" }, setpriv: { runs: "setpriv rm x" }, nsenter: { runs: "nsenter -t 1 rm x" },
   firejail: { runs: "firejail rm x" }, "systemd-run": { runs: "systemd-run --unit u rm x" },
   sg: { runs: "sg wheel -c 'rm x'" }, watch: { runs: "watch -n 1 'rm x'" }, su: { runs: "su -c 'rm x'" },
@@ -188,7 +197,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   rclone: { namedFiles: "rclone sync remote:x ." }, gsutil: { namedFiles: "gsutil rsync -r gs://b ." },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
   base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
-  nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token" },
+  nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token", runsElsewhere: "gcloud compute ssh vm --command='rm -rf x'" },
   "docker-credential-desktop": { namedFiles: "docker-credential-desktop get" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
@@ -338,7 +347,15 @@ Deno.test("registry: every program that runs what it is given is never saved as 
   }
   assert.ok(checked > 60, `${checked} programs checked`);
   // Where only some subcommands run what they are given, those are never saved broadly.
-  for (const [name, broad, narrow] of [["docker", "run", "ps"], ["kubectl", "exec", "get"]]) {
+  for (
+    const [name, broad, narrow] of [
+      ["docker", "run", "ps"],
+      ["kubectl", "exec", "get"],
+      ["heroku", "run", "logs"],
+      ["multipass", "shell", "list"],
+      ["gcloud", "compute", "config"],
+    ]
+  ) {
     assert.equal(approvalRulesFor(verdictOf(`${name} ${broad} x`), "p"), null, name);
     assert.deepEqual(
       approvalRulesFor(verdictOf(`${name} ${narrow} x`), "p")?.map((r) => r.pattern),
