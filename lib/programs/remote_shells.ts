@@ -1,6 +1,6 @@
 /**
  * Clients that open a shell on a machine, VM or container they manage (`gcloud compute ssh vm`,
- * `multipass shell vm`, `heroku run bash`, `wsl`): what they run there is its command (an option
+ * `multipass shell vm`, `heroku run bash`, `wsl`, `crictl exec`, `lxc-attach`, `nomad alloc exec`): what they run there is its command (an option
  * that names it, the words after `--`, or any later word, each judged as a carried line, as
  * `ssh host CMD` is), and with none a login shell there, which runs what they feed it from their
  * standard input (`multipass shell vm <<<'rm -rf x'`). Saving "gcloud compute *" would allow
@@ -30,6 +30,8 @@ export interface RemoteShell {
   operands?: number;
   /** Options after which every later word is the command, as after `--` (`wsl -e CMD ARGS`). */
   commandRest?: string[];
+  /** Options that take the next word as their value (`lxc-attach -n NAME`). */
+  values?: string[];
 }
 
 const REMOTE_SHELLS: Record<string, RemoteShell> = {
@@ -46,6 +48,45 @@ const REMOTE_SHELLS: Record<string, RemoteShell> = {
   buildah: { opens: ["run"] },
   wsl: { opens: [""], commandRest: ["-e", "--exec"], operands: 0 },
   orb: { opens: [""], operands: 0 },
+  crictl: { opens: ["exec"], values: ["--timeout"] },
+  ctr: {
+    opens: ["task exec", "tasks exec", "t exec"],
+    values: ["--exec-id", "--cwd", "--user", "-u", "--fifo-dir", "--log-uri", "--env", "-e"],
+  },
+  "lxc-attach": {
+    opens: [""],
+    operands: 0,
+    values: [
+      "-n",
+      "--name",
+      "-P",
+      "--lxcpath",
+      "-s",
+      "--namespaces",
+      "-v",
+      "--set-var",
+      "-u",
+      "--uid",
+      "-g",
+      "--gid",
+      "-f",
+      "--rcfile",
+      "-a",
+      "--arch",
+      "-L",
+      "--pty-log",
+      "-o",
+      "--logfile",
+      "-l",
+      "--logpriority",
+      "--context",
+      "-c",
+    ],
+  },
+  nomad: {
+    opens: ["alloc exec", "exec"],
+    values: ["-task", "-job", "-namespace", "-region", "-address", "-e", "-token"],
+  },
 };
 
 /** What a client runs there (see the module's notes). */
@@ -78,9 +119,15 @@ function remoteCommand(spec: RemoteShell): (argv: Word[]) => Word[] {
         }
       }
       // (Past its operands, any later word may begin the command; none: its login shell.)
-      const operands = spec.operands ?? 1;
-      const lines = linesFrom(rest, 0, "argv").filter((l) => !/^-/.test(l.value));
-      return lines.length > operands ? lines.slice(operands) : [literal("sh")];
+      const starts: number[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const v = rest[i].kind === "static" ? rest[i].value : "";
+        if (spec.values?.includes(v)) i++;
+        else if (!v.startsWith("-")) starts.push(i);
+      }
+      const from = starts[spec.operands ?? 1];
+      if (from === undefined) return [literal("sh")];
+      return linesFrom(rest, from, "argv").filter((l) => !l.value.startsWith("-"));
     }
     return [];
   };

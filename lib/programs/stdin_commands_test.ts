@@ -92,6 +92,13 @@ const HOSTILE: [string, Action, Action][] = [
   ["wsl -e rm -rf src", "deny", "deny"],
   ["wsl <<< 'rm -rf src'", "deny", "deny"],
   ["orb rm -rf src", "deny", "deny"],
+  ["crictl exec -i c sh <<< 'rm -rf src'", "deny", "deny"],
+  ["crictl exec --timeout 5 c rm -rf src", "deny", "deny"],
+  ["ctr task exec --exec-id x1 c rm -rf src", "deny", "deny"],
+  ["lxc-attach -n box <<< 'rm -rf src'", "deny", "deny"],
+  ["lxc-attach -n box -- rm -rf src", "deny", "deny"],
+  ["nomad alloc exec -task web 1a2b rm -rf src", "deny", "deny"],
+  ["nomad alloc exec -i 1a2b sh <<< 'rm -rf src'", "deny", "deny"],
   // Other programs that start a shell, and shells not named before.
   ["setarch x86_64 <<< 'rm -rf src'", "deny", "deny"],
   ["linux32 <<< 'rm -rf src'", "deny", "deny"],
@@ -156,5 +163,12 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "limactl list",
     "wsl --list",
     "devcontainer up --workspace-folder .",
+    "crictl ps -a",
+    "crictl exec -i c ps aux",
+    "lxc-attach -n box -- uptime",
+    "lxc-ls --fancy",
+    "nomad job status",
+    "nomad alloc exec -task web 1a2b ps",
+    "ctr images ls",
   ], denyList);
 });
