@@ -276,7 +276,7 @@ export class Walker implements WalkContext {
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {
-        substitutionEvaluation(this, node);
+        if (substitutionEvaluation(this, node, cwds)) return same(cwds);
         if (node.text.startsWith("`") && (node.text.includes("\\") || backtickPairs(node.text))) {
           // bash removes a backslash before `` ` ``, `\` and `$` inside backticks before it
           // reads the command (`` `g\\it push` `` runs `git push`); tree-sitter reads the text

@@ -236,9 +236,38 @@ export function arithmeticCode(ctx: WalkContext, text: string, cwds: Cwds): void
   for (const c of code) ctx.source(`: ${c.replace(/'/g, "")}`, cwds, "arithmetic");
 }
 
-/** A substitution whose output bash evaluates as arithmetic may run code (`$(( $(cat f) ))`). */
-export function substitutionEvaluation(ctx: WalkContext, node: LiteNode): void {
+/**
+ * A substitution whose output bash evaluates as arithmetic may run code (`$(( $(cat f) ))`).
+ * Returns whether the substitution is read in full (an arithmetic expansion tree-sitter misread).
+ */
+export function substitutionEvaluation(ctx: WalkContext, node: LiteNode, cwds: Cwds): boolean {
   if (arithmeticOutput(node) && !numericOutput(node)) ctx.error ??= EVALUATION_ERROR;
+  // Inside `${x:-…}` tree-sitter reads `$(( … ))` as `$( ( … ) )`, a subshell; bash reads
+  // arithmetic there, where a single quote is a character: `${x:-$(( '$(cmd)' ))}` runs cmd.
+  if (
+    !node.text.startsWith("$((") || !node.text.endsWith("))") ||
+    node.namedChildren[0]?.type !== "subshell"
+  ) return false;
+  // Its arithmetic reading, where tree-sitter reads it as such: what it evaluates, its
+  // substitutions and quoted text, the way `echo $(( … ))` is walked.
+  ctx.source(`echo ${node.text}`, cwds, "arithmetic");
+  // (With quotes, or parentheses bash may read either way, the subshell reading is walked too.)
+  return readsAsArithmetic(node.text.slice(3, -2));
+}
+
+/**
+ * Whether bash reads `$((BODY))` as arithmetic for certain: no quote or backslash in it, and its
+ * parentheses balanced with none closing below the opening ones (bash tries arithmetic first and
+ * falls back to `$( (…) )` at a `)` it cannot match).
+ */
+function readsAsArithmetic(body: string): boolean {
+  if (/['"\\`]/.test(body)) return false;
+  let depth = 0;
+  for (const c of body) {
+    if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** `[[ x -eq y ]]` compares numbers: both sides are arithmetic. `[[ -v name ]]` reads a name. */

@@ -114,6 +114,11 @@ Deno.test("evaluation: quotes where bash reads them as characters hide nothing",
     "(( x = '`a1`' ))",
     "(( x = 'a[$(a1)]' + 1 ))",
     "echo $(( '$(a1)' ))",
+    // Inside `${x:-…}` tree-sitter reads `$(( … ))` as a subshell; bash reads arithmetic.
+    "echo ${x:-$(( '$(a1)' ))}",
+    "echo \"${x:-$(( '$(a1)' ))}\"",
+    "echo ${x:-$(( 'a[$(a1)]' ))}",
+    "y=${x:-$(( 1 + '`a1`' ))}",
     "let \"a['\\$(a1)']=1\"",
     "let 'a[$(a1)]=1'",
     "let \"b['\\`a1\\`']++\"",
@@ -144,10 +149,20 @@ Deno.test("evaluation: quotes where bash reads them as characters hide nothing",
     // (Most of them do run it: the table is about real holes.)
     assert.ok(ran.size >= 20, `a1 ran for only ${ran.size} of ${lines.length} lines`);
     // Where quotes are quotes, nothing is read into them.
-    for (const line of [`echo "\${x:-'plain'}"`, `echo \${x:-'$(a1)'}`, `echo "\${H:-'/tmp'}/x"`]) {
+    for (
+      const line of [
+        `echo "\${x:-'plain'}"`,
+        `echo \${x:-'$(a1)'}`,
+        `echo "\${H:-'/tmp'}/x"`,
+        // (Arithmetic is no command: `1 + 2` runs nothing.)
+        "echo ${x:-$(( 1 + 2 ))}",
+        "echo ${N:-$((n * 2))}",
+      ]
+    ) {
       const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
       assert.equal(a.error, null, line);
       assert.ok(!a.stages.some((s) => s.argv[0]?.value === "a1"), line);
+      assert.ok(a.stages.every((s) => s.argv[0]?.value === "echo"), line);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
