@@ -1,7 +1,7 @@
 /**
  * Programs that start a command in their own way (each a known shell escape): `ip netns exec NS
  * CMD`, `xdotool exec CMD`, `service PATH` (a name with a `/` runs that file from /etc/init.d),
- * `run-parts DIR` (every program in DIR), `gcc -wrapper PROG,ARGS`, mail's `--exec '!CMD'`,
+ * `run-parts DIR` (every program in DIR), `capsh -- ARGS` (bash), `keyctl session NAME CMD`, `gcc -wrapper PROG,ARGS`, mail's `--exec '!CMD'`,
  * aria2c's `--on-download-*` hooks, TeX with `--shell-escape` (the document's `\write18`),
  * latexmk's `-e` Perl, rpm's `--eval` macros (`%(cmd)`, `%{lua:…}`), zellij's panes and launchctl's
  * jobs.
@@ -25,6 +25,35 @@ function ipExec(stage: Stage, run: Runner): void {
       return;
     }
   }
+}
+
+/**
+ * `capsh [OPTIONS] -- [ARGS]` runs bash (or `--shell=SHELL`) with ARGS, which with none reads
+ * its commands from capsh's standard input; `== [ARGS]` runs capsh again with them.
+ */
+function capsh(stage: Stage, run: Runner): void {
+  let shell = literal("/bin/bash");
+  for (let i = 1; i < stage.argv.length; i++) {
+    const v = staticValue(stage.argv[i]);
+    if (v === null) {
+      run.stage([unknownWord(`(a command after ${stage.argv[i].text})`)], "capsh");
+      return;
+    }
+    if (v.startsWith("--shell=")) shell = literal(v.slice("--shell=".length));
+    else if (v === "--" || v === "==") {
+      const program = v === "--" ? shell : literal("capsh");
+      run.stage([program, ...stage.argv.slice(i + 1)], "capsh");
+      return;
+    }
+  }
+}
+
+/** `keyctl session [NAME [PROGRAM ARGS…]]`: PROGRAM in a new keyring session, else `$SHELL`. */
+function keyctlSession(stage: Stage, run: Runner): void {
+  const at = stage.argv.findIndex((w, i) => i > 0 && staticValue(w) === "session");
+  if (at < 0 || stage.argv.slice(1, at).some((w) => !staticValue(w)?.startsWith("-"))) return;
+  const command = stage.argv.slice(at + 2);
+  run.stage(command.length ? command : [literal("sh")], "keyctl session");
 }
 
 /** `xdotool exec [--sync] [--terminator T] CMD…`. */
@@ -194,6 +223,8 @@ function nmapScripts(stage: Stage, run: Runner): void {
 export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["ip"], runs: ipExec },
   { names: ["xdotool"], runs: xdotoolExec },
+  { names: ["capsh"], runs: capsh },
+  { names: ["keyctl"], runs: keyctlSession },
   { names: ["service"], runs: serviceRuns },
   { names: ["run-parts"], runs: runParts },
   { names: ["gcc", "g++", "cc", "c++"], optionCommands: gccWrapper },

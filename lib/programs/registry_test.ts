@@ -78,6 +78,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   devcontainer: { runsElsewhere: "devcontainer exec --workspace-folder . rm -rf x" },
   buildah: { runsElsewhere: "buildah run c rm -rf x" }, wsl: { runsElsewhere: "wsl -e rm -rf x" },
   orb: { runsElsewhere: "orb rm -rf x" },
+  capsh: { runs: "capsh --caps=cap_net_raw+ep -- -c 'rm -rf x'" },
+  keyctl: { runs: "keyctl session - rm -rf x" },
   crictl: { runsElsewhere: "crictl exec -it c rm -rf x" },
   ctr: { runsElsewhere: "ctr task exec --exec-id e c rm -rf x" },
   "lxc-attach": { runsElsewhere: "lxc-attach -n c -- rm -rf x" },

@@ -106,6 +106,12 @@ const HOSTILE: [string, Action, Action][] = [
   ["busybox hush <<< 'rm -rf src'", "deny", "deny"],
   ["osh <<< 'rm -rf src'", "deny", "deny"],
   ["ysh <<< 'rm -rf src'", "deny", "deny"],
+  ["capsh -- <<< 'rm -rf src'", "deny", "deny"],
+  ["capsh --shell=/bin/zsh --user=nobody -- <<< 'rm -rf src'", "deny", "deny"],
+  ["capsh --caps=cap_net_raw+ep -- -c 'rm -rf src'", "deny", "deny"],
+  ["keyctl session - <<< 'rm -rf src'", "deny", "deny"],
+  ["keyctl session build sh <<< 'rm -rf src'", "deny", "deny"],
+  ["keyctl session build rm -rf src", "deny", "deny"],
 ];
 
 Deno.test("stdin commands: a shell started with no command runs what its input holds", async () => {
@@ -170,5 +176,9 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "nomad job status",
     "nomad alloc exec -task web 1a2b ps",
     "ctr images ls",
+    "capsh --print",
+    "capsh --decode=0x1",
+    "keyctl show @s",
+    "keyctl session build make test",
   ], denyList);
 });
