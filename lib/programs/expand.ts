@@ -194,7 +194,11 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
   // (Its input, data the program chose: a shell there reads it as commands.)
   else if (how === "filter") run.shell(value, origin, { input: true });
   else if (how === "program") run.stage([value, literal("(its arguments)")], origin);
-  else if (!(value.kind === "static" && value.value === "/dev/null")) {
+  else if (how === "compressor") {
+    // (Both: its data on its input, and an argument of the program's own, `-d`.)
+    run.shell(value, origin, { input: true });
+    run.shell(value, origin, { arguments: true });
+  } else if (!(value.kind === "static" && value.value === "/dev/null")) {
     run.stage([unknownWord(`(commands the file ${value.text} may hold)`)], origin);
   }
 }

@@ -60,7 +60,8 @@ export const FIELD_PROGRAMS: Program[] = [
     text: searchTextOf(SORT),
     optionCommands: optionCommands({
       shortWithArg: grammarOf(SORT).valued!,
-      long: { "--compress-program": "program" },
+      // (It pipes its temporary data through the program: a shell there reads it as commands.)
+      long: { "--compress-program": "compressor" },
     }),
     readOnly: {
       "": {

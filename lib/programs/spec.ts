@@ -22,10 +22,11 @@ import type { OptionGrammar } from "./argv.ts";
 /**
  * How a value a program is given runs: a shell command (`sh -c`), one that reads data the program
  * gives it on its standard input (`filter`: `tar --to-command=sh` pipes each member to it, a git
- * clean or smudge filter each file), a program given arguments of its own, or a configuration file
+ * clean or smudge filter each file), a program given arguments of its own, one given both
+ * (`compressor`: `tar -I PROG` pipes the archive to `PROG` or `PROG -d`), or a configuration file
  * that may hold commands (ssh's `-F`).
  */
-export type How = "shell" | "filter" | "program" | "file";
+export type How = "shell" | "filter" | "program" | "compressor" | "file";
 
 /** What a `runs` facet reports the stages it finds to. */
 export interface Runner {

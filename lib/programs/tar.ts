@@ -112,10 +112,11 @@ export const TAR: Program = {
   chdir: { options: ["-C", "--directory"] },
   optionCommands: optionCommands({
     shortWithArg: "bCfFgHIKLNTVX",
-    short: { I: "shell", F: "shell" },
+    // (The compressor reads the archive on its standard input: a shell there runs it.)
+    short: { I: "compressor", F: "shell" },
     long: {
       "--to-command": "filter",
-      "--use-compress-program": "shell",
+      "--use-compress-program": "compressor",
       "--info-script": "shell",
       "--new-volume-script": "shell",
       "--rsh-command": "program",
