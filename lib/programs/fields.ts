@@ -1,14 +1,19 @@
 /**
  * The field tools cut, sort, paste, join and column: which option values are text (`cut -d/`,
  * `sort -k2`) and which are files (`sort -o out`), sort's option that runs a program
- * (`--compress-program`), and what keeps `sort` read-only under `$safe-bash`.
+ * (`--compress-program`), and what keeps `sort` read-only under `$safe-bash`; split's
+ * `--filter=CMD`, which pipes each piece of its input to CMD.
  *
  * @module
  */
 import { filesFromList } from "./file_lists.ts";
 import { optionCommands } from "./option_commands.ts";
 import { fields, grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
-import type { Program } from "./spec.ts";
+import type { Program, Runner } from "./spec.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import { shellQuote } from "../shell/words.ts";
+import { staticValue } from "./command_words.ts";
+import { literal } from "./words.ts";
 
 // deno-fmt-ignore
 const SORT = fields({
@@ -46,8 +51,41 @@ const FIELD_TOOLS: Record<string, SearchSpec> = {
   }),
 };
 
+/**
+ * `split [OPTIONS] [FILE [PREFIX]] --filter=CMD`: CMD reads each piece on its standard input (a
+ * shell there runs them as commands: `split --filter=sh notes.txt`), with `$FILE` the name the
+ * piece would have had (PREFIX, a suffix, `--additional-suffix`), so `gzip > $FILE.gz` writes
+ * beside PREFIX.
+ */
+function splitFilter(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let filter: Word | undefined;
+  let suffix: string | null = "";
+  const operands: (string | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = staticValue(args[i]);
+    if (v === "--") {
+      operands.push(...args.slice(i + 1).map(staticValue));
+      break;
+    }
+    if (v === null || v === "-" || !v.startsWith("-")) operands.push(v);
+    else if (v === "--filter") filter = args[++i];
+    else if (v.startsWith("--filter=")) filter = literal(v.slice("--filter=".length));
+    else if (v === "--additional-suffix") suffix = staticValue(args[++i]);
+    else if (v.startsWith("--additional-suffix=")) suffix = v.slice("--additional-suffix=".length);
+    else if (/^-[a-z]*[abClnt]$/.test(v)) i++;
+  }
+  if (!filter) return;
+  if (filter.kind !== "static") return run.command(filter, "filter", "split --filter");
+  const prefix = operands.length > 1 ? operands[1] : "x";
+  const file = prefix === null || suffix === null ? null : `${prefix}aa${suffix}`;
+  const text = file === null ? filter.value : `FILE=${shellQuote(file)}; ${filter.value}`;
+  run.command(literal(text), "filter", "split --filter");
+}
+
 /** The field tools. */
 export const FIELD_PROGRAMS: Program[] = [
+  { names: ["split"], optionCommands: splitFilter },
   ...Object.entries(FIELD_TOOLS).map(([name, spec]): Program => ({
     names: [name],
     text: searchTextOf(spec),

@@ -80,6 +80,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   orb: { runsElsewhere: "orb rm -rf x" },
   capsh: { runs: "capsh --caps=cap_net_raw+ep -- -c 'rm -rf x'" },
   keyctl: { runs: "keyctl session - rm -rf x" },
+  split: { optionCommands: "split -l 100 --filter='rm -rf x' notes.txt" },
   crictl: { runsElsewhere: "crictl exec -it c rm -rf x" },
   ctr: { runsElsewhere: "ctr task exec --exec-id e c rm -rf x" },
   "lxc-attach": { runsElsewhere: "lxc-attach -n c -- rm -rf x" },

@@ -55,6 +55,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["tar --use-compress-program='bash -s' -cf a.tar src", "deny", "deny"],
   ["tar --use-comp=sh -xf a.tar", "deny", "deny"],
   ["sort --compress-program=sh -S1 notes.txt", "deny", "deny"],
+  ["split --filter=sh notes.txt", "deny", "deny"],
+  ["split -l1 --filter 'bash -s' notes.txt", "deny", "deny"],
   // Another machine or a container: the login shell or the command reading ssh's input.
   ["ssh host <<< 'rm -rf src'", "deny", "deny"],
   ["echo 'rm -rf src' | ssh -T host", "deny", "deny"],
@@ -184,6 +186,8 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "tar -I zstd -cf a.tar.zst src",
     "tar --use-compress-program='zstd -T0' -xf a.tar.zst",
     "sort --compress-program=gzip -S1M notes.txt",
+    "split -l 1000 --filter='gzip > $FILE.gz' notes.txt part-",
+    "split -b 10M notes.txt part-",
     "capsh --decode=0x1",
     "keyctl show @s",
     "keyctl session build make test",
