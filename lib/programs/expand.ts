@@ -191,6 +191,7 @@ function withArguments(text: string): string {
 
 function optionCommand(run: Runner, value: Word, how: How, origin: string): void {
   if (how === "shell") run.shell(value, origin, { arguments: true });
+  else if (how === "line") run.shell(value, origin);
   // (Its input, data the program chose: a shell there reads it as commands.)
   else if (how === "filter") run.shell(value, origin, { input: true });
   else if (how === "program") run.stage([value, literal("(its arguments)")], origin);

@@ -20,13 +20,15 @@ import type { EvalShape } from "../types.ts";
 import type { OptionGrammar } from "./argv.ts";
 
 /**
- * How a value a program is given runs: a shell command (`sh -c`), one that reads data the program
+ * How a value a program is given runs: a shell command (`sh -c`) given arguments of the program's
+ * own, one run as it stands (`line`: tar's `--checkpoint-action=exec=CMD`, which shares tar's
+ * standard input), one that reads data the program
  * gives it on its standard input (`filter`: `tar --to-command=sh` pipes each member to it, a git
  * clean or smudge filter each file), a program given arguments of its own, one given both
  * (`compressor`: `tar -I PROG` pipes the archive to `PROG` or `PROG -d`), or a configuration file
  * that may hold commands (ssh's `-F`).
  */
-export type How = "shell" | "filter" | "program" | "compressor" | "file";
+export type How = "shell" | "line" | "filter" | "program" | "compressor" | "file";
 
 /** What a `runs` facet reports the stages it finds to. */
 export interface Runner {

@@ -56,6 +56,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["tar --use-comp=sh -xf a.tar", "deny", "deny"],
   ["sort --compress-program=sh -S1 notes.txt", "deny", "deny"],
   ["split --filter=sh notes.txt", "deny", "deny"],
+  // A command tar runs as it stands shares tar's own input.
+  ["tar --checkpoint=1 --checkpoint-action=exec=sh -cf a.tar src <<< 'rm -rf src'", "deny", "deny"],
+  ["tar -M -F sh -cf a.tar src <<< 'rm -rf src'", "deny", "deny"],
+  ["tar --new-volume-script=bash -M -cf a.tar src <<< 'rm -rf src'", "deny", "deny"],
   ["split -l1 --filter 'bash -s' notes.txt", "deny", "deny"],
   // Another machine or a container: the login shell or the command reading ssh's input.
   ["ssh host <<< 'rm -rf src'", "deny", "deny"],
@@ -188,6 +192,8 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "sort --compress-program=gzip -S1M notes.txt",
     "split -l 1000 --filter='gzip > $FILE.gz' notes.txt part-",
     "split -b 10M notes.txt part-",
+    "tar --checkpoint=1000 --checkpoint-action=exec='echo hi' -cf a.tar src",
+    "tar --checkpoint=1 --checkpoint-action=exec=sh -cf a.tar src",
     "capsh --decode=0x1",
     "keyctl show @s",
     "keyctl session build make test",

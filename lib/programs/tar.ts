@@ -113,15 +113,15 @@ export const TAR: Program = {
   optionCommands: optionCommands({
     shortWithArg: "bCfFgHIKLNTVX",
     // (The compressor reads the archive on its standard input: a shell there runs it.)
-    short: { I: "compressor", F: "shell" },
+    short: { I: "compressor", F: "line" },
     long: {
       "--to-command": "filter",
       "--use-compress-program": "compressor",
-      "--info-script": "shell",
-      "--new-volume-script": "shell",
+      "--info-script": "line",
+      "--new-volume-script": "line",
       "--rsh-command": "program",
     },
-    keyed: { "--checkpoint-action": { exec: "shell" } },
+    keyed: { "--checkpoint-action": { exec: "line" } },
     bundled: true,
   }),
   // `tar -czf x.tgz -T LIST`: the files it archives are named in LIST.
