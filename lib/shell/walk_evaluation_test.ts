@@ -3,6 +3,23 @@ import assert from "node:assert/strict";
 import { analyze } from "./analyze_testing.ts";
 import { fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
 
+/**
+ * Run each line in real bash, in `dir` with a script `a1` on the PATH that records it ran: the
+ * indexes of the lines that ran it.
+ */
+async function linesRunningA1(dir: string, lines: string[]): Promise<Set<number>> {
+  await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
+  await Deno.chmod(`${dir}/a1`, 0o755);
+  const script = lines.map((line, i) =>
+    `printf 'M${i}\\036' >> ${dir}/log; (${line}) </dev/null >/dev/null 2>&1\n`
+  ).join("");
+  await runBash(script, {
+    cwd: dir,
+    env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
+  });
+  return linesThatRan(await Deno.readTextFile(`${dir}/log`));
+}
+
 Deno.test("evaluation: a value bash evaluates as code is never read as harmless", async () => {
   // A variable set to `a[$(a1)]` (spelt and set in generated ways) and then used where bash
   // evaluates it: arithmetic, subscripts, `[[ -eq ]]`, `${!x}`, `let`, `declare -i`, names
@@ -59,16 +76,7 @@ Deno.test("evaluation: a value bash evaluates as code is never read as harmless"
   }
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-evaluation-" });
   try {
-    await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
-    await Deno.chmod(`${dir}/a1`, 0o755);
-    const script = lines.map(({ line }, i) =>
-      `printf 'M${i}\\036' >> ${dir}/log; (${line}) </dev/null >/dev/null 2>&1\n`
-    ).join("");
-    await runBash(script, {
-      cwd: dir,
-      env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
-    });
-    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const ran = await linesRunningA1(dir, lines.map(({ line }) => line));
     const wrong: string[] = [];
     lines.forEach(({ line, numeric }, i) => {
       const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
@@ -129,16 +137,7 @@ Deno.test("evaluation: quotes where bash reads them as characters hide nothing",
   ];
   const dir = await Deno.makeTempDir({ prefix: "pi-controls-evaluation-" });
   try {
-    await Deno.writeTextFile(`${dir}/a1`, `#!/bin/sh\nprintf 'A\\036' >> "${dir}/log"\n`);
-    await Deno.chmod(`${dir}/a1`, 0o755);
-    const script = lines.map((line, i) =>
-      `printf 'M${i}\\036' >> ${dir}/log; (${line}) </dev/null >/dev/null 2>&1\n`
-    ).join("");
-    await runBash(script, {
-      cwd: dir,
-      env: { LC_ALL: "C", PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` },
-    });
-    const ran = linesThatRan(await Deno.readTextFile(`${dir}/log`));
+    const ran = await linesRunningA1(dir, lines);
     const wrong: string[] = [];
     lines.forEach((line, i) => {
       const a = analyze(line, { cwd: dir, home: "/home/u", env: { HOME: "/home/u" } });
