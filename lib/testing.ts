@@ -42,6 +42,8 @@ export function ctxIn(
   opts: {
     files?: string[];
     links?: Record<string, string>;
+    /** Files and their text (`readText`). */
+    contents?: Record<string, string>;
     home?: string;
     env?: Record<string, string>;
   } = {},
@@ -51,7 +53,7 @@ export function ctxIn(
     cwd,
     home,
     env: { HOME: home, ...opts.env },
-    fs: fakeFs({ files: opts.files, links: opts.links }),
+    fs: fakeFs({ files: opts.files, links: opts.links, contents: opts.contents }),
   };
 }
 

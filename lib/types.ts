@@ -158,6 +158,11 @@ export interface FsFacts {
   entries?(dir: string): DirEntry[] | null;
   /** The target of a symlink as stored (maybe relative), or null when the path is none. */
   readlink?(path: string): string | null;
+  /**
+   * The text of a regular file (symlinks followed) that holds at most `limit` bytes, or null
+   * (no such file, not a regular file, larger, not readable). Absent: never read.
+   */
+  readText?(path: string, limit: number): string | null;
 }
 
 /** One entry of a directory: whether it is a symlink, or else a directory. */

@@ -3,7 +3,18 @@
  *
  * @module
  */
-import { existsSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import type { DirEntry, FsFacts } from "../types.ts";
 
 /** Directory listings kept per realFs, with the stat they were taken under. */
@@ -157,6 +168,7 @@ export function realFs(): FsFacts {
         return null;
       }
     },
+    readText,
     isDirectory(path: string): boolean {
       // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
@@ -191,6 +203,32 @@ export function realFs(): FsFacts {
       }
     },
   };
+}
+
+/**
+ * The text of a regular file of at most `limit` bytes (see `FsFacts.readText`). It is opened
+ * without waiting (a FIFO or a device would block an open or a read) and judged by what the
+ * open descriptor is, so a file swapped after a check is not read instead.
+ */
+function readText(path: string, limit: number): string | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > limit) return null;
+    const buf = new Uint8Array(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return new TextDecoder().decode(buf.subarray(0, got));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** What a memo knows of one path (undefined: not asked yet). */
@@ -320,6 +358,10 @@ class MemoFs implements FsFacts {
     return this.fs.readlink?.(path) ?? null;
   }
 
+  readText(path: string, limit: number): string | null {
+    return this.fs.readText?.(path, limit) ?? null;
+  }
+
   isDirectory(path: string): boolean {
     const k = this.#of(path);
     k.dir ??= this.fs.isDirectory?.(path) ?? false;
@@ -329,10 +371,12 @@ class MemoFs implements FsFacts {
 
 /** FsFacts over a fixed set of paths and symlinks, for tests and golden cases. */
 export function fakeFs(
-  opts: { files?: string[]; links?: Record<string, string> } = {},
+  opts: { files?: string[]; links?: Record<string, string>; contents?: Record<string, string> } =
+    {},
 ): FsFacts {
   const files = new Set<string>();
-  for (const f of opts.files ?? []) {
+  const contents = opts.contents ?? {};
+  for (const f of [...(opts.files ?? []), ...Object.keys(contents)]) {
     let cur = f;
     while (cur && !files.has(cur)) {
       files.add(cur);
@@ -377,6 +421,10 @@ export function fakeFs(
       if (r === "/") return true;
       for (const f of files) if (f.startsWith(r + "/")) return true;
       return false;
+    },
+    readText(path: string, limit: number): string | null {
+      const text = contents[real(path)];
+      return text !== undefined && new TextEncoder().encode(text).length <= limit ? text : null;
     },
     readlink(path: string): string | null {
       // (The path's directories followed; the last name is the link, not followed.)

@@ -617,12 +617,34 @@ export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
   }
 }
 
+/** The largest file a program's facet reads to know what it names (a diff, 1 MiB). */
+const READ_LIMIT = 1 << 20;
+
+/**
+ * The text of a file a stage reads (`patch < fix.diff`), as it will be when the command runs: null
+ * where that cannot be known (several cwds or an unknown one, another stage of the command may
+ * write where it lies, no glob scope to ask, too large).
+ */
+function stageFileText(
+  stage: Stage,
+  path: string,
+  ctx: Context,
+  globs: GlobScope | undefined,
+): string | null {
+  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+  if (cwd === null || !globs || !ctx.fs.readText) return null;
+  const at = resolve(cwd, path);
+  if (globs.disturbed(dirname(at), stage)) return null;
+  return ctx.fs.readText(at, READ_LIMIT);
+}
+
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
-function namedFiles(stage: Stage, ctx: Context): Target[] {
+function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): Target[] {
   const named = programOf(stage.argv[0])?.namedFiles;
   if (!named) return [];
   const out: Target[] = [];
-  for (const { path, source, fromInput, below } of named(stage.argv, stage)) {
+  const read = (path: string) => stageFileText(stage, path, ctx, globs);
+  for (const { path, source, fromInput, below } of named(stage.argv, stage, read)) {
     // Names read from standard input that a listing program writes (`find src | tar -czf x -T
     // -`): paths below the places it lists, as xargs's words are.
     const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
@@ -705,7 +727,7 @@ export function stageTargets(
     const w = argv[at];
     wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, asWords);
   }
-  for (const t of namedFiles(stage, ctx)) out.push(t);
+  for (const t of namedFiles(stage, ctx, globs)) out.push(t);
   // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
   // given it may expand it.)
   const asAssignments: WordOptions = { force: false, guarded, out };

@@ -93,6 +93,8 @@ const unzipHere = extractsHere("unzip", {
     const a = args[at]!;
     return a.endsWith("d") ? args[at + 1] ?? null : a.slice(a.indexOf("d") + 1);
   },
+  // (`-:` keeps `..` in a member's path.)
+  anywhere: (args) => has(args, /^-[a-zA-Z^]*:/, /^$/),
   // (The members after the archive, up to `-x` and the options after them.)
   members: (args) => {
     const words = args.slice(0, args.indexOf("-x") < 0 ? args.length : args.indexOf("-x"));

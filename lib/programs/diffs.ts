@@ -1,11 +1,11 @@
 /**
- * The files a patch changes, read from a diff given inline (a here-document or here-string fed to
- * `patch` or `git apply`): the paths of its `---`/`+++` lines and of git's `diff --git`, `rename
- * to` and `copy to` lines, each with the leading components `-pN` strips, and also as written
- * (the strip count is the program's to choose: without `-p`, patch takes the base name). A diff
- * from a file or a pipe names files no one reads here; those programs are judged by their command
- * and directory.
- *
+ * The files a patch changes (`patch`, `git apply`, `git am`), read from its diff: the paths of its
+ * `---`/`+++`/`***`/`Index:` lines and of git's `diff --git`, `rename to` and `copy to` lines,
+ * each with the leading components `-pN` strips, and also as written (the strip count is the
+ * program's to choose: without `-p`, patch takes the base name). The diff is read where it is
+ * given inline (a here-document or here-string) or from a file (`-i`, `<`, git's operands) as it
+ * will be when the command runs; from a pipe, a file another stage of the command writes or one
+ * not read, its names are not known, and the program may write anything below its directory. *
  * @example
  * ```ts
  * import { patchedFiles } from "./diffs.ts";
@@ -16,10 +16,12 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { inputDocument } from "./words.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { NamedFile } from "./spec.ts";
+import { standardInput } from "./words.ts";
 
 /** A `---`/`+++` line of a diff, the name its first group. */
-const HEADER = /^(?:\+\+\+|---) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
+const HEADER = /^(?:\+\+\+|---|\*\*\*|Index:) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
 /** git's lines that name a file without a prefix to strip. */
 const GIT_NAMES = /^(?:rename|copy) to (.+)$/;
 /** git's `diff --git a/X b/Y` header. */
@@ -66,31 +68,191 @@ export function patchedFiles(text: string, strip: number | null): string[] {
   return [...out];
 }
 
-/** The `-pN` of a patch command line (`-p1`, `-p 1`, `--strip=1`), or null when not given. */
-function stripOf(argv: Word[], defaultStrip: number | null): number | null {
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i].kind === "static" ? argv[i].value : "";
-    const m = /^(?:-p|--strip=)(\d+)$/.exec(v);
-    if (m) return Number(m[1]);
-    if ((v === "-p" || v === "--strip") && argv[i + 1]?.kind === "static") {
-      const n = Number(argv[i + 1].value);
-      if (Number.isInteger(n)) return n;
-    }
+/** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
+export type ReadFile = (path: string) => string | null;
+
+/** GNU patch's options (2.7). */
+export const PATCH_OPTIONS: OptionGrammar = {
+  flags: "bcefElnNRstTuvZ",
+  valued: "BdDFgiopVrxYz",
+  longFlags: new Set([
+    "--backup",
+    "--backup-if-mismatch",
+    "--no-backup-if-mismatch",
+    "--context",
+    "--dry-run",
+    "--ed",
+    "--remove-empty-files",
+    "--force",
+    "--help",
+    "--ignore-whitespace",
+    "--normal",
+    "--forward",
+    "--posix",
+    "--reverse",
+    "--silent",
+    "--quiet",
+    "--batch",
+    "--set-time",
+    "--unified",
+    "--version",
+    "--verbose",
+    "--set-utc",
+    "--follow-symlinks",
+  ]),
+  longValued: new Set([
+    "--prefix",
+    "--directory",
+    "--ifdef",
+    "--fuzz",
+    "--get",
+    "--input",
+    "--output",
+    "--strip",
+    "--reject-file",
+    "--version-control",
+    "--debug",
+    "--basename-prefix",
+    "--suffix",
+    "--quoting-style",
+    "--read-only",
+    "--reject-format",
+  ]),
+  longOptional: new Set(["--merge"]),
+  abbreviations: true,
+};
+
+/** The text of the diff a stage reads on its standard input; null when it cannot be known. */
+function stdinDiff(stage: Stage, read: ReadFile | undefined): string | null {
+  const input = standardInput(stage);
+  if (input.from === "document") {
+    const body = input.redirect.body;
+    return body?.kind === "static" ? body.value : null;
   }
-  return defaultStrip;
+  if (input.from === "file") {
+    const target = input.redirect.target;
+    return target?.kind === "static" && read ? read(target.value) : null;
+  }
+  return null;
+}
+
+/** A stage's words after the program (null: not known statically). */
+function argsOf(argv: Word[]): (string | null)[] {
+  return argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
 }
 
 /**
- * The `namedFiles` of a program that applies a patch from its standard input: the files an
- * inline diff changes (`defaultStrip`: the strip count without `-p`, null for patch's base name).
+ * What `patch` writes by names its diff gives: the files the diff names (read from a
+ * here-document, from the file `-i` or `<` names, as it is when the command runs) and their
+ * backups where `-B`/`-Y` put them elsewhere. Where the names cannot be known (a pipe, a file
+ * another stage writes, an unknown option, `-d`), everything below its directory: GNU patch
+ * takes no absolute name and no `..`. Given the file to patch (`patch f.c fix.diff`), or `-o`,
+ * or `--dry-run`, it writes no file its diff names.
  */
-export function inlinePatchFiles(
-  defaultStrip: number | null,
-): (argv: Word[], stage?: Stage) => { path: string | null; source: string }[] {
-  return (argv, stage) => {
-    const doc = stage && inputDocument(stage);
-    if (!doc?.body || doc.body.kind !== "static") return [];
-    const strip = stripOf(argv, defaultStrip);
-    return patchedFiles(doc.body.value, strip).map((path) => ({ path, source: "(the patch)" }));
-  };
+export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
+  if (!stage) return [];
+  const args = argsOf(argv);
+  const source = "(what the patch changes)";
+  const anything: NamedFile[] = [{ path: ".", source, below: true }];
+  let strip: number | null = null;
+  let input: string | undefined;
+  let backup: string | null = null;
+  let basename: string | null = null;
+  let operands = 0;
+  for (const t of readOptions(args, PATCH_OPTIONS)) {
+    if (t.kind === "operand") {
+      operands++;
+      continue;
+    }
+    if (t.kind === "dynamic" || t.kind === "unknown") return anything;
+    const value = t.kind === "valued"
+      ? t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt])
+      : undefined;
+    if (value === null) return anything;
+    if (t.name === "--dry-run" || t.name === "-o" || t.name === "--output") return [];
+    if (t.name === "-d" || t.name === "--directory") return anything;
+    if (t.name === "-p" || t.name === "--strip") {
+      strip = Number.isInteger(Number(value)) ? Number(value) : null;
+    } else if (t.name === "-i" || t.name === "--input") input = value === "-" ? undefined : value!;
+    else if (t.name === "-B" || t.name === "--prefix") backup = value!;
+    else if (t.name === "-Y" || t.name === "--basename-prefix") basename = value!;
+  }
+  // (Given the file to patch, that operand is the file written, judged as an argument.)
+  if (operands > 0) return [];
+  const text = input !== undefined ? (read ? read(input) : null) : stdinDiff(stage, read);
+  if (text === null && input === undefined && standardInput(stage).from === "nothing") return [];
+  const names = text === null ? [] : patchedFiles(text, strip);
+  if (!names.length) {
+    return backup === null
+      ? anything
+      : [...anything, { path: backupDirectory(backup), source, below: true }];
+  }
+  const out: NamedFile[] = [];
+  for (const path of names) {
+    out.push({ path, source });
+    if (backup !== null) out.push({ path: backup + path, source });
+    if (basename !== null) {
+      const at = path.lastIndexOf("/") + 1;
+      out.push({ path: path.slice(0, at) + basename + path.slice(at), source });
+    }
+  }
+  return out;
+}
+
+/** The directory a backup prefix (`-B keys/`) puts backups below. */
+function backupDirectory(prefix: string): string {
+  const at = prefix.lastIndexOf("/");
+  return at < 0 ? "." : prefix.slice(0, at) || "/";
+}
+
+/** git apply's options that apply nothing (`--stat`, `--check`) unless `--apply` is given too. */
+const GIT_APPLY_REPORTS = new Set(["--stat", "--numstat", "--summary", "--check"]);
+
+/**
+ * What `git apply` and `git am` (`args`: the words after the subcommand) write by names their
+ * patches give: the files the patches name (the operands, read as they are when the command runs,
+ * or standard input), `-p1` unless told; everything below the cwd where those cannot be known.
+ * Nothing when git only reports (`--stat`, `--check`) or applies to the index alone (`--cached`).
+ */
+export function gitPatchFiles(
+  args: (string | null)[],
+  stage: Stage | undefined,
+  read: ReadFile | undefined,
+): NamedFile[] {
+  if (!stage) return [];
+  const source = "(what the patch changes)";
+  const anything: NamedFile[] = [{ path: ".", source, below: true }];
+  let strip = 1;
+  let root = "";
+  let reports = false;
+  let applies = false;
+  let cached = false;
+  let ended = false;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return anything;
+    if (ended || !a.startsWith("-") || a === "-") {
+      if (a !== "-") files.push(a);
+      continue;
+    }
+    if (a === "--") ended = true;
+    else if (GIT_APPLY_REPORTS.has(a)) reports = true;
+    else if (a === "--apply") applies = true;
+    else if (a === "--cached") cached = true;
+    else if (/^-p\d+$/.test(a)) strip = Number(a.slice(2));
+    else if (a === "-p") strip = Number(args[++i] ?? "1");
+    else if (a.startsWith("--directory=")) root = a.slice(12).replace(/\/*$/, "/");
+    else if (a === "--directory") root = (args[++i] ?? "").replace(/\/*$/, "/");
+  }
+  if ((reports && !applies) || cached) return [];
+  const texts = files.length ? files.map((f) => (read ? read(f) : null)) : [stdinDiff(stage, read)];
+  if (!files.length && texts[0] === null && standardInput(stage).from === "nothing") return [];
+  const out: NamedFile[] = [];
+  for (const text of texts) {
+    const names = text === null ? [] : patchedFiles(text, Number.isInteger(strip) ? strip : null);
+    if (!names.length) return anything;
+    for (const path of names) out.push({ path: root + path, source });
+  }
+  return out;
 }

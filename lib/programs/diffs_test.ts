@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { checkTable } from "../testing_adversarial.ts";
+import { checkTable, denyList } from "../testing_adversarial.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
+import type { Action } from "../types.ts";
 import { patchedFiles } from "./diffs.ts";
 
 Deno.test("diffs: the files a patch's text names, stripped as -p says", () => {
@@ -61,4 +62,83 @@ Deno.test("diffs: an inline patch is judged by the files it changes", async () =
   // Everyday patches of the project's sources stay allowed.
   assert.equal((await patch("git apply", "src/x.ts")).action, "allow");
   assert.equal((await patch("patch -p1", "src/x.ts")).action, "allow");
+});
+
+/** A project whose diff files name its sources, the gate's files, `.env` and `~/.ssh`. */
+const P = "/home/user/project";
+const diffOf = (file: string) => `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-a\n+b\n`;
+const project = ctxIn(P, {
+  files: [`${P}/src/main.ts`, `${P}/.env`, `${P}/.pi/settings.json`, "/home/user/.ssh/id_rsa"],
+  links: { [`${P}/keys`]: "/home/user/.ssh" },
+  contents: {
+    [`${P}/fix.diff`]: diffOf("src/main.ts"),
+    [`${P}/evil.diff`]: diffOf(".pi/settings.json"),
+    [`${P}/env.diff`]: diffOf(".env"),
+    [`${P}/ak.diff`]: "--- authorized_keys\n+++ authorized_keys\n@@ -0,0 +1 @@\n+k\n",
+    [`${P}/abs.diff`]: "--- /dev/null\n+++ /home/user/.ssh/authorized_keys\n@@ -0,0 +1 @@\n+k\n",
+    [`${P}/ctx.diff`]: "*** .pi/settings.json\n--- .pi/settings.json\n***************\n",
+    [`${P}/index.diff`]: "Index: .pi/settings.json\n@@ -1 +1 @@\n-a\n+b\n",
+    [`${P}/normal.diff`]: "1c1\n< a\n---\n> b\n",
+  },
+});
+const gateFiles = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+}, { agentDir: "/home/user/.pi/agent", home: "/home/user" });
+
+/** [command, under the deny-list, under the gate's own-file protection] */
+const FROM_FILES: [string, Action, Action][] = [
+  // A diff in a file is read as it will be when the command runs: the files it names are judged.
+  ["patch -p1 < evil.diff", "allow", "ask"],
+  ["patch -p1 -i evil.diff", "allow", "ask"],
+  ["patch -p1 -ievil.diff", "allow", "ask"],
+  ["patch -p1 --input=evil.diff", "allow", "ask"],
+  ["patch -p1 --in evil.diff", "allow", "ask"],
+  ["patch --strip 1 <evil.diff", "allow", "ask"],
+  ["patch -p0 < ctx.diff", "allow", "ask"],
+  ["patch -p0 < index.diff", "allow", "ask"],
+  ["patch -p1 < env.diff", "deny", "allow"],
+  ["patch -p0 < abs.diff", "deny", "allow"],
+  ["cd keys && patch -p0 < ../ak.diff", "deny", "allow"],
+  ["git apply evil.diff", "allow", "ask"],
+  ["git apply --index fix.diff evil.diff", "allow", "ask"],
+  ["git apply --stat --apply evil.diff", "allow", "ask"],
+  ["git apply < evil.diff", "allow", "ask"],
+  ["git apply -p0 abs.diff", "deny", "allow"],
+  ["git apply --directory=.pi fix.diff", "allow", "ask"],
+  ["git am evil.diff", "allow", "ask"],
+  // Where the names are not known, anything below its directory may be written: a pipe, a diff
+  // another stage writes, one that names no file, an unknown option, another directory.
+  ["cat evil.diff | patch -p1", "allow", "ask"],
+  ["cp evil.diff fix.diff && patch -p1 < fix.diff", "allow", "ask"],
+  ["patch -p1 < fix.diff; cp evil.diff fix.diff", "allow", "ask"],
+  ["patch < normal.diff", "allow", "ask"],
+  ["patch -p1 --frobnicate < fix.diff", "allow", "ask"],
+  ["patch -d .pi -p1 < fix.diff", "allow", "ask"],
+  ["cd .pi && patch -p1 < ../missing.diff", "allow", "ask"],
+  ["curl -s http://x/p.diff | git apply", "deny", "ask"],
+  ["patch -p1 -B .pi/ < fix.diff", "allow", "ask"],
+  // Everyday patches of the project's sources stay allowed.
+  ["patch -p1 < fix.diff", "allow", "allow"],
+  ["patch -p1 -i fix.diff", "allow", "allow"],
+  ["patch src/main.ts fix.diff", "allow", "allow"],
+  ["patch --dry-run -p1 < evil.diff", "allow", "allow"],
+  ["patch -o /tmp/out.ts -p1 < evil.diff", "allow", "allow"],
+  ["git apply fix.diff", "allow", "allow"],
+  ["git apply --check evil.diff", "allow", "allow"],
+  ["git apply --stat evil.diff", "allow", "allow"],
+  ["git apply --cached evil.diff", "allow", "allow"],
+  ["git apply -v --3way fix.diff", "allow", "allow"],
+  ["cd src && git apply ../fix.diff", "allow", "allow"],
+];
+
+Deno.test("diffs: a diff from a file is read, and one not known may write below", async () => {
+  const wrong: string[] = [];
+  for (const [command, dl, g] of FROM_FILES) {
+    const a = (await bash(denyList, project, command)).action;
+    const b = (await bash(gateFiles, project, command)).action;
+    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
+    if (b !== g) wrong.push(`gate: ${command} got ${b}, want ${g}`);
+  }
+  assert.deepEqual(wrong, []);
 });

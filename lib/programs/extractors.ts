@@ -31,6 +31,11 @@ export interface Extraction {
   destination(args: (string | null)[]): string | null;
   /** The members it is told to extract (written at their paths below the destination). */
   members?(args: (string | null)[]): string[];
+  /**
+   * It keeps a member's absolute path or `..` (`tar -P`, `unzip -:`, GNU cpio without
+   * `--no-absolute-filenames`): what it writes may be anywhere. @default never
+   */
+  anywhere?(args: (string | null)[]): boolean;
 }
 
 /** A short option letter in a cluster (`-xzf`), or a long option (`--extract`). */
@@ -73,6 +78,10 @@ const TAR_LIKE: Extraction = {
     return dir;
   },
   members: tarMembers,
+  // (`-P`/`--absolute-names`; star's `-/` and `-..`.)
+  anywhere: (args) =>
+    has(args, /^-[a-zA-Z]*P/, /^--ab/) || /^[a-zA-Z]*P/.test(args[0] ?? "-") ||
+    args.includes("-/") || args.includes("-.."),
 };
 
 /** tar's letters and long options that take a value (the next word, or the rest of a cluster). */
@@ -138,7 +147,12 @@ const EXTRACTIONS: Record<string, Extraction> = {
     extracts: (args) => has(args, /^-[a-zA-Z]*x/, /^$/),
     destination: (args) => valueOf(args, "-C"),
   },
-  afio: { extracts: (args) => has(args, /^-[a-zA-Z]*i/, /^$/), destination: () => null },
+  // (afio keeps absolute names, as cpio does.)
+  afio: {
+    extracts: (args) => has(args, /^-[a-zA-Z]*i/, /^$/),
+    destination: () => null,
+    anywhere: () => true,
+  },
   dar: {
     extracts: (args) => has(args, /^-[a-zA-Z]*x/, /^--extract$/),
     destination: (args) => valueOf(args, "-R", "--fs-root"),
@@ -158,19 +172,31 @@ const EXTRACTIONS: Record<string, Extraction> = {
     destination: (args) => valueOf(args, "-d", "--dir"),
   },
   // `7z x a.7z [-oDIR] [files…]`, `7z e`; `-so` prints.
+  // (`-spf`: absolute names kept.)
   "7z": {
     extracts: (args) => args.some((a) => a === "x" || a === "e") && !args.includes("-so"),
     destination: (args) => valueOf(args, "-o"),
     members: (args) => operands(args, 2),
+    anywhere: (args) => args.some((a) => a !== null && /^-spf2?$/.test(a)),
   },
+  // GNU cpio keeps absolute names and `..` unless told not to (`--no-absolute-filenames`, which
+  // may be abbreviated); libarchive's bsdcpio only when told to (`--insecure`).
   cpio: {
-    extracts: (args) =>
-      has(args, /^-[a-zA-Z]*i/, /^--extract$/) && !has(args, /^-[a-zA-Z]*t/, /^--list$/),
+    extracts: cpioExtracts,
     destination: (args) => valueOf(args, "-D", "--directory"),
+    anywhere: (args) =>
+      !args.some((a) => a !== null && a.length > 6 && "--no-absolute-filenames".startsWith(a)),
   },
+  bsdcpio: {
+    extracts: cpioExtracts,
+    destination: (args) => valueOf(args, "-D", "--directory"),
+    anywhere: (args) => args.includes("--insecure"),
+  },
+  // (`-P` keeps absolute names and `..`.)
   jar: {
     extracts: (args) => /^-?[a-zA-Z]*x/.test(args[0] ?? "") || has(args, /^$/, /^--extract$/),
     destination: (args) => valueOf(args, "-C", "--dir"),
+    anywhere: (args) => /^-?[a-zA-Z]*P/.test(args[0] ?? "") || args.includes("-P"),
   },
   // `unrar x a.rar [files…] [DIR/]`: a last operand that ends with a slash is where.
   unrar: {
@@ -188,12 +214,14 @@ const EXTRACTIONS: Record<string, Extraction> = {
     extracts: (args) => !has(args, /^-[a-zA-Z]*[lt]/, /^--(list|test)$/),
     destination: (args) => valueOf(args, "-d", "--directory"),
   },
-  // `pax -r < a.pax` extracts here; `pax -rw SRC… DIR` copies into its last operand.
+  // `pax -r < a.pax` extracts here, keeping absolute names; `pax -rw SRC… DIR` copies into its
+  // last operand.
   pax: {
     extracts: (args) => has(args, /^-[a-zA-Z]*r/, /^$/),
     destination: (
       args,
     ) => (has(args, /^-[a-zA-Z]*w/, /^$/) ? operands(args, 0).at(-1) ?? null : null),
+    anywhere: (args) => !has(args, /^-[a-zA-Z]*w/, /^$/),
   },
   // `dpkg -x a.deb DIR` (`--extract`).
   dpkg: {
@@ -201,6 +229,11 @@ const EXTRACTIONS: Record<string, Extraction> = {
     destination: (args) => operands(args, 1)[0] ?? null,
   },
 };
+
+/** Whether cpio extracts (`-i`, not listing with `-t`). */
+function cpioExtracts(args: (string | null)[]): boolean {
+  return has(args, /^-[a-zA-Z]*i/, /^--extract$/) && !has(args, /^-[a-zA-Z]*t/, /^--list$/);
+}
 
 /** 7z's other names: the same program (p7zip's `7za`, `7zr`; 7-Zip's `7zz`). */
 const SEVEN_ZIP = ["7za", "7zr", "7zz"];
@@ -216,8 +249,9 @@ export function extractsHere(
   return (argv) => {
     const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
     if (!e.extracts(args)) return [];
-    const dest = e.destination(args) ?? ".";
     const source = `(what ${name} extracts)`;
+    if (e.anywhere?.(args)) return [{ path: null, source }];
+    const dest = e.destination(args) ?? ".";
     const members = e.members?.(args) ?? [];
     if (members.length && !members.some((m) => /[*?[]/.test(m))) {
       return members.map((m) => ({ path: dest === "." ? m : `${dest}/${m}`, source }));

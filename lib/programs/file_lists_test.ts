@@ -14,7 +14,9 @@ Deno.test("file lists: the files a list names are not known before they run", as
     // Archives of named files, listings and extractions name what they touch.
     ["tar -czf /tmp/x.tgz src", "deny", "allow"],
     ["tar -tvf x.tar", "allow", "allow"],
-    ["cpio -idmv < x.cpio", "deny", "allow"],
+    ["cpio -idmv --no-absolute-filenames < x.cpio", "deny", "allow"],
+    // (GNU cpio keeps a member's absolute name: what it extracts may land anywhere.)
+    ["cpio -idmv < x.cpio", "deny", "ask"],
   ]);
 });
 

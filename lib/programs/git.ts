@@ -18,12 +18,12 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
-import type { How, Listing, Program, ReadOnlyCheck, Runner } from "./spec.ts";
+import type { How, Listing, NamedFile, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles } from "./git_blobs.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
-import { inlinePatchFiles } from "./diffs.ts";
+import { gitPatchFiles, type ReadFile } from "./diffs.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -503,13 +503,14 @@ function untrackedRemoved(argv: Word[]): { path: string | null; source: string }
   return [{ path: ".", source: `git ${sub}` }];
 }
 
-/** What `git apply` and `git am` change: the files an inline patch names (-p1 unless given). */
-function gitPatched(argv: Word[], stage?: Stage): { path: string | null; source: string }[] {
+/** What `git apply` and `git am` change: the files their patches name (diffs.ts). */
+function gitPatched(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
   const at = gitSubcommand(argv);
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
-  return sub === "apply" || sub === "am" ? applied(argv, stage) : [];
+  if (sub !== "apply" && sub !== "am") return [];
+  const args = argv.slice(at + 1).map((w) => (w.kind === "static" ? w.value : null));
+  return gitPatchFiles(args, stage, read);
 }
-const applied = inlinePatchFiles(1);
 
 /**
  * `git credential fill` and `git credential-store get` print the credentials git keeps (the
@@ -704,11 +705,11 @@ export const GIT: Program = {
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
-  namedFiles: (argv, stage) => {
+  namedFiles: (argv, stage, read) => {
     const at = gitSubcommand(argv);
     const named = [...gitObjectFiles(argv, at, stage), ...checkoutIndexFiles(argv, at, stage)];
     const removed = untrackedRemoved(argv);
-    const patched = gitPatched(argv, stage);
+    const patched = gitPatched(argv, stage, read);
     const kept = keptCredentials(argv);
     const magic = argv.some((w) => w.value.startsWith(":")) ? magicFiles(argv, at) : [];
     return removed.length || patched.length || kept.length || magic.length

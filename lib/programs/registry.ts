@@ -21,6 +21,7 @@ import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
+import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
 import { FD_PROGRAM } from "./fd.ts";
@@ -77,6 +78,7 @@ export function allPrograms(): readonly Program[] {
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
     ...EXTRACTOR_PROGRAMS,
+    ...DECODER_PROGRAMS,
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,

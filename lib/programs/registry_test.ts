@@ -219,6 +219,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b", namedFiles: "cp -b x y" },
   mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
   patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
+  uudecode: { namedFiles: "uudecode <<< $'begin 644 x\\nend'" },
   ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },

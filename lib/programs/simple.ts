@@ -11,7 +11,7 @@
 import type { Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
 import type { Program } from "./spec.ts";
-import { inlinePatchFiles } from "./diffs.ts";
+import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
 import { copyBackups } from "./backups.ts";
@@ -102,9 +102,10 @@ const TABLE: Record<string, Facts> = {
   cpio: {
     ...CHANGES_TREES,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
-  },  bsdcpio: {
+  },
+  bsdcpio: {
     ...CHANGES_TREES,
-    namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
+    namedFiles: (argv) => [...cpioList(argv), ...extractsHere("bsdcpio")(argv)],
   },
   bsdtar: { namedFiles: extractsHere("bsdtar") },
   "7z": { namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)] },
@@ -113,9 +114,10 @@ const TABLE: Record<string, Facts> = {
   "dpkg-deb": CHANGES_TREES, ar: CHANGES_TREES,
   // (Without -p, patch takes the base name of what a diff names.)
   patch: {
+    options: PATCH_OPTIONS,
     replacesTrees: true,
     chdir: { options: ["-d", "--directory"] },
-    namedFiles: inlinePatchFiles(null),
+    namedFiles: patchFiles,
   },
   // Clients and builders that write below a local directory by names of their own (the one it
   // copies into, the output directory: destinations.ts).

@@ -194,10 +194,13 @@ export interface Program {
   text?: (argv: Word[]) => Iterable<number>;
   /**
    * Files its arguments name inside a word (`git show HEAD:.env`, yq's `load("f")`), or its input
-   * names (the files an inline patch changes), as paths below the cwd; `path: null` for a file it
-   * opens that cannot be known (`load(.x)`).
+   * names (the files a patch changes), as paths below the cwd; `path: null` for a file it
+   * opens that cannot be known (`load(.x)`). `read` gives the text of a file it reads (a path as
+   * the command names it, from the stage's cwd) as it will be when the command runs, or null when
+   * that cannot be known (another stage of the command may write there, several cwds, a large or
+   * special file).
    */
-  namedFiles?: (argv: Word[], stage?: Stage) => NamedFile[];
+  namedFiles?: (argv: Word[], stage?: Stage, read?: (path: string) => string | null) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
