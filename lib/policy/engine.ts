@@ -50,6 +50,7 @@ import {
   type GlobScope,
   innerTextWords,
   PROCESS_NOTE,
+  stageFileText,
   stageTargets,
   type Target,
   toolCommands,
@@ -667,10 +668,15 @@ function decideBash(
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;
+  // A file a program reads for the commands it holds (`psql -f schema.sql`): as it is, where no
+  // stage of the command may write it.
+  let scope: GlobScope | undefined;
+  const read = (s: Stage, path: string) =>
+    stageFileText(s, path, ctx, scope ??= globScope(command, analysis.stages, ctx, readsOnly));
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { analyze, depth: 0 });
+      const inner = innerStages(s, { analyze, depth: 0, read });
       all.push(s, ...inner);
       if (inner.length) innerTextWords(inner, text ??= new Set());
     }

@@ -625,7 +625,7 @@ const READ_LIMIT = 1 << 20;
  * where that cannot be known (several cwds or an unknown one, another stage of the command may
  * write where it lies, no glob scope to ask, too large).
  */
-function stageFileText(
+export function stageFileText(
   stage: Stage,
   path: string,
   ctx: Context,

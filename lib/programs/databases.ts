@@ -4,8 +4,10 @@
  * operands, `-cmd` values or here-document; psql's meta-commands (`\! cmd`, `\o |cmd`, `\g |cmd`,
  * `\copy … from program 'cmd'`) and `COPY … PROGRAM 'cmd'` in `-c` text, `-o |cmd`; mysql's and
  * mariadb's client commands (`system cmd`, `\! cmd`, `pager cmd`) in `-e` text and `--pager`.
- * Files of commands (`sqlite3 -init f`, `.read f`, `psql -f f`, `\i f`, `mysql < f`, `source f`)
- * and native extensions (`.load`) are unknown stages; queries run nothing.
+ * Files of commands given on the command line (`sqlite3 -init f`, `psql -f f`, `mysql < f`) are
+ * read as they will be when the command runs; those their commands name (`.read f`, `\i f`,
+ * `source f`), ones not read and native extensions (`.load`) are unknown stages; queries run
+ * nothing.
  *
  * @module
  */
@@ -20,9 +22,26 @@ function input(stage: Stage, run: Runner, origin: string, lines: (text: string) 
   const body = stdin.from === "document" ? stdin.redirect.body : undefined;
   if (body?.kind === "static") lines(body.value);
   else {
-    const file = stdin.from === "file" ? stdin.redirect.target?.text : undefined;
-    run.stage([unknownWord(`(commands of ${file ?? "stdin"})`)], origin);
+    const file = stdin.from === "file" ? stdin.redirect.target : undefined;
+    if (file) fileCommands(file, run, origin, lines);
+    else run.stage([unknownWord("(commands of stdin)")], origin);
   }
+}
+
+/**
+ * The commands a file holds (`psql -f schema.sql`, `sqlite3 db < schema.sql`): read as the file
+ * will be when the command runs; unknown where that cannot be known (a word not known, a file
+ * another stage writes, one not read).
+ */
+function fileCommands(
+  file: Word,
+  run: Runner,
+  origin: string,
+  lines: (text: string) => void,
+): void {
+  const text = file.kind === "static" ? run.read(file.value) : null;
+  if (text !== null) lines(text);
+  else run.stage([unknownWord(`(the commands of ${file.text})`)], origin);
 }
 
 /**
@@ -130,7 +149,7 @@ function sqliteRuns(stage: Stage, run: Runner): void {
     } else if (/^--?init$/.test(v)) {
       const f = args[++i];
       if (f && f.value !== "/dev/null") {
-        run.stage([unknownWord(`(the commands of ${f.text})`)], origin);
+        fileCommands(f, run, origin, (t) => sqliteText(t, run, origin));
       }
     } else if (/^--?A/.test(v)) break; // `-A ARGS`: an archive command, the rest its arguments
     else if (SQLITE_TWO.test(v)) i += 2;
@@ -222,7 +241,7 @@ function psqlRuns(stage: Stage, run: Runner): void {
       given = true;
       if (value.value === "-") input(stage, run, origin, (t) => psqlText(t, run, origin));
       else if (value.value !== "/dev/null") {
-        run.stage([unknownWord(`(the commands of ${value.text})`)], origin);
+        fileCommands(value, run, origin, (t) => psqlText(t, run, origin));
       }
     } else if ((opt === "-o" || opt === "--output") && value.value.startsWith("|")) {
       run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, origin);

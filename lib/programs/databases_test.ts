@@ -1,5 +1,6 @@
-import { checkTable } from "../testing_adversarial.ts";
+import { checkTable, denyList } from "../testing_adversarial.ts";
 import { checkRealRunners, quoted } from "../testing_runners.ts";
+import { checkActions, ctxIn } from "../testing.ts";
 
 Deno.test("database shells: sqlite3 dot-commands, psql meta-commands, mysql client commands", async () => {
   await checkTable([
@@ -102,5 +103,42 @@ Deno.test("database shells: the files their commands open are judged where they 
     ],
     ["psql -c '\\copy t to out.csv csv' && psql -c '\\dt'", "deny", "allow"],
     ["ed -s notes.txt <<< $',s/a/b/g\\nwq'", "deny", "allow"],
+  ]);
+});
+
+Deno.test("database shells: a file of commands on the command line is read as it is", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, {
+    files: [`${P}/app.db`],
+    contents: {
+      [`${P}/schema.sql`]: "create table t (id integer primary key);\ninsert into t values (1);\n",
+      [`${P}/evil.sql`]: "select 1;\n.shell rm -rf src\n",
+      [`${P}/evil.psql`]: "select 1;\n\\! rm -rf src\n",
+      [`${P}/evil.mysql`]: "select 1;\nsystem rm -rf src;\n",
+      [`${P}/nested.sql`]: ".read other.sql\n",
+    },
+  });
+  await checkActions(denyList, ctx, [
+    // Its commands are judged as if given inline: queries run nothing.
+    ["sqlite3 app.db < schema.sql", "allow"],
+    ["sqlite3 -init schema.sql app.db .tables", "allow"],
+    ["psql -d app -f schema.sql", "allow"],
+    ["psql -d app --file=schema.sql", "allow"],
+    ["psql -d app < schema.sql", "allow"],
+    ["mysql app < schema.sql", "allow"],
+    ["cd /tmp && sqlite3 x.db < /home/user/project/schema.sql", "allow"],
+    // A command a file holds runs.
+    ["sqlite3 app.db < evil.sql", "deny"],
+    ["sqlite3 -init evil.sql app.db", "deny"],
+    ["psql -f evil.psql", "deny"],
+    ["psql < evil.psql", "deny"],
+    ["mysql app < evil.mysql", "deny"],
+    // Not known as it will be: another stage writes it, a file it names, one not read.
+    ["cp evil.sql schema.sql && sqlite3 app.db < schema.sql", "deny"],
+    ["sqlite3 app.db < schema.sql; cp evil.sql schema.sql", "deny"],
+    ["sqlite3 app.db < nested.sql", "deny"],
+    ["sqlite3 app.db < missing.sql", "deny"],
+    ["sqlite3 app.db < $F", "deny"],
+    ["cat schema.sql | sqlite3 app.db", "deny"],
   ]);
 });

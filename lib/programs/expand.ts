@@ -38,6 +38,11 @@ export interface ExpandOptions {
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
   /** How many wrappers deep this stage is (past 8, it is not looked into). */
   depth: number;
+  /**
+   * The text of a file a stage reads (a path as its command names it), as it will be when the
+   * command runs; null when that cannot be known. Absent: never read.
+   */
+  read?: (stage: Stage, path: string) => string | null;
 }
 
 const chdirGrammars = new WeakMap<ChdirSpec, OptionGrammar>();
@@ -112,6 +117,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),
     listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
+    read: (path) => opts.read?.(stage, path) ?? null,
     environment: (words) => environment(run, words),
   };
   return run;

@@ -52,6 +52,11 @@ export interface Runner {
    * no pipe from one.
    */
   listed(): Word[] | null;
+  /**
+   * The text of a file the stage reads for what it holds (`psql -f schema.sql`, a path as the
+   * command names it), as it will be when the command runs; null when that cannot be known.
+   */
+  read(path: string): string | null;
 }
 
 /** Options of a program that make it work in another directory. */
