@@ -13,6 +13,7 @@ import { realFs } from "./policy/fs_facts.ts";
 import { gateFileEntries } from "./gate_files.ts";
 import { RESTRICTIVENESS } from "./policy/action.ts";
 import type { Action, Config, Context } from "./types.ts";
+import { bash, configFrom, ctxIn } from "./testing.ts";
 
 const ALLOW_ALL = `{
   // Everything is allowed: only the built-in protection can ask.
@@ -421,4 +422,53 @@ Deno.test("gate files: the entries name the agent dir, projects at any depth and
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+Deno.test("gate files: a change limited to names asks only where those may be the gate's", async () => {
+  const config = configFrom(
+    { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
+    { agentDir: "/home/user/.pi/agent", home: "/home/user" },
+  );
+  const P = "/home/user/project";
+  // A project whose .pi/ holds settings only, and one with extensions too (any name may be there).
+  const settingsOnly = ctxIn(P, { files: [`${P}/src/a.ts`, `${P}/.pi/settings.json`] });
+  const withExtensions = ctxIn(P, {
+    files: [`${P}/src/a.ts`, `${P}/.pi/settings.json`, `${P}/.pi/extensions/x.ts`],
+  });
+  const rows: [string, Action, Action][] = [
+    // [command, in the first project, in the second]
+    ["git rm '*.orig'", "allow", "ask"],
+    ["git rm -r --ignore-unmatch '*.orig' src", "allow", "ask"],
+    ["git clean -xdf '*.pyc'", "allow", "ask"],
+    ["git checkout -- '*.ts'", "allow", "ask"],
+    ["find . -name '*.pyc' -delete", "allow", "ask"],
+    ["find -name '*.orig' -delete", "allow", "ask"],
+    ["find .pi -name '*.orig' -delete", "allow", "ask"],
+    ["find src . -type f -name '*.orig' -delete", "allow", "ask"],
+    // A name the gate's files may have, in any case.
+    ["git rm '*settings.json'", "ask", "ask"],
+    ["git checkout -- '*.json'", "ask", "ask"],
+    ["find . -name 'settings.*' -delete", "ask", "ask"],
+    ["find . -iname 'SETTINGS.JSON' -delete", "ask", "ask"],
+    ["find .pi -name '*' -delete", "ask", "ask"],
+    // Not limited to those names: a whole tree beside them, tests joined otherwise than by "and",
+    // exclusions only, a name not known.
+    ["git rm -r '*.orig' .pi", "ask", "ask"],
+    ["git clean -fdx", "ask", "ask"],
+    ["find . -name '*.orig' -o -delete", "ask", "ask"],
+    ["find . ! -name '*.orig' -delete", "ask", "ask"],
+    ["find . \\( -name '*.orig' \\) -o -delete", "ask", "ask"],
+    ["find . -name '*.orig' , -delete", "ask", "ask"],
+    ["git rm -r ':!src'", "ask", "ask"],
+    ['git rm "$X"', "ask", "ask"],
+    ['find . -name "$X" -delete', "ask", "ask"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, a, b] of rows) {
+    const x = (await bash(config, settingsOnly, command)).action;
+    const y = (await bash(config, withExtensions, command)).action;
+    if (x !== a) wrong.push(`settings only: ${command} got ${x}, want ${a}`);
+    if (y !== b) wrong.push(`with extensions: ${command} got ${y}, want ${b}`);
+  }
+  assert.deepEqual(wrong, []);
 });

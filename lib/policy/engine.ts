@@ -154,6 +154,8 @@ interface StageShared {
   followsLinks: boolean;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
+  /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
+  namesLimitTrees: boolean;
   /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
   judged: [string | null, RuleResult & { approval?: Rule }][];
   /**
@@ -166,6 +168,7 @@ interface StageShared {
 }
 
 const NO_LINKS: MadeLink[] = [];
+
 const NO_NAMES: string[] = [];
 
 function stageShared(
@@ -184,6 +187,7 @@ function stageShared(
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
+    namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],
     writes,
     // (Whether the stage writes is asked only where a built-in protection would apply.)
@@ -439,11 +443,21 @@ function protect(
       // protected path lies below is a question of names: whether the stage writes (the preset
       // run over it) and whether the operand is a directory (the filesystem) are asked only
       // when one does.
-      let under = protectionBelow(config, p, ctx.home, null, below);
+      // (Changed only where names match, `git rm '*.orig'`: only what those may be.)
+      const limited = shared.treeNames.length > 0 &&
+        (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
+      const names = limited
+        ? {
+          ...below,
+          names: shared.treeNames,
+          isDirectory: (q: string) => ctx.fs.isDirectory?.(q) ?? true,
+        }
+        : below;
+      let under = protectionBelow(config, p, ctx.home, null, names);
       // A read limited to some names reaches the name globs those may be (`--include=.env`).
       for (const name of shared.treeNames) {
         const named = protectionBelow(config, p, ctx.home, lastComponent(name), {
-          ...below,
+          ...names,
           dots: true,
         });
         if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {

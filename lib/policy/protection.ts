@@ -392,6 +392,15 @@ export interface BelowOptions {
    * @default false
    */
   dots?: boolean;
+  /**
+   * The access reaches only files whose names these globs match, at any depth (a git pathspec
+   * glob: `git rm '*.orig'`): a built-in entry of any depth counts only where one may match its
+   * name, or it is a directory that exists below `dir` (any name may be inside).
+   * @default undefined (any name)
+   */
+  names?: readonly string[];
+  /** Whether a path is a directory (with `names`). @default undefined (never known to be one) */
+  isDirectory?: (path: string) => boolean;
 }
 
 /**
@@ -433,6 +442,7 @@ export function protectionBelow(
       if (word === null || !namesMayMeet(p, word, opts.dots === true)) continue;
     } else if (c.kind === ANY_DEPTH) {
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
+      if (opts.names && !namesReach(p.glob, dir, opts.names, opts.isDirectory)) continue;
     }
     const e = p.entry;
     if (e.writes && !writes()) continue;
@@ -488,6 +498,33 @@ function findBelow(config: Config, dir: string, home: string): Below {
     inside: answer(config, `${dir}/\u0001`, home),
     candidates,
   };
+}
+
+/**
+ * Whether an access limited to names (`names`: their last components, in any case) may reach a
+ * relative built-in glob's path below `dir`: a name may be its own (`settings.json`), or it is a
+ * directory there, which may hold any name.
+ */
+function namesReach(
+  glob: string,
+  dir: string,
+  names: readonly string[],
+  isDirectory: ((path: string) => boolean) | undefined,
+): boolean {
+  // (In any case: `find -iname`, a filesystem that folds case.)
+  const last = glob.slice(glob.lastIndexOf("/") + 1).toLowerCase();
+  const meets = (n: string) =>
+    bashGlobMatches(n.slice(n.lastIndexOf("/") + 1).toLowerCase(), last, true);
+  if (names.some(meets)) return true;
+  if (isDirectory === undefined) return true;
+  // (Where dir is one of its leading directories, `…/.pi`, it lies right below dir.)
+  const parts = glob.split("/");
+  for (let n = parts.length - 1; n > 0; n--) {
+    if (dir.endsWith("/" + parts.slice(0, n).join("/"))) {
+      return isDirectory(`${dir}/${parts.slice(n).join("/")}`);
+    }
+  }
+  return isDirectory(`${dir === "/" ? "" : dir}/${glob}`);
 }
 
 /** Whether a relative built-in glob (`.pi/extensions`, no wildcards) may lie below `dir`. */

@@ -202,6 +202,24 @@ function findReplaces(argv: Word[]): boolean {
   return false;
 }
 
+/** Operators that join find's tests otherwise than with "and". */
+const NOT_AND = new Set(["-o", "-or", "-not", "!", ",", "(", ")"]);
+
+/**
+ * What `-delete` removes is limited to the names `-name`/`-iname` match (`find . -name .env
+ * -delete`): the protected names those may be count, and only those. Where its tests are joined
+ * otherwise than with "and" (`-name x -o -delete`), any name.
+ */
+function deletedNames(argv: Word[]): string[] {
+  if (!argv.some((w) => w.value === "-delete")) return [];
+  if (argv.some((w) => NOT_AND.has(w.value))) return ["*"];
+  return argv.flatMap((w, i) =>
+    /^-i?name$/.test(w.value) && argv[i + 1]
+      ? [argv[i + 1].kind === "static" ? argv[i + 1].value : "*"]
+      : []
+  );
+}
+
 /** find. */
 export const FIND_PROGRAMS: Program[] = [
   {
@@ -217,16 +235,8 @@ export const FIND_PROGRAMS: Program[] = [
     },
     metadataOnly: true,
     replacesTrees: findReplaces,
-    // What `-delete` removes is limited to the names `-name`/`-iname` match (`find . -name .env
-    // -delete`): the protected names those may be count.
-    treeNames: (argv) =>
-      argv.some((w) => w.value === "-delete")
-        ? argv.flatMap((w, i) =>
-          /^-i?name$/.test(w.value) && argv[i + 1]
-            ? [argv[i + 1].kind === "static" ? argv[i + 1].value : "*"]
-            : []
-        )
-        : [],
+    treeNames: deletedNames,
+    namesLimitTrees: true,
     followsLinks: findFollows,
     lists: findListing,
   },

@@ -112,6 +112,7 @@ function uniform(p: Program): Program {
     followsLinks: p.followsLinks,
     lists: p.lists,
     treeNames: p.treeNames,
+    namesLimitTrees: p.namesLimitTrees,
     metadataOnly: p.metadataOnly,
     replacesTrees: p.replacesTrees,
     noFileOperands: p.noFileOperands,

@@ -230,6 +230,12 @@ export interface Program {
    * it does not for a read of everything (`grep -r KEY --include=.env .` asks).
    */
   treeNames?: (argv: Word[]) => string[];
+  /**
+   * Its `treeNames` limit what it changes below every directory it is given (find's starting
+   * points: `find . -name '*.pyc' -delete`), not only below the cwd, where they are names of
+   * their own (git's pathspec globs, beside pathspecs that are whole trees). @default false
+   */
+  namesLimitTrees?: boolean;
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**
