@@ -47,16 +47,14 @@ import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { carriedLines, counts } from "./carried_lines.ts";
 import {
-  type GlobScope,
   innerTextWords,
   PROCESS_NOTE,
-  stageFileText,
   stageTargets,
   type Target,
   toolCommands,
   toolTargets,
 } from "./targets.ts";
-import { globScope } from "./glob_scope.ts";
+import { type GlobScope, globScope, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { carriesCommand, SETS_LOOKUP } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";

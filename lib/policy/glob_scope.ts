@@ -3,17 +3,62 @@
  * sets, and where its stages may create, remove or rename files. A glob is expanded against the
  * filesystem as it is now; where another stage of the same command may change what it would
  * match (`touch a.pem && cat *.pem`, `ln -s ~/.ssh k; cat k*\/*`), it is judged by its prefix.
+ * The same tells what a file a program reads for what it holds will hold (`patch < fix.diff`,
+ * `psql -f schema.sql`): what is there, and what here-documents the command writes into it.
  *
  * @module
  */
 import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
-import { globOptions } from "../shell/pathname_expansion.ts";
+import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
-import type { GlobScope } from "./targets.ts";
+
+/**
+ * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
+ * whether another stage of it may create, remove or rename files at or below a directory (then
+ * what a glob there matches when its stage runs is not what is there now).
+ */
+export interface GlobScope {
+  options: GlobOptions;
+  /** `dir`: absolute, as written (it may hold a `..`). */
+  disturbed(dir: string, stage: Stage | undefined): boolean;
+  /**
+   * What other stages of the command write into `path` (absolute), when that is all that may
+   * change its directory: the bodies of here-documents `cat` writes there (`cat > f <<'EOF'`),
+   * none when nothing does; null when another stage may change it otherwise.
+   */
+  written(path: string, stage: Stage): string[] | null;
+}
+
+/** The largest file a program's facet reads to know what it names (a diff, 1 MiB). */
+const READ_LIMIT = 1 << 20;
+
+/**
+ * The text of a file a stage reads (`patch < fix.diff`), as it will be when the command runs: what
+ * it holds and what here-documents the command writes into it add (`cat > fix.diff <<'EOF'`);
+ * null where that cannot be known (several cwds or an unknown one, another stage of the command
+ * may write where it lies otherwise, no glob scope to ask, too large).
+ */
+export function stageFileText(
+  stage: Stage,
+  path: string,
+  ctx: Context,
+  globs: GlobScope | undefined,
+): string | null {
+  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+  if (cwd === null || !globs || !ctx.fs.readText) return null;
+  const at = resolve(cwd, path);
+  const written = globs.written(at, stage);
+  if (written === null) return null;
+  const now = ctx.fs.readText(at, READ_LIMIT);
+  if (!written.length) return now;
+  // (What is there now too: the stage may run before the write, or after one that failed.)
+  if (now === null && ctx.fs.exists(at)) return null;
+  return [now ?? "", ...written].join("\n");
+}
 
 /**
  * Where a stage may write: the absolute paths at or below which it creates, removes, renames or
@@ -75,24 +120,58 @@ export function globScope(
   readsOnly: (s: Stage) => boolean,
 ): GlobScope {
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
+  const writing = () =>
+    writers ??= stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
+      .filter((w) => w.areas === null || w.areas.length > 0);
+  // Whether a writer may change what is in one of dirs (lexically, and where it really is:
+  // `conf/..` is the parent of where conf leads).
+  const touches = (w: { areas: string[] | null }, dirs: string[]) =>
+    w.areas === null || w.areas.some((a) => {
+      const real = realPath(a, ctx.fs);
+      return dirs.some((d) =>
+        isWithin(a, d) || isWithin(d, a) || isWithin(real, d) || isWithin(d, real)
+      );
+    });
   return {
     options: globOptions(text, stages, ctx.env),
     disturbed(dir: string, stage: Stage | undefined): boolean {
-      writers ??= stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
-        .filter((w) => w.areas === null || w.areas.length > 0);
-      if (!writers.length) return false;
-      // (Lexically, and where it really is: `conf/..` is the parent of where conf leads.)
+      if (!writing().length) return false;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
-      return writers.some((w) => {
-        if (w.stage === stage) return false;
-        if (w.areas === null) return true;
-        return w.areas.some((a) => {
-          const real = realPath(a, ctx.fs);
-          return dirs.some((d) =>
-            isWithin(a, d) || isWithin(d, a) || isWithin(real, d) || isWithin(d, real)
-          );
-        });
-      });
+      return writers!.some((w) => w.stage !== stage && touches(w, dirs));
+    },
+    written(path: string, stage: Stage): string[] | null {
+      if (!writing().length) return [];
+      const dir = dirname(path);
+      const dirs = [resolve(dir), realPath(dir, ctx.fs)];
+      const texts: string[] = [];
+      for (const w of writers!) {
+        if (w.stage === stage || !touches(w, dirs)) continue;
+        const body = heredocInto(w.stage, path);
+        if (body === null) return null;
+        texts.push(body);
+      }
+      return texts;
     },
   };
+}
+
+/**
+ * The text a stage writes into `path` and nowhere else, when it is `cat` given a here-document
+ * (`cat > fix.diff <<'EOF'`, the way agents write a file): the document's body; null otherwise.
+ */
+function heredocInto(stage: Stage, path: string): string | null {
+  const [name, ...rest] = stage.argv;
+  if (rest.length || name?.kind !== "static" || name.value !== "cat") return null;
+  if (stage.cwds.length !== 1 || stage.cwds[0] === null) return null;
+  const cwd = stage.cwds[0];
+  let body: string | null = null;
+  for (const r of stage.redirects) {
+    if (r.kind === "heredoc" || r.kind === "herestring") {
+      if (body !== null || r.body?.kind !== "static") return null;
+      body = r.body.value;
+    } else if (
+      r.kind !== "write" || r.target?.kind !== "static" || resolve(cwd, r.target.value) !== path
+    ) return null;
+  }
+  return body;
 }

@@ -18,6 +18,7 @@ import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
 import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
+import { type GlobScope, stageFileText } from "./glob_scope.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -416,17 +417,6 @@ function wordTargets(
 }
 
 /**
- * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
- * whether another stage of it may create, remove or rename files at or below a directory (then
- * what a glob there matches when its stage runs is not what is there now).
- */
-export interface GlobScope {
-  options: GlobOptions;
-  /** `dir`: absolute, as written (it may hold a `..`). */
-  disturbed(dir: string, stage: Stage | undefined): boolean;
-}
-
-/**
  * The targets of a glob word in one cwd (into `out`), as bash will expand it (RULINGS "What can
  * be seen"): each match a path; no match the word as written (nothing under nullglob, failglob);
  * by its prefix when it cannot be expanded exactly, when another stage may change what it
@@ -615,27 +605,6 @@ export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
     if (name !== undefined && name.kind === "static" && !name.value.includes("/")) out.add(name);
     for (const i of stringArguments(s.argv)) out.add(s.argv[i]);
   }
-}
-
-/** The largest file a program's facet reads to know what it names (a diff, 1 MiB). */
-const READ_LIMIT = 1 << 20;
-
-/**
- * The text of a file a stage reads (`patch < fix.diff`), as it will be when the command runs: null
- * where that cannot be known (several cwds or an unknown one, another stage of the command may
- * write where it lies, no glob scope to ask, too large).
- */
-export function stageFileText(
-  stage: Stage,
-  path: string,
-  ctx: Context,
-  globs: GlobScope | undefined,
-): string | null {
-  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
-  if (cwd === null || !globs || !ctx.fs.readText) return null;
-  const at = resolve(cwd, path);
-  if (globs.disturbed(dirname(at), stage)) return null;
-  return ctx.fs.readText(at, READ_LIMIT);
 }
 
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */

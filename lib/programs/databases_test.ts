@@ -134,6 +134,10 @@ Deno.test("database shells: a file of commands on the command line is read as it
     ["psql < evil.psql", "deny"],
     ["mysql app < evil.mysql", "deny"],
     // Not known as it will be: another stage writes it, a file it names, one not read.
+    ["cat > new.sql <<'EOF'\n.shell rm -rf src\nEOF\nsqlite3 app.db < new.sql", "deny"],
+    ["cat > new.sql <<'EOF'\ncreate table u (id int);\nEOF\nsqlite3 app.db < new.sql", "allow"],
+    ["cat <<'EOF' > schema.sql\nselect 1;\nEOF\npsql -f schema.sql", "allow"],
+    ["cat <<'EOF' > evil.psql\nselect 1;\nEOF\npsql -f evil.psql", "deny"],
     ["cp evil.sql schema.sql && sqlite3 app.db < schema.sql", "deny"],
     ["sqlite3 app.db < schema.sql; cp evil.sql schema.sql", "deny"],
     ["sqlite3 app.db < nested.sql", "deny"],

@@ -118,7 +118,28 @@ const FROM_FILES: [string, Action, Action][] = [
   ["cd .pi && patch -p1 < ../missing.diff", "allow", "ask"],
   ["curl -s http://x/p.diff | git apply", "deny", "ask"],
   ["patch -p1 -B .pi/ < fix.diff", "allow", "ask"],
+  // A diff the command writes with a here-document is read from it (and what is there now).
+  [
+    `cat > new.diff <<'EOF'\n${diffOf(".pi/settings.json")}EOF\npatch -p1 < new.diff`,
+    "allow",
+    "ask",
+  ],
+  [`cat <<'EOF' > fix.diff\n${diffOf("src/main.ts")}EOF\npatch -p1 < fix.diff`, "allow", "allow"],
+  [`cat <<'EOF' > evil.diff\n${diffOf("src/main.ts")}EOF\npatch -p1 < evil.diff`, "allow", "ask"],
+  [`cat > /tmp/x.diff <<'EOF'\n${diffOf(".env")}EOF\ngit apply /tmp/x.diff`, "deny", "allow"],
+  [
+    `cat > new.diff <<'EOF'\n${diffOf("src/main.ts")}EOF\necho >> new.diff; patch < new.diff`,
+    "allow",
+    "ask",
+  ],
+  [`cat > new.diff <<EOF\n$(cat evil.diff)\nEOF\npatch -p1 < new.diff`, "allow", "ask"],
   // Everyday patches of the project's sources stay allowed.
+  [`cat > new.diff <<'EOF'\n${diffOf("src/main.ts")}EOF\npatch -p1 < new.diff`, "allow", "allow"],
+  [
+    `cat > /tmp/x.diff <<'EOF'\n${diffOf("src/main.ts")}EOF\ngit apply /tmp/x.diff`,
+    "allow",
+    "allow",
+  ],
   ["patch -p1 < fix.diff", "allow", "allow"],
   ["patch -p1 -i fix.diff", "allow", "allow"],
   ["patch src/main.ts fix.diff", "allow", "allow"],

@@ -48,6 +48,10 @@ export function analyzeBash(
   if (command.length > MAX_COMMAND_LENGTH) {
     return { stages: [], error: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   }
+  // A carriage return is a word character to bash, a blank to the parser: `x\r#` is one word to
+  // bash, and the parser's comment would hide the rest of the line (`echo x\r#; rm -rf src`).
+  // The `#` after one is escaped, as bash reads it: never the start of a comment.
+  if (command.includes("\r#")) command = command.replaceAll("\r#", "\r\\#");
   try {
     return parser ? analyzeTree(command, env, parser) : analyzeFallback(command, env);
   } catch (e) {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { analyzeBash, MAX_COMMAND_LENGTH } from "./analyze.ts";
 import { commandString } from "./model.ts";
 import { analyze, C, ENV, NL } from "./analyze_testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
 
 Deno.test("syntax errors and oversized input give an error", () => {
   for (
@@ -73,4 +74,22 @@ Deno.test("an assignment alone is an environment stage when the caller's predica
   assert.deepEqual(a.environment?.map((s) => s.assignments![0].value), ["PAGER=less -R"]);
   assert.deepEqual(a.stages.map((s) => s.argv[0].value), ["git"]);
   assert.equal(analyze("FOO=1").environment, undefined);
+});
+
+Deno.test("a carriage return is a word character: a # after one starts no comment", async () => {
+  // (bash runs `rm` in each: `x\r#` is one word, then `;`, `|`, `&` or a redirect.)
+  await checkTable([
+    ["echo x\r#; rm -rf src", "deny", "deny"],
+    ["echo x\r#|rm -rf src", "deny", "deny"],
+    ["echo x\r#&rm -rf src", "deny", "deny"],
+    ["x=1\r#; rm -rf src", "deny", "deny"],
+    ["echo x\r#;cat .env", "deny", "deny"],
+    ["echo\r#;cd keys;cat id_rsa", "deny", "deny"],
+    ["bash -c $'echo x\\r#; rm -rf src'", "deny", "deny"],
+    ["sh <<E\necho x\r#; rm -rf src\nE", "deny", "deny"],
+    ["eval $'echo x\\r#; rm -rf src'", "deny", "deny"],
+    // A # after a blank still starts one.
+    ["echo x\r #; rm -rf src", "allow", "allow"],
+    ["echo x # ; rm -rf src", "allow", "allow"],
+  ]);
 });

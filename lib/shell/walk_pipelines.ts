@@ -51,9 +51,13 @@ export function redirected(ctx: WalkContext, node: LiteNode, at: At): Flow {
     for (const [op, n] of after) flow = ctx.then(flow, op, n, cwds, origin, redirects);
     return flow;
   }
-  if (body.type === "function_definition" || body.type === "test_command") {
+  if (
+    body.type === "function_definition" || body.type === "test_command" ||
+    body.type === "case_statement"
+  ) {
     // No command of its own takes them: a function's redirects open their files at each call
-    // (`f(){ cat; } < .env; f`), a test's as bash runs it (`[[ x ]] > .env`).
+    // (`f(){ cat; } < .env; f`), a test's as bash runs it (`[[ x ]] > .env`), a case's whether
+    // an arm with a command runs or not (`case x in *) ;; esac > .env`).
     commandless(ctx, node, own, cwds, origin, redirects);
   }
   if (!after.length) return ctx.walk(body, cwds, origin, redirects, own);

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { isFileTarget } from "./model.ts";
 import { analyze, commands, NL, stage, stagesOf } from "./analyze_testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
 
 Deno.test("commands after a heredoc start on the same line are stages", () => {
   assert.deepEqual(commands(`cat <<EOF | sh${NL}rm -rf /${NL}EOF`), ["cat", "sh"]);
@@ -90,4 +91,16 @@ Deno.test("a heredoc's operator keeps its file descriptor; one read as an argume
     assert.ok(analyze(cmd).error, cmd);
   }
   assert.equal(analyze("cat a0<<<x").error, null);
+});
+
+Deno.test("a case's redirects open their files whether an arm with a command runs or not", async () => {
+  await checkTable([
+    ["case x in *) ;; esac >.pi/settings.json; echo", "deny", "allow"],
+    ["case x in esac >.env", "deny", "deny"],
+    ["case x in y) ;; esac >.env", "deny", "deny"],
+    ["case x in y) ;; esac 2>.env", "deny", "deny"],
+    ["case x in *) case y in *) ;; esac >.env;; esac", "deny", "deny"],
+    ["case x in *) ;; esac <.env", "deny", "deny"],
+    ['case "$1" in start) echo go;; *) echo no;; esac', "allow", "allow"],
+  ]);
 });
