@@ -34,7 +34,7 @@ import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
 import { globLinks, throughLinks } from "../programs/links.ts";
 import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
-import { DOT_DOT, realPath } from "../shell/paths.ts";
+import { DOT_DOT, procSpelling, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
   protectedPathTest,
@@ -56,7 +56,7 @@ import {
 } from "./targets.ts";
 import { type GlobScope, globScope, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
-import { carriesCommand, SETS_LOOKUP } from "../programs/env.ts";
+import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";
 import { handlersRunLater } from "../programs/shells.ts";
 import { evalShape, innerStages, linksMade, withLines } from "../programs/expand.ts";
@@ -315,6 +315,8 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     for (const p of target.raw ? [target.raw, target.path] : [target.path]) {
       const through = throughLinks(p, shared.links);
       if (through === null) continue;
+      // (Into /proc or /dev: a process's paths, seen from which process is not known here.)
+      if (procSpelling(through, ctx.fs) !== undefined) out.unseen ??= PROCESS_NOTE;
       const real = realPath(through, ctx.fs);
       out.linked ??= real;
       for (const q of [resolve(through), real]) if (!paths.includes(q)) paths.push(q);
@@ -695,9 +697,10 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
-  if ((command.includes("PATH") || command.includes("BASH_")) && SETS_LOOKUP.test(command)) {
-    // PATH or bash's command tables set another way (`read PATH`): a name may run any program.
-    const what = unknownWord("(a program found where the command sets PATH)");
+  if (setsCodeOtherwise(command, all)) {
+    // PATH, bash's command tables or another variable that holds code set another way (`read
+    // PATH`, `printf -v PS4`): a name may run any program, a trace any command.
+    const what = unknownWord("(what a variable the command sets otherwise runs)");
     all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
   }
   handlersRunLater(all, ctx, command);

@@ -9,6 +9,7 @@ import {
   DOT_DOT,
   expandToolPath,
   processPath,
+  procSpelling,
   resolveIn,
   resolveReadPath,
   resolveToolPath,
@@ -351,6 +352,25 @@ function staticTargets(
   // The null device holds nothing and keeps nothing: no place (`pytest -c /dev/null`).
   if (value === "/dev/null") return;
   if (processTargets(value, w, cwds, kind, ctx, out)) return;
+  // /proc or /dev spelled otherwise (`//proc/self/cwd/x`, `../../../proc/…`): judged as them.
+  if (
+    !value.startsWith("/proc/") && !value.startsWith("/dev/") && /(proc|dev)(\/|$)/.test(value)
+  ) {
+    const plain: (string | null)[] = [];
+    for (const c of cwds) {
+      const abs = value.startsWith("/")
+        ? value
+        : value === "~" || value.startsWith("~/")
+        ? ctx.home + value.slice(1)
+        : c === null
+        ? null
+        : c + "/" + value;
+      const spelled = abs === null ? undefined : procSpelling(abs, ctx.fs);
+      if (spelled === undefined || !processTargets(spelled, w, [c], kind, ctx, out)) plain.push(c);
+    }
+    if (!plain.length) return;
+    cwds = plain;
+  }
   if (value.startsWith("/")) {
     out.push(located(kind, value, "exact", w.text));
     return;
@@ -369,8 +389,9 @@ function staticTargets(
         note: "relative to an unknown directory",
       });
     } else if (
-      // (From the cwd of a process: `cd /proc/self && cat cwd/x`.)
-      !(c.startsWith("/proc/") && processTargets(c + "/" + value, w, [c], kind, ctx, out))
+      // (From the cwd of a process: `cd /proc/self && cat cwd/x`, `env -C /dev/fd/3 cat x`.)
+      !((c.startsWith("/proc/") || c.startsWith("/dev/")) &&
+        processTargets(c + "/" + value, w, [c], kind, ctx, out))
     ) out.push(located(kind, c + "/" + value, "exact", w.text));
   }
 }
@@ -710,6 +731,16 @@ export function stageTargets(
     const from = out.length;
     wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out, globs, stage });
     if (r.kind === "write") { for (let i = from; i < out.length; i++) out[i].write = true; }
+    else {
+      // A directory opened on a descriptor (`3<keys`) is reached below through it
+      // (`cd /dev/fd/3`, `grep -r x /dev/fd/3`).
+      for (let i = from; i < out.length; i++) {
+        const t = out[i];
+        if (t.reach === "exact" && t.path !== null && ctx.fs.isDirectory?.(t.path)) {
+          out[i] = { ...t, reach: "below" };
+        }
+      }
+    }
   }
   return dedupe(out);
 }

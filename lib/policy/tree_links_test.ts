@@ -27,6 +27,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["tar chf /tmp/a.tar .", "deny", "deny"],
   ["rsync -aL . /tmp/copy", "deny", "deny"],
   ["ls -RL .", "deny", "deny"],
+  // GNU diff follows the links it meets while recursing (`-N` prints a file missing there).
+  ["diff -rN . /tmp/empty", "deny", "deny"],
+  ["diff -r --new-file . /tmp/empty", "deny", "deny"],
+  ["diff -ru /tmp/copy .", "deny", "deny"],
 ];
 
 Deno.test("tree links: a program that follows the links inside a tree is judged where they lead", async () => {
@@ -36,6 +40,8 @@ Deno.test("tree links: a program that follows the links inside a tree is judged 
 Deno.test("tree links: programs that do not follow the links inside a tree stay allowed", async () => {
   await checkEveryday([
     "grep -r TODO .",
+    "diff -r --no-dereference . /tmp/copy",
+    "diff -u README.md /tmp/README.md",
     "grep -rn TODO src",
     "rg TODO",
     "rg -n TODO src",

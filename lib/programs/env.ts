@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { Stage, Word } from "../shell/model.ts";
 
 /**
  * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
@@ -81,6 +82,113 @@ export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 export const SETS_LOOKUP =
   /\b(?:read|mapfile|readarray|getopts|for|select|printf\s+-v)\b[^;&|\n]*?(?<![$\w{])(?:PATH|BASH_CMDS|BASH_ALIASES)\b|(?:^|[\s;&(\[,])(?:PATH|BASH_CMDS|BASH_ALIASES)\s*(?:\[[^\]]*\])?\s*(?:[-+*/%^|&]|<<|>>)?=(?!=)|(?:^|\s)-n\s+\w+=['"]?(?:PATH|BASH_CMDS|BASH_ALIASES)\b/;
 
+/** Whether a variable holds or names code some program runs (`PS4`, `GIT_EDITOR`, `PATH`). */
+function codeVariable(name: string): boolean {
+  return carriesCommand(`${name}=$(x)`);
+}
+
+/**
+ * The option letters of the builtins that set variables by name that take a value (`read -p
+ * PROMPT`), and the ones whose value is a name (`read -a NAME`, `printf -v NAME`).
+ */
+const NAME_SETTERS = new Map<string, { valued: string; names: string; operands: number }>([
+  ["read", { valued: "dinNptu", names: "a", operands: 0 }],
+  ["mapfile", { valued: "dnOsuCc", names: "", operands: 0 }],
+  ["readarray", { valued: "dnOsuCc", names: "", operands: 0 }],
+  ["printf", { valued: "", names: "v", operands: -1 }],
+  ["getopts", { valued: "", names: "", operands: 1 }],
+  ["unset", { valued: "", names: "", operands: 0 }],
+]);
+/** The builtins that may declare a nameref (`declare -n y=x`). */
+const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"]);
+
+/**
+ * The names a stage sets by name (`read PS4`, `printf -v PS4`, `mapfile PS4`, `unset PATH`, a
+ * nameref's target: `declare -n p=PS4`), into `out`; false when one is not known (`read $x`, `declare
+ * -n y=$x`, a nameref given no target, which its first assignment sets).
+ */
+function namesSet(stage: Stage, out: string[]): boolean {
+  const [name, ...args] = stage.argv;
+  if (name?.kind !== "static") return true;
+  const spec = NAME_SETTERS.get(name.value);
+  if (spec) {
+    let operand = 0;
+    for (let i = 0; i < args.length; i++) {
+      const w = args[i];
+      if (w.kind === "static" && w.value.startsWith("-") && w.value.length > 1) {
+        const letters = w.value.slice(1);
+        for (let k = 0; k < letters.length; k++) {
+          const c = letters[k];
+          if (!spec.valued.includes(c) && !spec.names.includes(c)) continue;
+          const value = k < letters.length - 1 ? literalWord(letters.slice(k + 1)) : args[++i];
+          if (spec.names.includes(c) && value) {
+            if (value.kind !== "static") return false;
+            out.push(value.value);
+          }
+          break;
+        }
+        continue;
+      }
+      // (printf's operands are its format and arguments; getopts's second is the name.)
+      if (spec.operands < 0 || (spec.operands > 0 && operand++ !== spec.operands)) continue;
+      // (Unsetting takes code away, but for PATH: commands are then looked for in the cwd. A
+      // glob names what it matches: `unset a[2]` is no PATH.)
+      if (name.value === "unset" && w.kind === "glob" && !w.prefix.startsWith("P")) continue;
+      if (name.value === "unset" && /^(?!PATH\[)[A-Za-z_]\w*\[/.test(w.prefix)) continue;
+      if (w.kind !== "static") return false;
+      if (name.value !== "unset" || w.value === "PATH") out.push(w.value);
+    }
+    return true;
+  }
+  if (!DECLARERS.has(name.value)) return true;
+  if (!args.some((w) => w.kind === "static" && /^-\w*n/.test(w.value))) return true;
+  for (const w of args) {
+    if (w.kind === "static" && w.value.startsWith("-")) continue;
+    const m = /^[A-Za-z_]\w*=([A-Za-z_]\w*)$/.exec(w.value);
+    if (w.kind !== "static" || !m) return false;
+    out.push(m[1]);
+  }
+  return true;
+}
+
+/** A word for a value read out of another (`-vNAME`). */
+function literalWord(value: string): Word {
+  return { kind: "static", value, prefix: value, text: value };
+}
+
+/**
+ * Whether a command sets a variable that holds or names code (a prompt, an editor, git's
+ * settings, `BASH_ENV`, `PATH`) other than by an assignment word, where the value is not seen:
+ * `read PS4`, `printf -v PS4`, `mapfile PS4`, `for PS4 in …`, `${GIT_EDITOR:=…}`, an element
+ * (`PS4[0]=…`), `unset PATH`, a nameref to one (`declare -n p=PS4`), or a name not known (`printf
+ * -v $x`, `declare -n y=$x`, a nameref given no target).
+ */
+export function setsCodeVariable(command: string, stages: readonly Stage[]): boolean {
+  const names: string[] = [];
+  if (command.includes("${")) {
+    for (const m of command.matchAll(/\$\{([A-Za-z_]\w*)(?:\[[^\]]*\])?:?=/g)) names.push(m[1]);
+  }
+  if (command.includes("]")) {
+    for (const m of command.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)\[[^\]]*\]\+?=/g)) {
+      names.push(m[1]);
+    }
+  }
+  if (command.includes("for") || command.includes("select")) {
+    for (const m of command.matchAll(/\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b/g)) names.push(m[1]);
+  }
+  for (const s of stages) if (!namesSet(s, names)) return true;
+  return names.some(codeVariable);
+}
+
+/**
+ * Whether a command sets PATH, bash's command tables or another variable that holds code other
+ * than by an assignment word whose value is seen (`SETS_LOOKUP`, `setsCodeVariable`).
+ */
+export function setsCodeOtherwise(command: string, stages: readonly Stage[]): boolean {
+  return ((command.includes("PATH") || command.includes("BASH_")) && SETS_LOOKUP.test(command)) ||
+    setsCodeVariable(command, stages);
+}
+
 /** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
 /** less's options from the environment: an initial command there (`+!cmd`) runs at start. */
@@ -123,7 +231,9 @@ export function carriesCommand(assignment: string): boolean {
   if (EXPORTED_FUNCTION.test(assignment) || COMMAND_TABLE_ELEMENT.test(assignment)) return true;
   const m = ASSIGNED.exec(assignment);
   if (m === null) return false;
-  if (PROMPT_ENV.test(m[1])) return SUBSTITUTION.test(assignment);
+  // (A `$` or `` ` `` in a prompt as written may be or make a substitution: `PS4=$x`,
+  // `PS4=\$\(…\)`, `PS4=$'\x24(…)'`.)
+  if (PROMPT_ENV.test(m[1])) return /[$`]/.test(assignment);
   if (LESS_OPTIONS.test(m[1])) return assignment.includes("+");
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
 }

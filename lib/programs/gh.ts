@@ -68,11 +68,42 @@ function codespaceCommand(argv: Word[]): Word[] {
     : [literal("sh")];
 }
 
+/** gh's options whose value is text for GitHub (a title, a body, release notes). */
+const GH_TEXT = new Set([
+  "--title",
+  "--body",
+  "--notes",
+  "--subject",
+  "--description",
+  "--message",
+]);
+const GH_TEXT_SHORT = new Set(["-t", "-b", "-n", "-m", "-d"]);
+
+/**
+ * The argv positions of the text gh sends to GitHub (`gh pr create --title T --body "$(cat <<EOF
+ * …)"`): no file is named there, whatever its value. Not `gh api`, whose fields may read a file
+ * (`-F key=@file`).
+ */
+function ghText(argv: Word[]): number[] {
+  if (argv[1]?.value === "api") return [];
+  const out: number[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    const v = w.kind === "static" ? w.value : w.prefix;
+    if (v === "--") break;
+    const eq = v.indexOf("=");
+    if (v.startsWith("--") && eq > 0 && GH_TEXT.has(v.slice(0, eq))) out.push(i);
+    else if (w.kind === "static" && (GH_TEXT.has(v) || GH_TEXT_SHORT.has(v))) out.push(++i);
+  }
+  return out.filter((i) => i < argv.length);
+}
+
 /** gh. */
 export const GH_PROGRAMS: Program[] = [
   {
     names: ["gh"],
     optionCommands: ghRuns,
+    text: ghText,
     runsElsewhere: codespaceCommand,
     // ("gh pr *" stays a narrow approval; "gh codespace *" would run anything there.)
     tooBroad: (sub) => sub === "codespace" || sub === "cs",

@@ -1,4 +1,4 @@
-import { checkTable } from "../testing_adversarial.ts";
+import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
 
 Deno.test("gh: aliases, settings and extensions that run commands later", async () => {
   await checkTable([
@@ -12,5 +12,25 @@ Deno.test("gh: aliases, settings and extensions that run commands later", async 
     ["gh alias set co 'pr checkout'", "deny", "allow"],
     ["gh config set git_protocol ssh", "deny", "allow"],
     ["gh pr list", "deny", "allow"],
+  ]);
+});
+
+Deno.test("gh, git: a title, body, notes or message is text, whatever its value", async () => {
+  const doc = (text: string) => `"$(cat <<'EOF'\n${text}\nEOF\n)"`;
+  await checkEveryday([
+    `gh pr create --title "Fix bug" --body ${doc("## Summary\n- fix")}`,
+    `gh pr create -t "Fix" -b ${doc("body")}`,
+    `gh pr edit 12 --body ${doc("body")}`,
+    `gh issue comment 5 --body ${doc("hi")}`,
+    `gh release create v1.0.0 --notes ${doc("notes")}`,
+    `gh pr create --title "$(git log -1 --format=%s)" --body x`,
+    `git tag -a v1.0.0 -m ${doc("Release")}`,
+    `git merge --no-ff -m ${doc("merge")} feature`,
+    `git stash push -m "$(date +%s)"`,
+  ], denyList);
+  // What a substitution in the text runs is still judged, and `gh api -F key=@file` reads it.
+  await checkTable([
+    [`gh pr create -t x -b "$(cat .env)"`, "deny", "deny"],
+    ["gh api repos/o/r/issues -F body=@.env", "deny", "deny"],
   ]);
 });

@@ -439,9 +439,12 @@ const GIT_TEXT_VALUED = new Set([
  * git's text arguments: the message of `git commit -m`/`--message`, `git grep`'s pattern and text
  * options, and the search and format options of the history commands (`git log --grep=/api`).
  */
+/** git's subcommands whose `-m`/`--message` is a message (`git tag -a v1 -m "$(cat <<EOF …)"`). */
+const GIT_MESSAGES = new Set(["commit", "tag", "merge", "stash", "notes", "commit-tree"]);
+
 function gitText(argv: Word[]): number[] {
   const out: number[] = [];
-  if (argv[1]?.kind === "static" && argv[1].value === "commit") {
+  if (argv[1]?.kind === "static" && GIT_MESSAGES.has(argv[1].value)) {
     for (let i = 2; i < argv.length; i++) {
       const w = argv[i];
       if (w.kind === "static" && (w.value === "-m" || w.value === "--message")) out.push(i + 1);

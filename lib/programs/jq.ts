@@ -96,19 +96,25 @@ const YQ_VALUED = new Set([
   "--split-exp",
 ]);
 
-/** yq's expression: its first operand (after `eval`/`e`/`eval-all`/`ea`). */
+/**
+ * yq's expression: its first operand (after `eval`/`e`/`eval-all`/`ea`). mikefarah's yq reads a
+ * sole operand that names an existing file as its input (`yq .env` prints `.env`): one that may
+ * be a path is no text then, and is judged as the file it may be.
+ */
 function yqExpression(argv: Word[]): number[] {
   let command = false;
+  let at = -1;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") return [];
+    if (w.kind !== "static") return at < 0 ? [] : [at];
     const v = w.value;
     if (YQ_VALUED.has(v)) i++;
     else if (v.startsWith("-") && v !== "-") continue;
-    else if (!command && /^(eval|e|eval-all|ea)$/.test(v)) command = true;
-    else return [i];
+    else if (!command && at < 0 && /^(eval|e|eval-all|ea)$/.test(v)) command = true;
+    else if (at < 0) at = i;
+    else return [at];
   }
-  return [];
+  return at < 0 || /^[\w@%+=:,./~-]+$/.test(argv[at].value) ? [] : [at];
 }
 
 /** jq and yq. */

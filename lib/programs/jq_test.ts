@@ -17,6 +17,13 @@ const HOSTILE: [string, Action, Action][] = [
   // `-s EXPR` writes each document to a file the expression names.
   [`yq -s '".env"' notes.txt`, "deny", "ask"],
   [`yq --split-exp '".pi/settings.json"' notes.txt`, "deny", "ask"],
+  // A sole operand naming a file is yq's input, not its expression (mikefarah's yq).
+  ["yq .env", "deny", "deny"],
+  ["yq innocent.txt", "deny", "deny"],
+  ["yq -p props .env", "deny", "deny"],
+  ["yq -oj keys/id_rsa", "deny", "deny"],
+  ["yq e .env", "deny", "deny"],
+  ["yq eval innocent.txt", "deny", "deny"],
 ];
 
 Deno.test("jq and yq: files their expressions open are judged", async () => {
@@ -28,6 +35,9 @@ Deno.test("jq and yq: everyday queries stay allowed", async () => {
     "jq '.dependencies' package.json",
     "jq -r '.name' package.json",
     "yq '.a' README.md",
+    "yq .a.b README.md",
+    "yq -r .name README.md",
+    "cat README.md | yq .spec",
     `yq -n '.a = "load"'`,
   ]);
 });

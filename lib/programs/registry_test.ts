@@ -122,6 +122,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     treeNames: "find . -name .env -delete",
   },
   fd: { runs: "fd -x rm", followsLinks: "fd -L x", lists: "fd -e py . src" },
+  diff: { followsLinks: "diff -rN . /tmp/empty" },
   xargs: { runs: "xargs rm", lists: "find src | xargs grep -l x" }, parallel: { runs: "parallel rm ::: a" },
   awk: {
     runs: "awk 'BEGIN{system(\"rm x\")}'",
@@ -197,7 +198,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   lxc: { runsElsewhere: "lxc exec c -- rm -rf x" }, pi: { runs: "pi -p 'fix it'" },
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   zellij: { runs: "zellij run -- rm x" },
-  gh: { optionCommands: "gh alias set x '!rm x'", runsElsewhere: "gh codespace ssh -- rm -rf x", namedFiles: "gh auth token" },
+  gh: { optionCommands: "gh alias set x '!rm x'", runsElsewhere: "gh codespace ssh -- rm -rf x", namedFiles: "gh auth token", text: "gh pr create --title x --body y" },
   aws: { namedFiles: "aws configure get x" },
   svn: { namedFiles: "svn export https://x/y ." }, tsc: { namedFiles: "tsc --outDir .pi" },
   javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },

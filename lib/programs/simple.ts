@@ -33,6 +33,8 @@ export function recursiveDereference(argv: Word[]): boolean {
 }
 
 const STRINGS: Facts = { noFileOperands: true };
+/** diff's options that take a value (the rest are flags). */
+const DIFF_OPTIONS = { valued: "CUxXIFDS" };
 const cpioList = filesFromList({
   stdin: ["--create", "--pass-through"],
   letters: "op",
@@ -148,6 +150,14 @@ const TABLE: Record<string, Facts> = {
     readOnly: { "": { maxOperands: 1 } },
   },
   xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
+  // GNU diff follows the symlinks it meets in a tree it compares (`-r`; not with
+  // `--no-dereference`), and prints a file's lines with `-N`.
+  diff: {
+    options: DIFF_OPTIONS,
+    followsLinks: (argv) =>
+      hasOption(argv, DIFF_OPTIONS, ["-r", "--recursive"]) &&
+      !hasOption(argv, DIFF_OPTIONS, ["--no-dereference"]),
+  },
   // BSD's base64 writes `-o FILE` (`--output`).
   base64: { options: { valued: "bio" }, readOnly: { "": { short: "o", long: ["--output"] } } },
   // binutils' `@FILE` reads more arguments from FILE: the files they name are not known.

@@ -156,6 +156,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ["--root", "--wd", "--setuid", "--setgid"],
     // deno-fmt-ignore
     longFlags: ["--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time", "--fork", "--map-root-user", "--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"],
+    // (`-w`/`--wd`: the command runs in that directory.)
+    chdir: ["-w", "--wd"],
     shell: true,
   },
   chroot: {
@@ -169,6 +171,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   nsenter: {
     shortWithArg: "tSGwr",
     longWithArg: ["--target", "--setuid", "--setgid", "--wd"],
+    chdir: ["-w", "--wd"],
     shell: true,
   },
   firejail: { shell: true },

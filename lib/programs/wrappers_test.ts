@@ -286,3 +286,13 @@ Deno.test("wrappers: a long option a wrapper does not know may take the next wor
     "make",
   ]);
 });
+
+Deno.test("wrappers: a directory option moves the command (unshare, nsenter --wd)", async () => {
+  await checkTable([
+    ["unshare --wd=src cat ../../.ssh/id_rsa", "deny", "deny"],
+    ["unshare -w src cat ../../.ssh/id_rsa", "deny", "deny"],
+    ["nsenter --wd=src cat ../../.ssh/id_rsa", "deny", "deny"],
+    ["nsenter -w src cat ../../.ssh/id_rsa", "deny", "deny"],
+    ["unshare -r --wd=keys cat id_rsa", "deny", "deny"],
+  ]);
+});

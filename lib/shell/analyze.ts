@@ -48,6 +48,8 @@ export function analyzeBash(
   if (command.length > MAX_COMMAND_LENGTH) {
     return { stages: [], error: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   }
+  const setting = readingChanged(command);
+  if (setting) return { stages: [], error: setting };
   // A carriage return is a word character to bash, a blank to the parser: `x\r#` is one word to
   // bash, and the parser's comment would hide the rest of the line (`echo x\r#; rm -rf src`).
   // The `#` after one is escaped, as bash reads it: never the start of a comment.
@@ -58,6 +60,28 @@ export function analyzeBash(
     if (e instanceof ParserPending) throw e;
     return { stages: [], error: `the command could not be analysed: ${(e as Error).message}` };
   }
+}
+
+/**
+ * A setting in the command that changes how bash reads what follows it, which the analysis does
+ * not follow (it reads bash 5.2's default rules): a compatibility level (`BASH_COMPAT=51`, `shopt
+ * -s compat44`: quotes in an arithmetic subscript are removed and its substitutions run),
+ * `lastpipe` (a pipeline's last command, `cd` too, runs in the shell), or a message catalog for
+ * `$"…"` strings (`TEXTDOMAIN`: `$"ls"` may read `rm`). Null when there is none.
+ */
+function readingChanged(command: string): string | null {
+  if (
+    command.includes("BASH_COMPAT") || (/\bcompat\d/.test(command) && command.includes("shopt"))
+  ) {
+    return "the command sets bash's compatibility level, which changes how bash reads it";
+  }
+  if (command.includes("lastpipe")) {
+    return "the command sets lastpipe: a pipeline's last command runs in the shell itself";
+  }
+  if (command.includes('$"') && command.includes("TEXTDOMAIN")) {
+    return 'the command chooses the message catalog its $"…" strings are translated by';
+  }
+  return null;
 }
 
 function analyzeTree(

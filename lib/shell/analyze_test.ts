@@ -93,3 +93,17 @@ Deno.test("a carriage return is a word character: a # after one starts no commen
     ["echo x # ; rm -rf src", "allow", "allow"],
   ]);
 });
+
+Deno.test("a setting that changes how bash reads the command makes it not analysed", async () => {
+  await checkTable([
+    // Compatibility levels: quotes in an arithmetic subscript are removed, its substitution runs.
+    ["BASH_COMPAT=51; echo $(( a['$(rm -rf src)'] ))", "deny", "deny"],
+    ["export BASH_COMPAT=44; echo $(( a['$(cat .env >&2)'] ))", "deny", "deny"],
+    ["shopt -s compat44; echo $(( a['$(rm -rf src)'] ))", "deny", "deny"],
+    // lastpipe: a pipeline's last cd moves the shell.
+    ["shopt -s lastpipe; : | cd keys; cat id_rsa", "deny", "deny"],
+    // A message catalog the command chooses translates $"…".
+    ['TEXTDOMAINDIR=$PWD/l; TEXTDOMAIN=t; LC_ALL=C.UTF-8\n$"ls" -rf src', "deny", "deny"],
+    ['echo $"hello"', "allow", "allow"],
+  ]);
+});

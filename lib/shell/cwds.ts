@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
-import { cdInto, processPath } from "./paths.ts";
+import { cdInto, processPath, procSpelling } from "./paths.ts";
 import { trapRunsLater } from "./trap.ts";
 
 /** The directories a statement may run in; null means unknown. */
@@ -65,6 +65,26 @@ const OPAQUE = new Set(["eval", "source", ".", "popd"]);
  * What a cd needs to know: the home directory (null: unknown), CDPATH, and whether a relative cd may
  * lead elsewhere than its operand names (`cdUnknown`).
  */
+/** A path that may reach /proc or /dev (one of its names is `proc` or `dev`). */
+const MAY_REACH_PROC = /(^|\/)(proc|dev)(\/|$)/;
+/** A descriptor's own directory entry: `/proc/self/fd/3`, `/dev/fd/3`. */
+const FD_DIR = /^\/(dev\/fd|proc\/[^/]+\/fd)\/\d+\/?$/;
+
+/**
+ * Where `cd` into `to` (absolute, as written) leads from `cwd` when it is a path of the process
+ * however spelled (see `processPath`): `/proc/self/cwd/x` is `x` in `cwd`; `[null]` where it is
+ * not known (another process's, a directory open on a descriptor: `cd /dev/fd/3`); undefined
+ * when `to` is no such path.
+ */
+function procCwd(to: string, cwd: string | null, physical: boolean): Cwds | undefined {
+  if (!MAY_REACH_PROC.test(to)) return undefined;
+  const proc = procSpelling(to);
+  if (proc === undefined) return undefined;
+  const mapped = processPath(proc, cwd);
+  if (mapped === null || (mapped === undefined && FD_DIR.test(proc))) return [null];
+  return cdInto("/", mapped ?? proc, physical);
+}
+
 export interface CdFacts {
   home: string | null;
   env: Pick<BashEnv, "env">;
@@ -107,15 +127,15 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   if (!arg) return name.value === "cd" ? [facts.home] : [null];
   if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
   const dir = arg.value;
-  const into = (base: string | null) => base === null ? [null] : cdInto(base, dir, physical);
+  // `cd /proc/self/cwd/..`: bash's own cwd (see processPath), however /proc is spelled
+  // (`//proc/…`, `../../proc/…`); a directory open on a descriptor (`cd /dev/fd/3`) is not known.
+  // (Each place cd may take it, lexical and as written, with a path of the process mapped.)
+  const from = (base: string, cwd: string | null) =>
+    union(...cdInto(base, dir, physical).map((to) => procCwd(to, cwd, physical) ?? [to]));
+  const into = (base: string | null) => base === null ? [null] : from(base, base);
   if (dir.startsWith("/")) {
-    // `cd /proc/self/cwd/..`: bash's own cwd (see processPath).
-    if (!dir.startsWith("/proc/") && !dir.startsWith("/dev/")) return into("/");
-    return union(...cwds.map((c) => {
-      const mapped = processPath(dir, c);
-      if (mapped === null) return [null];
-      return cdInto("/", mapped ?? dir, physical);
-    }));
+    if (!MAY_REACH_PROC.test(dir)) return cdInto("/", dir, physical);
+    return union(...cwds.map((c) => from("/", c)));
   }
   const plain = union(...cwds.map(into));
   if (/^\.\.?(\/|$)/.test(dir)) return plain;

@@ -133,6 +133,26 @@ export function isWithin(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir + "/");
 }
 
+/** A path that may reach /proc or /dev (one of its names is `proc` or `dev`). */
+const MAY_REACH_PROC = /(^|\/)(proc|dev)(\/|$)/;
+
+/**
+ * An absolute path that reaches /proc or /dev however it is spelled (`//proc/…`,
+ * `/tmp/../proc/…`, `/home/u/../../proc/…`), as `/proc/…` or `/dev/…` for `processPath`;
+ * undefined when it reaches neither. `fs`: to walk a `..` after a symlink as the kernel does
+ * (`keys/../../../proc/…` with `keys -> ~/.ssh`).
+ */
+export function procSpelling(path: string, fs?: FsFacts): string | undefined {
+  if (!MAY_REACH_PROC.test(path)) return undefined;
+  // (What comes after is left as it is: `/proc/self/cwd/..` is the parent of where cwd leads.)
+  for (const m of path.matchAll(/\/(?:proc|dev)(?=\/|$)/g)) {
+    const before = path.slice(0, m.index);
+    if (before === "" || resolve(before) === "/") return path.slice(m.index);
+    if (fs && DOT_DOT.test(before) && realPath(before, fs) === "/") return path.slice(m.index);
+  }
+  return undefined;
+}
+
 /** `/proc/<this>`: the process that opens the path (the command), or bash itself. */
 const OWN_PROCESS = /^(self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})$/;
 /** `/proc/<pid>`: a process named by number or by a value not known (`$pid`). */

@@ -149,3 +149,40 @@ Deno.test("processPath agrees with the kernel on where bash's process paths lead
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("process paths: /proc and /dev however they are spelled, and directories on a descriptor", async () => {
+  await checkTable([
+    // `//proc`, `/x/../proc`, `../../../proc` from the cwd, `~/../..`, a `..` after a symlink.
+    ["cat //proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cat ///proc/self/cwd/keys/id_rsa", "deny", "deny"],
+    ["cat //proc/self/root/home/user/.ssh/id_rsa", "deny", "deny"],
+    ["cat < //proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cat ../../../proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cat ~/../../proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cat /usr/bin/../../proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cat keys/../../../proc/self/cwd/innocent.txt", "deny", "deny"],
+    ["cd /tmp/../proc/self/cwd && cat innocent.txt", "deny", "deny"],
+    ["cd //proc/self/cwd/keys; cat id_rsa", "deny", "deny"],
+    ["cd ../../../proc/self/cwd/keys && cat id_rsa", "deny", "deny"],
+    ["cd /dev/fd/../../proc/self/cwd/keys; cat id_rsa", "deny", "deny"],
+    ["cat //proc/1/cwd/x", "ask", "ask"],
+    ["cat //proc/self/environ", "ask", "ask"],
+    // Through a symlink the command makes into /proc or /dev.
+    ["ln -s /proc/self/cwd c; cat c/innocent.txt", "deny", "ask"],
+    ["ln -s /proc c; cat c/self/cwd/innocent.txt", "deny", "ask"],
+    ["ln -s /dev/fd c; cat c/../cwd/innocent.txt", "deny", "ask"],
+    // A directory opened on a descriptor, then used as one.
+    ["( cd /dev/fd/3 && cat id_rsa ) 3<keys", "deny", "deny"],
+    ["{ cd /dev/fd/3; cat id_rsa; } 3<keys", "deny", "deny"],
+    ["exec 3<keys; cd /proc/self/fd/3 && cat id_rsa", "deny", "deny"],
+    ["exec 3<keys; env -C /dev/fd/3 cat id_rsa", "deny", "deny"],
+    ["exec 3<keys; grep -r . /dev/fd/3", "deny", "deny"],
+    ["cat //dev/fd/3/id_rsa 3<keys", "deny", "deny"],
+    // Everyday: nothing of /proc's, a name that only looks like it.
+    ["cat /proc/cpuinfo", "allow", "allow"],
+    ["cat //proc/self/status", "allow", "allow"],
+    ["cat src/dev/main.ts", "allow", "allow"],
+    ["cd src && cat ../README.md", "allow", "allow"],
+    ["while read l; do echo $l; done < README.md", "allow", "allow"],
+  ]);
+});

@@ -1,0 +1,56 @@
+/**
+ * Variables that hold or name code (prompts, editors, `BASH_ENV`, `PATH`, bash's command
+ * tables), however the command sets them: an assignment word is read for its value; any other
+ * way (`read`, `printf -v`, `${X:=…}`, an element, a nameref, `unset PATH`) is not known.
+ */
+import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
+
+Deno.test("code variables: set any way, what they run counts", async () => {
+  await checkTable([
+    // A prompt traced with `set -x` runs its substitutions.
+    ["x='$(rm -rf src)'; PS4=$x; set -x; :", "deny", "deny"],
+    ["set -- '$(rm -rf src)'; PS4=$1; set -x; :", "deny", "deny"],
+    ["x='$(rm -rf src)'; declare PS4=$x; set -x; :", "deny", "deny"],
+    ["PS4=$'\\x24(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["PS4='$''(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["PS4=\\$\\(rm\\ -rf\\ src\\); set -x; :", "deny", "deny"],
+    ["read PS4 <<<'$(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["IFS= read -r PS4 <<<'$(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["printf -v PS4 %s '$(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["mapfile -t PS4 <<<'$(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["for PS4 in '$(rm -rf src)'; do set -x; :; done", "deny", "deny"],
+    ["PS4[0]='$(rm -rf src)'; set -x; :", "deny", "deny"],
+    ["unset PS4; : ${PS4='$(rm -rf src)'}; set -x; :", "deny", "deny"],
+    ["echo ${PS4:='$(rm -rf src)'}; set -x; :", "deny", "deny"],
+    ["declare -n p=PS4; p='$(rm -rf src)'; set -x; :", "deny", "deny"],
+    // Editors, bash's start-up file, the lookup of commands.
+    [
+      "unset GIT_EDITOR; : ${GIT_EDITOR:='rm -rf src'}; export GIT_EDITOR; git commit",
+      "deny",
+      "deny",
+    ],
+    [": ${BASH_ENV:=run.sh}; export BASH_ENV; bash -c :", "deny", "deny"],
+    ["shopt -s expand_aliases; : ${BASH_ALIASES[ls]:='rm -rf src'}; ls", "deny", "deny"],
+    [": ${BASH_CMDS[ls]:=./x}; ls", "deny", "deny"],
+    ["unset PATH; ls", "deny", "deny"],
+    ["x=PATH; printf -v $x .; ls", "deny", "deny"],
+    ["read $x <<<'$(rm -rf src)'; set -x; :", "deny", "deny"],
+    // Namerefs whose target is not known, or is set by their first assignment.
+    ["x='a[$(rm -rf src)]'; declare -n y=$x; echo $y", "deny", "deny"],
+    ["f(){ local -n y=$1; echo $y; }; f 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["declare -n y; y='a[$(rm -rf src)]'; echo $y", "deny", "deny"],
+  ]);
+});
+
+Deno.test("code variables: everyday loops, reads and prompts stay allowed (deny-list)", async () => {
+  await checkEveryday([
+    "for f in *.md; do echo $f; done",
+    'read -r name <<< "x"; echo $name',
+    "printf -v n '%03d' 5; echo $n",
+    'while IFS= read -r line; do echo "$line"; done < README.md',
+    "echo ${HOME:-/tmp}",
+    "PS4='+ ${LINENO}: '; set -x; ls",
+    "declare -n ref=count; count=1; echo $ref",
+    "unset TMPDIR; ls",
+  ], denyList);
+});
