@@ -150,6 +150,8 @@ interface StageShared {
   replacesTrees: boolean;
   /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
   followsLinks: boolean;
+  /** It names places of its own (then the cwd is no tree it reads: `grep -R x src`). */
+  operands: boolean;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
   /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
@@ -184,6 +186,7 @@ function stageShared(
     readsTrees: !metadataOnly(program),
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
+    operands: false,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],
@@ -283,15 +286,16 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     if (reached.length) out.globbed = reached;
     for (const r of reached) if (!paths.includes(r)) paths.push(r);
   }
-  // A tree read following the links inside it (`grep -R key .`), or paths listed below it
-  // (`find . | xargs cat`, which opens a listed link): where the links lead is reached, unless no
-  // listed path is a link (`find . -type f`). A listed name with a blank becomes words of its own
+  // A tree read following its links (`grep -R key .`; the cwd only where no place is named), or
+  // paths listed below it (`find . | xargs cat`): where the links lead is reached, unless no
+  // listed path is a link (`find -type f`). A listed name with a blank is split into words
   // (`a ..` is `a` and `..`), unless each path is passed whole (`-exec … {}`, `xargs -0`).
   const links = shared.followsLinks || (target.listed !== undefined && !target.listed.noLinks);
   const splits = target.listed !== undefined && !target.listed.whole;
   if (
     (links || splits) &&
-    (target.kind === "argument" || target.kind === "path" || target.kind === "cwd") &&
+    (target.kind === "argument" || target.kind === "path" ||
+      (target.kind === "cwd" && !(shared.followsLinks && shared.operands))) &&
     ctx.fs.isDirectory?.(real)
   ) {
     // (The whole filesystem is never walked within the bounds: not tried.)
@@ -411,9 +415,8 @@ function protect(
   // one applies: whether a stage writes is a question to the preset). A redirect says itself.
   const redirect = target.kind === "redirect";
   const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
-  // (Paths a program listed are each an operand of the stage: what lies below their place at any
-  // depth is reached as `rm -r` reaches it, `find .pi | xargs truncate -s0`.)
-  // (A directory the stage writes below by names of its own, `tar -x`'s cwd: a write.)
+  // (Listed paths are operands, below which `rm -r` reaches: `find .pi | xargs truncate -s0`. A
+  // directory the stage writes below by names of its own, `tar -x`'s cwd, is written.)
   const below = redirect
     ? { ...shared.below, write: writes }
     : target.replaces
@@ -435,15 +438,12 @@ function protect(
         (target.kind === "cwd" && shared.treeNames.length > 0)) &&
       config.pathProtection.length
     ) {
-      // A directory operand (the cwd, for a read limited to some names: `rg KEY -g .env` searches
-      // it) may be read all the way down (grep -r key ~), or what lies below it
-      // replaced by a stage that writes (`rm -r`, `find -delete`): protected paths below it can
-      // be reached. Name globs (.env, *.pem) anywhere are not counted here, but where the read
-      // is limited to names they may match. Whether any
-      // protected path lies below is a question of names: whether the stage writes (the preset
-      // run over it) and whether the operand is a directory (the filesystem) are asked only
-      // when one does.
-      // (Changed only where names match, `git rm '*.orig'`: only what those may be.)
+      // A directory operand (the cwd, for a read limited to names: `rg KEY -g .env`) may be read
+      // all the way down (grep -r key ~), or what lies below it replaced by a stage that writes
+      // (`rm -r`, `find -delete`): protected paths below it can be reached. Name globs (.env) are
+      // counted only where the read is limited to names they may match, and a change limited to
+      // names (`git rm '*.orig'`) reaches only what those may be. Whether the stage writes and
+      // whether the operand is a directory are asked only when a protected path may lie below.
       const limited = shared.treeNames.length > 0 &&
         (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
       const names = limited
@@ -567,6 +567,7 @@ function decideStage(
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
   });
+  shared.operands = raw.some((t) => t.kind === "argument" || t.kind === "glob");
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
@@ -682,8 +683,7 @@ function decideBash(
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;
-  // A file a program reads for the commands it holds (`psql -f schema.sql`): as it is, where no
-  // stage of the command may write it.
+  // A file a program reads for the commands it holds (`psql -f schema.sql`), as it will be.
   let scope: GlobScope | undefined;
   const read = (s: Stage, path: string) =>
     stageFileText(s, path, ctx, scope ??= globScope(command, analysis.stages, ctx, readsOnly));

@@ -17,7 +17,7 @@ import {
 import { programOf } from "../programs/registry.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
-import { expandPathname, type GlobOptions, hasGlob } from "../shell/pathname_expansion.ts";
+import { expandPathname, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
 

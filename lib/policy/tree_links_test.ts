@@ -31,6 +31,16 @@ const HOSTILE: [string, Action, Action][] = [
   ["diff -rN . /tmp/empty", "deny", "deny"],
   ["diff -r --new-file . /tmp/empty", "deny", "deny"],
   ["diff -ru /tmp/copy .", "deny", "deny"],
+  // Archivers that store what a link leads to unless told to store the link, rsync -k, a web
+  // server of the cwd.
+  ["zip -r /tmp/x.zip .", "deny", "deny"],
+  ["zip -qr - . | cat", "deny", "deny"],
+  ["7z a /tmp/x.7z .", "deny", "deny"],
+  ["7zz a /tmp/x.7z .", "deny", "deny"],
+  ["bsdtar -cLf /tmp/x.tar .", "deny", "deny"],
+  ["rsync -rk . /tmp/x", "deny", "deny"],
+  ["rsync -a --copy-dirlinks . /tmp/x", "deny", "deny"],
+  ["python3 -m http.server", "deny", "deny"],
 ];
 
 Deno.test("tree links: a program that follows the links inside a tree is judged where they lead", async () => {
@@ -49,6 +59,13 @@ Deno.test("tree links: programs that do not follow the links inside a tree stay 
     "du -sh .",
     "ls -R .",
   ]);
+});
+
+Deno.test("tree links: archivers told to store links, or given files, stay allowed (deny-list)", async () => {
+  await checkEveryday(
+    ["zip -ry /tmp/x.zip .", "zip /tmp/x.zip README.md", "7z a -snl /tmp/x.7z ."],
+    denyList,
+  );
 });
 
 Deno.test("tree links: a tree too large to walk asks, and one without links is judged as it is", async () => {

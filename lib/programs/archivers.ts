@@ -7,7 +7,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { readOptions } from "./argv.ts";
+import { hasOption, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program, Runner } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
@@ -105,6 +105,9 @@ const unzipHere = extractsHere("unzip", {
   },
 });
 
+/** zip's options that take a value. */
+const ZIP_OPTIONS = { valued: "bntPZOs" };
+
 /** zip, man and unzip. */
 export const ARCHIVER_PROGRAMS: Program[] = [
   // `zip x.zip -@ < LIST`: the files it archives are named on standard input.
@@ -112,6 +115,10 @@ export const ARCHIVER_PROGRAMS: Program[] = [
     names: ["zip"],
     optionCommands: zipCommands,
     namedFiles: filesFromList({ stdin: ["-@", "--names-stdin"] }),
+    // `zip -r` stores what the links in the tree lead to, unless `-y` stores the links.
+    followsLinks: (argv) =>
+      hasOption(argv, ZIP_OPTIONS, ["-r", "-R", "--recurse-paths", "--recurse-patterns"]) &&
+      !hasOption(argv, ZIP_OPTIONS, ["-y", "--symlinks"]),
   },
   { names: ["man"], optionCommands: manCommands },
   {

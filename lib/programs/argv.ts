@@ -40,7 +40,8 @@ export interface OptionGrammar {
   numbers?: "option" | "operand" | "cluster";
   /**
    * A long option may be abbreviated GNU-style (`--use-comp` for `--use-compress-program`; four
-   * characters at least): the first known option it begins is the one meant. @default false
+   * characters at least): the one known option it begins is the one meant (one that begins two
+   * is none, as getopt_long says). @default false
    */
   abbreviations?: boolean;
   /**
@@ -163,10 +164,16 @@ function spelled(name: string, g: OptionGrammar): string | null {
   const sets = [g.longFlags, g.longOptional, g.longValued];
   for (const set of sets) if (set?.has(name)) return name;
   if (!g.abbreviations || name.length < 4) return null;
-  for (const set of [g.longValued, g.longOptional, g.longFlags]) {
-    for (const full of set ?? NO_SET) if (full.startsWith(name)) return full;
+  // (As getopt_long: an abbreviation of two options is no option.)
+  let found: string | null = null;
+  for (const set of sets) {
+    for (const full of set ?? NO_SET) {
+      if (!full.startsWith(name) || full === found) continue;
+      if (found !== null) return null;
+      found = full;
+    }
   }
-  return null;
+  return found;
 }
 
 /** Read `--name[=value]` at `i`; returns the index of the last word it used. */

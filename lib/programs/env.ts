@@ -193,8 +193,6 @@ export function setsCodeOtherwise(command: string, stages: readonly Stage[]): bo
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
 /** less's options from the environment: an initial command there (`+!cmd`) runs at start. */
 export const LESS_OPTIONS = /^(LESS|SYSTEMD_LESS)$/;
-/** A substitution in a value: `$(…)`, `` `…` ``. */
-const SUBSTITUTION = /\$\(|`/;
 
 /** The name of a `NAME=value` / `NAME+=value` word. */
 export const ASSIGNED = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/;

@@ -260,6 +260,12 @@ export function extractsHere(
   };
 }
 
+/** 7-Zip adds (`7z a`, `u`) what a tree's links lead to, unless `-snl` stores them as links. */
+export function sevenFollows(argv: Word[]): boolean {
+  const words = argv.slice(1).map((w) => w.value);
+  return words.some((w) => w === "a" || w === "u") && !words.includes("-snl");
+}
+
 /** Extractors with no module of their own. */
 export const EXTRACTOR_PROGRAMS: Program[] = [
   ...SEVEN_ZIP,
@@ -281,4 +287,8 @@ export const EXTRACTOR_PROGRAMS: Program[] = [
   "patool",
   "ouch",
 ]
-  .map((name): Program => ({ names: [name], namedFiles: extractsHere(name) }));
+  .map((name): Program =>
+    SEVEN_ZIP.includes(name)
+      ? { names: [name], namedFiles: extractsHere(name), followsLinks: sevenFollows }
+      : { names: [name], namedFiles: extractsHere(name) }
+  );

@@ -22,6 +22,7 @@ import type { How, Listing, NamedFile, Program, ReadOnlyCheck, Runner } from "./
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles } from "./git_blobs.ts";
+import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles, type ReadFile } from "./diffs.ts";
 
@@ -710,7 +711,11 @@ export const GIT: Program = {
   text: gitText,
   namedFiles: (argv, stage, read) => {
     const at = gitSubcommand(argv);
-    const named = [...gitObjectFiles(argv, at, stage), ...checkoutIndexFiles(argv, at, stage)];
+    const named = [
+      ...gitObjectFiles(argv, at, stage),
+      ...checkoutIndexFiles(argv, at, stage),
+      ...checkoutDirectories(argv, at),
+    ];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage, read);
     const kept = keptCredentials(argv);

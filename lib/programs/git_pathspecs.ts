@@ -64,7 +64,7 @@ const TREE_CHANGERS = new Set(["checkout", "restore", "rm", "clean", "stash", "r
  */
 export function pathspecMagic(
   spec: string,
-): { path: string; exclude: boolean; any: boolean } | null {
+): { path: string; exclude: boolean; any: boolean; top: boolean } | null {
   if (!spec.startsWith(":")) return null;
   const long = /^:\(([^)]*)\)([\s\S]*)$/.exec(spec);
   if (long) {
@@ -74,10 +74,16 @@ export function pathspecMagic(
       path: icase ? long[2].toLowerCase() : long[2],
       exclude: words.includes("exclude"),
       any: words.some((m) => m.startsWith("attr:")),
+      top: words.includes("top"),
     };
   }
   const short = /^:([/!^]*):?([\s\S]*)$/.exec(spec)!;
-  return { path: short[2], exclude: /[!^]/.test(short[1]), any: false };
+  return {
+    path: short[2],
+    exclude: /[!^]/.test(short[1]),
+    any: false,
+    top: short[1].includes("/"),
+  };
 }
 
 /**
@@ -111,7 +117,9 @@ export function pathspecGlobs(argv: Word[], at: number): string[] {
     else {
       const magic = pathspecMagic(w.value);
       if (magic?.exclude) continue;
-      if (magic?.any) out.push("*");
+      // (`:/`, `:(top)x`: from the top of the work tree, which may be above the cwd: for a
+      // subcommand that changes the work tree, any names.)
+      if (magic?.any || (magic?.top && TREE_CHANGERS.has(sub))) out.push("*");
       const spec = magic ? magic.path : w.value;
       // (A backslash escapes in a git glob: `\.pi/x` is `.pi/x`.)
       if (/[*?[\\]/.test(spec)) out.push(icase ? spec.toLowerCase() : spec);

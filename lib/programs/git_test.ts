@@ -387,10 +387,16 @@ Deno.test("git: a pathspec glob limits what it reads to names a protection may c
 });
 
 Deno.test("git: a pathspec's magic is taken off to find the file it names", async () => {
-  assert.deepEqual(pathspecMagic(":(top,icase).ENV"), { path: ".env", exclude: false, any: false });
-  assert.deepEqual(pathspecMagic(":/src/a.ts"), { path: "src/a.ts", exclude: false, any: false });
-  assert.deepEqual(pathspecMagic(":!vendor"), { path: "vendor", exclude: true, any: false });
-  assert.deepEqual(pathspecMagic(":(attr:secret)"), { path: "", exclude: false, any: true });
+  const magic = (path: string, exclude: boolean, any: boolean, top: boolean) => ({
+    path,
+    exclude,
+    any,
+    top,
+  });
+  assert.deepEqual(pathspecMagic(":(top,icase).ENV"), magic(".env", false, false, true));
+  assert.deepEqual(pathspecMagic(":/src/a.ts"), magic("src/a.ts", false, false, true));
+  assert.deepEqual(pathspecMagic(":!vendor"), magic("vendor", true, false, false));
+  assert.deepEqual(pathspecMagic(":(attr:secret)"), magic("", false, true, false));
   assert.equal(pathspecMagic("src/a.ts"), null);
   await checkTable([
     ["git log -p -- ':(top).env'", "deny", "deny"],
@@ -403,6 +409,12 @@ Deno.test("git: a pathspec's magic is taken off to find the file it names", asyn
     ["git grep -e . ':(top).env'", "deny", "deny"],
     ["git log -p -- ':(icase)*.PEM'", "ask", "ask"],
     ["git log -p -- ':(attr:secret)'", "ask", "ask"],
+    // The whole tree from its top (`:/`, `:(top)`), for a subcommand that changes it: any name.
+    ["git clean -fdx :/", "deny", "ask"],
+    ["git clean -fx -- ':(top)'", "deny", "ask"],
+    ["git restore --source=HEAD~1 :/", "deny", "ask"],
+    ["git checkout HEAD~1 -- ':(top)'", "deny", "ask"],
+    ["git rm -r :/", "deny", "ask"],
   ]);
   await checkEveryday([
     "git log -p -- ':!.env'",

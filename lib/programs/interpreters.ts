@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
-import type { Program, Runner } from "./spec.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { inPlaceBackups } from "./backups.ts";
 
@@ -153,6 +153,45 @@ function runtimeCommands(stage: Stage, run: Runner): void {
   }
 }
 
+/** The module `python -m MOD` runs (`-mMOD` too), or null. */
+function pythonModule(argv: Word[]): string | null {
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i].value;
+    if (v === "-m") return argv[i + 1]?.value ?? null;
+    if (v.startsWith("-m")) return v.slice(2);
+    if (!v.startsWith("-") || v === "-c") return null;
+  }
+  return null;
+}
+
+/**
+ * What python's archive modules write by names of their own: `-m zipfile|tarfile -e ARCHIVE DIR`
+ * extracts below DIR; `-m gzip -d F.gz` writes F, `-m gzip F` writes F.gz.
+ */
+function pythonModuleFiles(argv: Word[]): NamedFile[] {
+  const mod = pythonModule(argv);
+  if (mod !== "zipfile" && mod !== "tarfile" && mod !== "gzip") return [];
+  const at = argv.findIndex((w) => w.value === mod || w.value === `-m${mod}`);
+  const args = argv.slice(at + 1);
+  const source = `(what python -m ${mod} writes)`;
+  if (mod === "gzip") {
+    const decompress = args.some((w) => w.value === "-d" || w.value === "--decompress");
+    return args.filter((w) => !w.value.startsWith("-")).map((w) => ({
+      path: w.kind !== "static"
+        ? null
+        : decompress
+        ? w.value.replace(/\.gz$/, "")
+        : w.value + ".gz",
+      source,
+    }));
+  }
+  const e = args.findIndex((w) => w.value === "-e" || w.value === "--extract");
+  if (e < 0) return [];
+  const dest = args[e + 2];
+  if (!dest) return [{ path: ".", source, below: true }];
+  return [{ path: dest.kind === "static" ? dest.value : null, source, below: true }];
+}
+
 /** The interpreters (besides shells, in shells.ts). */
 export const INTERPRETER_PROGRAMS: Program[] = [
   ...Object.entries(INTERPRETERS).map(([name, interp]): Program => ({
@@ -161,6 +200,13 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     tooBroad: true,
     // perl's `-i.bak` keeps a backup of each file it edits.
     ...(name === "perl" ? { namedFiles: inPlaceBackups } : {}),
+    // python's modules run as programs that extract, decompress or serve a tree.
+    ...(name.startsWith("python")
+      ? {
+        namedFiles: pythonModuleFiles,
+        followsLinks: (argv: Word[]) => pythonModule(argv) === "http.server",
+      }
+      : {}),
     // deno's `--env-file` alone loads `./.env`.
     ...(name === "deno"
       ? {

@@ -457,6 +457,8 @@ function makeCommands(stage: Stage, run: Runner): void {
       makeAssignment(args[t.at], run);
     }
   }
+  // Variables of its environment are make's variables too (`CC='rm -rf x #' make`).
+  for (const w of stage.assignments ?? []) makeAssignment(w, run);
 }
 
 /** Variables whose value is a program the recipes run (`CC`, `SPHINXBUILD`, `PYTHON`). */
@@ -471,6 +473,8 @@ function makeAssignment(w: Word, run: Runner): void {
   const word = (text: string): Word => w.kind === "static" ? literal(text) : { ...w, value: text };
   if (m[2] === "!=") run.shell(word(value), "make !=");
   else if (m[1] === "SHELL") run.stage([word(value), literal("(its arguments)")], "make SHELL");
+  // (`.SHELLFLAGS` are the shell's words before each recipe line: `-c "rm x"` runs rm.)
+  else if (m[1] === ".SHELLFLAGS") run.shell(word(`sh ${value}`), "make .SHELLFLAGS");
   else if (MAKE_PROGRAM.test(m[1])) run.shell(word(value), "make variable");
   if (MAKE_CODE.test(value)) run.stage([unknownWord(`(make code ${w.text})`)], "make variable");
   for (const s of value.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) {

@@ -138,3 +138,15 @@ Deno.test("package runners: settings that save a program, and maven's exec plugi
     ["mvn -q test", "deny", "allow"],
   ]);
 });
+
+Deno.test("make: variables from its environment and .SHELLFLAGS run as overrides do", async () => {
+  await checkTable([
+    ["CC='rm -rf src #' make x", "deny", "deny"],
+    ["env CC='rm -rf src #' make x", "deny", "deny"],
+    ["CFLAGS='$(shell rm -rf src)' make x", "deny", "deny"],
+    ["RM='rm -rf src' make clean", "deny", "deny"],
+    [`make '.SHELLFLAGS=-c "rm -rf src"' x`, "deny", "deny"],
+    ["CC=clang make", "deny", "allow"],
+    ["CFLAGS=-O2 make -j4", "deny", "allow"],
+  ]);
+});

@@ -13,7 +13,7 @@ import { hasOption } from "./argv.ts";
 import type { Program } from "./spec.ts";
 import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
-import { extractsHere } from "./extractors.ts";
+import { extractsHere, sevenFollows } from "./extractors.ts";
 import { copyBackups } from "./backups.ts";
 import {
   dittoDestination,
@@ -109,8 +109,16 @@ const TABLE: Record<string, Facts> = {
     ...CHANGES_TREES,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("bsdcpio")(argv)],
   },
-  bsdtar: { namedFiles: extractsHere("bsdtar") },
-  "7z": { namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)] },
+  // (bsdtar's `-L`, as GNU tar's `-h`: what the links inside the tree lead to is archived.)
+  bsdtar: {
+    namedFiles: extractsHere("bsdtar"),
+    followsLinks: (argv) => hasOption(argv, { valued: "bCfINsT" }, ["-L", "-h"]),
+  },
+  // 7-Zip archives what the links in a tree lead to unless told `-snl`.
+  "7z": {
+    namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)],
+    followsLinks: sevenFollows,
+  },
   // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
   // `ar x --output DIR`; ar's members have no `/`).
   "dpkg-deb": CHANGES_TREES, ar: CHANGES_TREES,

@@ -179,6 +179,13 @@ export const SSH_PROGRAMS: Program[] = [
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST.
     namedFiles: filesFromList({ valued: ["--files-from"] }),
     followsLinks: (argv) =>
-      hasOption(argv, { valued: "eBfTM" }, ["-L", "--copy-links", "--copy-unsafe-links"]),
+      hasOption(argv, { valued: "eBfTM" }, [
+        "-L",
+        "--copy-links",
+        "--copy-unsafe-links",
+        // (`-k`: a link to a directory is copied as that directory, and what is in it.)
+        "-k",
+        "--copy-dirlinks",
+      ]),
   },
 ];

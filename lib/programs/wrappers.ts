@@ -12,6 +12,7 @@ import type { How, Program, Runner } from "./spec.ts";
 import {
   chdir,
   commandLine,
+  derived,
   literal,
   programName,
   standardInput,
@@ -343,6 +344,8 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
       longFlags: new Set([...(w.longFlags ?? []), "--help", "--version"]),
       // (Elsewhere `-5` may be a value: timeout's duration.)
       numbers: w.numbers ?? "operand",
+      // (getopt_long's: `env --split-s=…` is `--split-string=…`.)
+      abbreviations: true,
     };
     grammars.set(name, g);
   }
@@ -367,6 +370,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
   let unknown = -1; // the first long option not known: it may take the next word or not
+  const env: Word[] = [];
   for (const t of readOptions(values, grammarOf(name, w))) {
     if (unknown < 0 && t.kind === "unknown" && t.glued === undefined && t.name.startsWith("--")) {
       unknown = t.at;
@@ -397,6 +401,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     if (t.kind === "operand") {
       if (w.assignments && ENV_ASSIGNMENT.test(v)) {
         run.environment([args[t.at]]);
+        env.push(args[t.at]);
         continue;
       }
       if (w.flagWords?.includes(v)) continue;
@@ -442,9 +447,15 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   while (
     w.assignments && start < args.length && args[start].kind === "static" &&
     ENV_ASSIGNMENT.test(args[start].value)
-  ) run.environment([args[start++]]);
+  ) {
+    env.push(args[start]);
+    run.environment([args[start++]]);
+  }
   const rest = args.slice(start);
-  if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
+  // (What env sets is the command's environment: `env CC=… make` is `CC=… make`.)
+  if (rest.length && env.length) {
+    run.more({ ...derived(stage, rest, `wrapper:${name}`, cwds), assignments: env });
+  } else if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
   else if (w.shell) startsShell(run, `wrapper:${name}`, cwds);
   // After an option not known, which words are its value and the wrapper's is not known: the
   // command may begin at any later word (each is judged; past a few, it is not known).
@@ -516,11 +527,18 @@ function switchUser(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const origin = `wrapper:${name}`;
   const args = stage.argv.slice(1);
+  // (`--command` as getopt_long takes it: `--co`, `--comm`, …)
+  const command = (v: string) =>
+    v.length >= 4 && ("--command".startsWith(v) || "--session-command".startsWith(v));
   const c = args.findIndex((a) =>
-    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || /^--(session-)?command$/.test(a.value))
+    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || command(a.value))
   );
   // (Glued: `-c'cmd'`, `--command=cmd`.)
-  const glued = args.find((a) => /^(-[a-zA-Z]*c(?!$)|--(session-)?command=)/.test(a.prefix));
+  const glued = args.find((a) =>
+    /^-[a-zA-Z]*c(?!$)/.test(a.prefix) ||
+    (a.prefix.startsWith("--") && a.prefix.includes("=") &&
+      command(a.prefix.slice(0, a.prefix.indexOf("="))))
+  );
   if (glued) {
     const at = glued.value.startsWith("--")
       ? glued.value.indexOf("=") + 1
@@ -715,6 +733,31 @@ function watchexec(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * What strace does besides running the command: `-o '|CMD'` (or `!CMD`) pipes its output to a
+ * command run through a shell; `-e inject=…` (`--inject`) tampers with the traced program's
+ * system calls (`poke_enter` rewrites the paths it opens), so what it opens is not known.
+ */
+function straceEffects(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const v = w.kind === "static" ? w.value : w.prefix;
+    if (v === "--") break;
+    const m = /^(?:-[a-zA-Z]*o|--output=|--o(?:u(?:t(?:p(?:ut?)?)?)?)?=)(.*)$/s.exec(v);
+    const value = m ? (m[1] === "" && !v.endsWith("=") ? args[i + 1] : literal(m[1])) : undefined;
+    if (value && /^[|!]/.test(value.value)) {
+      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, "strace -o");
+    }
+    if (
+      /(^|[=,])inject[=:]|^--inject/.test(v) ||
+      (v === "-e" && /^inject/.test(args[i + 1]?.value ?? ""))
+    ) {
+      run.stage([unknownWord("(what strace -e inject makes the command open)")], "strace");
+    }
+  }
+}
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -727,6 +770,7 @@ export const WRAPPER_PROGRAMS: Program[] = [
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
       wrapped(name, spec, stage, run);
+      if (name === "strace") straceEffects(stage, run);
     },
   })),
   { names: ["watch"], runs: watch },

@@ -296,3 +296,30 @@ Deno.test("wrappers: a directory option moves the command (unshare, nsenter --wd
     ["unshare -r --wd=keys cat id_rsa", "deny", "deny"],
   ]);
 });
+
+Deno.test("wrappers: abbreviated options, strace's output commands and inject, parallel's code", async () => {
+  await checkTable([
+    ["env --split-s='rm -rf src'", "deny", "deny"],
+    ["script --co='rm -rf src'", "deny", "deny"],
+    ["script --comm 'rm -rf src'", "deny", "deny"],
+    ["fakeroot --fak='rm -rf src;' true", "deny", "deny"],
+    ["env --chd=keys cat id_rsa", "deny", "deny"],
+    ["strace -o '|rm -rf src' ls", "deny", "deny"],
+    ["strace --output='|rm -rf src' ls", "deny", "deny"],
+    ["strace -fo'|rm -rf src' ls", "deny", "deny"],
+    [
+      "strace -o /dev/null -e inject=openat:poke_enter=@arg2=2e656e7600:when=3+ cat README.md",
+      "deny",
+      "deny",
+    ],
+    [`parallel echo '{= system("rm -rf src") =}' ::: x`, "deny", "deny"],
+    ["parallel -S 'rm -rf src' echo ::: x", "deny", "deny"],
+    ["parallel --sshlogin 'rm -rf src' echo ::: x", "deny", "deny"],
+    // Everyday.
+    ["strace -o /tmp/trace.txt ls", "deny", "allow"],
+    ["parallel -S server1 echo ::: x", "deny", "allow"],
+    // (What env sets is judged as an assignment before the command is.)
+    ["env A=1 ls", "deny", "allow"],
+    ["env LD_PRELOAD=/tmp/x.so ls", "deny", "allow"],
+  ]);
+});

@@ -156,6 +156,26 @@ function parallelInputs(inputs: Word[], run: Runner): void {
   }
 }
 
+/**
+ * Code parallel runs besides its command: a `{= perl expression =}` replacement string (in the
+ * command, `--tagstring`, …) is Perl; an `-S`/`--sshlogin` that is a command line (`-S 'rm x'`)
+ * is run as the ssh command, the remote command after it.
+ */
+function parallelCode(args: Word[], run: Runner): void {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.value.includes("{=")) {
+      run.stage([unknownWord(`(the Perl of ${w.text})`)], "parallel");
+    }
+    const login = /^(?:-S|--sshlogin=?|--sshl[a-z]*=?)(.*)$/s.exec(w.value);
+    if (!login) continue;
+    const value = login[1] !== "" ? literal(login[1]) : args[i + 1];
+    if (value && /\s/.test(value.value) && !/^\d+\//.test(value.value)) {
+      run.shell(value.kind === "static" ? value : unknownWord(value.text), "parallel --sshlogin");
+    }
+  }
+}
+
 /** xargs and parallel. */
 export const XARGS_PROGRAMS: Program[] = [
   {
@@ -183,6 +203,7 @@ export const XARGS_PROGRAMS: Program[] = [
         else if (end >= 0 && args[end].value === ":::") parallelInputs(args.slice(end + 1), run);
         else run.stage([unknownWord("(commands parallel reads)")], "parallel");
       }
+      parallelCode(end >= 0 ? args.slice(0, end) : args, run);
     },
   },
 ];
