@@ -15,6 +15,7 @@
 import { basename } from "node:path";
 import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
+import { filesFromList } from "./file_lists.ts";
 
 /** Each program's default suffix. */
 const SUFFIX: Record<string, string> = {
@@ -91,10 +92,17 @@ export function compressedNames(argv: Word[]): NamedFile[] {
 }
 
 /** The compressors and decompressors. */
+const compressedList = filesFromList({
+  valued: ["--files", "--files0"],
+  stdin: ["--files", "--files0"],
+});
+
 export const COMPRESSOR_PROGRAMS: Program[] = [
   {
     names: Object.keys(SUFFIX),
-    namedFiles: compressedNames,
+    // (xz's and lzma's `--files`/`--files0` take the names from standard input or a file, as
+    // zstd's `--filelist` does.)
+    namedFiles: (argv) => [...compressedNames(argv), ...compressedList(argv)],
     // `-r`: every file below a directory it names is replaced by its compressed form.
     replacesTrees: (argv) => argv.some((w) => /^(-[a-zA-Z]*r[a-zA-Z]*|--recursive)$/.test(w.value)),
   },

@@ -11,6 +11,12 @@ Deno.test("file lists: the files a list names are not known before they run", as
     ["cpio -ov < list.txt > /tmp/x.cpio", "deny", "ask"],
     ["7z a /tmp/x.7z @list.txt", "deny", "ask"],
     ["rsync -a --files-from=list.txt . /tmp/x", "deny", "ask"],
+    ["find -files0-from list.txt -delete", "deny", "ask"],
+    ["printf '.env\\0' | find -files0-from - -delete", "deny", "ask"],
+    ["xz --files <<< .pi/settings.json", "deny", "ask"],
+    ["xz -d --files0=list.txt", "deny", "ask"],
+    ["git update-index --add --stdin <<< .env && git diff --cached", "deny", "deny"],
+    ["git hash-object -w --stdin-paths <<< .env", "deny", "deny"],
     // Archives of named files, listings and extractions name what they touch.
     ["tar -czf /tmp/x.tgz src", "deny", "allow"],
     ["tar -tvf x.tar", "allow", "allow"],

@@ -10,6 +10,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
 import { derived, listedLines, literal, unknownWord } from "./words.ts";
+import { filesFromList } from "./file_lists.ts";
 
 /**
  * The commands `find -exec … ;` (and its kin) run. A `{}` of `-exec`/`-ok` is a path of what
@@ -225,6 +226,8 @@ export const FIND_PROGRAMS: Program[] = [
   {
     names: ["find"],
     runs: findCommands,
+    // (`-files0-from LIST`: its starting points are the names LIST, or standard input, holds.)
+    namedFiles: filesFromList({ valued: ["-files0-from"] }),
     text: findExpressionWords,
     readOnly: {
       "": {

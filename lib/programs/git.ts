@@ -21,7 +21,7 @@ import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_t
 import type { How, Listing, NamedFile, Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
-import { checkoutIndexFiles, gitObjectFiles } from "./git_blobs.ts";
+import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles, type ReadFile } from "./diffs.ts";
@@ -715,6 +715,7 @@ export const GIT: Program = {
       ...gitObjectFiles(argv, at, stage),
       ...checkoutIndexFiles(argv, at, stage),
       ...checkoutDirectories(argv, at),
+      ...stdinPaths(argv, at, stage),
     ];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage, read);

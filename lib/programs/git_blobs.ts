@@ -128,3 +128,22 @@ export function checkoutIndexFiles(
     w.kind === "static" && !w.value.startsWith("-") && args[i - 1]?.value !== "--prefix"
   ).map((w) => ({ path: prefix + w.value, source: w.text }));
 }
+
+/**
+ * The paths git reads by names its input gives: `git update-index --stdin` (what it adds to the
+ * index, which `git diff --cached` then prints: `.env` past `.gitignore`) and `git hash-object
+ * --stdin-paths` (whose contents it writes into the object store): a here-document's lines, else
+ * names not known (a listing program's, below the places it lists).
+ */
+export function stdinPaths(argv: Word[], at: number, stage?: Stage): NamedFile[] {
+  const sub = argv[at]?.value;
+  const flag = sub === "update-index" ? "--stdin" : sub === "hash-object" ? "--stdin-paths" : null;
+  if (flag === null || !argv.slice(at + 1).some((w) => w.value === flag)) return [];
+  const source = `git ${sub} ${flag}`;
+  const body = stage ? inputDocument(stage)?.body : undefined;
+  if (body?.kind !== "static") return [{ path: null, source, fromInput: true }];
+  return body.value.split(/[\n\0]/).filter((l) => l.trim()).map((l) => ({
+    path: l.trim(),
+    source,
+  }));
+}

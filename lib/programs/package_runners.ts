@@ -62,6 +62,9 @@ const UV_RUN: CommandSpec = {
 };
 
 const PLAIN: CommandSpec = { grammar: {} };
+const PIXI_EXEC: CommandSpec = {
+  grammar: { valued: "sc", longValued: set("--spec", "--channel", "--platform", "--with") },
+};
 /** A subcommand that starts a shell in the environment it makes (`poetry shell`). */
 const SHELL: CommandSpec = { grammar: {}, bare: "shell" };
 
@@ -69,7 +72,12 @@ const SHELL: CommandSpec = { grammar: {}, bare: "shell" };
 const RUNNERS: Record<string, RunnerProgram> = {
   npm: {
     global: { valued: "w", longValued: set("--prefix", "--workspace", "--registry", "--cache") },
-    subcommands: { exec: NPM_EXEC, x: NPM_EXEC },
+    // (`npm explore PKG -- CMD` runs CMD in the package's directory.)
+    subcommands: {
+      exec: NPM_EXEC,
+      x: NPM_EXEC,
+      explore: { grammar: {}, operands: 1, afterDashDash: true },
+    },
     chdir: ["--prefix"],
   },
   pnpm: {
@@ -116,12 +124,15 @@ const RUNNERS: Record<string, RunnerProgram> = {
   pdm: { global: { valued: "p", longValued: set("--project") }, subcommands: { run: PLAIN } },
   hatch: {
     global: { valued: "e", longValued: set("--env") },
-    subcommands: { run: PLAIN, shell: SHELL },
+    subcommands: { run: PLAIN, shell: SHELL, "env run": { grammar: { valued: "e" } } },
   },
   rye: { global: {}, subcommands: { run: PLAIN } },
   pixi: {
     global: {},
     subcommands: {
+      // (`pixi exec`, `pixi x`: a command in a temporary environment.)
+      exec: PIXI_EXEC,
+      x: PIXI_EXEC,
       run: { grammar: { valued: "e", longValued: set("--manifest-path", "--environment") } },
       shell: {
         ...SHELL,
@@ -162,7 +173,8 @@ const RUNNERS: Record<string, RunnerProgram> = {
   },
   rbenv: { global: {}, subcommands: { exec: PLAIN } },
   pyenv: { global: {}, subcommands: { exec: PLAIN } },
-  asdf: { global: {}, subcommands: { exec: PLAIN } },
+  // (`asdf env NAME CMD`: CMD in NAME's environment.)
+  asdf: { global: {}, subcommands: { exec: PLAIN, env: { grammar: {}, operands: 1 } } },
   rustup: { global: {}, subcommands: { run: { grammar: {}, operands: 1 } } },
   direnv: { global: {}, subcommands: { exec: { grammar: {}, operands: "dir" } } },
   mise: {

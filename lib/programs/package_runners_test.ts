@@ -150,3 +150,17 @@ Deno.test("make: variables from its environment and .SHELLFLAGS run as overrides
     ["CFLAGS=-O2 make -j4", "deny", "allow"],
   ]);
 });
+
+Deno.test("package runners: npm explore, asdf env, pixi exec, hatch env run and go -C run or move", async () => {
+  await checkTable([
+    ["npm explore x -- rm -rf src", "deny", "deny"],
+    ["asdf env node rm -rf src", "deny", "deny"],
+    ["pixi exec rm -rf src", "deny", "deny"],
+    ["pixi x rm -rf src", "deny", "deny"],
+    ["hatch env run -e test -- rm -rf src", "deny", "deny"],
+    ["go build -C keys -o id_rsa .", "deny", "deny"],
+    ["go test -outputdir keys -cpuprofile id_rsa", "deny", "deny"],
+    ["npm explore lodash -- ls", "deny", "allow"],
+    ["go build -o bin/app ./cmd/app", "deny", "allow"],
+  ]);
+});

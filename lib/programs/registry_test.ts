@@ -120,7 +120,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   find: {
     runs: "find . -exec rm {} ;", text: "find . -name '*.ts'", readOnly: { "": "find . -delete" },
     followsLinks: "find -L . -name x", lists: "find src -name '*.py'", replacesTrees: "find . -delete",
-    treeNames: "find . -name .env -delete",
+    treeNames: "find . -name .env -delete", namedFiles: "find -files0-from list -delete",
   },
   fd: { runs: "fd -x rm", followsLinks: "fd -L x", lists: "fd -e py . src" },
   diff: { followsLinks: "diff -rN . /tmp/empty" },
@@ -224,7 +224,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
   patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
   uudecode: { namedFiles: "uudecode <<< $'begin 644 x\\nend'" },
-  ninja: { chdir: "ninja -C out" }, go: { chdir: "go -C dir build" },
+  ninja: { chdir: "ninja -C out" },
+  go: { chdir: "go -C dir build", namedFiles: "go test -outputdir out -cpuprofile c.out" },
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },
   tree: { readOnly: { "": "tree -o out" }, followsLinks: "tree -l d" },

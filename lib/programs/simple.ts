@@ -151,7 +151,9 @@ const TABLE: Record<string, Facts> = {
   ditto: { namedFiles: dittoDestination },
   // Build tools that work in another directory (make: package_runners.ts).
   ninja: { chdir: { options: ["-C"] } },
-  go: { chdir: { options: ["-C"], beforeSubcommand: true } },
+  // (`-C DIR`, before the subcommand or as its first flag; `go test -outputdir DIR` puts the
+  // profiles it writes there.)
+  go: { chdir: { options: ["-C"] }, namedFiles: outputDirectory(["-outputdir", "--outputdir"]) },
   // Read-only unless: a second operand (an output file), xxd -r.
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },
