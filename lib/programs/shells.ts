@@ -212,14 +212,46 @@ export function handlersRunLater(
   }
 }
 
+/**
+ * The compound assignments declare takes from quoted values (`declare -a a='($(cmd))'`, also
+ * `-A`, typeset, local, readonly, export and a variable that is already an array): bash expands
+ * the words inside, running their substitutions, as in `a=($(cmd))`.
+ */
+function compoundValues(stage: Stage, run: Runner): void {
+  // (With `-a`/`-A`, a value not known may be one: `declare -a a=$x`.)
+  const arrays = stage.argv.some((w) => /^-[a-zA-Z]*[aA]/.test(w.value));
+  for (const w of stage.argv.slice(1)) {
+    if (w.kind !== "static") {
+      // (A compound assignment as written, `a=("$@")`, is read as the walk reads one.)
+      const assigned = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/.exec(w.prefix);
+      if (assigned && w.text.startsWith("(", assigned[0].length)) continue;
+      if (assigned && (arrays || w.prefix.startsWith("(", assigned[0].length))) {
+        run.stage([unknownWord(w.text)], "declare");
+      }
+      continue;
+    }
+    const m = /^([A-Za-z_]\w*(?:\[[^\]]*\])?\+?=)(\([\s\S]*\))$/.exec(w.value);
+    if (m && /[$`<>]/.test(m[2])) run.shell(literal(m[1] + m[2]), "declare");
+  }
+}
+
 /** `trap … HANDLER SIGNAL…`: the handler runs later, in this shell (`trapHandler`). */
 function trapRuns(stage: Stage, run: Runner): void {
   const set = trapHandler(stage.argv);
   if (set) run.shell(set.handler, "trap");
 }
 
-/** The value of option `letter` (glued or the next word) as text this shell runs. */
-function valuedShell(stage: Stage, run: Runner, letter: string, valued: string): void {
+/**
+ * The value of option `letter` (glued or the next word) as text this shell runs, with the
+ * arguments `given` (shell text; a line of input not known: `"$MAPFILE_LINE"`).
+ */
+function valuedShell(
+  stage: Stage,
+  run: Runner,
+  letter: string,
+  valued: string,
+  given?: string,
+): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
   for (let i = 0; i < args.length; i++) {
@@ -237,7 +269,10 @@ function valuedShell(stage: Stage, run: Runner, letter: string, valued: string):
       const c = a.value[j];
       if (c !== letter && !valued.includes(c)) continue;
       const value = j + 1 < a.value.length ? literal(a.value.slice(j + 1)) : args[++i];
-      if (c === letter && value) run.shell(value, `${name} -${letter}`, { arguments: true });
+      // (`given`: the arguments it gives the command, as shell text; else ones of its own.)
+      if (c === letter && value && given && value.kind === "static") {
+        run.shell(literal(`${value.value} ${given}`), `${name} -${letter}`);
+      } else if (c === letter && value) run.shell(value, `${name} -${letter}`, { arguments: true });
       else if (c === "W" && value && name !== "mapfile" && name !== "readarray") {
         // A word list is expanded as words are: its substitutions run (`compgen -W '$(cmd)'`).
         run.shell(value.kind === "static" ? literal(`: ${value.value}`) : value, `${name} -W`);
@@ -387,10 +422,12 @@ export const SHELL_PROGRAMS: Program[] = [
     names: ["trap"],
     runs: trapRuns,
   },
+
   {
-    // `mapfile -C CALLBACK`: bash evaluates CALLBACK (with an index and a line) as it reads.
+    // `mapfile -C CALLBACK`: bash evaluates CALLBACK with an index and a line of its input as it
+    // reads (`-C eval` runs the lines, `-C tee` writes where they name).
     names: ["mapfile", "readarray"],
-    runs: (stage, run) => valuedShell(stage, run, "C", "dnOsuc"),
+    runs: (stage, run) => valuedShell(stage, run, "C", "dnOsuc", '0 "$MAPFILE_LINE"'),
   },
   {
     // `compgen -C CMD` runs CMD for the words; `complete -C CMD` when completing.
@@ -424,8 +461,12 @@ export const SHELL_PROGRAMS: Program[] = [
     // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.
     // Otherwise a value is no place until a command uses it as one (`export
     // PYTHONPATH=$PYTHONPATH:$(pwd)`), as with an assignment alone (RULINGS principle 3).
+    // (A quoted value `(…)` is a compound assignment: its words are expanded.)
     names: DECLARATIONS,
-    runs: (stage, run) => run.environment(stage.argv.slice(1)),
+    runs: (stage, run) => {
+      run.environment(stage.argv.slice(1));
+      compoundValues(stage, run);
+    },
     noFileOperands: true,
     // `export LANG=C.UTF-8`: a locale, time zone, colour or terminal setting changes nothing a
     // read-only command does (any other value may make a later program run other code).

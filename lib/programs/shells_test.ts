@@ -296,3 +296,31 @@ Deno.test("shells: every way each shell is given its command", async () => {
     ["pwsh -c Get-ChildItem", "deny", "allow"],
   ]);
 });
+
+Deno.test("shells: mapfile's callback, declare's quoted compound values and an alias for a shell", async () => {
+  await checkTable([
+    // mapfile -C runs CALLBACK INDEX LINE: `eval` runs the lines, `tee`/`cat` take them as names.
+    ["mapfile -C eval -c 1 a <<<';rm -rf src'", "deny", "deny"],
+    ["mapfile -t -C eval -c 1 a <<<';cat .env'", "deny", "deny"],
+    ["mapfile -t -C tee -c 1 a <<< .pi/settings.json", "deny", "ask"],
+    ["mapfile -t -C cat -c 1 a <<< .env", "deny", "ask"],
+    // A quoted `(…)` given to declare is a compound assignment: its words are expanded.
+    ["declare -a a='($(rm -rf src))'", "deny", "deny"],
+    ["declare -A a='([x]=$(rm -rf src))'", "deny", "deny"],
+    ["typeset -a a='(`rm -rf src`)'", "deny", "deny"],
+    ['declare -a "a=(\\$(rm -rf src))"', "deny", "deny"],
+    ["a=(); declare a='($(rm -rf src))'", "deny", "deny"],
+    ["x='($(rm -rf src))'; declare -a a=$x", "deny", "deny"],
+    ["f(){ local -a a='($(cat .env))'; }; f", "deny", "deny"],
+    // An alias whose text is a shell reads the input given where it is used.
+    ["shopt -s expand_aliases\nalias x=sh\nx<<<'rm -rf src'", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias x='bash'\nx <<E\nrm -rf src\nE", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias x=sh\necho 'rm -rf src' | x", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias x='sh -s'\nx <<<'cat .env'", "deny", "deny"],
+    // Everyday.
+    ["mapfile -t lines < README.md", "deny", "allow"],
+    ["declare -a arr=(1 2 3)", "deny", "allow"],
+    ['declare -a arr=("$@")', "deny", "allow"],
+    ["local dir=$1; echo $dir", "deny", "allow"],
+  ]);
+});

@@ -37,6 +37,7 @@ import {
   valueMisread,
 } from "./repairs.ts";
 import { parseSource } from "./source_tree.ts";
+import { aliasUse } from "./walk_aliases.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
@@ -616,7 +617,7 @@ export class Walker implements WalkContext {
     if (name?.kind === "static" && readsNames(name.value)) {
       builtinEvaluation(this, name.value, argv.slice(1), cwds);
     }
-    const aliasMoves = name?.kind === "static" && this.aliases(name, argv, cwds);
+    const aliasMoves = name?.kind === "static" && aliasUse(this, name, argv, cwds, stage);
     // (The condition of a `while read` loop: its name takes a line of the loop's input.)
     const reads = this.lineRead?.node === node.id
       ? readLine(argv, stage.assignments ?? [], this.lineRead.from)
@@ -629,40 +630,6 @@ export class Walker implements WalkContext {
     if (aliasMoves) flow = { ok: [null], fail: union(flow.fail, [null]) };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);
     return flow;
-  }
-
-  /**
-   * Note the aliases `alias` defines; walk the text of one a command is named by. True when that
-   * text may change the directory.
-   */
-  private aliases(name: Word, argv: Word[], cwds: Cwds): boolean {
-    if (name.value === "alias") {
-      for (const w of argv.slice(1)) {
-        const m = w.kind === "static" ? /^([^=\s]+)=([\s\S]*)$/.exec(w.value) : null;
-        if (m) (this.aliasBox.map ??= new Map()).set(m[1], m[2]);
-      }
-      return false;
-    }
-    const map = this.aliasBox.map;
-    const body = map?.get(name.value);
-    // (Only an unquoted name is expanded, and an alias not again inside its own text.)
-    if (body === undefined || name.text !== name.value) return false;
-    // A text ending in a blank has the next word expanded too (`alias s='sudo '; s ll`).
-    let text = body;
-    let next = 1;
-    for (; next < argv.length && /\s$/.test(text); next++) {
-      const w = argv[next];
-      const more = w.kind === "static" && w.text === w.value ? map!.get(w.value) : undefined;
-      if (more === undefined) break;
-      text += more;
-    }
-    map!.delete(name.value);
-    try {
-      this.source([text, ...argv.slice(next).map((w) => w.text)].join(" "), cwds, "alias");
-    } finally {
-      map!.set(name.value, body);
-    }
-    return /(^|[\s;&|({])(cd|pushd|popd)(\s|[;&|)}]|$)/.test(text);
   }
 
   /** The words, assignments, redirects and heredoc followers of a command node. */

@@ -68,6 +68,8 @@ export interface WalkContext {
   readonly values: Values;
   /** The first reason the command cannot be fully analysed. */
   error: string | null;
+  /** Aliases the command defines, shared with sub-walkers. */
+  readonly aliasBox: { map?: Map<string, string> };
   /**
    * Words tree-sitter put in a redirect after the command (`git push 2>/dev/null --force` has
    * `--force` as a second destination), by the id of the command they are arguments of.

@@ -1,0 +1,59 @@
+/**
+ * Aliases a command defines (`alias ll='ls -l'`) and their uses: a later command named by one
+ * runs its text, given the input given where it is used (bash expands them with `shopt -s
+ * expand_aliases`; judged so whether or not it is set).
+ *
+ * @module
+ */
+import type { Cwds } from "./cwds.ts";
+import { redirectsStdin, type Stage, type Word } from "./model.ts";
+import type { WalkContext } from "./walk_context.ts";
+
+/**
+ * Note the aliases `alias` defines; walk the text of one a command is named by. True when that
+ * text may change the directory.
+ */
+export function aliasUse(
+  ctx: WalkContext,
+  name: Word,
+  argv: Word[],
+  cwds: Cwds,
+  use: Stage,
+): boolean {
+  if (name.value === "alias") {
+    for (const w of argv.slice(1)) {
+      const m = w.kind === "static" ? /^([^=\s]+)=([\s\S]*)$/.exec(w.value) : null;
+      if (m) (ctx.aliasBox.map ??= new Map()).set(m[1], m[2]);
+    }
+    return false;
+  }
+  const map = ctx.aliasBox.map;
+  const body = map?.get(name.value);
+  // (Only an unquoted name is expanded, and an alias not again inside its own text.)
+  if (body === undefined || name.text !== name.value) return false;
+  // A text ending in a blank has the next word expanded too (`alias s='sudo '; s ll`).
+  let text = body;
+  let next = 1;
+  for (; next < argv.length && /\s$/.test(text); next++) {
+    const w = argv[next];
+    const more = w.kind === "static" && w.text === w.value ? map!.get(w.value) : undefined;
+    if (more === undefined) break;
+    text += more;
+  }
+  map!.delete(name.value);
+  const from = ctx.stages.length;
+  try {
+    ctx.source([text, ...argv.slice(next).map((w) => w.text)].join(" "), cwds, "alias");
+  } finally {
+    map!.set(name.value, body);
+  }
+  // Its commands read the input given where it is used (`alias x=sh; x <<<'rm y'`).
+  const stdin = use.redirects.filter(redirectsStdin);
+  for (let i = from; i < ctx.stages.length; i++) {
+    const s = ctx.stages[i];
+    if (s.piped || s.redirects.some(redirectsStdin)) continue;
+    if (stdin.length) ctx.stages[i] = { ...s, redirects: [...stdin, ...s.redirects] };
+    else if (use.piped) ctx.stages[i] = { ...s, piped: true, input: use.input };
+  }
+  return /(^|[\s;&|({])(cd|pushd|popd)(\s|[;&|)}]|$)/.test(text);
+}
