@@ -299,6 +299,7 @@ export class Walker implements WalkContext {
         const own = redirectsOf(this, node, cwds, origin, after);
         commandless(this, node, own, cwds, origin, redirects);
         if (after.length) this.error ??= "commands after a heredoc of a function definition";
+        this.evaluation.functions = true;
         return this.functionDefinition(node, cwds);
       }
       case "if_statement":

@@ -46,6 +46,10 @@ export interface Evaluation {
   integers?: Set<string>;
   /** Variables assigned a value that may hold code (a subscript that expands, a substitution). */
   codeAssigned?: Set<string>;
+  /** Variables set by name (`read NAME`, `printf -v NAME`, `for NAME in`): to any string. */
+  readInto?: Set<string>;
+  /** The command defines a function: its positional parameters are the call's arguments. */
+  functions?: boolean;
 }
 
 /**

@@ -112,13 +112,39 @@ function noteSubscript(ctx: WalkContext, s: [string, string]): void {
   }
 }
 
+/** bash's own variables that evaluate what is assigned to them as arithmetic. */
+const SHELL_INTEGERS = ["OPTIND", "RANDOM", "SRANDOM", "HISTCMD"];
+
+/** A positional parameter (`$1`, `${2}`, `$@`, `$*`). */
+const POSITIONAL = /\$(?:[1-9@*]|\{[!#]?(?:\d+|[@*])[}:[])/;
+
+/**
+ * Whether the command sets its positional parameters (`set -- …`, the arguments of a function
+ * it calls) and bash may evaluate one as code (`$(( $1 ))`, `${a[$1]}`): their values are the
+ * command's own, and may be `a[$(cmd)]`.
+ */
+function positionalCode(ev: Evaluation, stages: Stage[]): boolean {
+  const texts = [...ev.texts, ...ev.subscripts.map((s) => s[1])];
+  if (!texts.some((t) => POSITIONAL.test(t) || /(^|[^\w$])[1-9]\b/.test(t) && t.includes("$"))) {
+    return false;
+  }
+  return ev.functions === true || stages.some((s) =>
+    s.origin.startsWith("function") ||
+    (s.argv[0]?.value === "set" && s.argv.slice(1).some((w) => !/^[-+][a-zA-Z]*$/.test(w.value)))
+  );
+}
+
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
 export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
   if (!ev) return null;
   // (An associative array's subscripts are strings, not arithmetic.)
   if (ev.quotedCode?.some((a) => !ev.assoc.has(a))) return EVALUATION_ERROR;
-  // (`declare -i n; n='a[$(cmd)]'`: the assignment evaluates the value.)
-  for (const n of ev.integers ?? []) if (ev.codeAssigned?.has(n)) return EVALUATION_ERROR;
+  // (`declare -i n; n='a[$(cmd)]'`, `read n`, `n=x` naming a variable that holds one: each
+  // assignment evaluates the value; bash's OPTIND, RANDOM, SRANDOM and HISTCMD are integers.)
+  for (const n of [...(ev.integers ?? []), ...SHELL_INTEGERS]) {
+    if (ev.codeAssigned?.has(n) || ev.readInto?.has(n)) return EVALUATION_ERROR;
+  }
+  if (positionalCode(ev, stages)) return EVALUATION_ERROR;
   if (!ev.values.size) return null;
   const texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
@@ -148,7 +174,10 @@ export function loopEvaluation(ctx: WalkContext, node: LiteNode): void {
     const numbers = node.children.some((c) => c.type === "in") &&
       node.children[0].type === "for" &&
       values.every((v) => NUMBER.test(v.text) || /^\{-?\d+\.\.-?\d+(\.\.-?\d+)?\}$/.test(v.text));
-    if (name && !numbers) ctx.evaluation.values.add(name);
+    if (name && !numbers) {
+      ctx.evaluation.values.add(name);
+      (ctx.evaluation.readInto ??= new Set()).add(name);
+    }
   }
 }
 
@@ -192,6 +221,10 @@ export function assigned(ctx: WalkContext, node: LiteNode): void {
     }
   }
   if (!val || !(NUMBER.test(val.text) || numericOutput(val))) ctx.evaluation.values.add(name);
+  // (An integer given a name evaluates that variable's value: `declare -i y; y=x`.)
+  if (val && ctx.evaluation.integers?.has(name) && /^[A-Za-z_]\w*$/.test(val.text)) {
+    ctx.evaluation.texts.push(val.text);
+  }
   if (
     val && val.type !== "arithmetic_expansion" && !numericOutput(val) &&
     (/[$`]/.test(val.text) || SUBSCRIPT_CODE.test(val.text.replace(/['"\\]/g, "")))
@@ -476,5 +509,7 @@ function nameTarget(ctx: WalkContext, w: Word): void {
     ctx.error ??= EVALUATION_ERROR;
     return;
   }
-  ctx.evaluation.values.add(w.value.replace(/\[.*$/, ""));
+  const name = w.value.replace(/\[.*$/, "");
+  ctx.evaluation.values.add(name);
+  (ctx.evaluation.readInto ??= new Set()).add(name);
 }

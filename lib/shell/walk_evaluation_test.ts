@@ -1,6 +1,7 @@
 /** Values bash evaluates as code: never read as harmless. */
 import assert from "node:assert/strict";
 import { analyze } from "./analyze_testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
 import { fuzzSeed, linesThatRan, runBash, seededRandom } from "./testing.ts";
 
 /**
@@ -166,4 +167,27 @@ Deno.test("evaluation: quotes where bash reads them as characters hide nothing",
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("evaluation: positional parameters the command sets, and integer variables set any way", async () => {
+  await checkTable([
+    // `set --` and a function's arguments are the command's own values.
+    ["set -- 'a[$(rm -rf src)]'; echo $(( $1 ))", "deny", "deny"],
+    ["set -- 'a[$(rm -rf src)]'; echo $[ $@ ]", "deny", "deny"],
+    ["set -- 'a[$(rm -rf src)]'; [[ $1 -eq 0 ]]", "deny", "deny"],
+    ["set -- 'a[$(rm -rf src)]'; echo ${a[$1]}", "deny", "deny"],
+    ["f(){ echo $(( $1 )); }; f 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["f(){ a[$1]=1; }; f 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["f(){ [[ $1 -eq 1 ]]; }; f 'a[$(rm -rf src)]'", "deny", "deny"],
+    // An integer variable evaluates whatever is assigned to it, however.
+    ["declare -i y; read y <<<'a[$(rm -rf src)]'", "deny", "deny"],
+    ["declare -i y; printf -v y %s 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["declare -i y=0; x='a[$(rm -rf src)]'; y=x", "deny", "deny"],
+    ["OPTIND='a[$(rm -rf src)]'", "deny", "deny"],
+    ["RANDOM='a[$(rm -rf src)]'", "deny", "deny"],
+    // Numbers stay plain.
+    ["declare -i n=0; n=5", "deny", "allow"],
+    ["OPTIND=1", "deny", "allow"],
+    ['f(){ echo "$1"; }; f hello', "deny", "allow"],
+  ]);
 });
