@@ -462,6 +462,12 @@ Deno.test("gate files: a change limited to names asks only where those may be th
     ["git rm -r ':!src'", "ask", "ask"],
     ['git rm "$X"', "ask", "ask"],
     ['find . -name "$X" -delete', "ask", "ask"],
+    // Paths a lister prints below a directory that holds no `.pi`: nothing of the gate's.
+    ["grep -rl foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
+    ["rg -l foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
+    ["rg --files src | xargs wc -l", "allow", "allow"],
+    ["rg -l foo | xargs sed -i s/foo/bar/", "ask", "ask"],
+    ["grep -rl foo . | xargs sed -i s/foo/bar/", "ask", "ask"],
   ];
   const wrong: string[] = [];
   for (const [command, a, b] of rows) {

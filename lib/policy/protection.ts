@@ -542,6 +542,7 @@ function anyDepthBelow(
     ) return true;
   }
   // A glob reaches the names of dir its last word matches; a tree reaches what is there.
-  if (word !== null) return word === "" || bashGlobMatches(word, heads.first, false);
+  // (A word of any name, `(paths grep lists)/`, reaches what is there, as a tree does.)
+  if (word !== null && word !== "") return bashGlobMatches(word, heads.first, false);
   return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${heads.first}`);
 }

@@ -149,6 +149,54 @@ function grepListing(stage: Stage): Listing[] | null {
   return listings;
 }
 
+/** rg's options that make it print file names only, and those that print more with them. */
+const RG_NAMES = new Set(["-l", "--files-with-matches", "--files-without-match", "--files"]);
+const RG_MORE = new Set([
+  "-c",
+  "--count",
+  "--count-matches",
+  "--json",
+  "--stats",
+  "--debug",
+  "--trace",
+]);
+
+/**
+ * What `rg -l` (`--files-without-match`, `--files`) prints: paths below the directories it
+ * searches (its operands after the pattern, else the cwd), skipping the symlinks it meets unless
+ * `-L`. Null when it may print anything else.
+ */
+function rgListing(stage: Stage): Listing[] | null {
+  const args = stage.argv.slice(1);
+  const values = optionValues(stage.argv, 1);
+  if (values.some((v) => v === null)) return null;
+  let names = false;
+  let files = false;
+  let follows = false;
+  let patternGiven = false;
+  const operands: number[] = [];
+  for (const t of readOptions(values as string[], grammarOf(RG))) {
+    if (t.kind === "unknown" || t.kind === "dynamic") return null;
+    if (t.kind === "operand") operands.push(t.at);
+    if (t.kind !== "flag" && t.kind !== "valued") continue;
+    if (RG_MORE.has(t.name)) return null;
+    if (RG_NAMES.has(t.name)) names = true;
+    if (t.name === "--files") files = true;
+    if (t.name === "-L" || t.name === "--follow") follows = true;
+    if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
+  }
+  if (!names) return null;
+  const roots = (files || patternGiven ? operands : operands.slice(1)).map((i) => args[i]);
+  if (roots.some((w) => w.value === "-")) return null;
+  const listings = (roots.length ? roots : [literal(".")]).flatMap((under) =>
+    namedBelow(under, undefined)
+  );
+  if (!follows && roots.every((w) => w.kind === "static" && !w.listed)) {
+    for (const l of listings) l.noLinks = true;
+  }
+  return listings;
+}
+
 /**
  * A word that names files which grep prints as they are named: a glob (its matches) or paths a
  * program listed (`find src | xargs grep -l x`), when it cannot be read as an option.
@@ -211,6 +259,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     treeNames: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
+    lists: rgListing,
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,
       long: { "--pre": "program", "--hostname-bin": "program" },

@@ -137,7 +137,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   rg: {
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
-    followsLinks: "rg --follow x", treeNames: "rg -g .env x",
+    followsLinks: "rg --follow x", treeNames: "rg -g .env x", lists: "rg -l x src",
   },
   ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
