@@ -23,6 +23,11 @@ import { CD_BUILTINS } from "./stage_subject.ts";
  */
 export interface GlobScope {
   options: GlobOptions;
+  /**
+   * The command may name a directory through a descriptor (`/dev/fd/3`, `/proc/self/fd/3`): it
+   * names /dev or /proc somewhere. (Then a directory a redirect opens is reached below it.)
+   */
+  descriptors: boolean;
   /** `dir`: absolute, as written (it may hold a `..`). */
   disturbed(dir: string, stage: Stage | undefined): boolean;
   /**
@@ -134,6 +139,7 @@ export function globScope(
     });
   return {
     options: globOptions(text, stages, ctx.env),
+    descriptors: text.includes("dev/") || text.includes("proc"),
     disturbed(dir: string, stage: Stage | undefined): boolean {
       if (!writing().length) return false;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];

@@ -354,7 +354,8 @@ function staticTargets(
   if (processTargets(value, w, cwds, kind, ctx, out)) return;
   // /proc or /dev spelled otherwise (`//proc/self/cwd/x`, `../../../proc/…`): judged as them.
   if (
-    !value.startsWith("/proc/") && !value.startsWith("/dev/") && /(proc|dev)(\/|$)/.test(value)
+    (value.includes("proc") || value.includes("dev")) && !value.startsWith("/proc/") &&
+    !value.startsWith("/dev/") && /(proc|dev)(\/|$)/.test(value)
   ) {
     const plain: (string | null)[] = [];
     for (const c of cwds) {
@@ -731,7 +732,7 @@ export function stageTargets(
     const from = out.length;
     wordTargets(r.target!, stage.cwds, "redirect", ctx, { force: true, out, globs, stage });
     if (r.kind === "write") { for (let i = from; i < out.length; i++) out[i].write = true; }
-    else {
+    else if (globs === undefined || globs.descriptors) {
       // A directory opened on a descriptor (`3<keys`) is reached below through it
       // (`cd /dev/fd/3`, `grep -r x /dev/fd/3`).
       for (let i = from; i < out.length; i++) {

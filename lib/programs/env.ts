@@ -84,8 +84,18 @@ export const SETS_LOOKUP =
 
 /** Whether a variable holds or names code some program runs (`PS4`, `GIT_EDITOR`, `PATH`). */
 function codeVariable(name: string): boolean {
-  return carriesCommand(`${name}=$(x)`);
+  let known = codeVariables.get(name);
+  if (known === undefined) {
+    if (codeVariables.size >= 4096) codeVariables.clear();
+    codeVariables.set(name, known = carriesCommand(`${name}=$(x)`));
+  }
+  return known;
 }
+/** codeVariable's answers (loop variables' names repeat: `f`, `i`, `line`). */
+const codeVariables = new Map<string, boolean>();
+
+/** Where a command may set a variable by its name other than by an assignment word. */
+const SETS_BY_NAME = /\$\{[A-Za-z_]\w*(?:\[[^\]]*\])?:?=|\w\[[^\]]*\]\+?=|\b(?:for|select)\s/;
 
 /**
  * The option letters of the builtins that set variables by name that take a value (`read -p
@@ -108,9 +118,12 @@ const DECLARERS = new Set(["declare", "typeset", "local", "readonly", "export"])
  * -n y=$x`, a nameref given no target, which its first assignment sets).
  */
 function namesSet(stage: Stage, out: string[]): boolean {
-  const [name, ...args] = stage.argv;
+  const name = stage.argv[0];
   if (name?.kind !== "static") return true;
   const spec = NAME_SETTERS.get(name.value);
+  // (Most stages are no such builtin: nothing to read.)
+  if (!spec && !DECLARERS.has(name.value)) return true;
+  const args = stage.argv.slice(1);
   if (spec) {
     let operand = 0;
     for (let i = 0; i < args.length; i++) {
@@ -165,6 +178,8 @@ function literalWord(value: string): Word {
  */
 export function setsCodeVariable(command: string, stages: readonly Stage[]): boolean {
   const names: string[] = [];
+  for (const s of stages) if (!namesSet(s, names)) return true;
+  if (!SETS_BY_NAME.test(command)) return names.length > 0 && names.some(codeVariable);
   if (command.includes("${")) {
     for (const m of command.matchAll(/\$\{([A-Za-z_]\w*)(?:\[[^\]]*\])?:?=/g)) names.push(m[1]);
   }
@@ -173,11 +188,10 @@ export function setsCodeVariable(command: string, stages: readonly Stage[]): boo
       names.push(m[1]);
     }
   }
-  if (command.includes("for") || command.includes("select")) {
+  if (command.includes("for ") || command.includes("select ")) {
     for (const m of command.matchAll(/\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\b/g)) names.push(m[1]);
   }
-  for (const s of stages) if (!namesSet(s, names)) return true;
-  return names.some(codeVariable);
+  return names.length > 0 && names.some(codeVariable);
 }
 
 /**
