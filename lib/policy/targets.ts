@@ -259,7 +259,15 @@ function embeddedValue(value: string): string | null {
   const eq = value.includes("=")
     ? /^(?:--?)?[A-Za-z0-9_][\w.\[\]-]*:?=([\s\S]+)$/.exec(value)
     : null;
-  if (eq) return /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
+  if (eq) {
+    const v = /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
+    // (A source in a list of settings, `--secret id=x,src=F`, `--mount type=bind,source=F`; a
+    // key's file, `--from-file=key=F`.)
+    const source = v.includes("=") ? /(?:^|,)(?:src|source|from|file|path)=([^,]+)/.exec(v) : null;
+    if (source) return source[1];
+    const keyed = v.includes("=") && !v.includes(",") ? /^[\w.-]+=([\s\S]+)$/.exec(v) : null;
+    return keyed ? keyed[1] : v;
+  }
   const first = value.charCodeAt(0);
   if (first === 64 && /^@[^@{]/.test(value)) return value.slice(1); // @
   if (first !== 45) {

@@ -85,3 +85,15 @@ Deno.test("containers: everyday container work stays allowed under a deny-list",
     "docker run -v keys:/k img ls",
   ], denyList);
 });
+
+Deno.test("containers: a file a setting's source names is read (--secret src=, --from-file=key=)", async () => {
+  await checkTable([
+    ["docker build --secret id=x,src=keys/id_rsa .", "deny", "deny"],
+    ["docker build --secret=id=x,src=.env .", "deny", "deny"],
+    ["docker buildx build --secret id=x,source=innocent.txt .", "deny", "deny"],
+    ["kubectl create secret generic x --from-file=k=innocent.txt", "deny", "deny"],
+    ["kubectl create configmap x --from-file=k=.env", "deny", "deny"],
+    ["docker build --build-arg FOO=bar .", "deny", "allow"],
+    ["kubectl create configmap c --from-file=config=README.md", "deny", "allow"],
+  ]);
+});

@@ -84,8 +84,11 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
     if (/\b(edit|load_extension)\s*\(/i.test(t)) {
       run.stage([unknownWord(`(the SQL ${t})`)], origin);
     }
-    // readfile() and writefile() open the file their first argument names.
-    for (const m of t.matchAll(/\b(readfile|writefile)\s*\(\s*('(?:[^']|'')*'|[^,)]*)/gi)) {
+    // readfile() and writefile() open the file their first argument names; fsdir() reads the
+    // tree below the one it names (names and contents).
+    for (
+      const m of t.matchAll(/\b(readfile|writefile|fsdir)\s*\(\s*('(?:[^']|'')*'|[^,)]*)/gi)
+    ) {
       const arg = m[2].trim();
       if (arg.startsWith("'")) opens(arg.slice(1, -1).replace(/''/g, "'"), run, origin);
       else run.stage([unknownWord(`(a file the SQL ${m[1]}(${arg}) names)`)], origin);

@@ -16,6 +16,9 @@ Deno.test("database shells: sqlite3 dot-commands, psql meta-commands, mysql clie
     ["sqlite3 db '.load ./evil'", "deny", "deny"],
     ["sqlite3 db \"select edit('x','rm')\"", "deny", "deny"],
     ["sqlite3 -init evil.sql db", "deny", "deny"],
+    // fsdir() reads the tree below the path it names.
+    ["sqlite3 x.db \"select name, data from fsdir('keys/')\"", "deny", "deny"],
+    ["sqlite3 x.db \"select data from fsdir('/home/user/.ssh')\"", "deny", "deny"],
     ["sqlite3 db < evil.sql", "deny", "deny"],
     ["echo '.shell rm x' | sqlite3 db", "deny", "deny"],
     ["sqlite3 db <<'EOF'\n.tables\n.shell rm x\nEOF", "deny", "deny"],
