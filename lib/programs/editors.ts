@@ -438,6 +438,12 @@ export const EDITOR_PROGRAMS: Program[] = [
     names: ["vim", "vi", "nvim", "ex", "view", "vimdiff", "rvim", "rview", "gvim", "gview", "evim",
       "vimx", "vim.tiny", "vim.basic", "vim.nox", "vim.gtk3", "nvi", "nex", "nview"],
     optionCommands: vimRuns,
+    // (`-V[N]FILE`: its messages are appended to FILE, the 'verbosefile'.)
+    namedFiles: (argv) =>
+      argv.slice(1).flatMap((w) => {
+        const m = /^-V\d*(\D[\s\S]*)$/.exec(w.value);
+        return m ? [{ path: w.kind === "static" ? m[1] : null, source: w.text }] : [];
+      }),
   },
   { names: ["emacs", "emacs-nox", "emacsclient", "xemacs"], optionCommands: emacsRuns },
   { names: ["gdb", "gdb-multiarch", "cgdb"], optionCommands: gdbRuns },

@@ -3,6 +3,9 @@ import { checkRealRunners } from "../testing_runners.ts";
 
 Deno.test("editors: vim, ex, nvim, view run the shell commands of their Ex commands", async () => {
   await checkTable([
+    // `-V[N]FILE` appends its messages to FILE.
+    ["vim -Es -V9.env +q", "deny", "deny"],
+    ["vim -es -V1keys/id_rsa +q README.md", "deny", "deny"],
     ["vim -c '!rm x'", "deny", "deny"],
     ["vim +'!rm x' f", "deny", "deny"],
     ["vim -c ':!rm x' f", "deny", "deny"],
