@@ -12,7 +12,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, standardInput, unknownWord } from "./words.ts";
+import { chdir, literal, standardInput, unknownWord } from "./words.ts";
 
 // ---------------------------------------------------------------------------------------------
 // tmux
@@ -76,7 +76,7 @@ function keyText(key: string): string | null {
 }
 
 /** What the words of one tmux command run. */
-function tmuxRun(words: Word[], run: Runner, depth = 0): void {
+function tmuxRun(words: Word[], run: Runner, depth = 0, cwds?: (string | null)[]): void {
   const origin = "tmux";
   const name = staticValue(words[0]);
   if (name === null) {
@@ -91,6 +91,9 @@ function tmuxRun(words: Word[], run: Runner, depth = 0): void {
   const values = args.map(staticValue);
   let start = args.length;
   const flags = new Set<string>();
+  // (The start directory of what it runs: `new -c DIR`, `display-popup -d DIR`.)
+  let dir: Word | undefined;
+  const dirOption = name === "display-popup" || name === "popup" ? "-d" : "-c";
   for (const t of readOptions(values, grammar)) {
     if (t.kind === "operand" || t.kind === "dynamic") {
       start = t.at;
@@ -101,14 +104,18 @@ function tmuxRun(words: Word[], run: Runner, depth = 0): void {
       break;
     }
     flags.add(t.name);
+    if (t.name === dirOption && t.kind === "valued" && cwds) {
+      dir = t.glued !== undefined ? literal(t.glued) : args[t.valueAt ?? -1];
+    }
   }
   const rest = args.slice(start);
+  const at = dir && (cmd.args === "command" || cmd.args === "shell") ? chdir(cwds!, dir) : cwds;
   const unknown = (what: string) => run.stage([unknownWord(`(${what})`)], origin);
   switch (cmd.args) {
     case "command":
       // One word: shell text (`sh -c`); several: the command itself.
-      if (rest.length === 1) run.shell(rest[0], origin);
-      else if (rest.length > 1) run.stage(rest, origin);
+      if (rest.length === 1) run.shell(rest[0], origin, { cwds: at });
+      else if (rest.length > 1) run.stage(rest, origin, at);
       return;
     case "shell":
       if (flags.has("-C")) tmuxText(rest[0], run, depth);
@@ -208,11 +215,11 @@ function tmuxRuns(stage: Stage, run: Runner): void {
   for (const w of args.slice(start)) {
     if (w.kind === "static" && w.value.endsWith(";") && !w.value.endsWith("\\;")) {
       if (w.value !== ";") current.push(literal(w.value.slice(0, -1)));
-      if (current.length) tmuxRun(current, run);
+      if (current.length) tmuxRun(current, run, 0, stage.cwds);
       current = [];
     } else current.push(w);
   }
-  if (current.length) tmuxRun(current, run);
+  if (current.length) tmuxRun(current, run, 0, stage.cwds);
 }
 
 // ---------------------------------------------------------------------------------------------

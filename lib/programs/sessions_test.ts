@@ -59,3 +59,12 @@ Deno.test("tmux: a command a generated line makes it run is a stage", async () =
     24,
   );
 });
+
+Deno.test("tmux: what new, new-window and split-window run starts in their -c directory", async () => {
+  await checkTable([
+    ["tmux new -d -c src 'cat ../../.ssh/id_rsa > /tmp/x'", "deny", "deny"],
+    ["tmux split-window -c keys 'cat id_rsa'", "deny", "deny"],
+    ["tmux new-window -c keys cat id_rsa", "deny", "deny"],
+    ["tmux new -d -s dev -c src 'ls'", "deny", "allow"],
+  ]);
+});
