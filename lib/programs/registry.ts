@@ -20,6 +20,7 @@ import { COMPRESSOR_PROGRAMS } from "./compressors.ts";
 import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
+import { CMAKE_PROGRAMS } from "./cmake.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
@@ -79,6 +80,7 @@ export function allPrograms(): readonly Program[] {
     ...ARCHIVER_PROGRAMS,
     ...EXTRACTOR_PROGRAMS,
     ...DECODER_PROGRAMS,
+    ...CMAKE_PROGRAMS,
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,

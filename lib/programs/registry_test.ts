@@ -268,6 +268,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
   cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run" },
   // Editors and debuggers (editors.ts).
+  cmake: { optionCommands: "cmake -E chdir d rm x", namedFiles: "cmake -E copy_directory a out", replacesTrees: "cmake -E remove_directory d" },
   vim: { optionCommands: "vim -c '!rm x' f", namedFiles: "vim -V1log.txt f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
   // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
