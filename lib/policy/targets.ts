@@ -261,9 +261,11 @@ function embeddedValue(value: string): string | null {
     : null;
   if (eq) {
     const v = /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
-    // (A source in a list of settings, `--secret id=x,src=F`, `--mount type=bind,source=F`; a
-    // key's file, `--from-file=key=F`.)
-    const source = v.includes("=") ? /(?:^|,)(?:src|source|from|file|path)=([^,]+)/.exec(v) : null;
+    // (A source or an output's file in a list of settings, `--secret id=x,src=F`, `--mount
+    // type=bind,source=F`, `-o type=tar,dest=F`; a key's file, `--from-file=key=F`.)
+    const source = v.includes("=")
+      ? /(?:^|,)(?:src|source|from|file|path|dest)=([^,]+)/.exec(v)
+      : null;
     if (source) return source[1];
     const keyed = v.includes("=") && !v.includes(",") ? /^[\w.-]+=([\s\S]+)$/.exec(v) : null;
     return keyed ? keyed[1] : v;

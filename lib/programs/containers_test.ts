@@ -93,6 +93,7 @@ Deno.test("containers: a file a setting's source names is read (--secret src=, -
     ["docker buildx build --secret id=x,source=innocent.txt .", "deny", "deny"],
     ["kubectl create secret generic x --from-file=k=innocent.txt", "deny", "deny"],
     ["kubectl create configmap x --from-file=k=.env", "deny", "deny"],
+    ["docker buildx build --output=type=tar,dest=.env .", "deny", "deny"],
     ["docker build --build-arg FOO=bar .", "deny", "allow"],
     ["kubectl create configmap c --from-file=config=README.md", "deny", "allow"],
   ]);

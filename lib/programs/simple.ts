@@ -147,6 +147,8 @@ const TABLE: Record<string, Facts> = {
   oras: { namedFiles: outputDirectory(["-o", "--output"]) },
   "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
   hf: { namedFiles: outputDirectory(["--local-dir"]) },
+  // helm writes a chart's files below `--output-dir` (template) or `--untardir` (pull --untar).
+  helm: { namedFiles: outputDirectory(["--output-dir", "--untardir"]) },
   azcopy: { namedFiles: storageDestination },
   ditto: { namedFiles: dittoDestination },
   // Build tools that work in another directory (make: package_runners.ts).
