@@ -13,7 +13,7 @@ import { throughLinks } from "../programs/links.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import { literal } from "../programs/words.ts";
 import type { Context } from "../types.ts";
-import { inSearchPath } from "./targets.ts";
+import { inSearchPath } from "./search_path.ts";
 
 /** The stages again as the programs their paths lead to, for those whose path is a symlink. */
 export function linkedPrograms(stages: Stage[], links: MadeLink[], ctx: Context): Stage[] {

@@ -20,6 +20,7 @@ import { listedLines } from "../programs/words.ts";
 import { expandPathname, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
+import { inSearchPath } from "./search_path.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -247,6 +248,9 @@ function located(
   return t;
 }
 
+const SETTING_FILE = /(?:^|,)(?:src|source|from|file|path|dest)=([^,]+)/;
+const KEYED = /^[\w.-]+=([\s\S]+)$/;
+
 /**
  * The path an option or assignment carries: `--opt=value`, `-o=value`, `key=value` (`dd of=/x`),
  * or a path glued to short options (`-o/tmp/x`, `-C./dir`). A file named to be read in with `@`
@@ -261,14 +265,12 @@ function embeddedValue(value: string): string | null {
     : null;
   if (eq) {
     const v = /^[@<][^@<]/.test(eq[1]) ? eq[1].slice(1) : eq[1];
-    // (A source or an output's file in a list of settings, `--secret id=x,src=F`, `--mount
-    // type=bind,source=F`, `-o type=tar,dest=F`; a key's file, `--from-file=key=F`.)
-    const source = v.includes("=")
-      ? /(?:^|,)(?:src|source|from|file|path|dest)=([^,]+)/.exec(v)
+    // (A file in a list of settings, `--secret id=x,src=F`, `-o type=tar,dest=F`, or a key's,
+    // `--from-file=key=F`.)
+    const inner = v.includes("=")
+      ? SETTING_FILE.exec(v) ?? (v.includes(",") ? null : KEYED.exec(v))
       : null;
-    if (source) return source[1];
-    const keyed = v.includes("=") && !v.includes(",") ? /^[\w.-]+=([\s\S]+)$/.exec(v) : null;
-    return keyed ? keyed[1] : v;
+    return inner ? inner[1] : v;
   }
   const first = value.charCodeAt(0);
   if (first === 64 && /^@[^@{]/.test(value)) return value.slice(1); // @
@@ -754,21 +756,6 @@ export function stageTargets(
     }
   }
   return dedupe(out);
-}
-
-/**
- * Whether a program given by path is one the tool's `PATH` finds by name (`/usr/bin/python3`):
- * it is that program, its path no target (RULINGS "A program given by path"). Only a plain
- * `DIR/NAME` with DIR an absolute entry of PATH as written (no `.`, `..` or doubled `/`).
- */
-export function inSearchPath(value: string, ctx: Context): boolean {
-  const slash = value.lastIndexOf("/");
-  const dir = value.slice(0, slash);
-  if (!dir.startsWith("/") || slash === value.length - 1) return false;
-  if (/(^|\/)\.{0,2}(\/|$)/.test(value.slice(1))) return false;
-  return (ctx.env.PATH ?? "").split(":").some((entry) =>
-    entry.startsWith("/") && entry.replace(/(.)\/+$/, "$1") === dir
-  );
 }
 
 /**

@@ -21,6 +21,7 @@ import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { CMAKE_PROGRAMS } from "./cmake.ts";
+import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
@@ -81,6 +82,7 @@ export function allPrograms(): readonly Program[] {
     ...EXTRACTOR_PROGRAMS,
     ...DECODER_PROGRAMS,
     ...CMAKE_PROGRAMS,
+    ...GPG_PROGRAMS,
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,

@@ -160,6 +160,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   mkdocs: { namedFiles: "mkdocs build -d .pi" }, hugo: { namedFiles: "hugo -d .pi" }, jekyll: { namedFiles: "jekyll build -d .pi" },
   axel: { namedFiles: "axel -o .pi http://x/y" }, oras: { namedFiles: "oras pull -o .pi r/x:1" },
   "huggingface-cli": { namedFiles: "huggingface-cli download r --local-dir .pi" }, hf: { namedFiles: "hf download r --local-dir .pi" },
+  gpg: { namedFiles: "gpg --decrypt-files a.gpg" }, gpg2: { namedFiles: "gpg2 -c a" },
   helm: { namedFiles: "helm template x c --output-dir .pi" },
   azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar ." }, ar: { namedFiles: "ar x lib.a" },
   tar: {
