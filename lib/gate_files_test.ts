@@ -466,7 +466,11 @@ Deno.test("gate files: a change limited to names asks only where those may be th
     ["grep -rl foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
     ["rg -l foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
     ["rg --files src | xargs wc -l", "allow", "allow"],
-    ["rg -l foo | xargs sed -i s/foo/bar/", "ask", "ask"],
+    // (rg lists no hidden name unless told: `.pi` is never among what it prints.)
+    ["rg -l foo | xargs sed -i s/foo/bar/", "allow", "allow"],
+    ["rg --hidden -l foo | xargs sed -i s/foo/bar/", "ask", "ask"],
+    ["rg -uu -l foo | xargs sed -i s/foo/bar/", "ask", "ask"],
+    ["rg -. --files | xargs truncate -s0", "ask", "ask"],
     ["grep -rl foo . | xargs sed -i s/foo/bar/", "ask", "ask"],
   ];
   const wrong: string[] = [];

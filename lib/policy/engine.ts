@@ -422,7 +422,7 @@ function protect(
     : target.replaces
     ? { ...shared.below, trees: true, write: true }
     : target.listed && !shared.below.trees
-    ? { ...shared.below, trees: true }
+    ? { ...shared.below, trees: true, noHidden: target.listed.noHidden === true }
     : shared.below;
   for (const p of checked) {
     let prot: Protection | null;

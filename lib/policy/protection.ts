@@ -401,6 +401,11 @@ export interface BelowOptions {
   names?: readonly string[];
   /** Whether a path is a directory (with `names`). @default undefined (never known to be one) */
   isDirectory?: (path: string) => boolean;
+  /**
+   * The access reaches no name starting with `.` below `dir` (rg's listing): entries only such
+   * names can match (`.env`, `.pi/extensions`) are not reached. @default false
+   */
+  noHidden?: boolean;
 }
 
 /**
@@ -440,7 +445,9 @@ export function protectionBelow(
     const p = c.protection;
     if (c.kind === NAMES) {
       if (word === null || !namesMayMeet(p, word, opts.dots === true)) continue;
+      if (opts.noHidden && p.glob.startsWith(".")) continue;
     } else if (c.kind === ANY_DEPTH) {
+      if (opts.noHidden && p.heads!.first.startsWith(".")) continue;
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
       if (opts.names && !namesReach(p.glob, dir, opts.names, opts.isDirectory)) continue;
     }

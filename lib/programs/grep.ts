@@ -174,6 +174,7 @@ function rgListing(stage: Stage): Listing[] | null {
   let files = false;
   let follows = false;
   let patternGiven = false;
+  let hidden = 0; // (`--hidden`, `-.`; `-uu`: `-u` twice)
   const operands: number[] = [];
   for (const t of readOptions(values as string[], grammarOf(RG))) {
     if (t.kind === "unknown" || t.kind === "dynamic") return null;
@@ -184,6 +185,8 @@ function rgListing(stage: Stage): Listing[] | null {
     if (t.name === "--files") files = true;
     if (t.name === "-L" || t.name === "--follow") follows = true;
     if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
+    if (t.name === "--hidden" || t.name === "-.") hidden += 2;
+    if (t.name === "-u" || t.name === "--unrestricted") hidden++;
   }
   if (!names) return null;
   const roots = (files || patternGiven ? operands : operands.slice(1)).map((i) => args[i]);
@@ -194,6 +197,8 @@ function rgListing(stage: Stage): Listing[] | null {
   if (!follows && roots.every((w) => w.kind === "static" && !w.listed)) {
     for (const l of listings) l.noLinks = true;
   }
+  // (It skips hidden files and directories below what it searches unless told not to.)
+  if (hidden < 2) { for (const l of listings) l.noHidden = true; }
   return listings;
 }
 

@@ -125,6 +125,8 @@ export interface Listing {
   noLinks?: true;
   /** The lister follows the symlinks in the tree (`find -L`): paths through one are printed. */
   follows?: true;
+  /** No path printed has a name starting with `.` below `under` (rg skips hidden files). */
+  noHidden?: true;
 }
 
 /**

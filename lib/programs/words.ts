@@ -65,6 +65,7 @@ export function listedLines(
     if (l.exact) return l.under;
     const listed: Listed = {};
     if (l.noLinks) listed.noLinks = true;
+    if (l.noHidden) listed.noHidden = true;
     if (opts.whole) listed.whole = true;
     // (A lister that follows links prints paths through links of any name.)
     if (l.names && !l.follows) listed.names = l.names;

@@ -64,6 +64,8 @@ export interface Listed {
    * another name is not listed, nor is any path through one (the lister does not follow links).
    */
   names?: string;
+  /** No path listed has a name starting with `.` below the listed place (rg without --hidden). */
+  noHidden?: true;
 }
 
 /** A redirect of a stage. */
