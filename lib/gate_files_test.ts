@@ -466,6 +466,11 @@ Deno.test("gate files: a change limited to names asks only where those may be th
     ["grep -rl foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
     ["rg -l foo src | xargs sed -i s/foo/bar/", "allow", "allow"],
     ["rg --files src | xargs wc -l", "allow", "allow"],
+    // A command find runs on what it finds is judged by what it does with them.
+    ["find . -name '*.py' -exec grep -l foo {} \\;", "allow", "allow"],
+    ["find . -type f -exec wc -l {} +", "allow", "allow"],
+    ["find . -type f -exec rm {} +", "ask", "ask"],
+    ["find . -exec sed -i s/a/b/ {} +", "ask", "ask"],
     // (rg lists no hidden name unless told: `.pi` is never among what it prints.)
     ["rg -l foo | xargs sed -i s/foo/bar/", "allow", "allow"],
     ["rg --hidden -l foo | xargs sed -i s/foo/bar/", "ask", "ask"],

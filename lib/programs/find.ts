@@ -189,11 +189,12 @@ export function namedBelow(under: Word, name: string | undefined): Listing[] {
 }
 
 /** Primaries that remove what find lists, or run a command on it that may. */
-const FIND_REPLACES = /^-(delete|exec|execdir|ok|okdir)$/;
+const FIND_REPLACES = /^-delete$/;
 
 /**
- * Whether find may delete or change what lies below its starting points: `-delete`, or a command
- * run on what it finds; a word not known before it runs (`$X`, `-de*`) may be either.
+ * Whether find may delete what lies below its starting points: `-delete`, or a word not known
+ * before it runs (`$X`, `-de*`). (A command it runs on what it finds, `-exec rm {} +`, is a stage
+ * of its own, given the paths find lists: judged by what that command does with them.)
  */
 function findReplaces(argv: Word[]): boolean {
   for (let i = 1; i < argv.length; i++) {
