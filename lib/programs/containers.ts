@@ -296,6 +296,84 @@ const HOST_FILES = new Set(["--env-file", "--label-file", "--cidfile", "--device
 /** ... and those whose value is a mount (`-v HOST:CONTAINER`, `--mount source=HOST`). */
 const MOUNTS = new Set(["-v", "--volume", "--mount"]);
 
+/** Subcommands whose words name containers, images, networks or volumes, never a file here. */
+const NAMES_ONLY = new Set([
+  "stop",
+  "start",
+  "restart",
+  "kill",
+  "rm",
+  "rmi",
+  "logs",
+  "inspect",
+  "pause",
+  "unpause",
+  "top",
+  "stats",
+  "wait",
+  "port",
+  "tag",
+  "push",
+  "pull",
+  "history",
+  "rename",
+  "update",
+]);
+
+/**
+ * The argv positions of `docker stop $(docker ps -q)` and its kind (`NAMES_ONLY`, also after
+ * `container`/`image`): every word after the subcommand (a name, an ID, an option's value).
+ */
+function namesOnly(args: Word[]): number[] {
+  let at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at === null) return [];
+  if (/^(container|image|network|volume)$/.test(args[at].value)) at++;
+  if (args[at]?.kind !== "static" || !NAMES_ONLY.has(args[at].value)) return [];
+  const out: number[] = [];
+  for (let i = at + 1; i < args.length; i++) out.push(i + 1);
+  return out;
+}
+
+/** kubectl's subcommands whose operands name resources of the cluster, never a file here. */
+const KUBECTL_NAMES = new Set([
+  "logs",
+  "describe",
+  "get",
+  "delete",
+  "top",
+  "label",
+  "annotate",
+  "scale",
+  "cordon",
+  "uncordon",
+  "drain",
+  "expose",
+  "rollout",
+]);
+/** kubectl's options whose value is a file or directory of this machine. */
+const KUBECTL_FILES =
+  /^(-f|--filename|-k|--kustomize|--kubeconfig|--token-file|--client-key|--client-certificate|--certificate-authority)(=|$)/;
+
+/**
+ * The argv positions of `kubectl logs $(kubectl get pods -o name | head -1)` and its kind
+ * (`KUBECTL_NAMES`): the words after the subcommand but the options that name files here and
+ * their values.
+ */
+function kubectlNames(argv: Word[]): number[] {
+  const at = argv.findIndex((w, i) => i > 0 && w.kind === "static" && !w.value.startsWith("-"));
+  if (at < 0 || !KUBECTL_NAMES.has(argv[at].value)) return [];
+  const out: number[] = [];
+  for (let i = at + 1; i < argv.length; i++) {
+    const v = argv[i].kind === "static" ? argv[i].value : argv[i].prefix;
+    if (KUBECTL_FILES.test(v)) {
+      if (!v.includes("=")) i++;
+      continue;
+    }
+    out.push(i);
+  }
+  return out;
+}
+
 /**
  * The argv positions of `docker run|create|exec` that are text to this machine: the values of its
  * options that name things in the container or settings (`-w /app`, `-e A=1`, `--name x`), the
@@ -305,7 +383,7 @@ const MOUNTS = new Set(["-v", "--volume", "--mount"]);
 function dockerText(argv: Word[]): number[] {
   const args = argv.slice(1);
   const form = runForm(args);
-  if (!form) return [];
+  if (!form) return namesOnly(args);
   const rest = args.slice(form.at + 1);
   const values = rest.map((w) => (w.kind === "static" ? w.value : null));
   const out: number[] = [];
@@ -430,6 +508,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["kubectl", "oc"],
     runsElsewhere: kubectlCommand,
+    text: kubectlNames,
     tooBroad: (sub) => RUNNING.test(sub),
     // `config view --raw` prints the keys and tokens of ~/.kube/config; `cp` copies in.
     namedFiles: (argv) =>

@@ -98,3 +98,21 @@ Deno.test("containers: a file a setting's source names is read (--secret src=, -
     ["kubectl create configmap c --from-file=config=README.md", "deny", "allow"],
   ]);
 });
+
+Deno.test("containers: names of containers, images and pods are no files, whatever their value", async () => {
+  await checkEveryday([
+    "docker stop $(docker ps -q)",
+    "docker rm -f $(docker ps -aq)",
+    "docker rmi $(docker images -q -f dangling=true)",
+    "docker container logs $(docker ps -lq)",
+    "kubectl logs $(kubectl get pods -l app=api -o name | head -1)",
+    "kubectl delete pod $(kubectl get pods -o name | head -1)",
+  ], denyList);
+  // What the substitution runs is still judged, and files kubectl reads stay targets.
+  await checkTable([
+    ["docker stop $(cat .env)", "deny", "deny"],
+    ["kubectl delete -f .env", "deny", "deny"],
+    ["kubectl delete -f=keys/x.yaml", "deny", "deny"],
+    ["kubectl --kubeconfig keys/config get pods", "deny", "deny"],
+  ]);
+});

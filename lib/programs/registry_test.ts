@@ -188,6 +188,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
   kubectl: {
+    text: "kubectl logs pod-1",
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
