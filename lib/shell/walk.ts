@@ -593,6 +593,10 @@ export class Walker implements WalkContext {
       this.piped = piped;
     }
     const { argv, coproc, assignments } = stripKeywords(parts.words);
+    // (`((n+=1))`: an arithmetic command of names and numbers only runs nothing.)
+    if (argv.length === 1 && /^\(\([^'"`$\\[\]]*\)\)$/.test(argv[0].text)) {
+      argv[0] = staticWord(":");
+    }
     const name = argv[0];
     this.error ??= reservedMisread(argv);
     const stage: Stage = {

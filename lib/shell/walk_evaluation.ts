@@ -190,6 +190,14 @@ export function inArithmetic(node: LiteNode): boolean {
   return false;
 }
 
+/** Whether a value is one arithmetic expansion and nothing else (`$((n+1))`, `"$((n+1))"`). */
+function arithmetic(val: LiteNode): boolean {
+  const inner = val.type === "string" && val.namedChildren.length === 1
+    ? val.namedChildren[0]
+    : val;
+  return inner.type === "arithmetic_expansion" && inner.text === val.text.replace(/^"|"$/g, "");
+}
+
 /** Note an assignment (`x=…`, `a[i]=…`, `a=(…)`) for `evaluationError`. */
 export function assigned(ctx: WalkContext, node: LiteNode): void {
   // (An assignment inside arithmetic, `for ((i = x; …))`, sets a number.)
@@ -220,7 +228,9 @@ export function assigned(ctx: WalkContext, node: LiteNode): void {
       }
     }
   }
-  if (!val || !(NUMBER.test(val.text) || numericOutput(val))) ctx.evaluation.values.add(name);
+  // (An arithmetic expansion's value is a number: `count=$((count+1))`.)
+  const number = val && (NUMBER.test(val.text) || numericOutput(val) || arithmetic(val));
+  if (!number) ctx.evaluation.values.add(name);
   // (An integer given a name evaluates that variable's value: `declare -i y; y=x`.)
   if (val && ctx.evaluation.integers?.has(name) && /^[A-Za-z_]\w*$/.test(val.text)) {
     ctx.evaluation.texts.push(val.text);
