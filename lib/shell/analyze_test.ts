@@ -107,3 +107,13 @@ Deno.test("a setting that changes how bash reads the command makes it not analys
     ['echo $"hello"', "allow", "allow"],
   ]);
 });
+
+Deno.test("time before an assignment: bash keeps it in this shell, which the walk does not follow", async () => {
+  await checkTable([
+    ["x=src; time x=keys; cat $x/id_rsa", "deny", "deny"],
+    ["x=src; time -p x=keys; cat $x/id_rsa", "deny", "deny"],
+    ["x=src; time { x=keys; }; cat $x/id_rsa", "deny", "deny"],
+    ["time ls", "allow", "allow"],
+    ["time make test", "deny", "allow"],
+  ]);
+});

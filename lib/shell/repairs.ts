@@ -120,6 +120,11 @@ export function stripKeywords(
     } else break;
   }
   if (i === 0 || i >= argv.length) return { argv, coproc: false, assignments: [] };
+  // `time x=v`: an assignment alone, which bash keeps in this shell: left as the command's name,
+  // which `reservedMisread` turns away (the walk would not keep the value).
+  if (argv.slice(i).every((w) => ASSIGNMENT_PREFIX.test(w.text))) {
+    return { argv: argv.slice(i), coproc, assignments: [] };
+  }
   // `time v=1 cmd`: tree-sitter reads the assignment as an argument of `time`; to bash it is one.
   const assignments: Word[] = [];
   while (i < argv.length - 1 && ASSIGNMENT_PREFIX.test(argv[i].text)) assignments.push(argv[i++]);
@@ -133,6 +138,9 @@ export function stripKeywords(
  */
 export function reservedMisread(argv: Word[]): string | null {
   const name = argv[0];
+  if (argv.length && argv.every((w) => ASSIGNMENT_PREFIX.test(w.text))) {
+    return "an assignment after time, which bash keeps in this shell";
+  }
   if (
     name && name.kind === "static" && name.text === name.value &&
     isReservedCommandWord(name.value) &&
