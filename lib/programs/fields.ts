@@ -9,6 +9,7 @@
 import { filesFromList } from "./file_lists.ts";
 import { optionCommands } from "./option_commands.ts";
 import { fields, grammarOf, type SearchSpec, searchTextOf } from "./search_text.ts";
+import { csplitFiles, splitFiles } from "./splitters.ts";
 import type { Program, Runner } from "./spec.ts";
 import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
@@ -85,7 +86,8 @@ function splitFilter(stage: Stage, run: Runner): void {
 
 /** The field tools. */
 export const FIELD_PROGRAMS: Program[] = [
-  { names: ["split"], optionCommands: splitFilter },
+  { names: ["split"], optionCommands: splitFilter, namedFiles: splitFiles },
+  { names: ["csplit"], namedFiles: csplitFiles },
   ...Object.entries(FIELD_TOOLS).map(([name, spec]): Program => ({
     names: [name],
     text: searchTextOf(spec),
