@@ -22,11 +22,11 @@ import type { NamedFile, Program } from "./spec.ts";
 const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
 
 /** The file name a URL is saved under (a directory's: `index.html`); null for no URL. */
-function urlName(value: string): string | null {
+function urlName(value: string, page = "index.html"): string | null {
   const m = URL_PATH.exec(value);
   if (!m) return null;
   const name = basename(m[1] ?? "");
-  return name === "" ? "index.html" : decodeURIComponent(name);
+  return name === "" ? page : decodeURIComponent(name);
 }
 
 /** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
@@ -42,11 +42,11 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
  * Where wget saves a URL with its directories (`-x`, `--force-directories`): `HOST/PATH` (`PATH`
  * with `-nH`), less the first `cut` directories of PATH.
  */
-function urlPath(value: string, host: boolean, cut: number): string | null {
+function urlPath(value: string, host: boolean, cut: number, page: string): string | null {
   const m = /^[a-zA-Z][\w+.-]*:\/\/([^/?#@]*@)?([^/?#:]*)[^/?#]*(\/[^?#]*)?/.exec(value);
   if (!m) return null;
   const parts = (m[3] ?? "/").split("/").filter(Boolean).map((p) => decodeURIComponent(p));
-  const name = (m[3] ?? "/").endsWith("/") || parts.length === 0 ? "index.html" : parts.pop()!;
+  const name = (m[3] ?? "/").endsWith("/") || parts.length === 0 ? page : parts.pop()!;
   const dirs = parts.slice(cut);
   return [...(host ? [m[2]] : []), ...dirs, name].join("/");
 }
@@ -64,6 +64,7 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   let host = true;
   let flat = false;
   let cut = 0;
+  let page = "index.html";
   const urls: string[] = [];
   const files: NamedFile[] = [];
   const named = (path: string, source: string) => files.push({ path, source });
@@ -82,6 +83,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
         files.push({ path: null, source: `${w.text} (a name the server chooses)` });
       }
       if ((got = valueOf(args, i, "--cut-dirs", ""))) cut = Number(got[0]) || 0;
+      // (`--default-page=NAME`: a URL ending in `/` is saved as NAME, not index.html.)
+      else if ((got = valueOf(args, i, "--default-page", ""))) page = got[0];
       else if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
         // `-e output_document=F`, `dir_prefix=D` (wgetrc commands).
@@ -121,7 +124,7 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   }
   if (remote && out === null) {
     for (const u of urls) {
-      const file = (dirs || tree) && !flat ? urlPath(u, host, cut) : urlName(u);
+      const file = (dirs || tree) && !flat ? urlPath(u, host, cut, page) : urlName(u, page);
       if (file !== null) named(place(file), u);
     }
   }

@@ -33,6 +33,9 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
 
 Deno.test("downloaders: wget's directories are the URL's path, and a recursion's the server's", async () => {
   await checkTable([
+    // A URL ending in `/` is saved as `--default-page`'s name.
+    ["wget --default-page=.env http://host/", "deny", "deny"],
+    ["wget -P keys --default-page id_rsa http://host/", "deny", "deny"],
     // `-x` keeps the URL's path below the cwd (`-nH` without the host): through `keys`, ~/.ssh.
     ["wget -nH -x http://x/keys/authorized_keys", "deny", "deny"],
     ["wget -nH --cut-dirs=1 -x http://x/a/keys/authorized_keys", "deny", "deny"],
