@@ -18,7 +18,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { Program } from "./spec.ts";
+import type { NamedFile, Program } from "./spec.ts";
 import { commandLine, linesFrom, literal } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
 
@@ -403,13 +403,13 @@ function dockerText(argv: Word[]): number[] {
 }
 
 /** The host side of `docker run|create|exec`'s mounts: `-v /src:/dst`, `--mount source=/src`. */
-function dockerFiles(argv: Word[]): { path: string | null; source: string }[] {
+function dockerFiles(argv: Word[], cwds?: (string | null)[]): NamedFile[] {
   const args = argv.slice(1);
   const form = runForm(args);
   if (!form) return [];
   const rest = args.slice(form.at + 1);
   const values = rest.map((w) => (w.kind === "static" ? w.value : null));
-  const out: { path: string | null; source: string }[] = [];
+  const out: NamedFile[] = [];
   for (const t of readOptions(values, form.grammar)) {
     if (t.kind === "operand" || t.kind === "unknown" || t.kind === "dynamic") break;
     if (t.kind !== "valued" || !MOUNTS.has(t.name)) continue;
@@ -423,8 +423,15 @@ function dockerFiles(argv: Word[]): { path: string | null; source: string }[] {
     const host = t.name === "--mount"
       ? /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1] ?? null
       : value.split(":")[0];
-    // (A named volume is no path of this machine.)
-    if (host !== null && /^(\/|\.|~)/.test(host)) out.push({ path: host, source: word.text });
+    // (A named volume is no path of this machine. What the container may write is all below a
+    // mount not read-only, `-v $PWD/.pi:/p`, but for the project itself, `-v $PWD:/app` to run
+    // its tests, judged as the command would be here.)
+    const options = t.name === "--mount" ? value : value.split(":").slice(2).join(",");
+    const readOnly = /(?:^|,)(?:readonly|ro)(?:=(?:true|1))?(?:,|$)/.test(options);
+    if (host === null || !/^(\/|\.|~)/.test(host)) continue;
+    const here = host === "." || host === "./" ||
+      (cwds ?? []).some((c) => c === host.replace(/(.)\/+$/, "$1"));
+    out.push({ path: host, source: word.text, ...(readOnly || here ? {} : { below: true }) });
   }
   return out;
 }
@@ -495,9 +502,11 @@ export const CONTAINER_PROGRAMS: Program[] = [
     runsElsewhere: dockerCommand,
     text: dockerText,
     // (And what `cp` copies in and `build -o` writes: destinations.ts.)
-    namedFiles: (
-      argv,
-    ) => [...dockerFiles(argv), ...containerCopyDestination(argv), ...buildOutput(argv)],
+    namedFiles: (argv, stage) => [
+      ...dockerFiles(argv, stage?.cwds),
+      ...containerCopyDestination(argv),
+      ...buildOutput(argv),
+    ],
     tooBroad: (sub) => RUNNING.test(sub),
   },
   {

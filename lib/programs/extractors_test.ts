@@ -86,6 +86,9 @@ const ROWS: [string, Action, Action][] = [
   ["cd .pi && sftp host:/x/settings.json", "allow", "ask"],
   ["ditto -xk a.zip .pi", "allow", "ask"],
   ["python3 -m zipfile -e a.zip .pi", "allow", "ask"],
+  // A container may write what is below a mount that is not read-only.
+  ["docker run -v $PWD/.pi:/p alpine touch /p/settings.json", "allow", "ask"],
+  ["docker run --mount type=bind,src=$PWD/.pi,dst=/p alpine ls", "allow", "ask"],
   ["helm template x ./chart --output-dir .pi", "allow", "ask"],
   ["helm pull x --untar --untardir .pi", "allow", "ask"],
   ["docker build -o type=tar,dest=.pi/settings.json .", "allow", "ask"],
@@ -159,6 +162,8 @@ const ROWS: [string, Action, Action][] = [
   ["7za x -o/tmp/out a.7z", "allow", "allow"],
   ["tar -tf a.tar", "allow", "allow"],
   ["python3 -m zipfile -l a.zip", "allow", "allow"],
+  ["docker run -v $PWD:/app -w /app node npm test", "allow", "allow"],
+  ["docker run -v $PWD/.pi:/p:ro alpine cat /p/settings.json", "allow", "allow"],
   ["python3 -m zipfile -e a.zip /tmp/out", "allow", "allow"],
   ["git clone https://github.com/x/y.git", "allow", "allow"],
   ["git clone https://github.com/x/y.git /tmp/out/y", "allow", "allow"],
