@@ -37,6 +37,8 @@ export const SHELL_ENV: ReadonlySet<string> = new Set([
   "FCEDIT",
   "GIT_SSH_COMMAND",
   "RSYNC_RSH",
+  // just's chooser (`just --choose`), run with `sh -cu`.
+  "JUST_CHOOSER",
   // rsync's daemon connections, svn's ssh tunnel.
   "RSYNC_CONNECT_PROG",
   "SVN_SSH",

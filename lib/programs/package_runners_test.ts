@@ -164,3 +164,20 @@ Deno.test("package runners: npm explore, asdf env, pixi exec, hatch env run and 
     ["go build -o bin/app ./cmd/app", "deny", "allow"],
   ]);
 });
+
+Deno.test("helm's post-renderer and just's chooser run what they name", async () => {
+  await checkTable([
+    [
+      "helm template x . --post-renderer=rm --post-renderer-args=-rf --post-renderer-args=src",
+      "deny",
+      "deny",
+    ],
+    [
+      "helm template x . --post-renderer rm --post-renderer-args -rf --post-renderer-args src",
+      "deny",
+      "deny",
+    ],
+    ["JUST_CHOOSER='rm -rf src' just --choose", "deny", "deny"],
+    ["helm template x ./chart", "deny", "allow"],
+  ]);
+});

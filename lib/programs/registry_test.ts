@@ -162,7 +162,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   axel: { namedFiles: "axel -o .pi http://x/y" }, oras: { namedFiles: "oras pull -o .pi r/x:1" },
   "huggingface-cli": { namedFiles: "huggingface-cli download r --local-dir .pi" }, hf: { namedFiles: "hf download r --local-dir .pi" },
   gpg: { namedFiles: "gpg --decrypt-files a.gpg" }, gpg2: { namedFiles: "gpg2 -c a" },
-  helm: { namedFiles: "helm template x c --output-dir .pi" },
+  helm: { namedFiles: "helm template x c --output-dir .pi", optionCommands: "helm template x c --post-renderer=rm" },
   azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar ." }, ar: { namedFiles: "ar x lib.a" },
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },

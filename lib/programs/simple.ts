@@ -8,9 +8,10 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
-import type { Program } from "./spec.ts";
+import type { Program, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere, sevenFollows } from "./extractors.ts";
@@ -147,8 +148,9 @@ const TABLE: Record<string, Facts> = {
   oras: { namedFiles: outputDirectory(["-o", "--output"]) },
   "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
   hf: { namedFiles: outputDirectory(["--local-dir"]) },
-  // helm writes a chart's files below `--output-dir` (template) or `--untardir` (pull --untar).
-  helm: { namedFiles: outputDirectory(["--output-dir", "--untardir"]) },
+  // helm writes a chart's files below `--output-dir` (template) or `--untardir` (pull --untar),
+  // and runs `--post-renderer PROG` with each `--post-renderer-args` value as an argument.
+  helm: { namedFiles: outputDirectory(["--output-dir", "--untardir"]), optionCommands: helmRenderer },
   azcopy: { namedFiles: storageDestination },
   ditto: { namedFiles: dittoDestination },
   // Build tools that work in another directory (make: package_runners.ts).
@@ -181,6 +183,26 @@ const TABLE: Record<string, Facts> = {
     readOnly: { "": { short: "s", long: ["--set"], operand: /^\+/ } },
   },
 };
+
+/** The post-renderer helm runs (`--post-renderer PROG`), with its arguments. */
+function helmRenderer(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let program: Word | undefined;
+  const more: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    const eq = v.indexOf("=");
+    const name = eq > 0 ? v.slice(0, eq) : v;
+    if (name !== "--post-renderer" && name !== "--post-renderer-args") continue;
+    const value = eq > 0
+      ? (args[i].kind === "static" ? literal(v.slice(eq + 1)) : unknownWord(args[i].text))
+      : args[++i];
+    if (!value) continue;
+    if (name === "--post-renderer") program = value;
+    else more.push(value);
+  }
+  if (program) run.stage([program, ...more], "helm --post-renderer");
+}
 
 /** binutils' response files (`strings @args`): each is read, and the files it names are not known. */
 function responseFiles(argv: Word[]): { path: string | null; source: string }[] {
