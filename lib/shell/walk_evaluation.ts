@@ -331,7 +331,7 @@ export function testEvaluation(
         ctx.evaluation.texts.push(c.text);
         // A quoted operand is arithmetic too: `[[ 'a[$(cmd)]' -eq 1 ]]` runs cmd.
         for (const side of c.namedChildren) {
-          if (/['"\\]/.test(side.text)) arithmeticCode(ctx, side.text.replace(/['"\\]/g, ""), cwds);
+          if (/['"\\]/.test(side.text)) arithmeticCode(ctx, decodedText(side), cwds);
         }
       }
       if (op === "-v") {
@@ -352,11 +352,21 @@ export function testEvaluation(
  */
 function quotedArithmetic(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
   for (const c of node.namedChildren) {
-    if (c.type === "raw_string") {
-      const inner = c.text.slice(1, -1);
+    if (c.type === "raw_string" || c.type === "ansi_c_string") {
+      // (A `$'…'` is decoded first: `(( $'a[\x24(cmd)]' ))` runs cmd.)
+      const inner = c.type === "raw_string"
+        ? c.text.slice(1, -1)
+        : decodeAnsiC(c.text.slice(2, -1));
       if (/[$`]/.test(inner)) ctx.source(`: ${inner.replaceAll("'", "")}`, cwds, "arithmetic");
     } else quotedArithmetic(ctx, c, cwds);
   }
+}
+
+/** A word's text as bash reads it in arithmetic: quotes removed, a `$'…'` decoded. */
+function decodedText(node: LiteNode): string {
+  if (node.type === "ansi_c_string") return decodeAnsiC(node.text.slice(2, -1));
+  if (node.type === "concatenation") return node.children.map(decodedText).join("");
+  return node.text.replace(/['"\\]/g, "");
 }
 
 /**

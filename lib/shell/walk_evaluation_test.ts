@@ -197,5 +197,9 @@ Deno.test("evaluation: positional parameters the command sets, and integer varia
     ["x='a[$(rm -rf src)]'; (( x ))", "deny", "deny"],
     ["((a['$(rm -rf src)']))", "deny", "deny"],
     ["read x; (( x ))", "deny", "deny"],
+    // A `$'…'` is decoded first: an escaped `$` still makes a substitution.
+    ["(( $'a[\\x24(rm -rf src)]' ))", "deny", "deny"],
+    ["[[ $'a[\\x24(rm -rf src)]' -eq 0 ]]", "deny", "deny"],
+    ["[[ 0 -lt $'a[\\044(rm -rf src)]' ]]", "deny", "deny"],
   ]);
 });
