@@ -90,3 +90,29 @@ export async function checkEveryday(commands: string[], config = readOnly): Prom
   }
   assert.deepEqual(blocked, []);
 }
+
+/** Allow everything, with only the gate's own files protected (as pi-controls always does). */
+export const gateFiles: Config = configFrom(
+  { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
+  { agentDir: "/home/user/.pi/agent", home: "/home/user" },
+);
+
+/**
+ * Check a table of `[command, verdict under the deny-list, verdict under the gate's own-file
+ * protection]` rows in `ctx` (a project of the test's own): every wrong one is listed.
+ */
+export async function checkGateTable(
+  ctx: Context,
+  rows: readonly (readonly [string, Action, Action])[],
+): Promise<void> {
+  const wrong: string[] = [];
+  for (const [command, dl, g] of rows) {
+    const a = (await bash(denyList, ctx, command)).action;
+    const b = (await bash(gateFiles, ctx, command)).action;
+    if (a !== dl) {
+      wrong.push(`deny-list: ${JSON.stringify(command.slice(0, 100))} got ${a}, want ${dl}`);
+    }
+    if (b !== g) wrong.push(`gate: ${JSON.stringify(command.slice(0, 100))} got ${b}, want ${g}`);
+  }
+  assert.deepEqual(wrong, []);
+}

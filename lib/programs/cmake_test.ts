@@ -1,6 +1,6 @@
 /** cmake's command mode: the commands it runs, where, and what it writes or removes. */
-import { checkTable } from "../testing_adversarial.ts";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { checkTable, gateFiles } from "../testing_adversarial.ts";
+import { bash, ctxIn } from "../testing.ts";
 import assert from "node:assert/strict";
 
 Deno.test("cmake -E: chdir, env and time run their command; what it copies, extracts or removes", async () => {
@@ -15,10 +15,6 @@ Deno.test("cmake -E: chdir, env and time run their command; what it copies, extr
     ["cmake --build build -j4", "deny", "allow"],
   ]);
   // The gate's files: written below, or removed with the tree.
-  const gate = configFrom(
-    { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
-    { agentDir: "/home/user/.pi/agent", home: "/home/user" },
-  );
   const P = "/home/user/project";
   const ctx = ctxIn(P, { files: [`${P}/.pi/settings.json`, `${P}/src/a.ts`] });
   for (
@@ -30,5 +26,5 @@ Deno.test("cmake -E: chdir, env and time run their command; what it copies, extr
       ["cmake -E copy_directory src /tmp/out", "allow"],
       ["cmake -E make_directory build", "allow"],
     ]
-  ) assert.equal((await bash(gate, ctx, command)).action, want, command);
+  ) assert.equal((await bash(gateFiles, ctx, command)).action, want, command);
 });

@@ -3,8 +3,8 @@
  * path): judged where they are, read from the encoded file as it will be when the command runs.
  */
 import assert from "node:assert/strict";
-import { denyList } from "../testing_adversarial.ts";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { checkGateTable } from "../testing_adversarial.ts";
+import { ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
 import { decodedNames } from "./decoders.ts";
 
@@ -20,10 +20,6 @@ const ctx = ctxIn(P, {
     [`${P}/b64.uu`]: "begin-base64 600 .pi/settings.json\nYQ==\n====\n",
   },
 });
-const gate = configFrom(
-  { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
-  { agentDir: "/home/user/.pi/agent", home: "/home/user" },
-);
 
 /** [command, under the deny-list, under the gate's own-file protection] */
 const ROWS: [string, Action, Action][] = [
@@ -48,14 +44,7 @@ const ROWS: [string, Action, Action][] = [
 ];
 
 Deno.test("decoders: uudecode's output is judged where its input names it", async () => {
-  const wrong: string[] = [];
-  for (const [command, dl, g] of ROWS) {
-    const a = (await bash(denyList, ctx, command)).action;
-    const b = (await bash(gate, ctx, command)).action;
-    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
-    if (b !== g) wrong.push(`gate: ${command} got ${b}, want ${g}`);
-  }
-  assert.deepEqual(wrong, []);
+  await checkGateTable(ctx, ROWS);
 });
 
 Deno.test("decoders: the names of begin lines", () => {

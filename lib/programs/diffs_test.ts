@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkTable, denyList } from "../testing_adversarial.ts";
+import { checkGateTable, checkTable } from "../testing_adversarial.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
 import { patchedFiles } from "./diffs.ts";
@@ -81,10 +81,6 @@ const project = ctxIn(P, {
     [`${P}/normal.diff`]: "1c1\n< a\n---\n> b\n",
   },
 });
-const gateFiles = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-}, { agentDir: "/home/user/.pi/agent", home: "/home/user" });
 
 /** [command, under the deny-list, under the gate's own-file protection] */
 const FROM_FILES: [string, Action, Action][] = [
@@ -154,12 +150,5 @@ const FROM_FILES: [string, Action, Action][] = [
 ];
 
 Deno.test("diffs: a diff from a file is read, and one not known may write below", async () => {
-  const wrong: string[] = [];
-  for (const [command, dl, g] of FROM_FILES) {
-    const a = (await bash(denyList, project, command)).action;
-    const b = (await bash(gateFiles, project, command)).action;
-    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
-    if (b !== g) wrong.push(`gate: ${command} got ${b}, want ${g}`);
-  }
-  assert.deepEqual(wrong, []);
+  await checkGateTable(project, FROM_FILES);
 });

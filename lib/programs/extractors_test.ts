@@ -4,8 +4,8 @@
  * and a deny-list that protects `~/.ssh` (reached through `keys`).
  */
 import assert from "node:assert/strict";
-import { denyList } from "../testing_adversarial.ts";
-import { configFrom, ctxIn, decideIn } from "../testing.ts";
+import { checkGateTable } from "../testing_adversarial.ts";
+import { ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
 import { programNamed } from "./registry.ts";
 import { literal } from "./words.ts";
@@ -20,10 +20,6 @@ const ctx = ctxIn("/home/user/project", {
   ],
   links: { "/home/user/project/keys": "/home/user/.ssh" },
 });
-const gate = configFrom(
-  { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
-  { agentDir: "/home/user/.pi/agent", home: "/home/user" },
-);
 
 /** [command, under the deny-list, under the gate's own-file protection] */
 const ROWS: [string, Action, Action][] = [
@@ -173,14 +169,7 @@ const ROWS: [string, Action, Action][] = [
 ];
 
 Deno.test("extractors and copiers: what they write is judged below where it lands", async () => {
-  const wrong: string[] = [];
-  for (const [command, dl, g] of ROWS) {
-    const a = (await decideIn(denyList, ctx, "bash", { command })).action;
-    const b = (await decideIn(gate, ctx, "bash", { command })).action;
-    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
-    if (b !== g) wrong.push(`gate: ${command} got ${b}, want ${g}`);
-  }
-  assert.deepEqual(wrong, []);
+  await checkGateTable(ctx, ROWS);
 });
 
 Deno.test("extractors: the cwd is named only when they extract with no destination", () => {

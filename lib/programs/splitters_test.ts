@@ -1,7 +1,7 @@
 /** split and csplit write files by names they make: judged by names of that shape. */
 import assert from "node:assert/strict";
-import { checkTable } from "../testing_adversarial.ts";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { checkTable, gateFiles } from "../testing_adversarial.ts";
+import { bash, ctxIn } from "../testing.ts";
 
 Deno.test("splitters: the pieces split and csplit write, by their prefix and suffix", async () => {
   await checkTable([
@@ -11,10 +11,6 @@ Deno.test("splitters: the pieces split and csplit write, by their prefix and suf
     ["split -l 100 notes.txt part_", "deny", "allow"],
     ["csplit notes.txt '/^#/' '{*}'", "deny", "allow"],
   ]);
-  const gate = configFrom(
-    { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
-    { agentDir: "/home/user/.pi/agent", home: "/home/user" },
-  );
   const P = "/home/user/project";
   const ctx = ctxIn(P, { files: [`${P}/.pi/settings.json`, `${P}/notes.txt`] });
   for (
@@ -23,5 +19,5 @@ Deno.test("splitters: the pieces split and csplit write, by their prefix and suf
       ["csplit --suffix-format='%.0dsettings.json' --prefix=.pi/ notes.txt 2", "ask"],
       ["csplit -f part notes.txt 5", "allow"],
     ]
-  ) assert.equal((await bash(gate, ctx, command)).action, want, command);
+  ) assert.equal((await bash(gateFiles, ctx, command)).action, want, command);
 });
