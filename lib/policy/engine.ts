@@ -150,7 +150,7 @@ interface StageShared {
   replacesTrees: boolean;
   /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
   followsLinks: boolean;
-  /** It names places of its own (then the cwd is no tree it reads: `grep -R x src`). */
+  /** The trees it reads are only those its words name (`Program.treesNamed`): not the cwd. */
   operands: boolean;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
@@ -186,7 +186,7 @@ function stageShared(
     readsTrees: !metadataOnly(program),
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
-    operands: false,
+    operands: facts?.treesNamed?.(stage!.argv) === true,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],
@@ -567,7 +567,6 @@ function decideStage(
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
   });
-  shared.operands = raw.some((t) => t.kind === "argument" || t.kind === "glob");
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));

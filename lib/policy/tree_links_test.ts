@@ -41,6 +41,13 @@ const HOSTILE: [string, Action, Action][] = [
   ["rsync -rk . /tmp/x", "deny", "deny"],
   ["rsync -a --copy-dirlinks . /tmp/x", "deny", "deny"],
   ["python3 -m http.server", "deny", "deny"],
+  // Where no place is named the cwd is the tree, whatever files options name.
+  ["find -L -newer README.md -name id_rsa", "deny", "deny"],
+  ["grep -R -e x --exclude-from=notes.txt", "deny", "deny"],
+  ["grep -R KEY --exclude-dir=node_modules", "deny", "deny"],
+  ["rg -L --ignore-file notes.txt x", "deny", "deny"],
+  ["du -L -a --exclude-from=notes.txt", "deny", "deny"],
+  ["7z a /tmp/x.7z", "deny", "deny"],
 ];
 
 Deno.test("tree links: a program that follows the links inside a tree is judged where they lead", async () => {

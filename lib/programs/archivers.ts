@@ -119,6 +119,7 @@ export const ARCHIVER_PROGRAMS: Program[] = [
     followsLinks: (argv) =>
       hasOption(argv, ZIP_OPTIONS, ["-r", "-R", "--recurse-paths", "--recurse-patterns"]) &&
       !hasOption(argv, ZIP_OPTIONS, ["-y", "--symlinks"]),
+    treesNamed: () => true,
   },
   { names: ["man"], optionCommands: manCommands },
   {

@@ -266,6 +266,13 @@ export function sevenFollows(argv: Word[]): boolean {
   return words.some((w) => w === "a" || w === "u") && !words.includes("-snl");
 }
 
+/** 7-Zip names the files it adds (`7z a x.7z src`, `@LIST`); with none it adds the cwd's. */
+export function sevenNamed(argv: Word[]): boolean {
+  const operands = argv.slice(1).filter((w) => !w.value.startsWith("-"));
+  // (The command, the archive, then what it adds.)
+  return operands.length > 2;
+}
+
 /** Extractors with no module of their own. */
 export const EXTRACTOR_PROGRAMS: Program[] = [
   ...SEVEN_ZIP,
@@ -289,6 +296,11 @@ export const EXTRACTOR_PROGRAMS: Program[] = [
 ]
   .map((name): Program =>
     SEVEN_ZIP.includes(name)
-      ? { names: [name], namedFiles: extractsHere(name), followsLinks: sevenFollows }
+      ? {
+        names: [name],
+        namedFiles: extractsHere(name),
+        followsLinks: sevenFollows,
+        treesNamed: sevenNamed,
+      }
       : { names: [name], namedFiles: extractsHere(name) }
   );

@@ -242,6 +242,15 @@ export const FIND_PROGRAMS: Program[] = [
     treeNames: deletedNames,
     namesLimitTrees: true,
     followsLinks: findFollows,
+    // (Its starting points, before the expression: without one it searches the cwd.)
+    treesNamed: (argv) => {
+      let i = 1;
+      while (i < argv.length && /^-([HLP]|D|O\d*)$/.test(argv[i].value)) {
+        i += argv[i].value === "-D" ? 2 : 1;
+      }
+      const w = argv[i];
+      return w !== undefined && w.kind === "static" && !/^[-(!]/.test(w.value);
+    },
     lists: findListing,
   },
 ];

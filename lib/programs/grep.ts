@@ -149,6 +149,22 @@ function grepListing(stage: Stage): Listing[] | null {
   return listings;
 }
 
+/**
+ * Whether a search names the paths it reads (`grep -R x src`): an operand after the pattern (or
+ * any, with `-e`/`-f`/`--files`); without one it searches the cwd. False where a word is not known.
+ */
+function pathsGiven(argv: Word[], grammar: OptionGrammar): boolean {
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  let operands = 0;
+  let patternGiven = false;
+  for (const t of readOptions(values, grammar)) {
+    if (t.kind === "unknown" || t.kind === "dynamic") return false;
+    if (t.kind === "operand") operands++;
+    if (/^-[ef]$|^--(regexp|file|files)$/.test(t.name)) patternGiven = true;
+  }
+  return operands > (patternGiven ? 0 : 1);
+}
+
 /** rg's options that make it print file names only, and those that print more with them. */
 const RG_NAMES = new Set(["-l", "--files-with-matches", "--files-without-match", "--files"]);
 const RG_MORE = new Set([
@@ -255,6 +271,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     treeNames: includes(GREP, new Set(["--include"])),
     lists: grepListing,
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
+    treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
   },
   {
     names: ["rg"],
@@ -264,6 +281,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     treeNames: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
+    treesNamed: (argv) => pathsGiven(argv, grammarOf(RG)),
     lists: rgListing,
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,

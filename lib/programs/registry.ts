@@ -114,6 +114,7 @@ function uniform(p: Program): Program {
     readOnly: p.readOnly,
     links: p.links,
     followsLinks: p.followsLinks,
+    treesNamed: p.treesNamed,
     lists: p.lists,
     treeNames: p.treeNames,
     namesLimitTrees: p.namesLimitTrees,

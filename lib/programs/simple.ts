@@ -14,7 +14,7 @@ import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
-import { extractsHere, sevenFollows } from "./extractors.ts";
+import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { copyBackups } from "./backups.ts";
 import {
   dittoDestination,
@@ -53,6 +53,8 @@ const CHANGES_MODES: Facts = {
   replacesTrees: true,
   writesOnlyNamed: true,
   followsLinks: recursiveDereference,
+  // (It needs its operands: the cwd is none unless named.)
+  treesNamed: () => true,
 };
 
 // deno-fmt-ignore
@@ -114,11 +116,13 @@ const TABLE: Record<string, Facts> = {
   bsdtar: {
     namedFiles: extractsHere("bsdtar"),
     followsLinks: (argv) => hasOption(argv, { valued: "bCfINsT" }, ["-L", "-h"]),
+    treesNamed: () => true,
   },
   // 7-Zip archives what the links in a tree lead to unless told `-snl`.
   "7z": {
     namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)],
     followsLinks: sevenFollows,
+    treesNamed: sevenNamed,
   },
   // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
   // `ar x --output DIR`; ar's members have no `/`).
@@ -171,6 +175,7 @@ const TABLE: Record<string, Facts> = {
     followsLinks: (argv) =>
       hasOption(argv, DIFF_OPTIONS, ["-r", "--recursive"]) &&
       !hasOption(argv, DIFF_OPTIONS, ["--no-dereference"]),
+    treesNamed: () => true,
   },
   // BSD's base64 writes `-o FILE` (`--output`).
   base64: { options: { valued: "bio" }, readOnly: { "": { short: "o", long: ["--output"] } } },

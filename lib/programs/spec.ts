@@ -220,6 +220,11 @@ export interface Program {
    */
   followsLinks?: (argv: Word[]) => boolean;
   /**
+   * The trees it reads are only the places its words name, not the cwd (`grep -R x src`, `zip -r
+   * a.zip src`; not `grep -R x` or `find -L -newer f`, which search the cwd).
+   */
+  treesNamed?: (argv: Word[]) => boolean;
+  /**
    * What it prints is paths below known places, one to a line, nothing else (`find DIR` without
    * `-printf`/`-exec`, `git ls-files`): a program reading them (`… | xargs cat`) names paths
    * there. Null when its output may hold anything else. `listingOf` says what other stages list

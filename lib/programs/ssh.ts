@@ -187,5 +187,6 @@ export const SSH_PROGRAMS: Program[] = [
         "-k",
         "--copy-dirlinks",
       ]),
+    treesNamed: () => true,
   },
 ];

@@ -131,4 +131,5 @@ export const TAR: Program = {
   readOnly: { "": { accepts: tarListsOnly } },
   // `tar -h`: what the links inside the tree lead to is archived.
   followsLinks: (argv) => hasOption(argv, TAR_OPTIONS, ["-h", "--dereference"]),
+  treesNamed: () => true,
 };
