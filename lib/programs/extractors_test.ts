@@ -51,6 +51,8 @@ const ROWS: [string, Action, Action][] = [
   // Copiers and builders that write by names of their own below a directory they are given.
   ["scp host:settings.json .pi/", "allow", "ask"],
   ["scp -r host:x .", "allow", "ask"],
+  ["rsync -av host:/x/ .", "allow", "ask"],
+  ["rsync -av --remove-source-files . host:/x", "allow", "ask"],
   ["rclone sync remote:x .", "allow", "ask"],
   ["rclone delete .pi", "allow", "ask"],
   ["docker cp c:/x/. .pi", "allow", "ask"],
@@ -130,6 +132,8 @@ const ROWS: [string, Action, Action][] = [
   ["aws s3 cp s3://b/x.csv .", "allow", "allow"],
   ["rclone copy . remote:bucket", "allow", "allow"],
   ["scp -r . host:/srv/app", "allow", "allow"],
+  ["rsync -av ./ host:/srv/app/", "allow", "allow"],
+  ["rsync -avz --exclude node_modules . user@host:/srv/app", "allow", "allow"],
   ["jar cf app.jar .", "allow", "allow"],
   ["tar -xOf a.tar package/package.json", "allow", "allow"],
   ["tar -xzf a.tgz package/package.json", "allow", "allow"],

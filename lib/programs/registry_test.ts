@@ -181,7 +181,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'", namedFiles: "sftp host:x ." },
   rsync: {
     optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",
-    namedFiles: "rsync --files-from=l . d",
+    namedFiles: "rsync --files-from=l . d", replacesTrees: "rsync -a host:x/ d",
   },
   docker: {
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",

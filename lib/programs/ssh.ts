@@ -104,6 +104,18 @@ function remoteOperands(argv: Word[]): number[] {
   return out;
 }
 
+/**
+ * Whether rsync may change what lies below a local directory it names: its destination is here
+ * (its last operand, or a word not known), or it removes the files it sends.
+ */
+function rsyncReplaces(argv: Word[]): boolean {
+  if (argv.some((w) => w.kind !== "static" || w.value.startsWith("--remove-source"))) return true;
+  // (With one operand, rsync lists it.)
+  const operands = argv.flatMap((w, i) => (i > 0 && !w.value.startsWith("-") ? [i] : []));
+  if (operands.length < 2) return false;
+  return !remoteOperands(argv).includes(operands[operands.length - 1]);
+}
+
 /** ssh settings (`-o Key=value`) whose value is a command run here. */
 const SSH_KEYS: Record<string, How> = {
   proxycommand: "shell",
@@ -167,14 +179,15 @@ export const SSH_PROGRAMS: Program[] = [
   },
   {
     // rsync's remote shell (`-e CMD`, `--rsh=CMD`) runs here; it replaces files below a
-    // directory it is given.
+    // directory it is given, unless it only sends them elsewhere (its destination is another
+    // machine's, and it keeps its sources: not `--remove-source-files`).
     names: ["rsync"],
     optionCommands: optionCommands({
       shortWithArg: "eBfTM",
       short: { e: "shell" },
       long: { "--rsh": "shell" },
     }),
-    replacesTrees: true,
+    replacesTrees: rsyncReplaces,
     text: remoteOperands,
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST.
     namedFiles: filesFromList({ valued: ["--files-from"] }),
