@@ -105,7 +105,19 @@ const RUNNERS: Record<string, RunnerProgram> = {
   },
   yarn: {
     global: { longValued: set("--cwd") },
-    subcommands: { exec: PLAIN, dlx: { grammar: { valued: "p", longValued: set("--package") } } },
+    // (`yarn workspace NAME CMD…` and `yarn workspaces foreach … CMD…` run a yarn command there:
+    // its `exec` runs a program, read as the `exec` builtin is.)
+    subcommands: {
+      exec: PLAIN,
+      dlx: { grammar: { valued: "p", longValued: set("--package") } },
+      workspace: { grammar: {}, operands: 1 },
+      "workspaces foreach": {
+        grammar: {
+          valued: "j",
+          longValued: set("--include", "--exclude", "--since", "--jobs", "--from"),
+        },
+      },
+    },
     chdir: ["--cwd"],
   },
   uv: {
