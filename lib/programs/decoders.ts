@@ -15,9 +15,9 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { ReadFile } from "./diffs.ts";
-import type { NamedFile, Program } from "./spec.ts";
-import { standardInput } from "./words.ts";
+import { staticValue } from "./command_words.ts";
+import type { NamedFile, Program, ReadFile } from "./spec.ts";
+import { inputText } from "./words.ts";
 
 /** GNU and BSD uudecode's options. */
 const UUDECODE_OPTIONS: OptionGrammar = {
@@ -41,27 +41,21 @@ export function decodedNames(text: string): string[] {
   return out;
 }
 
-/** The encoded text of an operand (`null`: not known) or, with none, of standard input. */
+/** The encoded texts of the operands (`null`: not known) or, with none, of standard input. */
 function encodedTexts(
   operands: string[],
   stage: Stage,
   read: ReadFile | undefined,
-): (string | null)[] | [] {
+): (string | null)[] {
   if (operands.length) return operands.map((f) => (read ? read(f) : null));
-  const input = standardInput(stage);
-  if (input.from === "nothing") return [];
-  if (input.from === "document") {
-    const body = input.redirect.body;
-    return [body?.kind === "static" ? body.value : null];
-  }
-  const target = input.from === "file" ? input.redirect.target : undefined;
-  return [target?.kind === "static" && read ? read(target.value) : null];
+  const input = inputText(stage, read);
+  return input === undefined ? [] : [input];
 }
 
 /** What uudecode writes by the names its input gives (see the module's notes). */
 function uudecodeFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
   if (!stage) return [];
-  const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const args = argv.slice(1).map(staticValue);
   const source = "(the file uudecode writes)";
   const anywhere: NamedFile[] = [{ path: null, source }];
   const operands: string[] = [];

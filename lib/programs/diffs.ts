@@ -5,7 +5,8 @@
  * program's to choose: without `-p`, patch takes the base name). The diff is read where it is
  * given inline (a here-document or here-string) or from a file (`-i`, `<`, git's operands) as it
  * will be when the command runs; from a pipe, a file another stage of the command writes or one
- * not read, its names are not known, and the program may write anything below its directory. *
+ * not read, its names are not known, and the program may write anything below its directory.
+ *
  * @example
  * ```ts
  * import { patchedFiles } from "./diffs.ts";
@@ -17,8 +18,9 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { NamedFile } from "./spec.ts";
-import { standardInput } from "./words.ts";
+import { staticValue } from "./command_words.ts";
+import type { NamedFile, ReadFile } from "./spec.ts";
+import { inputText } from "./words.ts";
 
 /** A `---`/`+++` line of a diff, the name its first group. */
 const HEADER = /^(?:\+\+\+|---|\*\*\*|Index:) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
@@ -67,9 +69,6 @@ export function patchedFiles(text: string, strip: number | null): string[] {
   }
   return [...out];
 }
-
-/** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
-export type ReadFile = (path: string) => string | null;
 
 /** GNU patch's options (2.7). */
 export const PATCH_OPTIONS: OptionGrammar = {
@@ -122,25 +121,6 @@ export const PATCH_OPTIONS: OptionGrammar = {
   abbreviations: true,
 };
 
-/** The text of the diff a stage reads on its standard input; null when it cannot be known. */
-function stdinDiff(stage: Stage, read: ReadFile | undefined): string | null {
-  const input = standardInput(stage);
-  if (input.from === "document") {
-    const body = input.redirect.body;
-    return body?.kind === "static" ? body.value : null;
-  }
-  if (input.from === "file") {
-    const target = input.redirect.target;
-    return target?.kind === "static" && read ? read(target.value) : null;
-  }
-  return null;
-}
-
-/** A stage's words after the program (null: not known statically). */
-function argsOf(argv: Word[]): (string | null)[] {
-  return argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-}
-
 /**
  * What `patch` writes by names its diff gives: the files the diff names (read from a
  * here-document, from the file `-i` or `<` names, as it is when the command runs) and their
@@ -151,7 +131,7 @@ function argsOf(argv: Word[]): (string | null)[] {
  */
 export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
   if (!stage) return [];
-  const args = argsOf(argv);
+  const args = argv.slice(1).map(staticValue);
   const source = "(what the patch changes)";
   const anything: NamedFile[] = [{ path: ".", source, below: true }];
   let strip: number | null = null;
@@ -179,8 +159,8 @@ export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedF
   }
   // (Given the file to patch, that operand is the file written, judged as an argument.)
   if (operands > 0) return [];
-  const text = input !== undefined ? (read ? read(input) : null) : stdinDiff(stage, read);
-  if (text === null && input === undefined && standardInput(stage).from === "nothing") return [];
+  const text = input !== undefined ? (read ? read(input) : null) : inputText(stage, read);
+  if (text === undefined) return [];
   const names = text === null ? [] : patchedFiles(text, strip);
   if (!names.length) {
     return backup === null
@@ -246,8 +226,9 @@ export function gitPatchFiles(
     else if (a === "--directory") root = (args[++i] ?? "").replace(/\/*$/, "/");
   }
   if ((reports && !applies) || cached) return [];
-  const texts = files.length ? files.map((f) => (read ? read(f) : null)) : [stdinDiff(stage, read)];
-  if (!files.length && texts[0] === null && standardInput(stage).from === "nothing") return [];
+  const input = files.length ? null : inputText(stage, read);
+  if (input === undefined) return [];
+  const texts = files.length ? files.map((f) => (read ? read(f) : null)) : [input];
   const out: NamedFile[] = [];
   for (const text of texts) {
     const names = text === null ? [] : patchedFiles(text, Number.isInteger(strip) ? strip : null);

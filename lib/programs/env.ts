@@ -13,7 +13,8 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { Stage } from "../shell/model.ts";
+import { literal } from "./words.ts";
 
 /**
  * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
@@ -135,7 +136,7 @@ function namesSet(stage: Stage, out: string[]): boolean {
         for (let k = 0; k < letters.length; k++) {
           const c = letters[k];
           if (!spec.valued.includes(c) && !spec.names.includes(c)) continue;
-          const value = k < letters.length - 1 ? literalWord(letters.slice(k + 1)) : args[++i];
+          const value = k < letters.length - 1 ? literal(letters.slice(k + 1)) : args[++i];
           if (spec.names.includes(c) && value) {
             if (value.kind !== "static") return false;
             out.push(value.value);
@@ -164,11 +165,6 @@ function namesSet(stage: Stage, out: string[]): boolean {
     out.push(m[1]);
   }
   return true;
-}
-
-/** A word for a value read out of another (`-vNAME`). */
-function literalWord(value: string): Word {
-  return { kind: "static", value, prefix: value, text: value };
 }
 
 /**

@@ -18,13 +18,13 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
-import type { How, Listing, NamedFile, Program, ReadOnlyCheck, Runner } from "./spec.ts";
+import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
-import { gitPatchFiles, type ReadFile } from "./diffs.ts";
+import { gitPatchFiles } from "./diffs.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([

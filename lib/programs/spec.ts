@@ -152,6 +152,9 @@ export interface ShellOptions {
   arguments?: boolean;
 }
 
+/** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
+export type ReadFile = (path: string) => string | null;
+
 /**
  * A file a program's arguments or input name (see `Program.namedFiles`): a path below the cwd
  * (or `~/…`), or null for one not known; `fromInput`: the names are the lines of its standard
@@ -207,7 +210,7 @@ export interface Program {
    * that cannot be known (another stage of the command may write there, several cwds, a large or
    * special file).
    */
-  namedFiles?: (argv: Word[], stage?: Stage, read?: (path: string) => string | null) => NamedFile[];
+  namedFiles?: (argv: Word[], stage?: Stage, read?: ReadFile) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */

@@ -16,6 +16,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
+import { staticValue } from "./command_words.ts";
 import type { NamedFile } from "./spec.ts";
 
 /** The names a printf format for a number may make: the number printed as nothing, and as `00`. */
@@ -25,14 +26,9 @@ function formatted(format: string): string[] {
     .map((s) => s.replace(/%%/g, "%"));
 }
 
-/** The words after the program (null: not known statically). */
-function valuesOf(argv: Word[]): (string | null)[] {
-  return argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-}
-
 /** What csplit writes: PREFIX (`-f`, `--prefix`) and its suffix format (`-b`, `--suffix-format`). */
 export function csplitFiles(argv: Word[]): NamedFile[] {
-  const args = valuesOf(argv);
+  const args = argv.slice(1).map(staticValue);
   let prefix: string | null = "xx";
   let format: string | null = "%02d";
   for (let i = 0; i < args.length; i++) {
@@ -52,7 +48,7 @@ export function csplitFiles(argv: Word[]): NamedFile[] {
 
 /** What split writes: PREFIX (its second operand) with letters or digits, then its suffix. */
 export function splitFiles(argv: Word[]): NamedFile[] {
-  const args = valuesOf(argv);
+  const args = argv.slice(1).map(staticValue);
   const operands: (string | null)[] = [];
   let suffix: string | null = "";
   for (let i = 0; i < args.length; i++) {

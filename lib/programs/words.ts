@@ -173,6 +173,25 @@ export function inputDocument(stage: Stage): Redirect | undefined {
   return input.from === "document" ? input.redirect : undefined;
 }
 
+/**
+ * The text a stage reads on its standard input where it is known: a here-document's body, or a
+ * file's as `read` gives it (see `Program.namedFiles`); null where it is not known (a pipe, a
+ * descriptor, a file not read); undefined where it reads nothing.
+ */
+export function inputText(
+  stage: Stage,
+  read: ((path: string) => string | null) | undefined,
+): string | null | undefined {
+  const input = standardInput(stage);
+  if (input.from === "nothing") return undefined;
+  if (input.from === "document") {
+    const body = input.redirect.body;
+    return body?.kind === "static" ? body.value : null;
+  }
+  const target = input.from === "file" ? input.redirect.target : undefined;
+  return target?.kind === "static" && read ? read(target.value) : null;
+}
+
 /** A stage run by `stage`: its redirects and pipe, other words, another origin, maybe other cwds. */
 export function derived(
   stage: Stage,

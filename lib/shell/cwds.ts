@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
-import { cdInto, processPath, procSpelling } from "./paths.ts";
+import { cdInto, MAY_REACH_PROC, processPath, procSpelling } from "./paths.ts";
 import { trapRunsLater } from "./trap.ts";
 
 /** The directories a statement may run in; null means unknown. */
@@ -65,8 +65,6 @@ const OPAQUE = new Set(["eval", "source", ".", "popd"]);
  * What a cd needs to know: the home directory (null: unknown), CDPATH, and whether a relative cd may
  * lead elsewhere than its operand names (`cdUnknown`).
  */
-/** A path that may reach /proc or /dev (one of its names is `proc` or `dev`). */
-const MAY_REACH_PROC = /(^|\/)(proc|dev)(\/|$)/;
 /** A descriptor's own directory entry: `/proc/self/fd/3`, `/dev/fd/3`. */
 const FD_DIR = /^\/(dev\/fd|proc\/[^/]+\/fd)\/\d+\/?$/;
 

@@ -134,7 +134,7 @@ export function isWithin(path: string, dir: string): boolean {
 }
 
 /** A path that may reach /proc or /dev (one of its names is `proc` or `dev`). */
-const MAY_REACH_PROC = /(^|\/)(proc|dev)(\/|$)/;
+export const MAY_REACH_PROC = /(^|\/)(proc|dev)(\/|$)/;
 
 /**
  * An absolute path that reaches /proc or /dev however it is spelled (`//proc/…`,
