@@ -292,7 +292,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["PATH=.; ls y", "deny", "deny"],
   ["PATH=. ls y", "deny", "deny"],
   ["export PATH=/tmp/evil:$PATH; ls", "deny", "deny"],
-  ["env PATH=/tmp/evil ls", "deny", "deny"],
+  // (A PATH of known directories: ls is found where it is; /tmp/evil holds none now.)
+  ["env PATH=/tmp/evil ls", "deny", "allow"],
+  ["ln -s /bin/rm /tmp/evil/ls; env PATH=/tmp/evil ls -rf x", "deny", "deny"],
+  ["ln -s /bin/rm /tmp/evil/x; PATH=/tmp/evil:/bin git log", "deny", "deny"],
   ["BASH_CMDS[ls]=/bin/rm; ls y", "deny", "deny"],
   ["BASH_CMDS=([ls]=/bin/rm); ls y", "deny", "deny"],
   ["BASH_ALIASES[ls]=rm; ls y", "deny", "deny"],

@@ -12,6 +12,7 @@
  * @module
  */
 import { analyzeCached } from "./analysis_cache.ts";
+import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
 import {
   bashSubject,
   CD_BUILTINS,
@@ -28,13 +29,13 @@ import {
   type Placement,
   reachable,
 } from "./locations.ts";
-import { notification, reason } from "./messages.ts";
+import { cwdText, notification, reason } from "./messages.ts";
 import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
 import { globLinks, throughLinks } from "../programs/links.ts";
 import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
-import { DOT_DOT, procSpelling, realPath } from "../shell/paths.ts";
+import { procSpelling, realPath } from "../shell/paths.ts";
 import {
   type BelowOptions,
   protectedPathTest,
@@ -610,18 +611,6 @@ function decideStage(
 }
 
 /**
- * The cwds a stage may run in, as shown: each lexically (a cwd kept as the kernel walks it,
- * `/p/link/..`, is shown as `/p`; its targets show where it really leads), without repeats.
- */
-function cwdText(cwds: (string | null)[]): string {
-  if (cwds.length === 1 && (cwds[0] === null || !DOT_DOT.test(cwds[0]))) {
-    return cwds[0] ?? "(unknown)";
-  }
-  const shown = cwds.map((c) => (c === null ? "(unknown)" : DOT_DOT.test(c) ? resolve(c) : c));
-  return [...new Set(shown)].join(" | ");
-}
-
-/**
  * Whether the places a stage's write redirects may land in include a policy's: every policy when
  * one of them may land anywhere.
  */
@@ -663,6 +652,8 @@ function decideBash(
   }
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand };
   const analysis = analyzeCached(command, env, opts.parser);
+  const searched = searchCollector(ctx.env);
+  const searchPath = searched.take;
   // Wrappers seen through: sudo, env, xargs, find -exec, bash -c, eval, ... run stages of their own.
   const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
     const inner = analyzeCached(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
@@ -675,7 +666,7 @@ function decideBash(
     const stages = inner.stages.map(placed);
     // (What its assignments alone make run: the stages those run, not the assignments.)
     for (const e of inner.environment ?? []) {
-      stages.push(...innerStages(placed(e), { analyze, depth: 1 }));
+      stages.push(...innerStages(placed(e), { analyze, depth: 1, searchPath }));
     }
     return stages;
   };
@@ -689,14 +680,16 @@ function decideBash(
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { analyze, depth: 0, read });
+      const inner = innerStages(s, { analyze, depth: 0, read, searchPath });
       all.push(s, ...inner);
       if (inner.length) innerTextWords(inner, text ??= new Set());
     }
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
-  for (const e of analysis.environment ?? []) all.push(...innerStages(e, { analyze, depth: 0 }));
-  if (setsCodeOtherwise(command, all)) {
+  for (const e of analysis.environment ?? []) {
+    all.push(...innerStages(e, { analyze, depth: 0, searchPath }));
+  }
+  if (setsCodeOtherwise(command, all, searched.texts)) {
     // PATH, bash's command tables or another variable that holds code set another way (`read
     // PATH`, `printf -v PS4`): a name may run any program, a trace any command.
     const what = unknownWord("(what a variable the command sets otherwise runs)");
@@ -704,6 +697,12 @@ function decideBash(
   }
   handlersRunLater(all, ctx, command);
   const links = linksMade(all);
+  // Names a PATH the command sets finds elsewhere (`export PATH="$PWD/bin:$PATH"`).
+  if (searched.dirs.length) {
+    const only = (s: Stage) => readsOnly(withoutSearched(s, searched.texts));
+    const globs = globScope(command, all, ctx, only);
+    all.push(...searchedPrograms(all, searched.dirs, ctx, { globs, links }));
+  }
   all.push(...linkedPrograms(all, links, ctx));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly);

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import { resolve } from "node:path";
+import { DOT_DOT } from "../shell/paths.ts";
 import type { Action, ConfigError, StageVerdict, TargetVerdict } from "../types.ts";
 
 /** What a message is about: the tool, the deciding stage (bash) and the deciding target. */
@@ -141,4 +143,16 @@ export function brokenConfig(errors: ConfigError[]): { notification: string; rea
     reason: `Access denied: the pi-controls config is broken (${where}${more}). ` +
       `Every tool call is blocked until the user fixes it; do not retry.`,
   };
+}
+
+/**
+ * The cwds a stage may run in, as shown: each lexically (a cwd kept as the kernel walks it,
+ * `/p/link/..`, is shown as `/p`; its targets show where it really leads), without repeats.
+ */
+export function cwdText(cwds: (string | null)[]): string {
+  if (cwds.length === 1 && (cwds[0] === null || !DOT_DOT.test(cwds[0]))) {
+    return cwds[0] ?? "(unknown)";
+  }
+  const shown = cwds.map((c) => (c === null ? "(unknown)" : DOT_DOT.test(c) ? resolve(c) : c));
+  return [...new Set(shown)].join(" | ");
 }

@@ -157,7 +157,9 @@ Deno.test("read-only forms: export of a locale, time zone or colour setting", as
   await checkTable([
     ["export LD_PRELOAD=/tmp/x.so", "deny", "allow"],
     ["export PAGER='rm x'", "deny", "deny"],
-    ["export LANG=C.UTF-8 PATH=/tmp/bin", "deny", "deny"],
+    ["export LANG=C.UTF-8 PATH=/tmp/bin", "deny", "allow"],
+    ["export LANG=C.UTF-8 PATH=/tmp/bin; ls", "deny", "allow"],
+    ["ln -s /bin/rm /tmp/bin/ls; export LANG=C.UTF-8 PATH=/tmp/bin; ls", "deny", "deny"],
     ["export LANG", "deny", "allow"],
     ["export -f f", "deny", "allow"],
     ["declare -x LANG=C", "deny", "allow"],

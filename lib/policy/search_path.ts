@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { resolve } from "node:path";
+import { realPath } from "../shell/paths.ts";
 import type { Context } from "../types.ts";
 
 /**
@@ -19,4 +21,25 @@ export function inSearchPath(value: string, ctx: Context): boolean {
   return (ctx.env.PATH ?? "").split(":").some((entry) =>
     entry.startsWith("/") && entry.replace(/(.)\/+$/, "$1") === dir
   );
+}
+
+/**
+ * Whether a program given by path leads through symlinks, from each cwd, to a program the tool's
+ * `PATH` finds by name (`.venv/bin/python` -> `/usr/bin/python3.11`): it is that program (judged
+ * as it, see `linkedPrograms`), and the link is no file it reads. A link the command makes is not
+ * there yet: not one.
+ */
+export function leadsIntoSearchPath(
+  value: string,
+  cwds: readonly (string | null)[],
+  ctx: Context,
+): boolean {
+  if (cwds.length === 0) return false;
+  for (const c of cwds) {
+    if (c === null) return false;
+    const written = resolve(c, value);
+    const real = realPath(written, ctx.fs);
+    if (real === written || !inSearchPath(real, ctx)) return false;
+  }
+  return true;
 }

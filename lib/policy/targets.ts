@@ -15,12 +15,13 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { searchedDirs } from "../programs/env.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
 import { expandPathname, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind, ToolCall } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
-import { inSearchPath } from "./search_path.ts";
+import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -719,7 +720,9 @@ export function stageTargets(
   for (let i = 0; i < argv.length; i++) {
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
-    if (i === 0 && inSearchPath(w.value, ctx)) continue;
+    if (i === 0 && (inSearchPath(w.value, ctx) || leadsIntoSearchPath(w.value, stage.cwds, ctx))) {
+      continue;
+    }
     if (i > 0 && (strings.has(i) || i === code || text?.has(w) === true)) continue;
     // (A process substitution is a pipe, not a file.)
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
@@ -737,6 +740,8 @@ export function stageTargets(
   for (const w of stage.assignments ?? []) {
     // (IFS holds separators: `IFS=/ read -r a b` names no place.)
     if (w.kind === "static" && w.value.startsWith("IFS=")) continue;
+    // (A PATH whose directories are known names no place: what it finds is judged where it lies.)
+    if (w.value.startsWith("PATH") && searchedDirs(w, ctx.env.PATH) !== null) continue;
     wordTargets(w, stage.cwds, "argument", ctx, asAssignments);
   }
   for (const r of stage.redirects) {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { literal } from "./words.ts";
 
 /**
@@ -194,11 +194,57 @@ export function setsCodeVariable(command: string, stages: readonly Stage[]): boo
 
 /**
  * Whether a command sets PATH, bash's command tables or another variable that holds code other
- * than by an assignment word whose value is seen (`SETS_LOOKUP`, `setsCodeVariable`).
+ * than by an assignment word whose value is seen (`SETS_LOOKUP`, `setsCodeVariable`). `seen`: the
+ * texts of the `PATH=…` words whose directories the caller follows (`searchedDirs`), which are no
+ * such setting wherever they appear (what else sets PATH is arithmetic, `read`, a name: never an
+ * absolute directory).
  */
-export function setsCodeOtherwise(command: string, stages: readonly Stage[]): boolean {
-  return ((command.includes("PATH") || command.includes("BASH_")) && SETS_LOOKUP.test(command)) ||
-    setsCodeVariable(command, stages);
+export function setsCodeOtherwise(
+  command: string,
+  stages: readonly Stage[],
+  seen?: ReadonlySet<string>,
+): boolean {
+  if (command.includes("PATH") || command.includes("BASH_")) {
+    let text = command;
+    for (const t of seen ?? []) text = text.replaceAll(t, " ");
+    if (SETS_LOOKUP.test(text)) return true;
+  }
+  return setsCodeVariable(command, stages);
+}
+
+/**
+ * The directories a `PATH=value` (or `PATH+=value`) word makes bash look command names up in, in
+ * order, with `$PATH` standing for the tool's own (`toolPath`): `PATH="$HOME/.local/bin:$PATH"`,
+ * `PATH=$PATH:/usr/local/go/bin`. Null where one is not known: an empty or relative entry (the
+ * cwd where the name is looked up: `PATH=.:$PATH`, `PATH=bin:$PATH`), another variable's value
+ * not known, `$PATH` when the tool's is not known, a quote or escape that may make `$PATH` mere
+ * text (`'$PATH'` names a directory of that name).
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * searchedDirs({ ...literal("PATH=/opt/x/bin:$PATH"), kind: "dynamic" }, "/usr/bin:/bin");
+ * // ["/opt/x/bin", "/usr/bin", "/bin"]
+ * ```
+ */
+export function searchedDirs(assignment: Word, toolPath: string | undefined): string[] | null {
+  const m = /^PATH(\+?)=/.exec(assignment.value);
+  if (m === null || assignment.kind === "glob") return null;
+  const value = (m[1] ? "$PATH" : "") + assignment.value.slice(m[0].length);
+  // (Unknown parts keep their source text: a `$` the text may have made otherwise is not read.)
+  if (value.includes("$") && /['\\`]|\$['"(]/.test(assignment.text)) return null;
+  const dirs: string[] = [];
+  for (const entry of value.split(":")) {
+    if (entry === "$PATH" || entry === "${PATH}") {
+      if (toolPath === undefined) return null;
+      for (const d of toolPath.split(":")) {
+        if (!d.startsWith("/")) return null;
+        dirs.push(d);
+      }
+    } else if (entry.startsWith("/") && !entry.includes("$")) dirs.push(entry);
+    else return null;
+  }
+  return dirs;
 }
 
 /** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */

@@ -43,6 +43,11 @@ export interface ExpandOptions {
    * command runs; null when that cannot be known. Absent: never read.
    */
   read?: (stage: Stage, path: string) => string | null;
+  /**
+   * Takes a `PATH=…` word the stage's program makes bash or the programs after it look names up
+   * by (see `Runner.searchPath`); false when it cannot. Absent: never taken.
+   */
+  searchPath?: (assignment: Word) => boolean;
 }
 
 const chdirGrammars = new WeakMap<ChdirSpec, OptionGrammar>();
@@ -118,6 +123,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     command: (value, how, origin) => optionCommand(run, value, how, origin),
     listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
     read: (path) => opts.read?.(stage, path) ?? null,
+    searchPath: (w) => opts.searchPath?.(w) ?? false,
     environment: (words) => environment(run, words),
   };
   return run;
@@ -246,6 +252,8 @@ function environment(run: Runner, words: Word[]): void {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);
+    } else if (variable === "PATH" && run.searchPath(w)) {
+      continue; // each command name is judged where this PATH finds it
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
       run.stage([unknownWord(`(commands ${w.text} brings in)`)], origin);
     } else if (value === "") continue; // an empty pager or editor runs nothing

@@ -57,6 +57,12 @@ export interface Runner {
    * command names it), as it will be when the command runs; null when that cannot be known.
    */
   read(path: string): string | null;
+  /**
+   * A `PATH=…` word bash looks command names up by from here (see `searchedDirs`): true when the
+   * caller judges each command name where that PATH finds it, false when it cannot (the PATH is
+   * then a command not known).
+   */
+  searchPath(assignment: Word): boolean;
 }
 
 /** Options of a program that make it work in another directory. */

@@ -54,3 +54,14 @@ export const DECLARATION_BUILTINS: ReadonlySet<string> = new Set([
   "local",
   "readonly",
 ]);
+
+/**
+ * bash's builtins (`help`): a name bash runs itself, never looked up in PATH, unless `enable -n`
+ * turns the builtin off.
+ */
+export const BUILTINS: ReadonlySet<string> = new Set(
+  (". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare " +
+    "dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill " +
+    "let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt " +
+    "source suspend test times trap true type typeset ulimit umask unalias unset wait").split(" "),
+);
