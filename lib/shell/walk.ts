@@ -593,9 +593,14 @@ export class Walker implements WalkContext {
       this.piped = piped;
     }
     const { argv, coproc, assignments } = stripKeywords(parts.words);
-    // (`((n+=1))`: an arithmetic command of names and numbers only runs nothing.)
-    if (argv.length === 1 && /^\(\([^'"`$\\[\]]*\)\)$/.test(argv[0].text)) {
-      argv[0] = staticWord(":");
+    // (`((n+=1))`: an arithmetic command of names and numbers only runs nothing. `time ( … )`:
+    // tree-sitter reads the subshell as time's argument; its commands are walked as a subshell's.)
+    if (
+      argv.length === 1 && (/^\(\([^'"`$\\[\]]*\)\)$/.test(argv[0].text) ||
+        (argv !== parts.words &&
+          node.namedChildren.some((c) => c.type === "subshell" && c.text === argv[0].text)))
+    ) {
+      argv[0] = { ...staticWord(":"), text: argv[0].text };
     }
     const name = argv[0];
     this.error ??= reservedMisread(argv);

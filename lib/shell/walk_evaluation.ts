@@ -16,8 +16,12 @@ import { decodeAnsiC } from "./words.ts";
 const NUMBER = /^[-+]?(\d+|0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+)$/;
 /** A subscript that expands something (`a[$(cmd)]`, `a[$x]`): bash runs it as it reads the name. */
 const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
-/** Text that may hold arithmetic or a name bash evaluates (a payload of `eval` or `bash -c`). */
-const EVAL_SYNTAX = /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|declare|typeset|local/;
+/**
+ * Text that may hold arithmetic or a name bash evaluates (a payload of `eval` or `bash -c`): the
+ * builtins that do where a command may start (`localhost` and `/usr/local` are none).
+ */
+const EVAL_SYNTAX =
+  /\(\(|\$\[|(?:^|[\s;&|(){}!`])(?:let|declare|typeset|local)\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[/;
 const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
 const NAME_READERS: ReadonlyMap<string, string> = new Map([

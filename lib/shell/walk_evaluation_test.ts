@@ -203,3 +203,21 @@ Deno.test("evaluation: positional parameters the command sets, and integer varia
     ["[[ 0 -lt $'a[\\044(rm -rf src)]' ]]", "deny", "deny"],
   ]);
 });
+
+Deno.test("evaluation: a builtin's name inside a value is no evaluation (localhost, /usr/local)", async () => {
+  // [command, read-only, deny-list]: `declare`, `local`, `typeset`, `let` count where a command
+  // may start, not as part of a word (`localhost`, `/usr/local`, `redeclare`).
+  await checkTable([
+    ["export DATABASE_URL=postgres://u:p@localhost:5432/app", "deny", "allow"],
+    ["export API_URL=http://localhost:3000 && npm run dev", "deny", "allow"],
+    ['export BASE="http://localhost:3000" PORT=3000', "deny", "allow"],
+    ["export FOO=/usr/local/bin && echo hi", "deny", "allow"],
+    ["export JAVA_HOME=/usr/local/jdk; echo $JAVA_HOME", "deny", "allow"],
+    // hostile: the builtins as commands
+    ["declare -i n; export n='a[$(rm -rf src)]'", "deny", "deny"],
+    ["bash -c 'local x; x=$1; echo $(( x ))' _ 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["x='a[$(rm -rf src)]'; bash -c 'declare -i y; y=$0' \"$x\"", "deny", "deny"],
+    ["x='a[$(rm -rf src)]'; bash -c '{ typeset -i y; y=$0; }' \"$x\"", "deny", "deny"],
+    ["x='a[$(rm -rf src)]'; bash -c 'true&&let y=$0' \"$x\"", "deny", "ask"],
+  ]);
+});

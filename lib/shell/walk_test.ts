@@ -41,6 +41,10 @@ Deno.test("groups, compound commands and function bodies are stages too", () => 
     ["time rm a", ["rm a"]],
     ["time -p rm a", ["rm a"]],
     ["time { rm a; }", ["rm a", "}"]],
+    // (`time ( … )`: the subshell's commands; what tree-sitter reads as time's argument runs nothing)
+    ["time (rm a && ls b)", [":", "ls b", "rm a"]],
+    ["time (cd x && rm a) > out", [": > out", "cd x", "rm a"]],
+    ["coproc (rm a)", [":", "rm a"]],
     ["coproc rm a", ["rm a"]],
     ["coproc N { rm a; }", ["rm a", "}"]],
   ];
@@ -205,9 +209,11 @@ Deno.test("stages: generated lists, pipelines and groups are the commands bash r
         [...(s.assignments ?? []), ...s.argv].every((w) => w.kind === "static");
       if (a.stages.some((s) => !known(s) && s.argv[0]?.kind !== "static")) return;
       compared++;
-      // (tree-sitter reads the `}` of `time { …; }` as a command of its own: it runs nothing.)
+      // (tree-sitter reads the `}` of `time { …; }` as a command of its own, and the subshell of
+      // `time ( … )` as time's argument, which the walk keeps as `:`: they run nothing.)
       const stages = a.stages.filter((s) =>
-        s.argv[0]?.value !== "wait" && !(s.argv.length === 1 && s.argv[0].value === "}")
+        s.argv[0]?.value !== "wait" && !(s.argv.length === 1 && s.argv[0].value === "}") &&
+        !(s.argv.length === 1 && s.argv[0].value === ":" && s.argv[0].text.startsWith("("))
       );
       const ours = stages.filter(known).flatMap((s) => [
         ...(s.assignments ?? []).map((w) => JSON.stringify([w.value])),
