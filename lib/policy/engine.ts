@@ -47,14 +47,8 @@ import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { carriedLines, counts } from "./carried_lines.ts";
-import {
-  innerTextWords,
-  PROCESS_NOTE,
-  stageTargets,
-  type Target,
-  toolCommands,
-  toolTargets,
-} from "./targets.ts";
+import { innerTextWords, PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
+import { toolCommands, toolTargets } from "./tool_targets.ts";
 import { type GlobScope, globScope, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";

@@ -31,6 +31,14 @@ export interface GlobScope {
   /** `dir`: absolute, as written (it may hold a `..`). */
   disturbed(dir: string, stage: Stage | undefined): boolean;
   /**
+   * The files the command opens for reading on descriptor `fd` (`3<f`, `<f` for 0, `exec 3<f`, a
+   * group's), with the cwds of their stages: a write to `/dev/fd/3` opens them again, for writing
+   * (see `reopenedWrites`). Where a copy sets it (`4<&3`), any file the command reads so.
+   */
+  openOn(fd: number): { target: Word; cwds: (string | null)[] }[];
+  /** Whether a stage may write what it names: its program is not one that only reads. */
+  mayWrite(stage: Stage): boolean;
+  /**
    * What other stages of the command write into `path` (absolute), when that is all that may
    * change its directory: the bodies of here-documents `cat` writes there (`cat > f <<'EOF'`),
    * none when nothing does; null when another stage may change it otherwise.
@@ -144,6 +152,24 @@ export function globScope(
       if (!writing().length) return false;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       return writers!.some((w) => w.stage !== stage && touches(w, dirs));
+    },
+    openOn(fd: number) {
+      const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];
+      let copied = false;
+      for (const s of stages) {
+        for (const r of s.redirects) {
+          const n = /^\d+/.exec(r.op);
+          const at = n ? Number(n[0]) : r.op[0] === "<" ? 0 : 1;
+          if (r.kind === "dup") copied ||= at === fd;
+          else if (r.kind === "read" && isFileTarget(r)) {
+            files.push({ target: r.target!, cwds: s.cwds, fd: at });
+          }
+        }
+      }
+      return files.filter((f) => copied || f.fd === fd);
+    },
+    mayWrite(stage: Stage): boolean {
+      return !readsOnly(stage);
     },
     written(path: string, stage: Stage): string[] | null {
       if (!writing().length) return [];

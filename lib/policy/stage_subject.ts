@@ -87,7 +87,10 @@ export class PresetFacts implements StageFacts {
   }
   get writes(): boolean {
     if (this.#writes === undefined) {
-      this.#writes = this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r)) &&
+      // (Given where its writes land, it writes: a file redirect, or a descriptor's file opened
+      // again, `cat < f > /dev/stdin`.)
+      this.#writes = (this.writesIn !== undefined ||
+        this.stage.redirects.some((r) => r.kind === "write" && isFileTarget(r))) &&
         (this.writesIn === undefined || this.policy === undefined || this.writesIn(this.policy));
     }
     return this.#writes;

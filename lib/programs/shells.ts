@@ -115,6 +115,21 @@ function stream(script: Word): boolean {
   return /^[<>]\(/.test(script.text) || /^\/(dev|proc)\//.test(script.value);
 }
 
+/**
+ * Whether a `-c` text takes values from the words after it (`$0`, `$1`, …) where bash may evaluate
+ * them as code (`bash -c 'echo $(( $1 ))' _ 'a[$(cmd)]'` runs cmd): one of them is not plain text
+ * (a subscript, an expansion, a value not known), and the text analysed as a function's body (whose
+ * parameters are its caller's, `$0` as `$1`) evaluates one.
+ */
+function argumentsEvaluated(payload: Word, args: Word[], run: Runner): boolean {
+  const after = args.slice(args.indexOf(payload) + 1);
+  if (!after.some((w) => w.kind !== "static" || /[[$`]/.test(w.value))) return false;
+  if (payload.kind !== "static") return true;
+  if (!/\$\{?[0-9@*]/.test(payload.value)) return false;
+  const body = payload.value.replace(/\$(\{?)0(?![0-9])/g, "$$$11");
+  return run.analyze(`f() {\n${body}\n}`, null, "arguments") === null;
+}
+
 /** What a shell runs: its `-c` text, a script, or the commands of its standard input. */
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
@@ -133,6 +148,9 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
   if (payload) {
     run.shell(payload, `shell:${name}`);
+    if (argumentsEvaluated(payload, args, run)) {
+      run.stage([unknownWord("(its arguments, evaluated as code)")], `shell:${name}`);
+    }
     return;
   }
   // Commands from stdin: a heredoc or here-string we can read, else a pipe or a file we

@@ -31,7 +31,7 @@ import type { LiteNode } from "./syntax_tree.ts";
 import { heredocQuoted } from "./nodes.ts";
 import { evaluationError } from "./walk_evaluation.ts";
 import { Walker } from "./walk.ts";
-import { fallbackSplit, joinLines } from "./words.ts";
+import { fallbackSplit, joinLines, unquotedText } from "./words.ts";
 
 /** Input larger than this is not analysed (never allowed). */
 export const MAX_COMMAND_LENGTH = 65536;
@@ -69,7 +69,9 @@ export function analyzeBash(
  * `lastpipe` (a pipeline's last command, `cd` too, runs in the shell), or a message catalog for
  * `$"…"` strings (`TEXTDOMAIN`: `$"ls"` may read `rm`). Null when there is none.
  */
-function readingChanged(command: string): string | null {
+function readingChanged(source: string): string | null {
+  // (Names as bash reads them after quote removal: `shopt -s last\pipe`, `read BASH_COM\PAT`.)
+  const command = unquotedText(source);
   if (
     command.includes("BASH_COMPAT") || (/\bcompat\d/.test(command) && command.includes("shopt"))
   ) {
@@ -78,7 +80,7 @@ function readingChanged(command: string): string | null {
   if (command.includes("lastpipe")) {
     return "the command sets lastpipe: a pipeline's last command runs in the shell itself";
   }
-  if (command.includes('$"') && command.includes("TEXTDOMAIN")) {
+  if (source.includes('$"') && command.includes("TEXTDOMAIN")) {
     return 'the command chooses the message catalog its $"…" strings are translated by';
   }
   return null;

@@ -117,3 +117,31 @@ Deno.test("time before an assignment: bash keeps it in this shell, which the wal
     ["time make test", "deny", "allow"],
   ]);
 });
+
+Deno.test("a name bash reads after quote removal counts however it is spelled", async () => {
+  // [command, read-only, deny-list]: HOME, PWD, CDPATH, GLOBIGNORE, BASH_COMPAT, TEXTDOMAIN and
+  // shopt's option names given with quotes or escapes are the names themselves to `read`,
+  // `export`, `declare` and `shopt`.
+  await checkTable([
+    ["read HO\\ME <<<keys; cd; cat id_rsa", "ask", "ask"],
+    ["read -r HO''ME <<<keys; cd && cat id_rsa", "ask", "ask"],
+    ["read $'HO\\x4dE' <<<keys; cd && cat id_rsa", "ask", "ask"],
+    ['read HOM"E" <<<$PWD/keys; cat $HOME/id_rsa', "ask", "ask"],
+    ["read P\\WD <<<keys; cat $PWD/id_rsa", "ask", "ask"],
+    ["export CDP\\ATH=$HOME; cd .ssh; cat id_rsa", "deny", "ask"],
+    ["read GLOB\\IGNORE <<<x; cat *nv", "deny", "deny"],
+    ['export GLOB"IGNORE"=x; cat *nv', "deny", "deny"],
+    ["read BASH_COM\\PAT <<<51; echo $(( a['$(rm -rf src)'] ))", "deny", "deny"],
+    ["shopt -s dotgl\\ob; cat *nv", "deny", "deny"],
+    ["shopt -s 'dot'glob; cat ?env", "deny", "deny"],
+    ["shopt -s nocaseg\\lob; cat KEY[S]/id_rsa", "deny", "deny"],
+    ["shopt -s $'nocase\\x67lob'; cat INNOCENT.TX[T]", "deny", "deny"],
+    ["shopt -s comp\\at44; echo $(( a['$(rm -rf src)'] ))", "deny", "deny"],
+    ["shopt -s lastp\\ipe; : | cd keys; cat id_rsa", "deny", "deny"],
+    ["shopt -s cdable_v\\ars; ssh=keys; cd ssh; cat id_rsa", "deny", "ask"],
+    ['read TEXTDOM\\AIN <<<t; $"ls" -rf src', "deny", "deny"],
+    // everyday: quoting that names none of them
+    ['echo "HOME is $HOME"', "allow", "allow"],
+    ["cat 'README.md'", "allow", "allow"],
+  ]);
+});

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
 import { cdInto, MAY_REACH_PROC, processPath, procSpelling } from "./paths.ts";
 import { trapRunsLater } from "./trap.ts";
+import { unquotedText } from "./words.ts";
 
 /** The directories a statement may run in; null means unknown. */
 export type Cwds = (string | null)[];
@@ -95,7 +96,9 @@ export interface CdFacts {
  * `CDPATH`, or sets `cdable_vars` (then `cd NAME` goes to `$NAME` when no directory NAME exists).
  */
 export function cdUnknown(source: string): boolean {
-  return source.includes("CDPATH") || source.includes("cdable_vars");
+  // (Names as bash reads them after quote removal: `export CDP\ATH=…`, `shopt -s cdable_v\ars`.)
+  const text = unquotedText(source);
+  return text.includes("CDPATH") || text.includes("cdable_vars");
 }
 
 /**

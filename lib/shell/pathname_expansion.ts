@@ -12,6 +12,7 @@
  */
 import type { DirEntry, FsFacts } from "../types.ts";
 import type { Stage } from "./model.ts";
+import { unquotedText } from "./words.ts";
 
 /**
  * How much of the filesystem one expansion may look at: directories listed, entries read
@@ -52,10 +53,12 @@ const WIDENING: GlobOptions = { dotglob: true, nocaseglob: true, globstar: true,
  * tool's environment may set any of the widening ones; a `GLOBIGNORE` makes `*` match hidden names.
  */
 export function globOptions(
-  text: string,
+  source: string,
   stages: Stage[],
   env: Record<string, string | undefined> = {},
 ): GlobOptions {
+  // (Names as bash reads them after quote removal: `shopt -s dotgl\ob`, `read GLOB\IGNORE`.)
+  const text = unquotedText(source);
   const out: GlobOptions = {};
   if (env.BASHOPTS || env.BASH_ENV || env.SHELLOPTS) Object.assign(out, WIDENING);
   if (env.GLOBIGNORE || text.includes("GLOBIGNORE")) out.dotglob = true;

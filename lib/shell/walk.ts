@@ -43,6 +43,7 @@ import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
   arithmeticText,
   assigned,
+  BUILTIN_PREFIXES,
   builtinEvaluation,
   inArithmetic,
   loopEvaluation,
@@ -624,8 +625,12 @@ export class Walker implements WalkContext {
     }
     this.stages.push(stage);
     this.lastCommand = { node: node.id, stage };
-    if (name?.kind === "static" && readsNames(name.value)) {
-      builtinEvaluation(this, name.value, argv.slice(1), cwds);
+    // (Also after `builtin` or `command [-p]`: `builtin read`, `command set -- …`.)
+    const at = name?.kind === "static" && BUILTIN_PREFIXES.has(name.value)
+      ? (argv[1]?.value === "-p" ? 2 : 1)
+      : 0;
+    if (argv[at]?.kind === "static" && readsNames(argv[at].value)) {
+      builtinEvaluation(this, argv[at].value, argv.slice(at + 1), cwds);
     }
     const aliasMoves = name?.kind === "static" && aliasUse(this, name, argv, cwds, stage);
     // (The condition of a `while read` loop: its name takes a line of the loop's input.)

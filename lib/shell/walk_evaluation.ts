@@ -119,6 +119,9 @@ function noteSubscript(ctx: WalkContext, s: [string, string]): void {
 /** bash's own variables that evaluate what is assigned to them as arithmetic. */
 const SHELL_INTEGERS = ["OPTIND", "RANDOM", "SRANDOM", "HISTCMD"];
 
+/** Words that run the builtin after them: `builtin set -- …`, `command read`. */
+export const BUILTIN_PREFIXES: ReadonlySet<string> = new Set(["builtin", "command"]);
+
 /** A positional parameter (`$1`, `${2}`, `$@`, `$*`). */
 const POSITIONAL = /\$(?:[1-9@*]|\{[!#]?(?:\d+|[@*])[}:[])/;
 
@@ -132,10 +135,13 @@ function positionalCode(ev: Evaluation, stages: Stage[]): boolean {
   if (!texts.some((t) => POSITIONAL.test(t) || /(^|[^\w$])[1-9]\b/.test(t) && t.includes("$"))) {
     return false;
   }
-  return ev.functions === true || stages.some((s) =>
-    s.origin.startsWith("function") ||
-    (s.argv[0]?.value === "set" && s.argv.slice(1).some((w) => !/^[-+][a-zA-Z]*$/.test(w.value)))
-  );
+  return ev.functions === true || stages.some((s) => {
+    if (s.origin.startsWith("function")) return true;
+    // (`set -- …`, also as `builtin set` or `command set`.)
+    const at = BUILTIN_PREFIXES.has(s.argv[0]?.value ?? "") ? 1 : 0;
+    return s.argv[at]?.value === "set" &&
+      s.argv.slice(at + 1).some((w) => !/^[-+][a-zA-Z]*$/.test(w.value));
+  });
 }
 
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
@@ -149,7 +155,6 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     if (ev.codeAssigned?.has(n) || ev.readInto?.has(n)) return EVALUATION_ERROR;
   }
   if (positionalCode(ev, stages)) return EVALUATION_ERROR;
-  if (!ev.values.size) return null;
   const texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
   for (const s of stages) {
@@ -158,7 +163,8 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     }
   }
   if (!texts.length) return null;
-  for (const name of ev.values) {
+  // (`$_` is the last word of the command before: each command sets it.)
+  for (const name of [...ev.values, "_"]) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
     if (texts.some((t) => re.test(t))) return EVALUATION_ERROR;
@@ -325,6 +331,10 @@ export function testEvaluation(
   builtin = node.type === "test_command" && node.children[0]?.type !== "[[",
 ): void {
   if (node.children[0]?.type === "((") quotedArithmetic(ctx, node, cwds);
+  // (`[[ s =~ re ]]` sets BASH_REMATCH to what matched: text the command chose.)
+  if (!builtin && node.type === "test_command" && node.text.includes("=~")) {
+    nameTarget(ctx, staticWord("BASH_REMATCH"));
+  }
   // (`[ x -eq 1 ]` is the test builtin: it takes numbers only, and evaluates nothing but the
   // name `-v` reads: `[ -v 'a[$(cmd)]' ]` runs cmd.)
   if (builtin && !node.text.includes("-v")) return;
@@ -458,13 +468,19 @@ export function builtinEvaluation(
     else operands.push(a);
   }
   switch (name) {
+    // (Given no name, read sets REPLY and mapfile MAPFILE; getopts sets OPTARG too.)
     case "read":
+      for (const w of operands) nameTarget(ctx, w);
+      if (!operands.length) nameTarget(ctx, staticWord("REPLY"));
+      return;
     case "mapfile":
     case "readarray":
       for (const w of operands) nameTarget(ctx, w);
+      if (!operands.length) nameTarget(ctx, staticWord("MAPFILE"));
       return;
     case "getopts":
       if (operands[1]) nameTarget(ctx, operands[1]);
+      nameTarget(ctx, staticWord("OPTARG"));
       return;
     case "let":
       for (const w of args) {

@@ -218,6 +218,35 @@ Deno.test("evaluation: a builtin's name inside a value is no evaluation (localho
     ["bash -c 'local x; x=$1; echo $(( x ))' _ 'a[$(rm -rf src)]'", "deny", "deny"],
     ["x='a[$(rm -rf src)]'; bash -c 'declare -i y; y=$0' \"$x\"", "deny", "deny"],
     ["x='a[$(rm -rf src)]'; bash -c '{ typeset -i y; y=$0; }' \"$x\"", "deny", "deny"],
-    ["x='a[$(rm -rf src)]'; bash -c 'true&&let y=$0' \"$x\"", "deny", "ask"],
+    ["x='a[$(rm -rf src)]'; bash -c 'true&&let y=$0' \"$x\"", "deny", "deny"],
+  ]);
+});
+
+Deno.test("evaluation: values bash sets itself are the command's (REPLY, BASH_REMATCH, $_)", async () => {
+  // [command, read-only, deny-list]: text the command chose, set by bash (read, mapfile, getopts,
+  // `[[ =~ ]]`, every command's last word), `set --` through builtin or command, a child shell's
+  // arguments: evaluated where bash evaluates a value, they run what they hold.
+  await checkTable([
+    ["[[ 'a[$(rm -rf src)]' =~ .* ]]; echo $(( BASH_REMATCH ))", "deny", "deny"],
+    ["[[ 'a[$(rm -rf src)]' =~ .* ]]; echo ${!BASH_REMATCH}", "deny", "deny"],
+    ["read -r <<<'a[$(rm -rf src)]'; echo $(( REPLY ))", "deny", "deny"],
+    ["read -r <<<'a[$(rm -rf src)]'; [[ -v $REPLY ]]", "deny", "deny"],
+    ["echo 'a[$(rm -rf src)]' | while read -r; do echo $(( REPLY )); done", "deny", "deny"],
+    ["builtin read -r <<<'a[$(rm -rf src)]'; echo $(( REPLY ))", "deny", "deny"],
+    ["echo 'a[$(rm -rf src)]' >/dev/null; echo $(( $_ ))", "deny", "deny"],
+    [": 'a[$(rm -rf src)]'; (( _ ))", "deny", "deny"],
+    ["mapfile <<<'a[$(rm -rf src)]'; echo $(( MAPFILE ))", "deny", "deny"],
+    ["getopts a: o -a 'a[$(rm -rf src)]'; echo $(( OPTARG ))", "deny", "deny"],
+    ["builtin set -- 'a[$(rm -rf src)]'; echo $(( $1 ))", "deny", "deny"],
+    ["command set -- 'a[$(rm -rf src)]'; echo $(( $1 ))", "deny", "deny"],
+    ["bash -c 'echo $(( $1 ))' _ 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["bash -c 'echo $(( $0 ))' 'a[$(rm -rf src)]'", "deny", "deny"],
+    // the value bash gives BASH_REMATCH replaces the command's
+    ["BASH_REMATCH=src; [[ keys =~ .* ]]; cat $BASH_REMATCH/id_rsa", "ask", "ask"],
+    // everyday: numbers, and these values where nothing evaluates them
+    ["bash -c 'echo $(( $1 + 1 ))' _ 5", "deny", "allow"],
+    ["read -r line < README.md; echo $line", "allow", "allow"],
+    ["[[ abc =~ b ]] && echo ${BASH_REMATCH[0]}", "allow", "allow"],
+    ["for i in 1 2 3; do echo $(( i * 2 )); done", "allow", "allow"],
   ]);
 });

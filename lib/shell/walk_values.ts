@@ -112,7 +112,20 @@ const CHANGES_VARIABLES = new Set([
 const PWD_REDEFINED = /\bpwd\s*\(|\bfunction\b|\b(alias|enable)\b/;
 
 /** Expandable variables the walk knows otherwise (environment, cwd): never tracked here. */
-const ELSEWHERE = new Set(["HOME", "PWD", "TMPDIR", "OLDPWD", "CDPATH", "IFS"]);
+const ELSEWHERE = new Set([
+  "HOME",
+  "PWD",
+  "TMPDIR",
+  "OLDPWD",
+  "CDPATH",
+  "IFS",
+  // (bash sets these itself: `[[ s =~ re ]]`, `read`, `mapfile`, `getopts`, every command.)
+  "BASH_REMATCH",
+  "REPLY",
+  "MAPFILE",
+  "OPTARG",
+  "_",
+]);
 
 /** The variables of one walk and where it stands (nested: an assignment may not reach on). */
 export class Values {

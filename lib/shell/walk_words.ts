@@ -13,7 +13,7 @@ import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
 import { knownPart } from "./walk_values.ts";
-import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./words.ts";
+import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
 import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts";
 
@@ -42,9 +42,11 @@ export type Part = {
 
 /** The expandable variables a command's source may assign (then their value is not known). */
 export function touchedNames(source: string): ReadonlySet<string> {
+  // (Names as bash reads them after quote removal: `read HO\ME` sets HOME.)
+  const text = unquotedText(source);
   // Most commands name none of them: skip the three searches when no `HOME`, `PWD` or `TMPDIR`.
-  return /HOME|PWD|TMPDIR/.test(source)
-    ? new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(source)))
+  return /HOME|PWD|TMPDIR/.test(text)
+    ? new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(text)))
     : NO_NAMES;
 }
 

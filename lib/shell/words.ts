@@ -281,6 +281,18 @@ const ANSI_SIMPLE: Record<string, string> = {
 };
 
 /**
+ * The text with its quoting taken away, where a name bash reads after quote removal is looked for
+ * (`read HO\ME`, `shopt -s 'dot'glob`, `read $'HO\x4dE'` name `HOME`, `dotglob`, `HOME`): `$'…'`
+ * decoded, then every quote and backslash dropped. A superset of the names the command gives
+ * (it may join what bash keeps apart): for finding names, never for reading words.
+ */
+export function unquotedText(text: string): string {
+  if (!/['"\\]/.test(text)) return text;
+  return text.replace(/\$'((?:[^'\\]|\\[\s\S])*)'/g, (_, body: string) => decodeAnsiC(body))
+    .replace(/\\\n/g, "").replace(/['"\\]/g, "");
+}
+
+/**
  * Decode the body of an ANSI-C string `$'…'` as bash does. A NUL (`\0`, `\x00`, `\c@`) ends the
  * string there, as it does in bash: `$'rm\0junk'` is `rm`.
  */
