@@ -539,7 +539,7 @@ function decideStage(
   const name = stage.argv[0];
   const unknown = opts.unknown || !name || name.kind !== "static";
   const command = commandString(stage);
-  const subject = bashSubject(stage, command, unknown);
+  const subject = bashSubject(stage, command, unknown, opts.globs?.options.nullglob);
   const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), {
     code: opts.code,
     globs: opts.globs,

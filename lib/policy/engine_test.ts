@@ -11,6 +11,7 @@ import {
   fuzzSeed,
   seededRandom,
 } from "../testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
 
 const strictRead = {
   policies: {
@@ -565,4 +566,14 @@ Deno.test("a program run through a symlink on disk is the program it reaches", a
   assert.equal((await bash(c, ctx, "./del -rf build")).action, "deny");
   assert.equal((await bash(c, ctx, "bin/rm -rf build")).action, "deny");
   assert.equal((await bash(c, ctx, "./run.sh -rf build")).action, "allow");
+});
+
+Deno.test("under nullglob a glob that matches nothing is dropped before rules are matched", async () => {
+  // [command, read-only, deny-list]: the deny-list denies `git push *`
+  await checkTable([
+    ["shopt -s nullglob; git *.zz push --force", "deny", "deny"],
+    ["shopt -s nullgl\\ob; git *.zz push --force", "deny", "deny"],
+    ["git *.zz push --force", "deny", "allow"], // (bash runs `git '*.zz' push`, which fails)
+    ['shopt -s nullglob; for f in *.log; do cat "$f"; done', "deny", "allow"],
+  ]);
 });

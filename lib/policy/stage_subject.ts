@@ -46,10 +46,21 @@ function presetReadsOnly(subject: Subject): boolean {
 }
 
 /** What rules and presets match of a bash stage. */
-export function bashSubject(stage: Stage, command: string, unknown: boolean): Subject {
+export function bashSubject(
+  stage: Stage,
+  command: string,
+  unknown: boolean,
+  nullglob?: boolean,
+): Subject {
+  const forms = stageForms(stage, command);
+  // (Under nullglob a glob that matches nothing is dropped: `git *.zz push --force` may run `git
+  // push --force`.)
+  if (nullglob && stage.argv.some((w) => w.kind === "glob")) {
+    forms.push(stage.argv.filter((w) => w.kind !== "glob").map((w) => w.value).join(" "));
+  }
   return {
     tool: "bash",
-    forms: stageForms(stage, command),
+    forms,
     stage: new PresetFacts(stage),
     unknown,
   };

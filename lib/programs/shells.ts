@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { BashEnv, Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import { trapHandler } from "../shell/trap.ts";
@@ -110,10 +111,23 @@ function setsOnlyHarmless(args: (string | null)[]): boolean {
   return args.length > 0 && args.every((a) => a !== null && (a === "-p" || harmlessAssignment(a)));
 }
 
-/** Whether a script word is a stream, not a file: a process substitution, `/dev/…`, `/proc/…`. */
-function stream(script: Word): boolean {
-  return /^[<>]\(/.test(script.text) || /^\/(dev|proc)\//.test(script.value);
+/**
+ * Whether a script word is a stream, not a file: a process substitution, or a path that leads into
+ * /dev or /proc from one of the stage's cwds however spelled (`/dev/stdin`, `//dev/stdin`,
+ * `/tmp/../dev/stdin`, `../../../dev/stdin`); a `..` from a cwd not known may lead there.
+ */
+function stream(script: Word, cwds: readonly (string | null)[]): boolean {
+  if (/^[<>]\(/.test(script.text)) return true;
+  const value = script.value;
+  if (!value.includes("dev") && !value.includes("proc")) return false;
+  return cwds.some((c) =>
+    c === null
+      ? value.startsWith("/") ? PROCESS_DIR.test(resolve(value)) : value.includes("..")
+      : PROCESS_DIR.test(resolve(c, value))
+  );
 }
+/** A path in /dev or /proc. */
+const PROCESS_DIR = /^\/(dev|proc)(\/|$)/;
 
 /**
  * Whether a `-c` text takes values from the words after it (`$0`, `$1`, …) where bash may evaluate
@@ -141,10 +155,14 @@ function shellRuns(stage: Stage, run: Runner): void {
   // its commands are not known.
   if (payload && "script" in payload) {
     const script = payload.script;
-    if (stream(script)) {
+    if (stream(script, stage.cwds)) {
       run.stage([unknownWord(`(script ${script.text})`)], `shell:${name}`);
     }
     return;
+  }
+  // (`bash -k`: a `NAME=value` word anywhere in a command it runs is that command's environment.)
+  if (args.some((a) => a.kind === "static" && /^-[A-Za-z]*k/.test(a.value) && a !== payload)) {
+    run.stage([unknownWord("(environments -k gives the commands it runs)")], `shell:${name}`);
   }
   if (payload) {
     run.shell(payload, `shell:${name}`);
@@ -159,7 +177,9 @@ function shellRuns(stage: Stage, run: Runner): void {
   if (stdin.from === "nothing") return;
   if (stdin.from === "document" && stdin.redirect.body) {
     run.shell(stdin.redirect.body, `shell:${name} <<`);
-  } else if (stdin.from === "file" && stdin.redirect.target && !stream(stdin.redirect.target)) {
+  } else if (
+    stdin.from === "file" && stdin.redirect.target && !stream(stdin.redirect.target, stage.cwds)
+  ) {
     // A script file on stdin (`bash < script.sh`): read, as `bash script.sh` reads it.
     return;
   } else if (stdin.from === "pipe" || stdin.from === "document") {
@@ -359,7 +379,9 @@ function setRuns(stage: Stage, run: Runner): void {
     const v = a.value;
     // (Options end at `--` or at the first other word: the rest are positional parameters.)
     if (v === "--" || !/^[-+]/.test(v)) return;
-    const option = /^-[A-Za-z]*o$/.test(v) ? args[++i] : undefined;
+    // (`+o NAME` takes its operand too, and turns the option off.)
+    const option = /^[-+][A-Za-z]*o$/.test(v) ? args[++i] : undefined;
+    if (v[0] === "+" && option?.kind === "static") continue;
     if (
       (/^-[A-Za-z]*H/.test(v)) ||
       (option !== undefined && (option.kind !== "static" || /^hist/.test(option.value)))
@@ -373,6 +395,33 @@ function setRuns(stage: Stage, run: Runner): void {
       run.stage([unknownWord("(environments set -k gives later commands)")], "set");
       return;
     }
+  }
+}
+
+/**
+ * `shopt -s -o NAME`: the options `set -o` sets, among them history expansion (`histexpand`,
+ * `history`) and `keyword`, which `setRuns` says what they make run.
+ */
+function shoptRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let flags = "";
+  let at = 0;
+  for (; at < args.length; at++) {
+    const a = args[at];
+    if (a.kind !== "static") break;
+    if (a.value === "--") {
+      at++;
+      break;
+    }
+    if (!/^-[A-Za-z]+$/.test(a.value)) break;
+    flags += a.value.slice(1);
+  }
+  if (!flags.includes("o") || !flags.includes("s")) return;
+  const names = args.slice(at);
+  if (names.some((w) => w.kind !== "static")) {
+    run.stage([unknownWord("(the shell options shopt -o sets)")], "shopt");
+  } else if (names.some((w) => /^hist|^keyword$/.test(w.value))) {
+    setRuns({ ...stage, argv: [stage.argv[0], ...names.flatMap((w) => [literal("-o"), w])] }, run);
   }
 }
 
@@ -474,6 +523,7 @@ export const SHELL_PROGRAMS: Program[] = [
     runs: hiddenRuns,
   },
   { names: ["set"], runs: setRuns },
+  { names: ["shopt"], runs: shoptRuns, noFileOperands: true },
   { names: ["history"], namedFiles: historyFiles },
   {
     // `export PAGER=…`, `declare -x EDITOR=…`: later programs of this shell run the value.

@@ -324,3 +324,53 @@ Deno.test("shells: mapfile's callback, declare's quoted compound values and an a
     ["local dir=$1; echo $dir", "deny", "allow"],
   ]);
 });
+
+Deno.test("a shell's script that leads into /dev or /proc is a stream, however spelled", async () => {
+  // [command, read-only, deny-list]: the here-string or pipe is the script's text
+  await checkTable([
+    ["bash //dev/stdin <<<'rm -rf src'", "deny", "deny"],
+    ["bash /./dev/stdin <<<'rm -rf src'", "deny", "deny"],
+    ["bash /tmp/../dev/stdin <<<'rm -rf src'", "deny", "deny"],
+    ["bash ../../../dev/stdin <<<'rm -rf src'", "deny", "deny"],
+    ["sh //proc/self/fd/0 <<<'rm -rf src'", "deny", "deny"],
+    ["echo 'rm -rf src' | bash //dev/stdin", "deny", "deny"],
+    // a project's own directory named dev holds scripts, not streams
+    ["bash dev/setup.sh", "deny", "allow"],
+    ["bash ./scripts/dev.sh", "deny", "allow"],
+  ]);
+});
+
+Deno.test("history expansion and keyword set by shopt -o, set +o … -o, bash -k", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["shopt -so histexpand history\nhistory -s 'cd keys'\n!!; cat id_rsa", "deny", "deny"],
+    ["shopt -s -o histexpand -o history\nhistory -s 'x src'\n^x^rm -rf", "deny", "deny"],
+    ["shopt -os keyword\necho 'rm -rf src' > run.sh\nbash -c : BASH_ENV=./run.sh", "deny", "deny"],
+    ["shopt -s -o $o", "deny", "deny"],
+    ["set +o nounset -o history -H\nhistory -s 'x src'\n^x^rm -rf", "deny", "deny"],
+    ["set +o nounset -o keyword\nbash -c : BASH_ENV=./run.sh", "deny", "deny"],
+    ["echo 'rm -rf src' > run.sh\nbash -k -c 'bash -c : BASH_ENV=./run.sh'", "deny", "deny"],
+    // everyday
+    ["shopt -s nullglob; ls *.md", "deny", "allow"],
+    ["shopt -so pipefail; ls | wc -l", "deny", "allow"],
+    ["set +o history; ls", "deny", "allow"],
+    ["set -euo pipefail; ls", "deny", "allow"],
+  ]);
+});
+
+Deno.test("aliases defined through builtin or command, a cd spelled in one, one named time", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["shopt -s expand_aliases\nbuiltin alias q='cd keys'\nq; cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\ncommand alias q='cd keys'\nq && cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\nbuiltin alias x=bash\nx <<<'rm -rf src'", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias q='\\cd keys'\nq && cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\nalias q='c\\d keys'\nq; cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\nalias q=\"'cd' keys\"\nq; cat id_rsa", "deny", "ask"],
+    ["shopt -s expand_aliases\nalias time='cd keys;'\ntime :; cat id_rsa", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias !='cd keys;'\n! true && cat id_rsa", "deny", "deny"],
+    ["shopt -s expand_aliases\nalias coproc='cd keys;'\ncoproc :; cat id_rsa", "deny", "deny"],
+    // everyday
+    ["alias ll='ls -l'; ll", "deny", "allow"],
+  ]);
+});

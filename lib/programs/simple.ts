@@ -63,7 +63,7 @@ const TABLE: Record<string, Facts> = {
   tr: STRINGS, // its operands are character sets; it reads standard input only
   true: STRINGS, false: STRINGS, ":": STRINGS, sleep: STRINGS, seq: STRINGS, expr: STRINGS,
   exit: STRINGS, return: STRINGS, kill: STRINGS, shift: STRINGS, break: STRINGS,
-  continue: STRINGS, shopt: STRINGS,
+  continue: STRINGS,
   echo: { noFileOperands: true, metadataOnly: true },
   printf: {
     noFileOperands: true,

@@ -145,3 +145,14 @@ Deno.test("a name bash reads after quote removal counts however it is spelled", 
     ["cat 'README.md'", "allow", "allow"],
   ]);
 });
+
+Deno.test("a mapfile callback runs in the shell: one that may cd moves what follows", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["mapfile -C 'cd keys;:' -c 1 a <<< x; cat id_rsa", "deny", "ask"],
+    ["readarray -C 'pushd keys >/dev/null;:' -c 1 a <<< x; cat id_rsa", "deny", "ask"],
+    ["mapfile -C'\\cd keys;:' -c 1 a <<< x; cat id_rsa", "deny", "ask"],
+    ["mapfile -C f -c 1 a <<< x; cat id_rsa", "deny", "ask"],
+    ["mapfile -t lines < README.md; echo ${#lines[@]}", "deny", "allow"],
+  ]);
+});

@@ -102,6 +102,27 @@ export function cdUnknown(source: string): boolean {
 }
 
 /**
+ * Whether `mapfile`'s callback (`-C TEXT`, `-CTEXT`) may change directory: a text not known, one
+ * that names cd, pushd or popd however spelled, or a word that may be a function's name (which
+ * may move). Bash runs it in the shell itself.
+ */
+function callbackMoves(args: Word[]): boolean {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a.kind !== "static" || !a.value.startsWith("-")) continue;
+    const at = a.value.indexOf("C");
+    if (at < 0 || /[dnOsuc]/.test(a.value.slice(1, at))) continue;
+    const text = at < a.value.length - 1 ? a.value.slice(at + 1) : args[k + 1];
+    if (text === undefined) return false;
+    if (typeof text !== "string" && text.kind !== "static") return true;
+    const value = typeof text === "string" ? text : text.value;
+    return /(^|[\s;&|({])(cd|pushd|popd|source|\.|eval)(\s|[;&|)}]|$)/.test(unquotedText(value)) ||
+      /^[^\s;&|()<>]+$/.test(value.trim());
+  }
+  return false;
+}
+
+/**
  * Where a stage leaves the shell when it succeeds: a `cd`/`pushd` (also after `builtin`/`command`)
  * where it leads, one that may move it unseen (`eval`, `source`, `popd`, a `trap` handler that may
  * run before later commands) anywhere; null when the stage does not change directory. Relative
@@ -116,6 +137,10 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   if (OPAQUE.has(name.value)) return union(cwds, [null]);
   // A handler that runs before later commands may move them (`trap 'cd ~/.ssh' DEBUG`).
   if (name.value === "trap") return trapRunsLater(argv.slice(i)) ? union(cwds, [null]) : null;
+  // A callback `mapfile -C` runs in this shell may move it (`mapfile -C 'cd keys;:'`).
+  if (name.value === "mapfile" || name.value === "readarray") {
+    return callbackMoves(argv.slice(i + 1)) ? union(cwds, [null]) : null;
+  }
   if (name.value !== "cd" && name.value !== "pushd") return null;
   // (`pushd -n dir` puts dir on the stack and stays.)
   if (

@@ -8,6 +8,8 @@
 import type { Cwds } from "./cwds.ts";
 import { redirectsStdin, type Stage, type Word } from "./model.ts";
 import type { WalkContext } from "./walk_context.ts";
+import { RESERVED_WORDS } from "./keywords.ts";
+import { unquotedText } from "./words.ts";
 
 /**
  * Note the aliases `alias` defines; walk the text of one a command is named by. True when that
@@ -20,10 +22,20 @@ export function aliasUse(
   cwds: Cwds,
   use: Stage,
 ): boolean {
-  if (name.value === "alias") {
-    for (const w of argv.slice(1)) {
+  // (`builtin alias` and `command alias` define them too.)
+  const at = name.value === "alias" ? 1 : (name.value === "builtin" || name.value === "command") &&
+      argv[1]?.kind === "static" && argv[1].value === "alias"
+    ? 2
+    : 0;
+  if (at) {
+    for (const w of argv.slice(at)) {
       const m = w.kind === "static" ? /^([^=\s]+)=([\s\S]*)$/.exec(w.value) : null;
-      if (m) (ctx.aliasBox.map ??= new Map()).set(m[1], m[2]);
+      if (!m) continue;
+      (ctx.aliasBox.map ??= new Map()).set(m[1], m[2]);
+      // (bash expands one named `time`, `!` or `coproc` where the parser reads the word.)
+      if (RESERVED_WORDS.has(m[1])) {
+        ctx.error ??= "an alias named like one of bash's reserved words";
+      }
     }
     return false;
   }
@@ -55,5 +67,6 @@ export function aliasUse(
     if (stdin.length) ctx.stages[i] = { ...s, redirects: [...stdin, ...s.redirects] };
     else if (use.piped) ctx.stages[i] = { ...s, piped: true, input: use.input };
   }
-  return /(^|[\s;&|({])(cd|pushd|popd)(\s|[;&|)}]|$)/.test(text);
+  // (However the name is spelled: `\cd`, `c\d`, `'cd'`.)
+  return /(^|[\s;&|({])(cd|pushd|popd)(\s|[;&|)}]|$)/.test(unquotedText(text));
 }
