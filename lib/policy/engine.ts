@@ -14,6 +14,13 @@
 import { analyzeCached } from "./analysis_cache.ts";
 import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
 import {
+  NO_LINKS,
+  ONE_FILE_TOOLS,
+  READING_TOOLS,
+  type StageShared,
+  stageShared,
+} from "./stage_shared.ts";
+import {
   bashSubject,
   CD_BUILTINS,
   PresetFacts,
@@ -37,7 +44,6 @@ import { globLinks, throughLinks } from "../programs/links.ts";
 import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
 import { procSpelling, realPath } from "../shell/paths.ts";
 import {
-  type BelowOptions,
   protectedPathTest,
   type Protection,
   protectionBelow,
@@ -55,7 +61,6 @@ import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";
 import { handlersRunLater } from "../programs/shells.ts";
 import { evalShape, innerStages, linksMade, withLines } from "../programs/expand.ts";
-import { programNamed } from "../programs/registry.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type {
   Config,
@@ -129,90 +134,6 @@ function judgePlacement(
     }
   }
   return result;
-}
-
-/**
- * What the targets of one stage share: the location index, and the placement results by policy
- * name (every target of a stage has the same subject, and a result depends on the policy only).
- */
-interface StageShared {
-  index: LocationIndex;
-  /** Symlinks the command makes: paths through them are judged where they lead too. */
-  links: MadeLink[];
-  /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
-  readsTrees: boolean;
-  /** Whether the program may delete, move or overwrite what lies below a directory it names. */
-  replacesTrees: boolean;
-  /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
-  followsLinks: boolean;
-  /** The trees it reads are only those its words name (`Program.treesNamed`): not the cwd. */
-  operands: boolean;
-  /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
-  treeNames: readonly string[];
-  /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
-  namesLimitTrees: boolean;
-  /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
-  judged: [string | null, RuleResult & { approval?: Rule }][];
-  /**
-   * Whether the stage or tool may change what it names (not a redirect's target: that says so
-   * itself). Asked only where a built-in protection of the gate's files applies.
-   */
-  writes: () => boolean;
-  /** How the protection below a directory sees the stage's targets (not a redirect's). */
-  below: BelowOptions;
-}
-
-const NO_LINKS: MadeLink[] = [];
-
-const NO_NAMES: string[] = [];
-
-function stageShared(
-  ctx: Context,
-  index: LocationIndex,
-  program: string,
-  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage; treeNames?: string[] },
-): StageShared {
-  const { links, writes, stage = null } = opts;
-  const trees = replacesTrees(program, stage);
-  const facts = stage === null ? undefined : programNamed(program);
-  return {
-    index,
-    links,
-    readsTrees: !metadataOnly(program),
-    replacesTrees: trees,
-    followsLinks: facts?.followsLinks?.(stage!.argv) === true,
-    operands: facts?.treesNamed?.(stage!.argv) === true,
-    treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
-    namesLimitTrees: facts?.namesLimitTrees === true,
-    judged: [],
-    writes,
-    // (Whether the stage writes is asked only where a built-in protection would apply.)
-    below: { write: writes, trees, exists: (p: string) => ctx.fs.exists(p) },
-  };
-}
-
-/** pi's tools that only read (every other tool, MCP and custom ones too, may write). */
-const READING_TOOLS = new Set(["read", "ls", "grep", "find"]);
-
-/** pi's tools that open one file (its `ls` and `find` are named like the programs). */
-const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
-
-/**
- * Whether a program or tool never reads a directory operand as a tree: it looks at its names or
- * sizes (registry: `metadataOnly`), or (pi's read, write and edit) it opens one file.
- */
-function metadataOnly(program: string): boolean {
-  return ONE_FILE_TOOLS.has(program) || programNamed(program)?.metadataOnly === true;
-}
-
-/**
- * Whether a stage's program deletes, moves, copies over or changes the files below a directory
- * it names (`rm -r .pi`, `find .pi -delete`, `git checkout .`; registry: `replacesTrees`).
- */
-function replacesTrees(program: string, stage: Stage | null): boolean {
-  const replaces = programNamed(program)?.replacesTrees;
-  if (typeof replaces === "function") return stage !== null && replaces(stage.argv);
-  return replaces === true;
 }
 
 /** How realPath looks a target up: the cwd is expected to exist, other paths may not. */
@@ -393,6 +314,9 @@ function judgeTarget(
   return out;
 }
 
+/** No path exists (see the unknown program's reach above). */
+const NONE = () => false;
+
 /** A redirect's own answer to whether it writes. */
 const WRITES = () => true;
 const READS = () => false;
@@ -463,6 +387,19 @@ function protect(
         under && (shared.readsTrees || target.replaces || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
       ) prot = under;
+    }
+    // A program the registry does not know may write below a directory it names by names of its
+    // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
+    // a directory such as `.pi` is reached, whether or not it exists yet.
+    if (
+      !prot && shared.unknownProgram && target.reach === "exact" &&
+      (target.kind === "argument" || target.kind === "path") && config.pathProtection.length
+    ) {
+      prot = protectionBelow(config, p, ctx.home, null, {
+        write: writes,
+        trees: true,
+        exists: NONE,
+      });
     }
     if (
       prot &&

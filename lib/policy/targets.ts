@@ -133,7 +133,10 @@ function embeddedValue(value: string): string | null {
     const inner = v.includes("=")
       ? SETTING_FILE.exec(v) ?? (v.includes(",") ? null : KEYED.exec(v))
       : null;
-    return inner ? inner[1] : v;
+    if (inner) return inner[1];
+    // (A `TYPE:PATH` value: `--cov-report=json:.pi/settings.json`.)
+    const typed = v.includes(":") ? TYPED_PATH.exec(v) : null;
+    return typed ? typed[1] : v;
   }
   const first = value.charCodeAt(0);
   if (first === 64 && /^@[^@{]/.test(value)) return value.slice(1); // @
@@ -211,8 +214,11 @@ function gluedValues(argv: Word[]): { at: number; value: string }[] {
   return out;
 }
 
-/** `TYPE:path`: a name, a colon, then a path by its shape (absolute, `~/`, `./`, `../`). */
-const TYPED_PATH = /^[A-Za-z][\w+.-]*:((?:\/(?!\/)|~\/|\.\.?\/)[\s\S]*)$/;
+/**
+ * `TYPE:path`: a name, a colon, then a path by its shape (absolute, `~/`, `./`, `../`, or a
+ * relative one with a directory: pytest's `--cov-report=json:.pi/settings.json`).
+ */
+const TYPED_PATH = /^[A-Za-z][\w+.-]*:((?:\/(?!\/)|~\/|\.\.?\/|[\w.-]+\/)[\s\S]*)$/;
 
 /** A static path-like value as targets (into `out`): absolute, under home, or relative to each cwd. */
 function staticTargets(

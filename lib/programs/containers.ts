@@ -16,10 +16,10 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { NamedFile, Program } from "./spec.ts";
-import { commandLine, linesFrom, literal } from "./words.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
+import { commandLine, linesFrom, literal, programName, startsShell } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
@@ -478,7 +478,7 @@ function kubectlCommand(argv: Word[]): Word[] {
  * container, "docker ps *" only listings. (An option before the subcommand is no subcommand:
  * only that very command is ever saved.)
  */
-const RUNNING = /^(run|exec|create|container|compose|debug|attach|rsh|machine)$/;
+const RUNNING = /^(run|exec|create|container|compose|debug|attach|rsh|machine|unshare)$/;
 
 /**
  * What `lxc exec INSTANCE [-- ] CMD` (or incus) runs: the words after `--`, else after the
@@ -495,10 +495,26 @@ function lxcCommand(argv: Word[]): Word[] {
   return linesFrom(args, sub + 2, "argv");
 }
 
+/**
+ * `podman unshare CMD`, `buildah unshare CMD`: CMD runs on this machine, in a user namespace, in
+ * the same directory and files (no container): a stage of its own; without one, a shell.
+ */
+export function unshareRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at === null || args[at].value !== "unshare") return;
+  let i = at + 1;
+  // (Its own options: `--rootless-netns`, `-h`.)
+  while (args[i]?.kind === "static" && args[i].value.startsWith("-")) i++;
+  if (i < args.length) run.stage(args.slice(i), `${programName(stage.argv[0])} unshare`);
+  else startsShell(run, `${programName(stage.argv[0])} unshare`, stage.cwds);
+}
+
 /** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
+    runs: unshareRuns,
     runsElsewhere: dockerCommand,
     text: dockerText,
     // (And what `cp` copies in and `build -o` writes: destinations.ts.)

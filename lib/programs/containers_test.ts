@@ -116,3 +116,14 @@ Deno.test("containers: names of containers, images and pods are no files, whatev
     ["kubectl --kubeconfig keys/config get pods", "deny", "deny"],
   ]);
 });
+
+Deno.test("podman unshare and buildah unshare run their command here", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["podman unshare rm -rf src", "deny", "deny"],
+    ["buildah unshare rm -rf src", "deny", "deny"],
+    ["podman unshare cat ~/.ssh/id_rsa", "deny", "deny"],
+    ["podman --log-level=debug unshare rm -rf src", "deny", "deny"],
+    ["podman ps", "deny", "allow"],
+  ]);
+});

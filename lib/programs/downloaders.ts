@@ -95,6 +95,11 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
           if (/^output_document$/i.test(m[1])) remote = false;
         }
       } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
+      else if ((got = valueOf(args, i, "--config", ""))) {
+        // A wgetrc of its choosing: where it writes (`output_document`, `dir_prefix`, `logfile`)
+        // is in a file not read here.
+        files.push({ path: null, source: `${w.text} (where its settings write)` });
+      }
     } else if (name === "curl") {
       if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
       if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(v)) {

@@ -57,3 +57,11 @@ Deno.test("downloaders: wget's directories are the URL's path, and a recursion's
     "dl",
   ]);
 });
+
+Deno.test("wget --config: a settings file of its choosing says where it writes", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["wget --config=/tmp/w http://x/", "deny", "ask"],
+    ["wget --config /tmp/w http://x/", "deny", "ask"],
+  ]);
+});

@@ -48,6 +48,9 @@ export const SHELL_ENV: ReadonlySet<string> = new Set([
   "LESSCLOSE",
   // man -H, xdg-open and others run it with the URL.
   "BROWSER",
+  // kubectl diff runs it with two directories; GNU parallel runs it as its ssh.
+  "KUBECTL_EXTERNAL_DIFF",
+  "PARALLEL_SSH",
 ]);
 /** Environment variables whose value is a program some program runs (with arguments of its own). */
 export const PROGRAM_ENV: ReadonlySet<string> = new Set([
@@ -71,10 +74,12 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * the directories programs are found in (`PATH=. ls` runs `./ls`) and bash's own tables of
  * command paths and aliases (`BASH_CMDS[ls]=/bin/rm`, as `hash -p` sets);
  * options read from the environment that can name commands (`MAKEFLAGS=--eval=…`,
- * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`); psql's start-up file (its `\!` runs commands).
+ * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`, GNU parallel's `PARALLEL=--limit CMD`); psql's
+ * start-up file (its `\!` runs commands); files of settings that name commands or where a program
+ * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks).
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /**
@@ -249,6 +254,8 @@ export function searchedDirs(assignment: Word, toolPath: string | undefined): st
 
 /** An element of bash's tables of command paths and aliases: `BASH_CMDS[ls]=/bin/rm`. */
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
+/** xz's options from the environment (`XZ_OPT=--files xz -d`: the names it writes, unseen). */
+export const XZ_OPTIONS = /^(XZ_OPT|XZ_DEFAULTS)$/;
 /** less's options from the environment: an initial command there (`+!cmd`) runs at start. */
 export const LESS_OPTIONS = /^(LESS|SYSTEMD_LESS)$/;
 
@@ -291,6 +298,9 @@ export function carriesCommand(assignment: string): boolean {
   // `PS4=\$\(…\)`, `PS4=$'\x24(…)'`.)
   if (PROMPT_ENV.test(m[1])) return /[$`]/.test(assignment);
   if (LESS_OPTIONS.test(m[1])) return assignment.includes("+");
+  // (xz reads its options from these first: `--files` takes the names of files it writes from
+  // its input.)
+  if (XZ_OPTIONS.test(m[1])) return assignment.includes("--files");
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
 }
 

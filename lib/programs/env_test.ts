@@ -54,3 +54,19 @@ Deno.test("code variables: everyday loops, reads and prompts stay allowed (deny-
     "unset TMPDIR; ls",
   ], denyList);
 });
+
+Deno.test("settings files and option variables that make programs run or write unseen", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["WGETRC=/tmp/w wget http://x/", "deny", "deny"],
+    ["HGRCPATH=/tmp/x hg status", "deny", "deny"],
+    ["PARALLEL='--limit \"rm -rf src\"' parallel echo ::: a", "deny", "deny"],
+    ["PARALLEL_SSH='rm -rf src #' parallel -S x echo ::: a", "deny", "deny"],
+    ["KUBECTL_EXTERNAL_DIFF='rm -rf src' kubectl diff -f x.yaml", "deny", "deny"],
+    ["XZ_OPT=--files xz -d <<< .env.xz", "deny", "deny"],
+    ["XZ_DEFAULTS=--files xz -d <<< .env.xz", "deny", "deny"],
+    // everyday
+    ["XZ_OPT=-T0 xz -k notes.txt", "deny", "allow"],
+    ["KUBECTL_EXTERNAL_DIFF='diff -u' kubectl diff -f x.yaml", "deny", "allow"],
+  ]);
+});

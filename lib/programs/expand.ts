@@ -17,6 +17,7 @@ import {
   LESS_OPTIONS,
   programVariable,
   PROMPT_ENV,
+  XZ_OPTIONS,
 } from "./env.ts";
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
@@ -252,6 +253,8 @@ function environment(run: Runner, words: Word[]): void {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);
+    } else if (XZ_OPTIONS.test(variable)) {
+      run.stage([unknownWord(`(the files ${w.text} makes xz write)`)], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
@@ -328,6 +331,8 @@ const KEYED = /^-{0,2}[\w.:@/-]+=/;
 /** Marks of a shell command before one (lf's `$cmd`, `!cmd`), and a command in `name(…)`. */
 const MARKED = /^[$!&%]+/;
 const CALLED = /\w\(([^()]*)\)/g;
+/** A label before a command (yt-dlp's `--exec 'before_dl:CMD'`): not a URL's `scheme://`. */
+const LABELED = /^[A-Za-z_][\w-]*:(?!\/\/)/;
 
 /**
  * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`,
@@ -365,6 +370,7 @@ export function commandLineArguments(stage: Stage, starts?: (name: string) => bo
     const value = keyed ? w.value.slice(keyed[0].length) : w.value;
     add(value, w);
     if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
+    if (LABELED.test(value)) add(value.replace(LABELED, ""), w);
     for (const m of value.matchAll(CALLED)) add(m[1], w);
   }
   return out;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
 import { derived, listedLines, literal, unknownWord } from "./words.ts";
@@ -34,6 +35,15 @@ function findCommands(stage: Stage, run: Runner): void {
         whole: true,
       })
       : null;
+    // `-execdir`/`-okdir` run in the directory of each file found, somewhere below a starting
+    // point: a relative word there (`cat id_rsa`, `../../.ssh/id_rsa`) may name anything, and
+    // `{}` is below a starting point as the stage's cwd names it.
+    const inDir = v === "-execdir" || v === "-okdir";
+    const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+    const below = (r: string) => {
+      const root = inDir && cwd !== null ? resolve(cwd, r) : r;
+      return root.endsWith("/") ? root : root + "/";
+    };
     const cmd: Word[] = [];
     let j = i + 1;
     for (; j < args.length; j++) {
@@ -41,10 +51,10 @@ function findCommands(stage: Stage, run: Runner): void {
       if (x.kind === "static" && (x.value === ";" || x.value === "+")) break;
       if (x.kind === "static" && x.value === "{}" && listed) cmd.push(...listed);
       else if (x.kind === "static" && x.value.includes("{}")) {
-        for (const r of roots) cmd.push(unknownWord(x.value, r.endsWith("/") ? r : r + "/"));
+        for (const r of roots) cmd.push(unknownWord(x.value, below(r)));
       } else cmd.push(x);
     }
-    if (cmd.length) run.stage(cmd, `find ${v}`);
+    if (cmd.length) run.stage(cmd, `find ${v}`, inDir ? [null] : undefined);
     i = j;
   }
 }

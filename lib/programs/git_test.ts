@@ -423,3 +423,14 @@ Deno.test("git: a pathspec's magic is taken off to find the file it names", asyn
     "git diff --stat -- ':(exclude)*.lock' src",
   ]);
 });
+
+Deno.test("pushes not spelled git push are judged as pushes", async () => {
+  // [command, read-only, deny-list]: the deny-list denies `git push *`
+  await checkTable([
+    ["git subtree push --prefix=src origin main", "deny", "deny"],
+    ["git subtree push --prefix src origin main", "deny", "deny"],
+    ["git send-pack origin main", "deny", "deny"],
+    ["git subtree split --prefix=src", "deny", "allow"],
+    ["git subtree pull --prefix=src origin main", "deny", "allow"],
+  ]);
+});

@@ -402,11 +402,19 @@ function nixShell(stage: Stage, run: Runner): void {
  * Options that make npm's listings write files or read a config (which may be any file): its
  * log directory, cache and config files.
  */
+const NPM_WRITING = ["logs-dir", "cache", "userconfig", "globalconfig", "prefix"];
 const NPM_WRITES: ReadOnlyCheck = {
   // (`-C` is `--prefix`; `--global` is itself, no `--globalconfig`.)
   short: "C",
   options: { longFlags: new Set(["--global", "--all", "--json", "--long", "--parseable"]) },
-  long: ["--logs-dir", "--cache", "--userconfig", "--globalconfig", "--prefix"],
+  long: NPM_WRITING.map((o) => `--${o}`),
+  // npm's parser takes a long option after one dash too (`-logs-dir=DIR`, `-cache DIR`), and an
+  // abbreviation of one.
+  accepts: (args) =>
+    !args.some((a) => {
+      const m = a === null ? null : /^-([a-z][a-z-]+)(=|$)/.exec(a);
+      return m !== null && NPM_WRITING.some((o) => o.startsWith(m[1]));
+    }),
 };
 /** npm's listings as `$safe-bash` allows them. */
 const NPM_READ_ONLY: Record<string, ReadOnlyCheck> = {

@@ -185,3 +185,17 @@ Deno.test("helm's post-renderer and just's chooser run what they name", async ()
     ["helm template x ./chart", "deny", "allow"],
   ]);
 });
+
+Deno.test("npm's long options after one dash write as they do after two", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["npm ls -logs-dir=/tmp/x", "deny", "allow"],
+    ["npm ls -logs-dir /tmp/x", "deny", "allow"],
+    ["npm ls -cache=/tmp/x", "deny", "allow"],
+    ["npm ls -userconfig=/tmp/x.npmrc", "deny", "allow"],
+    ["npm view x -logs /tmp/x", "deny", "allow"],
+    ["npm ls", "allow", "allow"],
+    ["npm ls -a", "allow", "allow"],
+    ["npm ls -g --depth 0", "allow", "allow"],
+  ]);
+});

@@ -165,7 +165,9 @@ export function programOf(word: Word | undefined): Program | undefined {
 export function isTooBroad(name: string, subcommand = ""): boolean {
   const p = programNamed(name);
   if (p === undefined) return false;
-  if (p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true) return true;
+  // (A program that says so by subcommand runs what it is given in those alone: `podman
+  // unshare`, `docker run`.)
   if (typeof p.tooBroad === "function") return p.tooBroad(subcommand);
+  if (p.runs !== undefined || p.evaluates !== undefined || p.tooBroad === true) return true;
   return p.runsElsewhere !== undefined;
 }

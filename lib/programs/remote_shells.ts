@@ -19,6 +19,7 @@
 import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 import { commandLine, linesFrom, literal } from "./words.ts";
+import { unshareRuns } from "./containers.ts";
 
 /** How a client opens the shell: its subcommand words, and the option that names the command. */
 export interface RemoteShell {
@@ -152,4 +153,11 @@ export const GCLOUD_SSH: RemoteShell = {
 /** The clients. */
 export const REMOTE_SHELL_PROGRAMS: Program[] = Object.entries(REMOTE_SHELLS).map((
   [name, spec],
-): Program => ({ names: [name], ...remoteShell(spec) }));
+): Program => ({
+  names: [name],
+  ...remoteShell(spec),
+  // (`buildah unshare CMD` runs CMD here, as `podman unshare` does.)
+  ...(name === "buildah"
+    ? { runs: unshareRuns, tooBroad: (sub: string) => sub === "run" || sub === "unshare" }
+    : {}),
+}));

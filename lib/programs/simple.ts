@@ -34,6 +34,24 @@ export function recursiveDereference(argv: Word[]): boolean {
 }
 
 const STRINGS: Facts = { noFileOperands: true };
+
+/** ps's options that take a value (the value itself may hold an `e`: `-o pid,etime`). */
+const PS_VALUED =
+  /^(-[A-Za-z]*[CGgOopqstuUk]|--(format|sort|pid|ppid|user|User|group|Group|tty|cols|columns|rows|lines|width|sid|quick-pid|deselect)|[A-Za-z]*[OopUtk])$/;
+
+/**
+ * Whether a ps command prints no environment: no BSD-style option cluster (a word without a dash)
+ * holds `e`, and every word is known. A valued option's value is skipped.
+ */
+function psShowsNoEnvironment(args: (string | null)[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return false;
+    if (!a.startsWith("-") && /^[A-Za-z]+$/.test(a) && a.includes("e")) return false;
+    if (PS_VALUED.test(a)) i++;
+  }
+  return true;
+}
 /** diff's options that take a value (the rest are flags). */
 const DIFF_OPTIONS = { valued: "CUxXIFDS" };
 const cpioList = filesFromList({
@@ -162,6 +180,17 @@ const TABLE: Record<string, Facts> = {
   // (`-C DIR`, before the subcommand or as its first flag; `go test -outputdir DIR` puts the
   // profiles it writes there.)
   go: { chdir: { options: ["-C"] }, namedFiles: outputDirectory(["-outputdir", "--outputdir"]) },
+  // ps's BSD-style `e` (no dash: `ps e`, `ps axeww`) prints each process's environment, other
+  // processes' secrets among them; `-e` (a dash) is every process.
+  ps: {
+    noFileOperands: true,
+    readOnly: { "": { accepts: psShowsNoEnvironment } },
+    // (What it prints then is every process's environment file.)
+    namedFiles: (argv) =>
+      psShowsNoEnvironment(argv.slice(1).map((w) => w.kind === "static" ? w.value : null))
+        ? []
+        : [{ path: null, source: "(the environments of the processes ps shows)" }],
+  },
   // Read-only unless: a second operand (an output file), xxd -r.
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },

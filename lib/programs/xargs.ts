@@ -148,7 +148,7 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
  */
 function parallelInputs(inputs: Word[], run: Runner): void {
   for (const w of inputs) {
-    if (w.kind === "static" && /^::::?$/.test(w.value)) {
+    if (w.kind === "static" && /^::::?\+?$/.test(w.value)) {
       run.stage([unknownWord(`(commands made with the inputs after ${w.value})`)], "parallel");
       return;
     }
@@ -197,11 +197,13 @@ export const XARGS_PROGRAMS: Program[] = [
     names: ["parallel"],
     runs: (stage, run) => {
       const args = stage.argv.slice(1);
-      const end = args.findIndex((a) => a.kind === "static" && /^:::+$/.test(a.value));
+      // (`:::+` and `::::+` link their inputs to the ones before: separators all the same.)
+      const end = args.findIndex((a) => a.kind === "static" && /^:::+\+?$/.test(a.value));
       for (const cmd of commandsOf(end >= 0 ? args.slice(0, end) : args, PARALLEL)) {
         if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
-        else if (end >= 0 && args[end].value === ":::") parallelInputs(args.slice(end + 1), run);
-        else run.stage([unknownWord("(commands parallel reads)")], "parallel");
+        else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {
+          parallelInputs(args.slice(end + 1), run);
+        } else run.stage([unknownWord("(commands parallel reads)")], "parallel");
       }
       parallelCode(end >= 0 ? args.slice(0, end) : args, run);
     },

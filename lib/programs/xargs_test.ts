@@ -166,3 +166,17 @@ Deno.test("parallel: without a command, each input is a command line", async () 
     ["cat jobs.txt | parallel", "deny", "deny"],
   ]);
 });
+
+Deno.test("parallel's linked inputs (:::+, ::::+) and find -execdir's directories", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["parallel echo ::::+ .env", "deny", "deny"],
+    ["parallel :::+ 'rm -rf src'", "deny", "deny"],
+    ["parallel echo ::: a :::+ b", "deny", "allow"],
+    // -execdir runs in the directory of each file found: a relative word there may be anything
+    ["find src -name main.ts -execdir cat ../../.ssh/id_rsa \\;", "deny", "ask"],
+    ["find ~ -name id_rsa -execdir cat id_rsa \\;", "deny", "ask"],
+    ["find src -type f -okdir cat ../../.ssh/id_rsa \\;", "deny", "ask"],
+    ["find . -name '*.txt' -exec cat {} +", "deny", "deny"],
+  ]);
+});

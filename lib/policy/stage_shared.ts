@@ -1,0 +1,105 @@
+/**
+ * What the targets of one stage (or tool call) share while they are judged: the location index,
+ * the results by policy, and what the program is known to do with what it names (reads it as a
+ * tree, replaces what lies below it, follows the links inside it, says nothing of its files).
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import { programNamed } from "../programs/registry.ts";
+import type { MadeLink } from "../programs/spec.ts";
+import type { Context, Rule } from "../types.ts";
+import type { LocationIndex } from "./locations.ts";
+import type { BelowOptions } from "./protection.ts";
+import type { RuleResult } from "./rules.ts";
+
+/**
+ * What the targets of one stage share: the location index, and the placement results by policy
+ * name (every target of a stage has the same subject, and a result depends on the policy only).
+ */
+export interface StageShared {
+  index: LocationIndex;
+  /** Symlinks the command makes: paths through them are judged where they lead too. */
+  links: MadeLink[];
+  /** Whether the program may read a directory operand all the way down (not ls, du, stat). */
+  readsTrees: boolean;
+  /** Whether the program may delete, move or overwrite what lies below a directory it names. */
+  replacesTrees: boolean;
+  /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
+  followsLinks: boolean;
+  /** The trees it reads are only those its words name (`Program.treesNamed`): not the cwd. */
+  operands: boolean;
+  /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
+  treeNames: readonly string[];
+  /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
+  namesLimitTrees: boolean;
+  /** Results by policy, as [policy, result] pairs: a stage meets one or two policies. */
+  judged: [string | null, RuleResult & { approval?: Rule }][];
+  /**
+   * Whether the stage or tool may change what it names (not a redirect's target: that says so
+   * itself). Asked only where a built-in protection of the gate's files applies.
+   */
+  writes: () => boolean;
+  /** How the protection below a directory sees the stage's targets (not a redirect's). */
+  below: BelowOptions;
+  /**
+   * A bash stage's program says nothing of the files it writes (the registry does not know it,
+   * or knows nothing of its files): it may write below a directory it names.
+   */
+  unknownProgram: boolean;
+}
+
+export const NO_LINKS: MadeLink[] = [];
+
+const NO_NAMES: string[] = [];
+
+export function stageShared(
+  ctx: Context,
+  index: LocationIndex,
+  program: string,
+  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage; treeNames?: string[] },
+): StageShared {
+  const { links, writes, stage = null } = opts;
+  const trees = replacesTrees(program, stage);
+  const facts = stage === null ? undefined : programNamed(program);
+  return {
+    index,
+    links,
+    readsTrees: !metadataOnly(program),
+    replacesTrees: trees,
+    followsLinks: facts?.followsLinks?.(stage!.argv) === true,
+    operands: facts?.treesNamed?.(stage!.argv) === true,
+    treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
+    namesLimitTrees: facts?.namesLimitTrees === true,
+    judged: [],
+    writes,
+    // (Whether the stage writes is asked only where a built-in protection would apply.)
+    below: { write: writes, trees, exists: (p: string) => ctx.fs.exists(p) },
+    unknownProgram: stage !== null && !facts?.namedFiles && !facts?.writesOnlyNamed &&
+      !facts?.replacesTrees && !facts?.metadataOnly && !facts?.noFileOperands,
+  };
+}
+
+/** pi's tools that only read (every other tool, MCP and custom ones too, may write). */
+export const READING_TOOLS = new Set(["read", "ls", "grep", "find"]);
+
+/** pi's tools that open one file (its `ls` and `find` are named like the programs). */
+export const ONE_FILE_TOOLS = new Set(["read", "write", "edit"]);
+
+/**
+ * Whether a program or tool never reads a directory operand as a tree: it looks at its names or
+ * sizes (registry: `metadataOnly`), or (pi's read, write and edit) it opens one file.
+ */
+function metadataOnly(program: string): boolean {
+  return ONE_FILE_TOOLS.has(program) || programNamed(program)?.metadataOnly === true;
+}
+
+/**
+ * Whether a stage's program deletes, moves, copies over or changes the files below a directory
+ * it names (`rm -r .pi`, `find .pi -delete`, `git checkout .`; registry: `replacesTrees`).
+ */
+function replacesTrees(program: string, stage: Stage | null): boolean {
+  const replaces = programNamed(program)?.replacesTrees;
+  if (typeof replaces === "function") return stage !== null && replaces(stage.argv);
+  return replaces === true;
+}

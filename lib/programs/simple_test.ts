@@ -1,0 +1,24 @@
+/** Programs of the simple table (lib/programs/simple.ts) whose facts hold a check of their own. */
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+
+Deno.test("ps: the BSD `e` prints every process's environment, which is asked about", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["ps e", "deny", "ask"],
+    ["ps eww -e", "deny", "ask"],
+    ["ps axeww", "deny", "ask"],
+    ["ps ae", "deny", "ask"],
+    ["ps $OPTS", "deny", "ask"],
+  ]);
+  await checkEveryday([
+    "ps aux",
+    "ps -ef",
+    "ps -e",
+    "ps -eo pid,etime,comm",
+    "ps o pid,etime",
+    "ps aux --sort=-%mem | head",
+    "ps -p 1234 -o pid,ppid,cmd",
+    "ps aux | grep node",
+    "ps --format pid,user,etime",
+  ]);
+});
