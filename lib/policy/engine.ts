@@ -27,7 +27,7 @@ import {
   readsOnly,
   stageReadsOnly,
 } from "./stage_subject.ts";
-import { commandString, type Stage, type Word } from "../shell/model.ts";
+import { type BashEnv, commandString, type Stage, type Word } from "../shell/model.ts";
 import type { ParserChoice } from "../shell/parser.ts";
 import {
   locate,
@@ -57,10 +57,17 @@ import { innerTextWords, PROCESS_NOTE, stageTargets, type Target } from "./targe
 import { toolCommands, toolTargets } from "./tool_targets.ts";
 import { type GlobScope, globScope, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
+import { otherRepositories } from "./git_repositories.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";
 import { handlersRunLater } from "../programs/shells.ts";
-import { evalShape, innerStages, linksMade, withLines } from "../programs/expand.ts";
+import {
+  evalShape,
+  type ExpandOptions,
+  innerStages,
+  linksMade,
+  withLines,
+} from "../programs/expand.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type {
   Config,
@@ -341,7 +348,14 @@ function protect(
     : target.replaces
     ? { ...shared.below, trees: true, write: true }
     : target.listed && !shared.below.trees
-    ? { ...shared.below, trees: true, noHidden: target.listed.noHidden === true }
+    ? {
+      ...shared.below,
+      trees: true,
+      noHidden: target.listed.noHidden === true,
+      // (A lister's name filter, `find -name '*.py'`, counts where it matches a name a glob
+      // surely protects, as grep's `--include` does.)
+      surely: target.listed.names !== undefined,
+    }
     : shared.below;
   for (const p of checked) {
     let prot: Protection | null;
@@ -558,6 +572,33 @@ function writtenPolicies(
   return (policy) => policies.has(policy);
 }
 
+/**
+ * How the shell text a wrapper runs is analysed (sudo, env, xargs, find -exec, bash -c, eval, ...
+ * run stages of their own): in `cwd` (null: not known), each stage's origin below `origin`.
+ */
+function shellAnalyzer(
+  env: BashEnv,
+  parser: ParserChoice,
+  searchPath: (assignment: Word) => boolean,
+): ExpandOptions["analyze"] {
+  const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
+    const inner = analyzeCached(text, { ...env, cwd: cwd ?? env.cwd }, parser);
+    if (inner.error) return null;
+    const placed = (s: Stage): Stage => ({
+      ...s,
+      origin: s.origin === "top" ? origin : `${origin} > ${s.origin}`,
+      cwds: cwd === null ? s.cwds.map((c) => (c === env.cwd ? null : c)) : s.cwds,
+    });
+    const stages = inner.stages.map(placed);
+    // (What its assignments alone make run: the stages those run, not the assignments.)
+    for (const e of inner.environment ?? []) {
+      stages.push(...innerStages(placed(e), { analyze, depth: 1, searchPath }));
+    }
+    return stages;
+  };
+  return analyze;
+}
+
 /** Decide a bash call. */
 function decideBash(
   config: Config,
@@ -585,22 +626,7 @@ function decideBash(
   const analysis = analyzeCached(command, env, opts.parser);
   const searched = searchCollector(ctx.env);
   const searchPath = searched.take;
-  // Wrappers seen through: sudo, env, xargs, find -exec, bash -c, eval, ... run stages of their own.
-  const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
-    const inner = analyzeCached(text, { ...env, cwd: cwd ?? ctx.cwd }, opts.parser);
-    if (inner.error) return null;
-    const placed = (s: Stage): Stage => ({
-      ...s,
-      origin: s.origin === "top" ? origin : `${origin} > ${s.origin}`,
-      cwds: cwd === null ? s.cwds.map((c) => (c === ctx.cwd ? null : c)) : s.cwds,
-    });
-    const stages = inner.stages.map(placed);
-    // (What its assignments alone make run: the stages those run, not the assignments.)
-    for (const e of inner.environment ?? []) {
-      stages.push(...innerStages(placed(e), { analyze, depth: 1, searchPath }));
-    }
-    return stages;
-  };
+  const analyze = shellAnalyzer(env, opts.parser, searchPath);
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;
@@ -609,11 +635,16 @@ function decideBash(
   const read = (s: Stage, path: string) =>
     stageFileText(s, path, ctx, scope ??= globScope(command, analysis.stages, ctx, readsOnly));
   // (A `while read` loop's lines from a listing program are paths of its listing.)
+  // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
+  let tops: Map<Stage, Stage> | undefined;
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
       const inner = innerStages(s, { analyze, depth: 0, read, searchPath });
       all.push(s, ...inner);
-      if (inner.length) innerTextWords(inner, text ??= new Set());
+      if (!inner.length) continue;
+      innerTextWords(inner, text ??= new Set());
+      tops ??= new Map();
+      for (const x of inner) tops.set(x, s);
     }
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
@@ -631,12 +662,20 @@ function decideBash(
   // Names a PATH the command sets finds elsewhere (`export PATH="$PWD/bin:$PATH"`).
   if (searched.dirs.length) {
     const only = (s: Stage) => readsOnly(withoutSearched(s, searched.texts));
-    const globs = globScope(command, all, ctx, only);
+    const globs = globScope(command, all, ctx, only, tops);
     all.push(...searchedPrograms(all, searched.dirs, ctx, { globs, links }));
   }
   all.push(...linkedPrograms(all, links, ctx));
+  let before: GlobScope | undefined;
+  all.push(
+    ...otherRepositories(
+      all,
+      ctx,
+      () => before ??= globScope(command, [...all], ctx, readsOnly, tops),
+    ),
+  );
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
-  const globs = globScope(command, all, ctx, readsOnly);
+  const globs = globScope(command, all, ctx, readsOnly, tops);
   const stages = all.map((s) => {
     const shape = evalShape(s);
     // Inline code is judged by the decisions block alone; without one it is no place.

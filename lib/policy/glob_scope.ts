@@ -12,6 +12,7 @@ import { dirname, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
+import { withoutQuotedData } from "../shell/walk_values.ts";
 import { programOf } from "../programs/registry.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
@@ -28,8 +29,12 @@ export interface GlobScope {
    * names /dev or /proc somewhere. (Then a directory a redirect opens is reached below it.)
    */
   descriptors: boolean;
-  /** `dir`: absolute, as written (it may hold a `..`). */
-  disturbed(dir: string, stage: Stage | undefined): boolean;
+  /**
+   * `dir`: absolute, as written (it may hold a `..`). `word`: the glob asking, when one does: a
+   * word of a stage the command's shell runs was expanded before that stage started, so neither
+   * it nor what it runs (`npx eslint src/*.ts`: npx and eslint) changes its matches.
+   */
+  disturbed(dir: string, stage: Stage | undefined, word?: Word): boolean;
   /**
    * The files the command opens for reading on descriptor `fd` (`3<f`, `<f` for 0, `exec 3<f`, a
    * group's), with the cwds of their stages: a write to `/dev/fd/3` opens them again, for writing
@@ -123,6 +128,20 @@ function wordAreas(w: Word, cwds: (string | null)[], out: string[]): boolean {
 }
 
 /**
+ * Whether the command's stages run one after another in their order: each of its own shell's is
+ * a plain command of its top level, in no pipeline, loop, function, subshell or substitution, and
+ * none runs in the background (then a later one starts after an earlier one's words expanded).
+ */
+function inSequence(
+  text: string,
+  stages: Stage[],
+  tops: ReadonlyMap<Stage, Stage> | undefined,
+): boolean {
+  if (/(^|[^&>|])&(?![&>])/.test(withoutQuotedData(text))) return false;
+  return stages.every((s) => tops?.has(s) || (s.origin === "top" && !s.piped && !s.input));
+}
+
+/**
  * The glob scope of a command's stages (`text`: the whole command). Where each stage may write
  * is worked out once, when a glob first asks.
  */
@@ -131,8 +150,11 @@ export function globScope(
   stages: Stage[],
   ctx: Context,
   readsOnly: (s: Stage) => boolean,
+  /** The stage of the command's own shell each stage a wrapper runs comes from. */
+  tops?: ReadonlyMap<Stage, Stage>,
 ): GlobScope {
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
+  let sequential: boolean | undefined;
   const writing = () =>
     writers ??= stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
       .filter((w) => w.areas === null || w.areas.length > 0);
@@ -148,10 +170,20 @@ export function globScope(
   return {
     options: globOptions(text, stages, ctx.env),
     descriptors: text.includes("dev/") || text.includes("proc"),
-    disturbed(dir: string, stage: Stage | undefined): boolean {
+    disturbed(dir: string, stage: Stage | undefined, word?: Word): boolean {
       if (!writing().length) return false;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
-      return writers!.some((w) => w.stage !== stage && touches(w, dirs));
+      // (A writer run by the stage whose word it is started after bash expanded it; so did one
+      // of a later stage, where the command's stages run one after another.)
+      const top = (s: Stage) => tops?.get(s) ?? s;
+      // (A stage judged apart, a line an argument carries, is in no order: not after.)
+      const at = stage === undefined ? -1 : stages.indexOf(top(stage));
+      const after = (w: Stage) =>
+        word !== undefined &&
+        (top(w).argv.includes(word) ||
+          (at >= 0 && (sequential ??= inSequence(text, stages, tops)) &&
+            stages.indexOf(top(w)) > at));
+      return writers!.some((w) => w.stage !== stage && !after(w.stage) && touches(w, dirs));
     },
     openOn(fd: number) {
       const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];

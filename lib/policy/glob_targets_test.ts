@@ -223,3 +223,39 @@ Deno.test("globs: another stage disturbs a glob where the directory it lists rea
   assert.equal(scope.disturbed("/q/deep", undefined), false);
   assert.equal(scope.disturbed("/q/deep", touch), false); // (its own stage: expanded before it runs)
 });
+
+Deno.test("a glob bash expanded before a stage started is not disturbed by it or what it runs", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/src/a.ts", "/home/user/project/src/b.ts"],
+  });
+  const config = configFrom({
+    policies: { p: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "p" },
+    pathProtection: { "*.pem": "deny" },
+  });
+  const rows: [string, string][] = [
+    // a wrapper's words are expanded before the wrapper runs the command
+    ["npx eslint src/*", "allow"],
+    ["npx prettier --write src/*", "allow"],
+    ["timeout 60 cat src/*", "allow"],
+    ["env CI=1 wc -l src/*", "allow"],
+    ['for f in src/*; do npx prettier --write "$f"; done', "allow"],
+    // a stage after the glob's, in a plain sequence, starts after its expansion
+    // (npm run build may write anything: a `src/x.pem` for `src/*` to match)
+    ["cat src/*; npm run build", "allow"],
+    ["wc -l src/* && npm run build", "allow"],
+    // ... not one before it, in a pipeline, in the background, in a loop or through a function
+    ["npm run build && cat src/*", "ask"],
+    ["cat src/* | npm run build", "ask"],
+    ["cat src/* & npm run build", "ask"],
+    ["for i in 1 2; do cat src/*; npm run build; done", "ask"],
+    ["f() { npm run build; }; f; cat src/*", "ask"],
+    ["bash -c 'npm run build; cat src/*'", "ask"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, want] of rows) {
+    const got = (await bash(config, ctx, command)).action;
+    if (got !== want) wrong.push(`${command}: got ${got}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
+});

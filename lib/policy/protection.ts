@@ -320,9 +320,18 @@ function filterSource(glob: string): string {
  * the glob surely protects (`.pem` for `*.pem`, `id_rsa` for `id_rsa*`): any two globs with
  * wildcards may meet in some odd name, and every filtered read would ask.
  */
-function namesMayMeet(protect: CompiledProtection, word: string, dots: boolean): boolean {
+function namesMayMeet(
+  protect: CompiledProtection,
+  word: string,
+  dots: boolean,
+  surely = false,
+): boolean {
   if (!protect.literal && dots) {
     return bashGlobMatches(word, protectedExample(protect.glob), true);
+  }
+  // (A lister's name filter, `find -name '*.py'`: read as bash reads a glob.)
+  if (!protect.literal && surely) {
+    return bashGlobMatches(word, protectedExample(protect.glob, "x"), false);
   }
   // Two patterns: they can meet unless their literal ends rule it out (`*.ts` and `*.pem`).
   if (!protect.literal) return endsMayMeet(protect.glob, word);
@@ -339,8 +348,8 @@ function namesMayMeet(protect: CompiledProtection, word: string, dots: boolean):
 }
 
 /** A name a name glob surely protects: `*` as nothing, `?` and a bracket as one character. */
-function protectedExample(glob: string): string {
-  return glob.replace(/\[!?\^?(.)[^\]]*\]/g, "$1").replace(/\*/g, "").replace(/\?/g, "x");
+function protectedExample(glob: string, star = ""): string {
+  return glob.replace(/\[!?\^?(.)[^\]]*\]/g, "$1").replace(/\*/g, star).replace(/\?/g, "x");
 }
 
 /**
@@ -399,6 +408,12 @@ export interface BelowOptions {
    * @default undefined (any name)
    */
   names?: readonly string[];
+  /**
+   * The word is a lister's name filter (`find -name '*.py'`): a name glob with a wildcard counts
+   * where the word matches a name it surely protects (`x.pem` for `*.pem`), as with `dots`.
+   * @default false
+   */
+  surely?: boolean;
   /** Whether a path is a directory (with `names`). @default undefined (never known to be one) */
   isDirectory?: (path: string) => boolean;
   /**
@@ -444,7 +459,9 @@ export function protectionBelow(
   for (const c of below.candidates) {
     const p = c.protection;
     if (c.kind === NAMES) {
-      if (word === null || !namesMayMeet(p, word, opts.dots === true)) continue;
+      if (word === null || !namesMayMeet(p, word, opts.dots === true, opts.surely === true)) {
+        continue;
+      }
       if (opts.noHidden && p.glob.startsWith(".")) continue;
     } else if (c.kind === ANY_DEPTH) {
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;

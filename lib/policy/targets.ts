@@ -334,7 +334,7 @@ function expandedTargets(
 ): void {
   const scope = opts.globs!;
   const region = c === null ? null : globRegion(w.pattern!, c);
-  if (c !== null && region !== null && !scope.disturbed(region, opts.stage)) {
+  if (c !== null && region !== null && !scope.disturbed(region, opts.stage, w)) {
     const found = expandPathname(w.pattern!, c, ctx.fs, scope.options);
     if (found.kind === "matches" && !found.words.some((m) => m.startsWith("-"))) {
       for (const m of found.words) {

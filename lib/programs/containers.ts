@@ -19,7 +19,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { commandLine, linesFrom, literal, programName, startsShell } from "./words.ts";
+import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
@@ -383,9 +383,10 @@ function kubectlNames(argv: Word[]): number[] {
 function dockerText(argv: Word[]): number[] {
   const args = argv.slice(1);
   const form = runForm(args);
-  if (!form) return namesOnly(args);
+  if (!form) return [...namesOnly(args), ...tagValues(args)];
   const rest = args.slice(form.at + 1);
-  const values = rest.map((w) => (w.kind === "static" ? w.value : null));
+  // (A value that stays one name, `"app:$SHA"`, reads as one: an image.)
+  const values = rest.map((w) => (w.kind === "static" ? w.value : quotedName(w) ? w.prefix : null));
   const out: number[] = [];
   const at = (i: number) => form.at + 2 + i; // argv position of rest[i]
   for (const t of readOptions(values, form.grammar)) {
@@ -398,6 +399,19 @@ function dockerText(argv: Word[]): number[] {
       for (let i = t.at; i < rest.length; i++) out.push(at(i));
       return out;
     }
+  }
+  return out;
+}
+
+/**
+ * The image names `docker build`/`buildx build`/`commit`/`import` tag (`-t "app:$SHA"`): names, not
+ * files (argv positions).
+ */
+function tagValues(args: Word[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < args.length - 1; i++) {
+    const v = args[i].kind === "static" ? args[i].value : "";
+    if ((v === "-t" || v === "--tag") && quotedName(args[i + 1])) out.push(i + 2);
   }
   return out;
 }

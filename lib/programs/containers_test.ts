@@ -127,3 +127,13 @@ Deno.test("podman unshare and buildah unshare run their command here", async () 
     ["podman ps", "deny", "allow"],
   ]);
 });
+
+Deno.test("image names made of text and a quoted value are names, not files", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ['docker build -t "app:$SHA" .', "deny", "allow"],
+    ['docker run --rm "app:$SHA" npm test', "deny", "allow"],
+    ["docker build -t $T .", "deny", "ask"],
+    ['docker run --rm "app:$SHA" rm -rf /work', "deny", "deny"],
+  ]);
+});

@@ -20,7 +20,7 @@ import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
 import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
-import { literal, unknownWord } from "./words.ts";
+import { literal, quotedName, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
@@ -459,7 +459,22 @@ function gitText(argv: Word[]): number[] {
   }
   const at = gitSubcommand(argv);
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
-  if (sub === "grep") {
+  if (sub === "tag" || sub === "branch") {
+    // Ref names, not files (`git tag "v$VERSION"`): a value that stays one name; not `-F FILE`.
+    for (let i = at + 1; i < argv.length; i++) {
+      const w = argv[i];
+      if (w.kind === "static" && /^(-F|--file)$/.test(w.value)) i++;
+      else if (w.kind !== "static" && quotedName(w)) out.push(i);
+    }
+  } else if (sub === "switch" || sub === "checkout") {
+    // The branch `-c`/`-b` makes (`git switch -c "fix/$ISSUE"`); other operands may be paths.
+    for (let i = at + 1; i < argv.length - 1; i++) {
+      const v = argv[i].kind === "static" ? argv[i].value : "";
+      if (/^(-[cCbB]|--create|--force-create|--orphan)$/.test(v) && quotedName(argv[i + 1])) {
+        out.push(i + 1);
+      }
+    }
+  } else if (sub === "grep") {
     for (const i of searchText(GIT_GREP, optionValues(argv, at + 1))) out.push(at + 1 + i);
   } else if (GIT_LOG_LIKE.has(sub)) {
     for (let i = at + 1; i < argv.length; i++) {

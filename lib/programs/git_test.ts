@@ -434,3 +434,20 @@ Deno.test("pushes not spelled git push are judged as pushes", async () => {
     ["git subtree pull --prefix=src origin main", "deny", "allow"],
   ]);
 });
+
+Deno.test("tag and branch names made of text and a quoted value are names, not files", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ['git tag "v$VERSION"', "deny", "allow"],
+    ['git tag -a "v$VERSION" -m "Release v$VERSION"', "deny", "allow"],
+    ['git switch -c "fix/$ISSUE-typo"', "deny", "allow"],
+    ['git checkout -b "feature/$NAME"', "deny", "allow"],
+    ['git branch "wip/$USER"', "deny", "allow"],
+    // a value that may split or be an option stays not known; a message file stays a file
+    ["git tag v$VERSION", "deny", "ask"],
+    ["git tag $X", "deny", "ask"],
+    ["git switch -c $B", "deny", "ask"],
+    ['git tag "v$VERSION" -F .env', "deny", "deny"],
+    ['git checkout -b "x$(rm -rf src)"', "deny", "deny"],
+  ]);
+});

@@ -8,6 +8,7 @@ import { analyzeBash } from "../shell/analyze.ts";
 import { loadBashParser } from "../shell/parser.ts";
 import { innerRuns } from "../testing_stages.ts";
 import { checkTable } from "../testing_adversarial.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
 import { carriesCommand } from "./env.ts";
 import { withLines } from "./expand.ts";
@@ -315,5 +316,26 @@ Deno.test("find -type f / -type d: no path it lists is a symlink, so no link bel
     ['find . -xtype f -name "*.ts" -exec cat {} +', "deny", "allow"],
     ["find keys -type f -exec cat {} +", "deny", "deny"],
     ["find k* -type f -exec cat {} +", "deny", "deny"],
+  ]);
+});
+
+Deno.test("a find name filter reaches the names a protection surely covers, as --include does", async () => {
+  const config = configFrom({
+    policies: { p: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "p" },
+    pathProtection: { "id_rsa*": "ask", "*.pem": "ask", ".env": "ask" },
+  });
+  // (A tree over the walk's bounds: what lies below is not looked at, only the names.)
+  const ctx = ctxIn("/home/user/app", { files: ["/home/user/app/setup.py"] });
+  await checkActions(config, ctx, [
+    [`find astropy -name "*.py" | xargs grep -l "class X"`, "allow"],
+    [`find . -name "*test*" | xargs grep -l urlize`, "allow"],
+    [`find . -name "*.py" -print0 | xargs -0 cat`, "allow"],
+    // a filter that may match a protected name
+    [`find . -name "*env" | xargs cat`, "ask"],
+    [`find . -name "id_rsa*" | xargs cat`, "ask"],
+    [`find . -name "*.pem" | xargs cat`, "ask"],
+    [`find . -name ".*" | xargs cat`, "ask"],
+    [`find . -name "*" | xargs cat`, "ask"],
   ]);
 });

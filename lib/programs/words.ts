@@ -21,6 +21,28 @@ export function programName(w: Word | undefined): string {
   return w.value.slice(w.value.lastIndexOf("/") + 1);
 }
 
+/**
+ * Whether a word not fully known is still one name, never an option or several words: its known
+ * start is text that does not begin with `-`, and every expansion in it is inside double quotes
+ * (`"v$VERSION"`, `fix/"$ISSUE"`, `"app:$SHA"`): a tag, a branch, an image name.
+ */
+export function quotedName(w: Word): boolean {
+  if (w.kind === "static") return true;
+  if (w.kind !== "dynamic" || w.prefix === "" || w.prefix.startsWith("-")) return false;
+  let quoted = false;
+  for (let i = 0; i < w.text.length; i++) {
+    const c = w.text[i];
+    if (c === "\\") i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === "'" && !quoted) {
+      const end = w.text.indexOf("'", i + 1);
+      if (end < 0) return false;
+      i = end;
+    } else if ((c === "$" || c === "`") && !quoted) return false;
+  }
+  return true;
+}
+
 /** A static word. */
 export function literal(value: string): Word {
   return { value, kind: "static", prefix: value, text: value };

@@ -625,6 +625,9 @@ function backtickEnd(source: string, at: number, r: Reading | null): number {
   return substitutionEnd(r, at + 1, 96);
 }
 
+/** Programs whose output the walk may know (`$(pwd)`, `$(nproc)`: see `numericOutput`). */
+const KNOWN_OUTPUT = new Set(["pwd", "nproc", "getconf", "wc", "date", "id", "grep"]);
+
 /**
  * Read the commands of a substitution from `from` up to its `closer`, into `r`; where the
  * substitution ends, or -1.
@@ -640,8 +643,9 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   r.depth--;
   r.closer = outer;
   r.cwds = cwds;
-  // (`$(pwd)` is the cwd to the walk: its value is known.)
-  if (close < 0 || r.stages[first].argv[0].value === "pwd") return -1;
+  // (`$(pwd)` is the cwd to the walk: its value is known; so is a number the walk knows a
+  // command prints, `$(nproc)`, `$(… | wc -l)`.)
+  if (close < 0 || KNOWN_OUTPUT.has(r.stages[r.stages.length - 1].argv[0].value)) return -1;
   return close + 1;
 }
 

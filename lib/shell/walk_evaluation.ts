@@ -52,9 +52,10 @@ export function readsNames(name: string): boolean {
 
 /**
  * Whether a value is the output of a command that prints a number and nothing else:
- * `$(… | wc -l)` (wc reading its input), `$(nproc)`, `$(date +%s)`, `$(id -u)`.
+ * `$(… | wc -l)` (wc reading its input), `$(nproc)`, `$(getconf _NPROCESSORS_ONLN)`, `$(date
+ * +%s)`, `$(id -u)`.
  */
-function numericOutput(val: LiteNode): boolean {
+export function numericOutput(val: LiteNode): boolean {
   if (val.type !== "command_substitution") return false;
   const body = val.namedChildren;
   if (body.length !== 1) return false;
@@ -65,7 +66,10 @@ function numericOutput(val: LiteNode): boolean {
   const words = last.namedChildren.map((c) => c.text.replace(/['"]/g, ""));
   const [program, ...args] = words;
   if (program === "wc") return args.every((a) => /^-[lcmw]+$/.test(a));
-  if (program === "nproc") return args.length === 0;
+  if (program === "nproc") return args.length === 0 || (args.length === 1 && args[0] === "--all");
+  if (program === "getconf") {
+    return args.length === 1 && /^_?NPROCESSORS_(ONLN|CONF)$/.test(args[0]);
+  }
   // (`date -ud '2003-08-02 17:24:33' +%s`: the seconds of a date, whatever it is.)
   if (program === "date") return args.at(-1) === "+%s";
   if (program === "id") return args.length === 1 && /^-[ug]$/.test(args[0]);

@@ -250,3 +250,18 @@ Deno.test("evaluation: values bash sets itself are the command's (REPLY, BASH_RE
     ["for i in 1 2 3; do echo $(( i * 2 )); done", "allow", "allow"],
   ]);
 });
+
+Deno.test("a command that prints a number gives a number where a word needs one", async () => {
+  // [command, read-only, deny-list]: `$(nproc)` is a job count, not a word that may be anything
+  await checkTable([
+    ["make -j$(nproc)", "deny", "allow"],
+    ['make -j"$(nproc)"', "deny", "allow"],
+    ["make -j $(nproc)", "deny", "allow"],
+    ["make -j$(getconf _NPROCESSORS_ONLN)", "deny", "allow"],
+    ["cmake --build build -j$(nproc)", "deny", "allow"],
+    ["echo $(nproc)", "allow", "allow"],
+    // a command whose output may be anything stays not known
+    ["make -j$(cat jobs.txt)", "deny", "deny"],
+    ["make $(nproc --help)", "deny", "ask"],
+  ]);
+});

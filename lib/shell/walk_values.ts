@@ -71,7 +71,42 @@ export function readLine(
  * alone), `{fd}>` redirects (they assign a number), `select` (reads a name).
  */
 const NOT_FOLLOWED =
-  /\(\(|\$\[|\blet\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\(\(|\$\[|\blet\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+/** `[[ a -eq b ]]` evaluates both sides (`[ a -eq b ]`, the test builtin, does not). */
+const ARITHMETIC_TEST = /-(eq|ne|lt|le|gt|ge)\b/;
+
+/**
+ * The source with its quoted data blanked, where bash reads no code: single-quoted and `$'…'`
+ * strings, and double-quoted ones that expand nothing (no `$`, `` ` `` or `\`): `sed 's/var
+ * /let /'`, `grep -i "select"`, `jq '.items[0]'` hold no `let`, `select` or subscript. A command
+ * with a comment or a here-document, or quotes that do not close, is left as it is.
+ */
+export function withoutQuotedData(source: string): string {
+  if (!/['"]/.test(source) || source.includes("#") || source.includes("<<")) return source;
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      out += source.slice(i, i + 2);
+      i++;
+    } else if (c === "'" || (c === "$" && source[i + 1] === "'")) {
+      // (`$'…'` takes `\'` as a quote; `'…'` ends at the next one.)
+      let j = c === "$" ? i + 2 : i + 1;
+      while (j < source.length && source[j] !== "'") j += c === "$" && source[j] === "\\" ? 2 : 1;
+      if (j >= source.length) return source;
+      out += "''";
+      i = j;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < source.length && source[j] !== '"') j += source[j] === "\\" ? 2 : 1;
+      if (j >= source.length) return source;
+      const body = source.slice(i + 1, j);
+      out += /[$`\\]/.test(body) ? source.slice(i, j + 1) : '""';
+      i = j;
+    } else out += c;
+  }
+  return out;
+}
 
 /**
  * Commands that may change variables in ways not followed (after them nothing is known): they
@@ -147,7 +182,11 @@ export class Values {
   }
 
   private get off(): boolean {
-    return this.#off ??= NOT_FOLLOWED.test(this.source);
+    if (this.#off === undefined) {
+      const code = withoutQuotedData(this.source);
+      this.#off = NOT_FOLLOWED.test(code) || (ARITHMETIC_TEST.test(code) && code.includes("[["));
+    }
+    return this.#off;
   }
 
   /** Whether the command's variables are followed at this point. */

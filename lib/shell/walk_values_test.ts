@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { decide } from "../policy/engine.ts";
 import { loadPrecisionConfig, PRECISION_CONFIGS, precisionContext } from "../precision.ts";
-import { checkTable } from "../testing_adversarial.ts";
+import { checkEveryday, checkTable } from "../testing_adversarial.ts";
 import type { Action, Config } from "../types.ts";
 import { analyzeBash } from "./analyze.ts";
 import { loadBashParser } from "./parser.ts";
@@ -233,4 +233,25 @@ Deno.test("values: a `while read` loop's name is a line of the stage its input c
       'find src | while true; do read f; cat "$f"; done',
     ]
   ) unknown(c);
+});
+
+Deno.test("quoted data holds no code: a keyword or subscript in it leaves variables followed", async () => {
+  // (Each stays allowed under the read-only policy only where `$f`/`$F` keeps its value.)
+  await checkEveryday([
+    `for f in src/*.ts; do grep -n "let " "$f"; done`,
+    `for f in src/*.ts; do grep -c "local" "$f"; done`,
+    `for f in src/*.ts; do grep -i 'select' "$f"; done`,
+    `for f in src/*.ts; do grep -n "argv[1]" "$f"; done`,
+    `F=src/main.ts; grep -n 'a[0]' "$F"`,
+    `for f in src/*.ts; do ls -lt "$f"; done`,
+    `for f in src/*.ts; do [ $(wc -l < "$f") -gt 300 ] && echo "$f"; done`,
+  ]);
+  // [command, read-only, deny-list]: where bash does read code, nothing is followed
+  await checkTable([
+    [`x=src; y=keys; let 'x=y'; cat $x/id_rsa`, "deny", "deny"],
+    [`x=src; [[ 'a[$(x=keys)]' -eq 1 ]]; cat $x/id_rsa`, "deny", "deny"],
+    [`x=src; (( x=1 )); cat $x/id_rsa`, "deny", "deny"],
+    [`for f in src/*.ts; do let "x=$f"; done`, "deny", "deny"],
+    [`x=src # it's\nlet 'x=1'; cat $x/id_rsa`, "deny", "deny"],
+  ]);
 });

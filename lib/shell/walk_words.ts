@@ -11,7 +11,7 @@ import { ASSIGNMENT_PREFIX, isAssignmentShaped, isExpansion, mayRun, rootOf } fr
 import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
-import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
+import { assigned, expansionEvaluation, numericOutput } from "./walk_evaluation.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
@@ -348,9 +348,12 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
     case "expansion":
       return [expansionPart(ctx, node, cwds, at.quoted === true)];
     case "command_substitution": {
-      // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3).
+      // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3). The output of a
+      // command that prints a number and nothing else (`make -j$(nproc)`) is a number, as an
+      // arithmetic expansion's is: no place, no option, no more words.
       const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd ? pwd(ctx, cwds) : null;
       const known = dir === null ? null : knownPart({ value: dir, kind: "text" }, !!at.quoted);
+      if (!known && numericOutput(node)) return [{ value: node.text, kind: "static" }];
       return [known ?? { value: node.text, kind: "dynamic" }];
     }
     case "arithmetic_expansion":
