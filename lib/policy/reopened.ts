@@ -13,7 +13,9 @@ import type { GlobScope } from "./glob_scope.ts";
 
 /** The descriptor a path names (`/dev/stdin` is 0, `/proc/self/fd/3` is 3); null for none. */
 export function descriptorOf(path: string): number | null {
-  const p = normalize(path);
+  // (Most such paths are `/dev/null`: none. Only an odd spelling needs normalizing.)
+  if (path === "/dev/null") return null;
+  const p = path.includes("//") || path.includes("/.") ? normalize(path) : path;
   if (p === "/dev/stdin") return 0;
   if (p === "/dev/stdout") return 1;
   if (p === "/dev/stderr") return 2;

@@ -613,10 +613,12 @@ export function stageTargets(
     wordTargets(w, stage.cwds, "argument", ctx, asAssignments);
   }
   // (`cat < f > /dev/stdin` writes f: see reopened.ts.)
-  for (const o of globs?.descriptors ? reopenedFiles(stage, globs) : []) {
-    const from = out.length;
-    wordTargets(o.target, o.cwds, "redirect", ctx, { force: true, out, globs, stage });
-    for (let i = from; i < out.length; i++) out[i].write = true;
+  if (globs?.descriptors) {
+    for (const o of reopenedFiles(stage, globs)) {
+      const from = out.length;
+      wordTargets(o.target, o.cwds, "redirect", ctx, { force: true, out, globs, stage });
+      for (let i = from; i < out.length; i++) out[i].write = true;
+    }
   }
   for (const r of stage.redirects) {
     if (!isFileTarget(r)) continue;

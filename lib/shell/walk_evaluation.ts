@@ -120,6 +120,9 @@ function noteSubscript(ctx: WalkContext, s: [string, string]): void {
   }
 }
 
+/** The name `_` in a text bash evaluates (`$(( $_ ))`, `${!_}`, `(( _ ))`). */
+const LAST_WORD = /(^|[^A-Za-z0-9_])_($|[^A-Za-z0-9_])/;
+
 /** bash's own variables that evaluate what is assigned to them as arithmetic. */
 const SHELL_INTEGERS = ["OPTIND", "RANDOM", "SRANDOM", "HISTCMD"];
 
@@ -159,6 +162,13 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     if (ev.codeAssigned?.has(n) || ev.readInto?.has(n)) return EVALUATION_ERROR;
   }
   if (positionalCode(ev, stages)) return EVALUATION_ERROR;
+  // (`$_` is the last word of the command before: each command sets it. A text a wrapper runs,
+  // `eval` or `bash -c`, is analysed apart, its own `$_` there.)
+  if (!ev.values.size) {
+    return [...ev.texts, ...ev.subscripts.map((s) => s[1])].some((t) => LAST_WORD.test(t))
+      ? EVALUATION_ERROR
+      : null;
+  }
   const texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
   for (const s of stages) {
@@ -167,7 +177,6 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     }
   }
   if (!texts.length) return null;
-  // (`$_` is the last word of the command before: each command sets it.)
   for (const name of [...ev.values, "_"]) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);

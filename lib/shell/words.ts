@@ -287,10 +287,19 @@ const ANSI_SIMPLE: Record<string, string> = {
  * (it may join what bash keeps apart): for finding names, never for reading words.
  */
 export function unquotedText(text: string): string {
+  if (text === lastQuoted) return lastUnquoted;
   if (!/['"\\]/.test(text)) return text;
-  return text.replace(/\$'((?:[^'\\]|\\[\s\S])*)'/g, (_, body: string) => decodeAnsiC(body))
-    .replace(/\\\n/g, "").replace(/['"\\]/g, "");
+  lastQuoted = text;
+  let t = text;
+  if (t.includes("$'")) {
+    t = t.replace(/\$'((?:[^'\\]|\\[\s\S])*)'/g, (_, body: string) => decodeAnsiC(body));
+  }
+  if (t.includes("\\\n")) t = t.replace(/\\\n/g, "");
+  return lastUnquoted = t.replace(/['"\\]/g, "");
 }
+/** The last text unquotedText took apart (the analysis asks it of one command several times). */
+let lastQuoted = "";
+let lastUnquoted = "";
 
 /**
  * Decode the body of an ANSI-C string `$'…'` as bash does. A NUL (`\0`, `\x00`, `\c@`) ends the
