@@ -72,3 +72,14 @@ Deno.test("a command line after a label (yt-dlp's --exec 'WHEN:CMD') is carried 
     ["mytool --note 'todo: this is fine'", "deny", "allow"],
   ]);
 });
+
+Deno.test("a setting given as an option's value carries its command too", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["hg --config=hooks.pre-status='rm -rf src' status", "deny", "deny"],
+    ["hg status --config=hooks.pre-status='rm -rf src'", "deny", "deny"],
+    ["hg --config=alias.x='!rm -rf src' x", "deny", "deny"],
+    ["hg --config=ui.editor='rm -rf src' commit", "deny", "deny"],
+    ["hg --config=ui.username='John Doe' commit -m x", "deny", "allow"],
+  ]);
+});

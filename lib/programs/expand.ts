@@ -367,11 +367,15 @@ export function commandLineArguments(stage: Stage, starts?: (name: string) => bo
     text ??= new Set(program?.text?.(stage.argv) ?? []);
     if (text.has(i)) continue;
     const keyed = KEYED.exec(w.value);
-    const value = keyed ? w.value.slice(keyed[0].length) : w.value;
-    add(value, w);
-    if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
-    if (LABELED.test(value)) add(value.replace(LABELED, ""), w);
-    for (const m of value.matchAll(CALLED)) add(m[1], w);
+    const first = keyed ? w.value.slice(keyed[0].length) : w.value;
+    // (A setting given as an option's value: `--config=hooks.pre-status=CMD`.)
+    const inner = keyed ? KEYED.exec(first) : null;
+    for (const value of inner ? [first, first.slice(inner[0].length)] : [first]) {
+      add(value, w);
+      if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
+      if (LABELED.test(value)) add(value.replace(LABELED, ""), w);
+      for (const m of value.matchAll(CALLED)) add(m[1], w);
+    }
   }
   return out;
 }

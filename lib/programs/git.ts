@@ -711,11 +711,23 @@ const LS_FILES_PLAIN = new Set([
  */
 function gitListing(stage: Stage): Listing[] | null {
   const argv = stage.argv;
-  if (gitSubcommand(argv) !== 1 || argv[1].value !== "ls-files") return null;
+  if (gitSubcommand(argv) !== 1) return null;
+  const diff = argv[1].value === "diff" && argv.some((w) => w.value === "--name-only");
+  if (argv[1].value !== "ls-files" && !diff) return null;
   const specs: string[] = [];
+  let dashes = false;
   for (const w of argv.slice(2)) {
     if (w.kind !== "static") return null;
     if (LS_FILES_PLAIN.has(w.value)) continue;
+    // `git diff --name-only [REV…] [-- PATHSPEC…]`: the changed files' paths in the repository
+    // (its options print no other text; a revision before `--` is no path).
+    if (diff && (DIFF_NAMES_PLAIN.test(w.value) || (!dashes && !w.value.startsWith("-")))) {
+      continue;
+    }
+    if (diff && w.value === "--") {
+      dashes = true;
+      continue;
+    }
     if (/^[-:/]/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value)) return null;
     specs.push(w.value);
   }
@@ -723,6 +735,10 @@ function gitListing(stage: Stage): Listing[] | null {
   const m = specs.length === 1 ? /^\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
   return m ? [{ under, names: `*${m[1]}` }, { under, names: `.*${m[1]}` }] : [{ under }];
 }
+
+/** Options of `git diff --name-only` that change what it compares, not what it prints. */
+const DIFF_NAMES_PLAIN =
+  /^(--name-only|--cached|--staged|--relative|--no-renames|--diff-filter=[A-Za-z*]+|-M\d*%?|--merge-base|-z|--no-ext-diff|--ignore-submodules(=\w+)?)$/;
 
 export const GIT: Program = {
   names: ["git"],

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
-import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { checkEveryday, checkGateTable, checkTable } from "../testing_adversarial.ts";
 import {
   checkActions,
   configFrom,
@@ -449,5 +449,22 @@ Deno.test("tag and branch names made of text and a quoted value are names, not f
     ["git switch -c $B", "deny", "ask"],
     ['git tag "v$VERSION" -F .env', "deny", "deny"],
     ['git checkout -b "x$(rm -rf src)"', "deny", "deny"],
+  ]);
+});
+
+Deno.test("git diff --name-only lists paths of the repository, as git ls-files does", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, { files: [`${P}/src/a.ts`, `${P}/.pi/settings.json`] });
+  // [command, deny-list, gate's own files]: the paths may be `.env` (the deny-list's), never a
+  // path outside the repository
+  await checkGateTable(ctx, [
+    ["git diff --name-only | xargs wc -l", "ask", "allow"],
+    ["git diff --name-only HEAD~1 | xargs cat", "ask", "allow"],
+    ["git diff --name-only --cached --diff-filter=ACM | xargs grep -n TODO", "ask", "allow"],
+    // what may write the listed paths reaches .pi/settings.json among them
+    ["git diff --name-only | xargs sed -i s/a/b/", "ask", "ask"],
+    ["git diff --name-only | xargs rm", "deny", "ask"],
+    // an option that prints elsewhere or names a file makes it no listing
+    ["git diff --name-only --output=x | xargs cat", "ask", "ask"],
   ]);
 });
