@@ -645,7 +645,10 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   r.cwds = cwds;
   // (`$(pwd)` is the cwd to the walk: its value is known; so is a number the walk knows a
   // command prints, `$(nproc)`, `$(… | wc -l)`.)
-  if (close < 0 || KNOWN_OUTPUT.has(r.stages[r.stages.length - 1].argv[0].value)) return -1;
+  if (close < 0) return -1;
+  for (let i = first; i < r.stages.length; i++) {
+    if (KNOWN_OUTPUT.has(r.stages[i].argv[0]?.value)) return -1;
+  }
   return close + 1;
 }
 
