@@ -30,6 +30,15 @@ Deno.test("gate dirs: a program with no file knowledge naming .pi may write pi's
     ["somebuilder --out /home/user/.pi/agent", "allow", "ask"],
     ["cargo clean --target-dir .pi", "allow", "ask"],
     ["pytest --basetemp=.pi", "allow", "ask"],
+    // ... and programs whose knowledge says so: python's venv and pytest, gh's clones
+    ["python3 -m venv --clear .pi", "allow", "ask"],
+    ["python3 -m pytest --basetemp=.pi", "allow", "ask"],
+    ["python3 -m pytest --basetemp .pi", "allow", "ask"],
+    ["gh repo clone owner/repo .pi", "allow", "ask"],
+    ["gh gist clone 1234 .pi", "allow", "ask"],
+    ["python3 -m venv .venv", "allow", "allow"],
+    ["python3 -m pytest -q", "allow", "allow"],
+    ["gh repo clone owner/repo", "allow", "allow"],
     // a value `TYPE:PATH` names PATH
     ["pytest --cov=src --cov-report=json:.pi/settings.json", "allow", "ask"],
     ["pytest --cov-report=json:/home/user/.pi/agent/settings.json", "allow", "ask"],

@@ -116,10 +116,14 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
       const file = abbrev(name, "import") ? files[0] : files[files.length - 1];
       if (file) opens(file, run, origin);
     }
-  } else if (abbrev(name, "load")) unknown();
-  else if (
+  } else if (abbrev(name, "load") || name === "cd") {
+    // (`.cd DIR` moves the shell: the paths of later commands are relative to a place not
+    // followed here.)
+    unknown();
+  } else if (
     abbrev(name, "open") || abbrev(name, "backup") || abbrev(name, "save") ||
-    abbrev(name, "restore") || abbrev(name, "log") || abbrev(name, "clone")
+    abbrev(name, "restore") || abbrev(name, "log") || abbrev(name, "clone") ||
+    abbrev(name, "trace")
   ) {
     const files = args.filter((a) => !a.startsWith("-"));
     if (files.length) opens(files[files.length - 1], run, origin);

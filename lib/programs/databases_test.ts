@@ -149,3 +149,14 @@ Deno.test("database shells: a file of commands on the command line is read as it
     ["cat schema.sql | sqlite3 app.db", "deny"],
   ]);
 });
+
+Deno.test("sqlite3: .cd moves it where later paths are not followed; .trace writes a file", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    [`sqlite3 x.db ".cd keys" "select readfile('id_rsa')"`, "deny", "deny"],
+    [`sqlite3 x.db ".cd /tmp" ".output x"`, "deny", "deny"],
+    [`sqlite3 x.db '.trace /home/user/.ssh/authorized_keys' 'select 1'`, "deny", "deny"],
+    [`sqlite3 x.db '.trace out.log' 'select 1'`, "deny", "allow"],
+    [`sqlite3 x.db '.tables'`, "deny", "allow"],
+  ]);
+});

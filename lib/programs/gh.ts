@@ -6,7 +6,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import type { Program, Runner } from "./spec.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, literal, unknownWord } from "./words.ts";
 import { ghDownload } from "./destinations.ts";
 
@@ -108,6 +108,28 @@ export const GH_PROGRAMS: Program[] = [
     // ("gh pr *" stays a narrow approval; "gh codespace *" would run anything there.)
     tooBroad: (sub) => sub === "codespace" || sub === "cs",
     // (And `gh release|run download [-D DIR]`: below DIR by their own names, destinations.ts.)
-    namedFiles: (argv) => [...ghFiles(argv), ...ghDownload(argv)],
+    namedFiles: (argv) => [...ghFiles(argv), ...ghDownload(argv), ...ghClone(argv)],
   },
 ];
+
+/**
+ * `gh repo clone REPO [DIR] [-- GITFLAGS]`, `gh gist clone GIST [DIR]`, `gh repo fork --clone`:
+ * what the repository holds is written below DIR (else below a directory named after it, in the
+ * cwd); git flags after `--` are git's, which may bring in what is not seen (`--template`, `-c`).
+ */
+function ghClone(argv: Word[]): NamedFile[] {
+  const [, group, sub, ...rest] = argv.map((w) => (w.kind === "static" ? w.value : null));
+  const clone = (group === "repo" || group === "gist") && sub === "clone";
+  const fork = group === "repo" && sub === "fork" && rest.includes("--clone");
+  if (!clone && !fork) return [];
+  const source = `(what gh ${group} ${sub} writes)`;
+  const dashes = rest.indexOf("--");
+  const own = dashes < 0 ? rest : rest.slice(0, dashes);
+  const out: NamedFile[] = [];
+  if (dashes >= 0 && rest.length > dashes + 1) {
+    out.push({ path: null, source: `${source}: git's flags` });
+  }
+  const operands = own.filter((v) => v === null || !v.startsWith("-"));
+  if (clone && operands.length > 1) out.push({ path: operands[1], source, below: true });
+  return out;
+}

@@ -34,3 +34,12 @@ Deno.test("gh, git: a title, body, notes or message is text, whatever its value"
     ["gh api repos/o/r/issues -F body=@.env", "deny", "deny"],
   ]);
 });
+
+Deno.test("gh repo clone passes the flags after -- to git clone", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["gh repo clone x y -- --config=core.fsmonitor='rm -rf src'", "deny", "deny"],
+    ["gh repo clone x y -- --template=/tmp/t", "deny", "ask"],
+    ["gh repo clone owner/repo", "deny", "allow"],
+  ]);
+});

@@ -164,16 +164,42 @@ function pythonModule(argv: Word[]): string | null {
   return null;
 }
 
+/** The modules whose writes `pythonModuleFiles` knows. */
+const PYTHON_WRITERS = new Set(["zipfile", "tarfile", "gzip", "venv", "virtualenv", "pytest"]);
+
 /**
  * What python's archive modules write by names of their own: `-m zipfile|tarfile -e ARCHIVE DIR`
- * extracts below DIR; `-m gzip -d F.gz` writes F, `-m gzip F` writes F.gz.
+ * extracts below DIR; `-m gzip -d F.gz` writes F, `-m gzip F` writes F.gz; `-m venv DIR` makes
+ * (and with `--clear` empties) DIR; `-m pytest --basetemp DIR` removes and refills DIR.
  */
 function pythonModuleFiles(argv: Word[]): NamedFile[] {
   const mod = pythonModule(argv);
-  if (mod !== "zipfile" && mod !== "tarfile" && mod !== "gzip") return [];
+  if (mod === null || !PYTHON_WRITERS.has(mod)) return [];
   const at = argv.findIndex((w) => w.value === mod || w.value === `-m${mod}`);
   const args = argv.slice(at + 1);
   const source = `(what python -m ${mod} writes)`;
+  const place = (w: Word | undefined) => (w?.kind === "static" ? w.value : null);
+  if (mod === "venv" || mod === "virtualenv") {
+    // Each environment directory it makes (with `--clear`, it empties it first).
+    const out: NamedFile[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].value;
+      if (/^(--prompt|-p|--python|--activators)$/.test(v)) i++;
+      else if (!v.startsWith("-") || args[i].kind !== "static") {
+        out.push({ path: place(args[i]), source, below: true });
+      }
+    }
+    return out;
+  }
+  if (mod === "pytest") {
+    // `--basetemp DIR`: pytest removes DIR if it exists, then writes its temporary files below it.
+    const i = args.findIndex((w) => /^--basetemp(=|$)/.test(w.value));
+    if (i < 0) return [];
+    const value = args[i].value.includes("=")
+      ? literal(args[i].value.slice(args[i].value.indexOf("=") + 1))
+      : args[i + 1];
+    return [{ path: place(value), source, below: true }];
+  }
   if (mod === "gzip") {
     const decompress = args.some((w) => w.value === "-d" || w.value === "--decompress");
     return args.filter((w) => !w.value.startsWith("-")).map((w) => ({
