@@ -419,13 +419,19 @@ function tagValues(args: Word[]): number[] {
 /** The host side of `docker run|create|exec`'s mounts: `-v /src:/dst`, `--mount source=/src`. */
 function dockerFiles(argv: Word[], cwds?: (string | null)[]): NamedFile[] {
   const args = argv.slice(1);
-  const form = runForm(args);
+  const form = runForm(args) ?? composeRunForm(args);
   if (!form) return [];
   const rest = args.slice(form.at + 1);
   const values = rest.map((w) => (w.kind === "static" ? w.value : null));
   const out: NamedFile[] = [];
+  // (Writable mounts as [host, container path], and the container's working directory.)
+  const mounted: [string, string][] = [];
+  let workdir: string | null = null;
   for (const t of readOptions(values, form.grammar)) {
     if (t.kind === "operand" || t.kind === "unknown" || t.kind === "dynamic") break;
+    if (t.kind === "valued" && (t.name === "-w" || t.name === "--workdir")) {
+      workdir = t.glued ?? (t.valueAt !== undefined ? values[t.valueAt] : null);
+    }
     if (t.kind !== "valued" || !MOUNTS.has(t.name)) continue;
     const word = t.valueAt !== undefined ? rest[t.valueAt] : rest[t.at];
     const value = t.glued ?? (t.valueAt !== undefined ? values[t.valueAt] : null);
@@ -446,8 +452,31 @@ function dockerFiles(argv: Word[], cwds?: (string | null)[]): NamedFile[] {
     const here = host === "." || host === "./" ||
       (cwds ?? []).some((c) => c === host.replace(/(.)\/+$/, "$1"));
     out.push({ path: host, source: word.text, ...(readOnly || here ? {} : { below: true }) });
+    const inside = t.name === "--mount"
+      ? /(?:^|,)(?:target|destination|dst)=([^,]+)/.exec(value)?.[1]
+      : value.split(":")[1];
+    if (!readOnly && inside?.startsWith("/")) mounted.push([host, inside.replace(/(.)\/+$/, "$1")]);
+  }
+  // A working directory below a mount (`-v $PWD:/w -w /w/.pi`): what the command writes by
+  // relative names lands below the host directory it maps to.
+  for (const [host, inside] of workdir?.startsWith("/") ? mounted : []) {
+    if (workdir === inside || !workdir!.startsWith(inside === "/" ? "/" : inside + "/")) continue;
+    const below = workdir!.slice(inside === "/" ? 1 : inside.length + 1);
+    out.push({
+      path: `${host.replace(/\/+$/, "")}/${below}`,
+      source: `-w ${workdir}`,
+      below: true,
+    });
   }
   return out;
+}
+
+/** `docker compose run`'s position and grammar (its `-v` mounts as `docker run`'s), if it is one. */
+function composeRunForm(args: Word[]): { at: number; grammar: OptionGrammar } | null {
+  const at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at === null || args[at].value !== "compose") return null;
+  const sub = subcommandAt(args, at + 1, COMPOSE_GLOBAL);
+  return sub !== null && args[sub].value === "run" ? { at: sub, grammar: COMPOSE_RUN } : null;
 }
 
 /** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */

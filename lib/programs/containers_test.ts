@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
+import { checkEveryday, checkGateTable, checkTable, denyList } from "../testing_adversarial.ts";
+import { ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { literal } from "./words.ts";
@@ -135,5 +136,23 @@ Deno.test("image names made of text and a quoted value are names, not files", as
     ['docker run --rm "app:$SHA" npm test', "deny", "allow"],
     ["docker build -t $T .", "deny", "ask"],
     ['docker run --rm "app:$SHA" rm -rf /work', "deny", "deny"],
+  ]);
+});
+
+Deno.test("docker run: a working directory below a mount writes below the host directory", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/src/a.ts", "/home/user/project/.pi/settings.json"],
+  });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(ctx, [
+    ["docker run -v $PWD:/w -w /w/.pi alpine tee settings.json", "allow", "ask"],
+    ["docker run -v $PWD:/w --workdir=/w/.pi alpine tee settings.json", "allow", "ask"],
+    ["docker run --mount type=bind,source=$PWD,target=/w -w /w/.pi alpine sh", "allow", "ask"],
+    ["docker run --rm -v $PWD:/app -w /app node:20 npm test", "allow", "allow"],
+    ["docker run --rm -v $PWD:/app -w /app/src node:20 npm test", "allow", "allow"],
+    ["docker run -v $PWD:/w:ro -w /w/.pi alpine ls", "allow", "allow"],
+    // docker compose run mounts as docker run does
+    ["docker compose run -v $PWD/.pi:/p x touch /p/settings.json", "allow", "ask"],
+    ["docker compose run --rm web npm test", "allow", "allow"],
   ]);
 });
