@@ -50,7 +50,7 @@ const ROWS: [string, Action, Action][] = [
   ["dpkg -x a.deb .pi", "allow", "ask"],
   // Copiers and builders that write by names of their own below a directory they are given.
   ["scp host:settings.json .pi/", "allow", "ask"],
-  ["scp -r host:x .", "allow", "ask"],
+  ["scp -r host:x .", "deny", "ask"], // (keys -> ~/.ssh: written through)
   ["rsync -av host:/x/ .", "allow", "ask"],
   ["rsync -av --remove-source-files . host:/x", "allow", "ask"],
   ["rclone sync remote:x .", "allow", "ask"],
@@ -131,7 +131,7 @@ const ROWS: [string, Action, Action][] = [
   ["aws s3 sync . s3://bucket/site", "allow", "allow"],
   ["aws s3 cp s3://b/x.csv .", "allow", "allow"],
   ["rclone copy . remote:bucket", "allow", "allow"],
-  ["scp -r . host:/srv/app", "allow", "allow"],
+  ["scp -r . host:/srv/app", "deny", "allow"], // (keys -> ~/.ssh: sent)
   ["rsync -av ./ host:/srv/app/", "allow", "allow"],
   ["rsync -avz --exclude node_modules . user@host:/srv/app", "allow", "allow"],
   ["jar cf app.jar .", "allow", "allow"],

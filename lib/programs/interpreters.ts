@@ -233,6 +233,14 @@ export const INTERPRETER_PROGRAMS: Program[] = [
         followsLinks: (argv: Word[]) => pythonModule(argv) === "http.server",
       }
       : {}),
+    // php's built-in server (`-S ADDR`) serves its document root (`-t DIR`, else the cwd) with the
+    // symlinks in it followed.
+    ...(name === "php"
+      ? {
+        followsLinks: (argv: Word[]) => argv.some((w) => w.value === "-S"),
+        treesNamed: (argv: Word[]) => argv.some((w) => w.value.startsWith("-t")),
+      }
+      : {}),
     // deno's `--env-file` alone loads `./.env`.
     ...(name === "deno"
       ? {

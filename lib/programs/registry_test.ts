@@ -103,7 +103,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python3: { evaluates: "python3 -c 'print(1)'", namedFiles: "python3 -m tarfile -e a.tar out", followsLinks: "python3 -m http.server" }, node: { evaluates: "node -e 'x()'" },
   bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
-  perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'" },
+  perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'", followsLinks: "php -S 0:8000" },
   git: {
     optionCommands: "git -c core.pager='rm x' log",
     chdir: "git -C sub status",
@@ -177,7 +177,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "ssh -G host",
   },
   "ssh-keygen": { namedFiles: "ssh-keygen -R host" }, nmap: { optionCommands: "nmap --script ./x.nse h" },
-  scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b", namedFiles: "scp -r host:x ." },
+  scp: { optionCommands: "scp -S ./prog a host:b", text: "scp a user@host:/b", namedFiles: "scp -r host:x .", followsLinks: "scp -r src host:/tmp" },
   sftp: { optionCommands: "sftp -S ./prog host", text: "sftp host:/b", runs: "sftp -b - h <<< '!rm x'", namedFiles: "sftp host:x ." },
   rsync: {
     optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",

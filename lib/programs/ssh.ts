@@ -163,6 +163,10 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
     // Into a local directory it copies files by the names they have there (`scp -r host:x .`).
     namedFiles: scpDestination,
+    // A tree it sends (`scp -r . host:`) is read with the symlinks in it followed; it reads only
+    // the trees its operands name.
+    followsLinks: (argv) => argv.some((w) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(w.value)),
+    treesNamed: () => true,
   },
   {
     // Its batch commands (`-b FILE`, standard input) run local commands with `!`.

