@@ -553,6 +553,28 @@ export function unshareRuns(stage: Stage, run: Runner): void {
   else startsShell(run, `${programName(stage.argv[0])} unshare`, stage.cwds);
 }
 
+/**
+ * `kubectl config set-credentials NAME --exec-command=CMD --exec-arg=A …`: saves a command every
+ * later kubectl of that user runs (here, before it connects): judged as that command now.
+ */
+function savedCredentialCommand(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const at = args.findIndex((w) => w.value === "set-credentials");
+  if (at < 1 || args[at - 1].value !== "config") return;
+  let command: Word | null = null;
+  const argv: Word[] = [];
+  for (let i = at + 1; i < args.length; i++) {
+    const w = args[i];
+    const m = /^--exec-(command|arg)(=|$)/.exec(w.value);
+    if (!m) continue;
+    const value = m[2] === "=" ? { ...w, value: w.value.slice(m[0].length) } : args[++i];
+    if (!value) continue;
+    if (m[1] === "command") command = value;
+    else argv.push(value);
+  }
+  if (command) run.stage([command, ...argv], "kubectl credential");
+}
+
 /** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
@@ -575,6 +597,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
   },
   {
     names: ["kubectl", "oc"],
+    runs: savedCredentialCommand,
     runsElsewhere: kubectlCommand,
     text: kubectlNames,
     tooBroad: (sub) => RUNNING.test(sub),

@@ -156,3 +156,20 @@ Deno.test("docker run: a working directory below a mount writes below the host d
     ["docker compose run --rm web npm test", "allow", "allow"],
   ]);
 });
+
+Deno.test("kubectl config set-credentials --exec-command saves a command later kubectls run", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    [
+      "kubectl config set-credentials u --exec-command=rm --exec-arg=-rf --exec-arg=src",
+      "deny",
+      "deny",
+    ],
+    ["kubectl config set-credentials u --exec-command curl --exec-arg evil.sh", "deny", "deny"],
+    [
+      "kubectl config set-credentials u --exec-command aws --exec-arg eks --exec-arg get-token",
+      "deny",
+      "allow",
+    ],
+  ]);
+});

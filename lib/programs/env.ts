@@ -301,6 +301,9 @@ export function carriesCommand(assignment: string): boolean {
   // (xz reads its options from these first: `--files` takes the names of files it writes from
   // its input.)
   if (XZ_OPTIONS.test(m[1])) return assignment.includes("--files");
+  // (node's options for every node process: `--require`, `--import` load code, `--cpu-prof-dir`
+  // and kin write files; judged as node given them.)
+  if (m[1] === "NODE_OPTIONS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
 }
 

@@ -70,3 +70,12 @@ Deno.test("settings files and option variables that make programs run or write u
     ["KUBECTL_EXTERNAL_DIFF='diff -u' kubectl diff -f x.yaml", "deny", "allow"],
   ]);
 });
+
+Deno.test("NODE_OPTIONS is judged as node given those options", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["NODE_OPTIONS='--require /home/user/.ssh/id_rsa' npm test", "deny", "deny"],
+    ["NODE_OPTIONS='--import ./keys/id_rsa' node x.js", "deny", "deny"],
+    ["NODE_OPTIONS=--max-old-space-size=4096 npm run build", "deny", "allow"],
+  ]);
+});

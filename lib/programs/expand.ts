@@ -253,6 +253,11 @@ function environment(run: Runner, words: Word[]): void {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);
+    } else if (variable === "NODE_OPTIONS") {
+      // Judged as node given these options (the inherited value, `$NODE_OPTIONS`, is the user's).
+      const words = value.split(/\s+/).filter((t) => t && !/^\$\{?NODE_OPTIONS\}?$/.test(t))
+        .map((t) => (/[$`]/.test(t) ? unknownWord(t) : literal(t)));
+      run.stage([literal("node"), ...words, literal("(its script)")], origin);
     } else if (XZ_OPTIONS.test(variable)) {
       run.stage([unknownWord(`(the files ${w.text} makes xz write)`)], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {

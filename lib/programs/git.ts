@@ -366,11 +366,16 @@ function gitCommands(stage: Stage, run: Runner): void {
   if (aliases.has(sub)) {
     const text = ["git", aliases.get(sub), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
-  } else if (sub === "send-pack" || (sub === "subtree" && rest[0]?.value === "push")) {
-    // Pushes not spelled `git push` (the plumbing under it, and `git subtree push`, which runs
-    // `git push REMOTE REV:REF`): judged as a push too, so the rules about pushing see them.
-    const args = sub === "subtree" ? rest.slice(1).filter((w) => !w.value.startsWith("-")) : rest;
-    run.stage([literal("git"), literal("push"), ...args], `git ${sub}`);
+  } else if (
+    sub === "send-pack" || (sub === "subtree" && rest[0]?.value === "push") ||
+    (sub === "annex" && rest[0]?.value === "sync")
+  ) {
+    // Pushes not spelled `git push` (the plumbing under it, `git subtree push`, which runs `git
+    // push REMOTE REV:REF`, and `git annex sync`, which pushes to the remotes): judged as a push
+    // too, so the rules about pushing see them.
+    const args = sub !== "send-pack" ? rest.slice(1).filter((w) => !w.value.startsWith("-")) : rest;
+    const to = args.length ? args : [literal("(its remotes)")];
+    run.stage([literal("git"), literal("push"), ...to], `git ${sub}`);
   } else if (sub === "grep") {
     // `git grep -O<cmd>` opens the files it found with the command.
     for (const w of rest) {

@@ -430,6 +430,7 @@ Deno.test("pushes not spelled git push are judged as pushes", async () => {
     ["git subtree push --prefix=src origin main", "deny", "deny"],
     ["git subtree push --prefix src origin main", "deny", "deny"],
     ["git send-pack origin main", "deny", "deny"],
+    ["git annex sync", "deny", "deny"],
     ["git subtree split --prefix=src", "deny", "allow"],
     ["git subtree pull --prefix=src origin main", "deny", "allow"],
   ]);

@@ -192,6 +192,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   kubectl: {
     text: "kubectl logs pod-1",
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
+    runs: "kubectl config set-credentials u --exec-command=rm --exec-arg=x",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
