@@ -19,8 +19,13 @@ export function inSearchPath(value: string, ctx: Context): boolean {
   if (!dir.startsWith("/") || slash === value.length - 1) return false;
   if (/(^|\/)\.{0,2}(\/|$)/.test(value.slice(1))) return false;
   return (ctx.env.PATH ?? "").split(":").some((entry) =>
-    entry.startsWith("/") && entry.replace(/(.)\/+$/, "$1") === dir
+    entry.startsWith("/") && plainDir(entry) === dir
   );
+}
+
+/** A directory as a PATH entry writes it, without a trailing slash (`/usr/bin/` is `/usr/bin`). */
+export function plainDir(dir: string): string {
+  return dir.replace(/(.)\/+$/, "$1");
 }
 
 /**

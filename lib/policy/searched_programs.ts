@@ -23,6 +23,7 @@ import type { MadeLink } from "../programs/spec.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
+import { plainDir } from "./search_path.ts";
 
 /** The `PATH` values a command sets that the engine follows, gathered while it expands stages. */
 export interface SearchCollector {
@@ -52,11 +53,6 @@ export function searchCollector(env: Record<string, string | undefined>): Search
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** A directory as PATH lists it, without a trailing slash. */
-function plain(dir: string): string {
-  return dir.length > 1 ? dir.replace(/\/+$/, "") || "/" : dir;
-}
-
 /** Links a directory of a PATH holds that are judged as the programs they reach, at most. */
 const LINKS_JUDGED = 256;
 
@@ -76,7 +72,9 @@ export function searchedPrograms(
   ctx: Context,
   opts: { globs: GlobScope; links: MadeLink[] },
 ): Stage[] {
-  const tool = new Set((ctx.env.PATH ?? "").split(":").filter((d) => d.startsWith("/")).map(plain));
+  const tool = new Set(
+    (ctx.env.PATH ?? "").split(":").filter((d) => d.startsWith("/")).map(plainDir),
+  );
   const ordered = values.length === 1;
   // (A builtin is never looked up, unless the command may turn it off: `enable -n echo`.)
   const builtins = stages.some((s) => s.argv[0]?.value === "enable") ? NONE : BUILTINS;
@@ -92,7 +90,7 @@ export function searchedPrograms(
     const found = new Set<string>();
     for (const dirs of values) {
       for (const written of dirs) {
-        const dir = plain(written);
+        const dir = plainDir(written);
         const path = within(dir, name.value);
         if (tool.has(dir)) {
           if (ordered && ctx.fs.exists(path)) break;
@@ -113,7 +111,7 @@ export function searchedPrograms(
   }
   const base = stages.find(runsProgram);
   if (base === undefined) return out;
-  const dirs = new Set(values.flat().map(plain).filter((d) => !tool.has(d)));
+  const dirs = new Set(values.flat().map(plainDir).filter((d) => !tool.has(d)));
   for (const dir of dirs) {
     const listing = ctx.fs.entries?.(dir) ?? null;
     if (!listing?.length && !opts.globs.disturbed(dir, undefined)) continue;

@@ -11,6 +11,7 @@ import type { BashEnv, Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import { trapHandler } from "../shell/trap.ts";
 import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
+import { procSpelling } from "../shell/paths.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
@@ -122,12 +123,10 @@ function stream(script: Word, cwds: readonly (string | null)[]): boolean {
   if (!value.includes("dev") && !value.includes("proc")) return false;
   return cwds.some((c) =>
     c === null
-      ? value.startsWith("/") ? PROCESS_DIR.test(resolve(value)) : value.includes("..")
-      : PROCESS_DIR.test(resolve(c, value))
+      ? value.startsWith("/") ? procSpelling(value) !== undefined : value.includes("..")
+      : procSpelling(resolve(c, value)) !== undefined
   );
 }
-/** A path in /dev or /proc. */
-const PROCESS_DIR = /^\/(dev|proc)(\/|$)/;
 
 /**
  * Whether a `-c` text takes values from the words after it (`$0`, `$1`, …) where bash may evaluate

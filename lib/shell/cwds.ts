@@ -184,7 +184,11 @@ function absoluteIn(path: string, cwd: string | null): string | null {
  * Where the builtin a stage runs is named, after `builtin [--]` and `command [-p] [--]` (which run
  * it all the same); -1 when `command -v`/`-V` only describes it.
  */
-function builtinAt(argv: Word[]): number {
+/**
+ * Where the builtin a stage runs stands in its argv, past `builtin`, `command [-p] [--]` (`command
+ * set -- …` is `set`); -1 for `command -v`/`-V`, which only describes.
+ */
+export function builtinAt(argv: Word[]): number {
   let i = 0;
   for (;;) {
     const w = argv[i];

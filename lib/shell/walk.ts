@@ -8,6 +8,7 @@
  * @module
  */
 import {
+  builtinAt,
   cdTarget,
   cdUnknown,
   type Cwds,
@@ -43,7 +44,6 @@ import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
   arithmeticText,
   assigned,
-  BUILTIN_PREFIXES,
   builtinEvaluation,
   inArithmetic,
   loopEvaluation,
@@ -626,10 +626,8 @@ export class Walker implements WalkContext {
     this.stages.push(stage);
     this.lastCommand = { node: node.id, stage };
     // (Also after `builtin` or `command [-p]`: `builtin read`, `command set -- …`.)
-    const at = name?.kind === "static" && BUILTIN_PREFIXES.has(name.value)
-      ? (argv[1]?.value === "-p" ? 2 : 1)
-      : 0;
-    if (argv[at]?.kind === "static" && readsNames(argv[at].value)) {
+    const at = builtinAt(argv);
+    if (at >= 0 && argv[at]?.kind === "static" && readsNames(argv[at].value)) {
       builtinEvaluation(this, argv[at].value, argv.slice(at + 1), cwds);
     }
     const aliasMoves = name?.kind === "static" && aliasUse(this, name, argv, cwds, stage);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Cwds } from "./cwds.ts";
+import { builtinAt, type Cwds } from "./cwds.ts";
 import { type Stage, staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext } from "./walk_context.ts";
@@ -126,9 +126,6 @@ const LAST_WORD = /(^|[^A-Za-z0-9_])_($|[^A-Za-z0-9_])/;
 /** bash's own variables that evaluate what is assigned to them as arithmetic. */
 const SHELL_INTEGERS = ["OPTIND", "RANDOM", "SRANDOM", "HISTCMD"];
 
-/** Words that run the builtin after them: `builtin set -- …`, `command read`. */
-export const BUILTIN_PREFIXES: ReadonlySet<string> = new Set(["builtin", "command"]);
-
 /** A positional parameter (`$1`, `${2}`, `$@`, `$*`). */
 const POSITIONAL = /\$(?:[1-9@*]|\{[!#]?(?:\d+|[@*])[}:[])/;
 
@@ -145,8 +142,8 @@ function positionalCode(ev: Evaluation, stages: Stage[]): boolean {
   return ev.functions === true || stages.some((s) => {
     if (s.origin.startsWith("function")) return true;
     // (`set -- …`, also as `builtin set` or `command set`.)
-    const at = BUILTIN_PREFIXES.has(s.argv[0]?.value ?? "") ? 1 : 0;
-    return s.argv[at]?.value === "set" &&
+    const at = builtinAt(s.argv);
+    return at >= 0 && s.argv[at]?.value === "set" &&
       s.argv.slice(at + 1).some((w) => !/^[-+][a-zA-Z]*$/.test(w.value));
   });
 }
