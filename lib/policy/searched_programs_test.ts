@@ -83,6 +83,32 @@ const ROWS: [string, Action, Action, Action, Action][] = [
     "ask",
   ],
   [`export PATH=$PWD/tools:$PATH; cp x tools/ls; ls`, "deny", "allow", "allow", "allow"],
+  // A venv's activation script: run as a script is (read where it lies), and then bash looks
+  // names up in its `bin` first; the cwd stays where it was.
+  [`source .venv/bin/activate && pytest -q`, "deny", "allow", "allow", "allow"],
+  [`. .venv/bin/activate && python -m pytest`, "deny", "allow", "allow", "allow"],
+  [`source .venv/bin/activate; cat src/main.ts`, "deny", "allow", "allow", "allow"],
+  [
+    `if [ -d .venv ]; then source .venv/bin/activate; fi; pytest`,
+    "deny",
+    "allow",
+    "allow",
+    "allow",
+  ],
+  [`cd src && source ../.venv/bin/activate && cat main.ts`, "deny", "allow", "allow", "allow"],
+  [`source /home/user/project/.venv//bin/activate && pytest`, "deny", "allow", "allow", "allow"],
+  // ... whose bin holds what runs: `bin/cat` is rm, `bin/ls` a file there
+  [`source bin/activate && cat README.md`, "deny", "deny", "allow", "allow"],
+  [`source ./bin/activate; ls`, "deny", "deny", "allow", "allow"],
+  [`source .venv/bin/activate && cat .env`, "deny", "deny", "allow", "ask"],
+  [`source .venv/bin/activate; rm -rf src`, "deny", "deny", "allow", "ask"],
+  // ... and any other file sourced, or one not known, runs what cannot be seen
+  [`source scripts/env.sh && ls`, "deny", "deny", "ask", "deny"],
+  [`source $VENV/bin/activate && ls`, "deny", "deny", "ask", "deny"],
+  [`source "$(echo .venv)/bin/activate" && ls`, "deny", "deny", "ask", "deny"],
+  [`source .venv/bin/activate.fish && ls`, "deny", "deny", "ask", "deny"],
+  [`source .venv/bin/*activate && ls`, "deny", "deny", "ask", "deny"],
+  [`source /dev/fd/3 3<.venv/bin/activate && ls`, "deny", "deny", "ask", "deny"],
   // PATHs not known: relative or empty entries, quoted or escaped `$PATH`, other variables,
   // PATH set by read or arithmetic, a value env may split, a PATH set after another
   [`PATH=.:$PATH ls`, "deny", "deny", "ask", "deny"],

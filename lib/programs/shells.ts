@@ -12,6 +12,7 @@ import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import { trapHandler } from "../shell/trap.ts";
 import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
 import { procSpelling } from "../shell/paths.ts";
+import { activatedEnvironment } from "../shell/sourced.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
@@ -187,6 +188,28 @@ function shellRuns(stage: Stage, run: Runner): void {
     const from = stdin.redirect ? stdin.redirect.target?.text ?? stdin.redirect.op : "stdin";
     run.stage([unknownWord(`(commands of ${from})`)], `shell:${name}`);
   }
+}
+
+/**
+ * What `source FILE` runs in this shell. A venv's activation script (sourced.ts) is judged as a
+ * script that runs (read where it lies, as `bash FILE` is), and after it bash looks command names
+ * up in the environment's `bin` first; any other file's commands are not seen, and may leave the
+ * shell anywhere: a command not known.
+ */
+function sourceRuns(stage: Stage, run: Runner): void {
+  const file = stage.argv[1];
+  if (!file) return;
+  const venv = activatedEnvironment(file);
+  if (venv !== null && !stream(file, stage.cwds)) {
+    const dirs = stage.cwds.map((cwd) => (cwd === null ? null : resolve(cwd, venv)));
+    if (
+      dirs.every((dir) =>
+        dir !== null && !/[:$`\\'"]/.test(dir) &&
+        run.searchPath({ ...literal(`PATH=${dir}/bin:$PATH`), kind: "dynamic" })
+      )
+    ) return;
+  }
+  run.stage([unknownWord(`(commands of ${file.text})`)], "source");
 }
 
 /** busybox's and toybox's options that only print (any other option may install or run). */
@@ -464,12 +487,8 @@ export const SHELL_PROGRAMS: Program[] = [
     },
   },
   {
-    // The file's commands are not visible here: treat the stage as running anything.
     names: ["source", "."],
-    runs: (stage, run) => {
-      const file = stage.argv[1];
-      if (file) run.stage([unknownWord(`(commands of ${file.text})`)], "source");
-    },
+    runs: sourceRuns,
   },
   {
     // An alias may run later in the same shell (with expand_aliases): judge its text now.

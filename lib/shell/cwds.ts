@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
 import { cdInto, MAY_REACH_PROC, processPath, procSpelling } from "./paths.ts";
+import { activatedEnvironment } from "./sourced.ts";
 import { trapRunsLater } from "./trap.ts";
 import { unquotedText } from "./words.ts";
 
@@ -134,7 +135,13 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   const name = argv[i];
   if (!name) return null;
   if (name.kind !== "static") return union(cwds, [null]); // `$X /etc` may be `cd /etc`
-  if (OPAQUE.has(name.value)) return union(cwds, [null]);
+  if (OPAQUE.has(name.value)) {
+    // (A venv's activation script stays where it is: see sourced.ts.)
+    if (name.value !== "eval" && name.value !== "popd" && activatedEnvironment(argv[i + 1])) {
+      return null;
+    }
+    return union(cwds, [null]);
+  }
   // A handler that runs before later commands may move them (`trap 'cd ~/.ssh' DEBUG`).
   if (name.value === "trap") return trapRunsLater(argv.slice(i)) ? union(cwds, [null]) : null;
   // A callback `mapfile -C` runs in this shell may move it (`mapfile -C 'cd keys;:'`).
