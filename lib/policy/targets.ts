@@ -4,7 +4,8 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
+import { type Around, isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
+import { removeAffix } from "../shell/affixes.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import { searchedDirs } from "../programs/env.ts";
@@ -316,7 +317,44 @@ function wordTargets(
     for (const c of cwds) expandedTargets(w, c, kind, ctx, opts);
     return;
   }
+  if (w.around && opts.globs && aroundTargets(w, w.around, cwds, kind, ctx, opts)) return;
   for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
+}
+
+/**
+ * The targets of a word built from each match of a loop's glob (`"$f.bak"`, `"${f%.ts}.js"`:
+ * `Word.around`), where the glob's matches are known as its `expandedTargets` would know them:
+ * each word a path in the stage's cwds. False (nothing added) where they are not.
+ */
+function aroundTargets(
+  w: Word,
+  around: Around,
+  cwds: (string | null)[],
+  kind: TargetKind,
+  ctx: Context,
+  opts: WordOptions,
+): boolean {
+  const scope = opts.globs!;
+  if (/^\/(proc|dev)\//.test(around.pattern)) return false;
+  const region = globRegion(around.pattern, around.at);
+  if (region === null || scope.disturbed(region, opts.stage, w)) return false;
+  const found = expandPathname(around.pattern, around.at, ctx.fs, scope.options);
+  if (found.kind !== "matches") return false;
+  const words = found.words.map((m) =>
+    around.before + (around.cut ? removeAffix(m, around.cut) : m) + around.after
+  );
+  if (words.some((v) => v === "" || v.startsWith("-"))) return false;
+  for (const v of words) {
+    staticTargets(
+      v,
+      { value: v, kind: "static", prefix: v, text: w.text },
+      cwds,
+      kind,
+      ctx,
+      opts.out,
+    );
+  }
+  return true;
 }
 
 /**

@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { Affix } from "./affixes.ts";
+
 /** A word after quote removal and the expansions the engine can know. */
 export interface Word {
   /** The value bash will use; unknown parts keep their source text (`$X`, `$(…)`). */
@@ -32,6 +34,22 @@ export interface Word {
    * cat "$f"; done`): what it is only the program that prints it knows (see `LineOf`).
    */
   line?: LineOf;
+  /**
+   * The word is text around a match of a glob a loop variable went over (`for f in src/*.ts; do
+   * cp "$f" "$f.bak"`), that match with an affix removed perhaps (`"${f%.ts}.js"`): a word not
+   * known ("dynamic") to anything but what expands `pattern` and builds each word (see `Around`).
+   */
+  around?: Around;
+}
+
+/** A word made of each match of a glob: `before`, the match (`cut` removed), `after`. */
+export interface Around {
+  /** The glob, as a bash pattern (`Word.pattern`), and the directory it was expanded in. */
+  pattern: string;
+  at: string;
+  before: string;
+  after: string;
+  cut?: Affix;
 }
 
 /** Where a line a variable holds comes from, and how `read` took it. */

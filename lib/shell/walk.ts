@@ -542,7 +542,7 @@ export class Walker implements WalkContext {
       .map((d): Known | null => {
         if (d.kind === "dynamic") return null;
         return d.kind === "glob"
-          ? { value: d.value, kind: "glob", pattern: d.pattern }
+          ? { value: d.value, kind: "glob", pattern: d.pattern, at: cwds }
           : { value: d.value, kind: "text" };
       });
     // (One walk where the body does not use the variable, or nothing is followed.)

@@ -25,6 +25,8 @@ export interface Known {
   kind: "text" | "glob" | "line";
   /** For a glob: its word as a bash pattern (`Word.pattern`), when it has one. */
   pattern?: string;
+  /** For a glob: the cwds it was expanded in (a loop's list), when known. */
+  at?: readonly (string | null)[];
   /** For a line: where it comes from and how `read` took it. */
   line?: LineOf;
 }
@@ -289,13 +291,16 @@ export function knownPart(
   expanded?: true;
   raw?: string;
   line?: LineOf;
+  at?: readonly (string | null)[];
 } | null {
   if (k.kind === "line") {
     // Unquoted, bash splits and globs the line: only `"$f"` stands for it.
     return quoted ? { value: k.value, kind: "dynamic", line: k.line } : null;
   }
   if (k.kind === "glob") {
-    return quoted ? { value: k.value, kind: "glob", expanded: true, raw: k.pattern } : null;
+    return quoted
+      ? { value: k.value, kind: "glob", expanded: true, raw: k.pattern, at: k.at }
+      : null;
   }
   if (quoted) return { value: k.value, kind: "static" };
   if (PLAIN_VALUE.test(k.value)) return { value: k.value, kind: "static" };

@@ -6,7 +6,8 @@
  * @module
  */
 import type { Cwds } from "./cwds.ts";
-import { type LineOf, staticWord, type Word } from "./model.ts";
+import { type Affix, affixExpansion, removeAffix } from "./affixes.ts";
+import { type Around, type LineOf, staticWord, type Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, isAssignmentShaped, isExpansion, mayRun, rootOf } from "./nodes.ts";
 import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -38,6 +39,10 @@ export type Part = {
   raw?: string;
   /** A line `read` took (see `Word.line`). */
   line?: LineOf;
+  /** An `expanded` glob whose matches have this removed (`"${f%.ts}"`). */
+  cut?: Affix;
+  /** Where an `expanded` glob was expanded (a loop's cwds), when known. */
+  at?: readonly (string | null)[];
 };
 
 /** The expandable variables a command's source may assign (then their value is not known). */
@@ -494,9 +499,33 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
   // A value the command gave the variable (RULINGS principle 3).
-  const k = name === null ? undefined : ctx.values.get(name);
+  if (name === null) return affixPart(ctx, node, quoted) ?? { value: node.text, kind: "dynamic" };
+  const k = ctx.values.get(name);
   const known = k === undefined ? null : knownPart(k, quoted);
   return known ?? { value: node.text, kind: "dynamic" };
+}
+
+/**
+ * `${NAME%PATTERN}` and its kin (affixes.ts) of a value the command gave NAME: its text with the
+ * affix removed, or (quoted) a loop variable's glob whose matches have it removed. Null otherwise.
+ */
+function affixPart(ctx: WalkContext, node: LiteNode, quoted: boolean): Part | null {
+  if (node.type !== "expansion") return null;
+  const cut = affixExpansion(node.text);
+  const k = cut === null ? undefined : ctx.values.get(cut.name);
+  if (cut === null || k === undefined) return null;
+  if (k.kind === "text") {
+    return knownPart({ value: removeAffix(k.value, cut.affix), kind: "text" }, quoted);
+  }
+  if (k.kind !== "glob" || !quoted || k.pattern === undefined) return null;
+  return {
+    value: node.text,
+    kind: "glob",
+    expanded: true,
+    raw: k.pattern,
+    cut: cut.affix,
+    at: k.at,
+  };
 }
 
 /**
@@ -635,7 +664,7 @@ export function fromParts(parts: Part[], text: string): Word {
   let prefix = "";
   let kind: Word["kind"] = "static";
   for (const p of parts) {
-    if (kind === "static" && p.kind !== "dynamic") {
+    if (kind === "static" && p.kind !== "dynamic" && !p.cut) {
       prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
     }
     if (p.kind === "dynamic") kind = "dynamic";
@@ -655,11 +684,16 @@ export function fromParts(parts: Part[], text: string): Word {
     }
   }
   // A glob's match stands for itself alone: with text around it (`"x$f/y"`), the word is that
-  // text and the match, which the whole as a glob may not reach (`~/.ss*/k` when k is new).
+  // text and the match, which the whole as a glob may not reach (`~/.ss*/k` when k is new): not
+  // known but to what builds it from each match (`Word.around`).
   if (
-    kind === "glob" && parts.some((p) => p.expanded) && parts.some((p) => !p.expanded && p.value)
+    kind === "glob" && parts.some((p) => p.expanded) &&
+    parts.some((p) => (!p.expanded && p.value) || p.cut)
   ) {
-    kind = "dynamic";
+    const around = aroundOf(parts);
+    return around
+      ? { value, kind: "dynamic", prefix, text, around }
+      : { value, kind: "dynamic", prefix, text };
   }
   // A word that is a line `read` took and nothing else (`"$f"`) is that line.
   const line = parts.length <= 3 ? lineOf(parts) : undefined;
@@ -667,6 +701,29 @@ export function fromParts(parts: Part[], text: string): Word {
   return kind === "glob" && pattern !== null && hasGlob(pattern)
     ? { value, kind, prefix, text, pattern }
     : { value, kind, prefix, text };
+}
+
+/** Parts that are one expanded glob and static text around it, as that (`Word.around`). */
+function aroundOf(parts: Part[]): Around | undefined {
+  let at = -1;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (p.expanded) {
+      if (at >= 0 || p.raw === undefined) return undefined;
+      at = i;
+    } else if (p.kind !== "static" || p.line) return undefined;
+  }
+  const glob = parts[at];
+  // (Where the loop expanded its list: the matches are names there.)
+  if (glob.at?.length !== 1 || glob.at[0] === null) return undefined;
+  const text = (from: number, to: number) => parts.slice(from, to).map((p) => p.value).join("");
+  return {
+    at: glob.at[0],
+    pattern: glob.raw!,
+    before: text(0, at),
+    after: text(at + 1, parts.length),
+    ...(glob.cut ? { cut: glob.cut } : {}),
+  };
 }
 
 /** The line the parts are, when one of them is one and the others are empty. */
