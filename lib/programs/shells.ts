@@ -149,6 +149,12 @@ function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
   const payload = shellPayload(args, name);
+  // An interactive shell with `interactive_comments` off takes `#` as a word: what reads as a
+  // comment here runs (`bash +O interactive_comments -ic 'echo x #; rm -rf src'`).
+  if (commentsOff(stage, args, payload)) {
+    run.stage([unknownWord("(an interactive shell whose `#` starts no comment)")], `shell:${name}`);
+    return;
+  }
   // A script file: run as `./script` would be, it is read (an argument of the stage, judged
   // where it lies), its commands not seen (RULINGS "A program given by path").
   // A pipe or stream as the script (`bash <(curl …)`, `bash /dev/stdin`) is not a file to read:
@@ -210,6 +216,28 @@ function sourceRuns(stage: Stage, run: Runner): void {
     ) return;
   }
   run.stage([unknownWord(`(commands of ${file.text})`)], "source");
+}
+
+/**
+ * Whether a shell is interactive (`-i` among its options before its text or script) and its
+ * command may turn `interactive_comments` off (the name anywhere in its words or its input
+ * document, however quoted or escaped: `+O interactive_comments`, `shopt -u interactive_comm\ents`,
+ * `set +o interactive-comments`).
+ */
+function commentsOff(
+  stage: Stage,
+  args: Word[],
+  payload: ReturnType<typeof shellPayload>,
+): boolean {
+  const end = payload === null
+    ? args.length
+    : args.indexOf("script" in payload ? payload.script : payload);
+  const interactive = args.slice(0, end < 0 ? args.length : end).some((a) =>
+    a.kind !== "static" || /^-[A-Za-z]*i[A-Za-z]*$/.test(a.value) || a.value === "--interactive"
+  );
+  if (!interactive) return false;
+  const body = inputDocument(stage)?.body?.value ?? "";
+  return /interactive[-_]comments/.test((stage.text + "\n" + body).replace(/\\\n|['"\\]/g, ""));
 }
 
 /** busybox's and toybox's options that only print (any other option may install or run). */

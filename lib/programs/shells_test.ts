@@ -113,6 +113,27 @@ Deno.test("history expansion, the history file, and aliases that change the dire
   ]);
 });
 
+Deno.test("an interactive shell without comments, and bash's options from the environment", async () => {
+  // [command, read-only, deny-list]: with `interactive_comments` off (`bash -i` only), `#` is a
+  // word and what follows it runs; BASHOPTS/SHELLOPTS in a child's environment set options that
+  // change how it reads its text (compat44, lastpipe, keyword).
+  await checkTable([
+    ["bash +O interactive_comments -ic 'echo x #; rm -rf src'", "deny", "deny"],
+    ["bash -i +o interactive-comments -c 'echo x #; cat .env'", "deny", "deny"],
+    ["bash -ic 'shopt -u interactive_comm\\ents\necho x #; rm -rf src'", "deny", "deny"],
+    ["bash -i <<'E'\nshopt -u interactive_comments\necho x #; rm -rf src\nE", "deny", "deny"],
+    ["bash -is <<'E'\nset +o interactive-comments\n: #; cat .env\nE", "deny", "deny"],
+    ["env BASHOPTS=compat44 bash -c \"echo \\$(( a['\\$(rm -rf src)'] ))\"", "deny", "deny"],
+    ["o=last; env BASHOPTS=${o}pipe bash -c ': | cd keys; cat id_rsa'", "deny", "deny"],
+    ["env SHELLOPTS=keyword bash -c 'bash -c : BASH_ENV=./run.sh'", "deny", "deny"],
+    ["BASHOPTS=compat44 bash -c 'echo hi'", "deny", "deny"],
+    // everyday: comments in an interactive or a plain child shell, options left alone
+    ["bash -ic 'echo hi # comment'", "deny", "allow"],
+    ["bash -c 'echo hi # comment'", "deny", "allow"],
+    ["bash -o interactive-comments -c 'echo hi # c'", "deny", "allow"],
+  ]);
+});
+
 Deno.test("everyday arithmetic stays allowed under read-only", async () => {
   await checkEveryday([
     "echo $((1 + 2))",

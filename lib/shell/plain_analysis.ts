@@ -370,17 +370,31 @@ function readRedirect(
 function assignedOnce(source: string, stages: Stage[]): boolean {
   for (const s of stages) {
     for (const a of s.assignments ?? []) {
-      const name = a.text.slice(0, a.text.indexOf("=")).replace(/\+$/, "");
-      let seen = 0;
-      for (let k = source.indexOf(name); k !== -1; k = source.indexOf(name, k + 1)) {
-        if (!nameChar(source.charCodeAt(k - 1)) && !nameChar(source.charCodeAt(k + name.length))) {
-          seen++;
-        }
+      if (!once(source, a.text.slice(0, a.text.indexOf("=")).replace(/\+$/, ""))) return false;
+    }
+    // (And a program's `NAME=value` argument, which env and its kin make an environment.)
+    for (let i = 1; i < s.argv.length; i++) {
+      const v = s.argv[i].value;
+      const eq = v.indexOf("=");
+      if (eq > 0 && ARGUMENT_NAME.test(v.slice(0, eq)) && !once(source, v.slice(0, eq))) {
+        return false;
       }
-      if (seen !== 1) return false;
     }
   }
   return true;
+}
+
+const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Whether `name` appears in the source once as a whole name. */
+function once(source: string, name: string): boolean {
+  let seen = 0;
+  for (let k = source.indexOf(name); k !== -1; k = source.indexOf(name, k + 1)) {
+    if (!nameChar(source.charCodeAt(k - 1)) && !nameChar(source.charCodeAt(k + name.length))) {
+      seen++;
+    }
+  }
+  return seen === 1;
 }
 
 /** A decimal digit (NaN, outside the text: none). */

@@ -42,6 +42,7 @@ import { aliasUse } from "./walk_aliases.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
+  argumentAssignments,
   arithmeticText,
   assigned,
   builtinEvaluation,
@@ -629,7 +630,7 @@ export class Walker implements WalkContext {
     const at = builtinAt(argv);
     if (at >= 0 && argv[at]?.kind === "static" && readsNames(argv[at].value)) {
       builtinEvaluation(this, argv[at].value, argv.slice(at + 1), cwds);
-    }
+    } else if (argv.length > 1) argumentAssignments(this, argv);
     const aliasMoves = name?.kind === "static" && aliasUse(this, name, argv, cwds, stage);
     // (The condition of a `while read` loop: its name takes a line of the loop's input.)
     const reads = this.lineRead?.node === node.id

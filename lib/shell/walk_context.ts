@@ -50,6 +50,8 @@ export interface Evaluation {
   readInto?: Set<string>;
   /** The command defines a function: its positional parameters are the call's arguments. */
   functions?: boolean;
+  /** `NAME=value` arguments of programs (env and its kin make them environment): the words. */
+  arguments?: Map<string, Set<string>>;
 }
 
 /**

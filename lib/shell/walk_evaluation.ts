@@ -18,10 +18,11 @@ const NUMBER = /^[-+]?(\d+|0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+)$/;
 const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
 /**
  * Text that may hold arithmetic or a name bash evaluates (a payload of `eval` or `bash -c`): the
- * builtins that do where a command may start (`localhost` and `/usr/local` are none).
+ * builtins that do where a command may start (`localhost` and `/usr/local` are none), a test's
+ * `-v NAME`.
  */
 const EVAL_SYNTAX =
-  /\(\(|\$\[|(?:^|[\s;&|(){}!`])(?:let|declare|typeset|local)\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[/;
+  /\(\(|\$\[|(?:^|[\s;&|(){}!`])(?:let|declare|typeset|local)\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|(?:^|\s)-v\s/;
 const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
 const NAME_READERS: ReadonlyMap<string, string> = new Map([
@@ -120,8 +121,32 @@ function noteSubscript(ctx: WalkContext, s: [string, string]): void {
   }
 }
 
-/** The name `_` in a text bash evaluates (`$(( $_ ))`, `${!_}`, `(( _ ))`). */
-const LAST_WORD = /(^|[^A-Za-z0-9_])_($|[^A-Za-z0-9_])/;
+/**
+ * bash's own variables that hold text the command chose, whatever it assigns, in a text bash
+ * evaluates: `$_` (the last word of the command before), the command's own text under `bash -c`
+ * and in a trap (`BASH_EXECUTION_STRING`, comments included; `BASH_COMMAND`), the directory stack
+ * (`pushd -n 'a[$(cmd)]'`), a function's arguments (`BASH_ARGV`). Not their length (`${#…}`).
+ */
+const SELF_SET =
+  /(^|[^A-Za-z0-9_])_($|[^A-Za-z0-9_])|(^|[^A-Za-z0-9_#])(BASH_EXECUTION_STRING|BASH_COMMAND|DIRSTACK|BASH_ARGV)(?![A-Za-z0-9_])/;
+/** The directories `cd` leaves in `PWD` and `OLDPWD` (named by the command), in such a text. */
+const MOVED_DIRS = /(^|[^A-Za-z0-9_#])(OLD)?PWD(?![A-Za-z0-9_])/;
+/** `$0`, which `BASH_ARGV0` sets, in such a text (`$(( $0 ))`, `${!0}`). */
+const ZEROTH = /\$\{?!?0(?![0-9])/;
+const MOVES = new Set(["cd", "pushd", "popd"]);
+
+/**
+ * Whether a text bash evaluates holds a variable bash itself fills with the command's own text
+ * (`SELF_SET`), `$0` where the command sets `BASH_ARGV0`, or `PWD`/`OLDPWD` where it may `cd`.
+ */
+function selfSetCode(ev: Evaluation, stages: Stage[]): boolean {
+  const texts = [...ev.texts, ...ev.subscripts.map((s) => s[1])];
+  if (!texts.length) return false;
+  if (texts.some((t) => SELF_SET.test(t))) return true;
+  if (ev.values.has("BASH_ARGV0") && texts.some((t) => ZEROTH.test(t))) return true;
+  return texts.some((t) => MOVED_DIRS.test(t)) &&
+    stages.some((s) => MOVES.has(s.argv[builtinAt(s.argv)]?.value ?? ""));
+}
 
 /** bash's own variables that evaluate what is assigned to them as arithmetic. */
 const SHELL_INTEGERS = ["OPTIND", "RANDOM", "SRANDOM", "HISTCMD"];
@@ -159,13 +184,9 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     if (ev.codeAssigned?.has(n) || ev.readInto?.has(n)) return EVALUATION_ERROR;
   }
   if (positionalCode(ev, stages)) return EVALUATION_ERROR;
-  // (`$_` is the last word of the command before: each command sets it. A text a wrapper runs,
-  // `eval` or `bash -c`, is analysed apart, its own `$_` there.)
-  if (!ev.values.size) {
-    return [...ev.texts, ...ev.subscripts.map((s) => s[1])].some((t) => LAST_WORD.test(t))
-      ? EVALUATION_ERROR
-      : null;
-  }
+  // (A text a wrapper runs, `eval` or `bash -c`, is analysed apart, its own `$_` there.)
+  if (selfSetCode(ev, stages)) return EVALUATION_ERROR;
+  if (!ev.values.size && !ev.arguments?.size) return null;
   const texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
   for (const s of stages) {
@@ -174,10 +195,15 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     }
   }
   if (!texts.length) return null;
-  for (const name of [...ev.values, "_"]) {
+  for (const name of ev.values) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
     if (texts.some((t) => re.test(t))) return EVALUATION_ERROR;
+  }
+  // (A `NAME=value` argument is no use of NAME where it is itself the text: `awk 'NR==2 {…}'`.)
+  for (const [name, words] of ev.arguments ?? []) {
+    const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
+    if (texts.some((t) => !words.has(t) && re.test(t))) return EVALUATION_ERROR;
   }
   return null;
 }
@@ -520,6 +546,30 @@ export function builtinEvaluation(
   }
   declarationEvaluation(ctx, flags.join(""), operands, cwds);
 }
+
+/**
+ * `NAME=value` words a program is given as arguments (`env x='a[$(cmd)]' bash -c 'echo $((x))'`,
+ * also through another wrapper): env and its kin make them the environment of what they run,
+ * where bash may evaluate them. Noted as the command's values, as its assignments are (a number
+ * aside).
+ */
+export function argumentAssignments(ctx: WalkContext, argv: Word[]): void {
+  // (Only after a program that makes them an environment: `awk -v n=x 'NR==n'` sets awk's n.)
+  const from = argv.findIndex((w) => ENVIRONMENT_SETTERS.test(w.value));
+  if (from < 0) return;
+  for (let i = from + 1; i < argv.length; i++) {
+    const m = ARGUMENT_ASSIGNMENT.exec(argv[i].value);
+    if (m === null || NUMBER.test(m[2])) continue;
+    const args = ctx.evaluation.arguments ??= new Map();
+    let words = args.get(m[1]);
+    if (!words) args.set(m[1], words = new Set());
+    words.add(argv[i].value);
+  }
+}
+
+/** Programs whose `NAME=value` arguments become the environment of what they run. */
+const ENVIRONMENT_SETTERS = /^(?:.*\/)?(?:env|sudo|doas|run0)$/;
+const ARGUMENT_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
 
 /** declare, typeset, local, readonly, export: NAME or NAME=value words, with the flags `all`. */
 function declarationEvaluation(

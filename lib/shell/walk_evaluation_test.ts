@@ -251,6 +251,45 @@ Deno.test("evaluation: values bash sets itself are the command's (REPLY, BASH_RE
   ]);
 });
 
+Deno.test("evaluation: bash's own copies of the command's text and words are the command's", async () => {
+  // [command, read-only, deny-list]: under `bash -c` the whole command, comments included, is in
+  // BASH_EXECUTION_STRING and each simple command in BASH_COMMAND; pushd's words in DIRSTACK, a
+  // function's arguments in BASH_ARGV, `$0` after BASH_ARGV0, a directory cd took in PWD/OLDPWD.
+  await checkTable([
+    ["echo $(( ${BASH_EXECUTION_STRING##*#} )) #a[$(rm -rf src)]", "deny", "deny"],
+    ["echo ${a[${BASH_EXECUTION_STRING##*#}]} #b[$(rm -rf src)]", "deny", "deny"],
+    ["[[ -v ${BASH_EXECUTION_STRING##*#} ]] #a[$(rm -rf src)]", "deny", "deny"],
+    ["[[ ${BASH_EXECUTION_STRING##*#} -eq 0 ]] #a[$(rm -rf src)]", "deny", "deny"],
+    ["echo $(( ${BASH_COMMAND:35:18} )) 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["trap 'echo $(( ${BASH_COMMAND:3:18} ))' EXIT; : 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["pushd -n 'a[$(rm -rf src)]'; echo $(( DIRSTACK[1] ))", "deny", "deny"],
+    ["pushd -n 'a[$(rm -rf src)]' >/dev/null; echo ${!DIRSTACK[1]}", "deny", "deny"],
+    ["BASH_ARGV0='a[$(rm -rf src)]'; echo $(( $0 ))", "deny", "deny"],
+    ["read BASH_ARGV0 <<<'a[$(rm -rf src)]'; echo $(( $0 ))", "deny", "deny"],
+    ["printf -v BASH_ARGV0 %s 'a[$(rm -rf src)]'; echo ${!0}", "deny", "deny"],
+    ["shopt -s extdebug; f() { echo $(( BASH_ARGV )); }; f 'a[$(rm -rf src)]'", "deny", "deny"],
+    ["cd 'a[$(cd ..;rm -rf src)]'; echo $(( ${PWD##*/} ))", "deny", "deny"],
+    [
+      "mkdir 'a[$(rm -rf src)]'; cd 'a[$(rm -rf src)]'; cd ..; echo $(( ${OLDPWD##*/} ))",
+      "deny",
+      "deny",
+    ],
+    // ... and given to a child shell as env's words, whatever wraps env
+    ["env x='a[$(rm -rf src)]' bash -c 'echo $((x))'", "deny", "deny"],
+    ["env -i x='a[$(rm -rf src)]' bash -c '[[ -v $x ]]'", "deny", "deny"],
+    ["nice env x='a[$(rm -rf src)]' bash -c 'echo ${!x}'", "deny", "deny"],
+    // everyday: their lengths, and where nothing evaluates them
+    ["echo $(( ${#BASH_EXECUTION_STRING} ))", "allow", "allow"],
+    ['echo "${BASH_EXECUTION_STRING}" >/dev/null', "allow", "allow"],
+    ['cd src && echo "${PWD##*/}"', "allow", "allow"],
+    ["cd src; echo $(( ${#PWD} ))", "allow", "allow"],
+    ['pushd -n src >/dev/null; echo "${DIRSTACK[1]}"', "allow", "allow"],
+    ["echo $(( $(date +%s) - 5 ))", "allow", "allow"],
+    ["env N=5 bash -c 'echo $((N+1))'", "deny", "allow"],
+    ["env NODE_ENV=test npm test", "deny", "allow"],
+  ]);
+});
+
 Deno.test("a command that prints a number gives a number where a word needs one", async () => {
   // [command, read-only, deny-list]: `$(nproc)` is a job count, not a word that may be anything
   await checkTable([
