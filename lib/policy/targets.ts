@@ -640,15 +640,18 @@ export function stageTargets(
     wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, asWords);
   }
   for (const t of namedFiles(stage, ctx, globs)) out.push(t);
-  // (bash expands no glob in an assignment: one there is judged by its prefix, as the program
-  // given it may expand it.)
+  // (bash expands no glob or brace in an assignment: `DEBUG=app:*` gives the program the text
+  // `DEBUG='app:*'` gives it, judged as that text.)
   const asAssignments: WordOptions = { force: false, guarded, out };
   for (const w of stage.assignments ?? []) {
     // (IFS holds separators: `IFS=/ read -r a b` names no place.)
     if (w.kind === "static" && w.value.startsWith("IFS=")) continue;
     // (A PATH whose directories are known names no place: what it finds is judged where it lies.)
     if (w.value.startsWith("PATH") && searchedDirs(w, ctx.env.PATH) !== null) continue;
-    wordTargets(w, stage.cwds, "argument", ctx, asAssignments);
+    const text = w.kind === "glob"
+      ? { value: w.value, kind: "static" as const, prefix: w.value, text: w.text }
+      : w;
+    wordTargets(text, stage.cwds, "argument", ctx, asAssignments);
   }
   // (`cat < f > /dev/stdin` writes f: see reopened.ts.)
   if (globs?.descriptors) {

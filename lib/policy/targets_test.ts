@@ -183,6 +183,11 @@ Deno.test("bash: globs reach below their prefix directory", () => {
   assert.deepEqual(bash("rm *", true), ["glob below /proj"]);
   // Quoted glob characters are literal names.
   assert.deepEqual(bash("cat '*' \"a?\""), []);
+  // bash expands none in an assignment: the value is that text, as quoted (`DEBUG='app:*'`).
+  assert.deepEqual(bash("DEBUG=app:* node x.js"), []);
+  assert.deepEqual(bash("RUST_LOG=* X={a,b} Y=a?b cargo run"), []);
+  assert.deepEqual(bash("X=~/.ssh/* node x.js"), bash("X='/home/u/.ssh/*' node x.js"));
+  assert.ok(bash("X=~/.ssh/* node x.js").includes("exact /home/u/.ssh/*"));
 });
 
 Deno.test("bash: unknown values reach anywhere, or below an absolute static prefix", () => {
