@@ -44,10 +44,44 @@ export function union(...sets: Cwds[]): Cwds {
 
 /**
  * Where a statement joined by `op` to the statements before it starts: after `&&` where they
- * succeeded, after `||` where they failed, after `;` (or anything else) either.
+ * succeeded, after `||` where they failed, after `;` (or anything else) either (see `reached`).
  */
 export function startAfter(flow: Flow, op: string): Cwds {
-  return op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail);
+  return reached(op === "&&" ? flow.ok : op === "||" ? flow.fail : union(flow.ok, flow.fail));
+}
+
+/**
+ * Where a statement runs that comes after cwds `at`: those, or, where every way there ended the
+ * shell (`exit; cat x`), a directory not known (a statement bash never runs is judged as one that
+ * may run anywhere, not as none).
+ */
+export function reached(at: Cwds): Cwds {
+  return at.length ? at : UNREACHED;
+}
+
+const UNREACHED: Cwds = [null];
+
+/** The flow of `exit`: nothing runs after it in this shell (ok and fail both empty). */
+export const ENDED: Flow = { ok: [], fail: [] };
+
+/**
+ * Whether a command ends the shell it runs in: `exit` (also after `builtin`/`command`), where it
+ * is the builtin (`exitBuiltin`). The caller knows whether it runs in this shell (a subshell's,
+ * a pipeline's or the background's flow is not the shell's).
+ */
+export function endsShell(argv: Word[], builtin: boolean): boolean {
+  if (!builtin) return false;
+  const at = builtinAt(argv);
+  const name = at < 0 ? undefined : argv[at];
+  return name?.kind === "static" && name.value === "exit";
+}
+
+/**
+ * Whether `exit` is surely the builtin in a command: its text defines no function or alias that
+ * may be named so and turns no builtin off (`exit() { :; }`, `enable -n exit`).
+ */
+export function exitBuiltin(source: string): boolean {
+  return !/\bexit\s*\(|\bfunction\b|\b(alias|enable)\b/.test(source);
 }
 
 /**

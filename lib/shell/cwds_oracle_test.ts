@@ -33,6 +33,10 @@ const COMMANDS = ["cd d1", "cd d2", "cd d1/d3", "cd ..", "cd nowhere", "cd", "cd
   // Spellings of cd and its operand.
   "\\cd d1", "'cd' d2", "c\\d d1", "\"c\"d d2", "${CD:-cd} d1", "cd d1 d2", "cd ''", "cd /proc/self/cwd/d1",
   "cd d1/./", "cd .//d2", "cd d1/d3/../..", "cd \"\"d2", "cd $'d1'", "cd d{1,2}", "cd d[1]", "cd d?",
+  // `exit`: nothing after it runs in this shell; in a subshell, a pipeline or the background, it
+  // ends that alone (a line whose shell exits records nothing).
+  "cd nowhere || exit", "cd d1 || exit 1", "cd d2 || { REC; exit; }", "( exit )", "exit 3 | REC",
+  "{ exit; } | REC", "exit & REC", "if cd d1; then REC; else exit; fi", "f() { exit; }",
   // Heredocs (tree-sitter hangs what follows one on its line inside it).
   "cat <<E >/dev/null", "cat <<E | cat >/dev/null", "cd d2 <<E", "REC <<E", "cat <<E | REC"];
 const OPS = [" && ", " || ", "; ", " | ", " |& ", " && ", " | "];

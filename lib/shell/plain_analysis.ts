@@ -43,6 +43,9 @@ import {
   cdTarget,
   cdUnknown,
   type Cwds,
+  ENDED,
+  endsShell,
+  exitBuiltin,
   type Flow,
   joinedFlow,
   same,
@@ -146,6 +149,8 @@ interface Reading {
   cwds: Cwds;
   /** What a `cd` in the command needs to know (the same for all of them); made when asked. */
   cd?: CdFacts;
+  /** Whether `exit` is the builtin (see `exitBuiltin`); made when asked. */
+  exitBuiltin?: boolean;
   /** The stages, in the walk's order (a substitution's before its command's). */
   stages: Stage[];
   /** Substitutions open around the list being read. */
@@ -300,8 +305,10 @@ function moveOn(r: Reading, moves: ListMoves, argv: Word[], op: string, closer: 
     return true;
   }
   const moved = moves.first ? cdTarget(argv, r.cwds, r.cd ??= cdFacts(r)) : null;
-  if (moved && closer) return false;
-  const here = moved ? { ok: moved, fail: r.cwds } : same(r.cwds);
+  // (`cd x || exit 1; make`: after exit nothing runs in this shell.)
+  const ended = moves.first && endsShell(argv, r.exitBuiltin ??= exitBuiltin(r.source));
+  if ((moved || ended) && closer) return false;
+  const here = ended ? ENDED : moved ? { ok: moved, fail: r.cwds } : same(r.cwds);
   const flow = moves.flow === null ? here : joinedFlow(moves.flow, moves.joined, here);
   r.cwds = startAfter(flow, op);
   moves.flow = flow;

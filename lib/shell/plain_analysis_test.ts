@@ -66,6 +66,8 @@ Deno.test("plainAnalysis: a cd moves the commands after it, as bash runs them", 
       ["cd /repo && python -m pytest tests -x 2>&1 | tail -20", [["/w"], ["/repo"], ["/repo"]]],
       ["cd src; ls", [["/w"], ["/w/src", "/w"]]],
       ["cd src || ls", [["/w"], ["/w"]]],
+      ["cd src || exit 1; ls", [["/w"], ["/w"], ["/w/src"]]],
+      ["exit; ls", [["/w"], [null]]],
       ["cd /a && cd b && ls", [["/w"], ["/a"], ["/a/b"]]],
       ["cd /a || true && ls", [["/w"], ["/w"], ["/a", "/w"]]],
       ["cd /a | ls && ls", [["/w"], ["/w"], ["/w"]]],
@@ -332,7 +334,8 @@ Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
 // deno-fmt-ignore
 const NAMES = ["ls", "git", "grep", "rm", "echo", "cat", "xargs", "find", "sudo", "env", "a1",
   "'ls'", '"rm"', "l's'", "./run", "/bin/ls", "a-b", "a.b", "a:b", "a+b", "true", "''", "cd", "cd",
-  "cd", "cd ..", "cd -P", "cd /tmp", "cd -", "cd ~", "cd /proc/self/cwd", "cd src", "pwd"];
+  "cd", "cd ..", "cd -P", "cd /tmp", "cd -", "cd ~", "cd /proc/self/cwd", "cd src", "pwd", "exit",
+  "exit 1", "builtin exit"];
 // deno-fmt-ignore
 const ASSIGNMENTS = ["HOME=/x", "TMPDIR=/t", "PWD=/p", "A=1", "PYTHONPATH=.", "PAGER=less", "A=", "B=A", "A=A", "a_1=x", "A+=1", 'A="x y"', "A='b'",
   "A=a=b", "A=-x", "1A=x", "A=~", "A=*", "A=\\x", "A={}", "A-B=1", "'A'=1", 'A"=1"', "CDPATH=/c"];

@@ -12,8 +12,12 @@ import {
   cdTarget,
   cdUnknown,
   type Cwds,
+  ENDED,
+  endsShell,
+  exitBuiltin,
   type Flow,
   joinedFlow,
+  reached,
   same,
   startAfter,
   union,
@@ -145,6 +149,8 @@ export class Walker implements WalkContext {
   /** The values the command gives its variables, where known at this point of the walk. */
   values: Values;
   private cdpathUnknown: boolean;
+  /** `exit` is the builtin in the whole command (see `exitBuiltin`; sub-walkers take the top's). */
+  private exitBuiltin: boolean;
 
   constructor(
     readonly env: BashEnv,
@@ -158,6 +164,7 @@ export class Walker implements WalkContext {
     this.touched = touchedNames(source);
     this.values = new Values(source);
     this.cdpathUnknown = cdUnknown(source);
+    this.exitBuiltin = exitBuiltin(source);
   }
 
   /** Walk a whole program, then the function bodies it defines. */
@@ -208,6 +215,7 @@ export class Walker implements WalkContext {
     sub.evaluationBox = this.evaluationBox;
     sub.aliasBox = this.aliasBox;
     sub.touched = this.touched;
+    sub.exitBuiltin = this.exitBuiltin;
     sub.values = this.values.copy();
     sub.run(parsed.root, cwds, origin);
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
@@ -364,7 +372,7 @@ export class Walker implements WalkContext {
       const c = children[i];
       if (!c || !c.isNamed) continue;
       const background = nextNode(children, i)?.type === "&";
-      const at = union(cur.ok, cur.fail);
+      const at = reached(union(cur.ok, cur.fail));
       const r = background
         ? this.values.nestedIn(() => this.walk(c, at, origin, redirects))
         : this.walk(c, at, origin, redirects);
@@ -575,6 +583,7 @@ export class Walker implements WalkContext {
     const body = node.childForFieldName("body");
     if (!body) return same(cwds);
     const probe = new Walker(this.env, "", this.readWrite, this.parser, this.budget, this.depth);
+    probe.exitBuiltin = this.exitBuiltin;
     probe.walk(body, cwds, "function", []);
     this.error ??= probe.error;
     const moves = probe.moved;
@@ -640,6 +649,8 @@ export class Walker implements WalkContext {
     if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
+    // (`cd x || exit 1; make`: after exit nothing runs here; the caller knows it is this shell.)
+    if (!coproc && endsShell(argv, this.exitBuiltin)) flow = ENDED;
     // (An alias whose text cds moves what comes after it, to where is not followed.)
     if (aliasMoves) flow = { ok: [null], fail: union(flow.fail, [null]) };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);

@@ -350,6 +350,20 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("time cd /x && rm a", "rm a"), ["/x"]);
   // The cd stage itself runs where it starts.
   assert.deepEqual(cwdsOf("cd /x && rm a", "cd /x"), ["/proj"]);
+  // After `exit` nothing runs in this shell: `cd /x || exit 1` goes on in /x alone.
+  assert.deepEqual(cwdsOf("cd /x || exit 1; rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("cd /x || exit; rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("cd /x || { echo no; exit 1; }; rm a", "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf(`cd /x || exit 1${NL}rm a`, "rm a"), ["/x"]);
+  assert.deepEqual(cwdsOf("cd /x || builtin exit 1; rm a", "rm a"), ["/x"]);
+  // ... but not where exit ends a subshell, a pipeline's command, the background, or is no
+  // builtin, and a statement after every way ended runs somewhere not known.
+  assert.deepEqual(cwdsOf("cd /x || (exit 1); rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || exit 1 | cat; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || exit 1 & rm a", "rm a"), ["/proj"]);
+  assert.deepEqual(cwdsOf("exit() { :; }; cd /x || exit; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("alias exit=:; cd /x || exit; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("exit; rm a", "rm a"), [null]);
 });
 
 Deno.test("cd: hidden and conditional directory changes are followed", () => {
