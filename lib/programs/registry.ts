@@ -46,6 +46,7 @@ import { SIMPLE_PROGRAMS } from "./simple.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
+import { TREE_SERVER_PROGRAMS } from "./tree_servers.ts";
 import { WRAPPER_PROGRAMS } from "./wrappers.ts";
 import { XARGS_PROGRAMS } from "./xargs.ts";
 
@@ -87,6 +88,7 @@ export function allPrograms(): readonly Program[] {
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    ...TREE_SERVER_PROGRAMS,
     ...QUERY_PROGRAMS,
   ];
 }
