@@ -23,6 +23,7 @@ import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { CMAKE_PROGRAMS } from "./cmake.ts";
 import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
+import { DUCKDB } from "./duckdb.ts";
 import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
@@ -78,6 +79,7 @@ export function allPrograms(): readonly Program[] {
     ...BUILD_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
+    DUCKDB,
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
     ...EXTRACTOR_PROGRAMS,
