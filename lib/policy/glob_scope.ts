@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
@@ -49,6 +49,13 @@ export interface GlobScope {
    * none when nothing does; null when another stage may change it otherwise.
    */
   written(path: string, stage: Stage): string[] | null;
+  /**
+   * The same for one file read by `stage` (run by `from.top`, the stage of the command's shell):
+   * a stage that writes elsewhere in its directory (`rm -rf node_modules`) does not count, nor one
+   * whose program `from.writers` names (by its first name) that names no place at or above the
+   * file (`npm install`, not `npm install --prefix .`).
+   */
+  fileWritten(path: string, stage: Stage, from?: SettingsReader): string[] | null;
 }
 
 /** The largest file a program's facet reads to know what it names (a diff, 1 MiB). */
@@ -76,6 +83,33 @@ export function stageFileText(
   // (What is there now too: the stage may run before the write, or after one that failed.)
   if (now === null && ctx.fs.exists(at)) return null;
   return [now ?? "", ...written].join("\n");
+}
+
+/** Who reads a settings file: the programs taken not to write it, the stage of the command's shell. */
+export interface SettingsReader {
+  writers?: ReadonlySet<string>;
+  top?: Stage;
+}
+
+/**
+ * The text of a settings file a stage's program reads (absolute, or from its one cwd), as it will
+ * be when the command runs: "" where there surely is none; null where that cannot be known
+ * (`Runner.settings`).
+ */
+export function stageSettingsText(
+  stage: Stage,
+  path: string,
+  ctx: Context,
+  globs: GlobScope | undefined,
+  from: SettingsReader = {},
+): string | null {
+  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+  if (!globs || !ctx.fs.readText || (cwd === null && !isAbsolute(path))) return null;
+  const at = resolve(cwd ?? "/", path);
+  const written = globs.fileWritten(at, stage, from);
+  if (written === null) return null;
+  const now = ctx.fs.exists(at) ? ctx.fs.readText(at, READ_LIMIT) : "";
+  return now === null ? null : [now, ...written].join("\n");
 }
 
 /**
@@ -203,6 +237,30 @@ export function globScope(
     mayWrite(stage: Stage): boolean {
       return !readsOnly(stage);
     },
+    fileWritten(path: string, stage: Stage, from: SettingsReader = {}): string[] | null {
+      if (!writing().length) return [];
+      const paths = [path, realPath(path, ctx.fs)];
+      const texts: string[] = [];
+      const exempt = from.writers;
+      for (const w of writers!) {
+        if (w.stage === stage || w.stage === from.top) continue;
+        const name = w.stage.argv[0];
+        if (
+          exempt?.size && name && exempt.has(programOf(name)?.names[0] ?? "") &&
+          !namesPlaceAbove(w.stage, paths)
+        ) continue;
+        // (A writer at the file or above it; one elsewhere in its directory changes it not.)
+        const at = w.areas === null || w.areas.some((a) => {
+          const real = realPath(a, ctx.fs);
+          return paths.some((p) => isWithin(p, a) || isWithin(p, real));
+        });
+        if (!at) continue;
+        const body = heredocInto(w.stage, path);
+        if (body === null) return null;
+        texts.push(body);
+      }
+      return texts;
+    },
     written(path: string, stage: Stage): string[] | null {
       if (!writing().length) return [];
       const dir = dirname(path);
@@ -217,6 +275,22 @@ export function globScope(
       return texts;
     },
   };
+}
+
+/**
+ * Whether a stage's words name one of `paths` or a directory above it (`--prefix .`, `-f dir`), or
+ * a word not known: a place it may write by names of its own.
+ */
+function namesPlaceAbove(stage: Stage, paths: string[]): boolean {
+  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+  for (const w of stage.argv.slice(1)) {
+    if (w.kind !== "static" || cwd === null) return true;
+    const value = w.value.slice(w.value.indexOf("=") + 1);
+    if (!value || /^[a-z][\w+.-]*:\/\//i.test(value)) continue;
+    const at = resolve(cwd, value);
+    if (paths.some((p) => isWithin(p, at))) return true;
+  }
+  return false;
 }
 
 /**

@@ -22,6 +22,7 @@ import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
+import { kubeconfigOption } from "./settings_files.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -599,6 +600,8 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["kubectl", "oc"],
     runs: savedCredentialCommand,
+    // (`--kubeconfig F`: what F runs, settings_files.ts.)
+    optionCommands: kubeconfigOption,
     runsElsewhere: kubectlCommand,
     text: kubectlNames,
     tooBroad: (sub) => RUNNING.test(sub),

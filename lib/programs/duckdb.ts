@@ -15,10 +15,9 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { shellQuote } from "../shell/words.ts";
 import { dotArgs, each, fileCommands, input, opens } from "./databases.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import { literal, opensFile, unknownWord } from "./words.ts";
 
 const ORIGIN = "duckdb command";
 
@@ -251,9 +250,8 @@ function opened(path: string, run: Runner): void {
   if (/^\||\|$/.test(p.trim())) {
     // (A pipe, as the shellfs extension reads `cmd |` and writes `| cmd`.)
     run.shell(literal(p.trim().replace(/^\||\|$/g, "")), ORIGIN);
-  } else if (p === "~" || p.startsWith("~/")) {
-    run.shell(literal(`'(${ORIGIN} opens)' ~/${shellQuote(p.slice(2) || ".")}`), ORIGIN);
-  } else opens(p, run, ORIGIN);
+  } else if (p === "~" || p.startsWith("~/")) opensFile(p, run, ORIGIN);
+  else opens(p, run, ORIGIN);
 }
 
 /** What SQL text reaches, judged: the files it opens, a command not known for what is not seen. */

@@ -17,8 +17,10 @@ import {
   LESS_OPTIONS,
   programVariable,
   PROMPT_ENV,
+  SETTINGS_FILE_ENV,
   XZ_OPTIONS,
 } from "./env.ts";
+import { settingsVariable } from "./settings_files.ts";
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, Listing, MadeLink, Runner } from "./spec.ts";
@@ -44,6 +46,18 @@ export interface ExpandOptions {
    * command runs; null when that cannot be known. Absent: never read.
    */
   read?: (stage: Stage, path: string) => string | null;
+  /**
+   * A settings file's text as `Runner.settings` says, for a stage run by `top`, the stage of the
+   * command's own shell it comes from (the same stage for those). Absent: never known.
+   */
+  settings?: (
+    stage: Stage,
+    path: string,
+    writers: ReadonlySet<string> | undefined,
+    top: Stage,
+  ) => string | null;
+  /** The stage of the command's own shell the stages expanded come from (set below depth 0). */
+  top?: Stage;
   /**
    * Takes a `PATH=…` word the stage's program makes bash or the programs after it look names up
    * by (see `Runner.searchPath`); false when it cannot. Absent: never taken.
@@ -101,7 +115,7 @@ function chdirOptions(
 function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
   const more = (s: Stage) => {
     out.push(s);
-    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1 }));
+    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? stage }));
   };
   const run: Runner = {
     more,
@@ -124,6 +138,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     command: (value, how, origin) => optionCommand(run, value, how, origin),
     listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
     read: (path) => opts.read?.(stage, path) ?? null,
+    settings: (path, writers) => opts.settings?.(stage, path, writers, opts.top ?? stage) ?? null,
     searchPath: (w) => opts.searchPath?.(w) ?? false,
     environment: (words) => environment(run, words),
   };
@@ -260,6 +275,9 @@ function environment(run: Runner, words: Word[]): void {
       run.stage([literal("node"), ...words, literal("(its script)")], origin);
     } else if (XZ_OPTIONS.test(variable)) {
       run.stage([unknownWord(`(the files ${w.text} makes xz write)`)], origin);
+    } else if (SETTINGS_FILE_ENV.test(variable)) {
+      // A file of settings that may run commands: what it holds when the command runs.
+      if (value !== "") settingsVariable(variable, w.kind === "static" ? literal(value) : w, run);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {

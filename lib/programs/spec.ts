@@ -58,6 +58,15 @@ export interface Runner {
    */
   read(path: string): string | null;
   /**
+   * The text of a settings file the program reads (`$AWS_CONFIG_FILE`, `./.npmrc`; absolute, or
+   * from the stage's cwd), as it will be when the command runs: "" where there surely is none (no
+   * file there, and no other stage of the command may put one there); null where that cannot be
+   * known (a relative path from a cwd not known or from one of several, a file another stage may
+   * write, one too large or no regular file). Stages of the programs `writers` names are not taken
+   * to write it (a package manager writes its settings by `config set` only, seen where given).
+   */
+  settings(path: string, writers?: ReadonlySet<string>): string | null;
+  /**
    * A `PATH=…` word bash looks command names up by from here (see `searchedDirs`): true when the
    * caller judges each command name where that PATH finds it, false when it cannot (the PATH is
    * then a command not known).
