@@ -55,7 +55,7 @@ import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules
 import { carriedLines, counts } from "./carried_lines.ts";
 import { innerTextWords, PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
-import { type GlobScope, globScope, stageFileText, stageSettingsText } from "./glob_scope.ts";
+import { type GlobScope, globScope, settingsFiles, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
@@ -634,8 +634,7 @@ function decideBash(
   let scope: GlobScope | undefined;
   const scoped = () => scope ??= globScope(command, analysis.stages, ctx, readsOnly);
   const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
-  const settings = (s: Stage, path: string, writers: ReadonlySet<string> | undefined, top: Stage) =>
-    stageSettingsText(s, path, ctx, scoped(), { writers, top });
+  const settings = settingsFiles(ctx, scoped);
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;

@@ -15,6 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { literal } from "./words.ts";
+import { packageVariable } from "./project_settings.ts";
 
 /**
  * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
@@ -310,7 +311,7 @@ export function carriesCommand(assignment: string): boolean {
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
-    SETTINGS_FILE_ENV.test(m[1]);
+    SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]);
 }
 
 /**

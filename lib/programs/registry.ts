@@ -47,6 +47,7 @@ import { SIMPLE_PROGRAMS } from "./simple.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
+import { YT_DLP } from "./project_settings.ts";
 import { TREE_SERVER_PROGRAMS } from "./tree_servers.ts";
 import { WRAPPER_PROGRAMS } from "./wrappers.ts";
 import { XARGS_PROGRAMS } from "./xargs.ts";
@@ -91,6 +92,7 @@ export function allPrograms(): readonly Program[] {
     ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...TREE_SERVER_PROGRAMS,
+    YT_DLP,
     ...QUERY_PROGRAMS,
   ];
 }

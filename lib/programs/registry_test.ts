@@ -215,6 +215,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },
   rclone: { namedFiles: "rclone sync remote:x .", followsLinks: "rclone copy -L . remote:x" },
   gsutil: { namedFiles: "gsutil rsync -r gs://b .", followsLinks: "gsutil -m rsync -r . gs://b" },
+  "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
   miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- ." },
   "http-server": { followsLinks: "http-server -p 8080" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },

@@ -125,13 +125,6 @@ function kubeconfigSettings(text: string, run: Runner, origin: string): void {
   }
 }
 
-/**
- * The programs that read these files and write them only where a stage shows it (`aws configure
- * set`, `kubectl config set-credentials`, judged there): another stage of theirs that names no
- * place at or above the file does not change it.
- */
-const READERS = { aws: new Set(["aws"]), kube: new Set(["kubectl", "helm"]) };
-
 /** What the file a settings variable or option names runs (each of KUBECONFIG's list). */
 function settingsFile(kind: "aws" | "kube", file: Word, run: Runner, origin: string): void {
   const paths = file.kind !== "static"
@@ -140,7 +133,7 @@ function settingsFile(kind: "aws" | "kube", file: Word, run: Runner, origin: str
     ? file.value.split(":").filter(Boolean)
     : [file.value];
   for (const path of paths ?? [null]) {
-    const text = path === null ? null : run.settings(path, READERS[kind]);
+    const text = path === null ? null : run.settings(path);
     if (text === null) {
       run.stage([unknownWord(`(the commands the file ${file.text} may name)`)], origin);
     } else if (kind === "aws") awsSettings(text, run, origin);
