@@ -7,7 +7,12 @@
  * @module
  */
 import type { Stage } from "../shell/model.ts";
-import { commandLineArguments, type ExpandOptions, innerStages } from "../programs/expand.ts";
+import {
+  commandLineArguments,
+  type ExpandOptions,
+  innerStages,
+  NO_SETTINGS,
+} from "../programs/expand.ts";
 import { inheritInput, programName } from "../programs/words.ts";
 import { SHELLS } from "../programs/shells.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
@@ -38,7 +43,10 @@ export function carriedLines(
           ? opts.analyze(w.value, cwd, origin)?.map(inherit)
           : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
         for (const c of lines ?? []) {
-          for (const x of [c, ...innerStages(c, { analyze: opts.analyze, depth: 1 })]) {
+          // (What runs elsewhere finds no settings file of this machine; one that may run here
+          // counts only where a rule names it, as its own words do.)
+          const expand = { analyze: opts.analyze, depth: 1, settings: NO_SETTINGS };
+          for (const x of [c, ...innerStages(c, expand)]) {
             const sv = opts.judge(x);
             if (sv.targets.some(counts)) out.push(sv);
             if (depth === 0) queue.push([x, 1]);

@@ -55,7 +55,7 @@ import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules
 import { carriedLines, counts } from "./carried_lines.ts";
 import { innerTextWords, PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
-import { type GlobScope, globScope, stageFileText } from "./glob_scope.ts";
+import { type GlobScope, globScope, settingsFiles, stageFileText } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
@@ -632,14 +632,15 @@ function decideBash(
   let text: Set<Word> | undefined;
   // A file a program reads for the commands it holds (`psql -f schema.sql`), as it will be.
   let scope: GlobScope | undefined;
-  const read = (s: Stage, path: string) =>
-    stageFileText(s, path, ctx, scope ??= globScope(command, analysis.stages, ctx, readsOnly));
+  const scoped = () => scope ??= globScope(command, analysis.stages, ctx, readsOnly);
+  const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
+  const settings = settingsFiles(ctx, scoped);
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { analyze, depth: 0, read, searchPath });
+      const inner = innerStages(s, { analyze, depth: 0, read, settings, searchPath });
       all.push(s, ...inner);
       if (!inner.length) continue;
       innerTextWords(inner, text ??= new Set());
@@ -649,7 +650,7 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) {
-    all.push(...innerStages(e, { analyze, depth: 0, searchPath }));
+    all.push(...innerStages(e, { analyze, depth: 0, settings, searchPath }));
   }
   if (setsCodeOtherwise(command, all, searched.texts)) {
     // PATH, bash's command tables or another variable that holds code set another way (`read

@@ -8,12 +8,14 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
+import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
+import type { ProjectSettings } from "../programs/spec.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 
@@ -49,7 +51,18 @@ export interface GlobScope {
    * none when nothing does; null when another stage may change it otherwise.
    */
   written(path: string, stage: Stage): string[] | null;
+  /**
+   * The same for one file read by `stage` (run by `top`, the stage of the command's shell): a
+   * stage that writes elsewhere in its directory (`rm -rf node_modules`) does not count, nor one
+   * that may write anywhere but names no place at or above the file (`npm install`, `make`: a
+   * program that rewrites files it does not name is judged by its command, README "Known
+   * limits"), nor one that runs after the reader.
+   */
+  fileWritten(path: string, stage: Stage, top?: Stage): string[] | null;
 }
+
+/** Builtins that export a variable to the stages after them (its file is read there). */
+const EXPORTS = /^(export|declare|typeset|readonly|local)$/;
 
 /** The largest file a program's facet reads to know what it names (a diff, 1 MiB). */
 const READ_LIMIT = 1 << 20;
@@ -76,6 +89,38 @@ export function stageFileText(
   // (What is there now too: the stage may run before the write, or after one that failed.)
   if (now === null && ctx.fs.exists(at)) return null;
   return [now ?? "", ...written].join("\n");
+}
+
+/**
+ * The text of a settings file a stage's program reads (absolute, or from its one cwd), as it will
+ * be when the command runs: "" where there surely is none; null where that cannot be known
+ * (`Runner.settings`).
+ */
+export function stageSettingsText(
+  stage: Stage,
+  path: string,
+  ctx: Context,
+  globs: GlobScope | undefined,
+  top?: Stage,
+): string | null {
+  if (!globs || !ctx.fs.readText) return null;
+  // (From each cwd the stage may run in, as it is lexically and where it really is: the files
+  // of all, together.)
+  const places = isAbsolute(path)
+    ? [path]
+    : stage.cwds.includes(null)
+    ? null
+    : [...new Set(stage.cwds.map((c) => resolve(c!, path)))];
+  if (places === null) return null;
+  const texts: string[] = [];
+  for (const at of places) {
+    const written = globs.fileWritten(at, stage, top);
+    if (written === null) return null;
+    const now = ctx.fs.exists(at) ? ctx.fs.readText(at, READ_LIMIT) : "";
+    if (now === null) return null;
+    texts.push(now, ...written);
+  }
+  return texts.filter(Boolean).join("\n");
 }
 
 /**
@@ -203,6 +248,35 @@ export function globScope(
     mayWrite(stage: Stage): boolean {
       return !readsOnly(stage);
     },
+    fileWritten(path: string, stage: Stage, top = stage): string[] | null {
+      if (!writing().length) return [];
+      const paths = [path, realPath(path, ctx.fs)];
+      const texts: string[] = [];
+      // (Where the command's stages run one after another, one after the reader's is too late:
+      // `npm test && git push`. An exported variable's file is read by any stage after it.)
+      const reader = EXPORTS.test(top.argv[0]?.value ?? "") ? -1 : stages.indexOf(top);
+      const ordered = reader >= 0 && (sequential ??= inSequence(text, stages, tops));
+      for (const w of writers!) {
+        if (w.stage === stage || w.stage === top || runsAfter(w.stage, stage)) continue;
+        if (ordered && stages.indexOf(w.stage) > reader) continue;
+        // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
+        // one that makes only what it names, `mkdir app`, above it.)
+        const name = w.stage.argv[0];
+        const program = name ? programOf(name) : undefined;
+        const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
+        const at = w.areas === null ? namesPlaceAbove(w.stage, paths) : w.areas.some((a) => {
+          const real = realPath(a, ctx.fs);
+          return paths.some((p) =>
+            makes ? p === a || p === real : isWithin(p, a) || isWithin(p, real)
+          );
+        });
+        if (!at) continue;
+        const body = heredocInto(w.stage, path);
+        if (body === null) return null;
+        texts.push(body);
+      }
+      return texts;
+    },
     written(path: string, stage: Stage): string[] | null {
       if (!writing().length) return [];
       const dir = dirname(path);
@@ -217,6 +291,65 @@ export function globScope(
       return texts;
     },
   };
+}
+
+/**
+ * The settings files a command's stages find (`Runner.settings`, `Runner.projectSettings`), read
+ * as they will be when it runs, with `globs` telling what its other stages write.
+ */
+export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
+  return {
+    file: (stage, path, top) => stageSettingsText(stage, path, ctx, globs(), top),
+    project(stage, name, top, cwds) {
+      const out: ProjectSettings[] = [];
+      for (const cwd of cwds) {
+        if (cwd === null) return null;
+        // (Up to the home directory or the root, not those: the user's own settings.)
+        for (
+          let dir = resolve(cwd), n = 0;
+          n < 64 && dir !== "/" && !isWithin(ctx.home, dir);
+          n++
+        ) {
+          const text = stageSettingsText(stage, join(dir, name), ctx, globs(), top);
+          if (text === null) return null;
+          if (text && !out.some((o) => o.dir === dir)) out.push({ dir, text });
+          dir = dirname(dir);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Whether a stage that may write anywhere names one of `paths` or a directory above it: a word
+ * (`--prefix .`, `-f dir`, `> f`), a file its program says it writes (`git clone URL` its
+ * directory, `tar -x` the cwd, `curl -O` the URL's name), or a word not known.
+ */
+function namesPlaceAbove(stage: Stage, paths: string[]): boolean {
+  if (stage.cwds.includes(null)) return true;
+  const above = (value: string) =>
+    stage.cwds.some((cwd) => paths.some((p) => isWithin(p, resolve(cwd!, value))));
+  const words = [...stage.argv.slice(1), ...stage.redirects.map((r) => r.target)];
+  for (const w of words) {
+    if (w === null) continue;
+    if (w.kind !== "static") return true;
+    const value = w.value.slice(w.value.indexOf("=") + 1);
+    if (value && !/^[a-z][\w+.-]*:\/\//i.test(value) && above(value)) return true;
+  }
+  const named = stage.argv[0] ? programOf(stage.argv[0])?.namedFiles?.(stage.argv, stage) : [];
+  return (named ?? []).some((f) => f.path === null || above(f.path));
+}
+
+/**
+ * Whether `writer` runs after `reader` started: the reader is a substitution in its words
+ * (`sudo chown -R x $(npm config get prefix)/lib`), expanded before it runs.
+ */
+function runsAfter(writer: Stage, reader: Stage): boolean {
+  if (reader.origin !== "substitution") return false;
+  return writer.argv.some((w) =>
+    w.text.includes(`$(${reader.text}`) || w.text.includes(`\`${reader.text}`)
+  );
 }
 
 /**

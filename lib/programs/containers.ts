@@ -21,6 +21,8 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
+import { kubectlProxyServes } from "./tree_servers.ts";
+import { kubeconfigOption } from "./settings_files.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -598,9 +600,14 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["kubectl", "oc"],
     runs: savedCredentialCommand,
+    // (`--kubeconfig F`: what F runs, settings_files.ts.)
+    optionCommands: kubeconfigOption,
     runsElsewhere: kubectlCommand,
     text: kubectlNames,
     tooBroad: (sub) => RUNNING.test(sub),
+    // `proxy --www=DIR` serves DIR with its links followed (tree_servers.ts).
+    followsLinks: kubectlProxyServes,
+    treesNamed: () => true,
     // `config view --raw` prints the keys and tokens of ~/.kube/config; `cp` copies in.
     namedFiles: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "view") &&

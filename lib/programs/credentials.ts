@@ -11,6 +11,7 @@ import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 import { storageDestination } from "./destinations.ts";
 import { GCLOUD_SSH, remoteShell } from "./remote_shells.ts";
+import { gcloudStorageFollows, s3Follows } from "./tree_servers.ts";
 
 /** A file or directory a command reads, by a path under the home directory. */
 export type KeptFile = { path: string; source: string };
@@ -64,12 +65,17 @@ export const CREDENTIAL_PROGRAMS: Program[] = [
     names: ["aws"],
     // (And `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys: destinations.ts.)
     namedFiles: (argv) => [...awsFiles(argv), ...storageDestination(argv)],
+    // `s3 sync` and `s3 cp --recursive` send a tree with its links followed (tree_servers.ts).
+    followsLinks: s3Follows,
+    treesNamed: () => true,
   },
   // (And `gcloud storage cp|rsync … DIR`: destinations.ts.)
   // (And `gcloud compute ssh`: remote_shells.ts.)
   {
     names: ["gcloud"],
     namedFiles: (argv) => [...gcloudFiles(argv), ...storageDestination(argv)],
+    followsLinks: gcloudStorageFollows,
+    treesNamed: () => true,
     ...remoteShell(GCLOUD_SSH),
   },
   {

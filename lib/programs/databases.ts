@@ -16,7 +16,12 @@ import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** What a stage's standard input holds for a program that reads commands from it. */
-function input(stage: Stage, run: Runner, origin: string, lines: (text: string) => void): void {
+export function input(
+  stage: Stage,
+  run: Runner,
+  origin: string,
+  lines: (text: string) => void,
+): void {
   const stdin = standardInput(stage);
   if (stdin.from === "nothing") return;
   const body = stdin.from === "document" ? stdin.redirect.body : undefined;
@@ -33,7 +38,7 @@ function input(stage: Stage, run: Runner, origin: string, lines: (text: string) 
  * will be when the command runs; unknown where that cannot be known (a word not known, a file
  * another stage writes, one not read).
  */
-function fileCommands(
+export function fileCommands(
   file: Word,
   run: Runner,
   origin: string,
@@ -48,14 +53,14 @@ function fileCommands(
  * A file a command of the language opens (`.import FILE`, `\\copy t from FILE`, `tee FILE`): a
  * stage that names it, judged where it lies (its program is no program a rule names).
  */
-function opens(file: string, run: Runner, origin: string): void {
+export function opens(file: string, run: Runner, origin: string): void {
   if (file && file !== "-" && !/^(stdin|stdout|pstdin|pstdout)$/i.test(file)) {
     run.stage([literal(`(${origin} opens)`), literal(file)], origin);
   }
 }
 
 /** A text of several commands, one word for each (unknown when the text is not static). */
-function each(text: Word, run: Runner, origin: string, read: (text: string) => void): void {
+export function each(text: Word, run: Runner, origin: string, read: (text: string) => void): void {
   if (text.kind !== "static") run.stage([unknownWord(`(the commands ${text.text})`)], origin);
   else read(text.value);
 }
@@ -64,7 +69,7 @@ function each(text: Word, run: Runner, origin: string, read: (text: string) => v
 // sqlite3
 
 /** A dot-command's arguments, split and unquoted the way sqlite3's shell does. */
-function dotArgs(line: string): string[] {
+export function dotArgs(line: string): string[] {
   const out: string[] = [];
   const re = /\s*(?:"((?:[^"\\]|\\.)*)"?|'([^']*)'?|(\S+))/g;
   for (let m = re.exec(line); m && m[0].trim() !== ""; m = re.exec(line)) {

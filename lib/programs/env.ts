@@ -15,6 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { literal } from "./words.ts";
+import { packageVariable } from "./project_settings.ts";
 
 /**
  * Environment variables whose value is a shell command some program runs: pagers, editors, ssh
@@ -80,6 +81,11 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  */
 export const CODE_ENV =
   /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS)$/;
+/**
+ * Variables naming a file of settings that may run commands (an AWS profile's
+ * `credential_process`, a kubeconfig user's `exec`): the file is read (settings_files.ts).
+ */
+export const SETTINGS_FILE_ENV = /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /**
@@ -304,7 +310,8 @@ export function carriesCommand(assignment: string): boolean {
   // (node's options for every node process: `--require`, `--import` load code, `--cpu-prof-dir`
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS") return true;
-  return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]);
+  return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
+    SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]);
 }
 
 /**

@@ -17,11 +17,14 @@ import {
   LESS_OPTIONS,
   programVariable,
   PROMPT_ENV,
+  SETTINGS_FILE_ENV,
   XZ_OPTIONS,
 } from "./env.ts";
+import { settingsVariable } from "./settings_files.ts";
+import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { ChdirSpec, How, Listing, MadeLink, Runner } from "./spec.ts";
+import type { ChdirSpec, How, Listing, MadeLink, ProjectSettings, Runner } from "./spec.ts";
 import {
   chdir,
   commandLine,
@@ -32,6 +35,23 @@ import {
   programName,
   unknownWord,
 } from "./words.ts";
+
+/**
+ * Settings files as `Runner.settings` and `Runner.projectSettings` give them, for a stage run by
+ * `top`, the stage of the command's own shell it comes from (the same stage for those).
+ */
+export interface SettingsFiles {
+  file(stage: Stage, path: string, top: Stage): string | null;
+  project(
+    stage: Stage,
+    name: string,
+    top: Stage,
+    cwds: readonly (string | null)[],
+  ): ProjectSettings[] | null;
+}
+
+/** Settings files where there are none to find (what runs in a container, on another machine). */
+export const NO_SETTINGS: SettingsFiles = { file: () => "", project: () => [] };
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -44,6 +64,10 @@ export interface ExpandOptions {
    * command runs; null when that cannot be known. Absent: never read.
    */
   read?: (stage: Stage, path: string) => string | null;
+  /** Settings files as the command will find them (`Runner.settings`). Absent: never known. */
+  settings?: SettingsFiles;
+  /** The stage of the command's own shell the stages expanded come from (set below depth 0). */
+  top?: Stage;
   /**
    * Takes a `PATH=…` word the stage's program makes bash or the programs after it look names up
    * by (see `Runner.searchPath`); false when it cannot. Absent: never taken.
@@ -101,7 +125,7 @@ function chdirOptions(
 function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
   const more = (s: Stage) => {
     out.push(s);
-    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1 }));
+    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? stage }));
   };
   const run: Runner = {
     more,
@@ -124,6 +148,9 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     command: (value, how, origin) => optionCommand(run, value, how, origin),
     listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
     read: (path) => opts.read?.(stage, path) ?? null,
+    settings: (path) => opts.settings?.file(stage, path, opts.top ?? stage) ?? null,
+    projectSettings: (name, cwds = stage.cwds) =>
+      opts.settings?.project(stage, name, opts.top ?? stage, cwds) ?? null,
     searchPath: (w) => opts.searchPath?.(w) ?? false,
     environment: (words) => environment(run, words),
   };
@@ -260,6 +287,12 @@ function environment(run: Runner, words: Word[]): void {
       run.stage([literal("node"), ...words, literal("(its script)")], origin);
     } else if (XZ_OPTIONS.test(variable)) {
       run.stage([unknownWord(`(the files ${w.text} makes xz write)`)], origin);
+    } else if (SETTINGS_FILE_ENV.test(variable)) {
+      // A file of settings that may run commands: what it holds when the command runs.
+      if (value !== "") settingsVariable(variable, w.kind === "static" ? literal(value) : w, run);
+    } else if (packageVariable(variable)) {
+      // npm's and yarn's settings: judged as the line of their settings file they stand for.
+      packageVariableSetting(variable, w.kind === "static" ? literal(value) : w, run);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {

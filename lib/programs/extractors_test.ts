@@ -59,7 +59,7 @@ const ROWS: [string, Action, Action][] = [
   ["docker cp c:/extensions .pi", "allow", "ask"],
   ["docker build -o .pi .", "allow", "ask"],
   ["kubectl cp pod:/x .pi", "allow", "ask"],
-  ["aws s3 sync s3://b/x . --delete", "allow", "ask"],
+  ["aws s3 sync s3://b/x . --delete", "deny", "ask"], // (keys -> ~/.ssh: written through)
   ["gsutil -m cp -r gs://b/x .pi", "allow", "ask"],
   ["gh release download -D .pi", "allow", "ask"],
   ["svn export https://x/y . --force", "allow", "ask"],
@@ -128,7 +128,7 @@ const ROWS: [string, Action, Action][] = [
   ["pip install --target vendor .", "allow", "allow"],
   ["javac -d out -cp . Main.java", "allow", "allow"],
   ["protoc -I . --python_out=gen api.proto", "allow", "allow"],
-  ["aws s3 sync . s3://bucket/site", "allow", "allow"],
+  ["aws s3 sync . s3://bucket/site", "deny", "allow"], // (keys -> ~/.ssh: sent)
   ["aws s3 cp s3://b/x.csv .", "allow", "allow"],
   ["rclone copy . remote:bucket", "allow", "allow"],
   ["scp -r . host:/srv/app", "deny", "allow"], // (keys -> ~/.ssh: sent)

@@ -18,6 +18,7 @@ import { type CommandSpec, runCommandWords, staticValue } from "./command_words.
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { chdir, literal, programName, startsShell, unknownWord } from "./words.ts";
 import { outputDirectory } from "./destinations.ts";
+import { npmSettings, yarnSettings } from "./project_settings.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -309,6 +310,9 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
     savedCommands(args, run, name);
   }
   const cwds = globalCwds(args, spec, stage);
+  // The settings files of the project (`.npmrc`, `.yarnrc`): project_settings.ts.
+  if (name === "npm" || name === "pnpm") npmSettings(stage, run, cwds);
+  else if (name === "yarn") yarnSettings(stage, run, cwds);
   for (const at of subcommandsAt(args, spec.global)) {
     const word = args[at];
     if (word.kind !== "static") {
@@ -450,8 +454,11 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
   },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
-    runs: (stage, run) =>
-      runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, programName(stage.argv[0])),
+    runs: (stage, run) => {
+      // (npx is `npm exec`: the project's `.npmrc` counts.)
+      if (name === "npx") npmSettings(stage, run, stage.cwds);
+      runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, programName(stage.argv[0]));
+    },
   })),
   { names: ["nix-shell"], runs: nixShell },
 ];

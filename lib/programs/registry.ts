@@ -23,6 +23,7 @@ import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { CMAKE_PROGRAMS } from "./cmake.ts";
 import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
+import { DUCKDB } from "./duckdb.ts";
 import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
 import { FIELD_PROGRAMS } from "./fields.ts";
@@ -46,6 +47,8 @@ import { SIMPLE_PROGRAMS } from "./simple.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
+import { YT_DLP } from "./project_settings.ts";
+import { TREE_SERVER_PROGRAMS } from "./tree_servers.ts";
 import { WRAPPER_PROGRAMS } from "./wrappers.ts";
 import { XARGS_PROGRAMS } from "./xargs.ts";
 
@@ -77,6 +80,7 @@ export function allPrograms(): readonly Program[] {
     ...BUILD_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
+    DUCKDB,
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,
     ...EXTRACTOR_PROGRAMS,
@@ -87,6 +91,8 @@ export function allPrograms(): readonly Program[] {
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    ...TREE_SERVER_PROGRAMS,
+    YT_DLP,
     ...QUERY_PROGRAMS,
   ];
 }

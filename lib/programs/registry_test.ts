@@ -193,6 +193,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     text: "kubectl logs pod-1",
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",
     runs: "kubectl config set-credentials u --exec-command=rm --exec-arg=x",
+    followsLinks: "kubectl proxy --www=.",
+    optionCommands: "kubectl --kubeconfig=k.yaml get pods",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
@@ -208,13 +210,17 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   pwsh: { runsElsewhere: "pwsh -NoProfile -c rm -rf x" }, csh: { runsElsewhere: "csh -fc 'rm -rf x'" },
   zellij: { runs: "zellij run -- rm x" },
   gh: { optionCommands: "gh alias set x '!rm x'", runsElsewhere: "gh codespace ssh -- rm -rf x", namedFiles: "gh auth token", text: "gh pr create --title x --body y" },
-  aws: { namedFiles: "aws configure get x" },
+  aws: { namedFiles: "aws configure get x", followsLinks: "aws s3 sync . s3://b" },
   svn: { namedFiles: "svn export https://x/y ." }, tsc: { namedFiles: "tsc --outDir .pi" },
   javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },
-  rclone: { namedFiles: "rclone sync remote:x ." }, gsutil: { namedFiles: "gsutil rsync -r gs://b ." },
+  rclone: { namedFiles: "rclone sync remote:x .", followsLinks: "rclone copy -L . remote:x" },
+  gsutil: { namedFiles: "gsutil rsync -r gs://b .", followsLinks: "gsutil -m rsync -r . gs://b" },
+  "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
+  miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- ." },
+  "http-server": { followsLinks: "http-server -p 8080" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
   base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
-  nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token", runsElsewhere: "gcloud compute ssh vm --command='rm -rf x'" },
+  nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token", runsElsewhere: "gcloud compute ssh vm --command='rm -rf x'", followsLinks: "gcloud storage cp -r . gs://b" },
   "docker-credential-desktop": { namedFiles: "docker-credential-desktop get" }, mvn: { optionCommands: "mvn exec:exec -Dexec.executable=rm" },
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
@@ -278,7 +284,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   vim: { optionCommands: "vim -c '!rm x' f", namedFiles: "vim -V1log.txt f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
   // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
-  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, psql: { optionCommands: "psql -c '\\! rm x'" },
+  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'" },
   mysql: { optionCommands: "mysql -e 'system rm x'" }, tmux: { runs: "tmux new -d 'rm x'" },
   screen: { runs: "screen -dm rm x" }, expect: { runs: "expect -c 'spawn rm x'" },
   zip: { optionCommands: "zip -TT 'rm x' a.zip f", namedFiles: "zip a.zip -@", followsLinks: "zip -r a.zip ." },
@@ -415,6 +421,15 @@ Deno.test("registry: every facet of every registered program is exercised", () =
   assert.deepEqual(missing, []);
 });
 
+/**
+ * A command that follows no link, for the programs that follow them with any operand (a server of
+ * the tree it is given).
+ */
+const NOT_FOLLOWING: Record<string, string> = {
+  miniserve: "miniserve --no-symlinks x",
+  "http-server": "http-server --help",
+};
+
 /** The command shows the facet: it runs something, moves, has text, names files, ... */
 function assertShows(p: Program, facet: Shown, command: string): void {
   // (A listing of what another program lists is shown by the last stage of a pipeline.)
@@ -457,7 +472,11 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "followsLinks":
       assert.equal(p.followsLinks!(top.argv), true, why);
-      assert.equal(p.followsLinks!(expanded(`${p.names[0]} x`).top.argv), false, why);
+      assert.equal(
+        p.followsLinks!(expanded(NOT_FOLLOWING[p.names[0]] ?? `${p.names[0]} x`).top.argv),
+        false,
+        why,
+      );
       break;
     case "replacesTrees":
       assert.equal((p.replacesTrees as (argv: Stage["argv"]) => boolean)(top.argv), true, why);

@@ -20,7 +20,6 @@ import {
   dittoDestination,
   outputDirectory,
   protocOutputs,
-  rcloneDestination,
   storageDestination,
   svnDestination,
 } from "./destinations.ts";
@@ -154,7 +153,7 @@ const TABLE: Record<string, Facts> = {
   },
   // Clients and builders that write below a local directory by names of their own (the one it
   // copies into, the output directory: destinations.ts).
-  rclone: { namedFiles: rcloneDestination }, gsutil: { namedFiles: storageDestination },
+  // (rclone, gsutil: tree_servers.ts.)
   svn: { namedFiles: svnDestination },
   tsc: { namedFiles: outputDirectory(["--outDir", "--declarationDir"]) },
   javac: { namedFiles: outputDirectory(["-d", "-s", "-h"]) },

@@ -58,11 +58,34 @@ export interface Runner {
    */
   read(path: string): string | null;
   /**
+   * The text of a settings file the program reads (`$AWS_CONFIG_FILE`, `./.npmrc`; absolute, or
+   * from the stage's cwds), as it will be when the command runs: "" where there surely is none (no
+   * file there, and no other stage of the command may put one there); null where that cannot be
+   * known (a relative path from a cwd not known, a file another stage may write, one too large or
+   * no regular file). Another stage may write it where it names the file or a directory above it
+   * (its words, the files its program says it writes), or writes there otherwise (a redirect).
+   */
+  settings(path: string): string | null;
+  /**
+   * The settings files named `name` a program looks for in its cwd (each of `cwds`, the stage's
+   * by default) and the directories above it, short of the user's home and the root (whose
+   * settings are the user's): each one there, nearest first, as `settings` reads it; null when
+   * one cannot be known (a cwd not known, a file another stage may write).
+   */
+  projectSettings(name: string, cwds?: readonly (string | null)[]): ProjectSettings[] | null;
+  /**
    * A `PATH=…` word bash looks command names up by from here (see `searchedDirs`): true when the
    * caller judges each command name where that PATH finds it, false when it cannot (the PATH is
    * then a command not known).
    */
   searchPath(assignment: Word): boolean;
+}
+
+/** A settings file found in a directory a program looks in (`Runner.projectSettings`). */
+export interface ProjectSettings {
+  /** The directory it is in (absolute). */
+  dir: string;
+  text: string;
 }
 
 /** Options of a program that make it work in another directory. */

@@ -236,3 +236,15 @@ export function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
   if (dir.kind !== "static") return [null];
   return cwds.map((c) => (c === null ? null : cdInto(c, dir.value, true)[0]));
 }
+
+/**
+ * A stage that opens the file a program's settings or language name (`read_text('~/.ssh/x')`,
+ * `tokenFile: f`), judged where it lies: `~` as the home directory, as the program expands it.
+ */
+export function opensFile(path: string, run: Runner, origin: string): void {
+  const name = `(${origin} opens)`;
+  if (!path) return;
+  if (path === "~" || path.startsWith("~/")) {
+    run.shell(literal(`${shellQuote(name)} ~/${shellQuote(path.slice(2) || ".")}`), origin);
+  } else run.stage([literal(name), literal(path)], origin);
+}

@@ -1,0 +1,184 @@
+/**
+ * Programs that serve a directory tree or send one elsewhere with the symlinks inside it
+ * followed: a link in the tree to `~/.ssh/id_rsa` is served or uploaded as the key itself. Their
+ * `followsLinks` facet makes the analysis judge where those links lead (README "Known limits").
+ *
+ * - Servers: `miniserve [PATH]` (unless `-P`/`--no-symlinks`), `http-server [PATH]` (`./public`
+ *   or the cwd when no path is given), `kubectl proxy --www=DIR`.
+ * - Uploaders: `aws s3 sync`, `aws s3 cp|mv --recursive` (unless `--no-follow-symlinks`),
+ *   `gsutil [-m] rsync`, `gsutil cp|mv -r` (unless `-e`), `gcloud storage cp|mv -r` (unless
+ *   `--ignore-symlinks` or `--preserve-symlinks`), `gcloud storage rsync --no-ignore-symlinks`,
+ *   and any `rclone` command given `-L`/`--copy-links`.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { s3Follows } from "./tree_servers.ts";
+ * s3Follows(["aws", "s3", "sync", ".", "s3://b"].map(literal)); // true
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import { rcloneDestination, storageDestination } from "./destinations.ts";
+import type { NamedFile, Program } from "./spec.ts";
+
+const set = (...names: string[]): ReadonlySet<string> => new Set(names);
+
+/** The words after the program, null for one not known statically. */
+function values(argv: Word[]): (string | null)[] {
+  return argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+}
+
+/**
+ * The operands that are surely operands under `grammar`: not a word an option the grammar does
+ * not know may take as its value (null: a word not known statically).
+ */
+function sureOperands(argv: Word[], grammar: OptionGrammar): (string | null)[] {
+  const args = values(argv);
+  const out: (string | null)[] = [];
+  let unknownBefore = false;
+  for (const t of readOptions(args, grammar)) {
+    if (t.kind === "operand" && !unknownBefore) out.push(args[t.at]);
+    else if (t.kind === "dynamic" && !unknownBefore) out.push(null);
+    unknownBefore = t.kind === "unknown" && t.glued === undefined && t.rest === undefined;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+/** miniserve's options that take a value (`-u` and `--rm-files` may take one: read as taking it). */
+const MINISERVE: OptionGrammar = {
+  valued: "piaSOcdumMotR",
+  // deno-fmt-ignore
+  longValued: set("--port", "--interfaces", "--auth", "--auth-file", "--route-prefix",
+    "--default-sorting-method", "--default-sorting-order", "--color-scheme", "--color-scheme-dark",
+    "--upload-files", "--web-upload-files-concurrency", "--media-type", "--raw-media-type",
+    "--on-duplicate-files", "--title", "--header", "--print-completions", "--tls-cert",
+    "--tls-key", "--temp-directory", "--size-display", "--file-external-url", "--index",
+    "--rm-files", "--log-color"),
+};
+
+/**
+ * What miniserve's clients may change below the directory it serves: it takes uploads
+ * (`-u`/`--upload-files`), makes directories (`-U`/`--mkdir`) or removes files (`-R`/`--rm-files`).
+ */
+function miniserveWrites(argv: Word[]): NamedFile[] {
+  const changes = readOptions(values(argv), MINISERVE).some((t) =>
+    /^(-u|--upload-files|-U|--mkdir|-R|--rm-files)$/.test(t.name)
+  );
+  if (!changes) return [];
+  const served = sureOperands(argv, MINISERVE);
+  return (served.length ? served : ["."]).map((path) => ({
+    path,
+    source: "(what miniserve's clients upload)",
+    below: true,
+  }));
+}
+
+/** http-server's options read by minimist: any option may take the next word as its value. */
+const HTTP_SERVER: OptionGrammar = { flags: "", longFlags: set("--help", "--version") };
+
+/** The tree servers. */
+export const TREE_SERVER_PROGRAMS: Program[] = [
+  {
+    // It serves PATH (else the cwd) with the links in it followed, unless `-P`.
+    names: ["miniserve"],
+    options: MINISERVE,
+    followsLinks: (argv) =>
+      !readOptions(values(argv), MINISERVE).some((t) =>
+        t.name === "-P" || t.name === "--no-symlinks"
+      ),
+    treesNamed: (argv) => sureOperands(argv, MINISERVE).length > 0,
+    namedFiles: miniserveWrites,
+  },
+  {
+    // It serves PATH (else `./public` if there is one, else the cwd), following links; `-h` and
+    // `-v` only print.
+    names: ["http-server"],
+    options: HTTP_SERVER,
+    followsLinks: (argv) =>
+      !values(argv).some((v) => v !== null && /^(-h|--help|-v|--version)$/.test(v)),
+    treesNamed: (argv) => sureOperands(argv, HTTP_SERVER).length > 0,
+  },
+  {
+    // `rclone -L`/`--copy-links` reads what a link in a local tree leads to (without it, the local
+    // backend skips links); it copies into a local destination by names of its own.
+    names: ["rclone"],
+    namedFiles: rcloneDestination,
+    followsLinks: rcloneFollows,
+    treesNamed: () => true,
+  },
+  {
+    names: ["gsutil"],
+    namedFiles: storageDestination,
+    followsLinks: gsutilFollows,
+    treesNamed: () => true,
+  },
+];
+
+/** `kubectl proxy --www=DIR` (`-w DIR`): it serves DIR's files, following links. */
+export function kubectlProxyServes(argv: Word[]): boolean {
+  const args = values(argv);
+  return args.includes("proxy") &&
+    args.some((a) => a !== null && /^(-w|--www)(=|$)|^-w./.test(a));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Uploaders
+
+/** rclone's `-L`/`--copy-links` (`=true`), alone or in a cluster of flags (`-PL`). */
+function rcloneFollows(argv: Word[]): boolean {
+  return values(argv).some((a) =>
+    a !== null && (/^-[A-Za-z]*L[A-Za-z]*$/.test(a) || /^--copy-links(=true)?$/.test(a))
+  );
+}
+
+/** gsutil's top-level options and those of cp/mv/rsync that take a value. */
+const GSUTIL_TOP: OptionGrammar = { valued: "hiou" };
+const GSUTIL_COPY: OptionGrammar = { valued: "ajxyLsz" };
+
+/** `gsutil [-m] rsync …` and `gsutil cp|mv -r …`, without `-e` (which skips links). */
+function gsutilFollows(argv: Word[]): boolean {
+  const args = values(argv);
+  const sub = readOptions(args, GSUTIL_TOP).find((t) =>
+    t.kind === "operand" || t.kind === "dynamic"
+  );
+  if (sub === undefined) return false;
+  const name = args[sub.at];
+  if (name === null) return true;
+  if (!/^(rsync|cp|mv)$/.test(name)) return false;
+  const tokens = readOptions(args.slice(sub.at + 1), GSUTIL_COPY);
+  if (tokens.some((t) => t.name === "-e")) return false;
+  return name === "rsync" || tokens.some((t) => t.name === "-r" || t.name === "-R");
+}
+
+/**
+ * `aws s3 sync` and `aws s3 cp|mv --recursive`, which read a local tree following its links
+ * unless `--no-follow-symlinks`.
+ */
+export function s3Follows(argv: Word[]): boolean {
+  const args = values(argv);
+  const at = args.indexOf("s3");
+  if (at < 0 || args.includes("--no-follow-symlinks")) return false;
+  const sub = args.slice(at + 1).find((a) => a === null || !a.startsWith("-"));
+  return sub === "sync" || (/^(cp|mv)$/.test(sub ?? "") && args.includes("--recursive"));
+}
+
+/**
+ * `gcloud [alpha|beta] storage cp|mv -r` (unless `--ignore-symlinks` or `--preserve-symlinks`) and
+ * `gcloud storage rsync --no-ignore-symlinks`.
+ */
+export function gcloudStorageFollows(argv: Word[]): boolean {
+  const args = values(argv);
+  const at = args.indexOf("storage");
+  if (at < 0) return false;
+  const sub = args[at + 1];
+  if (sub === "rsync") return args.includes("--no-ignore-symlinks");
+  if (!/^(cp|mv)$/.test(sub ?? "")) return false;
+  if (args.some((a) => a === "--ignore-symlinks" || a === "--preserve-symlinks")) return false;
+  return args.some((a) => a !== null && /^(--recursive|-[A-Za-z]*[rR][A-Za-z]*)$/.test(a));
+}

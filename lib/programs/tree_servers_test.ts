@@ -1,0 +1,78 @@
+/**
+ * Servers and uploaders that read a tree with the symlinks inside it followed are judged where
+ * those links lead (the project holds `keys -> ~/.ssh`): kubectl proxy --www, miniserve,
+ * http-server (also through npx), aws s3 sync, gsutil rsync, gcloud storage cp, rclone -L.
+ */
+import { checkGateTable, checkTable } from "../testing_adversarial.ts";
+import { ctxIn } from "../testing.ts";
+
+Deno.test("tree servers and uploaders read a tree with its symlinks followed", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["kubectl proxy --www=.", "deny", "deny"],
+    ["kubectl proxy --www .", "deny", "deny"],
+    ["kubectl proxy -w . --port=8001", "deny", "deny"],
+    ["kubectl proxy -w keys", "deny", "deny"],
+    ["miniserve .", "deny", "deny"],
+    ["miniserve", "deny", "deny"],
+    ["miniserve -p 8080 -i 127.0.0.1", "deny", "deny"],
+    ["miniserve --port 8080 --title x keys", "deny", "deny"],
+    ["miniserve -u .", "deny", "deny"], // (the cwd: `.` is -u's value)
+    ["npx http-server", "deny", "deny"],
+    ["npx http-server -p 8080", "deny", "deny"],
+    ["npx --yes http-server . -c-1", "deny", "deny"],
+    ["http-server -s -p 9000", "deny", "deny"],
+    ["aws s3 sync . s3://x/", "deny", "deny"],
+    ["aws s3 cp --recursive . s3://x/", "deny", "deny"],
+    ["aws s3 mv . s3://x/ --recursive", "deny", "deny"],
+    ["aws --profile p --region eu-west-1 s3 sync ./ s3://x/ --delete", "deny", "deny"],
+    ["aws s3 sync s3://x/ .", "deny", "deny"], // (written through keys)
+    ["gsutil -m rsync -r . gs://x/", "deny", "deny"],
+    ["gsutil rsync -d -r . gs://x/", "deny", "deny"],
+    ["gsutil rsync . gs://x/", "deny", "deny"],
+    ["gsutil cp -r . gs://x/", "deny", "deny"],
+    ["gsutil -o GSUtil:parallel_composite_upload_threshold=150M -m cp -R . gs://x", "deny", "deny"],
+    ["gcloud storage cp -r . gs://x", "deny", "deny"],
+    ["gcloud storage rsync -r --no-ignore-symlinks . gs://x", "deny", "deny"],
+    ["rclone copy -L . remote:x", "deny", "deny"],
+    ["rclone sync --copy-links . remote:x", "deny", "deny"],
+    ["rclone copy -PL . remote:x", "deny", "deny"],
+    ["rclone serve http -L .", "deny", "deny"],
+    // Everyday: another directory, no recursion, links not followed.
+    ["kubectl proxy", "deny", "allow"],
+    ["kubectl proxy --port=8001 --www-prefix=/s/", "deny", "allow"],
+    ["kubectl proxy --www=src", "deny", "allow"],
+    ["miniserve src", "deny", "allow"],
+    ["miniserve -p 8080 src", "deny", "allow"],
+    ["miniserve -P .", "deny", "allow"],
+    ["miniserve --no-symlinks", "deny", "allow"],
+    ["npx http-server src -p 8080", "deny", "allow"],
+    ["http-server --help", "deny", "allow"],
+    ["aws s3 sync --no-follow-symlinks . s3://x/", "deny", "allow"],
+    ["aws s3 sync src s3://x/", "deny", "allow"],
+    ["aws s3 cp README.md s3://x/", "deny", "allow"],
+    ["aws s3 ls s3://x/", "deny", "allow"],
+    ["gsutil -m rsync -r -e . gs://x/", "deny", "allow"],
+    ["gsutil cp README.md gs://x/", "deny", "allow"],
+    ["gsutil -m cp -r src gs://x/", "deny", "allow"],
+    ["gcloud storage cp -r --ignore-symlinks . gs://x", "deny", "allow"],
+    ["gcloud storage rsync -r . gs://x", "deny", "allow"],
+    ["rclone copy . remote:x", "deny", "allow"],
+    ["rclone copy -L src remote:x", "deny", "allow"],
+    ["rclone sync --copy-links=false . remote:x", "deny", "allow"],
+  ]);
+});
+
+Deno.test("miniserve's clients write below what it serves when it takes uploads", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/.pi/settings.json", "/home/user/project/src/main.ts"],
+  });
+  // [command, deny-list, gate]
+  await checkGateTable(ctx, [
+    ["miniserve -u -- .pi", "allow", "ask"],
+    ["miniserve --upload-files --mkdir -- .pi", "allow", "ask"],
+    ["cd .pi && miniserve -u", "allow", "ask"],
+    ["miniserve .pi", "allow", "allow"],
+    ["miniserve -u -- src", "allow", "allow"],
+  ]);
+});
