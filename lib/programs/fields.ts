@@ -15,6 +15,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { staticValue } from "./command_words.ts";
 import { literal } from "./words.ts";
+import { type LineFilter, passedLines } from "./line_filters.ts";
 
 // deno-fmt-ignore
 const SORT = fields({
@@ -84,6 +85,48 @@ function splitFilter(stage: Stage, run: Runner): void {
   run.command(literal(text), "filter", "split --filter");
 }
 
+/** sort: orders and drops lines (`-u`), never changes one; not `-o`, `-z` or a list of files. */
+const SORT_FILTER: LineFilter = {
+  grammar: {
+    flags: "bdfgihMnRrsuV",
+    valued: "ktST",
+    longFlags: new Set([
+      "--ignore-leading-blanks",
+      "--dictionary-order",
+      "--ignore-case",
+      "--general-numeric-sort",
+      "--human-numeric-sort",
+      "--month-sort",
+      "--numeric-sort",
+      "--random-sort",
+      "--reverse",
+      "--stable",
+      "--unique",
+      "--version-sort",
+    ]),
+    longValued: new Set(["--key", "--field-separator", "--buffer-size", "--parallel"]),
+  },
+  keep: new Set([
+    ..."bdfgihMnRrsuVktS".split("").map((c) => "-" + c),
+    "--ignore-leading-blanks",
+    "--dictionary-order",
+    "--ignore-case",
+    "--general-numeric-sort",
+    "--human-numeric-sort",
+    "--month-sort",
+    "--numeric-sort",
+    "--random-sort",
+    "--reverse",
+    "--stable",
+    "--unique",
+    "--version-sort",
+    "--key",
+    "--field-separator",
+    "--buffer-size",
+    "--parallel",
+  ]),
+};
+
 /** The field tools. */
 export const FIELD_PROGRAMS: Program[] = [
   { names: ["split"], optionCommands: splitFilter, namedFiles: splitFiles },
@@ -95,6 +138,7 @@ export const FIELD_PROGRAMS: Program[] = [
   {
     names: ["sort"],
     options: grammarOf(SORT),
+    lists: (stage, listingOf) => passedLines(stage, listingOf, SORT_FILTER),
     // `--files0-from=LIST`: it reads and prints the files the list names.
     namedFiles: filesFromList({ valued: ["--files0-from"] }),
     text: searchTextOf(SORT),

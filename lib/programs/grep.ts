@@ -13,6 +13,7 @@ import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Listing, Program } from "./spec.ts";
 import { literal } from "./words.ts";
+import { type LineFilter, passedLines } from "./line_filters.ts";
 
 const GREP: SearchSpec = {
   flags: "EFGPiywxzsvVbnHhoqaRrLlcTZUI",
@@ -263,13 +264,61 @@ function includes(spec: SearchSpec, names: ReadonlySet<string>): (argv: Word[]) 
 
 const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob", "--type-add"]));
 
+/**
+ * grep reading its input: which lines match (`-v` those that do not), printed as they are; not
+ * `-o`, `-n`, `-c`, `-b`, `-H`, `-Z`, context lines, `-r`, colour, or a file operand.
+ */
+const GREP_FILTER: LineFilter = {
+  grammar: {
+    flags: "vEFGPiwxsqhaUI",
+    valued: "em",
+    longFlags: new Set([
+      "--invert-match",
+      "--extended-regexp",
+      "--fixed-strings",
+      "--basic-regexp",
+      "--perl-regexp",
+      "--ignore-case",
+      "--no-ignore-case",
+      "--word-regexp",
+      "--line-regexp",
+      "--no-messages",
+      "--quiet",
+      "--silent",
+      "--no-filename",
+      "--text",
+    ]),
+    longValued: new Set(["--regexp", "--max-count"]),
+  },
+  keep: new Set([
+    ..."vEFGPiwxsqhaUIem".split("").map((c) => "-" + c),
+    "--invert-match",
+    "--extended-regexp",
+    "--fixed-strings",
+    "--basic-regexp",
+    "--perl-regexp",
+    "--ignore-case",
+    "--no-ignore-case",
+    "--word-regexp",
+    "--line-regexp",
+    "--no-messages",
+    "--quiet",
+    "--silent",
+    "--no-filename",
+    "--text",
+    "--regexp",
+    "--max-count",
+  ]),
+  pattern: new Set(["-e", "--regexp"]),
+};
+
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [
   {
     names: ["grep", "egrep", "fgrep"],
     text: searchTextOf(GREP),
     treeNames: includes(GREP, new Set(["--include"])),
-    lists: grepListing,
+    lists: (stage, listingOf) => grepListing(stage) ?? passedLines(stage, listingOf, GREP_FILTER),
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
   },

@@ -32,6 +32,7 @@ import { FIND_PROGRAMS } from "./find.ts";
 import { GH_PROGRAMS } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
+import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
@@ -66,6 +67,7 @@ export function allPrograms(): readonly Program[] {
     ...SCRIPT_PROGRAMS,
     ...SEARCH_PROGRAMS,
     ...FIELD_PROGRAMS,
+    ...LINE_FILTER_PROGRAMS,
     TAR,
     ...SSH_PROGRAMS,
     ...CONTAINER_PROGRAMS,

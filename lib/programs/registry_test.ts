@@ -144,6 +144,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
   column: { text: "column -s/ f" },
   sort: {
+    lists: "find src -name '*.py' | sort -u",
     namedFiles: "sort --files0-from=list",
     text: "sort -t/ -k2 f", optionCommands: "sort --compress-program=gz f", readOnly: { "": "sort -o out f" },
   },
@@ -241,7 +242,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },
   tree: { readOnly: { "": "tree -o out" }, followsLinks: "tree -l d" },
-  file: { readOnly: { "": "file -C" } }, uniq: { readOnly: { "": "uniq a out" } },
+  file: { readOnly: { "": "file -C" } },
+  uniq: { readOnly: { "": "uniq a out" }, lists: "find src | uniq" },
+  head: { lists: "git ls-files | head -n 5" },
   xxd: { readOnly: { "": "xxd -r a" } },
   yq: { readOnly: { "": "yq -i x f" }, namedFiles: "yq -n 'load(\"f\")'", text: "yq e '.a' f" },
   jq: { namedFiles: "jq -n 'import \"x\" as y; 1'", text: "jq -r '.a b' f" },

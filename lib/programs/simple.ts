@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { type LineFilter, passedLines } from "./line_filters.ts";
 import type { Stage, Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
@@ -194,6 +195,7 @@ const TABLE: Record<string, Facts> = {
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },
     readOnly: { "": { maxOperands: 1 } },
+    lists: (stage, listingOf) => passedLines(stage, listingOf, UNIQ),
   },
   xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
   // GNU diff follows the symlinks it meets in a tree it compares (`-r`; not with
@@ -248,6 +250,32 @@ function responseFiles(argv: Word[]): { path: string | null; source: string }[] 
       : []
   );
 }
+
+/** uniq: without `-c` (a count before each line) or a file. */
+const UNIQ: LineFilter = {
+  grammar: {
+    flags: "diuD",
+    valued: "fsw",
+    longFlags: new Set(["--repeated", "--unique", "--ignore-case", "--all-repeated"]),
+    longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]),
+  },
+  keep: new Set([
+    "-d",
+    "-i",
+    "-u",
+    "-D",
+    "-f",
+    "-s",
+    "-w",
+    "--repeated",
+    "--unique",
+    "--ignore-case",
+    "--all-repeated",
+    "--skip-fields",
+    "--skip-chars",
+    "--check-chars",
+  ]),
+};
 
 /** The programs of the table. */
 export const SIMPLE_PROGRAMS: Program[] = Object.entries(TABLE).map(([name, facts]) => ({

@@ -76,7 +76,9 @@ Deno.test("xargs: words a listing program before it prints are paths below its p
   assert.deepEqual(cmd("find $D | xargs cat"), ["cat (xargs input)"]);
   assert.deepEqual(cmd("find . | xargs -a list cat"), ["cat (xargs input)"]);
   assert.deepEqual(cmd("cat list | xargs cat"), ["cat (xargs input)"]);
-  assert.deepEqual(cmd("find . | sort | xargs cat"), ["cat (xargs input)"]);
+  assert.deepEqual(cmd("find . | sed p | xargs cat"), ["cat (xargs input)"]);
+  // (A filter that prints some of its lines unchanged passes the listing on.)
+  assert.deepEqual(cmd("find . | sort | xargs cat"), ["cat @./(paths sort lists)/"]);
   assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["{} (xargs input)"]);
 });
 
@@ -105,6 +107,33 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["git ls-files -s | xargs cat", "ask", "ask"],
   ];
   await checkTable(rows);
+});
+
+Deno.test("xargs: a filter that prints some of its lines unchanged passes the listing on", async () => {
+  // deno-fmt-ignore
+  await checkTable([
+    // sort, uniq, head/tail -n, grep [-v] PATTERN on their input: a subset of what find lists
+    ["find src -name '*.ts' | sort | xargs wc -l", "allow", "allow"],
+    ["find src -name '*.ts' | grep -v test | xargs wc -l", "allow", "allow"],
+    ["find src -name '*.ts' | head -5 | xargs cat", "allow", "allow"],
+    ["find src -name '*.ts' | sort -u | uniq | tail -n +2 | xargs wc -l", "allow", "allow"],
+    ["find src -name '*.ts' | grep -E -e main -e util | xargs cat", "allow", "allow"],
+    ["find src -name '*.ts' | sort -r | while read -r f; do wc -l \"$f\"; done", "allow", "allow"],
+    // ... what they pass on is judged where it lies
+    ["find keys/ | sort | xargs cat", "deny", "deny"],
+    ["find . -name '*.txt' | head -1 | xargs cat", "deny", "deny"],
+    // a filter that changes lines, reads a file or writes elsewhere: anything
+    ["find src -name '*.ts' | sed 's/^/..\\/..\\//' | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | head -c 3 | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | grep -o '[a-z]*' | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | grep -n x | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | uniq -c | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | sort -z | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | grep --color=always x | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | grep x notes.txt | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | sort - notes.txt | xargs cat", "ask", "ask"],
+    ["find src -name '*.ts' | sort $X | xargs cat", "ask", "ask"],
+  ]);
 });
 
 Deno.test("xargs: git ls-files lists paths below the cwd", () => {

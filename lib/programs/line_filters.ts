@@ -1,0 +1,81 @@
+/**
+ * Programs that print some of the lines they read, each unchanged: `sort`, `uniq`, `head -n N`,
+ * `tail -n N`, `grep [-v] PATTERN`, reading their standard input alone. After a lister
+ * (`find src -name '*.ts' | grep -v test | xargs wc -l`, `git ls-files | sort | xargs cat`) what
+ * they print is paths of the lister's listing, and their `lists` facet says so (`passedLines`).
+ * An option not known here, one that changes a line (`uniq -c`, `grep -n`, `head -c`), a file
+ * operand or a word not known statically makes the output anything.
+ *
+ * @example
+ * ```ts
+ * // In a program's entry: `lists: (stage, listingOf) => passedLines(stage, listingOf, HEAD)`.
+ * ```
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { Listing, ListingOf, Program } from "./spec.ts";
+
+/** How a filter takes its options, and which of them leave its lines as they are. */
+export interface LineFilter {
+  grammar: OptionGrammar;
+  /** The options (`-v`, `--invert-match`) that keep every printed line one it read. */
+  keep: ReadonlySet<string>;
+  /** Its first operand is a pattern, not a file, unless one of these gives it (`-e`). */
+  pattern?: ReadonlySet<string>;
+  /** `-5` is a count (`head -5`, `tail -5`). @default false */
+  counts?: boolean;
+}
+
+/**
+ * What a filter prints of its input when the stage is one (see the module): the listing of the
+ * stage writing its input, or null.
+ */
+export function passedLines(
+  stage: Stage,
+  listingOf: ListingOf,
+  filter: LineFilter,
+): Listing[] | null {
+  if (!stage.input) return null;
+  const values: string[] = [];
+  for (const w of stage.argv.slice(1)) {
+    if (w.kind !== "static") return null;
+    values.push(w.value);
+  }
+  let operands = 0;
+  let patternGiven = false;
+  for (const t of readOptions(values, filter.grammar)) {
+    if (t.kind === "operand") {
+      // (`tail +5`: from the fifth line on, the old way.)
+      if (!(filter.counts && operands === 0 && /^\+\d+$/.test(values[t.at]))) operands++;
+    } else if (t.kind === "flag" || t.kind === "valued") {
+      if (filter.counts && /^-\d+$/.test(t.name)) continue;
+      if (!filter.keep.has(t.name)) return null;
+      if (filter.pattern?.has(t.name)) patternGiven = true;
+    } else if (t.kind !== "end") return null;
+  }
+  const allowed = filter.pattern && !patternGiven ? 1 : 0;
+  return operands === allowed ? listingOf(stage.input) : null;
+}
+
+/** head and tail: `-n N`, `-N`, `--lines=N` (not `-c`: a part of a line is no path). */
+const HEAD_TAIL: LineFilter = {
+  grammar: {
+    flags: "qv",
+    valued: "n",
+    longFlags: new Set(["--quiet", "--silent", "--verbose"]),
+    longValued: new Set(["--lines"]),
+    numbers: "option",
+  },
+  keep: new Set(["-n", "-q", "-v", "--lines", "--quiet", "--silent", "--verbose"]),
+  counts: true,
+};
+
+/** head and tail, known here for what they pass on (sort, uniq and grep in their modules). */
+export const LINE_FILTER_PROGRAMS: Program[] = [
+  {
+    names: ["head", "tail"],
+    lists: (stage, listingOf) => passedLines(stage, listingOf, HEAD_TAIL),
+  },
+];
