@@ -531,9 +531,11 @@ export const SHELL_PROGRAMS: Program[] = [
     },
   },
   {
-    // The handler runs later, in this shell.
+    // The handler runs later, in this shell (its stages are judged apart); trap itself opens no
+    // file its words name.
     names: ["trap"],
     runs: trapRuns,
+    noFileOperands: true,
   },
 
   {

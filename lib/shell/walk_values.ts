@@ -13,6 +13,7 @@
  * @module
  */
 import type { LineOf, Stage, Word } from "./model.ts";
+import { trapRunsLater } from "./trap.ts";
 
 /** A value known for a variable. */
 export interface Known {
@@ -66,14 +67,56 @@ export function readLine(
 }
 
 /**
- * Source text that may assign variables from inside a value or a name given as text: arithmetic
- * (`((…))`, `$[…]`, `let`, `[[ a -eq b ]]`, subscripts `a[…]`, `${s:off}`), indirection
- * (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`), aliases and traps
- * (their text runs later), `IFS` (word splitting; but `IFS= read`, which sets it for `read`
- * alone), `{fd}>` redirects (they assign a number), `select` (reads a name).
+ * Source text that may assign variables from inside a value or a name given as text: `let`,
+ * `[[ a -eq b ]]`, subscripts `a[…]`, `${s:off}` and `${x:=v}` (not `${x:-v}`, `${x:+v}`,
+ * `${x:?v}` or a plain `${s:2:3}`), indirection (`${!x}`), declarations with attributes or
+ * namerefs (`declare -n`, `local`), aliases (their text runs later), `IFS` (word splitting; but
+ * `IFS= read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
+ * (reads a name). A trap that may run before a later command stops what is known where it is set
+ * (`afterCommand`); arithmetic (`((…))`, `$[…]`) makes the names it assigns not known
+ * (`arithmeticNames`).
  */
 const NOT_FOLLOWED =
-  /\(\(|\$\[|\blet\b|\$\{!|\w\[|\$\{[^}]*:|\b(declare|typeset|local|alias|trap|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\blet\b|\$\{!|\w\[|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(declare|typeset|local|alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+
+/** A name arithmetic assigns: `n=…`, `n+=…`, `n++`, `++n` (not `==`, `<=`, `>=`, `!=`). */
+const ARITHMETIC_ASSIGNED =
+  /([A-Za-z_]\w*)\s*(?:\+\+|--|(?:<<|>>|[-+*/%&|^])?=(?!=))|(?:\+\+|--)\s*([A-Za-z_]\w*)/g;
+
+/**
+ * The names the arithmetic of a source (`((…))`, `$((…))`, `$[…]`) assigns, which take numbers
+ * there; null where one may change how the rest is read (IFS, PATH, HOME, bash's own) or an
+ * arithmetic text does not close.
+ */
+export function arithmeticNames(code: string): Set<string> | null {
+  const names = new Set<string>();
+  for (let at = code.search(/\(\(|\$\[/); at >= 0;) {
+    const square = code[at] === "$" && code[at + 1] === "[";
+    const open = square ? "[" : "(";
+    const close = square ? "]" : ")";
+    let depth = 0;
+    let end = -1;
+    for (let i = square ? at + 1 : at; i < code.length; i++) {
+      if (code[i] === open) depth++;
+      else if (code[i] === close && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) return null;
+    for (const m of code.slice(at, end).matchAll(ARITHMETIC_ASSIGNED)) {
+      const name = m[1] ?? m[2];
+      if (ELSEWHERE.has(name) || SPECIAL_NAMES.test(name)) return null;
+      names.add(name);
+    }
+    const next = code.slice(end + 1).search(/\(\(|\$\[/);
+    at = next < 0 ? -1 : end + 1 + next;
+  }
+  return names;
+}
+
+/** Names whose value changes how bash reads or finds things (arithmetic may set them). */
+const SPECIAL_NAMES = /^(PATH|GLOBIGNORE|BASH\w*|SHELLOPTS|CDPATH|HISTFILE|PS\d)$/;
 /** `[[ a -eq b ]]` evaluates both sides (`[ a -eq b ]`, the test builtin, does not). */
 const ARITHMETIC_TEST = /-(eq|ne|lt|le|gt|ge)\b/;
 
@@ -187,9 +230,17 @@ export class Values {
     if (this.#off === undefined) {
       const code = withoutQuotedData(this.source);
       this.#off = NOT_FOLLOWED.test(code) || (ARITHMETIC_TEST.test(code) && code.includes("[["));
+      if (!this.#off && (code.includes("((") || code.includes("$["))) {
+        const names = arithmeticNames(code);
+        if (names === null) this.#off = true;
+        else if (names.size) this.#numeric = names;
+      }
     }
     return this.#off;
   }
+
+  /** Names the command's arithmetic assigns: never followed (see `arithmeticNames`). */
+  #numeric: ReadonlySet<string> | null = null;
 
   /** Whether the command's variables are followed at this point. */
   get following(): boolean {
@@ -200,6 +251,7 @@ export class Values {
   copy(): Values {
     const c = new Values("", this.plainPwd);
     c.#off = this.off;
+    c.#numeric = this.#numeric;
     c.nested = 1;
     for (const [k, v] of this.known) c.known.set(k, v);
     return c;
@@ -213,14 +265,16 @@ export class Values {
   /** An assignment of `value` (null: not known) at this point of the walk. */
   assign(name: string, value: Known | null): void {
     if (ELSEWHERE.has(name)) return;
-    if (value === null || this.off || this.nested > 0) this.known.delete(name);
-    else this.known.set(name, value);
+    if (value === null || this.off || this.nested > 0 || this.#numeric?.has(name)) {
+      this.known.delete(name);
+    } else this.known.set(name, value);
   }
 
   /** A loop variable takes `value` for one round of the body (set even when nested). */
   loopValue(name: string, value: Known | null): void {
-    if (ELSEWHERE.has(name) || this.off || value === null) this.known.delete(name);
-    else this.known.set(name, value);
+    if (ELSEWHERE.has(name) || this.off || value === null || this.#numeric?.has(name)) {
+      this.known.delete(name);
+    } else this.known.set(name, value);
   }
 
   /** Forget the lines of `from` that names hold (a `while read` loop is over). */
@@ -269,6 +323,8 @@ export class Values {
     }
     const name = argv[0];
     if (name === undefined) return;
+    // (A trap for EXIT alone runs when the shell ends: after every command here.)
+    if (name.kind === "static" && name.value === "trap" && !trapRunsLater(argv)) return;
     if (name.kind !== "static" || CHANGES_VARIABLES.has(name.value)) this.stop();
   }
 }

@@ -136,6 +136,13 @@ Deno.test("values: everyday spellings are allowed in a trusted project, hostile 
     ['X=setup.py; cp "$X" "${X%.py}.bak"', "allow"],
     ['X=setup.py; cp "$X" "/etc/${X%.py}"', "ask"],
     ['for f in *.py; do cp "$f" "/etc/${f%.py}"; done', "ask"],
+    // A trap for EXIT alone, arithmetic (its names take numbers), `${X:-d}` change nothing else
+    ["trap 'echo done' EXIT; for f in *.py; do wc -l \"$f\"; done", "allow"],
+    ['F=setup.py; wc -l "$F"; echo $((1+2))', "allow"],
+    ['F=setup.py; wc -l "$F"; echo "${PORT:-3000}" "${F:0:3}"', "allow"],
+    ['i=0; for f in *.py; do ((i++)); wc -l "$f"; done', "allow"],
+    ['t=0; for f in *.py; do n=$(wc -l < "$f"); t=$((t + n)); done; echo "$t"', "allow"],
+    ['F=setup.py; (( F = 1 )); cat "$F"', "ask"],
     ["X=~/.ssh; cat $X/id_rsa", "deny"],
     ['for f in ~/.ssh/*; do cat "$f"; done', "deny"],
     ["X=/etc; cd /tmp; cat $X/passwd", "ask"],
@@ -176,6 +183,14 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["for f in ~/.ssh/*; do cat $f; done", "ask", "ask"],
     ["for f in a .env; do cat $f; done", "deny", "deny"],
     ["X=rm; $X -rf src", "deny", "deny"],
+    // a trap that may run before a later command, arithmetic that sets IFS or PATH, an offset
+    ["x=src; trap 'x=~/.ssh' DEBUG; cat $x/id_rsa", "deny", "ask"],
+    ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' ERR; false; cat \"$F\"", "deny", "ask"],
+    ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' INT; kill -INT $$; cat \"$F\"", "deny", "ask"],
+    ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' 0 DEBUG; cat \"$F\"", "deny", "ask"],
+    ['X="src1/home/user/.ssh/id_rsa"; ((IFS=1)); cat $X', "deny", "ask"],
+    ['X=src; echo ${X: -1}; cat $X/main.ts', "ask", "ask"],
+    ['F=src/main.ts; echo $(( PATH=0 )); cat "$F"', "deny", "deny"],
     ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
     ["X=a; X=$(cmd); cat $X", "deny", "ask"],
     ["read X; cat $X", "ask", "ask"], // (read is read-only: cat of an unknown path asks)
