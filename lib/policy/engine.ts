@@ -41,7 +41,7 @@ import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
 import { globLinks, throughLinks } from "../programs/links.ts";
-import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
+import { danglingLink, namesBelow, TOO_LARGE, walked } from "./links_seen.ts";
 import { procSpelling, realPath } from "../shell/paths.ts";
 import {
   protectedPathTest,
@@ -355,6 +355,10 @@ function protect(
       // (A lister's name filter, `find -name '*.py'`, counts where it matches a name a glob
       // surely protects, as grep's `--include` does.)
       surely: target.listed.names !== undefined,
+      // (Below a tree no stage changes first, a name glob counts where such a name is there.)
+      ...(target.settled && target.path !== null
+        ? { present: presentBelow(target.path, ctx.fs) }
+        : {}),
     }
     : shared.below;
   for (const p of checked) {
@@ -427,6 +431,17 @@ function protect(
     // (No approval counts against a protection; most verdicts have none to take away.)
     if (out.approval !== undefined) delete out.approval;
   }
+}
+
+/** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */
+function presentBelow(
+  dir: string,
+  fs: Context["fs"],
+): (matches: (name: string) => boolean) => boolean {
+  return (matches) => {
+    const names = namesBelow(dir, fs);
+    return names === null || names.some(matches);
+  };
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

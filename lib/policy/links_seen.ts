@@ -23,6 +23,41 @@ export function walked(dir: string, fs: FsFacts, names?: string): ReturnType<typ
   return found;
 }
 
+/** Directories a walk for names lists at most (as a walk for links). */
+const NAME_LISTINGS = 256;
+
+/** Trees walked for their names in this decision, by the decision's memo. */
+const named = new WeakMap<FsFacts, Map<string, readonly string[] | null>>();
+
+/**
+ * Every name below a directory, at any depth (its files', directories' and links'), as the
+ * filesystem shows it now; null when the tree is larger than the walk's bounds or cannot be
+ * listed. Once per tree in a decision (`fs` is the decision's memo).
+ */
+export function namesBelow(dir: string, fs: FsFacts): readonly string[] | null {
+  let trees = named.get(fs);
+  if (!trees) named.set(fs, trees = new Map());
+  if (trees.has(dir)) return trees.get(dir)!;
+  let found: string[] | null = [];
+  if (!fs.entries) found = null;
+  const queue = [dir];
+  for (let at = 0; found !== null && at < queue.length; at++) {
+    const listing = fs.entries!(queue[at]);
+    if (!listing) {
+      if (at === 0) found = null;
+      continue;
+    }
+    const base = queue[at] === "/" ? "/" : queue[at] + "/";
+    for (const e of listing) {
+      found.push(e.name);
+      if (e.dir) queue.push(base + e.name);
+    }
+    if (queue.length > NAME_LISTINGS) found = null;
+  }
+  trees.set(dir, found);
+  return found;
+}
+
 /**
  * Whether a path that does not resolve is a symlink in its directory's listing (a listing is kept
  * while the directory is unchanged; asking for the link itself would throw for most paths).

@@ -414,6 +414,13 @@ export interface BelowOptions {
    * @default false
    */
   surely?: boolean;
+  /**
+   * Whether a name `matches` says yes to lies anywhere below `dir` (listed paths of a tree no
+   * stage changes first: `find src -type f | xargs cat`): where surely none does, a name glob
+   * (`.env`) is not reached there.
+   * @default undefined (any name may)
+   */
+  present?: (matches: (name: string) => boolean) => boolean;
   /** Whether a path is a directory (with `names`). @default undefined (never known to be one) */
   isDirectory?: (path: string) => boolean;
   /**
@@ -443,7 +450,8 @@ export function protectionBelow(
   opts: BelowOptions = { write: true },
 ): Protection | null {
   if (config.pathProtection.length === 0) return null;
-  if (foldsCase(config)) {
+  const folded = foldsCase(config);
+  if (folded) {
     dir = dir.toLowerCase();
     if (word !== null) word = word.toLowerCase();
   }
@@ -463,6 +471,11 @@ export function protectionBelow(
         continue;
       }
       if (opts.noHidden && p.glob.startsWith(".")) continue;
+      const component = p.component;
+      if (
+        opts.present && component &&
+        !opts.present((name) => component.test(folded ? name.toLowerCase() : name))
+      ) continue;
     } else if (c.kind === ANY_DEPTH) {
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;

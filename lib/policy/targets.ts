@@ -45,6 +45,11 @@ export interface Target {
    * the symlinks among them lead (unless `Listed.noLinks`).
    */
   listed?: Listed;
+  /**
+   * For listed paths: no stage before this one may add or remove files where they are listed
+   * (the tree is as the filesystem shows it now).
+   */
+  settled?: true;
 }
 
 /** A URL: a scheme and `//`. */
@@ -310,7 +315,12 @@ function wordTargets(
     return;
   }
   if (w.listed) {
-    for (const t of listedTargets(w, cwds, ctx)) out.push(t);
+    for (const t of listedTargets(w, cwds, ctx)) {
+      if (t.path !== null && opts.globs && !opts.globs.disturbed(t.path, opts.stage, w)) {
+        t.settled = true;
+      }
+      out.push(t);
+    }
     return;
   }
   if (w.pattern !== undefined && opts.globs && !/^\/(proc|dev)\//.test(w.value)) {

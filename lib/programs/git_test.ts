@@ -455,9 +455,15 @@ Deno.test("tag and branch names made of text and a quoted value are names, not f
 
 Deno.test("git diff --name-only lists paths of the repository, as git ls-files does", async () => {
   const P = "/home/user/project";
-  const ctx = ctxIn(P, { files: [`${P}/src/a.ts`, `${P}/.pi/settings.json`] });
-  // [command, deny-list, gate's own files]: the paths may be `.env` (the deny-list's), never a
-  // path outside the repository
+  const files = [`${P}/src/a.ts`, `${P}/.pi/settings.json`];
+  const ctx = ctxIn(P, { files: [...files, `${P}/config/.env`] });
+  // Where no `.env` lies in the tree (it is looked at), none is reached.
+  await checkGateTable(ctxIn(P, { files }), [
+    ["git diff --name-only | xargs wc -l", "allow", "allow"],
+    ["git diff --name-only | xargs sed -i s/a/b/", "allow", "ask"],
+  ]);
+  // [command, deny-list, gate's own files]: the paths may be `config/.env` (the deny-list's),
+  // never a path outside the repository
   await checkGateTable(ctx, [
     ["git diff --name-only | xargs wc -l", "ask", "allow"],
     ["git diff --name-only HEAD~1 | xargs cat", "ask", "allow"],

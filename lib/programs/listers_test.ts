@@ -233,7 +233,8 @@ const LOOPS: [string, Action, Action][] = [
   // A write, a protected name below, the links in the tree, a place outside.
   ['find . | while read f; do rm "$f"; done', "deny", "deny"],
   ['find src -name "*.ts" | while read f; do echo x > "$f"; done', "deny", "allow"],
-  ['find src | while read -r f; do cat "$f"; done', "ask", "ask"],
+  ['find src | while read -r f; do cat "$f"; done', "allow", "allow"], // (no .env below src)
+  ['tar xf a.tar -C src; find src | while read -r f; do cat "$f"; done', "deny", "ask"],
   ['git ls-files | while read -r f; do cat "$f"; done', "deny", "deny"],
   ['find keys/ | while read -r f; do cat "$f"; done', "deny", "deny"],
   ['ls ~/.ssh | while read f; do cat "$f"; done', "deny", "deny"],
@@ -325,17 +326,31 @@ Deno.test("a find name filter reaches the names a protection surely covers, as -
     locations: { "/": "p" },
     pathProtection: { "id_rsa*": "ask", "*.pem": "ask", ".env": "ask" },
   });
-  // (A tree over the walk's bounds: what lies below is not looked at, only the names.)
-  const ctx = ctxIn("/home/user/app", { files: ["/home/user/app/setup.py"] });
+  const A = "/home/user/app";
+  const ctx = ctxIn(A, {
+    files: [`${A}/setup.py`, `${A}/deploy/.env`, `${A}/certs/x.pem`, `${A}/old/id_rsa_2`],
+  });
   await checkActions(config, ctx, [
     [`find astropy -name "*.py" | xargs grep -l "class X"`, "allow"],
     [`find . -name "*test*" | xargs grep -l urlize`, "allow"],
     [`find . -name "*.py" -print0 | xargs -0 cat`, "allow"],
-    // a filter that may match a protected name
+    // a filter that may match a protected name there is
     [`find . -name "*env" | xargs cat`, "ask"],
     [`find . -name "id_rsa*" | xargs cat`, "ask"],
     [`find . -name "*.pem" | xargs cat`, "ask"],
     [`find . -name ".*" | xargs cat`, "ask"],
     [`find . -name "*" | xargs cat`, "ask"],
   ]);
+  // Where no such name lies below (the tree is walked: no stage changes it first), none is
+  // reached; a tree over the walk's bounds, or one a stage may change first, may hold any.
+  const clean = ctxIn(A, { files: [`${A}/setup.py`, `${A}/src/a.py`] });
+  const big = ctxIn(A, { files: Array.from({ length: 300 }, (_, i) => `${A}/d${i}/f.py`) });
+  await checkActions(config, clean, [
+    [`find . -name "*env" | xargs cat`, "allow"],
+    [`find . -type f | xargs cat`, "allow"],
+    [`grep -rl x . | xargs cat`, "allow"],
+    [`touch src/.env; find . -type f | xargs cat`, "ask"],
+    [`cp /tmp/k src/x.pem && find src | xargs cat`, "ask"],
+  ]);
+  await checkActions(config, big, [[`find . -name "*env" | xargs cat`, "ask"]]);
 });

@@ -94,7 +94,8 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["find src -name '*.ts' | xargs rm", "deny", "deny"],
     ["find . -name '*.txt' | xargs cat", "deny", "deny"], // innocent.txt is a link to the key
     ["find src -name '*.ts' | xargs cat", "allow", "allow"], // (xargs is judged by its command)
-    ["find src | xargs wc -l", "ask", "ask"], // a `.env` may be below src
+    ["find src | xargs wc -l", "allow", "allow"], // no `.env` is below src (the tree is looked at)
+    ["tar xf a.tar -C src; find src | xargs wc -l", "deny", "ask"], // ... unless one may be put
     ["find keys/ | xargs cat", "deny", "deny"], // a link to ~/.ssh
     ["find . | xargs -I{} cat {}/../../x", "ask", "ask"],
     ["find . -printf '/etc/%p\\n' | xargs cat", "ask", "ask"],
@@ -154,7 +155,7 @@ Deno.test("xargs: the file names grep -l prints are judged where they lie", asyn
     // Below what grep searches: a protected name may be there (ask). -r skips the symlinks it
     // meets below its operands (GNU grep, checked): `innocent.txt -> ~/.ssh/id_rsa` and `keys ->
     // ~/.ssh` are never printed; -R follows them, and a link given as an operand is followed.
-    ["grep -rl TODO src | xargs cat", "ask", "ask"],
+    ["grep -rl TODO src | xargs cat", "allow", "allow"],
     ["grep -rl x . | xargs cat", "ask", "ask"],
     ["grep -rl x --include=*.ts . | xargs cat", "allow", "allow"],
     ["grep -rl x ~ | xargs cat", "ask", "ask"],
@@ -164,7 +165,8 @@ Deno.test("xargs: the file names grep -l prints are judged where they lie", asyn
     ["grep -rl x --dereference-recursive --include=*.ts . | xargs cat", "deny", "deny"],
     ["grep -rl x --include=*.ts keys | xargs cat", "deny", "deny"],
     ["grep -rl x --include=*.ts k* | xargs cat", "deny", "deny"],
-    ["grep -rlZ x src | xargs -0 cat", "ask", "ask"],
+    ["grep -rlZ x src | xargs -0 cat", "allow", "allow"],
+    ["unzip -o a.zip -d src; grep -rlZ x src | xargs -0 cat", "deny", "ask"],
     // Without -r the names are the operands themselves.
     ["grep -l x src/main.ts README.md | xargs wc -l", "allow", "allow"],
     ["grep -l x README.md | xargs rm", "deny", "deny"],
