@@ -24,7 +24,7 @@ export function walked(dir: string, fs: FsFacts, names?: string): ReturnType<typ
 }
 
 /** Directories a walk for names lists at most (as a walk for links). */
-const NAME_LISTINGS = 256;
+const NAME_LISTINGS = 64;
 
 /** Trees walked for their names in this decision, by the decision's memo. */
 const named = new WeakMap<FsFacts, Map<string, readonly string[] | null>>();
