@@ -477,7 +477,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["diff <(cat ~/.ssh/id_rsa) README.md", "deny", "deny"],
   ["ls & cat ~/.ssh/id_rsa", "deny", "deny"],
   ["export K=$(cat ~/.ssh/id_rsa)", "deny", "deny"],
-  ["export HOME=/tmp && cat ~/.ssh/id_rsa", "deny", "ask"],
+  ["export HOME=/tmp && cat ~/.ssh/id_rsa", "deny", "deny"],
   ["declare -x A=1; cat ~/.ssh/id_rsa", "deny", "deny"],
   // tree-sitter reads words after a redirect as more destinations; bash passes them as arguments.
   ["git push 2>/dev/null --force origin main", "deny", "deny"],

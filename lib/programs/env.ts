@@ -15,6 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { literal } from "./words.ts";
+import { arithmeticNames, withoutQuotedData } from "../shell/walk_values.ts";
 import { packageVariable } from "./project_settings.ts";
 
 /**
@@ -77,10 +78,15 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * options read from the environment that can name commands (`MAKEFLAGS=--eval=…`,
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`, GNU parallel's `PARALLEL=--limit CMD`); psql's
  * start-up file (its `\!` runs commands); files of settings that name commands or where a program
- * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks).
+ * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks), and
+ * the directories programs find them in: `HOME` (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s
+ * hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s `output`, `~/.npmrc`, `~/.gdbinit`, …),
+ * `CURL_HOME`, `CARGO_HOME` (`config.toml`'s runners and wrappers), `GH_CONFIG_DIR`,
+ * `PYTHONUSERBASE` (the user site's `.pth` files run code), less's `LESSKEYIN`; and
+ * `HISTFILESIZE`, whose assignment truncates the history file (`$HISTFILE`, a link followed).
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE)$/;
 /**
  * Variables naming a file of settings that may run commands (an AWS profile's
  * `credential_process`, a kubeconfig user's `exec`): the file is read (settings_files.ts).
@@ -188,6 +194,18 @@ function namesSet(stage: Stage, out: string[]): boolean {
 export function setsCodeVariable(command: string, stages: readonly Stage[]): boolean {
   const names: string[] = [];
   for (const s of stages) if (!namesSet(s, names)) return true;
+  // (Arithmetic sets numbers, which may be paths too: `((HOME=0))`, `let HISTFILESIZE=0`.)
+  if (command.includes("((") || command.includes("$[") || command.includes("let")) {
+    // (Not in a here-document's text: `print((a, b))` in a script is no arithmetic.)
+    let text = command;
+    for (const s of stages) {
+      for (const r of s.redirects) if (r.body) text = text.replace(r.body.text, " ");
+    }
+    const code = withoutQuotedData(text).replace(/\blet\b([^;&|\n]*)/g, "(($1))");
+    const assigned = arithmeticNames(code, { unclosed: "stop" });
+    if (assigned === null) return true;
+    names.push(...assigned);
+  }
   if (!SETS_BY_NAME.test(command)) return names.length > 0 && names.some(codeVariable);
   if (command.includes("${")) {
     for (const m of command.matchAll(/\$\{([A-Za-z_]\w*)(?:\[[^\]]*\])?:?=/g)) names.push(m[1]);

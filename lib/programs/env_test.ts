@@ -65,9 +65,36 @@ Deno.test("settings files and option variables that make programs run or write u
     ["KUBECTL_EXTERNAL_DIFF='rm -rf src' kubectl diff -f x.yaml", "deny", "deny"],
     ["XZ_OPT=--files xz -d <<< .env.xz", "deny", "deny"],
     ["XZ_DEFAULTS=--files xz -d <<< .env.xz", "deny", "deny"],
+    // the directories programs find their settings in: HOME (~/.gitconfig, ~/.hgrc, ~/.curlrc…)
+    ["HOME=/tmp/x git status", "deny", "deny"],
+    ["HOME=. git log", "deny", "deny"],
+    ["env HOME=/tmp/x hg status", "deny", "deny"],
+    ["export HOME=/tmp/x && git log -1", "deny", "deny"],
+    ["((HOME=0)); git status", "deny", "deny"],
+    ["CURL_HOME=/tmp/x curl -s http://x/", "deny", "deny"],
+    ["CARGO_HOME=/tmp/x cargo build", "deny", "deny"],
+    ["GH_CONFIG_DIR=/tmp/x gh pr list", "deny", "deny"],
+    ["PYTHONUSERBASE=/tmp/x python3 app.py", "deny", "deny"],
+    ["LESSKEYIN=/tmp/k less notes.txt", "deny", "deny"],
+    // HISTFILESIZE truncates the history file however it is set (a link followed)
+    ["HISTFILE=innocent.txt; HISTFILESIZE=0; ls", "deny", "ask"],
+    ["HISTFILE=.env HISTFILESIZE=0", "deny", "ask"],
+    ["HISTFILE=.env; export HISTFILESIZE=0; echo", "deny", "ask"],
+    ["HISTFILE=.env; read HISTFILESIZE <<< 0; echo", "deny", "deny"],
+    ["HISTFILE=.env; (( HISTFILESIZE=0 )); echo", "deny", "deny"],
+    ["HISTFILE=.env; let HISTFILESIZE=0; echo", "deny", "deny"],
+    ["bash -c 'HISTFILE=.env; HISTFILESIZE=0'", "deny", "ask"],
+    // a cache removed whole where a variable says
+    ["DENO_DIR=.pi deno clean", "deny", "ask"],
+    ["GOMODCACHE=.pi go clean -modcache", "deny", "ask"],
     // everyday
     ["XZ_OPT=-T0 xz -k notes.txt", "deny", "allow"],
     ["KUBECTL_EXTERNAL_DIFF='diff -u' kubectl diff -f x.yaml", "deny", "allow"],
+    ["HISTSIZE=1000; echo ok", "allow", "allow"],
+    ["JAVA_HOME=/usr/lib/jvm/java-17 mvn -v", "deny", "allow"],
+    ["echo $HOME; cd ~ && ls", "allow", "allow"],
+    ["i=0; ((i++)); let j=i+1; echo $j", "deny", "allow"],
+    ["go clean -testcache && go test ./...", "deny", "allow"],
   ]);
 });
 

@@ -293,6 +293,9 @@ function environment(run: Runner, words: Word[]): void {
     } else if (packageVariable(variable)) {
       // npm's and yarn's settings: judged as the line of their settings file they stand for.
       packageVariableSetting(variable, w.kind === "static" ? literal(value) : w, run);
+    } else if (variable === "HISTFILESIZE") {
+      // (bash truncates the history file to that many lines as it assigns, interactive or not.)
+      run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {

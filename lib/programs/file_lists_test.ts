@@ -17,6 +17,12 @@ Deno.test("file lists: the files a list names are not known before they run", as
     ["xz -d --files0=list.txt", "deny", "ask"],
     ["git update-index --add --stdin <<< .env && git diff --cached", "deny", "deny"],
     ["git hash-object -w --stdin-paths <<< .env", "deny", "deny"],
+    // (git takes any unique prefix of a long option)
+    ["git update-index --add --std <<< .env", "deny", "deny"],
+    ["git update-index --add --stdi <<< .env", "deny", "deny"],
+    ["git hash-object -w --stdin-p <<< .env", "deny", "deny"],
+    ["git checkout-index --std --pre=x/ <<< .env", "deny", "deny"],
+    ["git hash-object -w --stdin < notes.txt", "deny", "allow"],
     // Archives of named files, listings and extractions name what they touch.
     ["tar -czf /tmp/x.tgz src", "deny", "allow"],
     ["tar -tvf x.tar", "allow", "allow"],

@@ -101,23 +101,23 @@ export function checkoutIndexFiles(
   let prefix = "";
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
-    const value = w.value.startsWith("--prefix=")
-      ? w.value.slice(9)
-      : w.value === "--prefix"
-      ? args[i + 1]?.value
-      : undefined;
+    const eq = w.prefix.indexOf("=");
+    const name = eq < 0 ? w.prefix : w.prefix.slice(0, eq);
+    if (!gitLong(name, "--prefix")) continue;
+    const alone = eq < 0;
+    const value = alone ? args[i + 1]?.value : w.value.slice(w.value.indexOf("=") + 1);
     if (value === undefined) continue;
-    if (w.kind !== "static" || (w.value === "--prefix" && args[i + 1]?.kind !== "static")) {
+    if (w.kind !== "static" || (alone && args[i + 1]?.kind !== "static")) {
       return [{ path: null, source: w.text }];
     }
     prefix = value;
   }
   const source = "git checkout-index";
-  if (args.some((w) => /^(-a|--all)$/.test(w.value))) {
+  if (args.some((w) => w.value === "-a" || gitLong(w.value, "--all"))) {
     const dir = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) || "/" : ".";
     return [{ path: dir, source: `${source} -a (every path of the index)`, below: true }];
   }
-  if (args.some((w) => w.value === "--stdin")) {
+  if (args.some((w) => gitLong(w.value, "--stdin"))) {
     const body = stage ? inputDocument(stage)?.body : undefined;
     if (body?.kind !== "static") return [{ path: null, source: `${source} --stdin` }];
     return body.value.split(/[\n\0]/).filter((l) => l.trim())
@@ -130,6 +130,15 @@ export function checkoutIndexFiles(
 }
 
 /**
+ * Whether a word is git's long option `name` or an abbreviation of it: git's parse-options takes
+ * any unique prefix (`--std` for `--stdin`, `--pre=x` for `--prefix=x`); one that is not unique
+ * fails, so reading every prefix as the option is safe.
+ */
+function gitLong(word: string, name: string): boolean {
+  return word === name || (word.length >= 3 && word.startsWith("--") && name.startsWith(word));
+}
+
+/**
  * The paths git reads by names its input gives: `git update-index --stdin` (what it adds to the
  * index, which `git diff --cached` then prints: `.env` past `.gitignore`) and `git hash-object
  * --stdin-paths` (whose contents it writes into the object store): a here-document's lines, else
@@ -138,7 +147,11 @@ export function checkoutIndexFiles(
 export function stdinPaths(argv: Word[], at: number, stage?: Stage): NamedFile[] {
   const sub = argv[at]?.value;
   const flag = sub === "update-index" ? "--stdin" : sub === "hash-object" ? "--stdin-paths" : null;
-  if (flag === null || !argv.slice(at + 1).some((w) => w.value === flag)) return [];
+  // (git takes any unique prefix of a long option: `--std`, `--stdin-p`; hash-object's own
+  // `--stdin` reads a blob, not names.)
+  const given = (v: string) =>
+    gitLong(v, flag!) && !(sub === "hash-object" && flag!.startsWith(v) && v.length < 8);
+  if (flag === null || !argv.slice(at + 1).some((w) => given(w.value))) return [];
   const source = `git ${sub} ${flag}`;
   const body = stage ? inputDocument(stage)?.body : undefined;
   if (body?.kind !== "static") return [{ path: null, source, fromInput: true }];

@@ -241,13 +241,18 @@ export const INTERPRETER_PROGRAMS: Program[] = [
         treesNamed: (argv: Word[]) => argv.some((w) => w.value.startsWith("-t")),
       }
       : {}),
-    // deno's `--env-file` alone loads `./.env`.
+    // deno's `--env-file` alone loads `./.env`; `deno clean` removes its whole cache, where
+    // `$DENO_DIR` says (`DENO_DIR=.pi deno clean`), or its own below the home directory.
     ...(name === "deno"
       ? {
-        namedFiles: (argv: Word[]) =>
-          argv.some((w) => w.value === "--env-file")
+        namedFiles: (argv: Word[]) => [
+          ...(argv.some((w) => w.value === "--env-file")
             ? [{ path: ".env", source: "--env-file" }]
-            : [],
+            : []),
+          ...(argv.find((w, i) => i > 0 && !w.value.startsWith("-"))?.value === "clean"
+            ? [{ path: null, source: "(deno's cache, which deno clean removes: $DENO_DIR)" }]
+            : []),
+        ],
       }
       : {}),
     ...(name === "deno" || name === "bun" ? { runs: runtimeCommands } : {}),

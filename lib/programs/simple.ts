@@ -179,7 +179,16 @@ const TABLE: Record<string, Facts> = {
   ninja: { chdir: { options: ["-C"] } },
   // (`-C DIR`, before the subcommand or as its first flag; `go test -outputdir DIR` puts the
   // profiles it writes there.)
-  go: { chdir: { options: ["-C"] }, namedFiles: outputDirectory(["-outputdir", "--outputdir"]) },
+  go: {
+    chdir: { options: ["-C"] },
+    // (`go clean -modcache` removes the module cache whole, where `$GOMODCACHE` says.)
+    namedFiles: (argv) => [
+      ...outputDirectory(["-outputdir", "--outputdir"])(argv),
+      ...(argv[1]?.value === "clean" && argv.some((w) => /^--?modcache$/.test(w.value))
+        ? [{ path: null, source: "(the module cache go clean -modcache removes: $GOMODCACHE)" }]
+        : []),
+    ],
+  },
   // ps's BSD-style `e` (no dash: `ps e`, `ps axeww`) prints each process's environment, other
   // processes' secrets among them; `-e` (a dash) is every process.
   ps: {

@@ -121,12 +121,13 @@ Deno.test("time before an assignment: bash keeps it in this shell, which the wal
 Deno.test("a name bash reads after quote removal counts however it is spelled", async () => {
   // [command, read-only, deny-list]: HOME, PWD, CDPATH, GLOBIGNORE, BASH_COMPAT, TEXTDOMAIN and
   // shopt's option names given with quotes or escapes are the names themselves to `read`,
-  // `export`, `declare` and `shopt`.
+  // `export`, `declare` and `shopt` (HOME, where programs find their settings, set so is a
+  // command not known).
   await checkTable([
-    ["read HO\\ME <<<keys; cd; cat id_rsa", "ask", "ask"],
-    ["read -r HO''ME <<<keys; cd && cat id_rsa", "ask", "ask"],
-    ["read $'HO\\x4dE' <<<keys; cd && cat id_rsa", "ask", "ask"],
-    ['read HOM"E" <<<$PWD/keys; cat $HOME/id_rsa', "ask", "ask"],
+    ["read HO\\ME <<<keys; cd; cat id_rsa", "deny", "deny"],
+    ["read -r HO''ME <<<keys; cd && cat id_rsa", "deny", "deny"],
+    ["read $'HO\\x4dE' <<<keys; cd && cat id_rsa", "deny", "deny"],
+    ['read HOM"E" <<<$PWD/keys; cat $HOME/id_rsa', "deny", "deny"],
     ["read P\\WD <<<keys; cat $PWD/id_rsa", "ask", "ask"],
     ["export CDP\\ATH=$HOME; cd .ssh; cat id_rsa", "deny", "ask"],
     ["read GLOB\\IGNORE <<<x; cat *nv", "deny", "deny"],

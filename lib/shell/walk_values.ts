@@ -86,9 +86,12 @@ const ARITHMETIC_ASSIGNED =
 /**
  * The names the arithmetic of a source (`((…))`, `$((…))`, `$[…]`) assigns, which take numbers
  * there; null where one may change how the rest is read (IFS, PATH, HOME, bash's own) or an
- * arithmetic text does not close.
+ * arithmetic text does not close (`unclosed: "stop"`: the names before it).
  */
-export function arithmeticNames(code: string): Set<string> | null {
+export function arithmeticNames(
+  code: string,
+  opts: { unclosed?: "null" | "stop" } = {},
+): Set<string> | null {
   const names = new Set<string>();
   for (let at = code.search(/\(\(|\$\[/); at >= 0;) {
     const square = code[at] === "$" && code[at + 1] === "[";
@@ -103,7 +106,7 @@ export function arithmeticNames(code: string): Set<string> | null {
         break;
       }
     }
-    if (end < 0) return null;
+    if (end < 0) return opts.unclosed === "stop" ? names : null;
     for (const m of code.slice(at, end).matchAll(ARITHMETIC_ASSIGNED)) {
       const name = m[1] ?? m[2];
       if (ELSEWHERE.has(name) || SPECIAL_NAMES.test(name)) return null;

@@ -188,7 +188,7 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' ERR; false; cat \"$F\"", "deny", "ask"],
     ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' INT; kill -INT $$; cat \"$F\"", "deny", "ask"],
     ["F=src/main.ts; trap 'F=~/.ssh/id_rsa' 0 DEBUG; cat \"$F\"", "deny", "ask"],
-    ['X="src1/home/user/.ssh/id_rsa"; ((IFS=1)); cat $X', "deny", "ask"],
+    ['X="src1/home/user/.ssh/id_rsa"; ((IFS=1)); cat $X', "deny", "deny"],
     ['X=src; echo ${X: -1}; cat $X/main.ts', "ask", "ask"],
     ['F=src/main.ts; echo $(( PATH=0 )); cat "$F"', "deny", "deny"],
     ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
