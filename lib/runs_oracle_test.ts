@@ -27,6 +27,7 @@ const FORMS = ["CMD", "CMD", "CMD 2>&1", "CMD >/dev/null", "eval 'CMD'", "eval \
   "unshare -r CMD", "awk 'BEGIN{system(\"CMD\")}'", "echo x | sed 'e CMD'", "find . -maxdepth 0 -execdir CMD {} +",
   "printf 'a\\0' | xargs -0 CMD", "env -S 'CMD'", "nice -n1 nohup CMD >/dev/null 2>&1", "timeout -s KILL 5 CMD",
   "bash -s <<< 'CMD'", "sh <<< 'CMD'", "echo 'CMD' | sh", "echo 'CMD' | bash", "source /dev/stdin <<< 'CMD'",
+  "bash 2>/dev/null <<< 'CMD'", "printf 'CMD\\n' | sh", "cat <<< 'CMD' | bash",
   "bash -c 'sh -c \"CMD\"'", "ionice -c3 CMD", "xargs -n1 CMD <<< 'a b'",
   // Runners that move where the command runs.
   "env -C d1 CMD", "(cd d1 && CMD)", "bash -c 'cd d1 && CMD'", "cd d1 && CMD", "sh -c 'cd \"$1\" && CMD' _ d1",

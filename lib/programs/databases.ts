@@ -4,14 +4,16 @@
  * operands, `-cmd` values or here-document; psql's meta-commands (`\! cmd`, `\o |cmd`, `\g |cmd`,
  * `\copy … from program 'cmd'`) and `COPY … PROGRAM 'cmd'` in `-c` text, `-o |cmd`; mysql's and
  * mariadb's client commands (`system cmd`, `\! cmd`, `pager cmd`) in `-e` text and `--pager`.
- * Files of commands given on the command line (`sqlite3 -init f`, `psql -f f`, `mysql < f`) are
- * read as they will be when the command runs; those their commands name (`.read f`, `\i f`,
+ * Files of commands given on the command line (`sqlite3 -init f`, `psql -f f`, `mysql < f`, `cat f |
+ * sqlite3 db`) are read as they will be when the command runs, and what `echo` or `printf` pipes
+ * in as bash prints it (`piped_text.ts`); those their commands name (`.read f`, `\i f`,
  * `source f`), ones not read and native extensions (`.load`) are unknown stages; queries run
  * nothing.
  *
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { pipedTexts } from "./piped_text.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 
@@ -25,7 +27,10 @@ export function input(
   const stdin = standardInput(stage);
   if (stdin.from === "nothing") return;
   const body = stdin.from === "document" ? stdin.redirect.body : undefined;
+  // (A pipe from `echo`, `printf` or `cat` of what is known: its text, each way it may be.)
+  const piped = stdin.from === "pipe" ? pipedTexts(stage, run.read) : null;
   if (body?.kind === "static") lines(body.value);
+  else if (piped) piped.forEach(lines);
   else {
     const file = stdin.from === "file" ? stdin.redirect.target : undefined;
     if (file) fileCommands(file, run, origin, lines);

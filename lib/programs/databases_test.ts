@@ -146,7 +146,66 @@ Deno.test("database shells: a file of commands on the command line is read as it
     ["sqlite3 app.db < nested.sql", "deny"],
     ["sqlite3 app.db < missing.sql", "deny"],
     ["sqlite3 app.db < $F", "deny"],
-    ["cat schema.sql | sqlite3 app.db", "deny"],
+  ]);
+});
+
+Deno.test("database shells: what echo, printf or cat pipe in is read as bash prints it", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, {
+    files: [`${P}/app.db`],
+    contents: {
+      [`${P}/schema.sql`]: "create table t (id integer primary key);\n",
+      [`${P}/evil.sql`]: "select 1;\n.shell rm -rf src\n",
+      [`${P}/part.sql`]: ".shell ",
+      [`${P}/rest.sql`]: "rm -rf src\n",
+    },
+  });
+  // deno-fmt-ignore
+  await checkActions(denyList, ctx, [
+    // Queries and client commands that run nothing.
+    ['echo "select count(*) from users;" | sqlite3 app.db', "allow"],
+    ["echo .tables | sqlite3 app.db", "allow"],
+    ["printf 'select 1;\\n' | sqlite3 app.db", "allow"],
+    ["printf '%s\\n' 'select 1;' .tables | sqlite3 app.db", "allow"],
+    ["echo -e '.tables\\nselect 1;' | sqlite3 app.db", "allow"],
+    ['echo "select 1" | psql -U postgres -d app', "allow"],
+    ["echo '\\dt' | psql app", "allow"],
+    ['echo "show tables" | mysql -u root app', "allow"],
+    ['echo "show tables" | mariadb app', "allow"],
+    ["cat schema.sql | sqlite3 app.db", "allow"],
+    ["cat schema.sql 2>/dev/null | psql -d app", "allow"],
+    ["cat < schema.sql | sqlite3 app.db", "allow"],
+    ["cat <<'EOF' | sqlite3 app.db\nselect 1;\nEOF", "allow"],
+    ["Q='select 1;'; echo \"$Q\" | sqlite3 app.db", "allow"],
+    // What runs a command, however echo or printf spell it.
+    ["echo '.shell rm -rf src' | sqlite3 app.db", "deny"],
+    ["echo '\\! rm -rf src' | psql -U postgres", "deny"],
+    ['echo "system rm -rf src" | mysql -u root app', "deny"],
+    ["echo 'select 1;\\n.shell rm -rf src' | sqlite3 app.db", "deny"], // (xpg_echo)
+    ["echo -e 'select 1;\\x0a.sh rm -rf src' | sqlite3 app.db", "deny"],
+    ["echo -ne 'x;\\0012.shell rm -rf src' | sqlite3 app.db", "deny"],
+    ["printf 'select 1;\\012.shell rm -rf src' | sqlite3 app.db", "deny"],
+    ["printf '%s\\n' 'select 1;' '.shell rm -rf src' | sqlite3 app.db", "deny"],
+    ["cat evil.sql | sqlite3 app.db", "deny"],
+    ["cat part.sql rest.sql | sqlite3 app.db", "deny"], // (one text: `.shell rm -rf src`)
+    ["cat <<'EOF' | sqlite3 app.db\n.shell rm -rf src\nEOF", "deny"],
+    ["cat | sqlite3 app.db <<< x", "allow"], // (sqlite3 reads the here-string)
+    // A writer not known, several, another program, what is not reproduced: not known.
+    ['cat "$F" | sqlite3 app.db', "deny"],
+    ["cat missing.sql | sqlite3 app.db", "deny"],
+    ["cat - schema.sql | sqlite3 app.db", "deny"],
+    ["cat -v schema.sql | sqlite3 app.db", "deny"],
+    ["cp evil.sql schema.sql; cat schema.sql | sqlite3 app.db", "deny"],
+    ["printf '%b' 'select 1;\\n.shell rm -rf src' | sqlite3 app.db", "deny"],
+    ["echo -e 'a\\u000a.shell rm x' | sqlite3 app.db", "deny"],
+    ["{ echo 'select 1;'; echo .tables; } | sqlite3 app.db", "deny"],
+    ["echo 'select 1;' | tee x.sql | sqlite3 app.db", "deny"],
+    ["echo 'select 1;' 2>&1 >/dev/tty | sqlite3 app.db", "deny"],
+    ["echo select * from t | sqlite3 app.db", "deny"],
+    ["LC_ALL=C echo 'select 1;' | sqlite3 app.db", "deny"],
+    ["echo() { printf '.shell rm -rf src\\n'; }; echo 'select 1;' | sqlite3 app.db", "deny"],
+    ["cat() { command cat evil.sql; }; cat schema.sql | sqlite3 app.db", "deny"],
+    ["alias echo='printf .shell'\necho ' rm -rf src' | sqlite3 app.db", "deny"],
   ]);
 });
 

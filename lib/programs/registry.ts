@@ -14,6 +14,7 @@
 import type { Word } from "../shell/model.ts";
 import { AGENT_PROGRAMS } from "./agents.ts";
 import { ARCHIVER_PROGRAMS } from "./archivers.ts";
+import { BAZEL_PROGRAMS } from "./bazel.ts";
 import { EXTRACTOR_PROGRAMS } from "./extractors.ts";
 import { REMOTE_SHELL_PROGRAMS } from "./remote_shells.ts";
 import { COMPRESSOR_PROGRAMS } from "./compressors.ts";
@@ -64,6 +65,7 @@ export function allPrograms(): readonly Program[] {
     FD_PROGRAM,
     LS_PROGRAM,
     ...XARGS_PROGRAMS,
+    ...BAZEL_PROGRAMS,
     ...SCRIPT_PROGRAMS,
     ...SEARCH_PROGRAMS,
     ...FIELD_PROGRAMS,

@@ -281,6 +281,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   pnpx: { runs: "pnpx rm x" }, bunx: { runs: "bunx rm x" }, uvx: { runs: "uvx rm x" },
   "nix-shell": { runs: "nix-shell --run 'rm x'" },
   make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
+  bazel: { text: "bazel build //src/app:main", optionCommands: "bazel test --run_under='rm x' //..." },
   cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run" },
   // Editors and debuggers (editors.ts).
   cmake: { optionCommands: "cmake -E chdir d rm x", namedFiles: "cmake -E copy_directory a out", replacesTrees: "cmake -E remove_directory d" },

@@ -1,8 +1,9 @@
 /**
  * Shells, multi-call binaries (`busybox`, `toybox`) and the shell builtins that run text: `sh -c TEXT`, `bash script.sh`, `bash <<EOF`,
  * `eval`, `source`, `alias`, `trap`, `export PAGER=…` and `at`/`batch` (commands for later). What
- * the text holds is analysed as bash; a script file is read as `./script` reads it, and what
- * cannot be seen otherwise (a pipe, a file on stdin) runs unknown commands. A shell's `-c` text is also an inline eval for eval classification.
+ * the text holds is analysed as bash (also what `echo`, `printf` or `cat <<EOF` pipe in); a script
+ * file is read as `./script` reads it (also `cat script.sh | bash`), and what cannot be seen
+ * otherwise (another pipe, a stream on stdin) runs unknown commands. A shell's `-c` text is also an inline eval for eval classification.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import { activatedEnvironment } from "../shell/sourced.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
+import { pipedInput } from "./piped_text.ts";
 import { inputDocument, literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
@@ -181,7 +183,14 @@ function shellRuns(stage: Stage, run: Runner): void {
   // cannot (`bash < script.sh` runs the script, `bash < <(curl …)` what curl fetches).
   const stdin = standardInput(stage);
   if (stdin.from === "nothing") return;
-  if (stdin.from === "document" && stdin.redirect.body) {
+  // A pipe from `echo`, `printf` or `cat` of what is known (`echo 'ls' | sh`): that text, or
+  // those script files (`cat build.sh | bash` runs as `bash < build.sh`).
+  const piped = stdin.from === "pipe" ? pipedInput(stage) : null;
+  if (piped && "texts" in piped) {
+    for (const text of piped.texts) run.shell(literal(text), `shell:${name} |`);
+  } else if (piped && piped.files.every((f) => !stream(f, stage.cwds))) {
+    return;
+  } else if (stdin.from === "document" && stdin.redirect.body) {
     run.shell(stdin.redirect.body, `shell:${name} <<`);
   } else if (
     stdin.from === "file" && stdin.redirect.target && !stream(stdin.redirect.target, stage.cwds)

@@ -239,8 +239,8 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     ['sh 0<<<"rm -rf build"', "deny", "deny"],
     ["python3 0<<<'import os; os.system(\"rm -rf build\")'", "deny", "deny"],
     // A document on another descriptor is not standard input: the pipe is.
-    ["cat notes.txt | bash 3<<'X'\necho hi\nX", "deny", "deny"],
-    ["cat notes.txt | sh 4<<-X\n\techo hi\nX", "deny", "deny"],
+    ["cat $F | bash 3<<'X'\necho hi\nX", "deny", "deny"],
+    ["cat $F | sh 4<<-X\n\techo hi\nX", "deny", "deny"],
     ["cat notes.txt | bash 3<<<'echo hi'", "deny", "deny"],
     ["cat notes.txt | ed -s x 3<<<q", "deny", "deny"],
     // Two sources of standard input: the later one wins, and either may be it.
@@ -261,7 +261,7 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     // A command run by another shares its input: redirected, piped, or given to a function.
     ["bash -c 'sh' <<<'rm -rf build'", "deny", "deny"],
     ["eval sh <<<'rm -rf build'", "deny", "deny"],
-    ["cat notes.txt | eval sh", "deny", "deny"],
+    ["cat $F | eval sh", "deny", "deny"],
     ["awk 'BEGIN{system(\"sh\")}' <<<'rm -rf build'", "deny", "deny"],
     ["while true; do sh; done <<<'rm -rf build'", "deny", "deny"],
     ["if true; then bash; fi <<<'rm -rf build'", "deny", "deny"],
@@ -271,6 +271,7 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     ["bash -c sh <notes.txt", "deny", "allow"],
     ["eval sh <notes.txt", "deny", "allow"],
     ["bash -c 'ls -la' <<<'rm -rf build'", "deny", "allow"],
+    ["cat notes.txt | eval sh", "deny", "allow"],
     // What surely is standard input is read; /dev/null and a closed one give nothing.
     ["bash <<<'ls -la'", "deny", "allow"],
     ["cat notes.txt | bash <<<'ls' 3<&-", "deny", "allow"],
@@ -278,6 +279,31 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     ["sqlite3 x.db <<<'select 1;' 2>/dev/null", "deny", "allow"],
     ["ed -s notes.txt <<<'p' 3</dev/null", "deny", "allow"],
     ["bash <&-", "deny", "allow"],
+  ]);
+});
+
+Deno.test("a shell reading what echo, printf or cat pipe in runs that text", async () => {
+  // deno-fmt-ignore
+  await checkTable([
+    ["echo 'rm -rf build' | sh", "deny", "deny"],
+    ["printf 'ls\\nrm -rf build\\n' | bash", "deny", "deny"],
+    ["echo -e 'ls\\x0arm -rf build' | bash -s", "deny", "deny"],
+    ["cat <<'EOF' | bash\nls\nrm -rf build\nEOF", "deny", "deny"],
+    ["echo 'cat keys/id_rsa' | bash", "deny", "deny"],
+    ["echo 'rm -rf build' | bash -c sh", "deny", "deny"],
+    ["cat ~/.ssh/id_rsa | bash", "deny", "deny"], // (a script read where it lies)
+    ["cat innocent.txt | sh", "deny", "deny"],
+    // What is not known stays so: a stream, a value, a function of that name, another writer.
+    ["cat /dev/stdin | bash", "deny", "deny"],
+    ['echo "$CMD" | bash', "deny", "deny"],
+    ["echo() { cat notes.txt; }; echo ls | sh", "deny", "deny"],
+    ["{ echo ls; echo pwd; } | bash", "deny", "deny"],
+    ["echo ls | tee log | bash", "deny", "deny"],
+    // Everyday text, and a script file as `bash < FILE` runs it.
+    ["echo 'ls -la' | bash", "deny", "allow"],
+    ["printf 'ls\\npwd\\n' | sh", "deny", "allow"],
+    ["cat <<'EOF' | bash\nls -la\nEOF", "deny", "allow"],
+    ["cat notes.txt | bash", "deny", "allow"],
   ]);
 });
 

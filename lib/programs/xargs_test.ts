@@ -137,6 +137,22 @@ Deno.test("xargs: a filter that prints some of its lines unchanged passes the li
   ]);
 });
 
+Deno.test("xargs: a lister or filter the command defines as a function or alias prints anything", async () => {
+  // deno-fmt-ignore
+  await checkTable([
+    ["find() { echo keys/id_rsa; }; find src -name '*.ts' | xargs cat", "ask", "ask"],
+    ["function find { echo keys/id_rsa; }; find src -name '*.ts' | xargs cat", "ask", "ask"],
+    ["function find() { echo keys/id_rsa; }\nfind src -name '*.ts' | xargs cat", "ask", "ask"],
+    ["for i in 1 2; do find src -name '*.ts' | xargs cat; find() { echo keys/id_rsa; }; done", "ask", "ask"],
+    ["sort() { echo keys/id_rsa; }; find src -name '*.ts' | sort | xargs cat", "ask", "ask"],
+    ["git() { echo keys/id_rsa; }; git ls-files '*.ts' | xargs cat", "ask", "ask"],
+    ["alias find='echo keys/id_rsa'\nfind src -name '*.ts' | xargs cat", "deny", "ask"],
+    ["find() { command find \"$@\"; }; find src -name '*.ts' | while read -r f; do cat \"$f\"; done", "deny", "ask"],
+    // Other functions leave the listing as it is (read-only: `f` is a program it does not know).
+    ["f() { echo hi; }; f; find src -name '*.ts' | xargs cat", "deny", "allow"],
+  ]);
+});
+
 Deno.test("xargs: git ls-files lists paths below the cwd", () => {
   assert.deepEqual(cmd("git ls-files '*.py' | xargs wc -l"), [
     "wc -l @./(paths git lists)/*.py @./(paths git lists)/.*.py",

@@ -61,6 +61,7 @@ import {
   type Word,
 } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
+import { functionNames } from "./walk_aliases.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { touchedNames } from "./walk_words.ts";
 
@@ -123,7 +124,8 @@ export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env">;
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
-  if (source.length > MAX_LENGTH) return null;
+  // (Text that may define a function, quoted data too, is the walk's: see `functionNames`.)
+  if (source.length > MAX_LENGTH || functionNames(source).size) return null;
   const r: Reading = {
     source,
     env,

@@ -13,12 +13,17 @@ import type { Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, rootOf } from "./nodes.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 
-/** The error of the first error or missing node in a tree that has one. */
-export function syntaxErrorAt(root: LiteNode): string {
+/**
+ * The error of the first error or missing node in a tree that has one; null when its only ones
+ * are here-strings tree-sitter split and the walk reads whole (`splitHerestring`).
+ */
+export function syntaxErrorAt(root: LiteNode): string | null {
   const stack: LiteNode[] = [root];
+  let repaired = false;
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.isError || n.isMissing) {
+    if (n.isError && herestringStart(n)) repaired = true;
+    else if (n.isError || n.isMissing) {
       const what = n.isMissing
         ? `missing ${n.type}`
         : `unexpected ${JSON.stringify(n.text.slice(0, 20))}`;
@@ -26,7 +31,34 @@ export function syntaxErrorAt(root: LiteNode): string {
     }
     for (const c of [...n.children].reverse()) if (c && c.hasError) stack.push(c);
   }
-  return "syntax error";
+  return repaired ? null : "syntax error";
+}
+
+/**
+ * Whether an error node is the `<<` of a here-string tree-sitter split after another redirect:
+ * it reads `cat > f <<<'x'` as `> f`, an error `<<`, and `<'x'` (a redirect of a file named
+ * `x`). bash reads a here-string there (`splitHerestring` is the rest of it).
+ */
+function herestringStart(error: LiteNode): boolean {
+  const parent = error.parent;
+  if (error.type !== "ERROR" || parent?.type !== "redirected_statement") return false;
+  if (error.children.length !== 1 || error.children[0].type !== "<<" || fdBefore(error)) {
+    return false;
+  }
+  const next = parent.children[parent.children.indexOf(error) + 1];
+  return next?.type === "file_redirect" && next.startIndex === error.endIndex &&
+    next.children[0]?.type === "<" && next.children.length === 2;
+}
+
+/**
+ * Whether a file redirect `<WORD` is the rest of a here-string tree-sitter split after another
+ * redirect (`cat 2>/dev/null <<<x`, see `herestringStart`): its word is the here-string's.
+ */
+export function splitHerestring(redirect: LiteNode): boolean {
+  const parent = redirect.parent;
+  if (redirect.type !== "file_redirect" || !parent) return false;
+  const before = parent.children[parent.children.indexOf(redirect) - 1];
+  return !!before && before.isError && herestringStart(before);
 }
 
 export const VALUE_MISREAD = "an assignment value the parser read past escaped blanks";

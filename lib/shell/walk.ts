@@ -42,7 +42,7 @@ import {
   valueMisread,
 } from "./repairs.ts";
 import { parseSource } from "./source_tree.ts";
-import { aliasUse } from "./walk_aliases.ts";
+import { aliasUse, functionNames, shadowed } from "./walk_aliases.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Evaluation, WalkContext, WordGroup } from "./walk_context.ts";
 import {
@@ -146,6 +146,8 @@ export class Walker implements WalkContext {
   strayWords: Map<number, (LiteNode | WordGroup)[]> | null = null;
   /** Expandable variables the command may assign (then their value is not known). */
   touched: ReadonlySet<string>;
+  /** Names the command may define functions of (`functionNames`; sub-walkers take the top's). */
+  defined: ReadonlySet<string>;
   /** The values the command gives its variables, where known at this point of the walk. */
   values: Values;
   private cdpathUnknown: boolean;
@@ -162,6 +164,7 @@ export class Walker implements WalkContext {
     private depth = 0,
   ) {
     this.touched = touchedNames(source);
+    this.defined = functionNames(source);
     this.values = new Values(source);
     this.cdpathUnknown = cdUnknown(source);
     this.exitBuiltin = exitBuiltin(source);
@@ -215,6 +218,7 @@ export class Walker implements WalkContext {
     sub.evaluationBox = this.evaluationBox;
     sub.aliasBox = this.aliasBox;
     sub.touched = this.touched;
+    sub.defined = this.defined;
     sub.exitBuiltin = this.exitBuiltin;
     sub.values = this.values.copy();
     sub.run(parsed.root, cwds, origin);
@@ -433,7 +437,9 @@ export class Walker implements WalkContext {
           const walked = this.lastCommand;
           const prev = before && walked?.node === before.id ? walked.stage : null;
           const here = simpleCommand(c) ?? pipelinePart(c, "while_statement");
-          this.feeding = prev && here ? { node: here.id, stage: prev } : null;
+          this.feeding = prev && here && !shadowed(this, this.defined, prev)
+            ? { node: here.id, stage: prev }
+            : null;
           this.walkPiped(c, cwds, origin, redirects, last);
           this.feeding = null;
         }

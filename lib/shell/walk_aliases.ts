@@ -11,6 +11,30 @@ import type { WalkContext } from "./walk_context.ts";
 import { RESERVED_WORDS } from "./keywords.ts";
 import { unquotedText } from "./words.ts";
 
+/** A function definition's name (`find() {`, `function find`), read off the command's text. */
+const FUNCTION_NAME = /\bfunction\s+([^\s;&|()<>]+)|([^\s;&|()<>'"`$]+)\s*\(\s*\)/g;
+
+/**
+ * The names a command may define functions of, read off its text (quoted data too: it only adds
+ * names). A command of such a name may print anything, so what it writes into a pipe is no
+ * listing nor text known (`find() { echo keys/id_rsa; }; find src | xargs cat`).
+ */
+export function functionNames(source: string): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (!source.includes("(") && !source.includes("function")) return out;
+  for (const m of source.matchAll(FUNCTION_NAME)) out.add(m[1] ?? m[2]);
+  return out;
+}
+
+/**
+ * Whether a stage's command name is one the command defines as a function (`names`, see
+ * `functionNames`) or an alias so far: then it is no program whose output is known.
+ */
+export function shadowed(ctx: WalkContext, names: ReadonlySet<string>, stage: Stage): boolean {
+  const name = stage.argv[0];
+  return !!name && (names.has(name.value) || !!ctx.aliasBox.map?.has(name.value));
+}
+
 /**
  * Note the aliases `alias` defines; walk the text of one a command is named by. True when that
  * text may change the directory.

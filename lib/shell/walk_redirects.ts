@@ -8,7 +8,7 @@
 import type { Cwds } from "./cwds.ts";
 import { type Redirect, staticWord, type Word } from "./model.ts";
 import { heredocQuoted, isRedirect, lastCommand, rootOf } from "./nodes.ts";
-import { fdBefore, flatten, trailingBlanks } from "./repairs.ts";
+import { fdBefore, flatten, splitHerestring, trailingBlanks } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { quotedStrings } from "./walk_evaluation.ts";
@@ -94,7 +94,8 @@ export function redirect(
     ctx.error ??= "a file descriptor the parser read as an argument";
   }
   if (node.type === "heredoc_redirect") return heredoc(ctx, node, cwds, origin, after, stray);
-  if (node.type === "herestring_redirect") {
+  // (Also a here-string tree-sitter split after another redirect: `cat > f <<<'x'`.)
+  if (node.type === "herestring_redirect" || splitHerestring(node)) {
     const [first, ...rest] = wordGroups(ctx, node, node.namedChildren);
     for (const c of node.namedChildren) if (c) ctx.walk(c, cwds, origin, []);
     const body = first ? groupWord(ctx, first, cwds, false) : staticWord("");

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { isFileTarget } from "./model.ts";
 import { analyze, commands, NL, stage, stagesOf } from "./analyze_testing.ts";
-import { checkTable } from "../testing_adversarial.ts";
+import { adversarialCtx, checkTable, gateFiles } from "../testing_adversarial.ts";
+import { checkActions } from "../testing.ts";
 
 Deno.test("commands after a heredoc start on the same line are stages", () => {
   assert.deepEqual(commands(`cat <<EOF | sh${NL}rm -rf /${NL}EOF`), ["cat", "sh"]);
@@ -91,6 +92,47 @@ Deno.test("a heredoc's operator keeps its file descriptor; one read as an argume
     assert.ok(analyze(cmd).error, cmd);
   }
   assert.equal(analyze("cat a0<<<x").error, null);
+});
+
+Deno.test("a here-string after another redirect is one, as bash reads it (tree-sitter splits it)", async () => {
+  const of = (cmd: string) => {
+    const a = analyze(cmd);
+    const s = a.stages.find((s) => s.origin === "top")!;
+    return [a.error, s.redirects.map((r) => [r.op, r.kind, r.target?.value ?? r.body?.value])];
+  };
+  assert.deepEqual(of("cat > src/a.ts <<<'export const x = 1;'"), [null, [
+    [">", "write", "src/a.ts"],
+    ["<<<", "herestring", "export const x = 1;"],
+  ]]);
+  assert.deepEqual(of('cat 2>/dev/null <<< "$HOME" | wc -l'), [null, [
+    ["2>", "write", "/dev/null"],
+    ["<<<", "herestring", "/home/u"],
+  ]]);
+  assert.deepEqual(of("cat >f <<<a >g")[1], [
+    [">", "write", "f"],
+    ["<<<", "herestring", "a"],
+    [">", "write", "g"],
+  ]);
+  // A descriptor glued to it, or words tree-sitter reads as more destinations: not repaired.
+  for (const cmd of ["cat > f 0<<<x", "cat > f <<< a b"]) assert.ok(analyze(cmd).error, cmd);
+  // deno-fmt-ignore
+  await checkTable([
+    ["cat > notes.txt <<<'x'", "deny", "allow"],
+    ["cat 2>/dev/null <<<'x'", "allow", "allow"],
+    ["bash 2>/dev/null <<<'rm -rf src'", "deny", "deny"],
+    ["sh >/dev/null <<<'cat keys/id_rsa'", "deny", "deny"],
+    ["cat > out.txt <<< \"$(cat keys/id_rsa)\"", "deny", "deny"],
+    ["cat > keys/authorized_keys <<<'ssh-rsa AAA'", "deny", "deny"],
+    // Two of fd 0: either may be the input.
+    ["bash 2>/dev/null <<<'ls' <<<'rm -rf src'", "deny", "deny"],
+    ["bash > f < notes.txt <<<'rm -rf src'", "deny", "deny"],
+  ]);
+  // The gate's own files, written so, ask.
+  await checkActions(gateFiles, adversarialCtx, [
+    ["cat > .pi/settings.json <<<'{}'", "ask"],
+    ["cat >> /home/user/.pi/agent/settings.json <<< '{}'", "ask"],
+    ["cat > src/config.ts <<<'export const x = 1;'", "allow"],
+  ]);
 });
 
 Deno.test("a case's redirects open their files whether an arm with a command runs or not", async () => {
