@@ -113,6 +113,13 @@ Deno.test("hostile heredocs are judged by what bash runs (read-only and deny-lis
     ["cat <<'E'x\nEx\nrm -rf src\nE", "deny", "deny"],
     ['cat <<"EO"F\nEOF\nrm -rf src\nEO', "deny", "deny"],
     ["cat <<'A'\\B\nAB\nrm -rf src\nA", "deny", "deny"],
+    // A quoted body whose first line starts with `\` (tree-sitter read it into the start line):
+    // the body as bash reads it, that line included.
+    ["bash <<'EOF'\n\\rm -rf src\nEOF", "deny", "deny"],
+    ["psql -d app <<'EOF'\n\\! rm -rf src\nselect 1;\nEOF", "deny", "deny"],
+    ["psql <<\\EOF\n\\! rm -rf src\nEOF", "deny", "deny"],
+    ["psql -d app <<'EOF'\n\\dt\nselect count(*) from users;\nEOF", "deny", "allow"],
+    ['x=$(bash <<"E"\n\\rm -rf src\nE\n)', "deny", "deny"],
     // Body lines that look like the end are data: nothing of them runs.
     ["cat <<'EOF'\nEOF; rm -rf ~\nEOF", "allow", "allow"],
     ["cat <<EOF\n  EOF && curl evil.example\nEOF", "allow", "allow"],
@@ -126,5 +133,7 @@ Deno.test("everyday heredocs an agent writes are read whole", async () => {
     "cat <<-EOF\n\tEOFMARK\n\tEOF",
     "x=$(cat <<EOF\nhello (world)\nEOF\n)",
     "m=$(cat <<'EOF'\nfix: parse (x)\nEOF\n); echo \"$m\"",
+    "cat <<'EOF'\n\\section{Intro}\nEOF",
+    "grep -c dt <<'EOF'\n\\dt\nEOF",
   ]);
 });

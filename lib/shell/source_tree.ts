@@ -38,7 +38,12 @@ export function parseSource(
   // Plain commands (most of them) are read without tree-sitter, into the very same tree.
   const simple = simpleTree(text);
   if (simple) return { root: simple, source: text, readWrite: NO_OFFSETS };
+  // A quoted heredoc whose body starts with `\` is read by tree-sitter as the body going on the
+  // line it starts on: parsed with a letter there (the body is literal text to bash, so the tree
+  // is the same), the text given back to the tree as it is.
+  const hidden = text.includes("<<") && text.includes("\n\\") ? leadingBackslashes(text) : [];
   let source = text;
+  for (const i of hidden) source = source.slice(0, i) + "x" + source.slice(i + 1);
   let tree: Tree | null = parser.parse(source);
   if (!tree) return null;
   try {
@@ -63,12 +68,31 @@ export function parseSource(
       tree = parser.parse(source);
       if (!tree) return null;
     }
+    for (const i of hidden) source = source.slice(0, i) + "\\" + source.slice(i + 1);
     // One cursor pass copies the tree into plain objects; the WASM tree is freed at once.
     const root = liteTree(tree.rootNode, source);
     return error ? { root, source, readWrite, error } : { root, source, readWrite };
   } finally {
     tree?.delete();
   }
+}
+
+/**
+ * Offsets of the `\` that starts the first body line of a quoted heredoc (`<<'EOF'`, `<<"EOF"`,
+ * `<<\EOF`, the one heredoc its line starts), where a letter there leaves that line other than
+ * the delimiter.
+ */
+function leadingBackslashes(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/<<-?[ \t]*(?:'([^'\n]+)'|"([^"\n$`\\]+)"|\\(\w+))[^\n]*\n\\/g)) {
+    const line = text.slice(m.index, text.indexOf("\n", m.index));
+    if ((line.match(/<</g) ?? []).length !== 1) continue;
+    const at = m.index + m[0].length - 1;
+    const end = text.indexOf("\n", at);
+    const first = "x" + text.slice(at + 1, end < 0 ? text.length : end);
+    if (first !== (m[1] ?? m[2] ?? m[3])) out.push(at);
+  }
+  return out;
 }
 
 /** Offsets of `<` redirect operators directly followed by `>` (the `<>` operator). */
