@@ -83,10 +83,11 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s `output`, `~/.npmrc`, `~/.gdbinit`, …),
  * `CURL_HOME`, `CARGO_HOME` (`config.toml`'s runners and wrappers), `GH_CONFIG_DIR`,
  * `PYTHONUSERBASE` (the user site's `.pth` files run code), less's `LESSKEYIN`; and
- * `HISTFILESIZE`, whose assignment truncates the history file (`$HISTFILE`, a link followed).
+ * `HISTFILESIZE`, whose assignment truncates the history file (`$HISTFILE`, a link followed);
+ * rclone's and miniserve's options from the environment (`RCLONE_COPY_LINKS`, `MINISERVE_…`).
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+)$/;
 /**
  * Variables naming a file of settings that may run commands (an AWS profile's
  * `credential_process`, a kubeconfig user's `exec`): the file is read (settings_files.ts).

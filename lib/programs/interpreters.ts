@@ -153,6 +153,16 @@ function runtimeCommands(stage: Stage, run: Runner): void {
   }
 }
 
+/** python's modules that serve the cwd (or `--directory`) over HTTP, links followed. */
+const SERVER_MODULES = new Set(["http.server", "SimpleHTTPServer", "CGIHTTPServer"]);
+
+/** `ruby -run -e httpd` (`-run -ehttpd`, `-r un -e httpd`): un.rb's web server. */
+function rubyHttpd(argv: Word[]): boolean {
+  const v = argv.map((w) => w.value);
+  const un = v.some((x, i) => x === "-run" || (x === "-r" && v[i + 1] === "un") || x === "-run.rb");
+  return un && v.some((x, i) => x === "-ehttpd" || (x === "-e" && v[i + 1] === "httpd"));
+}
+
 /** The module `python -m MOD` runs (`-mMOD` too), or null. */
 function pythonModule(argv: Word[]): string | null {
   for (let i = 1; i < argv.length; i++) {
@@ -230,9 +240,11 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     ...(name.startsWith("python")
       ? {
         namedFiles: pythonModuleFiles,
-        followsLinks: (argv: Word[]) => pythonModule(argv) === "http.server",
+        followsLinks: (argv: Word[]) => SERVER_MODULES.has(pythonModule(argv) ?? ""),
       }
       : {}),
+    // ruby's `-run -e httpd [DIR]` (un.rb's WEBrick server) serves DIR, else the cwd.
+    ...(name === "ruby" ? { followsLinks: rubyHttpd } : {}),
     // php's built-in server (`-S ADDR`) serves its document root (`-t DIR`, else the cwd) with the
     // symlinks in it followed.
     ...(name === "php"

@@ -102,7 +102,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python2: { evaluates: "python2 -c 'print(1)'", namedFiles: "python2 -m gzip -d a.gz", followsLinks: "python2 -m http.server" },
   python3: { evaluates: "python3 -c 'print(1)'", namedFiles: "python3 -m tarfile -e a.tar out", followsLinks: "python3 -m http.server" }, node: { evaluates: "node -e 'x()'" },
   bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'" }, tsx: { evaluates: "tsx -e 'x()'" },
-  "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'" },
+  "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'", followsLinks: "ruby -run -ehttpd ." },
   perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'", followsLinks: "php -S 0:8000" },
   git: {
     optionCommands: "git -c core.pager='rm x' log",
@@ -219,6 +219,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
   miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- ." },
   "http-server": { followsLinks: "http-server -p 8080" },
+  "live-server": { followsLinks: "live-server .", runs: "live-server --middleware=./m.js" },
+  httpd: { followsLinks: "httpd -f -h . -p 8000", runs: "httpd -c /tmp/httpd.conf" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
   base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
   nm: { namedFiles: "nm @args" }, objdump: { namedFiles: "objdump -d @args" }, readelf: { namedFiles: "readelf -a @args" }, gcloud: { namedFiles: "gcloud auth print-access-token", runsElsewhere: "gcloud compute ssh vm --command='rm -rf x'", followsLinks: "gcloud storage cp -r . gs://b" },
@@ -432,6 +434,8 @@ Deno.test("registry: every facet of every registered program is exercised", () =
 const NOT_FOLLOWING: Record<string, string> = {
   miniserve: "miniserve --no-symlinks x",
   "http-server": "http-server --help",
+  "live-server": "live-server --help",
+  httpd: "httpd --help",
 };
 
 /** The command shows the facet: it runs something, moves, has text, names files, ... */

@@ -4,7 +4,9 @@
  * `followsLinks` facet makes the analysis judge where those links lead (README "Known limits").
  *
  * - Servers: `miniserve [PATH]` (unless `-P`/`--no-symlinks`), `http-server [PATH]` (`./public`
- *   or the cwd when no path is given), `kubectl proxy --www=DIR`.
+ *   or the cwd when no path is given), `live-server [PATH]`, busybox's `httpd -h DIR`,
+ *   `kubectl proxy --www=DIR` (python's `-m http.server`/`SimpleHTTPServer`, `ruby -run -e httpd`
+ *   and `php -S` in interpreters.ts).
  * - Uploaders: `aws s3 sync`, `aws s3 cp|mv --recursive` (unless `--no-follow-symlinks`),
  *   `gsutil [-m] rsync`, `gsutil cp|mv -r` (unless `-e`), `gcloud storage cp|mv -r` (unless
  *   `--ignore-symlinks` or `--preserve-symlinks`), `gcloud storage rsync --no-ignore-symlinks`,
@@ -23,6 +25,7 @@ import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { rcloneDestination, storageDestination } from "./destinations.ts";
 import type { NamedFile, Program } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -103,6 +106,39 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
     followsLinks: (argv) =>
       !values(argv).some((v) => v !== null && /^(-h|--help|-v|--version)$/.test(v)),
     treesNamed: (argv) => sureOperands(argv, HTTP_SERVER).length > 0,
+  },
+  {
+    // live-server serves PATH (else the cwd), following links, and reloads; a module it loads
+    // (`--middleware=FILE`, `--https=FILE`) runs as node code, a `--mount=ROUTE:DIR` serves DIR.
+    names: ["live-server"],
+    followsLinks: (argv) => !values(argv).some((v) => v !== null && /^(--help|--version)$/.test(v)),
+    treesNamed: (argv) => values(argv).some((v) => v === null || !v.startsWith("-")),
+    runs: (stage, run) => {
+      for (const w of stage.argv.slice(1)) {
+        const m = /^--(middleware|https|mount|htpasswd)=([\s\S]*)$/.exec(w.value);
+        if (!m) continue;
+        if (w.kind !== "static" || m[1] === "mount") {
+          run.stage([unknownWord(`(what ${w.text} serves or loads)`)], "live-server");
+        } else if (m[1] !== "htpasswd") {
+          run.stage([literal("node"), literal(m[2])], `live-server --${m[1]}`);
+        }
+      }
+    },
+  },
+  {
+    // busybox's httpd serves `-h DIR` (else the cwd), following links and running its cgi-bin;
+    // a configuration (`-c FILE`; Apache's `-f FILE`, `-d DIR`, `-C`) may name programs to run.
+    names: ["httpd"],
+    followsLinks: (argv) => !values(argv).includes("--help"),
+    treesNamed: (argv) => values(argv).includes("-h"),
+    runs: (stage, run) => {
+      const args = values(stage.argv);
+      const configured = args.some((v, i) =>
+        v === null || /^-[cCd]/.test(v) ||
+        (v === "-f" && args[i + 1] !== undefined && !args[i + 1]?.startsWith("-"))
+      );
+      if (configured) run.stage([unknownWord("(what httpd's configuration runs)")], "httpd");
+    },
   },
   {
     // `rclone -L`/`--copy-links` reads what a link in a local tree leads to (without it, the local
