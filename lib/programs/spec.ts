@@ -179,6 +179,12 @@ export interface ShellOptions {
    * `rm *` sees it. @default false
    */
   arguments?: boolean;
+  /**
+   * The arguments the program gives it, when they are known to be files of some place (the files
+   * `git grep -O` found, a diff's files for an external diff): put where `(its arguments)` would
+   * go, and always appended, as git appends `"$@"` to a command with shell syntax.
+   */
+  given?: Word[];
 }
 
 /** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
