@@ -205,6 +205,12 @@ export interface NamedFile {
    * be replaced, whatever the program's other operands are. @default false
    */
   below?: boolean;
+  /**
+   * `path` is a bash glob of the names it may write, where a name is built from parts not known
+   * (`split -a1` writes `.pi/setting?.json`, curl's `-o '#1.json'` `*.json`): what is protected
+   * that the glob may match is reached, as for a glob word not expanded. @default false
+   */
+  pattern?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */
