@@ -60,7 +60,9 @@ const HOSTILE: [string, Action, Action][] = [
   // Environment prefixes that change what runs.
   ["LD_PRELOAD=/tmp/x.so cat notes.txt", "deny", "allow"],
   ["PATH=.:$PATH ls", "deny", "deny"],
-  ["GIT_EXTERNAL_DIFF=./x.sh git diff", "deny", "allow"],
+  // (An external diff is given the files of the repository: with none seen above the cwd, they
+  // may be anywhere.)
+  ["GIT_EXTERNAL_DIFF=./x.sh git diff", "deny", "ask"],
   ["PAGER='sh -c id' git log", "deny", "allow"],
   // Wrappers.
   ["sudo rm -rf build", "deny", "deny"],

@@ -347,6 +347,8 @@ function protect(
     ? { ...shared.below, write: writes }
     : target.replaces
     ? { ...shared.below, trees: true, write: true }
+    : target.built
+    ? { ...shared.below, trees: true, write: true, surely: true }
     : target.listed && !shared.below.trees
     ? {
       ...shared.below,
@@ -370,7 +372,7 @@ function protect(
       prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
     }
     if (
-      !prot && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
+      !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
       (target.kind === "argument" || target.kind === "path" ||
         (target.kind === "cwd" && shared.treeNames.length > 0)) &&
       config.pathProtection.length

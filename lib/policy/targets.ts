@@ -41,6 +41,11 @@ export interface Target {
   /** A directory the stage writes below by names of their own (`NamedFile.below`). */
   replaces?: boolean;
   /**
+   * A file the stage writes in `path` by a name built from parts not known, its source a glob of
+   * it (`NamedFile.pattern`): what is protected there that the glob's last component may match.
+   */
+  built?: true;
+  /**
    * Paths a program listed below `path` (`find src | xargs cat`): whichever they are, and where
    * the symlinks among them lead (unless `Listed.noLinks`).
    */
@@ -564,7 +569,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
   if (!named) return [];
   const out: Target[] = [];
   const read = (path: string) => stageFileText(stage, path, ctx, globs);
-  for (const { path, source, fromInput, below } of named(stage.argv, stage, read)) {
+  for (const { path, source, fromInput, below, pattern } of named(stage.argv, stage, read)) {
     // Names read from standard input that a listing program writes (`find src | tar -czf x -T
     // -`): paths below the places it lists, as xargs's words are.
     const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
@@ -592,6 +597,18 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
         source,
         note: "a file not known",
       });
+      continue;
+    }
+    // (A name built from parts not known, a glob of them in its directory: what is protected
+    // there that the glob's last component may match is reached.)
+    if (pattern) {
+      for (const c of stage.cwds) {
+        if (c === null) out.push({ kind: "dynamic", path: null, reach: "anywhere", source });
+        else {out.push({
+            ...located("argument", dirname(resolve(c, path)), "below", path),
+            built: true,
+          });}
+      }
       continue;
     }
     for (const c of stage.cwds) {

@@ -13,6 +13,7 @@ import type { Program, Runner } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere, has } from "./extractors.ts";
 import { literal, unknownWord } from "./words.ts";
+import { zipMoves, zipRemoval } from "./archive_moves.ts";
 
 /** A value glued to an option word (static part), or the word itself when it is not static. */
 function glued(w: Word, value: string): Word {
@@ -113,13 +114,18 @@ export const ARCHIVER_PROGRAMS: Program[] = [
   // `zip x.zip -@ < LIST`: the files it archives are named on standard input.
   {
     names: ["zip"],
-    optionCommands: zipCommands,
+    optionCommands: (stage, run) => {
+      zipCommands(stage, run);
+      zipRemoval(stage, run);
+    },
     namedFiles: filesFromList({ stdin: ["-@", "--names-stdin"] }),
     // `zip -r` stores what the links in the tree lead to, unless `-y` stores the links.
     followsLinks: (argv) =>
       hasOption(argv, ZIP_OPTIONS, ["-r", "-R", "--recurse-paths", "--recurse-patterns"]) &&
       !hasOption(argv, ZIP_OPTIONS, ["-y", "--symlinks"]),
     treesNamed: () => true,
+    // `zip -rm a.zip src`: what it archives is deleted.
+    replacesTrees: zipMoves,
   },
   { names: ["man"], optionCommands: manCommands },
   {

@@ -12,8 +12,31 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
+
+/**
+ * The backup suffix the stage's own environment sets (`SIMPLE_BACKUP_SUFFIX=.json cp -b …`, read
+ * by coreutils and GNU patch): undefined when it sets none, null when its value is not known.
+ */
+export function environmentSuffix(stage: Stage | undefined): string | null | undefined {
+  let suffix: string | null | undefined;
+  for (const w of stage?.assignments ?? []) {
+    if (!/^SIMPLE_BACKUP_SUFFIX=/.test(w.prefix)) continue;
+    suffix = w.kind === "static" ? w.value.slice(21) : null;
+  }
+  return suffix;
+}
+
+/**
+ * The backup of `file` a program keeps under `suffix`; under one not known (null), a file with
+ * a name of its own beside it: below its directory.
+ */
+export function backupNamed(file: string, suffix: string | null, source: string): NamedFile {
+  if (suffix !== null) return { path: backupOf(file, suffix), source };
+  const at = file.lastIndexOf("/");
+  return { path: at < 0 ? "." : file.slice(0, at) || "/", source, below: true };
+}
 
 /** The backup of `file` under `suffix` (a `*` in it stands for the file's base name). */
 function backupOf(file: string, suffix: string): string {
@@ -43,10 +66,11 @@ function operands(argv: Word[], valued: RegExp): string[] {
  * cp, mv, install and ln with `-b`/`--backup`: the destination's backup, under `-S SUF` /
  * `--suffix=SUF` (else `~`), at the destination or, into a directory, at each source's name there.
  */
-export function copyBackups(argv: Word[]): NamedFile[] {
+export function copyBackups(argv: Word[], stage?: Stage): NamedFile[] {
   const words = argv.map((w) => (w.kind === "static" ? w.value : ""));
   if (!words.some((v, i) => i > 0 && /^(-[a-zA-Z]*b[a-zA-Z]*|--backup(=.*)?)$/.test(v))) return [];
-  let suffix = "~";
+  // (`-S` wins over the environment's `SIMPLE_BACKUP_SUFFIX`.)
+  let suffix: string | null = environmentSuffix(stage) ?? "~";
   for (let i = 1; i < words.length; i++) {
     const v = words[i];
     if (v === "-S" || v === "--suffix") suffix = words[i + 1] ?? suffix;
@@ -60,9 +84,9 @@ export function copyBackups(argv: Word[]): NamedFile[] {
   const dest = ops.at(-1);
   if (ops.length < 2 || dest === undefined) return [];
   const source = `(the backup ${argv[0].value} -b keeps)`;
-  const out: NamedFile[] = [{ path: backupOf(dest, suffix), source }];
+  const out: NamedFile[] = [backupNamed(dest, suffix, source)];
   for (const src of ops.slice(0, -1)) {
-    out.push({ path: backupOf(`${dest}/${src.slice(src.lastIndexOf("/") + 1)}`, suffix), source });
+    out.push(backupNamed(`${dest}/${src.slice(src.lastIndexOf("/") + 1)}`, suffix, source));
   }
   return out;
 }

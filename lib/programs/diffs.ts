@@ -21,6 +21,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
 import type { NamedFile, ReadFile } from "./spec.ts";
 import { inputText } from "./words.ts";
+import { backupNamed, environmentSuffix } from "./backups.ts";
 
 /** A `---`/`+++` line of a diff, the name its first group. */
 const HEADER = /^(?:\+\+\+|---|\*\*\*|Index:) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
@@ -138,10 +139,14 @@ export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedF
   let input: string | undefined;
   let backup: string | null = null;
   let basename: string | null = null;
+  // (A backup suffix, `-z SUF` or the environment's: GNU patch keeps a backup with `-b`, and of a
+  // file a hunk does not fit exactly without it.)
+  let suffix = environmentSuffix(stage);
   let operands = 0;
+  let patched: string | null = null;
   for (const t of readOptions(args, PATCH_OPTIONS)) {
     if (t.kind === "operand") {
-      operands++;
+      if (operands++ === 0) patched = args[t.at];
       continue;
     }
     if (t.kind === "dynamic" || t.kind === "unknown") return anything;
@@ -156,9 +161,24 @@ export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedF
     } else if (t.name === "-i" || t.name === "--input") input = value === "-" ? undefined : value!;
     else if (t.name === "-B" || t.name === "--prefix") backup = value!;
     else if (t.name === "-Y" || t.name === "--basename-prefix") basename = value!;
+    else if (t.name === "-z" || t.name === "--suffix") suffix = value!;
   }
-  // (Given the file to patch, that operand is the file written, judged as an argument.)
-  if (operands > 0) return [];
+  // (Given the file to patch, that operand is the file written, judged as an argument; its
+  // backups, named after it, are not.)
+  const backups = (path: string): NamedFile[] => {
+    const out: NamedFile[] = [];
+    if (suffix !== undefined) out.push(backupNamed(path, suffix, source));
+    if (backup !== null) out.push({ path: backup + path, source });
+    if (basename !== null) {
+      const at = path.lastIndexOf("/") + 1;
+      out.push({ path: path.slice(0, at) + basename + path.slice(at), source });
+    }
+    return out;
+  };
+  if (operands > 0) {
+    const kept = suffix !== undefined || backup !== null || basename !== null;
+    return !kept ? [] : patched === null ? anything : backups(patched);
+  }
   const text = input !== undefined ? (read ? read(input) : null) : inputText(stage, read);
   if (text === undefined) return [];
   const names = text === null ? [] : patchedFiles(text, strip);
@@ -168,14 +188,7 @@ export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedF
       : [...anything, { path: backupDirectory(backup), source, below: true }];
   }
   const out: NamedFile[] = [];
-  for (const path of names) {
-    out.push({ path, source });
-    if (backup !== null) out.push({ path: backup + path, source });
-    if (basename !== null) {
-      const at = path.lastIndexOf("/") + 1;
-      out.push({ path: path.slice(0, at) + basename + path.slice(at), source });
-    }
-  }
+  for (const path of names) out.push({ path, source }, ...backups(path));
   return out;
 }
 

@@ -23,6 +23,7 @@ import {
 import { settingsVariable } from "./settings_files.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
+import { workTreeFiles } from "./git_external.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { ChdirSpec, How, Listing, MadeLink, ProjectSettings, Runner } from "./spec.ts";
 import {
@@ -132,17 +133,21 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     add: (s) => out.push(s),
     analyze: opts.analyze,
     stage: (argv, origin, cwds) => more(derived(stage, argv, origin, cwds)),
-    shell(text, origin, { cwds = stage.cwds, input = false, arguments: given = false } = {}) {
+    shell(text, origin, { cwds = stage.cwds, input = false, arguments: args = false, given } = {}) {
       if (text.kind !== "static") {
         more(derived(stage, [unknownWord(text.text)], origin, cwds));
         return;
       }
       const inherit = inheritInput(stage, input);
-      const source = given ? withArguments(text.value) : text.value;
+      const source = given
+        ? `${text.value} '${GIVEN}'`
+        : args
+        ? withArguments(text.value)
+        : text.value;
       for (const cwd of cwds) {
         const inner = opts.analyze(source, cwd, origin);
         if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
-        else for (const s of inner) more(inherit(s));
+        else for (const s of inner) more(inherit(given ? withGiven(s, given) : s));
       }
     },
     command: (value, how, origin) => optionCommand(run, value, how, origin),
@@ -219,7 +224,6 @@ function readable(path: Word, line: LineOf): boolean {
   return !(line.trimmed && /^\s|\s$/.test(path.value)) && !(!line.raw && path.value.includes("\\"));
 }
 
-/** A command some option names (see `How`). */
 /**
  * Shell text a program runs with arguments of its own after it (`$EDITOR FILE`, `git -c
  * alias.x='!rm' x -rf src`): a placeholder argument after a plain command line. (Text with
@@ -229,6 +233,17 @@ function withArguments(text: string): string {
   return /^[^;&|<>()`#\n]*[^;&|<>()`#\s\\]\s*$/.test(text) ? `${text} '(its arguments)'` : text;
 }
 
+/** The placeholder of the arguments a program gives shell text it runs (`ShellOptions.given`). */
+const GIVEN = "(the arguments it is given)";
+
+/** A stage of such text with the placeholder replaced by the words it stands for. */
+function withGiven(stage: Stage, given: Word[]): Stage {
+  if (!stage.argv.some((w) => w.kind === "static" && w.value === GIVEN)) return stage;
+  const argv = stage.argv.flatMap((w) => (w.kind === "static" && w.value === GIVEN ? given : [w]));
+  return { ...stage, argv };
+}
+
+/** A command some option names (see `How`). */
 function optionCommand(run: Runner, value: Word, how: How, origin: string): void {
   if (how === "shell") run.shell(value, origin, { arguments: true });
   else if (how === "line") run.shell(value, origin);
@@ -304,6 +319,11 @@ function environment(run: Runner, words: Word[]): void {
     else if (programVariable(variable)) {
       const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
       run.stage([program, literal("(its arguments)")], origin);
+      // (git's external diff, a shell command, is given the files of the work tree it compares.)
+      if (variable === "GIT_EXTERNAL_DIFF") {
+        const text = w.kind === "static" ? literal(value) : w;
+        run.shell(text, origin, { given: workTreeFiles(run) });
+      }
     } else {
       if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
       run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin, {

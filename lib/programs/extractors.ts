@@ -19,6 +19,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
+import { commandRemoval, moveCommand, rarMoves, sevenDeletes } from "./archive_moves.ts";
 
 /** What an extraction's words say (the static words after the program; null: not known). */
 export interface Extraction {
@@ -273,6 +274,13 @@ export function sevenNamed(argv: Word[]): boolean {
   return operands.length > 2;
 }
 
+/** Archivers that delete what they archive when told to (archive_moves.ts). */
+const MOVES: Record<string, (argv: Word[]) => boolean> = {
+  rar: rarMoves,
+  lha: moveCommand,
+  arj: moveCommand,
+};
+
 /** Extractors with no module of their own. */
 export const EXTRACTOR_PROGRAMS: Program[] = [
   ...SEVEN_ZIP,
@@ -301,6 +309,15 @@ export const EXTRACTOR_PROGRAMS: Program[] = [
         namedFiles: extractsHere(name),
         followsLinks: sevenFollows,
         treesNamed: sevenNamed,
+        replacesTrees: sevenDeletes,
+        optionCommands: commandRemoval(sevenDeletes),
+      }
+      : MOVES[name]
+      ? {
+        names: [name],
+        namedFiles: extractsHere(name),
+        replacesTrees: MOVES[name],
+        optionCommands: commandRemoval(MOVES[name]),
       }
       : { names: [name], namedFiles: extractsHere(name) }
   );

@@ -25,6 +25,7 @@ import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
+import { foundFiles, grepCommands, workTreeFiles } from "./git_external.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -231,11 +232,16 @@ function subcommandCommands(
   rest: Word[],
   run: Runner,
   setting: (kv: Word, origin: string) => void,
+  found: () => Word[],
 ): void {
   const spec = GIT_OPTION_COMMANDS[sub];
   if (spec) {
     const args = rest.map((w) => spelledOut(spec, w));
-    for (const [value, how] of commandOptions(spec, args)) run.command(value, how, `git ${sub}`);
+    for (const [value, how] of commandOptions(spec, args)) {
+      // (`difftool -x CMD` is given the files compared, those of the work tree among them.)
+      if (sub === "difftool" && how === SHELL) run.shell(value, "git difftool", { given: found() });
+      else run.command(value, how, `git ${sub}`);
+    }
     if (sub === "clone") {
       const config: OptionCommandSpec = {
         ...spec,
@@ -302,6 +308,7 @@ function extCommands(argv: Word[], run: Runner): void {
 function gitCommands(stage: Stage, run: Runner): void {
   const aliases = new Map<string, string>();
   const shellAliases = new Map<string, string>();
+  const pagers: Word[] = [];
   const gitSetting = (key: string, value: string, from: Word, origin: string) => {
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
@@ -321,7 +328,12 @@ function gitCommands(stage: Stage, run: Runner): void {
     if (/^credential\./.test(key) && !/^[!/~]/.test(value) && value) {
       text = `git credential-${value}`;
     }
-    run.command(from.kind === "static" ? literal(text) : { ...from, value: text }, how, origin);
+    const command = from.kind === "static" ? literal(text) : { ...from, value: text };
+    run.command(command, how, origin);
+    // An external diff is given the files compared; a pager, the files `grep -O` found.
+    if (/^diff\.(external|.+\.command)$/.test(key)) {
+      run.shell(command, origin, { given: workTreeFiles(run) });
+    } else if (key === "core.pager" || key === "pager.grep") pagers.push(command);
   };
   // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
   const setting = (kv: Word, origin: string) => {
@@ -358,7 +370,7 @@ function gitCommands(stage: Stage, run: Runner): void {
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
   const rest = argv.slice(at + 1);
   extCommands(argv, run);
-  subcommandCommands(sub, rest, run, setting);
+  subcommandCommands(sub, rest, run, setting, () => foundFiles(stage, at, run, false));
   if (shellAliases.has(sub)) {
     const text = [shellAliases.get(sub), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
@@ -376,16 +388,8 @@ function gitCommands(stage: Stage, run: Runner): void {
     const args = sub !== "send-pack" ? rest.slice(1).filter((w) => !w.value.startsWith("-")) : rest;
     const to = args.length ? args : [literal("(its remotes)")];
     run.stage([literal("git"), literal("push"), ...to], `git ${sub}`);
-  } else if (sub === "grep") {
-    // `git grep -O<cmd>` opens the files it found with the command.
-    for (const w of rest) {
-      const m = /^(?:-O|--open-files-in-pager=)(.+)$/s.exec(w.value);
-      if (m) {
-        const text = w.kind === "static" ? literal(m[1]) : { ...w, value: m[1] };
-        run.shell(text, "git grep -O", { arguments: true });
-      }
-    }
-  } else if (sub === "config") {
+  } else if (sub === "grep") grepCommands(stage, at, run, pagers);
+  else if (sub === "config") {
     // `git config [set] key value` saves a command for git to run later.
     const operands: Word[] = [];
     for (let j = 0; j < rest.length; j++) {

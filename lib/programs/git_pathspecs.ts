@@ -42,7 +42,7 @@ const PATHSPEC_OPERANDS = new Set([
  * takes pathspecs (a value of an option may be read as one: asked about at worst, where a
  * protected name may match it). grep's first operand is its pattern.
  */
-function pathspecWords(argv: Word[], at: number): Word[] {
+export function pathspecWords(argv: Word[], at: number): Word[] {
   const end = argv.findIndex((w) => w.kind === "static" && w.value === "--");
   const out = end >= 0 ? argv.slice(end + 1) : [];
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";

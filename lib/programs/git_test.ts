@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
+import type { Action } from "../types.ts";
 import { checkEveryday, checkGateTable, checkTable } from "../testing_adversarial.ts";
 import {
   checkActions,
@@ -474,4 +475,51 @@ Deno.test("git diff --name-only lists paths of the repository, as git ls-files d
     // an option that prints elsewhere or names a file makes it no listing
     ["git diff --name-only --output=x | xargs cat", "ask", "ask"],
   ]);
+});
+
+Deno.test("git: a command given the files it found or compares is judged on them", async () => {
+  const P = "/home/user/project";
+  const files = [`${P}/src/a.ts`, `${P}/.pi/settings.json`, `${P}/README.md`];
+  const ctx = ctxIn(P, { files, contents: { [`${P}/.git/HEAD`]: "ref: refs/heads/main\n" } });
+  // [command, deny-list, gate's own files]
+  const rows: [string, Action, Action][] = [
+    // `git grep -O CMD`: CMD gets the matching files below the pathspecs, or below the cwd.
+    ["git grep -O'sed -i s/a/b/' -e a -- .pi", "ask", "ask"],
+    ["git grep --open-files-in-pager=rm -e a -- .pi", "deny", "ask"],
+    ["git grep --op=rm x", "deny", "ask"],
+    ["git grep --open=rm x", "deny", "ask"],
+    ["git grep --op=shred\\ -u x", "ask", "ask"],
+    ["git grep -nO'sed -i s/a/b/' x .pi", "ask", "ask"],
+    ["git grep -O'truncate -s0' -e . -- :/", "ask", "ask"],
+    ["git grep -O'sed -i s/a/b/' x -- '*.json'", "ask", "ask"],
+    ["git grep -O'sed -i s/a/b/' x .pi/settings.json", "ask", "ask"],
+    // ... or with no command, the pager the command sets.
+    ["git -c core.pager='sed -i s/a/b/' grep -O -e a -- .pi", "ask", "ask"],
+    ["PAGER=tee git grep -O -e a -- .pi", "ask", "ask"],
+    // An external diff and `difftool -x` get the files of the work tree that differ.
+    ["GIT_EXTERNAL_DIFF='sed -i s/a/b/' git diff", "ask", "ask"],
+    ["GIT_EXTERNAL_DIFF=truncate\\ -s0 git diff HEAD -- .pi", "ask", "ask"],
+    ["env GIT_EXTERNAL_DIFF='sed -i s/a/b/' git diff", "ask", "ask"],
+    ["GIT_EXTERNAL_DIFF='sed -i s/a/b/'; git diff", "ask", "ask"],
+    ["GIT_EXTERNAL_DIFF=rm git diff", "deny", "ask"],
+    ["git -c diff.external=tee diff", "ask", "ask"],
+    ["git -c diff.x.command='cp /tmp/x' diff", "ask", "ask"],
+    ["cd src && git -c diff.external=tee diff", "ask", "ask"],
+    ["git difftool -y -x cp HEAD", "ask", "ask"],
+    ["git difftool -y -x 'truncate -s0' HEAD", "ask", "ask"],
+    ["git difftool -y --extcmd='sed -i s/a/b/' HEAD", "ask", "ask"],
+    ["git difftool -y --ext='sed -i s/a/b/' HEAD", "ask", "ask"],
+    // Where what they get lies elsewhere, nothing protected is reached.
+    ["git grep -O'sed -i s/a/b/' TODO -- src", "ask", "allow"],
+    ["git grep -Ovim TODO src/a.ts", "ask", "allow"],
+    ["cd src && git grep --op=rm x", "deny", "allow"],
+    ["git difftool -y -x meld HEAD -- src", "ask", "allow"],
+    // Everyday: no command of their own.
+    ["git grep -n TODO", "allow", "allow"],
+    ["git grep -O -e TODO", "allow", "allow"],
+    ["git diff HEAD", "allow", "allow"],
+    ["git diff --ext-diff HEAD", "allow", "allow"],
+    ["git difftool -y HEAD", "allow", "allow"],
+  ];
+  await checkGateTable(ctx, rows);
 });

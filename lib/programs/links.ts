@@ -146,11 +146,11 @@ export const LINK_PROGRAMS: Program[] = [
       return targets.filter((t) => !targets.some((u) => u.at === t.at && u.path === null))
         .map((t) => t.at);
     },
-    namedFiles: (argv) => [
+    namedFiles: (argv, stage) => [
       ...linkTargets(linkArgs(argv)).flatMap((t) =>
         t.path === null ? [] : [{ path: t.path, source: argv[t.at].text }]
       ),
-      ...copyBackups(argv),
+      ...copyBackups(argv, stage),
     ],
   },
   {

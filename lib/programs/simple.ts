@@ -16,6 +16,7 @@ import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
+import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
 import {
   dittoDestination,
@@ -141,6 +142,9 @@ const TABLE: Record<string, Facts> = {
     namedFiles: (argv) => [...sevenList(argv), ...extractsHere("7z")(argv)],
     followsLinks: sevenFollows,
     treesNamed: sevenNamed,
+    // `7z a -sdel x.7z src`: what it archives is deleted.
+    replacesTrees: sevenDeletes,
+    optionCommands: commandRemoval(sevenDeletes),
   },
   // Extractors that write the members of an archive below a directory (`dpkg-deb -x a.deb DIR`,
   // `ar x --output DIR`; ar's members have no `/`).

@@ -179,6 +179,12 @@ export interface ShellOptions {
    * `rm *` sees it. @default false
    */
   arguments?: boolean;
+  /**
+   * The arguments the program gives it, when they are known to be files of some place (the files
+   * `git grep -O` found, a diff's files for an external diff): put where `(its arguments)` would
+   * go, and always appended, as git appends `"$@"` to a command with shell syntax.
+   */
+  given?: Word[];
 }
 
 /** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
@@ -199,6 +205,12 @@ export interface NamedFile {
    * be replaced, whatever the program's other operands are. @default false
    */
   below?: boolean;
+  /**
+   * `path` is a bash glob of the names it may write, where a name is built from parts not known
+   * (`split -a1` writes `.pi/setting?.json`, curl's `-o '#1.json'` `*.json`): what is protected
+   * that the glob may match is reached, as for a glob word not expanded. @default false
+   */
+  pattern?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */

@@ -46,11 +46,19 @@ export function csplitFiles(argv: Word[]): NamedFile[] {
   return [...new Set(formatted(format))].map((suffix) => ({ path: prefix + suffix, source }));
 }
 
+/** A suffix length `-a N` gives (null: not known). */
+function lengthOf(value: string | null | undefined): number | null {
+  return value && /^\d+$/.test(value) ? Number(value) : null;
+}
+
 /** What split writes: PREFIX (its second operand) with letters or digits, then its suffix. */
 export function splitFiles(argv: Word[]): NamedFile[] {
   const args = argv.slice(1).map(staticValue);
   const operands: (string | null)[] = [];
   let suffix: string | null = "";
+  // (`-a N`: the letters or digits between them; two, growing as needed, by default.)
+  let length: number | null = 2;
+  let explicit = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--") {
@@ -62,10 +70,31 @@ export function splitFiles(argv: Word[]): NamedFile[] {
     if (a === null || a === "-" || !a.startsWith("-")) operands.push(a);
     else if (a === "--additional-suffix") suffix = args[++i] ?? null;
     else if (a.startsWith("--additional-suffix=")) suffix = a.slice(20);
-    else if (/^-[a-z]*[abClnt]$/.test(a)) i++;
+    else if (/^(-[a-z]*a|--suffix-length)$/.test(a)) {
+      [length, explicit] = [lengthOf(args[++i]), true];
+    } else if (/^-[a-z]*a\d/.test(a)) {
+      [length, explicit] = [lengthOf(a.slice(a.indexOf("a") + 1)), true];
+    } else if (a.startsWith("--suffix-length=")) [length, explicit] = [lengthOf(a.slice(16)), true];
+    else if (/^-[a-z]*[bClnt]$/.test(a)) i++;
   }
   const prefix = operands.length > 1 ? operands[1] : "x";
   const source = "(the files split writes)";
   if (prefix === null || suffix === null) return [{ path: null, source }];
-  return [{ path: `${prefix}aa${suffix}`, source }, { path: `${prefix}00${suffix}`, source }];
+  // (Each piece's name: the prefix, N letters, digits or hex digits, the suffix; a glob of them,
+  // the prefix's and suffix's glob characters escaped. Without `-a`, the two grow by two when
+  // they run out: `zaaa` after `yz`.)
+  const escape = (s: string) => s.replace(/[*?[\\]/g, "\\$&");
+  const lengths = length === null ? [] : explicit ? [Math.max(length, 1)] : [2, 4, 6];
+  const middles = length === null ? ["*"] : lengths.map((n) => "[0-9a-z]".repeat(n));
+  // (With names of that shape, `xaa.pem`, for the name globs a protection has, `*.pem`.)
+  const shapes = ["a", "0"].map((c) => ({
+    path: prefix + c.repeat(lengths[0] ?? 2) + suffix,
+    source,
+  }));
+  const built = middles.map((m) => ({
+    path: escape(prefix) + m + escape(suffix),
+    source,
+    pattern: true,
+  }));
+  return [...shapes, ...built];
 }

@@ -11,6 +11,7 @@ import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
+import { tarRemoval, tarRemovesFiles } from "./archive_moves.ts";
 
 /** tar's valued letters (and its old bundled first word), as far as finding `-h` needs them. */
 const TAR_OPTIONS = { valued: "bCfFgHIKLNTVX", bundled: true };
@@ -105,25 +106,31 @@ export function tarListsOnly(args: (string | null)[]): boolean {
 const tarList = filesFromList({ valued: ["--files-from"], letters: "T" });
 const tarHere = extractsHere("tar");
 
+/** The commands tar's options name. */
+const tarCommands = optionCommands({
+  shortWithArg: "bCfFgHIKLNTVX",
+  // (The compressor reads the archive on its standard input: a shell there runs it.)
+  short: { I: "compressor", F: "line" },
+  long: {
+    "--to-command": "filter",
+    "--use-compress-program": "compressor",
+    "--info-script": "line",
+    "--new-volume-script": "line",
+    "--rsh-command": "program",
+  },
+  keyed: { "--checkpoint-action": { exec: "line" } },
+  bundled: true,
+});
+
 /** tar. */
 export const TAR: Program = {
   // (gtar: GNU tar's name where tar is another's, on the BSDs and macOS.)
   names: ["tar", "gtar"],
   chdir: { options: ["-C", "--directory"] },
-  optionCommands: optionCommands({
-    shortWithArg: "bCfFgHIKLNTVX",
-    // (The compressor reads the archive on its standard input: a shell there runs it.)
-    short: { I: "compressor", F: "line" },
-    long: {
-      "--to-command": "filter",
-      "--use-compress-program": "compressor",
-      "--info-script": "line",
-      "--new-volume-script": "line",
-      "--rsh-command": "program",
-    },
-    keyed: { "--checkpoint-action": { exec: "line" } },
-    bundled: true,
-  }),
+  optionCommands: (stage, run) => {
+    tarCommands(stage, run);
+    tarRemoval(stage, run);
+  },
   // `tar -czf x.tgz -T LIST`: the files it archives are named in LIST.
   // Without -C, it extracts into the cwd (extractors.ts).
   namedFiles: (argv) => [...tarList(argv), ...tarHere(argv)],
@@ -132,4 +139,6 @@ export const TAR: Program = {
   // `tar -h`: what the links inside the tree lead to is archived.
   followsLinks: (argv) => hasOption(argv, TAR_OPTIONS, ["-h", "--dereference"]),
   treesNamed: () => true,
+  // `tar -cf x.tar --remove-files src`: what it archives is deleted.
+  replacesTrees: tarRemovesFiles,
 };

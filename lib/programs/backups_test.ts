@@ -1,0 +1,41 @@
+/**
+ * Backups named after what a program changes under a suffix from its environment or options:
+ * `SIMPLE_BACKUP_SUFFIX=.json cp -b … .pi/settings` keeps `.pi/settings.json`.
+ */
+import { checkGateTable } from "../testing_adversarial.ts";
+import { ctxIn } from "../testing.ts";
+import type { Action } from "../types.ts";
+
+const P = "/home/user/project";
+const DIFF = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a\n+b\n";
+const ctx = ctxIn(P, {
+  files: [`${P}/.pi/settings.json`, `${P}/notes.txt`, `${P}/src/a.ts`],
+  contents: { [`${P}/x.patch`]: DIFF },
+});
+
+/** [command, under the deny-list, under the gate's own-file protection] */
+const ROWS: [string, Action, Action][] = [
+  ["SIMPLE_BACKUP_SUFFIX=.json cp -b /dev/null .pi/settings", "allow", "ask"],
+  ["SIMPLE_BACKUP_SUFFIX=.json mv -b /tmp/x .pi/settings", "allow", "ask"],
+  ["SIMPLE_BACKUP_SUFFIX=.json install -b /dev/null .pi/settings", "allow", "ask"],
+  ["SIMPLE_BACKUP_SUFFIX=.json ln -sfb /tmp/x .pi/settings", "allow", "ask"],
+  ["SIMPLE_BACKUP_SUFFIX=.json patch -b .pi/settings x.patch", "allow", "ask"],
+  ["env SIMPLE_BACKUP_SUFFIX=.json cp -b /dev/null .pi/settings", "allow", "ask"],
+  // patch's own suffix, with -b or without (a hunk that does not fit keeps one too), and prefix.
+  ["patch -b -z .json .pi/settings x.patch", "allow", "ask"],
+  ["patch -b --suffix=.json .pi/settings x.patch", "allow", "ask"],
+  ["patch --backup --suffix .json .pi/settings < x.patch", "allow", "ask"],
+  ["patch -z .json .pi/settings x.patch", "allow", "ask"],
+  ["patch --suf=.json .pi/settings x.patch", "allow", "ask"],
+  ["patch -b -B .pi/ settings.json x.patch", "allow", "ask"],
+  // Everyday backups.
+  ["cp -b notes.txt backup.txt", "allow", "allow"],
+  ["SIMPLE_BACKUP_SUFFIX=.bak cp -b notes.txt backup.txt", "allow", "allow"],
+  ["patch -b notes.txt x.patch", "allow", "allow"],
+  ["patch -b -z .bak notes.txt x.patch", "allow", "allow"],
+  ["patch -b -z .json -p0 < x.patch", "allow", "allow"],
+];
+
+Deno.test("backups: a suffix from the environment or patch's options names the backup", async () => {
+  await checkGateTable(ctx, ROWS);
+});

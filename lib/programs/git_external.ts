@@ -1,0 +1,141 @@
+/**
+ * Commands git gives the names of files it found or compares: `git grep -O[CMD]` (the files that
+ * matched, below its pathspecs or the cwd), an external diff (`GIT_EXTERNAL_DIFF`,
+ * `diff.external`, a diff driver's `command`) and `git difftool -x CMD` (the files of the work
+ * tree that differ). Each such command is judged as run on files of the repository: paths not
+ * known below each pathspec, or below the top of the work tree (the nearest directory at or above
+ * the cwd holding `.git`), or anywhere where that cannot be known.
+ *
+ * @example
+ * ```ts
+ * // git grep -O'sed -i s/a/b/' -e a -- .pi   →   sed -i s/a/b/ .pi .pi/(files git found)
+ * ```
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import type { Runner } from "./spec.ts";
+import { listedWord, literal, unknownWord } from "./words.ts";
+import { pathspecMagic, pathspecWords } from "./git_pathspecs.ts";
+
+/** Options before git's subcommand that move where its paths are (`-C`, `--work-tree`, …). */
+const MOVED = /^(-C|--work-tree|--git-dir|--namespace)(=|$)/;
+/** Variables that move them the same way. */
+const MOVED_ENV = /^(GIT_WORK_TREE|GIT_DIR|GIT_PREFIX)=/;
+
+/**
+ * A path given as it is, and the files below it (it may be a directory), each passed as one
+ * word, as `find -exec … {} +` passes what it lists.
+ */
+function atAndBelow(path: string, what: string): Word[] {
+  const at = literal(path);
+  return [at, listedWord(at, undefined, what, { whole: true })];
+}
+
+/** Files anywhere: their place is not known. */
+function anywhere(what: string): Word[] {
+  return [unknownWord(`(${what})`)];
+}
+
+/**
+ * The top of the git work tree the stage runs in: the nearest directory at or above its cwd
+ * holding `.git` (a directory with `HEAD`, or a work tree's or submodule's `.git` file), short of
+ * the home directory; null when that cannot be known.
+ */
+export function workTreeTop(run: Runner): string | null {
+  const repository = run.projectSettings(".git/HEAD");
+  if (repository === null) return null;
+  // (A submodule's or linked work tree's `.git` file nearer than a repository's is its top.)
+  const file = run.projectSettings(".git");
+  const dirs = [...(repository ?? []), ...(file ?? [])].map((f) => f.dir);
+  if (!dirs.length) return null;
+  return dirs.reduce((a, b) => (b.length > a.length ? b : a));
+}
+
+/** The files of the work tree the stage's cwd is in (what an external diff may be given). */
+export function workTreeFiles(run: Runner, what = "files of the repository"): Word[] {
+  const top = workTreeTop(run);
+  return top === null ? anywhere(what) : atAndBelow(top, what);
+}
+
+/** Whether git's paths are not those of the stage's cwd (`git -C dir`, `GIT_WORK_TREE=…`). */
+function moved(stage: Stage, at: number): boolean {
+  return stage.argv.slice(1, at).some((w) => w.kind !== "static" || MOVED.test(w.value)) ||
+    (stage.assignments ?? []).some((w) => MOVED_ENV.test(w.value));
+}
+
+/**
+ * The files a git subcommand at `at` may give a command: those below its pathspecs (for `grep`
+ * its operands, else only the words after `--`, as a revision may stand before it), else below
+ * the cwd (`grep`, which searches there) or in the whole work tree.
+ */
+export function foundFiles(stage: Stage, at: number, run: Runner, grep: boolean): Word[] {
+  const what = grep ? "files git found" : "files of the repository";
+  if (moved(stage, at)) return anywhere(what);
+  const argv = stage.argv;
+  const dashes = argv.findIndex((w, i) => i > at && w.kind === "static" && w.value === "--");
+  const specs = grep ? pathspecWords(argv, at) : dashes < 0 ? [] : argv.slice(dashes + 1);
+  const out: Word[] = [];
+  let whole = false;
+  for (const w of specs) {
+    if (w.kind !== "static") return anywhere(what);
+    const magic = pathspecMagic(w.value);
+    if (magic?.exclude) continue;
+    if (magic && (magic.top || magic.any)) whole = true;
+    const spec = magic ? magic.path : w.value;
+    // (A glob, `src/*.ts`, matches below the directory before its first wildcard.)
+    const wild = spec.search(/[*?[\\]/);
+    const path = wild < 0 ? spec : spec.slice(0, spec.slice(0, wild).lastIndexOf("/") + 1);
+    if (path === "" || path === "." || path === "./") whole ||= !grep;
+    out.push(...atAndBelow(path === "" ? "." : path, what));
+  }
+  if (whole || (!out.length && !grep)) return workTreeFiles(run, what);
+  return out.length ? out : atAndBelow(".", what);
+}
+
+/** `--open-files-in-pager` and the abbreviations git takes for it (`--o` is ambiguous: `--or`). */
+function isOpener(name: string): boolean {
+  return name.length >= 4 && "--open-files-in-pager".startsWith(name);
+}
+
+/** `-O` alone, glued to its value, or after other flags of git grep (`-nOrm`). */
+const SHORT_OPENER = /^-[aiIwvhHEGFPnlLzocpWqr]*O/;
+
+/**
+ * `git grep`'s command that opens the files it found: `-OCMD`, `-nOCMD`,
+ * `--open-files-in-pager=CMD` and its abbreviations (`--op=CMD`: git takes any unique prefix of a
+ * long option); `true` for one with no command, which takes the pager; null for none.
+ */
+export function grepOpener(args: Word[]): Word | true | null {
+  let found: Word | true | null = null;
+  for (const w of args) {
+    if (w.kind === "static" && w.value === "--") break;
+    const eq = w.prefix.startsWith("--") ? w.prefix.indexOf("=") : -1;
+    const short = SHORT_OPENER.exec(w.prefix);
+    const at = eq >= 0 && isOpener(w.prefix.slice(0, eq)) ? eq + 1 : short ? short[0].length : -1;
+    if (at < 0) {
+      if (w.kind === "static" && isOpener(w.value)) found ??= true;
+    } else if (w.kind !== "static") found = { ...w, value: w.text };
+    else if (w.value.length > at || eq >= 0) found = literal(w.value.slice(at));
+    else found ??= true;
+  }
+  return found;
+}
+
+/**
+ * The commands `git grep` opens the files it found with (see `grepOpener`), given those files:
+ * the command named, or with none the pagers this command sets (`-c core.pager=…`, `PAGER=…`).
+ */
+export function grepCommands(stage: Stage, at: number, run: Runner, pagers: Word[]): void {
+  const opener = grepOpener(stage.argv.slice(at + 1));
+  if (opener === null) return;
+  const given = foundFiles(stage, at, run, true);
+  const assigned = (stage.assignments ?? []).flatMap((w) => {
+    const m = /^(GIT_)?PAGER=/.exec(w.value);
+    if (!m) return [];
+    return [w.kind === "static" ? literal(w.value.slice(m[0].length)) : w];
+  });
+  for (const command of opener === true ? [...pagers, ...assigned] : [opener]) {
+    run.shell(command, "git grep -O", { given });
+  }
+}
