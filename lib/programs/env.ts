@@ -185,6 +185,9 @@ function namesSet(stage: Stage, out: string[]): boolean {
   return true;
 }
 
+/** `let` as a word (not `delete`, `complete`). */
+const LET = /(?:^|[^\w-])let\b/;
+
 /**
  * Whether a command sets a variable that holds or names code (a prompt, an editor, git's
  * settings, `BASH_ENV`, `PATH`) other than by an assignment word, where the value is not seen:
@@ -196,7 +199,7 @@ export function setsCodeVariable(command: string, stages: readonly Stage[]): boo
   const names: string[] = [];
   for (const s of stages) if (!namesSet(s, names)) return true;
   // (Arithmetic sets numbers, which may be paths too: `((HOME=0))`, `let HISTFILESIZE=0`.)
-  if (command.includes("((") || command.includes("$[") || command.includes("let")) {
+  if (command.includes("((") || command.includes("$[") || LET.test(command)) {
     // (Not in a here-document's text: `print((a, b))` in a script is no arithmetic.)
     let text = command;
     for (const s of stages) {

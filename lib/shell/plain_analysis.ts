@@ -61,7 +61,6 @@ import {
   type Word,
 } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
-import { functionNames } from "./walk_aliases.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { touchedNames } from "./walk_words.ts";
 
@@ -124,8 +123,8 @@ export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env">;
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
-  // (Text that may define a function, quoted data too, is the walk's: see `functionNames`.)
-  if (source.length > MAX_LENGTH || functionNames(source).size) return null;
+  // (A plain command defines no function: `f() {` is none. See `functionNames`.)
+  if (source.length > MAX_LENGTH) return null;
   const r: Reading = {
     source,
     env,

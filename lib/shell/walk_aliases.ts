@@ -10,20 +10,30 @@ import { redirectsStdin, type Stage, type Word } from "./model.ts";
 import type { WalkContext } from "./walk_context.ts";
 import { RESERVED_WORDS } from "./keywords.ts";
 import { unquotedText } from "./words.ts";
-
-/** A function definition's name (`find() {`, `function find`), read off the command's text. */
-const FUNCTION_NAME = /\bfunction\s+([^\s;&|()<>]+)|([^\s;&|()<>'"`$]+)\s*\(\s*\)/g;
+import { withoutQuotedData } from "./walk_values.ts";
 
 /**
- * The names a command may define functions of, read off its text (quoted data too: it only adds
- * names). A command of such a name may print anything, so what it writes into a pipe is no
- * listing nor text known (`find() { echo keys/id_rsa; }; find src | xargs cat`).
+ * A function definition's name (`find() {`, `function find`), read off the command's text: a name
+ * where a command may start.
+ */
+const FUNCTION_NAME =
+  /(?:^|[\s;&|(){}!`])(?:function\s+([^\s;&|()<>]+)|([^\s;&|()<>'"`$]+)\s*\(\s*\))/g;
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/**
+ * The names a command may define functions of, read off its text without its quoted data (a
+ * definition is never quoted; a text a shell runs is read apart, with its own). A command of such
+ * a name may print anything, so what it writes into a pipe is no listing nor text known
+ * (`find() { echo keys/id_rsa; }; find src | xargs cat`).
  */
 export function functionNames(source: string): ReadonlySet<string> {
+  if (!source.includes("(") && !source.includes("function")) return NO_NAMES;
+  const code = withoutQuotedData(source);
+  if (!code.includes("(") && !code.includes("function")) return NO_NAMES;
   const out = new Set<string>();
-  if (!source.includes("(") && !source.includes("function")) return out;
-  for (const m of source.matchAll(FUNCTION_NAME)) out.add(m[1] ?? m[2]);
-  return out;
+  for (const m of code.matchAll(FUNCTION_NAME)) out.add(m[1] ?? m[2]);
+  return out.size ? out : NO_NAMES;
 }
 
 /**
