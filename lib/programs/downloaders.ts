@@ -121,8 +121,16 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
-  // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
-  if (out !== null && dir !== null && name !== "wget") named(place(out), out);
+  // (curl's `-o` may name parts of a globbed URL, `#1` the first `{a,b}` or `[1-9]` there: the
+  // names it writes are a glob of what those may be, `.pi/#1.json` for `{settings}`.)
+  if (out !== null && name === "curl" && /#\d/.test(out)) {
+    files.push({
+      path: place(out.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+/g, "*")),
+      source: `${out} (names built from the URL's globs)`,
+      pattern: true,
+    });
+  } // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
+  else if (out !== null && dir !== null && name !== "wget") named(place(out), out);
   if (tree) {
     // (What a recursion fetches is named by the pages it follows: below where it saves.)
     files.push({ path: dir ?? ".", source: `(what ${name} fetches)`, below: true });

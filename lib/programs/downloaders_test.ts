@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
+import {
+  adversarialCtx,
+  checkEveryday,
+  checkGateTable,
+  checkTable,
+  denyList,
+} from "../testing_adversarial.ts";
 import { literal } from "./words.ts";
 import { downloadedFiles } from "./downloaders.ts";
 
@@ -20,7 +26,13 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
   assert.deepEqual(files("curl -sSL http://x/a"), []);
   assert.deepEqual(files("aria2c -o a.json -d .pi http://x"), [".pi/a.json"]);
   assert.deepEqual(files("aria2c http://x/.env"), [".env"]);
+  // (curl's `#N` in `-o` is the Nth URL glob's text: the names are a glob of what it may be)
+  assert.deepEqual(files("curl -o .pi/#1.json http://x/{settings}"), [".pi/*.json"]);
+  assert.deepEqual(files("curl --output-dir .pi -o #1#2 http://x/{a}[1-2]"), [".pi/**"]);
+  assert.deepEqual(files("curl -o x[#1].txt http://x/[1-2]"), ["x\\[*\\].txt"]);
   await checkTable([
+    ["curl -o '.#1' 'http://x/{env}'", "deny", "deny"],
+    ["curl -o '.pi/#1.json' 'http://x/{settings}' 2>/dev/null || true", "deny", "deny"],
     ["wget -N http://x/.env", "deny", "deny"],
     ["wget --execute=output_document=.env http://x", "deny", "deny"],
     ["aria2c http://x/.env", "deny", "deny"],
@@ -29,6 +41,12 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
     ["wget https://example.com/file.tar.gz", "wget -qO- https://x | head"],
     denyList,
   );
+  // [command, deny-list (curl is denied there), gate's own files]
+  await checkGateTable(adversarialCtx, [
+    ["curl -o '.pi/#1.json' 'http://x/{settings}'", "deny", "ask"],
+    ["curl --create-dirs -o '.pi/extensions/#1.ts' 'http://x/[1-2]'", "deny", "ask"],
+    ["curl -o 'out_#1.txt' 'http://x/[1-3]'", "deny", "allow"],
+  ]);
 });
 
 Deno.test("downloaders: wget's directories are the URL's path, and a recursion's the server's", async () => {

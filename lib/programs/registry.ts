@@ -34,6 +34,7 @@ import { GH_PROGRAMS } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
+import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
 import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
@@ -70,6 +71,7 @@ export function allPrograms(): readonly Program[] {
     ...SEARCH_PROGRAMS,
     ...FIELD_PROGRAMS,
     ...LINE_FILTER_PROGRAMS,
+    ...IMAGEMAGICK_PROGRAMS,
     TAR,
     ...SSH_PROGRAMS,
     ...CONTAINER_PROGRAMS,
