@@ -355,9 +355,12 @@ function aroundTargets(
   if (region === null || scope.disturbed(region, opts.stage, w)) return false;
   const found = expandPathname(around.pattern, around.at, ctx.fs, scope.options);
   if (found.kind !== "matches") return false;
-  const words = found.words.map((m) =>
-    around.before + (around.cut ? removeAffix(m, around.cut) : m) + around.after
-  );
+  const words: string[] = [];
+  for (const m of found.words) {
+    const kept = around.cut ? removeAffix(m, around.cut) : m;
+    if (kept === null) return false;
+    words.push(around.before + kept + around.after);
+  }
   if (words.some((v) => v === "" || v.startsWith("-"))) return false;
   for (const v of words) {
     staticTargets(

@@ -184,7 +184,14 @@ export function printfText(args: string[]): string[] | null {
         } else if (hex) {
           out += String.fromCharCode(parseInt(hex, 16));
           i += hex.length;
-        } else out += SIMPLE_ESCAPES[e] ?? (`"'?`.includes(e) ? e : `\\${e}`);
+        } else if (SIMPLE_ESCAPES[e] !== undefined || `"'?`.includes(e)) {
+          out += SIMPLE_ESCAPES[e] ?? e;
+        } else {
+          // (Any other character after `\` is no escape: the `\` is printed, and the character
+          // read as it is, a `%` starting a conversion: `\%s`.)
+          out += "\\";
+          i--;
+        }
       } else out += c;
     }
     if (used === before) break;

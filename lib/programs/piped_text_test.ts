@@ -27,6 +27,8 @@ const PRINTF: string[][] = [
   ["select 1;\\n"], ["%s\\n", "a", "b", "c"], ["%s|%s\\n", "a", "b", "c"], ["x\\n", "a", "b"],
   ["a\\101b\\0101\\8\\c\\q"], ["\\x41\\xg\\\"\\'\\?\\\\"], ["100%%\\n"], ["--", "%s", "-x"],
   ["\\e\\E\\a\\b\\f\\r\\t\\v"], ["%s", "a\\nb"], ["trailing\\"],
+  // (a `\` before a character that is no escape is printed, and `%` then starts a conversion)
+  ["\\%s\\n", "rm -rf src"], ["cd keys;\\%s", "x"], ["\\%%"], ["\\q\\%s", "y"],
 ];
 
 Deno.test("piped text: echo and printf print what bash's builtins print", async () => {

@@ -127,6 +127,12 @@ Deno.test("an interactive shell without comments, and bash's options from the en
     ["o=last; env BASHOPTS=${o}pipe bash -c ': | cd keys; cat id_rsa'", "deny", "deny"],
     ["env SHELLOPTS=keyword bash -c 'bash -c : BASH_ENV=./run.sh'", "deny", "deny"],
     ["BASHOPTS=compat44 bash -c 'echo hi'", "deny", "deny"],
+    // a writer the command turns into coreutils' program (which decodes otherwise), or printf's
+    // `\%` (a `\` printed, then a conversion): what they pipe into a shell is judged as it is
+    ["enable -n echo; echo -e '\\162m -rf src' | bash", "deny", "deny"],
+    ["enable -n printf; printf 'cat innocent.txt\\cxx' | bash", "deny", "deny"],
+    ["printf '\\%s\\n' 'rm -rf src' | bash", "deny", "deny"],
+    ["printf '\\%s\\n' ';\n.shell rm -rf src' | sqlite3 app.db", "deny", "deny"],
     // everyday: comments in an interactive or a plain child shell, options left alone
     ["bash -ic 'echo hi # comment'", "deny", "allow"],
     ["bash -c 'echo hi # comment'", "deny", "allow"],

@@ -21,9 +21,10 @@ export interface Affix {
 
 /**
  * `${NAME%PATTERN}` and its kin whose pattern is plain text with `*` and `?` at most: no quotes,
- * escapes, brackets, expansions or extglob groups, which this reader does not match.
+ * escapes, brackets, expansions, `~` (bash expands it there) or extglob groups, which this reader
+ * does not match.
  */
-const AFFIX = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(%%?|##?)([\w./,:+@=~*?-]*)\}$/;
+const AFFIX = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(%%?|##?)([\w./,:+@=*?-]*)\}$/;
 
 /** The variable and the removal an expansion's text asks for, or null for any other expansion. */
 export function affixExpansion(text: string): { name: string; affix: Affix } | null {
@@ -46,8 +47,13 @@ function matcher(pattern: string): RegExp {
   return re;
 }
 
-/** `value` with the affix removed as bash removes it (unchanged when the pattern matches none). */
-export function removeAffix(value: string, affix: Affix): string {
+/**
+ * `value` with the affix removed as bash removes it (unchanged when the pattern matches none);
+ * null for a value with other than ASCII in it, where `?` is a character or a byte as the
+ * locale says.
+ */
+export function removeAffix(value: string, affix: Affix): string | null {
+  if (/[^ -~\t\n]/.test(value)) return null;
   const re = matcher(affix.pattern);
   const n = value.length;
   switch (affix.op) {

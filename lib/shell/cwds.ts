@@ -66,22 +66,29 @@ export const ENDED: Flow = { ok: [], fail: [] };
 
 /**
  * Whether a command ends the shell it runs in: `exit` (also after `builtin`/`command`), where it
- * is the builtin (`exitBuiltin`). The caller knows whether it runs in this shell (a subshell's,
+ * is the builtin (`exitBuiltin`) and surely runs (no redirect that may fail: `exit 1 <&9` is not
+ * run; one to /dev/null cannot fail). The caller knows whether it runs in this shell (a subshell's,
  * a pipeline's or the background's flow is not the shell's).
  */
-export function endsShell(argv: Word[], builtin: boolean): boolean {
-  if (!builtin) return false;
+export function endsShell(
+  argv: Word[],
+  builtin: boolean,
+  redirects: readonly { target?: Word | null; op?: string }[] = [],
+): boolean {
+  // (A redirect that fails keeps a special builtin from running: `exit 1 <&9` goes on.)
+  if (!builtin || redirects.some((r) => r.target?.value !== "/dev/null")) return false;
   const at = builtinAt(argv);
   const name = at < 0 ? undefined : argv[at];
   return name?.kind === "static" && name.value === "exit";
 }
 
 /**
- * Whether `exit` is surely the builtin in a command: its text defines no function or alias that
- * may be named so and turns no builtin off (`exit() { :; }`, `enable -n exit`).
+ * Whether `exit` is surely the builtin in a command and ends its shell: its text defines no
+ * function or alias that may be named so, turns no builtin off (`exit() { :; }`, `enable -n
+ * exit`), and sets no `checkjobs` (an interactive shell then keeps going past the first `exit`).
  */
 export function exitBuiltin(source: string): boolean {
-  return !/\bexit\s*\(|\bfunction\b|\b(alias|enable)\b/.test(source);
+  return !/\bexit\s*\(|\bfunction\b|\b(alias|enable)\b|checkjobs/.test(source);
 }
 
 /**

@@ -120,6 +120,10 @@ Deno.test("hostile heredocs are judged by what bash runs (read-only and deny-lis
     ["psql <<\\EOF\n\\! rm -rf src\nEOF", "deny", "deny"],
     ["psql -d app <<'EOF'\n\\dt\nselect count(*) from users;\nEOF", "deny", "allow"],
     ['x=$(bash <<"E"\n\\rm -rf src\nE\n)', "deny", "deny"],
+    // ... and only where tree-sitter found such a heredoc (not `<<'EOF'` in a string or comment)
+    ['echo "<<\'EOF\'\n\\\\"; rm -rf src #"', "deny", "deny"],
+    ['echo "<<\'EOF\'\n\\\\"; cat innocent.txt #"', "deny", "deny"],
+    [": # see <<\\E\n\\' ; cat innocent.txt #'", "deny", "deny"],
     // Body lines that look like the end are data: nothing of them runs.
     ["cat <<'EOF'\nEOF; rm -rf ~\nEOF", "allow", "allow"],
     ["cat <<EOF\n  EOF && curl evil.example\nEOF", "allow", "allow"],

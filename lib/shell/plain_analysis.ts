@@ -116,6 +116,8 @@ const WALKED_NAMES = new Set([
   "test",
   "unset",
   "unsetenv",
+  // (`enable -n echo` makes a later echo the program: the walk knows the writers it turns off.)
+  "enable",
 ]);
 
 /** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
@@ -252,7 +254,7 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
       }
       stages.push(stage);
       if (c === -1 || closing) return i;
-      if (!moveOn(r, moves, argv, op, closer)) return -1;
+      if (!moveOn(r, moves, stage, op, closer)) return -1;
       // (A later command's redirects in a pipeline without `&&` or `||` before it are the
       // pipeline's to tree-sitter: the walk sees no command feeding the pipe then.)
       piped = op === "|";
@@ -300,14 +302,16 @@ interface ListMoves {
  * list goes on where it leaves it. False where the walk must read it: a `cd` in a substitution
  * that moves the commands after it there.
  */
-function moveOn(r: Reading, moves: ListMoves, argv: Word[], op: string, closer: boolean): boolean {
+function moveOn(r: Reading, moves: ListMoves, stage: Stage, op: string, closer: boolean): boolean {
+  const argv = stage.argv;
   if (op === "|") {
     moves.first = false;
     return true;
   }
   const moved = moves.first ? cdTarget(argv, r.cwds, r.cd ??= cdFacts(r)) : null;
   // (`cd x || exit 1; make`: after exit nothing runs in this shell.)
-  const ended = moves.first && endsShell(argv, r.exitBuiltin ??= exitBuiltin(r.source));
+  const ended = moves.first &&
+    endsShell(argv, r.exitBuiltin ??= exitBuiltin(r.source), stage.redirects);
   if ((moved || ended) && closer) return false;
   const here = ended ? ENDED : moved ? { ok: moved, fail: r.cwds } : same(r.cwds);
   const flow = moves.flow === null ? here : joinedFlow(moves.flow, moves.joined, here);

@@ -38,14 +38,28 @@ export function parseSource(
   // Plain commands (most of them) are read without tree-sitter, into the very same tree.
   const simple = simpleTree(text);
   if (simple) return { root: simple, source: text, readWrite: NO_OFFSETS };
-  // A quoted heredoc whose body starts with `\` is read by tree-sitter as the body going on the
-  // line it starts on: parsed with a letter there (the body is literal text to bash, so the tree
-  // is the same), the text given back to the tree as it is.
-  const hidden = text.includes("<<") && text.includes("\n\\") ? leadingBackslashes(text) : [];
   let source = text;
-  for (const i of hidden) source = source.slice(0, i) + "x" + source.slice(i + 1);
   let tree: Tree | null = parser.parse(source);
   if (!tree) return null;
+  // A quoted heredoc whose body starts with `\` is read by tree-sitter as the body going on the
+  // line it starts on: parsed with a letter there (the body is literal text to bash, so the tree
+  // is the same), kept only where that letter is then inside a heredoc's body, the text given
+  // back to the tree as it is.
+  let hidden = text.includes("<<") && text.includes("\n\\")
+    ? leadingBackslashes(tree.rootNode, text)
+    : [];
+  if (hidden.length) {
+    for (const i of hidden) source = source.slice(0, i) + "x" + source.slice(i + 1);
+    const repaired = parser.parse(source);
+    if (repaired && hidden.every((i) => inHeredocBody(repaired.rootNode, i))) {
+      tree.delete();
+      tree = repaired;
+    } else {
+      repaired?.delete();
+      source = text;
+      hidden = [];
+    }
+  }
   try {
     const readWrite = readWriteOps(tree.rootNode, source);
     if (readWrite.size) {
@@ -78,21 +92,40 @@ export function parseSource(
 }
 
 /**
- * Offsets of the `\` that starts the first body line of a quoted heredoc (`<<'EOF'`, `<<"EOF"`,
- * `<<\EOF`, the one heredoc its line starts), where a letter there leaves that line other than
- * the delimiter.
+ * Offsets of the `\` that starts the first body line of a quoted heredoc tree-sitter found
+ * (`<<'EOF'`, `<<"EOF"`, `<<\EOF`, the one heredoc its line starts), where a letter there leaves
+ * that line other than the delimiter.
  */
-function leadingBackslashes(text: string): number[] {
+function leadingBackslashes(root: SyntaxNode, text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(/<<-?[ \t]*(?:'([^'\n]+)'|"([^"\n$`\\]+)"|\\(\w+))[^\n]*\n\\/g)) {
-    const line = text.slice(m.index, text.indexOf("\n", m.index));
-    if ((line.match(/<</g) ?? []).length !== 1) continue;
-    const at = m.index + m[0].length - 1;
-    const end = text.indexOf("\n", at);
-    const first = "x" + text.slice(at + 1, end < 0 ? text.length : end);
-    if (first !== (m[1] ?? m[2] ?? m[3])) out.push(at);
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (const c of n.children) if (c) stack.push(c);
+    if (n.type !== "heredoc_redirect") continue;
+    const start = n.children.find((c) => c?.type === "heredoc_start");
+    if (!start || !/^(['"\\])/.test(start.text)) continue;
+    const from = text.lastIndexOf("\n", n.startIndex) + 1;
+    const eol = text.indexOf("\n", start.endIndex);
+    if (eol < 0 || text[eol + 1] !== "\\") continue;
+    if ((text.slice(from, eol).match(/<</g) ?? []).length !== 1) continue;
+    const end = text.indexOf("\n", eol + 1);
+    const first = "x" + text.slice(eol + 2, end < 0 ? text.length : end);
+    if (first !== start.text.replace(/^\\|^['"]|['"]$/g, "")) out.push(eol + 1);
   }
   return out;
+}
+
+/** Whether an offset lies inside a heredoc's body in a tree. */
+function inHeredocBody(root: SyntaxNode, at: number): boolean {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.startIndex > at || n.endIndex <= at) continue;
+    if (n.type === "heredoc_body") return true;
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return false;
 }
 
 /** Offsets of `<` redirect operators directly followed by `>` (the `<>` operator). */

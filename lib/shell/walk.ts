@@ -656,7 +656,7 @@ export class Walker implements WalkContext {
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
     // (`cd x || exit 1; make`: after exit nothing runs here; the caller knows it is this shell.)
-    if (!coproc && endsShell(argv, this.exitBuiltin)) flow = ENDED;
+    if (!coproc && endsShell(argv, this.exitBuiltin, stage.redirects)) flow = ENDED;
     // (An alias whose text cds moves what comes after it, to where is not followed.)
     if (aliasMoves) flow = { ok: [null], fail: union(flow.fail, [null]) };
     for (const [op, n] of parts.after) flow = this.then(flow, op, n, cwds, origin, redirects);

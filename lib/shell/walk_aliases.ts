@@ -23,18 +23,26 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * The names a command may define functions of, read off its text without its quoted data (a
- * definition is never quoted; a text a shell runs is read apart, with its own). A command of such
+ * definition is never quoted; a text a shell runs is read apart, with its own), and the writers
+ * `enable` may turn off. A command of such
  * a name may print anything, so what it writes into a pipe is no listing nor text known
  * (`find() { echo keys/id_rsa; }; find src | xargs cat`).
  */
 export function functionNames(source: string): ReadonlySet<string> {
-  if (!source.includes("(") && !source.includes("function")) return NO_NAMES;
+  const enable = source.includes("enable");
+  if (!source.includes("(") && !source.includes("function") && !enable) return NO_NAMES;
   const code = withoutQuotedData(source);
-  if (!code.includes("(") && !code.includes("function")) return NO_NAMES;
   const out = new Set<string>();
-  for (const m of code.matchAll(FUNCTION_NAME)) out.add(m[1] ?? m[2]);
+  // (`enable -n echo` runs the program of that name, which prints otherwise.)
+  if (enable && /\benable\b/.test(unquotedText(source))) { for (const b of WRITERS) out.add(b); }
+  if (code.includes("(") || code.includes("function")) {
+    for (const m of code.matchAll(FUNCTION_NAME)) out.add(m[1] ?? m[2]);
+  }
   return out.size ? out : NO_NAMES;
 }
+
+/** The builtins that write a pipe's text, which `enable -n` may turn into programs. */
+const WRITERS = ["echo", "printf"];
 
 /**
  * Whether a stage's command name is one the command defines as a function (`names`, see

@@ -364,6 +364,12 @@ Deno.test("cd: later stages of the same list run where it leads", () => {
   assert.deepEqual(cwdsOf("exit() { :; }; cd /x || exit; rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("alias exit=:; cd /x || exit; rm a", "rm a"), ["/proj", "/x"]);
   assert.deepEqual(cwdsOf("exit; rm a", "rm a"), [null]);
+  // ... nor where a redirect of it may fail (it does not run then), or checkjobs may keep it
+  assert.deepEqual(cwdsOf("cd /x || exit 1 <&9; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || exit 1 >/; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || { echo no; exit 1; } <&9; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("shopt -s checkjobs; cd /x || exit; rm a", "rm a"), ["/proj", "/x"]);
+  assert.deepEqual(cwdsOf("cd /x || exit 1 2>/dev/null; rm a", "rm a"), ["/x"]);
 });
 
 Deno.test("cd: hidden and conditional directory changes are followed", () => {

@@ -191,6 +191,11 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ['X="src1/home/user/.ssh/id_rsa"; ((IFS=1)); cat $X', "deny", "deny"],
     ['X=src; echo ${X: -1}; cat $X/main.ts', "ask", "ask"],
     ['F=src/main.ts; echo $(( PATH=0 )); cat "$F"', "deny", "deny"],
+    // a removal pattern bash expands (`~`), or counts in characters or bytes (`?`)
+    ['X=/home/user/keys/id_rsa; cat "${X#~/}"', "ask", "ask"],
+    ['X=/home/user/project/x.env; cat "${X#~+/x}"', "ask", "ask"],
+    ['X=\u{1F600}.env; cat "${X#?}"', "ask", "ask"],
+    ['X=.env\u{1F600}; cat "${X%?}"', "ask", "ask"],
     ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
     ["X=a; X=$(cmd); cat $X", "deny", "ask"],
     ["read X; cat $X", "ask", "ask"], // (read is read-only: cat of an unknown path asks)

@@ -515,7 +515,8 @@ function affixPart(ctx: WalkContext, node: LiteNode, quoted: boolean): Part | nu
   const k = cut === null ? undefined : ctx.values.get(cut.name);
   if (cut === null || k === undefined) return null;
   if (k.kind === "text") {
-    return knownPart({ value: removeAffix(k.value, cut.affix), kind: "text" }, quoted);
+    const value = removeAffix(k.value, cut.affix);
+    return value === null ? null : knownPart({ value, kind: "text" }, quoted);
   }
   if (k.kind !== "glob" || !quoted || k.pattern === undefined) return null;
   return {
