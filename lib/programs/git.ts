@@ -727,22 +727,28 @@ function gitListing(stage: Stage): Listing[] | null {
   let dashes = false;
   for (const w of argv.slice(2)) {
     if (w.kind !== "static") return null;
+    if (diff && w.value === "--") {
+      dashes = true;
+      continue;
+    }
     if (LS_FILES_PLAIN.has(w.value)) continue;
     // `git diff --name-only [REV…] [-- PATHSPEC…]`: the changed files' paths in the repository
     // (its options print no other text; a revision before `--` is no path).
     if (diff && (DIFF_NAMES_PLAIN.test(w.value) || (!dashes && !w.value.startsWith("-")))) {
       continue;
     }
-    if (diff && w.value === "--") {
-      dashes = true;
-      continue;
-    }
     if (/^[-:/]/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value)) return null;
     specs.push(w.value);
   }
-  const under = literal(".");
-  const m = specs.length === 1 ? /^\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
-  return m ? [{ under, names: `*${m[1]}` }, { under, names: `.*${m[1]}` }] : [{ under }];
+  // (Pathspecs that are plain directories or files, or one `DIR/*.EXT`: the paths below them.)
+  if (specs.length && specs.every((p) => !/[*?[\]\\]/.test(p))) {
+    return specs.map((p) => ({ under: literal(p.replace(/\/+$/, "") || ".") }));
+  }
+  const m = specs.length === 1 ? /^(?:([^*?[\]\\]+)\/)?\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
+  const under = literal(m?.[1] ?? ".");
+  return m
+    ? [{ under, names: `*${m[2]}` }, { under, names: `.*${m[2]}` }]
+    : [{ under: literal(".") }];
 }
 
 /** Options of `git diff --name-only` that change what it compares, not what it prints. */

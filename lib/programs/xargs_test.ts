@@ -157,7 +157,13 @@ Deno.test("xargs: git ls-files lists paths below the cwd", () => {
   assert.deepEqual(cmd("git ls-files '*.py' | xargs wc -l"), [
     "wc -l @./(paths git lists)/*.py @./(paths git lists)/.*.py",
   ]);
-  assert.deepEqual(cmd("git ls-files -z src | xargs -0 cat"), ["cat @./(paths git lists)/"]);
+  assert.deepEqual(cmd("git ls-files -z src | xargs -0 cat"), ["cat @src/(paths git lists)/"]);
+  assert.deepEqual(cmd("git ls-files 'src/*.ts' | xargs cat"), [
+    "cat @src/(paths git lists)/*.ts @src/(paths git lists)/.*.ts",
+  ]);
+  assert.deepEqual(cmd("git diff --name-only -- '*.ts' | xargs cat"), [
+    "cat @./(paths git lists)/*.ts @./(paths git lists)/.*.ts",
+  ]);
   // Output with more than paths, paths that leave the cwd, another directory: not known.
   for (const c of ["git ls-files -s", "git ls-files --full-name", "git ls-files ../x"]) {
     assert.deepEqual(cmd(`${c} | xargs cat`), ["cat (xargs input)"], c);
