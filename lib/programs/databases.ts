@@ -100,8 +100,18 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
       const m of t.matchAll(/\b(readfile|writefile|fsdir)\s*\(\s*('(?:[^']|'')*'|[^,)]*)/gi)
     ) {
       const arg = m[2].trim();
-      if (arg.startsWith("'")) opens(arg.slice(1, -1).replace(/''/g, "'"), run, origin);
+      // (A literal joined to more text, `'.e'||'nv'`, names a file not known.)
+      const joined = /^\s*\|\|/.test(t.slice((m.index ?? 0) + m[0].length));
+      if (arg.startsWith("'") && !joined) opens(arg.slice(1, -1).replace(/''/g, "'"), run, origin);
       else run.stage([unknownWord(`(a file the SQL ${m[1]}(${arg}) names)`)], origin);
+    }
+    // ATTACH opens (and creates) the database file it names.
+    for (const m of t.matchAll(/\battach\s+(?:database\s+)?('(?:[^']|'')*'|[^\s;]+)/gi)) {
+      const arg = m[1];
+      const joined = /^\s*\|\|/.test(t.slice((m.index ?? 0) + m[0].length));
+      if (arg.startsWith("'") && !joined && !/^'file:/i.test(arg)) {
+        opens(arg.slice(1, -1).replace(/''/g, "'"), run, origin);
+      } else run.stage([unknownWord(`(the database ATTACH ${arg} names)`)], origin);
     }
     return;
   }
@@ -126,7 +136,7 @@ function sqliteLine(line: string, run: Runner, origin: string): void {
       const file = abbrev(name, "import") ? files[0] : files[files.length - 1];
       if (file) opens(file, run, origin);
     }
-  } else if (abbrev(name, "load") || name === "cd") {
+  } else if (abbrev(name, "load") || name === "cd" || name === "ar" || abbrev(name, "archive")) {
     // (`.cd DIR` moves the shell: the paths of later commands are relative to a place not
     // followed here.)
     unknown();
@@ -168,8 +178,16 @@ function sqliteRuns(stage: Stage, run: Runner): void {
       if (f && f.value !== "/dev/null") {
         fileCommands(f, run, origin, (t) => sqliteText(t, run, origin));
       }
-    } else if (/^--?A/.test(v)) break; // `-A ARGS`: an archive command, the rest its arguments
-    else if (SQLITE_TWO.test(v)) i += 2;
+    } else if (/^--?A|^--archive$/.test(v)) {
+      // `-A ARGS`: an archive command, the rest its arguments: what it extracts or adds is named
+      // by the archive or the tree (`-Axf a.sqlar` writes the members' names).
+      run.stage([unknownWord(`(the sqlite3 archive command ${a.text})`)], origin);
+      break;
+    } else if (operands === 0 && /^file:/i.test(v) && /[%?]/.test(v)) {
+      // (A URI database name: its path percent-decoded, its query may open it otherwise.)
+      run.stage([unknownWord(`(the database ${a.text} names)`)], origin);
+      operands++;
+    } else if (SQLITE_TWO.test(v)) i += 2;
     else if (SQLITE_VALUED.test(v)) i++;
     else if (v.startsWith("-") && v !== "-") continue;
     else if (operands++ > 0) {

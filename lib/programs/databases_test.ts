@@ -98,7 +98,16 @@ Deno.test("database shells: the files their commands open are judged where they 
     ["mysql -e 'tee .env'", "deny", "deny"],
     ["ed -s <<< $'r innocent.txt\\n,p'", "deny", "deny"],
     ["ed -s README.md <<< $'1,$w keys/authorized_keys'", "deny", "deny"],
+    // sqlite3's ATTACH, a URI database name, its archive mode and `.ar`, a literal joined to more
+    ["sqlite3 x.db \"attach '.env' as a; select * from a.t\"", "deny", "deny"],
+    ["sqlite3 x.db \"attach database keys || '/id_rsa' as a\"", "deny", "deny"],
+    ["sqlite3 'file:%2Eenv' 'select 1'", "deny", "deny"],
+    ["sqlite3 -A -x -f /tmp/x.sqlar", "deny", "deny"],
+    ["sqlite3 --archive --extract --file /tmp/x.sqlar", "deny", "deny"],
+    ["sqlite3 x.db '.ar -x'", "deny", "deny"],
+    ["sqlite3 x.db \"select readfile('.e'||'nv')\"", "deny", "deny"],
     // Files of their own, where they may be.
+    ["sqlite3 x.db \"attach 'other.db' as o; select * from o.t\"", "deny", "allow"],
     [
       "sqlite3 x.db '.import data.csv t' && sqlite3 x.db '.output out.txt' 'select 1'",
       "deny",

@@ -87,13 +87,17 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       else if ((got = valueOf(args, i, "--default-page", ""))) page = got[0];
       else if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
-        // `-e output_document=F`, `dir_prefix=D` (wgetrc commands).
-        const m = /^\s*(output_document|dir_prefix|logfile|input)\s*=\s*(.+)$/i.exec(got[0]);
-        if (m && /^dir_prefix$/i.test(m[1])) dir = m[2];
-        else if (m) {
-          named(m[2], w.text);
-          if (/^output_document$/i.test(m[1])) remote = false;
-        }
+        // `-e output_document=F`, `dir_prefix=D` (wgetrc commands: case, `_` and `-` ignored).
+        const m = /^\s*([\w-]+)\s*=\s*(.*)$/.exec(got[0]);
+        const key = m ? m[1].toLowerCase().replace(/[-_]/g, "") : "";
+        const on = m !== null && /^(on|1|yes|true)$/i.test(m[2].trim());
+        if (key === "dirprefix") dir = m![2];
+        else if (/^(outputdocument|logfile|input|appendoutput)$/.test(key)) {
+          named(m![2], w.text);
+          if (key === "outputdocument") remote = false;
+        } else if (/^(contentdisposition|trustservernames)$/.test(key) && on) {
+          files.push({ path: null, source: `${w.text} (a name the server chooses)` });
+        } else if (/^(dirstruct|recursive|mirror|pagerequisites)$/.test(key) && on) tree = true;
       } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
       else if ((got = valueOf(args, i, "--config", ""))) {
         // A wgetrc of its choosing: where it writes (`output_document`, `dir_prefix`, `logfile`)
@@ -114,6 +118,18 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       }
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
+    else if (
+      name === "aria2c" &&
+      ((got = valueOf(args, i, "--input-file", "-i")) ??
+        (got = valueOf(args, i, "--conf-path", "")) ??
+        (got = valueOf(args, i, "--torrent-file", "-T")) ??
+        (got = valueOf(args, i, "--metalink-file", "-M")))
+    ) {
+      // (A list of URLs with `dir=`/`out=` of their own, options, a torrent's or metalink's names.)
+      files.push({ path: null, source: `${w.text} (names a file of aria2c's chooses)` });
+    } else if (name === "aria2c" && /\.(torrent|meta4|metalink)$/.test(v)) {
+      files.push({ path: null, source: `${v} (the names it lists)` });
+    }
     if (got) {
       i += got[1] - 1;
       continue;
@@ -131,6 +147,10 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     });
   } // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
   else if (out !== null && dir !== null && name !== "wget") named(place(out), out);
+  // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
+  if (name === "aria2c" && out === null) {
+    files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
+  }
   if (tree) {
     // (What a recursion fetches is named by the pages it follows: below where it saves.)
     files.push({ path: dir ?? ".", source: `(what ${name} fetches)`, below: true });

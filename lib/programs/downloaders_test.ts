@@ -7,6 +7,7 @@ import {
   denyList,
 } from "../testing_adversarial.ts";
 import { literal } from "./words.ts";
+import { ctxIn } from "../testing.ts";
 import { downloadedFiles } from "./downloaders.ts";
 
 const files = (command: string) =>
@@ -25,7 +26,11 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
   assert.deepEqual(files("curl -OJ http://x/a"), [null, "a"]);
   assert.deepEqual(files("curl -sSL http://x/a"), []);
   assert.deepEqual(files("aria2c -o a.json -d .pi http://x"), [".pi/a.json"]);
-  assert.deepEqual(files("aria2c http://x/.env"), [".env"]);
+  // (aria2c also takes the name the server gives: below its directory)
+  assert.deepEqual(files("aria2c http://x/.env"), [".", ".env"]);
+  assert.deepEqual(files("aria2c -o a.json -d .pi http://x"), [".pi/a.json"]);
+  assert.deepEqual(files("aria2c -d .pi http://x/cd"), [".pi", ".pi/cd"]);
+  assert.deepEqual(files("aria2c -i /tmp/list"), [null, "."]);
   // (curl's `#N` in `-o` is the Nth URL glob's text: the names are a glob of what it may be)
   assert.deepEqual(files("curl -o .pi/#1.json http://x/{settings}"), [".pi/*.json"]);
   assert.deepEqual(files("curl --output-dir .pi -o #1#2 http://x/{a}[1-2]"), [".pi/**"]);
@@ -46,6 +51,19 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
     ["curl -o '.pi/#1.json' 'http://x/{settings}'", "deny", "ask"],
     ["curl --create-dirs -o '.pi/extensions/#1.ts' 'http://x/[1-2]'", "deny", "ask"],
     ["curl -o 'out_#1.txt' 'http://x/[1-3]'", "deny", "allow"],
+  ]);
+  // wget's settings by any spelling (case, `_` and `-` ignored), aria2c's names chosen elsewhere
+  // [command, deny-list, gate's own files], where `.pi/settings.json` is
+  const P = "/home/user/project";
+  const pi = ctxIn(P, { files: [`${P}/README.md`, `${P}/.pi/settings.json`] });
+  await checkGateTable(pi, [
+    ["wget -e dirprefix=.pi/extensions http://x/a.ts", "allow", "ask"],
+    ["wget -e DIR-PREFIX=.pi/extensions http://x/a.ts", "allow", "ask"],
+    ["wget -e content_disposition=on -P .pi http://x/cd", "ask", "ask"],
+    ["wget -e recursive=on -P .pi http://x/", "allow", "ask"],
+    ["aria2c -d .pi --allow-overwrite=true http://x/cd", "allow", "ask"],
+    ["aria2c -i /tmp/list", "ask", "ask"],
+    ["wget -e robots=off http://x/a.txt", "allow", "allow"],
   ]);
 });
 

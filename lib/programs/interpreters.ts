@@ -163,6 +163,49 @@ function rubyHttpd(argv: Word[]): boolean {
   return un && v.some((x, i) => x === "-ehttpd" || (x === "-e" && v[i + 1] === "httpd"));
 }
 
+/**
+ * Whether pytest is given a settings file (`-c FILE`, `--config-file`, `--inifile`, glued too):
+ * its `addopts` are options not seen here (`--basetemp=.pi` removes `.pi`).
+ */
+export function pytestSettings(args: Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const v = w.kind === "static" ? w.value : w.prefix;
+    const m = /^(?:-c|--config-file|--inifile)(?:=([\s\S]*))?$|^-c([\s\S]+)$/.exec(v);
+    if (!m) continue;
+    const glued = m[1] ?? m[2];
+    const next = glued === undefined ? args[++i] : undefined;
+    // (`-c /dev/null`: no settings at all.)
+    const file = glued !== undefined
+      ? (w.kind === "static" ? glued : null)
+      : next?.kind === "static"
+      ? next.value
+      : null;
+    if (file !== "/dev/null") return true;
+  }
+  return false;
+}
+
+/** pytest: a settings file it is given holds options not seen (see `pytestSettings`). */
+export const PYTEST: Program = {
+  names: ["pytest", "py.test"],
+  runs: (stage, run) => {
+    if (pytestSettings(stage.argv.slice(1))) {
+      run.stage([unknownWord("(the options pytest's settings file gives)")], "pytest");
+    }
+  },
+};
+
+/** groff and its front ends: `-U` (unsafe mode) runs a document's `.sy` and `.pi` requests. */
+export const GROFF: Program = {
+  names: ["groff", "nroff", "troff"],
+  runs: (stage, run) => {
+    if (stage.argv.slice(1).some((w) => w.kind !== "static" || /^-[a-zA-Z]*U/.test(w.value))) {
+      run.stage([unknownWord("(the commands an unsafe groff document runs)")], "groff -U");
+    }
+  },
+};
+
 /** The module `python -m MOD` runs (`-mMOD` too), or null. */
 function pythonModule(argv: Word[]): string | null {
   for (let i = 1; i < argv.length; i++) {
@@ -202,6 +245,8 @@ function pythonModuleFiles(argv: Word[]): NamedFile[] {
     return out;
   }
   if (mod === "pytest") {
+    // (Its settings from a file of the command's choosing: `addopts = --basetemp=.pi`.)
+    if (pytestSettings(args)) return [{ path: null, source: "(what pytest's settings file says)" }];
     // `--basetemp DIR`: pytest removes DIR if it exists, then writes its temporary files below it.
     const i = args.findIndex((w) => /^--basetemp(=|$)/.test(w.value));
     if (i < 0) return [];

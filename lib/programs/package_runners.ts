@@ -531,6 +531,10 @@ function makeAssignment(w: Word, run: Runner): void {
   }
 }
 
+/** cargo settings that change neither what runs nor where it writes (profiles, jobs, network). */
+const CARGO_HARMLESS =
+  /^\s*(profile\.[\w.-]+|build\.(jobs|incremental)|net\.[\w-]+|http\.[\w-]+|term\.[\w.-]+|cargo-new\.[\w-]+|future-incompat-report\.[\w-]+)\s*$/;
+
 /** cargo settings that name a program it runs (`target.<triple>.runner`, `build.rustc-wrapper`). */
 const CARGO_PROGRAM =
   /(^|\.)(runner|rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|linker)\s*$/;
@@ -554,7 +558,13 @@ function cargoCommands(stage: Stage, run: Runner): void {
     if (value.kind !== "static") {
       run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
     } else if (eq < 0) run.stage([unknownWord(`(cargo settings of ${value.text})`)], "cargo");
-    else if (CARGO_PROGRAM.test(value.value.slice(0, eq))) {
+    else if (!CARGO_PROGRAM.test(value.value.slice(0, eq))) {
+      // (A setting that runs a program under another name, `doc.browser`, a credential
+      // provider, or names where cargo writes, `build.target-dir`, `install.root`.)
+      if (!CARGO_HARMLESS.test(value.value.slice(0, eq))) {
+        run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
+      }
+    } else {
       const toml = value.value.slice(eq + 1).trim();
       const words = [...toml.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((w) => w[1] ?? w[2]);
       // A string is split on spaces, an array is the words; cargo adds the program's own.

@@ -35,7 +35,7 @@ import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
 import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
-import { INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
+import { GROFF, INTERPRETER_PROGRAMS, PYTEST, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LAUNCHER_PROGRAMS } from "./launchers.ts";
@@ -61,6 +61,8 @@ export function allPrograms(): readonly Program[] {
     ...WRAPPER_PROGRAMS,
     ...SHELL_PROGRAMS,
     ...INTERPRETER_PROGRAMS,
+    PYTEST,
+    GROFF,
     GIT,
     ...FIND_PROGRAMS,
     FD_PROGRAM,

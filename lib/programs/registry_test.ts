@@ -224,6 +224,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   "http-server": { followsLinks: "http-server -p 8080" },
   "live-server": { followsLinks: "live-server .", runs: "live-server --middleware=./m.js" },
   convert: { runs: "convert a.png 'png:|lpr'", namedFiles: "convert a.png frame_%03d.png" },
+  pytest: { runs: "pytest -c /tmp/x.ini" },
+  groff: { runs: "groff -U -man x.1" },
   httpd: { followsLinks: "httpd -f -h . -p 8000", runs: "httpd -c /tmp/httpd.conf" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
   base64: { readOnly: { "": "base64 -d -o out x" } }, strings: { namedFiles: "strings @args" },
