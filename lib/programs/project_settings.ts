@@ -91,7 +91,27 @@ export function npmSettings(stage: Stage, run: Runner, cwds: readonly (string | 
     const v = a.kind === "static" ? a.value : a.prefix;
     if (v === "--") break;
     const m = NPM_CONFIG_OPTION.exec(v);
-    if (!m) continue;
+    if (!m) {
+      // Any other long option is a setting too, as an npmrc line (`--node-options=…`,
+      // `--logs-dir DIR`): the ones that run or place something are judged.
+      const o = /^--?([a-z][\w-]*)(?:=([\s\S]*))?$/i.exec(v);
+      const key = o?.[1].toLowerCase();
+      if (!o || !key || !packageVariable(`npm_config_${key.replace(/-/g, "_")}`)) continue;
+      const value = o[2] !== undefined ? a : args[++i];
+      if (!value) continue;
+      if (value.kind !== "static") {
+        run.stage([unknownWord(`(what npm's ${v} names)`)], "npm option");
+      } else {
+        npmSetting(
+          key,
+          o[2] !== undefined ? value.value.slice(value.value.indexOf("=") + 1) : value.value,
+          run,
+          "npm option",
+          0,
+        );
+      }
+      continue;
+    }
     const file = m[2] ? (a.kind === "static" ? literal(v.slice(m[0].length)) : a) : args[++i];
     if (file) npmrcFile(file, run, 0);
   }

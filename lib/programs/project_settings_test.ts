@@ -3,7 +3,7 @@
  * (`.npmrc`, `.yarnrc`, `.yarnrc.yml`, `yt-dlp.conf`) are read as they are when the call is
  * decided, and what they say judged; everyday settings change nothing.
  */
-import { denyList, gateFiles, readOnly } from "../testing_adversarial.ts";
+import { checkGateTable, denyList, gateFiles, readOnly } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
 const H = "/home/user";
@@ -91,6 +91,7 @@ Deno.test("npm: the project's .npmrc and the npmrc files its options name", asyn
     ["npm ls --userconfig /tmp/other.npmrc", "ask"],
     ["npm view x --globalconfig=/tmp/other.npmrc", "ask"],
     ["export npm_config_logs_dir=/home/user/.pi/agent/extensions; npm ls", "ask"],
+
     // A file another stage may write first: a download, an archive, a clone.
     ["cd ../n3 && wget -q https://x/.npmrc && npm ls", "ask"],
     ["cd ../n3 && tar xzf ../pkg.tgz && npm ls", "ask"],
@@ -136,5 +137,20 @@ Deno.test("yt-dlp: the options of its yt-dlp.conf and --config-locations files",
   await checkActions(gateFiles, ctx, [
     ["cd ../v3 && yt-dlp https://x/v.mp4", "ask"],
     ["cd ../v2 && yt-dlp https://x/v.mp4", "allow"],
+  ]);
+});
+
+Deno.test("npm: any long option is a setting, as an npmrc line", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, { files: [`${P}/package.json`, `${P}/.pi/settings.json`] });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(ctx, [
+    ["npm test --node-options='--report-directory=.pi/extensions'", "allow", "ask"],
+    ["npm test --node-options='--require ./x.js --cpu-prof-dir=.pi'", "allow", "ask"],
+    ["npm ls --logs-dir .pi/extensions", "allow", "ask"],
+    ["npm test --script-shell='rm -rf src'", "deny", "allow"],
+    // everyday
+    ["npm test --silent", "allow", "allow"],
+    ["npm install --save-dev typescript", "allow", "allow"],
   ]);
 });
