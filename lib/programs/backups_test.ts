@@ -20,7 +20,8 @@ const ROWS: [string, Action, Action][] = [
   ["SIMPLE_BACKUP_SUFFIX=.json install -b /dev/null .pi/settings", "allow", "ask"],
   ["SIMPLE_BACKUP_SUFFIX=.json ln -sfb /tmp/x .pi/settings", "allow", "ask"],
   ["SIMPLE_BACKUP_SUFFIX=.json patch -b .pi/settings x.patch", "allow", "ask"],
-  ["env SIMPLE_BACKUP_SUFFIX=.json cp -b /dev/null .pi/settings", "allow", "ask"],
+  ["env SIMPLE_BACKUP_SUFFIX=.json cp -b /dev/null .pi/settings", "deny", "ask"],
+  ["export SIMPLE_BACKUP_SUFFIX=.json; cp -b /dev/null .pi/settings", "deny", "ask"],
   // patch's own suffix, with -b or without (a hunk that does not fit keeps one too), and prefix.
   ["patch -b -z .json .pi/settings x.patch", "allow", "ask"],
   ["patch -b --suffix=.json .pi/settings x.patch", "allow", "ask"],

@@ -93,6 +93,12 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
 export const CODE_ENV =
   /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|NODE_V8_COVERAGE|COVERAGE_FILE|COVERAGE_RCFILE|CARGO_TARGET_DIR|CARGO_BUILD_TARGET_DIR|CARGO_BUILD_BUILD_DIR|CARGO_INSTALL_ROOT|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|DENO_DIR|MANROFFOPT)$/;
 /**
+ * The backup suffix and method cp, mv, install, ln and patch take from the environment: read
+ * where a stage sets them before its program (backups.ts), not known where they are exported
+ * first (`export SIMPLE_BACKUP_SUFFIX=.json; cp -b x .pi/settings` wrote `.pi/settings.json`).
+ */
+export const BACKUP_ENV = /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/;
+/**
  * Variables naming a file of settings that may run commands (an AWS profile's
  * `credential_process`, a kubeconfig user's `exec`): the file is read (settings_files.ts).
  */
@@ -337,7 +343,7 @@ export function carriesCommand(assignment: string): boolean {
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
-    SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]);
+    SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) || BACKUP_ENV.test(m[1]);
 }
 
 /**

@@ -103,6 +103,12 @@ Deno.test("settings files and option variables that make programs run or write u
     ["pytest --config-file=/tmp/evil.ini", "deny", "deny"],
     ["python3 -m pytest -c /tmp/evil.ini", "deny", "ask"],
     ["groff -U -man x.1", "deny", "deny"],
+    ["export SIMPLE_BACKUP_SUFFIX=.json; cp -b /dev/null .pi/settings", "deny", "deny"],
+    // a rebase's todo list an editor the command names writes (its exec lines run)
+    ["GIT_SEQUENCE_EDITOR='cp /tmp/todo' git rebase -i HEAD~1", "deny", "deny"],
+    ["git -c sequence.editor='cp /tmp/todo' rebase -i HEAD~1", "deny", "deny"],
+    ["GIT_EDITOR='cp /tmp/todo' git rebase --interactive HEAD~1", "deny", "deny"],
+    ["GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main", "deny", "allow"],
     ["nroff -U x.1", "deny", "deny"],
     // everyday
     ["pytest -q tests", "deny", "allow"],

@@ -11,6 +11,7 @@ import type { LineOf, Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import {
   ASSIGNED,
+  BACKUP_ENV,
   carriesCommand,
   CODE_ENV,
   EXPORTED_FUNCTION,
@@ -157,7 +158,7 @@ function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
     projectSettings: (name, cwds = stage.cwds) =>
       opts.settings?.project(stage, name, opts.top ?? stage, cwds) ?? null,
     searchPath: (w) => opts.searchPath?.(w) ?? false,
-    environment: (words) => environment(run, words),
+    environment: (words) => environment(run, words, false),
   };
   return run;
 }
@@ -260,7 +261,7 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
 }
 
 /** What the variables a command's environment sets make programs run. */
-function environment(run: Runner, words: Word[]): void {
+function environment(run: Runner, words: Word[], prefix: boolean): void {
   for (const w of words) {
     if (!carriesCommand(w.value)) continue;
     const f = EXPORTED_FUNCTION.exec(w.value);
@@ -308,6 +309,9 @@ function environment(run: Runner, words: Word[]): void {
     } else if (packageVariable(variable)) {
       // npm's and yarn's settings: judged as the line of their settings file they stand for.
       packageVariableSetting(variable, w.kind === "static" ? literal(value) : w, run);
+    } else if (BACKUP_ENV.test(variable)) {
+      // (Before its program, that program's knowledge reads it; exported first, not followed.)
+      if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
     } else if (variable === "HISTFILESIZE") {
       // (bash truncates the history file to that many lines as it assigns, interactive or not.)
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
@@ -352,7 +356,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   ) return [];
   const out: Stage[] = [];
   const run = runner(stage, opts, out);
-  if (carried) run.environment(stage.assignments!);
+  if (carried) environment(run, stage.assignments!, true);
   if (program?.chdir) {
     // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
     // paths name files below dir (judged as well as where they would be from the cwd).

@@ -25,7 +25,7 @@ import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
-import { foundFiles, grepCommands, workTreeFiles } from "./git_external.ts";
+import { foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -306,6 +306,7 @@ function extCommands(argv: Word[], run: Runner): void {
 
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
+  rebaseTodo(stage, run, gitSubcommand(stage.argv));
   const aliases = new Map<string, string>();
   const shellAliases = new Map<string, string>();
   const pagers: Word[] = [];

@@ -139,3 +139,28 @@ export function grepCommands(stage: Stage, at: number, run: Runner, pagers: Word
     run.shell(command, "git grep -O", { given });
   }
 }
+
+/**
+ * `git rebase -i` with an editor the same command names (`GIT_SEQUENCE_EDITOR='cp /tmp/todo'`,
+ * `-c sequence.editor=…`, `GIT_EDITOR`, `core.editor`): the todo list it writes is a file of
+ * commands git runs (its `exec` lines), not seen.
+ */
+export function rebaseTodo(stage: Stage, run: Runner, at: number): void {
+  const argv = stage.argv;
+  if (at < 0 || argv[at]?.value !== "rebase") return;
+  const args = argv.slice(at + 1);
+  if (
+    !args.some((w) => w.kind !== "static" || /^(-[a-zA-Z]*i[a-zA-Z]*|--interactive)$/.test(w.value))
+  ) {
+    return;
+  }
+  // (An editor that leaves the list as git wrote it, `true` or `:`, writes no command.)
+  const keeps = (v: string) => /=\s*(true|:|\/(usr\/)?bin\/true)\s*$/.test(v);
+  const editor =
+    (stage.assignments ?? []).some((a) =>
+      /^(GIT_SEQUENCE_EDITOR|GIT_EDITOR|VISUAL|EDITOR)=/.test(a.value) && !keeps(a.value)
+    ) || argv.slice(1, at).some((w) => /(sequence|core)\.editor/i.test(w.value) && !keeps(w.value));
+  if (editor) {
+    run.stage([unknownWord("(the commands of the todo list the editor writes)")], "git rebase -i");
+  }
+}
