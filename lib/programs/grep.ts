@@ -268,6 +268,25 @@ const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob", "--type-add"
  * grep reading its input: which lines match (`-v` those that do not), printed as they are; not
  * `-o`, `-n`, `-c`, `-b`, `-H`, `-Z`, context lines, `-r`, colour, or a file operand.
  */
+/**
+ * The names the lines grep prints surely end in, for a pattern that is an extension at the end
+ * (`\.ts$`, with `-E` or `-P` `\.(ts|tsx)$`) and no option that inverts, folds case or reads it
+ * as fixed text: `*.ts`, `.*.ts` and `.ts` (a hidden name ends so too, and a name that is the
+ * extension alone). Null otherwise.
+ */
+function grepNames(values: string[]): string[] | null {
+  if (values.some((v) => /^-[a-zA-Z]*[vFiwx]|^--(invert|fixed|ignore-case|word|line)/.test(v))) {
+    return null;
+  }
+  const extended = values.some((v) => /^-[a-zA-Z]*[EP]|^--(extended|perl)/.test(v));
+  const words = values.filter((v) => !v.startsWith("-"));
+  if (words.length !== 1) return null;
+  const m = /^\\\.([A-Za-z0-9]+)\$$/.exec(words[0]) ??
+    (extended ? /^\\\.\(([A-Za-z0-9]+(?:\|[A-Za-z0-9]+)*)\)\$$/.exec(words[0]) : null);
+  if (!m) return null;
+  return m[1].split("|").flatMap((e) => [`*.${e}`, `.*.${e}`, `.${e}`]);
+}
+
 const GREP_FILTER: LineFilter = {
   grammar: {
     flags: "vEFGPiwxsqhaUI",
@@ -310,6 +329,7 @@ const GREP_FILTER: LineFilter = {
     "--max-count",
   ]),
   pattern: new Set(["-e", "--regexp"]),
+  names: grepNames,
 };
 
 /** The search programs. */

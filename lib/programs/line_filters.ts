@@ -26,6 +26,11 @@ export interface LineFilter {
   pattern?: ReadonlySet<string>;
   /** `-5` is a count (`head -5`, `tail -5`). @default false */
   counts?: boolean;
+  /**
+   * The names a line it prints surely has, from its words (grep's `\.ts$`: `*.ts`), which filter
+   * a listing that has none. @default undefined (any name)
+   */
+  names?: (values: string[]) => string[] | null;
 }
 
 /**
@@ -56,7 +61,11 @@ export function passedLines(
     } else if (t.kind !== "end") return null;
   }
   const allowed = filter.pattern && !patternGiven ? 1 : 0;
-  return operands === allowed ? listingOf(stage.input) : null;
+  if (operands !== allowed) return null;
+  const listed = listingOf(stage.input);
+  const names = listed && filter.names?.(values);
+  if (!listed || !names) return listed;
+  return listed.flatMap((l) => (l.names || l.exact ? [l] : names.map((n) => ({ ...l, names: n }))));
 }
 
 /** head and tail: `-n N`, `-N`, `--lines=N` (not `-c`: a part of a line is no path). */

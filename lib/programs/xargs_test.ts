@@ -134,6 +134,14 @@ Deno.test("xargs: a filter that prints some of its lines unchanged passes the li
     ["find src -name '*.ts' | grep x notes.txt | xargs cat", "ask", "ask"],
     ["find src -name '*.ts' | sort - notes.txt | xargs cat", "ask", "ask"],
     ["find src -name '*.ts' | sort $X | xargs cat", "ask", "ask"],
+    // grep's `\.EXT$` is a name filter (not inverted, folded or fixed text)
+    ["git ls-files | grep '\\.ts$' | xargs wc -l", "allow", "allow"],
+    ["git ls-files | grep -E '\\.(ts|md)$' | xargs cat", "allow", "allow"],
+    ["git ls-files | grep '\\.env$' | xargs cat", "ask", "ask"],
+    ["find . | grep '\\.txt$' | xargs cat", "deny", "deny"],
+    ["git ls-files | grep -v '\\.ts$' | xargs cat", "deny", "deny"],
+    ["git ls-files | grep -F '\\.ts$' | xargs cat", "deny", "deny"],
+    ["git ls-files | grep -i '\\.ts$' | xargs cat", "deny", "deny"],
   ]);
 });
 
