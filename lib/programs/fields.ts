@@ -89,7 +89,8 @@ function splitFilter(stage: Stage, run: Runner): void {
 const SORT_FILTER: LineFilter = {
   grammar: {
     flags: "bdfgihMnRrsuV",
-    valued: "ktST",
+    // (not `-T`: a temporary directory it writes in; `-o`, `-z`: another output)
+    valued: "ktS",
     longFlags: new Set([
       "--ignore-leading-blanks",
       "--dictionary-order",
@@ -106,25 +107,6 @@ const SORT_FILTER: LineFilter = {
     ]),
     longValued: new Set(["--key", "--field-separator", "--buffer-size", "--parallel"]),
   },
-  keep: new Set([
-    ..."bdfgihMnRrsuVktS".split("").map((c) => "-" + c),
-    "--ignore-leading-blanks",
-    "--dictionary-order",
-    "--ignore-case",
-    "--general-numeric-sort",
-    "--human-numeric-sort",
-    "--month-sort",
-    "--numeric-sort",
-    "--random-sort",
-    "--reverse",
-    "--stable",
-    "--unique",
-    "--version-sort",
-    "--key",
-    "--field-separator",
-    "--buffer-size",
-    "--parallel",
-  ]),
 };
 
 /** The field tools. */

@@ -265,10 +265,6 @@ function includes(spec: SearchSpec, names: ReadonlySet<string>): (argv: Word[]) 
 const rgIncludes = includes(RG, new Set(["-g", "--glob", "--iglob", "--type-add"]));
 
 /**
- * grep reading its input: which lines match (`-v` those that do not), printed as they are; not
- * `-o`, `-n`, `-c`, `-b`, `-H`, `-Z`, context lines, `-r`, colour, or a file operand.
- */
-/**
  * The names the lines grep prints surely end in, for a pattern that is an extension at the end
  * (`\.ts$`, with `-E` or `-P` `\.(ts|tsx)$`) and no option that inverts, folds case or reads it
  * as fixed text: `*.ts`, `.*.ts` and `.ts` (a hidden name ends so too, and a name that is the
@@ -287,6 +283,10 @@ function grepNames(values: string[]): string[] | null {
   return m[1].split("|").flatMap((e) => [`*.${e}`, `.*.${e}`, `.${e}`]);
 }
 
+/**
+ * grep reading its input: which lines match (`-v` those that do not), printed as they are; not
+ * `-o`, `-n`, `-c`, `-b`, `-H`, `-Z`, context lines, `-r`, colour, or a file operand.
+ */
 const GREP_FILTER: LineFilter = {
   grammar: {
     flags: "vEFGPiwxsqhaUI",
@@ -309,25 +309,6 @@ const GREP_FILTER: LineFilter = {
     ]),
     longValued: new Set(["--regexp", "--max-count"]),
   },
-  keep: new Set([
-    ..."vEFGPiwxsqhaUIem".split("").map((c) => "-" + c),
-    "--invert-match",
-    "--extended-regexp",
-    "--fixed-strings",
-    "--basic-regexp",
-    "--perl-regexp",
-    "--ignore-case",
-    "--no-ignore-case",
-    "--word-regexp",
-    "--line-regexp",
-    "--no-messages",
-    "--quiet",
-    "--silent",
-    "--no-filename",
-    "--text",
-    "--regexp",
-    "--max-count",
-  ]),
   pattern: new Set(["-e", "--regexp"]),
   names: grepNames,
 };

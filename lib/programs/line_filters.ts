@@ -17,11 +17,12 @@ import type { Stage } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program } from "./spec.ts";
 
-/** How a filter takes its options, and which of them leave its lines as they are. */
+/**
+ * How a filter takes its options: the grammar names only those that leave every printed line one
+ * it read (any other is unknown, and the output anything).
+ */
 export interface LineFilter {
   grammar: OptionGrammar;
-  /** The options (`-v`, `--invert-match`) that keep every printed line one it read. */
-  keep: ReadonlySet<string>;
   /** Its first operand is a pattern, not a file, unless one of these gives it (`-e`). */
   pattern?: ReadonlySet<string>;
   /** `-5` is a count (`head -5`, `tail -5`). @default false */
@@ -55,8 +56,6 @@ export function passedLines(
       // (`tail +5`: from the fifth line on, the old way.)
       if (!(filter.counts && operands === 0 && /^\+\d+$/.test(values[t.at]))) operands++;
     } else if (t.kind === "flag" || t.kind === "valued") {
-      if (filter.counts && /^-\d+$/.test(t.name)) continue;
-      if (!filter.keep.has(t.name)) return null;
       if (filter.pattern?.has(t.name)) patternGiven = true;
     } else if (t.kind !== "end") return null;
   }
@@ -77,7 +76,6 @@ const HEAD_TAIL: LineFilter = {
     longValued: new Set(["--lines"]),
     numbers: "option",
   },
-  keep: new Set(["-n", "-q", "-v", "--lines", "--quiet", "--silent", "--verbose"]),
   counts: true,
 };
 

@@ -16,6 +16,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { standardInput } from "./words.ts";
+import { ANSI_SIMPLE } from "../shell/words.ts";
 
 /**
  * What a pipe carries: the texts it may be (one for each way bash may print it: `echo 'a\nb'`
@@ -134,24 +135,15 @@ function echoEscapes(text: string): { text: string; stop: boolean } | null {
       const m = /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 1))![0];
       out += String.fromCharCode(parseInt(m, 16));
       i += m.length;
-    } else out += SIMPLE_ESCAPES[next] ?? `\\${next}`;
+    } else out += echoEscape(next) ?? `\\${next}`;
   }
   return { text: out, stop: false };
 }
 
-/** Escapes both echo and printf decode to one character. */
-const SIMPLE_ESCAPES: Record<string, string> = {
-  "\\": "\\",
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-};
+/** The one-character escapes echo's `-e` decodes: `$'…'`'s, but for `\'`, `\"` and `\?`. */
+function echoEscape(c: string): string | undefined {
+  return c === "'" || c === '"' || c === "?" ? undefined : ANSI_SIMPLE[c];
+}
 
 /**
  * What bash's `printf FORMAT [ARGS]` prints, for a format of text, escapes (not `\u`), `%s` and
@@ -184,9 +176,8 @@ export function printfText(args: string[]): string[] | null {
         } else if (hex) {
           out += String.fromCharCode(parseInt(hex, 16));
           i += hex.length;
-        } else if (SIMPLE_ESCAPES[e] !== undefined || `"'?`.includes(e)) {
-          out += SIMPLE_ESCAPES[e] ?? e;
-        } else {
+        } else if (ANSI_SIMPLE[e] !== undefined) out += ANSI_SIMPLE[e];
+        else {
           // (Any other character after `\` is no escape: the `\` is printed, and the character
           // read as it is, a `%` starting a conversion: `\%s`.)
           out += "\\";

@@ -272,22 +272,6 @@ const UNIQ: LineFilter = {
     longFlags: new Set(["--repeated", "--unique", "--ignore-case", "--all-repeated"]),
     longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]),
   },
-  keep: new Set([
-    "-d",
-    "-i",
-    "-u",
-    "-D",
-    "-f",
-    "-s",
-    "-w",
-    "--repeated",
-    "--unique",
-    "--ignore-case",
-    "--all-repeated",
-    "--skip-fields",
-    "--skip-chars",
-    "--check-chars",
-  ]),
 };
 
 /** The programs of the table. */

@@ -264,7 +264,11 @@ export function unescapeHeredoc(text: string): string {
   return text.replace(/\\([$`\\])/g, "$1");
 }
 
-const ANSI_SIMPLE: Record<string, string> = {
+/**
+ * The one-character escapes of `$'…'` and of printf's format (`\n`, `\e`, `\\`, `\'`, …); echo's
+ * `-e` takes these but the three quote-like ones.
+ */
+export const ANSI_SIMPLE: Readonly<Record<string, string>> = {
   a: "\x07",
   b: "\b",
   e: "\x1b",
