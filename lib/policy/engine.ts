@@ -439,10 +439,18 @@ function protect(
 function presentBelow(
   dir: string,
   fs: Context["fs"],
-): (matches: (name: string) => boolean) => boolean {
-  return (matches) => {
-    const names = namesBelow(dir, fs);
-    return names === null || names.some(matches);
+): (component: RegExp, folded: boolean) => boolean {
+  // (Asked for each path the target reaches and each name glob: answered once per glob.)
+  const answers = new Map<RegExp, boolean>();
+  return (component, folded) => {
+    let known = answers.get(component);
+    if (known === undefined) {
+      const names = namesBelow(dir, fs);
+      known = names === null ||
+        names.some((name) => component.test(folded ? name.toLowerCase() : name));
+      answers.set(component, known);
+    }
+    return known;
   };
 }
 

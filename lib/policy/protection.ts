@@ -415,12 +415,13 @@ export interface BelowOptions {
    */
   surely?: boolean;
   /**
-   * Whether a name `matches` says yes to lies anywhere below `dir` (listed paths of a tree no
-   * stage changes first: `find src -type f | xargs cat`): where surely none does, a name glob
-   * (`.env`) is not reached there.
+   * Whether a name a name glob's `component` matches (lower-cased first where `folded`: the
+   * config folds case) lies anywhere below `dir` (listed paths of a tree no stage changes first:
+   * `find src -type f | xargs cat`): where surely none does, a name glob (`.env`) is not reached
+   * there.
    * @default undefined (any name may)
    */
-  present?: (matches: (name: string) => boolean) => boolean;
+  present?: (component: RegExp, folded: boolean) => boolean;
   /** Whether a path is a directory (with `names`). @default undefined (never known to be one) */
   isDirectory?: (path: string) => boolean;
   /**
@@ -473,8 +474,7 @@ export function protectionBelow(
       if (opts.noHidden && p.glob.startsWith(".")) continue;
       const component = p.component;
       if (
-        opts.present && component &&
-        !opts.present((name) => component.test(folded ? name.toLowerCase() : name))
+        opts.present && component && !opts.present(component, folded)
       ) continue;
     } else if (c.kind === ANY_DEPTH) {
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;

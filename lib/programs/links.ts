@@ -259,7 +259,9 @@ export function treeLinks(
     const base = here === "/" ? "/" : here + "/";
     for (const e of kinds.links) {
       if (named !== null && !named.test(e.name)) continue;
-      const real = fs.realpath(base + e.name);
+      // (A listed link mostly resolves: one lookup, where asking first whether it does is two.)
+      const at = base + e.name;
+      const real = fs.realpathExpected ? fs.realpathExpected(at) : fs.realpath(at);
       if (real && !links.includes(real)) links.push(real);
       if (links.length >= TREE_LINKS) return { links, complete: false, splits };
     }
