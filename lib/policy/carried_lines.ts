@@ -33,9 +33,9 @@ export function carriedLines(
     const [s, depth] = queue[q];
     // (A shell a line starts reads the stage's standard input as commands: `ssh host sh
     // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
-    const own = inheritInput(s);
-    const inherit = (c: Stage) => (SHELLS.includes(programName(c.argv[0])) ? own(c) : c);
+    let inherit: ((c: Stage) => Stage) | undefined;
     for (const w of commandLineArguments(s, heads)) {
+      inherit ??= shellsInherit(inheritInput(s));
       const origin = `argument of ${s.argv[0].value}`;
       for (const cwd of s.cwds) {
         // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
@@ -56,6 +56,11 @@ export function carriedLines(
     }
   }
   return out;
+}
+
+/** A line's stages as they run: a shell it starts reads the stage's standard input (`own`). */
+function shellsInherit(own: (c: Stage) => Stage): (c: Stage) => Stage {
+  return (c) => (SHELLS.includes(programName(c.argv[0])) ? own(c) : c);
 }
 
 /** A target a rule asks about or denies, or a protected path it names (not a glob's guess). */

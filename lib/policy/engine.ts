@@ -773,7 +773,8 @@ export function decide(
       if (t.policy && !policies.includes(t.policy)) policies.push(t.policy);
     }
   }
-  const decider = findDecider(call.tool, stages, action);
+  // (An allowed call has no reason and no notification: none is looked for.)
+  const decider = action === "allow" ? null : findDecider(call.tool, stages, action);
   const verdict: Verdict = {
     action,
     tool: call.tool,

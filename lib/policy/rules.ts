@@ -132,9 +132,9 @@ export function pickRule(
     const bucket = list.byWord.get(first);
     const pool = bucket ?? list.anyWord;
     // (The preset's patterns read git's plain options away: `git --no-pager log` is `git log`.)
-    const plain = presetForm(form);
+    let plain: string | undefined;
     for (const r of pool) {
-      if (r.pattern && !r.pattern.test(r.rule.preset ? plain : form)) continue;
+      if (r.pattern && !r.pattern.test(r.rule.preset ? plain ??= presetForm(form) : form)) continue;
       if (r.rule.preset && (!subject.stage || !presetAccepts(r.rule, subject.stage))) continue;
       const score = r.pattern ? r.score : 0;
       if (opts.explain) candidates.push({ rule: r.rule, score, form });

@@ -92,9 +92,8 @@ function pathLike(
     return true;
   }
   if (value.startsWith("./") || value.startsWith("../")) return true;
-  if (/^file:\/\//i.test(value)) return true;
-  if (URL_RE.test(value)) return false;
-  if (value.includes("/")) return true;
+  // (A URL has a `/`: a word without one is a name in the cwd or none.)
+  if (value.includes("/")) return /^file:\/\//i.test(value) || !URL_RE.test(value);
   return cwds.some((c) => {
     if (c === null) return false;
     const path = resolveIn(c, value);

@@ -28,7 +28,7 @@ export function input(
   if (stdin.from === "nothing") return;
   const body = stdin.from === "document" ? stdin.redirect.body : undefined;
   // (A pipe from `echo`, `printf` or `cat` of what is known: its text, each way it may be.)
-  const piped = stdin.from === "pipe" ? pipedTexts(stage, run.read) : null;
+  const piped = stdin.from === "pipe" ? pipedTexts(stage, (path) => run.read(path)) : null;
   if (body?.kind === "static") lines(body.value);
   else if (piped) piped.forEach(lines);
   else {

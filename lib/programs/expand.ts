@@ -26,7 +26,15 @@ import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { ChdirSpec, How, Listing, MadeLink, ProjectSettings, Runner } from "./spec.ts";
+import type {
+  ChdirSpec,
+  How,
+  Listing,
+  MadeLink,
+  ProjectSettings,
+  Runner,
+  ShellOptions,
+} from "./spec.ts";
 import {
   chdir,
   commandLine,
@@ -123,44 +131,85 @@ function chdirOptions(
   return moved;
 }
 
-/** The runner that collects what a stage's facets find into `out`, expanding each in turn. */
-function runner(stage: Stage, opts: ExpandOptions, out: Stage[]): Runner {
-  const more = (s: Stage) => {
+/**
+ * The runner that collects what a stage's facets find into `out`, expanding each in turn (a class:
+ * one object per stage that runs another, its methods shared).
+ */
+class StageRunner implements Runner {
+  constructor(
+    private readonly of: Stage,
+    private readonly opts: ExpandOptions,
+    private readonly out: Stage[],
+  ) {}
+
+  more(s: Stage): void {
+    const { opts, out } = this;
     out.push(s);
-    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? stage }));
-  };
-  const run: Runner = {
-    more,
-    add: (s) => out.push(s),
-    analyze: opts.analyze,
-    stage: (argv, origin, cwds) => more(derived(stage, argv, origin, cwds)),
-    shell(text, origin, { cwds = stage.cwds, input = false, arguments: args = false, given } = {}) {
-      if (text.kind !== "static") {
-        more(derived(stage, [unknownWord(text.text)], origin, cwds));
-        return;
-      }
-      const inherit = inheritInput(stage, input);
-      const source = given
-        ? `${text.value} '${GIVEN}'`
-        : args
-        ? withArguments(text.value)
-        : text.value;
-      for (const cwd of cwds) {
-        const inner = opts.analyze(source, cwd, origin);
-        if (inner === null) more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
-        else for (const s of inner) more(inherit(given ? withGiven(s, given) : s));
-      }
-    },
-    command: (value, how, origin) => optionCommand(run, value, how, origin),
-    listed: () => stage.input ? listedLines(stage.input, listingOf) : null,
-    read: (path) => opts.read?.(stage, path) ?? null,
-    settings: (path) => opts.settings?.file(stage, path, opts.top ?? stage) ?? null,
-    projectSettings: (name, cwds = stage.cwds) =>
-      opts.settings?.project(stage, name, opts.top ?? stage, cwds) ?? null,
-    searchPath: (w) => opts.searchPath?.(w) ?? false,
-    environment: (words) => environment(run, words, false),
-  };
-  return run;
+    out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? this.of }));
+  }
+
+  add(s: Stage): void {
+    this.out.push(s);
+  }
+
+  analyze(text: string, cwd: string | null, origin: string): Stage[] | null {
+    return this.opts.analyze(text, cwd, origin);
+  }
+
+  stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
+    this.more(derived(this.of, argv, origin, cwds));
+  }
+
+  shell(text: Word, origin: string, opts: ShellOptions = {}): void {
+    const stage = this.of;
+    const { cwds = stage.cwds, input = false, arguments: args = false, given } = opts;
+    if (text.kind !== "static") {
+      this.more(derived(stage, [unknownWord(text.text)], origin, cwds));
+      return;
+    }
+    const inherit = inheritInput(stage, input);
+    const source = given
+      ? `${text.value} '${GIVEN}'`
+      : args
+      ? withArguments(text.value)
+      : text.value;
+    for (const cwd of cwds) {
+      const inner = this.opts.analyze(source, cwd, origin);
+      if (inner === null) this.more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
+      else for (const s of inner) this.more(inherit(given ? withGiven(s, given) : s));
+    }
+  }
+
+  command(value: Word, how: How, origin: string): void {
+    optionCommand(this, value, how, origin);
+  }
+
+  listed(): Word[] | null {
+    return this.of.input ? listedLines(this.of.input, listingOf) : null;
+  }
+
+  read(path: string): string | null {
+    return this.opts.read?.(this.of, path) ?? null;
+  }
+
+  settings(path: string): string | null {
+    return this.opts.settings?.file(this.of, path, this.opts.top ?? this.of) ?? null;
+  }
+
+  projectSettings(
+    name: string,
+    cwds: readonly (string | null)[] = this.of.cwds,
+  ): ProjectSettings[] | null {
+    return this.opts.settings?.project(this.of, name, this.opts.top ?? this.of, cwds) ?? null;
+  }
+
+  searchPath(w: Word): boolean {
+    return this.opts.searchPath?.(w) ?? false;
+  }
+
+  environment(words: Word[]): void {
+    environment(this, words, false);
+  }
 }
 
 /**
@@ -355,7 +404,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
         program.chdir === undefined))
   ) return [];
   const out: Stage[] = [];
-  const run = runner(stage, opts, out);
+  const run = new StageRunner(stage, opts, out);
   if (carried) environment(run, stage.assignments!, true);
   if (program?.chdir) {
     // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
