@@ -12,6 +12,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
 import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
+import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
@@ -36,7 +37,7 @@ export interface GlobScope {
    * word of a stage the command's shell runs was expanded before that stage started, so neither
    * it nor what it runs (`npx eslint src/*.ts`: npx and eslint) changes its matches.
    */
-  disturbed(dir: string, stage: Stage | undefined, word?: Word): boolean;
+  disturbed(dir: string, stage: Stage | undefined, word?: Word, opts?: DisturbedOptions): boolean;
   /**
    * The files the command opens for reading on descriptor `fd` (`3<f`, `<f` for 0, `exec 3<f`, a
    * group's), with the cwds of their stages: a write to `/dev/fd/3` opens them again, for writing
@@ -59,6 +60,33 @@ export interface GlobScope {
    * limits"), nor one that runs after the reader.
    */
   fileWritten(path: string, stage: Stage, top?: Stage): string[] | null;
+}
+
+/** How `GlobScope.disturbed` asks. */
+export interface DisturbedOptions {
+  /**
+   * A name as the command writes it (`/tmp/out.$$`, a name bash computes as it runs): a stage
+   * that writes nothing but this name by its redirects (`cat a > /tmp/out.$$`) makes a file of
+   * that name, no other: it changes nothing else that the name may be. (A link the command makes
+   * by that name is followed from the name as written.)
+   * @default undefined (every writer counts)
+   */
+  name?: string;
+}
+
+/**
+ * Whether a stage writes nothing but `name` (absolute), by its redirects (its program writes
+ * nothing it names).
+ */
+function writesOnlyName(stage: Stage, name: string, readsOnly: (s: Stage) => boolean): boolean {
+  const written = stage.redirects.filter((r) => r.kind === "write" && isFileTarget(r));
+  if (!written.length) return false;
+  for (const r of written) {
+    if (r.target!.kind !== "static" || stage.cwds.some((c) => c === null)) return false;
+    if (stage.cwds.some((c) => resolve(c!, r.target!.value) !== name)) return false;
+  }
+  const own = writeAreas({ ...stage, redirects: [] }, readsOnly);
+  return own !== null && own.length === 0;
 }
 
 /** Builtins that export a variable to the stages after them (its file is read there). */
@@ -158,13 +186,15 @@ export function writeAreas(stage: Stage, readsOnly: (s: Stage) => boolean): stri
 /** A word's paths as areas, in each cwd (into `out`); false when it may name any place. */
 function wordAreas(w: Word, cwds: (string | null)[], out: string[]): boolean {
   if (w.kind === "dynamic") return false;
-  // A glob may name anything below its prefix.
-  const text = w.kind === "static"
+  // A glob may name anything below its prefix; so may a name bash computes as it runs (`$?/k`).
+  const timed = w.kind === "static" && w.value.includes("$") && runTimePattern(w.value) !== null;
+  const prefix = timed ? w.value.slice(0, w.value.indexOf("$")) : w.prefix;
+  const text = w.kind === "static" && !timed
     ? w.value
-    : w.prefix.endsWith("/")
-    ? w.prefix
-    : dirname(w.prefix || ".");
-  if (w.kind !== "static" && /(^|\/)\.\.(\/|$)/.test(w.value)) return false;
+    : prefix.endsWith("/")
+    ? prefix
+    : dirname(prefix || ".");
+  if ((w.kind !== "static" || timed) && /(^|\/)\.\.(\/|$)/.test(w.value)) return false;
   for (const c of cwds) {
     if (c === null && !text.startsWith("/")) return false;
     out.push(resolve(c ?? "/", text));
@@ -215,8 +245,9 @@ export function globScope(
   return {
     options: globOptions(text, stages, ctx.env),
     descriptors: text.includes("dev/") || text.includes("proc"),
-    disturbed(dir: string, stage: Stage | undefined, word?: Word): boolean {
+    disturbed(dir: string, stage: Stage | undefined, word?: Word, opts = {}): boolean {
       if (!writing().length) return false;
+      const { name } = opts as DisturbedOptions;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       // (A writer run by the stage whose word it is started after bash expanded it; so did one
       // of a later stage, where the command's stages run one after another.)
@@ -228,7 +259,10 @@ export function globScope(
         (top(w).argv.includes(word) ||
           (at >= 0 && (sequential ??= inSequence(text, stages, tops)) &&
             stages.indexOf(top(w)) > at));
-      return writers!.some((w) => w.stage !== stage && !after(w.stage) && touches(w, dirs));
+      return writers!.some((w) =>
+        w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
+        !(name !== undefined && writesOnlyName(w.stage, name, readsOnly))
+      );
     },
     openOn(fd: number) {
       const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];

@@ -144,6 +144,7 @@ const PATTERNS: string[] = [
   "date *",
   "nproc",
   "nproc *",
+  "getconf *",
   "export *",
   // Package info
   "npm list",

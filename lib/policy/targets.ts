@@ -6,6 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { type Around, isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
 import { removeAffix } from "../shell/affixes.ts";
+import { runTimePattern } from "../shell/run_time_parts.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import { searchedDirs } from "../programs/env.ts";
@@ -170,8 +171,8 @@ function embeddedValue(value: string): string | null {
  * are not known, any letter of a word's leading letters may be such an option: the rest of the
  * word after it, when the word has a `.`, `/` or `~` (`-o.env`, `-akeys/id_rsa`, `-Dt.pi/x`; a
  * cluster of letters alone, `-la`, is not read so).
- * A value with no letter, `.`, `/` or `~` (`-n5`, `-t,`) names no file worth a lookup; one the
- * word's embedded value already names is not repeated.
+ * A value of punctuation alone (`-t,`, `-F:`) names no file worth a lookup; a number may (`sort
+ * -o4` writes `4`, which may be a symlink). One the word's embedded value names is not repeated.
  */
 function gluedValues(argv: Word[]): { at: number; value: string }[] {
   // (Most stages have no such word, or only clusters of letters `-la`: no grammar asked then.)
@@ -190,7 +191,7 @@ function gluedValues(argv: Word[]): { at: number; value: string }[] {
   const out: { at: number; value: string }[] = [];
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
   const add = (at: number, value: string) => {
-    if (/[A-Za-z./~]/.test(value) && embeddedValue(values[at]!) !== value) {
+    if (/[\w./~$]/.test(value) && embeddedValue(values[at]!) !== value) {
       out.push({ at: at + 1, value });
     }
   };
@@ -297,6 +298,8 @@ interface WordOptions {
   /** Glob words are expanded (else judged by their prefix). */
   globs?: GlobScope;
   stage?: Stage;
+  /** The stage's word a value glued to an option comes from (`-o$$`: `$$`). */
+  of?: Word;
 }
 
 /** The targets of a word (into `out`). */
@@ -316,6 +319,7 @@ function wordTargets(
     if (embedded !== null && pathLike(embedded, cwds, ctx, guarded)) {
       staticTargets(embedded, w, cwds, kind, ctx, out);
     }
+    if (w.value.includes("$")) runTimeTargets(w, embedded, cwds, kind, ctx, opts);
     return;
   }
   if (w.listed) {
@@ -333,6 +337,50 @@ function wordTargets(
   }
   if (w.around && opts.globs && aroundTargets(w, w.around, cwds, kind, ctx, opts)) return;
   for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
+}
+
+/**
+ * The names a static word with parts bash computes as it runs may be (`cat $?` reads `0`, `x.$$`
+ * is `x.4242`: `runTimePattern`), each one there now, found as a glob of them finds its matches;
+ * not known where another stage may change what is there. (The word as written is judged too.)
+ */
+function runTimeTargets(
+  w: Word,
+  embedded: string | null,
+  cwds: (string | null)[],
+  kind: TargetKind,
+  ctx: Context,
+  opts: WordOptions,
+): void {
+  for (const value of embedded === null ? [w.value] : [w.value, embedded]) {
+    // (`-j$(nproc)`: an option, no name.)
+    if (!opts.force && value.startsWith("-")) continue;
+    const parts = runTimePattern(value);
+    if (parts === null) continue;
+    let { pattern } = parts;
+    if (pattern === "~" || pattern.startsWith("~/")) pattern = ctx.home + pattern.slice(1);
+    const at = value.indexOf("$");
+    const glob: Word = { value, kind: "glob", prefix: value.slice(0, at), text: w.text, pattern };
+    for (const c of cwds) {
+      const region = c === null ? null : globRegion(pattern, c);
+      const name = { name: resolve(c ?? "/", value) };
+      const found = region === null || !opts.globs ||
+          opts.globs.disturbed(region, opts.stage, opts.of ?? w, name)
+        ? null
+        : expandPathname(pattern, c!, ctx.fs, opts.globs.options);
+      // (No such name there: the word as written was judged.)
+      if (found?.kind === "none") continue;
+      if (found?.kind !== "matches" || found.words.some((m) => m.startsWith("-"))) {
+        for (const t of unknownTargets(glob, [c], ctx)) opts.out.push(t);
+        continue;
+      }
+      // (What follows the names a number may be, through each: `$?/authorized_keys`.)
+      for (const m of found.words.map((m) => m + parts.rest)) {
+        const match: Word = { value: m, kind: "static", prefix: m, text: w.text };
+        staticTargets(m, match, [c], kind, ctx, opts.out);
+      }
+    }
+  }
 }
 
 /**
@@ -666,7 +714,7 @@ export function stageTargets(
   for (const { at, value } of gluedValues(argv)) {
     if (strings.has(at) || at === code || text?.has(argv[at]) === true) continue;
     const w = argv[at];
-    wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, asWords);
+    wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, { ...asWords, of: w });
   }
   for (const t of namedFiles(stage, ctx, globs)) out.push(t);
   // (bash expands no glob or brace in an assignment: `DEBUG=app:*` gives the program the text

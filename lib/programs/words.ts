@@ -13,6 +13,7 @@ import {
 } from "../shell/model.ts";
 import { cdInto } from "../shell/paths.ts";
 import { shellQuote } from "../shell/words.ts";
+import { runTimePattern } from "../shell/run_time_parts.ts";
 import type { ListingOf, Runner } from "./spec.ts";
 
 /** The basename of a static command word ("" when it is not static). */
@@ -233,7 +234,7 @@ export function derived(
 
 /** The cwds after `cd dir` from each of `cwds` (unknown when `dir` is not static). */
 export function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
-  if (dir.kind !== "static") return [null];
+  if (dir.kind !== "static" || runTimePattern(dir.value) !== null) return [null];
   return cwds.map((c) => (c === null ? null : cdInto(c, dir.value, true)[0]));
 }
 

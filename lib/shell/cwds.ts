@@ -11,6 +11,7 @@ import { cdInto, MAY_REACH_PROC, processPath, procSpelling } from "./paths.ts";
 import { activatedEnvironment } from "./sourced.ts";
 import { trapRunsLater } from "./trap.ts";
 import { unquotedText } from "./words.ts";
+import { runTimePattern } from "./run_time_parts.ts";
 
 /** The directories a statement may run in; null means unknown. */
 export type Cwds = (string | null)[];
@@ -200,6 +201,8 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
   const arg = args[0];
   if (!arg) return name.value === "cd" ? [facts.home] : [null];
   if (arg.kind !== "static" || arg.value === "-" || /^[+-]\d+$/.test(arg.value)) return [null];
+  // (`cd $?`, `cd $(nproc)`: a directory named by a number bash computes as it runs.)
+  if (runTimePattern(arg.value) !== null) return [null];
   const dir = arg.value;
   // `cd /proc/self/cwd/..`: bash's own cwd (see processPath), however /proc is spelled
   // (`//proc/…`, `../../proc/…`); a directory open on a descriptor (`cd /dev/fd/3`) is not known.

@@ -348,7 +348,8 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       // tree-sitter's test operators, as arguments of a command (`test a == b`): plain text.
       return [{ value: node.text, kind: "static", unquoted: true }];
     case "$":
-      return [dollarPart(node)];
+      // (tree-sitter reads `$$` glued to text, `x.$$`, as one `$` token: the shell's pid.)
+      return [node.text === "$$" ? { value: "$$", kind: "static" } : dollarPart(node)];
     case "simple_expansion":
     case "expansion":
       return [expansionPart(ctx, node, cwds, at.quoted === true)];

@@ -1,0 +1,97 @@
+/**
+ * Names bash computes as the command runs (`lib/shell/run_time_parts.ts`): `$?`, `$$`, `$!`, `$#`,
+ * `$-`, arithmetic and a number a command prints are names in the cwd (`cat $?` reads `0`), which
+ * may be symlinks; a directory named so is not known to `cd`.
+ */
+import assert from "node:assert/strict";
+import { bash, ctxIn } from "../testing.ts";
+import { adversarialCtx, denyList, gateFiles, readOnly } from "../testing_adversarial.ts";
+import type { Action } from "../types.ts";
+
+/** A project whose names of digits (and of option letters) lead to the user's keys. */
+const numbered = ctxIn("/home/user/project", {
+  files: ["/home/user/project/README.md", "/home/user/.ssh/id_rsa", "/home/user/.ssh/config"],
+  links: {
+    "/home/user/project/0": "/home/user/.ssh/id_rsa",
+    "/home/user/project/4": "/home/user/.ssh/id_rsa",
+    "/home/user/project/keys0": "/home/user/.ssh",
+    "/home/user/project/7": "/home/user/.ssh",
+    "/home/user/project/hB": "/home/user/.ssh/id_rsa",
+  },
+});
+
+Deno.test("run-time numbers: a name of digits in the cwd is reached through its symlink", async () => {
+  const rows: [string, Action, Action][] = [
+    // [command, read-only, deny-list]
+    ["cat $?", "deny", "deny"],
+    ['cat "$?"', "deny", "deny"],
+    ["cat $$", "deny", "deny"],
+    ["cat $!", "deny", "deny"],
+    ["cat $#", "deny", "deny"],
+    ["cat ${#}", "deny", "deny"],
+    ["cat ${?}", "deny", "deny"],
+    ["cat $-", "deny", "deny"],
+    ["cat $(nproc)", "deny", "deny"],
+    ['cat "$(wc -l < README.md)"', "deny", "deny"],
+    ["cat $(date +%s)", "deny", "deny"],
+    ["cat $((1+3))", "deny", "deny"],
+    ["cat $[1+3]", "deny", "deny"],
+    ["cat ./$(nproc)", "deny", "deny"],
+    ["cat keys$?/id_rsa", "deny", "deny"],
+    ["cat $(nproc)/id_rsa", "deny", "deny"],
+    ['cat "$((3+4))/config"', "deny", "deny"],
+    ["cp README.md $?/authorized_keys", "deny", "deny"],
+    ["sort -o$$ README.md", "deny", "deny"],
+    ["sort -o4 README.md", "deny", "deny"],
+    ["cat README.md > $?", "deny", "deny"],
+    ["tee $$ < README.md", "deny", "deny"],
+    // A directory so named is not known: what is read after it, asked (and the link `cd` takes
+    // is judged itself).
+    ["cd $?; cat id_rsa", "deny", "deny"],
+    ["cd $(nproc) && cat id_rsa", "deny", "deny"],
+    ["pushd $((3+4)) && cat config", "deny", "deny"],
+    ["cd $$/..; cat 4", "deny", "deny"],
+    // What another stage makes by a name a number may be is not known; the name as written is
+    // followed through a link the command makes.
+    ["ln -s ~/.ssh/id_rsa 12; cat $(nproc)", "deny", "deny"],
+    ["ln -s ~/.ssh/id_rsa x.$$; cat x.$$", "deny", "deny"],
+    ["touch 9; cat $?", "deny", "ask"],
+    ["git -C $? status", "deny", "deny"],
+    // The name as written, or one no name there matches: as before. (A name in quotes is read
+    // as one bash may compute too: `'$?'` may be `0`, a link here.)
+    ["cat x$?y", "allow", "allow"],
+    ["cat '$?'", "deny", "deny"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, ro, dl] of rows) {
+    const a = (await bash(readOnly, numbered, command)).action;
+    const b = (await bash(denyList, numbered, command)).action;
+    if (a !== ro) wrong.push(`read-only: ${command} got ${a}, want ${ro}`);
+    if (b !== dl) wrong.push(`deny-list: ${command} got ${b}, want ${dl}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("run-time numbers: everyday commands with them stay allowed", async () => {
+  const everyday = [
+    "make -j$(nproc)",
+    "cmake --build build -j $(nproc)",
+    "echo $?",
+    'echo "exit code: $?"',
+    "npm run dev & PID=$!; sleep 3; kill $PID",
+    "sleep $((1+2)) && npm test",
+    "seq 1 $(nproc)",
+    "cat README.md > /tmp/out.$$ && wc -l /tmp/out.$$",
+    "sort README.md > sorted.$$; mv sorted.$$ README.md",
+    "tail -n5 README.md",
+    "cut -d' ' -f2 README.md",
+  ];
+  const blocked: string[] = [];
+  for (const command of everyday) {
+    for (const config of [denyList, gateFiles]) {
+      const v = await bash(config, adversarialCtx, command);
+      if (v.action !== "allow") blocked.push(`${command} -> ${v.action}: ${v.notification}`);
+    }
+  }
+  assert.deepEqual(blocked, []);
+});
