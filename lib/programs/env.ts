@@ -79,19 +79,35 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`, GNU parallel's `PARALLEL=--limit CMD`); psql's
  * start-up file (its `\!` runs commands); files of settings that name commands or where a program
  * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks), and
- * the directories programs find them in: `HOME` (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s
+ * the directories programs find them in (`XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS` and `XDG_DATA_DIRS`:
+ * pip's `pip/pip.conf`, nvim's plugins; openssl's engines and providers): `HOME` (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s
  * hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s `output`, `~/.npmrc`, `~/.gdbinit`, …),
  * `CURL_HOME`, `CARGO_HOME` (`config.toml`'s runners and wrappers), `GH_CONFIG_DIR`,
  * `PYTHONUSERBASE` (the user site's `.pth` files run code), less's `LESSKEYIN`; and
  * `HISTFILESIZE`, whose assignment truncates the history file (`$HISTFILE`, a link followed);
  * rclone's and miniserve's options from the environment (`RCLONE_COPY_LINKS`, `MINISERVE_…`);
- * the places test and build tools write where a variable says, also exported first
- * (`PYTEST_ADDOPTS=--basetemp=.pi` removed `.pi`, `CARGO_TARGET_DIR`, `NODE_V8_COVERAGE`,
- * `COVERAGE_FILE`, `DENO_DIR`), cargo's credential providers (commands), and man's `MANROFFOPT`
- * (`-U`: groff runs a page's `.sy` requests).
+ * pytest's options (`PYTEST_ADDOPTS=--basetemp=.pi` removed `.pi`), cargo's credential providers
+ * (commands), and man's `MANROFFOPT` (`-U`: groff runs a page's `.sy` requests). (The places
+ * programs write where a variable says are `PLACE_ENV`.)
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|NODE_V8_COVERAGE|COVERAGE_FILE|COVERAGE_RCFILE|CARGO_TARGET_DIR|CARGO_BUILD_TARGET_DIR|CARGO_BUILD_BUILD_DIR|CARGO_INSTALL_ROOT|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|DENO_DIR|MANROFFOPT)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT)$/;
+/**
+ * Variables naming a place programs write below or to, wherever the variable is set (before the
+ * program, exported first, alone): the XDG base directories for caches, state and data
+ * (`XDG_CACHE_HOME=.pi ruff check` writes `.pi/ruff/…`), the temporary directory (`TMPDIR`,
+ * `TMP`, `TEMP`), build and test tools' outputs and caches (`CARGO_TARGET_DIR`, `CARGO_INSTALL_ROOT`,
+ * `GOBIN`, `GOCACHE`, `NODE_V8_COVERAGE`, `COVERAGE_FILE`, `DENO_DIR`, `RUFF_CACHE_DIR`,
+ * `MYPY_CACHE_DIR`, `PYTHONPYCACHEPREFIX`), package managers' install places and caches (`GEM_HOME`,
+ * `PIP_TARGET`, `PIP_CACHE_DIR`, `UV_CACHE_DIR`, `CONDA_PKGS_DIRS`, …), and any `*_CACHE_DIR`.
+ * The place is judged as a file the command opens there: a protected place asks, `.cache` does not;
+ * a value a `$(mktemp …)` makes is the new place mktemp is judged for. (Places that hold settings
+ * or code programs load, `XDG_CONFIG_HOME`, `HOME`, `CARGO_HOME`, are `CODE_ENV`; the plugins nvim
+ * finds below `$XDG_DATA_HOME/nvim/site` are not looked for.)
+ */
+export const PLACE_ENV =
+  /^(XDG_CACHE_HOME|XDG_STATE_HOME|XDG_DATA_HOME|XDG_RUNTIME_DIR|TMPDIR|TMP|TEMP|TEMPDIR|CARGO_TARGET_DIR|CARGO_BUILD_TARGET_DIR|CARGO_BUILD_BUILD_DIR|CARGO_INSTALL_ROOT|GOBIN|GOCACHE|GOMODCACHE|GOPATH|NODE_V8_COVERAGE|COVERAGE_FILE|DENO_DIR|DENO_INSTALL_ROOT|PYTHONPYCACHEPREFIX|GEM_HOME|PIP_(TARGET|PREFIX|ROOT|SRC|LOG|LOG_FILE)|UV_(TOOL_DIR|TOOL_BIN_DIR|INSTALL_DIR|PYTHON_INSTALL_DIR|PROJECT_ENVIRONMENT)|CONDA_(PKGS_DIRS|ENVS_DIRS|ENVS_PATH)|[A-Z][A-Z0-9_]*_CACHE_DIR)$/;
+
 /**
  * The backup suffix and method cp, mv, install, ln and patch take from the environment: read
  * where a stage sets them before its program (backups.ts), not known where they are exported
@@ -99,10 +115,12 @@ export const CODE_ENV =
  */
 export const BACKUP_ENV = /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/;
 /**
- * Variables naming a file of settings that may run commands (an AWS profile's
- * `credential_process`, a kubeconfig user's `exec`): the file is read (settings_files.ts).
+ * Variables naming a file of settings that may run commands or place writes (an AWS profile's
+ * `credential_process`, a kubeconfig user's `exec`, a gemrc's `--install-dir`, an OpenSSL config's
+ * `RANDFILE`, gpg's home and its `gpg.conf`): the file is read (settings_files.ts).
  */
-export const SETTINGS_FILE_ENV = /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG)$/;
+export const SETTINGS_FILE_ENV =
+  /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG|GEMRC|CONDARC|MAMBARC|PIP_CONFIG_FILE|OPENSSL_CONF|GNUPGHOME)$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /**
@@ -343,7 +361,8 @@ export function carriesCommand(assignment: string): boolean {
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
-    SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) || BACKUP_ENV.test(m[1]);
+    PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
+    BACKUP_ENV.test(m[1]);
 }
 
 /**

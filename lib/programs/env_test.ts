@@ -3,7 +3,13 @@
  * tables), however the command sets them: an assignment word is read for its value; any other
  * way (`read`, `printf -v`, `${X:=…}`, an element, a nameref, `unset PATH`) is not known.
  */
-import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
+import {
+  adversarialCtx,
+  checkEveryday,
+  checkGateTable,
+  checkTable,
+  denyList,
+} from "../testing_adversarial.ts";
 
 Deno.test("code variables: set any way, what they run counts", async () => {
   await checkTable([
@@ -85,14 +91,12 @@ Deno.test("settings files and option variables that make programs run or write u
     ["HISTFILE=.env; let HISTFILESIZE=0; echo", "deny", "deny"],
     ["bash -c 'HISTFILE=.env; HISTFILESIZE=0'", "deny", "ask"],
     // a cache removed whole where a variable says
-    ["DENO_DIR=.pi deno clean", "deny", "deny"],
+    ["DENO_DIR=.pi deno clean", "deny", "ask"],
     ["GOMODCACHE=.pi go clean -modcache", "deny", "ask"],
     // places test and build tools write, set before or exported first; groff's unsafe mode
     ["PYTEST_ADDOPTS='-o cache_dir=.pi/extensions' pytest", "deny", "deny"],
     ["export PYTEST_ADDOPTS='--basetemp=.pi'; pytest", "deny", "deny"],
-    ["export CARGO_TARGET_DIR=.pi/extensions; cargo build", "deny", "deny"],
-    ["export NODE_V8_COVERAGE=.pi/extensions; node src/b.js", "deny", "deny"],
-    ["export COVERAGE_FILE=.pi/mcp.json; coverage run x.py", "deny", "deny"],
+    // (the places they write: below, with the gate's own files)
     [
       "CARGO_REGISTRIES_LOC_CREDENTIAL_PROVIDER='cargo:token-from-stdout rm -rf src' cargo yank x",
       "deny",
@@ -130,5 +134,37 @@ Deno.test("NODE_OPTIONS is judged as node given those options", async () => {
     ["NODE_OPTIONS='--require /home/user/.ssh/id_rsa' npm test", "deny", "deny"],
     ["NODE_OPTIONS='--import ./keys/id_rsa' node x.js", "deny", "deny"],
     ["NODE_OPTIONS=--max-old-space-size=4096 npm run build", "deny", "allow"],
+  ]);
+});
+
+Deno.test("places programs write where a variable says, set before, exported first or alone", async () => {
+  // [command, deny-list, gate's own files]
+  await checkGateTable(adversarialCtx, [
+    ["export XDG_CACHE_HOME=.pi/extensions; ruff check src", "allow", "ask"],
+    ["XDG_CACHE_HOME=/home/user/.pi/agent/extensions ruff check src", "allow", "ask"],
+    ["export XDG_STATE_HOME=/home/user/.pi/agent/extensions; some-tool", "allow", "ask"],
+    ["XDG_DATA_HOME=.pi/extensions pip install x", "allow", "ask"],
+    ["export TMPDIR=.pi/extensions; some-tool", "allow", "ask"],
+    ["TMPDIR=.pi/extensions; export TMPDIR; some-tool", "allow", "ask"],
+    ["env TMP=.pi/extensions some-tool", "allow", "ask"],
+    ["export RUFF_CACHE_DIR=.pi/extensions; ruff check src", "allow", "ask"],
+    ["export GOBIN=/home/user/.pi/agent/bin; go install example.com/rg@latest", "allow", "ask"],
+    ["export PIP_TARGET=.pi/extensions; pip install x", "allow", "ask"],
+    ["export GEM_HOME=/home/user/.pi/agent/npm; gem install rake", "allow", "ask"],
+    ["export CARGO_TARGET_DIR=.pi/extensions; cargo build", "allow", "ask"],
+    ["export NODE_V8_COVERAGE=.pi/extensions; node src/b.js", "allow", "ask"],
+    ["export COVERAGE_FILE=.pi/mcp.json; coverage run x.py", "allow", "ask"],
+    // (a value not known: where it leads is not known)
+    ["export TMPDIR=$(cat dir.txt); some-tool", "ask", "ask"],
+    // everyday
+    ["export XDG_CACHE_HOME=.cache; ruff check src", "allow", "allow"],
+    ["XDG_CACHE_HOME=$PWD/.cache ruff check src", "allow", "allow"],
+    ["TMPDIR=/tmp some-tool", "allow", "allow"],
+    ["export TMPDIR=tmp; make", "allow", "allow"],
+    ["export CARGO_TARGET_DIR=target; cargo build", "allow", "allow"],
+    ["export TMPDIR=$(mktemp -d); some-tool", "allow", "allow"],
+    ["CARGO_TARGET_DIR=target/ci cargo test", "allow", "allow"],
+    ["export GOCACHE=/tmp/go-cache; go test ./...", "allow", "allow"],
+    ["unset TMPDIR; ls", "allow", "allow"],
   ]);
 });

@@ -16,6 +16,7 @@ import {
   CODE_ENV,
   EXPORTED_FUNCTION,
   LESS_OPTIONS,
+  PLACE_ENV,
   programVariable,
   PROMPT_ENV,
   SETTINGS_FILE_ENV,
@@ -42,6 +43,7 @@ import {
   inheritInput,
   listedLines,
   literal,
+  opensFile,
   programName,
   unknownWord,
 } from "./words.ts";
@@ -309,6 +311,12 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
   }
 }
 
+/**
+ * A value that is what `mktemp` prints (`TMPDIR=$(mktemp -d)`, `GNUPGHOME=…`): a new, empty place
+ * of its own, made by a stage judged for where it makes it.
+ */
+const MKTEMP = /^"?(\$\(\s*mktemp\b[^()`$;&|]*\)|`\s*mktemp\b[^()`$;&|]*`)"?$/;
+
 /** What the variables a command's environment sets make programs run. */
 function environment(run: Runner, words: Word[], prefix: boolean): void {
   for (const w of words) {
@@ -354,7 +362,9 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
       run.stage([unknownWord(`(the files ${w.text} makes xz write)`)], origin);
     } else if (SETTINGS_FILE_ENV.test(variable)) {
       // A file of settings that may run commands: what it holds when the command runs.
-      if (value !== "") settingsVariable(variable, w.kind === "static" ? literal(value) : w, run);
+      // (What `$(mktemp)` makes is new and empty: no settings there.)
+      if (value === "" || MKTEMP.test(w.text.slice(m[0].length))) continue;
+      settingsVariable(variable, w.kind === "static" ? literal(value) : w, run);
     } else if (packageVariable(variable)) {
       // npm's and yarn's settings: judged as the line of their settings file they stand for.
       packageVariableSetting(variable, w.kind === "static" ? literal(value) : w, run);
@@ -366,6 +376,18 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
+    } else if (PLACE_ENV.test(variable)) {
+      // A place programs write below: judged as a file the command opens there (its value not
+      // known, below what is known of it).
+      if (value === "" || MKTEMP.test(w.text.slice(m[0].length))) continue;
+      if (w.kind === "static") opensFile(value, run, origin);
+      else {
+        const at = ASSIGNED.exec(w.prefix)?.[0].length ?? 0;
+        run.stage(
+          [literal(`(${origin} opens)`), { ...w, value, prefix: w.prefix.slice(at) }],
+          origin,
+        );
+      }
     } else if (CODE_ENV.test(variable) || PROMPT_ENV.test(variable)) {
       run.stage([unknownWord(`(commands ${w.text} brings in)`)], origin);
     } else if (value === "") continue; // an empty pager or editor runs nothing

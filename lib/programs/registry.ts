@@ -38,10 +38,12 @@ import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
 import { GROFF, INTERPRETER_PROGRAMS, PYTEST, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
+import { LINTER_PROGRAMS } from "./linters.ts";
 import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
+import { RC_FILE_PROGRAMS } from "./rc_files.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
@@ -86,6 +88,7 @@ export function allPrograms(): readonly Program[] {
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
     ...BUILD_PROGRAMS,
+    ...LINTER_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
     DUCKDB,
@@ -95,6 +98,7 @@ export function allPrograms(): readonly Program[] {
     ...DECODER_PROGRAMS,
     ...CMAKE_PROGRAMS,
     ...GPG_PROGRAMS,
+    ...RC_FILE_PROGRAMS,
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
