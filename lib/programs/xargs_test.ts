@@ -157,7 +157,8 @@ Deno.test("xargs: a lister or filter the command defines as a function or alias 
     ["alias find='echo keys/id_rsa'\nfind src -name '*.ts' | xargs cat", "deny", "ask"],
     ["find() { command find \"$@\"; }; find src -name '*.ts' | while read -r f; do cat \"$f\"; done", "deny", "ask"],
     // Other functions leave the listing as it is (read-only: `f` is a program it does not know).
-    ["f() { echo hi; }; f; find src -name '*.ts' | xargs cat", "deny", "allow"],
+    // (The call runs its body, `echo hi`: no program read-only denies.)
+    ["f() { echo hi; }; f; find src -name '*.ts' | xargs cat", "allow", "allow"],
   ]);
 });
 

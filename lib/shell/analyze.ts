@@ -30,6 +30,7 @@ import { parseSource } from "./source_tree.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import { heredocQuoted } from "./nodes.ts";
 import { evaluationError } from "./walk_evaluation.ts";
+import { rewalk } from "./walk_calls.ts";
 import { Walker } from "./walk.ts";
 import { fallbackSplit, joinLines, unquotedText } from "./words.ts";
 
@@ -106,8 +107,13 @@ export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser
   const { text, joined } = joinLines(command);
   const parsed = parseSource(parser, text);
   if (!parsed) return { stages: [], error: "the bash parser returned no tree" };
-  const walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
+  let walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 }, 0, true);
   walker.run(parsed.root, [env.cwd]);
+  if (rewalk(walker.calls, walker.stages)) {
+    // (Not every run of a body is a call the walk saw: each body once, as before.)
+    walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
+    walker.run(parsed.root, [env.cwd]);
+  }
   const root = parsed.root;
   const error = walker.error ?? parsed.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??

@@ -20,7 +20,8 @@
  * anything but a plain word), a comment, a subshell or group, `&`, an empty command, a character
  * outside printable ASCII, assignments alone, and every command named by a word the walk gives a
  * meaning of its own (reserved words, declaration and name-reading builtins, `pushd`, `popd`,
- * `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`), or a reserved word in a
+ * `alias`, `eval`, `source`, `exec`, `command`, `builtin`, `test`, and `set --`, which gives `$1`
+ * its value), or a reserved word in a
  * command's place; a `cd` that moves the commands after it inside a substitution. Where tree-sitter reads a command its own way (a later
  * command's redirects as its pipeline's), the stages are what the walk makes of that.
  * `plain_analysis_test.ts` holds it to the walk on both corpora and on generated commands, hostile
@@ -238,7 +239,8 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
         // (After assignments, tree-sitter reads a name glued to more as one more: `x=1 a:b`.)
         (assignments.length && !AFTER_ASSIGNMENTS.test(argv[0].text)) ||
         DECLARATION_BUILTINS.has(name) || WALKED_NAMES.has(name) || readsNames(name) ||
-        stages.length === MAX_STAGES
+        // (`set -- a b` gives `$1` and `"$@"` values the walk follows.)
+        (name === "set" && argv.some((w) => w.value === "--")) || stages.length === MAX_STAGES
       ) return -1;
       const stage: Stage = {
         argv,

@@ -30,14 +30,12 @@ import {
   staticWord,
   type Word,
 } from "./model.ts";
-import { isRedirect, mayRun, nextNode, withoutComments } from "./nodes.ts";
+import { mayRun, nextNode, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
-  droppedDash,
   reservedMisread,
   stripKeywords,
   syntaxErrorAt,
-  trailingBlanks,
   VALUE_MISREAD,
   valueMisread,
 } from "./repairs.ts";
@@ -61,15 +59,9 @@ import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
-import {
-  backtickBodies,
-  backtickPairs,
-  decodeWord,
-  groupWord,
-  groupWords,
-  touchedNames,
-  wordGroups,
-} from "./walk_words.ts";
+import { backtickBodies, backtickPairs, decodeWord, touchedNames } from "./walk_words.ts";
+import { Calls } from "./walk_calls.ts";
+import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
 
 const MAX_STAGES = 1000;
 
@@ -77,8 +69,6 @@ const MAX_STAGES = 1000;
 function simpleCommand(part: LiteNode | undefined): LiteNode | null {
   return pipelinePart(part, "command");
 }
-/** A `for` loop's body is walked once per word of its list up to this many words. */
-const MAX_ROUNDS = 8;
 /** Nodes walked per command at most (loops and function bodies are walked more than once). */
 const MAX_STEPS = 20_000;
 
@@ -150,6 +140,8 @@ export class Walker implements WalkContext {
   defined: ReadonlySet<string>;
   /** The values the command gives its variables, where known at this point of the walk. */
   values: Values;
+  /** The calls of the functions it defines (null: each body is walked after the command). */
+  calls: Calls | null = null;
   private cdpathUnknown: boolean;
   /** `exit` is the builtin in the whole command (see `exitBuiltin`; sub-walkers take the top's). */
   private exitBuiltin: boolean;
@@ -162,9 +154,12 @@ export class Walker implements WalkContext {
     /** Shared by the walkers of one command: nodes walked so far. */
     private budget: { steps: number },
     private depth = 0,
+    /** Walk bodies at their calls (see walk_calls.ts), where the command may define or `set --`. */
+    calls = false,
   ) {
     this.touched = touchedNames(source);
     this.defined = functionNames(source);
+    if (calls && (this.defined.size || source.includes("set"))) this.calls = new Calls(source);
     this.values = new Values(source);
     this.cdpathUnknown = cdUnknown(source);
     this.exitBuiltin = exitBuiltin(source);
@@ -175,12 +170,12 @@ export class Walker implements WalkContext {
     const end = this.walk(root, cwds, origin, []);
     while (this.functions.length) {
       const f = this.functions.shift()!;
+      if (this.calls?.called.has(f.body.id)) continue; // walked at its calls
       const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
       const cwds = f.moves || this.moved ? union(seen, [null]) : seen;
       // A call may give it any standard input (`f <<<'rm x'`, `curl … | f`): not known.
-      this.values.nestedIn(() =>
-        this.pipedWalk(true, () => this.walk(f.body, cwds, "function", []))
-      );
+      const walk = () => this.pipedWalk(true, () => this.walk(f.body, cwds, "function", []));
+      this.values.nestedIn(() => this.calls ? this.calls.ended(walk) : walk());
     }
     return end;
   }
@@ -220,6 +215,7 @@ export class Walker implements WalkContext {
     sub.touched = this.touched;
     sub.defined = this.defined;
     sub.exitBuiltin = this.exitBuiltin;
+    sub.calls = this.calls;
     sub.values = this.values.copy();
     sub.run(parsed.root, cwds, origin);
     if (parsed.root.hasError) this.error ??= syntaxErrorAt(parsed.root);
@@ -465,7 +461,7 @@ export class Walker implements WalkContext {
   }
 
   /** Walk with `piped` set as given (restored after). */
-  private pipedWalk<T>(piped: boolean, walk: () => T): T {
+  pipedWalk<T>(piped: boolean, walk: () => T): T {
     const was = this.piped;
     this.piped = piped;
     try {
@@ -523,9 +519,20 @@ export class Walker implements WalkContext {
   }
 
   private loopRounds(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
+    const frame = this.calls?.frame;
+    const before = frame?.words;
+    const flow = this.loopRound(node, cwds, origin, redirects);
+    if (!frame || !before || frame.words === before) return flow;
+    // A later round sees what earlier ones did to the parameters (`shift`): not known then.
+    frame.words = null;
+    const again = this.loopRound(node, cwds, origin, redirects);
+    return same(union(flow.ok, flow.fail, again.ok, again.fail));
+  }
+
+  private loopRound(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     return this.values.nestedIn(() => {
       // (The list is expanded once, before the first round.)
-      const rounds = node.type === "for_statement" ? this.loopWords(node, cwds) : null;
+      const rounds = node.type === "for_statement" ? loopWords(this, node, cwds) : null;
       this.values.forgetAll();
       if (rounds === null) return this.loopBody(node, cwds, origin, redirects);
       let out: Cwds = [];
@@ -538,48 +545,17 @@ export class Walker implements WalkContext {
     });
   }
 
-  /**
-   * The values a `for` loop's variable takes: its list's words (a glob's word stands for its
-   * matches), or one unknown value when a word is not known or there are many.
-   */
-  private loopWords(node: LiteNode, cwds: Cwds): { name: string; values: (Known | null)[] } {
-    const kids = node.children;
-    const name = node.childForFieldName("variable")?.text ?? "";
-    const inAt = kids.findIndex((c) => c.type === "in");
-    const words = inAt < 0
-      ? []
-      : kids.slice(inAt + 1).filter((c) =>
-        c.isNamed && c.type !== "do_group" && c.type !== "comment" &&
-        c.type !== "compound_statement"
-      );
-    // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
-    const values = wordGroups(this, node, words).flatMap((g) => groupWords(this, g, cwds, false))
-      .map((d): Known | null => {
-        if (d.kind === "dynamic") return null;
-        return d.kind === "glob"
-          ? { value: d.value, kind: "glob", pattern: d.pattern, at: cwds }
-          : { value: d.value, kind: "text" };
-      });
-    // (One walk where the body does not use the variable, or nothing is followed.)
-    const body = node.childForFieldName("body")?.text ?? "";
-    const used = body.includes("$" + name) || body.includes("${" + name);
-    if (
-      inAt < 0 || values.length === 0 || values.length > MAX_ROUNDS || values.includes(null) ||
-      !used || !this.values.following
-    ) {
-      return { name, values: [null] };
-    }
-    return { name, values };
-  }
-
   private loopBody(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {
     const mark = this.stages.length;
     const marked = this.functions.length;
+    const frame = this.calls?.frame;
+    const words = frame?.words;
     const once = this.sequence(node.children, cwds, origin, redirects, true);
     if (once.every((c) => cwds.includes(c))) return same(once);
     // The body moves: later rounds start where earlier ones left off, which may be anywhere.
     this.stages.length = mark;
     this.functions.length = marked;
+    if (frame && words !== undefined) frame.words = words;
     return same(this.sequence(node.children, union(once, [null]), origin, redirects, true));
   }
 
@@ -594,7 +570,10 @@ export class Walker implements WalkContext {
     this.error ??= probe.error;
     const moves = probe.moved;
     this.functions.push({ body, moves });
-    if (!moves) return same(cwds);
+    // (Walked at its calls, each moves the caller as its body does there.)
+    const name = node.childForFieldName("name")?.text ?? "";
+    const left = this.calls?.define(name, body, this.values) ?? false;
+    if (!moves || left) return same(cwds);
     this.moved = true; // calling it may move the caller
     return same(union(cwds, [null]));
   }
@@ -603,9 +582,9 @@ export class Walker implements WalkContext {
     const piped = this.piped;
     // The words' substitutions do not read the pipe (set back after, even on a throw).
     this.piped = false;
-    let parts: ReturnType<Walker["commandParts"]>;
+    let parts: CommandParts;
     try {
-      parts = this.commandParts(node, cwds, origin);
+      parts = commandParts(this, node, cwds, origin);
     } finally {
       this.piped = piped;
     }
@@ -654,7 +633,11 @@ export class Walker implements WalkContext {
     this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
     if (coproc) this.values.stop();
     let flow = same(cwds);
-    if (!coproc) flow = { ok: this.cdEffect(argv, cwds), fail: cwds };
+    if (!coproc) flow = { ok: this.cdEffect(argv, cwds, origin), fail: cwds };
+    if (this.calls) {
+      flow = this.calls.call(this, stage, cwds) ?? flow;
+      this.calls.after(argv, this.values);
+    }
     // (`cd x || exit 1; make`: after exit nothing runs here; the caller knows it is this shell.)
     if (!coproc && endsShell(argv, this.exitBuiltin, stage.redirects)) flow = ENDED;
     // (An alias whose text cds moves what comes after it, to where is not followed.)
@@ -663,75 +646,6 @@ export class Walker implements WalkContext {
     return flow;
   }
 
-  /** The words, assignments, redirects and heredoc followers of a command node. */
-  private commandParts(node: LiteNode, cwds: Cwds, origin: string) {
-    const words: Word[] = [];
-    const assignments: Word[] = [];
-    const own: Redirect[] = [];
-    const after: [string, LiteNode][] = [];
-    // Word nodes come in runs between redirects: a run is grouped into bash's words.
-    let run: LiteNode[] = [];
-    let boundary: number | null = null;
-    const flush = (to: number | null) => {
-      if (run.length || (boundary !== null && to !== null)) {
-        for (const g of wordGroups(this, node, run, boundary, to)) {
-          const first = "nodes" in g ? g.nodes[0] : g;
-          const assignment = node.type === "command" && first?.type === "variable_assignment";
-          // (A command's arguments are brace-expanded into several words; declarations' not.)
-          if (assignment) assignments.push(groupWord(this, g, cwds, true));
-          else if (node.type !== "command") words.push(groupWord(this, g, cwds, true));
-          else words.push(...groupWords(this, g, cwds, true));
-        }
-      }
-      run = [];
-    };
-    for (const c of node.children) {
-      if (!c) continue;
-      if (!c.isNamed) {
-        // A `$` alone is an anonymous token, but an argument all the same (`echo $ x`), and so
-        // are the test operators tree-sitter makes of `==` and `=~` (`test $a == b`).
-        if (c.type === "$" || c.type === "==" || c.type === "=~") {
-          run.push(c);
-          continue;
-        }
-        // declaration_command and unset_command keywords are anonymous tokens.
-        flush(null);
-        if (node.type !== "command" && words.length === 0) words.push(staticWord(c.text));
-        boundary = null;
-        continue;
-      }
-      if (c.type === "comment") continue;
-      if (c.type === "regex") {
-        // After `==`/`=~` in a plain command (inside `( )` or `$(…)`), tree-sitter reads the rest
-        // as a pattern, `|` and the next command included (`( x ==|rm -rf / )`).
-        this.error ??= "the parser read the rest of a command as a pattern";
-      }
-      if (isRedirect(c)) {
-        flush(c.startIndex);
-        const stray: (LiteNode | WordGroup)[] = [];
-        own.push(...redirect(this, c, cwds, origin, after, stray));
-        for (const g of stray) words.push(groupWord(this, g, cwds, true));
-        boundary = c.endIndex;
-        continue;
-      }
-      run.push(c);
-    }
-    // tree-sitter ends a command before escaped blanks after its last word (`cd \ ;`): they are
-    // still bash's, a word of their own or the end of the last one.
-    flush(trailingBlanks(node));
-    if (node.parent?.type === "redirected_statement" && droppedDash(node.parent)) {
-      words.push(staticWord("-"));
-    }
-    for (const g of this.strayWords?.get(node.id) ?? []) words.push(groupWord(this, g, cwds, true));
-    return { words, assignments, own, after };
-  }
-
-  /**
-   * The words bash reads from word nodes in source order (within `container`): nodes with no
-   * blank between them are one word, and escaped blanks between nodes are text of the words.
-   * `from` and `to` bound the run (the end of a redirect or keyword before it, the start of a
-   * redirect after it; null at the container's ends): escaped blanks there belong to its words.
-   * A node that is a word alone stands for itself.
   /**
    * An assignment alone (`v=1`, `a=$(x)`): its substitutions are the commands it runs, a value
    * some program runs is an environment stage, and the variable has its value from here on.
@@ -788,11 +702,12 @@ export class Walker implements WalkContext {
   }
 
   /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
-  private cdEffect(argv: Word[], cwds: Cwds): Cwds {
+  private cdEffect(argv: Word[], cwds: Cwds, origin: string): Cwds {
     const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;
     const next = cdTarget(argv, cwds, { home, env: this.env, cdpathUnknown: this.cdpathUnknown });
     if (next === null) return cwds;
     this.moved = true;
+    this.calls?.moved(origin);
     return next;
   }
 }

@@ -8,6 +8,7 @@
 import type { Cwds, Flow } from "./cwds.ts";
 import type { BashEnv, Redirect, Stage } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
+import type { Calls } from "./walk_calls.ts";
 import type { Values } from "./walk_values.ts";
 
 /**
@@ -72,6 +73,8 @@ export interface WalkContext {
   readonly evaluation: Evaluation;
   /** The values the command gives its variables, where known at this point of the walk. */
   readonly values: Values;
+  /** The calls of the functions the command defines, where walked at each call. */
+  readonly calls: Calls | null;
   /** The first reason the command cannot be fully analysed. */
   error: string | null;
   /** Aliases the command defines, shared with sub-walkers. */

@@ -397,11 +397,19 @@ Deno.test("cd: hidden and conditional directory changes are followed", () => {
       "source ./env.sh; rm passwd",
       ". ./env.sh; rm passwd",
       "$X /etc; rm passwd",
-      "f() { cd /etc; }; f; rm passwd",
+      // (One whose calls are not all followed: each is walked as a body alone.)
+      "f() { cd /etc; }; eval f; rm passwd",
     ]
   ) {
     assert.ok(cwdsOf(cmd, "rm passwd").includes(null), cmd);
   }
+  // A function walked at its call moves the caller as its body does (or its cd fails).
+  assert.deepEqual(cwdsOf("f() { cd /etc; }; f; rm passwd", "rm passwd"), ["/etc", "/proj"]);
+  assert.deepEqual(cwdsOf('f() { cd "$1"; }; f /etc; rm passwd', "rm passwd"), ["/etc", "/proj"]);
+  assert.deepEqual(cwdsOf("f() { (cd /etc); }; f; rm passwd", "rm passwd"), ["/proj"]);
+  // (It ends at a `return` too, where that stands.)
+  assert.ok(cwdsOf("f() { cd /etc && return; cd /; }; f; rm passwd", "rm passwd").includes("/etc"));
+  assert.deepEqual(cwdsOf("f() { cd /etc; }; rm passwd; f", "rm passwd"), ["/proj"]);
   // A function body runs wherever it is called.
   assert.ok(cwdsOf("g() { rm x; }; cd /etc && g", "rm x").includes("/etc"));
   assert.deepEqual(cwdsOf("g() { rm x; }; g", "rm x"), ["/proj"]);

@@ -245,6 +245,11 @@ export class Values {
   /** Names the command's arithmetic assigns: never followed (see `arithmeticNames`). */
   #numeric: ReadonlySet<string> | null = null;
 
+  /** Whether what is walked here surely runs when the walk gets here (not nested). */
+  get sure(): boolean {
+    return this.nested === 0;
+  }
+
   /** Whether the command's variables are followed at this point. */
   get following(): boolean {
     return !this.off;

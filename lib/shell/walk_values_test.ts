@@ -199,7 +199,8 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
     ["X=a; X=$(cmd); cat $X", "deny", "ask"],
     ["read X; cat $X", "ask", "ask"], // (read is read-only: cat of an unknown path asks)
-    ["X=src; f() { X=~/.ssh; }; f; cat $X/id_rsa", "deny", "ask"],
+    // (X is not known after the call; read-only denied the call itself as a program before.)
+    ["X=src; f() { X=~/.ssh; }; f; cat $X/id_rsa", "ask", "ask"],
     ["export X=~/.ssh/id_rsa; cat $X", "deny", "ask"],
     ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "ask"],
     ["X='a ~/.ssh/id_rsa'; cat $X", "ask", "ask"],

@@ -499,8 +499,11 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
       : ctx.env.env[name];
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
-  // A value the command gave the variable (RULINGS principle 3).
-  if (name === null) return affixPart(ctx, node, quoted) ?? { value: node.text, kind: "dynamic" };
+  // A value the command gave the variable (RULINGS principle 3), or a parameter of a call.
+  if (name === null) {
+    const p = ctx.calls?.bound ? ctx.calls.parameter(node.text, quoted) : null;
+    return p ?? affixPart(ctx, node, quoted) ?? { value: node.text, kind: "dynamic" };
+  }
   const k = ctx.values.get(name);
   const known = k === undefined ? null : knownPart(k, quoted);
   return known ?? { value: node.text, kind: "dynamic" };
