@@ -268,9 +268,11 @@ function staticTargets(
     out.push(located(kind, value, "exact", w.text));
     return;
   }
+  // A `~` still in a word was quoted or given to an option (`'~/k'`, `--file=~/k`): bash left it,
+  // so the program opens `./~/k` (a directory `~` there may be a link); one that expands it
+  // itself opens the home's.
   if (value === "~" || value.startsWith("~/")) {
     out.push(located(kind, ctx.home + value.slice(1), "exact", w.text));
-    return;
   }
   for (const c of cwds) {
     if (c === null) {

@@ -6,8 +6,16 @@ import { fakeFs, realFs } from "./fs_facts.ts";
 import { stageTargets, type Target } from "./targets.ts";
 import { toolTargets } from "./tool_targets.ts";
 import { carriesCommand } from "../programs/env.ts";
-import { configFrom, fuzzSeed, runBash, seededRandom } from "../testing.ts";
-import type { Context } from "../types.ts";
+import {
+  bash as decideBash,
+  configFrom,
+  ctxIn,
+  fuzzSeed,
+  runBash,
+  seededRandom,
+} from "../testing.ts";
+import { denyList } from "../testing_adversarial.ts";
+import type { Action, Context } from "../types.ts";
 
 const parser = await loadBashParser();
 const SHOT = "/proj/Shot 1.02.03\u202FPM.png";
@@ -140,7 +148,7 @@ Deno.test("bash: path-like arguments are targets", () => {
       "exact /proj/file:./k",
       "exact /proj/k",
     ]],
-    ["relay in:~/x", ["exact /home/u/x", "exact /proj/in:~/x"]],
+    ["relay in:~/x", ["exact /home/u/x", "exact /proj/in:~/x", "exact /proj/~/x"]],
     ["relay TCP:host:80 https://h/x build:prod a:b std::x", []],
   ];
   for (const [cmd, want] of cases) assert.deepEqual(bash(cmd), want, cmd);
@@ -527,4 +535,29 @@ Deno.test({
       await Deno.remove(root, { recursive: true });
     }
   },
+});
+
+Deno.test("a `~` bash left in a word names a directory `~` of the cwd, and the home", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/README.md", "/home/user/.ssh/id_rsa", "/home/user/id_rsa"],
+    links: { "/home/user/project/~": "/home/user/.ssh" },
+  });
+  const rows: [string, Action][] = [
+    ["cat '~/id_rsa'", "deny"],
+    ['cat "~"/id_rsa', "deny"],
+    ["cat \\~/id_rsa", "deny"],
+    ["cat '~'", "deny"],
+    ["x='~/id_rsa'; cat \"$x\"", "deny"],
+    ["f() { cat \"$1\"; }; f '~/id_rsa'", "deny"],
+    ["sort --output=~/id_rsa README.md", "deny"],
+    // Expanded by bash: the home's, not the cwd's.
+    ["cat ~/id_rsa", "allow"],
+    ["cat README.md", "allow"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, want] of rows) {
+    const got = (await decideBash(denyList, ctx, command)).action;
+    if (got !== want) wrong.push(`${command}: got ${got}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
 });

@@ -198,6 +198,11 @@ export class Calls {
       case ".":
       case "eval":
         this.frame.words = null;
+        return;
+      case "unset":
+        // A function unset, however (`unset -f rm`, `unset rm` with no variable rm): a later
+        // call, or one again in a loop, runs the program of that name. Walked as before.
+        if (unsetsFunction(argv.slice(at + 1), this.bodies)) this.broken = true;
     }
   }
 
@@ -229,6 +234,19 @@ export class Calls {
     if (this.ifs || leading(words) < words.length) return null;
     return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
   }
+}
+
+/** Whether `unset ARGS` may unset one of the functions defined (any, for a name not known). */
+function unsetsFunction(args: Word[], bodies: ReadonlyMap<string, LiteNode>): boolean {
+  let variables = false;
+  for (const w of args) {
+    if (w.kind !== "static") return true;
+    if (/^-[a-z]+$/.test(w.value)) {
+      // (`-v` and `-n` name variables only; `-f`, or no option, functions too.)
+      variables = /[vn]/.test(w.value) && !w.value.includes("f");
+    } else if (!variables && bodies.has(w.value)) return true;
+  }
+  return false;
 }
 
 /** A word known before it runs (a glob's stands for its matches). */

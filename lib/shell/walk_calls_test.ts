@@ -195,5 +195,12 @@ Deno.test("calls: parameters under the read-only policy and the deny-list", asyn
     ["f() { cat; }; f < ~/.ssh/id_rsa", "deny", "deny"],
     ["f() { sh; }; f <<< 'rm -rf src'", "deny", "deny"],
     ["f() { git log; }; PAGER='rm -rf src' f", "deny", "deny"],
+    // A function unset runs the program of its name at the calls after it (or again in a loop).
+    ["rm() { echo; }; unset -f rm; rm -rf src", "deny", "deny"],
+    ["rm() { echo; }; unset rm; rm -rf src", "deny", "deny"],
+    ["rm() { echo; }; builtin unset -f rm; rm -rf src", "deny", "deny"],
+    ["rm() { echo; }; unset -f $F; rm -rf src", "deny", "deny"],
+    ["rm() { echo; }; for i in 1 2; do rm -rf src; unset -f rm; done", "deny", "deny"],
+    ["rm() { echo; }; f() { unset -f rm; }; f; rm -rf src", "deny", "deny"],
   ]);
 });
