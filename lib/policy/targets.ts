@@ -369,7 +369,7 @@ function runTimeTargets(
       const found = region === null || !opts.globs ||
           opts.globs.disturbed(region, opts.stage, opts.of ?? w, name)
         ? null
-        : expandPathname(pattern, c!, ctx.fs, opts.globs.options);
+        : expandPathname(pattern, c!, ctx.fs, { ...opts.globs.options, extglob: true });
       // (No such name there: the word as written was judged.)
       if (found?.kind === "none") continue;
       if (found?.kind !== "matches" || found.words.some((m) => m.startsWith("-"))) {

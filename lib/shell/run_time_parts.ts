@@ -9,23 +9,26 @@
  * @module
  */
 
-/** What a number may be: digits, a minus sign (`$((0-1))` after `--`). */
-const NUMBER = "[0-9-]*";
+/**
+ * What a number may be: digits, a minus sign (`$((0-1))` after `--`). (Patterns are extglob's:
+ * the caller expands them with extglob on.)
+ */
+const NUMBER = "+([0-9-])";
 /** What `$-` may be: the shell's option letters. */
-const LETTERS = "[a-zA-Z]*";
+const LETTERS = "+([a-zA-Z])";
 
 /** Characters a bash pattern reads as more than themselves, escaped in a literal part. */
 const SPECIAL = /[*?[\]\\!@+()|{}]/;
 
 /**
  * The names a static word's value may be where it runs: the bash pattern of its path up to the end
- * of the last component with a part computed as it runs (`x.$$` is `x.[0-9-]*`), and the rest of
- * the path after that component as it is (`$?/id_rsa`: `[0-9-]*` and `/id_rsa`). Null when the
+ * of the last component with a part computed as it runs (`x.$$` is `x.+([0-9-])`), and the rest of
+ * the path after that component as it is (`$?/id_rsa`: `+([0-9-])` and `/id_rsa`). Null when the
  * value has no such part. A `$` that starts none is itself.
  *
  * @example
  * ```ts
- * runTimePattern("out.$$"); // { pattern: "out.[0-9-]*", rest: "" }
+ * runTimePattern("out.$$"); // { pattern: "out.+([0-9-])", rest: "" }
  * runTimePattern("notes.txt"); // null
  * ```
  */
