@@ -187,7 +187,7 @@ export function writeAreas(stage: Stage, readsOnly: (s: Stage) => boolean): stri
 function wordAreas(w: Word, cwds: (string | null)[], out: string[]): boolean {
   if (w.kind === "dynamic") return false;
   // A glob may name anything below its prefix; so may a name bash computes as it runs (`$?/k`).
-  const timed = w.kind === "static" && w.value.includes("$") && runTimePattern(w.value) !== null;
+  const timed = w.kind === "static" && /[$`]/.test(w.value) && runTimePattern(w.value) !== null;
   const prefix = timed ? w.value.slice(0, w.value.indexOf("$")) : w.prefix;
   const text = w.kind === "static" && !timed
     ? w.value

@@ -17,6 +17,8 @@ const numbered = ctxIn("/home/user/project", {
     "/home/user/project/keys0": "/home/user/.ssh",
     "/home/user/project/7": "/home/user/.ssh",
     "/home/user/project/hB": "/home/user/.ssh/id_rsa",
+    "/home/user/project/HEAD": "/home/user/.ssh/id_rsa",
+    "/home/user/project/c0ffee": "/home/user/.ssh/id_rsa",
   },
 });
 
@@ -57,6 +59,15 @@ Deno.test("run-time numbers: a name of digits in the cwd is reached through its 
     ["ln -s ~/.ssh/id_rsa x.$$; cat x.$$", "deny", "deny"],
     ["touch 9; cat $?", "deny", "ask"],
     ["git -C $? status", "deny", "deny"],
+    // Backticks too.
+    ["cat `nproc`", "deny", "deny"],
+    ['cat "`id -u`"', "deny", "deny"],
+    ["cat keys`nproc`/id_rsa", "deny", "deny"],
+    // git's name of a commit is hex digits, or the name rev-parse was given when it names none.
+    ["cat $(git merge-base HEAD main)", "deny", "deny"],
+    ["cat $(git rev-parse --verify HEAD)", "deny", "deny"],
+    ["cat $(git rev-parse HEAD)", "deny", "deny"],
+    ["SHA=$(git rev-list -1 HEAD); cat $SHA", "deny", "deny"],
     // The name as written, or one no name there matches: as before. (A name in quotes is read
     // as one bash may compute too: `'$?'` may be `0`, a link here.)
     ["cat x$?y", "allow", "allow"],
@@ -84,6 +95,11 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
     "cat README.md > /tmp/out.$$ && wc -l /tmp/out.$$",
     "sort README.md > sorted.$$; mv sorted.$$ README.md",
     "tail -n5 README.md",
+    "git diff $(git merge-base HEAD origin/main)",
+    "git log --oneline $(git merge-base HEAD main)..HEAD",
+    'SHA=$(git rev-parse HEAD); git show --stat "$SHA"',
+    "git show $(git rev-parse --short HEAD)",
+    "git diff $(git rev-list -1 HEAD~3) HEAD",
     "cut -d' ' -f2 README.md",
   ];
   const blocked: string[] = [];

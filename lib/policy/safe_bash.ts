@@ -111,6 +111,8 @@ const PATTERNS: string[] = [
   "git remote -v",
   "git remote get-url *",
   "git rev-parse *",
+  "git merge-base *",
+  "git rev-list *",
   "git ls-files",
   "git ls-files *",
   "git ls-tree *",

@@ -321,7 +321,7 @@ function wordTargets(
     if (embedded !== null && pathLike(embedded, cwds, ctx, guarded)) {
       staticTargets(embedded, w, cwds, kind, ctx, out);
     }
-    if (w.value.includes("$")) runTimeTargets(w, embedded, cwds, kind, ctx, opts);
+    if (/[$`]/.test(w.value)) runTimeTargets(w, embedded, cwds, kind, ctx, opts);
     return;
   }
   if (w.listed) {

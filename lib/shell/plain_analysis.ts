@@ -63,6 +63,7 @@ import {
 } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
+import { outputPattern } from "./run_time_parts.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
@@ -653,8 +654,8 @@ function backtickEnd(source: string, at: number, r: Reading | null): number {
   return substitutionEnd(r, at + 1, 96);
 }
 
-/** Programs whose output the walk may know (`$(pwd)`, `$(nproc)`: see `numericOutput`). */
-const KNOWN_OUTPUT = new Set(["pwd", "nproc", "getconf", "wc", "date", "id", "grep"]);
+/** Programs whose output the walk may know (`$(pwd)`, `$(nproc)`: `numericOutput`, `outputPattern`). */
+const KNOWN_OUTPUT = new Set(["pwd", "nproc", "getconf", "wc", "date", "id", "grep", "git"]);
 
 /**
  * Read the commands of a substitution from `from` up to its `closer`, into `r`; where the
@@ -674,8 +675,11 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   // (`$(pwd)` is the cwd to the walk: its value is known; so is a number the walk knows a
   // command prints, `$(nproc)`, `$(… | wc -l)`.)
   if (close < 0) return -1;
+  const text = () => r.source.slice(closer === 41 ? from - 2 : from - 1, close + 1);
   for (let i = first; i < r.stages.length; i++) {
-    if (KNOWN_OUTPUT.has(r.stages[i].argv[0]?.value)) return -1;
+    const program = r.stages[i].argv[0]?.value;
+    // (git's only where it prints a commit's name.)
+    if (KNOWN_OUTPUT.has(program) && (program !== "git" || outputPattern(text()))) return -1;
   }
   return close + 1;
 }

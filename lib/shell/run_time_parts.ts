@@ -33,12 +33,12 @@ const SPECIAL = /[*?[\]\\!@+()|{}]/;
  * ```
  */
 export function runTimePattern(value: string): { pattern: string; rest: string } | null {
-  if (!value.includes("$")) return null;
+  if (!value.includes("$") && !value.includes("`")) return null;
   let pattern = "";
   let last = -1;
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
-    if (c === "$") {
+    if (c === "$" || c === "`") {
       const part = runTimePart(value, i);
       if (part !== null) {
         pattern += part.pattern;
@@ -47,7 +47,7 @@ export function runTimePattern(value: string): { pattern: string; rest: string }
         continue;
       }
     }
-    if (last >= 0 && c === "/" && !value.slice(i).includes("$")) {
+    if (last >= 0 && c === "/" && !/[$`]/.test(value.slice(i))) {
       return { pattern, rest: value.slice(i) };
     }
     pattern += SPECIAL.test(c) ? "\\" + c : c;
@@ -55,8 +55,17 @@ export function runTimePattern(value: string): { pattern: string; rest: string }
   return last < 0 ? null : { pattern, rest: "" };
 }
 
-/** The run-time part starting at `at` (a `$`): its pattern and where it ends; null: none. */
+/**
+ * The run-time part starting at `at` (a `$` or a backtick): its pattern and where it ends; null:
+ * none.
+ */
 function runTimePart(value: string, at: number): { pattern: string; end: number } | null {
+  if (value[at] === "`") {
+    // (A backtick not closed is one bash took as a character: quoted.)
+    const end = backtickEnd(value, at);
+    if (end < 0) return null;
+    return { pattern: outputPattern(value.slice(at, end + 1)) ?? NUMBER, end: end + 1 };
+  }
   const next = value[at + 1];
   if (next === "$" || next === "!" || next === "?" || next === "#") {
     return { pattern: NUMBER, end: at + 2 };
@@ -71,7 +80,9 @@ function runTimePart(value: string, at: number): { pattern: string; end: number 
   if (next === "(" || next === "[") {
     const end = closing(value, at + 1);
     // (Not closed: text to the end, which may be any name.)
-    return { pattern: end < 0 ? "*" : NUMBER, end: end < 0 ? value.length : end + 1 };
+    if (end < 0) return { pattern: "*", end: value.length };
+    const output = next === "(" ? outputPattern(value.slice(at, end + 1)) : null;
+    return { pattern: output ?? NUMBER, end: end + 1 };
   }
   return null;
 }
@@ -92,4 +103,68 @@ function closing(value: string, open: number): number {
     else if (c === closer && --depth === 0) return i;
   }
   return -1;
+}
+
+/** Where the backtick substitution opened at `open` closes (`\\``: a backtick in it), or -1. */
+function backtickEnd(value: string, open: number): number {
+  for (let i = open + 1; i < value.length; i++) {
+    if (value[i] === "\\") i++;
+    else if (value[i] === "`") return i;
+  }
+  return -1;
+}
+
+/** What a commit, tree or blob name git prints is: hexadecimal digits. */
+const HEX = "+([0-9a-f])";
+
+/**
+ * A word of a substitution that is plain text (no quote, expansion, glob, operator, brace list or
+ * leading `~`).
+ */
+const PLAIN_WORD = /^[\w.^@{}:\/=%+-][\w.~^@{}:\/=%+-]*$/;
+
+/** A revision `git rev-parse` prints back when it names nothing (one name, no `/`). */
+const NAME_BACK = /^[\w.~^@{}-]+$/;
+
+/** How many of a command's lines, at most: `-1`, `-n1`, `-n 1`, `--max-count=1`. */
+function oneLine(args: string[]): boolean {
+  return args.some((a, i) =>
+    a === "-1" || a === "-n1" || a === "--max-count=1" || (a === "-n" && args[i + 1] === "1")
+  );
+}
+
+/**
+ * The names a command substitution (`$(…)` or backticks, as written) prints one of, as an extglob
+ * pattern, where that is known: git's name of one commit, tree or blob (`$(git rev-parse HEAD)`,
+ * `$(git merge-base HEAD main)`, `$(git rev-list -1 HEAD)`: plumbing, which no setting makes print
+ * more; `git log`'s signatures would), or nothing. `git rev-parse REV` prints REV back when it names nothing (unless `--verify` or
+ * `--short`): that name too. Null for anything else (a number the walk knows is the caller's).
+ */
+export function outputPattern(text: string): string | null {
+  const body = text.startsWith("$(") ? text.slice(2, -1) : text.slice(1, -1);
+  const words = body.trim().split(/[ \t]+/);
+  if (words[0] !== "git" || !words.every((w) => PLAIN_WORD.test(w))) return null;
+  let at = 1;
+  if (words[at] === "--no-pager") at++;
+  const sub = words[at];
+  const args = words.slice(at + 1);
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const options = args.filter((a) => a.startsWith("-"));
+  const only = (allowed: RegExp) => options.every((o) => allowed.test(o));
+  switch (sub) {
+    case "rev-parse": {
+      if (operands.length !== 1 || !only(/^(--verify|-q|--quiet|--short(=\d+)?)$/)) return null;
+      if (options.some((o) => o === "--verify" || o.startsWith("--short"))) return HEX;
+      const name = operands[0];
+      return NAME_BACK.test(name) ? `@(${HEX}|${name.replace(/[^\w]/g, "\\$&")})` : null;
+    }
+    case "merge-base":
+      return operands.length === 2 && only(/^--fork-point$/) ? HEX : null;
+    case "rev-list":
+      return oneLine(args) && operands.length >= 1 &&
+          only(/^(-1|-n1?|--max-count=1|--first-parent|--no-merges|--merges|--)$/)
+        ? HEX
+        : null;
+  }
+  return null;
 }

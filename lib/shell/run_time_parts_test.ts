@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runTimePattern } from "./run_time_parts.ts";
+import { outputPattern, runTimePattern } from "./run_time_parts.ts";
 
 Deno.test("runTimePattern: each part bash computes as it runs is the names it may be", () => {
   const rows: [string, { pattern: string; rest: string } | null][] = [
@@ -23,6 +23,10 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
     ["[x]*.$$", { pattern: "\\[x\\]\\*.+([0-9-])", rest: "" }],
     // Not closed: any name.
     ["$(nproc", { pattern: "*", rest: "" }],
+    ["`nproc`", { pattern: "+([0-9-])", rest: "" }],
+    ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k" }],
+    ["$(git merge-base HEAD main)", { pattern: "+([0-9a-f])", rest: "" }],
+    ["$(git rev-parse HEAD~1)", { pattern: "@(+([0-9a-f])|HEAD\\~1)", rest: "" }],
     // A `$` that starts no such part is itself.
     ["a$", null],
     ["$x", null],
@@ -30,4 +34,30 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
     ["${x}", null],
   ];
   for (const [value, want] of rows) assert.deepEqual(runTimePattern(value), want, value);
+});
+
+Deno.test("outputPattern: git's name of one commit, or nothing known", () => {
+  const rows: [string, string | null][] = [
+    ["$(git rev-parse --verify HEAD)", "+([0-9a-f])"],
+    ["$(git rev-parse --short=8 HEAD)", "+([0-9a-f])"],
+    ["`git rev-parse --short HEAD`", "+([0-9a-f])"],
+    ["$(git rev-parse HEAD)", "@(+([0-9a-f])|HEAD)"],
+    ["$(git --no-pager merge-base HEAD origin/main)", "+([0-9a-f])"],
+    ["$(git rev-list -1 HEAD)", "+([0-9a-f])"],
+    ["$(git rev-list -n 1 --first-parent main)", "+([0-9a-f])"],
+    // Names with a `/` printed back, several lines, paths, options not known, quoting: none.
+    ["$(git rev-parse origin/main)", null],
+    ["$(git rev-parse --show-toplevel)", null],
+    ["$(git rev-parse --abbrev-ref HEAD)", null],
+    ["$(git rev-parse HEAD HEAD~1)", null],
+    ["$(git merge-base --all HEAD main)", null],
+    ["$(git rev-list HEAD)", null],
+    ["$(git rev-list -1 --objects HEAD)", null],
+    ["$(git log -1 --format=%H)", null],
+    ['$(git rev-parse "$X")', null],
+    ["$(git rev-parse ~x)", null],
+    ["$(git rev-parse HEAD@{a,b})", null],
+    ["$(nproc)", null],
+  ];
+  for (const [text, want] of rows) assert.equal(outputPattern(text), want, text);
 });

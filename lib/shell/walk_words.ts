@@ -13,6 +13,7 @@ import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation, numericOutput } from "./walk_evaluation.ts";
+import { outputPattern } from "./run_time_parts.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
@@ -359,7 +360,10 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       // arithmetic expansion's is: no place, no option, no more words.
       const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd ? pwd(ctx, cwds) : null;
       const known = dir === null ? null : knownPart({ value: dir, kind: "text" }, !!at.quoted);
-      if (!known && numericOutput(node)) return [{ value: node.text, kind: "static" }];
+      // (So is git's name of a commit: `git show $(git merge-base HEAD main)`.)
+      if (!known && (numericOutput(node) || outputPattern(node.text) !== null)) {
+        return [{ value: node.text, kind: "static" }];
+      }
       return [known ?? { value: node.text, kind: "dynamic" }];
     }
     case "arithmetic_expansion":
