@@ -47,6 +47,10 @@ Deno.test("run-time numbers: a name of digits in the cwd is reached through its 
     ["sort -o4 README.md", "deny", "deny"],
     ["cat README.md > $?", "deny", "deny"],
     ["tee $$ < README.md", "deny", "deny"],
+    // A value glued to an option of a program whose grammar is known is a name (grep's `-f`).
+    ["grep -f0 README.md", "deny", "deny"],
+    ["grep -c -f4 README.md", "deny", "deny"],
+    ["grep -f$? README.md", "deny", "deny"],
     // A directory so named is not known: what is read after it, asked (and the link `cd` takes
     // is judged itself).
     ["cd $?; cat id_rsa", "deny", "deny"],

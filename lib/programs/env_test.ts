@@ -154,6 +154,13 @@ Deno.test("places programs write where a variable says, set before, exported fir
     ["export CARGO_TARGET_DIR=.pi/extensions; cargo build", "allow", "ask"],
     ["export NODE_V8_COVERAGE=.pi/extensions; node src/b.js", "allow", "ask"],
     ["export COVERAGE_FILE=.pi/mcp.json; coverage run x.py", "allow", "ask"],
+    // git's trace file, work tree, index and object store
+    ["export GIT_TRACE=/home/user/project/.pi/settings.json; git status", "allow", "ask"],
+    ["declare -x GIT_TRACE_PERFORMANCE=.pi/settings.json; git status", "allow", "ask"],
+    ["export GIT_TRACE2_EVENT=.pi/mcp.json; git status", "allow", "ask"],
+    ["export GIT_WORK_TREE=.pi; git reset --hard", "deny", "ask"],
+    ["export GIT_OBJECT_DIRECTORY=.pi/extensions; git add notes.txt", "deny", "ask"],
+    ["export GIT_INDEX_FILE=.pi/mcp.json; git add notes.txt", "allow", "ask"],
     // (a value not known: where it leads is not known)
     ["export TMPDIR=$(cat dir.txt); some-tool", "ask", "ask"],
     // everyday
@@ -166,5 +173,8 @@ Deno.test("places programs write where a variable says, set before, exported fir
     ["CARGO_TARGET_DIR=target/ci cargo test", "allow", "allow"],
     ["export GOCACHE=/tmp/go-cache; go test ./...", "allow", "allow"],
     ["unset TMPDIR; ls", "allow", "allow"],
+    ["export GIT_TRACE=1; git status", "allow", "allow"],
+    ["export GIT_TRACE=true; git status", "allow", "allow"],
+    ["GIT_TRACE2=2 git status", "allow", "allow"],
   ]);
 });

@@ -380,6 +380,9 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
       // A place programs write below: judged as a file the command opens there (its value not
       // known, below what is known of it).
       if (value === "" || MKTEMP.test(w.text.slice(m[0].length))) continue;
+      if (variable.startsWith("GIT_TRACE") && /^(\d|true|false|yes|no|on|off)$/i.test(value)) {
+        continue; // a descriptor or a switch
+      }
       if (w.kind === "static") opensFile(value, run, origin);
       else {
         const at = ASSIGNED.exec(w.prefix)?.[0].length ?? 0;

@@ -317,6 +317,8 @@ const GREP_FILTER: LineFilter = {
 export const SEARCH_PROGRAMS: Program[] = [
   {
     names: ["grep", "egrep", "fgrep"],
+    // (Its grammar reads a value glued to an option: `grep -f0` reads the patterns of `0`.)
+    options: grammarOf(GREP),
     text: searchTextOf(GREP),
     treeNames: includes(GREP, new Set(["--include"])),
     lists: (stage, listingOf) => grepListing(stage) ?? passedLines(stage, listingOf, GREP_FILTER),

@@ -115,7 +115,7 @@ export class Walker implements WalkContext {
    */
   aliasBox: { map?: Map<string, string> } = {};
   /** Function bodies, walked last: they run wherever they are called. */
-  private functions: { body: LiteNode; moves: boolean }[] = [];
+  private functions: { body: LiteNode; moves: boolean; node: LiteNode }[] = [];
   /** Whether something in the command may change the cwd. */
   private moved = false;
   /** Whether the commands being walked read a pipe on their standard input. */
@@ -174,7 +174,11 @@ export class Walker implements WalkContext {
       const seen = union(end.ok, end.fail, ...this.stages.map((s) => s.cwds));
       const cwds = f.moves || this.moved ? union(seen, [null]) : seen;
       // A call may give it any standard input (`f <<<'rm x'`, `curl … | f`): not known.
-      const walk = () => this.pipedWalk(true, () => this.walk(f.body, cwds, "function", []));
+      const walk = () =>
+        this.pipedWalk(true, () => {
+          this.definitionRedirects(f.node, cwds);
+          return this.walk(f.body, cwds, "function", []);
+        });
       this.values.nestedIn(() => this.calls ? this.calls.ended(walk) : walk());
     }
     return end;
@@ -569,13 +573,24 @@ export class Walker implements WalkContext {
     probe.walk(body, cwds, "function", []);
     this.error ??= probe.error;
     const moves = probe.moved;
-    this.functions.push({ body, moves });
-    // (Walked at its calls, each moves the caller as its body does there.)
-    const name = node.childForFieldName("name")?.text ?? "";
-    const left = this.calls?.define(name, body, this.values) ?? false;
+    this.functions.push({ body, moves, node });
+    // (Walked at its calls, each moves the caller as its body does there. bash's name runs to a
+    // blank or `(`: where tree-sitter's ends before, `function rm{a} {`, the name is not its.)
+    const named = node.childForFieldName("name");
+    let root = node;
+    while (root.parent) root = root.parent;
+    const after = named ? root.text[named.endIndex - root.startIndex] ?? "" : "";
+    const name = named && /^[\s(]?$/.test(after) ? named.text : "";
+    const left = this.calls?.define(name, body, node, this.values) ?? false;
     if (!moves || left) return same(cwds);
     this.moved = true; // calling it may move the caller
     return same(union(cwds, [null]));
+  }
+
+  /** The redirects of a function definition, which bash opens at each call, judged there. */
+  definitionRedirects(node: LiteNode, cwds: Cwds): void {
+    const own = redirectsOf(this, node, cwds, "function", []);
+    if (own.length) commandless(this, node, own, cwds, "function", []);
   }
 
   command(node: LiteNode, cwds: Cwds, origin: string, redirects: Redirect[]): Flow {

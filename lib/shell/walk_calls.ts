@@ -20,7 +20,7 @@ import { builtinAt, type Cwds, type Flow, same, union } from "./cwds.ts";
 import { redirectsStdin, type Stage, staticWord, type Word } from "./model.ts";
 import { BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import type { LiteNode } from "./syntax_tree.ts";
-import { knownPart, type Values } from "./walk_values.ts";
+import { knownPart, type Values, withoutQuotedData } from "./walk_values.ts";
 
 /** The positional parameters of one call (the first frame: the command's own). */
 interface Frame {
@@ -42,12 +42,15 @@ export interface CallWalker {
   readonly stages: Stage[];
   walk(node: LiteNode, cwds: Cwds, origin: string, redirects: never[]): Flow;
   pipedWalk<T>(piped: boolean, walk: () => T): T;
+  definitionRedirects(node: LiteNode, cwds: Cwds): void;
 }
 
 /** The state of the calls of one command's walk (shared with its sub-walkers). */
 export class Calls {
   /** Each name's body at this point of the walk (definitions that surely ran, in order). */
   readonly bodies = new Map<string, LiteNode>();
+  /** Each body's definition, whose redirects bash opens at every call. */
+  private readonly definitions = new Map<number, LiteNode>();
   /** Bodies walked at a call: not walked again after the command. */
   readonly called = new Set<number>();
   /** Positional parameters: the command's own first, each call's after it. */
@@ -61,11 +64,14 @@ export class Calls {
   /** Bodies are walked after the command, not at a call: calls there are not followed. */
   private ending = false;
   private walks = 0;
-  /** `"$*"` joins with the first character of IFS: one the command sets is not followed. */
+  /**
+   * The command may set IFS, which splits an unquoted parameter and joins `"$*"`: by name, or by a
+   * builtin that assigns a name it is given (`read $'I\x46S'`, `declare`, `printf -v`, `${!x=…}`).
+   */
   private ifs: boolean;
 
   constructor(source: string) {
-    this.ifs = source.includes("IFS");
+    this.ifs = IFS_MAY_CHANGE.test(withoutQuotedData(source));
   }
 
   /** The innermost call's parameters. */
@@ -95,16 +101,17 @@ export class Calls {
    * A definition of `name` walked where it stands; true when its calls will walk it (else it is
    * walked after the command, and the command is walked again as before).
    */
-  define(name: string, body: LiteNode, values: Values): boolean {
+  define(name: string, body: LiteNode, node: LiteNode, values: Values): boolean {
     this.used = true;
     if (
-      this.ending || this.frames.length > 1 || !values.sure || BUILTINS.has(name) ||
+      this.ending || this.frames.length > 1 || !values.sure || name === "" || BUILTINS.has(name) ||
       RESERVED_WORDS.has(name) || name === "command_not_found_handle"
     ) {
       this.broken = true;
       return false;
     }
     this.bodies.set(name, body);
+    this.definitions.set(body.id, node);
     return true;
   }
 
@@ -132,7 +139,12 @@ export class Calls {
     const piped = stage.piped === true || stage.redirects.some(redirectsStdin);
     let flow: Flow;
     try {
-      flow = w.values.nestedIn(() => w.pipedWalk(piped, () => w.walk(body, cwds, "function", [])));
+      flow = w.values.nestedIn(() =>
+        w.pipedWalk(piped, () => {
+          w.definitionRedirects(this.definitions.get(body.id)!, cwds);
+          return w.walk(body, cwds, "function", []);
+        })
+      );
     } finally {
       this.frames.pop();
       this.active.delete(body.id);
@@ -209,6 +221,8 @@ export class Calls {
   /** `$1`…`${N}` as a part of a word, where known (null: not known). */
   parameter(text: string, quoted: boolean): ReturnType<typeof knownPart> {
     const words = this.frame.words;
+    // (Unquoted, it is split by IFS: not known where the command may set it, however spelled.)
+    if (!quoted && this.ifs) return null;
     const m = words === null ? null : PARAMETER.exec(text);
     if (m === null || words === null) return null;
     const n = Number(m[1] ?? m[2]);
@@ -227,6 +241,8 @@ export class Calls {
     const m = words === null ? null : LIST.exec(text);
     if (m === null || words === null || (first && !words.length)) return null;
     const quoted = text.startsWith('"');
+    // (Split by IFS unquoted, `"$*"` joined by it: not known where the command may set it.)
+    if (this.ifs && (!quoted || m[1] === "*" || m[2] === "*")) return null;
     const at = m[1] === "@" || m[2] === "@";
     // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
     if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
@@ -259,6 +275,10 @@ function allKnown(s: Stage): boolean {
   return s.argv.every(known) && (s.assignments ?? []).every(known) &&
     s.redirects.every((r) => (!r.target || known(r.target)) && (!r.body || known(r.body)));
 }
+
+/** What may set IFS: its name, or a builtin that assigns a name it is given (quoted data aside). */
+const IFS_MAY_CHANGE =
+  /IFS|\$\{!|\b(read|mapfile|readarray|printf|declare|typeset|local|export|readonly|eval|source|getopts|let)\b|(^|[;&|(\s])\.[ \t]/;
 
 /** `$1`…`$9`, `${N}`. */
 const PARAMETER = /^\$(?:([1-9])|\{([1-9][0-9]*)\})$/;

@@ -202,5 +202,19 @@ Deno.test("calls: parameters under the read-only policy and the deny-list", asyn
     ["rm() { echo; }; unset -f $F; rm -rf src", "deny", "deny"],
     ["rm() { echo; }; for i in 1 2; do rm -rf src; unset -f rm; done", "deny", "deny"],
     ["rm() { echo; }; f() { unset -f rm; }; f; rm -rf src", "deny", "deny"],
+    // An unquoted parameter is split by IFS, which the command may set however spelled.
+    ["f() { cat $1; }; IFS=,; f notes.txt,innocent.txt", "deny", "ask"],
+    ["f() { cat $1; }; read $'I\\x46S' <<< ,; f notes.txt,innocent.txt", "deny", "ask"],
+    ["f() { cat $1; }; declare $'I\\x46S=,'; f notes.txt,innocent.txt", "deny", "ask"],
+    ["f() { cat $1; }; for IFS in ,; do :; done; f notes.txt,innocent.txt", "deny", "ask"],
+    ["f() { $1; }; IFS=,; f rm,-rf,src", "deny", "deny"],
+    ["f() { cat $@; }; IFS=,; f notes.txt,innocent.txt", "deny", "ask"],
+    // bash's name of a function runs to a blank or `(`: `rm{a}` is no `rm`.
+    ["function rm{a} { :; }; rm -rf src", "deny", "deny"],
+    ["function cat{x} { :; }; cat innocent.txt", "deny", "deny"],
+    // A definition's redirects are opened at each call, where it runs, with its parameters.
+    ['set -- notes.txt; f() { cat; } < "$1"; f innocent.txt', "deny", "deny"],
+    ["f() { cat; } < id_rsa; cd keys; f", "deny", "deny"],
+    ['f() { cat; } < "$1"; f innocent.txt', "deny", "deny"],
   ]);
 });

@@ -65,17 +65,62 @@ export function numericOutput(val: LiteNode): boolean {
   if (last?.type === "redirected_statement") last = last.childForFieldName("body") ?? undefined;
   if (last?.type !== "command") return false;
   const words = last.namedChildren.map((c) => c.text.replace(/['"]/g, ""));
+  // (A word not known may be any option: `--help` prints text.)
+  if (words.some((w) => /[$`\\]/.test(w))) return false;
   const [program, ...args] = words;
   if (program === "wc") return args.every((a) => /^-[lcmw]+$/.test(a));
   if (program === "nproc") return args.length === 0 || (args.length === 1 && args[0] === "--all");
   if (program === "getconf") {
     return args.length === 1 && /^_?NPROCESSORS_(ONLN|CONF)$/.test(args[0]);
   }
-  // (`date -ud '2003-08-02 17:24:33' +%s`: the seconds of a date, whatever it is.)
-  if (program === "date") return args.at(-1) === "+%s";
+  // (`date -ud '2003-08-02 17:24:33' +%s`: the seconds of a date, whatever it is; not `--help`.)
+  if (program === "date") return args.at(-1) === "+%s" && dateOptions(args.slice(0, -1));
   if (program === "id") return args.length === 1 && /^-[ug]$/.test(args[0]);
-  if (program === "grep") return args.some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$|^--count$/.test(a));
+  if (program === "grep") return grepCounts(args);
   return false;
+}
+
+/**
+ * Whether date's words before `+%s` leave it printing numbers (or nothing, on an error): any but
+ * `--help` and `--version` (however shortened), which print text.
+ */
+function dateOptions(args: string[]): boolean {
+  return !args.some((a) => /^--[hv]/.test(a));
+}
+
+/** Letters of grep's short options that leave its output a count (`-c`): no names (`-l`, `-H`). */
+const COUNT_LETTERS = /^-[cviwxFEGPsqaIhnyUoz]+$/;
+/** grep's long options that leave it so. */
+const COUNT_LONG =
+  /^--(count|invert-match|ignore-case|no-ignore-case|word-regexp|line-regexp|fixed-strings|extended-regexp|basic-regexp|perl-regexp|no-messages|quiet|silent|text|no-filename|regexp=.*|max-count=.*|file=.*)$/;
+
+/**
+ * Whether grep prints counts and nothing else: `-c` and only options that keep it so, one file at
+ * most unless `-h` (several print `file:count`); not `-l`, `-L`, `-H`, `--label`, `-r`, `--help`.
+ */
+function grepCounts(args: string[]): boolean {
+  let count = false;
+  let noNames = false;
+  let patterns = false;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-e" || a === "-f" || a === "-m" || a === "--regexp" || a === "--file") {
+      if (a !== "-m") patterns = true;
+      i++;
+    } else if (/^-[ef].|^--(regexp|file)=/.test(a)) patterns = true;
+    else if (/^-m\d+$/.test(a)) continue;
+    else if (COUNT_LETTERS.test(a)) {
+      count ||= a.includes("c");
+      noNames ||= a.includes("h");
+    } else if (COUNT_LONG.test(a)) {
+      count ||= a === "--count";
+      noNames ||= a === "--no-filename";
+    } else if (a.startsWith("-") && a !== "-") return false;
+    else operands.push(a);
+  }
+  const files = operands.length - (patterns ? 0 : 1);
+  return count && (files <= 1 || noNames);
 }
 
 /**

@@ -302,5 +302,17 @@ Deno.test("a command that prints a number gives a number where a word needs one"
     // a command whose output may be anything stays not known
     ["make -j$(cat jobs.txt)", "deny", "deny"],
     ["make $(nproc --help)", "deny", "ask"],
+    // grep's `-c` with names (`-l`, `-L`, `-H`, several files, `--label`), date's `--help`: text
+    ["cat $(echo x | grep -cl --label=innocent.txt x)", "ask", "ask"],
+    ["cat $(echo x | grep --count -l x)", "ask", "ask"],
+    ["cat $(echo x | grep -cL x)", "ask", "ask"],
+    ["cat $(grep -c x notes.txt README.md)", "ask", "ask"],
+    ["cat $(grep -cH x notes.txt)", "ask", "ask"],
+    ["cat $(grep -rc x .)", "ask", "ask"],
+    ["cat $(date --help +%s)", "ask", "ask"],
+    ["cat $(date --he +%s)", "ask", "ask"],
+    ["make -j$(grep -c ^processor /proc/cpuinfo)", "deny", "allow"],
+    ["make -j$(grep -ch x notes.txt README.md)", "deny", "allow"],
+    ["make -j$(date -ud '2003-08-02 17:24:33' +%s)", "deny", "allow"],
   ]);
 });
