@@ -1,6 +1,6 @@
 /**
  * The parts of a word the analysis keeps as text although bash computes them as it runs: special
- * parameters (`$?`, `$$`, `$!`, `$#`, `$-`), arithmetic (`$((1+3))`, `$[1+3]`) and the output of a
+ * parameters (`$?`, `$$`, `$!`, `$#`, `$-`), the count of an array's words (`${#a[@]}`), arithmetic (`$((1+3))`, `$[1+3]`) and the output of a
  * command that prints a number (`$(nproc)`). Each is a number (`$-` a few option letters), so no
  * place or option by itself, but it is a name: `cat $?` reads the file `0` of the cwd, which may
  * be a symlink to anything. `runTimePattern` gives the bash pattern of every name such a word may
@@ -16,6 +16,9 @@
 const NUMBER = "+([0-9-])";
 /** What `$-` may be: the shell's option letters. */
 const LETTERS = "+([a-zA-Z])";
+
+/** The count of an array's words at the start of a text: `${#NAME[@]}`, `${#NAME[*]}`. */
+const ARRAY_COUNT = /^\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}/;
 
 /** Characters a bash pattern reads as more than themselves, escaped in a literal part. */
 const SPECIAL = /[*?[\]\\!@+()|{}]/;
@@ -71,6 +74,9 @@ function runTimePart(value: string, at: number): { pattern: string; end: number 
     return { pattern: NUMBER, end: at + 2 };
   }
   if (next === "-") return { pattern: LETTERS, end: at + 2 };
+  // (`${#NAME[@]}`: how many words an array holds.)
+  const count = next === "{" ? ARRAY_COUNT.exec(value.slice(at)) : null;
+  if (count !== null) return { pattern: NUMBER, end: at + count[0].length };
   if (next === "{" && value[at + 3] === "}") {
     const name = value[at + 2];
     if (name === "-") return { pattern: LETTERS, end: at + 4 };

@@ -62,8 +62,15 @@ import { type Known, readLine, Values } from "./walk_values.ts";
 import { backtickBodies, backtickPairs, decodeWord, touchedNames } from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
+import { arrayDeclaration, assignArray } from "./walk_arrays.ts";
 
 const MAX_STAGES = 1000;
+/** `${#NAME}`, `${#NAME[@]}`, `${#NAME[*]}`: a length or a count, digits. */
+const COUNT = /\$\{#[A-Za-z_]\w*(?:\[[@*]\])?\}/g;
+/** Text with its lengths and counts as a number (`(( ${#a[@]} ))` is `(( 0 ))` to the reader). */
+function counted(text: string): string {
+  return text.includes("${#") ? text.replace(COUNT, "0") : text;
+}
 
 /** The simple command a pipeline part is (with its redirects), or null. */
 function simpleCommand(part: LiteNode | undefined): LiteNode | null {
@@ -607,7 +614,7 @@ export class Walker implements WalkContext {
     // (`((n+=1))`: an arithmetic command of names and numbers only runs nothing. `time ( … )`:
     // tree-sitter reads the subshell as time's argument; its commands are walked as a subshell's.)
     if (
-      argv.length === 1 && (/^\(\([^'"`$\\[\]]*\)\)$/.test(argv[0].text) ||
+      argv.length === 1 && (/^\(\([^'"`$\\[\]]*\)\)$/.test(counted(argv[0].text)) ||
         (argv !== parts.words &&
           node.namedChildren.some((c) => c.type === "subshell" && c.text === argv[0].text)))
     ) {
@@ -645,7 +652,10 @@ export class Walker implements WalkContext {
     const reads = this.lineRead?.node === node.id
       ? readLine(argv, stage.assignments ?? [], this.lineRead.from)
       : null;
-    this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
+    // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
+    const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
+    if (declared) this.assignValue(declared, cwds);
+    else this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
     if (coproc) this.values.stop();
     let flow = same(cwds);
     if (!coproc) flow = { ok: this.cdEffect(argv, cwds, origin), fail: cwds };
@@ -701,6 +711,7 @@ export class Walker implements WalkContext {
       this.values.stop();
       return;
     }
+    if (node.childForFieldName("value")?.type === "array") assignArray(this, node, cwds);
     if (!this.values.following) return;
     const w = decodeWord(this, node, cwds);
     const plus = node.text.startsWith(name + "+=");

@@ -218,6 +218,9 @@ function positionalCode(ev: Evaluation, stages: Stage[]): boolean {
   });
 }
 
+/** The counts of arrays' words in a text: `${#NAME[@]}`, `${#NAME[*]}`. */
+const ARRAY_COUNTS = /\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}/g;
+
 /** The error for a variable whose value the command sets and bash may evaluate as code. */
 export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): string | null {
   if (!ev) return null;
@@ -232,7 +235,7 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
   // (A text a wrapper runs, `eval` or `bash -c`, is analysed apart, its own `$_` there.)
   if (selfSetCode(ev, stages)) return EVALUATION_ERROR;
   if (!ev.values.size && !ev.arguments?.size) return null;
-  const texts = [...ev.texts];
+  let texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
   for (const s of stages) {
     for (const w of s.argv) {
@@ -240,6 +243,8 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
     }
   }
   if (!texts.length) return null;
+  // (`${#a[@]}` counts an array's words: nothing in them is evaluated.)
+  texts = texts.map((t) => t.includes("${#") ? t.replace(ARRAY_COUNTS, "0") : t);
   for (const name of ev.values) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     const re = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);

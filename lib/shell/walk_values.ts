@@ -8,12 +8,19 @@
  * point where a command may change variables in ways not followed here (`read`, `eval`, `source`,
  * `cd`, `export`, a function defined or a command not known by name) nothing is known at all.
  * A command that uses bash's arithmetic, namerefs, aliases, traps or `IFS` anywhere is not
- * followed at all: they can assign any variable from inside a value.
+ * followed at all: they can assign any variable from inside a value. The words of arrays of words
+ * (walk_arrays.ts decides which) are kept here too, forgotten where the values are.
  *
  * @module
  */
 import type { LineOf, Stage, Word } from "./model.ts";
 import { trapRunsLater } from "./trap.ts";
+
+/** The words an array holds, and the cwds where its globs were expanded. */
+export interface KnownList {
+  words: readonly Word[];
+  cwds: readonly (string | null)[];
+}
 
 /** A value known for a variable. */
 export interface Known {
@@ -68,16 +75,18 @@ export function readLine(
 
 /**
  * Source text that may assign variables from inside a value or a name given as text: `let`,
- * `[[ a -eq b ]]`, subscripts `a[…]`, `${s:off}` and `${x:=v}` (not `${x:-v}`, `${x:+v}`,
- * `${x:?v}` or a plain `${s:2:3}`), indirection (`${!x}`), declarations with attributes or
- * namerefs (`declare -n`, `local`), aliases (their text runs later), `IFS` (word splitting; but
+ * `[[ a -eq b ]]`, subscripts `a[…]` (not `[@]` and `[*]`, which evaluate nothing),
+ * `${s:off}` and `${x:=v}` (not `${x:-v}`, `${x:+v}`, `${x:?v}` or a plain `${s:2:3}`),
+ * indirection (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`; not
+ * `declare [-a] NAME=(WORDS)` alone, an array of words, see walk_arrays.ts), aliases (their
+ * text runs later), `IFS` (word splitting; but
  * `IFS= read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
  * (reads a name). A trap that may run before a later command stops what is known where it is set
  * (`afterCommand`); arithmetic (`((…))`, `$[…]`) makes the names it assigns not known
  * (`arithmeticNames`).
  */
 const NOT_FOLLOWED =
-  /\blet\b|\$\{!|\w\[|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(declare|typeset|local|alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\bdeclare\b(?!\s+(?:-a\s+)?[A-Za-z_]\w*=\([^()$`;&|<>]*\)[ \t]*(?:$|[;\n]))|\b(typeset|local|alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
 
 /** A name arithmetic assigns: `n=…`, `n+=…`, `n++`, `++n` (not `==`, `<=`, `>=`, `!=`). */
 const ARITHMETIC_ASSIGNED =
@@ -213,6 +222,14 @@ const ELSEWHERE = new Set([
 /** The variables of one walk and where it stands (nested: an assignment may not reach on). */
 export class Values {
   private known = new Map<string, Known>();
+  /**
+   * The arrays known to hold a list of words (walk_arrays.ts decides which): followed apart from
+   * the other values, which a command that uses arrays may leave unknown (`off`), and forgotten
+   * with them wherever they are.
+   */
+  #lists = new Map<string, KnownList>();
+  /** No list is known from here on (`stop`). */
+  #listsOff = false;
   /** Nothing is known from here on (undefined: not asked yet, the source decides). */
   #off: boolean | undefined;
   /** How deep the walk is in places whose assignments may not run or not reach on. */
@@ -220,7 +237,7 @@ export class Values {
   #plainPwd: boolean | undefined;
 
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
-  constructor(private source: string, plainPwd?: boolean) {
+  constructor(readonly source: string, plainPwd?: boolean) {
     this.#plainPwd = plainPwd;
   }
 
@@ -262,7 +279,24 @@ export class Values {
     c.#numeric = this.#numeric;
     c.nested = 1;
     for (const [k, v] of this.known) c.known.set(k, v);
+    for (const [k, v] of this.#lists) c.#lists.set(k, v);
+    c.#listsOff = this.#listsOff;
     return c;
+  }
+
+  /** Whether some array's words are known here. */
+  get lists(): boolean {
+    return this.#lists.size > 0;
+  }
+
+  /** The words an array holds, where known (see walk_arrays.ts). */
+  list(name: string): KnownList | undefined {
+    return this.#lists.size ? this.#lists.get(name) : undefined;
+  }
+
+  /** An array's words from here on (only where the walk surely gets and lists are followed). */
+  setList(name: string, list: KnownList): void {
+    if (!this.#listsOff && this.nested === 0) this.#lists.set(name, list);
   }
 
   /** The value of a variable, if known. */
@@ -293,12 +327,15 @@ export class Values {
   /** Forget every value (entering a loop: later rounds see what earlier ones assigned). */
   forgetAll(): void {
     this.known.clear();
+    this.#lists.clear();
   }
 
   /** Nothing is known from here on. */
   stop(): void {
     this.known.clear();
+    this.#lists.clear();
     this.#off = true;
+    this.#listsOff = true;
   }
 
   /** Run `f` where assignments may not run or not reach on (a branch, a subshell, a pipeline). */

@@ -13,6 +13,7 @@ import { droppedDash, trailingBlanks } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { redirect } from "./walk_redirects.ts";
+import { arrayList } from "./walk_arrays.ts";
 import type { Known } from "./walk_values.ts";
 import { groupWord, groupWords, wordGroups } from "./walk_words.ts";
 
@@ -35,9 +36,15 @@ export interface CommandParts {
  * The words a group that is a whole list of known words stands for (`first`: in a command's
  * place), or null.
  */
-function listed(ctx: WalkContext, g: LiteNode | WordGroup, first: boolean): Word[] | null {
-  if (!ctx.calls?.bound || "nodes" in g) return null;
-  return ctx.calls.list(g.text, first);
+function listed(
+  ctx: WalkContext,
+  g: LiteNode | WordGroup,
+  first: boolean,
+  cwds: Cwds,
+): Word[] | null {
+  if ("nodes" in g) return null;
+  const words = ctx.calls?.bound ? ctx.calls.list(g.text, first) : null;
+  return words ?? (ctx.values.lists ? arrayList(ctx, g.text, first, cwds) : null);
 }
 
 /** The words, assignments, redirects and heredoc followers of a command node. */
@@ -62,7 +69,7 @@ export function commandParts(
         // (A command's arguments are brace-expanded into several words; declarations' not.)
         if (assignment) assignments.push(groupWord(ctx, g, cwds, true));
         else if (node.type !== "command") words.push(groupWord(ctx, g, cwds, true));
-        else words.push(...(listed(ctx, g, !words.length) ?? groupWords(ctx, g, cwds, true)));
+        else words.push(...(listed(ctx, g, !words.length, cwds) ?? groupWords(ctx, g, cwds, true)));
       }
     }
     run = [];
@@ -128,7 +135,7 @@ export function loopWords(
     );
   // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
   const values = wordGroups(ctx, node, words)
-    .flatMap((g) => listed(ctx, g, false) ?? groupWords(ctx, g, cwds, false))
+    .flatMap((g) => listed(ctx, g, false, cwds) ?? groupWords(ctx, g, cwds, false))
     .map((d): Known | null => {
       if (d.kind === "dynamic") return null;
       return d.kind === "glob"

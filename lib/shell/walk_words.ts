@@ -23,6 +23,8 @@ import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts
 const NO_NAMES: ReadonlySet<string> = new Set();
 /** Variables whose values the engine may expand (RULINGS principle 3). */
 const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
+/** The count of an array's words: `${#NAME[@]}`, `${#NAME[*]}`. */
+const ARRAY_COUNT = /^\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$/;
 /** Special parameters that always expand to digits or flags, never to a path. */
 const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 
@@ -503,6 +505,8 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
       : ctx.env.env[name];
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
+  // (`${#NAME[@]}`: how many words an array holds, a number computed as it runs, as `$#` is.)
+  if (name === null && ARRAY_COUNT.test(node.text)) return { value: node.text, kind: "static" };
   // A value the command gave the variable (RULINGS principle 3), or a parameter of a call.
   if (name === null) {
     const p = ctx.calls?.bound ? ctx.calls.parameter(node.text, quoted) : null;

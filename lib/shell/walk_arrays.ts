@@ -1,0 +1,165 @@
+/**
+ * Arrays of words: `files=(src/index.ts src/*.ts)` or `declare -a files=(…)`, assigned where it
+ * surely runs, makes `"${files[@]}"` after it those words, as a `for` list's words are (a glob's
+ * word stands for its matches, expanded where the array was assigned); `${files[@]}` where each
+ * word is plain text (bash splits and globs them again), `"${files[*]}"` where all are text (one
+ * word, joined by blanks). This holds only where nothing else in the command may change the
+ * array: its name appears nowhere in the command's text (quotes and escapes removed) but in the
+ * one assignment and in those uses and counts (`${#files[@]}`, a number), so no `files[i]=`,
+ * `files+=`, `read -a files`, `mapfile files`, `unset files`, `declare files`, `for files in`,
+ * `${files:=…}` or arithmetic names it; no alias, `let`, `select`, `local`, `typeset` or `IFS`
+ * is anywhere in the command; and nothing before the use may assign names the walk does not see
+ * (`Values.stop`: `read`, `eval`, `source`, a function defined, a nameref declared, a command not
+ * known by name, `cd`, which moves where a glob's matches are). Anything else leaves the array
+ * not known, as before.
+ *
+ * @module
+ */
+import type { Cwds } from "./cwds.ts";
+import { staticWord, type Word } from "./model.ts";
+import type { LiteNode } from "./syntax_tree.ts";
+import type { WalkContext } from "./walk_context.ts";
+import { withoutQuotedData } from "./walk_values.ts";
+import { groupWords } from "./walk_words.ts";
+import { unquotedText } from "./words.ts";
+
+/** Names bash keeps or reads itself: an array of them is not the command's to follow. */
+const SPECIAL =
+  /^(BASH\w*|COMP\w*|READLINE\w*|PIPESTATUS|FUNCNAME|GROUPS|DIRSTACK|MAPFILE|COPROC\w*|HISTCMD|RANDOM|SRANDOM|SECONDS|LINENO|EPOCH\w*|OPTIND|OPTARG|OPTERR|PPID|UID|EUID|SHELLOPTS|IFS|PATH|HOME|PWD|OLDPWD|CDPATH|TMPDIR|GLOBIGNORE|HISTFILE|REPLY|PS\d|_)$/;
+
+/**
+ * Text that may change an array, or how its words are split and joined, from where the walk does
+ * not see it: aliases, `let`, `select`, `local`, `typeset`, `IFS` (but `IFS= read`, for `read`
+ * alone).
+ */
+const NOT_FOLLOWED = /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)/;
+
+/** A whole word that is the list of an array's words: quote, name, `@` or `*`. */
+const LIST = /^("?)\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*])\]\}\1$/;
+
+/** Text bash leaves as one word with nothing to glob when it expands it unquoted. */
+const PLAIN = /^[\w./,:+%@=~-]+$/;
+
+/** The answers for the last source asked about (one command is walked at a time). */
+let lastSource = "";
+let lastAnswers = new Map<string, boolean>();
+
+/**
+ * Whether the array `name` may be followed in `source`: a name of the command's own, the command
+ * has nothing of `NOT_FOLLOWED`, and the name appears once as `NAME=(` and otherwise only in
+ * `${NAME[@]}`, `${NAME[*]}`, `${#NAME[@]}` and `${#NAME[*]}`.
+ */
+export function arrayFollowed(source: string, name: string): boolean {
+  if (source !== lastSource) {
+    lastSource = source;
+    lastAnswers = new Map();
+  }
+  let answer = lastAnswers.get(name);
+  if (answer === undefined) lastAnswers.set(name, answer = followed(source, name));
+  return answer;
+}
+
+function followed(source: string, name: string): boolean {
+  if (SPECIAL.test(name) || NOT_FOLLOWED.test(withoutQuotedData(source))) return false;
+  // (Names as bash reads them: `read a\rr` and `(( a""rr = 1 ))` name `arr`; the option of
+  // `declare -a a=(…)` names none.)
+  const text = unquotedText(source).replace(/\bdeclare[ \t]+-a[ \t]/g, "declare    ");
+  let assignments = 0;
+  for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))) {
+    const after = text.slice(m.index + name.length, m.index + name.length + 4);
+    if (after.startsWith("=(")) assignments++;
+    else if (
+      !/^\[[@*]\]\}/.test(after) || !/\$\{#?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
+    ) {
+      return false;
+    }
+  }
+  return assignments === 1;
+}
+
+/**
+ * The `declare [-a] NAME=(…)` of a declaration command that is that alone, its assignment; null
+ * for any other (which may give names attributes: the walk follows nothing after it).
+ */
+export function arrayDeclaration(node: LiteNode): LiteNode | null {
+  const kids = node.children;
+  if (kids[0]?.type !== "declare") return null;
+  let i = 1;
+  if (kids[i]?.type === "word" && kids[i].text === "-a") i++;
+  const a = kids[i];
+  if (kids.length !== i + 1 || a?.type !== "variable_assignment") return null;
+  return a.childForFieldName("value")?.type === "array" ? a : null;
+}
+
+/**
+ * An array assignment `NAME=(WORDS)` the walk has reached: from here on the array holds its words,
+ * where the words are known, the array is followed in the command and the assignment surely runs
+ * (`Values.setList`).
+ */
+export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
+  const name = node.childForFieldName("name");
+  const value = node.childForFieldName("value");
+  if (
+    name?.type !== "variable_name" || value?.type !== "array" || !ctx.values.sure ||
+    node.text.startsWith(name.text + "+=") || !arrayFollowed(ctx.values.source, name.text)
+  ) return;
+  const words = arrayWords(ctx, value, cwds);
+  if (words !== null) ctx.values.setList(name.text, { words, cwds });
+}
+
+/**
+ * The words of a compound assignment's list: each element's words (braces expanded), static text
+ * or a glob's word. Null where one is not known, or bash reads the list otherwise than its nodes
+ * say: a `[i]=` subscript (or any `[`), a `~` past an element's start (bash leaves `x=~/a` and
+ * `a:~/b` there as they are), a comment, an escaped blank or text between elements.
+ */
+function arrayWords(ctx: WalkContext, value: LiteNode, cwds: Cwds): Word[] | null {
+  const words: Word[] = [];
+  const kids = value.children;
+  const src = value.text;
+  if (kids[0]?.type !== "(") return null;
+  for (let i = 1; i < kids.length; i++) {
+    const gap = src.slice(
+      kids[i - 1].endIndex - value.startIndex,
+      kids[i].startIndex - value.startIndex,
+    );
+    // (Elements are apart by blanks and newlines alone; `(` and `)` need none.)
+    if (!/^[ \t\n]*$/.test(gap) || (gap === "" && i > 1 && i < kids.length - 1)) return null;
+    const c = kids[i];
+    if (i === kids.length - 1) return c.type === ")" ? words : null;
+    if (c.type === "comment" || c.text.includes("[") || c.text.indexOf("~", 1) >= 0) return null;
+    for (const w of groupWords(ctx, c, cwds, false)) {
+      if (w.kind === "dynamic" || (w.kind === "glob" && w.pattern === undefined)) return null;
+      words.push(w);
+    }
+  }
+  return null;
+}
+
+/**
+ * The words a whole word that is `"${NAME[@]}"`, `"${NAME[*]}"`, `${NAME[@]}` or `${NAME[*]}`
+ * expands to where the array is known (see the module), in a stage run in `cwds`; null
+ * otherwise (also for none in a command's place, and for a glob's word where the stage runs
+ * elsewhere than the array was assigned).
+ */
+export function arrayList(
+  ctx: WalkContext,
+  text: string,
+  first: boolean,
+  cwds: Cwds,
+): Word[] | null {
+  const m = LIST.exec(text);
+  const list = m === null ? undefined : ctx.values.list(m[2]);
+  if (m === null || list === undefined || (first && !list.words.length)) return null;
+  const { words } = list;
+  const globs = words.some((w) => w.kind !== "static");
+  if (globs && (cwds.length !== list.cwds.length || cwds.some((c, i) => c !== list.cwds[i]))) {
+    return null;
+  }
+  const quoted = m[1] === '"';
+  // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
+  if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
+  if (m[3] === "@" || !quoted) return words.map((w) => ({ ...w, text }));
+  if (globs) return null;
+  return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
+}

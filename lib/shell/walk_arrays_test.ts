@@ -1,0 +1,322 @@
+import assert from "node:assert/strict";
+import { STARTER_CONFIG } from "../starter.ts";
+import { checkTable, denyList } from "../testing_adversarial.ts";
+import { bash, configFrom, ctxIn, fuzzSeed, seededRandom } from "../testing.ts";
+import type { Action } from "../types.ts";
+import { analyzeBash } from "./analyze.ts";
+import { analysesOf, runScripts, type Tally } from "./oracle_testing.ts";
+import { loadBashParser } from "./parser.ts";
+import { arrayFollowed } from "./walk_arrays.ts";
+
+const parser = await loadBashParser();
+const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
+
+/** The stages of a command as text (`?` before a word not known, `~` before a glob's). */
+function stages(command: string): string[] {
+  const a = analyzeBash(command, env, parser);
+  assert.equal(a.error, null, command);
+  return a.stages.map((s) =>
+    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
+      .join(" ")
+  );
+}
+
+Deno.test("arrays: an array of words assigned where it surely runs is those words", () => {
+  assert.deepEqual(stages('a=(x "y z" s/*.ts ~/k p{1,2}); cat "${a[@]}"'), [
+    "cat x y z ~s/*.ts /h/k p1 p2",
+  ]);
+  // Unquoted, each word plain text; `"${a[*]}"` joined by a blank; a count is a number.
+  assert.deepEqual(stages('a=(x y); cat ${a[@]} "${a[*]}" ${a[*]} "${#a[@]}"'), [
+    "cat x y x y x y ${#a[@]}",
+  ]);
+  assert.deepEqual(stages('a=(); cat "${a[@]}" "${a[*]}"'), ["cat "]);
+  assert.deepEqual(stages('a=(rm -rf s); "${a[@]}"'), ["rm -rf s"]);
+  assert.deepEqual(stages('a=(x y); for f in "${a[@]}"; do cat "$f"; done'), ["cat x", "cat y"]);
+  assert.deepEqual(stages('declare -a a=(x y); for f in "${a[@]}"; do cat "$f"; done').slice(1), [
+    "cat x",
+    "cat y",
+  ]);
+  assert.deepEqual(stages('declare a=(x y)\ncat "${a[@]}"').slice(1), ["cat x y"]);
+  assert.deepEqual(stages('a=(\n  x\n  y\n)\ncat "${a[@]}"'), ["cat x y"]);
+  assert.deepEqual(stages('a=(x); (cat "${a[@]}"); true && cat "${a[@]}"'), [
+    "cat x",
+    "true",
+    "cat x",
+  ]);
+  // (Other variables stay followed where arrays are used.)
+  assert.deepEqual(stages('a=(x); X=s; cat "${a[@]}" $X'), ["cat x s"]);
+  assert.deepEqual(stages("(( ${#a[@]} )) && cat x"), [":", "cat x"]);
+});
+
+Deno.test("arrays: what may change an array, or is read otherwise, leaves it unknown", () => {
+  const unknown = (command: string) => {
+    const a = analyzeBash(command, env, parser);
+    const cat = a.stages.findLast((s) => s.argv[0].value === "cat");
+    const known = cat?.argv.slice(1).every((w) => w.kind !== "dynamic");
+    assert.ok(a.error !== null || cat === undefined || !known, command);
+  };
+  for (
+    const c of [
+      'a=(x); a[0]=y; cat "${a[@]}"',
+      'a=(x); a+=(y); cat "${a[@]}"',
+      'a=(x); a=(y); cat "${a[@]}"',
+      'a=(x); a=y; cat "${a[@]}"',
+      'a=(x); read -a a < f; cat "${a[@]}"',
+      'a=(x); read a\\ < f; cat "${a[@]}"',
+      'a=(x); read "a" < f; cat "${a[@]}"',
+      'a=(x); mapfile -t a < f; cat "${a[@]}"',
+      'a=(x); readarray a < f; cat "${a[@]}"',
+      'a=(x); unset a; cat "${a[@]}"',
+      "a=(x); unset 'a[0]'; cat \"${a[@]}\"",
+      'a=(x); declare a; cat "${a[@]}"',
+      'a=(x); declare -a a; cat "${a[@]}"',
+      'a=(x); printf -v a y; cat "${a[@]}"',
+      'a=(x); for a in y; do :; done; cat "${a[@]}"',
+      'a=(x); : ${a:=y}; cat "${a[@]}"',
+      'a=(x); (( a[0]=1 )); cat "${a[@]}"',
+      'a=(x); (( a""[0]=1 )); cat "${a[@]}"',
+      'a=(x); exec {a}>f; cat "${a[@]}"',
+      'a=(x); coproc a { cat; }; cat "${a[@]}"',
+      'a=(x); eval "$c"; cat "${a[@]}"',
+      'a=(x); source f; cat "${a[@]}"',
+      'a=(x); $c; cat "${a[@]}"',
+      'a=(x); f() { :; }; cat "${a[@]}"',
+      'a=(x); declare -n r=$n; r=(y); cat "${a[@]}"',
+      'a=(x); cd d; cat "${a[@]}"',
+      "a=(x); IFS=/; cat ${a[@]}",
+      "a=(x); alias b=c; cat ${a[@]}",
+      'a=(x); let b=1; cat "${a[@]}"',
+      'a=(x); select b in c; do :; done; cat "${a[@]}"',
+      'a=(x); trap "$c" DEBUG; cat "${a[@]}"',
+      // Assigned where it may not run, or not reach on.
+      'true && a=(x); cat "${a[@]}"',
+      'if t; then a=(x); fi; cat "${a[@]}"',
+      '(a=(x)); cat "${a[@]}"',
+      'a=(x) | true; cat "${a[@]}"',
+      'for i in 1; do a=(x); done; cat "${a[@]}"',
+      'f() { a=(x); cat "${a[@]}"; }; f',
+      // Inside a loop, later rounds see what earlier ones did.
+      'a=(x); for i in 1 2; do cat "${a[@]}"; done',
+      // Words not known, or read otherwise than the nodes say.
+      'a=(x $(date)); cat "${a[@]}"',
+      'a=([0]=x); cat "${a[@]}"',
+      'a=(x=~/k); cat "${a[@]}"',
+      'a=(x "y z"); cat ${a[@]}',
+      "a=(s/*); cat ${a[@]}",
+      'a=(s/*); cat "${a[*]}"',
+      'a=(x # c\n y); cat "${a[@]}"',
+      'PIPESTATUS=(x); cat "${PIPESTATUS[@]}"',
+      // Uses not followed.
+      'a=(x y); cat "${a[1]}"',
+      'a=(x y); cat "${a[@]:1}"',
+      'a=(x y); cat "${!a[@]}"',
+      'a=(x y); cat "z${a[@]}"',
+      'a=(x y); cat "$a"',
+      'a=(); "${a[@]}" rm x; cat "${a[@]}"',
+    ]
+  ) unknown(c);
+});
+
+Deno.test("arrays: a name is followed only where it appears in the assignment and the uses", () => {
+  assert.ok(arrayFollowed('a=(x); cat "${a[@]}" ${#a[*]}', "a"));
+  assert.ok(arrayFollowed('declare -a a=(x); cat "${a[@]}"', "a"));
+  assert.ok(!arrayFollowed('a=(x); cat "${a[@]}"; a=(y)', "a"));
+  assert.ok(!arrayFollowed('a=(x); cat "${a[@]}"; echo a', "a"));
+  assert.ok(!arrayFollowed('a=(x); r\\ead \\a; cat "${a[@]}"', "a"));
+  assert.ok(!arrayFollowed('a=(x); typeset b; cat "${a[@]}"', "a"));
+  assert.ok(!arrayFollowed('BASH_ALIASES=(x); cat "${BASH_ALIASES[@]}"', "BASH_ALIASES"));
+});
+
+/** The starter config, the deny-list and the gate alone, in a project with pi's settings in it. */
+const P = "/home/user/app";
+const opts = { agentDir: "/home/user/.pi/agent", home: "/home/user" };
+const starter = configFrom(STARTER_CONFIG, opts);
+const gate = configFrom(
+  { policies: { open: { defaultAction: "allow", rules: [] } }, locations: { "/": "open" } },
+  opts,
+);
+const project = ctxIn(P, {
+  files: [
+    "src/index.ts",
+    "src/lib/util.ts",
+    "src/app.tsx",
+    "tests/a.test.ts",
+    "packages/web/package.json",
+    "packages/api/package.json",
+    ".pi/settings.json",
+  ].map((f) => `${P}/${f}`).concat(["/home/user/.ssh/id_rsa"]),
+  env: { PATH: "/usr/bin:/bin" },
+});
+
+/** Check rows of [command, starter, deny-list, gate] in the project. */
+async function checkRows(rows: [string, Action, Action, Action][]): Promise<void> {
+  const wrong: string[] = [];
+  for (const [command, s, d, g] of rows) {
+    const got = [
+      (await bash(starter, project, command)).action,
+      (await bash(denyList, project, command)).action,
+      (await bash(gate, project, command)).action,
+    ];
+    if (got.join() !== [s, d, g].join()) {
+      wrong.push(`${JSON.stringify(command)}: ${got} want ${s},${d},${g}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+}
+
+Deno.test("arrays: everyday arrays of words are judged by their words (starter, deny-list, gate)", async () => {
+  await checkRows([
+    ['arr=(src/index.ts src/lib/util.ts); wc -l "${arr[@]}"', "allow", "allow", "allow"],
+    [
+      'arr=(src/index.ts src/lib/util.ts); for f in "${arr[@]}"; do wc -l "$f"; done',
+      "allow",
+      "allow",
+      "allow",
+    ],
+    [
+      'dirs=(packages/web packages/api); for d in "${dirs[@]}"; do ls "$d"; done',
+      "allow",
+      "allow",
+      "allow",
+    ],
+    ['args=(--run --reporter=dot); npx vitest "${args[@]}"', "allow", "allow", "allow"],
+    ['files=(src/*.ts); wc -l "${files[@]}"', "allow", "allow", "allow"],
+    ['files=(src/*.ts); npx prettier --check "${files[@]}"', "allow", "allow", "allow"],
+    [
+      'declare -a files=(src/index.ts src/lib/util.ts)\nfor f in "${files[@]}"; do wc -l "$f"; done',
+      "allow",
+      "allow",
+      "allow",
+    ],
+    [
+      'shopt -s nullglob\nfiles=(tests/*.test.ts)\n(( ${#files[@]} )) && npx vitest run "${files[@]}"',
+      "allow",
+      "allow",
+      "allow",
+    ],
+    ["files=(src/index.ts); (( ${#files[@]} ))", "allow", "allow", "allow"],
+    ['files=(src/index.ts); echo "${#files[@]}"', "allow", "allow", "allow"], // (as before)
+    ["arr=(src/index.ts src/lib/util.ts); wc -l ${arr[@]}", "allow", "allow", "allow"],
+    ['arr=(src/index.ts); wc -l "${arr[*]}"', "allow", "allow", "allow"],
+    // hostile: as the words they hold
+    ['arr=(~/.ssh/id_rsa); cat "${arr[@]}"', "deny", "deny", "allow"],
+    ['arr=(~/.ssh/id_rsa); cat "${arr[*]}"', "deny", "deny", "allow"],
+    ['arr=(~/.ssh/*); cat "${arr[@]}"', "deny", "deny", "allow"],
+    ['arr=(rm -rf src); "${arr[@]}"', "ask", "deny", "allow"],
+    ["arr=(rm -rf src); ${arr[@]}", "ask", "deny", "allow"],
+    ['arr=(cat); "${arr[@]}" ~/.ssh/id_rsa', "deny", "deny", "allow"],
+    ['arr=(.pi/settings.json); cp /tmp/x "${arr[@]}"', "ask", "allow", "ask"],
+    // hostile: changed, or read, where the array is not followed
+    ['arr=(src/index.ts); arr[0]=.pi/settings.json; cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
+    ['arr=(src/index.ts); arr=(.pi/settings.json); cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
+    ["a=(x); a[$(rm -rf src)]=1", "deny", "deny", "ask"],
+    ['arr=(a b); cat "${arr[$(rm -rf src)]}"', "deny", "deny", "ask"],
+    ['arr=(a b); arr+=(~/.ssh/id_rsa); cat "${arr[@]}"', "ask", "ask", "ask"],
+    ['arr=(a); read -a arr < f; cat "${arr[@]}"', "ask", "ask", "ask"],
+    ['arr=(a); unset arr; cat "${arr[@]}"', "ask", "ask", "ask"],
+    ['declare -A m=([k]=v); cat "${m[@]}"', "ask", "ask", "ask"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[1]}"', "ask", "ask", "ask"],
+    ['arr=(a b); cat "${!arr[@]}"', "deny", "deny", "ask"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[@]:1}"', "ask", "ask", "ask"],
+    ['arr=("x\'"); (( ${arr[@]} ))', "deny", "deny", "ask"],
+    [
+      'x=ar; declare -n r="${x}r"; arr=(a); r+=(~/.ssh/id_rsa); cat "${arr[@]}"',
+      "deny",
+      "deny",
+      "ask",
+    ],
+    ['arr=(*); cd ~/.ssh && cat "${arr[@]}"', "ask", "ask", "ask"],
+    ['files=(src/*); ln -sf ~/.ssh/id_rsa src/x; cat "${files[@]}"', "deny", "deny", "ask"],
+  ]);
+});
+
+Deno.test("arrays: hostile arrays under the read-only policy and the deny-list", async () => {
+  // [command, read-only, deny-list]: what really runs, however the array hides it (an array
+  // changed, or assigned where it may not run, is not known: asked where not denied)
+  await checkTable([
+    ['a=(~/.ssh/id_rsa); cat "${a[@]}"', "deny", "deny"],
+    ['a=(rm -rf src); "${a[@]}"', "deny", "deny"],
+    ['a=(src/main.ts); a[0]=~/.ssh/id_rsa; cat "${a[@]}"', "ask", "ask"],
+    ['a=(src/main.ts); a+=(~/.ssh/id_rsa); cat "${a[@]}"', "ask", "ask"],
+    ['a=(src/main.ts); read -a a < f; cat "${a[@]}"', "deny", "ask"],
+    ['a=(src/main.ts); eval "a=(~/.ssh/id_rsa)"; cat "${a[@]}"', "deny", "deny"],
+    ['a=(src/main.ts); trap "a=(~/.ssh/id_rsa)" DEBUG; cat "${a[@]}"', "deny", "ask"],
+    ['if true; then a=(~/.ssh/id_rsa); fi; cat "${a[@]}"', "deny", "ask"],
+    ["a=(x); a[$(rm -rf src)]=1", "deny", "deny"],
+  ]);
+});
+
+/** Statements that assign the array A. */
+// deno-fmt-ignore
+const ASSIGNMENTS = ["A=(a1 'a 2')", "A=(b*)", "A=(z*)", "declare -a A=(c1 c2)", "declare A=(d1)", "A=()",
+  "A=(x{1,2} ~/k)", "A=(q\\ r)", "A=(\n  n1\n  n2\n)", "A=($X)", "A=(\"$@\")", "A=(y=~/k)"];
+/** Statements that change A, change what it expands to, or leave it as it is. */
+// deno-fmt-ignore
+const STATEMENTS = [...ASSIGNMENTS, "A+=(e)", "A[0]=f", "A[1]=g", "unset A", "unset 'A[0]'",
+  "read -a A <<< 'h1 h2'", "mapfile -t A <<< m", "A=i", "for A in j; do :; done", "declare -n R=A; R=(nn)",
+  "eval 'A=(ev)'", "( A=(sub) )", "{ A=(grp); }", "if true; then A=(br); fi", "f() { A=(fn); }; f",
+  "A=($(echo s1 s2))", "trap 'A=(t)' DEBUG", "set -- p1 p2", "let A[0]=7", "((A[1]=8))", ": ${A:=w}",
+  "printf -v A %s pv", "A=([0]=i0 [3]=i3)", "read A <<< r", "cd sub", "shopt -s nullglob", "IFS=/",
+  "X=x1", "true", "false", "A=(k) | true", "A=(l) &", "declare -a A", "A=(\"${A[@]}\" m)", "true",
+  "false", ": x", "cat /dev/null", "X=x1", "cd sub", "shopt -s nullglob", "set -- p1 'p 2'"];
+const OPS = [" && ", " || ", "; ", " | ", "; ", "\n"];
+/** The ways a recorder expands A. */
+const USES = ['"${A[@]}"', "${A[@]}", '"${A[*]}"', "${A[*]}"];
+
+/** Lines of an assignment of A, a few statements, and recorders of A among them. */
+function arrayLines(random: () => number, count: number, root: string): string[] {
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const out: string[] = [];
+  for (let n = 0; n < count; n++) {
+    let k = 0;
+    const rec = () => `printf '<%s>' ${USES[(n + k) % USES.length]} > ${root}/${n}.${k++}`;
+    let line = pick(ASSIGNMENTS);
+    for (let i = Math.floor(random() * 3); i > 0; i--) {
+      line += pick(OPS) + (random() < 0.4 ? rec() : pick(STATEMENTS));
+    }
+    out.push(line + pick(OPS) + rec());
+  }
+  return out;
+}
+
+Deno.test("arrays: where the analysis knows an array's words, bash expands it to them", async () => {
+  const root = Deno.realPathSync(await Deno.makeTempDir());
+  await Deno.mkdir(`${root}/sub`);
+  for (const f of ["b1", "b 2", "sub/b3"]) await Deno.writeTextFile(`${root}/${f}`, "");
+  const lines = arrayLines(seededRandom(fuzzSeed(20261206)), 800, root);
+  try {
+    await runScripts(root, lines, { HOME: root });
+    const env = { cwd: root, home: root, env: { HOME: root } };
+    const wrong: string[] = [];
+    const tally: Tally = { compared: 0, unread: 0 };
+    let known = 0;
+    for (const line of lines) {
+      for (const [by, a] of analysesOf(line, env, tally)) {
+        for (const s of a.stages) {
+          const file = s.argv[0]?.value === "printf"
+            ? s.redirects.find((r) => r.target?.value.startsWith(`${root}/`))?.target?.value
+            : undefined;
+          const words = s.argv.slice(2);
+          if (file === undefined || !words.every((w) => w.kind === "static")) continue;
+          // (A recorder the line never reached, or one in a pipeline another stage cut short.)
+          let printed: string;
+          try {
+            printed = Deno.readTextFileSync(file);
+          } catch {
+            continue;
+          }
+          known++;
+          const want = words.length ? words.map((w) => `<${w.value}>`).join("") : "<>";
+          if (printed !== want) {
+            wrong.push(`${by}: ${JSON.stringify(line)} ${file}: ${want}, bash ${printed}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(wrong, []);
+    assert.ok(known > 100, `${known} lists known`);
+    assert.ok(tally.unread < tally.compared, `${tally.unread} not fully analysed`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
