@@ -79,9 +79,10 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`, GNU parallel's `PARALLEL=--limit CMD`); psql's
  * start-up file (its `\!` runs commands); files of settings that name commands or where a program
  * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks), and
- * the directories programs find them in (`XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS` and `XDG_DATA_DIRS`:
- * pip's `pip/pip.conf`, nvim's plugins; openssl's engines and providers): `HOME` (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s
- * hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s `output`, `~/.npmrc`, `~/.gdbinit`, …),
+ * the directories programs find them in (`XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS` and
+ * `XDG_DATA_DIRS`: pip's `pip/pip.conf`, nvim's plugins; openssl's engines and providers): `HOME`
+ * (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s
+ * `output`, `~/.npmrc`, `~/.gdbinit`, …),
  * `CURL_HOME`, `CARGO_HOME` (`config.toml`'s runners and wrappers), `GH_CONFIG_DIR`,
  * `PYTHONUSERBASE` (the user site's `.pth` files run code), less's `LESSKEYIN`; and
  * `HISTFILESIZE`, whose assignment truncates the history file (`$HISTFILE`, a link followed);
@@ -97,12 +98,12 @@ export const CODE_ENV =
  * Variables naming a place programs write below or to, wherever the variable is set (before the
  * program, exported first, alone): the XDG base directories for caches, state and data
  * (`XDG_CACHE_HOME=.pi ruff check` writes `.pi/ruff/…`), the temporary directory (`TMPDIR`,
- * `TMP`, `TEMP`), build and test tools' outputs and caches (`CARGO_TARGET_DIR`, `CARGO_INSTALL_ROOT`,
- * `GOBIN`, `GOCACHE`, `NODE_V8_COVERAGE`, `COVERAGE_FILE`, `DENO_DIR`, `RUFF_CACHE_DIR`,
- * `MYPY_CACHE_DIR`, `PYTHONPYCACHEPREFIX`), git's trace files and index (`GIT_TRACE=.pi/x`
- * appends to it; a number or `true` is a descriptor, no place),
- * package managers' install places and caches (`GEM_HOME`,
- * `PIP_TARGET`, `PIP_CACHE_DIR`, `UV_CACHE_DIR`, `CONDA_PKGS_DIRS`, …), and any `*_CACHE_DIR`.
+ * `TMP`, `TEMP`), build and test tools' outputs and caches (`CARGO_TARGET_DIR`,
+ * `CARGO_INSTALL_ROOT`, `GOBIN`, `GOCACHE`, `NODE_V8_COVERAGE`, `COVERAGE_FILE`, `DENO_DIR`,
+ * `RUFF_CACHE_DIR`, `MYPY_CACHE_DIR`, `PYTHONPYCACHEPREFIX`), git's trace files and index
+ * (`GIT_TRACE=.pi/x` appends to it; a number or `true` is a descriptor, no place), package
+ * managers' install places and caches (`GEM_HOME`, `PIP_TARGET`, `PIP_CACHE_DIR`, `UV_CACHE_DIR`,
+ * `CONDA_PKGS_DIRS`, …), and any `*_CACHE_DIR`.
  * The place is judged as a file the command opens there: a protected place asks, `.cache` does not;
  * a value a `$(mktemp …)` makes is the new place mktemp is judged for. (Places that hold settings
  * or code programs load, `XDG_CONFIG_HOME`, `HOME`, `CARGO_HOME`, are `CODE_ENV`; the plugins nvim

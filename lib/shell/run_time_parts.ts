@@ -1,10 +1,12 @@
 /**
  * The parts of a word the analysis keeps as text although bash computes them as it runs: special
- * parameters (`$?`, `$$`, `$!`, `$#`, `$-`), the count of an array's words (`${#a[@]}`), arithmetic (`$((1+3))`, `$[1+3]`) and the output of a
- * command that prints a number (`$(nproc)`). Each is a number (`$-` a few option letters), so no
- * place or option by itself, but it is a name: `cat $?` reads the file `0` of the cwd, which may
- * be a symlink to anything. `runTimePattern` gives the bash pattern of every name such a word may
- * be, for the targets to expand in the filesystem as they expand a glob.
+ * parameters (`$?`, `$$`, `$!`, `$#`, `$-`), the count of an array's words (`${#a[@]}`),
+ * arithmetic (`$((1+3))`, `$[1+3]`), the output of a command that prints a number (`$(nproc)`,
+ * also in backticks) and git's name of a commit (`$(git merge-base HEAD main)`). Each is a number
+ * or hexadecimal digits (`$-` a few option letters), so no place or option by itself, but it is a
+ * name: `cat $?` reads the file `0` of the cwd, which may be a symlink to anything.
+ * `runTimePattern` gives the bash pattern of every name such a word may be, for the targets to
+ * expand in the filesystem as they expand a glob.
  *
  * @module
  */
