@@ -19,6 +19,9 @@ const numbered = ctxIn("/home/user/project", {
     "/home/user/project/hB": "/home/user/.ssh/id_rsa",
     "/home/user/project/HEAD": "/home/user/.ssh/id_rsa",
     "/home/user/project/c0ffee": "/home/user/.ssh/id_rsa",
+    "/home/user/project/^abc": "/home/user/.ssh/id_rsa",
+    "/home/user/project/5x": "/home/user/.ssh/id_rsa",
+    "/home/user/project/No": "/home/user/.ssh/id_rsa",
   },
 });
 
@@ -72,6 +75,24 @@ Deno.test("run-time numbers: a name of digits in the cwd is reached through its 
     ["cat $(git rev-parse --verify HEAD)", "deny", "deny"],
     ["cat $(git rev-parse HEAD)", "deny", "deny"],
     ["SHA=$(git rev-list -1 HEAD); cat $SHA", "deny", "deny"],
+    // `^` before a commit's name (rev-parse of `^A`, a range): names with it, or not known.
+    ["cat $(git rev-parse --verify HEAD)", "deny", "deny"],
+    ["cat $(git rev-parse ^HEAD~1)", "ask", "ask"],
+    ["cat $(git rev-parse HEAD~1..HEAD)", "ask", "ask"],
+    ["cat $(git rev-parse HEAD^@)", "ask", "ask"],
+    // A function named as the program: its output is anything.
+    ["git() { echo x; }; cat $(git rev-parse HEAD)", "ask", "ask"],
+    ["nproc() { echo rm -rf src; }; $(nproc)", "deny", "deny"],
+    // A run-time name in a glob word.
+    ["cat $?*", "deny", "deny"],
+    ["cat ./$$[x]", "deny", "deny"],
+    ['for f in $((5))*; do cat "$f"; done', "deny", "deny"],
+    // An output redirect puts an error's text in the output: not a number.
+    ["cat $(grep -c x nofile 2>&1)", "ask", "ask"],
+    ["cat $(wc -l 2>&1 < nofile)", "ask", "ask"],
+    // git rev-list writes its output to a file as log does (`HEAD` here is a link to the key).
+    ["git rev-list --output=x -1 HEAD", "deny", "deny"],
+    ["git rev-list -1 --outp=x HEAD", "deny", "deny"],
     // The name as written, or one no name there matches: as before. (A name in quotes is read
     // as one bash may compute too: `'$?'` may be `0`, a link here.)
     ["cat x$?y", "allow", "allow"],
@@ -104,6 +125,8 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
     'SHA=$(git rev-parse HEAD); git show --stat "$SHA"',
     "git show $(git rev-parse --short HEAD)",
     "git diff $(git rev-list -1 HEAD~3) HEAD",
+    "git rev-list --count HEAD",
+    "git log --oneline $(git merge-base HEAD main)..HEAD",
     "cut -d' ' -f2 README.md",
   ];
   const blocked: string[] = [];

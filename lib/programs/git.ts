@@ -603,6 +603,8 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
   "shortlog": GIT_OUTPUT,
   "stash show": GIT_OUTPUT,
   "stash list": GIT_OUTPUT,
+  // (rev-list writes its output to a file as log does: `--output=FILE`.)
+  "rev-list": GIT_OUTPUT,
   "cat-file": { long: ["--textconv", "--filters"] },
   "grep": {
     options: grammarOf(GIT_GREP),

@@ -114,6 +114,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
       log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",
       shortlog: "git shortlog --output=x", "stash show": "git stash show --ext-diff",
       "stash list": "git stash list --output=x",
+      "rev-list": "git rev-list --output=x -1 HEAD",
       "cat-file": "git cat-file --textconv HEAD:x", grep: "git grep -Ovim x",
       branch: "git branch -D x", tag: "git tag -d x", config: "git config user.name x",
     },

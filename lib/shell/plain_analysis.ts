@@ -63,7 +63,7 @@ import {
 } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
 import { readsNames } from "./walk_evaluation.ts";
-import { outputPattern } from "./run_time_parts.ts";
+import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
@@ -654,9 +654,6 @@ function backtickEnd(source: string, at: number, r: Reading | null): number {
   return substitutionEnd(r, at + 1, 96);
 }
 
-/** Programs whose output the walk may know (`$(pwd)`, `$(nproc)`: `numericOutput`, `outputPattern`). */
-const KNOWN_OUTPUT = new Set(["pwd", "nproc", "getconf", "wc", "date", "id", "grep", "git"]);
-
 /**
  * Read the commands of a substitution from `from` up to its `closer`, into `r`; where the
  * substitution ends, or -1.
@@ -679,7 +676,7 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   for (let i = first; i < r.stages.length; i++) {
     const program = r.stages[i].argv[0]?.value;
     // (git's only where it prints a commit's name.)
-    if (KNOWN_OUTPUT.has(program) && (program !== "git" || outputPattern(text()))) return -1;
+    if (OUTPUT_PROGRAMS.has(program!) && (program !== "git" || outputPattern(text()))) return -1;
   }
   return close + 1;
 }

@@ -22,6 +22,13 @@ const LETTERS = "+([a-zA-Z])";
 /** The count of an array's words at the start of a text: `${#NAME[@]}`, `${#NAME[*]}`. */
 const ARRAY_COUNT = /^\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}/;
 
+/** A part's names as a plain glob (no extglob) says them, widened. */
+const PLAIN: Record<string, string> = {
+  "+([0-9-])": "[0-9-]*",
+  "+([a-zA-Z])": "[a-zA-Z]*",
+  "?(^)+([0-9a-f])": "[0-9a-f^]*",
+};
+
 /** Characters a bash pattern reads as more than themselves, escaped in a literal part. */
 const SPECIAL = /[*?[\]\\!@+()|{}]/;
 
@@ -38,6 +45,20 @@ const SPECIAL = /[*?[\]\\!@+()|{}]/;
  * ```
  */
 export function runTimePattern(value: string): { pattern: string; rest: string } | null {
+  return runTimeParts(value, false);
+}
+
+/**
+ * The same as a plain glob over the whole value, each part's names widened to what a glob without
+ * extglob can say (`x.$$*` is `x.[0-9-]**`): for a glob word with such a part; null when it has
+ * none.
+ */
+export function runTimeGlob(value: string): string | null {
+  const parts = runTimeParts(value, true);
+  return parts === null ? null : parts.pattern + parts.rest.replace(/[*?[\]\\!@+()|{}]/g, "\\$&");
+}
+
+function runTimeParts(value: string, plain: boolean): { pattern: string; rest: string } | null {
   if (!value.includes("$") && !value.includes("`")) return null;
   let pattern = "";
   let last = -1;
@@ -46,7 +67,7 @@ export function runTimePattern(value: string): { pattern: string; rest: string }
     if (c === "$" || c === "`") {
       const part = runTimePart(value, i);
       if (part !== null) {
-        pattern += part.pattern;
+        pattern += plain ? PLAIN[part.pattern] ?? "*" : part.pattern;
         i = part.end - 1;
         last = part.end;
         continue;
@@ -122,8 +143,26 @@ function backtickEnd(value: string, open: number): number {
   return -1;
 }
 
-/** What a commit, tree or blob name git prints is: hexadecimal digits. */
-const HEX = "+([0-9a-f])";
+/**
+ * The programs whose output the walk may know (`numericOutput`, `outputPattern`, `$(pwd)`): a
+ * function of one of their names, which the command may define, makes it not known.
+ */
+export const OUTPUT_PROGRAMS: ReadonlySet<string> = new Set([
+  "pwd",
+  "nproc",
+  "getconf",
+  "wc",
+  "date",
+  "id",
+  "grep",
+  "git",
+]);
+
+/**
+ * What a commit, tree or blob name git prints is: hexadecimal digits, `^` before them where it
+ * names a commit to leave out.
+ */
+const HEX = "?(^)+([0-9a-f])";
 
 /**
  * A word of a substitution that is plain text (no quote, expansion, glob, operator, brace list or
@@ -131,8 +170,12 @@ const HEX = "+([0-9a-f])";
  */
 const PLAIN_WORD = /^[\w.^@{}:\/=%+-][\w.~^@{}:\/=%+-]*$/;
 
-/** A revision `git rev-parse` prints back when it names nothing (one name, no `/`). */
-const NAME_BACK = /^[\w.~^@{}-]+$/;
+/**
+ * A revision `git rev-parse` prints back when it names nothing (one name, no `/`), and one that
+ * names one commit (not `^A`, a range `A..B`, `A^@`, `A^!`, `A^-`: more lines).
+ */
+const NAME_BACK = /^[\w.~@{}-][\w.~^@{}-]*$/;
+const MANY = /\.\.|\^[@!-]/;
 
 /** How many of a command's lines, at most: `-1`, `-n1`, `-n 1`, `--max-count=1`. */
 function oneLine(args: string[]): boolean {
@@ -162,9 +205,10 @@ export function outputPattern(text: string): string | null {
   switch (sub) {
     case "rev-parse": {
       if (operands.length !== 1 || !only(/^(--verify|-q|--quiet|--short(=\d+)?)$/)) return null;
-      if (options.some((o) => o === "--verify" || o.startsWith("--short"))) return HEX;
       const name = operands[0];
-      return NAME_BACK.test(name) ? `@(${HEX}|${name.replace(/[^\w]/g, "\\$&")})` : null;
+      if (!NAME_BACK.test(name) || MANY.test(name)) return null;
+      if (options.some((o) => o === "--verify" || o.startsWith("--short"))) return HEX;
+      return `@(${HEX}|${name.replace(/[^\w]/g, "\\$&")})`;
     }
     case "merge-base":
       return operands.length === 2 && only(/^--fork-point$/) ? HEX : null;

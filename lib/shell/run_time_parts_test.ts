@@ -25,8 +25,8 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
     ["$(nproc", { pattern: "*", rest: "" }],
     ["`nproc`", { pattern: "+([0-9-])", rest: "" }],
     ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k" }],
-    ["$(git merge-base HEAD main)", { pattern: "+([0-9a-f])", rest: "" }],
-    ["$(git rev-parse HEAD~1)", { pattern: "@(+([0-9a-f])|HEAD\\~1)", rest: "" }],
+    ["$(git merge-base HEAD main)", { pattern: "?(^)+([0-9a-f])", rest: "" }],
+    ["$(git rev-parse HEAD~1)", { pattern: "@(?(^)+([0-9a-f])|HEAD\\~1)", rest: "" }],
     // A `$` that starts no such part is itself.
     ["a$", null],
     ["$x", null],
@@ -38,13 +38,13 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
 
 Deno.test("outputPattern: git's name of one commit, or nothing known", () => {
   const rows: [string, string | null][] = [
-    ["$(git rev-parse --verify HEAD)", "+([0-9a-f])"],
-    ["$(git rev-parse --short=8 HEAD)", "+([0-9a-f])"],
-    ["`git rev-parse --short HEAD`", "+([0-9a-f])"],
-    ["$(git rev-parse HEAD)", "@(+([0-9a-f])|HEAD)"],
-    ["$(git --no-pager merge-base HEAD origin/main)", "+([0-9a-f])"],
-    ["$(git rev-list -1 HEAD)", "+([0-9a-f])"],
-    ["$(git rev-list -n 1 --first-parent main)", "+([0-9a-f])"],
+    ["$(git rev-parse --verify HEAD)", "?(^)+([0-9a-f])"],
+    ["$(git rev-parse --short=8 HEAD)", "?(^)+([0-9a-f])"],
+    ["`git rev-parse --short HEAD`", "?(^)+([0-9a-f])"],
+    ["$(git rev-parse HEAD)", "@(?(^)+([0-9a-f])|HEAD)"],
+    ["$(git --no-pager merge-base HEAD origin/main)", "?(^)+([0-9a-f])"],
+    ["$(git rev-list -1 HEAD)", "?(^)+([0-9a-f])"],
+    ["$(git rev-list -n 1 --first-parent main)", "?(^)+([0-9a-f])"],
     // Names with a `/` printed back, several lines, paths, options not known, quoting: none.
     ["$(git rev-parse origin/main)", null],
     ["$(git rev-parse --show-toplevel)", null],

@@ -216,5 +216,10 @@ Deno.test("calls: parameters under the read-only policy and the deny-list", asyn
     ['set -- notes.txt; f() { cat; } < "$1"; f innocent.txt', "deny", "deny"],
     ["f() { cat; } < id_rsa; cd keys; f", "deny", "deny"],
     ['f() { cat; } < "$1"; f innocent.txt', "deny", "deny"],
+    // A group whose redirect fails runs nothing: its definitions and values are not sure.
+    ["{ rm() { :; }; } < /nonexistent; rm -rf src", "deny", "deny"],
+    ["{ cat() { :; }; } > /nonexistent/x; cat innocent.txt", "deny", "deny"],
+    ['x=innocent.txt; { x=notes.txt; } </nonexistent; cat "$x"', "ask", "ask"],
+    ["{ cd src; } < /nonexistent; cat innocent.txt", "deny", "deny"],
   ]);
 });

@@ -69,6 +69,8 @@ export interface WalkContext {
   readonly readWrite: ReadonlySet<number>;
   /** Expandable variables the command may assign (then their value is not known). */
   readonly touched: ReadonlySet<string>;
+  /** Names the command may define functions of (`functionNames`). */
+  readonly defined: ReadonlySet<string>;
   /** Where the command's variables may be evaluated as code (made when first needed). */
   readonly evaluation: Evaluation;
   /** The values the command gives its variables, where known at this point of the walk. */

@@ -58,6 +58,8 @@ export function readsNames(name: string): boolean {
  */
 export function numericOutput(val: LiteNode): boolean {
   if (val.type !== "command_substitution") return false;
+  // (An output redirect may put other text in the output: `$(wc -l < f 2>&1)`, an error's.)
+  if (val.text.includes(">")) return false;
   const body = val.namedChildren;
   if (body.length !== 1) return false;
   let last = body[0].type === "pipeline" ? body[0].namedChildren.at(-1) : body[0];

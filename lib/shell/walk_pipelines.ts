@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type Cwds, type Flow, joinedFlow, same, startAfter } from "./cwds.ts";
+import { type Cwds, type Flow, joinedFlow, same, startAfter, union } from "./cwds.ts";
 import type { Redirect } from "./model.ts";
 import { withoutComments } from "./nodes.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -38,6 +38,16 @@ interface At {
   redirects: Redirect[];
 }
 
+/** Compound statements whose redirects, where one fails, keep the whole body from running. */
+const SKIPPED = new Set([
+  "compound_statement",
+  "subshell",
+  "if_statement",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+]);
+
 /** A statement with redirects after it; `redirects` are those of the statements around it. */
 export function redirected(ctx: WalkContext, node: LiteNode, at: At): Flow {
   const { cwds, origin, redirects } = at;
@@ -60,7 +70,15 @@ export function redirected(ctx: WalkContext, node: LiteNode, at: At): Flow {
     // an arm with a command runs or not (`case x in *) ;; esac > .env`).
     commandless(ctx, node, own, cwds, origin, redirects);
   }
-  if (!after.length) return ctx.walk(body, cwds, origin, redirects, own);
+  if (!after.length) {
+    if (own.length && SKIPPED.has(body.type)) {
+      // Where a redirect fails (`{ …; } < /nonexistent`), bash runs nothing of the body: what it
+      // assigns or defines is not sure, and its failure leaves the cwd where it was.
+      const flow = ctx.values.nestedIn(() => ctx.walk(body, cwds, origin, redirects, own));
+      return { ok: flow.ok, fail: union(flow.fail, cwds) };
+    }
+    return ctx.walk(body, cwds, origin, redirects, own);
+  }
   // Commands tree-sitter hung in a heredoc: after the statement, grouped as bash groups them.
   const tokens: Token[] = [];
   const laid = lay(ctx, body, at, tokens) && withTail(tokens, own) &&

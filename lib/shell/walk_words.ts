@@ -13,7 +13,7 @@ import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation, numericOutput } from "./walk_evaluation.ts";
-import { outputPattern } from "./run_time_parts.ts";
+import { OUTPUT_PROGRAMS, outputPattern, runTimeGlob } from "./run_time_parts.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
@@ -362,10 +362,12 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       // arithmetic expansion's is: no place, no option, no more words.
       const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd ? pwd(ctx, cwds) : null;
       const known = dir === null ? null : knownPart({ value: dir, kind: "text" }, !!at.quoted);
-      // (So is git's name of a commit: `git show $(git merge-base HEAD main)`.)
-      if (!known && (numericOutput(node) || outputPattern(node.text) !== null)) {
-        return [{ value: node.text, kind: "static" }];
-      }
+      // (So is git's name of a commit: `git show $(git merge-base HEAD main)`. Not where the
+      // command may define a function of the program's name: `git() { echo k; }`.)
+      if (
+        !known && !redefinesOutput(ctx.defined) &&
+        (numericOutput(node) || outputPattern(node.text) !== null)
+      ) return [{ value: node.text, kind: "static" }];
       return [known ?? { value: node.text, kind: "dynamic" }];
     }
     case "arithmetic_expansion":
@@ -693,7 +695,11 @@ export function fromParts(parts: Part[], text: string): Word {
       else if (p.kind === "glob") {
         pattern = null;
         break;
-      } else pattern += literalPattern(p.value);
+      } else {
+        // (A part bash computes as it runs, `$?*`: the names it may be, as a plain glob.)
+        const timed = p.kind === "static" && /[$`]/.test(p.value) ? runTimeGlob(p.value) : null;
+        pattern += timed ?? literalPattern(p.value);
+      }
     }
   }
   // A glob's match stands for itself alone: with text around it (`"x$f/y"`), the word is that
@@ -766,6 +772,13 @@ function simpleName(node: LiteNode): string | null {
     node.text,
   );
   return m ? (m[1] ?? m[2]) : null;
+}
+
+/** Whether the command may define a function named as a program whose output the walk knows. */
+function redefinesOutput(defined: ReadonlySet<string>): boolean {
+  if (defined.size === 0) return false;
+  for (const name of OUTPUT_PROGRAMS) if (defined.has(name)) return true;
+  return false;
 }
 
 /**
