@@ -75,8 +75,12 @@ export function stageShared(
     writes,
     // (Whether the stage writes is asked only where a built-in protection would apply.)
     below: { write: writes, trees, exists: (p: string) => ctx.fs.exists(p) },
-    unknownProgram: stage !== null && !facts?.namedFiles && !facts?.writesOnlyNamed &&
-      !facts?.replacesTrees && !facts?.metadataOnly && !facts?.noFileOperands,
+    // (An interpreter or shell hands its operands to the code it runs, whatever files of its
+    // own it is known to name: `python3 -m pip install -t .pi x`, `perl x.pl .pi`.)
+    unknownProgram: stage !== null &&
+      (facts?.evaluates !== undefined ||
+        (!facts?.namedFiles && !facts?.writesOnlyNamed && !facts?.replacesTrees &&
+          !facts?.metadataOnly && !facts?.noFileOperands)),
   };
 }
 

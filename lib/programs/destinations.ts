@@ -183,21 +183,45 @@ export function svnDestination(argv: Word[]): NamedFile[] {
   return into(named ?? null, `(what svn ${sub} writes)`);
 }
 
-/** Options naming the directory a program writes below (`tsc --outDir`, `pip -t`, `javac -d`). */
+/**
+ * Options naming the directory a program writes below (`tsc --outDir`, `pip -t`, `javac -d`), as
+ * option parsers read them: a long option in any case and with or without dashes inside
+ * (`--outdir`, `--out-dir`), shortened (`--targ`), `=VALUE` or the next word; a short one with
+ * its value glued (`-d.pi`) or next.
+ */
 export function outputDirectory(names: string[]): (argv: Word[]) => NamedFile[] {
+  const longs = names.filter((n) => n.startsWith("--")).map(longKey);
+  const shorts = names.filter((n) => !n.startsWith("--"));
   return (argv) => {
     const args = values(argv);
     const out: NamedFile[] = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (a === null) continue;
-      const name = names.find((n) => a === n || a.startsWith(n + "="));
-      if (!name) continue;
-      const value = a === name ? args[i + 1] ?? null : a.slice(name.length + 1);
-      out.push(...into(value, a));
+      if (a === null || a[0] !== "-") continue;
+      let value: string | null | undefined;
+      if (a.startsWith("--")) {
+        const eq = a.indexOf("=");
+        const key = longKey(eq < 0 ? a : a.slice(0, eq));
+        // (A prefix of one of them, of two letters at least: `--ta` for `--target`.)
+        if (key.length < 2 || !longs.some((n) => n.startsWith(key))) continue;
+        // (A word that is another option is no value: `--untar -d DIR`, `--untar` a flag.)
+        if (eq < 0 && args[i + 1]?.startsWith("-")) continue;
+        value = eq < 0 ? args[++i] ?? null : a.slice(eq + 1);
+      } else {
+        const name = shorts.find((n) => a.startsWith(n));
+        if (name === undefined) continue;
+        // (`-outputdir=DIR`: a flag of go's kind, one dash, a value after `=`.)
+        value = a === name ? args[++i] ?? null : a.slice(name.length).replace(/^=/, "");
+      }
+      out.push(...into(value ?? null, a));
     }
     return out;
   };
+}
+
+/** A long option's name as its parsers compare it: no dashes, lower case. */
+function longKey(option: string): string {
+  return option.replace(/-/g, "").toLowerCase();
 }
 
 /** protoc's `--LANG_out=[OPTIONS:]DIR`: below DIR. */

@@ -363,7 +363,7 @@ export function carriesCommand(assignment: string): boolean {
   if (XZ_OPTIONS.test(m[1])) return assignment.includes("--files");
   // (node's options for every node process: `--require`, `--import` load code, `--cpu-prof-dir`
   // and kin write files; judged as node given them.)
-  if (m[1] === "NODE_OPTIONS") return true;
+  if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
     BACKUP_ENV.test(m[1]);

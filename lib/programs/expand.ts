@@ -371,6 +371,11 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
     } else if (BACKUP_ENV.test(variable)) {
       // (Before its program, that program's knowledge reads it; exported first, not followed.)
       if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
+    } else if (variable === "GOFLAGS") {
+      // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
+      if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
+        run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
+      }
     } else if (variable === "HISTFILESIZE") {
       // (bash truncates the history file to that many lines as it assigns, interactive or not.)
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);

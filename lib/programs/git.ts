@@ -372,12 +372,14 @@ function gitCommands(stage: Stage, run: Runner): void {
   const rest = argv.slice(at + 1);
   extCommands(argv, run);
   subcommandCommands(sub, rest, run, setting, () => foundFiles(stage, at, run, false));
-  if (shellAliases.has(sub)) {
-    const text = [shellAliases.get(sub), ...rest.map((w) => w.text)].join(" ");
+  // (An alias's name is a setting's key: git finds it in any case, `-c alias.P=push P`.)
+  const alias = sub.toLowerCase();
+  if (shellAliases.has(alias)) {
+    const text = [shellAliases.get(alias), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
   }
-  if (aliases.has(sub)) {
-    const text = ["git", aliases.get(sub), ...rest.map((w) => w.text)].join(" ");
+  if (aliases.has(alias)) {
+    const text = ["git", aliases.get(alias), ...rest.map((w) => w.text)].join(" ");
     run.shell(literal(text), "git alias");
   } else if (
     sub === "send-pack" || (sub === "subtree" && rest[0]?.value === "push") ||

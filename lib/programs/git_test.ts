@@ -150,6 +150,9 @@ Deno.test("git: settings that hold commands, and those that bring in unseen conf
     ["git clone --templ=/tmp/t https://h/r.git", "deny", "deny"],
     ["git -c init.templateDir=/tmp/t init d", "deny", "deny"],
     ["git -c core.hooksPath=/tmp/h commit -m x", "deny", "deny"],
+    // An alias's name in any case: git finds `alias.P` as `alias.p`.
+    ["git -c alias.P=push P origin main", "deny", "deny"],
+    ["git -c 'alias.X=!rm -rf src' X", "deny", "deny"],
     // Settings that are not commands.
     ["git config user.name x", "deny", "allow"],
     ["git -c submodule.s.update=rebase submodule update", "deny", "allow"],

@@ -76,7 +76,9 @@ function jqFilter(argv: Word[]): number[] {
     const w = argv[i];
     if (w.kind !== "static") return [];
     const v = w.value;
-    if (v === "-f" || v === "--from-file" || v === "--args" || v === "--jsonargs") return [];
+    // (`-f` in a cluster too, `-nf FILE`: jq reads each letter of it.)
+    if (/^-[A-Za-z]*f[A-Za-z]*$/.test(v) || v === "--from-file" || v === "--args") return [];
+    if (v === "--jsonargs") return [];
     if (JQ_PAIRS.has(v)) i += 2;
     else if (JQ_VALUED.has(v)) i++;
     else if (v === "--" || !v.startsWith("-") || v === "-") return v === "--" ? [i + 1] : [i];

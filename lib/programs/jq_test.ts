@@ -23,6 +23,10 @@ const HOSTILE: [string, Action, Action][] = [
   ["yq -p props .env", "deny", "deny"],
   ["yq -oj keys/id_rsa", "deny", "deny"],
   ["yq e .env", "deny", "deny"],
+  // `-f` in a cluster: the file is jq's program, read
+  ["jq -nf .env", "deny", "deny"],
+  ["jq -rf innocent.txt", "deny", "deny"],
+  ["jq -fn innocent.txt", "deny", "deny"],
   ["yq eval innocent.txt", "deny", "deny"],
 ];
 

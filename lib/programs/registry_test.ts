@@ -252,7 +252,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
   uudecode: { namedFiles: "uudecode <<< $'begin 644 x\\nend'" },
   ninja: { chdir: "ninja -C out" },
-  go: { chdir: "go -C dir build", namedFiles: "go test -outputdir out -cpuprofile c.out" },
+  go: {
+    chdir: "go -C dir build",
+    namedFiles: "go test -outputdir out -cpuprofile c.out",
+    optionCommands: "go run -exec=sudo .",
+  },
   man: { optionCommands: "man -P 'rm x' ls" },
   printf: { readOnly: { "": "printf -v x y" } }, read: { readOnly: { "": "read -a x" } },
   tree: { readOnly: { "": "tree -o out" }, followsLinks: "tree -l d" },

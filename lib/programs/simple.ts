@@ -174,9 +174,13 @@ const TABLE: Record<string, Facts> = {
   oras: { namedFiles: outputDirectory(["-o", "--output"]) },
   "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
   hf: { namedFiles: outputDirectory(["--local-dir"]) },
-  // helm writes a chart's files below `--output-dir` (template) or `--untardir` (pull --untar),
+  // helm writes a chart's files below `--output-dir` (template), `--untardir` or `-d` (pull),
   // and runs `--post-renderer PROG` with each `--post-renderer-args` value as an argument.
-  helm: { namedFiles: outputDirectory(["--output-dir", "--untardir"]), optionCommands: helmRenderer },
+  helm: {
+    // (`helm pull|package -d DIR`: the chart or its archive lands there.)
+    namedFiles: outputDirectory(["--output-dir", "--untardir", "-d", "--destination"]),
+    optionCommands: helmRenderer,
+  },
   azcopy: { namedFiles: storageDestination },
   ditto: { namedFiles: dittoDestination },
   // Build tools that work in another directory (make: package_runners.ts).
@@ -185,9 +189,13 @@ const TABLE: Record<string, Facts> = {
   // profiles it writes there.)
   go: {
     chdir: { options: ["-C"] },
-    // (`go clean -modcache` removes the module cache whole, where `$GOMODCACHE` says.)
+    // (`go run -exec PROG`, `go test -exec`, `-toolexec`, `-vettool` run a program of the
+    // command's choosing, as `GOFLAGS` may say too.)
+    optionCommands: goPrograms,
+    // (`go clean -modcache` removes the module cache whole, where `$GOMODCACHE` says; `-o` names
+    // the file or the directory go build writes.)
     namedFiles: (argv) => [
-      ...outputDirectory(["-outputdir", "--outputdir"])(argv),
+      ...outputDirectory(["-outputdir", "--outputdir", "-o", "--o"])(argv),
       ...(argv[1]?.value === "clean" && argv.some((w) => /^--?modcache$/.test(w.value))
         ? [{ path: null, source: "(the module cache go clean -modcache removes: $GOMODCACHE)" }]
         : []),
@@ -250,6 +258,30 @@ function helmRenderer(stage: Stage, run: Runner): void {
     else more.push(value);
   }
   if (program) run.stage([program, ...more], "helm --post-renderer");
+}
+
+/** go's flags whose value is a program it runs (`-exec`, `-toolexec`, `-vettool`). */
+const GO_PROGRAM_FLAG = /^--?(exec|toolexec|vettool)(=|$)/;
+
+/** The programs go's flags name, also in `GOFLAGS` (space-separated flags) before it. */
+function goPrograms(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    const m = GO_PROGRAM_FLAG.exec(v);
+    if (!m) continue;
+    const value = m[2] === "="
+      ? (args[i].kind === "static" ? literal(v.slice(m[0].length)) : unknownWord(args[i].text))
+      : args[++i];
+    if (value) run.stage([value, literal("(the program go built)")], `go -${m[1]}`);
+  }
+  for (const a of stage.assignments ?? []) {
+    if (!a.value.startsWith("GOFLAGS=")) continue;
+    const flags = a.value.slice("GOFLAGS=".length);
+    if (a.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(flags)) {
+      run.stage([unknownWord(`(the program ${a.text} names)`)], "GOFLAGS");
+    }
+  }
 }
 
 /** binutils' response files (`strings @args`): each is read, and the files it names are not known. */

@@ -1,5 +1,5 @@
 /** Programs of the simple table (lib/programs/simple.ts) whose facts hold a check of their own. */
-import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { checkEveryday, checkTable, gateFiles } from "../testing_adversarial.ts";
 
 Deno.test("ps: the BSD `e` prints every process's environment, which is asked about", async () => {
   // [command, read-only, deny-list]
@@ -21,4 +21,17 @@ Deno.test("ps: the BSD `e` prints every process's environment, which is asked ab
     "ps aux | grep node",
     "ps --format pid,user,etime",
   ]);
+});
+
+Deno.test("go: -exec, -toolexec and -vettool run a program of the command's choosing", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["go run -exec=sudo .", "deny", "deny"],
+    ["go test -exec sudo ./...", "deny", "deny"],
+    ["go build -toolexec=rm .", "deny", "deny"],
+    ["go vet -vettool=sudo ./...", "deny", "deny"],
+    ["GOFLAGS=-exec=sudo go test ./...", "deny", "deny"],
+    ["export GOFLAGS='-exec=sudo'; go test ./...", "deny", "deny"],
+  ]);
+  await checkEveryday(["go test ./...", "go run .", "GOFLAGS=-mod=mod go build ./..."], gateFiles);
 });
