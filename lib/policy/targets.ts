@@ -559,8 +559,15 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
     : "the value is not known before it runs";
   const anywhere: Target = { kind, path: null, reach: "anywhere", source: w.text, note };
   const embedded = embeddedValue(w.prefix);
-  const prefix = embedded ??
+  let prefix = embedded ??
     (w.prefix.startsWith("-") || /^[\w.-]+=$/.test(w.prefix) ? "" : w.prefix);
+  // A URL whatever follows (`"http://x:$PORT/"`) is no local path, as the static word is none; a
+  // `file://` URL names the path after it (`file:///home/$X`), any with a `%` escape in it.
+  if (w.kind === "dynamic" && URL_RE.test(prefix)) {
+    if (!/^file:/i.test(prefix)) return [];
+    prefix = prefix.replace(/^file:\/\/(localhost(?=\/))?/i, "");
+    if (!prefix.startsWith("/") || prefix.includes("%")) return [anywhere];
+  }
   // `..` after the prefix climbs out of it.
   if (/(^|\/)\.\.(\/|$)/.test(w.value.slice(w.value.indexOf(prefix) + prefix.length))) {
     return [anywhere];
