@@ -115,3 +115,27 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
   }
   assert.deepEqual(blocked, []);
 });
+
+Deno.test("run-time parts that may print nothing: the name without them is judged too", async () => {
+  // A command's output is nothing when it fails (`date -d bad`, a redirect it cannot open, a
+  // program not found) and `$!` before any job: `cp f ".pi/$(date -d x +%s)"` copies into .pi.
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/README.md", "/home/user/project/.pi/settings.json"],
+  });
+  const wrong: string[] = [];
+  for (
+    const [command, want] of [
+      ['cp /tmp/settings.json ".pi/$(date -d bad +%s)"', "ask"],
+      ["cp /tmp/settings.json .pi/$(wc -l < missing)", "ask"],
+      ["cp /tmp/settings.json .pi/`nproc`", "ask"],
+      ['cp /tmp/settings.json ".pi/$!"', "ask"],
+      // A part that is never empty: the names it may be, as before.
+      ['cp /tmp/x ".pi/$$"', "allow"],
+      ['cp /tmp/x "out.$(nproc)"', "allow"],
+    ] as const
+  ) {
+    const action = (await bash(gateFiles, ctx, command)).action;
+    if (action !== want) wrong.push(`${command}: got ${action}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
+});

@@ -29,36 +29,52 @@ const SPECIAL = /[*?[\]\\!@+()|{}]/;
  * The names a static word's value may be where it runs: the bash pattern of its path up to the end
  * of the last component with a part computed as it runs (`x.$$` is `x.+([0-9-])`), and the rest of
  * the path after that component as it is (`$?/id_rsa`: `+([0-9-])` and `/id_rsa`). Null when the
- * value has no such part. A `$` that starts none is itself.
+ * value has no such part. A `$` that starts none is itself. A part may also print nothing (a
+ * command's output: it may fail or not be found; `$!` before a job is started): `bare` is then
+ * the value without those parts (`.pi/$(date -d x +%s)` may be `.pi/`).
  *
  * @example
  * ```ts
  * runTimePattern("out.$$"); // { pattern: "out.+([0-9-])", rest: "" }
+ * runTimePattern("a/$(nproc)"); // { pattern: "a/+([0-9-])", rest: "", bare: "a/" }
  * runTimePattern("notes.txt"); // null
  * ```
  */
-export function runTimePattern(value: string): { pattern: string; rest: string } | null {
+export function runTimePattern(
+  value: string,
+): { pattern: string; rest: string; bare?: string } | null {
   if (!value.includes("$") && !value.includes("`")) return null;
   let pattern = "";
   let last = -1;
+  let bare = "";
+  let empty = false;
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
     if (c === "$" || c === "`") {
       const part = runTimePart(value, i);
       if (part !== null) {
         pattern += part.pattern;
+        const text = value.slice(i, part.end);
+        if (MAY_BE_EMPTY.test(text)) empty = true;
+        else bare += text;
         i = part.end - 1;
         last = part.end;
         continue;
       }
     }
     if (last >= 0 && c === "/" && !/[$`]/.test(value.slice(i))) {
-      return { pattern, rest: value.slice(i) };
+      const rest = value.slice(i);
+      return empty ? { pattern, rest, bare: bare + rest } : { pattern, rest };
     }
     pattern += SPECIAL.test(c) ? "\\" + c : c;
+    bare += c;
   }
-  return last < 0 ? null : { pattern, rest: "" };
+  if (last < 0) return null;
+  return empty ? { pattern, rest: "", bare } : { pattern, rest: "" };
 }
+
+/** A run-time part that may print nothing: a command's output, `$!` before any job. */
+const MAY_BE_EMPTY = /^(`|\$\(|\$!|\$\{!\})/;
 
 /**
  * The run-time part starting at `at` (a `$` or a backtick): its pattern and where it ends; null:

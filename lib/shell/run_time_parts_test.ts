@@ -2,18 +2,18 @@ import assert from "node:assert/strict";
 import { outputPattern, runTimePattern } from "./run_time_parts.ts";
 
 Deno.test("runTimePattern: each part bash computes as it runs is the names it may be", () => {
-  const rows: [string, { pattern: string; rest: string } | null][] = [
+  const rows: [string, { pattern: string; rest: string; bare?: string } | null][] = [
     ["$?", { pattern: "+([0-9-])", rest: "" }],
     ["$$", { pattern: "+([0-9-])", rest: "" }],
-    ["$!", { pattern: "+([0-9-])", rest: "" }],
+    ["$!", { pattern: "+([0-9-])", rest: "", bare: "" }],
     ["$#", { pattern: "+([0-9-])", rest: "" }],
     ["${#}", { pattern: "+([0-9-])", rest: "" }],
     ["${$}", { pattern: "+([0-9-])", rest: "" }],
     ["$-", { pattern: "+([a-zA-Z])", rest: "" }],
     ["${-}", { pattern: "+([a-zA-Z])", rest: "" }],
-    ["$(nproc)", { pattern: "+([0-9-])", rest: "" }],
-    ['$(grep -c ")" f)', { pattern: "+([0-9-])", rest: "" }],
-    ["$((1+3))", { pattern: "+([0-9-])", rest: "" }],
+    ["$(nproc)", { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ['$(grep -c ")" f)', { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ["$((1+3))", { pattern: "+([0-9-])", rest: "", bare: "" }],
     ["$[1+3]", { pattern: "+([0-9-])", rest: "" }],
     ["out.$$", { pattern: "out.+([0-9-])", rest: "" }],
     ["/tmp/x.$$.log", { pattern: "/tmp/x.+([0-9-]).log", rest: "" }],
@@ -22,11 +22,14 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
     // Text around it that a pattern reads otherwise is escaped.
     ["[x]*.$$", { pattern: "\\[x\\]\\*.+([0-9-])", rest: "" }],
     // Not closed: any name.
-    ["$(nproc", { pattern: "*", rest: "" }],
-    ["`nproc`", { pattern: "+([0-9-])", rest: "" }],
-    ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k" }],
-    ["$(git merge-base HEAD main)", { pattern: "+([0-9a-f])", rest: "" }],
-    ["$(git rev-parse HEAD~1)", { pattern: "@(+([0-9a-f])|HEAD\\~1)", rest: "" }],
+    ["$(nproc", { pattern: "*", rest: "", bare: "" }],
+    ["`nproc`", { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k", bare: "x/k" }],
+    ["$(git merge-base HEAD main)", { pattern: "+([0-9a-f])", rest: "", bare: "" }],
+    ["$(git rev-parse HEAD~1)", { pattern: "@(+([0-9a-f])|HEAD\\~1)", rest: "", bare: "" }],
+    // A command's output (it may fail, or not be found) and `$!` (no job yet) may be nothing.
+    [".pi/$(date -d x +%s)", { pattern: ".pi/+([0-9-])", rest: "", bare: ".pi/" }],
+    ["a.$$.$!", { pattern: "a.+([0-9-]).+([0-9-])", rest: "", bare: "a.$$." }],
     // A `$` that starts no such part is itself.
     ["a$", null],
     ["$x", null],
