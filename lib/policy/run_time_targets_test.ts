@@ -105,6 +105,11 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
     "git show $(git rev-parse --short HEAD)",
     "git diff $(git rev-list -1 HEAD~3) HEAD",
     "cut -d' ' -f2 README.md",
+    // A date now in a format of digits (the ones with letters or another date stay unknown).
+    'tar -czf "dist-$(date +%F).tar.gz" README.md',
+    'mkdir -p "backups/$(date +%F)"',
+    'cp README.md "README.md.bak.$(date +%Y%m%d-%H%M%S)"',
+    "echo x | tee \"logs/test-$(date '+%Y-%m-%d').log\"",
   ];
   const blocked: string[] = [];
   for (const command of everyday) {
@@ -129,6 +134,7 @@ Deno.test("run-time parts that may print nothing: the name without them is judge
       ["cp /tmp/settings.json .pi/$(wc -l < missing)", "ask"],
       ["cp /tmp/settings.json .pi/`nproc`", "ask"],
       ['cp /tmp/settings.json ".pi/$!"', "ask"],
+      ['cp /tmp/settings.json ".pi/$(date +%F)"', "ask"],
       // A part that is never empty: the names it may be, as before.
       ['cp /tmp/x ".pi/$$"', "allow"],
       ['cp /tmp/x "out.$(nproc)"', "allow"],

@@ -138,6 +138,18 @@ function backtickEnd(value: string, open: number): number {
   return -1;
 }
 
+/**
+ * What `date +FMT` prints of the time now, where FMT holds only conversions to digits (`%Y`, `%m`,
+ * `%d`, `%H`, `%M`, `%S`, `%s`, `%j`, `%u`, `%V`, `%G`, `%F`, `%T`) and the characters `0-9._:T-`
+ * (quoted or not: `+%Y%m%d-%H%M%S`, `'+%F'`), after `-u` alone: those characters. Null for a
+ * date not now (`-d`, `-f`, `-r`: it may print nothing), `--help`, padding with blanks (`%e`).
+ */
+function dateOutput(args: string[]): string | null {
+  const format = args.at(-1)?.replace(/^'([^']*)'$|^"([^"$`\\]*)"$/, "$1$2");
+  if (!format || !args.slice(0, -1).every((a) => /^(-u|--utc|--universal)$/.test(a))) return null;
+  return /^\+(%[YmdHMSsjuVGFT]|[0-9._:T-])+$/.test(format) ? "+([0-9._:T-])" : null;
+}
+
 /** What a commit, tree or blob name git prints is: hexadecimal digits. */
 const HEX = "+([0-9a-f])";
 
@@ -167,6 +179,7 @@ function oneLine(args: string[]): boolean {
 export function outputPattern(text: string): string | null {
   const body = text.startsWith("$(") ? text.slice(2, -1) : text.slice(1, -1);
   const words = body.trim().split(/[ \t]+/);
+  if (words[0] === "date") return dateOutput(words.slice(1));
   if (words[0] !== "git" || !words.every((w) => PLAIN_WORD.test(w))) return null;
   let at = 1;
   if (words[at] === "--no-pager") at++;

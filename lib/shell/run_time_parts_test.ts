@@ -64,3 +64,25 @@ Deno.test("outputPattern: git's name of one commit, or nothing known", () => {
   ];
   for (const [text, want] of rows) assert.equal(outputPattern(text), want, text);
 });
+
+Deno.test("outputPattern: date's time now in a format of digits and separators", () => {
+  const rows: [string, string | null][] = [
+    ["$(date +%Y%m%d)", "+([0-9._:T-])"],
+    ["$(date +%F)", "+([0-9._:T-])"],
+    ["$(date +%Y%m%d-%H%M%S)", "+([0-9._:T-])"],
+    ["$(date '+%Y-%m-%d')", "+([0-9._:T-])"],
+    ['`date -u "+%Y-%m-%dT%H:%M:%S"`', "+([0-9._:T-])"],
+    // Letters or blanks in it, a date not now (it may print nothing or many lines), options.
+    ["$(date +%A)", null],
+    ["$(date +%e)", null],
+    ["$(date +%Y_%b)", null],
+    ["$(date '+%Y %m')", null],
+    ["$(date -d yesterday +%F)", null],
+    ["$(date -f ~/.ssh/id_rsa +%F)", null],
+    ["$(date -r f +%F)", null],
+    ["$(date --help +%F)", null],
+    ["$(date +$FMT)", null],
+    ["$(date)", null],
+  ];
+  for (const [text, want] of rows) assert.equal(outputPattern(text), want, text);
+});
