@@ -23,7 +23,12 @@ import { ruleHeads } from "./rules.ts";
 export function carriedLines(
   config: Config,
   stages: Stage[],
-  opts: { analyze: ExpandOptions["analyze"]; judge: (stage: Stage) => StageVerdict },
+  opts: {
+    analyze: ExpandOptions["analyze"];
+    judge: (stage: Stage) => StageVerdict;
+    /** The words each stage hands on to a stage it runs (`ExpandOptions.handed`). */
+    handed?: ExpandOptions["handed"];
+  },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
   const heads = ruleHeads(config);
@@ -34,7 +39,7 @@ export function carriedLines(
     // (A shell a line starts reads the stage's standard input as commands: `ssh host sh
     // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
     let inherit: ((c: Stage) => Stage) | undefined;
-    for (const w of commandLineArguments(s, heads)) {
+    for (const w of commandLineArguments(s, heads, opts.handed?.get(s))) {
       inherit ??= shellsInherit(inheritInput(s));
       const origin = `argument of ${s.argv[0].value}`;
       for (const cwd of s.cwds) {
@@ -45,7 +50,12 @@ export function carriedLines(
         for (const c of lines ?? []) {
           // (What runs elsewhere finds no settings file of this machine; one that may run here
           // counts only where a rule names it, as its own words do.)
-          const expand = { analyze: opts.analyze, depth: 1, settings: NO_SETTINGS };
+          const expand = {
+            analyze: opts.analyze,
+            depth: 1,
+            settings: NO_SETTINGS,
+            handed: opts.handed,
+          };
           for (const x of [c, ...innerStages(c, expand)]) {
             const sv = opts.judge(x);
             if (sv.targets.some(counts)) out.push(sv);

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { adversarialCtx, checkTable, denyList } from "../testing_adversarial.ts";
-import { bash } from "../testing.ts";
+import { bash, configFrom } from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
 import type { Action } from "../types.ts";
 
 /** [command, under read-only, under the deny-list] */
@@ -82,4 +83,40 @@ Deno.test("a setting given as an option's value carries its command too", async 
     ["hg --config=ui.editor='rm -rf src' commit", "deny", "deny"],
     ["hg --config=ui.username='John Doe' commit -m x", "deny", "allow"],
   ]);
+});
+
+Deno.test("the words a runner hands on to the command it runs are that command's, judged there", async () => {
+  const starter = configFrom(STARTER_CONFIG, {
+    agentDir: "/home/user/.pi/agent",
+    home: "/home/user",
+  });
+  // [command, deny-list, starter]
+  const rows: [string, Action, Action][] = [
+    // Everyday: inline code under a package runner is the interpreter's code, not a shell line.
+    ["uv run python -c 'import os; print(1)'", "allow", "allow"],
+    ["uv run --with rich python -c 'import rich; print(rich.__version__)'", "allow", "allow"],
+    ["uv run -- python -c 'from app.main import app; print(app.routes)'", "allow", "allow"],
+    ["poetry run python -c 'import os; print(1)'", "allow", "allow"],
+    ["pipenv run python -c 'import os; print(1)'", "allow", "allow"],
+    ["hatch run python -c 'import os; print(1)'", "allow", "allow"],
+    ["pdm run python -c 'import app; print(app)'", "allow", "allow"],
+    ["pnpm exec node -e 'const a = 1; console.log(a)'", "allow", "allow"],
+    // Hostile: a line given to a program not known is still carried, by that program's stage;
+    // a shell the runner starts runs its text; the runner's own options are still read.
+    ["uv run sometool 'rm -rf src'", "deny", "ask"],
+    ["poetry run mytool --hook 'rm -rf src'", "deny", "ask"],
+    ["sudo uv run sometool 'rm -rf src'", "deny", "ask"],
+    ["uv run sh -c 'rm -rf src; ls'", "deny", "ask"],
+    ["uv run bash -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ["uv run --with 'rm -rf src' python -c 'print(1)'", "deny", "ask"],
+    ["uv run --unknown-option 'rm -rf src' python", "deny", "ask"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, dl, st] of rows) {
+    const a = (await bash(denyList, adversarialCtx, command)).action;
+    const b = (await bash(starter, adversarialCtx, command)).action;
+    if (a !== dl) wrong.push(`deny-list: ${command} got ${a}, want ${dl}`);
+    if (b !== st) wrong.push(`starter: ${command} got ${b}, want ${st}`);
+  }
+  assert.deepEqual(wrong, []);
 });

@@ -663,9 +663,11 @@ function decideBash(
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;
+  // (The words each stage hands on to one it runs: judged there, not as lines it carries.)
+  const handed = new Map<Stage, Set<Word>>();
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { analyze, depth: 0, read, settings, searchPath });
+      const inner = innerStages(s, { analyze, depth: 0, read, settings, searchPath, handed });
       all.push(s, ...inner);
       if (!inner.length) continue;
       innerTextWords(inner, text ??= new Set());
@@ -723,7 +725,7 @@ function decideBash(
   });
   const judge = (x: Stage) =>
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
-  stages.push(...carriedLines(config, all, { analyze, judge }));
+  stages.push(...carriedLines(config, all, { analyze, judge, handed }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });

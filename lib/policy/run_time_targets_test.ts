@@ -128,6 +128,11 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
     "git rev-list --count HEAD",
     "git log --oneline $(git merge-base HEAD main)..HEAD",
     "cut -d' ' -f2 README.md",
+    // A date now in a format of digits (the ones with letters or another date stay unknown).
+    'tar -czf "dist-$(date +%F).tar.gz" README.md',
+    'mkdir -p "backups/$(date +%F)"',
+    'cp README.md "README.md.bak.$(date +%Y%m%d-%H%M%S)"',
+    "echo x | tee \"logs/test-$(date '+%Y-%m-%d').log\"",
   ];
   const blocked: string[] = [];
   for (const command of everyday) {
@@ -137,4 +142,29 @@ Deno.test("run-time numbers: everyday commands with them stay allowed", async ()
     }
   }
   assert.deepEqual(blocked, []);
+});
+
+Deno.test("run-time parts that may print nothing: the name without them is judged too", async () => {
+  // A command's output is nothing when it fails (`date -d bad`, a redirect it cannot open, a
+  // program not found) and `$!` before any job: `cp f ".pi/$(date -d x +%s)"` copies into .pi.
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/README.md", "/home/user/project/.pi/settings.json"],
+  });
+  const wrong: string[] = [];
+  for (
+    const [command, want] of [
+      ['cp /tmp/settings.json ".pi/$(date -d bad +%s)"', "ask"],
+      ["cp /tmp/settings.json .pi/$(wc -l < missing)", "ask"],
+      ["cp /tmp/settings.json .pi/`nproc`", "ask"],
+      ['cp /tmp/settings.json ".pi/$!"', "ask"],
+      ['cp /tmp/settings.json ".pi/$(date +%F)"', "ask"],
+      // A part that is never empty: the names it may be, as before.
+      ['cp /tmp/x ".pi/$$"', "allow"],
+      ['cp /tmp/x "out.$(nproc)"', "allow"],
+    ] as const
+  ) {
+    const action = (await bash(gateFiles, ctx, command)).action;
+    if (action !== want) wrong.push(`${command}: got ${action}, want ${want}`);
+  }
+  assert.deepEqual(wrong, []);
 });

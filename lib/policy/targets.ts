@@ -17,6 +17,7 @@ import type { Context, TargetKind } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
+import { fileUrlPath, URL_RE } from "./urls.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -56,22 +57,6 @@ export interface Target {
    * (the tree is as the filesystem shows it now).
    */
   settled?: true;
-}
-
-/** A URL: a scheme and `//`. */
-export const URL_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
-
-/**
- * The local path of a `file:` URL (`file:///etc/x`, `file://localhost/etc/x`, `file:/etc/x`), its
- * query and fragment dropped, as a URL parser reads it.
- */
-export function fileUrlPath(url: string): string {
-  const rest = url.replace(/^file:(\/\/(localhost(?=\/))?)?/i, "").replace(/[?#][\s\S]*$/, "");
-  try {
-    return decodeURIComponent(rest);
-  } catch {
-    return rest;
-  }
 }
 
 /**
@@ -344,7 +329,8 @@ function wordTargets(
 /**
  * The names a static word with parts bash computes as it runs may be (`cat $?` reads `0`, `x.$$`
  * is `x.4242`: `runTimePattern`), each one there now, found as a glob of them finds its matches;
- * not known where another stage may change what is there. (The word as written is judged too.)
+ * not known where another stage may change what is there. (The word as written is judged too,
+ * and without the parts that may print nothing: `.pi/$(date -d x +%s)` may be `.pi/`.)
  */
 function runTimeTargets(
   w: Word,
@@ -359,6 +345,10 @@ function runTimeTargets(
     if (!opts.force && value.startsWith("-")) continue;
     const parts = runTimePattern(value);
     if (parts === null) continue;
+    const { bare } = parts;
+    if (bare && pathLike(bare, cwds, ctx, opts.guarded)) {
+      staticTargets(bare, w, cwds, kind, ctx, opts.out);
+    }
     let { pattern } = parts;
     if (pattern === "~" || pattern.startsWith("~/")) pattern = ctx.home + pattern.slice(1);
     const at = value.indexOf("$");
@@ -559,8 +549,14 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
     : "the value is not known before it runs";
   const anywhere: Target = { kind, path: null, reach: "anywhere", source: w.text, note };
   const embedded = embeddedValue(w.prefix);
-  const prefix = embedded ??
+  let prefix = embedded ??
     (w.prefix.startsWith("-") || /^[\w.-]+=$/.test(w.prefix) ? "" : w.prefix);
+  // A URL is no local path, as the static word is none; `file://` names the path after it.
+  if (w.kind === "dynamic" && URL_RE.test(prefix)) {
+    if (!/^file:/i.test(prefix)) return [];
+    prefix = prefix.replace(/^file:\/\/(localhost(?=\/))?/i, "");
+    if (!prefix.startsWith("/") || prefix.includes("%")) return [anywhere];
+  }
   // `..` after the prefix climbs out of it.
   if (/(^|\/)\.\.(\/|$)/.test(w.value.slice(w.value.indexOf(prefix) + prefix.length))) {
     return [anywhere];

@@ -14,7 +14,8 @@ import {
   resolveToolPath,
 } from "../shell/paths.ts";
 import type { Context, ToolCall } from "../types.ts";
-import { fileUrlPath, PROCESS_NOTE, type Target, URL_RE } from "./targets.ts";
+import { PROCESS_NOTE, type Target } from "./targets.ts";
+import { fileUrlPath, URL_RE } from "./urls.ts";
 
 /** pi's built-in tools and the input field holding their path ("" means the cwd when absent). */
 const PI_TOOLS: Record<string, "read" | "write" | "dir"> = {

@@ -85,6 +85,12 @@ export interface ExpandOptions {
    * by (see `Runner.searchPath`); false when it cannot. Absent: never taken.
    */
   searchPath?: (assignment: Word) => boolean;
+  /**
+   * Collects, for each stage expanded, the words of its own it hands on to a stage it runs
+   * (`uv run python -c CODE`: from `python` on), which that stage is judged by (read by
+   * `commandLineArguments`). Absent: not collected.
+   */
+  handed?: Map<Stage, Set<Word>>;
 }
 
 const chdirGrammars = new WeakMap<ChdirSpec, OptionGrammar>();
@@ -146,12 +152,30 @@ class StageRunner implements Runner {
 
   more(s: Stage): void {
     const { opts, out } = this;
+    this.handOn(s);
     out.push(s);
     out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? this.of }));
   }
 
   add(s: Stage): void {
+    this.handOn(s);
     this.out.push(s);
+  }
+
+  /** Notes the words of this stage `s` runs as its own (`opts.handed`). */
+  private handOn(s: Stage): void {
+    const handed = this.opts.handed;
+    const own = this.of.argv;
+    if (!handed || s.argv === own) return;
+    let words: Set<Word> | undefined;
+    for (let i = 0; i < s.argv.length; i++) {
+      const w = s.argv[i];
+      // (A name with blanks is no line: the program is looked up by that name.)
+      if (w === own[0] || !own.includes(w) || (i === 0 && BLANK.test(w.value))) continue;
+      words ??= handed.get(this.of) ?? new Set();
+      words.add(w);
+    }
+    if (words) handed.set(this.of, words);
   }
 
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null {
@@ -485,8 +509,14 @@ const LABELED = /^[A-Za-z_][\w-]*:(?!\/\/)/;
  * is a stage already): the policy judges each as a command that may run, so a carrier the
  * registry does not know fails closed. Of a program the registry does not know at all, the words
  * from each one `starts` names on (`cmake -E env rm -rf src` from `rm`) are such a line too.
+ * The words it hands on to a stage it runs (`handed`: `uv run python -c CODE` from `python` on)
+ * are that stage's, judged there as its program takes them.
  */
-export function commandLineArguments(stage: Stage, starts?: (name: string) => boolean): Word[] {
+export function commandLineArguments(
+  stage: Stage,
+  starts?: (name: string) => boolean,
+  handed?: ReadonlySet<Word>,
+): Word[] {
   if (stage.argv[0]?.kind !== "static") return [];
   const program = programOf(stage.argv[0]);
   // What it runs on another machine or in a container is a line of its own, always.
@@ -500,7 +530,7 @@ export function commandLineArguments(stage: Stage, starts?: (name: string) => bo
   const unknown = program === undefined ? starts : undefined;
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
-    if (w.kind !== "static") continue;
+    if (w.kind !== "static" || handed?.has(w)) continue;
     if (unknown && w.value[0] !== "-") {
       const slash = w.value.lastIndexOf("/");
       if (unknown(slash < 0 ? w.value : w.value.slice(slash + 1))) {

@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import type { BashEnv, Stage, Word } from "../shell/model.ts";
 import { DECLARATION_BUILTINS } from "../shell/keywords.ts";
 import { trapHandler } from "../shell/trap.ts";
-import { type CdFacts, cdTarget, cdUnknown } from "../shell/cwds.ts";
+import { type CdFacts, cdTarget, sourceFacts } from "../shell/cwds.ts";
 import { procSpelling } from "../shell/paths.ts";
 import { activatedEnvironment } from "../shell/sourced.ts";
 import type { EvalShape } from "../types.ts";
@@ -300,7 +300,7 @@ export function handlersRunLater(
   const facts: CdFacts = {
     home: where.env.HOME ?? where.home,
     env: where,
-    cdpathUnknown: cdUnknown(source),
+    ...sourceFacts(source),
   };
   if (!stages.some((s) => cdTarget(s.argv, s.cwds, facts) !== null)) return;
   for (let i = 0; i < stages.length; i++) {

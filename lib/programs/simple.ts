@@ -83,6 +83,9 @@ const TABLE: Record<string, Facts> = {
   true: STRINGS, false: STRINGS, ":": STRINGS, sleep: STRINGS, seq: STRINGS, expr: STRINGS,
   exit: STRINGS, return: STRINGS, kill: STRINGS, shift: STRINGS, break: STRINGS,
   continue: STRINGS,
+  // Its operands are process and job ids (`wait $pid`, `wait %1`); what `-p NAME` evaluates is
+  // the walk's (lib/shell/walk_evaluation.ts).
+  wait: STRINGS,
   echo: { noFileOperands: true, metadataOnly: true },
   printf: {
     noFileOperands: true,

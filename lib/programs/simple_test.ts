@@ -1,5 +1,5 @@
 /** Programs of the simple table (lib/programs/simple.ts) whose facts hold a check of their own. */
-import { checkEveryday, checkTable, gateFiles } from "../testing_adversarial.ts";
+import { checkEveryday, checkTable, denyList, gateFiles } from "../testing_adversarial.ts";
 
 Deno.test("ps: the BSD `e` prints every process's environment, which is asked about", async () => {
   // [command, read-only, deny-list]
@@ -34,4 +34,25 @@ Deno.test("go: -exec, -toolexec and -vettool run a program of the command's choo
     ["export GOFLAGS='-exec=sudo'; go test ./...", "deny", "deny"],
   ]);
   await checkEveryday(["go test ./...", "go run .", "GOFLAGS=-mod=mod go build ./..."], gateFiles);
+});
+
+Deno.test("wait: its operands are process and job ids, never files", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    // What a subscript or a substitution runs is judged all the same.
+    ["wait -p 'a[$(rm -rf src)]' 1", "deny", "deny"],
+    ["wait $(rm -rf src)", "deny", "deny"],
+    ["wait $(cat ~/.ssh/id_rsa)", "deny", "deny"],
+  ]);
+  const everyday = [
+    "wait $p1",
+    'wait "$PID"',
+    "wait $!",
+    "wait %1",
+    "wait -n $p1 $p2",
+    "sleep 5 & p1=$!; wait $p1",
+    "sleep 5 & p1=$!; sleep 6 & p2=$!; wait $p1 $p2; echo done",
+  ];
+  await checkEveryday(everyday, denyList);
+  await checkEveryday(everyday, gateFiles);
 });

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import type { BashEnv, Word } from "./model.ts";
 import { cdInto, MAY_REACH_PROC, processPath, procSpelling } from "./paths.ts";
 import { activatedEnvironment } from "./sourced.ts";
-import { trapRunsLater } from "./trap.ts";
+import { plainNames, trapRunsLater } from "./trap.ts";
 import { unquotedText } from "./words.ts";
 import { runTimePattern } from "./run_time_parts.ts";
 
@@ -132,6 +132,8 @@ export interface CdFacts {
   env: Pick<BashEnv, "env">;
   /** @default false */
   cdpathUnknown?: boolean;
+  /** No name of the command can be a function or an alias (`plainNames`). @default false */
+  plainNames?: boolean;
 }
 
 /**
@@ -142,6 +144,11 @@ export function cdUnknown(source: string): boolean {
   // (Names as bash reads them after quote removal: `export CDP\ATH=…`, `shopt -s cdable_v\ars`.)
   const text = unquotedText(source);
   return text.includes("CDPATH") || text.includes("cdable_vars");
+}
+
+/** What a `cd` and a trap's handler need to know of the command's source (see `CdFacts`). */
+export function sourceFacts(source: string): Pick<CdFacts, "cdpathUnknown" | "plainNames"> {
+  return { cdpathUnknown: cdUnknown(source), plainNames: plainNames(source) };
 }
 
 /**
@@ -185,7 +192,9 @@ export function cdTarget(argv: Word[], cwds: Cwds, facts: CdFacts): Cwds | null 
     return union(cwds, [null]);
   }
   // A handler that runs before later commands may move them (`trap 'cd ~/.ssh' DEBUG`).
-  if (name.value === "trap") return trapRunsLater(argv.slice(i)) ? union(cwds, [null]) : null;
+  if (name.value === "trap") {
+    return trapRunsLater(argv.slice(i), facts.plainNames) ? union(cwds, [null]) : null;
+  }
   // A callback `mapfile -C` runs in this shell may move it (`mapfile -C 'cd keys;:'`).
   if (name.value === "mapfile" || name.value === "readarray") {
     return callbackMoves(argv.slice(i + 1)) ? union(cwds, [null]) : null;

@@ -42,7 +42,6 @@
 import {
   type CdFacts,
   cdTarget,
-  cdUnknown,
   type Cwds,
   ENDED,
   endsShell,
@@ -50,6 +49,7 @@ import {
   type Flow,
   joinedFlow,
   same,
+  sourceFacts,
   startAfter,
 } from "./cwds.ts";
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
@@ -327,7 +327,7 @@ function moveOn(r: Reading, moves: ListMoves, stage: Stage, op: string, closer: 
 
 /** What a `cd` needs to know, as the walk tells it: the home directory, whether CDPATH is set. */
 function cdFacts(r: Reading): CdFacts {
-  return { home: knownValue(r, "HOME"), env: r.env, cdpathUnknown: cdUnknown(r.source) };
+  return { home: knownValue(r, "HOME"), env: r.env, ...sourceFacts(r.source) };
 }
 
 /** Redirect operators by their text: the walk's operator, kind, and whether a word follows. */

@@ -27,6 +27,7 @@ const PLAIN: Record<string, string> = {
   "+([0-9-])": "[0-9-]*",
   "+([a-zA-Z])": "[a-zA-Z]*",
   "?(^)+([0-9a-f])": "[0-9a-f^]*",
+  "+([0-9._:T-])": "[0-9._:T-]*",
 };
 
 /** Characters a bash pattern reads as more than themselves, escaped in a literal part. */
@@ -36,15 +37,20 @@ const SPECIAL = /[*?[\]\\!@+()|{}]/;
  * The names a static word's value may be where it runs: the bash pattern of its path up to the end
  * of the last component with a part computed as it runs (`x.$$` is `x.+([0-9-])`), and the rest of
  * the path after that component as it is (`$?/id_rsa`: `+([0-9-])` and `/id_rsa`). Null when the
- * value has no such part. A `$` that starts none is itself.
+ * value has no such part. A `$` that starts none is itself. A part may also print nothing (a
+ * command's output: it may fail or not be found; `$!` before a job is started): `bare` is then
+ * the value without those parts (`.pi/$(date -d x +%s)` may be `.pi/`).
  *
  * @example
  * ```ts
  * runTimePattern("out.$$"); // { pattern: "out.+([0-9-])", rest: "" }
+ * runTimePattern("a/$(nproc)"); // { pattern: "a/+([0-9-])", rest: "", bare: "a/" }
  * runTimePattern("notes.txt"); // null
  * ```
  */
-export function runTimePattern(value: string): { pattern: string; rest: string } | null {
+export function runTimePattern(
+  value: string,
+): { pattern: string; rest: string; bare?: string } | null {
   return runTimeParts(value, false);
 }
 
@@ -58,28 +64,42 @@ export function runTimeGlob(value: string): string | null {
   return parts === null ? null : parts.pattern + parts.rest.replace(/[*?[\]\\!@+()|{}]/g, "\\$&");
 }
 
-function runTimeParts(value: string, plain: boolean): { pattern: string; rest: string } | null {
+function runTimeParts(
+  value: string,
+  plain: boolean,
+): { pattern: string; rest: string; bare?: string } | null {
   if (!value.includes("$") && !value.includes("`")) return null;
   let pattern = "";
   let last = -1;
+  let bare = "";
+  let empty = false;
   for (let i = 0; i < value.length; i++) {
     const c = value[i];
     if (c === "$" || c === "`") {
       const part = runTimePart(value, i);
       if (part !== null) {
         pattern += plain ? PLAIN[part.pattern] ?? "*" : part.pattern;
+        const text = value.slice(i, part.end);
+        if (MAY_BE_EMPTY.test(text)) empty = true;
+        else bare += text;
         i = part.end - 1;
         last = part.end;
         continue;
       }
     }
     if (last >= 0 && c === "/" && !/[$`]/.test(value.slice(i))) {
-      return { pattern, rest: value.slice(i) };
+      const rest = value.slice(i);
+      return empty ? { pattern, rest, bare: bare + rest } : { pattern, rest };
     }
     pattern += SPECIAL.test(c) ? "\\" + c : c;
+    bare += c;
   }
-  return last < 0 ? null : { pattern, rest: "" };
+  if (last < 0) return null;
+  return empty ? { pattern, rest: "", bare } : { pattern, rest: "" };
 }
+
+/** A run-time part that may print nothing: a command's output, `$!` before any job. */
+const MAY_BE_EMPTY = /^(`|\$\(|\$!|\$\{!\})/;
 
 /**
  * The run-time part starting at `at` (a `$` or a backtick): its pattern and where it ends; null:
@@ -159,6 +179,18 @@ export const OUTPUT_PROGRAMS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * What `date +FMT` prints of the time now, where FMT holds only conversions to digits (`%Y`, `%m`,
+ * `%d`, `%H`, `%M`, `%S`, `%s`, `%j`, `%u`, `%V`, `%G`, `%F`, `%T`) and the characters `0-9._:T-`
+ * (quoted or not: `+%Y%m%d-%H%M%S`, `'+%F'`), after `-u` alone: those characters. Null for a
+ * date not now (`-d`, `-f`, `-r`: it may print nothing), `--help`, padding with blanks (`%e`).
+ */
+function dateOutput(args: string[]): string | null {
+  const format = args.at(-1)?.replace(/^'([^']*)'$|^"([^"$`\\]*)"$/, "$1$2");
+  if (!format || !args.slice(0, -1).every((a) => /^(-u|--utc|--universal)$/.test(a))) return null;
+  return /^\+(%[YmdHMSsjuVGFT]|[0-9._:T-])+$/.test(format) ? "+([0-9._:T-])" : null;
+}
+
+/**
  * What a commit, tree or blob name git prints is: hexadecimal digits, `^` before them where it
  * names a commit to leave out.
  */
@@ -194,6 +226,7 @@ function oneLine(args: string[]): boolean {
 export function outputPattern(text: string): string | null {
   const body = text.startsWith("$(") ? text.slice(2, -1) : text.slice(1, -1);
   const words = body.trim().split(/[ \t]+/);
+  if (words[0] === "date") return dateOutput(words.slice(1));
   if (words[0] !== "git" || !words.every((w) => PLAIN_WORD.test(w))) return null;
   let at = 1;
   if (words[at] === "--no-pager") at++;

@@ -2,18 +2,18 @@ import assert from "node:assert/strict";
 import { outputPattern, runTimePattern } from "./run_time_parts.ts";
 
 Deno.test("runTimePattern: each part bash computes as it runs is the names it may be", () => {
-  const rows: [string, { pattern: string; rest: string } | null][] = [
+  const rows: [string, { pattern: string; rest: string; bare?: string } | null][] = [
     ["$?", { pattern: "+([0-9-])", rest: "" }],
     ["$$", { pattern: "+([0-9-])", rest: "" }],
-    ["$!", { pattern: "+([0-9-])", rest: "" }],
+    ["$!", { pattern: "+([0-9-])", rest: "", bare: "" }],
     ["$#", { pattern: "+([0-9-])", rest: "" }],
     ["${#}", { pattern: "+([0-9-])", rest: "" }],
     ["${$}", { pattern: "+([0-9-])", rest: "" }],
     ["$-", { pattern: "+([a-zA-Z])", rest: "" }],
     ["${-}", { pattern: "+([a-zA-Z])", rest: "" }],
-    ["$(nproc)", { pattern: "+([0-9-])", rest: "" }],
-    ['$(grep -c ")" f)', { pattern: "+([0-9-])", rest: "" }],
-    ["$((1+3))", { pattern: "+([0-9-])", rest: "" }],
+    ["$(nproc)", { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ['$(grep -c ")" f)', { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ["$((1+3))", { pattern: "+([0-9-])", rest: "", bare: "" }],
     ["$[1+3]", { pattern: "+([0-9-])", rest: "" }],
     ["out.$$", { pattern: "out.+([0-9-])", rest: "" }],
     ["/tmp/x.$$.log", { pattern: "/tmp/x.+([0-9-]).log", rest: "" }],
@@ -22,11 +22,14 @@ Deno.test("runTimePattern: each part bash computes as it runs is the names it ma
     // Text around it that a pattern reads otherwise is escaped.
     ["[x]*.$$", { pattern: "\\[x\\]\\*.+([0-9-])", rest: "" }],
     // Not closed: any name.
-    ["$(nproc", { pattern: "*", rest: "" }],
-    ["`nproc`", { pattern: "+([0-9-])", rest: "" }],
-    ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k" }],
-    ["$(git merge-base HEAD main)", { pattern: "?(^)+([0-9a-f])", rest: "" }],
-    ["$(git rev-parse HEAD~1)", { pattern: "@(?(^)+([0-9a-f])|HEAD\\~1)", rest: "" }],
+    ["$(nproc", { pattern: "*", rest: "", bare: "" }],
+    ["`nproc`", { pattern: "+([0-9-])", rest: "", bare: "" }],
+    ["x`id -u`/k", { pattern: "x+([0-9-])", rest: "/k", bare: "x/k" }],
+    ["$(git merge-base HEAD main)", { pattern: "?(^)+([0-9a-f])", rest: "", bare: "" }],
+    ["$(git rev-parse HEAD~1)", { pattern: "@(?(^)+([0-9a-f])|HEAD\\~1)", rest: "", bare: "" }],
+    // A command's output (it may fail, or not be found) and `$!` (no job yet) may be nothing.
+    [".pi/$(date -d x +%s)", { pattern: ".pi/+([0-9-])", rest: "", bare: ".pi/" }],
+    ["a.$$.$!", { pattern: "a.+([0-9-]).+([0-9-])", rest: "", bare: "a.$$." }],
     // A `$` that starts no such part is itself.
     ["a$", null],
     ["$x", null],
@@ -58,6 +61,28 @@ Deno.test("outputPattern: git's name of one commit, or nothing known", () => {
     ["$(git rev-parse ~x)", null],
     ["$(git rev-parse HEAD@{a,b})", null],
     ["$(nproc)", null],
+  ];
+  for (const [text, want] of rows) assert.equal(outputPattern(text), want, text);
+});
+
+Deno.test("outputPattern: date's time now in a format of digits and separators", () => {
+  const rows: [string, string | null][] = [
+    ["$(date +%Y%m%d)", "+([0-9._:T-])"],
+    ["$(date +%F)", "+([0-9._:T-])"],
+    ["$(date +%Y%m%d-%H%M%S)", "+([0-9._:T-])"],
+    ["$(date '+%Y-%m-%d')", "+([0-9._:T-])"],
+    ['`date -u "+%Y-%m-%dT%H:%M:%S"`', "+([0-9._:T-])"],
+    // Letters or blanks in it, a date not now (it may print nothing or many lines), options.
+    ["$(date +%A)", null],
+    ["$(date +%e)", null],
+    ["$(date +%Y_%b)", null],
+    ["$(date '+%Y %m')", null],
+    ["$(date -d yesterday +%F)", null],
+    ["$(date -f ~/.ssh/id_rsa +%F)", null],
+    ["$(date -r f +%F)", null],
+    ["$(date --help +%F)", null],
+    ["$(date +$FMT)", null],
+    ["$(date)", null],
   ];
   for (const [text, want] of rows) assert.equal(outputPattern(text), want, text);
 });

@@ -22,6 +22,7 @@ import {
   startAfter,
   union,
 } from "./cwds.ts";
+import { plainNames } from "./trap.ts";
 import {
   type BashEnv,
   type Redirect,
@@ -150,6 +151,8 @@ export class Walker implements WalkContext {
   /** The calls of the functions it defines (null: each body is walked after the command). */
   calls: Calls | null = null;
   private cdpathUnknown: boolean;
+  /** No name of the command can be a function or an alias (lib/shell/trap.ts). */
+  private plainNames: boolean;
   /** `exit` is the builtin in the whole command (see `exitBuiltin`; sub-walkers take the top's). */
   private exitBuiltin: boolean;
 
@@ -169,6 +172,7 @@ export class Walker implements WalkContext {
     if (calls && (this.defined.size || source.includes("set"))) this.calls = new Calls(source);
     this.values = new Values(source);
     this.cdpathUnknown = cdUnknown(source);
+    this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
   }
 
@@ -730,7 +734,12 @@ export class Walker implements WalkContext {
   /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
   private cdEffect(argv: Word[], cwds: Cwds, origin: string): Cwds {
     const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;
-    const next = cdTarget(argv, cwds, { home, env: this.env, cdpathUnknown: this.cdpathUnknown });
+    const next = cdTarget(argv, cwds, {
+      home,
+      env: this.env,
+      cdpathUnknown: this.cdpathUnknown,
+      plainNames: this.plainNames,
+    });
     if (next === null) return cwds;
     this.moved = true;
     this.calls?.moved(origin);

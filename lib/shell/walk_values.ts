@@ -14,7 +14,7 @@
  * @module
  */
 import type { LineOf, Stage, Word } from "./model.ts";
-import { trapRunsLater } from "./trap.ts";
+import { plainNames, trapRunsLater } from "./trap.ts";
 
 /** The words an array holds, and the cwds where its globs were expanded. */
 export interface KnownList {
@@ -235,10 +235,16 @@ export class Values {
   /** How deep the walk is in places whose assignments may not run or not reach on. */
   private nested = 0;
   #plainPwd: boolean | undefined;
+  #plainNames: boolean | undefined;
 
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
   constructor(readonly source: string, plainPwd?: boolean) {
     this.#plainPwd = plainPwd;
+  }
+
+  /** No name of the command can be a function or an alias (lib/shell/trap.ts). */
+  private get plainNames(): boolean {
+    return this.#plainNames ??= plainNames(this.source);
   }
 
   /** `pwd` is the builtin: the command defines no function or alias that could be named so. */
@@ -369,7 +375,10 @@ export class Values {
     const name = argv[0];
     if (name === undefined) return;
     // (A trap for EXIT alone runs when the shell ends: after every command here.)
-    if (name.kind === "static" && name.value === "trap" && !trapRunsLater(argv)) return;
+    // (So does one whose handler leaves the shell as it is: `trap 'echo failed' ERR`.)
+    if (
+      name.kind === "static" && name.value === "trap" && !trapRunsLater(argv, this.plainNames)
+    ) return;
     if (name.kind !== "static" || CHANGES_VARIABLES.has(name.value)) this.stop();
   }
 }
