@@ -9,7 +9,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
-import type { Program, Runner } from "./spec.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere, has } from "./extractors.ts";
 import { literal, unknownWord } from "./words.ts";
@@ -86,8 +86,8 @@ export function unzipReadsOnly(args: (string | null)[]): boolean {
 }
 
 const unzipHere = extractsHere("unzip", {
-  // (`-j` writes every member by its base name: no path below reaches further.)
-  extracts: (args) => !unzipReadsOnly(args) && !has(args, /^-[a-zA-Z]*j/, /^$/),
+  // (`-j` still writes every member, by its base name, into the destination.)
+  extracts: (args) => !unzipReadsOnly(args),
   destination: (args) => {
     const at = args.findIndex((a) => a !== null && /^-[a-zA-Z]*d/.test(a));
     if (at < 0) return null;
@@ -102,9 +102,27 @@ const unzipHere = extractsHere("unzip", {
     const ops = words.filter((a, i) =>
       a !== null && !a.startsWith("-") && !/^-[a-zA-Z]*d$/.test(words[i - 1] ?? "")
     ) as string[];
-    return ops.slice(1);
+    const junked = has(args, /^-[a-zA-Z]*j/, /^$/);
+    return ops.slice(1).map((m) => (junked ? m.slice(m.lastIndexOf("/") + 1) : m));
   },
 });
+
+/**
+ * What unzip extracts; with `-j`, every member lands by its base name right in the destination:
+ * any name there (a glob of one level), not below it.
+ */
+function unzipFiles(argv: Word[]): NamedFile[] {
+  const junked = argv.some((w, i) => i > 0 && /^-[a-zA-Z]*j/.test(w.value));
+  return unzipHere(argv).map((f) =>
+    junked && f.below && f.path !== null
+      ? {
+        path: f.path === "." ? "*" : `${f.path.replace(/\/+$/, "")}/*`,
+        source: f.source,
+        pattern: true,
+      }
+      : f
+  );
+}
 
 /** zip's options that take a value. */
 const ZIP_OPTIONS = { valued: "bntPZOs" };
@@ -133,6 +151,6 @@ export const ARCHIVER_PROGRAMS: Program[] = [
     names: ["unzip", "bsdunzip"],
     readOnly: { "": { accepts: unzipReadsOnly } },
     // What it extracts lands below `-d dir`, else the cwd (extractors.ts).
-    namedFiles: (argv) => unzipHere(argv),
+    namedFiles: unzipFiles,
   },
 ];

@@ -14,6 +14,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 
 /**
  * The backup suffix the stage's own environment sets (`SIMPLE_BACKUP_SUFFIX=.json cp -b …`, read
@@ -47,69 +48,240 @@ function backupOf(file: string, suffix: string): string {
   return name.includes("/") || at < 0 ? name : file.slice(0, at + 1) + name;
 }
 
-/** The static operands (not options). */
-function operands(argv: Word[], valued: RegExp): string[] {
-  const out: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i].kind === "static" ? argv[i].value : null;
-    if (v === null) continue;
-    if (v.startsWith("-")) {
-      if (valued.test(v)) i++;
-      continue;
-    }
-    out.push(v);
-  }
-  return out;
+/**
+ * The long options of the programs that keep backups, as their `--help` lists them: `=` after
+ * a name, it takes a value (`--suffix=.json`, `--suffix .json`); `?`, one only after `=`. The
+ * full lists, because getopt_long takes any prefix of exactly one of them (`--suff=.json`,
+ * `--b`), and a name spelled in full wins over a longer one it begins (install's `--strip`).
+ */
+const LONG: Record<string, string> = {
+  cp: "archive attributes-only backup? context? copy-contents debug dereference exchange force " +
+    "help interactive keep-directory-symlink link no-clobber no-dereference no-preserve= " +
+    "no-target-directory one-file-system parents preserve? recursive reflink? " +
+    "remove-destination sparse= strip-trailing-slashes suffix= symbolic-link " +
+    "target-directory= update? verbose version",
+  mv: "backup? context debug exchange force help interactive no-clobber no-copy " +
+    "no-target-directory strip-trailing-slashes suffix= target-directory= update? verbose version",
+  install: "backup? compare context? debug directory group= help mode= no-target-directory " +
+    "owner= preserve-context preserve-timestamps strip strip-program= suffix= " +
+    "target-directory= verbose version",
+  ln: "backup? directory force help interactive logical no-dereference no-target-directory " +
+    "physical relative suffix= symbolic target-directory= verbose version",
+  sed: "binary debug expression= file= follow-symlinks help in-place? line-length= null-data " +
+    "posix quiet regexp-extended sandbox separate silent unbuffered version zero-terminated",
+};
+
+/** Short options that take a value (the rest of the cluster, or the next word). */
+const SHORT_VALUED: Record<string, string> = {
+  cp: "St",
+  mv: "St",
+  install: "Stmog",
+  ln: "St",
+  sed: "efl",
+};
+
+const grammars = new Map<string, OptionGrammar>();
+const longNames = new Map<OptionGrammar, string[]>();
+
+/** The option grammar of `program` (one of LONG's), made once. */
+function grammarOf(program: string): OptionGrammar {
+  let g = grammars.get(program);
+  if (g) return g;
+  const names = LONG[program].split(" ");
+  const named = (end: string) =>
+    new Set(names.filter((n) => n.endsWith(end)).map((n) => "--" + n.slice(0, -1)));
+  g = {
+    valued: SHORT_VALUED[program],
+    // (sed's `-i[SUF]`: its suffix only glued.)
+    gluedOnly: program === "sed" ? "i" : undefined,
+    longValued: named("="),
+    longOptional: named("?"),
+    longFlags: new Set(names.filter((n) => /[a-z]$/.test(n)).map((n) => "--" + n)),
+  };
+  grammars.set(program, g);
+  longNames.set(g, [...g.longFlags!, ...g.longValued!, ...g.longOptional!]);
+  return g;
 }
 
 /**
- * cp, mv, install and ln with `-b`/`--backup`: the destination's backup, under `-S SUF` /
- * `--suffix=SUF` (else `~`), at the destination or, into a directory, at each source's name there.
+ * `--name[=value]` with `name` spelled in full as getopt_long reads it: a prefix of exactly one
+ * of the grammar's long options is that option; any other word is as written.
+ */
+function spelledOut(word: string, g: OptionGrammar): string {
+  if (!word.startsWith("--") || word === "--") return word;
+  const eq = word.indexOf("=");
+  const name = eq < 0 ? word : word.slice(0, eq);
+  const all = longNames.get(g)!;
+  if (all.includes(name)) return word;
+  const found = all.filter((n) => n.startsWith(name));
+  return found.length === 1 ? found[0] + (eq < 0 ? "" : word.slice(eq)) : word;
+}
+
+/** A stage's option tokens under `program`'s grammar, with the words they read (null: not static). */
+function tokensOf(
+  argv: Word[],
+  program: string,
+): { tokens: OptionToken[]; words: (string | null)[] } {
+  const g = grammarOf(program);
+  const words = argv.slice(1).map((w) => (w.kind === "static" ? spelledOut(w.value, g) : null));
+  return { tokens: readOptions(words, g), words };
+}
+
+/** A valued token's value: glued, the next word's (null when not static), undefined when none. */
+function valueOf(t: OptionToken, words: (string | null)[]): string | null | undefined {
+  return t.glued ?? (t.valueAt === undefined ? undefined : words[t.valueAt]);
+}
+
+/** The program a stage runs, by its base name, when it is one of `names`. */
+function programOf(argv: Word[], names: string[]): string | undefined {
+  const name = argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1);
+  return names.find((n) => name === n || name === "g" + n);
+}
+
+/**
+ * cp, mv, install and ln with `-b`/`--backup`, or a suffix (`-S SUF`, `--suffix=SUF`, which
+ * asks for backups too): the destination's backup, under that suffix (else the environment's,
+ * else `~`), at the destination or, into a directory (its last operand, or `-t DIR`), at each
+ * source's name there. Options are read as getopt_long reads them: `-bS.json`, `-bS .json`,
+ * `--suff=.json`, `--back`.
  */
 export function copyBackups(argv: Word[], stage?: Stage): NamedFile[] {
-  const words = argv.map((w) => (w.kind === "static" ? w.value : ""));
-  if (!words.some((v, i) => i > 0 && /^(-[a-zA-Z]*b[a-zA-Z]*|--backup(=.*)?)$/.test(v))) return [];
-  // (`-S` wins over the environment's `SIMPLE_BACKUP_SUFFIX`.)
+  const program = programOf(argv, ["cp", "mv", "install", "ln"]) ?? "cp";
+  const { tokens, words } = tokensOf(argv, program);
+  let backup = false;
+  // (`-S` wins over the environment's `SIMPLE_BACKUP_SUFFIX`; the last `-S` over the others.)
   let suffix: string | null = environmentSuffix(stage) ?? "~";
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i];
-    if (v === "-S" || v === "--suffix") suffix = words[i + 1] ?? suffix;
-    else if (v.startsWith("--suffix=")) suffix = v.slice(9);
-    else if (/^-S./.test(v)) suffix = v.slice(2);
+  let dir: string | null | undefined;
+  const ops: string[] = [];
+  for (const t of tokens) {
+    if (t.kind === "operand" && words[t.at] !== null) ops.push(words[t.at]!);
+    if (t.name === "-b" || t.name === "--backup") backup = true;
+    else if (t.name === "-S" || t.name === "--suffix") {
+      backup = true;
+      suffix = valueOf(t, words) ?? null;
+    } else if (t.name === "-t" || t.name === "--target-directory") dir = valueOf(t, words) ?? null;
   }
-  const ops = operands(
-    argv,
-    /^(-[a-zA-Z]*[StmogT]|--suffix|--target-directory|--mode|--owner|--group)$/,
-  );
+  if (!backup) return [];
+  const source = `(the backup ${argv[0].value} -b keeps)`;
+  if (dir === null) return [backupNamed(".", null, source)];
+  if (dir !== undefined) return ops.map((src) => backupNamed(into(dir!, src), suffix, source));
   const dest = ops.at(-1);
   if (ops.length < 2 || dest === undefined) return [];
-  const source = `(the backup ${argv[0].value} -b keeps)`;
   const out: NamedFile[] = [backupNamed(dest, suffix, source)];
-  for (const src of ops.slice(0, -1)) {
-    out.push(backupNamed(`${dest}/${src.slice(src.lastIndexOf("/") + 1)}`, suffix, source));
+  for (const src of ops.slice(0, -1)) out.push(backupNamed(into(dest, src), suffix, source));
+  return out;
+}
+
+/** Where a copy of `src` into the directory `dir` lands: `dir/` and its base name. */
+function into(dir: string, src: string): string {
+  return `${dir}/${src.slice(src.lastIndexOf("/") + 1)}`;
+}
+
+/**
+ * rsync's backups (`-b`/`--backup`, or `--backup-dir=DIR`): the destination's, under
+ * `--suffix=SUF` (else `~`), beside a file it replaces or, into a directory, at each source's
+ * name there; with `--backup-dir`, anywhere below DIR. (Below a destination directory rsync may
+ * replace anything anyway.) Long options are read abbreviated too, as some builds accept.
+ */
+export function rsyncBackups(argv: Word[]): NamedFile[] {
+  const source = `(the backup ${argv[0].value} -b keeps)`;
+  const words = argv.map((w) => (w.kind === "static" ? w.value : null));
+  const long = (w: string, name: string) => w.length > 3 && name.startsWith(w.split("=")[0]);
+  let backup = false;
+  let suffix: string | null | undefined;
+  const out: NamedFile[] = [];
+  const ops: string[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === null || !w.startsWith("-") || w === "-") {
+      if (w !== null) ops.push(w);
+      continue;
+    }
+    const isSuffix = long(w, "--suffix");
+    // (`--backup` spelled in full, or a shorter prefix, is not `--backup-dir`.)
+    const isDir = !isSuffix && !long(w, "--backup") && long(w, "--backup-dir");
+    if (!isSuffix && !isDir) {
+      if (/^-[a-zA-Z]*b/.test(w) || long(w, "--backup")) backup = true;
+      continue;
+    }
+    const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : words[++i] ?? null;
+    if (isSuffix) suffix = value;
+    else {
+      backup = true;
+      suffix ??= "";
+      out.push({ path: value, source, below: true });
+    }
   }
+  const dest = ops.at(-1);
+  if (!backup || ops.length < 2 || dest === undefined || /^[^/]*:/.test(dest)) return out;
+  out.push(backupNamed(dest, suffix ?? "~", source));
+  for (const src of ops.slice(0, -1)) out.push(backupNamed(into(dest, src), suffix ?? "~", source));
   return out;
 }
 
 /**
- * sed's and perl's in-place suffix (`-i.bak`, `-i'bak/*'`, `--in-place=SUF`): the backup of each
- * file operand.
+ * sed's in-place suffix (`-i.bak`, `-si.bak`, `-i'bak/*'`, `--in-place=SUF`, `--in=SUF`): the
+ * backup of each file operand, under each suffix given (the last wins; each is judged).
  */
-export function inPlaceBackups(argv: Word[]): NamedFile[] {
-  let suffix: string | null = null;
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i];
-    if (w.kind !== "static") continue;
-    // (What follows `-i` in its word is the suffix: `-i.bak`, and `-in` too, GNU sed's `n`.)
-    const m = /^(?:-[a-zA-Z]*i|--in-place=)(.+)$/.exec(w.value);
-    if (m) suffix = m[1];
+export function sedBackups(argv: Word[]): NamedFile[] {
+  const { tokens, words } = tokensOf(argv, "sed");
+  const suffixes: string[] = [];
+  let scripted = false;
+  const files: string[] = [];
+  for (const t of tokens) {
+    if (t.kind === "operand" && words[t.at] !== null) files.push(words[t.at]!);
+    if ((t.name === "-i" || t.name === "--in-place") && t.glued) suffixes.push(t.glued);
+    // (Without -e or -f, the first operand is the script.)
+    if (/^(-e|-f|--expression|--file)$/.test(t.name)) scripted = true;
   }
-  if (suffix === null) return [];
-  const source = `(the backup ${argv[0].value} -i${suffix} keeps)`;
-  // (Without -e or -f, the first operand is the script: sed's text, perl's program file.)
-  const scripted = argv.some((w) =>
-    /^(-[a-zA-Z]*[efE][a-zA-Z]*|--expression(=.*)?|--file(=.*)?)$/.test(w.value)
-  );
-  const files = operands(argv, /^(-[a-zA-Z]*[efI]|--expression|--file)$/).slice(scripted ? 0 : 1);
-  return files.map((f) => ({ path: backupOf(f, suffix!), source }));
+  return inPlace(argv, suffixes, scripted ? files : files.slice(1));
+}
+
+/**
+ * perl's in-place suffix (`-pi.bak`, `-i.bak`): the backup of each file operand. perl reads its
+ * switches as clusters up to its first operand (its script, unless `-e`/`-E` gave the code:
+ * `-e CODE`, or glued, `-pe1`); a switch that takes the rest of its word ends the cluster.
+ */
+export function perlBackups(argv: Word[]): NamedFile[] {
+  const suffixes: string[] = [];
+  let scripted = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    // (A word not known may be `-e…`: what follows is then taken for files.)
+    if (w.kind !== "static") {
+      scripted = true;
+      continue;
+    }
+    const v = w.value;
+    if (v === "--") i++;
+    if (v === "--" || !v.startsWith("-") || v === "-") break;
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j];
+      const rest = v.slice(j + 1);
+      if (c === "e" || c === "E" || c === "I") {
+        scripted ||= c !== "I";
+        if (rest === "") i++;
+        break;
+      }
+      if (c === "i") {
+        if (rest !== "") suffixes.push(rest);
+        break;
+      }
+      // (-x, -F, -m, -M, -d, -D and -V take the rest of the word; -0, -l and -C what fits.)
+      if ("xFmMdDV".includes(c)) break;
+      if (c === "0" || c === "l") j += /^(x[0-9a-fA-F]*|[0-7]*)/.exec(rest)![0].length;
+      if (c === "C") j += /^[0-9IOEioSDLAa]*/.exec(rest)![0].length;
+    }
+  }
+  const files = argv.slice(i).flatMap((w) => (w.kind === "static" ? [w.value] : []));
+  return inPlace(argv, suffixes, scripted ? files : files.slice(1));
+}
+
+/** The backups of `files` under each of `suffixes`. */
+function inPlace(argv: Word[], suffixes: string[], files: string[]): NamedFile[] {
+  return suffixes.flatMap((suffix) => {
+    const source = `(the backup ${argv[0].value} -i${suffix} keeps)`;
+    return files.map((f) => ({ path: backupOf(f, suffix), source }));
+  });
 }

@@ -38,6 +38,11 @@ const ROWS: [string, Action, Action][] = [
   ["gtar -xf a.tar", "allow", "ask"],
   ["cd .pi && bsdcpio -i < ../a.cpio", "allow", "ask"],
   ["bsdunzip a.zip -d .pi", "allow", "ask"],
+  // `-j` extracts every member by its base name into the destination.
+  ["unzip -jo a.zip -d .pi", "ask", "ask"],
+  ["unzip -j -d .pi a.zip", "ask", "ask"],
+  ["cd .pi && unzip -jo ../a.zip", "ask", "ask"],
+  ["unzip -j a.zip x/settings.json -d .pi", "allow", "ask"],
   // (ar's members have no `/`: none can reach below.)
   ["ar x lib.a", "allow", "allow"],
   ["jar xf a.jar", "allow", "ask"],
@@ -143,7 +148,10 @@ const ROWS: [string, Action, Action][] = [
   ["tar -tPf a.tar", "allow", "allow"],
   ["tar -cPf /tmp/out/a.tar src", "allow", "allow"],
   ["unzip a.zip README.md", "allow", "allow"],
-  ["unzip -jo a.zip", "allow", "allow"],
+  // (`-j`: any name right in the cwd, a name glob such as `*.pem` too; `.pi` is not reached.)
+  ["unzip -jo a.zip", "ask", "allow"],
+  ["unzip -j a.zip -d /tmp/out", "ask", "allow"],
+  ["unzip -j a.zip a/b.txt -d /tmp/out", "allow", "allow"],
   ["tar -czf /tmp/out/backup.tgz .", "allow", "allow"],
   ["git rm --cached '*.log'", "allow", "allow"],
   ["git reset HEAD '*.ts'", "allow", "allow"],

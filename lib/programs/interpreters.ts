@@ -9,7 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
-import { inPlaceBackups } from "./backups.ts";
+import { perlBackups } from "./backups.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -280,7 +280,7 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     evaluates: (stage) => interpreterEval(stage, interp),
     tooBroad: true,
     // perl's `-i.bak` keeps a backup of each file it edits.
-    ...(name === "perl" ? { namedFiles: inPlaceBackups } : {}),
+    ...(name === "perl" ? { namedFiles: perlBackups } : {}),
     // python's modules run as programs that extract, decompress or serve a tree.
     ...(name.startsWith("python")
       ? {

@@ -9,7 +9,7 @@
 import type { Redirect, Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { derived, inheritInput, literal, programName, unknownWord } from "./words.ts";
-import { inPlaceBackups } from "./backups.ts";
+import { sedBackups } from "./backups.ts";
 
 /** A value a program uses: its static text, or null when the program computes it. */
 export type Value = string | null;
@@ -778,7 +778,7 @@ export const SCRIPT_PROGRAMS: Program[] = [
     names: [...SEDS],
     runs: scriptStages,
     // (`-i.bak`: the backup it keeps of each file.)
-    namedFiles: inPlaceBackups,
+    namedFiles: sedBackups,
     readOnly: { "": { accepts: (args) => printsOnly("sed", args) } },
     text: (argv) => scriptStrings("sed", argv.slice(1).map(staticValue)).map((at) => at + 1),
   },

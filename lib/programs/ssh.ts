@@ -15,6 +15,7 @@ import type { How, Program } from "./spec.ts";
 import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
+import { rsyncBackups } from "./backups.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
@@ -116,6 +117,9 @@ function rsyncReplaces(argv: Word[]): boolean {
   return !remoteOperands(argv).includes(operands[operands.length - 1]);
 }
 
+/** The list of files `rsync --files-from=LIST` copies. */
+const RSYNC_LISTS = filesFromList({ valued: ["--files-from"] });
+
 /** ssh settings (`-o Key=value`) whose value is a command run here. */
 const SSH_KEYS: Record<string, How> = {
   proxycommand: "shell",
@@ -193,8 +197,9 @@ export const SSH_PROGRAMS: Program[] = [
     }),
     replacesTrees: rsyncReplaces,
     text: remoteOperands,
-    // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST.
-    namedFiles: filesFromList({ valued: ["--files-from"] }),
+    // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
+    // backups it keeps, named by `--suffix`.
+    namedFiles: (argv) => [...RSYNC_LISTS(argv), ...rsyncBackups(argv)],
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, [
         "-L",
