@@ -442,20 +442,27 @@ function dockerFiles(argv: Word[], cwds?: (string | null)[]): NamedFile[] {
       out.push({ path: null, source: word.text });
       continue;
     }
-    const host = t.name === "--mount"
-      ? /(?:^|,)(?:source|src)=([^,]+)/.exec(value)?.[1] ?? null
+    const mount = t.name === "--mount" ? mountFields(value) : null;
+    if (t.name === "--mount" && mount === null) {
+      out.push({ path: null, source: word.text }); // a quote docker reads otherwise: not known
+      continue;
+    }
+    const host = mount
+      // (A volume's `device` option binds that path, whatever the volume is named.)
+      ? mount.get("volume-opt=device") ?? mount.get("source") ?? mount.get("src") ?? null
       : value.split(":")[0];
     // (A named volume is no path of this machine. What the container may write is all below a
     // mount not read-only, `-v $PWD/.pi:/p`, but for the project itself, `-v $PWD:/app` to run
     // its tests, judged as the command would be here.)
-    const options = t.name === "--mount" ? value : value.split(":").slice(2).join(",");
-    const readOnly = /(?:^|,)(?:readonly|ro)(?:=(?:true|1))?(?:,|$)/.test(options);
+    const readOnly = mount
+      ? /^(|true|1)$/.test(mount.get("readonly") ?? mount.get("ro") ?? "x")
+      : /(?:^|,)(?:readonly|ro)(?:,|$)/.test(value.split(":").slice(2).join(","));
     if (host === null || !/^(\/|\.|~)/.test(host)) continue;
     const here = host === "." || host === "./" ||
       (cwds ?? []).some((c) => c === host.replace(/(.)\/+$/, "$1"));
     out.push({ path: host, source: word.text, ...(readOnly || here ? {} : { below: true }) });
-    const inside = t.name === "--mount"
-      ? /(?:^|,)(?:target|destination|dst)=([^,]+)/.exec(value)?.[1]
+    const inside = mount
+      ? mount.get("target") ?? mount.get("destination") ?? mount.get("dst")
       : value.split(":")[1];
     if (!readOnly && inside?.startsWith("/")) mounted.push([host, inside.replace(/(.)\/+$/, "$1")]);
   }
@@ -617,3 +624,51 @@ export const CONTAINER_PROGRAMS: Program[] = [
   },
   { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];
+
+/**
+ * The fields of a `--mount` value as docker reads it: comma-separated CSV (a field in double
+ * quotes may hold commas, `""` is a quote), each `key=value` by its key in lower case, a bare
+ * field (`ro`) with the value ""; a `volume-opt=KEY=VALUE` by `volume-opt=KEY`. Null for a quote
+ * docker would read otherwise (one not closed, or inside a field).
+ */
+export function mountFields(value: string): Map<string, string> | null {
+  const fields: string[] = [];
+  let field = "";
+  let quoted = false;
+  let started = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (value[i + 1] === '"') field += value[++i];
+      else quoted = false;
+    } else if (c === '"') {
+      if (!started) return null;
+      quoted = true;
+    } else if (c === ",") {
+      fields.push(field);
+      field = "";
+      started = true;
+      continue;
+    } else field += c;
+    started = false;
+  }
+  if (quoted) return null;
+  fields.push(field);
+  const out = new Map<string, string>();
+  for (const f of fields) {
+    const eq = f.indexOf("=");
+    const key = (eq < 0 ? f : f.slice(0, eq)).trim().toLowerCase();
+    const v = eq < 0 ? "" : f.slice(eq + 1);
+    if (key === "volume-opt") {
+      const inner = v.indexOf("=");
+      out.set(
+        `volume-opt=${(inner < 0 ? v : v.slice(0, inner)).toLowerCase()}`,
+        v.slice(inner + 1),
+      );
+      continue;
+    }
+    out.set(key, v);
+  }
+  return out;
+}

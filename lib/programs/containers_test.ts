@@ -173,3 +173,43 @@ Deno.test("kubectl config set-credentials --exec-command saves a command later k
     ],
   ]);
 });
+
+Deno.test("docker cp of a container's relative path, and --mount read as docker's CSV", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/README.md", "/home/user/project/.pi/settings.json"],
+  });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(ctx, [
+    // `c:settings.json` lands as `.pi/settings.json` (the name after `CONTAINER:`)
+    ["docker cp c:settings.json .pi", "allow", "ask"],
+    ["docker cp c:extensions .pi", "allow", "ask"],
+    ["podman cp c:settings.json .pi", "allow", "ask"],
+    // a quoted field, with commas inside, is one field; `ro` inside another field is no option
+    ["docker run --mount 'type=bind,\"src=/home/user/project/.pi\",dst=/x' img", "allow", "ask"],
+    [
+      "docker run --mount 'type=bind,src=/home/user/project/.pi,\"dst=/x,ro,y\"' img",
+      "allow",
+      "ask",
+    ],
+    // a quote docker reads otherwise: not known
+    ["docker run --mount 'type=bind,src=/home/user/project/.pi,dst=/k,\"ro' img", "ask", "ask"],
+    // everyday
+    ["docker cp c:/x/a.txt .", "allow", "allow"],
+    ["docker cp c:/app/dist ./dist", "allow", "allow"],
+    [
+      "docker run --mount type=bind,src=/home/user/project/src,dst=/app/src,ro img",
+      "allow",
+      "allow",
+    ],
+    ["docker run --mount type=volume,src=data,dst=/data img", "allow", "allow"],
+  ]);
+  // [command, read-only, deny-list]: a bind of the keys however the mount is written
+  await checkTable([
+    ["docker run --mount 'type=bind,\"source=/home/user/.ssh\",target=/k' img", "deny", "deny"],
+    [
+      "docker run --mount type=volume,src=v,dst=/k,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/home/user/.ssh img",
+      "deny",
+      "deny",
+    ],
+  ]);
+});

@@ -146,7 +146,9 @@ export function containerCopyDestination(argv: Word[]): NamedFile[] {
   if (src === undefined || dest === undefined || dest === null || REMOTE.test(dest)) return [];
   // (docker's copy into an existing directory lands at its base name, `SRC/.` copies what is
   // inside; kubectl's is the destination itself.)
-  const base = src === null ? "" : src.slice(src.replace(/\/+$/, "").lastIndexOf("/") + 1);
+  // (A container's path, `c:settings.json`, relative or not: its name after `CONTAINER:`.)
+  const path = src === null ? "" : src.replace(/^[\w.-]+:(?!\/\/)/, "");
+  const base = path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
   const kubectl = /(^|\/)(kubectl|oc)$/.test(argv[0].value);
   return into(
     kubectl || base === "" || base === "." ? dest : `${dest}/${base}`,
