@@ -10,7 +10,12 @@ import type { Action } from "../types.ts";
 
 /** A project whose names of digits (and of option letters) lead to the user's keys. */
 const numbered = ctxIn("/home/user/project", {
-  files: ["/home/user/project/README.md", "/home/user/.ssh/id_rsa", "/home/user/.ssh/config"],
+  files: [
+    "/home/user/project/README.md",
+    "/home/user/project/.env",
+    "/home/user/.ssh/id_rsa",
+    "/home/user/.ssh/config",
+  ],
   links: {
     "/home/user/project/0": "/home/user/.ssh/id_rsa",
     "/home/user/project/4": "/home/user/.ssh/id_rsa",
@@ -90,6 +95,9 @@ Deno.test("run-time numbers: a name of digits in the cwd is reached through its 
     // An output redirect puts an error's text in the output: not a number.
     ["cat $(grep -c x nofile 2>&1)", "ask", "ask"],
     ["cat $(wc -l 2>&1 < nofile)", "ask", "ask"],
+    // A part that may print a leading dot (`date +.`): dot names count.
+    ['cat "$(date +.)env"', "deny", "deny"],
+    ['cp README.md "$(date +.)pi/settings.json"', "deny", "allow"],
     // git rev-list writes its output to a file as log does (`HEAD` here is a link to the key).
     ["git rev-list --output=x -1 HEAD", "deny", "deny"],
     ["git rev-list -1 --outp=x HEAD", "deny", "deny"],

@@ -17,7 +17,7 @@ import type { Context, TargetKind } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
-import { fileUrlPath, URL_RE } from "./urls.ts";
+import { fileUrlPath, URL_RE, urlMayBePath } from "./urls.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -79,7 +79,9 @@ function pathLike(
   }
   if (value.startsWith("./") || value.startsWith("../")) return true;
   // (A URL has a `/`: a word without one is a name in the cwd or none.)
-  if (value.includes("/")) return /^file:\/\//i.test(value) || !URL_RE.test(value);
+  if (value.includes("/")) {
+    return /^file:\/\//i.test(value) || !URL_RE.test(value) || urlIsPath(value, cwds, ctx);
+  }
   return cwds.some((c) => {
     if (c === null) return false;
     const path = resolveIn(c, value);
@@ -92,6 +94,11 @@ function pathLike(
     const real = ctx.fs.realpath(c);
     return real !== null && real !== c && guarded(resolveIn(real, value));
   });
+}
+
+/** `urlMayBePath` in the stage's cwds (one not known: it may). */
+function urlIsPath(value: string, cwds: (string | null)[], ctx: Context): boolean {
+  return urlMayBePath(value, (n) => cwds.some((c) => c === null || ctx.fs.exists(resolveIn(c, n))));
 }
 
 /** The target at `path` (absolute), with the form the kernel walks when it has a `..`. */
@@ -359,7 +366,12 @@ function runTimeTargets(
       const found = region === null || !opts.globs ||
           opts.globs.disturbed(region, opts.stage, opts.of ?? w, name)
         ? null
-        : expandPathname(pattern, c!, ctx.fs, { ...opts.globs.options, extglob: true });
+        // (A part may print a leading dot, `$(date +.)pi` is `.pi`: dot names count.)
+        : expandPathname(pattern, c!, ctx.fs, {
+          ...opts.globs.options,
+          extglob: true,
+          dotglob: true,
+        });
       // (No such name there: the word as written was judged.)
       if (found?.kind === "none") continue;
       if (found?.kind !== "matches" || found.words.some((m) => m.startsWith("-"))) {
@@ -552,7 +564,7 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   let prefix = embedded ??
     (w.prefix.startsWith("-") || /^[\w.-]+=$/.test(w.prefix) ? "" : w.prefix);
   // A URL is no local path, as the static word is none; `file://` names the path after it.
-  if (w.kind === "dynamic" && URL_RE.test(prefix)) {
+  if (w.kind === "dynamic" && URL_RE.test(prefix) && !urlIsPath(w.value, cwds, ctx)) {
     if (!/^file:/i.test(prefix)) return [];
     prefix = prefix.replace(/^file:\/\/(localhost(?=\/))?/i, "");
     if (!prefix.startsWith("/") || prefix.includes("%")) return [anywhere];

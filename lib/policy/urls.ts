@@ -26,3 +26,14 @@ export function fileUrlPath(url: string): string {
     return rest;
   }
 }
+
+/**
+ * Whether a word shaped as a URL may still be a path where it is a program's operand (`cat`,
+ * `cp`): bash and the program read `x://a/../.env` as `x:`, `a`, `..`, `.env`, which is the cwd's
+ * `.env`. So where the word has a `..` after its scheme, or where a directory named as its scheme
+ * (`x:`) is there now (`exists`: whether a name in a cwd exists).
+ */
+export function urlMayBePath(value: string, exists: (name: string) => boolean): boolean {
+  const colon = value.indexOf(":");
+  return /(^|\/)\.\.(\/|$)/.test(value.slice(colon + 1)) || exists(value.slice(0, colon + 1));
+}

@@ -191,6 +191,7 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
   let suffix: string | null | undefined;
   const out: NamedFile[] = [];
   const ops: string[] = [];
+  const dirs: (string | null)[] = [];
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
     if (w === null || !w.startsWith("-") || w === "-") {
@@ -209,10 +210,18 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
     else {
       backup = true;
       suffix ??= "";
-      out.push({ path: value, source, below: true });
+      dirs.push(value);
     }
   }
   const dest = ops.at(-1);
+  // (A relative backup directory is the destination's: rsync resolves it there. As the cwd's too.)
+  for (const dir of dirs) {
+    out.push({ path: dir, source, below: true });
+    if (dir !== null && !dir.startsWith("/") && dest !== undefined && !/^[^/]*:/.test(dest)) {
+      const base = dest.endsWith("/") ? dest : dest.slice(0, dest.lastIndexOf("/") + 1);
+      if (base !== "") out.push({ path: base + dir, source, below: true });
+    }
+  }
   if (!backup || ops.length < 2 || dest === undefined || /^[^/]*:/.test(dest)) return out;
   out.push(backupNamed(dest, suffix ?? "~", source));
   for (const src of ops.slice(0, -1)) out.push(backupNamed(into(dest, src), suffix ?? "~", source));

@@ -59,6 +59,9 @@ const ROWS: [string, Action, Action][] = [
   ["cp --backup=numbered notes.txt backup.txt", "allow", "allow"],
   ["cp -bS.bak notes.txt backup.txt", "allow", "allow"],
   ["rsync -a src/ dst/", "allow", "allow"],
+  // (A relative backup directory is the destination's: `a/b/../../.pi` is `.pi`.)
+  ["rsync -b --backup-dir=../../.pi notes.txt a/b/", "allow", "ask"],
+  ["rsync -b --backup-dir=../bak notes.txt a/b/", "allow", "allow"],
   ["rsync -ab --suffix=.bak notes.txt backup.txt", "allow", "allow"],
   ["perl -pi -e 's/a/b/' notes.txt", "allow", "allow"],
   ["perl -pe1 -i.bak notes.txt", "allow", "allow"],

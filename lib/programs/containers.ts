@@ -449,21 +449,19 @@ function dockerFiles(argv: Word[], cwds?: (string | null)[]): NamedFile[] {
     }
     const host = mount
       // (A volume's `device` option binds that path, whatever the volume is named.)
-      ? mount.get("volume-opt=device") ?? mount.get("source") ?? mount.get("src") ?? null
+      ? mount.get("volume-opt=device") ?? mount.get("source") ?? null
       : value.split(":")[0];
     // (A named volume is no path of this machine. What the container may write is all below a
     // mount not read-only, `-v $PWD/.pi:/p`, but for the project itself, `-v $PWD:/app` to run
     // its tests, judged as the command would be here.)
     const readOnly = mount
-      ? /^(|true|1)$/.test(mount.get("readonly") ?? mount.get("ro") ?? "x")
+      ? /^(|true|1)$/.test(mount.get("readonly") ?? "x")
       : /(?:^|,)(?:readonly|ro)(?:,|$)/.test(value.split(":").slice(2).join(","));
     if (host === null || !/^(\/|\.|~)/.test(host)) continue;
     const here = host === "." || host === "./" ||
       (cwds ?? []).some((c) => c === host.replace(/(.)\/+$/, "$1"));
     out.push({ path: host, source: word.text, ...(readOnly || here ? {} : { below: true }) });
-    const inside = mount
-      ? mount.get("target") ?? mount.get("destination") ?? mount.get("dst")
-      : value.split(":")[1];
+    const inside = mount ? mount.get("target") : value.split(":")[1];
     if (!readOnly && inside?.startsWith("/")) mounted.push([host, inside.replace(/(.)\/+$/, "$1")]);
   }
   // A working directory below a mount (`-v $PWD:/w -w /w/.pi`): what the command writes by
@@ -625,6 +623,14 @@ export const CONTAINER_PROGRAMS: Program[] = [
   { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];
 
+/** The spellings of one `--mount` key, by the name it is read as. */
+const MOUNT_KEYS: Record<string, string> = {
+  src: "source",
+  dst: "target",
+  destination: "target",
+  ro: "readonly",
+};
+
 /**
  * The fields of a `--mount` value as docker reads it: comma-separated CSV (a field in double
  * quotes may hold commas, `""` is a quote), each `key=value` by its key in lower case, a bare
@@ -632,6 +638,8 @@ export const CONTAINER_PROGRAMS: Program[] = [
  * docker would read otherwise (one not closed, or inside a field).
  */
 export function mountFields(value: string): Map<string, string> | null {
+  // (docker reads the first line of the value only.)
+  value = value.split("\n")[0];
   const fields: string[] = [];
   let field = "";
   let quoted = false;
@@ -658,7 +666,9 @@ export function mountFields(value: string): Map<string, string> | null {
   const out = new Map<string, string>();
   for (const f of fields) {
     const eq = f.indexOf("=");
-    const key = (eq < 0 ? f : f.slice(0, eq)).trim().toLowerCase();
+    const named = (eq < 0 ? f : f.slice(0, eq)).trim().toLowerCase();
+    // (docker applies the fields in order: of two spellings of one key, the last wins.)
+    const key = MOUNT_KEYS[named] ?? named;
     const v = eq < 0 ? "" : f.slice(eq + 1);
     if (key === "volume-opt") {
       const inner = v.indexOf("=");

@@ -213,3 +213,16 @@ Deno.test("docker cp of a container's relative path, and --mount read as docker'
     ],
   ]);
 });
+
+Deno.test("docker --mount: fields apply in order, the last of two spellings wins, one line", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/README.md", "/home/user/project/.pi/settings.json"],
+  });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(ctx, [
+    ["docker run --mount type=bind,src=$PWD/.pi,dst=/p,readonly=true,ro=false img", "allow", "ask"],
+    ["docker run --mount type=bind,source=/tmp,src=$PWD/.pi,dst=/p img", "allow", "ask"],
+    ["docker run --mount $'type=bind,src=/home/user/project/.pi,dst=/p\\n,ro' img", "allow", "ask"],
+    ["docker run --mount type=bind,src=$PWD/.pi,dst=/p,ro=false,readonly img", "allow", "allow"],
+  ]);
+});

@@ -36,7 +36,9 @@ interface RunnerProgram {
 
 const NPM_EXEC: CommandSpec = {
   grammar: {
-    valued: "pcw",
+    // (`-n VALUE` is a removed option npx still cuts out with its value; `-C`, `-L`, `-m` are npm
+    // shorthands that take one.)
+    valued: "pcwnCLm",
     longValued: set("--package", "--call", "--workspace", "--prefix", "--registry", "--cache"),
     // deno-fmt-ignore
     longFlags: set("--yes", "--no", "--quiet", "--ws", "--workspaces", "--include-workspace-root",

@@ -104,7 +104,10 @@ export function handlerKeepsState(text: string): boolean {
     else if (c === "$") end = expansionEnd(text, i);
     else if (c === "\\" || c === "`") return false;
     if (end <= 0) return false;
-    plain += end === i + 1 ? c : "_";
+    // (A part that may start with `-`, an expansion or quoted text that does, `"-v"`: an option
+    // to what it is given, `-_`.)
+    const part = text.slice(i, end);
+    plain += end === i + 1 ? c : c === "$" || /^['"][-$]/.test(part) ? "-_" : "_";
     i = end;
   }
   if (/[^\w\s./%+,:=@~*?[\]^#!;|&>-]/.test(plain)) return false;
@@ -117,7 +120,11 @@ export function handlerKeepsState(text: string): boolean {
     const name = words[k];
     if (!KEEPS_STATE.has(name)) return false;
     const assigns = KEEPS_STATE.get(name);
-    if (assigns && words.slice(k + 1).some((w) => assigns.test(w))) return false;
+    // (Options come first: one that assigns, or one not known, `"-v"` or `$V`, may.)
+    for (const w of assigns ? words.slice(k + 1) : []) {
+      if (w === "--" || !w.startsWith("-")) break;
+      if (assigns!.test(w) || w.includes("_")) return false;
+    }
   }
   return true;
 }

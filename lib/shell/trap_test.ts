@@ -86,10 +86,15 @@ Deno.test("trap: verdicts of handlers that keep the shell, and of those that may
     ['trap "$H" INT; ls', "deny", "deny"],
     ["cd ~/.ssh; shopt -s extdebug; trap false DEBUG; cd /tmp; cat id_rsa", "deny", "deny"],
     ["trap 'source ~/.x' TERM; ls", "deny", "deny"],
+    // An option not seen as written (`"-v"`, `-"v"`, `$V`) may assign: printf -v.
+    ["X=notes.txt; trap 'printf \"-v\" X %s .env' ERR; false; cat $X", "deny", "ask"],
+    ["X=notes.txt; trap 'printf -\"v\" X %s .env' ERR; false; cat $X", "deny", "ask"],
+    ["V=-v; X=notes.txt; trap 'printf $V X %s .env' ERR; false; cat $X", "deny", "ask"],
   ]);
   const rows: [string, Action, Action][] = [
     // [command, deny-list, gate's own files]
     ["trap 'echo failed' ERR; ls src", "allow", "allow"],
+    ['trap \'printf "Error on line %s\\n" "$LINENO" >&2\' ERR; ls src', "allow", "allow"],
     ["trap 'echo x' INT; wc -l src/main.ts", "allow", "allow"],
     ["trap 'exit 1' INT TERM; npm test", "allow", "allow"],
     [
