@@ -193,7 +193,7 @@ const TABLE: Record<string, Facts> = {
   go: {
     chdir: { options: ["-C"] },
     // (`go run -exec PROG`, `go test -exec`, `-toolexec`, `-vettool` run a program of the
-    // command's choosing, as `GOFLAGS` may say too.)
+    // command's choosing.)
     optionCommands: goPrograms,
     // (`go clean -modcache` removes the module cache whole, where `$GOMODCACHE` says; `-o` names
     // the file or the directory go build writes.)
@@ -266,7 +266,7 @@ function helmRenderer(stage: Stage, run: Runner): void {
 /** go's flags whose value is a program it runs (`-exec`, `-toolexec`, `-vettool`). */
 const GO_PROGRAM_FLAG = /^--?(exec|toolexec|vettool)(=|$)/;
 
-/** The programs go's flags name, also in `GOFLAGS` (space-separated flags) before it. */
+/** The programs go's flags name (`GOFLAGS`, set any way, is the environment's: expand.ts). */
 function goPrograms(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   for (let i = 0; i < args.length; i++) {
@@ -277,13 +277,6 @@ function goPrograms(stage: Stage, run: Runner): void {
       ? (args[i].kind === "static" ? literal(v.slice(m[0].length)) : unknownWord(args[i].text))
       : args[++i];
     if (value) run.stage([value, literal("(the program go built)")], `go -${m[1]}`);
-  }
-  for (const a of stage.assignments ?? []) {
-    if (!a.value.startsWith("GOFLAGS=")) continue;
-    const flags = a.value.slice("GOFLAGS=".length);
-    if (a.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(flags)) {
-      run.stage([unknownWord(`(the program ${a.text} names)`)], "GOFLAGS");
-    }
   }
 }
 

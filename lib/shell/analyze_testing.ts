@@ -43,6 +43,17 @@ export function stagesOf(command: string, env: TestEnv = ENV): Stage[] {
   return a.stages;
 }
 
+/**
+ * The stages of a command that must analyse cleanly, each as its words' values joined (`?` before
+ * a word not known, `~` before a glob's).
+ */
+export function markedStages(command: string, env: TestEnv = ENV): string[] {
+  return stagesOf(command, env).map((s) =>
+    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
+      .join(" ")
+  );
+}
+
 /** The command strings of every stage, sorted (the walk order is not part of the contract). */
 export function commands(command: string): string[] {
   return stagesOf(command).map(commandString).sort();

@@ -6,19 +6,15 @@ import type { Action } from "../types.ts";
 import { analyzeBash } from "./analyze.ts";
 import { analysesOf, runScripts, type Tally } from "./oracle_testing.ts";
 import { loadBashParser } from "./parser.ts";
+import { markedStages } from "./analyze_testing.ts";
 import { arrayFollowed } from "./walk_arrays.ts";
 
 const parser = await loadBashParser();
 const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
 
-/** The stages of a command as text (`?` before a word not known, `~` before a glob's). */
+/** The stages of a command as text (see `markedStages`). */
 function stages(command: string): string[] {
-  const a = analyzeBash(command, env, parser);
-  assert.equal(a.error, null, command);
-  return a.stages.map((s) =>
-    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
-      .join(" ")
-  );
+  return markedStages(command, env);
 }
 
 Deno.test("arrays: an array of words assigned where it surely runs is those words", () => {

@@ -3,20 +3,13 @@ import { STARTER_CONFIG } from "../starter.ts";
 import { checkEveryday, checkTable, gateFiles } from "../testing_adversarial.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
-import { analyzeBash } from "./analyze.ts";
-import { loadBashParser } from "./parser.ts";
+import { markedStages } from "./analyze_testing.ts";
 
-const parser = await loadBashParser();
 const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
 
-/** The stages of a command as text (`?` before a word not known, `~` before a glob's). */
+/** The stages of a command as text (see `markedStages`). */
 function stages(command: string): string[] {
-  const a = analyzeBash(command, env, parser);
-  assert.equal(a.error, null, command);
-  return a.stages.map((s) =>
-    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
-      .join(" ")
-  );
+  return markedStages(command, env);
 }
 
 Deno.test("calls: a body is walked at each call, its parameters the call's words", () => {

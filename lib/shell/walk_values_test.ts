@@ -5,18 +5,14 @@ import { checkEveryday, checkTable } from "../testing_adversarial.ts";
 import type { Action, Config } from "../types.ts";
 import { analyzeBash } from "./analyze.ts";
 import { loadBashParser } from "./parser.ts";
+import { markedStages } from "./analyze_testing.ts";
 
 const parser = await loadBashParser();
 const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
 
-/** The stages of a command as text (`?` before an argument not known before it runs). */
+/** The stages of a command as text (see `markedStages`). */
 function stages(command: string): string[] {
-  const a = analyzeBash(command, env, parser);
-  assert.equal(a.error, null, command);
-  return a.stages.map((s) =>
-    s.argv.map((w) => (w.kind === "dynamic" ? "?" : w.kind === "glob" ? "~" : "") + w.value)
-      .join(" ")
-  );
+  return markedStages(command, env);
 }
 
 Deno.test("values: a variable assigned static text by a statement that surely runs has it", () => {
