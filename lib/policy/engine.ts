@@ -410,10 +410,12 @@ function protect(
     }
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
-    // a directory such as `.pi` is reached, whether or not it exists yet.
+    // a directory such as `.pi` is reached, whether or not it exists yet. One that only reads
+    // (`cat f`, `wc -l f`: the preset's read-only forms) writes nothing there.
     if (
       !prot && shared.unknownProgram && target.reach === "exact" &&
-      (target.kind === "argument" || target.kind === "path") && config.pathProtection.length
+      (target.kind === "argument" || target.kind === "path") && config.pathProtection.length &&
+      writes()
     ) {
       prot = protectionBelow(config, p, ctx.home, null, {
         write: writes,
