@@ -41,14 +41,10 @@ import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
 import { globLinks, throughLinks } from "../programs/links.ts";
-import { danglingLink, namesBelow, TOO_LARGE, walked } from "./links_seen.ts";
+import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
 import { procSpelling, realPath } from "../shell/paths.ts";
-import {
-  protectedPathTest,
-  type Protection,
-  protectionBelow,
-  protectionPair,
-} from "./protection.ts";
+import { protectedPathTest } from "./protection.ts";
+import { protect } from "./protect_target.ts";
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
@@ -321,146 +317,6 @@ function judgeTarget(
   return out;
 }
 
-/** No path exists (see the unknown program's reach above). */
-const NONE = () => false;
-
-/** A redirect's own answer to whether it writes. */
-const WRITES = () => true;
-const READS = () => false;
-
-/** Apply pathProtection to a target's verdict: the strictest entry over its paths, if stricter. */
-function protect(
-  config: Config,
-  ctx: Context,
-  target: Target,
-  shared: StageShared,
-  checked: string[],
-  out: TargetVerdict,
-): void {
-  // Built-in protection of the gate's files counts for what may change them (asked only when
-  // one applies: whether a stage writes is a question to the preset). A redirect says itself.
-  const redirect = target.kind === "redirect";
-  const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
-  // (Listed paths are operands, below which `rm -r` reaches: `find .pi | xargs truncate -s0`. A
-  // directory the stage writes below by names of its own, `tar -x`'s cwd, is written.)
-  const below = redirect
-    ? { ...shared.below, write: writes }
-    : target.replaces
-    ? { ...shared.below, trees: true, write: true }
-    : target.built
-    ? { ...shared.below, trees: true, write: true, surely: true }
-    : target.listed && !shared.below.trees
-    ? {
-      ...shared.below,
-      trees: true,
-      noHidden: target.listed.noHidden === true,
-      // (A lister's name filter, `find -name '*.py'`, counts where it matches a name a glob
-      // surely protects, as grep's `--include` does.)
-      surely: target.listed.names !== undefined,
-      // (Below a tree no stage changes first, a name glob counts where such a name is there.)
-      ...(target.settled && target.path !== null
-        ? { present: presentBelow(target.path, ctx.fs) }
-        : {}),
-    }
-    : shared.below;
-  for (const p of checked) {
-    let prot: Protection | null;
-    if (target.reach === "below") {
-      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below);
-    } else {
-      const pair = protectionPair(config, p, ctx.home);
-      prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
-    }
-    if (
-      !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
-      (target.kind === "argument" || target.kind === "path" ||
-        (target.kind === "cwd" && shared.treeNames.length > 0)) &&
-      config.pathProtection.length
-    ) {
-      // A directory operand (the cwd, for a read limited to names: `rg KEY -g .env`) may be read
-      // all the way down (grep -r key ~), or what lies below it replaced by a stage that writes
-      // (`rm -r`, `find -delete`): protected paths below it can be reached. Name globs (.env) are
-      // counted only where the read is limited to names they may match, and a change limited to
-      // names (`git rm '*.orig'`) reaches only what those may be. Whether the stage writes and
-      // whether the operand is a directory are asked only when a protected path may lie below.
-      const limited = shared.treeNames.length > 0 &&
-        (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
-      const names = limited
-        ? {
-          ...below,
-          names: shared.treeNames,
-          isDirectory: (q: string) => ctx.fs.isDirectory?.(q) ?? true,
-        }
-        : below;
-      let under = protectionBelow(config, p, ctx.home, null, names);
-      // A read limited to some names reaches the name globs those may be (`--include=.env`).
-      for (const name of shared.treeNames) {
-        const named = protectionBelow(config, p, ctx.home, lastComponent(name), {
-          ...names,
-          dots: true,
-        });
-        if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {
-          under = named;
-        }
-      }
-      if (
-        under && (shared.readsTrees || target.replaces || writes()) &&
-        ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
-      ) prot = under;
-    }
-    // A program the registry does not know may write below a directory it names by names of its
-    // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
-    // a directory such as `.pi` is reached, whether or not it exists yet. One that only reads
-    // (`cat f`, `wc -l f`: the preset's read-only forms) writes nothing there.
-    if (
-      !prot && shared.unknownProgram && target.reach === "exact" &&
-      (target.kind === "argument" || target.kind === "path") && config.pathProtection.length &&
-      writes()
-    ) {
-      prot = protectionBelow(config, p, ctx.home, null, {
-        write: writes,
-        trees: true,
-        exists: NONE,
-      });
-    }
-    if (
-      prot &&
-      (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
-    ) {
-      out.protection = prot;
-    }
-  }
-  if (out.protection && RESTRICTIVENESS[out.protection.action] >= RESTRICTIVENESS[out.action]) {
-    out.action = out.protection.action;
-    // (No approval counts against a protection; most verdicts have none to take away.)
-    if (out.approval !== undefined) delete out.approval;
-  }
-}
-
-/** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */
-function presentBelow(
-  dir: string,
-  fs: Context["fs"],
-): (component: RegExp, folded: boolean) => boolean {
-  // (Asked for each path the target reaches and each name glob: answered once per glob.)
-  const answers = new Map<RegExp, boolean>();
-  return (component, folded) => {
-    let known = answers.get(component);
-    if (known === undefined) {
-      const names = namesBelow(dir, fs);
-      known = names === null ||
-        names.some((name) => component.test(folded ? name.toLowerCase() : name));
-      answers.set(component, known);
-    }
-    return known;
-  };
-}
-
-/** The last path component of a word (`~/.ssh/*` -> `*`). */
-function lastComponent(word: string): string {
-  return word.slice(word.lastIndexOf("/") + 1);
-}
-
 /** Decide a non-bash tool call. */
 function decideTool(
   config: Config,
@@ -476,6 +332,7 @@ function decideTool(
     links: NO_LINKS,
     writes: () => !reads,
     treeNames: typeof glob === "string" && glob !== "" ? [glob] : undefined,
+    settled: () => true,
   });
   // A tool other than pi's own may delete, move or overwrite a directory it names (an MCP
   // server's `delete`, `move_file` of `.pi`): what lies below it may be replaced.
@@ -539,6 +396,7 @@ function decideStage(
     links: opts.links ?? NO_LINKS,
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
+    settled: (path) => opts.globs !== undefined && !opts.globs.disturbed(path, stage),
   });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));

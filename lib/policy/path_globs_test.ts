@@ -14,6 +14,8 @@ const config = configFrom({
 const ctx = ctxIn(P, {
   files: [`${P}/src/main.ts`, `${P}/README.md`, `${P}/secrets/key`, `${P}/config/master.key`],
 });
+/** A project with none of what the globs name. */
+const clean = ctxIn(P, { files: [`${P}/src/main.ts`, `${P}/src/util/x.ts`, `${P}/README.md`] });
 
 Deno.test("path globs of any depth: a file a read-only program is given reaches nothing below it", async () => {
   await checkActions(config, ctx, [
@@ -36,5 +38,67 @@ Deno.test("path globs of any depth: a file a read-only program is given reaches 
     ["esbuild --outdir=src x.ts", "ask"],
     ["tar -xf x.tar -C src", "ask"],
     ["somebuilder src", "ask"],
+  ]);
+});
+
+Deno.test("path globs of any depth: a tree read counts them where a name they end in is there", async () => {
+  const reads = [
+    "grep -rn TODO .",
+    "grep -r TODO src",
+    "grep -R --include='*.ts' TODO .",
+    "find . -name '*.ts' | xargs grep -l TODO",
+  ];
+  // Nothing they name below: allowed; in the project that holds secrets/ and config/: asked.
+  await checkActions(config, clean, reads.map((c) => [c, "allow"] as const));
+  await checkActions(config, ctx, reads.filter((c) => !c.includes(" src")).map((c) => [c, "ask"]));
+  await checkActions(config, ctx, [["grep -r TODO src", "allow"]]);
+  await checkActions(config, clean, [
+    // A stage before it may make what the glob names: not seen as it is now.
+    ["mkdir -p secrets && grep -r TODO .", "ask"],
+    ["git checkout other && grep -r TODO .", "ask"],
+    // What changes the tree, or writes the files it lists, may make them: asked as before.
+    ["rm -r src", "ask"],
+    ["find . -name '*.ts' | xargs sed -i s/a/b/", "ask"],
+    ["find . -type d | xargs -I{} touch {}/secrets/x", "deny"],
+    ["cp -r src /tmp/out", "ask"],
+  ]);
+});
+
+Deno.test("path globs with a base: a tree read above the base counts them where it is there", async () => {
+  const based = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "config/prod/**": "deny", "**/credentials*": "deny" },
+  }, { root: P });
+  await checkActions(based, clean, [["grep -rn TODO .", "allow"], ["grep -r x src", "allow"]]);
+  const prod = ctxIn(P, { files: [`${P}/src/main.ts`, `${P}/config/prod/db.yml`] });
+  await checkActions(based, prod, [["grep -rn TODO .", "ask"], ["grep -r x src", "allow"]]);
+  const creds = ctxIn(P, { files: [`${P}/src/main.ts`, `${P}/src/aws/credentials.json`] });
+  await checkActions(based, creds, [["grep -rn TODO .", "ask"], ["grep -r x src/aws", "ask"]]);
+});
+
+Deno.test("path globs whose wildcards come before a directory inside their base reach below it", async () => {
+  // `config/*/keys` protects `config/a/keys`: removing or reading `config/a` reaches it, as
+  // `**/credentials*` reaches `src/aws/credentials.json` below `src`.
+  const based = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "config/*/keys": "deny", "**/credentials*": "deny", "config/*.key": "deny" },
+  }, { root: P });
+  const tree = ctxIn(P, {
+    files: [`${P}/config/a/keys/k`, `${P}/config/b/app.yml`, `${P}/src/aws/credentials.json`],
+  });
+  await checkActions(based, tree, [
+    ["rm -r config/a", "ask"],
+    ["rm -rf config/b", "ask"],
+    ["grep -r x config/a", "ask"],
+    ["rm -rf src", "ask"],
+    ["grep -rn x src", "ask"],
+    ["grep -r x src/aws", "ask"],
+    ["tar czf /tmp/x.tgz src/aws", "ask"],
+    ["cat config/a/keys/k", "deny"],
+    // Nothing the globs name can lie below these, or a read finds none there.
+    ["grep -r x config/b", "allow"],
+    ["cat config/b/app.yml", "allow"],
   ]);
 });

@@ -34,6 +34,10 @@ interface CompiledProtection {
    * (`.pi`, `.pi/extensions` without the last), each also after a slash, and the first name.
    */
   heads?: { parts: string[]; first: string };
+  /** Path globs with a base: the glob as an absolute path (`~` expanded, folded as `glob`). */
+  abs?: string;
+  /** The glob's last name as a regex of one component (see `lastName`), once asked. */
+  last?: RegExp | null;
 }
 
 const compiled = new WeakMap<Config, Map<string, CompiledProtection[]>>();
@@ -73,8 +77,9 @@ function compile(entry: ProtectionEntry, home: string, fold: boolean): CompiledP
     };
   }
   let src: string;
-  if (isAbsolute(glob)) src = globSource(resolve(glob) + (glob.endsWith("/") ? "/" : ""));
-  else if (base) src = globSource(resolve(base, glob));
+  let abs: string | undefined;
+  if (isAbsolute(glob)) src = globSource((abs = resolve(glob)) + (glob.endsWith("/") ? "/" : ""));
+  else if (base) src = globSource(abs = resolve(base, glob));
   else src = "(?:[^]*/)?" + globSource(glob.replace(/^\.\//, ""));
   const full = new RegExp(`^${src.replace(/\/$/, "")}$`, "u");
   const literal = glob.slice(0, glob.search(/[*?[]|$/));
@@ -89,6 +94,7 @@ function compile(entry: ProtectionEntry, home: string, fold: boolean): CompiledP
     prefix,
     literal: false,
     needle,
+    abs,
   };
   if (prefix === null && entry.writes) {
     const parts = own.split("/");
@@ -429,6 +435,13 @@ export interface BelowOptions {
    * names can match (`.env`, `.pi/extensions`) are not reached. @default false
    */
   noHidden?: boolean;
+  /**
+   * The access only reads what lies below `dir` as it is now (`grep -r KEY .` with no stage
+   * changing the tree first): a path glob inside it (`secrets/**` at any depth, a project's
+   * `config/prod/**`) counts only where this says a name it ends in (`secrets`, `prod`; lower-cased
+   * first where `folded`) lies below `dir`. @default undefined (any may)
+   */
+  there?: (name: RegExp, folded: boolean) => boolean;
 }
 
 /**
@@ -480,6 +493,9 @@ export function protectionBelow(
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
       if (opts.names && !namesReach(p.glob, dir, opts.names, opts.isDirectory)) continue;
+    } else if (opts.there && !p.entry.writes) {
+      const last = lastName(p);
+      if (last !== null && !opts.there(last, folded)) continue;
     }
     const e = p.entry;
     if (e.writes && !writes()) continue;
@@ -488,6 +504,37 @@ export function protectionBelow(
     if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) best = shown(e, action);
   }
   return best;
+}
+
+/**
+ * The last name of what a path glob names, as a regex of one component (`secrets` for
+ * `secrets/**`, `credentials*` for a glob of any depth ending in it, `keys` for `/srv/*` + `/keys`):
+ * a path it protects strictly below a directory not itself protected has a name it matches below
+ * that directory. Null when the glob has none (`**`).
+ */
+function lastName(p: CompiledProtection): RegExp | null {
+  if (p.last === undefined) {
+    const head = p.glob.split("/").filter((part) => part !== "**" && part !== "").pop();
+    p.last = head === undefined ? null : new RegExp(`^${globSource(head)}$`, "u");
+  }
+  return p.last;
+}
+
+/**
+ * Whether a path glob whose literal directory `prefix` holds `dir` may match a path strictly
+ * below `dir` (`/srv/*` + `/keys` below `/srv/a`; not `/srv/*.key` below `/srv/a`): `dir`'s names
+ * after the prefix are matched by the glob's in turn, and a `**` may take any of them.
+ */
+function mayLieBelow(p: CompiledProtection, prefix: string, dir: string): boolean {
+  const parts = p.abs!.split("/").filter(Boolean);
+  const skip = prefix.split("/").filter(Boolean).length;
+  const names = dir.split("/").filter(Boolean).slice(skip);
+  for (let i = skip, n = 0; i < parts.length; i++, n++) {
+    if (parts[i] === "**" || parts[i].includes("**")) return true;
+    if (n >= names.length) return true;
+    if (!new RegExp(`^${globSource(parts[i])}$`, "u").test(names[n])) return false;
+  }
+  return false;
 }
 
 /** How an entry may lie below a directory (see {@linkcode belowOf}). */
@@ -525,7 +572,10 @@ function findBelow(config: Config, dir: string, home: string): Below {
     else if (p.full) {
       const prefix = p.prefix;
       if (prefix === null && p.entry.writes) candidates.push({ kind: ANY_DEPTH, protection: p });
-      else if (prefix === null || prefix === dir || prefix.startsWith(under)) {
+      else if (
+        prefix === null || prefix === dir || prefix.startsWith(under) ||
+        (isWithin(dir, prefix) && mayLieBelow(p, prefix, dir))
+      ) {
         candidates.push({ kind: INSIDE, protection: p });
       }
     }

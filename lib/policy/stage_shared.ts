@@ -47,17 +47,30 @@ export interface StageShared {
    * or knows nothing of its files): it may write below a directory it names.
    */
   unknownProgram: boolean;
+  /**
+   * Whether no other stage of the command may change what lies at or below a path before this
+   * one runs (it sees the tree as it is now). @default never
+   */
+  settled: (path: string) => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
 
 const NO_NAMES: string[] = [];
 
+const NEVER = () => false;
+
 export function stageShared(
   ctx: Context,
   index: LocationIndex,
   program: string,
-  opts: { links: MadeLink[]; writes: () => boolean; stage?: Stage; treeNames?: string[] },
+  opts: {
+    links: MadeLink[];
+    writes: () => boolean;
+    stage?: Stage;
+    treeNames?: string[];
+    settled?: (path: string) => boolean;
+  },
 ): StageShared {
   const { links, writes, stage = null } = opts;
   const trees = replacesTrees(program, stage);
@@ -81,6 +94,7 @@ export function stageShared(
       (facts?.evaluates !== undefined ||
         (!facts?.namedFiles && !facts?.writesOnlyNamed && !facts?.replacesTrees &&
           !facts?.metadataOnly && !facts?.noFileOperands)),
+    settled: opts.settled ?? NEVER,
   };
 }
 

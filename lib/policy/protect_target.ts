@@ -1,0 +1,182 @@
+/**
+ * pathProtection applied to one target's verdict: the strictest entry over the paths it reaches,
+ * as a read or a write, at the path or below it (a tree read, a tree replaced, a listing, a
+ * program that may write below what it names), if stricter than what the policies said.
+ *
+ * @module
+ */
+import type { Target } from "./targets.ts";
+import type { StageShared } from "./stage_shared.ts";
+import { namesBelow } from "./links_seen.ts";
+import {
+  type BelowOptions,
+  type Protection,
+  protectionBelow,
+  protectionPair,
+} from "./protection.ts";
+import { RESTRICTIVENESS } from "./action.ts";
+import type { Config, Context, TargetVerdict } from "../types.ts";
+
+/** No path exists (see the unknown program's reach above). */
+const NONE = () => false;
+
+/** A redirect's own answer to whether it writes. */
+const WRITES = () => true;
+const READS = () => false;
+
+/** Apply pathProtection to a target's verdict: the strictest entry over its paths, if stricter. */
+export function protect(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  checked: string[],
+  out: TargetVerdict,
+): void {
+  // Built-in protection of the gate's files counts for what may change them (asked only when
+  // one applies: whether a stage writes is a question to the preset). A redirect says itself.
+  const redirect = target.kind === "redirect";
+  const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
+  // (Listed paths are operands, below which `rm -r` reaches: `find .pi | xargs truncate -s0`. A
+  // directory the stage writes below by names of its own, `tar -x`'s cwd, is written.)
+  const below = redirect
+    ? { ...shared.below, write: writes }
+    : target.replaces
+    ? { ...shared.below, trees: true, write: true }
+    : target.built
+    ? { ...shared.below, trees: true, write: true, surely: true }
+    : target.listed && !shared.below.trees
+    ? {
+      ...shared.below,
+      trees: true,
+      noHidden: target.listed.noHidden === true,
+      // (A lister's name filter, `find -name '*.py'`, counts where it matches a name a glob
+      // surely protects, as grep's `--include` does.)
+      surely: target.listed.names !== undefined,
+      // (Below a tree no stage changes first, a name glob counts where such a name is there.)
+      ...(target.settled && target.path !== null ? listedThere(target.path, ctx.fs, writes) : {}),
+    }
+    : shared.below;
+  for (const p of checked) {
+    let prot: Protection | null;
+    if (target.reach === "below") {
+      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below);
+    } else {
+      const pair = protectionPair(config, p, ctx.home);
+      prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
+    }
+    if (
+      !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
+      (target.kind === "argument" || target.kind === "path" ||
+        (target.kind === "cwd" && shared.treeNames.length > 0)) &&
+      config.pathProtection.length
+    ) {
+      // A directory operand (the cwd, for a read limited to names: `rg KEY -g .env`) may be read
+      // all the way down (grep -r key ~), or what lies below it replaced by a stage that writes
+      // (`rm -r`, `find -delete`): protected paths below it can be reached. Name globs (.env) are
+      // counted only where the read is limited to names they may match, and a change limited to
+      // names (`git rm '*.orig'`) reaches only what those may be. Whether the stage writes and
+      // whether the operand is a directory are asked only when a protected path may lie below.
+      const limited = shared.treeNames.length > 0 &&
+        (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
+      const names = limited
+        ? {
+          ...below,
+          names: shared.treeNames,
+          isDirectory: (q: string) => ctx.fs.isDirectory?.(q) ?? true,
+        }
+        : below;
+      // A read sees what is there: a path glob inside the tree (`secrets/**`) counts only where
+      // a name it ends in is below it now (asked only where such a glob would count).
+      let there: BelowOptions | null | undefined;
+      const seen = (found: Protection | null, word: string | null, dots?: true) => {
+        if (found === null || found.builtin === true) return found;
+        there ??= !target.replaces && !shared.replacesTrees && !writes() && shared.settled(p)
+          ? { ...names, there: presentBelow(p, ctx.fs) }
+          : null;
+        return there === null
+          ? found
+          : protectionBelow(config, p, ctx.home, word, dots ? { ...there, dots } : there);
+      };
+      let under = seen(protectionBelow(config, p, ctx.home, null, names), null);
+      // A read limited to some names reaches the name globs those may be (`--include=.env`).
+      for (const name of shared.treeNames) {
+        const word = lastComponent(name);
+        const named = seen(
+          protectionBelow(config, p, ctx.home, word, { ...names, dots: true }),
+          word,
+          true,
+        );
+        if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {
+          under = named;
+        }
+      }
+      if (
+        under && (shared.readsTrees || target.replaces || writes()) &&
+        ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
+      ) prot = under;
+    }
+    // A program the registry does not know may write below a directory it names by names of its
+    // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
+    // a directory such as `.pi` is reached, whether or not it exists yet. One that only reads
+    // (`cat f`, `wc -l f`: the preset's read-only forms) writes nothing there.
+    if (
+      !prot && shared.unknownProgram && target.reach === "exact" &&
+      (target.kind === "argument" || target.kind === "path") && config.pathProtection.length &&
+      writes()
+    ) {
+      prot = protectionBelow(config, p, ctx.home, null, {
+        write: writes,
+        trees: true,
+        exists: NONE,
+      });
+    }
+    if (
+      prot &&
+      (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
+    ) {
+      out.protection = prot;
+    }
+  }
+  if (out.protection && RESTRICTIVENESS[out.protection.action] >= RESTRICTIVENESS[out.action]) {
+    out.action = out.protection.action;
+    // (No approval counts against a protection; most verdicts have none to take away.)
+    if (out.approval !== undefined) delete out.approval;
+  }
+}
+
+/** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */
+function presentBelow(
+  dir: string,
+  fs: Context["fs"],
+): (component: RegExp, folded: boolean) => boolean {
+  // (Asked for each path the target reaches and each name glob: answered once per glob.)
+  const answers = new Map<RegExp, boolean>();
+  return (component, folded) => {
+    let known = answers.get(component);
+    if (known === undefined) {
+      const names = namesBelow(dir, fs);
+      known = names === null ||
+        names.some((name) => component.test(folded ? name.toLowerCase() : name));
+      answers.set(component, known);
+    }
+    return known;
+  };
+}
+
+/** How protection below a listed tree no stage changes first sees what is there. */
+function listedThere(
+  dir: string,
+  fs: Context["fs"],
+  writes: () => boolean,
+): Pick<BelowOptions, "present" | "there"> {
+  const present = presentBelow(dir, fs);
+  // (Where the stage only reads them, the listed paths are what is there: a path glob,
+  // `secrets/**`, counts where a name it ends in is.)
+  return { present, there: (name, folded) => writes() || present(name, folded) };
+}
+
+/** The last path component of a word (`~/.ssh/*` -> `*`). */
+function lastComponent(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1);
+}
