@@ -33,11 +33,20 @@ Deno.test("path globs of any depth: a file a read-only program is given reaches 
     ["cat ./config/master.key", "deny"],
     ["cd secrets && cat key", "deny"],
     ["grep -r TOKEN secrets", "deny"],
-    // A program that may write below what it names, by names of its own: asked.
-    ["python3 gen.py src", "ask"],
-    ["esbuild --outdir=src x.ts", "ask"],
-    ["tar -xf x.tar -C src", "ask"],
-    ["somebuilder src", "ask"],
+    // A program that may write below what it names by names of its own reaches one name deep,
+    // as far as is seen: where the glob's last name lies right in what it names, it is asked.
+    ["python3 gen.py config", "ask"],
+    ["esbuild --outdir=config x.ts", "ask"],
+    ["tar -xf x.tar -C config", "ask"],
+    ["somebuilder ./config", "ask"],
+    // Elsewhere it would have to name `secrets` or `config` itself, which is seen.
+    ["python3 gen.py src", "allow"],
+    ["esbuild --outdir=src x.ts", "allow"],
+    ["somebuilder src", "allow"],
+    ["pytest src/", "allow"],
+    // (It may read the tree too: `.` holds secrets/ now.)
+    ["somebuilder .", "ask"],
+    ["python3 gen.py secrets/new", "deny"],
   ]);
 });
 

@@ -71,46 +71,7 @@ export function protect(
         (target.kind === "cwd" && shared.treeNames.length > 0)) &&
       config.pathProtection.length
     ) {
-      // A directory operand (the cwd, for a read limited to names: `rg KEY -g .env`) may be read
-      // all the way down (grep -r key ~), or what lies below it replaced by a stage that writes
-      // (`rm -r`, `find -delete`): protected paths below it can be reached. Name globs (.env) are
-      // counted only where the read is limited to names they may match, and a change limited to
-      // names (`git rm '*.orig'`) reaches only what those may be. Whether the stage writes and
-      // whether the operand is a directory are asked only when a protected path may lie below.
-      const limited = shared.treeNames.length > 0 &&
-        (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
-      const names = limited
-        ? {
-          ...below,
-          names: shared.treeNames,
-          isDirectory: (q: string) => ctx.fs.isDirectory?.(q) ?? true,
-        }
-        : below;
-      // A read sees what is there: a path glob inside the tree (`secrets/**`) counts only where
-      // a name it ends in is below it now (asked only where such a glob would count).
-      let there: BelowOptions | null | undefined;
-      const seen = (found: Protection | null, word: string | null, dots?: true) => {
-        if (found === null || found.builtin === true) return found;
-        there ??= !target.replaces && !shared.replacesTrees && !writes() && shared.settled(p)
-          ? { ...names, there: presentBelow(p, ctx.fs) }
-          : null;
-        return there === null
-          ? found
-          : protectionBelow(config, p, ctx.home, word, dots ? { ...there, dots } : there);
-      };
-      let under = seen(protectionBelow(config, p, ctx.home, null, names), null);
-      // A read limited to some names reaches the name globs those may be (`--include=.env`).
-      for (const name of shared.treeNames) {
-        const word = lastComponent(name);
-        const named = seen(
-          protectionBelow(config, p, ctx.home, word, { ...names, dots: true }),
-          word,
-          true,
-        );
-        if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {
-          under = named;
-        }
-      }
+      const under = treeProtection(config, ctx, target, shared, p, below, writes);
       if (
         under && (shared.readsTrees || target.replaces || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
@@ -118,8 +79,9 @@ export function protect(
     }
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
-    // a directory such as `.pi` is reached, whether or not it exists yet. One that only reads
-    // (`cat f`, `wc -l f`: the preset's read-only forms) writes nothing there.
+    // a directory such as `.pi` (`config` for `config/master.key`) is reached, whether or not it
+    // exists yet. One that only reads (`cat f`, `wc -l f`: the preset's read-only forms) writes
+    // nothing there.
     if (
       !prot && shared.unknownProgram && target.reach === "exact" &&
       (target.kind === "argument" || target.kind === "path") && config.pathProtection.length &&
@@ -129,6 +91,7 @@ export function protect(
         write: writes,
         trees: true,
         exists: NONE,
+        shallow: true,
       });
     }
     if (
@@ -143,6 +106,64 @@ export function protect(
     // (No approval counts against a protection; most verdicts have none to take away.)
     if (out.approval !== undefined) delete out.approval;
   }
+}
+
+/**
+ * What is protected below a directory operand a stage reads as a tree or replaces below (see the
+ * caller), before whether the operand is a directory there is asked.
+ */
+function treeProtection(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  p: string,
+  below: BelowOptions,
+  writes: () => boolean,
+): Protection | null {
+  // A directory operand (the cwd, for a read limited to names: `rg KEY -g .env`) may be read
+  // all the way down (grep -r key ~), or what lies below it replaced by a stage that writes
+  // (`rm -r`, `find -delete`): protected paths below it can be reached. Name globs (.env) are
+  // counted only where the read is limited to names they may match, and a change limited to
+  // names (`git rm '*.orig'`) reaches only what those may be. Whether the stage writes and
+  // whether the operand is a directory are asked only when a protected path may lie below.
+  const limited = shared.treeNames.length > 0 &&
+    (target.kind === "cwd" || (shared.namesLimitTrees && target.kind === "argument"));
+  const names = limited
+    ? {
+      ...below,
+      names: shared.treeNames,
+      isDirectory: (q: string) => ctx.fs.isDirectory?.(q) ?? true,
+    }
+    : below;
+  // A read sees what is there: a path glob inside the tree (`secrets/**`) counts only where
+  // a name it ends in is below it now (asked only where such a glob would count).
+  let there: BelowOptions | null | undefined;
+  const seen = (found: Protection | null, word: string | null, dots?: true) => {
+    if (found === null || found.builtin === true) return found;
+    // (A stage that may also write there by names of its own reaches one name deep, as a
+    // program that says nothing of its files does: `python3 gen.py config`, `config/x.key`.)
+    there ??= !target.replaces && !shared.replacesTrees && shared.settled(p)
+      ? { ...names, there: presentBelow(p, ctx.fs), shallow: writes() }
+      : null;
+    return there === null
+      ? found
+      : protectionBelow(config, p, ctx.home, word, dots ? { ...there, dots } : there);
+  };
+  let under = seen(protectionBelow(config, p, ctx.home, null, names), null);
+  // A read limited to some names reaches the name globs those may be (`--include=.env`).
+  for (const name of shared.treeNames) {
+    const word = lastComponent(name);
+    const named = seen(
+      protectionBelow(config, p, ctx.home, word, { ...names, dots: true }),
+      word,
+      true,
+    );
+    if (named && (!under || RESTRICTIVENESS[named.action] > RESTRICTIVENESS[under.action])) {
+      under = named;
+    }
+  }
+  return under;
 }
 
 /** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */

@@ -36,6 +36,8 @@ interface CompiledProtection {
   heads?: { parts: string[]; first: string };
   /** Path globs with a base: the glob as an absolute path (`~` expanded, folded as `glob`). */
   abs?: string;
+  /** The directories its last name lies right in (see `parentOf`), once asked. */
+  parent?: RegExp | null;
   /** The glob's last name as a regex of one component (see `lastName`), once asked. */
   last?: RegExp | null;
 }
@@ -439,9 +441,20 @@ export interface BelowOptions {
    * The access only reads what lies below `dir` as it is now (`grep -r KEY .` with no stage
    * changing the tree first): a path glob inside it (`secrets/**` at any depth, a project's
    * `config/prod/**`) counts only where this says a name it ends in (`secrets`, `prod`; lower-cased
-   * first where `folded`) lies below `dir`. @default undefined (any may)
+   * first where `folded`) lies below `dir`. With `shallow` (a stage that may also write there),
+   * where either says so. @default undefined (any may)
    */
   there?: (name: RegExp, folded: boolean) => boolean;
+  /**
+   * The access writes below `dir` by names of its own, as far as is seen one name deep (a program
+   * that says nothing of its files, given `dir`): a path glob inside it counts, as a built-in
+   * entry of any depth does, only where `dir` is a directory its last name lies right in
+   * (`config` for `config/master.key` at any depth, `/p/config/a` for `/p/config/*` + `/keys`;
+   * a trailing `**` taken off first: `.` names no `secrets/**`, the program would have to name
+   * `secrets` itself, which is seen). A glob of one name at any depth (`**` + `/x`) is a name
+   * glob: not counted. @default false
+   */
+  shallow?: boolean;
 }
 
 /**
@@ -493,9 +506,14 @@ export function protectionBelow(
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
       if (opts.names && !namesReach(p.glob, dir, opts.names, opts.isDirectory)) continue;
-    } else if (opts.there && !p.entry.writes) {
-      const last = lastName(p);
-      if (last !== null && !opts.there(last, folded)) continue;
+    } else if (!p.entry.writes && (opts.shallow || opts.there !== undefined)) {
+      // (Either way it reaches: one name deep by its own names, or what is there now.)
+      if (
+        !(opts.shallow && parentOf(p)?.test(dir)) &&
+        !(opts.there && thereBelow(p, opts.there, folded))
+      ) {
+        continue;
+      }
     }
     const e = p.entry;
     if (e.writes && !writes()) continue;
@@ -518,6 +536,32 @@ function lastName(p: CompiledProtection): RegExp | null {
     p.last = head === undefined ? null : new RegExp(`^${globSource(head)}$`, "u");
   }
   return p.last;
+}
+
+/** Whether a name a path glob ends in lies below the directory, as `there` says. */
+function thereBelow(
+  p: CompiledProtection,
+  there: NonNullable<BelowOptions["there"]>,
+  folded: boolean,
+): boolean {
+  const last = lastName(p);
+  return last === null || there(last, folded);
+}
+
+/**
+ * The directories a path glob's last name lies right in, as a regex of a whole path (a trailing
+ * `**` taken off first); null for a glob of one name at any depth (see `BelowOptions.shallow`).
+ */
+function parentOf(p: CompiledProtection): RegExp | null {
+  if (p.parent === undefined) {
+    const glob = (p.abs ?? p.glob.replace(/^\.\//, "")).replace(/(\/\*\*)+\/?$/, "");
+    const at = glob.lastIndexOf("/");
+    const dir = at < 0 ? "" : glob.slice(0, at);
+    if (p.abs !== undefined) p.parent = new RegExp(`^${globSource(dir === "" ? "/" : dir)}$`, "u");
+    else if (dir === "" || /^(\*\*\/?)+$/.test(dir)) p.parent = null;
+    else p.parent = new RegExp(`^(?:[^]*/)?${globSource(dir)}$`, "u");
+  }
+  return p.parent;
 }
 
 /**
