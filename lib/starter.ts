@@ -49,7 +49,7 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
     "outside": {
       "defaultAction": "ask",
       "rules": [
-        "$safe-bash", // ~100 read-only commands: cat, ls, grep, git status, ...
+        "$safe-bash", // ~150 read-only commands: cat, ls, grep, git status, ...
         { "action": "allow", "tool": "read" },
         { "action": "allow", "tool": "grep" },
         { "action": "allow", "tool": "find" },

@@ -401,15 +401,20 @@ function decideStage(
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));
   const targets = raw.map((t) => judgeTarget(config, ctx, t, subject, opts.explain, shared));
-  if (!unknown && CD_BUILTINS.has(name.value)) {
+  if (!unknown && (CD_BUILTINS.has(name.value) || name.value === "")) {
     // cd itself changes nothing but the cwd, and that effect is modelled: later stages are
-    // judged where they run. Only pathProtection applies to its target.
+    // judged where they run. A command of assignments, tests or comments alone runs no program.
+    // Only pathProtection applies to their targets; their redirects open files as any stage's
+    // do (`cd . > ~/.bashrc` empties it, `pushd . >> f` writes the directory stack into it).
     for (const t of targets) {
+      if (t.kind === "redirect") continue;
       if (t.protection) t.action = t.protection.action;
       else {
         t.action = "allow";
         t.rule = null;
-        t.note = "cd only moves the cwd; the stages after it are judged there";
+        t.note = name.value === ""
+          ? "it runs no program (assignments, a test or comments alone)"
+          : "cd only moves the cwd; the stages after it are judged there";
       }
     }
   }

@@ -155,7 +155,7 @@ Deno.test("xargs: a lister or filter the command defines as a function or alias 
     ["sort() { echo keys/id_rsa; }; find src -name '*.ts' | sort | xargs cat", "ask", "ask"],
     ["git() { echo keys/id_rsa; }; git ls-files '*.ts' | xargs cat", "ask", "ask"],
     ["alias find='echo keys/id_rsa'\nfind src -name '*.ts' | xargs cat", "deny", "ask"],
-    ["find() { command find \"$@\"; }; find src -name '*.ts' | while read -r f; do cat \"$f\"; done", "deny", "ask"],
+    ["find() { command find \"$@\"; }; find src -name '*.ts' | while read -r f; do cat \"$f\"; done", "ask", "ask"],
     // Other functions leave the listing as it is (read-only: `f` is a program it does not know).
     // (The call runs its body, `echo hi`: no program read-only denies.)
     ["f() { echo hi; }; f; find src -name '*.ts' | xargs cat", "allow", "allow"],

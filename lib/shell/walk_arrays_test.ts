@@ -237,7 +237,7 @@ Deno.test("arrays: hostile arrays under the read-only policy and the deny-list",
     ['a=(src/main.ts); read -a a < f; cat "${a[@]}"', "deny", "ask"],
     ['a=(src/main.ts); eval "a=(~/.ssh/id_rsa)"; cat "${a[@]}"', "deny", "deny"],
     ['a=(src/main.ts); trap "a=(~/.ssh/id_rsa)" DEBUG; cat "${a[@]}"', "deny", "ask"],
-    ['if true; then a=(~/.ssh/id_rsa); fi; cat "${a[@]}"', "deny", "ask"],
+    ['if true; then a=(~/.ssh/id_rsa); fi; cat "${a[@]}"', "ask", "ask"],
     ["a=(x); a[$(rm -rf src)]=1", "deny", "deny"],
   ]);
 });

@@ -200,7 +200,7 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ["export X=~/.ssh/id_rsa; cat $X", "deny", "ask"],
     ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "ask"],
     ["X='a ~/.ssh/id_rsa'; cat $X", "ask", "ask"],
-    ["X=src; true && X=~/.ssh; cat $X/id_rsa", "deny", "ask"],
+    ["X=src; true && X=~/.ssh; cat $X/id_rsa", "ask", "ask"],
     ["X=~/.ssh; X+=/id_rsa; cat $X", "deny", "deny"],
     ["X=~/.ssh; echo `cat $X/id_rsa`", "deny", "deny"],
     ["X=src; eval X=~/.ssh; cat $X/id_rsa", "deny", "deny"],
