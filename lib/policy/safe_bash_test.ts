@@ -239,6 +239,12 @@ Deno.test("flags that write or execute make the preset not match", () => {
       "git config --global user.name x",
       "git config --unset user.name",
       "git config -e",
+      "git config edit",
+      "git config edit --global",
+      "git config --global edit",
+      "git config set user.name x",
+      "git config unset user.name",
+      "git config remove-section core",
       "git config --add a.b c",
     ]
   ) {

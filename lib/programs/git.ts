@@ -660,8 +660,10 @@ const GIT_READ_ONLY: Record<string, ReadOnlyCheck> = {
       "--path",
     ],
     operandsNeed: ["--get", "--get-all", "--get-regexp"],
-    // (`git config user.name` prints it; a second operand sets it.)
+    // (`git config user.name` prints it; a second operand sets it. git 2.46's subcommands that
+    // change the file: `git config edit` opens it in the editor, whatever follows.)
     freeOperands: 1,
+    words: ["edit", "set", "unset", "rename-section", "remove-section"],
   },
 };
 
