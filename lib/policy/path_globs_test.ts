@@ -111,3 +111,40 @@ Deno.test("path globs whose wildcards come before a directory inside their base 
     ["cat config/b/app.yml", "allow"],
   ]);
 });
+
+Deno.test("path globs: a read of the cwd's tree with no place named, a listing that follows links, a glob's literal directory", async () => {
+  // `grep -r KEY` and `rg KEY` read below the cwd.
+  await checkActions(config, ctx, [
+    ["grep -r KEY", "ask"],
+    ["rg -n KEY", "ask"],
+    ["rg -l KEY | head", "ask"],
+    ["grep KEY < README.md", "allow"],
+    ["rg --files", "allow"],
+    ["rg KEY src", "allow"],
+  ]);
+  await checkActions(config, clean, [["grep -r KEY", "allow"], ["rg KEY", "allow"]]);
+  // A listing that follows links reaches what they lead to; `link/..` is where the link leads.
+  const linked = ctxIn(P, {
+    files: [`${P}/src/main.ts`, "/elsewhere/secrets/key", "/elsewhere/x.ts"],
+    links: { [`${P}/link`]: "/elsewhere" },
+  });
+  await checkActions(config, linked, [
+    ["find -L . -type f | xargs cat", "ask"],
+    ["find link/.. -type f | xargs cat", "ask"],
+    ["find src -type f | xargs cat", "allow"],
+  ]);
+  // `/srv/a*/keys` lies in /srv: below /srv/abc it is reached.
+  const wild = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "/srv/a*/keys": "deny" },
+  });
+  const srv = ctxIn("/srv", { files: ["/srv/abc/keys/k", "/srv/xyz/f"] });
+  await checkActions(wild, srv, [
+    ["rm -r /srv/abc", "ask"],
+    ["grep -r x abc", "ask"],
+    ["tar -czf /tmp/a.tgz abc", "ask"],
+    ["cat abc/keys/k", "deny"],
+    ["rm -r xyz", "allow"],
+  ]);
+});

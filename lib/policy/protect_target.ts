@@ -53,14 +53,17 @@ export function protect(
       // (A lister's name filter, `find -name '*.py'`, counts where it matches a name a glob
       // surely protects, as grep's `--include` does.)
       surely: target.listed.names !== undefined,
-      // (Below a tree no stage changes first, a name glob counts where such a name is there.)
-      ...(target.settled && target.path !== null ? listedThere(target.path, ctx.fs, writes) : {}),
     }
     : shared.below;
+  // (Below a tree no stage changes first, a name glob counts where such a name is there: looked
+  // for at each path the listing reaches, where its links lead and where `dir/..` really is.)
+  const settled = below !== shared.below && target.listed !== undefined &&
+    target.settled === true && target.path !== null;
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {
-      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), below);
+      const at = settled ? { ...below, ...listedThere(p, ctx.fs, writes) } : below;
+      prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), at);
     } else {
       const pair = protectionPair(config, p, ctx.home);
       prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
@@ -68,7 +71,7 @@ export function protect(
     if (
       !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
       (target.kind === "argument" || target.kind === "path" ||
-        (target.kind === "cwd" && shared.treeNames.length > 0)) &&
+        (target.kind === "cwd" && (shared.treeNames.length > 0 || shared.readsCwd))) &&
       config.pathProtection.length
     ) {
       const under = treeProtection(config, ctx, target, shared, p, below, writes);

@@ -84,7 +84,10 @@ function compile(entry: ProtectionEntry, home: string, fold: boolean): CompiledP
   else if (base) src = globSource(abs = resolve(base, glob));
   else src = "(?:[^]*/)?" + globSource(glob.replace(/^\.\//, ""));
   const full = new RegExp(`^${src.replace(/\/$/, "")}$`, "u");
-  const literal = glob.slice(0, glob.search(/[*?[]|$/));
+  // (The literal directory before the first wildcard: `/srv/a*/keys` lies in `/srv`, not in a
+  // `/srv/a` that `/srv/abc` is not inside.)
+  const wild = glob.search(/[*?[]/);
+  const literal = wild < 0 ? glob : glob.slice(0, glob.lastIndexOf("/", wild) + 1);
   const prefix = isAbsolute(literal) ? resolve(literal) : base ? resolve(base, literal) : null;
   const head = glob.replace(/^\.\//, "");
   const needle = prefix === null ? head.slice(0, head.search(/[*?[]|$/)) : "";

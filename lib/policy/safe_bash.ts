@@ -195,6 +195,7 @@ const PATTERNS: string[] = [
   "nohup *",
   "stdbuf *",
   "env *",
+  "exec",
   "exec *",
 ];
 

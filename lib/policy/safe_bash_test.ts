@@ -383,6 +383,11 @@ Deno.test("wrappers and builtins in the preset: what a wrapper runs is judged as
     ["cd . > out.txt", "deny", "allow"],
     ["pushd . >> notes.txt", "deny", "allow"],
     ["test -f x > out.txt", "deny", "allow"],
+    // `set -a` exports what is set after it: a code variable set alone then loads code.
+    ["set -a; LD_PRELOAD=./x.so; cat README.md", "deny", "allow"],
+    ["set -o allexport; RIPGREP_CONFIG_PATH=./.rgrc; rg x", "deny", "allow"],
+    ["set -Ca; X=1; ls", "deny", "allow"],
+    ["set +H -a; X=1", "deny", "allow"],
   ]);
   await checkEveryday([
     "timeout 60 grep -rn TODO src",

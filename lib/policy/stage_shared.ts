@@ -29,6 +29,8 @@ export interface StageShared {
   followsLinks: boolean;
   /** The trees it reads are only those its words name (`Program.treesNamed`): not the cwd. */
   operands: boolean;
+  /** Named no place, it reads the files below the cwd (`Program.readsCwd`: `grep -r KEY`). */
+  readsCwd: boolean;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
   /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
@@ -82,6 +84,7 @@ export function stageShared(
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands: facts?.treesNamed?.(stage!.argv) === true,
+    readsCwd: facts?.readsCwd?.(stage!.argv) === true,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],

@@ -324,6 +324,9 @@ export const SEARCH_PROGRAMS: Program[] = [
     lists: (stage, listingOf) => grepListing(stage) ?? passedLines(stage, listingOf, GREP_FILTER),
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
+    readsCwd: (argv) =>
+      hasOption(argv, grammarOf(GREP), ["-r", "-R", "--recursive", "--dereference-recursive"]) &&
+      !pathsGiven(argv, grammarOf(GREP)),
   },
   {
     names: ["rg"],
@@ -334,6 +337,9 @@ export const SEARCH_PROGRAMS: Program[] = [
       argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(RG)),
+    // (`--files` lists the names alone.)
+    readsCwd: (argv) =>
+      !pathsGiven(argv, grammarOf(RG)) && !hasOption(argv, grammarOf(RG), ["--files"]),
     lists: rgListing,
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,

@@ -133,6 +133,7 @@ function uniform(p: Program): Program {
     links: p.links,
     followsLinks: p.followsLinks,
     treesNamed: p.treesNamed,
+    readsCwd: p.readsCwd,
     lists: p.lists,
     treeNames: p.treeNames,
     namesLimitTrees: p.namesLimitTrees,

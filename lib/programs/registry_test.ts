@@ -46,6 +46,7 @@ type Shown =
   | "links"
   | "replacesTrees"
   | "followsLinks"
+  | "readsCwd"
   | "lists"
   | "treeNames"
   | "readOnly";
@@ -95,7 +96,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
   gzip: { namedFiles: "gunzip -f .env.gz", replacesTrees: "gzip -r .pi" }, wget: { namedFiles: "wget -N http://x/.env" },
-  ps: { readOnly: { "": "ps axeww" }, namedFiles: "ps e" }, set: { runs: "set -o histexpand" }, shopt: { runs: "shopt -so histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
+  ps: { readOnly: { "": "ps axeww" }, namedFiles: "ps e" }, set: { runs: "set -o histexpand", readOnly: { "": "set -o allexport" } }, shopt: { runs: "shopt -so histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
   bind: { runs: "bind -x '\"\\C-x\": rm x'" }, jobs: { runs: "jobs -x rm x" },
   hash: { runs: "hash -p /bin/rm ls" },
   python: { evaluates: "python -c 'print(1)'", namedFiles: "python -m zipfile -e a.zip out", followsLinks: "python -m http.server" },
@@ -135,11 +136,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   sed: { runs: "sed 'e rm x' f", text: "sed s/a/b/ f", readOnly: { "": "sed -n -i p f" }, namedFiles: "sed -i.bak s/a/b/ f" },
   grep: {
     text: "grep -rn /api src", followsLinks: "grep -rR x .", lists: "grep -rl x src",
-    treeNames: "grep -r --include=*.env x .",
+    treeNames: "grep -r --include=*.env x .", readsCwd: "grep -rn KEY",
   },
   rg: {
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
-    followsLinks: "rg --follow x", treeNames: "rg -g .env x", lists: "rg -l x src",
+    followsLinks: "rg --follow x", treeNames: "rg -g .env x", lists: "rg -l x src", readsCwd: "rg KEY",
   },
   ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
@@ -336,6 +337,7 @@ function shownFacets(p: Program): Shown[] {
     "evaluates",
     "links",
     "followsLinks",
+    "readsCwd",
     "lists",
     "treeNames",
     "readOnly",
@@ -493,6 +495,9 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       // Paths below a place, and nothing when it may print anything else.
       assert.ok(p.lists!(top, listingOf)?.length, why);
       assert.equal(p.lists!(expanded(`${p.names[0]} . -printf x`).top, listingOf), null, why);
+      break;
+    case "readsCwd":
+      assert.equal(p.readsCwd!(top.argv), true, why);
       break;
     case "followsLinks":
       assert.equal(p.followsLinks!(top.argv), true, why);

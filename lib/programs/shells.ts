@@ -111,6 +111,24 @@ function cronCommand(line: string): string | null {
 }
 
 /** Whether a declaration only sets harmless variables (`export LANG=C.UTF-8 TZ=UTC`) or prints. */
+/**
+ * Whether `set`'s options leave variables set later unexported (no `-a`, `-o allexport`). Its
+ * options end at the first word that is none (or `--`, `-`): the rest are positional parameters.
+ */
+function setExportsNothing(args: (string | null)[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return false;
+    if (a === "--" || a === "-" || !/^[-+]/.test(a)) return true;
+    if (/^-[^-]*a/.test(a)) return false;
+    if (/^[-+]o$/.test(a) && args[i + 1] !== undefined) {
+      if (args[i + 1] === null || args[i + 1] === "allexport") return false;
+      i++;
+    }
+  }
+  return true;
+}
+
 function setsOnlyHarmless(args: (string | null)[]): boolean {
   return args.length > 0 && args.every((a) => a !== null && (a === "-p" || harmlessAssignment(a)));
 }
@@ -579,7 +597,13 @@ export const SHELL_PROGRAMS: Program[] = [
     names: ["hash", "enable", "fc"],
     runs: hiddenRuns,
   },
-  { names: ["set"], runs: setRuns },
+  {
+    names: ["set"],
+    runs: setRuns,
+    // (`set -a`/`-o allexport` exports every variable set after it: `LD_PRELOAD=./x.so` alone
+    // then makes the later programs load that code, as `export` would.)
+    readOnly: { "": { accepts: setExportsNothing } },
+  },
   { names: ["shopt"], runs: shoptRuns, noFileOperands: true },
   { names: ["history"], namedFiles: historyFiles },
   {

@@ -269,6 +269,11 @@ export interface Program {
    */
   treesNamed?: (argv: Word[]) => boolean;
   /**
+   * Named no place, it reads the files below the cwd (`grep -r KEY`, `rg KEY`): a protected path
+   * glob there (`secrets/**`) counts where what it names is below the cwd now.
+   */
+  readsCwd?: (argv: Word[]) => boolean;
+  /**
    * What it prints is paths below known places, one to a line, nothing else (`find DIR` without
    * `-printf`/`-exec`, `git ls-files`): a program reading them (`… | xargs cat`) names paths
    * there. Null when its output may hold anything else. `listingOf` says what other stages list

@@ -538,13 +538,24 @@ export function builtinEvaluation(
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const v = a.kind === "static" ? a.value : "";
-    if (/^[-+][A-Za-z]+$/.test(v) && !operands.length) {
-      flags.push(v.slice(1));
+    // (An option cluster, or one whose valued letter takes the rest of the word, whatever it
+    // holds: `wait -np'a[$(cmd)]'`, `printf -v"$name"`.)
+    const cluster = operands.length
+      ? undefined
+      : /^[-+][A-Za-z]+/.exec(a.kind === "static" ? v : a.prefix)?.[0];
+    const at = cluster === undefined
+      ? -1
+      : [...cluster.slice(1)].findIndex((c) => valued.includes(c));
+    if (cluster !== undefined && (cluster === v || at >= 0)) {
+      flags.push(cluster.slice(1));
       // A valued option's value is the rest of the cluster or the next word.
-      const at = [...v.slice(1)].findIndex((c) => valued.includes(c));
       if (at >= 0) {
-        const value = at + 2 < v.length ? staticWord(v.slice(at + 2)) : args[++i];
-        const opt = v[at + 1];
+        const value = a.kind !== "static"
+          ? a
+          : at + 2 < v.length
+          ? staticWord(v.slice(at + 2))
+          : args[++i];
+        const opt = cluster[at + 1];
         // read -a NAME, printf -v NAME and wait -p NAME name a variable to set.
         const sets = (name === "read" && opt === "a") || (name === "printf" && opt === "v") ||
           (name === "wait" && opt === "p");

@@ -183,6 +183,13 @@ Deno.test("evaluation: positional parameters the command sets, and integer varia
     ["declare -i y; read y <<<'a[$(rm -rf src)]'", "deny", "deny"],
     ["declare -i y; printf -v y %s 'a[$(rm -rf src)]'", "deny", "deny"],
     ["declare -i y=0; x='a[$(rm -rf src)]'; y=x", "deny", "deny"],
+    // A valued option's value glued to it, whatever the word holds after the letter.
+    ["sleep 0 & wait -np'a[$(rm -rf src)]'", "deny", "deny"],
+    ["sleep 0 & wait -p'a[$(rm -rf src)]' $!", "deny", "deny"],
+    ["printf -v'a[$(rm -rf src)]' x", "deny", "deny"],
+    ["read -ra'a[$(rm -rf src)]' <<< x", "deny", "deny"],
+    ['wait -p"$n" $!', "deny", "deny"],
+    ["sleep 0 & wait -n -p id $!; echo $id", "allow", "allow"],
     ["OPTIND='a[$(rm -rf src)]'", "deny", "deny"],
     ["RANDOM='a[$(rm -rf src)]'", "deny", "deny"],
     // Numbers stay plain.
