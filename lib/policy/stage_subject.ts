@@ -6,6 +6,7 @@
  */
 import { commandString, isFileTarget, type Stage } from "../shell/model.ts";
 import { RISKY_ENV } from "../programs/env.ts";
+import { canonicalName } from "../programs/other_names.ts";
 import { pickRule, type Subject } from "./rules.ts";
 import { expandSafeBash, type StageFacts } from "./safe_bash.ts";
 import type { Rule } from "../types.ts";
@@ -121,10 +122,13 @@ export class PresetFacts implements StageFacts {
 function stageForms(stage: Stage, command: string): string[] {
   const forms = [command];
   const name = stage.argv[0];
-  if (name && name.kind === "static" && name.value.includes("/")) {
-    // A program given by path is also matched by its basename (/bin/rm is rm).
+  if (name && name.kind === "static" && command.startsWith(name.value)) {
+    // A program given by path is also matched by its basename (/bin/rm is rm), and one of
+    // another name by its own (grm is rm: other_names.ts).
     const base = name.value.slice(name.value.lastIndexOf("/") + 1);
-    if (base) forms.push(base + command.slice(name.value.length));
+    const own = canonicalName(base);
+    if (base && base !== name.value) forms.push(base + command.slice(name.value.length));
+    if (own !== base) forms.push(own + command.slice(name.value.length));
   }
   // Variables that change what a program runs or loads make the assignment part of the command.
   if (!stage.assignments) return forms;

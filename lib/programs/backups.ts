@@ -14,6 +14,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
+import { programName } from "./words.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 
 /**
@@ -134,8 +135,8 @@ function valueOf(t: OptionToken, words: (string | null)[]): string | null | unde
 
 /** The program a stage runs, by its base name, when it is one of `names`. */
 function programOf(argv: Word[], names: string[]): string | undefined {
-  const name = argv[0].value.slice(argv[0].value.lastIndexOf("/") + 1);
-  return names.find((n) => name === n || name === "g" + n);
+  const name = programName(argv[0]);
+  return names.find((n) => name === n);
 }
 
 /**

@@ -53,7 +53,8 @@ function urlPath(value: string, host: boolean, cut: number, page: string): strin
 
 /** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
 export function downloadedFiles(argv: Word[]): NamedFile[] {
-  const name = basename(argv[0]?.value ?? "");
+  // (wget2 takes wget's options.)
+  const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
   const args = argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
@@ -64,6 +65,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   let host = true;
   let flat = false;
   let cut = 0;
+  // (wget's `-i LIST`: the URLs, and so the names, are in a file or on the input.)
+  let listed = false;
   let page = "index.html";
   const urls: string[] = [];
   const files: NamedFile[] = [];
@@ -86,12 +89,14 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       // (`--default-page=NAME`: a URL ending in `/` is saved as NAME, not index.html.)
       else if ((got = valueOf(args, i, "--default-page", ""))) page = got[0];
       else if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
+      else if ((got = valueOf(args, i, "--input-file", "-i"))) listed = true;
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
         // `-e output_document=F`, `dir_prefix=D` (wgetrc commands: case, `_` and `-` ignored).
         const m = /^\s*([\w-]+)\s*=\s*(.*)$/.exec(got[0]);
         const key = m ? m[1].toLowerCase().replace(/[-_]/g, "") : "";
         const on = m !== null && /^(on|1|yes|true)$/i.test(m[2].trim());
         if (key === "dirprefix") dir = m![2];
+        if (key === "input") listed = true;
         else if (/^(outputdocument|logfile|input|appendoutput)$/.test(key)) {
           named(m![2], w.text);
           if (key === "outputdocument") remote = false;
@@ -151,6 +156,9 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   if (name === "aria2c" && out === null) {
     files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
   }
+  if (listed && remote) {
+    files.push({ path: dir ?? ".", source: `(what ${name} fetches from its list)`, below: true });
+  }
   if (tree) {
     // (What a recursion fetches is named by the pages it follows: below where it saves.)
     files.push({ path: dir ?? ".", source: `(what ${name} fetches)`, below: true });
@@ -164,7 +172,38 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   return files;
 }
 
+/**
+ * Downloaders that save under a name the server gives (Content-Disposition) or the URL's: axel
+ * below `-o DIR` (or as `-o FILE`), HTTPie's and xh's `--download` below the cwd unless `-o FILE`
+ * names it; without `--download`, `-o FILE` is the file they write.
+ */
+export function serverNamedFiles(argv: Word[]): NamedFile[] {
+  const name = basename(argv[0]?.value ?? "");
+  const args = argv.slice(1);
+  let out: string | null | undefined;
+  let download = name === "axel";
+  let operand = false;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : null;
+    let got: [string, number] | null;
+    if (v === null) operand = true;
+    else if ((got = valueOf(args, i, "--output", "-o"))) {
+      out = args[i + got[1] - 1].kind === "static" ? got[0] : null;
+      i += got[1] - 1;
+    } else if (v === "--download" || (name !== "axel" && /^-[a-zA-Z]*d/.test(v))) download = true;
+    else if (!v.startsWith("-")) operand = true;
+  }
+  const source = `(what ${name} downloads)`;
+  if (out !== undefined) {
+    return [{ path: out, source }, ...(out === null ? [] : [{ path: out, source, below: true }])];
+  }
+  return download && operand
+    ? [{ path: ".", source: `${source}: a name the server chooses`, below: true }]
+    : [];
+}
+
 /** The downloaders. */
 export const DOWNLOADER_PROGRAMS: Program[] = [
-  { names: ["wget", "curl"], namedFiles: downloadedFiles },
+  { names: ["wget", "wget2", "curl"], namedFiles: downloadedFiles },
+  { names: ["axel", "http", "https", "xh", "xhs"], namedFiles: serverNamedFiles },
 ];

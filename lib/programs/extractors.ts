@@ -37,6 +37,12 @@ export interface Extraction {
    * `--no-absolute-filenames`): what it writes may be anywhere. @default never
    */
   anywhere?(args: (string | null)[]): boolean;
+  /**
+   * It rewrites the members' names as it extracts (bsdtar's `-s /old/new/`, GNU tar's
+   * `--transform`, `--strip-components`): a member it is told to extract may land under any name
+   * below the destination. @default never
+   */
+  renames?(args: (string | null)[]): boolean;
 }
 
 /** A short option letter in a cluster (`-xzf`), or a long option (`--extract`). */
@@ -79,6 +85,11 @@ const TAR_LIKE: Extraction = {
     return dir;
   },
   members: tarMembers,
+  // (bsdtar's `-s PATTERN`, also in the old first word, `tar xsf a.tar PATTERN`: macOS's tar is
+  // bsdtar, so `-s` is read so for every tar; GNU tar's `--transform`/`--xform` and
+  // `--strip-components`, abbreviated too.)
+  renames: (args) =>
+    has(args, /^-[a-zA-Z]*s/, /^--(tr|xf|str)/) || /^[a-zA-Z]*s/.test(args[0] ?? "-"),
   // (`-P`/`--absolute-names`; star's `-/` and `-..`.)
   anywhere: (args) =>
     has(args, /^-[a-zA-Z]*P/, /^--ab/) || /^[a-zA-Z]*P/.test(args[0] ?? "-") ||
@@ -222,7 +233,8 @@ const EXTRACTIONS: Record<string, Extraction> = {
     destination: (
       args,
     ) => (has(args, /^-[a-zA-Z]*w/, /^$/) ? operands(args, 0).at(-1) ?? null : null),
-    anywhere: (args) => !has(args, /^-[a-zA-Z]*w/, /^$/),
+    // (`-s /old/new/` renames what it copies: a `..` or `/` it makes is kept.)
+    anywhere: (args) => !has(args, /^-[a-zA-Z]*w/, /^$/) || has(args, /^-[a-zA-Z]*s/, /^$/),
   },
   // `dpkg -x a.deb DIR` (`--extract`).
   dpkg: {
@@ -253,7 +265,7 @@ export function extractsHere(
     const source = `(what ${name} extracts)`;
     if (e.anywhere?.(args)) return [{ path: null, source }];
     const dest = e.destination(args) ?? ".";
-    const members = e.members?.(args) ?? [];
+    const members = e.renames?.(args) ? [] : e.members?.(args) ?? [];
     if (members.length && !members.some((m) => /[*?[]/.test(m))) {
       return members.map((m) => ({ path: dest === "." ? m : `${dest}/${m}`, source }));
     }

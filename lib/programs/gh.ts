@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, literal, unknownWord } from "./words.ts";
 import { ghDownload } from "./destinations.ts";
+import { cloneName } from "./git_checkouts.ts";
 
 /** gh's settings whose value is a program it runs. */
 const GH_COMMAND_KEYS = /^(editor|pager|browser|git_protocol_command)$/;
@@ -129,7 +130,35 @@ function ghClone(argv: Word[]): NamedFile[] {
   if (dashes >= 0 && rest.length > dashes + 1) {
     out.push({ path: null, source: `${source}: git's flags` });
   }
-  const operands = own.filter((v) => v === null || !v.startsWith("-"));
-  if (clone && operands.length > 1) out.push({ path: operands[1], source, below: true });
+  const operands: (string | null)[] = [];
+  let forkName: string | null | undefined;
+  for (let i = 0; i < own.length; i++) {
+    const v = own[i];
+    if (v !== null && v.startsWith("-")) {
+      if (v === "--fork-name") forkName = own[i + 1] ?? null;
+      else if (v.startsWith("--fork-name=")) forkName = v.slice(12);
+      if (GH_CLONE_VALUED.has(v)) i++;
+    } else operands.push(v);
+  }
+  // (Without DIR: a directory named after the repository, the fork's own name, or the gist.)
+  const [repo, dir] = operands;
+  if (clone && dir !== undefined) out.push({ path: dir, source, below: true });
+  else if (repo !== undefined) {
+    const named = fork && forkName !== undefined
+      ? forkName
+      : repo === null
+      ? null
+      : cloneName(repo);
+    out.push({ path: named, source, below: true });
+  }
   return out;
 }
+
+/** The options of `gh repo clone`, `gh gist clone` and `gh repo fork` that take the next word. */
+const GH_CLONE_VALUED = new Set([
+  "-u",
+  "--upstream-remote-name",
+  "--remote-name",
+  "--org",
+  "--fork-name",
+]);

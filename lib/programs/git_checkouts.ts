@@ -62,7 +62,7 @@ function operands(args: Word[], valued: ReadonlySet<string>): (string | null)[] 
 }
 
 /** The name git gives a clone of URL: its last name, without `.git` (`x/repo.git` -> `repo`). */
-function cloneName(url: string): string | null {
+export function cloneName(url: string): string | null {
   const name = url.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).at(-1);
   return name ? name : null;
 }

@@ -22,6 +22,7 @@ import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { CMAKE_PROGRAMS } from "./cmake.ts";
+import { CLONER_PROGRAMS } from "./cloners.ts";
 import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
 import { DUCKDB } from "./duckdb.ts";
@@ -56,6 +57,7 @@ import { YT_DLP } from "./project_settings.ts";
 import { TREE_SERVER_PROGRAMS } from "./tree_servers.ts";
 import { WRAPPER_PROGRAMS } from "./wrappers.ts";
 import { XARGS_PROGRAMS } from "./xargs.ts";
+import { registryName } from "./other_names.ts";
 
 /** Every registered program, in module order. */
 export function allPrograms(): readonly Program[] {
@@ -102,6 +104,7 @@ export function allPrograms(): readonly Program[] {
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
+    ...CLONER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     ...TREE_SERVER_PROGRAMS,
     YT_DLP,
@@ -159,10 +162,13 @@ function index(): Map<string, Program> {
   return map;
 }
 
-/** The program called `name` (a basename), if it is registered. */
+/**
+ * The program called `name` (a basename), if it is registered; another name of one is that one
+ * (`grm` is `rm`, other_names.ts).
+ */
 export function programNamed(name: string): Program | undefined {
   byName ??= index();
-  const p = byName.get(name);
+  const p = byName.get(name) ?? byName.get(registryName(name));
   if (p !== undefined || !name.startsWith("python3.")) return p;
   const versioned = versionedPython(name);
   return versioned === null ? undefined : byName.get(versioned);

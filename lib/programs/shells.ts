@@ -270,12 +270,22 @@ function commentsOff(
 /** busybox's and toybox's options that only print (any other option may install or run). */
 const MULTI_CALL_INFO = new Set(["--list", "--list-full", "--help", "--version"]);
 
-/** What `busybox APPLET ARGS` runs: the applet with its arguments. */
+/**
+ * What `busybox APPLET ARGS` runs: the applet with its arguments; coreutils' single binary names
+ * it in its first option (`coreutils --coreutils-prog=rm ARGS`, `--coreutils-prog-shebang=rm`).
+ */
 function multiCallRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
   const args = stage.argv.slice(1);
   const first = args[0];
   if (!first) return;
+  const prog = name === "coreutils" && first.kind === "static"
+    ? /^--coreutils-prog(?:-shebang)?=(.*)$/s.exec(first.value)
+    : null;
+  if (prog) {
+    run.stage([literal(prog[1]), ...args.slice(1)], name);
+    return;
+  }
   if (first.kind === "static" && first.value.startsWith("-")) {
     if (!MULTI_CALL_INFO.has(first.value)) run.stage([unknownWord(`(${first.value})`)], name);
     return;
@@ -530,8 +540,9 @@ export const SHELL_PROGRAMS: Program[] = [
   },
   {
     // Multi-call binaries: the first word is the program they run as (`busybox rm -rf x`,
-    // `toybox sh -c …`), which is judged, and expanded, as a stage of its own.
-    names: ["busybox", "toybox"],
+    // `toybox sh -c …`, `coreutils --coreutils-prog=rm x`), which is judged, and expanded, as a
+    // stage of its own.
+    names: ["busybox", "toybox", "coreutils"],
     runs: multiCallRuns,
     tooBroad: true,
   },

@@ -173,7 +173,6 @@ const TABLE: Record<string, Facts> = {
   mkdocs: { namedFiles: outputDirectory(["-d", "--site-dir"]) },
   hugo: { namedFiles: outputDirectory(["-d", "--destination"]) },
   jekyll: { namedFiles: outputDirectory(["-d", "--destination"]) },
-  axel: { namedFiles: outputDirectory(["-o", "--output"]) },
   oras: { namedFiles: outputDirectory(["-o", "--output"]) },
   "huggingface-cli": { namedFiles: outputDirectory(["--local-dir"]) },
   hf: { namedFiles: outputDirectory(["--local-dir"]) },

@@ -15,11 +15,15 @@ import { cdInto } from "../shell/paths.ts";
 import { shellQuote } from "../shell/words.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import type { ListingOf, Runner } from "./spec.ts";
+import { registryName } from "./other_names.ts";
 
-/** The basename of a static command word ("" when it is not static). */
+/**
+ * The basename of a static command word ("" when it is not static), as the program's own name
+ * where it is another name of a known one (`grm` is `rm`: other_names.ts).
+ */
 export function programName(w: Word | undefined): string {
   if (!w || w.kind !== "static") return "";
-  return w.value.slice(w.value.lastIndexOf("/") + 1);
+  return registryName(w.value.slice(w.value.lastIndexOf("/") + 1));
 }
 
 /**

@@ -1,0 +1,171 @@
+/**
+ * The other names a known program is installed under: Homebrew installs the GNU tools on macOS
+ * with a `g` in front (`grm`, `gfind`, `gxargs`, `gsed`, `gtimeout`), uutils' packages as `uu-rm`
+ * or `uu_rm`. Each is the same program as the one it names: the registry gives its facets, and
+ * rules about the program match it too (`rm *` matches `grm -rf x`). GNU coreutils' single binary
+ * (`coreutils --coreutils-prog=rm`, uutils' `coreutils rm`) runs its first word as a stage of its
+ * own, as busybox does (shells.ts).
+ *
+ * @example
+ * ```ts
+ * import { canonicalName } from "./other_names.ts";
+ * canonicalName("grm"); // "rm"
+ * canonicalName("uu-find"); // "find"
+ * canonicalName("gdu"); // "gdu" (another program: a disk usage browser)
+ * ```
+ *
+ * @module
+ */
+
+/**
+ * The GNU tools Homebrew installs with a `g` prefix (coreutils, findutils, sed, tar, grep, awk,
+ * make, which) and uutils installs with `uu-`/`uu_`.
+ */
+const TOOLS: ReadonlySet<string> = new Set([
+  // coreutils
+  "b2sum",
+  "base32",
+  "base64",
+  "basename",
+  "basenc",
+  "cat",
+  "chcon",
+  "chgrp",
+  "chmod",
+  "chown",
+  "chroot",
+  "cksum",
+  "comm",
+  "cp",
+  "csplit",
+  "cut",
+  "date",
+  "dd",
+  "df",
+  "dir",
+  "dircolors",
+  "dirname",
+  "du",
+  "echo",
+  "env",
+  "expand",
+  "expr",
+  "factor",
+  "false",
+  "fmt",
+  "fold",
+  "groups",
+  "head",
+  "hostid",
+  "id",
+  "install",
+  "join",
+  "kill",
+  "link",
+  "ln",
+  "logname",
+  "ls",
+  "md5sum",
+  "mkdir",
+  "mkfifo",
+  "mknod",
+  "mktemp",
+  "mv",
+  "nice",
+  "nl",
+  "nohup",
+  "nproc",
+  "numfmt",
+  "od",
+  "paste",
+  "pathchk",
+  "pinky",
+  "pr",
+  "printenv",
+  "printf",
+  "ptx",
+  "pwd",
+  "readlink",
+  "realpath",
+  "rm",
+  "rmdir",
+  "runcon",
+  "seq",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "shred",
+  "shuf",
+  "sleep",
+  "sort",
+  "split",
+  "stat",
+  "stdbuf",
+  "stty",
+  "sum",
+  "sync",
+  "tac",
+  "tail",
+  "tee",
+  "test",
+  "timeout",
+  "touch",
+  "tr",
+  "true",
+  "truncate",
+  "tsort",
+  "tty",
+  "uname",
+  "unexpand",
+  "uniq",
+  "unlink",
+  "uptime",
+  "users",
+  "vdir",
+  "wc",
+  "who",
+  "whoami",
+  "yes",
+  // findutils, sed, tar, grep, awk, make, which
+  "find",
+  "xargs",
+  "locate",
+  "updatedb",
+  "sed",
+  "tar",
+  "grep",
+  "egrep",
+  "fgrep",
+  "awk",
+  "make",
+  "which",
+]);
+
+/**
+ * `g` names that are other programs, not a GNU tool's: gdu (a disk usage browser that deletes),
+ * god (a process monitor), gid (idutils' search), gtest (googletest's binaries).
+ */
+const OTHER_PROGRAMS: ReadonlySet<string> = new Set(["gdu", "god", "gid", "gtest"]);
+
+/**
+ * The `g` names the registry knows by themselves (their modules judge them by that name; rules
+ * about the tool still match them, `canonicalName`).
+ */
+const OWN_ENTRIES: ReadonlySet<string> = new Set(["gawk", "gsed", "gtar", "gmake"]);
+
+/** The registry's name of a program (`grm` -> `rm`; `gsed`, an entry of its own, stays). */
+export function registryName(name: string): string {
+  return OWN_ENTRIES.has(name) ? name : canonicalName(name);
+}
+
+/** The name of the program `name` is another name of (`grm` -> `rm`), else `name` itself. */
+export function canonicalName(name: string): string {
+  if (name.length < 2) return name;
+  if (name[0] === "g" && !OTHER_PROGRAMS.has(name)) {
+    return TOOLS.has(name.slice(1)) ? name.slice(1) : name;
+  }
+  if (/^uu[-_]/.test(name) && TOOLS.has(name.slice(3))) return name.slice(3);
+  return name;
+}
