@@ -14,6 +14,7 @@ import {
   NO_SETTINGS,
 } from "../programs/expand.ts";
 import { inheritInput, programName } from "../programs/words.ts";
+import { programOf } from "../programs/registry.ts";
 import { SHELLS } from "../programs/shells.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
@@ -28,6 +29,8 @@ export function carriedLines(
     judge: (stage: Stage) => StageVerdict;
     /** The words each stage hands on to a stage it runs (`ExpandOptions.handed`). */
     handed?: ExpandOptions["handed"];
+    /** The home directory of a user (`ExpandOptions.home`). */
+    home?: ExpandOptions["home"];
   },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
@@ -39,10 +42,14 @@ export function carriedLines(
     // (A shell a line starts reads the stage's standard input as commands: `ssh host sh
     // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
     let inherit: ((c: Stage) => Stage) | undefined;
+    const home = inHome(s, opts.home);
     for (const w of commandLineArguments(s, heads, opts.handed?.get(s))) {
       inherit ??= shellsInherit(inheritInput(s));
       const origin = `argument of ${s.argv[0].value}`;
-      for (const cwd of s.cwds) {
+      // (A remote login's line starts in its home: judged in this user's home, or where not known,
+      // and in the cwd, as the policy there judges a line run elsewhere.)
+      const cwds = home?.lines.has(w.value) ? [...s.cwds, home.dir] : s.cwds;
+      for (const cwd of cwds) {
         // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
         const lines = w.kind === "static"
           ? opts.analyze(w.value, cwd, origin)?.map(inherit)
@@ -55,6 +62,7 @@ export function carriedLines(
             depth: 1,
             settings: NO_SETTINGS,
             handed: opts.handed,
+            home: opts.home,
           };
           for (const x of [c, ...innerStages(c, expand)]) {
             const sv = opts.judge(x);
@@ -66,6 +74,20 @@ export function carriedLines(
     }
   }
   return out;
+}
+
+/**
+ * The lines a stage runs elsewhere that start in the home directory there (`Program.runsInHome`),
+ * and that directory as judged here (this user's home; null where not known); null for none.
+ */
+function inHome(
+  s: Stage,
+  home: ExpandOptions["home"],
+): { lines: Set<string>; dir: string | null } | null {
+  const program = s.argv[0]?.kind === "static" ? programOf(s.argv[0]) : undefined;
+  if (!program?.runsInHome || !program.runsElsewhere) return null;
+  const lines = new Set(program.runsElsewhere(s.argv).map((w) => w.value));
+  return { lines, dir: home?.(null) ?? null };
 }
 
 /** A line's stages as they run: a shell it starts reads the stage's standard input (`own`). */

@@ -470,6 +470,7 @@ function shellAnalyzer(
   env: BashEnv,
   parser: ParserChoice,
   searchPath: (assignment: Word) => boolean,
+  home: ExpandOptions["home"],
 ): ExpandOptions["analyze"] {
   const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
     const inner = analyzeCached(text, { ...env, cwd: cwd ?? env.cwd }, parser);
@@ -482,11 +483,40 @@ function shellAnalyzer(
     const stages = inner.stages.map(placed);
     // (What its assignments alone make run: the stages those run, not the assignments.)
     for (const e of inner.environment ?? []) {
-      stages.push(...innerStages(placed(e), { analyze, depth: 1, searchPath }));
+      stages.push(...innerStages(placed(e), { analyze, depth: 1, searchPath, home }));
     }
     return stages;
   };
   return analyze;
+}
+
+/**
+ * The home directory of a user as a command finds it (see `Runner.home`): the one running it,
+ * unnamed or named by `$USER` (`$LOGNAME`), has `$HOME`; any other user's is not known.
+ */
+function homeOf(ctx: Context): (user: string | null) => string | null {
+  const me = ctx.env.USER ?? ctx.env.LOGNAME;
+  return (user) => (user === null || user === me ? ctx.env.HOME ?? ctx.home : null);
+}
+
+/** The verdict of a bash call without a command string: a command not known. */
+function noCommand(
+  config: Config,
+  call: ToolCall,
+  ctx: Context,
+  opts: { explain: boolean; index: ReturnType<typeof locationIndex> },
+): { stages: StageVerdict[]; error: string | null } {
+  const stage: Stage = {
+    argv: [],
+    redirects: [],
+    text: String(call.input?.command ?? ""),
+    origin: "top",
+    cwds: [ctx.cwd],
+  };
+  return {
+    stages: [decideStage(config, ctx, stage, { unknown: true, ...opts })],
+    error: "the bash call has no command string",
+  };
 }
 
 /** Decide a bash call. */
@@ -499,24 +529,12 @@ function decideBash(
   const explain = opts.explain ?? false;
   const index = locationIndex(config, ctx);
   const command = typeof call.input?.command === "string" ? call.input.command : null;
-  if (command === null) {
-    const stage: Stage = {
-      argv: [],
-      redirects: [],
-      text: String(call.input?.command ?? ""),
-      origin: "top",
-      cwds: [ctx.cwd],
-    };
-    return {
-      stages: [decideStage(config, ctx, stage, { unknown: true, explain, index })],
-      error: "the bash call has no command string",
-    };
-  }
+  if (command === null) return noCommand(config, call, ctx, { explain, index });
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand };
   const analysis = analyzeCached(command, env, opts.parser);
   const searched = searchCollector(ctx.env);
-  const searchPath = searched.take;
-  const analyze = shellAnalyzer(env, opts.parser, searchPath);
+  const [searchPath, home] = [searched.take, homeOf(ctx)];
+  const analyze = shellAnalyzer(env, opts.parser, searchPath, home);
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;
@@ -525,6 +543,7 @@ function decideBash(
   const scoped = () => scope ??= globScope(command, analysis.stages, ctx, readsOnly);
   const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
   const settings = settingsFiles(ctx, scoped);
+  const expand: ExpandOptions = { analyze, depth: 0, settings, searchPath, home };
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;
@@ -532,7 +551,7 @@ function decideBash(
   const handed = new Map<Stage, Set<Word>>();
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { analyze, depth: 0, read, settings, searchPath, handed });
+      const inner = innerStages(s, { ...expand, read, handed });
       all.push(s, ...inner);
       if (!inner.length) continue;
       innerTextWords(inner, text ??= new Set());
@@ -542,7 +561,7 @@ function decideBash(
   }
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) {
-    all.push(...innerStages(e, { analyze, depth: 0, settings, searchPath }));
+    all.push(...innerStages(e, expand));
   }
   if (setsCodeOtherwise(command, all, searched.texts)) {
     // PATH, bash's command tables or another variable that holds code set another way (`read
@@ -590,7 +609,7 @@ function decideBash(
   });
   const judge = (x: Stage) =>
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
-  stages.push(...carriedLines(config, all, { analyze, judge, handed }));
+  stages.push(...carriedLines(config, all, { analyze, judge, handed, home }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });

@@ -32,8 +32,12 @@ export interface CommandSpec {
   file?: readonly string[];
   /** Options whose value is the directory the command runs in. */
   chdir?: readonly string[];
-  /** Operands before the command (`faketime TIME cmd`); `dir` when that operand is its cwd. */
-  operands?: number | "dir";
+  /**
+   * Operands before the command (`faketime TIME cmd`); `dir` when that operand is its cwd;
+   * `login` when it is a login's `[USER@]NAME` (`machinectl shell`), the command run in the home of
+   * that user (root by default), which is known for the user running the command only.
+   */
+  operands?: number | "dir" | "login";
   /** The command comes only after `--` (`mise exec tool@1 -- cmd`). */
   afterDashDash?: boolean;
   /** The command's words run through a shell, joined (`pnpm exec --shell-mode`). */
@@ -57,6 +61,12 @@ export function joinedText(words: Word[]): Word {
   return { value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text };
 }
 
+/** The home of the user of a login's `[USER@]NAME` (root by default), where it is known. */
+function loginHome(value: string | null, run: Runner): string | null {
+  const at = value?.lastIndexOf("@") ?? -1;
+  return value === null ? null : run.home(at > 0 ? value.slice(0, at) : "root");
+}
+
 /** A word's static value (null when it is not known). */
 export function staticValue(w: Word | undefined): string | null {
   return w && w.kind === "static" ? w.value : null;
@@ -75,7 +85,9 @@ export function runCommandWords(
   unknowns = 0,
 ): void {
   const values = args.map(staticValue);
-  let operands = spec.operands === "dir" ? 1 : spec.operands ?? 0;
+  const login = spec.operands === "login";
+  let operands = typeof spec.operands === "number" ? spec.operands : spec.operands ? 1 : 0;
+  if (login && unknowns === 0) cwds = [run.home("root")];
   let start = -1;
   for (const t of readOptions(values, spec.grammar)) {
     if (t.kind === "dynamic") {
@@ -91,6 +103,7 @@ export function runCommandWords(
       if (operands > 0) {
         operands--;
         if (spec.operands === "dir") cwds = chdir(cwds, args[t.at]);
+        if (login) cwds = [loginHome(values[t.at], run)];
         continue;
       }
       start = t.at;

@@ -86,6 +86,11 @@ export interface ExpandOptions {
    */
   searchPath?: (assignment: Word) => boolean;
   /**
+   * The home directory of a user (null: the one running the command), where it is known (see
+   * `Runner.home`). Absent: never known.
+   */
+  home?: (user: string | null) => string | null;
+  /**
    * Collects, for each stage expanded, the words of its own it hands on to a stage it runs
    * (`uv run python -c CODE`: from `python` on), which that stage is judged by (read by
    * `commandLineArguments`). Absent: not collected.
@@ -148,7 +153,17 @@ class StageRunner implements Runner {
     private readonly of: Stage,
     private readonly opts: ExpandOptions,
     private readonly out: Stage[],
+    /** Where what it runs starts, where not the stage's cwds (`Runner.at`). */
+    private readonly place?: (string | null)[],
   ) {}
+
+  at(cwds: (string | null)[]): Runner {
+    return new StageRunner(this.of, this.opts, this.out, cwds);
+  }
+
+  home(user: string | null): string | null {
+    return this.opts.home?.(user) ?? null;
+  }
 
   more(s: Stage): void {
     const { opts, out } = this;
@@ -183,12 +198,12 @@ class StageRunner implements Runner {
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
-    this.more(derived(this.of, argv, origin, cwds));
+    this.more(derived(this.of, argv, origin, cwds ?? this.place));
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
     const stage = this.of;
-    const { cwds = stage.cwds, input = false, arguments: args = false, given } = opts;
+    const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
     if (text.kind !== "static") {
       this.more(derived(stage, [unknownWord(text.text)], origin, cwds));
       return;

@@ -25,7 +25,7 @@ import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { checkoutDirectories } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
-import { foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
+import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -225,12 +225,15 @@ export function extCommand(value: string): string[] | null {
 
 /**
  * The commands git's subcommands carry: options that name commands, `bisect run CMD`,
- * `submodule foreach CMD`, `for-each-repo ARGS` (git run with them), clone's `-c` settings.
+ * `submodule foreach CMD`, `for-each-repo ARGS` (git run with them), clone's `-c` settings. They
+ * run where `here` runs them (git's, see `commandsPlace`); difftool's and for-each-repo's from the
+ * cwd (`run`), as the files given and the repositories are named from there.
  */
 function subcommandCommands(
   sub: string,
   rest: Word[],
   run: Runner,
+  here: Runner,
   setting: (kv: Word, origin: string) => void,
   found: () => Word[],
 ): void {
@@ -240,7 +243,7 @@ function subcommandCommands(
     for (const [value, how] of commandOptions(spec, args)) {
       // (`difftool -x CMD` is given the files compared, those of the work tree among them.)
       if (sub === "difftool" && how === SHELL) run.shell(value, "git difftool", { given: found() });
-      else run.command(value, how, `git ${sub}`);
+      else here.command(value, how, `git ${sub}`);
     }
     if (sub === "clone") {
       const config: OptionCommandSpec = {
@@ -255,13 +258,13 @@ function subcommandCommands(
       const server: OptionCommandSpec = { shortWithArg: "", long: { "--smtp-server": SHELL } };
       for (const [v] of commandOptions(server, rest)) {
         if (v.kind !== "static" || /^[/~]/.test(v.value)) {
-          run.command(v, "program", "git send-email");
+          here.command(v, "program", "git send-email");
         }
       }
     }
   }
   const words = rest.map((w) => w.kind === "static" ? w.value : "\0");
-  if (sub === "bisect" && words[0] === "run") runWords(rest.slice(1), run, "git bisect run");
+  if (sub === "bisect" && words[0] === "run") runWords(rest.slice(1), here, "git bisect run");
   if (sub === "submodule") {
     // `git submodule [--quiet] foreach [--recursive] [--quiet] CMD...`
     let i = 0;
@@ -269,7 +272,7 @@ function subcommandCommands(
     if (words[i] === "foreach") {
       i++;
       while (i < words.length && /^(-q|--quiet|--recursive|--)$/.test(words[i])) i++;
-      runWords(rest.slice(i), run, "git submodule foreach");
+      runWords(rest.slice(i), here, "git submodule foreach");
     }
   }
   if (sub === "for-each-repo") {
@@ -307,6 +310,9 @@ function extCommands(argv: Word[], run: Runner): void {
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
   rebaseTodo(stage, run, gitSubcommand(stage.argv));
+  // (They run at the top of the work tree: `cd src && git rebase -x 'cp k ../x'` writes above it.)
+  const at = gitSubcommand(stage.argv, true);
+  const here = atTop(stage, at, run);
   const aliases = new Map<string, string>();
   const shellAliases = new Map<string, string>();
   const pagers: Word[] = [];
@@ -330,10 +336,10 @@ function gitCommands(stage: Stage, run: Runner): void {
       text = `git credential-${value}`;
     }
     const command = from.kind === "static" ? literal(text) : { ...from, value: text };
-    run.command(command, how, origin);
+    here.command(command, how, origin);
     // An external diff is given the files compared; a pager, the files `grep -O` found.
     if (/^diff\.(external|.+\.command)$/.test(key)) {
-      run.shell(command, origin, { given: workTreeFiles(run) });
+      here.shell(command, origin, { given: workTreeFiles(run) });
     } else if (key === "core.pager" || key === "pager.grep") pagers.push(command);
   };
   // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
@@ -346,7 +352,6 @@ function gitCommands(stage: Stage, run: Runner): void {
   };
   // git's own options, up to the subcommand (a word not seen may be one: read on).
   const argv = stage.argv;
-  const at = gitSubcommand(argv, true);
   for (let i = 1; i < at && i < argv.length; i++) {
     const v = argv[i].kind === "static" ? argv[i].value : "";
     if (v === "-c" && argv[i + 1]) setting(argv[++i], "git -c");
@@ -371,12 +376,12 @@ function gitCommands(stage: Stage, run: Runner): void {
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
   const rest = argv.slice(at + 1);
   extCommands(argv, run);
-  subcommandCommands(sub, rest, run, setting, () => foundFiles(stage, at, run, false));
+  subcommandCommands(sub, rest, run, here, setting, () => foundFiles(stage, at, run, false));
   // (An alias's name is a setting's key: git finds it in any case, `-c alias.P=push P`.)
   const alias = sub.toLowerCase();
   if (shellAliases.has(alias)) {
     const text = [shellAliases.get(alias), ...rest.map((w) => w.text)].join(" ");
-    run.shell(literal(text), "git alias");
+    here.shell(literal(text), "git alias");
   }
   if (aliases.has(alias)) {
     const text = ["git", aliases.get(alias), ...rest.map((w) => w.text)].join(" ");

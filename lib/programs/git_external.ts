@@ -15,8 +15,9 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Runner } from "./spec.ts";
-import { listedWord, literal, unknownWord } from "./words.ts";
+import { chdir, listedWord, literal, unknownWord } from "./words.ts";
 import { pathspecMagic, pathspecWords } from "./git_pathspecs.ts";
+import { BACKUP_ENV } from "./env.ts";
 
 /** Options before git's subcommand that move where its paths are (`-C`, `--work-tree`, …). */
 const MOVED = /^(-C|--work-tree|--git-dir|--namespace)(=|$)/;
@@ -43,12 +44,66 @@ function anywhere(what: string): Word[] {
  * the home directory; null when that cannot be known.
  */
 export function workTreeTop(run: Runner): string | null {
-  const repository = run.projectSettings(".git/HEAD");
+  return topOf(run) ?? null;
+}
+
+/**
+ * Where git starts the commands its settings, aliases and options name (`!` aliases, `rebase -x`,
+ * `bisect run`, pagers, editors, an external diff, credential helpers): at the top of the work
+ * tree of each cwd, as git moves there before it runs a subcommand, and in the cwd itself, where
+ * git runs them before it moves or outside a repository (`git clone -u CMD`). Not known where git
+ * is moved (`-C`, `--work-tree`, `GIT_DIR`) or the repository cannot be known.
+ */
+export function commandsPlace(stage: Stage, at: number, run: Runner): (string | null)[] {
+  const cwds = gitCwds(stage, at);
+  const out: (string | null)[] = [];
+  for (const cwd of cwds) {
+    const top = cwd === null ? null : topOf(run, [cwd]);
+    for (const dir of top === undefined ? [cwd] : [top, cwd]) {
+      if (!out.includes(dir)) out.push(dir);
+    }
+  }
+  return out;
+}
+
+/**
+ * The runner of what git runs (see `commandsPlace`), with the programs its environment names
+ * (`GIT_EDITOR=…`, judged in the cwd as any stage's) judged there too.
+ */
+export function atTop(stage: Stage, at: number, run: Runner): Runner {
+  const place = commandsPlace(stage, at, run);
+  const here = run.at(place);
+  const assigned = (stage.assignments ?? []).filter((w) =>
+    !BACKUP_ENV.test(w.value.slice(0, Math.max(0, w.value.indexOf("="))))
+  );
+  if (assigned.length && place.some((c) => !stage.cwds.includes(c))) here.environment(assigned);
+  return here;
+}
+
+/** The cwds git works in: after its `-C` options; not known where it is moved otherwise. */
+function gitCwds(stage: Stage, at: number): (string | null)[] {
+  if ((stage.assignments ?? []).some((w) => MOVED_ENV.test(w.value))) return [null];
+  let cwds = stage.cwds;
+  for (let i = 1; i < at && i < stage.argv.length; i++) {
+    const w = stage.argv[i];
+    if (w.kind !== "static") return [null];
+    if (w.value === "-C" && stage.argv[i + 1]) cwds = chdir(cwds, stage.argv[++i]);
+    else if (MOVED.test(w.value)) return [null];
+  }
+  return cwds;
+}
+
+/**
+ * The nearest directory at or above `cwds` holding `.git` (see `workTreeTop`): undefined where
+ * there is none, null where that cannot be known.
+ */
+function topOf(run: Runner, cwds?: (string | null)[]): string | null | undefined {
+  const repository = run.projectSettings(".git/HEAD", cwds);
   if (repository === null) return null;
   // (A submodule's or linked work tree's `.git` file nearer than a repository's is its top.)
-  const file = run.projectSettings(".git");
-  const dirs = [...(repository ?? []), ...(file ?? [])].map((f) => f.dir);
-  if (!dirs.length) return null;
+  const file = run.projectSettings(".git", cwds);
+  const dirs = [...repository, ...(file ?? [])].map((f) => f.dir);
+  if (!dirs.length) return undefined;
   return dirs.reduce((a, b) => (b.length > a.length ? b : a));
 }
 

@@ -526,3 +526,31 @@ Deno.test("git: a command given the files it found or compares is judged on them
   ];
   await checkGateTable(ctx, rows);
 });
+
+Deno.test("git: what git runs starts at the top of the work tree", async () => {
+  const ctx = ctxIn("/home/user/project/src", {
+    files: ["/home/user/project/src/main.ts", "/home/user/.ssh/id_rsa"],
+    contents: { "/home/user/project/.git/HEAD": "ref: refs/heads/main\n" },
+  });
+  // (From the top, `..` is the home; from the cwd, the project.)
+  const out = "cp /tmp/x ../.ssh/authorized_keys";
+  const gate = "cp /tmp/x ../.pi/agent/settings.json";
+  await checkGateTable(ctx, [
+    // [command, deny-list, gate's own files]
+    [`git rebase -x '${out}' HEAD~1`, "deny", "allow"],
+    [`git rebase --exec='${gate}' HEAD~1`, "allow", "ask"],
+    [`git -c alias.x='!${out}' x`, "deny", "allow"],
+    [`git -c alias.x='!${gate}' x`, "allow", "ask"],
+    [`git config alias.x '!${out}' && git x`, "deny", "allow"],
+    [`git -c core.pager='${out}' log`, "deny", "allow"],
+    [`git bisect run sh -c '${out}'`, "deny", "allow"],
+    [`GIT_EDITOR='${out}' git commit`, "deny", "allow"],
+    [`git -C .. -c alias.x='!cat ../.ssh/id_rsa' x`, "deny", "ask"],
+    // Moved where it cannot be seen: not known.
+    [`git --work-tree="$W" -c alias.x='!ls' x`, "ask", "ask"],
+    // Judged in the cwd too, where git runs them outside a repository.
+    [`git -c alias.x='!cat ../../.ssh/id_rsa' x`, "deny", "allow"],
+    [`git rebase -x 'npm test' HEAD~3`, "allow", "allow"],
+    [`git -c core.pager=less log`, "allow", "allow"],
+  ]);
+});

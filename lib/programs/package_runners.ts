@@ -214,7 +214,7 @@ const RUNNERS: Record<string, RunnerProgram> = {
     subcommands: {
       shell: {
         grammar: { valued: "E", longValued: set("--uid", "--setenv") },
-        operands: 1,
+        operands: "login",
         bare: "shell",
       },
     },

@@ -128,6 +128,7 @@ function uniform(p: Program): Program {
     runs: p.runs,
     optionCommands: p.optionCommands,
     runsElsewhere: p.runsElsewhere,
+    runsInHome: p.runsInHome,
     chdir: p.chdir,
     text: p.text,
     namedFiles: p.namedFiles,

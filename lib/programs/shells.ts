@@ -67,13 +67,17 @@ function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null
 function crontabRuns(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   let operand: Word | null = null;
+  let user: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static") {
       run.stage([unknownWord("(commands for later)")], "crontab");
       return;
     }
-    if (a.value === "-u") i++;
+    if (a.value === "-u") {
+      const u = args[++i];
+      user = u?.kind === "static" ? u.value : "";
+    } else if (a.value.startsWith("-u")) user = a.value.slice(2);
     else if (/^-[lrT]+$/.test(a.value) || a.value === "-V") return;
     else if (a.value === "-e") {
       run.stage([unknownWord("(the editor crontab starts)")], "crontab");
@@ -86,9 +90,13 @@ function crontabRuns(stage: Stage, run: Runner): void {
   const doc = inputDocument(stage);
   const body = doc?.body;
   if ((operand === null || operand.value === "-") && body?.kind === "static") {
+    // Cron runs each line's command in the home of the table's user (`-u`), or in the table's
+    // `HOME=`; a home is known for the user running the command only.
+    const home = /^\s*HOME\s*=\s*(.*?)\s*$/m.exec(body.value)?.[1];
+    const dir = home === undefined ? run.home(user) : /^\/[^\s"'$`\\]*$/.test(home) ? home : null;
     for (const line of body.value.split("\n")) {
       const command = cronCommand(line);
-      if (command) run.shell(literal(command), "crontab");
+      if (command) run.shell(literal(command), "crontab", { cwds: [dir] });
     }
   } else run.stage([unknownWord("(commands for later)")], "crontab");
 }

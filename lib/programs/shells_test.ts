@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
-import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
-import { checkEveryday, checkTable } from "../testing_adversarial.ts";
+import { configFrom, ctxIn, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { checkEveryday, checkGateTable, checkTable } from "../testing_adversarial.ts";
 
 const parser = await loadBashParser();
 
@@ -425,5 +425,24 @@ Deno.test("aliases defined through builtin or command, a cd spelled in one, one 
     ["shopt -s expand_aliases\nalias coproc='cd keys;'\ncoproc :; cat id_rsa", "deny", "deny"],
     // everyday
     ["alias ll='ls -l'; ll", "deny", "allow"],
+  ]);
+});
+
+Deno.test("shells: cron runs a table's commands in the home of its user", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/src/main.ts", "/home/user/.ssh/id_rsa"],
+    env: { USER: "user" },
+  });
+  await checkGateTable(ctx, [
+    // [command, deny-list, gate's own files]
+    ["crontab - <<'EOF'\n* * * * * cat /tmp/x >> .ssh/authorized_keys\nEOF", "deny", "allow"],
+    ["crontab <<'EOF'\n@reboot cp /tmp/x .pi/agent/extensions/x.js\nEOF", "allow", "ask"],
+    ["crontab -u user - <<< '* * * * * cat .ssh/id_rsa'", "deny", "allow"],
+    // The table's HOME= is where its commands run; another user's home is not known.
+    ["crontab <<'EOF'\nHOME=/home/user/project\n* * * * * cat .ssh/id_rsa\nEOF", "allow", "allow"],
+    ["crontab <<'EOF'\nHOME=/home/user\n* * * * * cat .ssh/id_rsa\nEOF", "deny", "allow"],
+    ["crontab -u bob - <<< '* * * * * ls'", "ask", "ask"],
+    ["crontab <<'EOF'\nHOME=$X\n* * * * * ls\nEOF", "ask", "ask"],
+    ["crontab <<'EOF'\n0 3 * * * /home/user/project/backup.sh\nEOF", "allow", "allow"],
   ]);
 });

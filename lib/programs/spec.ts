@@ -40,6 +40,17 @@ export interface Runner {
   command(value: Word, how: How, origin: string): void;
   /** `NAME=value` words that become the environment of what runs (`env PAGER=… git log`). */
   environment(words: Word[]): void;
+  /**
+   * This runner for what the program runs in other directories than the stage's (`cwds`, null
+   * for one not known): git runs its settings' and options' commands at its work tree's top, a
+   * login shell (`su -l`, `sudo -i`) in the user's home. Its stages and shell text run there.
+   */
+  at(cwds: (string | null)[]): Runner;
+  /**
+   * The home directory of `user` (null: the one running the command) as the command will find it,
+   * where it is known: the user running the command, named or not; null for any other.
+   */
+  home(user: string | null): string | null;
   /** A stage found some other way (the analysis of a program's script), expanded in turn. */
   more(stage: Stage): void;
   /** A stage added as it is, not expanded (awk's file effects). */
@@ -239,6 +250,12 @@ export interface Program {
    * as a broad approval, or, with a `tooBroad` function, not for the subcommands it names.
    */
   runsElsewhere?: (argv: Word[]) => Word[];
+  /**
+   * Its `runsElsewhere` lines start in the home directory of the login there (`ssh host CMD`, whose
+   * relative paths name files below that home): judged as in this user's home, as the paths of
+   * this machine (`ssh localhost 'cat .ssh/id_rsa'` reads `~/.ssh/id_rsa`).
+   */
+  runsInHome?: boolean;
   /** Options that make it work in another directory (`git -C`, `make -C`, `tar -C`). */
   chdir?: ChdirSpec;
   /** The argv positions (1-based, into `stage.argv`) that are text, not paths. */

@@ -2,7 +2,8 @@
  * ssh, scp and sftp: the settings that run a local command (`-o ProxyCommand=…`,
  * `LocalCommand`, `KnownHostsCommand`), the programs `-S`/`-D` name, and config files (`-F`)
  * that may hold such settings. What `ssh host CMD` runs happens on another machine: it is judged
- * as a carried line (`ssh host rm -rf x` as `rm -rf x`), and saving "ssh host *" would allow
+ * as a carried line (`ssh host rm -rf x` as `rm -rf x`) run in the home directory there (judged
+ * as this user's home), and saving "ssh host *" would allow
  * anything there, so it never is. The remote operands of scp, sftp and rsync (`host:path`) are
  * text, no local path.
  *
@@ -143,14 +144,24 @@ export const SSH_PROGRAMS: Program[] = [
       operands: 1,
     }),
     runsElsewhere: sshCommand,
+    runsInHome: true,
   },
-  { names: ["autossh"], runsElsewhere: (argv) => sshCommand(argv, AUTOSSH_OPTIONS) },
-  { names: ["vagrant"], runsElsewhere: vagrantCommand },
-  { names: ["rsh", "rlogin", "krsh"], runsElsewhere: (argv) => sshCommand(argv, RSH_OPTIONS) },
+  {
+    names: ["autossh"],
+    runsElsewhere: (argv) => sshCommand(argv, AUTOSSH_OPTIONS),
+    runsInHome: true,
+  },
+  { names: ["vagrant"], runsElsewhere: vagrantCommand, runsInHome: true },
+  {
+    names: ["rsh", "rlogin", "krsh"],
+    runsElsewhere: (argv) => sshCommand(argv, RSH_OPTIONS),
+    runsInHome: true,
+  },
   {
     // `mosh host -- CMD`: the command runs there; `--ssh=CMD` here, `--client=PATH` here.
     names: ["mosh"],
     runsElsewhere: (argv) => sshCommand(argv, MOSH_OPTIONS),
+    runsInHome: true,
     optionCommands: optionCommands({
       shortWithArg: "p",
       long: { "--ssh": "shell", "--client": "program" },

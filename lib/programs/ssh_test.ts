@@ -77,3 +77,19 @@ Deno.test("scp -r and php -S read a tree with its symlinks followed", async () =
     ["php -S 0:8000 -t src", "deny", "allow"],
   ]);
 });
+
+Deno.test("ssh: a remote command starts in the login's home, judged as this user's", async () => {
+  await checkTable([
+    // [command, read-only, deny-list]
+    ["ssh localhost 'cat .ssh/id_rsa'", "deny", "deny"],
+    ["ssh host 'cat /tmp/x >> .ssh/authorized_keys'", "deny", "deny"],
+    ["ssh -p 22 user@host cp /tmp/x .ssh/authorized_keys", "deny", "deny"],
+    ["ssh host <<< 'cat .ssh/id_rsa'", "deny", "deny"],
+    ["autossh -M 0 host 'cat .ssh/id_rsa'", "deny", "deny"],
+    // Also in the cwd, as a line run elsewhere was: its rules still count.
+    ["ssh host 'rm -rf build'", "deny", "deny"],
+    ["ssh host 'cat .env'", "deny", "deny"],
+    ["ssh host ls", "deny", "allow"],
+    ["ssh host 'cd app && git pull'", "deny", "allow"],
+  ]);
+});

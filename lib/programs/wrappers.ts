@@ -20,6 +20,7 @@ import {
   unknownWord,
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
+import { switchUser } from "./switch_user.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -223,6 +224,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     ],
     // deno-fmt-ignore
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
+    chdir: ["--working-directory"],
     // (`-S`/`--shell`: an interactive shell, reading the standard input.)
     shellFlags: "S",
   },
@@ -365,7 +367,7 @@ function valueOf(t: OptionToken, args: Word[]): Word | undefined {
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let cwds = stage.cwds;
+  let cwds = startsIn(name, w, args, run) ?? stage.cwds;
   let operands = w.operands ?? 0;
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
@@ -470,6 +472,44 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   }
 }
 
+/**
+ * Where a wrapper starts its command, where not in the cwd (its directory options aside): a login
+ * shell of `sudo -i` in its user's home (`-u`, root by default), `run0` for another user than root
+ * in that user's home, `systemd-run` in `/` (a system service's) or with `--user` in the home of
+ * the user running it (not with `--scope`, `-d`/`--same-dir`, which keep the cwd). A home is known
+ * only for the user running the command: any other is a directory not known.
+ */
+function startsIn(
+  name: string,
+  w: WrapperSpec,
+  args: Word[],
+  run: Runner,
+): (string | null)[] | undefined {
+  if (name !== "sudo" && name !== "run0" && name !== "systemd-run") return undefined;
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  const flags = new Set<string>();
+  let user: string | null | undefined;
+  for (const t of readOptions(values, grammarOf(name, w))) {
+    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
+    if (t.kind === "valued" && (t.name === "-u" || t.name === "--user" || t.name === "--uid")) {
+      const v = valueOf(t, args);
+      user = v?.kind === "static" ? v.value : null;
+    }
+    // (A cluster's letters one by one: `-iu bob` is `-i -u bob`.)
+    if (t.kind === "flag" || t.kind === "unknown") flags.add(t.name);
+  }
+  const home = (u: string | null | undefined) => [u === null ? null : run.home(u ?? "root")];
+  if (name === "sudo") {
+    return flags.has("-i") || flags.has("--login") ? home(user) : undefined;
+  }
+  if (name === "run0") {
+    return user !== undefined && user !== "root" && user !== "0" ? home(user) : undefined;
+  }
+  if (flags.has("--scope") || flags.has("-d") || flags.has("--same-dir")) return undefined;
+  // (`--user`: the user's own service manager; `--uid=` runs a system service as that user.)
+  return flags.has("--user") ? [run.home(null)] : ["/"];
+}
+
 /** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */
 function shellCluster(v: string, w: WrapperSpec): boolean {
   if (!/^-[^-]/.test(v)) return false;
@@ -505,79 +545,6 @@ function watch(stage: Stage, run: Runner): void {
     const text = rest.map((w) => w.value).join(" ");
     run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "watch");
   }
-}
-
-/** su's and runuser's options (util-linux): the flags, and those that take a value. */
-const SU_OPTIONS: OptionGrammar = {
-  flags: "lmpfP",
-  valued: "sgGwcu",
-  longFlags: new Set(["--login", "--preserve-environment", "--fast", "--pty"]),
-  // deno-fmt-ignore
-  longValued: new Set(["--shell", "--group", "--supp-group", "--whitelist-environment", "--command", "--session-command", "--user"]),
-};
-
-/**
- * su, runuser and script run `-c TEXT` through a shell. Without it, su and runuser start the
- * user's shell (`-s SHELL`) with the words after the user as its arguments (`su - u ./job.sh`
- * runs the script; alone it runs the commands of its standard input, see `startsShell`),
- * `runuser -u USER CMD` runs CMD as it is, and script starts a shell. (A `./script` of the
- * project is not util-linux's.)
- */
-function switchUser(stage: Stage, run: Runner): void {
-  const name = programName(stage.argv[0]);
-  const origin = `wrapper:${name}`;
-  const args = stage.argv.slice(1);
-  // (`--command` as getopt_long takes it: `--co`, `--comm`, …)
-  const command = (v: string) =>
-    v.length >= 4 && ("--command".startsWith(v) || "--session-command".startsWith(v));
-  const c = args.findIndex((a) =>
-    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || command(a.value))
-  );
-  // (Glued: `-c'cmd'`, `--command=cmd`.)
-  const glued = args.find((a) =>
-    /^-[a-zA-Z]*c(?!$)/.test(a.prefix) ||
-    (a.prefix.startsWith("--") && a.prefix.includes("=") &&
-      command(a.prefix.slice(0, a.prefix.indexOf("="))))
-  );
-  if (glued) {
-    const at = glued.value.startsWith("--")
-      ? glued.value.indexOf("=") + 1
-      : glued.value.indexOf("c") + 1;
-    const text = glued.value.slice(at);
-    run.shell(glued.kind === "static" ? literal(text) : { ...glued, value: text }, origin);
-  } else if (c >= 0) {
-    if (args[c + 1]) run.shell(args[c + 1], origin);
-  } else if (name === "script") {
-    const path = stage.argv[0].value;
-    if (path.startsWith("/") || !path.includes("/")) startsShell(run, origin);
-  } else userShell(args, name === "runuser", run, origin);
-}
-
-/** What su (or runuser) without `-c` runs: the user's shell with its arguments, or `-u`'s command. */
-function userShell(args: Word[], runuser: boolean, run: Runner, origin: string): void {
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let shell = literal("sh");
-  let user = false;
-  let direct = false;
-  for (const t of readOptions(values, SU_OPTIONS)) {
-    if (t.kind === "valued") {
-      const value = valueOf(t, args);
-      if (value && (t.name === "-s" || t.name === "--shell")) shell = value;
-      if (runuser && (t.name === "-u" || t.name === "--user")) direct = user = true;
-    } else if (t.kind === "operand" || t.kind === "dynamic") {
-      if (values[t.at] === "-") continue;
-      // The user, then (or at once, after `runuser -u`) what runs.
-      if (!user) {
-        user = true;
-        continue;
-      }
-      const rest = args.slice(t.at);
-      run.stage(direct ? rest : [shell, ...rest], origin);
-      return;
-    }
-  }
-  // (A shell with no arguments: the commands of its standard input.)
-  if (!direct) run.stage([shell], origin);
 }
 
 /** bwrap's options by how many words each takes (the others are flags). */

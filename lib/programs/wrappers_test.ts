@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
-import { configFrom, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
-import { checkTable } from "../testing_adversarial.ts";
+import { configFrom, ctxIn, fuzzSeed, linesThatRan, runBash, seededRandom } from "../testing.ts";
+import { checkGateTable, checkTable } from "../testing_adversarial.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import { evalShape } from "./expand.ts";
 import { carriesCommand } from "./env.ts";
@@ -321,5 +321,46 @@ Deno.test("wrappers: abbreviated options, strace's output commands and inject, p
     // (What env sets is judged as an assignment before the command is.)
     ["env A=1 ls", "deny", "allow"],
     ["env LD_PRELOAD=/tmp/x.so ls", "deny", "allow"],
+  ]);
+});
+
+Deno.test("wrappers: a login shell runs its command in the user's home", async () => {
+  // (The user running the command is `user`, whose home is known; another user's is not.)
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/src/main.ts", "/home/user/.ssh/id_rsa"],
+    env: { USER: "user" },
+  });
+  await checkGateTable(ctx, [
+    // [command, deny-list, gate's own files]
+    ["su -l user -c 'cp /tmp/x .ssh/authorized_keys'", "deny", "allow"],
+    ["su - user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --login user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --log user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su -l user -c 'cp /tmp/x .pi/agent/settings.json'", "allow", "ask"],
+    ["runuser -l user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["runuser -l -u user cat .ssh/id_rsa", "deny", "allow"],
+    ["sudo -u user -i sh -c 'cat /tmp/x >> .ssh/authorized_keys'", "deny", "allow"],
+    ["sudo -iu user cp /tmp/x .pi/agent/settings.json", "deny", "ask"],
+    ["sudo --login -u user cat .ssh/id_rsa", "deny", "allow"],
+    ["run0 -u user cat .ssh/id_rsa", "deny", "allow"],
+    ["systemd-run --user --wait --pipe cat .ssh/id_rsa", "deny", "allow"],
+    ["systemd-run --user cp /tmp/x .pi/agent/extensions/x.js", "allow", "ask"],
+    // Root's home, another user's, or one not seen: a directory not known.
+    ["su -l -c 'ls'", "ask", "ask"],
+    ["su - bob -c 'ls'", "ask", "ask"],
+    ["su -l \"$U\" -c 'ls'", "ask", "ask"],
+    ["sudo -i ls", "deny", "ask"],
+    ["su -l deploy ./bin/migrate.sh", "ask", "ask"],
+    ["su -l deploy migrate.sh", "ask", "ask"],
+    ["su - bob <<< 'ls'", "ask", "ask"],
+    // A login shell reading no input, given no command, runs nothing.
+    ["su - postgres", "allow", "allow"],
+    // Not a login shell: the cwd; a system service: `/`; a scope or `-d`: the cwd.
+    ["su user -c 'cat src/main.ts'", "allow", "allow"],
+    ["sudo -u user cat src/main.ts", "deny", "allow"],
+    ["systemd-run --wait cat .ssh/id_rsa", "allow", "allow"],
+    ["systemd-run --user --scope cat src/main.ts", "allow", "allow"],
+    ["systemd-run --user -d cat src/main.ts", "allow", "allow"],
+    ["run0 cat src/main.ts", "allow", "allow"],
   ]);
 });
