@@ -49,6 +49,7 @@ import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
 import { SHELL_ESCAPE_PROGRAMS } from "./shell_escapes.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
+import { RENAMER_PROGRAMS } from "./renamers.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
@@ -103,6 +104,7 @@ export function allPrograms(): readonly Program[] {
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    ...RENAMER_PROGRAMS,
     ...TREE_SERVER_PROGRAMS,
     YT_DLP,
     ...QUERY_PROGRAMS,
