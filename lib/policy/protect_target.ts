@@ -38,13 +38,15 @@ export function protect(
   const redirect = target.kind === "redirect";
   const writes = redirect ? (target.write ? WRITES : READS) : shared.writes;
   // (Listed paths are operands, below which `rm -r` reaches: `find .pi | xargs truncate -s0`. A
-  // directory the stage writes below by names of its own, `tar -x`'s cwd, is written.)
+  // directory the stage writes below by names of its own, `tar -x`'s cwd, is written. Names a
+  // glob builds, `split`'s pieces or what `rename` makes of `*.txt`, lie one name deep: a path
+  // glob below there, `secrets/**`, counts only where that directory is its last name's.)
   const below = redirect
     ? { ...shared.below, write: writes }
     : target.replaces
     ? { ...shared.below, trees: true, write: true }
     : target.built
-    ? { ...shared.below, trees: true, write: true, surely: true }
+    ? { ...shared.below, trees: true, write: true, surely: true, shallow: true }
     : target.listed && !shared.below.trees
     ? {
       ...shared.below,

@@ -15,8 +15,10 @@
  * @module
  */
 import { basename } from "node:path";
-import type { Word } from "../shell/model.ts";
-import type { NamedFile, Program } from "./spec.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
+import { fileCommands, input } from "./databases.ts";
 
 /** A URL: its scheme, and the path its base name comes from. */
 const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
@@ -202,8 +204,135 @@ export function serverNamedFiles(argv: Word[]): NamedFile[] {
     : [];
 }
 
+/** A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value. */
+function wgetrcSetting(text: string): [string, string] | null {
+  const m = /^\s*([\w-]+)\s*=\s*(.*)$/s.exec(text);
+  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2].trim()] : null;
+}
+
+/**
+ * The programs wget runs by its options: the askpass program of `--use-askpass=PROG` (or `-e
+ * use_askpass=PROG`), given the prompt. (A wgetrc of its choosing, `--config=FILE`, may name one:
+ * where it writes is not known already, so it is asked about.)
+ */
+function wgetCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const askpass = (value: Word) => run.command(value, "program", "wget --use-askpass");
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") {
+      // (`--use-askpass=$P`, `-e "$X"`: a program not known.)
+      if (/^(--use-a|--ex|-e)/.test(w.prefix)) askpass(unknownWord(w.text));
+      continue;
+    }
+    if (w.value === "--") break;
+    const got = valueOf(args, i, "--use-askpass", "") ?? valueOf(args, i, "--execute", "-e");
+    if (!got) continue;
+    const given = got[1] === 2 ? args[i + 1] : literal(got[0]);
+    i += got[1] - 1;
+    if (w.value.startsWith("--use-askpass")) askpass(given);
+    else if (given.kind !== "static") askpass(unknownWord(given.text));
+    else if (wgetrcSetting(got[0])?.[0] === "useaskpass") {
+      askpass(literal(wgetrcSetting(got[0])![1]));
+    }
+  }
+}
+
+/** curl's short options that take a value (the rest of a cluster, or the next word). */
+const CURL_VALUED = "ABbCcDdEeFHhKmoPQrTtUuwXxYyz";
+/** How deep curl's config files may name more (`config = f` in one) before it is not known. */
+const CURL_CONFIG_DEPTH = 4;
+/** A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone. */
+const CURL_LINE = /^\s*(?:--)?([A-Za-z][\w-]*)\s*(?:[=:]\s*|\s+)?(.*)$/;
+
+/** A config line's value: double-quoted with curl's escapes, else up to the first blank. */
+function curlValue(text: string): string | null {
+  if (!text.startsWith('"')) return text.split(/\s/)[0];
+  let out = "";
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return out;
+    if (c !== "\\") out += c;
+    else {out += ({ t: "\t", n: "\n", r: "\r", v: "\v" } as Record<string, string>)[text[++i]] ??
+        text[i] ?? "";}
+  }
+  return null;
+}
+
+/** The words a curl config text stands for on the command line (null: a line not read). */
+export function curlConfigWords(text: string): Word[] | null {
+  const out: Word[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    if (/^-[A-Za-z]/.test(line)) {
+      // (A short option: `-o file`, its value after a blank.)
+      const [opt, ...rest] = line.split(/\s+/);
+      const value = rest.length ? curlValue(rest.join(" ")) : null;
+      out.push(literal(opt), ...(value === null ? [] : [literal(value)]));
+      continue;
+    }
+    const m = CURL_LINE.exec(line);
+    if (!m) return null;
+    const value = m[2] === "" ? null : curlValue(m[2]);
+    if (m[2] !== "" && value === null) return null;
+    out.push(literal("--" + m[1]), ...(value === null ? [] : [literal(value)]));
+  }
+  return out;
+}
+
+/** The config files of a curl command line (`-K FILE`, `-sKFILE`, `--config FILE`). */
+function curlConfigs(args: Word[]): (Word | null)[] {
+  const out: (Word | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") {
+      if (/^(-[A-Za-z]*K|--con)/.test(w.prefix)) out.push(null);
+      continue;
+    }
+    const v = w.value;
+    if (v === "--") break;
+    if (v === "--config") out.push(args[++i] ?? null);
+    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
+      for (let k = 1; k < v.length; k++) {
+        if (!CURL_VALUED.includes(v[k])) continue;
+        const value = k + 1 < v.length ? literal(v.slice(k + 1)) : args[++i] ?? null;
+        if (v[k] === "K") out.push(value);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * curl's config files (`-K FILE`, `-K -` for standard input): their lines are options, judged
+ * as curl given them on its command line (`upload-file = ~/.ssh/id_rsa`). A file read as it will
+ * be when the command runs, a here-document, what `echo` pipes in; one not known is a command
+ * not known.
+ */
+function curlCommands(stage: Stage, run: Runner, depth = 0): void {
+  const origin = "curl --config";
+  const given = (text: string) => {
+    const words = curlConfigWords(text);
+    if (words === null || depth >= CURL_CONFIG_DEPTH) {
+      run.stage([unknownWord("(the options of a curl config)")], origin);
+      return;
+    }
+    const inner: Stage = { ...stage, argv: [stage.argv[0], ...words] };
+    run.stage(inner.argv, origin);
+    curlCommands(inner, run, depth + 1);
+  };
+  for (const file of curlConfigs(stage.argv.slice(1))) {
+    if (file === null) run.stage([unknownWord("(a curl config not known)")], origin);
+    else if (file.kind === "static" && file.value === "-") input(stage, run, origin, given);
+    else fileCommands(file, run, origin, given);
+  }
+}
+
 /** The downloaders. */
 export const DOWNLOADER_PROGRAMS: Program[] = [
-  { names: ["wget", "wget2", "curl"], namedFiles: downloadedFiles },
+  { names: ["wget", "wget2"], namedFiles: downloadedFiles, optionCommands: wgetCommands },
+  { names: ["curl"], namedFiles: downloadedFiles, optionCommands: curlCommands },
   { names: ["axel", "http", "https", "xh", "xhs"], namedFiles: serverNamedFiles },
 ];

@@ -50,6 +50,7 @@ import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
 import { SHELL_ESCAPE_PROGRAMS } from "./shell_escapes.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
+import { RENAMER_PROGRAMS } from "./renamers.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
@@ -106,6 +107,7 @@ export function allPrograms(): readonly Program[] {
     ...DOWNLOADER_PROGRAMS,
     ...CLONER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    ...RENAMER_PROGRAMS,
     ...TREE_SERVER_PROGRAMS,
     YT_DLP,
     ...QUERY_PROGRAMS,

@@ -18,6 +18,7 @@ import { filesFromList } from "./file_lists.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
+import { optionCommands } from "./option_commands.ts";
 import {
   dittoDestination,
   outputDirectory,
@@ -118,7 +119,7 @@ const TABLE: Record<string, Facts> = {
   file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups }, rename: CHANGES_NAMED,
+  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups },
   mmv: CHANGES_NAMED,
   chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
   setfacl: CHANGES_MODES, chattr: CHANGES_MODES, chcon: CHANGES_MODES,
@@ -229,6 +230,15 @@ const TABLE: Record<string, Facts> = {
       hasOption(argv, DIFF_OPTIONS, ["-r", "--recursive"]) &&
       !hasOption(argv, DIFF_OPTIONS, ["--no-dereference"]),
     treesNamed: () => true,
+  },
+  // sdiff and diff3 run `--diff-program=PROG` to compare (sdiff's `-o FILE` is its output).
+  sdiff: {
+    options: { valued: "oIw", longValued: new Set(["--output", "--diff-program", "--width"]) },
+    optionCommands: optionCommands({ shortWithArg: "oIw", long: { "--diff-program": "program" } }),
+  },
+  diff3: {
+    options: { valued: "L", longValued: new Set(["--label", "--diff-program"]) },
+    optionCommands: optionCommands({ shortWithArg: "L", long: { "--diff-program": "program" } }),
   },
   // BSD's base64 writes `-o FILE` (`--output`).
   base64: { options: { valued: "bio" }, readOnly: { "": { short: "o", long: ["--output"] } } },

@@ -21,6 +21,7 @@ import {
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
+import { bwrap } from "./bwrap.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -35,6 +36,13 @@ interface WrapperSpec {
   longFlags?: string[];
   /** Leading `NAME=value` words are assignments, not the command (env). */
   assignments?: boolean;
+  /**
+   * Options whose value is `NAME=VALUE` set in the command's environment (`systemd-run --setenv`,
+   * `strace -E`); `NAME` alone passes the caller's own. What they set is judged as an assignment.
+   */
+  setsEnv?: string[];
+  /** Its first operand is a directory of files that set the command's environment (envdir). */
+  envFiles?: boolean;
   /** Words before the command that are operands of the wrapper (timeout DURATION, flock FILE). */
   operands?: number;
   /** Options whose value is a new cwd for the command (sudo -D, env -C). */
@@ -151,7 +159,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   unbuffer: {},
   chronic: {},
   caffeinate: {},
-  strace: { shortWithArg: "abeEIoOpPsSuX" },
+  strace: { shortWithArg: "abeEIoOpPsSuX", setsEnv: ["-E"] },
   ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
   unshare: {
     shortWithArg: "RwSG",
@@ -204,6 +212,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // deno-fmt-ignore
     longWithArg: ["--user", "--group", "--chdir", "--unit", "--property", "--description", "--slice", "--nice", "--setenv", "--background", "--machine"],
     chdir: ["-D", "--chdir"],
+    setsEnv: ["--setenv"],
     shell: true,
   },
   newgrp: { operands: 1, flagWords: ["-"], shell: true },
@@ -225,6 +234,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // deno-fmt-ignore
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
     chdir: ["--working-directory"],
+    setsEnv: ["-E", "--setenv"],
     // (`-S`/`--shell`: an interactive shell, reading the standard input.)
     shellFlags: "S",
   },
@@ -282,7 +292,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   gosu: { operands: 1 },
   "su-exec": { operands: 1 },
   setuidgid: { operands: 1 },
-  envdir: { operands: 1 },
+  envdir: { operands: 1, envFiles: true },
   ccache: { shortWithArg: "MFodkX" },
   sccache: {},
   // Personality, logging and line-editing wrappers.
@@ -321,6 +331,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // deno-fmt-ignore
     longFlags: ["--host", "--watch-bus", "--expose-pids", "--share-pids", "--latest-version", "--sandbox", "--no-network", "--clear-env", "--verbose"],
     chdir: ["--directory"],
+    setsEnv: ["--env"],
   },
   // `toolbox run [-c NAME] CMD` (the subcommand is its operand).
   toolbox: {
@@ -363,6 +374,17 @@ function valueOf(t: OptionToken, args: Word[]): Word | undefined {
     : args[t.valueAt];
 }
 
+/**
+ * envdir's directory: each file in it sets (or unsets) the variable it is named after, none of
+ * them seen, so the command's environment is not known.
+ */
+function envFiles(w: WrapperSpec, operands: number, dir: Word, env: Word[], run: Runner): void {
+  if (!w.envFiles || operands !== (w.operands ?? 0)) return;
+  const set = unknownWord(`(the variables the files of ${dir.text} set)=`);
+  run.environment([set]);
+  env.push(set);
+}
+
 /** The command a wrapper runs: its words after the wrapper's own options and operands. */
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
@@ -381,6 +403,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       // A word not known that is surely one word (in double quotes) fills an operand the wrapper
       // still takes (`timeout "$T" make`); any other may be the command, or split into it.
       if (operands > 0 && /^"[^"]*"$/.test(args[t.at].text)) {
+        envFiles(w, operands, args[t.at], env, run);
         operands--;
         continue;
       }
@@ -408,6 +431,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       }
       if (w.flagWords?.includes(v)) continue;
       if (operands > 0) {
+        envFiles(w, operands, args[t.at], env, run);
         operands--;
         continue;
       }
@@ -416,6 +440,15 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     const value = t.kind === "valued" || t.glued !== undefined ? valueOf(t, args) : undefined;
     if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
+    if (value && w.setsEnv?.includes(t.name)) {
+      // (`NAME` alone: the caller's own value, passed on.)
+      const set = value.kind !== "static"
+        ? unknownWord(`(the variable ${value.text} sets)=`)
+        : ENV_ASSIGNMENT.test(value.value)
+        ? value
+        : null;
+      if (set) run.environment([set]), env.push(set);
+    }
     if (w.commands && (t.kind === "valued" || t.kind === "unknown") && t.name in w.commands) {
       const v = value ?? (t.glued === undefined ? undefined : literal(t.glued));
       if (v) run.command(v, w.commands[t.name], `wrapper:${name}`);
@@ -544,57 +577,6 @@ function watch(stage: Stage, run: Runner): void {
     const dynamic = rest.some((w) => w.kind !== "static");
     const text = rest.map((w) => w.value).join(" ");
     run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "watch");
-  }
-}
-
-/** bwrap's options by how many words each takes (the others are flags). */
-// deno-fmt-ignore
-const BWRAP_ARITY: Record<string, number> = Object.fromEntries([
-  ...["--args", "--argv0", "--userns", "--userns2", "--pidns", "--uid", "--gid", "--hostname",
-    "--chdir", "--unsetenv", "--lock-file", "--sync-fd", "--remount-ro", "--exec-label",
-    "--file-label", "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp",
-    "--add-seccomp-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd",
-    "--cap-add", "--cap-drop", "--perms", "--size", "--overlay-src", "--tmp-overlay",
-    "--ro-overlay"].map((o) => [o, 1]),
-  ...["--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind", "--ro-bind-try",
-    "--file", "--bind-data", "--ro-bind-data", "--symlink", "--setenv", "--chmod", "--bind-fd",
-    "--ro-bind-fd"].map((o) => [o, 2]),
-  ["--overlay", 3],
-]);
-// deno-fmt-ignore
-const BWRAP_FLAGS = new Set(["--unshare-user", "--unshare-user-try", "--unshare-ipc",
-  "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try",
-  "--unshare-all", "--share-net", "--clearenv", "--new-session", "--die-with-parent", "--as-pid-1",
-  "--disable-userns", "--assert-userns-disabled", "--level-prefix"]);
-
-/** bwrap: its options take zero to three words each; the first other word starts the command. */
-function bwrap(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  let cwds = stage.cwds;
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i].kind === "static" ? args[i].value : null;
-    if (v === "--help" || v === "--version") return;
-    if (v === "--") {
-      if (args[i + 1]) run.stage(args.slice(i + 1), "wrapper:bwrap", cwds);
-      return;
-    }
-    if (v !== null && v.startsWith("-") && v.length > 1) {
-      if (v === "--args") {
-        run.stage([unknownWord("(arguments from a file descriptor)")], "wrapper:bwrap", cwds);
-        return;
-      }
-      if (BWRAP_FLAGS.has(v)) continue;
-      if (!(v in BWRAP_ARITY)) {
-        // An option bwrap may have gained: the command is not known.
-        run.stage([unknownWord(`(a command after ${v})`)], "wrapper:bwrap", cwds);
-        return;
-      }
-      if (v === "--chdir" && args[i + 1]) cwds = [null];
-      i += BWRAP_ARITY[v];
-      continue;
-    }
-    run.stage(args.slice(i), "wrapper:bwrap", cwds);
-    return;
   }
 }
 

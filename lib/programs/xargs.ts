@@ -24,6 +24,8 @@ const XARGS: OptionGrammar = {
   // deno-fmt-ignore
   longValued: new Set(["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines",
     "--max-args", "--max-procs", "--max-chars", "--process-slot-var"]),
+  // (GNU's getopt_long: `--process-slot=PATH` is `--process-slot-var=PATH`.)
+  abbreviations: true,
 };
 
 /** GNU parallel's options that take a value (any other letter is a flag). */
@@ -176,6 +178,32 @@ function parallelCode(args: Word[], run: Runner): void {
   }
 }
 
+/**
+ * The variables xargs sets in the environment of the command it runs: `--process-slot-var=NAME`
+ * exports NAME as the number of the slot running it (`0` where one runs at a time, else a number
+ * not known). The assignments are the command's, judged as `NAME=0 cmd` is (`PATH=0` looks
+ * commands up in `./0`). A name not known is a variable not known.
+ */
+function slotVariables(args: Word[]): Word[] {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  const names: (string | null)[] = [];
+  let parallel = false;
+  for (const t of readOptions(values, XARGS)) {
+    if (t.kind !== "valued" && t.kind !== "flag") break;
+    if (t.kind !== "valued") continue;
+    const value = t.glued ?? (t.valueAt === undefined ? null : values[t.valueAt]);
+    if (t.name === "--process-slot-var") names.push(value);
+    if (t.name === "-P" || t.name === "--max-procs") parallel = value !== "1";
+  }
+  return names.map((name) => {
+    if (name === null || !/^[A-Za-z_]\w*$/.test(name)) {
+      return unknownWord("(a variable --process-slot-var names)=");
+    }
+    if (!parallel) return literal(`${name}=0`);
+    return { value: `${name}=`, kind: "dynamic", prefix: `${name}=`, text: `${name}=$slot` };
+  });
+}
+
 /** xargs and parallel. */
 export const XARGS_PROGRAMS: Program[] = [
   {
@@ -184,9 +212,12 @@ export const XARGS_PROGRAMS: Program[] = [
     lists: xargsListing,
     runs: (stage, run) => {
       const input = listedInput(stage, run.listed());
+      const env = slotVariables(stage.argv.slice(1));
+      if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
-        const argv = cmd.length ? cmd : [literal("echo")];
-        run.stage(filled(argv, stage.argv.slice(1), input), "xargs");
+        const argv = filled(cmd.length ? cmd : [literal("echo")], stage.argv.slice(1), input);
+        if (env.length) run.more({ ...derived(stage, argv, "xargs"), assignments: env });
+        else run.stage(argv, "xargs");
       }
     },
   },

@@ -1,0 +1,44 @@
+/**
+ * Wrapper options that set a variable in the environment of the command they run (xargs's
+ * `--process-slot-var=NAME`, `systemd-run --setenv`, `strace -E`, bwrap's `--setenv`, envdir's
+ * files): what they set is judged as an assignment before the command is (`PATH=0 wc` looks wc up
+ * in `./0`; `GIT_CONFIG_GLOBAL=0` makes git read `./0` for its commands).
+ */
+import { checkTable } from "../testing_adversarial.ts";
+import type { Action } from "../types.ts";
+
+/** [command, under read-only, under the deny-list] */
+const ROWS: [string, Action, Action][] = [
+  // xargs's slot variable: the number of the slot (0 where one runs at a time).
+  ["find src -name '*.ts' | xargs --process-slot-var=PATH wc -l", "deny", "deny"],
+  ["find src -name '*.ts' | xargs --process-slot-var PATH wc -l", "deny", "deny"],
+  ["find src -name '*.ts' | xargs --process-slot=PATH wc -l", "deny", "deny"],
+  ["find src | xargs --process-slot-var=GIT_CONFIG_GLOBAL git diff --stat", "deny", "deny"],
+  [
+    "git ls-files src | xargs --process-slot-var=GIT_CONFIG_GLOBAL git log --oneline --",
+    "deny",
+    "deny",
+  ],
+  ["find . -name x | xargs -0 --process-slot-var=HOME git status", "deny", "deny"],
+  ["find src | xargs --process-slot-var=$V wc -l", "deny", "deny"],
+  ["find src | xargs -P4 --process-slot-var=LD_PRELOAD wc -l", "deny", "ask"],
+  // Other wrappers' options that set one.
+  ["systemd-run --user --setenv=PATH=0 wc -l README.md", "deny", "deny"],
+  ["systemd-run -E GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  ["run0 --setenv=GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  ["flatpak-spawn --host --env=GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  ["strace -E PATH=0 wc -l README.md", "deny", "deny"],
+  ["bwrap --bind / / --setenv PATH 0 wc -l README.md", "deny", "deny"],
+  ["bwrap --bind / / --setenv GIT_CONFIG_GLOBAL 0 -- git status", "deny", "deny"],
+  ["envdir ./env git status", "deny", "ask"],
+  // Everyday: no variable set, or a harmless one.
+  ["find src -name '*.ts' | xargs wc -l", "allow", "allow"],
+  ["find src -name '*.ts' | xargs -n1 -P4 wc -l", "allow", "allow"],
+  ["find src -name '*.ts' | xargs --process-slot-var=SLOT wc -l", "deny", "allow"],
+  ["systemd-run --user -E LANG=C make", "deny", "allow"],
+  ["bwrap --bind / / --setenv LANG C wc -l README.md", "deny", "ask"],
+];
+
+Deno.test("wrapper options that set the command's environment are read as its assignments", async () => {
+  await checkTable(ROWS);
+});
