@@ -233,7 +233,7 @@ function subcommandCommands(
   sub: string,
   rest: Word[],
   run: Runner,
-  here: Runner,
+  here: () => Runner,
   setting: (kv: Word, origin: string) => void,
   found: () => Word[],
 ): void {
@@ -243,7 +243,7 @@ function subcommandCommands(
     for (const [value, how] of commandOptions(spec, args)) {
       // (`difftool -x CMD` is given the files compared, those of the work tree among them.)
       if (sub === "difftool" && how === SHELL) run.shell(value, "git difftool", { given: found() });
-      else here.command(value, how, `git ${sub}`);
+      else here().command(value, how, `git ${sub}`);
     }
     if (sub === "clone") {
       const config: OptionCommandSpec = {
@@ -258,13 +258,13 @@ function subcommandCommands(
       const server: OptionCommandSpec = { shortWithArg: "", long: { "--smtp-server": SHELL } };
       for (const [v] of commandOptions(server, rest)) {
         if (v.kind !== "static" || /^[/~]/.test(v.value)) {
-          here.command(v, "program", "git send-email");
+          here().command(v, "program", "git send-email");
         }
       }
     }
   }
   const words = rest.map((w) => w.kind === "static" ? w.value : "\0");
-  if (sub === "bisect" && words[0] === "run") runWords(rest.slice(1), here, "git bisect run");
+  if (sub === "bisect" && words[0] === "run") runWords(rest.slice(1), here(), "git bisect run");
   if (sub === "submodule") {
     // `git submodule [--quiet] foreach [--recursive] [--quiet] CMD...`
     let i = 0;
@@ -272,7 +272,7 @@ function subcommandCommands(
     if (words[i] === "foreach") {
       i++;
       while (i < words.length && /^(-q|--quiet|--recursive|--)$/.test(words[i])) i++;
-      runWords(rest.slice(i), here, "git submodule foreach");
+      runWords(rest.slice(i), here(), "git submodule foreach");
     }
   }
   if (sub === "for-each-repo") {
@@ -312,7 +312,11 @@ function gitCommands(stage: Stage, run: Runner): void {
   rebaseTodo(stage, run, gitSubcommand(stage.argv));
   // (They run at the top of the work tree: `cd src && git rebase -x 'cp k ../x'` writes above it.)
   const at = gitSubcommand(stage.argv, true);
-  const here = atTop(stage, at, run);
+  // (Where the top is, a lookup of the filesystem, is asked only where something runs there.)
+  // (Its assignments, `GIT_EDITOR=…`, run there too: asked at once.)
+  let top: Runner | undefined;
+  const here = () => (top ??= atTop(stage, at, run));
+  if (stage.assignments?.length) here();
   const aliases = new Map<string, string>();
   const shellAliases = new Map<string, string>();
   const pagers: Word[] = [];
@@ -336,10 +340,10 @@ function gitCommands(stage: Stage, run: Runner): void {
       text = `git credential-${value}`;
     }
     const command = from.kind === "static" ? literal(text) : { ...from, value: text };
-    here.command(command, how, origin);
+    here().command(command, how, origin);
     // An external diff is given the files compared; a pager, the files `grep -O` found.
     if (/^diff\.(external|.+\.command)$/.test(key)) {
-      here.shell(command, origin, { given: workTreeFiles(run) });
+      here().shell(command, origin, { given: workTreeFiles(run) });
     } else if (key === "core.pager" || key === "pager.grep") pagers.push(command);
   };
   // `git -c key=value`: some settings are commands git runs (pagers, editors, aliases, drivers).
@@ -381,7 +385,7 @@ function gitCommands(stage: Stage, run: Runner): void {
   const alias = sub.toLowerCase();
   if (shellAliases.has(alias)) {
     const text = [shellAliases.get(alias), ...rest.map((w) => w.text)].join(" ");
-    here.shell(literal(text), "git alias");
+    here().shell(literal(text), "git alias");
   }
   if (aliases.has(alias)) {
     const text = ["git", aliases.get(alias), ...rest.map((w) => w.text)].join(" ");

@@ -157,12 +157,32 @@ const OWN_ENTRIES: ReadonlySet<string> = new Set(["gawk", "gsed", "gtar", "gmake
 
 /** The registry's name of a program (`grm` -> `rm`; `gsed`, an entry of its own, stays). */
 export function registryName(name: string): string {
+  if (!mayBeOther(name)) return name;
   return OWN_ENTRIES.has(name) ? name : canonicalName(name);
 }
 
 /** The name of the program `name` is another name of (`grm` -> `rm`), else `name` itself. */
 export function canonicalName(name: string): string {
-  if (name.length < 2) return name;
+  if (!mayBeOther(name)) return name;
+  let known = canonical.get(name);
+  if (known === undefined) {
+    known = otherNameOf(name);
+    if (canonical.size >= 1000) canonical.clear();
+    canonical.set(name, known);
+  }
+  return known;
+}
+
+/** Whether a name may be another one's: it starts with `g` or `u` (asked for every word). */
+function mayBeOther(name: string): boolean {
+  const c = name.charCodeAt(0);
+  return (c === 103 || c === 117) && name.length > 1;
+}
+
+/** Names asked before, and what they are (a program's name is asked for again and again). */
+const canonical = new Map<string, string>();
+
+function otherNameOf(name: string): string {
   if (name[0] === "g" && !OTHER_PROGRAMS.has(name)) {
     return TOOLS.has(name.slice(1)) ? name.slice(1) : name;
   }
