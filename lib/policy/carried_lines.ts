@@ -42,9 +42,10 @@ export function carriedLines(
     // (A shell a line starts reads the stage's standard input as commands: `ssh host sh
     // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
     let inherit: ((c: Stage) => Stage) | undefined;
-    const home = inHome(s, opts.home);
+    let home: ReturnType<typeof inHome> | undefined;
     for (const w of commandLineArguments(s, heads, opts.handed?.get(s))) {
       inherit ??= shellsInherit(inheritInput(s));
+      if (home === undefined) home = inHome(s, opts.home);
       const origin = `argument of ${s.argv[0].value}`;
       // (A remote login's line starts in its home: judged in this user's home, or where not known,
       // and in the cwd, as the policy there judges a line run elsewhere.)

@@ -533,7 +533,8 @@ function decideBash(
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand };
   const analysis = analyzeCached(command, env, opts.parser);
   const searched = searchCollector(ctx.env);
-  const [searchPath, home] = [searched.take, homeOf(ctx)];
+  const searchPath = searched.take;
+  const home = homeOf(ctx);
   const analyze = shellAnalyzer(env, opts.parser, searchPath, home);
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
@@ -549,9 +550,10 @@ function decideBash(
   let tops: Map<Stage, Stage> | undefined;
   // (The words each stage hands on to one it runs: judged there, not as lines it carries.)
   const handed = new Map<Stage, Set<Word>>();
+  const expandTop: ExpandOptions = { ...expand, read, handed };
   for (const top of analysis.stages) {
     for (const s of withLines(top)) {
-      const inner = innerStages(s, { ...expand, read, handed });
+      const inner = innerStages(s, expandTop);
       all.push(s, ...inner);
       if (!inner.length) continue;
       innerTextWords(inner, text ??= new Set());
