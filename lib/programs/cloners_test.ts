@@ -120,6 +120,7 @@ Deno.test("other names of known programs: the same program to the registry and t
   assert.equal(canonicalName("grm"), "rm");
   assert.equal(canonicalName("uu-find"), "find");
   assert.equal(canonicalName("gdu"), "gdu");
+  assert.equal(canonicalName("gnutar"), "tar");
   assert.equal(canonicalName("git"), "git");
   assert.equal(canonicalName("gh"), "gh");
   assert.equal(programNamed("gfind"), programNamed("find"));

@@ -18,6 +18,7 @@ import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { fileCommands, input } from "./databases.ts";
 
 /** A URL: its scheme, and the path its base name comes from. */
@@ -238,8 +239,30 @@ function wgetCommands(stage: Stage, run: Runner): void {
   }
 }
 
-/** curl's short options that take a value (the rest of a cluster, or the next word). */
-const CURL_VALUED = "ABbCcDdEeFHhKmoPQrTtUuwXxYyz";
+/**
+ * curl's options (7.88's `curl --help all`): the short ones that take a value (the rest of a
+ * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
+ * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
+ * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
+ * An option it does not know takes no word here: the next is read as an option again.
+ */
+const CURL_GRAMMAR: OptionGrammar = {
+  valued: "ACDEFHKPQTUXYbcdemortuwxyz",
+  // deno-fmt-ignore
+  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help"]),
+  abbreviations: true,
+};
+
+/** curl's options in a stage's words: long names as curl compares them, in lower case. */
+function curlOptions(args: Word[]): OptionToken[] {
+  const values = args.map((w) =>
+    w.kind !== "static" ? null : w.value.startsWith("--") ? w.value.toLowerCase() : w.value
+  );
+  return readOptions(values, CURL_GRAMMAR);
+}
+
 /** How deep curl's config files may name more (`config = f` in one) before it is not known. */
 const CURL_CONFIG_DEPTH = 4;
 /** A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone. */
@@ -281,25 +304,22 @@ export function curlConfigWords(text: string): Word[] | null {
   return out;
 }
 
-/** The config files of a curl command line (`-K FILE`, `-sKFILE`, `--config FILE`). */
+/** The config files of a curl command line (`-K FILE`, `-sKFILE`, `-#K FILE`, `--conf FILE`). */
 function curlConfigs(args: Word[]): (Word | null)[] {
   const out: (Word | null)[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
-    if (w.kind !== "static") {
-      if (/^(-[A-Za-z]*K|--con)/.test(w.prefix)) out.push(null);
-      continue;
-    }
-    const v = w.value;
-    if (v === "--") break;
-    if (v === "--config") out.push(args[++i] ?? null);
-    else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
-      for (let k = 1; k < v.length; k++) {
-        if (!CURL_VALUED.includes(v[k])) continue;
-        const value = k + 1 < v.length ? literal(v.slice(k + 1)) : args[++i] ?? null;
-        if (v[k] === "K") out.push(value);
-        break;
-      }
+  for (const t of curlOptions(args)) {
+    const w = args[t.at];
+    if (t.kind === "dynamic") {
+      // (`-sK"$F"`, `--con$X`: a config may be named.)
+      if (/^(-[^-]*K|--(c(o(n(f(i(g)?)?)?)?)?)?$)/i.test(w.prefix)) out.push(null);
+    } else if (t.kind === "valued" && (t.name === "-K" || t.name === "--config")) {
+      out.push(
+        t.glued !== undefined
+          ? literal(args[t.at].value.slice(-t.glued.length))
+          : t.valueAt === undefined
+          ? null
+          : args[t.valueAt],
+      );
     }
   }
   return out;

@@ -36,6 +36,8 @@ const ROWS: [string, Action, Action][] = [
   ["cpio -i --no-abs < a.cpio", "allow", "ask"],
   ["bsdtar -xf a.tar", "allow", "ask"],
   ["gtar -xf a.tar", "allow", "ask"],
+  ["gnutar -xf a.tar", "allow", "ask"],
+  ["cd keys && gnutar -xf /tmp/a.tar", "deny", "allow"],
   ["cd .pi && bsdcpio -i < ../a.cpio", "allow", "ask"],
   ["bsdunzip a.zip -d .pi", "allow", "ask"],
   // `-j` extracts every member by its base name into the destination.

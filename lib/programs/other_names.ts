@@ -153,7 +153,10 @@ const OTHER_PROGRAMS: ReadonlySet<string> = new Set(["gdu", "god", "gid", "gtest
  * The `g` names the registry knows by themselves (their modules judge them by that name; rules
  * about the tool still match them, `canonicalName`).
  */
-const OWN_ENTRIES: ReadonlySet<string> = new Set(["gawk", "gsed", "gtar", "gmake"]);
+const OWN_ENTRIES: ReadonlySet<string> = new Set(["gawk", "gsed", "gtar", "gnutar", "gmake"]);
+
+/** Other names that are not a prefix and the tool's (`gnutar`: GNU tar's on older BSDs and macOS). */
+const NAMED: ReadonlyMap<string, string> = new Map([["gnutar", "tar"]]);
 
 /** The registry's name of a program (`grm` -> `rm`; `gsed`, an entry of its own, stays). */
 export function registryName(name: string): string {
@@ -183,6 +186,8 @@ function mayBeOther(name: string): boolean {
 const canonical = new Map<string, string>();
 
 function otherNameOf(name: string): string {
+  const named = NAMED.get(name);
+  if (named !== undefined) return named;
   if (name[0] === "g" && !OTHER_PROGRAMS.has(name)) {
     return TOOLS.has(name.slice(1)) ? name.slice(1) : name;
   }

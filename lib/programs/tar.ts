@@ -124,8 +124,8 @@ const tarCommands = optionCommands({
 
 /** tar. */
 export const TAR: Program = {
-  // (gtar: GNU tar's name where tar is another's, on the BSDs and macOS.)
-  names: ["tar", "gtar"],
+  // (gtar, gnutar: GNU tar's names where tar is another's, on the BSDs and macOS.)
+  names: ["tar", "gtar", "gnutar"],
   chdir: { options: ["-C", "--directory"] },
   optionCommands: (stage, run) => {
     tarCommands(stage, run);

@@ -31,11 +31,27 @@ const ROWS: [string, Action, Action][] = [
   ["bwrap --bind / / --setenv PATH 0 wc -l README.md", "deny", "deny"],
   ["bwrap --bind / / --setenv GIT_CONFIG_GLOBAL 0 -- git status", "deny", "deny"],
   ["envdir ./env git status", "deny", "ask"],
+  // strace's long `--env` (getopt_long: the next word, or abbreviated).
+  ["strace --env GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  ["strace --en GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  ["strace -f --env=PATH=0 wc -l README.md", "deny", "deny"],
+  ["strace -o /dev/null --env GIT_CONFIG_GLOBAL=0 git status", "deny", "deny"],
+  // `--setenv=NAME` alone: the caller's value, not known (or the one its own assignment gives).
+  ["systemd-run --user --setenv=GIT_CONFIG_GLOBAL git status", "deny", "deny"],
+  ["run0 --setenv GIT_CONFIG_GLOBAL git status", "deny", "deny"],
+  ["GIT_CONFIG_GLOBAL=0 systemd-run --user -E GIT_CONFIG_GLOBAL git status", "deny", "deny"],
+  // runit's chpst reads a directory of variables as envdir does.
+  ["chpst -e ./env git status", "deny", "ask"],
+  ["chpst -u bob -e ./env git status", "deny", "ask"],
+  ["chpst -e./env git status", "deny", "ask"],
   // Everyday: no variable set, or a harmless one.
   ["find src -name '*.ts' | xargs wc -l", "allow", "allow"],
   ["find src -name '*.ts' | xargs -n1 -P4 wc -l", "allow", "allow"],
   ["find src -name '*.ts' | xargs --process-slot-var=SLOT wc -l", "deny", "allow"],
   ["systemd-run --user -E LANG=C make", "deny", "allow"],
+  ["strace --env LANG=C -f make", "deny", "allow"],
+  ["strace -E LANG make", "deny", "allow"],
+  ["chpst -u bob make", "deny", "allow"],
   ["bwrap --bind / / --setenv LANG C wc -l README.md", "deny", "ask"],
 ];
 

@@ -41,8 +41,15 @@ interface WrapperSpec {
    * `strace -E`); `NAME` alone passes the caller's own. What they set is judged as an assignment.
    */
   setsEnv?: string[];
+  /**
+   * `setsEnv`'s `NAME` alone passes the caller's own value (systemd-run's, run0's): a value the
+   * caller's environment holds, not known here.
+   */
+  inheritsEnv?: boolean;
   /** Its first operand is a directory of files that set the command's environment (envdir). */
   envFiles?: boolean;
+  /** Options whose value is a directory of such files (`chpst -e DIR`). */
+  envDirs?: string[];
   /** Words before the command that are operands of the wrapper (timeout DURATION, flock FILE). */
   operands?: number;
   /** Options whose value is a new cwd for the command (sudo -D, env -C). */
@@ -159,7 +166,16 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   unbuffer: {},
   chronic: {},
   caffeinate: {},
-  strace: { shortWithArg: "abeEIoOpPsSuX", setsEnv: ["-E"] },
+  strace: {
+    shortWithArg: "abeEIoOpPsSuX",
+    // deno-fmt-ignore
+    longWithArg: ["--env", "--attach", "--user", "--detach-on", "--interruptible", "--trace", "--signal", "--status", "--trace-path", "--columns", "--abbrev", "--verbose", "--raw", "--read", "--write", "--kvm", "--output", "--string-limit", "--const-print-style", "--summary-syscall-overhead", "--summary-sort-by", "--summary-columns", "--inject", "--fault"],
+    // (With those whose value is optional, given only after `=`.)
+    // deno-fmt-ignore
+    longFlags: ["--follow-forks", "--successful-only", "--failed-only", "--instruction-pointer", "--stack-traces", "--syscall-number", "--output-append-mode", "--output-separately", "--no-abbrev", "--summary-only", "--summary", "--summary-wall-clock", "--debug", "--seccomp-bpf", "--daemonize", "--quiet", "--relative-timestamps", "--absolute-timestamps", "--timestamps", "--syscall-times", "--strings-in-hex", "--decode-fds", "--decode-pids", "--tips"],
+    // (`-E NAME` alone takes NAME out of the command's environment.)
+    setsEnv: ["-E", "--env"],
+  },
   ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
   unshare: {
     shortWithArg: "RwSG",
@@ -213,6 +229,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ["--user", "--group", "--chdir", "--unit", "--property", "--description", "--slice", "--nice", "--setenv", "--background", "--machine"],
     chdir: ["-D", "--chdir"],
     setsEnv: ["--setenv"],
+    inheritsEnv: true,
     shell: true,
   },
   newgrp: { operands: 1, flagWords: ["-"], shell: true },
@@ -235,6 +252,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
     chdir: ["--working-directory"],
     setsEnv: ["-E", "--setenv"],
+    inheritsEnv: true,
     // (`-S`/`--shell`: an interactive shell, reading the standard input.)
     shellFlags: "S",
   },
@@ -293,6 +311,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   "su-exec": { operands: 1 },
   setuidgid: { operands: 1 },
   envdir: { operands: 1, envFiles: true },
+  // runit's: `-e DIR` is envdir's directory, `-C DIR` the command's cwd.
+  chpst: { shortWithArg: "uUbemdopfcrt/CnlL", numbers: "cluster", envDirs: ["-e"], chdir: ["-C"] },
   ccache: { shortWithArg: "MFodkX" },
   sccache: {},
   // Personality, logging and line-editing wrappers.
@@ -385,11 +405,37 @@ function envFiles(w: WrapperSpec, operands: number, dir: Word, env: Word[], run:
   env.push(set);
 }
 
+/**
+ * `NAME=VALUE` for a variable a wrapper passes on from its own environment: the value the stage's
+ * own assignment gives (`X=1 run0 --setenv=X …`), else the caller's, not known (`NAME=$NAME`).
+ */
+function callerValue(name: string, stage: Stage): Word {
+  const own = (stage.assignments ?? []).findLast((a) => a.prefix.startsWith(name + "="));
+  if (own) return own;
+  const text = `${name}=$${name}`;
+  return { value: text, kind: "dynamic", prefix: name + "=", text };
+}
+
+/**
+ * What a wrapper's option `name` given `value` sets in the command's environment: `NAME=VALUE`
+ * (`NAME` alone: the caller's own value, passed on, or taken out), envdir's files; undefined for none.
+ */
+function optionEnv(w: WrapperSpec, name: string, value: Word, stage: Stage): Word | undefined {
+  if (w.envDirs?.includes(name)) {
+    return unknownWord(`(the variables the files of ${value.text} set)=`);
+  }
+  if (!w.setsEnv?.includes(name)) return undefined;
+  if (value.kind !== "static") return unknownWord(`(the variable ${value.text} sets)=`);
+  if (ENV_ASSIGNMENT.test(value.value)) return value;
+  if (w.inheritsEnv && /^[A-Za-z_]\w*$/.test(value.value)) return callerValue(value.value, stage);
+  return undefined;
+}
+
 /** The command a wrapper runs: its words after the wrapper's own options and operands. */
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let cwds = startsIn(name, w, args, run) ?? stage.cwds;
+  let cwds = startsIn(name, w, stage, run) ?? stage.cwds;
   let operands = w.operands ?? 0;
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
@@ -440,15 +486,8 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     const value = t.kind === "valued" || t.glued !== undefined ? valueOf(t, args) : undefined;
     if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
-    if (value && w.setsEnv?.includes(t.name)) {
-      // (`NAME` alone: the caller's own value, passed on.)
-      const set = value.kind !== "static"
-        ? unknownWord(`(the variable ${value.text} sets)=`)
-        : ENV_ASSIGNMENT.test(value.value)
-        ? value
-        : null;
-      if (set) run.environment([set]), env.push(set);
-    }
+    const set = value && optionEnv(w, t.name, value, stage);
+    if (set) run.environment([set]), env.push(set);
     if (w.commands && (t.kind === "valued" || t.kind === "unknown") && t.name in w.commands) {
       const v = value ?? (t.glued === undefined ? undefined : literal(t.glued));
       if (v) run.command(v, w.commands[t.name], `wrapper:${name}`);
@@ -509,24 +548,34 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
  * Where a wrapper starts its command, where not in the cwd (its directory options aside): a login
  * shell of `sudo -i` in its user's home (`-u`, root by default), `run0` for another user than root
  * in that user's home, `systemd-run` in `/` (a system service's) or with `--user` in the home of
- * the user running it (not with `--scope`, `-d`/`--same-dir`, which keep the cwd). A home is known
- * only for the user running the command: any other is a directory not known.
+ * the user running it (not with `--scope`, `-d`/`--same-dir`, `-S`/`--shell`, which keep the cwd).
+ * systemd-run's and run0's `-p WorkingDirectory=DIR` names it (`~`: the home of its user; a `-`
+ * before either only says a missing one is no error). A home is known only for the user running
+ * the command: any other is a directory not known.
  */
 function startsIn(
   name: string,
   w: WrapperSpec,
-  args: Word[],
+  stage: Stage,
   run: Runner,
 ): (string | null)[] | undefined {
   if (name !== "sudo" && name !== "run0" && name !== "systemd-run") return undefined;
+  const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
   const flags = new Set<string>();
   let user: string | null | undefined;
+  let dir: Word | null | undefined;
   for (const t of readOptions(values, grammarOf(name, w))) {
     if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
     if (t.kind === "valued" && (t.name === "-u" || t.name === "--user" || t.name === "--uid")) {
       const v = valueOf(t, args);
       user = v?.kind === "static" ? v.value : null;
+    }
+    if (t.kind === "valued" && name !== "sudo" && (t.name === "-p" || t.name === "--property")) {
+      const v = valueOf(t, args);
+      if (v?.kind === "static") {
+        if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
+      } else if (v && "WorkingDirectory=".startsWith(v.prefix.slice(0, 17))) dir = null;
     }
     // (A cluster's letters one by one: `-iu bob` is `-i -u bob`.)
     if (t.kind === "flag" || t.kind === "unknown") flags.add(t.name);
@@ -535,12 +584,25 @@ function startsIn(
   if (name === "sudo") {
     return flags.has("-i") || flags.has("--login") ? home(user) : undefined;
   }
+  // (`--user`: the user's own service manager; `--uid=` runs a system service as that user.)
+  const own = name === "systemd-run" && flags.has("--user");
+  if (dir !== undefined) return workingDirectory(dir, own ? [run.home(null)] : home(user));
   if (name === "run0") {
     return user !== undefined && user !== "root" && user !== "0" ? home(user) : undefined;
   }
-  if (flags.has("--scope") || flags.has("-d") || flags.has("--same-dir")) return undefined;
-  // (`--user`: the user's own service manager; `--uid=` runs a system service as that user.)
-  return flags.has("--user") ? [run.home(null)] : ["/"];
+  const kept = ["--scope", "-d", "--same-dir", "-S", "--shell"];
+  if (kept.some((f) => flags.has(f))) return undefined;
+  return own ? [run.home(null)] : ["/"];
+}
+
+/**
+ * A unit's `WorkingDirectory=`: an absolute path, or `~` its user's home (`homes`), either after
+ * a `-`; any other (relative, not known) is a directory not known.
+ */
+function workingDirectory(dir: Word | null, homes: (string | null)[]): (string | null)[] {
+  const path = dir?.value.replace(/^-/, "");
+  if (path === "~") return homes;
+  return path !== undefined && path.startsWith("/") && !/[$`*?[]/.test(path) ? [path] : [null];
 }
 
 /** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */
@@ -693,7 +755,8 @@ function straceEffects(stage: Stage, run: Runner): void {
     const w = args[i];
     const v = w.kind === "static" ? w.value : w.prefix;
     if (v === "--") break;
-    const m = /^(?:-[a-zA-Z]*o|--output=|--o(?:u(?:t(?:p(?:ut?)?)?)?)?=)(.*)$/s.exec(v);
+    // (`--output` and its abbreviations take the next word, or the value after `=`.)
+    const m = /^(?:-[a-zA-Z]*o|--o(?:u(?:t(?:p(?:ut?)?)?)?)?(?:=|$))(.*)$/s.exec(v);
     const value = m ? (m[1] === "" && !v.endsWith("=") ? args[i + 1] : literal(m[1])) : undefined;
     if (value && /^[|!]/.test(value.value)) {
       run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, "strace -o");

@@ -364,3 +364,31 @@ Deno.test("wrappers: a login shell runs its command in the user's home", async (
     ["run0 cat src/main.ts", "allow", "allow"],
   ]);
 });
+
+Deno.test("wrappers: a unit's WorkingDirectory= property is where its command runs", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/src/main.ts", "/home/user/.ssh/id_rsa"],
+    env: { USER: "user" },
+  });
+  await checkGateTable(ctx, [
+    // [command, deny-list, gate's own files] (a `~` or home word is also judged as a path: ask)
+    ["systemd-run --user -p WorkingDirectory=~ cp /tmp/x .ssh/authorized_keys", "deny", "ask"],
+    ["systemd-run --user -pWorkingDirectory=-~ cat .ssh/id_rsa", "deny", "allow"],
+    ["systemd-run --user --property=WorkingDirectory=-~ cat .ssh/id_rsa", "deny", "allow"],
+    ["systemd-run --user --prop WorkingDirectory=/home/user cat .ssh/id_rsa", "deny", "ask"],
+    ["run0 -u user --property=WorkingDirectory=~ cat .ssh/id_rsa", "deny", "ask"],
+    ["systemd-run --uid=bob -p WorkingDirectory=~ cat .ssh/id_rsa", "deny", "ask"],
+    ["systemd-run --user -p WorkingDirectory=rel cat .ssh/id_rsa", "ask", "ask"],
+    ['systemd-run --user -p "$P" cat .ssh/id_rsa', "ask", "ask"],
+    ['systemd-run --user -p "WorkingDirectory=$D" cat .ssh/id_rsa', "ask", "ask"],
+    // Everyday, and where it names the project: its files, not the home's.
+    ["systemd-run --user -p WorkingDirectory=/home/user/project cat .ssh/id_rsa", "allow", "allow"],
+    ["systemd-run --user -p WorkingDirectory=/home/user/project cat src/main.ts", "allow", "allow"],
+    ["systemd-run --user -p MemoryMax=1G -d cat src/main.ts", "allow", "allow"],
+    // `-S`/`--shell` keeps the cwd.
+    ["systemd-run --user -S", "allow", "allow"],
+    ["systemd-run --shell <<< 'cat src/main.ts'", "allow", "allow"],
+    ["systemd-run -S <<< 'cat .ssh/id_rsa'", "allow", "allow"],
+    ["systemd-run --user -S <<< 'cat .ssh/id_rsa'", "allow", "allow"],
+  ]);
+});
