@@ -211,30 +211,53 @@ function wgetrcSetting(text: string): [string, string] | null {
   return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2].trim()] : null;
 }
 
+/** wget's short options that take a value (1.21's `wget --help`): the rest of a cluster, or the next word. */
+const WGET_VALUED = "ABDIOPQRTUXaeilnotw";
+
 /**
  * The programs wget runs by its options: the askpass program of `--use-askpass=PROG` (or `-e
- * use_askpass=PROG`), given the prompt. (A wgetrc of its choosing, `--config=FILE`, may name one:
- * where it writes is not known already, so it is asked about.)
+ * use_askpass=PROG`, also glued in a cluster, `-qeuse_askpass=PROG`; long names abbreviated as
+ * getopt_long takes them, `--use-a=PROG`), given the prompt. (A wgetrc of its choosing,
+ * `--config=FILE`, may name one: where it writes is not known already, so it is asked about.)
  */
 function wgetCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const askpass = (value: Word) => run.command(value, "program", "wget --use-askpass");
+  const execute = (given: Word) => {
+    if (given.kind !== "static") askpass(unknownWord(given.text));
+    else if (wgetrcSetting(given.value)?.[0] === "useaskpass") {
+      askpass(literal(wgetrcSetting(given.value)![1]));
+    }
+  };
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
     if (w.kind !== "static") {
-      // (`--use-askpass=$P`, `-e "$X"`: a program not known.)
-      if (/^(--use-a|--ex|-e)/.test(w.prefix)) askpass(unknownWord(w.text));
+      // (`--use-askpass=$P`, `-e "$X"`, `-qe"$X"`: a program not known.)
+      if (/^(--use-a|--ex|-[a-zA-Z]*e)/.test(w.prefix)) askpass(unknownWord(w.text));
       continue;
     }
-    if (w.value === "--") break;
-    const got = valueOf(args, i, "--use-askpass", "") ?? valueOf(args, i, "--execute", "-e");
-    if (!got) continue;
-    const given = got[1] === 2 ? args[i + 1] : literal(got[0]);
-    i += got[1] - 1;
-    if (w.value.startsWith("--use-askpass")) askpass(given);
-    else if (given.kind !== "static") askpass(unknownWord(given.text));
-    else if (wgetrcSetting(got[0])?.[0] === "useaskpass") {
-      askpass(literal(wgetrcSetting(got[0])![1]));
+    const v = w.value;
+    if (v === "--") break;
+    if (v.startsWith("--")) {
+      // (getopt_long takes a prefix of a name: `--use-a=PROG`, `--exec CMD`.)
+      const eq = v.indexOf("=");
+      const name = eq < 0 ? v : v.slice(0, eq);
+      const opt = name.length > 2 && "--use-askpass".startsWith(name)
+        ? askpass
+        : name.length > 2 && "--execute".startsWith(name)
+        ? execute
+        : null;
+      if (opt === null) continue;
+      const given = eq >= 0 ? literal(v.slice(eq + 1)) : args[++i];
+      if (given) opt(given);
+    } else if (/^-[^-]/.test(v)) {
+      // A cluster: its first letter that takes a value takes the rest, or the next word.
+      for (let k = 1; k < v.length; k++) {
+        if (!WGET_VALUED.includes(v[k])) continue;
+        const given = k + 1 < v.length ? literal(v.slice(k + 1)) : args[++i];
+        if (v[k] === "e" && given) execute(given);
+        break;
+      }
     }
   }
 }
