@@ -199,7 +199,9 @@ function perlCall(args: Word[]): PerlCall {
     }
     if (v === "-" || !v.startsWith("-")) break;
     const long = /^--?([\w?-]+)(=.*)?$/s.exec(v);
-    const flag = long && !long[2] ? PERL_FLAGS[long[1]] : undefined;
+    const flag = long && !long[2] && Object.hasOwn(PERL_FLAGS, long[1])
+      ? PERL_FLAGS[long[1]]
+      : undefined;
     const letters = /^-[v0nfd]{2,}$/.test(v) ? [...v.slice(1)].map((c) => PERL_FLAGS[c]) : [];
     if (flag !== undefined || letters.length) {
       for (const f of flag !== undefined ? [flag] : letters) {

@@ -96,6 +96,7 @@ const UNSURE: [string, Action, Action][] = [
   ["file-rename -filename 's,^,../.ssh/,' src/a.js", "allow", "allow"],
   ["file-rename -fullpath 's,^,../.ssh/,' src/a.js", "deny", "allow"],
   ["rename --frobnicate 's/a/b/' x.js", "ask", "ask"],
+  ["rename --constructor 's/a/b/' x.js", "ask", "ask"],
   ["rename --verb 's,^,.pi/,' x.js", "ask", "ask"],
   ["perl-rename --sanitize x.js", "ask", "ask"],
   ["rename -u utf8 's/a/b/' x.js", "ask", "ask"],
