@@ -6,8 +6,10 @@
  * whole path before util-linux 2.29; `-a` every one, `-l` the last). `rename` may be either.
  *
  * What they write is judged where it lands: the exact new path where it can be computed (a
- * static name, util-linux's words, a Perl `s///` or `y///` of plain regex syntax), else names not
- * known in the directory a glob operand lists (`*.txt`), else a name not known anywhere.
+ * static name, util-linux's words, a Perl `s///` or `y///` perl_substitutions.ts reads as Perl
+ * does), else names not known in the directory a glob operand lists (`*.txt`), else a name not
+ * known anywhere. Perl's expression is code besides (an eval, as `perl -e`'s): code it does not
+ * reproduce may do anything, with `-n` or no name to rename too.
  *
  * @module
  */
@@ -15,16 +17,9 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program } from "./spec.ts";
 import { programName, standardInput } from "./words.ts";
+import { type Edit, edited, perlEdits } from "./perl_substitutions.ts";
+import type { EvalShape } from "../types.ts";
 
-/** Perl rename's options (File::Rename): `-e`/`-E` take code, `-u` an optional encoding. */
-const PERL: OptionGrammar = {
-  flags: "v0nfdhmVu",
-  valued: "eE",
-  // deno-fmt-ignore
-  longFlags: new Set(["--verbose", "--null", "--nono", "--force", "--path", "--fullpath",
-    "--filename", "--nopath", "--nofullpath", "--help", "--man", "--version", "--unicode"]),
-  abbreviations: true,
-};
 /** util-linux rename's options (all flags). */
 const UTIL: OptionGrammar = {
   flags: "vsnaloihV",
@@ -34,96 +29,15 @@ const UTIL: OptionGrammar = {
   abbreviations: true,
 };
 
-/** One Perl statement the renamer reproduces: a regex substitution or a transliteration. */
-type Edit = { re: RegExp; to: string } | { from: string; to: string };
-
-/** Regex syntax Perl and JavaScript read alike (no code, no interpolation, no Perl-only forms). */
-const PLAIN_RE = /^(?:[\w ,=:%+~#!/-]|\\[\\.\-_/()[\]{}*+?^$|dwsDWSb]|[.*+?()|[\]{}^$]|\(\?:)*$/;
-/** A replacement of text and `$1`/`${1}`/`$&` only. */
-const PLAIN_TO = /^(?:[\w .,=:%+~#!/-]|\$\d|\$\{\d\}|\$&)*$/;
-
-/** The text of one delimited part of a statement from `at`, and where it ends. */
-function delimited(code: string, at: number, d: string): [string, number] | null {
-  let out = "";
-  for (let i = at; i < code.length; i++) {
-    if (code[i] === "\\" && code[i + 1] === d) {
-      out += d === "/" ? "\\/" : d;
-      i++;
-    } else if (code[i] === "\\") {
-      out += code.slice(i, i + 2);
-      i++;
-    } else if (code[i] === d) return [out, i + 1];
-    else out += code[i];
-  }
-  return null;
-}
-
-/** A `y/a-z/A-Z/` set as the characters it lists. */
-function trSet(set: string): string | null {
-  if (!/^[\w.-]*$/.test(set)) return null;
-  let out = "";
-  for (let i = 0; i < set.length; i++) {
-    if (set[i + 1] === "-" && i + 2 < set.length) {
-      const [a, b] = [set.charCodeAt(i), set.charCodeAt(i + 2)];
-      if (b < a) return null;
-      for (let c = a; c <= b; c++) out += String.fromCharCode(c);
-      i += 2;
-    } else out += set[i];
-  }
-  return out;
-}
-
 /**
- * The statements of a Perl expression the renamer reproduces exactly, or null: `s/RE/TO/` with
- * flags `g` and `i` only, `y/ABC/XYZ/` (or `tr`) without flags, separated by `;`.
+ * Whether an edit may change a `/` or make one (it then moves a name to another directory): of
+ * a path with a directory part (`dir`), one that may match a `/` or look past its match too.
  */
-export function perlEdits(code: string): Edit[] | null {
-  const out: Edit[] = [];
-  let i = 0;
-  while (i < code.length) {
-    const m = /^[\s;]*(s|y|tr)([^\w\s{}()<>[\]])/.exec(code.slice(i));
-    if (!m) return /^[\s;]*$/.test(code.slice(i)) && out.length ? out : null;
-    const d = m[2];
-    const re = delimited(code, i + m[0].length, d);
-    const to = re && delimited(code, re[1], d);
-    if (!re || !to) return null;
-    const flags = /^[a-z]*/.exec(code.slice(to[1]))![0];
-    i = to[1] + flags.length;
-    if (m[1] === "s") {
-      // (`\.` in a replacement is a `.`, `\/` a `/`.)
-      const text = to[0].replace(/\\([./_,=:%+~#!-])/g, "$1");
-      const plain = PLAIN_TO.test(text);
-      if (!/^[gi]*$/.test(flags) || !PLAIN_RE.test(re[0]) || !plain) return null;
-      const replacement = text.replace(/\$\{(\d)\}/g, "$$$1");
-      try {
-        out.push({ re: new RegExp(re[0], flags), to: replacement });
-      } catch {
-        return null;
-      }
-    } else {
-      const [from, into] = [trSet(re[0]), trSet(to[0])];
-      if (flags || from === null || into === null || into.length === 0) return null;
-      out.push({ from, to: into.padEnd(from.length, into[into.length - 1]) });
-    }
-  }
-  return out.length ? out : null;
-}
-
-/** A name after the edits. */
-function edited(name: string, edits: Edit[]): string {
-  let out = name;
-  for (const e of edits) {
-    if ("re" in e) out = out.replace(e.re, e.to);
-    else out = [...out].map((c) => (e.from.includes(c) ? e.to[e.from.indexOf(c)] : c)).join("");
-  }
-  return out;
-}
-
-/** Whether an edit may change a `/` or make one (it then moves a name to another directory). */
-function touchesSlash(edits: Edit[]): boolean {
+function touchesSlash(edits: Edit[], dir: boolean): boolean {
   return edits.some((e) =>
     "re" in e
-      ? e.to.includes("/") || e.re.test("/") || /\\W|\\S|\\D|\[\^|\\\//.test(e.re.source)
+      ? (dir && (e.slash || e.look)) ||
+        e.parts.some((p) => typeof p === "string" && p.includes("/"))
       : e.from.includes("/") || e.to.includes("/")
   );
 }
@@ -139,8 +53,8 @@ function suffixRenamed(glob: string, edits: Edit[]): string[] | null {
   const escape = (t: string) => t.replace(/[*?[\]\\]/g, "\\$&");
   let out = glob;
   for (const e of edits) {
-    if (!("re" in e) || e.re.ignoreCase || e.to.includes("$")) return null;
-    const m = /^\\\.((?:[\w-]|\\[.-])*)(\$?)$/.exec(e.re.source);
+    if (!("re" in e) || e.text === null) return null;
+    const m = /^\\\.((?:[\w-]|\\[.-])*)(\$?)$/.exec(e.perl);
     if (!m) return null;
     const suffix = "." + m[1].replace(/\\/g, "");
     // (The suffix must be the glob's own text: `*.txt`, not `*.t?t`.)
@@ -149,11 +63,11 @@ function suffixRenamed(glob: string, edits: Edit[]): string[] | null {
     if (m[2] === "") {
       if (edits.length > 1) return null;
       const dir = glob.slice(0, glob.lastIndexOf("/") + 1);
-      return e.re.global
-        ? [dir + "*" + escape(e.to)]
-        : [head + escape(e.to), dir + "*" + escape(suffix)];
+      return e.global
+        ? [dir + "*" + escape(e.text)]
+        : [head + escape(e.text), dir + "*" + escape(suffix)];
     }
-    out = head + escape(e.to);
+    out = head + escape(e.text);
   }
   return [out];
 }
@@ -170,11 +84,10 @@ const LITERAL_RE = /^(\^?)((?:[\w ,=:%+~#!-]|\\[.\-_/])+)$/;
  */
 function prefixRenamed(glob: string, edits: Edit[]): string[] | null {
   const e = edits[0];
-  if (edits.length !== 1 || !("re" in e) || e.re.flags !== "" || e.to.includes("$")) return null;
-  const m = LITERAL_RE.exec(e.re.source);
-  if (!m || !/^[\w./*?-]+$/.test(glob) || glob.slice(glob.lastIndexOf("/") + 1).includes("/")) {
-    return null;
-  }
+  if (edits.length !== 1 || !("re" in e) || e.re.flags !== "" || e.global) return null;
+  const m = LITERAL_RE.exec(e.perl);
+  const to = e.text;
+  if (!m || to === null || !/^[\w./*?-]+$/.test(glob)) return null;
   const lit = m[2].replace(/\\(.)/g, "$1");
   const dir = glob.slice(0, glob.lastIndexOf("/") + 1);
   const name = glob.slice(dir.length);
@@ -183,8 +96,7 @@ function prefixRenamed(glob: string, edits: Edit[]): string[] | null {
   const at = m[1] ? (head.startsWith(lit) ? 0 : -1) : head.indexOf(lit);
   if (at >= 0 && at + lit.length <= head.length) {
     return [
-      dir + escape(head.slice(0, at) + e.to + head.slice(at + lit.length)) +
-      name.slice(head.length),
+      dir + escape(head.slice(0, at) + to + head.slice(at + lit.length)) + name.slice(head.length),
     ];
   }
   if (!m[1] || name === head) return null;
@@ -192,82 +104,174 @@ function prefixRenamed(glob: string, edits: Edit[]): string[] | null {
   for (let k = 1; k <= Math.min(lit.length, tail.length); k++) {
     if (lit.endsWith(tail.slice(0, k))) return null;
   }
-  if (tail === "" || e.to.includes("/") || !/^[\w.-]*$/.test(e.to)) return null;
-  const out = [glob, dir + escape(e.to) + "*" + escape(tail)];
-  if (e.to === "") out.push(dir + escape(tail));
+  if (tail === "" || to.includes("/") || !/^[\w.-]*$/.test(to)) return null;
+  const out = [glob, dir + escape(to) + "*" + escape(tail)];
+  if (to === "") out.push(dir + escape(tail));
   return out;
 }
 
 /**
  * The names a glob operand's renamed matches may take: names in the directory it lists (its
  * static prefix up to the last `/`), a dot name too unless each edit starts at a `.` past the
- * first character (`s/\.txt$/.md/` of `*.txt`). Null where a match may leave that directory.
+ * first character (`s/\.txt$/.md/` of `*.txt`). Null where a match may leave that directory: an
+ * edit that may match a `/`, look past its match, make a `/` or match in the directory's part
+ * of the path (Perl edits the whole path).
  */
 function globRenamed(w: Word, edits: Edit[], source: string): NamedFile[] | null {
   const slash = w.prefix.lastIndexOf("/");
   const dir = w.prefix.slice(0, slash + 1);
-  if (w.text.indexOf("/", dir.length) !== -1 && w.text.slice(dir.length).includes("/")) return null;
-  // (An edit that may match in the directory's part of the path may change it.)
-  if (touchesSlash(edits) || edits.some((e) => "re" in e && e.re.test(dir))) return null;
+  if (w.text.slice(dir.length).includes("/")) return null;
+  if (touchesSlash(edits, dir !== "") || edits.some((e) => "re" in e && e.re.test(dir))) {
+    return null;
+  }
   if (edits.some((e) => !("re" in e) && [...dir].some((c) => e.from.includes(c)))) return null;
   const escaped = dir.replace(/[*?[\]\\]/g, "\\$&");
   const suffixed = suffixRenamed(w.text, edits) ?? prefixRenamed(w.text, edits);
   if (suffixed !== null) return suffixed.map((path) => ({ path, source, pattern: true }));
   const out: NamedFile[] = [{ path: escaped + "*", source, pattern: true }];
+  // (A name not starting with `.` gets one only from an edit that may put one first: not one
+  // of literal text starting with `.`, nor one whose replacement starts with another character.)
   const dotless = !w.prefix.slice(dir.length).startsWith(".") &&
-    edits.every((e) => "re" in e && e.re.source.startsWith("\\."));
+    edits.every((e) =>
+      "re" in e
+        ? /^\\\.(?:[\w-]|\\[.\-_])*\$?$/.test(e.perl) ||
+          (typeof e.parts[0] === "string" && e.parts[0] !== ".")
+        : !e.to.includes(".")
+    );
   if (!dotless) out.push({ path: escaped + ".*", source, pattern: true });
   return out;
 }
 
-/** What Perl's rename writes: each name its expression makes of an operand (or of stdin's). */
+/** How Perl's rename is called: its code, its files and what its options say. */
+interface PerlCall {
+  /** The code's words (`-e CODE`, or the first operand). */
+  code: Word[];
+  files: Word[];
+  /** `-n`: it renames nothing (the code still runs). */
+  dryRun: boolean;
+  /** `-d`: only the last component of each name is edited. */
+  basenames: boolean;
+  /** `-h`, `-m`, `-V`: it compiles no code and renames nothing. Else what is not known. */
+  stop?: "help" | "unknown";
+}
+
+/**
+ * File::Rename's options (Getopt::Long: a long name after `-` or `--`, `--nopath`/`--no-path`
+ * negated, no bundling; older versions and other Perl renamers bundle short ones: `-vn`).
+ */
+const PERL_FLAGS: Record<string, "dryRun" | "basenames" | "fullpath" | "help" | ""> = {
+  v: "",
+  verbose: "",
+  "0": "",
+  null: "",
+  f: "",
+  force: "",
+  n: "dryRun",
+  nono: "dryRun",
+  d: "basenames",
+  filename: "basenames",
+  nopath: "basenames",
+  "no-path": "basenames",
+  nofullpath: "basenames",
+  "no-fullpath": "basenames",
+  path: "fullpath",
+  fullpath: "fullpath",
+  h: "help",
+  "?": "help",
+  help: "help",
+  m: "help",
+  man: "help",
+  V: "help",
+  version: "help",
+};
+
+/** Perl rename's words read (it stops reading options at the first operand). */
+function perlCall(args: Word[]): PerlCall {
+  const call: PerlCall = { code: [], files: [], dryRun: false, basenames: false };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return { ...call, stop: "unknown" };
+    const v = a.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "-" || !v.startsWith("-")) break;
+    const long = /^--?([\w?-]+)(=.*)?$/s.exec(v);
+    const flag = long && !long[2] && Object.hasOwn(PERL_FLAGS, long[1])
+      ? PERL_FLAGS[long[1]]
+      : undefined;
+    const letters = /^-[v0nfd]{2,}$/.test(v) ? [...v.slice(1)].map((c) => PERL_FLAGS[c]) : [];
+    if (flag !== undefined || letters.length) {
+      for (const f of flag !== undefined ? [flag] : letters) {
+        if (f === "help") return { ...call, stop: "help" };
+        if (f === "dryRun") call.dryRun = true;
+        if (f === "basenames" || f === "fullpath") call.basenames = f === "basenames";
+      }
+    } else if (/^--?[eE]$/.test(v) && args[i + 1]) {
+      call.code.push(args[++i]);
+    } else if (/^(--[eE]=|-[eE](?!=))/s.test(v)) {
+      call.code.push({ ...a, value: v.slice(v.startsWith("--") ? 4 : 2) });
+    } else return { ...call, stop: "unknown" }; // (`-u`, another renamer's option: not known)
+  }
+  call.files = args.slice(i);
+  // (Without `-e`/`-E`, the first operand is the expression.)
+  if (!call.code.length && call.files.length) call.code.push(call.files.shift()!);
+  return call;
+}
+
+/** The Perl code a renamer runs, judged as `perl -e` code is. */
+function renamerEval(stage: Stage): EvalShape | null {
+  const name = programName(stage.argv[0]);
+  if (name === "rename.ul") return null;
+  const call = perlCall(stage.argv.slice(1));
+  if (call.stop === "help" || (!call.code.length && !call.stop)) return null;
+  const known = !call.stop && call.code.every((w) => w.kind === "static");
+  return {
+    interpreter: name,
+    language: "perl",
+    via: "expression",
+    source: known ? call.code.map((w) => w.value).join("\n") : null,
+  };
+}
+
+/**
+ * What Perl's rename writes: each name its expression makes of an operand (or of stdin's). Code
+ * it does not reproduce may do anything, even with `-n` or no name to rename (it is compiled
+ * first: `BEGIN{…}`, and run on each name before `-n` is looked at).
+ */
 function perlRenamed(args: Word[], stage?: Stage): NamedFile[] {
   const source = "(the names rename makes)";
   const unknown: NamedFile[] = [{ path: null, source }];
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  const code: string[] = [];
-  const files: Word[] = [];
-  let basenames = false;
-  for (const t of readOptions(values, PERL)) {
-    if (t.kind === "dynamic") return unknown;
-    // (An option it does not have: it stops with its usage, renaming nothing.)
-    if (t.kind === "unknown") return [];
-    if (t.kind === "valued") {
-      const v = t.glued ?? (t.valueAt === undefined ? null : values[t.valueAt]);
-      if (v === null) return unknown;
-      code.push(v);
-    } else if (t.kind === "flag") {
-      // (`-u` may take the next word as an encoding; `-h`, `-m`, `-V` rename nothing.)
-      if (/^(-[hmVn]|--(help|man|version|nono))$/.test(t.name)) return [];
-      if (/^(-u|--unicode)$/.test(t.name)) return unknown;
-      if (/^(-d|--filename|--nopath|--nofullpath)$/.test(t.name)) basenames = true;
-    } else if (t.kind === "operand" || t.kind === "end") {
-      files.push(...args.slice(t.kind === "end" ? t.at + 1 : t.at));
-      break;
-    }
-  }
-  // (Without `-e`/`-E`, the first operand is the expression.)
-  if (!code.length) {
-    const first = files.shift();
-    if (first?.kind !== "static") return first ? unknown : [];
-    code.push(first.value);
-  }
+  const call = perlCall(args);
+  if (call.stop === "help") return [];
+  if (call.stop === "unknown") return unknown;
+  const code = call.code.map((w) => (w.kind === "static" ? w.value : null));
+  if (!code.length) return [];
+  if (code.includes(null)) return unknown;
   // (An expression Perl reads as a number or fails to compile changes no name: `.js`, the
   // util-linux reading's FROM, is a syntax error there.)
-  if (code.length === 1 && /^(\.|\d)[\w.]*$/.test(code[0])) return [];
-  const edits = perlEdits(code.join(";"));
+  if (code.length === 1 && /^(\.|\d)[\w.]*$/.test(code[0]!)) return [];
+  const edits = perlEdits(code.join("\n"));
+  if (edits === null) return unknown;
+  if (call.dryRun) return [];
   // (No file operand: it renames the names its standard input gives, none where it has none.)
+  const files = call.files;
   if (files.length === 0 && stage && standardInput(stage).from === "nothing") return [];
-  if (edits === null || files.length === 0) return unknown;
+  if (files.length === 0) return unknown;
   const out: NamedFile[] = [];
   for (const w of files) {
     if (w.kind === "static") {
-      const cut = basenames ? w.value.lastIndexOf("/") + 1 : 0;
-      const path = w.value.slice(0, cut) + edited(w.value.slice(cut), edits);
-      if (path !== w.value) out.push({ path, source });
+      const cut = call.basenames ? w.value.lastIndexOf("/") + 1 : 0;
+      const name = edited(w.value.slice(cut), edits);
+      if (name === null) return unknown;
+      if (w.value.slice(0, cut) + name !== w.value) {
+        out.push({ path: w.value.slice(0, cut) + name, source });
+      }
       continue;
     }
-    const names = w.kind === "glob" ? globRenamed(w, edits, source) : null;
+    const names = w.kind === "glob" && !call.basenames ? globRenamed(w, edits, source) : null;
     if (names === null) return unknown;
     out.push(...names);
   }
@@ -278,9 +282,18 @@ function perlRenamed(args: Word[], stage?: Stage): NamedFile[] {
 function utilRenamed(args: Word[]): NamedFile[] {
   const source = "(the names rename makes)";
   const unknown: NamedFile[] = [{ path: null, source }];
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  // (A glob's match is an option it knows only where it may start with `-` and hold letters and
+  // `-` alone: `*` may be `-s`; `x*` and `*.htm` are none.)
+  const values = args.map((a) =>
+    a.kind === "static"
+      ? a.value
+      : a.kind === "glob" && /^[^-*?]|[^\w*?-]|_/.test(a.text.replace(/\[[^\]]*\]/g, "?"))
+      ? "glob"
+      : null
+  );
   let mode: "first" | "all" | "last" = "first";
-  let operands: Word[] = [];
+  const operands: Word[] = [];
+  // (getopt_long reads its options among the operands too: `rename.ul a b link -s`.)
   for (const t of readOptions(values, UTIL)) {
     if (t.kind === "dynamic") return unknown;
     // (An option it does not have: it stops with its usage, renaming nothing.)
@@ -290,10 +303,7 @@ function utilRenamed(args: Word[]): NamedFile[] {
     if (t.kind === "flag" && /^(-s|--symlink)$/.test(t.name)) return unknown;
     if (t.kind === "flag" && /^(-a|--all)$/.test(t.name)) mode = "all";
     if (t.kind === "flag" && /^(-l|--last)$/.test(t.name)) mode = "last";
-    if (t.kind === "operand" || t.kind === "end") {
-      operands = args.slice(t.kind === "end" ? t.at + 1 : t.at);
-      break;
-    }
+    if (t.kind === "operand") operands.push(args[t.at]);
   }
   const [from, to] = operands;
   if (!from || !to) return [];
@@ -373,6 +383,7 @@ export const RENAMER_PROGRAMS: Program[] = [
   {
     names: ["rename", "rename.ul", "prename", "file-rename", "perl-rename"],
     replacesTrees: true,
+    evaluates: renamerEval,
     namedFiles: renamed,
   },
 ];

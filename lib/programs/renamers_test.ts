@@ -7,7 +7,7 @@ import { checkGateTable } from "../testing_adversarial.ts";
 import { ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
 import type { Action } from "../types.ts";
-import { perlEdits } from "./renamers.ts";
+import { perlEdits } from "./perl_substitutions.ts";
 import { programNamed } from "./registry.ts";
 
 const P = "/home/user/project";
@@ -72,6 +72,91 @@ const ROWS: [string, Action, Action][] = [
 
 Deno.test("renamers: the names they compute are judged where they land", async () => {
   await checkGateTable(ctx, ROWS);
+});
+
+/** Where the gate is not sure it reads the words as the renamer does: not known, never nothing. */
+const UNSURE: [string, Action, Action][] = [
+  // Perl's code runs with `-n` and with no name to rename (compiled first, run before `-n`).
+  [`rename -n 'system("rm -rf ~")' x.js`, "ask", "ask"],
+  [`rename -e 'system("rm -rf ~")' -n x.js`, "ask", "ask"],
+  [`rename --nono 'unlink "x.js"' x.js`, "ask", "ask"],
+  ["rename 'BEGIN{system(q(id))}'", "ask", "ask"],
+  ["rename -n 's/x/y/;BEGIN{system(q(id))}'", "ask", "ask"],
+  ["prename -n 's/x/y/ and system(1)' x.js", "ask", "ask"],
+  // File::Rename's options as Getopt::Long reads them: a long name after one dash, `--e`,
+  // `--no-path`; one it does not know is not known (another version's, a misspelling).
+  ["rename -force 's/x.js/.e/;s/e$/env/' x.js", "deny", "allow"],
+  ["rename -nono 's/x.js/.e/;s/e$/env/' x.js", "allow", "allow"],
+  ["rename --e 's/x.js/.e/;s/e$/env/' x.js", "deny", "allow"],
+  ["rename --E 's,^,.pi/extensions/,' x.js", "allow", "ask"],
+  ["rename -es,^,.pi/extensions/, x.js", "allow", "ask"],
+  ["rename --no-path 's/x.js/.e/;s/e$/env/' x.js", "deny", "allow"],
+  ["rename -nopath 's,^,.pi/extensions/,' x.js", "allow", "ask"],
+  ["rename -verbose -path 's/.*/..\\/.ssh\\/authorized_keys/' x.js", "deny", "allow"],
+  ["file-rename -filename 's,^,../.ssh/,' src/a.js", "allow", "allow"],
+  ["file-rename -fullpath 's,^,../.ssh/,' src/a.js", "deny", "allow"],
+  ["rename --frobnicate 's/a/b/' x.js", "ask", "ask"],
+  ["rename --constructor 's/a/b/' x.js", "ask", "ask"],
+  ["rename --verb 's,^,.pi/,' x.js", "ask", "ask"],
+  ["perl-rename --sanitize x.js", "ask", "ask"],
+  ["rename -u utf8 's/a/b/' x.js", "ask", "ask"],
+  // Regex and replacement syntax Perl reads otherwise than JavaScript: not known.
+  ["rename 's/^[[:lower:]]\\.js$/.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x.js/.env$10/' x.js", "ask", "ask"],
+  ["rename 's/(x).js/.env${2}/' x.js", "ask", "ask"],
+  ["rename 's/x\\.js/\\u.env/' x.js", "ask", "ask"],
+  ["rename 's/\\Qx.js\\E/.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/(?<n>x)\\.js/$+{n}.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x.js/.e/x;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x.js/q(.e)/ee;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x.js/.e/r;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x/z/;s//.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x@a/.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x\\K.js/.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x{,3}.js/.e/;s/e$/env/' x.js", "ask", "ask"],
+  ["rename 's/x.js$)/.e/;s/e$/env/' x.js", "ask", "ask"],
+  // util-linux's getopt_long reads options among the operands: `-s` after them too.
+  ["rename.ul x y x.js -s", "ask", "ask"],
+  ["rename.ul x y x.js --symlink", "ask", "ask"],
+  ["rename.ul x .pi/extensions/x x.js -v", "allow", "ask"],
+  ["rename.ul s .ssh/s *.js", "ask", "ask"],
+  // A glob's matches moved out of its directory by a regex spanning the `/` (Perl edits the
+  // whole path): names not known, not only the directory's.
+  ["rename 's/c(?=.a)/.pi\\/c/' src/*.js", "ask", "ask"],
+  ["rename 's/\\.q|c(?=.a)/c.e/' src/*.js", "ask", "ask"],
+  ["rename 's/\\.zz|rc.a/rc.pi/' src/*.js", "ask", "ask"],
+  ["rename 's/\\.zz|src\\/a/.pi/' src/*.js", "ask", "ask"],
+  // Everyday renames stay allowed.
+  ["rename 's/\\.txt$/.md/' *.txt", "allow", "allow"],
+  ["rename s/foo/bar/ foo.c", "allow", "allow"],
+  ["rename -n 's/ /_/g' *", "allow", "allow"],
+  ["rename -vn 's/ /_/g' *.txt", "allow", "allow"],
+  ["rename.ul .htm .html *.htm", "allow", "allow"],
+  ["rename.ul .htm .html *.htm -v", "allow", "allow"],
+  ["rename -f 's/\\.JPG$/.jpg/i' *.JPG", "allow", "allow"],
+  ["rename -- 's/(\\d+)-(\\d+)/$2-$1/' a.txt", "allow", "allow"],
+  ["rename -v 's/\\s+/_/g; y/A-Z/a-z/' a.txt", "allow", "allow"],
+  ["rename 's/_h.png/_half.png/' *.png", "ask", "allow"],
+  ["rename 's/a(?=.txt)/b/' *.txt", "ask", "allow"],
+  ["rename -h", "allow", "allow"],
+];
+
+Deno.test("renamers: what the gate is not sure of is not known", async () => {
+  await checkGateTable(ctx, UNSURE);
+});
+
+Deno.test("renamers: Perl's regex syntax translated where JavaScript reads it alike", () => {
+  const named = programNamed("rename")!.namedFiles!;
+  const paths = (c: string[]) => named(c.map(literal)).map((f) => f.path);
+  // (`.` is no `\r`-stopper, `$` matches before a last newline, names are edited as bytes.)
+  assert.deepEqual(paths(["rename", "s/a.b/X/", "a\rb"]), ["X"]);
+  assert.deepEqual(paths(["rename", "s/\\.txt$/.md/", "x.txt\n"]), ["x.md\n"]);
+  assert.deepEqual(paths(["rename", "s/(.)(.)/$2$1/", "ab.c"]), ["ba.c"]);
+  assert.deepEqual(paths(["rename", "s/^./x/", "été"]), [null]);
+  assert.deepEqual(paths(["rename", "s/\\s/_/g", "a\u00a0b c"]), ["a\u00a0b_c"]);
+  for (const code of ["s/[[:upper:]]/x/", "s/(a)/$10/", "s/a/$0/", "s/(?<=a)b//", "s/\\Qa/b/"]) {
+    assert.equal(perlEdits(code), null, code);
+  }
 });
 
 Deno.test("renamers: Perl expressions reproduced exactly, others not", () => {
