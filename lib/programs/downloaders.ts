@@ -288,8 +288,11 @@ function curlOptions(args: Word[]): OptionToken[] {
 
 /** How deep curl's config files may name more (`config = f` in one) before it is not known. */
 const CURL_CONFIG_DEPTH = 4;
-/** A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone. */
-const CURL_LINE = /^\s*(?:--)?([A-Za-z][\w-]*)\s*(?:[=:]\s*|\s+)?(.*)$/;
+/**
+ * A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone
+ * (curl skips any run of blanks, `=` and `:` after the name: `output == f`, `opt :=: f`).
+ */
+const CURL_LINE = /^\s*(?:--)?([A-Za-z][\w-]*)[\s=:]*(.*)$/;
 
 /** A config line's value: double-quoted with curl's escapes, else up to the first blank. */
 function curlValue(text: string): string | null {

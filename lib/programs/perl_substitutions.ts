@@ -165,6 +165,13 @@ function substitution(re: string, to: string, flags: string): Edit | null {
   const parts = perlReplacement(to, js.groups);
   if (parts === null) return null;
   try {
+    // (With `g`, after an empty match Perl tries the same place again for a match that is not
+    // empty, where JavaScript moves on: `s/x??//g` removes every x in Perl, none in JavaScript.
+    // A regex that may match nothing, or has a lazy quantifier, is not reproduced.)
+    if (
+      flags.includes("g") &&
+      (/(?:[*+?}])\?/.test(re) || new RegExp(`^(?:${js.js})$`).test(""))
+    ) return null;
     return {
       re: new RegExp(js.js, flags.includes("i") ? "i" : ""),
       global: flags.includes("g"),

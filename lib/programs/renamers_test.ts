@@ -139,6 +139,13 @@ const UNSURE: [string, Action, Action][] = [
   ["rename 's/_h.png/_half.png/' *.png", "ask", "allow"],
   ["rename 's/a(?=.txt)/b/' *.txt", "ask", "allow"],
   ["rename -h", "allow", "allow"],
+  // With `g`, Perl tries an empty match's place again for a longer one, JavaScript moves on:
+  // `s/x??//g` removes every x in Perl (`.exnxv` is `.env`), none in JavaScript.
+  ["rename 's/x??//g' .exnxv", "ask", "ask"],
+  ["rename 's/[x]*?//g' .exnxv", "ask", "ask"],
+  ["rename 's/(|x)+/$1/g' .exnxv", "ask", "ask"],
+  ["rename 's/x*//g' .exnxv", "ask", "ask"],
+  ["rename 's/ /_/g' x.js", "allow", "allow"],
 ];
 
 Deno.test("renamers: what the gate is not sure of is not known", async () => {

@@ -58,3 +58,23 @@ const ROWS: [string, Action, Action][] = [
 Deno.test("wrapper options that set the command's environment are read as its assignments", async () => {
   await checkTable(ROWS);
 });
+
+Deno.test("a unit's properties other than plain limits are not known (systemd-run -p, run0)", async () => {
+  // [command, read-only, deny-list]
+  await checkTable([
+    ["systemd-run -p Environment=BASH_ENV=./x.sh bash -c true", "deny", "deny"],
+    ["systemd-run --property=EnvironmentFile=/tmp/e ls", "deny", "deny"],
+    ["systemd-run -p ExecStartPre='/bin/rm -rf src' true", "deny", "deny"],
+    [
+      "systemd-run -pBindPaths=/home/user/.ssh:/tmp/k sh -c 'echo k >> /tmp/k/authorized_keys'",
+      "deny",
+      "deny",
+    ],
+    ["run0 -p BindPaths=/a:/b ls", "deny", "deny"],
+    ["run0 --property=RootDirectory=/tmp/r ls", "deny", "deny"],
+    ['systemd-run -p "$P" ls', "deny", "deny"],
+    // Limits and descriptions change nothing the command reaches.
+    ["systemd-run --user -p MemoryMax=1G -p CPUQuota=50% ls", "deny", "allow"],
+    ["systemd-run --user --property=TimeoutSec=30 ls", "deny", "allow"],
+  ]);
+});

@@ -21,6 +21,7 @@ import {
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
+import { PLAIN_PROPERTY, unitProperty } from "./unit_properties.ts";
 import { bwrap } from "./bwrap.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -224,7 +225,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     shell: true,
   },
   run0: {
-    shortWithArg: "ugD",
+    shortWithArg: "ugDp",
     // deno-fmt-ignore
     longWithArg: ["--user", "--group", "--chdir", "--unit", "--property", "--description", "--slice", "--nice", "--setenv", "--background", "--machine"],
     chdir: ["-D", "--chdir"],
@@ -575,7 +576,11 @@ function startsIn(
       const v = valueOf(t, args);
       if (v?.kind === "static") {
         if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
-      } else if (v && "WorkingDirectory=".startsWith(v.prefix.slice(0, 17))) dir = null;
+        else if (!PLAIN_PROPERTY.test(v.value)) unitProperty(v.value, run);
+      } else if (v) { // (`-p "$P"`: any property; `-p WorkingDirectory=$D`: a cwd not known.)
+        if ("WorkingDirectory=".startsWith(v.prefix.slice(0, 17))) dir = null;
+        if (!v.prefix.startsWith("WorkingDirectory=")) unitProperty(v.text, run);
+      }
     }
     // (A cluster's letters one by one: `-iu bob` is `-i -u bob`.)
     if (t.kind === "flag" || t.kind === "unknown") flags.add(t.name);

@@ -379,7 +379,7 @@ Deno.test("wrappers: a unit's WorkingDirectory= property is where its command ru
     ["run0 -u user --property=WorkingDirectory=~ cat .ssh/id_rsa", "deny", "ask"],
     ["systemd-run --uid=bob -p WorkingDirectory=~ cat .ssh/id_rsa", "deny", "ask"],
     ["systemd-run --user -p WorkingDirectory=rel cat .ssh/id_rsa", "ask", "ask"],
-    ['systemd-run --user -p "$P" cat .ssh/id_rsa', "ask", "ask"],
+    ['systemd-run --user -p "$P" cat .ssh/id_rsa', "deny", "ask"],
     ['systemd-run --user -p "WorkingDirectory=$D" cat .ssh/id_rsa', "ask", "ask"],
     // Everyday, and where it names the project: its files, not the home's.
     ["systemd-run --user -p WorkingDirectory=/home/user/project cat .ssh/id_rsa", "allow", "allow"],
