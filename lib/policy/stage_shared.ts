@@ -77,14 +77,15 @@ export function stageShared(
   const { links, writes, stage = null } = opts;
   const trees = replacesTrees(program, stage);
   const facts = stage === null ? undefined : programNamed(program);
+  const operands = facts?.treesNamed?.(stage!.argv) === true;
   return {
     index,
     links,
     readsTrees: !metadataOnly(program),
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
-    operands: facts?.treesNamed?.(stage!.argv) === true,
-    readsCwd: facts?.readsCwd?.(stage!.argv) === true,
+    operands,
+    readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],

@@ -325,8 +325,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
     readsCwd: (argv) =>
-      hasOption(argv, grammarOf(GREP), ["-r", "-R", "--recursive", "--dereference-recursive"]) &&
-      !pathsGiven(argv, grammarOf(GREP)),
+      hasOption(argv, grammarOf(GREP), ["-r", "-R", "--recursive", "--dereference-recursive"]),
   },
   {
     names: ["rg"],
@@ -338,8 +337,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(RG)),
     // (`--files` lists the names alone.)
-    readsCwd: (argv) =>
-      !pathsGiven(argv, grammarOf(RG)) && !hasOption(argv, grammarOf(RG), ["--files"]),
+    readsCwd: (argv) => !hasOption(argv, grammarOf(RG), ["--files"]),
     lists: rgListing,
     optionCommands: optionCommands({
       shortWithArg: grammarOf(RG).valued!,

@@ -286,8 +286,9 @@ export interface Program {
    */
   treesNamed?: (argv: Word[]) => boolean;
   /**
-   * Named no place, it reads the files below the cwd (`grep -r KEY`, `rg KEY`): a protected path
-   * glob there (`secrets/**`) counts where what it names is below the cwd now.
+   * Where it names no place (`treesNamed` false), it reads the files below the cwd (`grep -r KEY`,
+   * `rg KEY`): a protected path glob there (`secrets/**`) counts where what it names is below the
+   * cwd now.
    */
   readsCwd?: (argv: Word[]) => boolean;
   /**

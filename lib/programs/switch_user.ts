@@ -6,18 +6,9 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
-import { literal, programName, standardInput, startsShell } from "./words.ts";
-
-/** An option's value: glued to it, or the word it took. */
-function valueOf(t: OptionToken, args: Word[]): Word | undefined {
-  return t.glued !== undefined
-    ? literal(t.glued)
-    : t.valueAt === undefined
-    ? undefined
-    : args[t.valueAt];
-}
+import { literal, optionValue, programName, standardInput, startsShell } from "./words.ts";
 
 /** su's and runuser's options (util-linux): the flags, and those that take a value. */
 const SU_OPTIONS: OptionGrammar = {
@@ -96,7 +87,8 @@ function loginPlace(args: Word[], run: Runner): Runner | undefined {
     if (t.kind === "flag" && (t.name === "-l" || t.name === "--login")) login = true;
     else if (t.kind === "unknown" && /^--l(o(g(in?)?)?)?$/.test(t.name)) login = true;
     else if (t.kind === "valued" && (t.name === "-u" || t.name === "--user")) {
-      user ??= valueOf(t, args)?.kind === "static" ? valueOf(t, args)!.value : null;
+      const v = optionValue(t, args);
+      user ??= v?.kind === "static" ? v.value : null;
     } else if (t.kind === "operand" && values[t.at] === "-") login = true;
     else if (t.kind === "operand" || t.kind === "dynamic") user ??= values[t.at];
   }
@@ -112,7 +104,7 @@ function userShell(args: Word[], runuser: boolean, run: Runner, origin: string):
   let direct = false;
   for (const t of readOptions(values, SU_OPTIONS)) {
     if (t.kind === "valued") {
-      const value = valueOf(t, args);
+      const value = optionValue(t, args);
       if (value && (t.name === "-s" || t.name === "--shell")) shell = value;
       if (runuser && (t.name === "-u" || t.name === "--user")) direct = user = true;
     } else if (t.kind === "operand" || t.kind === "dynamic") {

@@ -53,6 +53,18 @@ export function literal(value: string): Word {
   return { value, kind: "static", prefix: value, text: value };
 }
 
+/** An option's value as `readOptions` read it: glued to it (`-ufoo`), or the word it took. */
+export function optionValue(
+  t: { glued?: string; valueAt?: number },
+  args: Word[],
+): Word | undefined {
+  return t.glued !== undefined
+    ? literal(t.glued)
+    : t.valueAt === undefined
+    ? undefined
+    : args[t.valueAt];
+}
+
 /** A placeholder word for a value the program supplies at run time (xargs input, find's `{}`). */
 export function unknownWord(text: string, prefix = ""): Word {
   return { value: text, kind: prefix ? "glob" : "dynamic", prefix, text };

@@ -7,13 +7,14 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { How, Program, Runner } from "./spec.ts";
 import {
   chdir,
   commandLine,
   derived,
   literal,
+  optionValue,
   programName,
   standardInput,
   startsShell,
@@ -386,15 +387,6 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
   return g;
 }
 
-/** An option's value: glued to it, or the word it took. */
-function valueOf(t: OptionToken, args: Word[]): Word | undefined {
-  return t.glued !== undefined
-    ? literal(t.glued)
-    : t.valueAt === undefined
-    ? undefined
-    : args[t.valueAt];
-}
-
 /**
  * envdir's directory: each file in it sets (or unsets) the variable it is named after, none of
  * them seen, so the command's environment is not known.
@@ -485,7 +477,7 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       start = t.at;
       break;
     }
-    const value = t.kind === "valued" || t.glued !== undefined ? valueOf(t, args) : undefined;
+    const value = t.kind === "valued" || t.glued !== undefined ? optionValue(t, args) : undefined;
     if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
     const set = value && optionEnv(w, t.name, value, stage);
     if (set) run.environment([set]), env.push(set);
@@ -569,11 +561,11 @@ function startsIn(
   for (const t of readOptions(values, grammarOf(name, w))) {
     if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
     if (t.kind === "valued" && (t.name === "-u" || t.name === "--user" || t.name === "--uid")) {
-      const v = valueOf(t, args);
+      const v = optionValue(t, args);
       user = v?.kind === "static" ? v.value : null;
     }
     if (t.kind === "valued" && name !== "sudo" && (t.name === "-p" || t.name === "--property")) {
-      const v = valueOf(t, args);
+      const v = optionValue(t, args);
       if (v?.kind === "static") {
         if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
         else if (!PLAIN_PROPERTY.test(v.value)) unitProperty(v.value, run);
@@ -670,7 +662,7 @@ function startStopDaemon(stage: Stage, run: Runner): void {
       run.stage([unknownWord(`(a command after ${own[t.at].text})`)], "start-stop-daemon");
       return;
     }
-    const value = t.kind === "valued" ? valueOf(t, own) : undefined;
+    const value = t.kind === "valued" ? optionValue(t, own) : undefined;
     if (!value) continue;
     found[t.name] = value;
     if (t.name === "-d" || t.name === "--chdir") cwds = chdir(cwds, value);
@@ -732,7 +724,7 @@ function watchexec(stage: Stage, run: Runner): void {
   let direct = false;
   for (const t of readOptions(values, WATCHEXEC)) {
     if (t.kind === "flag" && t.name === "-n") direct = true;
-    if (t.kind === "valued" && t.name === "--shell" && valueOf(t, args)?.value === "none") {
+    if (t.kind === "valued" && t.name === "--shell" && optionValue(t, args)?.value === "none") {
       direct = true;
     }
     if (t.kind === "unknown" && t.glued === undefined) {
