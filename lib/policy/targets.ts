@@ -9,6 +9,7 @@ import { removeAffix } from "../shell/affixes.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { stringArguments } from "./text_words.ts";
 import { searchedDirs } from "../programs/env.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
@@ -586,41 +587,6 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   if (home) return [below(ctx.home + dir.slice(1), ctx.home + glob.slice(1))];
   if (dir.startsWith("/")) return [below(dir, glob)];
   return cwds.map((c) => (c === null ? anywhere : below(c + "/" + dir, c + "/" + glob)));
-}
-
-const NONE: ReadonlySet<number> = new Set();
-
-/**
- * Argument positions that hold strings, not paths (the program's `text` facet, or every argument
- * of a program whose operands are never files): `echo $(git log -1)`, the message of `git commit
- * -m`, the expression words of find that name no file, the program of awk or sed, and the pattern
- * and text option values of grep, rg and git grep. (A program given by path is matched by its
- * basename; wrappers' commands are stages of their own.)
- */
-function stringArguments(argv: Word[]): ReadonlySet<number> {
-  const program = programOf(argv[0]);
-  if (program?.noFileOperands) {
-    const out = new Set<number>();
-    for (let i = 1; i < argv.length; i++) out.add(i);
-    return out;
-  }
-  // Most programs have none: no set to build.
-  return program?.text ? new Set(program.text(argv)) : NONE;
-}
-
-/**
- * The words the stages a wrapper runs take as text, into `out`: each one's program name given
- * bare (looked up in PATH, as a stage's own name is) and the arguments its program reads as text
- * (`xargs grep -e PATTERN`, `sudo git commit -m MESSAGE`). The program a word is given to says
- * what it is: in the wrapper's own stage, where the same word is passed along, it is no file
- * either. A word the inner program may read as a file stays a target of both.
- */
-export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
-  for (const s of inner) {
-    const name = s.argv[0];
-    if (name !== undefined && name.kind === "static" && !name.value.includes("/")) out.add(name);
-    for (const i of stringArguments(s.argv)) out.add(s.argv[i]);
-  }
 }
 
 /** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */

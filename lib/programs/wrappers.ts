@@ -236,22 +236,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   newgrp: { operands: 1, flagWords: ["-"], shell: true },
   "systemd-run": {
-    shortWithArg: "pEMH",
-    longWithArg: [
-      "--unit",
-      "--property",
-      "--description",
-      "--slice",
-      "--uid",
-      "--gid",
-      "--nice",
-      "--working-directory",
-      "--setenv",
-      "--machine",
-      "--host",
-    ],
+    // (`-u`/`--unit` names the unit, `--uid` the user: systemd-run(1).)
+    shortWithArg: "pEMHu",
     // deno-fmt-ignore
-    longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password"],
+    longWithArg: ["--unit", "--property", "--path-property", "--socket-property", "--timer-property", "--description", "--slice", "--service-type", "--uid", "--gid", "--nice", "--working-directory", "--setenv", "--machine", "--host", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar"],
+    // deno-fmt-ignore
+    longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password", "--slice-inherit", "--on-timezone-change", "--on-clock-change"],
     chdir: ["--working-directory"],
     setsEnv: ["-E", "--setenv"],
     inheritsEnv: true,
@@ -560,11 +550,16 @@ function startsIn(
   let dir: Word | null | undefined;
   for (const t of readOptions(values, grammarOf(name, w))) {
     if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
-    if (t.kind === "valued" && (t.name === "-u" || t.name === "--user" || t.name === "--uid")) {
+    // (systemd-run's `-u` is its unit's name, `--user` a flag: its user is `--uid`.)
+    if (
+      t.kind === "valued" &&
+      (t.name === "--uid" || (name !== "systemd-run" && (t.name === "-u" || t.name === "--user")))
+    ) {
       const v = optionValue(t, args);
       user = v?.kind === "static" ? v.value : null;
     }
-    if (t.kind === "valued" && name !== "sudo" && (t.name === "-p" || t.name === "--property")) {
+    // (A socket unit's properties run commands too: `--socket-property=ExecStartPre=…`.)
+    if (t.kind === "valued" && name !== "sudo" && UNIT_PROPERTIES.has(t.name)) {
       const v = optionValue(t, args);
       if (v?.kind === "static") {
         if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
@@ -591,6 +586,15 @@ function startsIn(
   if (kept.some((f) => flags.has(f))) return undefined;
   return own ? [run.home(null)] : ["/"];
 }
+
+/** The options of run0 and systemd-run whose value is a unit's property. */
+const UNIT_PROPERTIES = new Set([
+  "-p",
+  "--property",
+  "--path-property",
+  "--socket-property",
+  "--timer-property",
+]);
 
 /**
  * A unit's `WorkingDirectory=`: an absolute path, or `~` its user's home (`homes`), either after
