@@ -27,6 +27,8 @@ const TEXT_UNARY = new Set(["-n", "-z", "-o", "-v", "-R"]);
 const FILE_BINARY = new Set(["-nt", "-ot", "-ef"]);
 /** Binary operators that compare strings or integers (test.c's `test_binop`). */
 const TEXT_BINARY = new Set(["=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+/** A word whose value is digits: `$((…))` without a nested substitution, `${#x}`, `${#a[@]}`. */
+const NUMBER_WORD = /^(?:\$\(\([^()`$]*(?:\$\w+[^()`$]*)*\)\)|\$\{#\w+(?:\[[@*]\])?\})$/;
 /** Readings of a dynamic word followed at once before the reading is given up (see `Reader`). */
 const MAX_READINGS = 256;
 
@@ -212,7 +214,7 @@ class Reader {
 
 /** `[[`'s reader: operators are the words written so; every operand is one word. */
 class ConditionReader {
-  private pos = 0;
+  pos = 0;
   readonly paths = new Set<number>();
   constructor(private readonly words: (string | null)[]) {}
 
@@ -271,11 +273,13 @@ class ConditionReader {
 
 /**
  * Whether a word bash expands to exactly one word: known, or every expansion in it quoted (a
- * `$#`, `$?`, `$$` or `$!` is digits, one word as well).
+ * `$#`, `$?`, `$$` or `$!` is digits, one word as well, and so is a number `NUMBER_WORD` matches).
  */
 function oneWord(w: Word): boolean {
   if (w.kind === "static") return true;
   if (w.kind === "glob") return false;
+  // (A number: an arithmetic expansion, a length.)
+  if (NUMBER_WORD.test(w.text)) return true;
   let quoted = false;
   const t = w.text;
   for (let i = 0; i < t.length; i++) {
@@ -309,6 +313,7 @@ export function fileOperands(argv: Word[]): Set<number> | null {
     const r = new ConditionReader(words);
     try {
       r.expr();
+      if (r.pos !== words.length) return null;
     } catch (e) {
       if (e instanceof GiveUp) return null;
       throw e;

@@ -25,19 +25,40 @@ export function bracketTest(
   redirects: Redirect[],
 ): void {
   const mark = ctx.stages.length;
-  ctx.source("\\" + node.text, cwds, origin);
+  // (tree-sitter reads what follows `==` or `=~` in a command as a pattern: escaped, each is the
+  // word it is to bash.)
+  let text = node.text;
+  for (const at of patternOperators(node, []).reverse()) {
+    const i = at - node.startIndex;
+    text = text.slice(0, i) + "\\" + text.slice(i);
+  }
+  ctx.source("\\" + text, cwds, origin);
   // (Its words' substitutions come before it: the test is the last stage named `\[`.)
   for (let i = ctx.stages.length - 1; i >= mark; i--) {
     const s = ctx.stages[i];
     if (s.argv[0]?.text !== "\\[" || s.origin !== origin) continue;
     ctx.stages[i] = {
       ...s,
-      argv: [{ ...s.argv[0], text: "[" }, ...s.argv.slice(1)],
+      argv: [{ ...s.argv[0], text: "[" }, ...s.argv.slice(1).map(unescaped)],
       redirects: [...redirects, ...s.redirects],
-      text: "[" + s.text.slice(2),
+      text: node.text,
     };
     return;
   }
+}
+
+/** A word as the test wrote it, where its operator was escaped for the parser. */
+function unescaped(w: Word): Word {
+  return w.text === "\\==" || w.text === "\\=~" ? { ...w, text: w.text.slice(1) } : w;
+}
+
+/** The offsets of the `==` and `=~` operators of a test's expression, in order, into `out`. */
+function patternOperators(node: LiteNode, out: number[]): number[] {
+  for (const c of node.children) {
+    if (c.type === "==" || c.type === "=~") out.push(c.startIndex);
+    else if (EXPRESSIONS.has(c.type)) patternOperators(c, out);
+  }
+  return out;
 }
 
 /** The expression nodes of a conditional command, whose words are the leaves below them. */
