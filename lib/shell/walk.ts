@@ -54,10 +54,9 @@ import {
   quotedStrings,
   readsNames,
   substitutionEvaluation,
-  testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
-import { bracketTest, conditionalStage } from "./walk_tests.ts";
+import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
@@ -345,18 +344,8 @@ export class Walker implements WalkContext {
       case "arithmetic_expansion":
         arithmeticText(this, node, cwds);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
-      case "test_command": {
-        // `[ … ]` is the command `[`; `[[ … ]]` a stage of its own after its substitutions.
-        const open = node.children[0]?.type;
-        if (open === "[") {
-          bracketTest(this, node, cwds, origin, redirects);
-          return same(cwds);
-        }
-        testEvaluation(this, node, cwds);
-        const after = same(this.sequence(node.namedChildren, cwds, origin, redirects));
-        if (open === "[[") conditionalStage(this, node, cwds, origin, redirects);
-        return after;
-      }
+      case "test_command":
+        return same(testCommand(this, node, cwds, origin, redirects));
       case "variable_assignment":
         return this.assignmentAlone(node, cwds, origin, redirects);
       default:

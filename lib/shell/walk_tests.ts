@@ -10,14 +10,37 @@ import type { Cwds } from "./cwds.ts";
 import { type Redirect, type Stage, staticWord, type Word } from "./model.ts";
 import { Lite, type LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
+import { testEvaluation } from "./walk_evaluation.ts";
 import { decodeWord } from "./walk_words.ts";
+
+/**
+ * A test command: `[ … ]` is the command `[`; `[[ … ]]` (what it evaluates noted) a stage of its
+ * own after its substitutions. Returns the cwds after it (a test moves none).
+ */
+export function testCommand(
+  ctx: WalkContext,
+  node: LiteNode,
+  cwds: Cwds,
+  origin: string,
+  redirects: Redirect[],
+): Cwds {
+  const open = node.children[0]?.type;
+  if (open === "[") {
+    bracketTest(ctx, node, cwds, origin, redirects);
+    return cwds;
+  }
+  testEvaluation(ctx, node, cwds);
+  const after = ctx.sequence(node.namedChildren, cwds, origin, redirects);
+  if (open === "[[") conditionalStage(ctx, node, cwds, origin, redirects);
+  return after;
+}
 
 /**
  * `[ … ]`: tree-sitter reads an expression, bash a command named `[` (`[ a < f ]` reads f, `[ -e
  * ~/.ssh/* ]` expands the glob). Its text is walked again as that command (`\[ …`), its stage
  * given back the test's text and the redirects around it.
  */
-export function bracketTest(
+function bracketTest(
   ctx: WalkContext,
   node: LiteNode,
   cwds: Cwds,
@@ -75,7 +98,7 @@ const EXPRESSIONS = new Set([
  * `[[ … ]]`: a stage `[[ WORDS ]]`, its operators as written and each operand one word, a glob's
  * text as it stands (no pathname expansion there). Its substitutions are walked apart.
  */
-export function conditionalStage(
+function conditionalStage(
   ctx: WalkContext,
   node: LiteNode,
   cwds: Cwds,
