@@ -180,6 +180,7 @@ const PATTERNS: string[] = [
   ":",
   "test *",
   "[ *",
+  "[[ *",
   "sleep *",
   "wait",
   "wait *",

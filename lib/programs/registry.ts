@@ -54,6 +54,7 @@ import { RENAMER_PROGRAMS } from "./renamers.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
 import { TAR } from "./tar.ts";
+import { TEST_PROGRAM } from "./test_expr.ts";
 import { YT_DLP } from "./project_settings.ts";
 import { TREE_SERVER_PROGRAMS } from "./tree_servers.ts";
 import { WRAPPER_PROGRAMS } from "./wrappers.ts";
@@ -107,6 +108,7 @@ export function allPrograms(): readonly Program[] {
     ...DOWNLOADER_PROGRAMS,
     ...CLONER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
+    TEST_PROGRAM,
     ...RENAMER_PROGRAMS,
     ...TREE_SERVER_PROGRAMS,
     YT_DLP,

@@ -147,7 +147,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
-  column: { text: "column -s/ f" },
+  column: { text: "column -s/ f" }, test: { text: "test a/b = c/d" },
   sort: {
     lists: "find src -name '*.py' | sort -u",
     namedFiles: "sort --files0-from=list",

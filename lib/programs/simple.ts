@@ -109,8 +109,8 @@ const TABLE: Record<string, Facts> = {
     metadataOnly: true,
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
   },
-  df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, test: LOOKS,
-  "[": LOOKS, cd: LOOKS, pushd: LOOKS, popd: LOOKS, mkdir: MAKES_NAMED, touch: MAKES_NAMED,
+  df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, cd: LOOKS, pushd: LOOKS,
+  popd: LOOKS, mkdir: MAKES_NAMED, touch: MAKES_NAMED, // (test, `[`, `[[`: test_expr.ts)
   tree: {
     metadataOnly: true,
     readOnly: { "": { short: "oR", long: ["--output"] } },

@@ -54,9 +54,9 @@ import {
   quotedStrings,
   readsNames,
   substitutionEvaluation,
-  testEvaluation,
 } from "./walk_evaluation.ts";
 import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
+import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
@@ -345,8 +345,7 @@ export class Walker implements WalkContext {
         arithmeticText(this, node, cwds);
         return same(this.sequence(node.namedChildren, cwds, origin, redirects));
       case "test_command":
-        testEvaluation(this, node, cwds);
-        return same(this.sequence(node.namedChildren, cwds, origin, redirects));
+        return same(testCommand(this, node, cwds, origin, redirects));
       case "variable_assignment":
         return this.assignmentAlone(node, cwds, origin, redirects);
       default:

@@ -198,7 +198,7 @@ Deno.test("evaluation: positional parameters the command sets, and integer varia
     ['f(){ echo "$1"; }; f hello', "allow", "allow"],
     // A counter only arithmetic sets is a number; an arithmetic command of names runs nothing.
     ["count=0; for f in src/*.ts; do count=$((count+1)); done; echo $count", "allow", "allow"],
-    ["i=0; while [ $i -lt 3 ]; do i=$((i+1)); done", "allow", "allow"],
+    ['i=0; while [ "$i" -lt 3 ]; do i=$((i+1)); done', "allow", "allow"],
     ["((count+=1))", "allow", "allow"],
     ["(( x > 10 )) && echo big", "allow", "allow"],
     ["x='a[$(rm -rf src)]'; (( x ))", "deny", "deny"],
