@@ -90,7 +90,7 @@ function local4(v: number): boolean {
 /** `::`, `::1`, and IPv4-mapped or -compatible forms of a local IPv4 address. */
 function local6(g: number[]): boolean {
   if (g.slice(0, 5).some((x) => x !== 0) || (g[5] !== 0 && g[5] !== 0xffff)) return false;
-  if (g[5] === 0 && g[6] === 0) return g[7] <= 1 || local4(g[7]);
+  if (g[5] === 0 && g[6] === 0) return g[7] <= 1;
   return local4(g[6] * 65536 + g[7]);
 }
 
