@@ -114,6 +114,28 @@ export function rsyncOperand(value: string): Remote | null {
   return { ...login(value.slice(0, c)), path };
 }
 
+const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
+
+/**
+ * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"):
+ * `ssh://[user@]host[:port]/path` (absolute; `/~/x` and `/~user/x` in a home), `git+ssh://`,
+ * `ssh+git://`, the scp-like `[user@]host:path` (no `/` before the colon), and `git://` (a
+ * daemon's paths, not known); null for another URL or a local path.
+ */
+export function gitRemote(url: string): Remote | null {
+  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null };
+  if (GIT_SSH_URI.test(url)) {
+    const r = uri(url, GIT_SSH_URI)!;
+    // (The path keeps its `/`, but before a `~`; git decodes none of it.)
+    const at = url.indexOf("/", url.indexOf("//") + 2);
+    const path = at < 0 ? "/" : url.slice(at);
+    return { ...r, path: path.startsWith("/~") ? path.slice(1) : path };
+  }
+  if (/^[a-z][\w+.-]*:\/\//i.test(url)) return null;
+  const c = colon(url);
+  return c < 0 ? null : { ...login(url.slice(0, c)), path: url.slice(c + 1) || "." };
+}
+
 /**
  * The user a login is told to log in as by the options (scp's and sftp's `-o User=x`, `-oUser
  * x`; an `-l x` or `User` in rsync's `-e`/`--rsh` command), beside the one the operand names:

@@ -3,7 +3,7 @@ import { adversarialCtx, denyList, readOnly } from "../testing_adversarial.ts";
 import { bash, configFrom } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action, Context } from "../types.ts";
-import { optionUser, remoteFile, rsyncOperand, sshOperand } from "./remote_operands.ts";
+import { gitRemote, optionUser, remoteFile, rsyncOperand, sshOperand } from "./remote_operands.ts";
 import { literal } from "./words.ts";
 
 Deno.test("sshOperand reads scp's and sftp's remote operands as OpenSSH does", () => {
@@ -39,6 +39,26 @@ Deno.test("rsyncOperand: a remote shell's path, a daemon's module not known", ()
   assert.deepEqual(rsyncOperand("RSYNC://me@h:873/m/x"), { host: "h", user: "me", path: null });
   assert.equal(rsyncOperand("./a:b"), null);
   assert.equal(rsyncOperand("dist/"), null);
+});
+
+Deno.test("gitRemote: ssh URLs and the scp-like form, a daemon's paths not known", () => {
+  assert.deepEqual(gitRemote("localhost:.ssh"), { host: "localhost", path: ".ssh" });
+  assert.deepEqual(gitRemote("git@github.com:a/b.git"), {
+    host: "github.com",
+    user: "git",
+    path: "a/b.git",
+  });
+  assert.deepEqual(gitRemote("ssh://me@[::1]:22/srv/x.git"), {
+    host: "::1",
+    user: "me",
+    path: "/srv/x.git",
+  });
+  assert.deepEqual(gitRemote("git+ssh://h/~/x"), { host: "h", path: "~/x" });
+  assert.deepEqual(gitRemote("ssh+git://h/~me/x"), { host: "h", path: "~me/x" });
+  assert.deepEqual(gitRemote("git://localhost/x"), { host: "localhost", path: null });
+  for (const v of ["https://localhost/x", "file:///x", "./a:b", "origin", "/srv/x.git"]) {
+    assert.equal(gitRemote(v), null, v);
+  }
 });
 
 Deno.test("optionUser: the login an option names beside the operand's", () => {
@@ -120,6 +140,17 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["rsync -av -e 'ssh -p 2222' localhost:.ssh/ ./keys-copy", "deny", "deny"],
     ["sftp localhost:.ssh/id_rsa /tmp/", "deny", "deny"],
     ["sftp sftp://localhost/.ssh/id_rsa", "deny", "deny"],
+    // git's repositories there: read, and written below by push.
+    ["git clone localhost:.ssh x", "deny", "deny"],
+    ["git clone ssh://localhost/~/.ssh x", "deny", "deny"],
+    ["git clone git+ssh://user@127.1/home/user/.ssh x", "deny", "deny"],
+    ["git fetch [::1]:.ssh", "deny", "deny"],
+    ["git pull --depth 1 box:.ssh main", "deny", "deny"],
+    ["git ls-remote localhost:.ssh", "deny", "deny"],
+    ["git archive --remote=localhost:.ssh HEAD", "deny", "deny"],
+    ["git submodule add localhost:.ssh vendor/x", "deny", "deny"],
+    ["git push localhost:.ssh main", "deny", "deny"],
+    ["git clone git://localhost/x", "deny", "ask"],
     // Written where it is the destination.
     ["scp /tmp/key localhost:.ssh/authorized_keys", "deny", "deny"],
     ["scp /tmp/key localhost:.ssh/", "deny", "deny"],
@@ -163,6 +194,9 @@ Deno.test("scp, sftp and rsync: everyday copies to and from other machines ask n
       "rsync -a host::module/path /tmp/mirror",
       "scp localhost:/tmp/report.txt /tmp/",
       "rsync -a ./dist/ localhost:/tmp/www/",
+      "git clone git@github.com:org/repo.git /tmp/repo",
+      "git fetch origin main",
+      "git ls-remote https://localhost:3000/x.git",
     ]
   ) {
     for (const [name, config] of [["starter", starter], ["deny-list", denyList]] as const) {
