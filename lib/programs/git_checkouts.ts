@@ -132,7 +132,7 @@ export function remoteRepositories(argv: Word[], at: number): NamedFile[] {
   }
   const text = url === undefined ? null : operandText(url);
   const r = text === null ? null : gitRemote(text);
-  if (r === null) return [];
+  if (r === null || r.daemon) return [];
   return [remoteFile(r, `git ${sub}`, r.user, { below: sub === "push" })];
 }
 

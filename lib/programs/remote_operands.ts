@@ -4,7 +4,10 @@
  * a local path, a leading colon too), scp's and sftp's `scp://[user@]host[:port][/path]` (the
  * path after the `/` is relative to the login's home, `//path` absolute, `%XX` decoded), rsync's
  * `host:path`, its daemon's `host::module/path` and `rsync://[user@]host[:port]/module/path`.
- * Which machine a host is, the policy says (`NamedFile.on`).
+ * Which machine a host is, the policy says (`NamedFile.on`). A daemon's module (rsync's, git's
+ * `git://`) is a name its configuration gives a directory, served as a web server serves its
+ * URLs: no path, unless a remote shell starts the daemon as the login (`rsync -e ssh
+ * host::module`, whose `~/rsyncd.conf` says where it is: not known).
  *
  * @example
  * ```ts
@@ -24,6 +27,8 @@ export interface Remote {
   user?: string;
   /** The path there as written (relative: in the login's home); null: not known (a module). */
   path: string | null;
+  /** A daemon's module (rsync's `host::module`, `rsync://`; git's `git://`), no path. */
+  daemon?: true;
 }
 
 /** `host` without the brackets of an IPv6 address (OpenSSH's `cleanhostname`). */
@@ -107,11 +112,11 @@ const RSYNC_URI = /^rsync:\/\//i;
  * whose paths are its modules', not known), or null: a local one.
  */
 export function rsyncOperand(value: string): Remote | null {
-  if (RSYNC_URI.test(value)) return { ...uri(value, RSYNC_URI)!, path: null };
+  if (RSYNC_URI.test(value)) return { ...uri(value, RSYNC_URI)!, path: null, daemon: true };
   const c = colon(value);
   if (c < 0) return null;
-  const path = value[c + 1] === ":" ? null : value.slice(c + 1) || ".";
-  return { ...login(value.slice(0, c)), path };
+  if (value[c + 1] === ":") return { ...login(value.slice(0, c)), path: null, daemon: true };
+  return { ...login(value.slice(0, c)), path: value.slice(c + 1) || "." };
 }
 
 const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
@@ -123,7 +128,7 @@ const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
  * daemon's paths, not known); null for another URL or a local path.
  */
 export function gitRemote(url: string): Remote | null {
-  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null };
+  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null, daemon: true };
   if (GIT_SSH_URI.test(url)) {
     const r = uri(url, GIT_SSH_URI)!;
     // (The path keeps its `/`, but before a `~`; git decodes none of it.)

@@ -35,8 +35,13 @@ Deno.test("rsyncOperand: a remote shell's path, a daemon's module not known", ()
     path: ".ssh/",
   });
   assert.deepEqual(rsyncOperand("host:"), { host: "host", path: "." });
-  assert.deepEqual(rsyncOperand("host::module/x"), { host: "host", path: null });
-  assert.deepEqual(rsyncOperand("RSYNC://me@h:873/m/x"), { host: "h", user: "me", path: null });
+  assert.deepEqual(rsyncOperand("host::module/x"), { host: "host", path: null, daemon: true });
+  assert.deepEqual(rsyncOperand("RSYNC://me@h:873/m/x"), {
+    host: "h",
+    user: "me",
+    path: null,
+    daemon: true,
+  });
   assert.equal(rsyncOperand("./a:b"), null);
   assert.equal(rsyncOperand("dist/"), null);
 });
@@ -55,7 +60,7 @@ Deno.test("gitRemote: ssh URLs and the scp-like form, a daemon's paths not known
   });
   assert.deepEqual(gitRemote("git+ssh://h/~/x"), { host: "h", path: "~/x" });
   assert.deepEqual(gitRemote("ssh+git://h/~me/x"), { host: "h", path: "~me/x" });
-  assert.deepEqual(gitRemote("git://localhost/x"), { host: "localhost", path: null });
+  assert.deepEqual(gitRemote("git://localhost/x"), { host: "localhost", path: null, daemon: true });
   for (const v of ["https://localhost/x", "file:///x", "./a:b", "origin", "/srv/x.git"]) {
     assert.equal(gitRemote(v), null, v);
   }
@@ -150,7 +155,6 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["git archive --remote=localhost:.ssh HEAD", "deny", "deny"],
     ["git submodule add localhost:.ssh vendor/x", "deny", "deny"],
     ["git push localhost:.ssh main", "deny", "deny"],
-    ["git clone git://localhost/x", "deny", "ask"],
     // Written where it is the destination.
     ["scp /tmp/key localhost:.ssh/authorized_keys", "deny", "deny"],
     ["scp /tmp/key localhost:.ssh/", "deny", "deny"],
@@ -164,8 +168,8 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp -o User=root localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["rsync -e 'ssh -l root' localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["scp localhost:~root/x /tmp/k", "deny", "ask"],
-    ["rsync -a localhost::keys/ /tmp/x", "deny", "ask"],
-    ["rsync -a rsync://127.0.0.1/keys/ /tmp/x", "deny", "ask"],
+    ["rsync -a -e ssh localhost::keys/ /tmp/x", "deny", "ask"],
+    ["rsync -a --rsh=ssh rsync://127.0.0.1/keys/ /tmp/x", "deny", "ask"],
     ["sftp localhost <<< 'get .ssh/id_rsa'", "deny", "ask"],
     ["scp 'localhost:$HOME/.ssh/id_rsa' /tmp/k", "deny", "ask"],
     // Another machine's paths are text, as they were.
@@ -173,6 +177,11 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp boxer:.ssh/id_rsa /tmp/k", "deny", "allow"],
     ["scp /tmp/key deploy@prod:.ssh/authorized_keys", "deny", "allow"],
     ["rsync -a /tmp/k/ prod::keys/", "deny", "allow"],
+    // A daemon's modules are names it serves, as a web server's URLs are (no remote shell).
+    ["rsync -a localhost::keys/ /tmp/x", "deny", "allow"],
+    ["rsync -a rsync://127.0.0.1:873/keys/ /tmp/x", "deny", "allow"],
+    ["rsync -a /tmp/x/ localhost::upload/", "deny", "allow"],
+    ["git clone git://localhost/x /tmp/x", "deny", "allow"],
     ["scp ./a:b /tmp/k", "deny", "allow"],
   ]);
 });

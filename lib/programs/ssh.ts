@@ -187,7 +187,8 @@ function sftpFiles(argv: Word[]): NamedFile[] {
 
 /**
  * What rsync reads and writes on machines that may be this one (`NamedFile.on`): its remote
- * sources (`:path` after one is on its host), and below its remote destination.
+ * sources (`:path` after one is on its host), and below its remote destination; a daemon's
+ * module only where a remote shell starts the daemon (`-e ssh`), a place not known.
  */
 function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
   const out: NamedFile[] = [];
@@ -200,8 +201,10 @@ function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
     const same: boolean = last !== null && text.startsWith(":") && at !== ops.at(-1);
     const r = rsyncOperand(same ? "h" + text : text);
     if (r === null) continue;
-    const remote: Remote = same ? { ...last!, path: r.path } : r;
+    const remote: Remote = same ? { ...last!, path: r.path, daemon: r.daemon } : r;
     last = remote;
+    // (A daemon's module is none of the files there, unless a remote shell starts it.)
+    if (remote.daemon && !argv.some((x) => /^-[a-zA-Z]*e|^--rsh/.test(x.value))) continue;
     const dest = at === ops.at(-1) && ops.length > 1;
     out.push(remoteFile(remote, w.text, optionUser(argv, remote.user, true), { below: dest }));
   }
