@@ -3,7 +3,14 @@ import { adversarialCtx, denyList, readOnly } from "../testing_adversarial.ts";
 import { bash, configFrom } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action, Context } from "../types.ts";
-import { gitRemote, optionUser, remoteFile, rsyncOperand, sshOperand } from "./remote_operands.ts";
+import {
+  gitRemote,
+  optionUser,
+  rcloneRemote,
+  remoteFile,
+  rsyncOperand,
+  sshOperand,
+} from "./remote_operands.ts";
 import { literal } from "./words.ts";
 
 Deno.test("sshOperand reads scp's and sftp's remote operands as OpenSSH does", () => {
@@ -64,6 +71,26 @@ Deno.test("gitRemote: ssh URLs and the scp-like form, a daemon's paths not known
   for (const v of ["https://localhost/x", "file:///x", "./a:b", "origin", "/srv/x.git"]) {
     assert.equal(gitRemote(v), null, v);
   }
+});
+
+Deno.test("rcloneRemote: a local backend's path, an sftp backend's on its host", () => {
+  const argv = (s: string) => s.split(" ").map(literal);
+  const r = (v: string, a = "rclone copy") => rcloneRemote(v, argv(a));
+  assert.deepEqual(r(":local:/etc/x"), { path: "/etc/x", source: ":local:/etc/x" });
+  assert.deepEqual(r(':sftp,host="127.1",user=me:.ssh'), {
+    path: ".ssh",
+    source: ':sftp,host="127.1",user=me:.ssh',
+    on: { host: "127.1", user: "me" },
+  });
+  assert.deepEqual(r(":sftp:x", "rclone copy --sftp-host=box :sftp:x /tmp")?.on, {
+    host: "box",
+    user: undefined,
+  });
+  // No host given: one not known, which may be this machine.
+  assert.equal(r(":sftp:x")?.on?.host, "");
+  assert.equal(r(":alias,remote=/home/me/.ssh:")?.path, null);
+  assert.equal(r(":s3,provider=AWS:bucket/x"), null);
+  assert.equal(r("remote:x"), null);
 });
 
 Deno.test("optionUser: the login an option names beside the operand's", () => {
@@ -155,6 +182,13 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["git archive --remote=localhost:.ssh HEAD", "deny", "deny"],
     ["git submodule add localhost:.ssh vendor/x", "deny", "deny"],
     ["git push localhost:.ssh main", "deny", "deny"],
+    // rclone's connection strings: a local path, an sftp backend here.
+    ["rclone copy :local:/home/user/.ssh /tmp/x", "deny", "deny"],
+    ["rclone copy :local:.env /tmp/x", "deny", "deny"],
+    ["rclone copy ':sftp,host=localhost:.ssh' /tmp/x", "deny", "deny"],
+    ["rclone copy :sftp:.ssh /tmp/x --sftp-host 127.1", "deny", "deny"],
+    ["rclone copy /tmp/x :sftp,host=box,user=user:.ssh", "deny", "deny"],
+    ["rclone copy ':alias,remote=/home/user/.ssh:' /tmp/x", "deny", "ask"],
     // Written where it is the destination.
     ["scp /tmp/key localhost:.ssh/authorized_keys", "deny", "deny"],
     ["scp /tmp/key localhost:.ssh/", "deny", "deny"],
@@ -183,6 +217,7 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["rsync -a /tmp/x/ localhost::upload/", "deny", "allow"],
     ["git clone git://localhost/x /tmp/x", "deny", "allow"],
     ["scp ./a:b /tmp/k", "deny", "allow"],
+    ["rclone copy :sftp,host=prod:.ssh /tmp/x", "deny", "allow"],
   ]);
 });
 
@@ -206,6 +241,8 @@ Deno.test("scp, sftp and rsync: everyday copies to and from other machines ask n
       "git clone git@github.com:org/repo.git /tmp/repo",
       "git fetch origin main",
       "git ls-remote https://localhost:3000/x.git",
+      "rclone copy ./dist s3:bucket/site",
+      "rclone sync ./dist :sftp,host=prod:/srv/site",
     ]
   ) {
     for (const [name, config] of [["starter", starter], ["deny-list", denyList]] as const) {
