@@ -5,7 +5,8 @@
  * `*.localhost`, `ip6-localhost`, …), any spelling of a loopback or unspecified address that
  * `getaddrinfo` takes (`127.1`, `2130706433`, `0x7f.1`, `0177.0.0.1`, `0`, `[::1]`,
  * `::ffff:127.0.0.1`), a name with one written in it (`127.0.0.1.nip.io`), the machine's own name
- * and addresses (`Context.machine`), and the names `/etc/hosts` gives any of those.
+ * and addresses (`Context.machine`), the names `/etc/hosts` gives any of those, and the ssh
+ * aliases whose `HostName` is one (`~/.ssh/config`).
  *
  * @example
  * ```ts
@@ -113,10 +114,47 @@ function localAddress(address: string, own: ReadonlySet<string>): boolean {
   return address.includes(":") ? local6(address.split(":").map(Number)) : local4(Number(address));
 }
 
-/** The machine's own addresses and the names `/etc/hosts` gives a local one, per context. */
-const known = new WeakMap<Context, { own: Set<string>; names: Set<string> }>();
+/** What names this machine besides the loopback spellings (see `knownOf`). */
+interface Known {
+  /** The machine's own addresses (`addressOf`). */
+  own: Set<string>;
+  /** The names `/etc/hosts` gives a local address. */
+  names: Set<string>;
+  /** The `Host` patterns of ssh's configuration whose `HostName` is a local address or name. */
+  aliases: RegExp[];
+}
 
-function knownOf(ctx: Context): { own: Set<string>; names: Set<string> } {
+const known = new WeakMap<Context, Known>();
+
+/**
+ * The `Host` patterns of an ssh configuration (`~/.ssh/config`, `/etc/ssh/ssh_config`) whose
+ * `HostName` is this machine by `local` (`Host dev` / `HostName 127.0.0.1`), as regular
+ * expressions (`*`, `?`; a negated pattern is none).
+ */
+function sshAliases(text: string, local: (host: string) => boolean): RegExp[] {
+  const out: RegExp[] = [];
+  let patterns: string[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s*(\w+)\s*(?:=\s*|\s+)(.*?)\s*$/.exec(line.replace(/#.*/, ""));
+    if (!m) continue;
+    const key = m[1].toLowerCase();
+    if (key === "host" || key === "match") {
+      patterns = key === "host" ? m[2].split(/\s+/).filter((p) => !p.startsWith("!")) : [];
+    } else if (key === "hostname" && local(m[2].replace(/^"|"$/g, ""))) {
+      for (const p of patterns) {
+        const body = p.toLowerCase().replace(/[.+^${}()|[\]\\]/g, "\\$&");
+        out.push(new RegExp(`^${body.replace(/\*/g, ".*").replace(/\?/g, ".")}$`));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The machine's own addresses, the names `/etc/hosts` gives a local one and the ssh aliases of
+ * one, per context (read once, when a remote operand is first judged).
+ */
+function knownOf(ctx: Context): Known {
   let k = known.get(ctx);
   if (k) return k;
   const own = new Set<string>();
@@ -130,7 +168,18 @@ function knownOf(ctx: Context): { own: Set<string>; names: Set<string> } {
     const at = address ? addressOf(plainHost(address)) : null;
     if (at !== null && localAddress(at, own)) { for (const n of aliases) names.add(plainHost(n)); }
   }
-  k = { own, names };
+  const name = ctx.machine ? plainHost(ctx.machine.hostname) : null;
+  const local = (h: string) => {
+    const p = plainHost(h);
+    const at = addressOf(p);
+    return at === null
+      ? LOOPBACK_NAMES.test(p) || names.has(p) || p === name
+      : localAddress(at, own);
+  };
+  const aliases = [`${ctx.home}/.ssh/config`, "/etc/ssh/ssh_config"].flatMap((f) =>
+    sshAliases(ctx.fs.readText?.(f, 1 << 20) ?? "", local)
+  );
+  k = { own, names, aliases };
   known.set(ctx, k);
   return k;
 }
@@ -152,7 +201,7 @@ export function thisMachine(host: string, ctx: Context): boolean {
   // A name with a loopback address in it, which wildcard DNS answers with (`127.0.0.1.nip.io`,
   // `app-127-0-0-1.sslip.io`).
   if (/(?:^|[.-])(?:127|0)[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3}(?:[.-]|$)/.test(h)) return true;
-  if (k.names.has(h)) return true;
+  if (k.names.has(h) || k.aliases.some((a) => a.test(h))) return true;
   const name = ctx.machine ? plainHost(ctx.machine.hostname) : "";
   if (name === "") return false;
   if (h === name) return true;

@@ -10,6 +10,9 @@ const ctx: Context = {
     contents: {
       "/etc/hosts": "127.0.0.1 localhost\n127.0.1.1 box box.lan # Debian's own name\n" +
         "10.1.2.3 db.internal\n192.168.1.7 gw\n::1 ip6-localhost ip6-loopback\n",
+      "/home/me/.ssh/config":
+        "Host dev dev-*\n  HostName 127.0.0.1\nHost web\n  HostName web.prod\n" +
+        "Host self\n HostName=box\nHost *.corp\n  User me\n",
     },
   }),
   machine: { hostname: "Box.example.com", addresses: ["192.168.1.7", "fe80::1%eth0"] },

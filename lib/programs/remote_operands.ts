@@ -175,6 +175,28 @@ export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
 }
 
 /**
+ * The host a login reaches: the one the operand names, unless the options give another
+ * (`-o HostName=127.1`, an `-o HostName=…` in rsync's `-e`/`--rsh` command); "" for one not known
+ * (a value not known, or one with `%` tokens built from the name).
+ */
+export function optionHost(argv: Word[], host: string, rsync: boolean): string {
+  const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") {
+      if (option.test(w.prefix)) return "";
+      continue;
+    }
+    const own = rsync ? /^-[a-zA-Z]*e$|^--rsh$/ : /^-[a-zA-Z]*o$/;
+    const v = own.test(w.value) ? `${w.value} ${argv[++i]?.value ?? ""}` : w.value;
+    if (!option.test(v)) continue;
+    const set = /hostname\s*[=\s]\s*("[^"]*"|\S+)/i.exec(v);
+    if (set) host = /[%$`]/.test(set[1]) ? "" : set[1].replace(/^"|"$/g, "");
+  }
+  return host;
+}
+
+/**
  * The user a login is told to log in as by the options (scp's and sftp's `-o User=x`, `-oUser
  * x`; an `-l x` or `User` in rsync's `-e`/`--rsh` command), beside the one the operand names:
  * undefined for none, null where they differ or one is not known.

@@ -189,6 +189,12 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["rclone copy :sftp:.ssh /tmp/x --sftp-host 127.1", "deny", "deny"],
     ["rclone copy /tmp/x :sftp,host=box,user=user:.ssh", "deny", "deny"],
     ["rclone copy ':alias,remote=/home/user/.ssh:' /tmp/x", "deny", "ask"],
+    // Options that name the host the login reaches.
+    ["scp -o HostName=127.0.0.1 prod:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -oHostname=localhost prod:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["sftp -o 'HostName ::1' prod:.ssh/id_rsa", "deny", "deny"],
+    ["rsync -e 'ssh -o HostName=localhost' prod:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -o HostName=%h.lan prod:.ssh/id_rsa /tmp/k", "deny", "deny"],
     // Written where it is the destination.
     ["scp /tmp/key localhost:.ssh/authorized_keys", "deny", "deny"],
     ["scp /tmp/key localhost:.ssh/", "deny", "deny"],
@@ -218,6 +224,7 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["git clone git://localhost/x /tmp/x", "deny", "allow"],
     ["scp ./a:b /tmp/k", "deny", "allow"],
     ["rclone copy :sftp,host=prod:.ssh /tmp/x", "deny", "allow"],
+    ["scp -o HostName=10.9.8.7 prod:.ssh/id_rsa /tmp/k", "deny", "allow"],
   ]);
 });
 

@@ -22,6 +22,7 @@ import { rsyncBackups } from "./backups.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 import {
   operandText,
+  optionHost,
   optionUser,
   type Remote,
   remoteFile,
@@ -156,12 +157,13 @@ function scpFiles(argv: Word[]): NamedFile[] {
     const r = text === null ? null : sshOperand(text);
     if (r === null) continue;
     const user = optionUser(argv, r.user, false);
-    out.push(remoteFile(r, w.text, user));
+    const host = optionHost(argv, r.host, false);
+    out.push(remoteFile({ ...r, host }, w.text, user));
     if (at !== ops.at(-1) || ops.length < 2) continue;
     // (Its files there are named as a local destination's would be.)
     const dest = r.path === null || !r.path.startsWith("-") ? r.path : "./" + r.path;
     const local = argv.map((x, i) => (i === at ? literal(dest ?? ".") : x));
-    for (const f of scpDestination(local)) out.push({ ...f, on: { host: r.host, user } });
+    for (const f of scpDestination(local)) out.push({ ...f, on: { host, user } });
   }
   return out;
 }
@@ -177,8 +179,9 @@ function sftpFiles(argv: Word[]): NamedFile[] {
   const text = w === undefined ? null : operandText(w);
   if (text === null) return out;
   // (`sftp host` alone: a session there.)
-  const r = sshOperand(text) ?? sshOperand(text + ":");
-  if (r === null) return out;
+  const given = sshOperand(text) ?? sshOperand(text + ":");
+  if (given === null) return out;
+  const r = { ...given, host: optionHost(argv, given.host, false) };
   const user = optionUser(argv, r.user, false);
   if (r.path !== null) out.push(remoteFile(r, w.text, user));
   out.push(remoteFile({ ...r, path: null }, `(what sftp does on ${r.host})`, user));
@@ -206,7 +209,8 @@ function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
     // (A daemon's module is none of the files there, unless a remote shell starts it.)
     if (remote.daemon && !argv.some((x) => /^-[a-zA-Z]*e|^--rsh/.test(x.value))) continue;
     const dest = at === ops.at(-1) && ops.length > 1;
-    out.push(remoteFile(remote, w.text, optionUser(argv, remote.user, true), { below: dest }));
+    const there = { ...remote, host: optionHost(argv, remote.host, true) };
+    out.push(remoteFile(there, w.text, optionUser(argv, remote.user, true), { below: dest }));
   }
   return out;
 }
