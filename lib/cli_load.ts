@@ -21,6 +21,7 @@ import { brokenConfigVerdict, unconfiguredVerdict } from "./policy/verdicts.ts";
 import { untrustedReason } from "./trust.ts";
 import { type ClassifyOptions, newEvalCache } from "./evals.ts";
 import { realFs } from "./policy/fs_facts.ts";
+import { machineNow } from "./policy/this_machine.ts";
 import { appendLog } from "./log.ts";
 import { noConfigWarning } from "./policy/messages.ts";
 import { type CliIo, UsageError } from "./cli_io.ts";
@@ -67,7 +68,7 @@ export function load(io: CliIo, flags: Flags, cwd: string): LoadResult {
 }
 
 export function context(io: CliIo, cwd: string): Context {
-  return { cwd, home: homeOf(io), env: io.env, fs: realFs() };
+  return { cwd, home: homeOf(io), env: io.env, fs: realFs(), machine: machineNow() };
 }
 
 export function parseCall(tool: string | undefined, input: string | undefined): ToolCall {

@@ -9,6 +9,7 @@ import { agentDirFrom, formatConfigError, loadConfigTexts } from "./config.ts";
 import { blockingErrors, configWatcher, effectiveConfig } from "./config_view.ts";
 import { groupCauses } from "./suggest.ts";
 import { realFs } from "./policy/fs_facts.ts";
+import { machineNow } from "./policy/this_machine.ts";
 import {
   findSessionFiles,
   readSession,
@@ -171,7 +172,7 @@ export async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
   const { files, sessions, examples } = found;
   const config = view.eff?.config ?? loaded.config;
   const bar = progressBar(io, sessions.reduce((n, s) => n + s.calls.length, 0));
-  const base = { home, env: io.env, fs: realFs() };
+  const base = { home, env: io.env, fs: realFs(), machine: machineNow() };
   const decideOpts = {
     parser: await parser(),
     onProgress: bar.onProgress,

@@ -39,6 +39,7 @@ import { brokenConfigVerdict, informNotification } from "./policy/verdicts.ts";
 import { storedTrust } from "./trust.ts";
 import type { ClassifiedVerdict } from "./evals.ts";
 import { realFs } from "./policy/fs_facts.ts";
+import { machineNow } from "./policy/this_machine.ts";
 import { appendLog, decisionLine } from "./log.ts";
 import type { Applied } from "./session.ts";
 import {
@@ -222,7 +223,7 @@ function ensureParser(g: Gate): Promise<void> {
 }
 
 function context(g: Gate, cwd: string): Context {
-  return { cwd, home: g.home, env: g.env, fs: g.fs };
+  return { cwd, home: g.home, env: g.env, fs: g.fs, machine: machineNow() };
 }
 
 /** Whether the folder of a project config is trusted: pi 1.x says; else pi-controls' store. */

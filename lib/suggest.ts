@@ -41,6 +41,7 @@ import {
 import { CHOICES } from "./ask_choices.ts";
 import { ACTIONS as RULE_ACTIONS } from "./config_keys.ts";
 import { realFs } from "./policy/fs_facts.ts";
+import { machineNow } from "./policy/this_machine.ts";
 import { protectionPair } from "./policy/protection.ts";
 import {
   findSessionFiles,
@@ -683,7 +684,7 @@ export async function cmdSuggest(io: CliIo, args: string[]): Promise<number> {
     } catch {
       io.err("warning: tree-sitter could not be loaded: the fallback splitter decides bash\n");
     }
-    const ctx = { home, env: io.env, fs: realFs() };
+    const ctx = { home, env: io.env, fs: realFs(), machine: machineNow() };
     const rows = replaySessions(config, sessions, ctx, { parser, base });
     calls = answeredInSessions(sessions, rows, ran);
     source = plural(files.length, "session file", "session files");

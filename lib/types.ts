@@ -181,6 +181,11 @@ export interface Context {
   /** Environment values the engine may expand in bash words ($HOME, $PWD, $TMPDIR). */
   env: Record<string, string | undefined>;
   fs: FsFacts;
+  /**
+   * The machine's own name (`os.hostname()`) and addresses, which ssh, scp and rsync reach it by
+   * as well as by the loopback names (`scp $(hostname):.ssh/id_rsa .`). Absent: not known.
+   */
+  machine?: { hostname: string; addresses: readonly string[] };
 }
 
 /** A tool call as pi hands it to extensions. */

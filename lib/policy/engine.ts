@@ -66,6 +66,7 @@ import {
   withLines,
 } from "../programs/expand.ts";
 import type { MadeLink } from "../programs/spec.ts";
+import { homeOf } from "./this_machine.ts";
 import type {
   Config,
   Context,
@@ -489,15 +490,6 @@ function shellAnalyzer(
     return stages;
   };
   return analyze;
-}
-
-/**
- * The home directory of a user as a command finds it (see `Runner.home`): the one running it,
- * unnamed or named by `$USER` (`$LOGNAME`), has `$HOME`; any other user's is not known.
- */
-function homeOf(ctx: Context): (user: string | null) => string | null {
-  const me = ctx.env.USER ?? ctx.env.LOGNAME;
-  return (user) => (user === null || user === me ? ctx.env.HOME ?? ctx.home : null);
 }
 
 /** The verdict of a bash call without a command string: a command not known. */

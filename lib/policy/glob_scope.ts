@@ -17,6 +17,7 @@ import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
 import type { ProjectSettings } from "../programs/spec.ts";
+import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 
@@ -298,7 +299,7 @@ export function globScope(
         const name = w.stage.argv[0];
         const program = name ? programOf(name) : undefined;
         const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
-        const at = w.areas === null ? namesPlaceAbove(w.stage, paths) : w.areas.some((a) => {
+        const at = w.areas === null ? namesPlaceAbove(w.stage, paths, ctx) : w.areas.some((a) => {
           const real = realPath(a, ctx.fs);
           return paths.some((p) =>
             makes ? p === a || p === real : isWithin(p, a) || isWithin(p, real)
@@ -360,7 +361,7 @@ export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFil
  * (`--prefix .`, `-f dir`, `> f`), a file its program says it writes (`git clone URL` its
  * directory, `tar -x` the cwd, `curl -O` the URL's name), or a word not known.
  */
-function namesPlaceAbove(stage: Stage, paths: string[]): boolean {
+function namesPlaceAbove(stage: Stage, paths: string[], ctx: Context): boolean {
   if (stage.cwds.includes(null)) return true;
   const above = (value: string) =>
     stage.cwds.some((cwd) => paths.some((p) => isWithin(p, resolve(cwd!, value))));
@@ -372,7 +373,9 @@ function namesPlaceAbove(stage: Stage, paths: string[]): boolean {
     if (value && !/^[a-z][\w+.-]*:\/\//i.test(value) && above(value)) return true;
   }
   const named = stage.argv[0] ? programOf(stage.argv[0])?.namedFiles?.(stage.argv, stage) : [];
-  return (named ?? []).some((f) => f.path === null || above(f.path));
+  // (A file on another machine is none here: `hereFile`.)
+  const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
+  return here.some((f) => f !== undefined && (f.path === null || above(f.path)));
 }
 
 /**

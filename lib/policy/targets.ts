@@ -17,6 +17,7 @@ import { expandPathname, hasGlob } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind } from "../types.ts";
 import { type GlobScope, stageFileText } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
+import { hereFile } from "./this_machine.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
 import { fileUrlPath, URL_RE, urlMayBePath } from "./urls.ts";
 
@@ -595,24 +596,16 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
   if (!named) return [];
   const out: Target[] = [];
   const read = (path: string) => stageFileText(stage, path, ctx, globs);
-  for (const { path, source, fromInput, below, pattern } of named(stage.argv, stage, read)) {
+  for (const file of named(stage.argv, stage, read)) {
+    // (A file on another machine is none here; on this one, a path here: `hereFile`.)
+    const here = file.on ? hereFile(file, ctx) : file;
+    if (here === undefined) continue;
+    const { path, source, fromInput, below, pattern } = here;
     // Names read from standard input that a listing program writes (`find src | tar -czf x -T
     // -`): paths below the places it lists, as xargs's words are.
     const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
     if (lines) {
       for (const w of lines) for (const t of listedTargets(w, stage.cwds, ctx)) out.push(t);
-      continue;
-    }
-    // (A file in the home directory: `~/.aws/credentials` that `aws configure get` reads.)
-    if (path !== null && path.startsWith("~/")) {
-      const t: Target = {
-        kind: "argument",
-        path: ctx.home + path.slice(1),
-        reach: "exact",
-        source,
-      };
-      if (below) t.replaces = true;
-      out.push(t);
       continue;
     }
     if (path === null) {
@@ -625,9 +618,11 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
       });
       continue;
     }
+    // (A file in the home directory: `~/.aws/credentials` that `aws configure get` reads.)
+    const home = path.startsWith("~/");
     // (A name built from parts not known, a glob of them in its directory: what is protected
     // there that the glob's last component may match is reached.)
-    if (pattern) {
+    if (pattern && !home) {
       for (const c of stage.cwds) {
         if (c === null) out.push({ kind: "dynamic", path: null, reach: "anywhere", source });
         else {out.push({
@@ -637,9 +632,10 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
       }
       continue;
     }
-    for (const c of stage.cwds) {
+    for (const c of home ? [ctx.home] : stage.cwds) {
       if (c === null) continue;
-      const t: Target = { kind: "argument", path: resolve(c, path), reach: "exact", source };
+      const at = home ? c + path.slice(1) : resolve(c, path);
+      const t: Target = { kind: "argument", path: at, reach: "exact", source };
       if (below) t.replaces = true;
       out.push(t);
     }

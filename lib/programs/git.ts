@@ -22,7 +22,7 @@ import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner 
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
-import { checkoutDirectories } from "./git_checkouts.ts";
+import { repositoryFiles } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
@@ -781,7 +781,7 @@ export const GIT: Program = {
     const named = [
       ...gitObjectFiles(argv, at, stage),
       ...checkoutIndexFiles(argv, at, stage),
-      ...checkoutDirectories(argv, at),
+      ...repositoryFiles(argv, at),
       ...stdinPaths(argv, at, stage),
     ];
     const removed = untrackedRemoved(argv);

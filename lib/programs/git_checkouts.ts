@@ -16,6 +16,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
+import { gitRemote, operandText, remoteFile } from "./remote_operands.ts";
 
 /** The options of each subcommand that take a value in the next word (the rest are flags). */
 const VALUED: Record<string, ReadonlySet<string>> = {
@@ -44,11 +45,21 @@ const VALUED: Record<string, ReadonlySet<string>> = {
   ]),
   worktree: new Set(["-b", "-B", "--reason", "--orphan"]),
   submodule: new Set(["-b", "--branch", "--name", "--reference", "--depth"]),
+  // (fetch's and pull's; push's; ls-remote's.)
+  // deno-fmt-ignore
+  fetch: new Set(["--upload-pack", "--depth", "--deepen", "-j", "--jobs", "-o", "--server-option", "--negotiation-tip", "--shallow-since", "--shallow-exclude", "--refmap", "--filter", "-s", "--strategy", "-X", "--strategy-option", "--recurse-submodules-default"]),
+  push: new Set(["--repo", "--receive-pack", "--exec", "-o", "--push-option"]),
+  "ls-remote": new Set(["--upload-pack", "-o", "--server-option", "--sort"]),
 };
 
 /** The operands after the subcommand's words (`add`), past options and their values. */
 function operands(args: Word[], valued: ReadonlySet<string>): (string | null)[] {
-  const out: (string | null)[] = [];
+  return operandWords(args, valued).map((w) => (w.kind === "static" ? w.value : null));
+}
+
+/** The words of `operands`. */
+function operandWords(args: Word[], valued: ReadonlySet<string>): Word[] {
+  const out: Word[] = [];
   let ended = false;
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
@@ -56,7 +67,7 @@ function operands(args: Word[], valued: ReadonlySet<string>): (string | null)[] 
     if (!ended && v === "--") ended = true;
     else if (!ended && v !== null && v.startsWith("-") && v !== "-") {
       if (valued.has(v)) i++;
-    } else out.push(v);
+    } else out.push(w);
   }
   return out;
 }
@@ -95,4 +106,39 @@ export function checkoutDirectories(argv: Word[], at: number): NamedFile[] {
     }
   }
   return [];
+}
+
+/**
+ * The repository a command names on a machine reached by ssh (`git clone localhost:repo`, `git
+ * push ssh://127.1/~/x`, `git archive --remote=host:x`): read there, written below by `push` (a
+ * file of this machine where the host may be it: `NamedFile.on`).
+ */
+export function remoteRepositories(argv: Word[], at: number): NamedFile[] {
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  const args = argv.slice(at + 1);
+  let url: Word | undefined;
+  if (sub === "clone") url = operandWords(args, VALUED.clone)[0];
+  else if (sub === "submodule" && args[0]?.value === "add") {
+    url = operandWords(args.slice(1), VALUED.submodule)[0];
+  } else if (sub === "fetch" || sub === "pull") url = operandWords(args, VALUED.fetch)[0];
+  else if (sub === "push" || sub === "ls-remote") url = operandWords(args, VALUED[sub])[0];
+  else if (sub === "archive") {
+    const i = args.findIndex((w) => /^--remote(=|$)/.test(w.value));
+    url = i < 0 ? undefined : args[i].value === "--remote" ? args[i + 1] : {
+      ...args[i],
+      value: args[i].value.slice(9),
+      prefix: args[i].prefix.slice(9),
+    };
+  }
+  const text = url === undefined ? null : operandText(url);
+  const r = text === null ? null : gitRemote(text);
+  if (r === null || r.daemon) return [];
+  return [remoteFile(r, `git ${sub}`, r.user, { below: sub === "push" })];
+}
+
+/** The files `checkoutDirectories` and `remoteRepositories` name. */
+export function repositoryFiles(argv: Word[], at: number): NamedFile[] {
+  const remote = remoteRepositories(argv, at);
+  const dirs = checkoutDirectories(argv, at);
+  return remote.length ? [...dirs, ...remote] : dirs;
 }

@@ -222,6 +222,13 @@ export interface NamedFile {
    * that the glob may match is reached, as for a glob word not expanded. @default false
    */
   pattern?: boolean;
+  /**
+   * The file is on the machine `host` reaches (`scp localhost:.ssh/id_rsa .`), logged in as `user`
+   * (absent: the one running the command; null: a user not known): a file of this machine only
+   * where the host may be this one, its path absolute as written, or relative (`~/…`) in that
+   * user's home there. Absent: a file of this machine.
+   */
+  on?: { host: string; user?: string | null };
 }
 
 /** What is known about one program (or a family called by several names). */

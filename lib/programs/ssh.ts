@@ -5,19 +5,30 @@
  * as a carried line (`ssh host rm -rf x` as `rm -rf x`) run in the home directory there (judged
  * as this user's home), and saving "ssh host *" would allow
  * anything there, so it never is. The remote operands of scp, sftp and rsync (`host:path`) are
- * text, no local path.
+ * text, no local path; where the host may be this machine (`localhost:.ssh/id_rsa`, `[::1]:x`,
+ * `scp://127.1/x`), each is a file of this machine (`NamedFile.on`), read where it is a source
+ * and written where it is the destination, as a local operand there is.
  *
  * @module
  */
 import type { Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
-import type { How, Program } from "./spec.ts";
+import type { How, NamedFile, Program } from "./spec.ts";
 import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 import { rsyncBackups } from "./backups.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
+import {
+  operandText,
+  optionHost,
+  optionUser,
+  type Remote,
+  remoteFile,
+  rsyncOperand,
+  sshOperand,
+} from "./remote_operands.ts";
 
 /** ssh's options (OpenSSH): the letters without a value, and those with one. */
 const SSH_OPTIONS: OptionGrammar = {
@@ -118,6 +129,92 @@ function rsyncReplaces(argv: Word[]): boolean {
   return !remoteOperands(argv).includes(operands[operands.length - 1]);
 }
 
+/** The argv positions of the operands: words not starting with `-`, past `valued` options' values. */
+function operandsAt(argv: Word[], valued: string): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i].kind === "static" ? argv[i].value : argv[i].prefix;
+    if (v.startsWith("-") && v !== "-") {
+      if (v.length === 2 && valued.includes(v[1])) i++;
+      continue;
+    }
+    out.push(i);
+  }
+  return out;
+}
+
+/**
+ * What scp reads and writes on machines that may be this one (`NamedFile.on`): each remote
+ * operand, and at a remote destination what it copies there (by the names `scpDestination`
+ * gives a local one); beside the local destination's files.
+ */
+function scpFiles(argv: Word[]): NamedFile[] {
+  const out = scpDestination(argv);
+  const ops = operandsAt(argv, "cFiJloPSDX");
+  for (const at of ops) {
+    const w = argv[at];
+    const text = operandText(w);
+    const r = text === null ? null : sshOperand(text);
+    if (r === null) continue;
+    const user = optionUser(argv, r.user, false);
+    const host = optionHost(argv, r.host, false);
+    out.push(remoteFile({ ...r, host }, w.text, user));
+    if (at !== ops.at(-1) || ops.length < 2) continue;
+    // (Its files there are named as a local destination's would be.)
+    const dest = r.path === null || !r.path.startsWith("-") ? r.path : "./" + r.path;
+    const local = argv.map((x, i) => (i === at ? literal(dest ?? ".") : x));
+    for (const f of scpDestination(local)) out.push({ ...f, on: { host, user } });
+  }
+  return out;
+}
+
+/**
+ * `sftp [user@]host[:path]`: the file it fetches there, and, as its batch or the commands it
+ * reads may name any file there, a file not known (on the machine `NamedFile.on` says).
+ */
+function sftpFiles(argv: Word[]): NamedFile[] {
+  const out = sftpDestination(argv);
+  const at = operandsAt(argv, "BbcDFiJloPRSs")[0];
+  const w = argv[at];
+  const text = w === undefined ? null : operandText(w);
+  if (text === null) return out;
+  // (`sftp host` alone: a session there.)
+  const given = sshOperand(text) ?? sshOperand(text + ":");
+  if (given === null) return out;
+  const r = { ...given, host: optionHost(argv, given.host, false) };
+  const user = optionUser(argv, r.user, false);
+  if (r.path !== null) out.push(remoteFile(r, w.text, user));
+  out.push(remoteFile({ ...r, path: null }, `(what sftp does on ${r.host})`, user));
+  return out;
+}
+
+/**
+ * What rsync reads and writes on machines that may be this one (`NamedFile.on`): its remote
+ * sources (`:path` after one is on its host), and below its remote destination; a daemon's
+ * module only where a remote shell starts the daemon (`-e ssh`), a place not known.
+ */
+function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
+  const out: NamedFile[] = [];
+  const ops = operandsAt(argv, "eBfTM");
+  let last: Remote | null = null;
+  for (const at of ops) {
+    const w = argv[at];
+    const text = operandText(w);
+    if (text === null) continue;
+    const same: boolean = last !== null && text.startsWith(":") && at !== ops.at(-1);
+    const r = rsyncOperand(same ? "h" + text : text);
+    if (r === null) continue;
+    const remote: Remote = same ? { ...last!, path: r.path, daemon: r.daemon } : r;
+    last = remote;
+    // (A daemon's module is none of the files there, unless a remote shell starts it.)
+    if (remote.daemon && !argv.some((x) => /^-[a-zA-Z]*e|^--rsh/.test(x.value))) continue;
+    const dest = at === ops.at(-1) && ops.length > 1;
+    const there = { ...remote, host: optionHost(argv, remote.host, true) };
+    out.push(remoteFile(there, w.text, optionUser(argv, remote.user, true), { below: dest }));
+  }
+  return out;
+}
+
 /** The list of files `rsync --files-from=LIST` copies. */
 const RSYNC_LISTS = filesFromList({ valued: ["--files-from"] });
 
@@ -177,7 +274,7 @@ export const SSH_PROGRAMS: Program[] = [
     }),
     text: remoteOperands,
     // Into a local directory it copies files by the names they have there (`scp -r host:x .`).
-    namedFiles: scpDestination,
+    namedFiles: scpFiles,
     // A tree it sends (`scp -r . host:`) is read with the symlinks in it followed; it reads only
     // the trees its operands name.
     followsLinks: (argv) => argv.some((w) => /^-[a-zA-Z]*r[a-zA-Z]*$/.test(w.value)),
@@ -188,7 +285,7 @@ export const SSH_PROGRAMS: Program[] = [
     names: ["sftp"],
     runs: sftpBatch,
     // (`sftp host:x [dir]` fetches x there.)
-    namedFiles: sftpDestination,
+    namedFiles: sftpFiles,
     optionCommands: optionCommands({
       shortWithArg: "BbcDFiJloPRSs",
       short: { S: "program", D: "program", F: "file" },
@@ -210,7 +307,7 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
     // backups it keeps, named by `--suffix`.
-    namedFiles: (argv) => [...RSYNC_LISTS(argv), ...rsyncBackups(argv)],
+    namedFiles: (argv) => [...RSYNC_LISTS(argv), ...rsyncBackups(argv), ...rsyncRemoteFiles(argv)],
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, [
         "-L",

@@ -26,6 +26,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import { rcloneDestination, storageDestination } from "./destinations.ts";
 import type { NamedFile, Program } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
+import { rcloneRemote } from "./remote_operands.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -142,9 +143,10 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
   },
   {
     // `rclone -L`/`--copy-links` reads what a link in a local tree leads to (without it, the local
-    // backend skips links); it copies into a local destination by names of its own.
+    // backend skips links); it copies into a local destination by names of its own. A connection
+    // string names a local path or one on a host that may be this machine (`rcloneRemote`).
     names: ["rclone"],
-    namedFiles: rcloneDestination,
+    namedFiles: rcloneFiles,
     followsLinks: rcloneFollows,
     treesNamed: () => true,
   },
@@ -165,6 +167,31 @@ export function kubectlProxyServes(argv: Word[]): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // Uploaders
+
+/**
+ * rclone's files: its local destination's, and each connection string's (`:local:~/.ssh`,
+ * `:sftp,host=localhost:.ssh`), written below where it is the destination of a subcommand that
+ * writes one (`copy`, `sync`, …; as `rcloneDestination` reads it).
+ */
+function rcloneFiles(argv: Word[]): NamedFile[] {
+  const out = rcloneDestination(argv);
+  const sub = argv.find((w, i) => i > 0 && !w.value.startsWith("-"))?.value ?? "";
+  const last = argv.findLastIndex((w) => !w.value.startsWith("-"));
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (!(w.kind === "dynamic" ? w.prefix : w.value).startsWith(":")) continue;
+    const f = w.kind === "dynamic" ? { path: null, source: w.text } : rcloneRemote(w.value, argv);
+    if (f === null) continue;
+    const written = (i === last && RCLONE_WRITES.test(sub)) || RCLONE_REMOVES.test(sub);
+    out.push(written ? { ...f, below: true } : f);
+  }
+  return out;
+}
+
+/** rclone's subcommands that write their last operand, and those that remove what they name. */
+const RCLONE_WRITES =
+  /^(?:copy|sync|move|copyto|moveto|bisync|copyurl|mount|nfsmount|mkdir|touch|rcat)$/;
+const RCLONE_REMOVES = /^(?:delete|purge|rmdirs|deletefile|rmdir|move|moveto|cleanup)$/;
 
 /** rclone's `-L`/`--copy-links` (`=true`), alone or in a cluster of flags (`-PL`). */
 function rcloneFollows(argv: Word[]): boolean {

@@ -1,0 +1,262 @@
+/**
+ * Operands that name a path on a machine reached by ssh or an rsync daemon, read as the programs
+ * read them: OpenSSH's `[user@]host:path` (`[user@][::1]:path`; a `/` before the colon makes it
+ * a local path, a leading colon too), scp's and sftp's `scp://[user@]host[:port][/path]` (the
+ * path after the `/` is relative to the login's home, `//path` absolute, `%XX` decoded), rsync's
+ * `host:path`, its daemon's `host::module/path` and `rsync://[user@]host[:port]/module/path`.
+ * Which machine a host is, the policy says (`NamedFile.on`). A daemon's module (rsync's, git's
+ * `git://`) is a name its configuration gives a directory, served as a web server serves its
+ * URLs: no path, unless a remote shell starts the daemon as the login (`rsync -e ssh
+ * host::module`, whose `~/rsyncd.conf` says where it is: not known).
+ *
+ * @example
+ * ```ts
+ * import { sshOperand } from "./remote_operands.ts";
+ * sshOperand("me@localhost:.ssh/id_rsa"); // { host: "localhost", user: "me", path: ".ssh/id_rsa" }
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { NamedFile } from "./spec.ts";
+
+/** A path on a machine reached by ssh or an rsync daemon. */
+export interface Remote {
+  host: string;
+  /** The user named (absent: none). */
+  user?: string;
+  /** The path there as written (relative: in the login's home); null: not known (a module). */
+  path: string | null;
+  /** A daemon's module (rsync's `host::module`, `rsync://`; git's `git://`), no path. */
+  daemon?: true;
+}
+
+/** `host` without the brackets of an IPv6 address (OpenSSH's `cleanhostname`). */
+function clean(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/** `[user@]host` split at its last `@` (an empty user is none). */
+function login(spec: string): { host: string; user?: string } {
+  const at = spec.lastIndexOf("@");
+  if (at < 0) return { host: clean(spec) };
+  const user = spec.slice(0, at);
+  return user === ""
+    ? { host: clean(spec.slice(at + 1)) }
+    : { host: clean(spec.slice(at + 1)), user };
+}
+
+/** `%XX` decoded; null where it does not decode. */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A URI `SCHEME://[user@]host[:port][/path]` (any case): the path after the host's `/`, decoded
+ * (`.` where none); null where the word is none.
+ */
+function uri(value: string, schemes: RegExp): Remote | null {
+  const m = schemes.exec(value);
+  if (!m) return null;
+  const rest = value.slice(m[0].length);
+  const slash = rest.indexOf("/");
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const at = authority.lastIndexOf("@");
+  const hostPort = authority.slice(at + 1);
+  const host = hostPort.startsWith("[")
+    ? hostPort.slice(0, hostPort.indexOf("]") + 1)
+    : hostPort.replace(/:.*$/s, "");
+  const user = at < 0 ? "" : decoded(authority.slice(0, at).replace(/;.*$/s, ""));
+  const path = slash < 0 || slash === rest.length - 1 ? "." : decoded(rest.slice(slash + 1));
+  const out: Remote = { host: clean(host), path };
+  if (user === null) out.path = null;
+  else if (user !== "") out.user = user;
+  return out;
+}
+
+/**
+ * Where OpenSSH's `colon()` finds the host's end: the first `:` (past a bracketed `[v6]`), none
+ * where a `/` comes first or the word starts with one.
+ */
+function colon(value: string): number {
+  if (value.startsWith(":")) return -1;
+  let bracket = value.startsWith("[");
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === "@" && value[i + 1] === "[") bracket = true;
+    if (c === "]" && value[i + 1] === ":" && bracket) return i + 1;
+    if (c === ":" && !bracket) return i;
+    if (c === "/") return -1;
+  }
+  return -1;
+}
+
+const SSH_URI = /^(?:scp|sftp):\/\//i;
+
+/** An operand of scp or sftp as a remote path (`host:path`, `scp://…`), or null: a local one. */
+export function sshOperand(value: string): Remote | null {
+  if (SSH_URI.test(value)) return uri(value, SSH_URI);
+  const c = colon(value);
+  if (c < 0) return null;
+  return { ...login(value.slice(0, c)), path: value.slice(c + 1) || "." };
+}
+
+const RSYNC_URI = /^rsync:\/\//i;
+
+/**
+ * An operand of rsync as a remote path (`host:path`; a daemon's `host::module`, `rsync://…`,
+ * whose paths are its modules', not known), or null: a local one.
+ */
+export function rsyncOperand(value: string): Remote | null {
+  if (RSYNC_URI.test(value)) return { ...uri(value, RSYNC_URI)!, path: null, daemon: true };
+  const c = colon(value);
+  if (c < 0) return null;
+  if (value[c + 1] === ":") return { ...login(value.slice(0, c)), path: null, daemon: true };
+  return { ...login(value.slice(0, c)), path: value.slice(c + 1) || "." };
+}
+
+const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
+
+/**
+ * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"):
+ * `ssh://[user@]host[:port]/path` (absolute; `/~/x` and `/~user/x` in a home), `git+ssh://`,
+ * `ssh+git://`, the scp-like `[user@]host:path` (no `/` before the colon), and `git://` (a
+ * daemon's paths, not known); null for another URL or a local path.
+ */
+export function gitRemote(url: string): Remote | null {
+  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null, daemon: true };
+  if (GIT_SSH_URI.test(url)) {
+    const r = uri(url, GIT_SSH_URI)!;
+    // (The path keeps its `/`, but before a `~`; git decodes none of it.)
+    const at = url.indexOf("/", url.indexOf("//") + 2);
+    const path = at < 0 ? "/" : url.slice(at);
+    return { ...r, path: path.startsWith("/~") ? path.slice(1) : path };
+  }
+  if (/^[a-z][\w+.-]*:\/\//i.test(url)) return null;
+  const c = colon(url);
+  return c < 0 ? null : { ...login(url.slice(0, c)), path: url.slice(c + 1) || "." };
+}
+
+/**
+ * An rclone connection string naming a backend in the word (`:backend[,key=value…]:path`; a
+ * value may be quoted): its sftp backend's path on its `host` (or `--sftp-host`'s; not known
+ * without one), relative to the login's home; its local backend's path here (no `on`); a backend
+ * over another remote (`remote=`, `upstreams=`: `:alias,remote=~/.ssh:`) not known. Null for
+ * another backend or a configured remote's name (whose kind its configuration says).
+ */
+export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
+  const m = /^:([\w-]+)((?:,[\w-]+=(?:"[^"]*"|'[^']*'|[^,:"']*))*):([\s\S]*)$/.exec(value);
+  if (!m) return null;
+  const [, backend, list, path] = m;
+  const params = new Map<string, string>();
+  for (const p of list.matchAll(/,([\w-]+)=("[^"]*"|'[^']*'|[^,:"']*)/g)) {
+    params.set(p[1].replace(/-/g, "_"), p[2].replace(/^(["'])([\s\S]*)\1$/, "$2"));
+  }
+  const source = value;
+  if (params.has("remote") || params.has("upstreams")) return { path: null, source };
+  if (backend === "local") return { path: path || ".", source };
+  if (backend !== "sftp") return null;
+  // (`--sftp-host H`, `--sftp-host=H`: null where not known.)
+  const flag = (name: string): string | null | undefined => {
+    const i = argv.findIndex((w) => w.value === name || w.value.startsWith(name + "="));
+    if (i < 0) return undefined;
+    const [w, cut] = argv[i].value === name ? [argv[i + 1], 0] : [argv[i], name.length + 1];
+    return w?.kind === "static" ? w.value.slice(cut) : null;
+  };
+  const host = params.get("host") ?? flag("--sftp-host");
+  const user = params.get("user") ?? flag("--sftp-user");
+  // (A host not known may be this one: no name is none.)
+  const on = { host: host ?? "", user: user === null ? null : user };
+  return { path: host === null || user === null ? null : path || ".", source, on };
+}
+
+/**
+ * The host a login reaches: the one the operand names, unless the options give another
+ * (`-o HostName=127.1`, an `-o HostName=…` in rsync's `-e`/`--rsh` command); "" for one not known
+ * (a value not known, or one with `%` tokens built from the name).
+ */
+export function optionHost(argv: Word[], host: string, rsync: boolean): string {
+  const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") {
+      if (option.test(w.prefix)) return "";
+      continue;
+    }
+    const own = rsync ? /^-[a-zA-Z]*e$|^--rsh$/ : /^-[a-zA-Z]*o$/;
+    const v = own.test(w.value) ? `${w.value} ${argv[++i]?.value ?? ""}` : w.value;
+    if (!option.test(v)) continue;
+    const set = /hostname\s*[=\s]\s*("[^"]*"|\S+)/i.exec(v);
+    if (set) host = /[%$`]/.test(set[1]) ? "" : set[1].replace(/^"|"$/g, "");
+  }
+  return host;
+}
+
+/**
+ * The user a login is told to log in as by the options (scp's and sftp's `-o User=x`, `-oUser
+ * x`; an `-l x` or `User` in rsync's `-e`/`--rsh` command), beside the one the operand names:
+ * undefined for none, null where they differ or one is not known.
+ */
+export function optionUser(
+  argv: Word[],
+  named: string | undefined,
+  rsync: boolean,
+): string | null | undefined {
+  let user = named;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
+    if (w.kind !== "static") {
+      if (option.test(w.prefix)) return null;
+      continue;
+    }
+    // (The value in a word of its own: `-o User=x`, `-ave 'ssh -l x'`.)
+    const v = rsync
+      ? /^-[a-zA-Z]*e$|^--rsh$/.test(w.value) ? `-e ${argv[++i]?.value ?? ""}` : w.value
+      : /^-[a-zA-Z]*o$/.test(w.value)
+      ? `-o ${argv[++i]?.value ?? ""}`
+      : w.value;
+    if (rsync) {
+      if (/^(?:-[a-zA-Z]*e|--rsh)/.test(v) && /\s-[a-zA-Z]*l|user/i.test(v)) return null;
+      continue;
+    }
+    const set = /^-[a-zA-Z]*o\s*user\s*[=\s]\s*(\S+)/i.exec(v);
+    if (!set) continue;
+    if (user !== undefined && user !== set[1]) return null;
+    user = set[1];
+  }
+  return user;
+}
+
+/**
+ * The text of an operand as the remote side reads it: a glob's as written (bash leaves one that
+ * matches nothing here, `[::1]:x`); one with a part not known, its known text and a `$` (a path
+ * not known there); null for none.
+ */
+export function operandText(w: Word): string | null {
+  return w.kind === "dynamic" ? (w.prefix.includes(":") ? w.prefix + "$" : null) : w.value;
+}
+
+/**
+ * A remote path as a file of the machine it is on (see `NamedFile.on`). The other side expands
+ * what it is given (a glob, rsync's and the old scp protocol's remote shell): a path with a glob
+ * is written below its directory, one with `$` or a backquote is not known.
+ */
+export function remoteFile(
+  r: Remote,
+  source: string,
+  user: string | null | undefined,
+  extra?: Partial<NamedFile>,
+): NamedFile {
+  const on = { host: r.host, user };
+  const path = r.path;
+  if (path === null || /[$`]/.test(path)) return { ...extra, path: null, source, on };
+  const glob = path.search(/[*?[{]/);
+  if (glob < 0) return { ...extra, path, source, on };
+  const dir = path.slice(0, path.lastIndexOf("/", glob) + 1) || ".";
+  return { ...extra, path: dir, source, on, below: true };
+}
