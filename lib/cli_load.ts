@@ -68,7 +68,7 @@ export function load(io: CliIo, flags: Flags, cwd: string): LoadResult {
 }
 
 export function context(io: CliIo, cwd: string): Context {
-  return { cwd, home: homeOf(io), env: io.env, fs: realFs(), machine: machineNow() };
+  return { cwd, home: homeOf(io), env: io.env, fs: realFs(), machine: machineNow };
 }
 
 export function parseCall(tool: string | undefined, input: string | undefined): ToolCall {

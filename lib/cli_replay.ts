@@ -172,7 +172,7 @@ export async function cmdReplay(io: CliIo, flags: Flags): Promise<number> {
   const { files, sessions, examples } = found;
   const config = view.eff?.config ?? loaded.config;
   const bar = progressBar(io, sessions.reduce((n, s) => n + s.calls.length, 0));
-  const base = { home, env: io.env, fs: realFs(), machine: machineNow() };
+  const base = { home, env: io.env, fs: realFs(), machine: machineNow };
   const decideOpts = {
     parser: await parser(),
     onProgress: bar.onProgress,

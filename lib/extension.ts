@@ -223,7 +223,7 @@ function ensureParser(g: Gate): Promise<void> {
 }
 
 function context(g: Gate, cwd: string): Context {
-  return { cwd, home: g.home, env: g.env, fs: g.fs, machine: machineNow() };
+  return { cwd, home: g.home, env: g.env, fs: g.fs, machine: machineNow };
 }
 
 /** Whether the folder of a project config is trusted: pi 1.x says; else pi-controls' store. */

@@ -684,7 +684,7 @@ export async function cmdSuggest(io: CliIo, args: string[]): Promise<number> {
     } catch {
       io.err("warning: tree-sitter could not be loaded: the fallback splitter decides bash\n");
     }
-    const ctx = { home, env: io.env, fs: realFs(), machine: machineNow() };
+    const ctx = { home, env: io.env, fs: realFs(), machine: machineNow };
     const rows = replaySessions(config, sessions, ctx, { parser, base });
     calls = answeredInSessions(sessions, rows, ran);
     source = plural(files.length, "session file", "session files");

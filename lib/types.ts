@@ -183,9 +183,17 @@ export interface Context {
   fs: FsFacts;
   /**
    * The machine's own name (`os.hostname()`) and addresses, which ssh, scp and rsync reach it by
-   * as well as by the loopback names (`scp $(hostname):.ssh/id_rsa .`). Absent: not known.
+   * as well as by the loopback names (`scp $(hostname):.ssh/id_rsa .`): asked only where a remote
+   * operand is judged (reading the interfaces costs a system call per decision otherwise). Absent,
+   * or undefined from it: not known.
    */
-  machine?: { hostname: string; addresses: readonly string[] };
+  machine?: () => Machine | undefined;
+}
+
+/** A machine's own name and addresses (see `Context.machine`). */
+export interface Machine {
+  hostname: string;
+  addresses: readonly string[];
 }
 
 /** A tool call as pi hands it to extensions. */

@@ -20,7 +20,7 @@
  */
 import { hostname, networkInterfaces } from "node:os";
 import type { NamedFile } from "../programs/spec.ts";
-import type { Context } from "../types.ts";
+import type { Context, Machine } from "../types.ts";
 
 /**
  * The home directory of a user as a command finds it (see `Runner.home`): the one running it,
@@ -122,6 +122,8 @@ interface Known {
   names: Set<string>;
   /** The `Host` patterns of ssh's configuration whose `HostName` is a local address or name. */
   aliases: RegExp[];
+  /** The machine's own name (`plainHost`), "" where not known. */
+  name: string;
 }
 
 const known = new WeakMap<Context, Known>();
@@ -157,8 +159,9 @@ function sshAliases(text: string, local: (host: string) => boolean): RegExp[] {
 function knownOf(ctx: Context): Known {
   let k = known.get(ctx);
   if (k) return k;
+  const machine = ctx.machine?.();
   const own = new Set<string>();
-  for (const a of ctx.machine?.addresses ?? []) {
+  for (const a of machine?.addresses ?? []) {
     const at = addressOf(plainHost(a));
     if (at !== null) own.add(at);
   }
@@ -168,18 +171,18 @@ function knownOf(ctx: Context): Known {
     const at = address ? addressOf(plainHost(address)) : null;
     if (at !== null && localAddress(at, own)) { for (const n of aliases) names.add(plainHost(n)); }
   }
-  const name = ctx.machine ? plainHost(ctx.machine.hostname) : null;
+  const name = machine ? plainHost(machine.hostname) : "";
   const local = (h: string) => {
     const p = plainHost(h);
     const at = addressOf(p);
     return at === null
-      ? LOOPBACK_NAMES.test(p) || names.has(p) || p === name
+      ? LOOPBACK_NAMES.test(p) || names.has(p) || (name !== "" && p === name)
       : localAddress(at, own);
   };
   const aliases = [`${ctx.home}/.ssh/config`, "/etc/ssh/ssh_config"].flatMap((f) =>
     sshAliases(ctx.fs.readText?.(f, 1 << 20) ?? "", local)
   );
-  k = { own, names, aliases };
+  k = { own, names, aliases, name };
   known.set(ctx, k);
   return k;
 }
@@ -202,7 +205,7 @@ export function thisMachine(host: string, ctx: Context): boolean {
   // `app-127-0-0-1.sslip.io`).
   if (/(?:^|[.-])(?:127|0)[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3}(?:[.-]|$)/.test(h)) return true;
   if (k.names.has(h) || k.aliases.some((a) => a.test(h))) return true;
-  const name = ctx.machine ? plainHost(ctx.machine.hostname) : "";
+  const name = k.name;
   if (name === "") return false;
   if (h === name) return true;
   // (Its short name, or a longer name of it the search domains may give: the first labels.)
@@ -233,10 +236,11 @@ export function hereFile(file: NamedFile, ctx: Context): NamedFile | undefined {
 }
 
 /**
- * The machine's name and addresses as they are now (`Context.machine`), for the extension and
- * the CLI to put in each decision's context; undefined where they cannot be read.
+ * The machine's name and addresses as they are now, for the extension and the CLI to give each
+ * decision's context as `Context.machine` (asked when a remote operand is judged); undefined
+ * where they cannot be read.
  */
-export function machineNow(): Context["machine"] {
+export function machineNow(): Machine | undefined {
   try {
     const addresses = Object.values(networkInterfaces()).flatMap((list) =>
       (list ?? []).map((i) => i.address)

@@ -15,7 +15,7 @@ const ctx: Context = {
         "Host self\n HostName=box\nHost *.corp\n  User me\n",
     },
   }),
-  machine: { hostname: "Box.example.com", addresses: ["192.168.1.7", "fe80::1%eth0"] },
+  machine: () => ({ hostname: "Box.example.com", addresses: ["192.168.1.7", "fe80::1%eth0"] }),
 };
 
 Deno.test("inetAton reads every form getaddrinfo takes", () => {

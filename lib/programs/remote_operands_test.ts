@@ -125,7 +125,7 @@ Deno.test("remoteFile: a glob there is below its directory, a `$` not known", ()
 const ctx: Context = {
   ...adversarialCtx,
   env: { ...adversarialCtx.env, USER: "user" },
-  machine: { hostname: "box", addresses: ["10.0.0.5"] },
+  machine: () => ({ hostname: "box", addresses: ["10.0.0.5"] }),
 };
 
 /** Each row under read-only and the deny-list (`~/.ssh/**` and `.env` denied). */
