@@ -44,6 +44,8 @@ export function ctxIn(
     links?: Record<string, string>;
     /** Files and their text (`readText`). */
     contents?: Record<string, string>;
+    /** Files and their bytes (`readBytes`). */
+    bytes?: Record<string, Uint8Array>;
     home?: string;
     env?: Record<string, string>;
   } = {},
@@ -53,7 +55,12 @@ export function ctxIn(
     cwd,
     home,
     env: { HOME: home, ...opts.env },
-    fs: fakeFs({ files: opts.files, links: opts.links, contents: opts.contents }),
+    fs: fakeFs({
+      files: opts.files,
+      links: opts.links,
+      contents: opts.contents,
+      bytes: opts.bytes,
+    }),
   };
 }
 
