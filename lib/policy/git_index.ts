@@ -52,7 +52,7 @@ function parse(b: Uint8Array, hash: number): string[] | null {
   const count = view.getUint32(8);
   const decoder = new TextDecoder();
   const out: string[] = [];
-  let previous = new Uint8Array(0);
+  let previous: Uint8Array = new Uint8Array(0);
   let o = 12;
   for (let n = 0; n < count; n++) {
     const start = o;

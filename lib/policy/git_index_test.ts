@@ -106,7 +106,7 @@ Deno.test("git index: found from the work tree's top, a linked work tree's throu
     await new Promise((r) => setTimeout(r, 2100));
     assert.equal(fs.readBytes!(index, 1 << 20), fs.readBytes!(index, 1 << 20));
     assert.equal(fs.readBytes!(index, 10), null);
-    assert.deepEqual(trackedNames(trackedPaths(dir, fs)!, "src/").sort(), [
+    assert.deepEqual([...trackedNames(trackedPaths(dir, fs)!, "src/")].sort(), [
       "a",
       "b",
       "c",

@@ -7,7 +7,7 @@
  */
 import type { Stage } from "../shell/model.ts";
 import { programNamed } from "../programs/registry.ts";
-import type { MadeLink } from "../programs/spec.ts";
+import type { MadeLink, RepositoryRead } from "../programs/spec.ts";
 import type { Context, Rule } from "../types.ts";
 import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
@@ -31,6 +31,8 @@ export interface StageShared {
   operands: boolean;
   /** Named no place, it reads the files below the cwd (`Program.readsCwd`: `grep -r KEY`). */
   readsCwd: boolean;
+  /** What of its repository git shows without naming it (`Program.readsRepository`: `git diff`). */
+  repository: RepositoryRead | null;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
   /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
@@ -86,6 +88,7 @@ export function stageShared(
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands,
     readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
+    repository: facts?.readsRepository?.(stage!) ?? null,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],
