@@ -101,6 +101,9 @@ function settingRuns(key: string, value: string, known: boolean): How | "alias" 
   return null;
 }
 
+/** `help.autocorrect` values that run no other subcommand than the one named. */
+const AUTOCORRECT_OFF = /^(0|false|no|off|never|show)?$/i;
+
 const SHELL = "shell" as const;
 /** filter-branch's options whose values are shell commands it evals. */
 const FILTER_BRANCH = [
@@ -322,6 +325,11 @@ function gitCommands(stage: Stage, run: Runner): void {
   const shellAliases = new Map<string, string>();
   const pagers: Word[] = [];
   const gitSetting = (key: string, value: string, from: Word, origin: string) => {
+    // (`help.autocorrect`: a subcommand git does not know runs the one it resembles, `diff1`
+    // runs `diff`: which one is not known.)
+    if (key === "help.autocorrect" && !(from.kind === "static" && AUTOCORRECT_OFF.test(value))) {
+      run.stage([literal("git"), unknownWord(`(the subcommand ${origin} corrects to)`)], origin);
+    }
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
     if (how === "alias") {

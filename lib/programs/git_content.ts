@@ -118,6 +118,10 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
       return patchMode(sub, args);
     case "commit":
       return commitRead(args, own);
+    case "rebase":
+    case "am":
+      // (The patch of the commit it stopped at: `git show REBASE_HEAD`.)
+      return args.some((w) => /^--show-current-patch(=diff)?$/.test(w.value)) ? fromTop() : null;
     default:
       return wholeRead(sub, args);
   }
@@ -306,13 +310,17 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   let content = shows;
   let asked = false;
   let quiet = false;
+  // (`stash show -u`: the untracked files the stash keeps, not a patch.)
+  let untracked = false;
+  const stash = sub === "stash show";
+  const writes = sub === "format-patch" || sub === "send-email";
   for (const t of tokens) {
     if (t.kind === "end") break;
     if (t.kind === "operand" || t.kind === "dynamic") continue;
     if (/^-L/.test(t.name) || t.name === "--no-index") return null;
     const option = t.glued === undefined ? t.name : `${t.name}=${t.glued}`;
-    const writes = sub === "format-patch" || sub === "send-email";
-    if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
+    if (stash && /^(-u|--include-untracked|--only-untracked)$/.test(option)) untracked = true;
+    else if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
     else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
       content = asked = true;
     } else if (NOTHING.test(option) && !writes) content = asked = false;
@@ -327,7 +335,9 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   );
   if (before.length > 0 && either.length === 0) return null;
   // (request-pull's operands are a revision and a URL.)
-  return fromTop(sub === "request-pull" ? [] : either);
+  const read = fromTop(sub === "request-pull" ? [] : either);
+  read.present = untracked;
+  return read;
 }
 
 /** Options that make `add`, `checkout`, `restore`, `reset`, `stash` and `commit` show hunks. */

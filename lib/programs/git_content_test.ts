@@ -95,6 +95,10 @@ const SHOWERS = [
   "git reflog -p",
   "git stash show -p",
   "git stash show -p stash@{1}",
+  "git stash show -p -u",
+  "git rebase --show-current-patch",
+  "git am --show-current-patch=diff",
+  "git -c help.autocorrect=1 diff1",
   "git -c stash.showPatch=true stash show",
   "git stash list -p",
   "git format-patch -1",
@@ -111,7 +115,7 @@ const SHOWERS = [
   // The hunks of the interactive modes, the diff `commit -v` shows in the editor.
   "git add -p",
   "git add --patch",
-  "git add --pat",
+  "git add --patc",
   "git add -i",
   "git add -e",
   "git add -vp",
@@ -173,6 +177,9 @@ const NOT_SHOWN = [
   "git show HEAD:README.md",
   "git show HEAD~2:",
   "git stash show",
+  "git stash show -u",
+  "git rebase --continue",
+  "git -c help.autocorrect=0 status",
   "git stash list",
   "git whatchanged",
   "git diff-tree HEAD",
@@ -210,6 +217,9 @@ Deno.test("git content: an untracked (ignored) protected file is not what git sh
     "GIT_INDEX_FILE=/tmp/i git diff --cached",
     "git -C . grep PASSWORD",
     "git -c core.pager=cat log -p",
+    // (The untracked files a stash keeps may be any there are; a corrected subcommand, any.)
+    "git stash show -p -u",
+    "git -c help.autocorrect=1 diff1",
   ]);
   await checkActions(
     DL,
