@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { indexPaths, trackedNames, trackedPaths, workTreeTop } from "./git_index.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
+import { gitIndexBytes } from "../testing.ts";
 
 /** Run git in `dir`; its output. */
 function git(dir: string, ...args: string[]): string {
@@ -123,4 +124,9 @@ Deno.test("git index: no index in a new repository is nothing tracked; none read
   assert.deepEqual(trackedPaths("/r", fs), []);
   assert.equal(trackedPaths("/s", fs), null);
   assert.equal(workTreeTop("/q/a", fs), null);
+});
+
+Deno.test("git index: a name of 4095 bytes or more ends at its NUL", () => {
+  const long = `a/${"b".repeat(5000)}`;
+  assert.deepEqual(indexPaths(gitIndexBytes([long, "z"])), [long, "z"]);
 });

@@ -310,7 +310,7 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   let content = shows;
   let asked = false;
   let quiet = false;
-  // (`stash show -u`: the untracked files the stash keeps, not a patch.)
+  // (`stash show -u`: the untracked files the stash keeps, not a patch; `--submodule=diff`.)
   let untracked = false;
   const stash = sub === "stash show";
   const writes = sub === "format-patch" || sub === "send-email";
@@ -320,6 +320,8 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
     if (/^-L/.test(t.name) || t.name === "--no-index") return null;
     const option = t.glued === undefined ? t.name : `${t.name}=${t.glued}`;
     if (stash && /^(-u|--include-untracked|--only-untracked)$/.test(option)) untracked = true;
+    // (A submodule's changed lines: files its own index lists, not this one.)
+    else if (option === "--submodule=diff") untracked = true;
     else if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
     else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
       content = asked = true;

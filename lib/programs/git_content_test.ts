@@ -67,6 +67,7 @@ const SHOWERS = [
   "git diff --exit-code",
   "git diff --stat -p",
   "git diff --check",
+  "git diff --submodule=diff",
   "git diff --binary HEAD~3",
   "cd src && git diff",
   "cd src/lib && git diff HEAD",
@@ -220,6 +221,7 @@ Deno.test("git content: an untracked (ignored) protected file is not what git sh
     // (The untracked files a stash keeps may be any there are; a corrected subcommand, any.)
     "git stash show -p -u",
     "git -c help.autocorrect=1 diff1",
+    "git diff --submodule=diff",
   ]);
   await checkActions(
     DL,
