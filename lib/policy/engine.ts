@@ -51,7 +51,13 @@ import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules
 import { carriedLines, counts } from "./carried_lines.ts";
 import { innerTextWords, PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
-import { type GlobScope, globScope, settingsFiles, stageFileText } from "./glob_scope.ts";
+import {
+  type DisturbedOptions,
+  type GlobScope,
+  globScope,
+  settingsFiles,
+  stageFileText,
+} from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
@@ -74,6 +80,9 @@ import type {
   ToolCall,
   Verdict,
 } from "../types.ts";
+
+/** How a stage asks whether what it finds where it starts is as it is now. */
+const STARTED: DisturbedOptions = { started: true };
 
 /** Options of a decision. */
 export interface DecideOptions {
@@ -396,7 +405,9 @@ function decideStage(
     links: opts.links ?? NO_LINKS,
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
-    settled: (path) => opts.globs !== undefined && !opts.globs.disturbed(path, stage),
+    settled: (path, started) =>
+      opts.globs !== undefined &&
+      !opts.globs.disturbed(path, stage, undefined, started ? STARTED : undefined),
   });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));

@@ -110,18 +110,10 @@ function parse(b: Uint8Array, hash: number): string[] | null {
 }
 
 /**
- * The index of the work tree whose top is `top`: `.git/index`, or the one in the directory a
- * `.git` file names (`gitdir: …`: a linked work tree, a submodule). Null where it cannot be read
- * (see `indexPaths`); an empty list where the repository has none yet.
+ * The paths the index of the repository at `gitDir` lists (see `gitDirOf`); null where it cannot
+ * be read (see `indexPaths`), an empty list where the repository has none yet.
  */
-export function trackedPaths(top: string, fs: FsFacts): readonly string[] | null {
-  const dotGit = `${top === "/" ? "" : top}/.git`;
-  let gitDir = dotGit;
-  if (fs.isDirectory?.(dotGit) !== true) {
-    const m = /^gitdir: *(.+?) *$/m.exec(fs.readText?.(dotGit, 4096) ?? "");
-    if (!m) return null;
-    gitDir = resolve(top, m[1]);
-  }
+export function trackedPaths(gitDir: string, fs: FsFacts): readonly string[] | null {
   const file = `${gitDir}/index`;
   const bytes = fs.readBytes?.(file, INDEX_LIMIT) ?? null;
   if (bytes === null) {
@@ -131,7 +123,43 @@ export function trackedPaths(top: string, fs: FsFacts): readonly string[] | null
   return indexPaths(bytes);
 }
 
+/**
+ * The directory of the repository of the work tree whose top is `top`: its `.git`, or the one a
+ * `.git` file names (`gitdir: …`: a linked work tree, a submodule); null where that cannot be read.
+ */
+export function gitDirOf(top: string, fs: FsFacts): string | null {
+  const dotGit = `${top === "/" ? "" : top}/.git`;
+  if (fs.isDirectory?.(dotGit) === true) return dotGit;
+  const m = /^gitdir: *(.+?) *$/m.exec(fs.readText?.(dotGit, 4096) ?? "");
+  return m ? resolve(top, m[1]) : null;
+}
+
 const below = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+const answers = new WeakMap<readonly string[], Map<RegExp, boolean>[]>();
+
+/**
+ * Whether a name of a tracked path below `prefix` (see `trackedNames`) matches `name` (a
+ * protected path glob's last name; each name lower-cased first where `folded`), answered once
+ * per index.
+ */
+export function trackedName(
+  paths: readonly string[],
+  prefix: string,
+  name: RegExp,
+  folded: boolean,
+): boolean {
+  const names = trackedNames(paths, prefix);
+  let known = answers.get(names);
+  if (!known) answers.set(names, known = [new Map(), new Map()]);
+  const byName = known[folded ? 1 : 0];
+  let found = byName.get(name);
+  if (found === undefined) {
+    found = names.some((n) => name.test(folded ? n.toLowerCase() : n));
+    byName.set(name, found);
+  }
+  return found;
+}
 
 /**
  * The names (path components) of the tracked paths below `prefix` (`""`: all of them, else

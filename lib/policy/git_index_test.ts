@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { indexPaths, trackedNames, trackedPaths, workTreeTop } from "./git_index.ts";
+import {
+  gitDirOf,
+  indexPaths,
+  trackedName,
+  trackedNames,
+  trackedPaths,
+  workTreeTop,
+} from "./git_index.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { gitIndexBytes } from "../testing.ts";
 
@@ -99,15 +106,15 @@ Deno.test("git index: found from the work tree's top, a linked work tree's throu
     const fs = realFs();
     assert.equal(workTreeTop(`${dir}/src/a`, fs), dir);
     assert.equal(workTreeTop(`${dir}/wt/src`, fs), `${dir}/wt`);
-    assert.deepEqual(trackedPaths(dir, fs), listed(dir));
-    assert.deepEqual(trackedPaths(`${dir}/wt`, fs), listed(`${dir}/wt`));
+    assert.deepEqual(trackedPaths(`${dir}/.git`, fs), listed(dir));
+    assert.deepEqual(trackedPaths(gitDirOf(`${dir}/wt`, fs)!, fs), listed(`${dir}/wt`));
     // (The same array while the index is unchanged, once its stamp is not racily clean.)
     const index = `${dir}/.git/index`;
     assert.notEqual(fs.readBytes!(index, 1 << 20), fs.readBytes!(index, 1 << 20));
     await new Promise((r) => setTimeout(r, 2100));
     assert.equal(fs.readBytes!(index, 1 << 20), fs.readBytes!(index, 1 << 20));
     assert.equal(fs.readBytes!(index, 10), null);
-    assert.deepEqual([...trackedNames(trackedPaths(dir, fs)!, "src/")].sort(), [
+    assert.deepEqual([...trackedNames(trackedPaths(`${dir}/.git`, fs)!, "src/")].sort(), [
       "a",
       "b",
       "c",
@@ -121,12 +128,21 @@ Deno.test("git index: found from the work tree's top, a linked work tree's throu
 
 Deno.test("git index: no index in a new repository is nothing tracked; none readable is null", () => {
   const fs = fakeFs({ files: ["/r/.git/HEAD", "/s/.git"], contents: { "/s/.git": "gitdir: /x" } });
-  assert.deepEqual(trackedPaths("/r", fs), []);
-  assert.equal(trackedPaths("/s", fs), null);
+  assert.deepEqual(trackedPaths(gitDirOf("/r", fs)!, fs), []);
+  assert.equal(gitDirOf("/s", fs), "/x");
+  assert.equal(trackedPaths("/x", fs), null);
   assert.equal(workTreeTop("/q/a", fs), null);
 });
 
 Deno.test("git index: a name of 4095 bytes or more ends at its NUL", () => {
   const long = `a/${"b".repeat(5000)}`;
   assert.deepEqual(indexPaths(gitIndexBytes([long, "z"])), [long, "z"]);
+});
+
+Deno.test("git index: a name below a prefix, in any case where the config folds it", () => {
+  const paths = ["src/Secrets/a", "docs/x.md"];
+  assert.equal(trackedName(paths, "", /^secrets$/, false), false);
+  assert.equal(trackedName(paths, "", /^secrets$/, true), true);
+  assert.equal(trackedName(paths, "docs/", /^secrets$/, true), false);
+  assert.equal(trackedName(paths, "src/", /^Secrets$/, false), true);
 });

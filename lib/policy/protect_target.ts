@@ -16,8 +16,7 @@ import {
 } from "./protection.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
-import type { RepositoryRead } from "../programs/spec.ts";
-import { trackedNames, trackedPaths, workTreeTop } from "./git_index.ts";
+import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
 import { relative, resolve } from "node:path";
 
 /** No path exists (see the unknown program's reach above). */
@@ -87,7 +86,7 @@ export function protect(
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
     if (!prot && target.kind === "cwd" && shared.repository && config.pathProtection.length) {
-      prot = repositoryProtection(config, ctx, shared.repository, p, below);
+      prot = repositoryProtection(config, ctx, shared, p, below);
     }
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
@@ -188,29 +187,32 @@ function treeProtection(
 function repositoryProtection(
   config: Config,
   ctx: Context,
-  read: RepositoryRead,
+  shared: StageShared,
   cwd: string,
   below: BelowOptions,
 ): Protection | null {
+  const read = shared.repository!;
   for (const w of read.either) {
     if (w.kind === "static" && ctx.fs.exists(resolve(cwd, w.value))) return null;
   }
   const top = workTreeTop(cwd, ctx.fs);
   const dir = read.from === "top" && top !== null ? top : cwd;
-  const paths = read.tracked && top !== null ? trackedPaths(top, ctx.fs) : null;
-  const tracked = paths === null
-    ? null
-    : trackedNames(paths, dir === top ? "" : `${relative(top!, dir)}/`);
-  const present = read.present || tracked === null ? presentBelow(dir, ctx.fs) : null;
-  const answers = new Map<RegExp, boolean>();
+  const prefix = top === null || dir === top ? "" : `${relative(top, dir)}/`;
+  // (The index is read, or the tree walked, only where a path glob may lie below.)
+  let paths: readonly string[] | null | undefined;
+  let present: ((name: RegExp, folded: boolean) => boolean) | null = null;
   const there = (name: RegExp, folded: boolean) => {
-    let known = answers.get(name);
-    if (known === undefined) {
-      known = tracked?.some((n) => name.test(folded ? n.toLowerCase() : n)) === true ||
-        present?.(name, folded) === true;
-      answers.set(name, known);
+    if (paths === undefined) {
+      const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
+      paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
+      // (Another stage of the command may change the index first, `git add -Af && git diff
+      // --cached`: what may be added is there.)
+      if (read.present || paths === null || !shared.settled(gitDir!, true)) {
+        present = presentBelow(dir, ctx.fs);
+      }
     }
-    return known;
+    return (paths !== null && trackedName(paths, prefix, name, folded)) ||
+      present?.(name, folded) === true;
   };
   return protectionBelow(config, dir, ctx.home, null, { ...below, there });
 }

@@ -53,9 +53,10 @@ export interface StageShared {
   unknownProgram: boolean;
   /**
    * Whether no other stage of the command may change what lies at or below a path before this
-   * one runs (it sees the tree as it is now). @default never
+   * one runs (it sees the tree as it is now); with `started`, a later stage of a command whose
+   * stages run one after another does not count. @default never
    */
-  settled: (path: string) => boolean;
+  settled: (path: string, started?: boolean) => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -73,7 +74,7 @@ export function stageShared(
     writes: () => boolean;
     stage?: Stage;
     treeNames?: string[];
-    settled?: (path: string) => boolean;
+    settled?: (path: string, started?: boolean) => boolean;
   },
 ): StageShared {
   const { links, writes, stage = null } = opts;

@@ -370,3 +370,18 @@ Deno.test("git content: a real repository's index, read through the real filesys
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("git content: an index another stage may change first is not trusted", async () => {
+  await checkActions(DL, SECRETS_IGNORED, [
+    // (`git add -Af` adds the ignored files: what there is counts.)
+    ["git add -Af && git diff --cached", "ask"],
+    ["git add -A && git diff --cached", "ask"],
+    ["python3 x.py && git diff", "ask"],
+    ["git diff & git add -Af", "ask"],
+    // (A later stage, or one that writes no place of the repository's, does not change it.)
+    ["git diff && git add -Af", "allow"],
+    ["git diff; git add -A", "allow"],
+    ["git status && git diff", "allow"],
+    ["echo x > notes.txt && git diff", "allow"],
+  ]);
+});
