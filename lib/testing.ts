@@ -44,6 +44,8 @@ export function ctxIn(
     links?: Record<string, string>;
     /** Files and their text (`readText`). */
     contents?: Record<string, string>;
+    /** Files and their bytes (`readBytes`). */
+    bytes?: Record<string, Uint8Array>;
     home?: string;
     env?: Record<string, string>;
   } = {},
@@ -53,7 +55,12 @@ export function ctxIn(
     cwd,
     home,
     env: { HOME: home, ...opts.env },
-    fs: fakeFs({ files: opts.files, links: opts.links, contents: opts.contents }),
+    fs: fakeFs({
+      files: opts.files,
+      links: opts.links,
+      contents: opts.contents,
+      bytes: opts.bytes,
+    }),
   };
 }
 
@@ -86,4 +93,33 @@ export async function checkActions(
     }
   }
   assert.deepEqual(wrong, []);
+}
+
+/**
+ * The bytes of a git index (version 2, SHA-1) listing `paths` (as `ctxIn`'s `bytes` take them at
+ * `…/.git/index`), for tests of what git tracks.
+ */
+export function gitIndexBytes(paths: string[]): Uint8Array {
+  const encoder = new TextEncoder();
+  const entries = [...paths].sort().map((p) => {
+    const name = encoder.encode(p);
+    const entry = new Uint8Array((62 + name.length + 8) & ~7);
+    const view = new DataView(entry.buffer);
+    view.setUint32(24, 0o100644);
+    view.setUint16(60, Math.min(name.length, 0xfff));
+    entry.set(name, 62);
+    return entry;
+  });
+  const size = 12 + entries.reduce((n, e) => n + e.length, 0) + 20;
+  const out = new Uint8Array(size);
+  out.set(encoder.encode("DIRC"));
+  const view = new DataView(out.buffer);
+  view.setUint32(4, 2);
+  view.setUint32(8, entries.length);
+  let at = 12;
+  for (const e of entries) {
+    out.set(e, at);
+    at += e.length;
+  }
+  return out;
 }

@@ -163,6 +163,13 @@ export interface FsFacts {
    * (no such file, not a regular file, larger, not readable). Absent: never read.
    */
   readText?(path: string, limit: number): string | null;
+  /**
+   * The bytes of a regular file (symlinks followed) that holds at most `limit` bytes, or null (as
+   * `readText`). The same array is given again while the file's stamp (inode, size, mtime,
+   * ctime) stays the same, so what is made of it can be kept by the array (a git index's paths).
+   * Absent: never read.
+   */
+  readBytes?(path: string, limit: number): Uint8Array | null;
 }
 
 /** One entry of a directory: whether it is a symlink, or else a directory. */

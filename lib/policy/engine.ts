@@ -52,7 +52,13 @@ import { carriedLines, counts } from "./carried_lines.ts";
 import { PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { innerTextWords } from "./text_words.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
-import { type GlobScope, globScope, settingsFiles, stageFileText } from "./glob_scope.ts";
+import {
+  type DisturbedOptions,
+  type GlobScope,
+  globScope,
+  settingsFiles,
+  stageFileText,
+} from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
@@ -76,6 +82,9 @@ import type {
   ToolCall,
   Verdict,
 } from "../types.ts";
+
+/** How a stage asks whether what it finds where it starts is as it is now. */
+const STARTED: DisturbedOptions = { started: true };
 
 /** Options of a decision. */
 export interface DecideOptions {
@@ -398,7 +407,9 @@ function decideStage(
     links: opts.links ?? NO_LINKS,
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
-    settled: (path) => opts.globs !== undefined && !opts.globs.disturbed(path, stage),
+    settled: (path, started) =>
+      opts.globs !== undefined &&
+      !opts.globs.disturbed(path, stage, undefined, started ? STARTED : undefined),
   });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));

@@ -136,6 +136,7 @@ export function realFs(): FsFacts {
   // made since (`k -> ~/.ssh/id_rsa`) must be seen.
   const listed = new Map<string, { stamp: DirStamp; entries: DirEntry[] }>();
   const host = hostCalls();
+  const read = new Map<string, { stamp: string; bytes: Uint8Array }>();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
@@ -169,6 +170,7 @@ export function realFs(): FsFacts {
       }
     },
     readText,
+    readBytes: (path, limit) => readBytes(path, limit, read),
     isDirectory(path: string): boolean {
       // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
@@ -231,12 +233,57 @@ function readText(path: string, limit: number): string | null {
   }
 }
 
+/** Files whose bytes realFs keeps (a git index or two: the repositories a session works in). */
+const READS = 8;
+
+/**
+ * The bytes of a regular file of at most `limit` bytes, opened as `readText` opens it; the array
+ * kept in `kept` is given again while the file's inode, size, mtime and ctime stay the same (a
+ * file changed within the last moments is not kept: see `racilyClean`).
+ */
+function readBytes(
+  path: string,
+  limit: number,
+  kept: Map<string, { stamp: string; bytes: Uint8Array }>,
+): Uint8Array | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > limit) return null;
+    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    const known = kept.get(path);
+    if (known?.stamp === stamp) return known.bytes;
+    const buf = new Uint8Array(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    if (got < buf.length) return null;
+    kept.delete(path);
+    if (!racilyClean(Math.max(st.mtimeMs, st.ctimeMs))) {
+      if (kept.size >= READS) kept.delete(kept.keys().next().value!);
+      kept.set(path, { stamp, bytes: buf });
+    }
+    return buf;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** What a memo knows of one path (undefined: not asked yet). */
 interface Known {
   real?: string | null;
   exists?: boolean;
   dir?: boolean;
   entries?: DirEntry[] | null;
+  /** A file's bytes (`readBytes`), read under `limit`. */
+  bytes?: Uint8Array | null;
+  limit?: number;
 }
 
 /** FsFacts that remember every answer (one per decision: the filesystem may change between calls). */
@@ -362,6 +409,15 @@ class MemoFs implements FsFacts {
     return this.fs.readText?.(path, limit) ?? null;
   }
 
+  readBytes(path: string, limit: number): Uint8Array | null {
+    const k = this.#of(path);
+    if (k.bytes === undefined || k.limit !== limit) {
+      k.bytes = this.fs.readBytes?.(path, limit) ?? null;
+      k.limit = limit;
+    }
+    return k.bytes;
+  }
+
   isDirectory(path: string): boolean {
     const k = this.#of(path);
     k.dir ??= this.fs.isDirectory?.(path) ?? false;
@@ -371,12 +427,18 @@ class MemoFs implements FsFacts {
 
 /** FsFacts over a fixed set of paths and symlinks, for tests and golden cases. */
 export function fakeFs(
-  opts: { files?: string[]; links?: Record<string, string>; contents?: Record<string, string> } =
-    {},
+  opts: {
+    files?: string[];
+    links?: Record<string, string>;
+    contents?: Record<string, string>;
+    /** Files and their bytes (`readBytes`: the same array each time). */
+    bytes?: Record<string, Uint8Array>;
+  } = {},
 ): FsFacts {
   const files = new Set<string>();
   const contents = opts.contents ?? {};
-  for (const f of [...(opts.files ?? []), ...Object.keys(contents)]) {
+  const bytes = opts.bytes ?? {};
+  for (const f of [...(opts.files ?? []), ...Object.keys(contents), ...Object.keys(bytes)]) {
     let cur = f;
     while (cur && !files.has(cur)) {
       files.add(cur);
@@ -425,6 +487,10 @@ export function fakeFs(
     readText(path: string, limit: number): string | null {
       const text = contents[real(path)];
       return text !== undefined && new TextEncoder().encode(text).length <= limit ? text : null;
+    },
+    readBytes(path: string, limit: number): Uint8Array | null {
+      const data = bytes[real(path)];
+      return data !== undefined && data.length <= limit ? data : null;
     },
     readlink(path: string): string | null {
       // (The path's directories followed; the last name is the link, not followed.)

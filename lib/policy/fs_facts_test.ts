@@ -232,3 +232,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test("readBytes: a regular file under its limit, remembered per decision; none of a device", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pc-bytes-"));
+  try {
+    writeFileSync(join(dir, "f"), new Uint8Array([0, 1, 2, 255]));
+    const fs = realFs();
+    assert.deepEqual([...fs.readBytes!(join(dir, "f"), 4)!], [0, 1, 2, 255]);
+    assert.equal(fs.readBytes!(join(dir, "f"), 3), null);
+    assert.equal(fs.readBytes!(join(dir, "none"), 10), null);
+    assert.equal(fs.readBytes!("/dev/zero", 10), null);
+    assert.equal(fs.readBytes!(dir, 1 << 20), null);
+    let asked = 0;
+    const memo = memoFs({
+      realpath: () => null,
+      exists: () => false,
+      readBytes: () => (asked++, new Uint8Array([7])),
+    });
+    assert.equal(memo.readBytes!("/x", 5), memo.readBytes!("/x", 5));
+    assert.equal(asked, 1);
+    memo.readBytes!("/x", 9);
+    assert.equal(asked, 2);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});

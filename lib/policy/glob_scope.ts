@@ -73,6 +73,12 @@ export interface DisturbedOptions {
    * @default undefined (every writer counts)
    */
   name?: string;
+  /**
+   * What the stage finds where it starts (the index git reads): a writer of a later stage, in a
+   * command whose stages run one after another, does not count.
+   * @default false
+   */
+  started?: boolean;
 }
 
 /**
@@ -248,7 +254,7 @@ export function globScope(
     descriptors: text.includes("dev/") || text.includes("proc"),
     disturbed(dir: string, stage: Stage | undefined, word?: Word, opts = {}): boolean {
       if (!writing().length) return false;
-      const { name } = opts as DisturbedOptions;
+      const { name, started } = opts as DisturbedOptions;
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       // (A writer run by the stage whose word it is started after bash expanded it; so did one
       // of a later stage, where the command's stages run one after another.)
@@ -256,10 +262,9 @@ export function globScope(
       // (A stage judged apart, a line an argument carries, is in no order: not after.)
       const at = stage === undefined ? -1 : stages.indexOf(top(stage));
       const after = (w: Stage) =>
-        word !== undefined &&
-        (top(w).argv.includes(word) ||
-          (at >= 0 && (sequential ??= inSequence(text, stages, tops)) &&
-            stages.indexOf(top(w)) > at));
+        (word !== undefined && top(w).argv.includes(word)) ||
+        ((word !== undefined || started === true) && at >= 0 &&
+          (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
       return writers!.some((w) =>
         w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
         !(name !== undefined && writesOnlyName(w.stage, name, readsOnly))

@@ -16,6 +16,8 @@ import {
 } from "./protection.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
+import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
+import { relative, resolve } from "node:path";
 
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
@@ -81,6 +83,10 @@ export function protect(
         under && (shared.readsTrees || target.replaces || writes()) &&
         ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
       ) prot = under;
+    }
+    // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
+    if (!prot && target.kind === "cwd" && shared.repository && config.pathProtection.length) {
+      prot = repositoryProtection(config, ctx, shared, p, below);
     }
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
@@ -169,6 +175,46 @@ function treeProtection(
     }
   }
   return under;
+}
+
+/**
+ * What is protected among the files git shows from `cwd` without naming them (see
+ * `RepositoryRead`): below the work tree's top (or the cwd, where it reads from there or there is
+ * none), a path glob counts where a name it ends in is a name of a path the index lists (or,
+ * where git reads them or the index cannot be read, of the files there are). Nothing where an
+ * operand that may be a revision names a path that exists: git reads only what its words name.
+ */
+function repositoryProtection(
+  config: Config,
+  ctx: Context,
+  shared: StageShared,
+  cwd: string,
+  below: BelowOptions,
+): Protection | null {
+  const read = shared.repository!;
+  for (const w of read.either) {
+    if (w.kind === "static" && ctx.fs.exists(resolve(cwd, w.value))) return null;
+  }
+  const top = workTreeTop(cwd, ctx.fs);
+  const dir = read.from === "top" && top !== null ? top : cwd;
+  const prefix = top === null || dir === top ? "" : `${relative(top, dir)}/`;
+  // (The index is read, or the tree walked, only where a path glob may lie below.)
+  let paths: readonly string[] | null | undefined;
+  let present: ((name: RegExp, folded: boolean) => boolean) | null = null;
+  const there = (name: RegExp, folded: boolean) => {
+    if (paths === undefined) {
+      const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
+      paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
+      // (Another stage of the command may change the index first, `git add -Af && git diff
+      // --cached`: what may be added is there.)
+      if (read.present || paths === null || !shared.settled(gitDir!, true)) {
+        present = presentBelow(dir, ctx.fs);
+      }
+    }
+    return (paths !== null && trackedName(paths, prefix, name, folded)) ||
+      present?.(name, folded) === true;
+  };
+  return protectionBelow(config, dir, ctx.home, null, { ...below, there });
 }
 
 /** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */

@@ -7,7 +7,7 @@
  */
 import type { Stage } from "../shell/model.ts";
 import { programNamed } from "../programs/registry.ts";
-import type { MadeLink } from "../programs/spec.ts";
+import type { MadeLink, RepositoryRead } from "../programs/spec.ts";
 import type { Context, Rule } from "../types.ts";
 import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
@@ -31,6 +31,8 @@ export interface StageShared {
   operands: boolean;
   /** Named no place, it reads the files below the cwd (`Program.readsCwd`: `grep -r KEY`). */
   readsCwd: boolean;
+  /** What of its repository git shows without naming it (`Program.readsRepository`: `git diff`). */
+  repository: RepositoryRead | null;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
   /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
@@ -51,9 +53,10 @@ export interface StageShared {
   unknownProgram: boolean;
   /**
    * Whether no other stage of the command may change what lies at or below a path before this
-   * one runs (it sees the tree as it is now). @default never
+   * one runs (it sees the tree as it is now); with `started`, a later stage of a command whose
+   * stages run one after another does not count. @default never
    */
-  settled: (path: string) => boolean;
+  settled: (path: string, started?: boolean) => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -71,7 +74,7 @@ export function stageShared(
     writes: () => boolean;
     stage?: Stage;
     treeNames?: string[];
-    settled?: (path: string) => boolean;
+    settled?: (path: string, started?: boolean) => boolean;
   },
 ): StageShared {
   const { links, writes, stage = null } = opts;
@@ -86,6 +89,7 @@ export function stageShared(
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands,
     readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
+    repository: facts?.readsRepository?.(stage!) ?? null,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],

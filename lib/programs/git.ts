@@ -17,7 +17,8 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
-import { grammarOf, optionValues, type SearchSpec, searchText } from "./search_text.ts";
+import { grammarOf, optionValues, searchText } from "./search_text.ts";
+import { GIT_GREP, repositoryRead } from "./git_content.ts";
 import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
@@ -99,6 +100,9 @@ function settingRuns(key: string, value: string, known: boolean): How | "alias" 
   }
   return null;
 }
+
+/** `help.autocorrect` values that run no other subcommand than the one named. */
+const AUTOCORRECT_OFF = /^(0|false|no|off|never|show)?$/i;
 
 const SHELL = "shell" as const;
 /** filter-branch's options whose values are shell commands it evals. */
@@ -321,6 +325,11 @@ function gitCommands(stage: Stage, run: Runner): void {
   const shellAliases = new Map<string, string>();
   const pagers: Word[] = [];
   const gitSetting = (key: string, value: string, from: Word, origin: string) => {
+    // (`help.autocorrect`: a subcommand git does not know runs the one it resembles, `diff1`
+    // runs `diff`: which one is not known.)
+    if (key === "help.autocorrect" && !(from.kind === "static" && AUTOCORRECT_OFF.test(value))) {
+      run.stage([literal("git"), unknownWord(`(the subcommand ${origin} corrects to)`)], origin);
+    }
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
     if (how === "alias") {
@@ -418,34 +427,6 @@ function gitCommands(stage: Stage, run: Runner): void {
     }
   }
 }
-
-const GIT_GREP: SearchSpec = {
-  flags: "aiIwvhHEGFPnlLzocpWqr",
-  textValued: "ABCm",
-  fileValued: "",
-  patternShort: "e",
-  patternFileShort: "f",
-  // deno-fmt-ignore
-  longFlags: new Set([
-    "--text", "--ignore-case", "--word-regexp", "--invert-match", "--full-name",
-    "--extended-regexp", "--basic-regexp", "--fixed-strings", "--perl-regexp", "--line-number",
-    "--column", "--files-with-matches", "--name-only", "--files-without-match", "--null",
-    "--only-matching", "--count", "--no-color", "--break", "--heading", "--show-function",
-    "--function-context", "--and", "--or", "--not", "--all-match", "--quiet", "--cached",
-    "--untracked", "--no-index", "--exclude-standard", "--no-exclude-standard",
-    "--recurse-submodules", "--recursive", "--no-recursive", "--textconv", "--no-textconv",
-  ]),
-  // deno-fmt-ignore
-  longText: new Set([
-    "--max-count", "--max-depth", "--threads", "--after-context", "--before-context", "--context",
-  ]),
-  longFile: new Set(),
-  longOptional: new Set(["--color"]),
-  longPattern: new Set(["--regexp"]),
-  longPatternFile: new Set(["--file"]),
-  digits: false,
-  noPattern: new Set(),
-};
 
 /** git subcommands that search and format history. */
 const GIT_LOG_LIKE = new Set(["log", "show", "shortlog", "whatchanged", "rev-list", "reflog"]);
@@ -794,6 +775,7 @@ export const GIT: Program = {
   },
   lists: gitListing,
   treeNames: (argv) => pathspecGlobs(argv, gitSubcommand(argv)),
+  readsRepository: (stage) => repositoryRead(stage, gitSubcommand(stage.argv)),
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)),

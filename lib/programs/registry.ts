@@ -142,6 +142,7 @@ function uniform(p: Program): Program {
     followsLinks: p.followsLinks,
     treesNamed: p.treesNamed,
     readsCwd: p.readsCwd,
+    readsRepository: p.readsRepository,
     lists: p.lists,
     treeNames: p.treeNames,
     namesLimitTrees: p.namesLimitTrees,

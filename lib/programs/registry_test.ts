@@ -47,6 +47,7 @@ type Shown =
   | "replacesTrees"
   | "followsLinks"
   | "readsCwd"
+  | "readsRepository"
   | "lists"
   | "treeNames"
   | "readOnly";
@@ -113,6 +114,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     chdir: "git -C sub status",
     text: "git commit -m 'fix /etc/hosts'",
     namedFiles: "git show HEAD:.env", lists: "git ls-files '*.py'", treeNames: "git grep x -- '*.env'",
+    readsRepository: "git log -p",
     replacesTrees: "git checkout .",
     readOnly: {
       log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",
@@ -342,6 +344,7 @@ function shownFacets(p: Program): Shown[] {
     "links",
     "followsLinks",
     "readsCwd",
+    "readsRepository",
     "lists",
     "treeNames",
     "readOnly",
@@ -502,6 +505,11 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "readsCwd":
       assert.equal(p.readsCwd!(top.argv), true, why);
+      break;
+    case "readsRepository":
+      // (Its content, and none where it shows only names.)
+      assert.notEqual(p.readsRepository!(top), null, why);
+      assert.equal(p.readsRepository!(expanded(`${p.names[0]} log --stat`).top), null, why);
       break;
     case "followsLinks":
       assert.equal(p.followsLinks!(top.argv), true, why);

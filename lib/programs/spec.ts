@@ -198,6 +198,24 @@ export interface ShellOptions {
   given?: Word[];
 }
 
+/**
+ * What git shows the content of without naming the files (see `Program.readsRepository`): what
+ * is protected among them is reached, as where a tree is read.
+ */
+export interface RepositoryRead {
+  /** Its paths start at the work tree's top (`git diff`, from anywhere in it), or at the cwd. */
+  from: "top" | "cwd";
+  /** The files the index lists (where it cannot be read: those there are). */
+  tracked: boolean;
+  /** The files there are (`git grep --untracked`, an index that is not the work tree's own). */
+  present: boolean;
+  /**
+   * Operands that are each a revision or a path (`git diff main`, `git log -p src`): where one
+   * names a path that exists, git reads only the paths its words name (judged as they are).
+   */
+  either: Word[];
+}
+
 /** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
 export type ReadFile = (path: string) => string | null;
 
@@ -298,6 +316,12 @@ export interface Program {
    * cwd now.
    */
   readsCwd?: (argv: Word[]) => boolean;
+  /**
+   * It shows the content of the files of its repository that its words do not name (`git diff`,
+   * `git log -p`, `git show`, `git grep KEY`): from the work tree's top or the cwd, the files the
+   * index lists or those there are. Null where it shows none or only what its words name.
+   */
+  readsRepository?: (stage: Stage) => RepositoryRead | null;
   /**
    * What it prints is paths below known places, one to a line, nothing else (`find DIR` without
    * `-printf`/`-exec`, `git ls-files`): a program reading them (`… | xargs cat`) names paths

@@ -1,0 +1,507 @@
+/**
+ * What git shows the content of without naming the files (`Program.readsRepository`): `git grep
+ * KEY` searches the files below the cwd; `git diff`, `git log -p`, `git show`, `git stash show
+ * -p`, `git format-patch`, the interactive `add -p`, `checkout -p`, `commit -v`, … print the
+ * changed lines of every tracked file of the work tree, from its top wherever they run. A word
+ * that names what is read (a pathspec, `REV:path`, `-L…:file`) makes it a read of those alone,
+ * judged as they are; an operand that is a revision or a path (`git diff main`, `git log -p src`)
+ * is the policy's to tell apart (a path that exists is one). Options that print no content
+ * (`--stat`, `--name-only`, `-s`, …) print none.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { repositoryRead } from "./git_content.ts";
+ * const argv = ["git", "log", "-p"].map(literal);
+ * repositoryRead({ argv, redirects: [], text: "", origin: "", cwds: ["/p"] }, 1);
+ * // { from: "top", tracked: true, present: false, either: [] }
+ * ```
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import type { RepositoryRead } from "./spec.ts";
+import type { SearchSpec } from "./search_text.ts";
+import { grammarOf } from "./search_text.ts";
+import { pathspecMagic } from "./git_pathspecs.ts";
+import { blobPath } from "./git_blobs.ts";
+
+/** git grep's options (its text arguments and the `$safe-bash` check read them too). */
+export const GIT_GREP: SearchSpec = {
+  flags: "aiIwvhHEGFPnlLzocpWqr",
+  textValued: "ABCm",
+  fileValued: "",
+  patternShort: "e",
+  patternFileShort: "f",
+  // deno-fmt-ignore
+  longFlags: new Set([
+    "--text", "--ignore-case", "--word-regexp", "--invert-match", "--full-name",
+    "--extended-regexp", "--basic-regexp", "--fixed-strings", "--perl-regexp", "--line-number",
+    "--column", "--files-with-matches", "--name-only", "--files-without-match", "--null",
+    "--only-matching", "--count", "--no-color", "--break", "--heading", "--show-function",
+    "--function-context", "--and", "--or", "--not", "--all-match", "--quiet", "--cached",
+    "--untracked", "--no-index", "--exclude-standard", "--no-exclude-standard",
+    "--recurse-submodules", "--recursive", "--no-recursive", "--textconv", "--no-textconv",
+  ]),
+  // deno-fmt-ignore
+  longText: new Set([
+    "--max-count", "--max-depth", "--threads", "--after-context", "--before-context", "--context",
+  ]),
+  longFile: new Set(),
+  longOptional: new Set(["--color"]),
+  longPattern: new Set(["--regexp"]),
+  longPatternFile: new Set(["--file"]),
+  digits: false,
+  noPattern: new Set(),
+};
+
+/** Variables and options that make git use another index or work tree than the cwd's own. */
+const OTHER_INDEX_ENV = /^(GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_COMMON_DIR)=/;
+const OTHER_INDEX_OPTION = /^--(git-dir|work-tree)(=|$)/;
+
+/**
+ * What git's subcommand at `at` shows the content of that its words do not name (see the
+ * module's notes), or null.
+ */
+export function repositoryRead(stage: Stage, at: number): RepositoryRead | null {
+  const argv = stage.argv;
+  const sub = argv[at];
+  if (sub?.kind !== "static") return null;
+  const args = argv.slice(at + 1);
+  const read = subcommandRead(sub.value, args, argv.slice(1, at));
+  if (
+    read && (argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
+      (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value)))
+  ) {
+    // (Another index, or paths from another top: the files there are are looked at.)
+    read.present = true;
+  }
+  return read;
+}
+
+/** The read of one subcommand given its arguments (and git's own options, for `-c` settings). */
+function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead | null {
+  const verb = args[0]?.kind === "static" ? args[0].value : "";
+  switch (sub) {
+    case "grep":
+      return grepRead(args);
+    case "diff":
+    case "show":
+    case "difftool":
+    case "range-diff":
+    case "format-patch":
+    case "send-email":
+      return historyRead(sub, args, true);
+    case "log":
+    case "whatchanged":
+    case "reflog":
+    case "diff-tree":
+    case "diff-index":
+    case "diff-files":
+    case "request-pull":
+      return historyRead(sub, args, false);
+    case "stash":
+      if (verb === "show") {
+        // (`stash.showPatch`, set in the command, shows the patch by default.)
+        const showPatch = own.some((w) =>
+          /^stash\.showpatch(=(?!false$|no$|off$|0$)|$)/i.test(w.value)
+        );
+        return historyRead("stash show", args.slice(1), showPatch);
+      }
+      if (verb === "list") return historyRead("stash list", args.slice(1), false);
+      return patchMode(sub, verb === "push" || verb === "save" ? args.slice(1) : args);
+    case "add":
+    case "checkout":
+    case "restore":
+    case "reset":
+      return patchMode(sub, args);
+    case "commit":
+      return commitRead(args, own);
+    case "rebase":
+    case "am":
+      // (The patch of the commit it stopped at: `git show REBASE_HEAD`.)
+      return args.some((w) => /^--show-current-patch(=diff)?$/.test(w.value)) ? fromTop() : null;
+    default:
+      return wholeRead(sub, args);
+  }
+}
+
+/** A read of the tracked files from the work tree's top. */
+function fromTop(either: Word[] = []): RepositoryRead {
+  return { from: "top", tracked: true, present: false, either };
+}
+
+/**
+ * Whether a long option word is `name` or an abbreviation git's parse-options takes for it (a
+ * unique prefix: one that is not fails, so reading every prefix as it is stricter).
+ */
+function abbreviates(word: string, name: string): boolean {
+  const eq = word.indexOf("=");
+  const written = eq < 0 ? word : word.slice(0, eq);
+  return written.length > 3 && name.startsWith(written);
+}
+
+/** The values of words (null: not static). */
+function valuesOf(args: Word[]): (string | null)[] {
+  return args.map((w) => (w.kind === "static" ? w.value : null));
+}
+
+/**
+ * The operands of `tokens` before `--` that may be a revision or a path, and the pathspecs after
+ * it. An operand right after an option the grammar does not know may be its value: neither.
+ */
+function operands(tokens: OptionToken[], args: Word[]): { before: Word[]; after: Word[] | null } {
+  const before: Word[] = [];
+  let after: Word[] | null = null;
+  let doubtful = false;
+  for (const t of tokens) {
+    if (after !== null) after.push(args[t.at]);
+    else if (t.kind === "end") after = [];
+    else if (t.kind === "operand" || t.kind === "dynamic") {
+      if (!doubtful) before.push(args[t.at]);
+      doubtful = false;
+    } else {
+      doubtful = t.kind === "unknown" && t.glued === undefined && t.rest === undefined;
+    }
+  }
+  return { before, after };
+}
+
+/**
+ * How pathspecs limit a read: `named` where one names what is read (a path, a glob, a word not
+ * known), `top` where one reads the whole work tree from its top (`:/`); exclusions (`:!x`)
+ * limit nothing.
+ */
+function pathspecs(words: Word[]): { named: boolean; top: boolean } {
+  let named = false;
+  let top = false;
+  for (const w of words) {
+    if (w.kind !== "static") {
+      named = true;
+      continue;
+    }
+    const magic = pathspecMagic(w.value);
+    if (magic?.exclude) continue;
+    if (magic?.top && (magic.path === "" || magic.path === ".")) top = true;
+    else named = true;
+  }
+  return { named, top };
+}
+
+/** Options of `git grep` (and their abbreviations) that read the files there are, not the index. */
+const GREP_PRESENT = ["--untracked", "--no-index", "--no-exclude-standard", "--recurse-submodules"];
+
+/**
+ * `git grep`: the files below the cwd, those the index lists (or, with `--untracked`,
+ * `--no-index`, those there are), or a revision's; none where a pathspec names what it searches.
+ */
+function grepRead(args: Word[]): RepositoryRead | null {
+  const tokens = readOptions(valuesOf(args), grammarOf(GIT_GREP));
+  const read: RepositoryRead = { from: "cwd", tracked: true, present: false, either: [] };
+  let pattern = false;
+  for (const t of tokens) {
+    if (t.kind === "end") break;
+    if (t.kind === "valued" && /^(-e|-f|--regexp|--file)$/.test(t.name)) pattern = true;
+    if (t.name.startsWith("--") && GREP_PRESENT.some((name) => abbreviates(t.name, name))) {
+      read.present = true;
+    }
+  }
+  const { before, after } = operands(tokens, args);
+  // (The first operand is the pattern, unless `-e`/`-f` gave it. Before `--`, revisions, then
+  // pathspecs: a glob or a word with magic is a pathspec; the policy tells a path from a
+  // revision.)
+  const words = after ?? [];
+  if (after === null) {
+    for (const w of pattern ? before : before.slice(1)) {
+      const v = w.kind === "static" ? w.value : null;
+      if (v !== null && ((/[*?[]/.test(v) && !/[@^]\{/.test(v)) || isMagic(v))) words.push(w);
+      else read.either.push(w);
+    }
+  }
+  const limit = pathspecs(words);
+  if (limit.named) return null;
+  if (limit.top) read.from = "top";
+  return read;
+}
+
+/** Whether a word is a pathspec with magic (`:(top)x`, `:!x`, `:/`), not a blob name (`:x`). */
+function isMagic(v: string): boolean {
+  return /^:(\(|[/!^])/.test(v);
+}
+
+// deno-fmt-ignore
+/** Long options of the history and diff commands that take a value in the next word. */
+const HISTORY_VALUED = [
+  "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer",
+  "--grep", "--grep-reflog", "--exclude", "--min-parents", "--max-parents", "--output",
+  "--src-prefix", "--dst-prefix", "--line-prefix", "--word-diff-regex", "--inter-hunk-context",
+  "--anchored", "--ignore-matching-lines", "--find-object", "--rotate-to", "--skip-to",
+  "--output-indicator-new", "--output-indicator-old", "--output-indicator-context",
+  "--diff-filter", "--stat-width", "--stat-name-width", "--stat-graph-width", "--stat-count",
+  "--color-moved-ws", "--diff-algorithm", "--diff-merges", "--date", "--decorate-refs",
+  "--decorate-refs-exclude", "--default", "--since-as-filter", "--ws-error-highlight",
+  "--exclude-hidden", "--orderfile", "--creation-factor",
+  // format-patch, send-email, difftool
+  "--output-directory", "--subject-prefix", "--start-number", "--reroll-count", "--in-reply-to",
+  "--to", "--cc", "--bcc", "--add-header", "--signature", "--signature-file", "--suffix",
+  "--base", "--interdiff", "--range-diff", "--cover-from-description", "--description-file",
+  "--filename-max-length", "--from", "--subject", "--reply-to", "--identity", "--smtp-server",
+  "--smtp-server-port", "--smtp-user", "--smtp-pass", "--smtp-encryption", "--smtp-domain",
+  "--smtp-auth", "--envelope-sender", "--8bit-encoding", "--transfer-encoding", "--confirm",
+  "--suppress-cc", "--batch-size", "--relogin-delay", "--to-cmd", "--cc-cmd", "--header-cmd",
+  "--sendmail-cmd", "--tool", "--extcmd",
+];
+
+// deno-fmt-ignore
+/** Their long options that take no value (or one only after `=`). */
+const HISTORY_FLAGS = [
+  "--patch", "--no-patch", "--stat", "--numstat", "--shortstat", "--dirstat", "--summary",
+  "--name-only", "--name-status", "--raw", "--compact-summary", "--cached", "--staged",
+  "--oneline", "--all", "--graph", "--decorate", "--no-decorate", "--reverse", "--no-merges",
+  "--merges", "--first-parent", "--quiet", "--exit-code", "--check", "--color", "--no-color",
+  "--word-diff", "--color-words", "--minimal", "--patience", "--histogram", "--no-renames",
+  "--find-renames", "--find-copies", "--text", "--binary", "--full-index", "--ext-diff",
+  "--no-ext-diff", "--textconv", "--no-textconv", "--ignore-all-space", "--ignore-space-change",
+  "--ignore-blank-lines", "--ignore-cr-at-eol", "--ignore-space-at-eol", "--function-context",
+  "--relative", "--no-relative", "--merge-base", "--abbrev-commit", "--no-abbrev", "--abbrev",
+  "--cc", "--dd", "--remerge-diff", "--combined-all-paths", "--full-diff", "--follow",
+  "--pretty", "--format", "--walk-reflogs", "--left-right", "--cherry-pick", "--cherry-mark",
+  "--topo-order", "--date-order", "--author-date-order", "--no-walk", "--do-walk", "--source",
+  "--use-mailmap", "--mailmap", "--notes", "--no-notes", "--show-signature", "--log-size",
+  "--boundary", "--simplify-by-decoration", "--ancestry-path", "--branches", "--tags",
+  "--remotes", "--patch-with-raw", "--patch-with-stat", "--unified", "--submodule",
+  "--ignore-submodules", "--color-moved", "--break-rewrites", "--irreversible-delete",
+  "--pickaxe-all", "--pickaxe-regex", "--regexp-ignore-case", "--all-match", "--invert-grep",
+  "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--stdout",
+  "--cover-letter", "--no-cover-letter", "--numbered", "--no-numbered", "--signoff",
+  "--root", "--dir-diff", "--no-prompt", "--prompt", "--gui", "--trust-exit-code",
+  "--include-untracked", "--only-untracked", "--index", "--base", "--ours", "--theirs",
+  "--annotate", "--compose", "--dry-run", "--no-index", "--expand-tabs", "--no-expand-tabs",
+];
+
+/** The grammar the history and diff commands' options are read with. */
+const HISTORY: OptionGrammar = {
+  // (`-v` is format-patch's reroll count; an option not known may take the next word.)
+  flags: "puszwbaRWcmrgqiEFPDkdy",
+  valued: "nSGOIotl",
+  gluedOnly: "UMCBX",
+  longFlags: new Set(HISTORY_FLAGS),
+  longValued: new Set(HISTORY_VALUED),
+  numbers: "option",
+};
+
+/** Options that show the changed lines (`-p`), and those that show other things instead. */
+const PATCH =
+  /^(-[pucW]|-U.*|--(patch|unified|patch-with-raw|patch-with-stat|cc|dd|remerge-diff|word-diff|color-words|function-context|binary|check)(=.*)?)$/;
+const FORMAT =
+  /^(-X.*|--(raw|stat|numstat|shortstat|dirstat|dirstat-by-file|cumulative|summary|name-only|name-status|compact-summary)(=.*)?)$/;
+const NOTHING = /^(-s|--no-patch)$/;
+
+/**
+ * The history and diff commands (`diff`, `log -p`, `show`, `stash show -p`, `format-patch`, …):
+ * the tracked files from the top, where they show changed lines (`shows`: with no option that
+ * says what to show), their operands revisions or paths; none where a pathspec, a `REV:path` or
+ * `-L` names what is shown, or `--no-index` compares two paths.
+ */
+function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead | null {
+  const values = valuesOf(args);
+  const tokens = readOptions(values, HISTORY);
+  let content = shows;
+  let asked = false;
+  let quiet = false;
+  // (`stash show -u`: the untracked files the stash keeps, not a patch; `--submodule=diff`.)
+  let untracked = false;
+  const stash = sub === "stash show";
+  const writes = sub === "format-patch" || sub === "send-email";
+  for (const t of tokens) {
+    if (t.kind === "end") break;
+    if (t.kind === "operand" || t.kind === "dynamic") continue;
+    if (/^-L/.test(t.name) || t.name === "--no-index") return null;
+    const option = t.glued === undefined ? t.name : `${t.name}=${t.glued}`;
+    if (stash && /^(-u|--include-untracked|--only-untracked)$/.test(option)) untracked = true;
+    // (A submodule's changed lines: files its own index lists, not this one.)
+    else if (option === "--submodule=diff") untracked = true;
+    else if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
+    else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
+      content = asked = true;
+    } else if (NOTHING.test(option) && !writes) content = asked = false;
+    else if (FORMAT.test(option) && !asked && !writes) content = false;
+  }
+  if (quiet || !content) return null;
+  const { before, after } = operands(tokens, args);
+  if (after !== null && pathspecs(after).named) return null;
+  // (A `REV:path` shows that blob or tree alone: named; `REV:` lists the top's names.)
+  const either = before.filter((w) =>
+    w.kind !== "static" || (blobPath(w.value) === null && !/^[^\s:]+:$/.test(w.value))
+  );
+  if (before.length > 0 && either.length === 0) return null;
+  // (request-pull's operands are a revision and a URL.)
+  const read = fromTop(sub === "request-pull" ? [] : either);
+  read.present = untracked;
+  return read;
+}
+
+/** Options that make `add`, `checkout`, `restore`, `reset`, `stash` and `commit` show hunks. */
+const PATCH_MODE: Record<string, { short: string; long: string[] }> = {
+  add: { short: "pie", long: ["--patch", "--interactive", "--edit"] },
+  checkout: { short: "p", long: ["--patch"] },
+  restore: { short: "p", long: ["--patch"] },
+  reset: { short: "p", long: ["--patch"] },
+  stash: { short: "p", long: ["--patch"] },
+  commit: { short: "p", long: ["--patch", "--interactive"] },
+};
+
+/** Their short options that take a value (the rest of a cluster, or the next word). */
+const PATCH_MODE_VALUED: Record<string, string> = {
+  add: "",
+  checkout: "bB",
+  restore: "s",
+  reset: "",
+  stash: "m",
+  commit: "mFCct",
+};
+
+/** Long options of theirs that take a value in the next word (`--message`, `--source`). */
+// deno-fmt-ignore
+const PATCH_MODE_LONG = new Set([
+  "--message", "--file", "--reuse-message", "--reedit-message", "--template", "--author",
+  "--date", "--fixup", "--squash", "--cleanup", "--trailer", "--source", "--conflict",
+  "--pathspec-from-file", "--orphan", "--chmod",
+]);
+
+/**
+ * Whether a subcommand's words ask for its hunks (`add -p`, `checkout --patch`, `reset -p`,
+ * `commit --interactive`; a cluster `-vp`; an abbreviation `--pat`), before `--`.
+ */
+function asksHunks(sub: string, tokens: OptionToken[], values: (string | null)[]): boolean {
+  const mode = PATCH_MODE[sub];
+  for (const t of tokens) {
+    if (t.kind === "end") return false;
+    const v = values[t.at];
+    if (v === null || !v.startsWith("-")) continue;
+    if (t.name.startsWith("--")) {
+      if (mode.long.some((name) => abbreviates(t.name, name))) return true;
+    } else if (mode.short.includes(t.name[1])) return true;
+  }
+  return false;
+}
+
+/**
+ * `add -p`/`-i`/`-e`, `checkout -p`, `restore -p`, `reset -p`, `stash [push] -p`, `commit -p`:
+ * the hunks of every tracked file from the top, where no pathspec names them (checkout's and
+ * reset's first operand may be a revision).
+ */
+function patchMode(sub: string, args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const tokens = readOptions(values, {
+    valued: PATCH_MODE_VALUED[sub],
+    gluedOnly: "S",
+    longValued: PATCH_MODE_LONG,
+  });
+  if (!asksHunks(sub, tokens, values)) return null;
+  return operandsRead(sub, tokens, args);
+}
+
+/** The read of a patch mode given its operands: none where a pathspec names what is shown. */
+function operandsRead(sub: string, tokens: OptionToken[], args: Word[]): RepositoryRead | null {
+  const { before, after } = operands(tokens, args);
+  if (after !== null && pathspecs(after).named) return null;
+  if (/^(checkout|reset)$/.test(sub)) {
+    const [revision, ...rest] = before;
+    if (rest.length && pathspecs(rest).named) return null;
+    return fromTop(revision ? [revision] : []);
+  }
+  if (before.length && pathspecs(before).named) return null;
+  return fromTop();
+}
+
+/**
+ * `git commit`: its hunks (`-p`, `--interactive`), or the staged diff `-v`/`--verbose` (or
+ * `commit.verbose`) puts in the message the editor opens (not with `-m`, `-F`, `-C`,
+ * `--no-edit`, unless `-e`).
+ */
+function commitRead(args: Word[], own: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const tokens = readOptions(values, {
+    valued: PATCH_MODE_VALUED.commit,
+    gluedOnly: "S",
+    longValued: PATCH_MODE_LONG,
+  });
+  if (asksHunks("commit", tokens, values)) return operandsRead("commit", tokens, args);
+  let verbose = own.some((w) => /^commit\.verbose(=(?!false$|no$|off$|0$)|$)/i.test(w.value));
+  let editor = true;
+  let edit = false;
+  for (const t of tokens) {
+    if (t.kind === "end") break;
+    const long = t.name.startsWith("--");
+    if (t.name === "-v" || (long && abbreviates(t.name, "--verbose"))) verbose = true;
+    else if (t.name === "-e" || (long && abbreviates(t.name, "--edit"))) edit = true;
+    else if (/^-[mFC]$/.test(t.name) || (long && t.name === "--no-edit")) editor = false;
+    else if (
+      long && ["--message", "--file", "--reuse-message"].some((n) => abbreviates(t.name, n))
+    ) {
+      editor = false;
+    }
+  }
+  return verbose && (editor || edit) ? operandsRead("commit", tokens, args) : null;
+}
+
+/**
+ * Subcommands that write or serve the content of the whole repository (`archive`,
+ * `fast-export`, `bundle create`, `instaweb`) or of objects by name (`cat-file -p`,
+ * `unpack-file`, `merge-tree`): from the top, where no operand names what is shown.
+ */
+function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const has = (re: RegExp) => values.some((v) => v !== null && re.test(v));
+  switch (sub) {
+    case "archive": {
+      if (has(/^(-l|--list|--remote(=.*)?)$/)) return null;
+      const tokens = readOptions(values, {
+        valued: "o",
+        longValued: new Set([
+          "--output",
+          "--format",
+          "--prefix",
+          "--remote",
+          "--exec",
+          "--add-file",
+          "--add-virtual-file",
+          "--mtime",
+        ]),
+        numbers: "option",
+      });
+      const { before, after } = operands(tokens, args);
+      const [tree, ...paths] = [...before, ...(after ?? [])];
+      if (tree === undefined || (tree.kind === "static" && blobPath(tree.value) !== null)) {
+        return null;
+      }
+      return pathspecs(paths).named ? null : fromTop();
+    }
+    case "cat-file": {
+      // (`-p`, `blob`, a batch that prints contents: an object git names by its hash may be
+      // any file's; `REV:path` is named.)
+      const prints = has(
+        /^(-p|blob|--textconv|--filters|--batch(-command)?(=.*)?|--batch-all-objects)$/,
+      );
+      const objects = args.filter((w, i) =>
+        w.kind !== "static" ||
+        (!values[i]!.startsWith("-") && values[i] !== "blob" && blobPath(values[i]!) === null &&
+          /^[0-9a-f]{4,64}$|[@^]\{/i.test(values[i]!))
+      );
+      return prints && (objects.length > 0 || has(/^--batch-all-objects$/)) ? fromTop() : null;
+    }
+    case "fast-export":
+      return has(/^--no-data$/) ? null : fromTop();
+    case "bundle":
+      return values[0] === "create" ? fromTop() : null;
+    case "instaweb":
+      return has(/^(--stop|--restart)$/) ? null : fromTop();
+    case "unpack-file":
+    case "merge-tree":
+      return fromTop();
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,387 @@
+import assert from "node:assert/strict";
+import { loadBashParser } from "../shell/parser.ts";
+import { analyzeBash } from "../shell/analyze.ts";
+import { carriesCommand } from "./env.ts";
+import { checkActions, configFrom, ctxIn, gitIndexBytes } from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
+import { GIT } from "./git.ts";
+import { realFs } from "../policy/fs_facts.ts";
+import { decide } from "../policy/engine.ts";
+import type { Action } from "../types.ts";
+
+const home = "/home/user";
+/** Allow by default; `secrets/**` denied, `.env` asked about (the hunt's DL). */
+const DL = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
+}, { home });
+const G = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+
+const FILES = ["/p/src/main.ts", "/p/src/lib/x.ts", "/p/README.md", "/p/.env", "/p/secrets/key"];
+
+/** A repository at /p whose index lists `tracked` (undefined: no index to read). */
+function repository(tracked?: string[], more: string[] = []) {
+  return ctxIn("/p", {
+    files: [...FILES, "/p/.git/HEAD", ...more],
+    bytes: tracked ? { "/p/.git/index": gitIndexBytes(tracked) } : {},
+    home,
+  });
+}
+
+const SECRETS_TRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md", "secrets/key"]);
+const SECRETS_IGNORED = repository(["src/main.ts", "src/lib/x.ts", "README.md"]);
+
+/** Commands that show what `secrets/key` holds where git tracks it, and nothing else of it. */
+const SHOWERS = [
+  // git grep searches the files below the cwd (and a revision's, the index's, the untracked).
+  "git grep PASSWORD",
+  "git grep -n PASSWORD",
+  "git grep -e PASSWORD",
+  "git grep -ie PASSWORD",
+  "git grep -A 3 PASSWORD",
+  "git grep -C src PASSWORD",
+  "git grep -m1 PASSWORD",
+  "git grep PASSWORD HEAD",
+  "git grep PASSWORD HEAD~1",
+  "git grep PASSWORD main feature",
+  "git grep PASSWORD HEAD --",
+  "git grep --cached PASSWORD",
+  "git grep -e a --and -e PASSWORD",
+  "git grep PASSWORD -- ':!src'",
+  "git grep PASSWORD ':!src'",
+  "git -C . grep PASSWORD",
+  "git --no-pager grep PASSWORD",
+  "git -P grep PASSWORD",
+  "git grep --unknown-option README.md",
+  "cd src && git grep PASSWORD -- :/",
+  "cd src && git grep PASSWORD ':(top)'",
+  // The history and diff commands show every tracked file's changed lines, from the top.
+  "git diff",
+  "git diff HEAD",
+  "git diff main...feature",
+  "git diff --cached",
+  "git diff --staged",
+  "git diff -U5",
+  "git diff --word-diff",
+  "git diff --exit-code",
+  "git diff --stat -p",
+  "git diff --check",
+  "git diff --submodule=diff",
+  "git diff --binary HEAD~3",
+  "cd src && git diff",
+  "cd src/lib && git diff HEAD",
+  "git log -p",
+  "git log -p -3",
+  "git log --patch",
+  "git log -u",
+  "git log --stat -p",
+  "git log -p --stat",
+  "git log -p --name-only",
+  "git log -s -p",
+  "git log -c",
+  "git log --cc",
+  "git log -p --author README.md",
+  "git log -p --all",
+  "git log -p -- ':!src'",
+  "git -c core.pager=cat log -p",
+  "git show",
+  "git show HEAD",
+  "git show HEAD~2",
+  "git show --oneline",
+  "git show --format=%H HEAD",
+  "git show HEAD HEAD:README.md",
+  "git show 1a2b3c4",
+  "git whatchanged -p",
+  "git reflog -p",
+  "git stash show -p",
+  "git stash show -p stash@{1}",
+  "git stash show -p -u",
+  "git rebase --show-current-patch",
+  "git am --show-current-patch=diff",
+  "git -c help.autocorrect=1 diff1",
+  "git -c stash.showPatch=true stash show",
+  "git stash list -p",
+  "git format-patch -1",
+  "git format-patch --stdout HEAD~3",
+  "git format-patch -o src HEAD~2",
+  "git format-patch -q -s HEAD~1",
+  "git send-email HEAD~1",
+  "git range-diff main...feature",
+  "git difftool",
+  "git diff-tree -p HEAD",
+  "git diff-index -p HEAD",
+  "git diff-files -p",
+  "git request-pull -p v1 origin",
+  // The hunks of the interactive modes, the diff `commit -v` shows in the editor.
+  "git add -p",
+  "git add --patch",
+  "git add --patc",
+  "git add -i",
+  "git add -e",
+  "git add -vp",
+  "git checkout -p",
+  "git checkout -p HEAD~1",
+  "git restore -p",
+  "git reset -p",
+  "git reset --patch HEAD",
+  "git stash -p",
+  "git stash push -p -m wip",
+  "git commit -p",
+  "git commit -v",
+  "git commit --verbose",
+  "git commit -v -e -m x",
+  "git -c commit.verbose=true commit",
+  // The whole repository written, served or printed by its objects' names.
+  "git archive HEAD",
+  "git archive -o x.tar HEAD",
+  "git cat-file -p 1a2b3c4d",
+  "git cat-file blob 1a2b3c4d",
+  "git fast-export --all",
+  "git bundle create x.bundle --all",
+  "git unpack-file 1a2b3c4d",
+  "git merge-tree main feature",
+  // Another index: the files there are.
+  "GIT_INDEX_FILE=/tmp/i git diff --cached",
+];
+
+/** Commands that show no content of files they do not name (or only of the files named). */
+const NOT_SHOWN = [
+  "git status",
+  "git diff --stat",
+  "git diff --name-only",
+  "git diff --name-status",
+  "git diff --numstat",
+  "git diff --shortstat",
+  "git diff --summary",
+  "git diff --raw",
+  "git diff --quiet",
+  "git diff -s",
+  "git diff src",
+  "git diff HEAD src",
+  "git diff -- src",
+  "git diff --cached -- README.md",
+  "git diff HEAD:README.md HEAD~1:README.md",
+  "git diff --no-index README.md src/main.ts",
+  "git log",
+  "git log --oneline",
+  "git log --stat",
+  "git log -3 --format=%s",
+  "git log -p src",
+  "git log -p -- src",
+  "git log -L1,5:README.md",
+  "git log -p --stat -s",
+  "git show -s",
+  "git show --stat",
+  "git show --name-only HEAD",
+  "git show --no-patch",
+  "git show HEAD:README.md",
+  "git show HEAD~2:",
+  "git stash show",
+  "git stash show -u",
+  "git rebase --continue",
+  "git -c help.autocorrect=0 status",
+  "git stash list",
+  "git whatchanged",
+  "git diff-tree HEAD",
+  "git grep PASSWORD src",
+  "git grep PASSWORD -- src",
+  "git grep PASSWORD HEAD -- src",
+  "git grep PASSWORD HEAD src",
+  "git grep PASSWORD README.md",
+  "git grep -l PASSWORD -- src/lib",
+  "cd src && git grep PASSWORD",
+  "git add -p src",
+  "git add -A",
+  "git checkout -p -- README.md",
+  "git checkout main",
+  "git commit -m x",
+  "git commit -v -m x",
+  "git commit -am x",
+  "git archive HEAD src",
+  "git archive -o x.tar HEAD:src",
+  "git archive --list",
+  "git cat-file -p HEAD",
+  "git cat-file -t 1a2b3c4d",
+  "git fast-export --no-data --all",
+  "git bundle verify x.bundle",
+];
+
+Deno.test("git content: what git shows of a tracked protected file is reached", async () => {
+  await checkActions(DL, SECRETS_TRACKED, SHOWERS.map((c) => [c, "ask"] as const));
+  await checkActions(DL, SECRETS_TRACKED, NOT_SHOWN.map((c) => [c, "allow"] as const));
+});
+
+Deno.test("git content: an untracked (ignored) protected file is not what git shows", async () => {
+  // (Another index's files, `-C .` (a tree named), a pager's command: asked about elsewhere.)
+  const untracked = new Set([
+    "GIT_INDEX_FILE=/tmp/i git diff --cached",
+    "git -C . grep PASSWORD",
+    "git -c core.pager=cat log -p",
+    // (The untracked files a stash keeps may be any there are; a corrected subcommand, any.)
+    "git stash show -p -u",
+    "git -c help.autocorrect=1 diff1",
+    "git diff --submodule=diff",
+  ]);
+  await checkActions(
+    DL,
+    SECRETS_IGNORED,
+    SHOWERS.map((c) => [c, untracked.has(c) ? "ask" : "allow"] as const),
+  );
+  // (git grep's untracked files, outside the index: those there are.)
+  await checkActions(DL, SECRETS_IGNORED, [
+    ["git grep --untracked PASSWORD", "ask"],
+    ["git grep --untr PASSWORD", "ask"],
+    ["git grep --no-index PASSWORD", "ask"],
+    ["git grep --no-exclude-standard --untracked PASSWORD", "ask"],
+    ["git grep --recurse-submodules PASSWORD", "ask"],
+    ["git grep --untracked PASSWORD -- src", "allow"],
+  ]);
+});
+
+Deno.test("git content: where the index cannot be read or there is none, the files there are", async () => {
+  // (No index, a repository with a `.git` file naming nothing readable, no repository.)
+  const noIndex = ctxIn("/p", { files: [...FILES, "/p/.git/config", "/p/.git/x"], home });
+  const gitFile = ctxIn("/p", { files: FILES, contents: { "/p/.git": "gitdir: /q/.git" }, home });
+  const none = ctxIn("/p", { files: FILES, home });
+  const broken = ctxIn("/p", {
+    files: [...FILES, "/p/.git/HEAD"],
+    bytes: { "/p/.git/index": gitIndexBytes(["README.md"]).subarray(0, 40) },
+    home,
+  });
+  for (const ctx of [noIndex, gitFile, none, broken]) {
+    await checkActions(DL, ctx, [
+      ["git diff", "ask"],
+      ["git grep PASSWORD", "ask"],
+      ["git log -p", "ask"],
+      ["cd src && git grep PASSWORD", "allow"],
+      ["git diff --stat", "allow"],
+    ]);
+  }
+  // (A repository with nothing added yet: nothing is tracked.)
+  const fresh = ctxIn("/p", { files: [...FILES, "/p/.git/HEAD"], home });
+  await checkActions(DL, fresh, [["git diff", "allow"], ["git grep PASSWORD", "allow"]]);
+});
+
+Deno.test("git content: from the work tree's top, found above the cwd; a linked work tree's index", async () => {
+  const nested = ctxIn("/w/p", {
+    files: [...FILES.map((f) => "/w" + f), "/w/p/.git/HEAD"],
+    bytes: { "/w/p/.git/index": gitIndexBytes(["secrets/key", "src/main.ts"]) },
+    home,
+  });
+  await checkActions(DL, { ...nested, cwd: "/w/p/src/lib" }, [
+    ["git diff", "ask"],
+    ["git log -p", "ask"],
+    ["git grep PASSWORD", "allow"],
+    ["git grep PASSWORD -- :/", "ask"],
+  ]);
+  const linked = ctxIn("/p", {
+    files: FILES,
+    contents: { "/p/.git": "gitdir: /r/.git/worktrees/p\n" },
+    bytes: { "/r/.git/worktrees/p/index": gitIndexBytes(["secrets/key"]) },
+    home,
+  });
+  await checkActions(DL, linked, [["git diff", "ask"], ["git diff --stat", "allow"]]);
+  // (A protected place the cwd is in: what git searches there is protected.)
+  await checkActions(DL, { ...SECRETS_IGNORED, cwd: "/p/secrets" }, [["git grep x", "deny"]]);
+});
+
+/** Everyday agent git work: allowed under the starter config, tracked secrets or not. */
+const EVERYDAY: [string, Action][] = [
+  ["git diff", "allow"],
+  ["git diff --stat", "allow"],
+  ["git diff --cached", "allow"],
+  ["git log -p -3", "allow"],
+  ["git log --oneline -10", "allow"],
+  ["git show HEAD", "allow"],
+  ["git show --stat HEAD", "allow"],
+  ["git grep -n foo", "allow"],
+  ["git grep foo -- src", "allow"],
+  ["git stash show -p", "allow"],
+];
+
+Deno.test("git content: everyday git work stays allowed under the starter config", async () => {
+  for (const ctx of [SECRETS_TRACKED, SECRETS_IGNORED, ctxIn("/p", { files: FILES, home })]) {
+    await checkActions(G, ctx, EVERYDAY);
+  }
+});
+
+Deno.test("git content: the facet's reading of each form", async () => {
+  const parser = await loadBashParser();
+  const read = (command: string) => {
+    const stage = analyzeBash(
+      command,
+      { cwd: "/p", home, env: { HOME: home }, carriesCommand },
+      parser,
+    ).stages.at(-1)!;
+    const r = GIT.readsRepository!(stage);
+    return r && { ...r, either: r.either.map((w) => w.value) };
+  };
+  const top = (either: string[] = []) => ({ from: "top", tracked: true, present: false, either });
+  assert.deepEqual(read("git diff"), top());
+  assert.deepEqual(read("git diff main src"), top(["main", "src"]));
+  assert.deepEqual(read("git log -p --author x y"), top(["y"]));
+  // (A word after an option not known may be its value: neither a revision nor a path.)
+  assert.deepEqual(read("git log -p --some-new-option src"), top([]));
+  assert.deepEqual(read("git show HEAD HEAD:README.md"), top(["HEAD"]));
+  assert.deepEqual(read("git checkout -p HEAD~1"), top(["HEAD~1"]));
+  assert.deepEqual(read("git grep x"), { from: "cwd", tracked: true, present: false, either: [] });
+  assert.deepEqual(read("git grep -e x HEAD src"), {
+    from: "cwd",
+    tracked: true,
+    present: false,
+    either: ["HEAD", "src"],
+  });
+  assert.deepEqual(read("git grep x -- :/"), {
+    from: "top",
+    tracked: true,
+    present: false,
+    either: [],
+  });
+  assert.equal(read("git grep x -- src")?.present, undefined);
+  assert.equal(read("GIT_DIR=/x git diff")?.present, true);
+  assert.equal(read("git --work-tree=/x diff")?.present, true);
+  for (const none of ["git diff --stat", "git grep x '*.py'", "git status", "git log"]) {
+    assert.equal(read(none), null, none);
+  }
+});
+
+Deno.test("git content: a real repository's index, read through the real filesystem", async () => {
+  const parser = await loadBashParser();
+  const dir = Deno.makeTempDirSync();
+  const run = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "null" }).outputSync();
+  try {
+    run("init", "-q");
+    for (const f of ["src/a.ts", "secrets/key", "notes/key"]) {
+      Deno.mkdirSync(`${dir}/${f.slice(0, f.indexOf("/"))}`, { recursive: true });
+      Deno.writeTextFileSync(`${dir}/${f}`, "x");
+    }
+    run("add", "src/a.ts", "notes/key");
+    const ctx = { cwd: dir, home, env: { HOME: home }, fs: realFs() };
+    const at = (command: string) =>
+      decide(DL, { tool: "bash", input: { command } }, ctx, { parser }).action;
+    assert.equal(at("git diff"), "allow");
+    run("update-index", "--index-version", "4");
+    run("add", "secrets/key");
+    assert.equal(at("git diff"), "ask");
+    assert.equal(at("git grep x -- src"), "allow");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("git content: an index another stage may change first is not trusted", async () => {
+  await checkActions(DL, SECRETS_IGNORED, [
+    // (`git add -Af` adds the ignored files: what there is counts.)
+    ["git add -Af && git diff --cached", "ask"],
+    ["git add -A && git diff --cached", "ask"],
+    ["python3 x.py && git diff", "ask"],
+    ["git diff & git add -Af", "ask"],
+    // (A later stage, or one that writes no place of the repository's, does not change it.)
+    ["git diff && git add -Af", "allow"],
+    ["git diff; git add -A", "allow"],
+    ["git status && git diff", "allow"],
+    ["echo x > notes.txt && git diff", "allow"],
+  ]);
+});
