@@ -24,6 +24,7 @@ import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
 import { PLAIN_PROPERTY, unitProperty } from "./unit_properties.ts";
 import { bwrap } from "./bwrap.ts";
+import { straceEffects } from "./strace.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -169,12 +170,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chronic: {},
   caffeinate: {},
   strace: {
-    shortWithArg: "abeEIoOpPsSuX",
+    shortWithArg: "abeEIoOpPsSuUX",
     // deno-fmt-ignore
-    longWithArg: ["--env", "--attach", "--user", "--detach-on", "--interruptible", "--trace", "--signal", "--status", "--trace-path", "--columns", "--abbrev", "--verbose", "--raw", "--read", "--write", "--kvm", "--output", "--string-limit", "--const-print-style", "--summary-syscall-overhead", "--summary-sort-by", "--summary-columns", "--inject", "--fault"],
+    longWithArg: ["--argv0", "--env", "--attach", "--user", "--detach-on", "--interruptible", "--trace", "--signal", "--status", "--trace-path", "--columns", "--abbrev", "--verbose", "--raw", "--read", "--write", "--kvm", "--output", "--string-limit", "--const-print-style", "--summary-syscall-overhead", "--summary-sort-by", "--summary-columns", "--inject", "--fault"],
     // (With those whose value is optional, given only after `=`.)
     // deno-fmt-ignore
-    longFlags: ["--follow-forks", "--successful-only", "--failed-only", "--instruction-pointer", "--stack-traces", "--syscall-number", "--output-append-mode", "--output-separately", "--no-abbrev", "--summary-only", "--summary", "--summary-wall-clock", "--debug", "--seccomp-bpf", "--daemonize", "--quiet", "--relative-timestamps", "--absolute-timestamps", "--timestamps", "--syscall-times", "--strings-in-hex", "--decode-fds", "--decode-pids", "--tips"],
+    longFlags: ["--follow-forks", "--successful-only", "--failed-only", "--instruction-pointer", "--stack-traces", "--syscall-number", "--output-append-mode", "--output-separately", "--no-abbrev", "--summary-only", "--summary", "--summary-wall-clock", "--debug", "--seccomp-bpf", "--daemonize", "--quiet", "--relative-timestamps", "--absolute-timestamps", "--timestamps", "--syscall-times", "--strings-in-hex", "--decode-fds", "--decode-pids", "--tips", "--failing-only", "--pidns-translation", "--silent", "--silence", "--kill-on-exit", "--always-show-pid"],
     // (`-E NAME` alone takes NAME out of the command's environment.)
     setsEnv: ["-E", "--env"],
   },
@@ -741,32 +742,6 @@ function watchexec(stage: Stage, run: Runner): void {
   }
 }
 
-/**
- * What strace does besides running the command: `-o '|CMD'` (or `!CMD`) pipes its output to a
- * command run through a shell; `-e inject=…` (`--inject`) tampers with the traced program's
- * system calls (`poke_enter` rewrites the paths it opens), so what it opens is not known.
- */
-function straceEffects(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
-    const v = w.kind === "static" ? w.value : w.prefix;
-    if (v === "--") break;
-    // (`--output` and its abbreviations take the next word, or the value after `=`.)
-    const m = /^(?:-[a-zA-Z]*o|--o(?:u(?:t(?:p(?:ut?)?)?)?)?(?:=|$))(.*)$/s.exec(v);
-    const value = m ? (m[1] === "" && !v.endsWith("=") ? args[i + 1] : literal(m[1])) : undefined;
-    if (value && /^[|!]/.test(value.value)) {
-      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, "strace -o");
-    }
-    if (
-      /(^|[=,])inject[=:]|^--inject/.test(v) ||
-      (v === "-e" && /^inject/.test(args[i + 1]?.value ?? ""))
-    ) {
-      run.stage([unknownWord("(what strace -e inject makes the command open)")], "strace");
-    }
-  }
-}
-
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -779,7 +754,7 @@ export const WRAPPER_PROGRAMS: Program[] = [
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
       wrapped(name, spec, stage, run);
-      if (name === "strace") straceEffects(stage, run);
+      if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));
     },
   })),
   { names: ["watch"], runs: watch },

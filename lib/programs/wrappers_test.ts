@@ -312,11 +312,25 @@ Deno.test("wrappers: abbreviated options, strace's output commands and inject, p
       "deny",
       "deny",
     ],
+    // (Tampering glued, in a cluster, abbreviated as getopt_long takes it; `fault` too.)
+    ["strace -einject=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace -qeinject=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace --inj=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace --inje openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace -f --fau=chdir sh -c 'cd src; cat README.md'", "deny", "deny"],
+    ["strace -e fault=chdir:error=ENOENT cat README.md", "deny", "deny"],
+    ['strace -e "$Q" cat README.md', "deny", "deny"],
+    ['strace -o"$OUT" ls', "deny", "deny"],
     [`parallel echo '{= system("rm -rf src") =}' ::: x`, "deny", "deny"],
     ["parallel -S 'rm -rf src' echo ::: x", "deny", "deny"],
     ["parallel --sshlogin 'rm -rf src' echo ::: x", "deny", "deny"],
     // Everyday.
     ["strace -o /tmp/trace.txt ls", "deny", "allow"],
+    ["strace -f -e trace=file -e read=3 -e write=1 -e kvm=vcpu cat README.md", "deny", "allow"],
+    ["strace -qq -etrace=openat,execve -s 200 cat README.md", "deny", "allow"],
+    // (Its options end at the command: the command's own `-e…` is the command's.)
+    ["strace grep -einject=x README.md", "deny", "allow"],
+    ["strace -c -U name,calls ls", "deny", "allow"],
     ["parallel -S server1 echo ::: x", "deny", "allow"],
     // (What env sets is judged as an assignment before the command is.)
     ["env A=1 ls", "deny", "allow"],
