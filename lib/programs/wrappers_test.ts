@@ -350,6 +350,12 @@ Deno.test("wrappers: a login shell runs its command in the user's home", async (
     ["su - user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["su --login user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["su --log user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    // (Long options abbreviated as getopt_long takes them: `--sh SHELL` takes the next word.)
+    ["su -l --sh /bin/sh user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su -l --gr wheel user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --l --supp wheel user --c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --lo user --c='cat .ssh/id_rsa'", "deny", "allow"],
+    ["runuser -l --u user -- cat .ssh/id_rsa", "deny", "allow"],
     ["su -l user -c 'cp /tmp/x .pi/agent/settings.json'", "allow", "ask"],
     ["runuser -l user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["runuser -l -u user cat .ssh/id_rsa", "deny", "allow"],
