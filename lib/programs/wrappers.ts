@@ -22,7 +22,7 @@ import {
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
-import { PLAIN_PROPERTY, unitProperty } from "./unit_properties.ts";
+import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
 import { straceEffects } from "./strace.ts";
 
@@ -195,7 +195,13 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longFlags: ["--skip-chdir"],
     shell: true,
   },
-  pkexec: { longWithArg: ["--user"], shell: true },
+  // (pkexec reads its options by their exact names, `-u` too; the command runs in the user's home.)
+  pkexec: {
+    shortWithArg: "u",
+    longWithArg: ["--user"],
+    longFlags: ["--keep-cwd", "--disable-internal-agent"],
+    shell: true,
+  },
   setpriv: {},
   nsenter: {
     shortWithArg: "tSGwr",
@@ -429,7 +435,7 @@ function optionEnv(w: WrapperSpec, name: string, value: Word, stage: Stage): Wor
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let cwds = startsIn(name, w, stage, run) ?? stage.cwds;
+  let cwds = startsIn(name, grammarOf(name, w), stage, run) ?? stage.cwds;
   let operands = w.operands ?? 0;
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
@@ -536,71 +542,6 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   for (let i = unknown + 1; i < args.length; i++) {
     if (i !== start && args[i].kind === "static") run.stage(args.slice(i), `wrapper:${name}`, cwds);
   }
-}
-
-/**
- * Where a wrapper starts its command, where not in the cwd (its directory options aside): a login
- * shell of `sudo -i` in its user's home (`-u`, root by default), `run0` for another user than root
- * in that user's home, `systemd-run` in `/` (a system service's) or with `--user` in the home of
- * the user running it (not with `--scope`, `-d`/`--same-dir`, `-S`/`--shell`, which keep the cwd).
- * systemd-run's and run0's `-p WorkingDirectory=DIR` names it (`~`: the home of its user; a `-`
- * before either only says a missing one is no error). A home is known only for the user running
- * the command: any other is a directory not known.
- */
-function startsIn(
-  name: string,
-  w: WrapperSpec,
-  stage: Stage,
-  run: Runner,
-): (string | null)[] | undefined {
-  if (name !== "sudo" && name !== "run0" && name !== "systemd-run") return undefined;
-  const args = stage.argv.slice(1);
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  const flags = new Set<string>();
-  let user: string | null | undefined;
-  let dir: Word | null | undefined;
-  for (const t of readOptions(values, grammarOf(name, w))) {
-    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
-    if (t.kind === "valued" && (t.name === "-u" || t.name === "--user" || t.name === "--uid")) {
-      const v = optionValue(t, args);
-      user = v?.kind === "static" ? v.value : null;
-    }
-    if (t.kind === "valued" && name !== "sudo" && (t.name === "-p" || t.name === "--property")) {
-      const v = optionValue(t, args);
-      if (v?.kind === "static") {
-        if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
-        else if (!PLAIN_PROPERTY.test(v.value)) unitProperty(v.value, run);
-      } else if (v) { // (`-p "$P"`: any property; `-p WorkingDirectory=$D`: a cwd not known.)
-        if ("WorkingDirectory=".startsWith(v.prefix.slice(0, 17))) dir = null;
-        if (!v.prefix.startsWith("WorkingDirectory=")) unitProperty(v.text, run);
-      }
-    }
-    // (A cluster's letters one by one: `-iu bob` is `-i -u bob`.)
-    if (t.kind === "flag" || t.kind === "unknown") flags.add(t.name);
-  }
-  const home = (u: string | null | undefined) => [u === null ? null : run.home(u ?? "root")];
-  if (name === "sudo") {
-    return flags.has("-i") || flags.has("--login") ? home(user) : undefined;
-  }
-  // (`--user`: the user's own service manager; `--uid=` runs a system service as that user.)
-  const own = name === "systemd-run" && flags.has("--user");
-  if (dir !== undefined) return workingDirectory(dir, own ? [run.home(null)] : home(user));
-  if (name === "run0") {
-    return user !== undefined && user !== "root" && user !== "0" ? home(user) : undefined;
-  }
-  const kept = ["--scope", "-d", "--same-dir", "-S", "--shell"];
-  if (kept.some((f) => flags.has(f))) return undefined;
-  return own ? [run.home(null)] : ["/"];
-}
-
-/**
- * A unit's `WorkingDirectory=`: an absolute path, or `~` its user's home (`homes`), either after
- * a `-`; any other (relative, not known) is a directory not known.
- */
-function workingDirectory(dir: Word | null, homes: (string | null)[]): (string | null)[] {
-  const path = dir?.value.replace(/^-/, "");
-  if (path === "~") return homes;
-  return path !== undefined && path.startsWith("/") && !/[$`*?[]/.test(path) ? [path] : [null];
 }
 
 /** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */

@@ -363,6 +363,16 @@ Deno.test("wrappers: a login shell runs its command in the user's home", async (
     ["sudo -iu user cp /tmp/x .pi/agent/settings.json", "deny", "ask"],
     ["sudo --login -u user cat .ssh/id_rsa", "deny", "allow"],
     ["run0 -u user cat .ssh/id_rsa", "deny", "allow"],
+    // (pkexec: the user's home, root's by default, unless `--keep-cwd`.)
+    ["pkexec --user user cat .ssh/id_rsa", "deny", "allow"],
+    ["pkexec -u user sh -c 'cat /tmp/x >> .ssh/authorized_keys'", "deny", "allow"],
+    [
+      "pkexec --disable-internal-agent --user user cp /tmp/x .pi/agent/settings.json",
+      "allow",
+      "ask",
+    ],
+    ["pkexec cat src/main.ts", "ask", "ask"],
+    ["pkexec --keep-cwd --user user cat src/main.ts", "allow", "allow"],
     ["systemd-run --user --wait --pipe cat .ssh/id_rsa", "deny", "allow"],
     ["systemd-run --user cp /tmp/x .pi/agent/extensions/x.js", "allow", "ask"],
     // Root's home, another user's, or one not seen: a directory not known.
