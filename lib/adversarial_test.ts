@@ -129,6 +129,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["nice -10 rm -rf build", "deny", "deny"],
   ["strace -f -e trace=file rm -rf build", "deny", "deny"],
   ["strace -qeinject=openat:poke_enter=@arg2=2e656e7600 cat notes.txt", "deny", "deny"],
+  ["tar cCf ~ /tmp/x.tar .ssh", "deny", "deny"],
   ["chroot / rm -rf build", "deny", "deny"],
   ["unshare -r rm -rf build", "deny", "deny"],
   ["systemd-run --user rm -rf build", "deny", "deny"],

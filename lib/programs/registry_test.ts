@@ -176,7 +176,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gem: { optionCommands: "gem install x --config-file /tmp/gemrc" },
   openssl: { optionCommands: "openssl req -config /tmp/x.cnf -new" },
   helm: { namedFiles: "helm template x c --output-dir .pi", optionCommands: "helm template x c --post-renderer=rm" },
-  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar ." }, ar: { namedFiles: "ar x lib.a" },
+  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar .", chdir: "bsdtar -cf a.tar -C dir ." }, ar: { namedFiles: "ar x lib.a" },
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
