@@ -20,6 +20,7 @@ import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { fileCommands, input } from "./databases.ts";
+import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
 
 /** A URL: its scheme, and the path its base name comes from. */
 const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
@@ -42,6 +43,16 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
 }
 
 /**
+ * wget2's statistics files: `--stats-{site,dns,server,tls,ocsp}=[FORMAT:]FILE` (FORMAT `human`,
+ * `csv`, `json` or `tree`) writes FILE ("" for none: the standard output).
+ */
+function statsFile(args: Word[], i: number): [string, number] | null {
+  const m = /^--stats-(site|dns|server|tls|ocsp|all)(=(.*))?$/s.exec(args[i].value);
+  if (!m) return null;
+  return [(m[3] ?? "").replace(/^(human|csv|json|tree):/i, ""), 1];
+}
+
+/**
  * Where wget saves a URL with its directories (`-x`, `--force-directories`): `HOST/PATH` (`PATH`
  * with `-nH`), less the first `cut` directories of PATH.
  */
@@ -56,9 +67,10 @@ function urlPath(value: string, host: boolean, cut: number, page: string): strin
 
 /** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
 export function downloadedFiles(argv: Word[]): NamedFile[] {
-  // (wget2 takes wget's options.)
+  // (wget2 takes wget's options, their names abbreviated as getopt_long takes them.)
+  const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
-  const args = argv.slice(1);
+  const args = name === "wget" ? wgetArgs(argv.slice(1)) : argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
   let remote = name !== "curl";
@@ -108,9 +120,9 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
         } else if (/^(dirstruct|recursive|mirror|pagerequisites)$/.test(key) && on) tree = true;
       } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
       else if ((got = valueOf(args, i, "--config", ""))) {
-        // A wgetrc of its choosing: where it writes (`output_document`, `dir_prefix`, `logfile`)
-        // is in a file not read here.
-        files.push({ path: null, source: `${w.text} (where its settings write)` });
+        // (A wgetrc of its choosing: its commands are read as `-e` ones, wget_options.ts.)
+      } else if (wget2 && (got = statsFile(args, i))) {
+        if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
       }
     } else if (name === "curl") {
       if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
@@ -221,13 +233,17 @@ const WGET_VALUED = "ABDIOPQRTUXaeilnotw";
  * `--config=FILE`, may name one: where it writes is not known already, so it is asked about.)
  */
 function wgetCommands(stage: Stage, run: Runner): void {
+  wgetStartupFiles(stage, run);
   const args = stage.argv.slice(1);
   const askpass = (value: Word) => run.command(value, "program", "wget --use-askpass");
+  // (wget2's plugins: code it loads, a file or a name found in directories.)
+  const plugin = (value: Word) =>
+    run.stage([unknownWord(`(the plugin ${value.text} wget2 loads)`)], "wget2 --plugin");
   const execute = (given: Word) => {
+    const setting = given.kind === "static" ? wgetrcSetting(given.value) : null;
     if (given.kind !== "static") askpass(unknownWord(given.text));
-    else if (wgetrcSetting(given.value)?.[0] === "useaskpass") {
-      askpass(literal(wgetrcSetting(given.value)![1]));
-    }
+    else if (setting?.[0] === "useaskpass") askpass(literal(setting[1]));
+    else if (/^(plugin|localplugin|plugindirs)$/.test(setting?.[0] ?? "")) plugin(given);
   };
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
@@ -246,6 +262,8 @@ function wgetCommands(stage: Stage, run: Runner): void {
         ? askpass
         : name.length > 2 && "--execute".startsWith(name)
         ? execute
+        : /^--(plugin|plugin-dirs|local-plugin)$/.test(wgetWord(name))
+        ? plugin
         : null;
       if (opt === null) continue;
       const given = eq >= 0 ? literal(v.slice(eq + 1)) : args[++i];
@@ -373,6 +391,33 @@ function curlCommands(stage: Stage, run: Runner, depth = 0): void {
     if (file === null) run.stage([unknownWord("(a curl config not known)")], origin);
     else if (file.kind === "static" && file.value === "-") input(stage, run, origin, given);
     else fileCommands(file, run, origin, given);
+  }
+  if (depth === 0) curlrc(stage, run);
+}
+
+/**
+ * curl's default config (unless its first word is `-q…` or `--disable`): `~/.curlrc`, else
+ * `~/.config/curlrc` (where `CURL_HOME` and `XDG_CONFIG_HOME` do not say otherwise: a stage that
+ * sets them runs code not known, env.ts). Its options are judged as curl given them before its
+ * own words (`-q` first, so it is not read again); one not known is a command not known.
+ */
+function curlrc(stage: Stage, run: Runner): void {
+  const first = stage.argv[1];
+  if (first?.kind === "static" && (first.value.startsWith("-q") || first.value === "--disable")) {
+    return;
+  }
+  const home = run.home(null);
+  for (const path of [`${home}/.curlrc`, `${home}/.config/curlrc`]) {
+    const text = home === null ? null : run.settings(path);
+    const words = text === null ? null : curlConfigWords(text);
+    if (words === null) {
+      run.stage([unknownWord(`(the options of ${path})`)], "curlrc");
+      return;
+    }
+    if (words.length) {
+      run.stage([stage.argv[0], literal("-q"), ...words, ...stage.argv.slice(1)], "curlrc");
+      return;
+    }
   }
 }
 
