@@ -42,6 +42,24 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
   return null;
 }
 
+/** curl's options whose value names no file, expanded or not. */
+const CURL_TEXT = /^--expand-(user-agent|referer|user|oauth2-bearer|request|data-raw)(=|$)/;
+
+/**
+ * Whether curl's word at `i` is an `--expand-OPTION` (curl 8.3) with a `{{variable}}` in its value:
+ * what it names (`--expand-output '{{HOME}}/.ssh/x'`, `--expand-data @{{f}}`) is not known.
+ */
+function expanded(args: Word[], i: number): boolean {
+  const v = args[i].value;
+  if (!v.startsWith("--expand-") || CURL_TEXT.test(v)) return false;
+  const next = args[i + 1];
+  if (!v.includes("=") && next?.kind !== "static") return true;
+  const value = v.includes("=") ? v.slice(v.indexOf("=") + 1) : next.value;
+  // (A header names a file only as a whole, `@FILE`: `Authorization: Bearer {{T}}` names none.)
+  if (/^--expand-(proxy-)?header(=|$)/.test(v)) return /^(@|\{\{)/.test(value);
+  return value.includes("{{");
+}
+
 /**
  * wget2's statistics files: `--stats-{site,dns,server,tls,ocsp}=[FORMAT:]FILE` (FORMAT `human`,
  * `csv`, `json` or `tree`) writes FILE ("" for none: the standard output).
@@ -128,6 +146,14 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
       if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(v)) {
         files.push({ path: null, source: `${w.text} (a name the server chooses)` });
+      }
+      if ((got = valueOf(args, i, "--variable", ""))) {
+        // (curl 8.3's variables: `NAME@FILE`, `%NAME@FILE` and `NAME[N-M]@FILE` read FILE, which
+        // `--expand-data '{{NAME}}'` sends.)
+        const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(got[0])?.[2];
+        if (file !== undefined && file !== "-") named(file, w.text);
+      } else if (expanded(args, i)) {
+        files.push({ path: null, source: `${w.text} (a value its variables make)` });
       }
       if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
       else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
@@ -281,7 +307,7 @@ function wgetCommands(stage: Stage, run: Runner): void {
 }
 
 /**
- * curl's options (7.88's `curl --help all`): the short ones that take a value (the rest of a
+ * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
  * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
  * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
  * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
@@ -290,16 +316,23 @@ function wgetCommands(stage: Stage, run: Runner): void {
 const CURL_GRAMMAR: OptionGrammar = {
   valued: "ACDEFHKPQTUXYbcdemortuwxyz",
   // deno-fmt-ignore
-  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out"]),
+  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out","--variable","--haproxy-clientip","--ip-tos","--vlan-priority","--ech","--ssl-sessions","--knownhosts","--sigalgs","--upload-flags","--trace-config","--parallel-max-host","--keepalive-cnt"]),
   // deno-fmt-ignore
-  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help"]),
+  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
   abbreviations: true,
 };
 
-/** curl's options in a stage's words: long names as curl compares them, in lower case. */
+/**
+ * curl's options in a stage's words: long names as curl compares them, in lower case, and an
+ * `--expand-OPTION` (curl 8.3) read as the option it expands.
+ */
 function curlOptions(args: Word[]): OptionToken[] {
   const values = args.map((w) =>
-    w.kind !== "static" ? null : w.value.startsWith("--") ? w.value.toLowerCase() : w.value
+    w.kind !== "static"
+      ? null
+      : w.value.startsWith("--")
+      ? w.value.toLowerCase().replace(/^--expand-/, "--")
+      : w.value
   );
   return readOptions(values, CURL_GRAMMAR);
 }
