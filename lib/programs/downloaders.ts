@@ -88,7 +88,11 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   // (wget2 takes wget's options, their names abbreviated as getopt_long takes them.)
   const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
-  const args = name === "wget" ? wgetArgs(argv.slice(1)) : argv.slice(1);
+  const args = name === "wget"
+    ? wgetArgs(argv.slice(1))
+    : name === "curl"
+    ? argv.slice(1).map(curlWord)
+    : argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
   let remote = name !== "curl";
@@ -220,7 +224,12 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
  */
 export function serverNamedFiles(argv: Word[]): NamedFile[] {
   const name = basename(argv[0]?.value ?? "");
-  const args = argv.slice(1);
+  // (axel's getopt_long and HTTPie's argparse take a long name abbreviated: `--out F`, `--down`.)
+  const args = argv.slice(1).map((w) => {
+    const m = w.kind === "static" ? /^(--[\w-]{2,})(=.*)?$/s.exec(w.value) : null;
+    const full = m && ["--output", "--download"].find((o) => o.startsWith(m[1]));
+    return full && full !== m[1] ? literal(full + (m[2] ?? "")) : w;
+  });
   let out: string | null | undefined;
   let download = name === "axel";
   let operand = false;
@@ -321,6 +330,22 @@ const CURL_GRAMMAR: OptionGrammar = {
   longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
   abbreviations: true,
 };
+
+/** curl's long option names, for its abbreviations. */
+const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
+
+/**
+ * A word of curl's with its long option's name as curl reads it: in lower case, abbreviated to a
+ * prefix of one option (curl 7.x, 8.x before its table of exact names), `--name=value` (8.16).
+ */
+function curlWord(w: Word): Word {
+  if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
+  const eq = w.value.indexOf("=");
+  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
+  const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
+  const full = some.length === 1 ? some[0] : name;
+  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
+}
 
 /**
  * curl's options in a stage's words: long names as curl compares them, in lower case, and an
