@@ -130,6 +130,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["strace -f -e trace=file rm -rf build", "deny", "deny"],
   ["strace -qeinject=openat:poke_enter=@arg2=2e656e7600 cat notes.txt", "deny", "deny"],
   ["tar cCf ~ /tmp/x.tar .ssh", "deny", "deny"],
+  ["websocketd --port=8080 sh", "deny", "deny"],
   ["chroot / rm -rf build", "deny", "deny"],
   ["unshare -r rm -rf build", "deny", "deny"],
   ["systemd-run --user rm -rf build", "deny", "deny"],
