@@ -42,6 +42,29 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
   return null;
 }
 
+/**
+ * The files curl's word at `i` names besides its output: a name the server chooses (`-J`), the
+ * files `-w '%output{FILE}'` writes, a variable's file (curl 8.3: `NAME@FILE`, `%NAME@FILE`,
+ * `NAME[N-M]@FILE` read FILE, which `--expand-data '{{NAME}}'` sends), and what an expanded option
+ * names (not known).
+ */
+function curlFiles(args: Word[], i: number): NamedFile[] {
+  const w = args[i];
+  const out: NamedFile[] = [];
+  if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)) {
+    out.push({ path: null, source: `${w.text} (a name the server chooses)` });
+  }
+  const written = valueOf(args, i, "--write-out", "-w")?.[0] ?? "";
+  for (const m of written.matchAll(/%output\{([^}]*)\}/g)) {
+    out.push({ path: m[1].replace(/^>>/, ""), source: w.text });
+  }
+  const variable = valueOf(args, i, "--variable", "")?.[0] ?? "";
+  const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(variable)?.[2];
+  if (file !== undefined && file !== "-") out.push({ path: file, source: w.text });
+  if (expanded(args, i)) out.push({ path: null, source: `${w.text} (a value its variables make)` });
+  return out;
+}
+
 /** curl's options whose value names no file, expanded or not. */
 const CURL_TEXT = /^--expand-(user-agent|referer|user|oauth2-bearer|request|data-raw)(=|$)/;
 
@@ -148,24 +171,10 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       }
     } else if (name === "curl") {
       if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
-      if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(v)) {
-        files.push({ path: null, source: `${w.text} (a name the server chooses)` });
-      }
-      if ((got = valueOf(args, i, "--variable", ""))) {
-        // (curl 8.3's variables: `NAME@FILE`, `%NAME@FILE` and `NAME[N-M]@FILE` read FILE, which
-        // `--expand-data '{{NAME}}'` sends.)
-        const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(got[0])?.[2];
-        if (file !== undefined && file !== "-") named(file, w.text);
-      } else if (expanded(args, i)) {
-        files.push({ path: null, source: `${w.text} (a value its variables make)` });
-      }
+      files.push(...curlFiles(args, i));
       if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
       else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
-      else if ((got = valueOf(args, i, "--write-out", "-w"))) {
-        for (const m of got[0].matchAll(/%output\{([^}]*)\}/g)) {
-          named(m[1].replace(/^>>/, ""), w.text);
-        }
-      }
+      else got = valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
