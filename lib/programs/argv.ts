@@ -41,9 +41,10 @@ export interface OptionGrammar {
   /**
    * A long option may be abbreviated GNU-style (`--use-comp` for `--use-compress-program`; four
    * characters at least): the one known option it begins is the one meant (one that begins two
-   * is none, as getopt_long says). @default false
+   * is none, as getopt_long says). `"all"`: the grammar lists every long option the program
+   * takes, so any prefix of one is that one (`su --c CMD`). @default false
    */
-  abbreviations?: boolean;
+  abbreviations?: boolean | "all";
   /**
    * The first word may be option letters without a dash (tar's old form, `tar xIf CMD a.tar`),
    * each valued letter taking the next word in turn. @default false
@@ -163,7 +164,7 @@ function bundle(letters: string, count: number, g: OptionGrammar, out: OptionTok
 function spelled(name: string, g: OptionGrammar): string | null {
   const sets = [g.longFlags, g.longOptional, g.longValued];
   for (const set of sets) if (set?.has(name)) return name;
-  if (!g.abbreviations || name.length < 4) return null;
+  if (!g.abbreviations || name.length < (g.abbreviations === "all" ? 3 : 4)) return null;
   // (As getopt_long: an abbreviation of two options is no option.)
   let found: string | null = null;
   for (const set of sets) {

@@ -20,6 +20,7 @@ import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { fileCommands, input } from "./databases.ts";
+import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
 
 /** A URL: its scheme, and the path its base name comes from. */
 const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
@@ -42,6 +43,57 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
 }
 
 /**
+ * The files curl's word at `i` names besides its output: a name the server chooses (`-J`), the
+ * files `-w '%output{FILE}'` writes, a variable's file (curl 8.3: `NAME@FILE`, `%NAME@FILE`,
+ * `NAME[N-M]@FILE` read FILE, which `--expand-data '{{NAME}}'` sends), and what an expanded option
+ * names (not known).
+ */
+function curlFiles(args: Word[], i: number): NamedFile[] {
+  const w = args[i];
+  const out: NamedFile[] = [];
+  if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)) {
+    out.push({ path: null, source: `${w.text} (a name the server chooses)` });
+  }
+  const written = valueOf(args, i, "--write-out", "-w")?.[0] ?? "";
+  for (const m of written.matchAll(/%output\{([^}]*)\}/g)) {
+    out.push({ path: m[1].replace(/^>>/, ""), source: w.text });
+  }
+  const variable = valueOf(args, i, "--variable", "")?.[0] ?? "";
+  const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(variable)?.[2];
+  if (file !== undefined && file !== "-") out.push({ path: file, source: w.text });
+  if (expanded(args, i)) out.push({ path: null, source: `${w.text} (a value its variables make)` });
+  return out;
+}
+
+/** curl's options whose value names no file, expanded or not. */
+const CURL_TEXT = /^--expand-(user-agent|referer|user|oauth2-bearer|request|data-raw)(=|$)/;
+
+/**
+ * Whether curl's word at `i` is an `--expand-OPTION` (curl 8.3) with a `{{variable}}` in its value:
+ * what it names (`--expand-output '{{HOME}}/.ssh/x'`, `--expand-data @{{f}}`) is not known.
+ */
+function expanded(args: Word[], i: number): boolean {
+  const v = args[i].value;
+  if (!v.startsWith("--expand-") || CURL_TEXT.test(v)) return false;
+  const next = args[i + 1];
+  if (!v.includes("=") && next?.kind !== "static") return true;
+  const value = v.includes("=") ? v.slice(v.indexOf("=") + 1) : next.value;
+  // (A header names a file only as a whole, `@FILE`: `Authorization: Bearer {{T}}` names none.)
+  if (/^--expand-(proxy-)?header(=|$)/.test(v)) return /^(@|\{\{)/.test(value);
+  return value.includes("{{");
+}
+
+/**
+ * wget2's statistics files: `--stats-{site,dns,server,tls,ocsp}=[FORMAT:]FILE` (FORMAT `human`,
+ * `csv`, `json` or `tree`) writes FILE ("" for none: the standard output).
+ */
+function statsFile(args: Word[], i: number): [string, number] | null {
+  const m = /^--stats-(site|dns|server|tls|ocsp|all)(=(.*))?$/s.exec(args[i].value);
+  if (!m) return null;
+  return [(m[3] ?? "").replace(/^(human|csv|json|tree):/i, ""), 1];
+}
+
+/**
  * Where wget saves a URL with its directories (`-x`, `--force-directories`): `HOST/PATH` (`PATH`
  * with `-nH`), less the first `cut` directories of PATH.
  */
@@ -56,9 +108,14 @@ function urlPath(value: string, host: boolean, cut: number, page: string): strin
 
 /** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
 export function downloadedFiles(argv: Word[]): NamedFile[] {
-  // (wget2 takes wget's options.)
+  // (wget2 takes wget's options, their names abbreviated as getopt_long takes them.)
+  const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
-  const args = argv.slice(1);
+  const args = name === "wget"
+    ? wgetArgs(argv.slice(1))
+    : name === "curl"
+    ? argv.slice(1).map(curlWord)
+    : argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
   let remote = name !== "curl";
@@ -108,22 +165,16 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
         } else if (/^(dirstruct|recursive|mirror|pagerequisites)$/.test(key) && on) tree = true;
       } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
       else if ((got = valueOf(args, i, "--config", ""))) {
-        // A wgetrc of its choosing: where it writes (`output_document`, `dir_prefix`, `logfile`)
-        // is in a file not read here.
-        files.push({ path: null, source: `${w.text} (where its settings write)` });
+        // (A wgetrc of its choosing: its commands are read as `-e` ones, wget_options.ts.)
+      } else if (wget2 && (got = statsFile(args, i))) {
+        if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
       }
     } else if (name === "curl") {
       if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
-      if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(v)) {
-        files.push({ path: null, source: `${w.text} (a name the server chooses)` });
-      }
+      files.push(...curlFiles(args, i));
       if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
       else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
-      else if ((got = valueOf(args, i, "--write-out", "-w"))) {
-        for (const m of got[0].matchAll(/%output\{([^}]*)\}/g)) {
-          named(m[1].replace(/^>>/, ""), w.text);
-        }
-      }
+      else got = valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
@@ -182,7 +233,12 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
  */
 export function serverNamedFiles(argv: Word[]): NamedFile[] {
   const name = basename(argv[0]?.value ?? "");
-  const args = argv.slice(1);
+  // (axel's getopt_long and HTTPie's argparse take a long name abbreviated: `--out F`, `--down`.)
+  const args = argv.slice(1).map((w) => {
+    const m = w.kind === "static" ? /^(--[\w-]{2,})(=.*)?$/s.exec(w.value) : null;
+    const full = m && ["--output", "--download"].find((o) => o.startsWith(m[1]));
+    return full && full !== m[1] ? literal(full + (m[2] ?? "")) : w;
+  });
   let out: string | null | undefined;
   let download = name === "axel";
   let operand = false;
@@ -221,13 +277,17 @@ const WGET_VALUED = "ABDIOPQRTUXaeilnotw";
  * `--config=FILE`, may name one: where it writes is not known already, so it is asked about.)
  */
 function wgetCommands(stage: Stage, run: Runner): void {
+  wgetStartupFiles(stage, run);
   const args = stage.argv.slice(1);
   const askpass = (value: Word) => run.command(value, "program", "wget --use-askpass");
+  // (wget2's plugins: code it loads, a file or a name found in directories.)
+  const plugin = (value: Word) =>
+    run.stage([unknownWord(`(the plugin ${value.text} wget2 loads)`)], "wget2 --plugin");
   const execute = (given: Word) => {
+    const setting = given.kind === "static" ? wgetrcSetting(given.value) : null;
     if (given.kind !== "static") askpass(unknownWord(given.text));
-    else if (wgetrcSetting(given.value)?.[0] === "useaskpass") {
-      askpass(literal(wgetrcSetting(given.value)![1]));
-    }
+    else if (setting?.[0] === "useaskpass") askpass(literal(setting[1]));
+    else if (/^(plugin|localplugin|plugindirs)$/.test(setting?.[0] ?? "")) plugin(given);
   };
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
@@ -246,6 +306,8 @@ function wgetCommands(stage: Stage, run: Runner): void {
         ? askpass
         : name.length > 2 && "--execute".startsWith(name)
         ? execute
+        : /^--(plugin|plugin-dirs|local-plugin)$/.test(wgetWord(name))
+        ? plugin
         : null;
       if (opt === null) continue;
       const given = eq >= 0 ? literal(v.slice(eq + 1)) : args[++i];
@@ -263,7 +325,7 @@ function wgetCommands(stage: Stage, run: Runner): void {
 }
 
 /**
- * curl's options (7.88's `curl --help all`): the short ones that take a value (the rest of a
+ * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
  * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
  * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
  * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
@@ -272,16 +334,39 @@ function wgetCommands(stage: Stage, run: Runner): void {
 const CURL_GRAMMAR: OptionGrammar = {
   valued: "ACDEFHKPQTUXYbcdemortuwxyz",
   // deno-fmt-ignore
-  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out"]),
+  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out","--variable","--haproxy-clientip","--ip-tos","--vlan-priority","--ech","--ssl-sessions","--knownhosts","--sigalgs","--upload-flags","--trace-config","--parallel-max-host","--keepalive-cnt"]),
   // deno-fmt-ignore
-  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help"]),
+  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
   abbreviations: true,
 };
 
-/** curl's options in a stage's words: long names as curl compares them, in lower case. */
+/** curl's long option names, for its abbreviations. */
+const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
+
+/**
+ * A word of curl's with its long option's name as curl reads it: in lower case, abbreviated to a
+ * prefix of one option (curl 7.x, 8.x before its table of exact names), `--name=value` (8.16).
+ */
+function curlWord(w: Word): Word {
+  if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
+  const eq = w.value.indexOf("=");
+  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
+  const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
+  const full = some.length === 1 ? some[0] : name;
+  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
+}
+
+/**
+ * curl's options in a stage's words: long names as curl compares them, in lower case, and an
+ * `--expand-OPTION` (curl 8.3) read as the option it expands.
+ */
 function curlOptions(args: Word[]): OptionToken[] {
   const values = args.map((w) =>
-    w.kind !== "static" ? null : w.value.startsWith("--") ? w.value.toLowerCase() : w.value
+    w.kind !== "static"
+      ? null
+      : w.value.startsWith("--")
+      ? w.value.toLowerCase().replace(/^--expand-/, "--")
+      : w.value
   );
   return readOptions(values, CURL_GRAMMAR);
 }
@@ -373,6 +458,33 @@ function curlCommands(stage: Stage, run: Runner, depth = 0): void {
     if (file === null) run.stage([unknownWord("(a curl config not known)")], origin);
     else if (file.kind === "static" && file.value === "-") input(stage, run, origin, given);
     else fileCommands(file, run, origin, given);
+  }
+  if (depth === 0) curlrc(stage, run);
+}
+
+/**
+ * curl's default config (unless its first word is `-q…` or `--disable`): `~/.curlrc`, else
+ * `~/.config/curlrc` (where `CURL_HOME` and `XDG_CONFIG_HOME` do not say otherwise: a stage that
+ * sets them runs code not known, env.ts). Its options are judged as curl given them before its
+ * own words (`-q` first, so it is not read again); one not known is a command not known.
+ */
+function curlrc(stage: Stage, run: Runner): void {
+  const first = stage.argv[1];
+  if (first?.kind === "static" && (first.value.startsWith("-q") || first.value === "--disable")) {
+    return;
+  }
+  const home = run.home(null);
+  for (const path of [`${home}/.curlrc`, `${home}/.config/curlrc`]) {
+    const text = home === null ? null : run.settings(path);
+    const words = text === null ? null : curlConfigWords(text);
+    if (words === null) {
+      run.stage([unknownWord(`(the options of ${path})`)], "curlrc");
+      return;
+    }
+    if (words.length) {
+      run.stage([stage.argv[0], literal("-q"), ...words, ...stage.argv.slice(1)], "curlrc");
+      return;
+    }
   }
 }
 

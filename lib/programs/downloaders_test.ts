@@ -8,7 +8,7 @@ import {
 } from "../testing_adversarial.ts";
 import { literal } from "./words.ts";
 import { ctxIn } from "../testing.ts";
-import { downloadedFiles } from "./downloaders.ts";
+import { downloadedFiles, serverNamedFiles } from "./downloaders.ts";
 
 const files = (command: string) =>
   downloadedFiles(command.split(" ").map(literal)).map((f) => f.path);
@@ -96,8 +96,27 @@ Deno.test("downloaders: wget's directories are the URL's path, and a recursion's
 
 Deno.test("wget --config: a settings file of its choosing says where it writes", async () => {
   // [command, read-only, deny-list]
+  // (Its commands are read as `-e` ones, wget_options_test.ts; one not there, as curl's `-K`, is
+  // a command not known.)
   await checkTable([
-    ["wget --config=/tmp/w http://x/", "deny", "ask"],
-    ["wget --config /tmp/w http://x/", "deny", "ask"],
+    ["wget --config=/tmp/w http://x/", "deny", "deny"],
+    ["wget --config /tmp/w http://x/", "deny", "deny"],
+    ["wget --conf=/tmp/w http://x/", "deny", "deny"],
   ]);
+});
+
+Deno.test("downloaders: long options abbreviated as each program takes them", () => {
+  // (curl 7.x and 8.x before 8.16's exact names: a prefix of one option, in any case.)
+  assert.deepEqual(files("curl --output-d .pi -O http://x/settings.json"), [".pi/settings.json"]);
+  assert.deepEqual(files("curl --OUTPUT-DIR .pi -O http://x/settings.json"), [
+    ".pi/settings.json",
+  ]);
+  assert.deepEqual(files("curl --write %output{.pi/x} http://x/a"), [".pi/x"]);
+  // (wget's getopt_long.)
+  assert.deepEqual(files("wget --directory-p=.pi http://x/settings.json"), [".pi/settings.json"]);
+  assert.deepEqual(files("wget --output-doc x http://x/settings.json"), []);
+  // (axel's getopt_long, HTTPie's argparse.)
+  const served = (c: string) => serverNamedFiles(c.split(" ").map(literal)).map((f) => f.path);
+  assert.deepEqual(served("axel --out=.pi/x http://x/a"), [".pi/x", ".pi/x"]);
+  assert.deepEqual(served("http --down http://x/a"), ["."]);
 });

@@ -122,7 +122,7 @@ function chdirOptions(
 ): (string | null)[] | null {
   let moved: (string | null)[] | null = null;
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  for (const t of readOptions(values, chdirGrammar(spec))) {
+  for (const t of readOptions(values, spec.grammar ?? chdirGrammar(spec))) {
     if (t.kind === "operand" && spec.beforeSubcommand) break;
     let dir: Word | undefined;
     if (t.kind === "valued" && spec.options.includes(t.name)) {
@@ -134,8 +134,13 @@ function chdirOptions(
     } else if (t.kind === "dynamic") {
       // `-C$X`, `--directory=$X`: a directory not known.
       const v = args[t.at].prefix;
+      // (Abbreviated where the grammar takes abbreviations: `--dir=$X`.)
+      const eq = v.startsWith("--") ? v.indexOf("=") : -1;
+      const long = (o: string) =>
+        eq > 0 && (v.slice(0, eq) === o || (spec.grammar?.abbreviations === "all" && eq > 2 &&
+          o.startsWith(v.slice(0, eq))));
       const opt = spec.options.find((o) =>
-        o.startsWith("--") ? v.startsWith(o + "=") : v.startsWith(o) && v.length > o.length
+        o.startsWith("--") ? long(o) : v.startsWith(o) && v.length > o.length
       );
       if (opt) dir = args[t.at];
     }

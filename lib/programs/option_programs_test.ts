@@ -20,7 +20,7 @@ const ROWS: [string, Action, Action][] = [
   ["wget -qeuse_askpass=curl https://x/", "deny", "deny"],
   ["wget -nv -qe use_askpass=rm https://x/", "deny", "deny"],
   ['wget -qe"$X" https://x/', "deny", "deny"],
-  ["wget --config=wgetrc https://x/", "deny", "ask"],
+  ["wget --config=wgetrc https://x/", "deny", "deny"],
   ["sdiff --diff-program=rm README.md notes.txt", "deny", "deny"],
   ["sdiff --diff-prog=curl README.md notes.txt", "deny", "deny"],
   ["diff3 --diff-program rm README.md notes.txt package.json", "deny", "deny"],

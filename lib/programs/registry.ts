@@ -49,6 +49,7 @@ import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
 import { SHELL_PROGRAMS } from "./shells.ts";
 import { SHELL_ESCAPE_PROGRAMS } from "./shell_escapes.ts";
+import { SHELL_SERVER_PROGRAMS } from "./shell_servers.ts";
 import { SIMPLE_PROGRAMS } from "./simple.ts";
 import { RENAMER_PROGRAMS } from "./renamers.ts";
 import type { Program } from "./spec.ts";
@@ -84,6 +85,7 @@ export function allPrograms(): readonly Program[] {
     ...SSH_PROGRAMS,
     ...CONTAINER_PROGRAMS,
     ...NETWORK_PROGRAMS,
+    ...SHELL_SERVER_PROGRAMS,
     ...AGENT_PROGRAMS,
     ...SHELL_ESCAPE_PROGRAMS,
     ...LAUNCHER_PROGRAMS,

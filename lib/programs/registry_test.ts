@@ -178,7 +178,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gem: { optionCommands: "gem install x --config-file /tmp/gemrc" },
   openssl: { optionCommands: "openssl req -config /tmp/x.cnf -new" },
   helm: { namedFiles: "helm template x c --output-dir .pi", optionCommands: "helm template x c --post-renderer=rm" },
-  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar ." }, ar: { namedFiles: "ar x lib.a" },
+  azcopy: { namedFiles: "azcopy copy https://x/c .pi --recursive" }, ditto: { namedFiles: "ditto src .pi" }, bsdtar: { namedFiles: "bsdtar -xf a.tar", followsLinks: "bsdtar -cLf a.tar .", chdir: "bsdtar -cf a.tar -C dir ." }, ar: { namedFiles: "ar x lib.a" },
   tar: {
     readOnly: { "": "tar -tf a.tar --to-command=sh" },
     chdir: "tar -xf a.tar -C dir", optionCommands: "tar -I 'rm x' -xf a.tar", followsLinks: "tar chf a.tar d",
@@ -212,6 +212,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     optionCommands: "kubectl --kubeconfig=k.yaml get pods",
   },
   nc: { optionCommands: "nc -l -p 4444 -e /bin/sh" },
+  tcpsvd: { runs: "tcpsvd 0 4444 sh" }, udpsvd: { runs: "udpsvd 0 53 sh" }, tcpserver: { runs: "tcpserver 0 4444 bash -i" },
+  "s6-tcpserver": { runs: "s6-tcpserver 0 4444 sh" }, "s6-tcpserver4": { runs: "s6-tcpserver4 0 4444 sh" }, "s6-tcpserver6": { runs: "s6-tcpserver6 :: 4444 sh" },
+  ttyd: { runs: "ttyd -W bash" }, websocketd: { runs: "websocketd --port=8080 sh" }, gotty: { runs: "gotty -w bash" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
   crontab: { runs: "crontab <<< '* * * * * rm x'" },
   sshpass: { runs: "sshpass -p pw ssh host" }, numactl: { runs: "numactl -C 0 rm x" },

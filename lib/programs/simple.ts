@@ -18,6 +18,7 @@ import { filesFromList } from "./file_lists.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
+import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import {
   dittoDestination,
@@ -136,9 +137,11 @@ const TABLE: Record<string, Facts> = {
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("bsdcpio")(argv)],
   },
   // (bsdtar's `-L`, as GNU tar's `-h`: what the links inside the tree lead to is archived.)
+  // (`-C DIR`, `--cd DIR`, `--dir DIR`, the old `tar cCf DIR a.tar`: it works there.)
   bsdtar: {
     namedFiles: extractsHere("bsdtar"),
-    followsLinks: (argv) => hasOption(argv, { valued: "bCfINsT" }, ["-L", "-h"]),
+    chdir: { options: ["-C", "--cd", "--directory"], grammar: BSDTAR_GRAMMAR },
+    followsLinks: (argv) => hasOption(argv, BSDTAR_GRAMMAR, ["-L", "-h", "--dereference"]),
     treesNamed: () => true,
   },
   // 7-Zip archives what the links in a tree lead to unless told `-snl`.

@@ -107,6 +107,11 @@ export interface ChdirSpec {
   beforeSubcommand?: boolean;
   /** Options before the subcommand that take a value, so it is not the subcommand. */
   valued?: ReadonlySet<string>;
+  /**
+   * The program's whole option grammar, where its directory options are also found abbreviated or
+   * in its old bundled first word (`tar --dir ~ …`, `tar cCf ~ x.tar .ssh`).
+   */
+  grammar?: OptionGrammar;
 }
 
 /**

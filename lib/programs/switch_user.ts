@@ -10,13 +10,18 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
 import { literal, optionValue, programName, standardInput, startsShell } from "./words.ts";
 
-/** su's and runuser's options (util-linux): the flags, and those that take a value. */
+/**
+ * su's and runuser's options (util-linux): the flags, and those that take a value; every long one,
+ * so getopt_long takes any prefix of one (`--sh SHELL`, `--gr GROUP`, `--c CMD`).
+ */
 const SU_OPTIONS: OptionGrammar = {
-  flags: "lmpfP",
+  flags: "lmpfPhV",
   valued: "sgGwcu",
-  longFlags: new Set(["--login", "--preserve-environment", "--fast", "--pty"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--login", "--preserve-environment", "--fast", "--pty", "--help", "--version"]),
   // deno-fmt-ignore
   longValued: new Set(["--shell", "--group", "--supp-group", "--whitelist-environment", "--command", "--session-command", "--user"]),
+  abbreviations: "all",
 };
 
 /**
@@ -34,9 +39,9 @@ export function switchUser(stage: Stage, outer: Runner): void {
   // reading no input and given no command runs nothing: `su - postgres`.)
   const bare = standardInput(stage).from === "nothing" && onlyUser(args);
   const run = name === "script" || bare ? outer : loginPlace(args, outer) ?? outer;
-  // (`--command` as getopt_long takes it: `--co`, `--comm`, …)
+  // (`--command` as getopt_long takes it: `--c`, `--comm`, …)
   const command = (v: string) =>
-    v.length >= 4 && ("--command".startsWith(v) || "--session-command".startsWith(v));
+    v.length >= 3 && ("--command".startsWith(v) || "--session-command".startsWith(v));
   const c = args.findIndex((a) =>
     a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || command(a.value))
   );
@@ -85,7 +90,6 @@ function loginPlace(args: Word[], run: Runner): Runner | undefined {
   let user: string | null | undefined;
   for (const t of readOptions(values, SU_OPTIONS)) {
     if (t.kind === "flag" && (t.name === "-l" || t.name === "--login")) login = true;
-    else if (t.kind === "unknown" && /^--l(o(g(in?)?)?)?$/.test(t.name)) login = true;
     else if (t.kind === "valued" && (t.name === "-u" || t.name === "--user")) {
       const v = optionValue(t, args);
       user ??= v?.kind === "static" ? v.value : null;

@@ -1,5 +1,5 @@
 /**
- * tar: `-C dir` (it works there), the options that run a command (`-I`/`--use-compress-program`,
+ * tar: `-C dir` (it works there; `--dir dir`, `tar cCf dir a.tar` too), the options that run a command (`-I`/`--use-compress-program`,
  * `--to-command`, `--checkpoint-action=exec=…`, even in the old bundled form `tar xIf CMD a.tar`),
  * what it does to a directory it is given (it extracts over the files below), and its listing
  * form (`tar -tf a.tar`), which only reads.
@@ -13,8 +13,36 @@ import { filesFromList } from "./file_lists.ts";
 import { extractsHere } from "./extractors.ts";
 import { tarRemoval, tarRemovesFiles } from "./archive_moves.ts";
 
-/** tar's valued letters (and its old bundled first word), as far as finding `-h` needs them. */
-const TAR_OPTIONS = { valued: "bCfFgHIKLNTVX", bundled: true };
+/**
+ * GNU tar's options (1.34's `tar --help`): the short ones that take a value, the long ones with a
+ * value, with an optional one (after `=`) and without; getopt_long takes any prefix of one
+ * (`--dir DIR`), and the old first word bundles letters whose values follow it (`tar cCf DIR a.tar`).
+ */
+export const TAR_GRAMMAR: OptionGrammar = {
+  valued: "bCfFgHIKLNTVX",
+  bundled: true,
+  // deno-fmt-ignore
+  longValued: new Set(["--add-file", "--after-date", "--blocking-factor", "--checkpoint-action", "--directory", "--exclude", "--exclude-from", "--exclude-ignore", "--exclude-ignore-recursive", "--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--file", "--files-from", "--format", "--group", "--group-map", "--hole-detection", "--index-file", "--info-script", "--label", "--level", "--listed-incremental", "--mode", "--mtime", "--new-volume-script", "--newer", "--newer-mtime", "--no-quote-chars", "--owner", "--owner-map", "--pax-option", "--quote-chars", "--quoting-style", "--record-size", "--rmt-command", "--rsh-command", "--sort", "--sparse-version", "--starting-file", "--strip-components", "--suffix", "--tape-length", "--to-command", "--transform", "--use-compress-program", "--volno-file", "--warning", "--xattrs-exclude", "--xattrs-include", "--xform"]),
+  // deno-fmt-ignore
+  longOptional: new Set(["--atime-preserve", "--backup", "--checkpoint", "--occurrence", "--one-top-level", "--totals"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--absolute-names", "--acls", "--anchored", "--append", "--auto-compress", "--block-number", "--bzip2", "--catenate", "--check-device", "--check-links", "--clamp-mtime", "--compare", "--compress", "--concatenate", "--confirmation", "--create", "--delay-directory-restore", "--delete", "--dereference", "--diff", "--exclude-backups", "--exclude-caches", "--exclude-caches-all", "--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--extract", "--force-local", "--full-time", "--get", "--gunzip", "--gzip", "--hard-dereference", "--help", "--ignore-case", "--ignore-command-error", "--ignore-failed-read", "--ignore-zeros", "--incremental", "--interactive", "--keep-directory-symlink", "--keep-newer-files", "--keep-old-files", "--list", "--lzip", "--lzma", "--lzop", "--multi-volume", "--no-acls", "--no-anchored", "--no-auto-compress", "--no-check-device", "--no-delay-directory-restore", "--no-ignore-case", "--no-ignore-command-error", "--no-null", "--no-overwrite-dir", "--no-recursion", "--no-same-owner", "--no-same-permissions", "--no-seek", "--no-selinux", "--no-unquote", "--no-verbatim-files-from", "--no-wildcards", "--no-wildcards-match-slash", "--no-xattrs", "--null", "--numeric-owner", "--old-archive", "--one-file-system", "--overwrite", "--overwrite-dir", "--portability", "--posix", "--preserve-order", "--preserve-permissions", "--read-full-records", "--recursion", "--recursive-unlink", "--remove-files", "--restrict", "--same-order", "--same-owner", "--same-permissions", "--seek", "--selinux", "--show-defaults", "--show-omitted-dirs", "--show-snapshot-field-ranges", "--show-stored-names", "--show-transformed-names", "--skip-old-files", "--sparse", "--test-label", "--to-stdout", "--touch", "--uncompress", "--ungzip", "--unlink-first", "--unquote", "--update", "--usage", "--utc", "--verbatim-files-from", "--verbose", "--verify", "--version", "--wildcards", "--wildcards-match-slash", "--xattrs", "--xz", "--zstd"]),
+  abbreviations: "all",
+};
+
+/**
+ * bsdtar's options (libarchive 3.6): its valued letters, its long options (any unique prefix of
+ * one, as its own reader takes them), and the old bundled first word.
+ */
+export const BSDTAR_GRAMMAR: OptionGrammar = {
+  valued: "bCfIsTWX",
+  bundled: true,
+  // deno-fmt-ignore
+  longValued: new Set(["--block-size", "--cd", "--directory", "--exclude", "--exclude-from", "--file", "--files-from", "--format", "--gid", "--gname", "--include", "--newer", "--newer-ctime", "--newer-ctime-than", "--newer-mtime", "--newer-mtime-than", "--newer-than", "--older", "--older-ctime", "--older-ctime-than", "--older-mtime", "--older-mtime-than", "--older-than", "--options", "--passphrase", "--strip-components", "--uid", "--uname", "--use-compress-program"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--absolute-paths", "--acls", "--append", "--b64encode", "--bzip2", "--check-links", "--chroot", "--clear-nochange-fflags", "--compress", "--confirmation", "--create", "--dereference", "--disable-copyfile", "--exclude-vcs", "--extract", "--fast-read", "--fflags", "--grzip", "--gunzip", "--gzip", "--help", "--hfsCompression", "--ignore-zeros", "--insecure", "--interactive", "--keep-newer-files", "--keep-old-files", "--list", "--lrzip", "--lz4", "--lzip", "--lzma", "--lzop", "--mac-metadata", "--modification-time", "--no-acls", "--no-fflags", "--no-mac-metadata", "--no-read-sparse", "--no-recursion", "--no-safe-writes", "--no-same-owner", "--no-same-permissions", "--no-xattrs", "--nodump", "--norecurse", "--null", "--numeric-owner", "--one-file-system", "--preserve-permissions", "--read-sparse", "--safe-writes", "--same-owner", "--same-permissions", "--to-stdout", "--totals", "--unlink", "--unlink-first", "--update", "--uuencode", "--verbose", "--version", "--xattrs", "--xz", "--zstd"]),
+  abbreviations: "all",
+};
 
 /** The long options of a listing that take a value. */
 const LIST_VALUED = new Set([
@@ -126,7 +154,7 @@ const tarCommands = optionCommands({
 export const TAR: Program = {
   // (gtar, gnutar: GNU tar's names where tar is another's, on the BSDs and macOS.)
   names: ["tar", "gtar", "gnutar"],
-  chdir: { options: ["-C", "--directory"] },
+  chdir: { options: ["-C", "--directory"], grammar: TAR_GRAMMAR },
   optionCommands: (stage, run) => {
     tarCommands(stage, run);
     tarRemoval(stage, run);
@@ -137,7 +165,7 @@ export const TAR: Program = {
   // `tar -tf a.tar`: a listing only reads.
   readOnly: { "": { accepts: tarListsOnly } },
   // `tar -h`: what the links inside the tree lead to is archived.
-  followsLinks: (argv) => hasOption(argv, TAR_OPTIONS, ["-h", "--dereference"]),
+  followsLinks: (argv) => hasOption(argv, TAR_GRAMMAR, ["-h", "--dereference"]),
   treesNamed: () => true,
   // `tar -cf x.tar --remove-files src`: what it archives is deleted.
   replacesTrees: tarRemovesFiles,

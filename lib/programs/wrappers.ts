@@ -22,8 +22,9 @@ import {
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
-import { PLAIN_PROPERTY, unitProperty } from "./unit_properties.ts";
+import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
+import { straceEffects } from "./strace.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -169,12 +170,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chronic: {},
   caffeinate: {},
   strace: {
-    shortWithArg: "abeEIoOpPsSuX",
+    shortWithArg: "abeEIoOpPsSuUX",
     // deno-fmt-ignore
-    longWithArg: ["--env", "--attach", "--user", "--detach-on", "--interruptible", "--trace", "--signal", "--status", "--trace-path", "--columns", "--abbrev", "--verbose", "--raw", "--read", "--write", "--kvm", "--output", "--string-limit", "--const-print-style", "--summary-syscall-overhead", "--summary-sort-by", "--summary-columns", "--inject", "--fault"],
+    longWithArg: ["--argv0", "--env", "--attach", "--user", "--detach-on", "--interruptible", "--trace", "--signal", "--status", "--trace-path", "--columns", "--abbrev", "--verbose", "--raw", "--read", "--write", "--kvm", "--output", "--string-limit", "--const-print-style", "--summary-syscall-overhead", "--summary-sort-by", "--summary-columns", "--inject", "--fault"],
     // (With those whose value is optional, given only after `=`.)
     // deno-fmt-ignore
-    longFlags: ["--follow-forks", "--successful-only", "--failed-only", "--instruction-pointer", "--stack-traces", "--syscall-number", "--output-append-mode", "--output-separately", "--no-abbrev", "--summary-only", "--summary", "--summary-wall-clock", "--debug", "--seccomp-bpf", "--daemonize", "--quiet", "--relative-timestamps", "--absolute-timestamps", "--timestamps", "--syscall-times", "--strings-in-hex", "--decode-fds", "--decode-pids", "--tips"],
+    longFlags: ["--follow-forks", "--successful-only", "--failed-only", "--instruction-pointer", "--stack-traces", "--syscall-number", "--output-append-mode", "--output-separately", "--no-abbrev", "--summary-only", "--summary", "--summary-wall-clock", "--debug", "--seccomp-bpf", "--daemonize", "--quiet", "--relative-timestamps", "--absolute-timestamps", "--timestamps", "--syscall-times", "--strings-in-hex", "--decode-fds", "--decode-pids", "--tips", "--failing-only", "--pidns-translation", "--silent", "--silence", "--kill-on-exit", "--always-show-pid"],
     // (`-E NAME` alone takes NAME out of the command's environment.)
     setsEnv: ["-E", "--env"],
   },
@@ -194,7 +195,13 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longFlags: ["--skip-chdir"],
     shell: true,
   },
-  pkexec: { longWithArg: ["--user"], shell: true },
+  // (pkexec reads its options by their exact names, `-u` too; the command runs in the user's home.)
+  pkexec: {
+    shortWithArg: "u",
+    longWithArg: ["--user"],
+    longFlags: ["--keep-cwd", "--disable-internal-agent"],
+    shell: true,
+  },
   setpriv: {},
   nsenter: {
     shortWithArg: "tSGwr",
@@ -418,7 +425,7 @@ function optionEnv(w: WrapperSpec, name: string, value: Word, stage: Stage): Wor
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let cwds = startsIn(name, w, stage, run) ?? stage.cwds;
+  let cwds = startsIn(name, grammarOf(name, w), stage, run) ?? stage.cwds;
   let operands = w.operands ?? 0;
   let start = args.length;
   let seen = -1; // the last word whose whole-word checks ran
@@ -525,85 +532,6 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   for (let i = unknown + 1; i < args.length; i++) {
     if (i !== start && args[i].kind === "static") run.stage(args.slice(i), `wrapper:${name}`, cwds);
   }
-}
-
-/**
- * Where a wrapper starts its command, where not in the cwd (its directory options aside): a login
- * shell of `sudo -i` in its user's home (`-u`, root by default), `run0` for another user than root
- * in that user's home, `systemd-run` in `/` (a system service's) or with `--user` in the home of
- * the user running it (not with `--scope`, `-d`/`--same-dir`, `-S`/`--shell`, which keep the cwd).
- * systemd-run's and run0's `-p WorkingDirectory=DIR` names it (`~`: the home of its user; a `-`
- * before either only says a missing one is no error). A home is known only for the user running
- * the command: any other is a directory not known.
- */
-function startsIn(
-  name: string,
-  w: WrapperSpec,
-  stage: Stage,
-  run: Runner,
-): (string | null)[] | undefined {
-  if (name !== "sudo" && name !== "run0" && name !== "systemd-run") return undefined;
-  const args = stage.argv.slice(1);
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  const flags = new Set<string>();
-  let user: string | null | undefined;
-  let dir: Word | null | undefined;
-  for (const t of readOptions(values, grammarOf(name, w))) {
-    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") break;
-    // (systemd-run's `-u` is its unit's name, `--user` a flag: its user is `--uid`.)
-    if (
-      t.kind === "valued" &&
-      (t.name === "--uid" || (name !== "systemd-run" && (t.name === "-u" || t.name === "--user")))
-    ) {
-      const v = optionValue(t, args);
-      user = v?.kind === "static" ? v.value : null;
-    }
-    // (A socket unit's properties run commands too: `--socket-property=ExecStartPre=…`.)
-    if (t.kind === "valued" && name !== "sudo" && UNIT_PROPERTIES.has(t.name)) {
-      const v = optionValue(t, args);
-      if (v?.kind === "static") {
-        if (v.value.startsWith("WorkingDirectory=")) dir = literal(v.value.slice(17));
-        else if (!PLAIN_PROPERTY.test(v.value)) unitProperty(v.value, run);
-      } else if (v) { // (`-p "$P"`: any property; `-p WorkingDirectory=$D`: a cwd not known.)
-        if ("WorkingDirectory=".startsWith(v.prefix.slice(0, 17))) dir = null;
-        if (!v.prefix.startsWith("WorkingDirectory=")) unitProperty(v.text, run);
-      }
-    }
-    // (A cluster's letters one by one: `-iu bob` is `-i -u bob`.)
-    if (t.kind === "flag" || t.kind === "unknown") flags.add(t.name);
-  }
-  const home = (u: string | null | undefined) => [u === null ? null : run.home(u ?? "root")];
-  if (name === "sudo") {
-    return flags.has("-i") || flags.has("--login") ? home(user) : undefined;
-  }
-  // (`--user`: the user's own service manager; `--uid=` runs a system service as that user.)
-  const own = name === "systemd-run" && flags.has("--user");
-  if (dir !== undefined) return workingDirectory(dir, own ? [run.home(null)] : home(user));
-  if (name === "run0") {
-    return user !== undefined && user !== "root" && user !== "0" ? home(user) : undefined;
-  }
-  const kept = ["--scope", "-d", "--same-dir", "-S", "--shell"];
-  if (kept.some((f) => flags.has(f))) return undefined;
-  return own ? [run.home(null)] : ["/"];
-}
-
-/** The options of run0 and systemd-run whose value is a unit's property. */
-const UNIT_PROPERTIES = new Set([
-  "-p",
-  "--property",
-  "--path-property",
-  "--socket-property",
-  "--timer-property",
-]);
-
-/**
- * A unit's `WorkingDirectory=`: an absolute path, or `~` its user's home (`homes`), either after
- * a `-`; any other (relative, not known) is a directory not known.
- */
-function workingDirectory(dir: Word | null, homes: (string | null)[]): (string | null)[] {
-  const path = dir?.value.replace(/^-/, "");
-  if (path === "~") return homes;
-  return path !== undefined && path.startsWith("/") && !/[$`*?[]/.test(path) ? [path] : [null];
 }
 
 /** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */
@@ -745,32 +673,6 @@ function watchexec(stage: Stage, run: Runner): void {
   }
 }
 
-/**
- * What strace does besides running the command: `-o '|CMD'` (or `!CMD`) pipes its output to a
- * command run through a shell; `-e inject=…` (`--inject`) tampers with the traced program's
- * system calls (`poke_enter` rewrites the paths it opens), so what it opens is not known.
- */
-function straceEffects(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
-    const v = w.kind === "static" ? w.value : w.prefix;
-    if (v === "--") break;
-    // (`--output` and its abbreviations take the next word, or the value after `=`.)
-    const m = /^(?:-[a-zA-Z]*o|--o(?:u(?:t(?:p(?:ut?)?)?)?)?(?:=|$))(.*)$/s.exec(v);
-    const value = m ? (m[1] === "" && !v.endsWith("=") ? args[i + 1] : literal(m[1])) : undefined;
-    if (value && /^[|!]/.test(value.value)) {
-      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, "strace -o");
-    }
-    if (
-      /(^|[=,])inject[=:]|^--inject/.test(v) ||
-      (v === "-e" && /^inject/.test(args[i + 1]?.value ?? ""))
-    ) {
-      run.stage([unknownWord("(what strace -e inject makes the command open)")], "strace");
-    }
-  }
-}
-
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -783,7 +685,7 @@ export const WRAPPER_PROGRAMS: Program[] = [
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
       wrapped(name, spec, stage, run);
-      if (name === "strace") straceEffects(stage, run);
+      if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));
     },
   })),
   { names: ["watch"], runs: watch },

@@ -312,11 +312,25 @@ Deno.test("wrappers: abbreviated options, strace's output commands and inject, p
       "deny",
       "deny",
     ],
+    // (Tampering glued, in a cluster, abbreviated as getopt_long takes it; `fault` too.)
+    ["strace -einject=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace -qeinject=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace --inj=openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace --inje openat:poke_enter=@arg2=2f00 cat README.md", "deny", "deny"],
+    ["strace -f --fau=chdir sh -c 'cd src; cat README.md'", "deny", "deny"],
+    ["strace -e fault=chdir:error=ENOENT cat README.md", "deny", "deny"],
+    ['strace -e "$Q" cat README.md', "deny", "deny"],
+    ['strace -o"$OUT" ls', "deny", "deny"],
     [`parallel echo '{= system("rm -rf src") =}' ::: x`, "deny", "deny"],
     ["parallel -S 'rm -rf src' echo ::: x", "deny", "deny"],
     ["parallel --sshlogin 'rm -rf src' echo ::: x", "deny", "deny"],
     // Everyday.
     ["strace -o /tmp/trace.txt ls", "deny", "allow"],
+    ["strace -f -e trace=file -e read=3 -e write=1 -e kvm=vcpu cat README.md", "deny", "allow"],
+    ["strace -qq -etrace=openat,execve -s 200 cat README.md", "deny", "allow"],
+    // (Its options end at the command: the command's own `-e…` is the command's.)
+    ["strace grep -einject=x README.md", "deny", "allow"],
+    ["strace -c -U name,calls ls", "deny", "allow"],
     ["parallel -S server1 echo ::: x", "deny", "allow"],
     // (What env sets is judged as an assignment before the command is.)
     ["env A=1 ls", "deny", "allow"],
@@ -336,6 +350,12 @@ Deno.test("wrappers: a login shell runs its command in the user's home", async (
     ["su - user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["su --login user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["su --log user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    // (Long options abbreviated as getopt_long takes them: `--sh SHELL` takes the next word.)
+    ["su -l --sh /bin/sh user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su -l --gr wheel user -c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --l --supp wheel user --c 'cat .ssh/id_rsa'", "deny", "allow"],
+    ["su --lo user --c='cat .ssh/id_rsa'", "deny", "allow"],
+    ["runuser -l --u user -- cat .ssh/id_rsa", "deny", "allow"],
     ["su -l user -c 'cp /tmp/x .pi/agent/settings.json'", "allow", "ask"],
     ["runuser -l user -c 'cat .ssh/id_rsa'", "deny", "allow"],
     ["runuser -l -u user cat .ssh/id_rsa", "deny", "allow"],
@@ -343,6 +363,16 @@ Deno.test("wrappers: a login shell runs its command in the user's home", async (
     ["sudo -iu user cp /tmp/x .pi/agent/settings.json", "deny", "ask"],
     ["sudo --login -u user cat .ssh/id_rsa", "deny", "allow"],
     ["run0 -u user cat .ssh/id_rsa", "deny", "allow"],
+    // (pkexec: the user's home, root's by default, unless `--keep-cwd`.)
+    ["pkexec --user user cat .ssh/id_rsa", "deny", "allow"],
+    ["pkexec -u user sh -c 'cat /tmp/x >> .ssh/authorized_keys'", "deny", "allow"],
+    [
+      "pkexec --disable-internal-agent --user user cp /tmp/x .pi/agent/settings.json",
+      "allow",
+      "ask",
+    ],
+    ["pkexec cat src/main.ts", "ask", "ask"],
+    ["pkexec --keep-cwd --user user cat src/main.ts", "allow", "allow"],
     ["systemd-run --user --wait --pipe cat .ssh/id_rsa", "deny", "allow"],
     ["systemd-run --user cp /tmp/x .pi/agent/extensions/x.js", "allow", "ask"],
     // Root's home, another user's, or one not seen: a directory not known.

@@ -1,0 +1,170 @@
+/**
+ * wget's and wget2's long options as they read them, and the startup files they read before them.
+ *
+ * Both take a long option abbreviated to any prefix of one (getopt_long: `--conf=F` is
+ * `--config=F`, `--output-doc F` is `--output-document F`); `wgetWord` spells such a word out.
+ *
+ * Before its options, wget runs the commands of its startup files: the system's `/etc/wgetrc`,
+ * then the user's `~/.wgetrc` (wget2: `/etc/wget2rc`, `~/.config/wget/wget2rc`, `~/.wget2rc`),
+ * or only the `--config` file where one is given, none with `--no-config`. Their commands are
+ * `-e` commands (`output_document = ~/.ssh/authorized_keys`, `use_askpass = CMD`, `post_file =
+ * F`), so `wgetStartupFiles` judges wget as given each of them with `-e`, before its own words. A
+ * file read as it will be when the command runs: one another stage of it may write, or a name
+ * not known, is a command not known (and a `--config` file that is not there, as curl's `-K`).
+ *
+ * @example
+ * ```ts
+ * import { wgetWord } from "./wget_options.ts";
+ * wgetWord("--conf=w.rc");
+ * // "--config=w.rc"
+ * ```
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import type { Runner } from "./spec.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+
+/** wget's long options (1.21's `wget --help`) and wget2's own (2.x). */
+// deno-fmt-ignore
+const WGET_LONG: readonly string[] = ["--accept", "--accept-regex", "--adjust-extension", "--append-output", "--ask-password", "--auth-no-challenge", "--background", "--backup-converted", "--backups", "--base", "--bind-address", "--body-data", "--body-file", "--ca-certificate", "--ca-directory", "--certificate", "--certificate-type", "--ciphers", "--compression", "--config", "--connect-timeout", "--content-disposition", "--content-on-error", "--continue", "--convert-file-only", "--convert-links", "--crl-file", "--cut-dirs", "--debug", "--default-page", "--delete-after", "--directory-prefix", "--dns-timeout", "--domains", "--exclude-directories", "--exclude-domains", "--execute", "--follow-ftp", "--follow-tags", "--force-directories", "--force-html", "--ftp-password", "--ftp-user", "--ftps-clear-data-connection", "--ftps-fallback-to-ftp", "--ftps-implicit", "--ftps-resume-ssl", "--header", "--help", "--hsts-file", "--http-password", "--http-user", "--https-only", "--ignore-case", "--ignore-length", "--ignore-tags", "--include-directories", "--inet4-only", "--inet6-only", "--input-file", "--keep-session-cookies", "--level", "--limit-rate", "--load-cookies", "--local-encoding", "--max-redirect", "--method", "--mirror", "--no-cache", "--no-check-certificate", "--no-clobber", "--no-config", "--no-cookies", "--no-directories", "--no-dns-cache", "--no-glob", "--no-host-directories", "--no-hsts", "--no-http-keep-alive", "--no-if-modified-since", "--no-iri", "--no-netrc", "--no-parent", "--no-passive-ftp", "--no-proxy", "--no-remove-listing", "--no-use-server-timestamps", "--no-verbose", "--no-warc-compression", "--no-warc-digests", "--no-warc-keep-log", "--output-document", "--output-file", "--page-requisites", "--password", "--pinnedpubkey", "--post-data", "--post-file", "--prefer-family", "--preserve-permissions", "--private-key", "--private-key-type", "--progress", "--protocol-directories", "--proxy-password", "--proxy-user", "--quiet", "--quota", "--random-wait", "--read-timeout", "--recursive", "--referer", "--regex-type", "--reject", "--reject-regex", "--rejected-log", "--relative", "--remote-encoding", "--report-speed", "--restrict-file-names", "--retr-symlinks", "--retry-connrefused", "--retry-on-http-error", "--save-cookies", "--save-headers", "--secure-protocol", "--server-response", "--show-progress", "--span-hosts", "--spider", "--start-pos", "--strict-comments", "--timeout", "--timestamping", "--tries", "--trust-server-names", "--unlink", "--use-askpass", "--user", "--user-agent", "--verbose", "--version", "--wait", "--waitretry", "--warc-cdx", "--warc-dedup", "--warc-file", "--warc-header", "--warc-max-size", "--warc-tempdir", "--xattr",
+  "--stats-all", "--stats-dns", "--stats-ocsp", "--stats-server", "--stats-site", "--stats-tls", "--hpkp-file", "--tls-session-file", "--ocsp-file", "--netrc-file", "--robots", "--cut-url-get-vars", "--cut-file-get-vars", "--download-attr", "--metalink", "--http2", "--max-threads", "--chunk-size", "--filter-urls", "--filter-mime-type", "--force-css", "--force-sitemap", "--force-atom", "--force-rss", "--force-metalink", "--follow-sitemaps", "--dns-cache-preload", "--hsts-preload-file", "--save-content-on", "--input-encoding", "--fsync-policy", "--keep-extension", "--signature-extensions", "--list-plugins", "--plugin", "--plugin-dirs", "--plugin-help", "--local-plugin", "--tcp-fastopen", "--dane", "--ocsp", "--ocsp-stapling", "--ocsp-date", "--ocsp-nonce", "--ocsp-server", "--https-enforce", "--gnupg-homedir", "--verify-sig", "--verify-save-failed", "--local-db", "--hpkp", "--hsts"];
+
+/**
+ * The long option a written name stands for: itself, else the one option it begins (getopt_long);
+ * where it begins several, the one of `wanted` it begins, if one (wget2 has options wget has not:
+ * reading a name as one it may be only makes more of the command judged).
+ */
+function spelled(name: string, wanted: readonly string[]): string {
+  if (name.length < 3 || WGET_LONG.includes(name)) return name;
+  const all = WGET_LONG.filter((o) => o.startsWith(name));
+  if (all.length === 1) return all[0];
+  const some = wanted.filter((o) => o.startsWith(name));
+  return some.length === 1 ? some[0] : name;
+}
+
+/** The long options wget's facets read (downloaders.ts). */
+const READ = [
+  "--config",
+  "--no-config",
+  "--execute",
+  "--use-askpass",
+  "--output-document",
+  "--directory-prefix",
+  "--input-file",
+  "--cut-dirs",
+  "--default-page",
+  "--force-directories",
+  "--no-host-directories",
+  "--no-directories",
+  "--content-disposition",
+  "--trust-server-names",
+  "--recursive",
+  "--mirror",
+  "--page-requisites",
+  "--stats-all",
+  "--stats-dns",
+  "--stats-ocsp",
+  "--stats-server",
+  "--stats-site",
+  "--stats-tls",
+  "--plugin",
+  "--plugin-dirs",
+  "--local-plugin",
+];
+
+/** A static word of wget's with its long option's name spelled out (`--conf=F`: `--config=F`). */
+export function wgetWord(value: string): string {
+  if (!value.startsWith("--") || value === "--") return value;
+  const eq = value.indexOf("=");
+  const name = eq < 0 ? value : value.slice(0, eq);
+  const full = spelled(name, READ);
+  return full === name ? value : full + (eq < 0 ? "" : value.slice(eq));
+}
+
+/** wget's arguments with each long option's name spelled out (up to `--`). */
+export function wgetArgs(args: Word[]): Word[] {
+  const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
+  return args.map((a, i) => {
+    if (a.kind !== "static" || (end >= 0 && i > end)) return a;
+    const v = wgetWord(a.value);
+    return v === a.value ? a : literal(v);
+  });
+}
+
+/** A startup file's commands as `-e` values (`key=value`; comments and blank lines dropped). */
+function startupCommands(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m) out.push(`${m[1]}=${m[2]}`);
+    else if (!/^\s*(#|$)/.test(line)) out.push(line.trim());
+  }
+  return out;
+}
+
+/**
+ * The startup files a wget command reads (see the module): `--config` files (their words, or
+ * null for one not known), else the default ones; none with `--no-config`.
+ */
+function startupFiles(
+  name: string,
+  args: Word[],
+  run: Runner,
+): { files: (Word | null)[]; given: boolean } {
+  const given: (Word | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") {
+      if (/^--con/.test(a.prefix)) given.push(null);
+      continue;
+    }
+    if (a.value === "--") break;
+    if (a.value === "--no-config") return { files: [], given: true };
+    if (a.value === "--config") given.push(args[++i] ?? null);
+    else if (a.value.startsWith("--config=")) given.push(literal(a.value.slice(9)));
+  }
+  if (given.length) return { files: given, given: true };
+  const home = run.home(null);
+  const system = name === "wget2" ? "/etc/wget2rc" : "/etc/wgetrc";
+  const user = name === "wget2"
+    ? [`${home}/.config/wget/wget2rc`, `${home}/.wget2rc`]
+    : [`${home}/.wgetrc`];
+  return {
+    files: [literal(system), ...(home === null ? [null] : user.map(literal))],
+    given: false,
+  };
+}
+
+/**
+ * What wget's startup files make it do (see the module): wget judged as given their commands
+ * with `-e` before its own words (and `--no-config`, so they are not read again).
+ */
+export function wgetStartupFiles(stage: Stage, run: Runner): void {
+  const name = programName(stage.argv[0]) === "wget2" ? "wget2" : "wget";
+  const args = wgetArgs(stage.argv.slice(1));
+  const commands: string[] = [];
+  const { files, given } = startupFiles(name, args, run);
+  for (const file of files) {
+    // (A file it is given is read as curl's `-K` one is: none there is not known; the default
+    // ones need not be there.)
+    const text = file?.kind !== "static"
+      ? null
+      : given
+      ? run.read(file.value)
+      : run.settings(file.value);
+    if (text === null) {
+      run.stage([unknownWord(`(the commands of ${file?.text ?? "a wgetrc"})`)], "wgetrc");
+      return;
+    }
+    commands.push(...startupCommands(text));
+  }
+  if (!commands.length) return;
+  const own = args.filter((a, i) =>
+    !(a.kind === "static" &&
+      (/^--(no-)?config(=|$)/.test(a.value) || (i > 0 && args[i - 1].value === "--config")))
+  );
+  const argv = [stage.argv[0], literal("--no-config")];
+  for (const c of commands) argv.push(literal("-e"), literal(c));
+  run.stage([...argv, ...own], "wgetrc");
+}
