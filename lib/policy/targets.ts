@@ -609,20 +609,17 @@ export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
   }
 }
 
-/** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
-function namedFiles(
-  stage: Stage,
-  ctx: Context,
-  globs: GlobScope | undefined,
-  unchanged: Set<string>,
-): Target[] {
+/**
+ * The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd, into
+ * `out` (the targets of its words so far: those of an operand it leaves as it is are taken out).
+ */
+function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, out: Target[]) {
   const named = programOf(stage.argv[0])?.namedFiles;
-  if (!named) return [];
-  const out: Target[] = [];
+  if (!named) return;
+  const [operands, unchanged] = [out.length, new Set<string | null>()];
   const read = (path: string) => stageFileText(stage, path, ctx, globs);
   const files = named(stage.argv, stage, read, globs && stageGlobWords(stage, ctx, globs));
   for (const { path, source, fromInput, below, pattern, unchanged: kept } of files) {
-    // (An operand it leaves as it is: not judged as changed, where it is named so.)
     if (kept) {
       for (const c of stage.cwds) if (c !== null && path !== null) unchanged.add(resolve(c, path));
       continue;
@@ -675,7 +672,10 @@ function namedFiles(
       out.push(t);
     }
   }
-  return out;
+  // (An operand it leaves as it is, named so: its targets are not judged as changed.)
+  const moved = (t: Target) =>
+    t.kind !== "argument" || t.raw !== undefined || !unchanged.has(t.path);
+  if (unchanged.size) out.splice(0, operands, ...out.slice(0, operands).filter(moved));
 }
 
 /**
@@ -723,14 +723,7 @@ export function stageTargets(
     const w = argv[at];
     wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, { ...asWords, of: w });
   }
-  const unchanged = new Set<string>();
-  const operands = out.length;
-  for (const t of namedFiles(stage, ctx, globs, unchanged)) out.push(t);
-  if (unchanged.size) {
-    const moved = (t: Target) =>
-      t.kind !== "argument" || t.raw !== undefined || t.path === null || !unchanged.has(t.path);
-    out.splice(0, operands, ...out.slice(0, operands).filter(moved));
-  }
+  namedFiles(stage, ctx, globs, out);
   // (bash expands no glob or brace in an assignment: `DEBUG=app:*` gives the program the text
   // `DEBUG='app:*'` gives it, judged as that text.)
   const asAssignments: WordOptions = { force: false, guarded, out };
