@@ -10,13 +10,18 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isFileTarget, type Stage, type Word } from "../shell/model.ts";
-import { type GlobOptions, globOptions } from "../shell/pathname_expansion.ts";
+import {
+  expandPathname,
+  type GlobOptions,
+  globOptions,
+  hasGlob,
+} from "../shell/pathname_expansion.ts";
 import { isWithin, realPath } from "../shell/paths.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
-import type { ProjectSettings } from "../programs/spec.ts";
+import type { GlobWords, ProjectSettings } from "../programs/spec.ts";
 import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
@@ -94,6 +99,38 @@ function writesOnlyName(stage: Stage, name: string, readsOnly: (s: Stage) => boo
   }
   const own = writeAreas({ ...stage, redirects: [] }, readsOnly);
   return own !== null && own.length === 0;
+}
+
+/**
+ * The directory a glob lists from: its components before the first with a glob character, in
+ * `cwd`, as written (a `..` in it is walked from where the names before it lead); null when a
+ * `..` after them may leave it.
+ */
+export function globRegion(pattern: string, cwd: string): string | null {
+  const parts = pattern.split("/");
+  const at = parts.findIndex(hasGlob);
+  if (parts.slice(at).some((p) => p === "..")) return null;
+  const dir = parts.slice(0, at).join("/").replace(/\\([\s\S])/g, "$1");
+  if (dir.startsWith("/")) return dir;
+  return dir ? cwd + "/" + dir : cwd;
+}
+
+/**
+ * What bash makes of a stage's glob words (see `GlobWords`), as a glob word's targets are found:
+ * its matches in the stage's one cwd where no other stage may change them.
+ */
+export function stageGlobWords(stage: Stage, ctx: Context, scope: GlobScope): GlobWords {
+  const { options } = scope;
+  const words = (w: Word): string[] | null => {
+    const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+    const region = cwd === null || !w.pattern ? null : globRegion(w.pattern, cwd);
+    if (region === null || scope.disturbed(region, stage, w)) return null;
+    const found = expandPathname(w.pattern!, cwd!, ctx.fs, options);
+    if (found.kind === "matches") return found.words;
+    if (found.kind === "fallback") return null;
+    return options.nullglob || options.failglob ? [] : [w.value];
+  };
+  return { words, dotglob: options.dotglob === true };
 }
 
 /** Builtins that export a variable to the stages after them (its file is read there). */
@@ -380,7 +417,7 @@ function namesPlaceAbove(stage: Stage, paths: string[], ctx: Context): boolean {
   const named = stage.argv[0] ? programOf(stage.argv[0])?.namedFiles?.(stage.argv, stage) : [];
   // (A file on another machine is none here: `hereFile`.)
   const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
-  return here.some((f) => f !== undefined && (f.path === null || above(f.path)));
+  return here.some((f) => f !== undefined && (f.path === null || (!f.unchanged && above(f.path))));
 }
 
 /**

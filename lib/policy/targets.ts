@@ -13,9 +13,9 @@ import { stringArguments } from "./text_words.ts";
 import { searchedDirs } from "../programs/env.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
-import { expandPathname, hasGlob } from "../shell/pathname_expansion.ts";
+import { expandPathname } from "../shell/pathname_expansion.ts";
 import type { Context, TargetKind } from "../types.ts";
-import { type GlobScope, stageFileText } from "./glob_scope.ts";
+import { globRegion, type GlobScope, stageFileText, stageGlobWords } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
 import { hereFile } from "./this_machine.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
@@ -467,20 +467,6 @@ function expandedTargets(
 }
 
 /**
- * The directory a glob lists from: its components before the first with a glob character, in
- * `cwd`, as written (a `..` in it is walked from where the names before it lead); null when a
- * `..` after them may leave it.
- */
-function globRegion(pattern: string, cwd: string): string | null {
-  const parts = pattern.split("/");
-  const at = parts.findIndex(hasGlob);
-  if (parts.slice(at).some((p) => p === "..")) return null;
-  const dir = parts.slice(0, at).join("/").replace(/\\([\s\S])/g, "$1");
-  if (dir.startsWith("/")) return dir;
-  return dir ? cwd + "/" + dir : cwd;
-}
-
-/**
  * The paths a program listed (see `Word.listed`): below the directory of the word's prefix, in
  * each cwd. A process's own paths (`/proc/self/…`) are another's for the program reading them:
  * not known.
@@ -590,17 +576,25 @@ function unknownTargets(w: Word, cwds: (string | null)[], ctx: Context): Target[
   return cwds.map((c) => (c === null ? anywhere : below(c + "/" + dir, c + "/" + glob)));
 }
 
-/** The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd. */
-function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): Target[] {
+/**
+ * The files a stage's arguments name inside a word (`git show HEAD:.env`), in each cwd, into
+ * `out` (the targets of its words so far: those of an operand it leaves as it is are taken out).
+ */
+function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, out: Target[]) {
   const named = programOf(stage.argv[0])?.namedFiles;
-  if (!named) return [];
-  const out: Target[] = [];
+  if (!named) return;
+  const [operands, unchanged] = [out.length, new Set<string | null>()];
   const read = (path: string) => stageFileText(stage, path, ctx, globs);
-  for (const file of named(stage.argv, stage, read)) {
+  const files = named(stage.argv, stage, read, globs && stageGlobWords(stage, ctx, globs));
+  for (const file of files) {
     // (A file on another machine is none here; on this one, a path here: `hereFile`.)
     const here = file.on ? hereFile(file, ctx) : file;
     if (here === undefined) continue;
-    const { path, source, fromInput, below, pattern } = here;
+    const { path, source, fromInput, below, pattern, unchanged: kept } = here;
+    if (kept) {
+      for (const c of stage.cwds) if (c !== null && path !== null) unchanged.add(resolve(c, path));
+      continue;
+    }
     // Names read from standard input that a listing program writes (`find src | tar -czf x -T
     // -`): paths below the places it lists, as xargs's words are.
     const lines = fromInput && stage.input ? listedLines(stage.input, listingOf) : null;
@@ -640,7 +634,10 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined): T
       out.push(t);
     }
   }
-  return out;
+  // (An operand it leaves as it is, named so: its targets are not judged as changed.)
+  const moved = (t: Target) =>
+    t.kind !== "argument" || t.raw !== undefined || !unchanged.has(t.path);
+  if (unchanged.size) out.splice(0, operands, ...out.slice(0, operands).filter(moved));
 }
 
 /**
@@ -688,7 +685,7 @@ export function stageTargets(
     const w = argv[at];
     wordTargets({ ...w, value, prefix: value }, stage.cwds, "argument", ctx, { ...asWords, of: w });
   }
-  for (const t of namedFiles(stage, ctx, globs)) out.push(t);
+  namedFiles(stage, ctx, globs, out);
   // (bash expands no glob or brace in an assignment: `DEBUG=app:*` gives the program the text
   // `DEBUG='app:*'` gives it, judged as that text.)
   const asAssignments: WordOptions = { force: false, guarded, out };

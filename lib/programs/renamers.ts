@@ -15,7 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { NamedFile, Program } from "./spec.ts";
+import type { GlobWords, NamedFile, Program, ReadFile } from "./spec.ts";
 import { programName, standardInput } from "./words.ts";
 import { type Edit, edited, perlEdits } from "./perl_substitutions.ts";
 import type { EvalShape } from "../types.ts";
@@ -111,35 +111,97 @@ function prefixRenamed(glob: string, edits: Edit[]): string[] | null {
 }
 
 /**
+ * A glob whose last name ends in literal text, of an edit that puts text at the start or the end
+ * of each name (`s/^/old_/`, `s/$/.bak/`): the glob with that text there. Null for another.
+ */
+function endsRenamed(glob: string, edits: Edit[]): string[] | null {
+  const e = edits[0];
+  if (edits.length !== 1 || !("re" in e) || e.text === null || !/^[\w./*?-]+$/.test(glob)) {
+    return null;
+  }
+  const cut = glob.lastIndexOf("/") + 1;
+  const text = e.text.replace(/[*?[\]\\]/g, "\\$&");
+  if (e.perl === "^") return [glob.slice(0, cut) + text + glob.slice(cut)];
+  // (`$` is also before a last newline: a name ending in literal text has none.)
+  if (e.perl === "$" && /[^*?/]$/.test(glob)) return [glob + text];
+  return null;
+}
+
+/**
+ * A glob of literal text and `*`, `?` (`*.JPG`), of transliterations (`y/A-Z/a-z/`): its literal
+ * characters transliterated (`*.jpg`), what a wildcard matched still matched by one (a `y///`
+ * set makes no `/` and no glob character). Null for another edit or glob.
+ */
+function trRenamed(glob: string, edits: Edit[]): string[] | null {
+  if (!/^[\w./*?-]+$/.test(glob) || edits.some((e) => "re" in e)) return null;
+  const cut = glob.lastIndexOf("/") + 1;
+  let name = glob.slice(cut);
+  for (const e of edits) {
+    if ("re" in e) return null;
+    name = [...name].map((c) => (e.from.includes(c) ? e.to[e.from.indexOf(c)] : c)).join("");
+  }
+  return [glob.slice(0, cut) + name];
+}
+
+/**
+ * The patterns of the names starting with `.` a name pattern (a last name, its directory before)
+ * matches where a `*` or `?` may match that `.`: a name the glob's `*` matched in the middle that
+ * an edit brings to the front (`s/^x//` of `x*` makes `.env` of `x.env`), or a match under dotglob.
+ */
+function dotVariants(pattern: string): string[] {
+  const cut = pattern.lastIndexOf("/") + 1;
+  const [dir, name] = [pattern.slice(0, cut), pattern.slice(cut)];
+  const out: string[] = [];
+  // (Each `*` at the front may match the `.` and more, or nothing.)
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    if (c === "*") {
+      out.push(dir + "." + name.slice(i));
+      continue;
+    }
+    if (c === "?") out.push(dir + "." + name.slice(i + 1));
+    else if (c === ".") out.push(dir + name.slice(i));
+    else if (c === "[") out.push(dir + ".*");
+    break;
+  }
+  return out;
+}
+
+/** Names that may be made, as patterns: with their dot names unless `dotless`. */
+function patterns(paths: string[], dotless: boolean, source: string): NamedFile[] {
+  const all = dotless ? paths : [...paths, ...paths.flatMap(dotVariants)];
+  return [...new Set(all)].map((path) => ({ path, source, pattern: true }));
+}
+
+/**
  * The names a glob operand's renamed matches may take: names in the directory it lists (its
  * static prefix up to the last `/`), a dot name too unless each edit starts at a `.` past the
- * first character (`s/\.txt$/.md/` of `*.txt`). Null where a match may leave that directory: an
- * edit that may match a `/`, look past its match, make a `/` or match in the directory's part
- * of the path (Perl edits the whole path).
+ * first character (`s/\.txt$/.md/` of `*.txt`) or puts another character first, and no match
+ * starts with `.` (not under dotglob). Null where a match may leave that directory: an edit that
+ * may match a `/`, look past its match, make a `/` or match in the directory's part of the path
+ * (Perl edits the whole path).
  */
-function globRenamed(w: Word, edits: Edit[], source: string): NamedFile[] | null {
+function globRenamed(w: Word, edits: Edit[], dotglob: boolean, source: string): NamedFile[] | null {
   const slash = w.prefix.lastIndexOf("/");
   const dir = w.prefix.slice(0, slash + 1);
   if (w.text.slice(dir.length).includes("/")) return null;
-  if (touchesSlash(edits, dir !== "") || edits.some((e) => "re" in e && e.re.test(dir))) {
+  if (touchesSlash(edits, dir !== "") || edits.some((e) => "re" in e && dir && e.re.test(dir))) {
     return null;
   }
   if (edits.some((e) => !("re" in e) && [...dir].some((c) => e.from.includes(c)))) return null;
   const escaped = dir.replace(/[*?[\]\\]/g, "\\$&");
-  const suffixed = suffixRenamed(w.text, edits) ?? prefixRenamed(w.text, edits);
-  if (suffixed !== null) return suffixed.map((path) => ({ path, source, pattern: true }));
-  const out: NamedFile[] = [{ path: escaped + "*", source, pattern: true }];
   // (A name not starting with `.` gets one only from an edit that may put one first: not one
   // of literal text starting with `.`, nor one whose replacement starts with another character.)
-  const dotless = !w.prefix.slice(dir.length).startsWith(".") &&
+  const dotless = !dotglob && !w.prefix.slice(dir.length).startsWith(".") &&
     edits.every((e) =>
       "re" in e
         ? /^\\\.(?:[\w-]|\\[.\-_])*\$?$/.test(e.perl) ||
           (typeof e.parts[0] === "string" && e.parts[0] !== ".")
         : !e.to.includes(".")
     );
-  if (!dotless) out.push({ path: escaped + ".*", source, pattern: true });
-  return out;
+  const known = suffixRenamed(w.text, edits) ?? prefixRenamed(w.text, edits) ??
+    endsRenamed(w.text, edits) ?? trRenamed(w.text, edits);
+  return patterns(known ?? [escaped + "*"], dotless, source);
 }
 
 /** How Perl's rename is called: its code, its files and what its options say. */
@@ -237,11 +299,12 @@ function renamerEval(stage: Stage): EvalShape | null {
 }
 
 /**
- * What Perl's rename writes: each name its expression makes of an operand (or of stdin's). Code
- * it does not reproduce may do anything, even with `-n` or no name to rename (it is compiled
- * first: `BEGIN{…}`, and run on each name before `-n` is looked at).
+ * What Perl's rename writes: each name its expression makes of an operand (or of stdin's), and
+ * the operands it leaves as they are. Code it does not reproduce may do anything, even with `-n`
+ * or no name to rename (it is compiled first: `BEGIN{…}`, and run on each name before `-n` is
+ * looked at).
  */
-function perlRenamed(args: Word[], stage?: Stage): NamedFile[] {
+function perlRenamed(args: Word[], dotglob: boolean, stage?: Stage): NamedFile[] {
   const source = "(the names rename makes)";
   const unknown: NamedFile[] = [{ path: null, source }];
   const call = perlCall(args);
@@ -266,20 +329,44 @@ function perlRenamed(args: Word[], stage?: Stage): NamedFile[] {
       const cut = call.basenames ? w.value.lastIndexOf("/") + 1 : 0;
       const name = edited(w.value.slice(cut), edits);
       if (name === null) return unknown;
-      if (w.value.slice(0, cut) + name !== w.value) {
-        out.push({ path: w.value.slice(0, cut) + name, source });
-      }
+      // (A name the edit leaves as it is, it does not touch.)
+      const path = w.value.slice(0, cut) + name;
+      out.push(path === w.value ? { path, source, unchanged: true } : { path, source });
       continue;
     }
-    const names = w.kind === "glob" && !call.basenames ? globRenamed(w, edits, source) : null;
+    const names = w.kind === "glob" && !call.basenames
+      ? globRenamed(w, edits, dotglob, source)
+      : null;
     if (names === null) return unknown;
     out.push(...names);
   }
   return out;
 }
 
-/** util-linux's rename: FROM put as TO in each name (both readings of where it looks). */
-function utilRenamed(args: Word[]): NamedFile[] {
+/**
+ * A name as util-linux's rename makes it of `s`: TO for FROM, looked for from `start` (the last
+ * component's `/`, or 0: the whole path where FROM or TO holds a `/`, or before 2.29); an empty
+ * FROM is found right there (`rename '' A x` makes `Ax`, of `d/x` `dA/x`). Null where it finds
+ * none.
+ */
+function utilPut(
+  s: string,
+  start: number,
+  from: string,
+  to: string,
+  mode: "first" | "all" | "last",
+): string | null {
+  const at = mode === "last" ? s.lastIndexOf(from) : s.indexOf(from, start);
+  if (at < start) return null;
+  if (mode === "all") return s.slice(0, at) + s.slice(at).split(from).join(to);
+  return s.slice(0, at) + to + s.slice(at + from.length);
+}
+
+/**
+ * util-linux's rename: FROM put as TO in each name (both readings of where it looks), and the
+ * operands it leaves as they are. FROM the same as TO renames nothing.
+ */
+function utilRenamed(args: Word[], dotglob: boolean): NamedFile[] {
   const source = "(the names rename makes)";
   const unknown: NamedFile[] = [{ path: null, source }];
   // (A glob's match is an option it knows only where it may start with `-` and hold letters and
@@ -292,6 +379,7 @@ function utilRenamed(args: Word[]): NamedFile[] {
       : null
   );
   let mode: "first" | "all" | "last" = "first";
+  let symlinks = false;
   const operands: Word[] = [];
   // (getopt_long reads its options among the operands too: `rename.ul a b link -s`.)
   for (const t of readOptions(values, UTIL)) {
@@ -299,43 +387,54 @@ function utilRenamed(args: Word[]): NamedFile[] {
     // (An option it does not have: it stops with its usage, renaming nothing.)
     if (t.kind === "unknown") return [];
     if (t.kind === "flag" && /^(-[hVn]|--(help|version|no-act))$/.test(t.name)) return [];
-    // (`-s` rewrites a symlink's target: where later stages lead through it is not known.)
-    if (t.kind === "flag" && /^(-s|--symlink)$/.test(t.name)) return unknown;
+    if (t.kind === "flag" && /^(-s|--symlink)$/.test(t.name)) symlinks = true;
     if (t.kind === "flag" && /^(-a|--all)$/.test(t.name)) mode = "all";
     if (t.kind === "flag" && /^(-l|--last)$/.test(t.name)) mode = "last";
     if (t.kind === "operand") operands.push(args[t.at]);
   }
   const [from, to] = operands;
   if (!from || !to) return [];
-  // (A glob as TO: its first match is TO, the others are files.)
+  // (A glob as TO: its first match is TO, the others are files. FROM and TO are no files.)
   const files = operands.slice(to.kind === "glob" ? 1 : 2);
-  if (from.kind !== "static") return files.length || to.kind !== "static" ? unknown : [];
-  const put = (s: string) => {
-    if (from.value === "" || to.kind !== "static") return s;
-    const at = mode === "last" ? s.lastIndexOf(from.value) : s.indexOf(from.value);
-    if (at < 0) return s;
-    if (mode === "all") return s.split(from.value).join(to.value);
-    return s.slice(0, at) + to.value + s.slice(at + from.value.length);
-  };
-  const out: NamedFile[] = [];
+  const kept = (words: Word[]): NamedFile[] =>
+    words.flatMap((w) => w.kind === "static" ? [{ path: w.value, source, unchanged: true }] : []);
+  if (from.kind === "static" && to.kind === "static" && from.value === to.value) {
+    return kept(operands);
+  }
+  const out: NamedFile[] = kept(operands.slice(0, operands.length - files.length));
+  // (`-s` rewrites a symlink's target: where later stages lead through it is not known. An
+  // empty FROM with `-a` or `-l` never ends in 2.38; other versions' are not known.)
+  if (symlinks || (from.value === "" && mode !== "first")) return files.length ? unknown : out;
+  if (from.kind !== "static") return files.length || to.kind !== "static" ? unknown : out;
   for (const w of files) {
     if (w.kind === "static") {
-      const cut = w.value.lastIndexOf("/") + 1;
-      if (!w.value.includes(from.value)) continue;
-      if (to.kind !== "static") return unknown;
-      for (const path of new Set([put(w.value), w.value.slice(0, cut) + put(w.value.slice(cut))])) {
-        if (path !== w.value) out.push({ path, source });
+      if (to.kind !== "static") {
+        if (w.value.includes(from.value)) return unknown;
+        out.push({ path: w.value, source, unchanged: true });
+        continue;
+      }
+      const inName = !from.value.includes("/") && !to.value.includes("/");
+      const starts = new Set([0, inName ? Math.max(w.value.lastIndexOf("/"), 0) : 0]);
+      const made = [...starts].map((at) => utilPut(w.value, at, from.value, to.value, mode));
+      for (const path of new Set(made)) if (path !== null) out.push({ path, source });
+      if (made.every((path) => path === null)) {
+        out.push({ path: w.value, source, unchanged: true });
       }
       continue;
     }
-    // (FROM holds a `/` and a glob's matches none past its static directory: nothing to put.)
+    // (FROM holds a `/` and a glob's matches none past its static directory: FROM is found only
+    // in that directory, or across its last `/` where that ends FROM's part before its own.)
     const dir = w.prefix.slice(0, w.prefix.lastIndexOf("/") + 1);
     const inName = w.kind === "glob" && !w.text.slice(dir.length).includes("/");
-    if (inName && from.value.includes("/") && !dir.includes(from.value)) continue;
-    if (!inName || to.kind !== "static" || to.value.includes("/") || dir.includes(from.value)) {
+    const lead = from.value.slice(0, from.value.lastIndexOf("/") + 1);
+    if (inName && lead !== "" && !dir.includes(from.value) && !dir.endsWith(lead)) continue;
+    if (
+      !inName || to.kind !== "static" || to.value.includes("/") ||
+      (dir !== "" && dir.includes(from.value))
+    ) {
       return unknown;
     }
-    out.push(...utilGlobRenamed(w.text, dir, from.value, to.value, mode, source));
+    out.push(...utilGlobRenamed(w.text, dir, from.value, to.value, mode, dotglob, source));
   }
   return out;
 }
@@ -343,8 +442,10 @@ function utilRenamed(args: Word[]): NamedFile[] {
 /**
  * The names util-linux's rename makes of a glob's matches in its directory `dir`: where the glob
  * ends in FROM (`*.js`), each ends in TO (or in FROM still, where only an earlier one was put);
- * else any name there, a dot name too unless none can be made (FROM starts with `.`, which a
- * match of a glob not starting with one has nowhere first, or TO does not).
+ * an empty FROM puts TO first; else any name there. A dot name too unless none can be made: no
+ * match starts with `.` (the glob's last name does not, no dotglob) and FROM is not first in one
+ * (it starts with `.`, or the glob's literal start rules it out) or TO puts another character
+ * first.
  */
 function utilGlobRenamed(
   glob: string,
@@ -352,30 +453,53 @@ function utilGlobRenamed(
   from: string,
   to: string,
   mode: "first" | "all" | "last",
+  dotglob: boolean,
   source: string,
 ): NamedFile[] {
   const escape = (t: string) => t.replace(/[*?[\]\\]/g, "\\$&");
   const base = glob.slice(dir.length);
-  const dotless = !base.startsWith(".") && (from.startsWith(".") || !to.startsWith("."));
-  if (dotless && /^[\w./*?-]+$/.test(glob) && !/[*?]/.test(from) && glob.endsWith(from)) {
-    const head = glob.slice(0, glob.length - from.length);
-    const out = [{ path: head + escape(to), source, pattern: true }];
-    if (mode === "first") out.push({ path: glob, source, pattern: true });
-    return out;
+  const head = base.slice(0, base.search(/[*?[\\]|$/));
+  const first = !from.startsWith(".") && (head.startsWith(from) || from.startsWith(head));
+  const dotless = !dotglob && !base.startsWith(".") && (!first || /^[^.]/.test(to));
+  const simple = /^[\w./*?-]+$/.test(glob);
+  if (from === "" && simple) return patterns([dir + escape(to) + base], dotless, source);
+  if (simple && !/[*?]/.test(from) && from !== "" && glob.endsWith(from)) {
+    const out = [glob.slice(0, glob.length - from.length) + escape(to)];
+    if (mode === "first") out.push(glob);
+    return patterns(out, dotless, source);
   }
-  const out = [{ path: escape(dir) + "*", source, pattern: true }];
-  if (!dotless) out.push({ path: escape(dir) + ".*", source, pattern: true });
-  return out;
+  return patterns([escape(dir) + "*"], dotless, source);
 }
 
-/** What a renamer writes besides its operands, by the name it is called. */
-function renamed(argv: Word[], stage?: Stage): NamedFile[] {
+/** The words of a renamer's operands, each glob's matches where bash's are known now. */
+function expanded(args: Word[], globs: GlobWords | undefined): Word[] {
+  if (!globs || !args.some((w) => w.kind === "glob")) return args;
+  return args.flatMap((w) => {
+    const words = w.kind === "glob" ? globs.words(w) : null;
+    if (words === null) return [w];
+    return words.map((value): Word => ({ value, kind: "static", prefix: value, text: w.text }));
+  });
+}
+
+/**
+ * What a renamer writes besides its operands, by the name it is called, and the operands it
+ * leaves as they are. Its globs' matches are renamed as they are now where bash's are known.
+ */
+function renamed(argv: Word[], stage?: Stage, _read?: ReadFile, globs?: GlobWords): NamedFile[] {
   const name = programName(argv[0]);
-  const args = argv.slice(1);
-  if (name === "rename.ul") return utilRenamed(args);
-  if (name !== "rename") return perlRenamed(args, stage);
-  // (`rename` is either: both readings count.)
-  return [...perlRenamed(args, stage), ...utilRenamed(args)];
+  const args = expanded(argv.slice(1), globs);
+  // (Without being told, a glob's matches may start with `.`.)
+  const dotglob = globs?.dotglob ?? true;
+  if (name === "rename.ul") return utilRenamed(args, dotglob);
+  if (name !== "rename") return perlRenamed(args, dotglob, stage);
+  // (`rename` is either: both readings count, and an operand is left as it is where both leave it.)
+  const perl = perlRenamed(args, dotglob, stage);
+  const util = utilRenamed(args, dotglob);
+  const kept = new Set(util.filter((f) => f.unchanged).map((f) => f.path));
+  return [
+    ...perl.filter((f) => !f.unchanged || kept.has(f.path)),
+    ...util.filter((f) => !f.unchanged),
+  ];
 }
 
 /** The renamers: they delete and make names, and change what is below a directory they move. */

@@ -7,6 +7,7 @@ import { checkGateTable } from "../testing_adversarial.ts";
 import { ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
 import type { Action } from "../types.ts";
+import type { Word } from "../shell/model.ts";
 import { perlEdits } from "./perl_substitutions.ts";
 import { programNamed } from "./registry.ts";
 
@@ -36,9 +37,8 @@ const ROWS: [string, Action, Action][] = [
   // Code it cannot reproduce, names from stdin, globs it may move elsewhere: not known.
   [`rename '$_=chr(46)."env"' x.js`, "ask", "ask"],
   ["rename 's/x/chr(46)/e' x.js", "ask", "ask"],
-  ["rename 'y/A-Z/a-z/' *", "ask", "ask"],
-  ["rename 's/^/./' *.js", "ask", "ask"],
-  ["rename 's/src/../' src/*.js", "ask", "ask"],
+  ["rename 's/^/./' *.js", "allow", "allow"],
+  ["rename 's/src/..\\/.ssh/' src/*.js", "deny", "allow"],
   ["find . -name '*.js' | rename 's/a/b/'", "ask", "ask"],
   ["rename -u 's/a/b/' x.js", "ask", "ask"],
   // util-linux: FROM put as TO, in the last name or (older) the whole path.
@@ -46,10 +46,12 @@ const ROWS: [string, Action, Action][] = [
   ["rename settings .pi/settings settings.json", "ask", "ask"],
   ["rename.ul x ../.ssh/authorized_keys x.js", "deny", "allow"],
   ["rename.ul -s a b x.js", "ask", "ask"],
-  ["rename.ul x .x *.js", "ask", "ask"],
+  ["rename.ul x.js .env *.js", "deny", "allow"],
+  ["rename.ul -s x .x *.js", "ask", "ask"],
   ["rename 's/\\.js/.pem/' *.js", "deny", "allow"],
   ["echo x.js | rename 's,^,.pi/,'", "ask", "ask"],
-  ["rename 's/^x/.e/' x*", "ask", "allow"],
+  ["rename 's/^x/.e/' x*", "allow", "allow"],
+  ["rename 's/^x.js/.e/;s/e$/env/' x*", "deny", "allow"],
   ["rename 's/^src/.pi/' src*", "allow", "ask"],
   // Everyday renames stay allowed (`-n` renames nothing; no input, no names).
   ["rename 's/^fgh/jkl/' fgh*", "allow", "allow"],
@@ -119,13 +121,13 @@ const UNSURE: [string, Action, Action][] = [
   ["rename.ul x y x.js -s", "ask", "ask"],
   ["rename.ul x y x.js --symlink", "ask", "ask"],
   ["rename.ul x .pi/extensions/x x.js -v", "allow", "ask"],
-  ["rename.ul s .ssh/s *.js", "ask", "ask"],
+  ["rename.ul s .ssh/s *.js", "allow", "allow"],
+  ["rename.ul x ../.ssh/x *.js", "deny", "allow"],
   // A glob's matches moved out of its directory by a regex spanning the `/` (Perl edits the
-  // whole path): names not known, not only the directory's.
-  ["rename 's/c(?=.a)/.pi\\/c/' src/*.js", "ask", "ask"],
-  ["rename 's/\\.q|c(?=.a)/c.e/' src/*.js", "ask", "ask"],
-  ["rename 's/\\.zz|rc.a/rc.pi/' src/*.js", "ask", "ask"],
-  ["rename 's/\\.zz|src\\/a/.pi/' src/*.js", "ask", "ask"],
+  // whole path): each match renamed as it is.
+  ["rename 's/c(?=.a)/.pi\\/c/' src/*.js", "allow", "allow"],
+  ["rename 's/src(?=.a)/.pi\\/extensions/' src/*.js", "allow", "ask"],
+  ["rename 's/\\.zz|src\\/a/.pi/' src/*.js", "allow", "ask"],
   // Everyday renames stay allowed.
   ["rename 's/\\.txt$/.md/' *.txt", "allow", "allow"],
   ["rename s/foo/bar/ foo.c", "allow", "allow"],
@@ -136,8 +138,8 @@ const UNSURE: [string, Action, Action][] = [
   ["rename -f 's/\\.JPG$/.jpg/i' *.JPG", "allow", "allow"],
   ["rename -- 's/(\\d+)-(\\d+)/$2-$1/' a.txt", "allow", "allow"],
   ["rename -v 's/\\s+/_/g; y/A-Z/a-z/' a.txt", "allow", "allow"],
-  ["rename 's/_h.png/_half.png/' *.png", "ask", "allow"],
-  ["rename 's/a(?=.txt)/b/' *.txt", "ask", "allow"],
+  ["rename 's/_h.png/_half.png/' *.png", "allow", "allow"],
+  ["rename 's/a(?=.txt)/b/' *.txt", "allow", "allow"],
   ["rename -h", "allow", "allow"],
   // With `g`, Perl tries an empty match's place again for a longer one, JavaScript moves on:
   // `s/x??//g` removes every x in Perl (`.exnxv` is `.env`), none in JavaScript.
@@ -154,7 +156,8 @@ Deno.test("renamers: what the gate is not sure of is not known", async () => {
 
 Deno.test("renamers: Perl's regex syntax translated where JavaScript reads it alike", () => {
   const named = programNamed("rename")!.namedFiles!;
-  const paths = (c: string[]) => named(c.map(literal)).map((f) => f.path);
+  const paths = (c: string[]) =>
+    named(c.map(literal)).filter((f) => !f.unchanged).map((f) => f.path);
   // (`.` is no `\r`-stopper, `$` matches before a last newline, names are edited as bytes.)
   assert.deepEqual(paths(["rename", "s/a.b/X/", "a\rb"]), ["X"]);
   assert.deepEqual(paths(["rename", "s/\\.txt$/.md/", "x.txt\n"]), ["x.md\n"]);
@@ -172,8 +175,115 @@ Deno.test("renamers: Perl expressions reproduced exactly, others not", () => {
     assert.equal(perlEdits(code), null, code);
   }
   const named = programNamed("rename")!.namedFiles!;
-  const paths = (c: string[]) => named(c.map(literal)).map((f) => f.path);
+  const paths = (c: string[]) =>
+    named(c.map(literal)).filter((f) => !f.unchanged).map((f) => f.path);
   assert.deepEqual(paths(["rename", "s/(\\d+)/n$1/", "a12.txt"]), ["an12.txt"]);
   assert.deepEqual(paths(["rename.ul", "-l", "a", "b", "d/a.a"]), ["d/a.b"]);
   assert.deepEqual(paths(["rename.ul", "d", "e", "d/d"]), ["e/d", "d/e"]);
+});
+
+const D = "/home/user/work";
+const dotCtx = ctxIn(D, {
+  files: [
+    `${D}/x.env`,
+    `${D}/env`,
+    `${D}/v`,
+    `${D}/my file.txt`,
+    `${D}/README.md`,
+    `${D}/IMG.JPG`,
+    `${D}/.env.bak`,
+    `${D}/src/a.js`,
+    "/home/user/.ssh/id_rsa",
+  ],
+  links: { [`${D}/keys`]: "/home/user/.ssh" },
+});
+
+/** [command, under the deny-list (`.env`, `~/.ssh/**` denied), under the gate's protection] */
+const MATCHES: [string, Action, Action][] = [
+  // A glob's matches are renamed as they are now: a name the edit brings a `.` to the front of.
+  ["file-rename 's/^x//' x*", "deny", "allow"],
+  ["prename 's/^x//' *v", "deny", "allow"],
+  ["rename 's/^x//' x*", "deny", "allow"],
+  ["rename 's/x/..\\/.ssh\\//' x*", "deny", "allow"],
+  ["shopt -s dotglob; rename 's/\\.bak$//' *.bak", "deny", "allow"],
+  ["rename.ul x '' x*", "deny", "allow"],
+  ["rename.ul x '' *.env", "deny", "allow"],
+  ["rename.ul -a x '' x*", "deny", "allow"],
+  ["rename.ul --last x '' x*", "deny", "allow"],
+  // util-linux: an empty FROM is found first (`.en` + `v`), before the last `/` (`d` + TO +
+  // `/x`); with `-a` or `-l` it never ends in 2.38.
+  ["rename.ul '' .en v", "deny", "allow"],
+  ["rename.ul '' . env", "deny", "allow"],
+  ["rename.ul -v -o '' . env", "deny", "allow"],
+  ["rename.ul --interactive '' . env", "deny", "allow"],
+  ["rename.ul '' ../.ssh/ env", "deny", "allow"],
+  ["rename.ul '' .pi/extensions/ env", "allow", "ask"],
+  ["rename.ul -l '' . env", "ask", "ask"],
+  ["rename.ul --all '' . env", "ask", "ask"],
+  ["rename.ul -s '' . env", "ask", "ask"],
+  ["rename.ul -n '' . env", "allow", "allow"],
+  ["rename.ul --no-act '' . v*", "allow", "allow"],
+  ["rename.ul x x x*", "allow", "allow"],
+  // Everyday renames: a name the edit leaves as it is is not moved (`keys`, a link to ~/.ssh).
+  ["prename 's/ /_/g' *", "allow", "allow"],
+  ["rename 's/ /_/g' keys", "allow", "allow"],
+  ["prename 's/e/E/' k*", "deny", "allow"],
+  ["rename 's/^/old_/' *.md", "allow", "allow"],
+  ["rename 's/$/.bak/' *.md", "allow", "allow"],
+  ["rename 'y/A-Z/a-z/' *.JPG", "allow", "allow"],
+  ["rename -v 's/\\.JPG$/.jpg/' *", "allow", "allow"],
+  ["rename.ul .JPG .jpg *", "allow", "allow"],
+];
+
+Deno.test("renamers: a glob's matches renamed as they are now", async () => {
+  await checkGateTable(dotCtx, MATCHES);
+});
+
+Deno.test("renamers: the names of matches not known include dot names and leave no directory", () => {
+  const named = programNamed("rename")!.namedFiles!;
+  const glob = (t: string): Word => ({
+    value: t,
+    kind: "glob",
+    prefix: t.slice(0, t.search(/[*?]/)),
+    text: t,
+    pattern: t,
+  });
+  const made = (argv: string[], dotglob = false) =>
+    named(argv.map((a) => /[*?]/.test(a) ? glob(a) : literal(a)), undefined, undefined, {
+      words: () => null,
+      dotglob,
+    }).filter((f) => !f.unchanged).map((f) => f.path);
+  // (An edit that may bring a `.` to the front: the dot names of each pattern.)
+  assert.deepEqual(made(["prename", "s/^x//", "x*"]), ["*", ".*"]);
+  assert.deepEqual(made(["prename", "s/^x//", "*v"]), ["*v", "v", ".*v"]);
+  assert.deepEqual(made(["prename", "s/^123_//", "*.txt"]), ["*.txt", ".txt", ".*.txt"]);
+  assert.deepEqual(made(["rename.ul", "x", "", "x*"]), ["*", ".*"]);
+  assert.deepEqual(made(["rename.ul", "js", "", "*.js"]), [
+    "*.",
+    "*.js",
+    ".*.",
+    ".",
+    ".*.js",
+    ".js",
+  ]);
+  assert.deepEqual(made(["rename.ul", "", ".e", "x*"]), [".ex*"]);
+  // (None can: the names' start stays, or another character is put there.)
+  assert.deepEqual(made(["prename", "s/\\.txt$/.md/", "*.txt"]), ["*.md"]);
+  assert.deepEqual(made(["prename", "s/^/old_/", "*.md"]), ["old_*.md"]);
+  assert.deepEqual(made(["prename", "y/A-Z/a-z/", "*.JPG"]), ["*.jpg"]);
+  assert.deepEqual(made(["rename.ul", ".js", ".ts", "src/*.js"]), ["src/*.ts", "src/*.js"]);
+  // (Under dotglob a match may start with `.` already.)
+  assert.deepEqual(made(["prename", "s/\\.bak$//", "*.bak"], true), ["*", ".*"]);
+  // (A match moved out of its directory, an empty FROM before its `/`: not known.)
+  for (
+    const argv of [
+      ["prename", "s/c(?=.a)/.pi\\/c/", "src/*.js"],
+      ["prename", "s/\\.zz|rc.a/rc.pi/", "src/*.js"],
+      ["prename", "s/x/..\\/.ssh\\//", "x*"],
+      ["prename", "s/^/old_/", "src/*.md"],
+      ["rename.ul", "c/a", ".pi/x", "src/*.js"],
+      ["rename.ul", "", "A", "src/*.js"],
+      ["rename.ul", "-l", "", "A", "*.js"],
+    ]
+  ) assert.deepEqual(made(argv), [null], argv.join(" "));
 });

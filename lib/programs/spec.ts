@@ -225,6 +225,18 @@ export interface RepositoryRead {
 export type ReadFile = (path: string) => string | null;
 
 /**
+ * What bash makes of a stage's glob words when it runs (see `Program.namedFiles`), as its
+ * targets know it: `words` gives a glob word's matches as bash passes them (the word as written
+ * where none matches, none under nullglob or failglob), or null where that is not known now
+ * (several cwds, another stage may change what it matches, a pattern not expanded exactly).
+ * `dotglob`: the command may set it (a `*` may match a leading `.`).
+ */
+export interface GlobWords {
+  words(w: Word): string[] | null;
+  dotglob: boolean;
+}
+
+/**
  * A file a program's arguments or input name (see `Program.namedFiles`): a path below the cwd
  * (or `~/…`), or null for one not known; `fromInput`: the names are the lines of its standard
  * input (`tar -T -`), which are paths below known places when a listing program writes them.
@@ -252,6 +264,12 @@ export interface NamedFile {
    * user's home there. Absent: a file of this machine.
    */
   on?: { host: string; user?: string | null };
+  /**
+   * `path` is an operand the program leaves as it is (a name `rename`'s edit does not change):
+   * what its word names is not judged as changed by it (not moved, nothing below it replaced),
+   * where it is named as this path. @default false
+   */
+  unchanged?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */
@@ -296,9 +314,9 @@ export interface Program {
    * opens that cannot be known (`load(.x)`). `read` gives the text of a file it reads (a path as
    * the command names it, from the stage's cwd) as it will be when the command runs, or null when
    * that cannot be known (another stage of the command may write there, several cwds, a large or
-   * special file).
+   * special file); `globs` what bash makes of its glob words (see `GlobWords`).
    */
-  namedFiles?: (argv: Word[], stage?: Stage, read?: ReadFile) => NamedFile[];
+  namedFiles?: (argv: Word[], stage?: Stage, read?: ReadFile, globs?: GlobWords) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
