@@ -8,12 +8,12 @@
  *
  * `test` and `[` read their words as bash's test.c does: by their number first (1: a string; 2:
  * `!` or a unary operator; 3: a binary operator first; 4: `!` or `( … )` around fewer), then as an
- * expression. A word whose value is not known (`"$op"`, `$n`) may be any operator where the reader
- * looks at it: each reading is followed, and an operand any of them takes for a file is a path. It
- * is read as one word, quoted or not: a value bash splits into several (`x='-f /secret'; [ $x ]`)
- * would test a file unseen, but a test only looks at files (their names, types, sizes and times),
- * and every `[ $n -gt 5 ]` would ask otherwise. A glob, which may be no word or several, leaves the
- * reading unknown: every operand is then a possible path, as for a program not known. `[[ … ]]` is parsed by bash before anything
+ * expression. A word whose value is not known (`"$op"`) may be any operator where the reader looks
+ * at it: each reading is followed, and an operand any of them takes for a file is a path. A word
+ * that may be no word or several (`$x` unquoted, `"${a[@]}"`, a glob) leaves the reading unknown:
+ * every operand is then a possible path, as for a program not known. (Split, a value may also be
+ * `-v NAME[…]`, whose subscript bash evaluates: never allowed unseen. A quoted word not known that
+ * may be `-v` is the walk's to check: lib/shell/walk_evaluation.ts.) `[[ … ]]` is parsed by bash before anything
  * is expanded: its operators are the words written so, unquoted, and each operand is one word.
  *
  * @module
@@ -29,6 +29,8 @@ const TEXT_UNARY = new Set(["-n", "-z", "-o", "-v", "-R"]);
 const FILE_BINARY = new Set(["-nt", "-ot", "-ef"]);
 /** Binary operators that compare strings or integers (test.c's `test_binop`). */
 const TEXT_BINARY = new Set(["=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+/** A word whose value is digits: `$((…))` without a nested substitution, `${#x}`, `${#a[@]}`. */
+const NUMBER_WORD = /^(?:\$\(\([^()`$]*(?:\$\w+[^()`$]*)*\)\)|\$\{#\w+(?:\[[@*]\])?\})$/;
 /** Readings of a dynamic word followed at once before the reading is given up (see `Reader`). */
 const MAX_READINGS = 256;
 
@@ -272,6 +274,36 @@ class ConditionReader {
 }
 
 /**
+ * Whether a word bash expands to exactly one word: known, or every expansion in it quoted and none
+ * of them `@` (a `$#`, `$?`, `$$` or `$!` is digits, one word as well, and so is a number
+ * `NUMBER_WORD` matches).
+ */
+function oneWord(w: Word): boolean {
+  if (w.kind === "static") return true;
+  if (w.kind === "glob") return false;
+  // (A number: an arithmetic expansion, a length.)
+  if (NUMBER_WORD.test(w.text)) return true;
+  // (`"$@"`, `"${a[@]}"`, `"${!p@}"`: as many words as there are values.)
+  if (/\$(?:@|\{[^}]*@)/.test(w.text)) return false;
+  let quoted = false;
+  const t = w.text;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (c === "\\") i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === "'" && !quoted) {
+      const end = t.indexOf("'", i + 1);
+      if (end < 0) return false;
+      i = end;
+    } else if ((c === "$" || c === "`") && !quoted) {
+      if (!/^\$[#?$!](?![\w{[])/.test(t.slice(i, i + 3))) return false;
+      i++;
+    }
+  }
+  return true;
+}
+
+/**
  * The argv positions of a test's file operands (`test`, `[`, `[[` with their words), or null
  * where they cannot be placed (a word that may be several, a `[` whose last word is no `]`, too
  * many readings): then every operand is a possible path.
@@ -299,11 +331,7 @@ export function fileOperands(argv: Word[]): Set<number> | null {
     if (last?.kind !== "static" || last.value !== "]") return null;
     words = words.slice(0, -1);
   }
-  // (A glob may be several words, or none: not placed. A value not known is read as one word,
-  // which may be any operator: unquoted, bash may split it into several (`x='-f /secret'; [ $x ]`
-  // tests a file), which a test would only look at; read so, `[ $n -gt 5 ]` and `[ -z $VAR ]`
-  // stay text.)
-  if (words.some((w) => w.kind === "glob")) return null;
+  if (!words.every(oneWord)) return null;
   const reader = new Reader(words.map((w) => w.kind === "static" ? w.value : null));
   try {
     return new Set([...reader.all()].map((i) => i + 1));

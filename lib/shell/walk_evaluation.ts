@@ -438,7 +438,8 @@ export function testEvaluation(
       }
       if (op === "-v") {
         const operand = c.namedChildren[c.namedChildren.length - 1];
-        const t = operand?.text.replace(/['"\\]/g, "") ?? "";
+        // (Decoded: `[[ -v $'a[\x24(cmd)]' ]]` runs cmd.)
+        const t = operand ? decodedText(operand) : "";
         if (SUBSCRIPT_CODE.test(t)) ctx.error ??= EVALUATION_ERROR;
         ctx.evaluation.texts.push(operand?.text ?? "");
       }
@@ -596,8 +597,13 @@ export function builtinEvaluation(
       return;
     case "test":
     case "[":
+      // (`-v NAME` evaluates NAME's subscript: `test -v 'a[$(cmd)]'` runs cmd. A word not known
+      // may be `-v` too: `test "$op" 'a[$(cmd)]'`.)
       args.forEach((w, i) => {
-        if (w.kind === "static" && w.value === "-v" && args[i + 1]) nameTarget(ctx, args[i + 1]);
+        const v = w.kind === "static" ? w.value === "-v" : w.kind !== "glob";
+        if (v && args[i + 1] && !(i + 2 === args.length && args[i + 1].value === "]")) {
+          nameTarget(ctx, args[i + 1]);
+        }
       });
       return;
     case "eval":
