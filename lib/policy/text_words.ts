@@ -5,6 +5,7 @@
  * @module
  */
 import { programOf } from "../programs/registry.ts";
+import { GUESSED } from "../programs/wrappers.ts";
 import type { Stage, Word } from "../shell/model.ts";
 
 const NONE: ReadonlySet<number> = new Set();
@@ -36,16 +37,20 @@ export function stringArguments(argv: Word[]): ReadonlySet<number> {
  * that any stage may read as a file.
  */
 export function innerTextWords(inner: readonly Stage[], out: Set<Word>): void {
-  // A word is no text where a stage that runs no other program may read it as a file: after a
-  // wrapper's option not known, each later word is tried as the command (`firejail --quiet tee
-  // settings.json` runs `tee settings.json` or `settings.json`), and find under a wrapper passes
-  // `cat .env` to -exec. (A stage that runs another passes its words along: `sudo find -exec sed
-  // s/a/b/ {} \;` gives sed's program to sed.)
+  // A word is no text where a stage that runs no other program may read it as a file: find
+  // under a wrapper passes `cat .env` to -exec. (A stage that runs another passes its words
+  // along: `sudo find -exec sed s/a/b/ {} \;` gives sed's program to sed.) After a wrapper's
+  // option not known each later word is tried as the command: a name so guessed is no text
+  // (`firejail --quiet tee settings.json` may run `settings.json`; `setpriv --nnp logsave .env
+  // true` may run `.env`, and logsave writes it).
   const texts: Word[] = [];
   const files = new Set<Word>();
   for (const s of inner) {
     const name = s.argv[0];
-    if (name !== undefined && name.kind === "static" && !name.value.includes("/")) texts.push(name);
+    if (
+      name !== undefined && name.kind === "static" && !name.value.includes("/") &&
+      !s.origin.endsWith(GUESSED)
+    ) texts.push(name);
     const text = stringArguments(s.argv);
     const passes = programOf(name)?.runs !== undefined;
     for (let i = 1; i < s.argv.length; i++) {

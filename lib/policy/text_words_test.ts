@@ -21,6 +21,14 @@ Deno.test("wrapped words: a word one stage may read as a file is judged as a fil
     ["busybox find -exec cat .env \\;", "deny", "deny"],
     // systemd-run's `-u` names the unit (its user is `--uid`), and a socket unit's properties
     // run commands as a service's do.
+    // A name guessed after an option not known is no text where a program that runs another
+    // writes the word (logsave's file, valgrind's and strace's logs).
+    ["setpriv --nnp logsave .env true", "deny", "deny"],
+    ["cd ~/.ssh && firejail --quiet logsave id_rsa true", "deny", "deny"],
+    ["firejail --quiet valgrind --log-file=.env true", "deny", "deny"],
+    ["setpriv --nnp strace --output=.env true", "deny", "deny"],
+    ["setpriv --nnp strace -o.env true", "deny", "deny"],
+    ["firejail --quiet sshpass -f.env ssh x", "deny", "deny"],
     ["systemd-run -u true cat .env", "deny", "deny"],
     ["systemd-run --scope -u true rm -rf ~/.ssh", "deny", "deny"],
     ["systemd-run -u true -p ExecStartPre=/tmp/x true", "deny", "deny"],

@@ -530,9 +530,18 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     return;
   }
   for (let i = unknown + 1; i < args.length; i++) {
-    if (i !== start && args[i].kind === "static") run.stage(args.slice(i), `wrapper:${name}`, cwds);
+    if (i !== start && args[i].kind === "static") {
+      run.stage(args.slice(i), `wrapper:${name}${GUESSED}`, cwds);
+    }
   }
 }
+
+/**
+ * The origin's mark of a stage a wrapper may run after an option not known (each later word is
+ * tried as the command): its program name is a guess, no text for the stages that hold the word
+ * (see `innerTextWords`).
+ */
+export const GUESSED = " (after an option not known)";
 
 /** Whether `v` is a cluster of a wrapper's flags with one that starts a shell (`-s`, `-Es`). */
 function shellCluster(v: string, w: WrapperSpec): boolean {
