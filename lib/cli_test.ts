@@ -329,6 +329,7 @@ Deno.test({
           "--allow-write",
           "--allow-env",
           "--allow-net",
+          "--allow-sys=hostname,networkInterfaces",
           away,
           ...args,
         ],

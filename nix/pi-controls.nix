@@ -146,10 +146,12 @@ let
     else
       # --no-config: not the deno.json of whatever directory it is run in. The permissions are
       # what the CLI uses, as for `deno task pi-controls` and the compiled binary: read, write,
-      # env, and net for the Decisions API of a `decisions` block (its url is user config).
+      # env, net for the Decisions API of a `decisions` block (its url is user config), and the
+      # machine's name and addresses (a remote operand on this machine).
       writeShellScriptBin "pi-controls" ''
         exec ${deno}/bin/deno run --no-config --no-lock --no-remote --no-npm \
           --allow-read --allow-write --allow-env --allow-net \
+          --allow-sys=hostname,networkInterfaces \
           ${extension}/dist/pi-controls-cli.js "$@"
       '';
 

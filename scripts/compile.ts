@@ -127,6 +127,8 @@ const args = [
   "--allow-write",
   "--allow-env",
   "--allow-net",
+  // (The machine's name and addresses: a remote operand on this machine, `scp $(hostname):x .`.)
+  "--allow-sys=hostname,networkInterfaces",
   ...unusedGrammars(),
   ...Deno.args,
   "--output",
