@@ -225,9 +225,12 @@ function grepRead(args: Word[]): RepositoryRead | null {
   return read;
 }
 
-/** Whether a word is a pathspec with magic (`:(top)x`, `:!x`, `:/`), not a blob name (`:x`). */
+/**
+ * Whether a word is a pathspec with magic (`:(top)x`, `:!x`, `:^x`, `:/`), not a blob name (`:x`)
+ * nor a commit whose message matches (`:/fix`: a revision where one does, as git tries first).
+ */
 function isMagic(v: string): boolean {
-  return /^:(\(|[/!^])/.test(v);
+  return /^:(\(|[!^])/.test(v) || v === ":/";
 }
 
 // deno-fmt-ignore
@@ -330,16 +333,40 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   }
   if (quiet || !content) return null;
   const { before, after } = operands(tokens, args);
-  if (after !== null && pathspecs(after).named) return null;
-  // (A `REV:path` shows that blob or tree alone: named; `REV:` lists the top's names.)
-  const either = before.filter((w) =>
-    w.kind !== "static" || (blobPath(w.value) === null && !/^[^\s:]+:$/.test(w.value))
-  );
-  if (before.length > 0 && either.length === 0) return null;
-  // (request-pull's operands are a revision and a URL.)
-  const read = fromTop(sub === "request-pull" ? [] : either);
+  // (Before `--`, a word with pathspec magic is a pathspec, `:!src`, `:(top)`: an exclusion
+  // limits nothing.)
+  const magic = after === null ? before.filter((w) => w.kind === "static" && isMagic(w.value)) : [];
+  if (pathspecs([...magic, ...after ?? []]).named) return null;
+  const revisions = magic.length ? before.filter((w) => !magic.includes(w)) : before;
+  if (revisions.length > 0 && namesObjects(sub, revisions)) return null;
+  // (After `--` follow the pathspecs: the words before it are revisions alone, whatever paths
+  // there are; so is a `REV:path`. request-pull's operands are a revision and a URL.)
+  const either = after !== null || sub === "request-pull"
+    ? []
+    : revisions.filter((w) => !isObject(w, true));
+  const read = fromTop(either);
   read.present = untracked;
   return read;
+}
+
+/** The subcommands that compare a tree-ish with another, the index or the work tree. */
+const COMPARES = new Set(["diff", "diff-index", "diff-tree", "difftool"]);
+
+/**
+ * Whether a history command's revisions name the objects it shows alone: `git show HEAD:x`
+ * prints that blob or tree (`REV:` lists the top's names); a diff compares a `REV:dir` tree with
+ * the work tree, the index or the commit's whole tree (every file of one side is shown) unless
+ * each side is a `REV:path` (`git diff HEAD~1:x HEAD:x`).
+ */
+function namesObjects(sub: string, revisions: Word[]): boolean {
+  if (!COMPARES.has(sub)) return revisions.every((w) => isObject(w, true));
+  return revisions.length > 1 && revisions.every((w) => isObject(w, false));
+}
+
+/** Whether a word is `REV:path` (or, with `top`, `REV:`: the top's tree). */
+function isObject(w: Word, top: boolean): boolean {
+  return w.kind === "static" &&
+    (blobPath(w.value) !== null || (top && /^[^\s:]+:$/.test(w.value)));
 }
 
 /** Options that make `add`, `checkout`, `restore`, `reset`, `stash` and `commit` show hunks. */
@@ -410,7 +437,8 @@ function operandsRead(sub: string, tokens: OptionToken[], args: Word[]): Reposit
   if (/^(checkout|reset)$/.test(sub)) {
     const [revision, ...rest] = before;
     if (rest.length && pathspecs(rest).named) return null;
-    return fromTop(revision ? [revision] : []);
+    // (Before `--`, the first operand is a revision alone: `git checkout -p README.md --`.)
+    return fromTop(revision && after === null ? [revision] : []);
   }
   if (before.length && pathspecs(before).named) return null;
   return fromTop();
