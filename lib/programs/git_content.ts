@@ -25,7 +25,7 @@ import type { RepositoryRead } from "./spec.ts";
 import type { SearchSpec } from "./search_text.ts";
 import { grammarOf } from "./search_text.ts";
 import { pathspecMagic } from "./git_pathspecs.ts";
-import { blobPath } from "./git_blobs.ts";
+import { blobPath, checksOutAll } from "./git_blobs.ts";
 
 /** git grep's options (its text arguments and the `$safe-bash` check read them too). */
 export const GIT_GREP: SearchSpec = {
@@ -69,15 +69,40 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   const sub = argv[at];
   if (sub?.kind !== "static") return null;
   const args = argv.slice(at + 1);
-  const read = subcommandRead(sub.value, args, argv.slice(1, at));
-  if (
-    read && (argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
-      (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value)))
-  ) {
-    // (Another index, or paths from another top: the files there are are looked at.)
-    read.present = true;
-  }
+  const elsewhere = argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
+    (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value));
+  const read = subcommandRead(sub.value, args, argv.slice(1, at)) ??
+    (elsewhere ? copiedRead(sub.value, args) : null);
+  // (Another index, or paths from another top: the files there are are looked at.)
+  if (read && elsewhere) read.present = true;
   return read;
+}
+
+/** Subcommands that write the files of a commit into the work tree (any that differ). */
+const CHECKS_OUT = /^(switch|merge|pull|cherry-pick|revert|rebase|am)$/;
+
+/**
+ * What a subcommand copies of the repository into a work tree git is given elsewhere (`git
+ * --work-tree=/tmp/z checkout -f`, `GIT_WORK_TREE=…`): the tracked files, a copy each, where no
+ * pathspec names them (`reset --hard`, `read-tree -u`, `stash pop`, a checkout, a merge).
+ */
+function copiedRead(sub: string, args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const has = (re: RegExp) => values.some((v) => v !== null && re.test(v));
+  switch (sub) {
+    case "checkout": {
+      const tokens = readOptions(values, { valued: "bB", longValued: PATCH_MODE_LONG });
+      return operandsRead(sub, tokens, args);
+    }
+    case "reset":
+      return has(/^--(hard|merge|keep)$/) ? fromTop() : null;
+    case "read-tree":
+      return has(/^-u$/) ? fromTop() : null;
+    case "stash":
+      return /^(pop|apply|branch)$/.test(values[0] ?? "") ? fromTop() : null;
+    default:
+      return CHECKS_OUT.test(sub) ? fromTop() : null;
+  }
 }
 
 /** The read of one subcommand given its arguments (and git's own options, for `-c` settings). */
@@ -529,6 +554,9 @@ function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
     case "unpack-file":
     case "merge-tree":
       return fromTop();
+    case "checkout-index":
+      // (`-a`: every path of the index below the cwd, copied where `--prefix` says.)
+      return checksOutAll(args) ? { ...fromTop(), from: "cwd" } : null;
     default:
       return null;
   }

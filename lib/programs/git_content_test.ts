@@ -426,3 +426,17 @@ Deno.test("git content: an index another stage may change first is not trusted",
     ["echo x > notes.txt && git diff", "allow"],
   ]);
 });
+
+Deno.test("git content: what git copies into a work tree given elsewhere is read", async () => {
+  await checkActions(DL, SECRETS_TRACKED, [
+    ["git --work-tree=/tmp/z checkout -f", "ask"],
+    ["git --work-tree=/tmp/z checkout main", "ask"],
+    ["git --work-tree /tmp/z reset --hard", "ask"],
+    ["git --work-tree=/tmp/z read-tree -u HEAD", "ask"],
+    ["git --work-tree=/tmp/z stash pop", "ask"],
+    ["git --work-tree=/tmp/z merge feature", "ask"],
+    ["git --work-tree=/tmp/z status", "allow"],
+    ["git --work-tree=/tmp/z reset", "allow"],
+    ["git checkout main", "allow"],
+  ]);
+});
