@@ -344,6 +344,7 @@ function decideTool(
     writes: () => !reads,
     treeNames: typeof glob === "string" && glob !== "" ? [glob] : undefined,
     settled: () => true,
+    changers: () => [],
   });
   // A tool other than pi's own may delete, move or overwrite a directory it names (an MCP
   // server's `delete`, `move_file` of `.pi`): what lies below it may be replaced.
@@ -410,6 +411,7 @@ function decideStage(
     settled: (path, started) =>
       opts.globs !== undefined &&
       !opts.globs.disturbed(path, stage, undefined, started ? STARTED : undefined),
+    changers: (path) => opts.globs?.changers(path, stage, STARTED) ?? null,
   });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 
 /** The largest index read (about 80,000 paths): a larger one is not read. */
@@ -178,6 +178,56 @@ export function trackedNames(paths: readonly string[], prefix: string): readonly
     byPrefix.set(prefix, names = [...found]);
   }
   return names;
+}
+
+/** The most paths `prefixedPaths` gives (a larger index: the names are not known). */
+const PREFIXED_LIMIT = 20000;
+
+/**
+ * The files `git checkout-index -a --prefix=PREFIX` writes run in `cwd` (see `NamedFile.indexed`):
+ * PREFIX put before each path the index lists below the cwd, from the work tree's top, where git
+ * runs; null where that is not known (no work tree, an index that cannot be read or that another
+ * stage may change first: `settled` answers for the repository's directory).
+ */
+export function prefixedPaths(
+  prefix: string,
+  cwd: string,
+  fs: FsFacts,
+  settled: (gitDir: string) => boolean,
+): string[] | null {
+  const top = workTreeTop(cwd, fs);
+  const gitDir = top === null ? null : gitDirOf(top, fs);
+  if (gitDir === null || !settled(gitDir)) return null;
+  const paths = trackedPaths(gitDir, fs);
+  if (paths === null || paths.length > PREFIXED_LIMIT) return null;
+  const below = cwd === top ? "" : `${relative(top!, cwd)}/`;
+  const out = new Set<string>();
+  for (const p of paths) if (p.startsWith(below)) out.add(resolve(top!, prefix + p));
+  return [...out];
+}
+
+/**
+ * The files `git checkout-index -a --prefix=PREFIX` writes run in `cwds` (see `prefixedPaths`);
+ * where those are not known, a file not known (null) and what lies below the prefix's directory.
+ */
+export function prefixedFiles(
+  prefix: string,
+  cwds: (string | null)[],
+  fs: FsFacts,
+  settled: (gitDir: string) => boolean,
+): { path: string | null; replaces?: true; note?: string }[] {
+  const out: { path: string | null; replaces?: true; note?: string }[] = [];
+  const dir = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) || "/" : ".";
+  for (const c of cwds) {
+    const paths = c === null ? null : prefixedPaths(prefix, c, fs, settled);
+    for (const path of paths ?? []) out.push({ path });
+    if (paths !== null) continue;
+    out.push({ path: null, note: "a file not known" });
+    if (c !== null || dir.startsWith("/")) {
+      out.push({ path: resolve(c ?? "/", dir), replaces: true });
+    }
+  }
+  return out;
 }
 
 /**

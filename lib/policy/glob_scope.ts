@@ -44,6 +44,8 @@ export interface GlobScope {
    * it nor what it runs (`npx eslint src/*.ts`: npx and eslint) changes its matches.
    */
   disturbed(dir: string, stage: Stage | undefined, word?: Word, opts?: DisturbedOptions): boolean;
+  /** The stages that may change what is at or below `dir` first (those `disturbed` counts). */
+  changers(dir: string, stage: Stage | undefined, opts?: DisturbedOptions): Stage[];
   /**
    * The files the command opens for reading on descriptor `fd` (`3<f`, `<f` for 0, `exec 3<f`, a
    * group's), with the cwds of their stages: a write to `/dev/fd/3` opens them again, for writing
@@ -286,26 +288,37 @@ export function globScope(
         isWithin(a, d) || isWithin(d, a) || isWithin(real, d) || isWithin(d, real)
       );
     });
+  // Whether a writer may change what is in dir before `stage` runs.
+  const counting = (
+    dir: string,
+    stage: Stage | undefined,
+    word: Word | undefined,
+    opts: DisturbedOptions,
+  ) => {
+    const { name, started } = opts;
+    const dirs = [resolve(dir), realPath(dir, ctx.fs)];
+    // (A writer run by the stage whose word it is started after bash expanded it; so did one
+    // of a later stage, where the command's stages run one after another.)
+    const top = (s: Stage) => tops?.get(s) ?? s;
+    // (A stage judged apart, a line an argument carries, is in no order: not after.)
+    const at = stage === undefined ? -1 : stages.indexOf(top(stage));
+    const after = (w: Stage) =>
+      (word !== undefined && top(w).argv.includes(word)) ||
+      ((word !== undefined || started === true) && at >= 0 &&
+        (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
+    return (w: { stage: Stage; areas: string[] | null }) =>
+      w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
+      !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
+  };
   return {
     options: globOptions(text, stages, ctx.env),
     descriptors: text.includes("dev/") || text.includes("proc"),
     disturbed(dir: string, stage: Stage | undefined, word?: Word, opts = {}): boolean {
-      if (!writing().length) return false;
-      const { name, started } = opts as DisturbedOptions;
-      const dirs = [resolve(dir), realPath(dir, ctx.fs)];
-      // (A writer run by the stage whose word it is started after bash expanded it; so did one
-      // of a later stage, where the command's stages run one after another.)
-      const top = (s: Stage) => tops?.get(s) ?? s;
-      // (A stage judged apart, a line an argument carries, is in no order: not after.)
-      const at = stage === undefined ? -1 : stages.indexOf(top(stage));
-      const after = (w: Stage) =>
-        (word !== undefined && top(w).argv.includes(word)) ||
-        ((word !== undefined || started === true) && at >= 0 &&
-          (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
-      return writers!.some((w) =>
-        w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
-        !(name !== undefined && writesOnlyName(w.stage, name, readsOnly))
-      );
+      return writing().length > 0 && writers!.some(counting(dir, stage, word, opts));
+    },
+    changers(dir: string, stage: Stage | undefined, opts = {}): Stage[] {
+      if (!writing().length) return [];
+      return writers!.filter(counting(dir, stage, undefined, opts)).map((w) => w.stage);
     },
     openOn(fd: number) {
       const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];

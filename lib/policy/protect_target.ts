@@ -17,7 +17,8 @@ import {
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
 import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
-import { relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
+import { indexAdditions } from "../programs/git_staged.ts";
 
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
@@ -206,15 +207,42 @@ function repositoryProtection(
       const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
       paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
       // (Another stage of the command may change the index first, `git add -Af && git diff
-      // --cached`: what may be added is there.)
-      if (read.present || paths === null || !shared.settled(gitDir!, true)) {
-        present = presentBelow(dir, ctx.fs);
-      }
+      // --cached`: what may be added is there; `git add src/main.ts` adds what it names.)
+      const added = read.present || paths === null ? null : addedFirst(shared, gitDir!, top!, ctx);
+      if (added === null) present = presentBelow(dir, ctx.fs);
+      else if (added.length) paths = [...paths!, ...added];
     }
     return (paths !== null && trackedName(paths, prefix, name, folded)) ||
       present?.(name, folded) === true;
   };
   return protectionBelow(config, dir, ctx.home, null, { ...below, there });
+}
+
+/**
+ * The paths (from the work tree's top) the stages of the command that may change the index at
+ * `gitDir` before this one add to it (see `indexAdditions`); null where that is not known.
+ */
+function addedFirst(
+  shared: StageShared,
+  gitDir: string,
+  top: string,
+  ctx: Context,
+): string[] | null {
+  const changers = shared.changers(gitDir);
+  if (changers === null) return null;
+  const kind = (p: string) =>
+    (ctx.fs.isDirectory?.(p) ?? true) ? "directory" : ctx.fs.exists(p) ? "file" : "none";
+  const out: string[] = [];
+  for (const stage of changers) {
+    const paths = indexAdditions(stage, kind);
+    if (paths === null) return null;
+    for (const p of paths) {
+      const name = relative(top, p);
+      if (name === "" || name.startsWith("..") || isAbsolute(name)) return null;
+      out.push(name);
+    }
+  }
+  return out;
 }
 
 /** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */

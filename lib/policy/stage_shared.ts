@@ -57,6 +57,11 @@ export interface StageShared {
    * stages run one after another does not count. @default never
    */
   settled: (path: string, started?: boolean) => boolean;
+  /**
+   * The stages of the command that may change what lies at or below a path before this one
+   * starts (see `settled`, with `started`); null where that is not known. @default null
+   */
+  changers: (path: string) => Stage[] | null;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -64,6 +69,8 @@ export const NO_LINKS: MadeLink[] = [];
 const NO_NAMES: string[] = [];
 
 const NEVER = () => false;
+
+const UNKNOWN = () => null;
 
 export function stageShared(
   ctx: Context,
@@ -75,6 +82,7 @@ export function stageShared(
     stage?: Stage;
     treeNames?: string[];
     settled?: (path: string, started?: boolean) => boolean;
+    changers?: (path: string) => Stage[] | null;
   },
 ): StageShared {
   const { links, writes, stage = null } = opts;
@@ -103,6 +111,7 @@ export function stageShared(
         (!facts?.namedFiles && !facts?.writesOnlyNamed && !facts?.replacesTrees &&
           !facts?.metadataOnly && !facts?.noFileOperands)),
     settled: opts.settled ?? NEVER,
+    changers: opts.changers ?? UNKNOWN,
   };
 }
 

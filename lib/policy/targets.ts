@@ -20,6 +20,7 @@ import { reopenedFiles } from "./reopened.ts";
 import { hereFile } from "./this_machine.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
 import { fileUrlPath, URL_RE, urlMayBePath } from "./urls.ts";
+import { prefixedFiles } from "./git_index.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -591,6 +592,21 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
     const here = file.on ? hereFile(file, ctx) : file;
     if (here === undefined) continue;
     const { path, source, fromInput, below, pattern, unchanged: kept } = here;
+    if (here.indexed && path !== null) {
+      // (The copies `git checkout-index -a --prefix=…` writes, each by a path of the index.)
+      const settled = (dir: string) => globs !== undefined && !globs.disturbed(dir, stage);
+      for (const f of prefixedFiles(path, stage.cwds, ctx.fs, settled)) {
+        out.push(
+          f.path === null ? { ...f, kind: "dynamic", reach: "anywhere", source } : {
+            ...f,
+            kind: "argument",
+            reach: "exact",
+            source,
+          },
+        );
+      }
+      continue;
+    }
     if (kept) {
       for (const c of stage.cwds) if (c !== null && path !== null) unchanged.add(resolve(c, path));
       continue;

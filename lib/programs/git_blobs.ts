@@ -113,9 +113,9 @@ export function checkoutIndexFiles(
     prefix = value;
   }
   const source = "git checkout-index";
-  if (args.some((w) => w.value === "-a" || gitLong(w.value, "--all"))) {
-    const dir = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) || "/" : ".";
-    return [{ path: dir, source: `${source} -a (every path of the index)`, below: true }];
+  if (checksOutAll(args)) {
+    // (Each path of the index below the cwd, with the prefix put before it: the names written.)
+    return [{ path: prefix, source: `${source} -a (every path of the index)`, indexed: true }];
   }
   if (args.some((w) => gitLong(w.value, "--stdin"))) {
     const body = stage ? inputDocument(stage)?.body : undefined;
@@ -127,6 +127,18 @@ export function checkoutIndexFiles(
   return args.filter((w, i) =>
     w.kind === "static" && !w.value.startsWith("-") && args[i - 1]?.value !== "--prefix"
   ).map((w) => ({ path: prefix + w.value, source: w.text }));
+}
+
+/**
+ * Whether `git checkout-index`'s words ask for every path of the index: `-a`, in a cluster of
+ * its short flags (`-fa`), or `--all` (abbreviated, `--al`), before `--`.
+ */
+export function checksOutAll(args: Word[]): boolean {
+  for (const w of args) {
+    if (w.value === "--") return false;
+    if (/^-[uqfnza]*a[uqfnza]*$/.test(w.value) || gitLong(w.value, "--all")) return true;
+  }
+  return false;
 }
 
 /**

@@ -25,7 +25,7 @@ import type { RepositoryRead } from "./spec.ts";
 import type { SearchSpec } from "./search_text.ts";
 import { grammarOf } from "./search_text.ts";
 import { pathspecMagic } from "./git_pathspecs.ts";
-import { blobPath } from "./git_blobs.ts";
+import { blobPath, checksOutAll } from "./git_blobs.ts";
 
 /** git grep's options (its text arguments and the `$safe-bash` check read them too). */
 export const GIT_GREP: SearchSpec = {
@@ -69,15 +69,40 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   const sub = argv[at];
   if (sub?.kind !== "static") return null;
   const args = argv.slice(at + 1);
-  const read = subcommandRead(sub.value, args, argv.slice(1, at));
-  if (
-    read && (argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
-      (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value)))
-  ) {
-    // (Another index, or paths from another top: the files there are are looked at.)
-    read.present = true;
-  }
+  const elsewhere = argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
+    (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value));
+  const read = subcommandRead(sub.value, args, argv.slice(1, at)) ??
+    (elsewhere ? copiedRead(sub.value, args) : null);
+  // (Another index, or paths from another top: the files there are are looked at.)
+  if (read && elsewhere) read.present = true;
   return read;
+}
+
+/** Subcommands that write the files of a commit into the work tree (any that differ). */
+const CHECKS_OUT = /^(switch|merge|pull|cherry-pick|revert|rebase|am)$/;
+
+/**
+ * What a subcommand copies of the repository into a work tree git is given elsewhere (`git
+ * --work-tree=/tmp/z checkout -f`, `GIT_WORK_TREE=…`): the tracked files, a copy each, where no
+ * pathspec names them (`reset --hard`, `read-tree -u`, `stash pop`, a checkout, a merge).
+ */
+function copiedRead(sub: string, args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const has = (re: RegExp) => values.some((v) => v !== null && re.test(v));
+  switch (sub) {
+    case "checkout": {
+      const tokens = readOptions(values, { valued: "bB", longValued: PATCH_MODE_LONG });
+      return operandsRead(sub, tokens, args);
+    }
+    case "reset":
+      return has(/^--(hard|merge|keep)$/) ? fromTop() : null;
+    case "read-tree":
+      return has(/^-u$/) ? fromTop() : null;
+    case "stash":
+      return /^(pop|apply|branch)$/.test(values[0] ?? "") ? fromTop() : null;
+    default:
+      return CHECKS_OUT.test(sub) ? fromTop() : null;
+  }
 }
 
 /** The read of one subcommand given its arguments (and git's own options, for `-c` settings). */
@@ -225,9 +250,12 @@ function grepRead(args: Word[]): RepositoryRead | null {
   return read;
 }
 
-/** Whether a word is a pathspec with magic (`:(top)x`, `:!x`, `:/`), not a blob name (`:x`). */
+/**
+ * Whether a word is a pathspec with magic (`:(top)x`, `:!x`, `:^x`, `:/`), not a blob name (`:x`)
+ * nor a commit whose message matches (`:/fix`: a revision where one does, as git tries first).
+ */
 function isMagic(v: string): boolean {
-  return /^:(\(|[/!^])/.test(v);
+  return /^:(\(|[!^])/.test(v) || v === ":/";
 }
 
 // deno-fmt-ignore
@@ -330,16 +358,40 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   }
   if (quiet || !content) return null;
   const { before, after } = operands(tokens, args);
-  if (after !== null && pathspecs(after).named) return null;
-  // (A `REV:path` shows that blob or tree alone: named; `REV:` lists the top's names.)
-  const either = before.filter((w) =>
-    w.kind !== "static" || (blobPath(w.value) === null && !/^[^\s:]+:$/.test(w.value))
-  );
-  if (before.length > 0 && either.length === 0) return null;
-  // (request-pull's operands are a revision and a URL.)
-  const read = fromTop(sub === "request-pull" ? [] : either);
+  // (Before `--`, a word with pathspec magic is a pathspec, `:!src`, `:(top)`: an exclusion
+  // limits nothing.)
+  const magic = after === null ? before.filter((w) => w.kind === "static" && isMagic(w.value)) : [];
+  if (pathspecs([...magic, ...after ?? []]).named) return null;
+  const revisions = magic.length ? before.filter((w) => !magic.includes(w)) : before;
+  if (revisions.length > 0 && namesObjects(sub, revisions)) return null;
+  // (After `--` follow the pathspecs: the words before it are revisions alone, whatever paths
+  // there are; so is a `REV:path`. request-pull's operands are a revision and a URL.)
+  const either = after !== null || sub === "request-pull"
+    ? []
+    : revisions.filter((w) => !isObject(w, true));
+  const read = fromTop(either);
   read.present = untracked;
   return read;
+}
+
+/** The subcommands that compare a tree-ish with another, the index or the work tree. */
+const COMPARES = new Set(["diff", "diff-index", "diff-tree", "difftool"]);
+
+/**
+ * Whether a history command's revisions name the objects it shows alone: `git show HEAD:x`
+ * prints that blob or tree (`REV:` lists the top's names); a diff compares a `REV:dir` tree with
+ * the work tree, the index or the commit's whole tree (every file of one side is shown) unless
+ * each side is a `REV:path` (`git diff HEAD~1:x HEAD:x`).
+ */
+function namesObjects(sub: string, revisions: Word[]): boolean {
+  if (!COMPARES.has(sub)) return revisions.every((w) => isObject(w, true));
+  return revisions.length > 1 && revisions.every((w) => isObject(w, false));
+}
+
+/** Whether a word is `REV:path` (or, with `top`, `REV:`: the top's tree). */
+function isObject(w: Word, top: boolean): boolean {
+  return w.kind === "static" &&
+    (blobPath(w.value) !== null || (top && /^[^\s:]+:$/.test(w.value)));
 }
 
 /** Options that make `add`, `checkout`, `restore`, `reset`, `stash` and `commit` show hunks. */
@@ -410,7 +462,8 @@ function operandsRead(sub: string, tokens: OptionToken[], args: Word[]): Reposit
   if (/^(checkout|reset)$/.test(sub)) {
     const [revision, ...rest] = before;
     if (rest.length && pathspecs(rest).named) return null;
-    return fromTop(revision ? [revision] : []);
+    // (Before `--`, the first operand is a revision alone: `git checkout -p README.md --`.)
+    return fromTop(revision && after === null ? [revision] : []);
   }
   if (before.length && pathspecs(before).named) return null;
   return fromTop();
@@ -501,6 +554,9 @@ function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
     case "unpack-file":
     case "merge-tree":
       return fromTop();
+    case "checkout-index":
+      // (`-a`: every path of the index below the cwd, copied where `--prefix` says.)
+      return checksOutAll(args) ? { ...fromTop(), from: "cwd" } : null;
     default:
       return null;
   }

@@ -143,6 +143,33 @@ const SHOWERS = [
   "git merge-tree main feature",
   // Another index: the files there are.
   "GIT_INDEX_FILE=/tmp/i git diff --cached",
+  // A `REV:dir` tree compared with the work tree, the index or a commit: every file of a side.
+  "git diff HEAD:src",
+  "git diff HEAD:",
+  "git diff HEAD~2:",
+  "git diff --cached HEAD:src",
+  "git diff HEAD:src HEAD",
+  "git diff-index -p HEAD:src",
+  "git diff-tree -p HEAD:src HEAD",
+  "git difftool HEAD:src",
+  // Exclusions and the top before `--` are pathspecs too; `:/text` may be a commit's message.
+  "git diff ':!src'",
+  "git diff ':^src'",
+  "git diff ':(exclude)src'",
+  "git diff HEAD ':!src'",
+  "git log -p ':^src'",
+  "git show ':!src'",
+  "git diff ':(top)'",
+  "cd src && git diff ':/'",
+  "git diff ':/fix'",
+  "git grep PASSWORD ':/fix'",
+  // With `--`, the words before it are revisions, whatever paths there are.
+  "git diff README.md --",
+  "git log -p README.md --",
+  "git show README.md --",
+  "git diff-tree -p README.md --",
+  "git checkout -p README.md --",
+  "git reset -p README.md --",
 ];
 
 /** Commands that show no content of files they do not name (or only of the files named). */
@@ -205,6 +232,15 @@ const NOT_SHOWN = [
   "git cat-file -t 1a2b3c4d",
   "git fast-export --no-data --all",
   "git bundle verify x.bundle",
+  "git diff HEAD:src HEAD~1:src",
+  "git diff-tree -p HEAD:src HEAD~1:src",
+  "git diff ':(top)src'",
+  "git diff ':(exclude)src' README.md",
+  "git log -p ':(top)README.md'",
+  "git grep PASSWORD ':(top)src'",
+  "git diff README.md",
+  "git diff HEAD -- README.md",
+  "git checkout -p README.md",
 ];
 
 Deno.test("git content: what git shows of a tracked protected file is reached", async () => {
@@ -339,6 +375,11 @@ Deno.test("git content: the facet's reading of each form", async () => {
     either: [],
   });
   assert.equal(read("git grep x -- src")?.present, undefined);
+  // (Before `--`, revisions alone: no word of them may name a path.)
+  assert.deepEqual(read("git diff main --"), top());
+  assert.deepEqual(read("git diff main ':!src'"), top(["main"]));
+  assert.deepEqual(read("git diff HEAD:src"), top());
+  assert.equal(read("git show HEAD:src"), null);
   assert.equal(read("GIT_DIR=/x git diff")?.present, true);
   assert.equal(read("git --work-tree=/x diff")?.present, true);
   for (const none of ["git diff --stat", "git grep x '*.py'", "git status", "git log"]) {
@@ -383,5 +424,19 @@ Deno.test("git content: an index another stage may change first is not trusted",
     ["git diff; git add -A", "allow"],
     ["git status && git diff", "allow"],
     ["echo x > notes.txt && git diff", "allow"],
+  ]);
+});
+
+Deno.test("git content: what git copies into a work tree given elsewhere is read", async () => {
+  await checkActions(DL, SECRETS_TRACKED, [
+    ["git --work-tree=/tmp/z checkout -f", "ask"],
+    ["git --work-tree=/tmp/z checkout main", "ask"],
+    ["git --work-tree /tmp/z reset --hard", "ask"],
+    ["git --work-tree=/tmp/z read-tree -u HEAD", "ask"],
+    ["git --work-tree=/tmp/z stash pop", "ask"],
+    ["git --work-tree=/tmp/z merge feature", "ask"],
+    ["git --work-tree=/tmp/z status", "allow"],
+    ["git --work-tree=/tmp/z reset", "allow"],
+    ["git checkout main", "allow"],
   ]);
 });

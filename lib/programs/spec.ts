@@ -270,6 +270,12 @@ export interface NamedFile {
    * where it is named as this path. @default false
    */
   unchanged?: boolean;
+  /**
+   * `path` is a string git puts before each path its index lists below the cwd, from the work
+   * tree's top (`git checkout-index -a --prefix=/tmp/x-` writes `/tmp/x-secrets/key`): the names
+   * written, computed from the index where it can be read (else not known). @default false
+   */
+  indexed?: boolean;
 }
 
 /** What is known about one program (or a family called by several names). */

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { checkActions, configFrom, ctxIn, gitIndexBytes } from "../testing.ts";
+import { literal } from "./words.ts";
+import { checkoutIndexFiles, checksOutAll } from "./git_blobs.ts";
+
+const home = "/home/user";
+/** Allow by default; `secrets/**` denied, `.env` asked about, `~/.ssh/**` denied. */
+const DL = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
+}, { home });
+
+const FILES = ["/p/src/main.ts", "/p/README.md", "/p/.env", "/p/secrets/key", "/p/.git/HEAD"];
+
+/** A repository at /p whose index lists `tracked`. */
+function repository(tracked: string[]) {
+  return ctxIn("/p", { files: FILES, bytes: { "/p/.git/index": gitIndexBytes(tracked) }, home });
+}
+
+Deno.test("git checkout-index -a: every path of the index is read, in any spelling", () => {
+  const all = (command: string) => checksOutAll(command.split(" ").map(literal));
+  for (const yes of ["-a", "-fa", "-af", "-qfa", "--all", "--al", "-f -a", "-u --all"]) {
+    assert.equal(all(yes), true, yes);
+  }
+  for (const no of ["-f", "-f -- -a", "--prefix=x/ README.md", "-z", "--force"]) {
+    assert.equal(all(no), false, no);
+  }
+  const named = checkoutIndexFiles(
+    ["git", "checkout-index", "-fa", "--prefix=/t/x-"].map(literal),
+    1,
+  );
+  assert.deepEqual(named.map((f) => [f.path, f.indexed]), [["/t/x-", true]]);
+});
+
+Deno.test("git checkout-index -a: the tracked files are read, their copies written by their names", async () => {
+  const tracked = repository(["src/main.ts", "README.md", "secrets/key", ".env"]);
+  await checkActions(DL, tracked, [
+    // (A copy under a name no glob protects is still a read of the protected files.)
+    ["git checkout-index -a --prefix=/tmp/z/x-", "ask"],
+    ["git checkout-index -fa --prefix=/tmp/z/x-", "ask"],
+    ["git checkout-index --all --prefix /tmp/z/x-", "ask"],
+    ["git checkout-index -a -f", "deny"], // (it writes secrets/key)
+    ["git checkout-index --prefix=/tmp/z/x- README.md", "allow"],
+    // (From a directory, the paths below it alone.)
+    ["cd src && git checkout-index -a --prefix=/tmp/z/", "allow"],
+  ]);
+  const ignored = repository(["src/main.ts", "README.md"]);
+  await checkActions(DL, ignored, [
+    ["git checkout-index -a --prefix=/tmp/z/x-", "allow"],
+    ["git checkout-index -a --prefix=/tmp/z/", "allow"],
+    ["git checkout-index -a -f", "allow"],
+    // (An earlier stage that may add to the index: what it copies is not known.)
+    ["git add -Af && git checkout-index -a --prefix=/tmp/z/x-", "ask"],
+  ]);
+  // (The names written are the prefix and each tracked path: a protected name is reached.)
+  const env = repository(["src/main.ts", "env", "h/id_rsa"]);
+  await checkActions(DL, env, [
+    ["git checkout-index -a --prefix=out/.", "ask"],
+    ["git checkout-index -a --prefix=/home/user/.ss", "deny"],
+    ["git checkout-index -a --prefix=out/", "allow"],
+  ]);
+  // (No index to read: the names are not known.)
+  const none = ctxIn("/p", { files: FILES.slice(0, 4), home });
+  await checkActions(DL, none, [["git checkout-index -a --prefix=/tmp/z/x-", "ask"]]);
+});
