@@ -215,6 +215,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   tcpsvd: { runs: "tcpsvd 0 4444 sh" }, udpsvd: { runs: "udpsvd 0 53 sh" }, tcpserver: { runs: "tcpserver 0 4444 bash -i" },
   "s6-tcpserver": { runs: "s6-tcpserver 0 4444 sh" }, "s6-tcpserver4": { runs: "s6-tcpserver4 0 4444 sh" }, "s6-tcpserver6": { runs: "s6-tcpserver6 :: 4444 sh" },
   ttyd: { runs: "ttyd -W bash" }, websocketd: { runs: "websocketd --port=8080 sh" }, gotty: { runs: "gotty -w bash" },
+  telnetd: { runs: "telnetd -l /bin/sh" }, inetd: { runs: "inetd x.conf" }, xinetd: { runs: "xinetd" },
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
   crontab: { runs: "crontab <<< '* * * * * rm x'" },
   sshpass: { runs: "sshpass -p pw ssh host" }, numactl: { runs: "numactl -C 0 rm x" },
