@@ -6,6 +6,7 @@
 import { checkGateTable, checkTable } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
+import type { Action } from "../types.ts";
 
 Deno.test("tree servers and uploaders read a tree with its symlinks followed", async () => {
   // [command, read-only, deny-list]
@@ -119,7 +120,7 @@ Deno.test("servers named no directory serve the cwd: what is protected below it 
     "ruby -run -e httpd -- --port=8000",
   ];
   await checkActions(denyList, secrets, [
-    ...cwdServers.map((c): [string, string] => [c, "ask"]),
+    ...cwdServers.map((c): [string, Action] => [c, "ask"]),
     // (Named so: the same.)
     ["python3 -m http.server -d .", "ask"],
     ["python3 -m http.server --directory=.", "ask"],
@@ -136,7 +137,7 @@ Deno.test("servers named no directory serve the cwd: what is protected below it 
     ["miniserve --version", "allow"],
   ]);
   // (Where nothing protected lies below, the same servers stay allowed.)
-  await checkActions(denyList, plain, cwdServers.map((c): [string, string] => [c, "allow"]));
+  await checkActions(denyList, plain, cwdServers.map((c): [string, Action] => [c, "allow"]));
   const starter = configFrom(STARTER_CONFIG, opts);
   await checkActions(starter, plain, [
     ["python3 -m http.server 8000", "allow"],
