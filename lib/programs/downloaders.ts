@@ -206,24 +206,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
   const spelled = name === "curl" ? curlSpelled(args) : null;
-  if (spelled) files.push(...spelled.files);
-  // (curl's `-o` may name parts of a globbed URL, `#1` the first `{a,b}` or `[1-9]` there: the
-  // names each URL it makes gives, or, where those are not known, a glob of what they may be,
-  // `.pi/#1.json` for `{settings}`.)
-  // (With `-g`, a `#1` is a `#1`.)
-  const globbed = spelled && !spelled.globoff ? globbedAll(spelled.urls) : null;
-  const numbered = spelled && !spelled.globoff ? spelled.outs.filter((o) => /#(\d|<)/.test(o)) : [];
-  for (const o of numbered) {
-    if (globbed) { for (const g of globbed) named(place(outputName(o, g)), o); }
-    else {
-      files.push({
-        path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
-        source: `${o} (names built from the URL's globs)`,
-        pattern: true,
-      });
-    }
-  }
-  // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
+  const numbered = spelled ? numberedOutputs(spelled, place) : [];
+  files.push(...(spelled?.files ?? []), ...numbered);
   if (!numbered.length && out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {
@@ -247,6 +231,32 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     }
   }
   return files;
+}
+
+/**
+ * The files curl's `-o` names with `#N` write (see `outputName`): the names each URL its URLs make
+ * gives, or, where those are not known or too many, a glob of what they may be (`.pi/#1.json`:
+ * `.pi/*.json`). With `-g`, a `#1` is a `#1`, a name as any other.
+ */
+function numberedOutputs(
+  spelled: { urls: (string | null)[]; outs: string[]; globoff: boolean },
+  place: (file: string) => string,
+): NamedFile[] {
+  if (spelled.globoff) return [];
+  const globbed = globbedAll(spelled.urls);
+  const out: NamedFile[] = [];
+  for (const o of spelled.outs.filter((o) => /#(\d|<)/.test(o))) {
+    if (globbed) {
+      for (const g of globbed) out.push({ path: place(outputName(o, g)), source: o });
+    } else {
+      out.push({
+        path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
+        source: `${o} (names built from the URL's globs)`,
+        pattern: true,
+      });
+    }
+  }
+  return out;
 }
 
 /** The names `curl -O` saves a globbed URL's files under (see `curlGlob`). */
