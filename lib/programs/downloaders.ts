@@ -17,10 +17,19 @@
 import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { literal, unknownWord } from "./words.ts";
+import { literal, optionValue, unknownWord } from "./words.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { fileCommands, input } from "./databases.ts";
 import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import {
+  curlGlob,
+  curlGlobPattern,
+  fileUrlPath,
+  formFiles,
+  type Globbed,
+  outputName,
+  urlencodeFile,
+} from "./curl_files.ts";
 
 /** A URL: its scheme, and the path its base name comes from. */
 const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
@@ -196,16 +205,10 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
-  // (curl's `-o` may name parts of a globbed URL, `#1` the first `{a,b}` or `[1-9]` there: the
-  // names it writes are a glob of what those may be, `.pi/#1.json` for `{settings}`.)
-  if (out !== null && name === "curl" && /#\d/.test(out)) {
-    files.push({
-      path: place(out.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+/g, "*")),
-      source: `${out} (names built from the URL's globs)`,
-      pattern: true,
-    });
-  } // (A named output below a directory: curl's `-o` under `--output-dir`, aria2c's `-o` under `-d`.)
-  else if (out !== null && dir !== null && name !== "wget") named(place(out), out);
+  const spelled = name === "curl" ? curlSpelled(args) : null;
+  const numbered = spelled ? numberedOutputs(spelled, place) : [];
+  files.push(...(spelled?.files ?? []), ...numbered);
+  if (!numbered.length && out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {
     files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
@@ -219,11 +222,136 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   }
   if (remote && out === null) {
     for (const u of urls) {
+      if (spelled && !spelled.globoff && /[{[]/.test(u)) {
+        files.push(...remoteNames(u, place));
+        continue;
+      }
       const file = (dirs || tree) && !flat ? urlPath(u, host, cut, page) : urlName(u, page);
       if (file !== null) named(place(file), u);
     }
   }
   return files;
+}
+
+/**
+ * The files curl's `-o` names with `#N` write (see `outputName`): the names each URL its URLs make
+ * gives, or, where those are not known or too many, a glob of what they may be (`.pi/#1.json`:
+ * `.pi/*.json`). With `-g`, a `#1` is a `#1`, a name as any other.
+ */
+function numberedOutputs(
+  spelled: { urls: (string | null)[]; outs: string[]; globoff: boolean },
+  place: (file: string) => string,
+): NamedFile[] {
+  if (spelled.globoff) return [];
+  const globbed = globbedAll(spelled.urls);
+  const out: NamedFile[] = [];
+  for (const o of spelled.outs.filter((o) => /#(\d|<)/.test(o))) {
+    if (globbed) {
+      for (const g of globbed) out.push({ path: place(outputName(o, g)), source: o });
+    } else {
+      out.push({
+        path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
+        source: `${o} (names built from the URL's globs)`,
+        pattern: true,
+      });
+    }
+  }
+  return out;
+}
+
+/** The names `curl -O` saves a globbed URL's files under (see `curlGlob`). */
+function remoteNames(url: string, place: (file: string) => string): NamedFile[] {
+  const all = curlGlob(url);
+  if (all !== null) {
+    return all.flatMap((g) => {
+      const name = urlName(g.text);
+      return name === null ? [] : [{ path: place(name), source: url }];
+    });
+  }
+  const pattern = curlGlobPattern(url);
+  const name = pattern === null ? null : urlName(pattern);
+  return name === null
+    ? [{ path: null, source: `${url} (the names its globs make)` }]
+    : [{ path: place(name), source: `${url} (the names its globs make)`, pattern: true }];
+}
+
+/** Every URL curl's URLs make by globbing; null where one is not known or they are too many. */
+function globbedAll(urls: (string | null)[]): Globbed[] | null {
+  const out: Globbed[] = [];
+  for (const u of urls) {
+    const all = u === null ? null : curlGlob(u);
+    if (all === null) return null;
+    out.push(...all);
+  }
+  return out;
+}
+
+/** curl's options that read a file given as `@FILE` (`-d @f`, `-H @f`): the rest of the value. */
+const CURL_AT_FILE = new Set([
+  "-d",
+  "--data",
+  "--data-ascii",
+  "--data-binary",
+  "--json",
+  "-H",
+  "--header",
+  "--proxy-header",
+]);
+
+/**
+ * What curl's words name in its own spellings (curl_files.ts): the files its data and form
+ * options read (`--data-urlencode n@FILE`, `-F 'f=@"FILE"'`, `-d@FILE`), those `-T` uploads and
+ * `file:` URLs read, by its globbing unless `-g`; and its URLs (null: one not known) and `-o`
+ * names, for the names it writes.
+ */
+function curlSpelled(args: Word[]): {
+  files: NamedFile[];
+  urls: (string | null)[];
+  outs: string[];
+  globoff: boolean;
+} {
+  const tokens = curlOptions(args);
+  const globoff = tokens.some((t) => t.name === "-g" || t.name === "--globoff");
+  const files: NamedFile[] = [];
+  const urls: (string | null)[] = [];
+  const outs: string[] = [];
+  const each = (text: string, source: string, path: (t: string) => string | null) => {
+    const all = globoff ? [{ text }] : curlGlob(text);
+    if (all === null) files.push({ path: null, source: `${source} (the names its globs make)` });
+    for (const g of all ?? []) {
+      const p = path(g.text);
+      if (p !== null) files.push({ path: p, source });
+    }
+  };
+  for (const t of tokens) {
+    if (t.kind === "operand" || t.kind === "dynamic") {
+      urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
+      continue;
+    }
+    if (t.kind !== "valued") continue;
+    const w = optionValue(t, args);
+    if (w === undefined || w.kind !== "static") {
+      if (t.name === "--url") urls.push(null);
+      continue;
+    }
+    const v = w.value;
+    const source = `${t.name} ${w.text}`;
+    if (t.name === "--url") urls.push(v);
+    else if (t.name === "-o" || t.name === "--output") outs.push(v);
+    else if (t.name === "-T" || t.name === "--upload-file") {
+      // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
+      each(v, source, (p) => (p === "-" || p === "." ? null : p));
+    } else if (t.name === "--data-urlencode" || t.name === "--url-query") {
+      const file = urlencodeFile(v);
+      if (file !== null) files.push({ path: file, source });
+    } else if (t.name === "-F" || t.name === "--form") {
+      for (const file of formFiles(v)) files.push({ path: file, source });
+    } else if (CURL_AT_FILE.has(t.name) && v.startsWith("@") && v !== "@-" && v !== "@") {
+      files.push({ path: v.slice(1), source });
+    }
+  }
+  for (const u of urls) if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
+  return { files, urls, outs, globoff };
 }
 
 /**

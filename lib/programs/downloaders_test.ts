@@ -31,10 +31,22 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
   assert.deepEqual(files("aria2c -o a.json -d .pi http://x"), [".pi/a.json"]);
   assert.deepEqual(files("aria2c -d .pi http://x/cd"), [".pi", ".pi/cd"]);
   assert.deepEqual(files("aria2c -i /tmp/list"), [null, "."]);
-  // (curl's `#N` in `-o` is the Nth URL glob's text: the names are a glob of what it may be)
-  assert.deepEqual(files("curl -o .pi/#1.json http://x/{settings}"), [".pi/*.json"]);
-  assert.deepEqual(files("curl --output-dir .pi -o #1#2 http://x/{a}[1-2]"), [".pi/**"]);
-  assert.deepEqual(files("curl -o x[#1].txt http://x/[1-2]"), ["x\\[*\\].txt"]);
+  // (curl's `#N` in `-o` is the Nth URL glob's text: the names each URL gives, or, where they
+  // are too many or a URL is not known, a glob of what they may be)
+  assert.deepEqual(files("curl -o .pi/#1.json http://x/{settings}"), [".pi/settings.json"]);
+  assert.deepEqual(files("curl --output-dir .pi -o #1#2 http://x/{a}[1-2]"), [
+    ".pi/a1",
+    ".pi/a2",
+  ]);
+  assert.deepEqual(files("curl -o x[#1].txt http://x/[1-2]"), ["x[1].txt", "x[2].txt"]);
+  assert.deepEqual(files("curl -o #1 http://x/{secrets/key}"), ["secrets/key"]);
+  assert.deepEqual(files("curl -o #<n> http://x/{<n>a,b}"), ["a", "b", "#<n>", "#<n>"]);
+  assert.deepEqual(files("curl -o x#1.txt http://x/[1-1000]"), ["x*.txt"]);
+  assert.deepEqual(files("curl -o x[#1].txt --url http://x/[1-1000]"), ["x\\[*\\].txt"]);
+  assert.deepEqual(files("curl -g -o #1 http://x/{a}"), []);
+  // (`-O` saves each globbed URL under its own name; many: a glob of them)
+  assert.deepEqual(files("curl -O http://x/{a,.bashrc}"), ["a", ".bashrc"]);
+  assert.deepEqual(files("curl -O http://x/img[1-1000].jpg"), ["img*.jpg"]);
   await checkTable([
     ["curl -o '.#1' 'http://x/{env}'", "deny", "deny"],
     ["curl -o '.pi/#1.json' 'http://x/{settings}' 2>/dev/null || true", "deny", "deny"],

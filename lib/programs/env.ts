@@ -78,7 +78,8 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * options read from the environment that can name commands (`MAKEFLAGS=--eval=…`,
  * `TAR_OPTIONS=--to-command=…`, `ZIPOPT=-TT…`, GNU parallel's `PARALLEL=--limit CMD`); psql's
  * start-up file (its `\!` runs commands); files of settings that name commands or where a program
- * writes (wget's `WGETRC`: `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks), and
+ * writes (wget's `WGETRC` and `SYSTEM_WGETRC`, wget2's `WGET2RC` and `SYSTEM_WGET2RC`:
+ * `output_document`, `use_askpass`; Mercurial's `HGRCPATH`: hooks), and
  * the directories programs find them in (`XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS` and
  * `XDG_DATA_DIRS`: pip's `pip/pip.conf`, nvim's plugins; openssl's engines and providers): `HOME`
  * (`~/.gitconfig`'s `core.fsmonitor`, `~/.hgrc`'s hooks, `~/.kube/config`'s `exec`, `~/.curlrc`'s
@@ -93,7 +94,7 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * programs write where a variable says are `PLACE_ENV`.)
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|WGETRC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT)$/;
 /**
  * Variables naming a place programs write below or to, wherever the variable is set (before the
  * program, exported first, alone): the XDG base directories for caches, state and data

@@ -65,6 +65,12 @@ Deno.test("settings files and option variables that make programs run or write u
   // [command, read-only, deny-list]
   await checkTable([
     ["WGETRC=/tmp/w wget http://x/", "deny", "deny"],
+    // (wget reads SYSTEM_WGETRC's file first, as /etc/wgetrc; wget2 its own two)
+    ["SYSTEM_WGETRC=w.rc wget http://x/", "deny", "deny"],
+    ["export SYSTEM_WGETRC=w.rc; wget http://x/", "deny", "deny"],
+    ["env SYSTEM_WGETRC=w.rc wget http://x/", "deny", "deny"],
+    ["WGET2RC=w.rc wget2 http://x/", "deny", "deny"],
+    ["SYSTEM_WGET2RC=w.rc wget2 http://x/", "deny", "deny"],
     ["HGRCPATH=/tmp/x hg status", "deny", "deny"],
     ["PARALLEL='--limit \"rm -rf src\"' parallel echo ::: a", "deny", "deny"],
     ["PARALLEL_SSH='rm -rf src #' parallel -S x echo ::: a", "deny", "deny"],

@@ -10,6 +10,7 @@ import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { perlBackups } from "./backups.ts";
+import { pythonRunsCgi, pythonServesCwd } from "./tree_servers.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -156,6 +157,18 @@ function runtimeCommands(stage: Stage, run: Runner): void {
 /** python's modules that serve the cwd (or `--directory`) over HTTP, links followed. */
 const SERVER_MODULES = new Set(["http.server", "SimpleHTTPServer", "CGIHTTPServer"]);
 
+/**
+ * Whether `ruby -run -e httpd [DIR]` serves the cwd: no DIR after `httpd` (a word of digits is
+ * read as a port, `-p 8000`).
+ */
+function rubyServesCwd(argv: Word[]): boolean {
+  if (!rubyHttpd(argv)) return false;
+  const at = argv.findIndex((w) => w.value === "-ehttpd" || w.value === "httpd");
+  return !argv.slice(at + 1).some((w) =>
+    w.kind !== "static" || (!w.value.startsWith("-") && !/^\d+$/.test(w.value))
+  );
+}
+
 /** `ruby -run -e httpd` (`-run -ehttpd`, `-r un -e httpd`): un.rb's web server. */
 function rubyHttpd(argv: Word[]): boolean {
   const v = argv.map((w) => w.value);
@@ -208,13 +221,29 @@ export const GROFF: Program = {
 
 /** The module `python -m MOD` runs (`-mMOD` too), or null. */
 function pythonModule(argv: Word[]): string | null {
+  return pythonModuleAt(argv)?.module ?? null;
+}
+
+/** python's `-m MODULE` and where the module's own words start (`next`); null for none. */
+function pythonModuleAt(argv: Word[]): { module: string; next: number } | null {
   for (let i = 1; i < argv.length; i++) {
     const v = argv[i].value;
-    if (v === "-m") return argv[i + 1]?.value ?? null;
-    if (v.startsWith("-m")) return v.slice(2);
+    if (v === "-m") return argv[i + 1] ? { module: argv[i + 1].value, next: i + 2 } : null;
+    if (v.startsWith("-m")) return { module: v.slice(2), next: i + 1 };
     if (!v.startsWith("-") || v === "-c") return null;
   }
   return null;
+}
+
+/**
+ * The CGI scripts python's `-m http.server --cgi` (`-m CGIHTTPServer`) runs for whoever asks:
+ * those below `cgi-bin/` and `htbin/` of the tree it serves, commands not known here.
+ */
+function pythonCgi(stage: Stage, run: Runner): void {
+  const at = pythonModuleAt(stage.argv);
+  if (at !== null && pythonRunsCgi(at.module, stage.argv.slice(at.next))) {
+    run.stage([unknownWord("(the CGI scripts the server runs for its clients)")], "http.server");
+  }
 }
 
 /** The modules whose writes `pythonModuleFiles` knows. */
@@ -286,16 +315,24 @@ export const INTERPRETER_PROGRAMS: Program[] = [
       ? {
         namedFiles: pythonModuleFiles,
         followsLinks: (argv: Word[]) => SERVER_MODULES.has(pythonModule(argv) ?? ""),
+        readsCwd: (argv: Word[]) => {
+          const at = pythonModuleAt(argv);
+          return at !== null && pythonServesCwd(at.module, argv.slice(at.next));
+        },
+        runs: pythonCgi,
       }
       : {}),
     // ruby's `-run -e httpd [DIR]` (un.rb's WEBrick server) serves DIR, else the cwd.
-    ...(name === "ruby" ? { followsLinks: rubyHttpd } : {}),
+    ...(name === "ruby" ? { followsLinks: rubyHttpd, readsCwd: rubyServesCwd } : {}),
     // php's built-in server (`-S ADDR`) serves its document root (`-t DIR`, else the cwd) with the
     // symlinks in it followed.
     ...(name === "php"
       ? {
-        followsLinks: (argv: Word[]) => argv.some((w) => w.value === "-S"),
+        followsLinks: (argv: Word[]) => argv.some((w) => w.value.startsWith("-S")),
         treesNamed: (argv: Word[]) => argv.some((w) => w.value.startsWith("-t")),
+        // (Its router script, if any, is handed each request; what it declines is served from the
+        // document root: the cwd unless `-t` names one.)
+        readsCwd: (argv: Word[]) => argv.some((w) => w.value.startsWith("-S")),
       }
       : {}),
     // deno's `--env-file` alone loads `./.env`; `deno clean` removes its whole cache, where

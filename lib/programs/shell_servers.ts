@@ -7,7 +7,9 @@
  * run with a standard input no one reads here (a shell there runs commands not known: `tcpsvd 0
  * 4444 sh`), where it runs (`ttyd -w DIR`), with the arguments a client may add (`ttyd -a`,
  * `gotty --permit-arguments`) not known. websocketd's `--dir`/`--cgidir` serve the programs of a
- * directory (commands not known) and `--staticdir` the files below one.
+ * directory (commands not known) and `--staticdir` the files below one. telnetd runs its login
+ * program for each connection (`telnetd -l /bin/sh` serves a shell); inetd and xinetd the
+ * programs their configuration names.
  *
  * @example
  * ```ts
@@ -40,6 +42,10 @@ interface ServerSpec {
   programDirs?: string[];
   /** Options whose value is a directory of files it serves. */
   fileDirs?: string[];
+  /** Options whose value is the program it runs for each connection (telnetd's `-l LOGIN`). */
+  login?: string[];
+  /** It takes no command after its options (telnetd): an operand there is not known. */
+  noCommand?: boolean;
 }
 
 /** One option read: its name (as written, `-p`/`--port`; a Go flag with `--`), and its value. */
@@ -104,9 +110,16 @@ function serves(name: string, w: ServerSpec, stage: Stage, run: Runner): void {
     if (w.fileDirs?.includes(o.name)) {
       run.stage([literal(`(${name} serves the files below)`), o.value], origin, cwds);
     }
+    if (w.login?.includes(o.name)) {
+      run.shell(commandLine([o.value], "argv"), origin, { input: true, cwds });
+    }
   }
   const command = args.slice(read.start);
   if (!command.length) return;
+  if (w.noCommand) {
+    run.stage([unknownWord(`(what ${name} serves)`)], origin);
+    return;
+  }
   const words = clientArgs ? [...command, unknownWord("(the arguments a client adds)")] : command;
   run.shell(commandLine(words, "argv"), origin, { input: true, cwds });
 }
@@ -155,6 +168,26 @@ const GOTTY: ServerSpec = {
   clientArgs: ["--permit-arguments"],
 };
 
+/**
+ * telnetd's options in its flavours: busybox's `telnetd [-KFiS] [-l LOGIN] [-f ISSUE] [-p PORT]
+ * [-b ADDR] [-w SEC]`, inetutils' `-E`/`--exec-login=PROG`, netkit's `in.telnetd -L PROG`, and
+ * utelnetd's `[-p PORT] [-i IF] [-l LOGIN] [-d]`. The login program (`/bin/login` unless one is
+ * named) runs for each connection, the connection its terminal: `-l /bin/sh` serves a shell.
+ */
+const TELNETD: ServerSpec = {
+  grammar: {
+    flags: "KFiSdhnUX",
+    valued: "lfpbwELa",
+    // deno-fmt-ignore
+    longValued: new Set(["--exec-login", "--authmode", "--server-principal", "--disable-auth-type"]),
+    // deno-fmt-ignore
+    longFlags: new Set(["--no-hostinfo", "--no-keepalive", "--reverse-lookup", "--help", "--version", "--usage"]),
+    abbreviations: true,
+  },
+  login: ["-l", "-E", "-L", "--exec-login"],
+  noCommand: true,
+};
+
 /** The servers, each by its names. */
 const SERVERS: [string[], ServerSpec][] = [
   [["tcpsvd", "udpsvd"], IPSVD],
@@ -163,10 +196,61 @@ const SERVERS: [string[], ServerSpec][] = [
   [["ttyd"], TTYD],
   [["websocketd"], WEBSOCKETD],
   [["gotty"], GOTTY],
+  [["telnetd", "in.telnetd", "utelnetd"], TELNETD],
 ];
 
+/** inetd's options (busybox's `[-fe] [-q N] [-R N]`, openbsd-inetd's `[-dilE] [-q N] [-R N]`). */
+const INETD: OptionGrammar = { flags: "fedilE", valued: "qR" };
+
+/**
+ * The programs inetd's configuration names (`/etc/inetd.conf`, or the file it is given): each
+ * line `SERVICE TYPE PROTO WAIT USER PROGRAM ARGV0 ARGS…` runs PROGRAM with the connection as its
+ * input (`internal`: none); a file not known is a command not known.
+ */
+function inetdRuns(stage: Stage, run: Runner): void {
+  const origin = "inetd (for each connection)";
+  const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let file: Word | null | undefined;
+  for (const t of readOptions(values, INETD)) {
+    if (t.kind === "unknown" || t.kind === "dynamic") file = null;
+    else if (t.kind === "operand" && file === undefined) file = args[t.at];
+  }
+  const text = file === undefined
+    ? run.settings("/etc/inetd.conf")
+    : file?.kind === "static"
+    ? run.read(file.value)
+    : null;
+  if (text === null) {
+    run.stage(
+      [unknownWord(`(the programs ${file?.text ?? "inetd's configuration"} names)`)],
+      origin,
+    );
+    return;
+  }
+  for (const line of text.split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[0] === "" || fields[0].startsWith("#") || fields.length < 6) continue;
+    if (fields[5] === "internal") continue;
+    const words = [fields[5], ...fields.slice(7)].map(literal);
+    run.shell(commandLine(words, "argv"), origin, { input: true });
+  }
+}
+
+/**
+ * xinetd's services (`/etc/xinetd.conf`, or `-f FILE`, with the files it includes; `-inetd_compat`
+ * inetd's too): each names a `server` it runs for each connection, commands not known here.
+ */
+function xinetdRuns(_stage: Stage, run: Runner): void {
+  run.stage([unknownWord("(the servers xinetd's configuration names)")], "xinetd");
+}
+
 /** The servers that run a command for each connection. */
-export const SHELL_SERVER_PROGRAMS: Program[] = SERVERS.map(([names, spec]) => ({
-  names,
-  runs: (stage, run) => serves(names[0], spec, stage, run),
-}));
+export const SHELL_SERVER_PROGRAMS: Program[] = [
+  ...SERVERS.map(([names, spec]): Program => ({
+    names,
+    runs: (stage, run) => serves(names[0], spec, stage, run),
+  })),
+  { names: ["inetd", "openbsd-inetd"], runs: inetdRuns },
+  { names: ["xinetd"], runs: xinetdRuns },
+];

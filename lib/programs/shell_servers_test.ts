@@ -4,6 +4,7 @@
  * connects writes, as `nc -l -e` and socat's `EXEC:` are.
  */
 import { checkTable } from "../testing_adversarial.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
 Deno.test("shell servers: a shell served to the network runs commands not known", async () => {
   await checkTable([
@@ -33,5 +34,48 @@ Deno.test("shell servers: a shell served to the network runs commands not known"
     // Everyday: a served program that reads nothing from its clients' commands.
     ["ttyd -p 7681 htop", "deny", "allow"],
     ["tcpsvd -vE 0 8080 cat README.md", "deny", "allow"],
+  ]);
+});
+
+Deno.test("telnetd: the login program it runs for each connection; inetd's and xinetd's servers", async () => {
+  await checkTable([
+    // [command, read-only, deny-list]
+    ["busybox telnetd -l /bin/sh", "deny", "deny"],
+    ["telnetd -l /bin/sh", "deny", "deny"],
+    ["telnetd -F -p 2323 -l/bin/bash", "deny", "deny"],
+    ["utelnetd -p 2323 -l /bin/sh", "deny", "deny"],
+    ["in.telnetd -L /bin/sh", "deny", "deny"],
+    ["telnetd --exec-login=/bin/sh", "deny", "deny"],
+    ["telnetd -E sh", "deny", "deny"],
+    // (An operand, an option not known: what it serves is not known.)
+    ["telnetd -p 2323 sh", "deny", "deny"],
+    ["telnetd -Z sh", "deny", "deny"],
+    // (xinetd's services name servers of their own.)
+    ["xinetd -f x.conf", "deny", "deny"],
+    ["xinetd -dontfork", "deny", "deny"],
+    // Everyday enough: the system's login program.
+    ["busybox telnetd -p 2323", "deny", "allow"],
+  ]);
+  const H = "/home/user";
+  const P = `${H}/project`;
+  const config = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask" },
+  }, { agentDir: `${H}/.pi/agent`, home: H });
+  const ctx = ctxIn(P, {
+    files: [`${P}/README.md`],
+    contents: {
+      [`${P}/shell.conf`]: "# a shell\n2323 stream tcp nowait root /bin/sh sh -i\n",
+      [`${P}/echo.conf`]: "echo stream tcp nowait root internal\n",
+    },
+  });
+  await checkActions(config, ctx, [
+    ["inetd shell.conf", "deny"],
+    ["busybox inetd -f -q 5 shell.conf", "deny"],
+    ["inetd missing.conf", "deny"],
+    ["inetd echo.conf", "allow"],
   ]);
 });

@@ -6,7 +6,8 @@
  * - Servers: `miniserve [PATH]` (unless `-P`/`--no-symlinks`), `http-server [PATH]` (`./public`
  *   or the cwd when no path is given), `live-server [PATH]`, busybox's `httpd -h DIR`,
  *   `kubectl proxy --www=DIR` (python's `-m http.server`/`SimpleHTTPServer`, `ruby -run -e httpd`
- *   and `php -S` in interpreters.ts).
+ *   and `php -S` in interpreters.ts). Named no directory, each serves the cwd: it reads the tree
+ *   there as `grep -r KEY` does (`readsCwd`), `secrets/` and `.env` served to whoever asks.
  * - Uploaders: `aws s3 sync`, `aws s3 cp|mv --recursive` (unless `--no-follow-symlinks`),
  *   `gsutil [-m] rsync`, `gsutil cp|mv -r` (unless `-e`), `gcloud storage cp|mv -r` (unless
  *   `--ignore-symlinks` or `--preserve-symlinks`), `gcloud storage rsync --no-ignore-symlinks`,
@@ -86,6 +87,31 @@ function miniserveWrites(argv: Word[]): NamedFile[] {
 /** http-server's options read by minimist: any option may take the next word as its value. */
 const HTTP_SERVER: OptionGrammar = { flags: "", longFlags: set("--help", "--version") };
 
+/**
+ * Whether python's `-m MODULE ARGS` serves the cwd: `SimpleHTTPServer`/`CGIHTTPServer [PORT]`
+ * always do; `http.server [--cgi] [-b ADDR] [-d DIR] [PORT]` unless `-d`/`--directory` (as argparse
+ * takes it: abbreviated, glued, `=DIR`) names another place, or `-h` only prints.
+ */
+export function pythonServesCwd(module: string, args: Word[]): boolean {
+  if (module === "SimpleHTTPServer" || module === "CGIHTTPServer") return true;
+  if (module !== "http.server") return false;
+  return !args.some((w) =>
+    /^(-[a-z]*d|--d(i(r(e(c(t(o(ry?)?)?)?)?)?)?)?(=|$)|-h$|--h(e(lp?)?)?$)/.test(w.prefix)
+  );
+}
+
+/**
+ * Whether python's `-m http.server --cgi` (argparse: `--c`, `--cg`) or `-m CGIHTTPServer` runs
+ * the scripts below `cgi-bin/` and `htbin/` of the tree it serves for whoever asks.
+ */
+export function pythonRunsCgi(module: string, args: Word[]): boolean {
+  if (module === "CGIHTTPServer") return true;
+  return module === "http.server" && args.some((w) => /^--c(g(i)?)?$/.test(w.value));
+}
+
+/** A server's words that only print (`-h`, `--help`, `-V`, `--version`). */
+const PRINTS = /^(-h|--help|-V|--version|-v)$/;
+
 /** The tree servers. */
 export const TREE_SERVER_PROGRAMS: Program[] = [
   {
@@ -97,6 +123,8 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
         t.name === "-P" || t.name === "--no-symlinks"
       ),
     treesNamed: (argv) => sureOperands(argv, MINISERVE).length > 0,
+    // (Named no place, it serves the cwd; `-V` and `-h` only print.)
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && PRINTS.test(v) && v !== "-v"),
     namedFiles: miniserveWrites,
   },
   {
@@ -107,6 +135,7 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
     followsLinks: (argv) =>
       !values(argv).some((v) => v !== null && /^(-h|--help|-v|--version)$/.test(v)),
     treesNamed: (argv) => sureOperands(argv, HTTP_SERVER).length > 0,
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && PRINTS.test(v)),
   },
   {
     // live-server serves PATH (else the cwd), following links, and reloads; a module it loads
@@ -114,6 +143,7 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
     names: ["live-server"],
     followsLinks: (argv) => !values(argv).some((v) => v !== null && /^(--help|--version)$/.test(v)),
     treesNamed: (argv) => values(argv).some((v) => v === null || !v.startsWith("-")),
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && /^--(help|version)$/.test(v)),
     runs: (stage, run) => {
       for (const w of stage.argv.slice(1)) {
         const m = /^--(middleware|https|mount|htpasswd)=([\s\S]*)$/.exec(w.value);
@@ -132,6 +162,9 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
     names: ["httpd"],
     followsLinks: (argv) => !values(argv).includes("--help"),
     treesNamed: (argv) => values(argv).includes("-h"),
+    // (Named no home, it serves the cwd; busybox's `-d`, `-e`, `-m` only decode, encode or hash
+    // a string.)
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && /^(-[dem]|--help)$|^-h./.test(v)),
     runs: (stage, run) => {
       const args = values(stage.argv);
       const configured = args.some((v, i) =>

@@ -4,7 +4,9 @@
  * http-server (also through npx), aws s3 sync, gsutil rsync, gcloud storage cp, rclone -L.
  */
 import { checkGateTable, checkTable } from "../testing_adversarial.ts";
-import { ctxIn } from "../testing.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
+import type { Action } from "../types.ts";
 
 Deno.test("tree servers and uploaders read a tree with its symlinks followed", async () => {
   // [command, read-only, deny-list]
@@ -89,4 +91,64 @@ Deno.test("miniserve's clients write below what it serves when it takes uploads"
     ["miniserve .pi", "allow", "allow"],
     ["miniserve -u -- src", "allow", "allow"],
   ]);
+});
+
+Deno.test("servers named no directory serve the cwd: what is protected below it is read", async () => {
+  const H = "/home/user";
+  const P = `${H}/project`;
+  const opts = { agentDir: `${H}/.pi/agent`, home: H };
+  const denyList = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "secrets/**": "deny" },
+  }, opts);
+  const secrets = ctxIn(P, { files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`] });
+  const plain = ctxIn(P, { files: [`${P}/README.md`, `${P}/src/main.ts`] });
+  const cwdServers = [
+    "python3 -m http.server",
+    "python3 -m http.server 8000",
+    "python3 -m http.server -b 127.0.0.1 8000",
+    "python -m SimpleHTTPServer 8000",
+    "php -S 0:8000",
+    "php -S localhost:8000 router.php",
+    "httpd -f -p 8000",
+    "http-server -p 8080",
+    "live-server --port=8080",
+    "miniserve -p 8080",
+    "ruby -run -e httpd -- --port=8000",
+  ];
+  await checkActions(denyList, secrets, [
+    ...cwdServers.map((c): [string, Action] => [c, "ask"]),
+    // (Named so: the same.)
+    ["python3 -m http.server -d .", "ask"],
+    ["python3 -m http.server --directory=.", "ask"],
+    ["php -S 0:8000 -t .", "ask"],
+    // Another directory, or only printing.
+    ["python3 -m http.server -d src 8000", "allow"],
+    ["python3 -m http.server --dir src", "allow"],
+    ["python3 -m http.server -dsrc", "allow"],
+    ["python3 -m http.server --help", "allow"],
+    ["php -S 0:8000 -t public", "allow"],
+    ["busybox httpd -f -h public -p 8000", "allow"],
+    ["busybox httpd -m secret", "allow"],
+    ["ruby -run -e httpd public -p 8000", "allow"],
+    ["miniserve --version", "allow"],
+  ]);
+  // (Where nothing protected lies below, the same servers stay allowed.)
+  await checkActions(denyList, plain, cwdServers.map((c): [string, Action] => [c, "allow"]));
+  const starter = configFrom(STARTER_CONFIG, opts);
+  await checkActions(starter, plain, [
+    ["python3 -m http.server 8000", "allow"],
+    ["php -S 0:8000", "allow"],
+  ]);
+  // `--cgi`: the scripts below cgi-bin/ run for whoever asks.
+  for (const config of [denyList, starter]) {
+    await checkActions(config, plain, [
+      ["python3 -m http.server --cgi 8000", "deny"],
+      ["python3 -m http.server --cg", "deny"],
+      ["python2 -m CGIHTTPServer", "deny"],
+    ]);
+  }
 });

@@ -6,7 +6,9 @@
  *
  * Before its options, wget runs the commands of its startup files: the system's `/etc/wgetrc`,
  * then the user's `~/.wgetrc` (wget2: `/etc/wget2rc`, `~/.config/wget/wget2rc`, `~/.wget2rc`),
- * or only the `--config` file where one is given, none with `--no-config`. Their commands are
+ * or only the `--config` file where one is given, none with `--no-config`: wget (1.21) runs the
+ * first `--config` file it reaches, none where `--no-config` comes before it (`--config=w.rc
+ * --no-config` runs w.rc); wget2 reads every file its `--config` options list. Their commands are
  * `-e` commands (`output_document = ~/.ssh/authorized_keys`, `use_askpass = CMD`, `post_file =
  * F`), so `wgetStartupFiles` judges wget as given each of them with `-e`, before its own words. A
  * file read as it will be when the command runs: one another stage of it may write, or a name
@@ -113,6 +115,10 @@ function startupFiles(
   run: Runner,
 ): { files: (Word | null)[]; given: boolean } {
   const given: (Word | null)[] = [];
+  // (wget2 reads every file its options list, commas between names; wget runs the first
+  // `--config` file it reaches, none where `--no-config` comes first.)
+  const wget2 = name === "wget2";
+  let off = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static") {
@@ -120,11 +126,23 @@ function startupFiles(
       continue;
     }
     if (a.value === "--") break;
-    if (a.value === "--no-config") return { files: [], given: true };
-    if (a.value === "--config") given.push(args[++i] ?? null);
-    else if (a.value.startsWith("--config=")) given.push(literal(a.value.slice(9)));
+    if (a.value === "--no-config") {
+      off = true;
+      if (wget2) continue;
+      break;
+    }
+    const file = a.value === "--config"
+      ? args[++i] ?? null
+      : a.value.startsWith("--config=")
+      ? literal(a.value.slice(9))
+      : undefined;
+    if (file === undefined) continue;
+    if (wget2 && file?.kind === "static") given.push(...file.value.split(",").map(literal));
+    else given.push(file);
+    if (!wget2) break;
   }
   if (given.length) return { files: given, given: true };
+  if (off) return { files: [], given: true };
   const home = run.home(null);
   const system = name === "wget2" ? "/etc/wget2rc" : "/etc/wgetrc";
   const user = name === "wget2"

@@ -28,6 +28,7 @@ const planted = ctxIn(P, {
     [`${H}/.curlrc`]: "output = /home/user/.ssh/authorized_keys\n",
     [`${P}/w.rc`]: "post_file = /home/user/.ssh/id_rsa\n",
     [`${P}/a.rc`]: "use_askpass = rm\n",
+    [`${P}/ok.rc`]: "tries = 3\n",
   },
 });
 const xdg = ctxIn(P, {
@@ -49,8 +50,20 @@ Deno.test("wgetrc, curlrc: a startup file's commands are judged as given on the 
       ["wget --config w.rc http://x/a", "deny"],
       ["wget --conf=w.rc http://x/a", "deny"],
       ["wget --confi w.rc http://x/a", "deny"],
+      // (wget 1.21 runs the first `--config` file it reaches, then stops looking: `--no-config`
+      // after it stops nothing; wget2 reads every file it is given, a comma list too.)
+      ["wget --config=w.rc --no-config http://x/a", "deny"],
+      ["wget --config=w.rc --no-c http://x/a", "deny"],
+      ["wget --config=w.rc --config=ok.rc http://x/a", "deny"],
+      ["wget2 --config=ok.rc,w.rc http://x/a", "deny"],
+      ["wget2 --config=ok.rc --config=w.rc http://x/a", "deny"],
+      ["wget2 --config=w.rc --no-config http://x/a", "deny"],
+      ["wget2 --no-config --config=w.rc http://x/a", "deny"],
       // (Not read: wget's `--no-config`, another config; curl's `-q` first, `--disable`.)
       ["wget --no-config http://x/a", "allow"],
+      ["wget --no-config --config=w.rc http://x/a", "allow"],
+      ["wget --config=ok.rc --config=w.rc http://x/a", "allow"],
+      ["wget2 --no-config http://x/a", "allow"],
       ["curl -q http://x/a", "allow"],
       ["curl -qs http://x/a", "allow"],
       ["curl --disable http://x/a", "allow"],
