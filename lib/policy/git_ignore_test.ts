@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { ignoredBy, ignorePatterns, ignoreSettings, unignoredNames } from "./git_ignore.ts";
 
-
 /** Whether `path` is ignored by one `.gitignore` at the top holding `text`. */
 const ignored = (text: string, path: string, isDir = false, folded = false) =>
   ignoredBy(ignorePatterns(text, ""), path, isDir, folded);

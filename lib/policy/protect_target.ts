@@ -17,6 +17,7 @@ import {
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
 import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
+import { unignoredNames } from "./git_ignore.ts";
 import { relative, resolve } from "node:path";
 
 /** No path exists (see the unknown program's reach above). */
@@ -206,15 +207,45 @@ function repositoryProtection(
       const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
       paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
       // (Another stage of the command may change the index first, `git add -Af && git diff
-      // --cached`: what may be added is there.)
+      // --cached`: what may be added is there. What git does not ignore, where the ignore files
+      // and settings are read and no other stage may change them first.)
       if (read.present || paths === null || !shared.settled(gitDir!, true)) {
         present = presentBelow(dir, ctx.fs);
+      } else if (read.unignored) {
+        present = unignoredBelow(top!, dir, gitDir!, ctx, shared) ?? presentBelow(dir, ctx.fs);
       }
     }
     return (paths !== null && trackedName(paths, prefix, name, folded)) ||
       present?.(name, folded) === true;
   };
-  return protectionBelow(config, dir, ctx.home, null, { ...below, there });
+  // (What git reads into its object store it does not change.)
+  const write = read.stores ? false : below.write;
+  return protectionBelow(config, dir, ctx.home, null, { ...below, write, there });
+}
+
+/**
+ * Whether a name of a file below `dir` that git does not ignore matches (see `unignoredNames`),
+ * or null where that is not known, or another stage of the command may change what git ignores
+ * first (a `.gitignore`, the excludes file, a config file).
+ */
+function unignoredBelow(
+  top: string,
+  dir: string,
+  gitDir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  const found = unignoredNames(top, dir, gitDir, ctx.fs, ctx.home, ctx.env);
+  if (found === null || !found.watched.every((f) => shared.settled(f, true))) return null;
+  const answers = new Map<RegExp, boolean>();
+  return (component, folded) => {
+    let known = answers.get(component);
+    if (known === undefined) {
+      known = found.names.some((name) => component.test(folded ? name.toLowerCase() : name));
+      answers.set(component, known);
+    }
+    return known;
+  };
 }
 
 /** Whether a name lies below `dir` as the filesystem shows it (see `BelowOptions.present`). */

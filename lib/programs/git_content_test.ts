@@ -20,17 +20,25 @@ const G = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
 
 const FILES = ["/p/src/main.ts", "/p/src/lib/x.ts", "/p/README.md", "/p/.env", "/p/secrets/key"];
 
-/** A repository at /p whose index lists `tracked` (undefined: no index to read). */
-function repository(tracked?: string[], more: string[] = []) {
+/**
+ * A repository at /p whose index lists `tracked` (undefined: no index to read), with files of
+ * given texts (a `.gitignore`).
+ */
+function repository(tracked?: string[], contents: Record<string, string> = {}) {
   return ctxIn("/p", {
-    files: [...FILES, "/p/.git/HEAD", ...more],
+    files: [...FILES, "/p/.git/HEAD"],
     bytes: tracked ? { "/p/.git/index": gitIndexBytes(tracked) } : {},
+    contents,
     home,
   });
 }
 
 const SECRETS_TRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md", "secrets/key"]);
-const SECRETS_IGNORED = repository(["src/main.ts", "src/lib/x.ts", "README.md"]);
+const SECRETS_IGNORED = repository(["src/main.ts", "src/lib/x.ts", "README.md"], {
+  "/p/.gitignore": "secrets/\n",
+});
+/** `secrets/key` neither tracked nor ignored: what `git add -A` would add. */
+const SECRETS_UNTRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md"]);
 
 /** Commands that show what `secrets/key` holds where git tracks it, and nothing else of it. */
 const SHOWERS = [
@@ -192,12 +200,10 @@ const NOT_SHOWN = [
   "git grep -l PASSWORD -- src/lib",
   "cd src && git grep PASSWORD",
   "git add -p src",
-  "git add -A",
   "git checkout -p -- README.md",
   "git checkout main",
   "git commit -m x",
   "git commit -v -m x",
-  "git commit -am x",
   "git archive HEAD src",
   "git archive -o x.tar HEAD:src",
   "git archive --list",
@@ -377,9 +383,9 @@ Deno.test("git content: an index another stage may change first is not trusted",
     ["git add -Af && git diff --cached", "ask"],
     ["git add -A && git diff --cached", "ask"],
     ["python3 x.py && git diff", "ask"],
-    ["git diff & git add -Af", "ask"],
+    ["git diff & git add -u", "ask"],
     // (A later stage, or one that writes no place of the repository's, does not change it.)
-    ["git diff && git add -Af", "allow"],
+    ["git diff && git add -u", "allow"],
     ["git diff; git add -A", "allow"],
     ["git status && git diff", "allow"],
     ["echo x > notes.txt && git diff", "allow"],
