@@ -414,6 +414,7 @@ function walk(
   const settings = ignoreSettings(gitDir, commonDir, fs, home, env);
   if (settings === null) return null;
   const watched = [...settings.files, `${commonDir}/info/exclude`];
+  if (settings.excludesFile !== null) watched.push(settings.excludesFile);
   const base: IgnorePattern[] = [];
   for (const file of [settings.excludesFile, `${commonDir}/info/exclude`]) {
     if (file === null) continue;
