@@ -19,6 +19,7 @@ import type { Config, Context, TargetVerdict } from "../types.ts";
 import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
 import { isAbsolute, relative, resolve } from "node:path";
 import { indexAdditions } from "../programs/git_staged.ts";
+import { unignoredNames } from "./git_ignore.ts";
 
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
@@ -207,15 +208,49 @@ function repositoryProtection(
       const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
       paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
       // (Another stage of the command may change the index first, `git add -Af && git diff
-      // --cached`: what may be added is there; `git add src/main.ts` adds what it names.)
+      // --cached`: what may be added is there; `git add src/main.ts` adds what it names. What git
+      // does not ignore, where the ignore files and settings are read and no other stage may
+      // change them first.)
       const added = read.present || paths === null ? null : addedFirst(shared, gitDir!, top!, ctx);
       if (added === null) present = presentBelow(dir, ctx.fs);
-      else if (added.length) paths = [...paths!, ...added];
+      else {
+        if (added.length) paths = [...paths!, ...added];
+        if (read.unignored) {
+          present = unignoredBelow(top!, dir, gitDir!, ctx, shared) ?? presentBelow(dir, ctx.fs);
+        }
+      }
     }
     return (paths !== null && trackedName(paths, prefix, name, folded)) ||
       present?.(name, folded) === true;
   };
-  return protectionBelow(config, dir, ctx.home, null, { ...below, there });
+  // (What git reads into its object store it does not change.)
+  const write = read.stores ? false : below.write;
+  return protectionBelow(config, dir, ctx.home, null, { ...below, write, there });
+}
+
+/**
+ * Whether a name of a file below `dir` that git does not ignore matches (see `unignoredNames`),
+ * or null where that is not known, or another stage of the command may change what git ignores
+ * first (a `.gitignore`, the excludes file, a config file).
+ */
+function unignoredBelow(
+  top: string,
+  dir: string,
+  gitDir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  const found = unignoredNames(top, dir, gitDir, ctx.fs, ctx.home, ctx.env);
+  if (found === null || !found.watched.every((f) => shared.settled(f, true))) return null;
+  const answers = new Map<RegExp, boolean>();
+  return (component, folded) => {
+    let known = answers.get(component);
+    if (known === undefined) {
+      known = found.names.some((name) => component.test(folded ? name.toLowerCase() : name));
+      answers.set(component, known);
+    }
+    return known;
+  };
 }
 
 /**

@@ -503,14 +503,18 @@ function untrackedRemoved(argv: Word[]): { path: string | null; source: string }
   const at = gitSubcommand(argv);
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
   const args = argv.slice(at + 1);
-  const value = (w: Word) => (w.kind === "static" ? w.value : null);
+  const value = (w: Word | undefined) => (w?.kind === "static" ? w.value : null);
   let removes = sub === "clean";
+  // (`stash save`'s words are its message, not pathspecs.)
+  const save = sub === "stash" && value(args[0]) === "save";
   if (sub === "stash") {
-    const push = args.length === 0 || value(args[0]) === "push" || value(args[0])?.startsWith("-");
-    removes = push === true &&
-      args.some((w) =>
-        /^(-[a-zA-Z]*[ua][a-zA-Z]*|--include-untracked|--all)$/.test(value(w) ?? "")
-      );
+    const push = args.length === 0 || value(args[0]) === "push" || save ||
+      value(args[0])?.startsWith("-");
+    // (A long option's abbreviation too: `--incl`, `--a`.)
+    const untracked = (v: string) =>
+      /^-[a-zA-Z]*[ua][a-zA-Z]*$/.test(v) ||
+      (v.length > 2 && ["--include-untracked", "--all"].some((name) => name.startsWith(v)));
+    removes = push === true && args.some((w) => untracked(value(w) ?? ""));
   }
   if (!removes) return [];
   // (`git clean -n` only prints what it would remove.)
@@ -524,7 +528,7 @@ function untrackedRemoved(argv: Word[]): { path: string | null; source: string }
     if (v === null) return [];
     if (v === "-e" || v === "--exclude" || v === "-m" || v === "--message") i++;
     else if (v === "--") return i + 1 < args.length ? [] : [{ path: ".", source: sub }];
-    else if (!v.startsWith("-") && v !== "push") return []; // a pathspec: named already
+    else if (!v.startsWith("-") && v !== "push" && !save) return []; // a pathspec: named already
   }
   return [{ path: ".", source: `git ${sub}` }];
 }

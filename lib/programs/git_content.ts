@@ -60,6 +60,10 @@ export const GIT_GREP: SearchSpec = {
 const OTHER_INDEX_ENV = /^(GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_COMMON_DIR)=/;
 const OTHER_INDEX_OPTION = /^--(git-dir|work-tree)(=|$)/;
 
+/** `-c` settings that change what git ignores (or bring in config that may). */
+const IGNORE_SETTING =
+  /^(-c|--config-env=?)?(core\.(excludesfile|ignorecase)|include\.|includeif\.)/i;
+
 /**
  * What git's subcommand at `at` shows the content of that its words do not name (see the
  * module's notes), or null.
@@ -75,6 +79,10 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
     (elsewhere ? copiedRead(sub.value, args) : null);
   // (Another index, or paths from another top: the files there are are looked at.)
   if (read && elsewhere) read.present = true;
+  // (What git ignores, set in the command: not followed.)
+  if (read?.unignored && argv.slice(1, at).some((w) => IGNORE_SETTING.test(w.value))) {
+    read.present = true;
+  }
   return read;
 }
 
@@ -135,8 +143,9 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
         return historyRead("stash show", args.slice(1), showPatch);
       }
       if (verb === "list") return historyRead("stash list", args.slice(1), false);
-      return patchMode(sub, verb === "push" || verb === "save" ? args.slice(1) : args);
+      return stashRead(verb, args);
     case "add":
+      return addRead(args);
     case "checkout":
     case "restore":
     case "reset":
@@ -470,6 +479,107 @@ function operandsRead(sub: string, tokens: OptionToken[], args: Word[]): Reposit
 }
 
 /**
+ * Whether a token is the long option `name` or a prefix of it git's parse-options may take for it
+ * (a unique one: one that is not fails, so reading every prefix as it is stricter).
+ */
+function longFor(t: OptionToken, name: string): boolean {
+  return t.name.startsWith("--") && t.name.length > 2 && name.startsWith(t.name);
+}
+
+// deno-fmt-ignore
+/** git add's long options that take no value. */
+const ADD_FLAGS = new Set([
+  "--dry-run", "--verbose", "--interactive", "--patch", "--edit", "--force", "--update",
+  "--renormalize", "--intent-to-add", "--all", "--no-all", "--ignore-removal",
+  "--no-ignore-removal", "--refresh", "--ignore-errors", "--ignore-missing", "--sparse",
+  "--no-warn-embedded-repo", "--pathspec-file-nul", "--no-dry-run", "--no-force",
+]);
+
+/** git add's grammar (no short option takes a value). */
+const ADD: OptionGrammar = {
+  flags: "nvfipeuAN",
+  longFlags: ADD_FLAGS,
+  longValued: new Set(["--chmod", "--pathspec-from-file"]),
+};
+
+/**
+ * `git add`: its hunks (`-p`, `-i`, `-e`); else what it reads into the object store where no
+ * pathspec names it: `-A`/`--all`, `:/` or a pathspec from a file (no pathspec: from the top),
+ * exclusions alone (from the cwd), the tracked files and those git does not ignore (with
+ * `-f`/`--force`: all there are); `-u`/`--update`, `--renormalize`, the tracked ones alone.
+ * Nothing with `-n`/`--dry-run`, nor with no pathspec and none of those.
+ */
+function addRead(args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  const tokens = readOptions(values, ADD);
+  if (asksHunks("add", tokens, values)) return operandsRead("add", tokens, args);
+  let all = false;
+  let update = false;
+  let force = false;
+  let dry = false;
+  for (const t of tokens) {
+    if (t.kind === "end") break;
+    const long = t.name.startsWith("--");
+    const letter = long ? "" : t.name.slice(1);
+    // (Pathspecs read from a file may name any file git does not ignore.)
+    if (letter === "A" || longFor(t, "--all") || longFor(t, "--no-ignore-removal")) all = true;
+    if (longFor(t, "--pathspec-from-file")) all = true;
+    if (letter === "u" || longFor(t, "--update") || longFor(t, "--renormalize")) update = true;
+    if (letter === "f" || longFor(t, "--force")) force = true;
+    if (letter === "n" || longFor(t, "--dry-run")) dry = true;
+    // (`--no-…` may be `--no-dry-run`: a prefix of it counts.)
+    if (longFor(t, "--no-dry-run")) dry = false;
+  }
+  if (dry) return null;
+  const { before, after } = operands(tokens, args);
+  const words = [...before, ...(after ?? [])];
+  const limit = pathspecs(words);
+  if (limit.named || (words.length === 0 && !all && !update)) return null;
+  const read: RepositoryRead = { ...fromTop(), stores: true };
+  if (words.length > 0 && !limit.top) read.from = "cwd";
+  // (`-A` with `-u` is an error; read as `-A`.)
+  if (all || !update) {
+    if (force) read.present = true;
+    else read.unignored = true;
+  }
+  return read;
+}
+
+/** `git stash push`'s grammar (`-m` takes a value). */
+const STASH: OptionGrammar = {
+  valued: "m",
+  longValued: new Set(["--message", "--pathspec-from-file"]),
+};
+
+/**
+ * `git stash` (`push`, its options alone, `save`, `create`): its hunks (`-p`), or what it reads
+ * into the object store where no pathspec names it: the tracked files' changes from the top, and
+ * with `-u`/`--include-untracked` those git does not ignore, with `-a`/`--all` all there are.
+ * (`save`'s words are a message, not pathspecs.)
+ */
+function stashRead(verb: string, args: Word[]): RepositoryRead | null {
+  const push = verb === "" || verb === "push" || verb.startsWith("-");
+  if (!push && verb !== "save" && verb !== "create") return null;
+  const rest = verb === "" || verb.startsWith("-") ? args : args.slice(1);
+  if (verb === "create") return { ...fromTop(), stores: true };
+  const values = valuesOf(rest);
+  const tokens = readOptions(values, STASH);
+  if (asksHunks("stash", tokens, values)) {
+    return verb === "save" ? fromTop() : operandsRead("stash", tokens, rest);
+  }
+  const read: RepositoryRead = { ...fromTop(), stores: true };
+  for (const t of tokens) {
+    if (t.kind === "end") break;
+    const letter = t.name.startsWith("--") ? "" : t.name.slice(1);
+    if (letter === "u" || longFor(t, "--include-untracked")) read.unignored = true;
+    if (letter === "a" || longFor(t, "--all")) read.present = true;
+  }
+  if (verb === "save") return read;
+  const { before, after } = operands(tokens, rest);
+  return pathspecs([...before, ...(after ?? [])]).named ? null : read;
+}
+
+/**
  * `git commit`: its hunks (`-p`, `--interactive`), or the staged diff `-v`/`--verbose` (or
  * `commit.verbose`) puts in the message the editor opens (not with `-m`, `-F`, `-C`,
  * `--no-edit`, unless `-e`).
@@ -482,6 +592,18 @@ function commitRead(args: Word[], own: Word[]): RepositoryRead | null {
     longValued: PATCH_MODE_LONG,
   });
   if (asksHunks("commit", tokens, values)) return operandsRead("commit", tokens, args);
+  const all = tokens.some((t, i) =>
+    tokens.slice(0, i).every((u) => u.kind !== "end") &&
+    (t.name === "-a" || longFor(t, "--all") || longFor(t, "--pathspec-from-file"))
+  );
+  const { before, after } = operands(tokens, args);
+  const words = [...before, ...(after ?? [])];
+  const limit = pathspecs(words);
+  // `-a`, a pathspec from a file or `:/`: the tracked files' changes, from the top; exclusions
+  // alone (`':!x'`): from the cwd. (Pathspecs that name files are judged as named.)
+  if (!limit.named && (all || limit.top || words.length > 0)) {
+    return { ...fromTop(), from: all || limit.top ? "top" : "cwd", stores: true };
+  }
   let verbose = own.some((w) => /^commit\.verbose(=(?!false$|no$|off$|0$)|$)/i.test(w.value));
   let editor = true;
   let edit = false;

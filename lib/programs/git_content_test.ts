@@ -20,17 +20,25 @@ const G = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
 
 const FILES = ["/p/src/main.ts", "/p/src/lib/x.ts", "/p/README.md", "/p/.env", "/p/secrets/key"];
 
-/** A repository at /p whose index lists `tracked` (undefined: no index to read). */
-function repository(tracked?: string[], more: string[] = []) {
+/**
+ * A repository at /p whose index lists `tracked` (undefined: no index to read), with files of
+ * given texts (a `.gitignore`).
+ */
+function repository(tracked?: string[], contents: Record<string, string> = {}) {
   return ctxIn("/p", {
-    files: [...FILES, "/p/.git/HEAD", ...more],
+    files: [...FILES, "/p/.git/HEAD"],
     bytes: tracked ? { "/p/.git/index": gitIndexBytes(tracked) } : {},
+    contents,
     home,
   });
 }
 
 const SECRETS_TRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md", "secrets/key"]);
-const SECRETS_IGNORED = repository(["src/main.ts", "src/lib/x.ts", "README.md"]);
+const SECRETS_IGNORED = repository(["src/main.ts", "src/lib/x.ts", "README.md"], {
+  "/p/.gitignore": "secrets/\n",
+});
+/** `secrets/key` neither tracked nor ignored: what `git add -A` would add. */
+const SECRETS_UNTRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md"]);
 
 /** Commands that show what `secrets/key` holds where git tracks it, and nothing else of it. */
 const SHOWERS = [
@@ -219,12 +227,10 @@ const NOT_SHOWN = [
   "git grep -l PASSWORD -- src/lib",
   "cd src && git grep PASSWORD",
   "git add -p src",
-  "git add -A",
   "git checkout -p -- README.md",
   "git checkout main",
   "git commit -m x",
   "git commit -v -m x",
-  "git commit -am x",
   "git archive HEAD src",
   "git archive -o x.tar HEAD:src",
   "git archive --list",
@@ -418,9 +424,12 @@ Deno.test("git content: an index another stage may change first is not trusted",
     ["git add -Af && git diff --cached", "ask"],
     ["git add -A && git diff --cached", "ask"],
     ["python3 x.py && git diff", "ask"],
-    ["git diff & git add -Af", "ask"],
+    // (At once: `git add src` may add what is below src, not known here.)
+    ["git diff & git add src", "ask"],
+    // (`git add -u` adds no path the index does not list.)
+    ["git diff & git add -u", "allow"],
     // (A later stage, or one that writes no place of the repository's, does not change it.)
-    ["git diff && git add -Af", "allow"],
+    ["git diff && git add src", "allow"],
     ["git diff; git add -A", "allow"],
     ["git status && git diff", "allow"],
     ["echo x > notes.txt && git diff", "allow"],
@@ -439,4 +448,212 @@ Deno.test("git content: what git copies into a work tree given elsewhere is read
     ["git --work-tree=/tmp/z reset", "allow"],
     ["git checkout main", "allow"],
   ]);
+});
+
+/** Forms that read the files git does not ignore into its object store, no pathspec naming them. */
+const STORES_UNIGNORED = [
+  "git add -A",
+  "git add --all",
+  "git add --al",
+  "git add --a",
+  "git add --no-ignore-removal",
+  "git add -vA",
+  "git add -A -v",
+  "git add :/",
+  "git add ':(top)'",
+  "git add -A :/",
+  "git add --all -- :/",
+  "git add ':!src'",
+  "git add -A ':!src'",
+  "git add -n --no-dry-run -A",
+  "git --no-pager add -A",
+  "cd src && git add -A",
+  "git add -A && git commit -m x && git push",
+];
+
+/** Forms that read every file there is, ignored or not. */
+const STORES_ALL = [
+  "git add -Af",
+  "git add -fA",
+  "git add -A -f",
+  "git add --force --all",
+  "git add --for -A",
+  "git add -f :/",
+  "git stash save -a",
+  "git stash save --all wip",
+  "git -c core.excludesFile=/dev/null add -A",
+  "git -c core.ignorecase=true add -A",
+  "git -c include.path=/tmp/x add -A",
+];
+
+/** Forms that read the tracked files' changes alone. */
+const STORES_TRACKED = [
+  "git add -u",
+  "git add --update",
+  "git add --upd",
+  "git add --renormalize",
+  "git commit -a",
+  "git commit -am x",
+  "git commit -a -m x",
+  "git commit --all -m x",
+  "git commit -qam x",
+  "git commit -a --amend --no-edit",
+  "git commit -m x :/",
+  "git commit -m x -- ':!src'",
+  "git stash",
+  "git stash push",
+  "git stash -m wip",
+  "git stash push -k",
+  "git stash create",
+  "git stash save wip",
+];
+
+/** Forms that read nothing into the object store, or only what they name. */
+const STORES_NOTHING = [
+  "git add",
+  "git add -f",
+  "git add -n -A",
+  "git add --dry-run --all",
+  "git add src",
+  "git add -A src",
+  "git add -u src",
+  "git add README.md",
+  "git commit -m x",
+  "git commit -m x src/main.ts",
+  "git stash pop",
+  "git stash apply",
+  "git stash list",
+  "git stash drop",
+  "git status",
+];
+
+Deno.test("git content: what add, commit -a and stash read into the object store", async () => {
+  const all = [...STORES_UNIGNORED, ...STORES_ALL, ...STORES_TRACKED];
+  // (A tracked secret: every form reads it.)
+  await checkActions(DL, SECRETS_TRACKED, all.map((c) => [c, "ask"] as const));
+  // (Neither tracked nor ignored: what adds the untracked files reads it.)
+  await checkActions(DL, SECRETS_UNTRACKED, [
+    ...[...STORES_UNIGNORED, ...STORES_ALL].map((c) => [c, "ask"] as const),
+    ...STORES_TRACKED.map((c) => [c, "allow"] as const),
+  ]);
+  // (Ignored: only what adds the ignored files too.)
+  await checkActions(DL, SECRETS_IGNORED, [
+    ...STORES_ALL.map((c) => [c, "ask"] as const),
+    ...[...STORES_UNIGNORED, ...STORES_TRACKED].map((c) => [c, "allow"] as const),
+  ]);
+  for (const ctx of [SECRETS_TRACKED, SECRETS_UNTRACKED, SECRETS_IGNORED]) {
+    await checkActions(DL, ctx, STORES_NOTHING.map((c) => [c, "allow"] as const));
+  }
+  // (Stash's -u and -a remove the untracked files too: asked about as `git clean` is.)
+  for (const c of ["git stash -u", "git stash push --incl", "git stash save -u wip"]) {
+    await checkActions(DL, SECRETS_UNTRACKED, [[c, "ask"]]);
+  }
+});
+
+Deno.test("git content: what git ignores is read where no other stage may change it first", async () => {
+  await checkActions(DL, SECRETS_IGNORED, [
+    ["echo '!secrets/' >> .gitignore && git add -A", "ask"],
+    ["rm .gitignore; git add -A", "ask"],
+    ["git config core.excludesFile /dev/null && git add -A", "ask"],
+    ["echo x > ~/.config/git/ignore && git add -A", "ask"],
+    ["python3 x.py && git add -A", "ask"],
+    // (A file elsewhere, a stage after it.)
+    ["echo x > notes.txt && git add -A", "allow"],
+    ["git add -A && echo '!secrets/' >> .gitignore", "allow"],
+  ]);
+  // (A deeper .gitignore may re-include; one not read is nothing ignored.)
+  const reincluded = repository(["README.md"], {
+    "/p/.gitignore": "key\n",
+    "/p/secrets/.gitignore": "!key\n",
+  });
+  await checkActions(DL, reincluded, [["git add -A", "ask"]]);
+  const excluded = repository(["README.md"], { "/p/.git/info/exclude": "/secrets/\n" });
+  await checkActions(DL, excluded, [["git add -A", "allow"], ["git add -Af", "ask"]]);
+  const global = repository(["README.md"], { [`${home}/.config/git/ignore`]: "secrets\n" });
+  await checkActions(DL, global, [["git add -A", "allow"]]);
+  const elsewhere = repository(["README.md"], {
+    [`${home}/.config/git/ignore`]: "secrets\n",
+    [`${home}/.gitconfig`]: "[core]\n\texcludesfile = ~/.gitignore_global\n",
+  });
+  await checkActions(DL, elsewhere, [["git add -A", "ask"]]);
+  // (A parent directory excluded: its files cannot be re-included.)
+  const parent = repository(["README.md"], { "/p/.gitignore": "/secrets\n!secrets/key\n" });
+  await checkActions(DL, parent, [["git add -A", "allow"]]);
+  const children = repository(["README.md"], { "/p/.gitignore": "/secrets/*\n!secrets/key\n" });
+  await checkActions(DL, children, [["git add -A", "ask"]]);
+});
+
+Deno.test("git content: everyday adds, commits and stashes stay allowed under the starter config", async () => {
+  const gate = ctxIn("/p", {
+    files: [...FILES, "/p/.git/HEAD", "/p/.pi/settings.json"],
+    bytes: { "/p/.git/index": gitIndexBytes(["README.md", ".pi/settings.json"]) },
+    home,
+  });
+  const everyday: [string, Action][] = [
+    ["git add -A", "allow"],
+    ["git add .", "allow"],
+    ["git add -u", "allow"],
+    ["git commit -am x", "allow"],
+    ["git add -A && git commit -m x", "allow"],
+    ["git stash", "allow"],
+    ["git stash pop", "allow"],
+  ];
+  for (const ctx of [SECRETS_TRACKED, SECRETS_UNTRACKED, SECRETS_IGNORED, gate]) {
+    await checkActions(G, ctx, everyday);
+  }
+});
+
+Deno.test("git content: the store forms' reading", async () => {
+  const parser = await loadBashParser();
+  const read = (command: string) => {
+    const stage = analyzeBash(
+      command,
+      { cwd: "/p", home, env: { HOME: home }, carriesCommand },
+      parser,
+    ).stages.at(-1)!;
+    const r = GIT.readsRepository!(stage);
+    return r && { from: r.from, present: r.present, unignored: r.unignored === true };
+  };
+  assert.deepEqual(read("git add -A"), { from: "top", present: false, unignored: true });
+  assert.deepEqual(read("git add ':!x'"), { from: "cwd", present: false, unignored: true });
+  assert.deepEqual(read("git add -Af"), { from: "top", present: true, unignored: false });
+  assert.deepEqual(read("git add -u"), { from: "top", present: false, unignored: false });
+  assert.deepEqual(read("git add -u :/"), { from: "top", present: false, unignored: false });
+  assert.deepEqual(read("git stash -u"), { from: "top", present: false, unignored: true });
+  assert.deepEqual(read("git stash push --include-untracked"), {
+    from: "top",
+    present: false,
+    unignored: true,
+  });
+  assert.deepEqual(read("git stash -a"), { from: "top", present: true, unignored: false });
+  assert.deepEqual(read("git commit -a"), { from: "top", present: false, unignored: false });
+  assert.deepEqual(read("git commit ':!x'"), { from: "cwd", present: false, unignored: false });
+  for (const none of ["git add", "git add -n -A", "git add -A src", "git stash push -u -- src"]) {
+    assert.equal(read(none), null, none);
+  }
+});
+
+Deno.test("git content: git add -A on a real repository with a .gitignore", async () => {
+  const parser = await loadBashParser();
+  const dir = Deno.makeTempDirSync();
+  const run = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "null" }).outputSync();
+  try {
+    run("init", "-q");
+    for (const f of ["src/a.ts", "secrets/key"]) {
+      Deno.mkdirSync(`${dir}/${f.slice(0, f.indexOf("/"))}`, { recursive: true });
+      Deno.writeTextFileSync(`${dir}/${f}`, "x");
+    }
+    run("add", "src/a.ts");
+    const ctx = { cwd: dir, home: dir, env: { HOME: dir }, fs: realFs() };
+    const at = (command: string) =>
+      decide(DL, { tool: "bash", input: { command } }, ctx, { parser }).action;
+    assert.equal(at("git add -A"), "ask");
+    Deno.writeTextFileSync(`${dir}/.gitignore`, "secrets/\n");
+    assert.equal(at("git add -A"), "allow");
+    assert.equal(at("git add -Af"), "ask");
+    assert.equal(at("git commit -am x"), "allow");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

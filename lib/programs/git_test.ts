@@ -340,6 +340,10 @@ Deno.test("git: clean and stash -u without a pathspec remove what is below the c
     ["git clean -fdx --", "ask"],
     ["git stash -u", "ask"],
     ["git stash push --include-untracked", "ask"],
+    ["git stash save -a", "ask"],
+    ["git stash save -u wip", "ask"],
+    ["git stash push --incl", "ask"],
+    ["git stash --a", "ask"],
     // A pathspec below the cwd names what is removed; tracked files only are kept by stash.
     ["git clean -fd src", "allow"],
     ["git clean -nd", "allow"],

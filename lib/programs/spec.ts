@@ -215,6 +215,18 @@ export interface RepositoryRead {
   /** The files there are (`git grep --untracked`, an index that is not the work tree's own). */
   present: boolean;
   /**
+   * The files there are that git does not ignore (`git add -A`, `git stash -u`), as the
+   * `.gitignore` files, `info/exclude` and the excludes file say (where they cannot be read:
+   * those there are). @default false
+   */
+  unignored?: boolean;
+  /**
+   * It reads them into git's object store (`git add -A`, `git commit -a`, `git stash`), writing
+   * none of them: protection that counts for writes alone (the gate's own files) does not count.
+   * @default false
+   */
+  stores?: boolean;
+  /**
    * Operands that are each a revision or a path (`git diff main`, `git log -p src`): where one
    * names a path that exists, git reads only the paths its words name (judged as they are).
    */
@@ -347,8 +359,10 @@ export interface Program {
   readsCwd?: (argv: Word[]) => boolean;
   /**
    * It shows the content of the files of its repository that its words do not name (`git diff`,
-   * `git log -p`, `git show`, `git grep KEY`): from the work tree's top or the cwd, the files the
-   * index lists or those there are. Null where it shows none or only what its words name.
+   * `git log -p`, `git show`, `git grep KEY`), or reads into its object store (`git add -A`,
+   * `git commit -a`, `git stash -u`: a later push sends them): from the work tree's top or the
+   * cwd, the files the index lists, those git does not ignore or those there are. Null where it
+   * shows none or only what its words name.
    */
   readsRepository?: (stage: Stage) => RepositoryRead | null;
   /**
