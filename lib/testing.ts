@@ -9,6 +9,7 @@ import { decide } from "./policy/engine.ts";
 import { gateFileEntries } from "./gate_files.ts";
 import { fakeFs } from "./policy/fs_facts.ts";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 
 // Seeded fuzzing and running bash: the shell layer's tests use them too, from below.
@@ -123,3 +124,15 @@ export function gitIndexBytes(paths: string[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Whether real git runs here: tests that build a repository with it are skipped where it does not
+ * (the Nix build sandbox has none).
+ */
+export const HAS_GIT: boolean = (() => {
+  try {
+    return spawnSync("git", ["--version"]).status === 0;
+  } catch {
+    return false;
+  }
+})();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { HAS_GIT } from "../testing.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { ignoredBy, ignorePatterns, ignoreSettings, unignoredNames } from "./git_ignore.ts";
 
@@ -160,7 +161,10 @@ Deno.test("git ignore: settings read from the config files", () => {
   assert.equal(s?.ignoreCase, false);
 });
 
-Deno.test("git ignore: the walk agrees with git's own ls-files on a real repository", () => {
+Deno.test({
+  name: "git ignore: the walk agrees with git's own ls-files on a real repository",
+  ignore: !HAS_GIT,
+}, () => {
   const dir = Deno.makeTempDirSync();
   const git = (...args: string[]) =>
     new TextDecoder().decode(

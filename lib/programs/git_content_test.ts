@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import { carriesCommand } from "./env.ts";
-import { checkActions, configFrom, ctxIn, gitIndexBytes } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, gitIndexBytes, HAS_GIT } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { GIT } from "./git.ts";
 import { realFs } from "../policy/fs_facts.ts";
@@ -393,7 +393,10 @@ Deno.test("git content: the facet's reading of each form", async () => {
   }
 });
 
-Deno.test("git content: a real repository's index, read through the real filesystem", async () => {
+Deno.test({
+  name: "git content: a real repository's index, read through the real filesystem",
+  ignore: !HAS_GIT,
+}, async () => {
   const parser = await loadBashParser();
   const dir = Deno.makeTempDirSync();
   const run = (...args: string[]) =>
@@ -633,7 +636,10 @@ Deno.test("git content: the store forms' reading", async () => {
   }
 });
 
-Deno.test("git content: git add -A on a real repository with a .gitignore", async () => {
+Deno.test({
+  name: "git content: git add -A on a real repository with a .gitignore",
+  ignore: !HAS_GIT,
+}, async () => {
   const parser = await loadBashParser();
   const dir = Deno.makeTempDirSync();
   const run = (...args: string[]) =>

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
-import { checkActions, configFrom, ctxIn, gitIndexBytes } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, gitIndexBytes, HAS_GIT } from "../testing.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { decide } from "../policy/engine.ts";
 import { literal } from "./words.ts";
@@ -100,7 +100,10 @@ Deno.test("git staged: an alias set in the command to a subcommand is that subco
   ]);
 });
 
-Deno.test("git staged: a real repository whose ignored secrets an earlier stage may add", async () => {
+Deno.test({
+  name: "git staged: a real repository whose ignored secrets an earlier stage may add",
+  ignore: !HAS_GIT,
+}, async () => {
   const parser = await loadBashParser();
   const dir = Deno.makeTempDirSync();
   const run = (...args: string[]) =>

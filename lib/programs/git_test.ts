@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import type { Action } from "../types.ts";
 import { checkEveryday, checkGateTable, checkTable } from "../testing_adversarial.ts";
+import { HAS_GIT } from "../testing.ts";
 import {
   checkActions,
   configFrom,
@@ -247,15 +247,6 @@ function gitLines(a: string, count: number): string[] {
   ];
   return Array.from({ length: count }, () => pick(templates)());
 }
-
-/** Whether real git runs here (the Nix build sandbox has none: the test is skipped there). */
-const HAS_GIT = (() => {
-  try {
-    return spawnSync("git", ["--version"]).status === 0;
-  } catch {
-    return false;
-  }
-})();
 
 Deno.test({
   name: "git: a command a generated git line makes real git run is a stage the engine sees",
