@@ -17,7 +17,14 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import {
+  commandWords,
+  optionsHost,
+  SCP_OPTIONS,
+  SFTP_OPTIONS,
+  sshCommandHost,
+} from "./ssh_hosts.ts";
 import type { NamedFile } from "./spec.ts";
 
 /** A path on a machine reached by ssh or an rsync daemon. */
@@ -175,55 +182,81 @@ export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
 }
 
 /**
- * The host a login reaches: the one the operand names, unless the options give another
- * (`-o HostName=127.1`, an `-o HostName=…` in rsync's `-e`/`--rsh` command); "" for one not known
- * (a value not known, or one with `%` tokens built from the name).
+ * rsync's remote shell: the value of its last `-e`/`--rsh` (`-ave CMD`, `--rsh=CMD`), else the
+ * `RSYNC_RSH` the stage sets before it (`RSYNC_RSH='ssh -p 2' rsync …`); undefined for none (ssh
+ * as it is), null for one not known.
  */
-export function optionHost(argv: Word[], host: string, rsync: boolean): string {
-  const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
+export function rsyncShell(argv: Word[], stage?: Stage): string | null | undefined {
+  let shell: string | null | undefined;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") {
-      if (option.test(w.prefix)) return "";
-      continue;
+    const v = w.kind === "static" ? w.value : w.prefix;
+    if (v === "--") break;
+    const m = /^-[a-zA-Z]*e(.*)$|^--rsh(?:=(.*))?$/s.exec(v);
+    if (!m) continue;
+    const glued = m[1] || m[2];
+    if (w.kind !== "static") shell = null;
+    else if (glued) shell = glued;
+    else {
+      const next = argv[++i];
+      shell = next?.kind === "static" ? next.value : null;
     }
-    const own = rsync ? /^-[a-zA-Z]*e$|^--rsh$/ : /^-[a-zA-Z]*o$/;
-    const v = own.test(w.value) ? `${w.value} ${argv[++i]?.value ?? ""}` : w.value;
-    if (!option.test(v)) continue;
-    const set = /hostname\s*[=\s]\s*("[^"]*"|\S+)/i.exec(v);
-    if (set) host = /[%$`]/.test(set[1]) ? "" : set[1].replace(/^"|"$/g, "");
   }
-  return host;
+  if (shell !== undefined) return shell;
+  for (const a of stage?.assignments ?? []) {
+    if (!a.value.startsWith("RSYNC_RSH=")) continue;
+    shell = a.kind === "static" ? a.value.slice(10) : null;
+  }
+  return shell;
+}
+
+/**
+ * The host a login reaches: the one the operand names, unless the options give another (scp's
+ * and sftp's `-o HostName=127.1`, rsync's remote shell's: `ssh_hosts.ts`); "" for one not known
+ * (a value not known, a proxy, a program other than ssh).
+ */
+export function optionHost(
+  argv: Word[],
+  host: string,
+  program: "scp" | "sftp" | "rsync",
+  stage?: Stage,
+): string {
+  if (program === "rsync") {
+    const shell = rsyncShell(argv, stage);
+    if (shell === undefined) return host;
+    const words = shell === null ? null : commandWords(shell);
+    return words === null ? "" : sshCommandHost(words, host);
+  }
+  const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const grammar = program === "scp" ? SCP_OPTIONS : SFTP_OPTIONS;
+  return optionsHost(args, grammar, host, { program: "-S", server: "-D" });
 }
 
 /**
  * The user a login is told to log in as by the options (scp's and sftp's `-o User=x`, `-oUser
- * x`; an `-l x` or `User` in rsync's `-e`/`--rsh` command), beside the one the operand names:
+ * x`; an `-l x` or `User` in rsync's remote shell), beside the one the operand names:
  * undefined for none, null where they differ or one is not known.
  */
 export function optionUser(
   argv: Word[],
   named: string | undefined,
   rsync: boolean,
+  stage?: Stage,
 ): string | null | undefined {
+  if (rsync) {
+    const shell = rsyncShell(argv, stage);
+    if (shell === undefined) return named;
+    return shell === null || /\s-[a-zA-Z]*l|user/i.test(shell) ? null : named;
+  }
   let user = named;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
     if (w.kind !== "static") {
-      if (option.test(w.prefix)) return null;
+      if (/^-[a-zA-Z]*o/.test(w.prefix)) return null;
       continue;
     }
-    // (The value in a word of its own: `-o User=x`, `-ave 'ssh -l x'`.)
-    const v = rsync
-      ? /^-[a-zA-Z]*e$|^--rsh$/.test(w.value) ? `-e ${argv[++i]?.value ?? ""}` : w.value
-      : /^-[a-zA-Z]*o$/.test(w.value)
-      ? `-o ${argv[++i]?.value ?? ""}`
-      : w.value;
-    if (rsync) {
-      if (/^(?:-[a-zA-Z]*e|--rsh)/.test(v) && /\s-[a-zA-Z]*l|user/i.test(v)) return null;
-      continue;
-    }
+    // (The value in a word of its own: `-o User=x`.)
+    const v = /^-[a-zA-Z]*o$/.test(w.value) ? `-o ${argv[++i]?.value ?? ""}` : w.value;
     const set = /^-[a-zA-Z]*o\s*user\s*[=\s]\s*(\S+)/i.exec(v);
     if (!set) continue;
     if (user !== undefined && user !== set[1]) return null;
