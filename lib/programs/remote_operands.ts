@@ -126,26 +126,69 @@ export function rsyncOperand(value: string): Remote | null {
   return { ...login(value.slice(0, c)), path: value.slice(c + 1) || "." };
 }
 
-const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
+/** `%XX` decoded as git decodes a URL (`url_decode`): an escape that is none is left as it is. */
+function gitDecoded(text: string): string {
+  return text.replace(
+    /%([0-9a-f]{2})/gi,
+    (_, hex: string) => String.fromCharCode(parseInt(hex, 16)),
+  );
+}
+
+/** Where git's `host_end` finds a host's end: its `]` where it is bracketed (`[h:22]`, `u@[::1]`). */
+function bracketEnd(text: string): number {
+  const at = text.indexOf("@[");
+  const start = at < 0 ? 0 : at + 1;
+  if (text[start] !== "[") return 0;
+  const close = text.indexOf("]", start + 1);
+  return close < 0 ? 0 : close;
+}
 
 /**
- * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"):
- * `ssh://[user@]host[:port]/path` (absolute; `/~/x` and `/~user/x` in a home), `git+ssh://`,
- * `ssh+git://`, the scp-like `[user@]host:path` (no `/` before the colon), and `git://` (a
- * daemon's paths, not known); null for another URL or a local path.
+ * The login git has ssh make of a URL's host part: its brackets taken away (`[user@localhost:22]`
+ * is `user@localhost` on port 22, `me@[::1]:22` is `me@::1`), a port cut (after the brackets, or
+ * else after the first colon: digits only).
+ */
+function gitLogin(spec: string): { host: string; user?: string } {
+  let s = spec;
+  const end = bracketEnd(s);
+  if (end > 0) {
+    const open = s.indexOf("[");
+    const after = s.slice(end + 1);
+    s = s.slice(0, open) + s.slice(open + 1, end) + (/^:\d+$/.test(after) ? "" : after);
+  }
+  const colon = s.indexOf(":");
+  if (colon >= 0 && /^\d+$/.test(s.slice(colon + 1))) s = s.slice(0, colon);
+  return login(s);
+}
+
+const GIT_SSH_SCHEME = /^(?:ssh|git\+ssh|ssh\+git)$/i;
+
+/**
+ * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"), read as
+ * git's `parse_connect_url` reads it: `ssh://[user@]host[:port]/path` (decoded first, `%2e` and
+ * `%7e` too; absolute, `/~/x` and `/~user/x` in a home), `git+ssh://`, `ssh+git://`, the scp-like
+ * `[user@]host:path` (no `/` before the first colon; `[user@host:22]:path` bracketed), and
+ * `git://` (a daemon's paths, not known); null for another URL or a local path.
  */
 export function gitRemote(url: string): Remote | null {
-  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null, daemon: true };
-  if (GIT_SSH_URI.test(url)) {
-    const r = uri(url, GIT_SSH_URI)!;
-    // (The path keeps its `/`, but before a `~`; git decodes none of it.)
-    const at = url.indexOf("/", url.indexOf("//") + 2);
-    const path = at < 0 ? "/" : url.slice(at);
-    return { ...r, path: path.startsWith("/~") ? path.slice(1) : path };
+  const scheme = /^([a-z][\w+.-]*):\/\//i.exec(url);
+  if (scheme) {
+    const git = scheme[1].toLowerCase() === "git";
+    if (!git && !GIT_SSH_SCHEME.test(scheme[1])) return null;
+    const rest = gitDecoded(url.slice(scheme[0].length));
+    const slash = rest.indexOf("/", bracketEnd(rest));
+    // (No path: git stops.)
+    if (slash < 0) return null;
+    const at = gitLogin(rest.slice(0, slash));
+    if (git) return { ...at, path: null, daemon: true };
+    const path = rest.slice(slash);
+    return { ...at, path: path[1] === "~" ? path.slice(1) : path };
   }
-  if (/^[a-z][\w+.-]*:\/\//i.test(url)) return null;
-  const c = colon(url);
-  return c < 0 ? null : { ...login(url.slice(0, c)), path: url.slice(c + 1) || "." };
+  const first = url.indexOf(":");
+  const slash = url.indexOf("/");
+  if (first < 0 || (slash >= 0 && slash < first)) return null;
+  const c = url.indexOf(":", bracketEnd(url));
+  return { ...gitLogin(url.slice(0, c)), path: url.slice(c + 1) || "." };
 }
 
 /**
