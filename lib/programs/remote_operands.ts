@@ -192,39 +192,6 @@ export function gitRemote(url: string): Remote | null {
 }
 
 /**
- * An rclone connection string naming a backend in the word (`:backend[,key=value…]:path`; a
- * value may be quoted): its sftp backend's path on its `host` (or `--sftp-host`'s; not known
- * without one), relative to the login's home; its local backend's path here (no `on`); a backend
- * over another remote (`remote=`, `upstreams=`: `:alias,remote=~/.ssh:`) not known. Null for
- * another backend or a configured remote's name (whose kind its configuration says).
- */
-export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
-  const m = /^:([\w-]+)((?:,[\w-]+=(?:"[^"]*"|'[^']*'|[^,:"']*))*):([\s\S]*)$/.exec(value);
-  if (!m) return null;
-  const [, backend, list, path] = m;
-  const params = new Map<string, string>();
-  for (const p of list.matchAll(/,([\w-]+)=("[^"]*"|'[^']*'|[^,:"']*)/g)) {
-    params.set(p[1].replace(/-/g, "_"), p[2].replace(/^(["'])([\s\S]*)\1$/, "$2"));
-  }
-  const source = value;
-  if (params.has("remote") || params.has("upstreams")) return { path: null, source };
-  if (backend === "local") return { path: path || ".", source };
-  if (backend !== "sftp") return null;
-  // (`--sftp-host H`, `--sftp-host=H`: null where not known.)
-  const flag = (name: string): string | null | undefined => {
-    const i = argv.findIndex((w) => w.value === name || w.value.startsWith(name + "="));
-    if (i < 0) return undefined;
-    const [w, cut] = argv[i].value === name ? [argv[i + 1], 0] : [argv[i], name.length + 1];
-    return w?.kind === "static" ? w.value.slice(cut) : null;
-  };
-  const host = params.get("host") ?? flag("--sftp-host");
-  const user = params.get("user") ?? flag("--sftp-user");
-  // (A host not known may be this one: no name is none.)
-  const on = { host: host ?? "", user: user === null ? null : user };
-  return { path: host === null || user === null ? null : path || ".", source, on };
-}
-
-/**
  * rsync's remote shell: the value of its last `-e`/`--rsh` (`-ave CMD`, `--rsh=CMD`), else the
  * `RSYNC_RSH` the stage sets before it (`RSYNC_RSH='ssh -p 2' rsync …`); undefined for none (ssh
  * as it is), null for one not known.

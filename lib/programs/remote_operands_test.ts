@@ -3,15 +3,9 @@ import { adversarialCtx, denyList, readOnly } from "../testing_adversarial.ts";
 import { bash, configFrom } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action, Context } from "../types.ts";
-import {
-  gitRemote,
-  optionUser,
-  rcloneRemote,
-  remoteFile,
-  rsyncOperand,
-  sshOperand,
-} from "./remote_operands.ts";
+import { gitRemote, optionUser, remoteFile, rsyncOperand, sshOperand } from "./remote_operands.ts";
 import { literal } from "./words.ts";
+import { rcloneRemote } from "./rclone_remotes.ts";
 
 Deno.test("sshOperand reads scp's and sftp's remote operands as OpenSSH does", () => {
   assert.deepEqual(sshOperand("localhost:.ssh/id_rsa"), { host: "localhost", path: ".ssh/id_rsa" });
