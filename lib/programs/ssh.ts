@@ -102,9 +102,10 @@ const MOSH_OPTIONS: OptionGrammar = {
  */
 function remoteOperands(argv: Word[]): number[] {
   const out: number[] = [];
+  const end = argv.findIndex((w) => w.value === "--");
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static" || w.value.startsWith("-")) continue;
+    if (w.kind !== "static" || (w.value.startsWith("-") && (end < 0 || i < end))) continue;
     const colon = w.value.indexOf(":");
     const slash = w.value.indexOf("/");
     if (colon > 0 && (slash < 0 || colon < slash)) out.push(i);
@@ -124,16 +125,18 @@ function rsyncReplaces(argv: Word[]): boolean {
   return !remoteOperands(argv).includes(operands[operands.length - 1]);
 }
 
-/** The argv positions of the operands: words not starting with `-`, past `valued` options' values. */
+/**
+ * The argv positions of the operands: words not starting with `-`, past `valued` options' values,
+ * and every word after `--` (`scp -- --1.sslip.io:x .`).
+ */
 function operandsAt(argv: Word[], valued: string): number[] {
   const out: number[] = [];
+  let ended = false;
   for (let i = 1; i < argv.length; i++) {
     const v = argv[i].kind === "static" ? argv[i].value : argv[i].prefix;
-    if (v.startsWith("-") && v !== "-") {
-      if (v.length === 2 && valued.includes(v[1])) i++;
-      continue;
-    }
-    out.push(i);
+    if (ended || !v.startsWith("-") || v === "-") out.push(i);
+    else if (v === "--") ended = true;
+    else if (v.length === 2 && valued.includes(v[1])) i++;
   }
   return out;
 }
