@@ -427,10 +427,9 @@ function tildeParts(
 /**
  * One `~` prefix expanded, or null when bash leaves it: it runs to the first `/`, and a quoted
  * or escaped character in it stops the expansion, as does the word going on past it (`more`).
- * A `:` ends the user name (`~:x` is `$HOME:x`). `~NAME` for the user running the command (named
- * by `$USER`, else `$LOGNAME`) is that user's home, as the environment gives it (bash asks the
- * user database, not `$HOME`: an assignment of HOME does not move it); another user's `~NAME`
- * and `~-` are not known.
+ * A `:` ends the user name (`~:x` is `$HOME:x`). `~NAME` of the user running it (`$USER`, else
+ * `$LOGNAME`) is the home the environment gives (not moved by assigning HOME); others' and `~-`
+ * are not known.
  */
 function tildePrefix(ctx: WalkContext, seg: string, cwds: Cwds, more: boolean): Part | null {
   const slash = seg.indexOf("/");
