@@ -27,7 +27,7 @@ import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import { GIVEN_CONNECTION } from "./ssh_hosts.ts";
+import { GIVEN_CONNECTION, sshProgramHost } from "./ssh_hosts.ts";
 import type {
   ChdirSpec,
   How,
@@ -461,6 +461,10 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
       const unseen = variable === "GIT_SSH" && before !== "git";
       const given = unseen ? GIVEN_CONNECTION : "(its arguments)";
       run.stage([program, literal(given)], origin);
+      // (A program in ssh's place connects where it will: as through a jump not known.)
+      if (unseen && (w.kind !== "static" || sshProgramHost(value, "?") === "")) {
+        run.stage([literal("ssh"), literal("-J"), program, literal(GIVEN_CONNECTION)], origin);
+      }
       // (git's external diff, a shell command, is given the files of the work tree it compares.)
       if (variable === "GIT_EXTERNAL_DIFF") {
         const text = w.kind === "static" ? literal(value) : w;

@@ -339,6 +339,7 @@ Deno.test("proxies, ssh commands and URL rewrites decide the host", async () => 
     // Exported for later programs: what it reaches there is not known.
     ["export RSYNC_RSH='ssh -o HostName=127.1'; rsync evil:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["export GIT_SSH_COMMAND='ssh -J jump'; git clone evil:x /tmp/x", "deny", "ask"],
+    ["export GIT_SSH=./myssh; git clone evil:x /tmp/x", "deny", "ask"],
     // git's ssh command and URL rewrites.
     ["GIT_SSH_COMMAND='ssh -o HostName=127.1' git clone evil:.ssh /tmp/x", "deny", "deny"],
     ["git -c core.sshCommand='ssh -o HostName=127.1' clone evil:.ssh /tmp/x", "deny", "deny"],
