@@ -17,7 +17,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
 import { gitRemote, operandText, remoteFile } from "./remote_operands.ts";
-import { commandWords, sshCommandHost, sshProgramHost } from "./ssh_hosts.ts";
+import { commandWords, namesUser, sshCommandHost, sshProgramHost } from "./ssh_hosts.ts";
 
 /** The options of each subcommand that take a value in the next word (the rest are flags). */
 const VALUED: Record<string, ReadonlySet<string>> = {
@@ -199,7 +199,7 @@ function gitSshHost(
   }
   const words = command === null ? null : commandWords(command);
   if (words === null) return { host: "", other: true };
-  return { host: sshCommandHost(words, host), other: /\s-[a-zA-Z]*l|user/i.test(command!) };
+  return { host: sshCommandHost(words, host), other: namesUser(command!) };
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Runner } from "./spec.ts";
-import { commandWords, sshCommandHost } from "./ssh_hosts.ts";
+import { commandWords, namesUser, sshCommandHost } from "./ssh_hosts.ts";
 import { literal, unknownWord } from "./words.ts";
 
 /** A connection string's parts. */
@@ -109,7 +109,7 @@ export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
     const words = ssh === null ? null : commandWords(ssh);
     const host = words === null ? "" : sshCommandHost(words, "");
     // (It logs in as the one running it, unless it names another: `-l`, `User`, `who@`.)
-    const user = words === null || /\s-[a-zA-Z]*l|user|@/i.test(ssh!) ? null : undefined;
+    const user = words === null || namesUser(ssh!) || ssh!.includes("@") ? null : undefined;
     return { path: host === "" ? null : path || ".", source, on: { host, user } };
   }
   const host = params.get("host") ?? flag(argv, "--sftp-host");

@@ -20,6 +20,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import {
   commandWords,
+  namesUser,
   optionsHost,
   SCP_OPTIONS,
   SFTP_OPTIONS,
@@ -256,7 +257,7 @@ export function optionUser(
   if (rsync) {
     const shell = rsyncShell(argv, stage);
     if (shell === undefined) return named;
-    return shell === null || /\s-[a-zA-Z]*l|user/i.test(shell) ? null : named;
+    return shell === null || namesUser(shell) ? null : named;
   }
   let user = named;
   for (let i = 1; i < argv.length; i++) {

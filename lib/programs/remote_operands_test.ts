@@ -201,6 +201,7 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp root@localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["scp -o User=root localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["rsync -e 'ssh -l root' localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
+    ["rsync -e 'ssh -o User=root' localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["scp localhost:~root/x /tmp/k", "deny", "ask"],
     ["rsync -a -e ssh localhost::keys/ /tmp/x", "deny", "ask"],
     ["rsync -a --rsh=ssh rsync://127.0.0.1/keys/ /tmp/x", "deny", "ask"],
@@ -336,6 +337,8 @@ Deno.test("proxies, ssh commands and URL rewrites decide the host", async () => 
     ["RSYNC_RSH='ssh -o HostName=127.1' rsync evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
     ["rsync -e 'ssh localhost' env:.ssh/id_rsa /tmp/k", "deny", "deny"],
     ["rsync -e 'sshpass -p x ssh -o HostName=127.1' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    // (A path that holds `user` names no login.)
+    ["rsync -e 'ssh -i /home/user/.ssh/k' localhost:.ssh/id_rsa /tmp/k", "deny", "deny"],
     // Exported for later programs: what it reaches there is not known.
     ["export RSYNC_RSH='ssh -o HostName=127.1'; rsync evil:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["export GIT_SSH_COMMAND='ssh -J jump'; git clone evil:x /tmp/x", "deny", "ask"],

@@ -192,3 +192,11 @@ export function sshProgramHost(program: string | null, host: string): string {
   const name = program?.slice(program.lastIndexOf("/") + 1).toLowerCase() ?? "";
   return /^(?:ssh|plink|tortoiseplink|putty)(?:\.exe)?$/.test(name) ? host : "";
 }
+
+/**
+ * Whether an ssh command line may log in as a user of its own choosing (`-l root`, `-lroot`,
+ * `-o User=root`): its login is not known then.
+ */
+export function namesUser(line: string): boolean {
+  return /(?:^|\s)-[a-zA-Z]*l|\buser\s*[=\s]/i.test(line);
+}

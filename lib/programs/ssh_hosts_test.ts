@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   commandWords,
+  namesUser,
   optionsHost,
   SCP_OPTIONS,
   sshCommandHost,
@@ -60,4 +61,13 @@ Deno.test("commandWords and sshProgramHost", () => {
   assert.equal(sshProgramHost("plink.exe", "h"), "h");
   assert.equal(sshProgramHost("./myssh", "h"), "");
   assert.equal(sshProgramHost(null, "h"), "");
+});
+
+Deno.test("namesUser: a login the line chooses, not a path that holds `user`", () => {
+  for (const l of ["ssh -l root", "ssh -lroot", "ssh -o User=root", "ssh -o 'user root'"]) {
+    assert.equal(namesUser(l), true, l);
+  }
+  for (const l of ["ssh -i /home/user/.ssh/k", "ssh -p 22", "ssh -o UserKnownHostsFile=/x"]) {
+    assert.equal(namesUser(l), false, l);
+  }
 });
