@@ -4,9 +4,10 @@
  * machine where it may be, as the resolver would find it: the loopback names (`localhost`,
  * `*.localhost`, `ip6-localhost`, …), any spelling of a loopback or unspecified address that
  * `getaddrinfo` takes (`127.1`, `2130706433`, `0x7f.1`, `0177.0.0.1`, `0`, `[::1]`,
- * `::ffff:127.0.0.1`), a name with one written in it (`127.0.0.1.nip.io`), the machine's own name
- * and addresses (`Context.machine`), the names `/etc/hosts` gives any of those, and the ssh
- * aliases whose `HostName` is one (`~/.ssh/config`).
+ * `::ffff:127.0.0.1`), a name with one written in it (`127.0.0.1.nip.io`, `--1.sslip.io`), the
+ * well-known names for 127.0.0.1 (`*.lvh.me`, `*.localtest.me`, …), the machine's own name and
+ * addresses (`Context.machine`), the names `/etc/hosts` gives any of those, and the ssh aliases
+ * whose `HostName` is one (`ssh_config.ts`).
  *
  * @example
  * ```ts
@@ -21,6 +22,7 @@
 import { hostname, networkInterfaces } from "node:os";
 import type { NamedFile } from "../programs/spec.ts";
 import type { Context, Machine } from "../types.ts";
+import { sshAliases } from "./ssh_config.ts";
 
 /**
  * The home directory of a user as a command finds it (see `Runner.home`): the one running it,
@@ -129,30 +131,6 @@ interface Known {
 const known = new WeakMap<Context, Known>();
 
 /**
- * The `Host` patterns of an ssh configuration (`~/.ssh/config`, `/etc/ssh/ssh_config`) whose
- * `HostName` is this machine by `local` (`Host dev` / `HostName 127.0.0.1`), as regular
- * expressions (`*`, `?`; a negated pattern is none).
- */
-function sshAliases(text: string, local: (host: string) => boolean): RegExp[] {
-  const out: RegExp[] = [];
-  let patterns: string[] = [];
-  for (const line of text.split("\n")) {
-    const m = /^\s*(\w+)\s*(?:=\s*|\s+)(.*?)\s*$/.exec(line.replace(/#.*/, ""));
-    if (!m) continue;
-    const key = m[1].toLowerCase();
-    if (key === "host" || key === "match") {
-      patterns = key === "host" ? m[2].split(/\s+/).filter((p) => !p.startsWith("!")) : [];
-    } else if (key === "hostname" && local(m[2].replace(/^"|"$/g, ""))) {
-      for (const p of patterns) {
-        const body = p.toLowerCase().replace(/[.+^${}()|[\]\\]/g, "\\$&");
-        out.push(new RegExp(`^${body.replace(/\*/g, ".*").replace(/\?/g, ".")}$`));
-      }
-    }
-  }
-  return out;
-}
-
-/**
  * The machine's own addresses, the names `/etc/hosts` gives a local one and the ssh aliases of
  * one, per context (read once, when a remote operand is first judged).
  */
@@ -179,12 +157,32 @@ function knownOf(ctx: Context): Known {
       ? LOOPBACK_NAMES.test(p) || names.has(p) || (name !== "" && p === name)
       : localAddress(at, own);
   };
-  const aliases = [`${ctx.home}/.ssh/config`, "/etc/ssh/ssh_config"].flatMap((f) =>
-    sshAliases(ctx.fs.readText?.(f, 1 << 20) ?? "", local)
-  );
+  const aliases = sshAliases(ctx, ctx.home, local);
   k = { own, names, aliases, name };
   known.set(ctx, k);
   return k;
+}
+
+/**
+ * Well-known public names whose every subdomain resolves to 127.0.0.1 (for local development):
+ * a small fixed list, not every such service (docs/bash-analysis.md).
+ */
+const LOOPBACK_DOMAINS =
+  /(?:^|\.)(?:localtest\.me|lvh\.me|vcap\.me|lacolhost\.com|localhost\.direct|localho\.st|fuf\.me|traefik\.me)$/;
+
+/** Whether a label holds a local IPv6 address written with `-` for `:` (`--1`, `app---1`). */
+function dashedLocal6(label: string): boolean {
+  if (!label.includes("-") || label.length > 63) return false;
+  const starts = [0];
+  for (let i = 0; i < label.length; i++) if (label[i] === "-") starts.push(i + 1);
+  for (const s of starts) {
+    for (const e of [...starts.slice(1).map((x) => x - 1), label.length]) {
+      if (e <= s) continue;
+      const g = ipv6Groups(label.slice(s, e).replace(/-/g, ":"));
+      if (g !== null && local6(g)) return true;
+    }
+  }
+  return false;
 }
 
 /** A host as compared: lower case, without brackets, an IPv6 zone (`%lo`) or trailing dots. */
@@ -204,6 +202,9 @@ export function thisMachine(host: string, ctx: Context): boolean {
   // A name with a loopback address in it, which wildcard DNS answers with (`127.0.0.1.nip.io`,
   // `app-127-0-0-1.sslip.io`).
   if (/(?:^|[.-])(?:127|0)[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3}(?:[.-]|$)/.test(h)) return true;
+  // (sslip.io's IPv6 form, `-` for `:`: `--1.sslip.io` is `::1`.)
+  if (h.includes("-") && h.split(".").some(dashedLocal6)) return true;
+  if (LOOPBACK_DOMAINS.test(h)) return true;
   if (k.names.has(h) || k.aliases.some((a) => a.test(h))) return true;
   const name = k.name;
   if (name === "") return false;

@@ -123,3 +123,23 @@ Deno.test("machineNow reads the name and addresses of the machine", () => {
   const m = machineNow();
   assert.ok(m && m.hostname.length > 0 && m.addresses.includes("127.0.0.1"));
 });
+
+Deno.test("thisMachine: sslip.io's IPv6 dash form and well-known loopback domains", () => {
+  for (
+    const h of [
+      "--1.sslip.io",
+      "app---1.sslip.io",
+      "0-0-0-0-0-0-0-1.sslip.io",
+      "--ffff-7f00-1.sslip.io",
+      "--.sslip.io",
+      "lvh.me",
+      "app.lvh.me",
+      "x.localtest.me",
+      "a.b.vcap.me",
+      "api.localhost.direct",
+    ]
+  ) assert.equal(thisMachine(h, ctx), true, h);
+  for (
+    const h of ["2a01-4f8-c17-b8f--2.sslip.io", "my-host--2.example.com", "lvh.me.evil.com", "a-b"]
+  ) assert.equal(thisMachine(h, ctx), false, h);
+});

@@ -27,6 +27,7 @@ import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
+import { GIVEN_CONNECTION, sshProgramHost } from "./ssh_hosts.ts";
 import type {
   ChdirSpec,
   How,
@@ -326,8 +327,15 @@ function readable(path: Word, line: LineOf): boolean {
  * other syntax is read as it is: where the arguments go there is its own.)
  */
 function withArguments(text: string): string {
-  return /^[^;&|<>()`#\n]*[^;&|<>()`#\s\\]\s*$/.test(text) ? `${text} '(its arguments)'` : text;
+  return PLAIN_LINE.test(text) ? `${text} '(its arguments)'` : text;
 }
+
+/** A plain command line, after which a program's arguments go (see `withArguments`). */
+const PLAIN_LINE = /^[^;&|<>()`#\n]*[^;&|<>()`#\s\\]\s*$/;
+
+/** Variables holding the ssh command rsync and git run (`GIT_SSH` is a program), and which. */
+const SSH_ENV = /^(?:RSYNC_RSH|GIT_SSH_COMMAND)$/;
+const SSH_ENV_READER: Record<string, string> = { RSYNC_RSH: "rsync", GIT_SSH_COMMAND: "git" };
 
 /** The placeholder of the arguments a program gives shell text it runs (`ShellOptions.given`). */
 const GIVEN = "(the arguments it is given)";
@@ -361,8 +369,13 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
  */
 const MKTEMP = /^"?(\$\(\s*mktemp\b[^()`$;&|]*\)|`\s*mktemp\b[^()`$;&|]*`)"?$/;
 
-/** What the variables a command's environment sets make programs run. */
-function environment(run: Runner, words: Word[], prefix: boolean): void {
+/**
+ * What the variables a command's environment sets make programs run. `prefix`: set before a
+ * command (or alone); `before`: the program it is set before. rsync reads its `RSYNC_RSH` and git
+ * its `GIT_SSH_COMMAND` and `GIT_SSH` themselves; set otherwise (exported for later programs),
+ * the ssh command is given a connection not seen.
+ */
+function environment(run: Runner, words: Word[], prefix: boolean, before = ""): void {
   for (const w of words) {
     if (!carriesCommand(w.value)) continue;
     const f = EXPORTED_FUNCTION.exec(w.value);
@@ -445,7 +458,13 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
     } else if (value === "") continue; // an empty pager or editor runs nothing
     else if (programVariable(variable)) {
       const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
-      run.stage([program, literal("(its arguments)")], origin);
+      const unseen = variable === "GIT_SSH" && before !== "git";
+      const given = unseen ? GIVEN_CONNECTION : "(its arguments)";
+      run.stage([program, literal(given)], origin);
+      // (A program in ssh's place connects where it will: as through a jump not known.)
+      if (unseen && (w.kind !== "static" || sshProgramHost(value, "?") === "")) {
+        run.stage([literal("ssh"), literal("-J"), program, literal(GIVEN_CONNECTION)], origin);
+      }
       // (git's external diff, a shell command, is given the files of the work tree it compares.)
       if (variable === "GIT_EXTERNAL_DIFF") {
         const text = w.kind === "static" ? literal(value) : w;
@@ -453,9 +472,15 @@ function environment(run: Runner, words: Word[], prefix: boolean): void {
       }
     } else {
       if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
-      run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin, {
-        arguments: true,
-      });
+      // (An ssh command exported for later programs: the connection it is given is not seen.)
+      const unseen = SSH_ENV.test(variable) && before !== SSH_ENV_READER[variable] &&
+        w.kind === "static" && PLAIN_LINE.test(value);
+      if (unseen) run.shell(literal(`${value} '${GIVEN_CONNECTION}'`), origin);
+      else {
+        run.shell(w.kind === "static" ? literal(value) : { ...w, value }, origin, {
+          arguments: true,
+        });
+      }
     }
   }
 }
@@ -479,7 +504,10 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   ) return [];
   const out: Stage[] = [];
   const run = new StageRunner(stage, opts, out);
-  if (carried) environment(run, stage.assignments!, true);
+  if (carried) {
+    const name = stage.argv.length ? programName(stage.argv[0]) : "";
+    environment(run, stage.assignments!, true, name);
+  }
   if (program?.chdir) {
     // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
     // paths name files below dir (judged as well as where they would be from the cwd).

@@ -766,7 +766,7 @@ export const GIT: Program = {
     const named = [
       ...gitObjectFiles(argv, at, stage),
       ...checkoutIndexFiles(argv, at, stage),
-      ...repositoryFiles(argv, at),
+      ...repositoryFiles(argv, at, stage),
       ...stdinPaths(argv, at, stage),
     ];
     const removed = untrackedRemoved(argv);

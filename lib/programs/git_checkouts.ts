@@ -14,9 +14,10 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
 import { gitRemote, operandText, remoteFile } from "./remote_operands.ts";
+import { commandWords, namesUser, sshCommandHost, sshProgramHost } from "./ssh_hosts.ts";
 
 /** The options of each subcommand that take a value in the next word (the rest are flags). */
 const VALUED: Record<string, ReadonlySet<string>> = {
@@ -109,11 +110,105 @@ export function checkoutDirectories(argv: Word[], at: number): NamedFile[] {
 }
 
 /**
- * The repository a command names on a machine reached by ssh (`git clone localhost:repo`, `git
- * push ssh://127.1/~/x`, `git archive --remote=host:x`): read there, written below by `push` (a
- * file of this machine where the host may be it: `NamedFile.on`).
+ * The settings a command gives git (`git -c k=v`, `git clone -c|--config k=v`), in the order
+ * git applies them (clone's first: the command's `-c` win), each `[key, value]` with the key's
+ * section and name in lower case; a value not known is null, and a setting not known at all is
+ * `["", null]`.
  */
-export function remoteRepositories(argv: Word[], at: number): NamedFile[] {
+function settingsOf(argv: Word[], at: number): [string, string | null][] {
+  const out: [string, string | null][] = [];
+  const add = (w: Word | undefined, cut = 0) => {
+    if (w === undefined) return;
+    const text = (w.kind === "static" ? w.value : w.prefix).slice(cut);
+    const eq = text.indexOf("=");
+    if (eq < 0) return w.kind === "static" ? undefined : out.push(["", null]);
+    const name = text.slice(0, eq);
+    const [first, last] = [name.indexOf("."), name.lastIndexOf(".")];
+    // (The subsection between, `url.<base>.insteadOf`'s base, keeps its case.)
+    const key = first === last ? name.toLowerCase() : name.slice(0, first + 1).toLowerCase() +
+      name.slice(first + 1, last) + name.slice(last).toLowerCase();
+    out.push([key, w.kind === "static" ? text.slice(eq + 1) : null]);
+  };
+  if (argv[at]?.value === "clone") {
+    const args = argv.slice(at + 1);
+    for (let i = 0; i < args.length && args[i].value !== "--"; i++) {
+      const v = args[i].value;
+      if (v === "-c" || v === "--config") add(args[++i]);
+      else if (v.startsWith("--config=")) add(args[i], 9);
+      else if (VALUED.clone.has(v)) i++;
+    }
+  }
+  for (let i = 1; i < at; i++) {
+    const v = argv[i].value;
+    if (v === "-c") add(argv[++i]);
+    // (`--config-env=KEY=VAR`: its value is the variable's, not known here.)
+    else if (v.startsWith("--config-env=")) out.push([v.slice(13).replace(/=.*$/s, ""), null]);
+  }
+  return out;
+}
+
+/**
+ * A URL as the settings' `url.<base>.insteadOf` (for push, `pushInsteadOf` first) rewrite it:
+ * the longest prefix wins; null where a rewrite is not known (a setting or value not known).
+ */
+function rewritten(url: string, settings: [string, string | null][], push: boolean): string | null {
+  const rewrite = (kind: string): string | null | undefined => {
+    let best: [string, string] | undefined;
+    for (const [key, value] of settings) {
+      if (key === "") return null;
+      const m = /^url\.([\s\S]*)\.([a-z]+)$/.exec(key);
+      if (!m || m[2] !== kind) continue;
+      if (value === null) return null;
+      if (url.startsWith(value) && (best === undefined || value.length > best[1].length)) {
+        best = [m[1], value];
+      }
+    }
+    return best && best[0] + url.slice(best[1].length);
+  };
+  const pushed = push ? rewrite("pushinsteadof") : undefined;
+  if (pushed !== undefined) return pushed;
+  const plain = rewrite("insteadof");
+  return plain === undefined ? url : plain;
+}
+
+/**
+ * The host git's ssh reaches for a URL on `host`: its ssh command (`GIT_SSH_COMMAND` set before
+ * it, else `core.sshCommand`, else `GIT_SSH`, a program) with its options read (`ssh_hosts.ts`);
+ * and whether that command may log in as another user (`-l`, `User`).
+ */
+function gitSshHost(
+  host: string,
+  settings: [string, string | null][],
+  stage?: Stage,
+): { host: string; other: boolean } {
+  let command: string | null | undefined;
+  let program: string | null | undefined;
+  for (const a of stage?.assignments ?? []) {
+    const m = /^(GIT_SSH_COMMAND|GIT_SSH)=([\s\S]*)$/.exec(a.value);
+    const value = m && a.kind === "static" ? m[2] : null;
+    if (m?.[1] === "GIT_SSH") program = value;
+    else if (m) command = value;
+  }
+  if (command === undefined) {
+    for (const [key, value] of settings) {
+      if (key === "" || key === "core.sshcommand") command = value;
+    }
+  }
+  if (command === undefined) {
+    return { host: program === undefined ? host : sshProgramHost(program, host), other: false };
+  }
+  const words = command === null ? null : commandWords(command);
+  if (words === null) return { host: "", other: true };
+  return { host: sshCommandHost(words, host), other: namesUser(command!) };
+}
+
+/**
+ * The repository a command names on a machine reached by ssh (`git clone localhost:repo`, `git
+ * push ssh://127.1/~/x`, `git archive --remote=host:x`), as the command's settings rewrite its
+ * URL and its ssh command reaches the host: read there, written below by `push` (a file of this
+ * machine where the host may be it: `NamedFile.on`).
+ */
+export function remoteRepositories(argv: Word[], at: number, stage?: Stage): NamedFile[] {
   const sub = argv[at]?.kind === "static" ? argv[at].value : "";
   const args = argv.slice(at + 1);
   let url: Word | undefined;
@@ -131,14 +226,22 @@ export function remoteRepositories(argv: Word[], at: number): NamedFile[] {
     };
   }
   const text = url === undefined ? null : operandText(url);
-  const r = text === null ? null : gitRemote(text);
+  if (text === null) return [];
+  const settings = settingsOf(argv, at);
+  const written = settings.length ? rewritten(text, settings, sub === "push") : text;
+  const source = `git ${sub}`;
+  const below = sub === "push";
+  // (A rewrite not known may make it any URL, this machine's too.)
+  if (written === null) return [{ path: null, source, on: { host: "", user: null }, below }];
+  const r = gitRemote(written);
   if (r === null || r.daemon) return [];
-  return [remoteFile(r, `git ${sub}`, r.user, { below: sub === "push" })];
+  const ssh = gitSshHost(r.host, settings, stage);
+  return [remoteFile({ ...r, host: ssh.host }, source, ssh.other ? null : r.user, { below })];
 }
 
 /** The files `checkoutDirectories` and `remoteRepositories` name. */
-export function repositoryFiles(argv: Word[], at: number): NamedFile[] {
-  const remote = remoteRepositories(argv, at);
+export function repositoryFiles(argv: Word[], at: number, stage?: Stage): NamedFile[] {
+  const remote = remoteRepositories(argv, at, stage);
   const dirs = checkoutDirectories(argv, at);
   return remote.length ? [...dirs, ...remote] : dirs;
 }

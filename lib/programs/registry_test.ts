@@ -232,7 +232,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   aws: { namedFiles: "aws configure get x", followsLinks: "aws s3 sync . s3://b" },
   svn: { namedFiles: "svn export https://x/y ." }, tsc: { namedFiles: "tsc --outDir .pi" },
   javac: { namedFiles: "javac -d .pi X.java" }, protoc: { namedFiles: "protoc --ts_out=.pi x.proto" },
-  rclone: { namedFiles: "rclone sync remote:x .", followsLinks: "rclone copy -L . remote:x" },
+  rclone: { namedFiles: "rclone sync remote:x .", followsLinks: "rclone copy -L . remote:x", optionCommands: "rclone ls --sftp-ssh='rm x' :sftp:" },
   gsutil: { namedFiles: "gsutil rsync -r gs://b .", followsLinks: "gsutil -m rsync -r . gs://b" },
   "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
   miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- .", readsCwd: "miniserve -p 8080" },

@@ -17,7 +17,15 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import {
+  commandWords,
+  namesUser,
+  optionsHost,
+  SCP_OPTIONS,
+  SFTP_OPTIONS,
+  sshCommandHost,
+} from "./ssh_hosts.ts";
 import type { NamedFile } from "./spec.ts";
 
 /** A path on a machine reached by ssh or an rsync daemon. */
@@ -119,111 +127,147 @@ export function rsyncOperand(value: string): Remote | null {
   return { ...login(value.slice(0, c)), path: value.slice(c + 1) || "." };
 }
 
-const GIT_SSH_URI = /^(?:ssh|git\+ssh|ssh\+git):\/\//i;
+/** `%XX` decoded as git decodes a URL (`url_decode`): an escape that is none is left as it is. */
+function gitDecoded(text: string): string {
+  return text.replace(
+    /%([0-9a-f]{2})/gi,
+    (_, hex: string) => String.fromCharCode(parseInt(hex, 16)),
+  );
+}
+
+/** Where git's `host_end` finds a host's end: its `]` where it is bracketed (`[h:22]`, `u@[::1]`). */
+function bracketEnd(text: string): number {
+  const at = text.indexOf("@[");
+  const start = at < 0 ? 0 : at + 1;
+  if (text[start] !== "[") return 0;
+  const close = text.indexOf("]", start + 1);
+  return close < 0 ? 0 : close;
+}
 
 /**
- * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"):
- * `ssh://[user@]host[:port]/path` (absolute; `/~/x` and `/~user/x` in a home), `git+ssh://`,
- * `ssh+git://`, the scp-like `[user@]host:path` (no `/` before the colon), and `git://` (a
- * daemon's paths, not known); null for another URL or a local path.
+ * The login git has ssh make of a URL's host part: its brackets taken away (`[user@localhost:22]`
+ * is `user@localhost` on port 22, `me@[::1]:22` is `me@::1`), a port cut (after the brackets, or
+ * else after the first colon: digits only).
+ */
+function gitLogin(spec: string): { host: string; user?: string } {
+  let s = spec;
+  const end = bracketEnd(s);
+  if (end > 0) {
+    const open = s.indexOf("[");
+    const after = s.slice(end + 1);
+    s = s.slice(0, open) + s.slice(open + 1, end) + (/^:\d+$/.test(after) ? "" : after);
+  }
+  const colon = s.indexOf(":");
+  if (colon >= 0 && /^\d+$/.test(s.slice(colon + 1))) s = s.slice(0, colon);
+  return login(s);
+}
+
+const GIT_SSH_SCHEME = /^(?:ssh|git\+ssh|ssh\+git)$/i;
+
+/**
+ * A repository URL of git as a path on a machine reached by ssh (git-clone's "GIT URLS"), read as
+ * git's `parse_connect_url` reads it: `ssh://[user@]host[:port]/path` (decoded first, `%2e` and
+ * `%7e` too; absolute, `/~/x` and `/~user/x` in a home), `git+ssh://`, `ssh+git://`, the scp-like
+ * `[user@]host:path` (no `/` before the first colon; `[user@host:22]:path` bracketed), and
+ * `git://` (a daemon's paths, not known); null for another URL or a local path.
  */
 export function gitRemote(url: string): Remote | null {
-  if (/^git:\/\//i.test(url)) return { ...uri(url, /^git:\/\//i)!, path: null, daemon: true };
-  if (GIT_SSH_URI.test(url)) {
-    const r = uri(url, GIT_SSH_URI)!;
-    // (The path keeps its `/`, but before a `~`; git decodes none of it.)
-    const at = url.indexOf("/", url.indexOf("//") + 2);
-    const path = at < 0 ? "/" : url.slice(at);
-    return { ...r, path: path.startsWith("/~") ? path.slice(1) : path };
+  const scheme = /^([a-z][\w+.-]*):\/\//i.exec(url);
+  if (scheme) {
+    const git = scheme[1].toLowerCase() === "git";
+    if (!git && !GIT_SSH_SCHEME.test(scheme[1])) return null;
+    const rest = gitDecoded(url.slice(scheme[0].length));
+    const slash = rest.indexOf("/", bracketEnd(rest));
+    // (No path: git stops.)
+    if (slash < 0) return null;
+    const at = gitLogin(rest.slice(0, slash));
+    if (git) return { ...at, path: null, daemon: true };
+    const path = rest.slice(slash);
+    return { ...at, path: path[1] === "~" ? path.slice(1) : path };
   }
-  if (/^[a-z][\w+.-]*:\/\//i.test(url)) return null;
-  const c = colon(url);
-  return c < 0 ? null : { ...login(url.slice(0, c)), path: url.slice(c + 1) || "." };
+  const first = url.indexOf(":");
+  const slash = url.indexOf("/");
+  if (first < 0 || (slash >= 0 && slash < first)) return null;
+  const c = url.indexOf(":", bracketEnd(url));
+  return { ...gitLogin(url.slice(0, c)), path: url.slice(c + 1) || "." };
 }
 
 /**
- * An rclone connection string naming a backend in the word (`:backend[,key=value…]:path`; a
- * value may be quoted): its sftp backend's path on its `host` (or `--sftp-host`'s; not known
- * without one), relative to the login's home; its local backend's path here (no `on`); a backend
- * over another remote (`remote=`, `upstreams=`: `:alias,remote=~/.ssh:`) not known. Null for
- * another backend or a configured remote's name (whose kind its configuration says).
+ * rsync's remote shell: the value of its last `-e`/`--rsh` (`-ave CMD`, `--rsh=CMD`), else the
+ * `RSYNC_RSH` the stage sets before it (`RSYNC_RSH='ssh -p 2' rsync …`); undefined for none (ssh
+ * as it is), null for one not known.
  */
-export function rcloneRemote(value: string, argv: Word[]): NamedFile | null {
-  const m = /^:([\w-]+)((?:,[\w-]+=(?:"[^"]*"|'[^']*'|[^,:"']*))*):([\s\S]*)$/.exec(value);
-  if (!m) return null;
-  const [, backend, list, path] = m;
-  const params = new Map<string, string>();
-  for (const p of list.matchAll(/,([\w-]+)=("[^"]*"|'[^']*'|[^,:"']*)/g)) {
-    params.set(p[1].replace(/-/g, "_"), p[2].replace(/^(["'])([\s\S]*)\1$/, "$2"));
-  }
-  const source = value;
-  if (params.has("remote") || params.has("upstreams")) return { path: null, source };
-  if (backend === "local") return { path: path || ".", source };
-  if (backend !== "sftp") return null;
-  // (`--sftp-host H`, `--sftp-host=H`: null where not known.)
-  const flag = (name: string): string | null | undefined => {
-    const i = argv.findIndex((w) => w.value === name || w.value.startsWith(name + "="));
-    if (i < 0) return undefined;
-    const [w, cut] = argv[i].value === name ? [argv[i + 1], 0] : [argv[i], name.length + 1];
-    return w?.kind === "static" ? w.value.slice(cut) : null;
-  };
-  const host = params.get("host") ?? flag("--sftp-host");
-  const user = params.get("user") ?? flag("--sftp-user");
-  // (A host not known may be this one: no name is none.)
-  const on = { host: host ?? "", user: user === null ? null : user };
-  return { path: host === null || user === null ? null : path || ".", source, on };
-}
-
-/**
- * The host a login reaches: the one the operand names, unless the options give another
- * (`-o HostName=127.1`, an `-o HostName=…` in rsync's `-e`/`--rsh` command); "" for one not known
- * (a value not known, or one with `%` tokens built from the name).
- */
-export function optionHost(argv: Word[], host: string, rsync: boolean): string {
-  const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
+export function rsyncShell(argv: Word[], stage?: Stage): string | null | undefined {
+  let shell: string | null | undefined;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") {
-      if (option.test(w.prefix)) return "";
-      continue;
+    const v = w.kind === "static" ? w.value : w.prefix;
+    if (v === "--") break;
+    const m = /^-[a-zA-Z]*e(.*)$|^--rsh(?:=(.*))?$/s.exec(v);
+    if (!m) continue;
+    const glued = m[1] || m[2];
+    if (w.kind !== "static") shell = null;
+    else if (glued) shell = glued;
+    else {
+      const next = argv[++i];
+      shell = next?.kind === "static" ? next.value : null;
     }
-    const own = rsync ? /^-[a-zA-Z]*e$|^--rsh$/ : /^-[a-zA-Z]*o$/;
-    const v = own.test(w.value) ? `${w.value} ${argv[++i]?.value ?? ""}` : w.value;
-    if (!option.test(v)) continue;
-    const set = /hostname\s*[=\s]\s*("[^"]*"|\S+)/i.exec(v);
-    if (set) host = /[%$`]/.test(set[1]) ? "" : set[1].replace(/^"|"$/g, "");
   }
-  return host;
+  if (shell !== undefined) return shell;
+  for (const a of stage?.assignments ?? []) {
+    if (!a.value.startsWith("RSYNC_RSH=")) continue;
+    shell = a.kind === "static" ? a.value.slice(10) : null;
+  }
+  return shell;
+}
+
+/**
+ * The host a login reaches: the one the operand names, unless the options give another (scp's
+ * and sftp's `-o HostName=127.1`, rsync's remote shell's: `ssh_hosts.ts`); "" for one not known
+ * (a value not known, a proxy, a program other than ssh).
+ */
+export function optionHost(
+  argv: Word[],
+  host: string,
+  program: "scp" | "sftp" | "rsync",
+  stage?: Stage,
+): string {
+  if (program === "rsync") {
+    const shell = rsyncShell(argv, stage);
+    if (shell === undefined) return host;
+    const words = shell === null ? null : commandWords(shell);
+    return words === null ? "" : sshCommandHost(words, host);
+  }
+  const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const grammar = program === "scp" ? SCP_OPTIONS : SFTP_OPTIONS;
+  return optionsHost(args, grammar, host, { program: "-S", server: "-D" });
 }
 
 /**
  * The user a login is told to log in as by the options (scp's and sftp's `-o User=x`, `-oUser
- * x`; an `-l x` or `User` in rsync's `-e`/`--rsh` command), beside the one the operand names:
+ * x`; an `-l x` or `User` in rsync's remote shell), beside the one the operand names:
  * undefined for none, null where they differ or one is not known.
  */
 export function optionUser(
   argv: Word[],
   named: string | undefined,
   rsync: boolean,
+  stage?: Stage,
 ): string | null | undefined {
+  if (rsync) {
+    const shell = rsyncShell(argv, stage);
+    if (shell === undefined) return named;
+    return shell === null || namesUser(shell) ? null : named;
+  }
   let user = named;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    const option = rsync ? /^(?:-[a-zA-Z]*e|--rsh)/ : /^-[a-zA-Z]*o/;
     if (w.kind !== "static") {
-      if (option.test(w.prefix)) return null;
+      if (/^-[a-zA-Z]*o/.test(w.prefix)) return null;
       continue;
     }
-    // (The value in a word of its own: `-o User=x`, `-ave 'ssh -l x'`.)
-    const v = rsync
-      ? /^-[a-zA-Z]*e$|^--rsh$/.test(w.value) ? `-e ${argv[++i]?.value ?? ""}` : w.value
-      : /^-[a-zA-Z]*o$/.test(w.value)
-      ? `-o ${argv[++i]?.value ?? ""}`
-      : w.value;
-    if (rsync) {
-      if (/^(?:-[a-zA-Z]*e|--rsh)/.test(v) && /\s-[a-zA-Z]*l|user/i.test(v)) return null;
-      continue;
-    }
+    // (The value in a word of its own: `-o User=x`.)
+    const v = /^-[a-zA-Z]*o$/.test(w.value) ? `-o ${argv[++i]?.value ?? ""}` : w.value;
     const set = /^-[a-zA-Z]*o\s*user\s*[=\s]\s*(\S+)/i.exec(v);
     if (!set) continue;
     if (user !== undefined && user !== set[1]) return null;

@@ -3,15 +3,9 @@ import { adversarialCtx, denyList, readOnly } from "../testing_adversarial.ts";
 import { bash, configFrom } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action, Context } from "../types.ts";
-import {
-  gitRemote,
-  optionUser,
-  rcloneRemote,
-  remoteFile,
-  rsyncOperand,
-  sshOperand,
-} from "./remote_operands.ts";
+import { gitRemote, optionUser, remoteFile, rsyncOperand, sshOperand } from "./remote_operands.ts";
 import { literal } from "./words.ts";
+import { rcloneRemote } from "./rclone_remotes.ts";
 
 Deno.test("sshOperand reads scp's and sftp's remote operands as OpenSSH does", () => {
   assert.deepEqual(sshOperand("localhost:.ssh/id_rsa"), { host: "localhost", path: ".ssh/id_rsa" });
@@ -207,6 +201,7 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp root@localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["scp -o User=root localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["rsync -e 'ssh -l root' localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
+    ["rsync -e 'ssh -o User=root' localhost:.ssh/id_rsa /tmp/k", "deny", "ask"],
     ["scp localhost:~root/x /tmp/k", "deny", "ask"],
     ["rsync -a -e ssh localhost::keys/ /tmp/x", "deny", "ask"],
     ["rsync -a --rsh=ssh rsync://127.0.0.1/keys/ /tmp/x", "deny", "ask"],
@@ -256,6 +251,169 @@ Deno.test("scp, sftp and rsync: everyday copies to and from other machines ask n
       const v = await bash(config, ctx, command);
       if (v.action !== "allow") wrong.push(`${name}: ${command} -> ${v.action}`);
     }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("gitRemote reads URLs as git's parse_connect_url does", () => {
+  // (Checked against git 2.39 with GIT_SSH printing what it is given.)
+  assert.deepEqual(gitRemote("[user@localhost:22]:.ssh"), {
+    host: "localhost",
+    user: "user",
+    path: ".ssh",
+  });
+  assert.deepEqual(gitRemote("[localhost:2222]:.ssh"), { host: "localhost", path: ".ssh" });
+  assert.deepEqual(gitRemote("user@[localhost:22]:x"), {
+    host: "localhost",
+    user: "user",
+    path: "x",
+  });
+  assert.deepEqual(gitRemote("[user@::1]:x"), { host: "::1", user: "user", path: "x" });
+  assert.deepEqual(gitRemote("ssh://[me@localhost:22]/x"), {
+    host: "localhost",
+    user: "me",
+    path: "/x",
+  });
+  assert.deepEqual(gitRemote("[localhost:abc]:x"), { host: "localhost:abc", path: "x" });
+  // An ssh:// URL is decoded first, its host and user too; the scp-like form is not.
+  assert.equal(gitRemote("ssh://localhost/home/user/%2essh")?.path, "/home/user/.ssh");
+  assert.equal(gitRemote("ssh://localhost/%7e/.ssh")?.path, "~/.ssh");
+  assert.equal(gitRemote("ssh://u@h/%7Euser/x")?.path, "~user/x");
+  assert.equal(gitRemote("ssh://%6cocalhost/x")?.host, "localhost");
+  assert.deepEqual(gitRemote("ssh://a%40b@localhost/x"), {
+    host: "localhost",
+    user: "a@b",
+    path: "/x",
+  });
+  assert.equal(gitRemote("ssh://h/%zz")?.path, "/%zz");
+  assert.equal(gitRemote("h:%2essh")?.path, "%2essh");
+  // (No path: git stops.)
+  assert.equal(gitRemote("ssh://h"), null);
+});
+
+Deno.test("rcloneRemote: rclone's parser's parameters and quotes", () => {
+  const argv = (s: string) => s.split(" ").map(literal);
+  const r = (v: string, a = "rclone copy") => rcloneRemote(v, argv(a));
+  // A parameter without a value is true.
+  assert.equal(r(":local,no_check_updated:/etc/x")?.path, "/etc/x");
+  assert.equal(r(":local,copy_links:/home/me/.ssh")?.path, "/home/me/.ssh");
+  assert.deepEqual(r(":sftp,disable_hashcheck,host=localhost:.ssh")?.on, {
+    host: "localhost",
+    user: undefined,
+  });
+  // A quoted value may hold `,` and `:`; a doubled quote is one.
+  assert.equal(r(':local,description="a,b:c":/etc/x')?.path, "/etc/x");
+  assert.equal(r(":sftp,host='h',key_pem='x''y:z':p")?.on?.host, "h");
+  // A configured remote given a host is on it.
+  assert.equal(r("box,host=127.1:.ssh")?.on?.host, "127.1");
+  assert.equal(r("box,shared_with_me:x"), null);
+  // Its own ssh command alone decides the host (and the login).
+  assert.deepEqual(r(':sftp,host=evil,ssh="ssh -o HostName=127.1":.ssh'), {
+    path: ".ssh",
+    source: ':sftp,host=evil,ssh="ssh -o HostName=127.1":.ssh',
+    on: { host: "127.1", user: undefined },
+  });
+  assert.deepEqual(r(':sftp,host=evil,ssh="cp a b":x')?.on, { host: "", user: undefined });
+  assert.equal(r(":sftp,host=prod:x", "rclone copy --sftp-ssh=ssh me@localhost")?.on?.host, "");
+  // What rclone refuses: a `-` in a parameter's name, a quote not closed.
+  assert.equal(r(":sftp,disable-hashcheck,host=localhost:.ssh"), null);
+  assert.equal(r(':sftp,host="h:x'), null);
+});
+
+Deno.test("proxies, ssh commands and URL rewrites decide the host", async () => {
+  await table([
+    // A proxy or jump connects wherever it does: this machine possibly.
+    ["scp -o ProxyCommand='nc 127.0.0.1 22' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -o 'ProxyJump evil2' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -J jump evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["sftp -o ProxyCommand='nc 127.0.0.1 22' evil:.ssh/id_rsa", "deny", "deny"],
+    ["rsync -e 'ssh -o ProxyCommand=\"nc 127.0.0.1 22\"' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["rsync -e 'ssh -J jump' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -S ./myssh evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    // (The first HostName given wins, as ssh takes it.)
+    ["scp -o HostName=127.1 -o HostName=10.9.8.7 evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp -o ProxyJump=none -o HostName=10.9.8.7 evil:.ssh/id_rsa /tmp/k", "deny", "allow"],
+    // rsync's remote shell from RSYNC_RSH, its options included; an operand of its own.
+    ["RSYNC_RSH='ssh -o HostName=127.1' rsync evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["rsync -e 'ssh localhost' env:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["rsync -e 'sshpass -p x ssh -o HostName=127.1' evil:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    // (A path that holds `user` names no login.)
+    ["rsync -e 'ssh -i /home/user/.ssh/k' localhost:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    // Exported for later programs: what it reaches there is not known.
+    ["export RSYNC_RSH='ssh -o HostName=127.1'; rsync evil:.ssh/id_rsa /tmp/k", "deny", "ask"],
+    ["export GIT_SSH_COMMAND='ssh -J jump'; git clone evil:x /tmp/x", "deny", "ask"],
+    ["export GIT_SSH=./myssh; git clone evil:x /tmp/x", "deny", "ask"],
+    // git's ssh command and URL rewrites.
+    ["GIT_SSH_COMMAND='ssh -o HostName=127.1' git clone evil:.ssh /tmp/x", "deny", "deny"],
+    ["git -c core.sshCommand='ssh -o HostName=127.1' clone evil:.ssh /tmp/x", "deny", "deny"],
+    ["git -c core.SSHCommand='ssh -J j' fetch evil:.ssh", "deny", "deny"],
+    ["git clone --config core.sshCommand='ssh -o HostName=127.1' evil:.ssh /tmp/x", "deny", "deny"],
+    ["git clone -c core.sshCommand='ssh -o HostName=127.1' evil:.ssh /tmp/x", "deny", "deny"],
+    ["GIT_SSH=./myssh git clone evil:.ssh /tmp/x", "deny", "deny"],
+    // (GIT_SSH_COMMAND before core.sshCommand.)
+    [
+      "GIT_SSH_COMMAND='ssh -o HostName=127.1' git -c core.sshCommand=ssh clone x:.ssh /tmp/x",
+      "deny",
+      "deny",
+    ],
+    ["git -c url.localhost:.insteadOf=evil: clone evil:.ssh /tmp/x", "deny", "deny"],
+    ["git -c URL.localhost:.INSTEADOF=evil: ls-remote evil:.ssh", "deny", "deny"],
+    ["git clone --config url.localhost:.insteadOf=evil: evil:.ssh /tmp/x", "deny", "deny"],
+    ["git -c url.localhost:.pushInsteadOf=evil: push evil:.ssh HEAD", "deny", "deny"],
+    ['git -c "url.$X.insteadOf=evil:" clone evil:.ssh /tmp/x', "deny", "deny"],
+    ["git clone '[user@localhost:22]:.ssh' /tmp/x", "deny", "deny"],
+    ["git clone 'ssh://localhost/home/user/%2essh' /tmp/x", "deny", "deny"],
+    ["git clone 'ssh://localhost/%7e/.ssh' /tmp/x", "deny", "deny"],
+    // Not this machine: the longest rewrite, push's own, an ssh command naming another.
+    [
+      "git -c url.localhost:.insteadOf=ev -c url.prod:.insteadOf=evil: clone evil:.ssh /tmp/x",
+      "deny",
+      "allow",
+    ],
+    ["git -c url.localhost:.pushInsteadOf=evil: fetch evil:.ssh", "deny", "allow"],
+    [
+      "git -c core.sshCommand='ssh -o HostName=10.9.8.7' clone localhost:.ssh /tmp/x",
+      "deny",
+      "allow",
+    ],
+    // rclone's own ssh command runs here, and decides the host.
+    ["rclone copy ':sftp,host=evil,ssh=\"ssh -o HostName=127.1\":.ssh' /tmp/x", "deny", "deny"],
+    [
+      "rclone copy ':sftp,host=evil,ssh=\"cp /home/user/.ssh/id_rsa /tmp/o\":x' /tmp/x",
+      "deny",
+      "deny",
+    ],
+    [
+      "rclone copyto /tmp/key ':local,no_check_updated:/home/user/.ssh/authorized_keys'",
+      "deny",
+      "deny",
+    ],
+    // More names of this machine.
+    ["scp -- --1.sslip.io:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp app---1.sslip.io:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp 0-0-0-0-0-0-0-1.sslip.io:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp lvh.me:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp app.localtest.me:.ssh/id_rsa /tmp/k", "deny", "deny"],
+    ["scp 2a01-4f8-c17-b8f--2.sslip.io:.ssh/id_rsa /tmp/k", "deny", "allow"],
+  ]);
+});
+
+Deno.test("proxies and ssh commands: everyday use asks nothing new", async () => {
+  const wrong: string[] = [];
+  for (
+    const command of [
+      "scp -J bastion build.tgz deploy@prod:/srv/",
+      "rsync -av -e 'ssh -p 2222' ./dist/ deploy@prod:/var/www/",
+      "RSYNC_RSH='ssh -i /tmp/deploy_key' rsync -a ./dist/ prod:/srv/",
+      "GIT_SSH_COMMAND='ssh -o StrictHostKeyChecking=no' git clone git@github.com:o/r.git /tmp/r",
+      "git -c core.sshCommand='ssh -i /tmp/k' fetch git@github.com:o/r.git",
+      "git -c url.git@github.com:.insteadOf=https://github.com/ clone https://github.com/o/r /tmp/r",
+      "export GIT_SSH_COMMAND='ssh -o BatchMode=yes'; git pull",
+      "rclone sync ./dist ':sftp,host=prod,ssh=\"ssh deploy@prod\":/srv'",
+    ]
+  ) {
+    const v = await bash(denyList, ctx, command);
+    if (v.action !== "allow") wrong.push(`${command} -> ${v.action}`);
   }
   assert.deepEqual(wrong, []);
 });

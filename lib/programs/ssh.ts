@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { How, NamedFile, Program } from "./spec.ts";
@@ -29,12 +29,7 @@ import {
   rsyncOperand,
   sshOperand,
 } from "./remote_operands.ts";
-
-/** ssh's options (OpenSSH): the letters without a value, and those with one. */
-const SSH_OPTIONS: OptionGrammar = {
-  flags: "46AaCfGgKkMNnqsTtVvXxYy",
-  valued: "BbcDEeFIiJLlmOoPpRSWw",
-};
+import { givenConnection, SSH_OPTIONS } from "./ssh_hosts.ts";
 
 /**
  * The command `ssh [options] destination [command…]` runs remotely: its words after the
@@ -107,9 +102,10 @@ const MOSH_OPTIONS: OptionGrammar = {
  */
 function remoteOperands(argv: Word[]): number[] {
   const out: number[] = [];
+  const end = argv.findIndex((w) => w.value === "--");
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static" || w.value.startsWith("-")) continue;
+    if (w.kind !== "static" || (w.value.startsWith("-") && (end < 0 || i < end))) continue;
     const colon = w.value.indexOf(":");
     const slash = w.value.indexOf("/");
     if (colon > 0 && (slash < 0 || colon < slash)) out.push(i);
@@ -129,16 +125,18 @@ function rsyncReplaces(argv: Word[]): boolean {
   return !remoteOperands(argv).includes(operands[operands.length - 1]);
 }
 
-/** The argv positions of the operands: words not starting with `-`, past `valued` options' values. */
+/**
+ * The argv positions of the operands: words not starting with `-`, past `valued` options' values,
+ * and every word after `--` (`scp -- --1.sslip.io:x .`).
+ */
 function operandsAt(argv: Word[], valued: string): number[] {
   const out: number[] = [];
+  let ended = false;
   for (let i = 1; i < argv.length; i++) {
     const v = argv[i].kind === "static" ? argv[i].value : argv[i].prefix;
-    if (v.startsWith("-") && v !== "-") {
-      if (v.length === 2 && valued.includes(v[1])) i++;
-      continue;
-    }
-    out.push(i);
+    if (ended || !v.startsWith("-") || v === "-") out.push(i);
+    else if (v === "--") ended = true;
+    else if (v.length === 2 && valued.includes(v[1])) i++;
   }
   return out;
 }
@@ -157,7 +155,7 @@ function scpFiles(argv: Word[]): NamedFile[] {
     const r = text === null ? null : sshOperand(text);
     if (r === null) continue;
     const user = optionUser(argv, r.user, false);
-    const host = optionHost(argv, r.host, false);
+    const host = optionHost(argv, r.host, "scp");
     out.push(remoteFile({ ...r, host }, w.text, user));
     if (at !== ops.at(-1) || ops.length < 2) continue;
     // (Its files there are named as a local destination's would be.)
@@ -181,7 +179,7 @@ function sftpFiles(argv: Word[]): NamedFile[] {
   // (`sftp host` alone: a session there.)
   const given = sshOperand(text) ?? sshOperand(text + ":");
   if (given === null) return out;
-  const r = { ...given, host: optionHost(argv, given.host, false) };
+  const r = { ...given, host: optionHost(argv, given.host, "sftp") };
   const user = optionUser(argv, r.user, false);
   if (r.path !== null) out.push(remoteFile(r, w.text, user));
   out.push(remoteFile({ ...r, path: null }, `(what sftp does on ${r.host})`, user));
@@ -193,7 +191,7 @@ function sftpFiles(argv: Word[]): NamedFile[] {
  * sources (`:path` after one is on its host), and below its remote destination; a daemon's
  * module only where a remote shell starts the daemon (`-e ssh`), a place not known.
  */
-function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
+function rsyncRemoteFiles(argv: Word[], stage?: Stage): NamedFile[] {
   const out: NamedFile[] = [];
   const ops = operandsAt(argv, "eBfTM");
   let last: Remote | null = null;
@@ -209,8 +207,9 @@ function rsyncRemoteFiles(argv: Word[]): NamedFile[] {
     // (A daemon's module is none of the files there, unless a remote shell starts it.)
     if (remote.daemon && !argv.some((x) => /^-[a-zA-Z]*e|^--rsh/.test(x.value))) continue;
     const dest = at === ops.at(-1) && ops.length > 1;
-    const there = { ...remote, host: optionHost(argv, remote.host, true) };
-    out.push(remoteFile(there, w.text, optionUser(argv, remote.user, true), { below: dest }));
+    const there = { ...remote, host: optionHost(argv, remote.host, "rsync", stage) };
+    const user = optionUser(argv, remote.user, true, stage);
+    out.push(remoteFile(there, w.text, user, { below: dest }));
   }
   return out;
 }
@@ -230,10 +229,11 @@ export const SSH_PROGRAMS: Program[] = [
   {
     names: ["ssh"],
     // `-G` prints the configuration it reads from ~/.ssh/config.
+    // As the ssh command of a program it is exported for, it reaches files there: not seen.
     namedFiles: (argv) =>
       argv.some((w) => /^-[a-zA-Z]*G/.test(w.value))
-        ? [{ path: "~/.ssh/config", source: "ssh -G" }]
-        : [],
+        ? [{ path: "~/.ssh/config", source: "ssh -G" }, ...givenConnection(argv)]
+        : givenConnection(argv),
     optionCommands: optionCommands({
       shortWithArg: "BbcDEeFIiJLlmOopQRSWw",
       short: { F: "file" },
@@ -307,7 +307,11 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
     // backups it keeps, named by `--suffix`.
-    namedFiles: (argv) => [...RSYNC_LISTS(argv), ...rsyncBackups(argv), ...rsyncRemoteFiles(argv)],
+    namedFiles: (argv, stage) => [
+      ...RSYNC_LISTS(argv),
+      ...rsyncBackups(argv),
+      ...rsyncRemoteFiles(argv, stage),
+    ],
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, [
         "-L",

@@ -27,7 +27,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import { rcloneDestination, storageDestination } from "./destinations.ts";
 import type { NamedFile, Program } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
-import { rcloneRemote } from "./remote_operands.ts";
+import { rcloneCommands, rcloneRemote } from "./rclone_remotes.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -180,6 +180,8 @@ export const TREE_SERVER_PROGRAMS: Program[] = [
     // string names a local path or one on a host that may be this machine (`rcloneRemote`).
     names: ["rclone"],
     namedFiles: rcloneFiles,
+    // Its sftp backend's own ssh command (`--sftp-ssh CMD`, `:sftp,ssh="CMD":`) runs here.
+    optionCommands: rcloneCommands,
     followsLinks: rcloneFollows,
     treesNamed: () => true,
   },
@@ -203,7 +205,7 @@ export function kubectlProxyServes(argv: Word[]): boolean {
 
 /**
  * rclone's files: its local destination's, and each connection string's (`:local:~/.ssh`,
- * `:sftp,host=localhost:.ssh`), written below where it is the destination of a subcommand that
+ * `:sftp,host=localhost:.ssh`, `box,host=127.1:`), written below where it is the destination of a subcommand that
  * writes one (`copy`, `sync`, …; as `rcloneDestination` reads it).
  */
 function rcloneFiles(argv: Word[]): NamedFile[] {
@@ -212,7 +214,8 @@ function rcloneFiles(argv: Word[]): NamedFile[] {
   const last = argv.findLastIndex((w) => !w.value.startsWith("-"));
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (!(w.kind === "dynamic" ? w.prefix : w.value).startsWith(":")) continue;
+    // (`:backend…:`, or a configured remote given parameters: `box,host=…:`.)
+    if (!/^(?::|[\w -]+,)/.test(w.kind === "dynamic" ? w.prefix : w.value)) continue;
     const f = w.kind === "dynamic" ? { path: null, source: w.text } : rcloneRemote(w.value, argv);
     if (f === null) continue;
     const written = (i === last && RCLONE_WRITES.test(sub)) || RCLONE_REMOVES.test(sub);

@@ -427,7 +427,9 @@ function tildeParts(
 /**
  * One `~` prefix expanded, or null when bash leaves it: it runs to the first `/`, and a quoted
  * or escaped character in it stops the expansion, as does the word going on past it (`more`).
- * A `:` ends the user name (`~:x` is `$HOME:x`). `~user` and `~-` are not known.
+ * A `:` ends the user name (`~:x` is `$HOME:x`). `~NAME` of the user running it (`$USER`, else
+ * `$LOGNAME`) is the home the environment gives (not moved by assigning HOME); others' and `~-`
+ * are not known.
  */
 function tildePrefix(ctx: WalkContext, seg: string, cwds: Cwds, more: boolean): Part | null {
   const slash = seg.indexOf("/");
@@ -435,10 +437,13 @@ function tildePrefix(ctx: WalkContext, seg: string, cwds: Cwds, more: boolean): 
   if (prefix.includes("\\") || (slash === -1 && more)) return null;
   const colon = prefix.indexOf(":");
   const head = colon === -1 ? prefix : prefix.slice(0, colon);
+  const env = ctx.env.env;
   const dir = head === "~"
-    ? (ctx.touched.has("HOME") ? null : ctx.env.env.HOME ?? ctx.env.home)
+    ? (ctx.touched.has("HOME") ? null : env.HOME ?? ctx.env.home)
     : head === "~+"
     ? pwd(ctx, cwds)
+    : head.length > 1 && head.slice(1) === (env.USER ?? env.LOGNAME)
+    ? env.HOME ?? ctx.env.home
     : null;
   if (dir === null) return { value: seg, kind: "dynamic" };
   const tail = unquotedPart(seg.slice(head.length));

@@ -1,6 +1,6 @@
 /** Words as bash reads them: quotes, escapes, expansions, `~`, globs, split and glued words. */
 import assert from "node:assert/strict";
-import { analyze, C, commands, stage, stagesOf, type TestEnv } from "./analyze_testing.ts";
+import { analyze, C, commands, ENV, stage, stagesOf, type TestEnv } from "./analyze_testing.ts";
 import { fuzzSeed, runBash, seededRandom } from "./testing.ts";
 
 Deno.test("words: quotes and escapes are removed, ANSI-C decoded, continuations joined", () => {
@@ -51,6 +51,25 @@ Deno.test("words: $HOME, $PWD, $TMPDIR and ~ are expanded; other expansions are 
   );
   // Quoted `~` is literal.
   assert.equal(stage("echo '~' \"~/x\"", "echo ~ ~/x").argv[1].value, "~");
+});
+
+Deno.test("words: ~NAME of the user running the command is that user's home", () => {
+  const env = { ...ENV, env: { HOME: "/home/u", USER: "u" } };
+  const s = stagesOf("cat ~u/.ssh/id_rsa ~u ~root/x ~uu/x", env)[0];
+  assert.deepEqual(s.argv.slice(1).map((w) => [w.value, w.kind]), [
+    ["/home/u/.ssh/id_rsa", "static"],
+    ["/home/u", "static"],
+    ["~root/x", "dynamic"],
+    ["~uu/x", "dynamic"],
+  ]);
+  // (bash asks the user database: an assignment of HOME does not move it.)
+  assert.equal(stagesOf("HOME=/tmp; cat ~u/x", env).at(-1)!.argv[1].value, "/home/u/x");
+  assert.equal(
+    stagesOf("cat ~u/x", { ...ENV, env: { HOME: "/h", LOGNAME: "u" } })[0].argv[1].value,
+    "/h/x",
+  );
+  // No name known: not known.
+  assert.equal(stagesOf("cat ~u/x")[0].argv[1].kind, "dynamic");
 });
 
 Deno.test("words: a `$` alone is text; one tree-sitter split off an expansion is not known", () => {
