@@ -152,6 +152,8 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
       return patchMode(sub, args);
     case "commit":
       return commitRead(args, own);
+    case "status":
+      return statusRead(args);
     case "rebase":
     case "am":
       // (The patch of the commit it stopped at: `git show REBASE_HEAD`.)
@@ -607,10 +609,13 @@ function commitRead(args: Word[], own: Word[]): RepositoryRead | null {
   let verbose = own.some((w) => /^commit\.verbose(=(?!false$|no$|off$|0$)|$)/i.test(w.value));
   let editor = true;
   let edit = false;
+  // (`--dry-run` prints the status, with `-v` the staged diff, whatever gives the message.)
+  let dryRun = false;
   for (const t of tokens) {
     if (t.kind === "end") break;
     const long = t.name.startsWith("--");
     if (t.name === "-v" || (long && abbreviates(t.name, "--verbose"))) verbose = true;
+    else if (long && abbreviates(t.name, "--dry-run")) dryRun = true;
     else if (t.name === "-e" || (long && abbreviates(t.name, "--edit"))) edit = true;
     else if (/^-[mFC]$/.test(t.name) || (long && t.name === "--no-edit")) editor = false;
     else if (
@@ -619,7 +624,22 @@ function commitRead(args: Word[], own: Word[]): RepositoryRead | null {
       editor = false;
     }
   }
-  return verbose && (editor || edit) ? operandsRead("commit", tokens, args) : null;
+  return verbose && (editor || edit || dryRun) ? operandsRead("commit", tokens, args) : null;
+}
+
+/**
+ * `git status -v` shows the staged changes' diff, `-vv` the unstaged ones' too: the tracked
+ * files' content, from the top (limited by the pathspecs it is given).
+ */
+function statusRead(args: Word[]): RepositoryRead | null {
+  const values = valuesOf(args);
+  // (`-u[MODE]`, `--untracked-files[=MODE]` and the other long ones take their values glued.)
+  const tokens = readOptions(values, { gluedOnly: "uM" });
+  const verbose = tokens.some((t, i) =>
+    tokens.slice(0, i).every((u) => u.kind !== "end") &&
+    (t.name === "-v" || (t.name.startsWith("--") && abbreviates(t.name, "--verbose")))
+  );
+  return verbose ? operandsRead("status", tokens, args) : null;
 }
 
 /**

@@ -42,6 +42,15 @@ const SECRETS_UNTRACKED = repository(["src/main.ts", "src/lib/x.ts", "README.md"
 
 /** Commands that show what `secrets/key` holds where git tracks it, and nothing else of it. */
 const SHOWERS = [
+  // `status -v` shows the staged diff, `-vv` the unstaged one too; `commit --dry-run -v` the
+  // staged diff, whatever gives the message.
+  "git status -v",
+  "git status -vv",
+  "git status --verbose --verbose",
+  "git status --verb",
+  "git status -sv",
+  "git commit -v --dry-run -m x",
+  "git commit --dry-run --verbose -m x",
   // git grep searches the files below the cwd (and a revision's, the index's, the untracked).
   "git grep PASSWORD",
   "git grep -n PASSWORD",
@@ -183,6 +192,10 @@ const SHOWERS = [
 /** Commands that show no content of files they do not name (or only of the files named). */
 const NOT_SHOWN = [
   "git status",
+  "git status -s",
+  "git status -uno",
+  "git status -v -- src",
+  "git commit --dry-run -m x",
   "git diff --stat",
   "git diff --name-only",
   "git diff --name-status",
