@@ -22,7 +22,7 @@ import { GIT_GREP, repositoryRead } from "./git_content.ts";
 import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
-import { checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
+import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
@@ -768,6 +768,7 @@ export const GIT: Program = {
       ...checkoutIndexFiles(argv, at, stage),
       ...repositoryFiles(argv, at, stage),
       ...stdinPaths(argv, at, stage),
+      ...cacheInfoPaths(argv, at),
     ];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage, read);

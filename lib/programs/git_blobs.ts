@@ -151,6 +151,43 @@ function gitLong(word: string, name: string): boolean {
 }
 
 /**
+ * The paths `git update-index --cacheinfo MODE,OBJECT,PATH` (or `MODE OBJECT PATH`) enters in the
+ * index with content of the command's choosing, which the next checkout, stash or reset writes
+ * there (`.pi/extensions/x.ts` from `git hash-object -w --stdin`); `--index-info` takes such lines
+ * from its input: paths not known.
+ */
+export function cacheInfoPaths(argv: Word[], at: number): NamedFile[] {
+  if (argv[at]?.value !== "update-index") return [];
+  const out: NamedFile[] = [];
+  for (let i = at + 1; i < argv.length; i++) {
+    const v = argv[i].value;
+    if (v === "--") break;
+    if (gitLong(v, "--index-info")) {
+      out.push({ path: null, source: "git update-index --index-info" });
+    } else if (gitLong(v.replace(/=.*$/s, ""), "--cacheinfo") && v.length > 4) {
+      const glued = v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
+      const first = glued ?? argv[i + 1]?.value;
+      const source = `git update-index --cacheinfo`;
+      if (first === undefined) break;
+      if (first.includes(",")) {
+        // (MODE,OBJECT,PATH: the path may hold commas itself.)
+        const path = first.split(",").slice(2).join(",");
+        out.push({
+          path: argv[glued === null ? i + 1 : i].kind === "static" ? path : null,
+          source,
+        });
+        if (glued === null) i++;
+      } else {
+        const word = argv[i + (glued === null ? 3 : 2)];
+        out.push({ path: word?.kind === "static" ? word.value : null, source });
+        i += glued === null ? 3 : 2;
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * The paths git reads by names its input gives: `git update-index --stdin` (what it adds to the
  * index, which `git diff --cached` then prints: `.env` past `.gitignore`) and `git hash-object
  * --stdin-paths` (whose contents it writes into the object store): a here-document's lines, else

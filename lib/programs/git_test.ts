@@ -549,3 +549,21 @@ Deno.test("git: what git runs starts at the top of the work tree", async () => {
     [`git -c core.pager=less log`, "allow", "allow"],
   ]);
 });
+
+Deno.test("git update-index --cacheinfo names a path the next checkout writes", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, { files: [`${P}/src/a.ts`, `${P}/.pi/settings.json`] });
+  // [command, deny-list, gate's own files]: an index entry for the gate's file, with content of
+  // the command's choosing (`git hash-object -w --stdin`), is a write of it; for another path,
+  // nothing the deny-list protects.
+  await checkGateTable(ctx, [
+    ["git update-index --add --cacheinfo 100644,abc1234,.pi/extensions/x.ts", "allow", "ask"],
+    ["git update-index --add --cacheinfo 100644 abc1234 .pi/extensions/x.ts", "allow", "ask"],
+    ["git update-index --cacheinfo=100644,abc1234,.pi/settings.json", "allow", "ask"],
+    ["git update-index --add --cacheinfo 100644,abc1234,.env", "deny", "allow"],
+    ["git update-index --add --cacheinfo 100644,abc1234,src/b.ts", "allow", "allow"],
+    // (Entries from its input: paths not known.)
+    ["git update-index --index-info < entries.txt", "ask", "ask"],
+    ["git update-index --refresh", "allow", "allow"],
+  ]);
+});
