@@ -245,6 +245,8 @@ export interface IgnoreSettings {
   ignoreCase: boolean;
   /** The config files read (a command that changes one first changes what is ignored). */
   files: string[];
+  /** Whether the repository's config sets `extensions.worktreeConfig` (see `ignoreSettings`). */
+  worktreeConfig?: boolean;
 }
 
 /** Variables that bring in config git reads besides its files (not followed). */
@@ -276,22 +278,28 @@ export function ignoreSettings(
     `${xdg}/git/config`,
     `${home}/.gitconfig`,
     `${commonDir}/config`,
-    `${gitDir}/config.worktree`,
   ];
   const out: IgnoreSettings = {
     excludesFile: `${xdg}/git/ignore`,
     ignoreCase: false,
-    files: [...files],
+    files: [...files, `${gitDir}/config.worktree`],
   };
   for (const file of files) {
-    if (!readConfig(file, fs, home, out, false, 0)) return null;
+    const repository = file === `${commonDir}/config`;
+    if (!readConfig(file, fs, home, out, false, 0, repository)) return null;
+  }
+  // (A work tree's own config is read only where the repository's says so: one written where git
+  // does not read it changes nothing git does.)
+  if (out.worktreeConfig && !readConfig(`${gitDir}/config.worktree`, fs, home, out, false, 0)) {
+    return null;
   }
   return out;
 }
 
 /**
  * Read one config file's settings into `out` (a missing file has none); false where it cannot be
- * read or says what is not followed. `conditional`: it is included by an `includeIf`.
+ * read or says what is not followed. `conditional`: it is included by an `includeIf`;
+ * `repository`: it is the repository's own config (`extensions.worktreeConfig` counts there).
  */
 function readConfig(
   file: string,
@@ -300,11 +308,22 @@ function readConfig(
   out: IgnoreSettings,
   conditional: boolean,
   depth: number,
+  repository = false,
 ): boolean {
   const text = fs.readText?.(file, FILE_LIMIT) ?? null;
   if (text === null) return !fs.exists(file);
   let section = "";
+  let continued = false;
   for (const raw of text.split("\n")) {
+    // (A value goes on past a line that ends in an odd number of backslashes: `pager = less \`
+    // makes the next line part of it, whatever it looks like. A comment does not go on.)
+    const was = continued;
+    const ends = /(?:^|[^\\])(?:\\\\)*\\\r?$/.test(raw);
+    if (was) {
+      continued = ends;
+      continue;
+    }
+    continued = ends && !/^\s*[#;]/.test(raw);
     let line = raw.trim();
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
     if (header) {
@@ -315,6 +334,15 @@ function readConfig(
     if (line === "" || /^[#;]/.test(line)) continue;
     const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     const key = m?.[1].toLowerCase();
+    if (section === "extensions" && key === "worktreeconfig") {
+      // (Only the repository's own config turns it on.)
+      if (repository) {
+        const b = boolValue(plainValue(m![2]) ?? "");
+        if (b === null) return false;
+        out.worktreeConfig = b;
+      }
+      continue;
+    }
     const relevant = (section === "core" && (key === "excludesfile" || key === "ignorecase")) ||
       ((section === "include" || section.startsWith('includeif"')) && key === "path");
     if (!relevant) continue;

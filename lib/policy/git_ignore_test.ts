@@ -159,6 +159,32 @@ Deno.test("git ignore: settings read from the config files", () => {
   const s = ignoreSettings("/p/.git", "/p/.git", fs, home, {});
   assert.equal(s?.excludesFile, "/etc/ign");
   assert.equal(s?.ignoreCase, false);
+  const settings = (contents: Record<string, string>) =>
+    ignoreSettings("/p/.git", "/p/.git", fakeFs({ files: [], contents }), home, {});
+  // A value goes on past a line ending in a backslash: what follows is no setting.
+  const continued = settings({
+    [`${home}/.gitconfig`]: "[core]\n\tpager = less \\\n\texcludesFile = /x/ign\n",
+  });
+  assert.equal(continued?.excludesFile, `${home}/.config/git/ignore`);
+  // (An even number of them ends the value.)
+  const ended = settings({
+    [`${home}/.gitconfig`]: "[core]\n\tpager = less \\\\\n\texcludesFile = /x/ign\n",
+  });
+  assert.equal(ended?.excludesFile, "/x/ign");
+  // A work tree's config is read only where the repository's turns it on.
+  const worktree = { "/p/.git/config.worktree": "[core]\n\texcludesFile = /x/ign\n" };
+  assert.equal(settings(worktree)?.excludesFile, `${home}/.config/git/ignore`);
+  const on = settings({
+    ...worktree,
+    "/p/.git/config": "[extensions]\n\tworktreeConfig = true\n",
+  });
+  assert.equal(on?.excludesFile, "/x/ign");
+  // (Not from the user's config.)
+  const user = settings({
+    ...worktree,
+    [`${home}/.gitconfig`]: "[extensions]\n\tworktreeConfig = true\n",
+  });
+  assert.equal(user?.excludesFile, `${home}/.config/git/ignore`);
 });
 
 Deno.test({
