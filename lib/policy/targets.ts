@@ -18,6 +18,7 @@ import type { Context, TargetKind } from "../types.ts";
 import { globRegion, type GlobScope, stageFileText, stageGlobWords } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
 import { hereFile } from "./this_machine.ts";
+import { workTreeTop } from "./git_index.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
 import { fileUrlPath, URL_RE, urlMayBePath } from "./urls.ts";
 import { prefixedFiles } from "./git_index.ts";
@@ -644,7 +645,10 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
     }
     for (const c of home ? [ctx.home] : stage.cwds) {
       if (c === null) continue;
-      const at = home ? c + path.slice(1) : resolve(c, path);
+      // (From the work tree's top: git's `:/secrets` run in `src`.)
+      const at = home
+        ? c + path.slice(1)
+        : resolve(here.top ? workTreeTop(c, ctx.fs) ?? c : c, path);
       const t: Target = { kind: "argument", path: at, reach: "exact", source };
       if (below) t.replaces = true;
       out.push(t);

@@ -676,3 +676,21 @@ Deno.test({
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("git content: a top pathspec run in a subdirectory names a path from the top", async () => {
+  const ctx = ctxIn("/p/src", { files: [...FILES, "/p/.git/HEAD", "/p/src/a.ts"], home });
+  await checkActions(DL, ctx, [
+    ["git diff -- :/secrets", "deny"],
+    ["git log -p -- :/secrets", "deny"],
+    ["git show HEAD -- ':/secrets'", "deny"],
+    ["git diff -- ':(top)secrets'", "deny"],
+    ["git add :/secrets", "deny"],
+    ["git add -f ':(top)secrets'", "deny"],
+    ["git add ':(top,icase)SECRETS'", "deny"],
+    ["git add :/src/a.ts", "allow"],
+    ["git diff -- :/README.md", "allow"],
+  ]);
+  // (Where no work tree is seen, from the cwd.)
+  const bare = ctxIn("/p/src", { files: [...FILES, "/p/src/a.ts"], home });
+  await checkActions(DL, bare, [["git add :/a.ts", "allow"], ["git add :/../secrets", "deny"]]);
+});

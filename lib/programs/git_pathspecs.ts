@@ -150,15 +150,23 @@ function indexOnly(argv: Word[], at: number): boolean {
  * The files pathspecs with magic name (`git log -p -- ':(top).env'`, `':(icase).ENV'`, `:/.env`):
  * the path the magic leaves, or a file not known for one chosen by its attributes.
  */
-export function magicFiles(argv: Word[], at: number): { path: string | null; source: string }[] {
-  const out: { path: string | null; source: string }[] = [];
+export function magicFiles(
+  argv: Word[],
+  at: number,
+): { path: string | null; source: string; top?: boolean }[] {
+  const out: { path: string | null; source: string; top?: boolean }[] = [];
   for (const w of pathspecWords(argv, at)) {
     if (w.kind !== "static") continue;
     const magic = pathspecMagic(w.value);
     if (!magic || magic.exclude) continue;
     if (magic.any) out.push({ path: null, source: w.text });
     else if (magic.path && !/[*?[]/.test(magic.path)) {
-      out.push({ path: magic.path, source: w.text });
+      out.push(
+        magic.top ? { path: magic.path, source: w.text, top: true } : {
+          path: magic.path,
+          source: w.text,
+        },
+      );
     }
   }
   return out;

@@ -283,6 +283,11 @@ export interface NamedFile {
    */
   unchanged?: boolean;
   /**
+   * `path` is relative to the top of the work tree the cwd is in (git's `:/path`, `:(top)path`
+   * pathspecs), the cwd where none is seen. @default false
+   */
+  top?: boolean;
+  /**
    * `path` is a string git puts before each path its index lists below the cwd, from the work
    * tree's top (`git checkout-index -a --prefix=/tmp/x-` writes `/tmp/x-secrets/key`): the names
    * written, computed from the index where it can be read (else not known). @default false
