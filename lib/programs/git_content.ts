@@ -79,8 +79,14 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
     (elsewhere ? copiedRead(sub.value, args) : null);
   // (Another index, or paths from another top: the files there are are looked at.)
   if (read && elsewhere) read.present = true;
-  // (What git ignores, set in the command: not followed.)
-  if (read?.unignored && argv.slice(1, at).some((w) => IGNORE_SETTING.test(w.value))) {
+  // (What git ignores, set in the command: not followed. A wrapper may run it with another
+  // environment, where the user's config and ignore rules are another's or none: `env -u HOME`,
+  // `env -i`, `sudo`.)
+  if (
+    read?.unignored &&
+    (argv.slice(1, at).some((w) => IGNORE_SETTING.test(w.value)) ||
+      stage.origin.includes("wrapper:"))
+  ) {
     read.present = true;
   }
   return read;

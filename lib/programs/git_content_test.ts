@@ -573,6 +573,10 @@ Deno.test("git content: what git ignores is read where no other stage may change
     ["git config core.excludesFile /dev/null && git add -A", "ask"],
     ["echo x > ~/.config/git/ignore && git add -A", "ask"],
     ["python3 x.py && git add -A", "ask"],
+    // (Run by a wrapper, perhaps with another environment: no HOME, no user's ignore rules.)
+    ["env -u HOME git add -A", "ask"],
+    ["env -i git add -A", "ask"],
+    ["sudo git add -A", "ask"],
     // (A file elsewhere, a stage after it.)
     ["echo x > notes.txt && git add -A", "allow"],
     ["git add -A && echo '!secrets/' >> .gitignore", "allow"],
