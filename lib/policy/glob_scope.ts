@@ -300,8 +300,9 @@ export function globScope(
     // (A writer run by the stage whose word it is started after bash expanded it; so did one
     // of a later stage, where the command's stages run one after another.)
     const top = (s: Stage) => tops?.get(s) ?? s;
-    // (A stage judged apart, a line an argument carries, is in no order: not after.)
-    const at = stage === undefined ? -1 : stages.indexOf(top(stage));
+    // (A stage judged apart, a line an argument carries, is in no order: not after; nor is a
+    // trap's handler, which runs when its signal comes: `trap 'git add -A' EXIT; mv .gitignore x`.)
+    const at = stage === undefined || trapHandler(stage) ? -1 : stages.indexOf(top(stage));
     const after = (w: Stage) =>
       (word !== undefined && top(w).argv.includes(word)) ||
       ((word !== undefined || started === true) && at >= 0 &&
@@ -431,6 +432,11 @@ function namesPlaceAbove(stage: Stage, paths: string[], ctx: Context): boolean {
   // (A file on another machine is none here: `hereFile`.)
   const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
   return here.some((f) => f !== undefined && (f.path === null || (!f.unchanged && above(f.path))));
+}
+
+/** Whether a stage is a trap's handler (see lib/programs/shells.ts: `trap`). */
+function trapHandler(stage: Stage): boolean {
+  return stage.origin === "trap" || stage.origin.startsWith("trap > ");
 }
 
 /**

@@ -580,6 +580,9 @@ Deno.test("git content: what git ignores is read where no other stage may change
     // (A file elsewhere, a stage after it.)
     ["echo x > notes.txt && git add -A", "allow"],
     ["git add -A && echo '!secrets/' >> .gitignore", "allow"],
+    // (A trap's handler runs when its signal comes: after what follows it.)
+    ["trap 'git add -A' EXIT; mv .gitignore x", "ask"],
+    ["trap 'git add -A' EXIT; echo x > notes.txt", "allow"],
   ]);
   // (A deeper .gitignore may re-include; one not read is nothing ignored.)
   const reincluded = repository(["README.md"], {
