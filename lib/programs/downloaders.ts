@@ -18,29 +18,10 @@ import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, optionValue, unknownWord } from "./words.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { fileCommands, input } from "./databases.ts";
 import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
-import {
-  curlGlob,
-  curlGlobPattern,
-  fileUrlPath,
-  formFiles,
-  type Globbed,
-  outputName,
-  urlencodeFile,
-} from "./curl_files.ts";
-
-/** A URL: its scheme, and the path its base name comes from. */
-const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
-
-/** The file name a URL is saved under (a directory's: `index.html`); null for no URL. */
-function urlName(value: string, page = "index.html"): string | null {
-  const m = URL_PATH.exec(value);
-  if (!m) return null;
-  const name = basename(m[1] ?? "");
-  return name === "" ? page : decodeURIComponent(name);
-}
+import { URL_PATH, urlName } from "./curl_files.ts";
+import { curlOperationFiles, curlOptions, curlWord } from "./curl_operations.ts";
 
 /** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
 function valueOf(args: Word[], i: number, long: string, short: string): [string, number] | null {
@@ -179,11 +160,10 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
         if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
       }
     } else if (name === "curl") {
-      if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
+      // (Its outputs, the names its URLs give, are read by operation: curl_operations.ts.)
       files.push(...curlFiles(args, i));
-      if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
-      else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
-      else got = valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
+      got = valueOf(args, i, "--output-dir", "") ?? valueOf(args, i, "--output", "-o") ??
+        valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
@@ -205,10 +185,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
-  const spelled = name === "curl" ? curlSpelled(args) : null;
-  const numbered = spelled ? numberedOutputs(spelled, place) : [];
-  files.push(...(spelled?.files ?? []), ...numbered);
-  if (!numbered.length && out !== null && dir !== null && name !== "wget") named(place(out), out);
+  if (name === "curl") return [...files, ...curlOperationFiles(args)];
+  if (out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {
     files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
@@ -222,136 +200,11 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   }
   if (remote && out === null) {
     for (const u of urls) {
-      if (spelled && !spelled.globoff && /[{[]/.test(u)) {
-        files.push(...remoteNames(u, place));
-        continue;
-      }
       const file = (dirs || tree) && !flat ? urlPath(u, host, cut, page) : urlName(u, page);
       if (file !== null) named(place(file), u);
     }
   }
   return files;
-}
-
-/**
- * The files curl's `-o` names with `#N` write (see `outputName`): the names each URL its URLs make
- * gives, or, where those are not known or too many, a glob of what they may be (`.pi/#1.json`:
- * `.pi/*.json`). With `-g`, a `#1` is a `#1`, a name as any other.
- */
-function numberedOutputs(
-  spelled: { urls: (string | null)[]; outs: string[]; globoff: boolean },
-  place: (file: string) => string,
-): NamedFile[] {
-  if (spelled.globoff) return [];
-  const globbed = globbedAll(spelled.urls);
-  const out: NamedFile[] = [];
-  for (const o of spelled.outs.filter((o) => /#(\d|<)/.test(o))) {
-    if (globbed) {
-      for (const g of globbed) out.push({ path: place(outputName(o, g)), source: o });
-    } else {
-      out.push({
-        path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
-        source: `${o} (names built from the URL's globs)`,
-        pattern: true,
-      });
-    }
-  }
-  return out;
-}
-
-/** The names `curl -O` saves a globbed URL's files under (see `curlGlob`). */
-function remoteNames(url: string, place: (file: string) => string): NamedFile[] {
-  const all = curlGlob(url);
-  if (all !== null) {
-    return all.flatMap((g) => {
-      const name = urlName(g.text);
-      return name === null ? [] : [{ path: place(name), source: url }];
-    });
-  }
-  const pattern = curlGlobPattern(url);
-  const name = pattern === null ? null : urlName(pattern);
-  return name === null
-    ? [{ path: null, source: `${url} (the names its globs make)` }]
-    : [{ path: place(name), source: `${url} (the names its globs make)`, pattern: true }];
-}
-
-/** Every URL curl's URLs make by globbing; null where one is not known or they are too many. */
-function globbedAll(urls: (string | null)[]): Globbed[] | null {
-  const out: Globbed[] = [];
-  for (const u of urls) {
-    const all = u === null ? null : curlGlob(u);
-    if (all === null) return null;
-    out.push(...all);
-  }
-  return out;
-}
-
-/** curl's options that read a file given as `@FILE` (`-d @f`, `-H @f`): the rest of the value. */
-const CURL_AT_FILE = new Set([
-  "-d",
-  "--data",
-  "--data-ascii",
-  "--data-binary",
-  "--json",
-  "-H",
-  "--header",
-  "--proxy-header",
-]);
-
-/**
- * What curl's words name in its own spellings (curl_files.ts): the files its data and form
- * options read (`--data-urlencode n@FILE`, `-F 'f=@"FILE"'`, `-d@FILE`), those `-T` uploads and
- * `file:` URLs read, by its globbing unless `-g`; and its URLs (null: one not known) and `-o`
- * names, for the names it writes.
- */
-function curlSpelled(args: Word[]): {
-  files: NamedFile[];
-  urls: (string | null)[];
-  outs: string[];
-  globoff: boolean;
-} {
-  const tokens = curlOptions(args);
-  const globoff = tokens.some((t) => t.name === "-g" || t.name === "--globoff");
-  const files: NamedFile[] = [];
-  const urls: (string | null)[] = [];
-  const outs: string[] = [];
-  const each = (text: string, source: string, path: (t: string) => string | null) => {
-    const all = globoff ? [{ text }] : curlGlob(text);
-    if (all === null) files.push({ path: null, source: `${source} (the names its globs make)` });
-    for (const g of all ?? []) {
-      const p = path(g.text);
-      if (p !== null) files.push({ path: p, source });
-    }
-  };
-  for (const t of tokens) {
-    if (t.kind === "operand" || t.kind === "dynamic") {
-      urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
-      continue;
-    }
-    if (t.kind !== "valued") continue;
-    const w = optionValue(t, args);
-    if (w === undefined || w.kind !== "static") {
-      if (t.name === "--url") urls.push(null);
-      continue;
-    }
-    const v = w.value;
-    const source = `${t.name} ${w.text}`;
-    if (t.name === "--url") urls.push(v);
-    else if (t.name === "-o" || t.name === "--output") outs.push(v);
-    else if (t.name === "-T" || t.name === "--upload-file") {
-      // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
-      each(v, source, (p) => (p === "-" || p === "." ? null : p));
-    } else if (t.name === "--data-urlencode" || t.name === "--url-query") {
-      const file = urlencodeFile(v);
-      if (file !== null) files.push({ path: file, source });
-    } else if (t.name === "-F" || t.name === "--form") {
-      for (const file of formFiles(v)) files.push({ path: file, source });
-    } else if (CURL_AT_FILE.has(t.name) && v.startsWith("@") && v !== "@-" && v !== "@") {
-      files.push({ path: v.slice(1), source });
-    }
-  }
-  for (const u of urls) if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
-  return { files, urls, outs, globoff };
 }
 
 /**
@@ -450,53 +303,6 @@ function wgetCommands(stage: Stage, run: Runner): void {
       }
     }
   }
-}
-
-/**
- * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
- * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
- * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
- * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
- * An option it does not know takes no word here: the next is read as an option again.
- */
-const CURL_GRAMMAR: OptionGrammar = {
-  valued: "ACDEFHKPQTUXYbcdemortuwxyz",
-  // deno-fmt-ignore
-  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out","--variable","--haproxy-clientip","--ip-tos","--vlan-priority","--ech","--ssl-sessions","--knownhosts","--sigalgs","--upload-flags","--trace-config","--parallel-max-host","--keepalive-cnt"]),
-  // deno-fmt-ignore
-  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
-  abbreviations: true,
-};
-
-/** curl's long option names, for its abbreviations. */
-const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
-
-/**
- * A word of curl's with its long option's name as curl reads it: in lower case, abbreviated to a
- * prefix of one option (curl 7.x, 8.x before its table of exact names), `--name=value` (8.16).
- */
-function curlWord(w: Word): Word {
-  if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
-  const eq = w.value.indexOf("=");
-  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
-  const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
-  const full = some.length === 1 ? some[0] : name;
-  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
-}
-
-/**
- * curl's options in a stage's words: long names as curl compares them, in lower case, and an
- * `--expand-OPTION` (curl 8.3) read as the option it expands.
- */
-function curlOptions(args: Word[]): OptionToken[] {
-  const values = args.map((w) =>
-    w.kind !== "static"
-      ? null
-      : w.value.startsWith("--")
-      ? w.value.toLowerCase().replace(/^--expand-/, "--")
-      : w.value
-  );
-  return readOptions(values, CURL_GRAMMAR);
 }
 
 /** How deep curl's config files may name more (`config = f` in one) before it is not known. */
