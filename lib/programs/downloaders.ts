@@ -17,7 +17,7 @@
 import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { literal, optionValue, unknownWord } from "./words.ts";
+import { literal, unknownWord } from "./words.ts";
 import { fileCommands, input } from "./databases.ts";
 import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
@@ -305,8 +305,6 @@ function wgetCommands(stage: Stage, run: Runner): void {
   }
 }
 
-/** How deep curl's config files may name more (`config = f` in one) before it is not known. */
-const CURL_CONFIG_DEPTH = 4;
 /**
  * A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone
  * (curl skips any run of blanks, `=` and `:` after the name: `output == f`, `opt :=: f`).
@@ -349,51 +347,98 @@ export function curlConfigWords(text: string): Word[] | null {
   return out;
 }
 
-/** The config files of a curl command line (`-K FILE`, `-sKFILE`, `-#K FILE`, `--conf FILE`). */
-function curlConfigs(args: Word[]): (Word | null)[] {
-  const out: (Word | null)[] = [];
+/**
+ * A config file of a curl command line (`-K FILE`, `-sKFILE`, `-#K FILE`, `--conf FILE`; null: a
+ * word not known), and the words it takes: from `at` to `end`, the cluster's letters before the
+ * `K` left as `before`.
+ */
+interface CurlConfig {
+  file: Word | null;
+  at: number;
+  end: number;
+  before: Word[];
+}
+
+/** The config files of a curl command line (see `CurlConfig`). */
+function curlConfigs(args: Word[]): CurlConfig[] {
+  const out: CurlConfig[] = [];
   for (const t of curlOptions(args)) {
     const w = args[t.at];
     if (t.kind === "dynamic") {
       // (`-sK"$F"`, `--con$X`: a config may be named.)
-      if (/^(-[^-]*K|--(c(o(n(f(i(g)?)?)?)?)?)?$)/i.test(w.prefix)) out.push(null);
+      if (/^(-[^-]*K|--(c(o(n(f(i(g)?)?)?)?)?)?$)/i.test(w.prefix)) {
+        out.push({ file: null, at: t.at, end: t.at + 1, before: [] });
+      }
     } else if (t.kind === "valued" && (t.name === "-K" || t.name === "--config")) {
-      out.push(
-        t.glued !== undefined
-          ? literal(args[t.at].value.slice(-t.glued.length))
+      const v = w.value;
+      const letters = t.name === "-K" ? v.slice(0, v.length - (t.glued?.length ?? 0) - 1) : "-";
+      out.push({
+        file: t.glued !== undefined
+          ? literal(v.slice(-t.glued.length))
           : t.valueAt === undefined
           ? null
           : args[t.valueAt],
-      );
+        at: t.at,
+        end: t.valueAt === undefined ? t.at + 1 : t.valueAt + 1,
+        before: letters === "-" ? [] : [literal(letters)],
+      });
     }
   }
   return out;
 }
 
 /**
- * curl's config files (`-K FILE`, `-K -` for standard input): their lines are options, judged
- * as curl given them on its command line (`upload-file = ~/.ssh/id_rsa`). A file read as it will
- * be when the command runs, a here-document, what `echo` pipes in; one not known is a command
- * not known.
+ * curl's config files (`-K FILE`, `-K -` for standard input): their lines are options of the
+ * same operation as the command line's, judged as curl given them where `-K` is
+ * (`upload-file = ~/.ssh/id_rsa`; `remote-name` with the command line's URL), a config they name
+ * in its place in turn. A file read as it will be when the command runs, a here-document, what
+ * `echo` pipes in; one not known is a command not known.
  */
-function curlCommands(stage: Stage, run: Runner, depth = 0): void {
-  const origin = "curl --config";
-  const given = (text: string) => {
-    const words = curlConfigWords(text);
-    if (words === null || depth >= CURL_CONFIG_DEPTH) {
-      run.stage([unknownWord("(the options of a curl config)")], origin);
-      return;
+function curlCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  if (curlConfigs(args).length) {
+    // (`-q` first: the default config is judged once, with the command line as given.)
+    const q = args[0]?.kind === "static" && args[0].value.startsWith("-q") ? [] : [literal("-q")];
+    for (const words of withConfigs(args, stage, run, 0)) {
+      run.stage([stage.argv[0], ...q, ...words], CURL_CONFIG);
     }
-    const inner: Stage = { ...stage, argv: [stage.argv[0], ...words] };
-    run.stage(inner.argv, origin);
-    curlCommands(inner, run, depth + 1);
-  };
-  for (const file of curlConfigs(stage.argv.slice(1))) {
-    if (file === null) run.stage([unknownWord("(a curl config not known)")], origin);
-    else if (file.kind === "static" && file.value === "-") input(stage, run, origin, given);
-    else fileCommands(file, run, origin, given);
   }
-  if (depth === 0) curlrc(stage, run);
+  curlrc(stage, run);
+}
+
+const CURL_CONFIG = "curl --config";
+/** How deep curl's config files may name more before it is not known; how many ways they read. */
+const CURL_CONFIG_DEPTH = 4;
+const CURL_CONFIG_WAYS = 16;
+
+/**
+ * curl's words with the options of their configs in place of each `-K FILE` (each way a piped
+ * text may be); a config not known is a stage not known, its options left out.
+ */
+function withConfigs(args: Word[], stage: Stage, run: Runner, depth: number): Word[][] {
+  const configs = curlConfigs(args);
+  if (!configs.length) return [args];
+  let ways: Word[][] = [[]];
+  let from = 0;
+  for (const c of configs) {
+    const parts: Word[][] = [];
+    const given = (text: string) => {
+      const words = curlConfigWords(text);
+      if (words === null || depth >= CURL_CONFIG_DEPTH) {
+        run.stage([unknownWord("(the options of a curl config)")], CURL_CONFIG);
+      } else parts.push(...withConfigs(words, stage, run, depth + 1));
+    };
+    if (c.file === null) run.stage([unknownWord("(a curl config not known)")], CURL_CONFIG);
+    else if (c.file.kind === "static" && c.file.value === "-") {
+      input(stage, run, CURL_CONFIG, given);
+    } else fileCommands(c.file, run, CURL_CONFIG, given);
+    if (!parts.length) parts.push([]);
+    const before = [...args.slice(from, c.at), ...c.before];
+    ways = ways.flatMap((w) => parts.map((p) => [...w, ...before, ...p]))
+      .slice(0, CURL_CONFIG_WAYS);
+    from = c.end;
+  }
+  return ways.map((w) => [...w, ...args.slice(from)]);
 }
 
 /**
