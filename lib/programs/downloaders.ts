@@ -19,7 +19,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { fileCommands, input } from "./databases.ts";
-import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import { wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
 import { curlOperationFiles, curlOptions, curlWord } from "./curl_operations.ts";
 
@@ -102,7 +102,7 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
   const args = name === "wget"
-    ? wgetArgs(argv.slice(1))
+    ? wgetOptionWords(argv.slice(1))
     : name === "curl"
     ? argv.slice(1).map(curlWord)
     : argv.slice(1);
@@ -142,13 +142,13 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       else if ((got = valueOf(args, i, "--input-file", "-i"))) listed = true;
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
         // `-e output_document=F`, `dir_prefix=D` (wgetrc commands: case, `_` and `-` ignored).
-        const m = /^\s*([\w-]+)\s*=\s*(.*)$/.exec(got[0]);
-        const key = m ? m[1].toLowerCase().replace(/[-_]/g, "") : "";
-        const on = m !== null && /^(on|1|yes|true)$/i.test(m[2].trim());
-        if (key === "dirprefix") dir = m![2];
+        // (Its value as wget's parse_line takes it: blanks at both ends left off.)
+        const [key, value] = wgetrcSetting(got[0]) ?? ["", ""];
+        const on = /^(on|1|yes|true)$/i.test(value);
+        if (key === "dirprefix") dir = value;
         if (key === "input") listed = true;
         else if (/^(outputdocument|logfile|input|appendoutput)$/.test(key)) {
-          named(m![2], w.text);
+          named(value, w.text);
           if (key === "outputdocument") remote = false;
         } else if (/^(contentdisposition|trustservernames)$/.test(key) && on) {
           files.push({ path: null, source: `${w.text} (a name the server chooses)` });
@@ -242,10 +242,14 @@ export function serverNamedFiles(argv: Word[]): NamedFile[] {
     : [];
 }
 
-/** A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value. */
+/**
+ * A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value, blanks
+ * at both ends left off (wget's parse_line).
+ */
 function wgetrcSetting(text: string): [string, string] | null {
-  const m = /^\s*([\w-]+)\s*=\s*(.*)$/s.exec(text);
-  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2].trim()] : null;
+  // (wget's blanks, c_isspace: space, tab, newline, vertical tab, form feed, carriage return.)
+  const m = /^[ \t\n\v\f\r]*([\w-]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*?)[ \t\n\v\f\r]*$/s.exec(text);
+  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2]] : null;
 }
 
 /** wget's short options that take a value (1.21's `wget --help`): the rest of a cluster, or the next word. */

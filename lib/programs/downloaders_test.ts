@@ -20,6 +20,21 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
   assert.deepEqual(files("wget --execute=output_document=.env http://x"), [".env"]);
   assert.deepEqual(files("wget http://x/"), ["index.html"]);
   assert.deepEqual(files("wget -O out http://x/.env"), []);
+  // (wget's `-e` value as its parse_line takes it: blanks at both ends left off)
+  assert.deepEqual(
+    downloadedFiles(["wget", "-e", " output_document = .env \t\n", "http://x"]
+      .map(literal)).map((f) => f.path),
+    [".env"],
+  );
+  assert.deepEqual(
+    downloadedFiles(["wget", "-e", "dir_prefix=.pi ", "http://x/a"]
+      .map(literal)).map((f) => f.path),
+    [".pi/a"],
+  );
+  // (its short options in a cluster: `-qP DIR`, `-qe"CMD"`)
+  assert.deepEqual(files("wget -qP .pi http://x/settings.json"), [".pi/settings.json"]);
+  assert.deepEqual(files("wget -qeoutput_document=.env http://x"), [".env"]);
+  assert.deepEqual(files("wget -qnH -xP .pi http://x/a/b"), [".pi/a/b"]);
   assert.deepEqual(files("curl -O http://x/a.json --output-dir=.pi"), [".pi/a.json"]);
   assert.deepEqual(files("curl -o a.json --output-dir .pi http://x"), [".pi/a.json"]);
   assert.deepEqual(files("curl -w %output{.env}x http://x"), [".env"]);

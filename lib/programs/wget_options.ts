@@ -120,6 +120,29 @@ export function wgetArgs(args: Word[]): Word[] {
   });
 }
 
+/**
+ * wget's arguments one option to a word (`-qP .pi`: `-q -P .pi`; `-qe"CMD"`: `-q -e CMD`), long
+ * names spelled out; `-n`'s letters stay with it (`-nH`).
+ */
+export function wgetOptionWords(args: Word[]): Word[] {
+  const spelled = wgetArgs(args);
+  const out: Word[] = [];
+  for (const t of wgetTokens(spelled)) {
+    const w = spelled[t.at];
+    if (t.kind !== "flag" && t.kind !== "valued") out.push(w);
+    else if (t.name.startsWith("--") || w.value === t.name) {
+      out.push(w);
+      if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
+    } else if (t.name === "-n" && t.glued !== undefined) out.push(literal("-n" + t.glued));
+    else {
+      out.push(literal(t.name));
+      if (t.glued !== undefined) out.push(literal(t.glued));
+      else if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
+    }
+  }
+  return out;
+}
+
 /** A startup file's commands as `-e` values (`key=value`; comments and blank lines dropped). */
 function startupCommands(text: string): string[] {
   const out: string[] = [];
