@@ -5,7 +5,7 @@
  * saved as the Nth `-o NAME` or `-O` says (`curl -o a URL1 -O URL2` writes `a` and URL2's base
  * name), a URL without one as `--remote-name-all` says. Besides the names it writes, the files its
  * data and form options read and its `file:` URLs (by its globbing unless `-g`; `--no-globoff`
- * undoes it).
+ * undoes it), a URL without a scheme too under `--proto-default file`.
  *
  * @example
  * ```ts
@@ -104,6 +104,8 @@ interface Operation {
   globoff: boolean;
   /** `--url @FILE` (curl 8.13): URLs read from a file, saved under their own names. */
   listed: boolean;
+  /** `--proto-default file`: a URL without a scheme is a file's path. */
+  files: boolean;
 }
 
 /** A flag option as curl reads it, `--no-NAME` turning NAME off: its name and whether it is on. */
@@ -124,6 +126,7 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     remoteAll: false,
     globoff: false,
     listed: false,
+    files: false,
   });
   const ops = [fresh()];
   for (const t of tokens) {
@@ -132,7 +135,10 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     if (name === "--next" || name === "-:") ops.push(fresh());
     else if (name === "-g" || name === "--globoff") op.globoff = on;
     else if (name === "--remote-name-all") op.remoteAll = on;
-    else if (name === "--output-dir" && t.kind === "valued") {
+    else if (name === "--proto-default" && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.files = w === undefined || w.kind !== "static" || /^file$/i.test(w.value);
+    } else if (name === "--output-dir" && t.kind === "valued") {
       const w = optionValue(t, args);
       op.dir = w === undefined ? op.dir : w.kind === "static" ? w.value : null;
     }
@@ -196,7 +202,17 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
   }
   for (const [k, op] of ops.entries()) {
     at = k;
-    for (const u of op.urls) if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
+    for (const u of op.urls) {
+      if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
+      else if (u !== null && op.files && !/^[a-zA-Z][\w+.-]*:\/\//.test(u)) {
+        // (Under `--proto-default file`, `/p/secr{e}ts/key` is `file:///p/secr{e}ts/key`.)
+        each(
+          u,
+          `--proto-default file ${u}`,
+          (p) => p.startsWith("/") ? fileUrlPath(`file://${p}`) : p,
+        );
+      }
+    }
     files.push(...savedFiles(op));
   }
   return files;
