@@ -4,7 +4,9 @@
  * 127.0.0.1`), read as ssh reads the files: `Include` followed (globs; a relative path in
  * `~/.ssh` for the user's file, in `/etc/ssh` for the system's; nested up to ssh's depth), and a
  * `Match` block's `HostName` taken to apply to every host it may match (its `host` and
- * `originalhost` patterns; any host for another criterion).
+ * `originalhost` patterns; any host for another criterion). With `CanonicalizeHostname yes` and a
+ * `CanonicalDomains` domain that is this machine (`127.0.0.1.nip.io`), every name ssh may
+ * canonicalize (`CanonicalizeMaxDots`, 1 by default) is this machine.
  *
  * @example
  * ```ts
@@ -26,6 +28,11 @@ const MAX_FILES = 64;
 function patternOf(p: string): RegExp {
   const body = p.toLowerCase().replace(/[.+^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${body.replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+}
+
+/** The names of at most `n` dots (those ssh canonicalizes, `CanonicalizeMaxDots`). */
+function fewDots(n: number): RegExp {
+  return new RegExp(`^[^.]*(?:\\.[^.]*){0,${Math.min(n, 64)}}$`);
 }
 
 /** Any host. */
@@ -82,6 +89,9 @@ function globFiles(path: string, ctx: Context): string[] {
 export function sshAliases(ctx: Context, home: string, local: (host: string) => boolean): RegExp[] {
   const out: RegExp[] = [];
   let read = 0;
+  // (`CanonicalizeHostname yes` with a `CanonicalDomains` domain that is this machine makes every
+  // name of few enough dots `NAME.DOMAIN`, which that wildcard domain resolves: this machine.)
+  const canonical = { on: false, local: false, dots: 1 };
   // (Before any `Host`, settings apply to every host; in an included file, to the includer's.)
   const file = (path: string, base: string, depth: number, within: RegExp[]) => {
     if (depth > MAX_DEPTH || ++read > MAX_FILES) return;
@@ -95,7 +105,12 @@ export function sshAliases(ctx: Context, home: string, local: (host: string) => 
         patterns = m[2].split(/\s+/).filter((p) => !p.startsWith("!")).map(patternOf);
       } else if (key === "match") patterns = matchPatterns(m[2]);
       else if (key === "hostname" && local(m[2].replace(/^"|"$/g, ""))) out.push(...patterns);
-      else if (key === "include") {
+      else if (key === "canonicalizehostname") canonical.on ||= /^(yes|always)$/i.test(m[2]);
+      else if (key === "canonicalizemaxdots") {
+        canonical.dots = Math.max(canonical.dots, Number(m[2]) || 0);
+      } else if (key === "canonicaldomains") {
+        canonical.local ||= m[2].split(/\s+/).some((d) => local(`x.${d.replace(/^"|"$/g, "")}`));
+      } else if (key === "include") {
         for (const name of m[2].split(/\s+/)) {
           const p = name.replace(/^"|"$/g, "").replace(/^~(?=\/)/, home);
           const full = p.startsWith("/") ? p : `${base}/${p}`;
@@ -106,5 +121,6 @@ export function sshAliases(ctx: Context, home: string, local: (host: string) => 
   };
   file(`${home}/.ssh/config`, `${home}/.ssh`, 0, [ANY]);
   file("/etc/ssh/ssh_config", "/etc/ssh", 0, [ANY]);
+  if (canonical.on && canonical.local) out.push(fewDots(canonical.dots));
   return out;
 }

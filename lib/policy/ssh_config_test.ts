@@ -50,3 +50,21 @@ Deno.test("sshAliases: a Match block's HostName applies to every host it may mat
   assert.deepEqual(m("Match host !prod,*"), NAMES);
   assert.deepEqual(m("Match host mt user me"), NAMES);
 });
+
+Deno.test("sshAliases: canonical domains that are this machine make short names this machine", () => {
+  const lines = "CanonicalizeHostname yes\nCanonicalDomains example.com 127.0.0.1\n";
+  const nip = (h: string) => local(h) || h.endsWith(".127.0.0.1");
+  const ctx = (text: string) => ctxIn("/p", { contents: { "/h/.ssh/config": text }, home: "/h" });
+  const hits = (text: string, names: string[]) => {
+    const aliases = sshAliases(ctx(text), "/h", nip);
+    return names.filter((n) => aliases.some((a) => a.test(n)));
+  };
+  assert.deepEqual(hits(lines, ["dev", "a.b", "a.b.c"]), ["dev", "a.b"]);
+  assert.deepEqual(hits(lines + "CanonicalizeMaxDots 2\n", ["a.b.c", "a.b.c.d"]), ["a.b.c"]);
+  assert.deepEqual(hits("Host *\n CanonicalizeHostname always\n" + lines.slice(25), ["dev"]), [
+    "dev",
+  ]);
+  // (Off, or no domain of this machine: none.)
+  assert.deepEqual(hits("CanonicalizeHostname no\nCanonicalDomains 127.0.0.1\n", ["dev"]), []);
+  assert.deepEqual(hits("CanonicalizeHostname yes\nCanonicalDomains example.com\n", ["dev"]), []);
+});

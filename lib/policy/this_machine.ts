@@ -150,13 +150,8 @@ function knownOf(ctx: Context): Known {
     if (at !== null && localAddress(at, own)) { for (const n of aliases) names.add(plainHost(n)); }
   }
   const name = machine ? plainHost(machine.hostname) : "";
-  const local = (h: string) => {
-    const p = plainHost(h);
-    const at = addressOf(p);
-    return at === null
-      ? LOOPBACK_NAMES.test(p) || names.has(p) || (name !== "" && p === name)
-      : localAddress(at, own);
-  };
+  // (A `HostName` is this machine as any host is: `dev.localhost`, `127.0.0.1.nip.io`, `app.lvh.me`.)
+  const local = (h: string) => localName(plainHost(h), own, names, name);
   const aliases = sshAliases(ctx, ctx.home, local);
   k = { own, names, aliases, name };
   known.set(ctx, k);
@@ -197,16 +192,25 @@ export function thisMachine(host: string, ctx: Context): boolean {
   const h = plainHost(host);
   if (h === "" || LOOPBACK_NAMES.test(h) || h.endsWith(".localhost")) return true;
   const k = knownOf(ctx);
+  return localName(h, k.own, k.names, k.name) || k.aliases.some((a) => a.test(h));
+}
+
+/**
+ * Whether a plain host name (`plainHost`) may be this machine by its spelling or what is known of
+ * the machine: its own addresses, the names `/etc/hosts` gives them, its name (ssh's aliases
+ * aside: `thisMachine`).
+ */
+function localName(h: string, own: ReadonlySet<string>, names: ReadonlySet<string>, name: string) {
+  if (h === "" || LOOPBACK_NAMES.test(h) || h.endsWith(".localhost")) return true;
   const address = addressOf(h);
-  if (address !== null) return localAddress(address, k.own);
+  if (address !== null) return localAddress(address, own);
   // A name with a loopback address in it, which wildcard DNS answers with (`127.0.0.1.nip.io`,
   // `app-127-0-0-1.sslip.io`).
   if (/(?:^|[.-])(?:127|0)[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3}(?:[.-]|$)/.test(h)) return true;
   // (sslip.io's IPv6 form, `-` for `:`: `--1.sslip.io` is `::1`.)
   if (h.includes("-") && h.split(".").some(dashedLocal6)) return true;
   if (LOOPBACK_DOMAINS.test(h)) return true;
-  if (k.names.has(h) || k.aliases.some((a) => a.test(h))) return true;
-  const name = k.name;
+  if (names.has(h)) return true;
   if (name === "") return false;
   if (h === name) return true;
   // (Its short name, or a longer name of it the search domains may give: the first labels.)

@@ -143,3 +143,28 @@ Deno.test("thisMachine: sslip.io's IPv6 dash form and well-known loopback domain
     const h of ["2a01-4f8-c17-b8f--2.sslip.io", "my-host--2.example.com", "lvh.me.evil.com", "a-b"]
   ) assert.equal(thisMachine(h, ctx), false, h);
 });
+
+Deno.test("thisMachine: an ssh alias whose HostName is any spelling of this machine", () => {
+  const names = [
+    "dev.localhost",
+    "127.0.0.1.nip.io",
+    "app.lvh.me",
+    "--1.sslip.io",
+    "%h.localhost",
+    "app-127-0-0-1.sslip.io",
+    "0x7f.1",
+    "box.lan",
+    "box",
+  ];
+  const config = names.map((n, i) => `Host a${i}\n  HostName ${n}\n`).join("") +
+    "Host far\n  HostName prod.example.com\nHost near\n  HostName 10.1.2.3\n";
+  const c: Context = {
+    ...ctxIn("/p", {
+      home: "/home/me",
+      contents: { "/home/me/.ssh/config": config, "/etc/hosts": "127.0.1.1 box.lan\n" },
+    }),
+    machine: () => ({ hostname: "box.example.com", addresses: [] }),
+  };
+  for (const [i, n] of names.entries()) assert.equal(thisMachine(`a${i}`, c), true, n);
+  for (const h of ["far", "near", "a"]) assert.equal(thisMachine(h, c), false, h);
+});

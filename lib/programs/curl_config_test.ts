@@ -15,6 +15,11 @@ const ctx = ctxIn(P, {
     [`${P}/up.cfg`]: 'upload-file = "/home/user/.ssh/id_rsa"\nurl = "https://x/"\n',
     [`${P}/ok.cfg`]: "# quiet\nsilent\n--fail\nurl = https://x/a.json\noutput: a.json\n",
     [`${P}/nest.cfg`]: "config = up.cfg\nConf = up.cfg\n-4K up.cfg\n",
+    [`${P}/c1`]: "remote-name\n",
+    [`${P}/c2`]: "-O\n",
+    [`${P}/c3`]: "output-dir = .pi\n",
+    [`${P}/c4`]: "config = c1\n",
+    [`${P}/self`]: "config = self\nsilent\n",
   },
 });
 const starter = configFrom(STARTER_CONFIG, {
@@ -72,6 +77,24 @@ Deno.test("curl -K: read with curl's own option grammar", async () => {
     ["curl --connect-timeout 5 -K ok.cfg", "allow"],
     ["curl -4sSL https://x/a -o a.json", "allow"],
     ["curl -H 'Accept: application/json' -fsS https://x/a", "allow"],
+  ]);
+});
+
+Deno.test("curl -K: a config's options join the command line's operation", async () => {
+  // deno-fmt-ignore
+  await checkActions(starter, ctx, [
+    ["curl -K c1 https://x.com/.env", "ask"],
+    ["curl -sK c2 https://x.com/.env", "ask"],
+    ["curl -K c4 https://x.com/.env", "ask"],
+    ["curl -K c3 -O https://x.com/settings.json", "ask"],
+    ["curl -OK c3 https://x.com/settings.json", "ask"],
+    ["curl --config c3 --remote-name-all https://x.com/settings.json", "ask"],
+    ["curl -K self https://x/a", "deny"],
+    ["curl -K c1 -K c3 https://x.com/settings.json", "ask"],
+    // Everyday.
+    ["curl -K c1 https://x.com/a.tgz", "allow"],
+    ["curl -K c3 -O https://x.com/a.tgz", "allow"],
+    ["curl -K c1 -K c3 https://x.com/a.tgz", "allow"],
   ]);
 });
 

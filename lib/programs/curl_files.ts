@@ -18,6 +18,23 @@
  *
  * @module
  */
+import { basename } from "node:path";
+
+/** A URL: its scheme, and the path its base name comes from. */
+export const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
+
+/** The file name a URL is saved under (a directory's: `index.html`); null for no URL. */
+export function urlName(value: string, page = "index.html"): string | null {
+  const m = URL_PATH.exec(value);
+  if (!m) return null;
+  const name = basename(m[1] ?? "");
+  if (name === "") return page;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
 
 /** One URL a glob makes, and the text each of its globs gave (`#1` is `parts[0]`). */
 export interface Globbed {

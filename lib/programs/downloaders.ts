@@ -17,30 +17,11 @@
 import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { literal, optionValue, unknownWord } from "./words.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { literal, unknownWord } from "./words.ts";
 import { fileCommands, input } from "./databases.ts";
-import { wgetArgs, wgetStartupFiles, wgetWord } from "./wget_options.ts";
-import {
-  curlGlob,
-  curlGlobPattern,
-  fileUrlPath,
-  formFiles,
-  type Globbed,
-  outputName,
-  urlencodeFile,
-} from "./curl_files.ts";
-
-/** A URL: its scheme, and the path its base name comes from. */
-const URL_PATH = /^[a-zA-Z][\w+.-]*:\/\/[^/?#]*(\/[^?#]*)?/;
-
-/** The file name a URL is saved under (a directory's: `index.html`); null for no URL. */
-function urlName(value: string, page = "index.html"): string | null {
-  const m = URL_PATH.exec(value);
-  if (!m) return null;
-  const name = basename(m[1] ?? "");
-  return name === "" ? page : decodeURIComponent(name);
-}
+import { wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import { URL_PATH, urlName } from "./curl_files.ts";
+import { curlOperationFiles, curlOptions, curlWord } from "./curl_operations.ts";
 
 /** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
 function valueOf(args: Word[], i: number, long: string, short: string): [string, number] | null {
@@ -121,7 +102,7 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
   const args = name === "wget"
-    ? wgetArgs(argv.slice(1))
+    ? wgetOptionWords(argv.slice(1))
     : name === "curl"
     ? argv.slice(1).map(curlWord)
     : argv.slice(1);
@@ -161,13 +142,13 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       else if ((got = valueOf(args, i, "--input-file", "-i"))) listed = true;
       else if ((got = valueOf(args, i, "--execute", "-e"))) {
         // `-e output_document=F`, `dir_prefix=D` (wgetrc commands: case, `_` and `-` ignored).
-        const m = /^\s*([\w-]+)\s*=\s*(.*)$/.exec(got[0]);
-        const key = m ? m[1].toLowerCase().replace(/[-_]/g, "") : "";
-        const on = m !== null && /^(on|1|yes|true)$/i.test(m[2].trim());
-        if (key === "dirprefix") dir = m![2];
+        // (Its value as wget's parse_line takes it: blanks at both ends left off.)
+        const [key, value] = wgetrcSetting(got[0]) ?? ["", ""];
+        const on = /^(on|1|yes|true)$/i.test(value);
+        if (key === "dirprefix") dir = value;
         if (key === "input") listed = true;
         else if (/^(outputdocument|logfile|input|appendoutput)$/.test(key)) {
-          named(m![2], w.text);
+          named(value, w.text);
           if (key === "outputdocument") remote = false;
         } else if (/^(contentdisposition|trustservernames)$/.test(key) && on) {
           files.push({ path: null, source: `${w.text} (a name the server chooses)` });
@@ -179,11 +160,10 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
         if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
       }
     } else if (name === "curl") {
-      if (/^(-[a-zA-Z]*O[a-zA-Z]*|--remote-name(-all)?)$/.test(v)) remote = true;
+      // (Its outputs, the names its URLs give, are read by operation: curl_operations.ts.)
       files.push(...curlFiles(args, i));
-      if ((got = valueOf(args, i, "--output-dir", ""))) dir = got[0];
-      else if ((got = valueOf(args, i, "--output", "-o"))) out = got[0];
-      else got = valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
+      got = valueOf(args, i, "--output-dir", "") ?? valueOf(args, i, "--output", "-o") ??
+        valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
@@ -205,10 +185,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
-  const spelled = name === "curl" ? curlSpelled(args) : null;
-  const numbered = spelled ? numberedOutputs(spelled, place) : [];
-  files.push(...(spelled?.files ?? []), ...numbered);
-  if (!numbered.length && out !== null && dir !== null && name !== "wget") named(place(out), out);
+  if (name === "curl") return [...files, ...curlOperationFiles(args)];
+  if (out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {
     files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
@@ -222,136 +200,11 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   }
   if (remote && out === null) {
     for (const u of urls) {
-      if (spelled && !spelled.globoff && /[{[]/.test(u)) {
-        files.push(...remoteNames(u, place));
-        continue;
-      }
       const file = (dirs || tree) && !flat ? urlPath(u, host, cut, page) : urlName(u, page);
       if (file !== null) named(place(file), u);
     }
   }
   return files;
-}
-
-/**
- * The files curl's `-o` names with `#N` write (see `outputName`): the names each URL its URLs make
- * gives, or, where those are not known or too many, a glob of what they may be (`.pi/#1.json`:
- * `.pi/*.json`). With `-g`, a `#1` is a `#1`, a name as any other.
- */
-function numberedOutputs(
-  spelled: { urls: (string | null)[]; outs: string[]; globoff: boolean },
-  place: (file: string) => string,
-): NamedFile[] {
-  if (spelled.globoff) return [];
-  const globbed = globbedAll(spelled.urls);
-  const out: NamedFile[] = [];
-  for (const o of spelled.outs.filter((o) => /#(\d|<)/.test(o))) {
-    if (globbed) {
-      for (const g of globbed) out.push({ path: place(outputName(o, g)), source: o });
-    } else {
-      out.push({
-        path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
-        source: `${o} (names built from the URL's globs)`,
-        pattern: true,
-      });
-    }
-  }
-  return out;
-}
-
-/** The names `curl -O` saves a globbed URL's files under (see `curlGlob`). */
-function remoteNames(url: string, place: (file: string) => string): NamedFile[] {
-  const all = curlGlob(url);
-  if (all !== null) {
-    return all.flatMap((g) => {
-      const name = urlName(g.text);
-      return name === null ? [] : [{ path: place(name), source: url }];
-    });
-  }
-  const pattern = curlGlobPattern(url);
-  const name = pattern === null ? null : urlName(pattern);
-  return name === null
-    ? [{ path: null, source: `${url} (the names its globs make)` }]
-    : [{ path: place(name), source: `${url} (the names its globs make)`, pattern: true }];
-}
-
-/** Every URL curl's URLs make by globbing; null where one is not known or they are too many. */
-function globbedAll(urls: (string | null)[]): Globbed[] | null {
-  const out: Globbed[] = [];
-  for (const u of urls) {
-    const all = u === null ? null : curlGlob(u);
-    if (all === null) return null;
-    out.push(...all);
-  }
-  return out;
-}
-
-/** curl's options that read a file given as `@FILE` (`-d @f`, `-H @f`): the rest of the value. */
-const CURL_AT_FILE = new Set([
-  "-d",
-  "--data",
-  "--data-ascii",
-  "--data-binary",
-  "--json",
-  "-H",
-  "--header",
-  "--proxy-header",
-]);
-
-/**
- * What curl's words name in its own spellings (curl_files.ts): the files its data and form
- * options read (`--data-urlencode n@FILE`, `-F 'f=@"FILE"'`, `-d@FILE`), those `-T` uploads and
- * `file:` URLs read, by its globbing unless `-g`; and its URLs (null: one not known) and `-o`
- * names, for the names it writes.
- */
-function curlSpelled(args: Word[]): {
-  files: NamedFile[];
-  urls: (string | null)[];
-  outs: string[];
-  globoff: boolean;
-} {
-  const tokens = curlOptions(args);
-  const globoff = tokens.some((t) => t.name === "-g" || t.name === "--globoff");
-  const files: NamedFile[] = [];
-  const urls: (string | null)[] = [];
-  const outs: string[] = [];
-  const each = (text: string, source: string, path: (t: string) => string | null) => {
-    const all = globoff ? [{ text }] : curlGlob(text);
-    if (all === null) files.push({ path: null, source: `${source} (the names its globs make)` });
-    for (const g of all ?? []) {
-      const p = path(g.text);
-      if (p !== null) files.push({ path: p, source });
-    }
-  };
-  for (const t of tokens) {
-    if (t.kind === "operand" || t.kind === "dynamic") {
-      urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
-      continue;
-    }
-    if (t.kind !== "valued") continue;
-    const w = optionValue(t, args);
-    if (w === undefined || w.kind !== "static") {
-      if (t.name === "--url") urls.push(null);
-      continue;
-    }
-    const v = w.value;
-    const source = `${t.name} ${w.text}`;
-    if (t.name === "--url") urls.push(v);
-    else if (t.name === "-o" || t.name === "--output") outs.push(v);
-    else if (t.name === "-T" || t.name === "--upload-file") {
-      // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
-      each(v, source, (p) => (p === "-" || p === "." ? null : p));
-    } else if (t.name === "--data-urlencode" || t.name === "--url-query") {
-      const file = urlencodeFile(v);
-      if (file !== null) files.push({ path: file, source });
-    } else if (t.name === "-F" || t.name === "--form") {
-      for (const file of formFiles(v)) files.push({ path: file, source });
-    } else if (CURL_AT_FILE.has(t.name) && v.startsWith("@") && v !== "@-" && v !== "@") {
-      files.push({ path: v.slice(1), source });
-    }
-  }
-  for (const u of urls) if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
-  return { files, urls, outs, globoff };
 }
 
 /**
@@ -389,10 +242,14 @@ export function serverNamedFiles(argv: Word[]): NamedFile[] {
     : [];
 }
 
-/** A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value. */
+/**
+ * A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value, blanks
+ * at both ends left off (wget's parse_line).
+ */
 function wgetrcSetting(text: string): [string, string] | null {
-  const m = /^\s*([\w-]+)\s*=\s*(.*)$/s.exec(text);
-  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2].trim()] : null;
+  // (wget's blanks, c_isspace: space, tab, newline, vertical tab, form feed, carriage return.)
+  const m = /^[ \t\n\v\f\r]*([\w-]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*?)[ \t\n\v\f\r]*$/s.exec(text);
+  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2]] : null;
 }
 
 /** wget's short options that take a value (1.21's `wget --help`): the rest of a cluster, or the next word. */
@@ -453,55 +310,6 @@ function wgetCommands(stage: Stage, run: Runner): void {
 }
 
 /**
- * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
- * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
- * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
- * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
- * An option it does not know takes no word here: the next is read as an option again.
- */
-const CURL_GRAMMAR: OptionGrammar = {
-  valued: "ACDEFHKPQTUXYbcdemortuwxyz",
-  // deno-fmt-ignore
-  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out","--variable","--haproxy-clientip","--ip-tos","--vlan-priority","--ech","--ssl-sessions","--knownhosts","--sigalgs","--upload-flags","--trace-config","--parallel-max-host","--keepalive-cnt"]),
-  // deno-fmt-ignore
-  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
-  abbreviations: true,
-};
-
-/** curl's long option names, for its abbreviations. */
-const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
-
-/**
- * A word of curl's with its long option's name as curl reads it: in lower case, abbreviated to a
- * prefix of one option (curl 7.x, 8.x before its table of exact names), `--name=value` (8.16).
- */
-function curlWord(w: Word): Word {
-  if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
-  const eq = w.value.indexOf("=");
-  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
-  const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
-  const full = some.length === 1 ? some[0] : name;
-  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
-}
-
-/**
- * curl's options in a stage's words: long names as curl compares them, in lower case, and an
- * `--expand-OPTION` (curl 8.3) read as the option it expands.
- */
-function curlOptions(args: Word[]): OptionToken[] {
-  const values = args.map((w) =>
-    w.kind !== "static"
-      ? null
-      : w.value.startsWith("--")
-      ? w.value.toLowerCase().replace(/^--expand-/, "--")
-      : w.value
-  );
-  return readOptions(values, CURL_GRAMMAR);
-}
-
-/** How deep curl's config files may name more (`config = f` in one) before it is not known. */
-const CURL_CONFIG_DEPTH = 4;
-/**
  * A config line: `--opt value`, `opt = value`, `opt: value`, `opt value` or the option alone
  * (curl skips any run of blanks, `=` and `:` after the name: `output == f`, `opt :=: f`).
  */
@@ -543,51 +351,98 @@ export function curlConfigWords(text: string): Word[] | null {
   return out;
 }
 
-/** The config files of a curl command line (`-K FILE`, `-sKFILE`, `-#K FILE`, `--conf FILE`). */
-function curlConfigs(args: Word[]): (Word | null)[] {
-  const out: (Word | null)[] = [];
+/**
+ * A config file of a curl command line (`-K FILE`, `-sKFILE`, `-#K FILE`, `--conf FILE`; null: a
+ * word not known), and the words it takes: from `at` to `end`, the cluster's letters before the
+ * `K` left as `before`.
+ */
+interface CurlConfig {
+  file: Word | null;
+  at: number;
+  end: number;
+  before: Word[];
+}
+
+/** The config files of a curl command line (see `CurlConfig`). */
+function curlConfigs(args: Word[]): CurlConfig[] {
+  const out: CurlConfig[] = [];
   for (const t of curlOptions(args)) {
     const w = args[t.at];
     if (t.kind === "dynamic") {
       // (`-sK"$F"`, `--con$X`: a config may be named.)
-      if (/^(-[^-]*K|--(c(o(n(f(i(g)?)?)?)?)?)?$)/i.test(w.prefix)) out.push(null);
+      if (/^(-[^-]*K|--(c(o(n(f(i(g)?)?)?)?)?)?$)/i.test(w.prefix)) {
+        out.push({ file: null, at: t.at, end: t.at + 1, before: [] });
+      }
     } else if (t.kind === "valued" && (t.name === "-K" || t.name === "--config")) {
-      out.push(
-        t.glued !== undefined
-          ? literal(args[t.at].value.slice(-t.glued.length))
+      const v = w.value;
+      const letters = t.name === "-K" ? v.slice(0, v.length - (t.glued?.length ?? 0) - 1) : "-";
+      out.push({
+        file: t.glued !== undefined
+          ? literal(v.slice(-t.glued.length))
           : t.valueAt === undefined
           ? null
           : args[t.valueAt],
-      );
+        at: t.at,
+        end: t.valueAt === undefined ? t.at + 1 : t.valueAt + 1,
+        before: letters === "-" ? [] : [literal(letters)],
+      });
     }
   }
   return out;
 }
 
 /**
- * curl's config files (`-K FILE`, `-K -` for standard input): their lines are options, judged
- * as curl given them on its command line (`upload-file = ~/.ssh/id_rsa`). A file read as it will
- * be when the command runs, a here-document, what `echo` pipes in; one not known is a command
- * not known.
+ * curl's config files (`-K FILE`, `-K -` for standard input): their lines are options of the
+ * same operation as the command line's, judged as curl given them where `-K` is
+ * (`upload-file = ~/.ssh/id_rsa`; `remote-name` with the command line's URL), a config they name
+ * in its place in turn. A file read as it will be when the command runs, a here-document, what
+ * `echo` pipes in; one not known is a command not known.
  */
-function curlCommands(stage: Stage, run: Runner, depth = 0): void {
-  const origin = "curl --config";
-  const given = (text: string) => {
-    const words = curlConfigWords(text);
-    if (words === null || depth >= CURL_CONFIG_DEPTH) {
-      run.stage([unknownWord("(the options of a curl config)")], origin);
-      return;
+function curlCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  if (curlConfigs(args).length) {
+    // (`-q` first: the default config is judged once, with the command line as given.)
+    const q = args[0]?.kind === "static" && args[0].value.startsWith("-q") ? [] : [literal("-q")];
+    for (const words of withConfigs(args, stage, run, 0)) {
+      run.stage([stage.argv[0], ...q, ...words], CURL_CONFIG);
     }
-    const inner: Stage = { ...stage, argv: [stage.argv[0], ...words] };
-    run.stage(inner.argv, origin);
-    curlCommands(inner, run, depth + 1);
-  };
-  for (const file of curlConfigs(stage.argv.slice(1))) {
-    if (file === null) run.stage([unknownWord("(a curl config not known)")], origin);
-    else if (file.kind === "static" && file.value === "-") input(stage, run, origin, given);
-    else fileCommands(file, run, origin, given);
   }
-  if (depth === 0) curlrc(stage, run);
+  curlrc(stage, run);
+}
+
+const CURL_CONFIG = "curl --config";
+/** How deep curl's config files may name more before it is not known; how many ways they read. */
+const CURL_CONFIG_DEPTH = 4;
+const CURL_CONFIG_WAYS = 16;
+
+/**
+ * curl's words with the options of their configs in place of each `-K FILE` (each way a piped
+ * text may be); a config not known is a stage not known, its options left out.
+ */
+function withConfigs(args: Word[], stage: Stage, run: Runner, depth: number): Word[][] {
+  const configs = curlConfigs(args);
+  if (!configs.length) return [args];
+  let ways: Word[][] = [[]];
+  let from = 0;
+  for (const c of configs) {
+    const parts: Word[][] = [];
+    const given = (text: string) => {
+      const words = curlConfigWords(text);
+      if (words === null || depth >= CURL_CONFIG_DEPTH) {
+        run.stage([unknownWord("(the options of a curl config)")], CURL_CONFIG);
+      } else parts.push(...withConfigs(words, stage, run, depth + 1));
+    };
+    if (c.file === null) run.stage([unknownWord("(a curl config not known)")], CURL_CONFIG);
+    else if (c.file.kind === "static" && c.file.value === "-") {
+      input(stage, run, CURL_CONFIG, given);
+    } else fileCommands(c.file, run, CURL_CONFIG, given);
+    if (!parts.length) parts.push([]);
+    const before = [...args.slice(from, c.at), ...c.before];
+    ways = ways.flatMap((w) => parts.map((p) => [...w, ...before, ...p]))
+      .slice(0, CURL_CONFIG_WAYS);
+    from = c.end;
+  }
+  return ways.map((w) => [...w, ...args.slice(from)]);
 }
 
 /**

@@ -20,6 +20,21 @@ Deno.test("downloaders: the files they write are named after what they fetch", a
   assert.deepEqual(files("wget --execute=output_document=.env http://x"), [".env"]);
   assert.deepEqual(files("wget http://x/"), ["index.html"]);
   assert.deepEqual(files("wget -O out http://x/.env"), []);
+  // (wget's `-e` value as its parse_line takes it: blanks at both ends left off)
+  assert.deepEqual(
+    downloadedFiles(["wget", "-e", " output_document = .env \t\n", "http://x"]
+      .map(literal)).map((f) => f.path),
+    [".env"],
+  );
+  assert.deepEqual(
+    downloadedFiles(["wget", "-e", "dir_prefix=.pi ", "http://x/a"]
+      .map(literal)).map((f) => f.path),
+    [".pi/a"],
+  );
+  // (its short options in a cluster: `-qP DIR`, `-qe"CMD"`)
+  assert.deepEqual(files("wget -qP .pi http://x/settings.json"), [".pi/settings.json"]);
+  assert.deepEqual(files("wget -qeoutput_document=.env http://x"), [".env"]);
+  assert.deepEqual(files("wget -qnH -xP .pi http://x/a/b"), [".pi/a/b"]);
   assert.deepEqual(files("curl -O http://x/a.json --output-dir=.pi"), [".pi/a.json"]);
   assert.deepEqual(files("curl -o a.json --output-dir .pi http://x"), [".pi/a.json"]);
   assert.deepEqual(files("curl -w %output{.env}x http://x"), [".env"]);
@@ -131,4 +146,45 @@ Deno.test("downloaders: long options abbreviated as each program takes them", ()
   const served = (c: string) => serverNamedFiles(c.split(" ").map(literal)).map((f) => f.path);
   assert.deepEqual(served("axel --out=.pi/x http://x/a"), [".pi/x", ".pi/x"]);
   assert.deepEqual(served("http --down http://x/a"), ["."]);
+});
+
+Deno.test("curl: its outputs pair with its URLs in order, by operation", async () => {
+  // (the Nth URL is saved as the Nth `-o`/`-O` says; `--next` starts an operation of its own)
+  assert.deepEqual(files("curl -o x http://a/a -O http://x/.env"), [".env"]);
+  assert.deepEqual(files("curl -o x -O http://a/a http://x/.env"), [".env"]);
+  assert.deepEqual(files("curl -O http://a/a -o x http://x/.env"), ["a"]);
+  assert.deepEqual(files("curl -sLO http://a/a http://x/.env"), ["a"]);
+  assert.deepEqual(files("curl --remote-name-all http://a/a http://x/.env"), ["a", ".env"]);
+  assert.deepEqual(files("curl --remote-name-all -o x http://a/a x.com/.env"), [".env"]);
+  assert.deepEqual(files("curl --remote-name-all --no-remote-name-all http://x/.env"), []);
+  assert.deepEqual(files("curl -o x http://a/a --next -O http://x/.env"), [".env"]);
+  assert.deepEqual(files("curl -o x http://a/a -: -O http://x/.env"), [".env"]);
+  assert.deepEqual(files("curl -o x http://a/a -O http://x/s.json --output-dir .pi"), [
+    ".pi/x",
+    ".pi/s.json",
+  ]);
+  // (`--output-dir` is its operation's: the next saves in the cwd)
+  assert.deepEqual(files("curl --output-dir .pi --next -O http://x/s.json"), ["s.json"]);
+  assert.deepEqual(files("curl --output-dir .pi -O http://x/a --next -O http://x/b"), [
+    ".pi/a",
+    "b",
+  ]);
+  // (curl 8.13's `--url @FILE`: URLs of a file, saved under their names)
+  assert.deepEqual(files("curl --url @list --output-dir .pi"), ["list", ".pi"]);
+  await checkGateTable(adversarialCtx, [
+    [
+      "curl -o x https://a.com/a -O https://x.com/.pi/settings.json --output-dir .pi",
+      "deny",
+      "ask",
+    ],
+    [
+      "curl -o x https://a.com/a --next -O https://x.com/settings.json --output-dir .pi",
+      "deny",
+      "ask",
+    ],
+    ["curl --remote-name-all --output-dir .pi https://x.com/settings.json", "deny", "ask"],
+    ["curl -o x https://a.com/a -O https://x.com/b.tgz", "deny", "allow"],
+    ["curl -sSLO https://x.com/a.tgz https://x.com/b.tgz", "deny", "allow"],
+    ["curl --output-dir .pi --next -O https://x.com/settings.json", "deny", "allow"],
+  ]);
 });

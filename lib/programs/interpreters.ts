@@ -10,7 +10,7 @@ import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { perlBackups } from "./backups.ts";
-import { pythonRunsCgi, pythonServesCwd } from "./tree_servers.ts";
+import { denoFileServer, pythonRunsCgi, pythonServesCwd } from "./tree_servers.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -158,15 +158,25 @@ function runtimeCommands(stage: Stage, run: Runner): void {
 const SERVER_MODULES = new Set(["http.server", "SimpleHTTPServer", "CGIHTTPServer"]);
 
 /**
- * Whether `ruby -run -e httpd [DIR]` serves the cwd: no DIR after `httpd` (a word of digits is
- * read as a port, `-p 8000`).
+ * Whether `ruby -run -e httpd [DIR]` serves the cwd: no DIR after `httpd`. un.rb's OptionParser
+ * takes each option's value from the next word (`--bind-address 127.0.0.1`, `-p 8000`: a prefix
+ * of one) or after `=`; `--do-not-reverse-lookup` takes none; a `--` ends the options.
  */
 function rubyServesCwd(argv: Word[]): boolean {
   if (!rubyHttpd(argv)) return false;
   const at = argv.findIndex((w) => w.value === "-ehttpd" || w.value === "httpd");
-  return !argv.slice(at + 1).some((w) =>
-    w.kind !== "static" || (!w.value.startsWith("-") && !/^\d+$/.test(w.value))
-  );
+  // (A `--` first is ruby's own, ending its options: the words after it are un.rb's.)
+  const args = argv.slice(argv[at + 1]?.value === "--" ? at + 2 : at + 1);
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") return false;
+    const v = w.value;
+    if (v === "--") return args.length === i + 1;
+    if (!v.startsWith("-") || v === "-") return false;
+    const flag = v.length > 2 && "--do-not-reverse-lookup".startsWith(v) || v === "-d";
+    if (!flag && !v.includes("=") && !/^-[^-]./.test(v)) i++;
+  }
+  return true;
 }
 
 /** `ruby -run -e httpd` (`-run -ehttpd`, `-r un -e httpd`): un.rb's web server. */
@@ -224,13 +234,32 @@ function pythonModule(argv: Word[]): string | null {
   return pythonModuleAt(argv)?.module ?? null;
 }
 
-/** python's `-m MODULE` and where the module's own words start (`next`); null for none. */
+/**
+ * python's `-m MODULE` and where the module's own words start (`next`); null for none. Its
+ * options before: a cluster of letters (`-Im`, `-bEm`, `-Imhttp.server`), `-X OPT`, `-W ARG`
+ * (glued or the next word), `--check-hash-based-pycs MODE`; `-c` or a script ends them.
+ */
 function pythonModuleAt(argv: Word[]): { module: string; next: number } | null {
   for (let i = 1; i < argv.length; i++) {
     const v = argv[i].value;
-    if (v === "-m") return argv[i + 1] ? { module: argv[i + 1].value, next: i + 2 } : null;
-    if (v.startsWith("-m")) return { module: v.slice(2), next: i + 1 };
-    if (!v.startsWith("-") || v === "-c") return null;
+    if (v === "--check-hash-based-pycs") {
+      i++;
+      continue;
+    }
+    if (v === "--" || v === "-" || !v.startsWith("-")) return null;
+    if (v.startsWith("--")) continue;
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k];
+      if (c === "m") {
+        if (k + 1 < v.length) return { module: v.slice(k + 1), next: i + 1 };
+        return argv[i + 1] ? { module: argv[i + 1].value, next: i + 2 } : null;
+      }
+      if (c === "c") return null;
+      if (c === "X" || c === "W" || c === "Q") {
+        if (k + 1 === v.length) i++;
+        break;
+      }
+    }
   }
   return null;
 }
@@ -339,6 +368,9 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     // `$DENO_DIR` says (`DENO_DIR=.pi deno clean`), or its own below the home directory.
     ...(name === "deno"
       ? {
+        // (`deno run`/`deno serve` of std's file server serves its DIR, else the cwd.)
+        followsLinks: (argv: Word[]) => denoFileServer(argv) !== null,
+        readsCwd: (argv: Word[]) => denoFileServer(argv) === "cwd",
         namedFiles: (argv: Word[]) => [
           ...(argv.some((w) => w.value === "--env-file")
             ? [{ path: ".env", source: "--env-file" }]

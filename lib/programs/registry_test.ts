@@ -106,7 +106,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python: { evaluates: "python -c 'print(1)'", namedFiles: "python -m zipfile -e a.zip out", followsLinks: "python -m http.server", readsCwd: "python -m http.server 8000", runs: "python -m http.server --cgi" },
   python2: { evaluates: "python2 -c 'print(1)'", namedFiles: "python2 -m gzip -d a.gz", followsLinks: "python2 -m http.server", readsCwd: "python2 -m http.server 8000", runs: "python2 -m http.server --cgi" },
   python3: { evaluates: "python3 -c 'print(1)'", namedFiles: "python3 -m tarfile -e a.tar out", followsLinks: "python3 -m http.server", readsCwd: "python3 -m http.server 8000", runs: "python3 -m http.server --cgi" }, node: { evaluates: "node -e 'x()'" },
-  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'" }, tsx: { evaluates: "tsx -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'", followsLinks: "deno serve jsr:@std/http/file-server", readsCwd: "deno run -A jsr:@std/http/file-server" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'", followsLinks: "ruby -run -ehttpd .", readsCwd: "ruby -run -e httpd" },
   perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'", followsLinks: "php -S 0:8000", readsCwd: "php -S 0:8000" },
   git: {
@@ -237,6 +237,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
   miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- .", readsCwd: "miniserve -p 8080" },
   "http-server": { followsLinks: "http-server -p 8080", readsCwd: "http-server -p 8080" },
+  serve: { followsLinks: "serve -S", readsCwd: "serve -l 3000" },
+  caddy: { followsLinks: "caddy file-server --root x", readsCwd: "caddy file-server" },
+  file_server: { followsLinks: "file_server x", readsCwd: "file_server -p 8080" },
   "live-server": { followsLinks: "live-server .", runs: "live-server --middleware=./m.js", readsCwd: "live-server" },
   convert: { runs: "convert a.png 'png:|lpr'", namedFiles: "convert a.png frame_%03d.png" },
   pytest: { runs: "pytest -c /tmp/x.ini" },
@@ -465,6 +468,7 @@ const NOT_FOLLOWING: Record<string, string> = {
   "http-server": "http-server --help",
   "live-server": "live-server --help",
   httpd: "httpd --help",
+  file_server: "file_server --help",
 };
 
 /** The command shows the facet: it runs something, moves, has text, names files, ... */

@@ -3,7 +3,7 @@
  * unless `-o HostName=…` names another (the first one given wins, as ssh takes it), and a host
  * not known ("", which may be this machine) where a `ProxyCommand`, `ProxyJump` or `-J` makes
  * the connection go wherever that connects, where a value is not known or built from the name
- * (`%h`), or where the program that connects is not ssh (`-S ./myssh`, `GIT_SSH=./x`). The same
+ * (`%h`), where `CanonicalizeHostname` with `CanonicalDomains` makes it `HOST.DOMAIN`, or where the program that connects is not ssh (`-S ./myssh`, `GIT_SSH=./x`). The same
  * reading serves scp's and sftp's own options, and the ssh command lines other programs run
  * (rsync's `-e`/`RSYNC_RSH`, git's `core.sshCommand`/`GIT_SSH_COMMAND`, rclone's `ssh`).
  *
@@ -58,6 +58,9 @@ const UNSEEN = "\0";
 /** What options say of the host: the first `HostName`, a proxy, a value not known. */
 interface Reading {
   hostName?: string;
+  /** `CanonicalizeHostname` (the first given), and whether `CanonicalDomains` names any. */
+  canonicalize?: boolean;
+  domains?: boolean;
   /** The connection goes where something else connects it, or a value is not known. */
   unknown: boolean;
 }
@@ -88,6 +91,10 @@ function readOption(name: string, value: string | null, r: Reading): void {
   const [key, v] = s;
   if (key === "hostname") {
     if (r.hostName === undefined) r.hostName = /[%$`]/.test(v) ? "" : v;
+  } else if (key === "canonicalizehostname") {
+    r.canonicalize ??= /^(yes|always)$/i.test(v);
+  } else if (key === "canonicaldomains") {
+    r.domains ??= v.trim() !== "" && v.toLowerCase() !== "none";
   } else if ((key === "proxycommand" || key === "proxyjump") && v.toLowerCase() !== "none") {
     r.unknown = true;
   }
@@ -128,7 +135,9 @@ export function optionsHost(
     }
     readOption(t.name, value, r);
   }
-  if (r.unknown) return "";
+  // (Canonicalized, the host may be `HOST.DOMAIN` for each domain: not known, as one may be this
+  // machine, `CanonicalDomains 127.0.0.1.nip.io`.)
+  if (r.unknown || (r.canonicalize && r.domains)) return "";
   return r.hostName ?? host;
 }
 

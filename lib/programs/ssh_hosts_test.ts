@@ -71,3 +71,18 @@ Deno.test("namesUser: a login the line chooses, not a path that holds `user`", (
     assert.equal(namesUser(l), false, l);
   }
 });
+
+Deno.test("optionsHost: a host canonicalized with CanonicalDomains is not known", () => {
+  const scp = (line: string) => optionsHost(line.split(" "), SCP_OPTIONS, "dev");
+  assert.equal(scp("-o CanonicalizeHostname=yes -o CanonicalDomains=127.0.0.1.nip.io"), "");
+  assert.equal(scp("-o canonicalizehostname=always -oCanonicalDomains=a.com"), "");
+  // (Off, first given wins; no domain: the host as it is.)
+  assert.equal(
+    scp("-o CanonicalizeHostname=no -o CanonicalizeHostname=yes -o CanonicalDomains=x"),
+    "dev",
+  );
+  assert.equal(scp("-o CanonicalizeHostname=yes"), "dev");
+  assert.equal(scp("-o CanonicalDomains=127.0.0.1.nip.io"), "dev");
+  const h = (line: string) => sshCommandHost(commandWords(line)!, "given");
+  assert.equal(h("ssh -o CanonicalizeHostname=yes -o CanonicalDomains=lvh.me"), "");
+});

@@ -5,7 +5,9 @@
  *
  * - Servers: `miniserve [PATH]` (unless `-P`/`--no-symlinks`), `http-server [PATH]` (`./public`
  *   or the cwd when no path is given), `live-server [PATH]`, busybox's `httpd -h DIR`,
- *   `kubectl proxy --www=DIR` (python's `-m http.server`/`SimpleHTTPServer`, `ruby -run -e httpd`
+ *   `kubectl proxy --www=DIR`, vercel's `serve [DIR]` (links only with `-S`), `caddy file-server`
+ *   (`--root DIR`), deno's std `file_server [DIR]` (`deno run`/`deno serve` in interpreters.ts;
+ *   python's `-m http.server`/`SimpleHTTPServer`, `ruby -run -e httpd`
  *   and `php -S` in interpreters.ts). Named no directory, each serves the cwd: it reads the tree
  *   there as `grep -r KEY` does (`readsCwd`), `secrets/` and `.env` served to whoever asks.
  * - Uploaders: `aws s3 sync`, `aws s3 cp|mv --recursive` (unless `--no-follow-symlinks`),
@@ -112,8 +114,75 @@ export function pythonRunsCgi(module: string, args: Word[]): boolean {
 /** A server's words that only print (`-h`, `--help`, `-V`, `--version`). */
 const PRINTS = /^(-h|--help|-V|--version|-v)$/;
 
+/**
+ * vercel's `serve [DIR]` (arg's grammar: an option it does not know is an error): it serves DIR,
+ * else the cwd, dotfiles too; it follows a link only with `-S`/`--symlinks`.
+ */
+const SERVE: OptionGrammar = {
+  flags: "sdCnuSLhv",
+  valued: "lpc",
+  // deno-fmt-ignore
+  longValued: set("--listen", "--port", "--config", "--ssl-cert", "--ssl-key", "--ssl-pass"),
+  // deno-fmt-ignore
+  longFlags: set("--single", "--debug", "--cors", "--no-clipboard", "--no-compression", "--no-etag",
+    "--symlinks", "--no-request-logging", "--no-port-switching", "--help", "--version"),
+};
+
+/**
+ * Where deno's std file server serves (`deno run -A jsr:@std/http/file-server [DIR]`, `deno serve
+ * jsr:@std/http@1/file-server`, deno.land's `std/http/file_server.ts`, or the `file_server` it
+ * installs): "cwd" where no DIR follows it (an option's value aside), "named" where one does,
+ * null for no file server (or one that only prints, `--help`).
+ */
+export function denoFileServer(argv: Word[]): "cwd" | "named" | null {
+  const at = argv.findIndex((w) =>
+    /^(?:jsr:\/?@std\/http(?:@[^/]*)?\/file[-_]server(?:\.ts)?|https?:\/\/deno\.land\/std(?:@[^/]*)?\/http\/file_server\.ts)$/
+      .test(w.value)
+  );
+  const installed = /^file[-_]server$/.test((argv[0]?.value ?? "").replace(/^.*\//, ""));
+  if (at < 0 && !installed) return null;
+  const args = argv.slice(at < 0 ? 1 : at + 1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : null;
+    if (v === null || !v.startsWith("-")) return "named";
+    if (/^(-h|--help|-V|--version)$/.test(v)) return null;
+    // (Its switches; every other option takes the next word, unless given `=VALUE`.)
+    const flag = /^(--cors|--no-dir-listing|--no-dotfiles|-v|--verbose)$/;
+    if (!flag.test(v) && !v.includes("=")) i++;
+  }
+  return "cwd";
+}
+
+/** Whether caddy runs its file server (`caddy file-server`), and whether on the cwd (no `--root`). */
+function caddyFileServer(argv: Word[], cwd: boolean): boolean {
+  const args = values(argv);
+  if (args[0] !== "file-server") return false;
+  if (args.some((v) => v === "--help" || v === "-h")) return false;
+  return !cwd || !args.some((v) => v === null || /^(-r|--root|-root)(=|$)/.test(v));
+}
+
 /** The tree servers. */
 export const TREE_SERVER_PROGRAMS: Program[] = [
+  {
+    names: ["serve"],
+    options: SERVE,
+    followsLinks: (argv) =>
+      readOptions(values(argv), SERVE).some((t) => t.name === "-S" || t.name === "--symlinks"),
+    treesNamed: (argv) => sureOperands(argv, SERVE).length > 0,
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && PRINTS.test(v)),
+  },
+  {
+    // `caddy file-server` serves `--root DIR`, else the cwd, with the links in it followed.
+    names: ["caddy"],
+    followsLinks: (argv) => caddyFileServer(argv, false),
+    readsCwd: (argv) => caddyFileServer(argv, true),
+  },
+  {
+    // deno's std file server, installed (`deno install -g jsr:@std/http/file-server`).
+    names: ["file_server", "file-server"],
+    followsLinks: (argv) => denoFileServer(argv) !== null,
+    readsCwd: (argv) => denoFileServer(argv) === "cwd",
+  },
   {
     // It serves PATH (else the cwd) with the links in it followed, unless `-P`.
     names: ["miniserve"],

@@ -26,6 +26,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { Runner } from "./spec.ts";
 import { literal, programName, unknownWord } from "./words.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 
 /** wget's long options (1.21's `wget --help`) and wget2's own (2.x). */
 // deno-fmt-ignore
@@ -43,6 +44,31 @@ function spelled(name: string, wanted: readonly string[]): string {
   if (all.length === 1) return all[0];
   const some = wanted.filter((o) => o.startsWith(name));
   return some.length === 1 ? some[0] : name;
+}
+
+/**
+ * wget's and wget2's long options that take a value (`--opt=V` or `--opt V`; 1.21's main.c
+ * OPT_VALUE, wget2's with a required value); every other one of `WGET_LONG` is a switch that
+ * takes a value only after `=` (`--quiet=off`, `--stats-site=F`).
+ */
+// deno-fmt-ignore
+const WGET_VALUED_LONG: ReadonlySet<string> = new Set(["--accept", "--accept-regex", "--append-output", "--backups", "--base", "--bind-address", "--body-data", "--body-file", "--ca-certificate", "--ca-directory", "--certificate", "--certificate-type", "--ciphers", "--compression", "--config", "--connect-timeout", "--cut-dirs", "--default-page", "--directory-prefix", "--dns-timeout", "--domains", "--exclude-directories", "--exclude-domains", "--execute", "--follow-tags", "--ftp-password", "--ftp-user", "--header", "--hsts-file", "--http-password", "--http-user", "--ignore-tags", "--include-directories", "--input-file", "--level", "--limit-rate", "--load-cookies", "--local-encoding", "--max-redirect", "--method", "--output-document", "--output-file", "--password", "--pinnedpubkey", "--post-data", "--post-file", "--prefer-family", "--private-key", "--private-key-type", "--progress", "--proxy-password", "--proxy-user", "--quota", "--read-timeout", "--referer", "--regex-type", "--reject", "--reject-regex", "--rejected-log", "--remote-encoding", "--report-speed", "--restrict-file-names", "--retry-on-http-error", "--save-cookies", "--secure-protocol", "--start-pos", "--timeout", "--tries", "--use-askpass", "--user", "--user-agent", "--wait", "--waitretry", "--warc-dedup", "--warc-file", "--warc-header", "--warc-max-size", "--warc-tempdir",
+  "--hpkp-file", "--tls-session-file", "--ocsp-file", "--netrc-file", "--max-threads", "--chunk-size", "--filter-mime-type", "--dns-cache-preload", "--hsts-preload-file", "--save-content-on", "--input-encoding", "--signature-extensions", "--plugin", "--plugin-dirs", "--local-plugin", "--ocsp-server", "--https-enforce", "--gnupg-homedir"]);
+
+/**
+ * wget's options as its getopt_long reads them (long names spelled out first, `wgetWord`): the
+ * short letters that take a value (the rest of a cluster, or the next word; `-nH`'s `n` too),
+ * the long ones, the rest switches.
+ */
+export const WGET_GRAMMAR: OptionGrammar = {
+  valued: "ABDIOPQRTUXaeilnotw",
+  longValued: WGET_VALUED_LONG,
+  longOptional: new Set(WGET_LONG.filter((o) => !WGET_VALUED_LONG.has(o))),
+};
+
+/** wget's tokens of its words, long names spelled out (`wgetArgs`). */
+export function wgetTokens(args: Word[]): OptionToken[] {
+  return readOptions(args.map((a) => (a.kind === "static" ? a.value : null)), WGET_GRAMMAR);
 }
 
 /** The long options wget's facets read (downloaders.ts). */
@@ -94,6 +120,29 @@ export function wgetArgs(args: Word[]): Word[] {
   });
 }
 
+/**
+ * wget's arguments one option to a word (`-qP .pi`: `-q -P .pi`; `-qe"CMD"`: `-q -e CMD`), long
+ * names spelled out; `-n`'s letters stay with it (`-nH`).
+ */
+export function wgetOptionWords(args: Word[]): Word[] {
+  const spelled = wgetArgs(args);
+  const out: Word[] = [];
+  for (const t of wgetTokens(spelled)) {
+    const w = spelled[t.at];
+    if (t.kind !== "flag" && t.kind !== "valued") out.push(w);
+    else if (t.name.startsWith("--") || w.value === t.name) {
+      out.push(w);
+      if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
+    } else if (t.name === "-n" && t.glued !== undefined) out.push(literal("-n" + t.glued));
+    else {
+      out.push(literal(t.name));
+      if (t.glued !== undefined) out.push(literal(t.glued));
+      else if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
+    }
+  }
+  return out;
+}
+
 /** A startup file's commands as `-e` values (`key=value`; comments and blank lines dropped). */
 function startupCommands(text: string): string[] {
   const out: string[] = [];
@@ -119,24 +168,24 @@ function startupFiles(
   // `--config` file it reaches, none where `--no-config` comes first.)
   const wget2 = name === "wget2";
   let off = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") {
+  for (const t of wgetTokens(args)) {
+    const a = args[t.at];
+    if (t.kind === "dynamic") {
       if (/^--con/.test(a.prefix)) given.push(null);
       continue;
     }
-    if (a.value === "--") break;
-    if (a.value === "--no-config") {
+    if (t.kind === "end") break;
+    if (t.name === "--no-config") {
       off = true;
       if (wget2) continue;
       break;
     }
-    const file = a.value === "--config"
-      ? args[++i] ?? null
-      : a.value.startsWith("--config=")
-      ? literal(a.value.slice(9))
-      : undefined;
-    if (file === undefined) continue;
+    if (t.name !== "--config") continue;
+    const file = t.glued !== undefined
+      ? literal(t.glued)
+      : t.valueAt === undefined
+      ? null
+      : args[t.valueAt];
     if (wget2 && file?.kind === "static") given.push(...file.value.split(",").map(literal));
     else given.push(file);
     if (!wget2) break;
@@ -178,10 +227,14 @@ export function wgetStartupFiles(stage: Stage, run: Runner): void {
     commands.push(...startupCommands(text));
   }
   if (!commands.length) return;
-  const own = args.filter((a, i) =>
-    !(a.kind === "static" &&
-      (/^--(no-)?config(=|$)/.test(a.value) || (i > 0 && args[i - 1].value === "--config")))
-  );
+  // (Its own words less its `--config` and `--no-config` options.)
+  const dropped = new Set<number>();
+  for (const t of wgetTokens(args)) {
+    if (t.name !== "--config" && t.name !== "--no-config") continue;
+    dropped.add(t.at);
+    if (t.valueAt !== undefined) dropped.add(t.valueAt);
+  }
+  const own = args.filter((_, i) => !dropped.has(i));
   const argv = [stage.argv[0], literal("--no-config")];
   for (const c of commands) argv.push(literal("-e"), literal(c));
   run.stage([...argv, ...own], "wgetrc");

@@ -59,9 +59,18 @@ Deno.test("wgetrc, curlrc: a startup file's commands are judged as given on the 
       ["wget2 --config=ok.rc --config=w.rc http://x/a", "deny"],
       ["wget2 --config=w.rc --no-config http://x/a", "deny"],
       ["wget2 --no-config --config=w.rc http://x/a", "deny"],
+      // (A valued option's value is its value, `--no-config` too, glued in a cluster or not.)
+      ["wget -U --no-config --config=w.rc http://x/a", "deny"],
+      ["wget -qU --no-config --config=w.rc http://x/a", "deny"],
+      ["wget --header --no-config --config=w.rc http://x/a", "deny"],
+      ["wget --user-agent --no-config --config w.rc http://x/a", "deny"],
+      ["wget -e --no-config --config=w.rc http://x/a", "deny"],
       // (Not read: wget's `--no-config`, another config; curl's `-q` first, `--disable`.)
       ["wget --no-config http://x/a", "allow"],
       ["wget --no-config --config=w.rc http://x/a", "allow"],
+      ["wget -q --no-config --config=w.rc http://x/a", "allow"],
+      ["wget -U ua --no-config --config=w.rc http://x/a", "allow"],
+      ["wget -U --config=w.rc --no-config http://x/a", "allow"],
       ["wget --config=ok.rc --config=w.rc http://x/a", "allow"],
       ["wget2 --no-config http://x/a", "allow"],
       ["curl -q http://x/a", "allow"],

@@ -1,0 +1,280 @@
+/**
+ * curl's options and operations. curl reads its words with a grammar of its own (long names in
+ * any case, abbreviated) and splits them into operations at `--next` (`-:`): each has its own
+ * URLs, outputs, `--output-dir`, `-g` and `--remote-name-all`. In an operation, the Nth URL is
+ * saved as the Nth `-o NAME` or `-O` says (`curl -o a URL1 -O URL2` writes `a` and URL2's base
+ * name), a URL without one as `--remote-name-all` says. Besides the names it writes, the files its
+ * data and form options read and its `file:` URLs (by its globbing unless `-g`; `--no-globoff`
+ * undoes it), a URL without a scheme too under `--proto-default file`.
+ *
+ * @example
+ * ```ts
+ * import { curlOperationFiles } from "./curl_operations.ts";
+ * import { literal } from "./words.ts";
+ * curlOperationFiles(["-o", "x", "https://a/b", "-O", "https://x/.env"].map(literal))
+ *   .map((f) => f.path);
+ * // [".env"]
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { NamedFile } from "./spec.ts";
+import { literal, optionValue } from "./words.ts";
+import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import {
+  curlGlob,
+  curlGlobPattern,
+  fileUrlPath,
+  formFiles,
+  outputName,
+  urlencodeFile,
+  urlName,
+} from "./curl_files.ts";
+
+/**
+ * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
+ * cluster, or the next word; every other letter is a flag, `-#`, `-:` and the digits too), the
+ * long ones with a value (the next word: curl takes no `--opt=value`) and without. curl takes
+ * a long name in any case and abbreviated to a prefix of one option (`--conf` for `--config`).
+ * An option it does not know takes no word here: the next is read as an option again.
+ */
+export const CURL_GRAMMAR: OptionGrammar = {
+  valued: "ACDEFHKPQTUXYbcdemortuwxyz",
+  // deno-fmt-ignore
+  longValued: new Set(["--abstract-unix-socket","--alt-svc","--aws-sigv4","--cacert","--capath","--cert","--cert-type","--ciphers","--config","--connect-timeout","--connect-to","--continue-at","--cookie","--cookie-jar","--create-file-mode","--crlfile","--curves","--data","--data-ascii","--data-binary","--data-raw","--data-urlencode","--delegation","--dns-interface","--dns-ipv4-addr","--dns-ipv6-addr","--dns-servers","--doh-url","--dump-header","--egd-file","--engine","--etag-compare","--etag-save","--expect100-timeout","--form","--form-string","--ftp-account","--ftp-alternative-to-user","--ftp-method","--ftp-port","--ftp-ssl-ccc-mode","--happy-eyeballs-timeout-ms","--header","--hostpubmd5","--hostpubsha256","--hsts","--interface","--json","--keepalive-time","--key","--key-type","--krb","--libcurl","--limit-rate","--local-port","--login-options","--mail-auth","--mail-from","--mail-rcpt","--max-filesize","--max-redirs","--max-time","--netrc-file","--noproxy","--oauth2-bearer","--output","--output-dir","--parallel-max","--pass","--pinnedpubkey","--preproxy","--proto","--proto-default","--proto-redir","--proxy","--proxy-cacert","--proxy-capath","--proxy-cert","--proxy-cert-type","--proxy-ciphers","--proxy-crlfile","--proxy-header","--proxy-key","--proxy-key-type","--proxy-pass","--proxy-pinnedpubkey","--proxy-service-name","--proxy-tls13-ciphers","--proxy-tlsauthtype","--proxy-tlspassword","--proxy-tlsuser","--proxy-user","--proxy1.0","--pubkey","--quote","--random-file","--range","--rate","--referer","--request","--request-target","--resolve","--retry","--retry-delay","--retry-max-time","--sasl-authzid","--service-name","--socks4","--socks4a","--socks5","--socks5-gssapi-service","--socks5-hostname","--speed-limit","--speed-time","--stderr","--telnet-option","--tftp-blksize","--time-cond","--tls-max","--tls13-ciphers","--tlsauthtype","--tlspassword","--tlsuser","--trace","--trace-ascii","--unix-socket","--upload-file","--url","--url-query","--user","--user-agent","--write-out","--variable","--haproxy-clientip","--ip-tos","--vlan-priority","--ech","--ssl-sessions","--knownhosts","--sigalgs","--upload-flags","--trace-config","--parallel-max-host","--keepalive-cnt"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--anyauth","--append","--basic","--cert-status","--compressed","--compressed-ssh","--create-dirs","--crlf","--digest","--disable","--disable-eprt","--disable-epsv","--disallow-username-in-url","--doh-cert-status","--doh-insecure","--fail","--fail-early","--fail-with-body","--false-start","--form-escape","--ftp-create-dirs","--ftp-pasv","--ftp-pret","--ftp-skip-pasv-ip","--ftp-ssl-ccc","--ftp-ssl-control","--get","--globoff","--haproxy-protocol","--head","--http0.9","--http1.0","--http1.1","--http2","--http2-prior-knowledge","--http3","--http3-only","--ignore-content-length","--include","--insecure","--ipv4","--ipv6","--junk-session-cookies","--list-only","--location","--location-trusted","--mail-rcpt-allowfails","--manual","--metalink","--negotiate","--netrc","--netrc-optional","--next","--no-alpn","--no-buffer","--no-clobber","--no-keepalive","--no-npn","--no-progress-meter","--no-sessionid","--ntlm","--ntlm-wb","--parallel","--parallel-immediate","--path-as-is","--post301","--post302","--post303","--progress-bar","--proxy-anyauth","--proxy-basic","--proxy-digest","--proxy-insecure","--proxy-negotiate","--proxy-ntlm","--proxy-ssl-allow-beast","--proxy-ssl-auto-client-cert","--proxy-tlsv1","--proxytunnel","--raw","--remote-header-name","--remote-name","--remote-name-all","--remote-time","--remove-on-error","--retry-all-errors","--retry-connrefused","--sasl-ir","--show-error","--silent","--socks5-basic","--socks5-gssapi","--socks5-gssapi-nec","--ssl","--ssl-allow-beast","--ssl-auto-client-cert","--ssl-no-revoke","--ssl-reqd","--ssl-revoke-best-effort","--sslv2","--sslv3","--styled-output","--suppress-connect-headers","--tcp-fastopen","--tcp-nodelay","--tftp-no-options","--tlsv1","--tlsv1.0","--tlsv1.1","--tlsv1.2","--tlsv1.3","--tr-encoding","--trace-time","--use-ascii","--verbose","--version","--xattr","--help","--ca-native","--proxy-ca-native","--proxy-http2","--mptcp","--skip-existing","--tls-earlydata","--follow","--out-null","--dump-ca-embed"]),
+  abbreviations: true,
+};
+
+/** curl's long option names, for its abbreviations. */
+const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
+
+/**
+ * A word of curl's with its long option's name as curl reads it: in lower case, abbreviated to a
+ * prefix of one option (curl 7.x, 8.x before its table of exact names), `--name=value` (8.16).
+ */
+export function curlWord(w: Word): Word {
+  if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
+  const eq = w.value.indexOf("=");
+  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
+  const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
+  const full = some.length === 1 ? some[0] : name;
+  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
+}
+
+/**
+ * curl's options in a stage's words: long names as curl compares them, in lower case, and an
+ * `--expand-OPTION` (curl 8.3) read as the option it expands.
+ */
+export function curlOptions(args: Word[]): OptionToken[] {
+  const values = args.map((w) =>
+    w.kind !== "static"
+      ? null
+      : w.value.startsWith("--")
+      ? w.value.toLowerCase().replace(/^--expand-/, "--")
+      : w.value
+  );
+  return readOptions(values, CURL_GRAMMAR);
+}
+
+/** curl's options that read a file given as `@FILE` (`-d @f`, `-H @f`): the rest of the value. */
+const CURL_AT_FILE = new Set([
+  "-d",
+  "--data",
+  "--data-ascii",
+  "--data-binary",
+  "--json",
+  "-H",
+  "--header",
+  "--proxy-header",
+]);
+
+/** How one URL is saved: under its own name (`-O`), as a name (`-o NAME`; null: not known). */
+type Output = { remote: true } | { remote: false; name: string | null };
+
+/** One of curl's operations (between `--next`s). */
+interface Operation {
+  urls: (string | null)[];
+  outs: Output[];
+  /** `--output-dir`: undefined for none, null for one not known. */
+  dir?: string | null;
+  remoteAll: boolean;
+  globoff: boolean;
+  /** `--url @FILE` (curl 8.13): URLs read from a file, saved under their own names. */
+  listed: boolean;
+  /** `--proto-default file`: a URL without a scheme is a file's path. */
+  files: boolean;
+}
+
+/** A flag option as curl reads it, `--no-NAME` turning NAME off: its name and whether it is on. */
+function curlFlag(t: OptionToken): [string, boolean] {
+  if (t.kind !== "unknown" || !t.name.startsWith("--no-")) return [t.name, true];
+  const name = "--" + t.name.slice(5);
+  const some = CURL_GRAMMAR.longFlags!.has(name)
+    ? [name]
+    : [...CURL_GRAMMAR.longFlags!].filter((o) => o.startsWith(name));
+  return [some.length === 1 ? some[0] : t.name, false];
+}
+
+/** The settings of each operation of curl's tokens: `-g`, `--remote-name-all`, `--output-dir`. */
+function operations(tokens: OptionToken[], args: Word[]): Operation[] {
+  const fresh = (): Operation => ({
+    urls: [],
+    outs: [],
+    remoteAll: false,
+    globoff: false,
+    listed: false,
+    files: false,
+  });
+  const ops = [fresh()];
+  for (const t of tokens) {
+    const op = ops[ops.length - 1];
+    const [name, on] = curlFlag(t);
+    if (name === "--next" || name === "-:") ops.push(fresh());
+    else if (name === "-g" || name === "--globoff") op.globoff = on;
+    else if (name === "--remote-name-all") op.remoteAll = on;
+    else if (name === "--proto-default" && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.files = w === undefined || w.kind !== "static" || /^file$/i.test(w.value);
+    } else if (name === "--output-dir" && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.dir = w === undefined ? op.dir : w.kind === "static" ? w.value : null;
+    }
+  }
+  return ops;
+}
+
+/**
+ * What curl's words name in its own spellings (see the module): the files it reads, and those
+ * it writes under names of its URLs (`-O`, `-o '#1'`, or any `-o` below `--output-dir`).
+ */
+export function curlOperationFiles(args: Word[]): NamedFile[] {
+  const tokens = curlOptions(args);
+  const ops = operations(tokens, args);
+  const files: NamedFile[] = [];
+  let at = 0;
+  const each = (text: string, source: string, path: (t: string) => string | null) => {
+    const all = ops[at].globoff ? [{ text }] : curlGlob(text);
+    if (all === null) files.push({ path: null, source: `${source} (the names its globs make)` });
+    for (const g of all ?? []) {
+      const p = path(g.text);
+      if (p !== null) files.push({ path: p, source });
+    }
+  };
+  for (const t of tokens) {
+    const op = ops[at];
+    if (t.kind === "operand" || t.kind === "dynamic") {
+      op.urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
+      continue;
+    }
+    const [name] = curlFlag(t);
+    if (name === "--next" || name === "-:") at++;
+    else if (name === "-O" || name === "--remote-name") op.outs.push({ remote: true });
+    if (t.kind !== "valued") continue;
+    const w = optionValue(t, args);
+    if (t.name === "-o" || t.name === "--output") {
+      op.outs.push({ remote: false, name: w?.kind === "static" ? w.value : null });
+    }
+    if (w === undefined || w.kind !== "static") {
+      if (t.name === "--url") op.urls.push(null);
+      continue;
+    }
+    const v = w.value;
+    const source = `${t.name} ${w.text}`;
+    if (t.name === "--url" && v.startsWith("@")) {
+      // (curl 8.13: `--url @FILE` reads its URLs from FILE, `@-` the input, each saved as `-O`.)
+      op.listed = true;
+      if (v !== "@-") files.push({ path: v.slice(1), source });
+    } else if (t.name === "--url") op.urls.push(v);
+    else if (t.name === "-T" || t.name === "--upload-file") {
+      // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
+      each(v, source, (p) => (p === "-" || p === "." ? null : p));
+    } else if (t.name === "--data-urlencode" || t.name === "--url-query") {
+      const file = urlencodeFile(v);
+      if (file !== null) files.push({ path: file, source });
+    } else if (t.name === "-F" || t.name === "--form") {
+      for (const file of formFiles(v)) files.push({ path: file, source });
+    } else if (CURL_AT_FILE.has(t.name) && v.startsWith("@") && v !== "@-" && v !== "@") {
+      files.push({ path: v.slice(1), source });
+    }
+  }
+  for (const [k, op] of ops.entries()) {
+    at = k;
+    for (const u of op.urls) {
+      if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
+      else if (u !== null && op.files && !/^[a-zA-Z][\w+.-]*:\/\//.test(u)) {
+        // (Under `--proto-default file`, `/p/secr{e}ts/key` is `file:///p/secr{e}ts/key`.)
+        each(
+          u,
+          `--proto-default file ${u}`,
+          (p) => p.startsWith("/") ? fileUrlPath(`file://${p}`) : p,
+        );
+      }
+    }
+    files.push(...savedFiles(op));
+  }
+  return files;
+}
+
+/** The files an operation saves under names its URLs give (see the module). */
+function savedFiles(op: Operation): NamedFile[] {
+  const out: NamedFile[] = [];
+  const place = (file: string) => (op.dir === undefined ? file : `${op.dir}/${file}`);
+  if (op.listed) {
+    const path = op.dir === undefined ? "." : op.dir;
+    out.push({ path, source: "--url @FILE (the names of the URLs it lists)", below: true });
+  }
+  for (const [k, url] of op.urls.entries()) {
+    const how: Output | undefined = op.outs[k] ?? (op.remoteAll ? { remote: true } : undefined);
+    if (how === undefined || (!how.remote && how.name === null)) continue;
+    const numberedName = !how.remote && !op.globoff && /#(\d|<)/.test(how.name!);
+    if (url === null && !numberedName) continue;
+    if (op.dir === null) {
+      out.push({ path: null, source: `${url} (saved below a directory not known)` });
+    } else if (how.remote && url !== null) {
+      // (A URL without a scheme is an http one: `x.com/.env` is saved as `.env`.)
+      const full = /^[a-zA-Z][\w+.-]*:\/\//.test(url) ? url : `http://${url}`;
+      if (!op.globoff && /[{[]/.test(full)) out.push(...remoteNames(full, place));
+      else {
+        const name = urlName(full);
+        if (name !== null) out.push({ path: place(name), source: url });
+      }
+    } else if (how.remote) continue;
+    else if (numberedName) out.push(...numbered(how.name!, url, place));
+    else if (op.dir !== undefined) out.push({ path: place(how.name!), source: how.name! });
+  }
+  return out;
+}
+
+/**
+ * The files `-o NAME` with `#N` writes for one URL (see `outputName`): the names each URL its glob
+ * makes gives, or, where those are too many, a glob of what they may be (`.pi/#1.json`:
+ * `.pi/*.json`).
+ */
+function numbered(o: string, url: string | null, place: (file: string) => string): NamedFile[] {
+  const globbed = url === null ? null : curlGlob(url);
+  if (globbed) return globbed.map((g) => ({ path: place(outputName(o, g)), source: o }));
+  return [{
+    path: place(o.replace(/[*?[\]\\]/g, "\\$&").replace(/#\d+|#<[^>]*>/g, "*")),
+    source: `${o} (names built from the URL's globs)`,
+    pattern: true,
+  }];
+}
+
+/** The names `curl -O` saves a globbed URL's files under (see `curlGlob`). */
+function remoteNames(url: string, place: (file: string) => string): NamedFile[] {
+  const all = curlGlob(url);
+  if (all !== null) {
+    return all.flatMap((g) => {
+      const name = urlName(g.text);
+      return name === null ? [] : [{ path: place(name), source: url }];
+    });
+  }
+  const pattern = curlGlobPattern(url);
+  const name = pattern === null ? null : urlName(pattern);
+  return name === null
+    ? [{ path: null, source: `${url} (the names its globs make)` }]
+    : [{ path: place(name), source: `${url} (the names its globs make)`, pattern: true }];
+}
