@@ -10,6 +10,10 @@ import { gateFileEntries } from "./gate_files.ts";
 import { fakeFs } from "./policy/fs_facts.ts";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import process from "node:process";
 import type { Action, Config, Context, Verdict } from "./types.ts";
 
 // Seeded fuzzing and running bash: the shell layer's tests use them too, from below.
@@ -136,3 +140,58 @@ export const HAS_GIT: boolean = (() => {
     return false;
   }
 })();
+
+/**
+ * Allow by default, with `secrets/**` and `~/.ssh/**` denied and `.env` asked about: the config
+ * the git tests judge what git shows and stores under.
+ */
+export function secretsDenied(home: string): Config {
+  return configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
+  }, { home });
+}
+
+/** Run git in `dir` (`env` added to its environment); its output. A failure throws. */
+export function runGit(dir: string, args: readonly string[], env?: Record<string, string>): string {
+  const out = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: env ? { ...process.env, ...env } : process.env,
+  });
+  if (out.status !== 0) throw new Error(`git ${args.join(" ")}: ${out.stderr}`);
+  return out.stdout;
+}
+
+/** A temporary git repository for tests that run real git (see `HAS_GIT`). */
+export interface TempRepository {
+  dir: string;
+  /** Run git there (`env` added to its environment); its output. A failure throws. */
+  git(...args: string[]): string;
+  /** Write files there (relative paths), each holding `content` (default: its name). */
+  write(files: readonly string[], content?: string): void;
+  remove(): void;
+}
+
+/** A new repository (`git init` with `init`'s options) holding `files` (not added). */
+export function tempRepository(
+  files: readonly string[] = [],
+  opts: { init?: string[]; env?: Record<string, string> } = {},
+): TempRepository {
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-git-"));
+  const repo: TempRepository = {
+    dir,
+    git: (...args) => runGit(dir, args, opts.env),
+    write(names, content) {
+      for (const f of names) {
+        mkdirSync(join(dir, dirname(f)), { recursive: true });
+        writeFileSync(join(dir, f), content ?? f);
+      }
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+  repo.git("init", "-q", ...(opts.init ?? []));
+  repo.write(files);
+  return repo;
+}

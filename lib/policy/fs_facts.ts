@@ -219,18 +219,23 @@ function readText(path: string, limit: number): string | null {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > limit) return null;
     const buf = new Uint8Array(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n <= 0) break;
-      got += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, got));
+    return new TextDecoder().decode(buf.subarray(0, readInto(fd, buf)));
   } catch {
     return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Fill `buf` from the start of the open file `fd`; how many bytes came (fewer: it shrank). */
+function readInto(fd: number, buf: Uint8Array): number {
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n <= 0) break;
+    got += n;
+  }
+  return got;
 }
 
 /** Files whose bytes realFs keeps (a git index or two: the repositories a session works in). */
@@ -255,13 +260,7 @@ function readBytes(
     const known = kept.get(path);
     if (known?.stamp === stamp) return known.bytes;
     const buf = new Uint8Array(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n <= 0) break;
-      got += n;
-    }
-    if (got < buf.length) return null;
+    if (readInto(fd, buf) < buf.length) return null;
     kept.delete(path);
     if (!racilyClean(Math.max(st.mtimeMs, st.ctimeMs))) {
       if (kept.size >= READS) kept.delete(kept.keys().next().value!);

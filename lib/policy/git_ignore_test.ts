@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HAS_GIT } from "../testing.ts";
+import { HAS_GIT, runGit } from "../testing.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { ignoredBy, ignorePatterns, ignoreSettings, unignoredNames } from "./git_ignore.ts";
 
@@ -193,18 +193,11 @@ Deno.test({
 }, () => {
   const dir = Deno.makeTempDirSync();
   const git = (...args: string[]) =>
-    new TextDecoder().decode(
-      new Deno.Command("git", {
-        args,
-        cwd: dir,
-        stderr: "null",
-        env: {
-          HOME: dir + "/home",
-          XDG_CONFIG_HOME: dir + "/home/.config",
-          GIT_CONFIG_NOSYSTEM: "1",
-        },
-      }).outputSync().stdout,
-    );
+    runGit(dir, args, {
+      HOME: dir + "/home",
+      XDG_CONFIG_HOME: dir + "/home/.config",
+      GIT_CONFIG_NOSYSTEM: "1",
+    });
   try {
     git("init", "-q");
     const files = [

@@ -8,18 +8,11 @@ import {
   workTreeTop,
 } from "./git_index.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
-import { gitIndexBytes, HAS_GIT } from "../testing.ts";
+import { gitIndexBytes, HAS_GIT, runGit } from "../testing.ts";
 
 /** Run git in `dir`; its output. */
 function git(dir: string, ...args: string[]): string {
-  const out = new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout);
+  return runGit(dir, args);
 }
 
 /** A repository with these files added (a name with conflicts or many levels among them). */

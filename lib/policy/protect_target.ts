@@ -6,6 +6,7 @@
  * @module
  */
 import type { Target } from "./targets.ts";
+import type { RepositoryRead } from "../programs/spec.ts";
 import type { StageShared } from "./stage_shared.ts";
 import { namesBelow } from "./links_seen.ts";
 import {
@@ -87,8 +88,9 @@ export function protect(
       ) prot = under;
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
-    if (!prot && target.kind === "cwd" && shared.repository && config.pathProtection.length) {
-      prot = repositoryProtection(config, ctx, shared, p, below);
+    if (!prot && target.kind === "cwd" && config.pathProtection.length) {
+      const read = shared.repository();
+      if (read) prot = repositoryProtection(config, ctx, shared, { cwd: p, below, read });
     }
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
@@ -190,10 +192,9 @@ function repositoryProtection(
   config: Config,
   ctx: Context,
   shared: StageShared,
-  cwd: string,
-  below: BelowOptions,
+  at: { cwd: string; below: BelowOptions; read: RepositoryRead },
 ): Protection | null {
-  const read = shared.repository!;
+  const { cwd, below, read } = at;
   for (const w of read.either) {
     if (w.kind === "static" && ctx.fs.exists(resolve(cwd, w.value))) return null;
   }
@@ -242,15 +243,7 @@ function unignoredBelow(
 ): ((component: RegExp, folded: boolean) => boolean) | null {
   const found = unignoredNames(top, dir, gitDir, ctx.fs, ctx.home, ctx.env);
   if (found === null || !found.watched.every((f) => shared.settled(f, true))) return null;
-  const answers = new Map<RegExp, boolean>();
-  return (component, folded) => {
-    let known = answers.get(component);
-    if (known === undefined) {
-      known = found.names.some((name) => component.test(folded ? name.toLowerCase() : name));
-      answers.set(component, known);
-    }
-    return known;
-  };
+  return namesMatching(() => found.names);
 }
 
 /**
@@ -285,14 +278,22 @@ function presentBelow(
   dir: string,
   fs: Context["fs"],
 ): (component: RegExp, folded: boolean) => boolean {
-  // (Asked for each path the target reaches and each name glob: answered once per glob.)
+  return namesMatching(() => namesBelow(dir, fs));
+}
+
+/**
+ * Whether a name a component glob matches is among `names()` (null: any may be), answered once
+ * per glob (asked for each path a target reaches and each name glob).
+ */
+function namesMatching(
+  names: () => readonly string[] | null,
+): (component: RegExp, folded: boolean) => boolean {
   const answers = new Map<RegExp, boolean>();
   return (component, folded) => {
     let known = answers.get(component);
     if (known === undefined) {
-      const names = namesBelow(dir, fs);
-      known = names === null ||
-        names.some((name) => component.test(folded ? name.toLowerCase() : name));
+      const list = names();
+      known = list === null || list.some((n) => component.test(folded ? n.toLowerCase() : n));
       answers.set(component, known);
     }
     return known;

@@ -31,8 +31,11 @@ export interface StageShared {
   operands: boolean;
   /** Named no place, it reads the files below the cwd (`Program.readsCwd`: `grep -r KEY`). */
   readsCwd: boolean;
-  /** What of its repository git shows without naming it (`Program.readsRepository`: `git diff`). */
-  repository: RepositoryRead | null;
+  /**
+   * What of its repository git shows without naming it (`Program.readsRepository`: `git diff`),
+   * read when asked (only where pathProtection has entries).
+   */
+  repository: () => RepositoryRead | null;
   /** The names a tree it reads is limited to (`grep --include=.env`): name globs count there. */
   treeNames: readonly string[];
   /** Those names limit what it changes below its directory operands too (`Program.namesLimitTrees`). */
@@ -70,6 +73,18 @@ const NO_NAMES: string[] = [];
 
 const NEVER = () => false;
 
+const NO_READ = () => null;
+
+/** `f`, called once when first asked. */
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) value = f(), done = true;
+    return value;
+  };
+}
+
 const UNKNOWN = () => null;
 
 export function stageShared(
@@ -97,7 +112,7 @@ export function stageShared(
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands,
     readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
-    repository: facts?.readsRepository?.(stage!) ?? null,
+    repository: facts?.readsRepository ? once(() => facts.readsRepository!(stage!)) : NO_READ,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
-import { checkActions, configFrom, ctxIn, gitIndexBytes } from "../testing.ts";
+import { checkActions, ctxIn, gitIndexBytes, secretsDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 import { checkoutIndexFiles, checksOutAll } from "./git_blobs.ts";
 
 const home = "/home/user";
 /** Allow by default; `secrets/**` denied, `.env` asked about, `~/.ssh/**` denied. */
-const DL = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home });
+const DL = secretsDenied(home);
 
 const FILES = ["/p/src/main.ts", "/p/README.md", "/p/.env", "/p/secrets/key", "/p/.git/HEAD"];
 

@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import { carriesCommand } from "./env.ts";
-import { checkActions, configFrom, ctxIn, gitIndexBytes, HAS_GIT } from "../testing.ts";
+import {
+  checkActions,
+  configFrom,
+  ctxIn,
+  gitIndexBytes,
+  HAS_GIT,
+  secretsDenied,
+  tempRepository,
+} from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { GIT } from "./git.ts";
 import { realFs } from "../policy/fs_facts.ts";
@@ -11,11 +19,7 @@ import type { Action } from "../types.ts";
 
 const home = "/home/user";
 /** Allow by default; `secrets/**` denied, `.env` asked about (the hunt's DL). */
-const DL = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home });
+const DL = secretsDenied(home);
 const G = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
 
 const FILES = ["/p/src/main.ts", "/p/src/lib/x.ts", "/p/README.md", "/p/.env", "/p/secrets/key"];
@@ -411,15 +415,9 @@ Deno.test({
   ignore: !HAS_GIT,
 }, async () => {
   const parser = await loadBashParser();
-  const dir = Deno.makeTempDirSync();
-  const run = (...args: string[]) =>
-    new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "null" }).outputSync();
+  const repo = tempRepository(["src/a.ts", "secrets/key", "notes/key"]);
+  const { dir, git: run } = repo;
   try {
-    run("init", "-q");
-    for (const f of ["src/a.ts", "secrets/key", "notes/key"]) {
-      Deno.mkdirSync(`${dir}/${f.slice(0, f.indexOf("/"))}`, { recursive: true });
-      Deno.writeTextFileSync(`${dir}/${f}`, "x");
-    }
     run("add", "src/a.ts", "notes/key");
     const ctx = { cwd: dir, home, env: { HOME: home }, fs: realFs() };
     const at = (command: string) =>
@@ -430,7 +428,7 @@ Deno.test({
     assert.equal(at("git diff"), "ask");
     assert.equal(at("git grep x -- src"), "allow");
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    repo.remove();
   }
 });
 
@@ -661,15 +659,9 @@ Deno.test({
   ignore: !HAS_GIT,
 }, async () => {
   const parser = await loadBashParser();
-  const dir = Deno.makeTempDirSync();
-  const run = (...args: string[]) =>
-    new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "null" }).outputSync();
+  const repo = tempRepository(["src/a.ts", "secrets/key"]);
+  const { dir, git: run } = repo;
   try {
-    run("init", "-q");
-    for (const f of ["src/a.ts", "secrets/key"]) {
-      Deno.mkdirSync(`${dir}/${f.slice(0, f.indexOf("/"))}`, { recursive: true });
-      Deno.writeTextFileSync(`${dir}/${f}`, "x");
-    }
     run("add", "src/a.ts");
     const ctx = { cwd: dir, home: dir, env: { HOME: dir }, fs: realFs() };
     const at = (command: string) =>
@@ -680,7 +672,7 @@ Deno.test({
     assert.equal(at("git add -Af"), "ask");
     assert.equal(at("git commit -am x"), "allow");
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    repo.remove();
   }
 });
 

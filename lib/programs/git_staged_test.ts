@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
-import { checkActions, configFrom, ctxIn, gitIndexBytes, HAS_GIT } from "../testing.ts";
+import {
+  checkActions,
+  ctxIn,
+  gitIndexBytes,
+  HAS_GIT,
+  secretsDenied,
+  tempRepository,
+} from "../testing.ts";
 import { realFs } from "../policy/fs_facts.ts";
 import { decide } from "../policy/engine.ts";
 import { literal } from "./words.ts";
@@ -8,11 +15,7 @@ import { indexAdditions } from "./git_staged.ts";
 
 const home = "/home/user";
 /** Allow by default; `secrets/**` denied, `.env` asked about (the hunt's DL). */
-const DL = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home });
+const DL = secretsDenied(home);
 
 const FILES = ["/p/src/main.ts", "/p/README.md", "/p/.env", "/p/secrets/key", "/p/.git/HEAD"];
 const index = (tracked: string[]) => ({ "/p/.git/index": gitIndexBytes(tracked) });
@@ -105,17 +108,10 @@ Deno.test({
   ignore: !HAS_GIT,
 }, async () => {
   const parser = await loadBashParser();
-  const dir = Deno.makeTempDirSync();
-  const run = (...args: string[]) =>
-    new Deno.Command("git", { args, cwd: dir, stdout: "null", stderr: "null" }).outputSync();
+  const repo = tempRepository(["src/main.ts", "secrets/key", ".env", "README.md"]);
+  const { dir, git: run } = repo;
   try {
-    run("init", "-q");
-    Deno.mkdirSync(`${dir}/src`);
-    Deno.mkdirSync(`${dir}/secrets`);
-    Deno.writeTextFileSync(`${dir}/.gitignore`, "secrets/\n.env\n");
-    for (const f of ["src/main.ts", "secrets/key", ".env", "README.md"]) {
-      Deno.writeTextFileSync(`${dir}/${f}`, "x");
-    }
+    repo.write([".gitignore"], "secrets/\n.env\n");
     run("add", ".");
     const ctx = { cwd: dir, home, env: { HOME: home }, fs: realFs() };
     const at = (command: string) =>
@@ -131,6 +127,6 @@ Deno.test({
     assert.equal(at("git diff HEAD:src"), "ask");
     assert.equal(at("git diff ':!src'"), "ask");
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    repo.remove();
   }
 });
