@@ -17,8 +17,16 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
+import {
+  boolValue,
+  configEntries,
+  expandPath,
+  includedFile,
+  isInclude,
+  userConfigFiles,
+} from "../programs/git_config.ts";
 
 /** One pattern of an ignore file, compiled. */
 export interface IgnorePattern {
@@ -66,7 +74,7 @@ export function ignorePatterns(text: string, base: string): IgnorePattern[] {
     if (line === "") continue;
     const basename = !line.includes("/");
     if (line.startsWith("/")) line = line.slice(1);
-    out.push({ regex: wildmatch(line), negative, dirOnly, basename, base });
+    out.push({ regex: wildmatch(bytesOf(line)), negative, dirOnly, basename, base: bytesOf(base) });
   }
   return out;
 }
@@ -85,21 +93,38 @@ function escapedAt(s: string, i: number): boolean {
   return n % 2 === 1;
 }
 
+/**
+ * A text as git's wildmatch sees it, one character to a byte of its UTF-8 (`?` and `[…]` match
+ * one byte: `?` does not match `é`, `??` does): ASCII as it is, a byte above it as a character
+ * of the Private Use Area (U+E080 to U+E0FF), which keeps their order (a range between bytes is
+ * one between these) and has no case (a case-blind match folds ASCII alone, as git's does).
+ */
+function bytesOf(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  let out = "";
+  for (const b of new TextEncoder().encode(text)) {
+    out += b < 0x80 ? String.fromCharCode(b) : String.fromCharCode(0xe000 + b);
+  }
+  return out;
+}
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** A regex that never matches (an unterminated `[`, a class git does not know). */
 const NEVER = /(?!)/;
 
 /** The character classes of wildmatch's brackets (`[[:alpha:]]`). */
+// (git's own ctype: ASCII alone; no byte above it is a letter, a space or a control.)
 const CLASSES: Record<string, string> = {
-  alnum: "\\p{L}\\p{N}",
-  alpha: "\\p{L}",
+  alnum: "A-Za-z0-9",
+  alpha: "A-Za-z",
   blank: " \\t",
-  cntrl: "\\p{Cc}",
+  cntrl: "\\x00-\\x1f\\x7f",
   digit: "0-9",
   graph: "\\x21-\\x7e",
   lower: "a-z",
   print: "\\x20-\\x7e",
   punct: "!-\\/:-@\\[-`{-~",
-  space: "\\s",
+  space: " \\t\\n\\r",
   upper: "A-Z",
   xdigit: "0-9A-Fa-f",
 };
@@ -139,7 +164,7 @@ function wildmatch(p: string): RegExp {
       i = bracket.end;
     } else src += escapeChar(c);
   }
-  return new RegExp(`^${src}$`, "u");
+  return new RegExp(`^${src}$`);
 }
 
 /** A character as a regex source matching it alone (in a class: `-` too). */
@@ -217,6 +242,9 @@ export function ignoredBy(
   isDir: boolean,
   folded: boolean,
 ): boolean {
+  // (A name whose bytes are not known, read as U+FFFD: git may see it otherwise; not ignored.)
+  if (path.includes("\uFFFD")) return false;
+  path = bytesOf(path);
   const name = path.slice(path.lastIndexOf("/") + 1);
   for (let i = patterns.length - 1; i >= 0; i--) {
     const p = patterns[i];
@@ -234,7 +262,7 @@ const foldedRegexes = new WeakMap<RegExp, RegExp>();
 function test(regex: RegExp, s: string, folded: boolean): boolean {
   if (!folded) return regex.test(s);
   let f = foldedRegexes.get(regex);
-  if (!f) foldedRegexes.set(regex, f = new RegExp(regex.source, "ui"));
+  if (!f) foldedRegexes.set(regex, f = new RegExp(regex.source, "i"));
   return f.test(s);
 }
 
@@ -273,12 +301,7 @@ export function ignoreSettings(
 ): IgnoreSettings | null {
   if (CONFIG_ENV.some((v) => env[v] !== undefined && env[v] !== "")) return null;
   const xdg = env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : `${home}/.config`;
-  const files = [
-    ...(env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"]),
-    `${xdg}/git/config`,
-    `${home}/.gitconfig`,
-    `${commonDir}/config`,
-  ];
+  const files = [...userConfigFiles((v) => env[v], home), `${commonDir}/config`];
   const out: IgnoreSettings = {
     excludesFile: `${xdg}/git/ignore`,
     ignoreCase: false,
@@ -312,83 +335,41 @@ function readConfig(
 ): boolean {
   const text = fs.readText?.(file, FILE_LIMIT) ?? null;
   if (text === null) return !fs.exists(file);
-  let section = "";
-  let continued = false;
-  for (const raw of text.split("\n")) {
-    // (A value goes on past a line that ends in an odd number of backslashes: `pager = less \`
-    // makes the next line part of it, whatever it looks like. A comment does not go on.)
-    const was = continued;
-    const ends = /(?:^|[^\\])(?:\\\\)*\\\r?$/.test(raw);
-    if (was) {
-      continued = ends;
-      continue;
-    }
-    continued = ends && !/^\s*[#;]/.test(raw);
-    let line = raw.trim();
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
-    if (header) {
-      section = header[1].toLowerCase() + (header[2] === undefined ? "" : `"${header[2]}`);
-      line = header[3];
-      if (line === "" || /^[#;]/.test(line)) continue;
-    }
-    if (line === "" || /^[#;]/.test(line)) continue;
-    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
-    const key = m?.[1].toLowerCase();
+  const entries = configEntries(text);
+  if (entries === null) return false;
+  for (const { section, key, value } of entries) {
     if (section === "extensions" && key === "worktreeconfig") {
       // (Only the repository's own config turns it on.)
       if (repository) {
-        const b = boolValue(plainValue(m![2]) ?? "");
+        const b = boolValue(value);
         if (b === null) return false;
         out.worktreeConfig = b;
       }
       continue;
     }
-    const relevant = (section === "core" && (key === "excludesfile" || key === "ignorecase")) ||
-      ((section === "include" || section.startsWith('includeif"')) && key === "path");
-    if (!relevant) continue;
-    const value = plainValue(m![2]);
-    if (value === null || conditional) return false;
+    const include = isInclude({ section, key, value });
+    if (!include && !(section === "core" && (key === "excludesfile" || key === "ignorecase"))) {
+      continue;
+    }
+    if (conditional) return false;
     if (key === "ignorecase") {
       const b = boolValue(value);
       if (b === null) return false;
       out.ignoreCase = b;
     } else if (key === "excludesfile") {
-      const path = expandPath(value, home);
+      const path = value === null ? null : expandPath(value, home);
       if (path === null) return false;
       out.excludesFile = path === "" ? null : path;
       out.files.push(path);
     } else {
       // (An include's path is relative to the file that includes it.)
-      const included = resolve(dirname(file), expandPath(value, home) ?? value);
-      if (depth >= 8) return false;
+      const included = value === null ? null : includedFile(value, file, home);
+      if (included === null || depth >= 8) return false;
       out.files.push(included);
       if (!readConfig(included, fs, home, out, section !== "include", depth + 1)) return false;
     }
   }
   return true;
-}
-
-/** A config value without quotes, escapes or a comment after it; null where it has them. */
-function plainValue(v: string | undefined): string | null {
-  if (v === undefined) return "true";
-  v = v.replace(/\s+[#;].*$/, "").trim();
-  if (/^"[^"\\]*"$/.test(v)) return v.slice(1, -1);
-  return /["\\]|^[#;]/.test(v) ? null : v;
-}
-
-/** A config boolean, or null. */
-function boolValue(v: string): boolean | null {
-  const l = v.toLowerCase();
-  if (/^(true|yes|on|1)$/.test(l)) return true;
-  if (/^(false|no|off|0|)$/.test(l)) return false;
-  return null;
-}
-
-/** A config path: `~/` expanded; null where it is relative or names another user's home. */
-function expandPath(v: string, home: string): string | null {
-  if (v === "") return "";
-  if (v === "~" || v.startsWith("~/")) return home + v.slice(1);
-  return v.startsWith("/") ? v : null;
 }
 
 /** The names below a work tree's directory that git does not ignore, and what decides that. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HAS_GIT, runGit } from "../testing.ts";
+import { HAS_GIT, runGit, tempRepository } from "../testing.ts";
 import { fakeFs, realFs } from "./fs_facts.ts";
 import { ignoredBy, ignorePatterns, ignoreSettings, unignoredNames } from "./git_ignore.ts";
 
@@ -254,5 +254,50 @@ Deno.test({
     assert.deepEqual(got?.paths.slice().sort(), expected);
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("git ignore: names beyond ASCII are matched byte by byte, as git's wildmatch does", () => {
+  if (!HAS_GIT) return;
+  const repo = tempRepository([
+    "é.env",
+    "e.env",
+    "ée.txt",
+    "密钥",
+    "密x",
+    "ab",
+    "aé",
+    "É.md",
+    "x/ñ/k",
+    "r/é",
+    "r/z",
+  ]);
+  try {
+    repo.write([".gitignore"], [
+      "?.env", // one byte: `e.env`, not `é.env` (two)
+      "??e.txt", // two bytes: `ée.txt`
+      "密??", // the second character is three bytes: not `密钥` (`??` is two)
+      "[!a]é", // one byte, then é: not `aé`
+      "x/?/k", // not `ñ` (two bytes)
+      "r/[^a-y]", // a range of bytes: `z`, not é's first byte then its second
+      "é.MD",
+    ].join("\n") + "\n");
+    const got = unignoredNames(repo.dir, repo.dir, `${repo.dir}/.git`, realFs(), "/nonexistent", {
+      HOME: "/nonexistent",
+      GIT_CONFIG_NOSYSTEM: "1",
+    });
+    const listed = repo.git("-c", "core.quotePath=false", "ls-files", "-o", "--exclude-standard")
+      .split("\n").filter(Boolean).sort();
+    assert.ok(listed.includes("é.env") && !listed.includes("e.env"));
+    assert.deepEqual(got?.paths.slice().sort(), listed);
+    // Case-blind (`core.ignoreCase`) folds ASCII alone: `É.md` is no `é.MD`.
+    const rules = ignorePatterns("é.MD\n[a-z]b\n", "");
+    assert.equal(ignoredBy(rules, "É.md", false, true), false);
+    assert.equal(ignoredBy(rules, "é.md", false, true), true);
+    assert.equal(ignoredBy(rules, "Ab", false, true), true);
+    // A name whose bytes are not known (read as U+FFFD) is not taken to be ignored.
+    assert.equal(ignoredBy(ignorePatterns("*\n", ""), "a\uFFFD", false, false), false);
+  } finally {
+    repo.remove();
   }
 });
