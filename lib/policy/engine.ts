@@ -13,6 +13,7 @@
  */
 import { analyzeCached } from "./analysis_cache.ts";
 import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
+import { aliasesSet } from "./git_alias_sets.ts";
 import {
   NO_LINKS,
   ONE_FILE_TOOLS,
@@ -550,23 +551,26 @@ function decideBash(
   const scoped = () => scope ??= globScope(command, analysis.stages, ctx, readsOnly);
   const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
   const settings = settingsFiles(ctx, scoped);
-  const expand: ExpandOptions = { analyze, depth: 0, settings, searchPath, home };
+  const expand: ExpandOptions = { analyze, depth: 0, settings, searchPath, home, env: ctx.env };
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;
   // (The words each stage hands on to one it runs: judged there, not as lines it carries.)
   const handed = new Map<Stage, Set<Word>>();
   const expandTop: ExpandOptions = { ...expand, read, handed };
+  // (The stages a stage runs, each known by the stage of this shell it comes from.)
+  const runBy = (inner: Stage[], from: Stage) => {
+    if (!inner.length) return inner;
+    innerTextWords(inner, text ??= new Set());
+    tops ??= new Map();
+    for (const x of inner) tops.set(x, tops.get(from) ?? from);
+    return inner;
+  };
   for (const top of analysis.stages) {
-    for (const s of withLines(top)) {
-      const inner = innerStages(s, expandTop);
-      all.push(s, ...inner);
-      if (!inner.length) continue;
-      innerTextWords(inner, text ??= new Set());
-      tops ??= new Map();
-      for (const x of inner) tops.set(x, s);
-    }
+    for (const s of withLines(top)) all.push(s, ...runBy(innerStages(s, expandTop), s));
   }
+  // What git runs for an alias another stage sets (`git config alias.d diff && git d`).
+  all.push(...aliasesSet(all, (x, from) => runBy(innerStages(x, expandTop), from)));
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) {
     all.push(...innerStages(e, expand));

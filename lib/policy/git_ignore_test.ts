@@ -273,15 +273,18 @@ Deno.test("git ignore: names beyond ASCII are matched byte by byte, as git's wil
     "r/z",
   ]);
   try {
-    repo.write([".gitignore"], [
-      "?.env", // one byte: `e.env`, not `é.env` (two)
-      "??e.txt", // two bytes: `ée.txt`
-      "密??", // the second character is three bytes: not `密钥` (`??` is two)
-      "[!a]é", // one byte, then é: not `aé`
-      "x/?/k", // not `ñ` (two bytes)
-      "r/[^a-y]", // a range of bytes: `z`, not é's first byte then its second
-      "é.MD",
-    ].join("\n") + "\n");
+    repo.write(
+      [".gitignore"],
+      [
+        "?.env", // one byte: `e.env`, not `é.env` (two)
+        "??e.txt", // two bytes: `ée.txt`
+        "密??", // the second character is three bytes: not `密钥` (`??` is two)
+        "[!a]é", // one byte, then é: not `aé`
+        "x/?/k", // not `ñ` (two bytes)
+        "r/[^a-y]", // a range of bytes: `z`, not é's first byte then its second
+        "é.MD",
+      ].join("\n") + "\n",
+    );
     const got = unignoredNames(repo.dir, repo.dir, `${repo.dir}/.git`, realFs(), "/nonexistent", {
       HOME: "/nonexistent",
       GIT_CONFIG_NOSYSTEM: "1",

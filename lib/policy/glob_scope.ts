@@ -307,8 +307,11 @@ export function globScope(
       (word !== undefined && top(w).argv.includes(word)) ||
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
+    // (git resolves an alias before it does anything: the stage naming it changes nothing
+    // before what the alias runs, `git d` with `alias.d=diff`.)
+    const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     return (w: { stage: Stage; areas: string[] | null }) =>
-      w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
+      w.stage !== stage && w.stage !== alias && !after(w.stage) && touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };
   return {

@@ -91,6 +91,8 @@ export interface ExpandOptions {
    * `Runner.home`). Absent: never known.
    */
   home?: (user: string | null) => string | null;
+  /** The environment the tool runs commands with (`Runner.variable`). Absent: none known. */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * Collects, for each stage expanded, the words of its own it hands on to a stage it runs
    * (`uv run python -c CODE`: from `python` on), which that stage is judged by (read by
@@ -256,6 +258,10 @@ class StageRunner implements Runner {
 
   environment(words: Word[]): void {
     environment(this, words, false);
+  }
+
+  variable(name: string): string | undefined {
+    return this.opts.env?.[name];
   }
 }
 

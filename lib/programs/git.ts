@@ -27,6 +27,7 @@ import { repositoryFiles } from "./git_checkouts.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
+import { configAliases, configSetting } from "./git_aliases.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -392,6 +393,10 @@ function gitCommands(stage: Stage, run: Runner): void {
   subcommandCommands(sub, rest, run, here, setting, () => foundFiles(stage, at, run, false));
   // (An alias's name is a setting's key: git finds it in any case, `-c alias.P=push P`.)
   const alias = sub.toLowerCase();
+  // (Else the config files' and the environment's, for a name that is no git command.)
+  if (!shellAliases.has(alias) && !aliases.has(alias)) {
+    configAliases(sub, rest, stage, at, run, here);
+  }
   if (shellAliases.has(alias)) {
     const text = [shellAliases.get(alias), ...rest.map((w) => w.text)].join(" ");
     here().shell(literal(text), "git alias");
@@ -412,14 +417,7 @@ function gitCommands(stage: Stage, run: Runner): void {
   } else if (sub === "grep") grepCommands(stage, at, run, pagers);
   else if (sub === "config") {
     // `git config [set] key value` saves a command for git to run later.
-    const operands: Word[] = [];
-    for (let j = 0; j < rest.length; j++) {
-      const v = rest[j].kind === "static" ? rest[j].value : "";
-      if (/^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(v)) j++;
-      else if (!v.startsWith("-") || rest[j].kind !== "static") operands.push(rest[j]);
-    }
-    if (operands[0]?.value === "set") operands.shift();
-    const [key, value] = operands;
+    const [key, value] = configSetting(rest);
     if (key?.kind === "static" && value) {
       gitSetting(key.value.toLowerCase(), value.value, value, "git config");
     } else if (key && key.kind !== "static" && value) {

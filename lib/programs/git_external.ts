@@ -80,6 +80,15 @@ export function atTop(stage: Stage, at: number, run: Runner): Runner {
   return here;
 }
 
+/**
+ * The tops of the work trees git works in (see `commandsPlace`): for each cwd after its `-C`
+ * options, the nearest directory holding `.git`; undefined where there is none, null where that
+ * cannot be known (git moved otherwise, a cwd not known).
+ */
+export function gitTops(stage: Stage, at: number, run: Runner): (string | null | undefined)[] {
+  return gitCwds(stage, at).map((cwd) => cwd === null ? null : topOf(run, [cwd]));
+}
+
 /** The cwds git works in: after its `-C` options; not known where it is moved otherwise. */
 function gitCwds(stage: Stage, at: number): (string | null)[] {
   if ((stage.assignments ?? []).some((w) => MOVED_ENV.test(w.value))) return [null];

@@ -90,6 +90,11 @@ export interface Runner {
    * then a command not known).
    */
   searchPath(assignment: Word): boolean;
+  /**
+   * A variable of the environment the tool runs commands with (`XDG_CONFIG_HOME`), as the
+   * program finds it where the command sets none (one the command sets is read from its words).
+   */
+  variable(name: string): string | undefined;
 }
 
 /** A settings file found in a directory a program looks in (`Runner.projectSettings`). */
