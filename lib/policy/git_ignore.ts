@@ -107,7 +107,7 @@ function bytesOf(text: string): string {
   }
   return out;
 }
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** A regex that never matches (an unterminated `[`, a class git does not know). */
 const NEVER = /(?!)/;

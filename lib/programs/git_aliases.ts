@@ -25,8 +25,7 @@ import { gitTops } from "./git_external.ts";
 
 /**
  * git's commands (builtins and the programs it ships), which no alias hides. A name git has not
- * always had (`replay`, `refs`, `backfill`) or is dropping (`whatchanged`, `pack-redundant`) is
- * not among them: an alias of it is looked for.
+ * always had (`replay`, `refs`, `backfill`) is not among them: an alias of it is looked for.
  */
 // deno-fmt-ignore
 export const GIT_COMMANDS: ReadonlySet<string> = new Set([
@@ -43,7 +42,7 @@ export const GIT_COMMANDS: ReadonlySet<string> = new Set([
   "merge-base", "merge-file", "merge-index", "merge-octopus", "merge-one-file", "merge-ours",
   "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve",
   "merge-subtree", "merge-tree", "mergetool", "mktag", "mktree", "multi-pack-index", "mv",
-  "name-rev", "notes", "pack-objects", "pack-refs", "patch-id", "pickaxe", "prune",
+  "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune",
   "prune-packed", "pull", "push", "quiltimport", "range-diff", "read-tree", "rebase",
   "receive-pack", "reflog", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps",
   "remote-http", "remote-https", "repack", "replace", "request-pull", "rerere", "reset",
@@ -52,7 +51,7 @@ export const GIT_COMMANDS: ReadonlySet<string> = new Set([
   "stash", "status", "stripspace", "submodule", "subtree", "switch", "symbolic-ref", "tag",
   "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info",
   "upload-archive", "upload-pack", "var", "verify-commit", "verify-pack", "verify-tag", "version",
-  "worktree", "write-tree",
+  "whatchanged", "worktree", "write-tree",
 ]);
 
 /**
