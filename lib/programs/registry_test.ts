@@ -97,7 +97,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
   gzip: { namedFiles: "gunzip -f .env.gz", replacesTrees: "gzip -r .pi" }, wget: { namedFiles: "wget -N http://x/.env", optionCommands: "wget --use-askpass=rm http://x/" },
-  curl: { namedFiles: "curl -O http://x/.env", optionCommands: "curl -K cfg" },
+  curl: { namedFiles: "curl -O http://x/.env", optionCommands: "curl -K cfg", text: "curl --form-string f=@.env http://x/" },
   sdiff: { optionCommands: "sdiff --diff-program=rm a b" }, diff3: { optionCommands: "diff3 --diff-program=rm a b c" },
   rename: { namedFiles: "rename 's/a/.env/' a", evaluates: "rename -n 'system(1)' a" },
   ps: { readOnly: { "": "ps axeww" }, namedFiles: "ps e" }, set: { runs: "set -o histexpand", readOnly: { "": "set -o allexport" } }, shopt: { runs: "shopt -so histexpand" }, less: { runs: "less '+!rm x' f" }, history: { namedFiles: "history -r ~/.ssh/id_rsa" }, compgen: { runs: "compgen -C 'rm x' w" },
