@@ -19,7 +19,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { fileCommands, input, opens } from "./databases.ts";
-import { wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import { WGET_GRAMMAR, wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
 import {
   CURL_GRAMMAR,
@@ -434,7 +434,12 @@ function curlrc(stage: Stage, run: Runner): void {
 
 /** The downloaders. */
 export const DOWNLOADER_PROGRAMS: Program[] = [
-  { names: ["wget", "wget2"], namedFiles: downloadedFiles, optionCommands: wgetCommands },
+  {
+    names: ["wget", "wget2"],
+    options: WGET_GRAMMAR,
+    namedFiles: downloadedFiles,
+    optionCommands: wgetCommands,
+  },
   {
     names: ["curl"],
     options: CURL_GRAMMAR,
