@@ -19,7 +19,13 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { fileCommands, input, opens } from "./databases.ts";
-import { WGET_GRAMMAR, wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import {
+  WGET_GRAMMAR,
+  wgetOptionWords,
+  wgetStartupFiles,
+  wgetText,
+  wgetWord,
+} from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
 import {
   CURL_GRAMMAR,
@@ -437,6 +443,7 @@ export const DOWNLOADER_PROGRAMS: Program[] = [
   {
     names: ["wget", "wget2"],
     options: WGET_GRAMMAR,
+    text: wgetText,
     namedFiles: downloadedFiles,
     optionCommands: wgetCommands,
   },

@@ -96,7 +96,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   source: { runs: "source ./env.sh" }, alias: { runs: "alias x='rm y'" }, trap: { runs: "trap 'rm x' EXIT" },
   export: { runs: "export PAGER='rm x'", readOnly: { "": "export LD_PRELOAD=/tmp/x.so" } }, at: { runs: "at now <<< 'rm x'" },
   mapfile: { runs: "mapfile -C 'rm x' a" },
-  gzip: { namedFiles: "gunzip -f .env.gz", replacesTrees: "gzip -r .pi" }, wget: { namedFiles: "wget -N http://x/.env", optionCommands: "wget --use-askpass=rm http://x/" },
+  gzip: { namedFiles: "gunzip -f .env.gz", replacesTrees: "gzip -r .pi" }, wget: { namedFiles: "wget -N http://x/.env", optionCommands: "wget --use-askpass=rm http://x/", text: "wget --post-data a=@.env http://x/" },
   curl: { namedFiles: "curl -O http://x/.env", optionCommands: "curl -K cfg", text: "curl --form-string f=@.env http://x/" },
   sdiff: { optionCommands: "sdiff --diff-program=rm a b" }, diff3: { optionCommands: "diff3 --diff-program=rm a b c" },
   rename: { namedFiles: "rename 's/a/.env/' a", evaluates: "rename -n 'system(1)' a" },
