@@ -5,7 +5,9 @@
  * saved as the Nth `-o NAME` or `-O` says (`curl -o a URL1 -O URL2` writes `a` and URL2's base
  * name), a URL without one as `--remote-name-all` says. Besides the names it writes, the files its
  * data and form options read and its `file:` URLs (by its globbing unless `-g`; `--no-globoff`
- * undoes it), a URL without a scheme too under `--proto-default file`.
+ * undoes it), a URL without a scheme too under `--proto-default file`. The values of its text
+ * options (`-d`, `-H`, `-F`, `-w`, `--form-string`, …) are text in every spelling (`curlText`),
+ * read for files only in curl's own forms (`-d @f`, `-F n=<f`, `-w '%output{f}'`).
  *
  * @example
  * ```ts
