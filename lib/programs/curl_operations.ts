@@ -5,7 +5,9 @@
  * saved as the Nth `-o NAME` or `-O` says (`curl -o a URL1 -O URL2` writes `a` and URL2's base
  * name), a URL without one as `--remote-name-all` says. Besides the names it writes, the files its
  * data and form options read and its `file:` URLs (by its globbing unless `-g`; `--no-globoff`
- * undoes it), a URL without a scheme too under `--proto-default file`.
+ * undoes it), a URL without a scheme too under `--proto-default file`. The values of its text
+ * options (`-d`, `-H`, `-F`, `-w`, `--form-string`, …) are text in every spelling (`curlText`),
+ * read for files only in curl's own forms (`-d @f`, `-F n=<f`, `-w '%output{f}'`).
  *
  * @example
  * ```ts
@@ -89,7 +91,115 @@ const CURL_AT_FILE = new Set([
   "-H",
   "--header",
   "--proxy-header",
+  "-w",
+  "--write-out",
 ]);
+
+/**
+ * curl's options whose value is text, not a path as it is written: a file only in the forms of
+ * its own (`@FILE`, `NAME@FILE`, `NAME=@FILE`, `%output{FILE}`, `curlValueFiles`), or none
+ * (`--form-string` and `--data-raw` send `@` as it is). Every spelling of one gives its value to
+ * `curlValueFiles` alone: `-d 'a=@.env'` reads no file, `-sd@.env` reads `.env`.
+ */
+const CURL_TEXT_VALUED = new Set([
+  ...CURL_AT_FILE,
+  "--data-urlencode",
+  "--url-query",
+  "-F",
+  "--form",
+  "--variable",
+  "--data-raw",
+  "--form-string",
+  "-u",
+  "--user",
+  "-U",
+  "--proxy-user",
+  "-A",
+  "--user-agent",
+  "-e",
+  "--referer",
+  "-X",
+  "--request",
+  "--oauth2-bearer",
+]);
+
+/**
+ * The argv positions (1-based) that hold the values of curl's text options (`CURL_TEXT_VALUED`),
+ * in any spelling: the next word, or the word it is glued to (`-sd@f`, `--data=@f`).
+ */
+export function curlText(argv: Word[]): number[] {
+  const args = argv.slice(1).map(curlWord);
+  const out: number[] = [];
+  for (const t of curlOptions(args)) {
+    if (t.kind !== "valued" || !CURL_TEXT_VALUED.has(t.name)) continue;
+    const at = t.glued !== undefined ? t.at : t.valueAt;
+    if (at !== undefined) out.push(at + 1);
+  }
+  return out;
+}
+
+/** Expanded options (curl 8.3, `--expand-NAME`) whose value names no file, `{{var}}` or not. */
+const CURL_EXPANDED_TEXT = new Set([
+  "--user-agent",
+  "--referer",
+  "--user",
+  "--oauth2-bearer",
+  "--request",
+  "--data-raw",
+  "--form-string",
+]);
+
+/**
+ * The files the value of a curl option names in curl's own forms (see `CURL_TEXT_VALUED`), `w`
+ * its value (not known: a file not known where its known start leaves one possible, `-d "$X"`,
+ * `-d "@$F"`, not `-H "Authorization: Bearer $T"`); `expanded` for `--expand-NAME`, whose
+ * `{{var}}` makes a value not known.
+ */
+function curlValueFiles(name: string, w: Word, expanded: boolean): NamedFile[] {
+  const source = `${name} ${w.text}`;
+  if (expanded && !CURL_EXPANDED_TEXT.has(name)) {
+    const v = w.kind === "static" ? w.value : "{{";
+    // (A header names a file only as a whole, `@FILE`: `Authorization: Bearer {{T}}` names none.)
+    const header = name === "-H" || name === "--header" || name === "--proxy-header";
+    if (header ? /^(@|\{\{)/.test(v) : v.includes("{{")) {
+      return [{ path: null, source: `${source} (a value its variables make)` }];
+    }
+  }
+  if (w.kind !== "static") {
+    // (What a part not known expands to may start a file's form: `-d "$X"` with X=`@.env`; `-F`
+    // and `-w` take one anywhere, `;headers=@F`, `%output{F}`.)
+    const p = w.prefix;
+    // (`NAME=` first is text; `@` first, or neither yet, may be `NAME@FILE`.)
+    const keyed = /[=@]/.exec(p)?.[0] !== "=";
+    const may = CURL_AT_FILE.has(name)
+      ? p === "" || p.startsWith("@") || name === "-w" || name === "--write-out"
+      : /^(--data-urlencode|--url-query|--variable)$/.test(name)
+      ? keyed
+      : name === "-F" || name === "--form";
+    return may ? [{ path: null, source: `${source} (a value not known)` }] : [];
+  }
+  const v = w.value;
+  const out: NamedFile[] = [];
+  if (name === "--data-urlencode" || name === "--url-query") {
+    const file = urlencodeFile(v);
+    if (file !== null) out.push({ path: file, source });
+  } else if (name === "-F" || name === "--form") {
+    for (const file of formFiles(v)) out.push({ path: file, source });
+  } else if (name === "--variable") {
+    // (curl 8.3: `NAME@FILE`, `%NAME@FILE`, `NAME[N-M]@FILE` read FILE.)
+    const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(v)?.[2];
+    if (file !== undefined && file !== "-") out.push({ path: file, source });
+  } else if (CURL_AT_FILE.has(name) && v.startsWith("@") && v !== "@-" && v !== "@") {
+    out.push({ path: v.slice(1), source });
+  }
+  if (name === "-w" || name === "--write-out") {
+    // (`%output{FILE}` writes what follows to FILE, `%output{>>FILE}` appends.)
+    for (const m of v.matchAll(/%output\{([^}]*)\}/g)) {
+      out.push({ path: m[1].replace(/^>>/, ""), source });
+    }
+  }
+  return out;
+}
 
 /** How one URL is saved: under its own name (`-O`), as a name (`-o NAME`; null: not known). */
 type Output = { remote: true } | { remote: false; name: string | null };
@@ -169,13 +279,21 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
       op.urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
       continue;
     }
-    const [name] = curlFlag(t);
+    const [name, on] = curlFlag(t);
     if (name === "--next" || name === "-:") at++;
     else if (name === "-O" || name === "--remote-name") op.outs.push({ remote: true });
+    else if ((name === "-J" || name === "--remote-header-name") && on) {
+      files.push({ path: null, source: `${args[t.at].text} (a name the server chooses)` });
+    }
     if (t.kind !== "valued") continue;
     const w = optionValue(t, args);
     if (t.name === "-o" || t.name === "--output") {
       op.outs.push({ remote: false, name: w?.kind === "static" ? w.value : null });
+    }
+    if (w !== undefined && CURL_TEXT_VALUED.has(t.name)) {
+      const expanded = /^--expand-/i.test(args[t.at].value);
+      files.push(...curlValueFiles(t.name, w, expanded));
+      continue;
     }
     if (w === undefined || w.kind !== "static") {
       if (t.name === "--url") op.urls.push(null);
@@ -183,6 +301,9 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
     }
     const v = w.value;
     const source = `${t.name} ${w.text}`;
+    if (/^--expand-/i.test(args[t.at].value) && v.includes("{{")) {
+      files.push({ path: null, source: `${source} (a value its variables make)` });
+    }
     if (t.name === "--url" && v.startsWith("@")) {
       // (curl 8.13: `--url @FILE` reads its URLs from FILE, `@-` the input, each saved as `-O`.)
       op.listed = true;
@@ -191,13 +312,6 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
     else if (t.name === "-T" || t.name === "--upload-file") {
       // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
       each(v, source, (p) => (p === "-" || p === "." ? null : p));
-    } else if (t.name === "--data-urlencode" || t.name === "--url-query") {
-      const file = urlencodeFile(v);
-      if (file !== null) files.push({ path: file, source });
-    } else if (t.name === "-F" || t.name === "--form") {
-      for (const file of formFiles(v)) files.push({ path: file, source });
-    } else if (CURL_AT_FILE.has(t.name) && v.startsWith("@") && v !== "@-" && v !== "@") {
-      files.push({ path: v.slice(1), source });
     }
   }
   for (const [k, op] of ops.entries()) {

@@ -18,10 +18,22 @@ import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
-import { fileCommands, input } from "./databases.ts";
-import { wgetOptionWords, wgetStartupFiles, wgetWord } from "./wget_options.ts";
+import { fileCommands, input, opens } from "./databases.ts";
+import {
+  WGET_GRAMMAR,
+  wgetOptionWords,
+  wgetStartupFiles,
+  wgetText,
+  wgetWord,
+} from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
-import { curlOperationFiles, curlOptions, curlWord } from "./curl_operations.ts";
+import {
+  CURL_GRAMMAR,
+  curlOperationFiles,
+  curlOptions,
+  curlText,
+  curlWord,
+} from "./curl_operations.ts";
 
 /** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
 function valueOf(args: Word[], i: number, long: string, short: string): [string, number] | null {
@@ -30,47 +42,6 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
   if (v.startsWith(long + "=")) return [v.slice(long.length + 1), 1];
   if (short && v.startsWith(short) && v.length > 2 && !v.startsWith("--")) return [v.slice(2), 1];
   return null;
-}
-
-/**
- * The files curl's word at `i` names besides its output: a name the server chooses (`-J`), the
- * files `-w '%output{FILE}'` writes, a variable's file (curl 8.3: `NAME@FILE`, `%NAME@FILE`,
- * `NAME[N-M]@FILE` read FILE, which `--expand-data '{{NAME}}'` sends), and what an expanded option
- * names (not known).
- */
-function curlFiles(args: Word[], i: number): NamedFile[] {
-  const w = args[i];
-  const out: NamedFile[] = [];
-  if (/^(-[a-zA-Z]*J[a-zA-Z]*|--remote-header-name)$/.test(w.value)) {
-    out.push({ path: null, source: `${w.text} (a name the server chooses)` });
-  }
-  const written = valueOf(args, i, "--write-out", "-w")?.[0] ?? "";
-  for (const m of written.matchAll(/%output\{([^}]*)\}/g)) {
-    out.push({ path: m[1].replace(/^>>/, ""), source: w.text });
-  }
-  const variable = valueOf(args, i, "--variable", "")?.[0] ?? "";
-  const file = /^%?\w+(\[[\d-]*\])?@(.+)$/s.exec(variable)?.[2];
-  if (file !== undefined && file !== "-") out.push({ path: file, source: w.text });
-  if (expanded(args, i)) out.push({ path: null, source: `${w.text} (a value its variables make)` });
-  return out;
-}
-
-/** curl's options whose value names no file, expanded or not. */
-const CURL_TEXT = /^--expand-(user-agent|referer|user|oauth2-bearer|request|data-raw)(=|$)/;
-
-/**
- * Whether curl's word at `i` is an `--expand-OPTION` (curl 8.3) with a `{{variable}}` in its value:
- * what it names (`--expand-output '{{HOME}}/.ssh/x'`, `--expand-data @{{f}}`) is not known.
- */
-function expanded(args: Word[], i: number): boolean {
-  const v = args[i].value;
-  if (!v.startsWith("--expand-") || CURL_TEXT.test(v)) return false;
-  const next = args[i + 1];
-  if (!v.includes("=") && next?.kind !== "static") return true;
-  const value = v.includes("=") ? v.slice(v.indexOf("=") + 1) : next.value;
-  // (A header names a file only as a whole, `@FILE`: `Authorization: Bearer {{T}}` names none.)
-  if (/^--expand-(proxy-)?header(=|$)/.test(v)) return /^(@|\{\{)/.test(value);
-  return value.includes("{{");
 }
 
 /**
@@ -101,14 +72,12 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   // (wget2 takes wget's options, their names abbreviated as getopt_long takes them.)
   const wget2 = basename(argv[0]?.value ?? "") === "wget2";
   const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
-  const args = name === "wget"
-    ? wgetOptionWords(argv.slice(1))
-    : name === "curl"
-    ? argv.slice(1).map(curlWord)
-    : argv.slice(1);
+  // (curl's words are read by operation: curl_operations.ts.)
+  if (name === "curl") return curlOperationFiles(argv.slice(1).map(curlWord));
+  const args = name === "wget" ? wgetOptionWords(argv.slice(1)) : argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
-  let remote = name !== "curl";
+  let remote = true;
   // wget's directories: `-x` keeps the URL's path, `-r`/`-m` a tree the server's links choose.
   let dirs = false;
   let tree = false;
@@ -159,11 +128,6 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
       } else if (wget2 && (got = statsFile(args, i))) {
         if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
       }
-    } else if (name === "curl") {
-      // (Its outputs, the names its URLs give, are read by operation: curl_operations.ts.)
-      files.push(...curlFiles(args, i));
-      got = valueOf(args, i, "--output-dir", "") ?? valueOf(args, i, "--output", "-o") ??
-        valueOf(args, i, "--write-out", "-w") ?? valueOf(args, i, "--variable", "");
     } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
@@ -185,7 +149,6 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
-  if (name === "curl") return [...files, ...curlOperationFiles(args)];
   if (out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {
@@ -435,7 +398,11 @@ function withConfigs(args: Word[], stage: Stage, run: Runner, depth: number): Wo
     if (c.file === null) run.stage([unknownWord("(a curl config not known)")], CURL_CONFIG);
     else if (c.file.kind === "static" && c.file.value === "-") {
       input(stage, run, CURL_CONFIG, given);
-    } else fileCommands(c.file, run, CURL_CONFIG, given);
+    } else {
+      // (A config a config names is read as the command line's `-K FILE` is: a file it opens.)
+      if (depth > 0 && c.file.kind === "static") opens(c.file.value, run, CURL_CONFIG);
+      fileCommands(c.file, run, CURL_CONFIG, given);
+    }
     if (!parts.length) parts.push([]);
     const before = [...args.slice(from, c.at), ...c.before];
     ways = ways.flatMap((w) => parts.map((p) => [...w, ...before, ...p]))
@@ -473,7 +440,19 @@ function curlrc(stage: Stage, run: Runner): void {
 
 /** The downloaders. */
 export const DOWNLOADER_PROGRAMS: Program[] = [
-  { names: ["wget", "wget2"], namedFiles: downloadedFiles, optionCommands: wgetCommands },
-  { names: ["curl"], namedFiles: downloadedFiles, optionCommands: curlCommands },
+  {
+    names: ["wget", "wget2"],
+    options: WGET_GRAMMAR,
+    text: wgetText,
+    namedFiles: downloadedFiles,
+    optionCommands: wgetCommands,
+  },
+  {
+    names: ["curl"],
+    options: CURL_GRAMMAR,
+    text: curlText,
+    namedFiles: downloadedFiles,
+    optionCommands: curlCommands,
+  },
   { names: ["axel", "http", "https", "xh", "xhs"], namedFiles: serverNamedFiles },
 ];

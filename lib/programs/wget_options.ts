@@ -71,6 +71,39 @@ export function wgetTokens(args: Word[]): OptionToken[] {
   return readOptions(args.map((a) => (a.kind === "static" ? a.value : null)), WGET_GRAMMAR);
 }
 
+/**
+ * wget's options whose value is text in every form (no `@FILE` of curl's): headers, the data it
+ * posts, names, passwords (`--post-data 'a=@.env'`, `--header "Authorization: Bearer $T"`).
+ */
+const WGET_TEXT = new Set([
+  "--post-data",
+  "--body-data",
+  "--header",
+  "-U",
+  "--user-agent",
+  "--user",
+  "--password",
+  "--http-user",
+  "--http-password",
+  "--ftp-user",
+  "--ftp-password",
+  "--proxy-user",
+  "--proxy-password",
+  "--referer",
+  "--method",
+]);
+
+/** The argv positions (1-based) of the values of wget's text options, in any spelling. */
+export function wgetText(argv: Word[]): number[] {
+  const out: number[] = [];
+  for (const t of wgetTokens(wgetArgs(argv.slice(1)))) {
+    if (t.kind !== "valued" || !WGET_TEXT.has(t.name)) continue;
+    const at = t.glued !== undefined ? t.at : t.valueAt;
+    if (at !== undefined) out.push(at + 1);
+  }
+  return out;
+}
+
 /** The long options wget's facets read (downloaders.ts). */
 const READ = [
   "--config",
