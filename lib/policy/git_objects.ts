@@ -100,11 +100,10 @@ function readAt(store: ObjectStore, oid: string, depth: number): GitObject | nul
 /** A loose object, or null. */
 function looseObject(store: ObjectStore, oid: string): GitObject | null {
   if (!/^[0-9a-f]{40}$/.test(oid)) return null;
-  const bytes = store.fs.readBytes?.(
-    `${store.objects}/${oid.slice(0, 2)}/${oid.slice(2)}`,
-    OBJECT_LIMIT,
-  );
-  if (!bytes) return null;
+  // (Read as a piece, not kept: the files FsFacts keeps are the indexes.)
+  const file = `${store.objects}/${oid.slice(0, 2)}/${oid.slice(2)}`;
+  const bytes = store.fs.readAt?.(file, 0, OBJECT_LIMIT + 1);
+  if (!bytes || bytes.length > OBJECT_LIMIT) return null;
   const raw = inflated(bytes);
   if (raw === null) return null;
   const nul = raw.indexOf(0);
