@@ -19,7 +19,8 @@
 import { relative, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 import type { CommitsWritten } from "../programs/spec.ts";
-import { INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
+import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
+import { dirname } from "node:path";
 import {
   commitOf,
   openRepository,
@@ -67,7 +68,7 @@ export function commitFiles(
   const out: { path: string | null; replaces?: true; note?: string }[] = [];
   const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
   for (const c of cwds) {
-    const top = c === null ? null : workTreeTop(c, ctx.fs);
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
     if (top === null && c !== null && !moved && settled(c)) continue;
     const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled);
     for (const path of paths ?? []) out.push({ path });
@@ -82,16 +83,34 @@ export function commitFiles(
   return out;
 }
 
+/**
+ * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
+ * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
+ * it fails on one it cannot read), or null where there is none.
+ */
+function repositoryTop(dir: string, fs: FsFacts): string | null {
+  for (let d: string | null = dir, n = 0; d !== null && n < 64; n++) {
+    const top = workTreeTop(d, fs);
+    if (top === null) return null;
+    const git = gitDirOf(top, fs);
+    if (git === null || !fs.readText) return top;
+    const head = fs.readText(`${git}/HEAD`, 4096);
+    if (head !== null && /^(ref: *refs\/|[0-9a-f]{40}\s*$)/.test(head)) return top;
+    d = top === "/" ? null : dirname(top);
+  }
+  return null;
+}
+
 /** Whether no other stage of the command may change the repository of `cwd` first. */
 function settledRepository(cwd: string, fs: FsFacts, settled: (dir: string) => boolean): boolean {
-  const top = workTreeTop(cwd, fs);
+  const top = repositoryTop(cwd, fs);
   const repo = top === null ? null : openRepository(top, fs);
   return repo !== null && settled(repo.gitDir) && settled(repo.commonDir);
 }
 
 function read(cwd: string, commits: CommitsWritten, fs: FsFacts): string[] | null {
   if (commits.revisions.includes(null)) return null;
-  const top = workTreeTop(cwd, fs);
+  const top = repositoryTop(cwd, fs);
   const repo = top === null ? null : openRepository(top, fs);
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
