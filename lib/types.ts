@@ -170,6 +170,12 @@ export interface FsFacts {
    * Absent: never read.
    */
   readBytes?(path: string, limit: number): Uint8Array | null;
+  /**
+   * Up to `length` bytes of a regular file (symlinks followed) from `offset` (fewer at its end),
+   * or null (as `readText`): a piece of a file too large to read whole (a git pack). Absent:
+   * never read.
+   */
+  readAt?(path: string, offset: number, length: number): Uint8Array | null;
 }
 
 /** One entry of a directory: whether it is a symlink, or else a directory. */

@@ -171,6 +171,7 @@ export function realFs(): FsFacts {
     },
     readText,
     readBytes: (path, limit) => readBytes(path, limit, read),
+    readAt,
     isDirectory(path: string): boolean {
       // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
@@ -267,6 +268,31 @@ function readBytes(
       kept.set(path, { stamp, bytes: buf });
     }
     return buf;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Up to `length` bytes of a regular file from `offset` (see `FsFacts.readAt`), opened as
+ * `readText` opens it.
+ */
+function readAt(path: string, offset: number, length: number): Uint8Array | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || offset < 0 || offset > st.size) return null;
+    const buf = new Uint8Array(Math.min(length, st.size - offset));
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, offset + got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return got < buf.length ? buf.subarray(0, got) : buf;
   } catch {
     return null;
   } finally {
@@ -417,6 +443,10 @@ class MemoFs implements FsFacts {
     return k.bytes;
   }
 
+  readAt(path: string, offset: number, length: number): Uint8Array | null {
+    return this.fs.readAt?.(path, offset, length) ?? null;
+  }
+
   isDirectory(path: string): boolean {
     const k = this.#of(path);
     k.dir ??= this.fs.isDirectory?.(path) ?? false;
@@ -490,6 +520,12 @@ export function fakeFs(
     readBytes(path: string, limit: number): Uint8Array | null {
       const data = bytes[real(path)];
       return data !== undefined && data.length <= limit ? data : null;
+    },
+    readAt(path: string, offset: number, length: number): Uint8Array | null {
+      const data = bytes[real(path)];
+      return data === undefined || offset > data.length
+        ? null
+        : data.subarray(offset, offset + length);
     },
     readlink(path: string): string | null {
       // (The path's directories followed; the last name is the link, not followed.)

@@ -23,7 +23,28 @@ export const INDEX_LIMIT = 8 * 1024 * 1024;
 /** The bytes of an entry before its name: stat data (40), the object name, the flags (2). */
 const STAT_BYTES = 40;
 
-const parsed = new WeakMap<Uint8Array, readonly string[] | null>();
+/** An index parsed: its paths, where each entry starts, and its object names' length. */
+interface Parsed {
+  paths: readonly string[];
+  starts: number[];
+  hash: number;
+  /** The tree its cache (the `TREE` extension) holds for the whole work tree, where valid. */
+  tree: string | null;
+}
+
+const parsed = new WeakMap<Uint8Array, Parsed | null>();
+
+/** An index's bytes parsed (see `indexPaths`), once per array. */
+function parsedIndex(bytes: Uint8Array): Parsed | null {
+  let p = parsed.get(bytes);
+  if (p === undefined) {
+    // (The object names' length is the repository's: SHA-1, else SHA-256. The wrong one does
+    // not parse to the checksum at the end.)
+    p = parse(bytes, 20) ?? parse(bytes, 32);
+    parsed.set(bytes, p);
+  }
+  return p;
+}
 
 /**
  * The paths an index lists (relative to the work tree's top, in the index's order; a path with
@@ -32,18 +53,41 @@ const parsed = new WeakMap<Uint8Array, readonly string[] | null>();
  * what is below them), another version, bytes that do not parse to the end.
  */
 export function indexPaths(bytes: Uint8Array): readonly string[] | null {
-  let paths = parsed.get(bytes);
-  if (paths === undefined) {
-    // (The object names' length is the repository's: SHA-1, else SHA-256. The wrong one does
-    // not parse to the checksum at the end.)
-    paths = parse(bytes, 20) ?? parse(bytes, 32);
-    parsed.set(bytes, paths);
-  }
-  return paths;
+  return parsedIndex(bytes)?.paths ?? null;
+}
+
+/** An entry of the index: its path, mode, object name (hex) and stage (0 unless in conflict). */
+export interface IndexEntry {
+  path: string;
+  mode: number;
+  oid: string;
+  stage: number;
+}
+
+/**
+ * The entries of a SHA-1 index (see `indexPaths`) and the tree its cache holds for the whole
+ * work tree (null where it is not valid), or null.
+ */
+export function indexEntries(
+  bytes: Uint8Array,
+): { entries: IndexEntry[]; tree: string | null } | null {
+  const p = parsedIndex(bytes);
+  if (p === null || p.hash !== 20) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const entries = p.paths.map((path, n) => {
+    const at = p.starts[n];
+    let oid = "";
+    for (let i = at + STAT_BYTES; i < at + STAT_BYTES + 20; i++) {
+      oid += bytes[i].toString(16).padStart(2, "0");
+    }
+    const stage = (view.getUint16(at + STAT_BYTES + 20) >> 12) & 3;
+    return { path, mode: view.getUint32(at + 24), oid, stage };
+  });
+  return { entries, tree: p.tree };
 }
 
 /** The paths of an index whose object names are `hash` bytes long, or null. */
-function parse(b: Uint8Array, hash: number): string[] | null {
+function parse(b: Uint8Array, hash: number): Parsed | null {
   const end = b.length - hash; // (the checksum)
   if (end < 12 || b[0] !== 0x44 || b[1] !== 0x49 || b[2] !== 0x52 || b[3] !== 0x43) return null;
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
@@ -52,6 +96,7 @@ function parse(b: Uint8Array, hash: number): string[] | null {
   const count = view.getUint32(8);
   const decoder = new TextDecoder();
   const out: string[] = [];
+  const starts: number[] = [];
   let previous: Uint8Array = new Uint8Array(0);
   let o = 12;
   for (let n = 0; n < count; n++) {
@@ -97,16 +142,35 @@ function parse(b: Uint8Array, hash: number): string[] | null {
     }
     if (name.length === 0) return null;
     out.push(decoder.decode(name));
+    starts.push(start);
     previous = name;
   }
   // Extensions: a signature and a size each, up to the checksum.
+  let tree: string | null = null;
   while (o < end) {
     if (o + 8 > end) return null;
     const signature = String.fromCharCode(b[o], b[o + 1], b[o + 2], b[o + 3]);
     if (signature === "link" || signature === "sdir") return null;
+    if (signature === "TREE") tree = cachedTree(b, o + 8, hash);
     o += 8 + view.getUint32(o + 4);
   }
-  return o === end ? out : null;
+  return o === end ? { paths: out, starts, hash, tree } : null;
+}
+
+/**
+ * The tree the cache-tree extension at `o` holds for the whole work tree (its first entry: an
+ * empty path, a NUL, the count of entries it covers, a space, its subtrees, a newline, then the
+ * name where the count is not negative), or null.
+ */
+function cachedTree(b: Uint8Array, o: number, hash: number): string | null {
+  if (b[o] !== 0) return null;
+  const nl = b.indexOf(10, o);
+  if (nl < 0 || nl - o > 32) return null;
+  const count = new TextDecoder().decode(b.subarray(o + 1, nl)).split(" ")[0];
+  if (!/^\d+$/.test(count) || nl + 1 + hash > b.length) return null;
+  let oid = "";
+  for (let i = nl + 1; i < nl + 1 + hash; i++) oid += b[i].toString(16).padStart(2, "0");
+  return oid;
 }
 
 /**

@@ -22,6 +22,7 @@ import { workTreeTop } from "./git_index.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
 import { fileUrlPath, URL_RE, urlMayBePath } from "./urls.ts";
 import { prefixedFiles } from "./git_index.ts";
+import { commitFiles } from "./git_writes.ts";
 
 /** A location a call may touch, before policies are looked up. */
 export interface Target {
@@ -593,10 +594,20 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
     const here = file.on ? hereFile(file, ctx) : file;
     if (here === undefined) continue;
     const { path, source, fromInput, below, pattern, unchanged: kept } = here;
-    if (here.indexed && path !== null) {
-      // (The copies `git checkout-index -a --prefix=…` writes, each by a path of the index.)
+    if ((here.indexed && path !== null) || here.commits) {
+      // (The copies `git checkout-index -a --prefix=…` writes, each by a path of the index; the
+      // files `git checkout BRANCH` writes from the commits.)
       const settled = (dir: string) => globs !== undefined && !globs.disturbed(dir, stage);
-      for (const f of prefixedFiles(path, stage.cwds, ctx.fs, settled)) {
+      const files = here.commits
+        ? commitFiles(
+          here.commits,
+          stage.cwds,
+          ctx,
+          (dir) =>
+            globs !== undefined && !globs.disturbed(dir, stage, undefined, { started: true }),
+        )
+        : prefixedFiles(path!, stage.cwds, ctx.fs, settled);
+      for (const f of files) {
         out.push(
           f.path === null ? { ...f, kind: "dynamic", reach: "anywhere", source } : {
             ...f,

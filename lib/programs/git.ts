@@ -24,6 +24,7 @@ import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
+import { commitsWritten } from "./git_commits.ts";
 import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
@@ -767,6 +768,7 @@ export const GIT: Program = {
       ...repositoryFiles(argv, at, stage),
       ...stdinPaths(argv, at, stage),
       ...cacheInfoPaths(argv, at),
+      ...commitsWritten(argv, at),
     ];
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage, read);

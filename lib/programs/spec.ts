@@ -298,6 +298,29 @@ export interface NamedFile {
    * written, computed from the index where it can be read (else not known). @default false
    */
   indexed?: boolean;
+  /**
+   * The files git writes from other commits (`git checkout BRANCH`, `git merge X`, `git stash
+   * pop`): those the commits' trees differ from HEAD's or the index's in, below the work tree's
+   * top, read from the repository (`path` is null). @default undefined
+   */
+  commits?: CommitsWritten;
+}
+
+/** What a git subcommand writes from commits (see `NamedFile.commits`). */
+export interface CommitsWritten {
+  /** The revisions whose files it writes, as written (`main`, `HEAD~2`); null: one not known. */
+  revisions: (string | null)[];
+  /** Their parents' files instead (`git revert`). @default false */
+  parents?: boolean;
+  /** They are stashes: also the index and the untracked files each keeps. @default false */
+  stash?: boolean;
+  /**
+   * The first revision may be a pathspec instead (`git checkout NAME` of a file that exists, which
+   * writes the index's file, named already). @default false
+   */
+  orPath?: boolean;
+  /** The pathspecs (from the cwd) that limit what it writes; null: one not known. */
+  pathspecs?: (string | null)[];
 }
 
 /** What is known about one program (or a family called by several names). */

@@ -1,0 +1,199 @@
+/**
+ * The files git writes into a work tree from other commits (`NamedFile.commits`: `git checkout
+ * BRANCH`, `git merge X`, `git stash pop`, ...), read from the repository: the paths the
+ * commits' trees differ from HEAD's or the index's in (a merge, a cherry-pick, a revert writes
+ * no other), a stash's index and untracked files too. Null where that is not known: a revision or
+ * an object that cannot be read (see `git_revisions.ts`, `git_objects.ts`), an index that
+ * cannot be read, more than the bounds; the caller then judges a write of anything below the
+ * work tree's top. Answered once per decision (the engine's FsFacts are one per decision).
+ *
+ * @example
+ * ```ts
+ * import { commitPaths } from "./git_writes.ts";
+ * import { realFs } from "./fs_facts.ts";
+ * commitPaths("/repo", { revisions: ["main"] }, realFs()); // ["/repo/src/main.ts"] or null
+ * ```
+ *
+ * @module
+ */
+import { relative, resolve } from "node:path";
+import type { FsFacts } from "../types.ts";
+import type { CommitsWritten } from "../programs/spec.ts";
+import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
+import { dirname } from "node:path";
+import {
+  commitOf,
+  openRepository,
+  type Repository,
+  resolveCommit,
+  resolveTree,
+} from "./git_revisions.ts";
+import { allPaths, changedPaths, indexChanges, newBudget, type TreeEntry } from "./git_trees.ts";
+
+const answers = new WeakMap<FsFacts, Map<string, string[] | null>>();
+
+/**
+ * The files (absolute paths) git writes from the commits `commits` names, run in `cwd`; null
+ * where they are not known (see the module's notes).
+ */
+export function commitPaths(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  settled: (gitDir: string) => boolean = () => true,
+): string[] | null {
+  let known = answers.get(fs);
+  if (!known) answers.set(fs, known = new Map());
+  const key = `${cwd}\0${JSON.stringify(commits)}`;
+  let found = known.get(key);
+  if (found === undefined) known.set(key, found = read(cwd, commits, fs));
+  // (Another stage of the command may change the repository first: `git fetch && git checkout
+  // origin/main`, `git reset --soft X && git reset --hard`.)
+  if (found !== null && !settledRepository(cwd, fs, settled)) return null;
+  return found;
+}
+
+/**
+ * The files git writes from commits run in `cwds` (see `commitPaths`); where they are not known,
+ * what lies below the work tree's top (the cwd where none is seen), or a file not known. Where
+ * no repository is seen (and none is given by the environment, nor made by another stage first),
+ * git writes nothing: it fails.
+ */
+export function commitFiles(
+  commits: CommitsWritten,
+  cwds: (string | null)[],
+  ctx: { fs: FsFacts; env: Record<string, string | undefined> },
+  settled: (dir: string) => boolean,
+): { path: string | null; replaces?: true; note?: string }[] {
+  const out: { path: string | null; replaces?: true; note?: string }[] = [];
+  const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
+  for (const c of cwds) {
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
+    if (top === null && c !== null && !moved && settled(c)) continue;
+    const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled);
+    for (const path of paths ?? []) out.push({ path });
+    if (paths !== null) continue;
+    const at = top ?? c;
+    out.push(
+      at === null
+        ? { path: null, note: "a file not known" }
+        : { path: at, replaces: true, note: "the files of commits not seen" },
+    );
+  }
+  return out;
+}
+
+/**
+ * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
+ * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
+ * it fails on one it cannot read), or null where there is none.
+ */
+function repositoryTop(dir: string, fs: FsFacts): string | null {
+  for (let d: string | null = dir, n = 0; d !== null && n < 64; n++) {
+    const top = workTreeTop(d, fs);
+    if (top === null) return null;
+    const git = gitDirOf(top, fs);
+    if (git === null || !fs.readText) return top;
+    const head = fs.readText(`${git}/HEAD`, 4096);
+    if (head !== null && /^(ref: *refs\/|[0-9a-f]{40}\s*$)/.test(head)) return top;
+    d = top === "/" ? null : dirname(top);
+  }
+  return null;
+}
+
+/** Whether no other stage of the command may change the repository of `cwd` first. */
+function settledRepository(cwd: string, fs: FsFacts, settled: (dir: string) => boolean): boolean {
+  const top = repositoryTop(cwd, fs);
+  const repo = top === null ? null : openRepository(top, fs);
+  return repo !== null && settled(repo.gitDir) && settled(repo.commonDir);
+}
+
+function read(cwd: string, commits: CommitsWritten, fs: FsFacts): string[] | null {
+  if (commits.revisions.includes(null)) return null;
+  const top = repositoryTop(cwd, fs);
+  const repo = top === null ? null : openRepository(top, fs);
+  if (repo === null) return null;
+  const trees = treesWritten(repo, commits, cwd);
+  if (trees === null) return null;
+  if (!trees.all.length && !trees.untracked.length) return [];
+  const index = indexOf(repo);
+  if (index === null) return null;
+  // (HEAD not born yet: no tree.)
+  const head = resolveTree(repo, "HEAD");
+  if (head === null && fs.readText?.(`${repo.gitDir}/HEAD`, 4096)?.startsWith("ref:") !== true) {
+    return null;
+  }
+  const budget = newBudget();
+  const out = new Set<string>();
+  for (const tree of trees.all) {
+    if (!changedPaths(repo.store, head, tree, budget, out)) return null;
+    if (!indexChanges(repo.store, tree, index, budget, out)) return null;
+  }
+  for (const tree of trees.untracked) {
+    const files = new Map<string, TreeEntry>();
+    if (!allPaths(repo.store, tree, budget, files)) return null;
+    for (const path of files.keys()) out.add(path);
+  }
+  return limited([...out], commits.pathspecs, cwd, top!);
+}
+
+/**
+ * The trees whose files are written (`all`) and those written whole (a stash's untracked files),
+ * or null where one is not known. A first revision that is no revision but a path that exists
+ * (`orPath`) writes none.
+ */
+function treesWritten(
+  repo: Repository,
+  commits: CommitsWritten,
+  cwd: string,
+): { all: string[]; untracked: string[] } | null {
+  const all: string[] = [];
+  const untracked: string[] = [];
+  for (const [n, rev] of commits.revisions.entries()) {
+    if (rev === null) return null;
+    if (commits.parents || commits.stash) {
+      const oid = resolveCommit(repo, rev);
+      const commit = oid === null ? null : commitOf(repo, oid);
+      if (commit === null) return null;
+      const parents = commit.parents.map((p) => commitOf(repo, p)?.tree ?? null);
+      if (parents.includes(null)) return null;
+      if (commits.parents) all.push(...(parents as string[]));
+      else {
+        // (A stash: its work tree's files, its index's, its untracked ones.)
+        all.push(commit.tree, ...(parents.slice(1, 2) as string[]));
+        if (parents[2]) untracked.push(parents[2]);
+      }
+      continue;
+    }
+    const tree = resolveTree(repo, rev);
+    if (tree !== null) all.push(tree);
+    else if (!(n === 0 && commits.orPath && repo.fs.exists(resolve(cwd, rev)))) return null;
+  }
+  return { all, untracked };
+}
+
+/** The index of a repository (none yet: empty), or null where it cannot be read. */
+function indexOf(repo: Repository): ReturnType<typeof indexEntries> {
+  const file = `${repo.gitDir}/index`;
+  const bytes = repo.fs.readBytes?.(file, INDEX_LIMIT) ?? null;
+  if (bytes === null) return repo.fs.exists(file) ? null : { entries: [], tree: null };
+  return indexEntries(bytes);
+}
+
+/**
+ * The paths (from the work tree's top) below the pathspecs (from the cwd), made absolute; all of
+ * them where a pathspec is not known or not a plain path (a glob, magic).
+ */
+function limited(
+  paths: string[],
+  specs: (string | null)[] | undefined,
+  cwd: string,
+  top: string,
+): string[] {
+  const plain = specs?.every((s) => s !== null && !/[*?[\\]/.test(s) && !s.startsWith(":"));
+  const under = plain ? specs!.map((s) => relative(top, resolve(cwd, s!))) : null;
+  const kept = under === null
+    ? paths
+    : paths.filter((p) => under.some((u) => u === "" || p === u || p.startsWith(`${u}/`)));
+  return kept.map((p) => resolve(top, p));
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { realFs } from "./fs_facts.ts";
+import { commitPaths } from "./git_writes.ts";
+import { openRepository, resolveCommit, resolveTree } from "./git_revisions.ts";
+import { readObject } from "./git_objects.ts";
+import {
+  checkActions,
+  configFrom,
+  HAS_GIT,
+  type TempRepository,
+  tempRepository,
+} from "../testing.ts";
+import type { Context } from "../types.ts";
+
+const home = "/home/nobody";
+/** Allow by default; `.env` asked about, `secrets/**` denied, the gate's files built in. */
+const DL = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "secrets/**": "deny" },
+}, { home, agentDir: `${home}/.pi/agent` });
+
+/** git with `input` on its standard input; its output. */
+function gitIn(repo: TempRepository, input: string, ...args: string[]): string {
+  const out = spawnSync("git", args, { cwd: repo.dir, input, encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`git ${args.join(" ")}: ${out.stderr}`);
+  return out.stdout.trim();
+}
+
+/**
+ * A repository on `main` with everyday files, a branch `feature` that adds `src/b.ts`, and a
+ * commit `evil` made without touching the work tree (`hash-object -w`, `mktree`, `commit-tree`,
+ * `update-ref`) that rewrites `.pi/settings.json` and `secrets/key`.
+ */
+function repository(): { repo: TempRepository; evil: string; ctx: Context } {
+  const repo = tempRepository(
+    ["src/a.ts", "README.md", ".pi/settings.json", "secrets/key", "docs/x/y.md"],
+    { init: ["-b", "main"] },
+  );
+  const g = repo.git;
+  g("add", ".");
+  g("commit", "-qm", "one");
+  g("checkout", "-qb", "feature");
+  repo.write(["src/b.ts"]);
+  g("add", ".");
+  g("commit", "-qm", "two");
+  g("checkout", "-q", "main");
+  const blob = gitIn(repo, "{}", "hash-object", "-w", "--stdin");
+  const pi = gitIn(repo, `100644 blob ${blob}\tsettings.json\n`, "mktree");
+  const secrets = gitIn(repo, `100644 blob ${blob}\tkey\n`, "mktree");
+  const entries = g("ls-tree", "HEAD").split("\n")
+    .filter((l) => l && !/\t(\.pi|secrets)$/.test(l))
+    .concat([`040000 tree ${pi}\t.pi`, `040000 tree ${secrets}\tsecrets`]).join("\n");
+  const tree = gitIn(repo, entries + "\n", "mktree");
+  const evil = gitIn(repo, "", "commit-tree", tree, "-p", "HEAD", "-m", "evil");
+  g("update-ref", "refs/heads/evil", evil);
+  return { repo, evil, ctx: { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() } };
+}
+
+/** The paths (from the top) `commits` writes, sorted; null where not known. */
+function written(repo: TempRepository, revisions: (string | null)[], more = {}) {
+  const paths = commitPaths(repo.dir, { revisions, ...more }, realFs());
+  return paths && paths.map((p) => p.slice(repo.dir.length + 1)).sort();
+}
+
+Deno.test({
+  name: "git writes: the paths another commit differs in, loose and packed",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo, evil } = repository();
+    try {
+      for (const packed of [false, true]) {
+        if (packed) repo.git("gc", "-q", "--aggressive");
+        const label = packed ? "packed" : "loose";
+        assert.deepEqual(written(repo, ["feature"]), ["src/b.ts"], label);
+        assert.deepEqual(written(repo, ["evil"]), [".pi/settings.json", "secrets/key"], label);
+        assert.deepEqual(written(repo, [evil.slice(0, 8)]), [".pi/settings.json", "secrets/key"]);
+        assert.deepEqual(written(repo, ["evil~1"]), [], label);
+        assert.deepEqual(written(repo, ["evil^"]), [], label);
+        assert.deepEqual(written(repo, ["main"]), [], label);
+        assert.deepEqual(written(repo, ["refs/heads/feature"]), ["src/b.ts"], label);
+        // (A revert writes its parents' files: evil's is HEAD.)
+        assert.deepEqual(written(repo, ["evil"], { parents: true }), [], label);
+        assert.deepEqual(written(repo, ["feature"], { parents: true }), [], label);
+        // (Limited to pathspecs from the cwd.)
+        assert.deepEqual(written(repo, ["evil"], { pathspecs: [".pi"] }), [".pi/settings.json"]);
+        assert.deepEqual(written(repo, ["evil"], { pathspecs: ["src"] }), []);
+        assert.deepEqual(written(repo, ["evil"], { pathspecs: ["*.json"] })?.length, 2);
+        // (Not known: a name that is no revision, a range, a form not read.)
+        for (const rev of ["nope", "main@{upstream}", ":/evil", "evil^{tree}", null]) {
+          assert.equal(written(repo, [rev]), null, `${label} ${rev}`);
+        }
+        // (A path that exists, not a revision: `git checkout README.md` writes the index's.)
+        assert.deepEqual(written(repo, ["README.md"], { orPath: true }), []);
+      }
+      const r = openRepository(repo.dir, realFs())!;
+      assert.equal(resolveCommit(r, "evil"), evil);
+      assert.equal(readObject(r.store, resolveTree(r, "evil")!)?.type, "tree");
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: HEAD moved without the files (reset --soft) shows in the index",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo } = repository();
+    try {
+      repo.git("reset", "-q", "--soft", "evil");
+      assert.deepEqual(written(repo, ["HEAD"]), [".pi/settings.json", "secrets/key"]);
+      assert.deepEqual(written(repo, ["main"]), [".pi/settings.json", "secrets/key"]);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: a stash's files, its index's and its untracked ones",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo } = repository();
+    try {
+      repo.write(["src/a.ts"], "changed");
+      repo.write([".env"], "KEY=1");
+      repo.git("stash", "-q", "-u");
+      assert.deepEqual(written(repo, ["refs/stash"], { stash: true }), [".env", "src/a.ts"]);
+      assert.deepEqual(written(repo, ["stash@{0}"], { stash: true }), [".env", "src/a.ts"]);
+      assert.equal(written(repo, ["stash@{1}"], { stash: true }), null);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: a linked work tree reads its own HEAD and the shared objects",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo } = repository();
+    try {
+      repo.git("worktree", "add", "-q", "linked", "feature");
+      const linked = { dir: `${repo.dir}/linked` } as TempRepository;
+      assert.deepEqual(written(linked, ["main"]), ["src/b.ts"]);
+      assert.deepEqual(written(linked, ["evil"]), [".pi/settings.json", "secrets/key", "src/b.ts"]);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: what checkouts, merges and the like write is judged as written",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, evil, ctx } = repository();
+    try {
+      const rows = [
+        // Everyday: nothing protected differs.
+        ["git checkout main", "allow"],
+        ["git checkout feature", "allow"],
+        ["git switch feature", "allow"],
+        ["git checkout -b new", "allow"],
+        ["git switch -c new", "allow"],
+        ["git checkout -b new feature", "allow"],
+        ["git merge feature", "allow"],
+        ["git cherry-pick feature", "allow"],
+        ["git revert evil", "allow"],
+        ["git reset --hard feature", "allow"],
+        ["git reset --soft evil", "allow"],
+        ["git checkout -- src/a.ts", "allow"],
+        ["git restore --source=evil src/a.ts", "allow"],
+        ["git rebase feature", "allow"],
+        // Hostile: the commit rewrites the gate's file and a denied one.
+        ["git checkout evil", "deny"],
+        ["git switch evil", "deny"],
+        ["git switch --detach evil", "deny"],
+        ["git checkout --detach evil", "deny"],
+        [`git checkout ${evil.slice(0, 10)}`, "deny"],
+        ["git checkout -b new evil", "deny"],
+        ["git reset --hard evil", "deny"],
+        ["git reset --keep evil", "deny"],
+        ["git merge evil", "deny"],
+        ["git merge --no-commit --squash evil", "deny"],
+        ["git cherry-pick -n evil", "deny"],
+        ["git rebase evil", "deny"],
+        ["git rebase --onto evil main", "deny"],
+        ["git read-tree -u -m evil", "deny"],
+        ["git read-tree --reset -u evil", "deny"],
+        ["git restore --source=evil .", "deny"],
+        ["git restore -s evil -W .pi", "ask"],
+        ["git checkout evil -- .pi", "ask"],
+        ["cd src && git checkout evil", "deny"],
+        // Not known: anything below the work tree's top (what is protected there asks).
+        ["git merge", "ask"],
+        ["git pull", "ask"],
+        ["git checkout $BRANCH", "ask"],
+        ["git checkout -", "ask"],
+        ["git cherry-pick main..evil", "ask"],
+        ["git rebase --continue", "ask"],
+        ["git stash pop", "ask"],
+        ["git update-ref refs/heads/main evil && git reset --hard main", "ask"],
+        ["git fetch && git checkout FETCH_HEAD", "ask"],
+      ] as const;
+      await checkActions(DL, ctx, rows);
+      repo.git("reset", "-q", "--soft", "evil");
+      await checkActions(DL, ctx, [["git reset --hard", "deny"], ["git stash", "deny"]]);
+    } finally {
+      repo.remove();
+    }
+  },
+});

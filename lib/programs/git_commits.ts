@@ -1,0 +1,236 @@
+/**
+ * What git writes into the work tree from other commits, files its command does not name:
+ * `git checkout BRANCH`, `git switch`, `git reset --hard|--merge|--keep REV`, `git merge`,
+ * `git cherry-pick`, `git revert`, `git stash pop|apply|branch` (and `git stash`, which writes
+ * HEAD's files back), `git restore --source=REV`, `git checkout REV -- PATHS`,
+ * `git read-tree -u`, `git rebase`, `git pull`. Each is a file named by what it writes from
+ * (`NamedFile.commits`): the revisions as written, or one not known (null: the upstream a bare
+ * `git merge` takes, a range, a sequence to continue, a word not seen); the engine reads the
+ * repository to find the paths those differ in (`lib/policy/git_writes.ts`).
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { commitsWritten } from "./git_commits.ts";
+ * commitsWritten(["git", "merge", "evil"].map(literal), 1)[0].commits;
+ * // { revisions: ["evil"] }
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { CommitsWritten, NamedFile } from "./spec.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+
+const set = (...names: string[]): ReadonlySet<string> => new Set(names);
+
+/** Each subcommand's grammar: the options that take a value (the rest are flags). */
+const GRAMMARS: Record<string, OptionGrammar> = {
+  checkout: {
+    valued: "bBU",
+    longValued: set("--orphan", "--conflict", "--pathspec-from-file", "--unified"),
+    longOptional: set("--track", "--recurse-submodules"),
+    abbreviations: true,
+  },
+  switch: {
+    valued: "cC",
+    longValued: set("--create", "--force-create", "--orphan", "--conflict"),
+    longOptional: set("--track", "--recurse-submodules"),
+    abbreviations: true,
+  },
+  reset: {
+    longValued: set("--pathspec-from-file"),
+    longOptional: set("--recurse-submodules"),
+    abbreviations: true,
+  },
+  merge: {
+    valued: "mFsX",
+    gluedOnly: "S",
+    longValued: set("--message", "--file", "--strategy", "--strategy-option", "--into-name"),
+    longOptional: set("--log", "--cleanup", "--gpg-sign", "--signoff"),
+    abbreviations: true,
+  },
+  pull: {
+    valued: "sXjo",
+    gluedOnly: "S",
+    longValued: set("--strategy", "--strategy-option", "--upload-pack", "--depth", "--jobs"),
+    longOptional: set("--log", "--cleanup", "--gpg-sign", "--rebase", "--recurse-submodules"),
+    abbreviations: true,
+  },
+  "cherry-pick": {
+    valued: "mX",
+    gluedOnly: "S",
+    longValued: set("--mainline", "--strategy", "--strategy-option", "--cleanup"),
+    longOptional: set("--gpg-sign"),
+    abbreviations: true,
+  },
+  restore: {
+    valued: "s",
+    longValued: set("--source", "--conflict", "--pathspec-from-file", "--unified"),
+    longOptional: set("--recurse-submodules"),
+    abbreviations: true,
+  },
+  "read-tree": {
+    longValued: set("--prefix", "--exclude-per-directory", "--index-output"),
+    longOptional: set("--recurse-submodules"),
+  },
+  rebase: {
+    valued: "sXxC",
+    gluedOnly: "S",
+    longValued: set("--onto", "--exec", "--strategy", "--strategy-option", "--whitespace"),
+    longOptional: set("--gpg-sign", "--rebase-merges", "--empty", "--update-refs"),
+    abbreviations: true,
+  },
+  stash: { valued: "m", longValued: set("--message", "--pathspec-from-file") },
+};
+GRAMMARS.revert = GRAMMARS["cherry-pick"];
+
+/** The words of a subcommand read: its flags and valued options by name, its operands. */
+interface Read {
+  has: (...names: string[]) => boolean;
+  value: (...names: string[]) => string | null | undefined;
+  /** The operands before `--` and after it (null: a word not seen). */
+  before: (string | null)[];
+  after: (string | null)[] | null;
+}
+
+function read(args: Word[], grammar: OptionGrammar): Read {
+  const words = args.map((w) => (w.kind === "static" ? w.value : null));
+  const tokens = readOptions(words, grammar);
+  const names = new Map<string, string | null>();
+  const before: (string | null)[] = [];
+  let after: (string | null)[] | null = null;
+  for (const t of tokens) {
+    if (t.kind === "end") after = [];
+    else if (t.kind === "operand" || t.kind === "dynamic") (after ?? before).push(words[t.at]);
+    else if (t.kind === "valued") {
+      names.set(t.name, t.glued ?? (t.valueAt === undefined ? null : words[t.valueAt]));
+    } else names.set(t.name, null);
+  }
+  return {
+    has: (...n) => n.some((x) => names.has(x)),
+    value: (...n) => {
+      for (const x of n) if (names.has(x)) return names.get(x);
+      return undefined;
+    },
+    before,
+    after,
+  };
+}
+
+/** A revision word as git reads it: a range or a negation is no single commit (null). */
+function single(rev: string | null): string | null {
+  return rev === null || rev.includes("..") || rev.startsWith("^") ? null : rev;
+}
+
+/** What git's sequencer continues with (`--continue`, `--skip`, `--abort`): not known. */
+const SEQUENCE = ["--continue", "--skip", "--abort"];
+
+/** What a subcommand writes from commits, or null where it writes none (see the module). */
+function written(sub: string, args: Word[]): CommitsWritten | null {
+  const grammar = GRAMMARS[sub];
+  if (!grammar) return null;
+  const r = read(args, grammar);
+  const unknown: CommitsWritten = { revisions: [null] };
+  switch (sub) {
+    case "checkout": {
+      const limited = r.has("--pathspec-from-file") ? [null] : undefined;
+      if (r.after !== null) {
+        // (`git checkout -- PATHS` writes the index's files, named already.)
+        const [rev] = r.before;
+        if (rev === undefined) return null;
+        return { revisions: [single(rev)], pathspecs: limited ?? r.after };
+      }
+      const [rev, ...paths] = r.before;
+      if (rev === undefined) {
+        // (`git checkout -f`: HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
+        return r.has("-f", "--force") && !r.has("-b", "-B", "--orphan")
+          ? { revisions: ["HEAD"] }
+          : null;
+      }
+      return {
+        revisions: [single(rev)],
+        orPath: true,
+        ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
+      };
+    }
+    case "switch": {
+      if (r.has("--orphan")) return unknown;
+      const [rev] = r.before;
+      if (rev === undefined) {
+        return null;
+      }
+      return { revisions: [rev === "-" ? null : single(rev)] };
+    }
+    case "reset": {
+      if (!r.has("--hard", "--merge", "--keep")) return null;
+      const [rev] = r.before;
+      return { revisions: [rev === undefined ? "HEAD" : single(rev)] };
+    }
+    case "merge":
+    case "pull": {
+      if (r.has("--abort")) return { revisions: ["HEAD"] };
+      if (r.has("--continue", "--quit")) return null;
+      if (sub === "pull") return unknown;
+      return r.before.length ? { revisions: r.before.map(single) } : unknown;
+    }
+    case "cherry-pick":
+    case "revert": {
+      if (r.has("--quit")) return null;
+      if (r.has(...SEQUENCE) || !r.before.length) return unknown;
+      return { revisions: r.before.map(single), ...(sub === "revert" ? { parents: true } : {}) };
+    }
+    case "restore": {
+      const source = r.value("-s", "--source");
+      if (source === undefined) return null;
+      if (r.has("-S", "--staged") && !r.has("-W", "--worktree")) return null;
+      const paths = [...r.before, ...(r.after ?? [])];
+      return {
+        revisions: [single(source)],
+        pathspecs: r.has("--pathspec-from-file") ? [null] : paths,
+      };
+    }
+    case "read-tree": {
+      if (!r.has("-u") || r.has("--prefix")) return null;
+      return r.before.length ? { revisions: r.before.map(single) } : null;
+    }
+    case "rebase": {
+      if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
+      if (r.has(...SEQUENCE)) return unknown;
+      const onto = r.value("--onto");
+      const [upstream, branch] = r.before;
+      const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
+      if (branch !== undefined) revisions.push(single(branch));
+      return revisions.length && !r.has("--root") || onto !== undefined ? { revisions } : unknown;
+    }
+    default:
+      return stashWritten(r);
+  }
+}
+
+/** What `git stash` writes: a stash's files (`pop`, `apply`, `branch`), HEAD's (`push`). */
+function stashWritten(r: Read): CommitsWritten | null {
+  const [verb, ...rest] = r.before;
+  if (verb === null) return { revisions: [null] };
+  if (verb === "pop" || verb === "apply" || verb === "branch") {
+    const name = verb === "branch" ? rest[1] : rest[0];
+    const stash = name === undefined
+      ? "refs/stash"
+      : name !== null && /^\d+$/.test(name)
+      ? `stash@{${name}}`
+      : name;
+    return { revisions: [stash], stash: true };
+  }
+  if (verb === undefined || verb === "push" || verb === "save") return { revisions: ["HEAD"] };
+  return null;
+}
+
+/** The files a git subcommand writes from commits (see the module's notes). */
+export function commitsWritten(argv: Word[], at: number): NamedFile[] {
+  const sub = argv[at]?.kind === "static" ? argv[at].value : "";
+  if (!(sub in GRAMMARS)) return [];
+  const commits = written(sub, argv.slice(at + 1));
+  if (commits === null) return [];
+  const text = argv.slice(at).map((w) => w.text).join(" ");
+  return [{ path: null, source: `git ${text}`, commits }];
+}

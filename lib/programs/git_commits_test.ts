@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { literal } from "./words.ts";
+import { commitsWritten } from "./git_commits.ts";
+import type { CommitsWritten } from "./spec.ts";
+
+/** What `git ARGS` writes from commits (null: none). */
+function of(command: string): CommitsWritten | null {
+  return commitsWritten(command.split(" ").map(literal), 1)[0]?.commits ?? null;
+}
+
+Deno.test("git commits: the revisions each subcommand writes the files of", () => {
+  const rows: [string, CommitsWritten | null][] = [
+    ["git checkout main", { revisions: ["main"], orPath: true }],
+    ["git checkout --detach v1.0", { revisions: ["v1.0"], orPath: true }],
+    ["git checkout -b new origin/main", { revisions: ["origin/main"], orPath: true }],
+    ["git checkout evil -- .pi", { revisions: ["evil"], pathspecs: [".pi"] }],
+    ["git checkout -f", { revisions: ["HEAD"] }],
+    ["git switch evil", { revisions: ["evil"] }],
+    ["git switch -c new evil", { revisions: ["evil"] }],
+    ["git switch -", { revisions: [null] }],
+    ["git switch --orphan x", { revisions: [null] }],
+    ["git reset --hard", { revisions: ["HEAD"] }],
+    ["git reset --keep HEAD~2", { revisions: ["HEAD~2"] }],
+    ["git merge -m msg -s ours a b", { revisions: ["a", "b"] }],
+    ["git merge", { revisions: [null] }],
+    ["git merge --abort", { revisions: ["HEAD"] }],
+    ["git pull origin main", { revisions: [null] }],
+    ["git cherry-pick -m 1 c1 c2", { revisions: ["c1", "c2"] }],
+    ["git cherry-pick main..evil", { revisions: [null] }],
+    ["git cherry-pick --continue", { revisions: [null] }],
+    ["git revert c1", { revisions: ["c1"], parents: true }],
+    ["git stash pop", { revisions: ["refs/stash"], stash: true }],
+    ["git stash apply 2", { revisions: ["stash@{2}"], stash: true }],
+    ["git stash branch b stash@{1}", { revisions: ["stash@{1}"], stash: true }],
+    ["git stash", { revisions: ["HEAD"] }],
+    ["git stash push -m wip", { revisions: ["HEAD"] }],
+    ["git restore --source=evil .", { revisions: ["evil"], pathspecs: ["."] }],
+    ["git restore -s evil -W -- src", { revisions: ["evil"], pathspecs: ["src"] }],
+    ["git read-tree -u -m evil", { revisions: ["evil"] }],
+    ["git rebase main", { revisions: ["main"] }],
+    ["git rebase -x make --onto evil main topic", { revisions: ["evil", "topic"] }],
+    ["git rebase", { revisions: [null] }],
+    ["git rebase --abort", { revisions: [null] }],
+    // Nothing from commits: a new branch where HEAD is, the index's files, no work tree change.
+    ["git checkout -b new", null],
+    ["git switch -c new", null],
+    ["git checkout -- src/a.ts", null],
+    ["git checkout", null],
+    ["git reset --soft evil", null],
+    ["git reset evil -- src", null],
+    ["git restore src/a.ts", null],
+    ["git restore -s evil --staged src", null],
+    ["git read-tree evil", null],
+    ["git read-tree -u --prefix=x/ evil", null],
+    ["git stash list", null],
+    ["git stash show -p", null],
+    ["git stash drop", null],
+    ["git merge --continue", null],
+    ["git rebase --edit-todo", null],
+    ["git log main", null],
+  ];
+  const wrong = rows.filter(([c, want]) => JSON.stringify(of(c)) !== JSON.stringify(want))
+    .map(([c, want]) => `${c}: got ${JSON.stringify(of(c))}, want ${JSON.stringify(want)}`);
+  assert.deepEqual(wrong, []);
+});
