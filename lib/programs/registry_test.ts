@@ -260,6 +260,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   setarch: { runs: "setarch i686 rm x" }, linux32: { runs: "linux32 rm x" }, linux64: { runs: "linux64 rm x" },
   i386: { runs: "i386 rm x" }, x86_64: { runs: "x86_64 rm x" }, logsave: { runs: "logsave f rm x" },
   rlwrap: { runs: "rlwrap rm x" }, msgfilter: { runs: "msgfilter -i a.po sed x" },
+  sshfs: { namedFiles: "sshfs localhost:.ssh /tmp/m", runs: "sshfs -o ssh_command=x h: /tmp/m" },
+  unionfs: { namedFiles: "unionfs /tmp/a=RW:/b /tmp/m" },
   ed: { runs: "ed -s f <<< '!rm x'" }, dc: { runs: "dc -e '!rm x'" }, ftp: { runs: "ftp h <<< '!rm x'", namedFiles: "ftp localhost" },
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b", namedFiles: "cp -b x y" },
   mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
