@@ -35,3 +35,27 @@ Deno.test("sshfs: everyday mounts of other machines stay allowed where the polic
     "sshfs -o reconnect,IdentityFile=/tmp/k box2:/data /tmp/d",
   ], denyList);
 });
+
+Deno.test("rsync --daemon serves the paths of its configuration's modules as trees", async () => {
+  const { adversarialCtx, denyList } = await import("../testing_adversarial.ts");
+  const { bash, ctxIn } = await import("../testing.ts");
+  const ctx = ctxIn(adversarialCtx.cwd, {
+    files: ["/home/user/.ssh/id_rsa", "/tmp/up/x"],
+    contents: {
+      "/tmp/keys.conf": "[m]\n  path = /home/user/.ssh\n  read only = no\n",
+      "/tmp/up.conf": "# uploads\n[up]\npath=/tmp/up\n",
+      "/tmp/more.conf": "&include /etc/rsyncd.d\n[up]\npath=/tmp/up\n",
+    },
+  });
+  const rows: [string, string][] = [
+    ["rsync --daemon --config=/tmp/keys.conf --port=8730", "deny"],
+    ["rsync --daemon --config /tmp/keys.conf", "deny"],
+    ["rsync --daemon --config=/tmp/up.conf", "allow"],
+    ["rsync --daemon --config=/tmp/more.conf", "ask"],
+    ["rsync --daemon --config=/tmp/none.conf", "ask"],
+    ["rsync -a src/ /tmp/copy/", "allow"],
+  ];
+  const got = [];
+  for (const [command] of rows) got.push([command, (await bash(denyList, ctx, command)).action]);
+  assert.deepEqual(got, rows);
+});
