@@ -4,10 +4,10 @@
  * machine where it may be, as the resolver would find it: the loopback names (`localhost`,
  * `*.localhost`, `ip6-localhost`, …), any spelling of a loopback or unspecified address that
  * `getaddrinfo` takes (`127.1`, `2130706433`, `0x7f.1`, `0177.0.0.1`, `0`, `[::1]`,
- * `::ffff:127.0.0.1`), a name with one written in it (`127.0.0.1.nip.io`, `--1.sslip.io`), the
- * well-known names for 127.0.0.1 (`*.lvh.me`, `*.localtest.me`, …), the machine's own name and
- * addresses (`Context.machine`), the names `/etc/hosts` gives any of those, and the ssh aliases
- * whose `HostName` is one (`ssh_config.ts`).
+ * `::ffff:127.0.0.1`), a name with one written in it (`127.0.0.1.nip.io`, `app-7f000001.nip.io`,
+ * `--1.sslip.io`), the well-known names for 127.0.0.1 (`*.lvh.me`, `*.localtest.me`, …), the
+ * machine's own name and addresses (`Context.machine`), the names `/etc/hosts` gives any of
+ * those, and the ssh aliases whose `HostName` is one (`ssh_config.ts`).
  *
  * @example
  * ```ts
@@ -207,6 +207,8 @@ function localName(h: string, own: ReadonlySet<string>, names: ReadonlySet<strin
   // A name with a loopback address in it, which wildcard DNS answers with (`127.0.0.1.nip.io`,
   // `app-127-0-0-1.sslip.io`).
   if (/(?:^|[.-])(?:127|0)[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3}(?:[.-]|$)/.test(h)) return true;
+  // (nip.io's hex form, eight digits for the four bytes: `7f000001.nip.io`, `app-7f000001.nip.io`.)
+  if (/(?:^|[.-])(?:7f|00)[0-9a-f]{6}\./.test(h)) return true;
   // (sslip.io's IPv6 form, `-` for `:`: `--1.sslip.io` is `::1`.)
   if (h.includes("-") && h.split(".").some(dashedLocal6)) return true;
   if (LOOPBACK_DOMAINS.test(h)) return true;

@@ -132,6 +132,13 @@ Deno.test("thisMachine: sslip.io's IPv6 dash form and well-known loopback domain
       "0-0-0-0-0-0-0-1.sslip.io",
       "--ffff-7f00-1.sslip.io",
       "--.sslip.io",
+      // (nip.io's hex form: the four bytes in eight digits, alone or after a name.)
+      "7f000001.nip.io",
+      "app-7f000001.nip.io",
+      "app.7F000001.nip.io",
+      "a.b-7f3a0c01.nip.io",
+      "00000000.nip.io",
+      "magic-127.0.0.1.nip.io",
       "lvh.me",
       "app.lvh.me",
       "x.localtest.me",
@@ -140,7 +147,16 @@ Deno.test("thisMachine: sslip.io's IPv6 dash form and well-known loopback domain
     ]
   ) assert.equal(thisMachine(h, ctx), true, h);
   for (
-    const h of ["2a01-4f8-c17-b8f--2.sslip.io", "my-host--2.example.com", "lvh.me.evil.com", "a-b"]
+    const h of [
+      "2a01-4f8-c17-b8f--2.sslip.io",
+      "my-host--2.example.com",
+      "lvh.me.evil.com",
+      "a-b",
+      "c0a80101.nip.io",
+      "app-7f00001.nip.io",
+      "app-17f000001.nip.io",
+      "7f000001",
+    ]
   ) assert.equal(thisMachine(h, ctx), false, h);
 });
 

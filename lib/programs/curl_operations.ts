@@ -33,6 +33,7 @@ import {
   urlencodeFile,
   urlName,
 } from "./curl_files.ts";
+import { machineUrl, machineUrlFile, quotePaths } from "./machine_urls.ts";
 
 /**
  * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
@@ -216,6 +217,14 @@ interface Operation {
   listed: boolean;
   /** `--proto-default file`: a URL without a scheme is a file's path. */
   files: boolean;
+  /** `--proto-default SCHEME` for another scheme: a URL without one is of it (null: not known). */
+  scheme?: string | null;
+  /** `-u USER[:PASSWORD]`: undefined for none, null for one not known. */
+  user?: string | null;
+  /** `-Q COMMAND`s (null: one not known), run on an SFTP server (`machine_urls.ts`). */
+  quotes: (string | null)[];
+  /** `-T FILE`s, in order, each sent to the URL of its place (null: a name not known). */
+  uploads: (string | null)[];
 }
 
 /** A flag option as curl reads it, `--no-NAME` turning NAME off: its name and whether it is on. */
@@ -237,6 +246,8 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     globoff: false,
     listed: false,
     files: false,
+    quotes: [],
+    uploads: [],
   });
   const ops = [fresh()];
   for (const t of tokens) {
@@ -245,9 +256,19 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     if (name === "--next" || name === "-:") ops.push(fresh());
     else if (name === "-g" || name === "--globoff") op.globoff = on;
     else if (name === "--remote-name-all") op.remoteAll = on;
-    else if (name === "--proto-default" && t.kind === "valued") {
+    else if ((name === "-T" || name === "--upload-file") && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.uploads.push(w?.kind === "static" ? w.value : null);
+    } else if (name === "--proto-default" && t.kind === "valued") {
       const w = optionValue(t, args);
       op.files = w === undefined || w.kind !== "static" || /^file$/i.test(w.value);
+      op.scheme = w?.kind === "static" ? w.value : null;
+    } else if ((name === "-u" || name === "--user") && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.user = w?.kind === "static" ? w.value.replace(/[:;].*$/s, "") : null;
+    } else if ((name === "-Q" || name === "--quote") && t.kind === "valued") {
+      const w = optionValue(t, args);
+      op.quotes.push(w?.kind === "static" ? w.value : null);
     } else if (name === "--output-dir" && t.kind === "valued") {
       const w = optionValue(t, args);
       op.dir = w === undefined ? op.dir : w.kind === "static" ? w.value : null;
@@ -276,7 +297,11 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
   for (const t of tokens) {
     const op = ops[at];
     if (t.kind === "operand" || t.kind === "dynamic") {
-      op.urls.push(args[t.at].kind === "static" ? args[t.at].value : null);
+      // (A URL bash takes for a glob, `sftp://[::1]/x`, matches no file: it is passed as written.)
+      const w = args[t.at];
+      const url = w.kind === "static" ||
+        (w.kind === "glob" && /^[a-z][\w+.-]*:\/\//i.test(w.value));
+      op.urls.push(url ? w.value : null);
       continue;
     }
     const [name, on] = curlFlag(t);
@@ -316,7 +341,7 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
   }
   for (const [k, op] of ops.entries()) {
     at = k;
-    for (const u of op.urls) {
+    for (const [n, u] of op.urls.entries()) {
       if (u !== null && /^file:/i.test(u)) each(u, u, fileUrlPath);
       else if (u !== null && op.files && !/^[a-zA-Z][\w+.-]*:\/\//.test(u)) {
         // (Under `--proto-default file`, `/p/secr{e}ts/key` is `file:///p/secr{e}ts/key`.)
@@ -325,11 +350,42 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
           `--proto-default file ${u}`,
           (p) => p.startsWith("/") ? fileUrlPath(`file://${p}`) : p,
         );
-      }
+      } else if (u !== null) files.push(...machineFiles(u, op, op.uploads[n]));
     }
     files.push(...savedFiles(op));
   }
   return files;
+}
+
+/**
+ * The files a URL names on the machine it reaches (`machine_urls.ts`), by each URL its globs make
+ * (`--proto-default sftp` giving a URL without a scheme one), and those its `-Q` commands name
+ * there; a file `-T` sends to a directory (`-T a/x sftp://h/d/`) is written there by its name.
+ */
+function machineFiles(given: string, op: Operation, sent?: string | null): NamedFile[] {
+  const u = /^[a-zA-Z][\w+.-]*:\/\//.test(given) || op.scheme === undefined
+    ? given
+    : `${op.scheme ?? "sftp"}://${given}`;
+  if (!machineUrl(u)) return [];
+  const all = op.globoff ? [{ text: u }] : curlGlob(u);
+  if (all === null) return [{ path: null, source: `${u} (the names its globs make)` }];
+  const out: NamedFile[] = [];
+  for (const g of all) {
+    const f = machineUrlFile(g.text, given, op.user);
+    if (f === null) continue;
+    if (sent === undefined || !f.path?.endsWith("/")) out.push(f);
+    else {
+      // (Sent to a directory, a file keeps its own name there: `-T a/pub sftp://h/~/.ssh/`.)
+      const name = sent === null || /[{[]/.test(sent) ? null : sent.replace(/^.*\//s, "");
+      out.push(name ? { ...f, path: f.path + name } : { ...f, below: true });
+    }
+    for (const q of op.quotes) {
+      for (const path of q === null ? [null] : quotePaths(q)) {
+        out.push({ path, source: `-Q ${q ?? "(a command not known)"}`, on: f.on });
+      }
+    }
+  }
+  return out;
 }
 
 /** The files an operation saves under names its URLs give (see the module). */

@@ -34,6 +34,7 @@ import {
   curlText,
   curlWord,
 } from "./curl_operations.ts";
+import { machineUrlFile } from "./machine_urls.ts";
 
 /** A value of `--name=value`, `-Xvalue` or `-X value` at `i` (and how many words it took). */
 function valueOf(args: Word[], i: number, long: string, short: string): [string, number] | null {
@@ -88,6 +89,8 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
   let listed = false;
   let page = "index.html";
   const urls: string[] = [];
+  // (The login wget's `--user`/`--ftp-user` and aria2c's `--ftp-user` name.)
+  let user: string | undefined;
   const files: NamedFile[] = [];
   const named = (path: string, source: string) => files.push({ path, source });
   for (let i = 0; i < args.length; i++) {
@@ -142,6 +145,9 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     } else if (name === "aria2c" && /\.(torrent|meta4|metalink)$/.test(v)) {
       files.push({ path: null, source: `${v} (the names it lists)` });
     }
+    const login = name === "curl" ? null : valueOf(args, i, "--ftp-user", "") ??
+      (name === "wget" ? valueOf(args, i, "--user", "") : null);
+    if (login) user = login[0];
     if (got) {
       i += got[1] - 1;
       continue;
@@ -149,6 +155,11 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
   const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
+  // (An `sftp://` or `ftp://` URL of this machine names a file of its own: machine_urls.ts.)
+  for (const u of urls) {
+    const f = machineUrlFile(u, u, user);
+    if (f) files.push(f);
+  }
   if (out !== null && dir !== null && name !== "wget") named(place(out), out);
   // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
   if (name === "aria2c" && out === null) {

@@ -10,7 +10,12 @@ import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { perlBackups } from "./backups.ts";
-import { denoFileServer, pythonRunsCgi, pythonServesCwd } from "./tree_servers.ts";
+import {
+  denoFileServer,
+  pythonRunsCgi,
+  pythonServerUploads,
+  pythonServesCwd,
+} from "./tree_servers.ts";
 
 /** How an interpreter takes inline code. */
 interface Interpreter {
@@ -155,7 +160,13 @@ function runtimeCommands(stage: Stage, run: Runner): void {
 }
 
 /** python's modules that serve the cwd (or `--directory`) over HTTP, links followed. */
-const SERVER_MODULES = new Set(["http.server", "SimpleHTTPServer", "CGIHTTPServer"]);
+const SERVER_MODULES = new Set([
+  "http.server",
+  "SimpleHTTPServer",
+  "CGIHTTPServer",
+  "uploadserver",
+  "updog",
+]);
 
 /**
  * Whether `ruby -run -e httpd [DIR]` serves the cwd: no DIR after `httpd`. un.rb's OptionParser
@@ -285,7 +296,11 @@ const PYTHON_WRITERS = new Set(["zipfile", "tarfile", "gzip", "venv", "virtualen
  */
 function pythonModuleFiles(argv: Word[]): NamedFile[] {
   const mod = pythonModule(argv);
-  if (mod === null || !PYTHON_WRITERS.has(mod)) return [];
+  if (mod === null) return [];
+  if (!PYTHON_WRITERS.has(mod)) {
+    const at = pythonModuleAt(argv);
+    return at === null ? [] : pythonServerUploads(mod, argv.slice(at.next));
+  }
   const at = argv.findIndex((w) => w.value === mod || w.value === `-m${mod}`);
   const args = argv.slice(at + 1);
   const source = `(what python -m ${mod} writes)`;

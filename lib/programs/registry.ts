@@ -54,6 +54,7 @@ import { SIMPLE_PROGRAMS } from "./simple.ts";
 import { RENAMER_PROGRAMS } from "./renamers.ts";
 import type { Program } from "./spec.ts";
 import { SSH_PROGRAMS } from "./ssh.ts";
+import { MOUNT_PROGRAMS } from "./mounts.ts";
 import { TAR } from "./tar.ts";
 import { TEST_PROGRAM } from "./test_expr.ts";
 import { YT_DLP } from "./project_settings.ts";
@@ -83,6 +84,7 @@ export function allPrograms(): readonly Program[] {
     ...IMAGEMAGICK_PROGRAMS,
     TAR,
     ...SSH_PROGRAMS,
+    ...MOUNT_PROGRAMS,
     ...CONTAINER_PROGRAMS,
     ...NETWORK_PROGRAMS,
     ...SHELL_SERVER_PROGRAMS,

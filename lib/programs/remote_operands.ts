@@ -5,9 +5,8 @@
  * path after the `/` is relative to the login's home, `//path` absolute, `%XX` decoded), rsync's
  * `host:path`, its daemon's `host::module/path` and `rsync://[user@]host[:port]/module/path`.
  * Which machine a host is, the policy says (`NamedFile.on`). A daemon's module (rsync's, git's
- * `git://`) is a name its configuration gives a directory, served as a web server serves its
- * URLs: no path, unless a remote shell starts the daemon as the login (`rsync -e ssh
- * host::module`, whose `~/rsyncd.conf` says where it is: not known).
+ * `git://`) is a name its configuration gives a directory: no path (git's, a repository served
+ * as a web server serves its URLs; rsync's, on this machine a place not known: `ssh.ts`).
  *
  * @example
  * ```ts

@@ -205,6 +205,10 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp localhost:~root/x /tmp/k", "deny", "ask"],
     ["rsync -a -e ssh localhost::keys/ /tmp/x", "deny", "ask"],
     ["rsync -a --rsh=ssh rsync://127.0.0.1/keys/ /tmp/x", "deny", "ask"],
+    // (An rsync daemon's module on this machine, any directory its configuration names.)
+    ["rsync -a localhost::keys/ /tmp/x", "deny", "ask"],
+    ["rsync rsync://localhost:8730/m/id_rsa /tmp/x", "deny", "ask"],
+    ["rsync -a /tmp/x/ localhost::upload/", "deny", "ask"],
     ["sftp localhost <<< 'get .ssh/id_rsa'", "deny", "ask"],
     ["scp 'localhost:$HOME/.ssh/id_rsa' /tmp/k", "deny", "ask"],
     // Another machine's paths are text, as they were.
@@ -212,10 +216,7 @@ Deno.test("scp, sftp and rsync: a remote operand on this machine is its path", a
     ["scp boxer:.ssh/id_rsa /tmp/k", "deny", "allow"],
     ["scp /tmp/key deploy@prod:.ssh/authorized_keys", "deny", "allow"],
     ["rsync -a /tmp/k/ prod::keys/", "deny", "allow"],
-    // A daemon's modules are names it serves, as a web server's URLs are (no remote shell).
-    ["rsync -a localhost::keys/ /tmp/x", "deny", "allow"],
-    ["rsync -a rsync://127.0.0.1:873/keys/ /tmp/x", "deny", "allow"],
-    ["rsync -a /tmp/x/ localhost::upload/", "deny", "allow"],
+    // A git daemon serves repositories, as a web server its URLs.
     ["git clone git://localhost/x /tmp/x", "deny", "allow"],
     ["scp ./a:b /tmp/k", "deny", "allow"],
     ["rclone copy :sftp,host=prod:.ssh /tmp/x", "deny", "allow"],

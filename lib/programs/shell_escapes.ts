@@ -16,6 +16,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { ftpClientFiles } from "./machine_urls.ts";
 
 /** How each language writes a shell escape on a line (the command is the first group). */
 const ESCAPES: Record<string, RegExp[]> = {
@@ -139,7 +140,7 @@ export const SHELL_ESCAPE_PROGRAMS: Program[] = [
   { names: ["less"], runs: lessRuns },
   { names: ["ed"], runs: edRuns },
   { names: ["dc"], runs: dcRuns },
-  { names: ["ftp", "lftp", "tnftp", "pftp"], runs: clientRuns },
+  { names: ["ftp", "lftp", "tnftp", "pftp"], runs: clientRuns, namedFiles: ftpClientFiles },
 ];
 
 /** less's initial commands that only move or search: a line, a mark, a pattern, follow. */

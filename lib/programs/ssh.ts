@@ -14,7 +14,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
-import type { How, NamedFile, Program } from "./spec.ts";
+import type { How, NamedFile, Program, ReadFile } from "./spec.ts";
 import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
@@ -189,7 +189,7 @@ function sftpFiles(argv: Word[]): NamedFile[] {
 /**
  * What rsync reads and writes on machines that may be this one (`NamedFile.on`): its remote
  * sources (`:path` after one is on its host), and below its remote destination; a daemon's
- * module only where a remote shell starts the daemon (`-e ssh`), a place not known.
+ * module (`host::m`, `rsync://host/m`, `-e ssh` or not) is a place there not known.
  */
 function rsyncRemoteFiles(argv: Word[], stage?: Stage): NamedFile[] {
   const out: NamedFile[] = [];
@@ -204,12 +204,38 @@ function rsyncRemoteFiles(argv: Word[], stage?: Stage): NamedFile[] {
     if (r === null) continue;
     const remote: Remote = same ? { ...last!, path: r.path, daemon: r.daemon } : r;
     last = remote;
-    // (A daemon's module is none of the files there, unless a remote shell starts it.)
-    if (remote.daemon && !argv.some((x) => /^-[a-zA-Z]*e|^--rsh/.test(x.value))) continue;
+    // (A daemon's module is a place there not known: its configuration says where.)
     const dest = at === ops.at(-1) && ops.length > 1;
     const there = { ...remote, host: optionHost(argv, remote.host, "rsync", stage) };
     const user = optionUser(argv, remote.user, true, stage);
     out.push(remoteFile(there, w.text, user, { below: dest }));
+  }
+  return out;
+}
+
+/**
+ * What `rsync --daemon` serves: the `path` of each module its configuration (`--config=FILE`, else
+ * `/etc/rsyncd.conf`) gives, a tree its clients read and write; where that cannot be read (or it
+ * includes more, `&include`, `&merge`), a place not known.
+ */
+function rsyncDaemonFiles(argv: Word[], read?: ReadFile): NamedFile[] {
+  if (!argv.some((w) => w.value === "--daemon")) return [];
+  let config: string | null = "/etc/rsyncd.conf";
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    const m = /^--config(?:=(.*))?$/s.exec(w.kind === "static" ? w.value : w.prefix);
+    if (!m) continue;
+    const value = m[1] !== undefined ? w : argv[++i];
+    config = value?.kind === "static" ? (m[1] ?? value.value) : null;
+  }
+  const text = config === null ? null : read?.(config) ?? null;
+  const source = `rsync --daemon (the modules of ${config ?? "a configuration not known"})`;
+  if (text === null || /^\s*&(include|merge)\b/m.test(text)) {
+    return [{ path: null, source, below: true }];
+  }
+  const out: NamedFile[] = [];
+  for (const m of text.matchAll(/^\s*path\s*=\s*(.*?)\s*$/gim)) {
+    out.push({ path: m[1], source, below: true });
   }
   return out;
 }
@@ -307,10 +333,11 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
     // backups it keeps, named by `--suffix`.
-    namedFiles: (argv, stage) => [
+    namedFiles: (argv, stage, read) => [
       ...RSYNC_LISTS(argv),
       ...rsyncBackups(argv),
       ...rsyncRemoteFiles(argv, stage),
+      ...rsyncDaemonFiles(argv, read),
     ],
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, [

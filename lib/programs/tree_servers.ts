@@ -7,7 +7,8 @@
  *   or the cwd when no path is given), `live-server [PATH]`, busybox's `httpd -h DIR`,
  *   `kubectl proxy --www=DIR`, vercel's `serve [DIR]` (links only with `-S`), `caddy file-server`
  *   (`--root DIR`), deno's std `file_server [DIR]` (`deno run`/`deno serve` in interpreters.ts;
- *   python's `-m http.server`/`SimpleHTTPServer`, `ruby -run -e httpd`
+ *   python's `-m http.server`/`SimpleHTTPServer`, `-m uploadserver`, `-m updog` and `-m
+ *   pyftpdlib` (the first two, and pyftpdlib with `-w`, take uploads below it), `ruby -run -e httpd`
  *   and `php -S` in interpreters.ts). Named no directory, each serves the cwd: it reads the tree
  *   there as `grep -r KEY` does (`readsCwd`), `secrets/` and `.env` served to whoever asks.
  * - Uploaders: `aws s3 sync`, `aws s3 cp|mv --recursive` (unless `--no-follow-symlinks`),
@@ -96,10 +97,44 @@ const HTTP_SERVER: OptionGrammar = { flags: "", longFlags: set("--help", "--vers
  */
 export function pythonServesCwd(module: string, args: Word[]): boolean {
   if (module === "SimpleHTTPServer" || module === "CGIHTTPServer") return true;
-  if (module !== "http.server") return false;
+  if (!PYTHON_DIRECTORY_SERVERS.has(module)) return false;
   return !args.some((w) =>
-    /^(-[a-z]*d|--d(i(r(e(c(t(o(ry?)?)?)?)?)?)?)?(=|$)|-h$|--h(e(lp?)?)?$)/.test(w.prefix)
+    /^(-[a-z]*d|--d(i(r(e(c(t(o(ry?)?)?)?)?)?)?)?(=|$)|-h$|--h(e(lp?)?)?$|--version$)/.test(
+      w.prefix,
+    ) || (module === "pyftpdlib" && /^-[a-zA-Z]*v/.test(w.prefix))
   );
+}
+
+/**
+ * python's `-m` servers of a directory (`-d`/`--directory DIR`, else the cwd): `http.server`,
+ * uploadserver's and updog's (which take uploads into it too), pyftpdlib's FTP server (which takes
+ * them with `-w`/`--write`).
+ */
+const PYTHON_DIRECTORY_SERVERS = new Set(["http.server", "uploadserver", "updog", "pyftpdlib"]);
+
+/**
+ * What python's `-m` upload servers write below the directory they serve (see
+ * `PYTHON_DIRECTORY_SERVERS`): whatever their clients send, by names of their own.
+ */
+export function pythonServerUploads(module: string, args: Word[]): NamedFile[] {
+  const writes = module === "uploadserver" || module === "updog" ||
+    (module === "pyftpdlib" && args.some((w) => /^(-[a-zA-Z]*w|--w(r(i(te?)?)?)?)$/.test(w.value)));
+  if (!writes) return [];
+  let dir: string | null = ".";
+  for (let i = 0; i < args.length; i++) {
+    const m = /^(?:-d|--d(?:i(?:r(?:e(?:c(?:t(?:o(?:ry?)?)?)?)?)?)?)?)(?:=(.*))?$|^-d(.+)$/s.exec(
+      args[i].prefix,
+    );
+    if (!m) continue;
+    const glued = m[1] ?? m[2];
+    const w = glued !== undefined ? args[i] : args[++i];
+    dir = w?.kind !== "static"
+      ? null
+      : glued !== undefined
+      ? w.value.slice(w.value.length - glued.length)
+      : w.value;
+  }
+  return [{ path: dir, source: `(what python -m ${module}'s clients upload)`, below: true }];
 }
 
 /**

@@ -135,9 +135,19 @@ Deno.test("servers named no directory serve the cwd: what is protected below it 
     "deno run -A jsr:@std/http@1/file-server --cors",
     "deno run -A https://deno.land/std@0.200.0/http/file_server.ts",
     "file_server --port 8080",
+    "python3 -m pyftpdlib",
   ];
+  // (python's servers that take uploads too: what they write below the cwd may be the gate's
+  // project config.)
+  const uploadServers = [
+    "python3 -m uploadserver",
+    "python3 -m uploadserver 8001 --basic-auth u:p",
+    "python3 -m updog -p 9090",
+    "python3 -m pyftpdlib -w -p 2121",
+  ];
+  await checkActions(denyList, plain, uploadServers.map((c): [string, Action] => [c, "ask"]));
   await checkActions(denyList, secrets, [
-    ...cwdServers.map((c): [string, Action] => [c, "ask"]),
+    ...[...cwdServers, ...uploadServers].map((c): [string, Action] => [c, "ask"]),
     // (Through a package runner too.)
     ["npx serve", "ask"],
     ["bunx serve", "ask"],
@@ -152,6 +162,14 @@ Deno.test("servers named no directory serve the cwd: what is protected below it 
     ["python3 -m http.server --dir src", "allow"],
     ["python3 -m http.server -dsrc", "allow"],
     ["python3 -m http.server --help", "allow"],
+    ["python3 -m uploadserver -d /tmp/up", "allow"],
+    ["python3 -m pyftpdlib --directory=/tmp/ftp -w", "allow"],
+    ["python3 -m pyftpdlib --version", "allow"],
+    ["python3 -m updog -d /tmp/x", "allow"],
+    // (Uploads into a directory with protected files below: what they write is judged.)
+    ["python3 -m uploadserver -d secrets", "deny"],
+    ["python3 -m pyftpdlib -w -d secrets", "deny"],
+    ["python3 -m updog --directory secrets", "deny"],
     ["php -S 0:8000 -t public", "allow"],
     ["busybox httpd -f -h public -p 8000", "allow"],
     ["busybox httpd -m secret", "allow"],
