@@ -16,6 +16,7 @@ import {
   CODE_ENV,
   EXPORTED_FUNCTION,
   LESS_OPTIONS,
+  PATHSPEC_ENV,
   PLACE_ENV,
   programVariable,
   PROMPT_ENV,
@@ -428,6 +429,23 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
     } else if (BACKUP_ENV.test(variable)) {
       // (Before its program, that program's knowledge reads it; exported first, not followed.)
       if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
+    } else if (PATHSPEC_ENV.test(variable)) {
+      // (Before git, git's knowledge reads it; exported, alone (a variable the environment may
+      // export already) or before another program, later git commands' pathspecs stand for every
+      // case spelling of theirs: as a pathspec not known.)
+      if (
+        before !== "git" && !(w.kind === "static" && /^(0+|false|no|off|)$/i.test(value.trim()))
+      ) {
+        run.stage([
+          literal("git"),
+          literal("grep"),
+          literal("--untracked"),
+          literal("-e"),
+          literal("."),
+          literal("--"),
+          unknownWord(`(the pathspecs ${w.text} makes git match in any case)`),
+        ], origin);
+      }
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
