@@ -343,6 +343,11 @@ const FORMAT =
   /^(-X.*|--(raw|stat|numstat|shortstat|dirstat|dirstat-by-file|cumulative|summary|name-only|name-status|compact-summary)(=.*)?)$/;
 const NOTHING = /^(-s|--no-patch)$/;
 
+/** The commands whose `--quiet` turns off all output (`--no-quiet` after it, on again). */
+const DIFF_QUIET = new Set(["diff", "diff-files", "diff-index", "diff-tree", "stash show"]);
+/** Those whose `-q`/`--quiet` turn off the patch not asked for (`git show -q`). */
+const HISTORY_QUIET = new Set(["show", "log", "whatchanged", "reflog", "stash list"]);
+
 /**
  * The history and diff commands (`diff`, `log -p`, `show`, `stash show -p`, `format-patch`, …):
  * the tracked files from the top, where they show changed lines (`shows`: with no option that
@@ -354,7 +359,11 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   const tokens = readOptions(values, HISTORY);
   let content = shows;
   let asked = false;
+  // (`--quiet`: no output at all, for the diff commands; for the history commands, no patch
+  // but one asked for (`git show -q` prints none, `git log -p --quiet` and `git show -q -p` print
+  // them). `-q` is no such option: diff-files' "silent about missing files", an error elsewhere.)
   let quiet = false;
+  let hushed = false;
   // (`stash show -u`: the untracked files the stash keeps, not a patch; `--submodule=diff`.)
   let untracked = false;
   const stash = sub === "stash show";
@@ -367,13 +376,15 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
     if (stash && /^(-u|--include-untracked|--only-untracked)$/.test(option)) untracked = true;
     // (A submodule's changed lines: files its own index lists, not this one.)
     else if (option === "--submodule=diff") untracked = true;
-    else if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
-    else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
+    else if (/^(-q|--(no-)?quiet)$/.test(option)) {
+      if (DIFF_QUIET.has(sub)) quiet = option === "--quiet";
+      else if (HISTORY_QUIET.has(sub)) hushed = option !== "--no-quiet";
+    } else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
       content = asked = true;
     } else if (NOTHING.test(option) && !writes) content = asked = false;
     else if (FORMAT.test(option) && !asked && !writes) content = false;
   }
-  if (quiet || !content) return null;
+  if (quiet || !content || (hushed && !asked)) return null;
   const { before, after } = operands(tokens, args);
   // (Before `--`, a word with pathspec magic is a pathspec, `:!src`, `:(top)`: an exclusion
   // limits nothing.)
