@@ -92,6 +92,9 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   return read;
 }
 
+/** reset's options that write the files of a commit into the work tree. */
+const RESET_WRITES = ["--hard", "--merge", "--keep"];
+
 /** Subcommands that write the files of a commit into the work tree (any that differ). */
 const CHECKS_OUT = /^(switch|merge|pull|cherry-pick|revert|rebase|am)$/;
 
@@ -109,9 +112,16 @@ function copiedRead(sub: string, args: Word[]): RepositoryRead | null {
       return operandsRead(sub, tokens, args);
     }
     case "reset":
-      return has(/^--(hard|merge|keep)$/) ? fromTop() : null;
+      // (git takes a unique prefix of a long option: `--har`, `--mer`, `--k`.)
+      return values.some((v) =>
+          v !== null && v.length > 2 && v.startsWith("--") &&
+          RESET_WRITES.some((n) => n.startsWith(v))
+        )
+        ? fromTop()
+        : null;
     case "read-tree":
-      return has(/^-u$/) ? fromTop() : null;
+      // (`-u` in a cluster of its flags: `-um`, `-mu`.)
+      return has(/^-[mivnq]*u[mivnqu]*$/) ? fromTop() : null;
     case "stash":
       return /^(pop|apply|branch)$/.test(values[0] ?? "") ? fromTop() : null;
     default:
@@ -160,6 +170,8 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
       return commitRead(args, own);
     case "status":
       return statusRead(args);
+    case "worktree":
+      return worktreeRead(args);
     case "rebase":
     case "am":
       // (The patch of the commit it stopped at: `git show REBASE_HEAD`.)
@@ -167,6 +179,20 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
     default:
       return wholeRead(sub, args);
   }
+}
+
+/**
+ * `git worktree add PATH`: a new work tree there, every tracked file of the commit checked out
+ * (not with `--no-checkout`), as `git clone . PATH` copies them.
+ */
+function worktreeRead(args: Word[]): RepositoryRead | null {
+  if (args[0]?.value !== "add") return null;
+  for (const w of args.slice(1)) {
+    if (w.value === "--") break;
+    if (w.value.startsWith("--no-c") && "--no-checkout".startsWith(w.value)) return null;
+  }
+  // (The copies are written there, judged as its operand; the tracked files themselves are not.)
+  return { ...fromTop(), stores: true };
 }
 
 /** A read of the tracked files from the work tree's top. */

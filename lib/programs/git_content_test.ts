@@ -474,6 +474,17 @@ Deno.test("git content: what git copies into a work tree given elsewhere is read
     ["git --work-tree=/tmp/z checkout main", "ask"],
     ["git --work-tree /tmp/z reset --hard", "ask"],
     ["git --work-tree=/tmp/z read-tree -u HEAD", "ask"],
+    ["git --work-tree=/tmp/z read-tree -um HEAD", "ask"],
+    ["git --work-tree=/tmp/z read-tree -mu HEAD", "ask"],
+    ["git --work-tree=/tmp/z read-tree -m HEAD", "allow"],
+    ["git --work-tree=/tmp/z reset --har", "ask"],
+    ["git --work-tree=/tmp/z reset --k", "ask"],
+    ["git --work-tree=/tmp/z reset --soft", "allow"],
+    // (A new work tree: every tracked file checked out there, as `git clone . DIR` does.)
+    ["git worktree add /tmp/z/wt", "ask"],
+    ["git worktree add -b x /tmp/z/wt main", "ask"],
+    ["git worktree add --no-checkout /tmp/z/wt", "allow"],
+    ["git worktree list", "allow"],
     ["git --work-tree=/tmp/z stash pop", "ask"],
     ["git --work-tree=/tmp/z merge feature", "ask"],
     ["git --work-tree=/tmp/z status", "allow"],
@@ -636,6 +647,7 @@ Deno.test("git content: everyday adds, commits and stashes stay allowed under th
     ["git add -A && git commit -m x", "allow"],
     ["git stash", "allow"],
     ["git stash pop", "allow"],
+    ["git worktree add .worktrees/x", "allow"],
   ];
   for (const ctx of [SECRETS_TRACKED, SECRETS_UNTRACKED, SECRETS_IGNORED, gate]) {
     await checkActions(G, ctx, everyday);
