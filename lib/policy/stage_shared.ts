@@ -113,7 +113,7 @@ export function stageShared(
     operands,
     readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
     repository: facts?.readsRepository ? once(() => facts.readsRepository!(stage!)) : NO_READ,
-    treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv) ?? NO_NAMES,
+    treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv, stage!, ctx.env) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,
     judged: [],
     writes,

@@ -126,6 +126,13 @@ export const BACKUP_ENV = /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/;
  */
 export const SETTINGS_FILE_ENV =
   /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG|GEMRC|CONDARC|MAMBARC|PIP_CONFIG_FILE|OPENSSL_CONF|GNUPGHOME)$/;
+/**
+ * git's switch that makes every pathspec match in any case (`GIT_ICASE_PATHSPECS`): read where a
+ * stage sets it before git (git_pathspecs.ts) or the tool's environment holds it; exported or
+ * assigned alone, the pathspecs of the git commands after it name every case spelling of
+ * theirs, not followed (judged as a pathspec not known).
+ */
+export const PATHSPEC_ENV = /^GIT_ICASE_PATHSPECS$/;
 /** Prompts: bash expands them (command substitutions too) when it shows them or traces. */
 export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 /**
@@ -367,7 +374,7 @@ export function carriesCommand(assignment: string): boolean {
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
-    BACKUP_ENV.test(m[1]);
+    BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   CODE_ENV,
   EXPORTED_FUNCTION,
   LESS_OPTIONS,
+  PATHSPEC_ENV,
   PLACE_ENV,
   programVariable,
   PROMPT_ENV,
@@ -376,6 +377,26 @@ function optionCommand(run: Runner, value: Word, how: How, origin: string): void
 const MKTEMP = /^"?(\$\(\s*mktemp\b[^()`$;&|]*\)|`\s*mktemp\b[^()`$;&|]*`)"?$/;
 
 /**
+ * `GIT_ICASE_PATHSPECS`: before git, git's knowledge reads it; exported, alone (a variable the
+ * environment may export already) or before another program, later git commands' pathspecs
+ * stand for every case spelling of theirs: judged as a pathspec not known.
+ */
+function pathspecVariable(run: Runner, w: Word, value: string, before: string, origin: string) {
+  if (before === "git" || (w.kind === "static" && /^(0+|false|no|off|)$/i.test(value.trim()))) {
+    return;
+  }
+  run.stage([
+    literal("git"),
+    literal("grep"),
+    literal("--untracked"),
+    literal("-e"),
+    literal("."),
+    literal("--"),
+    unknownWord(`(the pathspecs ${w.text} makes git match in any case)`),
+  ], origin);
+}
+
+/**
  * What the variables a command's environment sets make programs run. `prefix`: set before a
  * command (or alone); `before`: the program it is set before. rsync reads its `RSYNC_RSH` and git
  * its `GIT_SSH_COMMAND` and `GIT_SSH` themselves; set otherwise (exported for later programs),
@@ -434,6 +455,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
     } else if (BACKUP_ENV.test(variable)) {
       // (Before its program, that program's knowledge reads it; exported first, not followed.)
       if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
+    } else if (PATHSPEC_ENV.test(variable)) {
+      pathspecVariable(run, w, value, before, origin);
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {

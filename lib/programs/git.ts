@@ -25,7 +25,7 @@ import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten } from "./git_commits.ts";
-import { magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
+import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
 import { configAliases, configSetting } from "./git_aliases.ts";
@@ -760,7 +760,7 @@ export const GIT: Program = {
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
-  namedFiles: (argv, stage, read) => {
+  namedFiles: (argv, stage, read, _globs, env) => {
     const at = gitSubcommand(argv);
     const named = [
       ...gitObjectFiles(argv, at, stage),
@@ -773,13 +773,17 @@ export const GIT: Program = {
     const removed = untrackedRemoved(argv);
     const patched = gitPatched(argv, stage, read);
     const kept = keptCredentials(argv);
-    const magic = argv.some((w) => w.value.startsWith(":")) ? magicFiles(argv, at) : [];
+    const icase = icasePathspecs(argv, stage, env);
+    const magic = icase || argv.some((w) => w.value.startsWith(":"))
+      ? magicFiles(argv, at, icase)
+      : [];
     return removed.length || patched.length || kept.length || magic.length
       ? [...named, ...removed, ...patched, ...kept, ...magic]
       : named;
   },
   lists: gitListing,
-  treeNames: (argv) => pathspecGlobs(argv, gitSubcommand(argv)),
+  treeNames: (argv, stage, env) =>
+    pathspecGlobs(argv, gitSubcommand(argv), icasePathspecs(argv, stage, env)),
   readsRepository: (stage) => repositoryRead(stage, gitSubcommand(stage.argv)),
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>

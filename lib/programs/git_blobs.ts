@@ -13,10 +13,28 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
-import { inputDocument } from "./words.ts";
+import { inputDocument, literal } from "./words.ts";
 
-/** git subcommands that print a file of a revision named `REV:path` (`git show HEAD:.env`). */
-const GIT_OBJECT_READERS = new Set(["show", "cat-file", "diff", "archive", "grep", "log"]);
+/**
+ * git subcommands that read a file or tree of a revision named `REV:path`: print it (`git show
+ * HEAD:.env`, `diff-tree -p HEAD~1:secrets HEAD:secrets`, `ls-tree` its names), write it
+ * elsewhere (`archive`, `unpack-file`, `checkout HEAD:secrets -- key` and `restore
+ * --source=HEAD:secrets key` copy `secrets/key` to `key`) or into the index (`read-tree`, `reset`).
+ */
+// deno-fmt-ignore
+const GIT_OBJECT_READERS = new Set([
+  "show", "cat-file", "diff", "archive", "grep", "log", "whatchanged", "diff-tree", "diff-index",
+  "difftool", "merge-tree", "unpack-file", "ls-tree", "read-tree", "checkout", "restore", "reset",
+]);
+
+/** `git restore`'s source given in a word (`--source=REV:dir`, `-sREV:dir`), else whether the
+ * next word is it (`-s`, `--source`, abbreviated `--sou`); null for another word. */
+function restoreSource(word: string): string | true | null {
+  const long = /^--so(?:u(?:r(?:c(?:e)?)?)?)?(=|$)/.exec(word);
+  if (long) return long[1] ? word.slice(word.indexOf("=") + 1) : true;
+  const short = /^-[pWSqm]*s(.*)$/s.exec(word);
+  return short ? (short[1] || true) : null;
+}
 
 /**
  * The path a blob name gives (gitrevisions(7)): `REV:path` (REV with `@{…}`, `^`, `~`, `/`:
@@ -62,7 +80,14 @@ export function gitObjectFiles(
       out.push(...batchNames(stage, w.text));
       continue;
     }
-    if (w.value.startsWith("-")) continue;
+    if (w.value.startsWith("-")) {
+      // (`restore --source=HEAD:secrets key` copies `secrets/key` there.)
+      const source = sub.value === "restore" ? restoreSource(w.value) : null;
+      const value = source === true ? argv[++i] : source === null ? undefined : literal(source);
+      const path = value?.kind === "static" ? blobPath(value.value) : null;
+      if (path !== null) out.push({ path, source: w.text });
+      continue;
+    }
     const path = blobPath(w.value);
     if (path !== null) out.push({ path, source: w.text });
   }

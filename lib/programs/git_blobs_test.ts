@@ -60,3 +60,30 @@ Deno.test("git checkout-index -a: the tracked files are read, their copies writt
   const none = ctxIn("/p", { files: FILES.slice(0, 4), home });
   await checkActions(DL, none, [["git checkout-index -a --prefix=/tmp/z/x-", "ask"]]);
 });
+
+Deno.test("git REV:path: every subcommand that reads a revision's file or tree names it", async () => {
+  const tracked = repository(["src/main.ts", "README.md", "secrets/key", ".env"]);
+  await checkActions(DL, tracked, [
+    // (Printed: a diff of two trees, a tree against the work tree, an external diff's files.)
+    ["git diff-tree -p HEAD~1:secrets HEAD:secrets", "deny"],
+    ["git diff-tree -p HEAD~1:secrets/key HEAD:secrets/key", "deny"],
+    ["git diff-index -p HEAD:secrets", "deny"],
+    ["git difftool HEAD~1:secrets HEAD:secrets", "deny"],
+    ["git merge-tree HEAD:secrets HEAD:src HEAD:src", "deny"],
+    ["git ls-tree HEAD:secrets", "deny"],
+    ["git unpack-file HEAD:secrets/key", "deny"],
+    ["git diff HEAD~1:.env HEAD:.env", "ask"],
+    // (Copied: into the work tree under another name, or into the index.)
+    ["git checkout HEAD~1:secrets -- key", "deny"],
+    ["git restore --source=HEAD~1:secrets -- key", "deny"],
+    ["git restore --sou=HEAD~1:secrets key", "deny"],
+    ["git restore -s HEAD~1:secrets key", "deny"],
+    ["git restore -WsHEAD~1:secrets key", "deny"],
+    ["git reset HEAD:secrets -- key", "deny"],
+    ["git read-tree --prefix=x/ HEAD:secrets", "deny"],
+    // (Other files, other revisions.)
+    ["git diff-tree -p HEAD~1:src HEAD:src", "allow"],
+    ["git restore -s HEAD~1 src/main.ts", "allow"],
+    ["git ls-tree HEAD:src", "allow"],
+  ]);
+});

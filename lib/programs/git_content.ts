@@ -92,6 +92,9 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   return read;
 }
 
+/** reset's options that write the files of a commit into the work tree. */
+const RESET_WRITES = ["--hard", "--merge", "--keep"];
+
 /** Subcommands that write the files of a commit into the work tree (any that differ). */
 const CHECKS_OUT = /^(switch|merge|pull|cherry-pick|revert|rebase|am)$/;
 
@@ -109,9 +112,16 @@ function copiedRead(sub: string, args: Word[]): RepositoryRead | null {
       return operandsRead(sub, tokens, args);
     }
     case "reset":
-      return has(/^--(hard|merge|keep)$/) ? fromTop() : null;
+      // (git takes a unique prefix of a long option: `--har`, `--mer`, `--k`.)
+      return values.some((v) =>
+          v !== null && v.length > 2 && v.startsWith("--") &&
+          RESET_WRITES.some((n) => n.startsWith(v))
+        )
+        ? fromTop()
+        : null;
     case "read-tree":
-      return has(/^-u$/) ? fromTop() : null;
+      // (`-u` in a cluster of its flags: `-um`, `-mu`.)
+      return has(/^-[mivnq]*u[mivnqu]*$/) ? fromTop() : null;
     case "stash":
       return /^(pop|apply|branch)$/.test(values[0] ?? "") ? fromTop() : null;
     default:
@@ -160,6 +170,8 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
       return commitRead(args, own);
     case "status":
       return statusRead(args);
+    case "worktree":
+      return worktreeRead(args);
     case "rebase":
     case "am":
       // (The patch of the commit it stopped at: `git show REBASE_HEAD`.)
@@ -167,6 +179,20 @@ function subcommandRead(sub: string, args: Word[], own: Word[]): RepositoryRead 
     default:
       return wholeRead(sub, args);
   }
+}
+
+/**
+ * `git worktree add PATH`: a new work tree there, every tracked file of the commit checked out
+ * (not with `--no-checkout`), as `git clone . PATH` copies them.
+ */
+function worktreeRead(args: Word[]): RepositoryRead | null {
+  if (args[0]?.value !== "add") return null;
+  for (const w of args.slice(1)) {
+    if (w.value === "--") break;
+    if (w.value.startsWith("--no-c") && "--no-checkout".startsWith(w.value)) return null;
+  }
+  // (The copies are written there, judged as its operand; the tracked files themselves are not.)
+  return { ...fromTop(), stores: true };
 }
 
 /** A read of the tracked files from the work tree's top. */
@@ -343,6 +369,11 @@ const FORMAT =
   /^(-X.*|--(raw|stat|numstat|shortstat|dirstat|dirstat-by-file|cumulative|summary|name-only|name-status|compact-summary)(=.*)?)$/;
 const NOTHING = /^(-s|--no-patch)$/;
 
+/** The commands whose `--quiet` turns off all output (`--no-quiet` after it, on again). */
+const DIFF_QUIET = new Set(["diff", "diff-files", "diff-index", "diff-tree", "stash show"]);
+/** Those whose `-q`/`--quiet` turn off the patch not asked for (`git show -q`). */
+const HISTORY_QUIET = new Set(["show", "log", "whatchanged", "reflog", "stash list"]);
+
 /**
  * The history and diff commands (`diff`, `log -p`, `show`, `stash show -p`, `format-patch`, …):
  * the tracked files from the top, where they show changed lines (`shows`: with no option that
@@ -354,7 +385,11 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   const tokens = readOptions(values, HISTORY);
   let content = shows;
   let asked = false;
+  // (`--quiet`: no output at all, for the diff commands; for the history commands, no patch
+  // but one asked for (`git show -q` prints none, `git log -p --quiet` and `git show -q -p` print
+  // them). `-q` is no such option: diff-files' "silent about missing files", an error elsewhere.)
   let quiet = false;
+  let hushed = false;
   // (`stash show -u`: the untracked files the stash keeps, not a patch; `--submodule=diff`.)
   let untracked = false;
   const stash = sub === "stash show";
@@ -367,13 +402,15 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
     if (stash && /^(-u|--include-untracked|--only-untracked)$/.test(option)) untracked = true;
     // (A submodule's changed lines: files its own index lists, not this one.)
     else if (option === "--submodule=diff") untracked = true;
-    else if ((option === "--quiet" || option === "-q") && !writes) quiet = true;
-    else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
+    else if (/^(-q|--(no-)?quiet)$/.test(option)) {
+      if (DIFF_QUIET.has(sub)) quiet = option === "--quiet";
+      else if (HISTORY_QUIET.has(sub)) hushed = option !== "--no-quiet";
+    } else if (PATCH.test(option) || (t.name === "-U" && t.kind === "valued")) {
       content = asked = true;
     } else if (NOTHING.test(option) && !writes) content = asked = false;
     else if (FORMAT.test(option) && !asked && !writes) content = false;
   }
-  if (quiet || !content) return null;
+  if (quiet || !content || (hushed && !asked)) return null;
   const { before, after } = operands(tokens, args);
   // (Before `--`, a word with pathspec magic is a pathspec, `:!src`, `:(top)`: an exclusion
   // limits nothing.)

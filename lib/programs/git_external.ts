@@ -17,7 +17,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { Runner } from "./spec.ts";
 import { chdir, listedWord, literal, unknownWord } from "./words.ts";
 import { pathspecMagic, pathspecWords } from "./git_pathspecs.ts";
-import { BACKUP_ENV } from "./env.ts";
+import { BACKUP_ENV, PATHSPEC_ENV } from "./env.ts";
 
 /** Options before git's subcommand that move where its paths are (`-C`, `--work-tree`, …). */
 const MOVED = /^(-C|--work-tree|--git-dir|--namespace)(=|$)/;
@@ -73,9 +73,11 @@ export function commandsPlace(stage: Stage, at: number, run: Runner): (string | 
 export function atTop(stage: Stage, at: number, run: Runner): Runner {
   const place = commandsPlace(stage, at, run);
   const here = run.at(place);
-  const assigned = (stage.assignments ?? []).filter((w) =>
-    !BACKUP_ENV.test(w.value.slice(0, Math.max(0, w.value.indexOf("="))))
-  );
+  // (What git reads itself, the backup suffix and its pathspecs' case, runs nothing there.)
+  const assigned = (stage.assignments ?? []).filter((w) => {
+    const name = w.value.slice(0, Math.max(0, w.value.indexOf("=")));
+    return !BACKUP_ENV.test(name) && !PATHSPEC_ENV.test(name);
+  });
   if (assigned.length && place.some((c) => !stage.cwds.includes(c))) here.environment(assigned);
   return here;
 }

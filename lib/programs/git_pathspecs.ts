@@ -6,12 +6,60 @@
  * @example
  * ```ts
  * import { pathspecMagic } from "./git_pathspecs.ts";
- * pathspecMagic(":(top,icase).ENV"); // { path: ".env", exclude: false, any: false }
+ * pathspecMagic(":(top,icase).ENV"); // { path: ".env", exclude: false, any: false, top: true, icase: true }
  * ```
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
+
+/** The values git's boolean variables take as false (`git_config_bool`: `0`, `no`, `off`, empty). */
+const FALSE = /^(0+|false|no|off|)$/i;
+
+/**
+ * Whether git matches the stage's pathspecs in any case (git(1)): `--icase-pathspecs` among its
+ * words, or `GIT_ICASE_PATHSPECS` true where the stage sets it before git, else in the tool's
+ * environment (`env`). (A variable exported earlier in the command is judged where it is set:
+ * see env.ts's `PATHSPEC_ENV`.)
+ */
+export function icasePathspecs(
+  argv: Word[],
+  stage?: Stage,
+  env?: Record<string, string | undefined>,
+): boolean {
+  if (argv.some((w) => w.value === "--icase-pathspecs")) return true;
+  let value = env?.GIT_ICASE_PATHSPECS;
+  for (const w of stage?.assignments ?? []) {
+    if (!w.value.startsWith("GIT_ICASE_PATHSPECS=")) continue;
+    // (A value not known may be true.)
+    value = w.kind === "static" ? w.value.slice(w.value.indexOf("=") + 1) : "1";
+  }
+  return value !== undefined && !FALSE.test(value.trim());
+}
+
+/**
+ * A pathspec as a bash glob of every case spelling of it (`[sS][eE][cC][rR][eE][tT][sS]`); one
+ * with a bracket expression, in lower case (name globs of protection are compared with both).
+ */
+function anyCase(spec: string): string {
+  if (spec.includes("[")) return spec.toLowerCase();
+  let out = "";
+  for (let i = 0; i < spec.length; i++) {
+    let c = spec[i];
+    // (An escaped letter is that letter; another escaped character stays escaped.)
+    if (c === "\\" && i + 1 < spec.length) {
+      c = spec[++i];
+      if (c.toLowerCase() === c.toUpperCase()) {
+        out += "\\" + c;
+        continue;
+      }
+    }
+    const lower = c.toLowerCase();
+    const upper = c.toUpperCase();
+    out += lower === upper ? c : `[${lower}${upper}]`;
+  }
+  return out;
+}
 
 /**
  * Subcommands whose operands may be pathspecs without `--`: a wildcard that names no revision is
@@ -64,7 +112,7 @@ const TREE_CHANGERS = new Set(["checkout", "restore", "rm", "clean", "stash", "r
  */
 export function pathspecMagic(
   spec: string,
-): { path: string; exclude: boolean; any: boolean; top: boolean } | null {
+): { path: string; exclude: boolean; any: boolean; top: boolean; icase: boolean } | null {
   if (!spec.startsWith(":")) return null;
   const long = /^:\(([^)]*)\)([\s\S]*)$/.exec(spec);
   if (long) {
@@ -75,6 +123,7 @@ export function pathspecMagic(
       exclude: words.includes("exclude"),
       any: words.some((m) => m.startsWith("attr:")),
       top: words.includes("top"),
+      icase,
     };
   }
   const short = /^:([/!^]*):?([\s\S]*)$/.exec(spec)!;
@@ -83,15 +132,17 @@ export function pathspecMagic(
     exclude: /[!^]/.test(short[1]),
     any: false,
     top: short[1].includes("/"),
+    icase: false,
   };
 }
 
 /**
  * A pathspec glob limits what git reads or changes to the names it matches, at any depth (`git
  * grep x -- '*.env'`, `git log -p -- '*.env'`, `git restore '*settings.json'`, `git rm '*.env'`,
- * with its magic taken off: `':(icase)*.PEM'`).
+ * with its magic taken off: `':(icase)*.PEM'`). Where git matches in any case (`icase`: see
+ * `icasePathspecs`), a glob names every case spelling of it (`*.PEM` is `*.pem`).
  */
-export function pathspecGlobs(argv: Word[], at: number): string[] {
+export function pathspecGlobs(argv: Word[], at: number, icase = false): string[] {
   if (indexOnly(argv, at)) return [];
   const out: string[] = [];
   // Pathspecs from a file or standard input (`--pathspec-from-file`): any names.
@@ -108,8 +159,6 @@ export function pathspecGlobs(argv: Word[], at: number): string[] {
       rest[0] === argv.slice(at + 1).find((w) => !w.value.startsWith("-"));
     if (excluded.length > 0 && (rest.length === 0 || revision)) out.push("*");
   }
-  // (Case not told apart: `--icase-pathspecs`, GIT_ICASE_PATHSPECS.)
-  const icase = argv.some((w) => w.value === "--icase-pathspecs");
   for (const w of words) {
     // (Paths a program listed are targets of their own; another word not known may be any.)
     if (w.listed) continue;
@@ -122,8 +171,9 @@ export function pathspecGlobs(argv: Word[], at: number): string[] {
       if (magic?.any || (magic?.top && TREE_CHANGERS.has(sub))) out.push("*");
       const spec = magic ? magic.path : w.value;
       // (A backslash escapes in a git glob: `\.pi/x` is `.pi/x`.)
-      if (/[*?[\\]/.test(spec)) out.push(icase ? spec.toLowerCase() : spec);
-      else if (icase && spec !== spec.toLowerCase()) out.push(spec.toLowerCase());
+      // (Case not told apart: a glob's every spelling, `*.PEM` is `*.pem`; a path is named in
+      // lower case, see `magicFiles`.)
+      if (/[*?[\\]/.test(spec)) out.push(icase || magic?.icase ? anyCase(spec) : spec);
     }
   }
   return out;
@@ -148,25 +198,27 @@ function indexOnly(argv: Word[], at: number): boolean {
 
 /**
  * The files pathspecs with magic name (`git log -p -- ':(top).env'`, `':(icase).ENV'`, `:/.env`):
- * the path the magic leaves, or a file not known for one chosen by its attributes.
+ * the path the magic leaves, or a file not known for one chosen by its attributes. Where git
+ * matches every pathspec in any case (`icase`), each names its path in lower case too (`SECRETS`
+ * is `secrets`; its other spellings, as `pathspecGlobs` gives them, limit a tree's read).
  */
 export function magicFiles(
   argv: Word[],
   at: number,
+  icase = false,
 ): { path: string | null; source: string; top?: boolean }[] {
   const out: { path: string | null; source: string; top?: boolean }[] = [];
   for (const w of pathspecWords(argv, at)) {
     if (w.kind !== "static") continue;
     const magic = pathspecMagic(w.value);
-    if (!magic || magic.exclude) continue;
-    if (magic.any) out.push({ path: null, source: w.text });
+    if (magic?.exclude) continue;
+    if (!magic) {
+      const path = w.value.toLowerCase();
+      if (icase && path !== w.value && !/[*?[]/.test(path)) out.push({ path, source: w.text });
+    } else if (magic.any) out.push({ path: null, source: w.text });
     else if (magic.path && !/[*?[]/.test(magic.path)) {
-      out.push(
-        magic.top ? { path: magic.path, source: w.text, top: true } : {
-          path: magic.path,
-          source: w.text,
-        },
-      );
+      const path = icase ? magic.path.toLowerCase() : magic.path;
+      out.push(magic.top ? { path, source: w.text, top: true } : { path, source: w.text });
     }
   }
   return out;

@@ -386,13 +386,14 @@ Deno.test("git: a pathspec glob limits what it reads to names a protection may c
 });
 
 Deno.test("git: a pathspec's magic is taken off to find the file it names", async () => {
-  const magic = (path: string, exclude: boolean, any: boolean, top: boolean) => ({
+  const magic = (path: string, exclude: boolean, any: boolean, top: boolean, icase = false) => ({
     path,
     exclude,
     any,
     top,
+    icase,
   });
-  assert.deepEqual(pathspecMagic(":(top,icase).ENV"), magic(".env", false, false, true));
+  assert.deepEqual(pathspecMagic(":(top,icase).ENV"), magic(".env", false, false, true, true));
   assert.deepEqual(pathspecMagic(":/src/a.ts"), magic("src/a.ts", false, false, true));
   assert.deepEqual(pathspecMagic(":!vendor"), magic("vendor", true, false, false));
   assert.deepEqual(pathspecMagic(":(attr:secret)"), magic("", false, true, false));

@@ -365,9 +365,16 @@ export interface Program {
    * opens that cannot be known (`load(.x)`). `read` gives the text of a file it reads (a path as
    * the command names it, from the stage's cwd) as it will be when the command runs, or null when
    * that cannot be known (another stage of the command may write there, several cwds, a large or
-   * special file); `globs` what bash makes of its glob words (see `GlobWords`).
+   * special file); `globs` what bash makes of its glob words (see `GlobWords`); `env` the
+   * environment the tool runs with (what the stage does not set itself: `GIT_ICASE_PATHSPECS`).
    */
-  namedFiles?: (argv: Word[], stage?: Stage, read?: ReadFile, globs?: GlobWords) => NamedFile[];
+  namedFiles?: (
+    argv: Word[],
+    stage?: Stage,
+    read?: ReadFile,
+    globs?: GlobWords,
+    env?: Record<string, string | undefined>,
+  ) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
@@ -408,9 +415,14 @@ export interface Program {
   /**
    * The names a tree it reads is limited to (grep's `--include=GLOB`, rg's `-g GLOB`): a protected
    * name glob of any depth (`.env`) that may match one counts below the directories it reads, as
-   * it does not for a read of everything (`grep -r KEY --include=.env .` asks).
+   * it does not for a read of everything (`grep -r KEY --include=.env .` asks). `stage` and
+   * `env` (the tool's environment) as for `namedFiles`.
    */
-  treeNames?: (argv: Word[]) => string[];
+  treeNames?: (
+    argv: Word[],
+    stage?: Stage,
+    env?: Record<string, string | undefined>,
+  ) => string[];
   /**
    * Its `treeNames` limit what it changes below every directory it is given (find's starting
    * points: `find . -name '*.pyc' -delete`), not only below the cwd, where they are names of
