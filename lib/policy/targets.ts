@@ -588,13 +588,11 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
   if (!named) return;
   const [operands, unchanged] = [out.length, new Set<string | null>()];
   const read = (path: string) => stageFileText(stage, path, ctx, globs);
-  const files = named(
-    stage.argv,
-    stage,
+  const files = named(stage.argv, stage, {
     read,
-    globs && stageGlobWords(stage, ctx, globs),
-    ctx.env,
-  );
+    globs: globs && stageGlobWords(stage, ctx, globs),
+    env: ctx.env,
+  });
   for (const file of files) {
     // (A file on another machine is none here; on this one, a path here: `hereFile`.)
     const here = file.on ? hereFile(file, ctx) : file;

@@ -16,7 +16,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
-import type { NamedFile, Program, ReadFile } from "./spec.ts";
+import type { NamedFile, NamedFilesGiven, Program, ReadFile } from "./spec.ts";
 import { inputText } from "./words.ts";
 
 /** GNU and BSD uudecode's options. */
@@ -53,7 +53,8 @@ function encodedTexts(
 }
 
 /** What uudecode writes by the names its input gives (see the module's notes). */
-function uudecodeFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
+function uudecodeFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
+  const read = given?.read;
   if (!stage) return [];
   const args = argv.slice(1).map(staticValue);
   const source = "(the file uudecode writes)";

@@ -19,7 +19,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
-import type { NamedFile, ReadFile } from "./spec.ts";
+import type { NamedFile, NamedFilesGiven, ReadFile } from "./spec.ts";
 import { inputText } from "./words.ts";
 import { backupNamed, environmentSuffix } from "./backups.ts";
 
@@ -130,7 +130,8 @@ export const PATCH_OPTIONS: OptionGrammar = {
  * takes no absolute name and no `..`. Given the file to patch (`patch f.c fix.diff`), or `-o`,
  * or `--dry-run`, it writes no file its diff names.
  */
-export function patchFiles(argv: Word[], stage?: Stage, read?: ReadFile): NamedFile[] {
+export function patchFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
+  const read = given?.read;
   if (!stage) return [];
   const args = argv.slice(1).map(staticValue);
   const source = "(what the patch changes)";

@@ -760,7 +760,7 @@ export const GIT: Program = {
   optionCommands: gitCommands,
   chdir: { options: ["-C"], beforeSubcommand: true, valued: GIT_VALUED_OPTIONS },
   text: gitText,
-  namedFiles: (argv, stage, read, _globs, env) => {
+  namedFiles: (argv, stage, given) => {
     const at = gitSubcommand(argv);
     const named = [
       ...gitObjectFiles(argv, at, stage),
@@ -771,9 +771,9 @@ export const GIT: Program = {
       ...commitsWritten(argv, at),
     ];
     const removed = untrackedRemoved(argv);
-    const patched = gitPatched(argv, stage, read);
+    const patched = gitPatched(argv, stage, given?.read);
     const kept = keptCredentials(argv);
-    const icase = icasePathspecs(argv, stage, env);
+    const icase = icasePathspecs(argv, stage, given?.env);
     const magic = icase || argv.some((w) => w.value.startsWith(":"))
       ? magicFiles(argv, at, icase)
       : [];

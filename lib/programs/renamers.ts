@@ -15,7 +15,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { GlobWords, NamedFile, Program, ReadFile } from "./spec.ts";
+import type { GlobWords, NamedFile, NamedFilesGiven, Program } from "./spec.ts";
 import { programName, standardInput } from "./words.ts";
 import { type Edit, edited, perlEdits } from "./perl_substitutions.ts";
 import type { EvalShape } from "../types.ts";
@@ -485,7 +485,8 @@ function expanded(args: Word[], globs: GlobWords | undefined): Word[] {
  * What a renamer writes besides its operands, by the name it is called, and the operands it
  * leaves as they are. Its globs' matches are renamed as they are now where bash's are known.
  */
-function renamed(argv: Word[], stage?: Stage, _read?: ReadFile, globs?: GlobWords): NamedFile[] {
+function renamed(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
+  const globs = given?.globs;
   const name = programName(argv[0]);
   const args = expanded(argv.slice(1), globs);
   // (Without being told, a glob's matches may start with `.`.)

@@ -249,9 +249,8 @@ Deno.test("renamers: the names of matches not known include dot names and leave 
     pattern: t,
   });
   const made = (argv: string[], dotglob = false) =>
-    named(argv.map((a) => /[*?]/.test(a) ? glob(a) : literal(a)), undefined, undefined, {
-      words: () => null,
-      dotglob,
+    named(argv.map((a) => /[*?]/.test(a) ? glob(a) : literal(a)), undefined, {
+      globs: { words: () => null, dotglob },
     }).filter((f) => !f.unchanged).map((f) => f.path);
   // (An edit that may bring a `.` to the front: the dot names of each pattern.)
   assert.deepEqual(made(["prename", "s/^x//", "x*"]), ["*", ".*"]);

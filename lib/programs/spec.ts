@@ -323,6 +323,16 @@ export interface CommitsWritten {
   pathspecs?: (string | null)[];
 }
 
+/** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
+export interface NamedFilesGiven {
+  /** The text of a file it reads, as it will be when the command runs (null: not known). */
+  read?: ReadFile;
+  /** What bash makes of its glob words. */
+  globs?: GlobWords;
+  /** The environment the tool runs with (what the stage does not set itself). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /** What is known about one program (or a family called by several names). */
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
@@ -368,13 +378,7 @@ export interface Program {
    * special file); `globs` what bash makes of its glob words (see `GlobWords`); `env` the
    * environment the tool runs with (what the stage does not set itself: `GIT_ICASE_PATHSPECS`).
    */
-  namedFiles?: (
-    argv: Word[],
-    stage?: Stage,
-    read?: ReadFile,
-    globs?: GlobWords,
-    env?: Record<string, string | undefined>,
-  ) => NamedFile[];
+  namedFiles?: (argv: Word[], stage?: Stage, given?: NamedFilesGiven) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */

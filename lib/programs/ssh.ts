@@ -333,11 +333,11 @@ export const SSH_PROGRAMS: Program[] = [
     text: remoteOperands,
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
     // backups it keeps, named by `--suffix`.
-    namedFiles: (argv, stage, read) => [
+    namedFiles: (argv, stage, given) => [
       ...RSYNC_LISTS(argv),
       ...rsyncBackups(argv),
       ...rsyncRemoteFiles(argv, stage),
-      ...rsyncDaemonFiles(argv, read),
+      ...rsyncDaemonFiles(argv, given?.read),
     ],
     followsLinks: (argv) =>
       hasOption(argv, { valued: "eBfTM" }, [
