@@ -91,6 +91,12 @@ Deno.test("[[ … =~ ]]: a regex's groups run nothing, a substitution or evaluat
     ["[[ $v =~ (${x@P}) ]]", "deny", "deny"],
     ["[[ $v =~ ${x:=$(rm -rf src)} ]]", "deny", "deny"],
     ["[[ $v =~ $(rm -rf src) ]]", "deny", "deny"],
+    // (tree-sitter reads the pattern of `${f/PAT/REP}` so too)
+    ['echo "${f/${dir1}/${dir2}}"', "allow", "allow"],
+    ["echo ${f//${BASH_REMATCH[1]}/Bar}", "allow", "allow"],
+    ["echo ${f/${d:-$(rm -rf src)}/x}", "deny", "deny"],
+    ["echo ${f/`rm -rf src`/x}", "deny", "deny"],
+    ["x='a[$(rm -rf src)]'; echo ${f/${!x}/y}", "deny", "deny"],
     // the rest of the line after `]]` is a command still
     ["[[ $v =~ ^(a)$ ]] && rm -rf src", "deny", "deny"],
     ["[[ $v =~ (a|b)|$(rm -rf src) ]]", "deny", "deny"],
