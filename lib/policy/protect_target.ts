@@ -82,10 +82,23 @@ export function protect(
       config.pathProtection.length
     ) {
       const under = treeProtection(config, ctx, target, shared, p, below, writes);
-      if (
-        under && (shared.readsTrees || target.replaces || writes()) &&
-        ctx.fs.exists(p) && ctx.fs.isDirectory?.(p)
-      ) prot = under;
+      if (under && (shared.readsTrees || target.replaces || writes())) {
+        if (ctx.fs.exists(p) && ctx.fs.isDirectory?.(p) !== false) prot = under;
+        else if (
+          (target.replaces || shared.replacesTrees) && target.kind !== "cwd" &&
+          target.reach === "exact" && (target.replaces || writes())
+        ) {
+          // A tree the stage may make there, whether or not it exists yet (`cp -r /tmp/x .pi`,
+          // `git clone URL .pi`, `mv /tmp/x secrets`): what may come to lie below it by names
+          // of the stage's own (see `BelowOptions.fresh`).
+          prot = protectionBelow(config, p, ctx.home, null, {
+            ...below,
+            trees: true,
+            exists: NONE,
+            fresh: true,
+          });
+        }
+      }
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
     if (!prot && target.kind === "cwd" && config.pathProtection.length) {

@@ -40,6 +40,8 @@ interface CompiledProtection {
   parent?: RegExp | null;
   /** The glob's last name as a regex of one component (see `lastName`), once asked. */
   last?: RegExp | null;
+  /** The directories a path it matches lies below (see `leadOf`), once asked. */
+  lead?: RegExp | null;
 }
 
 const compiled = new WeakMap<Config, Map<string, CompiledProtection[]>>();
@@ -141,8 +143,10 @@ const guards = new WeakMap<Config, Map<string, (path: string) => boolean>>();
 
 /**
  * A quick test of whether a path is itself named by a protection glob (not checking the
- * directories above it), for a bare word that may create a file (`tee key.pem`); undefined when
- * nothing is protected. Made once per config and home.
+ * directories above it), or is a directory a path a glob names would lie below (`.pi` for
+ * `.pi/settings.json`, `secrets` for `secrets/**`), for a bare word that may create a file
+ * (`tee key.pem`) or a tree (`cp -r /tmp/x .pi`); undefined when nothing is protected. Made once
+ * per config and home.
  */
 export function protectedPathTest(
   config: Config,
@@ -162,8 +166,8 @@ export function protectedPathTest(
         if (
           p.component
             ? p.component.test(name)
-            : (p.prefix === null ? path.includes(p.needle) : isWithin(path, p.prefix)) &&
-              p.full!.test(path)
+            : ((p.prefix === null ? path.includes(p.needle) : isWithin(path, p.prefix)) &&
+              p.full!.test(path)) || leadOf(p)?.test(path) === true
         ) return true;
       }
       return false;
@@ -458,6 +462,15 @@ export interface BelowOptions {
    * glob: not counted. @default false
    */
   shallow?: boolean;
+  /**
+   * `dir` is not a directory now (it does not exist, or is a file or a dangling link): what lies
+   * below it is what the access puts there, by names not seen (`cp -r /tmp/x .pi`, `git clone URL
+   * dir`). A path glob of any depth counts only where `dir` is one of the directories a path it
+   * matches lies below (`config` for `config/master.key`, `.pi` or `a/.pi` for `.pi/settings.json`;
+   * see `leadOf`), not where that path may come to lie deeper (`dist/secrets/…`). Built-in entries
+   * of any depth count so where `exists` says nothing is there. @default false
+   */
+  fresh?: boolean;
 }
 
 /**
@@ -509,6 +522,8 @@ export function protectionBelow(
       if (opts.noHidden && p.heads!.first.startsWith(".")) continue;
       if (!opts.trees || !anyDepthBelow(p.heads!, dir, word, opts.exists)) continue;
       if (opts.names && !namesReach(p.glob, dir, opts.names, opts.isDirectory)) continue;
+    } else if (opts.fresh && p.prefix === null) {
+      if (!leadOf(p)?.test(dir)) continue;
     } else if (!p.entry.writes && (opts.shallow || opts.there !== undefined)) {
       // (Either way it reaches: one name deep by its own names, or what is there now.)
       if (
@@ -549,6 +564,28 @@ function thereBelow(
 ): boolean {
   const last = lastName(p);
   return last === null || there(last, folded);
+}
+
+/**
+ * The directories a path a path glob matches lies strictly below, as a regex of a whole path:
+ * each leading part of the glob (`**` at its ends taken off: `config` for `**` + `/config/*.key`,
+ * `.pi` for `.pi/extensions`, `/home` and `/home/user` for `/home/user/.ssh/id_rsa`), and the
+ * glob without a trailing `**` (`secrets` for `secrets/**`). Null where there is none (`**` + `/x`).
+ */
+function leadOf(p: CompiledProtection): RegExp | null {
+  if (p.lead === undefined) {
+    const parts = (p.abs ?? p.glob.replace(/^\.\//, "")).split("/").filter((s) => s !== "");
+    let whole = false;
+    while (parts.length && parts[parts.length - 1] === "**") parts.pop(), whole = true;
+    while (p.abs === undefined && parts[0] === "**") parts.shift();
+    const leads: string[] = [];
+    for (let n = 1; n < parts.length + (whole ? 1 : 0); n++) {
+      leads.push(globSource(parts.slice(0, n).join("/")));
+    }
+    const start = p.abs === undefined ? "(?:[^]*/)?" : "/";
+    p.lead = leads.length ? new RegExp(`^${start}(?:${leads.join("|")})$`, "u") : null;
+  }
+  return p.lead;
 }
 
 /**

@@ -120,12 +120,59 @@ Deno.test("the quick test of a word that may create a file: the path itself, by 
   assert.equal(test("/p/server.pem.txt"), false);
   assert.equal(test("/p/.pi/settingsXjson"), false);
   assert.equal(test("/p/.pi/settings.json.bak"), false);
-  assert.equal(test("/p/conf/x/secret10.txt"), false);
+  // (`/p/conf/x/secret10.txt` is a directory a path `conf/**` + `/secret?.txt` matches may lie
+  // below: see the next test.)
   assert.equal(test("/p/conf2/secret1.txt"), false);
   assert.equal(test("/home/user/.sshx/config"), false);
   assert.equal(test("/srv/web/keys/inner"), false);
   // Nothing protected: no test at all.
   assert.equal(protectedPathTest(cfg({}), home), undefined);
+});
+
+Deno.test("the quick test counts a directory a protected path would lie below", () => {
+  const c = cfg({
+    "*.pem": "ask",
+    "secrets/**": "deny",
+    "conf/**/secret?.txt": "ask",
+    "**/keys/*.key": "ask",
+    "~/.aws/**": "deny",
+    "/srv/*/keys": "ask",
+  });
+  const test = protectedPathTest(c, home)!;
+  for (const dir of ["/p/secrets", "/p/a/secrets", "/p/conf", "/p/conf/x/y", "/p/keys"]) {
+    assert.equal(test(dir), true, dir);
+  }
+  for (const dir of ["/home/user/.aws", "/home", "/srv", "/srv/web"]) {
+    assert.equal(test(dir), true, dir);
+  }
+  // A name glob has no directory; another name is not one.
+  for (const dir of ["/p/pem", "/p/secret", "/p/secrets2", "/p/confx", "/p/dist", "/opt"]) {
+    assert.equal(test(dir), false, dir);
+  }
+});
+
+Deno.test("below a directory not there yet: a path glob counts where it names a directory the glob's paths lie below", () => {
+  const c = cfg({
+    ".env": "deny",
+    "secrets/**": "deny",
+    "config/master.key": "ask",
+    "/srv/*/keys": "ask",
+  });
+  const fresh = { write: true, trees: true, exists: () => false, fresh: true };
+  const below = (dir: string) => protectionBelow(c, dir, home, null, fresh)?.glob ?? null;
+  assert.equal(below("/p/secrets"), "secrets/**");
+  assert.equal(protectionBelow(c, "/p/secrets", home, null, fresh)?.action, "deny");
+  assert.equal(below("/p/x/config"), "config/master.key");
+  assert.equal(below("/srv/web"), "/srv/*/keys");
+  // Not where the glob's paths would lie deeper, nor a name glob.
+  assert.equal(below("/p/dist"), null);
+  assert.equal(below("/p/configs"), null);
+  assert.equal(below("/srv/web/keys2"), null);
+  // (A directory that is there: what may be below it, at any depth.)
+  assert.equal(
+    protectionBelow(c, "/p/dist", home, null, { ...fresh, fresh: false })?.glob,
+    "secrets/**",
+  );
 });
 
 Deno.test("where case is not told apart, a glob matches a path in any case", () => {

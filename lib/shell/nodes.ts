@@ -53,6 +53,23 @@ export function mayRun(word: LiteNode): boolean {
   return t.includes("(") || t.includes("`") || t.includes("${");
 }
 
+/**
+ * Whether a pattern tree-sitter reads whole, substitutions and all (what follows `=~` or `==` in
+ * `[[ … ]]`), may run a command when bash expands it: a substitution (`$(…)`, `` `…` ``, and
+ * `<(…)`/`>(…)` even inside a word: `^<(div)>` runs `div`), arithmetic (`$((…))`, `$[…]`), or a
+ * `${…}` other than a plain one (`${x}`, `${#x}`, `${x[1]}`: `${!x}`, `${x:i}`, `${a[i]}` or
+ * `${x@P}` may evaluate a value as code). A regex's own parentheses and bars (`^([0-9]+)`, `(a|b)`,
+ * `^\(`) run nothing; a `$` escaped or quoted is read as one that may (the stricter reading).
+ */
+export function patternMayRun(pattern: LiteNode): boolean {
+  const t = pattern.text;
+  if (!t.includes("$") && !t.includes("`") && !t.includes("(")) return false;
+  return PATTERN_CODE.test(t.replace(PLAIN_EXPANSION, ""));
+}
+
+const PLAIN_EXPANSION = /\$\{#?[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9]+\])?\}/g;
+const PATTERN_CODE = /\$[([{]|`|[<>]\(/;
+
 /** Whether a heredoc redirect's delimiter is quoted (its body is then literal text). */
 export function heredocQuoted(redirect: LiteNode | null): boolean {
   const start = redirect?.children.find((c) => c?.type === "heredoc_start");

@@ -31,7 +31,7 @@ import {
   staticWord,
   type Word,
 } from "./model.ts";
-import { mayRun, nextNode, withoutComments } from "./nodes.ts";
+import { nextNode, patternMayRun, withoutComments } from "./nodes.ts";
 import type { BashParser } from "./parser.ts";
 import {
   reservedMisread,
@@ -339,7 +339,9 @@ export class Walker implements WalkContext {
       case "regex":
         // tree-sitter reads what follows `==` or `=~` as a pattern, substitutions and all, even
         // in a plain command inside `$(…)`: what may run there is not seen.
-        if (mayRun(node)) this.error ??= "a substitution the parser read as part of a pattern";
+        if (patternMayRun(node)) {
+          this.error ??= "a substitution the parser read as part of a pattern";
+        }
         return same(cwds);
       case "arithmetic_expansion":
         arithmeticText(this, node, cwds);

@@ -23,6 +23,8 @@ const SUBSCRIPT_CODE = /\[[^\]]*[$`]/;
  */
 const EVAL_SYNTAX =
   /\(\(|\$\[|(?:^|[\s;&|(){}!`])(?:let|declare|typeset|local)\b|-(eq|ne|lt|le|gt|ge)\b|\$\{!|\w\[|(?:^|\s)-v\s/;
+/** A name with a subscript, as a test's `-v` reads it (`arr[1]`, `m[key]`). */
+const ELEMENT = /^([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]$/;
 const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Builtins that take variable names (or arithmetic) as arguments, with their valued options. */
 const NAME_READERS: ReadonlyMap<string, string> = new Map([
@@ -240,6 +242,8 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
   let texts = [...ev.texts];
   for (const [array, index] of ev.subscripts) if (!ev.assoc.has(array)) texts.push(index);
   for (const s of stages) {
+    // (`[[ … ]]` evaluates what `testEvaluation` noted, no payload: `[[ -v arr[1] ]]`.)
+    if (s.argv[0]?.text === "[[") continue;
     for (const w of s.argv) {
       if (w.kind === "static" && EVAL_SYNTAX.test(w.value)) texts.push(w.value);
     }
@@ -441,7 +445,11 @@ export function testEvaluation(
         // (Decoded: `[[ -v $'a[\x24(cmd)]' ]]` runs cmd.)
         const t = operand ? decodedText(operand) : "";
         if (SUBSCRIPT_CODE.test(t)) ctx.error ??= EVALUATION_ERROR;
-        ctx.evaluation.texts.push(operand?.text ?? "");
+        // (`-v NAME[SUB]` evaluates SUB, an indexed array's as arithmetic; not NAME's values:
+        // `arr=(a b); [[ -v arr[1] ]]` runs nothing, `[[ -v arr[i] ]]` evaluates i's value.)
+        const element = ELEMENT.exec(t);
+        if (element && !builtin) ctx.evaluation.subscripts.push([element[1], element[2]]);
+        else ctx.evaluation.texts.push(operand?.text ?? "");
       }
     }
     testEvaluation(ctx, c, cwds, builtin);
