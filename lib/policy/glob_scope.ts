@@ -67,7 +67,13 @@ export interface GlobScope {
    * program that rewrites files it does not name is judged by its command, README "Known
    * limits"), nor one that runs after the reader.
    */
-  fileWritten(path: string, stage: Stage, top?: Stage): string[] | null;
+  fileWritten(
+    path: string,
+    stage: Stage,
+    top?: Stage,
+    /** Writers the caller follows itself (git's stages that change its settings). */
+    skip?: (writer: Stage) => boolean,
+  ): string[] | null;
 }
 
 /** How `GlobScope.disturbed` asks. */
@@ -273,7 +279,14 @@ export function globScope(
   readsOnly: (s: Stage) => boolean,
   /** The stage of the command's own shell each stage a wrapper runs comes from. */
   tops?: ReadonlyMap<Stage, Stage>,
+  /**
+   * The stage each stage judged in its place stands for (`git push origin` for `git push
+   * /srv/x`, its remote's URL): no writer before it.
+   */
+  instead?: ReadonlyMap<Stage, Stage>,
 ): GlobScope {
+  const itself = (w: Stage, stage: Stage | undefined) =>
+    w === stage || (stage !== undefined && instead?.get(stage) === w);
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
   let sequential: boolean | undefined;
   const writing = () =>
@@ -308,7 +321,7 @@ export function globScope(
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
     return (w: { stage: Stage; areas: string[] | null }) =>
-      w.stage !== stage && !after(w.stage) && touches(w, dirs) &&
+      !itself(w.stage, stage) && !after(w.stage) && touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };
   return {
@@ -339,7 +352,7 @@ export function globScope(
     mayWrite(stage: Stage): boolean {
       return !readsOnly(stage);
     },
-    fileWritten(path: string, stage: Stage, top = stage): string[] | null {
+    fileWritten(path: string, stage: Stage, top = stage, skip?: (w: Stage) => boolean) {
       if (!writing().length) return [];
       const paths = [path, realPath(path, ctx.fs)];
       const texts: string[] = [];
@@ -348,7 +361,8 @@ export function globScope(
       const reader = EXPORTS.test(top.argv[0]?.value ?? "") ? -1 : stages.indexOf(top);
       const ordered = reader >= 0 && (sequential ??= inSequence(text, stages, tops));
       for (const w of writers!) {
-        if (w.stage === stage || w.stage === top || runsAfter(w.stage, stage)) continue;
+        if (itself(w.stage, stage) || w.stage === top || runsAfter(w.stage, stage)) continue;
+        if (skip?.(w.stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
         // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
         // one that makes only what it names, `mkdir app`, above it.)
@@ -374,7 +388,7 @@ export function globScope(
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       const texts: string[] = [];
       for (const w of writers!) {
-        if (w.stage === stage || !touches(w, dirs)) continue;
+        if (itself(w.stage, stage) || !touches(w, dirs)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);
