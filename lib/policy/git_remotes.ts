@@ -50,6 +50,7 @@ interface Setting {
 /** What a stage asks of its remotes: a remote named or a URL, the default one, or all. */
 type Ask =
   | { kind: "word"; word: string | null }
+  | { kind: "url"; word: string | null }
   | { kind: "default" }
   | { kind: "all" }
   | { kind: "group"; word: string | null };
@@ -100,6 +101,12 @@ function contactOf(argv: Word[], at: number): Contact | null {
     if (flag(/^--get-url$/)) return null;
     const [first] = operandWords(rest, VALUED["ls-remote"]);
     return { sub, asks: [first ? { kind: "word", word: text(first) } : { kind: "default" }] };
+  }
+  if (sub === "clone" || (sub === "submodule" && rest[0]?.value === "add")) {
+    // (A URL alone, as the config files rewrite it.)
+    const args = sub === "clone" ? rest : rest.slice(1);
+    const [url] = operandWords(args, VALUED[sub]);
+    return url ? { sub: "fetch", asks: [{ kind: "url", word: text(url) }] } : null;
   }
   if (sub === "archive") {
     const word = optionValue(rest, "--remote");
@@ -418,7 +425,10 @@ function urlsOf(
   };
   for (const ask of contact.asks) {
     if (ask.kind === "word") remote(ask.word);
-    else if (ask.kind === "default") {
+    else if (ask.kind === "url") {
+      if (ask.word === null) continue;
+      for (const r of rewrites(settings, ask.word, false)) add(r, r === ask.word);
+    } else if (ask.kind === "default") {
       for (const name of defaultRemotes(settings, s.branches, push, s.changes)) remote(name);
     } else if (ask.kind === "all") { for (const name of remoteNames(settings)) remote(name); }
     else {
