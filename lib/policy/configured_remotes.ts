@@ -41,10 +41,13 @@ export function configuredRemotes(
         if (written === null || written.length) return null;
       }
       const changers = new Set(files.flatMap((f) => g.changers(f, stage, { started: true })));
-      return stages.filter((s) => changers.has(s) && isGit(s));
+      // (What the stage itself runs, a credential helper its `-c` names, is judged as it is.)
+      const own = (s: Stage) => tops?.get(s) === stage || tops?.get(s) === top;
+      return stages.filter((s) => changers.has(s) && isGit(s) && !own(s));
     },
     // (git's own stages make no hooks: `git init --bare r` copies only samples.)
-    disturbed: (path, stage) => globs().changers(path, stage).some((s) => !isGit(s)),
+    disturbed: (path, stage) =>
+      globs().fileWritten(path, stage, tops?.get(stage) ?? stage, isGit) === null,
   };
   for (const s of stages) {
     const name = s.argv[0]?.value ?? "";

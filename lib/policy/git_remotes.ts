@@ -278,9 +278,12 @@ interface Repository {
 
 /** The repository a stage works in; null for none (or one not known), undefined: not known. */
 function repositoryOf(stage: Stage, at: number, ctx: Context): Repository | null | undefined {
+  // (The cwd as written and where it really is: one repository, or not known.)
   const cwds = gitCwds(stage, at);
-  if (cwds.length !== 1 || cwds[0] === null) return undefined;
-  const top = workTreeTop(cwds[0], ctx.fs);
+  if (cwds.includes(null)) return undefined;
+  const tops = new Set(cwds.map((c) => workTreeTop(resolve(c!), ctx.fs)));
+  if (tops.size !== 1) return undefined;
+  const [top] = tops;
   if (top === null) return null;
   const gitDir = gitDirOf(top, ctx.fs);
   const commonDir = gitDir === null ? null : commonDirOf(gitDir, ctx.fs);
@@ -466,6 +469,12 @@ export function gitRemoteStages(stage: Stage, ctx: Context, look: RemoteLook): S
   const unknown = [judged(unknownWord("(the URL of a remote git's settings name)"))];
   const repo = repositoryOf(stage, at, ctx);
   if (repo === undefined) return unknown;
+  // (Outside a repository, git contacts only a URL given: a push or fetch fails.)
+  if (repo === null) {
+    const given = contact.sub === "ls-remote" || contact.sub === "archive";
+    contact.asks = contact.asks.filter((a) => a.kind === "url" || (given && a.kind === "word"));
+    if (!contact.asks.length) return [];
+  }
   const s = settingsFor(stage, at, repo, ctx, look);
   if (s === null) return unknown;
   const legacy = (name: string) =>

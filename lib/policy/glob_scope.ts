@@ -269,6 +269,18 @@ function inSequence(
 }
 
 /**
+ * Whether writer `w` is `stage` itself, or the stage it is judged in place of (`git push origin`
+ * for `git push /srv/x`, its remote's URL): no writer before it.
+ */
+function sameStage(
+  w: Stage,
+  stage: Stage | undefined,
+  instead: ReadonlyMap<Stage, Stage> | undefined,
+): boolean {
+  return w === stage || (stage !== undefined && instead?.get(stage) === w);
+}
+
+/**
  * The glob scope of a command's stages (`text`: the whole command). Where each stage may write
  * is worked out once, when a glob first asks.
  */
@@ -279,14 +291,9 @@ export function globScope(
   readsOnly: (s: Stage) => boolean,
   /** The stage of the command's own shell each stage a wrapper runs comes from. */
   tops?: ReadonlyMap<Stage, Stage>,
-  /**
-   * The stage each stage judged in its place stands for (`git push origin` for `git push
-   * /srv/x`, its remote's URL): no writer before it.
-   */
+  /** The stage each stage judged in its place stands for (see `sameStage`). */
   instead?: ReadonlyMap<Stage, Stage>,
 ): GlobScope {
-  const itself = (w: Stage, stage: Stage | undefined) =>
-    w === stage || (stage !== undefined && instead?.get(stage) === w);
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
   let sequential: boolean | undefined;
   const writing = () =>
@@ -321,7 +328,7 @@ export function globScope(
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
     return (w: { stage: Stage; areas: string[] | null }) =>
-      !itself(w.stage, stage) && !after(w.stage) && touches(w, dirs) &&
+      !sameStage(w.stage, stage, instead) && !after(w.stage) && touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };
   return {
@@ -361,8 +368,8 @@ export function globScope(
       const reader = EXPORTS.test(top.argv[0]?.value ?? "") ? -1 : stages.indexOf(top);
       const ordered = reader >= 0 && (sequential ??= inSequence(text, stages, tops));
       for (const w of writers!) {
-        if (itself(w.stage, stage) || w.stage === top || runsAfter(w.stage, stage)) continue;
-        if (skip?.(w.stage)) continue;
+        const own = sameStage(w.stage, stage, instead) || w.stage === top;
+        if (own || skip?.(w.stage) || runsAfter(w.stage, stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
         // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
         // one that makes only what it names, `mkdir app`, above it.)
@@ -388,7 +395,7 @@ export function globScope(
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       const texts: string[] = [];
       for (const w of writers!) {
-        if (itself(w.stage, stage) || !touches(w, dirs)) continue;
+        if (sameStage(w.stage, stage, instead) || !touches(w, dirs)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);
