@@ -62,6 +62,7 @@ import {
 } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
+import { configuredRemotes } from "./configured_remotes.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";
 import { handlersRunLater } from "../programs/shells.ts";
@@ -591,15 +592,18 @@ function decideBash(
   }
   all.push(...linkedPrograms(all, links, ctx));
   let before: GlobScope | undefined;
-  all.push(
-    ...otherRepositories(
-      all,
-      ctx,
-      () => before ??= globScope(command, [...all], ctx, readsOnly, tops),
-    ),
-  );
+  const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops);
+  // Remotes config files name (`git push origin`, `rclone copy x alias:`), judged as given.
+  let instead: Map<Stage, Stage> | undefined;
+  for (const [s, from] of configuredRemotes([...all], ctx, scopeBefore, tops)) {
+    const inner = innerStages(s, expandTop);
+    all.push(s, ...inner);
+    instead ??= new Map();
+    for (const x of [s, ...inner]) instead.set(x, from);
+  }
+  all.push(...otherRepositories(all, ctx, scopeBefore));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
-  const globs = globScope(command, all, ctx, readsOnly, tops);
+  const globs = globScope(command, all, ctx, readsOnly, tops, instead);
   const stages = all.map((s) => {
     const shape = evalShape(s);
     // Inline code is judged by the decisions block alone; without one it is no place.

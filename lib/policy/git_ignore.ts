@@ -17,16 +17,9 @@
  *
  * @module
  */
-import { resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
-import {
-  boolValue,
-  configEntries,
-  expandPath,
-  includedFile,
-  isInclude,
-  userConfigFiles,
-} from "../programs/git_config.ts";
+import { boolValue, expandPath } from "../programs/git_config.ts";
+import { commonDirOf, gitConfig } from "./git_config_files.ts";
 
 /** One pattern of an ignore file, compiled. */
 export interface IgnorePattern {
@@ -42,7 +35,7 @@ export interface IgnorePattern {
   base: string;
 }
 
-/** The largest ignore or config file read (a larger one: nothing is taken to be ignored). */
+/** The largest ignore file read (a larger one: nothing is taken to be ignored). */
 const FILE_LIMIT = 256 * 1024;
 
 /** The directories listed to find what is not ignored (more: not known). */
@@ -273,24 +266,13 @@ export interface IgnoreSettings {
   ignoreCase: boolean;
   /** The config files read (a command that changes one first changes what is ignored). */
   files: string[];
-  /** Whether the repository's config sets `extensions.worktreeConfig` (see `ignoreSettings`). */
-  worktreeConfig?: boolean;
 }
 
-/** Variables that bring in config git reads besides its files (not followed). */
-const CONFIG_ENV = [
-  "GIT_CONFIG_GLOBAL",
-  "GIT_CONFIG_SYSTEM",
-  "GIT_CONFIG_COUNT",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG",
-];
-
 /**
- * `core.excludesFile` and `core.ignoreCase` as git reads them: the system, global (XDG and
- * `~/.gitconfig`), repository and work-tree config files, in that order, the last setting
- * winning, and the files they include. Null where that is not sure: a variable that adds config,
- * a file there that cannot be read, a setting in a conditional include, a value not plain.
+ * `core.excludesFile` and `core.ignoreCase` as git reads them from its config files (see
+ * `gitConfig`), the last setting winning. Null where that is not sure: a file that cannot be
+ * read, a variable that adds config not followed, a setting in a conditional include, a value
+ * that is no boolean or no absolute path.
  */
 export function ignoreSettings(
   gitDir: string,
@@ -299,77 +281,29 @@ export function ignoreSettings(
   home: string,
   env: Record<string, string | undefined>,
 ): IgnoreSettings | null {
-  if (CONFIG_ENV.some((v) => env[v] !== undefined && env[v] !== "")) return null;
+  const config = gitConfig(gitDir, commonDir, fs, home, env);
+  if (config === null) return null;
   const xdg = env.XDG_CONFIG_HOME ? env.XDG_CONFIG_HOME : `${home}/.config`;
-  const files = [...userConfigFiles((v) => env[v], home), `${commonDir}/config`];
   const out: IgnoreSettings = {
     excludesFile: `${xdg}/git/ignore`,
     ignoreCase: false,
-    files: [...files, `${gitDir}/config.worktree`],
+    files: config.files,
   };
-  for (const file of files) {
-    const repository = file === `${commonDir}/config`;
-    if (!readConfig(file, fs, home, out, false, 0, repository)) return null;
-  }
-  // (A work tree's own config is read only where the repository's says so: one written where git
-  // does not read it changes nothing git does.)
-  if (out.worktreeConfig && !readConfig(`${gitDir}/config.worktree`, fs, home, out, false, 0)) {
-    return null;
-  }
-  return out;
-}
-
-/**
- * Read one config file's settings into `out` (a missing file has none); false where it cannot be
- * read or says what is not followed. `conditional`: it is included by an `includeIf`;
- * `repository`: it is the repository's own config (`extensions.worktreeConfig` counts there).
- */
-function readConfig(
-  file: string,
-  fs: FsFacts,
-  home: string,
-  out: IgnoreSettings,
-  conditional: boolean,
-  depth: number,
-  repository = false,
-): boolean {
-  const text = fs.readText?.(file, FILE_LIMIT) ?? null;
-  if (text === null) return !fs.exists(file);
-  const entries = configEntries(text);
-  if (entries === null) return false;
-  for (const { section, key, value } of entries) {
-    if (section === "extensions" && key === "worktreeconfig") {
-      // (Only the repository's own config turns it on.)
-      if (repository) {
-        const b = boolValue(value);
-        if (b === null) return false;
-        out.worktreeConfig = b;
-      }
-      continue;
-    }
-    const include = isInclude({ section, key, value });
-    if (!include && !(section === "core" && (key === "excludesfile" || key === "ignorecase"))) {
-      continue;
-    }
-    if (conditional) return false;
-    if (key === "ignorecase") {
+  for (const { key, value, conditional } of config.settings) {
+    if (key !== "core.ignorecase" && key !== "core.excludesfile") continue;
+    if (conditional) return null;
+    if (key === "core.ignorecase") {
       const b = boolValue(value);
-      if (b === null) return false;
+      if (b === null) return null;
       out.ignoreCase = b;
-    } else if (key === "excludesfile") {
-      const path = value === null ? null : expandPath(value, home);
-      if (path === null) return false;
+    } else {
+      const path = expandPath(value, home);
+      if (path === null || (path !== "" && !path.startsWith("/"))) return null;
       out.excludesFile = path === "" ? null : path;
       out.files.push(path);
-    } else {
-      // (An include's path is relative to the file that includes it.)
-      const included = value === null ? null : includedFile(value, file, home);
-      if (included === null || depth >= 8) return false;
-      out.files.push(included);
-      if (!readConfig(included, fs, home, out, section !== "include", depth + 1)) return false;
     }
   }
-  return true;
+  return out;
 }
 
 /** The names below a work tree's directory that git does not ignore, and what decides that. */
@@ -499,13 +433,4 @@ function ownPatterns(
   if (!entry || entry.link || entry.dir) return [];
   const text = fs.readText!(file, FILE_LIMIT);
   return text === null ? null : ignorePatterns(text, rel);
-}
-
-/** The common directory of a repository (a linked work tree's `commondir`), or null. */
-function commonDirOf(gitDir: string, fs: FsFacts): string | null {
-  const file = `${gitDir}/commondir`;
-  const text = fs.readText?.(file, 4096) ?? null;
-  if (text === null) return fs.exists(file) ? null : gitDir;
-  const named = text.trim();
-  return named === "" ? null : resolve(gitDir, named);
 }

@@ -130,8 +130,16 @@ Deno.test("git ignore: what is below a work tree, pruned where a directory is ig
     names({ "/p/.gitignore": "key\n", "/p/secrets/.gitignore": "!key\n" })?.includes("key"),
     true,
   );
-  // Not known: a config variable, a setting not plain, a conditional include that sets it.
-  assert.equal(names({}, { GIT_CONFIG_GLOBAL: "/x" }), undefined);
+  // The user's config where GIT_CONFIG_GLOBAL puts it.
+  assert.equal(
+    names({ "/x": "[core]\n\texcludesFile = ~/.ignore\n", [`${home}/.ignore`]: "secrets\n" }, {
+      GIT_CONFIG_GLOBAL: "/x",
+    })?.includes("key"),
+    false,
+  );
+  // Not known: a config variable not followed, a setting not a path, a conditional include
+  // that sets it.
+  assert.equal(names({}, { GIT_CONFIG_PARAMETERS: "'core.excludesfile'='/x'" }), undefined);
   assert.equal(names({ [`${home}/.gitconfig`]: '[core]\n excludesFile = "a\\"b"\n' }), undefined);
   assert.equal(
     names({

@@ -67,7 +67,13 @@ export interface GlobScope {
    * program that rewrites files it does not name is judged by its command, README "Known
    * limits"), nor one that runs after the reader.
    */
-  fileWritten(path: string, stage: Stage, top?: Stage): string[] | null;
+  fileWritten(
+    path: string,
+    stage: Stage,
+    top?: Stage,
+    /** Writers the caller follows itself (git's stages that change its settings). */
+    skip?: (writer: Stage) => boolean,
+  ): string[] | null;
 }
 
 /** How `GlobScope.disturbed` asks. */
@@ -263,6 +269,41 @@ function inSequence(
 }
 
 /**
+ * Whether writer `w` is `stage` itself, or the stage it is judged in place of (`git push origin`
+ * for `git push /srv/x`, its remote's URL): no writer before it.
+ */
+function sameStage(
+  w: Stage,
+  stage: Stage | undefined,
+  instead: ReadonlyMap<Stage, Stage> | undefined,
+): boolean {
+  return w === stage || (stage !== undefined && instead?.get(stage) === w);
+}
+
+/**
+ * The files the stages' redirects open for reading on descriptor `fd` (on any, where one of them
+ * copies a descriptor to `fd`: see `GlobScope.openOn`).
+ */
+function filesOpenOn(
+  stages: Stage[],
+  fd: number,
+): { target: Word; cwds: (string | null)[]; fd: number }[] {
+  const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];
+  let copied = false;
+  for (const s of stages) {
+    for (const r of s.redirects) {
+      const n = /^\d+/.exec(r.op);
+      const at = n ? Number(n[0]) : r.op[0] === "<" ? 0 : 1;
+      if (r.kind === "dup") copied ||= at === fd;
+      else if (r.kind === "read" && isFileTarget(r)) {
+        files.push({ target: r.target!, cwds: s.cwds, fd: at });
+      }
+    }
+  }
+  return files.filter((f) => copied || f.fd === fd);
+}
+
+/**
  * The glob scope of a command's stages (`text`: the whole command). Where each stage may write
  * is worked out once, when a glob first asks.
  */
@@ -273,6 +314,8 @@ export function globScope(
   readsOnly: (s: Stage) => boolean,
   /** The stage of the command's own shell each stage a wrapper runs comes from. */
   tops?: ReadonlyMap<Stage, Stage>,
+  /** The stage each stage judged in its place stands for (see `sameStage`). */
+  instead?: ReadonlyMap<Stage, Stage>,
 ): GlobScope {
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
   let sequential: boolean | undefined;
@@ -311,7 +354,8 @@ export function globScope(
     // before what the alias runs, `git d` with `alias.d=diff`.)
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     return (w: { stage: Stage; areas: string[] | null }) =>
-      w.stage !== stage && w.stage !== alias && !after(w.stage) && touches(w, dirs) &&
+      !sameStage(w.stage, stage, instead) && w.stage !== alias && !after(w.stage) &&
+      touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };
   return {
@@ -324,25 +368,11 @@ export function globScope(
       if (!writing().length) return [];
       return writers!.filter(counting(dir, stage, undefined, opts)).map((w) => w.stage);
     },
-    openOn(fd: number) {
-      const files: { target: Word; cwds: (string | null)[]; fd: number }[] = [];
-      let copied = false;
-      for (const s of stages) {
-        for (const r of s.redirects) {
-          const n = /^\d+/.exec(r.op);
-          const at = n ? Number(n[0]) : r.op[0] === "<" ? 0 : 1;
-          if (r.kind === "dup") copied ||= at === fd;
-          else if (r.kind === "read" && isFileTarget(r)) {
-            files.push({ target: r.target!, cwds: s.cwds, fd: at });
-          }
-        }
-      }
-      return files.filter((f) => copied || f.fd === fd);
-    },
+    openOn: (fd: number) => filesOpenOn(stages, fd),
     mayWrite(stage: Stage): boolean {
       return !readsOnly(stage);
     },
-    fileWritten(path: string, stage: Stage, top = stage): string[] | null {
+    fileWritten(path: string, stage: Stage, top = stage, skip?: (w: Stage) => boolean) {
       if (!writing().length) return [];
       const paths = [path, realPath(path, ctx.fs)];
       const texts: string[] = [];
@@ -351,7 +381,8 @@ export function globScope(
       const reader = EXPORTS.test(top.argv[0]?.value ?? "") ? -1 : stages.indexOf(top);
       const ordered = reader >= 0 && (sequential ??= inSequence(text, stages, tops));
       for (const w of writers!) {
-        if (w.stage === stage || w.stage === top || runsAfter(w.stage, stage)) continue;
+        const own = sameStage(w.stage, stage, instead) || w.stage === top;
+        if (own || skip?.(w.stage) || runsAfter(w.stage, stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
         // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
         // one that makes only what it names, `mkdir app`, above it.)
@@ -377,7 +408,7 @@ export function globScope(
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       const texts: string[] = [];
       for (const w of writers!) {
-        if (w.stage === stage || !touches(w, dirs)) continue;
+        if (sameStage(w.stage, stage, instead) || !touches(w, dirs)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);

@@ -20,7 +20,7 @@ import { gitRemote, operandText, remoteFile } from "./remote_operands.ts";
 import { commandWords, namesUser, sshCommandHost, sshProgramHost } from "./ssh_hosts.ts";
 
 /** The options of each subcommand that take a value in the next word (the rest are flags). */
-const VALUED: Record<string, ReadonlySet<string>> = {
+export const VALUED: Record<string, ReadonlySet<string>> = {
   clone: new Set([
     "-o",
     "--origin",
@@ -59,7 +59,7 @@ function operands(args: Word[], valued: ReadonlySet<string>): (string | null)[] 
 }
 
 /** The words of `operands`. */
-function operandWords(args: Word[], valued: ReadonlySet<string>): Word[] {
+export function operandWords(args: Word[], valued: ReadonlySet<string>): Word[] {
   const out: Word[] = [];
   let ended = false;
   for (let i = 0; i < args.length; i++) {
@@ -115,7 +115,7 @@ export function checkoutDirectories(argv: Word[], at: number): NamedFile[] {
  * section and name in lower case; a value not known is null, and a setting not known at all is
  * `["", null]`.
  */
-function settingsOf(argv: Word[], at: number): [string, string | null][] {
+export function settingsOf(argv: Word[], at: number): [string, string | null][] {
   const out: [string, string | null][] = [];
   const add = (w: Word | undefined, cut = 0) => {
     if (w === undefined) return;
@@ -176,7 +176,7 @@ function rewritten(url: string, settings: [string, string | null][], push: boole
  * it, else `core.sshCommand`, else `GIT_SSH`, a program) with its options read (`ssh_hosts.ts`);
  * and whether that command may log in as another user (`-l`, `User`).
  */
-function gitSshHost(
+export function gitSshHost(
   host: string,
   settings: [string, string | null][],
   stage?: Stage,

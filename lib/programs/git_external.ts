@@ -92,7 +92,7 @@ export function gitTops(stage: Stage, at: number, run: Runner): (string | null |
 }
 
 /** The cwds git works in: after its `-C` options; not known where it is moved otherwise. */
-function gitCwds(stage: Stage, at: number): (string | null)[] {
+export function gitCwds(stage: Stage, at: number): (string | null)[] {
   if ((stage.assignments ?? []).some((w) => MOVED_ENV.test(w.value))) return [null];
   let cwds = stage.cwds;
   for (let i = 1; i < at && i < stage.argv.length; i++) {
