@@ -19,6 +19,12 @@ function isGit(stage: Stage): boolean {
   return programOf(stage.argv[0])?.names[0] === "git";
 }
 
+/** Whether a stage's program name may be git's or rclone's (its registry entry says which). */
+function mayReachRemote(s: Stage): boolean {
+  const name = s.argv[0]?.value ?? "";
+  return name.endsWith("git") || name.endsWith("rclone");
+}
+
 /**
  * The stages the remotes of a command's git and rclone stages add (see the module's notes), each
  * with the stage it is judged in place of:
@@ -32,6 +38,8 @@ export function configuredRemotes(
   tops?: ReadonlyMap<Stage, Stage>,
 ): [Stage, Stage][] {
   const out: [Stage, Stage][] = [];
+  // (Most commands run neither: nothing is built for them.)
+  if (!stages.some(mayReachRemote)) return out;
   const look: RemoteLook = {
     before(stage, files) {
       const g = globs();
@@ -50,8 +58,7 @@ export function configuredRemotes(
       globs().fileWritten(path, stage, tops?.get(stage) ?? stage, isGit) === null,
   };
   for (const s of stages) {
-    const name = s.argv[0]?.value ?? "";
-    if (!name.endsWith("git") && !name.endsWith("rclone")) continue;
+    if (!mayReachRemote(s)) continue;
     const program = programOf(s.argv[0])?.names[0];
     const found = program === "git"
       ? gitRemoteStages(s, ctx, look)

@@ -595,7 +595,8 @@ function decideBash(
   const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops);
   // Remotes config files name (`git push origin`, `rclone copy x alias:`), judged as given.
   let instead: Map<Stage, Stage> | undefined;
-  for (const [s, from] of configuredRemotes([...all], ctx, scopeBefore, tops)) {
+  // (The stages they add are pushed after all of them are found.)
+  for (const [s, from] of configuredRemotes(all, ctx, scopeBefore, tops)) {
     const inner = innerStages(s, expandTop);
     all.push(s, ...inner);
     instead ??= new Map();
