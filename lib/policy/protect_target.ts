@@ -83,8 +83,10 @@ export function protect(
     ) {
       const under = treeProtection(config, ctx, target, shared, p, below, writes);
       if (under && (shared.readsTrees || target.replaces || writes())) {
-        if (ctx.fs.exists(p) && ctx.fs.isDirectory?.(p) !== false) prot = under;
-        else if (
+        if (ctx.fs.exists(p) && ctx.fs.isDirectory?.(p) !== false) {
+          // (A tree made only where none is: `docker cp c:/x .pi` writes `.pi/x` into one.)
+          if (!target.fresh) prot = under;
+        } else if (
           (target.replaces || shared.replacesTrees) && target.kind !== "cwd" &&
           target.reach === "exact" && (target.replaces || writes())
         ) {

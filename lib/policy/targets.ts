@@ -47,6 +47,8 @@ export interface Target {
   write?: boolean;
   /** A directory the stage writes below by names of their own (`NamedFile.below`). */
   replaces?: boolean;
+  /** Only where no directory is there yet (`NamedFile.fresh`). */
+  fresh?: boolean;
   /**
    * A file the stage writes in `path` by a name built from parts not known, its source a glob of
    * it (`NamedFile.pattern`): what is protected there that the glob's last component may match.
@@ -666,6 +668,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
         : resolve(here.top ? workTreeTop(c, ctx.fs) ?? c : c, path);
       const t: Target = { kind: "argument", path: at, reach: "exact", source };
       if (below) t.replaces = true;
+      if (below && here.fresh) t.fresh = true;
       out.push(t);
     }
   }
@@ -774,7 +777,7 @@ function dedupe(targets: Target[]): Target[] {
         const u = targets[j];
         if (
           u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
-          u.write === t.write && u.replaces === t.replaces &&
+          u.write === t.write && u.replaces === t.replaces && u.fresh === t.fresh &&
           (t.reach !== "below" || u.source === t.source)
         ) {
           return false;
@@ -785,7 +788,7 @@ function dedupe(targets: Target[]): Target[] {
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}` +
+    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}\0${t.fresh}` +
       (t.reach === "below" ? `\0${t.source}` : "");
     if (seen.has(k)) return false;
     seen.add(k);

@@ -174,6 +174,18 @@ Deno.test("kubectl config set-credentials --exec-command saves a command later k
   ]);
 });
 
+Deno.test("docker cp into a directory that is not there makes it a copy of the source", async () => {
+  const ctx = ctxIn("/home/user/project", { files: ["/home/user/project/README.md"] });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(ctx, [
+    ["docker cp c:/x .pi", "allow", "ask"],
+    ["podman cp c:/home/u/.pi .pi", "allow", "ask"],
+    ["nerdctl cp c:/x ./.pi", "allow", "ask"],
+    ["docker cp c:/app/dist ./out", "allow", "allow"],
+    ["docker cp c:/x src", "allow", "allow"],
+  ]);
+});
+
 Deno.test("docker cp of a container's relative path, and --mount read as docker's CSV", async () => {
   const ctx = ctxIn("/home/user/project", {
     files: ["/home/user/project/README.md", "/home/user/project/.pi/settings.json"],
@@ -193,6 +205,8 @@ Deno.test("docker cp of a container's relative path, and --mount read as docker'
     ],
     // a quote docker reads otherwise: not known
     ["docker run --mount 'type=bind,src=/home/user/project/.pi,dst=/k,\"ro' img", "ask", "ask"],
+    // (Into an existing `.pi`: `.pi/x`, nothing of the gate's.)
+    ["docker cp c:/x .pi", "allow", "allow"],
     // everyday
     ["docker cp c:/x/a.txt .", "allow", "allow"],
     ["docker cp c:/app/dist ./dist", "allow", "allow"],

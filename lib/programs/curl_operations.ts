@@ -7,7 +7,9 @@
  * data and form options read and its `file:` URLs (by its globbing unless `-g`; `--no-globoff`
  * undoes it), a URL without a scheme too under `--proto-default file`. The values of its text
  * options (`-d`, `-H`, `-F`, `-w`, `--form-string`, …) are text in every spelling (`curlText`),
- * read for files only in curl's own forms (`-d @f`, `-F n=<f`, `-w '%output{f}'`).
+ * read for files only in curl's own forms (`-d @f`, `-F n=<f`, `-w '%output{f}'`). An SFTP or SCP
+ * URL's host is also each host its operation's `--resolve`, `--connect-to` or `--unix-socket`
+ * connects to instead (`--resolve x.com:22:127.0.0.1 sftp://x.com/~/.ssh/id_rsa` is this machine's).
  *
  * @example
  * ```ts
@@ -33,7 +35,7 @@ import {
   urlencodeFile,
   urlName,
 } from "./curl_files.ts";
-import { machineUrl, machineUrlFile, quotePaths } from "./machine_urls.ts";
+import { machineUrl, machineUrlFile, quotePaths, SCHEMED } from "./machine_urls.ts";
 
 /**
  * curl's options (7.88's `curl --help all`, and those 8.x added): the short ones that take a value (the rest of a
@@ -225,7 +227,41 @@ interface Operation {
   quotes: (string | null)[];
   /** `-T FILE`s, in order, each sent to the URL of its place (null: a name not known). */
   uploads: (string | null)[];
+  /** The hosts `--resolve`, `--connect-to` and `--unix-socket` send a URL's host to instead. */
+  routes: Route[];
 }
+
+/** Where curl connects for a URL's host: `from` null for any host, `to` "" for one not known here. */
+interface Route {
+  from: string | null;
+  to: string;
+}
+
+/** The hosts of a `HOST:PORT` pair's list, an IPv6 one in brackets (`[::1]:22:x`). */
+function hostParts(text: string): string[] {
+  return [...text.matchAll(/\[[^\]]*\]|[^:]*/g)].filter((m, k, all) =>
+    m[0] !== "" || k === 0 || all[k - 1][0] === ""
+  ).map((m) => m[0].replace(/^\[(.*)\]$/s, "$1"));
+}
+
+/**
+ * The routes of `--resolve [+]HOST:PORT:ADDR[,ADDR]…` (`*` for any host), `--connect-to
+ * HOST1:PORT1:HOST2:PORT2` (an empty HOST1 any, an empty HOST2 the same) and `--unix-socket`
+ * (this machine's socket): a value not known sends any host to one not known.
+ */
+function routesOf(name: string, w: Word | undefined): Route[] {
+  if (/^--(abstract-)?unix-socket$/.test(name)) return [{ from: null, to: "localhost" }];
+  if (w?.kind !== "static") return [{ from: null, to: "" }];
+  const [from, , ...rest] = hostParts(w.value.replace(/^\+/, ""));
+  const any = from === "" || from === "*" ? null : from.toLowerCase();
+  if (name === "--resolve") {
+    const addresses = rest.join(":").split(",").map((a) => a.trim());
+    return addresses.map((to) => ({ from: any, to }));
+  }
+  return rest[0] ? [{ from: any, to: rest[0] }] : [];
+}
+
+const ROUTES = /^--(resolve|connect-to|unix-socket|abstract-unix-socket)$/;
 
 /** A flag option as curl reads it, `--no-NAME` turning NAME off: its name and whether it is on. */
 function curlFlag(t: OptionToken): [string, boolean] {
@@ -248,6 +284,7 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     files: false,
     quotes: [],
     uploads: [],
+    routes: [],
   });
   const ops = [fresh()];
   for (const t of tokens) {
@@ -269,6 +306,8 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     } else if ((name === "-Q" || name === "--quote") && t.kind === "valued") {
       const w = optionValue(t, args);
       op.quotes.push(w?.kind === "static" ? w.value : null);
+    } else if (ROUTES.test(name) && t.kind === "valued") {
+      op.routes.push(...routesOf(name, optionValue(t, args)));
     } else if (name === "--output-dir" && t.kind === "valued") {
       const w = optionValue(t, args);
       op.dir = w === undefined ? op.dir : w.kind === "static" ? w.value : null;
@@ -363,7 +402,7 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
  * there; a file `-T` sends to a directory (`-T a/x sftp://h/d/`) is written there by its name.
  */
 function machineFiles(given: string, op: Operation, sent?: string | null): NamedFile[] {
-  const u = /^[a-zA-Z][\w+.-]*:\/\//.test(given) || op.scheme === undefined
+  const u = SCHEMED.test(given) || op.scheme === undefined
     ? given
     : `${op.scheme ?? "sftp"}://${given}`;
   if (!machineUrl(u)) return [];
@@ -371,17 +410,27 @@ function machineFiles(given: string, op: Operation, sent?: string | null): Named
   if (all === null) return [{ path: null, source: `${u} (the names its globs make)` }];
   const out: NamedFile[] = [];
   for (const g of all) {
-    const f = machineUrlFile(g.text, given, op.user);
-    if (f === null) continue;
-    if (sent === undefined || !f.path?.endsWith("/")) out.push(f);
-    else {
-      // (Sent to a directory, a file keeps its own name there: `-T a/pub sftp://h/~/.ssh/`.)
-      const name = sent === null || /[{[]/.test(sent) ? null : sent.replace(/^.*\//s, "");
-      out.push(name ? { ...f, path: f.path + name } : { ...f, below: true });
-    }
-    for (const q of op.quotes) {
-      for (const path of q === null ? [null] : quotePaths(q)) {
-        out.push({ path, source: `-Q ${q ?? "(a command not known)"}`, on: f.on });
+    const url = machineUrlFile(g.text, given, op.user);
+    if (url === null) continue;
+    // (The URL's host, and each host a route sends it to: `--resolve x.com:22:127.0.0.1`.)
+    const host = url.on!.host.toLowerCase();
+    const hosts = [
+      url.on!.host,
+      ...op.routes.filter((r) => r.from === null || r.from === host)
+        .map((r) => r.to),
+    ];
+    for (const on of hosts.map((h) => ({ ...url.on!, host: h }))) {
+      const f = { ...url, on };
+      if (sent === undefined || !f.path?.endsWith("/")) out.push(f);
+      else {
+        // (Sent to a directory, a file keeps its own name there: `-T a/pub sftp://h/~/.ssh/`.)
+        const name = sent === null || /[{[]/.test(sent) ? null : sent.replace(/^.*\//s, "");
+        out.push(name ? { ...f, path: f.path + name } : { ...f, below: true });
+      }
+      for (const q of op.quotes) {
+        for (const path of q === null ? [null] : quotePaths(q)) {
+          out.push({ path, source: `-Q ${q ?? "(a command not known)"}`, on });
+        }
       }
     }
   }

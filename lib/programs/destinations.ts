@@ -70,12 +70,15 @@ function copied(
   if (recursive || sources.some((s) => s === null || /\/\.?$|[*?[]/.test(s))) {
     return into(dest, source);
   }
-  return sources.map((s) => {
+  const out = sources.map((s) => {
     // (A remote source's host is no part of its name: `host:x` is `x`.)
     const path = s!.replace(/^[^/]*:(?!\/\/)/, "");
     const base = path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
     return { path: dest === "." ? base : `${dest}/${base}`, source };
   });
+  // (One file copied to a name that is no directory is written there: `scp host:x .pi`.)
+  if (sources.length === 1 && !/(^|\/)\.{0,2}\/*$/.test(dest)) out.push({ path: dest, source });
+  return out;
 }
 
 /** A path on another machine or in a store: `host:path`, `remote:path`, `s3://…`, `gs://…`. */
@@ -99,7 +102,9 @@ export function sftpDestination(argv: Word[]): NamedFile[] {
   const ops = operands(values(argv), "BbcDFiJloPRSs");
   const [remote, local] = ops;
   if (remote === null || remote === undefined || !REMOTE.test(remote) || ops.length > 2) return [];
-  return copied([remote], local ?? ".", false, "(what sftp fetches)");
+  // (`-r`: a directory it fetches, made whole at LOCAL where none is.)
+  const recursive = values(argv).some((a) => a !== null && /^-[a-zA-Z]*r/.test(a));
+  return copied([remote], local ?? ".", recursive, "(what sftp fetches)");
 }
 
 /** `ditto SRC… DEST`: what it copies or extracts lies below DEST. */
@@ -150,9 +155,17 @@ export function containerCopyDestination(argv: Word[]): NamedFile[] {
   const path = src === null ? "" : src.replace(/^[\w.-]+:(?!\/\/)/, "");
   const base = path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
   const kubectl = /(^|\/)(kubectl|oc)$/.test(argv[0].value);
+  // (Where DEST is not, docker makes it a copy of SRC: `docker cp c:/x .pi` writes `.pi`.)
   return into(
     kubectl || base === "" || base === "." ? dest : `${dest}/${base}`,
     "(what cp copies)",
+  ).concat(
+    kubectl || dest === "." ? [] : [{
+      path: dest,
+      source: "(what cp makes of SRC where DEST is not)",
+      below: true,
+      fresh: true,
+    }],
   );
 }
 

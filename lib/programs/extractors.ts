@@ -82,14 +82,23 @@ const TAR_LIKE: Extraction = {
       else if (a?.startsWith("--directory=")) dir = a.slice(12);
       else if (a !== null && /^-[a-zA-Z]*C$/.test(a)) dir = args[i + 1] ?? null;
     }
-    return dir;
+    // (GNU tar's `--one-top-level=DIR`, abbreviated too: the members below DIR, made where it
+    // is not, relative to `-C`'s directory.)
+    const top = args.findLast((a) =>
+      a !== null && /^--one-t(o(p(-(l(e(v(el?)?)?)?)?)?)?)?=/.test(a)
+    );
+    if (top === undefined) return dir;
+    const sub = top!.slice(top!.indexOf("=") + 1);
+    return sub.startsWith("/") || dir === null ? sub : `${dir}/${sub}`;
   },
   members: tarMembers,
   // (bsdtar's `-s PATTERN`, also in the old first word, `tar xsf a.tar PATTERN`: macOS's tar is
   // bsdtar, so `-s` is read so for every tar; GNU tar's `--transform`/`--xform` and
   // `--strip-components`, abbreviated too.)
+  // (A bare `--one-top-level`: each member below a directory named for the archive.)
   renames: (args) =>
-    has(args, /^-[a-zA-Z]*s/, /^--(tr|xf|str)/) || /^[a-zA-Z]*s/.test(args[0] ?? "-"),
+    has(args, /^-[a-zA-Z]*s/, /^--(tr|xf|str|one-t(o(p(-(l(e(v(el?)?)?)?)?)?)?)?$)/) ||
+    /^[a-zA-Z]*s/.test(args[0] ?? "-"),
   // (`-P`/`--absolute-names`; star's `-/` and `-..`.)
   anywhere: (args) =>
     has(args, /^-[a-zA-Z]*P/, /^--ab/) || /^[a-zA-Z]*P/.test(args[0] ?? "-") ||

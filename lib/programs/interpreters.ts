@@ -164,6 +164,7 @@ const SERVER_MODULES = new Set([
   "http.server",
   "SimpleHTTPServer",
   "CGIHTTPServer",
+  "RangeHTTPServer",
   "uploadserver",
   "updog",
 ]);

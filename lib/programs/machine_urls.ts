@@ -20,8 +20,16 @@
 import type { Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
 
-/** The schemes whose URLs name a path there (sftp, scp), and those of a server's own (the rest). */
-const MACHINE_URL = /^(sftp|scp|ftps?|tftp|smbs?):\/\//i;
+/**
+ * The schemes whose URLs name a path there (sftp, scp), and those of a server's own (the rest),
+ * in any case and with one to three slashes after the colon, as curl's URL parser takes them
+ * (`sftp:/localhost/x` and `sftp:///localhost/x` reach `localhost`; four, a backslash or none are
+ * an error there).
+ */
+const MACHINE_URL = /^(sftp|scp|ftps?|tftp|smbs?):\/{1,3}(?!\/)/i;
+
+/** A URL with a scheme as curl reads one: its name, a colon and one to three slashes. */
+export const SCHEMED = /^[a-zA-Z][\w+.-]*:\/{1,3}(?!\/)/;
 
 /** Whether a URL is one of the schemes that name a file of the machine they reach (see the module). */
 export function machineUrl(url: string): boolean {

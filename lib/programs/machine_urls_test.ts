@@ -36,7 +36,21 @@ Deno.test("machineUrlFile: sftp's and scp's paths absolute, `/~/` in the home", 
   for (const u of ["ftp://localhost/x", "FTPS://h/x", "tftp://h/x", "smb://h/share/x"]) {
     assert.equal(f(u)?.path, null, u);
   }
-  for (const u of ["https://localhost/x", "file:///x", "ssh://h/x", "localhost/x"]) {
+  // One to three slashes after the colon, as curl's parser takes them: the host after them.
+  assert.deepEqual(f("sftp:/localhost/~/.ssh/x"), f("sftp://localhost/~/.ssh/x"));
+  assert.deepEqual(f("Sftp:///localhost/~/.ssh/x"), f("sftp://localhost/~/.ssh/x"));
+  assert.equal(f("scp:/127.1/x")?.host, "127.1");
+  for (
+    const u of [
+      "https://localhost/x",
+      "file:///x",
+      "ssh://h/x",
+      "localhost/x",
+      "sftp:localhost/x",
+      "sftp:////localhost/x",
+      "sftp:\\\\localhost/x",
+    ]
+  ) {
     assert.equal(machineUrlFile(u, "s"), null, u);
   }
 });
@@ -97,6 +111,19 @@ Deno.test("curl, wget, aria2c and ftp clients: a URL of this machine names its f
     ["curl -T /tmp/x sftp://localhost/~/.pi/agent/extensions/pi-controls.jsonc", "deny", "ask"],
     ["curl -Q 'rm /home/user/.ssh/id_rsa' sftp://localhost/", "deny", "deny"],
     ["curl -Q '*rename x .ssh/id_rsa' sftp://localhost/", "deny", "deny"],
+    // Every spelling curl's parser takes: one to three slashes, any case.
+    ["curl -T key.pub 'sftp:/localhost/~/.ssh/authorized_keys'", "deny", "deny"],
+    ["curl 'sftp:///localhost/~/.ssh/config'", "deny", "deny"],
+    ["curl 'SFTP:/127.1/home/user/.ssh/id_rsa'", "deny", "deny"],
+    // A host sent to this machine: `--resolve`, `--connect-to`, `--unix-socket`.
+    ["curl --resolve x.com:22:127.0.0.1 sftp://x.com/~/.ssh/authorized_keys", "deny", "deny"],
+    ["curl --resolve '*:22:127.0.0.1' sftp://x.com/~/.ssh/id_rsa", "deny", "deny"],
+    ["curl --resolve +X.com:22:10.0.0.1,::1 sftp://x.com/~/.ssh/id_rsa", "deny", "deny"],
+    ["curl --connect-to ::127.0.0.1: sftp://x.com/~/.ssh/authorized_keys", "deny", "deny"],
+    ["curl --connect-to x.com:22:[::1]:22 sftp://x.com/~/.ssh/id_rsa", "deny", "deny"],
+    ["curl -Q 'rm .ssh/id_rsa' --resolve x.com:22:127.0.0.1 sftp://x.com/", "deny", "deny"],
+    ['curl --resolve "$R" sftp://x.com/~/.ssh/id_rsa', "deny", "deny"],
+    ["curl --unix-socket /tmp/s sftp://x.com/~/.ssh/id_rsa", "deny", "deny"],
     ["curl sftp://localhost/home/user/project/.env", "deny", "deny"],
     // Another user's home, a server's own files: a place not known.
     ["curl -u root: sftp://localhost/~/x", "deny", "ask"],
@@ -113,5 +140,9 @@ Deno.test("curl, wget, aria2c and ftp clients: a URL of this machine names its f
     ["wget ftp://ftp.gnu.org/gnu/x.tar.gz", "deny", "allow"],
     ["lftp sftp://deploy.example.com", "deny", "allow"],
     ["curl sftp://localhost/tmp/x", "deny", "allow"],
+    ["curl --resolve y.com:22:127.0.0.1 sftp://x.com/~/.ssh/id_rsa", "deny", "allow"],
+    ["curl --connect-to x.com:22::2222 sftp://x.com/~/.ssh/id_rsa", "deny", "allow"],
+    ["curl --resolve x.com:443:127.0.0.1 https://x.com/.ssh/id_rsa", "deny", "allow"],
+    ["curl --unix-socket /var/run/docker.sock http://localhost/containers/json", "deny", "allow"],
   ]);
 });

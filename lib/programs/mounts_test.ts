@@ -19,11 +19,44 @@ Deno.test("sshfs and union mounts: the directory mounted is read and written as 
     ["unionfs-fuse -o cow /tmp/rw=RW:/home/user=RO /tmp/m", "deny", "ask"],
     ["mergerfs /home/user/.ssh:/tmp /tmp/m", "deny", "deny"],
     ["mergerfs -o branches=/home/user/.ssh:/tmp x /tmp/m", "deny", "deny"],
-    // What sshfs runs here.
+    // What sshfs runs here: a config's ProxyCommand, `-F FILE` glued too.
+    ["sshfs -F/tmp/cfg h: /tmp/m", "deny", "deny"],
+    ["sshfs -F /tmp/cfg h: /tmp/m", "deny", "deny"],
     ["sshfs -o ssh_command='rm -rf /tmp/x' h: /tmp/m", "deny", "deny"],
     ["sshfs -o reconnect,ProxyCommand='rm -rf /tmp/x' h: /tmp/m", "deny", "deny"],
+    // sshfs's source is its first operand with a colon wherever it stands; its other names.
+    ["sshfs /tmp/m localhost:.ssh", "deny", "deny"],
+    ["sshfs -o reconnect /tmp/m me@127.1:/home/user/.ssh", "deny", "deny"],
+    ["sshfs /tmp/m $H:.ssh", "deny", "ask"],
+    ["mount.sshfs localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount.fuse.sshfs localhost:.ssh /tmp/m -o rw", "deny", "deny"],
+    ["mount.fuse sshfs#localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount.fuse3 'sshfs#localhost:.ssh' /tmp/m", "deny", "deny"],
+    ["mount -t fuse.sshfs localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount -tsshfs localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount -t fuse sshfs#localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount --types=fuse3.sshfs localhost:.ssh /tmp/m", "deny", "deny"],
+    ["mount -t fuse.sshfs -o ssh_command='rm -rf /tmp/x' h: /tmp/m", "deny", "deny"],
+    // Overlays and binds: the directories below the mount point.
+    [
+      "fuse-overlayfs -o lowerdir=/home/user/.ssh,upperdir=/tmp/u,workdir=/tmp/w /tmp/m",
+      "deny",
+      "deny",
+    ],
+    ["fuse-overlayfs -o lowerdir=/tmp/a:/home/user/.ssh /tmp/m", "deny", "deny"],
+    [
+      "mount -t overlay overlay -o lowerdir=/home/user/.ssh,upperdir=/tmp/u,workdir=/tmp/w /tmp/m",
+      "deny",
+      "deny",
+    ],
+    ["mount -t overlay overlay -o upperdir=/home/user/.ssh,lowerdir=/tmp/l /tmp/m", "deny", "deny"],
+    ["mount --bind /home/user/.ssh /tmp/m", "deny", "deny"],
+    ["mount -o rbind /home/user /tmp/m", "deny", "ask"],
+    ["mount.fuse bindfs#/home/user /tmp/m", "deny", "ask"],
     // Another machine's directory: none here.
     ["sshfs deploy@deploy.example.com:/srv /tmp/m", "deny", "allow"],
+    ["mount -t fuse.sshfs deploy@deploy.example.com:/srv /tmp/m", "deny", "allow"],
+    ["fuse-overlayfs -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /tmp/m", "deny", "allow"],
     ["mergerfs /tmp/a:/tmp/b /tmp/m", "deny", "allow"],
   ]);
 });
@@ -33,6 +66,8 @@ Deno.test("sshfs: everyday mounts of other machines stay allowed where the polic
   await checkEveryday([
     "sshfs deploy@build.example.com:/srv/app /tmp/app",
     "sshfs -o reconnect,IdentityFile=/tmp/k box2:/data /tmp/d",
+    "mount -t tmpfs tmpfs /tmp/t",
+    "mount --bind /tmp/a /tmp/b",
   ], denyList);
 });
 
@@ -58,4 +93,22 @@ Deno.test("rsync --daemon serves the paths of its configuration's modules as tre
   const got = [];
   for (const [command] of rows) got.push([command, (await bash(denyList, ctx, command)).action]);
   assert.deepEqual(got, rows);
+});
+
+Deno.test("proot, firejail and systemd-nspawn: a directory bound elsewhere is read as a tree", async () => {
+  await checkTable([
+    ["proot -b /home/user/.ssh:/x cat /x/id_rsa", "deny", "deny"],
+    ["proot -b/home/user/.ssh:/x cat /x/id_rsa", "deny", "deny"],
+    ["proot --bind=/home/user/.ssh:/x cat /x/id_rsa", "deny", "deny"],
+    ["proot -m /home/user/.ssh cat /x", "deny", "deny"],
+    ["proot -r /home/user cat /.ssh/id_rsa", "deny", "ask"],
+    ["firejail --bind=/home/user/.ssh,/x cat /x/id_rsa", "deny", "deny"],
+    ["firejail --private=/home/user/.ssh ls", "deny", "deny"],
+    ["systemd-nspawn --bind=/home/user/.ssh:/x cat /x/id_rsa", "deny", "deny"],
+    ["systemd-nspawn --bind-ro /home/user/.ssh:/x cat /x/id_rsa", "deny", "deny"],
+    ["systemd-nspawn --overlay=/home/user/.ssh:/tmp/u:/x ls", "deny", "deny"],
+    ["systemd-nspawn -D /home/user ls", "deny", "ask"],
+    ["proot -b /tmp/a:/x ls /x", "deny", "allow"],
+    ["firejail --bind=/tmp/a,/x ls", "deny", "allow"],
+  ]);
 });

@@ -269,6 +269,12 @@ export interface NamedFile {
    */
   below?: boolean;
   /**
+   * With `below`: a tree only where no directory is at `path`, which the program then makes
+   * whole by names of their own (`docker cp c:/x .pi` where `.pi` is not); where one is, it
+   * writes by the names given apart (`.pi/x`). @default false
+   */
+  fresh?: boolean;
+  /**
    * `path` is a bash glob of the names it may write, where a name is built from parts not known
    * (`split -a1` writes `.pi/setting?.json`, curl's `-o '#1.json'` `*.json`): what is protected
    * that the glob may match is reached, as for a glob word not expanded. @default false

@@ -92,11 +92,11 @@ const HTTP_SERVER: OptionGrammar = { flags: "", longFlags: set("--help", "--vers
 
 /**
  * Whether python's `-m MODULE ARGS` serves the cwd: `SimpleHTTPServer`/`CGIHTTPServer [PORT]`
- * always do; `http.server [--cgi] [-b ADDR] [-d DIR] [PORT]` unless `-d`/`--directory` (as argparse
+ * and `RangeHTTPServer [PORT]` (the pip package: http.server's handler with ranges) always do; `http.server [--cgi] [-b ADDR] [-d DIR] [PORT]` unless `-d`/`--directory` (as argparse
  * takes it: abbreviated, glued, `=DIR`) names another place, or `-h` only prints.
  */
 export function pythonServesCwd(module: string, args: Word[]): boolean {
-  if (module === "SimpleHTTPServer" || module === "CGIHTTPServer") return true;
+  if (/^(Simple|CGI|Range)HTTPServer$/.test(module)) return true;
   if (!PYTHON_DIRECTORY_SERVERS.has(module)) return false;
   return !args.some((w) =>
     /^(-[a-z]*d|--d(i(r(e(c(t(o(ry?)?)?)?)?)?)?)?(=|$)|-h$|--h(e(lp?)?)?$|--version$)/.test(

@@ -50,6 +50,7 @@ Deno.test("tree servers and uploaders read a tree with its symlinks followed", a
     ["ruby -run -ehttpd . -p8000", "deny", "deny"],
     ["ruby -run -e httpd", "deny", "deny"],
     ["python -m SimpleHTTPServer", "deny", "deny"],
+    ["python3 -m RangeHTTPServer 8080", "deny", "deny"],
     ["python2 -m CGIHTTPServer 8000", "deny", "deny"],
     // (what they serve holds no link: src)
     ["live-server src", "deny", "allow"],

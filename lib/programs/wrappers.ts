@@ -24,6 +24,7 @@ import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
 import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
+import { firejailFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -218,7 +219,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     shell: true,
   },
   proot: {
-    shortWithArg: "rbmwqkvi",
+    shortWithArg: "rbmwqkviRS",
     // deno-fmt-ignore
     longWithArg: ["--rootfs", "--bind", "--mount", "--cwd", "--pwd", "--qemu", "--kernel-release", "--verbose", "--change-id"],
     commands: { "-q": "program", "--qemu": "program" },
@@ -686,6 +687,8 @@ function watchexec(stage: Stage, run: Runner): void {
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
     names: [name],
+    // (The directories proot and firejail bind at other places: binds.ts.)
+    namedFiles: name === "proot" ? prootFiles : name === "firejail" ? firejailFiles : undefined,
     runs: (stage, run) => {
       // `exec` with no command sets the shell's own files: a new standard input is where the
       // shell, and every later command, reads (`exec <<<'rm x'; sh`), which no one reads here.
