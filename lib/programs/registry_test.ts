@@ -236,6 +236,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gsutil: { namedFiles: "gsutil rsync -r gs://b .", followsLinks: "gsutil -m rsync -r . gs://b" },
   "yt-dlp": { optionCommands: "yt-dlp https://x/v.mp4" },
   miniserve: { followsLinks: "miniserve .", namedFiles: "miniserve -u -- .", readsCwd: "miniserve -p 8080" },
+  dufs: { followsLinks: "dufs -A", namedFiles: "dufs -A .", readsCwd: "dufs -p 5000" },
+  webfsd: { followsLinks: "webfsd -F", runs: "webfsd -x /cgi-bin/", readsCwd: "webfsd -F" },
+  "sftp-server": { namedFiles: "sftp-server -d /tmp" },
   "http-server": { followsLinks: "http-server -p 8080", readsCwd: "http-server -p 8080" },
   serve: { followsLinks: "serve -S", readsCwd: "serve -l 3000" },
   caddy: { followsLinks: "caddy file-server --root x", readsCwd: "caddy file-server" },
@@ -470,6 +473,7 @@ Deno.test("registry: every facet of every registered program is exercised", () =
  */
 const NOT_FOLLOWING: Record<string, string> = {
   miniserve: "miniserve --no-symlinks x",
+  webfsd: "webfsd -h",
   "http-server": "http-server --help",
   "live-server": "live-server --help",
   httpd: "httpd --help",

@@ -25,10 +25,10 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { rcloneDestination, storageDestination } from "./destinations.ts";
-import type { NamedFile, Program } from "./spec.ts";
+import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { rcloneCommands, rcloneRemote } from "./rclone_remotes.ts";
 
@@ -196,8 +196,97 @@ function caddyFileServer(argv: Word[], cwd: boolean): boolean {
   return !cwd || !args.some((v) => v === null || /^(-r|--root|-root)(=|$)/.test(v));
 }
 
+/** dufs's options that take a value. */
+const DUFS: OptionGrammar = {
+  flags: "AhV",
+  valued: "cbpa",
+  // deno-fmt-ignore
+  longValued: set("--config", "--bind", "--port", "--path-prefix", "--hidden", "--auth",
+    "--log-format", "--log-file", "--compress", "--completions", "--tls-cert", "--tls-key",
+    "--assets"),
+  // deno-fmt-ignore
+  longFlags: set("--allow-all", "--allow-upload", "--allow-delete", "--allow-search",
+    "--allow-symlink", "--allow-archive", "--allow-hash", "--enable-cors", "--render-index",
+    "--render-try-index", "--render-spa", "--help", "--version"),
+};
+
+/** dufs's option names given (each word's or letter's). */
+function dufsOptions(argv: Word[]): Set<string> {
+  return new Set(readOptions(values(argv), DUFS).map((t) => t.name));
+}
+
+/**
+ * What dufs's clients may change below the directory it serves (`-A`/`--allow-all`,
+ * `--allow-upload`, `--allow-delete`), and what a config file it reads (`-c FILE`) may make it
+ * serve or allow: not known.
+ */
+function dufsWrites(argv: Word[]): NamedFile[] {
+  const given = dufsOptions(argv);
+  if (given.has("-c") || given.has("--config")) {
+    return [{ path: null, source: "(what dufs's config makes it serve)" }];
+  }
+  if (!["-A", "--allow-all", "--allow-upload", "--allow-delete"].some((o) => given.has(o))) {
+    return [];
+  }
+  const served = sureOperands(argv, DUFS);
+  return (served.length ? served : ["."]).map((path) => ({
+    path,
+    source: "(what dufs's clients upload or delete)",
+    below: true,
+  }));
+}
+
+/** webfsd's options that take a value (webfsd(1)); `-r DIR`/`-R DIR` name the document root. */
+const WEBFSD: OptionGrammar = {
+  flags: "h46dsjFvS",
+  valued: "tcayprRfnNilLmkugexbCPAK~",
+};
+
+/**
+ * What webfsd runs: the programs below its cgi directory (`-x PATH`), for whoever asks.
+ */
+function webfsdRuns(stage: Stage, run: Runner): void {
+  if (readOptions(values(stage.argv), WEBFSD).some((t) => t.name === "-x")) {
+    run.stage([unknownWord("(the programs below webfsd's cgi directory)")], "webfsd -x");
+  }
+}
+
+/**
+ * OpenSSH's sftp server (as sshd runs it, or `sftp -D sftp-server`, or a socket that runs it:
+ * `socat TCP-LISTEN:9000 EXEC:sftp-server`): whoever talks to it reads and writes any file the
+ * user may (`-d DIR` only starts there), the whole filesystem; `-h` only prints.
+ */
+function sftpServerFiles(argv: Word[]): NamedFile[] {
+  if (argv.slice(1).some((w) => w.value === "-h")) return [];
+  return [{ path: "/", source: "(what the sftp server's clients read and write)", below: true }];
+}
+
 /** The tree servers. */
 export const TREE_SERVER_PROGRAMS: Program[] = [
+  {
+    // dufs serves PATH (else the cwd); it follows a link out of it only with `--allow-symlink`
+    // (or `-A`), and its clients change files with `--allow-upload`/`--allow-delete`.
+    names: ["dufs"],
+    options: DUFS,
+    followsLinks: (argv) =>
+      ["-A", "--allow-all", "--allow-symlink"].some((o) => dufsOptions(argv).has(o)),
+    treesNamed: (argv) => sureOperands(argv, DUFS).length > 0,
+    readsCwd: (argv) => !values(argv).some((v) => v !== null && PRINTS.test(v)),
+    namedFiles: dufsWrites,
+  },
+  {
+    // webfsd serves `-r DIR` (`-R DIR` chrooted there), else the cwd, following links.
+    names: ["webfsd"],
+    options: WEBFSD,
+    followsLinks: (argv) => !values(argv).includes("-h"),
+    treesNamed: (argv) => readOptions(values(argv), WEBFSD).some((t) => /^-[rR]$/.test(t.name)),
+    readsCwd: (argv) => !values(argv).includes("-h"),
+    runs: webfsdRuns,
+  },
+  {
+    names: ["sftp-server", "gesftpserver"],
+    namedFiles: sftpServerFiles,
+  },
   {
     names: ["serve"],
     options: SERVE,

@@ -52,6 +52,11 @@ Deno.test("tree servers and uploaders read a tree with its symlinks followed", a
     ["python -m SimpleHTTPServer", "deny", "deny"],
     ["python3 -m RangeHTTPServer 8080", "deny", "deny"],
     ["python2 -m CGIHTTPServer 8000", "deny", "deny"],
+    ["dufs -A", "deny", "deny"],
+    ["dufs --allow-symlink .", "deny", "deny"],
+    ["dufs -p 5000 --allow-all", "deny", "deny"],
+    ["webfsd -F -p 8000", "deny", "deny"],
+    ["webfsd -F -r .", "deny", "deny"],
     // (what they serve holds no link: src)
     ["live-server src", "deny", "allow"],
     ["busybox httpd -f -h src -p 8000", "deny", "allow"],
@@ -63,6 +68,10 @@ Deno.test("tree servers and uploaders read a tree with its symlinks followed", a
     ["miniserve -p 8080 src", "deny", "allow"],
     ["miniserve -P .", "deny", "allow"],
     ["miniserve --no-symlinks", "deny", "allow"],
+    // (dufs refuses a link out of what it serves unless told; webfsd serves -r's tree.)
+    ["dufs -p 5000 .", "deny", "allow"],
+    ["dufs src", "deny", "allow"],
+    ["webfsd -F -r src", "deny", "allow"],
     ["npx http-server src -p 8080", "deny", "allow"],
     ["http-server --help", "deny", "allow"],
     ["aws s3 sync --no-follow-symlinks . s3://x/", "deny", "allow"],
@@ -91,7 +100,42 @@ Deno.test("miniserve's clients write below what it serves when it takes uploads"
     ["cd .pi && miniserve -u", "allow", "ask"],
     ["miniserve .pi", "allow", "allow"],
     ["miniserve -u -- src", "allow", "allow"],
+    ["dufs -A .pi", "allow", "ask"],
+    ["dufs --allow-upload -p 5000 .pi", "allow", "ask"],
+    ["cd .pi && dufs --allow-delete", "allow", "ask"],
+    ["dufs -c dufs.yaml", "ask", "ask"],
+    ["dufs .pi", "allow", "allow"],
+    ["dufs -A src", "allow", "allow"],
   ]);
+});
+
+Deno.test("an sftp server serves the whole filesystem to whoever talks to it", async () => {
+  const ctx = ctxIn("/home/user/project", {
+    files: ["/home/user/project/.pi/settings.json", "/home/user/project/src/main.ts"],
+  });
+  // [command, deny-list, gate]
+  await checkGateTable(ctx, [
+    ["/usr/lib/openssh/sftp-server", "ask", "ask"],
+    ["/usr/lib/openssh/sftp-server -d /tmp -l INFO", "ask", "ask"],
+    ["sftp -D /usr/lib/openssh/sftp-server", "ask", "ask"],
+    ["socat TCP-LISTEN:9000,fork EXEC:/usr/lib/openssh/sftp-server", "ask", "ask"],
+    ["gesftpserver", "ask", "ask"],
+    ["/usr/lib/openssh/sftp-server -h", "allow", "allow"],
+  ]);
+});
+
+Deno.test("webfsd runs the programs below its cgi directory", async () => {
+  await checkActions(
+    configFrom({
+      policies: { open: { defaultAction: "allow", rules: [] } },
+      locations: { "/": "open" },
+    }),
+    ctxIn("/p", { files: ["/p/README.md"] }),
+    [
+      ["webfsd -F -x /cgi-bin/", "ask"],
+      ["webfsd -F -r /p", "allow"],
+    ],
+  );
 });
 
 Deno.test("servers named no directory serve the cwd: what is protected below it is read", async () => {
