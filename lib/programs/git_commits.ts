@@ -135,22 +135,22 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
   switch (sub) {
     case "checkout": {
       const limited = r.has("--pathspec-from-file") ? [null] : undefined;
-      if (r.after !== null) {
-        // (`git checkout -- PATHS` writes the index's files, named already.)
-        const [rev] = r.before;
-        if (rev === undefined) return null;
-        return { revisions: [single(rev)], pathspecs: limited ?? r.after };
-      }
-      const [rev, ...paths] = r.before;
+      // (With nothing after `--` (`git checkout evil --`), git switches to the revision, as
+      // without `--`: git-checkout(1); before it, no word is a path.)
+      const dashed = r.after !== null;
+      const [rev, ...rest] = r.before;
+      const paths = [...rest, ...(r.after ?? [])];
       if (rev === undefined) {
-        // (`git checkout -f`: HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
-        return r.has("-f", "--force") && !r.has("-b", "-B", "--orphan")
+        // (`git checkout -- PATHS` writes the index's files, named already; `git checkout -f`:
+        // HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
+        return r.has("-f", "--force") && !r.has("-b", "-B", "--orphan") && !paths.length &&
+            !limited
           ? { revisions: ["HEAD"] }
           : null;
       }
       return {
         revisions: [single(rev)],
-        orPath: true,
+        ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
     }
