@@ -203,7 +203,7 @@ Deno.test({
         ["git merge", "ask"],
         ["git pull", "ask"],
         ["git checkout $BRANCH", "ask"],
-        ["git checkout -", "ask"],
+        ["git checkout @{push}", "ask"],
         ["git cherry-pick main..evil", "ask"],
         ["git rebase --continue", "ask"],
         ["git stash pop", "ask"],

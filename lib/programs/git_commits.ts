@@ -4,9 +4,10 @@
  * `git cherry-pick`, `git revert`, `git stash pop|apply|branch` (and `git stash`, which writes
  * HEAD's files back), `git restore --source=REV`, `git checkout REV -- PATHS`,
  * `git read-tree -u`, `git rebase`, `git pull`. Each is a file named by what it writes from
- * (`NamedFile.commits`): the revisions as written, or one not known (null: the upstream a bare
- * `git merge` takes, a range, a sequence to continue, a word not seen); the engine reads the
- * repository to find the paths those differ in (`lib/policy/git_writes.ts`).
+ * (`NamedFile.commits`): the revisions as written (`@{upstream}` for a bare `git merge` or
+ * `git rebase`, `@{-1}` for `git checkout -`), or one not known (null: a range, commits a rev-list
+ * option picks, a sequence to continue, a word not seen); the engine reads the repository to find
+ * the paths those differ in (`lib/policy/git_writes.ts`).
  *
  * @example
  * ```ts
@@ -88,6 +89,8 @@ GRAMMARS.revert = GRAMMARS["cherry-pick"];
 /** The words of a subcommand read: its flags and valued options by name, its operands. */
 interface Read {
   has: (...names: string[]) => boolean;
+  /** The options given, by name. */
+  names: string[];
   value: (...names: string[]) => string | null | undefined;
   /** The operands before `--` and after it (null: a word not seen). */
   before: (string | null)[];
@@ -109,6 +112,7 @@ function read(args: Word[], grammar: OptionGrammar): Read {
   }
   return {
     has: (...n) => n.some((x) => names.has(x)),
+    names: [...names.keys()],
     value: (...n) => {
       for (const x of n) if (names.has(x)) return names.get(x);
       return undefined;
@@ -122,6 +126,16 @@ function read(args: Word[], grammar: OptionGrammar): Read {
 function single(rev: string | null): string | null {
   return rev === null || rev.includes("..") || rev.startsWith("^") ? null : rev;
 }
+
+/** The options of `git cherry-pick` and `git revert` that are no rev-list options. */
+const PICKING = set(
+  ...[
+    "-e --edit --no-edit -x -r -m --mainline -n --no-commit -s --signoff --no-signoff -S",
+    "--gpg-sign --no-gpg-sign --ff --allow-empty --allow-empty-message --keep-redundant-commits",
+    "--empty --strategy -X --strategy-option --rerere-autoupdate --no-rerere-autoupdate",
+    "--cleanup --reference --quit",
+  ].join(" ").split(" "),
+);
 
 /** What git's sequencer continues with (`--continue`, `--skip`, `--abort`): not known. */
 const SEQUENCE = ["--continue", "--skip", "--abort"];
@@ -149,7 +163,8 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
           : null;
       }
       return {
-        revisions: [single(rev)],
+        revisions: [single(rev === "-" ? "@{-1}" : rev)],
+        branchFirst: true,
         ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
@@ -160,7 +175,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       if (rev === undefined) {
         return null;
       }
-      return { revisions: [rev === "-" ? null : single(rev)] };
+      return { revisions: [single(rev === "-" ? "@{-1}" : rev)], branchFirst: true };
     }
     case "reset": {
       if (!r.has("--hard", "--merge", "--keep")) return null;
@@ -172,12 +187,19 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       if (r.has("--abort")) return { revisions: ["HEAD"] };
       if (r.has("--continue", "--quit")) return null;
       if (sub === "pull") return unknown;
-      return r.before.length ? { revisions: r.before.map(single) } : unknown;
+      // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
+      // branch's upstream, as merge.defaultToUpstream has it.)
+      if (r.before.length === 1 && r.before[0] === "FETCH_HEAD") {
+        return { revisions: ["FETCH_HEAD"], fetched: true };
+      }
+      return { revisions: r.before.length ? r.before.map(single) : ["@{upstream}"] };
     }
     case "cherry-pick":
     case "revert": {
       if (r.has("--quit")) return null;
       if (r.has(...SEQUENCE) || !r.before.length) return unknown;
+      // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
+      if (r.names.some((n) => !PICKING.has(n))) return unknown;
       return { revisions: r.before.map(single), ...(sub === "revert" ? { parents: true } : {}) };
     }
     case "restore": {
@@ -201,7 +223,9 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const [upstream, branch] = r.before;
       const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
       if (branch !== undefined) revisions.push(single(branch));
-      return revisions.length && !r.has("--root") || onto !== undefined ? { revisions } : unknown;
+      if (r.has("--root")) return onto !== undefined ? { revisions } : unknown;
+      // (A bare `git rebase`: onto the branch's upstream.)
+      return { revisions: revisions.length ? revisions : ["@{upstream}"] };
     }
     default:
       return stashWritten(r);

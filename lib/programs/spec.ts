@@ -321,6 +321,16 @@ export interface CommitsWritten {
   orPath?: boolean;
   /** The pathspecs (from the cwd) that limit what it writes; null: one not known. */
   pathspecs?: (string | null)[];
+  /**
+   * The first revision is read as `git checkout`/`git switch` read it: a branch of that name
+   * before any other ref (a tag of the same name). @default false
+   */
+  branchFirst?: boolean;
+  /**
+   * The one revision `FETCH_HEAD` is every commit fetched for merging (`git merge FETCH_HEAD`
+   * merges each of FETCH_HEAD's lines not marked `not-for-merge`). @default false
+   */
+  fetched?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
