@@ -161,7 +161,8 @@ function refCandidates(name: string, branchFirst: boolean): string[] {
  * `^`, `:`, `?`, `*`, `[`, `\\`, `@{`, `..`, control character; no leading `-`).
  */
 const refLike = (name: string) =>
-  name !== "" && !/[\x00-\x20\x7f~^:?*[\\]|@\{|\.\.|\.lock$|^-/.test(name);
+  name !== "" && !/[\s~^:?*[\\]|@\{|\.\.|\.lock$|^-/.test(name) &&
+  ![...name].some((c) => c < " " || c === "\x7f");
 
 /** The full name of the ref a name gives (see `refCandidates`), or null where there is none. */
 function fullRef(repo: Repository, name: string, branchFirst: boolean): string | null {
