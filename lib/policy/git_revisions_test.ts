@@ -181,3 +181,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "git writes: the work tree's changes written over (reset --hard, checkout -f, stash)",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx } = repository();
+    try {
+      repo.write(["secrets/key"], "k");
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "key");
+      // (Clean: nothing written over; a file changed only in the work tree is what differs.)
+      const forms = [
+        "git reset --hard",
+        "git checkout -f",
+        "git checkout -f HEAD",
+        "git checkout -f main",
+        "git checkout -f -b n",
+        "git switch -f main",
+        "git switch --discard-changes main",
+        "git read-tree -u --reset HEAD",
+      ];
+      // (A stash asks for the cwd it writes anyway.)
+      const stash = ["git stash", "git stash push -m wip"];
+      await checkActions(DL, ctx, forms.map((c) => [c, "allow"] as const));
+      await checkActions(DL, ctx, [["git checkout main", "allow"], ["git reset --keep", "allow"]]);
+      await checkActions(DL, ctx, stash.map((c) => [c, "ask"] as const));
+      for (const change of ["edit", "delete"]) {
+        if (change === "edit") repo.write(["secrets/key"], "changed");
+        else rmSync(`${repo.dir}/secrets/key`);
+        await checkActions(DL, ctx, [...forms, ...stash].map((c) => [c, "deny"] as const));
+        // (Everyday: a plain checkout keeps the changes; the work tree of other files is free.)
+        await checkActions(DL, ctx, [["git checkout main", "allow"], ["git stash list", "allow"]]);
+        repo.git("checkout", "-q", "--", "secrets/key");
+      }
+      repo.write(["src/a.ts"], "edited");
+      await checkActions(DL, ctx, forms.map((c) => [c, "allow"] as const));
+    } finally {
+      repo.remove();
+    }
+  },
+});

@@ -2,7 +2,9 @@
  * The files git writes into a work tree from other commits (`NamedFile.commits`: `git checkout
  * BRANCH`, `git merge X`, `git stash pop`, ...), read from the repository: the paths the
  * commits' trees differ from HEAD's or the index's in (a merge, a cherry-pick, a revert writes
- * no other), a stash's index and untracked files too. Null where that is not known: a revision or
+ * no other), a stash's index and untracked files too, and where git writes over the work tree's
+ * changes (`git reset --hard`, `git checkout -f`), the files it holds otherwise
+ * (`git_worktree.ts`). Null where that is not known: a revision or
  * an object that cannot be read (see `git_revisions.ts`, `git_objects.ts`), an index that
  * cannot be read, more than the bounds; the caller then judges a write of anything below the
  * work tree's top. Answered once per decision (the engine's FsFacts are one per decision).
@@ -30,6 +32,7 @@ import {
   resolveCommit,
   resolveTree,
 } from "./git_revisions.ts";
+import { changedFiles } from "./git_worktree.ts";
 import { allPaths, changedPaths, indexChanges, newBudget, type TreeEntry } from "./git_trees.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
@@ -136,6 +139,12 @@ function read(
   }
   const budget = newBudget();
   const out = new Set<string>();
+  if (commits.overwrites) {
+    // (The files the work tree holds otherwise are written over: `git reset --hard`.)
+    const file = `${repo.gitDir}/index`;
+    const bytes = fs.readBytes?.(file, INDEX_LIMIT) ?? null;
+    if (bytes !== null ? !changedFiles(top!, file, bytes, fs, out) : fs.exists(file)) return null;
+  }
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out)) return null;
     if (!indexChanges(repo.store, tree, index, budget, out)) return null;

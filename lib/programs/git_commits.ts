@@ -157,14 +157,17 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       if (rev === undefined) {
         // (`git checkout -- PATHS` writes the index's files, named already; `git checkout -f`:
         // HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
-        return r.has("-f", "--force") && !r.has("-b", "-B", "--orphan") && !paths.length &&
+        return r.has("-f", "--force") && !r.has("--orphan") && !paths.length &&
             !limited
-          ? { revisions: ["HEAD"] }
+          ? { revisions: ["HEAD"], overwrites: true }
           : null;
       }
+      // (Forced, or limited to paths: over the work tree's changes.)
+      const over = r.has("-f", "--force") || paths.length > 0 || limited !== undefined;
       return {
         revisions: [single(rev === "-" ? "@{-1}" : rev)],
         branchFirst: true,
+        ...(over ? { overwrites: true } : {}),
         ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
@@ -172,15 +175,20 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "switch": {
       if (r.has("--orphan")) return unknown;
       const [rev] = r.before;
-      if (rev === undefined) {
-        return null;
-      }
-      return { revisions: [single(rev === "-" ? "@{-1}" : rev)], branchFirst: true };
+      const over = r.has("-f", "--force", "--discard-changes");
+      // (`git switch -f -c NEW`: HEAD's files over the changes.)
+      if (rev === undefined) return over ? { revisions: ["HEAD"], overwrites: true } : null;
+      return {
+        revisions: [single(rev === "-" ? "@{-1}" : rev)],
+        branchFirst: true,
+        ...(over ? { overwrites: true } : {}),
+      };
     }
     case "reset": {
       if (!r.has("--hard", "--merge", "--keep")) return null;
       const [rev] = r.before;
-      return { revisions: [rev === undefined ? "HEAD" : single(rev)] };
+      const over = r.has("--hard") ? { overwrites: true } : {};
+      return { revisions: [rev === undefined ? "HEAD" : single(rev)], ...over };
     }
     case "merge":
     case "pull": {
@@ -209,12 +217,14 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const paths = [...r.before, ...(r.after ?? [])];
       return {
         revisions: [single(source)],
+        overwrites: true,
         pathspecs: r.has("--pathspec-from-file") ? [null] : paths,
       };
     }
     case "read-tree": {
       if (!r.has("-u") || r.has("--prefix")) return null;
-      return r.before.length ? { revisions: r.before.map(single) } : null;
+      const over = r.has("--reset") ? { overwrites: true } : {};
+      return r.before.length ? { revisions: r.before.map(single), ...over } : null;
     }
     case "rebase": {
       if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
@@ -245,7 +255,9 @@ function stashWritten(r: Read): CommitsWritten | null {
       : name;
     return { revisions: [stash], stash: true };
   }
-  if (verb === undefined || verb === "push" || verb === "save") return { revisions: ["HEAD"] };
+  if (verb === undefined || verb === "push" || verb === "save") {
+    return { revisions: ["HEAD"], overwrites: true };
+  }
   return null;
 }
 

@@ -17,20 +17,25 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
       branchFirst: true,
       orPath: true,
     }],
-    ["git checkout evil -- .pi", { revisions: ["evil"], branchFirst: true, pathspecs: [".pi"] }],
-    ["git checkout -f", { revisions: ["HEAD"] }],
+    ["git checkout evil -- .pi", {
+      revisions: ["evil"],
+      branchFirst: true,
+      pathspecs: [".pi"],
+      overwrites: true,
+    }],
+    ["git checkout -f", { revisions: ["HEAD"], overwrites: true }],
     // (Nothing after `--`: a switch to the revision before it, no path.)
     ["git checkout evil --", { revisions: ["evil"], branchFirst: true }],
-    ["git checkout -f evil --", { revisions: ["evil"], branchFirst: true }],
+    ["git checkout -f evil --", { revisions: ["evil"], branchFirst: true, overwrites: true }],
     ["git checkout --detach evil --", { revisions: ["evil"], branchFirst: true }],
     ["git checkout -b n evil --", { revisions: ["evil"], branchFirst: true }],
-    ["git checkout -f --", { revisions: ["HEAD"] }],
+    ["git checkout -f --", { revisions: ["HEAD"], overwrites: true }],
     ["git switch evil", { revisions: ["evil"], branchFirst: true }],
     ["git switch -c new evil", { revisions: ["evil"], branchFirst: true }],
     ["git switch -", { revisions: ["@{-1}"], branchFirst: true }],
     ["git checkout -", { revisions: ["@{-1}"], branchFirst: true, orPath: true }],
     ["git switch --orphan x", { revisions: [null] }],
-    ["git reset --hard", { revisions: ["HEAD"] }],
+    ["git reset --hard", { revisions: ["HEAD"], overwrites: true }],
     ["git reset --keep HEAD~2", { revisions: ["HEAD~2"] }],
     ["git merge -m msg -s ours a b", { revisions: ["a", "b"] }],
     ["git merge", { revisions: ["@{upstream}"] }],
@@ -57,10 +62,14 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git stash pop", { revisions: ["refs/stash"], stash: true }],
     ["git stash apply 2", { revisions: ["stash@{2}"], stash: true }],
     ["git stash branch b stash@{1}", { revisions: ["stash@{1}"], stash: true }],
-    ["git stash", { revisions: ["HEAD"] }],
-    ["git stash push -m wip", { revisions: ["HEAD"] }],
-    ["git restore --source=evil .", { revisions: ["evil"], pathspecs: ["."] }],
-    ["git restore -s evil -W -- src", { revisions: ["evil"], pathspecs: ["src"] }],
+    ["git stash", { revisions: ["HEAD"], overwrites: true }],
+    ["git stash push -m wip", { revisions: ["HEAD"], overwrites: true }],
+    ["git restore --source=evil .", { revisions: ["evil"], pathspecs: ["."], overwrites: true }],
+    ["git restore -s evil -W -- src", {
+      revisions: ["evil"],
+      pathspecs: ["src"],
+      overwrites: true,
+    }],
     ["git read-tree -u -m evil", { revisions: ["evil"] }],
     ["git rebase main", { revisions: ["main"] }],
     ["git rebase -x make --onto evil main topic", { revisions: ["evil", "topic"] }],
@@ -86,7 +95,10 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git rebase --edit-todo", null],
     ["git log main", null],
   ];
-  const wrong = rows.filter(([c, want]) => JSON.stringify(of(c)) !== JSON.stringify(want))
-    .map(([c, want]) => `${c}: got ${JSON.stringify(of(c))}, want ${JSON.stringify(want)}`);
+  // (Compared with their keys in order.)
+  const text = (v: CommitsWritten | null) =>
+    JSON.stringify(v && Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1)));
+  const wrong = rows.filter(([c, want]) => text(of(c)) !== text(want))
+    .map(([c, want]) => `${c}: got ${text(of(c))}, want ${text(want)}`);
   assert.deepEqual(wrong, []);
 });

@@ -327,6 +327,12 @@ export interface CommitsWritten {
    */
   branchFirst?: boolean;
   /**
+   * It writes the revisions' files over the work tree's changes (`git reset --hard`, `git
+   * checkout -f`, `git stash`, `git restore --source=REV PATHS`): the files the work tree holds
+   * otherwise than the index are written too. @default false
+   */
+  overwrites?: boolean;
+  /**
    * The one revision `FETCH_HEAD` is every commit fetched for merging (`git merge FETCH_HEAD`
    * merges each of FETCH_HEAD's lines not marked `not-for-merge`). @default false
    */
