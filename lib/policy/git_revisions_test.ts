@@ -108,6 +108,8 @@ Deno.test({
         ["git cherry-pick --branches main", "ask"],
         ["git cherry-pick main..evil", "ask"],
         ["git cherry-pick feature", "allow"],
+        // A tree read in below a prefix: not known.
+        ["git read-tree --prefix=x/ -u evil", "ask"],
       ]);
       repo.git("checkout", "-q", "feature");
       repo.git("checkout", "-q", "main");

@@ -222,7 +222,9 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       };
     }
     case "read-tree": {
-      if (!r.has("-u") || r.has("--prefix")) return null;
+      if (!r.has("-u")) return null;
+      // (`--prefix=DIR/ -u`: the whole tree written below DIR/, not read here.)
+      if (r.has("--prefix")) return unknown;
       const over = r.has("--reset") ? { overwrites: true } : {};
       return r.before.length ? { revisions: r.before.map(single), ...over } : null;
     }

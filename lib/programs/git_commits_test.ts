@@ -87,7 +87,7 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git restore src/a.ts", null],
     ["git restore -s evil --staged src", null],
     ["git read-tree evil", null],
-    ["git read-tree -u --prefix=x/ evil", null],
+    ["git read-tree --prefix=x/ evil", null],
     ["git stash list", null],
     ["git stash show -p", null],
     ["git stash drop", null],
