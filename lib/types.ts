@@ -176,6 +176,23 @@ export interface FsFacts {
    * never read.
    */
   readAt?(path: string, offset: number, length: number): Uint8Array | null;
+  /**
+   * What git's index keeps of a path to tell its file unchanged, the path itself looked at
+   * (symlinks not followed), or null when it does not exist. Absent: never known (git's quick
+   * test then says every file may have changed).
+   */
+  lstat?(path: string): FileStat | null;
+}
+
+/** A path's stat data as git's index compares it (see `FsFacts.lstat`). */
+export interface FileStat {
+  size: number;
+  ino: number;
+  /** The file's type and permission bits (`st_mode`). */
+  mode: number;
+  /** The last change of its content and of its inode, in ms since the epoch (maybe fractional). */
+  mtimeMs: number;
+  ctimeMs: number;
 }
 
 /** One entry of a directory: whether it is a symlink, or else a directory. */

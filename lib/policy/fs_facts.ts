@@ -8,6 +8,7 @@ import {
   constants,
   existsSync,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readlinkSync,
@@ -15,7 +16,7 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import type { DirEntry, FsFacts } from "../types.ts";
+import type { DirEntry, FileStat, FsFacts } from "../types.ts";
 
 /** Directory listings kept per realFs, with the stat they were taken under. */
 const LISTINGS = 4096;
@@ -172,6 +173,7 @@ export function realFs(): FsFacts {
     readText,
     readBytes: (path, limit) => readBytes(path, limit, read),
     readAt,
+    lstat,
     isDirectory(path: string): boolean {
       // (Not `existsSync(path + "/")`: Deno normalises the slash away under --allow-read.)
       try {
@@ -297,6 +299,18 @@ function readAt(path: string, offset: number, length: number): Uint8Array | null
     return null;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A path's stat data, itself looked at (see `FsFacts.lstat`), or null. */
+function lstat(path: string): FileStat | null {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    return st
+      ? { size: st.size, ino: st.ino, mode: st.mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }
+      : null;
+  } catch {
+    return null;
   }
 }
 
@@ -445,6 +459,10 @@ class MemoFs implements FsFacts {
 
   readAt(path: string, offset: number, length: number): Uint8Array | null {
     return this.fs.readAt?.(path, offset, length) ?? null;
+  }
+
+  lstat(path: string): FileStat | null {
+    return this.fs.lstat ? this.fs.lstat(path) : null;
   }
 
   isDirectory(path: string): boolean {

@@ -86,6 +86,17 @@ export function indexEntries(
   return { entries, tree: p.tree };
 }
 
+/**
+ * The stat data an index keeps of each entry, in `indexEntries`' order: ctime and mtime (seconds,
+ * nanoseconds), dev, ino, mode, uid, gid, size (each 32 bits, as git truncates them); or null.
+ */
+export function indexStats(bytes: Uint8Array): number[][] | null {
+  const p = parsedIndex(bytes);
+  if (p === null) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return p.starts.map((at) => Array.from({ length: 10 }, (_, i) => view.getUint32(at + 4 * i)));
+}
+
 /** The paths of an index whose object names are `hash` bytes long, or null. */
 function parse(b: Uint8Array, hash: number): Parsed | null {
   const end = b.length - hash; // (the checksum)

@@ -1,10 +1,15 @@
 /**
  * Revisions of a repository resolved as git resolves them (gitrevisions(7)), for the forms an
- * agent writes: `HEAD` (`@`), a ref by its full or short name (`main`, `origin/main`, `v1.0`,
- * `refs/stash`, read from the loose refs and `packed-refs`), a full or abbreviated object name (a
- * unique prefix), `stash@{n}` (the stash's reflog), and `~n`/`^n` after any of these (`~` on first
- * parents). Tags are peeled to the commit they name. Anything else (`@{upstream}`, `:/text`, a
- * range, a date) is not known: null.
+ * agent writes: `HEAD` (`@`), a ref by its full or short name in gitrevisions' order (a file of
+ * that name in the git directory first, then `refs/`, `refs/tags/`, `refs/heads/`,
+ * `refs/remotes/`; read from the loose refs and `packed-refs`; a branch first where `git
+ * checkout`/`git switch` name one), a full or abbreviated object name (a unique prefix), a
+ * reflog's entry (`stash@{n}`, `HEAD@{1}`, `main@{2}`, `@{1}` of the current branch), the branch
+ * checked out before (`@{-1}`, from HEAD's reflog), a branch's upstream (`@{u}`,
+ * `main@{upstream}`, from `branch.NAME.remote` and `.merge` and the remote's fetch refspecs), and
+ * `~n`/`^n` after any of these (`~` on first parents). Tags are peeled to the commit they name.
+ * Anything else (`@{push}`, `:/text`, a range, a date) is not known: null; `mayNameRevision`
+ * tells a word no revision can be from one not known.
  *
  * @example
  * ```ts
@@ -19,10 +24,13 @@
 import { resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 import { gitDirOf } from "./git_index.ts";
+import { type ConfigSetting, gitConfig } from "./git_config_files.ts";
 import { objectsStartingWith, type ObjectStore, objectStore, readObject } from "./git_objects.ts";
 
 /** A repository's directories (its work tree's own and the common one) and its objects. */
 export interface Repository {
+  /** The settings of git's config files (null: not known; see `gitConfig`), once asked. */
+  config?: () => ConfigSetting[] | null;
   /** The work tree's git directory (HEAD, the index). */
   gitDir: string;
   /** The directory of refs and objects (a linked work tree's `commondir`). */
@@ -43,23 +51,44 @@ const OID = /^[0-9a-f]{40}$/;
  * The repository of the work tree whose top is `top` (its `.git`, or the directory a `.git` file
  * names and that one's `commondir`), or null where its objects cannot be seen (see `objectStore`).
  */
-export function openRepository(top: string, fs: FsFacts): Repository | null {
+export function openRepository(
+  top: string,
+  fs: FsFacts,
+  user?: { home: string; env: Record<string, string | undefined> },
+): Repository | null {
   const gitDir = gitDirOf(top, fs);
   if (gitDir === null) return null;
   const common = fs.readText?.(`${gitDir}/commondir`, 4096)?.trim();
   const commonDir = common ? resolve(gitDir, common) : gitDir;
   const store = objectStore(commonDir, fs);
-  return store && { gitDir, commonDir, store, fs };
+  if (store === null) return null;
+  let settings: ConfigSetting[] | null | undefined;
+  const config = () => {
+    if (settings === undefined) {
+      settings = user
+        ? gitConfig(gitDir, commonDir, fs, user.home, user.env)?.settings ?? null
+        : null;
+    }
+    return settings;
+  };
+  return { gitDir, commonDir, store, fs, config };
 }
+
+/** Whether a ref lives in the work tree's own git directory (HEAD, `FETCH_HEAD`, the like). */
+const isOwn = (name: string) => /^[A-Z_]+$/.test(name);
+
+/** The file of a loose ref or of its reflog (`logs/`: `log`). */
+const refFile = (repo: Repository, name: string, log = "") =>
+  `${isOwn(name) ? repo.gitDir : repo.commonDir}/${log}${name}`;
 
 const packedRefs = new WeakMap<Uint8Array, Map<string, string>>();
 
 /** The object a ref names (`HEAD`, `refs/heads/main`), following symbolic refs; or null. */
 export function refValue(repo: Repository, name: string, depth = 0): string | null {
   if (depth > 5 || name.includes("..") || !/^[\w./@+-]+$/.test(name)) return null;
-  // (HEAD and the other pseudo-refs are the work tree's own; refs/… are shared.)
-  const own = !name.startsWith("refs/");
-  const text = repo.fs.readText?.(`${own ? repo.gitDir : repo.commonDir}/${name}`, 4096);
+  // (HEAD and the other pseudo-refs are the work tree's own; refs/… and other names, shared.)
+  const own = isOwn(name);
+  const text = repo.fs.readText?.(refFile(repo, name), 4096);
   if (text != null) {
     const value = text.split("\n")[0].trim();
     // (`FETCH_HEAD`'s lines say more after the name.)
@@ -114,22 +143,43 @@ function peeled(repo: Repository, oid: string): string | null {
   return null;
 }
 
+/** The full names a short name may be, in gitrevisions' order (a branch first: `branchFirst`). */
+function refCandidates(name: string, branchFirst: boolean): string[] {
+  const all = [
+    name,
+    `refs/${name}`,
+    `refs/tags/${name}`,
+    `refs/heads/${name}`,
+    `refs/remotes/${name}`,
+    `refs/remotes/${name}/HEAD`,
+  ];
+  return branchFirst ? [`refs/heads/${name}`, ...all] : all;
+}
+
+/**
+ * Whether a word may be a ref's name as git reads one (git-check-ref-format(1): no space, `~`,
+ * `^`, `:`, `?`, `*`, `[`, `\\`, `@{`, `..`, control character; no leading `-`).
+ */
+const refLike = (name: string) =>
+  name !== "" && !/[\s~^:?*[\\]|@\{|\.\.|\.lock$|^-/.test(name) &&
+  ![...name].some((c) => c < " " || c === "\x7f");
+
+/** The full name of the ref a name gives (see `refCandidates`), or null where there is none. */
+function fullRef(repo: Repository, name: string, branchFirst: boolean): string | null {
+  if (name === "HEAD" || name === "@") return "HEAD";
+  if (!refLike(name)) return null;
+  for (const full of refCandidates(name, branchFirst)) if (refValue(repo, full)) return full;
+  return null;
+}
+
 /** The object a name gives before any `~`/`^` (see the module's notes), or null. */
-function named(repo: Repository, name: string): string | null {
-  if (name === "HEAD" || name === "@") return refValue(repo, "HEAD");
+function named(repo: Repository, name: string, branchFirst = false, depth = 0): string | null {
+  if (depth > 4) return null;
   if (OID.test(name)) return name;
-  const stash = /^(?:refs\/)?stash@\{(\d+)\}$/.exec(name);
-  if (stash) return reflogEntry(repo, "refs/stash", Number(stash[1]));
-  if (/[@{}:\\]|\.lock$/.test(name) || name.startsWith("-")) return null;
-  for (const full of [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`]) {
-    if (!full.startsWith("refs/") && !/^[A-Z_]+$/.test(full)) continue;
-    const v = refValue(repo, full);
-    if (v) return v;
-  }
-  for (const full of [`refs/remotes/${name}`, `refs/remotes/${name}/HEAD`]) {
-    const v = refValue(repo, full);
-    if (v) return v;
-  }
+  const at = /^(.*?)@\{([^{}]*)\}$/.exec(name);
+  if (at) return atNamed(repo, at[1], at[2], branchFirst, depth);
+  const full = fullRef(repo, name, branchFirst);
+  if (full !== null) return refValue(repo, full);
   if (/^[0-9a-f]{4,39}$/.test(name)) {
     const found = objectsStartingWith(repo.store, name);
     return found?.length === 1 ? found[0] : null;
@@ -137,24 +187,120 @@ function named(repo: Repository, name: string): string | null {
   return null;
 }
 
-/** The `n`th newest entry of a ref's reflog (`stash@{1}`), or null. */
+/** What `BASE@{SPEC}` names: a reflog's entry, the branch before, an upstream; or null. */
+function atNamed(
+  repo: Repository,
+  base: string,
+  spec: string,
+  branchFirst: boolean,
+  depth: number,
+): string | null {
+  if (/^-\d+$/.test(spec)) {
+    const before = base === "" ? priorCheckout(repo, Number(spec.slice(1))) : null;
+    return before === null ? null : named(repo, before, true, depth + 1);
+  }
+  if (/^\d+$/.test(spec)) {
+    const ref = base === "" ? currentBranch(repo) : fullRef(repo, base, branchFirst);
+    return ref === null ? null : reflogEntry(repo, ref, Number(spec));
+  }
+  if (/^(u|upstream)$/i.test(spec)) {
+    const current = base === "" || base === "HEAD" || base === "@";
+    const branch = current ? currentBranch(repo)?.slice("refs/heads/".length) : base;
+    const up = branch && refLike(branch) ? upstreamRef(repo, branch) : null;
+    return up === null ? null : refValue(repo, up);
+  }
+  return null;
+}
+
+/** The branch HEAD is on (`refs/heads/main`), or null (detached, not read). */
+function currentBranch(repo: Repository): string | null {
+  const head = repo.fs.readText?.(`${repo.gitDir}/HEAD`, 4096);
+  return head ? /^ref: *(refs\/heads\/\S+)\s*$/.exec(head)?.[1] ?? null : null;
+}
+
+/** The lines of a ref's reflog, oldest first (none: empty). */
+function reflogLines(repo: Repository, ref: string): string[] {
+  const text = repo.fs.readText?.(refFile(repo, ref, "logs/"), 4 * 1024 * 1024);
+  return text?.split("\n").filter((l) => l.trim()) ?? [];
+}
+
+/** The `n`th newest entry of a ref's reflog (`stash@{1}`, `HEAD@{2}`), or null. */
 function reflogEntry(repo: Repository, ref: string, n: number): string | null {
   if (n === 0) return refValue(repo, ref);
-  const text = repo.fs.readText?.(`${repo.commonDir}/logs/${ref}`, 4 * 1024 * 1024);
-  const lines = text?.split("\n").filter((l) => l.trim()) ?? [];
+  const lines = reflogLines(repo, ref);
   const line = lines[lines.length - 1 - n];
   const m = line && /^[0-9a-f]{40} ([0-9a-f]{40}) /.exec(line);
   return m ? m[1] : null;
 }
 
 /**
+ * The `n`th branch (or commit) checked out before the current one (`@{-n}`), as HEAD's reflog
+ * says (`checkout: moving from A to B`), or null.
+ */
+function priorCheckout(repo: Repository, n: number): string | null {
+  const lines = reflogLines(repo, "HEAD");
+  for (let i = lines.length - 1; i >= 0 && n > 0; i--) {
+    const m = /\tcheckout: moving from (\S+) to \S+$/.exec(lines[i]);
+    if (m && --n === 0) return m[1];
+  }
+  return null;
+}
+
+/** The last value of a setting (undefined: none), or null where an `includeIf` may set it. */
+function lastSetting(settings: ConfigSetting[], key: string): string | null | undefined {
+  const found = settings.filter((s) => s.key === key);
+  if (found.some((s) => s.conditional)) return null;
+  return found.length ? found[found.length - 1].value : undefined;
+}
+
+/**
+ * The remote-tracking ref (or local branch) a branch's upstream is (`branch.NAME.remote` and
+ * `.merge`, mapped by the remote's fetch refspecs), or null where that is not known.
+ */
+function upstreamRef(repo: Repository, branch: string): string | null {
+  const settings = repo.config?.();
+  if (!settings) return null;
+  const remote = lastSetting(settings, `branch.${branch}.remote`);
+  const merge = lastSetting(settings, `branch.${branch}.merge`);
+  if (!remote || !merge?.startsWith("refs/")) return null;
+  if (remote === ".") return merge;
+  const specs = settings.filter((s) => s.key === `remote.${remote}.fetch`);
+  if (specs.some((s) => s.conditional)) return null;
+  for (const { value } of specs) {
+    const m = /^\+?([^:*]*)(\*?)([^:*]*):([^:*]*)(\*?)([^:*]*)$/.exec(value);
+    if (!m || !m[2] !== !m[5]) continue;
+    const [head, glob, tail] = [m[1], m[2], m[3]];
+    if (!glob) {
+      if (head === merge) return m[4];
+      continue;
+    }
+    const fits = merge.length >= head.length + tail.length && merge.startsWith(head) &&
+      merge.endsWith(tail);
+    if (fits) return m[4] + merge.slice(head.length, merge.length - tail.length) + m[6];
+  }
+  return null;
+}
+
+/**
+ * Whether git may take a word for a revision: false only where it names none for certain (a
+ * ref-like name no candidate ref has, nor any object starts with), so that a word that is not
+ * read here (`evil@{0}`, `:/text`) is never taken for a path.
+ */
+export function mayNameRevision(repo: Repository, word: string): boolean {
+  const base = /^(.*?)((?:[~^]\d*)*)$/.exec(word)?.[1] ?? word;
+  if (!refLike(base) || named(repo, base) !== null) return true;
+  if (refCandidates(base, false).some((full) => repo.fs.exists(refFile(repo, full)))) return true;
+  return /^[0-9a-f]{4,40}$/.test(base) && objectsStartingWith(repo.store, base)?.length !== 0;
+}
+
+/**
  * The commit a revision names (see the module's notes), or null where that is not known: a form
  * not read here, a name that is not there, an object that cannot be read.
  */
-export function resolveCommit(repo: Repository, rev: string): string | null {
+export function resolveCommit(repo: Repository, rev: string, branchFirst = false): string | null {
   const m = /^(.*?)((?:[~^]\d*)*)$/.exec(rev);
   if (!m || m[1] === "") return null;
-  let oid = named(repo, m[1]);
+  let oid = named(repo, m[1], branchFirst);
   oid = oid && peeled(repo, oid);
   for (const step of m[2].match(/[~^]\d*/g) ?? []) {
     if (oid === null) return null;
@@ -168,9 +314,26 @@ export function resolveCommit(repo: Repository, rev: string): string | null {
 }
 
 /** The tree a revision names: a commit's (see `resolveCommit`), or a tree named itself; or null. */
-export function resolveTree(repo: Repository, rev: string): string | null {
-  const commit = resolveCommit(repo, rev);
+export function resolveTree(repo: Repository, rev: string, branchFirst = false): string | null {
+  const commit = resolveCommit(repo, rev, branchFirst);
   if (commit !== null) return commitOf(repo, commit)?.tree ?? null;
   const oid = /^[0-9a-f]{4,40}$/.test(rev) ? named(repo, rev) : null;
   return oid !== null && readObject(repo.store, oid)?.type === "tree" ? oid : null;
+}
+
+/**
+ * The commits `git merge FETCH_HEAD` merges: each line of FETCH_HEAD not marked
+ * `not-for-merge` (none: empty), or null where it cannot be read.
+ */
+export function fetchedForMerge(repo: Repository): string[] | null {
+  const text = repo.fs.readText?.(`${repo.gitDir}/FETCH_HEAD`, 4 * 1024 * 1024);
+  if (text == null) return null;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const m = /^([0-9a-f]{40})\t([^\t]*)\t/.exec(line);
+    if (!m) return null;
+    if (m[2] !== "not-for-merge") out.push(m[1]);
+  }
+  return out;
 }

@@ -2,7 +2,9 @@
  * The files git writes into a work tree from other commits (`NamedFile.commits`: `git checkout
  * BRANCH`, `git merge X`, `git stash pop`, ...), read from the repository: the paths the
  * commits' trees differ from HEAD's or the index's in (a merge, a cherry-pick, a revert writes
- * no other), a stash's index and untracked files too. Null where that is not known: a revision or
+ * no other), a stash's index and untracked files too, and where git writes over the work tree's
+ * changes (`git reset --hard`, `git checkout -f`), the files it holds otherwise
+ * (`git_worktree.ts`). Null where that is not known: a revision or
  * an object that cannot be read (see `git_revisions.ts`, `git_objects.ts`), an index that
  * cannot be read, more than the bounds; the caller then judges a write of anything below the
  * work tree's top. Answered once per decision (the engine's FsFacts are one per decision).
@@ -23,12 +25,18 @@ import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts
 import { dirname } from "node:path";
 import {
   commitOf,
+  fetchedForMerge,
+  mayNameRevision,
   openRepository,
   type Repository,
   resolveCommit,
   resolveTree,
 } from "./git_revisions.ts";
+import { changedFiles } from "./git_worktree.ts";
 import { allPaths, changedPaths, indexChanges, newBudget, type TreeEntry } from "./git_trees.ts";
+
+/** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
+type User = { home: string; env: Record<string, string | undefined> };
 
 const answers = new WeakMap<FsFacts, Map<string, string[] | null>>();
 
@@ -41,12 +49,13 @@ export function commitPaths(
   commits: CommitsWritten,
   fs: FsFacts,
   settled: (gitDir: string) => boolean = () => true,
+  user?: User,
 ): string[] | null {
   let known = answers.get(fs);
   if (!known) answers.set(fs, known = new Map());
   const key = `${cwd}\0${JSON.stringify(commits)}`;
   let found = known.get(key);
-  if (found === undefined) known.set(key, found = read(cwd, commits, fs));
+  if (found === undefined) known.set(key, found = read(cwd, commits, fs, user));
   // (Another stage of the command may change the repository first: `git fetch && git checkout
   // origin/main`, `git reset --soft X && git reset --hard`.)
   if (found !== null && !settledRepository(cwd, fs, settled)) return null;
@@ -62,7 +71,7 @@ export function commitPaths(
 export function commitFiles(
   commits: CommitsWritten,
   cwds: (string | null)[],
-  ctx: { fs: FsFacts; env: Record<string, string | undefined> },
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
   settled: (dir: string) => boolean,
 ): { path: string | null; replaces?: true; note?: string }[] {
   const out: { path: string | null; replaces?: true; note?: string }[] = [];
@@ -70,7 +79,7 @@ export function commitFiles(
   for (const c of cwds) {
     const top = c === null ? null : repositoryTop(c, ctx.fs);
     if (top === null && c !== null && !moved && settled(c)) continue;
-    const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled);
+    const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled, ctx);
     for (const path of paths ?? []) out.push({ path });
     if (paths !== null) continue;
     const at = top ?? c;
@@ -108,10 +117,15 @@ function settledRepository(cwd: string, fs: FsFacts, settled: (dir: string) => b
   return repo !== null && settled(repo.gitDir) && settled(repo.commonDir);
 }
 
-function read(cwd: string, commits: CommitsWritten, fs: FsFacts): string[] | null {
+function read(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  user: User | undefined,
+): string[] | null {
   if (commits.revisions.includes(null)) return null;
   const top = repositoryTop(cwd, fs);
-  const repo = top === null ? null : openRepository(top, fs);
+  const repo = top === null ? null : openRepository(top, fs, user);
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
@@ -125,6 +139,12 @@ function read(cwd: string, commits: CommitsWritten, fs: FsFacts): string[] | nul
   }
   const budget = newBudget();
   const out = new Set<string>();
+  if (commits.overwrites) {
+    // (The files the work tree holds otherwise are written over: `git reset --hard`.)
+    const file = `${repo.gitDir}/index`;
+    const bytes = fs.readBytes?.(file, INDEX_LIMIT) ?? null;
+    if (bytes !== null ? !changedFiles(top!, file, bytes, fs, out) : fs.exists(file)) return null;
+  }
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out)) return null;
     if (!indexChanges(repo.store, tree, index, budget, out)) return null;
@@ -152,7 +172,7 @@ function treesWritten(
   for (const [n, rev] of commits.revisions.entries()) {
     if (rev === null) return null;
     if (commits.parents || commits.stash) {
-      const oid = resolveCommit(repo, rev);
+      const oid = resolveCommit(repo, rev, n === 0 && commits.branchFirst);
       const commit = oid === null ? null : commitOf(repo, oid);
       if (commit === null) return null;
       const parents = commit.parents.map((p) => commitOf(repo, p)?.tree ?? null);
@@ -165,9 +185,22 @@ function treesWritten(
       }
       continue;
     }
-    const tree = resolveTree(repo, rev);
+    if (commits.fetched && rev === "FETCH_HEAD") {
+      // (`git merge FETCH_HEAD`: each commit fetched for merging, an octopus.)
+      const fetched = fetchedForMerge(repo);
+      const trees = fetched?.map((oid) => resolveTree(repo, oid)) ?? [null];
+      if (trees.includes(null)) return null;
+      all.push(...(trees as string[]));
+      continue;
+    }
+    const tree = resolveTree(repo, rev, n === 0 && commits.branchFirst);
     if (tree !== null) all.push(tree);
-    else if (!(n === 0 && commits.orPath && repo.fs.exists(resolve(cwd, rev)))) return null;
+    // (A word that is no revision for certain and a path that exists: `git checkout README.md`.
+    // One git may take for a revision not read here is one not known: `git checkout evil@{0}`.)
+    else if (
+      !(n === 0 && commits.orPath && repo.fs.exists(resolve(cwd, rev)) &&
+        !mayNameRevision(repo, rev))
+    ) return null;
   }
   return { all, untracked };
 }

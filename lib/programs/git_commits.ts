@@ -4,9 +4,10 @@
  * `git cherry-pick`, `git revert`, `git stash pop|apply|branch` (and `git stash`, which writes
  * HEAD's files back), `git restore --source=REV`, `git checkout REV -- PATHS`,
  * `git read-tree -u`, `git rebase`, `git pull`. Each is a file named by what it writes from
- * (`NamedFile.commits`): the revisions as written, or one not known (null: the upstream a bare
- * `git merge` takes, a range, a sequence to continue, a word not seen); the engine reads the
- * repository to find the paths those differ in (`lib/policy/git_writes.ts`).
+ * (`NamedFile.commits`): the revisions as written (`@{upstream}` for a bare `git merge` or
+ * `git rebase`, `@{-1}` for `git checkout -`), or one not known (null: a range, commits a rev-list
+ * option picks, a sequence to continue, a word not seen); the engine reads the repository to find
+ * the paths those differ in (`lib/policy/git_writes.ts`).
  *
  * @example
  * ```ts
@@ -88,6 +89,8 @@ GRAMMARS.revert = GRAMMARS["cherry-pick"];
 /** The words of a subcommand read: its flags and valued options by name, its operands. */
 interface Read {
   has: (...names: string[]) => boolean;
+  /** The options given, by name. */
+  names: string[];
   value: (...names: string[]) => string | null | undefined;
   /** The operands before `--` and after it (null: a word not seen). */
   before: (string | null)[];
@@ -109,6 +112,7 @@ function read(args: Word[], grammar: OptionGrammar): Read {
   }
   return {
     has: (...n) => n.some((x) => names.has(x)),
+    names: [...names.keys()],
     value: (...n) => {
       for (const x of n) if (names.has(x)) return names.get(x);
       return undefined;
@@ -123,6 +127,16 @@ function single(rev: string | null): string | null {
   return rev === null || rev.includes("..") || rev.startsWith("^") ? null : rev;
 }
 
+/** The options of `git cherry-pick` and `git revert` that are no rev-list options. */
+const PICKING = set(
+  ...[
+    "-e --edit --no-edit -x -r -m --mainline -n --no-commit -s --signoff --no-signoff -S",
+    "--gpg-sign --no-gpg-sign --ff --allow-empty --allow-empty-message --keep-redundant-commits",
+    "--empty --strategy -X --strategy-option --rerere-autoupdate --no-rerere-autoupdate",
+    "--cleanup --reference --quit",
+  ].join(" ").split(" "),
+);
+
 /** What git's sequencer continues with (`--continue`, `--skip`, `--abort`): not known. */
 const SEQUENCE = ["--continue", "--skip", "--abort"];
 
@@ -135,49 +149,65 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
   switch (sub) {
     case "checkout": {
       const limited = r.has("--pathspec-from-file") ? [null] : undefined;
-      if (r.after !== null) {
-        // (`git checkout -- PATHS` writes the index's files, named already.)
-        const [rev] = r.before;
-        if (rev === undefined) return null;
-        return { revisions: [single(rev)], pathspecs: limited ?? r.after };
-      }
-      const [rev, ...paths] = r.before;
+      // (With nothing after `--` (`git checkout evil --`), git switches to the revision, as
+      // without `--`: git-checkout(1); before it, no word is a path.)
+      const dashed = r.after !== null;
+      const [rev, ...rest] = r.before;
+      const paths = [...rest, ...(r.after ?? [])];
       if (rev === undefined) {
-        // (`git checkout -f`: HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
-        return r.has("-f", "--force") && !r.has("-b", "-B", "--orphan")
-          ? { revisions: ["HEAD"] }
+        // (`git checkout -- PATHS` writes the index's files, named already; `git checkout -f`:
+        // HEAD's files over the changes; `-b NEW`, `--orphan`: none.)
+        return r.has("-f", "--force") && !r.has("--orphan") && !paths.length &&
+            !limited
+          ? { revisions: ["HEAD"], overwrites: true }
           : null;
       }
+      // (Forced, or limited to paths: over the work tree's changes.)
+      const over = r.has("-f", "--force") || paths.length > 0 || limited !== undefined;
       return {
-        revisions: [single(rev)],
-        orPath: true,
+        revisions: [single(rev === "-" ? "@{-1}" : rev)],
+        branchFirst: true,
+        ...(over ? { overwrites: true } : {}),
+        ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
     }
     case "switch": {
       if (r.has("--orphan")) return unknown;
       const [rev] = r.before;
-      if (rev === undefined) {
-        return null;
-      }
-      return { revisions: [rev === "-" ? null : single(rev)] };
+      const over = r.has("-f", "--force", "--discard-changes");
+      // (`git switch -f -c NEW`: HEAD's files over the changes.)
+      if (rev === undefined) return over ? { revisions: ["HEAD"], overwrites: true } : null;
+      return {
+        revisions: [single(rev === "-" ? "@{-1}" : rev)],
+        branchFirst: true,
+        ...(over ? { overwrites: true } : {}),
+      };
     }
     case "reset": {
       if (!r.has("--hard", "--merge", "--keep")) return null;
       const [rev] = r.before;
-      return { revisions: [rev === undefined ? "HEAD" : single(rev)] };
+      const over = r.has("--hard") ? { overwrites: true } : {};
+      return { revisions: [rev === undefined ? "HEAD" : single(rev)], ...over };
     }
     case "merge":
     case "pull": {
       if (r.has("--abort")) return { revisions: ["HEAD"] };
       if (r.has("--continue", "--quit")) return null;
       if (sub === "pull") return unknown;
-      return r.before.length ? { revisions: r.before.map(single) } : unknown;
+      // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
+      // branch's upstream, as merge.defaultToUpstream has it.)
+      if (r.before.length === 1 && r.before[0] === "FETCH_HEAD") {
+        return { revisions: ["FETCH_HEAD"], fetched: true };
+      }
+      return { revisions: r.before.length ? r.before.map(single) : ["@{upstream}"] };
     }
     case "cherry-pick":
     case "revert": {
       if (r.has("--quit")) return null;
       if (r.has(...SEQUENCE) || !r.before.length) return unknown;
+      // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
+      if (r.names.some((n) => !PICKING.has(n))) return unknown;
       return { revisions: r.before.map(single), ...(sub === "revert" ? { parents: true } : {}) };
     }
     case "restore": {
@@ -187,12 +217,16 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const paths = [...r.before, ...(r.after ?? [])];
       return {
         revisions: [single(source)],
+        overwrites: true,
         pathspecs: r.has("--pathspec-from-file") ? [null] : paths,
       };
     }
     case "read-tree": {
-      if (!r.has("-u") || r.has("--prefix")) return null;
-      return r.before.length ? { revisions: r.before.map(single) } : null;
+      if (!r.has("-u")) return null;
+      // (`--prefix=DIR/ -u`: the whole tree written below DIR/, not read here.)
+      if (r.has("--prefix")) return unknown;
+      const over = r.has("--reset") ? { overwrites: true } : {};
+      return r.before.length ? { revisions: r.before.map(single), ...over } : null;
     }
     case "rebase": {
       if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
@@ -201,7 +235,9 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const [upstream, branch] = r.before;
       const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
       if (branch !== undefined) revisions.push(single(branch));
-      return revisions.length && !r.has("--root") || onto !== undefined ? { revisions } : unknown;
+      if (r.has("--root")) return onto !== undefined ? { revisions } : unknown;
+      // (A bare `git rebase`: onto the branch's upstream.)
+      return { revisions: revisions.length ? revisions : ["@{upstream}"] };
     }
     default:
       return stashWritten(r);
@@ -221,7 +257,9 @@ function stashWritten(r: Read): CommitsWritten | null {
       : name;
     return { revisions: [stash], stash: true };
   }
-  if (verb === undefined || verb === "push" || verb === "save") return { revisions: ["HEAD"] };
+  if (verb === undefined || verb === "push" || verb === "save") {
+    return { revisions: ["HEAD"], overwrites: true };
+  }
   return null;
 }
 

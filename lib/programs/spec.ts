@@ -327,6 +327,22 @@ export interface CommitsWritten {
   orPath?: boolean;
   /** The pathspecs (from the cwd) that limit what it writes; null: one not known. */
   pathspecs?: (string | null)[];
+  /**
+   * The first revision is read as `git checkout`/`git switch` read it: a branch of that name
+   * before any other ref (a tag of the same name). @default false
+   */
+  branchFirst?: boolean;
+  /**
+   * It writes the revisions' files over the work tree's changes (`git reset --hard`, `git
+   * checkout -f`, `git stash`, `git restore --source=REV PATHS`): the files the work tree holds
+   * otherwise than the index are written too. @default false
+   */
+  overwrites?: boolean;
+  /**
+   * The one revision `FETCH_HEAD` is every commit fetched for merging (`git merge FETCH_HEAD`
+   * merges each of FETCH_HEAD's lines not marked `not-for-merge`). @default false
+   */
+  fetched?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { realFs } from "./fs_facts.ts";
+import { mayNameRevision, openRepository, resolveCommit } from "./git_revisions.ts";
+import {
+  checkActions,
+  configFrom,
+  HAS_GIT,
+  runGit,
+  type TempRepository,
+  tempRepository,
+} from "../testing.ts";
+import type { Context } from "../types.ts";
+
+const home = "/home/nobody";
+/** Allow by default; `.env` asked about, `secrets/**` denied, the gate's files built in. */
+const DL = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "secrets/**": "deny" },
+}, { home, agentDir: `${home}/.pi/agent` });
+
+/**
+ * A repository on `main` with everyday files, a branch `feature` that adds `src/b.ts` and a
+ * branch `evil` that rewrites `.pi/settings.json` and adds `secrets/key` (each checked out once,
+ * so HEAD's reflog has them), and its context.
+ */
+function repository(): { repo: TempRepository; ctx: Context; rev: (r: string) => string } {
+  const repo = tempRepository(["src/a.ts", "README.md", ".pi/settings.json"], {
+    init: ["-b", "main"],
+  });
+  const g = repo.git;
+  g("add", ".");
+  g("commit", "-qm", "one");
+  g("checkout", "-qb", "feature");
+  repo.write(["src/b.ts"]);
+  g("add", ".");
+  g("commit", "-qm", "two");
+  g("checkout", "-qb", "evil", "main");
+  repo.write([".pi/settings.json", "secrets/key"], "{}");
+  g("add", ".");
+  g("commit", "-qm", "evil");
+  g("checkout", "-q", "main");
+  const ctx = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+  return { repo, ctx, rev: (r) => g("rev-parse", r).trim() };
+}
+
+Deno.test({
+  name: "git revisions: reflogs, the branch before, a file of the git directory, precedence",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo, rev } = repository();
+    try {
+      const r = openRepository(repo.dir, realFs())!;
+      const evil = rev("evil");
+      assert.equal(resolveCommit(r, "evil@{0}"), evil);
+      assert.equal(resolveCommit(r, "HEAD@{1}"), evil);
+      assert.equal(resolveCommit(r, "@{-1}"), evil);
+      assert.equal(resolveCommit(r, "@{-2}"), rev("feature"));
+      assert.equal(resolveCommit(r, "@{-1}~1"), rev("main"));
+      assert.equal(resolveCommit(r, "@{0}"), rev("main"));
+      // (A file of the git directory is gitrevisions' first rule, for any name.)
+      writeFileSync(`${repo.dir}/.git/feature`, `${evil}\n`);
+      assert.equal(resolveCommit(r, "feature"), evil);
+      assert.equal(resolveCommit(r, "feature", true), rev("refs/heads/feature"));
+      // (A tag before a branch of the same name, but for checkout's branch.)
+      repo.git("tag", "t", "evil");
+      repo.git("branch", "t", "main");
+      assert.equal(resolveCommit(r, "t"), evil);
+      assert.equal(resolveCommit(r, "t", true), rev("main"));
+      // (Whether a word may be a revision: one not read here may.)
+      for (const w of ["evil@{0}", "evil^{commit}", ":/evil", "main@{push}", "evil~1", "t"]) {
+        assert.equal(mayNameRevision(r, w), true, w);
+      }
+      for (const w of ["README.md", "src/a.ts", "nothere~1", "abcdef0123"]) {
+        assert.equal(mayNameRevision(r, w), false, w);
+      }
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git revisions: what checkouts of revisions not read before write is judged",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx } = repository();
+    try {
+      // A file named like a revision: git takes the revision.
+      repo.write(["evil@{0}", "evil^{commit}", "notes.txt"]);
+      await checkActions(DL, ctx, [
+        ["git checkout evil@{0}", "deny"],
+        ["git checkout 'evil^{commit}'", "ask"],
+        ["git checkout notes.txt", "allow"],
+        ["git checkout README.md", "allow"],
+        // The branch checked out before, HEAD's reflog.
+        ["git checkout -", "deny"],
+        ["git switch -", "deny"],
+        ["git checkout @{-1}", "deny"],
+        ["git checkout @{-2}", "allow"],
+        ["git checkout HEAD@{1}", "deny"],
+        ["git reset --hard HEAD@{1}", "deny"],
+        ["git checkout HEAD@{2}", "allow"],
+        // Commits a rev-list option picks, a range: not known.
+        ["git cherry-pick --stdin", "ask"],
+        ["git cherry-pick --all", "ask"],
+        ["git cherry-pick --branches main", "ask"],
+        ["git cherry-pick main..evil", "ask"],
+        ["git cherry-pick feature", "allow"],
+        // A tree read in below a prefix: not known.
+        ["git read-tree --prefix=x/ -u evil", "ask"],
+      ]);
+      repo.git("checkout", "-q", "feature");
+      repo.git("checkout", "-q", "main");
+      await checkActions(DL, ctx, [["git checkout -", "allow"], ["git switch -", "allow"]]);
+      // A branch and a tag of the same name; a file of that name in the git directory.
+      repo.git("tag", "t", "evil");
+      repo.git("branch", "t", "main");
+      writeFileSync(`${repo.dir}/.git/feature`, `${repo.git("rev-parse", "evil").trim()}\n`);
+      await checkActions(DL, ctx, [
+        ["git checkout t", "allow"],
+        ["git switch t", "allow"],
+        ["git merge t", "deny"],
+        ["git reset --hard t", "deny"],
+        ["git checkout feature", "allow"],
+        ["git merge feature", "deny"],
+        ["git checkout -b n feature", "allow"],
+        ["git restore --source=feature .", "deny"],
+      ]);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git revisions: FETCH_HEAD's commits for merging, a branch's upstream",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo } = repository();
+    const clone = tempRepository();
+    try {
+      rmSync(`${clone.dir}/.git`, { recursive: true });
+      runGit(clone.dir, ["clone", "-q", repo.dir, "."]);
+      const ctx = { cwd: clone.dir, home, env: { HOME: home }, fs: realFs() };
+      await checkActions(DL, ctx, [
+        ["git merge", "allow"],
+        ["git merge @{u}", "allow"],
+        ["git rebase", "allow"],
+        ["git reset --hard @{upstream}", "allow"],
+        ["git reset --hard main@{u}", "allow"],
+        ["git checkout evil", "ask"],
+        ["git checkout origin/evil", "deny"],
+      ]);
+      clone.git("fetch", "-q", "origin", "main", "evil");
+      await checkActions(DL, ctx, [
+        ["git merge FETCH_HEAD", "deny"],
+        ["git checkout FETCH_HEAD", "allow"],
+      ]);
+      // (A line marked not-for-merge is passed over by a merge, not by a checkout.)
+      const [main, evil] = [clone.git("rev-parse", "main"), clone.git("rev-parse", "origin/evil")]
+        .map((s) => s.trim());
+      writeFileSync(
+        `${clone.dir}/.git/FETCH_HEAD`,
+        `${evil}\tnot-for-merge\tbranch 'evil' of x\n${main}\t\tbranch 'main' of x\n`,
+      );
+      await checkActions(DL, ctx, [
+        ["git merge FETCH_HEAD", "allow"],
+        ["git checkout FETCH_HEAD", "deny"],
+      ]);
+      clone.git("update-ref", "refs/remotes/origin/main", evil);
+      await checkActions(DL, ctx, [
+        ["git merge", "deny"],
+        ["git merge @{u}", "deny"],
+        ["git rebase", "deny"],
+        ["git reset --hard @{upstream}", "deny"],
+        ["git reset --hard main@{u}", "deny"],
+      ]);
+    } finally {
+      repo.remove();
+      clone.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: the work tree's changes written over (reset --hard, checkout -f, stash)",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx } = repository();
+    try {
+      repo.write(["secrets/key"], "k");
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "key");
+      // (Clean: nothing written over; a file changed only in the work tree is what differs.)
+      const forms = [
+        "git reset --hard",
+        "git checkout -f",
+        "git checkout -f HEAD",
+        "git checkout -f main",
+        "git checkout -f -b n",
+        "git switch -f main",
+        "git switch --discard-changes main",
+        "git read-tree -u --reset HEAD",
+      ];
+      // (A stash asks for the cwd it writes anyway.)
+      const stash = ["git stash", "git stash push -m wip"];
+      await checkActions(DL, ctx, forms.map((c) => [c, "allow"] as const));
+      await checkActions(DL, ctx, [["git checkout main", "allow"], ["git reset --keep", "allow"]]);
+      await checkActions(DL, ctx, stash.map((c) => [c, "ask"] as const));
+      for (const change of ["edit", "delete"]) {
+        if (change === "edit") repo.write(["secrets/key"], "changed");
+        else rmSync(`${repo.dir}/secrets/key`);
+        await checkActions(DL, ctx, [...forms, ...stash].map((c) => [c, "deny"] as const));
+        // (Everyday: a plain checkout keeps the changes; the work tree of other files is free.)
+        await checkActions(DL, ctx, [["git checkout main", "allow"], ["git stash list", "allow"]]);
+        repo.git("checkout", "-q", "--", "secrets/key");
+      }
+      repo.write(["src/a.ts"], "edited");
+      await checkActions(DL, ctx, forms.map((c) => [c, "allow"] as const));
+    } finally {
+      repo.remove();
+    }
+  },
+});
