@@ -405,12 +405,28 @@ function urlsOf(
   const { settings } = s;
   const push = contact.sub === "push";
   const out: { url: string | null; given: boolean }[] = [];
+  // (A remote's `vcs`: git runs `git-remote-<vcs>` given the URL; `ext`'s runs it as a command.)
+  let helpers: (string | null | undefined)[] = [];
   const add = (url: string | null, given: boolean) => {
-    if (!out.some((o) => o.url === url)) out.push({ url, given });
+    for (const vcs of helpers.length ? helpers : [undefined]) {
+      const u = vcs === undefined || url === null
+        ? url
+        : vcs === null
+        ? null
+        : vcs.toLowerCase() === "ext"
+        ? `ext::${url}`
+        : /^[A-Za-z][A-Za-z0-9+.-]*$/.test(vcs)
+        ? `${vcs}::${url}`
+        : null;
+      if (!out.some((o) => o.url === u)) out.push({ url: u, given: given && u === url });
+    }
   };
   const remote = (word: string | null) => {
     if (word === null) return add(null, false);
+    helpers = [];
     if (nick(word)) {
+      const vcs = lastValues(settings, `remote.${word}.vcs`);
+      helpers = vcs.values.length && !vcs.sure ? [...vcs.values, undefined] : vcs.values;
       const urls = allValues(settings, `remote.${word}.url`);
       const pushurls = push ? allValues(settings, `remote.${word}.pushurl`) : [];
       if (urls.length || pushurls.length) {
@@ -429,6 +445,7 @@ function urlsOf(
   for (const ask of contact.asks) {
     if (ask.kind === "word") remote(ask.word);
     else if (ask.kind === "url") {
+      helpers = [];
       if (ask.word === null) continue;
       for (const r of rewrites(settings, ask.word, false)) add(r, r === ask.word);
     } else if (ask.kind === "default") {

@@ -28,7 +28,7 @@ import { commitsWritten } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
-import { configAliases, configSetting } from "./git_aliases.ts";
+import { AUTOCORRECT_OFF, configAliases, configSetting } from "./git_aliases.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -102,9 +102,6 @@ function settingRuns(key: string, value: string, known: boolean): How | "alias" 
   }
   return null;
 }
-
-/** `help.autocorrect` values that run no other subcommand than the one named. */
-const AUTOCORRECT_OFF = /^(0|false|no|off|never|show)?$/i;
 
 const SHELL = "shell" as const;
 /** filter-branch's options whose values are shell commands it evals. */
@@ -313,6 +310,12 @@ function extCommands(argv: Word[], run: Runner): void {
   }
 }
 
+/** Whether a git stage works in submodules (whose URLs are not read here). */
+function submodules(argv: Word[], at: number): boolean {
+  return argv[at]?.value === "submodule" ||
+    argv.some((w, i) => i > at && /^--recurse-submodules(=|$)|^--recursive$/.test(w.value));
+}
+
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
   rebaseTodo(stage, run, gitSubcommand(stage.argv));
@@ -331,6 +334,15 @@ function gitCommands(stage: Stage, run: Runner): void {
     // runs `diff`: which one is not known.)
     if (key === "help.autocorrect" && !(from.kind === "static" && AUTOCORRECT_OFF.test(value))) {
       run.stage([literal("git"), unknownWord(`(the subcommand ${origin} corrects to)`)], origin);
+    }
+    // (The ext transport allowed: later commands' `ext::` URLs, and submodules' now, run their
+    // commands; the command's own URLs and remotes are read with the setting.)
+    if (
+      /^protocol\.(ext\.)?allow$/.test(key) &&
+      !(from.kind === "static" && !/^(always|user)$/i.test(value)) &&
+      (origin === "git config" || submodules(stage.argv, at))
+    ) {
+      run.stage([literal("git"), unknownWord("(what ext:: URLs run where allowed)")], origin);
     }
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
