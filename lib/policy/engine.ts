@@ -14,6 +14,7 @@
 import { analyzeCached } from "./analysis_cache.ts";
 import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
 import { aliasesSet } from "./git_alias_sets.ts";
+import { configuredPrograms } from "./git_configured.ts";
 import {
   NO_LINKS,
   ONE_FILE_TOOLS,
@@ -602,6 +603,16 @@ function decideBash(
     for (const x of [s, ...inner]) instead.set(x, from);
   }
   all.push(...otherRepositories(all, ctx, scopeBefore));
+  // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
+  all.push(
+    ...configuredPrograms(
+      [...all],
+      ctx,
+      scopeBefore,
+      (x, from) => runBy(innerStages(x, expandTop), from),
+      tops,
+    ),
+  );
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, instead);
   const stages = all.map((s) => {

@@ -270,14 +270,18 @@ function headBranches(gitDir: string, ctx: Context): string[] | null {
 }
 
 /** Where a stage's repository is: its work tree's top, its git and common directories. */
-interface Repository {
+export interface Repository {
   top: string;
   gitDir: string;
   commonDir: string;
 }
 
 /** The repository a stage works in; null for none (or one not known), undefined: not known. */
-function repositoryOf(stage: Stage, at: number, ctx: Context): Repository | null | undefined {
+export function repositoryOf(
+  stage: Stage,
+  at: number,
+  ctx: Context,
+): Repository | null | undefined {
   // (The cwd as written and where it really is: one repository, or not known.)
   const cwds = gitCwds(stage, at);
   if (cwds.includes(null)) return undefined;
@@ -291,7 +295,7 @@ function repositoryOf(stage: Stage, at: number, ctx: Context): Repository | null
 }
 
 /** The environment git runs with: the tool's, and what the stage assigns (null: not known). */
-function gitEnv(stage: Stage, ctx: Context): Record<string, string | undefined> | null {
+export function gitEnv(stage: Stage, ctx: Context): Record<string, string | undefined> | null {
   const env: Record<string, string | undefined> = { ...ctx.env };
   for (const a of stage.assignments ?? []) {
     const eq = a.value.indexOf("=");
