@@ -107,7 +107,11 @@ export function configuredPrograms(
     if (!name.endsWith("git") || !isGit(s)) continue;
     const at = gitSubcommand(s.argv);
     const sub = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
-    if (sub === null || QUIET.has(sub)) continue;
+    // (The history commands run a diff program or gpg only when asked to.)
+    if (
+      sub === null ||
+      QUIET.has(sub) && !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value))
+    ) continue;
     const repo = repositoryOf(s, at, ctx);
     if (repo === null) continue;
     const env = gitEnv(s, ctx);
