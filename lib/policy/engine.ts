@@ -572,7 +572,8 @@ function decideBash(
     for (const s of withLines(top)) all.push(s, ...runBy(innerStages(s, expandTop), s));
   }
   // What git runs for an alias another stage sets (`git config alias.d diff && git d`).
-  all.push(...aliasesSet(all, (x, from) => runBy(innerStages(x, expandTop), from)));
+  const runsOf = (x: Stage, from: Stage) => runBy(innerStages(x, expandTop), from);
+  all.push(...aliasesSet(all, runsOf));
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) {
     all.push(...innerStages(e, expand));
@@ -604,15 +605,7 @@ function decideBash(
   }
   all.push(...otherRepositories(all, ctx, scopeBefore));
   // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
-  all.push(
-    ...configuredPrograms(
-      [...all],
-      ctx,
-      scopeBefore,
-      (x, from) => runBy(innerStages(x, expandTop), from),
-      tops,
-    ),
-  );
+  all.push(...configuredPrograms([...all], ctx, scopeBefore, runsOf, tops));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, instead);
   const stages = all.map((s) => {

@@ -115,7 +115,9 @@ export function configuredPrograms(
     const repo = repositoryOf(s, at, ctx);
     if (repo === null) continue;
     const env = gitEnv(s, ctx);
+    // (A file git cannot read or parse: it runs nothing.)
     const config = repo === undefined || env === null ? null : configOf(repo, env, ctx, read);
+    if (repo === undefined || config === null) continue;
     const top = tops?.get(s) ?? s;
     const unknown = (what: string) =>
       out.push({
@@ -123,11 +125,6 @@ export function configuredPrograms(
         argv: [literal("git"), unknownWord(what)],
         origin: `${s.origin} (git's config)`,
       });
-    if (config === null) {
-      if (repo === undefined) continue;
-      unknown("(what git runs from config files that cannot be read)");
-      continue;
-    }
     if (writtenFirst(config, repo!, s, top, globs)) {
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
@@ -175,10 +172,22 @@ function writtenFirst(
   const paths = config.settings.filter((s) => s.key === "core.hookspath").map((s) => s.value);
   const hooks = paths.length ? paths[paths.length - 1] : `${repo.commonDir}/hooks`;
   const dir = hooks.startsWith("/") ? hooks : `${repo.top}/${hooks}`;
-  return g.changers(dir, stage, { started: true }).some((w) =>
-    w !== stage && w !== top && !follows(w)
-  );
+  return HOOKS.some((h) => {
+    const written = g.fileWritten(`${dir}/${h}`, stage, top, follows);
+    return written === null || written.length > 0;
+  });
 }
+
+/** The hooks git runs (githooks(5)). */
+// deno-fmt-ignore
+const HOOKS = [
+  "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+  "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+  "pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+  "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+  "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist",
+  "p4-pre-submit", "post-index-change",
+];
 
 /** The stage given each command setting of the repository's files its subcommand runs. */
 function judged(

@@ -27,7 +27,14 @@ import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
-import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
+import {
+  atTop,
+  extAllowance,
+  foundFiles,
+  grepCommands,
+  rebaseTodo,
+  workTreeFiles,
+} from "./git_external.ts";
 import { AUTOCORRECT_OFF, configAliases, configSetting } from "./git_aliases.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
@@ -310,12 +317,6 @@ function extCommands(argv: Word[], run: Runner): void {
   }
 }
 
-/** Whether a git stage works in submodules (whose URLs are not read here). */
-function submodules(argv: Word[], at: number): boolean {
-  return argv[at]?.value === "submodule" ||
-    argv.some((w, i) => i > at && /^--recurse-submodules(=|$)|^--recursive$/.test(w.value));
-}
-
 /** The commands git's settings, aliases and options name (`git -c core.pager=CMD log`). */
 function gitCommands(stage: Stage, run: Runner): void {
   rebaseTodo(stage, run, gitSubcommand(stage.argv));
@@ -335,15 +336,7 @@ function gitCommands(stage: Stage, run: Runner): void {
     if (key === "help.autocorrect" && !(from.kind === "static" && AUTOCORRECT_OFF.test(value))) {
       run.stage([literal("git"), unknownWord(`(the subcommand ${origin} corrects to)`)], origin);
     }
-    // (The ext transport allowed: later commands' `ext::` URLs, and submodules' now, run their
-    // commands; the command's own URLs and remotes are read with the setting.)
-    if (
-      /^protocol\.(ext\.)?allow$/.test(key) &&
-      !(from.kind === "static" && !/^(always|user)$/i.test(value)) &&
-      (origin === "git config" || submodules(stage.argv, at))
-    ) {
-      run.stage([literal("git"), unknownWord("(what ext:: URLs run where allowed)")], origin);
-    }
+    extAllowance(key, value, from, origin, stage.argv, at, run);
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
     if (how === "alias") {
