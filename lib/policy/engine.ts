@@ -14,6 +14,7 @@
 import { analyzeCached } from "./analysis_cache.ts";
 import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
 import { aliasesSet } from "./git_alias_sets.ts";
+import { configuredPrograms } from "./git_configured.ts";
 import {
   NO_LINKS,
   ONE_FILE_TOOLS,
@@ -571,7 +572,8 @@ function decideBash(
     for (const s of withLines(top)) all.push(s, ...runBy(innerStages(s, expandTop), s));
   }
   // What git runs for an alias another stage sets (`git config alias.d diff && git d`).
-  all.push(...aliasesSet(all, (x, from) => runBy(innerStages(x, expandTop), from)));
+  const runsOf = (x: Stage, from: Stage) => runBy(innerStages(x, expandTop), from);
+  all.push(...aliasesSet(all, runsOf));
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
   for (const e of analysis.environment ?? []) {
     all.push(...innerStages(e, expand));
@@ -603,6 +605,8 @@ function decideBash(
     for (const x of [s, ...inner]) instead.set(x, from);
   }
   all.push(...otherRepositories(all, ctx, scopeBefore));
+  // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
+  all.push(...configuredPrograms([...all], ctx, scopeBefore, runsOf, tops));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, instead);
   const stages = all.map((s) => {

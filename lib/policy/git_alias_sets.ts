@@ -12,7 +12,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
-import { aliasNamed, configEdited, configSetting, GIT_COMMANDS } from "../programs/git_aliases.ts";
+import { aliasNamed, configEdited, configSetting, GIT_BUILTINS } from "../programs/git_aliases.ts";
 import { programOf } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 
@@ -51,7 +51,7 @@ export function aliasesSet(
     if (!isGit(s)) continue;
     const at = gitSubcommand(s.argv);
     const sub = s.argv[at];
-    if (sub?.kind !== "static" || sub.value.startsWith("-") || GIT_COMMANDS.has(sub.value)) {
+    if (sub?.kind !== "static" || sub.value.startsWith("-") || GIT_BUILTINS.has(sub.value)) {
       continue;
     }
     if (any) {

@@ -35,6 +35,8 @@ export interface ConfigSetting {
   value: string;
   /** It comes from an `includeIf` file: it may or may not apply. */
   conditional: boolean;
+  /** It comes from the repository's own files (or what they include), not the user's. */
+  repository?: boolean;
 }
 
 /** The settings of git's config files, in the order git reads them, and the files read. */
@@ -83,6 +85,7 @@ function readConfigFile(
   out: GitConfig,
   conditional: boolean,
   depth = 0,
+  repository = false,
 ): boolean {
   out.files.push(file);
   const text = fs.readText?.(file, FILE_LIMIT) ?? null;
@@ -92,14 +95,15 @@ function readConfigFile(
   for (const e of entries) {
     if (!isInclude(e)) {
       // (A key with no `=` is true.)
-      out.settings.push({ key: keyOf(e), value: e.value ?? "true", conditional });
+      const setting = { key: keyOf(e), value: e.value ?? "true", conditional };
+      out.settings.push(repository ? { ...setting, repository } : setting);
       continue;
     }
     // (An include's path is relative to the file that includes it.)
     const path = e.value === null ? null : includedFile(e.value, file, home);
     if (path === null || depth >= MAX_DEPTH) return false;
     const inner = e.section !== "include" || conditional;
-    if (!readConfigFile(path, fs, home, out, inner, depth + 1)) return false;
+    if (!readConfigFile(path, fs, home, out, inner, depth + 1, repository)) return false;
   }
   return true;
 }
@@ -129,11 +133,13 @@ export function gitConfig(
     // (A work tree's own config is read only where the repository's config turns it on: one
     // written where git does not read it changes nothing git does.)
     const before = out.settings.length;
-    if (!readConfigFile(`${commonDir}/config`, fs, home, out, false)) return null;
+    if (!readConfigFile(`${commonDir}/config`, fs, home, out, false, 0, true)) return null;
     const own = out.settings.slice(before).filter((s) => s.key === "extensions.worktreeconfig");
     const on = own.length ? boolValue(own[own.length - 1].value) : false;
     if (on === null) return null;
-    if (on && !readConfigFile(`${gitDir}/config.worktree`, fs, home, out, false)) return null;
+    if (on && !readConfigFile(`${gitDir}/config.worktree`, fs, home, out, false, 0, true)) {
+      return null;
+    }
     if (!on) out.files.push(`${gitDir}/config.worktree`);
   }
   const count = env.GIT_CONFIG_COUNT;

@@ -270,14 +270,18 @@ function headBranches(gitDir: string, ctx: Context): string[] | null {
 }
 
 /** Where a stage's repository is: its work tree's top, its git and common directories. */
-interface Repository {
+export interface Repository {
   top: string;
   gitDir: string;
   commonDir: string;
 }
 
 /** The repository a stage works in; null for none (or one not known), undefined: not known. */
-function repositoryOf(stage: Stage, at: number, ctx: Context): Repository | null | undefined {
+export function repositoryOf(
+  stage: Stage,
+  at: number,
+  ctx: Context,
+): Repository | null | undefined {
   // (The cwd as written and where it really is: one repository, or not known.)
   const cwds = gitCwds(stage, at);
   if (cwds.includes(null)) return undefined;
@@ -291,7 +295,7 @@ function repositoryOf(stage: Stage, at: number, ctx: Context): Repository | null
 }
 
 /** The environment git runs with: the tool's, and what the stage assigns (null: not known). */
-function gitEnv(stage: Stage, ctx: Context): Record<string, string | undefined> | null {
+export function gitEnv(stage: Stage, ctx: Context): Record<string, string | undefined> | null {
   const env: Record<string, string | undefined> = { ...ctx.env };
   for (const a of stage.assignments ?? []) {
     const eq = a.value.indexOf("=");
@@ -405,12 +409,28 @@ function urlsOf(
   const { settings } = s;
   const push = contact.sub === "push";
   const out: { url: string | null; given: boolean }[] = [];
+  // (A remote's `vcs`: git runs `git-remote-<vcs>` given the URL; `ext`'s runs it as a command.)
+  let helpers: (string | null | undefined)[] = [];
   const add = (url: string | null, given: boolean) => {
-    if (!out.some((o) => o.url === url)) out.push({ url, given });
+    for (const vcs of helpers.length ? helpers : [undefined]) {
+      const u = vcs === undefined || url === null
+        ? url
+        : vcs === null
+        ? null
+        : vcs.toLowerCase() === "ext"
+        ? `ext::${url}`
+        : /^[A-Za-z][A-Za-z0-9+.-]*$/.test(vcs)
+        ? `${vcs}::${url}`
+        : null;
+      if (!out.some((o) => o.url === u)) out.push({ url: u, given: given && u === url });
+    }
   };
   const remote = (word: string | null) => {
     if (word === null) return add(null, false);
+    helpers = [];
     if (nick(word)) {
+      const vcs = lastValues(settings, `remote.${word}.vcs`);
+      helpers = vcs.values.length && !vcs.sure ? [...vcs.values, undefined] : vcs.values;
       const urls = allValues(settings, `remote.${word}.url`);
       const pushurls = push ? allValues(settings, `remote.${word}.pushurl`) : [];
       if (urls.length || pushurls.length) {
@@ -429,6 +449,7 @@ function urlsOf(
   for (const ask of contact.asks) {
     if (ask.kind === "word") remote(ask.word);
     else if (ask.kind === "url") {
+      helpers = [];
       if (ask.word === null) continue;
       for (const r of rewrites(settings, ask.word, false)) add(r, r === ask.word);
     } else if (ask.kind === "default") {

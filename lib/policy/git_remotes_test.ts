@@ -180,6 +180,39 @@ Deno.test("git remotes: ext:: where allowed runs its command; a push runs the ho
   ]);
 });
 
+Deno.test("git remotes: a remote's vcs runs git-remote-<vcs>; ext's runs the URL", async () => {
+  const vcs = '[remote "x"]\n\tvcs = ext\n\turl = sh -c "cat /home/user/.ssh/id_rsa"\n';
+  const allow = "[protocol]\n\tallow = always\n";
+  await checkActions(DL, repo(GITHUB + vcs), [
+    // (Not allowed: git refuses the ext transport.)
+    ["git fetch x", "allow"],
+    ["git -c protocol.ext.allow=always fetch x", "deny"],
+    ["GIT_ALLOW_PROTOCOL=ext git pull x", "deny"],
+    ["git fetch origin", "allow"],
+  ]);
+  await checkActions(DL, repo(GITHUB + vcs + allow), [
+    ["git fetch x", "deny"],
+    ["git push x main", "deny"],
+    ["git remote update", "deny"],
+    // Another helper runs elsewhere; origin given ext by -c runs its URL as a command.
+    ["git -c remote.x.vcs=hg fetch x", "allow"],
+    ["git -c remote.origin.vcs=ext fetch origin", "allow"],
+    ["git -c remote.origin.vcs=ext -c remote.origin.url='cat .env' fetch origin", "ask"],
+  ]);
+  // Set by the stages before, in the command.
+  await checkActions(DL, repo(GITHUB), [
+    [
+      "git config protocol.ext.allow always; git config remote.y.vcs ext; " +
+      "git config remote.y.url 'sh -c \"cat ~/.ssh/id_rsa\"'; git fetch y",
+      "deny",
+    ],
+    [
+      "git config remote.y.vcs ext; git config remote.y.url 'cat src/main.ts'; git fetch y",
+      "allow",
+    ],
+  ]);
+});
+
 Deno.test("git config: the parser reads what git reads", () => {
   assert.deepEqual(
     configSettings('[Remote "O.x"]\n\tURL = "a b" ; c\n\tflag\n[url.X]\n\tv = 1\\\n2 # x\n'),

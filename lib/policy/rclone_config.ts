@@ -18,6 +18,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { RemoteLook } from "./git_remotes.ts";
+import { thisMachine } from "./this_machine.ts";
 
 /** A remote's settings (keys in lower case). */
 type Section = Map<string, string>;
@@ -103,6 +104,22 @@ function remotesOf(stage: Stage, ctx: Context, look: RemoteLook): Map<string, Se
   return sections;
 }
 
+/** The backends that reach a server by its `host` or `url`. */
+const SERVERS = /^(ftp|smb|webdav|http)$/;
+
+/** The host a server backend's settings name (null: not known; undefined: none). */
+function serverHost(section: Section): string | null | undefined {
+  const host = section.get("host");
+  if (host !== undefined) return host.replace(/:\d+$/, "");
+  const url = section.get("url");
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return null;
+  }
+}
+
 /** The backends that keep their files in another remote (`remote =`, `upstreams =`). */
 const WRAPPERS = /^(union|combine|crypt|chunker|compress|hasher|cache|alias)$/;
 
@@ -113,6 +130,7 @@ const WRAPPERS = /^(union|combine|crypt|chunker|compress|hasher|cache|alias)$/;
 function standsFor(
   word: string,
   remotes: Map<string, Section>,
+  here: (host: string) => boolean,
   depth = 0,
 ): string | null | undefined {
   const colon = word.indexOf(":");
@@ -123,26 +141,38 @@ function standsFor(
   }
   const name = word.slice(0, colon).replace(/,.*$/s, "");
   if (name.startsWith(":")) return depth > 0 ? word : undefined;
-  const section = remotes.get(name);
+  // (The environment's remotes are named in capitals, `RCLONE_CONFIG_MYS3_TYPE` for `mys3:`.)
+  const section = remotes.get(name) ?? remotes.get(name.toUpperCase());
   if (section === undefined) return undefined;
   const path = word.slice(colon + 1);
   const type = section.get("type") ?? "";
   if (depth > 8) return null;
   if (type === "local") return `:local:${path}`;
   if (type === "sftp") {
-    const host = section.get("host");
-    if (host === undefined) return null;
-    const user = section.get("user");
+    // (Its `ssh` command, which rclone runs in place of its own ssh, decides the host.)
+    const [host, user, ssh] = ["host", "user", "ssh"].map((k) => section.get(k));
+    if (host === undefined && ssh === undefined) return null;
     const quoted = (v: string) => `"${v.replace(/"/g, '""')}"`;
-    return `:sftp,host=${quoted(host)}${user ? `,user=${quoted(user)}` : ""}:${path}`;
+    const params = [
+      ...(host !== undefined ? [`host=${quoted(host)}`] : []),
+      ...(user ? [`user=${quoted(user)}`] : []),
+      ...(ssh ? [`ssh=${quoted(ssh)}`] : []),
+    ];
+    return `:sftp,${params.join(",")}:${path}`;
   }
+  // Servers of other protocols that may be this machine's (`host = localhost`): their paths
+  // there are not known (an ftp server's root, a share's directory).
+  const server = SERVERS.test(type) ? serverHost(section) : undefined;
+  if (server !== undefined) return server === null || here(server) ? null : undefined;
   if (!WRAPPERS.test(type)) return undefined;
   const inner = [section.get("remote"), ...(section.get("upstreams")?.split(/\s+/) ?? [])]
     .filter((x): x is string => x !== undefined && x !== "")
     .map((x) => x.replace(/:(ro|nc|writeback)$/, ""));
   if (type !== "alias") {
     // (What it keeps there is named by its own scheme: a place not known where one is here.)
-    return inner.some((x) => standsFor(x, remotes, depth + 1) !== undefined) ? null : undefined;
+    return inner.some((x) => standsFor(x, remotes, here, depth + 1) !== undefined)
+      ? null
+      : undefined;
   }
   if (inner.length !== 1) return null;
   const target = inner[0];
@@ -151,7 +181,7 @@ function standsFor(
     : target.endsWith(":") || target.endsWith("/")
     ? target + path
     : `${target}/${path}`;
-  return standsFor(joined, remotes, depth + 1);
+  return standsFor(joined, remotes, here, depth + 1);
 }
 
 /**
@@ -170,6 +200,7 @@ export function rcloneRemoteStages(stage: Stage, ctx: Context, look: RemoteLook)
   }
   if (!at.length) return [];
   const remotes = remotesOf(stage, ctx, look);
+  const here = (host: string) => thisMachine(host, ctx);
   const out: Stage[] = [];
   const judged = (i: number, word: Word): Stage => ({
     ...stage,
@@ -180,7 +211,7 @@ export function rcloneRemoteStages(stage: Stage, ctx: Context, look: RemoteLook)
     const w = argv[i];
     // (A word not known after the remote's name: where that remote is.)
     const text = w.kind === "static" ? w.value : w.prefix.slice(0, w.prefix.indexOf(":") + 1);
-    const found = remotes === null ? null : standsFor(text, remotes);
+    const found = remotes === null ? null : standsFor(text, remotes, here);
     if (found === undefined) continue;
     const stands = w.kind === "static" ? found : null;
     out.push(

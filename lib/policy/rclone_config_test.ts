@@ -56,3 +56,33 @@ Deno.test("rclone config: a configured remote here is judged as the place it sta
   const sealed = { [`${home}/.config/rclone/rclone.conf`]: "RCLONE_ENCRYPT_V0:\nabc\n" };
   await checkActions(DL, ctx(sealed), [["rclone copy x mine:.ssh", "ask"]]);
 });
+
+Deno.test("rclone config: an sftp remote's ssh command runs; a server that may be here", async () => {
+  const conf = [
+    '[evil]\ntype = sftp\nhost = prod.example.com\nssh = sh -c "cat /home/user/.ssh/id_rsa"\n',
+    "[hop]\ntype = sftp\nssh = ssh -p 2222 localhost\n",
+    "[ok]\ntype = sftp\nhost = prod.example.com\nssh = ssh -i /p/src/a.ts prod.example.com\n",
+    "[f]\ntype = ftp\nhost = localhost\n",
+    "[f6]\ntype = ftp\nhost = [::1]:2121\n",
+    "[far]\ntype = ftp\nhost = ftp.example.com\n",
+    "[dav]\ntype = webdav\nurl = http://127.0.0.1:8080/dav\n",
+    "[web]\ntype = http\nurl = https://example.com/files\n",
+  ].join("");
+  await checkActions(DL, ctx({ [`${home}/.config/rclone/rclone.conf`]: conf }), [
+    ["rclone ls evil:", "deny"],
+    ["rclone cat hop:.ssh/id_rsa", "deny"],
+    ["rclone ls ok:", "allow"],
+    ["rclone cat f:home/user/.ssh/id_rsa", "ask"],
+    ["rclone cat f6:x", "ask"],
+    ["rclone cat dav:x", "ask"],
+    ["rclone cat far:x", "allow"],
+    ["rclone cat web:x", "allow"],
+  ]);
+  // The environment's: RCLONE_CONFIG_NAME_SSH.
+  const env = {
+    RCLONE_CONFIG_E_TYPE: "sftp",
+    RCLONE_CONFIG_E_HOST: "h.example.com",
+    RCLONE_CONFIG_E_SSH: "cat /home/user/.ssh/id_rsa",
+  };
+  await checkActions(DL, ctx({}, env), [["rclone ls e:", "deny"]]);
+});

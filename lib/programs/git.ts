@@ -27,8 +27,15 @@ import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
-import { atTop, foundFiles, grepCommands, rebaseTodo, workTreeFiles } from "./git_external.ts";
-import { configAliases, configSetting } from "./git_aliases.ts";
+import {
+  atTop,
+  extAllowance,
+  foundFiles,
+  grepCommands,
+  rebaseTodo,
+  workTreeFiles,
+} from "./git_external.ts";
+import { AUTOCORRECT_OFF, configAliases, configSetting } from "./git_aliases.ts";
 
 /** git's own options (before its subcommand) that take a value: `git -C dir`, `git -c k=v`. */
 export const GIT_VALUED_OPTIONS: ReadonlySet<string> = new Set([
@@ -102,9 +109,6 @@ function settingRuns(key: string, value: string, known: boolean): How | "alias" 
   }
   return null;
 }
-
-/** `help.autocorrect` values that run no other subcommand than the one named. */
-const AUTOCORRECT_OFF = /^(0|false|no|off|never|show)?$/i;
 
 const SHELL = "shell" as const;
 /** filter-branch's options whose values are shell commands it evals. */
@@ -332,6 +336,7 @@ function gitCommands(stage: Stage, run: Runner): void {
     if (key === "help.autocorrect" && !(from.kind === "static" && AUTOCORRECT_OFF.test(value))) {
       run.stage([literal("git"), unknownWord(`(the subcommand ${origin} corrects to)`)], origin);
     }
+    extAllowance(key, value, from, origin, stage.argv, at, run);
     const how = settingRuns(key, value, from.kind === "static");
     if (how === null) return;
     if (how === "alias") {

@@ -24,35 +24,50 @@ import { configEntries, includedFile, isInclude, userConfigFiles } from "./git_c
 import { gitTops } from "./git_external.ts";
 
 /**
- * git's commands (builtins and the programs it ships), which no alias hides. A name git has not
- * always had (`replay`, `refs`, `backfill`) is not among them: an alias of it is looked for.
+ * git's builtin commands, which no alias hides (git runs a builtin before it looks for an alias).
+ * A name git has not always had (`replay`, `refs`, `backfill`) is not among them: an alias of it
+ * is looked for.
  */
 // deno-fmt-ignore
-export const GIT_COMMANDS: ReadonlySet<string> = new Set([
-  "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bugreport", "bundle",
+export const GIT_BUILTINS: ReadonlySet<string> = new Set([
+  "add", "am", "annotate", "apply", "archive", "blame", "branch", "bugreport", "bundle",
   "cat-file", "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout",
-  "checkout-index", "cherry", "cherry-pick", "citool", "clean", "clone", "column", "commit",
+  "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit",
   "commit-graph", "commit-tree", "config", "count-objects", "credential", "credential-cache",
-  "credential-store", "daemon", "describe", "diagnose", "diff", "diff-files", "diff-index",
-  "diff-tree", "difftool", "fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch",
+  "credential-store", "describe", "diagnose", "diff", "diff-files", "diff-index",
+  "diff-tree", "difftool", "fast-export", "fast-import", "fetch", "fetch-pack",
   "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "gc",
-  "get-tar-commit-id", "grep", "gui", "hash-object", "help", "hook", "http-backend", "http-fetch",
-  "http-push", "imap-send", "index-pack", "init", "init-db", "instaweb", "interpret-trailers",
-  "log", "ls-files", "ls-remote", "ls-tree", "mailinfo", "mailsplit", "maintenance", "merge",
-  "merge-base", "merge-file", "merge-index", "merge-octopus", "merge-one-file", "merge-ours",
-  "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve",
-  "merge-subtree", "merge-tree", "mergetool", "mktag", "mktree", "multi-pack-index", "mv",
-  "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune",
-  "prune-packed", "pull", "push", "quiltimport", "range-diff", "read-tree", "rebase",
-  "receive-pack", "reflog", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps",
-  "remote-http", "remote-https", "repack", "replace", "request-pull", "rerere", "reset",
-  "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "send-pack", "shell",
-  "shortlog", "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stage",
-  "stash", "status", "stripspace", "submodule", "subtree", "switch", "symbolic-ref", "tag",
+  "get-tar-commit-id", "grep", "hash-object", "help", "hook", "index-pack", "init", "init-db",
+  "interpret-trailers", "log", "ls-files", "ls-remote", "ls-tree", "mailinfo", "mailsplit",
+  "maintenance", "merge", "merge-base", "merge-file", "merge-index", "merge-ours",
+  "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-subtree",
+  "merge-tree", "mktag", "mktree", "multi-pack-index", "mv", "name-rev", "notes", "pack-objects",
+  "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune", "prune-packed", "pull", "push",
+  "range-diff", "read-tree", "rebase", "receive-pack", "reflog", "remote", "remote-ext",
+  "remote-fd", "repack", "replace", "rerere", "reset", "restore", "rev-list", "rev-parse",
+  "revert", "rm", "send-pack", "shortlog", "show", "show-branch", "show-index", "show-ref",
+  "sparse-checkout", "stage", "stash", "status", "stripspace", "switch", "symbolic-ref", "tag",
   "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info",
   "upload-archive", "upload-pack", "var", "verify-commit", "verify-pack", "verify-tag", "version",
   "whatchanged", "worktree", "write-tree",
 ]);
+
+/**
+ * git's commands that are programs of their own (`git-<name>`: scripts, and what distributions
+ * package apart, `git-gui`, `git-email`, `git-svn`, `git-cvs`; `bisect` before git 2.40): where
+ * one is not installed, git runs the alias of its name, so an alias is looked for as well.
+ */
+// deno-fmt-ignore
+export const GIT_PROGRAMS: ReadonlySet<string> = new Set([
+  "archimport", "bisect", "citool", "cvsexportcommit", "cvsimport", "cvsserver", "daemon",
+  "filter-branch", "gui", "http-backend", "http-fetch", "http-push", "imap-send", "instaweb",
+  "merge-octopus", "merge-one-file", "merge-resolve", "mergetool", "p4", "quiltimport",
+  "remote-ftp", "remote-ftps", "remote-http", "remote-https", "request-pull", "send-email",
+  "shell", "submodule", "subtree", "svn", "web--browse",
+]);
+
+/** git's commands, builtin or not (`GIT_BUILTINS`, `GIT_PROGRAMS`). */
+export const GIT_COMMANDS: ReadonlySet<string> = new Set([...GIT_BUILTINS, ...GIT_PROGRAMS]);
 
 /**
  * The key and value `git config [options] [set] KEY VALUE` sets (the words, where there are;
@@ -86,9 +101,11 @@ export function aliasNamed(key: string): string | null {
 const INCLUDE_DEPTH = 8;
 
 /**
- * What `git NAME …` runs where NAME is no git command and no `-c` alias: the alias the config
- * files and the environment give it (each value found, where several may apply), judged as git
- * runs it; a command not known where what they say cannot be known. Nothing where there is none.
+ * What `git NAME …` runs where NAME is no builtin git command and no `-c` alias: the alias the
+ * config files and the environment give it (each value found, where several may apply), judged as
+ * git runs it; a command not known where what they say cannot be known. Where there is none and
+ * `help.autocorrect` runs what git corrects a name to (git-config(1): a number, `immediate`,
+ * `prompt`, `true`), a name that is no program `git-NAME` either runs a command not known.
  */
 export function configAliases(
   sub: string,
@@ -98,28 +115,62 @@ export function configAliases(
   run: Runner,
   here: () => Runner,
 ): void {
-  if (sub === "" || sub.startsWith("-") || GIT_COMMANDS.has(sub)) return;
+  if (sub === "" || sub.startsWith("-") || GIT_BUILTINS.has(sub)) return;
   const name = sub.toLowerCase();
-  const values = aliasValues(name, stage, at, run);
-  if (values === null) {
+  const found = configValues(name, stage, at, run);
+  if (found === null) {
     run.stage([literal("git"), unknownWord(`(what an alias ${sub} in git's config runs)`)], "git");
     return;
   }
   const words = rest.map((w) => w.text);
-  for (const value of values) {
+  for (const value of found.aliases) {
     if (value.startsWith("!")) {
       here().shell(literal([value.slice(1), ...words].join(" ")), "git alias");
     } else run.shell(literal(["git", value, ...words].join(" ")), "git alias");
   }
+  if (
+    !found.aliases.length && found.autocorrect.some((v) => !AUTOCORRECT_OFF.test(v)) &&
+    !dashedProgram(sub, run)
+  ) {
+    run.stage([literal("git"), unknownWord(`(the command git corrects ${sub} to)`)], "git");
+  }
 }
 
-/** The values of alias `name` git may find; null where that cannot be known. */
-function aliasValues(name: string, stage: Stage, at: number, run: Runner): string[] | null {
+/** `help.autocorrect` values that run no other command than the one named. */
+export const AUTOCORRECT_OFF = /^(0|false|no|off|never|show)?$/i;
+
+/** The directories git finds its programs in where `--exec-path` and `GIT_EXEC_PATH` say none. */
+const EXEC_PATHS = [
+  "/usr/lib/git-core",
+  "/usr/libexec/git-core",
+  "/usr/local/libexec/git-core",
+  "/opt/homebrew/opt/git/libexec/git-core",
+];
+
+/** Whether a program `git-NAME` may be there for git to run (its exec path, then `PATH`). */
+function dashedProgram(name: string, run: Runner): boolean {
+  if (name.includes("/")) return false;
+  const exec = run.variable("GIT_EXEC_PATH");
+  const dirs = [...(exec ? [exec] : EXEC_PATHS), ...(run.variable("PATH") ?? "").split(":")];
+  return dirs.some((d) => d.startsWith("/") && run.settings(`${d}/git-${name}`) !== "");
+}
+
+/** What the config files and the environment say of a name: its aliases, `help.autocorrect`. */
+interface NameValues {
+  aliases: string[];
+  autocorrect: string[];
+}
+
+/** The values of alias `name` git may find, and of `help.autocorrect`; null: not known. */
+function configValues(name: string, stage: Stage, at: number, run: Runner): NameValues | null {
   const home = run.home(null);
   if (home === null) return null;
-  const values = environmentAliases(name, (v) => run.variable(v));
-  if (values === null) return null;
-  const files = userConfigFiles((v) => run.variable(v), home);
+  const variable = (v: string) => run.variable(v);
+  const aliases = environmentValues((k) => aliasKey(k, name), variable);
+  const autocorrect = environmentValues((k) => k === "help.autocorrect", variable);
+  if (aliases === null || autocorrect === null) return null;
+  const values = { aliases, autocorrect };
+  const files = userConfigFiles(variable, home);
   for (const top of gitTops(stage, at, run)) {
     if (top === null) return null;
     if (top === undefined) continue;
@@ -128,7 +179,7 @@ function aliasValues(name: string, stage: Stage, at: number, run: Runner): strin
     files.push(`${dirs.common}/config`, `${dirs.git}/config.worktree`);
   }
   for (const file of new Set(files)) {
-    if (!fileAliases(file, name, run, home, values, 0)) return null;
+    if (!fileValues(file, name, run, home, values, 0)) return null;
   }
   return values;
 }
@@ -155,15 +206,16 @@ function repositoryDirs(top: string, run: Runner): { git: string; common: string
 }
 
 /**
- * Add the values of alias `name` in `file` and what it includes (every include followed, an
- * `includeIf` whatever its condition) to `out`; false where one cannot be read.
+ * Add the values of alias `name` and of `help.autocorrect` in `file` and what it includes (every
+ * include followed, an `includeIf` whatever its condition) to `out`; false where one cannot be
+ * read.
  */
-function fileAliases(
+function fileValues(
   file: string,
   name: string,
   run: Runner,
   home: string,
-  out: string[],
+  out: NameValues,
   depth: number,
 ): boolean {
   const text = run.settings(file);
@@ -172,12 +224,17 @@ function fileAliases(
   const entries = configEntries(text);
   if (entries === null) return false;
   for (const e of entries) {
-    if (e.value === null) continue;
-    if (isAlias(e.section, e.key, name)) out.push(e.value);
+    if (e.value === null) {
+      // (`[help] autocorrect` alone is true.)
+      if (e.section === "help" && e.key === "autocorrect") out.autocorrect.push("true");
+      continue;
+    }
+    if (isAlias(e.section, e.key, name)) out.aliases.push(e.value);
+    else if (e.section === "help" && e.key === "autocorrect") out.autocorrect.push(e.value);
     else if (isInclude(e)) {
       const included = includedFile(e.value, file, home);
       if (included === null || depth >= INCLUDE_DEPTH) return false;
-      if (!fileAliases(included, name, run, home, out, depth + 1)) return false;
+      if (!fileValues(included, name, run, home, out, depth + 1)) return false;
     }
   }
   return true;
@@ -189,6 +246,12 @@ function isAlias(section: string, key: string, name: string): boolean {
     (section.startsWith('alias"') && key === "command" && section.slice(6).toLowerCase() === name);
 }
 
+/** Whether a key as the environment gives it (lower case) is alias `name`. */
+function aliasKey(k: string, name: string): boolean {
+  const dot = k.lastIndexOf(".");
+  return isAlias(k.slice(0, dot).replace(".", '"'), k.slice(dot + 1), name);
+}
+
 /**
  * The values of alias `name` the environment gives (`GIT_CONFIG_COUNT` and its keys and values,
  * `GIT_CONFIG_PARAMETERS`, what `git -c` hands on); null where they cannot be read.
@@ -197,11 +260,19 @@ export function environmentAliases(
   name: string,
   variable: (name: string) => string | undefined,
 ): string[] | null {
+  return environmentValues((k) => aliasKey(k, name), variable);
+}
+
+/**
+ * The values of the settings whose keys (lower case) `match` that the environment gives (see
+ * `environmentAliases`); null where they cannot be read.
+ */
+function environmentValues(
+  match: (key: string) => boolean,
+  variable: (name: string) => string | undefined,
+): string[] | null {
   const out: string[] = [];
-  const key = (k: string) => {
-    const dot = k.lastIndexOf(".");
-    return isAlias(k.slice(0, dot).toLowerCase().replace(".", '"'), k.slice(dot + 1), name);
-  };
+  const key = (k: string) => match(k.toLowerCase());
   const count = variable("GIT_CONFIG_COUNT");
   if (count) {
     if (!/^\d{1,4}$/.test(count)) return null;

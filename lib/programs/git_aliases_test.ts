@@ -158,3 +158,63 @@ Deno.test("git aliases: a linked work tree's config and its repository's", async
     "allow",
   ]]);
 });
+
+Deno.test("git aliases: a command git does not build in may be an alias where it is not installed", async () => {
+  const ctx = ctxIn("/p", {
+    home,
+    files: ["/p/src/main.ts", "/p/secrets/key", `${home}/.ssh/id_rsa`],
+    contents: {
+      ...HEAD,
+      "/p/.git/config": "[alias]\n\tgui = !cat ~/.ssh/id_rsa\n\tsvn = !cat secrets/key\n" +
+        "\tstatus = !cat ~/.ssh/id_rsa\n",
+    },
+  });
+  await checkActions(config, ctx, [
+    ["git gui", "deny"],
+    ["git svn", "deny"],
+    ["git config alias.send-email '!cat ~/.ssh/id_rsa' && git send-email x.patch", "deny"],
+    // A builtin hides its alias.
+    ["git status", "allow"],
+    ["git submodule update --init", "allow"],
+  ]);
+});
+
+Deno.test("git aliases: help.autocorrect in the config files runs the command a name is taken for", async () => {
+  const files = ["/p/src/main.ts", `${home}/.ssh/id_rsa`];
+  const on = (value: string, extra: Record<string, string> = {}) =>
+    ctxIn("/p", {
+      home,
+      files,
+      contents: { ...HEAD, [`${home}/.gitconfig`]: `[help]\n\tautocorrect${value}\n`, ...extra },
+      env: { PATH: "/usr/local/bin:/usr/bin" },
+    });
+  for (const value of [" = 1", " = immediate", " = prompt", " = -1", " = 20", ""]) {
+    await checkActions(config, on(value), [
+      ["git chekout evil", "ask"],
+      ["git status", "allow"],
+      ["git log --oneline", "allow"],
+    ]);
+  }
+  for (const value of [" = 0", " = never", " = show", " = false"]) {
+    await checkActions(config, on(value), [["git chekout evil", "allow"]]);
+  }
+  // An alias of the name, or a program git-NAME on the PATH, is run instead.
+  const named = on(" = 1", {
+    "/p/.git/config": "[alias]\n\tst = status\n",
+    "/usr/local/bin/git-lfs": "#!/bin/sh\n",
+  });
+  await checkActions(config, named, [["git st", "allow"], ["git lfs ls-files", "allow"]]);
+  // The environment's settings.
+  const env = ctxIn("/p", {
+    home,
+    files,
+    contents: HEAD,
+    env: {
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "help.autoCorrect",
+      GIT_CONFIG_VALUE_0: "immediate",
+      PATH: "/usr/local/bin:/usr/bin",
+    },
+  });
+  await checkActions(config, env, [["git chekout evil", "ask"], ["git status", "allow"]]);
+});

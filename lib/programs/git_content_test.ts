@@ -299,6 +299,10 @@ Deno.test("git content: an untracked (ignored) protected file is not what git sh
     "git stash show -p -u",
     "git -c help.autocorrect=1 diff1",
     "git diff --submodule=diff",
+    // (A command git does not build in may be an alias where it is not installed: this
+    // repository's HEAD, and so its config, is not read.)
+    "git send-email HEAD~1",
+    "git request-pull -p v1 origin",
   ]);
   await checkActions(
     DL,

@@ -230,3 +230,33 @@ export function rebaseTodo(stage: Stage, run: Runner, at: number): void {
     run.stage([unknownWord("(the commands of the todo list the editor writes)")], "git rebase -i");
   }
 }
+
+/** Whether a git stage works in submodules (whose URLs are not read here). */
+function submodules(argv: Word[], at: number): boolean {
+  return argv[at]?.value === "submodule" ||
+    argv.some((w, i) => i > at && /^--recurse-submodules(=|$)|^--recursive$/.test(w.value));
+}
+
+/**
+ * A setting that allows the ext transport (`protocol.allow`, `protocol.ext.allow`: `always`,
+ * `user`), saved by `git config` or given to a stage that works in submodules: the `ext::` URLs
+ * of later commands and of submodules run their commands (the command's own URLs and remotes are
+ * read with the setting).
+ */
+export function extAllowance(
+  key: string,
+  value: string,
+  from: Word,
+  origin: string,
+  argv: Word[],
+  at: number,
+  run: Runner,
+): void {
+  if (
+    /^protocol\.(ext\.)?allow$/.test(key) &&
+    !(from.kind === "static" && !/^(always|user)$/i.test(value)) &&
+    (origin === "git config" || submodules(argv, at))
+  ) {
+    run.stage([literal("git"), unknownWord("(what ext:: URLs run where allowed)")], origin);
+  }
+}

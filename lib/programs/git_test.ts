@@ -78,6 +78,15 @@ Deno.test("git: ext:: URLs run their command wherever a URL is given", async () 
     ["git fetch fd::3", "deny", "allow"],
     ["git log --format='ext::%s'", "allow", "allow"],
     ["git commit -m 'use ext::sh transport'", "deny", "allow"],
+    // The ext transport allowed for later commands, or for submodules (whose URLs are not read).
+    ["git config protocol.ext.allow always", "deny", "ask"],
+    ["git config --global protocol.allow user", "deny", "ask"],
+    ['git config protocol.allow "$P"', "deny", "ask"],
+    ["git -c protocol.ext.allow=always submodule update --init", "deny", "ask"],
+    ["git -c protocol.allow=always clone --recurse-submodules https://h/r", "deny", "ask"],
+    ["git config --global protocol.file.allow always", "deny", "allow"],
+    ["git -c protocol.file.allow=always submodule update --init", "deny", "allow"],
+    ["git config protocol.ext.allow never", "deny", "allow"],
   ]);
   assert.deepEqual(extCommand("ext::sh -c touch% M"), ["sh", "-c", "touch M"]);
   assert.deepEqual(extCommand("ext::ssh -i k u@h %S r"), [

@@ -1,0 +1,216 @@
+/**
+ * What git runs from its config files and hooks (git-config(1), githooks(5)) for the git stages of
+ * a command. Where another stage of the command may write one of the config files git reads (a
+ * redirect, `tee`, `sed -i`, `cp` over it: not a `git config` stage, whose settings git.ts judges
+ * where they are made), or below its hooks directory (`echo … > .git/hooks/pre-commit`), each
+ * git stage after it that may run them runs a command not known. Otherwise the command settings
+ * of the repository's own files as they are (`.git/config`, its work tree's, what they include:
+ * files another call may have written; the user's and the system's are the user's) are judged as
+ * the same stage given them by `-c`, for the subcommands that run them: `core.fsmonitor` for those
+ * that read the index, `core.editor` and `sequence.editor` for those that open an editor (not
+ * `commit -m`, not where `GIT_EDITOR` is set), `core.sshCommand`, `credential.helper` and
+ * `core.askPass` for those that reach a remote, `diff.external` for `git diff`, `gpg.program`
+ * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`. A
+ * pager runs only where git's output is a terminal, which the agent's commands have not.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import { gitSubcommand } from "../programs/git.ts";
+import { programOf } from "../programs/registry.ts";
+import { literal, unknownWord } from "../programs/words.ts";
+import type { Context } from "../types.ts";
+import type { GlobScope } from "./glob_scope.ts";
+import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_files.ts";
+import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
+
+/** Whether a stage runs git. */
+function isGit(stage: Stage): boolean {
+  return programOf(stage.argv[0])?.names[0] === "git";
+}
+
+/** git's subcommands that neither read the index nor run a hook. */
+// deno-fmt-ignore
+const QUIET = new Set([
+  "log", "show", "shortlog", "rev-list", "rev-parse", "config", "ls-remote", "help", "version",
+  "var", "cat-file", "for-each-ref", "show-ref", "ls-tree", "blame", "annotate", "name-rev",
+  "merge-base", "count-objects", "verify-pack", "check-ref-format", "check-ignore", "check-attr",
+  "format-patch", "range-diff", "cherry", "whatchanged", "show-branch", "archive", "bundle",
+  "fsck", "get-tar-commit-id", "column", "stripspace", "hash-object", "credential",
+]);
+
+/** Subcommands that reach a remote (their transport's settings: ssh, credentials, askpass). */
+const TRANSPORT = new Set(["fetch", "pull", "push", "ls-remote", "remote", "submodule"]);
+
+/** The keys of settings that are commands (lower case), and the subcommands that run them. */
+const KEYS: [RegExp, (sub: string, words: string[], env: Env) => boolean][] = [
+  [/^core\.fsmonitor$/, (sub) => !QUIET.has(sub)],
+  [/^core\.editor$/, (sub, words, env) => !env("GIT_EDITOR") && edits(sub, words)],
+  [
+    /^sequence\.editor$/,
+    (sub, words, env) =>
+      !env("GIT_SEQUENCE_EDITOR") && sub === "rebase" &&
+      words.some((w) => /^(-i|--interactive)$/.test(w)),
+  ],
+  [/^core\.sshcommand$/, (sub, _, env) => TRANSPORT.has(sub) && !env("GIT_SSH_COMMAND")],
+  [/^credential\.(.+\.)?helper$/, (sub) => TRANSPORT.has(sub)],
+  [/^core\.askpass$/, (sub, _, env) => TRANSPORT.has(sub) && !env("GIT_ASKPASS")],
+  [
+    /^diff\.external$/,
+    (sub, words, env) =>
+      !env("GIT_EXTERNAL_DIFF") &&
+      ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
+  ],
+  [/^gpg\.(.+\.)?program$/, (sub, words) => signs(sub, words)],
+  [/^interactive\.difffilter$/, (_, words) => words.some((w) => /^(-p|--patch|-i)$/.test(w))],
+];
+
+type Env = (name: string) => string | undefined;
+
+/** Whether a subcommand with these words opens an editor (a message not given it). */
+function edits(sub: string, words: string[]): boolean {
+  const has = (re: RegExp) => words.some((w) => re.test(w));
+  if (has(/^--no-edit$/)) return false;
+  if (has(/^(-e|--edit)$/)) return true;
+  const message = has(/^(-m|--message|-F|--file|-C|--reuse-message|--fixup|-[a-zA-Z]*[mF])(=|$)/);
+  if (sub === "commit") return !message;
+  if (sub === "tag") return has(/^(-a|-s|-u|--annotate|--sign)$/) && !message;
+  if (sub === "rebase" || sub === "add") return has(/^(-i|--interactive)$/);
+  if (sub === "revert" || sub === "notes") return !message && words[0] !== "list";
+  if (sub === "config") return words[0] === "edit";
+  return false;
+}
+
+/** Whether a subcommand with these words signs or checks a signature (gpg runs). */
+function signs(sub: string, words: string[]): boolean {
+  if (/^verify-(commit|tag)$/.test(sub)) return true;
+  if (words.some((w) => /^(-S|--gpg-sign|--show-signature)(=|$)|^-S./.test(w))) return true;
+  return sub === "tag" && words.some((w) => /^(-s|-u|--sign|--local-user)(=|$)/.test(w)) ||
+    (sub === "tag" && words[0] === "-v");
+}
+
+/**
+ * The stages git runs from its config files and hooks for the command's git stages (see the
+ * module's notes), each expanded by `expand` (given the stage it comes from).
+ */
+export function configuredPrograms(
+  stages: readonly Stage[],
+  ctx: Context,
+  globs: () => GlobScope,
+  expand: (s: Stage, from: Stage) => Stage[],
+  tops?: ReadonlyMap<Stage, Stage>,
+): Stage[] {
+  const out: Stage[] = [];
+  const read = new Map<string, GitConfig | null>();
+  for (const s of stages) {
+    const name = s.argv[0]?.value ?? "";
+    if (!name.endsWith("git") || !isGit(s)) continue;
+    const at = gitSubcommand(s.argv);
+    const sub = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
+    // (The history commands run a diff program or gpg only when asked to.)
+    if (
+      sub === null ||
+      QUIET.has(sub) && !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value))
+    ) continue;
+    const repo = repositoryOf(s, at, ctx);
+    if (repo === null) continue;
+    const env = gitEnv(s, ctx);
+    // (A file git cannot read or parse: it runs nothing.)
+    const config = repo === undefined || env === null ? null : configOf(repo, env, ctx, read);
+    if (repo === undefined || config === null) continue;
+    const top = tops?.get(s) ?? s;
+    const unknown = (what: string) =>
+      out.push({
+        ...s,
+        argv: [literal("git"), unknownWord(what)],
+        origin: `${s.origin} (git's config)`,
+      });
+    if (writtenFirst(config, repo!, s, top, globs)) {
+      unknown("(what git runs from its config files or hooks another stage writes first)");
+      continue;
+    }
+    out.push(...judged(s, at, sub, config.settings, env!, expand));
+  }
+  return out;
+}
+
+/** The settings of a repository's config files, read once per decision. */
+function configOf(
+  repo: Repository,
+  env: Record<string, string | undefined>,
+  ctx: Context,
+  read: Map<string, GitConfig | null>,
+): GitConfig | null {
+  const home = env.HOME ?? ctx.home;
+  const key = `${repo.gitDir}\0${home}\0${
+    Object.entries(env).filter(([k]) => k.startsWith("GIT_C") || k === "XDG_CONFIG_HOME").join()
+  }`;
+  if (!read.has(key)) read.set(key, gitConfig(repo.gitDir, repo.commonDir, ctx.fs, home, env));
+  return read.get(key)!;
+}
+
+/**
+ * Whether another stage that is no `git config` may write a config file git reads, or below its
+ * hooks directory, before `stage` starts.
+ */
+function writtenFirst(
+  config: GitConfig,
+  repo: Repository,
+  stage: Stage,
+  top: Stage,
+  globs: () => GlobScope,
+): boolean {
+  const g = globs();
+  // (git's stages that change its settings are judged where they are made; one that writes by a
+  // redirect counts.)
+  const follows = (w: Stage) =>
+    isGit(w) && !w.redirects.some((r) => r.kind === "write" && r.target !== null);
+  for (const f of config.files) {
+    const written = g.fileWritten(f, stage, top, follows);
+    if (written === null || written.length) return true;
+  }
+  const paths = config.settings.filter((s) => s.key === "core.hookspath").map((s) => s.value);
+  const hooks = paths.length ? paths[paths.length - 1] : `${repo.commonDir}/hooks`;
+  const dir = hooks.startsWith("/") ? hooks : `${repo.top}/${hooks}`;
+  return HOOKS.some((h) => {
+    const written = g.fileWritten(`${dir}/${h}`, stage, top, follows);
+    return written === null || written.length > 0;
+  });
+}
+
+/** The hooks git runs (githooks(5)). */
+// deno-fmt-ignore
+const HOOKS = [
+  "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+  "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+  "pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+  "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+  "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist",
+  "p4-pre-submit", "post-index-change",
+];
+
+/** The stage given each command setting of the repository's files its subcommand runs. */
+function judged(
+  s: Stage,
+  at: number,
+  sub: string,
+  settings: ConfigSetting[],
+  env: Record<string, string | undefined>,
+  expand: (s: Stage, from: Stage) => Stage[],
+): Stage[] {
+  const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
+  const variable: Env = (v) => env[v] || undefined;
+  const given: Word[] = [];
+  for (const { key, value, repository } of settings) {
+    if (!repository) continue;
+    const k = key.toLowerCase();
+    if (k === "core.fsmonitor" && /^(true|false|yes|no|on|off|1|0|)$/i.test(value)) continue;
+    if (!KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable))) continue;
+    given.push(literal("-c"), literal(`${key}=${value}`));
+  }
+  if (!given.length) return [];
+  const argv = [...s.argv.slice(0, at), ...given, ...s.argv.slice(at)];
+  const origin = `${s.origin} (git's config)`;
+  // (What the settings run, not the stage again nor what it runs of its own.)
+  return expand({ ...s, argv, origin }, s).filter((x) => x.argv !== argv && x.origin === "git -c");
+}

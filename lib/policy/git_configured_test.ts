@@ -1,0 +1,114 @@
+import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
+
+const home = "/home/user";
+/** Allow by default; `~/.ssh/**` and `secrets/**` denied, `.env` asked about. */
+const DL = secretsDenied(home);
+const FILES = ["/p/src/main.ts", "/p/.env", "/p/secrets/key", `${home}/.ssh/id_rsa`];
+/** The user's everyday settings: a pager, an editor, the builtin fsmonitor, a credential store. */
+const USER = "[core]\n\tpager = delta\n\teditor = vim\n\tfsmonitor = true\n" +
+  "[credential]\n\thelper = store\n";
+
+/** A repository at /p whose `.git/config` is `config`. */
+function repo(config: string, extra: Record<string, string> = {}) {
+  return ctxIn("/p", {
+    home,
+    files: [...FILES, "/p/.git/hooks/pre-commit.sample"],
+    contents: {
+      "/p/.git/HEAD": "ref: refs/heads/main\n",
+      "/p/.git/config": config,
+      [`${home}/.gitconfig`]: USER,
+      ...extra,
+    },
+  });
+}
+
+Deno.test("git's config: the repository's command settings run for the subcommands that run them", async () => {
+  await checkActions(DL, repo("[core]\n\tfsmonitor = cat ~/.ssh/id_rsa\n"), [
+    ["git status", "deny"],
+    ["git diff", "deny"],
+    ["git add src/main.ts", "deny"],
+    ["git commit -m x", "deny"],
+    // (They read no index.)
+    ["git log --oneline", "allow"],
+    ["git rev-parse HEAD", "allow"],
+  ]);
+  await checkActions(DL, repo("[core]\n\teditor = cat secrets/key\n"), [
+    ["git commit", "deny"],
+    ["git commit --amend", "deny"],
+    ["git tag -a v1", "deny"],
+    ["git rebase -i HEAD~2", "deny"],
+    ["git commit -m x", "allow"],
+    ["git commit -am x", "allow"],
+    ["git commit --amend --no-edit", "allow"],
+    ["git commit -F msg.txt", "allow"],
+    ["git tag v1", "allow"],
+    ["GIT_EDITOR=true git commit", "allow"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo("[sequence]\n\teditor = cat secrets/key\n"), [
+    ["git rebase -i HEAD~2", "deny"],
+    // (Asked, not denied: the files of the commits it writes are not seen here.)
+    ["GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~2", "ask"],
+    ["git rebase main", "ask"],
+  ]);
+  const transport = '[remote "origin"]\n\turl = git@github.com:me/app.git\n';
+  for (const setting of ["[core]\n\tsshCommand", "[credential]\n\thelper", "[core]\n\taskPass"]) {
+    const value = setting.includes("helper") ? "!cat ~/.ssh/id_rsa" : "cat ~/.ssh/id_rsa";
+    await checkActions(DL, repo(`${transport}${setting} = ${value}\n`), [
+      ["git fetch", "deny"],
+      ["git push origin main", "deny"],
+      ["git pull", "deny"],
+      ["git log", "allow"],
+    ]);
+  }
+  await checkActions(DL, repo("[diff]\n\texternal = cat secrets/key\n"), [
+    ["git diff", "deny"],
+    ["git diff --no-ext-diff", "allow"],
+    ["git log -p", "allow"],
+    ["git show --ext-diff", "deny"],
+  ]);
+  await checkActions(DL, repo("[gpg]\n\tprogram = cat secrets/key\n"), [
+    ["git commit -S -m x", "deny"],
+    ["git verify-commit HEAD", "deny"],
+    ["git commit -m x", "allow"],
+  ]);
+  await checkActions(DL, repo("[interactive]\n\tdiffFilter = cat secrets/key\n"), [
+    ["git add -p", "deny"],
+    ["git add src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("git's config: the user's own settings, and everyday work, ask nothing more", async () => {
+  const ctx = repo("[core]\n\tbare = false\n\tfsmonitor = true\n", {
+    [`${home}/.gitconfig`]: USER + "[core]\n\tsshCommand = ssh -i ~/.ssh/id_rsa\n",
+  });
+  await checkActions(DL, ctx, [
+    ["git status", "allow"],
+    ["git log -p", "allow"],
+    ["git diff", "allow"],
+    ["git commit -m x", "allow"],
+    ["git fetch", "allow"],
+    ["git config user.name x && git commit -m x", "allow"],
+    ["git log > /tmp/log.txt; git status", "allow"],
+  ]);
+});
+
+Deno.test("git's config: a config file or hook another stage writes first runs a command not known", async () => {
+  await checkActions(DL, repo(""), [
+    ["printf '[core]\\n\\tfsmonitor = cat x' >> .git/config; git status", "ask"],
+    ["echo x | tee -a .git/config && git status", "ask"],
+    ["sed -i s/a/b/ .git/config && git diff", "ask"],
+    ["cp /tmp/cfg ~/.gitconfig; git status", "ask"],
+    ["git show HEAD:cfg > .git/config; git status", "ask"],
+    ["echo 'cat ~/.ssh/id_rsa' > .git/hooks/pre-commit && git commit -m x", "ask"],
+    ["cp /tmp/h .git/hooks/post-checkout; git checkout main", "ask"],
+    // After git has run, or a write elsewhere: nothing more.
+    ["git status; echo x >> .git/config", "allow"],
+    ["echo x > notes.txt && git add notes.txt", "allow"],
+  ]);
+  // A hooks directory core.hooksPath names.
+  await checkActions(DL, repo("[core]\n\thooksPath = .githooks\n"), [
+    ["echo x > .githooks/pre-commit; git commit -m x", "ask"],
+    ["echo x > .git/hooks/pre-commit; git commit -m x", "allow"],
+  ]);
+});
