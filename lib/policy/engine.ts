@@ -597,7 +597,6 @@ function decideBash(
   const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops);
   // Remotes config files name (`git push origin`, `rclone copy x alias:`), judged as given.
   let instead: Map<Stage, Stage> | undefined;
-  // (The stages they add are pushed after all of them are found.)
   for (const [s, from] of configuredRemotes(all, ctx, scopeBefore, tops)) {
     const inner = innerStages(s, expandTop);
     all.push(s, ...inner);
@@ -606,7 +605,7 @@ function decideBash(
   }
   all.push(...otherRepositories(all, ctx, scopeBefore));
   // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
-  all.push(...configuredPrograms([...all], ctx, scopeBefore, runsOf, tops));
+  all.push(...configuredPrograms(all, ctx, scopeBefore, runsOf, tops));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, instead);
   const stages = all.map((s) => {

@@ -101,6 +101,8 @@ export function configuredPrograms(
   tops?: ReadonlyMap<Stage, Stage>,
 ): Stage[] {
   const out: Stage[] = [];
+  // (Most commands run no git: nothing is built for them.)
+  if (!stages.some((s) => (s.argv[0]?.value ?? "").endsWith("git"))) return out;
   const read = new Map<string, GitConfig | null>();
   for (const s of stages) {
     const name = s.argv[0]?.value ?? "";
