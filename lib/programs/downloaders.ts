@@ -1,8 +1,9 @@
 /**
  * Downloaders name the files they write after what they fetch: `wget URL` writes the URL's base
  * name (below `-P DIR`), `curl -O URL` too (below `--output-dir DIR`, which `-o NAME` is below as
- * well), aria2c below `-d DIR` (as `-o NAME`); wget's `-e`/`--execute` settings and curl's
- * `-w '%output{FILE}'` name files of their own. Their `namedFiles` are those paths.
+ * well), aria2c below `-d DIR` (as `-o NAME`); wget's `-e`/`--execute` settings (its settings in
+ * order: `wget_files.ts`) and curl's `-w '%output{FILE}'` (its format read from `@FILE` or `@-`
+ * too) name files of their own. Their `namedFiles` are those paths.
  *
  * @example
  * ```ts

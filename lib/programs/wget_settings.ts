@@ -19,7 +19,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
-import { wgetArgs, wgetTokens } from "./wget_options.ts";
+import { wgetArgs, wgetTokens, wgetWord } from "./wget_options.ts";
 
 /** One setting wget makes (see the module). */
 export interface WgetSetting {
@@ -161,8 +161,8 @@ export function wgetSettings(args: Word[]): { settings: WgetSetting[]; operands:
     } else {
       const key = wgetCommand(t.name.slice(2));
       if (key.startsWith("no") && !WGET_NO_COMMANDS.has(key) && given === undefined) {
-        // (`--no-NAME`: the switch NAME turned off.)
-        add(wgetCommand(t.name.slice(5)), "0");
+        // (`--no-NAME`: the switch NAME turned off, NAME abbreviated too: `--no-force-dir`.)
+        add(wgetCommand(wgetWord("--" + t.name.slice(5)).slice(2)), "0");
       } else add(key, given === undefined ? "1" : given);
     }
   }
