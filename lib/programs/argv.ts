@@ -238,3 +238,31 @@ function cluster(
   }
   return i;
 }
+
+/**
+ * The option a word not known statically starts with, where its known start (`prefix`) holds
+ * the option and the start of a value glued to it (`-H"X: $T"`, `-sd"a=$A"`, `--header="X:
+ * $T"`): the option's name (a long one as `spell` gives it) and the known start of its value;
+ * null where the known start does not say (`-s$X`, `--head$X`).
+ */
+export function gluedStart(
+  prefix: string,
+  grammar: OptionGrammar,
+  spell: (name: string) => string = (name) => name,
+): { name: string; value: string } | null {
+  if (prefix.startsWith("--")) {
+    const eq = prefix.indexOf("=");
+    if (eq < 0) return null;
+    const name = spell(prefix.slice(0, eq));
+    const g = uniformGrammar(grammar);
+    const valued = g.longValued?.has(name) || g.longOptional?.has(name);
+    return valued ? { name, value: prefix.slice(eq + 1) } : null;
+  }
+  if (!prefix.startsWith("-")) return null;
+  for (let j = 1; j < prefix.length; j++) {
+    const c = prefix[j];
+    if (grammar.valued?.includes(c)) return { name: "-" + c, value: prefix.slice(j + 1) };
+    if (grammar.flags !== undefined && !grammar.flags.includes(c)) return null;
+  }
+  return null;
+}

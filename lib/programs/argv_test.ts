@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type OptionGrammar, readOptions } from "./argv.ts";
+import { gluedStart, type OptionGrammar, readOptions } from "./argv.ts";
 
 /** Tokens as `kind name [value]` strings. */
 function read(args: (string | null)[], g: OptionGrammar): string[] {
@@ -72,4 +72,14 @@ Deno.test("readOptions: numbers are options, operands or letters as the program 
   // Optional values are glued only: `xargs -i cmd` runs cmd.
   assert.deepEqual(read(["-i", "cmd"], { gluedOnly: "i" }), ["valued -i:0", "operand:1"]);
   assert.deepEqual(read(["-i{}"], { gluedOnly: "i" }), ["valued -i={}:0"]);
+});
+
+Deno.test("gluedStart: the option and value start a word not known begins with", () => {
+  const g = { valued: "dH", longValued: new Set(["--header"]) };
+  assert.deepEqual(gluedStart("-sH", g), { name: "-H", value: "" });
+  assert.deepEqual(gluedStart("-HX: ", g), { name: "-H", value: "X: " });
+  assert.deepEqual(gluedStart("--header=X: ", g), { name: "--header", value: "X: " });
+  assert.equal(gluedStart("-s", g), null);
+  assert.equal(gluedStart("--head", g), null);
+  assert.equal(gluedStart("", g), null);
 });

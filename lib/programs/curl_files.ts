@@ -239,8 +239,21 @@ export function urlencodeFile(value: string): string | null {
   return file === "-" || file === "" ? null : file;
 }
 
-/** A `-F` word at `i`: quoted (`"a\"b"`) or up to one of `ends`; and where it ends. */
-function formWord(text: string, i: number, ends: string): [string, number] {
+/** curl's blanks (ISSPACE): space, tab, newline, vertical tab, form feed, carriage return. */
+const BLANKS = " \t\n\v\f\r";
+
+/** The index of the first character at or after `i` that is not a blank. */
+function skipBlanks(text: string, i: number): number {
+  while (i < text.length && BLANKS.includes(text[i])) i++;
+  return i;
+}
+
+/**
+ * A `-F` word at `i` as curl's get_param_word reads it: quoted (`"a\"b"`, the text after the
+ * closing quote up to the next `;` or `end` left out) or up to `;` or `end`, trailing blanks left
+ * off where it is not quoted; and where it ends.
+ */
+function formWord(text: string, i: number, end: string): [string, number] {
   if (text[i] === '"') {
     let out = "";
     let j = i + 1;
@@ -248,45 +261,81 @@ function formWord(text: string, i: number, ends: string): [string, number] {
       if (text[j] === "\\" && (text[j + 1] === '"' || text[j + 1] === "\\")) j++;
       out += text[j];
     }
-    // (Text after the closing quote up to the next separator is left out.)
-    while (j < text.length && !ends.includes(text[j])) j++;
-    return [out, j];
+    if (j < text.length) {
+      while (j < text.length && text[j] !== ";" && text[j] !== end) j++;
+      return [out, j];
+    }
+    // (A quote not closed: the word is read as not quoted.)
   }
   let j = i;
-  while (j < text.length && !ends.includes(text[j])) j++;
-  return [text.slice(i, j), j];
+  while (j < text.length && text[j] !== ";" && text[j] !== end) j++;
+  let k = j;
+  while (k > i && BLANKS.includes(text[k - 1])) k--;
+  return [text.slice(i, k), j];
+}
+
+/** The index after a `;type=MAJOR/MINOR` type at `i` (sscanf's `%[^/ ]/%[^;, \n]`). */
+function typeEnd(text: string, i: number): number {
+  const m = /^[^/ ]+\/[^;, \n]+/.exec(text.slice(i));
+  return m ? i + m[0].length : i;
 }
 
 /**
- * The files a `-F NAME=VALUE` sends: `@FILE` (uploaded; several, `@a,b`), `<FILE` (its text as
- * the value), each name quoted or not, and the headers of `;headers=@FILE` (or `<FILE`) after
- * a name or a value. `-` is the input.
+ * One part of a `-F` value at `i` as curl's get_param_part reads it (`end` ends it besides `;`:
+ * `,` between the files of `@a,b`): its data (blanks before it skipped), the headers files its
+ * `;headers=@F` (or `<F`) parameters read, and where it ends.
+ */
+function formPart(text: string, i: number, end: string): [string, string[], number] {
+  const [data, first] = formWord(text, skipBlanks(text, i), end);
+  const headers: string[] = [];
+  let p = first;
+  // (After `;type=`, text up to the next `;` is the type's, `,` too where it does not end.)
+  let inType = false;
+  while (text[p] === ";") {
+    p = skipBlanks(text, p + 1);
+    const param = /^(type|filename|headers|encoder)=/i.exec(text.slice(p, p + 9))?.[1]
+      ?.toLowerCase();
+    if (param === "type" && !inType) {
+      p = typeEnd(text, skipBlanks(text, p + 5));
+      while (p < text.length && text[p] !== ";" && text[p] !== end) p++;
+      inType = true;
+      continue;
+    }
+    if (param === "headers" && /[@<]/.test(text[p + 8] ?? "")) {
+      const [file, next] = formWord(text, skipBlanks(text, p + 9), end);
+      headers.push(file);
+      p = next;
+    } else if (param && param !== "type") {
+      p = formWord(text, skipBlanks(text, p + param.length + 1), end)[1];
+    } else if (inType) {
+      while (p < text.length && text[p] !== ";" && text[p] !== end) p++;
+      continue;
+    } else p = formWord(text, p, end)[1];
+    inType = false;
+  }
+  return [data, headers, p];
+}
+
+/**
+ * The files a `-F NAME=VALUE` sends, as curl's formparse reads it: `@FILE` (uploaded; several,
+ * `@a,b`), `<FILE` (its text as the value), each name quoted or not, blanks before it skipped
+ * (`@ secrets/key`), and the headers of `;headers=@FILE` (or `<FILE`) after a name or a value
+ * (`,` ends a part only after `@`: `a=x;b,c;headers=@F` reads F). `-` is the input.
  */
 export function formFiles(value: string): string[] {
   const eq = value.indexOf("=");
   if (eq < 0) return [];
   const content = value.slice(eq + 1);
   const out: string[] = [];
-  const file = content[0] === "@" || content[0] === "<";
-  const ends = content[0] === "@" ? ";," : ";";
-  let i = file ? 1 : 0;
+  const add = (file: string) => file !== "-" && file !== "" && out.push(file);
+  const files = content[0] === "@";
+  let i = files || content[0] === "<" ? 1 : 0;
   for (;;) {
-    const [word, end] = formWord(content, i, ends);
-    if (file && word !== "-" && word !== "") out.push(word);
-    i = end;
-    // Its parameters: `;type=T`, `;filename=F`, `;headers=@F`, `;encoder=E`.
-    while (content[i] === ";") {
-      const [param, next] = formWord(content, i + 1, ";,");
-      const m = /^\s*headers\s*=\s*([@<])/i.exec(param);
-      if (m) {
-        const start = i + 1 + param.indexOf(m[1]) + 1;
-        const [headers, after] = formWord(content, start, ";,");
-        if (headers !== "-" && headers !== "") out.push(headers);
-        i = after;
-      } else i = next;
-    }
-    if (content[i] !== "," || content[0] !== "@") break;
-    i++;
+    const [data, headers, end] = formPart(content, i, files ? "," : "");
+    if (i > 0) add(data);
+    headers.forEach(add);
+    if (!files || content[end] !== ",") break;
+    i = end + 1;
   }
   return out;
 }

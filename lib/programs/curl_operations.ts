@@ -22,10 +22,11 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
-import type { NamedFile } from "./spec.ts";
-import { literal, optionValue } from "./words.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import type { NamedFile, ReadFile } from "./spec.ts";
+import { inputText, literal, optionValue } from "./words.ts";
+import { pipedTexts } from "./piped_text.ts";
+import { gluedStart, type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import {
   curlGlob,
   curlGlobPattern,
@@ -62,23 +63,32 @@ const CURL_LONG = [...CURL_GRAMMAR.longValued!, ...CURL_GRAMMAR.longFlags!];
  */
 export function curlWord(w: Word): Word {
   if (w.kind !== "static" || !w.value.startsWith("--") || w.value === "--") return w;
-  const eq = w.value.indexOf("=");
-  const name = (eq < 0 ? w.value : w.value.slice(0, eq)).toLowerCase();
+  const full = curlLong(w.value);
+  return full === w.value ? w : literal(full);
+}
+
+/** A long option's word (`--name[=value]`) with its name spelled as curl reads it (`curlWord`). */
+function curlLong(value: string): string {
+  const eq = value.indexOf("=");
+  const name = (eq < 0 ? value : value.slice(0, eq)).toLowerCase();
   const some = CURL_LONG.includes(name) ? [name] : CURL_LONG.filter((o) => o.startsWith(name));
   const full = some.length === 1 ? some[0] : name;
-  return full === w.value ? w : literal(full + (eq < 0 ? "" : w.value.slice(eq)));
+  return full + (eq < 0 ? "" : value.slice(eq));
 }
 
 /**
  * curl's options in a stage's words: long names as curl compares them, in lower case, and an
- * `--expand-OPTION` (curl 8.3) read as the option it expands.
+ * `--expand-OPTION` (curl 8.3) read as the option it expands, its name abbreviated as any other
+ * (`--expand-w` is `--expand-write-out`).
  */
 export function curlOptions(args: Word[]): OptionToken[] {
   const values = args.map((w) =>
     w.kind !== "static"
       ? null
+      : /^--expand-./i.test(w.value)
+      ? curlLong("--" + w.value.slice(9))
       : w.value.startsWith("--")
-      ? w.value.toLowerCase().replace(/^--expand-/, "--")
+      ? w.value.toLowerCase()
       : w.value
   );
   return readOptions(values, CURL_GRAMMAR);
@@ -134,11 +144,28 @@ export function curlText(argv: Word[]): number[] {
   const args = argv.slice(1).map(curlWord);
   const out: number[] = [];
   for (const t of curlOptions(args)) {
+    // (A word not known whose known start is a text option and its value, `-H"X: $T"`.)
+    if (t.kind === "dynamic" && curlGluedText(args[t.at])) out.push(t.at + 1);
     if (t.kind !== "valued" || !CURL_TEXT_VALUED.has(t.name)) continue;
     const at = t.glued !== undefined ? t.at : t.valueAt;
     if (at !== undefined) out.push(at + 1);
   }
   return out;
+}
+
+/**
+ * A word not known whose known start is a text option (`CURL_TEXT_VALUED`) with the start of
+ * its value glued to it (`-H"X-Token: $T"`, `-sd"a=$A"`, `--header="X: $T"`): the option, and
+ * its value as a word not known (its known start the rest); null for any other word.
+ */
+function curlGluedText(w: Word): { name: string; value: Word; expanded: boolean } | null {
+  if (w.kind === "static") return null;
+  const expanded = /^--expand-./i.test(w.prefix);
+  const spell = (n: string) => curlLong(expanded ? "--" + n.slice(9) : n);
+  const glued = gluedStart(w.prefix, CURL_GRAMMAR, spell);
+  if (glued === null || !CURL_TEXT_VALUED.has(glued.name)) return null;
+  const value: Word = { kind: w.kind, value: w.value, prefix: glued.value, text: w.text };
+  return { name: glued.name, value, expanded };
 }
 
 /** Expanded options (curl 8.3, `--expand-NAME`) whose value names no file, `{{var}}` or not. */
@@ -158,7 +185,12 @@ const CURL_EXPANDED_TEXT = new Set([
  * `-d "@$F"`, not `-H "Authorization: Bearer $T"`); `expanded` for `--expand-NAME`, whose
  * `{{var}}` makes a value not known.
  */
-function curlValueFiles(name: string, w: Word, expanded: boolean): NamedFile[] {
+function curlValueFiles(
+  name: string,
+  w: Word,
+  expanded: boolean,
+  given: CurlInput,
+): NamedFile[] {
   const source = `${name} ${w.text}`;
   if (expanded && !CURL_EXPANDED_TEXT.has(name)) {
     const v = w.kind === "static" ? w.value : "{{";
@@ -196,12 +228,38 @@ function curlValueFiles(name: string, w: Word, expanded: boolean): NamedFile[] {
     out.push({ path: v.slice(1), source });
   }
   if (name === "-w" || name === "--write-out") {
+    // (`@FILE` and `@-` read the format from a file or the input: as they will be, else not known.)
+    const formats = v.startsWith("@") ? givenTexts(v.slice(1), given) : [v];
+    if (formats === null) out.push({ path: null, source: `${source} (a format not known)` });
     // (`%output{FILE}` writes what follows to FILE, `%output{>>FILE}` appends.)
-    for (const m of v.matchAll(/%output\{([^}]*)\}/g)) {
-      out.push({ path: m[1].replace(/^>>/, ""), source });
+    for (const format of formats ?? []) {
+      for (const m of format.matchAll(/%output\{([^}]*)\}/g)) {
+        out.push({ path: m[1].replace(/^>>/, ""), source });
+      }
     }
   }
   return out;
+}
+
+/** What curl's facets are given besides its words: the stage, and its files as they will be. */
+export interface CurlInput {
+  stage?: Stage;
+  read?: ReadFile;
+}
+
+/**
+ * The texts of a file curl reads (`-` its input: a here-document, a redirected file, what `echo`
+ * or `cat` pipes in, each way it may be), as they will be when the command runs; null: not known.
+ */
+function givenTexts(file: string, given: CurlInput): string[] | null {
+  if (file !== "-") {
+    const text = given.read?.(file) ?? null;
+    return text === null ? null : [text];
+  }
+  if (!given.stage) return null;
+  const text = inputText(given.stage, given.read);
+  if (text === undefined) return [""];
+  return text !== null ? [text] : pipedTexts(given.stage, given.read ?? (() => null));
 }
 
 /** How one URL is saved: under its own name (`-O`), as a name (`-o NAME`; null: not known). */
@@ -215,8 +273,10 @@ interface Operation {
   dir?: string | null;
   remoteAll: boolean;
   globoff: boolean;
-  /** `--url @FILE` (curl 8.13): URLs read from a file, saved under their own names. */
+  /** `--url @FILE` (curl 8.13): URLs read from a file not known, saved under their own names. */
   listed: boolean;
+  /** The URLs of `--url @FILE`s that are known, each saved under its own name, not globbed. */
+  listedUrls: string[];
   /** `--proto-default file`: a URL without a scheme is a file's path. */
   files: boolean;
   /** `--proto-default SCHEME` for another scheme: a URL without one is of it (null: not known). */
@@ -281,6 +341,7 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
     remoteAll: false,
     globoff: false,
     listed: false,
+    listedUrls: [],
     files: false,
     quotes: [],
     uploads: [],
@@ -320,7 +381,7 @@ function operations(tokens: OptionToken[], args: Word[]): Operation[] {
  * What curl's words name in its own spellings (see the module): the files it reads, and those
  * it writes under names of its URLs (`-O`, `-o '#1'`, or any `-o` below `--output-dir`).
  */
-export function curlOperationFiles(args: Word[]): NamedFile[] {
+export function curlOperationFiles(args: Word[], given: CurlInput = {}): NamedFile[] {
   const tokens = curlOptions(args);
   const ops = operations(tokens, args);
   const files: NamedFile[] = [];
@@ -335,6 +396,11 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
   };
   for (const t of tokens) {
     const op = ops[at];
+    const glued = t.kind === "dynamic" ? curlGluedText(args[t.at]) : null;
+    if (glued) {
+      files.push(...curlValueFiles(glued.name, glued.value, glued.expanded, given));
+      continue;
+    }
     if (t.kind === "operand" || t.kind === "dynamic") {
       // (A URL bash takes for a glob, `sftp://[::1]/x`, matches no file: it is passed as written.)
       const w = args[t.at];
@@ -356,7 +422,7 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
     }
     if (w !== undefined && CURL_TEXT_VALUED.has(t.name)) {
       const expanded = /^--expand-/i.test(args[t.at].value);
-      files.push(...curlValueFiles(t.name, w, expanded));
+      files.push(...curlValueFiles(t.name, w, expanded, given));
       continue;
     }
     if (w === undefined || w.kind !== "static") {
@@ -369,9 +435,18 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
       files.push({ path: null, source: `${source} (a value its variables make)` });
     }
     if (t.name === "--url" && v.startsWith("@")) {
-      // (curl 8.13: `--url @FILE` reads its URLs from FILE, `@-` the input, each saved as `-O`.)
-      op.listed = true;
+      // (curl 8.13: `--url @FILE` reads its URLs from FILE, `@-` the input, one a line (`#` a
+      // comment), each saved as `-O`, not globbed: read as they will be, else not known.)
       if (v !== "@-") files.push({ path: v.slice(1), source });
+      const lists = givenTexts(v.slice(1), given);
+      if (lists === null) {
+        op.listed = true;
+        files.push({ path: null, source: `${source} (the URLs it lists)` });
+      }
+      for (const line of (lists ?? []).flatMap((l) => l.split("\n"))) {
+        const url = line.trim();
+        if (url !== "" && !url.startsWith("#")) op.listedUrls.push(url);
+      }
     } else if (t.name === "--url") op.urls.push(v);
     else if (t.name === "-T" || t.name === "--upload-file") {
       // (`-` and `.` are the input; a `file:` URL it is sent to is written.)
@@ -390,6 +465,12 @@ export function curlOperationFiles(args: Word[]): NamedFile[] {
           (p) => p.startsWith("/") ? fileUrlPath(`file://${p}`) : p,
         );
       } else if (u !== null) files.push(...machineFiles(u, op, op.uploads[n]));
+    }
+    // (A listed URL is not globbed: `file:` reads its path, an SFTP one of this machine its own.)
+    for (const u of op.listedUrls) {
+      const path = fileUrlPath(u);
+      if (path !== null) files.push({ path, source: `${u} (listed)` });
+      else files.push(...machineFiles(u, { ...op, globoff: true }));
     }
     files.push(...savedFiles(op));
   }
@@ -444,6 +525,13 @@ function savedFiles(op: Operation): NamedFile[] {
   if (op.listed) {
     const path = op.dir === undefined ? "." : op.dir;
     out.push({ path, source: "--url @FILE (the names of the URLs it lists)", below: true });
+  }
+  for (const url of op.listedUrls) {
+    const full = /^[a-zA-Z][\w+.-]*:\/\//.test(url) ? url : `http://${url}`;
+    const name = urlName(full);
+    if (op.dir === null) {
+      out.push({ path: null, source: `${url} (saved below a directory not known)` });
+    } else if (name !== null) out.push({ path: place(name), source: `${url} (listed)` });
   }
   for (const [k, url] of op.urls.entries()) {
     const how: Output | undefined = op.outs[k] ?? (op.remoteAll ? { remote: true } : undefined);

@@ -1,8 +1,9 @@
 /**
  * Downloaders name the files they write after what they fetch: `wget URL` writes the URL's base
  * name (below `-P DIR`), `curl -O URL` too (below `--output-dir DIR`, which `-o NAME` is below as
- * well), aria2c below `-d DIR` (as `-o NAME`); wget's `-e`/`--execute` settings and curl's
- * `-w '%output{FILE}'` name files of their own. Their `namedFiles` are those paths.
+ * well), aria2c below `-d DIR` (as `-o NAME`); wget's `-e`/`--execute` settings (its settings in
+ * order: `wget_files.ts`) and curl's `-w '%output{FILE}'` (its format read from `@FILE` or `@-`
+ * too) name files of their own. Their `namedFiles` are those paths.
  *
  * @example
  * ```ts
@@ -16,17 +17,14 @@
  */
 import { basename } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
-import type { NamedFile, Program, Runner } from "./spec.ts";
+import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
+import { gluedStart } from "./argv.ts";
 import { fileCommands, input, opens } from "./databases.ts";
-import {
-  WGET_GRAMMAR,
-  wgetOptionWords,
-  wgetStartupFiles,
-  wgetText,
-  wgetWord,
-} from "./wget_options.ts";
+import { WGET_GRAMMAR, wgetStartupFiles, wgetText, wgetWord } from "./wget_options.ts";
 import { URL_PATH, urlName } from "./curl_files.ts";
+import { wgetFiles } from "./wget_files.ts";
+import { wgetrcSetting } from "./wget_settings.ts";
 import {
   CURL_GRAMMAR,
   curlOperationFiles,
@@ -45,93 +43,31 @@ function valueOf(args: Word[], i: number, long: string, short: string): [string,
   return null;
 }
 
-/**
- * wget2's statistics files: `--stats-{site,dns,server,tls,ocsp}=[FORMAT:]FILE` (FORMAT `human`,
- * `csv`, `json` or `tree`) writes FILE ("" for none: the standard output).
- */
-function statsFile(args: Word[], i: number): [string, number] | null {
-  const m = /^--stats-(site|dns|server|tls|ocsp|all)(=(.*))?$/s.exec(args[i].value);
-  if (!m) return null;
-  return [(m[3] ?? "").replace(/^(human|csv|json|tree):/i, ""), 1];
-}
-
-/**
- * Where wget saves a URL with its directories (`-x`, `--force-directories`): `HOST/PATH` (`PATH`
- * with `-nH`), less the first `cut` directories of PATH.
- */
-function urlPath(value: string, host: boolean, cut: number, page: string): string | null {
-  const m = /^[a-zA-Z][\w+.-]*:\/\/([^/?#@]*@)?([^/?#:]*)[^/?#]*(\/[^?#]*)?/.exec(value);
-  if (!m) return null;
-  const parts = (m[3] ?? "/").split("/").filter(Boolean).map((p) => decodeURIComponent(p));
-  const name = (m[3] ?? "/").endsWith("/") || parts.length === 0 ? page : parts.pop()!;
-  const dirs = parts.slice(cut);
-  return [...(host ? [m[2]] : []), ...dirs, name].join("/");
-}
-
 /** The files a downloader writes (see the module). A name a server chooses (`-J`) is not known. */
-export function downloadedFiles(argv: Word[]): NamedFile[] {
-  // (wget2 takes wget's options, their names abbreviated as getopt_long takes them.)
-  const wget2 = basename(argv[0]?.value ?? "") === "wget2";
-  const name = basename(argv[0]?.value ?? "").replace(/^wget2$/, "wget");
-  // (curl's words are read by operation: curl_operations.ts.)
-  if (name === "curl") return curlOperationFiles(argv.slice(1).map(curlWord));
-  const args = name === "wget" ? wgetOptionWords(argv.slice(1)) : argv.slice(1);
+export function downloadedFiles(
+  argv: Word[],
+  stage?: Stage,
+  given?: NamedFilesGiven,
+): NamedFile[] {
+  const name = basename(argv[0]?.value ?? "");
+  // (curl's words are read by operation: curl_operations.ts; wget's by setting: wget_files.ts.)
+  if (name === "curl") {
+    return curlOperationFiles(argv.slice(1).map(curlWord), { stage, read: given?.read });
+  }
+  if (name === "wget" || name === "wget2") return wgetFiles(argv.slice(1), name === "wget2");
+  const args = argv.slice(1);
   let dir: string | null = null;
   let out: string | null = null;
-  let remote = true;
-  // wget's directories: `-x` keeps the URL's path, `-r`/`-m` a tree the server's links choose.
-  let dirs = false;
-  let tree = false;
-  let host = true;
-  let flat = false;
-  let cut = 0;
-  // (wget's `-i LIST`: the URLs, and so the names, are in a file or on the input.)
-  let listed = false;
-  let page = "index.html";
   const urls: string[] = [];
-  // (The login wget's `--user`/`--ftp-user` and aria2c's `--ftp-user` name.)
+  // (The login aria2c's `--ftp-user` names.)
   let user: string | undefined;
   const files: NamedFile[] = [];
-  const named = (path: string, source: string) => files.push({ path, source });
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
     if (w.kind !== "static") continue;
     const v = w.value;
     let got: [string, number] | null;
-    if (name === "wget") {
-      if (v === "-x" || v === "--force-directories") dirs = true;
-      else if (/^(-[a-zA-Z]*[rm][a-zA-Z]*|--recursive|--mirror|--page-requisites|-p)$/.test(v)) {
-        tree = true;
-      } else if (v === "-nH" || v === "--no-host-directories") host = false;
-      else if (v === "-nd" || v === "--no-directories") flat = true;
-      else if (v === "--content-disposition" || v === "--trust-server-names") {
-        files.push({ path: null, source: `${w.text} (a name the server chooses)` });
-      }
-      if ((got = valueOf(args, i, "--cut-dirs", ""))) cut = Number(got[0]) || 0;
-      // (`--default-page=NAME`: a URL ending in `/` is saved as NAME, not index.html.)
-      else if ((got = valueOf(args, i, "--default-page", ""))) page = got[0];
-      else if ((got = valueOf(args, i, "--directory-prefix", "-P"))) dir = got[0];
-      else if ((got = valueOf(args, i, "--input-file", "-i"))) listed = true;
-      else if ((got = valueOf(args, i, "--execute", "-e"))) {
-        // `-e output_document=F`, `dir_prefix=D` (wgetrc commands: case, `_` and `-` ignored).
-        // (Its value as wget's parse_line takes it: blanks at both ends left off.)
-        const [key, value] = wgetrcSetting(got[0]) ?? ["", ""];
-        const on = /^(on|1|yes|true)$/i.test(value);
-        if (key === "dirprefix") dir = value;
-        if (key === "input") listed = true;
-        else if (/^(outputdocument|logfile|input|appendoutput)$/.test(key)) {
-          named(value, w.text);
-          if (key === "outputdocument") remote = false;
-        } else if (/^(contentdisposition|trustservernames)$/.test(key) && on) {
-          files.push({ path: null, source: `${w.text} (a name the server chooses)` });
-        } else if (/^(dirstruct|recursive|mirror|pagerequisites)$/.test(key) && on) tree = true;
-      } else if ((got = valueOf(args, i, "--output-document", "-O"))) remote = false;
-      else if ((got = valueOf(args, i, "--config", ""))) {
-        // (A wgetrc of its choosing: its commands are read as `-e` ones, wget_options.ts.)
-      } else if (wget2 && (got = statsFile(args, i))) {
-        if (got[0] !== "" && got[0] !== "-") named(got[0], w.text);
-      }
-    } else if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
+    if ((got = valueOf(args, i, "--dir", "-d"))) dir = got[0];
     else if ((got = valueOf(args, i, "--out", "-o"))) out = got[0];
     else if (
       name === "aria2c" &&
@@ -145,8 +81,7 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     } else if (name === "aria2c" && /\.(torrent|meta4|metalink)$/.test(v)) {
       files.push({ path: null, source: `${v} (the names it lists)` });
     }
-    const login = name === "curl" ? null : valueOf(args, i, "--ftp-user", "") ??
-      (name === "wget" ? valueOf(args, i, "--user", "") : null);
+    const login = valueOf(args, i, "--ftp-user", "");
     if (login) user = login[0];
     if (got) {
       i += got[1] - 1;
@@ -154,29 +89,20 @@ export function downloadedFiles(argv: Word[]): NamedFile[] {
     }
     if (!v.startsWith("-") && URL_PATH.test(v)) urls.push(v);
   }
-  const place = (file: string) => (dir === null ? file : `${dir}/${file}`);
   // (An `sftp://` or `ftp://` URL of this machine names a file of its own: machine_urls.ts.)
   for (const u of urls) {
     const f = machineUrlFile(u, u, user);
     if (f) files.push(f);
   }
-  if (out !== null && dir !== null && name !== "wget") named(place(out), out);
-  // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none.)
+  if (out !== null && dir !== null) files.push({ path: `${dir}/${out}`, source: out });
+  // (aria2c takes the name a server gives, Content-Disposition, where `-o` names none; else the
+  // URL's.)
   if (name === "aria2c" && out === null) {
     files.push({ path: dir ?? ".", source: "(a name the server chooses)", below: true });
   }
-  if (listed && remote) {
-    files.push({ path: dir ?? ".", source: `(what ${name} fetches from its list)`, below: true });
-  }
-  if (tree) {
-    // (What a recursion fetches is named by the pages it follows: below where it saves.)
-    files.push({ path: dir ?? ".", source: `(what ${name} fetches)`, below: true });
-  }
-  if (remote && out === null) {
-    for (const u of urls) {
-      const file = (dirs || tree) && !flat ? urlPath(u, host, cut, page) : urlName(u, page);
-      if (file !== null) named(place(file), u);
-    }
+  for (const u of out === null ? urls : []) {
+    const file = urlName(u);
+    if (file !== null) files.push({ path: dir === null ? file : `${dir}/${file}`, source: u });
   }
   return files;
 }
@@ -216,18 +142,23 @@ export function serverNamedFiles(argv: Word[]): NamedFile[] {
     : [];
 }
 
-/**
- * A wgetrc command's key as wget compares it (case, `_` and `-` ignored), and its value, blanks
- * at both ends left off (wget's parse_line).
- */
-function wgetrcSetting(text: string): [string, string] | null {
-  // (wget's blanks, c_isspace: space, tab, newline, vertical tab, form feed, carriage return.)
-  const m = /^[ \t\n\v\f\r]*([\w-]+)[ \t\n\v\f\r]*=[ \t\n\v\f\r]*(.*?)[ \t\n\v\f\r]*$/s.exec(text);
-  return m ? [m[1].toLowerCase().replace(/[-_]/g, ""), m[2]] : null;
-}
-
 /** wget's short options that take a value (1.21's `wget --help`): the rest of a cluster, or the next word. */
 const WGET_VALUED = "ABDIOPQRTUXaeilnotw";
+
+/**
+ * Whether a word not known with this known start may be `--execute`'s or `--use-askpass`'s
+ * (`-qe"$X"`, `--use-a=$P`, `-q$X`), not another option's value (`-U"Firefox $V"`).
+ */
+function mayExecute(prefix: string): boolean {
+  const glued = gluedStart(prefix, WGET_GRAMMAR, wgetWord);
+  if (glued) return /^(-e|--execute|--use-askpass)$/.test(glued.name);
+  if (prefix.startsWith("--")) {
+    const name = prefix.replace(/=.*$/s, "");
+    return ["--execute", "--use-askpass"].some((o) => o.startsWith(name)) ||
+      /^--(ex|use-a)/.test(name);
+  }
+  return /^-[a-zA-Z0-9]*$/.test(prefix) && prefix !== "";
+}
 
 /**
  * The programs wget runs by its options: the askpass program of `--use-askpass=PROG` (or `-e
@@ -251,8 +182,8 @@ function wgetCommands(stage: Stage, run: Runner): void {
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
     if (w.kind !== "static") {
-      // (`--use-askpass=$P`, `-e "$X"`, `-qe"$X"`: a program not known.)
-      if (/^(--use-a|--ex|-[a-zA-Z]*e)/.test(w.prefix)) askpass(unknownWord(w.text));
+      // (`--use-askpass=$P`, `-e "$X"`, `-qe"$X"`, `-q$X`: a program not known; not `-U"Fire $V"`.)
+      if (mayExecute(w.prefix)) askpass(unknownWord(w.text));
       continue;
     }
     const v = w.value;

@@ -169,8 +169,9 @@ Deno.test("curl: its outputs pair with its URLs in order, by operation", async (
     ".pi/a",
     "b",
   ]);
-  // (curl 8.13's `--url @FILE`: URLs of a file, saved under their names)
-  assert.deepEqual(files("curl --url @list --output-dir .pi"), ["list", ".pi"]);
+  // (curl 8.13's `--url @FILE`: URLs of a file, saved under their names; a list not read is not
+  // known, its URLs may be `file:` ones)
+  assert.deepEqual(files("curl --url @list --output-dir .pi"), ["list", null, ".pi"]);
   await checkGateTable(adversarialCtx, [
     [
       "curl -o x https://a.com/a -O https://x.com/.pi/settings.json --output-dir .pi",

@@ -26,11 +26,11 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { Runner } from "./spec.ts";
 import { literal, programName, unknownWord } from "./words.ts";
-import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { gluedStart, type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 
 /** wget's long options (1.21's `wget --help`) and wget2's own (2.x). */
 // deno-fmt-ignore
-const WGET_LONG: readonly string[] = ["--accept", "--accept-regex", "--adjust-extension", "--append-output", "--ask-password", "--auth-no-challenge", "--background", "--backup-converted", "--backups", "--base", "--bind-address", "--body-data", "--body-file", "--ca-certificate", "--ca-directory", "--certificate", "--certificate-type", "--ciphers", "--compression", "--config", "--connect-timeout", "--content-disposition", "--content-on-error", "--continue", "--convert-file-only", "--convert-links", "--crl-file", "--cut-dirs", "--debug", "--default-page", "--delete-after", "--directory-prefix", "--dns-timeout", "--domains", "--exclude-directories", "--exclude-domains", "--execute", "--follow-ftp", "--follow-tags", "--force-directories", "--force-html", "--ftp-password", "--ftp-user", "--ftps-clear-data-connection", "--ftps-fallback-to-ftp", "--ftps-implicit", "--ftps-resume-ssl", "--header", "--help", "--hsts-file", "--http-password", "--http-user", "--https-only", "--ignore-case", "--ignore-length", "--ignore-tags", "--include-directories", "--inet4-only", "--inet6-only", "--input-file", "--keep-session-cookies", "--level", "--limit-rate", "--load-cookies", "--local-encoding", "--max-redirect", "--method", "--mirror", "--no-cache", "--no-check-certificate", "--no-clobber", "--no-config", "--no-cookies", "--no-directories", "--no-dns-cache", "--no-glob", "--no-host-directories", "--no-hsts", "--no-http-keep-alive", "--no-if-modified-since", "--no-iri", "--no-netrc", "--no-parent", "--no-passive-ftp", "--no-proxy", "--no-remove-listing", "--no-use-server-timestamps", "--no-verbose", "--no-warc-compression", "--no-warc-digests", "--no-warc-keep-log", "--output-document", "--output-file", "--page-requisites", "--password", "--pinnedpubkey", "--post-data", "--post-file", "--prefer-family", "--preserve-permissions", "--private-key", "--private-key-type", "--progress", "--protocol-directories", "--proxy-password", "--proxy-user", "--quiet", "--quota", "--random-wait", "--read-timeout", "--recursive", "--referer", "--regex-type", "--reject", "--reject-regex", "--rejected-log", "--relative", "--remote-encoding", "--report-speed", "--restrict-file-names", "--retr-symlinks", "--retry-connrefused", "--retry-on-http-error", "--save-cookies", "--save-headers", "--secure-protocol", "--server-response", "--show-progress", "--span-hosts", "--spider", "--start-pos", "--strict-comments", "--timeout", "--timestamping", "--tries", "--trust-server-names", "--unlink", "--use-askpass", "--user", "--user-agent", "--verbose", "--version", "--wait", "--waitretry", "--warc-cdx", "--warc-dedup", "--warc-file", "--warc-header", "--warc-max-size", "--warc-tempdir", "--xattr",
+const WGET_LONG: readonly string[] = ["--accept", "--accept-regex", "--adjust-extension", "--append-output", "--ask-password", "--auth-no-challenge", "--background", "--backup-converted", "--backups", "--base", "--bind-address", "--body-data", "--body-file", "--ca-certificate", "--ca-directory", "--certificate", "--certificate-type", "--ciphers", "--compression", "--config", "--connect-timeout", "--content-disposition", "--content-on-error", "--continue", "--convert-file-only", "--convert-links", "--crl-file", "--cut-dirs", "--debug", "--default-page", "--delete-after", "--directories", "--directory-prefix", "--dns-timeout", "--domains", "--exclude-directories", "--exclude-domains", "--execute", "--follow-ftp", "--follow-tags", "--force-directories", "--force-html", "--ftp-password", "--ftp-user", "--ftps-clear-data-connection", "--ftps-fallback-to-ftp", "--ftps-implicit", "--ftps-resume-ssl", "--header", "--help", "--host-directories", "--hsts-file", "--http-password", "--http-user", "--https-only", "--ignore-case", "--ignore-length", "--ignore-tags", "--include-directories", "--inet4-only", "--inet6-only", "--input-file", "--keep-session-cookies", "--level", "--limit-rate", "--load-cookies", "--local-encoding", "--max-redirect", "--method", "--mirror", "--no-cache", "--no-check-certificate", "--no-clobber", "--no-config", "--no-cookies", "--no-directories", "--no-dns-cache", "--no-glob", "--no-host-directories", "--no-hsts", "--no-http-keep-alive", "--no-if-modified-since", "--no-iri", "--no-netrc", "--no-parent", "--no-passive-ftp", "--no-proxy", "--no-remove-listing", "--no-use-server-timestamps", "--no-verbose", "--no-warc-compression", "--no-warc-digests", "--no-warc-keep-log", "--output-document", "--output-file", "--page-requisites", "--password", "--pinnedpubkey", "--post-data", "--post-file", "--prefer-family", "--preserve-permissions", "--private-key", "--private-key-type", "--progress", "--protocol-directories", "--proxy-password", "--proxy-user", "--quiet", "--quota", "--random-wait", "--read-timeout", "--recursive", "--referer", "--regex-type", "--reject", "--reject-regex", "--rejected-log", "--relative", "--remote-encoding", "--report-speed", "--restrict-file-names", "--retr-symlinks", "--retry-connrefused", "--retry-on-http-error", "--save-cookies", "--save-headers", "--secure-protocol", "--server-response", "--show-progress", "--span-hosts", "--spider", "--start-pos", "--strict-comments", "--timeout", "--timestamping", "--tries", "--trust-server-names", "--unlink", "--use-askpass", "--user", "--user-agent", "--verbose", "--version", "--wait", "--waitretry", "--warc-cdx", "--warc-dedup", "--warc-file", "--warc-header", "--warc-max-size", "--warc-tempdir", "--xattr",
   "--stats-all", "--stats-dns", "--stats-ocsp", "--stats-server", "--stats-site", "--stats-tls", "--hpkp-file", "--tls-session-file", "--ocsp-file", "--netrc-file", "--robots", "--cut-url-get-vars", "--cut-file-get-vars", "--download-attr", "--metalink", "--http2", "--max-threads", "--chunk-size", "--filter-urls", "--filter-mime-type", "--force-css", "--force-sitemap", "--force-atom", "--force-rss", "--force-metalink", "--follow-sitemaps", "--dns-cache-preload", "--hsts-preload-file", "--save-content-on", "--input-encoding", "--fsync-policy", "--keep-extension", "--signature-extensions", "--list-plugins", "--plugin", "--plugin-dirs", "--plugin-help", "--local-plugin", "--tcp-fastopen", "--dane", "--ocsp", "--ocsp-stapling", "--ocsp-date", "--ocsp-nonce", "--ocsp-server", "--https-enforce", "--gnupg-homedir", "--verify-sig", "--verify-save-failed", "--local-db", "--hpkp", "--hsts"];
 
 /**
@@ -93,10 +93,18 @@ const WGET_TEXT = new Set([
   "--method",
 ]);
 
-/** The argv positions (1-based) of the values of wget's text options, in any spelling. */
+/**
+ * The argv positions (1-based) of the values of wget's text options, in any spelling, a word not
+ * known whose known start is one and its value too (`-U"Mozilla $V"`, `--header="X: $T"`).
+ */
 export function wgetText(argv: Word[]): number[] {
   const out: number[] = [];
-  for (const t of wgetTokens(wgetArgs(argv.slice(1)))) {
+  const args = wgetArgs(argv.slice(1));
+  for (const t of wgetTokens(args)) {
+    if (t.kind === "dynamic") {
+      const glued = gluedStart(args[t.at].prefix, WGET_GRAMMAR, (n) => wgetWord(n));
+      if (glued && WGET_TEXT.has(glued.name)) out.push(t.at + 1);
+    }
     if (t.kind !== "valued" || !WGET_TEXT.has(t.name)) continue;
     const at = t.glued !== undefined ? t.at : t.valueAt;
     if (at !== undefined) out.push(at + 1);
@@ -116,7 +124,10 @@ const READ = [
   "--cut-dirs",
   "--default-page",
   "--force-directories",
+  "--directories",
+  "--host-directories",
   "--no-host-directories",
+  "--protocol-directories",
   "--no-directories",
   "--content-disposition",
   "--trust-server-names",
@@ -151,29 +162,6 @@ export function wgetArgs(args: Word[]): Word[] {
     const v = wgetWord(a.value);
     return v === a.value ? a : literal(v);
   });
-}
-
-/**
- * wget's arguments one option to a word (`-qP .pi`: `-q -P .pi`; `-qe"CMD"`: `-q -e CMD`), long
- * names spelled out; `-n`'s letters stay with it (`-nH`).
- */
-export function wgetOptionWords(args: Word[]): Word[] {
-  const spelled = wgetArgs(args);
-  const out: Word[] = [];
-  for (const t of wgetTokens(spelled)) {
-    const w = spelled[t.at];
-    if (t.kind !== "flag" && t.kind !== "valued") out.push(w);
-    else if (t.name.startsWith("--") || w.value === t.name) {
-      out.push(w);
-      if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
-    } else if (t.name === "-n" && t.glued !== undefined) out.push(literal("-n" + t.glued));
-    else {
-      out.push(literal(t.name));
-      if (t.glued !== undefined) out.push(literal(t.glued));
-      else if (t.valueAt !== undefined) out.push(spelled[t.valueAt]);
-    }
-  }
-  return out;
 }
 
 /** A startup file's commands as `-e` values (`key=value`; comments and blank lines dropped). */

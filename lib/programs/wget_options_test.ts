@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { STARTER_CONFIG } from "../starter.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { wgetWord } from "./wget_options.ts";
+import { wgetSettings } from "./wget_settings.ts";
+import { literal } from "./words.ts";
 
 const H = "/home/user";
 const P = `${H}/project`;
@@ -114,5 +116,27 @@ Deno.test("wget: long options abbreviated, wget2's statistics files and plugins"
     ["wget2 --stats-site http://x/a", "allow"],
     ["wget2 --stats-dns=csv:/tmp/dns.csv http://x/a", "allow"],
     ["wget --directory-p=/tmp http://x/a", "allow"],
+  ]);
+});
+
+Deno.test("wgetSettings: options and -e commands as wgetrc settings, in order", () => {
+  const got = (...words: string[]) =>
+    wgetSettings(words.map(literal)).settings.map((s) => `${s.key}=${s.value}`);
+  assert.deepEqual(got("-nd", "-x", "-ndH", "--no-host-dir"), [
+    "dirstruct=0",
+    "dirstruct=1",
+    "dirstruct=0",
+    "addhostdir=0",
+    "addhostdir=0",
+  ]);
+  assert.deepEqual(got("-e", " Cut__Dirs \t=\t2 ", "--cut-dirs=1", "-qP", "d"), [
+    "cutdirs=2",
+    "cutdirs=1",
+    "quiet=1",
+    "dirprefix=d",
+  ]);
+  assert.deepEqual(got("--directories=off", "-e", "directory-prefix=x", "--", "-x"), [
+    "dirstruct=off",
+    "dirprefix=x",
   ]);
 });
