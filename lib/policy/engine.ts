@@ -372,12 +372,14 @@ function decideTool(
 
 /**
  * Whether a bare name that does not exist yet is a path: a protected one, or a symlink another
- * stage makes (`git checkout BRANCH && cat key`, key -> ~/.ssh/id_rsa in BRANCH's tree).
+ * stage writes where its words do not name it (`git checkout BRANCH && cat key`, key ->
+ * ~/.ssh/id_rsa in BRANCH's tree; `ln -s` names its links, judged at its own stage).
  */
-function pathTest(config: Config, home: string, links: MadeLink[] | undefined) {
+function pathTest(config: Config, home: string, links: MadeLink[] | undefined, stage: Stage) {
   const guarded = protectedPathTest(config, home);
-  if (!links?.length) return guarded;
-  return (path: string) => guarded?.(path) === true || links.some((l) => l.link === path);
+  const written = links?.filter((l) => l.by !== undefined && l.by !== stage);
+  if (!written?.length) return guarded;
+  return (path: string) => guarded?.(path) === true || written.some((l) => l.link === path);
 }
 
 /** The links a command makes that a stage's paths are judged through: not those it writes. */
@@ -407,7 +409,7 @@ function decideStage(
   const unknown = opts.unknown || !name || name.kind !== "static";
   const command = commandString(stage);
   const subject = bashSubject(stage, command, unknown, opts.globs?.options.nullglob);
-  const raw = stageTargets(stage, ctx, pathTest(config, ctx.home, opts.links), {
+  const raw = stageTargets(stage, ctx, pathTest(config, ctx.home, opts.links, stage), {
     code: opts.code,
     globs: opts.globs,
     text: opts.text,
