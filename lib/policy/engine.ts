@@ -379,7 +379,8 @@ function pathTest(config: Config, home: string, links: MadeLink[] | undefined, s
   const guarded = protectedPathTest(config, home);
   const written = links?.filter((l) => l.by !== undefined && l.by !== stage);
   if (!written?.length) return guarded;
-  return (path: string) => guarded?.(path) === true || written.some((l) => l.link === path);
+  // (Or below one: `cd link && cat id_rsa`.)
+  return (path: string) => guarded?.(path) === true || throughLinks(path, written) !== null;
 }
 
 /** The links a command makes that a stage's paths are judged through: not those it writes. */
@@ -604,7 +605,6 @@ function decideBash(
     all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
   }
   handlersRunLater(all, ctx, command);
-  // (And those a checkout writes from other commits: `git checkout BRANCH` with `link -> ~/.ssh`.)
   const links = [...linksMade(all), ...linksCheckedOut(all, ctx)];
   // Names a PATH the command sets finds elsewhere (`export PATH="$PWD/bin:$PATH"`).
   if (searched.dirs.length) {

@@ -248,6 +248,7 @@ Deno.test({
         ["git checkout lnk; cat link/id_rsa", "deny"],
         ["git switch lnk && grep -r x link", "deny"],
         ["git checkout lnk && cat k", "deny"],
+        ["git checkout lnk && cd link && cat id_rsa", "deny"],
         ["git checkout lnk && echo x > k", "deny"],
         ["git merge lnk && echo x >> link/authorized_keys", "deny"],
         ["git reset --hard lnk && cat link/id_rsa", "deny"],

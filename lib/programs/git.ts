@@ -24,7 +24,7 @@ import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
-import { commitsWritten } from "./git_commits.ts";
+import { commitsWritten, writesMovedTree } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import {
@@ -577,31 +577,6 @@ const GIT_TREE_WRITERS = new Set([
   "apply",
 ]);
 
-/**
- * git's subcommands that write files of the repository into a work tree `--work-tree=DIR` moves
- * (`git --work-tree=~/.ssh checkout-index -a -f`, `merge`, `read-tree -u`): what lies below DIR.
- */
-const MOVED_TREE_WRITERS = new Set([
-  "checkout-index",
-  "merge",
-  "pull",
-  "cherry-pick",
-  "revert",
-  "rebase",
-  "am",
-  "read-tree",
-  "sparse-checkout",
-  "submodule",
-]);
-
-/** Whether a git stage writes the files of its repository into a work tree it moves elsewhere. */
-function writesMovedTree(argv: Word[]): boolean {
-  const at = gitSubcommand(argv);
-  const sub = argv[at];
-  return sub?.kind === "static" && MOVED_TREE_WRITERS.has(sub.value) &&
-    argv.slice(1, at).some((w) => /^--work-tree(=|$)/.test(w.value));
-}
-
 /** Diff output to a file; external diff, textconv and gpg programs (log, show, diff, ...). */
 const GIT_OUTPUT: ReadOnlyCheck = {
   long: ["--output", "--ext-diff", "--textconv", "--show-signature", "--open-files-in-pager"],
@@ -818,5 +793,5 @@ export const GIT: Program = {
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)) ||
-    writesMovedTree(argv),
+    writesMovedTree(argv, gitSubcommand(argv)),
 };
