@@ -63,6 +63,7 @@ import {
 } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
+import { linksCheckedOut } from "./git_writes.ts";
 import { configuredRemotes } from "./configured_remotes.ts";
 import { carriesCommand, setsCodeOtherwise } from "../programs/env.ts";
 import { unknownWord } from "../programs/words.ts";
@@ -369,6 +370,25 @@ function decideTool(
   return [{ command: null, cwd: ctx.cwd, targets, action }];
 }
 
+/**
+ * Whether a bare name that does not exist yet is a path: a protected one, or a symlink another
+ * stage writes where its words do not name it (`git checkout BRANCH && cat key`, key ->
+ * ~/.ssh/id_rsa in BRANCH's tree; `ln -s` names its links, judged at its own stage).
+ */
+function pathTest(config: Config, home: string, links: MadeLink[] | undefined, stage: Stage) {
+  const guarded = protectedPathTest(config, home);
+  const written = links?.filter((l) => l.by !== undefined && l.by !== stage);
+  if (!written?.length) return guarded;
+  // (Or below one: `cd link && cat id_rsa`.)
+  return (path: string) => guarded?.(path) === true || throughLinks(path, written) !== null;
+}
+
+/** The links a command makes that a stage's paths are judged through: not those it writes. */
+function ownLinks(links: MadeLink[] | undefined, stage: Stage): MadeLink[] {
+  if (!links?.length) return NO_LINKS;
+  return links.some((l) => l.by === stage) ? links.filter((l) => l.by !== stage) : links;
+}
+
 /** Decide one bash stage. */
 function decideStage(
   config: Config,
@@ -390,7 +410,7 @@ function decideStage(
   const unknown = opts.unknown || !name || name.kind !== "static";
   const command = commandString(stage);
   const subject = bashSubject(stage, command, unknown, opts.globs?.options.nullglob);
-  const raw = stageTargets(stage, ctx, protectedPathTest(config, ctx.home), {
+  const raw = stageTargets(stage, ctx, pathTest(config, ctx.home, opts.links, stage), {
     code: opts.code,
     globs: opts.globs,
     text: opts.text,
@@ -408,7 +428,7 @@ function decideStage(
   const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
   let writes: boolean | undefined;
   const shared = stageShared(ctx, opts.index, program, {
-    links: opts.links ?? NO_LINKS,
+    links: ownLinks(opts.links, stage),
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
     settled: (path, started) =>
@@ -585,7 +605,7 @@ function decideBash(
     all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
   }
   handlersRunLater(all, ctx, command);
-  const links = linksMade(all);
+  const links = [...linksMade(all), ...linksCheckedOut(all, ctx)];
   // Names a PATH the command sets finds elsewhere (`export PATH="$PWD/bin:$PATH"`).
   if (searched.dirs.length) {
     const only = (s: Stage) => readsOnly(withoutSearched(s, searched.texts));

@@ -65,10 +65,17 @@ function parseTree(b: Uint8Array): TreeEntry[] | null {
 
 const isTree = (e: TreeEntry | undefined) => e !== undefined && (e.mode & 0o170000) === DIRECTORY;
 
+/** Whether an entry is a symlink (mode 120000: its blob holds where it leads). */
+export const isLink = (e: TreeEntry | undefined): boolean =>
+  e !== undefined && (e.mode & 0o170000) === 0o120000;
+
+/** The symlinks met on the side a tree is written from: path → the object holding the target. */
+export type Links = Map<string, string>;
+
 /**
  * The paths (from the trees' top, `prefix` before each) whose entries differ between trees `a`
- * and `b` (null: no tree, as where a directory is absent), into `out`; false where a tree cannot
- * be read or the budget is spent.
+ * and `b` (null: no tree, as where a directory is absent), into `out` (and the symlinks of `b`
+ * among them into `links`); false where a tree cannot be read or the budget is spent.
  */
 export function changedPaths(
   store: ObjectStore,
@@ -77,6 +84,7 @@ export function changedPaths(
   budget: Budget,
   out: Set<string>,
   prefix = "",
+  links?: Links,
 ): boolean {
   if (a === b) return true;
   const ea = a === null ? [] : treeEntries(store, a, budget);
@@ -91,11 +99,12 @@ export function changedPaths(
     // (A file on one side: written or removed; a directory on either: what is below it.)
     if ((x && !isTree(x)) || (y && !isTree(y))) {
       out.add(path);
+      if (links && isLink(y)) links.set(path, y!.oid);
       if (--budget.paths < 0) return false;
     }
     if (isTree(x) || isTree(y)) {
       const [tx, ty] = [isTree(x) ? x!.oid : null, isTree(y) ? y!.oid : null];
-      if (!changedPaths(store, tx, ty, budget, out, `${path}/`)) return false;
+      if (!changedPaths(store, tx, ty, budget, out, `${path}/`, links)) return false;
     }
   }
   return true;
@@ -124,8 +133,8 @@ export function allPaths(
 
 /**
  * The paths where an index's entries differ from tree `tree` (one in conflict, one only in
- * either, another object or mode), into `out`: those its cached tree differs in, where it has
- * one. False where that is not known.
+ * either, another object or mode), into `out` (the symlinks of `tree` among them into `links`):
+ * those its cached tree differs in, where it has one. False where that is not known.
  */
 export function indexChanges(
   store: ObjectStore,
@@ -133,15 +142,22 @@ export function indexChanges(
   index: { entries: IndexEntry[]; tree: string | null },
   budget: Budget,
   out: Set<string>,
+  links?: Links,
 ): boolean {
-  if (index.tree !== null) return changedPaths(store, index.tree, tree, budget, out);
+  if (index.tree !== null) return changedPaths(store, index.tree, tree, budget, out, "", links);
   const files = new Map<string, TreeEntry>();
   if (!allPaths(store, tree, budget, files)) return false;
   for (const e of index.entries) {
     const f = files.get(e.path);
-    if (e.stage !== 0 || f?.oid !== e.oid || f.mode !== e.mode) out.add(e.path);
+    if (e.stage !== 0 || f?.oid !== e.oid || f.mode !== e.mode) {
+      out.add(e.path);
+      if (links && isLink(f)) links.set(e.path, f!.oid);
+    }
     files.delete(e.path);
   }
-  for (const path of files.keys()) out.add(path);
+  for (const [path, f] of files) {
+    out.add(path);
+    if (links && isLink(f)) links.set(path, f.oid);
+  }
   return out.size <= budget.paths;
 }

@@ -33,12 +33,28 @@ import {
   resolveTree,
 } from "./git_revisions.ts";
 import { changedFiles } from "./git_worktree.ts";
-import { allPaths, changedPaths, indexChanges, newBudget, type TreeEntry } from "./git_trees.ts";
+import {
+  allPaths,
+  changedPaths,
+  indexChanges,
+  isLink,
+  type Links,
+  newBudget,
+  type TreeEntry,
+} from "./git_trees.ts";
+import { readObject } from "./git_objects.ts";
+import type { MadeLink } from "../programs/spec.ts";
+import type { Stage } from "../shell/model.ts";
+import { gitSubcommand } from "../programs/git.ts";
+import { commitsWritten } from "../programs/git_commits.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
 type User = { home: string; env: Record<string, string | undefined> };
 
-const answers = new WeakMap<FsFacts, Map<string, string[] | null>>();
+/** What commits write: the files, and the symlinks among them (where each leads). */
+type Written = { paths: string[]; links: MadeLink[] };
+
+const answers = new WeakMap<FsFacts, Map<string, Written | null>>();
 
 /**
  * The files (absolute paths) git writes from the commits `commits` names, run in `cwd`; null
@@ -51,6 +67,30 @@ export function commitPaths(
   settled: (gitDir: string) => boolean = () => true,
   user?: User,
 ): string[] | null {
+  return writtenBy(cwd, commits, fs, settled, user)?.paths ?? null;
+}
+
+/**
+ * The symlinks git writes from the commits `commits` names, run in `cwd` (each link absolute,
+ * its target absolute as written: a relative one from the link's directory), for the stages
+ * after it; none where what it writes is not known (the stage itself is judged so).
+ */
+export function commitLinks(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  user?: User,
+): MadeLink[] {
+  return writtenBy(cwd, commits, fs, () => true, user)?.links ?? [];
+}
+
+function writtenBy(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  settled: (gitDir: string) => boolean,
+  user: User | undefined,
+): Written | null {
   let known = answers.get(fs);
   if (!known) answers.set(fs, known = new Map());
   const key = `${cwd}\0${JSON.stringify(commits)}`;
@@ -93,6 +133,35 @@ export function commitFiles(
 }
 
 /**
+ * The symlinks the git stages of a command write from other commits (`git checkout BRANCH` of a
+ * tree holding `link -> ~/.ssh`): links made for the stages after them, as `ln -s` makes them.
+ * A command of one stage has none after it; a git given another repository or work tree
+ * (`GIT_DIR`, `--work-tree`) writes elsewhere, judged as such at its stage.
+ */
+export function linksCheckedOut(
+  stages: Stage[],
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+): MadeLink[] {
+  if (stages.length < 2 || ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined) {
+    return [];
+  }
+  const out: MadeLink[] = [];
+  for (const s of stages) {
+    const name = s.argv[0];
+    if (name?.kind !== "static" || !/(^|\/)git$/.test(name.value)) continue;
+    const at = gitSubcommand(s.argv);
+    if (s.argv.slice(1, at).some((w) => /^--(git-dir|work-tree)(=|$)/.test(w.value))) continue;
+    for (const file of commitsWritten(s.argv, at)) {
+      for (const c of s.cwds) {
+        if (c === null || !file.commits) continue;
+        for (const l of commitLinks(c, file.commits, ctx.fs, ctx)) out.push({ ...l, by: s });
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
  * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
  * it fails on one it cannot read), or null where there is none.
@@ -122,14 +191,14 @@ function read(
   commits: CommitsWritten,
   fs: FsFacts,
   user: User | undefined,
-): string[] | null {
+): Written | null {
   if (commits.revisions.includes(null)) return null;
   const top = repositoryTop(cwd, fs);
   const repo = top === null ? null : openRepository(top, fs, user);
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
-  if (!trees.all.length && !trees.untracked.length) return [];
+  if (!trees.all.length && !trees.untracked.length) return { paths: [], links: [] };
   const index = indexOf(repo);
   if (index === null) return null;
   // (HEAD not born yet: no tree.)
@@ -139,6 +208,7 @@ function read(
   }
   const budget = newBudget();
   const out = new Set<string>();
+  const links: Links = new Map();
   if (commits.overwrites) {
     // (The files the work tree holds otherwise are written over: `git reset --hard`.)
     const file = `${repo.gitDir}/index`;
@@ -146,15 +216,46 @@ function read(
     if (bytes !== null ? !changedFiles(top!, file, bytes, fs, out) : fs.exists(file)) return null;
   }
   for (const tree of trees.all) {
-    if (!changedPaths(repo.store, head, tree, budget, out)) return null;
-    if (!indexChanges(repo.store, tree, index, budget, out)) return null;
+    if (!changedPaths(repo.store, head, tree, budget, out, "", links)) return null;
+    if (!indexChanges(repo.store, tree, index, budget, out, links)) return null;
   }
   for (const tree of trees.untracked) {
     const files = new Map<string, TreeEntry>();
     if (!allPaths(repo.store, tree, budget, files)) return null;
-    for (const path of files.keys()) out.add(path);
+    for (const [path, e] of files) {
+      out.add(path);
+      if (isLink(e)) links.set(path, e.oid);
+    }
   }
-  return limited([...out], commits.pathspecs, cwd, top!);
+  const paths = limited([...out], commits.pathspecs, cwd, top!);
+  const made = linksWritten(repo, links, new Set(paths), top!);
+  return made === null ? null : { paths, links: made };
+}
+
+/** The longest symlink target read (PATH_MAX). */
+const TARGET_LIMIT = 4096;
+
+/**
+ * Where the symlinks among the files written lead (their blobs' text), or null where one cannot
+ * be read: then what the checkout writes is not known.
+ */
+function linksWritten(
+  repo: Repository,
+  links: Links,
+  written: Set<string>,
+  top: string,
+): MadeLink[] | null {
+  const out: MadeLink[] = [];
+  for (const [path, oid] of links) {
+    const link = resolve(top, path);
+    if (!written.has(link)) continue;
+    const blob = readObject(repo.store, oid);
+    if (blob?.type !== "blob" || blob.data.length > TARGET_LIMIT) return null;
+    const target = new TextDecoder().decode(blob.data);
+    if (!target || target.includes("\0")) return null;
+    out.push({ link, target: target.startsWith("/") ? target : `${dirname(link)}/${target}` });
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { realFs } from "./fs_facts.ts";
 import { commitPaths } from "./git_writes.ts";
 import { openRepository, resolveCommit, resolveTree } from "./git_revisions.ts";
@@ -8,6 +10,7 @@ import {
   checkActions,
   configFrom,
   HAS_GIT,
+  secretsDenied,
   type TempRepository,
   tempRepository,
 } from "../testing.ts";
@@ -215,6 +218,53 @@ Deno.test({
       await checkActions(DL, ctx, [["git reset --hard", "deny"], ["git stash", "deny"]]);
     } finally {
       repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: the symlinks a checkout writes lead the stages after it where they point",
+  ignore: !HAS_GIT,
+  async fn() {
+    const repo = tempRepository(["src/a.ts", "README.md"], { init: ["-b", "main"] });
+    const home = `${repo.dir}-home`;
+    try {
+      mkdirSync(`${home}/.ssh`, { recursive: true });
+      writeFileSync(`${home}/.ssh/id_rsa`, "k");
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "one");
+      repo.git("checkout", "-qb", "lnk");
+      // (To a directory, to a file, relative from a subdirectory, and an everyday one.)
+      symlinkSync(`${home}/.ssh`, `${repo.dir}/link`);
+      symlinkSync(`${home}/.ssh/id_rsa`, `${repo.dir}/k`);
+      symlinkSync(`../../${basename(home)}/.ssh`, `${repo.dir}/src/up`);
+      symlinkSync("src", `${repo.dir}/rel`);
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "links");
+      repo.git("checkout", "-q", "main");
+      const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+      await checkActions(secretsDenied(home), ctx, [
+        ["git checkout lnk && cat link/id_rsa", "deny"],
+        ["git checkout lnk; cat link/id_rsa", "deny"],
+        ["git switch lnk && grep -r x link", "deny"],
+        ["git checkout lnk && cat k", "deny"],
+        ["git checkout lnk && cd link && cat id_rsa", "deny"],
+        ["git checkout lnk && echo x > k", "deny"],
+        ["git merge lnk && echo x >> link/authorized_keys", "deny"],
+        ["git reset --hard lnk && cat link/id_rsa", "deny"],
+        ["git cherry-pick lnk && cat link/id_rsa", "deny"],
+        ["git restore --source=lnk link && cat link/id_rsa", "deny"],
+        ["git checkout lnk -- src && cat src/up/id_rsa", "deny"],
+        ["cd src && git checkout lnk && cat up/id_rsa", "deny"],
+        // (What is not written, or leads nowhere protected: as before.)
+        ["git checkout lnk -- README.md && cat link/id_rsa", "allow"],
+        ["git checkout lnk", "allow"],
+        ["git checkout lnk && cat rel/a.ts", "allow"],
+        ["git checkout lnk && ls && git status", "allow"],
+      ]);
+    } finally {
+      repo.remove();
+      rmSync(home, { recursive: true, force: true });
     }
   },
 });

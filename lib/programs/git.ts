@@ -24,7 +24,7 @@ import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
-import { commitsWritten } from "./git_commits.ts";
+import { commitsWritten, writesMovedTree } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles } from "./diffs.ts";
 import {
@@ -792,5 +792,6 @@ export const GIT: Program = {
   readsRepository: (stage) => repositoryRead(stage, gitSubcommand(stage.argv)),
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
-    argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)),
+    argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)) ||
+    writesMovedTree(argv, gitSubcommand(argv)),
 };

@@ -87,3 +87,35 @@ Deno.test("git REV:path: every subcommand that reads a revision's file or tree n
     ["git ls-tree HEAD:src", "allow"],
   ]);
 });
+
+Deno.test("git --work-tree=DIR: what writes the repository's files there replaces what is below DIR", async () => {
+  // (~/.ssh holds no file yet: what git writes there is the reach.)
+  const ctx = ctxIn("/p", {
+    files: FILES,
+    bytes: { "/p/.git/index": gitIndexBytes(["src/main.ts", "README.md"]) },
+    home,
+  });
+  const ssh = "git --work-tree=/home/user/.ssh";
+  await checkActions(DL, ctx, [
+    [`${ssh} checkout-index -a -f`, "deny"],
+    [`${ssh} checkout-index -fa`, "deny"],
+    [`${ssh} checkout-index --all`, "deny"],
+    [`${ssh} checkout-index -f -- README.md`, "deny"],
+    ["git --work-tree /home/user/.ssh checkout-index -a -f", "deny"],
+    [`${ssh} merge main`, "deny"],
+    [`${ssh} cherry-pick main`, "deny"],
+    [`${ssh} revert HEAD`, "deny"],
+    [`${ssh} rebase main`, "deny"],
+    [`${ssh} am x.patch`, "deny"],
+    [`${ssh} read-tree -um HEAD`, "deny"],
+    [`${ssh} sparse-checkout reapply`, "deny"],
+    // (As the forms that already did.)
+    [`${ssh} checkout -f`, "deny"],
+    [`${ssh} stash`, "deny"],
+    // (Elsewhere: as before, the files present there read.)
+    ["git --work-tree=/tmp/z checkout-index -a -f", "ask"],
+    ["git --work-tree=/tmp/z merge main", "ask"],
+    ["git checkout-index -a -f", "allow"],
+    ["git merge main", "allow"],
+  ]);
+});

@@ -272,3 +272,22 @@ export function commitsWritten(argv: Word[], at: number): NamedFile[] {
   const text = argv.slice(at).map((w) => w.text).join(" ");
   return [{ path: null, source: `git ${text}`, commits }];
 }
+
+/**
+ * git's subcommands that write files of the repository into a work tree `--work-tree=DIR` moves
+ * (`git --work-tree=~/.ssh checkout-index -a -f`, `merge`, `read-tree -u`): what lies below DIR.
+ */
+const MOVED_TREE_WRITERS = new Set(
+  "checkout-index merge pull cherry-pick revert rebase am read-tree sparse-checkout submodule"
+    .split(" "),
+);
+
+/**
+ * Whether a git stage (its subcommand at `at`) writes the files of its repository into a work
+ * tree it moves elsewhere (`--work-tree=DIR`; see `MOVED_TREE_WRITERS`).
+ */
+export function writesMovedTree(argv: Word[], at: number): boolean {
+  const sub = argv[at];
+  return sub?.kind === "static" && MOVED_TREE_WRITERS.has(sub.value) &&
+    argv.slice(1, at).some((w) => /^--work-tree(=|$)/.test(w.value));
+}

@@ -156,6 +156,11 @@ export interface ReadOnlyCheck {
 export interface MadeLink {
   link: string;
   target: string;
+  /**
+   * The stage that writes it where that stage's own paths are not judged through it: a checkout
+   * writes the symlinks of a tree (`git checkout BRANCH`), not where they lead.
+   */
+  by?: Stage;
 }
 
 /**
