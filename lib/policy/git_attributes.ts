@@ -197,7 +197,20 @@ export function attributesWrittenFirst(
     const all = writeAreas(w, readsOnly) ?? [];
     return all.some((a) =>
       basename(a) === ".gitattributes" ||
-      (named.includes(a) && !makes && (!fs.exists(a) || fs.isDirectory?.(a) !== false))
+      (named.includes(a) && !makes &&
+        (fs.exists(a) ? fs.isDirectory?.(a) !== false : bringsDirectory(w, fs)))
     );
   });
+}
+
+/**
+ * Whether a stage that writes a name not there yet may make a directory holding a
+ * `.gitattributes` there: one of its words is a directory (`cp -r dir new`), names such a file
+ * (`cp x/.gitattributes new`) or is not known.
+ */
+function bringsDirectory(w: Stage, fs: FsFacts): boolean {
+  return w.argv.slice(1).some((word) =>
+    word.kind !== "static" || /(^|\/)\.gitattributes$/.test(word.value) ||
+    w.cwds.some((c) => c === null || fs.isDirectory?.(resolve(c, word.value)) !== false)
+  );
 }

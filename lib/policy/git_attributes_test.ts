@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { checkActions, ctxIn, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
+import {
+  checkActions,
+  configFrom,
+  ctxIn,
+  HAS_GIT,
+  secretsDenied,
+  tempRepository,
+} from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
 import { realFs } from "./fs_facts.ts";
 import { driverOf, namesDriver, runsDriver } from "./git_attributes.ts";
 
@@ -136,9 +144,13 @@ Deno.test("git attributes: an attributes file another stage writes first selects
     ["echo '* filter=leak' >> src/.gitattributes && git add -A", "ask"],
     ["cp /tmp/a .git/info/attributes; git diff", "ask"],
     ["cp /tmp/a src/; git diff", "ask"],
+    ["cp -r src new; git diff", "ask"],
+    ["mkdir new && cp /tmp/.gitattributes new; git status", "ask"],
     // After git, elsewhere, or a subcommand that runs no filter: nothing.
     ["git status; echo '* filter=leak' > .gitattributes", "allow"],
     ["echo x > notes.txt && git add notes.txt", "allow"],
+    ["cp src/main.ts src/copy.ts && git add src/copy.ts", "allow"],
+    ["mkdir -p src/x && touch src/x/a.ts && git add src/x", "allow"],
     ["echo '* filter=leak' > .gitattributes; git log", "allow"],
   ]);
   // Where the config defines no driver: nothing.
@@ -161,6 +173,34 @@ Deno.test({
       await checkActions(DL, ctx, [["git status", "allow"], ["git log -p", "allow"]]);
       r.write(["deep/a/b/.gitattributes"], "*.pdf diff=pdf\n*.md filter=leak\n");
       await checkActions(DL, ctx, [["cd deep && git add -A", "deny"]]);
+    } finally {
+      r.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git attributes: git-lfs installed in the repository's own config is judged as it is",
+  ignore: !HAS_GIT,
+  async fn() {
+    const r = tempRepository(["src/main.ts", "art/logo.psd"]);
+    try {
+      r.git("config", "filter.lfs.clean", "git-lfs clean -- %f");
+      r.git("config", "filter.lfs.smudge", "git-lfs smudge -- %f");
+      r.git("config", "filter.lfs.process", "git-lfs filter-process");
+      r.git("config", "filter.lfs.required", "true");
+      r.write([".gitattributes"], "*.psd filter=lfs diff=lfs merge=lfs -text\n");
+      const ctx = { cwd: r.dir, home, env: { HOME: home }, fs: realFs() };
+      const G = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+      const everyday: [string, "allow"][] = [
+        ["git status", "allow"],
+        ["git add art/logo.psd", "allow"],
+        ["git diff", "allow"],
+        ["git log -p", "allow"],
+        ["git commit -m x", "allow"],
+      ];
+      await checkActions(G, ctx, everyday);
+      await checkActions(DL, ctx, everyday);
     } finally {
       r.remove();
     }

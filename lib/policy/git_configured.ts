@@ -10,8 +10,11 @@
  * that read the index, `core.editor` and `sequence.editor` for those that open an editor (not
  * `commit -m`, not where `GIT_EDITOR` is set), `core.sshCommand`, `credential.helper` and
  * `core.askPass` for those that reach a remote, `diff.external` for `git diff`, `gpg.program`
- * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`. A
- * pager runs only where git's output is a terminal, which the agent's commands have not.
+ * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`, and
+ * the filter, diff and merge drivers an attributes file names for the subcommands of their kind
+ * (`git_attributes.ts`; an attributes file another stage writes first makes those of a kind the
+ * config defines not known). A pager runs only where git's output is a terminal, which the
+ * agent's commands have not.
  *
  * @module
  */
@@ -71,7 +74,7 @@ const KEYS: [RegExp, (sub: string, words: string[], env: Env) => boolean][] = [
       ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
   ],
   [/^gpg\.(.+\.)?program$/, (sub, words) => signs(sub, words)],
-  [/^interactive\.difffilter$/, (_, words) => words.some((w) => /^(-p|--patch|-i)$/.test(w))],
+  [/^interactive\.difffilter$/, (sub, words) => patches(sub, words)],
 ];
 
 type Env = (name: string) => string | undefined;
@@ -88,6 +91,14 @@ function edits(sub: string, words: string[]): boolean {
   if (sub === "revert" || sub === "notes") return !message && words[0] !== "list";
   if (sub === "config") return words[0] === "edit";
   return false;
+}
+
+/** Whether a subcommand with these words picks hunks interactively (`add -p`, `stash -p`). */
+function patches(sub: string, words: string[]): boolean {
+  const has = (re: RegExp) => words.some((w) => re.test(w));
+  if (sub === "add" && has(/^(-i|--interactive)$/)) return true;
+  if (sub === "commit" && has(/^--interactive$/)) return true;
+  return /^(add|checkout|reset|restore|stash|commit)$/.test(sub) && has(/^(-p|--patch)$/);
 }
 
 /** Whether a subcommand with these words signs or checks a signature (gpg runs). */
