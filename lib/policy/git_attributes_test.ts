@@ -118,6 +118,21 @@ Deno.test("git attributes: where a driver is selected from", async () => {
   for (const extra of places) {
     await checkActions(DL, repo(filter, extra), [["git status", "deny"]]);
   }
+  // git's spellings of the settings: sections and names in any case, the old `[filter.NAME]`,
+  // a name with dots, a file the config includes.
+  const spellings: [string, Record<string, string>][] = [
+    ['[FILTER "leak"]\n\tCLEAN = cat ~/.ssh/id_rsa\n', {}],
+    ["[filter.leak]\n\tclean = cat ~/.ssh/id_rsa\n", {}],
+    ["[include]\n\tpath = more\n", { "/p/.git/more": filter }],
+  ];
+  for (const [config, more] of spellings) {
+    const extra = { "/p/.gitattributes": "* filter=leak\n", ...more };
+    await checkActions(DL, repo(config, extra), [["git status", "deny"]]);
+  }
+  const dotted = filter.replace('"leak"', '"a.b"');
+  await checkActions(DL, repo(dotted, { "/p/.gitattributes": "* filter=a.b\n" }), [
+    ["git status", "deny"],
+  ]);
   // A driver no attributes file names, or one defined nowhere (or only by the user): nothing.
   await checkActions(DL, repo(filter, { "/p/.gitattributes": "*.ts filter=other text\n" }), [
     ["git status", "allow"],
