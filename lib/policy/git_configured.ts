@@ -10,8 +10,11 @@
  * that read the index, `core.editor` and `sequence.editor` for those that open an editor (not
  * `commit -m`, not where `GIT_EDITOR` is set), `core.sshCommand`, `credential.helper` and
  * `core.askPass` for those that reach a remote, `diff.external` for `git diff`, `gpg.program`
- * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`. A
- * pager runs only where git's output is a terminal, which the agent's commands have not.
+ * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`, and
+ * the filter, diff and merge drivers an attributes file names for the subcommands of their kind
+ * (`git_attributes.ts`; an attributes file another stage writes first makes those of a kind the
+ * config defines not known). A pager runs only where git's output is a terminal, which the
+ * agent's commands have not.
  *
  * @module
  */
@@ -23,6 +26,15 @@ import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
 import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_files.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
+import {
+  attributesWrittenFirst,
+  type DriverKind,
+  driverOf,
+  driversSelected,
+  mayRunDriver,
+  outerAttributeFiles,
+  runsDriver,
+} from "./git_attributes.ts";
 
 /** Whether a stage runs git. */
 function isGit(stage: Stage): boolean {
@@ -62,7 +74,7 @@ const KEYS: [RegExp, (sub: string, words: string[], env: Env) => boolean][] = [
       ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
   ],
   [/^gpg\.(.+\.)?program$/, (sub, words) => signs(sub, words)],
-  [/^interactive\.difffilter$/, (_, words) => words.some((w) => /^(-p|--patch|-i)$/.test(w))],
+  [/^interactive\.difffilter$/, (sub, words) => patches(sub, words)],
 ];
 
 type Env = (name: string) => string | undefined;
@@ -79,6 +91,14 @@ function edits(sub: string, words: string[]): boolean {
   if (sub === "revert" || sub === "notes") return !message && words[0] !== "list";
   if (sub === "config") return words[0] === "edit";
   return false;
+}
+
+/** Whether a subcommand with these words picks hunks interactively (`add -p`, `stash -p`). */
+function patches(sub: string, words: string[]): boolean {
+  const has = (re: RegExp) => words.some((w) => re.test(w));
+  if (sub === "add" && has(/^(-i|--interactive)$/)) return true;
+  if (sub === "commit" && has(/^--interactive$/)) return true;
+  return /^(add|checkout|reset|restore|stash|commit)$/.test(sub) && has(/^(-p|--patch)$/);
 }
 
 /** Whether a subcommand with these words signs or checks a signature (gpg runs). */
@@ -109,10 +129,13 @@ export function configuredPrograms(
     if (!name.endsWith("git") || !isGit(s)) continue;
     const at = gitSubcommand(s.argv);
     const sub = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
-    // (The history commands run a diff program or gpg only when asked to.)
+    // (The history commands run a diff program or gpg only when asked to, a driver an attribute
+    // selects where they show a diff.)
+    const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
     if (
       sub === null ||
-      QUIET.has(sub) && !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value))
+      QUIET.has(sub) && !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value)) &&
+        !mayRunDriver(sub, words)
     ) continue;
     const repo = repositoryOf(s, at, ctx);
     if (repo === null) continue;
@@ -131,9 +154,51 @@ export function configuredPrograms(
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
     }
-    out.push(...judged(s, at, sub, config.settings, env!, expand));
+    // (The drivers of a kind the config defines, where another stage may write an attributes
+    // file first: not known.)
+    const options = s.argv.slice(1, at).map((w) => w.kind === "static" ? w.value : "");
+    const drivers = selectedDrivers(repo!, config.settings, sub, words, options, env!, ctx);
+    let chosen: Set<string> | undefined;
+    if (drivers !== null) {
+      if (attributesWrittenFirst(repo!, drivers.outer, s, top, globs(), ctx.fs)) {
+        unknown("(the drivers attributes files another stage writes first select)");
+      } else chosen = drivers.chosen;
+    }
+    out.push(...judged(s, at, sub, config.settings, env!, expand, chosen));
   }
   return out;
+}
+
+/**
+ * The repository's driver settings the subcommand runs and an attributes file selects (see
+ * `git_attributes.ts`), with the attributes files outside the work tree (null: not known, as
+ * where git's options name others); null where the config defines none it runs.
+ */
+function selectedDrivers(
+  repo: Repository,
+  settings: ConfigSetting[],
+  sub: string,
+  words: string[],
+  options: string[],
+  env: Record<string, string | undefined>,
+  ctx: Context,
+): { chosen: Set<string>; outer: string[] | null } | null {
+  const byKind = new Map<DriverKind, Set<string>>();
+  for (const { key, repository } of settings) {
+    const driver = repository ? driverOf(key) : null;
+    if (driver === null || !runsDriver(key, sub, words)) continue;
+    byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
+  }
+  if (!byKind.size) return null;
+  const outer = options.some((o) => /^(core\.attributesfile|attr\.tree)=|^--attr-source/i.test(o))
+    ? null
+    : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
+  const chosen = new Set<string>();
+  for (const [kind, names] of byKind) {
+    if (outer !== null && !driversSelected(repo, outer, kind, names, ctx.fs)) continue;
+    for (const n of names) chosen.add(`${kind}\0${n}`);
+  }
+  return { chosen, outer };
 }
 
 /** The settings of a repository's config files, read once per decision. */
@@ -199,6 +264,8 @@ function judged(
   settings: ConfigSetting[],
   env: Record<string, string | undefined>,
   expand: (s: Stage, from: Stage) => Stage[],
+  /** The drivers an attributes file selects (`filter\0lfs`); undefined: none is known. */
+  chosen?: ReadonlySet<string>,
 ): Stage[] {
   const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
   const variable: Env = (v) => env[v] || undefined;
@@ -207,7 +274,10 @@ function judged(
     if (!repository) continue;
     const k = key.toLowerCase();
     if (k === "core.fsmonitor" && /^(true|false|yes|no|on|off|1|0|)$/i.test(value)) continue;
-    if (!KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable))) continue;
+    const driver = driverOf(k);
+    if (driver !== null) {
+      if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(k, sub, words)) continue;
+    } else if (!KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable))) continue;
     given.push(literal("-c"), literal(`${key}=${value}`));
   }
   if (!given.length) return [];

@@ -74,7 +74,14 @@ Deno.test("git's config: the repository's command settings run for the subcomman
   ]);
   await checkActions(DL, repo("[interactive]\n\tdiffFilter = cat secrets/key\n"), [
     ["git add -p", "deny"],
+    ["git add -i", "deny"],
+    ["git stash -p", "deny"],
+    ["git checkout --patch", "deny"],
     ["git add src/main.ts", "allow"],
+    // (A patch shown, not picked from: no filter.)
+    ["git log -p", "allow"],
+    ["git show -p --ext-diff", "allow"],
+    ["git commit -i -m x src/main.ts", "allow"],
   ]);
 });
 
