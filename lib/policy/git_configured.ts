@@ -15,8 +15,10 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
+import { gitCwds } from "../programs/git_external.ts";
 import { programOf } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
@@ -33,10 +35,10 @@ function isGit(stage: Stage): boolean {
 // deno-fmt-ignore
 const QUIET = new Set([
   "log", "show", "shortlog", "rev-list", "rev-parse", "config", "ls-remote", "help", "version",
-  "var", "cat-file", "for-each-ref", "show-ref", "ls-tree", "blame", "annotate", "name-rev",
-  "merge-base", "count-objects", "verify-pack", "check-ref-format", "check-ignore", "check-attr",
-  "format-patch", "range-diff", "cherry", "whatchanged", "show-branch", "archive", "bundle",
-  "fsck", "get-tar-commit-id", "column", "stripspace", "hash-object", "credential",
+  "var", "cat-file", "for-each-ref", "show-ref", "ls-tree", "name-rev", "merge-base",
+  "count-objects", "verify-pack", "check-ref-format", "format-patch", "range-diff", "cherry",
+  "whatchanged", "show-branch", "archive", "bundle", "get-tar-commit-id", "column", "stripspace",
+  "hash-object",
 ]);
 
 /** Subcommands that reach a remote (their transport's settings: ssh, credentials, askpass). */
@@ -131,9 +133,47 @@ export function configuredPrograms(
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
     }
+    const moved = elsewhere(s, at, config.settings, repo, env!);
+    if (moved) out.push(moved, ...expand(moved, s));
     out.push(...judged(s, at, sub, config.settings, env!, expand));
   }
   return out;
+}
+
+/**
+ * The stage as git runs it where the repository's config (or the tool's `GIT_WORK_TREE`) puts its
+ * work tree elsewhere than the directory holding `.git`: `core.worktree` (relative to the git
+ * directory), judged as the same stage given `--work-tree=` that directory, whose files git reads
+ * and writes (paths given from a cwd outside it are from its top). Null where it is that
+ * directory (a submodule's `.git/modules/x/config` names its own).
+ */
+function elsewhere(
+  s: Stage,
+  at: number,
+  settings: ConfigSetting[],
+  repo: Repository,
+  env: Record<string, string | undefined>,
+): Stage | null {
+  const cwds = gitCwds(s, at);
+  let tree = env.GIT_WORK_TREE ? resolve(cwds[0] ?? repo.top, env.GIT_WORK_TREE) : null;
+  for (const { key, value, repository } of tree === null ? settings : []) {
+    if (repository && key === "core.worktree") tree = resolve(repo.gitDir, value);
+  }
+  if (tree === null || tree === repo.top) return null;
+  // (git's own options but `-C`, whose move the cwds have made.)
+  const own: Word[] = [];
+  for (let i = 1; i < at; i++) {
+    if (s.argv[i].value === "-C") i++;
+    else own.push(s.argv[i]);
+  }
+  const argv = [s.argv[0], literal(`--work-tree=${tree}`), ...own, ...s.argv.slice(at)];
+  const inside = (c: string | null) => c !== null && (c === tree || c.startsWith(`${tree}/`));
+  return {
+    ...s,
+    argv,
+    cwds: cwds.map((c) => inside(c) ? c : tree),
+    origin: `${s.origin} (git's config)`,
+  };
 }
 
 /** The settings of a repository's config files, read once per decision. */

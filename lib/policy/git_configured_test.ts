@@ -112,3 +112,53 @@ Deno.test("git's config: a config file or hook another stage writes first runs a
     ["echo x > .git/hooks/pre-commit; git commit -m x", "allow"],
   ]);
 });
+
+Deno.test("git's config: a work tree the repository's config puts elsewhere is where git works", async () => {
+  for (const tree of [`${home}/.ssh`, `../..${home}/.ssh`]) {
+    await checkActions(DL, repo(`[core]\n\tworktree = ${tree}\n`), [
+      ["git checkout evil", "deny"],
+      ["git add id_rsa", "deny"],
+      ["git commit -m x", "deny"],
+      ["git grep -h . -- id_rsa", "deny"],
+      ["git -C src status", "deny"],
+      ["git status", "deny"],
+      // (It reads no work tree.)
+      ["git log --oneline", "allow"],
+    ]);
+  }
+  // The work tree's own config, where the repository's turns it on.
+  const worktreeConfig = "[extensions]\n\tworktreeConfig = true\n";
+  const own = { "/p/.git/config.worktree": `[core]\n\tworktree = ${home}/.ssh\n` };
+  await checkActions(DL, repo(worktreeConfig, own), [["git status", "deny"]]);
+  await checkActions(DL, repo("", own), [["git status", "allow"]]);
+  // Paths given from a cwd outside the work tree are from its top.
+  const other = repo("[core]\n\tworktree = /q\n", { "/q/secrets/key": "k" });
+  await checkActions(DL, other, [["git add secrets/key", "deny"]]);
+  await checkActions(DL, repo("[core]\n\tworktree = /q\n", { "/q/a.txt": "a" }), [
+    ["git add .env", "ask"],
+    ["git status", "allow"],
+  ]);
+  // The directory holding `.git` itself (a submodule's config names its own): nothing more.
+  await checkActions(DL, repo("[core]\n\tworktree = ..\n"), [
+    ["git status", "allow"],
+    ["git commit -m x", "allow"],
+    ["git add src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("git's config: core.fsmonitor runs for blame, annotate, check-ignore, check-attr, fsck", async () => {
+  await checkActions(DL, repo("[core]\n\tfsmonitor = cat ~/.ssh/id_rsa\n"), [
+    ["git blame src/main.ts", "deny"],
+    ["git annotate src/main.ts", "deny"],
+    ["git check-ignore src/main.ts", "deny"],
+    ["git check-attr -a src/main.ts", "deny"],
+    ["git fsck", "deny"],
+    ["git show HEAD", "allow"],
+    ["git cat-file -p HEAD", "allow"],
+  ]);
+  await checkActions(DL, repo("[core]\n\tfsmonitor = true\n"), [
+    ["git blame src/main.ts", "allow"],
+    ["git check-ignore src/main.ts", "allow"],
+    ["git fsck", "allow"],
+  ]);
+});
