@@ -18,13 +18,16 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
+import { gitCwds } from "../programs/git_external.ts";
 import { programOf } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
 import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_files.ts";
+import { edits, editsSequence, signs } from "./git_configured_forms.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
 import {
   attributesWrittenFirst,
@@ -45,27 +48,40 @@ function isGit(stage: Stage): boolean {
 // deno-fmt-ignore
 const QUIET = new Set([
   "log", "show", "shortlog", "rev-list", "rev-parse", "config", "ls-remote", "help", "version",
-  "var", "cat-file", "for-each-ref", "show-ref", "ls-tree", "blame", "annotate", "name-rev",
-  "merge-base", "count-objects", "verify-pack", "check-ref-format", "check-ignore", "check-attr",
-  "format-patch", "range-diff", "cherry", "whatchanged", "show-branch", "archive", "bundle",
-  "fsck", "get-tar-commit-id", "column", "stripspace", "hash-object", "credential",
+  "var", "cat-file", "for-each-ref", "show-ref", "ls-tree", "name-rev", "merge-base",
+  "count-objects", "verify-pack", "check-ref-format", "format-patch", "range-diff", "cherry",
+  "whatchanged", "show-branch", "archive", "bundle", "get-tar-commit-id", "column", "stripspace",
+  "hash-object", "credential",
 ]);
+
+/** Of those, the ones that may run other settings (gpg, an editor, a transport's, a helper's). */
+const SETTINGS_TOO = new Set(["log", "show", "whatchanged", "ls-remote", "credential", "config"]);
 
 /** Subcommands that reach a remote (their transport's settings: ssh, credentials, askpass). */
 const TRANSPORT = new Set(["fetch", "pull", "push", "ls-remote", "remote", "submodule"]);
 
+/** What a key's subcommand test is given: the words after it, the environment, the settings. */
+type Runs = (
+  sub: string,
+  words: string[],
+  env: Env,
+  settings: ConfigSetting[],
+  key: string,
+) => boolean;
+
 /** The keys of settings that are commands (lower case), and the subcommands that run them. */
-const KEYS: [RegExp, (sub: string, words: string[], env: Env) => boolean][] = [
+const KEYS: [RegExp, Runs][] = [
   [/^core\.fsmonitor$/, (sub) => !QUIET.has(sub)],
-  [/^core\.editor$/, (sub, words, env) => !env("GIT_EDITOR") && edits(sub, words)],
+  [/^core\.editor$/, (sub, words, env, set) => !env("GIT_EDITOR") && edits(sub, words, set)],
   [
     /^sequence\.editor$/,
-    (sub, words, env) =>
-      !env("GIT_SEQUENCE_EDITOR") && sub === "rebase" &&
-      words.some((w) => /^(-i|--interactive)$/.test(w)),
+    (sub, words, env, set) => !env("GIT_SEQUENCE_EDITOR") && editsSequence(sub, words, set),
   ],
   [/^core\.sshcommand$/, (sub, _, env) => TRANSPORT.has(sub) && !env("GIT_SSH_COMMAND")],
-  [/^credential\.(.+\.)?helper$/, (sub) => TRANSPORT.has(sub)],
+  [
+    /^credential\.(.+\.)?helper$/,
+    (sub, words) => TRANSPORT.has(sub) || sub === "credential" && words[0] !== "capability",
+  ],
   [/^core\.askpass$/, (sub, _, env) => TRANSPORT.has(sub) && !env("GIT_ASKPASS")],
   [
     /^diff\.external$/,
@@ -73,25 +89,29 @@ const KEYS: [RegExp, (sub: string, words: string[], env: Env) => boolean][] = [
       !env("GIT_EXTERNAL_DIFF") &&
       ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
   ],
-  [/^gpg\.(.+\.)?program$/, (sub, words) => signs(sub, words)],
+  [/^gpg\.(.+\.)?program$/, (sub, words, _, set) => signs(sub, words, set)],
   [/^interactive\.difffilter$/, (sub, words) => patches(sub, words)],
+  [
+    /^trailer\..+\.(cmd|command)$/,
+    (sub, words) =>
+      sub === "interpret-trailers" || sub === "commit" && words.some((w) => /^--tr/.test(w)),
+  ],
+  [/^difftool\..+\.(cmd|path)$/, (sub) => sub === "difftool"],
+  [/^mergetool\..+\.(cmd|path)$/, (sub) => sub === "mergetool" || sub === "difftool"],
+  [
+    /^remote\..+\.uploadpack$/,
+    (sub, _, __, set, key) => sub !== "push" && TRANSPORT.has(sub) && localRemote(set, key),
+  ],
+  [/^remote\..+\.receivepack$/, (sub, _, __, set, key) => sub === "push" && localRemote(set, key)],
+  [
+    /^submodule\..+\.update$/,
+    (sub, words) =>
+      sub === "submodule" && words.includes("update") &&
+      !words.some((w) => /^(--checkout|--rebase|--merge)$/.test(w)),
+  ],
 ];
 
 type Env = (name: string) => string | undefined;
-
-/** Whether a subcommand with these words opens an editor (a message not given it). */
-function edits(sub: string, words: string[]): boolean {
-  const has = (re: RegExp) => words.some((w) => re.test(w));
-  if (has(/^--no-edit$/)) return false;
-  if (has(/^(-e|--edit)$/)) return true;
-  const message = has(/^(-m|--message|-F|--file|-C|--reuse-message|--fixup|-[a-zA-Z]*[mF])(=|$)/);
-  if (sub === "commit") return !message;
-  if (sub === "tag") return has(/^(-a|-s|-u|--annotate|--sign)$/) && !message;
-  if (sub === "rebase" || sub === "add") return has(/^(-i|--interactive)$/);
-  if (sub === "revert" || sub === "notes") return !message && words[0] !== "list";
-  if (sub === "config") return words[0] === "edit";
-  return false;
-}
 
 /** Whether a subcommand with these words picks hunks interactively (`add -p`, `stash -p`). */
 function patches(sub: string, words: string[]): boolean {
@@ -101,12 +121,20 @@ function patches(sub: string, words: string[]): boolean {
   return /^(add|checkout|reset|restore|stash|commit)$/.test(sub) && has(/^(-p|--patch)$/);
 }
 
-/** Whether a subcommand with these words signs or checks a signature (gpg runs). */
-function signs(sub: string, words: string[]): boolean {
-  if (/^verify-(commit|tag)$/.test(sub)) return true;
-  if (words.some((w) => /^(-S|--gpg-sign|--show-signature)(=|$)|^-S./.test(w))) return true;
-  return sub === "tag" && words.some((w) => /^(-s|-u|--sign|--local-user)(=|$)/.test(w)) ||
-    (sub === "tag" && words[0] === "-v");
+/**
+ * Whether the remote of a `remote.<name>.*` key has a URL on this machine (a path, `file://`),
+ * where git runs its upload-pack or receive-pack locally through the shell (elsewhere, over ssh,
+ * on the other host); so too where it has none (the name may be a path).
+ */
+function localRemote(settings: ConfigSetting[], key: string): boolean {
+  const name = key.slice("remote.".length, key.lastIndexOf("."));
+  const urls = settings.filter((s) =>
+    s.key === `remote.${name}.url` || s.key === `remote.${name}.pushurl`
+  );
+  // (A URL of a scheme other than file, or scp's `host:path`: another machine.)
+  const remote = (u: string) =>
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? !/^file:/i.test(u) : /^[^/]*:/.test(u);
+  return !urls.length || urls.some((s) => !remote(s.value));
 }
 
 /**
@@ -134,7 +162,8 @@ export function configuredPrograms(
     const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
     if (
       sub === null ||
-      QUIET.has(sub) && !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value)) &&
+      QUIET.has(sub) && !SETTINGS_TOO.has(sub) &&
+        !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value)) &&
         !mayRunDriver(sub, words)
     ) continue;
     const repo = repositoryOf(s, at, ctx);
@@ -150,7 +179,7 @@ export function configuredPrograms(
         argv: [literal("git"), unknownWord(what)],
         origin: `${s.origin} (git's config)`,
       });
-    if (writtenFirst(config, repo!, s, top, globs)) {
+    if (writtenFirst(config, repo!, s, top, globs, env!.HOME ?? ctx.home)) {
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
     }
@@ -164,6 +193,9 @@ export function configuredPrograms(
         unknown("(the drivers attributes files another stage writes first select)");
       } else chosen = drivers.chosen;
     }
+    // (The history commands read no work tree.)
+    const moved = QUIET.has(sub) ? null : elsewhere(s, at, config.settings, repo!, env!);
+    if (moved) out.push(moved, ...expand(moved, s));
     out.push(...judged(s, at, sub, config.settings, env!, expand, chosen));
   }
   return out;
@@ -201,6 +233,42 @@ function selectedDrivers(
   return { chosen, outer };
 }
 
+/**
+ * The stage as git runs it where the repository's config (or the tool's `GIT_WORK_TREE`) puts its
+ * work tree elsewhere than the directory holding `.git`: `core.worktree` (relative to the git
+ * directory), judged as the same stage given `--work-tree=` that directory, whose files git reads
+ * and writes (paths given from a cwd outside it are from its top). Null where it is that
+ * directory (a submodule's `.git/modules/x/config` names its own).
+ */
+function elsewhere(
+  s: Stage,
+  at: number,
+  settings: ConfigSetting[],
+  repo: Repository,
+  env: Record<string, string | undefined>,
+): Stage | null {
+  const cwds = gitCwds(s, at);
+  let tree = env.GIT_WORK_TREE ? resolve(cwds[0] ?? repo.top, env.GIT_WORK_TREE) : null;
+  for (const { key, value, repository } of tree === null ? settings : []) {
+    if (repository && key === "core.worktree") tree = resolve(repo.gitDir, value);
+  }
+  if (tree === null || tree === repo.top) return null;
+  // (git's own options but `-C`, whose move the cwds have made.)
+  const own: Word[] = [];
+  for (let i = 1; i < at; i++) {
+    if (s.argv[i].value === "-C") i++;
+    else own.push(s.argv[i]);
+  }
+  const argv = [s.argv[0], literal(`--work-tree=${tree}`), ...own, ...s.argv.slice(at)];
+  const inside = (c: string | null) => c !== null && (c === tree || c.startsWith(`${tree}/`));
+  return {
+    ...s,
+    argv,
+    cwds: cwds.map((c) => inside(c) ? c : tree),
+    origin: `${s.origin} (git's config)`,
+  };
+}
+
 /** The settings of a repository's config files, read once per decision. */
 function configOf(
   repo: Repository,
@@ -226,6 +294,7 @@ function writtenFirst(
   stage: Stage,
   top: Stage,
   globs: () => GlobScope,
+  home: string,
 ): boolean {
   const g = globs();
   // (git's stages that change its settings are judged where they are made; one that writes by a
@@ -238,7 +307,8 @@ function writtenFirst(
   }
   const paths = config.settings.filter((s) => s.key === "core.hookspath").map((s) => s.value);
   const hooks = paths.length ? paths[paths.length - 1] : `${repo.commonDir}/hooks`;
-  const dir = hooks.startsWith("/") ? hooks : `${repo.top}/${hooks}`;
+  // (A path setting: `~/` is the home directory; a relative one is from the work tree's top.)
+  const dir = hooks.startsWith("~/") ? home + hooks.slice(1) : resolve(repo.top, hooks);
   return HOOKS.some((h) => {
     const written = g.fileWritten(`${dir}/${h}`, stage, top, follows);
     return written === null || written.length > 0;
@@ -277,7 +347,9 @@ function judged(
     const driver = driverOf(k);
     if (driver !== null) {
       if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(k, sub, words)) continue;
-    } else if (!KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable))) continue;
+    } else if (
+      !KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable, settings, key))
+    ) continue;
     given.push(literal("-c"), literal(`${key}=${value}`));
   }
   if (!given.length) return [];

@@ -119,3 +119,141 @@ Deno.test("git's config: a config file or hook another stage writes first runs a
     ["echo x > .git/hooks/pre-commit; git commit -m x", "allow"],
   ]);
 });
+
+Deno.test("git's config: a work tree the repository's config puts elsewhere is where git works", async () => {
+  for (const tree of [`${home}/.ssh`, `../..${home}/.ssh`]) {
+    await checkActions(DL, repo(`[core]\n\tworktree = ${tree}\n`), [
+      ["git checkout evil", "deny"],
+      ["git add id_rsa", "deny"],
+      ["git commit -m x", "deny"],
+      ["git grep -h . -- id_rsa", "deny"],
+      ["git -C src status", "deny"],
+      ["git status", "deny"],
+      // (It reads no work tree.)
+      ["git log --oneline", "allow"],
+    ]);
+  }
+  // The work tree's own config, where the repository's turns it on.
+  const worktreeConfig = "[extensions]\n\tworktreeConfig = true\n";
+  const own = { "/p/.git/config.worktree": `[core]\n\tworktree = ${home}/.ssh\n` };
+  await checkActions(DL, repo(worktreeConfig, own), [["git status", "deny"]]);
+  await checkActions(DL, repo("", own), [["git status", "allow"]]);
+  // Paths given from a cwd outside the work tree are from its top.
+  const other = repo("[core]\n\tworktree = /q\n", { "/q/secrets/key": "k" });
+  await checkActions(DL, other, [["git add secrets/key", "deny"]]);
+  await checkActions(DL, repo("[core]\n\tworktree = /q\n", { "/q/a.txt": "a" }), [
+    ["git add .env", "ask"],
+    ["git status", "allow"],
+  ]);
+  // The directory holding `.git` itself (a submodule's config names its own): nothing more.
+  await checkActions(DL, repo("[core]\n\tworktree = ..\n"), [
+    ["git status", "allow"],
+    ["git commit -m x", "allow"],
+    ["git add src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("git's config: core.fsmonitor runs for blame, annotate, check-ignore, check-attr, fsck", async () => {
+  await checkActions(DL, repo("[core]\n\tfsmonitor = cat ~/.ssh/id_rsa\n"), [
+    ["git blame src/main.ts", "deny"],
+    ["git annotate src/main.ts", "deny"],
+    ["git check-ignore src/main.ts", "deny"],
+    ["git check-attr -a src/main.ts", "deny"],
+    ["git fsck", "deny"],
+    ["git show HEAD", "allow"],
+    ["git cat-file -p HEAD", "allow"],
+  ]);
+  await checkActions(DL, repo("[core]\n\tfsmonitor = true\n"), [
+    ["git blame src/main.ts", "allow"],
+    ["git check-ignore src/main.ts", "allow"],
+    ["git fsck", "allow"],
+  ]);
+});
+
+Deno.test("git's config: the editor forms parse-options reads (abbreviations, clusters)", async () => {
+  await checkActions(DL, repo("[core]\n\teditor = cat secrets/key\n"), [
+    ["git commit -m x --ed", "deny"],
+    ["git rebase --inter HEAD~1", "deny"],
+    ["git rebase -ki HEAD~1", "deny"],
+    ["git rebase --edit-todo", "deny"],
+    ["git commit --fixup=amend:HEAD", "deny"],
+    ["git branch --edit-description", "deny"],
+    ["git tag --annot v8", "deny"],
+    ["git tag -a v8", "deny"],
+    ["git merge --edit main", "deny"],
+    ["git merge -e main", "deny"],
+    ["git notes add", "deny"],
+    ["git am --interactive x.patch", "deny"],
+    ["git commit -m x", "allow"],
+    ["git commit --fixup=HEAD", "allow"],
+    ["git tag -a -m x v8", "allow"],
+    ["git tag -am x v8", "allow"],
+    ["git merge main", "ask"],
+    ["git notes show", "allow"],
+    ["git grep -e x", "allow"],
+  ]);
+  await checkActions(
+    DL,
+    repo("[core]\n\teditor = cat secrets/key\n[pull]\n\trebase = interactive\n"),
+    [
+      ["git pull", "deny"],
+      // (Asked, not denied: the files of the commits it writes are not seen here.)
+      ["git pull --no-rebase", "ask"],
+    ],
+  );
+});
+
+Deno.test("git's config: helpers, trailers, tools, signing and transports the settings name", async () => {
+  await checkActions(DL, repo("[credential]\n\thelper = !cat ~/.ssh/id_rsa\n"), [
+    ["printf 'host=x\\n' | git credential fill", "deny"],
+    ["git credential approve < /dev/null", "deny"],
+  ]);
+  await checkActions(DL, repo('[trailer "sign"]\n\tcmd = cat ~/.ssh/id_rsa\n'), [
+    ["git interpret-trailers < msg.txt", "deny"],
+    ["git commit -m x --trailer sign=me", "deny"],
+    ["git commit -m x", "allow"],
+  ]);
+  await checkActions(
+    DL,
+    repo('[difftool "x"]\n\tcmd = cat ~/.ssh/id_rsa\n[mergetool "y"]\n\tcmd = cat ~/.ssh/id_rsa\n'),
+    [
+      ["git difftool", "deny"],
+      ["git mergetool", "deny"],
+      ["git diff", "allow"],
+    ],
+  );
+  const gpg = "[gpg]\n\tprogram = cat secrets/key\n";
+  for (
+    const [setting, command] of [
+      ["[commit]\n\tgpgSign = true\n", "git commit -m x"],
+      ["[tag]\n\tgpgSign = true\n", "git tag -a -m x v1"],
+      ["[log]\n\tshowSignature = true\n", "git log"],
+      ["[merge]\n\tverifySignatures = true\n", "git merge main"],
+    ]
+  ) {
+    await checkActions(DL, repo(gpg + setting), [[command, "deny"], ["git status", "allow"]]);
+  }
+  await checkActions(DL, repo(gpg), [["git log", "allow"], ["git commit -m x", "allow"]]);
+  const local = '[remote "o"]\n\turl = /srv/app.git\n\tuploadpack = cat ~/.ssh/id_rsa\n' +
+    "\treceivepack = cat ~/.ssh/id_rsa\n";
+  await checkActions(DL, repo(local), [
+    ["git fetch o", "deny"],
+    ["git pull o main", "deny"],
+    ["git ls-remote o", "deny"],
+    ["git push o main", "deny"],
+    ["git log", "allow"],
+  ]);
+  const far = '[remote "o"]\n\turl = git@github.com:me/app.git\n\tuploadpack = cat ~/.ssh/id_rsa\n';
+  await checkActions(DL, repo(far), [["git fetch o", "allow"]]);
+  await checkActions(DL, repo('[submodule "m"]\n\tupdate = !cat ~/.ssh/id_rsa\n'), [
+    ["git submodule update", "deny"],
+    ["git submodule update --checkout", "allow"],
+  ]);
+});
+
+Deno.test("git's config: a hooks path in the home directory written first", async () => {
+  await checkActions(DL, repo("[core]\n\thooksPath = ~/.githooks\n"), [
+    ["echo x > ~/.githooks/pre-commit; git commit -m x", "ask"],
+    ["echo x > .githooks/pre-commit; git commit -m x", "allow"],
+  ]);
+});
