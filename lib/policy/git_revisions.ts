@@ -266,19 +266,60 @@ function upstreamRef(repo: Repository, branch: string): string | null {
   if (remote === ".") return merge;
   const specs = settings.filter((s) => s.key === `remote.${remote}.fetch`);
   if (specs.some((s) => s.conditional)) return null;
-  for (const { value } of specs) {
+  return tracking(specs.map((s) => s.value), merge);
+}
+
+/** The ref a remote's fetch refspecs map `ref` to (the first that maps it), or null. */
+function tracking(specs: string[], ref: string): string | null {
+  for (const value of specs) {
     const m = /^\+?([^:*]*)(\*?)([^:*]*):([^:*]*)(\*?)([^:*]*)$/.exec(value);
     if (!m || !m[2] !== !m[5]) continue;
     const [head, glob, tail] = [m[1], m[2], m[3]];
     if (!glob) {
-      if (head === merge) return m[4];
+      if (head === ref) return m[4];
       continue;
     }
-    const fits = merge.length >= head.length + tail.length && merge.startsWith(head) &&
-      merge.endsWith(tail);
-    if (fits) return m[4] + merge.slice(head.length, merge.length - tail.length) + m[6];
+    const fits = ref.length >= head.length + tail.length && ref.startsWith(head) &&
+      ref.endsWith(tail);
+    if (fits) return m[4] + ref.slice(head.length, ref.length - tail.length) + m[6];
   }
   return null;
+}
+
+/**
+ * The remote-tracking branch `git checkout NAME`/`git switch NAME` starts a branch NAME from
+ * where NAME names nothing else (git's `--guess`, checkout.c's `parse_remote_branch`): the one
+ * remote whose fetch refspecs map `refs/heads/NAME` to a ref there is, or among several that of
+ * `checkout.defaultRemote`; null where there is none, `checkout.guess` is false, or what git reads
+ * is not all known (a ref's file there, an object it may name, unread packed refs, the old
+ * `remotes/` and `branches/` files, a setting from `includeIf`).
+ */
+function guessedBranch(repo: Repository, name: string): string | null {
+  const settings = repo.config?.();
+  const packed = `${repo.commonDir}/packed-refs`;
+  if (
+    !settings || !refLike(name) || name === "HEAD" ||
+    refCandidates(name, true).some((full) => repo.fs.exists(refFile(repo, full))) ||
+    (/^[0-9a-f]{4,40}$/.test(name) && objectsStartingWith(repo.store, name)?.length !== 0) ||
+    (repo.fs.exists(packed) && !repo.fs.readBytes?.(packed, 16 * 1024 * 1024)) ||
+    ["remotes", "branches"].some((d) => {
+      const dir = `${repo.commonDir}/${d}`;
+      return repo.fs.exists(dir) && repo.fs.entries?.(dir)?.length !== 0;
+    })
+  ) return null;
+  const guess = lastSetting(settings, "checkout.guess");
+  if (guess === null || /^(false|no|off|0|)$/i.test(guess ?? "true")) return null;
+  const fetches = settings.filter((s) => /^remote\..+\.fetch$/.test(s.key));
+  if (fetches.some((s) => s.conditional || s.value.startsWith("^"))) return null;
+  const matches = new Map<string, string>();
+  for (const remote of new Set(fetches.map((s) => s.key.slice(7, -6)))) {
+    const specs = fetches.filter((s) => s.key === `remote.${remote}.fetch`);
+    const dst = tracking(specs.map((s) => s.value), `refs/heads/${name}`);
+    if (dst !== null && refValue(repo, dst) !== null) matches.set(remote, dst);
+  }
+  if (matches.size === 1) return [...matches.values()][0];
+  const preferred = lastSetting(settings, "checkout.defaultremote");
+  return preferred ? matches.get(preferred) ?? null : null;
 }
 
 /**
@@ -301,6 +342,10 @@ export function resolveCommit(repo: Repository, rev: string, branchFirst = false
   const m = /^(.*?)((?:[~^]\d*)*)$/.exec(rev);
   if (!m || m[1] === "") return null;
   let oid = named(repo, m[1], branchFirst);
+  if (oid === null && branchFirst && m[2] === "") {
+    const guessed = guessedBranch(repo, m[1]);
+    oid = guessed && refValue(repo, guessed);
+  }
   oid = oid && peeled(repo, oid);
   for (const step of m[2].match(/[~^]\d*/g) ?? []) {
     if (oid === null) return null;

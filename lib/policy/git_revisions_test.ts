@@ -150,7 +150,7 @@ Deno.test({
         ["git rebase", "allow"],
         ["git reset --hard @{upstream}", "allow"],
         ["git reset --hard main@{u}", "allow"],
-        ["git checkout evil", "ask"],
+        ["git checkout evil", "deny"],
         ["git checkout origin/evil", "deny"],
       ]);
       clone.git("fetch", "-q", "origin", "main", "evil");
@@ -221,6 +221,63 @@ Deno.test({
       await checkActions(DL, ctx, forms.map((c) => [c, "allow"] as const));
     } finally {
       repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git revisions: checkout/switch NAME starts NAME from the one remote's branch (--guess)",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo } = repository();
+    const clone = tempRepository();
+    try {
+      rmSync(`${clone.dir}/.git`, { recursive: true });
+      runGit(clone.dir, ["clone", "-q", repo.dir, "."]);
+      const ctx = { cwd: clone.dir, home, env: { HOME: home }, fs: realFs() };
+      const guessed = [
+        ["git switch feature", "allow"],
+        ["git checkout feature", "allow"],
+        ["git checkout feature --", "allow"],
+        ["git switch evil", "deny"],
+        ["git checkout evil", "deny"],
+      ] as const;
+      await checkActions(DL, ctx, [
+        ...guessed,
+        // (Only a name: `evil~1` names nothing, and a reset does not guess.)
+        ["git checkout evil~1", "ask"],
+        ["git reset --hard evil", "ask"],
+      ]);
+      // (Packed refs are read too.)
+      clone.git("pack-refs", "--all");
+      await checkActions(DL, ctx, guessed);
+      // (Two remotes with the branch: git starts none, unless checkout.defaultRemote names one.)
+      clone.git("remote", "add", "other", repo.dir);
+      clone.git("fetch", "-q", "other");
+      clone.git(
+        "update-ref",
+        "refs/remotes/other/feature",
+        clone.git("rev-parse", "origin/evil").trim(),
+      );
+      await checkActions(DL, ctx, [["git switch feature", "ask"], ["git switch evil", "ask"]]);
+      clone.git("config", "checkout.defaultRemote", "other");
+      await checkActions(DL, ctx, [["git switch feature", "deny"], ["git checkout evil", "deny"]]);
+      clone.git("config", "checkout.defaultRemote", "origin");
+      await checkActions(DL, ctx, [["git switch feature", "allow"]]);
+      clone.git("config", "checkout.guess", "false");
+      await checkActions(DL, ctx, [["git switch feature", "ask"]]);
+      clone.git("config", "checkout.guess", "true");
+      // (A local branch of the name is what git checks out.)
+      clone.git("branch", "feature", "origin/feature");
+      clone.git(
+        "update-ref",
+        "refs/remotes/origin/feature",
+        clone.git("rev-parse", "origin/evil").trim(),
+      );
+      await checkActions(DL, ctx, [["git switch feature", "allow"]]);
+    } finally {
+      repo.remove();
+      clone.remove();
     }
   },
 });

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { posix } from "node:path";
 import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
 import { commandRemoval, moveCommand, rarMoves, sevenDeletes } from "./archive_moves.ts";
@@ -43,6 +44,11 @@ export interface Extraction {
    * below the destination. @default never
    */
   renames?(args: (string | null)[]): boolean;
+  /**
+   * What it writes, where its own reading is finer than a destination and members (tar: see
+   * `tarWrites`), once it is known to extract and to keep no absolute name.
+   */
+  writes?(args: (string | null)[], source: string): NamedFile[];
 }
 
 /** A short option letter in a cluster (`-xzf`), or a long option (`--extract`). */
@@ -67,28 +73,70 @@ function operands(args: (string | null)[], skip: number): string[] {
   return args.filter((a): a is string => a !== null && !a.startsWith("-")).slice(skip);
 }
 
+/** GNU tar's `--one-top-level=DIR` (abbreviated too), the last one given. */
+const ONE_TOP = /^--one-t(o(p(-(l(e(v(el?)?)?)?)?)?)?)?=/;
+
+/** The directory tar works in (`-C dir`, the last one given), else null (the cwd). */
+function tarDirectory(args: (string | null)[]): string | null {
+  let dir: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-C" || a === "--directory") dir = args[i + 1] ?? null;
+    else if (a?.startsWith("--directory=")) dir = a.slice(12);
+    else if (a !== null && /^-[a-zA-Z]*C$/.test(a)) dir = args[i + 1] ?? null;
+  }
+  return dir;
+}
+
+/** `--one-top-level=DIR`'s DIR, or null. */
+function oneTopLevel(args: (string | null)[]): string | null {
+  const top = args.findLast((a) => a !== null && ONE_TOP.test(a));
+  return top ? top.slice(top.indexOf("=") + 1) : null;
+}
+
+/**
+ * What GNU tar writes (1.34, extract.c and list.c), where the archive is not known: below the
+ * directory that holds where each member it extracts lands, since an entry there may be a symlink
+ * (to a name with no `..`, not absolute: those it makes as placeholders) that later entries are
+ * written through (`x -> .pi/extensions`, then `x/evil.ts`). Below `--one-top-level=DIR`'s parent,
+ * not DIR: an entry whose name (past leading `.` and `/` characters) begins with DIR is kept as it
+ * is (`x` itself, a symlink; `.pi/…` for DIR `pi`). A member told (`tar -xf a.tar src`) lands at its
+ * name, or below DIR. `--overwrite` writes through a hard link entry to any file below `-C`'s
+ * directory (link names are neither moved below DIR nor limited to the members told).
+ */
+function tarWrites(args: (string | null)[], source: string): NamedFile[] {
+  const root = tarDirectory(args);
+  const top = oneTopLevel(args);
+  const at = (p: string) => (root === null || p.startsWith("/") ? p : `${root}/${p}`);
+  const rootReach = [{ path: root ?? ".", source, below: true }];
+  if (args.includes("--overwrite")) return rootReach;
+  const base = top === null ? root ?? "." : posix.dirname(at(top));
+  const members = TAR_LIKE.renames!(args) ? [] : tarMembers(args);
+  const kept = (name: string) => {
+    const rest = name.replace(/^[./]+/, "");
+    return top !== null && rest.startsWith(top) && /^\/|^$/.test(rest.slice(top.length));
+  };
+  if (
+    !members.length || members.some((m) => /[*?[]/.test(m)) ||
+    (top !== null && members.some((m) => top.startsWith(m.replace(/\/+$/, "") + "/")))
+  ) return [{ path: base, source, below: true }];
+  return members.map((m) => {
+    const lands = top === null || kept(m) ? m : `${top}/${m}`;
+    return { path: posix.dirname(at(lands.replace(/\/+$/, ""))), source, below: true };
+  });
+}
+
 const TAR_LIKE: Extraction = {
   extracts: (args) =>
     (has(args, /^-[a-zA-Z]*x/, /^--(extract|get)$/) || /^[a-wyzA-Z]*x/.test(args[0] ?? "-")) &&
     // (`-O`, `--to-stdout`, `--to-command`: the members go to a program, not to disk.)
     !has(args, /^-[a-zA-Z]*O/, /^--to-(stdout|command)/) &&
     !/^[a-zA-Z]*O/.test(args[0] ?? "-"),
-  // (`-C dir`: where tar is when it extracts, the last one given.)
+  // (`-C dir`: where tar is when it extracts; `--one-top-level=DIR` below it: see `tarWrites`.)
   destination: (args) => {
-    let dir: string | null = null;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (a === "-C" || a === "--directory") dir = args[i + 1] ?? null;
-      else if (a?.startsWith("--directory=")) dir = a.slice(12);
-      else if (a !== null && /^-[a-zA-Z]*C$/.test(a)) dir = args[i + 1] ?? null;
-    }
-    // (GNU tar's `--one-top-level=DIR`, abbreviated too: the members below DIR, made where it
-    // is not, relative to `-C`'s directory.)
-    const top = args.findLast((a) =>
-      a !== null && /^--one-t(o(p(-(l(e(v(el?)?)?)?)?)?)?)?=/.test(a)
-    );
-    if (top === undefined) return dir;
-    const sub = top!.slice(top!.indexOf("=") + 1);
+    const dir = tarDirectory(args);
+    const sub = oneTopLevel(args);
+    if (sub === null) return dir;
     return sub.startsWith("/") || dir === null ? sub : `${dir}/${sub}`;
   },
   members: tarMembers,
@@ -103,6 +151,7 @@ const TAR_LIKE: Extraction = {
   anywhere: (args) =>
     has(args, /^-[a-zA-Z]*P/, /^--ab/) || /^[a-zA-Z]*P/.test(args[0] ?? "-") ||
     args.includes("-/") || args.includes("-.."),
+  writes: tarWrites,
 };
 
 /** tar's letters and long options that take a value (the next word, or the rest of a cluster). */
@@ -273,6 +322,7 @@ export function extractsHere(
     if (!e.extracts(args)) return [];
     const source = `(what ${name} extracts)`;
     if (e.anywhere?.(args)) return [{ path: null, source }];
+    if (e.writes) return e.writes(args, source);
     const dest = e.destination(args) ?? ".";
     const members = e.renames?.(args) ? [] : e.members?.(args) ?? [];
     if (members.length && !members.some((m) => /[*?[]/.test(m))) {

@@ -92,6 +92,23 @@ const ROWS: [string, Action, Action][] = [
   ["tar --one-top-level=.pi -xf a.tar", "allow", "ask"],
   ["tar -C /home/user/project --one-top=.pi -xzf a.tgz", "allow", "ask"],
   ["cd .pi && sftp host:/x/settings.json", "allow", "ask"],
+  // GNU tar keeps a member named as `--one-top-level`'s DIR where it is (a symlink `x ->
+  // .pi/extensions`, then `x/evil.ts`), and one that begins with it past leading dots
+  // (`.pi/settings.json` for DIR `pi`): what it writes is below DIR's parent.
+  ["tar -xf ../a.tar --one-top-level=x", "allow", "ask"],
+  ["tar --one-top-level=out -xf a.tar", "allow", "ask"],
+  ["tar -xf a.tar --one-top-level=pi", "allow", "ask"],
+  ["tar -xf a.tar --one-top-level=vendor vendor", "allow", "ask"],
+  ["tar -xf a.tar --one-top-level=pi .pi/settings.json", "allow", "ask"],
+  ["cd keys && tar -xf /tmp/a.tar --one-top-level=x", "deny", "allow"],
+  // A member told may be a symlink its own entries are written through (`src -> .pi`, then
+  // `src/settings.json`): below the directory that holds it.
+  ["tar -xf a.tar src", "allow", "ask"],
+  ["tar -xf a.tar ./src/", "allow", "ask"],
+  ["tar -C .pi -xf ../a.tar y", "allow", "ask"],
+  // `--overwrite` writes through a hard link entry to any file below where tar works.
+  ["tar -xzf a.tgz --overwrite package/package.json", "allow", "ask"],
+  ["tar -xf a.tar --overwrite --one-top-level=out/x", "allow", "ask"],
   ["ditto -xk a.zip .pi", "allow", "ask"],
   ["python3 -m zipfile -e a.zip .pi", "allow", "ask"],
   // A container may write what is below a mount that is not read-only.
@@ -133,8 +150,15 @@ const ROWS: [string, Action, Action][] = [
   ["scp host:x .pi/", "allow", "allow"],
   ["scp host:/var/log/app.log .", "allow", "allow"],
   ["docker cp c:/x .pi", "allow", "allow"],
-  ["tar --one-top-level=out -xf a.tar", "allow", "allow"],
   ["tar -xf a.tar --one-top-level=vendor package/package.json", "allow", "allow"],
+  ["tar -xf a.tar --one-top-level=out/x", "allow", "allow"],
+  ["tar -xf a.tar --one-top-level=/tmp/out/x", "allow", "allow"],
+  ["tar -C /tmp/out --one-top-level=x -xf /home/user/project/a.tar", "allow", "allow"],
+  ["tar -xf a.tar --one-top-level=a/b c/d", "allow", "allow"],
+  ["tar -xf a.tar --one-top=out/x -C .", "allow", "allow"],
+  ["tar -xf a.tar --one-top-level=a/b a", "allow", "allow"],
+  ["tar -xf a.tar --overwrite -C /tmp/out", "allow", "allow"],
+  ["tar -xzf a.tgz package/lib/index.js package/README.md", "allow", "allow"],
   ["tsc -p . --outDir build", "allow", "allow"],
   ["docker build -o out .", "allow", "allow"],
   ["pip install --target vendor .", "allow", "allow"],
@@ -205,4 +229,19 @@ Deno.test("extractors: the cwd is named only when they extract with no destinati
   assert.deepEqual(named("unzip -p a.zip f"), []);
   assert.deepEqual(named("7z a out.7z src"), []);
   assert.deepEqual(named("cpio -o < list"), []);
+});
+
+Deno.test("tar: below the directory that holds where its members land", () => {
+  const below = (c: string) =>
+    programNamed("tar")!.namedFiles!(c.split(" ").map(literal)).map((f) =>
+      `${f.path}${f.below ? "/**" : ""}`
+    );
+  assert.deepEqual(below("tar -xf a.tar --one-top-level=x"), ["./**"]);
+  assert.deepEqual(below("tar -xf a.tar -C out --one-top-level=a/b"), ["out/a/**"]);
+  assert.deepEqual(below("tar -xf a.tar --one-top-level=/tmp/x"), ["/tmp/**"]);
+  assert.deepEqual(below("tar -xf a.tar --one-top-level=v p/q.json x/"), ["v/p/**", "v/**"]);
+  assert.deepEqual(below("tar -xf a.tar --one-top-level=v v/q.json .v/r"), ["v/**", ".v/**"]);
+  assert.deepEqual(below("tar -xf a.tar -C out p/q.json"), ["out/p/**"]);
+  assert.deepEqual(below("tar -xf a.tar -C out --overwrite p/q.json"), ["out/**"]);
+  assert.deepEqual(below("tar -xf a.tar --strip-components=1 --one-top-level=o/x p/q"), ["o/**"]);
 });
