@@ -1,7 +1,8 @@
 /**
  * End-to-end: the sandbox in the real pi (1.6.0 and 0.73.1, print mode). The scripted model runs
- * a script the static gate cannot see into (`bash ./run.sh`) and `git status` in a repository
- * whose `core.fsmonitor` hook writes outside the project. The config sandboxes the project's
+ * a script the static gate cannot see into (`bash ./run.sh`) and `git status` under a user's
+ * `~/.gitconfig` whose `core.fsmonitor` hook writes outside the project (the gate judges the
+ * repository's own config, not the user's: README "Known limits"). The config sandboxes the project's
  * bash calls and lets pi's write tool write the project: the writes in the project happen, the
  * write to a read-only zone, the read of `~/.ssh/id_rsa` and the hook's write outside fail at the
  * OS level, and the model is told what the sandbox stopped.
@@ -59,8 +60,10 @@ for (const pi of ["1.x", "0.73"] as PiLine[]) {
         const hook = join(h.root, "fsmonitor.sh");
         writeFileSync(hook, `#!/bin/sh\necho ran > ${h.cwd}/hook-ran\necho pwned > ${zone}/hook\n`);
         chmodSync(hook, 0o755);
-        for (const args of [["init", "-q"], ["config", "core.fsmonitor", hook]]) {
-          assert.equal(spawnSync("git", args, { cwd: h.cwd }).status, 0);
+        // (In the user's own config, which pi's bash reads: HOME is the harness's home.)
+        const env = { ...process.env, HOME: h.home };
+        for (const args of [["init", "-q"], ["config", "--global", "core.fsmonitor", hook]]) {
+          assert.equal(spawnSync("git", args, { cwd: h.cwd, env }).status, 0);
         }
         const r = await runPrint(h, "Build, then look at git.");
         assert.equal(r.code, 0, r.stderr);
