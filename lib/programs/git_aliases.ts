@@ -21,7 +21,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { configEntries, includedFile, isInclude, userConfigFiles } from "./git_config.ts";
-import { gitTops } from "./git_external.ts";
+import { gitTops, repositoryDirs } from "./git_external.ts";
 
 /**
  * git's builtin commands, which no alias hides (git runs a builtin before it looks for an alias).
@@ -182,27 +182,6 @@ function configValues(name: string, stage: Stage, at: number, run: Runner): Name
     if (!fileValues(file, name, run, home, values, 0)) return null;
   }
   return values;
-}
-
-/**
- * The repository of the work tree at `top`: its git directory (`.git`, or where a `.git` file
- * points) and the common one (a linked work tree's `commondir`); null where that is not known.
- */
-function repositoryDirs(top: string, run: Runner): { git: string; common: string } | null {
-  const head = run.settings(`${top}/.git/HEAD`);
-  if (head === null) return null;
-  let git = `${top}/.git`;
-  if (head === "") {
-    const file = run.settings(git);
-    const m = file === null ? null : /^gitdir: *(.+?)\s*$/m.exec(file);
-    if (!m) return null;
-    git = m[1].startsWith("/") ? m[1] : `${top}/${m[1]}`;
-  }
-  const named = run.settings(`${git}/commondir`);
-  if (named === null) return null;
-  const dir = named.trim();
-  const common = dir === "" ? git : dir.startsWith("/") ? dir : `${git}/${dir}`;
-  return { git, common };
 }
 
 /**

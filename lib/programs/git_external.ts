@@ -209,12 +209,16 @@ export function grepCommands(stage: Stage, at: number, run: Runner, pagers: Word
 /**
  * `git rebase -i` with an editor the same command names (`GIT_SEQUENCE_EDITOR='cp /tmp/todo'`,
  * `-c sequence.editor=…`, `GIT_EDITOR`, `core.editor`): the todo list it writes is a file of
- * commands git runs (its `exec` lines), not seen.
+ * commands git runs (its `exec` lines), not seen; `--continue`/`--skip` run those of the list a
+ * rebase left (see `rebaseResumed`).
  */
 export function rebaseTodo(stage: Stage, run: Runner, at: number): void {
   const argv = stage.argv;
   if (at < 0 || argv[at]?.value !== "rebase") return;
   const args = argv.slice(at + 1);
+  if (args.some((w) => w.kind !== "static" || /^--(continue|skip)$/.test(w.value))) {
+    rebaseResumed(stage, run, at);
+  }
   if (
     !args.some((w) => w.kind !== "static" || /^(-[a-zA-Z]*i[a-zA-Z]*|--interactive)$/.test(w.value))
   ) {
@@ -228,6 +232,50 @@ export function rebaseTodo(stage: Stage, run: Runner, at: number): void {
     ) || argv.slice(1, at).some((w) => /(sequence|core)\.editor/i.test(w.value) && !keeps(w.value));
   if (editor) {
     run.stage([unknownWord("(the commands of the todo list the editor writes)")], "git rebase -i");
+  }
+}
+
+/**
+ * The repository of the work tree at `top`: its git directory (`.git`, or where a `.git` file
+ * points) and the common one (a linked work tree's `commondir`); null where that is not known.
+ */
+export function repositoryDirs(top: string, run: Runner): { git: string; common: string } | null {
+  const head = run.settings(`${top}/.git/HEAD`);
+  if (head === null) return null;
+  let git = `${top}/.git`;
+  if (head === "") {
+    const file = run.settings(git);
+    const m = file === null ? null : /^gitdir: *(.+?)\s*$/m.exec(file);
+    if (!m) return null;
+    git = m[1].startsWith("/") ? m[1] : `${top}/${m[1]}`;
+  }
+  const named = run.settings(`${git}/commondir`);
+  if (named === null) return null;
+  const dir = named.trim();
+  const common = dir === "" ? git : dir.startsWith("/") ? dir : `${git}/${dir}`;
+  return { git, common };
+}
+
+/** A line of a rebase's todo list that runs a shell command (`exec CMD`, `x CMD`). */
+const EXEC_LINE = /^[ \t]*(?:x|exec)[ \t]+(\S.*)$/gm;
+
+/**
+ * `git rebase --continue` (`--skip`) goes on with the todo list a rebase left in
+ * `$GIT_DIR/rebase-merge/git-rebase-todo`: its `exec` lines are shell commands git runs at the
+ * work tree's top, whoever wrote them (`sed -i '1i exec cmd' .git/rebase-merge/git-rebase-todo`).
+ * Each is judged there; a list that cannot be read is commands not known.
+ */
+function rebaseResumed(stage: Stage, run: Runner, at: number): void {
+  const here = atTop(stage, at, run);
+  for (const top of gitTops(stage, at, run)) {
+    if (top === undefined) continue;
+    const dirs = top === null ? null : repositoryDirs(top, run);
+    const todo = dirs === null ? null : run.settings(`${dirs.git}/rebase-merge/git-rebase-todo`);
+    if (todo === null) {
+      run.stage([unknownWord("(the commands of the rebase's todo list)")], "git rebase --continue");
+      continue;
+    }
+    for (const m of todo.matchAll(EXEC_LINE)) here.shell(literal(m[1]), "git rebase exec");
   }
 }
 

@@ -577,3 +577,54 @@ Deno.test("git update-index --cacheinfo names a path the next checkout writes", 
     ["git update-index --refresh", "allow", "allow"],
   ]);
 });
+
+Deno.test("git rebase --continue runs the exec lines of the todo list a rebase left", async () => {
+  const home = "/home/user";
+  const P = `${home}/project`;
+  const denyList = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  }, { home });
+  const todo = (text: string) =>
+    ctxIn(P, {
+      files: [`${P}/src/main.ts`, `${home}/.ssh/id_rsa`],
+      home,
+      contents: {
+        [`${P}/.git/HEAD`]: "ref: refs/heads/main\n",
+        [`${P}/.git/rebase-merge/git-rebase-todo`]: text,
+      },
+    });
+  // (Written into the list by the agent: `sed -i '1i exec …' .git/rebase-merge/git-rebase-todo`.)
+  const hostile = todo("exec cat ~/.ssh/id_rsa > /tmp/leak\npick 4c616fc c2\n");
+  await checkActions(denyList, hostile, [
+    ["git rebase --continue", "deny"],
+    ["git rebase --skip", "deny"],
+    ["cd src && git rebase --continue", "deny"],
+    ["git -C . rebase --continue", "deny"],
+    // (The list itself is not run by these.)
+    ["git rebase --abort", "allow"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(denyList, todo("  x   cat ~/.ssh/id_rsa\n"), [[
+    "git rebase --continue",
+    "deny",
+  ]]);
+  // Everyday: picks alone, or no rebase in progress.
+  await checkActions(denyList, todo("pick 4c616fc c2\npick a9b5732 c3\n"), [
+    ["git rebase --continue", "allow"],
+  ]);
+  await checkActions(denyList, todo("exec npm test\npick 4c616fc c2\n"), [
+    ["git rebase --continue", "allow"],
+  ]);
+  const none = ctxIn(P, {
+    files: [`${P}/src/main.ts`],
+    home,
+    contents: { [`${P}/.git/HEAD`]: "ref: refs/heads/main\n" },
+  });
+  await checkActions(denyList, none, [["git rebase --continue", "allow"]]);
+  // A list another stage of the command may write first: its commands are not known.
+  await checkActions(denyList, todo("pick 4c616fc c2\n"), [
+    ["sed -i '1i exec id' .git/rebase-merge/git-rebase-todo && git rebase --continue", "ask"],
+  ]);
+});
