@@ -269,8 +269,11 @@ function rebaseResumed(stage: Stage, run: Runner, at: number): void {
   const here = atTop(stage, at, run);
   for (const top of gitTops(stage, at, run)) {
     if (top === undefined) continue;
-    const dirs = top === null ? null : repositoryDirs(top, run);
-    const todo = dirs === null ? null : run.settings(`${dirs.git}/rebase-merge/git-rebase-todo`);
+    // (Where the repository is not all known, the list of a `.git` directory there, as long as
+    // its HEAD is: a linked work tree's `.git` file another stage writes is not.)
+    const git = top === null ? null : repositoryDirs(top, run)?.git ??
+      (run.settings(`${top}/.git/HEAD`) !== null ? `${top}/.git` : null);
+    const todo = git === null ? null : run.settings(`${git}/rebase-merge/git-rebase-todo`);
     if (todo === null) {
       run.stage([unknownWord("(the commands of the rebase's todo list)")], "git rebase --continue");
       continue;
