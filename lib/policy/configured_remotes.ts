@@ -8,7 +8,7 @@
  * @module
  */
 import type { Stage } from "../shell/model.ts";
-import { programOf } from "../programs/registry.ts";
+import { namesProgram, programOf } from "../programs/registry.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
 import { gitRemoteStages, type RemoteLook } from "./git_remotes.ts";
@@ -16,7 +16,7 @@ import { rcloneRemoteStages } from "./rclone_config.ts";
 
 /** Whether a stage runs git. */
 function isGit(stage: Stage): boolean {
-  return programOf(stage.argv[0])?.names[0] === "git";
+  return namesProgram(stage.argv[0], "git");
 }
 
 /** Whether a stage's program name may be git's or rclone's (its registry entry says which). */

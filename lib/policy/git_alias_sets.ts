@@ -13,14 +13,14 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { aliasNamed, configEdited, configSetting, GIT_BUILTINS } from "../programs/git_aliases.ts";
-import { programOf } from "../programs/registry.ts";
+import { namesProgram } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 
 /** Whether a stage runs git. */
 function isGit(s: Stage): boolean {
   const name = s.argv[0];
   return name?.kind === "static" && (name.value === "git" || name.value.endsWith("/git")) &&
-    programOf(name)?.names[0] === "git";
+    namesProgram(name, "git");
 }
 
 /**

@@ -22,7 +22,7 @@ import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { gitCwds } from "../programs/git_external.ts";
-import { programOf } from "../programs/registry.ts";
+import { namesProgram } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
@@ -41,7 +41,7 @@ import {
 
 /** Whether a stage runs git. */
 function isGit(stage: Stage): boolean {
-  return programOf(stage.argv[0])?.names[0] === "git";
+  return namesProgram(stage.argv[0], "git");
 }
 
 /** git's subcommands that neither read the index nor run a hook. */

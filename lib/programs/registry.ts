@@ -192,6 +192,11 @@ export function programOf(word: Word | undefined): Program | undefined {
   return programNamed(slash < 0 ? v : v.slice(slash + 1));
 }
 
+/** Whether a command word names the program registered as `name` (`/usr/bin/git`, `git`). */
+export function namesProgram(word: Word | undefined, name: string): boolean {
+  return programOf(word)?.names[0] === name;
+}
+
 /**
  * Whether saving "program subcommand *" as an approval would allow anything: the program runs
  * the commands its arguments make (`runs`, here or elsewhere), evaluates inline code, or says so
