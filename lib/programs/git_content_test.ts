@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { loadBashParser } from "../shell/parser.ts";
+import { type BashParser, loadBashParser } from "../shell/parser.ts";
+import type { Stage } from "../shell/model.ts";
 import { analyzeBash } from "../shell/analyze.ts";
 import { carriesCommand } from "./env.ts";
 import {
@@ -389,15 +390,16 @@ Deno.test("git content: everyday git work stays allowed under the starter config
   }
 });
 
+/** The last stage of a command as the analysis reads it in /p. */
+function lastStage(command: string, parser: BashParser): Stage {
+  return analyzeBash(command, { cwd: "/p", home, env: { HOME: home }, carriesCommand }, parser)
+    .stages.at(-1)!;
+}
+
 Deno.test("git content: the facet's reading of each form", async () => {
   const parser = await loadBashParser();
   const read = (command: string) => {
-    const stage = analyzeBash(
-      command,
-      { cwd: "/p", home, env: { HOME: home }, carriesCommand },
-      parser,
-    ).stages.at(-1)!;
-    const r = GIT.readsRepository!(stage);
+    const r = GIT.readsRepository!(lastStage(command, parser));
     return r && { ...r, either: r.either.map((w) => w.value) };
   };
   const top = (either: string[] = []) => ({ from: "top", tracked: true, present: false, either });
@@ -663,12 +665,7 @@ Deno.test("git content: everyday adds, commits and stashes stay allowed under th
 Deno.test("git content: the store forms' reading", async () => {
   const parser = await loadBashParser();
   const read = (command: string) => {
-    const stage = analyzeBash(
-      command,
-      { cwd: "/p", home, env: { HOME: home }, carriesCommand },
-      parser,
-    ).stages.at(-1)!;
-    const r = GIT.readsRepository!(stage);
+    const r = GIT.readsRepository!(lastStage(command, parser));
     return r && { from: r.from, present: r.present, unignored: r.unignored === true };
   };
   assert.deepEqual(read("git add -A"), { from: "top", present: false, unignored: true });
