@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
+import { codeCacheFile } from "./code_cache.ts";
 import type { ProtectionEntry } from "./types.ts";
 
 /** Where the built-in entries come from, as shown in `explain` and messages. */
@@ -37,7 +38,7 @@ export interface GateFileOptions {
  * - `.pi/extensions/`, `.pi/settings.json`, `.pi/mcp.json` and the packages of any project, at
  *   any depth (project configs, extensions, MCP servers and packages);
  * - the code pi-controls was loaded from: its package directory when npm installed it, else the
- *   file itself and its package.json.
+ *   file itself, its code cache and its package.json.
  */
 export function gateFileEntries(opts: GateFileOptions): ProtectionEntry[] {
   const agent = resolve(opts.agentDir);
@@ -68,7 +69,10 @@ export function gateFileEntries(opts: GateFileOptions): ProtectionEntry[] {
   }));
 }
 
-/** The paths of pi-controls' own code: the npm package directory, else the file and its manifest. */
+/**
+ * The paths of pi-controls' own code: the npm package directory, else the file, the V8 code cache
+ * beside it (bytecode that runs with pi's authority) and its manifest.
+ */
 function codePaths(codeFile: string | undefined): string[] {
   if (!codeFile) return [];
   const file = resolve(codeFile);
@@ -79,13 +83,15 @@ function codePaths(codeFile: string | undefined): string[] {
       // Installed by npm (pi install npm:…): the whole package is ours. A checkout the user
       // works in (pi install ./path) keeps its sources editable: the loaded file and the
       // manifest that names it are protected.
-      return dir.split(sep).includes("node_modules") ? [dir] : [file, manifest];
+      return dir.split(sep).includes("node_modules")
+        ? [dir]
+        : [file, codeCacheFile(file), manifest];
     }
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  return basename(file) ? [file] : [];
+  return basename(file) ? [file, codeCacheFile(file)] : [];
 }
 
 function packageName(manifest: string): string | null {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { loadBashParser } from "./shell/parser.ts";
-import { formatConfigError, loadConfig } from "./config.ts";
+import { formatConfigError, loadConfig, loadConfigTexts } from "./config.ts";
 import { decide } from "./policy/engine.ts";
 import { realFs } from "./policy/fs_facts.ts";
 import { gateFileEntries } from "./gate_files.ts";
@@ -418,9 +418,39 @@ Deno.test("gate files: the entries name the agent dir, projects at any depth and
     const mine = globs(join(checkout, "dist", "pi-controls.js"));
     assert.ok(mine.includes(join(checkout, "dist", "pi-controls.js")));
     assert.ok(mine.includes(join(checkout, "package.json")));
+    // The bytecode V8 runs in its place at the next start (lib/code_cache.ts).
+    assert.ok(mine.includes(join(checkout, "dist", "pi-controls.js.v8-cache")));
     assert.ok(!mine.includes(checkout));
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+Deno.test("gate files: the code cache beside a bundle loaded from a checkout is the bundle's", async () => {
+  const code = "/home/user/src/pi-controls/dist/pi-controls.js";
+  const loaded = loadConfigTexts(
+    [{ file: "test.jsonc", text: ALLOW_ALL, role: "project", root: null }],
+    {
+      home: "/home/user",
+      builtins: gateFileEntries({ agentDir: "/home/user/.pi/agent", codeFile: code }),
+    },
+  );
+  assert.equal(loaded.status, "ok");
+  const config = (loaded as { config: Config }).config;
+  const ctx = ctxIn("/home/user/src/pi-controls", {
+    files: [code, `${code}.v8-cache`, "/home/user/src/pi-controls/lib/a.ts"],
+  });
+  const rows: [string, Action][] = [
+    ["cp /tmp/x dist/pi-controls.js.v8-cache", "ask"],
+    ["printf x > dist/pi-controls.js.v8-cache", "ask"],
+    ["ln -sf /tmp/x dist/pi-controls.js.v8-cache", "ask"],
+    ["rm dist/*.v8-cache", "ask"],
+    ["mv /tmp/x dist/pi-controls.js.v8-cache", "ask"],
+    ["ls -la dist && wc -c dist/pi-controls.js.v8-cache", "allow"],
+    ["printf x > lib/a.ts", "allow"],
+  ];
+  for (const [command, want] of rows) {
+    assert.equal((await bash(config, ctx, command)).action, want, command);
   }
 });
 

@@ -6,6 +6,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import process from "node:process";
@@ -33,6 +34,56 @@ export async function embeddedWasm() {
 }
 `;
 
+/**
+ * The extension's code, bundled as CommonJS and kept as text in dist/extension_code.ts (CODE, and
+ * KEY, a hash of it) for lib/code_cache.ts to run with V8's code cache. Its dynamic imports of
+ * `node:` modules (tree-sitter's loader) become requires: V8 runs code from a cache without the
+ * callback a dynamic import needs. Any other dynamic import fails the build.
+ */
+function extensionCode(): boolean {
+  const entry = join(dist, "entry_extension_code.ts");
+  const out = join(dist, "extension_code.cjs");
+  writeFileSync(
+    entry,
+    `import { createExtension, type PiApi } from "../lib/extension.ts";
+import { embeddedWasm } from "./wasm_embed.ts";
+/** Start pi-controls in pi (codeFile: the bundle's own file, when known). */
+export function start(pi: PiApi, codeFile: string | undefined): void {
+  createExtension(pi, { wasm: embeddedWasm, codeFile });
+}
+`,
+  );
+  const built = denoBundle(entry, out, "cjs");
+  rmSync(entry);
+  if (!built) return false;
+  const cjs = readFileSync(out, "utf8")
+    .replace(/(?<![\w$.])import\(("node:[\w/]+")\)/g, "Promise.resolve(__piRequire($1))");
+  rmSync(out);
+  const left = cjs.match(/(?<![\w$.])import\([^)]{0,40}/g);
+  if (left) {
+    console.error(`${out}: dynamic imports remain: ${left.join(", ")}`);
+    return false;
+  }
+  const code =
+    `(function (exports, require, module, __filename, __dirname, __piRequire) {${cjs}\n})`;
+  const key = createHash("sha256").update(code).digest("hex").slice(0, 16);
+  writeFileSync(
+    join(dist, "extension_code.ts"),
+    `export const CODE = ${JSON.stringify(code)};\nexport const KEY = "${key}";\n`,
+  );
+  return true;
+}
+
+/** `deno bundle` one entry, minified (pi imports the extension at every start). */
+function denoBundle(entry: string, out: string, format: "esm" | "cjs"): boolean {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform", "deno", "--format", format, "--minify", "-o", out, entry],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).outputSync().success;
+}
+
 const targets = process.argv.includes("--cli")
   ? ["cli"]
   : process.argv.includes("--all")
@@ -46,17 +97,21 @@ const entries: Record<string, { file: string; out: string; src: string }> = {
     file: join(dist, "entry_extension.ts"),
     out: join(dist, "pi-controls.js"),
     src: `import { fileURLToPath } from "node:url";
-import { createExtension, type PiApi } from "../lib/extension.ts";
-import { embeddedWasm } from "./wasm_embed.ts";
+import type { PiApi } from "../lib/extension.ts";
+import { runCached } from "../lib/code_cache.ts";
+import { CODE, KEY } from "./extension_code.ts";
+let codeFile: string | undefined;
+try {
+  codeFile = fileURLToPath(import.meta.url);
+} catch {
+  codeFile = undefined;
+}
+const code = runCached(CODE, { key: KEY, file: codeFile }) as {
+  start(pi: PiApi, codeFile: string | undefined): void;
+};
 /** pi-controls, the pi extension (bundled). */
 export default function piControls(pi: PiApi): void {
-  let codeFile: string | undefined;
-  try {
-    codeFile = fileURLToPath(import.meta.url);
-  } catch {
-    codeFile = undefined;
-  }
-  createExtension(pi, { wasm: embeddedWasm, codeFile });
+  code.start(pi, codeFile);
 }
 `,
   },
@@ -75,26 +130,23 @@ await runCli();
   },
 };
 let failed = false;
+if (targets.includes("extension") && !extensionCode()) failed = true;
 for (const t of targets) {
   const e = entries[t];
   writeFileSync(e.file, e.src);
-  const out = new Deno.Command(Deno.execPath(), {
-    // (Minified: pi imports the extension at every start, and parsing a third of the text is
-    // quicker; the CLI starts the same way.)
-    args: ["bundle", "--platform", "deno", "--format", "esm", "--minify", "-o", e.out, e.file],
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  }).outputSync();
+  const built = denoBundle(e.file, e.out, "esm");
   rmSync(e.file);
-  if (!out.success) {
+  if (!built) {
     failed = true;
     continue;
   }
   // tree-sitter's UMD loader asks for __filename, which a CommonJS wrapper has and an ES module
-  // does not: give the bundle one (it only uses it to build its own URL).
-  const banner = `import { fileURLToPath as __piControlsPath } from "node:url";\n` +
-    `var __filename = __piControlsPath(import.meta.url);\n`;
+  // does not: give the CLI one (it only uses it to build its own URL; the extension's code is
+  // given its file by runCached).
+  const banner = t === "cli"
+    ? `import { fileURLToPath as __piControlsPath } from "node:url";\n` +
+      `var __filename = __piControlsPath(import.meta.url);\n`
+    : "";
   // The CLI is package.json's `bin`: npm links it and runs it directly, so it needs a shebang.
   const shebang = t === "cli" ? "#!/usr/bin/env node\n" : "";
   const text = shebang + banner + readFileSync(e.out, "utf8");
@@ -114,4 +166,5 @@ for (const t of targets) {
 }
 rmSync(join(dist, "wasm_embed.ts"));
 rmSync(join(dist, "cli_assets_embed.ts"), { force: true });
+rmSync(join(dist, "extension_code.ts"), { force: true });
 process.exitCode = failed ? 1 : 0;
