@@ -218,7 +218,8 @@ export function realFs(): FsFacts {
 function readText(path: string, limit: number): string | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openRegular(path);
+    if (fd === undefined) return null;
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > limit) return null;
     const buf = new Uint8Array(st.size);
@@ -228,6 +229,17 @@ function readText(path: string, limit: number): string | null {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Open a path to read it, without waiting (a FIFO or a device would block an open or a read);
+ * undefined where nothing is there. (A miss is asked with `existsSync` first: a failed open
+ * throws, and building the error costs several times the lookup, in Node and more in Deno.
+ * What the open finds is still judged by its descriptor.)
+ */
+function openRegular(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
 }
 
 /** Fill `buf` from the start of the open file `fd`; how many bytes came (fewer: it shrank). */
@@ -256,7 +268,8 @@ function readBytes(
 ): Uint8Array | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openRegular(path);
+    if (fd === undefined) return null;
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > limit) return null;
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
@@ -284,7 +297,8 @@ function readBytes(
 function readAt(path: string, offset: number, length: number): Uint8Array | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openRegular(path);
+    if (fd === undefined) return null;
     const st = fstatSync(fd);
     if (!st.isFile() || offset < 0 || offset > st.size) return null;
     const buf = new Uint8Array(Math.min(length, st.size - offset));
@@ -445,6 +459,9 @@ class MemoFs implements FsFacts {
   }
 
   readText(path: string, limit: number): string | null {
+    // (A file looked for and missing, git's config files mostly, is not opened: a caller asks
+    // `exists` of a null next, and the answer is then known.)
+    if (!this.exists(path)) return null;
     return this.fs.readText?.(path, limit) ?? null;
   }
 

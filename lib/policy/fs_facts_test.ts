@@ -76,6 +76,36 @@ Deno.test("memoFs: asks each question once, and reuses a real path as existence"
   assert.deepEqual(asked, ["realpath /a", "exists /x", "dir /a"]);
 });
 
+Deno.test("memoFs: a file missing is not opened, one there is read", () => {
+  // Git's config files are looked for at every git stage, most of them missing: a failed open
+  // costs several lookups (its error is built), so a miss is answered by the lookup alone.
+  const asked: string[] = [];
+  const fs = memoFs({
+    realpath: (p) => p,
+    exists: (p) => (asked.push(`exists ${p}`), p === "/etc/gitconfig"),
+    readText: (p) => (asked.push(`read ${p}`), p === "/etc/gitconfig" ? "[core]\n" : null),
+  });
+  assert.equal(fs.readText!("/h/.gitconfig", 100), null);
+  assert.equal(fs.exists("/h/.gitconfig"), false);
+  assert.equal(fs.readText!("/etc/gitconfig", 100), "[core]\n");
+  assert.deepEqual(asked, ["exists /h/.gitconfig", "exists /etc/gitconfig", "read /etc/gitconfig"]);
+});
+
+Deno.test("realFs: a missing file reads as nothing, an existing one as its text", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-controls-read-"));
+  try {
+    writeFileSync(join(dir, "a"), "text");
+    const fs = realFs();
+    assert.equal(fs.readText!(join(dir, "a"), 100), "text");
+    assert.equal(fs.readText!(join(dir, "missing"), 100), null);
+    assert.equal(fs.readBytes!(join(dir, "missing"), 100), null);
+    assert.equal(fs.readAt!(join(dir, "missing"), 0, 10), null);
+    assert.equal(fs.readText!(dir, 100), null, "a directory is no text");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("memoFs: past a handful of paths, every answer is still kept and still right", () => {
   const asked: string[] = [];
   const base: FsFacts = {
