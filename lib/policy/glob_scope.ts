@@ -374,7 +374,10 @@ export function globScope(
     },
     fileWritten(path: string, stage: Stage, top = stage, skip?: (w: Stage) => boolean) {
       if (!writing().length) return [];
-      const paths = [path, realPath(path, ctx.fs)];
+      // (The path's real path is looked up only once a writer may be another stage: most
+      // commands have none, and a git stage asks of its config files and every hook.)
+      let known: string[] | undefined;
+      const pathsOf = () => known ??= [path, realPath(path, ctx.fs)];
       const texts: string[] = [];
       // (Where the command's stages run one after another, one after the reader's is too late:
       // `npm test && git push`. An exported variable's file is read by any stage after it.)
@@ -389,6 +392,7 @@ export function globScope(
         const name = w.stage.argv[0];
         const program = name ? programOf(name) : undefined;
         const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
+        const paths = pathsOf();
         const at = w.areas === null ? namesPlaceAbove(w.stage, paths, ctx) : w.areas.some((a) => {
           const real = realPath(a, ctx.fs);
           return paths.some((p) =>
