@@ -26,7 +26,7 @@ import { namesProgram } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
-import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_files.ts";
+import { type ConfigSetting, type GitConfig, gitConfigParts } from "./git_config_files.ts";
 import { edits, editsSequence, signs } from "./git_configured_forms.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
 import {
@@ -151,7 +151,7 @@ export function configuredPrograms(
   const out: Stage[] = [];
   // (Most commands run no git: nothing is built for them.)
   if (!stages.some((s) => (s.argv[0]?.value ?? "").endsWith("git"))) return out;
-  const read = new Map<string, GitConfig | null>();
+  const read = new Map<string, GitConfig>();
   for (const s of stages) {
     const name = s.argv[0]?.value ?? "";
     if (!name.endsWith("git") || !isGit(s)) continue;
@@ -168,18 +168,23 @@ export function configuredPrograms(
     ) continue;
     const repo = repositoryOf(s, at, ctx);
     if (repo === null) continue;
-    const env = gitEnv(s, ctx);
-    // (A file git cannot read or parse: it runs nothing.)
-    const config = repo === undefined || env === null ? null : configOf(repo, env, ctx, read);
-    if (repo === undefined || config === null) continue;
-    const top = tops?.get(s) ?? s;
+    if (repo === undefined) continue;
+    const env = gitEnv(s, ctx, true);
     const unknown = (what: string) =>
       out.push({
         ...s,
         argv: [literal("git"), unknownWord(what)],
         origin: `${s.origin} (git's config)`,
       });
-    if (writtenFirst(config, repo!, s, top, globs, env!.HOME ?? ctx.home)) {
+    // (A repository's config file that cannot be read or resolved whole, or an environment
+    // not known, may set any program; the user's files that cannot are the user's.)
+    const config = env === null ? null : configOf(repo, env, ctx, read);
+    if (config === null || config.unread.some((u) => u.repository)) {
+      unknown("(what the repository's config files, not read whole, have git run)");
+      continue;
+    }
+    const top = tops?.get(s) ?? s;
+    if (writtenFirst(config, repo, s, top, globs, env!.HOME ?? ctx.home)) {
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
     }
@@ -218,7 +223,7 @@ function selectedDrivers(
   const byKind = new Map<DriverKind, Set<string>>();
   for (const { key, repository } of settings) {
     const driver = repository ? driverOf(key) : null;
-    if (driver === null || !runsDriver(key, sub, words)) continue;
+    if (driver === null || !runsDriver(k, sub, words)) continue;
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
@@ -274,13 +279,15 @@ function configOf(
   repo: Repository,
   env: Record<string, string | undefined>,
   ctx: Context,
-  read: Map<string, GitConfig | null>,
-): GitConfig | null {
+  read: Map<string, GitConfig>,
+): GitConfig {
   const home = env.HOME ?? ctx.home;
   const key = `${repo.gitDir}\0${home}\0${
     Object.entries(env).filter(([k]) => k.startsWith("GIT_C") || k === "XDG_CONFIG_HOME").join()
   }`;
-  if (!read.has(key)) read.set(key, gitConfig(repo.gitDir, repo.commonDir, ctx.fs, home, env));
+  if (!read.has(key)) {
+    read.set(key, gitConfigParts(repo.gitDir, repo.commonDir, ctx.fs, home, env));
+  }
   return read.get(key)!;
 }
 

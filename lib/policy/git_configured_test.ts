@@ -257,3 +257,56 @@ Deno.test("git's config: a hooks path in the home directory written first", asyn
     ["echo x > .githooks/pre-commit; git commit -m x", "allow"],
   ]);
 });
+
+Deno.test("git's config: a repository's config file not read whole may set any program", async () => {
+  const evil = "[core]\n\tfsmonitor = cat ~/.ssh/id_rsa\n";
+  for (
+    const config of [
+      `${evil}[include]\n\tpath = %(prefix)/nope\n`,
+      `${evil}[include]\n\tpath = ~root/x\n`,
+      `[include]\n\tpath = ~other/x\n${evil}`,
+      `[includeIf "gitdir:/p/"]\n\tpath = %(prefix)/etc/x\n`,
+      `${evil}[foo]\n${"\tk = " + "y".repeat(70) + "\n"}`.repeat(4000),
+      "[core\n\tfsmonitor = cat ~/.ssh/id_rsa\n",
+    ]
+  ) {
+    await checkActions(DL, repo(config), [
+      ["git status", "ask"],
+      ["git add src/main.ts", "ask"],
+      ["git log", "ask"],
+      // (Nothing configured runs.)
+      ["git rev-parse HEAD", "allow"],
+      ["git cat-file -p HEAD", "allow"],
+    ]);
+  }
+  // (An include of a file there is not is skipped, as git skips it: the rest is known.)
+  await checkActions(DL, repo(`[include]\n\tpath = nope/missing\n${evil}`), [
+    ["git status", "deny"],
+  ]);
+  await checkActions(DL, repo("[include]\n\tpath = ../missing.cfg\n[core]\n\tbare = false\n"), [
+    ["git status", "allow"],
+  ]);
+  // (A file too large, an included one: not known.)
+  const big = `[foo]\n${"\tk = " + "y".repeat(70) + "\n"}`.repeat(4000);
+  await checkActions(DL, repo("[include]\n\tpath = big.cfg\n", { "/p/.git/big.cfg": big }), [
+    ["git status", "ask"],
+    ["git rev-parse HEAD", "allow"],
+  ]);
+  // (The user's own file not read whole: the repository's settings are still judged, and an
+  // everyday one asks nothing.)
+  const user = { [`${home}/.gitconfig`]: `${USER}[include]\n\tpath = %(prefix)/etc/gitconfig\n` };
+  await checkActions(DL, repo(evil, user), [["git status", "deny"]]);
+  await checkActions(DL, repo("[core]\n\tbare = false\n", user), [
+    ["git status", "allow"],
+    ["git commit -m x", "allow"],
+  ]);
+  // (A variable not known that names no config file: the settings it would stand for judged.)
+  await checkActions(DL, repo(evil), [
+    ['GIT_AUTHOR_DATE="$(date)" git status', "deny"],
+    ["HOME=$H git status", "ask"],
+  ]);
+  // (Asked for the value not known, no more.)
+  await checkActions(DL, repo("[core]\n\tbare = false\n"), [
+    ['GIT_AUTHOR_DATE="$(date)" git commit -m x', "ask"],
+  ]);
+});
