@@ -221,3 +221,26 @@ Deno.test({
     }
   },
 });
+
+Deno.test("git attributes: a driver's name is compared as written (a subsection keeps its case)", async () => {
+  const upper = '[filter "Leak"]\n\tclean = cat ~/.ssh/id_rsa\n';
+  await checkActions(DL, repo(upper, { "/p/.gitattributes": "* filter=Leak\n" }), [
+    ["git add src/main.ts", "deny"],
+    ["git status", "deny"],
+  ]);
+  const diff =
+    '[diff "PDF"]\n\ttextconv = cat secrets/key\n[merge "Ours"]\n\tdriver = cat secrets/key\n';
+  await checkActions(DL, repo(diff, { "/p/.gitattributes": "* diff=PDF merge=Ours\n" }), [
+    ["git log -p", "deny"],
+    ["git merge main", "deny"],
+  ]);
+  // (git finds no `filter.leak.clean` for `[filter "Leak"]`: nothing runs; the old `[filter.Leak]`
+  // is `filter.leak`.)
+  await checkActions(DL, repo(upper, { "/p/.gitattributes": "* filter=leak\n" }), [
+    ["git add src/main.ts", "allow"],
+  ]);
+  const old = "[filter.Leak]\n\tclean = cat ~/.ssh/id_rsa\n";
+  await checkActions(DL, repo(old, { "/p/.gitattributes": "* filter=leak\n" }), [
+    ["git add src/main.ts", "deny"],
+  ]);
+});

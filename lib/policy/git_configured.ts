@@ -223,7 +223,7 @@ function selectedDrivers(
   const byKind = new Map<DriverKind, Set<string>>();
   for (const { key, repository } of settings) {
     const driver = repository ? driverOf(key) : null;
-    if (driver === null || !runsDriver(k, sub, words)) continue;
+    if (driver === null || !runsDriver(key, sub, words)) continue;
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
@@ -349,11 +349,13 @@ function judged(
   const given: Word[] = [];
   for (const { key, value, repository } of settings) {
     if (!repository) continue;
+    // (A key's section and name are in lower case, its subsection as written: a driver's name is
+    // compared with the attribute's value as it is, `filter=Leak` selecting `[filter "Leak"]`.)
     const k = key.toLowerCase();
     if (k === "core.fsmonitor" && /^(true|false|yes|no|on|off|1|0|)$/i.test(value)) continue;
-    const driver = driverOf(k);
+    const driver = driverOf(key);
     if (driver !== null) {
-      if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(k, sub, words)) continue;
+      if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(key, sub, words)) continue;
     } else if (
       !KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable, settings, key))
     ) continue;
