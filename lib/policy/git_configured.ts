@@ -10,7 +10,8 @@
  * that read the index, `core.editor` and `sequence.editor` for those that open an editor (not
  * `commit -m`, not where `GIT_EDITOR` is set), `core.sshCommand`, `credential.helper` and
  * `core.askPass` for those that reach a remote, `diff.external` for `git diff`, `gpg.program`
- * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`, and
+ * where a commit or tag is signed or a signature checked (`gpg.ssh.defaultKeyCommand` where one
+ * is signed), `interactive.diffFilter` for `-p`, those of archive, imap-send and send-email, and
  * the filter, diff and merge drivers an attributes file names for the subcommands of their kind
  * (`git_attributes.ts`; an attributes file another stage writes first makes those of a kind the
  * config defines not known). A pager runs only where git's output is a terminal, which the
@@ -55,7 +56,10 @@ const QUIET = new Set([
 ]);
 
 /** Of those, the ones that may run other settings (gpg, an editor, a transport's, a helper's). */
-const SETTINGS_TOO = new Set(["log", "show", "whatchanged", "ls-remote", "credential", "config"]);
+// deno-fmt-ignore
+const SETTINGS_TOO = new Set([
+  "log", "show", "whatchanged", "ls-remote", "credential", "config", "archive",
+]);
 
 /** Subcommands that reach a remote (their transport's settings: ssh, credentials, askpass). */
 const TRANSPORT = new Set(["fetch", "pull", "push", "ls-remote", "remote", "submodule"]);
@@ -68,6 +72,12 @@ type Runs = (
   settings: ConfigSetting[],
   key: string,
 ) => boolean;
+
+/** Whether a subcommand checks signatures and makes none (`verify-commit`, `log`, `tag -v`). */
+function verifies(sub: string, words: string[]): boolean {
+  return /^(verify-(commit|tag)|log|show|whatchanged)$/.test(sub) ||
+    sub === "tag" && /^(-v|--verify|--verif|--veri)$/.test(words[0] ?? "");
+}
 
 /** The keys of settings that are commands (lower case), and the subcommands that run them. */
 const KEYS: [RegExp, Runs][] = [
@@ -90,6 +100,20 @@ const KEYS: [RegExp, Runs][] = [
       ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
   ],
   [/^gpg\.(.+\.)?program$/, (sub, words, _, set) => signs(sub, words, set)],
+  // (The key an ssh signature is made with where `user.signingKey` names none: signing only.)
+  [
+    /^gpg\.ssh\.defaultkeycommand$/,
+    (sub, words, _, set) => !verifies(sub, words) && signs(sub, words, set),
+  ],
+  [/^core\.(alternaterefscommand|gitproxy)$/, (sub) => TRANSPORT.has(sub)],
+  [/^tar\..+\.command$/, (sub) => sub === "archive"],
+  [/^imap\.tunnel$/, (sub) => sub === "imap-send"],
+  [
+    /^sendemail\.(.+\.)?(tocmd|cccmd|headercmd|sendmailcmd|smtpserver)$/,
+    (sub) => sub === "send-email",
+  ],
+  [/^browser\..+\.(cmd|path)$/, (sub) => /^(instaweb|web--browse)$/.test(sub)],
+  [/^instaweb\.httpd$/, (sub) => sub === "instaweb"],
   [/^interactive\.difffilter$/, (sub, words) => patches(sub, words)],
   [
     /^trailer\..+\.(cmd|command)$/,

@@ -310,3 +310,49 @@ Deno.test("git's config: a repository's config file not read whole may set any p
     ['GIT_AUTHOR_DATE="$(date)" git commit -m x', "ask"],
   ]);
 });
+
+Deno.test("git's config: an ssh signing key's command, and the other programs settings name", async () => {
+  const ssh = '[gpg]\n\tformat = ssh\n[gpg "ssh"]\n\tdefaultKeyCommand = cat ~/.ssh/id_rsa\n';
+  await checkActions(DL, repo(ssh), [
+    ["git commit -S -m x", "deny"],
+    ["git tag -s v1 -m x", "deny"],
+    ["git commit --gpg-sign -m x", "deny"],
+    // (It finds a key to sign with: checking a signature runs it not.)
+    ["git verify-commit HEAD", "allow"],
+    ["git log --show-signature", "allow"],
+    ["git tag -v v1", "allow"],
+    ["git commit -m x", "allow"],
+  ]);
+  await checkActions(DL, repo(`${ssh}[commit]\n\tgpgSign = true\n`), [
+    ["git commit -m x", "deny"],
+    ["git commit --no-gpg-sign -m x", "allow"],
+  ]);
+  for (const format of ["ssh", "x509", "openpgp"]) {
+    await checkActions(DL, repo(`[gpg "${format}"]\n\tprogram = cat secrets/key\n`), [
+      ["git commit -S -m x", "deny"],
+      ["git verify-tag v1", "deny"],
+      ["git commit -m x", "allow"],
+    ]);
+  }
+  const remote = '[remote "origin"]\n\turl = git://example.com/app.git\n';
+  await checkActions(DL, repo(`${remote}[core]\n\tgitProxy = ~/.ssh/id_rsa\n`), [
+    ["git fetch", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo("[core]\n\talternateRefsCommand = cat ~/.ssh/id_rsa\n"), [
+    ["git fetch", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo('[tar "tgz"]\n\tcommand = cat ~/.ssh/id_rsa\n'), [
+    ["git archive --format=tgz HEAD -o /tmp/a.tgz", "deny"],
+    ["git log", "allow"],
+  ]);
+  await checkActions(DL, repo("[imap]\n\ttunnel = cat ~/.ssh/id_rsa\n"), [
+    ["git imap-send < /tmp/p.mbox", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo("[sendemail]\n\ttoCmd = cat ~/.ssh/id_rsa\n"), [
+    ["git send-email /tmp/p.patch", "deny"],
+    ["git status", "allow"],
+  ]);
+});
