@@ -356,3 +356,21 @@ Deno.test("git's config: an ssh signing key's command, and the other programs se
     ["git status", "allow"],
   ]);
 });
+
+Deno.test("git's config: --continue that commits what was resolved opens the editor", async () => {
+  // (git merge --continue and git rebase --continue run git commit on the message; cherry-pick,
+  // revert and am --continue open it only on a terminal, which the agent's commands have not.)
+  await checkActions(DL, repo("[core]\n\teditor = cat secrets/key\n"), [
+    ["git merge --continue", "deny"],
+    ["git merge --cont", "deny"],
+    ["git rebase --continue", "deny"],
+    ["GIT_EDITOR=true git merge --continue", "allow"],
+    ["git merge --abort", "ask"],
+    ["git am --continue", "allow"],
+  ]);
+  // (Not the todo list's editor.)
+  await checkActions(DL, repo("[sequence]\n\teditor = cat secrets/key\n"), [
+    ["git rebase --continue", "ask"],
+    ["git rebase --edit-todo", "deny"],
+  ]);
+});
