@@ -244,3 +244,21 @@ Deno.test("git attributes: a driver's name is compared as written (a subsection 
     ["git add src/main.ts", "deny"],
   ]);
 });
+
+Deno.test("git attributes: git stage is git add, and git's other synonyms", async () => {
+  const selects = { "/p/.gitattributes": "* filter=leak diff=leak\n" };
+  await checkActions(DL, repo('[filter "leak"]\n\tclean = cat ~/.ssh/id_rsa\n', selects), [
+    ["git stage src/main.ts", "deny"],
+    ["git stage -u", "deny"],
+  ]);
+  await checkActions(DL, repo('[diff "leak"]\n\ttextconv = cat secrets/key\n', selects), [
+    ["git pickaxe src/main.ts", "deny"],
+  ]);
+  const patch =
+    "[interactive]\n\tdiffFilter = cat secrets/key\n[core]\n\teditor = cat secrets/key\n";
+  await checkActions(DL, repo(patch), [
+    ["git stage -p", "deny"],
+    ["git stage -e", "deny"],
+    ["git stage src/main.ts", "allow"],
+  ]);
+});

@@ -55,6 +55,16 @@ const QUIET = new Set([
   "hash-object", "credential",
 ]);
 
+/** The subcommands git runs under another name (git.c's commands: `stage` is `add`). */
+const SYNONYMS: Record<string, string> = {
+  stage: "add",
+  pickaxe: "blame",
+  "init-db": "init",
+  "fsck-objects": "fsck",
+  "merge-recursive-ours": "merge-recursive",
+  "merge-recursive-theirs": "merge-recursive",
+};
+
 /** Of those, the ones that may run other settings (gpg, an editor, a transport's, a helper's). */
 // deno-fmt-ignore
 const SETTINGS_TOO = new Set([
@@ -180,7 +190,8 @@ export function configuredPrograms(
     const name = s.argv[0]?.value ?? "";
     if (!name.endsWith("git") || !isGit(s)) continue;
     const at = gitSubcommand(s.argv);
-    const sub = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
+    const named = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
+    const sub = named === null ? null : SYNONYMS[named] ?? named;
     // (The history commands run a diff program or gpg only when asked to, a driver an attribute
     // selects where they show a diff.)
     const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
