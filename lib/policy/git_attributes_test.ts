@@ -145,9 +145,12 @@ Deno.test("git attributes: where a driver is selected from", async () => {
     ["git status", "allow"],
     ["git add src/main.ts", "allow"],
   ]);
-  // git's options that name other attributes: not known.
+  // git's options that name other attributes: those read (one there is not selects nothing), or
+  // not known.
   await checkActions(DL, repo(filter), [
-    ["git -c core.attributesFile=/tmp/a status", "deny"],
+    ["git -c core.attributesFile=/tmp/a status", "allow"],
+    ["echo '* filter=leak' > /tmp/a; git -c core.attributesFile=/tmp/a status", "ask"],
+    ["git --config-env=core.attributesFile=A status", "deny"],
     ["git status", "allow"],
   ]);
 });
@@ -260,5 +263,32 @@ Deno.test("git attributes: git stage is git add, and git's other synonyms", asyn
     ["git stage -p", "deny"],
     ["git stage -e", "deny"],
     ["git stage src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("git attributes: the settings the command gives, -c and --config-env in each form", async () => {
+  const filter = '[filter "leak"]\n\tclean = cat ~/.ssh/id_rsa\n';
+  await checkActions(
+    DL,
+    repo(filter, { "/p/attrs": "* filter=leak\n", "/p/none": "*.x -text\n" }),
+    [
+      ["git --config-env=core.attributesFile=A add src/main.ts", "deny"],
+      ["git --config-env core.attributesFile=A add src/main.ts", "deny"],
+      ["git --config-env=Core.AttributesFile=A add src/main.ts", "deny"],
+      ["git -c core.attributesFile=/p/attrs add src/main.ts", "deny"],
+      ["git -c core.attributesFile=attrs add src/main.ts", "deny"],
+      ["git -c attr.tree=HEAD add src/main.ts", "deny"],
+      ["git -c core.attributesFile=/p/none add src/main.ts", "allow"],
+      ["git -c user.name=x add src/main.ts", "allow"],
+      ["git add src/main.ts", "allow"],
+    ],
+  );
+  const gpg = "[gpg]\n\tprogram = cat secrets/key\n[core]\n\teditor = cat secrets/key\n";
+  await checkActions(DL, repo(gpg), [
+    ["git -c commit.gpgSign=true commit -m x", "deny"],
+    ["git --config-env=commit.gpgSign=V commit -m x", "deny"],
+    ["git --config-env commit.gpgsign=V commit -m x", "deny"],
+    ["git -c pull.rebase=interactive pull", "deny"],
+    ["git -c commit.gpgSign=false commit -m x", "allow"],
   ]);
 });

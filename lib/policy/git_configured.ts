@@ -22,6 +22,7 @@
 import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
+import { settingsOf } from "../programs/git_checkouts.ts";
 import { gitCwds } from "../programs/git_external.ts";
 import { namesProgram } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
@@ -225,8 +226,14 @@ export function configuredPrograms(
     }
     // (The drivers of a kind the config defines, where another stage may write an attributes
     // file first: not known.)
+    // (The settings the command gives, `-c k=v` and `--config-env=k=VAR`, come last; a value not
+    // known is on, and as from an `includeIf`, not sure.)
+    const given = settingsOf(s.argv, at);
+    const settings = given.length
+      ? [...config.settings, ...given.map(givenSetting)]
+      : config.settings;
     const options = s.argv.slice(1, at).map((w) => w.kind === "static" ? w.value : "");
-    const drivers = selectedDrivers(repo!, config.settings, sub, words, options, env!, ctx);
+    const drivers = selectedDrivers(repo, settings, sub, words, options, env!, ctx);
     let chosen: Set<string> | undefined;
     if (drivers !== null) {
       if (attributesWrittenFirst(repo!, drivers.outer, s, top, globs(), ctx.fs)) {
@@ -234,11 +241,18 @@ export function configuredPrograms(
       } else chosen = drivers.chosen;
     }
     // (The history commands read no work tree.)
-    const moved = QUIET.has(sub) ? null : elsewhere(s, at, config.settings, repo!, env!);
+    const moved = QUIET.has(sub) ? null : elsewhere(s, at, config.settings, repo, env!);
     if (moved) out.push(moved, ...expand(moved, s));
-    out.push(...judged(s, at, sub, config.settings, env!, expand, chosen));
+    out.push(...judged(s, at, sub, settings, env!, expand, chosen));
   }
   return out;
+}
+
+/** A setting the command gives as the config files' are (a value not known: on, not sure). */
+function givenSetting([key, value]: [string, string | null]): ConfigSetting {
+  return value === null
+    ? { key, value: "true", conditional: true }
+    : { key, value, conditional: false };
 }
 
 /**
@@ -262,7 +276,8 @@ function selectedDrivers(
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
-  const outer = options.some((o) => /^(core\.attributesfile|attr\.tree)=|^--attr-source/i.test(o))
+  // (A setting the command gives that is not known at all may be `core.attributesFile`.)
+  const outer = options.some((o) => /^--attr-source/.test(o)) || settings.some((s) => s.key === "")
     ? null
     : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
   const chosen = new Set<string>();
