@@ -145,9 +145,12 @@ Deno.test("git attributes: where a driver is selected from", async () => {
     ["git status", "allow"],
     ["git add src/main.ts", "allow"],
   ]);
-  // git's options that name other attributes: not known.
+  // git's options that name other attributes: those read (one there is not selects nothing), or
+  // not known.
   await checkActions(DL, repo(filter), [
-    ["git -c core.attributesFile=/tmp/a status", "deny"],
+    ["git -c core.attributesFile=/tmp/a status", "allow"],
+    ["echo '* filter=leak' > /tmp/a; git -c core.attributesFile=/tmp/a status", "ask"],
+    ["git --config-env=core.attributesFile=A status", "deny"],
     ["git status", "allow"],
   ]);
 });
@@ -220,4 +223,72 @@ Deno.test({
       r.remove();
     }
   },
+});
+
+Deno.test("git attributes: a driver's name is compared as written (a subsection keeps its case)", async () => {
+  const upper = '[filter "Leak"]\n\tclean = cat ~/.ssh/id_rsa\n';
+  await checkActions(DL, repo(upper, { "/p/.gitattributes": "* filter=Leak\n" }), [
+    ["git add src/main.ts", "deny"],
+    ["git status", "deny"],
+  ]);
+  const diff =
+    '[diff "PDF"]\n\ttextconv = cat secrets/key\n[merge "Ours"]\n\tdriver = cat secrets/key\n';
+  await checkActions(DL, repo(diff, { "/p/.gitattributes": "* diff=PDF merge=Ours\n" }), [
+    ["git log -p", "deny"],
+    ["git merge main", "deny"],
+  ]);
+  // (git finds no `filter.leak.clean` for `[filter "Leak"]`: nothing runs; the old `[filter.Leak]`
+  // is `filter.leak`.)
+  await checkActions(DL, repo(upper, { "/p/.gitattributes": "* filter=leak\n" }), [
+    ["git add src/main.ts", "allow"],
+  ]);
+  const old = "[filter.Leak]\n\tclean = cat ~/.ssh/id_rsa\n";
+  await checkActions(DL, repo(old, { "/p/.gitattributes": "* filter=leak\n" }), [
+    ["git add src/main.ts", "deny"],
+  ]);
+});
+
+Deno.test("git attributes: git stage is git add, and git's other synonyms", async () => {
+  const selects = { "/p/.gitattributes": "* filter=leak diff=leak\n" };
+  await checkActions(DL, repo('[filter "leak"]\n\tclean = cat ~/.ssh/id_rsa\n', selects), [
+    ["git stage src/main.ts", "deny"],
+    ["git stage -u", "deny"],
+  ]);
+  await checkActions(DL, repo('[diff "leak"]\n\ttextconv = cat secrets/key\n', selects), [
+    ["git pickaxe src/main.ts", "deny"],
+  ]);
+  const patch =
+    "[interactive]\n\tdiffFilter = cat secrets/key\n[core]\n\teditor = cat secrets/key\n";
+  await checkActions(DL, repo(patch), [
+    ["git stage -p", "deny"],
+    ["git stage -e", "deny"],
+    ["git stage src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("git attributes: the settings the command gives, -c and --config-env in each form", async () => {
+  const filter = '[filter "leak"]\n\tclean = cat ~/.ssh/id_rsa\n';
+  await checkActions(
+    DL,
+    repo(filter, { "/p/attrs": "* filter=leak\n", "/p/none": "*.x -text\n" }),
+    [
+      ["git --config-env=core.attributesFile=A add src/main.ts", "deny"],
+      ["git --config-env core.attributesFile=A add src/main.ts", "deny"],
+      ["git --config-env=Core.AttributesFile=A add src/main.ts", "deny"],
+      ["git -c core.attributesFile=/p/attrs add src/main.ts", "deny"],
+      ["git -c core.attributesFile=attrs add src/main.ts", "deny"],
+      ["git -c attr.tree=HEAD add src/main.ts", "deny"],
+      ["git -c core.attributesFile=/p/none add src/main.ts", "allow"],
+      ["git -c user.name=x add src/main.ts", "allow"],
+      ["git add src/main.ts", "allow"],
+    ],
+  );
+  const gpg = "[gpg]\n\tprogram = cat secrets/key\n[core]\n\teditor = cat secrets/key\n";
+  await checkActions(DL, repo(gpg), [
+    ["git -c commit.gpgSign=true commit -m x", "deny"],
+    ["git --config-env=commit.gpgSign=V commit -m x", "deny"],
+    ["git --config-env commit.gpgsign=V commit -m x", "deny"],
+    ["git -c pull.rebase=interactive pull", "deny"],
+    ["git -c commit.gpgSign=false commit -m x", "allow"],
+  ]);
 });

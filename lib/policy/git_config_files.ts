@@ -44,6 +44,12 @@ export interface GitConfig {
   settings: ConfigSetting[];
   /** The files read or looked for (a command that changes one first changes the settings). */
   files: string[];
+  /**
+   * Config git reads that could not be read or resolved whole (a file too large or that cannot be
+   * parsed, an include whose path is not known): what it sets is not known. Each is marked as the
+   * repository's or not (the user's, the system's, the environment's).
+   */
+  unread: { file: string; repository: boolean }[];
 }
 
 /** The largest config file read (a larger one: not known). */
@@ -76,7 +82,8 @@ function keyOf(e: ConfigEntry): string {
 
 /**
  * Read one config file's settings (and those of what it includes) into `out`, as conditional
- * where `conditional`; false where it cannot be read (a missing file has none).
+ * where `conditional`; what cannot be read or resolved is listed in `out.unread` (a missing file
+ * has none, and git skips it).
  */
 function readConfigFile(
   file: string,
@@ -86,12 +93,14 @@ function readConfigFile(
   conditional: boolean,
   depth = 0,
   repository = false,
-): boolean {
+): void {
   out.files.push(file);
   const text = fs.readText?.(file, FILE_LIMIT) ?? null;
-  if (text === null) return !fs.exists(file);
-  const entries = configEntries(text);
-  if (entries === null) return false;
+  const entries = text === null ? null : configEntries(text);
+  if (entries === null) {
+    if (text !== null || fs.exists(file)) out.unread.push({ file, repository });
+    return;
+  }
   for (const e of entries) {
     if (!isInclude(e)) {
       // (A key with no `=` is true.)
@@ -99,13 +108,16 @@ function readConfigFile(
       out.settings.push(repository ? { ...setting, repository } : setting);
       continue;
     }
-    // (An include's path is relative to the file that includes it.)
+    // (An include's path is relative to the file that includes it; one not known, `%(prefix)/x`
+    // or `~other/x`, may name a file there is.)
     const path = e.value === null ? null : includedFile(e.value, file, home);
-    if (path === null || depth >= MAX_DEPTH) return false;
+    if (path === null || depth >= MAX_DEPTH) {
+      out.unread.push({ file: `${file}: ${e.value}`, repository });
+      continue;
+    }
     const inner = e.section !== "include" || conditional;
-    if (!readConfigFile(path, fs, home, out, inner, depth + 1, repository)) return false;
+    readConfigFile(path, fs, home, out, inner, depth + 1, repository);
   }
-  return true;
 }
 
 /** Variables that bring in config git reads in a way not followed here. */
@@ -124,31 +136,53 @@ export function gitConfig(
   home: string,
   env: Record<string, string | undefined>,
 ): GitConfig | null {
-  if (CONFIG_ENV.some((v) => env[v] !== undefined && env[v] !== "")) return null;
-  const out: GitConfig = { settings: [], files: [] };
+  const config = gitConfigParts(gitDir, commonDir, fs, home, env);
+  return config.unread.length ? null : config;
+}
+
+/**
+ * The settings of git's config files as `gitConfig` reads them, with what could not be read
+ * listed in `unread` (the settings of the rest are there: those of the repository's own files
+ * may be known where a file of the user's is not).
+ */
+export function gitConfigParts(
+  gitDir: string | null,
+  commonDir: string | null,
+  fs: FsFacts,
+  home: string,
+  env: Record<string, string | undefined>,
+): GitConfig {
+  const out: GitConfig = { settings: [], files: [], unread: [] };
+  for (const v of CONFIG_ENV) {
+    if (env[v] !== undefined && env[v] !== "") {
+      out.unread.push({ file: `$${v}`, repository: false });
+    }
+  }
   for (const file of userConfigFiles((v) => env[v], home)) {
-    if (!readConfigFile(file, fs, home, out, false)) return null;
+    readConfigFile(file, fs, home, out, false);
   }
   if (commonDir !== null) {
     // (A work tree's own config is read only where the repository's config turns it on: one
     // written where git does not read it changes nothing git does.)
     const before = out.settings.length;
-    if (!readConfigFile(`${commonDir}/config`, fs, home, out, false, 0, true)) return null;
+    readConfigFile(`${commonDir}/config`, fs, home, out, false, 0, true);
     const own = out.settings.slice(before).filter((s) => s.key === "extensions.worktreeconfig");
     const on = own.length ? boolValue(own[own.length - 1].value) : false;
-    if (on === null) return null;
-    if (on && !readConfigFile(`${gitDir}/config.worktree`, fs, home, out, false, 0, true)) {
-      return null;
-    }
-    if (!on) out.files.push(`${gitDir}/config.worktree`);
+    const worktree = `${gitDir}/config.worktree`;
+    // (A value that is no boolean: git refuses it; the file is not known.)
+    if (on !== false) readConfigFile(worktree, fs, home, out, false, 0, true);
+    else out.files.push(worktree);
+    if (on === null) out.unread.push({ file: worktree, repository: true });
   }
   const count = env.GIT_CONFIG_COUNT;
   if (count !== undefined && count !== "") {
-    if (!/^\d{1,3}$/.test(count)) return null;
-    for (let n = 0; n < Number(count); n++) {
-      const [key, value] = [env[`GIT_CONFIG_KEY_${n}`], env[`GIT_CONFIG_VALUE_${n}`]];
-      if (!key || value === undefined) return null;
-      out.settings.push({ key: settingKey(key), value, conditional: false });
+    const n = /^\d{1,3}$/.test(count) ? Number(count) : -1;
+    if (n < 0) out.unread.push({ file: "$GIT_CONFIG_COUNT", repository: false });
+    for (let i = 0; i < n; i++) {
+      const [key, value] = [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]];
+      if (!key || value === undefined) {
+        out.unread.push({ file: `$GIT_CONFIG_KEY_${i}`, repository: false });
+      } else out.settings.push({ key: settingKey(key), value, conditional: false });
     }
   }
   return out;

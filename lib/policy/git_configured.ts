@@ -10,7 +10,8 @@
  * that read the index, `core.editor` and `sequence.editor` for those that open an editor (not
  * `commit -m`, not where `GIT_EDITOR` is set), `core.sshCommand`, `credential.helper` and
  * `core.askPass` for those that reach a remote, `diff.external` for `git diff`, `gpg.program`
- * where a commit or tag is signed or a signature checked, `interactive.diffFilter` for `-p`, and
+ * where a commit or tag is signed or a signature checked (`gpg.ssh.defaultKeyCommand` where one
+ * is signed), `interactive.diffFilter` for `-p`, those of archive, imap-send and send-email, and
  * the filter, diff and merge drivers an attributes file names for the subcommands of their kind
  * (`git_attributes.ts`; an attributes file another stage writes first makes those of a kind the
  * config defines not known). A pager runs only where git's output is a terminal, which the
@@ -21,12 +22,13 @@
 import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
+import { settingsOf } from "../programs/git_checkouts.ts";
 import { gitCwds } from "../programs/git_external.ts";
 import { namesProgram } from "../programs/registry.ts";
 import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
-import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_files.ts";
+import { type ConfigSetting, type GitConfig, gitConfigParts } from "./git_config_files.ts";
 import { edits, editsSequence, signs } from "./git_configured_forms.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
 import {
@@ -54,8 +56,21 @@ const QUIET = new Set([
   "hash-object", "credential",
 ]);
 
+/** The subcommands git runs under another name (git.c's commands: `stage` is `add`). */
+const SYNONYMS: Record<string, string> = {
+  stage: "add",
+  pickaxe: "blame",
+  "init-db": "init",
+  "fsck-objects": "fsck",
+  "merge-recursive-ours": "merge-recursive",
+  "merge-recursive-theirs": "merge-recursive",
+};
+
 /** Of those, the ones that may run other settings (gpg, an editor, a transport's, a helper's). */
-const SETTINGS_TOO = new Set(["log", "show", "whatchanged", "ls-remote", "credential", "config"]);
+// deno-fmt-ignore
+const SETTINGS_TOO = new Set([
+  "log", "show", "whatchanged", "ls-remote", "credential", "config", "archive",
+]);
 
 /** Subcommands that reach a remote (their transport's settings: ssh, credentials, askpass). */
 const TRANSPORT = new Set(["fetch", "pull", "push", "ls-remote", "remote", "submodule"]);
@@ -68,6 +83,12 @@ type Runs = (
   settings: ConfigSetting[],
   key: string,
 ) => boolean;
+
+/** Whether a subcommand checks signatures and makes none (`verify-commit`, `log`, `tag -v`). */
+function verifies(sub: string, words: string[]): boolean {
+  return /^(verify-(commit|tag)|log|show|whatchanged)$/.test(sub) ||
+    sub === "tag" && /^(-v|--verify|--verif|--veri)$/.test(words[0] ?? "");
+}
 
 /** The keys of settings that are commands (lower case), and the subcommands that run them. */
 const KEYS: [RegExp, Runs][] = [
@@ -90,6 +111,20 @@ const KEYS: [RegExp, Runs][] = [
       ((sub === "diff" && !words.includes("--no-ext-diff")) || words.includes("--ext-diff")),
   ],
   [/^gpg\.(.+\.)?program$/, (sub, words, _, set) => signs(sub, words, set)],
+  // (The key an ssh signature is made with where `user.signingKey` names none: signing only.)
+  [
+    /^gpg\.ssh\.defaultkeycommand$/,
+    (sub, words, _, set) => !verifies(sub, words) && signs(sub, words, set),
+  ],
+  [/^core\.(alternaterefscommand|gitproxy)$/, (sub) => TRANSPORT.has(sub)],
+  [/^tar\..+\.command$/, (sub) => sub === "archive"],
+  [/^imap\.tunnel$/, (sub) => sub === "imap-send"],
+  [
+    /^sendemail\.(.+\.)?(tocmd|cccmd|headercmd|sendmailcmd|smtpserver)$/,
+    (sub) => sub === "send-email",
+  ],
+  [/^browser\..+\.(cmd|path)$/, (sub) => /^(instaweb|web--browse)$/.test(sub)],
+  [/^instaweb\.httpd$/, (sub) => sub === "instaweb"],
   [/^interactive\.difffilter$/, (sub, words) => patches(sub, words)],
   [
     /^trailer\..+\.(cmd|command)$/,
@@ -151,12 +186,13 @@ export function configuredPrograms(
   const out: Stage[] = [];
   // (Most commands run no git: nothing is built for them.)
   if (!stages.some((s) => (s.argv[0]?.value ?? "").endsWith("git"))) return out;
-  const read = new Map<string, GitConfig | null>();
+  const read = new Map<string, GitConfig>();
   for (const s of stages) {
     const name = s.argv[0]?.value ?? "";
     if (!name.endsWith("git") || !isGit(s)) continue;
     const at = gitSubcommand(s.argv);
-    const sub = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
+    const named = s.argv[at]?.kind === "static" ? s.argv[at].value : null;
+    const sub = named === null ? null : SYNONYMS[named] ?? named;
     // (The history commands run a diff program or gpg only when asked to, a driver an attribute
     // selects where they show a diff.)
     const words = s.argv.slice(at + 1).map((w) => w.kind === "static" ? w.value : "");
@@ -168,25 +204,36 @@ export function configuredPrograms(
     ) continue;
     const repo = repositoryOf(s, at, ctx);
     if (repo === null) continue;
-    const env = gitEnv(s, ctx);
-    // (A file git cannot read or parse: it runs nothing.)
-    const config = repo === undefined || env === null ? null : configOf(repo, env, ctx, read);
-    if (repo === undefined || config === null) continue;
-    const top = tops?.get(s) ?? s;
+    if (repo === undefined) continue;
+    const env = gitEnv(s, ctx, true);
     const unknown = (what: string) =>
       out.push({
         ...s,
         argv: [literal("git"), unknownWord(what)],
         origin: `${s.origin} (git's config)`,
       });
-    if (writtenFirst(config, repo!, s, top, globs, env!.HOME ?? ctx.home)) {
+    // (A repository's config file that cannot be read or resolved whole, or an environment
+    // not known, may set any program; the user's files that cannot are the user's.)
+    const config = env === null ? null : configOf(repo, env, ctx, read);
+    if (config === null || config.unread.some((u) => u.repository)) {
+      unknown("(what the repository's config files, not read whole, have git run)");
+      continue;
+    }
+    const top = tops?.get(s) ?? s;
+    if (writtenFirst(config, repo, s, top, globs, env!.HOME ?? ctx.home)) {
       unknown("(what git runs from its config files or hooks another stage writes first)");
       continue;
     }
     // (The drivers of a kind the config defines, where another stage may write an attributes
     // file first: not known.)
+    // (The settings the command gives, `-c k=v` and `--config-env=k=VAR`, come last; a value not
+    // known is on, and as from an `includeIf`, not sure.)
+    const given = settingsOf(s.argv, at);
+    const settings = given.length
+      ? [...config.settings, ...given.map(givenSetting)]
+      : config.settings;
     const options = s.argv.slice(1, at).map((w) => w.kind === "static" ? w.value : "");
-    const drivers = selectedDrivers(repo!, config.settings, sub, words, options, env!, ctx);
+    const drivers = selectedDrivers(repo, settings, sub, words, options, env!, ctx);
     let chosen: Set<string> | undefined;
     if (drivers !== null) {
       if (attributesWrittenFirst(repo!, drivers.outer, s, top, globs(), ctx.fs)) {
@@ -194,11 +241,18 @@ export function configuredPrograms(
       } else chosen = drivers.chosen;
     }
     // (The history commands read no work tree.)
-    const moved = QUIET.has(sub) ? null : elsewhere(s, at, config.settings, repo!, env!);
+    const moved = QUIET.has(sub) ? null : elsewhere(s, at, config.settings, repo, env!);
     if (moved) out.push(moved, ...expand(moved, s));
-    out.push(...judged(s, at, sub, config.settings, env!, expand, chosen));
+    out.push(...judged(s, at, sub, settings, env!, expand, chosen));
   }
   return out;
+}
+
+/** A setting the command gives as the config files' are (a value not known: on, not sure). */
+function givenSetting([key, value]: [string, string | null]): ConfigSetting {
+  return value === null
+    ? { key, value: "true", conditional: true }
+    : { key, value, conditional: false };
 }
 
 /**
@@ -222,7 +276,8 @@ function selectedDrivers(
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
-  const outer = options.some((o) => /^(core\.attributesfile|attr\.tree)=|^--attr-source/i.test(o))
+  // (A setting the command gives that is not known at all may be `core.attributesFile`.)
+  const outer = options.some((o) => /^--attr-source/.test(o)) || settings.some((s) => s.key === "")
     ? null
     : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
   const chosen = new Set<string>();
@@ -274,13 +329,15 @@ function configOf(
   repo: Repository,
   env: Record<string, string | undefined>,
   ctx: Context,
-  read: Map<string, GitConfig | null>,
-): GitConfig | null {
+  read: Map<string, GitConfig>,
+): GitConfig {
   const home = env.HOME ?? ctx.home;
   const key = `${repo.gitDir}\0${home}\0${
     Object.entries(env).filter(([k]) => k.startsWith("GIT_C") || k === "XDG_CONFIG_HOME").join()
   }`;
-  if (!read.has(key)) read.set(key, gitConfig(repo.gitDir, repo.commonDir, ctx.fs, home, env));
+  if (!read.has(key)) {
+    read.set(key, gitConfigParts(repo.gitDir, repo.commonDir, ctx.fs, home, env));
+  }
   return read.get(key)!;
 }
 
@@ -342,11 +399,13 @@ function judged(
   const given: Word[] = [];
   for (const { key, value, repository } of settings) {
     if (!repository) continue;
+    // (A key's section and name are in lower case, its subsection as written: a driver's name is
+    // compared with the attribute's value as it is, `filter=Leak` selecting `[filter "Leak"]`.)
     const k = key.toLowerCase();
     if (k === "core.fsmonitor" && /^(true|false|yes|no|on|off|1|0|)$/i.test(value)) continue;
-    const driver = driverOf(k);
+    const driver = driverOf(key);
     if (driver !== null) {
-      if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(k, sub, words)) continue;
+      if (!chosen?.has(`${driver.kind}\0${driver.name}`) || !runsDriver(key, sub, words)) continue;
     } else if (
       !KEYS.some(([re, runs]) => re.test(k) && runs(sub, words, variable, settings, key))
     ) continue;

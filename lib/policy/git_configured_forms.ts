@@ -91,14 +91,18 @@ export function edits(sub: string, words: string[], settings: readonly ConfigSet
         ) ||
         flag("a") || flag("s") || flag("u")
       ));
+    // (`--continue` commits what was resolved, with the message in the editor, as `git commit`.)
     case "rebase":
-      return has((w) => long(w, "--interactive", 4) || long(w, "--edit-todo", 4)) || flag("i");
+      return has((w) =>
+        long(w, "--interactive", 4) || long(w, "--edit-todo", 4) || long(w, "--continue", 6)
+      ) || flag("i");
     case "add":
       return edit || has((w) => long(w, "--interactive", 4) || long(w, "--patch", 4)) ||
         flag("i") || flag("p");
     case "am":
       return has((w) => long(w, "--interactive", 4)) || flag("i");
     case "merge":
+      return edit || has((w) => long(w, "--continue", 6));
     case "cherry-pick":
       return edit;
     case "pull":
@@ -123,7 +127,9 @@ export function edits(sub: string, words: string[], settings: readonly ConfigSet
 /** Whether `rebase` with these words opens the todo list in the sequence editor. */
 export function editsSequence(sub: string, words: string[], settings: readonly ConfigSetting[]) {
   if (sub === "pull") return pullsInteractively(words, settings);
-  return sub === "rebase" && edits(sub, words, settings);
+  // (Not `--continue`: it opens the message of a commit.)
+  const todo = words.filter((w) => !long(w, "--continue", 6));
+  return sub === "rebase" && edits(sub, todo, settings);
 }
 
 /** Whether a setting (lower-case key) is on (git's booleans; a key ID for `*.gpgSign`). */

@@ -257,3 +257,120 @@ Deno.test("git's config: a hooks path in the home directory written first", asyn
     ["echo x > .githooks/pre-commit; git commit -m x", "allow"],
   ]);
 });
+
+Deno.test("git's config: a repository's config file not read whole may set any program", async () => {
+  const evil = "[core]\n\tfsmonitor = cat ~/.ssh/id_rsa\n";
+  for (
+    const config of [
+      `${evil}[include]\n\tpath = %(prefix)/nope\n`,
+      `${evil}[include]\n\tpath = ~root/x\n`,
+      `[include]\n\tpath = ~other/x\n${evil}`,
+      `[includeIf "gitdir:/p/"]\n\tpath = %(prefix)/etc/x\n`,
+      `${evil}[foo]\n${"\tk = " + "y".repeat(70) + "\n"}`.repeat(4000),
+      "[core\n\tfsmonitor = cat ~/.ssh/id_rsa\n",
+    ]
+  ) {
+    await checkActions(DL, repo(config), [
+      ["git status", "ask"],
+      ["git add src/main.ts", "ask"],
+      ["git log", "ask"],
+      // (Nothing configured runs.)
+      ["git rev-parse HEAD", "allow"],
+      ["git cat-file -p HEAD", "allow"],
+    ]);
+  }
+  // (An include of a file there is not is skipped, as git skips it: the rest is known.)
+  await checkActions(DL, repo(`[include]\n\tpath = nope/missing\n${evil}`), [
+    ["git status", "deny"],
+  ]);
+  await checkActions(DL, repo("[include]\n\tpath = ../missing.cfg\n[core]\n\tbare = false\n"), [
+    ["git status", "allow"],
+  ]);
+  // (A file too large, an included one: not known.)
+  const big = `[foo]\n${"\tk = " + "y".repeat(70) + "\n"}`.repeat(4000);
+  await checkActions(DL, repo("[include]\n\tpath = big.cfg\n", { "/p/.git/big.cfg": big }), [
+    ["git status", "ask"],
+    ["git rev-parse HEAD", "allow"],
+  ]);
+  // (The user's own file not read whole: the repository's settings are still judged, and an
+  // everyday one asks nothing.)
+  const user = { [`${home}/.gitconfig`]: `${USER}[include]\n\tpath = %(prefix)/etc/gitconfig\n` };
+  await checkActions(DL, repo(evil, user), [["git status", "deny"]]);
+  await checkActions(DL, repo("[core]\n\tbare = false\n", user), [
+    ["git status", "allow"],
+    ["git commit -m x", "allow"],
+  ]);
+  // (A variable not known that names no config file: the settings it would stand for judged.)
+  await checkActions(DL, repo(evil), [
+    ['GIT_AUTHOR_DATE="$(date)" git status', "deny"],
+    ["HOME=$H git status", "ask"],
+  ]);
+  // (Asked for the value not known, no more.)
+  await checkActions(DL, repo("[core]\n\tbare = false\n"), [
+    ['GIT_AUTHOR_DATE="$(date)" git commit -m x', "ask"],
+  ]);
+});
+
+Deno.test("git's config: an ssh signing key's command, and the other programs settings name", async () => {
+  const ssh = '[gpg]\n\tformat = ssh\n[gpg "ssh"]\n\tdefaultKeyCommand = cat ~/.ssh/id_rsa\n';
+  await checkActions(DL, repo(ssh), [
+    ["git commit -S -m x", "deny"],
+    ["git tag -s v1 -m x", "deny"],
+    ["git commit --gpg-sign -m x", "deny"],
+    // (It finds a key to sign with: checking a signature runs it not.)
+    ["git verify-commit HEAD", "allow"],
+    ["git log --show-signature", "allow"],
+    ["git tag -v v1", "allow"],
+    ["git commit -m x", "allow"],
+  ]);
+  await checkActions(DL, repo(`${ssh}[commit]\n\tgpgSign = true\n`), [
+    ["git commit -m x", "deny"],
+    ["git commit --no-gpg-sign -m x", "allow"],
+  ]);
+  for (const format of ["ssh", "x509", "openpgp"]) {
+    await checkActions(DL, repo(`[gpg "${format}"]\n\tprogram = cat secrets/key\n`), [
+      ["git commit -S -m x", "deny"],
+      ["git verify-tag v1", "deny"],
+      ["git commit -m x", "allow"],
+    ]);
+  }
+  const remote = '[remote "origin"]\n\turl = git://example.com/app.git\n';
+  await checkActions(DL, repo(`${remote}[core]\n\tgitProxy = ~/.ssh/id_rsa\n`), [
+    ["git fetch", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo("[core]\n\talternateRefsCommand = cat ~/.ssh/id_rsa\n"), [
+    ["git fetch", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo('[tar "tgz"]\n\tcommand = cat ~/.ssh/id_rsa\n'), [
+    ["git archive --format=tgz HEAD -o /tmp/a.tgz", "deny"],
+    ["git log", "allow"],
+  ]);
+  await checkActions(DL, repo("[imap]\n\ttunnel = cat ~/.ssh/id_rsa\n"), [
+    ["git imap-send < /tmp/p.mbox", "deny"],
+    ["git status", "allow"],
+  ]);
+  await checkActions(DL, repo("[sendemail]\n\ttoCmd = cat ~/.ssh/id_rsa\n"), [
+    ["git send-email /tmp/p.patch", "deny"],
+    ["git status", "allow"],
+  ]);
+});
+
+Deno.test("git's config: --continue that commits what was resolved opens the editor", async () => {
+  // (git merge --continue and git rebase --continue run git commit on the message; cherry-pick,
+  // revert and am --continue open it only on a terminal, which the agent's commands have not.)
+  await checkActions(DL, repo("[core]\n\teditor = cat secrets/key\n"), [
+    ["git merge --continue", "deny"],
+    ["git merge --cont", "deny"],
+    ["git rebase --continue", "deny"],
+    ["GIT_EDITOR=true git merge --continue", "allow"],
+    ["git merge --abort", "ask"],
+    ["git am --continue", "allow"],
+  ]);
+  // (Not the todo list's editor.)
+  await checkActions(DL, repo("[sequence]\n\teditor = cat secrets/key\n"), [
+    ["git rebase --continue", "ask"],
+    ["git rebase --edit-todo", "deny"],
+  ]);
+});

@@ -294,14 +294,29 @@ export function repositoryOf(
   return gitDir === null || commonDir === null ? undefined : { top, gitDir, commonDir };
 }
 
-/** The environment git runs with: the tool's, and what the stage assigns (null: not known). */
-export function gitEnv(stage: Stage, ctx: Context): Record<string, string | undefined> | null {
+/**
+ * The environment git runs with: the tool's, and what the stage assigns (null: not known). Where
+ * `loose`, a variable not known that says nothing of which config and attributes files git reads
+ * (`GIT_EDITOR=$e`, `GIT_AUTHOR_DATE=$(date)`) is left out: read as unset, the settings it would
+ * stand for are judged.
+ */
+export function gitEnv(
+  stage: Stage,
+  ctx: Context,
+  loose = false,
+): Record<string, string | undefined> | null {
   const env: Record<string, string | undefined> = { ...ctx.env };
   for (const a of stage.assignments ?? []) {
     const eq = a.value.indexOf("=");
     const name = a.value.slice(0, eq);
     if (!/^(GIT_|HOME$|XDG_CONFIG_HOME$)/.test(name)) continue;
-    if (a.kind !== "static") return null;
+    if (a.kind !== "static") {
+      if (loose && !/^(GIT_(CONFIG|DIR|COMMON_DIR|WORK_TREE|ATTR)|HOME$|XDG_)/.test(name)) {
+        delete env[name];
+        continue;
+      }
+      return null;
+    }
     env[name] = a.value.slice(eq + 1);
   }
   return env;

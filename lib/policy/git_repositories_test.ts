@@ -6,8 +6,9 @@ import type { Action } from "../types.ts";
 
 const P = "/home/user/project";
 const ctx = ctxIn(P, {
+  // (The project's config is read: one that cannot be is not known.)
+  contents: { [`${P}/.git/config`]: "" },
   files: [
-    `${P}/.git/config`,
     `${P}/src/a.ts`,
     `${P}/vendor/lib/.git/config`,
     "/tmp/evil/.git/config",

@@ -138,11 +138,17 @@ export function settingsOf(argv: Word[], at: number): [string, string | null][] 
       else if (VALUED.clone.has(v)) i++;
     }
   }
+  // (`--config-env=KEY=VAR`, or its two words: its value is the variable's, not known here.)
+  const fromEnv = (w: Word | undefined, cut = 0) => {
+    const before = out.length;
+    add(w, cut);
+    if (out.length > before) out[out.length - 1][1] = null;
+  };
   for (let i = 1; i < at; i++) {
     const v = argv[i].value;
     if (v === "-c") add(argv[++i]);
-    // (`--config-env=KEY=VAR`: its value is the variable's, not known here.)
-    else if (v.startsWith("--config-env=")) out.push([v.slice(13).replace(/=.*$/s, ""), null]);
+    else if (v === "--config-env") fromEnv(argv[++i]);
+    else if (v.startsWith("--config-env=")) fromEnv(argv[i], 13);
   }
   return out;
 }

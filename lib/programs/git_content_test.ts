@@ -325,7 +325,11 @@ Deno.test("git content: an untracked (ignored) protected file is not what git sh
 
 Deno.test("git content: where the index cannot be read or there is none, the files there are", async () => {
   // (No index, a repository with a `.git` file naming nothing readable, no repository.)
-  const noIndex = ctxIn("/p", { files: [...FILES, "/p/.git/config", "/p/.git/x"], home });
+  const noIndex = ctxIn("/p", {
+    files: [...FILES, "/p/.git/x"],
+    contents: { "/p/.git/config": "" },
+    home,
+  });
   const gitFile = ctxIn("/p", { files: FILES, contents: { "/p/.git": "gitdir: /q/.git" }, home });
   const none = ctxIn("/p", { files: FILES, home });
   const broken = ctxIn("/p", {
