@@ -30,6 +30,11 @@ import { type ConfigSetting, type GitConfig, gitConfig } from "./git_config_file
 import { edits, editsSequence, signs } from "./git_configured_forms.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
 import {
+  type AttributeSources,
+  attributeSources,
+  configuredWorkTree,
+} from "./git_attribute_sources.ts";
+import {
   attributesWrittenFirst,
   type DriverKind,
   driverOf,
@@ -166,7 +171,8 @@ export function configuredPrograms(
         !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value)) &&
         !mayRunDriver(sub, words)
     ) continue;
-    const repo = repositoryOf(s, at, ctx);
+    // (A work tree `--work-tree` moves: the repository is found from the cwd still.)
+    const repo = repositoryOf(s, at, ctx, true);
     if (repo === null) continue;
     const env = gitEnv(s, ctx);
     // (A file git cannot read or parse: it runs nothing.)
@@ -186,10 +192,13 @@ export function configuredPrograms(
     // (The drivers of a kind the config defines, where another stage may write an attributes
     // file first: not known.)
     const options = s.argv.slice(1, at).map((w) => w.kind === "static" ? w.value : "");
-    const drivers = selectedDrivers(repo!, config.settings, sub, words, options, env!, ctx);
+    const settled = (d: string) => !globs().disturbed(d, top);
+    const home = env!.HOME ?? ctx.home;
+    const sources = attributeSources(s, at, config.settings, repo!, { ...ctx, home, settled });
+    const drivers = selectedDrivers(sources, config.settings, sub, words, options, env!, ctx);
     let chosen: Set<string> | undefined;
     if (drivers !== null) {
-      if (attributesWrittenFirst(repo!, drivers.outer, s, top, globs(), ctx.fs)) {
+      if (attributesWrittenFirst(sources.repo, drivers.outer, s, top, globs(), ctx.fs)) {
         unknown("(the drivers attributes files another stage writes first select)");
       } else chosen = drivers.chosen;
     }
@@ -207,7 +216,7 @@ export function configuredPrograms(
  * where git's options name others); null where the config defines none it runs.
  */
 function selectedDrivers(
-  repo: Repository,
+  sources: AttributeSources,
   settings: ConfigSetting[],
   sub: string,
   words: string[],
@@ -222,12 +231,14 @@ function selectedDrivers(
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
-  const outer = options.some((o) => /^(core\.attributesfile|attr\.tree)=|^--attr-source/i.test(o))
-    ? null
-    : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
+  const { repo, known, stored } = sources;
+  const outer =
+    !known || options.some((o) => /^(core\.attributesfile|attr\.tree)=|^--attr-source/i.test(o))
+      ? null
+      : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
   const chosen = new Set<string>();
   for (const [kind, names] of byKind) {
-    if (outer !== null && !driversSelected(repo, outer, kind, names, ctx.fs)) continue;
+    if (outer !== null && !driversSelected(repo, outer, kind, names, ctx.fs, stored)) continue;
     for (const n of names) chosen.add(`${kind}\0${n}`);
   }
   return { chosen, outer };
@@ -247,11 +258,10 @@ function elsewhere(
   repo: Repository,
   env: Record<string, string | undefined>,
 ): Stage | null {
+  // (A `--work-tree` given: the stage is judged with it as it is.)
+  if (s.argv.slice(1, at).some((w) => /^--work-tree(=|$)/.test(w.value))) return null;
   const cwds = gitCwds(s, at);
-  let tree = env.GIT_WORK_TREE ? resolve(cwds[0] ?? repo.top, env.GIT_WORK_TREE) : null;
-  for (const { key, value, repository } of tree === null ? settings : []) {
-    if (repository && key === "core.worktree") tree = resolve(repo.gitDir, value);
-  }
+  const tree = configuredWorkTree(settings, repo, env, cwds[0]);
   if (tree === null || tree === repo.top) return null;
   // (git's own options but `-C`, whose move the cwds have made.)
   const own: Word[] = [];
