@@ -5,14 +5,15 @@
  * file deleted from the work tree only is still read: "when checking out, the index's
  * .gitattributes are used first"), and those of the trees of other commits it writes into the
  * work tree (`git checkout evil`, `merge`, `reset --hard`, `cherry-pick`, `restore --source`, a
- * stash; see `git_commits.ts`) or archives (`git archive evil`), at any depth: of a tree, those
+ * stash; see `git_commits.ts`), archives (`git archive evil`) or checks out in a work tree it
+ * makes (`git worktree add ../w evil`), at any depth: of a tree, those
  * that differ from the index's. Nothing is read until asked, only where the repository's config
  * defines a driver the stage runs. What cannot be read (an index or tree that cannot, a revision
  * not known, a repository another stage may change first) is not known (null).
  *
  * @module
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { FsFacts } from "../types.ts";
 import { gitCwds } from "../programs/git_external.ts";
@@ -21,7 +22,12 @@ import type { ConfigSetting } from "./git_config_files.ts";
 import type { Repository } from "./git_remotes.ts";
 import { INDEX_LIMIT, indexEntries } from "./git_index.ts";
 import { readObject } from "./git_objects.ts";
-import { openRepository, type Repository as Opened, resolveTree } from "./git_revisions.ts";
+import {
+  openRepository,
+  refValue,
+  type Repository as Opened,
+  resolveTree,
+} from "./git_revisions.ts";
 import { type Budget, indexChanges, newBudget, treeEntries } from "./git_trees.ts";
 import { treesWritten } from "./git_writes.ts";
 
@@ -160,12 +166,17 @@ function treesRead(
   ctx: SourceContext,
 ): string[] | null {
   const sub = s.argv[at]?.value;
-  if (sub === "archive") {
-    const rev = archived(s.argv.slice(at + 1));
-    if (rev === undefined) return [];
+  const args = s.argv.slice(at + 1);
+  const rev = sub === "archive"
+    ? archived(args)
+    : sub === "worktree" && args[0]?.value === "add"
+    ? checkedOut(repo, args.slice(1))
+    : undefined;
+  if (rev !== undefined) {
     const tree = rev === null ? null : resolveTree(repo, rev);
     return tree === null ? null : [tree];
   }
+  if (sub === "archive" || sub === "worktree") return [];
   const out: string[] = [];
   for (const { commits } of commitsWritten(s.argv, at)) {
     if (!commits) continue;
@@ -196,6 +207,33 @@ function archived(args: Word[]): string | null | undefined {
     else if (!w.value.startsWith("-")) return w.value;
   }
   return null;
+}
+
+/** `git worktree add`'s options that take the next word. */
+const ADD_VALUED = /^(-b|-B|--reason)$/;
+
+/**
+ * The commit `git worktree add` checks out in the work tree it makes (its second operand; none
+ * given: the branch the path's last name names where there is one, else HEAD), null where that
+ * is not known; undefined where it checks out none (`--no-checkout`).
+ */
+function checkedOut(repo: Opened, args: Word[]): string | null | undefined {
+  const operands: string[] = [];
+  let named = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static") return null;
+    if (w.value === "--no-checkout") return undefined;
+    if (w.value === "--guess-remote") return null;
+    if (/^(-[bB]|--detach|--orphan)/.test(w.value)) named = true;
+    if (w.value === "--") operands.push(...args.slice(i + 1).map((a) => a.value));
+    if (w.value === "--") break;
+    if (ADD_VALUED.test(w.value)) i++;
+    else if (!w.value.startsWith("-")) operands.push(w.value);
+  }
+  if (operands.length > 1) return operands[1];
+  const branch = `refs/heads/${basename(operands[0] ?? "")}`;
+  return !named && operands.length === 1 && refValue(repo, branch) !== null ? branch : "HEAD";
 }
 
 /** The object of the entry at `path` in tree `tree`: undefined where there is none, null: not known. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkActions, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
+import { checkActions, ctxIn, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
 import { realFs } from "./fs_facts.ts";
 
 const home = "/home/user";
@@ -77,6 +77,10 @@ Deno.test({
         ["git checkout evil -- d", "deny"],
         ["git restore --source=evil a.txt", "deny"],
         ["git read-tree -u -m evil", "deny"],
+        ["git worktree add ../w evil", "deny"],
+        ["git worktree add --detach -b x ../w evil", "deny"],
+        // (No commit given: the branch the path's last name names.)
+        ["git worktree add ../evil", "deny"],
         // What is not read: not known, the driver judged.
         ["git checkout evil@{0}", "deny"],
         ["git pull", "deny"],
@@ -86,6 +90,10 @@ Deno.test({
         ["git checkout main", "allow"],
         ["git archive HEAD", "allow"],
         ["git archive --remote=origin evil", "allow"],
+        ["git worktree add --no-checkout ../w evil", "allow"],
+        ["git worktree add ../w", "allow"],
+        ["git worktree add -b evil ../new", "allow"],
+        ["git worktree list", "allow"],
         ["git log -p evil", "allow"],
         ["git diff evil", "allow"],
         ["git show evil", "allow"],
@@ -142,4 +150,33 @@ Deno.test({
       rmSync(tree, { recursive: true, force: true });
     }
   },
+});
+
+Deno.test("git attribute sources: a work tree elsewhere, on files as the engine sees them", async () => {
+  const filter = '[filter "leak"]\n\tclean = cat ~/.ssh/id_rsa\n';
+  const repo = (config: string, env: Record<string, string> = {}) =>
+    ctxIn("/p", {
+      home,
+      env,
+      files: ["/p/src/main.ts", "/w/a.txt", `${home}/.ssh/id_rsa`],
+      contents: {
+        "/p/.git/HEAD": "ref: refs/heads/main\n",
+        "/p/.git/config": config,
+        "/w/.gitattributes": "*.txt filter=leak\n",
+      },
+    });
+  await checkActions(DL, repo(filter + "[core]\n\tworktree = /w\n"), [
+    ["git status", "deny"],
+    ["git --work-tree=/p status", "allow"],
+  ]);
+  await checkActions(DL, repo(filter + "[core]\n\tworktree = ../../w\n"), [["git add -A", "deny"]]);
+  await checkActions(DL, repo(filter, { GIT_WORK_TREE: "/w" }), [["git diff", "deny"]]);
+  await checkActions(DL, repo(filter), [
+    ["git --work-tree=/w status", "deny"],
+    ["git --work-tree ../w status", "deny"],
+    ["git status", "allow"],
+    ["git --work-tree=/w log", "allow"],
+  ]);
+  // A driver the config does not define: nothing.
+  await checkActions(DL, repo("[core]\n\tworktree = /w\n"), [["git status", "allow"]]);
 });
