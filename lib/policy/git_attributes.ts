@@ -7,7 +7,8 @@
  * `/etc/gitattributes`. Which paths a pattern matches is not followed: a file that names the
  * driver anywhere (a pattern, a macro `[attr]NAME filter=x`) selects it. What cannot be read or
  * seen (a file too large, a tree too wide to list, attributes read from a tree object) selects
- * every driver. Which subcommands run each kind of driver is told here too.
+ * every driver. The work tree git uses, its index's and other commits' attributes files:
+ * `git_attribute_sources.ts`. Which subcommands run each kind of driver is told here too.
  *
  * @example
  * ```ts
@@ -137,8 +138,10 @@ export function outerAttributeFiles(
 }
 
 /**
- * Whether an attributes file git reads for `repo` (`outer`, and the work tree's `.gitattributes`
- * files) names one of the drivers `names` of kind `kind`; true where that is not known.
+ * Whether an attributes file git reads for `repo` (`outer`, the `.gitattributes` files of the
+ * work tree at `repo.top`, and the texts `stored` gives: the index's, other commits'; see
+ * `git_attribute_sources.ts`) names one of the drivers `names` of kind `kind`; true where that
+ * is not known.
  */
 export function driversSelected(
   repo: Repository,
@@ -146,6 +149,7 @@ export function driversSelected(
   kind: DriverKind,
   names: ReadonlySet<string>,
   fs: FsFacts,
+  stored: () => string[] | null = () => [],
 ): boolean {
   const names_ = (file: string) => {
     const text = fs.readText?.(file, FILE_LIMIT) ?? null;
@@ -166,7 +170,8 @@ export function driversSelected(
       else if (e.name === ".gitattributes" && names_(`${dirs[i]}/${e.name}`)) return true;
     }
   }
-  return false;
+  const texts = stored();
+  return texts === null || texts.some((t) => namesDriver(t, kind, names));
 }
 
 /**

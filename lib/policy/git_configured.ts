@@ -32,6 +32,11 @@ import { type ConfigSetting, type GitConfig, gitConfigParts } from "./git_config
 import { edits, editsSequence, signs } from "./git_configured_forms.ts";
 import { gitEnv, type Repository, repositoryOf } from "./git_remotes.ts";
 import {
+  type AttributeSources,
+  attributeSources,
+  configuredWorkTree,
+} from "./git_attribute_sources.ts";
+import {
   attributesWrittenFirst,
   type DriverKind,
   driverOf,
@@ -202,9 +207,9 @@ export function configuredPrograms(
         !s.argv.some((w) => /^--(ext-diff|show-signature)$/.test(w.value)) &&
         !mayRunDriver(sub, words)
     ) continue;
-    const repo = repositoryOf(s, at, ctx);
-    if (repo === null) continue;
-    if (repo === undefined) continue;
+    // (A work tree `--work-tree` moves: the repository is found from the cwd still.)
+    const repo = repositoryOf(s, at, ctx, true);
+    if (repo === null || repo === undefined) continue;
     const env = gitEnv(s, ctx, true);
     const unknown = (what: string) =>
       out.push({
@@ -233,10 +238,14 @@ export function configuredPrograms(
       ? [...config.settings, ...given.map(givenSetting)]
       : config.settings;
     const options = s.argv.slice(1, at).map((w) => w.kind === "static" ? w.value : "");
-    const drivers = selectedDrivers(repo, settings, sub, words, options, env!, ctx);
+    const settled = (d: string) => !globs().disturbed(d, top);
+    const home = env!.HOME ?? ctx.home;
+    // (Where the work tree is, from the files' settings: git does not take `-c core.worktree`.)
+    const sources = attributeSources(s, at, config.settings, repo, { ...ctx, home, settled });
+    const drivers = selectedDrivers(sources, settings, sub, words, options, env!, ctx);
     let chosen: Set<string> | undefined;
     if (drivers !== null) {
-      if (attributesWrittenFirst(repo!, drivers.outer, s, top, globs(), ctx.fs)) {
+      if (attributesWrittenFirst(sources.repo, drivers.outer, s, top, globs(), ctx.fs)) {
         unknown("(the drivers attributes files another stage writes first select)");
       } else chosen = drivers.chosen;
     }
@@ -261,7 +270,7 @@ function givenSetting([key, value]: [string, string | null]): ConfigSetting {
  * where git's options name others); null where the config defines none it runs.
  */
 function selectedDrivers(
-  repo: Repository,
+  sources: AttributeSources,
   settings: ConfigSetting[],
   sub: string,
   words: string[],
@@ -276,13 +285,16 @@ function selectedDrivers(
     byKind.set(driver.kind, (byKind.get(driver.kind) ?? new Set()).add(driver.name));
   }
   if (!byKind.size) return null;
-  // (A setting the command gives that is not known at all may be `core.attributesFile`.)
-  const outer = options.some((o) => /^--attr-source/.test(o)) || settings.some((s) => s.key === "")
+  const { repo, known, stored } = sources;
+  // (A setting the command gives that is not known at all may be `core.attributesFile`; with
+  // `attr.tree`, attributes come from a tree.)
+  const outer = !known || options.some((o) => /^--attr-source/.test(o)) ||
+      settings.some((s) => s.key === "" || s.key === "attr.tree")
     ? null
     : outerAttributeFiles(repo, settings, env, env.HOME ?? ctx.home);
   const chosen = new Set<string>();
   for (const [kind, names] of byKind) {
-    if (outer !== null && !driversSelected(repo, outer, kind, names, ctx.fs)) continue;
+    if (outer !== null && !driversSelected(repo, outer, kind, names, ctx.fs, stored)) continue;
     for (const n of names) chosen.add(`${kind}\0${n}`);
   }
   return { chosen, outer };
@@ -302,11 +314,10 @@ function elsewhere(
   repo: Repository,
   env: Record<string, string | undefined>,
 ): Stage | null {
+  // (A `--work-tree` given: the stage is judged with it as it is.)
+  if (s.argv.slice(1, at).some((w) => /^--work-tree(=|$)/.test(w.value))) return null;
   const cwds = gitCwds(s, at);
-  let tree = env.GIT_WORK_TREE ? resolve(cwds[0] ?? repo.top, env.GIT_WORK_TREE) : null;
-  for (const { key, value, repository } of tree === null ? settings : []) {
-    if (repository && key === "core.worktree") tree = resolve(repo.gitDir, value);
-  }
+  const tree = configuredWorkTree(settings, repo, env, cwds[0]);
   if (tree === null || tree === repo.top) return null;
   // (git's own options but `-C`, whose move the cwds have made.)
   const own: Word[] = [];

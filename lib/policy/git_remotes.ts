@@ -276,14 +276,19 @@ export interface Repository {
   commonDir: string;
 }
 
-/** The repository a stage works in; null for none (or one not known), undefined: not known. */
+/**
+ * The repository a stage works in; null for none (or one not known), undefined: not known. With
+ * `found`, also where its work tree is moved elsewhere (see `gitCwds`): `top` is then the
+ * directory holding its `.git`.
+ */
 export function repositoryOf(
   stage: Stage,
   at: number,
   ctx: Context,
+  found = false,
 ): Repository | null | undefined {
   // (The cwd as written and where it really is: one repository, or not known.)
-  const cwds = gitCwds(stage, at);
+  const cwds = gitCwds(stage, at, found);
   if (cwds.includes(null)) return undefined;
   const tops = new Set(cwds.map((c) => workTreeTop(resolve(c!), ctx.fs)));
   if (tops.size !== 1) return undefined;

@@ -263,7 +263,7 @@ function linksWritten(
  * or null where one is not known. A first revision that is no revision but a path that exists
  * (`orPath`) writes none.
  */
-function treesWritten(
+export function treesWritten(
   repo: Repository,
   commits: CommitsWritten,
   cwd: string,

@@ -91,14 +91,20 @@ export function gitTops(stage: Stage, at: number, run: Runner): (string | null |
   return gitCwds(stage, at).map((cwd) => cwd === null ? null : topOf(run, [cwd]));
 }
 
-/** The cwds git works in: after its `-C` options; not known where it is moved otherwise. */
-export function gitCwds(stage: Stage, at: number): (string | null)[] {
-  if ((stage.assignments ?? []).some((w) => MOVED_ENV.test(w.value))) return [null];
+/**
+ * The cwds git works in: after its `-C` options; not known where it is moved otherwise. With
+ * `found`, the cwds git finds its repository from: a work tree `--work-tree` or `GIT_WORK_TREE`
+ * moves elsewhere is not where the repository is (the caller asks where the work tree is).
+ */
+export function gitCwds(stage: Stage, at: number, found = false): (string | null)[] {
+  const moved = (w: Word) => MOVED_ENV.test(w.value) && !(found && w.value.startsWith("GIT_W"));
+  if ((stage.assignments ?? []).some(moved)) return [null];
   let cwds = stage.cwds;
   for (let i = 1; i < at && i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static") return [null];
     if (w.value === "-C" && stage.argv[i + 1]) cwds = chdir(cwds, stage.argv[++i]);
+    else if (found && /^--work-tree(=|$)/.test(w.value)) i += w.value.includes("=") ? 0 : 1;
     else if (MOVED.test(w.value)) return [null];
   }
   return cwds;
