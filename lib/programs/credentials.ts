@@ -9,6 +9,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
+import { awsParamFiles } from "./aws_paramfiles.ts";
 import { storageDestination } from "./destinations.ts";
 import { GCLOUD_SSH, remoteShell } from "./remote_shells.ts";
 import { gcloudStorageFollows, s3Follows } from "./tree_servers.ts";
@@ -63,8 +64,13 @@ export const CREDENTIAL_PROGRAMS: Program[] = [
   { names: ["ssh-keygen"], namedFiles: sshKeygenFiles },
   {
     names: ["aws"],
-    // (And `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys: destinations.ts.)
-    namedFiles: (argv) => [...awsFiles(argv), ...storageDestination(argv)],
+    // (And `aws s3 cp|sync|mv … DIR` copies objects into DIR by their keys: destinations.ts; a
+    // parameter's value read from `file://F` or `fileb://F`: aws_paramfiles.ts.)
+    namedFiles: (argv, _stage, given) => [
+      ...awsFiles(argv),
+      ...storageDestination(argv),
+      ...awsParamFiles(argv, given),
+    ],
     // `s3 sync` and `s3 cp --recursive` send a tree with its links followed (tree_servers.ts).
     followsLinks: s3Follows,
     treesNamed: () => true,

@@ -396,5 +396,6 @@ export const DOWNLOADER_PROGRAMS: Program[] = [
     namedFiles: downloadedFiles,
     optionCommands: curlCommands,
   },
-  { names: ["axel", "http", "https", "xh", "xhs"], namedFiles: serverNamedFiles },
+  // (And HTTPie's and xh's downloads: httpie.ts, with the files their request items read.)
+  { names: ["axel"], namedFiles: serverNamedFiles },
 ];

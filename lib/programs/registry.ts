@@ -36,6 +36,7 @@ import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
 import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
 import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
+import { HTTPIE_PROGRAMS } from "./httpie.ts";
 import { GROFF, INTERPRETER_PROGRAMS, PYTEST, versionedPython } from "./interpreters.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
@@ -110,6 +111,7 @@ export function allPrograms(): readonly Program[] {
     ...REMOTE_SHELL_PROGRAMS,
     ...COMPRESSOR_PROGRAMS,
     ...DOWNLOADER_PROGRAMS,
+    ...HTTPIE_PROGRAMS,
     ...CLONER_PROGRAMS,
     ...SIMPLE_PROGRAMS,
     TEST_PROGRAM,
