@@ -19,6 +19,7 @@ import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
 import { chdir, literal, startsShell, unknownWord } from "./words.ts";
+import { GUESSED } from "./wrappers.ts";
 
 /** How a program's words lead to the command it runs. */
 export interface CommandSpec {
@@ -117,10 +118,13 @@ export function runCommandWords(
         run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
         return;
       }
-      // Two readings: the option takes no value (read on), or it takes the next word.
+      // Two readings: the option takes no value (read on), or it takes the next word. The
+      // second one's command is a guess: its name is no text (`uv run --no-sync less .env` may
+      // run `.env`; see `innerTextWords`).
       const after = args.slice(t.at + 1);
+      const guessed = origin.endsWith(GUESSED) ? origin : `${origin}${GUESSED}`;
       runCommandWords(after, { ...spec, operands }, cwds, run, origin, unknowns + 1);
-      runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, origin, unknowns + 1);
+      runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, guessed, unknowns + 1);
       return;
     }
     if (t.kind !== "valued") continue;

@@ -19,6 +19,7 @@ import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { chdir, literal, programName, startsShell, unknownWord } from "./words.ts";
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
+import { GUESSED } from "./wrappers.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -234,16 +235,27 @@ function NIX_COMMAND(): CommandSpec {
   return { grammar: {}, afterDashDash: true };
 }
 
-/** The index of the subcommand in `args` under a global grammar: each reading, when unsure. */
-function subcommandsAt(args: Word[], grammar: OptionGrammar, from = 0, unknowns = 0): number[] {
+/**
+ * The index of the subcommand in `args` under a global grammar: each reading, when unsure (a
+ * reading where an option not known takes the next word is `guessed`).
+ */
+function subcommandsAt(
+  args: Word[],
+  grammar: OptionGrammar,
+  from = 0,
+  unknowns = 0,
+  guessed = false,
+): { at: number; guessed: boolean }[] {
   const values = args.slice(from).map(staticValue);
   for (const t of readOptions(values, grammar)) {
-    if (t.kind === "operand" || t.kind === "dynamic") return [from + t.at];
-    if (t.kind === "end") return from + t.at + 1 < args.length ? [from + t.at + 1] : [];
+    if (t.kind === "operand" || t.kind === "dynamic") return [{ at: from + t.at, guessed }];
+    if (t.kind === "end") {
+      return from + t.at + 1 < args.length ? [{ at: from + t.at + 1, guessed }] : [];
+    }
     if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined && unknowns < 3) {
       return [
-        ...subcommandsAt(args, grammar, from + t.at + 1, unknowns + 1),
-        ...subcommandsAt(args, grammar, from + t.at + 2, unknowns + 1),
+        ...subcommandsAt(args, grammar, from + t.at + 1, unknowns + 1, guessed),
+        ...subcommandsAt(args, grammar, from + t.at + 2, unknowns + 1, true),
       ];
     }
   }
@@ -315,8 +327,11 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
   // The settings files of the project (`.npmrc`, `.yarnrc`): project_settings.ts.
   if (name === "npm" || name === "pnpm") npmSettings(stage, run, cwds);
   else if (name === "yarn") yarnSettings(stage, run, cwds);
-  for (const at of subcommandsAt(args, spec.global)) {
+  for (const reading of subcommandsAt(args, spec.global)) {
+    const at = reading.at;
     const word = args[at];
+    // (After a global option not known that takes the next word, the subcommand is a guess.)
+    const mark = reading.guessed ? GUESSED : "";
     if (word.kind !== "static") {
       run.stage([unknownWord(`(${name} ${word.text})`)], name, cwds);
       continue;
@@ -328,22 +343,22 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
     if (sub) {
       if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
       else if (name === "nix") nixRun(rest, cwds, run);
-      else if (name === "pnpm" && word.value === "exec") pnpmExec(rest, cwds, run);
-      else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}`);
+      else if (name === "pnpm" && word.value === "exec") pnpmExec(rest, cwds, run, mark);
+      else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
     } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
-      run.stage(args.slice(at), name, cwds);
+      run.stage(args.slice(at), `${name}${mark}`, cwds);
     }
   }
 }
 
 /** `pnpm exec [-c|--shell-mode] cmd args`: the command, through a shell with `-c`. */
-function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner): void {
+function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner, mark = ""): void {
   const shellMode = args.some((a) => /^(-c|--shell-mode)$/.test(a.value));
   const spec: CommandSpec = {
     grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
     joined: shellMode,
   };
-  runCommandWords(args, spec, cwds, run, "pnpm exec");
+  runCommandWords(args, spec, cwds, run, `pnpm exec${mark}`);
 }
 
 /** `nix develop … -c cmd args` / `--command`: the words after it; without, a shell. */
