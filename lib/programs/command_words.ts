@@ -50,6 +50,11 @@ export interface CommandSpec {
   bare?: "shell";
   /** Options after which nothing runs (`--version`, `--help`). */
   noRun?: readonly string[];
+  /**
+   * Words a switch may take as its value (npm's nopt: `npm exec --yes true rm x` runs `rm x`):
+   * after a switch, such a word is read both ways.
+   */
+  boolValues?: ReadonlySet<string>;
 }
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -90,6 +95,7 @@ export function runCommandWords(
   let operands = typeof spec.operands === "number" ? spec.operands : spec.operands ? 1 : 0;
   if (login && unknowns === 0) cwds = [run.home("root")];
   let start = -1;
+  let switched = -1;
   for (const t of readOptions(values, spec.grammar)) {
     if (t.kind === "dynamic") {
       run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
@@ -126,6 +132,14 @@ export function runCommandWords(
       runCommandWords(after, { ...spec, operands }, cwds, run, origin, unknowns + 1);
       runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, guessed, unknowns + 1);
       return;
+    }
+    if (
+      t.kind === "flag" && t.at !== switched && unknowns < UNKNOWN_OPTIONS &&
+      spec.boolValues?.has(values[t.at + 1] ?? "")
+    ) {
+      switched = t.at;
+      // The switch's value, or the command: both readings.
+      runCommandWords(args.slice(t.at + 2), { ...spec, operands }, cwds, run, origin, unknowns + 1);
     }
     if (t.kind !== "valued") continue;
     const value = t.glued !== undefined

@@ -20,6 +20,16 @@ import { chdir, literal, programName, startsShell, unknownWord } from "./words.t
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
+import {
+  BUNX_OPTIONS,
+  NPM_BOOLEAN_VALUES,
+  NPM_EXEC_OPTIONS,
+  PNPM_EXEC_OPTIONS,
+  POETRY_OPTIONS,
+  UV_GLOBAL_OPTIONS,
+  UV_RUN_OPTIONS,
+  UV_TOOL_RUN_OPTIONS,
+} from "./runner_options.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -36,34 +46,15 @@ interface RunnerProgram {
 }
 
 const NPM_EXEC: CommandSpec = {
-  grammar: {
-    // (`-n VALUE` is a removed option npx still cuts out with its value; `-C`, `-L`, `-m` are npm
-    // shorthands that take one.)
-    valued: "pcwnCLm",
-    longValued: set("--package", "--call", "--workspace", "--prefix", "--registry", "--cache"),
-    // deno-fmt-ignore
-    longFlags: set("--yes", "--no", "--quiet", "--ws", "--workspaces", "--include-workspace-root",
-      "--no-install", "--ignore-existing"),
-  },
+  grammar: NPM_EXEC_OPTIONS,
   shell: ["-c", "--call"],
+  // (npx's `--shell` is `--script-shell`: the shell `-c` text runs in.)
+  program: ["--script-shell", "--shell"],
+  boolValues: NPM_BOOLEAN_VALUES,
 };
 
-const UV_RUN: CommandSpec = {
-  grammar: {
-    valued: "pCfP",
-    // deno-fmt-ignore
-    longValued: set("--with", "--with-editable", "--with-requirements", "--python", "--directory",
-      "--project", "--package", "--extra", "--group", "--only-group", "--no-group", "--env-file",
-      "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links",
-      "--index-strategy", "--keyring-provider", "--resolution", "--prerelease", "--fork-strategy",
-      "--exclude-newer", "--config-setting", "--link-mode", "--refresh-package",
-      "--reinstall-package", "--upgrade-package", "--no-binary-package", "--no-build-package",
-      "--cache-dir", "--config-file", "--color", "--allow-insecure-host", "--python-preference",
-      "--from", "--build-constraints", "--constraints", "--overrides"),
-    longFlags: set("--module", "--script", "--isolated", "--no-project", "--frozen", "--locked"),
-  },
-  chdir: ["--directory"],
-};
+const UV_RUN: CommandSpec = { grammar: UV_RUN_OPTIONS, chdir: ["--directory"] };
+const UV_TOOL_RUN: CommandSpec = { grammar: UV_TOOL_RUN_OPTIONS, chdir: ["--directory"] };
 
 const PLAIN: CommandSpec = { grammar: {} };
 const PIXI_EXEC: CommandSpec = {
@@ -87,11 +78,8 @@ const RUNNERS: Record<string, RunnerProgram> = {
   pnpm: {
     global: { valued: "wC", longValued: set("--dir", "--filter", "--workspace", "--reporter") },
     subcommands: {
-      exec: {
-        grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
-        shell: [],
-      },
-      dlx: { grammar: { longValued: set("--package", "--reporter") } },
+      exec: { grammar: PNPM_EXEC_OPTIONS },
+      dlx: { grammar: PNPM_EXEC_OPTIONS },
     },
     // `pnpm <cmd>`: a package script, else the command itself (pnpm exec).
     // deno-fmt-ignore
@@ -125,15 +113,13 @@ const RUNNERS: Record<string, RunnerProgram> = {
     chdir: ["--cwd"],
   },
   uv: {
-    global: {
-      longValued: set("--directory", "--project", "--cache-dir", "--color", "--config-file"),
-    },
-    subcommands: { run: UV_RUN, "tool run": UV_RUN },
+    global: UV_GLOBAL_OPTIONS,
+    subcommands: { run: UV_RUN, "tool run": UV_TOOL_RUN },
     chdir: ["--directory"],
   },
   poetry: {
-    global: { valued: "CP", longValued: set("--directory", "--project") },
-    subcommands: { run: PLAIN, shell: SHELL },
+    global: POETRY_OPTIONS,
+    subcommands: { run: { grammar: POETRY_OPTIONS }, shell: SHELL },
     chdir: ["-C", "--directory"],
   },
   pipenv: { global: { longValued: set("--python") }, subcommands: { run: PLAIN, shell: SHELL } },
@@ -343,7 +329,7 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
     if (sub) {
       if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
       else if (name === "nix") nixRun(rest, cwds, run);
-      else if (name === "pnpm" && word.value === "exec") pnpmExec(rest, cwds, run, mark);
+      else if (name === "pnpm") pnpmExec(rest, cwds, run, `pnpm ${word.value}${mark}`);
       else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
     } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
       run.stage(args.slice(at), `${name}${mark}`, cwds);
@@ -351,14 +337,18 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
   }
 }
 
-/** `pnpm exec [-c|--shell-mode] cmd args`: the command, through a shell with `-c`. */
-function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner, mark = ""): void {
-  const shellMode = args.some((a) => /^(-c|--shell-mode)$/.test(a.value));
-  const spec: CommandSpec = {
-    grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
-    joined: shellMode,
-  };
-  runCommandWords(args, spec, cwds, run, `pnpm exec${mark}`);
+/**
+ * `pnpm exec [-c|--shell-mode] cmd args` (and `pnpm dlx`): the command, its words joined into a
+ * shell line with `-c`.
+ */
+function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner, origin: string): void {
+  const values = args.map(staticValue);
+  let joined = false;
+  for (const t of readOptions(values, PNPM_EXEC_OPTIONS)) {
+    if (t.kind === "operand" || t.kind === "end" || t.kind === "dynamic") break;
+    if (t.name === "-c" || t.name === "--shell-mode") joined = true;
+  }
+  runCommandWords(args, { grammar: PNPM_EXEC_OPTIONS, joined }, cwds, run, origin);
 }
 
 /** `nix develop … -c cmd args` / `--command`: the words after it; without, a shell. */
@@ -381,9 +371,9 @@ function nixRun(args: Word[], cwds: (string | null)[], run: Runner): void {
 /** npx, bunx, pnpx, uvx: the package's program (or `-c` text) is the command. */
 const DIRECT: Record<string, CommandSpec> = {
   npx: NPM_EXEC,
-  pnpx: { grammar: { longValued: set("--package") } },
-  bunx: { grammar: { valued: "p", longValued: set("--package") } },
-  uvx: UV_RUN,
+  pnpx: { grammar: PNPM_EXEC_OPTIONS },
+  bunx: { grammar: BUNX_OPTIONS },
+  uvx: UV_TOOL_RUN,
 };
 
 /** nix-shell's `--run`/`--command` text runs in the shell it makes. */
@@ -474,7 +464,10 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     runs: (stage, run) => {
       // (npx is `npm exec`: the project's `.npmrc` counts.)
       if (name === "npx") npmSettings(stage, run, stage.cwds);
-      runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, programName(stage.argv[0]));
+      const origin = programName(stage.argv[0]);
+      // (pnpx is `pnpm dlx`, `-c` too.)
+      if (name === "pnpx") pnpmExec(stage.argv.slice(1), stage.cwds, run, origin);
+      else runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, origin);
     },
   })),
   { names: ["nix-shell"], runs: nixShell },
