@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
 import { derived, listedLines, literal, unknownWord } from "./words.ts";
+import { commandLines } from "./parallel_lines.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -37,7 +38,10 @@ const PARALLEL: OptionGrammar = {
     "--results", "--tmpdir", "--workdir", "--halt", "--delay", "--timeout", "--retries",
     "--memfree", "--load", "--tagstring", "--basefile", "--return", "--env", "--arg-sep",
     "--arg-file-sep"]),
-  longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe",
+    "--pipe-part", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
+    "--bar", "--progress", "--eta", "--tag", "--will-cite", "--no-notice", "--shuf", "--silent"]),
 };
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -230,8 +234,14 @@ export const XARGS_PROGRAMS: Program[] = [
       const args = stage.argv.slice(1);
       // (`:::+` and `::::+` link their inputs to the ones before: separators all the same.)
       const end = args.findIndex((a) => a.kind === "static" && /^:::+\+?$/.test(a.value));
-      for (const cmd of commandsOf(end >= 0 ? args.slice(0, end) : args, PARALLEL)) {
-        if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
+      const before = end >= 0 ? args.slice(0, end) : args;
+      const quoted = readOptions(before.map((a) => a.kind === "static" ? a.value : null), PARALLEL)
+        .some((t) => t.name === "-q" || t.name === "--quote");
+      for (const cmd of commandsOf(before, PARALLEL)) {
+        // The words of the command are joined into a shell line (`-q` quotes each one).
+        if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
+          commandLines(cmd, before, end >= 0 ? args.slice(end) : null, run);
+        } else if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
         else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {
           parallelInputs(args.slice(end + 1), run);
         } else run.stage([unknownWord("(commands parallel reads)")], "parallel");
