@@ -360,13 +360,23 @@ function nixCommand(args: Word[], cwds: (string | null)[], run: Runner): void {
   if (dynamic) run.stage([unknownWord(`(a command after ${dynamic.text})`)], "nix", cwds);
 }
 
-/** `nix run INSTALLABLE -- args`: the installable's program, with the arguments after `--`. */
+/**
+ * `nix run INSTALLABLE -- args`: the installable's program, with the arguments after `--`. A
+ * package of nixpkgs runs its program of the package's name (`nixpkgs#bash -- -c LINE` is `bash
+ * -c LINE`); another flake's, a program not known by name.
+ */
 function nixRun(args: Word[], cwds: (string | null)[], run: Runner): void {
   const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
   const before = end >= 0 ? args.slice(0, end) : args;
   const installable = before.find((a) => !a.value.startsWith("-")) ?? unknownWord("(nix run)");
-  run.stage([installable, ...(end >= 0 ? args.slice(end + 1) : [])], "nix run", cwds);
+  const m = installable.kind === "static" ? NIXPKGS_PACKAGE.exec(installable.value) : null;
+  const program = m ? literal(m[1]) : installable;
+  run.stage([program, ...(end >= 0 ? args.slice(end + 1) : [])], "nix run", cwds);
 }
+
+/** A package of nixpkgs (`nixpkgs#bash`, `nixpkgs/nixos-24.05#python3Packages.black`). */
+const NIXPKGS_PACKAGE =
+  /^(?:nixpkgs(?:\/[\w.-]+)?|github:NixOS\/nixpkgs(?:\/[\w.-]+)?)#(?:[\w+-]+\.)*([\w+-]+)$/;
 
 /** npx, bunx, pnpx, uvx: the package's program (or `-c` text) is the command. */
 const DIRECT: Record<string, CommandSpec> = {

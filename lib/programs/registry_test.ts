@@ -222,6 +222,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   cgexec: { runs: "cgexec -g cpu:g rm x" }, perf: { runs: "perf stat -e cycles rm x" },
   "flatpak-spawn": { runs: "flatpak-spawn --host rm x" }, toolbox: { runs: "toolbox run -c box rm x" },
   entr: { runs: "entr -s 'rm x'" }, watchexec: { runs: "watchexec -e ts 'rm x'" },
+  // Programs that run their command lines through a shell (shell_carriers.ts).
+  hyperfine: { runs: "hyperfine --prepare 'rm x' 'ls'" },
+  nodemon: { runs: "nodemon --exec 'rm x'" },
+  concurrently: { runs: "concurrently 'rm x' 'ls'" },
+  sem: { runs: "sem -j2 rm x" },
   distrobox: { runs: "distrobox enter box -- rm x" },
   autossh: { runsElsewhere: "autossh -M 0 host rm -rf x" }, rsh: { runsElsewhere: "rsh -l u host rm -rf x" },
   mosh: { runsElsewhere: "mosh host -- rm -rf x", optionCommands: "mosh --ssh='rm x' host" },
