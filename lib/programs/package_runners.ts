@@ -76,7 +76,13 @@ const RUNNERS: Record<string, RunnerProgram> = {
     chdir: ["--prefix"],
   },
   pnpm: {
-    global: { valued: "wC", longValued: set("--dir", "--filter", "--workspace", "--reporter") },
+    global: {
+      valued: "wCF",
+      longValued: set("--dir", "--filter", "--workspace", "--reporter", "--loglevel"),
+      // deno-fmt-ignore
+      longFlags: set("--shell-mode", "--silent", "--recursive", "--workspace-root", "--stream",
+        "--parallel", "--aggregate-output", "--color", "--no-color"),
+    },
     subcommands: {
       exec: { grammar: PNPM_EXEC_OPTIONS },
       dlx: { grammar: PNPM_EXEC_OPTIONS },
@@ -329,8 +335,11 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
     if (sub) {
       if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
       else if (name === "nix") nixRun(rest, cwds, run);
-      else if (name === "pnpm") pnpmExec(rest, cwds, run, `pnpm ${word.value}${mark}`);
-      else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
+      else if (name === "pnpm") {
+        // (`pnpm -c exec`: the shell mode given before the subcommand.)
+        const global = args.slice(0, at).some((a) => /^(-c|--shell-mode)$/.test(a.value));
+        pnpmExec(rest, cwds, run, `pnpm ${word.value}${mark}`, global);
+      } else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
     } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
       run.stage(args.slice(at), `${name}${mark}`, cwds);
     }
@@ -341,9 +350,14 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
  * `pnpm exec [-c|--shell-mode] cmd args` (and `pnpm dlx`): the command, its words joined into a
  * shell line with `-c`.
  */
-function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner, origin: string): void {
+function pnpmExec(
+  args: Word[],
+  cwds: (string | null)[],
+  run: Runner,
+  origin: string,
+  joined = false,
+): void {
   const values = args.map(staticValue);
-  let joined = false;
   for (const t of readOptions(values, PNPM_EXEC_OPTIONS)) {
     if (t.kind === "operand" || t.kind === "end" || t.kind === "dynamic") break;
     if (t.name === "-c" || t.name === "--shell-mode") joined = true;

@@ -39,6 +39,15 @@ Deno.test("shell carriers: a line that writes is judged where it writes", async 
     ["concurrently 'ls' 'tee .pi/settings.json'", "allow", "ask"],
     ["sem 'echo x >> .pi/settings.json'", "allow", "ask"],
     ["nix run nixpkgs#bash -- -c 'echo x > .pi/settings.json'", "allow", "ask"],
+    // pnpm's shell mode, before its subcommand too.
+    ["pnpm -c exec 'echo x > .pi/settings.json'", "allow", "ask"],
+    ["pnpm --shell-mode exec 'echo x > .pi/settings.json'", "allow", "ask"],
+    ["pnpm dlx --shell-mode 'echo x > .pi/settings.json'", "allow", "ask"],
+    ["pnpm -c exec 'tsc && vitest run'", "allow", "allow"],
+    // csh's and tcsh's `-c` text is a bash line.
+    ["csh -c 'echo x > .pi/settings.json'", "allow", "ask"],
+    ["tcsh -fc 'cp x /home/user/.pi/agent/settings.json'", "allow", "ask"],
+    ["csh -c 'ls src'", "allow", "allow"],
     ["hyperfine 'ls src'", "allow", "allow"],
   ]);
 });
