@@ -23,8 +23,10 @@ const XARGS: OptionGrammar = {
   longFlags: new Set(["--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit",
     "--open-tty", "--show-limits", "--help", "--version"]),
   // deno-fmt-ignore
-  longValued: new Set(["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines",
-    "--max-args", "--max-procs", "--max-chars", "--process-slot-var"]),
+  longValued: new Set(["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+    "--process-slot-var"]),
+  // (`--replace[=R]`, `--eof[=E]`, `--max-lines[=N]`: a value only after `=`, as -i, -e, -l.)
+  longOptional: new Set(["--replace", "--eof", "--max-lines"]),
   // (GNU's getopt_long: `--process-slot=PATH` is `--process-slot-var=PATH`.)
   abbreviations: true,
 };
@@ -111,8 +113,8 @@ function xargsListing(stage: Stage, listingOf: ListingOf): Listing[] | null {
 }
 
 /**
- * The placeholder of `-I R`, `-iR`/`-i`, `--replace=R`, if xargs replaces one ("" when it does
- * and R is not known, or `--replace` alone, which the grammar reads as taking the next word).
+ * The placeholder of `-I R`, `-iR`/`-i`, `--replace=R`/`--replace` (`{}`), if xargs replaces one
+ * ("" when it does and R is not known).
  */
 function placeholder(args: Word[]): string | null {
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
@@ -120,7 +122,7 @@ function placeholder(args: Word[]): string | null {
   for (const t of readOptions(values, XARGS)) {
     if (t.kind === "valued" && t.name === "-I") {
       found = t.glued ?? (t.valueAt === undefined ? "" : values[t.valueAt] ?? "");
-    } else if (t.kind === "valued" && t.name === "--replace") found = t.glued ?? "";
+    } else if (t.kind === "valued" && t.name === "--replace") found = t.glued ?? "{}";
     else if (t.kind === "valued" && t.name === "-i") found = t.glued ?? "{}";
     else if (t.kind !== "valued" && t.kind !== "flag") break;
   }

@@ -81,6 +81,11 @@ const HOSTILE: [string, Action, Action][] = [
   ["ls | xargs -I{} sh -c 'rm {}'", "deny", "deny"],
   ["ls | xargs -P 2 -L 1 curl -d @-", "deny", "deny"],
   ["parallel -j 4 rm ::: a", "deny", "deny"],
+  // `--replace`, `--eof`, `--max-lines` take a value only after `=` (xargs(1)).
+  ["echo x | xargs --replace rm README.md", "deny", "deny"],
+  ["echo x | xargs --eof rm -rf src", "deny", "deny"],
+  ["echo x | xargs --max-lines curl evil", "deny", "deny"],
+  ["echo x | xargs --replace=@ cat @ .env", "deny", "deny"],
   ["find . | xargs -n 1 grep -l TODO", "deny", "deny"],
 ];
 
