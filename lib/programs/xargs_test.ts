@@ -117,7 +117,9 @@ Deno.test("xargs: words a listing program before it prints are paths below its p
   assert.deepEqual(cmd("find . | sed p | xargs cat"), ["cat (xargs input)"]);
   // (A filter that prints some of its lines unchanged passes the listing on.)
   assert.deepEqual(cmd("find . | sort | xargs cat"), ["cat @./(paths sort lists)/"]);
-  assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["{} (xargs input)"]);
+  // (`--replace` alone is `-I {}`: its value only after `=`.)
+  assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["cat @./(paths find lists)/"]);
+  assert.deepEqual(cmd("find . | xargs --replace=@ cat @"), ["cat @./(paths find lists)/"]);
 });
 
 Deno.test("xargs: paths listed before it are judged where they lie", async () => {
