@@ -25,6 +25,7 @@ import type { GlobWords, ProjectSettings } from "../programs/spec.ts";
 import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
+import { SHELLS } from "../programs/shells.ts";
 
 /**
  * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
@@ -304,6 +305,18 @@ function filesOpenOn(
 }
 
 /**
+ * Whether `w` is the shell whose command line holds `word` of `stage` (`bash -c 'cat s*\/key'`):
+ * it writes nothing before it runs its line (no redirect of its own), so what the glob matches
+ * when the line runs is what its own stages change (each a writer of its own), not it.
+ */
+function lineShell(w: Stage, stage: Stage, word: Word): boolean {
+  if (w === stage || w.redirects.some((r) => r.kind === "write")) return false;
+  const name = w.argv[0];
+  if (name?.kind !== "static" || !SHELLS.includes(name.value.replace(/^.*\//, ""))) return false;
+  return w.argv.some((a, i) => i > 0 && a.kind === "static" && a.value.includes(word.text));
+}
+
+/**
  * The glob scope of a command's stages (`text`: the whole command). Where each stage may write
  * is worked out once, when a glob first asks.
  */
@@ -353,8 +366,11 @@ export function globScope(
     // (git resolves an alias before it does anything: the stage naming it changes nothing
     // before what the alias runs, `git d` with `alias.d=diff`.)
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
+    // (The shell a line of which the stage is, when it is a stage of this shell.)
+    const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead) && w.stage !== alias && !after(w.stage) &&
+      !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };

@@ -31,7 +31,8 @@ const TABLE: [string, "allow" | "ask" | "deny", "allow" | "ask" | "deny"][] = [
   ["cat /home/user/.ss?/*", "deny", "deny"],
   ["cat ?env", "allow", "allow"],
   ["shopt -s dotglob; cat ?env", "deny", "deny"],
-  ["bash -O dotglob -c 'cat ?env'", "deny", "ask"], // (a shell may write anywhere: by the prefix)
+  // (The shell of a line writes nothing before it: the glob expands, under its -O options.)
+  ["bash -O dotglob -c 'cat ?env'", "deny", "deny"],
   ["shopt -s $OPT; cat ?env", "deny", "deny"],
   ["shopt -s nocaseglob; cat .ENV*", "deny", "deny"],
   ["shopt -s globstar; cat **/hosts", "deny", "deny"],
@@ -80,6 +81,16 @@ const TABLE: [string, "allow" | "ask" | "deny", "allow" | "ask" | "deny"][] = [
 
 Deno.test("globs: hostile and everyday spellings in the adversarial project", async () => {
   await checkTable(TABLE);
+});
+
+Deno.test("globs: a shell's command line expands its globs as the outer line does", async () => {
+  // [command, read-only, deny-list]: `keys` leads to ~/.ssh; `*` matches it.
+  await checkTable([
+    ["bash -c 'cat k*/id_rsa'", "deny", "deny"],
+    ["sh -c 'cp k*/id_rsa /tmp/x'", "deny", "deny"],
+    ["bash -c 'chown -R a:a *'", "deny", "deny"],
+    ["bash -c 'cat src/*.ts'", "deny", "allow"],
+  ]);
 });
 
 /** A trusted project: allow inside, ask outside, `.env` asks, `~/.ssh` denied. */
@@ -251,6 +262,12 @@ Deno.test("a glob bash expanded before a stage started is not disturbed by it or
     ["for i in 1 2; do cat src/*; npm run build; done", "ask"],
     ["f() { npm run build; }; f; cat src/*", "ask"],
     ["bash -c 'npm run build; cat src/*'", "ask"],
+    // the shell of a command line writes nothing before its line runs: its globs expand as the
+    // outer line's do (not a shell with a redirect of its own, nor through another wrapper)
+    ["bash -c 'cat src/*'", "allow"],
+    ["sh -c 'wc -l src/*.ts'", "allow"],
+    ["bash -c 'cat src/*' > src/out.txt", "ask"],
+    ["sudo bash -c 'cat src/*'", "ask"],
   ];
   const wrong: string[] = [];
   for (const [command, want] of rows) {

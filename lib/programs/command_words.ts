@@ -19,6 +19,7 @@ import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
 import { chdir, literal, startsShell, unknownWord } from "./words.ts";
+import { GUESSED } from "./wrappers.ts";
 
 /** How a program's words lead to the command it runs. */
 export interface CommandSpec {
@@ -49,6 +50,11 @@ export interface CommandSpec {
   bare?: "shell";
   /** Options after which nothing runs (`--version`, `--help`). */
   noRun?: readonly string[];
+  /**
+   * Words a switch may take as its value (npm's nopt: `npm exec --yes true rm x` runs `rm x`):
+   * after a switch, such a word is read both ways.
+   */
+  boolValues?: ReadonlySet<string>;
 }
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -89,6 +95,7 @@ export function runCommandWords(
   let operands = typeof spec.operands === "number" ? spec.operands : spec.operands ? 1 : 0;
   if (login && unknowns === 0) cwds = [run.home("root")];
   let start = -1;
+  let switched = -1;
   for (const t of readOptions(values, spec.grammar)) {
     if (t.kind === "dynamic") {
       run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
@@ -117,11 +124,22 @@ export function runCommandWords(
         run.stage([unknownWord(`(a command after ${args[t.at].text})`)], origin, cwds);
         return;
       }
-      // Two readings: the option takes no value (read on), or it takes the next word.
+      // Two readings: the option takes no value (read on), or it takes the next word. The
+      // second one's command is a guess: its name is no text (`uv run --no-sync less .env` may
+      // run `.env`; see `innerTextWords`).
       const after = args.slice(t.at + 1);
+      const guessed = origin.endsWith(GUESSED) ? origin : `${origin}${GUESSED}`;
       runCommandWords(after, { ...spec, operands }, cwds, run, origin, unknowns + 1);
-      runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, origin, unknowns + 1);
+      runCommandWords(after.slice(1), { ...spec, operands }, cwds, run, guessed, unknowns + 1);
       return;
+    }
+    if (
+      t.kind === "flag" && t.at !== switched && unknowns < UNKNOWN_OPTIONS &&
+      spec.boolValues?.has(values[t.at + 1] ?? "")
+    ) {
+      switched = t.at;
+      // The switch's value, or the command: both readings.
+      runCommandWords(args.slice(t.at + 2), { ...spec, operands }, cwds, run, origin, unknowns + 1);
     }
     if (t.kind !== "valued") continue;
     const value = t.glued !== undefined

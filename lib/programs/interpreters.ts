@@ -405,8 +405,18 @@ export const INTERPRETER_PROGRAMS: Program[] = [
   // that asks about or denies it counts), not read as bash.
   { names: ["pwsh", "powershell"], runsElsewhere: pwshCommand },
   // deno-fmt-ignore
-  { names: ["csh", "tcsh", "rc", "elvish", "xonsh", "nu", "ysh", "ion", "es"], runsElsewhere: otherShellCommand },
+  { names: ["rc", "elvish", "xonsh", "nu", "ysh", "ion", "es"], runsElsewhere: otherShellCommand },
+  // csh's and tcsh's `-c` text is read as a bash line (their simple commands, pipes and
+  // redirections are bash's); their standard input's commands, by a shell that reads them.
+  { names: ["csh", "tcsh"], runsElsewhere: otherShellCommand, runs: cshLine },
 ];
+
+/** csh's `-c` text (tcsh's): a bash line. */
+function cshLine(stage: Stage, run: Runner): void {
+  for (const w of otherShellCommand(stage.argv)) {
+    if (w.kind !== "static" || w.value !== "sh") run.shell(w, programName(stage.argv[0]));
+  }
+}
 
 /** PowerShell's options that take a value (case-insensitive), besides the command ones. */
 const PWSH_VALUED =

@@ -19,6 +19,17 @@ import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
 import { chdir, literal, programName, startsShell, unknownWord } from "./words.ts";
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
+import { GUESSED } from "./wrappers.ts";
+import {
+  BUNX_OPTIONS,
+  NPM_BOOLEAN_VALUES,
+  NPM_EXEC_OPTIONS,
+  PNPM_EXEC_OPTIONS,
+  POETRY_OPTIONS,
+  UV_GLOBAL_OPTIONS,
+  UV_RUN_OPTIONS,
+  UV_TOOL_RUN_OPTIONS,
+} from "./runner_options.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -35,34 +46,15 @@ interface RunnerProgram {
 }
 
 const NPM_EXEC: CommandSpec = {
-  grammar: {
-    // (`-n VALUE` is a removed option npx still cuts out with its value; `-C`, `-L`, `-m` are npm
-    // shorthands that take one.)
-    valued: "pcwnCLm",
-    longValued: set("--package", "--call", "--workspace", "--prefix", "--registry", "--cache"),
-    // deno-fmt-ignore
-    longFlags: set("--yes", "--no", "--quiet", "--ws", "--workspaces", "--include-workspace-root",
-      "--no-install", "--ignore-existing"),
-  },
+  grammar: NPM_EXEC_OPTIONS,
   shell: ["-c", "--call"],
+  // (npx's `--shell` is `--script-shell`: the shell `-c` text runs in.)
+  program: ["--script-shell", "--shell"],
+  boolValues: NPM_BOOLEAN_VALUES,
 };
 
-const UV_RUN: CommandSpec = {
-  grammar: {
-    valued: "pCfP",
-    // deno-fmt-ignore
-    longValued: set("--with", "--with-editable", "--with-requirements", "--python", "--directory",
-      "--project", "--package", "--extra", "--group", "--only-group", "--no-group", "--env-file",
-      "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links",
-      "--index-strategy", "--keyring-provider", "--resolution", "--prerelease", "--fork-strategy",
-      "--exclude-newer", "--config-setting", "--link-mode", "--refresh-package",
-      "--reinstall-package", "--upgrade-package", "--no-binary-package", "--no-build-package",
-      "--cache-dir", "--config-file", "--color", "--allow-insecure-host", "--python-preference",
-      "--from", "--build-constraints", "--constraints", "--overrides"),
-    longFlags: set("--module", "--script", "--isolated", "--no-project", "--frozen", "--locked"),
-  },
-  chdir: ["--directory"],
-};
+const UV_RUN: CommandSpec = { grammar: UV_RUN_OPTIONS, chdir: ["--directory"] };
+const UV_TOOL_RUN: CommandSpec = { grammar: UV_TOOL_RUN_OPTIONS, chdir: ["--directory"] };
 
 const PLAIN: CommandSpec = { grammar: {} };
 const PIXI_EXEC: CommandSpec = {
@@ -84,13 +76,16 @@ const RUNNERS: Record<string, RunnerProgram> = {
     chdir: ["--prefix"],
   },
   pnpm: {
-    global: { valued: "wC", longValued: set("--dir", "--filter", "--workspace", "--reporter") },
+    global: {
+      valued: "wCF",
+      longValued: set("--dir", "--filter", "--workspace", "--reporter", "--loglevel"),
+      // deno-fmt-ignore
+      longFlags: set("--shell-mode", "--silent", "--recursive", "--workspace-root", "--stream",
+        "--parallel", "--aggregate-output", "--color", "--no-color"),
+    },
     subcommands: {
-      exec: {
-        grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
-        shell: [],
-      },
-      dlx: { grammar: { longValued: set("--package", "--reporter") } },
+      exec: { grammar: PNPM_EXEC_OPTIONS },
+      dlx: { grammar: PNPM_EXEC_OPTIONS },
     },
     // `pnpm <cmd>`: a package script, else the command itself (pnpm exec).
     // deno-fmt-ignore
@@ -124,15 +119,13 @@ const RUNNERS: Record<string, RunnerProgram> = {
     chdir: ["--cwd"],
   },
   uv: {
-    global: {
-      longValued: set("--directory", "--project", "--cache-dir", "--color", "--config-file"),
-    },
-    subcommands: { run: UV_RUN, "tool run": UV_RUN },
+    global: UV_GLOBAL_OPTIONS,
+    subcommands: { run: UV_RUN, "tool run": UV_TOOL_RUN },
     chdir: ["--directory"],
   },
   poetry: {
-    global: { valued: "CP", longValued: set("--directory", "--project") },
-    subcommands: { run: PLAIN, shell: SHELL },
+    global: POETRY_OPTIONS,
+    subcommands: { run: { grammar: POETRY_OPTIONS }, shell: SHELL },
     chdir: ["-C", "--directory"],
   },
   pipenv: { global: { longValued: set("--python") }, subcommands: { run: PLAIN, shell: SHELL } },
@@ -234,16 +227,27 @@ function NIX_COMMAND(): CommandSpec {
   return { grammar: {}, afterDashDash: true };
 }
 
-/** The index of the subcommand in `args` under a global grammar: each reading, when unsure. */
-function subcommandsAt(args: Word[], grammar: OptionGrammar, from = 0, unknowns = 0): number[] {
+/**
+ * The index of the subcommand in `args` under a global grammar: each reading, when unsure (a
+ * reading where an option not known takes the next word is `guessed`).
+ */
+function subcommandsAt(
+  args: Word[],
+  grammar: OptionGrammar,
+  from = 0,
+  unknowns = 0,
+  guessed = false,
+): { at: number; guessed: boolean }[] {
   const values = args.slice(from).map(staticValue);
   for (const t of readOptions(values, grammar)) {
-    if (t.kind === "operand" || t.kind === "dynamic") return [from + t.at];
-    if (t.kind === "end") return from + t.at + 1 < args.length ? [from + t.at + 1] : [];
+    if (t.kind === "operand" || t.kind === "dynamic") return [{ at: from + t.at, guessed }];
+    if (t.kind === "end") {
+      return from + t.at + 1 < args.length ? [{ at: from + t.at + 1, guessed }] : [];
+    }
     if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined && unknowns < 3) {
       return [
-        ...subcommandsAt(args, grammar, from + t.at + 1, unknowns + 1),
-        ...subcommandsAt(args, grammar, from + t.at + 2, unknowns + 1),
+        ...subcommandsAt(args, grammar, from + t.at + 1, unknowns + 1, guessed),
+        ...subcommandsAt(args, grammar, from + t.at + 2, unknowns + 1, true),
       ];
     }
   }
@@ -315,8 +319,11 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
   // The settings files of the project (`.npmrc`, `.yarnrc`): project_settings.ts.
   if (name === "npm" || name === "pnpm") npmSettings(stage, run, cwds);
   else if (name === "yarn") yarnSettings(stage, run, cwds);
-  for (const at of subcommandsAt(args, spec.global)) {
+  for (const reading of subcommandsAt(args, spec.global)) {
+    const at = reading.at;
     const word = args[at];
+    // (After a global option not known that takes the next word, the subcommand is a guess.)
+    const mark = reading.guessed ? GUESSED : "";
     if (word.kind !== "static") {
       run.stage([unknownWord(`(${name} ${word.text})`)], name, cwds);
       continue;
@@ -328,22 +335,34 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
     if (sub) {
       if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
       else if (name === "nix") nixRun(rest, cwds, run);
-      else if (name === "pnpm" && word.value === "exec") pnpmExec(rest, cwds, run);
-      else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}`);
+      else if (name === "pnpm") {
+        // (`pnpm -c exec`: the shell mode given before the subcommand.)
+        const global = args.slice(0, at).some((a) => /^(-c|--shell-mode)$/.test(a.value));
+        pnpmExec(rest, cwds, run, `pnpm ${word.value}${mark}`, global);
+      } else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
     } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
-      run.stage(args.slice(at), name, cwds);
+      run.stage(args.slice(at), `${name}${mark}`, cwds);
     }
   }
 }
 
-/** `pnpm exec [-c|--shell-mode] cmd args`: the command, through a shell with `-c`. */
-function pnpmExec(args: Word[], cwds: (string | null)[], run: Runner): void {
-  const shellMode = args.some((a) => /^(-c|--shell-mode)$/.test(a.value));
-  const spec: CommandSpec = {
-    grammar: { longValued: set("--filter", "--dir", "--reporter", "--workspace-concurrency") },
-    joined: shellMode,
-  };
-  runCommandWords(args, spec, cwds, run, "pnpm exec");
+/**
+ * `pnpm exec [-c|--shell-mode] cmd args` (and `pnpm dlx`): the command, its words joined into a
+ * shell line with `-c`.
+ */
+function pnpmExec(
+  args: Word[],
+  cwds: (string | null)[],
+  run: Runner,
+  origin: string,
+  joined = false,
+): void {
+  const values = args.map(staticValue);
+  for (const t of readOptions(values, PNPM_EXEC_OPTIONS)) {
+    if (t.kind === "operand" || t.kind === "end" || t.kind === "dynamic") break;
+    if (t.name === "-c" || t.name === "--shell-mode") joined = true;
+  }
+  runCommandWords(args, { grammar: PNPM_EXEC_OPTIONS, joined }, cwds, run, origin);
 }
 
 /** `nix develop … -c cmd args` / `--command`: the words after it; without, a shell. */
@@ -355,20 +374,30 @@ function nixCommand(args: Word[], cwds: (string | null)[], run: Runner): void {
   if (dynamic) run.stage([unknownWord(`(a command after ${dynamic.text})`)], "nix", cwds);
 }
 
-/** `nix run INSTALLABLE -- args`: the installable's program, with the arguments after `--`. */
+/**
+ * `nix run INSTALLABLE -- args`: the installable's program, with the arguments after `--`. A
+ * package of nixpkgs runs its program of the package's name (`nixpkgs#bash -- -c LINE` is `bash
+ * -c LINE`); another flake's, a program not known by name.
+ */
 function nixRun(args: Word[], cwds: (string | null)[], run: Runner): void {
   const end = args.findIndex((a) => a.kind === "static" && a.value === "--");
   const before = end >= 0 ? args.slice(0, end) : args;
   const installable = before.find((a) => !a.value.startsWith("-")) ?? unknownWord("(nix run)");
-  run.stage([installable, ...(end >= 0 ? args.slice(end + 1) : [])], "nix run", cwds);
+  const m = installable.kind === "static" ? NIXPKGS_PACKAGE.exec(installable.value) : null;
+  const program = m ? literal(m[1]) : installable;
+  run.stage([program, ...(end >= 0 ? args.slice(end + 1) : [])], "nix run", cwds);
 }
+
+/** A package of nixpkgs (`nixpkgs#bash`, `nixpkgs/nixos-24.05#python3Packages.black`). */
+const NIXPKGS_PACKAGE =
+  /^(?:nixpkgs(?:\/[\w.-]+)?|github:NixOS\/nixpkgs(?:\/[\w.-]+)?)#(?:[\w+-]+\.)*([\w+-]+)$/;
 
 /** npx, bunx, pnpx, uvx: the package's program (or `-c` text) is the command. */
 const DIRECT: Record<string, CommandSpec> = {
   npx: NPM_EXEC,
-  pnpx: { grammar: { longValued: set("--package") } },
-  bunx: { grammar: { valued: "p", longValued: set("--package") } },
-  uvx: UV_RUN,
+  pnpx: { grammar: PNPM_EXEC_OPTIONS },
+  bunx: { grammar: BUNX_OPTIONS },
+  uvx: UV_TOOL_RUN,
 };
 
 /** nix-shell's `--run`/`--command` text runs in the shell it makes. */
@@ -459,7 +488,10 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     runs: (stage, run) => {
       // (npx is `npm exec`: the project's `.npmrc` counts.)
       if (name === "npx") npmSettings(stage, run, stage.cwds);
-      runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, programName(stage.argv[0]));
+      const origin = programName(stage.argv[0]);
+      // (pnpx is `pnpm dlx`, `-c` too.)
+      if (name === "pnpx") pnpmExec(stage.argv.slice(1), stage.cwds, run, origin);
+      else runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, origin);
     },
   })),
   { names: ["nix-shell"], runs: nixShell },

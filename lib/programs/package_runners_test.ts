@@ -234,3 +234,42 @@ Deno.test("package runners: machinectl shell runs its command in the user's home
     ["machinectl shell bob@ /bin/ls", "ask", "ask"],
   ]);
 });
+
+Deno.test("package runners: a command after an option not known, read as its value, is a guess that keeps its words targets", async () => {
+  // [command, read-only, deny-list]: `.env` is denied by both.
+  await checkTable([
+    // Options the grammar does not know: the word after one may be its value, so the next one
+    // may be the program (`.env`): a guess, no text.
+    ["uv run --frobnicate less .env", "deny", "deny"],
+    ["npx --frobnicate sh .env", "deny", "deny"],
+    ["bunx --frobnicate find .env", "deny", "deny"],
+    ["pnpm exec --frobnicate less .env", "deny", "deny"],
+    ["pnpm --frobnicate less .env", "deny", "deny"],
+    ["poetry run --frobnicate sh .env", "deny", "deny"],
+    ["uvx --frobnicate sh .env", "deny", "deny"],
+    // The runners' own options: known, the command after them is read as such.
+    ["uv run --no-sync less .env", "deny", "deny"],
+    ["uv run --all-extras --no-dev --active sh .env", "deny", "deny"],
+    ["uv run --frozen -p 3.12 -w rich find .env", "deny", "deny"],
+    ["uvx --offline --from ruff sh .env", "deny", "deny"],
+    ["npx --prefer-offline sh .env", "deny", "deny"],
+    ["npm exec --no-audit --loglevel warn -- sh .env", "deny", "deny"],
+    ["bunx --bun find .env", "deny", "deny"],
+    ["pnpm exec --silent less .env", "deny", "deny"],
+    ["pnpm dlx --silent -c 'cat .env'", "deny", "deny"],
+    ["pnpx -c 'rm x'", "deny", "deny"],
+    ["poetry run --no-interaction sh .env", "deny", "deny"],
+    ["poetry -n run -q sh .env", "deny", "deny"],
+    // npm reads `true`/`false` after a switch as its value: the command is after it.
+    ["npm exec --yes true rm -rf src", "deny", "deny"],
+    ["npm x -y false curl evil", "deny", "deny"],
+    // Everyday.
+    ["uv run --no-sync pytest -q", "deny", "allow"],
+    ["uv run --frozen --all-extras python -m pytest", "deny", "allow"],
+    ["npx --yes prettier --check .", "deny", "allow"],
+    ["npx -y tsc --noEmit", "deny", "allow"],
+    ["pnpm exec --silent vitest run", "deny", "allow"],
+    ["poetry run --no-interaction pytest", "deny", "allow"],
+    ["bunx --bun vite build", "deny", "allow"],
+  ]);
+});

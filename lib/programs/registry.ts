@@ -45,6 +45,7 @@ import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
+import { SHELL_CARRIER_PROGRAMS } from "./shell_carriers.ts";
 import { RC_FILE_PROGRAMS } from "./rc_files.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
 import { SESSION_PROGRAMS } from "./sessions.ts";
@@ -96,6 +97,7 @@ export function allPrograms(): readonly Program[] {
     ...CREDENTIAL_PROGRAMS,
     ...LINK_PROGRAMS,
     ...PACKAGE_RUNNER_PROGRAMS,
+    ...SHELL_CARRIER_PROGRAMS,
     ...BUILD_PROGRAMS,
     ...LINTER_PROGRAMS,
     ...EDITOR_PROGRAMS,

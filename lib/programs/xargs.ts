@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
 import { derived, listedLines, literal, unknownWord } from "./words.ts";
+import { commandLines } from "./parallel_lines.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -22,8 +23,10 @@ const XARGS: OptionGrammar = {
   longFlags: new Set(["--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit",
     "--open-tty", "--show-limits", "--help", "--version"]),
   // deno-fmt-ignore
-  longValued: new Set(["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines",
-    "--max-args", "--max-procs", "--max-chars", "--process-slot-var"]),
+  longValued: new Set(["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+    "--process-slot-var"]),
+  // (`--replace[=R]`, `--eof[=E]`, `--max-lines[=N]`: a value only after `=`, as -i, -e, -l.)
+  longOptional: new Set(["--replace", "--eof", "--max-lines"]),
   // (GNU's getopt_long: `--process-slot=PATH` is `--process-slot-var=PATH`.)
   abbreviations: true,
 };
@@ -37,7 +40,10 @@ const PARALLEL: OptionGrammar = {
     "--results", "--tmpdir", "--workdir", "--halt", "--delay", "--timeout", "--retries",
     "--memfree", "--load", "--tagstring", "--basefile", "--return", "--env", "--arg-sep",
     "--arg-file-sep"]),
-  longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe",
+    "--pipe-part", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
+    "--bar", "--progress", "--eta", "--tag", "--will-cite", "--no-notice", "--shuf", "--silent"]),
 };
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -107,8 +113,8 @@ function xargsListing(stage: Stage, listingOf: ListingOf): Listing[] | null {
 }
 
 /**
- * The placeholder of `-I R`, `-iR`/`-i`, `--replace=R`, if xargs replaces one ("" when it does
- * and R is not known, or `--replace` alone, which the grammar reads as taking the next word).
+ * The placeholder of `-I R`, `-iR`/`-i`, `--replace=R`/`--replace` (`{}`), if xargs replaces one
+ * ("" when it does and R is not known).
  */
 function placeholder(args: Word[]): string | null {
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
@@ -116,7 +122,7 @@ function placeholder(args: Word[]): string | null {
   for (const t of readOptions(values, XARGS)) {
     if (t.kind === "valued" && t.name === "-I") {
       found = t.glued ?? (t.valueAt === undefined ? "" : values[t.valueAt] ?? "");
-    } else if (t.kind === "valued" && t.name === "--replace") found = t.glued ?? "";
+    } else if (t.kind === "valued" && t.name === "--replace") found = t.glued ?? "{}";
     else if (t.kind === "valued" && t.name === "-i") found = t.glued ?? "{}";
     else if (t.kind !== "valued" && t.kind !== "flag") break;
   }
@@ -230,8 +236,14 @@ export const XARGS_PROGRAMS: Program[] = [
       const args = stage.argv.slice(1);
       // (`:::+` and `::::+` link their inputs to the ones before: separators all the same.)
       const end = args.findIndex((a) => a.kind === "static" && /^:::+\+?$/.test(a.value));
-      for (const cmd of commandsOf(end >= 0 ? args.slice(0, end) : args, PARALLEL)) {
-        if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
+      const before = end >= 0 ? args.slice(0, end) : args;
+      const quoted = readOptions(before.map((a) => a.kind === "static" ? a.value : null), PARALLEL)
+        .some((t) => t.name === "-q" || t.name === "--quote");
+      for (const cmd of commandsOf(before, PARALLEL)) {
+        // The words of the command are joined into a shell line (`-q` quotes each one).
+        if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
+          commandLines(cmd, before, end >= 0 ? args.slice(end) : null, run);
+        } else if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
         else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {
           parallelInputs(args.slice(end + 1), run);
         } else run.stage([unknownWord("(commands parallel reads)")], "parallel");

@@ -36,8 +36,41 @@ Deno.test("xargs: an option it does not know is read both ways (it takes the nex
 });
 
 Deno.test("parallel: the command before ::: after parallel's options", () => {
-  assert.deepEqual(runs("parallel -j4 rm ::: a b"), ["rm (parallel input)"]);
-  assert.deepEqual(runs("parallel --jobs 4 --tty vim ::: a"), ["vim (parallel input)"]);
+  // Its words joined into a line, each input put in (quoted) or appended.
+  assert.deepEqual(runs("parallel -j4 rm ::: a b"), ["rm a", "rm b"]);
+  assert.deepEqual(runs("parallel --jobs 4 --tty vim ::: a"), ["vim a"]);
+  // Its input not known: the line with the replacement string as it is, and the command with an
+  // input not known.
+  assert.deepEqual(runs("parallel gzip"), ["gzip", "gzip (parallel input)"]);
+  // `-q` quotes each word: the command as given.
+  assert.deepEqual(runs("parallel -q rm ::: a"), ["rm (parallel input)"]);
+});
+
+Deno.test("parallel: its command words are one shell line, the inputs put in where known", () => {
+  assert.deepEqual(runs("parallel 'cat {} > {.}.out' ::: a.txt"), ["cat a.txt"]);
+  assert.deepEqual(runs("parallel 'mv {} {//}/x{/.}' ::: d/a.txt"), ["mv d/a.txt d/xa"]);
+  assert.deepEqual(runs("parallel cat {} '|' wc ::: a"), ["cat a", "wc"]);
+  assert.deepEqual(runs("parallel -I @@ 'cat s/@@' ::: k"), ["cat s/k"]);
+  // An input is one word of the line (quoted), whatever it holds.
+  assert.deepEqual(runs("parallel cat ::: 'a; rm b'"), ["cat a; rm b"]);
+  // --pipe: the blocks of its input are the command's stdin.
+  assert.deepEqual(runs("parallel --pipe 'wc -l > n'"), ["wc -l"]);
+});
+
+Deno.test("parallel: a command line is judged as the shell line it is", async () => {
+  await checkTable([
+    ["parallel 'cp {} ~/.ssh/authorized_keys' ::: x", "deny", "deny"],
+    ["parallel -j4 'cat {}' ::: .env", "deny", "deny"],
+    ["parallel -j4 'cat keys/{}' ::: id_rsa", "deny", "deny"],
+    ["ls | parallel 'cat keys/{}'", "deny", "deny"],
+    ["parallel --pipe 'cat > ~/.ssh/authorized_keys'", "deny", "deny"],
+    ["parallel --xapply 'rm {1}' ::: a ::: b", "deny", "deny"],
+    ["parallel 'echo {}; rm -rf src' ::: a", "deny", "deny"],
+    ["parallel -q cat ::: .env", "deny", "deny"],
+    // Everyday.
+    ["parallel gzip ::: notes.txt README.md", "deny", "allow"],
+    ["parallel 'wc -l {}' ::: src/main.ts", "deny", "allow"],
+  ]);
 });
 
 /** [command, under read-only, under the deny-list]: hostile spellings of xargs's options. */
@@ -48,6 +81,11 @@ const HOSTILE: [string, Action, Action][] = [
   ["ls | xargs -I{} sh -c 'rm {}'", "deny", "deny"],
   ["ls | xargs -P 2 -L 1 curl -d @-", "deny", "deny"],
   ["parallel -j 4 rm ::: a", "deny", "deny"],
+  // `--replace`, `--eof`, `--max-lines` take a value only after `=` (xargs(1)).
+  ["echo x | xargs --replace rm README.md", "deny", "deny"],
+  ["echo x | xargs --eof rm -rf src", "deny", "deny"],
+  ["echo x | xargs --max-lines curl evil", "deny", "deny"],
+  ["echo x | xargs --replace=@ cat @ .env", "deny", "deny"],
   ["find . | xargs -n 1 grep -l TODO", "deny", "deny"],
 ];
 
@@ -79,7 +117,9 @@ Deno.test("xargs: words a listing program before it prints are paths below its p
   assert.deepEqual(cmd("find . | sed p | xargs cat"), ["cat (xargs input)"]);
   // (A filter that prints some of its lines unchanged passes the listing on.)
   assert.deepEqual(cmd("find . | sort | xargs cat"), ["cat @./(paths sort lists)/"]);
-  assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["{} (xargs input)"]);
+  // (`--replace` alone is `-I {}`: its value only after `=`.)
+  assert.deepEqual(cmd("find . | xargs --replace cat {}"), ["cat @./(paths find lists)/"]);
+  assert.deepEqual(cmd("find . | xargs --replace=@ cat @"), ["cat @./(paths find lists)/"]);
 });
 
 Deno.test("xargs: paths listed before it are judged where they lie", async () => {
