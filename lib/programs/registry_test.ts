@@ -245,7 +245,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   file_server: { followsLinks: "file_server x", readsCwd: "file_server -p 8080" },
   "live-server": { followsLinks: "live-server .", runs: "live-server --middleware=./m.js", readsCwd: "live-server" },
   convert: { runs: "convert a.png 'png:|lpr'", namedFiles: "convert a.png frame_%03d.png" },
-  pytest: { runs: "pytest -c /tmp/x.ini" },
+  pytest: { runs: "pytest -c /tmp/x.ini", namedFiles: "pytest --cov-report=html:cov" },
   groff: { runs: "groff -U -man x.1" },
   ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src" },
   pylint: { namedFiles: "pylint -f text:out.txt src" },
