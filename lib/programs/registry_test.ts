@@ -330,7 +330,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   vim: { optionCommands: "vim -c '!rm x' f", namedFiles: "vim -V1log.txt f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
   // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
-  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'" },
+  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'", namedFiles: "psql 'host=h sslkey=k'" },
+  pg_dump: { namedFiles: "pg_dump 'postgresql://h/db?sslkey=k'" },
   mysql: { optionCommands: "mysql -e 'system rm x'" }, tmux: { runs: "tmux new -d 'rm x'" },
   screen: { runs: "screen -dm rm x" }, expect: { runs: "expect -c 'spawn rm x'" },
   zip: { optionCommands: "zip -TT 'rm x' a.zip f", namedFiles: "zip a.zip -@", followsLinks: "zip -r a.zip .", replacesTrees: "zip -rm a.zip d" },
