@@ -13,6 +13,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { LIBPQ_PROGRAMS, libpqFiles } from "./libpq.ts";
 import { pipedTexts } from "./piped_text.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
@@ -355,6 +356,7 @@ function mysqlRuns(stage: Stage, run: Runner): void {
 /** The database shells. */
 export const DATABASE_PROGRAMS: Program[] = [
   { names: ["sqlite3", "sqlite"], optionCommands: sqliteRuns },
-  { names: ["psql"], optionCommands: psqlRuns },
+  { names: ["psql"], optionCommands: psqlRuns, namedFiles: libpqFiles },
+  { names: LIBPQ_PROGRAMS, namedFiles: libpqFiles },
   { names: ["mysql", "mariadb"], optionCommands: mysqlRuns },
 ];

@@ -324,7 +324,10 @@ export function searchedDirs(assignment: Word, toolPath: string | undefined): st
 export const COMMAND_TABLE_ELEMENT = /^(BASH_CMDS|BASH_ALIASES)\[/;
 /** xz's options from the environment (`XZ_OPT=--files xz -d`: the names it writes, unseen). */
 export const XZ_OPTIONS = /^(XZ_OPT|XZ_DEFAULTS)$/;
-/** less's options from the environment: an initial command there (`+!cmd`) runs at start. */
+/**
+ * less's options from the environment: an initial command there (`+!cmd`) runs at start, a log
+ * file it names (`-o F`) is written.
+ */
 export const LESS_OPTIONS = /^(LESS|SYSTEMD_LESS)$/;
 
 /** The name of a `NAME=value` / `NAME+=value` word. */
@@ -365,7 +368,9 @@ export function carriesCommand(assignment: string): boolean {
   // (A `$` or `` ` `` in a prompt as written may be or make a substitution: `PS4=$x`,
   // `PS4=\$\(…\)`, `PS4=$'\x24(…)'`.)
   if (PROMPT_ENV.test(m[1])) return /[$`]/.test(assignment);
-  if (LESS_OPTIONS.test(m[1])) return assignment.includes("+");
+  // (less's initial commands, and its options naming files: `-o`/`-O` a log it writes, `-k` a
+  // lesskey file, `-T` a tags file, `--log-file`, `--tag-file`.)
+  if (LESS_OPTIONS.test(m[1])) return /\+|[oOkT]|tag/.test(assignment.slice(m[0].length));
   // (xz reads its options from these first: `--files` takes the names of files it writes from
   // its input.)
   if (XZ_OPTIONS.test(m[1])) return assignment.includes("--files");

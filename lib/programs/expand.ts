@@ -24,6 +24,7 @@ import {
   XZ_OPTIONS,
 } from "./env.ts";
 import { settingsVariable } from "./settings_files.ts";
+import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
@@ -424,12 +425,12 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
     let value = w.value.slice(m[0].length);
     const origin = `env ${variable}`;
     if (LESS_OPTIONS.test(variable)) {
-      // less's options: judged as less given them (`+!cmd` runs at start).
+      // less's options: judged as less given them (`+!cmd` runs at start, `-o F` writes F).
       // (A `+command` runs to the end of the value.)
       const plus = value.search(/(^|[ \t])\+/);
       const options = plus < 0 ? value : value.slice(0, plus);
       const words = w.kind !== "static" ? [w] : [
-        ...options.split(/[ \t]+/).filter(Boolean).map(literal),
+        ...lessOptionWords(options).map(literal),
         ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
       ];
       run.stage([literal("less"), ...words], origin);

@@ -1,7 +1,7 @@
 /**
  * Programs that start a command in their own way (each a known shell escape): `ip netns exec NS
  * CMD`, `xdotool exec CMD`, `service PATH` (a name with a `/` runs that file from /etc/init.d),
- * `run-parts DIR` (every program in DIR), `capsh -- ARGS` (bash), `keyctl session NAME CMD`, `gcc -wrapper PROG,ARGS`, mail's `--exec '!CMD'`,
+ * `run-parts DIR` (every program in DIR), `capsh -- ARGS` (bash), `keyctl session NAME CMD`, mail's `--exec '!CMD'`,
  * aria2c's `--on-download-*` hooks, TeX with `--shell-escape` (the document's `\write18`),
  * latexmk's `-e` Perl, rpm's `--eval` macros (`%(cmd)`, `%{lua:…}`), zellij's panes and launchctl's
  * jobs.
@@ -89,18 +89,6 @@ function runParts(stage: Stage, run: Runner): void {
   if (args.some((a) => a === "--test" || a === "--list" || a === "--help")) return;
   const dir = [...stage.argv.slice(1)].reverse().find((w) => !w.value.startsWith("-"));
   run.stage([unknownWord(`(the programs in ${dir?.text ?? "a directory"})`)], "run-parts");
-}
-
-/** gcc's `-wrapper PROG,ARG,…` runs each of its subprocesses through PROG. */
-function gccWrapper(stage: Stage, run: Runner): void {
-  const argv = stage.argv;
-  for (let i = 1; i < argv.length; i++) {
-    if (staticValue(argv[i]) !== "-wrapper") continue;
-    const w = argv[i + 1];
-    if (!w) return;
-    if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
-    else run.stage(w.value.split(",").map(literal), "gcc -wrapper");
-  }
 }
 
 /** mail's `-E`/`--exec CMD` runs a mail command: `!CMD` and `shell` run a shell. */
@@ -227,7 +215,6 @@ export const LAUNCHER_PROGRAMS: Program[] = [
   { names: ["keyctl"], runs: keyctlSession },
   { names: ["service"], runs: serviceRuns },
   { names: ["run-parts"], runs: runParts },
-  { names: ["gcc", "g++", "cc", "c++"], optionCommands: gccWrapper },
   { names: ["mail", "mailx", "s-nail"], optionCommands: mailExec },
   { names: ["aria2c"], optionCommands: aria2Hooks, namedFiles: downloadedFiles },
   { names: ["nmap"], optionCommands: nmapScripts },

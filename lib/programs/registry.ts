@@ -22,6 +22,7 @@ import { DOWNLOADER_PROGRAMS } from "./downloaders.ts";
 import { CONTAINER_PROGRAMS } from "./containers.ts";
 import { CREDENTIAL_PROGRAMS } from "./credentials.ts";
 import { CMAKE_PROGRAMS } from "./cmake.ts";
+import { COMPILER_PROGRAMS } from "./compilers.ts";
 import { CLONER_PROGRAMS } from "./cloners.ts";
 import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
@@ -93,6 +94,7 @@ export function allPrograms(): readonly Program[] {
     ...AGENT_PROGRAMS,
     ...SHELL_ESCAPE_PROGRAMS,
     ...LAUNCHER_PROGRAMS,
+    ...COMPILER_PROGRAMS,
     ...GH_PROGRAMS,
     ...CREDENTIAL_PROGRAMS,
     ...LINK_PROGRAMS,

@@ -170,5 +170,37 @@ function lessRuns(stage: Stage, run: Runner): void {
   }
 }
 
+/** less's options that take a value: the rest of the word, or the next word. */
+const LESS_VALUED = 'bhjkoOpPtTxyz#"D';
+/** Of them, those whose value is a file: `-k` (lesskey), `-o`/`-O` (log), `-T` (tags). */
+const LESS_FILES = "koOT";
+
+/**
+ * The options less reads from its `LESS` variable (less(1) "OPTIONS"), as words of its command
+ * line: a file option's letter and its value apart (`-Ro.pi/x` and `Ro.pi/x`, a leading `-` being
+ * optional there: `-o`, `.pi/x`; a `$` ends a value), long options as they are; other letters
+ * dropped.
+ */
+export function lessOptionWords(text: string): string[] {
+  const tokens = text.split(/[ \t]+/).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.startsWith("--")) {
+      out.push(t);
+      continue;
+    }
+    const body = t.startsWith("-") ? t.slice(1) : t;
+    for (let j = 0; j < body.length; j++) {
+      const c = body[j];
+      if (!LESS_VALUED.includes(c)) continue;
+      const value = (j + 1 < body.length ? body.slice(j + 1) : tokens[++i] ?? "").split("$")[0];
+      if (LESS_FILES.includes(c) && value) out.push(`-${c}`, value);
+      break;
+    }
+  }
+  return out;
+}
+
 /** sftp's batch commands (its entry in ssh.ts runs this too). */
 export const sftpBatch: NonNullable<Program["runs"]> = clientRuns;

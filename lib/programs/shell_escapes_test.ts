@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { checkTable } from "../testing_adversarial.ts";
-import { escapedCommands } from "./shell_escapes.ts";
+import { escapedCommands, lessOptionWords } from "./shell_escapes.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
 Deno.test("shell escapes: the `!` lines of each command language", () => {
   assert.deepEqual(escapedCommands("ed", "1p\n!rm -rf x\n1,$w !sort\n$r !date\ns/a/b!/\nq"), [
@@ -49,5 +50,43 @@ Deno.test("less: an initial command's `!` runs; other commands than moving are n
     // Moving and searching run nothing.
     ["less +G README.md && less +/pattern README.md && less -R +Gg README.md", "deny", "allow"],
     ["LESS=-R git log && export LESS='-R +Gg'", "deny", "allow"],
+  ]);
+});
+
+Deno.test("lessOptionWords: the file options of $LESS, dashed or not, glued or not", () => {
+  assert.deepEqual(lessOptionWords("-Ro.pi/x"), ["-o", ".pi/x"]);
+  assert.deepEqual(lessOptionWords("FRXo.pi/x$ -S"), ["-o", ".pi/x"]);
+  assert.deepEqual(lessOptionWords("-O log -kkeys -T tags"), [
+    "-O",
+    "log",
+    "-k",
+    "keys",
+    "-T",
+    "tags",
+  ]);
+  assert.deepEqual(lessOptionWords("--log-file=l -Pprompt$ -j4 -x8,16"), ["--log-file=l"]);
+  assert.deepEqual(lessOptionWords("-FRX -iMRS"), []);
+});
+
+Deno.test("less: a file its $LESS names is judged where the command sets it", async () => {
+  const H = "/home/user";
+  const P = `${H}/project`;
+  const config = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "secrets/**": "deny" },
+  }, { agentDir: `${H}/.pi/agent`, home: H });
+  const ctx = ctxIn(P, { files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`] });
+  await checkActions(config, ctx, [
+    ["LESS=-o.pi/settings.json less README.md", "ask"],
+    ["LESS='-O secrets/key' less README.md", "deny"],
+    ["LESS='Ro.pi/settings.json' git log", "ask"],
+    ["export LESS=-RO.pi/settings.json; git diff", "ask"],
+    ["SYSTEMD_LESS=-ksecrets/key journalctl", "deny"],
+    ["LESS='--log-file=secrets/key' man ls", "deny"],
+    ["LESS=-FRX git log", "allow"],
+    ["LESS='-R -j4 -x4' less README.md", "allow"],
   ]);
 });

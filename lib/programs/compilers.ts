@@ -1,0 +1,344 @@
+/**
+ * The C compiler drivers (gcc, g++, cc, c++, clang, clang++) and the tools they run: the linker
+ * (ld), the assembler (as) and the preprocessor (cpp). The files a driver's words name, its own
+ * options' (`-o F`, `-MF F`, `-include F`, `@F`, `-specs=F`, `-fprofile-use=F`) and those inside
+ * the lists it passes on (`-Wl,-o,F`, `-Wl,-Map=F`, `-Wa,-al=F`, `-Wp,-MD,F`, `-Xlinker -o
+ * -Xlinker F`), which are read with the grammar of the tool they go to; and gcc's `-wrapper
+ * PROG,ARGS`, which runs each of its subprocesses through PROG.
+ *
+ * @module
+ */
+import type { Stage, Word } from "../shell/model.ts";
+import { staticValue } from "./command_words.ts";
+import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+
+/**
+ * What an option's value is: a file the tool reads or writes (`file`), a directory it writes
+ * below by names of its own (`below`), or no file (`text`: a symbol, a library's name, a path
+ * only recorded, as `-rpath`'s).
+ */
+type ValueKind = "file" | "below" | "text" | "eq";
+
+/**
+ * A tool's options that take a value, by name without dashes (one letter: a short option, its
+ * value glued or the next word; more: a long one, `--name=V`, `-name=V`, `--name V`; `eq`: text
+ * given only after `=`, the word alone takes no value), and whether its other words (operands)
+ * are files it reads.
+ */
+interface ToolGrammar {
+  valued: ReadonlyMap<string, ValueKind>;
+  operands: boolean;
+  /** A word read otherwise (as's `-al=F`): its file, or undefined where it is no such word. */
+  special?: (word: string) => string | null | undefined;
+}
+
+const grammar = (
+  kinds: Partial<Record<ValueKind, string>>,
+  operands: boolean,
+  special?: ToolGrammar["special"],
+): ToolGrammar => ({
+  valued: new Map(
+    Object.entries(kinds).flatMap(([kind, names]) =>
+      names!.split(" ").map((n) => [n, kind as ValueKind] as const)
+    ),
+  ),
+  operands,
+  special,
+});
+
+/** ld(1) (GNU ld, gold, lld, mold): its options that name files and those that take text. */
+const LD = grammar({
+  file: "o output T script dT default-script c mri-script R just-symbols Map version-script " +
+    "dynamic-list retain-symbols-file dependency-file plugin error-handling-script out-implib " +
+    "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
+    "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
+    "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
+    "incremental-base",
+  below: "thinlto-cache-dir chroot",
+  text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
+    "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
+    "dynamic-linker I hash-style build-id image-base section-start Tbss Tdata Ttext " +
+    "Ttext-segment Trodata-segment Tldata-segment plugin-opt package-metadata audit P depaudit " +
+    "init fini mllvm heap stack subsystem spare-dynamic-tags thread-count " +
+    "exclude-modules-for-implib version-exports-section",
+  eq: "build-id threads error-limit icf compress-debug-sections unresolved-symbols " +
+    "orphan-handling sort-section split-by-file split-by-reloc hash-style",
+}, true);
+
+/** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
+const AS = grammar(
+  {
+    file: "o MD I",
+    text: "defsym debug-prefix-map",
+    eq: "march mcpu mtune mfpu listing-lhs-width listing-lhs-width2 listing-rhs-width " +
+      "listing-cont-lines",
+  },
+  true,
+  (w) => /^--?a[a-z]*=([\s\S]+)$/.exec(w)?.[1],
+);
+
+/** cpp(1) and cc1 (`-Wp,…`): `-MD F` and `-MMD F` write the dependencies to F. */
+const CPP = grammar({
+  file: "o MF MD MMD include imacros I iquote isystem idirafter isysroot sysroot iprefix " +
+    "iwithprefix iwithprefixbefore imultilib dependency-file include-pch load",
+  text: "D U A MT MQ x main-file-name add-plugin plugin target-feature mllvm triple target-cpu",
+  eq: "std",
+}, true);
+
+/** clang's cc1 (`-Xclang …`): its operands are mostly values of its own options. */
+const CC1: ToolGrammar = { ...CPP, operands: false };
+
+/**
+ * The compiler driver's own options. `f…=`/`-W…` options are read apart (see `driverFiles`);
+ * the lists it passes on (`-Wl,`, `-Xlinker`) go to the tools' grammars.
+ */
+const DRIVER = grammar({
+  file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
+    "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
+    "iwithprefixbefore imultilib L B ld-path",
+  below: "dumpdir",
+  text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
+    "Xopenmp-target mllvm",
+  eq: "std",
+}, false);
+
+/** `-f…=VALUE` options whose value names a file or a directory (written below). */
+const F_FILES =
+  /^-f(?:profile-(?:use|generate|dir|instr-generate|instr-use|sample-use|list|note|remapping-file)|auto-profile|cs-profile-generate|plugin|pass-plugin|sanitize-(?:ignorelist|blacklist|system-ignorelist|coverage-allowlist|coverage-ignorelist|coverage-whitelist|coverage-blacklist)|xray-(?:attr-list|always-instrument|never-instrument)|module-map-file|module-file|modules-cache-path|crash-diagnostics-dir|time-trace|optimization-record-file|opt-info[\w-]*|dump-[\w-]+|randomize-layout-seed-file|use-ld|thinlto-index|embed-offload-object)=([\s\S]+)$/;
+
+/** Of the `-f…=` options, those naming a directory written below by names of its own. */
+const F_BELOW =
+  /^-f(?:profile-(?:generate|dir)|cs-profile-generate|modules-cache-path|crash-diagnostics-dir)=/;
+
+/** How deep response files (`@F`) naming response files are read. */
+const RESPONSE_DEPTH = 3;
+
+/** A word of a tool's arguments: its value, or null where it is not known. */
+type Arg = string | null;
+
+/** What reading a tool's words finds, and how (`source`). */
+interface Reading {
+  files: NamedFile[];
+  source: string;
+  read?: (path: string) => string | null;
+}
+
+/** A file `value` names (`~` is not expanded inside a word: `./~/…`). */
+function file(r: Reading, value: string, kind: ValueKind = "file"): void {
+  if (kind === "text" || kind === "eq" || value === "" || value === "-") return;
+  const path = value.startsWith("~") ? `./${value}` : value;
+  r.files.push(
+    kind === "below" ? { path, source: r.source, below: true } : { path, source: r.source },
+  );
+}
+
+/**
+ * A response file (`@F`): read, and its words read in turn by the same grammar; a file whose
+ * text is not known names files not known.
+ */
+function response(r: Reading, value: string, g: ToolGrammar, depth: number): void {
+  file(r, value);
+  const text = depth < RESPONSE_DEPTH && r.read ? r.read(value) : null;
+  if (text === null) r.files.push({ path: null, source: `(the files ${r.source} names)` });
+  else toolFiles(r, responseWords(text), g, depth + 1);
+}
+
+/** The words of a response file: split at white space, with quotes and backslashes (gcc's rules). */
+export function responseWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\" && i + 1 < text.length) word = (word ?? "") + text[++i];
+    else if (quote) c === quote ? (quote = "") : (word = (word ?? "") + c);
+    else if (c === "'" || c === '"') [quote, word] = [c, word ?? ""];
+    else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else word = (word ?? "") + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/** The files a tool's words (`args`, as a pass-through list gives them) name, by its grammar. */
+function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) continue; // (a word not known: judged as the stage's word it is in)
+    if (a.startsWith("@") && a.length > 1) {
+      response(r, a.slice(1), g, depth);
+      continue;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      if (g.operands) file(r, a);
+      continue;
+    }
+    const special = g.special?.(a);
+    if (special !== undefined) {
+      if (special !== null) file(r, special);
+      continue;
+    }
+    const name = a.replace(/^--?/, "");
+    const eq = name.indexOf("=");
+    const long = eq > 0 ? g.valued.get(name.slice(0, eq)) : undefined;
+    if (long !== undefined && name.slice(0, eq).length > 1) {
+      file(r, name.slice(eq + 1), long);
+      continue;
+    }
+    const whole = g.valued.get(name);
+    if (whole === "eq") continue;
+    if (whole !== undefined) {
+      const value = args[++i];
+      if (value) file(r, value, whole);
+      continue;
+    }
+    // A short option with its value glued (`-oF`, `-TF`, `-L/dir`) or none.
+    const short = a[1] !== "-" ? g.valued.get(a[1]) : undefined;
+    if (short !== undefined) file(r, a.slice(2), short);
+  }
+}
+
+/**
+ * The driver's words with its response files (`@F`) and clang's configuration files (`--config
+ * F`) read in their place (each file is read: named too); one whose text is not known names
+ * files not known.
+ */
+function expanded(r: Reading, words: Arg[], depth = 0): Arg[] {
+  const out: Arg[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i];
+    const config = a === "--config" ? words[++i] : a?.startsWith("--config=") ? a.slice(9) : null;
+    const at = config ?? (a?.startsWith("@") && a.length > 1 ? a.slice(1) : null);
+    if (at === null) {
+      if (config === null) out.push(a);
+      continue;
+    }
+    file(r, at);
+    const text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
+    if (text === null) r.files.push({ path: null, source: `(the files ${r.source} ${a} names)` });
+    else out.push(...expanded(r, responseWords(text), depth + 1));
+  }
+  return out;
+}
+
+/**
+ * The files a compiler driver's words name: its own options' values, the lists it passes to the
+ * linker, assembler and preprocessor (`-Wl,…`/`-Xlinker`, `-Wa,…`/`-Xassembler`,
+ * `-Wp,…`/`-Xpreprocessor`, clang's `-Xclang`), each read by that tool's grammar (a value may
+ * be in the next pass-through: `-Wl,-o -Wl,F`), and the files written beside the `-o` output.
+ */
+export function driverFiles(
+  argv: Word[],
+  _stage?: Stage,
+  given?: NamedFilesGiven,
+): NamedFile[] {
+  const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
+  const words = expanded(r, argv.slice(1).map(staticValue));
+  const lists: Record<"ld" | "as" | "cpp" | "cc1", Arg[]> = { ld: [], as: [], cpp: [], cc1: [] };
+  const own: Arg[] = [];
+  const beside: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const v = words[i];
+    if (v === null || !v.startsWith("-")) {
+      own.push(v);
+      continue;
+    }
+    const pass = /^-W([lap]),/.exec(v);
+    if (pass) {
+      const to = pass[1] === "l" ? "ld" : pass[1] === "a" ? "as" : "cpp";
+      lists[to].push(...v.slice(4).split(","));
+    } else if (v.startsWith("--for-linker=")) lists.ld.push(v.slice("--for-linker=".length));
+    else if (/^-X(linker|assembler|preprocessor|clang)$|^--for-linker$/.test(v)) {
+      const to = v === "-Xassembler"
+        ? "as"
+        : v === "-Xpreprocessor"
+        ? "cpp"
+        : v === "-Xclang"
+        ? "cc1"
+        : "ld";
+      lists[to].push(words[++i] ?? null);
+    } else if (v === "-MD" || v === "-MMD") beside.push(".d");
+    else if (v === "-save-temps=obj") beside.push("[.-]*");
+    else if (/^-f[\w-]+=/.test(v)) {
+      const m = F_FILES.exec(v);
+      if (m) {
+        file(
+          r,
+          /^[\w.-]+=/.test(m[1]) ? m[1].replace(/^[\w.-]+=/, "") : m[1],
+          F_BELOW.test(v) ? "below" : "file",
+        );
+      }
+    } else own.push(v);
+  }
+  toolFiles(r, own, DRIVER);
+  if (beside.length) besideOutput(r, own, beside);
+  toolFiles(r, lists.ld, LD);
+  toolFiles(r, lists.as, AS);
+  toolFiles(r, lists.cpp, CPP);
+  toolFiles(r, lists.cc1, CC1);
+  return r.files;
+}
+
+/**
+ * The files written beside the `-o` output `dir/x.o`: `-MD`/`-MMD` its dependencies `dir/x.d`,
+ * `-save-temps=obj` its intermediate files `dir/x.i`, `dir/x.s` (`dir/x-a.i` of several inputs).
+ */
+function besideOutput(r: Reading, own: Arg[], suffixes: string[]): void {
+  for (let i = 0; i < own.length; i++) {
+    const a = own[i];
+    const out = a === "-o" || a === "--output"
+      ? own[i + 1]
+      : a?.startsWith("--output=")
+      ? a.slice(9)
+      : a?.startsWith("-o")
+      ? a.slice(2)
+      : null;
+    if (!out) continue;
+    const stem = out.replace(/(?<=[^/])\.[^./]*$/, "");
+    for (const s of suffixes) {
+      const path = stem.startsWith("~") ? `./${stem}${s}` : stem + s;
+      r.files.push(
+        s === ".d" ? { path, source: r.source } : { path, source: r.source, pattern: true },
+      );
+    }
+  }
+}
+
+/** The files the linker's, assembler's or preprocessor's own words name. */
+function toolNamedFiles(g: ToolGrammar) {
+  return (argv: Word[], _stage?: Stage, given?: NamedFilesGiven): NamedFile[] => {
+    const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
+    toolFiles(r, argv.slice(1).map(staticValue), g);
+    return r.files;
+  };
+}
+
+/** gcc's `-wrapper PROG,ARG,…` runs each of its subprocesses through PROG. */
+function gccWrapper(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  for (let i = 1; i < argv.length; i++) {
+    if (staticValue(argv[i]) !== "-wrapper") continue;
+    const w = argv[i + 1];
+    if (!w) return;
+    if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
+    else run.stage(w.value.split(",").map(literal), "gcc -wrapper");
+  }
+}
+
+/** The compiler drivers and the tools they run. */
+export const COMPILER_PROGRAMS: Program[] = [
+  {
+    names: ["gcc", "g++", "cc", "c++", "clang", "clang++"],
+    optionCommands: gccWrapper,
+    namedFiles: driverFiles,
+  },
+  {
+    names: ["ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "mold", "gold"],
+    namedFiles: toolNamedFiles(LD),
+  },
+  { names: ["as"], namedFiles: toolNamedFiles(AS) },
+  { names: ["cpp"], namedFiles: toolNamedFiles(CPP) },
+];

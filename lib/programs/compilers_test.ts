@@ -1,0 +1,112 @@
+/**
+ * The files compiler drivers name: their own options' values and those of the lists they pass to
+ * the linker, assembler and preprocessor (`-Wl,…`, `-Wa,…`, `-Wp,…`, `-Xlinker`), read by each
+ * tool's grammar; and the everyday compiles that name none of the protected files.
+ */
+import assert from "node:assert/strict";
+import { driverFiles, responseWords } from "./compilers.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { literal } from "./words.ts";
+
+const paths = (cmd: string, read?: (p: string) => string | null) =>
+  driverFiles(cmd.split(" ").map(literal), undefined, { read }).map((f) => f.path);
+
+Deno.test("driverFiles: pass-through lists are read by the linker's, assembler's and cpp's grammars", () => {
+  assert.deepEqual(paths("gcc x.c -Wl,-o,out/a"), ["out/a"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-Map=m.map,--output=o,-T,s.ld"), ["m.map", "o", "s.ld"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-o -Wl,out/a"), ["out/a"]);
+  assert.deepEqual(paths("gcc x.c -Xlinker -o -Xlinker out/a"), ["out/a"]);
+  assert.deepEqual(paths("clang x.c --for-linker=--version-script=v.map"), ["v.map"]);
+  assert.deepEqual(paths("gcc -c x.c -Wa,-adhln=l.lst,-I,inc"), ["l.lst", "inc"]);
+  assert.deepEqual(paths("gcc -c x.c -Wp,-MD,d.d"), ["d.d"]);
+  assert.deepEqual(paths("gcc -c x.c -Xpreprocessor -MF -Xpreprocessor d.d"), ["d.d"]);
+  assert.deepEqual(paths("clang -c x.c -Xclang -load -Xclang p.so"), ["p.so"]);
+  // An operand of the linker is an input file; text values are none (`-rpath`, `-soname`, `-z`).
+  assert.deepEqual(paths("gcc x.c -Wl,lib.a,-rpath,/opt/l,-soname,l.so.1,-z,relro,-lm"), ["lib.a"]);
+  // (`--build-id` takes its value after `=` only: the next word is an input file.)
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id,k"), ["k"]);
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,-Ttext=0x0,-Tl.ld"), ["l.ld"]);
+  // `~` is not expanded inside a word: ld opens `./~/…`.
+  assert.deepEqual(paths("gcc x.c -Wl,-o,~/k"), ["./~/k"]);
+});
+
+Deno.test("driverFiles: the driver's own options and the files beside its output", () => {
+  assert.deepEqual(paths("gcc -O2 -Wall -o build/x x.c -lm -DX=1 -std=c99 -march=native"), [
+    "build/x",
+  ]);
+  assert.deepEqual(paths("gcc -c x.c -MD -o build/x.o"), ["build/x.o", "build/x.d"]);
+  assert.deepEqual(paths("gcc -c x.c -MMD -obuild/x.o"), ["build/x.o", "build/x.d"]);
+  assert.deepEqual(paths("gcc -include h.h -imacros m.h -specs=s.specs x.c"), [
+    "h.h",
+    "m.h",
+    "s.specs",
+  ]);
+  assert.deepEqual(paths("gcc -fprofile-use=p.gcda -fmodule-file=m=m.pcm -fplugin=./p.so x.c"), [
+    "p.gcda",
+    "m.pcm",
+    "./p.so",
+  ]);
+  assert.deepEqual(
+    driverFiles(["gcc", "-save-temps=obj", "-c", "x.c", "-o", "o/x.o"].map(literal))
+      .map((f) => [f.path, f.pattern === true]),
+    [["o/x.o", false], ["o/x[.-]*", true]],
+  );
+  assert.deepEqual(
+    driverFiles(["gcc", "-fprofile-generate=prof", "x.c"].map(literal)).map((f) => f.below),
+    [true],
+  );
+});
+
+Deno.test("driverFiles: response and configuration files are read for the options they hold", () => {
+  const read = (p: string) =>
+    p === "args.rsp" ? "-Wl,-o,'out/a b' @more" : p === "more" ? "-MF d" : null;
+  assert.deepEqual(paths("gcc @args.rsp x.c", read), ["args.rsp", "more", "d", "out/a b"]);
+  assert.deepEqual(paths("clang --config c.cfg x.c", read), ["c.cfg", null]);
+  assert.deepEqual(responseWords(`a "b c" d\\ e 'f'`), ["a", "b c", "d e", "f"]);
+});
+
+Deno.test("compilers: a protected file named inside a pass-through list is reached", async () => {
+  const H = "/home/user";
+  const P = `${H}/project`;
+  const opts = { agentDir: `${H}/.pi/agent`, home: H };
+  const config = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
+  }, opts);
+  const ctx = ctxIn(P, {
+    files: [`${P}/x.c`, `${P}/.env`, `${P}/secrets/key`, `${P}/.pi/settings.json`],
+    contents: { [`${P}/args.rsp`]: "-Wl,-o,secrets/key" },
+  });
+  await checkActions(config, ctx, [
+    ["gcc x.c -Wl,-o,.pi/settings.json", "ask"],
+    ["gcc x.c -Wl,-o,$HOME/.ssh/authorized_keys", "deny"],
+    ["clang x.c -Wl,@$HOME/.ssh/id_rsa", "deny"],
+    ["gcc -c x.c -Wp,-MD,.pi/settings.json", "ask"],
+    ["gcc x.c -Wl,-Map=secrets/key", "deny"],
+    ["g++ x.c -Wl,--output=secrets/key", "deny"],
+    ["cc x.c -Wl,-T,secrets/key", "deny"],
+    ["c++ x.c -Wl,--version-script=secrets/key", "deny"],
+    ["clang -c x.c -Wa,@secrets/key", "deny"],
+    ["gcc -c x.c -Wa,-al=secrets/key", "deny"],
+    ["gcc x.c -Wl,-o -Wl,secrets/key", "deny"],
+    ["clang++ x.c -Xlinker -o -Xlinker secrets/key", "deny"],
+    ["gcc x.c -Wl,secrets/key", "deny"],
+    ["gcc -c x.c -MD -o secrets/key.o", "deny"],
+    ["gcc @args.rsp x.c", "deny"],
+    ["gcc -fprofile-use=secrets/key x.c", "deny"],
+    ["ld x.o -Map secrets/key", "deny"],
+    ["ld x.o -o.pi/settings.json", "ask"],
+    ["as -al=secrets/key x.s", "deny"],
+    ["cpp -MD secrets/key x.c", "deny"],
+    // Everyday compiles name nothing protected.
+    ["gcc -O2 -Wall -o build/x x.c -lm", "allow"],
+    ["cc -c -Wl,--as-needed x.c", "allow"],
+    ["clang -fsanitize=address -g x.c", "allow"],
+    ["gcc -shared -fPIC -Wl,-soname,libx.so.1 -Wl,-rpath,'$ORIGIN' -o libx.so x.c", "allow"],
+    ["gcc -c x.c -MMD -MP -MF build/x.d -o build/x.o", "allow"],
+    ["gcc -Wl,-z,relro,-z,now -Wl,--build-id -Wl,-Map=build/x.map -o build/x x.c", "allow"],
+  ]);
+});
