@@ -242,7 +242,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     inheritsEnv: true,
     shell: true,
   },
-  newgrp: { operands: 1, flagWords: ["-"], shell: true },
   "systemd-run": {
     // (`-u`/`--unit` names the unit, `--uid` the user: systemd-run(1).)
     shortWithArg: "pEMHu",
@@ -256,7 +255,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // (`-S`/`--shell`: an interactive shell, reading the standard input.)
     shellFlags: "S",
   },
-  sg: { operands: 1, shellString: ["-c"], shell: true },
   // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
   faketime: {
     shortWithArg: "p",
@@ -683,6 +681,38 @@ function watchexec(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * sg and newgrp (shadow's newgrp.c): `sg [-|-l] GROUP [-c] COMMAND`. After the group, the word
+ * after `-c`, else the first word (the others are dropped), runs through `/bin/sh -c`, here (the
+ * login environment of `-` does not move it); with no command, and for `newgrp [-|-l] [GROUP]`,
+ * a shell (in the home after `-`). A group spelled with `-` is refused.
+ */
+function newGroup(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const name = programName(stage.argv[0]);
+  const origin = `wrapper:${name}`;
+  const login = args[0]?.kind === "static" && (args[0].value === "-" || args[0].value === "-l");
+  const at = login ? 1 : 0;
+  const group = args[at];
+  if (!group || name === "newgrp") {
+    startsShell(run, origin, login ? [run.home(null)] : undefined);
+    return;
+  }
+  if (args.slice(0, at + 1).some((a) => a.kind !== "static")) {
+    // (Which word is the group, and which the command, is not known.)
+    run.stage([unknownWord(`(a command after ${group.text})`)], origin);
+    return;
+  }
+  if (group.value.startsWith("-")) return;
+  const rest = args.slice(at + 1);
+  if (rest.length === 0) {
+    startsShell(run, origin, login ? [run.home(null)] : undefined);
+    return;
+  }
+  const c = rest.length > 1 && rest[0].kind === "static" && rest[0].value === "-c";
+  run.shell(c ? rest[1] : rest[0], origin);
+}
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -701,6 +731,7 @@ export const WRAPPER_PROGRAMS: Program[] = [
     },
   })),
   { names: ["watch"], runs: watch },
+  { names: ["sg", "newgrp"], runs: newGroup },
   { names: ["su", "runuser", "script"], runs: switchUser },
   { names: ["bwrap"], runs: bwrap },
   { names: ["start-stop-daemon"], runs: startStopDaemon },

@@ -260,6 +260,26 @@ Deno.test("wrappers: more programs that run the command after their options", as
   ]);
 });
 
+Deno.test("wrappers: sg's command after the group, with or without -c; each of su's -c", async () => {
+  await checkTable([
+    // `sg [-|-l] GROUP [-c] COMMAND`: the word runs through `/bin/sh -c`.
+    ["sg wheel -c 'rm -rf build'", "deny", "deny"],
+    ["sg wheel -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ["sg wheel 'rm -rf build'", "deny", "deny"],
+    ["sg - wheel -c 'rm -rf build'", "deny", "deny"],
+    ["sg -l wheel 'rm -rf build' x", "deny", "deny"],
+    ["sg wheel <<< 'rm -rf build'", "deny", "deny"],
+    ["newgrp -l wheel <<< 'rm -rf build'", "deny", "deny"],
+    // (After `-`, newgrp's shell starts in the home.)
+    ["newgrp - <<< 'cat .ssh/id_rsa'", "deny", "deny"],
+    // getopt keeps su's last -c: each is judged.
+    ["su -c ls -c 'rm -rf build'", "deny", "deny"],
+    ["su --command=ls -c 'rm -rf build' bob", "deny", "deny"],
+    ["sg wheel -c 'ls -la'", "deny", "allow"],
+    ["sg wheel ls", "deny", "allow"],
+  ]);
+});
+
 Deno.test("wrappers: a long option a wrapper does not know may take the next word", async () => {
   // Both readings are judged (the option takes the word or not), as xargs's are.
   await checkTable([
