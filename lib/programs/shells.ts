@@ -231,9 +231,10 @@ function setExportsNothing(args: (string | null)[]): boolean {
     if (a === null) return false;
     if (a === "--" || a === "-" || !/^[-+]/.test(a)) return true;
     if (/^-[^-]*a/.test(a)) return false;
-    if (/^[-+]o$/.test(a) && args[i + 1] !== undefined) {
-      if (args[i + 1] === null || args[i + 1] === "allexport") return false;
-      i++;
+    // (Each `o` of a cluster takes the next word: `set -eo allexport`, `-oo pipefail allexport`.)
+    for (const c of a.slice(1)) {
+      if (c !== "o" || args[i + 1] === undefined) continue;
+      if (args[i + 1] === null || args[++i] === "allexport") return false;
     }
   }
   return true;
@@ -582,19 +583,19 @@ function setRuns(stage: Stage, run: Runner): void {
     const v = a.value;
     // (Options end at `--` or at the first other word: the rest are positional parameters.)
     if (v === "--" || !/^[-+]/.test(v)) return;
-    // (`+o NAME` takes its operand too, and turns the option off.)
-    const option = /^[-+][A-Za-z]*o$/.test(v) ? args[++i] : undefined;
-    if (v[0] === "+" && option?.kind === "static") continue;
+    // (Each `o` of a cluster takes the next word, `set -eo histexpand`; `+o NAME` turns it off.)
+    const options = [...v.slice(1)].filter((c) => c === "o").map(() => args[++i])
+      .filter((o) => o !== undefined && (v[0] === "-" || o.kind !== "static"));
     if (
       (/^-[A-Za-z]*H/.test(v)) ||
-      (option !== undefined && (option.kind !== "static" || /^hist/.test(option.value)))
+      options.some((o) => o.kind !== "static" || /^hist/.test(o.value))
     ) {
       run.stage([unknownWord("(lines history expansion may rewrite)")], "set");
       return;
     }
     // `set -k`: a `NAME=value` word anywhere in a later command is its environment
     // (`git commit EDITOR=rm`), which no one reads here.
-    if (/^-[A-Za-z]*k/.test(v) || option?.value === "keyword") {
+    if (/^-[A-Za-z]*k/.test(v) || options.some((o) => o.value === "keyword")) {
       run.stage([unknownWord("(environments set -k gives later commands)")], "set");
       return;
     }

@@ -448,6 +448,12 @@ Deno.test("history expansion and keyword set by shopt -o, set +o … -o, bash -k
     ["set +o nounset -o history -H\nhistory -s 'x src'\n^x^rm -rf", "deny", "deny"],
     ["set +o nounset -o keyword\nbash -c : BASH_ENV=./run.sh", "deny", "deny"],
     ["echo 'rm -rf src' > run.sh\nbash -k -c 'bash -c : BASH_ENV=./run.sh'", "deny", "deny"],
+    // Each `o` of a cluster takes the next word (`set -eo NAME`, `-oo A B`).
+    ["set -eo histexpand\nhistory -s 'x src'\n^x^rm -rf", "deny", "deny"],
+    ["set -oo pipefail history -H\nhistory -s 'x src'\n^x^rm -rf", "deny", "deny"],
+    ["set -eo keyword\nbash -c : BASH_ENV=./run.sh", "deny", "deny"],
+    ["set -eo allexport; LD_PRELOAD=./x.so; cat README.md", "deny", "allow"],
+    ["set -euo pipefail; LD_PRELOAD=./x.so; cat README.md", "allow", "allow"],
     // everyday
     ["shopt -s nullglob; ls *.md", "deny", "allow"],
     ["shopt -so pipefail; ls | wc -l", "deny", "allow"],
