@@ -275,6 +275,29 @@ function argumentsEvaluated(payload: Word, args: Word[], run: Runner): boolean {
   return run.analyze(`f() {\n${body}\n}`, null, "arguments") === null;
 }
 
+/**
+ * Whether a shell's options turn on `set -k` (`-k`, `-o keyword`) or history expansion (`-H`,
+ * `-o histexpand`, `-o history`): each `o` of a cluster takes the next word. (Its words after the
+ * text are read too, but for the text.)
+ */
+function invocationSets(
+  args: Word[],
+  payload: Word | null,
+): { keyword: boolean; history: boolean } {
+  const found = { keyword: false, history: false };
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    if (args[i] === payload || args[i].kind !== "static" || !/^[-+][A-Za-z]+$/.test(v)) continue;
+    for (const c of v.slice(1)) {
+      const named = c === "o" || c === "O" ? args[++i]?.value ?? "" : "";
+      if (v[0] !== "-") continue;
+      if (c === "k" || (c === "o" && named === "keyword")) found.keyword = true;
+      if (c === "H" || (c === "o" && /^hist/.test(named))) found.history = true;
+    }
+  }
+  return found;
+}
+
 /** What a shell runs: its `-c` text, a script, or the commands of its standard input. */
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
@@ -303,9 +326,15 @@ function shellRuns(stage: Stage, run: Runner): void {
     }
     return;
   }
-  // (`bash -k`: a `NAME=value` word anywhere in a command it runs is that command's environment.)
-  if (args.some((a) => a.kind === "static" && /^-[A-Za-z]*k/.test(a.value) && a !== payload)) {
+  // (`bash -k`, `-o keyword`: a `NAME=value` word anywhere in a command it runs is that
+  // command's environment; `-H`, `-o histexpand`: its lines may be rewritten, as `set` says.)
+  const turnedOn = invocationSets(args, payload);
+  if (turnedOn.keyword) {
     run.stage([unknownWord("(environments -k gives the commands it runs)")], `shell:${name}`);
+  }
+  // (A text known without `!` or `^` has nothing to expand.)
+  if (turnedOn.history && !(payload?.kind === "static" && !/[!^]/.test(payload.value))) {
+    run.stage([unknownWord("(lines history expansion may rewrite)")], `shell:${name}`);
   }
   if (payload) {
     run.shell(payload, `shell:${name}`);

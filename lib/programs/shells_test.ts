@@ -454,6 +454,19 @@ Deno.test("history expansion and keyword set by shopt -o, set +o … -o, bash -k
     ["set -eo keyword\nbash -c : BASH_ENV=./run.sh", "deny", "deny"],
     ["set -eo allexport; LD_PRELOAD=./x.so; cat README.md", "deny", "allow"],
     ["set -euo pipefail; LD_PRELOAD=./x.so; cat README.md", "allow", "allow"],
+    // A shell's own options turn them on as `set` does.
+    [
+      "echo 'rm -rf src' > run.sh\nbash -o keyword -c 'bash -c : BASH_ENV=./run.sh'",
+      "deny",
+      "deny",
+    ],
+    [
+      "echo 'rm -rf src' > run.sh\nbash -eo keyword -c 'bash -c : BASH_ENV=./run.sh'",
+      "deny",
+      "deny",
+    ],
+    ["bash -o history -H -c $'history -s \\'x src\\'\\n^x^rm -rf'", "deny", "deny"],
+    ["bash -eo history -c 'ls'", "deny", "allow"],
     // everyday
     ["shopt -s nullglob; ls *.md", "deny", "allow"],
     ["shopt -so pipefail; ls | wc -l", "deny", "allow"],
