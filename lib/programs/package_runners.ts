@@ -16,7 +16,8 @@ import { shellQuote } from "../shell/words.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, runCommandWords, staticValue } from "./command_words.ts";
 import type { Program, ReadOnlyCheck, Runner } from "./spec.ts";
-import { chdir, literal, programName, startsShell, unknownWord } from "./words.ts";
+import { chdir, literal, optionValue, programName, startsShell, unknownWord } from "./words.ts";
+import { buildFileCommands, streamedBuildFile, streamedFile } from "./build_files.ts";
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
@@ -522,6 +523,14 @@ function makeCommands(stage: Stage, run: Runner): void {
     if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
       const v = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].text);
       if (v !== null) run.stage([unknownWord(`(make code ${v})`)], "make --eval");
+    } else if (t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)) {
+      // A makefile from standard input or a stream: code as `--eval`'s, its recipes read where
+      // its text is known (`make -f - <<E`).
+      const file = optionValue(t, args);
+      if (file && streamedFile(file)) streamedBuildFile(stage, file, run, "make -f", true);
+    } else if (t.kind === "unknown" && /^--(fi|mak)/.test(t.name) && makefileOption(t.name)) {
+      const file = t.glued === undefined ? args[t.at + 1] : literal(t.glued);
+      if (file && streamedFile(file)) streamedBuildFile(stage, file, run, "make -f", true);
     } else if (t.kind === "unknown" && t.name.startsWith("--e") && "--eval".startsWith(t.name)) {
       run.stage([unknownWord(`(make code after ${t.name})`)], "make --eval");
     } else if (t.kind === "dynamic" && /^-/.test(args[t.at].prefix)) {
@@ -532,6 +541,11 @@ function makeCommands(stage: Stage, run: Runner): void {
   }
   // Variables of its environment are make's variables too (`CC='rm -rf x #' make`).
   for (const w of stage.assignments ?? []) makeAssignment(w, run);
+}
+
+/** Whether a long option is getopt_long's abbreviation of `--file` or `--makefile`. */
+function makefileOption(name: string): boolean {
+  return "--file".startsWith(name) || "--makefile".startsWith(name);
 }
 
 /** Variables whose value is a program the recipes run (`CC`, `SPHINXBUILD`, `PYTHON`). */
@@ -617,6 +631,9 @@ export const BUILD_PROGRAMS: Program[] = [
     chdir: { options: ["-C", "--directory"] },
     optionCommands: makeCommands,
   },
+  // (A build file from standard input or a stream: build_files.ts.)
+  { names: ["ninja"], chdir: { options: ["-C"] }, optionCommands: buildFileCommands },
+  { names: ["just"], optionCommands: buildFileCommands },
   { names: ["cargo"], optionCommands: cargoCommands },
   { names: ["mvn", "mvnw"], optionCommands: mavenExec },
 ];

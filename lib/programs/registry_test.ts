@@ -281,7 +281,8 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
   patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
   uudecode: { namedFiles: "uudecode <<< $'begin 644 x\\nend'" },
-  ninja: { chdir: "ninja -C out" },
+  ninja: { chdir: "ninja -C out", optionCommands: "ninja -f /dev/fd/3" },
+  just: { optionCommands: "just --justfile /dev/fd/3" },
   go: {
     chdir: "go -C dir build",
     namedFiles: "go test -outputdir out -cpuprofile c.out",

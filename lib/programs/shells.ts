@@ -23,39 +23,141 @@ import { inputDocument, literal, programName, standardInput, unknownWord } from 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = [...DECLARATION_BUILTINS];
 
+/**
+ * How a shell reads its options before its text, script or standard input: clusters of letters
+ * (`-euo pipefail`, `+x`). A letter of `valued` takes a value: in bash and dash the next word,
+ * each in turn (`-oO pipefail extglob`); in the getopt shells (`glued`) the rest of the cluster,
+ * else the next word (`zsh -opipefail`). `-` or `--` ends them; the first other word is the text
+ * of `-c` (or `+c`, in any cluster), else the script (none with `-s`: the standard input).
+ */
+interface ShellOptions {
+  valued: string;
+  glued: boolean;
+  /** Long options that take the next word (`--rcfile FILE`). */
+  longValued: readonly string[];
+  /** Long options also spelled with one dash, before any other option (bash: `-rcfile F`). */
+  singleDash?: readonly string[];
+}
+
+/**
+ * bash's (shell.c), also read for dash, ash, busybox sh and the other `sh`s (which refuse `-O`
+ * and the long options: nothing runs).
+ */
+const BASH_OPTIONS: ShellOptions = {
+  valued: "oO",
+  glued: false,
+  longValued: ["rcfile", "init-file"],
+  // deno-fmt-ignore
+  singleDash: ["debug", "debugger", "dump-po-strings", "dump-strings", "help", "init-file", "login",
+    "noediting", "noprofile", "norc", "posix", "pretty-print", "protected", "rcfile", "restricted",
+    "verbose", "version", "wordexp"],
+};
+
+/** zsh's (`-o NAME`, `-oNAME`; its other letters are flags, `--NAME` an option set). */
+const ZSH_OPTIONS: ShellOptions = { valued: "o", glued: true, longValued: [] };
+
+/**
+ * The ksh family's (getopt): ksh93's `-R FILE`, mksh's `-T TTY`, `-o` (a shell that has no such
+ * letter refuses to start); yash's `--rcfile`, `--profile`.
+ */
+const KSH_OPTIONS: ShellOptions = { valued: "oRT", glued: true, longValued: ["rcfile", "profile"] };
+
+function shellOptions(name: string): ShellOptions {
+  if (name === "zsh") return ZSH_OPTIONS;
+  return /^(r?ksh|mksh|oksh|pdksh|loksh|yash)$/.test(name) ? KSH_OPTIONS : BASH_OPTIONS;
+}
+
 /** The `-c` string of a shell invocation, the script of `sh file`, or null (stdin). */
 function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null {
-  for (let i = 0; i < args.length; i++) {
+  if (name === "fish") return fishPayload(args);
+  const grammar = shellOptions(name);
+  let command = false;
+  let stdin = false;
+  let long = true;
+  let i = 0;
+  for (; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static") return a;
-    if (a.value === "--") return args[i + 1] ? { script: args[i + 1] } : null;
-    // fish's and nushell's `--command TEXT`, fish's `-C`/`--init-command TEXT` (run first).
-    const long = /^--(command|commands|init-command)(?:=([\s\S]*))?$/.exec(a.value);
-    if (long) return long[2] !== undefined ? literal(long[2]) : args[i + 1] ?? null;
-    if (name === "fish" && a.value === "-C") return args[i + 1] ?? null;
-    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a.value)) {
-      // -c in any cluster (-c, -lc, -ec): the command string is the first operand after the options.
-      for (let j = i + 1; j < args.length; j++) {
-        if (args[j].kind === "static" && /^([-+][A-Za-z]+|--)$/.test(args[j].value)) continue;
-        if (args[j].kind === "static" && args[j].value === "-o") {
-          j++;
-          continue;
-        }
-        return args[j];
-      }
-      return null;
-    }
-    if (a.value === "-o" || a.value === "+o" || a.value === "-O" || a.value === "+O") {
+    const v = a.value;
+    if (v === "-" || v === "--") {
       i++;
+      break;
+    }
+    if (!/^[-+]./.test(v)) break;
+    if (v.startsWith("--")) {
+      if (grammar.longValued.includes(v.slice(2))) i++;
       continue;
     }
-    if (/^[-+]/.test(a.value)) {
-      if (a.value === "-s" || a.value.endsWith("s")) return null;
+    if (long && v[0] === "-" && grammar.singleDash?.includes(v.slice(1))) {
+      if (grammar.longValued.includes(v.slice(1))) i++;
       continue;
     }
-    return { script: a };
+    long = false;
+    let next = i + 1;
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j];
+      if (c === "c") command = true;
+      else if (c === "s") stdin = true;
+      else if (grammar.valued.includes(c)) {
+        if (!grammar.glued) next++;
+        else {
+          if (j + 1 === v.length) next++;
+          break;
+        }
+      }
+    }
+    i = next - 1;
   }
-  return null;
+  if (command) return args[i] ?? null;
+  return stdin || i >= args.length ? null : { script: args[i] };
+}
+
+/** fish's long options that take a value (getopt_long: any unambiguous prefix names one). */
+// deno-fmt-ignore
+const FISH_LONG_VALUED = ["command", "init-command", "features", "debug", "debug-output",
+  "debug-stack-frames", "profile", "profile-startup"];
+// deno-fmt-ignore
+const FISH_LONG = [...FISH_LONG_VALUED, "interactive", "login", "no-config", "no-execute",
+  "print-rusage-self", "print-debug-categories", "private", "help", "version"];
+
+/**
+ * fish's `-c TEXT` and `-C TEXT` (`--command`, `--init-command`; each may be given again, all
+ * run), or its script: getopt's options (`-cTEXT`, `--command=TEXT`, `--comm TEXT`), the others
+ * with a value `-p`, `-d`, `-f`, `-D`, `-o` (`-o FILE`: its debug output).
+ */
+function fishPayload(args: Word[]): Word | { script: Word } | null {
+  const texts: Word[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return a;
+    const v = a.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (!/^-./.test(v)) break;
+    let value: Word | undefined;
+    let name: string;
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const given = v.slice(2, eq < 0 ? undefined : eq);
+      const matches = FISH_LONG.filter((n) => n.startsWith(given));
+      const full = FISH_LONG.includes(given) ? given : matches.length === 1 ? matches[0] : given;
+      if (!FISH_LONG_VALUED.includes(full)) continue;
+      name = full === "command" ? "c" : full === "init-command" ? "C" : "";
+      value = eq < 0 ? args[++i] : literal(v.slice(eq + 1));
+    } else {
+      const at = [...v.slice(1)].findIndex((c) => "cCpdfDo".includes(c)) + 1;
+      if (at === 0) continue;
+      name = v[at];
+      value = at + 1 < v.length ? literal(v.slice(at + 1)) : args[++i];
+    }
+    if (value && (name === "c" || name === "C")) texts.push(value);
+  }
+  if (texts.length === 0) return i < args.length ? { script: args[i] } : null;
+  const unknown = texts.find((t) => t.kind !== "static");
+  return unknown ?? (texts.length === 1 ? texts[0] : literal(texts.map((t) => t.value).join("\n")));
 }
 
 /**
@@ -129,9 +231,10 @@ function setExportsNothing(args: (string | null)[]): boolean {
     if (a === null) return false;
     if (a === "--" || a === "-" || !/^[-+]/.test(a)) return true;
     if (/^-[^-]*a/.test(a)) return false;
-    if (/^[-+]o$/.test(a) && args[i + 1] !== undefined) {
-      if (args[i + 1] === null || args[i + 1] === "allexport") return false;
-      i++;
+    // (Each `o` of a cluster takes the next word: `set -eo allexport`, `-oo pipefail allexport`.)
+    for (const c of a.slice(1)) {
+      if (c !== "o" || args[i + 1] === undefined) continue;
+      if (args[i + 1] === null || args[++i] === "allexport") return false;
     }
   }
   return true;
@@ -172,6 +275,29 @@ function argumentsEvaluated(payload: Word, args: Word[], run: Runner): boolean {
   return run.analyze(`f() {\n${body}\n}`, null, "arguments") === null;
 }
 
+/**
+ * Whether a shell's options turn on `set -k` (`-k`, `-o keyword`) or history expansion (`-H`,
+ * `-o histexpand`, `-o history`): each `o` of a cluster takes the next word. (Its words after the
+ * text are read too, but for the text.)
+ */
+function invocationSets(
+  args: Word[],
+  payload: Word | null,
+): { keyword: boolean; history: boolean } {
+  const found = { keyword: false, history: false };
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    if (args[i] === payload || args[i].kind !== "static" || !/^[-+][A-Za-z]+$/.test(v)) continue;
+    for (const c of v.slice(1)) {
+      const named = c === "o" || c === "O" ? args[++i]?.value ?? "" : "";
+      if (v[0] !== "-") continue;
+      if (c === "k" || (c === "o" && named === "keyword")) found.keyword = true;
+      if (c === "H" || (c === "o" && /^hist/.test(named))) found.history = true;
+    }
+  }
+  return found;
+}
+
 /** What a shell runs: its `-c` text, a script, or the commands of its standard input. */
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
@@ -187,6 +313,12 @@ function shellRuns(stage: Stage, run: Runner): void {
   // where it lies), its commands not seen (RULINGS "A program given by path").
   // A pipe or stream as the script (`bash <(curl …)`, `bash /dev/stdin`) is not a file to read:
   // its commands are not known.
+  // (An interactive bash runs its `--rcfile`/`--init-file` first: from a stream, not known.)
+  const rc = args.findIndex((a) => /^--?(rcfile|init-file)$/.test(a.value));
+  const rcfile = rc >= 0 ? args[rc + 1] : undefined;
+  if (rcfile && rcfile.value !== "/dev/null" && stream(rcfile, stage.cwds)) {
+    run.stage([unknownWord(`(the startup file ${rcfile.text})`)], `shell:${name}`);
+  }
   if (payload && "script" in payload) {
     const script = payload.script;
     if (stream(script, stage.cwds)) {
@@ -194,9 +326,15 @@ function shellRuns(stage: Stage, run: Runner): void {
     }
     return;
   }
-  // (`bash -k`: a `NAME=value` word anywhere in a command it runs is that command's environment.)
-  if (args.some((a) => a.kind === "static" && /^-[A-Za-z]*k/.test(a.value) && a !== payload)) {
+  // (`bash -k`, `-o keyword`: a `NAME=value` word anywhere in a command it runs is that
+  // command's environment; `-H`, `-o histexpand`: its lines may be rewritten, as `set` says.)
+  const turnedOn = invocationSets(args, payload);
+  if (turnedOn.keyword) {
     run.stage([unknownWord("(environments -k gives the commands it runs)")], `shell:${name}`);
+  }
+  // (A text known without `!` or `^` has nothing to expand.)
+  if (turnedOn.history && !(payload?.kind === "static" && !/[!^]/.test(payload.value))) {
+    run.stage([unknownWord("(lines history expansion may rewrite)")], `shell:${name}`);
   }
   if (payload) {
     run.shell(payload, `shell:${name}`);
@@ -474,19 +612,19 @@ function setRuns(stage: Stage, run: Runner): void {
     const v = a.value;
     // (Options end at `--` or at the first other word: the rest are positional parameters.)
     if (v === "--" || !/^[-+]/.test(v)) return;
-    // (`+o NAME` takes its operand too, and turns the option off.)
-    const option = /^[-+][A-Za-z]*o$/.test(v) ? args[++i] : undefined;
-    if (v[0] === "+" && option?.kind === "static") continue;
+    // (Each `o` of a cluster takes the next word, `set -eo histexpand`; `+o NAME` turns it off.)
+    const options = [...v.slice(1)].filter((c) => c === "o").map(() => args[++i])
+      .filter((o) => o !== undefined && (v[0] === "-" || o.kind !== "static"));
     if (
       (/^-[A-Za-z]*H/.test(v)) ||
-      (option !== undefined && (option.kind !== "static" || /^hist/.test(option.value)))
+      options.some((o) => o.kind !== "static" || /^hist/.test(o.value))
     ) {
       run.stage([unknownWord("(lines history expansion may rewrite)")], "set");
       return;
     }
     // `set -k`: a `NAME=value` word anywhere in a later command is its environment
     // (`git commit EDITOR=rm`), which no one reads here.
-    if (/^-[A-Za-z]*k/.test(v) || option?.value === "keyword") {
+    if (/^-[A-Za-z]*k/.test(v) || options.some((o) => o.value === "keyword")) {
       run.stage([unknownWord("(environments set -k gives later commands)")], "set");
       return;
     }

@@ -189,8 +189,7 @@ const TABLE: Record<string, Facts> = {
   },
   azcopy: { namedFiles: storageDestination },
   ditto: { namedFiles: dittoDestination },
-  // Build tools that work in another directory (make: package_runners.ts).
-  ninja: { chdir: { options: ["-C"] } },
+  // (Build tools that work in another directory, make and ninja: package_runners.ts.)
   // (`-C DIR`, before the subcommand or as its first flag; `go test -outputdir DIR` puts the
   // profiles it writes there.)
   go: {

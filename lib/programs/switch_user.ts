@@ -42,24 +42,24 @@ export function switchUser(stage: Stage, outer: Runner): void {
   // (`--command` as getopt_long takes it: `--c`, `--comm`, …)
   const command = (v: string) =>
     v.length >= 3 && ("--command".startsWith(v) || "--session-command".startsWith(v));
-  const c = args.findIndex((a) =>
-    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || command(a.value))
+  // (Each `-c` is judged: getopt keeps the last, `su -c ls -c 'rm x'`.)
+  const cs = args.flatMap((a, i) =>
+    a.kind === "static" && (/^-[a-zA-Z]*c$/.test(a.value) || command(a.value)) ? [i] : []
   );
   // (Glued: `-c'cmd'`, `--command=cmd`.)
-  const glued = args.find((a) =>
+  const glued = args.filter((a) =>
     /^-[a-zA-Z]*c(?!$)/.test(a.prefix) ||
     (a.prefix.startsWith("--") && a.prefix.includes("=") &&
       command(a.prefix.slice(0, a.prefix.indexOf("="))))
   );
-  if (glued) {
-    const at = glued.value.startsWith("--")
-      ? glued.value.indexOf("=") + 1
-      : glued.value.indexOf("c") + 1;
-    const text = glued.value.slice(at);
-    run.shell(glued.kind === "static" ? literal(text) : { ...glued, value: text }, origin);
-  } else if (c >= 0) {
-    if (args[c + 1]) run.shell(args[c + 1], origin);
-  } else if (name === "script") {
+  for (const g of glued) {
+    const at = g.value.startsWith("--") ? g.value.indexOf("=") + 1 : g.value.indexOf("c") + 1;
+    const text = g.value.slice(at);
+    run.shell(g.kind === "static" ? literal(text) : { ...g, value: text }, origin);
+  }
+  for (const c of cs) if (args[c + 1]) run.shell(args[c + 1], origin);
+  if (glued.length || cs.length) return;
+  if (name === "script") {
     const path = stage.argv[0].value;
     if (path.startsWith("/") || !path.includes("/")) startsShell(run, origin);
   } else userShell(args, name === "runuser", run, origin);

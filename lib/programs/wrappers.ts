@@ -85,6 +85,37 @@ interface WrapperSpec {
   shellFlags?: string;
 }
 
+/** perf's long options (those of stat, record and trace). */
+// deno-fmt-ignore
+const PERF_LONG_VALUED = ["--event", "--output", "--pid", "--tid", "--repeat", "--cpu", "--cgroup",
+  "--count", "--freq", "--mmap-pages", "--delay", "--field-separator", "--post", "--pre",
+  "--call-graph", "--uid", "--filter", "--control", "--metrics", "--interval-print", "--realtime",
+  "--branch-filter", "--clockid", "--input", "--pf", "--bpf-prog"];
+// deno-fmt-ignore
+const PERF_LONG_FLAGS = ["--all-cpus", "--no-inherit", "--scale", "--detailed", "--verbose",
+  "--quiet", "--append", "--big-num", "--no-big-num", "--no-aggr", "--per-socket", "--per-core",
+  "--per-thread", "--stat", "--no-buildid", "--no-buildid-cache", "--raw-samples", "--null",
+  "--sync", "--transaction", "--json-output", "--group", "--branch-any", "--data", "--period",
+  "--no-samples", "--timestamp", "--weight", "--force", "--summary", "--with-summary", "--time"];
+
+/** A perf subcommand's options: the letters that take a value, those that take one only glued. */
+function perfSpec(valued: string, gluedOnly: string): WrapperSpec {
+  return {
+    shortWithArg: valued,
+    gluedOnly: gluedOnly || undefined,
+    longWithArg: PERF_LONG_VALUED,
+    longFlags: PERF_LONG_FLAGS,
+    operands: 1,
+  };
+}
+
+/** perf stat's, record's and trace's options (`perf stat -h`): `-n`, `-c`, `-T`, `-s` are flags. */
+const PERF: Record<string, WrapperSpec> = {
+  stat: perfSpec("bCDeGIMoprtx", ""),
+  record: perfSpec("cCDeFGjkmoprtu", "ISz"),
+  trace: perfSpec("CDeFGimoptu", ""),
+};
+
 const WRAPPERS: Record<string, WrapperSpec> = {
   sudo: {
     shortWithArg: "ugCDhprtTU",
@@ -153,8 +184,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   stdbuf: { shortWithArg: "ioe", longWithArg: ["--input", "--output", "--error"] },
   setsid: { longFlags: ["--ctty", "--fork", "--wait"] },
   ionice: {
-    shortWithArg: "cnp",
-    longWithArg: ["--class", "--classdata", "--pid"],
+    // (`-p`, `-P`, `-u`: the processes of those pids, groups or users; no command.)
+    shortWithArg: "cnpPu",
+    longWithArg: ["--class", "--classdata", "--pid", "--pgid", "--uid"],
     longFlags: ["--ignore"],
   },
   flock: {
@@ -165,7 +197,14 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     operands: 1,
     shellString: ["-c", "--command"],
   },
-  chrt: { operands: 1 },
+  chrt: {
+    // (The priority is its operand; the deadline policy's times are options with values.)
+    shortWithArg: "TPD",
+    longWithArg: ["--sched-runtime", "--sched-period", "--sched-deadline"],
+    // deno-fmt-ignore
+    longFlags: ["--batch", "--deadline", "--fifo", "--idle", "--other", "--rr", "--reset-on-fork", "--all-tasks", "--max", "--pid", "--verbose"],
+    operands: 1,
+  },
   taskset: { operands: 1 },
   unbuffer: {},
   chronic: {},
@@ -180,10 +219,18 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // (`-E NAME` alone takes NAME out of the command's environment.)
     setsEnv: ["-E", "--env"],
   },
-  ltrace: { shortWithArg: "aAeEnoOpsSuwxX" },
+  // (ltrace(1): `-S`, `-c`, `-f`, `-i`, `-r`, `-t`, `-T`, `-C`, `-b`, `-L` are flags.)
+  ltrace: {
+    shortWithArg: "aADeFlnopsuwx",
+    longWithArg: ["--align", "--config", "--debug", "--indent", "--library", "--output"],
+    longFlags: ["--demangle", "--no-signals"],
+  },
   unshare: {
+    // (`-m`, `-u`, … take a file only glued: `-m/proc/1/ns/mnt`, `--mount=FILE`.)
     shortWithArg: "RwSG",
-    longWithArg: ["--root", "--wd", "--setuid", "--setgid"],
+    gluedOnly: "muinpUCT",
+    // deno-fmt-ignore
+    longWithArg: ["--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups", "--monotonic", "--boottime"],
     // deno-fmt-ignore
     longFlags: ["--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time", "--fork", "--map-root-user", "--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"],
     // (`-w`/`--wd`: the command runs in that directory.)
@@ -205,8 +252,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   setpriv: {},
   nsenter: {
-    shortWithArg: "tSGwr",
-    longWithArg: ["--target", "--setuid", "--setgid", "--wd"],
+    // (`-r`/`-w` and the namespaces take a value only glued: `-w/dir`, `--wd=/dir`.)
+    shortWithArg: "tSGW",
+    gluedOnly: "rwmuinpUCT",
+    longWithArg: ["--target", "--setuid", "--setgid", "--wdns"],
+    // deno-fmt-ignore
+    longFlags: ["--all", "--preserve-credentials", "--no-fork", "--follow-context", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--user", "--time", "--root", "--wd"],
     chdir: ["-w", "--wd"],
     shell: true,
   },
@@ -242,12 +293,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     inheritsEnv: true,
     shell: true,
   },
-  newgrp: { operands: 1, flagWords: ["-"], shell: true },
   "systemd-run": {
     // (`-u`/`--unit` names the unit, `--uid` the user: systemd-run(1).)
-    shortWithArg: "pEMHu",
+    shortWithArg: "pEMHuC",
     // deno-fmt-ignore
-    longWithArg: ["--unit", "--property", "--path-property", "--socket-property", "--timer-property", "--description", "--slice", "--service-type", "--uid", "--gid", "--nice", "--working-directory", "--setenv", "--machine", "--host", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar"],
+    longWithArg: ["--unit", "--property", "--path-property", "--socket-property", "--timer-property", "--description", "--slice", "--service-type", "--uid", "--gid", "--nice", "--working-directory", "--setenv", "--machine", "--host", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--capsule", "--expand-environment"],
     // deno-fmt-ignore
     longFlags: ["--user", "--system", "--scope", "--wait", "--pty", "--pipe", "--quiet", "--collect", "--same-dir", "--shell", "--no-block", "--remain-after-exit", "--send-sighup", "--no-ask-password", "--slice-inherit", "--on-timezone-change", "--on-clock-change"],
     chdir: ["--working-directory"],
@@ -256,7 +306,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     // (`-S`/`--shell`: an interactive shell, reading the standard input.)
     shellFlags: "S",
   },
-  sg: { operands: 1, shellString: ["-c"], shell: true },
   // Exec wrappers that change what the command sees (time, root, limits, display, proxy).
   faketime: {
     shortWithArg: "p",
@@ -336,15 +385,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     noRun: ["-s", "--show", "-H", "--hardware"],
   },
   cgexec: { shortWithArg: "g", longFlags: ["--sticky"] },
-  // `perf stat|record|trace [options] CMD` (the subcommand is its operand).
-  perf: {
-    shortWithArg: "eoprCGcFjmIxTMDLKSuUnz",
-    // deno-fmt-ignore
-    longWithArg: ["--event", "--output", "--pid", "--repeat", "--cpu", "--cgroup", "--count", "--freq", "--mmap-pages", "--delay", "--field-separator", "--post", "--pre", "--call-graph", "--uid", "--tid", "--filter", "--control", "--metrics"],
-    // deno-fmt-ignore
-    longFlags: ["--all-cpus", "--no-inherit", "--scale", "--detailed", "--verbose", "--quiet", "--append", "--big-num", "--no-big-num", "--no-aggr", "--per-socket", "--per-core", "--per-thread", "--stat", "--no-buildid", "--no-buildid-cache", "--raw-samples"],
-    operands: 1,
-  },
+  // `perf stat|record|trace [options] CMD` (the subcommand is its operand; each has its own
+  // options, `PERF`; another's letters are read as any of theirs).
+  perf: perfSpec("bcCDeFGiIjkmMoprtux", ""),
   "flatpak-spawn": {
     // deno-fmt-ignore
     longWithArg: ["--directory", "--env", "--unset-env", "--forward-fd", "--sandbox-expose", "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag", "--app-path", "--usr-path"],
@@ -364,11 +407,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
 };
 
-const grammars = new Map<string, OptionGrammar>();
+const grammars = new Map<WrapperSpec, OptionGrammar>();
 
 /** A wrapper's option grammar (made once per wrapper). */
-function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
-  let g = grammars.get(name);
+function grammarOf(_name: string, w: WrapperSpec): OptionGrammar {
+  let g = grammars.get(w);
   if (!g) {
     g = {
       valued: w.shortWithArg ?? "",
@@ -380,7 +423,7 @@ function grammarOf(name: string, w: WrapperSpec): OptionGrammar {
       // (getopt_long's: `env --split-s=…` is `--split-string=…`.)
       abbreviations: true,
     };
-    grammars.set(name, g);
+    grammars.set(w, g);
   }
   return g;
 }
@@ -477,6 +520,9 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     const value = t.kind === "valued" || t.glued !== undefined ? optionValue(t, args) : undefined;
     if (value && w.chdir?.includes(t.name)) cwds = chdir(cwds, value);
+    // (nsenter's `-w` alone: the working directory of the process it enters, not known here.)
+    else if (w.chdir?.includes(t.name) && t.kind !== "valued") cwds = [null];
+    else if (w.chdir?.includes(t.name) && t.valueAt === undefined) cwds = [null];
     const set = value && optionEnv(w, t.name, value, stage);
     if (set) run.environment([set]), env.push(set);
     if (w.commands && (t.kind === "valued" || t.kind === "unknown") && t.name in w.commands) {
@@ -683,6 +729,38 @@ function watchexec(stage: Stage, run: Runner): void {
   }
 }
 
+/**
+ * sg and newgrp (shadow's newgrp.c): `sg [-|-l] GROUP [-c] COMMAND`. After the group, the word
+ * after `-c`, else the first word (the others are dropped), runs through `/bin/sh -c`, here (the
+ * login environment of `-` does not move it); with no command, and for `newgrp [-|-l] [GROUP]`,
+ * a shell (in the home after `-`). A group spelled with `-` is refused.
+ */
+function newGroup(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const name = programName(stage.argv[0]);
+  const origin = `wrapper:${name}`;
+  const login = args[0]?.kind === "static" && (args[0].value === "-" || args[0].value === "-l");
+  const at = login ? 1 : 0;
+  const group = args[at];
+  if (!group || name === "newgrp") {
+    startsShell(run, origin, login ? [run.home(null)] : undefined);
+    return;
+  }
+  if (args.slice(0, at + 1).some((a) => a.kind !== "static")) {
+    // (Which word is the group, and which the command, is not known.)
+    run.stage([unknownWord(`(a command after ${group.text})`)], origin);
+    return;
+  }
+  if (group.value.startsWith("-")) return;
+  const rest = args.slice(at + 1);
+  if (rest.length === 0) {
+    startsShell(run, origin, login ? [run.home(null)] : undefined);
+    return;
+  }
+  const c = rest.length > 1 && rest[0].kind === "static" && rest[0].value === "-c";
+  run.shell(c ? rest[1] : rest[0], origin);
+}
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -696,11 +774,15 @@ export const WRAPPER_PROGRAMS: Program[] = [
       if (name === "exec" && stage.argv.length === 1 && input.redirect) {
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
-      wrapped(name, spec, stage, run);
+      const sub = name === "perf" && Object.hasOwn(PERF, stage.argv[1]?.value ?? "")
+        ? PERF[stage.argv[1].value]
+        : undefined;
+      wrapped(name, sub ?? spec, stage, run);
       if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));
     },
   })),
   { names: ["watch"], runs: watch },
+  { names: ["sg", "newgrp"], runs: newGroup },
   { names: ["su", "runuser", "script"], runs: switchUser },
   { names: ["bwrap"], runs: bwrap },
   { names: ["start-stop-daemon"], runs: startStopDaemon },

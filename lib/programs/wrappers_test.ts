@@ -260,6 +260,52 @@ Deno.test("wrappers: more programs that run the command after their options", as
   ]);
 });
 
+Deno.test("wrappers: sg's command after the group, with or without -c; each of su's -c", async () => {
+  await checkTable([
+    // `sg [-|-l] GROUP [-c] COMMAND`: the word runs through `/bin/sh -c`.
+    ["sg wheel -c 'rm -rf build'", "deny", "deny"],
+    ["sg wheel -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ["sg wheel 'rm -rf build'", "deny", "deny"],
+    ["sg - wheel -c 'rm -rf build'", "deny", "deny"],
+    ["sg -l wheel 'rm -rf build' x", "deny", "deny"],
+    ["sg wheel <<< 'rm -rf build'", "deny", "deny"],
+    ["newgrp -l wheel <<< 'rm -rf build'", "deny", "deny"],
+    // (After `-`, newgrp's shell starts in the home.)
+    ["newgrp - <<< 'cat .ssh/id_rsa'", "deny", "deny"],
+    // getopt keeps su's last -c: each is judged.
+    ["su -c ls -c 'rm -rf build'", "deny", "deny"],
+    ["su --command=ls -c 'rm -rf build' bob", "deny", "deny"],
+    ["sg wheel -c 'ls -la'", "deny", "allow"],
+    ["sg wheel ls", "deny", "allow"],
+  ]);
+});
+
+Deno.test("wrappers: a flag is not read as taking a value (ltrace, perf's subcommands, nsenter, unshare)", async () => {
+  await checkTable([
+    // ltrace(1): -S, -c, -f, -C are flags; -l, -o, -D, -F take a value.
+    ["ltrace -S rm -rf build", "deny", "deny"],
+    ["ltrace -c -f -C rm -rf build", "deny", "deny"],
+    ["ltrace -o out.txt -D 1 -F cfg -l libc.so.6 rm -rf build", "deny", "deny"],
+    // perf stat's -n, -c and record's -n, -g are flags; record's -z, -I, -S take a value glued.
+    ["perf stat -n rm -rf build", "deny", "deny"],
+    ["perf stat -c -I 1000 -x , rm -rf build", "deny", "deny"],
+    ["perf record -g -n rm -rf build", "deny", "deny"],
+    ["perf record -z -I rm -rf build", "deny", "deny"],
+    ["perf trace -s -i perf.data rm -rf build", "deny", "deny"],
+    // nsenter's -r/-w and the namespaces take a value only glued (`-w/dir`, `--wd=dir`).
+    ["nsenter -t 1 -r rm -rf build", "deny", "deny"],
+    ["nsenter -t 1 -w rm -rf build", "deny", "deny"],
+    ["nsenter -t 1 -m -u -n rm -rf build", "deny", "deny"],
+    ["unshare -m -p rm -rf build", "deny", "deny"],
+    // chrt's deadline times, ionice's -P/-u, systemd-run's -C take one.
+    ["chrt -d -T 1000 -P 2000 -D 2000 0 rm -rf build", "deny", "deny"],
+    ["systemd-run -C x --user rm -rf build", "deny", "deny"],
+    ["ltrace -S ls", "deny", "allow"],
+    ["perf stat -n -e cycles ls", "deny", "allow"],
+    ["nsenter -t 1 -m -u ls", "deny", "allow"],
+  ]);
+});
+
 Deno.test("wrappers: a long option a wrapper does not know may take the next word", async () => {
   // Both readings are judged (the option takes the word or not), as xargs's are.
   await checkTable([
@@ -292,7 +338,9 @@ Deno.test("wrappers: a directory option moves the command (unshare, nsenter --wd
     ["unshare --wd=src cat ../../.ssh/id_rsa", "deny", "deny"],
     ["unshare -w src cat ../../.ssh/id_rsa", "deny", "deny"],
     ["nsenter --wd=src cat ../../.ssh/id_rsa", "deny", "deny"],
-    ["nsenter -w src cat ../../.ssh/id_rsa", "deny", "deny"],
+    // (`-w` takes its directory glued only; alone it is the entered process's, not known.)
+    ["nsenter -wsrc cat ../../.ssh/id_rsa", "deny", "deny"],
+    ["nsenter -t 1 -w cat ../../.ssh/id_rsa", "deny", "ask"],
     ["unshare -r --wd=keys cat id_rsa", "deny", "deny"],
   ]);
 });
