@@ -31,6 +31,8 @@ export function carriedLines(
     handed?: ExpandOptions["handed"];
     /** The home directory of a user (`ExpandOptions.home`). */
     home?: ExpandOptions["home"];
+    /** A stage as a program not known as well, where it is one (see unnamed_programs.ts). */
+    unnamed?: (stage: Stage) => Stage | null;
   },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
@@ -66,9 +68,12 @@ export function carriedLines(
             home: opts.home,
           };
           for (const x of [c, ...innerStages(c, expand)]) {
-            const sv = opts.judge(x);
-            if (sv.targets.some(counts)) out.push(sv);
-            if (depth === 0) queue.push([x, 1]);
+            const twin = opts.unnamed?.(x);
+            for (const y of twin ? [x, twin] : [x]) {
+              const sv = opts.judge(y);
+              if (sv.targets.some(counts)) out.push(sv);
+              if (depth === 0) queue.push([y, 1]);
+            }
           }
         }
       }

@@ -62,6 +62,7 @@ import {
   stageFileText,
 } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
+import { unnamedProgram, unnamedPrograms } from "./unnamed_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { linksCheckedOut } from "./git_writes.ts";
 import { configuredRemotes } from "./configured_remotes.ts";
@@ -425,7 +426,7 @@ function decideStage(
       note: "the command name is not known before it runs",
     });
   }
-  const program = unknown ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
+  const program = unknown || name.unnamed ? "" : name.value.slice(name.value.lastIndexOf("/") + 1);
   let writes: boolean | undefined;
   const shared = stageShared(ctx, opts.index, program, {
     links: ownLinks(opts.links, stage),
@@ -548,6 +549,24 @@ function noCommand(
   };
 }
 
+/**
+ * Stages judged beside others (the program a link of one reaches, one as a program not known),
+ * into `all`: each the same process as its stage (`beside`), run at its place (`tops`, the stage
+ * of this shell each comes from).
+ */
+function judgedBeside(
+  all: Stage[],
+  pairs: readonly [Stage, Stage][],
+  tops: Map<Stage, Stage>,
+  beside: Map<Stage, Stage>,
+): void {
+  for (const [x, from] of pairs) {
+    all.push(x);
+    tops.set(x, tops.get(from) ?? from);
+    beside.set(x, beside.get(from) ?? from);
+  }
+}
+
 /** Decide a bash call. */
 function decideBash(
   config: Config,
@@ -612,9 +631,13 @@ function decideBash(
     const globs = globScope(command, all, ctx, only, tops);
     all.push(...searchedPrograms(all, searched.dirs, ctx, { globs, links }));
   }
-  all.push(...linkedPrograms(all, links, ctx));
+  let beside: Map<Stage, Stage> | undefined;
+  const besides = (pairs: readonly [Stage, Stage][]) => {
+    if (pairs.length) judgedBeside(all, pairs, tops ??= new Map(), beside ??= new Map());
+  };
+  besides(linkedPrograms(all, links, ctx));
   let before: GlobScope | undefined;
-  const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops);
+  const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops, beside);
   // Remotes config files name (`git push origin`, `rclone copy x alias:`), judged as given.
   let instead: Map<Stage, Stage> | undefined;
   for (const [s, from] of configuredRemotes(all, ctx, scopeBefore, tops)) {
@@ -626,8 +649,10 @@ function decideBash(
   all.push(...otherRepositories(all, ctx, scopeBefore));
   // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
   all.push(...configuredPrograms(all, ctx, scopeBefore, runsOf, tops));
+  // A program given by path outside PATH is also one not known (`x/grep KEY` may read KEY).
+  besides(unnamedPrograms(all, ctx));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
-  const globs = globScope(command, all, ctx, readsOnly, tops, instead);
+  const globs = globScope(command, all, ctx, readsOnly, tops, beside, instead);
   const stages = all.map((s) => {
     const shape = evalShape(s);
     // Inline code is judged by the decisions block alone; without one it is no place.
@@ -639,7 +664,8 @@ function decideBash(
       links,
       code,
       globs,
-      text,
+      // (What a wrapper's program takes as text, a program not known may open.)
+      text: s.argv[0]?.unnamed ? undefined : text,
     });
     if (shape) {
       const { codeAt: _, ...shown } = shape;
@@ -649,25 +675,33 @@ function decideBash(
   });
   const judge = (x: Stage) =>
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
-  stages.push(...carriedLines(config, all, { analyze, judge, handed, home }));
+  const unnamed = (x: Stage) => unnamedProgram(x, ctx);
+  stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
     for (const t of sv.targets) t.note = analysis.error;
     stages.push(sv);
   }
-  if (stages.length === 0) {
-    // Only assignments or comments: judged where it runs.
-    const empty: Stage = {
-      argv: [{ value: "", kind: "static", prefix: "", text: "" }],
-      redirects: [],
-      text: command,
-      origin: "top",
-      cwds: [ctx.cwd],
-    };
-    stages.push(decideStage(config, ctx, empty, { unknown: false, explain, index }));
-  }
+  if (stages.length === 0) stages.push(noProgram(config, ctx, command, { explain, index }));
   return { stages, error: analysis.error };
+}
+
+/** The verdict of a command of assignments or comments alone: judged where it runs. */
+function noProgram(
+  config: Config,
+  ctx: Context,
+  command: string,
+  opts: { explain: boolean; index: ReturnType<typeof locationIndex> },
+): StageVerdict {
+  const empty: Stage = {
+    argv: [{ value: "", kind: "static", prefix: "", text: "" }],
+    redirects: [],
+    text: command,
+    origin: "top",
+    cwds: [ctx.cwd],
+  };
+  return decideStage(config, ctx, empty, { unknown: false, ...opts });
 }
 
 /** Decide one tool call under a loaded config. */

@@ -271,14 +271,18 @@ function inSequence(
 
 /**
  * Whether writer `w` is `stage` itself, or the stage it is judged in place of (`git push origin`
- * for `git push /srv/x`, its remote's URL): no writer before it.
+ * for `git push /srv/x`, its remote's URL), or the same process judged beside it (`beside`: as
+ * the program its link reaches, as a program not known): no writer before it.
  */
 function sameStage(
   w: Stage,
   stage: Stage | undefined,
   instead: ReadonlyMap<Stage, Stage> | undefined,
+  beside?: ReadonlyMap<Stage, Stage>,
 ): boolean {
-  return w === stage || (stage !== undefined && instead?.get(stage) === w);
+  if (w === stage || stage === undefined) return w === stage;
+  if (instead?.get(stage) === w) return true;
+  return beside !== undefined && (beside.get(w) ?? w) === (beside.get(stage) ?? stage);
 }
 
 /**
@@ -327,6 +331,11 @@ export function globScope(
   readsOnly: (s: Stage) => boolean,
   /** The stage of the command's own shell each stage a wrapper runs comes from. */
   tops?: ReadonlyMap<Stage, Stage>,
+  /**
+   * The stage each stage judged beside one is (the same process: the program a link of it
+   * reaches, linked_programs.ts; it as a program not known, unnamed_programs.ts).
+   */
+  beside?: ReadonlyMap<Stage, Stage>,
   /** The stage each stage judged in its place stands for (see `sameStage`). */
   instead?: ReadonlyMap<Stage, Stage>,
 ): GlobScope {
@@ -369,7 +378,7 @@ export function globScope(
     // (The shell a line of which the stage is, when it is a stage of this shell.)
     const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
     return (w: { stage: Stage; areas: string[] | null }) =>
-      !sameStage(w.stage, stage, instead) && w.stage !== alias && !after(w.stage) &&
+      !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       touches(w, dirs) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
@@ -400,7 +409,7 @@ export function globScope(
       const reader = EXPORTS.test(top.argv[0]?.value ?? "") ? -1 : stages.indexOf(top);
       const ordered = reader >= 0 && (sequential ??= inSequence(text, stages, tops));
       for (const w of writers!) {
-        const own = sameStage(w.stage, stage, instead) || w.stage === top;
+        const own = sameStage(w.stage, stage, instead, beside) || w.stage === top;
         if (own || skip?.(w.stage) || runsAfter(w.stage, stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
         // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
@@ -428,7 +437,7 @@ export function globScope(
       const dirs = [resolve(dir), realPath(dir, ctx.fs)];
       const texts: string[] = [];
       for (const w of writers!) {
-        if (sameStage(w.stage, stage, instead) || !touches(w, dirs)) continue;
+        if (sameStage(w.stage, stage, instead, beside) || !touches(w, dirs)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);

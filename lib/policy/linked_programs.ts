@@ -15,9 +15,16 @@ import { literal } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import { inSearchPath } from "./search_path.ts";
 
-/** The stages again as the programs their paths lead to, for those whose path is a symlink. */
-export function linkedPrograms(stages: Stage[], links: MadeLink[], ctx: Context): Stage[] {
-  const out: Stage[] = [];
+/**
+ * The stages again as the programs their paths lead to, for those whose path is a symlink, each
+ * with the stage it stands beside.
+ */
+export function linkedPrograms(
+  stages: Stage[],
+  links: MadeLink[],
+  ctx: Context,
+): [Stage, Stage][] {
+  const out: [Stage, Stage][] = [];
   for (const s of stages) {
     const name = s.argv[0];
     if (name?.kind !== "static" || !name.value.includes("/") || inSearchPath(name.value, ctx)) {
@@ -28,12 +35,12 @@ export function linkedPrograms(stages: Stage[], links: MadeLink[], ctx: Context)
       const written = resolve(c, name.value);
       const real = throughLinks(written, links) ?? realPath(written, ctx.fs);
       if (real === written) continue;
-      out.push({
+      out.push([{
         ...s,
         argv: [literal(real), ...s.argv.slice(1)],
         origin: `${s.origin} (${basename(name.value)} is ${real})`,
         cwds: [c],
-      });
+      }, s]);
     }
   }
   return out;

@@ -323,6 +323,9 @@ Deno.test("bash: what a wrapper passes on is what the program it runs takes it f
     "xargs -a exists ./grep: argument /proj/grep",
     "./grep (xargs input): argument /proj/grep",
     "./grep (xargs input): dynamic ",
+    // (and again as a program not known: ./grep is not in PATH, no grep)
+    "./grep (xargs input): argument /proj/grep",
+    "./grep (xargs input): dynamic ",
   ]);
   // An option the program does not know: the words after it may be files to it, and stay.
   assert.deepEqual(decidedTargets("xargs grep --what exists", fs), [

@@ -190,9 +190,12 @@ export function programNamed(name: string): Program | undefined {
   return versioned === null ? undefined : byName.get(versioned);
 }
 
-/** The program a command word names (a static word, by its basename). */
+/**
+ * The program a command word names (a static word, by its basename); none for a word that stands
+ * for a program not known (`Word.unnamed`).
+ */
 export function programOf(word: Word | undefined): Program | undefined {
-  if (!word || word.kind !== "static") return undefined;
+  if (!word || word.kind !== "static" || word.unnamed) return undefined;
   const v = word.value;
   const slash = v.lastIndexOf("/");
   return programNamed(slash < 0 ? v : v.slice(slash + 1));

@@ -40,6 +40,11 @@ export interface Word {
    * known ("dynamic") to anything but what expands `pattern` and builds each word (see `Around`).
    */
   around?: Around;
+  /**
+   * A program word given by path outside the tool's `PATH` (`x/grep`), standing for a program not
+   * known: no registry entry is its by its basename (see lib/policy/unnamed_programs.ts).
+   */
+  unnamed?: true;
 }
 
 /** A word made of each match of a glob: `before`, the match (`cut` removed), `after`. */
