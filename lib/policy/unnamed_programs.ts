@@ -5,7 +5,9 @@
  * is not known. Such a stage is judged twice, as the program its name says (what that one's
  * facets add: what it runs, writes, the rules about it, `x/rm -rf src`) and as a program not
  * known (its path-like words files it may open, its words commands it may run); the stricter
- * wins. `x/grep secrets/key` reads secrets/key, though grep's first operand is a pattern.
+ * wins. `x/grep secrets/key` reads secrets/key, though grep's first operand is a pattern. An
+ * interpreter given inline code (`.venv/bin/python -c CODE`, a python uv or conda keeps outside
+ * `PATH`) is judged as that interpreter alone: its code is not seen whatever runs it.
  *
  * A path in a directory of the tool's `PATH` (`/usr/bin/grep`), or a link leading there from
  * each cwd (`.venv/bin/python` -> `/usr/bin/python3.11`), is that program alone. A bare name is
@@ -42,7 +44,10 @@ export function unnamedPrograms(stages: readonly Stage[], ctx: Context): readonl
 export function unnamedProgram(s: Stage, ctx: Context): Stage | null {
   const name = s.argv[0];
   if (name?.kind !== "static" || !name.value.includes("/")) return null;
-  if (programOf(name) === undefined) return null;
+  const program = programOf(name);
+  // (Inline code an interpreter is given, `.venv/bin/python -c CODE` with a python not linked
+  // into PATH, is code not seen whatever runs it: read as command lines, it would deny.)
+  if (program === undefined || program.evaluates?.(s)) return null;
   if (inSearchPath(name.value, ctx) || leadsIntoSearchPath(name.value, s.cwds, ctx)) return null;
   return {
     ...s,

@@ -38,7 +38,8 @@ const ctx = ctxIn(P, {
     ...NAMED.map((n) => `${P}/x/${n}`),
     ...["bin/test", "bin/grep", "bin/rails", "script/test", "gradlew", "mvnw", "configure"]
       .map((f) => `${P}/${f}`),
-    ...["venv/bin/pip", ".venv/bin/pytest", "requirements.txt"].map((f) => `${P}/${f}`),
+    ...["venv/bin/pip", ".venv/bin/pytest", "requirements.txt", "uvpy/bin/python"]
+      .map((f) => `${P}/${f}`),
     `${P}/node_modules/jest/bin/jest.js`,
     `${P}/node_modules/typescript/bin/tsc`,
     "/usr/local/bin/grep",
@@ -117,6 +118,11 @@ const ROWS: [string, Action, Action][] = [
   ["bin/test tests/test_a.py -k slow", "allow", "allow"],
   ["/usr/local/bin/grep -rn TODO src", "allow", "allow"],
   ["./configure --prefix=/usr", "allow", "ask"],
+  // An interpreter outside PATH (uv's, conda's) given inline code: code not seen, as any
+  // python's (its words are no command lines to read), its script still read
+  [`uvpy/bin/python -c "import sys; print(sys.path)"`, "allow", "allow"],
+  ["uvpy/bin/python secrets/key", "deny", "allow"],
+  [`uvpy/bin/python -c "print(1)" && x/grep secrets/key`, "deny", "allow"],
 ];
 
 Deno.test("a program given by path outside PATH is judged as a program not known too", async () => {
