@@ -321,6 +321,25 @@ function lineShell(w: Stage, stage: Stage, word: Word): boolean {
 }
 
 /**
+ * Whether a writer writes at one of `paths` or above it: one elsewhere in its directory changes
+ * it not, nor one that makes only what it names (`mkdir app`) above it.
+ */
+function writesAt(
+  w: { stage: Stage; areas: string[] | null },
+  paths: string[],
+  ctx: Context,
+): boolean {
+  if (w.areas === null) return namesPlaceAbove(w.stage, paths, ctx);
+  const name = w.stage.argv[0];
+  const program = name ? programOf(name) : undefined;
+  const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
+  return w.areas.some((a) => {
+    const real = realPath(a, ctx.fs);
+    return paths.some((p) => makes ? p === a || p === real : isWithin(p, a) || isWithin(p, real));
+  });
+}
+
+/**
  * The glob scope of a command's stages (`text`: the whole command). Where each stage may write
  * is worked out once, when a glob first asks.
  */
@@ -412,19 +431,7 @@ export function globScope(
         const own = sameStage(w.stage, stage, instead, beside) || w.stage === top;
         if (own || skip?.(w.stage) || runsAfter(w.stage, stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
-        // (A writer at the file or above it; one elsewhere in its directory changes it not, nor
-        // one that makes only what it names, `mkdir app`, above it.)
-        const name = w.stage.argv[0];
-        const program = name ? programOf(name) : undefined;
-        const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
-        const paths = pathsOf();
-        const at = w.areas === null ? namesPlaceAbove(w.stage, paths, ctx) : w.areas.some((a) => {
-          const real = realPath(a, ctx.fs);
-          return paths.some((p) =>
-            makes ? p === a || p === real : isWithin(p, a) || isWithin(p, real)
-          );
-        });
-        if (!at) continue;
+        if (!writesAt(w, pathsOf(), ctx)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);
