@@ -39,10 +39,11 @@ export interface Repository {
   fs: FsFacts;
 }
 
-/** A commit's tree and parents. */
+/** A commit's tree and parents, and its committer's time (seconds; 0 where none is read). */
 export interface Commit {
   tree: string;
   parents: string[];
+  time: number;
 }
 
 const OID = /^[0-9a-f]{40}$/;
@@ -120,7 +121,8 @@ export function commitOf(repo: Repository, oid: string): Commit | null {
   const tree = /^tree ([0-9a-f]{40})$/m.exec(text)?.[1];
   if (!tree) return null;
   const parents = [...text.matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]);
-  return { tree, parents };
+  const time = Number(/^committer .*> (\d+) [-+]\d{4}$/m.exec(text)?.[1] ?? 0);
+  return { tree, parents, time };
 }
 
 /** Where an object's headers end (the first empty line). */
