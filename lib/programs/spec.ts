@@ -439,8 +439,11 @@ export interface Program {
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
   readOnly?: Record<string, ReadOnlyCheck>;
-  /** The symlinks it makes (`ln -s T L`), so later stages' paths through them are followed. */
-  links?: (stage: Stage) => MadeLink[];
+  /**
+   * The symlinks it makes (`ln -s T L`, a patch's `new file mode 120000`), so later stages' paths
+   * through them are followed; `read` gives a file's text (from the stage's cwd) as it is now.
+   */
+  links?: (stage: Stage, read?: ReadFile) => MadeLink[];
   /**
    * It reads a directory it is given as a tree and follows the symlinks inside it (`grep -R`,
    * `rg -L`, `find -L`, `du -L`, `cp -rL`): where those links lead is read too.
