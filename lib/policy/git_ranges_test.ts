@@ -171,3 +171,33 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "git ranges: a sparse checkout's files come back where the patterns change",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx, home, remove } = repository();
+    try {
+      const config = secretsDenied(home);
+      repo.git("checkout", "-q", "lnk");
+      // (Everyday: nothing skipped, nothing comes back.)
+      await checkActions(config, ctx, [
+        ["git sparse-checkout set src", "allow"],
+        ["git sparse-checkout disable", "allow"],
+      ]);
+      repo.git("sparse-checkout", "set", "--no-cone", "/src/");
+      await checkActions(config, ctx, [
+        ["git sparse-checkout disable", "deny"],
+        ["git sparse-checkout disable && cat k/id_rsa", "deny"],
+        ["git sparse-checkout add secrets", "deny"],
+        ["git sparse-checkout set --cone secrets", "deny"],
+        ["git sparse-checkout reapply", "deny"],
+        ["git sparse-checkout $VERB", "ask"],
+        ["git sparse-checkout list", "allow"],
+        ["git sparse-checkout check-rules", "allow"],
+      ]);
+    } finally {
+      remove();
+    }
+  },
+});

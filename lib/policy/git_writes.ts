@@ -262,7 +262,9 @@ function read(
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
-  if (!trees.all.length && !trees.untracked.length) return { paths: [], links: [] };
+  if (!trees.all.length && !trees.untracked.length && !commits.skipped) {
+    return { paths: [], links: [] };
+  }
   const index = indexOf(repo);
   if (index === null) return null;
   // (HEAD not born yet: no tree.)
@@ -278,6 +280,12 @@ function read(
     const file = `${repo.gitDir}/index`;
     const bytes = fs.readBytes?.(file, INDEX_LIMIT) ?? null;
     if (bytes !== null ? !changedFiles(top!, file, bytes, fs, out) : fs.exists(file)) return null;
+  }
+  // (A sparse checkout's files, back: `git sparse-checkout disable`.)
+  for (const e of commits.skipped ? index.entries : []) {
+    if (!e.skip) continue;
+    out.add(e.path);
+    if ((e.mode & 0o170000) === 0o120000) links.set(e.path, e.oid);
   }
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out, "", links)) return null;

@@ -97,6 +97,17 @@ const GRAMMARS: Record<string, OptionGrammar> = {
     abbreviations: true,
   },
   bisect: {},
+  "sparse-checkout": {
+    longFlags: set(
+      "--cone",
+      "--no-cone",
+      "--sparse-index",
+      "--no-sparse-index",
+      "--skip-checks",
+      "--stdin",
+      "--end-of-options",
+    ),
+  },
 };
 GRAMMARS.revert = GRAMMARS["cherry-pick"];
 
@@ -264,6 +275,14 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       return cloneWritten(r);
     case "bisect":
       return bisectWritten(args);
+    case "sparse-checkout": {
+      // (Any verb that changes the patterns, or applies them again: the files skipped may return.)
+      const [verb] = r.before;
+      if (verb === null) return { revisions: [null] };
+      return verb !== undefined && /^(disable|add|set|reapply|init)$/.test(verb)
+        ? { revisions: [], skipped: true }
+        : null;
+    }
     default:
       return stashWritten(r);
   }

@@ -155,3 +155,10 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     .map(([c, want]) => `${c}: got ${text(of(c))}, want ${text(want)}`);
   assert.deepEqual(wrong, []);
 });
+
+Deno.test("git commits: git sparse-checkout writes the files it skipped", () => {
+  for (const verb of ["disable", "add x", "set --cone x", "reapply", "init"]) {
+    assert.deepEqual(of(`git sparse-checkout ${verb}`), { revisions: [], skipped: true }, verb);
+  }
+  assert.equal(of("git sparse-checkout list"), null);
+});

@@ -377,6 +377,11 @@ export interface CommitsWritten {
    * (`git worktree add ../feat` checks out `feat`, or HEAD as a new branch). @default undefined
    */
   guessed?: string;
+  /**
+   * The index's files marked skip-worktree are written too (`git sparse-checkout disable`, `add`,
+   * `set`, `reapply`: those the patterns take in again). @default false
+   */
+  skipped?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
