@@ -201,3 +201,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "git ranges: a checkout of a name no branch is guessed from for certain writes nothing",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx, home, remove } = repository();
+    try {
+      const config = secretsDenied(home);
+      // (`feat` of two remotes, `solo` of one: what `lnk` holds, the secret too.)
+      for (const remote of ["origin", "upstream"]) {
+        repo.git("remote", "add", remote, "/nonexistent");
+        repo.git("update-ref", `refs/remotes/${remote}/feat`, "lnk");
+      }
+      repo.git("update-ref", "refs/remotes/origin/solo", "lnk");
+      await checkActions(config, ctx, [
+        ["git checkout feat", "allow"],
+        ["git switch feat", "allow"],
+        ["git checkout --no-guess solo", "allow"],
+        ["git switch --no-guess solo", "allow"],
+        ["git checkout nothing", "allow"],
+        ["git checkout solo", "deny"],
+        ["git switch solo", "deny"],
+        ["git checkout origin/feat", "deny"],
+        ["git checkout --no-guess origin/feat", "deny"],
+        ["git checkout -b x origin/feat", "deny"],
+        ["git worktree add ../x solo", "deny"],
+      ]);
+      repo.git("config", "checkout.defaultRemote", "upstream");
+      await checkActions(config, ctx, [["git checkout feat", "deny"]]);
+    } finally {
+      remove();
+    }
+  },
+});

@@ -26,6 +26,7 @@ import { dirname } from "node:path";
 import {
   commitOf,
   fetchedForMerge,
+  guessesNone,
   mayNameRevision,
   openRepository,
   type Repository,
@@ -373,13 +374,17 @@ function treesWritten(
       all.push(...(trees as string[]));
       continue;
     }
-    const tree = resolveTree(repo, rev, n === 0 && commits.branchFirst);
+    const first = n === 0 && commits.branchFirst === true;
+    const tree = resolveTree(repo, rev, first, first && !commits.noGuess);
     if (tree !== null) all.push(tree);
-    // (A word that is no revision for certain and a path that exists: `git checkout README.md`.
-    // One git may take for a revision not read here is one not known: `git checkout evil@{0}`.)
+    // (A word that is no revision for certain and a path that exists: `git checkout README.md`;
+    // or none a branch is guessed from for certain, where git fails: `git checkout --no-guess
+    // feat`, `feat` of two remotes. One git may take for a revision not read here is one not
+    // known: `git checkout evil@{0}`.)
     else if (
-      !(n === 0 && commits.orPath && repo.fs.exists(resolve(cwd, rev)) &&
-        !mayNameRevision(repo, rev))
+      !(n === 0 && !mayNameRevision(repo, rev) &&
+        ((commits.orPath && repo.fs.exists(resolve(cwd, rev))) ||
+          (first && (commits.noGuess || guessesNone(repo, rev)))))
     ) return null;
   }
   return { all, untracked };

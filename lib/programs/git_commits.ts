@@ -193,6 +193,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
         revisions: [single(rev === "-" ? "@{-1}" : rev)],
         branchFirst: true,
         ...(over ? { overwrites: true } : {}),
+        ...(r.has("--no-guess") ? { noGuess: true } : {}),
         ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
@@ -207,6 +208,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
         revisions: [single(rev === "-" ? "@{-1}" : rev)],
         branchFirst: true,
         ...(over ? { overwrites: true } : {}),
+        ...(r.has("--no-guess") ? { noGuess: true } : {}),
       };
     }
     case "reset": {

@@ -162,3 +162,12 @@ Deno.test("git commits: git sparse-checkout writes the files it skipped", () => 
   }
   assert.equal(of("git sparse-checkout list"), null);
 });
+
+Deno.test("git commits: a checkout told not to guess a remote's branch says so", () => {
+  assert.deepEqual(of("git switch --no-guess feat"), {
+    revisions: ["feat"],
+    branchFirst: true,
+    noGuess: true,
+  });
+  assert.equal(of("git checkout --no-guess feat")?.noGuess, true);
+});

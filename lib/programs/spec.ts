@@ -382,6 +382,11 @@ export interface CommitsWritten {
    * `set`, `reapply`: those the patterns take in again). @default false
    */
   skipped?: boolean;
+  /**
+   * With `branchFirst`: a name that is no revision is not guessed to be a remote's branch
+   * (`git checkout --no-guess NAME`). @default false
+   */
+  noGuess?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
