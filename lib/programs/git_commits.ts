@@ -230,18 +230,8 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       return { revisions: r.before.length ? r.before.map(single) : ["@{upstream}"] };
     }
     case "cherry-pick":
-    case "revert": {
-      if (r.has("--quit")) return null;
-      if (r.has(...SEQUENCE) || !r.before.length) return unknown;
-      // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
-      if (r.names.some((n) => !PICKING.has(n))) return unknown;
-      const parents = sub === "revert" ? { parents: true } : {};
-      // (A range or a negation: each commit it names, as rev-list reads them.)
-      if (r.before.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
-        return { revisions: r.before, range: true, ...parents };
-      }
-      return { revisions: r.before.map(single), ...parents };
-    }
+    case "revert":
+      return pickedWritten(r, sub === "revert");
     case "restore": {
       const source = r.value("-s", "--source");
       if (source === undefined) return null;
@@ -288,6 +278,20 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     default:
       return stashWritten(r);
   }
+}
+
+/** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
+function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
+  if (r.has("--quit")) return null;
+  if (r.has(...SEQUENCE) || !r.before.length) return { revisions: [null] };
+  // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
+  if (r.names.some((n) => !PICKING.has(n))) return { revisions: [null] };
+  const parents = reverts ? { parents: true } : {};
+  // (A range or a negation: each commit it names, as rev-list reads them.)
+  if (r.before.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
+    return { revisions: r.before, range: true, ...parents };
+  }
+  return { revisions: r.before.map(single), ...parents };
 }
 
 /**
