@@ -568,6 +568,15 @@ function judgedBeside(
 }
 
 /** Decide a bash call. */
+/** The largest patch read for the symlinks it makes. */
+const PATCH_LIMIT = 4 * 1024 * 1024;
+
+/** A file's text for a stage (from its one cwd) as it is now: a patch's, for the links it makes. */
+const stageText = (s: Stage, ctx: Context) => (path: string): string | null => {
+  const cwd = s.cwds.length === 1 ? s.cwds[0] : null;
+  return cwd === null ? null : ctx.fs.readText?.(resolve(cwd, path), PATCH_LIMIT) ?? null;
+};
+
 function decideBash(
   config: Config,
   call: ToolCall,
@@ -624,7 +633,7 @@ function decideBash(
     all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
   }
   handlersRunLater(all, ctx, command);
-  const links = [...linksMade(all), ...linksCheckedOut(all, ctx)];
+  const links = [...linksMade(all, (s) => stageText(s, ctx)), ...linksCheckedOut(all, ctx)];
   // Names a PATH the command sets finds elsewhere (`export PATH="$PWD/bin:$PATH"`).
   if (searched.dirs.length) {
     const only = (s: Stage) => readsOnly(withoutSearched(s, searched.texts));

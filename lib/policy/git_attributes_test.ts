@@ -99,7 +99,7 @@ Deno.test("git attributes: a driver an attributes file selects runs for the subc
     ["git stash pop", "deny"],
     ["git checkout -m main", "deny"],
     // (Asked as it is: the files of the commits it writes are not seen here.)
-    ["git checkout main", "ask"],
+    ["git checkout HEAD~1", "ask"],
     ["git status", "allow"],
   ]);
 });

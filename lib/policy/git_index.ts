@@ -56,12 +56,16 @@ export function indexPaths(bytes: Uint8Array): readonly string[] | null {
   return parsedIndex(bytes)?.paths ?? null;
 }
 
-/** An entry of the index: its path, mode, object name (hex) and stage (0 unless in conflict). */
+/**
+ * An entry of the index: its path, mode, object name (hex) and stage (0 unless in conflict), and
+ * whether it is marked skip-worktree (a sparse checkout's: its file is not in the work tree).
+ */
 export interface IndexEntry {
   path: string;
   mode: number;
   oid: string;
   stage: number;
+  skip?: boolean;
 }
 
 /**
@@ -80,8 +84,12 @@ export function indexEntries(
     for (let i = at + STAT_BYTES; i < at + STAT_BYTES + 20; i++) {
       oid += bytes[i].toString(16).padStart(2, "0");
     }
-    const stage = (view.getUint16(at + STAT_BYTES + 20) >> 12) & 3;
-    return { path, mode: view.getUint32(at + 24), oid, stage };
+    const flags = view.getUint16(at + STAT_BYTES + 20);
+    const stage = (flags >> 12) & 3;
+    const entry: IndexEntry = { path, mode: view.getUint32(at + 24), oid, stage };
+    // (The extended flags, version 3 on: skip-worktree.)
+    if (flags & 0x4000 && view.getUint16(at + STAT_BYTES + 22) & 0x4000) entry.skip = true;
+    return entry;
   });
   return { entries, tree: p.tree };
 }

@@ -39,10 +39,11 @@ export interface Repository {
   fs: FsFacts;
 }
 
-/** A commit's tree and parents. */
+/** A commit's tree and parents, and its committer's time (seconds; 0 where none is read). */
 export interface Commit {
   tree: string;
   parents: string[];
+  time: number;
 }
 
 const OID = /^[0-9a-f]{40}$/;
@@ -120,7 +121,8 @@ export function commitOf(repo: Repository, oid: string): Commit | null {
   const tree = /^tree ([0-9a-f]{40})$/m.exec(text)?.[1];
   if (!tree) return null;
   const parents = [...text.matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]);
-  return { tree, parents };
+  const time = Number(/^committer .*> (\d+) [-+]\d{4}$/m.exec(text)?.[1] ?? 0);
+  return { tree, parents, time };
 }
 
 /** Where an object's headers end (the first empty line). */
@@ -295,6 +297,21 @@ function tracking(specs: string[], ref: string): string | null {
  * `remotes/` and `branches/` files, a setting from `includeIf`).
  */
 function guessedBranch(repo: Repository, name: string): string | null {
+  return guessing(repo, name) ?? null;
+}
+
+/**
+ * Whether git's guess for `git checkout NAME` (see `guessedBranch`) finds no branch for certain:
+ * NAME names nothing else, and no remote's or several remotes' branches match, none of them
+ * `checkout.defaultRemote`'s, or `checkout.guess` is false; git then fails (or takes NAME for a
+ * path).
+ */
+export function guessesNone(repo: Repository, name: string): boolean {
+  return guessing(repo, name) === null;
+}
+
+/** The ref `guessedBranch` finds, null where none for certain, undefined where not known. */
+function guessing(repo: Repository, name: string): string | null | undefined {
   const settings = repo.config?.();
   const packed = `${repo.commonDir}/packed-refs`;
   if (
@@ -306,11 +323,12 @@ function guessedBranch(repo: Repository, name: string): string | null {
       const dir = `${repo.commonDir}/${d}`;
       return repo.fs.exists(dir) && repo.fs.entries?.(dir)?.length !== 0;
     })
-  ) return null;
+  ) return undefined;
   const guess = lastSetting(settings, "checkout.guess");
-  if (guess === null || /^(false|no|off|0|)$/i.test(guess ?? "true")) return null;
+  if (guess === null) return undefined;
+  if (/^(false|no|off|0|)$/i.test(guess ?? "true")) return null;
   const fetches = settings.filter((s) => /^remote\..+\.fetch$/.test(s.key));
-  if (fetches.some((s) => s.conditional || s.value.startsWith("^"))) return null;
+  if (fetches.some((s) => s.conditional || s.value.startsWith("^"))) return undefined;
   const matches = new Map<string, string>();
   for (const remote of new Set(fetches.map((s) => s.key.slice(7, -6)))) {
     const specs = fetches.filter((s) => s.key === `remote.${remote}.fetch`);
@@ -319,6 +337,7 @@ function guessedBranch(repo: Repository, name: string): string | null {
   }
   if (matches.size === 1) return [...matches.values()][0];
   const preferred = lastSetting(settings, "checkout.defaultremote");
+  if (preferred === null) return undefined;
   return preferred ? matches.get(preferred) ?? null : null;
 }
 
@@ -338,11 +357,16 @@ export function mayNameRevision(repo: Repository, word: string): boolean {
  * The commit a revision names (see the module's notes), or null where that is not known: a form
  * not read here, a name that is not there, an object that cannot be read.
  */
-export function resolveCommit(repo: Repository, rev: string, branchFirst = false): string | null {
+export function resolveCommit(
+  repo: Repository,
+  rev: string,
+  branchFirst = false,
+  guess = branchFirst,
+): string | null {
   const m = /^(.*?)((?:[~^]\d*)*)$/.exec(rev);
   if (!m || m[1] === "") return null;
   let oid = named(repo, m[1], branchFirst);
-  if (oid === null && branchFirst && m[2] === "") {
+  if (oid === null && guess && m[2] === "") {
     const guessed = guessedBranch(repo, m[1]);
     oid = guessed && refValue(repo, guessed);
   }
@@ -359,8 +383,13 @@ export function resolveCommit(repo: Repository, rev: string, branchFirst = false
 }
 
 /** The tree a revision names: a commit's (see `resolveCommit`), or a tree named itself; or null. */
-export function resolveTree(repo: Repository, rev: string, branchFirst = false): string | null {
-  const commit = resolveCommit(repo, rev, branchFirst);
+export function resolveTree(
+  repo: Repository,
+  rev: string,
+  branchFirst = false,
+  guess = branchFirst,
+): string | null {
+  const commit = resolveCommit(repo, rev, branchFirst, guess);
   if (commit !== null) return commitOf(repo, commit)?.tree ?? null;
   const oid = /^[0-9a-f]{4,40}$/.test(rev) ? named(repo, rev) : null;
   return oid !== null && readObject(repo.store, oid)?.type === "tree" ? oid : null;

@@ -102,11 +102,11 @@ Deno.test({
         ["git checkout HEAD@{1}", "deny"],
         ["git reset --hard HEAD@{1}", "deny"],
         ["git checkout HEAD@{2}", "allow"],
-        // Commits a rev-list option picks, a range: not known.
+        // Commits a rev-list option picks: not known; a range's are read (git_ranges.ts).
         ["git cherry-pick --stdin", "ask"],
         ["git cherry-pick --all", "ask"],
         ["git cherry-pick --branches main", "ask"],
-        ["git cherry-pick main..evil", "ask"],
+        ["git cherry-pick main..evil", "deny"],
         ["git cherry-pick feature", "allow"],
         // A tree read in below a prefix: not known.
         ["git read-tree --prefix=x/ -u evil", "ask"],
@@ -251,7 +251,8 @@ Deno.test({
       // (Packed refs are read too.)
       clone.git("pack-refs", "--all");
       await checkActions(DL, ctx, guessed);
-      // (Two remotes with the branch: git starts none, unless checkout.defaultRemote names one.)
+      // (Two remotes with the branch: git starts none, and fails, unless checkout.defaultRemote
+      // names one.)
       clone.git("remote", "add", "other", repo.dir);
       clone.git("fetch", "-q", "other");
       clone.git(
@@ -259,13 +260,18 @@ Deno.test({
         "refs/remotes/other/feature",
         clone.git("rev-parse", "origin/evil").trim(),
       );
-      await checkActions(DL, ctx, [["git switch feature", "ask"], ["git switch evil", "ask"]]);
+      await checkActions(DL, ctx, [["git switch feature", "allow"], ["git switch evil", "allow"]]);
       clone.git("config", "checkout.defaultRemote", "other");
       await checkActions(DL, ctx, [["git switch feature", "deny"], ["git checkout evil", "deny"]]);
       clone.git("config", "checkout.defaultRemote", "origin");
       await checkActions(DL, ctx, [["git switch feature", "allow"]]);
       clone.git("config", "checkout.guess", "false");
-      await checkActions(DL, ctx, [["git switch feature", "ask"]]);
+      await checkActions(DL, ctx, [["git switch feature", "allow"], [
+        "git checkout evil",
+        "allow",
+      ]]);
+      clone.git("config", "--unset", "checkout.defaultRemote");
+      await checkActions(DL, ctx, [["git switch feature", "allow"], ["git switch evil", "allow"]]);
       clone.git("config", "checkout.guess", "true");
       // (A local branch of the name is what git checks out.)
       clone.git("branch", "feature", "origin/feature");

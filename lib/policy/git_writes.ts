@@ -26,6 +26,7 @@ import { dirname } from "node:path";
 import {
   commitOf,
   fetchedForMerge,
+  guessesNone,
   mayNameRevision,
   openRepository,
   type Repository,
@@ -42,7 +43,8 @@ import {
   newBudget,
   type TreeEntry,
 } from "./git_trees.ts";
-import { readObject } from "./git_objects.ts";
+import { objectStore, readObject } from "./git_objects.ts";
+import { bisectCommits, rangeCommits } from "./git_ranges.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type { Stage } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
@@ -98,7 +100,7 @@ function writtenBy(
   if (found === undefined) known.set(key, found = read(cwd, commits, fs, user));
   // (Another stage of the command may change the repository first: `git fetch && git checkout
   // origin/main`, `git reset --soft X && git reset --hard`.)
-  if (found !== null && !settledRepository(cwd, fs, settled)) return null;
+  if (found !== null && !settledRepository(cwd, commits, fs, settled)) return null;
   return found;
 }
 
@@ -118,11 +120,19 @@ export function commitFiles(
   const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
   for (const c of cwds) {
     const top = c === null ? null : repositoryTop(c, ctx.fs);
-    if (top === null && c !== null && !moved && settled(c)) continue;
+    // (A clone's source is another repository: the cwd need be none.)
+    if (top === null && c !== null && !moved && settled(c) && commits.source === undefined) {
+      continue;
+    }
     const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled, ctx);
     for (const path of paths ?? []) out.push({ path });
     if (paths !== null) continue;
-    const at = top ?? c;
+    const into = commits.into;
+    const at = into === undefined
+      ? top ?? c
+      : c === null || into === null
+      ? null
+      : resolve(c, into);
     out.push(
       at === null
         ? { path: null, note: "a file not known" }
@@ -179,11 +189,65 @@ function repositoryTop(dir: string, fs: FsFacts): string | null {
   return null;
 }
 
-/** Whether no other stage of the command may change the repository of `cwd` first. */
-function settledRepository(cwd: string, fs: FsFacts, settled: (dir: string) => boolean): boolean {
-  const top = repositoryTop(cwd, fs);
-  const repo = top === null ? null : openRepository(top, fs);
+/** Whether no other stage of the command may change the repository the commits are of first. */
+function settledRepository(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  settled: (dir: string) => boolean,
+): boolean {
+  const repo = repositoryOf(cwd, commits, fs);
   return repo !== null && settled(repo.gitDir) && settled(repo.commonDir);
+}
+
+/**
+ * The repository the commits are of: the cwd's, or a clone's local source (a work tree's, or a
+ * bare one: its own git directory); null where none is seen.
+ */
+function repositoryOf(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  user?: User,
+): Repository | null {
+  if (commits.source === undefined) {
+    const top = repositoryTop(cwd, fs);
+    return top === null ? null : openRepository(top, fs, user);
+  }
+  if (commits.source === null) return null;
+  const at = resolve(cwd, commits.source);
+  if (fs.exists(`${at}/.git`)) return openRepository(at, fs, user);
+  const store = fs.exists(`${at}/HEAD`) ? objectStore(at, fs) : null;
+  return store && { gitDir: at, commonDir: at, store, fs };
+}
+
+/**
+ * What git writes into a new directory (`CommitsWritten.into`): every file of the commits'
+ * trees there, or null where that is not known.
+ */
+function readInto(cwd: string, commits: CommitsWritten, fs: FsFacts, user?: User): Written | null {
+  const repo = repositoryOf(cwd, commits, fs, user);
+  if (repo === null || commits.into == null) return null;
+  const dir = resolve(cwd, commits.into);
+  let revs = commits.revisions as string[];
+  if (commits.guessed !== undefined) {
+    // (`git worktree add ../feat`: the branch `feat` where there is one; else a new one from
+    // HEAD, or, as worktree.guessRemote may have it, a remote's branch of that name.)
+    const branch = resolveCommit(repo, `refs/heads/${commits.guessed}`);
+    const remote = branch === null ? resolveCommit(repo, commits.guessed, true) : null;
+    revs = [branch ?? "HEAD", ...(remote === null ? [] : [remote])];
+  }
+  const budget = newBudget();
+  const files = new Map<string, TreeEntry>();
+  for (const rev of revs) {
+    const tree = resolveTree(repo, rev, commits.branchFirst);
+    if (tree === null || !allPaths(repo.store, tree, budget, files)) return null;
+  }
+  const links: Links = new Map();
+  for (const [path, e] of files) if (isLink(e)) links.set(path, e.oid);
+  const paths = [...files.keys()].map((p) => resolve(dir, p));
+  const made = linksWritten(repo, links, new Set(paths), dir);
+  return made === null ? null : { paths, links: made };
 }
 
 function read(
@@ -193,12 +257,15 @@ function read(
   user: User | undefined,
 ): Written | null {
   if (commits.revisions.includes(null)) return null;
+  if (commits.into !== undefined) return readInto(cwd, commits, fs, user);
   const top = repositoryTop(cwd, fs);
   const repo = top === null ? null : openRepository(top, fs, user);
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
-  if (!trees.all.length && !trees.untracked.length) return { paths: [], links: [] };
+  if (!trees.all.length && !trees.untracked.length && !commits.skipped) {
+    return { paths: [], links: [] };
+  }
   const index = indexOf(repo);
   if (index === null) return null;
   // (HEAD not born yet: no tree.)
@@ -214,6 +281,12 @@ function read(
     const file = `${repo.gitDir}/index`;
     const bytes = fs.readBytes?.(file, INDEX_LIMIT) ?? null;
     if (bytes !== null ? !changedFiles(top!, file, bytes, fs, out) : fs.exists(file)) return null;
+  }
+  // (A sparse checkout's files, back: `git sparse-checkout disable`.)
+  for (const e of commits.skipped ? index.entries : []) {
+    if (!e.skip) continue;
+    out.add(e.path);
+    if ((e.mode & 0o170000) === 0o120000) links.set(e.path, e.oid);
   }
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out, "", links)) return null;
@@ -270,7 +343,14 @@ export function treesWritten(
 ): { all: string[]; untracked: string[] } | null {
   const all: string[] = [];
   const untracked: string[] = [];
-  for (const [n, rev] of commits.revisions.entries()) {
+  // (A range, a bisection: each commit it may write.)
+  const revisions = commits.bisect !== undefined
+    ? bisectCommits(repo, commits)
+    : commits.range
+    ? rangeCommits(repo, commits.revisions as string[])
+    : commits.revisions;
+  if (revisions === null) return null;
+  for (const [n, rev] of revisions.entries()) {
     if (rev === null) return null;
     if (commits.parents || commits.stash) {
       const oid = resolveCommit(repo, rev, n === 0 && commits.branchFirst);
@@ -294,13 +374,17 @@ export function treesWritten(
       all.push(...(trees as string[]));
       continue;
     }
-    const tree = resolveTree(repo, rev, n === 0 && commits.branchFirst);
+    const first = n === 0 && commits.branchFirst === true;
+    const tree = resolveTree(repo, rev, first, first && !commits.noGuess);
     if (tree !== null) all.push(tree);
-    // (A word that is no revision for certain and a path that exists: `git checkout README.md`.
-    // One git may take for a revision not read here is one not known: `git checkout evil@{0}`.)
+    // (A word that is no revision for certain and a path that exists: `git checkout README.md`;
+    // or none a branch is guessed from for certain, where git fails: `git checkout --no-guess
+    // feat`, `feat` of two remotes. One git may take for a revision not read here is one not
+    // known: `git checkout evil@{0}`.)
     else if (
-      !(n === 0 && commits.orPath && repo.fs.exists(resolve(cwd, rev)) &&
-        !mayNameRevision(repo, rev))
+      !(n === 0 && !mayNameRevision(repo, rev) &&
+        ((commits.orPath && repo.fs.exists(resolve(cwd, rev))) ||
+          (first && (commits.noGuess || guessesNone(repo, rev)))))
     ) return null;
   }
   return { all, untracked };

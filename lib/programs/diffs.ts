@@ -19,7 +19,8 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { staticValue } from "./command_words.ts";
-import type { NamedFile, NamedFilesGiven, ReadFile } from "./spec.ts";
+import type { MadeLink, NamedFile, NamedFilesGiven, ReadFile } from "./spec.ts";
+import { dirname, join, resolve } from "node:path";
 import { inputText } from "./words.ts";
 import { backupNamed, environmentSuffix } from "./backups.ts";
 
@@ -69,6 +70,42 @@ export function patchedFiles(text: string, strip: number | null): string[] {
     }
   }
   return [...out];
+}
+
+/** git's lines that make a symlink of the file: its mode, 120000 (the old one's, reversed). */
+const LINK_MODES = [
+  /^(?:new file mode|new mode|index [0-9a-f]+\.\.[0-9a-f]+) 120000$/,
+  /^(?:deleted file mode|old mode|index [0-9a-f]+\.\.[0-9a-f]+) 120000$/,
+];
+
+/**
+ * The symlinks a diff makes (git's `new file mode 120000`, a mode changed to it, a link given
+ * another target), each where the file is (the forms `patchedFiles` gives) and leading where the
+ * first line its hunk adds says; a reversed diff (`-R`) makes those it removes.
+ */
+export function patchedLinks(
+  text: string,
+  strip: number | null,
+  reverse = false,
+): { path: string; target: string }[] {
+  const out: { path: string; target: string }[] = [];
+  let path: string | null = null;
+  let link = false;
+  let hunk = false;
+  const [mode, added] = reverse ? [LINK_MODES[1], "-"] : [LINK_MODES[0], "+"];
+  for (const line of text.split("\n")) {
+    const header = GIT_HEADER.exec(line);
+    if (header) [path, link, hunk] = [header[reverse ? 1 : 2], false, false];
+    else if (path === null) continue;
+    else if (mode.test(line)) link = true;
+    else if (line.startsWith("@@")) hunk = true;
+    else if (link && hunk && line.startsWith(added) && !/^(\+\+\+|---) /.test(line)) {
+      const target = line.slice(1);
+      for (const p of patchedFiles(`--- ${path}`, strip)) if (target) out.push({ path: p, target });
+      [path, link] = [null, false];
+    }
+  }
+  return out;
 }
 
 /** GNU patch's options (2.7). */
@@ -191,6 +228,88 @@ export function patchFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven)
   const out: NamedFile[] = [];
   for (const path of names) out.push({ path, source }, ...backups(path));
   return out;
+}
+
+/**
+ * The symlinks `patch` makes from a git diff (see `patchedLinks`), read as `patchFiles` reads
+ * its diff (`read`: a file's text from the stage's cwd, as it is now), for each cwd, below `-d`'s
+ * directory; none where it writes no file the diff names or the diff is not known.
+ */
+export function patchLinks(stage: Stage, read?: ReadFile): MadeLink[] {
+  const args = stage.argv.slice(1).map(staticValue);
+  let strip: number | null = null;
+  let input: string | undefined;
+  let dir = ".";
+  let reverse = false;
+  for (const t of readOptions(args, PATCH_OPTIONS)) {
+    if (t.kind !== "flag" && t.kind !== "valued") return [];
+    const value = t.kind === "valued"
+      ? t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt])
+      : undefined;
+    if (value === null || ["--dry-run", "-o", "--output"].includes(t.name)) return [];
+    if (t.name === "-p" || t.name === "--strip") strip = Number(value);
+    else if (t.name === "-i" || t.name === "--input") input = value!;
+    else if (t.name === "-d" || t.name === "--directory") dir = value!;
+    else if (t.name === "-R" || t.name === "--reverse") reverse = true;
+  }
+  const text = input !== undefined && input !== "-"
+    ? read?.(input.startsWith("/") ? input : join(dir, input)) ?? null
+    : inputText(stage, read);
+  if (!text) return [];
+  const links = patchedLinks(text, Number.isInteger(strip) ? strip : null, reverse);
+  return madeLinks(stage, links, dir);
+}
+
+/** The links a patch makes below `dir` (from each cwd of `stage`), absolute. */
+export function madeLinks(
+  stage: Stage,
+  links: { path: string; target: string }[],
+  dir: string,
+): MadeLink[] {
+  const out: MadeLink[] = [];
+  for (const cwd of stage.cwds) {
+    if (cwd === null) continue;
+    for (const { path, target } of links) {
+      const link = resolve(cwd, dir, path);
+      const to = target.startsWith("/") ? target : `${dirname(link)}/${target}`;
+      out.push({ link, target: to, by: stage });
+    }
+  }
+  return out;
+}
+
+/**
+ * The symlinks `git apply` and `git am` (the subcommand at `at`) make from their patches (see
+ * `patchedLinks`, `gitPatchFiles`), for the stages after them.
+ */
+export function gitPatchLinks(stage: Stage, at: number, read?: ReadFile): MadeLink[] {
+  const sub = stage.argv[at];
+  if (sub?.kind !== "static" || (sub.value !== "apply" && sub.value !== "am")) return [];
+  const args = stage.argv.slice(at + 1).map(staticValue);
+  let strip = 1;
+  let root = ".";
+  let reverse = false;
+  let [reports, applies, ended] = [false, false, false];
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return [];
+    if (ended || !a.startsWith("-") || a === "-") {
+      if (a !== "-") files.push(a);
+    } else if (a === "--") ended = true;
+    else if (GIT_APPLY_REPORTS.has(a)) reports = true;
+    else if (a === "--apply") applies = true;
+    else if (a === "--cached") return [];
+    else if (a === "-R" || a === "--reverse") reverse = true;
+    else if (/^-p\d+$/.test(a)) strip = Number(a.slice(2));
+    else if (a === "-p") strip = Number(args[++i] ?? "1");
+    else if (a.startsWith("--directory=")) root = a.slice(12) || ".";
+    else if (a === "--directory") root = args[++i] ?? ".";
+  }
+  if (reports && !applies) return [];
+  const texts = files.length ? files.map((f) => read?.(f) ?? null) : [inputText(stage, read)];
+  const links = texts.flatMap((text) => text ? patchedLinks(text, strip, reverse) : []);
+  return madeLinks(stage, links, root);
 }
 
 /** The directory a backup prefix (`-B keys/`) puts backups below. */

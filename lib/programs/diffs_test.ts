@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { checkGateTable, checkTable } from "../testing_adversarial.ts";
 import { bash, configFrom, ctxIn } from "../testing.ts";
 import type { Action } from "../types.ts";
-import { patchedFiles } from "./diffs.ts";
+import { patchedFiles, patchedLinks } from "./diffs.ts";
+import { checkActions } from "../testing.ts";
 
 Deno.test("diffs: the files a patch's text names, stripped as -p says", () => {
   const diff = [
@@ -151,4 +152,77 @@ const FROM_FILES: [string, Action, Action][] = [
 
 Deno.test("diffs: a diff from a file is read, and one not known may write below", async () => {
   await checkGateTable(project, FROM_FILES);
+});
+
+/** A git diff that makes `k` a symlink to `target` (and changes `src/a.ts`). */
+const linkDiff = (target: string, mode = "new file mode 120000") =>
+  [
+    "diff --git a/src/a.ts b/src/a.ts",
+    "--- a/src/a.ts",
+    "+++ b/src/a.ts",
+    "@@ -1 +1 @@",
+    "-a",
+    "+b",
+    "diff --git a/k b/k",
+    mode,
+    "index 0000000..1c5b1a2",
+    "--- /dev/null",
+    "+++ b/k",
+    "@@ -0,0 +1 @@",
+    `+${target}`,
+    "\\ No newline at end of file",
+  ].join("\n");
+
+Deno.test("diffs: the symlinks a git diff makes, where they lead", () => {
+  assert.deepEqual(patchedLinks(linkDiff("/home/user/.ssh"), 1), [
+    { path: "k", target: "/home/user/.ssh" },
+  ]);
+  // (A mode changed to a link's; without -p, each form of the name.)
+  assert.deepEqual(patchedLinks(linkDiff("../x", "new mode 120000"), null).map((l) => l.path), [
+    "b/k",
+    "k",
+  ]);
+  // (A file's mode, a reversed diff that removes no link: none.)
+  assert.deepEqual(patchedLinks(linkDiff("x", "new file mode 100644"), 1), []);
+  assert.deepEqual(patchedLinks(linkDiff("x"), 1, true), []);
+  const removed = linkDiff("/etc", "deleted file mode 120000").replace("+/etc", "-/etc");
+  assert.deepEqual(patchedLinks(removed, 1, true), [{ path: "k", target: "/etc" }]);
+});
+
+Deno.test("diffs: the symlinks a patch makes lead the stages after it", async () => {
+  const config = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  });
+  const ctx = ctxIn("/p", {
+    files: ["/p/src/a.ts", "/home/user/.ssh/id_rsa"],
+    contents: {
+      "/tmp/p.patch": linkDiff("/home/user/.ssh"),
+      "/tmp/rel.patch": linkDiff("../home/user/.ssh"),
+      "/tmp/plain.patch": linkDiff("/tmp", "new file mode 100644"),
+    },
+  });
+  const inline = `git apply <<'EOF'\n${linkDiff("/home/user/.ssh")}\nEOF\ncat k/id_rsa`;
+  await checkActions(config, ctx, [
+    ["git apply /tmp/p.patch && cat k/id_rsa", "deny"],
+    ["git apply -v --index /tmp/p.patch; cat k/id_rsa", "deny"],
+    ["git am -3 /tmp/p.patch && cat k/id_rsa", "deny"],
+    ["git apply --directory=sub /tmp/p.patch && cat sub/k/id_rsa", "deny"],
+    ["git -C /p apply /tmp/p.patch && cd /p && cat k/id_rsa", "deny"],
+    ["patch -p1 < /tmp/p.patch && cat k/id_rsa", "deny"],
+    ["patch -p1 -i /tmp/p.patch && cat k/id_rsa", "deny"],
+    ["patch --strip=1 --input=/tmp/p.patch && grep -r x k", "deny"],
+    ["patch < /tmp/p.patch && cat k/id_rsa", "deny"],
+    ["patch -d src -p1 < /tmp/rel.patch && cat src/k/id_rsa", "allow"],
+    ["patch -p1 < /tmp/rel.patch && cat k/id_rsa", "deny"],
+    [inline, "deny"],
+    // (Everyday: the patch alone, one that makes no link, one only checked.)
+    ["git apply /tmp/p.patch", "allow"],
+    ["patch -p1 < /tmp/p.patch && cat src/a.ts", "allow"],
+    ["git apply /tmp/plain.patch && cat k/id_rsa", "allow"],
+    ["git apply --check /tmp/p.patch && cat k/id_rsa", "allow"],
+    ["git apply --cached /tmp/p.patch && cat k/id_rsa", "allow"],
+    ["patch --dry-run -p1 < /tmp/p.patch && cat k/id_rsa", "allow"],
+  ]);
 });

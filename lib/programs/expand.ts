@@ -557,12 +557,18 @@ export function evalShape(stage: Stage): EvalShape | null {
   return programOf(stage.argv[0])?.evaluates?.(stage) ?? null;
 }
 
-/** The symlinks the stages of a command make (`ln -s ~ h`), for the stages after them. */
-export function linksMade(stages: Stage[]): MadeLink[] {
+/**
+ * The symlinks the stages of a command make (`ln -s ~ h`), for the stages after them (`read`: a
+ * file's text for a stage, from its cwd, as it is now).
+ */
+export function linksMade(
+  stages: Stage[],
+  read?: (stage: Stage) => (path: string) => string | null,
+): MadeLink[] {
   const out: MadeLink[] = [];
   for (const stage of stages) {
     const links = programOf(stage.argv[0])?.links;
-    if (links) out.push(...links(stage));
+    if (links) out.push(...links(stage, read?.(stage)));
   }
   return out;
 }

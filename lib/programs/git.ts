@@ -26,7 +26,7 @@ import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "
 import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten, writesMovedTree } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
-import { gitPatchFiles } from "./diffs.ts";
+import { gitPatchFiles, gitPatchLinks } from "./diffs.ts";
 import {
   atTop,
   extAllowance,
@@ -787,6 +787,7 @@ export const GIT: Program = {
       : named;
   },
   lists: gitListing,
+  links: (stage, read) => gitPatchLinks(stage, gitSubcommand(stage.argv), read),
   treeNames: (argv, stage, env) =>
     pathspecGlobs(argv, gitSubcommand(argv), icasePathspecs(argv, stage, env)),
   readsRepository: (stage) => repositoryRead(stage, gitSubcommand(stage.argv)),

@@ -83,6 +83,31 @@ const GRAMMARS: Record<string, OptionGrammar> = {
     abbreviations: true,
   },
   stash: { valued: "m", longValued: set("--message", "--pathspec-from-file") },
+  worktree: { valued: "bB", longValued: set("--reason", "--orphan"), abbreviations: true },
+  clone: {
+    valued: "objuc",
+    longValued: set(
+      ...[
+        "--origin --branch --upload-pack --reference --reference-if-able --separate-git-dir",
+        "--depth --shallow-since --shallow-exclude --config --filter --template --jobs",
+        "--server-option --bundle-uri --revision",
+      ].join(" ").split(" "),
+    ),
+    longOptional: set("--recurse-submodules"),
+    abbreviations: true,
+  },
+  bisect: {},
+  "sparse-checkout": {
+    longFlags: set(
+      "--cone",
+      "--no-cone",
+      "--sparse-index",
+      "--no-sparse-index",
+      "--skip-checks",
+      "--stdin",
+      "--end-of-options",
+    ),
+  },
 };
 GRAMMARS.revert = GRAMMARS["cherry-pick"];
 
@@ -168,6 +193,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
         revisions: [single(rev === "-" ? "@{-1}" : rev)],
         branchFirst: true,
         ...(over ? { overwrites: true } : {}),
+        ...(r.has("--no-guess") ? { noGuess: true } : {}),
         ...(dashed ? {} : { orPath: true }),
         ...(paths.length || limited ? { pathspecs: limited ?? paths } : {}),
       };
@@ -182,6 +208,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
         revisions: [single(rev === "-" ? "@{-1}" : rev)],
         branchFirst: true,
         ...(over ? { overwrites: true } : {}),
+        ...(r.has("--no-guess") ? { noGuess: true } : {}),
       };
     }
     case "reset": {
@@ -203,13 +230,8 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       return { revisions: r.before.length ? r.before.map(single) : ["@{upstream}"] };
     }
     case "cherry-pick":
-    case "revert": {
-      if (r.has("--quit")) return null;
-      if (r.has(...SEQUENCE) || !r.before.length) return unknown;
-      // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
-      if (r.names.some((n) => !PICKING.has(n))) return unknown;
-      return { revisions: r.before.map(single), ...(sub === "revert" ? { parents: true } : {}) };
-    }
+    case "revert":
+      return pickedWritten(r, sub === "revert");
     case "restore": {
       const source = r.value("-s", "--source");
       if (source === undefined) return null;
@@ -239,9 +261,111 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       // (A bare `git rebase`: onto the branch's upstream.)
       return { revisions: revisions.length ? revisions : ["@{upstream}"] };
     }
+    case "worktree":
+      return worktreeWritten(r);
+    case "clone":
+      return cloneWritten(r);
+    case "bisect":
+      return bisectWritten(args);
+    case "sparse-checkout": {
+      // (Any verb that changes the patterns, or applies them again: the files skipped may return.)
+      const [verb] = r.before;
+      if (verb === null) return { revisions: [null] };
+      return verb !== undefined && /^(disable|add|set|reapply|init)$/.test(verb)
+        ? { revisions: [], skipped: true }
+        : null;
+    }
     default:
       return stashWritten(r);
   }
+}
+
+/** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
+function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
+  if (r.has("--quit")) return null;
+  if (r.has(...SEQUENCE) || !r.before.length) return { revisions: [null] };
+  // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
+  if (r.names.some((n) => !PICKING.has(n))) return { revisions: [null] };
+  const parents = reverts ? { parents: true } : {};
+  // (A range or a negation: each commit it names, as rev-list reads them.)
+  if (r.before.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
+    return { revisions: r.before, range: true, ...parents };
+  }
+  return { revisions: r.before.map(single), ...parents };
+}
+
+/**
+ * What `git worktree add [-b NEW] DIR [REV]` writes: REV's files (HEAD's without one; a branch
+ * named as DIR's last name where one is there, as git guesses it) into DIR.
+ */
+function worktreeWritten(r: Read): CommitsWritten | null {
+  const [verb, into, rev] = r.before;
+  if (verb !== "add" || into === undefined) return verb === null ? { revisions: [null] } : null;
+  if (r.has("--no-checkout", "--orphan")) return null;
+  const base = into?.replace(/\/+$/, "").split("/").at(-1);
+  const guess = rev === undefined && !r.has("-b", "-B", "--detach", "-d") && base;
+  return {
+    revisions: [rev === undefined ? "HEAD" : single(rev === "-" ? "@{-1}" : rev)],
+    branchFirst: true,
+    into,
+    ...(guess ? { guessed: base } : {}),
+  };
+}
+
+/**
+ * What `git clone [-b REV] SRC [DIR]` writes of a local source (a path, `file://`): REV's files
+ * (the source's HEAD's without one) into DIR (SRC's last name without one). Another machine's
+ * repository cannot be read: none here (its directory is judged below, `git_checkouts.ts`).
+ */
+function cloneWritten(r: Read): CommitsWritten | null {
+  if (r.has("-n", "--no-checkout", "--bare", "--mirror")) return null;
+  const [url, dir] = r.before;
+  if (url === undefined) return null;
+  if (url === null) return { revisions: [null] };
+  const local = /^file:\/\//.test(url)
+    ? url.slice(7)
+    : /^[\w+.-]+:\/\//.test(url) || /^[^/]*:/.test(url)
+    ? null
+    : url;
+  if (local === null) return null;
+  const rev = r.value("--revision", "-b", "--branch");
+  const name = local.replace(/\/+$/, "").replace(/\/\.git$/, "").replace(/\.git$/, "")
+    .split("/").at(-1);
+  return {
+    revisions: [rev === undefined ? "HEAD" : rev],
+    branchFirst: true,
+    into: dir === undefined ? name || null : dir,
+    source: local,
+  };
+}
+
+/** The verbs of `git bisect` that write no commit's files. */
+const BISECT_QUIET = set("log", "view", "visualize", "terms", "help");
+
+/** What `git bisect VERB ...` writes (see `CommitsWritten.bisect`). */
+function bisectWritten(args: Word[]): CommitsWritten | null {
+  const words = args.map((w) => (w.kind === "static" ? w.value : null));
+  const [verb, ...rest] = words;
+  if (verb === undefined || (verb !== null && BISECT_QUIET.has(verb))) return null;
+  if (verb === null || verb === "replay") return { revisions: [null] };
+  if (verb === "reset") return { revisions: rest.slice(0, 1), bisect: verb };
+  if (verb === "run") return { revisions: [], bisect: verb };
+  if (verb !== "start") return { revisions: rest, bisect: verb };
+  const revs: (string | null)[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w === "--") break;
+    if (w === "--no-checkout") return null;
+    if (w !== null && /^--term-(new|bad|old|good)$/.test(w)) i++;
+    else if (w === null || !w.startsWith("-")) revs.push(w);
+    else if (w !== "--first-parent" && !/^--term-(new|bad|old|good)=/.test(w)) revs.push(null);
+  }
+  // (With a new and an old revision: one commit of the range between them; with fewer, none.)
+  return revs.length < 2 ? { revisions: [], bisect: verb } : {
+    revisions: revs.map((w, n) => (n === 0 || w === null ? w : `^${w}`)),
+    range: true,
+    bisect: verb,
+  };
 }
 
 /** What `git stash` writes: a stash's files (`pop`, `apply`, `branch`), HEAD's (`push`). */

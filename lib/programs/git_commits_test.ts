@@ -44,7 +44,7 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git merge --abort", { revisions: ["HEAD"] }],
     ["git pull origin main", { revisions: [null] }],
     ["git cherry-pick -m 1 c1 c2", { revisions: ["c1", "c2"] }],
-    ["git cherry-pick main..evil", { revisions: [null] }],
+    ["git cherry-pick main..evil", { revisions: ["main..evil"], range: true }],
     // (Commits a rev-list option picks are not named.)
     ["git cherry-pick --stdin", { revisions: [null] }],
     ["git cherry-pick --stdin main", { revisions: [null] }],
@@ -55,7 +55,60 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git cherry-pick --remotes main", { revisions: [null] }],
     ["git cherry-pick -3 main", { revisions: [null] }],
     ["git revert --no-walk --all", { revisions: [null] }],
-    ["git cherry-pick ^main evil", { revisions: [null, "evil"] }],
+    ["git cherry-pick ^main evil", { revisions: ["^main", "evil"], range: true }],
+    ["git revert main..evil", { revisions: ["main..evil"], range: true, parents: true }],
+    // (git bisect: a range to start; the bisection under way's next commit.)
+    ["git bisect start evil main", { revisions: ["evil", "^main"], range: true, bisect: "start" }],
+    ["git bisect start --term-new fixed evil v1 v2 -- src", {
+      revisions: ["evil", "^v1", "^v2"],
+      range: true,
+      bisect: "start",
+    }],
+    ["git bisect start evil", { revisions: [], bisect: "start" }],
+    ["git bisect start --no-checkout evil main", null],
+    ["git bisect start --bogus evil", { revisions: [null, "^evil"], range: true, bisect: "start" }],
+    ["git bisect good", { revisions: [], bisect: "good" }],
+    ["git bisect bad evil", { revisions: ["evil"], bisect: "bad" }],
+    ["git bisect fixed", { revisions: [], bisect: "fixed" }],
+    ["git bisect run make test", { revisions: [], bisect: "run" }],
+    ["git bisect reset", { revisions: [], bisect: "reset" }],
+    ["git bisect reset evil", { revisions: ["evil"], bisect: "reset" }],
+    ["git bisect replay log", { revisions: [null] }],
+    ["git bisect log", null],
+    ["git bisect terms", null],
+    // (A new work tree, a local clone: the commit's files, in the new directory.)
+    ["git worktree add ../w evil", { revisions: ["evil"], branchFirst: true, into: "../w" }],
+    ["git worktree add -b x ../w", { revisions: ["HEAD"], branchFirst: true, into: "../w" }],
+    ["git worktree add ../feat", {
+      revisions: ["HEAD"],
+      branchFirst: true,
+      into: "../feat",
+      guessed: "feat",
+    }],
+    ["git worktree add --no-checkout ../w evil", null],
+    ["git worktree list", null],
+    ["git clone -b evil /tmp/r /tmp/c", {
+      revisions: ["evil"],
+      branchFirst: true,
+      into: "/tmp/c",
+      source: "/tmp/r",
+    }],
+    ["git clone file:///tmp/r.git", {
+      revisions: ["HEAD"],
+      branchFirst: true,
+      into: "r",
+      source: "/tmp/r.git",
+    }],
+    ["git clone ../r/.git", {
+      revisions: ["HEAD"],
+      branchFirst: true,
+      into: "r",
+      source: "../r/.git",
+    }],
+    ["git clone https://h/r.git", null],
+    ["git clone h:r.git", null],
+    ["git clone -n /tmp/r /tmp/c", null],
+    ["git clone --bare /tmp/r /tmp/c", null],
     ["git cherry-pick -x -n --ff main", { revisions: ["main"] }],
     ["git cherry-pick --continue", { revisions: [null] }],
     ["git revert c1", { revisions: ["c1"], parents: true }],
@@ -101,4 +154,20 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
   const wrong = rows.filter(([c, want]) => text(of(c)) !== text(want))
     .map(([c, want]) => `${c}: got ${text(of(c))}, want ${text(want)}`);
   assert.deepEqual(wrong, []);
+});
+
+Deno.test("git commits: git sparse-checkout writes the files it skipped", () => {
+  for (const verb of ["disable", "add x", "set --cone x", "reapply", "init"]) {
+    assert.deepEqual(of(`git sparse-checkout ${verb}`), { revisions: [], skipped: true }, verb);
+  }
+  assert.equal(of("git sparse-checkout list"), null);
+});
+
+Deno.test("git commits: a checkout told not to guess a remote's branch says so", () => {
+  assert.deepEqual(of("git switch --no-guess feat"), {
+    revisions: ["feat"],
+    branchFirst: true,
+    noGuess: true,
+  });
+  assert.equal(of("git checkout --no-guess feat")?.noGuess, true);
 });

@@ -116,6 +116,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "git show HEAD:.env", lists: "git ls-files '*.py'", treeNames: "git grep x -- '*.env'",
     readsRepository: "git log -p",
     replacesTrees: "git checkout .",
+    links: "git apply <<'EOF'\ndiff --git a/k b/k\nnew file mode 120000\n@@ -0,0 +1 @@\n+/etc\nEOF",
     readOnly: {
       log: "git log --output=x", show: "git show --ext-diff", diff: "git diff --output=x",
       shortlog: "git shortlog --output=x", "stash show": "git stash show --ext-diff",
@@ -279,7 +280,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   ed: { runs: "ed -s f <<< '!rm x'" }, dc: { runs: "dc -e '!rm x'" }, ftp: { runs: "ftp h <<< '!rm x'", namedFiles: "ftp localhost" },
   ln: { links: "ln -s /etc e", text: "ln -s ../x d/l", namedFiles: "ln -s ../x d/l" }, cp: { links: "cp -s /etc/hosts h", followsLinks: "cp -rL a b", namedFiles: "cp -b x y" },
   mv: { namedFiles: "mv -b x y" }, install: { namedFiles: "install -b -S .old x y" },
-  patch: { chdir: "patch -d dir -p1", namedFiles: "patch -p1 <<< '+++ b/x'" },
+  patch: {
+    chdir: "patch -d dir -p1",
+    namedFiles: "patch -p1 <<< '+++ b/x'",
+    links: "patch -p1 <<'EOF'\ndiff --git a/k b/k\nnew file mode 120000\n@@ -0,0 +1 @@\n+/etc\nEOF",
+  },
   uudecode: { namedFiles: "uudecode <<< $'begin 644 x\\nend'" },
   ninja: { chdir: "ninja -C out", optionCommands: "ninja -f /dev/fd/3" },
   just: { optionCommands: "just --justfile /dev/fd/3" },

@@ -13,7 +13,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { hasOption } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
-import { PATCH_OPTIONS, patchFiles } from "./diffs.ts";
+import { PATCH_OPTIONS, patchFiles, patchLinks } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
@@ -162,6 +162,7 @@ const TABLE: Record<string, Facts> = {
     replacesTrees: true,
     chdir: { options: ["-d", "--directory"] },
     namedFiles: patchFiles,
+    links: patchLinks,
   },
   // Clients and builders that write below a local directory by names of their own (the one it
   // copies into, the output directory: destinations.ts).

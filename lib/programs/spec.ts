@@ -348,6 +348,45 @@ export interface CommitsWritten {
    * merges each of FETCH_HEAD's lines not marked `not-for-merge`). @default false
    */
   fetched?: boolean;
+  /**
+   * The revisions are read as rev-list reads them (`git cherry-pick A..B`, `git bisect start BAD
+   * GOOD`: `A..B` is `^A B`): every commit reachable from one as written and from none with `^`,
+   * each commit's files written. @default false
+   */
+  range?: boolean;
+  /**
+   * What `git bisect` writes, its verb: `start` the range of its revisions (the first the new
+   * term's, the others the old's: `^` before each), `reset` the revision given; while one is
+   * bisected (`BISECT_START`), also the revision it started from. Any other verb (`good`, `bad`,
+   * a term, `skip`, `run`) marks its revisions (or HEAD) with that term, and git writes the next
+   * commit of the bisection under way (its refs, `refs/bisect/`): one of the range they name.
+   */
+  bisect?: string;
+  /**
+   * The commits' files are written whole into a new directory (from the cwd; null: one not
+   * known): `git worktree add DIR REV`, `git clone SRC DIR`. @default undefined
+   */
+  into?: string | null;
+  /**
+   * With `into`: the repository the revisions are of (from the cwd; null: one not known), a local
+   * clone's source; absent: the cwd's. @default undefined
+   */
+  source?: string | null;
+  /**
+   * With `into`: the branch of this name written where one is there, else the revisions
+   * (`git worktree add ../feat` checks out `feat`, or HEAD as a new branch). @default undefined
+   */
+  guessed?: string;
+  /**
+   * The index's files marked skip-worktree are written too (`git sparse-checkout disable`, `add`,
+   * `set`, `reapply`: those the patterns take in again). @default false
+   */
+  skipped?: boolean;
+  /**
+   * With `branchFirst`: a name that is no revision is not guessed to be a remote's branch
+   * (`git checkout --no-guess NAME`). @default false
+   */
+  noGuess?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
@@ -410,8 +449,11 @@ export interface Program {
   evaluates?: (stage: Stage) => EvalShape | null;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
   readOnly?: Record<string, ReadOnlyCheck>;
-  /** The symlinks it makes (`ln -s T L`), so later stages' paths through them are followed. */
-  links?: (stage: Stage) => MadeLink[];
+  /**
+   * The symlinks it makes (`ln -s T L`, a patch's `new file mode 120000`), so later stages' paths
+   * through them are followed; `read` gives a file's text (from the stage's cwd) as it is now.
+   */
+  links?: (stage: Stage, read?: ReadFile) => MadeLink[];
   /**
    * It reads a directory it is given as a tree and follows the symlinks inside it (`grep -R`,
    * `rg -L`, `find -L`, `du -L`, `cp -rL`): where those links lead is read too.
