@@ -109,12 +109,22 @@ export function runCached(code: string, opts: RunCachedOptions): Record<string, 
  */
 export function saveCodeCache(script: Script, cacheFile: string, head: Buffer): boolean {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
+  let written = false;
   try {
     writeFileSync(temporary, Buffer.concat([head, script.createCachedData()]), { flag: "wx" });
+    written = true;
     renameSync(temporary, cacheFile);
     return true;
   } catch {
-    rmSync(temporary, { force: true });
+    // (Only a file this call wrote is removed: whatever else is at that name, a directory or a
+    // link someone made, stays, and the extension loads all the same.)
+    if (written) {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // Left for the next start to find in its way, which only means no cache.
+      }
+    }
     return false;
   }
 }

@@ -107,7 +107,7 @@ Deno.test("code cache: a cache V8 turns down is replaced, and the code runs all 
   }
 });
 
-Deno.test("code cache: a directory that cannot be written keeps none, and a link left at the temporary name is not followed", () => {
+Deno.test("code cache: a directory that cannot be written keeps none; a link or a directory left at the temporary name is neither followed nor a failure", () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-controls-cache-"));
   try {
     const script = new Script(code(1));
@@ -121,6 +121,13 @@ Deno.test("code cache: a directory that cannot be written keeps none, and a link
     assert.equal(saveCodeCache(script, cache, head), false);
     assert.equal(readFileSync(victim, "utf8"), "mine");
     assert.ok(!existsSync(cache));
+    // A directory at the temporary name: nothing written, nothing thrown (the bundle loads).
+    rmSync(`${cache}.${process.pid}.tmp`);
+    mkdirSync(`${cache}.${process.pid}.tmp`);
+    assert.equal(saveCodeCache(script, cache, head), false);
+    assert.ok(existsSync(`${cache}.${process.pid}.tmp`), "what someone else made stays");
+    assert.deepEqual(runCached(code(3), { key: "d", file: join(dir, "x.js") }), { answer: 3 });
+    rmSync(`${cache}.${process.pid}.tmp`, { recursive: true });
     assert.equal(saveCodeCache(script, cache, head), true, "the next exit writes it");
     assert.ok(readFileSync(cache).subarray(0, head.length).equals(head));
   } finally {
