@@ -131,8 +131,11 @@ function linkSections(text: string, reverse: boolean): LinkPatched[] {
     else if (line.startsWith("@@")) hunk = true;
     else if (hunk) {
       if (line.startsWith(added) && !/^(\+\+\+|---) /.test(line)) flush(line.slice(1));
-    } else if (line === "GIT binary patch") binary = [[]];
-    else if (/^Binary files .* differ$/.test(line)) flush(null);
+    } else if (line === "GIT binary patch") {
+      // (Of a file that is no link, a picture: not read.)
+      if (link) binary = [[]];
+      else done = true;
+    } else if (/^Binary files .* differ$/.test(line)) flush(null);
     else {
       const m = GIT_NAMED.exec(line);
       const old = m?.[2] === "from" || m?.[4] === "---";
