@@ -42,7 +42,7 @@ import { cwdText, notification, reason } from "./messages.ts";
 import { findDecider } from "./verdicts.ts";
 import { memoFs } from "./fs_facts.ts";
 import { dirname, resolve } from "node:path";
-import { globLinks, throughLinks } from "../programs/links.ts";
+import { globLinks, throughLinks, UNKNOWN_PLACE } from "../programs/links.ts";
 import { danglingLink, TOO_LARGE, walked } from "./links_seen.ts";
 import { procSpelling, realPath } from "../shell/paths.ts";
 import { protectedPathTest } from "./protection.ts";
@@ -254,6 +254,11 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
     for (const p of target.raw ? [target.raw, target.path] : [target.path]) {
       const through = throughLinks(p, shared.links);
       if (through === null) continue;
+      if (through === UNKNOWN_PLACE) {
+        // (A link whose target is not known, a patch's binary delta: anything may be reached.)
+        out.unseen ??= "a symlink the command makes leads to a place not known";
+        continue;
+      }
       // (Into /proc or /dev: a process's paths, seen from which process is not known here.)
       if (procSpelling(through, ctx.fs) !== undefined) out.unseen ??= PROCESS_NOTE;
       const real = realPath(through, ctx.fs);

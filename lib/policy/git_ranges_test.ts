@@ -163,11 +163,31 @@ Deno.test({
         [`git clone ${repo.dir} ${other}`, "allow"],
         [`git clone ${bare} ${other} && cat ${other}/README.md`, "allow"],
         [`cd /tmp && git clone -b lnk ${bare} && cat x`, "deny"],
+        // (Words after `--` are operands still: gitcli(7).)
+        [`git clone -b lnk -- ${repo.dir} ${other} && cat ${other}/k/id_rsa`, "deny"],
+        [`git worktree add -- ${other} lnk && cat ${other}/k/id_rsa`, "deny"],
+        [`git worktree add -b x -- ${other} lnk~3`, "allow"],
+        // (The source as git finds it: SRC/.git, SRC, SRC.git/.git, SRC.git.)
+        [`git clone -b lnk ${repo.dir}-bare ${other} && cat ${other}/k/id_rsa`, "deny"],
+        [`git clone -b lnk file://${repo.dir}-bare ${other}`, "deny"],
+        [`git clone -b lnk ${repo.dir}/.git ${other}`, "deny"],
+        [`git clone ${repo.dir}-bare ${other} && cat ${other}/README.md`, "allow"],
+      ]);
+      // (A `gitdir:` file, and a work tree found by its name with `.git` added.)
+      writeFileSync(`${repo.dir}-link`, `gitdir: ${bare}\n`);
+      repo.git("clone", "-q", repo.dir, `${repo.dir}-wt.git`);
+      repo.git("-C", `${repo.dir}-wt.git`, "branch", "-q", "lnk", "origin/lnk");
+      await checkActions(config, ctx, [
+        [`git clone -b lnk ${repo.dir}-link ${other} && cat ${other}/k/id_rsa`, "deny"],
+        [`git clone -b lnk ${repo.dir}-wt ${other} && cat ${other}/k/id_rsa`, "deny"],
+        [`git clone ${repo.dir}-wt ${other} && cat ${other}/README.md`, "allow"],
       ]);
     } finally {
       remove();
       rmSync(other, { recursive: true, force: true });
       rmSync(`${repo.dir}-bare.git`, { recursive: true, force: true });
+      rmSync(`${repo.dir}-wt.git`, { recursive: true, force: true });
+      rmSync(`${repo.dir}-link`, { force: true });
     }
   },
 });

@@ -216,9 +216,35 @@ function repositoryOf(
   }
   if (commits.source === null) return null;
   const at = resolve(cwd, commits.source);
-  if (fs.exists(`${at}/.git`)) return openRepository(at, fs, user);
-  const store = fs.exists(`${at}/HEAD`) ? objectStore(at, fs) : null;
-  return store && { gitDir: at, commonDir: at, store, fs };
+  // (As git finds a local clone's source: clone.c's `get_repo_path`, upload-pack's `enter_repo`
+  // for `file://`. Each a work tree's `.git`, a git directory, or a `gitdir:` file.)
+  for (const suffix of ["/.git", "", ".git/.git", ".git"]) {
+    const path = at === "/" && suffix.startsWith("/") ? suffix : at + suffix;
+    if (!fs.exists(path)) continue;
+    if (suffix.endsWith("/.git")) {
+      const top = path.slice(0, -5) || "/";
+      if (gitDirOf(top, fs) !== null) return openRepository(top, fs, user);
+      continue;
+    }
+    const gitDir = isGitDirectory(path, fs) ? path : gitFileDirectory(path, fs);
+    if (gitDir === null) continue;
+    const store = objectStore(gitDir, fs);
+    return store && { gitDir, commonDir: gitDir, store, fs };
+  }
+  return null;
+}
+
+/** Whether `path` is a git directory: its HEAD and objects there (git's `is_git_directory`). */
+function isGitDirectory(path: string, fs: FsFacts): boolean {
+  return fs.exists(`${path}/HEAD`) && fs.exists(`${path}/objects`);
+}
+
+/** The git directory a `gitdir: DIR` file names, where it is one; else null. */
+function gitFileDirectory(path: string, fs: FsFacts): string | null {
+  if (fs.isDirectory?.(path) !== false) return null;
+  const m = /^gitdir: *(.+?) *$/m.exec(fs.readText?.(path, 4096) ?? "");
+  const dir = m ? resolve(dirname(path), m[1]) : null;
+  return dir !== null && isGitDirectory(dir, fs) ? dir : null;
 }
 
 /**

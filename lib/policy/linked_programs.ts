@@ -9,7 +9,7 @@
 import { basename, resolve } from "node:path";
 import type { Stage } from "../shell/model.ts";
 import { realPath } from "../shell/paths.ts";
-import { throughLinks } from "../programs/links.ts";
+import { throughLinks, UNKNOWN_PLACE } from "../programs/links.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import { literal } from "../programs/words.ts";
 import type { Context } from "../types.ts";
@@ -34,7 +34,8 @@ export function linkedPrograms(
       if (c === null) continue;
       const written = resolve(c, name.value);
       const real = throughLinks(written, links) ?? realPath(written, ctx.fs);
-      if (real === written) continue;
+      // (Through a link whose target is not known, the path itself asks: see `throughLinks`.)
+      if (real === written || real === UNKNOWN_PLACE) continue;
       out.push([{
         ...s,
         argv: [literal(real), ...s.argv.slice(1)],

@@ -23,13 +23,12 @@ import type { MadeLink, NamedFile, NamedFilesGiven, ReadFile } from "./spec.ts";
 import { dirname, join, resolve } from "node:path";
 import { inputText } from "./words.ts";
 import { backupNamed, environmentSuffix } from "./backups.ts";
+import { binaryLiteral, gitHeaderNames, unquotedName } from "./git_patch_text.ts";
 
 /** A `---`/`+++` line of a diff, the name its first group. */
 const HEADER = /^(?:\+\+\+|---|\*\*\*|Index:) ("(?:[^"\\]|\\.)*"|[^\t\n]+?)(?:\t.*)?$/;
 /** git's lines that name a file without a prefix to strip. */
 const GIT_NAMES = /^(?:rename|copy) to (.+)$/;
-/** git's `diff --git a/X b/Y` header. */
-const GIT_HEADER = /^diff --git (\S+) (\S+)$/;
 
 /** The path with `strip` leading components removed (null: none left). */
 function stripped(path: string, strip: number): string | null {
@@ -39,27 +38,35 @@ function stripped(path: string, strip: number): string | null {
 }
 
 /**
+ * The forms of a name a diff gives: with `strip` leading components removed when given, else as
+ * written, with one removed and as a base name (what patch and git apply may make of it); a name
+ * not `prefixed` (git's `rename to`) as written.
+ */
+function nameForms(raw: string, strip: number | null, prefixed = true): string[] {
+  const path = unquotedName(raw);
+  if (path === "" || path === "/dev/null") return [];
+  const forms = !prefixed
+    ? [path]
+    : strip === null
+    ? [path, stripped(path, 1), path.slice(path.lastIndexOf("/") + 1)]
+    : [stripped(path, strip)];
+  return forms.filter((f, i): f is string => !!f && forms.indexOf(f) === i);
+}
+
+/**
  * The paths a diff's text names, each with `strip` leading components removed when given, else
- * as written, with one removed and as a base name (what patch and git apply may make of it).
+ * as written, with one removed and as a base name (see `nameForms`).
  */
 export function patchedFiles(text: string, strip: number | null): string[] {
   const out = new Set<string>();
   const add = (raw: string, prefixed = true) => {
-    let path = raw.trim();
-    if (path.startsWith('"') && path.endsWith('"')) path = path.slice(1, -1);
-    if (path === "" || path === "/dev/null") return;
-    const forms = !prefixed
-      ? [path]
-      : strip === null
-      ? [path, stripped(path, 1), path.slice(path.lastIndexOf("/") + 1)]
-      : [stripped(path, strip)];
-    for (const f of forms) if (f) out.add(f);
+    for (const f of nameForms(raw, strip, prefixed)) out.add(f);
   };
   for (const line of text.split("\n")) {
-    const header = GIT_HEADER.exec(line);
+    const header = gitHeaderNames(line);
     if (header) {
+      add(header[0]);
       add(header[1]);
-      add(header[2]);
       continue;
     }
     const m = HEADER.exec(line);
@@ -78,32 +85,91 @@ const LINK_MODES = [
   /^(?:deleted file mode|old mode|index [0-9a-f]+\.\.[0-9a-f]+) 120000$/,
 ];
 
+/** git's lines that name a file's old (`from`, `---`) or new (`to`, `+++`) name. */
+const GIT_NAMED = /^(?:(rename|copy) (from|to) (.+)|(---|\+\+\+) ("(?:[^"\\]|\\.)*"|[^\t]+))/;
+
+/** A link a diff makes: its name as the diff gives it (`prefixed`: one `-p` strips), its target. */
+interface LinkPatched {
+  name: string;
+  prefixed: boolean;
+  target: string | null;
+}
+
+/**
+ * The symlinks a git diff's sections make (see `patchedLinks`): each section's name (the new one,
+ * the old one reversed: from `diff --git`, then `---`/`+++`, `rename`/`copy` lines), and its
+ * target, the line its hunk adds or the content of its `GIT binary patch` literal (the second
+ * hunk, reversed); null where that is not known (a delta, `Binary files … differ`).
+ */
+function linkSections(text: string, reverse: boolean): LinkPatched[] {
+  const out: LinkPatched[] = [];
+  let name: { name: string; prefixed: boolean } | null = null;
+  let [link, hunk, done] = [false, false, false];
+  // (The binary hunks read: their lines, and which one is this side's.)
+  let binary: string[][] | null = null;
+  const [mode, added, side] = reverse ? [LINK_MODES[1], "-", "from"] : [LINK_MODES[0], "+", "to"];
+  const flush = (target: string | null) => {
+    if (link && !done && name && name.name !== "/dev/null") out.push({ ...name, target });
+    done = true;
+  };
+  for (const line of text.split("\n")) {
+    const header = gitHeaderNames(line);
+    if (header) {
+      if (binary) flush(binaryTarget(binary, reverse));
+      name = { name: header[reverse ? 0 : 1], prefixed: true };
+      [link, hunk, done, binary] = [false, false, false, null];
+      continue;
+    }
+    if (name === null || done) continue;
+    if (binary) {
+      const last = binary[binary.length - 1];
+      if (line === "") binary.push([]);
+      else if (last.length || /^(literal|delta) \d+$/.test(line)) last.push(line);
+      continue;
+    }
+    if (mode.test(line)) link = true;
+    else if (line.startsWith("@@")) hunk = true;
+    else if (hunk) {
+      if (line.startsWith(added) && !/^(\+\+\+|---) /.test(line)) flush(line.slice(1));
+    } else if (line === "GIT binary patch") {
+      // (Of a file that is no link, a picture: not read.)
+      if (link) binary = [[]];
+      else done = true;
+    } else if (/^Binary files .* differ$/.test(line)) flush(null);
+    else {
+      const m = GIT_NAMED.exec(line);
+      const old = m?.[2] === "from" || m?.[4] === "---";
+      if (m && old === (side === "from")) {
+        const given = unquotedName(m[3] ?? m[5]);
+        if (given !== "/dev/null") name = { name: given, prefixed: m[4] !== undefined };
+      }
+    }
+  }
+  if (binary) flush(binaryTarget(binary, reverse));
+  return out;
+}
+
+/** The target a link's binary hunks give (the second one, reversed), or null: not known. */
+function binaryTarget(hunks: string[][], reverse: boolean): string | null {
+  const hunk = hunks.filter((h) => h.length)[reverse ? 1 : 0];
+  return hunk ? binaryLiteral(hunk) : null;
+}
+
 /**
  * The symlinks a diff makes (git's `new file mode 120000`, a mode changed to it, a link given
- * another target), each where the file is (the forms `patchedFiles` gives) and leading where the
- * first line its hunk adds says; a reversed diff (`-R`) makes those it removes.
+ * another target), each where the file is (the forms `patchedFiles` gives; a name from `rename
+ * to` as written) and leading where its hunk (or binary literal) says, null where that is not
+ * known; a reversed diff (`-R`) makes those it removes.
  */
 export function patchedLinks(
   text: string,
   strip: number | null,
   reverse = false,
-): { path: string; target: string }[] {
-  const out: { path: string; target: string }[] = [];
-  let path: string | null = null;
-  let link = false;
-  let hunk = false;
-  const [mode, added] = reverse ? [LINK_MODES[1], "-"] : [LINK_MODES[0], "+"];
-  for (const line of text.split("\n")) {
-    const header = GIT_HEADER.exec(line);
-    if (header) [path, link, hunk] = [header[reverse ? 1 : 2], false, false];
-    else if (path === null) continue;
-    else if (mode.test(line)) link = true;
-    else if (line.startsWith("@@")) hunk = true;
-    else if (link && hunk && line.startsWith(added) && !/^(\+\+\+|---) /.test(line)) {
-      const target = line.slice(1);
-      for (const p of patchedFiles(`--- ${path}`, strip)) if (target) out.push({ path: p, target });
-      [path, link] = [null, false];
-    }
+): { path: string; target: string | null }[] {
+  const out: { path: string; target: string | null }[] = [];
+  for (const { name, prefixed, target } of linkSections(text, reverse)) {
+    if (target === "") continue;
+    for (const path of nameForms(name, strip, prefixed)) out.push({ path, target });
   }
   return out;
 }
@@ -263,7 +329,7 @@ export function patchLinks(stage: Stage, read?: ReadFile): MadeLink[] {
 /** The links a patch makes below `dir` (from each cwd of `stage`), absolute. */
 export function madeLinks(
   stage: Stage,
-  links: { path: string; target: string }[],
+  links: { path: string; target: string | null }[],
   dir: string,
 ): MadeLink[] {
   const out: MadeLink[] = [];
@@ -271,7 +337,7 @@ export function madeLinks(
     if (cwd === null) continue;
     for (const { path, target } of links) {
       const link = resolve(cwd, dir, path);
-      const to = target.startsWith("/") ? target : `${dirname(link)}/${target}`;
+      const to = target === null || target.startsWith("/") ? target : `${dirname(link)}/${target}`;
       out.push({ link, target: to, by: stage });
     }
   }

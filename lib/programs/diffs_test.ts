@@ -189,6 +189,69 @@ Deno.test("diffs: the symlinks a git diff makes, where they lead", () => {
   assert.deepEqual(patchedLinks(removed, 1, true), [{ path: "k", target: "/etc" }]);
 });
 
+/** A git diff that makes `name` a symlink to /home/user/.ssh by a binary literal (`literal N`). */
+const binaryLinkDiff = (name = "k", mode = "new file mode 120000", hunks = FORWARD) =>
+  [
+    `diff --git a/${name} b/${name}`,
+    mode,
+    "index 0000000000000000000000000000000000000000..508bd70a5fdebeac340a58b4eb5cf3779e4b4208",
+    "GIT binary patch",
+    ...hunks,
+  ].join("\n");
+const TARGET = ["literal 15", "Wc-qs?$j?pHFD*_j($_04&Hw-^+68g|", ""];
+const EMPTY = ["literal 0", "HcmV?d00001", ""];
+const FORWARD = [...TARGET, ...EMPTY];
+
+Deno.test("diffs: links by binary literals, names with spaces or quotes, renames", () => {
+  const ssh = "/home/user/.ssh";
+  assert.deepEqual(patchedLinks(binaryLinkDiff(), 1), [{ path: "k", target: ssh }]);
+  // (Reversed: the second hunk, of a diff that deletes the link; the forward one makes none.)
+  const deleted = binaryLinkDiff("k", "deleted file mode 120000", [...EMPTY, ...TARGET]);
+  assert.deepEqual(patchedLinks(deleted, 1, true), [{ path: "k", target: ssh }]);
+  assert.deepEqual(patchedLinks(deleted, 1), []);
+  assert.deepEqual(patchedLinks(binaryLinkDiff(), 1, true), []);
+  // (A delta, `Binary files … differ`: a link to a place not known.)
+  const delta = binaryLinkDiff("k", "new file mode 120000", ["delta 15", TARGET[1], "", ...EMPTY]);
+  assert.deepEqual(patchedLinks(delta, 1), [{ path: "k", target: null }]);
+  const differ = [
+    "diff --git a/k b/k",
+    "new file mode 120000",
+    "Binary files /dev/null and b/k differ",
+  ];
+  assert.deepEqual(patchedLinks(differ.join("\n"), 1), [{ path: "k", target: null }]);
+  // (A name with a space: git does not quote it, and ends its `+++` line with a tab.)
+  const spaced = linkDiff(ssh).replaceAll("a/k", "a/k x").replaceAll("b/k", "b/k x\t")
+    .replace("diff --git a/k x b/k x\t", "diff --git a/k x b/k x");
+  assert.deepEqual(patchedLinks(spaced, 1), [{ path: "k x", target: ssh }]);
+  assert.deepEqual(patchedLinks(binaryLinkDiff("k x"), 1), [{ path: "k x", target: ssh }]);
+  assert.ok(patchedFiles(spaced, 1).includes("k x"));
+  // (Quoted C-style, in the header and `+++`.)
+  const quoted = linkDiff(ssh).replace("diff --git a/k b/k", 'diff --git "a/k\\tx" "b/k\\tx"')
+    .replace("+++ b/k", '+++ "b/k\\tx"');
+  assert.deepEqual(patchedLinks(quoted, 1), [{ path: "k\tx", target: ssh }]);
+  assert.ok(patchedFiles(quoted, 1).includes("k\tx"));
+  // (A link renamed and retargeted: the name `rename to` gives, then `+++`'s.)
+  const renamed = [
+    "diff --git a/l b/k y",
+    "similarity index 50%",
+    "rename from l",
+    "rename to k y",
+    "index cad2309..508bd70 120000",
+    "--- a/l",
+    "+++ b/k y",
+    "@@ -1 +1 @@",
+    "-/tmp",
+    `+${ssh}`,
+  ];
+  assert.deepEqual(patchedLinks(renamed.join("\n"), 1), [{ path: "k y", target: ssh }]);
+  assert.deepEqual(patchedLinks(renamed.slice(0, 5).concat(renamed.slice(7)).join("\n"), 1), [
+    { path: "k y", target: ssh },
+  ]);
+  // (Reversed: the old name.)
+  const back = renamed.join("\n").replace("-/tmp", "+/tmp").replace(`+${ssh}`, `-${ssh}`);
+  assert.deepEqual(patchedLinks(back, 1, true), [{ path: "l", target: ssh }]);
+});
+
 Deno.test("diffs: the symlinks a patch makes lead the stages after it", async () => {
   const config = configFrom({
     policies: { open: { defaultAction: "allow", rules: [] } },
@@ -201,6 +264,12 @@ Deno.test("diffs: the symlinks a patch makes lead the stages after it", async ()
       "/tmp/p.patch": linkDiff("/home/user/.ssh"),
       "/tmp/rel.patch": linkDiff("../home/user/.ssh"),
       "/tmp/plain.patch": linkDiff("/tmp", "new file mode 100644"),
+      "/tmp/bin.patch": binaryLinkDiff(),
+      "/tmp/space.patch": binaryLinkDiff("k x"),
+      "/tmp/del.patch": binaryLinkDiff("k", "deleted file mode 120000", [...EMPTY, ...TARGET]),
+      "/tmp/delta.patch": binaryLinkDiff("k", "new file mode 120000", ["delta 15", TARGET[1]]),
+      "/tmp/spaced.patch": linkDiff("/home/user/.ssh").replaceAll(" b/k", " b/k x")
+        .replaceAll(" a/k", " a/k x"),
     },
   });
   const inline = `git apply <<'EOF'\n${linkDiff("/home/user/.ssh")}\nEOF\ncat k/id_rsa`;
@@ -217,6 +286,19 @@ Deno.test("diffs: the symlinks a patch makes lead the stages after it", async ()
     ["patch -d src -p1 < /tmp/rel.patch && cat src/k/id_rsa", "allow"],
     ["patch -p1 < /tmp/rel.patch && cat k/id_rsa", "deny"],
     [inline, "deny"],
+    // (A binary literal, a name with a space, a deleted link applied in reverse.)
+    ["git apply /tmp/bin.patch && cat k/id_rsa", "deny"],
+    ['git apply /tmp/space.patch && cat "k x/id_rsa"', "deny"],
+    ['git apply /tmp/spaced.patch && cat "k x/id_rsa"', "deny"],
+    ['patch -p1 < /tmp/spaced.patch && cat "k x/id_rsa"', "deny"],
+    ["git apply -R /tmp/del.patch && cat k/id_rsa", "deny"],
+    ["git apply --reverse /tmp/del.patch && cat k/id_rsa", "deny"],
+    // (A delta: where the link leads is not known; the stages that do not go through it stand.)
+    ["git apply /tmp/delta.patch && cat k/id_rsa", "ask"],
+    ["git apply /tmp/delta.patch && k/run", "ask"],
+    ["git apply /tmp/delta.patch && cat src/a.ts", "allow"],
+    ["git apply /tmp/del.patch && cat k/id_rsa", "allow"],
+    ["git apply /tmp/bin.patch && cat src/a.ts", "allow"],
     // (Everyday: the patch alone, one that makes no link, one only checked.)
     ["git apply /tmp/p.patch", "allow"],
     ["patch -p1 < /tmp/p.patch && cat src/a.ts", "allow"],

@@ -120,6 +120,12 @@ interface Read {
   /** The operands before `--` and after it (null: a word not seen). */
   before: (string | null)[];
   after: (string | null)[] | null;
+  /**
+   * Every operand, before `--` and after it: for the subcommands whose `--` only ends the options
+   * (`git merge -- REV`, `git clone -- SRC DIR`, `git worktree add -- DIR REV`; gitcli(7)), not
+   * those that take paths after it (`checkout`, `restore`, `reset`).
+   */
+  operands: (string | null)[];
 }
 
 function read(args: Word[], grammar: OptionGrammar): Read {
@@ -144,6 +150,7 @@ function read(args: Word[], grammar: OptionGrammar): Read {
     },
     before,
     after,
+    operands: after === null ? before : [...before, ...after],
   };
 }
 
@@ -200,7 +207,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     }
     case "switch": {
       if (r.has("--orphan")) return unknown;
-      const [rev] = r.before;
+      const [rev] = r.operands;
       const over = r.has("-f", "--force", "--discard-changes");
       // (`git switch -f -c NEW`: HEAD's files over the changes.)
       if (rev === undefined) return over ? { revisions: ["HEAD"], overwrites: true } : null;
@@ -224,10 +231,11 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       if (sub === "pull") return unknown;
       // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
       // branch's upstream, as merge.defaultToUpstream has it.)
-      if (r.before.length === 1 && r.before[0] === "FETCH_HEAD") {
+      const revs = r.operands;
+      if (revs.length === 1 && revs[0] === "FETCH_HEAD") {
         return { revisions: ["FETCH_HEAD"], fetched: true };
       }
-      return { revisions: r.before.length ? r.before.map(single) : ["@{upstream}"] };
+      return { revisions: revs.length ? revs.map(single) : ["@{upstream}"] };
     }
     case "cherry-pick":
     case "revert":
@@ -248,13 +256,13 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       // (`--prefix=DIR/ -u`: the whole tree written below DIR/, not read here.)
       if (r.has("--prefix")) return unknown;
       const over = r.has("--reset") ? { overwrites: true } : {};
-      return r.before.length ? { revisions: r.before.map(single), ...over } : null;
+      return r.operands.length ? { revisions: r.operands.map(single), ...over } : null;
     }
     case "rebase": {
       if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
       if (r.has(...SEQUENCE)) return unknown;
       const onto = r.value("--onto");
-      const [upstream, branch] = r.before;
+      const [upstream, branch] = r.operands;
       const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
       if (branch !== undefined) revisions.push(single(branch));
       if (r.has("--root")) return onto !== undefined ? { revisions } : unknown;
@@ -269,7 +277,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       return bisectWritten(args);
     case "sparse-checkout": {
       // (Any verb that changes the patterns, or applies them again: the files skipped may return.)
-      const [verb] = r.before;
+      const [verb] = r.operands;
       if (verb === null) return { revisions: [null] };
       return verb !== undefined && /^(disable|add|set|reapply|init)$/.test(verb)
         ? { revisions: [], skipped: true }
@@ -283,15 +291,16 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
 /** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
 function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
   if (r.has("--quit")) return null;
-  if (r.has(...SEQUENCE) || !r.before.length) return { revisions: [null] };
+  const revs = r.operands;
+  if (r.has(...SEQUENCE) || !revs.length) return { revisions: [null] };
   // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
   if (r.names.some((n) => !PICKING.has(n))) return { revisions: [null] };
   const parents = reverts ? { parents: true } : {};
   // (A range or a negation: each commit it names, as rev-list reads them.)
-  if (r.before.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
-    return { revisions: r.before, range: true, ...parents };
+  if (revs.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
+    return { revisions: revs, range: true, ...parents };
   }
-  return { revisions: r.before.map(single), ...parents };
+  return { revisions: revs.map(single), ...parents };
 }
 
 /**
@@ -299,7 +308,7 @@ function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
  * named as DIR's last name where one is there, as git guesses it) into DIR.
  */
 function worktreeWritten(r: Read): CommitsWritten | null {
-  const [verb, into, rev] = r.before;
+  const [verb, into, rev] = r.operands;
   if (verb !== "add" || into === undefined) return verb === null ? { revisions: [null] } : null;
   if (r.has("--no-checkout", "--orphan")) return null;
   const base = into?.replace(/\/+$/, "").split("/").at(-1);
@@ -319,7 +328,7 @@ function worktreeWritten(r: Read): CommitsWritten | null {
  */
 function cloneWritten(r: Read): CommitsWritten | null {
   if (r.has("-n", "--no-checkout", "--bare", "--mirror")) return null;
-  const [url, dir] = r.before;
+  const [url, dir] = r.operands;
   if (url === undefined) return null;
   if (url === null) return { revisions: [null] };
   const local = /^file:\/\//.test(url)
@@ -370,7 +379,9 @@ function bisectWritten(args: Word[]): CommitsWritten | null {
 
 /** What `git stash` writes: a stash's files (`pop`, `apply`, `branch`), HEAD's (`push`). */
 function stashWritten(r: Read): CommitsWritten | null {
-  const [verb, ...rest] = r.before;
+  // (`git stash -- PATHS` pushes; `git stash pop -- stash@{1}` pops that one.)
+  const verb = r.before[0];
+  const rest = r.operands.slice(1);
   if (verb === null) return { revisions: [null] };
   if (verb === "pop" || verb === "apply" || verb === "branch") {
     const name = verb === "branch" ? rest[1] : rest[0];

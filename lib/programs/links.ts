@@ -174,7 +174,8 @@ function named(target: string): boolean {
 
 /**
  * Where `path` leads through the links a command makes, when it goes through one (following up
- * to four links made in a row); null when it goes through none.
+ * to four links made in a row); null when it goes through none. Through a link whose target is
+ * not known (`MadeLink.target` null), `UNKNOWN_PLACE`.
  */
 export function throughLinks(path: string, links: MadeLink[]): string | null {
   let cur = path;
@@ -182,11 +183,15 @@ export function throughLinks(path: string, links: MadeLink[]): string | null {
   for (let n = 0; n < 4; n++) {
     const hit = links.find((l) => isWithin(cur, l.link));
     if (!hit) break;
+    if (hit.target === null) return UNKNOWN_PLACE;
     cur = hit.target + cur.slice(hit.link.length);
     moved = true;
   }
   return moved ? cur : null;
 }
+
+/** What `throughLinks` gives through a link whose target is not known (no absolute path). */
+export const UNKNOWN_PLACE = "(where a symlink the command makes leads, not known)";
 
 /** How much of the filesystem a glob is matched against, at most, to find its symlinks. */
 const GLOB_LISTINGS = 4;

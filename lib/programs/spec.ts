@@ -152,10 +152,13 @@ export interface ReadOnlyCheck {
   accepts?: (args: (string | null)[]) => boolean;
 }
 
-/** A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written). */
+/**
+ * A symlink a stage makes: `link` (absolute, lexical) will lead to `target` (absolute, as written;
+ * null: not known, a patch's binary delta).
+ */
 export interface MadeLink {
   link: string;
-  target: string;
+  target: string | null;
   /**
    * The stage that writes it where that stage's own paths are not judged through it: a checkout
    * writes the symlinks of a tree (`git checkout BRANCH`), not where they lead.
