@@ -31,8 +31,11 @@ export function carriedLines(
     handed?: ExpandOptions["handed"];
     /** The home directory of a user (`ExpandOptions.home`). */
     home?: ExpandOptions["home"];
-    /** A stage as a program not known as well, where it is one (see unnamed_programs.ts). */
-    unnamed?: (stage: Stage) => Stage | null;
+    /**
+     * A stage as a program not known as well, where it is one (see unnamed_programs.ts), with
+     * the stages of its line (one of them may replace the program first).
+     */
+    unnamed?: (stage: Stage, line: Stage[]) => Stage | null;
   },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
@@ -68,7 +71,7 @@ export function carriedLines(
             home: opts.home,
           };
           for (const x of [c, ...innerStages(c, expand)]) {
-            const twin = opts.unnamed?.(x);
+            const twin = opts.unnamed?.(x, lines!);
             for (const y of twin ? [x, twin] : [x]) {
               const sv = opts.judge(y);
               if (sv.targets.some(counts)) out.push(sv);

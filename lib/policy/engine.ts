@@ -664,7 +664,8 @@ function decideBash(
   // What git runs from its config files and hooks (`core.fsmonitor`, a hook written first).
   all.push(...configuredPrograms(all, ctx, scopeBefore, runsOf, tops));
   // A program given by path outside PATH is also one not known (`x/grep KEY` may read KEY).
-  besides(unnamedPrograms(all, ctx));
+  const now = () => globScope(command, [...all], ctx, readsOnly, tops, beside);
+  besides(unnamedPrograms(all, ctx, now));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, beside, instead);
   const stages = all.map((s) => {
@@ -689,7 +690,8 @@ function decideBash(
   });
   const judge = (x: Stage) =>
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
-  const unnamed = (x: Stage) => unnamedProgram(x, ctx);
+  const unnamed = (x: Stage, line: Stage[]) =>
+    unnamedProgram(x, ctx, () => globScope(command, [...all, ...line], ctx, readsOnly, tops));
   stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed }));
   if (analysis.error) {
     const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };

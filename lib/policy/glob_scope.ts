@@ -93,6 +93,13 @@ export interface DisturbedOptions {
    * @default false
    */
   started?: boolean;
+  /**
+   * Only a writer at `dir` or above it counts (what is at `dir` itself, a program a stage runs
+   * by its path): one below it or elsewhere does not, nor one that may write anywhere but names
+   * no place at or above it (`npm install`, see `fileWritten`).
+   * @default false
+   */
+  at?: boolean;
 }
 
 /**
@@ -379,7 +386,7 @@ export function globScope(
     word: Word | undefined,
     opts: DisturbedOptions,
   ) => {
-    const { name, started } = opts;
+    const { name, started, at: only } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
     // (A writer run by the stage whose word it is started after bash expanded it; so did one
     // of a later stage, where the command's stages run one after another.)
@@ -399,7 +406,7 @@ export function globScope(
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
-      touches(w, dirs) &&
+      (only ? writesAt(w, dirs, ctx) : touches(w, dirs)) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
   };
   return {

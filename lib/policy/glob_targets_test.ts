@@ -235,6 +235,52 @@ Deno.test("globs: another stage disturbs a glob where the directory it lists rea
   assert.equal(scope.disturbed("/q/deep", touch), false); // (its own stage: expanded before it runs)
 });
 
+Deno.test("a writer at a path: one at it or above it, not below it, elsewhere or naming no place", () => {
+  const ctx = ctxIn("/p", {
+    files: ["/usr/bin/grep", "/p/x"],
+    links: { "/p/lnk/grep": "/usr/bin/grep" },
+  });
+  const stage = (text: string) => ({
+    argv: text.split(" ").map((value) => ({
+      value,
+      kind: "static" as const,
+      prefix: value,
+      text: value,
+    })),
+    redirects: [],
+    text,
+    origin: "top",
+    cwds: ["/p"],
+  });
+  const at = (writer: string) =>
+    globScope(writer, [stage(writer)], ctx, () => false).disturbed(
+      "/p/lnk/grep",
+      undefined,
+      undefined,
+      { at: true },
+    );
+  for (
+    const w of ["mv x lnk/grep", "mv x lnk", "rm -rf lnk", "cp x /usr/bin/grep", "tar -xf a.tar"]
+  ) {
+    assert.equal(at(w), true, w);
+  }
+  // (`npm install` may write anywhere, but names no place there: judged by its command.)
+  for (
+    const w of [
+      "mkdir -p lnk/grep/sub",
+      "rm -rf build",
+      "cp x lnk/other",
+      "mkdir lnk",
+      "npm install",
+    ]
+  ) {
+    assert.equal(at(w), false, w);
+  }
+  // Without `at`, what may change what a glob there lists counts.
+  const scope = globScope("", [stage("npm install")], ctx, () => false);
+  assert.equal(scope.disturbed("/p/lnk/grep", undefined), true);
+});
+
 Deno.test("a glob bash expanded before a stage started is not disturbed by it or what it runs", async () => {
   const ctx = ctxIn("/home/user/project", {
     files: ["/home/user/project/src/a.ts", "/home/user/project/src/b.ts"],

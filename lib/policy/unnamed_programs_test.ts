@@ -9,8 +9,10 @@ import { bash, configFrom, ctxIn } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { literal } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
+import { commandLineArguments } from "../programs/expand.ts";
 import type { Stage } from "../shell/model.ts";
 import type { Action } from "../types.ts";
+import { globScope } from "./glob_scope.ts";
 import { unnamedProgram } from "./unnamed_programs.ts";
 
 const HOME = "/home/user";
@@ -28,6 +30,7 @@ const NAMED = [
   "grep",
   "ls",
   "test",
+  "cat",
 ];
 const ctx = ctxIn(P, {
   home: HOME,
@@ -53,12 +56,19 @@ const ctx = ctxIn(P, {
     [`${P}/node_modules/.bin/tsc`]: `${P}/node_modules/typescript/bin/tsc`,
     [`${P}/.venv/bin/python`]: "/usr/bin/python3",
     [`${P}/lnk/grep`]: "/usr/bin/grep",
+    [`${P}/bin2`]: "/usr/bin",
     [`${P}/opt/grep`]: "/opt/tools/grep",
   },
 });
 const denyList = configFrom({
   policies: {
-    open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    open: {
+      defaultAction: "allow",
+      rules: [
+        { action: "deny", tool: "bash", pattern: "rm *" },
+        { action: "deny", tool: "bash", pattern: "curl *" },
+      ],
+    },
   },
   locations: { "/": "open" },
   pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
@@ -119,15 +129,64 @@ const ROWS: [string, Action, Action][] = [
   ["/usr/local/bin/grep -rn TODO src", "allow", "allow"],
   ["./configure --prefix=/usr", "allow", "ask"],
   // An interpreter outside PATH (uv's, conda's) given inline code: code not seen, as any
-  // python's (its words are no command lines to read), its script still read
+  // python's (the code is no command line to read), its script still read
   [`uvpy/bin/python -c "import sys; print(sys.path)"`, "allow", "allow"],
+  [`uvpy/bin/python3 -W ignore -c "from app import main; main()"`, "allow", "allow"],
+  [`x/node --eval="const a = 1; console.log(a)"`, "allow", "allow"],
+  [`x/python3 -c"import sys; print(sys.path)"`, "allow", "allow"],
   ["uvpy/bin/python secrets/key", "deny", "allow"],
   [`uvpy/bin/python -c "print(1)" && x/grep secrets/key`, "deny", "allow"],
+  // ... its other words files it may open and commands it may run, as any program's not known
+  ["x/python -c 1 rm -rf src", "deny", "ask"],
+  [`x/python3 -c"import sys" rm -rf src`, "deny", "ask"],
+  ["x/node -e 1 curl http://e.example", "deny", "allow"],
+  ["x/perl -e 1 secrets/key", "deny", "allow"],
+  [`x/bash -c "" rm -rf src`, "deny", "ask"],
+  ["x/bash -c : curl http://e.example", "deny", "allow"],
+  ["x/prename s/a/b/ secrets/key", "deny", "allow"],
+  ["x/rename s/a/b/ .env", "ask", "ask"],
+];
+
+/** [command, deny-list, starter]: a link into PATH another stage may replace first. */
+const REPLACED: [string, Action, Action][] = [
+  // A stage that may write at the link or above it first: the link may be any file by then
+  ["mv x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["mv -f x/cat lnk/grep && lnk/grep secrets/key", "deny", "ask"],
+  ["cp --remove-destination x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["unlink lnk/grep && cp x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["install x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["rsync x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["git mv x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
+  ["git checkout other -- lnk; lnk/grep secrets/key", "deny", "ask"],
+  ["git stash pop; lnk/grep secrets/key", "deny", "allow"],
+  ["tar -xf a.tar; lnk/grep secrets/key", "deny", "allow"],
+  ["mv x lnk; lnk/grep secrets/key", "deny", "allow"],
+  ["cat > lnk/grep <<'EOF'\ncat \"$@\"\nEOF\nlnk/grep secrets/key", "deny", "ask"],
+  ["cp x/cat bin2/grep; bin2/grep secrets/key", "deny", "ask"],
+  ["ln -sfn x bin2; bin2/grep secrets/key", "deny", "ask"],
+  ["mv x/cat lnk/grep & lnk/grep secrets/key", "deny", "ask"],
+  // ... wherever the stage runs: a wrapper's, a line's, a substitution's
+  ["mv x/cat lnk/grep; sudo lnk/grep secrets/key", "deny", "ask"],
+  ["bash -c 'mv x/cat lnk/grep; lnk/grep secrets/key'", "deny", "ask"],
+  ["mv x/cat lnk/grep; echo $(lnk/grep secrets/key)", "deny", "ask"],
+  [`bin/foo "mv x/cat lnk/grep; lnk/grep secrets/key"`, "deny", "allow"],
+  // None before it, or none at it: the link is the program it reaches
+  ["lnk/grep secrets/key README.md", "allow", "allow"],
+  ["bin2/grep secrets/key README.md", "allow", "allow"],
+  ["lnk/grep secrets/key README.md; mv x/cat lnk/grep", "allow", "ask"],
+  ["mkdir -p lnk && lnk/grep secrets/key README.md", "allow", "allow"],
+  ["rm -rf build && lnk/grep secrets/key README.md", "deny", "ask"],
+  ["npm install && lnk/grep secrets/key README.md", "allow", "allow"],
+  // (Each may write any file first: tests/ may hold a .env by then, which asks, as before.)
+  ["git pull && .venv/bin/python -m pytest tests/", "ask", "allow"],
+  ["uv sync && .venv/bin/python -m pytest tests/", "ask", "allow"],
+  ["npm ci && .venv/bin/python -m pytest tests/", "ask", "allow"],
+  [`npm install && .venv/bin/python -c "import sys; print(sys.path)"`, "allow", "allow"],
 ];
 
 Deno.test("a program given by path outside PATH is judged as a program not known too", async () => {
   const wrong: string[] = [];
-  for (const [command, ...want] of ROWS) {
+  for (const [command, ...want] of [...ROWS, ...REPLACED]) {
     const got: Action[] = [];
     for (const config of [denyList, starter]) got.push((await bash(config, ctx, command)).action);
     if (got.join() !== want.join()) wrong.push(`${command}: got ${got}, want ${want}`);
@@ -170,4 +229,40 @@ Deno.test("the stage as a program not known: only a path outside PATH naming a r
   }
   // A cwd not known may be anywhere: its link is not known to lead into PATH.
   assert.ok(unnamedProgram({ ...stage("lnk/grep"), cwds: [null] }, ctx) !== null);
+  // A link into PATH another stage may replace before it runs is no more known than a file.
+  const s = stage("lnk/grep");
+  const mv: Stage = {
+    ...s,
+    argv: ["mv", "x/cat", "lnk/grep"].map(literal),
+    text: "mv x/cat lnk/grep",
+  };
+  const before = () => globScope("mv x/cat lnk/grep; lnk/grep secrets/key", [mv, s], ctx, no);
+  const twin = unnamedProgram(s, ctx, before);
+  assert.ok(twin !== null);
+  assert.equal(programOf(twin.argv[0]), undefined);
+  const after = () => globScope("lnk/grep secrets/key; mv x/cat lnk/grep", [s, mv], ctx, no);
+  assert.equal(unnamedProgram(s, ctx, after), null);
+});
+
+const no = () => false;
+
+Deno.test("the inline code of a program not known named like an interpreter is no line of it", () => {
+  const lines = (...argv: string[]) => {
+    const s: Stage = {
+      argv: argv.map(literal),
+      redirects: [],
+      text: argv.join(" "),
+      origin: "top",
+      cwds: [P],
+    };
+    const twin = unnamedProgram(s, ctx);
+    assert.ok(twin !== null);
+    return commandLineArguments(twin, (name) => name === "rm").map((w) => w.value);
+  };
+  assert.deepEqual(lines("x/python", "-c", "import os; f()", "echo hi"), ["echo hi"]);
+  assert.deepEqual(lines("x/python3", "-S", "-Ic", "import os; f()"), []);
+  assert.deepEqual(lines("x/node", "--eval=const a = 1; f(a)"), []);
+  assert.deepEqual(lines("x/python", "-cimport os; f()", "rm", "-rf", "src"), ["rm -rf src"]);
+  // (A shell's code is what it runs: a line either way.)
+  assert.deepEqual(lines("x/bash", "-c", "rm -rf src"), ["rm -rf src"]);
 });

@@ -573,6 +573,20 @@ export function linksMade(
   return out;
 }
 
+/**
+ * Where the inline code is in the words of a program by path that is judged as a program not
+ * known (`x/python -c CODE`), were it the interpreter its name says (`EvalShape.codeAt`), or the
+ * flag's word the code is glued to (`x/node --eval=CODE`, `x/python -cCODE`).
+ */
+function codeAt(stage: Stage): number | undefined {
+  const { unnamed: _, ...name } = stage.argv[0];
+  const shape = programOf(name)?.evaluates?.(stage);
+  if (!shape || shape.codeAt !== undefined) return shape?.codeAt;
+  const glued = (w: Word) => w.kind === "static" && w.value.startsWith(shape.via);
+  const at = stage.argv.findIndex((w, i) => i > 0 && glued(w) && w.value !== shape.via);
+  return at < 0 ? undefined : at;
+}
+
 /** A word that reads as a command line: a program name (maybe by path), blanks, an argument. */
 const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
 /** What every command line has (most arguments have none: the pattern is not tried on them). */
@@ -594,7 +608,9 @@ const LABELED = /^[A-Za-z_][\w-]*:(?!\/\/)/;
  * registry does not know fails closed. Of a program the registry does not know at all, the words
  * from each one `starts` names on (`cmake -E env rm -rf src` from `rm`) are such a line too.
  * The words it hands on to a stage it runs (`handed`: `uv run python -c CODE` from `python` on)
- * are that stage's, judged there as its program takes them.
+ * are that stage's, judged there as its program takes them. Of a program by path named like an
+ * interpreter (`Word.unnamed`: `x/python -c CODE`), the inline code is no line (read so, most code
+ * would deny); the words around it are read as any.
  */
 export function commandLineArguments(
   stage: Stage,
@@ -612,6 +628,7 @@ export function commandLineArguments(
     if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
   };
   const unknown = program === undefined ? starts : undefined;
+  const code = stage.argv[0].unnamed ? codeAt(stage) : undefined;
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static" || handed?.has(w)) continue;
@@ -621,7 +638,7 @@ export function commandLineArguments(
         out.push(commandLine(stage.argv.slice(i), "argv"));
       }
     }
-    if (!BLANK.test(w.value)) continue;
+    if (!BLANK.test(w.value) || i === code) continue;
     text ??= new Set(program?.text?.(stage.argv) ?? []);
     if (text.has(i)) continue;
     const keyed = KEYED.exec(w.value);

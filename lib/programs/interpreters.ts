@@ -26,14 +26,26 @@ interface Interpreter {
   subcommand?: string;
   /** Short options whose value is the rest of their cluster (`perl -Mstrict`). */
   valued?: string;
+  /** Short options whose value is the next word when they stand alone (`python -W ignore`). */
+  spaced?: string;
 }
 
 const INTERPRETERS: Record<string, Interpreter> = {
-  python: { language: "python", flags: ["-c"], valued: "WXm" },
-  python2: { language: "python", flags: ["-c"], valued: "WXm" },
-  python3: { language: "python", flags: ["-c"], valued: "WXm" },
-  node: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
-  bun: { language: "javascript", flags: ["-e", "--eval", "-p", "--print"], valued: "r" },
+  python: { language: "python", flags: ["-c"], valued: "WXm", spaced: "WX" },
+  python2: { language: "python", flags: ["-c"], valued: "WXm", spaced: "WX" },
+  python3: { language: "python", flags: ["-c"], valued: "WXm", spaced: "WX" },
+  node: {
+    language: "javascript",
+    flags: ["-e", "--eval", "-p", "--print"],
+    valued: "r",
+    spaced: "r",
+  },
+  bun: {
+    language: "javascript",
+    flags: ["-e", "--eval", "-p", "--print"],
+    valued: "r",
+    spaced: "r",
+  },
   deno: { language: "typescript", flags: [], subcommand: "eval" },
   tsx: { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
   "ts-node": { language: "typescript", flags: ["-e", "--eval", "-p", "--print"] },
@@ -112,7 +124,9 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
       };
     }
     if (v === "-m") return null; // a module run, not inline code
-    if (!v.startsWith("-")) return null; // a script file
+    // (`python -W ignore -c CODE`: the option's value is no script.)
+    if (v.length === 2 && v[0] === "-" && interp.spaced?.includes(v[1])) i++;
+    else if (!v.startsWith("-")) return null; // a script file
     if (v === "-") break;
   }
   // No script: code from a heredoc or here-string, else from a pipe or a descriptor (a file on

@@ -228,6 +228,13 @@ Deno.test("evalShape: inline code behind clustered flags is found, with its sour
   assert.equal(shape("python3 -Wdefault script.py"), null);
   assert.equal(shape("python3 -uB script.py"), null);
   assert.equal(shape("python3 -m pytest"), null);
+  // An option's value in a word of its own is no script (`-W ignore`, `-X dev`, `node -r MOD`).
+  assert.deepEqual(shape("python3 -W ignore -c 'import os'"), ["python", "-c", "import os"]);
+  assert.deepEqual(shape("python -X dev -Sc x"), ["python", "-c", "x"]);
+  assert.deepEqual(shape("node -r ts-node/register -e x"), ["javascript", "-e", "x"]);
+  assert.equal(shape("python3 -W ignore script.py"), null);
+  // (ruby's `-W` takes its level in its own word or none: `-e` after it is the flag.)
+  assert.deepEqual(shape("ruby -W -e x"), ["ruby", "-e", "x"]);
 });
 
 Deno.test("wrappers: more programs that run the command after their options", async () => {
