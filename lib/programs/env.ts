@@ -120,6 +120,13 @@ export const PLACE_ENV =
  */
 export const BACKUP_ENV = /^(SIMPLE_BACKUP_SUFFIX|VERSION_CONTROL)$/;
 /**
+ * Variables naming a file libpq (psql, pg_dump, …) reads: judged as a file the command opens
+ * wherever they are set (before a program, exported first, alone), a service file's file
+ * parameters too (libpq.ts).
+ */
+export const LIBPQ_FILE_ENV =
+  /^PG(PASSFILE|SSLKEY|SSLCERT|SSLROOTCERT|SSLCRL|SSLCRLDIR|SERVICEFILE|SYSCONFDIR)$/;
+/**
  * Variables naming a file of settings that may run commands or place writes (an AWS profile's
  * `credential_process`, a kubeconfig user's `exec`, a gemrc's `--install-dir`, an OpenSSL config's
  * `RANDFILE`, gpg's home and its `gpg.conf`): the file is read (settings_files.ts).
@@ -379,7 +386,7 @@ export function carriesCommand(assignment: string): boolean {
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
-    BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]);
+    BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]) || LIBPQ_FILE_ENV.test(m[1]);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   CODE_ENV,
   EXPORTED_FUNCTION,
   LESS_OPTIONS,
+  LIBPQ_FILE_ENV,
   PATHSPEC_ENV,
   PLACE_ENV,
   programVariable,
@@ -24,6 +25,7 @@ import {
   XZ_OPTIONS,
 } from "./env.ts";
 import { settingsVariable } from "./settings_files.ts";
+import { libpqVariable } from "./libpq.ts";
 import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
@@ -458,6 +460,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
       if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
     } else if (PATHSPEC_ENV.test(variable)) {
       pathspecVariable(run, w, value, before, origin);
+    } else if (LIBPQ_FILE_ENV.test(variable)) {
+      libpqVariable(run, w, [variable, value], origin, before);
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {

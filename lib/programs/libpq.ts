@@ -1,16 +1,20 @@
 /**
  * The files a libpq connection names (PostgreSQL's clients: psql, pg_dump, pg_restore, createdb,
- * …): the parameters `passfile`, `sslkey`, `sslcert`, `sslrootcert`, `sslcrl`, `sslcrldir` and
- * `service`'s file, given in a connection URI's query (`postgresql://h/db?sslkey=F`, its values
- * percent-decoded), in a key=value connection string (`host=h sslkey='F'`), or by the
- * environment the command sets (`PGPASSFILE=F`, `PGSSLKEY=F`, `PGSERVICEFILE=F`): each is read.
- * (libpq's manual, "Connection URIs", "Parameter Key Words", "Environment Variables".)
+ * …): the parameters `passfile`, `sslkey`, `sslcert`, `sslrootcert`, `sslcrl`, `sslcrldir`,
+ * `sslkeylogfile` (PostgreSQL 18: a file written) and `service`'s file, given in a connection
+ * URI's query (`postgresql://h/db?sslkey=F`, its values percent-decoded; unquoted, the `?` makes
+ * it a glob word bash passes as written where it matches nothing), in a key=value connection
+ * string (`host=h sslkey='F'`), by the environment the command sets (`PGPASSFILE=F`,
+ * `PGSSLKEY=F`, `PGSERVICEFILE=F`: exported first, env.ts's `LIBPQ_FILE_ENV`), or by the section
+ * of the service file a `service=NAME` (`PGSERVICE`) names: each is read. (libpq's manual,
+ * "Connection URIs", "Parameter Key Words", "Environment Variables", "The Connection Service
+ * File".)
  *
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import type { NamedFile } from "./spec.ts";
-import { programName } from "./words.ts";
+import type { NamedFile, NamedFilesGiven, Runner } from "./spec.ts";
+import { literal, opensFile, programName, unknownWord } from "./words.ts";
 
 /** The connection parameters whose value is a file (or a directory: `sslcrldir`) libpq reads. */
 const FILE_PARAMETERS = new Set([
@@ -20,6 +24,7 @@ const FILE_PARAMETERS = new Set([
   "sslrootcert",
   "sslcrl",
   "sslcrldir",
+  "sslkeylogfile",
 ]);
 
 /** The environment variables naming a file libpq reads. */
@@ -85,32 +90,147 @@ export function conninfoParameters(value: string): [string, string][] | null {
   return out.length ? out : null;
 }
 
+/** Past this many characters a service file is not looked into (its sections not known). */
+const SERVICE_FILE_LIMIT = 65536;
+
+/**
+ * The parameters of the section `[name]` of a connection service file (`key=value` lines, `#`
+ * comments; `name` null: of every section); null where the text is not known or too large.
+ */
+export function serviceParameters(
+  text: string | null,
+  name: string | null,
+): [string, string][] | null {
+  if (text === null || text.length > SERVICE_FILE_LIMIT) return null;
+  const out: [string, string][] = [];
+  let inside = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    if (line.startsWith("[")) {
+      inside = name === null || line.replace(/^\[|\]$/g, "") === name;
+      continue;
+    }
+    const eq = line.indexOf("=");
+    if (inside && eq > 0) out.push([line.slice(0, eq).trim(), line.slice(eq + 1).trim()]);
+  }
+  return out;
+}
+
+/**
+ * The texts a word of a stage may stand for: a glob word's as written (bash passes it so where
+ * it matches nothing) and its matches where they are known; a word with parts not known as
+ * written (its file parameters whose value holds one are not known).
+ */
+function wordTexts(w: Word, given?: NamedFilesGiven): string[] {
+  if (w.kind !== "glob") return [w.value];
+  const matched = given?.globs?.words(w) ?? [];
+  return [...new Set([w.value, ...matched])];
+}
+
+/** The connection parameters a word names (`--dbname=CONN`, `-dCONN`: the connection after it). */
+function wordParameters(v: string): [string, string][] {
+  const after = /^--[\w-]+=/.exec(v)?.[0].length ?? (v.startsWith("-d") ? 2 : 0);
+  return uriParameters(v.slice(after)) ?? conninfoParameters(v.slice(after)) ?? [];
+}
+
 /**
  * The files the connections a stage's words name make libpq read, and those the environment
  * the stage sets names. Every word is looked at (a connection is an operand, a `-d`/`--dbname`
- * value, `--maintenance-db=`, …); only a URI or a key=value string names any.
+ * value, `--maintenance-db=`, …); only a URI or a key=value string names any. A service's file
+ * is read as it will be when the command runs (`given.read`): the named service's file
+ * parameters are judged as given; one named by `PGSERVICEFILE` that cannot be read now is a file
+ * not known, the default ones (`~/.pg_service.conf`, `$PGSYSCONFDIR/pg_service.conf`) no file.
  */
-export function libpqFiles(argv: Word[], stage?: Stage): NamedFile[] {
+export function libpqFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
   const source = programName(argv[0]);
   const out: NamedFile[] = [];
-  const add = (key: string, value: string) => {
-    if (FILE_PARAMETERS.has(key) && value) out.push({ path: value, source });
+  const services: string[] = [];
+  const add = (key: string, value: string | null) => {
+    if (FILE_PARAMETERS.has(key) && value !== "") out.push({ path: value, source });
+    if (key === "service" && value) services.push(value);
   };
   for (const w of argv.slice(1)) {
-    if (w.kind !== "static" || !w.value.includes("=")) continue;
-    // (`--dbname=CONN`, `-dCONN`: the connection after the option.)
-    const v = w.value;
-    const after = /^--[\w-]+=/.exec(v)?.[0].length ?? (v.startsWith("-d") ? 2 : 0);
-    const pairs = uriParameters(v.slice(after)) ?? conninfoParameters(v.slice(after));
-    for (const [key, value] of pairs ?? []) add(key, value);
+    if (!w.value.includes("=")) continue;
+    const dynamic = w.kind === "dynamic";
+    for (const text of wordTexts(w, given)) {
+      for (const [key, value] of wordParameters(text)) {
+        add(key, dynamic && /[$`]/.test(value) ? null : value);
+      }
+    }
   }
+  const set = new Map<string, string | null>();
   for (const a of stage?.assignments ?? []) {
     const eq = a.value.indexOf("=");
-    if (eq > 0 && FILE_VARIABLES.has(a.value.slice(0, eq))) {
-      out.push({ path: a.kind === "static" ? a.value.slice(eq + 1) : null, source });
+    const name = a.value.slice(0, eq);
+    const value = a.kind === "static" ? a.value.slice(eq + 1) : null;
+    if (eq > 0) set.set(name, value);
+    if (eq > 0 && FILE_VARIABLES.has(name)) out.push({ path: value, source });
+  }
+  const variable = (name: string) => set.has(name) ? set.get(name)! : given?.env?.[name];
+  const service = variable("PGSERVICE");
+  if (service) services.push(service);
+  if (services.length) out.push(...serviceFiles(services, variable, source, given));
+  return out;
+}
+
+/** The file parameters the sections of the services named hold, in the files libpq reads. */
+function serviceFiles(
+  services: string[],
+  variable: (name: string) => string | null | undefined,
+  source: string,
+  given?: NamedFilesGiven,
+): NamedFile[] {
+  const out: NamedFile[] = [];
+  const named = variable("PGSERVICEFILE");
+  const home = given?.env?.HOME;
+  const sysconf = variable("PGSYSCONFDIR");
+  const files: [string | null | undefined, boolean][] = [
+    [named === undefined ? (home ? `${home}/.pg_service.conf` : undefined) : named, !!named],
+    [sysconf === null ? null : sysconf ? `${sysconf}/pg_service.conf` : undefined, false],
+  ];
+  for (const [file, explicit] of files) {
+    if (file === undefined) continue;
+    const text = file === null ? null : given?.read?.(file) ?? null;
+    for (const name of services) {
+      const pairs = serviceParameters(text, name);
+      if (pairs === null && (explicit || file === null)) out.push({ path: null, source });
+      for (const [key, value] of pairs ?? []) {
+        if (FILE_PARAMETERS.has(key) && value) out.push({ path: value, source });
+      }
     }
   }
   return out;
+}
+
+/**
+ * A variable naming a file libpq reads, set wherever (`export PGSSLKEY=F; psql -h h`, alone, or
+ * before any program): the file is judged as opened by the command, and a service file's (or
+ * `$PGSYSCONFDIR/pg_service.conf`'s) file parameters of every service, as it will be when the
+ * command runs (not known: a file not known). Before a client (`before`), `libpqFiles` judges it.
+ */
+export function libpqVariable(
+  run: Runner,
+  w: Word,
+  [variable, value]: [string, string],
+  origin: string,
+  before: string,
+): void {
+  // (Before a client, its `namedFiles` reads it: the service it names only.)
+  if (value === "" || before === "psql" || LIBPQ_PROGRAMS.includes(before)) return;
+  if (w.kind !== "static") {
+    const at = w.prefix.indexOf("=") + 1;
+    run.stage([literal(`(${origin} opens)`), { ...w, value, prefix: w.prefix.slice(at) }], origin);
+    return;
+  }
+  const file = variable === "PGSYSCONFDIR" ? `${value.replace(/\/$/, "")}/pg_service.conf` : value;
+  opensFile(file, run, origin);
+  if (variable !== "PGSERVICEFILE" && variable !== "PGSYSCONFDIR") return;
+  const pairs = serviceParameters(run.settings(file), null);
+  if (pairs === null) {
+    run.stage([literal(`(${origin} opens)`), unknownWord(`(the files ${file} names)`)], origin);
+  }
+  for (const [key, path] of pairs ?? []) if (FILE_PARAMETERS.has(key)) opensFile(path, run, origin);
 }
 
 /** PostgreSQL's clients, other than psql (databases.ts), that connect by libpq. */

@@ -47,3 +47,55 @@ Deno.test("libpq: a protected file named by a connection is reached", async () =
     ["pg_dump -Fc -f backup.dump app", "allow"],
   ]);
 });
+
+Deno.test("libpq: unquoted URIs (glob words), services' files, variables exported first", async () => {
+  const H = "/home/user";
+  const P = `${H}/project`;
+  const config = configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
+  }, { agentDir: `${H}/.pi/agent`, home: H });
+  const ctx = ctxIn(P, {
+    files: [`${P}/.env`, `${P}/secrets/key`, `${H}/.ssh/id_rsa`],
+    contents: {
+      [`${P}/svc.conf`]: "# services\n[x]\nhost=h\nsslkey = secrets/key\n[y]\nhost=h\n",
+      [`${H}/.pg_service.conf`]: "[home]\npassfile=.env\n[plain]\nhost=localhost\n",
+      [`/etc/pg/pg_service.conf`]: "[sys]\nsslrootcert=/home/user/.ssh/id_rsa\n",
+    },
+  });
+  await checkActions(config, ctx, [
+    // (An unquoted URI's `?` makes it a glob word: bash passes it as written.)
+    ["psql postgresql://h/db?sslkey=$HOME/.ssh/id_rsa", "deny"],
+    ["pg_dump -d postgresql://h/db?passfile=.env", "ask"],
+    ["pg_isready -d postgresql://h/db?sslrootcert=.env", "ask"],
+    ["pg_dump --dbname=postgres://h/db?sslcert=secrets/key -f x.sql", "deny"],
+    ["psql postgresql://h/db?sslmode=require -c 'select 1'", "allow"],
+    // (A file parameter whose value is not known.)
+    ['psql "postgresql://h/db?sslkey=$K"', "ask"],
+    ['psql "host=h sslcert=$CERT"', "ask"],
+    // (PostgreSQL 18's key log, a file written.)
+    ["psql 'postgresql://h/db?sslkeylogfile=.env'", "ask"],
+    ["psql 'host=h sslkeylogfile=secrets/key'", "deny"],
+    // (A service's section of the file libpq reads.)
+    ["PGSERVICEFILE=svc.conf psql service=x", "deny"],
+    ["PGSERVICEFILE=svc.conf psql 'postgresql://h/db?service=x'", "deny"],
+    ["PGSERVICEFILE=svc.conf psql service=y", "allow"],
+    ["PGSERVICEFILE=svc.conf PGSERVICE=x psql -c 'select 1'", "deny"],
+    ["psql service=home", "ask"],
+    ["psql 'service=plain dbname=app'", "allow"],
+    ["PGSYSCONFDIR=/etc/pg psql service=sys", "deny"],
+    ["PGSERVICEFILE=$F psql service=x", "ask"],
+    // (Exported first, or assigned alone: the later programs read it.)
+    ["export PGSSLKEY=$HOME/.ssh/id_rsa; psql -h h", "deny"],
+    ["PGSSLKEY=~/.ssh/id_rsa; export PGSSLKEY; pg_dump app", "deny"],
+    ["export PGPASSFILE=.env && psql -h h", "ask"],
+    ["export PGSERVICEFILE=svc.conf; psql service=x", "deny"],
+    ["export PGSSLROOTCERT=$CA; psql -h h", "ask"],
+    ["export PGSSLMODE=require PGHOST=h; psql -c 'select 1'", "allow"],
+    ["export PGPASSFILE=pgpass; psql -h h", "allow"],
+    ["PGSSLKEY=.env ./migrate.sh", "ask"],
+  ]);
+});

@@ -16,12 +16,39 @@ import { literal, unknownWord } from "./words.ts";
 const MAX_INPUTS = 16;
 
 /** A replacement string: `{}`, `{1}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`, `{2/.}`, …. */
-const REPLACEMENT = /\{(\d*)(\.|\/|\/\/|\/\.)?\}|\{[#%]\}/g;
+const REPLACEMENT = /\{(\d*)(\.|\/|\/\/|\/\.)?\}|\{[#%]\}/y;
 
-/** What a replacement string stands for, given the input `v` (null when it is not known). */
-function replaced(token: string, source: string, form: string | undefined, v: string): string {
+/**
+ * The options that set a replacement string of one's own instead of one of parallel's: `-I STR`
+ * (`--replace`, `-iSTR`) for `{}`, `--er` (`--extensionreplace`) for `{.}`, `--bnr` for `{/}`,
+ * `--dnr` for `{//}`, `--bner` for `{/.}`, `--seqreplace` for `{#}`, `--slotreplace` for `{%}`.
+ */
+const CUSTOM: Record<string, string> = {
+  "-I": "{}",
+  "--replace": "{}",
+  "-i": "{}",
+  "--er": "{.}",
+  "--extensionreplace": "{.}",
+  "--bnr": "{/}",
+  "--basenamereplace": "{/}",
+  "--dnr": "{//}",
+  "--dirnamereplace": "{//}",
+  "--bner": "{/.}",
+  "--basenameextensionreplace": "{/.}",
+  "--seqreplace": "{#}",
+  "--slotreplace": "{%}",
+};
+
+/** One input: its whole text and its fields (`{1}`, `{2}`…: its sources' values, or columns). */
+interface Input {
+  whole: string;
+  fields: string[];
+}
+
+/** What a replacement string stands for, given the input. */
+function replaced(token: string, source: string, form: string | undefined, input: Input): string {
   if (token === "{#}" || token === "{%}") return "1";
-  if (source !== "" && source !== "1") return "";
+  const v = source === "" ? input.whole : input.fields[Number(source) - 1] ?? "";
   const base = v.replace(/^.*\//, "");
   const dir = v.includes("/") ? v.replace(/\/[^/]*$/, "") || "/" : ".";
   if (form === ".") return v.replace(/\.[^./]*$/, "");
@@ -31,65 +58,149 @@ function replaced(token: string, source: string, form: string | undefined, v: st
   return v;
 }
 
-/**
- * The line parallel runs for `input` (null: not known, each replacement string left as it is,
- * so that a path it is part of is judged where it points: `cat secrets/{}`).
- */
-function lineFor(cmd: Word[], r: string, input: string | null): string {
-  let any = false;
-  const words = cmd.map((w) => {
-    let text = w.value;
-    if (r !== "{}" && text.includes(r)) {
-      any = true;
-      text = text.split(r).join(input === null ? "{}" : shellQuote(input));
+/** The options of parallel that change its lines: its replacement strings, `--colsep`. */
+interface LineOptions {
+  /** Its own replacement strings, longest first, and the string of parallel's each stands for. */
+  custom: [string, string][];
+  /** `--colsep`'s regular expression; undefined: none; null: one not known. */
+  colsep?: RegExp | null;
+  /** `-a FILE` (`--arg-file`): its files, null for one not known. */
+  files: (string | null)[];
+}
+
+/** The line options among parallel's options (the words before its command). */
+function lineOptions(options: Word[]): LineOptions {
+  const out: LineOptions = { custom: [], files: [] };
+  for (let i = 0; i < options.length; i++) {
+    const v = options[i].value;
+    const m = /^(-[IiaC]|--[a-z-]+)(=?)(.*)$/s.exec(v);
+    if (!m) continue;
+    const [, name, eq, glued] = m;
+    if (!CUSTOM[name] && !/^(-a|--arg-file|-C|--colsep)$/.test(name)) continue;
+    const value = eq || glued || name === "-i"
+      ? (name === "-i" && !glued ? "{}" : glued)
+      : options[++i]?.kind === "static"
+      ? options[i].value
+      : null;
+    if (CUSTOM[name]) out.custom.push([value ?? "\0", CUSTOM[name]]);
+    if (name === "-a" || name === "--arg-file") out.files.push(value === "-" ? null : value);
+    if (name === "-C" || name === "--colsep") {
+      try {
+        out.colsep = value === null ? null : new RegExp(value);
+      } catch {
+        out.colsep = null;
+      }
     }
-    return text.replace(REPLACEMENT, (token, source: string, form?: string) => {
-      if (r !== "{}" && token === "{}") return token;
-      any = true;
-      return input === null ? token : shellQuote(replaced(token, source, form, input));
-    });
+  }
+  out.custom.sort((a, b) => b[0].length - a[0].length);
+  return out;
+}
+
+/**
+ * The line parallel runs for `input` (null: not known, each replacement string left as
+ * parallel's own, so that a path it is part of is judged where it points: `cat secrets/{}`).
+ */
+function lineFor(cmd: Word[], o: LineOptions, input: Input | null): string {
+  let any = false;
+  const redefined = new Set(o.custom.map(([, r]) => r));
+  const put = (token: string, source: string, form?: string) => {
+    any = true;
+    return input === null ? token : shellQuote(replaced(token, source, form, input));
+  };
+  const words = cmd.map((w) => {
+    let text = "";
+    const v = w.value;
+    for (let i = 0; i < v.length;) {
+      const own = o.custom.find(([s]) => s !== "" && v.startsWith(s, i));
+      if (own) {
+        const m = /^\{(\d*)(.*)\}$/.exec(own[1])!;
+        text += put(own[1], m[1], m[2] || undefined);
+        i += own[0].length;
+        continue;
+      }
+      REPLACEMENT.lastIndex = i;
+      const m = REPLACEMENT.exec(v);
+      if (m && !(m[1] === "" && redefined.has(m[0]))) {
+        text += put(m[0], m[1] ?? "", m[2]);
+        i += m[0].length;
+        continue;
+      }
+      text += v[i++];
+    }
+    return text;
   });
   const line = words.join(" ");
-  if (any) return line;
-  return input === null ? line : `${line} ${shellQuote(input)}`;
-}
-
-/** The replacement string `-I`/`--replace` sets instead of `{}`. */
-function replacementOf(before: Word[]): string {
-  for (let i = 0; i < before.length; i++) {
-    const v = before[i].value;
-    const m = /^(?:-I|--replace=?)(.*)$/s.exec(v);
-    if (m) return m[1] !== "" ? m[1] : before[i + 1]?.value ?? "{}";
-  }
-  return "{}";
+  if (any || input === null) return line;
+  return `${line} ${input.fields.map(shellQuote).join(" ")}`;
 }
 
 /**
- * Report the lines parallel runs for a command of static words: one for each input after a
- * single `:::` (all known), else the line with its input not known (stdin, `::::` files, several
- * input sources) besides the command itself with an input not known appended.
+ * The inputs parallel reads from its sources (`-a FILE`, then each `::: WORDS` or `:::: FILE`,
+ * all combined; `:::+`, `::::+` linked to the one before), each split into its columns by
+ * `--colsep`; null where one is not known (stdin, a file that cannot be read, too many).
+ */
+function inputsOf(sources: Word[] | null, o: LineOptions, run: Runner): Input[] | null {
+  const lists: { values: string[]; linked: boolean; files: boolean }[] = [];
+  const file = (path: string | null) => {
+    const text = path === null ? null : run.read(path);
+    if (text === null || text.length > 65536) return null;
+    return text.split("\n").filter((l, i, all) => l !== "" || i < all.length - 1);
+  };
+  for (const path of o.files) {
+    const values = file(path);
+    if (values === null) return null;
+    lists.push({ values, linked: false, files: true });
+  }
+  for (const w of sources ?? []) {
+    const sep = w.kind === "static" ? /^(::::?)(\+?)$/.exec(w.value) : null;
+    if (sep) {
+      lists.push({ values: [], linked: sep[2] === "+", files: sep[1] === "::::" });
+      continue;
+    }
+    const last = lists[lists.length - 1];
+    if (w.kind !== "static" || !last) return null;
+    const values = last.files ? file(w.value) : [w.value];
+    if (values === null) return null;
+    last.values.push(...values);
+  }
+  if (!lists.length) return null;
+  let records: string[][] = [[]];
+  for (const { values, linked } of lists) {
+    records = linked
+      ? records.map((r, i) => [...r, values[i % values.length] ?? ""])
+      : records.flatMap((r) => values.map((v) => [...r, v]));
+    if (records.length > MAX_INPUTS) return null;
+  }
+  if (o.colsep === null) return null;
+  return records.map((r) => ({
+    whole: r.join(" "),
+    fields: o.colsep ? r.flatMap((v) => v.split(o.colsep!)) : r,
+  }));
+}
+
+/**
+ * Report the lines parallel runs for a command of static words (`options`: parallel's own words
+ * before it): one for each input where all are known, else the line with its input not known
+ * (stdin, a file not read) besides the command itself with an input not known appended.
  */
 export function commandLines(
   cmd: Word[],
-  before: Word[],
+  options: Word[],
   sources: Word[] | null,
   run: Runner,
 ): void {
-  const r = replacementOf(before);
-  const pipe = before.some((w) => w.value === "--pipe" || w.value === "--pipepart");
+  const pipe = options.some((w) => w.value === "--pipe" || w.value === "--pipepart");
   if (pipe) {
     // (`--pipe`: each block of the input is the command's stdin, no word of it.)
     run.shell(literal(cmd.map((w) => w.value).join(" ")), "parallel");
     return;
   }
-  const inputs = sources?.slice(1) ?? [];
-  const single = sources !== null && sources[0].value === ":::" &&
-    inputs.every((w) => w.kind === "static" && !/^::::?\+?$/.test(w.value)) &&
-    inputs.length > 0 && inputs.length <= MAX_INPUTS;
-  if (single) {
-    for (const w of inputs) run.shell(literal(lineFor(cmd, r, w.value)), "parallel");
+  const o = lineOptions(options);
+  const inputs = inputsOf(sources, o, run);
+  if (inputs?.length) {
+    for (const input of inputs) run.shell(literal(lineFor(cmd, o, input)), "parallel");
     return;
   }
-  run.shell(literal(lineFor(cmd, r, null)), "parallel");
+  run.shell(literal(lineFor(cmd, o, null)), "parallel");
   run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
 }

@@ -12,17 +12,27 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import { runCommandWords, staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, programName } from "./words.ts";
+import { shellQuote } from "../shell/words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
 /** Shells that read a command line as bash does (their simple commands, redirections). */
 const SH_LIKE = set("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "busybox");
 
-/** A command line run by `shell` (null: sh): read as bash, else as that shell's `-c` stage. */
+/**
+ * A command line run by `shell` (null: sh): read as bash, else as the shell's line given `-c
+ * LINE` (hyperfine splits `-S "sh -c 'cat .env' x"` into words and runs `sh -c 'cat .env' x -c
+ * LINE`: judged as that line).
+ */
 function lineIn(line: Word, shell: Word | null, run: Runner, origin: string, cwds: Stage["cwds"]) {
-  if (shell === null || (shell.kind === "static" && SH_LIKE.has(programName(shell)))) {
-    run.shell(line, origin, { cwds });
-  } else run.stage([shell, literal("-c"), line], origin, cwds);
+  if (shell === null) return run.shell(line, origin, { cwds });
+  if (shell.kind !== "static") return run.stage([shell, literal("-c"), line], origin, cwds);
+  if (SH_LIKE.has(programName(shell)) && !/[\s'"\\$`]/.test(shell.value)) {
+    return run.shell(line, origin, { cwds });
+  }
+  const given = line.kind === "static" ? shellQuote(line.value) : '"$__hyperfine_line"';
+  run.shell(literal(`${shell.value} -c ${given}`), origin, { cwds });
+  if (line.kind !== "static") run.shell(line, origin, { cwds });
 }
 
 /** hyperfine's options; the number of words each valued one takes (`-P VAR MIN MAX`). */
@@ -56,15 +66,75 @@ const HYPERFINE: OptionGrammar = {
     "--command-name", "--min-benchmarking-time", "--reference"),
 };
 
+/** Past this many sets of parameter values, a line's parameters are not known. */
+const MAX_PARAMETER_SETS = 16;
+
 /**
- * hyperfine: each operand is a command line, as are the values of its line options; `-S SHELL`
- * (`--shell`) runs them in SHELL. An option not known: the word after it is judged as a line too.
+ * The values of a `-P NAME MIN MAX` scan (integers, `-D STEP`) or a `-L NAME a,b` list; null
+ * where they are not known or too many.
+ */
+function parameterValues(
+  name: string,
+  words: (Word | undefined)[],
+  step: string | undefined,
+): string[] | null {
+  if (words.some((w) => w?.kind !== "static")) return null;
+  const [a, b] = words.map((w) => w!.value);
+  if (name === "-L" || name === "--parameter-list") return a.split(",");
+  const [lo, hi, by] = [Number(a), Number(b), Number(step ?? 1)];
+  if (![lo, hi, by].every(Number.isFinite) || by <= 0) return null;
+  if ((hi - lo) / by + 1 > MAX_PARAMETER_SETS) return null;
+  const out: string[] = [];
+  for (let v = lo; v <= hi + 1e-9; v += by) out.push(String(Number(v.toPrecision(12))));
+  return out;
+}
+
+/**
+ * The lines with each set of parameter values in place of `{NAME}` (hyperfine puts the value as
+ * written, unquoted); a parameter whose values are not known (or too many sets) is a value not
+ * known (`"$__hyperfine_parameter"`, a variable the command does not set).
+ */
+function withParameters(lines: Word[], params: [string, string[] | null][]): Word[] {
+  if (!params.length) return lines;
+  let sets: [string, string | null][][] = [[]];
+  for (const [name, values] of params) {
+    sets = sets.flatMap((set) =>
+      (values ?? [null]).map((v): [string, string | null][] => [...set, [name, v]])
+    );
+  }
+  if (sets.length > MAX_PARAMETER_SETS) {
+    sets = [params.map(([name]) => [name, null] as [string, string | null])];
+  }
+  const out: Word[] = [];
+  for (const line of lines) {
+    if (line.kind !== "static" || !line.value.includes("{")) {
+      out.push(line);
+      continue;
+    }
+    for (const set of sets) {
+      let text = line.value;
+      for (const [name, v] of set) {
+        text = text.split(`{${name}}`).join(v ?? '"$__hyperfine_parameter"');
+      }
+      out.push(literal(text));
+    }
+  }
+  return out;
+}
+
+/**
+ * hyperfine: each operand is a command line, as are the values of its line options, with each
+ * value of its `-P`/`-L` parameters in place of `{NAME}`; `-S SHELL` (`--shell`, a command line
+ * of its own) runs them, given `-c LINE`. An option not known: the word after it is judged as a
+ * line too.
  */
 function hyperfine(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map(staticValue);
   const lines: Word[] = [];
+  const scans: [string, string, (Word | undefined)[]][] = [];
   let shell: Word | null = null;
+  let step: string | undefined;
   let skip = -1;
   for (const t of readOptions(values, HYPERFINE)) {
     if (t.at <= skip) continue;
@@ -78,9 +148,17 @@ function hyperfine(stage: Stage, run: Runner): void {
     skip = at + (HYPERFINE_VALUES[t.name] ?? 1) - 1;
     if (value && HYPERFINE_LINES.has(t.name)) lines.push(value);
     if (value && (t.name === "-S" || t.name === "--shell")) shell = value;
+    if (t.name === "-D" || t.name === "--parameter-step-size") step = value?.value;
+    if (value && HYPERFINE_VALUES[t.name]) {
+      const rest = args.slice(at + 1, skip + 1);
+      scans.push([t.name, value.value, value.kind === "static" ? rest : [undefined]]);
+    }
   }
   if (shell?.value === "none") shell = null;
-  for (const line of lines) lineIn(line, shell, run, "hyperfine", stage.cwds);
+  const params = scans.map(([o, name, w]) => [name, parameterValues(o, w, step)] as const);
+  for (const line of withParameters(lines, params.map(([n, v]) => [n, v]))) {
+    lineIn(line, shell, run, "hyperfine", stage.cwds);
+  }
 }
 
 const NODEMON: OptionGrammar = {
@@ -96,25 +174,27 @@ const NODEMON: OptionGrammar = {
 
 /**
  * nodemon `--exec CMD [script] [args]`: `sh -c` of the command and the words after it, joined
- * (read as unquoted: the strictest reading); `--cwd DIR` runs it there.
+ * (read as unquoted: the strictest reading); `--cwd DIR` runs it there. nodemon reads its options
+ * anywhere before `--` (lib/cli/parse.js: `nodemon src/main.ts --exec CMD`, `nodemon --inspect -x
+ * CMD`), and passes the words it does not know on (`--inspect`, the script's arguments); the
+ * command's `{{filename}}` is the script, `{{pwd}}` the cwd.
  */
 function nodemon(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map(staticValue);
   let exec: Word | null = null;
   let cwds = stage.cwds;
-  let rest: Word[] = [];
+  const taken = new Set<number>();
+  let end = args.length;
   for (const t of readOptions(values, NODEMON)) {
-    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") {
-      rest = args.slice(t.kind === "end" ? t.at + 1 : t.at);
+    if (t.kind === "end") {
+      end = t.at;
       break;
     }
-    if (t.kind === "unknown" && t.glued === undefined && t.rest === undefined) {
-      // (Its value, or the script: the rest from either word.)
-      rest = args.slice(t.at + 1);
-      break;
-    }
-    if (t.kind !== "valued") continue;
+    if (t.kind !== "valued" && t.kind !== "flag") continue;
+    taken.add(t.at);
+    if (t.kind === "flag") continue;
+    if (t.valueAt !== undefined) taken.add(t.valueAt);
     const value = t.glued !== undefined
       ? literal(t.glued)
       : t.valueAt === undefined
@@ -124,9 +204,12 @@ function nodemon(stage: Stage, run: Runner): void {
     if (value && t.name === "--cwd") cwds = chdir(cwds, value);
   }
   if (!exec) return;
+  const rest = args.filter((_, i) => i !== end && !taken.has(i));
+  const script = rest.find((w) => w.kind !== "static" || !w.value.startsWith("-"));
   const words = [exec, ...rest];
   const dynamic = words.some((w) => w.kind !== "static");
-  const text = words.map((w) => w.value).join(" ");
+  const text = words.map((w) => w.value).join(" ").replaceAll("{{pwd}}", ".")
+    .replaceAll("{{filename}}", script?.value ?? "");
   run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "nodemon", {
     cwds,
   });

@@ -34,12 +34,15 @@ const XARGS: OptionGrammar = {
 /** GNU parallel's options that take a value (any other letter is a flag). */
 const PARALLEL: OptionGrammar = {
   valued: "adEIjLnNPsSC",
+  gluedOnly: "i",
   // deno-fmt-ignore
   longValued: new Set(["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines",
     "--max-args", "--max-procs", "--max-chars", "--jobs", "--sshlogin", "--colsep", "--joblog",
     "--results", "--tmpdir", "--workdir", "--halt", "--delay", "--timeout", "--retries",
     "--memfree", "--load", "--tagstring", "--basefile", "--return", "--env", "--arg-sep",
-    "--arg-file-sep"]),
+    "--arg-file-sep", "--extensionreplace", "--er", "--basenamereplace", "--bnr",
+    "--dirnamereplace", "--dnr", "--basenameextensionreplace", "--bner", "--seqreplace",
+    "--slotreplace"]),
   // deno-fmt-ignore
   longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe",
     "--pipe-part", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
@@ -242,7 +245,8 @@ export const XARGS_PROGRAMS: Program[] = [
       for (const cmd of commandsOf(before, PARALLEL)) {
         // The words of the command are joined into a shell line (`-q` quotes each one).
         if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
-          commandLines(cmd, before, end >= 0 ? args.slice(end) : null, run);
+          const options = before.slice(0, before.length - cmd.length);
+          commandLines(cmd, options, end >= 0 ? args.slice(end) : null, run);
         } else if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
         else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {
           parallelInputs(args.slice(end + 1), run);
