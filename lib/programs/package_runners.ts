@@ -547,6 +547,21 @@ function makeCommands(stage: Stage, run: Runner): void {
   for (const w of stage.assignments ?? []) makeAssignment(w, run);
 }
 
+/** The makefiles make's options name (`-f FILE`, `--file=FILE`, `--mak FILE`). */
+export function makefiles(stage: Stage): Word[] {
+  const args = stage.argv.slice(1);
+  const out: Word[] = [];
+  for (const t of readOptions(args.map(staticValue), MAKE)) {
+    const file = t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)
+      ? optionValue(t, args)
+      : t.kind === "unknown" && /^--(fi|mak)/.test(t.name) && makefileOption(t.name)
+      ? (t.glued === undefined ? args[t.at + 1] : literal(t.glued))
+      : undefined;
+    if (file) out.push(file);
+  }
+  return out;
+}
+
 /** Whether a long option is getopt_long's abbreviation of `--file` or `--makefile`. */
 function makefileOption(name: string): boolean {
   return "--file".startsWith(name) || "--makefile".startsWith(name);

@@ -145,3 +145,9 @@ export function shellPayload(args: Word[], name = "sh"): Word | { script: Word }
   if (command) return args[i] ?? null;
   return stdin || i >= args.length ? null : { script: args[i] };
 }
+
+/** A shell's script file (`bash FILE`), or null (its `-c` text, its standard input). */
+export function shellScript(args: Word[], name: string): Word | null {
+  const payload = shellPayload(args, name);
+  return payload && "script" in payload ? payload.script : null;
+}
