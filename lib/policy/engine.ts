@@ -62,6 +62,7 @@ import {
   stageFileText,
 } from "./glob_scope.ts";
 import { linkedPrograms } from "./linked_programs.ts";
+import { linkedStreams } from "./linked_streams.ts";
 import { unnamedProgram, unnamedPrograms } from "./unnamed_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
 import { linksCheckedOut } from "./git_writes.ts";
@@ -650,6 +651,7 @@ function decideBash(
     if (pairs.length) judgedBeside(all, pairs, tops ??= new Map(), beside ??= new Map());
   };
   besides(linkedPrograms(all, links, ctx));
+  all.push(...linkedStreams(all, links, ctx));
   let before: GlobScope | undefined;
   const scopeBefore = () => before ??= globScope(command, [...all], ctx, readsOnly, tops, beside);
   // Remotes config files name (`git push origin`, `rclone copy x alias:`), judged as given.

@@ -23,8 +23,12 @@ export function streamedFile(file: Word): boolean {
   return v === "-" || (v !== "/dev/null" && /(^|\/)(dev|proc)\//.test(v));
 }
 
-/** A makefile's recipe line as shell text: its `@`, `-`, `+` prefixes off, `$$` as `$`. */
-function recipe(line: string): string {
+/**
+ * A makefile's recipe line as shell text: its `@`, `-`, `+` prefixes off, `$$` as `$`; null where
+ * make expands it (a lone `$`: a variable or function).
+ */
+function recipe(line: string): string | null {
+  if (line.replaceAll("$$", "").includes("$")) return null;
   return line.replace(/^[\s@+-]+/, "").replaceAll("$$", "$");
 }
 
@@ -32,26 +36,58 @@ function recipe(line: string): string {
 const RULE = /^([^:;=#\t][^:;=#]*?)\s*::?(?!=)\s*([^;=#]*?)\s*(?:;(.*)|#.*)?$/;
 
 /**
+ * A line that is a directive, not a rule, however it goes on (`include x:`, `export a: b`),
+ * GNU make's and BSD make's (bmake, pmake: `.include`, `.for`).
+ */
+const DIRECTIVE =
+  /^\s*(\.\s*)?(-?include|[sd]include|export(-env|-literal)?|unexport(-env)?|override|private|define|endef|undef(ine)?|ifn?eq|ifn?def|ifn?make|if|elif\w*|else|endif|for|endfor|break|vpath|-?load|error|warning|info)(\s|$)/;
+
+/** Whether a line ends in `\` (an odd run of them): make joins the next line to it. */
+function continued(line: string): boolean {
+  return /(^|[^\\])(\\\\)*\\$/.test(line);
+}
+
+/**
  * The recipes of a makefile's text as shell text; null where its make code may make them other
- * than written (a variable, function or `$(…)`, an assignment, a directive, a line continued).
+ * than written (a variable, function or `$(…)` anywhere outside a recipe's own shell text, as a
+ * prerequisite `.SECONDEXPANSION` expands; an assignment such as `SHELL :=`; a directive; a line
+ * continued outside a recipe). A recipe line continued with `\` keeps its `\`-newline (make
+ * passes it to the shell, which joins the lines) and loses the next line's tab; under
+ * `.ONESHELL:` a rule's recipe lines are one script.
  */
 export function makefileRecipes(text: string): string[] | null {
-  if (text.replaceAll("$$", "").includes("$")) return null;
+  const lines = text.split("\n");
+  const oneShell = lines.some((l) => /^\.ONESHELL\s*:/.test(l));
   const recipes: string[] = [];
-  let rule = false;
-  for (const line of text.split("\n")) {
-    if (line.startsWith("\t")) {
-      if (!rule) return null;
-      recipes.push(recipe(line.slice(1)));
+  let rule: string[] | null = null;
+  const done = () => {
+    if (rule?.length) recipes.push(...(oneShell ? [rule.join("\n")] : rule));
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith("\t")) {
+      let body = lines[i].slice(1);
+      while (continued(body) && i + 1 < lines.length) {
+        body += "\n" + lines[++i].replace(/^\t/, "");
+      }
+      const r = recipe(body);
+      if (rule === null || r === null) return null;
+      rule.push(r);
       continue;
     }
+    const line = lines[i];
     const t = line.trim();
     if (t === "" || t.startsWith("#")) continue;
     const m = RULE.exec(line);
-    if (!m || t.endsWith("\\")) return null;
-    rule = true;
-    if (m[3] !== undefined) recipes.push(recipe(m[3]));
+    if (!m || continued(t) || DIRECTIVE.test(line) || `${m[1]} ${m[2]}`.includes("$")) return null;
+    done();
+    rule = [];
+    if (m[3] !== undefined) {
+      const r = recipe(m[3]);
+      if (r === null) return null;
+      rule.push(r);
+    }
   }
+  done();
   return recipes;
 }
 

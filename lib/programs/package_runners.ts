@@ -519,8 +519,12 @@ const MAKE_CODE = /\$[({](eval|file|guile|call|value|foreach|let|load)\b/;
 function makeCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map(staticValue);
+  const remake = programName(stage.argv[0]) === "remake";
   for (const t of readOptions(values, MAKE)) {
-    if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
+    if (remake && (t.name === "-X" || t.kind === "unknown" && t.name.startsWith("--debugg"))) {
+      // remake's debugger reads its commands (`shell`, `eval`, `source`) from its input.
+      run.stage([unknownWord("(remake's debugger commands)")], "remake --debugger");
+    } else if (t.kind === "valued" && (t.name === "-E" || t.name === "--eval")) {
       const v = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt].text);
       if (v !== null) run.stage([unknownWord(`(make code ${v})`)], "make --eval");
     } else if (t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)) {
@@ -541,6 +545,21 @@ function makeCommands(stage: Stage, run: Runner): void {
   }
   // Variables of its environment are make's variables too (`CC='rm -rf x #' make`).
   for (const w of stage.assignments ?? []) makeAssignment(w, run);
+}
+
+/** The makefiles make's options name (`-f FILE`, `--file=FILE`, `--mak FILE`). */
+export function makefiles(stage: Stage): Word[] {
+  const args = stage.argv.slice(1);
+  const out: Word[] = [];
+  for (const t of readOptions(args.map(staticValue), MAKE)) {
+    const file = t.kind === "valued" && /^(-f|--file|--makefile)$/.test(t.name)
+      ? optionValue(t, args)
+      : t.kind === "unknown" && /^--(fi|mak)/.test(t.name) && makefileOption(t.name)
+      ? (t.glued === undefined ? args[t.at + 1] : literal(t.glued))
+      : undefined;
+    if (file) out.push(file);
+  }
+  return out;
 }
 
 /** Whether a long option is getopt_long's abbreviation of `--file` or `--makefile`. */
@@ -623,10 +642,13 @@ function cargoCommands(stage: Stage, run: Runner): void {
   }
 }
 
-/** make and gmake: their directory options and the commands their values and overrides run. */
+/**
+ * make and its other builds (gmake; bmake and pmake, BSD make; remake, GNU make with a debugger):
+ * their directory options and the commands their values and overrides run.
+ */
 export const BUILD_PROGRAMS: Program[] = [
   {
-    names: ["make", "gmake"],
+    names: ["make", "gmake", "bmake", "pmake", "remake"],
     options: MAKE,
     chdir: { options: ["-C", "--directory"] },
     optionCommands: makeCommands,

@@ -18,147 +18,12 @@ import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
 import { pipedInput } from "./piped_text.ts";
+import { fishReadsAsBash } from "./fish.ts";
+import { shellPayload } from "./shell_invocation.ts";
 import { inputDocument, literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
 const DECLARATIONS = [...DECLARATION_BUILTINS];
-
-/**
- * How a shell reads its options before its text, script or standard input: clusters of letters
- * (`-euo pipefail`, `+x`). A letter of `valued` takes a value: in bash and dash the next word,
- * each in turn (`-oO pipefail extglob`); in the getopt shells (`glued`) the rest of the cluster,
- * else the next word (`zsh -opipefail`). `-` or `--` ends them; the first other word is the text
- * of `-c` (or `+c`, in any cluster), else the script (none with `-s`: the standard input).
- */
-interface ShellOptions {
-  valued: string;
-  glued: boolean;
-  /** Long options that take the next word (`--rcfile FILE`). */
-  longValued: readonly string[];
-  /** Long options also spelled with one dash, before any other option (bash: `-rcfile F`). */
-  singleDash?: readonly string[];
-}
-
-/**
- * bash's (shell.c), also read for dash, ash, busybox sh and the other `sh`s (which refuse `-O`
- * and the long options: nothing runs).
- */
-const BASH_OPTIONS: ShellOptions = {
-  valued: "oO",
-  glued: false,
-  longValued: ["rcfile", "init-file"],
-  // deno-fmt-ignore
-  singleDash: ["debug", "debugger", "dump-po-strings", "dump-strings", "help", "init-file", "login",
-    "noediting", "noprofile", "norc", "posix", "pretty-print", "protected", "rcfile", "restricted",
-    "verbose", "version", "wordexp"],
-};
-
-/** zsh's (`-o NAME`, `-oNAME`; its other letters are flags, `--NAME` an option set). */
-const ZSH_OPTIONS: ShellOptions = { valued: "o", glued: true, longValued: [] };
-
-/**
- * The ksh family's (getopt): ksh93's `-R FILE`, mksh's `-T TTY`, `-o` (a shell that has no such
- * letter refuses to start); yash's `--rcfile`, `--profile`.
- */
-const KSH_OPTIONS: ShellOptions = { valued: "oRT", glued: true, longValued: ["rcfile", "profile"] };
-
-function shellOptions(name: string): ShellOptions {
-  if (name === "zsh") return ZSH_OPTIONS;
-  return /^(r?ksh|mksh|oksh|pdksh|loksh|yash)$/.test(name) ? KSH_OPTIONS : BASH_OPTIONS;
-}
-
-/** The `-c` string of a shell invocation, the script of `sh file`, or null (stdin). */
-function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null {
-  if (name === "fish") return fishPayload(args);
-  const grammar = shellOptions(name);
-  let command = false;
-  let stdin = false;
-  let long = true;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return a;
-    const v = a.value;
-    if (v === "-" || v === "--") {
-      i++;
-      break;
-    }
-    if (!/^[-+]./.test(v)) break;
-    if (v.startsWith("--")) {
-      if (grammar.longValued.includes(v.slice(2))) i++;
-      continue;
-    }
-    if (long && v[0] === "-" && grammar.singleDash?.includes(v.slice(1))) {
-      if (grammar.longValued.includes(v.slice(1))) i++;
-      continue;
-    }
-    long = false;
-    let next = i + 1;
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j];
-      if (c === "c") command = true;
-      else if (c === "s") stdin = true;
-      else if (grammar.valued.includes(c)) {
-        if (!grammar.glued) next++;
-        else {
-          if (j + 1 === v.length) next++;
-          break;
-        }
-      }
-    }
-    i = next - 1;
-  }
-  if (command) return args[i] ?? null;
-  return stdin || i >= args.length ? null : { script: args[i] };
-}
-
-/** fish's long options that take a value (getopt_long: any unambiguous prefix names one). */
-// deno-fmt-ignore
-const FISH_LONG_VALUED = ["command", "init-command", "features", "debug", "debug-output",
-  "debug-stack-frames", "profile", "profile-startup"];
-// deno-fmt-ignore
-const FISH_LONG = [...FISH_LONG_VALUED, "interactive", "login", "no-config", "no-execute",
-  "print-rusage-self", "print-debug-categories", "private", "help", "version"];
-
-/**
- * fish's `-c TEXT` and `-C TEXT` (`--command`, `--init-command`; each may be given again, all
- * run), or its script: getopt's options (`-cTEXT`, `--command=TEXT`, `--comm TEXT`), the others
- * with a value `-p`, `-d`, `-f`, `-D`, `-o` (`-o FILE`: its debug output).
- */
-function fishPayload(args: Word[]): Word | { script: Word } | null {
-  const texts: Word[] = [];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return a;
-    const v = a.value;
-    if (v === "--") {
-      i++;
-      break;
-    }
-    if (!/^-./.test(v)) break;
-    let value: Word | undefined;
-    let name: string;
-    if (v.startsWith("--")) {
-      const eq = v.indexOf("=");
-      const given = v.slice(2, eq < 0 ? undefined : eq);
-      const matches = FISH_LONG.filter((n) => n.startsWith(given));
-      const full = FISH_LONG.includes(given) ? given : matches.length === 1 ? matches[0] : given;
-      if (!FISH_LONG_VALUED.includes(full)) continue;
-      name = full === "command" ? "c" : full === "init-command" ? "C" : "";
-      value = eq < 0 ? args[++i] : literal(v.slice(eq + 1));
-    } else {
-      const at = [...v.slice(1)].findIndex((c) => "cCpdfDo".includes(c)) + 1;
-      if (at === 0) continue;
-      name = v[at];
-      value = at + 1 < v.length ? literal(v.slice(at + 1)) : args[++i];
-    }
-    if (value && (name === "c" || name === "C")) texts.push(value);
-  }
-  if (texts.length === 0) return i < args.length ? { script: args[i] } : null;
-  const unknown = texts.find((t) => t.kind !== "static");
-  return unknown ?? (texts.length === 1 ? texts[0] : literal(texts.map((t) => t.value).join("\n")));
-}
 
 /**
  * What `crontab` makes cron run later: the commands of the table it installs, read from a heredoc
@@ -298,6 +163,13 @@ function invocationSets(
   return found;
 }
 
+/** Whether the text is fish's and reads otherwise than bash's (fish.ts): then code not seen. */
+function notBash(name: string, text: Word, run: Runner): boolean {
+  if (name !== "fish" || text.kind === "static" && fishReadsAsBash(text.value)) return false;
+  run.stage([unknownWord("(fish's code, not read as bash)")], "shell:fish");
+  return true;
+}
+
 /** What a shell runs: its `-c` text, a script, or the commands of its standard input. */
 function shellRuns(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]);
@@ -336,6 +208,7 @@ function shellRuns(stage: Stage, run: Runner): void {
   if (turnedOn.history && !(payload?.kind === "static" && !/[!^]/.test(payload.value))) {
     run.stage([unknownWord("(lines history expansion may rewrite)")], `shell:${name}`);
   }
+  if (payload && notBash(name, payload, run)) return;
   if (payload) {
     run.shell(payload, `shell:${name}`);
     if (argumentsEvaluated(payload, args, run)) {
@@ -351,11 +224,14 @@ function shellRuns(stage: Stage, run: Runner): void {
   // those script files (`cat build.sh | bash` runs as `bash < build.sh`).
   const piped = stdin.from === "pipe" ? pipedInput(stage) : null;
   if (piped && "texts" in piped) {
-    for (const text of piped.texts) run.shell(literal(text), `shell:${name} |`);
+    for (const text of piped.texts) {
+      if (!notBash(name, literal(text), run)) run.shell(literal(text), `shell:${name} |`);
+    }
   } else if (piped && piped.files.every((f) => !stream(f, stage.cwds))) {
     return;
   } else if (stdin.from === "document" && stdin.redirect.body) {
-    run.shell(stdin.redirect.body, `shell:${name} <<`);
+    const body = stdin.redirect.body;
+    if (!notBash(name, body, run)) run.shell(body, `shell:${name} <<`);
   } else if (
     stdin.from === "file" && stdin.redirect.target && !stream(stdin.redirect.target, stage.cwds)
   ) {

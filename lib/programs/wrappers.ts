@@ -26,6 +26,7 @@ import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
 import { firejailFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
+import { perfSpecs } from "./perf.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -83,37 +84,33 @@ interface WrapperSpec {
   shell?: boolean;
   /** Letters of the flags that start a shell (`sudo -s`/`-i`), in a cluster of flags only. */
   shellFlags?: string;
+  /**
+   * Its options as another version reads them (an option whose value became optional, and so
+   * only glued): the command either reading finds is judged.
+   */
+  otherVersion?: WrapperSpec;
 }
 
-/** perf's long options (those of stat, record and trace). */
-// deno-fmt-ignore
-const PERF_LONG_VALUED = ["--event", "--output", "--pid", "--tid", "--repeat", "--cpu", "--cgroup",
-  "--count", "--freq", "--mmap-pages", "--delay", "--field-separator", "--post", "--pre",
-  "--call-graph", "--uid", "--filter", "--control", "--metrics", "--interval-print", "--realtime",
-  "--branch-filter", "--clockid", "--input", "--pf", "--bpf-prog"];
-// deno-fmt-ignore
-const PERF_LONG_FLAGS = ["--all-cpus", "--no-inherit", "--scale", "--detailed", "--verbose",
-  "--quiet", "--append", "--big-num", "--no-big-num", "--no-aggr", "--per-socket", "--per-core",
-  "--per-thread", "--stat", "--no-buildid", "--no-buildid-cache", "--raw-samples", "--null",
-  "--sync", "--transaction", "--json-output", "--group", "--branch-any", "--data", "--period",
-  "--no-samples", "--timestamp", "--weight", "--force", "--summary", "--with-summary", "--time"];
-
-/** A perf subcommand's options: the letters that take a value, those that take one only glued. */
-function perfSpec(valued: string, gluedOnly: string): WrapperSpec {
-  return {
-    shortWithArg: valued,
-    gluedOnly: gluedOnly || undefined,
-    longWithArg: PERF_LONG_VALUED,
-    longFlags: PERF_LONG_FLAGS,
-    operands: 1,
-  };
-}
-
-/** perf stat's, record's and trace's options (`perf stat -h`): `-n`, `-c`, `-T`, `-s` are flags. */
-const PERF: Record<string, WrapperSpec> = {
-  stat: perfSpec("bCDeGIMoprtx", ""),
-  record: perfSpec("cCDeFGjkmoprtu", "ISz"),
-  trace: perfSpec("CDeFGimoptu", ""),
+/**
+ * nsenter's options: `-r`/`-w` and the namespaces take a value only glued (`-w/dir`,
+ * `--wd=/dir`); `-W`/`--wdns` the next word before util-linux 2.40, only glued after it (a
+ * separate word is then the command): both are read.
+ */
+const NSENTER: WrapperSpec = {
+  shortWithArg: "tSGW",
+  gluedOnly: "rwmuinpUCT",
+  longWithArg: ["--target", "--setuid", "--setgid", "--wdns"],
+  // deno-fmt-ignore
+  longFlags: ["--all", "--preserve-credentials", "--no-fork", "--follow-context", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--user", "--time", "--root", "--wd", "--env", "--join-cgroup", "--keep-caps", "--user-parent"],
+  chdir: ["-w", "--wd"],
+  shell: true,
+};
+NSENTER.otherVersion = {
+  ...NSENTER,
+  shortWithArg: "tSG",
+  gluedOnly: "rwmuinpUCTW",
+  longWithArg: ["--target", "--setuid", "--setgid"],
+  longFlags: [...NSENTER.longFlags!, "--wdns"],
 };
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -226,11 +223,14 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longFlags: ["--demangle", "--no-signals"],
   },
   unshare: {
-    // (`-m`, `-u`, … take a file only glued: `-m/proc/1/ns/mnt`, `--mount=FILE`.)
-    shortWithArg: "RwSG",
+    // (`-m`, `-u`, … take a file only glued: `-m/proc/1/ns/mnt`, `--mount=FILE`; `-l`,
+    // `--load-interp` (util-linux 2.39) a binfmt_misc definition, whose interpreter the kernel
+    // runs for the binaries it matches: a program not known.)
+    shortWithArg: "RwSGl",
     gluedOnly: "muinpUCT",
     // deno-fmt-ignore
-    longWithArg: ["--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups", "--monotonic", "--boottime"],
+    longWithArg: ["--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups", "--monotonic", "--boottime", "--load-interp", "--map-user", "--map-group", "--map-users", "--map-groups"],
+    commands: { "-l": "program", "--load-interp": "program" },
     // deno-fmt-ignore
     longFlags: ["--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time", "--fork", "--map-root-user", "--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"],
     // (`-w`/`--wd`: the command runs in that directory.)
@@ -251,16 +251,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     shell: true,
   },
   setpriv: {},
-  nsenter: {
-    // (`-r`/`-w` and the namespaces take a value only glued: `-w/dir`, `--wd=/dir`.)
-    shortWithArg: "tSGW",
-    gluedOnly: "rwmuinpUCT",
-    longWithArg: ["--target", "--setuid", "--setgid", "--wdns"],
-    // deno-fmt-ignore
-    longFlags: ["--all", "--preserve-credentials", "--no-fork", "--follow-context", "--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--user", "--time", "--root", "--wd"],
-    chdir: ["-w", "--wd"],
-    shell: true,
-  },
+  nsenter: NSENTER,
   firejail: { shell: true },
   // Shells in another root, as another user or group, or in the service manager.
   fakechroot: {
@@ -385,9 +376,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     noRun: ["-s", "--show", "-H", "--hardware"],
   },
   cgexec: { shortWithArg: "g", longFlags: ["--sticky"] },
-  // `perf stat|record|trace [options] CMD` (the subcommand is its operand; each has its own
-  // options, `PERF`; another's letters are read as any of theirs).
-  perf: perfSpec("bcCDeFGiIjkmMoprtux", ""),
+  // `perf stat|record|trace [options] CMD`, `perf sched record CMD`: perf.ts.
+  perf: {},
   "flatpak-spawn": {
     // deno-fmt-ignore
     longWithArg: ["--directory", "--env", "--unset-env", "--forward-fd", "--sandbox-expose", "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag", "--app-path", "--usr-path"],
@@ -774,10 +764,10 @@ export const WRAPPER_PROGRAMS: Program[] = [
       if (name === "exec" && stage.argv.length === 1 && input.redirect) {
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
-      const sub = name === "perf" && Object.hasOwn(PERF, stage.argv[1]?.value ?? "")
-        ? PERF[stage.argv[1].value]
-        : undefined;
-      wrapped(name, sub ?? spec, stage, run);
+      if (name === "perf") {
+        for (const sub of perfSpecs(stage.argv)) wrapped(name, sub, stage, run);
+      } else wrapped(name, spec, stage, run);
+      if (spec.otherVersion) wrapped(name, spec.otherVersion, stage, run);
       if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));
     },
   })),
