@@ -160,7 +160,7 @@ Deno.test("stdin commands: with no input, or with a command, only that is judged
     "docker exec -i db psql -U postgres < schema.sql",
     "cat Dockerfile | docker run --rm -i hadolint/hadolint",
     "kubectl exec -i pod -- psql < schema.sql",
-    // (make's recipes, from a file or its input, are not read: a known limit.)
+    // (A makefile from its input has its recipes read as shell lines: `echo hi` runs nothing.)
     "echo 'all: ; echo hi' | make -f -",
     "tar --to-command='wc -c' -xf a.tar",
     "oc rsh pod ls",
