@@ -670,26 +670,9 @@ function decideBash(
   besides(unnamedPrograms(all, ctx, now));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, beside, instead);
-  const stages = all.map((s) => {
-    const shape = evalShape(s);
-    // Inline code is judged by the decisions block alone; without one it is no place.
-    const code = config.decisions ? undefined : shape?.codeAt;
-    const sv = decideStage(config, ctx, s, {
-      unknown: false,
-      explain,
-      index,
-      links,
-      code,
-      globs,
-      // (What a wrapper's program takes as text, a program not known may open.)
-      text: s.argv[0]?.unnamed ? undefined : text,
-    });
-    if (shape) {
-      const { codeAt: _, ...shown } = shape;
-      sv.eval = shown;
-    }
-    return sv;
-  });
+  const stages = all.map((s) =>
+    judgeStage(config, ctx, s, { unknown: false, explain, index, links, globs, text })
+  );
   const judge = (x: Stage) =>
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
   const unnamed = (x: Stage, line: Stage[]) =>
@@ -703,6 +686,28 @@ function decideBash(
   }
   if (stages.length === 0) stages.push(noProgram(config, ctx, command, { explain, index }));
   return { stages, error: analysis.error };
+}
+
+/**
+ * The verdict of one stage of the command, with the inline code it evaluates (judged by the
+ * decisions block alone; without one it is no place).
+ */
+function judgeStage(
+  config: Config,
+  ctx: Context,
+  s: Stage,
+  opts: Parameters<typeof decideStage>[3],
+): StageVerdict {
+  const shape = evalShape(s);
+  const code = config.decisions ? undefined : shape?.codeAt;
+  // (What a wrapper's program takes as text, a program not known may open.)
+  const text = s.argv[0]?.unnamed ? undefined : opts.text;
+  const sv = decideStage(config, ctx, s, { ...opts, code, text });
+  if (shape) {
+    const { codeAt: _, ...shown } = shape;
+    sv.eval = shown;
+  }
+  return sv;
 }
 
 /** The verdict of a command of assignments or comments alone: judged where it runs. */
