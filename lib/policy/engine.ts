@@ -329,6 +329,7 @@ function judgeTarget(
   if (explain && r.candidates) out.candidates = r.candidates;
   const note = target.note ?? r.note;
   if (note) out.note = note;
+  if (target.inContainer) inContainer(out);
   if (unseen && RESTRICTIVENESS[out.action] < RESTRICTIVENESS.ask) {
     // What cannot be seen (where the links of a tree too large lead): the user decides.
     out.action = "ask";
@@ -337,6 +338,18 @@ function judgeTarget(
   // pathProtection: checked on the lexical and the resolved path; nothing overrides it.
   protect(config, ctx, target, shared, target.path === null ? [] : paths, out);
   return out;
+}
+
+/**
+ * A path in a container (`docker cp app:/app/logs .`): no place of this machine, so locations'
+ * policies do not count; a rule that names the command does, and what is protected at the path
+ * as this machine's (`protect`, after).
+ */
+function inContainer(out: TargetVerdict): void {
+  if (out.rule?.pattern !== undefined && out.action === out.rule.action) return;
+  out.action = "allow";
+  out.rule = null;
+  out.note = "a path in a container: only what is protected there counts";
 }
 
 /** Decide a non-bash tool call. */

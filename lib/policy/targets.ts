@@ -64,6 +64,8 @@ export interface Target {
    * (the tree is as the filesystem shows it now).
    */
   settled?: true;
+  /** A path in a container, judged for what is protected alone (`NamedFile.inContainer`). */
+  inContainer?: true;
 }
 
 /**
@@ -669,6 +671,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
       const t: Target = { kind: "argument", path: at, reach: "exact", source };
       if (below) t.replaces = true;
       if (below && here.fresh) t.fresh = true;
+      if (here.inContainer) t.inContainer = true;
       out.push(t);
     }
   }

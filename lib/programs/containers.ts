@@ -21,6 +21,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
 import { buildOutput, containerCopyDestination } from "./destinations.ts";
+import { containerFiles, containerOperands, type CopyForm } from "./container_copies.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
 
@@ -582,16 +583,69 @@ function savedCredentialCommand(stage: Stage, run: Runner): void {
   if (command) run.stage([command, ...argv], "kubectl credential");
 }
 
+/** kubectl's (and oc's) options before its subcommand that take a value. */
+const KUBECTL_GLOBAL: OptionGrammar = {
+  valued: "nsv",
+  longFlags: new Set(["--insecure-skip-tls-verify", "--match-server-version", "--help"]),
+  longValued: new Set([
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--user",
+    "--kubeconfig",
+    "--server",
+    "--token",
+    "--as",
+    "--as-group",
+    "--request-timeout",
+  ]),
+};
+
+/**
+ * Where a client's `cp` is (`docker cp`, `docker container cp`, `docker compose cp`,
+ * `docker-compose cp`, `kubectl cp`): its argv position and how it reads its operands.
+ */
+function copyAt(argv: Word[]): { at: number; form: CopyForm } | null {
+  const args = argv.slice(1);
+  const name = programName(argv[0]);
+  const kubectl = name === "kubectl" || name === "oc";
+  const compose = name.endsWith("-compose");
+  let at = subcommandAt(
+    args,
+    0,
+    kubectl ? KUBECTL_GLOBAL : compose ? COMPOSE_GLOBAL : DOCKER_GLOBAL,
+  );
+  if (at !== null && !kubectl && !compose && args[at].value === "container") at++;
+  else if (at !== null && !kubectl && !compose && args[at].value === "compose") {
+    at = subcommandAt(args, at + 1, COMPOSE_GLOBAL);
+  }
+  if (at === null || args[at]?.kind !== "static" || args[at].value !== "cp") return null;
+  return { at: at + 1, form: kubectl ? "kubectl" : "docker" };
+}
+
+/** The argv positions of a `cp`'s operands in a container (`app:/app/logs`): no paths here. */
+function copyText(argv: Word[]): number[] {
+  const cp = copyAt(argv);
+  return cp === null ? [] : containerOperands(argv, cp.at, cp.form).map((o) => o.at);
+}
+
+/** The files in a container a `cp` names (judged for what is protected alone). */
+function copyFiles(argv: Word[]): NamedFile[] {
+  const cp = copyAt(argv);
+  return cp === null ? [] : containerFiles(argv, cp.at, cp.form);
+}
+
 /** docker, podman, nerdctl, docker-compose, podman-compose, kubectl, oc, lxc and incus. */
 export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
     runs: unshareRuns,
     runsElsewhere: dockerCommand,
-    text: dockerText,
+    text: (argv) => [...dockerText(argv), ...copyText(argv)],
     // (And what `cp` copies in and `build -o` writes: destinations.ts.)
     namedFiles: (argv, stage) => [
       ...dockerFiles(argv, stage?.cwds),
+      ...copyFiles(argv),
       ...containerCopyDestination(argv),
       ...buildOutput(argv),
     ],
@@ -600,6 +654,8 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker-compose", "podman-compose"],
     runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
+    text: copyText,
+    namedFiles: (argv) => [...copyFiles(argv), ...containerCopyDestination(argv)],
     tooBroad: (sub) => RUNNING.test(sub),
   },
   {
@@ -608,7 +664,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
     // (`--kubeconfig F`: what F runs, settings_files.ts.)
     optionCommands: kubeconfigOption,
     runsElsewhere: kubectlCommand,
-    text: kubectlNames,
+    text: (argv) => [...kubectlNames(argv), ...copyText(argv)],
     tooBroad: (sub) => RUNNING.test(sub),
     // `proxy --www=DIR` serves DIR with its links followed (tree_servers.ts).
     followsLinks: kubectlProxyServes,
@@ -618,7 +674,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
       argv.some((w) => w.kind === "static" && w.value === "view") &&
         argv.some((w) => w.kind === "static" && w.value === "--raw")
         ? [{ path: "~/.kube/config", source: "kubectl config view --raw" }]
-        : containerCopyDestination(argv),
+        : [...copyFiles(argv), ...containerCopyDestination(argv)],
   },
   { names: ["lxc", "incus"], runsElsewhere: lxcCommand, tooBroad: (sub) => RUNNING.test(sub) },
 ];

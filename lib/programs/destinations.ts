@@ -16,6 +16,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
+import { containerPath } from "./container_copies.ts";
 
 /** The static words after the program (null: not known). */
 function values(argv: Word[]): (string | null)[] {
@@ -149,12 +150,14 @@ export function containerCopyDestination(argv: Word[]): NamedFile[] {
   const at = ops.indexOf("cp");
   const [src, dest] = at < 0 ? [] : ops.slice(at + 1);
   if (src === undefined || dest === undefined || dest === null || REMOTE.test(dest)) return [];
+  const kubectl = /(^|\/)(kubectl|oc)$/.test(argv[0].value);
+  // (kubectl's `NAMESPACE/POD:PATH` is a pod's.)
+  if (containerPath(dest, kubectl ? "kubectl" : "docker") !== null) return [];
   // (docker's copy into an existing directory lands at its base name, `SRC/.` copies what is
   // inside; kubectl's is the destination itself.)
   // (A container's path, `c:settings.json`, relative or not: its name after `CONTAINER:`.)
   const path = src === null ? "" : src.replace(/^[\w.-]+:(?!\/\/)/, "");
   const base = path.slice(path.replace(/\/+$/, "").lastIndexOf("/") + 1);
-  const kubectl = /(^|\/)(kubectl|oc)$/.test(argv[0].value);
   // (Where DEST is not, docker makes it a copy of SRC: `docker cp c:/x .pi` writes `.pi`.)
   return into(
     kubectl || base === "" || base === "." ? dest : `${dest}/${base}`,

@@ -204,7 +204,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runs: "podman unshare rm -rf x",
     namedFiles: "docker run -v /src:/dst img",
   },
-  "docker-compose": { runsElsewhere: "docker-compose run --rm web rm -rf x" },
+  "docker-compose": {
+    runsElsewhere: "docker-compose run --rm web rm -rf x", text: "docker-compose cp web:/x ./x",
+    namedFiles: "docker-compose cp web:/x ./x",
+  },
   kubectl: {
     text: "kubectl logs pod-1",
     runsElsewhere: "kubectl exec -it pod -- rm -rf x", namedFiles: "kubectl config view --raw",

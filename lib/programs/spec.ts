@@ -296,6 +296,12 @@ export interface NamedFile {
    */
   on?: { host: string; user?: string | null };
   /**
+   * The file is in a container (`docker cp app:/app/logs .`): judged as this machine's path only
+   * for what is protected there, and where a rule names the command; locations' policies do not
+   * count (README: what runs in a container). @default false
+   */
+  inContainer?: boolean;
+  /**
    * `path` is an operand the program leaves as it is (a name `rename`'s edit does not change):
    * what its word names is not judged as changed by it (not moved, nothing below it replaced),
    * where it is named as this path. @default false
