@@ -31,40 +31,57 @@ interface ToolGrammar {
   operands: boolean;
   /** A word read otherwise (as's `-al=F`): its file, or undefined where it is no such word. */
   special?: (word: string) => string | null | undefined;
+  /**
+   * Long options may be abbreviated, with one dash or two (getopt_long_only: ld's `--outp=F`,
+   * `-Ma=F`): a name that begins valued options' names is read as each of them.
+   */
+  abbreviated?: boolean;
+  /**
+   * The options of more than one letter that name a file take it joined too (gcc's
+   * `-iquoteDIR`, `-MFfile`), longest first; none where they do not.
+   */
+  joined?: readonly string[];
 }
 
 const grammar = (
   kinds: Partial<Record<ValueKind, string>>,
   operands: boolean,
-  special?: ToolGrammar["special"],
-): ToolGrammar => ({
-  valued: new Map(
+  how: { special?: ToolGrammar["special"]; abbreviated?: boolean; joined?: boolean } = {},
+): ToolGrammar => {
+  const valued = new Map(
     Object.entries(kinds).flatMap(([kind, names]) =>
       names!.split(" ").map((n) => [n, kind as ValueKind] as const)
     ),
-  ),
-  operands,
-  special,
-});
+  );
+  const joined = how.joined
+    ? [...valued].filter(([n, k]) => n.length > 1 && (k === "file" || k === "below"))
+      .map(([n]) => n).sort((a, b) => b.length - a.length)
+    : undefined;
+  return { valued, operands, special: how.special, abbreviated: how.abbreviated, joined };
+};
 
 /** ld(1) (GNU ld, gold, lld, mold): its options that name files and those that take text. */
-const LD = grammar({
-  file: "o output T script dT default-script c mri-script R just-symbols Map version-script " +
-    "dynamic-list retain-symbols-file dependency-file plugin error-handling-script out-implib " +
-    "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
-    "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
-    "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
-    "incremental-base",
-  below: "thinlto-cache-dir chroot",
-  text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
-    "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
-    "dynamic-linker I hash-style build-id image-base section-start Tbss Tdata Ttext " +
-    "Ttext-segment Trodata-segment Tldata-segment plugin-opt package-metadata audit P depaudit " +
-    "init fini mllvm heap stack subsystem spare-dynamic-tags thread-count " +
-    "exclude-modules-for-implib version-exports-section",
-  eq: "build-id threads error-limit icf compress-debug-sections unresolved-symbols " +
-    "orphan-handling sort-section split-by-file split-by-reloc hash-style",
-}, true);
+const LD = grammar(
+  {
+    file: "o output T script dT default-script c mri-script R just-symbols Map version-script " +
+      "dynamic-list retain-symbols-file dependency-file plugin error-handling-script out-implib " +
+      "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
+      "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
+      "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
+      "incremental-base",
+    below: "thinlto-cache-dir chroot",
+    text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
+      "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
+      "dynamic-linker I hash-style build-id image-base section-start Tbss Tdata Ttext " +
+      "Ttext-segment Trodata-segment Tldata-segment plugin-opt package-metadata audit P depaudit " +
+      "init fini mllvm heap stack subsystem spare-dynamic-tags thread-count " +
+      "exclude-modules-for-implib version-exports-section",
+    eq: "build-id threads error-limit icf compress-debug-sections unresolved-symbols " +
+      "orphan-handling sort-section split-by-file split-by-reloc hash-style",
+  },
+  true,
+  { abbreviated: true },
+);
 
 /** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
 const AS = grammar(
@@ -75,16 +92,20 @@ const AS = grammar(
       "listing-cont-lines",
   },
   true,
-  (w) => /^--?a[a-z]*=([\s\S]+)$/.exec(w)?.[1],
+  { special: (w) => /^--?a[a-z]*=([\s\S]+)$/.exec(w)?.[1], abbreviated: true },
 );
 
 /** cpp(1) and cc1 (`-Wp,…`): `-MD F` and `-MMD F` write the dependencies to F. */
-const CPP = grammar({
-  file: "o MF MD MMD include imacros I iquote isystem idirafter isysroot sysroot iprefix " +
-    "iwithprefix iwithprefixbefore imultilib dependency-file include-pch load",
-  text: "D U A MT MQ x main-file-name add-plugin plugin target-feature mllvm triple target-cpu",
-  eq: "std",
-}, true);
+const CPP = grammar(
+  {
+    file: "o MF MD MMD include imacros I iquote isystem idirafter isysroot sysroot iprefix " +
+      "iwithprefix iwithprefixbefore imultilib dependency-file include-pch load",
+    text: "D U A MT MQ x main-file-name add-plugin plugin target-feature mllvm triple target-cpu",
+    eq: "std",
+  },
+  true,
+  { joined: true },
+);
 
 /** clang's cc1 (`-Xclang …`): its operands are mostly values of its own options. */
 const CC1: ToolGrammar = { ...CPP, operands: false };
@@ -93,15 +114,19 @@ const CC1: ToolGrammar = { ...CPP, operands: false };
  * The compiler driver's own options. `f…=`/`-W…` options are read apart (see `driverFiles`);
  * the lists it passes on (`-Wl,`, `-Xlinker`) go to the tools' grammars.
  */
-const DRIVER = grammar({
-  file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
-    "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
-    "iwithprefixbefore imultilib L B ld-path",
-  below: "dumpdir",
-  text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
-    "Xopenmp-target mllvm",
-  eq: "std",
-}, false);
+const DRIVER = grammar(
+  {
+    file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
+      "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
+      "iwithprefixbefore imultilib L B ld-path",
+    below: "dumpdir",
+    text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
+      "Xopenmp-target mllvm",
+    eq: "std",
+  },
+  false,
+  { joined: true },
+);
 
 /** `-f…=VALUE` options whose value names a file or a directory (written below). */
 const F_FILES =
@@ -195,10 +220,69 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
       if (value) file(r, value, whole);
       continue;
     }
+    if (g.joined && joinedFile(r, a, g)) continue;
+    // (An abbreviation read as every option it begins; with one dash, as letters too: ld reads
+    // `-outp=F` as `-o utp=F`.)
+    if (g.abbreviated && abbreviatedFile(r, name, args[i + 1], g) && a[1] === "-") continue;
     // A short option with its value glued (`-oF`, `-TF`, `-L/dir`) or none.
     const short = a[1] !== "-" ? g.valued.get(a[1]) : undefined;
     if (short !== undefined) file(r, a.slice(2), short);
   }
+}
+
+/** A value joined to an option of more letters (`-iquoteDIR`, `-MFfile`): true when one is. */
+function joinedFile(r: Reading, a: string, g: ToolGrammar): boolean {
+  for (const n of g.joined!) {
+    if (a.length > n.length + 1 && a.startsWith(n, 1)) {
+      file(r, a.slice(n.length + 1), g.valued.get(n));
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * An abbreviated long option (`outp=F`, `Ma=F`, `scr F`; `name` without its dashes): the files
+ * it names read as each valued option it begins (the most a file's: `below`, then `file`), its
+ * value after `=` or the next word (left to be read as itself too). True when it begins one.
+ */
+function abbreviatedFile(r: Reading, name: string, next: Arg | undefined, g: ToolGrammar): boolean {
+  const eq = name.indexOf("=");
+  const typed = eq < 0 ? name : name.slice(0, eq);
+  if (typed === "" || (typed.length < 2 && eq < 0)) return false;
+  let kind: ValueKind | undefined;
+  for (const [n, k] of g.valued) {
+    if (n.length < 2 || !n.startsWith(typed) || (eq < 0 && k === "eq")) continue;
+    if (kind === undefined || k === "below" || (k === "file" && kind !== "below")) kind = k;
+  }
+  if (kind === undefined) return false;
+  if (eq >= 0) file(r, name.slice(eq + 1), kind);
+  else if (next && !next.startsWith("-")) file(r, next, kind);
+  return true;
+}
+
+/**
+ * The values of a tool's words: a glob's matches where bash's are known, else the word as
+ * written, which bash passes where nothing matches (`-Wl,-o,F,-z,a?`); an option's glob whose
+ * matches are not known may be other options as well (`-Wl,-o,x*`): files not known.
+ */
+function argValues(r: Reading, words: Word[], given?: NamedFilesGiven): Arg[] {
+  const out: Arg[] = [];
+  for (const w of words) {
+    if (w.kind !== "glob") {
+      out.push(staticValue(w));
+      continue;
+    }
+    const matches = given?.globs?.words(w) ?? null;
+    if (matches !== null) out.push(...matches);
+    else {
+      out.push(w.value);
+      if (w.value.startsWith("-") || w.value.startsWith("@")) {
+        r.files.push({ path: null, source: `(the files ${w.text} may name)` });
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -236,7 +320,7 @@ export function driverFiles(
   given?: NamedFilesGiven,
 ): NamedFile[] {
   const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
-  const words = expanded(r, argv.slice(1).map(staticValue));
+  const words = expanded(r, argValues(r, argv.slice(1), given));
   const lists: Record<"ld" | "as" | "cpp" | "cc1", Arg[]> = { ld: [], as: [], cpp: [], cc1: [] };
   const own: Arg[] = [];
   const beside: string[] = [];
@@ -311,7 +395,7 @@ function besideOutput(r: Reading, own: Arg[], suffixes: string[]): void {
 function toolNamedFiles(g: ToolGrammar) {
   return (argv: Word[], _stage?: Stage, given?: NamedFilesGiven): NamedFile[] => {
     const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
-    toolFiles(r, argv.slice(1).map(staticValue), g);
+    toolFiles(r, argValues(r, argv.slice(1), given), g);
     return r.files;
   };
 }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { driverFiles, responseWords } from "./compilers.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
+import type { Word } from "../shell/model.ts";
 
 const paths = (cmd: string, read?: (p: string) => string | null) =>
   driverFiles(cmd.split(" ").map(literal), undefined, { read }).map((f) => f.path);
@@ -28,6 +29,60 @@ Deno.test("driverFiles: pass-through lists are read by the linker's, assembler's
   assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,-Ttext=0x0,-Tl.ld"), ["l.ld"]);
   // `~` is not expanded inside a word: ld opens `./~/…`.
   assert.deepEqual(paths("gcc x.c -Wl,-o,~/k"), ["./~/k"]);
+});
+
+Deno.test("driverFiles: ld's long options abbreviated, with one dash or two, name their files", () => {
+  assert.deepEqual(paths("gcc k.s -Wl,--oformat=binary,--outp=o"), ["o"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-Ma=m,--depend=d,--scr=s,--retain=r"), ["m", "d", "s", "r"]);
+  // (An abbreviation of several options names the file any of them would: `versi`.)
+  assert.deepEqual(paths("gcc x.c -Wl,--versi=v,--dyn=l"), ["v", "l"]);
+  assert.deepEqual(paths("gcc x.c -Wl,--scr,s"), ["s", "s"]);
+  // With one dash also read as letters: ld writes `-outp=F` to `utp=F`.
+  assert.deepEqual(paths("gcc x.c -Wl,-outp=o"), ["o", "utp=o"]);
+  const read = (p: string) => (p === "l.rsp" ? "--outp=o -Ma m" : null);
+  assert.deepEqual(paths("gcc x.c -Wl,@l.rsp", read), ["l.rsp", "o", "m", "m"]);
+  // Everyday flags begin no valued option; text values name nothing.
+  assert.deepEqual(paths("gcc x.c -Wl,--as-needed,--gc-sections,-O1,--hash-style=gnu"), []);
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,--wrap=malloc,--defs=x=1"), []);
+});
+
+Deno.test("driverFiles: a glob in a pass-through list leaves the list as written", () => {
+  const glob = (value: string): Word => ({
+    value,
+    kind: "glob",
+    prefix: value.slice(0, value.search(/[?*[]/)),
+    text: value,
+  });
+  const files = (argv: Word[], words?: (w: Word) => string[] | null) =>
+    driverFiles(argv, undefined, { globs: words && { words, dotglob: false } })
+      .map((f) => f.path);
+  const gcc = ["gcc", "x.c"].map(literal);
+  // (No match: bash passes the word as written.)
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,/k,-z,a?")], () => ["-Wl,-o,/k,-z,a?"]), ["/k"]);
+  assert.deepEqual(files([...gcc, glob("-Wp,-MD,.env,-D,X?")], () => ["-Wp,-MD,.env,-D,X?"]), [
+    ".env",
+  ]);
+  // Matches not known: the word as written, and files not known.
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,/k,-z,a?")]), [null, "/k"]);
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,x*")], () => ["-Wl,-o,x1", "-Wl,-o,x2"]), [
+    "x1",
+    "x2",
+  ]);
+});
+
+Deno.test("driverFiles: a value joined to a preprocessor option of more letters", () => {
+  assert.deepEqual(paths("gcc -E -iquotesecrets -include key x.c"), ["secrets", "key"]);
+  assert.deepEqual(
+    paths("gcc -isystemA -idirafterB -iprefixC -iwithprefixD -iwithprefixbeforeE -imultilibF x.c"),
+    ["A", "B", "C", "D", "E", "F"],
+  );
+  assert.deepEqual(paths("gcc -isysrootR -imacrosM -includeI -MFd.d -c x.c"), [
+    "R",
+    "M",
+    "I",
+    "d.d",
+  ]);
+  assert.deepEqual(paths("gcc -c x.c -Wp,-iquoteQ,-MFd.d,-MDe.d"), ["Q", "d.d", "e.d"]);
 });
 
 Deno.test("driverFiles: the driver's own options and the files beside its output", () => {
@@ -101,6 +156,15 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["ld x.o -o.pi/settings.json", "ask"],
     ["as -al=secrets/key x.s", "deny"],
     ["cpp -MD secrets/key x.c", "deny"],
+    ["gcc -nostdlib -Wl,--oformat=binary -Wl,--outp=$HOME/.ssh/authorized_keys k.s", "deny"],
+    ["gcc -nostdlib -Wl,--oformat=binary,--outp=.pi/settings.json k.s", "ask"],
+    ["gcc x.c -Wl,-Ma=secrets/key", "deny"],
+    ["ld --scr=secrets/key x.o", "deny"],
+    ["gcc x.c -Wl,-o,$HOME/.ssh/authorized_keys,-z,a?", "deny"],
+    ["gcc x.c -Wp,-MD,.env,-D,X?", "ask"],
+    ["gcc -E -iquotesecrets -include key x.c", "deny"],
+    ["cpp -isystemsecrets -include key x.c", "deny"],
+    ["gcc -c x.c -Wp,-MF.env", "ask"],
     // Everyday compiles name nothing protected.
     ["gcc -O2 -Wall -o build/x x.c -lm", "allow"],
     ["cc -c -Wl,--as-needed x.c", "allow"],
