@@ -412,10 +412,28 @@ function gccWrapper(stage: Stage, run: Runner): void {
   }
 }
 
+/** `zig cc` and `zig c++` are clang's driver. */
+function zigFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
+  const sub = staticValue(argv[1]);
+  return sub === "cc" || sub === "c++" ? driverFiles(argv.slice(1), stage, given) : [];
+}
+
 /** The compiler drivers and the tools they run. */
 export const COMPILER_PROGRAMS: Program[] = [
   {
-    names: ["gcc", "g++", "cc", "c++", "clang", "clang++"],
+    names: [
+      "gcc",
+      "g++",
+      "cc",
+      "c++",
+      "clang",
+      "clang++",
+      "c89",
+      "c99",
+      "gfortran",
+      "emcc",
+      "em++",
+    ],
     optionCommands: gccWrapper,
     namedFiles: driverFiles,
   },
@@ -423,6 +441,7 @@ export const COMPILER_PROGRAMS: Program[] = [
     names: ["ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "mold", "gold"],
     namedFiles: toolNamedFiles(LD),
   },
+  { names: ["zig"], namedFiles: zigFiles },
   { names: ["as"], namedFiles: toolNamedFiles(AS) },
   { names: ["cpp"], namedFiles: toolNamedFiles(CPP) },
 ];

@@ -165,6 +165,18 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["gcc -E -iquotesecrets -include key x.c", "deny"],
     ["cpp -isystemsecrets -include key x.c", "deny"],
     ["gcc -c x.c -Wp,-MF.env", "ask"],
+    // Other names of the drivers and tools: versioned, a target's, POSIX's, zig's.
+    ["gcc-12 x.c -Wl,-o,secrets/key", "deny"],
+    ["clang++-17 x.c -Wl,-Map=secrets/key", "deny"],
+    ["x86_64-linux-gnu-gcc-12 x.c -Wl,-o,secrets/key", "deny"],
+    ["arm-none-eabi-ld x.o -Map secrets/key", "deny"],
+    ["x86_64-w64-mingw32-g++-posix x.c -Wl,-o,secrets/key", "deny"],
+    ["musl-gcc x.c -Wl,-o,secrets/key", "deny"],
+    ["c99 x.c -Wl,-o,secrets/key", "deny"],
+    ["gfortran x.c -Wl,-o,secrets/key", "deny"],
+    ["emcc x.c -Wl,-o,secrets/key", "deny"],
+    ["zig cc x.c -Wl,-o,secrets/key", "deny"],
+    ["gcc-12 -O2 -Wall -o build/x x.c -lm", "allow"],
     // Everyday compiles name nothing protected.
     ["gcc -O2 -Wall -o build/x x.c -lm", "allow"],
     ["cc -c -Wl,--as-needed x.c", "allow"],
