@@ -11,6 +11,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
 import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
+import type { OptionGrammar } from "./argv.ts";
 import { literal, programName, unknownWord } from "./words.ts";
 
 /**
@@ -119,7 +120,7 @@ const DRIVER = grammar(
     file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
       "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
       "iwithprefixbefore imultilib L B ld-path",
-    below: "dumpdir",
+    below: "dumpdir J",
     text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
       "Xopenmp-target mllvm",
     eq: "std",
@@ -418,6 +419,17 @@ function zigFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFi
   return sub === "cc" || sub === "c++" ? driverFiles(argv.slice(1), stage, given) : [];
 }
 
+/**
+ * The letters that take a file glued (`-obuild/x`, `-Iinclude/`, `-Llib/`, gfortran's `-Jmods`
+ * where it writes its modules), for the generic
+ * reading of a stage's words (targets.ts): a driver's options are whole words, never clusters,
+ * so no other letter of a word takes a value glued (`flags: ""`: the first letter alone is read).
+ */
+const DRIVER_LETTERS: OptionGrammar = { flags: "", valued: "oILBTFJ" };
+
+/** ld's short options that take a file (`-obuild/x`, `-Llib/`, `-Tx.ld`, `-Rf`, `-cf`). */
+const LD_LETTERS: OptionGrammar = { flags: "", valued: "oLTRc" };
+
 /** The compiler drivers and the tools they run. */
 export const COMPILER_PROGRAMS: Program[] = [
   {
@@ -434,11 +446,13 @@ export const COMPILER_PROGRAMS: Program[] = [
       "emcc",
       "em++",
     ],
+    options: DRIVER_LETTERS,
     optionCommands: gccWrapper,
     namedFiles: driverFiles,
   },
   {
     names: ["ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "mold", "gold"],
+    options: LD_LETTERS,
     namedFiles: toolNamedFiles(LD),
   },
   { names: ["zig"], namedFiles: zigFiles },

@@ -177,6 +177,14 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["emcc x.c -Wl,-o,secrets/key", "deny"],
     ["zig cc x.c -Wl,-o,secrets/key", "deny"],
     ["gcc-12 -O2 -Wall -o build/x x.c -lm", "allow"],
+    // Letters read as the driver reads them: the value glued to the first, no other split.
+    ["gcc x.c -o$HOME/.ssh/authorized_keys", "deny"],
+    ["gcc -Isecrets/ -E x.c", "deny"],
+    ["gfortran -Jsecrets/m x.f90", "deny"],
+    ["ld -Tsecrets/key x.o", "deny"],
+    ["gcc -Wall -O2 -Iinclude/ -c x.c -o build/x.o", "allow"],
+    ["gcc -Llib/ -Ibuild/include x.c -obuild/x", "allow"],
+    ["ld -Llib/ x.o -obuild/x", "allow"],
     // Everyday compiles name nothing protected.
     ["gcc -O2 -Wall -o build/x x.c -lm", "allow"],
     ["cc -c -Wl,--as-needed x.c", "allow"],
