@@ -177,6 +177,17 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["emcc x.c -Wl,-o,secrets/key", "deny"],
     ["zig cc x.c -Wl,-o,secrets/key", "deny"],
     ["gcc-12 -O2 -Wall -o build/x x.c -lm", "allow"],
+    // gcc's variables, set before it or exported first: the dependency file it writes, the
+    // directories of headers and libraries it reads, those it runs programs from.
+    ["DEPENDENCIES_OUTPUT=.env gcc -c x.c", "ask"],
+    ["export SUNPRO_DEPENDENCIES='secrets/key x.o'; gcc -c x.c", "deny"],
+    ["CPATH=secrets gcc -E -include key x.c", "deny"],
+    ["export C_INCLUDE_PATH=include:secrets; gcc -E x.c", "deny"],
+    ["LIBRARY_PATH=$HOME/.ssh gcc x.c", "deny"],
+    ["COMPILER_PATH=/tmp/x gcc x.c", "deny"],
+    ["export GCC_EXEC_PREFIX=/tmp/x/; gcc x.c", "deny"],
+    ["CPATH=include LIBRARY_PATH=lib:build gcc x.c", "allow"],
+    ["DEPENDENCIES_OUTPUT='build/x.d x.o' gcc -c x.c", "allow"],
     // Letters read as the driver reads them: the value glued to the first, no other split.
     ["gcc x.c -o$HOME/.ssh/authorized_keys", "deny"],
     ["gcc -Isecrets/ -E x.c", "deny"],
