@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
 import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
@@ -15,11 +16,11 @@ import type { OptionGrammar } from "./argv.ts";
 import { literal, programName, unknownWord } from "./words.ts";
 
 /**
- * What an option's value is: a file the tool reads or writes (`file`), a directory it writes
- * below by names of its own (`below`), or no file (`text`: a symbol, a library's name, a path
- * only recorded, as `-rpath`'s).
+ * What an option's value is: a file the tool reads or writes (`file`; `eqfile`: given only after
+ * `=`, the word alone takes no value), a directory it writes below by names of its own (`below`),
+ * or no file (`text`: a symbol, a library's name, a path only recorded, as `-rpath`'s).
  */
-type ValueKind = "file" | "below" | "text" | "eq";
+type ValueKind = "file" | "eqfile" | "below" | "text" | "eq";
 
 /**
  * A tool's options that take a value, by name without dashes (one letter: a short option, its
@@ -61,6 +62,13 @@ const grammar = (
   return { valued, operands, special: how.special, abbreviated: how.abbreviated, joined };
 };
 
+/**
+ * The files lld's `-plugin-opt=KEY=F` names (its Options.td: aliases of `--lto-obj-path=`,
+ * `--lto-cs-profile-file=`, `--opt-remarks-filename`, …, and `dwo_dir=` where it writes `.dwo`s).
+ */
+const LD_PLUGIN_FILE =
+  /^--?plugin-opt=(?:obj-path|cs-profile-path|opt-remarks-filename|sample-profile|stats-file|thinlto-index-only|time-trace|dwo_dir)=([\s\S]+)$/;
+
 /** ld(1) (GNU ld, gold, lld, mold): its options that name files and those that take text. */
 const LD = grammar(
   {
@@ -69,7 +77,9 @@ const LD = grammar(
       "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
       "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
       "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
-      "incremental-base",
+      "incremental-base print-symbol-order opt-remarks-filename in-implib irpgo-profile " +
+      "load-pass-plugin",
+    eqfile: "lto-cs-profile-file lto-sample-profile thinlto-index-only time-trace",
     below: "thinlto-cache-dir chroot",
     text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
       "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
@@ -81,7 +91,7 @@ const LD = grammar(
       "orphan-handling sort-section split-by-file split-by-reloc hash-style",
   },
   true,
-  { abbreviated: true },
+  { abbreviated: true, special: (w) => LD_PLUGIN_FILE.exec(w)?.[1] },
 );
 
 /** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
@@ -132,6 +142,9 @@ const DRIVER = grammar(
 /** `-f…=VALUE` options whose value names a file or a directory (written below). */
 const F_FILES =
   /^-f(?:profile-(?:use|generate|dir|instr-generate|instr-use|sample-use|list|note|remapping-file)|auto-profile|cs-profile-generate|plugin|pass-plugin|sanitize-(?:ignorelist|blacklist|system-ignorelist|coverage-allowlist|coverage-ignorelist|coverage-whitelist|coverage-blacklist)|xray-(?:attr-list|always-instrument|never-instrument)|module-map-file|module-file|modules-cache-path|crash-diagnostics-dir|time-trace|optimization-record-file|opt-info[\w-]*|dump-[\w-]+|randomize-layout-seed-file|use-ld|thinlto-index|embed-offload-object)=([\s\S]+)$/;
+
+/** gcc 15's diagnostics written to a file: `-fdiagnostics-add-output=sarif:file=F` (`set` too). */
+const DIAGNOSTICS_OUTPUT = /^-fdiagnostics-(?:add|set)-output=[\w-]*:(?:[^,]*,)*?file=([^,]+)/;
 
 /** Of the `-f…=` options, those naming a directory written below by names of its own. */
 const F_BELOW =
@@ -215,7 +228,7 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
       continue;
     }
     const whole = g.valued.get(name);
-    if (whole === "eq") continue;
+    if (whole === "eq" || whole === "eqfile") continue;
     if (whole !== undefined) {
       const value = args[++i];
       if (value) file(r, value, whole);
@@ -253,8 +266,11 @@ function abbreviatedFile(r: Reading, name: string, next: Arg | undefined, g: Too
   if (typed === "" || (typed.length < 2 && eq < 0)) return false;
   let kind: ValueKind | undefined;
   for (const [n, k] of g.valued) {
-    if (n.length < 2 || !n.startsWith(typed) || (eq < 0 && k === "eq")) continue;
-    if (kind === undefined || k === "below" || (k === "file" && kind !== "below")) kind = k;
+    if (n.length < 2 || !n.startsWith(typed) || (eq < 0 && (k === "eq" || k === "eqfile"))) {
+      continue;
+    }
+    const e = k === "eqfile" ? "file" : k;
+    if (kind === undefined || e === "below" || (e === "file" && kind !== "below")) kind = e;
   }
   if (kind === undefined) return false;
   if (eq >= 0) file(r, name.slice(eq + 1), kind);
@@ -302,7 +318,9 @@ function expanded(r: Reading, words: Arg[], depth = 0): Arg[] {
       continue;
     }
     file(r, at);
-    const text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
+    let text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
+    // (In a configuration file, `<CFGDIR>` is the file's directory.)
+    if (text !== null && config !== null) text = text.replaceAll("<CFGDIR>", dirname(at));
     if (text === null) r.files.push({ path: null, source: `(the files ${r.source} ${a} names)` });
     else out.push(...expanded(r, responseWords(text), depth + 1));
   }
@@ -348,6 +366,8 @@ export function driverFiles(
     } else if (v === "-MD" || v === "-MMD") beside.push(".d");
     else if (v === "-save-temps=obj") beside.push("[.-]*");
     else if (/^-f[\w-]+=/.test(v)) {
+      const sarif = DIAGNOSTICS_OUTPUT.exec(v);
+      if (sarif) file(r, sarif[1]);
       const m = F_FILES.exec(v);
       if (m) {
         file(

@@ -46,6 +46,32 @@ Deno.test("driverFiles: ld's long options abbreviated, with one dash or two, nam
   assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,--wrap=malloc,--defs=x=1"), []);
 });
 
+Deno.test("driverFiles: lld's own files, gcc 15's diagnostics outputs, clang's <CFGDIR>", () => {
+  assert.deepEqual(
+    paths(
+      "clang x.c -Wl,--print-symbol-order=a,--opt-remarks-filename,b," +
+        "--lto-cs-profile-file=c,--thinlto-index-only=d,-plugin-opt=obj-path=e," +
+        "--plugin-opt=dwo_dir=f,--load-pass-plugin=g.so",
+    ),
+    ["a", "b", "c", "d", "e", "f", "g.so"],
+  );
+  // (Alone, `--thinlto-index-only` and `--time-trace` take no value: the next word is read.)
+  assert.deepEqual(paths("clang x.c -Wl,--time-trace,-Map=m,--thinlto-index-only,-o,o"), [
+    "m",
+    "o",
+  ]);
+  assert.deepEqual(paths("clang x.c -Wl,-plugin-opt=O2,-plugin-opt=mcpu=x"), []);
+  assert.deepEqual(
+    paths(
+      "gcc -c x.c -fdiagnostics-add-output=sarif:file=a.sarif -fdiagnostics-set-output=" +
+        "sarif:version=2.1,file=b.sarif -fdiagnostics-add-output=text",
+    ),
+    ["a.sarif", "b.sarif"],
+  );
+  const read = (p: string) => (p === "cfg/c.cfg" ? "-include <CFGDIR>/h.h" : null);
+  assert.deepEqual(paths("clang --config=cfg/c.cfg x.c", read), ["cfg/c.cfg", "cfg/h.h"]);
+});
+
 Deno.test("driverFiles: a glob in a pass-through list leaves the list as written", () => {
   const glob = (value: string): Word => ({
     value,
