@@ -9,6 +9,7 @@ import { removeAffix } from "../shell/affixes.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
+import { lettersKnown } from "../programs/argv.ts";
 import { stringArguments } from "./text_words.ts";
 import { searchedDirs } from "../programs/env.ts";
 import { listingOf } from "../programs/expand.ts";
@@ -131,9 +132,9 @@ const KEYED = /^[\w.-]+=([\s\S]+)$/;
  * or a path glued to short options (`-o/tmp/x`, `-C./dir`). A file named to be read in with `@`
  * or `<` counts too: `@file` (curl -d, response files), `name=@file` and `name=<file` (curl -F,
  * gh api -F), `name:=@file` (httpie), `--data=@file`, `-d@file`, and a path after a `TYPE:` prefix
- * (`OPEN:/etc/x`, `file:./k`). Null when the word carries none.
+ * (`OPEN:/etc/x`, `file:./k`). Null when it carries none or a grammar reads it (`lettersRead`).
  */
-function embeddedValue(value: string): string | null {
+function embeddedValue(value: string, lettersRead = false): string | null {
   // (Each form has a character most words lack: the patterns are tried only on words with it.)
   const eq = value.includes("=")
     ? /^(?:--?)?[A-Za-z0-9_][\w.\[\]-]*:?=([\s\S]+)$/.exec(value)
@@ -160,7 +161,7 @@ function embeddedValue(value: string): string | null {
     // `file:NAME` names a file whatever its shape (`openssl -pass file:.env`).
     return /^file:[^/]/i.test(value) ? value.slice(5) : null;
   }
-  if (!value.includes("/")) return null; // -
+  if (lettersRead || !value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
   return glued ? glued[1] : null;
 }
@@ -191,8 +192,8 @@ function gluedValues(argv: Word[]): { at: number; value: string }[] {
   if (!grammar && !dotted) return [];
   const out: { at: number; value: string }[] = [];
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-  const add = (at: number, value: string) => {
-    if (/[\w./~$]/.test(value) && embeddedValue(values[at]!) !== value) {
+  const add = (at: number, value: string, v = values[at]!) => {
+    if (/[\w./~$]/.test(value) && embeddedValue(v, lettersKnown(grammar, v)) !== value) {
       out.push({ at: at + 1, value });
     }
   };
@@ -315,7 +316,9 @@ function wordTargets(
 ): void {
   const { force, guarded, out } = opts;
   if (w.kind === "static") {
-    const embedded = force ? null : embeddedValue(w.value);
+    const read = w.value[0] === "-" && w.value.includes("/") &&
+      lettersKnown(programOf(opts.stage?.argv[0])?.options, w.value);
+    const embedded = force ? null : embeddedValue(w.value, read);
     if (force || pathLike(w.value, cwds, ctx, guarded)) {
       staticTargets(w.value, w, cwds, kind, ctx, out);
     }

@@ -266,3 +266,18 @@ export function gluedStart(
   }
   return null;
 }
+
+/**
+ * Whether `grammar` reads the letters of a short-option word itself (`-obuild/x`, `-Iinclude/`):
+ * it lists every letter (`flags` given) and each up to the first that takes a value is known, so
+ * the value glued there is the one the program sees (no other split of the word is).
+ */
+export function lettersKnown(grammar: OptionGrammar | undefined, word: string): boolean {
+  if (grammar?.flags === undefined || word[0] !== "-" || word[1] === "-") return false;
+  const valued = (grammar.valued ?? "") + (grammar.gluedOnly ?? "");
+  for (let j = 1; j < word.length; j++) {
+    if (valued.includes(word[j])) return true;
+    if (!grammar.flags.includes(word[j])) return false;
+  }
+  return true;
+}

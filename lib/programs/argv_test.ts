@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { gluedStart, type OptionGrammar, readOptions } from "./argv.ts";
+import { gluedStart, lettersKnown, type OptionGrammar, readOptions } from "./argv.ts";
 
 /** Tokens as `kind name [value]` strings. */
 function read(args: (string | null)[], g: OptionGrammar): string[] {
@@ -82,4 +82,15 @@ Deno.test("gluedStart: the option and value start a word not known begins with",
   assert.equal(gluedStart("-s", g), null);
   assert.equal(gluedStart("--head", g), null);
   assert.equal(gluedStart("", g), null);
+});
+
+Deno.test("lettersKnown: a grammar listing every letter reads a word's glued value itself", () => {
+  const g = { flags: "", valued: "oI" };
+  assert.equal(lettersKnown(g, "-obuild/x"), true);
+  assert.equal(lettersKnown(g, "-Iinclude/"), true);
+  // (A letter it does not list, a long option, a grammar that lists no flags: not read.)
+  assert.equal(lettersKnown(g, "-fplugin-dir/x"), false);
+  assert.equal(lettersKnown(g, "--out/x"), false);
+  assert.equal(lettersKnown({ valued: "o" }, "-obuild/x"), false);
+  assert.equal(lettersKnown({ flags: "v", valued: "o" }, "-vobuild/x"), true);
 });

@@ -8,17 +8,19 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
 import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
+import type { OptionGrammar } from "./argv.ts";
 import { literal, programName, unknownWord } from "./words.ts";
 
 /**
- * What an option's value is: a file the tool reads or writes (`file`), a directory it writes
- * below by names of its own (`below`), or no file (`text`: a symbol, a library's name, a path
- * only recorded, as `-rpath`'s).
+ * What an option's value is: a file the tool reads or writes (`file`; `eqfile`: given only after
+ * `=`, the word alone takes no value), a directory it writes below by names of its own (`below`),
+ * or no file (`text`: a symbol, a library's name, a path only recorded, as `-rpath`'s).
  */
-type ValueKind = "file" | "below" | "text" | "eq";
+type ValueKind = "file" | "eqfile" | "below" | "text" | "eq";
 
 /**
  * A tool's options that take a value, by name without dashes (one letter: a short option, its
@@ -31,40 +33,66 @@ interface ToolGrammar {
   operands: boolean;
   /** A word read otherwise (as's `-al=F`): its file, or undefined where it is no such word. */
   special?: (word: string) => string | null | undefined;
+  /**
+   * Long options may be abbreviated, with one dash or two (getopt_long_only: ld's `--outp=F`,
+   * `-Ma=F`): a name that begins valued options' names is read as each of them.
+   */
+  abbreviated?: boolean;
+  /**
+   * The options of more than one letter that name a file take it joined too (gcc's
+   * `-iquoteDIR`, `-MFfile`), longest first; none where they do not.
+   */
+  joined?: readonly string[];
 }
 
 const grammar = (
   kinds: Partial<Record<ValueKind, string>>,
   operands: boolean,
-  special?: ToolGrammar["special"],
-): ToolGrammar => ({
-  valued: new Map(
+  how: { special?: ToolGrammar["special"]; abbreviated?: boolean; joined?: boolean } = {},
+): ToolGrammar => {
+  const valued = new Map(
     Object.entries(kinds).flatMap(([kind, names]) =>
       names!.split(" ").map((n) => [n, kind as ValueKind] as const)
     ),
-  ),
-  operands,
-  special,
-});
+  );
+  const joined = how.joined
+    ? [...valued].filter(([n, k]) => n.length > 1 && (k === "file" || k === "below"))
+      .map(([n]) => n).sort((a, b) => b.length - a.length)
+    : undefined;
+  return { valued, operands, special: how.special, abbreviated: how.abbreviated, joined };
+};
+
+/**
+ * The files lld's `-plugin-opt=KEY=F` names (its Options.td: aliases of `--lto-obj-path=`,
+ * `--lto-cs-profile-file=`, `--opt-remarks-filename`, …, and `dwo_dir=` where it writes `.dwo`s).
+ */
+const LD_PLUGIN_FILE =
+  /^--?plugin-opt=(?:obj-path|cs-profile-path|opt-remarks-filename|sample-profile|stats-file|thinlto-index-only|time-trace|dwo_dir)=([\s\S]+)$/;
 
 /** ld(1) (GNU ld, gold, lld, mold): its options that name files and those that take text. */
-const LD = grammar({
-  file: "o output T script dT default-script c mri-script R just-symbols Map version-script " +
-    "dynamic-list retain-symbols-file dependency-file plugin error-handling-script out-implib " +
-    "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
-    "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
-    "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
-    "incremental-base",
-  below: "thinlto-cache-dir chroot",
-  text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
-    "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
-    "dynamic-linker I hash-style build-id image-base section-start Tbss Tdata Ttext " +
-    "Ttext-segment Trodata-segment Tldata-segment plugin-opt package-metadata audit P depaudit " +
-    "init fini mllvm heap stack subsystem spare-dynamic-tags thread-count " +
-    "exclude-modules-for-implib version-exports-section",
-  eq: "build-id threads error-limit icf compress-debug-sections unresolved-symbols " +
-    "orphan-handling sort-section split-by-file split-by-reloc hash-style",
-}, true);
+const LD = grammar(
+  {
+    file: "o output T script dT default-script c mri-script R just-symbols Map version-script " +
+      "dynamic-list retain-symbols-file dependency-file plugin error-handling-script out-implib " +
+      "output-def section-ordering-file reproduce why-extract print-archive-stats lto-obj-path " +
+      "symbol-ordering-file call-graph-ordering-file remap-inputs-file separate-debug-file " +
+      "time-trace-file export-dynamic-symbol-list L library-path rpath-link sysroot " +
+      "incremental-base print-symbol-order opt-remarks-filename in-implib irpgo-profile " +
+      "load-pass-plugin",
+    eqfile: "lto-cs-profile-file lto-sample-profile thinlto-index-only time-trace",
+    below: "thinlto-cache-dir chroot",
+    text: "a A b format e entry f auxiliary F filter G h soname l library m O u undefined " +
+      "require-defined y trace-symbol Y z defsym wrap exclude-libs exclude-symbols rpath " +
+      "dynamic-linker I hash-style build-id image-base section-start Tbss Tdata Ttext " +
+      "Ttext-segment Trodata-segment Tldata-segment plugin-opt package-metadata audit P depaudit " +
+      "init fini mllvm heap stack subsystem spare-dynamic-tags thread-count " +
+      "exclude-modules-for-implib version-exports-section",
+    eq: "build-id threads error-limit icf compress-debug-sections unresolved-symbols " +
+      "orphan-handling sort-section split-by-file split-by-reloc hash-style",
+  },
+  true,
+  { abbreviated: true, special: (w) => LD_PLUGIN_FILE.exec(w)?.[1] },
+);
 
 /** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
 const AS = grammar(
@@ -75,16 +103,20 @@ const AS = grammar(
       "listing-cont-lines",
   },
   true,
-  (w) => /^--?a[a-z]*=([\s\S]+)$/.exec(w)?.[1],
+  { special: (w) => /^--?a[a-z]*=([\s\S]+)$/.exec(w)?.[1], abbreviated: true },
 );
 
 /** cpp(1) and cc1 (`-Wp,…`): `-MD F` and `-MMD F` write the dependencies to F. */
-const CPP = grammar({
-  file: "o MF MD MMD include imacros I iquote isystem idirafter isysroot sysroot iprefix " +
-    "iwithprefix iwithprefixbefore imultilib dependency-file include-pch load",
-  text: "D U A MT MQ x main-file-name add-plugin plugin target-feature mllvm triple target-cpu",
-  eq: "std",
-}, true);
+const CPP = grammar(
+  {
+    file: "o MF MD MMD include imacros I iquote isystem idirafter isysroot sysroot iprefix " +
+      "iwithprefix iwithprefixbefore imultilib dependency-file include-pch load",
+    text: "D U A MT MQ x main-file-name add-plugin plugin target-feature mllvm triple target-cpu",
+    eq: "std",
+  },
+  true,
+  { joined: true },
+);
 
 /** clang's cc1 (`-Xclang …`): its operands are mostly values of its own options. */
 const CC1: ToolGrammar = { ...CPP, operands: false };
@@ -93,19 +125,26 @@ const CC1: ToolGrammar = { ...CPP, operands: false };
  * The compiler driver's own options. `f…=`/`-W…` options are read apart (see `driverFiles`);
  * the lists it passes on (`-Wl,`, `-Xlinker`) go to the tools' grammars.
  */
-const DRIVER = grammar({
-  file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
-    "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
-    "iwithprefixbefore imultilib L B ld-path",
-  below: "dumpdir",
-  text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
-    "Xopenmp-target mllvm",
-  eq: "std",
-}, false);
+const DRIVER = grammar(
+  {
+    file: "o output MF include imacros T specs aux-info include-pch MJ serialize-diagnostics " +
+      "ivfsoverlay config I iquote isystem idirafter isysroot sysroot iprefix iwithprefix " +
+      "iwithprefixbefore imultilib L B ld-path",
+    below: "dumpdir J",
+    text: "x MT MQ D U A l u e z dumpbase dumpbase-ext target arch param wrapper " +
+      "Xopenmp-target mllvm",
+    eq: "std",
+  },
+  false,
+  { joined: true },
+);
 
 /** `-f…=VALUE` options whose value names a file or a directory (written below). */
 const F_FILES =
   /^-f(?:profile-(?:use|generate|dir|instr-generate|instr-use|sample-use|list|note|remapping-file)|auto-profile|cs-profile-generate|plugin|pass-plugin|sanitize-(?:ignorelist|blacklist|system-ignorelist|coverage-allowlist|coverage-ignorelist|coverage-whitelist|coverage-blacklist)|xray-(?:attr-list|always-instrument|never-instrument)|module-map-file|module-file|modules-cache-path|crash-diagnostics-dir|time-trace|optimization-record-file|opt-info[\w-]*|dump-[\w-]+|randomize-layout-seed-file|use-ld|thinlto-index|embed-offload-object)=([\s\S]+)$/;
+
+/** gcc 15's diagnostics written to a file: `-fdiagnostics-add-output=sarif:file=F` (`set` too). */
+const DIAGNOSTICS_OUTPUT = /^-fdiagnostics-(?:add|set)-output=[\w-]*:(?:[^,]*,)*?file=([^,]+)/;
 
 /** Of the `-f…=` options, those naming a directory written below by names of its own. */
 const F_BELOW =
@@ -189,16 +228,78 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
       continue;
     }
     const whole = g.valued.get(name);
-    if (whole === "eq") continue;
+    if (whole === "eq" || whole === "eqfile") continue;
     if (whole !== undefined) {
       const value = args[++i];
       if (value) file(r, value, whole);
       continue;
     }
+    if (g.joined && joinedFile(r, a, g)) continue;
+    // (An abbreviation read as every option it begins; with one dash, as letters too: ld reads
+    // `-outp=F` as `-o utp=F`.)
+    if (g.abbreviated && abbreviatedFile(r, name, args[i + 1], g) && a[1] === "-") continue;
     // A short option with its value glued (`-oF`, `-TF`, `-L/dir`) or none.
     const short = a[1] !== "-" ? g.valued.get(a[1]) : undefined;
     if (short !== undefined) file(r, a.slice(2), short);
   }
+}
+
+/** A value joined to an option of more letters (`-iquoteDIR`, `-MFfile`): true when one is. */
+function joinedFile(r: Reading, a: string, g: ToolGrammar): boolean {
+  for (const n of g.joined!) {
+    if (a.length > n.length + 1 && a.startsWith(n, 1)) {
+      file(r, a.slice(n.length + 1), g.valued.get(n));
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * An abbreviated long option (`outp=F`, `Ma=F`, `scr F`; `name` without its dashes): the files
+ * it names read as each valued option it begins (the most a file's: `below`, then `file`), its
+ * value after `=` or the next word (left to be read as itself too). True when it begins one.
+ */
+function abbreviatedFile(r: Reading, name: string, next: Arg | undefined, g: ToolGrammar): boolean {
+  const eq = name.indexOf("=");
+  const typed = eq < 0 ? name : name.slice(0, eq);
+  if (typed === "" || (typed.length < 2 && eq < 0)) return false;
+  let kind: ValueKind | undefined;
+  for (const [n, k] of g.valued) {
+    if (n.length < 2 || !n.startsWith(typed) || (eq < 0 && (k === "eq" || k === "eqfile"))) {
+      continue;
+    }
+    const e = k === "eqfile" ? "file" : k;
+    if (kind === undefined || e === "below" || (e === "file" && kind !== "below")) kind = e;
+  }
+  if (kind === undefined) return false;
+  if (eq >= 0) file(r, name.slice(eq + 1), kind);
+  else if (next && !next.startsWith("-")) file(r, next, kind);
+  return true;
+}
+
+/**
+ * The values of a tool's words: a glob's matches where bash's are known, else the word as
+ * written, which bash passes where nothing matches (`-Wl,-o,F,-z,a?`); an option's glob whose
+ * matches are not known may be other options as well (`-Wl,-o,x*`): files not known.
+ */
+function argValues(r: Reading, words: Word[], given?: NamedFilesGiven): Arg[] {
+  const out: Arg[] = [];
+  for (const w of words) {
+    if (w.kind !== "glob") {
+      out.push(staticValue(w));
+      continue;
+    }
+    const matches = given?.globs?.words(w) ?? null;
+    if (matches !== null) out.push(...matches);
+    else {
+      out.push(w.value);
+      if (w.value.startsWith("-") || w.value.startsWith("@")) {
+        r.files.push({ path: null, source: `(the files ${w.text} may name)` });
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -217,7 +318,9 @@ function expanded(r: Reading, words: Arg[], depth = 0): Arg[] {
       continue;
     }
     file(r, at);
-    const text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
+    let text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
+    // (In a configuration file, `<CFGDIR>` is the file's directory.)
+    if (text !== null && config !== null) text = text.replaceAll("<CFGDIR>", dirname(at));
     if (text === null) r.files.push({ path: null, source: `(the files ${r.source} ${a} names)` });
     else out.push(...expanded(r, responseWords(text), depth + 1));
   }
@@ -236,7 +339,7 @@ export function driverFiles(
   given?: NamedFilesGiven,
 ): NamedFile[] {
   const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
-  const words = expanded(r, argv.slice(1).map(staticValue));
+  const words = expanded(r, argValues(r, argv.slice(1), given));
   const lists: Record<"ld" | "as" | "cpp" | "cc1", Arg[]> = { ld: [], as: [], cpp: [], cc1: [] };
   const own: Arg[] = [];
   const beside: string[] = [];
@@ -263,6 +366,8 @@ export function driverFiles(
     } else if (v === "-MD" || v === "-MMD") beside.push(".d");
     else if (v === "-save-temps=obj") beside.push("[.-]*");
     else if (/^-f[\w-]+=/.test(v)) {
+      const sarif = DIAGNOSTICS_OUTPUT.exec(v);
+      if (sarif) file(r, sarif[1]);
       const m = F_FILES.exec(v);
       if (m) {
         file(
@@ -311,7 +416,7 @@ function besideOutput(r: Reading, own: Arg[], suffixes: string[]): void {
 function toolNamedFiles(g: ToolGrammar) {
   return (argv: Word[], _stage?: Stage, given?: NamedFilesGiven): NamedFile[] => {
     const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
-    toolFiles(r, argv.slice(1).map(staticValue), g);
+    toolFiles(r, argValues(r, argv.slice(1), given), g);
     return r.files;
   };
 }
@@ -328,17 +433,49 @@ function gccWrapper(stage: Stage, run: Runner): void {
   }
 }
 
+/** `zig cc` and `zig c++` are clang's driver. */
+function zigFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
+  const sub = staticValue(argv[1]);
+  return sub === "cc" || sub === "c++" ? driverFiles(argv.slice(1), stage, given) : [];
+}
+
+/**
+ * The letters that take a file glued (`-obuild/x`, `-Iinclude/`, `-Llib/`, gfortran's `-Jmods`
+ * where it writes its modules), for the generic
+ * reading of a stage's words (targets.ts): a driver's options are whole words, never clusters,
+ * so no other letter of a word takes a value glued (`flags: ""`: the first letter alone is read).
+ */
+const DRIVER_LETTERS: OptionGrammar = { flags: "", valued: "oILBTFJ" };
+
+/** ld's short options that take a file (`-obuild/x`, `-Llib/`, `-Tx.ld`, `-Rf`, `-cf`). */
+const LD_LETTERS: OptionGrammar = { flags: "", valued: "oLTRc" };
+
 /** The compiler drivers and the tools they run. */
 export const COMPILER_PROGRAMS: Program[] = [
   {
-    names: ["gcc", "g++", "cc", "c++", "clang", "clang++"],
+    names: [
+      "gcc",
+      "g++",
+      "cc",
+      "c++",
+      "clang",
+      "clang++",
+      "c89",
+      "c99",
+      "gfortran",
+      "emcc",
+      "em++",
+    ],
+    options: DRIVER_LETTERS,
     optionCommands: gccWrapper,
     namedFiles: driverFiles,
   },
   {
     names: ["ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "mold", "gold"],
+    options: LD_LETTERS,
     namedFiles: toolNamedFiles(LD),
   },
+  { names: ["zig"], namedFiles: zigFiles },
   { names: ["as"], namedFiles: toolNamedFiles(AS) },
   { names: ["cpp"], namedFiles: toolNamedFiles(CPP) },
 ];

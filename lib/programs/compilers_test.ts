@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { driverFiles, responseWords } from "./compilers.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
+import type { Word } from "../shell/model.ts";
 
 const paths = (cmd: string, read?: (p: string) => string | null) =>
   driverFiles(cmd.split(" ").map(literal), undefined, { read }).map((f) => f.path);
@@ -28,6 +29,86 @@ Deno.test("driverFiles: pass-through lists are read by the linker's, assembler's
   assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,-Ttext=0x0,-Tl.ld"), ["l.ld"]);
   // `~` is not expanded inside a word: ld opens `./~/…`.
   assert.deepEqual(paths("gcc x.c -Wl,-o,~/k"), ["./~/k"]);
+});
+
+Deno.test("driverFiles: ld's long options abbreviated, with one dash or two, name their files", () => {
+  assert.deepEqual(paths("gcc k.s -Wl,--oformat=binary,--outp=o"), ["o"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-Ma=m,--depend=d,--scr=s,--retain=r"), ["m", "d", "s", "r"]);
+  // (An abbreviation of several options names the file any of them would: `versi`.)
+  assert.deepEqual(paths("gcc x.c -Wl,--versi=v,--dyn=l"), ["v", "l"]);
+  assert.deepEqual(paths("gcc x.c -Wl,--scr,s"), ["s", "s"]);
+  // With one dash also read as letters: ld writes `-outp=F` to `utp=F`.
+  assert.deepEqual(paths("gcc x.c -Wl,-outp=o"), ["o", "utp=o"]);
+  const read = (p: string) => (p === "l.rsp" ? "--outp=o -Ma m" : null);
+  assert.deepEqual(paths("gcc x.c -Wl,@l.rsp", read), ["l.rsp", "o", "m", "m"]);
+  // Everyday flags begin no valued option; text values name nothing.
+  assert.deepEqual(paths("gcc x.c -Wl,--as-needed,--gc-sections,-O1,--hash-style=gnu"), []);
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,--wrap=malloc,--defs=x=1"), []);
+});
+
+Deno.test("driverFiles: lld's own files, gcc 15's diagnostics outputs, clang's <CFGDIR>", () => {
+  assert.deepEqual(
+    paths(
+      "clang x.c -Wl,--print-symbol-order=a,--opt-remarks-filename,b," +
+        "--lto-cs-profile-file=c,--thinlto-index-only=d,-plugin-opt=obj-path=e," +
+        "--plugin-opt=dwo_dir=f,--load-pass-plugin=g.so",
+    ),
+    ["a", "b", "c", "d", "e", "f", "g.so"],
+  );
+  // (Alone, `--thinlto-index-only` and `--time-trace` take no value: the next word is read.)
+  assert.deepEqual(paths("clang x.c -Wl,--time-trace,-Map=m,--thinlto-index-only,-o,o"), [
+    "m",
+    "o",
+  ]);
+  assert.deepEqual(paths("clang x.c -Wl,-plugin-opt=O2,-plugin-opt=mcpu=x"), []);
+  assert.deepEqual(
+    paths(
+      "gcc -c x.c -fdiagnostics-add-output=sarif:file=a.sarif -fdiagnostics-set-output=" +
+        "sarif:version=2.1,file=b.sarif -fdiagnostics-add-output=text",
+    ),
+    ["a.sarif", "b.sarif"],
+  );
+  const read = (p: string) => (p === "cfg/c.cfg" ? "-include <CFGDIR>/h.h" : null);
+  assert.deepEqual(paths("clang --config=cfg/c.cfg x.c", read), ["cfg/c.cfg", "cfg/h.h"]);
+});
+
+Deno.test("driverFiles: a glob in a pass-through list leaves the list as written", () => {
+  const glob = (value: string): Word => ({
+    value,
+    kind: "glob",
+    prefix: value.slice(0, value.search(/[?*[]/)),
+    text: value,
+  });
+  const files = (argv: Word[], words?: (w: Word) => string[] | null) =>
+    driverFiles(argv, undefined, { globs: words && { words, dotglob: false } })
+      .map((f) => f.path);
+  const gcc = ["gcc", "x.c"].map(literal);
+  // (No match: bash passes the word as written.)
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,/k,-z,a?")], () => ["-Wl,-o,/k,-z,a?"]), ["/k"]);
+  assert.deepEqual(files([...gcc, glob("-Wp,-MD,.env,-D,X?")], () => ["-Wp,-MD,.env,-D,X?"]), [
+    ".env",
+  ]);
+  // Matches not known: the word as written, and files not known.
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,/k,-z,a?")]), [null, "/k"]);
+  assert.deepEqual(files([...gcc, glob("-Wl,-o,x*")], () => ["-Wl,-o,x1", "-Wl,-o,x2"]), [
+    "x1",
+    "x2",
+  ]);
+});
+
+Deno.test("driverFiles: a value joined to a preprocessor option of more letters", () => {
+  assert.deepEqual(paths("gcc -E -iquotesecrets -include key x.c"), ["secrets", "key"]);
+  assert.deepEqual(
+    paths("gcc -isystemA -idirafterB -iprefixC -iwithprefixD -iwithprefixbeforeE -imultilibF x.c"),
+    ["A", "B", "C", "D", "E", "F"],
+  );
+  assert.deepEqual(paths("gcc -isysrootR -imacrosM -includeI -MFd.d -c x.c"), [
+    "R",
+    "M",
+    "I",
+    "d.d",
+  ]);
+  assert.deepEqual(paths("gcc -c x.c -Wp,-iquoteQ,-MFd.d,-MDe.d"), ["Q", "d.d", "e.d"]);
 });
 
 Deno.test("driverFiles: the driver's own options and the files beside its output", () => {
@@ -101,6 +182,46 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["ld x.o -o.pi/settings.json", "ask"],
     ["as -al=secrets/key x.s", "deny"],
     ["cpp -MD secrets/key x.c", "deny"],
+    ["gcc -nostdlib -Wl,--oformat=binary -Wl,--outp=$HOME/.ssh/authorized_keys k.s", "deny"],
+    ["gcc -nostdlib -Wl,--oformat=binary,--outp=.pi/settings.json k.s", "ask"],
+    ["gcc x.c -Wl,-Ma=secrets/key", "deny"],
+    ["ld --scr=secrets/key x.o", "deny"],
+    ["gcc x.c -Wl,-o,$HOME/.ssh/authorized_keys,-z,a?", "deny"],
+    ["gcc x.c -Wp,-MD,.env,-D,X?", "ask"],
+    ["gcc -E -iquotesecrets -include key x.c", "deny"],
+    ["cpp -isystemsecrets -include key x.c", "deny"],
+    ["gcc -c x.c -Wp,-MF.env", "ask"],
+    // Other names of the drivers and tools: versioned, a target's, POSIX's, zig's.
+    ["gcc-12 x.c -Wl,-o,secrets/key", "deny"],
+    ["clang++-17 x.c -Wl,-Map=secrets/key", "deny"],
+    ["x86_64-linux-gnu-gcc-12 x.c -Wl,-o,secrets/key", "deny"],
+    ["arm-none-eabi-ld x.o -Map secrets/key", "deny"],
+    ["x86_64-w64-mingw32-g++-posix x.c -Wl,-o,secrets/key", "deny"],
+    ["musl-gcc x.c -Wl,-o,secrets/key", "deny"],
+    ["c99 x.c -Wl,-o,secrets/key", "deny"],
+    ["gfortran x.c -Wl,-o,secrets/key", "deny"],
+    ["emcc x.c -Wl,-o,secrets/key", "deny"],
+    ["zig cc x.c -Wl,-o,secrets/key", "deny"],
+    ["gcc-12 -O2 -Wall -o build/x x.c -lm", "allow"],
+    // gcc's variables, set before it or exported first: the dependency file it writes, the
+    // directories of headers and libraries it reads, those it runs programs from.
+    ["DEPENDENCIES_OUTPUT=.env gcc -c x.c", "ask"],
+    ["export SUNPRO_DEPENDENCIES='secrets/key x.o'; gcc -c x.c", "deny"],
+    ["CPATH=secrets gcc -E -include key x.c", "deny"],
+    ["export C_INCLUDE_PATH=include:secrets; gcc -E x.c", "deny"],
+    ["LIBRARY_PATH=$HOME/.ssh gcc x.c", "deny"],
+    ["COMPILER_PATH=/tmp/x gcc x.c", "deny"],
+    ["export GCC_EXEC_PREFIX=/tmp/x/; gcc x.c", "deny"],
+    ["CPATH=include LIBRARY_PATH=lib:build gcc x.c", "allow"],
+    ["DEPENDENCIES_OUTPUT='build/x.d x.o' gcc -c x.c", "allow"],
+    // Letters read as the driver reads them: the value glued to the first, no other split.
+    ["gcc x.c -o$HOME/.ssh/authorized_keys", "deny"],
+    ["gcc -Isecrets/ -E x.c", "deny"],
+    ["gfortran -Jsecrets/m x.f90", "deny"],
+    ["ld -Tsecrets/key x.o", "deny"],
+    ["gcc -Wall -O2 -Iinclude/ -c x.c -o build/x.o", "allow"],
+    ["gcc -Llib/ -Ibuild/include x.c -obuild/x", "allow"],
+    ["ld -Llib/ x.o -obuild/x", "allow"],
     // Everyday compiles name nothing protected.
     ["gcc -O2 -Wall -o build/x x.c -lm", "allow"],
     ["cc -c -Wl,--as-needed x.c", "allow"],

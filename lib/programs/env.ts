@@ -90,11 +90,12 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * rclone's and miniserve's options from the environment (`RCLONE_COPY_LINKS`, `MINISERVE_…`);
  * pytest's options (`PYTEST_ADDOPTS=--basetemp=.pi` removed `.pi`), cargo's credential providers
  * (commands), man's `MANROFFOPT` (`-U`: groff runs a page's `.sy` requests), and git's work tree
- * and object store (`GIT_WORK_TREE=.pi; git reset --hard` writes anything below it). (The places
+ * and object store (`GIT_WORK_TREE=.pi; git reset --hard` writes anything below it), and where
+ * gcc finds the programs it runs (`COMPILER_PATH`, `GCC_EXEC_PREFIX`). (The places
  * programs write where a variable says are `PLACE_ENV`.)
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT|COMPILER_PATH|GCC_EXEC_PREFIX)$/;
 /**
  * Variables naming a place programs write below or to, wherever the variable is set (before the
  * program, exported first, alone): the XDG base directories for caches, state and data
@@ -112,6 +113,15 @@ export const CODE_ENV =
  */
 export const PLACE_ENV =
   /^(GIT_TRACE\w*|GIT_INDEX_FILE|XDG_CACHE_HOME|XDG_STATE_HOME|XDG_DATA_HOME|XDG_RUNTIME_DIR|TMPDIR|TMP|TEMP|TEMPDIR|CARGO_TARGET_DIR|CARGO_BUILD_TARGET_DIR|CARGO_BUILD_BUILD_DIR|CARGO_INSTALL_ROOT|GOBIN|GOCACHE|GOMODCACHE|GOPATH|NODE_V8_COVERAGE|COVERAGE_FILE|DENO_DIR|DENO_INSTALL_ROOT|PYTHONPYCACHEPREFIX|GEM_HOME|PIP_(TARGET|PREFIX|ROOT|SRC|LOG|LOG_FILE)|UV_(TOOL_DIR|TOOL_BIN_DIR|INSTALL_DIR|PYTHON_INSTALL_DIR|PROJECT_ENVIRONMENT)|CONDA_(PKGS_DIRS|ENVS_DIRS|ENVS_PATH)|[A-Z][A-Z0-9_]*_CACHE_DIR)$/;
+
+/**
+ * gcc's and cpp's variables (gcc(1) "Environment Variables") naming files: where the preprocessor
+ * writes its dependencies (`DEPENDENCIES_OUTPUT`, `SUNPRO_DEPENDENCIES`: `FILE [TARGET]`), and the
+ * directories it reads headers and the linker libraries from (`CPATH`, `C_INCLUDE_PATH`,
+ * `CPLUS_INCLUDE_PATH`, `OBJC_INCLUDE_PATH`, `LIBRARY_PATH`: lists split at `:`), wherever set.
+ */
+export const COMPILER_ENV =
+  /^(DEPENDENCIES_OUTPUT|SUNPRO_DEPENDENCIES|CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH|OBJC_INCLUDE_PATH|LIBRARY_PATH)$/;
 
 /**
  * The backup suffix and method cp, mv, install, ln and patch take from the environment: read
@@ -386,7 +396,8 @@ export function carriesCommand(assignment: string): boolean {
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
-    BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]) || LIBPQ_FILE_ENV.test(m[1]);
+    BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]) || LIBPQ_FILE_ENV.test(m[1]) ||
+    COMPILER_ENV.test(m[1]);
 }
 
 /**

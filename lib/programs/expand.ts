@@ -14,6 +14,7 @@ import {
   BACKUP_ENV,
   carriesCommand,
   CODE_ENV,
+  COMPILER_ENV,
   EXPORTED_FUNCTION,
   LESS_OPTIONS,
   LIBPQ_FILE_ENV,
@@ -472,6 +473,13 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {
       continue; // each command name is judged where this PATH finds it
+    } else if (COMPILER_ENV.test(variable)) {
+      // gcc's dependency file (`FILE [TARGET]`), or its directories of headers and libraries.
+      const files = variable.endsWith("DEPENDENCIES")
+        ? value.trim().split(/\s+/).slice(0, 1)
+        : value.split(":");
+      if (w.kind !== "static") run.stage([unknownWord(`(the files ${w.text} names)`)], origin);
+      else for (const f of files) opensFile(f, run, origin);
     } else if (PLACE_ENV.test(variable)) {
       // A place programs write below: judged as a file the command opens there (its value not
       // known, below what is known of it).
