@@ -27,6 +27,7 @@ import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
 import { checkoutAreas } from "./git_writes.ts";
+import { removesOnly } from "./removers.ts";
 
 /**
  * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
@@ -94,6 +95,14 @@ export interface DisturbedOptions {
    * @default false
    */
   started?: boolean;
+  /**
+   * What a walk finds below `dir` (`find build | xargs rm`'s names, looked for as they are
+   * now): a writer that only removes names (`rm`, `rmdir`, `unlink`, `find -delete`, and a
+   * `find -exec` or `xargs` that runs nothing else) does not count, for it makes no name appear
+   * there (what is there now stays a superset of what the walk finds).
+   * @default false
+   */
+  removals?: boolean;
 }
 
 /**
@@ -386,7 +395,7 @@ export function globScope(
     word: Word | undefined,
     opts: DisturbedOptions,
   ) => {
-    const { name, started } = opts;
+    const { name, started, removals } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
     // (A writer run by the stage whose word it is started after bash expanded it; so did one
     // of a later stage, where the command's stages run one after another.)
@@ -407,7 +416,8 @@ export function globScope(
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       touches(w, dirs) &&
-      !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
+      !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
+      !(removals === true && removesOnly(w.stage, stages, tops));
   };
   return {
     options: globOptions(text, stages, ctx.env),
