@@ -172,6 +172,110 @@ export function linksCheckedOut(
 }
 
 /**
+ * git's subcommands whose writes `checkoutAreas` may know: each writes files of other commits
+ * and runs no command line of its own (not `rebase -x`, `bisect run`, `pull`'s fetch first).
+ */
+const AREA_WRITERS = new Set([
+  "checkout",
+  "switch",
+  "restore",
+  "reset",
+  "stash",
+  "merge",
+  "cherry-pick",
+  "revert",
+  "read-tree",
+]);
+
+/** git's own options before the subcommand that move nothing but the cwd (`-C`, done). */
+const PLAIN_GIT_OPTIONS = /^(--no-pager|-P|--no-optional-locks|--no-replace-objects)$/;
+
+/** The environment that moves git's repository, work tree, index or settings. */
+const MOVING_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+];
+
+/**
+ * The repository's settings that have these subcommands run a program or write elsewhere: a
+ * filter, a merge driver, the fsmonitor, hooks elsewhere, a work tree elsewhere, submodules,
+ * signing.
+ */
+const RUNS_OR_MOVES =
+  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree)|submodule\..*|gpg\..*|commit\.gpgsign)$/;
+
+/** The hooks these subcommands may run (githooks(5)). */
+// deno-fmt-ignore
+const HOOKS_RUN = [
+  "post-checkout", "post-merge", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
+  "post-commit", "reference-transaction", "post-rewrite", "pre-auto-gc", "post-index-change",
+  "fsmonitor-watchman",
+];
+
+/**
+ * Where a git stage that writes files of other commits (`git checkout main`, `git stash pop`,
+ * `git reset --hard`; `AREA_WRITERS`) writes, for what another stage of the command finds
+ * (`glob_scope.ts`: `git checkout main && npm test` reads `.npmrc` as it is unless the checkout
+ * writes it): the files `commitFiles` finds and its repository's git directories. Null where
+ * that is not known: files of commits not seen, another stage that may change the repository
+ * first (`settled`), git's environment or options that move it (`moved`: the command sets or may
+ * set `GIT_*`, `-c`, `--git-dir`), a dynamic word, `--recurse-submodules`, a repository whose
+ * settings have it run a program or write elsewhere (a filter, a merge driver, `core.worktree`),
+ * or a hook it may run there.
+ */
+export function checkoutAreas(
+  stage: Stage,
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+  settled: (dir: string) => boolean,
+  moved: boolean,
+): string[] | null {
+  const { argv } = stage;
+  if (moved || stage.assignments?.length || MOVING_ENV.some((v) => ctx.env[v] !== undefined)) {
+    return null;
+  }
+  const at = gitSubcommand(argv);
+  if (!AREA_WRITERS.has(argv[at]?.value ?? "") || argv.some((w) => w.kind !== "static")) {
+    return null;
+  }
+  for (let i = 1; i < at; i++) {
+    if (argv[i].value === "-C") i++;
+    else if (!PLAIN_GIT_OPTIONS.test(argv[i].value)) return null;
+  }
+  if (argv.some((w) => /^--(recurse-submodules|pathspec-from-file)/.test(w.value))) return null;
+  const files = commitsWritten(argv, at);
+  if (!files.length) return null;
+  const areas: string[] = [];
+  for (const f of files) {
+    for (const w of commitFiles(f.commits!, stage.cwds, ctx, settled)) {
+      if (w.path === null || w.replaces) return null;
+      areas.push(w.path);
+    }
+  }
+  for (const c of stage.cwds) {
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
+    if (top === null) continue;
+    const repo = openRepository(top, ctx.fs, ctx);
+    const settings = repo?.config?.() ?? null;
+    if (repo === null || settings === null) return null;
+    if (settings.some((s) => s.repository && RUNS_OR_MOVES.test(s.key))) return null;
+    const hooks = settings.filter((s) => s.key === "core.hookspath").map((s) => s.value);
+    const path = hooks.length ? hooks[hooks.length - 1] : `${repo.commonDir}/hooks`;
+    const dir = path.startsWith("~/") ? ctx.home + path.slice(1) : resolve(top, path);
+    if (HOOKS_RUN.some((h) => ctx.fs.exists(`${dir}/${h}`))) return null;
+    areas.push(repo.gitDir, repo.commonDir);
+  }
+  return areas;
+}
+
+/**
  * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
  * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
  * it fails on one it cannot read), or null where there is none.

@@ -14,7 +14,8 @@ import {
   type TempRepository,
   tempRepository,
 } from "../testing.ts";
-import type { Context } from "../types.ts";
+import type { Action, Context } from "../types.ts";
+import { STARTER_CONFIG } from "../starter.ts";
 
 const home = "/home/nobody";
 /** Allow by default; `.env` asked about, `secrets/**` denied, the gate's files built in. */
@@ -266,6 +267,84 @@ Deno.test({
     } finally {
       repo.remove();
       rmSync(home, { recursive: true, force: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: the stages after a checkout find what it does not write as it is",
+  ignore: !HAS_GIT,
+  async fn() {
+    const repo = tempRepository(["src/a.ts", "docs/x.md", "package.json"], {
+      init: ["-b", "main"],
+    });
+    const home = `${repo.dir}-home`;
+    try {
+      const g = repo.git;
+      g("add", ".");
+      g("commit", "-qm", "one");
+      g("checkout", "-qb", "feature");
+      repo.write(["src/b.ts"]);
+      g("add", ".");
+      g("commit", "-qm", "two");
+      g("checkout", "-qb", "npmrc", "main");
+      repo.write([".npmrc"], "script-shell=/tmp/evil\n");
+      g("add", ".");
+      g("commit", "-qm", "npmrc");
+      g("checkout", "-q", "main");
+      repo.write(["package.json"], "{}");
+      g("stash", "-q");
+      const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+      const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+      // (The project's `.npmrc` is read as it is where the checkout does not write it; a glob
+      // is expanded where it writes nothing.)
+      const everyday: [string, Action][] = [
+        "git checkout feature && npm test",
+        "git checkout feature; npm test",
+        "git switch feature && npm ci",
+        "git checkout -b new && npm test",
+        "git stash pop && npm test",
+        "git stash apply && npm run build",
+        "git merge feature && npm test",
+        "cd src && git checkout feature && npm test",
+        "git checkout feature && git status && npm test",
+        "git checkout feature && cat docs/*.md",
+      ].map((c) => [c, "allow"]);
+      await checkActions(config, ctx, [
+        ...everyday,
+        // (Paths from a commit over the work tree's: the checkout itself asks under the starter.)
+        ["git checkout feature -- src && npm test", "ask"],
+        // (What it writes, or where that is not known: as before.)
+        ["git checkout npmrc && npm test", "deny"],
+        ["git checkout npmrc -- .npmrc && npm test", "deny"],
+        ["git restore --source=npmrc .npmrc && npm test", "deny"],
+        ["git checkout feature && cat src/*.ts", "ask"],
+        ["git fetch && git checkout feature && npm test", "deny"],
+        ["git pull && npm install", "deny"],
+        ["git checkout feature && git checkout npmrc && npm test", "deny"],
+        ["git checkout $B && npm test", "deny"],
+        ["GIT_WORK_TREE=.. git checkout feature && npm test", "deny"],
+        ["export GIT_WORK_TREE=..; git checkout feature && npm test", "deny"],
+        ["source env.sh; git checkout feature && npm test", "deny"],
+        ["git -c core.worktree=.. checkout feature && npm test", "deny"],
+        ["git --work-tree=.. checkout feature && npm test", "deny"],
+        ["git checkout --recurse-submodules feature && npm test", "deny"],
+        ["git rebase -x 'echo > .npmrc' feature && npm test", "deny"],
+        ["echo x > .git/hooks/post-checkout && git checkout feature && npm test", "deny"],
+        ["git checkout feature && echo x > .npmrc && npm test", "deny"],
+      ]);
+      // (A hook it runs, a filter or a work tree elsewhere the repository's config sets.)
+      repo.write([".git/hooks/post-checkout"], "#!/bin/sh\n");
+      await checkActions(config, ctx, [["git checkout feature && npm test", "deny"]]);
+      rmSync(`${repo.dir}/.git/hooks/post-checkout`);
+      for (const [key, value] of [["filter.x.smudge", "cat"], ["core.worktree", ".."]]) {
+        g("config", key, value);
+        await checkActions(config, ctx, [["git checkout feature && npm test", "deny"]]);
+        g("config", "--unset", key);
+      }
+      await checkActions(config, ctx, [["git checkout feature && npm test", "allow"]]);
+    } finally {
+      repo.remove();
     }
   },
 });

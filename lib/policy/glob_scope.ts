@@ -26,6 +26,8 @@ import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
+import { checkoutAreas } from "./git_writes.ts";
+import { removesOnly } from "./removers.ts";
 
 /**
  * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
@@ -100,6 +102,14 @@ export interface DisturbedOptions {
    * @default false
    */
   at?: boolean;
+  /**
+   * What a walk finds below `dir` (`find build | xargs rm`'s names, looked for as they are
+   * now): a writer that only removes names (`rm`, `rmdir`, `unlink`, `find -delete`, and a
+   * `find -exec` or `xargs` that runs nothing else) does not count, for it makes no name appear
+   * there (what is there now stays a superset of what the walk finds).
+   * @default false
+   */
+  removals?: boolean;
 }
 
 /**
@@ -367,9 +377,15 @@ export function globScope(
 ): GlobScope {
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
   let sequential: boolean | undefined;
-  const writing = () =>
-    writers ??= stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
+  const writing = () => {
+    if (writers) return writers;
+    writers = stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
       .filter((w) => w.areas === null || w.areas.length > 0);
+    // (Then what a git stage writes from other commits, where it is known: whether another stage
+    // may change the repository first is asked of the others as the first pass has them.)
+    if (writers.some(checksOut)) writers = knownCheckouts(writers, text, ctx, counting);
+    return writers;
+  };
   // Whether a writer may change what is in one of dirs (lexically, and where it really is:
   // `conf/..` is the parent of where conf leads).
   const touches = (w: { areas: string[] | null }, dirs: string[]) =>
@@ -386,7 +402,7 @@ export function globScope(
     word: Word | undefined,
     opts: DisturbedOptions,
   ) => {
-    const { name, started, at: only } = opts;
+    const { name, started, at: only, removals } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
     // (A writer run by the stage whose word it is started after bash expanded it; so did one
     // of a later stage, where the command's stages run one after another.)
@@ -407,7 +423,8 @@ export function globScope(
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       (only ? writesAt(w, dirs, ctx) : touches(w, dirs)) &&
-      !(name !== undefined && writesOnlyName(w.stage, name, readsOnly));
+      !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
+      !(removals === true && removesOnly(w.stage, stages, tops));
   };
   return {
     options: globOptions(text, stages, ctx.env),
@@ -459,6 +476,38 @@ export function globScope(
       return texts;
     },
   };
+}
+
+/** Whether a writer is a git stage whose writes are not known by its words. */
+function checksOut(w: { stage: Stage; areas: string[] | null }): boolean {
+  const name = w.stage.argv[0];
+  return w.areas === null && name?.kind === "static" && /(^|\/)git$/.test(name.value);
+}
+
+/**
+ * The writers with each git stage that writes files of other commits given where it writes, where
+ * that is known (`checkoutAreas`): `settled` as `counting` asks of the writers as they are.
+ */
+function knownCheckouts(
+  writers: { stage: Stage; areas: string[] | null }[],
+  text: string,
+  ctx: Context,
+  counting: (
+    dir: string,
+    stage: Stage | undefined,
+    word: Word | undefined,
+    opts: DisturbedOptions,
+  ) => (w: { stage: Stage; areas: string[] | null }) => boolean,
+): { stage: Stage; areas: string[] | null }[] {
+  // (A command that sets or may set git's environment, or runs code that may: `export GIT_DIR`,
+  // `source env.sh`, `eval "$x"`.)
+  const moved = /GIT_|\b(source|eval)\b|(^|[\s;&|(])\.\s/.test(text);
+  return writers.map((w) => {
+    if (!checksOut(w)) return w;
+    const settled = (dir: string) =>
+      !writers.some(counting(dir, w.stage, undefined, { started: true }));
+    return { stage: w.stage, areas: checkoutAreas(w.stage, ctx, settled, moved) };
+  }).filter((w) => w.areas === null || w.areas.length > 0);
 }
 
 /**

@@ -64,7 +64,9 @@ Deno.test("path globs of any depth: a tree read counts them where a name they en
   await checkActions(config, clean, [
     // A stage before it may make what the glob names: not seen as it is now.
     ["mkdir -p secrets && grep -r TODO .", "ask"],
-    ["git checkout other && grep -r TODO .", "ask"],
+    ["git pull && grep -r TODO .", "ask"],
+    // (A checkout where no repository is seen fails: git_writes_test.ts for one that writes.)
+    ["git checkout other && grep -r TODO .", "allow"],
     // What changes the tree, or writes the files it lists, may make them: asked as before.
     ["rm -r src", "ask"],
     ["find . -name '*.ts' | xargs sed -i s/a/b/", "ask"],

@@ -64,12 +64,14 @@ export function protect(
     : shared.below;
   // (Below a tree no stage changes first, a name glob counts where such a name is there: looked
   // for at each path the listing reaches, where its links lead and where `dir/..` really is.)
-  const settled = below !== shared.below && target.listed !== undefined &&
-    target.settled === true && target.path !== null;
+  // (So for a stage that only removes them, `xargs rm -r`, whose reach below each is all there
+  // is below the tree now.)
+  const settled = target.listed !== undefined && target.settled === true &&
+    target.path !== null && (below !== shared.below || shared.removes());
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {
-      const at = settled ? { ...below, ...listedThere(p, ctx.fs, writes) } : below;
+      const at = settled ? { ...below, ...listedThere(p, ctx.fs, writes, shared) } : below;
       prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), at);
     } else {
       const pair = protectionPair(config, p, ctx.home);
@@ -173,8 +175,11 @@ function treeProtection(
     if (found === null || found.builtin === true) return found;
     // (A stage that may also write there by names of its own reaches one name deep, as a
     // program that says nothing of its files does: `python3 gen.py config`, `config/x.key`.)
-    there ??= !target.replaces && !shared.replacesTrees && shared.settled(p)
-      ? { ...names, there: presentBelow(p, ctx.fs), shallow: writes() }
+    // (So for the listed paths of a tree no stage changes first that a stage only removes,
+    // `find build -name '*.o' | xargs rm -r`: what it removes below them is there now.)
+    const removed = target.listed !== undefined && target.settled === true && shared.removes();
+    there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p)))
+      ? { ...names, there: presentBelow(p, ctx.fs), shallow: writes() && !removed }
       : null;
     return there === null
       ? found
@@ -320,11 +325,16 @@ function listedThere(
   dir: string,
   fs: Context["fs"],
   writes: () => boolean,
+  shared: StageShared,
 ): Pick<BelowOptions, "present" | "there"> {
   const present = presentBelow(dir, fs);
-  // (Where the stage only reads them, the listed paths are what is there: a path glob,
-  // `secrets/**`, counts where a name it ends in is.)
-  return { present, there: (name, folded) => writes() || present(name, folded) };
+  // (Where the stage only reads them, or only removes them, the listed paths are what is
+  // there: a path glob, `secrets/**`, counts where a name it ends in is. One that writes may
+  // make a name there as the listing goes.)
+  return {
+    present,
+    there: (name, folded) => (writes() && !shared.removes()) || present(name, folded),
+  };
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

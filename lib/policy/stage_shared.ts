@@ -12,6 +12,7 @@ import type { Context, Rule } from "../types.ts";
 import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
 import type { RuleResult } from "./rules.ts";
+import { removesOnly } from "./removers.ts";
 
 /**
  * What the targets of one stage share: the location index, and the placement results by policy
@@ -65,6 +66,11 @@ export interface StageShared {
    * starts (see `settled`, with `started`); null where that is not known. @default null
    */
   changers: (path: string) => Stage[] | null;
+  /**
+   * The stage only removes names (`rm`, `rmdir`, `unlink`: `removers.ts`): it makes none
+   * appear below what it is given.
+   */
+  removes: () => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -127,6 +133,7 @@ export function stageShared(
           !facts?.metadataOnly && !facts?.noFileOperands)),
     settled: opts.settled ?? NEVER,
     changers: opts.changers ?? UNKNOWN,
+    removes: stage === null ? NEVER : once(() => removesOnly(stage)),
   };
 }
 

@@ -198,6 +198,9 @@ interface WordOptions {
   of?: Word;
 }
 
+/** A listing's names are disturbed by no stage that only removes (`xargs rm` itself). */
+const REMOVALS = { removals: true };
+
 /** The targets of a word (into `out`). */
 function wordTargets(
   w: Word,
@@ -222,7 +225,7 @@ function wordTargets(
   }
   if (w.listed) {
     for (const t of listedTargets(w, cwds, ctx)) {
-      if (t.path !== null && opts.globs && !opts.globs.disturbed(t.path, opts.stage, w)) {
+      if (t.path !== null && opts.globs && !opts.globs.disturbed(t.path, opts.stage, w, REMOVALS)) {
         t.settled = true;
       }
       out.push(t);
