@@ -157,8 +157,9 @@ const REPLACED: [string, Action, Action][] = [
   ["install x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
   ["rsync x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
   ["git mv x/cat lnk/grep; lnk/grep secrets/key", "deny", "ask"],
-  ["git checkout other -- lnk; lnk/grep secrets/key", "deny", "ask"],
-  ["git stash pop; lnk/grep secrets/key", "deny", "allow"],
+  // (No repository is seen here, where git fails and writes nothing: git's writes not known)
+  ["git pull; lnk/grep secrets/key", "deny", "allow"],
+  ['git checkout "$B" -- lnk; lnk/grep secrets/key', "deny", "ask"],
   ["tar -xf a.tar; lnk/grep secrets/key", "deny", "allow"],
   ["mv x lnk; lnk/grep secrets/key", "deny", "allow"],
   ["cat > lnk/grep <<'EOF'\ncat \"$@\"\nEOF\nlnk/grep secrets/key", "deny", "ask"],
