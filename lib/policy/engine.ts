@@ -58,6 +58,7 @@ import {
   type DisturbedOptions,
   type GlobScope,
   globScope,
+  growingScope,
   settingsFiles,
   stageFileText,
 } from "./glob_scope.ts";
@@ -616,8 +617,7 @@ function decideBash(
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;
   // A file a program reads for the commands it holds (`psql -f schema.sql`), as it will be.
-  let scope: GlobScope | undefined;
-  const scoped = () => scope ??= globScope(command, analysis.stages, ctx, readsOnly);
+  const scoped = growingScope(command, analysis.stages, all, ctx, { readsOnly, tops: () => tops });
   const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
   const settings = settingsFiles(ctx, scoped);
   const expand: ExpandOptions = { analyze, depth: 0, settings, searchPath, home, env: ctx.env };

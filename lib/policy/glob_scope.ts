@@ -511,6 +511,36 @@ function knownCheckouts(
 }
 
 /**
+ * The glob scope the files a stage reads as it runs are judged in (`psql -f schema.sql`, a
+ * project's `.npmrc`): its writers are the command's stages and those the stages expanded so far
+ * run (`sh -c 'echo x > .npmrc'; npm test`), made again when more are known.
+ */
+export function growingScope(
+  command: string,
+  top: Stage[],
+  all: Stage[],
+  ctx: Context,
+  opts: {
+    readsOnly: (s: Stage) => boolean;
+    /** The stage of the command's own shell each stage a wrapper runs comes from, so far. */
+    tops: () => ReadonlyMap<Stage, Stage> | undefined;
+  },
+): () => GlobScope {
+  let scope: GlobScope | undefined;
+  let known = -1;
+  return () => {
+    if (scope === undefined || known !== all.length) {
+      known = all.length;
+      // (In the order they run: those expanded so far, then the command's stages after them.)
+      const seen = new Set(all);
+      const stages = all.length ? [...all, ...top.filter((s) => !seen.has(s))] : top;
+      scope = globScope(command, stages, ctx, opts.readsOnly, opts.tops());
+    }
+    return scope;
+  };
+}
+
+/**
  * The settings files a command's stages find (`Runner.settings`, `Runner.projectSettings`), read
  * as they will be when it runs, with `globs` telling what its other stages write.
  */

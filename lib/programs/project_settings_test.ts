@@ -96,7 +96,13 @@ Deno.test("npm: the project's .npmrc and the npmrc files its options name", asyn
     ["cd ../n3 && wget -q https://x/.npmrc && npm ls", "ask"],
     ["cd ../n3 && tar xzf ../pkg.tgz && npm ls", "ask"],
     ["git clone https://x/r ../n8 && cd ../n8 && npm ls", "ask"],
+    // ... also by a shell a wrapper runs: its stages write as the command's own do.
+    ["cd ../n3 && sh -c 'echo logs-dir=/tmp > .npmrc' && npm ls", "ask"],
+    ["cd ../n3 && timeout 5 bash -c 'cp /tmp/other.npmrc .npmrc'; npm ls", "ask"],
+    ["cd ../n3 && env sh -c 'echo x >> .npmrc'; npm ls", "ask"],
     // Everyday.
+    ["cd ../n3 && sh -c 'echo hi > out.txt' && npm ls", "allow"],
+    ["cd ../n3 && npm ls; sh -c 'echo x > .npmrc'", "allow"],
     ["cd ../n3 && npm ls", "allow"],
     ["cd ../n3 && npm test | tee out.log", "allow"],
     ["cd ../n3 && make && npm test && git push", "allow"],
