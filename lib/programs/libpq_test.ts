@@ -22,16 +22,18 @@ Deno.test("libpqFiles: the file parameters of URIs and key=value strings", () =>
   assert.equal(conninfoParameters("select a=1 from t"), null);
 });
 
+const H = "/home/user";
+const P = `${H}/project`;
+/** Allow by default, `rm` denied; `.env` asks, `secrets/` and `~/.ssh` are denied. */
+const config = configFrom({
+  policies: {
+    open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+  },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
+}, { agentDir: `${H}/.pi/agent`, home: H });
+
 Deno.test("libpq: a protected file named by a connection is reached", async () => {
-  const H = "/home/user";
-  const P = `${H}/project`;
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
-  }, { agentDir: `${H}/.pi/agent`, home: H });
   const ctx = ctxIn(P, { files: [`${P}/.env`, `${P}/secrets/key`, `${H}/.ssh/id_rsa`] });
   await checkActions(config, ctx, [
     ["psql 'postgresql://u@h/db?passfile=secrets/key'", "deny"],
@@ -49,15 +51,6 @@ Deno.test("libpq: a protected file named by a connection is reached", async () =
 });
 
 Deno.test("libpq: unquoted URIs (glob words), services' files, variables exported first", async () => {
-  const H = "/home/user";
-  const P = `${H}/project`;
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
-  }, { agentDir: `${H}/.pi/agent`, home: H });
   const ctx = ctxIn(P, {
     files: [`${P}/.env`, `${P}/secrets/key`, `${H}/.ssh/id_rsa`],
     contents: {
