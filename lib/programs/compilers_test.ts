@@ -198,6 +198,11 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["arm-none-eabi-ld x.o -Map secrets/key", "deny"],
     ["x86_64-w64-mingw32-g++-posix x.c -Wl,-o,secrets/key", "deny"],
     ["musl-gcc x.c -Wl,-o,secrets/key", "deny"],
+    // The compilers distributed compilers and caches run.
+    ["distcc gcc x.c -Wl,-o,secrets/key", "deny"],
+    ["icecc g++ -c x.c -Wp,-MD,.pi/settings.json", "ask"],
+    ["ccache clang x.c -Wl,-Map=secrets/key", "deny"],
+    ["distcc gcc -O2 -c x.c -o build/x.o", "allow"],
     ["c99 x.c -Wl,-o,secrets/key", "deny"],
     ["gfortran x.c -Wl,-o,secrets/key", "deny"],
     ["emcc x.c -Wl,-o,secrets/key", "deny"],

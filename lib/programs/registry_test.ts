@@ -361,7 +361,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   catchsegv: { runs: "catchsegv rm x" }, nocache: { runs: "nocache rm x" }, trickle: { runs: "trickle -d 5 rm x" },
   gosu: { runs: "gosu root rm x" }, "su-exec": { runs: "su-exec root rm x" },
   setuidgid: { runs: "setuidgid u rm x" }, envdir: { runs: "envdir d rm x" }, chpst: { runs: "chpst -e d rm x" }, ccache: { runs: "ccache gcc x.c" },
-  sccache: { runs: "sccache gcc x.c" }, bwrap: { runs: "bwrap --ro-bind / / rm x" },
+  sccache: { runs: "sccache gcc x.c" },
+  distcc: { runs: "distcc gcc -c x.c" },
+  icecc: { runs: "icecc g++ -c x.cc" }, bwrap: { runs: "bwrap --ro-bind / / rm x" },
   "start-stop-daemon": { runs: "start-stop-daemon -S -x /bin/rm -- x" },
 };
 

@@ -355,6 +355,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chpst: { shortWithArg: "uUbemdopfcrt/CnlL", numbers: "cluster", envDirs: ["-e"], chdir: ["-C"] },
   ccache: { shortWithArg: "MFodkX" },
   sccache: {},
+  // Distributed compilers: `distcc gcc …` runs gcc here or elsewhere with the same files.
+  distcc: { longFlags: ["--help", "--version", "--show-hosts", "--show-principal"] },
+  icecc: {},
   // Personality, logging and line-editing wrappers.
   // deno-fmt-ignore
   setarch: { operands: 1, shell: true, longFlags: ["--addr-no-randomize", "--fdpic-funcptrs", "--mmap-page-zero", "--addr-compat-layout", "--read-implies-exec", "--32bit", "--short-inode", "--whole-seconds", "--sticky-timeouts", "--3gb", "--4gb", "--uname-2.6", "--verbose", "--list"] },
