@@ -153,6 +153,23 @@ export function secretsDenied(home: string): Config {
   }, { home });
 }
 
+/**
+ * Allow by default with `rm *` denied, `.env` asked about and `secrets/**` denied (and
+ * `~/.ssh/**` where `ssh`), the gate's own files built in (pi's agent dir in `home`): the config
+ * the program modules' tests judge the files their options name under.
+ */
+export function rmDenied(home: string, opts: { ssh?: boolean } = {}): Config {
+  const protection: Record<string, string> = { ".env": "ask", "secrets/**": "deny" };
+  if (opts.ssh) protection["~/.ssh/**"] = "deny";
+  return configFrom({
+    policies: {
+      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+    },
+    locations: { "/": "open" },
+    pathProtection: protection,
+  }, { agentDir: `${home}/.pi/agent`, home });
+}
+
 /** Run git in `dir` (`env` added to its environment); its output. A failure throws. */
 export function runGit(dir: string, args: readonly string[], env?: Record<string, string>): string {
   const out = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {

@@ -549,6 +549,11 @@ function shellAnalyzer(
   return analyze;
 }
 
+/** A stage of the whole command (`argv` its words) in the tool's cwd. */
+function commandStage(text: string, ctx: Context, argv: Word[]): Stage {
+  return { argv, redirects: [], text, origin: "top", cwds: [ctx.cwd] };
+}
+
 /** The verdict of a bash call without a command string: a command not known. */
 function noCommand(
   config: Config,
@@ -556,13 +561,7 @@ function noCommand(
   ctx: Context,
   opts: { explain: boolean; index: ReturnType<typeof locationIndex> },
 ): { stages: StageVerdict[]; error: string | null } {
-  const stage: Stage = {
-    argv: [],
-    redirects: [],
-    text: String(call.input?.command ?? ""),
-    origin: "top",
-    cwds: [ctx.cwd],
-  };
+  const stage = commandStage(String(call.input?.command ?? ""), ctx, []);
   return {
     stages: [decideStage(config, ctx, stage, { unknown: true, ...opts })],
     error: "the bash call has no command string",
@@ -649,7 +648,7 @@ function decideBash(
     // PATH, bash's command tables or another variable that holds code set another way (`read
     // PATH`, `printf -v PS4`): a name may run any program, a trace any command.
     const what = unknownWord("(what a variable the command sets otherwise runs)");
-    all.push({ argv: [what], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] });
+    all.push(commandStage(command, ctx, [what]));
   }
   handlersRunLater(all, ctx, command);
   const links = [...linksMade(all, (s) => stageText(s, ctx)), ...linksCheckedOut(all, ctx)];
@@ -692,7 +691,7 @@ function decideBash(
     unnamedProgram(x, ctx, () => globScope(command, [...all, ...line], ctx, readsOnly, tops));
   stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed }));
   if (analysis.error) {
-    const whole: Stage = { argv: [], redirects: [], text: command, origin: "top", cwds: [ctx.cwd] };
+    const whole = commandStage(command, ctx, []);
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
     for (const t of sv.targets) t.note = analysis.error;
     stages.push(sv);
@@ -730,13 +729,7 @@ function noProgram(
   command: string,
   opts: { explain: boolean; index: ReturnType<typeof locationIndex> },
 ): StageVerdict {
-  const empty: Stage = {
-    argv: [{ value: "", kind: "static", prefix: "", text: "" }],
-    redirects: [],
-    text: command,
-    origin: "top",
-    cwds: [ctx.cwd],
-  };
+  const empty = commandStage(command, ctx, [{ value: "", kind: "static", prefix: "", text: "" }]);
   return decideStage(config, ctx, empty, { unknown: false, ...opts });
 }
 

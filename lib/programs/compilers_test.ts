@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { driverFiles, responseWords } from "./compilers.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 import type { Word } from "../shell/model.ts";
 
@@ -149,14 +149,7 @@ Deno.test("driverFiles: response and configuration files are read for the option
 Deno.test("compilers: a protected file named inside a pass-through list is reached", async () => {
   const H = "/home/user";
   const P = `${H}/project`;
-  const opts = { agentDir: `${H}/.pi/agent`, home: H };
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
-  }, opts);
+  const config = rmDenied(H, { ssh: true });
   const ctx = ctxIn(P, {
     files: [`${P}/x.c`, `${P}/.env`, `${P}/secrets/key`, `${P}/.pi/settings.json`],
     contents: { [`${P}/args.rsp`]: "-Wl,-o,secrets/key" },

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { curlGlob, fileUrlPath, formFiles, outputName, urlencodeFile } from "./curl_files.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
 const texts = (t: string) => curlGlob(t)?.map((g) => g.text) ?? null;
 
@@ -69,14 +69,7 @@ Deno.test("curl's file URLs, data-urlencode forms and form file lists", () => {
 Deno.test("curl: a protected file named by its own spellings is reached", async () => {
   const H = "/home/user";
   const P = `${H}/project`;
-  const opts = { agentDir: `${H}/.pi/agent`, home: H };
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny" },
-  }, opts);
+  const config = rmDenied(H);
   const ctx = ctxIn(P, {
     files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`, `${P}/.pi/settings.json`],
     contents: {

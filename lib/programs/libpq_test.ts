@@ -1,7 +1,7 @@
 /** The files a libpq connection names: in a URI's query, a key=value string or the environment. */
 import assert from "node:assert/strict";
 import { conninfoParameters, libpqFiles } from "./libpq.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 
 const paths = (...words: string[]) => libpqFiles(words.map(literal)).map((f) => f.path);
@@ -25,13 +25,7 @@ Deno.test("libpqFiles: the file parameters of URIs and key=value strings", () =>
 const H = "/home/user";
 const P = `${H}/project`;
 /** Allow by default, `rm` denied; `.env` asks, `secrets/` and `~/.ssh` are denied. */
-const config = configFrom({
-  policies: {
-    open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-  },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "secrets/**": "deny", "~/.ssh/**": "deny" },
-}, { agentDir: `${H}/.pi/agent`, home: H });
+const config = rmDenied(H, { ssh: true });
 
 Deno.test("libpq: a protected file named by a connection is reached", async () => {
   const ctx = ctxIn(P, { files: [`${P}/.env`, `${P}/secrets/key`, `${H}/.ssh/id_rsa`] });

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { pytestFiles } from "./interpreters.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 
 const files = (cmd: string) =>
@@ -41,13 +41,7 @@ Deno.test("pytestFiles: report destinations, by whether a directory is written b
 Deno.test("pytest: a protected place named as a report destination is reached", async () => {
   const H = "/home/user";
   const P = `${H}/project`;
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny" },
-  }, { agentDir: `${H}/.pi/agent`, home: H });
+  const config = rmDenied(H);
   const ctx = ctxIn(P, { files: [`${P}/tests/test_x.py`, `${P}/.env`, `${P}/.pi/settings.json`] });
   await checkActions(config, ctx, [
     ["pytest --cov=src --cov-report=html:secrets", "deny"],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkTable } from "../testing_adversarial.ts";
 import { escapedCommands, lessOptionWords } from "./shell_escapes.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
 Deno.test("shell escapes: the `!` lines of each command language", () => {
   assert.deepEqual(escapedCommands("ed", "1p\n!rm -rf x\n1,$w !sort\n$r !date\ns/a/b!/\nq"), [
@@ -71,13 +71,7 @@ Deno.test("lessOptionWords: the file options of $LESS, dashed or not, glued or n
 Deno.test("less: a file its $LESS names is judged where the command sets it", async () => {
   const H = "/home/user";
   const P = `${H}/project`;
-  const config = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny" },
-  }, { agentDir: `${H}/.pi/agent`, home: H });
+  const config = rmDenied(H);
   const ctx = ctxIn(P, { files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`] });
   await checkActions(config, ctx, [
     ["LESS=-o.pi/settings.json less README.md", "ask"],

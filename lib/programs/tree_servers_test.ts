@@ -4,7 +4,7 @@
  * http-server (also through npx), aws s3 sync, gsutil rsync, gcloud storage cp, rclone -L.
  */
 import { checkGateTable, checkTable } from "../testing_adversarial.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, rmDenied } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action } from "../types.ts";
 
@@ -142,13 +142,7 @@ Deno.test("servers named no directory serve the cwd: what is protected below it 
   const H = "/home/user";
   const P = `${H}/project`;
   const opts = { agentDir: `${H}/.pi/agent`, home: H };
-  const denyList = configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "secrets/**": "deny" },
-  }, opts);
+  const denyList = rmDenied(H);
   const secrets = ctxIn(P, { files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`] });
   const plain = ctxIn(P, { files: [`${P}/README.md`, `${P}/src/main.ts`] });
   const cwdServers = [
