@@ -33,6 +33,17 @@ export function racilyClean(changedMs: number, now: number = Date.now()): boolea
 
 const RACY_MS = 2000;
 
+/**
+ * What a kept file's text is checked against: a regular file's device, inode, size, mtime and
+ * ctime (in whole milliseconds, as both runtimes give them), as one string.
+ */
+export interface FileStamp {
+  stamp: string;
+  size: number;
+  mtime: number;
+  ctime: number;
+}
+
 /** What a listing is checked against: the directory's inode, mtime and ctime. */
 interface DirStamp {
   ino: number;
@@ -44,6 +55,9 @@ interface DirStamp {
 export interface DenoFsCalls {
   statSync(path: string): {
     isDirectory: boolean;
+    isFile: boolean;
+    dev: number;
+    size: number;
     ino: number | null;
     mtime: Date | null;
     ctime: Date | null;
@@ -69,6 +83,8 @@ export function hostCalls(
   stamp(dir: string): DirStamp | null;
   list(dir: string): DirEntry[];
   isDirectory(path: string): boolean;
+  /** A regular file's stamp (see `FileStamp`); null for anything else or nothing. */
+  file(path: string): FileStamp | null;
 } {
   if (
     typeof deno?.statSync === "function" && typeof deno.readDirSync === "function" &&
@@ -100,6 +116,22 @@ export function hostCalls(
           return false;
         }
       },
+      file(path) {
+        let st;
+        try {
+          st = calls.statSync(path);
+        } catch {
+          return null;
+        }
+        if (!st.isFile || st.ino === null || !st.mtime || !st.ctime) return null;
+        const [mtime, ctime] = [st.mtime.getTime(), st.ctime.getTime()];
+        return {
+          stamp: `${st.dev}:${st.ino}:${st.size}:${mtime}:${ctime}`,
+          size: st.size,
+          mtime,
+          ctime,
+        };
+      },
       list(dir) {
         const out: DirEntry[] = [];
         for (const e of calls.readDirSync(dir)) {
@@ -119,6 +151,17 @@ export function hostCalls(
     isDirectory(path) {
       return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
     },
+    file(path) {
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (!st?.isFile()) return null;
+      const [mtime, ctime] = [Math.floor(st.mtimeMs), Math.floor(st.ctimeMs)];
+      return {
+        stamp: `${st.dev}:${st.ino}:${st.size}:${mtime}:${ctime}`,
+        size: st.size,
+        mtime,
+        ctime,
+      };
+    },
     list(dir) {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({
         name: e.name,
@@ -129,8 +172,19 @@ export function hostCalls(
   };
 }
 
+/** Options of `realFs`. */
+export interface RealFsOptions {
+  /**
+   * The clock a file's or a directory's last change is compared with (see `racilyClean`); tests
+   * move it on to see what is kept.
+   * @default {Date.now}
+   */
+  now?: () => number;
+}
+
 /** FsFacts backed by the real filesystem. */
-export function realFs(): FsFacts {
+export function realFs(options: RealFsOptions = {}): FsFacts {
+  const now = options.now ?? Date.now;
   // A listing is reused while the directory's inode, mtime and ctime stay the same (an entry
   // added, removed or renamed changes them), since listing costs about a µs per entry. The
   // directory is looked at again for every decision: a glob's matches are its targets, and one
@@ -138,6 +192,7 @@ export function realFs(): FsFacts {
   const listed = new Map<string, { stamp: DirStamp; entries: DirEntry[] }>();
   const host = hostCalls();
   const read = new Map<string, { stamp: string; bytes: Uint8Array }>();
+  const texts = new Map<string, { stamp: string; text: string }>();
   return {
     realpath(path: string): string | null {
       // existsSync is cheap on a miss; realpathSync throws (slowly) there. Both may throw for
@@ -170,8 +225,8 @@ export function realFs(): FsFacts {
         return null;
       }
     },
-    readText,
-    readBytes: (path, limit) => readBytes(path, limit, read),
+    readText: (path, limit) => readKeptText(path, limit, { kept: texts, host, now }),
+    readBytes: (path, limit) => readBytes(path, limit, read, now),
     readAt,
     lstat,
     isDirectory(path: string): boolean {
@@ -197,7 +252,7 @@ export function realFs(): FsFacts {
         // A directory changed within the last moments may change again within the same tick of
         // the kernel's file clock and keep its stamp ("racily clean", as git says): its listing
         // is not kept until its stamp is older than that.
-        if (racilyClean(Math.max(stamp.mtime, stamp.ctime))) return entries;
+        if (racilyClean(Math.max(stamp.mtime, stamp.ctime), now())) return entries;
         // The oldest listing goes first: a walk of a tree larger than the cache does not clear
         // what the next walk needs.
         if (listed.size >= LISTINGS) listed.delete(listed.keys().next().value!);
@@ -229,6 +284,58 @@ function readText(path: string, limit: number): string | null {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Texts realFs keeps (config files a decision reads again and again: git's, a project's). */
+const TEXTS = 64;
+
+/** The largest text kept. */
+const TEXT_KEPT = 64 * 1024;
+
+/**
+ * The text of a regular file as `readText` reads it, given again without reading while the file
+ * is the same (the stamp its path has now is the one it had when it was read, and it had not
+ * changed within the last moments then: see `racilyClean`). A miss costs a lookup, a hit a stat.
+ */
+function readKeptText(
+  path: string,
+  limit: number,
+  { kept, host, now }: {
+    kept: Map<string, { stamp: string; text: string }>;
+    host: ReturnType<typeof hostCalls>;
+    now: () => number;
+  },
+): string | null {
+  let before: FileStamp | null;
+  try {
+    if (!existsSync(path)) return null;
+    before = host.file(path);
+  } catch {
+    return null;
+  }
+  if (before === null || before.size > limit) return before === null ? readText(path, limit) : null;
+  const known = kept.get(path);
+  if (known?.stamp === before.stamp) return known.text;
+  const text = readText(path, limit);
+  if (
+    text === null || before.size > TEXT_KEPT ||
+    racilyClean(Math.max(before.mtime, before.ctime), now())
+  ) {
+    return text;
+  }
+  // (Kept only where the path still has the stamp it had before the read: the text read is then
+  // the file's under that stamp.)
+  let after: FileStamp | null = null;
+  try {
+    after = host.file(path);
+  } catch {
+    // not kept
+  }
+  if (after?.stamp !== before.stamp) return text;
+  kept.delete(path);
+  if (kept.size >= TEXTS) kept.delete(kept.keys().next().value!);
+  kept.set(path, { stamp: before.stamp, text });
+  return text;
 }
 
 /**
@@ -265,6 +372,7 @@ function readBytes(
   path: string,
   limit: number,
   kept: Map<string, { stamp: string; bytes: Uint8Array }>,
+  now: () => number,
 ): Uint8Array | null {
   let fd: number | undefined;
   try {
@@ -278,7 +386,7 @@ function readBytes(
     const buf = new Uint8Array(st.size);
     if (readInto(fd, buf) < buf.length) return null;
     kept.delete(path);
-    if (!racilyClean(Math.max(st.mtimeMs, st.ctimeMs))) {
+    if (!racilyClean(Math.max(st.mtimeMs, st.ctimeMs), now())) {
       if (kept.size >= READS) kept.delete(kept.keys().next().value!);
       kept.set(path, { stamp, bytes: buf });
     }

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostCalls, memoFs, realFs } from "./fs_facts.ts";
@@ -285,5 +294,71 @@ Deno.test("readBytes: a regular file under its limit, remembered per decision; n
     assert.equal(asked, 2);
   } finally {
     rmSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("realFs: a text kept is read again once its file changes, in every way a file does", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pic-kept-"));
+  // (The clock moved on: a file just written counts as long unchanged, so its text is kept.)
+  const fs = realFs({ now: () => Date.now() + 60_000 });
+  const f = join(dir, "config");
+  try {
+    writeFileSync(f, "[core]\n\teditor = vi\n");
+    assert.equal(fs.readText!(f, 1024), "[core]\n\teditor = vi\n");
+    assert.equal(fs.readText!(f, 1024), "[core]\n\teditor = vi\n");
+    // Written in place, longer.
+    writeFileSync(f, "[core]\n\teditor = nano\n");
+    assert.equal(fs.readText!(f, 1024), "[core]\n\teditor = nano\n");
+    // Written in place, the same length, a moment later (past the file clock's tick: the moved
+    // clock above would keep a change within it, which the real clock does not: see below).
+    for (const t = Date.now(); Date.now() - t < 25;);
+    writeFileSync(f, "[core]\n\teditor = emac\n");
+    assert.equal(fs.readText!(f, 1024), "[core]\n\teditor = emac\n");
+    // Replaced by another file (a rename), by a link to another, by a FIFO, by a directory.
+    writeFileSync(join(dir, "other"), "[x]\n");
+    renameSync(join(dir, "other"), f);
+    assert.equal(fs.readText!(f, 1024), "[x]\n");
+    writeFileSync(join(dir, "target"), "[y]\n");
+    rmSync(f);
+    symlinkSync(join(dir, "target"), f);
+    assert.equal(fs.readText!(f, 1024), "[y]\n");
+    rmSync(f);
+    if (MKFIFO) {
+      assert.ok(new Deno.Command("mkfifo", { args: [f] }).outputSync().success);
+      assert.equal(fs.readText!(f, 1024), null);
+      rmSync(f);
+    }
+    mkdirSync(f);
+    assert.equal(fs.readText!(f, 1024), null);
+    rmSync(f, { recursive: true });
+    // Gone, then a file again: read anew; a limit below its size: none, whatever was kept.
+    assert.equal(fs.readText!(f, 1024), null);
+    writeFileSync(f, "[z]\n");
+    assert.equal(fs.readText!(f, 1024), "[z]\n");
+    assert.equal(fs.readText!(f, 2), null);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("realFs: a text changed within the same tick of the file clock is read again", () => {
+  // A file rewritten with text of the same length right after a read may keep its stamp: a text
+  // is not kept while its file's change is that recent (the real clock here).
+  for (let i = 0; i < 50; i++) {
+    const dir = mkdtempSync(join(tmpdir(), "pic-racy-"));
+    try {
+      const fs = realFs();
+      writeFileSync(join(dir, "f"), "a");
+      assert.equal(fs.readText!(join(dir, "f"), 10), "a");
+      writeFileSync(join(dir, "f"), "b");
+      assert.equal(fs.readText!(join(dir, "f"), 10), "b", `round ${i}`);
+      // Its mtime set back as well: the ctime, in whole seconds on some filesystems, may not move.
+      const { mtime } = statSync(join(dir, "f"));
+      writeFileSync(join(dir, "f"), "c");
+      utimesSync(join(dir, "f"), mtime, mtime);
+      assert.equal(fs.readText!(join(dir, "f"), 10), "c", `round ${i}`);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   }
 });
