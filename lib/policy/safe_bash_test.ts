@@ -135,6 +135,10 @@ Deno.test("everyday read-only forms are accepted", () => {
       "xxd file",
       "xxd -c 8 -g 1 file",
       "xxd -C file",
+      "xxd -ps file", // (-ps is -p: a word is one option)
+      "xxd -cols 8 -len 64 file",
+      "xxd -s 16 file -",
+      "xxd -i file",
       "date",
       "date +%s",
       "date -u +%Y-%m-%dT%H:%M:%SZ",
@@ -192,6 +196,19 @@ Deno.test("flags that write or execute make the preset not match", () => {
       "xxd -r hex",
       "xxd -r -p hex",
       "xxd -rp hex",
+      // (xxd reads a word as one option, by its first letter: `-ps` is `-p`, not `-p -s IN`.)
+      "xxd -ps in out",
+      "xxd -bits in out",
+      "xxd -ug in out",
+      "xxd -as in out",
+      "xxd -Eo in out",
+      "xxd -pl in out",
+      "xxd -pc in out",
+      "xxd --revert hex",
+      "xxd -cols 8 in out",
+      "xxd -- -in out",
+      "xxd in -p", // (the options end at the infile: `-p` is the outfile)
+      "xxd -x in", // (an option it does not know)
       // tree, file, rg, ag, yq, date, printf
       "tree -o out",
       "tree -R -H . -o x",

@@ -20,6 +20,7 @@ import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
+import { xxdReadsOnly } from "./xxd.ts";
 import {
   dittoDestination,
   outputDirectory,
@@ -218,13 +219,14 @@ const TABLE: Record<string, Facts> = {
         ? []
         : [{ path: null, source: "(the environments of the processes ps shows)" }],
   },
-  // Read-only unless: a second operand (an output file), xxd -r.
+  // Read-only unless: a second operand (an output file).
   uniq: {
     options: { valued: "fsw", longValued: new Set(["--skip-fields", "--skip-chars", "--check-chars"]) },
     readOnly: { "": { maxOperands: 1 } },
     lists: (stage, listingOf) => passedLines(stage, listingOf, UNIQ),
   },
-  xxd: { options: { valued: "cglosnR" }, readOnly: { "": { short: "r", maxOperands: 1 } } },
+  // (xxd reads its options a word each: xxd.ts.)
+  xxd: { options: { valued: "cglosnR" }, readOnly: { "": { accepts: xxdReadsOnly } } },
   // GNU diff follows the symlinks it meets in a tree it compares (`-r`; not with
   // `--no-dereference`), and prints a file's lines with `-N`.
   diff: {
