@@ -2,8 +2,8 @@
  * Another repository's settings and hooks: git reads the `.git/config` of the repository it works
  * in, and a setting there can be a command (`core.fsmonitor`, `core.pager`, `diff.external`, a
  * filter, an alias) that `git status` or `git log` runs. The project's own repository is the
- * user's (README "Known limits"); one a stage reaches by `git -C DIR` or `cd DIR && git …` is not
- * seen (as `--git-dir` and `GIT_DIR` are not): such a stage also runs what cannot be known.
+ * user's (README "Known limits"); one a stage reaches by `git -C DIR` or `cd DIR && git …` (a
+ * work tree's, or a bare repository's) is not seen (as `--git-dir` and `GIT_DIR` are not): such a stage also runs what cannot be known.
  *
  * @module
  */
@@ -14,15 +14,28 @@ import { literal, unknownWord } from "../programs/words.ts";
 import type { Context } from "../types.ts";
 import type { GlobScope } from "./glob_scope.ts";
 
-/** The top of the repository holding `dir` (the nearest directory with a `.git`), or null. */
+/**
+ * The top of the repository holding `dir`, or null: the nearest directory with a `.git`, or that
+ * is a git directory itself (a bare repository, `git -C repo.git log`, whose config git reads as
+ * well: its `core.pager` runs), as git looks (`.git` first, at each level). A `.git` directory is
+ * its work tree's.
+ */
 function repositoryOf(dir: string, ctx: Context): string | null {
   for (let d = dir, n = 0; n < 64; n++) {
-    if (ctx.fs.exists(`${d === "/" ? "" : d}/.git`)) return d;
+    const at = d === "/" ? "" : d;
+    if (ctx.fs.exists(`${at}/.git`)) return d;
+    if (gitDirectory(at, ctx)) return d.endsWith("/.git") ? dirname(d) : d;
     const up = dirname(d);
     if (up === d) return null;
     d = up;
   }
   return null;
+}
+
+/** Whether `dir` is itself a git directory, as git tells one: `HEAD`, `objects` and `refs`. */
+function gitDirectory(dir: string, ctx: Context): boolean {
+  return ctx.fs.exists(`${dir}/HEAD`) && ctx.fs.exists(`${dir}/objects`) &&
+    ctx.fs.exists(`${dir}/refs`);
 }
 
 /**

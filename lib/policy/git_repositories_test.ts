@@ -10,9 +10,17 @@ const ctx = ctxIn(P, {
   contents: { [`${P}/.git/config`]: "" },
   files: [
     `${P}/src/a.ts`,
+    `${P}/.git/HEAD`,
+    `${P}/.git/objects/info/packs`,
+    `${P}/.git/refs/heads/main`,
     `${P}/vendor/lib/.git/config`,
     "/tmp/evil/.git/config",
     "/home/user/other/.git/config",
+    // a bare repository (its config is read by git -C too)
+    "/tmp/bare.git/HEAD",
+    "/tmp/bare.git/config",
+    "/tmp/bare.git/objects/info/packs",
+    "/tmp/bare.git/refs/heads/main",
   ],
 });
 
@@ -22,6 +30,9 @@ Deno.test("git in another repository is asked about; in the project's own it is 
     ["git -C /tmp/evil status", "deny", "ask"],
     ["cd /tmp/evil && git log", "deny", "ask"],
     ["git -C ../other log", "deny", "ask"],
+    ["git -C /tmp/bare.git log", "deny", "ask"],
+    ["cd /tmp/bare.git/refs && git log", "deny", "ask"],
+    ["git -C .git log", "allow", "allow"],
     ["cd vendor/lib && git status", "deny", "ask"],
     ["tar xzf fixture.tgz -C /tmp && git -C /tmp/evil status", "deny", "ask"],
     // one another stage may put there
