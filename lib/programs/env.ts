@@ -142,7 +142,7 @@ export const LIBPQ_FILE_ENV =
  * `RANDFILE`, gpg's home and its `gpg.conf`): the file is read (settings_files.ts).
  */
 export const SETTINGS_FILE_ENV =
-  /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG|GEMRC|CONDARC|MAMBARC|PIP_CONFIG_FILE|OPENSSL_CONF|GNUPGHOME)$/;
+  /^(AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|KUBECONFIG|GEMRC|CONDARC|MAMBARC|PIP_CONFIG_FILE|OPENSSL_CONF|GNUPGHOME|RIPGREP_CONFIG_PATH)$/;
 /**
  * git's switch that makes every pathspec match in any case (`GIT_ICASE_PATHSPECS`): read where a
  * stage sets it before git (git_pathspecs.ts) or the tool's environment holds it; exported or

@@ -11,8 +11,8 @@ import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
-import type { Listing, Program } from "./spec.ts";
-import { literal } from "./words.ts";
+import type { Listing, Program, Runner } from "./spec.ts";
+import { literal, opensFile, unknownWord } from "./words.ts";
 import { type LineFilter, passedLines } from "./line_filters.ts";
 
 const GREP: SearchSpec = {
@@ -313,6 +313,41 @@ const GREP_FILTER: LineFilter = {
   names: grepNames,
 };
 
+/** The programs rg's options name (`--pre CMD`, `--hostname-bin PROG`). */
+const rgCommands = optionCommands({
+  shortWithArg: grammarOf(RG).valued!,
+  long: { "--pre": "program", "--hostname-bin": "program" },
+  exact: true,
+});
+
+/**
+ * What a ripgrep config file does (`RIPGREP_CONFIG_PATH=F`, before rg, exported or given by
+ * env): one argument a line (trimmed; blank lines and `#` lines skipped), put before the
+ * command's own, read with rg's grammar. Its `--pre`/`--hostname-bin` are programs rg runs, its
+ * `--ignore-file` a file it reads; `-L`/`--follow` make every search follow the links it meets,
+ * and a word that is no option a path it searches: not known here. A file not readable as it will
+ * be (another stage may write it, a name not known) is options not known.
+ */
+export function rgConfig(file: Word, run: Runner, origin: string): void {
+  const text = file.kind === "static" ? run.settings(file.value) : null;
+  if (text === null) {
+    run.stage([unknownWord(`(the options the file ${file.text} gives rg)`)], origin);
+    return;
+  }
+  const args = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  if (!args.length) return;
+  const argv = [literal("rg"), ...args.map(literal)];
+  rgCommands({ argv, redirects: [], text: args.join(" "), origin, cwds: [null] }, run);
+  for (const t of readOptions(args, grammarOf(RG))) {
+    const value = t.glued ?? (t.valueAt === undefined ? undefined : args[t.valueAt]);
+    if (t.name === "--ignore-file" && value !== undefined) opensFile(value, run, origin);
+    else if (t.kind === "operand" || t.name === "-L" || t.name === "--follow") {
+      run.stage([unknownWord(`(what the options in ${file.text} make rg read)`)], origin);
+      return;
+    }
+  }
+}
+
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [
   {
@@ -339,11 +374,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     // (`--files` lists the names alone.)
     readsCwd: (argv) => !hasOption(argv, grammarOf(RG), ["--files"]),
     lists: rgListing,
-    optionCommands: optionCommands({
-      shortWithArg: grammarOf(RG).valued!,
-      long: { "--pre": "program", "--hostname-bin": "program" },
-      exact: true,
-    }),
+    optionCommands: rgCommands,
     readOnly: { "": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] } },
   },
   {

@@ -15,6 +15,7 @@ import type { Runner } from "./spec.ts";
 import { gpgHome } from "./gpg.ts";
 import { RC_FILE_ENV, rcVariable } from "./rc_files.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
+import { rgConfig } from "./grep.ts";
 
 /** What an AWS config or credentials file (INI) runs and opens. */
 function awsSettings(text: string, run: Runner, origin: string): void {
@@ -144,12 +145,13 @@ function settingsFile(kind: "aws" | "kube", file: Word, run: Runner, origin: str
 }
 
 /**
- * `AWS_CONFIG_FILE=F`, `KUBECONFIG=F:G`: what the files they name run; the package managers' and
- * openssl's (`GEMRC`, `PIP_CONFIG_FILE`, `OPENSSL_CONF`: rc_files.ts), gpg's home (gpg.ts).
+ * `AWS_CONFIG_FILE=F`, `KUBECONFIG=F:G`: what the files they name run; ripgrep's
+ * (`RIPGREP_CONFIG_PATH`: grep.ts), the package managers' and openssl's (`GEMRC`, `PIP_CONFIG_FILE`, `OPENSSL_CONF`: rc_files.ts), gpg's home (gpg.ts).
  */
 export function settingsVariable(variable: string, file: Word, run: Runner): void {
   if (RC_FILE_ENV.test(variable)) return rcVariable(variable, file, run);
   if (variable === "GNUPGHOME") return gpgHome(file, run, `env ${variable}`);
+  if (variable === "RIPGREP_CONFIG_PATH") return rgConfig(file, run, `env ${variable}`);
   settingsFile(variable === "KUBECONFIG" ? "kube" : "aws", file, run, `env ${variable}`);
 }
 

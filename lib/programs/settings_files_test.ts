@@ -49,6 +49,11 @@ const ctx = ctxIn(P, {
     "/tmp/k.json": '{"users": [{"name": "u", "user": {"exec": {"command": "sh"}}}]}',
     "/tmp/token.yaml": "users:\n- name: u\n  user:\n    tokenFile: /home/user/.ssh/id_rsa\n",
     [`${P}/eks.yaml`]: EKS,
+    "/tmp/rg.conf": "# mine\n--pre=curl\n",
+    "/tmp/rg2.conf": "--smart-case\n--pre\nrm\n",
+    "/tmp/rg-follow.conf": "--follow\n",
+    "/tmp/rg-ignore.conf": "--ignore-file=/home/user/.ssh/id_rsa\n",
+    [`${P}/.ripgreprc`]: "# the user's\n--smart-case\n  --glob=!*.lock\n\n--max-columns=200\n",
     [`${P}/plain.yaml`]:
       "clusters:\n- cluster:\n    server: https://127.0.0.1:6443\n  name: kind\n",
   },
@@ -104,5 +109,25 @@ Deno.test("a kubeconfig is read for the commands its users' exec runs", async ()
     ["export KUBECONFIG=plain.yaml; kubectl get pods; kubectl describe pod x", "allow"],
     ["KUBECONFIG=/tmp/none.yaml kubectl get pods", "allow"],
     ["kubectl get pods -A", "allow"],
+  ]);
+});
+
+Deno.test("a ripgrep config file is read as rg's options before the command's own", async () => {
+  await checkActions(denyList, ctx, [
+    // `--pre` (one word, or two lines) runs a program on every file searched.
+    ["RIPGREP_CONFIG_PATH=/tmp/rg.conf rg x README.md", "deny"],
+    ["export RIPGREP_CONFIG_PATH=/tmp/rg.conf; rg x README.md", "deny"],
+    ["env RIPGREP_CONFIG_PATH=/tmp/rg.conf rg x README.md", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg2.conf rg x README.md", "deny"],
+    // What it makes rg read: a file, or the links it follows.
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-ignore.conf rg x README.md", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-follow.conf rg x src", "deny"],
+    // Not known as it will be: a name not known, a file another stage writes.
+    ["RIPGREP_CONFIG_PATH=$X rg x README.md", "deny"],
+    ["echo --pre=sh > /tmp/c; RIPGREP_CONFIG_PATH=/tmp/c rg x README.md", "deny"],
+    // Everyday: the user's options, no file there.
+    ["RIPGREP_CONFIG_PATH=.ripgreprc rg x README.md", "allow"],
+    ["export RIPGREP_CONFIG_PATH=$PWD/.ripgreprc; rg -n x src", "allow"],
+    ["RIPGREP_CONFIG_PATH=/tmp/none rg x README.md", "allow"],
   ]);
 });
