@@ -118,6 +118,20 @@ Deno.test("path globs: a read of the cwd's tree with no place named, a listing t
   // `grep -r KEY` and `rg KEY` read below the cwd.
   await checkActions(config, ctx, [
     ["grep -r KEY", "ask"],
+    // (grep's other spellings of -r: `-d recurse`, its abbreviations, getopt's long prefixes.)
+    ["grep -d recurse KEY", "ask"],
+    ["grep -drecurse KEY", "ask"],
+    ["grep -d rec KEY", "ask"],
+    ["grep --directories=recurse KEY", "ask"],
+    ["grep --dir=recurse KEY", "ask"],
+    ["grep --recu KEY", "ask"],
+    ["grep --dereference-r KEY", "ask"],
+    ["grep -d $MODE KEY", "ask"],
+    ["egrep -d recurse -l KEY | xargs cat", "ask"],
+    ["grep -d recurse KEY .", "ask"],
+    ["grep -d skip KEY", "allow"],
+    ["grep -d read KEY README.md", "allow"],
+    ["grep -d recurse KEY src", "allow"],
     ["rg -n KEY", "ask"],
     ["rg -l KEY | head", "ask"],
     ["grep KEY < README.md", "allow"],

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
+import { hasOption, type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
@@ -43,6 +43,8 @@ const GREP: SearchSpec = {
   longPatternFile: new Set(["--file"]),
   digits: true,
   noPattern: new Set(),
+  // (GNU grep reads its options with getopt_long: `--recu` is `--recursive`.)
+  abbreviations: true,
 };
 
 const RG: SearchSpec = {
@@ -120,7 +122,7 @@ function grepListing(stage: Stage): Listing[] | null {
     if (t.kind !== "flag" && t.kind !== "valued") continue;
     if (NOT_NAMES.has(t.name)) return null;
     if (NAMES_ONLY.has(t.name)) names = true;
-    if (/^-[rR]$|^--(dereference-)?recursive$/.test(t.name)) recursive = true;
+    if (recursion(t, values)) recursive = true;
     if (/^-R$|^--dereference-recursive$/.test(t.name)) follows = true;
     if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
   }
@@ -148,6 +150,24 @@ function grepListing(stage: Stage): Listing[] | null {
     for (const l of listings) l.noLinks = true;
   }
   return listings;
+}
+
+/**
+ * Whether an option of grep's makes it read the directories it is given (or the cwd) as trees:
+ * `-r`, `-R`, their long names, `-d recurse` (`--directories=recurse`, the value abbreviated as
+ * argmatch takes it: `rec`), or `-d` given a value not known.
+ */
+function recursion(t: OptionToken, values: readonly (string | null)[]): boolean {
+  if (/^-[rR]$|^--(dereference-)?recursive$/.test(t.name)) return true;
+  if (t.name !== "-d" && t.name !== "--directories") return false;
+  const value = t.glued ?? (t.valueAt === undefined ? "" : values[t.valueAt]);
+  return value === null || (value.length >= 3 && "recurse".startsWith(value));
+}
+
+/** Whether grep reads trees (see `recursion`). */
+function grepRecursive(argv: Word[]): boolean {
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  return readOptions(values, grammarOf(GREP)).some((t) => recursion(t, values));
 }
 
 /**
@@ -359,8 +379,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     lists: (stage, listingOf) => grepListing(stage) ?? passedLines(stage, listingOf, GREP_FILTER),
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
-    readsCwd: (argv) =>
-      hasOption(argv, grammarOf(GREP), ["-r", "-R", "--recursive", "--dereference-recursive"]),
+    readsCwd: grepRecursive,
   },
   {
     names: ["rg"],

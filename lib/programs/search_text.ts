@@ -37,6 +37,11 @@ export interface SearchSpec {
   digits: boolean;
   /** Options that make the program take no pattern (`rg --files`: every operand is a path). */
   noPattern: ReadonlySet<string>;
+  /**
+   * It takes any unambiguous prefix of a long option (getopt_long: grep's `--recu`), and its long
+   * options are all listed. @default false
+   */
+  abbreviations?: boolean;
 }
 
 /** A field tool: every option value is text but those of `fileValued` and `longFile`. */
@@ -127,6 +132,7 @@ export function grammarOf(spec: SearchSpec): OptionGrammar {
       ]),
       longOptional: spec.longOptional,
       numbers: spec.digits ? "option" : "cluster",
+      abbreviations: spec.abbreviations ? "all" : false,
     };
     grammars.set(spec, g);
   }
