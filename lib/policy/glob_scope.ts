@@ -587,7 +587,11 @@ function namesPlaceAbove(stage: Stage, paths: string[], ctx: Context): boolean {
   const named = stage.argv[0] ? programOf(stage.argv[0])?.namedFiles?.(stage.argv, stage) : [];
   // (A file on another machine is none here: `hereFile`.)
   const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
-  return here.some((f) => f !== undefined && (f.path === null || (!f.unchanged && above(f.path))));
+  // (A file in the home its program names from there: `~/.perfconfig`.)
+  const home = (path: string) => (path.startsWith("~/") ? join(ctx.home, path.slice(2)) : path);
+  return here.some((f) =>
+    f !== undefined && (f.path === null || (!f.unchanged && above(home(f.path))))
+  );
 }
 
 /** Whether a stage is a trap's handler (see lib/programs/shells.ts: `trap`). */

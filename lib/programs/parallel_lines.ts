@@ -19,6 +19,66 @@ const MAX_INPUTS = 16;
 const REPLACEMENT = /\{(\d*)(\.|\/|\/\/|\/\.)?\}|\{[#%]\}/y;
 
 /**
+ * A `{…}` form `--plus` adds (man parallel, "--plus"), after an input source's number: `{..}`,
+ * `{+.}`, `{:-str}`, `{:n:m}`, `{#re}`, `{%%re}`, `{/re/str}`, `{^^str}`, `{,,str}`, `{##}`,
+ * `{0#}`, `{slot}`, `{choose_k}`…: which are is `plusValue`'s.
+ */
+const PLUS = /\{(\d*)([^}]*)\}/y;
+
+/** A value parallel puts in that is not known here (a variable the command does not set). */
+const NOT_KNOWN = '"$__parallel_value"';
+
+/** A Perl regular expression read the same way by JavaScript's (no class, group or escape). */
+const SIMPLE_RE = /^[\w.\-\/ ,:@+*?^$]*$/;
+
+/**
+ * What `--plus`'s form `{body}` makes of `v` (parallel's `--rpl`s for it): the text where it is
+ * simple; null where it is a value not known here (a regular expression of other syntax, the
+ * host, a choice among inputs); undefined where `body` is none of its forms (`{foo}` stays).
+ */
+export function plusValue(body: string, v: string): string | null | undefined {
+  if (/^(?:##|0#|0%|slot)$/.test(body)) return "1";
+  if (/^(?:sshlogin|host|agrp|hgrp|choose_k|uniq)$/.test(body)) return null;
+  if (body === "+/") return v.includes("/") ? v.replace(/\/[^/]*$/, "") : "";
+  if (body === "+.") return v.includes(".") ? v.replace(/^.*\./s, "") : "";
+  const ext = /^(\/)?(\+)?(\.{2,3})$/.exec(body);
+  if (ext) {
+    const re = new RegExp(`(?:\\.[^./]+){${ext[3].length}}$`);
+    if (ext[2]) return re.test(v) ? re.exec(v)![0].slice(1) : "";
+    return (ext[1] ? v.replace(/^.*\//, "") : v).replace(re, "");
+  }
+  let m = /^:-(.+)$/s.exec(body);
+  if (m) return v === "" || v === "0" ? m[1] : v;
+  if ((m = /^:(\d+)(?::(\d+))?$/.exec(body))) {
+    return m[2] === undefined ? v.slice(Number(m[1])) : v.substr(Number(m[1]), Number(m[2]));
+  }
+  // (The longer tag first, as parallel tries them: `{%%x}` is `%%`'s.)
+  m = /^(##|%%|\^\^|,,|#|%|\^|,)(.+)$/s.exec(body) ?? /^(\/\/?)([^/]+)\/(.*)$/s.exec(body);
+  if (!m || (m[1].startsWith("#") && m[2].startsWith("#"))) return undefined;
+  if (!SIMPLE_RE.test(m[2]) || (m[3] !== undefined && !SIMPLE_RE.test(m[3]))) return null;
+  // (`#` and `%` make the expression's quantifiers lazy: computed where it has none.)
+  if ((m[1] === "#" || m[1] === "%") && /[*+?]/.test(m[2])) return null;
+  let re: RegExp;
+  try {
+    re = new RegExp(m[2], m[1] === "//" || m[1] === "^^" || m[1] === ",," ? "g" : "");
+  } catch {
+    return null;
+  }
+  if (m[1] === "/" || m[1] === "//") return m[3].includes("$") ? null : v.replace(re, m[3]);
+  if (m[1][0] === "#") {
+    const at = new RegExp(`^(?:${m[2]})`).exec(v);
+    return at ? v.slice(at[0].length) : v;
+  }
+  if (m[1][0] === "%") {
+    const tail = new RegExp(`^(${m[1] === "%" ? ".*" : ".*?"})(?:${m[2]})$`, "s").exec(v);
+    return tail ? tail[1] : v;
+  }
+  const upper = m[1][0] === "^";
+  const at = m[1].length === 1 ? new RegExp(`^(?:${m[2]})`) : re;
+  return v.replace(at, (x) => (upper ? x.toUpperCase() : x.toLowerCase()));
+}
+
+/**
  * The options that set a replacement string of one's own instead of one of parallel's: `-I STR`
  * (`--replace`, `-iSTR`) for `{}`, `--er` (`--extensionreplace`) for `{.}`, `--bnr` for `{/}`,
  * `--dnr` for `{//}`, `--bner` for `{/.}`, `--seqreplace` for `{#}`, `--slotreplace` for `{%}`.
@@ -45,10 +105,15 @@ interface Input {
   fields: string[];
 }
 
+/** The value of input source `source` (`{2}`'s `2`; "" the whole input). */
+function sourceValue(source: string, input: Input): string {
+  return source === "" ? input.whole : input.fields[Number(source) - 1] ?? "";
+}
+
 /** What a replacement string stands for, given the input. */
 function replaced(token: string, source: string, form: string | undefined, input: Input): string {
   if (token === "{#}" || token === "{%}") return "1";
-  const v = source === "" ? input.whole : input.fields[Number(source) - 1] ?? "";
+  const v = sourceValue(source, input);
   const base = v.replace(/^.*\//, "");
   const dir = v.includes("/") ? v.replace(/\/[^/]*$/, "") || "/" : ".";
   if (form === ".") return v.replace(/\.[^./]*$/, "");
@@ -66,13 +131,17 @@ interface LineOptions {
   colsep?: RegExp | null;
   /** `-a FILE` (`--arg-file`): its files, null for one not known. */
   files: (string | null)[];
+  /** `--plus`: its replacement strings too (see `plusValue`). */
+  plus: boolean;
 }
 
 /** The line options among parallel's options (the words before its command). */
 function lineOptions(options: Word[]): LineOptions {
-  const out: LineOptions = { custom: [], files: [] };
+  const out: LineOptions = { custom: [], files: [], plus: false };
   for (let i = 0; i < options.length; i++) {
     const v = options[i].value;
+    // (Getopt::Long takes a prefix: `--plu`; `--pl` is also `--plain`.)
+    if (/^--plus?$/.test(v) && v.length > 4) out.plus = true;
     const m = /^(-[IiaC]|--[a-z-]+)(=?)(.*)$/s.exec(v);
     if (!m) continue;
     const [, name, eq, glued] = m;
@@ -123,6 +192,16 @@ function lineFor(cmd: Word[], o: LineOptions, input: Input | null): string {
       if (m && !(m[1] === "" && redefined.has(m[0]))) {
         text += put(m[0], m[1] ?? "", m[2]);
         i += m[0].length;
+        continue;
+      }
+      PLUS.lastIndex = i;
+      const p = o.plus ? PLUS.exec(v) : null;
+      const value = p && input !== null ? plusValue(p[2], sourceValue(p[1], input)) : undefined;
+      if (p && value !== undefined) {
+        any = true;
+        // (One it does not compute: a value not known, not the text of the form.)
+        text += input === null ? p[0] : value === null ? NOT_KNOWN : shellQuote(value);
+        i += p[0].length;
         continue;
       }
       text += v[i++];

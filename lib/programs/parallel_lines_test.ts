@@ -2,10 +2,13 @@
 import assert from "node:assert/strict";
 import { loadBashParser } from "../shell/parser.ts";
 import { innerRuns } from "../testing_stages.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, rmDenied } from "../testing.ts";
+import { plusValue } from "./parallel_lines.ts";
 
 const parser = await loadBashParser();
-const runs = (command: string) => innerRuns(parser, command, { listed: false });
+// (With no settings files to read, those of parallel are not known: not the lines looked at here.)
+const runs = (command: string) =>
+  innerRuns(parser, command, { listed: false }).filter((l) => l !== "(the options of ~/.parallel)");
 
 Deno.test("parallel: --colsep's columns and the inputs of several sources are {1}, {2}…", () => {
   assert.deepEqual(runs("parallel --colsep , cat {2} ::: x,.env"), ["cat .env"]);
@@ -62,5 +65,81 @@ Deno.test("parallel: a protected file reached through columns, sources, strings 
     ["parallel -a ok.txt gzip -k", "allow"],
     ["parallel gzip ::: a b", "allow"],
     ["parallel -j4 'wc -l {}' ::: a b", "allow"],
+  ]);
+});
+
+Deno.test("parallel --plus: the value of each form, or null where it is not computed", () => {
+  assert.equal(plusValue("%.log", "a.log"), "a");
+  assert.equal(plusValue("%%.x", "a.x.x"), "a.x");
+  assert.equal(plusValue("%%.x.*", "a.x.x"), "a");
+  assert.equal(plusValue("%.x", "a.x.x"), "a.x");
+  assert.equal(plusValue("#XX", "XXsecrets/key"), "secrets/key");
+  assert.equal(plusValue("##a", "aab"), "ab");
+  assert.equal(plusValue("/ZZ/secrets", "ZZ/key"), "secrets/key");
+  assert.equal(plusValue("//Z/s", "Z/Z"), "s/s");
+  assert.equal(plusValue(":-.env", ""), ".env");
+  assert.equal(plusValue(":2", "xx.env"), ".env");
+  assert.equal(plusValue(":1:3", "x.envx"), ".en");
+  assert.equal(plusValue(",,ENV", ".ENV"), ".env");
+  assert.equal(plusValue("^^e", ".ene"), ".EnE");
+  assert.equal(plusValue("..", "d/k.a.b"), "d/k");
+  assert.equal(plusValue("/..", "d/k.a.b"), "k");
+  assert.equal(plusValue("+..", "d/k.a.b"), "a.b");
+  assert.equal(plusValue("+.", "d/k.a"), "a");
+  assert.equal(plusValue("+/", "d/k"), "d");
+  assert.equal(plusValue("##", "x"), "1");
+  assert.equal(plusValue("0#", "x"), "1");
+  assert.equal(plusValue("#[A-Z]*", "XXa"), null);
+  assert.equal(plusValue("/(x)/$1", "x"), null);
+  assert.equal(plusValue("host", "x"), null);
+  assert.equal(plusValue("foo", "x"), undefined);
+});
+
+Deno.test("parallel --plus, --rpl, --parens: the files its forms reach, Perl not seen", async () => {
+  const P = "/home/user/project";
+  const config = rmDenied("/home/user");
+  const files = [`${P}/.env`, `${P}/secrets/key`, `${P}/a.log`];
+  const ctx = ctxIn(P, { files });
+  await checkActions(config, ctx, [
+    ["parallel --plus cat ./{#XX} ::: XXsecrets/key", "deny"],
+    ["parallel --plus 'cat {%XX}' ::: .envXX", "ask"],
+    ["parallel --plus 'cat {/ZZ/secrets}' ::: ZZ/key", "deny"],
+    ["parallel --plus 'cat {2%.x}' ::: a ::: .env.x", "ask"],
+    ["parallel --plus 'cat {:2}' ::: xx.env", "ask"],
+    // Not computed: a value not known, not the input appended.
+    ["parallel --plus 'cat {#[A-Z]*}' ::: XXsecrets/key", "ask"],
+    ["parallel --plus 'cat {choose_k}' ::: a", "ask"],
+    // `--rpl` and `--parens` (and a prefix of them) define Perl it runs.
+    ["parallel --rpl 'QQ s/ZZ/secr\\x65ts/' cat ./QQ ::: ZZ/key", "deny"],
+    ["parallel --rp='QQ s/Z/x/' cat ./QQ ::: a", "deny"],
+    ["parallel --parens ,,,, cat ,,s/Z/secrets/,, ::: Z/key", "deny"],
+    // Everyday.
+    ["parallel --plus echo {%.log} ::: a.log", "allow"],
+    ["parallel --plus gzip {%.log}.log ::: a.log", "allow"],
+    ["parallel --plus 'echo {#} {##} {foo}' ::: a", "allow"],
+    ["parallel -j4 gzip ::: a.log", "allow"],
+  ]);
+});
+
+Deno.test("parallel: the options of ~/.parallel/config, -J profiles and $PARALLEL", async () => {
+  const P = "/home/user/project";
+  const config = rmDenied("/home/user");
+  const files = [`${P}/.env`, `${P}/secrets/key`, `${P}/a.log`];
+  const at = (contents: Record<string, string>, env?: Record<string, string>) =>
+    ctxIn(P, { files, contents, env });
+  await checkActions(config, at({ "/home/user/.parallel/config": "--rpl 'QQ s/Z/x/'\n" }), [
+    ["parallel cat ./QQ ::: Z/key", "deny"],
+  ]);
+  await checkActions(config, at({ "/home/user/.parallel/fast": "# mine\n--plus -j8\n" }), [
+    ["parallel -J fast 'cat {%XX}' ::: .envXX", "ask"],
+    ["parallel -J fast 'gzip {%.log}.log' ::: a.log", "allow"],
+  ]);
+  await checkActions(config, at({}, { PARALLEL: "--plus" }), [
+    ["parallel 'cat {#XX}' ::: XXsecrets/key", "deny"],
+  ]);
+  await checkActions(config, at({}), [
+    ["parallel -J ./prof cat ::: a", "deny"],
+    ["echo --rpl > ~/.parallel/config; parallel cat ::: a", "deny"],
+    ["parallel gzip ::: a.log", "allow"],
   ]);
 });

@@ -6,7 +6,9 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import type { How, NamedFile, Runner } from "./spec.ts";
+import { literal, unknownWord } from "./words.ts";
 
 /** How perf's options are read before its command (a wrapper's spec, wrappers.ts). */
 interface PerfSpec {
@@ -15,7 +17,15 @@ interface PerfSpec {
   longWithArg: string[];
   longFlags: string[];
   operands: number;
+  commands: Record<string, How>;
 }
+
+/**
+ * The options whose value is a command line perf stat runs before and after each run, through
+ * the shell (`system(3)`: builtin-stat.c); perf's parse-options takes any prefix of one that is
+ * of no other (`--pr` is `--pre`).
+ */
+const PERF_COMMANDS: Record<string, How> = { "--pre": "line", "--post": "line" };
 
 /** perf's long options (those of stat, record and trace). */
 // deno-fmt-ignore
@@ -39,6 +49,7 @@ function perfSpec(valued: string, gluedOnly: string, operands = 1): PerfSpec {
     longWithArg: PERF_LONG_VALUED,
     longFlags: PERF_LONG_FLAGS,
     operands,
+    commands: PERF_COMMANDS,
   };
 }
 
@@ -78,4 +89,112 @@ export function perfSpecs(argv: Word[]): PerfSpec[] {
   const specs = [{ ...base, operands }];
   if (Object.hasOwn(OWN, sub)) specs.push(perfSpec(OWN[sub], "", operands));
   return specs;
+}
+
+/**
+ * The options of perf's subcommands whose value is a program it runs, and how: `--objdump=PATH`
+ * (report, annotate, top, kvm report|top) is put at the start of a shell line, run as `/bin/sh -c
+ * "OBJDUMP … \"$1\"" -- FILE` (annotate.c); `--addr2line=PATH` and record's `--clang-path=PATH`
+ * are run as programs with arguments of perf's own.
+ */
+const RUN_OPTIONS: Record<string, How> = {
+  "--objdump": "shell",
+  "--addr2line": "program",
+  "--clang-path": "program",
+};
+
+/**
+ * Each subcommand's long options that share a first letter with those of `RUN_OPTIONS` it takes
+ * (`perf SUB -h`): perf's parse-options takes any prefix of one option and no other (`perf report
+ * --o=CMD` is `--objdump`; `perf top --o` is none).
+ */
+// deno-fmt-ignore
+const PREFIXED: Record<string, string[]> = {
+  report: ["--objdump", "--addr2line", "--asm-raw"],
+  annotate: ["--objdump", "--addr2line", "--asm-raw"],
+  top: ["--objdump", "--addr2line", "--asm-raw", "--overwrite", "--all-cgroups", "--all-cpus"],
+  record: ["--clang-path", "--clang-opt", "--clockid", "--call-graph", "--cgroup",
+    "--code-page-size", "--compression-level", "--control", "--count", "--cpu"],
+};
+PREFIXED.kvm = PREFIXED.top;
+
+/** The option of `options` that `written` (`--o`) is a prefix of and of no other, if any. */
+function prefixOf(written: string, options: readonly string[]): string | null {
+  const all = options.filter((o) => o.startsWith(written));
+  return written.length > 2 && all.length === 1 ? all[0] : null;
+}
+
+/**
+ * The keys of perf's settings (`~/.perfconfig`, `$PERF_CONFIG`) that name programs it runs:
+ * `annotate.objdump`, `annotate.addr2line`, `llvm.clang-path`, `llvm.clang-bpf-cmd-template` (a
+ * shell line), `man.<viewer>.cmd` and `.path` (`perf help`), in any section.
+ */
+const CONFIG_COMMAND =
+  /^\s*(objdump|addr2line|clang-path|clang-bpf-cmd-template|cmd|path)\s*=\s*(.*?)\s*$/gm;
+
+/**
+ * The commands perf's options and settings name (`optionCommands`): see `RUN_OPTIONS` and
+ * `CONFIG_COMMAND`. A settings file that cannot be known is a command not known.
+ */
+export function perfCommands(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const sub = args.find((w) => w.kind !== "static" || !w.value.startsWith("-"));
+  const options = sub?.kind === "static" ? PREFIXED[sub.value] : undefined;
+  for (let i = 0; options && i < args.length; i++) {
+    const w = args[i];
+    if (w.kind === "static" && w.value === "--") break;
+    const m = w.kind === "static" ? /^(--[a-z0-9-]+)(=?)(.*)$/s.exec(w.value) : null;
+    const name = m && prefixOf(m[1], options);
+    if (!m || !name || !(name in RUN_OPTIONS)) continue;
+    const value = m[2] ? literal(m[3]) : args[++i];
+    if (value) run.command(value, RUN_OPTIONS[name], "perf");
+  }
+  const home = run.home(null);
+  const file = run.variable("PERF_CONFIG") ?? (home === null ? null : `${home}/.perfconfig`);
+  if (file === "/dev/null") return;
+  const text = file === null ? null : run.settings(file);
+  if (text === null) {
+    run.stage([unknownWord(`(the commands ${file ?? "~/.perfconfig"} may name)`)], "perf");
+    return;
+  }
+  for (const [, key, value] of text.matchAll(CONFIG_COMMAND)) {
+    const how = key === "clang-bpf-cmd-template" || key === "cmd" || key === "objdump";
+    run.command(literal(value.replace(/^"(.*)"$/s, "$1")), how ? "shell" : "program", "perf");
+  }
+}
+
+/**
+ * The files perf's options say it writes: `-o`/`--output` (stat, record, trace, inject,
+ * timechart, kvm), `perf data convert --to-json FILE`/`--to-ctf DIR`, the script `perf script
+ * -g LANG` (`--gen-script`) makes in the cwd (`perf-script.py`, `.pl`), and the settings file
+ * `perf config KEY=VALUE` writes.
+ */
+export function perfFiles(argv: Word[]): NamedFile[] {
+  const out: NamedFile[] = [];
+  if (argv[1]?.value === "config" && argv.slice(2).some((w) => w.value.includes("="))) {
+    // (`perf config [--user|--system] KEY=VALUE…` sets them in its settings file.)
+    const system = argv.some((w) => w.value === "--system");
+    out.push({ path: system ? "/etc/perfconfig" : "~/.perfconfig", source: "perf config" });
+  }
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind === "static" && w.value === "--") break;
+    const m = w.kind === "static"
+      ? /^(?:(-o|-g)|(--output|--to-json|--to-ctf|--gen-script)(?:=|$))(.*)$/s.exec(w.value)
+      : null;
+    if (!m) continue;
+    const name = m[1] ?? m[2];
+    const glued = m[3] !== "" || w.value.includes("=");
+    const next = argv[i + 1];
+    const value = glued ? m[3] : next?.kind === "static" ? (i++, next.value) : null;
+    if (name === "-g" || name === "--gen-script") {
+      if (argv[1]?.value !== "script") continue;
+      const lang = value ?? "";
+      out.push({
+        path: /^(perl|pl)$/i.test(lang) ? "perf-script.pl" : "perf-script.py",
+        source: name,
+      });
+    } else out.push({ path: value, source: name });
+  }
+  return out;
 }

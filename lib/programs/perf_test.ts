@@ -5,8 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { literal } from "./words.ts";
-import { perfSpecs } from "./perf.ts";
+import { perfFiles, perfSpecs } from "./perf.ts";
 import { checkTable } from "../testing_adversarial.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
 Deno.test("perfSpecs: the words before the command and whose options are read", () => {
   const specs = (cmd: string) => perfSpecs(cmd.split(" ").map(literal));
@@ -44,4 +45,78 @@ Deno.test("perf SUB record, nsenter -W, unshare -l: the command after them is th
     ["perf stat -e cycles ls", "deny", "allow"],
     ["nsenter -t 1 -m ls", "deny", "allow"],
   ]);
+});
+
+const HOME = "/home/user";
+const P = `${HOME}/project`;
+const denied = rmDenied(HOME);
+const perfCtx = (perfconfig?: string, env?: Record<string, string>) =>
+  ctxIn(P, {
+    files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/key`, `${P}/bench`],
+    contents: perfconfig === undefined ? {} : { [`${HOME}/.perfconfig`]: perfconfig },
+    home: HOME,
+    env,
+  });
+
+Deno.test("perf stat --pre/--post: command lines perf runs through the shell, any prefix", async () => {
+  await checkActions(denied, perfCtx(), [
+    ["perf stat --pre 'cat secrets/key' true", "deny"],
+    ["perf stat --pre='cat secrets/key' true", "deny"],
+    ["perf stat --pr 'cat secrets/key' true", "deny"],
+    ["perf stat --post 'cat .env' true", "ask"],
+    ["perf stat --po='rm -rf src' true", "deny"],
+    ["perf stat -r 3 --post 'rm -rf src' -- make", "deny"],
+    // Everyday.
+    ["perf stat make", "allow"],
+    ["perf stat -r 5 --pre 'make clean' make", "allow"],
+    ["perf record -g ./bench", "allow"],
+  ]);
+});
+
+Deno.test("perf report/annotate/top --objdump, --addr2line, record --clang-path: programs it runs", async () => {
+  await checkActions(denied, perfCtx(), [
+    ["perf report --objdump='cat secrets/key;'", "deny"],
+    ["perf report --o='cat secrets/key;'", "deny"],
+    ["perf annotate --objdump 'cat .env #' --stdio", "ask"],
+    ["perf top --ob 'rm -rf src;'", "deny"],
+    ["perf report --addr2line=secrets/addr2line", "deny"],
+    ["perf record --clang-path=secrets/clang -e x.c true", "deny"],
+    ["perf report --objdump=/usr/bin/llvm-objdump --stdio", "allow"],
+    ["perf report --stdio", "allow"],
+    ["perf annotate --stdio -s main", "allow"],
+  ]);
+});
+
+Deno.test("perf's settings: the programs ~/.perfconfig or $PERF_CONFIG name", async () => {
+  const objdump = "[annotate]\n\tobjdump = cat secrets/key;\n";
+  await checkActions(denied, perfCtx(objdump), [["perf annotate --stdio", "deny"]]);
+  await checkActions(denied, perfCtx("[llvm]\nclang-path = secrets/clang\n"), [
+    ["perf record -e x.c true", "deny"],
+  ]);
+  await checkActions(denied, perfCtx(), [
+    // Another stage writes it first: what it will hold is not known.
+    ["perf config annotate.objdump='rm -rf src' && perf annotate --stdio", "deny"],
+    ["perf report --stdio", "allow"],
+    // Another settings file, perf's own programs, its pager.
+    ["PERF_CONFIG=./perf.cfg perf report", "deny"],
+    ["PERF_EXEC_PATH=./bin perf archive", "deny"],
+    ["PERF_PAGER='cat .env' perf report", "ask"],
+  ]);
+  await checkActions(denied, perfCtx("[report]\nchildren = true\n"), [["perf report", "allow"]]);
+  const env = { PERF_CONFIG: `${P}/perf.cfg` };
+  const ctx = ctxIn(P, { contents: { [`${P}/perf.cfg`]: objdump }, home: HOME, env });
+  await checkActions(denied, ctx, [["perf annotate --stdio", "deny"]]);
+});
+
+Deno.test("perf's outputs: -o, --output, data convert --to-json, script -g", () => {
+  const files = (cmd: string) => perfFiles(cmd.split(" ").map(literal)).map((f) => f.path);
+  assert.deepEqual(files("perf record -o out.data ls"), ["out.data"]);
+  assert.deepEqual(files("perf stat --output=stat.txt ls"), ["stat.txt"]);
+  assert.deepEqual(files("perf stat -ostat.txt ls"), ["stat.txt"]);
+  assert.deepEqual(files("perf data convert --to-json o.json"), ["o.json"]);
+  assert.deepEqual(files("perf script -g python"), ["perf-script.py"]);
+  assert.deepEqual(files("perf script --gen-script=perl"), ["perf-script.pl"]);
+  assert.deepEqual(files("perf record -g ./bench"), []);
+  assert.deepEqual(files("perf config annotate.objdump=x"), ["~/.perfconfig"]);
+  assert.deepEqual(files("perf config --list"), []);
 });

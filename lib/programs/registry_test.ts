@@ -223,7 +223,11 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   socat: { runs: "socat - EXEC:'rm -rf x'", text: "socat -u OPEN:a TCP:h:80", namedFiles: "socat -u OPEN:a TCP:h:80" },
   crontab: { runs: "crontab <<< '* * * * * rm x'" },
   sshpass: { runs: "sshpass -p pw ssh host" }, numactl: { runs: "numactl -C 0 rm x" },
-  cgexec: { runs: "cgexec -g cpu:g rm x" }, perf: { runs: "perf stat -e cycles rm x" },
+  cgexec: { runs: "cgexec -g cpu:g rm x" }, perf: {
+    runs: "perf stat -e cycles rm x",
+    optionCommands: "perf report --objdump='rm x;'",
+    namedFiles: "perf record -o x ls",
+  },
   "flatpak-spawn": { runs: "flatpak-spawn --host rm x" }, toolbox: { runs: "toolbox run -c box rm x" },
   entr: { runs: "entr -s 'rm x'" }, watchexec: { runs: "watchexec -e ts 'rm x'" },
   // Programs that run their command lines through a shell (shell_carriers.ts).

@@ -26,7 +26,7 @@ import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
 import { firejailFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
-import { perfSpecs } from "./perf.ts";
+import { perfCommands, perfFiles, perfSpecs } from "./perf.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -759,7 +759,9 @@ export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
     names: [name],
     // (The directories proot and firejail bind at other places: binds.ts.)
-    namedFiles: name === "proot" ? prootFiles : name === "firejail" ? firejailFiles : undefined,
+    // (perf's outputs, and the programs its options and settings name: perf.ts.)
+    namedFiles: ({ proot: prootFiles, firejail: firejailFiles, perf: perfFiles })[name],
+    optionCommands: name === "perf" ? perfCommands : undefined,
     runs: (stage, run) => {
       // `exec` with no command sets the shell's own files: a new standard input is where the
       // shell, and every later command, reads (`exec <<<'rm x'; sh`), which no one reads here.

@@ -33,7 +33,7 @@ const XARGS: OptionGrammar = {
 
 /** GNU parallel's options that take a value (any other letter is a flag). */
 const PARALLEL: OptionGrammar = {
-  valued: "adEIjLnNPsSC",
+  valued: "adEIjJLnNPsSC",
   gluedOnly: "i",
   // deno-fmt-ignore
   longValued: new Set(["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines",
@@ -42,11 +42,12 @@ const PARALLEL: OptionGrammar = {
     "--memfree", "--load", "--tagstring", "--basefile", "--return", "--env", "--arg-sep",
     "--arg-file-sep", "--extensionreplace", "--er", "--basenamereplace", "--bnr",
     "--dirnamereplace", "--dnr", "--basenameextensionreplace", "--bner", "--seqreplace",
-    "--slotreplace"]),
+    "--slotreplace", "--rpl", "--parens", "--profile"]),
   // deno-fmt-ignore
   longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe",
     "--pipe-part", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
-    "--bar", "--progress", "--eta", "--tag", "--will-cite", "--no-notice", "--shuf", "--silent"]),
+    "--bar", "--progress", "--eta", "--tag", "--will-cite", "--no-notice", "--shuf", "--silent",
+    "--plus", "--plain"]),
 };
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -168,14 +169,44 @@ function parallelInputs(inputs: Word[], run: Runner): void {
 }
 
 /**
+ * The options whose values are Perl parallel runs: `--rpl 'TAG PERL'` defines a replacement string
+ * as Perl, `--parens` the delimiters of `{= =}` (any word may hold Perl then); Getopt::Long takes
+ * a prefix (`--rp`, `--pa`).
+ */
+const PERL_OPTIONS = /^--(?:rpl?|pa(?:r(?:e(?:ns?)?)?)?)(?:=|$)/;
+
+/**
+ * The options parallel reads before its own words (man parallel, "PROFILE FILES"): each
+ * `-J NAME` (`--profile`) file `~/.parallel/NAME`, else `~/.parallel/config` (the directory
+ * `$PARALLEL_HOME` where set), then `$PARALLEL`; split at blanks (lines starting with `#` are
+ * comments). Null where one is not known (a file another stage may write, a profile by path).
+ */
+function parallelSettings(args: Word[], run: Runner): Word[] | null {
+  const home = run.variable("PARALLEL_HOME") ?? (run.home(null) ?? "") + "/.parallel";
+  const profiles: (string | null)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const m = /^(?:-J|--profile(?:=|$)|--prof(?:i(?:le?)?)?(?:=|$))(.*)$/s.exec(args[i].value);
+    if (!m || args[i].kind !== "static") continue;
+    const name = m[1] !== "" ? m[1] : args[++i]?.kind === "static" ? args[i].value : null;
+    profiles.push(name === null || name.includes("/") ? null : `${home}/${name}`);
+  }
+  if (!profiles.length) profiles.push(`${home}/config`);
+  const texts = profiles.map((f) => (f === null || !home.startsWith("/") ? null : run.settings(f)));
+  if (texts.includes(null)) return null;
+  const lines = [...texts, run.variable("PARALLEL") ?? ""].join("\n").split("\n");
+  const words = lines.filter((l) => !/^\s*#/.test(l)).join(" ").split(/\s+/);
+  return words.filter((w) => w !== "").map(literal);
+}
+
+/**
  * Code parallel runs besides its command: a `{= perl expression =}` replacement string (in the
- * command, `--tagstring`, …) is Perl; an `-S`/`--sshlogin` that is a command line (`-S 'rm x'`)
+ * command, `--tagstring`, …) and the values of `PERL_OPTIONS` are Perl; an `-S`/`--sshlogin` that is a command line (`-S 'rm x'`)
  * is run as the ssh command, the remote command after it.
  */
 function parallelCode(args: Word[], run: Runner): void {
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
-    if (w.value.includes("{=")) {
+    if (w.value.includes("{=") || PERL_OPTIONS.test(w.value)) {
       run.stage([unknownWord(`(the Perl of ${w.text})`)], "parallel");
     }
     const login = /^(?:-S|--sshlogin=?|--sshl[a-z]*=?)(.*)$/s.exec(w.value);
@@ -242,10 +273,14 @@ export const XARGS_PROGRAMS: Program[] = [
       const before = end >= 0 ? args.slice(0, end) : args;
       const quoted = readOptions(before.map((a) => a.kind === "static" ? a.value : null), PARALLEL)
         .some((t) => t.name === "-q" || t.name === "--quote");
+      // (The options of its profile files and `$PARALLEL` come first.)
+      const settings = parallelSettings(before, run);
+      if (settings === null) run.stage([unknownWord("(the options of ~/.parallel)")], "parallel");
+      else if (settings.length) parallelCode(settings, run);
       for (const cmd of commandsOf(before, PARALLEL)) {
         // The words of the command are joined into a shell line (`-q` quotes each one).
         if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
-          const options = before.slice(0, before.length - cmd.length);
+          const options = [...settings ?? [], ...before.slice(0, before.length - cmd.length)];
           commandLines(cmd, options, end >= 0 ? args.slice(end) : null, run);
         } else if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
         else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {

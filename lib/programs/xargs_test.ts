@@ -7,7 +7,9 @@ import type { Action } from "../types.ts";
 const parser = await loadBashParser();
 
 /** The commands xargs/parallel run, as text. */
-const runs = (command: string) => innerRuns(parser, command, { listed: false });
+// (With no settings files to read, those of parallel are not known: not the lines looked at here.)
+const runs = (command: string) =>
+  innerRuns(parser, command, { listed: false }).filter((l) => l !== "(the options of ~/.parallel)");
 /** What the xargs stage of a pipeline runs, listed words marked `@`. */
 const cmd = (command: string) => innerRuns(parser, command, { of: { program: "xargs" } });
 
