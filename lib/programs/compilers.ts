@@ -11,9 +11,12 @@
 import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
-import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
+import type { NamedFile, NamedFilesGiven, Program } from "./spec.ts";
 import type { OptionGrammar } from "./argv.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { programName } from "./words.ts";
+import { driverCommands, responseWords } from "./compiler_commands.ts";
+
+export { responseWords };
 
 /**
  * What an option's value is: a file the tool reads or writes (`file`; `eqfile`: given only after
@@ -181,25 +184,6 @@ function response(r: Reading, value: string, g: ToolGrammar, depth: number): voi
   const text = depth < RESPONSE_DEPTH && r.read ? r.read(value) : null;
   if (text === null) r.files.push({ path: null, source: `(the files ${r.source} names)` });
   else toolFiles(r, responseWords(text), g, depth + 1);
-}
-
-/** The words of a response file: split at white space, with quotes and backslashes (gcc's rules). */
-export function responseWords(text: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\" && i + 1 < text.length) word = (word ?? "") + text[++i];
-    else if (quote) c === quote ? (quote = "") : (word = (word ?? "") + c);
-    else if (c === "'" || c === '"') [quote, word] = [c, word ?? ""];
-    else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else word = (word ?? "") + c;
-  }
-  if (word !== null) words.push(word);
-  return words;
 }
 
 /** The files a tool's words (`args`, as a pass-through list gives them) name, by its grammar. */
@@ -421,18 +405,6 @@ function toolNamedFiles(g: ToolGrammar) {
   };
 }
 
-/** gcc's `-wrapper PROG,ARG,…` runs each of its subprocesses through PROG. */
-function gccWrapper(stage: Stage, run: Runner): void {
-  const argv = stage.argv;
-  for (let i = 1; i < argv.length; i++) {
-    if (staticValue(argv[i]) !== "-wrapper") continue;
-    const w = argv[i + 1];
-    if (!w) return;
-    if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
-    else run.stage(w.value.split(",").map(literal), "gcc -wrapper");
-  }
-}
-
 /** `zig cc` and `zig c++` are clang's driver. */
 function zigFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
   const sub = staticValue(argv[1]);
@@ -467,7 +439,7 @@ export const COMPILER_PROGRAMS: Program[] = [
       "em++",
     ],
     options: DRIVER_LETTERS,
-    optionCommands: gccWrapper,
+    optionCommands: driverCommands,
     namedFiles: driverFiles,
   },
   {
@@ -475,7 +447,16 @@ export const COMPILER_PROGRAMS: Program[] = [
     options: LD_LETTERS,
     namedFiles: toolNamedFiles(LD),
   },
-  { names: ["zig"], namedFiles: zigFiles },
+  {
+    names: ["zig"],
+    namedFiles: zigFiles,
+    optionCommands: (stage, run) => {
+      const sub = staticValue(stage.argv[1]);
+      if (sub === "cc" || sub === "c++") {
+        driverCommands({ ...stage, argv: stage.argv.slice(1) }, run);
+      }
+    },
+  },
   { names: ["as"], namedFiles: toolNamedFiles(AS) },
   { names: ["cpp"], namedFiles: toolNamedFiles(CPP) },
 ];
