@@ -42,13 +42,18 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
   const P = `${H}/project`;
   const config = rmDenied(H, { ssh: true });
   const ctx = ctxIn(P, {
-    files: [`${P}/x.c`, `${P}/.env`, `${P}/secrets/key`, `${P}/linker.ld`],
+    files: [`${P}/x.c`, `${P}/.env`, `${P}/secrets/key`],
     contents: {
       [`${P}/evil.specs`]: "*linker:\n/tmp/x/ld\n",
       [`${P}/out.specs`]: "*link:\n+ -o secrets/key\n",
       [`${P}/wrap.specs`]: "*self_spec:\n+ -wrapper /home/user/.ssh/x\n",
       [`${P}/pie.specs`]: "*self_spec:\n+ %{!r:%{!fpie:%{!fPIE:-fPIE}}}\n",
       [`${P}/args.rsp`]: "-B/tmp/x/",
+      [`${P}/evil.ld`]: "OUTPUT(/home/user/.ssh/authorized_keys)\n",
+      [`${P}/inc.ld`]: "INCLUDE evil.ld\n",
+      [`${P}/evil.mri`]: "NAME secrets/key\nLOAD a.o\n",
+      [`${P}/project.ld`]: "INPUT(build/a.o build/b.o)\nOUTPUT(build/k.elf)\n",
+      [`${P}/linker.ld`]: "ENTRY(_start)\nSECTIONS { . = 0x100000; .text : { *(.text*) } }\n",
     },
   });
   await checkActions(config, ctx, [
@@ -84,6 +89,20 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
     ["CCC_OVERRIDE_OPTIONS='#+-Wl,-o,secrets/key' clang x.c", "deny"],
     ["export CCC_OVERRIDE_OPTIONS='#x-o s/build/secrets/'; clang -o build/key x.c", "deny"],
     ["GCC_COMPARE_DEBUG='-fplugin=/tmp/p.so' gcc -c x.c", "deny"],
+    // Linker scripts: the files they write and read (OUTPUT, INPUT, INCLUDE, MRI's NAME).
+    ["ld -T evil.ld a.o", "deny"],
+    ["ld --script=inc.ld a.o", "deny"],
+    ["ld -dT evil.ld a.o", "deny"],
+    ["ld -c evil.mri", "deny"],
+    ["ld evil.ld a.o", "deny"],
+    ["gcc -Wl,-T,evil.ld x.c", "deny"],
+    ["gcc -Wl,--script=evil.ld x.c", "deny"],
+    ["gcc -T evil.ld x.c", "deny"],
+    ["gcc -nostdlib x.c evil.ld", "deny"],
+    ["printf 'OUTPUT(/home/user/.ssh/authorized_keys)' > s.ld && ld -T s.ld a.o", "ask"],
+    ["ld -T project.ld", "allow"],
+    ["ld -T linker.ld -o build/k.elf build/a.o", "allow"],
+    ["gcc -c x.c -o build/x.o && ld -o build/x build/x.o", "allow"],
     // Everyday.
     ["gcc -specs=pie.specs -o build/x x.c", "allow"],
     ["arm-none-eabi-gcc --specs=nano.specs --specs=nosys.specs -o build/x.elf x.c", "allow"],

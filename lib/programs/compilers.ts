@@ -15,6 +15,7 @@ import type { NamedFile, NamedFilesGiven, Program } from "./spec.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { programName } from "./words.ts";
 import { driverCommands, responseWords } from "./compiler_commands.ts";
+import { linkerScriptNames, mriScriptNames } from "./linker_scripts.ts";
 
 export { responseWords };
 
@@ -46,12 +47,22 @@ interface ToolGrammar {
    * `-iquoteDIR`, `-MFfile`), longest first; none where they do not.
    */
   joined?: readonly string[];
+  /** The options whose value is a script the tool reads for the files it names (ld's `-T F`). */
+  scripts?: ReadonlyMap<string, "linker" | "mri">;
+  /** Its operands that are no source go to the linker, which reads a text one as a script. */
+  linkerInputs?: boolean;
 }
 
 const grammar = (
   kinds: Partial<Record<ValueKind, string>>,
   operands: boolean,
-  how: { special?: ToolGrammar["special"]; abbreviated?: boolean; joined?: boolean } = {},
+  how: {
+    special?: ToolGrammar["special"];
+    abbreviated?: boolean;
+    joined?: boolean;
+    scripts?: ToolGrammar["scripts"];
+    linkerInputs?: boolean;
+  } = {},
 ): ToolGrammar => {
   const valued = new Map(
     Object.entries(kinds).flatMap(([kind, names]) =>
@@ -62,7 +73,7 @@ const grammar = (
     ? [...valued].filter(([n, k]) => n.length > 1 && (k === "file" || k === "below"))
       .map(([n]) => n).sort((a, b) => b.length - a.length)
     : undefined;
-  return { valued, operands, special: how.special, abbreviated: how.abbreviated, joined };
+  return { ...how, valued, operands, joined };
 };
 
 /**
@@ -94,7 +105,18 @@ const LD = grammar(
       "orphan-handling sort-section split-by-file split-by-reloc hash-style",
   },
   true,
-  { abbreviated: true, special: (w) => LD_PLUGIN_FILE.exec(w)?.[1] },
+  {
+    abbreviated: true,
+    special: (w) => LD_PLUGIN_FILE.exec(w)?.[1],
+    scripts: new Map([
+      ["T", "linker"],
+      ["script", "linker"],
+      ["dT", "linker"],
+      ["default-script", "linker"],
+      ["c", "mri"],
+      ["mri-script", "mri"],
+    ]),
+  },
 );
 
 /** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
@@ -139,7 +161,7 @@ const DRIVER = grammar(
     eq: "std",
   },
   false,
-  { joined: true },
+  { joined: true, scripts: new Map([["T", "linker"]]), linkerInputs: true },
 );
 
 /** `-f…=VALUE` options whose value names a file or a directory (written below). */
@@ -175,6 +197,61 @@ function file(r: Reading, value: string, kind: ValueKind = "file"): void {
   );
 }
 
+/** An option's file (`name`: without dashes), read as a script where it is one (`-T F`). */
+function valueFile(r: Reading, g: ToolGrammar, name: string, value: string, kind: ValueKind) {
+  file(r, value, kind);
+  const script = g.scripts?.get(name);
+  if (script && kind !== "text" && kind !== "eq") scriptFiles(r, value, script, 0);
+}
+
+/**
+ * The files a linker script names, each opened (`OUTPUT(F)` written, `INPUT(F)` read), its
+ * `INCLUDE`s read in turn: where its text is not known (another stage writes it first), files
+ * not known.
+ */
+function scriptFiles(r: Reading, path: string, how: "linker" | "mri", depth: number): void {
+  const text = depth < RESPONSE_DEPTH && r.read ? r.read(path) : null;
+  if (text === null) {
+    r.files.push({ path: null, source: `(the files ${r.source}'s script ${path} names)` });
+    return;
+  }
+  const named = how === "mri" ? mriScriptNames(text) : linkerScriptNames(text);
+  for (const f of named.files) file(r, f);
+  for (const f of named.includes) {
+    file(r, f);
+    scriptFiles(r, f, how, depth + 1);
+  }
+}
+
+/**
+ * The suffixes of the linker's inputs that are no script: objects, archives, shared libraries;
+ * and of the driver's that it compiles (gcc(1) "-x language").
+ */
+const NOT_SCRIPT =
+  /\.(?:o|obj|lo|a|lib|so(?:\.[\d.]+)?|dylib|dll|bc|c|cc|cp|cxx|cpp|CPP|c\+\+|C|i|ii|h|hh|hpp|hxx|H|tcc|m|mi|mm|M|mii|s|S|sx|f|for|ftn|F|FOR|fpp|FPP|FTN|f\d\d|F\d\d|d|di|dd|ads|adb|go|rs|pcm|gch|ll|cu|cl|ispc)$/;
+
+/**
+ * An input of the linker (`operand`: named by its words too): ld reads one of a format it does
+ * not know as a linker script (`printf 'OUTPUT(…)' > s.ld; ld s.ld x.o`). Read where it is none
+ * of an object's or a source's names; one not known, a script's where it has no other name.
+ */
+function inputFile(r: Reading, path: string, operand: boolean): void {
+  if (operand) file(r, path);
+  if (NOT_SCRIPT.test(path) || path.startsWith("-")) return;
+  const text = r.read ? r.read(path) : null;
+  if (text === null) {
+    if (/(?:^|\/)[^./]+$|\.(?:ld|lds|x\w*|t|script|lnk)$/.test(path)) {
+      r.files.push({ path: null, source: `(the files ${r.source}'s input ${path} may name)` });
+    }
+    return;
+  }
+  // (An object or archive of its own name: no script.)
+  if (/^(?:\x7fELF|!<arch>|\0|MZ)/.test(text)) return;
+  const named = linkerScriptNames(text);
+  for (const f of [...named.files, ...named.includes]) file(r, f);
+  for (const f of named.includes) scriptFiles(r, f, "linker", 1);
+}
+
 /**
  * A response file (`@F`): read, and its words read in turn by the same grammar; a file whose
  * text is not known names files not known.
@@ -196,7 +273,7 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
       continue;
     }
     if (!a.startsWith("-") || a === "-") {
-      if (g.operands) file(r, a);
+      if (g.operands || g.linkerInputs) inputFile(r, a, g.operands);
       continue;
     }
     const special = g.special?.(a);
@@ -208,14 +285,14 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
     const eq = name.indexOf("=");
     const long = eq > 0 ? g.valued.get(name.slice(0, eq)) : undefined;
     if (long !== undefined && name.slice(0, eq).length > 1) {
-      file(r, name.slice(eq + 1), long);
+      valueFile(r, g, name.slice(0, eq), name.slice(eq + 1), long);
       continue;
     }
     const whole = g.valued.get(name);
     if (whole === "eq" || whole === "eqfile") continue;
     if (whole !== undefined) {
       const value = args[++i];
-      if (value) file(r, value, whole);
+      if (value) valueFile(r, g, name, value, whole);
       continue;
     }
     if (g.joined && joinedFile(r, a, g)) continue;
@@ -224,7 +301,7 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
     if (g.abbreviated && abbreviatedFile(r, name, args[i + 1], g) && a[1] === "-") continue;
     // A short option with its value glued (`-oF`, `-TF`, `-L/dir`) or none.
     const short = a[1] !== "-" ? g.valued.get(a[1]) : undefined;
-    if (short !== undefined) file(r, a.slice(2), short);
+    if (short !== undefined) valueFile(r, g, a[1], a.slice(2), short);
   }
 }
 
@@ -257,8 +334,10 @@ function abbreviatedFile(r: Reading, name: string, next: Arg | undefined, g: Too
     if (kind === undefined || e === "below" || (e === "file" && kind !== "below")) kind = e;
   }
   if (kind === undefined) return false;
-  if (eq >= 0) file(r, name.slice(eq + 1), kind);
-  else if (next && !next.startsWith("-")) file(r, next, kind);
+  // (A script's options abbreviated: `--scr=F`, `--default-s F`, `--mri F`.)
+  const script = [...(g.scripts ?? [])].find(([n]) => n.length > 1 && n.startsWith(typed))?.[0];
+  const value = eq >= 0 ? name.slice(eq + 1) : next && !next.startsWith("-") ? next : null;
+  if (value !== null) valueFile(r, g, script ?? "", value, kind);
   return true;
 }
 
