@@ -11,9 +11,13 @@
 import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
-import type { NamedFile, NamedFilesGiven, Program, Runner } from "./spec.ts";
+import type { NamedFile, NamedFilesGiven, Program } from "./spec.ts";
 import type { OptionGrammar } from "./argv.ts";
-import { literal, programName, unknownWord } from "./words.ts";
+import { programName } from "./words.ts";
+import { driverCommands, responseWords } from "./compiler_commands.ts";
+import { linkerScriptNames, mriScriptNames } from "./linker_scripts.ts";
+
+export { responseWords };
 
 /**
  * What an option's value is: a file the tool reads or writes (`file`; `eqfile`: given only after
@@ -43,12 +47,22 @@ interface ToolGrammar {
    * `-iquoteDIR`, `-MFfile`), longest first; none where they do not.
    */
   joined?: readonly string[];
+  /** The options whose value is a script the tool reads for the files it names (ld's `-T F`). */
+  scripts?: ReadonlyMap<string, "linker" | "mri">;
+  /** Its operands that are no source go to the linker, which reads a text one as a script. */
+  linkerInputs?: boolean;
 }
 
 const grammar = (
   kinds: Partial<Record<ValueKind, string>>,
   operands: boolean,
-  how: { special?: ToolGrammar["special"]; abbreviated?: boolean; joined?: boolean } = {},
+  how: {
+    special?: ToolGrammar["special"];
+    abbreviated?: boolean;
+    joined?: boolean;
+    scripts?: ToolGrammar["scripts"];
+    linkerInputs?: boolean;
+  } = {},
 ): ToolGrammar => {
   const valued = new Map(
     Object.entries(kinds).flatMap(([kind, names]) =>
@@ -59,7 +73,7 @@ const grammar = (
     ? [...valued].filter(([n, k]) => n.length > 1 && (k === "file" || k === "below"))
       .map(([n]) => n).sort((a, b) => b.length - a.length)
     : undefined;
-  return { valued, operands, special: how.special, abbreviated: how.abbreviated, joined };
+  return { ...how, valued, operands, joined };
 };
 
 /**
@@ -91,7 +105,18 @@ const LD = grammar(
       "orphan-handling sort-section split-by-file split-by-reloc hash-style",
   },
   true,
-  { abbreviated: true, special: (w) => LD_PLUGIN_FILE.exec(w)?.[1] },
+  {
+    abbreviated: true,
+    special: (w) => LD_PLUGIN_FILE.exec(w)?.[1],
+    scripts: new Map([
+      ["T", "linker"],
+      ["script", "linker"],
+      ["dT", "linker"],
+      ["default-script", "linker"],
+      ["c", "mri"],
+      ["mri-script", "mri"],
+    ]),
+  },
 );
 
 /** as(1): `-o F`, `--MD F`, `-I DIR`, and a listing written to a file (`-al=F`, `-adhln=F`). */
@@ -136,7 +161,7 @@ const DRIVER = grammar(
     eq: "std",
   },
   false,
-  { joined: true },
+  { joined: true, scripts: new Map([["T", "linker"]]), linkerInputs: true },
 );
 
 /** `-f…=VALUE` options whose value names a file or a directory (written below). */
@@ -172,6 +197,61 @@ function file(r: Reading, value: string, kind: ValueKind = "file"): void {
   );
 }
 
+/** An option's file (`name`: without dashes), read as a script where it is one (`-T F`). */
+function valueFile(r: Reading, g: ToolGrammar, name: string, value: string, kind: ValueKind) {
+  file(r, value, kind);
+  const script = g.scripts?.get(name);
+  if (script && kind !== "text" && kind !== "eq") scriptFiles(r, value, script, 0);
+}
+
+/**
+ * The files a linker script names, each opened (`OUTPUT(F)` written, `INPUT(F)` read), its
+ * `INCLUDE`s read in turn: where its text is not known (another stage writes it first), files
+ * not known.
+ */
+function scriptFiles(r: Reading, path: string, how: "linker" | "mri", depth: number): void {
+  const text = depth < RESPONSE_DEPTH && r.read ? r.read(path) : null;
+  if (text === null) {
+    r.files.push({ path: null, source: `(the files ${r.source}'s script ${path} names)` });
+    return;
+  }
+  const named = how === "mri" ? mriScriptNames(text) : linkerScriptNames(text);
+  for (const f of named.files) file(r, f);
+  for (const f of named.includes) {
+    file(r, f);
+    scriptFiles(r, f, how, depth + 1);
+  }
+}
+
+/**
+ * The suffixes of the linker's inputs that are no script: objects, archives, shared libraries;
+ * and of the driver's that it compiles (gcc(1) "-x language").
+ */
+const NOT_SCRIPT =
+  /\.(?:o|obj|lo|a|lib|so(?:\.[\d.]+)?|dylib|dll|bc|c|cc|cp|cxx|cpp|CPP|c\+\+|C|i|ii|h|hh|hpp|hxx|H|tcc|m|mi|mm|M|mii|s|S|sx|f|for|ftn|F|FOR|fpp|FPP|FTN|f\d\d|F\d\d|d|di|dd|ads|adb|go|rs|pcm|gch|ll|cu|cl|ispc)$/;
+
+/**
+ * An input of the linker (`operand`: named by its words too): ld reads one of a format it does
+ * not know as a linker script (`printf 'OUTPUT(…)' > s.ld; ld s.ld x.o`). Read where it is none
+ * of an object's or a source's names; one not known, a script's where it has no other name.
+ */
+function inputFile(r: Reading, path: string, operand: boolean): void {
+  if (operand) file(r, path);
+  if (NOT_SCRIPT.test(path) || path.startsWith("-")) return;
+  const text = r.read ? r.read(path) : null;
+  if (text === null) {
+    if (/(?:^|\/)[^./]+$|\.(?:ld|lds|x\w*|t|script|lnk)$/.test(path)) {
+      r.files.push({ path: null, source: `(the files ${r.source}'s input ${path} may name)` });
+    }
+    return;
+  }
+  // (An object or archive of its own name: no script.)
+  if (/^(?:\x7fELF|!<arch>|\0|MZ)/.test(text)) return;
+  const named = linkerScriptNames(text);
+  for (const f of [...named.files, ...named.includes]) file(r, f);
+  for (const f of named.includes) scriptFiles(r, f, "linker", 1);
+}
+
 /**
  * A response file (`@F`): read, and its words read in turn by the same grammar; a file whose
  * text is not known names files not known.
@@ -181,25 +261,6 @@ function response(r: Reading, value: string, g: ToolGrammar, depth: number): voi
   const text = depth < RESPONSE_DEPTH && r.read ? r.read(value) : null;
   if (text === null) r.files.push({ path: null, source: `(the files ${r.source} names)` });
   else toolFiles(r, responseWords(text), g, depth + 1);
-}
-
-/** The words of a response file: split at white space, with quotes and backslashes (gcc's rules). */
-export function responseWords(text: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\" && i + 1 < text.length) word = (word ?? "") + text[++i];
-    else if (quote) c === quote ? (quote = "") : (word = (word ?? "") + c);
-    else if (c === "'" || c === '"') [quote, word] = [c, word ?? ""];
-    else if (/\s/.test(c)) {
-      if (word !== null) words.push(word);
-      word = null;
-    } else word = (word ?? "") + c;
-  }
-  if (word !== null) words.push(word);
-  return words;
 }
 
 /** The files a tool's words (`args`, as a pass-through list gives them) name, by its grammar. */
@@ -212,7 +273,7 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
       continue;
     }
     if (!a.startsWith("-") || a === "-") {
-      if (g.operands) file(r, a);
+      if (g.operands || g.linkerInputs) inputFile(r, a, g.operands);
       continue;
     }
     const special = g.special?.(a);
@@ -224,14 +285,14 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
     const eq = name.indexOf("=");
     const long = eq > 0 ? g.valued.get(name.slice(0, eq)) : undefined;
     if (long !== undefined && name.slice(0, eq).length > 1) {
-      file(r, name.slice(eq + 1), long);
+      valueFile(r, g, name.slice(0, eq), name.slice(eq + 1), long);
       continue;
     }
     const whole = g.valued.get(name);
     if (whole === "eq" || whole === "eqfile") continue;
     if (whole !== undefined) {
       const value = args[++i];
-      if (value) file(r, value, whole);
+      if (value) valueFile(r, g, name, value, whole);
       continue;
     }
     if (g.joined && joinedFile(r, a, g)) continue;
@@ -240,7 +301,7 @@ function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
     if (g.abbreviated && abbreviatedFile(r, name, args[i + 1], g) && a[1] === "-") continue;
     // A short option with its value glued (`-oF`, `-TF`, `-L/dir`) or none.
     const short = a[1] !== "-" ? g.valued.get(a[1]) : undefined;
-    if (short !== undefined) file(r, a.slice(2), short);
+    if (short !== undefined) valueFile(r, g, a[1], a.slice(2), short);
   }
 }
 
@@ -273,8 +334,10 @@ function abbreviatedFile(r: Reading, name: string, next: Arg | undefined, g: Too
     if (kind === undefined || e === "below" || (e === "file" && kind !== "below")) kind = e;
   }
   if (kind === undefined) return false;
-  if (eq >= 0) file(r, name.slice(eq + 1), kind);
-  else if (next && !next.startsWith("-")) file(r, next, kind);
+  // (A script's options abbreviated: `--scr=F`, `--default-s F`, `--mri F`.)
+  const script = [...(g.scripts ?? [])].find(([n]) => n.length > 1 && n.startsWith(typed))?.[0];
+  const value = eq >= 0 ? name.slice(eq + 1) : next && !next.startsWith("-") ? next : null;
+  if (value !== null) valueFile(r, g, script ?? "", value, kind);
   return true;
 }
 
@@ -421,18 +484,6 @@ function toolNamedFiles(g: ToolGrammar) {
   };
 }
 
-/** gcc's `-wrapper PROG,ARG,…` runs each of its subprocesses through PROG. */
-function gccWrapper(stage: Stage, run: Runner): void {
-  const argv = stage.argv;
-  for (let i = 1; i < argv.length; i++) {
-    if (staticValue(argv[i]) !== "-wrapper") continue;
-    const w = argv[i + 1];
-    if (!w) return;
-    if (w.kind !== "static") run.stage([unknownWord(w.text)], "gcc -wrapper");
-    else run.stage(w.value.split(",").map(literal), "gcc -wrapper");
-  }
-}
-
 /** `zig cc` and `zig c++` are clang's driver. */
 function zigFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven): NamedFile[] {
   const sub = staticValue(argv[1]);
@@ -467,7 +518,7 @@ export const COMPILER_PROGRAMS: Program[] = [
       "em++",
     ],
     options: DRIVER_LETTERS,
-    optionCommands: gccWrapper,
+    optionCommands: driverCommands,
     namedFiles: driverFiles,
   },
   {
@@ -475,7 +526,16 @@ export const COMPILER_PROGRAMS: Program[] = [
     options: LD_LETTERS,
     namedFiles: toolNamedFiles(LD),
   },
-  { names: ["zig"], namedFiles: zigFiles },
+  {
+    names: ["zig"],
+    namedFiles: zigFiles,
+    optionCommands: (stage, run) => {
+      const sub = staticValue(stage.argv[1]);
+      if (sub === "cc" || sub === "c++") {
+        driverCommands({ ...stage, argv: stage.argv.slice(1) }, run);
+      }
+    },
+  },
   { names: ["as"], namedFiles: toolNamedFiles(AS) },
   { names: ["cpp"], namedFiles: toolNamedFiles(CPP) },
 ];

@@ -4,17 +4,23 @@
  * tool's grammar; and the everyday compiles that name none of the protected files.
  */
 import assert from "node:assert/strict";
-import { driverFiles, responseWords } from "./compilers.ts";
+import { COMPILER_PROGRAMS, driverFiles, responseWords } from "./compilers.ts";
 import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 import type { Word } from "../shell/model.ts";
 
 const paths = (cmd: string, read?: (p: string) => string | null) =>
   driverFiles(cmd.split(" ").map(literal), undefined, { read }).map((f) => f.path);
+/** The files ld's words name. */
+const driverFilesOf = (cmd: string, read: (p: string) => string | null) =>
+  COMPILER_PROGRAMS.find((p) => p.names.includes("ld"))!
+    .namedFiles!(cmd.split(" ").map(literal), undefined, { read }).map((f) => f.path);
+/** Linker scripts that name no files. */
+const ld = () => "SECTIONS { .text : { *(.text) } }";
 
 Deno.test("driverFiles: pass-through lists are read by the linker's, assembler's and cpp's grammars", () => {
   assert.deepEqual(paths("gcc x.c -Wl,-o,out/a"), ["out/a"]);
-  assert.deepEqual(paths("gcc x.c -Wl,-Map=m.map,--output=o,-T,s.ld"), ["m.map", "o", "s.ld"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-Map=m.map,--output=o,-T,s.ld", ld), ["m.map", "o", "s.ld"]);
   assert.deepEqual(paths("gcc x.c -Wl,-o -Wl,out/a"), ["out/a"]);
   assert.deepEqual(paths("gcc x.c -Xlinker -o -Xlinker out/a"), ["out/a"]);
   assert.deepEqual(paths("clang x.c --for-linker=--version-script=v.map"), ["v.map"]);
@@ -25,25 +31,84 @@ Deno.test("driverFiles: pass-through lists are read by the linker's, assembler's
   // An operand of the linker is an input file; text values are none (`-rpath`, `-soname`, `-z`).
   assert.deepEqual(paths("gcc x.c -Wl,lib.a,-rpath,/opt/l,-soname,l.so.1,-z,relro,-lm"), ["lib.a"]);
   // (`--build-id` takes its value after `=` only: the next word is an input file.)
-  assert.deepEqual(paths("gcc x.c -Wl,--build-id,k"), ["k"]);
-  assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,-Ttext=0x0,-Tl.ld"), ["l.ld"]);
+  // (An input file not known that has no object's name may be a linker script: files not known.)
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id,k"), ["k", null]);
+  assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,-Ttext=0x0,-Tl.ld", ld), ["l.ld"]);
   // `~` is not expanded inside a word: ld opens `./~/…`.
   assert.deepEqual(paths("gcc x.c -Wl,-o,~/k"), ["./~/k"]);
 });
 
 Deno.test("driverFiles: ld's long options abbreviated, with one dash or two, name their files", () => {
   assert.deepEqual(paths("gcc k.s -Wl,--oformat=binary,--outp=o"), ["o"]);
-  assert.deepEqual(paths("gcc x.c -Wl,-Ma=m,--depend=d,--scr=s,--retain=r"), ["m", "d", "s", "r"]);
+  assert.deepEqual(paths("gcc x.c -Wl,-Ma=m,--depend=d,--scr=s,--retain=r", ld), [
+    "m",
+    "d",
+    "s",
+    "r",
+  ]);
   // (An abbreviation of several options names the file any of them would: `versi`.)
   assert.deepEqual(paths("gcc x.c -Wl,--versi=v,--dyn=l"), ["v", "l"]);
-  assert.deepEqual(paths("gcc x.c -Wl,--scr,s"), ["s", "s"]);
+  assert.deepEqual(paths("gcc x.c -Wl,--scr,s", ld), ["s", "s"]);
   // With one dash also read as letters: ld writes `-outp=F` to `utp=F`.
   assert.deepEqual(paths("gcc x.c -Wl,-outp=o"), ["o", "utp=o"]);
   const read = (p: string) => (p === "l.rsp" ? "--outp=o -Ma m" : null);
-  assert.deepEqual(paths("gcc x.c -Wl,@l.rsp", read), ["l.rsp", "o", "m", "m"]);
+  assert.deepEqual(paths("gcc x.c -Wl,@l.rsp", read), ["l.rsp", "o", "m", "m", null]);
   // Everyday flags begin no valued option; text values name nothing.
   assert.deepEqual(paths("gcc x.c -Wl,--as-needed,--gc-sections,-O1,--hash-style=gnu"), []);
   assert.deepEqual(paths("gcc x.c -Wl,--build-id=sha1,--wrap=malloc,--defs=x=1"), []);
+});
+
+Deno.test("driverFiles: a linker script's files: -T F, --script, -dT, -c F (MRI), an input", () => {
+  const scripts: Record<string, string> = {
+    "s.ld": 'OUTPUT(/home/u/.ssh/authorized_keys) /* INPUT(no) */ INPUT(a.o "b c.o" -lm)\n' +
+      "GROUP(libx.a AS_NEEDED(liby.so =/usr/lib/z.a)) SEARCH_DIR(libs) STARTUP(crt.o)\n" +
+      "OUTPUT_FORMAT(elf64-x86-64) INCLUDE inc.ld",
+    "inc.ld": "OUTPUT(secrets/key)",
+    "m.mri": "* an MRI script\nNAME out/x.a\nload a.o, b.o\nEND",
+    "plain.ld": "ENTRY(_start) SECTIONS { .text : { *(.text) } }",
+  };
+  const read = (p: string) => scripts[p] ?? null;
+  const all = [
+    "/home/u/.ssh/authorized_keys",
+    "a.o",
+    "b c.o",
+    "libx.a",
+    "liby.so",
+    "libs",
+    "crt.o",
+    "inc.ld",
+    "secrets/key",
+  ];
+  for (
+    const cmd of [
+      "ld -T s.ld x.o",
+      "ld -Ts.ld x.o",
+      "ld --script=s.ld x.o",
+      "ld --script s.ld x.o",
+      "ld -dT s.ld x.o",
+      "ld --default-script=s.ld x.o",
+      "ld --scr=s.ld x.o",
+    ]
+  ) {
+    const got = driverFilesOf(cmd, read).filter((p) => p !== "x.o" && p !== "s.ld");
+    assert.deepEqual(got, all, cmd);
+  }
+  assert.deepEqual(paths("gcc -T s.ld x.c", read).slice(1), all);
+  assert.deepEqual(paths("gcc x.c -Wl,-T,s.ld", read).slice(1), all);
+  assert.deepEqual(paths("gcc x.c -Wl,--script=s.ld", read).slice(1), all);
+  // An input of a format the linker does not know is read as a script.
+  assert.deepEqual(paths("gcc x.c s.ld", read), [...all]);
+  assert.deepEqual(driverFilesOf("ld -c m.mri", read), ["m.mri", "out/x.a", "a.o", "b.o"]);
+  assert.deepEqual(driverFilesOf("ld -T plain.ld -o build/k x.o", read), [
+    "plain.ld",
+    "build/k",
+    "x.o",
+  ]);
+  // Not known (another stage writes it first): files not known.
+  assert.deepEqual(paths("gcc -T gen.ld x.c", read), ["gen.ld", null]);
+  assert.deepEqual(driverFilesOf("ld gen x.o", read), ["gen", null, "x.o"]);
+  assert.deepEqual(driverFilesOf("ld gen.o lib.a x.so.1", read), ["gen.o", "lib.a", "x.so.1"]);
+  assert.deepEqual(paths("gcc -o build/x src/a.c src/b.cc src/c.S x.o", read), ["build/x"]);
 });
 
 Deno.test("driverFiles: lld's own files, gcc 15's diagnostics outputs, clang's <CFGDIR>", () => {

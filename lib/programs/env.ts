@@ -92,12 +92,14 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * pytest's options (`PYTEST_ADDOPTS=--basetemp=.pi` removed `.pi`), cargo's credential providers
  * (commands), man's `MANROFFOPT` (`-U`: groff runs a page's `.sy` requests), and git's work tree
  * and object store (`GIT_WORK_TREE=.pi; git reset --hard` writes anything below it), and where
- * gcc finds the programs it runs (`COMPILER_PATH`, `GCC_EXEC_PREFIX`), perf's settings file and
- * where it finds its own programs (`PERF_CONFIG`: `annotate.objdump`; `PERF_EXEC_PATH`). (The places
- * programs write where a variable says are `PLACE_ENV`.)
+ * gcc finds the programs it runs (`COMPILER_PATH`, `GCC_EXEC_PREFIX`), the options clang and gcc
+ * take from the environment (clang's `CCC_OVERRIDE_OPTIONS='#+-Wl,-o,F'` adds, edits and removes
+ * its options; gcc's `GCC_COMPARE_DEBUG` compiles again with the options it holds), perf's settings
+ * file and where it finds its own programs (`PERF_CONFIG`: `annotate.objdump`; `PERF_EXEC_PATH`).
+ * (The places programs write where a variable says are `PLACE_ENV`.)
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT|COMPILER_PATH|GCC_EXEC_PREFIX|PERF_CONFIG|PERF_EXEC_PATH)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT|COMPILER_PATH|GCC_EXEC_PREFIX|CCC_OVERRIDE_OPTIONS|GCC_COMPARE_DEBUG|PERF_CONFIG|PERF_EXEC_PATH)$/;
 /**
  * Variables naming a place programs write below or to, wherever the variable is set (before the
  * program, exported first, alone): the XDG base directories for caches, state and data

@@ -271,7 +271,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   ip: { runs: "ip netns exec ns rm x" }, xdotool: { runs: "xdotool exec rm x" },
   service: { runs: "service ../../bin/rm x" },
   gcc: { optionCommands: "gcc -wrapper rm,x a.c", namedFiles: "gcc a.c -Wl,-o,out/a" },
-  zig: { namedFiles: "zig cc a.c -Wl,-o,out/a" },
+  zig: { namedFiles: "zig cc a.c -Wl,-o,out/a", optionCommands: "zig cc -wrapper rm,x a.c" },
   ld: { namedFiles: "ld a.o -Map out/a.map" }, as: { namedFiles: "as -al=out/a.lst a.s" },
   cpp: { namedFiles: "cpp -MD out/a.d a.c" }, mail: { optionCommands: "mail -E '!rm x' u" },
   aria2c: { optionCommands: "aria2c --on-download-complete=./h u", namedFiles: "aria2c http://x/.env" },
