@@ -215,8 +215,15 @@ Deno.test("arrays: everyday arrays of words are judged by their words (starter, 
     ['arr=(a b); cat "${!arr[@]}"', "deny", "deny", "ask"],
     ['arr=(a ~/.ssh/id_rsa); cat "${arr[@]:1}"', "ask", "ask", "ask"],
     ['arr=("x\'"); (( ${arr[@]} ))', "deny", "deny", "ask"],
+    // (x is known: the nameref names arr, after which nothing is known)
     [
       'x=ar; declare -n r="${x}r"; arr=(a); r+=(~/.ssh/id_rsa); cat "${arr[@]}"',
+      "ask",
+      "ask",
+      "ask",
+    ],
+    [
+      'x=ar; declare -n r="${x}r$1"; arr=(a); r+=(~/.ssh/id_rsa); cat "${arr[@]}"',
       "deny",
       "deny",
       "ask",

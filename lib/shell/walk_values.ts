@@ -5,16 +5,19 @@
  * the words of its list one by one. Everything else leaves a variable unknown, as it was before:
  * an assignment that may or may not run (after `&&`/`||`, in a branch, a loop, a function, a
  * subshell, a pipeline, a background job, before a command as its environment), and from the
- * point where a command may change variables in ways not followed here (`read`, `eval`, `source`,
- * `cd`, `export`, a function defined or a command not known by name) nothing is known at all.
- * A command that uses bash's arithmetic, namerefs, aliases, traps or `IFS` anywhere is not
- * followed at all: they can assign any variable from inside a value. The words of arrays of words
+ * point where a command may change variables in ways not followed here (`eval`, `source`,
+ * `declare -n`, a function defined or a command not known by name) nothing is known at all. A
+ * builtin that assigns names it is given (`export X=v`, `read X`, `printf -v X`, `unset X`)
+ * changes those alone, and `set`, `cd` and their kin none (builtin_assignments.ts). A command
+ * that uses bash's arithmetic, aliases, traps or `IFS` anywhere is not followed at all: they can
+ * assign any variable from inside a value. The words of arrays of words
  * (walk_arrays.ts decides which) are kept here too, forgotten where the values are.
  *
  * @module
  */
 import type { LineOf, Stage, Word } from "./model.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
+import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 
 /** The words an array holds, and the cwds where its globs were expanded. */
 export interface KnownList {
@@ -86,7 +89,7 @@ export function readLine(
  * (`arithmeticNames`).
  */
 const NOT_FOLLOWED =
-  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\bdeclare\b(?!\s+(?:-a\s+)?[A-Za-z_]\w*=\([^()$`;&|<>]*\)[ \t]*(?:$|[;\n]))|\b(typeset|local|alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
 
 /** A name arithmetic assigns: `n=…`, `n+=…`, `n++`, `++n` (not `==`, `<=`, `>=`, `!=`). */
 const ARITHMETIC_ASSIGNED =
@@ -165,41 +168,6 @@ export function withoutQuotedData(source: string): string {
   return out;
 }
 
-/**
- * Commands that may change variables in ways not followed (after them nothing is known): they
- * read names or run text in this shell, or (cd) move where relative values lead.
- */
-const CHANGES_VARIABLES = new Set([
-  "read",
-  "mapfile",
-  "readarray",
-  "printf",
-  "getopts",
-  "unset",
-  "let",
-  "wait",
-  "eval",
-  "source",
-  ".",
-  "builtin",
-  "command",
-  "enable",
-  "jobs",
-  "fc",
-  "set",
-  "export",
-  "readonly",
-  "declare",
-  "typeset",
-  "local",
-  "alias",
-  "trap",
-  "cd",
-  "pushd",
-  "popd",
-  "exec",
-]);
-
 /** Text that may make `pwd` other than the builtin: a function or an alias (any). */
 const PWD_REDEFINED = /\bpwd\s*\(|\bfunction\b|\b(alias|enable)\b/;
 
@@ -209,6 +177,7 @@ const ELSEWHERE = new Set([
   "PWD",
   "TMPDIR",
   "OLDPWD",
+  "DIRSTACK",
   "CDPATH",
   "IFS",
   // (bash sets these itself: `[[ s =~ re ]]`, `read`, `mapfile`, `getopts`, every command.)
@@ -265,7 +234,10 @@ export class Values {
     return this.#off;
   }
 
-  /** Names the command's arithmetic assigns: never followed (see `arithmeticNames`). */
+  /**
+   * Names the command's arithmetic assigns (see `arithmeticNames`), and those a builtin gives an
+   * attribute that changes later assignments (`declare -u`, `readonly`): never followed.
+   */
   #numeric: ReadonlySet<string> | null = null;
 
   /** Whether what is walked here surely runs when the walk gets here (not nested). */
@@ -302,7 +274,9 @@ export class Values {
 
   /** An array's words from here on (only where the walk surely gets and lists are followed). */
   setList(name: string, list: KnownList): void {
-    if (!this.#listsOff && this.nested === 0) this.#lists.set(name, list);
+    if (!this.#listsOff && this.nested === 0 && !this.#numeric?.has(name)) {
+      this.#lists.set(name, list);
+    }
   }
 
   /** The value of a variable, if known. */
@@ -379,7 +353,36 @@ export class Values {
     if (
       name.kind === "static" && name.value === "trap" && !trapRunsLater(argv, this.plainNames)
     ) return;
-    if (name.kind !== "static" || CHANGES_VARIABLES.has(name.value)) this.stop();
+    if (name.kind !== "static") return this.stop();
+    if (!MAY_ASSIGN.has(name.value)) return;
+    const effect = builtinEffect(argv);
+    if (effect === null) this.stop();
+    else this.#apply(effect);
+  }
+
+  /** A builtin's changes (builtin_assignments.ts): those names alone. */
+  #apply(effect: BuiltinEffect): void {
+    // (The source's own questions first: they set what arithmetic assigns.)
+    if (this.off && !this.lists) return;
+    if (effect.attributed?.length) {
+      const names = new Set(this.#numeric);
+      for (const n of effect.attributed) names.add(n);
+      this.#numeric = names;
+    }
+    for (const [name, value, append] of effect.assigns) {
+      this.#lists.delete(name);
+      let known: Known | null = value === null ? null : { value, kind: "text" };
+      if (known && append) {
+        const old = this.known.get(name);
+        known = old?.kind === "text" ? { value: old.value + known.value, kind: "text" } : null;
+      }
+      this.assign(name, known);
+    }
+    // (Text stays what it is; matches and lines were found where the shell was.)
+    if (effect.moves) {
+      for (const [k, v] of this.known) if (v.kind !== "text") this.known.delete(k);
+      this.#lists.clear();
+    }
   }
 }
 

@@ -54,8 +54,28 @@ Deno.test("values: what may not run, or not reach on, leaves the variable unknow
   unknown("X=a; printf -v X b; cat $X");
   unknown("X=a; mapfile X < f; cat $X");
   unknown("X=a; unset X; cat $X");
-  unknown("X=a; cd d; cat $X");
-  unknown("X=a; export X=b; cat $X");
+  unknown("X=a; export X=$(cmd); cat $X");
+  unknown("X=a; declare -u X; X=b; cat $X"); // (bash gives it B)
+  unknown("X=a; readonly X; X=b; cat $X"); // (bash keeps a)
+  unknown("X=a; declare -i N; cat $X"); // (N=… may assign any name)
+  unknown("X=a; declare -p X=b; cat $X");
+  unknown("X=a; local X=b; cat $X"); // (not in a function: an error, X stays a)
+  unknown('X=a; export "$v"; cat $X');
+  unknown('X=a; declare "$v=b"; cat $X');
+  unknown('X=a; printf -v "$v" b; cat $X');
+  unknown("X=a; printf -vX b; cat $X");
+  unknown("X=a; command printf -v X b; cat $X");
+  unknown('X=a; read "$v"; cat $X');
+  unknown("X=a; read -p x -a X; cat $X");
+  unknown('X=a; unset "$v"; cat $X');
+  unknown("X=a; mapfile -C cb -c 1 L < f; cat $X"); // (the callback runs here)
+  unknown("X=a; getopts ab X; cat $X");
+  unknown("X=a; wait -p X; cat $X");
+  unknown("X=a; compgen -V X; cat $X");
+  unknown("X=a; command eval X=b; cat $X");
+  unknown("X=a; builtin source f; cat $X");
+  unknown("X=a; declare -n; cat $X");
+  unknown('for f in *.md; do cd d; cat "$f"; done'); // (the matches are names in the cwd before)
   unknown("X=a; $CMD; cat $X"); // a command not known by name
   unknown("X=a; f() { X=b; }; f; cat $X"); // a function call
   unknown("X=a; echo ${X=b}; cat $X");
@@ -69,6 +89,31 @@ Deno.test("values: what may not run, or not reach on, leaves the variable unknow
   unknown("IFS=/; X=a/b; cat $X");
   unknown("X=a; coproc X { cat; }; cat $X");
   unknown("pwd() { echo /etc; }; cat $(pwd)");
+});
+
+Deno.test("values: a builtin changes the names it is given, no others", () => {
+  const last = (command: string) => stages(command).at(-1);
+  assert.equal(last('set -euo pipefail; D=packages/web; cd "$D" && npm test'), "npm test");
+  assert.deepEqual(stages('set -e; D=web; cd "$D" && cat "$D"'), ["set -e", "cd web", "cat web"]);
+  assert.equal(last('export NODE_ENV=test; F=README.md; cat "$F"'), "cat README.md");
+  assert.equal(last('F=README.md; export NODE_ENV=test; cat "$F"'), "cat README.md");
+  assert.equal(last("X=a; export X=b; cat $X"), "cat b");
+  assert.equal(last("X=a; export -n X=b; cat $X"), "cat b");
+  assert.equal(last("X=a; export X; cat $X"), "cat a");
+  assert.equal(last("X=a; export X+=/b; cat $X"), "cat a/b");
+  assert.equal(last("X=a; declare -x Y=b; cat $X $Y"), "cat a b");
+  assert.equal(last("X=a; declare -f f; typeset -u Y; cat $X"), "cat a");
+  assert.equal(last("X=a; cd d; cat $X"), "cat a");
+  assert.equal(last("X=a; pushd d; popd; cat $X"), "cat a");
+  assert.equal(last("X=a; printf '%s\\n' x; cat $X"), "cat a");
+  assert.equal(last("X=a; printf -v Y %s z; cat $X"), "cat a");
+  assert.equal(last("X=a; read -r -p q Y; cat $X"), "cat a");
+  assert.equal(last("X=a; mapfile -t L < f; readarray M < f; cat $X"), "cat a");
+  assert.equal(last("X=a; getopts ab o; cat $X"), "cat a");
+  assert.equal(last("X=a; unset Y; unset -f X; cat $X"), "cat a");
+  assert.equal(last("X=a; wait -n; wait -p Y; cat $X"), "cat a");
+  assert.equal(last("X=a; command set -e; builtin cd d; command -v cat; cat $X"), "cat a");
+  assert.equal(last("X=a; set -- b c; set +o xtrace; cat $X"), "cat a");
 });
 
 Deno.test("values: a for loop's variable takes the words of its list", () => {
@@ -147,7 +192,11 @@ Deno.test("values: everyday spellings are allowed in a trusted project, hostile 
     ["read X; cat $X", "ask"],
     ["X=src; f() { X=/etc; }; f; cat $X/passwd", "ask"],
     ["export X=/etc/passwd; cat $X", "ask"],
-    ['declare X=~/.ssh/id_rsa; cat "$X"', "ask"],
+    ['declare X=~/.ssh/id_rsa; cat "$X"', "deny"],
+    ['set -e; F=README.md; cat "$F"', "allow"],
+    ['export NODE_ENV=test; F=README.md; cat "$F"', "allow"],
+    ['for f in *.py; do printf "%s\\n" "$f"; wc -l "$f"; done', "allow"],
+    ['set -euo pipefail; D=sub; cd "$D" && make', "allow"],
     ["X='a /etc/passwd'; cat $X", "ask"],
     ["X=src; true && X=/etc; cat $X/passwd", "ask"],
     ["X=/etc; X+=/passwd; cat $X", "ask"],
@@ -172,7 +221,7 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ['for d in ~/.ss*; do cp notes.txt "$d/authorized_keys"; done', "deny", "deny"],
     ['for d in ~/.ss*; do cp notes.txt "${d%h}h/authorized_keys"; done', "deny", "deny"],
     ['for f in ~/.ssh/id_*; do cat "${f%.pub}"; done', "deny", "deny"],
-    ['cd ~/.ssh && for f in *; do cat "${f%.pub}"; done', "ask", "ask"],
+    ['cd ~/.ssh && for f in *; do cat "${f%.pub}"; done', "deny", "deny"],
     ['for f in *.txt; do env -C ~/.ssh cat "${f%.txt}"; done', "deny", "deny"],
     ['cd ~/.ssh; for f in *; do cat "${f%.pub}"; done', "ask", "ask"],
     ['for f in *.txt; do cd ~/.ssh; cat "${f%.txt}"; done', "ask", "ask"],
@@ -192,13 +241,25 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ['X=/home/user/project/x.env; cat "${X#~+/x}"', "ask", "ask"],
     ['X=\u{1F600}.env; cat "${X#?}"', "ask", "ask"],
     ['X=.env\u{1F600}; cat "${X%?}"', "ask", "ask"],
-    ["X=/etc; cd /tmp; cat $X/shadow", "ask", "ask"],
+    ["X=/etc; cd /tmp; cat $X/shadow", "deny", "deny"],
     ["X=a; X=$(cmd); cat $X", "deny", "ask"],
     ["read X; cat $X", "ask", "ask"], // (read is read-only: cat of an unknown path asks)
     // (X is not known after the call; read-only denied the call itself as a program before.)
     ["X=src; f() { X=~/.ssh; }; f; cat $X/id_rsa", "ask", "ask"],
-    ["export X=~/.ssh/id_rsa; cat $X", "deny", "ask"],
-    ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "ask"],
+    ["export X=~/.ssh/id_rsa; cat $X", "deny", "deny"],
+    ['declare X=~/.ssh/id_rsa; cat "$X"', "deny", "deny"],
+    // (a builtin changes the names it is given: the others stay known, those are not)
+    ['F=~/.ssh/id_rsa; set -e; cat "$F"', "deny", "deny"],
+    ['F=~/.ssh/id_rsa; export NODE_ENV=test; cat "$F"', "deny", "deny"],
+    ['F=src/main.ts; export F=~/.ssh/id_rsa; cat "$F"', "deny", "deny"],
+    ['D=src; cd ~/.ssh && cat "$D/../id_rsa"', "deny", "deny"],
+    ['F=src/main.ts; printf -v F %s ~/.ssh/id_rsa; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; declare -n F=G; G=~/.ssh/id_rsa; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; readonly F; F=x; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; declare -u F; F=x; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; local F=x; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; command eval "F=~/.ssh/id_rsa"; cat "$F"', "deny", "deny"],
+    ['for f in id_*; do cd ~/.ssh; cat "$f"; done', "ask", "ask"],
     ["X='a ~/.ssh/id_rsa'; cat $X", "ask", "ask"],
     ["X=src; true && X=~/.ssh; cat $X/id_rsa", "ask", "ask"],
     ["X=~/.ssh; X+=/id_rsa; cat $X", "deny", "deny"],
