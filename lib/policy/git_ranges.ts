@@ -28,6 +28,13 @@ export function rangeCommits(repo: Repository, words: string[]): string[] | null
   const include: string[] = [];
   const exclude: string[] = [];
   for (const w of words) {
+    const parents = parentForms(repo, w);
+    if (parents !== undefined) {
+      if (parents === null) return null;
+      include.push(...parents.include);
+      exclude.push(...parents.exclude);
+      continue;
+    }
     const sides = w.includes("...") ? w.split("...") : w.includes("..") ? w.split("..") : null;
     if (sides !== null && sides.length !== 2) return null;
     const parts: [string, string[]][] = sides === null
@@ -43,6 +50,27 @@ export function rangeCommits(repo: Repository, words: string[]): string[] | null
     }
   }
   return walk(repo, include, exclude);
+}
+
+/**
+ * What rev-list's parent shorthands name (gitrevisions(7)): `X^!` X but none of its parents',
+ * `X^@` its parents, `X^-N` X but none of its Nth parent's (`X^-`: the first); undefined for
+ * another word, null where a commit is not known.
+ */
+function parentForms(
+  repo: Repository,
+  word: string,
+): { include: string[]; exclude: string[] } | null | undefined {
+  const m = /^(.+)\^(!|@|-(\d*))$/.exec(word);
+  if (m === null) return undefined;
+  const oid = resolveCommit(repo, m[1]);
+  const parents = oid === null ? null : commitOf(repo, oid)?.parents ?? null;
+  if (parents === null) return null;
+  if (m[2] === "!") return { include: [oid!], exclude: parents };
+  if (m[2] === "@") return { include: parents, exclude: [] };
+  const n = m[3] === "" ? 1 : Number(m[3]);
+  const parent = n > 0 ? parents[n - 1] : undefined;
+  return parent === undefined ? null : { include: [oid!], exclude: [parent] };
 }
 
 /**

@@ -7,9 +7,11 @@
  * reflog's entry (`stash@{n}`, `HEAD@{1}`, `main@{2}`, `@{1}` of the current branch), the branch
  * checked out before (`@{-1}`, from HEAD's reflog), a branch's upstream (`@{u}`,
  * `main@{upstream}`, from `branch.NAME.remote` and `.merge` and the remote's fetch refspecs), and
- * `~n`/`^n` after any of these (`~` on first parents). Tags are peeled to the commit they name.
- * Anything else (`@{push}`, `:/text`, a range, a date) is not known: null; `mayNameRevision`
- * tells a word no revision can be from one not known.
+ * after any of these, in any order, `~n`/`^n` (`~` on first parents) and the peelings `^{}`,
+ * `^{commit}`, `^{tag}`, `^{object}` (the commit) and `^{tree}` (its tree, `resolveTree`). Tags
+ * are peeled to the commit they name. Anything else (`@{push}`, `@{now}`, `^{/text}`, `:/text`,
+ * `REV:path`, `^!`, a range) is not known: null; `unreadRevision` tells a spelling not read here,
+ * and `mayNameRevision` a word no revision can be from one not known.
  *
  * @example
  * ```ts
@@ -343,19 +345,71 @@ function guessing(repo: Repository, name: string): string | null | undefined {
 
 /**
  * Whether git may take a word for a revision: false only where it names none for certain (a
- * ref-like name no candidate ref has, nor any object starts with), so that a word that is not
- * read here (`evil@{0}`, `:/text`) is never taken for a path.
+ * ref-like name no candidate ref has, nor any object starts with; a word of no revision's
+ * syntax, `my file.txt`, `*.ts`), so that a word that is not read here (`evil@{now}`, `:/text`)
+ * is never taken for a path.
  */
 export function mayNameRevision(repo: Repository, word: string): boolean {
-  const base = /^(.*?)((?:[~^]\d*)*)$/.exec(word)?.[1] ?? word;
-  if (!refLike(base) || named(repo, base) !== null) return true;
+  const base = splitRevision(word)?.base;
+  if (base === undefined) return true;
+  // (Past a ref's name, git reads only `NAME@{…}` and `REV:path`, `:/text`, `:N:path`.)
+  if (!refLike(base)) return /@\{|:/.test(base);
+  if (named(repo, base) !== null) return true;
   if (refCandidates(base, false).some((full) => repo.fs.exists(refFile(repo, full)))) return true;
   return /^[0-9a-f]{4,40}$/.test(base) && objectsStartingWith(repo.store, base)?.length !== 0;
 }
 
 /**
+ * Whether a word may be a revision spelled in a form not read here, whatever the repository holds
+ * (`:/text`, `evil^{/text}`, `evil@{now}`, `@{push}`, `REV:path`): not a name, an object's name,
+ * `NAME@{n}`, `@{-n}`, `NAME@{u}` with `~n`, `^n` and the peelings after it, nor a word of no
+ * revision's syntax (`my file.txt`).
+ */
+export function unreadRevision(rev: string): boolean {
+  const base = splitRevision(rev)?.base;
+  if (base === undefined) return true;
+  const at = /^(.*?)@\{([^{}]*)\}$/.exec(base);
+  if (at === null) return !refLike(base) && /@\{|:/.test(base);
+  const read = at[1] === "" ? /^(-?\d+|u|upstream)$/i : /^(\d+|u|upstream)$/i;
+  return !((at[1] === "" || refLike(at[1])) && read.test(at[2]));
+}
+
+/** A suffix of a revision: `~n`, `^n`, or a peeling (`^{}`: the commit; `^{tree}`: its tree). */
+type Step = { op: "~" | "^"; n: number } | { op: "peel"; tree: boolean };
+
+/** The peelings read: each names the commit but `tree` (`^{tag}` of no tag git refuses). */
+const PEELS = new Set(["", "commit", "tag", "object", "tree"]);
+
+/**
+ * A revision split as git splits it (`get_oid_1`, from its end): the base and the suffixes after
+ * it in order; null where one is not read here (`^{/text}`, `^{blob}`) or there is no base.
+ */
+function splitRevision(rev: string): { base: string; steps: Step[] } | null {
+  const steps: Step[] = [];
+  let s = rev;
+  for (let n = 0; n < 256; n++) {
+    if (s.endsWith("}")) {
+      const at = s.lastIndexOf("^{");
+      // (Else `NAME@{…}`: the base.)
+      if (at < 0) break;
+      const type = s.slice(at + 2, -1);
+      if (at === 0 || !PEELS.has(type)) return null;
+      steps.unshift({ op: "peel", tree: type === "tree" });
+      s = s.slice(0, at);
+      continue;
+    }
+    const m = /([~^])(\d*)$/.exec(s);
+    if (m === null) break;
+    if (m.index === 0 || m[2].length > 6) return null;
+    steps.unshift({ op: m[1] as "~" | "^", n: m[2] === "" ? 1 : Number(m[2]) });
+    s = s.slice(0, m.index);
+  }
+  return s === "" ? null : { base: s, steps };
+}
+
+/**
  * The commit a revision names (see the module's notes), or null where that is not known: a form
- * not read here, a name that is not there, an object that cannot be read.
+ * not read here, a name that is not there, an object that cannot be read, a tree (`^{tree}`).
  */
 export function resolveCommit(
   repo: Repository,
@@ -363,21 +417,28 @@ export function resolveCommit(
   branchFirst = false,
   guess = branchFirst,
 ): string | null {
-  const m = /^(.*?)((?:[~^]\d*)*)$/.exec(rev);
-  if (!m || m[1] === "") return null;
-  let oid = named(repo, m[1], branchFirst);
-  if (oid === null && guess && m[2] === "") {
-    const guessed = guessedBranch(repo, m[1]);
+  const split = splitRevision(rev);
+  if (split === null) return null;
+  const { base, steps } = split;
+  // (A branch first only for a name as it is: `git checkout evil~1` reads `evil` as rev-parse.)
+  let oid = named(repo, base, branchFirst && !steps.length);
+  if (oid === null && guess && !steps.length) {
+    const guessed = guessedBranch(repo, base);
     oid = guessed && refValue(repo, guessed);
   }
   oid = oid && peeled(repo, oid);
-  for (const step of m[2].match(/[~^]\d*/g) ?? []) {
+  for (const step of steps) {
     if (oid === null) return null;
-    const count = step.length > 1 ? Number(step.slice(1)) : 1;
-    if (count > 10000) return null;
-    if (step[0] === "~") {
-      for (let i = 0; i < count && oid !== null; i++) oid = commitOf(repo, oid)?.parents[0] ?? null;
-    } else if (count > 0) oid = commitOf(repo, oid)?.parents[count - 1] ?? null;
+    if (step.op === "peel") {
+      if (step.tree) return null;
+      continue;
+    }
+    if (step.n > 10000) return null;
+    if (step.op === "~") {
+      for (let i = 0; i < step.n && oid !== null; i++) {
+        oid = commitOf(repo, oid)?.parents[0] ?? null;
+      }
+    } else if (step.n > 0) oid = commitOf(repo, oid)?.parents[step.n - 1] ?? null;
   }
   return oid;
 }
@@ -389,6 +450,10 @@ export function resolveTree(
   branchFirst = false,
   guess = branchFirst,
 ): string | null {
+  // (`evil^{tree}`: the tree of what it peels.)
+  if (rev.endsWith("^{tree}") && splitRevision(rev) !== null) {
+    return resolveTree(repo, rev.slice(0, -7), false, false);
+  }
   const commit = resolveCommit(repo, rev, branchFirst, guess);
   if (commit !== null) return commitOf(repo, commit)?.tree ?? null;
   const oid = /^[0-9a-f]{4,40}$/.test(rev) ? named(repo, rev) : null;

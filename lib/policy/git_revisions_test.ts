@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { realFs } from "./fs_facts.ts";
-import { mayNameRevision, openRepository, resolveCommit } from "./git_revisions.ts";
+import {
+  mayNameRevision,
+  openRepository,
+  resolveCommit,
+  resolveTree,
+  unreadRevision,
+} from "./git_revisions.ts";
 import {
   checkActions,
   configFrom,
@@ -91,7 +97,7 @@ Deno.test({
       repo.write(["evil@{0}", "evil^{commit}", "notes.txt"]);
       await checkActions(DL, ctx, [
         ["git checkout evil@{0}", "deny"],
-        ["git checkout 'evil^{commit}'", "ask"],
+        ["git checkout 'evil^{commit}'", "deny"],
         ["git checkout notes.txt", "allow"],
         ["git checkout README.md", "allow"],
         // The branch checked out before, HEAD's reflog.
@@ -284,6 +290,141 @@ Deno.test({
     } finally {
       repo.remove();
       clone.remove();
+    }
+  },
+});
+
+/** Allow by default; `.env` asked about, the gate's files built in. */
+const ENV = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask" },
+}, { home, agentDir: `${home}/.pi/agent` });
+
+/**
+ * A repository on `main` holding only `README.md` and `notes.txt`, whose branch `evil` (checked
+ * out once, so HEAD's reflog has it) adds `.env`, `secrets/key`, `.pi/settings.json` and
+ * `.pi/extensions/x.js`: none of them there now.
+ */
+function bare(): { repo: TempRepository; ctx: Context; rev: (r: string) => string } {
+  const repo = tempRepository(["README.md", "notes.txt", "a b"], { init: ["-b", "main"] });
+  const g = repo.git;
+  g("add", ".");
+  g("commit", "-qm", "one");
+  g("checkout", "-qb", "evil");
+  repo.write([".env", "secrets/key", ".pi/settings.json", ".pi/extensions/x.js"], "{}");
+  g("add", "-f", ".");
+  g("commit", "-qm", "evil");
+  g("checkout", "-q", "main");
+  const ctx = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+  return { repo, ctx, rev: (r) => g("rev-parse", r).trim() };
+}
+
+Deno.test({
+  name: "git revisions: suffixes in any order, peelings, and the spellings not read",
+  ignore: !HAS_GIT,
+  fn() {
+    const { repo, rev } = bare();
+    try {
+      const r = openRepository(repo.dir, realFs())!;
+      const [evil, main] = [rev("evil"), rev("main")];
+      repo.git("tag", "-a", "-m", "t", "t", "evil");
+      for (const w of ["evil^{}", "evil^{commit}", "evil^{object}", "t^{}", "t^{tag}", "t"]) {
+        assert.equal(resolveCommit(r, w), evil, w);
+      }
+      for (const w of ["evil^{}~1", "evil~1^{}", "t^{}^", "evil^{commit}^1^{}", "@{-1}^{}~"]) {
+        assert.equal(resolveCommit(r, w), main, w);
+      }
+      assert.equal(resolveTree(r, "evil^{tree}"), rev("evil^{tree}"));
+      assert.equal(resolveTree(r, "evil~1^{tree}"), rev("main^{tree}"));
+      assert.equal(resolveCommit(r, "evil^{tree}"), null);
+      // (Not read: git's answer is not known here.)
+      const unread = [
+        "evil^{/evil}",
+        ":/evil",
+        "evil@{now}",
+        "@{push}",
+        "main@{-1}",
+        "evil:.env",
+        "HEAD:",
+        "evil^{blob}",
+        "^{}",
+      ];
+      for (const w of unread) {
+        assert.equal(resolveCommit(r, w), null, w);
+        assert.equal(unreadRevision(w), true, w);
+        assert.equal(mayNameRevision(r, w), true, w);
+      }
+      for (const w of ["evil", "evil^{}~2", "@{-1}", "main@{1}", "@{u}", "v1.0", "a b", "*.ts"]) {
+        assert.equal(unreadRevision(w), false, w);
+      }
+      // (A word of no revision's syntax names none: git takes it for a path.)
+      for (const w of ["a b", "*.ts", "../x", "x.lock"]) assert.equal(mayNameRevision(r, w), false);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git revisions: a revision not read writes any protected path, not names there now",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, ctx } = bare();
+    try {
+      await checkActions(DL, ctx, [
+        // Read: the files of the commit (secrets/key is denied).
+        ["git checkout evil", "deny"],
+        ["git merge -", "deny"],
+        ["git merge --no-ff -- -", "deny"],
+        ["git cherry-pick -", "deny"],
+        ["git cherry-pick -x - main", "deny"],
+        ["git rebase -", "deny"],
+        ["git rebase -i -", "deny"],
+        ["git checkout 'evil^{}'", "deny"],
+        ["git checkout 'evil^{commit}'", "deny"],
+        ["git checkout 'evil~0^{}'", "deny"],
+        ["git switch --detach 'evil^{}'", "deny"],
+        ["git restore --source='evil^{}' .", "deny"],
+        ["git reset --hard 'evil^{}'", "deny"],
+        ["git worktree add w 'evil^{}'", "deny"],
+        ["git merge 'evil^{}'", "deny"],
+        ["git checkout 'evil^{tree}' -- .", "deny"],
+        ["git read-tree -u -m 'evil^{tree}'", "deny"],
+        ["git cherry-pick 'evil^!'", "deny"],
+        ["git cherry-pick 'evil^-'", "deny"],
+        ["git cherry-pick 'evil^@'", "allow"],
+      ]);
+      // (A name glob alone: what is there now would let these through.)
+      await checkActions(ENV, ctx, [
+        // Not read: any protected path there may be written (asked: not surely there).
+        ["git checkout 'evil^{/evil}'", "ask"],
+        ["git checkout ':/evil'", "ask"],
+        ["git checkout evil@{now}", "ask"],
+        ["git merge 'evil@{yesterday}'", "ask"],
+        ["git reset --hard @{push}", "ask"],
+        ["git restore --source=evil: .", "ask"],
+        ["git read-tree -u -m 'evil^{/evil}'", "ask"],
+        ["git worktree add w ':/evil'", "ask"],
+        ["git cherry-pick --stdin", "ask"],
+        // (Whatever stage changes the repository first: the spelling is not read either way.)
+        ["git add notes.txt && git merge 'evil^{/evil}'", "ask"],
+        ["git commit -qm x && git checkout ':/evil'", "ask"],
+        // Everyday: as before.
+        ["git checkout main", "allow"],
+        ["git checkout -b x", "allow"],
+        ["git checkout -- README.md", "allow"],
+        ["git checkout README.md", "allow"],
+        ["git checkout 'a b'", "allow"],
+        ["git stash pop", "allow"],
+        ["git merge nothere", "allow"],
+        ["git pull", "allow"],
+        ["git rebase --continue", "allow"],
+        ["git cherry-pick --continue", "allow"],
+        ["git fetch && git merge origin/main", "allow"],
+      ]);
+    } finally {
+      repo.remove();
     }
   },
 });

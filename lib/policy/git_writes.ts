@@ -32,6 +32,7 @@ import {
   type Repository,
   resolveCommit,
   resolveTree,
+  unreadRevision,
 } from "./git_revisions.ts";
 import { changedFiles } from "./git_worktree.ts";
 import {
@@ -56,7 +57,10 @@ type User = { home: string; env: Record<string, string | undefined> };
 /** What commits write: the files, and the symlinks among them (where each leads). */
 type Written = { paths: string[]; links: MadeLink[] };
 
-const answers = new WeakMap<FsFacts, Map<string, Written | null>>();
+/** What commits write, null where not known; `unseen`: a revision they name is not read. */
+type Reading = { written: Written | null; unseen: boolean };
+
+const answers = new WeakMap<FsFacts, Map<string, Reading>>();
 
 /**
  * The files (absolute paths) git writes from the commits `commits` names, run in `cwd`; null
@@ -69,7 +73,7 @@ export function commitPaths(
   settled: (gitDir: string) => boolean = () => true,
   user?: User,
 ): string[] | null {
-  return writtenBy(cwd, commits, fs, settled, user)?.paths ?? null;
+  return writtenBy(cwd, commits, fs, settled, user).written?.paths ?? null;
 }
 
 /**
@@ -83,7 +87,7 @@ export function commitLinks(
   fs: FsFacts,
   user?: User,
 ): MadeLink[] {
-  return writtenBy(cwd, commits, fs, () => true, user)?.links ?? [];
+  return writtenBy(cwd, commits, fs, () => true, user).written?.links ?? [];
 }
 
 function writtenBy(
@@ -92,17 +96,70 @@ function writtenBy(
   fs: FsFacts,
   settled: (gitDir: string) => boolean,
   user: User | undefined,
-): Written | null {
+): Reading {
   let known = answers.get(fs);
   if (!known) answers.set(fs, known = new Map());
   const key = `${cwd}\0${JSON.stringify(commits)}`;
   let found = known.get(key);
-  if (found === undefined) known.set(key, found = read(cwd, commits, fs, user));
+  if (found === undefined) {
+    const written = read(cwd, commits, fs, user);
+    const unseen = written === null && unseenRevision(cwd, commits, fs, user);
+    known.set(key, found = { written, unseen });
+  }
   // (Another stage of the command may change the repository first: `git fetch && git checkout
-  // origin/main`, `git reset --soft X && git reset --hard`.)
-  if (found !== null && !settledRepository(cwd, commits, fs, settled)) return null;
+  // origin/main`, `git reset --soft X && git reset --hard`. A name not there now may be then;
+  // a spelling not read here is not read either way.)
+  if (
+    (found.written !== null || found.unseen) && !settledRepository(cwd, commits, fs, settled)
+  ) return { written: null, unseen: !commits.unnamed && commits.revisions.some(unreadWord) };
   return found;
 }
+
+/**
+ * Whether a revision the commits name is not read (see `commitFiles`): a word not seen, a
+ * spelling not read here (`evil^{/text}`, `:/text`, `evil@{now}`), or a word git may take for a
+ * revision that names none here; not a word that names none for certain, where git fails or
+ * (`git checkout NAME`) takes it for a path. Never for commits the command does not name
+ * (`CommitsWritten.unnamed`: `git pull`).
+ */
+function unseenRevision(
+  cwd: string,
+  commits: CommitsWritten,
+  fs: FsFacts,
+  user: User | undefined,
+): boolean {
+  if (commits.unnamed) return false;
+  if (commits.revisions.some(unreadWord)) return true;
+  const repo = repositoryOf(cwd, commits, fs, user);
+  if (repo === null) return false;
+  return commits.revisions.some((rev, n) => {
+    if (rev === null || (commits.fetched && rev === "FETCH_HEAD")) return false;
+    const first = n === 0 && commits.branchFirst === true;
+    return revisionWords(rev).some((w) =>
+      resolveTree(repo, w, first, first && !commits.noGuess) === null &&
+      mayNameRevision(repo, w) &&
+      !(first && commits.orPath && w === rev && fs.exists(resolve(cwd, rev)))
+    );
+  });
+}
+
+/** Whether a revision word is one not seen, or of a spelling not read here (`unreadRevision`). */
+function unreadWord(rev: string | null): boolean {
+  return rev === null || revisionWords(rev).some(unreadRevision);
+}
+
+/**
+ * The revisions a word of rev-list's names (`A..B`: `A` and `B`, `HEAD` for a side left out;
+ * `^A`, `A^!`, `A^@`, `A^-N`: `A`); the word itself otherwise.
+ */
+function revisionWords(rev: string): string[] {
+  const sides = rev.includes("...") ? rev.split("...") : rev.split("..");
+  if (sides.length > 2) return [rev];
+  return sides.map((w) => w.replace(/^\^/, "").replace(/\^(!|@|-\d*)$/, "") || "HEAD");
+}
+
+/** A file (or a tree, `replaces`) commits write; `unseen`: by a revision not read, any path. */
+type CommitFile = { path: string | null; replaces?: true; unseen?: true; note?: string };
 
 /**
  * The files git writes from commits run in `cwds` (see `commitPaths`); where they are not known,
@@ -115,8 +172,8 @@ export function commitFiles(
   cwds: (string | null)[],
   ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
   settled: (dir: string) => boolean,
-): { path: string | null; replaces?: true; note?: string }[] {
-  const out: { path: string | null; replaces?: true; note?: string }[] = [];
+): CommitFile[] {
+  const out: CommitFile[] = [];
   const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
   for (const c of cwds) {
     const top = c === null ? null : repositoryTop(c, ctx.fs);
@@ -124,7 +181,8 @@ export function commitFiles(
     if (top === null && c !== null && !moved && settled(c) && commits.source === undefined) {
       continue;
     }
-    const paths = c === null || moved ? null : commitPaths(c, commits, ctx.fs, settled, ctx);
+    const found = c === null || moved ? null : writtenBy(c, commits, ctx.fs, settled, ctx);
+    const paths = found?.written?.paths ?? null;
     for (const path of paths ?? []) out.push({ path });
     if (paths !== null) continue;
     const into = commits.into;
@@ -133,9 +191,13 @@ export function commitFiles(
       : c === null || into === null
       ? null
       : resolve(c, into);
+    // (A revision not read may write any path there, as `git checkout BRANCH` of a tree holding
+    // `.pi/extensions/x.js` does: not only names there now.)
     out.push(
       at === null
         ? { path: null, note: "a file not known" }
+        : found?.unseen
+        ? { path: at, replaces: true, unseen: true, note: "the files of a revision not read" }
         : { path: at, replaces: true, note: "the files of commits not seen" },
     );
   }

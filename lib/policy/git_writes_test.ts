@@ -91,8 +91,16 @@ Deno.test({
         assert.deepEqual(written(repo, ["evil"], { pathspecs: [".pi"] }), [".pi/settings.json"]);
         assert.deepEqual(written(repo, ["evil"], { pathspecs: ["src"] }), []);
         assert.deepEqual(written(repo, ["evil"], { pathspecs: ["*.json"] })?.length, 2);
+        // (Peeled: the commit, or its tree for a stage that reads one.)
+        for (
+          const rev of ["evil^{}", "evil^{commit}", "evil^{object}", "evil^{tree}", "evil^0^{}"]
+        ) {
+          assert.deepEqual(written(repo, [rev]), [".pi/settings.json", "secrets/key"], rev);
+        }
         // (Not known: a name that is no revision, a range, a form not read.)
-        for (const rev of ["nope", "main@{upstream}", ":/evil", "evil^{tree}", null]) {
+        for (
+          const rev of ["nope", "main@{upstream}", ":/evil", "evil^{/evil}", "evil^{blob}", null]
+        ) {
           assert.equal(written(repo, [rev]), null, `${label} ${rev}`);
         }
         // (A path that exists, not a revision: `git checkout README.md` writes the index's.)

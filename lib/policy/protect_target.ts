@@ -25,6 +25,9 @@ import { unignoredNames } from "./git_ignore.ts";
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
 
+/** Below a tree written by names not known: every name, every path there may be. */
+const ANY_NAME = { write: true, trees: true, exists: () => true };
+
 /** A redirect's own answer to whether it writes. */
 const WRITES = () => true;
 const READS = () => false;
@@ -103,6 +106,11 @@ export function protect(
           });
         }
       }
+    }
+    // (The files of a revision not read, `git merge evil^{/text}`: any protected path below.)
+    if (target.unseen && config.pathProtection.length) {
+      const any = protectionBelow(config, p, ctx.home, "", ANY_NAME);
+      if (any && (!prot || RESTRICTIVENESS[any.action] > RESTRICTIVENESS[prot.action])) prot = any;
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
     if (!prot && target.kind === "cwd" && config.pathProtection.length) {

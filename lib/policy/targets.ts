@@ -52,6 +52,11 @@ export interface Target {
   /** Only where no directory is there yet (`NamedFile.fresh`). */
   fresh?: boolean;
   /**
+   * With `replaces`: the files of a revision not read (`git checkout evil^{/text}`), by names not
+   * known: any protected path below `path` may be written, not only names there now.
+   */
+  unseen?: true;
+  /**
    * A file the stage writes in `path` by a name built from parts not known, its source a glob of
    * it (`NamedFile.pattern`): what is protected there that the glob's last component may match.
    */
@@ -679,6 +684,7 @@ function dedupe(targets: Target[]): Target[] {
         if (
           u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
           u.write === t.write && u.replaces === t.replaces && u.fresh === t.fresh &&
+          u.unseen === t.unseen &&
           (t.reach !== "below" || u.source === t.source)
         ) {
           return false;
@@ -689,7 +695,8 @@ function dedupe(targets: Target[]): Target[] {
   }
   const seen = new Set<string>();
   return targets.filter((t) => {
-    const k = `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}\0${t.fresh}` +
+    const k =
+      `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}\0${t.fresh}\0${t.unseen}` +
       (t.reach === "below" ? `\0${t.source}` : "");
     if (seen.has(k)) return false;
     seen.add(k);

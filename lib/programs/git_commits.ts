@@ -5,9 +5,11 @@
  * HEAD's files back), `git restore --source=REV`, `git checkout REV -- PATHS`,
  * `git read-tree -u`, `git rebase`, `git pull`. Each is a file named by what it writes from
  * (`NamedFile.commits`): the revisions as written (`@{upstream}` for a bare `git merge` or
- * `git rebase`, `@{-1}` for `git checkout -`), or one not known (null: a range, commits a rev-list
- * option picks, a sequence to continue, a word not seen); the engine reads the repository to find
- * the paths those differ in (`lib/policy/git_writes.ts`).
+ * `git rebase`, `@{-1}` for `-` where git reads it so: `git checkout -`, `git switch -`, `git
+ * merge -` alone, `git cherry-pick -`/`git revert -` first, `git rebase -` as the upstream, `git
+ * worktree add DIR -`), or one not known (null: a range, commits a rev-list option picks, a word
+ * not seen; `unnamed` where the command names none: `git pull`, a sequence to continue); the
+ * engine reads the repository to find the paths those differ in (`lib/policy/git_writes.ts`).
  *
  * @example
  * ```ts
@@ -154,9 +156,13 @@ function read(args: Word[], grammar: OptionGrammar): Read {
   };
 }
 
-/** A revision word as git reads it: a range or a negation is no single commit (null). */
+/**
+ * A revision word as git reads it: a range or a negation is no single commit (null); a word
+ * that starts as a path does (`../x`, `./x`, `/x`) is none (git checkout takes it for a path).
+ */
 function single(rev: string | null): string | null {
-  return rev === null || rev.includes("..") || rev.startsWith("^") ? null : rev;
+  if (rev === null || /^\.{0,2}\//.test(rev)) return rev;
+  return rev.includes("..") || rev.startsWith("^") ? null : rev;
 }
 
 /** The options of `git cherry-pick` and `git revert` that are no rev-list options. */
@@ -178,6 +184,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
   if (!grammar) return null;
   const r = read(args, grammar);
   const unknown: CommitsWritten = { revisions: [null] };
+  const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
   switch (sub) {
     case "checkout": {
       const limited = r.has("--pathspec-from-file") ? [null] : undefined;
@@ -206,7 +213,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       };
     }
     case "switch": {
-      if (r.has("--orphan")) return unknown;
+      if (r.has("--orphan")) return unnamed;
       const [rev] = r.operands;
       const over = r.has("-f", "--force", "--discard-changes");
       // (`git switch -f -c NEW`: HEAD's files over the changes.)
@@ -228,10 +235,10 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "pull": {
       if (r.has("--abort")) return { revisions: ["HEAD"] };
       if (r.has("--continue", "--quit")) return null;
-      if (sub === "pull") return unknown;
+      if (sub === "pull") return unnamed;
       // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
-      // branch's upstream, as merge.defaultToUpstream has it.)
-      const revs = r.operands;
+      // branch's upstream, as merge.defaultToUpstream has it; `git merge -` alone, `@{-1}`.)
+      const revs = r.operands.length === 1 && r.operands[0] === "-" ? ["@{-1}"] : r.operands;
       if (revs.length === 1 && revs[0] === "FETCH_HEAD") {
         return { revisions: ["FETCH_HEAD"], fetched: true };
       }
@@ -260,12 +267,13 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     }
     case "rebase": {
       if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
-      if (r.has(...SEQUENCE)) return unknown;
+      if (r.has(...SEQUENCE)) return unnamed;
       const onto = r.value("--onto");
-      const [upstream, branch] = r.operands;
+      const [first, branch] = r.operands;
+      const upstream = first === "-" ? "@{-1}" : first;
       const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
       if (branch !== undefined) revisions.push(single(branch));
-      if (r.has("--root")) return onto !== undefined ? { revisions } : unknown;
+      if (r.has("--root")) return onto !== undefined ? { revisions } : unnamed;
       // (A bare `git rebase`: onto the branch's upstream.)
       return { revisions: revisions.length ? revisions : ["@{upstream}"] };
     }
@@ -278,7 +286,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "sparse-checkout": {
       // (Any verb that changes the patterns, or applies them again: the files skipped may return.)
       const [verb] = r.operands;
-      if (verb === null) return { revisions: [null] };
+      if (verb === null) return unnamed;
       return verb !== undefined && /^(disable|add|set|reapply|init)$/.test(verb)
         ? { revisions: [], skipped: true }
         : null;
@@ -291,13 +299,16 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
 /** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
 function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
   if (r.has("--quit")) return null;
-  const revs = r.operands;
-  if (r.has(...SEQUENCE) || !revs.length) return { revisions: [null] };
+  // (`git cherry-pick - X`: the first `-` is `@{-1}`.)
+  const revs = r.operands.map((w, n) => (n === 0 && w === "-" ? "@{-1}" : w));
+  if (r.has(...SEQUENCE)) return { revisions: [null], unnamed: true };
   // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
   if (r.names.some((n) => !PICKING.has(n))) return { revisions: [null] };
+  if (!revs.length) return { revisions: [null], unnamed: true };
   const parents = reverts ? { parents: true } : {};
-  // (A range or a negation: each commit it names, as rev-list reads them.)
-  if (revs.some((w) => w !== null && (w.includes("..") || w.startsWith("^")))) {
+  // (A range or a negation: each commit it names, as rev-list reads them; `X^!`, `X^@`, `X^-N`.)
+  const ranged = (w: string) => w.includes("..") || w.startsWith("^") || /\^(!|@|-\d*)$/.test(w);
+  if (revs.some((w) => w !== null && ranged(w))) {
     return { revisions: revs, range: true, ...parents };
   }
   return { revisions: revs.map(single), ...parents };
@@ -356,7 +367,7 @@ function bisectWritten(args: Word[]): CommitsWritten | null {
   const words = args.map((w) => (w.kind === "static" ? w.value : null));
   const [verb, ...rest] = words;
   if (verb === undefined || (verb !== null && BISECT_QUIET.has(verb))) return null;
-  if (verb === null || verb === "replay") return { revisions: [null] };
+  if (verb === null || verb === "replay") return { revisions: [null], unnamed: true };
   if (verb === "reset") return { revisions: rest.slice(0, 1), bisect: verb };
   if (verb === "run") return { revisions: [], bisect: verb };
   if (verb !== "start") return { revisions: rest, bisect: verb };

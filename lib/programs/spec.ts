@@ -396,6 +396,13 @@ export interface CommitsWritten {
    * (`git checkout --no-guess NAME`). @default false
    */
   noGuess?: boolean;
+  /**
+   * The commits not known are none the command names (`git pull`'s, fetched first; a sequence's
+   * under way, `git rebase --continue`; `git switch --orphan`): where they are not read, a write
+   * below the work tree as what is there now says. Without it, a revision not read (a word not
+   * seen, `evil^{/text}`) may write any path there. @default false
+   */
+  unnamed?: boolean;
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
