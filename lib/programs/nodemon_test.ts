@@ -1,5 +1,6 @@
 import { denyList } from "../testing_adversarial.ts";
 import { checkActions, ctxIn } from "../testing.ts";
+import type { Action } from "../types.ts";
 
 const P = "/home/user/project";
 const json = (v: unknown) => JSON.stringify(v);
@@ -7,7 +8,7 @@ const json = (v: unknown) => JSON.stringify(v);
 Deno.test("nodemon: the commands of its settings run (exec, events, execMap, env, …)", async () => {
   const with_ = (contents: Record<string, string>) =>
     ctxIn(P, { files: [`${P}/src/index.ts`, `${P}/x.js`], contents });
-  const cases: [Record<string, string>, string, string][] = [
+  const cases: [Record<string, string>, string, Action][] = [
     [{ [`${P}/nodemon.json`]: json({ exec: "cat .env" }) }, "nodemon x.js", "deny"],
     [{ [`${P}/nodemon.json`]: json({ exec: ["cat", ".env"] }) }, "nodemon x.js", "deny"],
     [{ [`${P}/nodemon.json`]: json({ events: { restart: "cat .env" } }) }, "nodemon x.js", "deny"],
