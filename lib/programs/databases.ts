@@ -1,12 +1,11 @@
 /**
  * Database shells that run commands their input gives them: sqlite3's dot-commands (`.shell
  * cmd`, `.system cmd`, `.output |cmd`, `.once |cmd`, `.read |cmd`, `.import |cmd t`) in its SQL
- * operands, `-cmd` values or here-document; psql's meta-commands (`\! cmd`, `\o |cmd`, `\g |cmd`,
- * `\copy … from program 'cmd'`) and `COPY … PROGRAM 'cmd'` in `-c` text, `-o |cmd`; mysql's and
+ * operands, `-cmd` values or here-document; psql's meta-commands (psql.ts); mysql's and
  * mariadb's client commands (`system cmd`, `\! cmd`, `pager cmd`) in `-e` text and `--pager`.
  * Files of commands given on the command line (`sqlite3 -init f`, `psql -f f`, `mysql < f`, `cat f |
  * sqlite3 db`) are read as they will be when the command runs, and what `echo` or `printf` pipes
- * in as bash prints it (`piped_text.ts`); those their commands name (`.read f`, `\i f`,
+ * in as bash prints it (`piped_text.ts`); those their commands name (`.read f`,
  * `source f`), ones not read and native extensions (`.load`) are unknown stages; queries run
  * nothing.
  *
@@ -200,93 +199,6 @@ function sqliteRuns(stage: Stage, run: Runner): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// psql
-
-/** What psql text runs: its meta-commands and `COPY … PROGRAM`. */
-function psqlText(text: string, run: Runner, origin: string): void {
-  const unknown = (what: string) => run.stage([unknownWord(`(${what})`)], origin);
-  for (const line of text.split("\n")) {
-    // `\!`: the rest of the line is shell text (alone: an interactive shell).
-    const bang = /\\!\s*(.*)$/.exec(line);
-    if (bang) {
-      if (bang[1].trim()) run.shell(literal(bang[1]), origin);
-      else unknown("an interactive shell");
-    }
-    for (const m of line.matchAll(/\\(o|out|g|gx|w|write|gset)\b\s*\|\s*([^\\]*)/g)) {
-      run.shell(literal(m[2]), origin);
-    }
-    if (/\\(i|ir|include|include_relative)\b/.test(line)) unknown(`the commands a file holds`);
-    for (const m of line.matchAll(/\bprogram\s+(?:'((?:[^']|'')*)'|(\S+))/gi)) {
-      if (m[1] !== undefined) run.shell(literal(m[1].replace(/''/g, "'")), origin);
-      else unknown(`the program ${m[2]}`);
-    }
-    const env = /\\setenv\s+(\w*(PAGER|EDITOR|SHELL)\w*)\s+(.*)$/.exec(line);
-    if (env) run.shell(literal(env[3]), origin);
-    // Backquotes in a meta-command's arguments run a shell command (`\\set x \`cmd\``).
-    if (/^\s*\\/.test(line)) {
-      for (const m of line.matchAll(/`([^`]*)`/g)) run.shell(literal(m[1]), origin);
-    }
-    // Files a meta-command opens: `\\copy … from|to FILE`, `\\lo_import FILE`, `\\o FILE`, ….
-    const copy = /\\copy\b.*?\b(?:from|to)\s+(?!program\b)('(?:[^']|'')*'|\S+)/i.exec(line);
-    if (copy) opens(copy[1].replace(/^'|'$/g, ""), run, origin);
-    for (
-      const m of line.matchAll(
-        /\\(o|out|w|write|g|gx|s|lo_import|lo_export)\s+(?:\d+\s+)?([^|\\\s]\S*)/g,
-      )
-    ) {
-      opens(m[2].replace(/^'|'$/g, ""), run, origin);
-    }
-  }
-}
-
-/** psql's options that take a value. */
-const PSQL_VALUED = "cdfhpUvLoFRPT";
-const PSQL_LONG =
-  /^--(command|dbname|file|host|port|username|set|variable|log-file|output|field-separator|record-separator|pset|table-attr)$/;
-
-/** What psql runs: `-c` text, `-o |cmd`, `-f` files (unknown), else its input. */
-function psqlRuns(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  const origin = "psql command";
-  let given = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (a.kind !== "static" && v.startsWith("-")) {
-      run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
-      continue;
-    }
-    let opt: string | null = null;
-    let value: Word | undefined;
-    const eq = v.indexOf("=");
-    if (v.startsWith("--") && PSQL_LONG.test(eq > 0 ? v.slice(0, eq) : v)) {
-      opt = eq > 0 ? v.slice(0, eq) : v;
-      value = eq > 0 ? literal(v.slice(eq + 1)) : args[++i];
-    } else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
-      const at = [...v.slice(1)].findIndex((c) => PSQL_VALUED.includes(c));
-      if (at >= 0) {
-        opt = `-${v[at + 1]}`;
-        value = v.length > at + 2 ? literal(v.slice(at + 2)) : args[++i];
-      }
-    }
-    if (!opt || !value) continue;
-    if (opt === "-c" || opt === "--command") {
-      given = true;
-      each(value, run, origin, (t) => psqlText(t, run, origin));
-    } else if (opt === "-f" || opt === "--file") {
-      given = true;
-      if (value.value === "-") input(stage, run, origin, (t) => psqlText(t, run, origin));
-      else if (value.value !== "/dev/null") {
-        fileCommands(value, run, origin, (t) => psqlText(t, run, origin));
-      }
-    } else if ((opt === "-o" || opt === "--output") && value.value.startsWith("|")) {
-      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, origin);
-    }
-  }
-  if (!given) input(stage, run, origin, (t) => psqlText(t, run, origin));
-}
-
-// ---------------------------------------------------------------------------------------------
 // mysql, mariadb
 
 /** What mysql text runs: its client commands `system`, `\!`, `pager`, `\P`, `source`, `\.`. */
@@ -356,7 +268,6 @@ function mysqlRuns(stage: Stage, run: Runner): void {
 /** The database shells. */
 export const DATABASE_PROGRAMS: Program[] = [
   { names: ["sqlite3", "sqlite"], optionCommands: sqliteRuns },
-  { names: ["psql"], optionCommands: psqlRuns, namedFiles: libpqFiles },
   { names: LIBPQ_PROGRAMS, namedFiles: libpqFiles },
   { names: ["mysql", "mariadb"], optionCommands: mysqlRuns },
 ];

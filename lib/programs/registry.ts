@@ -26,6 +26,7 @@ import { COMPILER_PROGRAMS } from "./compilers.ts";
 import { CLONER_PROGRAMS } from "./cloners.ts";
 import { GPG_PROGRAMS } from "./gpg.ts";
 import { DATABASE_PROGRAMS } from "./databases.ts";
+import { PSQL } from "./psql.ts";
 import { DUCKDB } from "./duckdb.ts";
 import { DECODER_PROGRAMS } from "./decoders.ts";
 import { EDITOR_PROGRAMS } from "./editors.ts";
@@ -104,6 +105,7 @@ export function allPrograms(): readonly Program[] {
     ...LINTER_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
+    PSQL,
     DUCKDB,
     ...SESSION_PROGRAMS,
     ...ARCHIVER_PROGRAMS,

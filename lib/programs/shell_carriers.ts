@@ -1,8 +1,8 @@
 /**
  * Programs that run the command lines they are given through a shell: `hyperfine 'CMD'…` (and its
  * `--setup`, `--prepare`, `--conclude`, `--cleanup`, `--reference` lines; `-S SHELL` names the
- * shell), `nodemon --exec CMD`, `concurrently 'CMD'…` (and `--teardown`; `npm:script` is `npm run
- * script`) and `sem CMD` (GNU parallel's semaphore). Each line is judged as a bash line (where the
+ * shell), `nodemon --exec CMD` (and its settings: nodemon.ts), `concurrently 'CMD'…` (and
+ * `--teardown`; `npm:script` is `npm run script`) and `sem CMD` (GNU parallel's semaphore). Each line is judged as a bash line (where the
  * shell is not sh-like, `SHELL -c LINE` is judged as that shell's stage).
  *
  * @module
@@ -10,8 +10,9 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { runCommandWords, staticValue } from "./command_words.ts";
+import { nodemon } from "./nodemon.ts";
 import type { Program, Runner } from "./spec.ts";
-import { chdir, literal, programName } from "./words.ts";
+import { literal, programName } from "./words.ts";
 import { shellQuote } from "../shell/words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
@@ -159,60 +160,6 @@ function hyperfine(stage: Stage, run: Runner): void {
   for (const line of withParameters(lines, params.map(([n, v]) => [n, v]))) {
     lineIn(line, shell, run, "hyperfine", stage.cwds);
   }
-}
-
-const NODEMON: OptionGrammar = {
-  flags: "VqILCvh",
-  valued: "xwideP",
-  // deno-fmt-ignore
-  longFlags: set("--verbose", "--quiet", "--no-stdin", "--legacy-watch", "--on-change-only",
-    "--dump", "--version", "--help", "--spawn", "--no-colors", "--no-update-notifier"),
-  // deno-fmt-ignore
-  longValued: set("--exec", "--watch", "--ignore", "--delay", "--ext", "--polling-interval",
-    "--signal", "--config", "--cwd"),
-};
-
-/**
- * nodemon `--exec CMD [script] [args]`: `sh -c` of the command and the words after it, joined
- * (read as unquoted: the strictest reading); `--cwd DIR` runs it there. nodemon reads its options
- * anywhere before `--` (lib/cli/parse.js: `nodemon src/main.ts --exec CMD`, `nodemon --inspect -x
- * CMD`), and passes the words it does not know on (`--inspect`, the script's arguments); the
- * command's `{{filename}}` is the script, `{{pwd}}` the cwd.
- */
-function nodemon(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  const values = args.map(staticValue);
-  let exec: Word | null = null;
-  let cwds = stage.cwds;
-  const taken = new Set<number>();
-  let end = args.length;
-  for (const t of readOptions(values, NODEMON)) {
-    if (t.kind === "end") {
-      end = t.at;
-      break;
-    }
-    if (t.kind !== "valued" && t.kind !== "flag") continue;
-    taken.add(t.at);
-    if (t.kind === "flag") continue;
-    if (t.valueAt !== undefined) taken.add(t.valueAt);
-    const value = t.glued !== undefined
-      ? literal(t.glued)
-      : t.valueAt === undefined
-      ? null
-      : args[t.valueAt];
-    if (value && (t.name === "-x" || t.name === "--exec")) exec = value;
-    if (value && t.name === "--cwd") cwds = chdir(cwds, value);
-  }
-  if (!exec) return;
-  const rest = args.filter((_, i) => i !== end && !taken.has(i));
-  const script = rest.find((w) => w.kind !== "static" || !w.value.startsWith("-"));
-  const words = [exec, ...rest];
-  const dynamic = words.some((w) => w.kind !== "static");
-  const text = words.map((w) => w.value).join(" ").replaceAll("{{pwd}}", ".")
-    .replaceAll("{{filename}}", script?.value ?? "");
-  run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "nodemon", {
-    cwds,
-  });
 }
 
 const CONCURRENTLY: OptionGrammar = {

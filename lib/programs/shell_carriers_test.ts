@@ -41,15 +41,12 @@ Deno.test("shell carriers: hyperfine, nodemon, concurrently and sem run their li
     ["hyperfine -L f $LIST 'cat {f}'", "deny", "ask"],
     ["hyperfine -P n 1 500 'cat {n}'", "deny", "ask"],
     ["hyperfine -P n 1 3 'rm -rf src{n}'", "deny", "deny"],
-    // Everyday: benchmarks, dev servers.
+    // Everyday: benchmarks, dev servers (nodemon's: nodemon_test.ts, where package.json is read).
     ["hyperfine -L f x,y 'gzip -k {f}'", "deny", "allow"],
     ["hyperfine -P threads 1 8 'make -j {threads}'", "deny", "allow"],
     ["hyperfine -S 'bash --norc' 'ls src'", "deny", "allow"],
     ["hyperfine -N 'ls src'", "deny", "allow"],
-    ["nodemon src/main.ts --watch src -e ts", "deny", "allow"],
-    ["nodemon --inspect --exec 'npx tsx' src/main.ts -- --port 3000", "deny", "allow"],
     ["hyperfine --warmup 3 'npm test' 'npx tsc --noEmit'", "deny", "allow"],
-    ["nodemon --exec 'npx tsx' src/main.ts", "deny", "allow"],
     ["concurrently -n web,api 'npm:dev' 'npm:api'", "deny", "allow"],
     ["sem -j4 gzip notes.txt", "deny", "allow"],
   ]);

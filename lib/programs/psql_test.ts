@@ -1,0 +1,108 @@
+import { checkTable, denyList } from "../testing_adversarial.ts";
+import { checkActions, ctxIn } from "../testing.ts";
+
+const doc = (...lines: string[]) => `psql -h db <<'EOF'\n${lines.join("\n")}\nEOF`;
+
+Deno.test("psql: what \\setenv puts in the environment of the editor, pager or shell it runs", async () => {
+  await checkTable([
+    // The value as psql makes it: its quotes taken off, its variables put in.
+    [doc("\\setenv PSQL_EDITOR 'cat .env #'", "select 1", "\\e"), "deny", "deny"],
+    [doc("\\set x 'cat .env #'", "\\setenv VISUAL :x", "\\e"), "deny", "deny"],
+    [doc("\\set a cat", "\\set b ' .env'", "\\set x :a:b", "\\setenv EDITOR :x"), "deny", "deny"],
+    ["psql -v x='cat .env #' -h db <<'EOF'\n\\setenv VISUAL :x\n\\e\nEOF", "deny", "deny"],
+    [doc("\\setenv PAGER 'cat .env'", "\\pset pager always", "select 1;"), "deny", "deny"],
+    [doc("\\setenv PSQL_PAGER 'cp x .env'"), "deny", "deny"],
+    [doc("\\setenv PSQL_WATCH_PAGER 'cat .env'", "select 1 \\watch 1"), "deny", "deny"],
+    [
+      doc("\\setenv PSQL_EDITOR 'vi'", "\\setenv PSQL_EDITOR_LINENUMBER_ARG '; cat .env #'"),
+      "deny",
+      "deny",
+    ],
+    [doc("\\setenv SHELL 'cat .env'", "\\!"), "deny", "deny"],
+    [doc("\\setenv EDITOR 'a\\x3b cat .env'"), "deny", "deny"], // (`\x3b`: `;`)
+    // A value not known: a \gset's, a backquote's output, a \prompt's, a name not known.
+    [doc("select 'x' as x \\gset", "\\setenv PAGER :x"), "deny", "deny"],
+    [doc("\\setenv EDITOR `cat x`"), "deny", "deny"],
+    [doc("\\prompt x", "\\setenv EDITOR :x"), "deny", "deny"],
+    [doc("\\set n EDITOR", "\\setenv :n 'cat .env'"), "deny", "deny"],
+    [doc("select 'EDITOR' as n \\gset", "\\setenv :n x"), "deny", "deny"],
+    [doc("\\setenv BASH_ENV x", "\\! bash -c ls"), "deny", "deny"],
+    ["PSQL_EDITOR='cat .env #' psql -c '\\e'", "deny", "deny"],
+  ]);
+});
+
+Deno.test("psql: the commands and files of its meta-commands, as psql reads them", async () => {
+  await checkTable([
+    // Backquotes in any argument run, their variables put in (`:'f'` as a shell word).
+    [doc("\\set f .env", "\\echo `cat :'f'`"), "deny", "deny"],
+    [doc("\\set u `true` \\! cat .env"), "deny", "deny"], // (a second command on the line)
+    // `-c \\…` is one meta-command whose argument may span lines.
+    ["psql -c '\\! echo a\ncat .env'", "deny", "deny"],
+    // `\\g (options) |cmd`, `\\o |cmd`, `\\w |cmd`.
+    [doc("select 1 \\g (format=csv) |cat .env"), "deny", "deny"],
+    [doc("select 1 \\gx | rm -rf src"), "deny", "deny"],
+    [doc("\\w |cp x .env"), "deny", "deny"],
+    // Files it writes or reads: `\\copy (query) to F`, `\\lo_export`, `\\s`, `\\g F`, `\\i F`.
+    ["psql -c \"\\copy (select 1 from t) to '.env'\"", "deny", "deny"],
+    ["psql -c \"\\copy t (a, b) from 'innocent.txt' csv\"", "deny", "deny"],
+    ["psql -c \"\\copy t to program 'cat > .env'\"", "deny", "deny"],
+    ["psql -c '\\lo_export 1 .env'", "deny", "deny"],
+    [doc("\\s .env"), "deny", "deny"],
+    [doc("select 1 \\g .env"), "deny", "deny"],
+    [doc("\\o '.env'", "select 1;"), "deny", "deny"],
+    [doc("\\i innocent.txt"), "deny", "deny"],
+    [doc("\\e .env"), "deny", "deny"],
+    ["psql -c '\\o ~/.ssh/x'", "deny", "deny"],
+    // `\\cd DIR`: what follows is below DIR.
+    [doc("\\cd keys", "\\! cat id_rsa"), "deny", "deny"],
+    [doc("\\cd /home/user/.ssh", "\\o id_rsa"), "deny", "deny"],
+    [doc("\\cd", "\\lo_import .ssh/id_rsa"), "deny", "deny"],
+    // (A backslash inside SQL's quotes is taken as a meta-command too: quotes not followed.)
+    [doc("select 'a\\! cat .env';"), "deny", "deny"],
+  ]);
+});
+
+Deno.test("psql: everyday meta-commands stay allowed", async () => {
+  await checkTable([
+    ["psql -c 'select 1'", "deny", "allow"],
+    ["psql -v ON_ERROR_STOP=1 -d app -c 'select 1'", "deny", "allow"],
+    ["psql -c 'select 1 \\g .env'", "deny", "allow"], // (SQL only: sent as it is)
+    ["psql -c '\\echo x \\! cat .env'", "deny", "allow"], // (one meta-command)
+    ["psql -c '\\copy t to out.csv csv header'", "deny", "allow"],
+    ["psql -c \"\\copy (select * from users where a = 'from x') to 'out.csv'\"", "deny", "allow"],
+    [
+      doc("\\set ON_ERROR_STOP on", "\\timing on", "select 1;", "\\dt", "\\x auto"),
+      "deny",
+      "allow",
+    ],
+    [doc("\\o out.txt", "select 2;", "\\o", "\\pset format csv"), "deny", "allow"],
+    [doc("\\setenv PAGER less", "\\setenv PSQL_EDITOR vim", "\\pset pager off"), "deny", "allow"],
+    [doc("\\setenv PSQL_EDITOR :'unset_variable'"), "deny", "allow"],
+    [doc("\\setenv EDITOR cat\\ .env"), "deny", "allow"], // (the argument ends at `\\`)
+    [doc("\\set n 3", "select :n;", "\\echo :n `date`"), "deny", "allow"],
+    [doc("select 1 \\gset", "\\echo :x"), "deny", "allow"],
+    [doc("\\cd /tmp", "\\o out.txt", "\\! ls"), "deny", "allow"],
+  ]);
+});
+
+Deno.test("psql: the files \\i reads are read as they will be", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, {
+    contents: {
+      [`${P}/db/main.sql`]: "\\set ON_ERROR_STOP on\n\\ir tables.sql\n\\i db/seed.sql\n",
+      [`${P}/db/tables.sql`]: "create table t (id int);\n",
+      [`${P}/db/seed.sql`]: "insert into t values (1);\n",
+      [`${P}/db/evil.sql`]: "\\ir hidden.sql\n",
+      [`${P}/db/hidden.sql`]: "\\set e 'cat .env #'\n",
+      [`${P}/db/uses.sql`]: "\\i db/evil.sql\n\\setenv PSQL_EDITOR :e\n",
+    },
+  });
+  await checkActions(denyList, ctx, [
+    ["psql -f db/main.sql", "allow"],
+    ["psql -d app <<'EOF'\n\\i db/main.sql\nEOF", "allow"],
+    ["psql -f db/uses.sql", "deny"],
+    // (Not known: a file not there, one read after `\\cd`.)
+    ["psql -f db/missing.sql", "deny"],
+    ["psql -d app <<'EOF'\n\\cd /tmp\n\\i db/main.sql\nEOF", "deny"],
+  ]);
+});
