@@ -148,7 +148,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     text: "rg /api src", optionCommands: "rg --pre ./p x", readOnly: { "": "rg --pre ./p x" },
     followsLinks: "rg --follow x", treeNames: "rg -g .env x", lists: "rg -l x src", readsCwd: "rg KEY",
   },
-  ag: { readOnly: { "": "ag --pager less x" }, followsLinks: "ag -f x" },
+  ag: {
+    text: "ag /api src", optionCommands: "ag --pager less x", readOnly: { "": "ag --pager less x" },
+    followsLinks: "ag -f x", readsCwd: "ag KEY",
+  },
   cut: { text: "cut -d/ -f2 f" }, paste: { text: "paste -d/ a b" }, join: { text: "join -t/ a b" },
   column: { text: "column -s/ f" }, test: { text: "test a/b = c/d" },
   sort: {
