@@ -15,6 +15,7 @@ import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles, patchLinks } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
+import { fileList, files0List } from "./checksums.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
@@ -109,6 +110,7 @@ const TABLE: Record<string, Facts> = {
   // A directory operand's names or sizes, never the files below it (ls: ls.ts).
   du: {
     metadataOnly: true,
+    namedFiles: files0List,
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
   },
   df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, cd: LOOKS, pushd: LOOKS,
@@ -118,7 +120,13 @@ const TABLE: Record<string, Facts> = {
     readOnly: { "": { short: "oR", long: ["--output"] } },
     followsLinks: (argv) => hasOption(argv, { valued: "LPIoH" }, ["-l", "--follow"]),
   },
-  file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
+  file: {
+    metadataOnly: true,
+    readOnly: { "": { short: "C", long: ["--compile"] } },
+    namedFiles: fileList,
+  },
+  // `--files0-from=LIST`: the names it reads.
+  wc: { namedFiles: files0List },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
   rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups },
