@@ -46,13 +46,16 @@ const PS_VALUED =
 
 /**
  * Whether a ps command prints no environment: no BSD-style option cluster (a word without a dash)
- * holds `e`, and every word is known. A valued option's value is skipped.
+ * holds `e`, no dash cluster holds macOS's `-E` before a letter that takes a value (`-AE`,
+ * `-wwE`; in `-oE` it is `-o`'s format), and every word is known. A valued option's value is
+ * skipped.
  */
 function psShowsNoEnvironment(args: (string | null)[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === null) return false;
     if (!a.startsWith("-") && /^[A-Za-z]+$/.test(a) && a.includes("e")) return false;
+    if (/^-[^-]/.test(a) && /^[^CGgOopqstuUk]*E/.test(a.slice(1))) return false;
     if (PS_VALUED.test(a)) i++;
   }
   return true;
