@@ -1,5 +1,5 @@
 /**
- * The search programs grep (egrep, fgrep), rg and ag: the grammar that says which of their
+ * The search programs grep (egrep, fgrep), rg and ag (its own module, ag.ts): the grammar that says which of their
  * arguments are text (the pattern, `-e`, `--include=*.ts`) and which stay files (`-f pats`), rg's
  * options that run a program (`--pre`), what keeps their `$safe-bash` patterns read-only, and the
  * file names `grep -l` prints (for `grep -rl X src | xargs …`).
@@ -13,6 +13,7 @@ import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
+import { AG_PROGRAM } from "./ag.ts";
 import { type LineFilter, passedLines } from "./line_filters.ts";
 
 const GREP: SearchSpec = {
@@ -88,9 +89,6 @@ const RG: SearchSpec = {
   digits: false,
   noPattern: new Set(["--files", "--type-list"]),
 };
-
-/** ag's options that take a value, as far as finding `-f` needs them. */
-const AG: OptionGrammar = { valued: "ACBGgmp", longValued: new Set(["--file-search-regex"]) };
 
 /** grep's options that make it print file names (one to a line), and those it may list with. */
 const NAMES_ONLY = new Set(["-l", "-L", "--files-with-matches", "--files-without-match"]);
@@ -396,9 +394,5 @@ export const SEARCH_PROGRAMS: Program[] = [
     optionCommands: rgCommands,
     readOnly: { "": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] } },
   },
-  {
-    names: ["ag"],
-    readOnly: { "": { long: ["--pager"] } },
-    followsLinks: (argv) => hasOption(argv, AG, ["-f", "--follow"]),
-  },
+  AG_PROGRAM,
 ];

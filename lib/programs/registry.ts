@@ -36,6 +36,7 @@ import { FIND_PROGRAMS } from "./find.ts";
 import { GH_PROGRAMS } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
+import { CHECKSUM_PROGRAMS } from "./checksums.ts";
 import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
 import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
 import { HTTPIE_PROGRAMS } from "./httpie.ts";
@@ -83,6 +84,7 @@ export function allPrograms(): readonly Program[] {
     ...BAZEL_PROGRAMS,
     ...SCRIPT_PROGRAMS,
     ...SEARCH_PROGRAMS,
+    ...CHECKSUM_PROGRAMS,
     ...FIELD_PROGRAMS,
     ...LINE_FILTER_PROGRAMS,
     ...IMAGEMAGICK_PROGRAMS,

@@ -1,8 +1,9 @@
 /**
  * What awk and sed programs run and touch: the shell commands they start (`system("…")`,
  * `print | "cmd"`, `"cmd" | getline`, sed's `e`), the files they write (`print > "f"`, sed's `w f`)
- * and the files they read (`getline < "f"`, sed's `r f`). A program that cannot be read here
- * (from a file, with includes, or past what this reader knows) is opaque: it may do anything.
+ * and the files they read (`getline < "f"`, sed's `r f`; gawk's `/inet/…` names are network
+ * connections, places not known). A program that cannot be read here (from a file, with
+ * includes, or past what this reader knows) is opaque: it may do anything.
  *
  * @module
  */
@@ -278,7 +279,6 @@ function endsStatement(t: Tok | undefined): boolean {
   return !t || t.kind === "end" || (t.kind === "punct" && (t.text === "}" || t.text === "{"));
 }
 
-/** The effects of one awk program text. */
 /** awk's assignment operators. */
 const AWK_ASSIGN = new Set(["=", "+=", "-=", "*=", "/=", "%=", "^=", "++", "--"]);
 
@@ -356,8 +356,11 @@ export function awkProgram(src: string): ScriptEffects {
         const before = toks[k - 1];
         const glued = endsOperand(toks[k - 2]);
         const text = before?.kind === "str" && !glued ? before.text : null;
-        out.commands.push({ text, piped: false });
-      } else out.commands.push({ text: alone(k + 1), piped: true }); // print … | "cmd"
+        // (gawk's `"/inet/tcp/0/host/80" |& getline` reads a connection, no command.)
+        if (t.text === "|&" && isNetwork(text)) out.reads.push(text);
+        else out.commands.push({ text, piped: false });
+      } else if (t.text === "|&" && isNetwork(alone(k + 1))) out.writes.push(alone(k + 1));
+      else out.commands.push({ text: alone(k + 1), piped: true }); // print … | "cmd"
     } else if (t.kind === "name" && t.text === "getline") {
       // `getline < "file"`, `getline var < "file"`.
       let at = k + 1;
@@ -534,7 +537,7 @@ export function printsOnly(name: string, args: Arg[]): boolean {
   if (args.some((a) => a === null)) return false;
   const e = AWKS.has(name) ? awkEffects(args) : sedEffects(args);
   return e.opaque === null && !e.inPlace && !e.commands.length && !e.writes.length &&
-    !e.reads.includes(null);
+    !e.reads.some((f) => f === null || isNetwork(f));
 }
 
 /** Commands that take no argument (after them: blanks, then `;`, `}`, `#` or a newline). */
@@ -718,6 +721,11 @@ function isStream(name: Value): boolean {
   return name !== null && /^(-|\/dev\/(stdin|stdout|stderr|fd\/\d+))$/.test(name);
 }
 
+/** gawk's network names (`/inet/tcp/0/HOST/80`, `/inet4/…`, `/inet6/…`, `/inet/udp/…`). */
+export function isNetwork(name: Value): boolean {
+  return name !== null && /^\/inet[46]?\//.test(name);
+}
+
 /** A sed file name (the rest of its line); an empty one is not known. */
 function sedFile(name: string): Value {
   return name === "" ? null : name;
@@ -758,6 +766,8 @@ function scriptStages(stage: Stage, run: Runner): void {
   const file = (f: string | null) =>
     f === null
       ? unknownWord(`(a file the ${name} program names)`)
+      : isNetwork(f)
+      ? unknownWord(`(the network connection ${f})`)
       : literal(f.startsWith("~") ? "./" + f : f);
   const redirects: Redirect[] = [
     ...e.writes.map((f): Redirect => ({ op: ">", kind: "write", target: file(f) })),

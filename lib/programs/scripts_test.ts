@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { Action } from "../types.ts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +51,31 @@ Deno.test("awk: print redirects write files; getline < reads them; streams are n
   assert.deepEqual(awk(`BEGIN{getline < "f"}`), ["read f"]);
   assert.deepEqual(awk(`BEGIN{while ((getline l < file) > 0) n++}`), ["read ?"]);
   assert.deepEqual(awk(`BEGIN{getline l < "-"}`), []);
+});
+
+Deno.test("gawk: /inet names are network connections (read, written, a coprocess), no command", () => {
+  assert.deepEqual(awk(`BEGIN{getline l < "/inet/tcp/0/example.com/80"}`), [
+    "read /inet/tcp/0/example.com/80",
+  ]);
+  assert.deepEqual(awk(`BEGIN{print "x" > "/inet4/udp/0/h/53"}`), ["write /inet4/udp/0/h/53"]);
+  assert.deepEqual(
+    awk(
+      `BEGIN{s = "/inet6/tcp/0/h/80"; print "GET /" |& "/inet6/tcp/0/h/80"; ` +
+        `while (("/inet6/tcp/0/h/80" |& getline l) > 0) print l}`,
+    ),
+    ["write /inet6/tcp/0/h/80", "read /inet6/tcp/0/h/80"],
+  );
+  // (A coprocess that is no /inet name is a command; `|` is always one.)
+  assert.deepEqual(awk(`BEGIN{"/inet/x" | getline l; print |& "/inetx"}`), [
+    "run /inet/x",
+    "piped /inetx",
+  ]);
+  // None is read-only.
+  for (
+    const p of [`BEGIN{getline l < "/inet/tcp/0/h/80"; print l}`, `{print > "/inet/udp/0/h/9"}`]
+  ) {
+    assert.ok(!printsOnly("awk", [p]), p);
+  }
 });
 
 Deno.test("awk: comparisons, regexes, strings and comments are not redirects or pipes", () => {
@@ -391,4 +417,31 @@ Deno.test("printsOnly: sed and awk that run nothing, write nothing and edit noth
   assert.ok(!printsOnly("awk", ['{print | "sh"}', "f"]));
   assert.equal(sedEffects(["-n", "-i", "p", "f"]).inPlace, true);
   assert.equal(sedEffects(["-n", "--", "p", "-i"]).inPlace, false); // after --, `-i` is a file
+});
+
+Deno.test("gawk's network connections are asked about, as bash's /dev/tcp is; never a read", async () => {
+  const { checkActions, configFrom, ctxIn } = await import("../testing.ts");
+  const open = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+  });
+  const ro = configFrom({
+    policies: {
+      ro: { defaultAction: "deny", rules: ["$safe-bash", { action: "allow", tool: "read" }] },
+    },
+    locations: { "/": "ro" },
+  });
+  const ctx = ctxIn("/p", { files: ["/p/README.md"] });
+  const cases: [string, Action, Action][] = [
+    [`awk 'BEGIN{getline l < "/inet/tcp/0/example.com/80"; print l}'`, "ask", "deny"],
+    [
+      `gawk 'BEGIN{print "GET /" |& "/inet/tcp/0/h/80"; "/inet/tcp/0/h/80" |& getline}'`,
+      "ask",
+      "deny",
+    ],
+    [`awk '{print > "/inet4/udp/0/h/53"}' README.md`, "ask", "deny"],
+    [`awk 'BEGIN{getline l < "README.md"; print l}'`, "allow", "allow"],
+  ];
+  await checkActions(open, ctx, cases.map(([c, a]) => [c, a]));
+  await checkActions(ro, ctx, cases.map(([c, , r]) => [c, r]));
 });

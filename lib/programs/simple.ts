@@ -15,6 +15,7 @@ import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles, patchLinks } from "./diffs.ts";
 import { filesFromList } from "./file_lists.ts";
+import { fileList, files0List } from "./checksums.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
@@ -45,13 +46,16 @@ const PS_VALUED =
 
 /**
  * Whether a ps command prints no environment: no BSD-style option cluster (a word without a dash)
- * holds `e`, and every word is known. A valued option's value is skipped.
+ * holds `e`, no dash cluster holds macOS's `-E` before a letter that takes a value (`-AE`,
+ * `-wwE`; in `-oE` it is `-o`'s format), and every word is known. A valued option's value is
+ * skipped.
  */
 function psShowsNoEnvironment(args: (string | null)[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === null) return false;
     if (!a.startsWith("-") && /^[A-Za-z]+$/.test(a) && a.includes("e")) return false;
+    if (/^-[^-]/.test(a) && /^[^CGgOopqstuUk]*E/.test(a.slice(1))) return false;
     if (PS_VALUED.test(a)) i++;
   }
   return true;
@@ -109,6 +113,7 @@ const TABLE: Record<string, Facts> = {
   // A directory operand's names or sizes, never the files below it (ls: ls.ts).
   du: {
     metadataOnly: true,
+    namedFiles: files0List,
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
   },
   df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, cd: LOOKS, pushd: LOOKS,
@@ -118,7 +123,13 @@ const TABLE: Record<string, Facts> = {
     readOnly: { "": { short: "oR", long: ["--output"] } },
     followsLinks: (argv) => hasOption(argv, { valued: "LPIoH" }, ["-l", "--follow"]),
   },
-  file: { metadataOnly: true, readOnly: { "": { short: "C", long: ["--compile"] } } },
+  file: {
+    metadataOnly: true,
+    readOnly: { "": { short: "C", long: ["--compile"] } },
+    namedFiles: fileList,
+  },
+  // `--files0-from=LIST`: the names it reads.
+  wc: { namedFiles: files0List },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
   rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups },

@@ -1,7 +1,7 @@
 /** Programs of the simple table (lib/programs/simple.ts) whose facts hold a check of their own. */
 import { checkEveryday, checkTable, denyList, gateFiles } from "../testing_adversarial.ts";
 
-Deno.test("ps: the BSD `e` prints every process's environment, which is asked about", async () => {
+Deno.test("ps: the BSD `e` and macOS's `-E` print every process's environment, which is asked about", async () => {
   // [command, read-only, deny-list]
   await checkTable([
     ["ps e", "deny", "ask"],
@@ -9,6 +9,12 @@ Deno.test("ps: the BSD `e` prints every process's environment, which is asked ab
     ["ps axeww", "deny", "ask"],
     ["ps ae", "deny", "ask"],
     ["ps $OPTS", "deny", "ask"],
+    // (macOS: `-E`, in a cluster too, before any letter that takes a value.)
+    ["ps -E", "deny", "ask"],
+    ["ps -wwE", "deny", "ask"],
+    ["ps -AE -o command", "deny", "ask"],
+    ["ps -Ao pid,command -E", "deny", "ask"],
+    ["ps -Ep 1", "deny", "ask"],
   ]);
   await checkEveryday([
     "ps aux",
@@ -20,6 +26,9 @@ Deno.test("ps: the BSD `e` prints every process's environment, which is asked ab
     "ps -p 1234 -o pid,ppid,cmd",
     "ps aux | grep node",
     "ps --format pid,user,etime",
+    "ps -o pid,ETIME",
+    "ps -Ao pid,ETIME,command",
+    "ps -p 1 -o comm=",
   ]);
 });
 
