@@ -190,9 +190,9 @@ export function stageFileText(
 }
 
 /**
- * The text of a settings file a stage's program reads (absolute, or from its one cwd), as it will
+ * The text of a settings file a stage's program reads (absolute, or from its cwds), as it will
  * be when the command runs: "" where there surely is none; null where that cannot be known
- * (`Runner.settings`).
+ * (`Runner.settings`; `script`: one file's text, as a script's).
  */
 export function stageSettingsText(
   stage: Stage,
@@ -200,6 +200,7 @@ export function stageSettingsText(
   ctx: Context,
   globs: GlobScope | undefined,
   top?: Stage,
+  script = false,
 ): string | null {
   if (!globs || !ctx.fs.readText) return null;
   // (From each cwd the stage may run in, as it is lexically and where it really is: the files
@@ -209,12 +210,13 @@ export function stageSettingsText(
     : stage.cwds.includes(null)
     ? null
     : [...new Set(stage.cwds.map((c) => resolve(c!, path)))];
-  if (places === null) return null;
+  if (places === null || (script && places.length > 1)) return null;
   const texts: string[] = [];
   for (const at of places) {
     const written = globs.fileWritten(at, stage, top);
-    if (written === null) return null;
-    const now = ctx.fs.exists(at) ? ctx.fs.readText(at, READ_LIMIT) : "";
+    if (written === null || (script && written.length)) return null;
+    // (A script that is not there is not known: it may be there by the time it runs.)
+    const now = ctx.fs.exists(at) ? ctx.fs.readText(at, READ_LIMIT) : script ? null : "";
     if (now === null) return null;
     texts.push(now, ...written);
   }
@@ -546,7 +548,7 @@ export function growingScope(
  */
 export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
   return {
-    file: (stage, path, top) => stageSettingsText(stage, path, ctx, globs(), top),
+    file: (stage, path, top, script) => stageSettingsText(stage, path, ctx, globs(), top, script),
     project(stage, name, top, cwds) {
       const out: ProjectSettings[] = [];
       for (const cwd of cwds) {

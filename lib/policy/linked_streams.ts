@@ -8,13 +8,15 @@
  */
 import { join, resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
-import { realPath } from "../shell/paths.ts";
+import { isWithin, realPath } from "../shell/paths.ts";
+import { expandPathname } from "../shell/pathname_expansion.ts";
 import { throughLinks } from "../programs/links.ts";
 import { makefiles } from "../programs/package_runners.ts";
 import { shellScript } from "../programs/shell_invocation.ts";
 import { SHELLS } from "../programs/shells.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import { programName, standardInput, unknownWord } from "../programs/words.ts";
+import { globRegion } from "./glob_scope.ts";
 import type { Context, FsFacts } from "../types.ts";
 
 const MAKES = new Set(["make", "gmake", "bmake", "pmake", "remake"]);
@@ -63,14 +65,36 @@ function linkedStream(path: string, cwd: string, links: MadeLink[], ctx: Context
   return real !== written && real !== "/dev/null" && STREAM.test(real);
 }
 
+/**
+ * Whether a glob's matches (a shell's script given by one: `bash scripts/*.sh`) may lead to a
+ * stream from `cwd`: one of them now, or a link the command makes where it looks; a glob not
+ * expanded exactly, or a cwd not known, may.
+ */
+function globStream(file: Word, cwd: string | null, links: MadeLink[], ctx: Context): boolean {
+  const region = cwd === null || !file.pattern ? null : globRegion(file.pattern, cwd);
+  if (region === null) return true;
+  if (
+    links.some((l) => isWithin(l.link, region) && STREAM.test(throughLinks(l.link, links) ?? ""))
+  ) {
+    return true;
+  }
+  // (Hidden names too: the command may set dotglob.)
+  const found = expandPathname(file.pattern!, cwd!, ctx.fs, { dotglob: true });
+  if (found.kind === "fallback") return true;
+  const words = found.kind === "matches" ? found.words : [file.value];
+  return words.some((w) => linkedStream(w, cwd!, links, ctx));
+}
+
 /** A stage of code not seen for each stage whose commands come from a stream through a link. */
 export function linkedStreams(stages: Stage[], links: MadeLink[], ctx: Context): Stage[] {
   const out: Stage[] = [];
   for (const s of stages) {
     if (s.argv[0]?.kind !== "static") continue;
     for (const file of commandFiles(s)) {
-      if (file?.kind !== "static") continue;
-      if (!s.cwds.some((c) => c !== null && linkedStream(file.value, c, links, ctx))) continue;
+      if (file?.kind === "glob") {
+        if (!s.cwds.some((c) => globStream(file, c, links, ctx))) continue;
+      } else if (file?.kind !== "static") continue;
+      else if (!s.cwds.some((c) => c !== null && linkedStream(file.value, c, links, ctx))) continue;
       const what = unknownWord(`(the commands of ${file.text}, a link to a stream)`);
       out.push({ ...s, argv: [what], redirects: [], origin: `${s.origin} (${file.text})` });
     }

@@ -45,6 +45,9 @@ const PATTERNS: string[] = [
   "od *",
   "hexdump *",
   "strings *",
+  // A linter reads the scripts it is given (and the files they source, its rc file) and prints
+  // its findings; `-f diff` prints a patch, it writes none
+  "shellcheck *",
   // xargs reads its input; the command it runs is a stage of its own, judged by its own rules
   "xargs *",
   // read takes a line of its input into a variable (`… | while read -r f; do …; done`)

@@ -113,6 +113,10 @@ Deno.test("everyday read-only forms are accepted", () => {
       "git branch --contains HEAD",
       "git branch --merged main -r",
       "git branch --format='%(refname)'",
+      // A linter only reads: its findings, or a patch (`-f diff`), go to standard output.
+      "shellcheck scripts/build.sh",
+      "shellcheck -x -S warning -f gcc scripts/a.sh",
+      "shellcheck -f diff scripts/a.sh",
       "git tag",
       "git tag -l 'v*'",
       "git tag --list",

@@ -59,7 +59,7 @@ import {
  * `top`, the stage of the command's own shell it comes from (the same stage for those).
  */
 export interface SettingsFiles {
-  file(stage: Stage, path: string, top: Stage): string | null;
+  file(stage: Stage, path: string, top: Stage, script?: boolean): string | null;
   project(
     stage: Stage,
     name: string,
@@ -68,8 +68,14 @@ export interface SettingsFiles {
   ): ProjectSettings[] | null;
 }
 
-/** Settings files where there are none to find (what runs in a container, on another machine). */
-export const NO_SETTINGS: SettingsFiles = { file: () => "", project: () => [] };
+/**
+ * Settings files where there are none to find (what runs in a container, on another machine); a
+ * script there is not known.
+ */
+export const NO_SETTINGS: SettingsFiles = {
+  file: (_stage, _path, _top, script) => script ? null : "",
+  project: () => [],
+};
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -246,8 +252,8 @@ class StageRunner implements Runner {
     return this.opts.read?.(this.of, path) ?? null;
   }
 
-  settings(path: string): string | null {
-    return this.opts.settings?.file(this.of, path, this.opts.top ?? this.of) ?? null;
+  settings(path: string, script = false): string | null {
+    return this.opts.settings?.file(this.of, path, this.opts.top ?? this.of, script) ?? null;
   }
 
   projectSettings(

@@ -94,6 +94,18 @@ function namedOption(shell: string, signed: string): "c" | "s" | null {
   return "cmdline".startsWith(n) ? "c" : "stdin".startsWith(n) ? "s" : null;
 }
 
+/**
+ * Whether a word not known is surely a file's name and no option: a glob's matches (a loop's word
+ * over a glob too) or a path a program lists that is no symlink (`find scripts -type f -exec bash
+ * -n {} \;`), each below a known place that begins with a name (`scripts/*.sh`), never with `-`
+ * or `+`. (Another value not known, `scripts/$X`, may be `../../dev/stdin`; a glob's match that
+ * leads to a stream is looked for in lib/policy/linked_streams.ts.)
+ */
+function namedFile(w: Word): boolean {
+  if (w.kind === "glob" ? w.pattern === undefined : !w.listed?.noLinks) return false;
+  return w.prefix !== "" && !/^[-+]/.test(w.prefix);
+}
+
 /** The `-c` string of a shell invocation, the script of `sh file`, or null (stdin). */
 export function shellPayload(args: Word[], name = "sh"): Word | { script: Word } | null {
   if (name === "fish") return fishPayload(args);
@@ -104,7 +116,13 @@ export function shellPayload(args: Word[], name = "sh"): Word | { script: Word }
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
-    if (a.kind !== "static") return a;
+    if (a.kind !== "static") {
+      // A word not known where an option may stand may be one (`-c`, `-s`): not known, as the
+      // text. A glob or a listed path that begins with a name is no option: the script, or
+      // after `-c` the text (`bash -n scripts/*.sh`, `find … -exec bash -n {} \;`).
+      if (command || stdin || !namedFile(a)) return a;
+      break;
+    }
     const v = a.value;
     if (v === "-" || v === "--" || (name === "zsh" && v === "+-")) {
       i++;

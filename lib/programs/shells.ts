@@ -245,16 +245,30 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
 }
 
+/** The largest sourced file whose commands are read (bash's own text limit is the analysis's). */
+const SOURCED_LIMIT = 64 * 1024;
+
 /**
  * What `source FILE` runs in this shell. A venv's activation script (sourced.ts) is judged as a
  * script that runs (read where it lies, as `bash FILE` is), and after it bash looks command names
- * up in the environment's `bin` first; any other file's commands are not seen, and may leave the
- * shell anywhere: a command not known.
+ * up in the environment's `bin` first. Any other file is read where it lies (an argument of the
+ * stage) and its commands are judged as this shell runs them (`source scripts/env.sh`; a file of
+ * assignments alone runs nothing), where its text is known as it will be: a path with a `/` (bash
+ * looks a name without one up in `PATH` first) that no other stage of the command writes into.
+ * Else its commands are not seen: a command not known. What the file
+ * may set leaves the rest of the command's directory and values unknown either way (the walk).
  */
 function sourceRuns(stage: Stage, run: Runner): void {
   const file = stage.argv[1];
   if (!file) return;
   const venv = activatedEnvironment(file);
+  if (file.kind === "static" && venv === null && !stream(file, stage.cwds)) {
+    const text = sourcedText(file.value, run);
+    if (text !== null) {
+      run.shell(literal(text), `source ${file.text}`);
+      return;
+    }
+  }
   if (venv !== null && !stream(file, stage.cwds)) {
     const dirs = stage.cwds.map((cwd) => (cwd === null ? null : resolve(cwd, venv)));
     if (
@@ -265,6 +279,17 @@ function sourceRuns(stage: Stage, run: Runner): void {
     ) return;
   }
   run.stage([unknownWord(`(commands of ${file.text})`)], "source");
+}
+
+/**
+ * The text of a file `source` reads, where bash surely reads that file: a path with a `/` (a name
+ * without one is looked up in `PATH` first, which the command may set). Null where it is not
+ * known (a file not there may be by the time the command runs), or larger than `SOURCED_LIMIT`.
+ */
+function sourcedText(name: string, run: Runner): string | null {
+  if (!name.includes("/")) return null;
+  const text = run.settings(name, true);
+  return text !== null && text.length <= SOURCED_LIMIT ? text : null;
 }
 
 /**

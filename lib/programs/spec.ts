@@ -75,8 +75,12 @@ export interface Runner {
    * known (a relative path from a cwd not known, a file another stage may write, one too large or
    * no regular file). Another stage may write it where it names the file or a directory above it
    * (its words, the files its program says it writes), or writes there otherwise (a redirect).
+   * `script`: a file of commands this shell runs (`source FILE`), whose text is one file's: null
+   * also where there is none, where the path leads to several places (from several cwds) or where
+   * another stage writes text into it (`cat > f <<E`: what is there now and what is written are
+   * no one script).
    */
-  settings(path: string): string | null;
+  settings(path: string, script?: boolean): string | null;
   /**
    * The settings files named `name` a program looks for in its cwd (each of `cwds`, the stage's
    * by default) and the directories above it, short of the user's home and the root (whose

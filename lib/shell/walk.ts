@@ -298,7 +298,7 @@ export class Walker implements WalkContext {
         return { ok: r.fail, fail: r.ok };
       }
       case "subshell":
-        this.values.nestedIn(() => this.sequence(node.children, cwds, "subshell", redirects));
+        this.values.subshell(() => this.sequence(node.children, cwds, "subshell", redirects));
         return same(cwds);
       case "command_substitution":
       case "process_substitution": {

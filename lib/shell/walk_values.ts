@@ -318,6 +318,25 @@ export class Values {
     this.#listsOff = true;
   }
 
+  /**
+   * Run `f` in a subshell (`( … )`, `$( … )`): nothing it assigns or stops reaches on, so what is
+   * known after it is what was known before (`for d in a b; do (cd "$d" && make); done`: the
+   * second round's `$d` is known after the first round's `cd`).
+   */
+  subshell<T>(f: () => T): T {
+    const known = new Map(this.known);
+    const lists = new Map(this.#lists);
+    const [off, listsOff] = [this.#off, this.#listsOff];
+    try {
+      return this.nestedIn(f);
+    } finally {
+      this.known = known;
+      this.#lists = lists;
+      this.#off = off;
+      this.#listsOff = listsOff;
+    }
+  }
+
   /** Run `f` where assignments may not run or not reach on (a branch, a subshell, a pipeline). */
   nestedIn<T>(f: () => T): T {
     this.nested++;

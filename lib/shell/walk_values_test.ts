@@ -41,7 +41,6 @@ Deno.test("values: what may not run, or not reach on, leaves the variable unknow
   unknown("X=a; true && X=b; cat $X"); // may not run
   unknown("X=a; false || X=b; cat $X");
   unknown("X=a; if t; then X=b; fi; cat $X");
-  unknown("X=a; (X=b); cat $X"); // a subshell's (bash keeps a; unknown is on the safe side)
   unknown("X=a; X=b | true; cat $X");
   unknown("X=a; X=b & cat $X");
   unknown("X=a; X=b true; cat $X"); // a command's environment
@@ -130,6 +129,35 @@ Deno.test("values: a for loop's variable takes the words of its list", () => {
   assert.deepEqual(stages("for f in $(ls); do rm $f; done"), ["ls", "rm ?$f"]);
   assert.deepEqual(stages("for f in a b; do f=c; rm $f; done"), ["rm ?$f", "rm ?$f"]);
   assert.deepEqual(stages("for f in a; do :; done; rm $f"), [":", "rm ?$f"]);
+});
+
+Deno.test("values: nothing a subshell assigns or stops reaches on (a loop's next round)", () => {
+  // bash keeps the caller's variables as they were: a `cd`, `read` or assignment in `( … )` or
+  // `$( … )` changes none of them.
+  assert.deepEqual(stages("X=a; (X=b); cat $X"), ["cat a"]);
+  assert.deepEqual(stages("X=a; (cd d; read X); cat $X"), ["cd d", "read X", "cat a"]);
+  assert.deepEqual(stages('for d in a b; do (cd "$d" && make); done'), [
+    "cd a",
+    "make",
+    "cd b",
+    "make",
+  ]);
+  const cwds = (command: string) =>
+    analyzeBash(command, env, parser).stages.map((s) => `${s.argv[0].value} ${s.cwds}`);
+  assert.deepEqual(cwds('for d in a b; do (cd "$d" && npm test); done'), [
+    "cd /p",
+    "npm /p/a",
+    "cd /p",
+    "npm /p/b",
+  ]);
+  // Inside the subshell, what it stops stays stopped; a `cd` of the shell itself, too.
+  assert.deepEqual(stages("X=a; (read X; cat $X)"), ["read X", "cat ?$X"]);
+  assert.deepEqual(stages('for d in a b; do cd "$d"; make; done'), [
+    "cd ?$d",
+    "make",
+    "cd ?$d",
+    "make",
+  ]);
 });
 
 const trustedConfig = loadPrecisionConfig(PRECISION_CONFIGS.find((c) => c.name === "trusted")!);
