@@ -9,7 +9,8 @@ import type { BashAnalysis, BashEnv } from "../shell/model.ts";
 import type { ParserChoice } from "../shell/parser.ts";
 
 /**
- * Analyses by the cwd and expandable environment, then by command (a pure function: parse
+ * Analyses by the cwd, expandable environment and the names of it not known (`BashEnv.unknown`,
+ * a nested text's), then by command (a pure function: parse
  * once), in two generations: a hit in the older one moves up; when the newer one is full, the
  * older is dropped. (Deleting a Map's oldest key leaves a hole its iterator skips ever after:
  * eviction grew costly.) Keyed by the command string itself, whose hash V8 keeps. Small: it is
@@ -30,22 +31,24 @@ let lastPlace = {
   TMPDIR: undefined as string | undefined,
   PWD: undefined as string | undefined,
   CDPATH: undefined as string | undefined,
+  unknown: "",
 };
 
 /** The analyses cache key of a place: built again only when the place changes. */
 function placeKey(env: BashEnv, parser: ParserChoice): string {
   const e = env.env;
   const last = lastPlace;
+  const unknown = env.unknown?.size ? [...env.unknown].sort().join(",") : "";
   if (
     last.cwd === env.cwd && last.parser === (parser !== null) && last.home === env.home &&
     last.HOME === e.HOME && last.TMPDIR === e.TMPDIR && last.PWD === e.PWD &&
-    last.CDPATH === e.CDPATH
+    last.CDPATH === e.CDPATH && last.unknown === unknown
   ) {
     return last.where;
   }
   const where = `${
     parser ? "t" : "f"
-  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}`;
+  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${unknown}`;
   lastPlace = {
     where,
     parser: parser !== null,
@@ -55,6 +58,7 @@ function placeKey(env: BashEnv, parser: ParserChoice): string {
     TMPDIR: e.TMPDIR,
     PWD: e.PWD,
     CDPATH: e.CDPATH,
+    unknown,
   };
   return where;
 }

@@ -58,7 +58,7 @@ export function carriedLines(
       for (const cwd of cwds) {
         // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
         const lines = w.kind === "static"
-          ? opts.analyze(w.value, cwd, origin)?.map(inherit)
+          ? opts.analyze(w.value, cwd, origin, s)?.map(inherit)
           : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
         for (const c of lines ?? []) {
           // (What runs elsewhere finds no settings file of this machine; one that may run here

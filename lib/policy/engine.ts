@@ -51,6 +51,7 @@ import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { carriedLines, counts } from "./carried_lines.ts";
+import { changedNames, joinedNames, unknownIn } from "./nested_env.ts";
 import { PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { innerTextWords } from "./text_words.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
@@ -530,14 +531,24 @@ function shellAnalyzer(
   parser: ParserChoice,
   searchPath: (assignment: Word) => boolean,
   home: ExpandOptions["home"],
+  command: string,
 ): ExpandOptions["analyze"] {
-  const analyze = (text: string, cwd: string | null, origin: string): Stage[] | null => {
-    const inner = analyzeCached(text, { ...env, cwd: cwd ?? env.cwd }, parser);
+  // (What the whole command may change of the environment its nested texts see: nested_env.ts.)
+  let changed: ReadonlySet<string> | undefined;
+  const top = () => changed ??= changedNames(command);
+  const analyze: ExpandOptions["analyze"] = (text, cwd, origin, from) => {
+    // (Where it runs is not known: nor is its `$PWD`.)
+    const unknown = joinedNames(unknownIn(top, from), cwd === null ? UNKNOWN_PWD : NO_NAMES);
+    const at = { ...env, cwd: cwd ?? env.cwd };
+    const inner = analyzeCached(text, unknown.size ? { ...at, unknown } : at, parser);
     if (inner.error) return null;
+    // (What it changes, the texts its stages run find changed too.)
+    const around = joinedNames(from?.unknownVars ?? NO_NAMES, changedNames(text));
     const placed = (s: Stage): Stage => ({
       ...s,
       origin: s.origin === "top" ? origin : `${origin} > ${s.origin}`,
       cwds: cwd === null ? s.cwds.map((c) => (c === env.cwd ? null : c)) : s.cwds,
+      ...(around.size ? { unknownVars: around } : {}),
     });
     const stages = inner.stages.map(placed);
     // (What its assignments alone make run: the stages those run, not the assignments.)
@@ -548,6 +559,9 @@ function shellAnalyzer(
   };
   return analyze;
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+const UNKNOWN_PWD: ReadonlySet<string> = new Set(["PWD"]);
 
 /** A stage of the whole command (`argv` its words) in the tool's cwd. */
 function commandStage(text: string, ctx: Context, argv: Word[]): Stage {
@@ -611,7 +625,7 @@ function decideBash(
   const searched = searchCollector(ctx.env);
   const searchPath = searched.take;
   const home = homeOf(ctx);
-  const analyze = shellAnalyzer(env, opts.parser, searchPath, home);
+  const analyze = shellAnalyzer(env, opts.parser, searchPath, home, command);
   const all: Stage[] = [];
   // The words the programs wrappers run take as text (none where no stage runs another).
   let text: Set<Word> | undefined;

@@ -79,8 +79,11 @@ export const NO_SETTINGS: SettingsFiles = {
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
-  /** Analyse shell text as if it ran in `cwd`; returns its stages (null: it cannot be analysed). */
-  analyze(text: string, cwd: string | null, origin: string): Stage[] | null;
+  /**
+   * Analyse shell text as if it ran in `cwd`, run by the stage `from` (whose environment it
+   * sees: its `unknownVars`); returns its stages (null: it cannot be analysed).
+   */
+  analyze(text: string, cwd: string | null, origin: string, from?: Stage): Stage[] | null;
   /** How many wrappers deep this stage is (past 8, it is not looked into). */
   depth: number;
   /**
@@ -213,7 +216,7 @@ class StageRunner implements Runner {
   }
 
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null {
-    return this.opts.analyze(text, cwd, origin);
+    return this.opts.analyze(text, cwd, origin, this.of);
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
@@ -234,7 +237,7 @@ class StageRunner implements Runner {
       ? withArguments(text.value)
       : text.value;
     for (const cwd of cwds) {
-      const inner = this.opts.analyze(source, cwd, origin);
+      const inner = this.opts.analyze(source, cwd, origin, stage);
       if (inner === null) this.more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
       else for (const s of inner) this.more(inherit(given ? withGiven(s, given) : s));
     }

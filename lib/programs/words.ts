@@ -245,6 +245,7 @@ export function derived(
     origin,
     cwds: cwds ?? stage.cwds,
     piped: stage.piped,
+    ...(stage.unknownVars ? { unknownVars: stage.unknownVars } : {}),
   };
 }
 

@@ -458,6 +458,9 @@ function optionEnv(w: WrapperSpec, name: string, value: Word, stage: Stage): Wor
   return undefined;
 }
 
+/** The variables the analysis takes from the environment that `env -i` leaves unset. */
+const CLEARED = ["HOME", "TMPDIR"];
+
 /** The command a wrapper runs: its words after the wrapper's own options and operands. */
 function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
@@ -468,7 +471,9 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   let seen = -1; // the last word whose whole-word checks ran
   let unknown = -1; // the first long option not known: it may take the next word or not
   const env: Word[] = [];
+  let cleared = false; // `env -i`: what it runs finds no HOME nor TMPDIR
   for (const t of readOptions(values, grammarOf(name, w))) {
+    if (name === "env" && (t.name === "-i" || t.name.startsWith("--ignore-e"))) cleared = true;
     if (unknown < 0 && t.kind === "unknown" && t.glued === undefined && t.name.startsWith("--")) {
       unknown = t.at;
     }
@@ -502,7 +507,10 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
         env.push(args[t.at]);
         continue;
       }
-      if (w.flagWords?.includes(v)) continue;
+      if (w.flagWords?.includes(v)) {
+        cleared ||= name === "env";
+        continue;
+      }
       if (operands > 0) {
         envFiles(w, operands, args[t.at], env, run);
         operands--;
@@ -528,7 +536,8 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
       if (value.kind !== "static") {
         run.stage([unknownWord(value.text)], `wrapper:${name}`, cwds);
       } else {
-        const text = [name, value.value, commandLine(after, "argv").value].join(" ");
+        const words = [name, cleared ? "-i" : "", value.value, commandLine(after, "argv").value];
+        const text = words.join(" ");
         run.shell(literal(text), `wrapper:${name}`, { cwds });
       }
       return;
@@ -557,8 +566,11 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
   }
   const rest = args.slice(start);
   // (What env sets is the command's environment: `env CC=… make` is `CC=… make`.)
-  if (rest.length && env.length) {
-    run.more({ ...derived(stage, rest, `wrapper:${name}`, cwds), assignments: env });
+  if (rest.length && (env.length || cleared)) {
+    const inner = derived(stage, rest, `wrapper:${name}`, cwds);
+    if (env.length) inner.assignments = env;
+    if (cleared) inner.unknownVars = new Set([...stage.unknownVars ?? [], ...CLEARED]);
+    run.more(inner);
   } else if (rest.length) run.stage(rest, `wrapper:${name}`, cwds);
   else if (w.shell) startsShell(run, `wrapper:${name}`, cwds);
   // After an option not known, which words are its value and the wrapper's is not known: the

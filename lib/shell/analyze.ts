@@ -261,7 +261,9 @@ function analyzeFallback(command: string, env: BashEnv): BashAnalysis {
   for (const s of split) {
     const argv = s.words.map(staticWord);
     stages.push({ argv, redirects: [], text: s.text, origin: "top", cwds });
-    cwds = union(cwds, cdTarget(argv, cwds, { home: env.env.HOME ?? env.home, env }) ?? cwds);
+    const home = env.unknown?.has("HOME") ? null : env.env.HOME ?? env.home;
+    const cdpathUnknown = env.unknown?.has("CDPATH");
+    cwds = union(cwds, cdTarget(argv, cwds, { home, env, cdpathUnknown }) ?? cwds);
   }
   return { stages, error: null };
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { analyzeBash, MAX_COMMAND_LENGTH } from "./analyze.ts";
 import { commandString } from "./model.ts";
-import { analyze, C, ENV, NL } from "./analyze_testing.ts";
+import { analyze, C, ENV, markedStages, NL } from "./analyze_testing.ts";
 import { checkTable } from "../testing_adversarial.ts";
 
 Deno.test("syntax errors and oversized input give an error", () => {
@@ -156,4 +156,19 @@ Deno.test("a mapfile callback runs in the shell: one that may cd moves what foll
     ["mapfile -C f -c 1 a <<< x; cat id_rsa", "deny", "ask"],
     ["mapfile -t lines < README.md; echo ${#lines[@]}", "deny", "allow"],
   ]);
+});
+
+Deno.test("names the command around a nested text changed are not known in it (BashEnv.unknown)", () => {
+  const env = { ...ENV, unknown: new Set(["HOME", "PWD", "TMPDIR"]) };
+  // (The plainest commands too: the shortcut leaves such a text to the walk.)
+  assert.deepEqual(markedStages("cat $TMPDIR/a ~/b $HOME/c $PWD/d", env), [
+    "cat ?$TMPDIR/a ?~/b ?$HOME/c ?$PWD/d",
+  ]);
+  assert.deepEqual(markedStages("cat $TMPDIR/a ~/b $PWD/d"), ["cat /tmp/t/a /home/u/b /proj/d"]);
+  // `cd` alone goes home, and a relative one may follow a CDPATH it set.
+  const cd = (unknown: string[]) =>
+    analyze("cd && cd x && cat f", { ...ENV, unknown: new Set(unknown) }).stages[2].cwds;
+  assert.deepEqual(cd([]), ["/home/u/x"]);
+  assert.deepEqual(cd(["HOME"]), [null]);
+  assert.ok(cd(["CDPATH"]).includes(null));
 });

@@ -121,6 +121,13 @@ export interface Stage {
   piped?: boolean;
   /** The simple command before it in its pipeline, which writes its standard input. */
   input?: Stage;
+  /**
+   * Variables the analysis otherwise takes from the environment (`HOME`, `PWD`, `TMPDIR`, and
+   * `CDPATH` for `cd`) that the shell text around this stage may change before it, beyond the
+   * command's own (`TMPDIR=/x; bash -c '…'` inside a script it runs; `env -i`): not known in
+   * the shell text the stage runs. Absent: none but what the command itself names.
+   */
+  unknownVars?: ReadonlySet<string>;
 }
 
 /** The analysis of one bash command. */
@@ -142,6 +149,11 @@ export interface BashEnv {
   home: string;
   /** Known environment values ($HOME, $TMPDIR, ...). $PWD is the stage's cwd. */
   env: Record<string, string | undefined>;
+  /**
+   * Variables of `env` (and `CDPATH`) whose value is not known here: the command around a
+   * nested text may have changed them (`export TMPDIR=/x; bash -c 'ls $TMPDIR'`). Absent: none.
+   */
+  unknown?: ReadonlySet<string>;
   /**
    * Whether a `NAME=value` text assigns a variable whose value some program runs (`PAGER`,
    * `GIT_SSH`, ...): such an assignment standing alone becomes a stage of

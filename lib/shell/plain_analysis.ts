@@ -123,12 +123,13 @@ const WALKED_NAMES = new Set([
 ]);
 
 /** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
-export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env">;
+export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env" | "unknown">;
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
   // (A plain command defines no function: `f() {` is none. See `functionNames`.)
-  if (source.length > MAX_LENGTH) return null;
+  // (A nested text whose variables the command around it changed: the walk reads it.)
+  if (source.length > MAX_LENGTH || env.unknown?.size) return null;
   const r: Reading = {
     source,
     env,

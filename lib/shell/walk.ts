@@ -167,11 +167,13 @@ export class Walker implements WalkContext {
     /** Walk bodies at their calls (see walk_calls.ts), where the command may define or `set --`. */
     calls = false,
   ) {
-    this.touched = touchedNames(source);
+    const own = touchedNames(source);
+    // (In a nested text, also what the command around it may have changed: `env.unknown`.)
+    this.touched = env.unknown?.size ? new Set([...own, ...env.unknown]) : own;
     this.defined = functionNames(source);
     if (calls && (this.defined.size || source.includes("set"))) this.calls = new Calls(source);
     this.values = new Values(source);
-    this.cdpathUnknown = cdUnknown(source);
+    this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
   }
