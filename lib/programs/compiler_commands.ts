@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
 import type { Runner } from "./spec.ts";
@@ -56,13 +57,28 @@ const PLUGIN = /^(?:-fplugin=|--plugin=|-fpass-plugin=|--pass-plugin=)([\s\S]+)$
 const LINKER = /^(?:--ld-path=|-fuse-ld=|--use-ld=)([\s\S]+)$/;
 
 /** How deep response files naming response files are read. */
-const RESPONSE_DEPTH = 3;
+export const RESPONSE_DEPTH = 3;
+
+/** How `responseExpanded` reads the files a driver's words name. */
+export interface ResponseReading {
+  /** A file's text; null where it is not known. */
+  read: (path: string) => string | null;
+  /** Each response or configuration file named (read or not). */
+  named?: (path: string) => void;
+  /** What stands in place of `word`, whose file's text is not known. */
+  unknown: (word: string) => (string | null)[];
+}
 
 /**
- * The driver's words with its response files (`@F`) and clang's configuration files (`--config
- * F`) read in their place: null for a word not known (one whose text is not known included).
+ * A compiler driver's words with its response files (`@F`) and clang's configuration files
+ * (`--config F`, in which `<CFGDIR>` is the file's directory) read in their place, as far as
+ * `RESPONSE_DEPTH`; a null word is a word not known.
  */
-function driverWords(words: (string | null)[], run: Runner, depth = 0): (string | null)[] {
+export function responseExpanded(
+  words: (string | null)[],
+  how: ResponseReading,
+  depth = 0,
+): (string | null)[] {
   const out: (string | null)[] = [];
   for (let i = 0; i < words.length; i++) {
     const a = words[i];
@@ -72,9 +88,11 @@ function driverWords(words: (string | null)[], run: Runner, depth = 0): (string 
       if (config === null) out.push(a);
       continue;
     }
-    const text = depth < RESPONSE_DEPTH ? run.read(at) : null;
-    if (text === null) out.push(null);
-    else out.push(...driverWords(responseWords(text), run, depth + 1));
+    how.named?.(at);
+    let text = depth < RESPONSE_DEPTH ? how.read(at) : null;
+    if (text !== null && config !== null) text = text.replaceAll("<CFGDIR>", dirname(at));
+    if (text === null) out.push(...how.unknown(a!));
+    else out.push(...responseExpanded(responseWords(text), how, depth + 1));
   }
   return out;
 }
@@ -93,7 +111,10 @@ function wordValue(w: Word): string | null {
 /** What the driver's words make it run, into `run` (gcc(1) `-B`, `-wrapper`, `-specs`). */
 export function driverCommands(stage: Stage, run: Runner): void {
   const name = programName(stage.argv[0]) || "gcc";
-  const words = driverWords(stage.argv.slice(1).map(wordValue), run);
+  const words = responseExpanded(stage.argv.slice(1).map(wordValue), {
+    read: (path) => run.read(path),
+    unknown: () => [null],
+  });
   for (let i = 0; i < words.length; i++) {
     const v = words[i];
     if (v === null) continue;

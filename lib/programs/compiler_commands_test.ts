@@ -49,6 +49,7 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
       [`${P}/wrap.specs`]: "*self_spec:\n+ -wrapper /home/user/.ssh/x\n",
       [`${P}/pie.specs`]: "*self_spec:\n+ %{!r:%{!fpie:%{!fPIE:-fPIE}}}\n",
       [`${P}/args.rsp`]: "-B/tmp/x/",
+      [`${P}/cfg/sub/x.cfg`]: "--ld-path=<CFGDIR>/../../../.ssh/ld\n",
       [`${P}/evil.ld`]: "OUTPUT(/home/user/.ssh/authorized_keys)\n",
       [`${P}/inc.ld`]: "INCLUDE evil.ld\n",
       [`${P}/evil.mri`]: "NAME secrets/key\nLOAD a.o\n",
@@ -65,6 +66,8 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
     ["gcc --pref /tmp/x/ x.c", "deny"],
     ["g++ -Bbuild/ x.c", "deny"],
     ["gcc @args.rsp x.c", "deny"],
+    // (In clang's configuration file, <CFGDIR> is its directory: /home/user/.ssh/ld here.)
+    ["clang --config cfg/sub/x.cfg x.c", "deny"],
     ["clang --gcc-toolchain=/tmp/x x.c", "deny"],
     ["clang --gcc-install-dir=/tmp/x/lib/gcc/x86_64-linux-gnu/12 x.c", "deny"],
     ["clang -ccc-install-dir /tmp/x x.c", "deny"],

@@ -8,13 +8,17 @@
  *
  * @module
  */
-import { dirname } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { staticValue } from "./command_words.ts";
 import type { NamedFile, NamedFilesGiven, Program } from "./spec.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { programName } from "./words.ts";
-import { driverCommands, responseWords } from "./compiler_commands.ts";
+import {
+  driverCommands,
+  RESPONSE_DEPTH,
+  responseExpanded,
+  responseWords,
+} from "./compiler_commands.ts";
 import { linkerScriptNames, mriScriptNames } from "./linker_scripts.ts";
 
 export { responseWords };
@@ -174,9 +178,6 @@ const DIAGNOSTICS_OUTPUT = /^-fdiagnostics-(?:add|set)-output=[\w-]*:(?:[^,]*,)*
 /** Of the `-f…=` options, those naming a directory written below by names of its own. */
 const F_BELOW =
   /^-f(?:profile-(?:generate|dir)|cs-profile-generate|modules-cache-path|crash-diagnostics-dir)=/;
-
-/** How deep response files (`@F`) naming response files are read. */
-const RESPONSE_DEPTH = 3;
 
 /** A word of a tool's arguments: its value, or null where it is not known. */
 type Arg = string | null;
@@ -366,31 +367,6 @@ function argValues(r: Reading, words: Word[], given?: NamedFilesGiven): Arg[] {
 }
 
 /**
- * The driver's words with its response files (`@F`) and clang's configuration files (`--config
- * F`) read in their place (each file is read: named too); one whose text is not known names
- * files not known.
- */
-function expanded(r: Reading, words: Arg[], depth = 0): Arg[] {
-  const out: Arg[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const a = words[i];
-    const config = a === "--config" ? words[++i] : a?.startsWith("--config=") ? a.slice(9) : null;
-    const at = config ?? (a?.startsWith("@") && a.length > 1 ? a.slice(1) : null);
-    if (at === null) {
-      if (config === null) out.push(a);
-      continue;
-    }
-    file(r, at);
-    let text = depth < RESPONSE_DEPTH && r.read ? r.read(at) : null;
-    // (In a configuration file, `<CFGDIR>` is the file's directory.)
-    if (text !== null && config !== null) text = text.replaceAll("<CFGDIR>", dirname(at));
-    if (text === null) r.files.push({ path: null, source: `(the files ${r.source} ${a} names)` });
-    else out.push(...expanded(r, responseWords(text), depth + 1));
-  }
-  return out;
-}
-
-/**
  * The files a compiler driver's words name: its own options' values, the lists it passes to the
  * linker, assembler and preprocessor (`-Wl,…`/`-Xlinker`, `-Wa,…`/`-Xassembler`,
  * `-Wp,…`/`-Xpreprocessor`, clang's `-Xclang`), each read by that tool's grammar (a value may
@@ -402,7 +378,14 @@ export function driverFiles(
   given?: NamedFilesGiven,
 ): NamedFile[] {
   const r: Reading = { files: [], source: programName(argv[0]), read: given?.read };
-  const words = expanded(r, argValues(r, argv.slice(1), given));
+  const words = responseExpanded(argValues(r, argv.slice(1), given), {
+    read: (path) => r.read?.(path) ?? null,
+    named: (path) => file(r, path),
+    unknown: (word) => {
+      r.files.push({ path: null, source: `(the files ${r.source} ${word} names)` });
+      return [];
+    },
+  });
   const lists: Record<"ld" | "as" | "cpp" | "cc1", Arg[]> = { ld: [], as: [], cpp: [], cc1: [] };
   const own: Arg[] = [];
   const beside: string[] = [];
