@@ -142,8 +142,9 @@ function findParts(argv: Word[]): { roots: number; start: number } | null {
   for (; i < argv.length; i++) {
     const w = argv[i];
     if (w.kind !== "static") return null;
-    if (w.value === "-D") i++;
-    else if (!/^-([HLP]+|O\d*)$/.test(w.value)) break;
+    // (BSD's `-E -X -d -s -x` and `-f PATH` too: `find -x data -name x`.)
+    if (w.value === "-D" || w.value === "-f") i++;
+    else if (!/^-([HLPEXdsx]+|O\d*)$/.test(w.value)) break;
   }
   if (argv[i]?.kind === "static" && argv[i].value === "--") i++;
   const roots = i;
@@ -153,6 +154,26 @@ function findParts(argv: Word[]): { roots: number; start: number } | null {
     if (w.kind === "dynamic") return null;
   }
   return { roots, start: i };
+}
+
+/**
+ * The values of an expression's words, a word not known inside the command of an `-exec` (or
+ * its kin) as `{}` (it names no test): null where one is elsewhere (it may be any primary).
+ */
+function expressionWords(expression: Word[]): string[] | null {
+  const out: string[] = [];
+  let runs = false;
+  for (const w of expression) {
+    if (w.kind !== "static") {
+      if (!runs) return null;
+      out.push("{}");
+      continue;
+    }
+    if (runs && (w.value === ";" || w.value === "+")) runs = false;
+    else if (!runs && /^-(exec|execdir|ok|okdir)$/.test(w.value)) runs = true;
+    out.push(w.value);
+  }
+  return out;
 }
 
 /**
@@ -167,16 +188,15 @@ function findListing(stage: Stage, at?: number): Listing[] | null {
   if (parts === null) return null;
   const { start } = parts;
   const roots = stage.argv.slice(parts.roots, start);
-  const expression = stage.argv.slice(start);
-  if (
-    expression.some((w) => w.kind !== "static" || (at === undefined && FIND_PRINTS.test(w.value)))
-  ) {
-    return null;
+  const words = expressionWords(stage.argv.slice(start));
+  if (words === null || (at === undefined && words.some((w) => FIND_PRINTS.test(w)))) return null;
+  let reach = findReach(words, at === undefined ? undefined : (j) => j + start === at);
+  // (An expression not read whole, `-exec cmd {}` without its `;`: a path that reaches the
+  // primary passes every test before it, which, read alone, hold for it.)
+  if (at !== undefined && reach.names === null) {
+    const before = findReach(words.slice(0, at - start), "held");
+    if (before.names !== null) reach = before;
   }
-  const reach = findReach(
-    expression.map((w) => w.value),
-    at === undefined ? undefined : (j) => j + start === at,
-  );
   const listings = (roots.length ? roots : [literal(".")]).flatMap((under) =>
     reach.names === null
       ? namedBelow(under, undefined)

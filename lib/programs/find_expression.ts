@@ -94,6 +94,8 @@ export function foldedName(name: string): string | null {
 
 /** What a test holds for, by its name and value. */
 function tested(test: string, value: string): Reach {
+  // (`-name '*'` filters nothing: read as no filter, as a tree read whole is.)
+  if ((test === "-name" || test === "-iname") && /^\**$/.test(value)) return ANY;
   if (test === "-name") return { names: [value], typed: false };
   if (test === "-iname") {
     const folded = foldedName(value);
@@ -108,9 +110,15 @@ function tested(test: string, value: string): Reach {
  * chosen, what find prints: where its `-print`s and `-print0`s run, or with no action but
  * `-prune`, where the whole expression holds. Any name where the expression is not read (a
  * primary this does not know, a missing value, unbalanced parentheses) or nothing is chosen.
+ * `"held"`: where the whole expression holds, whatever its actions.
  */
-export function findReach(words: string[], chosen?: (at: number) => boolean): Reach {
-  const picks = chosen ?? ((at: number) => words[at] === "-print" || words[at] === "-print0");
+export function findReach(
+  words: string[],
+  chosen?: ((at: number) => boolean) | "held",
+): Reach {
+  const picks = typeof chosen === "function"
+    ? chosen
+    : (at: number) => words[at] === "-print" || words[at] === "-print0";
   let i = 0;
   let acts = false;
   function fail(): never {
@@ -177,6 +185,7 @@ export function findReach(words: string[], chosen?: (at: number) => boolean): Re
   try {
     const root = list();
     if (i < words.length) return ANY;
+    if (chosen === "held") return root.held;
     return (chosen || acts ? root.runs : root.held) ?? ANY;
   } catch (e) {
     if (e instanceof SyntaxError) return ANY;

@@ -13,6 +13,7 @@ Deno.test("find: the names a printing branch yields are those a name test on eve
   assert.deepEqual(names("-path ./node_modules -prune -o -name *.md -print"), ["*.md"]);
   assert.deepEqual(names("-name node_modules -prune -o -name *.md"), ["node_modules", "*.md"]);
   assert.deepEqual(names("-iname *.md"), ["*.[mM][dD]"]);
+  assert.deepEqual(names("-type f -name * ! -newermt 2013-12-05"), null); // (`*`: no filter)
   assert.deepEqual(names("-name ( -o -name *.md"), ["(", "*.md"]);
   // Any name: a branch without a name test prints, or the test is negated, or not read.
   for (
@@ -60,6 +61,8 @@ Deno.test("find: what it prints or runs a command on is judged by the names it y
     ["find . -path ./node_modules -prune -o -name '*.md' -print | xargs cat", "allow", "allow"],
     ["find . -type f -name '*.md' -not -path '*/x/*' -exec cat {} +", "deny", "allow"],
     ["find . -name x -print -o -name '*.ts' -exec cat {} +", "deny", "allow"],
+    ["find -x src -name '*.ts' | xargs cat", "allow", "allow"], // (BSD's -x before the paths)
+    ['find . -type f -name "*.ts" -exec cp {} "$D" \\;', "deny", "ask"], // ($D, not {}, asks)
     // hostile: a branch that prints any name, a negated or case-blind name test of `.env`
     ["find . -name x -o -print | xargs cat", "deny", "deny"],
     ["find . \\( -name a -o -true \\) | xargs cat", "deny", "deny"],
