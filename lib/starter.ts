@@ -33,16 +33,27 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
         { "action": "ask", "tool": "bash", "pattern": "git -* restore *" },
         { "action": "ask", "tool": "bash", "pattern": "git clean*" },
         { "action": "ask", "tool": "bash", "pattern": "git -* clean*" },
+        // ... but these exact forms only print or unstage (a whole command, no "*": nothing added).
+        { "action": "allow", "tool": "bash", "pattern": "git clean -n" },
+        { "action": "allow", "tool": "bash", "pattern": "git clean -nd" },
+        { "action": "allow", "tool": "bash", "pattern": "git clean --dry-run" },
+        { "action": "allow", "tool": "bash", "pattern": "git clean --dry-run -d" },
+        { "action": "allow", "tool": "bash", "pattern": "git restore --staged ." },
         { "action": "ask", "tool": "bash", "pattern": "git *stash drop*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash clear*" },
-        // Pushing asks; forcing is denied (the longer pattern is the more specific one).
+        // Pushing and publishing ask; forcing a push is denied (the longer pattern is the more
+        // specific one).
         { "action": "ask", "tool": "bash", "pattern": "git push*" },
         { "action": "ask", "tool": "bash", "pattern": "git -* push*" },
         { "action": "deny", "tool": "bash", "pattern": "git push --force*" },
         { "action": "deny", "tool": "bash", "pattern": "git push -f*" },
         { "action": "deny", "tool": "bash", "pattern": "git push * --force*" },
         { "action": "deny", "tool": "bash", "pattern": "git push * -f*" },
-        { "action": "deny", "tool": "bash", "pattern": "git push * +*" }
+        { "action": "deny", "tool": "bash", "pattern": "git push * +*" },
+        { "action": "ask", "tool": "bash", "pattern": "npm publish*" },
+        { "action": "ask", "tool": "bash", "pattern": "lerna publish*" },
+        { "action": "ask", "tool": "bash", "pattern": "cargo publish*" },
+        { "action": "ask", "tool": "bash", "pattern": "mkdocs gh-deploy*" }
       ]
     },
     // Everywhere else: look freely, ask before changing anything.

@@ -89,6 +89,28 @@ const ROWS: [string, Action][] = [
   ["git stash drop", "ask"],
   ["git stash drop stash@{0}", "ask"],
   ["git stash clear", "ask"],
+  // ... but not their forms that only print or unstage (whole commands: no word added).
+  ["git clean -n", "allow"],
+  ["git clean -nd", "allow"],
+  ["git clean --dry-run", "allow"],
+  ["git clean --dry-run -d", "allow"],
+  ["git restore --staged .", "allow"],
+  ["git clean -n -f", "ask"],
+  ["git clean -nd -f", "ask"],
+  ["git clean -n --no-dry-run", "ask"],
+  ["git clean -e -n", "ask"],
+  ["git clean -n && git clean -f", "ask"],
+  ["git clean --dry-run -d; git clean -fd", "ask"],
+  ["git -C . clean -n", "ask"],
+  ["git restore --staged . --worktree", "ask"],
+  ["git restore --staged . -W", "ask"],
+  ["git restore --staged src/a.py", "ask"], // (a pattern for paths would take `-W` after them)
+  // Publishing asks, as pushing does.
+  ["npm publish", "ask"],
+  ["npx lerna publish --yes", "ask"],
+  ["lerna publish from-package", "ask"],
+  ["cargo publish", "ask"],
+  ["mkdocs gh-deploy --force", "ask"],
   // Pushes ask; forced pushes are denied (or at least asked).
   ["git push", "ask"],
   ["git push origin main", "ask"],

@@ -49,6 +49,8 @@ export function embeddedValue(value: string, lettersRead = false): string | null
   }
   if (lettersRead || !value.includes("/")) return null; // -
   const glued = /^-[A-Za-z]+[@<]?((?:\/|\.\.?\/|~\/)[\s\S]*)$/.exec(value);
+  // (`-Iproto/`, `-oout/`: a name and its trailing slash, not the root; see `gluedValues`.)
+  if (glued && /^\/+$/.test(glued[1]) && value.length - glued[1].length > 3) return null;
   return glued ? glued[1] : null;
 }
 
@@ -90,7 +92,13 @@ export function gluedValues(argv: Word[]): { at: number; value: string }[] {
       if (v === null || !/^-[A-Za-z][^-=][^=]*$/.test(v) || !/[./~]/.test(v)) continue;
       // The value may start after any letter of a leading run (`-Dt.pi/x`: `-D -t .pi/x`).
       const letters = /^-[A-Za-z]*/.exec(v)![0].length;
-      for (let j = 2; j <= letters && j < v.length; j++) add(i, v.slice(j));
+      // (A word that is a name's letters and a trailing slash, `-Iproto/`, `-oout/`, names that
+      // directory: its run taken for flags alone, the last taking `/`, is a guess too far; of
+      // one or two letters, `-o/`, `-xC/`, the root is kept.)
+      const named = letters > 3 && /^\/+$/.test(v.slice(letters));
+      for (let j = 2; j <= letters && j < v.length; j++) {
+        if (!(named && j === letters)) add(i, v.slice(j));
+      }
     }
     return out;
   }

@@ -10,12 +10,13 @@
 import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
-import { derived, listedLines, literal, unknownWord } from "./words.ts";
+import { listedLines, literal, unknownWord } from "./words.ts";
+import { findReach } from "./find_expression.ts";
 import { filesFromList } from "./file_lists.ts";
 
 /**
  * The commands `find -exec … ;` (and its kin) run. A `{}` of `-exec`/`-ok` is a path of what
- * find lists up to that primary (its tests before it filter the names), as xargs's words are;
+ * find runs it on (the tests every path to it passes filter the names), as xargs's words are;
  * otherwise (`-execdir`'s `./NAME` in each file's directory, `{}` inside other text, a listing
  * not known) it is anything below a starting point.
  */
@@ -31,9 +32,7 @@ function findCommands(stage: Stage, run: Runner): void {
     const v = args[i].kind === "static" ? args[i].value : "";
     if (v !== "-exec" && v !== "-execdir" && v !== "-ok" && v !== "-okdir") continue;
     const listed = v === "-exec" || v === "-ok"
-      ? listedLines(derived(stage, stage.argv.slice(0, i + 1), "find"), findListing, {
-        whole: true,
-      })
+      ? listedLines(stage, (s) => findListing(s, i + 1), { whole: true })
       : null;
     // `-execdir`/`-okdir` run in the directory of each file found, somewhere below a starting
     // point: a relative word there (`cat id_rsa`, `../../.ssh/id_rsa`) may name anything, and
@@ -133,50 +132,81 @@ function findFollows(argv: Word[]): boolean {
 
 /** Primaries after which find prints more than the paths it found (or runs what prints). */
 const FIND_PRINTS = /^-(exec|execdir|ok|okdir|printf|fprintf|fprint0?|fls|ls)$/;
-/** Operators that make a `-name` test no filter of everything printed. */
-const FIND_OPERATORS = /^(-o|-or|,|!|-not|\(|\))$/;
+
+/**
+ * The indexes in argv of find's starting points (after its options) and of its expression, or
+ * null where those are not all known (a starting point or option not known before it runs).
+ */
+function findParts(argv: Word[]): { roots: number; start: number } | null {
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") return null;
+    // (BSD's `-E -X -d -s -x` and `-f PATH` too: `find -x data -name x`.)
+    if (w.value === "-D" || w.value === "-f") i++;
+    else if (!/^-([HLPEXdsx]+|O\d*)$/.test(w.value)) break;
+  }
+  if (argv[i]?.kind === "static" && argv[i].value === "--") i++;
+  const roots = i;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind === "static" && /^([-(!),]|$)/.test(w.value)) break;
+    if (w.kind === "dynamic") return null;
+  }
+  return { roots, start: i };
+}
+
+/**
+ * The values of an expression's words, a word not known inside the command of an `-exec` (or
+ * its kin) as `{}` (it names no test): null where one is elsewhere (it may be any primary).
+ */
+function expressionWords(expression: Word[]): string[] | null {
+  const out: string[] = [];
+  let runs = false;
+  for (const w of expression) {
+    if (w.kind !== "static") {
+      if (!runs) return null;
+      out.push("{}");
+      continue;
+    }
+    if (runs && (w.value === ";" || w.value === "+")) runs = false;
+    else if (!runs && /^-(exec|execdir|ok|okdir)$/.test(w.value)) runs = true;
+    out.push(w.value);
+  }
+  return out;
+}
 
 /**
  * What find prints: the paths below its starting points (each a static word or a glob), when its
- * expression only prints them (no `-printf`, `-ls`, `-exec`, nothing unknown that could be one).
- * A `-name` test of an expression without operators filters the names; find's `*` matches a
- * leading `.`, which bash's does not, so `*.py` is read as `*.py` and `.*.py`.
+ * expression only prints them (no `-printf`, `-ls`, `-exec`, nothing unknown that could be one);
+ * with `at`, the paths its `-exec`/`-ok` at that index of argv runs on. A `-name`/`-iname` test
+ * every path printed passes filters the names (see `findReach`); find's `*` matches a leading
+ * `.`, which bash's does not, so `*.py` is read as `*.py` and `.*.py`.
  */
-function findListing(stage: Stage): Listing[] | null {
-  const args = stage.argv.slice(1);
-  let i = 0;
-  for (; i < args.length; i++) {
-    const w = args[i];
-    if (w.kind !== "static") return null;
-    if (w.value === "-D") i++;
-    else if (!/^-([HLP]+|O\d*)$/.test(w.value)) break;
+function findListing(stage: Stage, at?: number): Listing[] | null {
+  const parts = findParts(stage.argv);
+  if (parts === null) return null;
+  const { start } = parts;
+  const roots = stage.argv.slice(parts.roots, start);
+  const words = expressionWords(stage.argv.slice(start));
+  if (words === null || (at === undefined && words.some((w) => FIND_PRINTS.test(w)))) return null;
+  let reach = findReach(words, at === undefined ? undefined : (j) => j + start === at);
+  // (An expression not read whole, `-exec cmd {}` without its `;`: a path that reaches the
+  // primary passes every test before it, which, read alone, hold for it.)
+  if (at !== undefined && reach.names === null) {
+    const before = findReach(words.slice(0, at - start), "held");
+    if (before.names !== null) reach = before;
   }
-  if (args[i]?.kind === "static" && args[i].value === "--") i++;
-  const roots: Word[] = [];
-  for (
-    ;
-    i < args.length && !(args[i].kind === "static" && /^([-(!),]|$)/.test(args[i].value));
-    i++
-  ) {
-    if (args[i].kind === "dynamic") return null;
-    roots.push(args[i]);
-  }
-  const expression = args.slice(i);
-  if (expression.some((w) => w.kind !== "static" || FIND_PRINTS.test(w.value))) return null;
-  const at = expression.findIndex((w) => w.value === "-name");
-  const filtered = at >= 0 && at + 1 < expression.length &&
-    !expression.some((w) => FIND_OPERATORS.test(w.value));
-  const name = filtered ? expression[at + 1].value : undefined;
   const listings = (roots.length ? roots : [literal(".")]).flatMap((under) =>
-    namedBelow(under, name)
+    reach.names === null
+      ? namedBelow(under, undefined)
+      : reach.names.flatMap((name) => namedBelow(under, name))
   );
   // Only files or only directories, found without following links (-P, find's default, for the
   // starting points too): none is a symlink, and none lies below one.
-  const type = expression.findIndex((w) => w.value === "-type");
   if (
-    type >= 0 && /^[fd]$/.test(expression[type + 1]?.value ?? "") &&
-    !expression.some((w) => FIND_OPERATORS.test(w.value)) && !findFollows(stage.argv) &&
-    !args.slice(0, args.length - expression.length).some((w) => /^-[HLP]*H/.test(w.value))
+    reach.typed && !findFollows(stage.argv) &&
+    !stage.argv.slice(1, parts.roots).some((w) => /^-[HLP]*H/.test(w.value))
   ) {
     for (const l of listings) l.noLinks = true;
   }
@@ -214,22 +244,22 @@ function findReplaces(argv: Word[]): boolean {
   return false;
 }
 
-/** Operators that join find's tests otherwise than with "and". */
-const NOT_AND = new Set(["-o", "-or", "-not", "!", ",", "(", ")"]);
-
 /**
- * What `-delete` removes is limited to the names `-name`/`-iname` match (`find . -name .env
- * -delete`): the protected names those may be count, and only those. Where its tests are joined
- * otherwise than with "and" (`-name x -o -delete`), any name.
+ * What `-delete` removes is limited to the names a `-name`/`-iname` test every path to it passes
+ * matches (`find . -name .env -delete`, `-name '*.o' -not -path './.git/*' -delete`): the
+ * protected names those may be count, and only those. Where none does (`-name x -o -delete`),
+ * or a word is not known, any name; with no name test, none (a whole tree, as `rm -r`'s).
  */
 function deletedNames(argv: Word[]): string[] {
   if (!argv.some((w) => w.value === "-delete")) return [];
-  if (argv.some((w) => NOT_AND.has(w.value))) return ["*"];
-  return argv.flatMap((w, i) =>
-    /^-i?name$/.test(w.value) && argv[i + 1]
-      ? [argv[i + 1].kind === "static" ? argv[i + 1].value : "*"]
-      : []
-  );
+  // (A word not known, `$X`, may be or become any part of the expression.)
+  const parts = findParts(argv);
+  if (parts === null || argv.some((w) => w.kind !== "static" && !startsPaths(w))) return ["*"];
+  if (argv.slice(parts.start).some((w) => w.kind !== "static")) return ["*"];
+  const words = argv.slice(parts.start).map((w) => w.value);
+  // (With no name test at all, a whole tree: as for `rm -r`, name globs do not count there.)
+  const named = words.some((w) => /^-i?name$/.test(w));
+  return findReach(words, (at) => words[at] === "-delete").names ?? (named ? ["*"] : []);
 }
 
 /** find. */
@@ -261,6 +291,6 @@ export const FIND_PROGRAMS: Program[] = [
       const w = argv[i];
       return w !== undefined && w.kind === "static" && !/^[-(!]/.test(w.value);
     },
-    lists: findListing,
+    lists: (stage) => findListing(stage),
   },
 ];

@@ -23,6 +23,7 @@ import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner 
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
+import { rangeText } from "./git_ranges.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten, writesMovedTree } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
@@ -495,6 +496,7 @@ function gitText(argv: Word[]): number[] {
       else if (GIT_TEXT_VALUED.has(w.value)) out.push(++i);
     }
   }
+  out.push(...rangeText(argv, at, sub)); // (`-L` lines, `"$(…)"..HEAD`)
   return out;
 }
 

@@ -65,25 +65,54 @@ function jqModules(argv: Word[]): { path: string | null; source: string }[] {
   return out;
 }
 
-/** jq's options that take two values (a name and a value or file). */
-const JQ_PAIRS = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+/** jq's options that take a name and a value (text both: `--arg v "$V"`). */
+const JQ_TEXT_PAIRS = new Set(["--arg", "--argjson"]);
+/** jq's options that take a name and a file (`--slurpfile v data.json`). */
+const JQ_FILE_PAIRS = new Set(["--slurpfile", "--rawfile", "--argfile"]);
 /** jq's options that take one value. */
 const JQ_VALUED = new Set(["-L", "--indent", "--library-path"]);
 
-/** jq's filter: its first operand, unless the filter comes from a file (`-f`, `--from-file`). */
-function jqFilter(argv: Word[]): number[] {
+/**
+ * jq's text: its filter (its first operand, unless the filter comes from a file: `-f`,
+ * `--from-file`), the names and values of `--arg`/`--argjson` and the names of `--slurpfile`/
+ * `--rawfile` (their files stay files), and after `--args`/`--jsonargs` the operands after the
+ * filter, which are strings (`$ARGS.positional`), not files. Options are read anywhere before
+ * `--`; a word not known ends the reading (what follows may be files).
+ */
+function jqText(argv: Word[]): number[] {
+  const out: number[] = [];
+  let filter = false;
+  let file = false; // (the filter's file is still to come: `jq -f prog.jq`, jq 1.6's first operand)
+  let strings = false;
+  let options = true;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") return [];
+    if (w.kind !== "static") {
+      if (!options || !w.text.startsWith("-")) {
+        if (!filter) return out;
+        if (strings && !file) out.push(i);
+        file = false;
+      }
+      continue;
+    }
     const v = w.value;
-    // (`-f` in a cluster too, `-nf FILE`: jq reads each letter of it.)
-    if (/^-[A-Za-z]*f[A-Za-z]*$/.test(v) || v === "--from-file" || v === "--args") return [];
-    if (v === "--jsonargs") return [];
-    if (JQ_PAIRS.has(v)) i += 2;
-    else if (JQ_VALUED.has(v)) i++;
-    else if (v === "--" || !v.startsWith("-") || v === "-") return v === "--" ? [i + 1] : [i];
+    if (options && v.startsWith("-") && v !== "-") {
+      // (`-f` in a cluster too, `-nf FILE`: jq reads each letter of it.)
+      if (/^-[A-Za-z]*f[A-Za-z]*$/.test(v) || v === "--from-file") filter = file = true;
+      else if (v === "--args" || v === "--jsonargs") strings = true;
+      else if (v === "--") options = false;
+      else if (JQ_TEXT_PAIRS.has(v)) out.push(++i, ++i);
+      else if (JQ_FILE_PAIRS.has(v)) out.push(++i), i++;
+      else if (JQ_VALUED.has(v)) i++;
+      continue;
+    }
+    if (file) file = false;
+    else if (!filter) {
+      filter = true;
+      out.push(i);
+    } else if (strings) out.push(i);
   }
-  return [];
+  return out.filter((i) => i < argv.length);
 }
 
 /** yq's options that take a value. */
@@ -104,24 +133,36 @@ const YQ_VALUED = new Set([
  * be a path is no text then, and is judged as the file it may be.
  */
 function yqExpression(argv: Word[]): number[] {
+  const text: number[] = [];
   let command = false;
   let at = -1;
+  const done = (sole: boolean) =>
+    [...(at < 0 || (sole && /^[\w@%+=:,./~-]+$/.test(argv[at].value)) ? [] : [at]), ...text]
+      .filter((i) => i < argv.length);
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind !== "static") return at < 0 ? [] : [at];
+    if (w.kind !== "static") return done(false);
     const v = w.value;
-    if (YQ_VALUED.has(v)) i++;
+    // (kislyuk's yq passes jq's options on: `--arg v "$V"`'s name and value are text, and what
+    // follows `--args`/`--jsonargs` is all jq's, the filter and strings.)
+    if (v === "--args" || v === "--jsonargs") {
+      for (let j = i + 1; j < argv.length; j++) text.push(j);
+      return done(false);
+    }
+    if (JQ_TEXT_PAIRS.has(v)) text.push(++i, ++i);
+    else if (JQ_FILE_PAIRS.has(v)) text.push(++i), i++;
+    else if (YQ_VALUED.has(v)) i++;
     else if (v.startsWith("-") && v !== "-") continue;
     else if (!command && at < 0 && /^(eval|e|eval-all|ea)$/.test(v)) command = true;
     else if (at < 0) at = i;
-    else return [at];
+    else return done(false);
   }
-  return at < 0 || /^[\w@%+=:,./~-]+$/.test(argv[at].value) ? [] : [at];
+  return done(true);
 }
 
 /** jq and yq. */
 export const QUERY_PROGRAMS: Program[] = [
-  { names: ["jq", "gojq", "jaq"], text: jqFilter, namedFiles: jqModules },
+  { names: ["jq", "gojq", "jaq"], text: jqText, namedFiles: jqModules },
   {
     names: ["yq"],
     text: yqExpression,

@@ -49,3 +49,29 @@ Deno.test("jq and yq: everyday queries stay allowed", async () => {
 Deno.test("yq: an expression evaluated from a string loads files not known", async () => {
   await checkTable([["X='load_str(\".env\")' yq -n 'eval(strenv(X))'", "deny", "ask"]]);
 });
+
+Deno.test("jq: --arg's name and value, and the operands after --args, are text, not files", async () => {
+  await checkEveryday([
+    `jq --arg v "$V" '.version=$v' package.json`,
+    `jq --argjson n "$(date +%s)" '.t=$n' package.json`,
+    `jq -n --args '$ARGS.positional' "$A" /etc/x`,
+    `jq -n --jsonargs '$ARGS' "$A"`,
+    `jq '.a' package.json --arg v "$V"`,
+    `yq --arg v "$V" '.v=$v' README.md`,
+    `yq --args '.x' "$A"`,
+  ]);
+  // deno-fmt-ignore
+  await checkTable([
+    // A file among them stays a file: the input, `--slurpfile`/`--rawfile`'s, `-f`'s program,
+    // an operand before `--args`.
+    [`jq --arg v "$V" . .env`, "deny", "deny"],
+    [`jq . .env --args x`, "deny", "deny"],
+    [`jq --slurpfile v .env -n '$v'`, "deny", "deny"],
+    [`jq --rawfile v "$F" -n '$v'`, "ask", "ask"],
+    [`jq -n --args -f .env x`, "deny", "deny"],
+    [`jq --args -n -f innocent.txt`, "deny", "deny"],
+    [`jq --arg v x "$F"`, "ask", "ask"],
+    [`yq --arg v "$V" .v .env`, "deny", "deny"],
+    [`yq --rawfile v innocent.txt -n '$v'`, "deny", "deny"],
+  ]);
+});

@@ -248,7 +248,7 @@ export function treeLinks(
   names?: string,
 ): { links: string[]; complete: boolean; splits: boolean } {
   // (Only links a lister's name glob matches are listed; matched loosely: one more link judged.)
-  const named = names === undefined ? null : componentRegex(names);
+  const named = names === undefined ? null : componentRegex(names, true);
   if (!fs.entries) return { links: [], complete: false, splits: false };
   const links: string[] = [];
   const queue = [dir];
@@ -311,20 +311,29 @@ function sortedOut(listing: DirEntry[]): Kinds {
   return kinds;
 }
 
-/** A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match anything. */
-function componentRegex(part: string): RegExp {
-  let re = componentRegexes.get(part);
+/**
+ * A loose regex for one glob component: `*`, `?`, `[…]`, `{…}` and extglob groups match
+ * anything. With `classes` (a pattern of a program's own, no shell quoting: a lister's name
+ * glob), a bracket of letters and digits alone (`-iname`'s `[mM][dD]`) matches one of them.
+ */
+function componentRegex(part: string, classes = false): RegExp {
+  const key = classes ? "\u0001" + part : part;
+  let re = componentRegexes.get(key);
   if (!re) {
     if (componentRegexes.size >= 1000) componentRegexes.clear();
-    componentRegexes.set(part, re = looseRegex(part));
+    componentRegexes.set(key, re = looseRegex(part, classes && !part.includes("\\")));
   }
   return re;
 }
 
-function looseRegex(part: string): RegExp {
-  const loose = part.replace(/\[[^\]]*\]?|\{[^}]*\}?|[@!+*?]?\([^)]*\)?/g, "\u0000")
-    .replace(/[*?]/g, "\u0000");
-  const source = loose.split("\u0000").map((s) => s.replace(/[\\^$.|+()[\]{}]/g, "\\$&"))
-    .join(".*");
+function looseRegex(part: string, classes: boolean): RegExp {
+  const loose = part.replace(
+    /\[[^\]]*\]?|\{[^}]*\}?|[@!+*?]?\([^)]*\)?/g,
+    (m) => classes && /^\[[A-Za-z0-9]+\]$/.test(m) ? `\u0001${m.slice(1, -1)}\u0001` : "\u0000",
+  ).replace(/[*?]/g, "\u0000");
+  const source = loose.split("\u0000").map((s) =>
+    s.split("\u0001").map((t, i) => i % 2 ? `[${t}]` : t.replace(/[\\^$.|+()[\]{}]/g, "\\$&"))
+      .join("")
+  ).join(".*");
   return new RegExp(`^${source}$`, "su");
 }

@@ -103,7 +103,10 @@ Deno.test("xargs: words a listing program before it prints are paths below its p
     "@src/(paths find lists)/.py @tests/(paths find lists)/*.py " +
     "@tests/(paths find lists)/.*.py @tests/(paths find lists)/.py",
   ]);
-  assert.deepEqual(cmd("find . -name 'a*' -o -name b | xargs cat"), ["cat @./(paths find lists)/"]);
+  assert.deepEqual(cmd("find . -name 'a*' -o -name b | xargs cat"), [
+    "cat @./(paths find lists)/a* @./(paths find lists)/b",
+  ]);
+  assert.deepEqual(cmd("find . ! -name 'a*' | xargs cat"), ["cat @./(paths find lists)/"]);
   assert.deepEqual(cmd("find . | xargs -I{} cp {} /x/{}.bak"), [
     "cp @./(paths find lists)/ /x/{}.bak",
   ]);
