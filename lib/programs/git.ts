@@ -23,7 +23,7 @@ import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner 
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
-import { rangeText } from "./git_ranges.ts";
+import { rangeText } from "./git_text_words.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten, writesMovedTree } from "./git_commits.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
