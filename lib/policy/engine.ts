@@ -457,6 +457,7 @@ function decideStage(
       opts.globs !== undefined &&
       !opts.globs.disturbed(path, stage, undefined, started ? STARTED : undefined),
     changers: (path) => opts.globs?.changers(path, stage, STARTED) ?? null,
+    nullglob: opts.globs?.options.nullglob,
   });
   const written = raw.filter((t) => t.kind === "redirect" && t.write);
   if (written.length) subject.stage = new PresetFacts(stage, writtenPolicies(ctx, written, shared));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { programNamed } from "../programs/registry.ts";
 import type { MadeLink, RepositoryRead } from "../programs/spec.ts";
 import type { Context, Rule } from "../types.ts";
@@ -93,6 +93,8 @@ function once<T>(f: () => T): () => T {
 
 const UNKNOWN = () => null;
 
+const isGlob = (w: Word) => w.kind === "glob";
+
 export function stageShared(
   ctx: Context,
   index: LocationIndex,
@@ -104,12 +106,17 @@ export function stageShared(
     treeNames?: string[];
     settled?: (path: string, started?: boolean) => boolean;
     changers?: (path: string) => Stage[] | null;
+    /** bash's nullglob is on: a glob that matches nothing is dropped. */
+    nullglob?: boolean;
   },
 ): StageShared {
   const { links, writes, stage = null } = opts;
   const trees = replacesTrees(program, stage);
   const facts = stage === null ? undefined : programNamed(program);
-  const operands = facts?.treesNamed?.(stage!.argv) === true;
+  // (Under nullglob a glob that matches nothing is no word: `rg KEY zz*` may be `rg KEY`.)
+  const operands = facts?.treesNamed?.(stage!.argv) === true &&
+    (!opts.nullglob || !stage!.argv.some(isGlob) ||
+      facts.treesNamed(stage!.argv.filter((w) => !isGlob(w))));
   return {
     index,
     links,
@@ -117,7 +124,7 @@ export function stageShared(
     replacesTrees: trees,
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands,
-    readsCwd: !operands && facts?.readsCwd?.(stage!.argv) === true,
+    readsCwd: !operands && facts?.readsCwd?.(stage!.argv, stage!) === true,
     repository: facts?.readsRepository ? once(() => facts.readsRepository!(stage!)) : NO_READ,
     treeNames: opts.treeNames ?? facts?.treeNames?.(stage!.argv, stage!, ctx.env) ?? NO_NAMES,
     namesLimitTrees: facts?.namesLimitTrees === true,

@@ -21,10 +21,11 @@
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { hasOption, type OptionGrammar } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
+import { searchesInput } from "./search_input.ts";
 
 /** ag's short options without a value. */
 const AG_FLAGS = "aDFfHhiLlnoQRrSsvVtuUwz0c";
@@ -86,7 +87,15 @@ export interface AgReading {
    * without a pattern, unless `-l`).
    */
   searches: boolean;
+  /**
+   * It searches the paths it is given even where standard input is a pipe or a file:
+   * `--search-files`, and `--ackmate`, `--vimgrep`, `--parallel`, which turn the stream off.
+   */
+  files: boolean;
 }
+
+/** The options after which ag does not search its standard input (`AgReading.files`). */
+const NO_STREAM = new Set(["--search-files", "--ackmate", "--vimgrep", "--parallel"]);
 
 /**
  * The long option `written` (`--name`, without `=value`) names: in full, or the one option it
@@ -122,6 +131,7 @@ export function agRead(argv: Word[]): AgReading | null {
   let names = false;
   let other = false;
   let lists = false;
+  let files = false;
   let options = true;
   for (let i = 1; i < values.length; i++) {
     const v = values[i];
@@ -138,6 +148,7 @@ export function agRead(argv: Word[]): AgReading | null {
       const eq = v.indexOf("=");
       const name = longName(eq > 0 ? v.slice(0, eq) : v);
       if (name === "--filename-pattern") names = true;
+      if (name !== null && NO_STREAM.has(name)) files = true;
       if (name === "--help" || name === "--version" || name === "--list-file-types") other = true;
       const valued = name === "valued" || (name !== null && AG_LONG_VALUED.has(name));
       // (Its value is text but for the ignore file it reads and the pager it runs; a word an
@@ -179,7 +190,19 @@ export function agRead(argv: Word[]): AgReading | null {
     text: text.filter((at) => at < argv.length),
     // (With no pattern it stops, but with `-l`: it lists the files of the cwd that hold any.)
     searches: !names && !other && (operands.length > 0 || lists),
+    files,
   };
+}
+
+/**
+ * Whether ag, named no path, searches the cwd's tree: where it searches (`AgReading.searches`)
+ * and its standard input is not one it reads instead (a pipe, a here-document: `searchesInput`),
+ * or an option turns that stream off.
+ */
+function agReadsCwd(argv: Word[], stage?: Stage): boolean {
+  const read = agRead(argv);
+  if (read === null) return true;
+  return read.searches && (read.files || !searchesInput(stage));
 }
 
 /** `--pager CMD`: ag opens it with popen (`sh -c`), writing what it prints to it. */
@@ -194,8 +217,9 @@ export const AG_PROGRAM: Program = {
   options: AG,
   text: (argv) => agRead(argv)?.text ?? [],
   followsLinks: (argv) => hasOption(argv, AG, ["-f", "--follow"]),
-  treesNamed: (argv) => (agRead(argv)?.paths.length ?? 0) > 0,
-  readsCwd: (argv) => agRead(argv)?.searches ?? true,
+  // (Paths another program lists may be none: xargs then runs `ag KEY` on `/dev/null`.)
+  treesNamed: (argv) => agRead(argv)?.paths.some((at) => argv[at].listed === undefined) ?? false,
+  readsCwd: agReadsCwd,
   optionCommands: agCommands,
   readOnly: { "": { long: ["--pager"] } },
 };

@@ -6,31 +6,76 @@ import { literal } from "./words.ts";
 const read = (line: string) => agRead(["ag", ...line.split(" ")].map(literal));
 
 Deno.test("ag's words: its pattern, the paths after it, -A's value only where a number", () => {
-  assert.deepEqual(read("KEY"), { paths: [], text: [1], searches: true });
-  assert.deepEqual(read("KEY src lib"), { paths: [2, 3], text: [1], searches: true });
-  assert.deepEqual(read("-A 3 KEY src"), { paths: [4], text: [1, 2, 3], searches: true });
+  assert.deepEqual(read("KEY"), { paths: [], text: [1], searches: true, files: false });
+  assert.deepEqual(read("KEY src lib"), { paths: [2, 3], text: [1], searches: true, files: false });
+  assert.deepEqual(read("-A 3 KEY src"), {
+    paths: [4],
+    text: [1, 2, 3],
+    searches: true,
+    files: false,
+  });
   // (`-A KEY`: not a number, so ag reads KEY again, as the pattern.)
-  assert.deepEqual(read("-A KEY src"), { paths: [3], text: [2], searches: true });
-  assert.deepEqual(read("-iC3 KEY"), { paths: [], text: [1, 2], searches: true });
-  assert.deepEqual(read("--context=3 KEY"), { paths: [], text: [1, 2], searches: true });
-  assert.deepEqual(read("-G \\.ts$ KEY src"), { paths: [4], text: [1, 2, 3], searches: true });
-  assert.deepEqual(read("--ignore secrets KEY"), { paths: [], text: [1, 2, 3], searches: true });
+  assert.deepEqual(read("-A KEY src"), { paths: [3], text: [2], searches: true, files: false });
+  assert.deepEqual(read("-iC3 KEY"), { paths: [], text: [1, 2], searches: true, files: false });
+  assert.deepEqual(read("--context=3 KEY"), {
+    paths: [],
+    text: [1, 2],
+    searches: true,
+    files: false,
+  });
+  assert.deepEqual(read("-G \\.ts$ KEY src"), {
+    paths: [4],
+    text: [1, 2, 3],
+    searches: true,
+    files: false,
+  });
+  assert.deepEqual(read("--ignore secrets KEY"), {
+    paths: [],
+    text: [1, 2, 3],
+    searches: true,
+    files: false,
+  });
   // Its file types are options (`--ts`); `--file-s` begins `--file-search-regex` alone.
-  assert.deepEqual(read("--ts KEY src"), { paths: [3], text: [2], searches: true });
-  assert.deepEqual(read("--file-s x KEY"), { paths: [], text: [1, 2, 3], searches: true });
+  assert.deepEqual(read("--ts KEY src"), { paths: [3], text: [2], searches: true, files: false });
+  assert.deepEqual(read("--file-s x KEY"), {
+    paths: [],
+    text: [1, 2, 3],
+    searches: true,
+    files: false,
+  });
   // (`--pa` begins `--pager` and `--path-to-ignore`, `--ign` `--ignore` and `--ignore-case`:
   // each is taken to take the next word, a word kept a path.)
-  assert.deepEqual(read("--pa x KEY"), { paths: [], text: [3], searches: true });
-  assert.deepEqual(read("--ign x KEY"), { paths: [], text: [3], searches: true });
+  assert.deepEqual(read("--pa x KEY"), { paths: [], text: [3], searches: true, files: false });
+  assert.deepEqual(read("--ign x KEY"), { paths: [], text: [3], searches: true, files: false });
   // The ignore file it reads and the pager it runs are no text.
-  assert.deepEqual(read("-p secrets/key KEY src"), { paths: [4], text: [3], searches: true });
-  assert.deepEqual(read("--pager less KEY"), { paths: [], text: [3], searches: true });
-  assert.deepEqual(read("--path-to-ignore=x KEY"), { paths: [], text: [2], searches: true });
+  assert.deepEqual(read("-p secrets/key KEY src"), {
+    paths: [4],
+    text: [3],
+    searches: true,
+    files: false,
+  });
+  assert.deepEqual(read("--pager less KEY"), {
+    paths: [],
+    text: [3],
+    searches: true,
+    files: false,
+  });
+  assert.deepEqual(read("--path-to-ignore=x KEY"), {
+    paths: [],
+    text: [2],
+    searches: true,
+    files: false,
+  });
   // `-g` lists names: every operand is a path.
-  assert.deepEqual(read("-g key secrets"), { paths: [3], text: [1, 2], searches: false });
-  assert.deepEqual(read("-l"), { paths: [], text: [], searches: true });
-  assert.deepEqual(read("--version"), { paths: [], text: [], searches: false });
-  assert.deepEqual(read("-- -x src"), { paths: [3], text: [2], searches: true });
+  assert.deepEqual(read("-g key secrets"), {
+    paths: [3],
+    text: [1, 2],
+    searches: false,
+    files: false,
+  });
+  assert.deepEqual(read("-l"), { paths: [], text: [], searches: true, files: false });
+  assert.deepEqual(read("--version"), { paths: [], text: [], searches: false, files: false });
+  assert.deepEqual(read("-- -x src"), { paths: [3], text: [2], searches: true, files: false });
   // A letter it does not take, or a word not known: nothing is said.
   assert.equal(read("-E KEY src"), null);
   assert.equal(

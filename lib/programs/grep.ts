@@ -15,6 +15,7 @@ import type { Listing, Program, Runner } from "./spec.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
 import { AG_PROGRAM } from "./ag.ts";
 import { type LineFilter, passedLines } from "./line_filters.ts";
+import { searchesInput } from "./search_input.ts";
 
 const GREP: SearchSpec = {
   flags: "EFGPiywxzsvVbnHhoqaRrLlcTZUI",
@@ -49,7 +50,7 @@ const GREP: SearchSpec = {
 };
 
 const RG: SearchSpec = {
-  flags: "abcFHIiLlNnoPpqSsUuVvwxz0.",
+  flags: "abcFhHIiLlNnoPpqSsUuVvwxz0.",
   textValued: "ABCEgjmMrtTd",
   fileValued: "",
   patternShort: "e",
@@ -71,7 +72,7 @@ const RG: SearchSpec = {
     "--auto-hybrid-regex", "--pcre2", "--no-pcre2", "--no-pcre2-unicode", "--no-unicode",
     "--mmap", "--no-mmap", "--block-buffered", "--line-buffered", "--debug", "--trace",
     "--type-list", "--glob-case-insensitive", "--include-zero", "--max-columns-preview",
-    "--no-require-git", "--version", "--help",
+    "--no-require-git", "--version", "--help", "--pcre2-version",
   ]),
   // deno-fmt-ignore
   longText: new Set([
@@ -80,7 +81,7 @@ const RG: SearchSpec = {
     "--max-depth", "--max-filesize", "--encoding", "--engine", "--replace", "--sort", "--sortr",
     "--colors", "--context-separator", "--path-separator", "--pre-glob", "--dfa-size-limit",
     "--regex-size-limit", "--field-context-separator", "--field-match-separator",
-    "--hyperlink-format",
+    "--hyperlink-format", "--generate",
   ]),
   longFile: new Set(["--ignore-file", "--pre", "--hostname-bin"]),
   longOptional: new Set(["--color"]),
@@ -169,11 +170,16 @@ function grepRecursive(argv: Word[]): boolean {
 }
 
 /**
- * Whether a search names the paths it reads (`grep -R x src`): an operand after the pattern (or
- * any, with `-e`/`-f`/`--files`); without one it searches the cwd. False where a word is not known.
+ * Whether a search names the paths it reads (`grep -R x src`, `rg KEY src/*.ts`): an operand after
+ * the pattern (or any, with `-e`/`-f`/`--files`); without one it searches the cwd. A glob counts
+ * as the paths it matches where it cannot be an option (under nullglob one that matches nothing is
+ * no word: `StageShared.operands`); paths another program lists do not (xargs given none still
+ * runs `rg KEY`). False where a word is not known.
  */
 function pathsGiven(argv: Word[], grammar: OptionGrammar): boolean {
-  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const values = argv.slice(1).map((w) =>
+    w.kind === "static" ? w.value : globOperand(w) ? w.value : null
+  );
   let operands = 0;
   let patternGiven = false;
   for (const t of readOptions(values, grammar)) {
@@ -182,6 +188,39 @@ function pathsGiven(argv: Word[], grammar: OptionGrammar): boolean {
     if (/^-[ef]$|^--(regexp|file|files)$/.test(t.name)) patternGiven = true;
   }
   return operands > (patternGiven ? 0 : 1);
+}
+
+/** A glob that names paths, not options: it starts with text that is no option's (`src/*.ts`). */
+function globOperand(w: Word): boolean {
+  return w.kind === "glob" && w.listed === undefined && w.prefix !== "" &&
+    !w.prefix.startsWith("-");
+}
+
+/** rg's options that end it before it searches: its help, version, and generated texts. */
+const RG_SPECIAL = /^(?:-[hV]|--(?:help|version|pcre2-version|generate))$/;
+
+/**
+ * Whether rg, named no path (`treesNamed` false), reads the files below the cwd: not with
+ * `--help`, `--version`, `--generate` (it prints and ends), `--type-list` or `--files` (names
+ * only); not where it searches its standard input instead (a pipe, a here-document:
+ * `searchesInput`), unless `-f -` reads its patterns from there (then the cwd).
+ */
+function rgReadsCwd(argv: Word[], stage?: Stage): boolean {
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  let consumed = false;
+  for (const t of readOptions(values, grammarOf(RG))) {
+    // (A word not known may be any option: `-f-`, or none at all.)
+    if (t.kind === "unknown" || t.kind === "dynamic") return true;
+    if (t.kind !== "flag" && t.kind !== "valued") continue;
+    if (RG_SPECIAL.test(t.name) || t.name === "--type-list" || t.name === "--files") return false;
+    if (t.name === "-f" || t.name === "--file") {
+      const value = t.glued ?? (t.valueAt === undefined ? null : values[t.valueAt]);
+      if (value === null || /^(?:-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(value)) {
+        consumed = true;
+      }
+    }
+  }
+  return consumed || !searchesInput(stage);
 }
 
 /** rg's options that make it print file names only, and those that print more with them. */
@@ -388,8 +427,7 @@ export const SEARCH_PROGRAMS: Program[] = [
       argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
     treesNamed: (argv) => pathsGiven(argv, grammarOf(RG)),
-    // (`--files` lists the names alone.)
-    readsCwd: (argv) => !hasOption(argv, grammarOf(RG), ["--files"]),
+    readsCwd: rgReadsCwd,
     lists: rgListing,
     optionCommands: rgCommands,
     readOnly: { "": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] } },

@@ -36,6 +36,7 @@ import { FIND_PROGRAMS } from "./find.ts";
 import { GH_PROGRAMS } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { SEARCH_PROGRAMS } from "./grep.ts";
+import { SEARCHERS } from "./searchers.ts";
 import { CHECKSUM_PROGRAMS } from "./checksums.ts";
 import { LINE_FILTER_PROGRAMS } from "./line_filters.ts";
 import { IMAGEMAGICK_PROGRAMS } from "./imagemagick.ts";
@@ -84,6 +85,7 @@ export function allPrograms(): readonly Program[] {
     ...BAZEL_PROGRAMS,
     ...SCRIPT_PROGRAMS,
     ...SEARCH_PROGRAMS,
+    ...SEARCHERS,
     ...CHECKSUM_PROGRAMS,
     ...FIELD_PROGRAMS,
     ...LINE_FILTER_PROGRAMS,

@@ -489,7 +489,7 @@ export interface Program {
    * `rg KEY`): a protected path glob there (`secrets/**`) counts where what it names is below the
    * cwd now.
    */
-  readsCwd?: (argv: Word[]) => boolean;
+  readsCwd?: (argv: Word[], stage?: Stage) => boolean;
   /**
    * It shows the content of the files of its repository that its words do not name (`git diff`,
    * `git log -p`, `git show`, `git grep KEY`), or reads into its object store (`git add -A`,

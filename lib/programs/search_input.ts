@@ -1,0 +1,45 @@
+/**
+ * Whether a search program that names no path searches its standard input rather than the cwd's
+ * tree. rg and ag decide by what standard input is: rg searches it where it is a regular file, a
+ * FIFO or a socket (grep-cli's `is_readable_stdin`), ag where it is a FIFO or a regular file
+ * (`fstat` in options.c); a terminal, `/dev/null` or a closed one has them search the cwd.
+ *
+ * What the stage's input is, is read from the command as bash sets it up: a pipe from the stage
+ * before it, a here-document or here-string (a temporary file or a pipe). A file redirect is not
+ * counted (`rg KEY < src` gives rg a directory, and it searches the cwd), nor a descriptor. The
+ * pipe counts only where the stage has it as the pipeline's stage does (the pipeline's own stage,
+ * a group, a subshell, a function, `bash -c`, a wrapper that leaves standard input as it is):
+ * xargs and parallel give what they run `/dev/null` (GNU xargs with no input still runs `rg KEY`
+ * once), and other runners a terminal or nothing.
+ *
+ * @example
+ * ```ts
+ * import { searchesInput } from "./search_input.ts";
+ * import { stagesOf } from "../shell/analyze_testing.ts";
+ * searchesInput(stagesOf("git diff | rg KEY")[1]); // true
+ * searchesInput(stagesOf("rg KEY < /dev/null")[0]); // false
+ * ```
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import { standardInput } from "./words.ts";
+
+/**
+ * The origins of stages that have the standard input of the pipeline stage they stand in: their
+ * own, a group's, a subshell's, a function's, a shell's command line, and wrappers that pass it on
+ * as it is (not sudo's or run0's terminal, unbuffer's pty, systemd-run's service).
+ */
+const SHARES_INPUT =
+  /^(?:top|compound|subshell|function|shell:[\w.+-]+|wrapper:(?:env|nice|nohup|timeout|time|command|builtin|exec|stdbuf|ionice|taskset|chrt|setsid|flock|prlimit|eatmydata|nocache|chronic|catchsegv|faketime|fakeroot))$/;
+
+/**
+ * Whether `stage`'s standard input is surely one a search reads (a pipe, a here-document, a
+ * here-string) where it names no path; false where it may be a terminal, `/dev/null`, a directory
+ * or not known.
+ */
+export function searchesInput(stage: Stage | undefined): boolean {
+  if (!stage || !SHARES_INPUT.test(stage.origin)) return false;
+  const input = standardInput(stage);
+  return input.from === "document" || (input.from === "pipe" && stage.piped === true);
+}

@@ -1,0 +1,82 @@
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
+
+const P = "/home/user/project";
+const config = configFrom({
+  policies: { open: { defaultAction: "allow", rules: [] } },
+  locations: { "/": "open" },
+  pathProtection: { "secrets/**": "deny", ".env": "ask", "~/.ssh/**": "deny" },
+}, { home: "/home/user" });
+const ctx = ctxIn(P, {
+  files: [`${P}/src/main.ts`, `${P}/README.md`, `${P}/.env`, `${P}/secrets/key`],
+  home: "/home/user",
+});
+
+Deno.test("rg and ag given no path search a pipe or a here-document, not the cwd", async () => {
+  await checkActions(config, ctx, [
+    ["cat README.md | rg KEY", "allow"],
+    ["cat README.md | rg -i -C 3 KEY", "allow"],
+    ["cat README.md | rg -uuu KEY", "allow"],
+    ["cat README.md | ag KEY", "allow"],
+    ["rg KEY <<< 'some text'", "allow"],
+    ["ag KEY <<'EOF'\nsome text\nEOF", "allow"],
+    ["cat README.md | { rg KEY; }", "allow"],
+    ["cat README.md | (rg KEY)", "allow"],
+    ["cat README.md | while read -r l; do rg KEY; done", "allow"],
+    ["cat README.md | timeout 5 rg KEY", "allow"],
+    ["cat README.md | bash -c 'rg KEY'", "allow"],
+    ["cat README.md | rg KEY -", "allow"],
+    // (`-f -` reads the patterns from the pipe: rg searches the cwd.)
+    ["cat pats | rg -f -", "ask"],
+    ["cat pats | rg --file=-", "ask"],
+    ["cat pats | rg --file /dev/stdin", "ask"],
+    ["cat pats | rg -e KEY -f -", "ask"],
+    // Standard input a search does not read: /dev/null, a closed or duplicated descriptor, a
+    // directory (a file redirect is not counted), what xargs and parallel give what they run.
+    ["rg KEY", "ask"],
+    ["rg -uuu KEY", "ask"],
+    ["rg KEY < /dev/null", "ask"],
+    ["cat README.md | rg KEY < /dev/null", "ask"],
+    ["cat README.md | { rg KEY; } < /dev/null", "ask"],
+    ["rg KEY < src", "ask"],
+    ["cat README.md | rg KEY <&3", "ask"],
+    ["find src -name zz | xargs rg KEY", "ask"],
+    ["find src -name zz | xargs ag KEY", "ask"],
+    ["echo | xargs -I{} rg KEY", "ask"],
+    ["xargs rg KEY <<< ''", "ask"],
+    ["cat README.md | parallel rg KEY", "ask"],
+    ['cat README.md | rg KEY "$X"', "ask"],
+    ["echo | rg KEY .", "ask"],
+    ["echo | rg KEY secrets", "deny"],
+    // ag turns its stream off for these.
+    ["cat README.md | ag --search-files KEY", "ask"],
+    ["cat README.md | ag --vimgrep KEY", "ask"],
+    ["cat README.md | ag --parallel KEY", "ask"],
+  ]);
+});
+
+Deno.test("rg's help, version and type list read nothing; a glob of files is those files", async () => {
+  await checkActions(config, ctx, [
+    ["rg --version", "allow"],
+    ["rg -V", "allow"],
+    ["rg --help", "allow"],
+    ["rg -h", "allow"],
+    ["rg --type-list", "allow"],
+    ["rg --pcre2-version", "allow"],
+    ["rg --generate man", "allow"],
+    ["rg KEY src/*.ts", "allow"],
+    ["rg -n KEY src/*.ts README.md", "allow"],
+    ["grep -rn KEY src/*", "allow"],
+    // Words that are no such option: a value, an operand after `--`.
+    ["rg -e --version", "ask"],
+    ["rg -- --version", "ask"],
+    ["rg --files | xargs cat", "ask"],
+    ["rg KEY s*", "deny"],
+    // (A glob that may begin with `-` may be an option: `*.ts` may match `-uuu.ts`.)
+    ["rg KEY *.ts", "ask"],
+    // Under nullglob a glob that matches nothing is no word: the cwd is searched.
+    ["shopt -s nullglob; rg KEY zz*", "ask"],
+    ["shopt -s nullglob; ag KEY zz*", "ask"],
+    ["shopt -s nullglob; grep -r KEY zz*", "ask"],
+    ["shopt -s nullglob; rg KEY src/*.ts zz*", "ask"],
+  ]);
+});
