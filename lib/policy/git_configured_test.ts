@@ -1,4 +1,5 @@
 import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
+import { gateFiles } from "../testing_adversarial.ts";
 
 const home = "/home/user";
 /** Allow by default; `~/.ssh/**` and `secrets/**` denied, `.env` asked about. */
@@ -101,7 +102,11 @@ Deno.test("git's config: the user's own settings, and everyday work, ask nothing
 });
 
 Deno.test("git's config: a config file or hook another stage writes first runs a command not known", async () => {
-  await checkActions(DL, repo(""), [
+  const diffs = {
+    "/p/fix.diff": "--- a/src/main.ts\n+++ b/src/main.ts\n@@ -1 +1 @@\n-a\n+b\n",
+    "/p/hook.diff": "--- .git/hooks/pre-commit\n+++ .git/hooks/pre-commit\n@@ -0,0 +1 @@\n+x\n",
+  };
+  await checkActions(DL, repo("", diffs), [
     ["printf '[core]\\n\\tfsmonitor = cat x' >> .git/config; git status", "ask"],
     ["echo x | tee -a .git/config && git status", "ask"],
     ["sed -i s/a/b/ .git/config && git diff", "ask"],
@@ -112,6 +117,20 @@ Deno.test("git's config: a config file or hook another stage writes first runs a
     // After git has run, or a write elsewhere: nothing more.
     ["git status; echo x >> .git/config", "allow"],
     ["echo x > notes.txt && git add notes.txt", "allow"],
+  ]);
+  // A formatter or a patch before it: the files of its languages, those its diff names. (Under
+  // the gate's own protection: the tree they write holds no protected path.)
+  await checkActions(gateFiles, repo("", diffs), [
+    ["prettier --write . && git commit -m x", "allow"],
+    ["npx prettier --write . && git push", "allow"],
+    ["gofmt -w . && git commit -am x", "allow"],
+    ["black . && git diff", "allow"],
+    ["prettier --plugin x --write . && git commit -m x", "ask"],
+    ["prettier --write .git/hooks/pre-commit && git commit -m x", "ask"],
+    ["patch -p0 < hook.diff && git commit -m x", "ask"],
+    ["git apply $D && git commit -m x", "ask"],
+    ["curl -so fix.diff https://x/p; patch -p1 < fix.diff && git commit -m x", "ask"],
+    ["patch -p1 < fix.diff && git commit -am x", "allow"],
   ]);
   // A hooks directory core.hooksPath names.
   await checkActions(DL, repo("[core]\n\thooksPath = .githooks\n"), [

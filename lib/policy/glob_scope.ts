@@ -21,7 +21,7 @@ import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
-import type { GlobWords, ProjectSettings } from "../programs/spec.ts";
+import type { GlobWords, ProjectSettings, ReadFile } from "../programs/spec.ts";
 import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
@@ -347,8 +347,9 @@ function writesAt(
   w: { stage: Stage; areas: string[] | null },
   paths: string[],
   ctx: Context,
+  reads: WriterReads,
 ): boolean {
-  if (w.areas === null) return namesPlaceAbove(w.stage, paths, ctx);
+  if (w.areas === null) return namesPlaceAbove(w.stage, paths, ctx, reads);
   const name = w.stage.argv[0];
   const program = name ? programOf(name) : undefined;
   const makes = program?.metadataOnly === true && program.writesOnlyNamed === true;
@@ -356,6 +357,20 @@ function writesAt(
     const real = realPath(a, ctx.fs);
     return paths.some((p) => makes ? p === a || p === real : isWithin(p, a) || isWithin(p, real));
   });
+}
+
+/** How the words of a writer that may write anywhere are read (see `namesPlaceAbove`). */
+interface WriterReads {
+  /**
+   * A file a stage reads (its diff, `patch < fix.diff`; its program's settings, absolute), as it
+   * will be when it runs: what the stages before it write there count, no later one.
+   */
+  read(stage: Stage): ReadFile;
+  /**
+   * Whether a word of the stage is one of the words of a command it runs (`npx prettier --write
+   * .`: prettier's), judged as that command's: a stage of its own, a writer of its own.
+   */
+  carried(stage: Stage, word: Word): boolean;
 }
 
 /**
@@ -379,6 +394,7 @@ export function globScope(
 ): GlobScope {
   let writers: { stage: Stage; areas: string[] | null }[] | undefined;
   let sequential: boolean | undefined;
+  const reads = writerReads(ctx, stages, tops, () => scope);
   const writing = () => {
     if (writers) return writers;
     writers = stages.map((s) => ({ stage: s, areas: writeAreas(s, readsOnly) }))
@@ -424,11 +440,11 @@ export function globScope(
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
-      (only ? writesAt(w, dirs, ctx) : touches(w, dirs)) &&
+      (only ? writesAt(w, dirs, ctx, reads) : touches(w, dirs)) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
       !(removals === true && removesOnly(w.stage, stages, tops));
   };
-  return {
+  const scope: GlobScope = {
     options: globOptions(text, stages, ctx.env),
     descriptors: text.includes("dev/") || text.includes("proc"),
     disturbed(dir: string, stage: Stage | undefined, word?: Word, opts = {}): boolean {
@@ -457,7 +473,7 @@ export function globScope(
         const own = sameStage(w.stage, stage, instead, beside) || w.stage === top;
         if (own || skip?.(w.stage) || runsAfter(w.stage, stage)) continue;
         if (ordered && stages.indexOf(w.stage) > reader) continue;
-        if (!writesAt(w, pathsOf(), ctx)) continue;
+        if (!writesAt(w, pathsOf(), ctx, reads)) continue;
         const body = heredocInto(w.stage, path);
         if (body === null) return null;
         texts.push(body);
@@ -478,6 +494,49 @@ export function globScope(
       return texts;
     },
   };
+  return scope;
+}
+
+/**
+ * How the command's writers that may write anywhere are read (`WriterReads`): a file as it will
+ * be when the stage runs, in the scope `scope` gives; a stage's read asked again while it is being
+ * read (two formatters' settings, each the other's writer) is not known.
+ */
+function writerReads(
+  ctx: Context,
+  stages: Stage[],
+  tops: ReadonlyMap<Stage, Stage> | undefined,
+  scope: () => GlobScope,
+): WriterReads {
+  const reading = new Set<Stage>();
+  return {
+    read: (stage) => (path) => {
+      if (reading.has(stage)) return null;
+      reading.add(stage);
+      try {
+        return stageSettingsText(stage, path, ctx, scope());
+      } finally {
+        reading.delete(stage);
+      }
+    },
+    carried: (stage, word) => carriedWord(stage, word, stages, tops),
+  };
+}
+
+/**
+ * Whether `word` of `stage` is a word of a command the stage's program runs (`npx prettier
+ * --write .`, `sudo -u u gofmt -w .`): another stage from the same stage of the command's shell
+ * holds it, and the program runs commands (a wrapper, a package runner).
+ */
+function carriedWord(
+  stage: Stage,
+  word: Word,
+  stages: Stage[],
+  tops: ReadonlyMap<Stage, Stage> | undefined,
+): boolean {
+  if (!tops?.size || !programOf(stage.argv[0])?.runs) return false;
+  const top = tops.get(stage) ?? stage;
+  return stages.some((s) => s !== stage && (tops.get(s) ?? s) === top && s.argv.indexOf(word) > 0);
 }
 
 /** Whether a writer is a git stage whose writes are not known by its words. */
@@ -575,24 +634,43 @@ export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFil
  * (`--prefix .`, `-f dir`, `> f`), a file its program says it writes (`git clone URL` its
  * directory, `tar -x` the cwd, `curl -O` the URL's name), or a word not known.
  */
-function namesPlaceAbove(stage: Stage, paths: string[], ctx: Context): boolean {
+function namesPlaceAbove(
+  stage: Stage,
+  paths: string[],
+  ctx: Context,
+  reads: WriterReads,
+): boolean {
   if (stage.cwds.includes(null)) return true;
-  const above = (value: string) =>
-    stage.cwds.some((cwd) => paths.some((p) => isWithin(p, resolve(cwd!, value))));
+  const program = stage.argv[0] ? programOf(stage.argv[0]) : undefined;
+  // (A formatter changes only the files of its languages below a directory it is given.)
+  const changes = (dir: string, p: string) =>
+    p === dir || !program?.changesBelow ||
+    program.changesBelow(stage.argv, dir, p, { read: reads.read(stage), home: ctx.home });
+  const above = (value: string, operand: boolean) =>
+    stage.cwds.some((cwd) =>
+      paths.some((p) => {
+        const dir = resolve(cwd!, value);
+        return isWithin(p, dir) && (!operand || changes(dir, p));
+      })
+    );
+  const operands = new Set(stage.argv);
   const words = [...stage.argv.slice(1), ...stage.redirects.map((r) => r.target)];
   for (const w of words) {
-    if (w === null) continue;
+    if (w === null || reads.carried(stage, w)) continue;
     if (w.kind !== "static") return true;
     const value = w.value.slice(w.value.indexOf("=") + 1);
-    if (value && !/^[a-z][\w+.-]*:\/\//i.test(value) && above(value)) return true;
+    if (value && !/^[a-z][\w+.-]*:\/\//i.test(value) && above(value, operands.has(w))) {
+      return true;
+    }
   }
-  const named = stage.argv[0] ? programOf(stage.argv[0])?.namedFiles?.(stage.argv, stage) : [];
+  // (A patch's names are read from its diff as it will be: `patch -p1 < fix.diff`.)
+  const named = program?.namedFiles?.(stage.argv, stage, { read: reads.read(stage) }) ?? [];
   // (A file on another machine is none here: `hereFile`.)
   const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
   // (A file in the home its program names from there: `~/.perfconfig`.)
   const home = (path: string) => (path.startsWith("~/") ? join(ctx.home, path.slice(2)) : path);
   return here.some((f) =>
-    f !== undefined && (f.path === null || (!f.unchanged && above(home(f.path))))
+    f !== undefined && (f.path === null || (!f.unchanged && above(home(f.path), false)))
   );
 }
 

@@ -22,6 +22,7 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
+import { ruffChanges } from "./formatters.ts";
 
 /**
  * A TOML string value as written (`"…"` with its escapes, `'…'` as it is); null for any other
@@ -172,6 +173,6 @@ export function pylintOutputs(argv: Word[]): NamedFile[] {
 
 /** ruff and pylint. */
 export const LINTER_PROGRAMS: Program[] = [
-  { names: ["ruff"], optionCommands: ruffSettings },
+  { names: ["ruff"], optionCommands: ruffSettings, changesBelow: ruffChanges },
   { names: ["pylint"], namedFiles: pylintOutputs },
 ];

@@ -45,6 +45,7 @@ import { GROFF, INTERPRETER_PROGRAMS, PYTEST, versionedPython } from "./interpre
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
+import { FORMATTER_PROGRAMS } from "./formatters.ts";
 import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
@@ -107,6 +108,7 @@ export function allPrograms(): readonly Program[] {
     ...SHELL_CARRIER_PROGRAMS,
     ...BUILD_PROGRAMS,
     ...LINTER_PROGRAMS,
+    ...FORMATTER_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
     PSQL,
@@ -164,6 +166,7 @@ function uniform(p: Program): Program {
     namesLimitTrees: p.namesLimitTrees,
     metadataOnly: p.metadataOnly,
     replacesTrees: p.replacesTrees,
+    changesBelow: p.changesBelow,
     noFileOperands: p.noFileOperands,
     writesOnlyNamed: p.writesOnlyNamed,
     tooBroad: p.tooBroad,

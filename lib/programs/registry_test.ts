@@ -50,6 +50,7 @@ type Shown =
   | "readsRepository"
   | "lists"
   | "treeNames"
+  | "changesBelow"
   | "readOnly";
 
 /**
@@ -273,7 +274,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   convert: { runs: "convert a.png 'png:|lpr'", namedFiles: "convert a.png frame_%03d.png" },
   pytest: { runs: "pytest -c /tmp/x.ini", namedFiles: "pytest --cov-report=html:cov" },
   groff: { runs: "groff -U -man x.1" },
-  ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src" },
+  ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src", changesBelow: "ruff format ." },
+  prettier: { changesBelow: "prettier --write ." }, black: { changesBelow: "black ." },
+  gofmt: { changesBelow: "gofmt -w ." },
   pylint: { namedFiles: "pylint -f text:out.txt src" },
   httpd: { followsLinks: "httpd -f -h . -p 8000", runs: "httpd -c /tmp/httpd.conf", readsCwd: "httpd -f -p 8000" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
@@ -399,6 +402,7 @@ function shownFacets(p: Program): Shown[] {
     "readsRepository",
     "lists",
     "treeNames",
+    "changesBelow",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -560,6 +564,19 @@ function assertShows(p: Program, facet: Shown, command: string): void {
     case "readsCwd":
       assert.equal(p.readsCwd!(top.argv), true, why);
       break;
+    case "changesBelow": {
+      // (The files of its language below the tree, not a settings file of another name.)
+      const given = { read: () => "", home: "/h" };
+      assert.equal(p.changesBelow!(top.argv, "/p", "/p/.npmrc", given), false, why);
+      assert.equal(
+        p.changesBelow!(top.argv, "/p", "/p/sub/x.py", given) ||
+          p.changesBelow!(top.argv, "/p", "/p/sub/x.go", given) ||
+          p.changesBelow!(top.argv, "/p", "/p/sub/x.ts", given),
+        true,
+        why,
+      );
+      break;
+    }
     case "readsRepository":
       // (Its content, and none where it shows only names.)
       assert.notEqual(p.readsRepository!(top), null, why);

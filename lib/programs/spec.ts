@@ -419,6 +419,14 @@ export interface NamedFilesGiven {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** What `Program.changesBelow` is given. */
+export interface ChangesGiven {
+  /** A settings file's text (absolute) as it will be when the program runs; null: not known. */
+  read: ReadFile;
+  /** The user's home directory (where user-level settings are). */
+  home: string;
+}
+
 /** What is known about one program (or a family called by several names). */
 export interface Program {
   /** The names it is called by (a path is matched by its basename). */
@@ -529,6 +537,15 @@ export interface Program {
    * `tar -x -C dir`); a function when it depends on the subcommand (`git checkout .`).
    */
   replacesTrees?: boolean | ((argv: Word[]) => boolean);
+  /**
+   * Whether it may change `file` (absolute), which lies below `dir`, a directory its words name: a
+   * formatter rewrites the files of its languages there and no other (`gofmt -w .` the `.go`
+   * files, `prettier --write .` those its parsers take, not a `.npmrc`), unless an option or its
+   * settings may widen that (a plugin, an `include`). `read` gives a settings file's text
+   * (absolute) as it will be when it runs, null where that is not known. (A file it is given by
+   * name counts whatever its name.) Not set: any file.
+   */
+  changesBelow?: (argv: Word[], dir: string, file: string, given: ChangesGiven) => boolean;
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
   /**
