@@ -1,8 +1,9 @@
 /**
  * Wrappers seen through (RULINGS principle 2): the command a wrapper runs is a stage of its own
  * (`sudo rm x` runs `rm x`; `timeout 5 make` runs `make`; `su -c 'rm x'` runs `rm x`). One table
- * says how each wrapper reads its own options before the command starts; sudo's `-s`/`-i`, watch
- * and su-like programs have their quirks beside it.
+ * says how each wrapper reads its own options before the command starts; sudo's `-s`/`-i` and
+ * su-like programs have their quirks beside it (the watchers, watch, entr and watchexec:
+ * watchers.ts).
  *
  * @module
  */
@@ -27,6 +28,7 @@ import { bwrap } from "./bwrap.ts";
 import { firejailFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
 import { perfCommands, perfFiles, perfSpecs } from "./perf.ts";
+import { WATCHER_PROGRAMS } from "./watchers.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
 interface WrapperSpec {
@@ -555,6 +557,31 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void 
     }
     seen = t.at;
   }
+  runAfterOptions(name, w, stage, run, { args, start, env, cleared, unknown, cwds });
+}
+
+/** Where a wrapper's own options end (see `wrapped`). */
+interface AfterOptions {
+  args: Word[];
+  /** The first word of the command it runs (`args.length`: none). */
+  start: number;
+  /** The variables it sets for that command. */
+  env: Word[];
+  /** `env -i`: the command finds no HOME nor TMPDIR. */
+  cleared: boolean;
+  /** The first long option not known (-1: none). */
+  unknown: number;
+  cwds: (string | null)[];
+}
+
+/** The command a wrapper runs after its own options (and what it may run after one not known). */
+function runAfterOptions(
+  name: string,
+  w: WrapperSpec,
+  stage: Stage,
+  run: Runner,
+  { args, start, env, cleared, unknown, cwds }: AfterOptions,
+): void {
   // `NAME=value` words after `--` are the command's environment: `env -- A=1 rm` runs `rm`.
   // (A bare sudo or exec runs nothing we can see.)
   while (
@@ -608,30 +635,6 @@ function shellCluster(v: string, w: WrapperSpec): boolean {
 /** Past this many words after an option not known, where the command starts is not known. */
 const MAX_STARTS = 12;
 
-/** watch runs its arguments through `sh -c` (with -x/--exec: directly). */
-function watch(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  let exec = false;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const v = args[i].kind === "static" ? args[i].value : "";
-    if (v === "-x" || v === "--exec") exec = true;
-    else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
-    else if (!v.startsWith("-") || v === "--") {
-      if (v === "--") i++;
-      break;
-    }
-  }
-  const rest = args.slice(i);
-  if (!rest.length) return;
-  if (exec) run.stage(rest, "watch");
-  else {
-    const dynamic = rest.some((w) => w.kind !== "static");
-    const text = rest.map((w) => w.value).join(" ");
-    run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "watch");
-  }
-}
-
 /**
  * start-stop-daemon `--start`: runs `--startas` (else `--exec`) with the words after `--`, in
  * the `--chdir` directory; `--stop` and the others run nothing.
@@ -667,24 +670,6 @@ function startStopDaemon(stage: Stage, run: Runner): void {
 }
 
 /**
- * entr runs its utility each time a file it watches (the list on its standard input) changes;
- * with `-s` the utility is a shell command.
- */
-function entr(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  let shell = false;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const w = args[i];
-    if (w.kind !== "static" || !/^-[acdnprsz]+$/.test(w.value)) break;
-    if (w.value.includes("s")) shell = true;
-  }
-  if (i >= args.length) return;
-  if (shell) run.shell(args[i], "wrapper:entr");
-  else run.stage(args.slice(i), "wrapper:entr");
-}
-
-/**
  * distrobox (and `distrobox-enter`): `enter NAME -- CMD` runs CMD in the container (with this
  * home and, by default, this machine's files); without `--`, an interactive shell.
  */
@@ -694,43 +679,6 @@ function distrobox(stage: Stage, run: Runner): void {
   if (end >= 0 && end + 1 < args.length) run.stage(args.slice(end + 1), "wrapper:distrobox");
   else if (args.some((a) => a.value === "enter") || programName(stage.argv[0]) !== "distrobox") {
     startsShell(run, "wrapper:distrobox");
-  }
-}
-
-/** watchexec's options (the command after them runs through a shell, unless `-n`). */
-const WATCHEXEC: OptionGrammar = {
-  valued: "wefidsEW",
-  // deno-fmt-ignore
-  longValued: new Set(["--watch", "--exts", "--filter", "--ignore", "--debounce", "--signal", "--shell", "--env", "--on-busy-update", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin", "--workdir", "--emit-events-to", "--filter-file", "--ignore-file", "--color", "--watch-non-recursive", "--fs-events", "--timings"]),
-  // deno-fmt-ignore
-  longFlags: new Set(["--restart", "--clear", "--postpone", "--no-vcs-ignore", "--no-project-ignore", "--no-global-ignore", "--no-default-ignore", "--no-discover-ignore", "--notify", "--verbose", "--print-events", "--quiet", "--bell", "--only-emit-events", "--wrap-process", "--no-process-group", "--help", "--version"]),
-};
-
-/**
- * watchexec runs its command each time a watched file changes: through a shell (its words joined,
- * as a shell line), or as it is with `-n`/`--shell=none`. After an option it does not know, each
- * later word may begin the command.
- */
-function watchexec(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  let direct = false;
-  for (const t of readOptions(values, WATCHEXEC)) {
-    if (t.kind === "flag" && t.name === "-n") direct = true;
-    if (t.kind === "valued" && t.name === "--shell" && optionValue(t, args)?.value === "none") {
-      direct = true;
-    }
-    if (t.kind === "unknown" && t.glued === undefined) {
-      for (let i = t.at + 1; i < args.length; i++) run.stage(args.slice(i), "wrapper:watchexec");
-      return;
-    }
-    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") {
-      const rest = args.slice(t.kind === "end" ? t.at + 1 : t.at);
-      if (!rest.length) return;
-      if (direct) run.stage(rest, "wrapper:watchexec");
-      else run.shell(commandLine(rest, "joined"), "wrapper:watchexec");
-      return;
-    }
   }
 }
 
@@ -788,12 +736,10 @@ export const WRAPPER_PROGRAMS: Program[] = [
       if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));
     },
   })),
-  { names: ["watch"], runs: watch },
   { names: ["sg", "newgrp"], runs: newGroup },
   { names: ["su", "runuser", "script"], runs: switchUser },
   { names: ["bwrap"], runs: bwrap },
   { names: ["start-stop-daemon"], runs: startStopDaemon },
-  { names: ["entr"], runs: entr },
-  { names: ["watchexec"], runs: watchexec },
   { names: ["distrobox", "distrobox-enter"], runs: distrobox },
+  ...WATCHER_PROGRAMS,
 ];

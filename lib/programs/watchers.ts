@@ -1,0 +1,97 @@
+/**
+ * Watchers: programs that run a command again and again, at an interval or each time a file
+ * changes (watch, entr, watchexec), each with the way it reads its own options and runs the
+ * command (through `sh -c`, or as it is).
+ *
+ * @module
+ */
+import type { Stage } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { Program, Runner } from "./spec.ts";
+import { commandLine, optionValue } from "./words.ts";
+
+/** watch runs its arguments through `sh -c` (with -x/--exec: directly). */
+function watch(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let exec = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i].kind === "static" ? args[i].value : "";
+    if (v === "-x" || v === "--exec") exec = true;
+    else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
+    else if (!v.startsWith("-") || v === "--") {
+      if (v === "--") i++;
+      break;
+    }
+  }
+  const rest = args.slice(i);
+  if (!rest.length) return;
+  if (exec) run.stage(rest, "watch");
+  else {
+    const dynamic = rest.some((w) => w.kind !== "static");
+    const text = rest.map((w) => w.value).join(" ");
+    run.shell({ value: text, kind: dynamic ? "dynamic" : "static", prefix: "", text }, "watch");
+  }
+}
+
+/**
+ * entr runs its utility each time a file it watches (the list on its standard input) changes;
+ * with `-s` the utility is a shell command.
+ */
+function entr(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  let shell = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind !== "static" || !/^-[acdnprsz]+$/.test(w.value)) break;
+    if (w.value.includes("s")) shell = true;
+  }
+  if (i >= args.length) return;
+  if (shell) run.shell(args[i], "wrapper:entr");
+  else run.stage(args.slice(i), "wrapper:entr");
+}
+
+/** watchexec's options (the command after them runs through a shell, unless `-n`). */
+const WATCHEXEC: OptionGrammar = {
+  valued: "wefidsEW",
+  // deno-fmt-ignore
+  longValued: new Set(["--watch", "--exts", "--filter", "--ignore", "--debounce", "--signal", "--shell", "--env", "--on-busy-update", "--stop-signal", "--stop-timeout", "--delay-run", "--poll", "--project-origin", "--workdir", "--emit-events-to", "--filter-file", "--ignore-file", "--color", "--watch-non-recursive", "--fs-events", "--timings"]),
+  // deno-fmt-ignore
+  longFlags: new Set(["--restart", "--clear", "--postpone", "--no-vcs-ignore", "--no-project-ignore", "--no-global-ignore", "--no-default-ignore", "--no-discover-ignore", "--notify", "--verbose", "--print-events", "--quiet", "--bell", "--only-emit-events", "--wrap-process", "--no-process-group", "--help", "--version"]),
+};
+
+/**
+ * watchexec runs its command each time a watched file changes: through a shell (its words joined,
+ * as a shell line), or as it is with `-n`/`--shell=none`. After an option it does not know, each
+ * later word may begin the command.
+ */
+function watchexec(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let direct = false;
+  for (const t of readOptions(values, WATCHEXEC)) {
+    if (t.kind === "flag" && t.name === "-n") direct = true;
+    if (t.kind === "valued" && t.name === "--shell" && optionValue(t, args)?.value === "none") {
+      direct = true;
+    }
+    if (t.kind === "unknown" && t.glued === undefined) {
+      for (let i = t.at + 1; i < args.length; i++) run.stage(args.slice(i), "wrapper:watchexec");
+      return;
+    }
+    if (t.kind === "operand" || t.kind === "dynamic" || t.kind === "end") {
+      const rest = args.slice(t.kind === "end" ? t.at + 1 : t.at);
+      if (!rest.length) return;
+      if (direct) run.stage(rest, "wrapper:watchexec");
+      else run.shell(commandLine(rest, "joined"), "wrapper:watchexec");
+      return;
+    }
+  }
+}
+
+/** The watchers, for the registry (through the wrappers' list). */
+export const WATCHER_PROGRAMS: Program[] = [
+  { names: ["watch"], runs: watch },
+  { names: ["entr"], runs: entr },
+  { names: ["watchexec"], runs: watchexec },
+];
