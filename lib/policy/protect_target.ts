@@ -49,7 +49,10 @@ export function protect(
   // directory the stage writes below by names of its own, `tar -x`'s cwd, is written. Names a
   // glob builds, `split`'s pieces or what `rename` makes of `*.txt`, lie one name deep: a path
   // glob below there, `secrets/**`, counts only where that directory is its last name's.)
-  const below = redirect
+  // (A new name mktemp makes, `> "$(mktemp)"` too: what its template may make is reached.)
+  const below = target.made !== undefined
+    ? { ...shared.below, write: writes, surely: true, shallow: true, made: target.made }
+    : redirect
     ? { ...shared.below, write: writes }
     : target.replaces
     ? { ...shared.below, trees: true, write: true }

@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import process from "node:process";
 import { PROTECTION_RANK } from "./action.ts";
+import { mayMakeName } from "./made_names.ts";
 import { expandTilde, isWithin } from "../shell/paths.ts";
 import type { Config, ProtectionAction, ProtectionEntry } from "../types.ts";
 
@@ -463,6 +464,12 @@ export interface BelowOptions {
    */
   shallow?: boolean;
   /**
+   * The one name the access makes in `dir` is one `mktemp` makes of its template (`Output.name`):
+   * a name glob counts where it may match such a name (made_names.ts), whatever the word.
+   * @default undefined
+   */
+  made?: string;
+  /**
    * `dir` is not a directory now (it does not exist, or is a file or a dangling link): what lies
    * below it is what the access puts there, by names not seen (`cp -r /tmp/x .pi`, `git clone URL
    * dir`). A path glob of any depth counts only where `dir` is one of the directories a path it
@@ -510,9 +517,12 @@ export function protectionBelow(
   for (const c of below.candidates) {
     const p = c.protection;
     if (c.kind === NAMES) {
-      if (word === null || !namesMayMeet(p, word, opts.dots === true, opts.surely === true)) {
-        continue;
-      }
+      const made = opts.made !== undefined && folded ? opts.made.toLowerCase() : opts.made;
+      if (
+        made !== undefined ? !mayMakeName(p.glob, made) : (
+          word === null || !namesMayMeet(p, word, opts.dots === true, opts.surely === true)
+        )
+      ) continue;
       if (opts.noHidden && p.glob.startsWith(".")) continue;
       const component = p.component;
       if (

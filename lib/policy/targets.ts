@@ -4,8 +4,15 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { type Around, isFileTarget, type Listed, type Stage, type Word } from "../shell/model.ts";
-import { removeAffix } from "../shell/affixes.ts";
+import {
+  type Around,
+  isFileTarget,
+  type Listed,
+  type Output,
+  type Stage,
+  type Word,
+} from "../shell/model.ts";
+import { applyCuts } from "../shell/affixes.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
@@ -61,6 +68,11 @@ export interface Target {
    * it (`NamedFile.pattern`): what is protected there that the glob's last component may match.
    */
   built?: true;
+  /**
+   * With `built`: the name is one `mktemp` makes of its template (`Output.name`, its `X`s
+   * written `?`), what a name glob protected there is judged by (made_names.ts).
+   */
+  made?: string;
   /**
    * Paths a program listed below `path` (`find src | xargs cat`): whichever they are, and where
    * the symlinks among them lead (unless `Listed.noLinks`).
@@ -215,6 +227,7 @@ function wordTargets(
   opts: WordOptions,
 ): void {
   const { force, guarded, out } = opts;
+  if (w.output) return outputTargets(w, w.output, kind, ctx, out);
   if (w.kind === "static") {
     const read = w.value[0] === "-" && w.value.includes("/") &&
       lettersKnown(programOf(opts.stage?.argv[0])?.options, w.value);
@@ -243,6 +256,28 @@ function wordTargets(
   }
   if (w.around && opts.globs && aroundTargets(w, w.around, cwds, kind, ctx, opts)) return;
   for (const t of unknownTargets(w, cwds, ctx)) out.push(t);
+}
+
+/**
+ * The targets of what a substitution prints (`Word.output`): a new name mktemp makes in its
+ * directory, by a name of its template (what is protected there that the name may match), or
+ * below it (`"$(mktemp -d)/out"`); the path `PATH` finds a program at, in each of its directories
+ * (not known where one is relative, or where bash splits or globs it unquoted).
+ */
+function outputTargets(w: Word, o: Output, kind: TargetKind, ctx: Context, out: Target[]): void {
+  if (o.program === "mktemp") {
+    const source = `${o.dir.replace(/\/$/, "")}/${o.name}${o.rest}`;
+    const t = located(kind, o.dir, "below", source, { note: "a new name mktemp makes there" });
+    out.push(o.rest === "" ? { ...t, built: true, made: o.name } : t);
+    return;
+  }
+  const dirs = ctx.env.PATH?.split(":") ?? [];
+  const paths = dirs.map((d) => `${d.replace(/\/$/, "")}/${o.name}`);
+  if (!paths.length || paths.some((p) => !p.startsWith("/") || (o.split && /[\s*?[\]]/.test(p)))) {
+    for (const t of unknownTargets(w, [null], ctx)) out.push(t);
+    return;
+  }
+  for (const p of paths) out.push(located(kind, p, "exact", w.text));
 }
 
 /**
@@ -320,7 +355,7 @@ function aroundTargets(
   if (found.kind !== "matches") return false;
   const words: string[] = [];
   for (const m of found.words) {
-    const kept = around.cut ? removeAffix(m, around.cut) : m;
+    const kept = around.cut ? applyCuts(m, around.cut) : m;
     if (kept === null) return false;
     words.push(around.before + kept + around.after);
   }

@@ -20,6 +20,59 @@ export interface Affix {
 }
 
 /**
+ * What is made of a glob's match before text goes around it (`Around.cut`), in order: an affix
+ * removed (`"${f%.md}"`), or what `$(basename …)` or `$(dirname …)` prints of it
+ * (substitution_outputs.ts).
+ */
+export type Cut = Affix | { op: "basename"; suffix: string } | { op: "dirname" };
+
+/**
+ * A value with its cuts made in turn (null where one cannot be: `removeAffix`). A substitution's
+ * trailing newlines are removed from what it prints.
+ */
+export function applyCuts(value: string, cuts: readonly Cut[]): string | null {
+  let v: string | null = value;
+  for (const c of cuts) {
+    if (v === null) return null;
+    if (c.op === "basename") v = basenameOf(v, c.suffix).replace(/\n+$/, "");
+    else if (c.op === "dirname") v = dirnameOf(v).replace(/\n+$/, "");
+    else v = removeAffix(v, c);
+  }
+  return v;
+}
+
+/**
+ * What coreutils `basename NAME [SUFFIX]` prints of a name (without its newline): trailing
+ * slashes dropped, then the last component, then SUFFIX from its end where it is not all of it;
+ * a name of slashes alone is `/`.
+ */
+export function basenameOf(name: string, suffix = ""): string {
+  if (name === "") return "";
+  let end = name.length;
+  while (end > 0 && name[end - 1] === "/") end--;
+  if (end === 0) return "/";
+  const base = name.slice(name.lastIndexOf("/", end - 1) + 1, end);
+  return suffix && base !== suffix && base.endsWith(suffix)
+    ? base.slice(0, base.length - suffix.length)
+    : base;
+}
+
+/**
+ * What coreutils `dirname NAME` prints of a name: the name with its last component and the
+ * slashes around it removed; `/` where only a leading slash is left, `.` where nothing is.
+ */
+export function dirnameOf(name: string): string {
+  let end = name.length;
+  while (end > 0 && name[end - 1] === "/") end--;
+  if (end === 0) return name === "" ? "." : "/";
+  const slash = name.lastIndexOf("/", end - 1);
+  if (slash < 0) return ".";
+  let len = slash;
+  while (len > 0 && name[len - 1] === "/") len--;
+  return len === 0 ? "/" : name.slice(0, len);
+}
+
+/**
  * `${NAME%PATTERN}` and its kin whose pattern is plain text with `*` and `?` at most: no quotes,
  * escapes, brackets, expansions, `~` (bash expands it there) or extglob groups, which this reader
  * does not match.

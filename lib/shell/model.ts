@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Affix } from "./affixes.ts";
+import type { Cut } from "./affixes.ts";
 
 /** A word after quote removal and the expansions the engine can know. */
 export interface Word {
@@ -40,6 +40,8 @@ export interface Word {
    * known ("dynamic") to anything but what expands `pattern` and builds each word (see `Around`).
    */
   around?: Around;
+  /** A word that is what a substitution prints (its kind "dynamic" to anything else). */
+  output?: Output;
   /**
    * A program word given by path outside the tool's `PATH` (`x/grep`), standing for a program not
    * known: no registry entry is its by its basename (see lib/policy/unnamed_programs.ts).
@@ -47,15 +49,27 @@ export interface Word {
   unnamed?: true;
 }
 
-/** A word made of each match of a glob: `before`, the match (`cut` removed), `after`. */
+/** A word made of each match of a glob: `before`, the match (`cut` made of it), `after`. */
 export interface Around {
   /** The glob, as a bash pattern (`Word.pattern`), and the directory it was expanded in. */
   pattern: string;
   at: string;
   before: string;
   after: string;
-  cut?: Affix;
+  cut?: readonly Cut[];
 }
+
+/**
+ * What a command substitution that starts a word prints, where its form is known though its text
+ * is not (substitution_outputs.ts): a new name `mktemp` makes in the directory `dir` (absolute),
+ * the glob `name` of it (`tmp.??????????`); or the path where the tool's `PATH` finds the program
+ * `name` (`which`, `command -v`, `type -P`), judged in each of its directories. `rest`: static
+ * text after it in the word (`"$(mktemp -d)/out"`; none for a program's path); `split`: the word
+ * is unquoted, so bash splits and globs what it prints.
+ */
+export type Output =
+  | { program: "mktemp"; dir: string; name: string; rest: string }
+  | { program: "which"; name: string; split: boolean };
 
 /** Where a line a variable holds comes from, and how `read` took it. */
 export interface LineOf {

@@ -176,6 +176,12 @@ export const OUTPUT_PROGRAMS: ReadonlySet<string> = new Set([
   "id",
   "grep",
   "git",
+  "basename",
+  "dirname",
+  "mktemp",
+  "which",
+  "command",
+  "type",
 ]);
 
 /**

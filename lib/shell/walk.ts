@@ -726,12 +726,25 @@ export class Walker implements WalkContext {
     const known = w.kind === "static" || (w.kind === "glob" && !node.text.includes("$"));
     let value: Known | null = known
       ? { value: w.value.slice(name.length + (plus ? 2 : 1)), kind: "text" }
-      : null;
+      : plus
+      ? null
+      : this.outputValue(node, cwds);
     if (plus && value) {
       const old = this.values.get(name);
       value = old?.kind === "text" ? { value: old.value + value.value, kind: "text" } : null;
     }
     this.values.assign(name, value);
+  }
+
+  /**
+   * An assignment of what a substitution prints, where its form is known (`X=$(mktemp)`,
+   * `X="$(which node)"`: `Word.output`), or null.
+   */
+  private outputValue(node: LiteNode, cwds: Cwds): Known | null {
+    const val = node.childForFieldName("value");
+    if (!val || !/^"?\$\(/.test(val.text)) return null;
+    const w = decodeWord(this, val, cwds);
+    return w.output ? { value: w.value, kind: "output", output: w.output } : null;
   }
 
   /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */

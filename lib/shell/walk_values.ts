@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { LineOf, Stage, Word } from "./model.ts";
+import type { LineOf, Output, Stage, Word } from "./model.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 
@@ -31,15 +31,18 @@ export interface Known {
   value: string;
   /**
    * "text": exactly `value`; "glob": one of the paths the glob `value` matches; "line": a line
-   * `read` takes from what a stage prints (`line`), which only a program knows.
+   * `read` takes from what a stage prints (`line`), which only a program knows; "output": what a
+   * substitution prints, of the form `output` (`value` its text).
    */
-  kind: "text" | "glob" | "line";
+  kind: "text" | "glob" | "line" | "output";
   /** For a glob: its word as a bash pattern (`Word.pattern`), when it has one. */
   pattern?: string;
   /** For a glob: the cwds it was expanded in (a loop's list), when known. */
   at?: readonly (string | null)[];
   /** For a line: where it comes from and how `read` took it. */
   line?: LineOf;
+  /** For an output: its form (`Word.output`). */
+  output?: Output;
 }
 
 /**
@@ -424,10 +427,23 @@ export function knownPart(
   raw?: string;
   line?: LineOf;
   at?: readonly (string | null)[];
+  output?: Output;
 } | null {
   if (k.kind === "line") {
     // Unquoted, bash splits and globs the line: only `"$f"` stands for it.
     return quoted ? { value: k.value, kind: "dynamic", line: k.line } : null;
+  }
+  if (k.kind === "output") {
+    // (Unquoted, bash splits and globs it: a program's path is judged so; a new name only where
+    // its directory and template are plain.)
+    const o = k.output!;
+    if (o.program === "which") {
+      return { value: k.value, kind: "dynamic", output: { ...o, split: !quoted } };
+    }
+    if (quoted) return { value: k.value, kind: "dynamic", output: o };
+    return PLAIN_VALUE.test(o.dir + "/" + o.name.replaceAll("?", "x") + o.rest)
+      ? { value: k.value, kind: "dynamic", output: o }
+      : null;
   }
   if (k.kind === "glob") {
     return quoted

@@ -6,14 +6,15 @@
  * @module
  */
 import type { Cwds } from "./cwds.ts";
-import { type Affix, affixExpansion, removeAffix } from "./affixes.ts";
+import { affixExpansion, removeAffix } from "./affixes.ts";
 import { type Around, type LineOf, staticWord, type Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, isAssignmentShaped, isExpansion, mayRun, rootOf } from "./nodes.ts";
 import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
-import { assigned, expansionEvaluation, numericOutput } from "./walk_evaluation.ts";
-import { OUTPUT_PROGRAMS, outputPattern, runTimeGlob } from "./run_time_parts.ts";
+import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
+import { runTimeGlob } from "./run_time_parts.ts";
+import { type Part, substitutionPart, wordOutput } from "./substitution_outputs.ts";
 import { knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
@@ -28,35 +29,21 @@ const ARRAY_COUNT = /^\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$/;
 /** Special parameters that always expand to digits or flags, never to a path. */
 const NUMERIC_PARAMS = new Set(["?", "$", "#", "!", "-"]);
 
-/**
- * A word part: its value, whether it is known, and whether it was unquoted. `expanded`: a glob
- * that stands for its matches even inside quotes (a loop variable over a glob's words). `raw`:
- * unquoted text (or such a glob) as a bash pattern, its escapes kept, where it may hold glob
- * characters.
- */
-export type Part = {
-  value: string;
-  kind: Word["kind"];
-  unquoted?: boolean;
-  expanded?: true;
-  raw?: string;
-  /** A line `read` took (see `Word.line`). */
-  line?: LineOf;
-  /** An `expanded` glob whose matches have this removed (`"${f%.ts}"`). */
-  cut?: Affix;
-  /** Where an `expanded` glob was expanded (a loop's cwds), when known. */
-  at?: readonly (string | null)[];
-};
-
 /** The expandable variables a command's source may assign (then their value is not known). */
 export function touchedNames(source: string): ReadonlySet<string> {
   // (Names as bash reads them after quote removal: `read HO\ME` sets HOME.)
   const text = unquotedText(source);
   // Most commands name none of them: skip the three searches when no `HOME`, `PWD` or `TMPDIR`.
-  return /HOME|PWD|TMPDIR/.test(text)
+  const names = /HOME|PWD|TMPDIR/.test(text)
     ? new Set(EXPANDABLE.filter((n) => BARE_NAMES[n].test(text)))
     : NO_NAMES;
+  // (`PATH`: the command may change which program a name runs, or where it is found: no
+  // substitution's output is known then, substitution_outputs.ts.)
+  return text.includes("$(") && LOOKUP_CHANGED.test(text) ? new Set([...names, "PATH"]) : names;
 }
+
+/** Text that may change which program a name runs: PATH, bash's table of paths, an alias. */
+const LOOKUP_CHANGED = /PATH|\bhash\b|BASH_CMDS|\benable\b|\balias\b/;
 
 /**
  * The text between two word nodes as bash splits it: the escaped blanks glued to the end of the
@@ -356,20 +343,16 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
     case "simple_expansion":
     case "expansion":
       return [expansionPart(ctx, node, cwds, at.quoted === true)];
-    case "command_substitution": {
-      // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3). The output of a
-      // command that prints a number and nothing else (`make -j$(nproc)`) is a number, as an
-      // arithmetic expansion's is: no place, no option, no more words.
-      const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd ? pwd(ctx, cwds) : null;
-      const known = dir === null ? null : knownPart({ value: dir, kind: "text" }, !!at.quoted);
-      // (So is git's name of a commit: `git show $(git merge-base HEAD main)`. Not where the
-      // command may define a function of the program's name: `git() { echo k; }`.)
-      if (
-        !known && !redefinesOutput(ctx.defined) &&
-        (numericOutput(node) || outputPattern(node.text) !== null)
-      ) return [{ value: node.text, kind: "static" }];
-      return [known ?? { value: node.text, kind: "dynamic" }];
-    }
+    case "command_substitution":
+      return [
+        substitutionPart(
+          ctx,
+          node,
+          cwds,
+          at.quoted === true,
+          (n) => nodeParts(ctx, n, cwds, FIRST),
+        ),
+      ];
     case "arithmetic_expansion":
       // A number, but one computed from variables can run code hidden in their values.
       ctx.evaluation.texts.push(node.text);
@@ -484,7 +467,7 @@ export function textParts(
     else {
       for (const p of nodeParts(ctx, c, cwds, QUOTED)) {
         out.push(
-          p.expanded || p.line
+          p.expanded || p.line || p.output
             ? p
             : { value: p.value, kind: p.kind === "glob" ? "static" : p.kind },
         );
@@ -543,7 +526,7 @@ function affixPart(ctx: WalkContext, node: LiteNode, quoted: boolean): Part | nu
     kind: "glob",
     expanded: true,
     raw: k.pattern,
-    cut: cut.affix,
+    cut: [cut.affix],
     at: k.at,
   };
 }
@@ -683,14 +666,19 @@ export function fromParts(parts: Part[], text: string): Word {
   let value = "";
   let prefix = "";
   let kind: Word["kind"] = "static";
+  let output = false;
   for (const p of parts) {
     if (kind === "static" && p.kind !== "dynamic" && !p.cut) {
       prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;
     }
+    if (p.output) output = true;
     if (p.kind === "dynamic") kind = "dynamic";
     else if (p.kind === "glob" && kind === "static") kind = "glob";
     value += p.value;
   }
+  // (What a substitution prints, where its form is known: `$(mktemp)`, `$(which node)`.)
+  const form = output ? wordOutput(parts) : undefined;
+  if (form) return { value, kind: "dynamic", prefix: "", text, output: form };
   // A glob word as a pattern, when every glob part has its raw text (a brace part has none).
   let pattern: string | null = null;
   if (kind === "glob") {
@@ -756,9 +744,6 @@ function lineOf(parts: Part[]): LineOf | undefined {
   return full.length === 1 ? full[0].line : undefined;
 }
 
-/** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */
-const PWD_SUBSTITUTION = /^\$\(\s*pwd(\s+-L)?\s*\)$/;
-
 /** A word bash takes as it is written (every character literal, none special anywhere). */
 const PLAIN_WORD = /^[A-Za-z0-9_./,:+%@=-]+$/;
 
@@ -777,13 +762,6 @@ function simpleName(node: LiteNode): string | null {
     node.text,
   );
   return m ? (m[1] ?? m[2]) : null;
-}
-
-/** Whether the command may define a function named as a program whose output the walk knows. */
-function redefinesOutput(defined: ReadonlySet<string>): boolean {
-  if (defined.size === 0) return false;
-  for (const name of OUTPUT_PROGRAMS) if (defined.has(name)) return true;
-  return false;
 }
 
 /**
