@@ -50,6 +50,7 @@ import type { MadeLink } from "../programs/spec.ts";
 import type { Stage } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
+import { namesMoved } from "./git_moved_names.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
 type User = { home: string; env: Record<string, string | undefined> };
@@ -57,8 +58,15 @@ type User = { home: string; env: Record<string, string | undefined> };
 /** What commits write: the files, and the symlinks among them (where each leads). */
 type Written = { paths: string[]; links: MadeLink[] };
 
-/** What commits write, null where not known; `unseen`: a revision they name is not read. */
-type Reading = { written: Written | null; unseen: boolean };
+/**
+ * What commits write, null where not known; `unseen`: a revision they name is not read;
+ * `unsettled`: another stage may change the repository first (what is written then is not known
+ * beyond the commits as read now).
+ */
+type Reading = { written: Written | null; unseen: boolean; unsettled?: true };
+
+/** The stages of the command that may change a directory before the stage judged. */
+type Changers = (dir: string) => readonly Stage[];
 
 const answers = new WeakMap<FsFacts, Map<string, Reading>>();
 
@@ -96,6 +104,7 @@ function writtenBy(
   fs: FsFacts,
   settled: (gitDir: string) => boolean,
   user: User | undefined,
+  changers?: Changers,
 ): Reading {
   let known = answers.get(fs);
   if (!known) answers.set(fs, known = new Map());
@@ -107,11 +116,27 @@ function writtenBy(
     known.set(key, found = { written, unseen });
   }
   // (Another stage of the command may change the repository first: `git fetch && git checkout
-  // origin/main`, `git reset --soft X && git reset --hard`. A name not there now may be then;
-  // a spelling not read here is not read either way.)
-  if (
-    (found.written !== null || found.unseen) && !settledRepository(cwd, commits, fs, settled)
-  ) return { written: null, unseen: !commits.unnamed && commits.revisions.some(unreadWord) };
+  // origin/main`, `git add README.md && git merge evil`. The commits as read now are still what
+  // it most likely writes; a name not there now may be then, and a stage that may point a name
+  // at a commit not read, `git branch -f main evil`, `git reset --soft X && git reset --hard`,
+  // leaves its files not known: `git_moved_names.ts`. A spelling not read here is not read
+  // either way.)
+  if (!settledRepository(cwd, commits, fs, settled)) {
+    const repo = repositoryOf(cwd, commits, fs, user);
+    if (repo === null) {
+      return { written: null, unseen: !commits.unnamed && commits.revisions.some(unreadWord) };
+    }
+    const moved = changers === undefined || namesMoved(
+      commits,
+      [...new Set([...changers(repo.gitDir), ...changers(repo.commonDir)])],
+      { gitDir: repo.commonDir, stays: (rev) => stays(repo, commits, rev) },
+    );
+    return {
+      written: found.written,
+      unseen: !commits.unnamed && (moved || commits.revisions.some(unreadWord)),
+      unsettled: true,
+    };
+  }
   return found;
 }
 
@@ -143,6 +168,16 @@ function unseenRevision(
   });
 }
 
+/**
+ * Whether a revision names a commit a fetch does not move: HEAD, or the first revision read
+ * branch first (`git checkout main`) where that branch is there now.
+ */
+function stays(repo: Repository, commits: CommitsWritten, rev: string): boolean {
+  return rev === "HEAD" ||
+    (commits.branchFirst === true && rev === commits.revisions[0] &&
+      resolveCommit(repo, `refs/heads/${rev}`) !== null);
+}
+
 /** Whether a revision word is one not seen, or of a spelling not read here (`unreadRevision`). */
 function unreadWord(rev: string | null): boolean {
   return rev === null || revisionWords(rev).some(unreadRevision);
@@ -172,6 +207,7 @@ export function commitFiles(
   cwds: (string | null)[],
   ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
   settled: (dir: string) => boolean,
+  changers?: Changers,
 ): CommitFile[] {
   const out: CommitFile[] = [];
   const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
@@ -181,10 +217,12 @@ export function commitFiles(
     if (top === null && c !== null && !moved && settled(c) && commits.source === undefined) {
       continue;
     }
-    const found = c === null || moved ? null : writtenBy(c, commits, ctx.fs, settled, ctx);
+    const found = c === null || moved
+      ? null
+      : writtenBy(c, commits, ctx.fs, settled, ctx, changers);
     const paths = found?.written?.paths ?? null;
     for (const path of paths ?? []) out.push({ path });
-    if (paths !== null) continue;
+    if (paths !== null && !found!.unsettled) continue;
     const into = commits.into;
     const at = into === undefined
       ? top ?? c

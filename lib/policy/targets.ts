@@ -551,6 +551,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
           ctx,
           (dir) =>
             globs !== undefined && !globs.disturbed(dir, stage, undefined, { started: true }),
+          globs && ((dir) => globs.changers(dir, stage, { started: true })),
         )
         : prefixedFiles(path!, stage.cwds, ctx.fs, settled);
       for (const f of files) {

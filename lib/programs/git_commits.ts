@@ -235,7 +235,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "pull": {
       if (r.has("--abort")) return { revisions: ["HEAD"] };
       if (r.has("--continue", "--quit")) return null;
-      if (sub === "pull") return unnamed;
+      if (sub === "pull") return pulledWritten(r.operands);
       // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
       // branch's upstream, as merge.defaultToUpstream has it; `git merge -` alone, `@{-1}`.)
       const revs = r.operands.length === 1 && r.operands[0] === "-" ? ["@{-1}"] : r.operands;
@@ -294,6 +294,22 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     default:
       return stashWritten(r);
   }
+}
+
+/**
+ * What `git pull` writes: the commits it fetches, from another machine's repository not named
+ * (`unnamed`: what is there now judges it); from this one (`git pull . evil`), the branches it
+ * names; from another here (`git pull ../other evil`), commits not read.
+ */
+function pulledWritten(operands: (string | null)[]): CommitsWritten {
+  const [source, ...specs] = operands;
+  if (source !== null && (source === undefined || !/^(\.|\/|~|file:)/.test(source))) {
+    return { revisions: [null], unnamed: true };
+  }
+  if (source !== "." || !specs.length) return { revisions: [null] };
+  return {
+    revisions: specs.map((s) => s === null ? null : single(s.replace(/^\+/, "").split(":")[0])),
+  };
 }
 
 /** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
