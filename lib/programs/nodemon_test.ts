@@ -92,3 +92,51 @@ Deno.test("nodemon: everyday settings stay allowed", async () => {
     [`cat > nodemon.json <<'EOF'\n${json({ exec: "tsx src/index.ts" })}\nEOF\nnodemon`, "allow"],
   ]);
 });
+
+Deno.test("nodemon: its script is the first word that is there (parse.js), its execMap entry run", async () => {
+  const map = json({ execMap: { md: "cat .env;", js: "cat .env;" } });
+  const ctx = (more: Record<string, string> = {}) =>
+    ctxIn(P, {
+      contents: {
+        [`${P}/nodemon.json`]: map,
+        [`${P}/README.md`]: "# readme\n",
+        [`${P}/notes.md`]: "x\n",
+        [`${P}/empty.md`]: "",
+        ...more,
+      },
+    });
+  await checkActions(denyList, ctx(), [
+    // `-s`/`--signal` take a value; a word that is not there is passed on.
+    ["nodemon -s SIGINT README.md", "deny"],
+    ["nodemon --signal SIGTERM README.md", "deny"],
+    ["nodemon foo README.md", "deny"],
+    ["nodemon -- foo README.md", "deny"],
+    // Only these spellings are options: `-xnode`, `--exec=node` are passed on.
+    ["nodemon -xnode README.md", "deny"],
+    ["nodemon --exec=node README.md", "deny"],
+    ["nodemon -P 100 -d 2 -h x README.md", "deny"],
+    // A word that may be there (not known, or empty: not told from none) may be it.
+    ["nodemon ./empty.md", "deny"],
+    ["nodemon -e md notes", "deny"], // (notes.md: the first word with --ext's extension)
+  ]);
+  await checkActions(denyList, ctx({ [`${P}/index.js`]: "x\n" }), [["nodemon", "deny"]]);
+  await checkActions(denyList, ctx({ [`${P}/package.json`]: json({ main: "x.md" }) }), [
+    ["nodemon", "deny"],
+  ]);
+});
+
+Deno.test("nodemon: everyday options and scripts stay allowed with an execMap", async () => {
+  const ctx = ctxIn(P, {
+    contents: {
+      [`${P}/nodemon.json`]: json({ execMap: { py: "python3", ts: "tsx" } }),
+      [`${P}/src/index.ts`]: "console.log(1)\n",
+      [`${P}/app.py`]: "print(1)\n",
+    },
+  });
+  await checkActions(denyList, ctx, [
+    ["nodemon -s SIGINT src/index.ts", "allow"],
+    ["nodemon --signal SIGTERM -w src -e ts,json src/index.ts --port 3000", "allow"],
+    ["nodemon app.py", "allow"],
+    ["nodemon --delay 2 -- src/index.ts --verbose", "allow"],
+  ]);
+});

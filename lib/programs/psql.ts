@@ -14,10 +14,13 @@
  * writes (`\o F`, `\g F`, `\w F`, `\s F`, `\lo_export OID F`, `\copy … to F`, `\e F`) or reads
  * (`\lo_import F`, `\copy … from F`, `\i F`, `\ir F`) are opened where they lie (`~` as the home
  * directory; after `\cd DIR`, below DIR); the commands of a file `\i` reads are read as they will
- * be. `-c TEXT` is one meta-command when it starts with `\` (its arguments may span lines), else
- * SQL only; a script (`-f F`, a here-document, a pipe) runs every meta-command of each line (a
- * backslash anywhere is taken as one: SQL's quotes are not followed). A value not known where it
- * is run or names a file is a command not known.
+ * be, unless psql may have written a file before it reads it (`\o F`, `\g F`, `\w F`, `\s F`,
+ * `\copy … to F`, `\lo_export`, `-o F`, `-L F`, a command it runs): that one may be it (by name or
+ * link) and its commands are not known. `-c TEXT` is one meta-command when it starts with `\` (its
+ * arguments may span lines), else SQL only; a script (`-f F`, a here-document, a pipe) runs every
+ * meta-command of each line (a backslash anywhere is taken as one: SQL's quotes are not followed).
+ * A value not known where it is run or names a file is a command not known. Long options are
+ * taken as getopt_long takes them: any unambiguous prefix (`--comm`).
  *
  * @module
  */
@@ -48,6 +51,12 @@ interface Psql {
   files: number;
   /** The directory of the file being read (`\ir`), null for its input or `-c`. */
   dir: string | null;
+  /**
+   * Whether psql may have written a file by now (`\o F`, `\g F`, `\copy … to F`, `\!`, …): a
+   * file it then reads for commands (`\i F`, `-f F`) may be one it wrote (by its name or through
+   * a link), so its commands are not known.
+   */
+  wrote: boolean;
 }
 
 /** A meta-command's argument: its text as psql makes it, and whether that is known. */
@@ -66,8 +75,9 @@ function here(p: Psql): Runner {
   return p.cwds === p.stage.cwds ? p.run : p.run.at(p.cwds);
 }
 
-/** A command not known, where psql is. */
+/** A command not known, where psql is (it may write anything). */
 function unknown(p: Psql, what: string): void {
+  p.wrote = true;
   here(p).stage([unknownWord(`(${what})`)], p.origin);
 }
 
@@ -91,8 +101,9 @@ const sqlLiteral = (v: string) =>
     : `'${v.replace(/'/g, "''")}'`;
 const sqlIdent = (v: string) => `"${v.replace(/"/g, '""')}"`;
 
-/** Shell text psql runs, where it is. */
+/** Shell text psql runs, where it is (it may write anything). */
 function shell(p: Psql, text: Word): void {
+  p.wrote = true;
   here(p).shell(text, p.origin);
 }
 
@@ -182,6 +193,16 @@ function opens(p: Psql, arg: Arg | undefined): void {
   else opensFile(arg.text, here(p), p.origin);
 }
 
+/** The devices psql may write that hold no file it may read back. */
+const NO_FILE = /^\/dev\/(null|stdout|stderr|tty)$/;
+
+/** A file a meta-command writes (`\o F`, `\copy … to F`): opened, and psql has written. */
+function writes(p: Psql, arg: Arg | undefined): void {
+  if (!arg) return;
+  if (!arg.known || !NO_FILE.test(arg.text)) p.wrote = true;
+  opens(p, arg);
+}
+
 /**
  * `\o`, `\g`, `\w` and kin from `at`: `|cmd` runs the rest of the line, else the file is written;
  * where their arguments end.
@@ -194,20 +215,108 @@ function output(p: Psql, cmd: string, line: string, at: number): number {
     [arg, i] = nextArg(p, line, i, true);
   }
   if (arg?.known && arg.text.startsWith("|")) shell(p, literal(arg.text.slice(1)));
-  else opens(p, arg ?? undefined);
+  else writes(p, arg ?? undefined);
   return restArgs(p, line, i)[1];
 }
 
-/** `\copy`'s source or destination: `program 'cmd'`, a file, or psql's own streams. */
+/**
+ * `\copy`'s source or destination, read as psql's parse_slash_copy (copy.c) reads it: the table
+ * (`binary`, `schema.table`, a column list) or a query in parentheses (its quotes followed both
+ * ways: with backslash escapes and without), then `from` or `to`, then one word: `program
+ * 'cmd'`, `stdin`, `stdout`, `pstdin`, `pstdout`, or a file (its single quotes taken off; a word
+ * not quoted ends at a blank, `;` or a quote: `.env'x` is `.env`). psql opens nothing where it
+ * cannot parse it.
+ */
 function copyLine(p: Psql, rest: string): void {
-  // (Every `from`/`to`: a query in parentheses may hold more of them.)
-  for (const m of rest.matchAll(/\b(?:from|to)\s+(?:(program)\s+)?('(?:[^']|'')*'?|[^\s;]+)/gi)) {
-    const [, program, word] = m;
-    const text = word.startsWith("'") ? word.slice(1, -1).replace(/''/g, "'") : word;
-    if (program && word.startsWith("'")) shell(p, literal(text));
-    else if (program) unknown(p, `the program ${word}`);
-    else if (!/^(stdin|stdout|pstdin|pstdout)$/i.test(word)) opens(p, { text, known: true });
+  const seen = new Set<string>();
+  for (const escape of rest.includes("\\") ? ["", "\\"] : [""]) {
+    const t = copyTarget(rest, escape);
+    if (!t || seen.has(t.join("\n"))) continue;
+    seen.add(t.join("\n"));
+    const [direction, word, cmd] = t;
+    if (cmd !== null) shell(p, literal(cmd));
+    else if (/^(stdin|stdout|pstdin|pstdout)$/i.test(word)) continue;
+    else if (direction === "from") opens(p, { text: stripQuotes(word), known: true });
+    else writes(p, { text: stripQuotes(word), known: true });
   }
+}
+
+/** The blanks psql's `\copy` splits at. */
+const COPY_SPACE = " \t\n\r";
+
+/**
+ * psql's strtokx from `at`: the next token (a `delim` character alone, a quoted token with its
+ * quotes, or the text up to a blank, a `delim` or a quote) and where it ends; null at the end.
+ */
+function strtokx(
+  s: string,
+  at: number,
+  delim: string,
+  quote: string,
+  escape = "",
+): [string | null, number] {
+  let i = at;
+  while (i < s.length && COPY_SPACE.includes(s[i])) i++;
+  if (i >= s.length) return [null, i];
+  const c = s[i];
+  if (delim.includes(c)) return [c, i + 1];
+  let end = i + 1;
+  if (quote.includes(c)) {
+    for (; end < s.length; end++) {
+      if (escape && s[end] === escape && end + 1 < s.length) end++;
+      else if (s[end] === c && s[end + 1] === c) end++;
+      else if (s[end] === c) {
+        end++;
+        break;
+      }
+    }
+  } else {
+    const stops = COPY_SPACE + delim + quote;
+    while (end < s.length && !stops.includes(s[end])) end++;
+  }
+  return [s.slice(i, end), end];
+}
+
+/** psql's strip_quotes of a word that may be `'`-quoted (`''` is `'`). */
+function stripQuotes(word: string): string {
+  if (!word.startsWith("'")) return word;
+  const body = word.length > 1 && word.endsWith("'") ? word.slice(1, -1) : word.slice(1);
+  return body.replace(/''/g, "'");
+}
+
+/**
+ * What `\copy ARGS` reads or writes: `from` or `to`, the word after it, and the program's
+ * command (null for a file or stream); null where psql does not parse it.
+ */
+function copyTarget(args: string, escape: string): [string, string, string | null] | null {
+  const next = (at: number, delim = ".,()", quote = '"') => strtokx(args, at, delim, quote);
+  let [tok, i] = next(0);
+  if (tok?.toLowerCase() === "binary") [tok, i] = next(i);
+  // (A query: to its closing parenthesis, its quotes followed.)
+  for (let depth = tok === "(" ? 1 : 0; depth > 0;) {
+    [tok, i] = strtokx(args, i, "()", "\"'", escape);
+    if (tok === null) return null;
+    depth += tok === "(" ? 1 : tok === ")" ? -1 : 0;
+  }
+  if (tok === null) return null;
+  [tok, i] = next(i);
+  if (tok === ".") {
+    [, i] = next(i);
+    [tok, i] = next(i);
+  }
+  if (tok === "(") {
+    while (tok !== null && tok !== ")") [tok, i] = next(i, "()");
+    [tok, i] = next(i);
+  }
+  const direction = tok?.toLowerCase() ?? "";
+  if (direction !== "from" && direction !== "to") return null;
+  let word: string | null;
+  [word, i] = next(i, ";", "'");
+  if (word === null) return null;
+  if (word.toLowerCase() !== "program") return [direction, word, null];
+  [word] = next(i, ";", "'");
+  if (!word || word.length < 2 || !word.startsWith("'") || !word.endsWith("'")) return null;
+  return [direction, word, stripQuotes(word)];
 }
 
 /** `\setenv NAME VALUE`: what the variable makes the programs psql runs do. */
@@ -220,6 +329,8 @@ function setenv(p: Psql, [name, value]: Arg[]): void {
   const n = name.text;
   p.env.set(n, value?.known ? value.text : value ? null : "");
   if (!value || (value.known && value.text === "")) return;
+  // (The pager, the editor or a program `\!` runs may write anything.)
+  p.wrote = true;
   if (n === "SHELL" || n === "PSQL_EDITOR_LINENUMBER_ARG") {
     // (`\!` alone runs `exec $SHELL`; `\e F 3` runs `exec EDITOR ARG3 'F'`.)
     const text = n === "SHELL" ? value.text : `: ${value.text}1`;
@@ -247,14 +358,19 @@ function include(p: Psql, file: Arg | undefined, relative: boolean): void {
   if (!file) return;
   opens(p, file);
   const path = relative && p.dir && !isAbsolute(file.text) ? join(p.dir, file.text) : file.text;
-  if (!file.known || p.files > 3 || p.cwds !== p.stage.cwds || /^~/.test(path)) {
+  if (!file.known || p.wrote || p.files > 3 || p.cwds !== p.stage.cwds || /^~/.test(path)) {
     unknown(p, `the commands of ${file.text}`);
     p.loose.push("");
     return;
   }
   const inner: Psql = { ...p, files: p.files + 1, dir: dirname(path) };
   fileCommands(literal(path), p.run, p.origin, (t) => script(inner, t));
-  Object.assign(p, { cwds: inner.cwds, loose: inner.loose, branch: inner.branch });
+  Object.assign(p, {
+    cwds: inner.cwds,
+    loose: inner.loose,
+    branch: inner.branch,
+    wrote: inner.wrote,
+  });
 }
 
 /** The variable commands: `\set`, `\unset`, `\getenv`, `\prompt`, `\gset`. */
@@ -307,9 +423,9 @@ function meta(p: Psql, line: string, at: number): number {
   }
   if (OUTPUT.has(cmd)) return output(p, cmd, line, end);
   const [args, after] = restArgs(p, line, end);
-  if (cmd === "s") opens(p, args[0]);
+  if (cmd === "s") writes(p, args[0]);
   else if (cmd === "lo_import") opens(p, args[0]);
-  else if (cmd === "lo_export") opens(p, args[1]);
+  else if (cmd === "lo_export") writes(p, args[1]);
   else if (cmd === "setenv") setenv(p, args);
   else if (cmd === "cd") cd(p, args[0]);
   else if (/^(i|include|ir|include_relative)$/.test(cmd)) include(p, args[0], /r/.test(cmd));
@@ -324,12 +440,16 @@ function meta(p: Psql, line: string, at: number): number {
   return after;
 }
 
-/** SQL's `COPY … PROGRAM 'cmd'` (run by the server, which may be this machine). */
+/**
+ * SQL's `COPY … PROGRAM 'cmd'` (run by the server, which may be this machine); its `COPY … TO
+ * 'F'`, `lo_export(…)` and `pg_file_write(…)` write a file there.
+ */
 function sqlPrograms(p: Psql, text: string): void {
   for (const m of text.matchAll(/\bprogram\s+(?:'((?:[^']|'')*)'|(\S+))/gi)) {
     if (m[1] !== undefined) shell(p, literal(m[1].replace(/''/g, "'")));
     else unknown(p, `the program ${m[2]}`);
   }
+  if (/\bcopy\b[^;]*\bto\s+E?'|\b(?:lo_export|pg_file_write)\s*\(/i.test(text)) p.wrote = true;
 }
 
 /** A line of a script: every meta-command in it (and SQL's programs). */
@@ -351,12 +471,37 @@ function commandText(p: Psql, text: string): void {
   else sqlPrograms(p, text);
 }
 
-/** psql's options that take a value. */
+/** psql's short options that take a value (startup.c's getopt_long string). */
 const PSQL_VALUED = "cdfhpUvLoFRPT";
-const PSQL_LONG =
-  /^--(command|dbname|file|host|port|username|set|variable|log-file|output|field-separator|record-separator|pset|table-attr)$/;
 
-/** psql's options, each with its value (`-c TEXT`, `--file=F`). */
+/** psql's long options (startup.c's long_options): each one's short letter, and whether valued. */
+// deno-fmt-ignore
+const PSQL_LONG: Record<string, [string, boolean]> = {
+  "echo-all": ["a", false], "no-align": ["A", false], command: ["c", true], dbname: ["d", true],
+  "echo-queries": ["e", false], "echo-errors": ["b", false], "echo-hidden": ["E", false],
+  file: ["f", true], "field-separator": ["F", true], "field-separator-zero": ["z", false],
+  host: ["h", true], html: ["H", false], list: ["l", false], "log-file": ["L", true],
+  "no-readline": ["n", false], "single-transaction": ["1", false], output: ["o", true],
+  port: ["p", true], pset: ["P", true], quiet: ["q", false], "record-separator": ["R", true],
+  "record-separator-zero": ["0", false], "single-step": ["s", false],
+  "single-line": ["S", false], "tuples-only": ["t", false], "table-attr": ["T", true],
+  username: ["U", true], set: ["v", true], variable: ["v", true], version: ["V", false],
+  "no-password": ["w", false], password: ["W", false], expanded: ["x", false],
+  "no-psqlrc": ["X", false], help: ["?", false], csv: ["csv", false],
+};
+
+/**
+ * A long option as getopt_long takes it: its name, or a prefix of one name (or of names that are
+ * one option: `--se` is `--set`); undefined for one psql does not have, null for an ambiguous one.
+ */
+function longOption(name: string): [string, boolean] | null | undefined {
+  if (PSQL_LONG[name]) return PSQL_LONG[name];
+  const all = Object.keys(PSQL_LONG).filter((k) => k.startsWith(name)).map((k) => PSQL_LONG[k]);
+  if (!all.length) return undefined;
+  return all.every(([c, v]) => c === all[0][0] && v === all[0][1]) ? all[0] : null;
+}
+
+/** psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name. */
 function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][] {
   const args = stage.argv.slice(1);
   const out: [string, Word][] = [];
@@ -368,10 +513,13 @@ function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][
       continue;
     }
     const eq = v.indexOf("=");
-    if (v.startsWith("--") && PSQL_LONG.test(eq > 0 ? v.slice(0, eq) : v)) {
+    if (v.startsWith("--") && v.length > 2) {
+      const option = longOption(v.slice(2, eq > 0 ? eq : undefined));
+      if (option === null) run.stage([unknownWord(`(the psql option ${v})`)], origin);
+      if (!option?.[1]) continue;
       const value = eq > 0 ? literal(v.slice(eq + 1)) : args[++i];
-      if (value) out.push([eq > 0 ? v.slice(0, eq) : v, value]);
-    } else if (/^-[A-Za-z]/.test(v) && !v.startsWith("--")) {
+      if (value) out.push([`-${option[0]}`, value]);
+    } else if (/^-[^-]/.test(v)) {
       const at = [...v.slice(1)].findIndex((c) => PSQL_VALUED.includes(c));
       const value = at < 0 ? undefined : v.length > at + 2 ? literal(v.slice(at + 2)) : args[++i];
       if (value) out.push([`-${v[at + 1]}`, value]);
@@ -381,8 +529,25 @@ function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][
 }
 
 /**
+ * `-f F`: F's commands, read as they will be, where psql wrote no file before (`output`: what
+ * runs writes a file, `-o F`).
+ */
+function fileScript(p: Psql, file: Word, output: boolean): void {
+  if (p.wrote) return unknown(p, `the commands of ${file.text}`);
+  let read = false;
+  const inner = { ...p, dir: dirname(file.value), wrote: output };
+  fileCommands(file, p.run, p.origin, (t) => {
+    read = true;
+    script(inner, t);
+  });
+  Object.assign(p, { cwds: inner.cwds, loose: inner.loose, branch: inner.branch });
+  p.wrote = inner.wrote || !read;
+}
+
+/**
  * What psql runs: its `-v` variables set first, then its `-c` texts and `-f` files in order (else
- * its input), sharing its variables, environment and cwd; `-o |cmd`.
+ * its input), sharing its variables, environment and cwd; `-o |cmd`. Where `-o F` or `-L F` is
+ * given, what runs writes F: a file read for commands after the first is not known.
  */
 function psqlRuns(stage: Stage, run: Runner): void {
   const origin = "psql command";
@@ -397,10 +562,18 @@ function psqlRuns(stage: Stage, run: Runner): void {
     branch: 0,
     files: 0,
     dir: null,
+    wrote: false,
   };
   const options = psqlOptions(stage, run, origin);
+  let output = false;
   for (const [opt, value] of options) {
-    if (!/^(-v|--set|--variable)$/.test(opt)) continue;
+    if (opt === "-o" && value.value.startsWith("|")) {
+      p.wrote = true;
+      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, origin);
+    } else if (opt === "-o" || opt === "-L") {
+      output ||= value.kind !== "static" || !NO_FILE.test(value.value);
+    }
+    if (opt !== "-v") continue;
     const eq = value.value.indexOf("=");
     if (eq < 0) continue;
     const name = value.value.slice(0, eq);
@@ -410,21 +583,19 @@ function psqlRuns(stage: Stage, run: Runner): void {
   }
   let given = false;
   for (const [opt, value] of options) {
-    if (opt === "-c" || opt === "--command") {
-      given = true;
+    if (opt === "-c") {
+      p.wrote ||= output;
+      if (value.kind !== "static") p.wrote = true;
       each(value, run, origin, (t) => commandText(p, t));
-    } else if (opt === "-f" || opt === "--file") {
-      given = true;
-      if (value.value === "-") input(stage, run, origin, (t) => script(p, t));
-      else if (value.value !== "/dev/null") {
-        const inner = { ...p, dir: dirname(value.value) };
-        fileCommands(value, run, origin, (t) => script(inner, t));
-        Object.assign(p, { cwds: inner.cwds, loose: inner.loose, branch: inner.branch });
-      }
-    } else if ((opt === "-o" || opt === "--output") && value.value.startsWith("|")) {
-      run.shell(value.kind === "static" ? literal(value.value.slice(1)) : value, origin);
+    } else if (opt === "-f" && value.value === "-") {
+      p.wrote ||= output;
+      input(stage, run, origin, (t) => script(p, t));
+    } else if (opt === "-f" && value.value !== "/dev/null") {
+      fileScript(p, value, output);
     }
+    given ||= opt === "-c" || opt === "-f";
   }
+  p.wrote ||= output;
   if (!given) input(stage, run, origin, (t) => script(p, t));
 }
 

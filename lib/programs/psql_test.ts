@@ -106,3 +106,80 @@ Deno.test("psql: the files \\i reads are read as they will be", async () => {
     ["psql -d app <<'EOF'\n\\cd /tmp\n\\i db/main.sql\nEOF", "deny"],
   ]);
 });
+
+Deno.test("psql: a file it reads for commands after it may have written one is not known", async () => {
+  const P = "/home/user/project";
+  const ctx = ctxIn(P, {
+    contents: {
+      [`${P}/inc.sql`]: "select 1;\n",
+      [`${P}/db/seed.sql`]: "insert into t values (1);\n",
+    },
+  });
+  const heredoc = (...lines: string[]) => `psql -X <<'EOF'\n${lines.join("\n")}\nEOF`;
+  await checkActions(denyList, ctx, [
+    // What it writes first: by `\\!`, `\\o`, `\\g F`, `\\w F`, `\\copy … to F`, `\\s F`, `-o F`, `-L F`.
+    ["psql -X -c '\\! echo \\\\! cat .env > inc.sql' -f inc.sql", "deny"],
+    [heredoc("\\o inc.sql", "\\qecho '\\134! cat .env'", "\\o", "\\i inc.sql"), "deny"],
+    [heredoc("select chr(92)||'! cat .env' \\g inc.sql", "\\i inc.sql"), "deny"],
+    [heredoc("\\echo `cp x inc.sql`", "\\ir inc.sql"), "deny"],
+    ["psql -X -c '\\w inc.sql' -c '\\i inc.sql'", "deny"],
+    ["psql -X -c '\\copy t to inc.sql' -f inc.sql", "deny"],
+    ["psql -X -c '\\s inc.sql' -f inc.sql", "deny"],
+    ["psql -X -c '\\lo_export 1 inc.sql' -f inc.sql", "deny"],
+    ["psql -X -o inc.sql -c \"select chr(92)||'! cat .env'\" -f inc.sql", "deny"],
+    ["psql -X -L inc.sql -c 'select 1' -f inc.sql", "deny"],
+    ["psql -X -f db/seed.sql -o x.sql -f inc.sql", "deny"],
+    ["psql -X -c \"COPY (select 1) TO '/home/user/project/inc.sql'\" -f inc.sql", "deny"],
+    // Everyday: a file read before anything is written, or after writes to no file.
+    ["psql -X -f inc.sql", "allow"],
+    ["psql -X -o out.txt -f inc.sql", "allow"],
+    ["psql -X -f inc.sql -f db/seed.sql", "allow"],
+    ["psql -X -v ON_ERROR_STOP=1 -c 'select 1' -f inc.sql", "allow"],
+    [heredoc("\\set ON_ERROR_STOP on", "\\i inc.sql", "\\o out.txt", "select 1;"), "allow"],
+    [heredoc("\\o /dev/null", "select 1;", "\\o", "\\i inc.sql"), "allow"],
+  ]);
+});
+
+Deno.test("psql: long options as getopt_long takes them (an unambiguous prefix)", async () => {
+  await checkTable([
+    ["psql -X --comm='\\! cat .env'", "deny", "deny"],
+    ["psql -X --comm '\\! cat .env'", "deny", "deny"],
+    ["psql -X --outp='|cat .env' -c 'select 1'", "deny", "deny"],
+    ["psql -X --output '|rm -rf src' -c 'select 1'", "deny", "deny"],
+    ["psql -X --fil=innocent.txt", "deny", "deny"],
+    ["psql -X --va x='cat .env #' -c '\\setenv PAGER :x'", "deny", "deny"],
+    ["psql -X -1c '\\! cat .env'", "deny", "deny"], // (`-1` is an option too)
+    // Ambiguous (`--c`: --command or --csv; `--s`): not known.
+    ["psql -X --c 'select 1'", "deny", "deny"],
+    ["psql -X --s=x -c 'select 1'", "deny", "deny"],
+    // Everyday.
+    ["psql -X --se=x=1 --var y=2 --csv --no-psql -c 'select :x'", "deny", "allow"],
+    ["psql --dbname app --tuples-only --no-align --command 'select 1'", "deny", "allow"],
+    ["psql --help=commands", "deny", "allow"],
+  ]);
+});
+
+Deno.test("psql: \\copy's file word as psql's copy.c reads it", async () => {
+  await checkTable([
+    // A word not quoted ends at a quote, a blank or `;`; a quoted one at its closing quote.
+    ['psql -c "\\copy t to .env\'x"', "deny", "deny"],
+    ["psql -c \"\\copy t to '.env'x\"", "deny", "deny"],
+    ["psql -c '\\copy t from .env;'", "deny", "deny"],
+    ["psql -c \"\\copy t to '.e''nv'\"", "deny", "allow"], // (the file .e'nv)
+    // The query's quotes are followed (with and without backslash escapes).
+    ["psql -c \"\\copy (select ')' from t) to .env\"", "deny", "deny"],
+    ["psql -c \"\\copy (select 'a\\\\') to x' from t) to .env\"", "deny", "deny"],
+    ['psql -c "\\copy s.t (a, b) from ~/.ssh/id_rsa csv"', "deny", "deny"],
+    ["psql -c \"\\copy binary t to program 'cat .env'\"", "deny", "deny"],
+    ["psql -c \"\\copy t from PROGRAM 'rm -rf src';\"", "deny", "deny"],
+    // Everyday.
+    ['psql -c "\\copy t to STDOUT with csv header"', "deny", "allow"],
+    ["psql -c '\\copy t from pstdin'", "deny", "allow"],
+    [
+      "psql -c \"\\copy (select * from users where a = 'to .env') to 'out.csv' csv\"",
+      "deny",
+      "allow",
+    ],
+    ["psql -c \"\\copy public.t (a, b) from 'data/in.csv' with (format csv)\"", "deny", "allow"],
+  ]);
+});
