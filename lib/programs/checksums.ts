@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { checkedNames } from "./checksums.ts";
- * checkedNames("d41d8cd9  src/a.ts\nMD5 (b) = d41d8cd9\n"); // ["src/a.ts", "b"]
+ * checkedNames("d41d8cd9  src/a.ts\nMD5(b)=d41d8cd9\n"); // ["src/a.ts", "b"]
  * ```
  *
  * @module
@@ -41,22 +41,47 @@ function unescaped(name: string): string {
 }
 
 /**
- * The files a checksum list names, as `-c` opens them (coreutils' split_3): `HASH  name` (text),
- * `HASH *name` (binary), `HASH name` (BSD's reversed form), the tagged `ALGO (name) = HASH`, a
- * `\` first where GNU escaped the name. A line with no space names none.
+ * The tagged line: a tag (`MD5`, `SHA256`, `BLAKE2b-256`), at most one space, `(`, the name up
+ * to the last `)`, blanks, `=`, blanks, the digest (coreutils' split_3 and bsd_split_3: `MD5(a)=h`
+ * and `MD5 (a)\t=  h` too).
  */
-export function checkedNames(text: string): string[] {
+const TAGGED = /^[A-Za-z0-9]+(?:-\d+)? ?\((.*)\)[ \t]*=[ \t]*[^)]*$/s;
+/** shasum's tagged line (its `verify`): the name up to the last `) = HEX`. */
+const SHASUM_TAGGED = /^SHA\S+ \((.+)\) = [\da-fA-F]/s;
+/** An untagged line: the digest (hex or base64), a blank, the rest. */
+const UNTAGGED = /^([A-Za-z0-9+/=]+)[ \t](.+)$/s;
+
+/**
+ * The files a checksum list names, as `-c` opens them: coreutils' split_3 (a `#` first is a
+ * comment; blanks, then a `\` where GNU escaped the name; the tagged `ALGO (name) = HASH`; else
+ * the digest, one blank (space or tab), then `*` or a space saying binary or text, else BSD's
+ * reversed `HASH name`) and shasum's (`*`, ` `, `^` or `U` after the blank). Where they read a
+ * line differently, both names. Null where a line is none of these (its names not known).
+ */
+export function checkedNames(text: string): string[] | null {
   const out: string[] = [];
   for (const raw of text.split("\n")) {
+    if (raw.startsWith("#")) continue;
     const line = raw.replace(/\r$/, "").replace(/^[ \t]+/, "");
+    if (line === "") continue;
     const escaped = line.startsWith("\\");
     const body = escaped ? line.slice(1) : line;
-    const name = (n: string) => out.push(escaped ? unescaped(n) : n);
-    const tagged = /^[A-Za-z0-9-]+ \((.*)\) = \S*$/.exec(body);
-    const plain = tagged ? null : /^\S+ (.+)$/.exec(body);
-    if (tagged) name(tagged[1]);
-    // (After the hash and a space, a space or `*` says text or binary; the name follows.)
-    else if (plain) name(/^[ *]./.test(plain[1]) ? plain[1].slice(1) : plain[1]);
+    const names = new Set<string>();
+    for (const form of [TAGGED, SHASUM_TAGGED]) {
+      const tagged = form.exec(body);
+      if (tagged) names.add(tagged[1]);
+    }
+    // (A tag is no digest: not hex, shorter than any base64 one, cksum's shortest being 24.)
+    const plain = UNTAGGED.exec(body);
+    if (plain && !(names.size && !/^[\da-fA-F]+$/.test(plain[1]) && plain[1].length < 24)) {
+      // (After the digest's blank, one of ` *^U` says the mode; BSD's reversed form has none,
+      // and once a list has one, coreutils reads the rest of its lines so: both names.)
+      const rest = plain[2];
+      if (rest.length > 1 && " *^U".includes(rest[0])) names.add(rest.slice(1));
+      names.add(rest);
+    }
+    if (!names.size) return null;
+    for (const n of names) out.push(escaped ? unescaped(n) : n);
   }
   return out;
 }
@@ -111,8 +136,13 @@ export function checkedFiles(argv: Word[], _stage?: Stage, given?: NamedFilesGiv
       out.push({ path: null, source });
       continue;
     }
+    const names = checkedNames(text);
+    if (names === null) {
+      out.push({ path: null, source });
+      continue;
+    }
     // (It opens the names as written: `~` is a directory of that name.)
-    for (const n of checkedNames(text)) {
+    for (const n of names) {
       out.push({ path: n.startsWith("~") ? `./${n}` : n, source });
     }
   }

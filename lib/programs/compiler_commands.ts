@@ -209,8 +209,9 @@ const PROGRAM_SPECS = new Set(
 /** The words a specs file gives, by the tool they go to; null where it names a program. */
 export function specsWords(
   text: string,
-): Record<"driver" | "linker" | "assembler", string[]> | null {
-  const out = { driver: [] as string[], linker: [] as string[], assembler: [] as string[] };
+): Record<"driver" | "linker" | "assembler", (string | null)[]> | null {
+  type Words = (string | null)[];
+  const out = { driver: [] as Words, linker: [] as Words, assembler: [] as Words };
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
@@ -229,30 +230,63 @@ export function specsWords(
     if (body.length > 1) return null;
     const words = optionWords(body[0] ?? "");
     // (Another specs file from a specs file: not followed.)
-    if (words === null || words.some((w) => /specs/.test(w))) return null;
+    if (words === null || words.some((w) => w !== null && /specs/.test(w))) return null;
     out[OPTION_SPECS[spec[1]] ?? "driver"].push(...words);
   }
   return out;
 }
 
+/** A spec function call with no other inside it: `%:getenv(PWD /x)`, `%:if-exists(F)`. */
+const SPEC_FUNCTION = /%:([\w-]+)\(([^()]*)\)/g;
+/** What stands for a spec function's result while the words are split. */
+const COMPUTED = "\u0001";
+/** What stands for a spec's text or an option passed on as given (`%(name)`, `%{v}`). */
+const PASSED = "\u0003";
+/** What stands for `%%` (a `%`) while the words are read. */
+const PERCENT = "\u0002";
+
 /**
- * The option words of a spec's text: its conditions (`%{!fpie:`, `;shared|static:`), the
- * options it passes on as given (`%{v}`, `%{I*}`), the specs it includes (`%(name)`), its
- * functions (`%:replace-outfile(…)`) and substitutions (`%b`, a file searched for: `crt1.o%s`)
- * left out; null where a `|` is left (a pipe to a command).
+ * The option words of a spec's text (gcc's do_spec_1): its conditions (`%{!fpie:`,
+ * `;shared|static:`) left out and the options it passes on as given (`%{v}`) and the specs it
+ * includes (`%(name)`) where they stand alone; `X%s` (a file searched for, else `X` as is) is X,
+ * `%O` `.o`, `%%` `%`; `%<S` (an option removed) and `%:remove-outfile(F)` give none and
+ * `%:replace-outfile(F G)` gives G, an input of the linker. Any other function (`%:getenv(…)`,
+ * `%:if-exists(…)`, `%:version-compare(…)`…) or substitution (`%b`, `%g`, `%*`, `%{S}` in a word)
+ * makes its word not known (null). Null for all where a `|` is left (a pipe to a command) or it
+ * includes another specs file (`%:include(F)`).
  */
-function optionWords(body: string): string[] | null {
+function optionWords(body: string): (string | null)[] | null {
+  if (/%:include/.test(body)) return null;
   let s = body.replace(/^\s*\+/, " ");
+  const given: string[] = [];
   let before;
   do {
     before = s;
-    s = s.replace(/%:[\w-]+\([^()]*\)/g, " ").replace(/%\([\w-]+\)/g, " ")
-      .replace(/%\{[^{}:;]*\}/g, " ");
+    s = s.replace(SPEC_FUNCTION, (_call, name: string, args: string) => {
+      const files = args.trim().split(/\s+/);
+      if (!args.includes(COMPUTED) && !args.includes("%")) {
+        if (name === "remove-outfile") return " ";
+        if (name === "replace-outfile" && files.length === 2) {
+          given.push(files[1]);
+          return " ";
+        }
+      }
+      return COMPUTED;
+    }).replace(/%\([\w-]+\)|%\{[^{}:;]*\}/g, PASSED);
   } while (s !== before);
-  s = s.replace(/%\{[^{}:;]*:/g, " ").replace(/;[^{}:;]*:/g, " ").replace(/[{};]/g, " ");
+  s = s.replace(/%\{[^{}:;]*:/g, "").replace(/;[^{}:;]*:/g, " ").replace(/[{};]/g, " ");
   if (s.includes("|")) return null;
-  return s.split(/\s+/).filter((w) => w !== "" && !/%s/.test(w) && !w.startsWith("%<"))
-    .map((w) => w.replace(/%./g, "")).filter((w) => w !== "");
+  const words = s.split(/\s+/).filter((w) =>
+    w.replaceAll(PASSED, "") !== "" && !w.startsWith("%<")
+  );
+  return [
+    ...words.map((w) => {
+      const v = w.replace(/%s$/, "").replaceAll("%O", ".o").replaceAll("%%", PERCENT);
+      const computed = [COMPUTED, PASSED, "%"].some((c) => v.includes(c));
+      return computed ? null : v.replaceAll(PERCENT, "%");
+    }),
+    ...given,
+  ];
 }
 
 /**
@@ -269,11 +303,14 @@ function specsCommands(path: string, name: string, run: Runner): void {
     run.stage([unknownWord(`(commands the specs file ${path} names)`)], origin);
     return;
   }
+  // (A word the spec computes: a value not known, given to the tool the spec is for.)
+  const word = (w: string | null) =>
+    w === null ? unknownWord(`(a value the specs file ${path} computes)`) : literal(w);
   const argv = [
-    name,
-    ...words.driver,
-    ...words.linker.flatMap((w) => ["-Xlinker", w]),
-    ...words.assembler.flatMap((w) => ["-Xassembler", w]),
+    literal(name),
+    ...words.driver.map(word),
+    ...words.linker.flatMap((w) => [literal("-Xlinker"), word(w)]),
+    ...words.assembler.flatMap((w) => [literal("-Xassembler"), word(w)]),
   ];
-  if (argv.length > 1) run.stage(argv.map(literal), origin);
+  if (argv.length > 1) run.stage(argv, origin);
 }

@@ -19,13 +19,24 @@ Deno.test("specsWords: option specs give their options, other specs name program
       "%rename link nano_link\n\n*nano_libc:\n-lc_nano\n\n*link:\n%(nano_link) " +
         "%:replace-outfile(-lc -lc_nano)\n\n*startfile:\ncrt0%O%s crti.o%s\n",
     ),
-    { driver: ["-lc_nano"], linker: [], assembler: [] },
+    { driver: ["-lc_nano"], linker: ["-lc_nano", "crt0.o", "crti.o"], assembler: [] },
   );
   assert.deepEqual(specsWords("*link:\n+ -Map=build/x.map %{v}\n"), {
     driver: [],
     linker: ["-Map=build/x.map"],
     assembler: [],
   });
+  // A spec function or substitution in a word: the word not known, never left out.
+  const link = (body: string) => specsWords(`*link:\n${body}\n`)?.linker;
+  assert.deepEqual(link("+ --output=%:getenv(PWD /.env)"), [null]);
+  assert.deepEqual(link("+ --output %:getenv(PWD /.env)"), ["--output", null]);
+  assert.deepEqual(link("-o %:if-exists-else(%:getenv(HOME /x) y)"), ["-o", null]);
+  assert.deepEqual(link("-o %:version-compare(>= 4 mf -x)"), ["-o", null]);
+  assert.deepEqual(link("-o %b.env -Map=%{o*}.map %*"), ["-o", null, null, null]);
+  assert.deepEqual(link("-Map=a%%b.map %{v} %(x) %<s"), ["-Map=a%b.map"]);
+  assert.deepEqual(link("%:remove-outfile(-lc) %:replace-outfile(-lc .env)"), [".env"]);
+  assert.deepEqual(link("%:replace-outfile(-lc %:getenv(H /x))"), [null]);
+  assert.equal(specsWords("*link:\n%:include(x.specs)\n"), null);
   // The linker, a command of its own line, a pipe, another specs file, a suffix's compiler.
   assert.equal(specsWords("*linker:\n/tmp/x/ld\n"), null);
   assert.equal(specsWords("*cc1:\n+ -DX\n/tmp/x/as foo\n"), null);
@@ -48,6 +59,9 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
       [`${P}/out.specs`]: "*link:\n+ -o secrets/key\n",
       [`${P}/wrap.specs`]: "*self_spec:\n+ -wrapper /home/user/.ssh/x\n",
       [`${P}/pie.specs`]: "*self_spec:\n+ %{!r:%{!fpie:%{!fPIE:-fPIE}}}\n",
+      [`${P}/env.specs`]: "*link:\n+ --output=%:getenv(PWD /.env)\n",
+      [`${P}/cond.specs`]: "*link:\n+ %{!r:-o %:if-exists(/home/user/.ssh/id)}\n",
+      [`${P}/map.specs`]: "*link:\n+ -Map=build/x.map %{v} %(link_gcc_c_sequence)\n",
       [`${P}/args.rsp`]: "-B/tmp/x/",
       [`${P}/cfg/sub/x.cfg`]: "--ld-path=<CFGDIR>/../../../.ssh/ld\n",
       [`${P}/evil.ld`]: "OUTPUT(/home/user/.ssh/authorized_keys)\n",
@@ -87,6 +101,8 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
     ["gcc --sp evil.specs x.c", "deny"],
     ["gcc -specs=out.specs x.c", "deny"],
     ["gcc -specs=wrap.specs x.c", "deny"],
+    ["gcc -specs=env.specs main.o", "ask"],
+    ["gcc -specs=cond.specs main.o", "ask"],
     ["printf '*linker:\\n/tmp/x\\n' > s.specs; gcc -specs=s.specs x.c", "deny"],
     // The options clang and gcc take from the environment, set before them or exported first.
     ["CCC_OVERRIDE_OPTIONS='#+-Wl,-o,secrets/key' clang x.c", "deny"],
@@ -108,6 +124,7 @@ Deno.test("compilers: the programs a driver runs from directories, paths and fil
     ["gcc -c x.c -o build/x.o && ld -o build/x build/x.o", "allow"],
     // Everyday.
     ["gcc -specs=pie.specs -o build/x x.c", "allow"],
+    ["gcc -specs=map.specs -o build/x x.c", "allow"],
     ["arm-none-eabi-gcc --specs=nano.specs --specs=nosys.specs -o build/x.elf x.c", "allow"],
     ["gcc -O2 -Iinclude -o build/x src/*.c", "allow"],
     ["cc -c x.c", "allow"],

@@ -392,6 +392,10 @@ export function driverFiles(
   for (let i = 0; i < words.length; i++) {
     const v = words[i];
     if (v === null || !v.startsWith("-")) {
+      // (The driver gives the linker its pass-through words and inputs in order: an option
+      // those leave waiting takes the next input, `-Xlinker -o F`, `-Wl,-o F`, and `-Xlinker
+      // @F` whose F (the driver's response file) holds `-o F2`.)
+      if (v !== null && lists.ld.length && awaitsValue(lists.ld, LD)) lists.ld.push(v);
       own.push(v);
       continue;
     }
@@ -431,6 +435,23 @@ export function driverFiles(
   toolFiles(r, lists.cpp, CPP);
   toolFiles(r, lists.cc1, CC1);
   return r.files;
+}
+
+/** Whether a tool's words end with an option waiting for its value (ld's `-o`, `--outp`). */
+function awaitsValue(args: Arg[], g: ToolGrammar): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || !a.startsWith("-") || a === "-" || a.includes("=")) continue;
+    const name = a.replace(/^--?/, "");
+    const separate = (k: ValueKind) => k !== "eq" && k !== "eqfile";
+    const kind = g.valued.get(name);
+    const takes = kind !== undefined ? separate(kind) : g.abbreviated === true && name.length > 1 &&
+      [...g.valued].some(([n, k]) => n.length > 1 && n.startsWith(name) && separate(k));
+    if (!takes) continue;
+    if (i + 1 === args.length) return true;
+    i++;
+  }
+  return false;
 }
 
 /**

@@ -208,6 +208,16 @@ Deno.test("driverFiles: response and configuration files are read for the option
     p === "args.rsp" ? "-Wl,-o,'out/a b' @more" : p === "more" ? "-MF d" : null;
   assert.deepEqual(paths("gcc @args.rsp x.c", read), ["args.rsp", "more", "d", "out/a b"]);
   assert.deepEqual(paths("clang --config c.cfg x.c", read), ["c.cfg", null]);
+  // (The driver reads `@F` after `-Xlinker` too: its first word is the linker's, the rest the
+  // driver's, given to the linker in order with its inputs: `-o` takes the next, `.env`.)
+  const opts = (p: string) => (p === "o.txt" ? "-o .env\n" : p === "m.txt" ? "-Map\n" : null);
+  assert.deepEqual(paths("gcc -Xlinker @o.txt main.o", opts), ["o.txt", ".env"]);
+  assert.deepEqual(paths("gcc -Wl,@o.txt main.o", opts), ["o.txt", ".env"]);
+  assert.deepEqual(paths("gcc -Xlinker @m.txt m.map main.o", opts), ["m.txt", "m.map"]);
+  assert.deepEqual(paths("gcc -Wl,-o .env main.o"), [".env"]);
+  assert.deepEqual(paths("gcc -Xlinker --outp main.o"), ["main.o", "main.o"]);
+  // (An option with its value, or none: no input taken.)
+  assert.deepEqual(paths("gcc -Wl,-o,a main.o -Wl,--as-needed b.o -Xlinker -z c.o"), ["a"]);
   assert.deepEqual(responseWords(`a "b c" d\\ e 'f'`), ["a", "b c", "d e", "f"]);
 });
 
@@ -217,7 +227,10 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
   const config = rmDenied(H, { ssh: true });
   const ctx = ctxIn(P, {
     files: [`${P}/x.c`, `${P}/.env`, `${P}/secrets/key`, `${P}/.pi/settings.json`],
-    contents: { [`${P}/args.rsp`]: "-Wl,-o,secrets/key" },
+    contents: {
+      [`${P}/args.rsp`]: "-Wl,-o,secrets/key",
+      [`${P}/opts.txt`]: "-o .pi/settings.json\n",
+    },
   });
   await checkActions(config, ctx, [
     ["gcc x.c -Wl,-o,.pi/settings.json", "ask"],
@@ -232,6 +245,10 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["gcc -c x.c -Wa,-al=secrets/key", "deny"],
     ["gcc x.c -Wl,-o -Wl,secrets/key", "deny"],
     ["clang++ x.c -Xlinker -o -Xlinker secrets/key", "deny"],
+    ["gcc -Xlinker @opts.txt main.o", "ask"],
+    ["gcc -Wl,@opts.txt main.o", "ask"],
+    ["gcc -Wl,-o .pi/settings.json main.o", "ask"],
+    ["gcc -Xlinker -o .pi/settings.json main.o", "ask"],
     ["gcc x.c -Wl,secrets/key", "deny"],
     ["gcc -c x.c -MD -o secrets/key.o", "deny"],
     ["gcc @args.rsp x.c", "deny"],

@@ -29,13 +29,23 @@ export interface ConfigEntry {
 
 /** Whether a character may be part of a section's name. */
 const SECTION_CHAR = /[A-Za-z0-9.-]/;
+/** The same, and of a key's, in perf's copy of git's reader (tools/perf/util/config.c). */
+const PERF_SECTION_CHAR = /[A-Za-z0-9._-]/;
+
+/** How a reader of git's syntax differs from git's. */
+export interface ConfigDialect {
+  /** perf's: `_` in names of sections and keys too (`[annotate] hide_src_code = true`). */
+  underscore?: boolean;
+}
 
 /**
  * The entries of a config file's text, in order; null where git would find the file broken (a
  * bad escape, an unclosed quote or header, a key that is not one): it then runs nothing, and what
- * the file says is not known here either.
+ * the file says is not known here either. `dialect`: another program's copy of git's reader.
  */
-export function configEntries(text: string): ConfigEntry[] | null {
+export function configEntries(text: string, dialect: ConfigDialect = {}): ConfigEntry[] | null {
+  const keyChar = dialect.underscore ? /[A-Za-z0-9_-]/ : /[A-Za-z0-9-]/;
+  const sectionChar = dialect.underscore ? PERF_SECTION_CHAR : SECTION_CHAR;
   const out: ConfigEntry[] = [];
   const s = text.startsWith("\uFEFF") ? text.slice(1) : text;
   let i = 0;
@@ -57,7 +67,7 @@ export function configEntries(text: string): ConfigEntry[] | null {
       continue;
     }
     if (c === "[") {
-      const header = sectionAt(s, i + 1);
+      const header = sectionAt(s, i + 1, sectionChar);
       if (header === null) return null;
       section = header.name;
       i = header.end;
@@ -65,7 +75,7 @@ export function configEntries(text: string): ConfigEntry[] | null {
     }
     if (!/[A-Za-z]/.test(c) || section === null) return null;
     let j = i;
-    while (j < n && /[A-Za-z0-9-]/.test(s[j])) j++;
+    while (j < n && keyChar.test(s[j])) j++;
     const key = s.slice(i, j).toLowerCase();
     while (j < n && (s[j] === " " || s[j] === "\t")) j++;
     if (j >= n || at(j) === "\n") {
@@ -83,10 +93,14 @@ export function configEntries(text: string): ConfigEntry[] | null {
 }
 
 /** A section header after its `[`: its name (see `ConfigEntry.section`) and where it ends. */
-function sectionAt(s: string, from: number): { name: string; end: number } | null {
+function sectionAt(
+  s: string,
+  from: number,
+  sectionChar: RegExp,
+): { name: string; end: number } | null {
   let j = from;
   let name = "";
-  while (j < s.length && SECTION_CHAR.test(s[j])) name += s[j++].toLowerCase();
+  while (j < s.length && sectionChar.test(s[j])) name += s[j++].toLowerCase();
   if (name === "") return null;
   if (s[j] === "]") {
     // (The old `[section.sub]`: the subsection in lower case.)

@@ -15,15 +15,20 @@ import { literal, unknownWord } from "./words.ts";
 /** Past this many inputs, they are not each judged: the line with its input not known. */
 const MAX_INPUTS = 16;
 
-/** A replacement string: `{}`, `{1}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`, `{2/.}`, …. */
-const REPLACEMENT = /\{(\d*)(\.|\/|\/\/|\/\.)?\}|\{[#%]\}/y;
+/**
+ * A replacement string: `{}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`, and the positional
+ * ones, `{n}`, `{n.}`, `{n/}`, `{n//}`, `{n/.}`, whose `n` may be negative (the n-th source from
+ * the end: man parallel, "{n}") and followed by blanks (parallel's `\{(-?\d+) \s* …` in
+ * `replacement_counts_and_lengths`): `{-1}`, `{-2/.}`, `{01}`, `{1 .}`.
+ */
+const REPLACEMENT = /\{(?:(-?\d+)\s*)?(\.|\/|\/\/|\/\.)?\}|\{[#%]\}/y;
 
 /**
  * A `{…}` form `--plus` adds (man parallel, "--plus"), after an input source's number: `{..}`,
  * `{+.}`, `{:-str}`, `{:n:m}`, `{#re}`, `{%%re}`, `{/re/str}`, `{^^str}`, `{,,str}`, `{##}`,
  * `{0#}`, `{slot}`, `{choose_k}`…: which are is `plusValue`'s.
  */
-const PLUS = /\{(\d*)([^}]*)\}/y;
+const PLUS = /\{(?:(-?\d+)\s*)?([^}]*)\}/y;
 
 /** A value parallel puts in that is not known here (a variable the command does not set). */
 const NOT_KNOWN = '"$__parallel_value"';
@@ -105,9 +110,18 @@ interface Input {
   fields: string[];
 }
 
-/** The value of input source `source` (`{2}`'s `2`; "" the whole input). */
+/**
+ * The value of input source `source` (`{2}`'s `2`, `{-1}`'s `-1`; "" or `0` the whole input), as
+ * parallel finds it (`CommandLine::replace_placeholders`): `n` > 0 the n-th field, else the field
+ * at `fields + n`, a Perl index (still negative: counted from the end once more); none is "".
+ */
 function sourceValue(source: string, input: Input): string {
-  return source === "" ? input.whole : input.fields[Number(source) - 1] ?? "";
+  if (source === "" || source === "0") return input.whole;
+  const n = Number(source);
+  const count = input.fields.length;
+  let at = n > 0 ? n - 1 : count + n;
+  if (at < 0) at += count;
+  return input.fields[at] ?? "";
 }
 
 /** What a replacement string stands for, given the input. */
@@ -189,14 +203,16 @@ function lineFor(cmd: Word[], o: LineOptions, input: Input | null): string {
       }
       REPLACEMENT.lastIndex = i;
       const m = REPLACEMENT.exec(v);
-      if (m && !(m[1] === "" && redefined.has(m[0]))) {
+      if (m && !(m[1] === undefined && redefined.has(m[0]))) {
         text += put(m[0], m[1] ?? "", m[2]);
         i += m[0].length;
         continue;
       }
       PLUS.lastIndex = i;
       const p = o.plus ? PLUS.exec(v) : null;
-      const value = p && input !== null ? plusValue(p[2], sourceValue(p[1], input)) : undefined;
+      const value = p && input !== null
+        ? plusValue(p[2], sourceValue(p[1] ?? "", input))
+        : undefined;
       if (p && value !== undefined) {
         any = true;
         // (One it does not compute: a value not known, not the text of the form.)

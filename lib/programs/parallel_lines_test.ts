@@ -21,6 +21,23 @@ Deno.test("parallel: --colsep's columns and the inputs of several sources are {1
   assert.deepEqual(runs("parallel echo {2} ::: x"), ["echo "]);
 });
 
+Deno.test("parallel: negative positional strings count the sources from the end ({-n}…)", () => {
+  assert.deepEqual(runs("parallel cat .{-1} ::: env"), ["cat .env"]);
+  assert.deepEqual(runs("parallel cat .{-1/} ::: x ::: d/env"), ["cat .env"]);
+  assert.deepEqual(runs("parallel cp {-2.} {-1//} {-1/.} ::: a/b.c ::: d/e.f"), ["cp a/b d e"]);
+  assert.deepEqual(runs("parallel --colsep , cat {-1} ::: x,.env"), ["cat .env"]);
+  assert.deepEqual(runs("parallel --plus cat {-1%XX} ::: a ::: .envXX"), ["cat .env"]);
+  // (As parallel 20221122 reads them: `{0}` the whole input, `{01}` the first, `{1 /}` one form,
+  // a count past the sources a Perl index counted from the end once more, else empty.)
+  assert.deepEqual(runs("parallel echo {0} {01} {-01} '{1 /}' ::: a ::: d/b"), [
+    "echo a d/b a d/b a",
+  ]);
+  assert.deepEqual(runs("parallel echo {-3}/{-4}/{-5}/{-7} ::: a ::: b ::: c"), ["echo a/c/b/"]);
+  assert.deepEqual(runs("parallel echo {00} {-0} ::: a"), ["echo  "]);
+  // Not known: parallel's own string left in the line.
+  assert.deepEqual(runs("parallel cat s/{-1}"), ["cat s/{-1}", "cat s/{-1} (parallel input)"]);
+});
+
 Deno.test("parallel: its own replacement strings (-I, -i, --er, --bnr, --dnr, --bner)", () => {
   assert.deepEqual(runs("parallel -I XX cat XX {} ::: a"), ["cat a {}"]);
   assert.deepEqual(runs("parallel -iXX cat XX ::: a"), ["cat a"]);
@@ -59,6 +76,11 @@ Deno.test("parallel: a protected file reached through columns, sources, strings 
     ["parallel cat :::: list.txt", "deny"],
     ["parallel cat {2} ::: a :::: list.txt", "deny"],
     ["parallel cat {=s/x/.env/=} ::: x", "deny"],
+    ["parallel cat .{-1} ::: env", "ask"],
+    ["parallel cat .{-1/} ::: x ::: d/env", "ask"],
+    ["parallel cat secret{-1} ::: s/key", "deny"],
+    ["parallel cat ~/.ss{-1} ::: h/id_rsa", "deny"],
+    ["parallel cat {-2/.} ::: d/a.x ::: x", "allow"],
     ["parallel -a missing.txt cat", "ask"],
     // Everyday.
     ["parallel --colsep , cp {1} {2} ::: a,b", "allow"],

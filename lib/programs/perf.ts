@@ -8,6 +8,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { How, NamedFile, Runner } from "./spec.ts";
+import { configEntries } from "./git_config.ts";
 import { literal, unknownWord } from "./words.ts";
 
 /** How perf's options are read before its command (a wrapper's spec, wrappers.ts). */
@@ -125,16 +126,24 @@ function prefixOf(written: string, options: readonly string[]): string | null {
 }
 
 /**
- * The keys of perf's settings (`~/.perfconfig`, `$PERF_CONFIG`) that name programs it runs:
- * `annotate.objdump`, `annotate.addr2line`, `llvm.clang-path`, `llvm.clang-bpf-cmd-template` (a
- * shell line), `man.<viewer>.cmd` and `.path` (`perf help`), in any section.
+ * The keys of perf's settings (`~/.perfconfig`, `$PERF_CONFIG`) that name programs it runs, and
+ * whether it runs each as a shell line: `annotate.objdump`, `annotate.addr2line`,
+ * `llvm.clang-path`, `llvm.clang-bpf-cmd-template`, `man.<viewer>.cmd` and `.path` (`perf help`),
+ * in any section. perf reads the file with its copy of git's reader (tools/perf/util/config.c):
+ * names in any case, values quoted, escaped, with comments (`; x`, `# x`), on a header's line.
  */
-const CONFIG_COMMAND =
-  /^\s*(objdump|addr2line|clang-path|clang-bpf-cmd-template|cmd|path)\s*=\s*(.*?)\s*$/gm;
+const CONFIG_COMMAND: Record<string, boolean> = {
+  objdump: true,
+  addr2line: false,
+  "clang-path": false,
+  "clang-bpf-cmd-template": true,
+  cmd: true,
+  path: false,
+};
 
 /**
  * The commands perf's options and settings name (`optionCommands`): see `RUN_OPTIONS` and
- * `CONFIG_COMMAND`. A settings file that cannot be known is a command not known.
+ * `CONFIG_COMMAND`. A settings file that cannot be known (or read) is a command not known.
  */
 export function perfCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
@@ -157,9 +166,15 @@ export function perfCommands(stage: Stage, run: Runner): void {
     run.stage([unknownWord(`(the commands ${file ?? "~/.perfconfig"} may name)`)], "perf");
     return;
   }
-  for (const [, key, value] of text.matchAll(CONFIG_COMMAND)) {
-    const how = key === "clang-bpf-cmd-template" || key === "cmd" || key === "objdump";
-    run.command(literal(value.replace(/^"(.*)"$/s, "$1")), how ? "shell" : "program", "perf");
+  // (A file perf finds broken: what it makes of it is not known here.)
+  const entries = configEntries(text, { underscore: true });
+  if (entries === null) {
+    run.stage([unknownWord(`(the commands ${file} may name)`)], "perf");
+    return;
+  }
+  for (const { key, value } of entries) {
+    if (!Object.hasOwn(CONFIG_COMMAND, key) || value === null) continue;
+    run.command(literal(value), CONFIG_COMMAND[key] ? "shell" : "program", "perf");
   }
 }
 

@@ -103,6 +103,26 @@ Deno.test("perf's settings: the programs ~/.perfconfig or $PERF_CONFIG name", as
     ["PERF_PAGER='cat .env' perf report", "ask"],
   ]);
   await checkActions(denied, perfCtx("[report]\nchildren = true\n"), [["perf report", "allow"]]);
+  // Read as perf 6.1 does (`perf config -l`): names in any case, values quoted, commented, a
+  // key on its header's line, subsections; a file it finds broken: commands not known. (perf
+  // lowers a key's first letter only, `OBJDUMP` being `oBJDUMP` to it: any case is read here.)
+  for (
+    const text of [
+      "[annotate]\n\tObjdump = cat secrets/key;\n",
+      '[annotate]\nobjdump = "cat secrets/key;" ; x\n',
+      "[annotate] objdump = cat secrets/key\n",
+      "[Annotate]\nOBJDUMP=cat secr\\\nets/key\n",
+      '[man "x"]\n  cmd = cat secrets/key\n',
+      "[annotate]\nhide_src_code = true\nobjdump = x\\q\n",
+    ]
+  ) {
+    await checkActions(denied, perfCtx(text), [
+      ["perf annotate --stdio", "deny"],
+      ["perf report", "deny"],
+    ]);
+  }
+  const everyday = "[annotate]\n\thide_src_code = true\n\tobjdump = /usr/bin/objdump # llvm\n";
+  await checkActions(denied, perfCtx(everyday), [["perf annotate --stdio", "allow"]]);
   const env = { PERF_CONFIG: `${P}/perf.cfg` };
   const ctx = ctxIn(P, { contents: { [`${P}/perf.cfg`]: objdump }, home: HOME, env });
   await checkActions(denied, ctx, [["perf annotate --stdio", "deny"]]);
