@@ -21,6 +21,8 @@ import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts
 import { isAbsolute, relative, resolve } from "node:path";
 import { indexAdditions } from "../programs/git_staged.ts";
 import { unignoredNames } from "./git_ignore.ts";
+import { openRepository, resolveCommit } from "./git_revisions.ts";
+import type { Word } from "../shell/model.ts";
 
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
@@ -257,7 +259,36 @@ function repositoryProtection(
   };
   // (What git reads into its object store it does not change.)
   const write = read.stores ? false : below.write;
-  return protectionBelow(config, dir, ctx.home, null, { ...below, write, there });
+  const found = protectionBelow(config, dir, ctx.home, null, { ...below, write, there });
+  // (Names of commits alone show no file's content: `git cat-file -p HEAD`, `git show -s v1`.)
+  if (found && read.objects && namesCommits(read.objects, top, ctx, shared)) {
+    return null;
+  }
+  return found;
+}
+
+/**
+ * Whether each of `words` names a commit (or a tag of one) in the repository at `top`, as it is
+ * when the stage runs: no other stage of the command may change its refs or objects first. Where
+ * its objects cannot be read here (a partial clone, SHA-256 names), HEAD and a name with `~n` or
+ * `^n` after it (which git reads only on a commit) alone; where no repository is found here (git
+ * may find one through the environment), any but an object's name and a name with `@{…}` or a
+ * peeling `^{…}`.
+ */
+function namesCommits(
+  words: Word[],
+  top: string | null,
+  ctx: Context,
+  shared: StageShared,
+): boolean {
+  const repo = top === null ? null : openRepository(top, ctx.fs, { home: ctx.home, env: ctx.env });
+  if (repo !== null && !shared.settled(repo.commonDir, true)) return false;
+  return words.every((w) => {
+    if (w.kind !== "static") return false;
+    if (repo !== null) return resolveCommit(repo, w.value) !== null;
+    if (top !== null) return /^(HEAD|@)$|[~^]\d*$/.test(w.value) && shared.settled(top, true);
+    return !/^[0-9a-f]{4,64}$|[@^]\{/i.test(w.value);
+  });
 }
 
 /**

@@ -12,8 +12,15 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import type { NamedFile } from "./spec.ts";
+import type { NamedFile, RepositoryRead } from "./spec.ts";
 import { inputDocument, literal } from "./words.ts";
+
+/**
+ * git subcommands that give an object a new name (`git tag bt HEAD:.env`, `update-ref refs/x
+ * REV:path`, `replace OBJECT REV:path`, `notes add -C REV:path`): what that name prints later is
+ * the blob's content (`git cat-file -p bt`, `git log` with the note), judged as a read of it here.
+ */
+const GIT_OBJECT_NAMERS = ["tag", "update-ref", "replace", "notes"];
 
 /**
  * git subcommands that read a file or tree of a revision named `REV:path`: print it (`git show
@@ -25,7 +32,11 @@ import { inputDocument, literal } from "./words.ts";
 const GIT_OBJECT_READERS = new Set([
   "show", "cat-file", "diff", "archive", "grep", "log", "whatchanged", "diff-tree", "diff-index",
   "difftool", "merge-tree", "unpack-file", "ls-tree", "read-tree", "checkout", "restore", "reset",
+  ...GIT_OBJECT_NAMERS,
 ]);
+
+/** Their options whose value is text, not an object (`git tag -m a:b`). */
+const MESSAGE = /^(-[mF]|--(message|file))$/;
 
 /** `git restore`'s source given in a word (`--source=REV:dir`, `-sREV:dir`), else whether the
  * next word is it (`-s`, `--source`, abbreviated `--sou`); null for another word. */
@@ -80,6 +91,14 @@ export function gitObjectFiles(
       out.push(...batchNames(stage, w.text));
       continue;
     }
+    if (sub.value === "update-ref" && w.value === "--stdin") {
+      out.push(...refUpdates(stage, w.text));
+      continue;
+    }
+    if (MESSAGE.test(w.value) && GIT_OBJECT_NAMERS.includes(sub.value)) {
+      i++;
+      continue;
+    }
     if (w.value.startsWith("-")) {
       // (`restore --source=HEAD:secrets key` copies `secrets/key` there.)
       const source = sub.value === "restore" ? restoreSource(w.value) : null;
@@ -99,15 +118,72 @@ function batchNames(
   stage: Stage | undefined,
   source: string,
 ): { path: string | null; source: string }[] {
-  const body = stage && inputDocument(stage)?.body;
-  if (body?.kind !== "static") return [{ path: null, source: `${source} (names on its input)` }];
+  const names = stage && batchInput(stage);
+  if (!names) return [{ path: null, source: `${source} (names on its input)` }];
   const out: { path: string | null; source: string }[] = [];
-  for (const line of body.value.split("\n")) {
-    const name = line.trim().replace(/^contents\s+/, "");
-    const path = name && blobPath(name);
+  for (const name of names) {
+    const path = blobPath(name);
     if (path) out.push({ path, source });
   }
   return out;
+}
+
+/**
+ * The names `git cat-file --batch` (`--batch-command`: its `contents NAME` lines) prints the
+ * content of, from a here-document; null where its input is not one.
+ */
+function batchInput(stage: Stage): string[] | null {
+  const body = inputDocument(stage)?.body;
+  if (body?.kind !== "static") return null;
+  return body.value.split("\n").map((l) => l.trim())
+    .filter((l) => l && !/^(info|flush)(\s|$)/.test(l))
+    .map((l) => l.replace(/^contents\s+/, ""));
+}
+
+/**
+ * The blobs `git update-ref --stdin` names new values of refs with (`update REF NEW [OLD]`,
+ * `create REF NEW`), from a here-document; not known otherwise.
+ */
+function refUpdates(
+  stage: Stage | undefined,
+  source: string,
+): { path: string | null; source: string }[] {
+  const body = stage && inputDocument(stage)?.body;
+  if (body?.kind !== "static") return [];
+  const out: { path: string | null; source: string }[] = [];
+  for (const line of body.value.split(/[\n\0]/)) {
+    const [verb, , value] = line.trim().split(/\s+/);
+    const path = /^(update|create)$/.test(verb) && value ? blobPath(value) : null;
+    if (path !== null) out.push({ path, source });
+  }
+  return out;
+}
+
+/** cat-file's options and type words that print what they name (a blob, a tree listed). */
+const CAT_PRINTS = /^(-p|blob|--textconv|--filters|--batch(-command)?(=.*)?|--batch-all-objects)$/;
+
+/**
+ * `git cat-file`: `-p NAME`, `blob NAME`, `--batch` (the names on its input) print an object's
+ * content; one that `REV:path` names is judged as that file, any other name (a hash, a ref or
+ * tag, `HEAD^{tree}`, `:/text`) is resolved in the repository (see `RepositoryRead.objects`).
+ * `--batch-all-objects` prints every object: the tracked files from the top.
+ */
+export function catFileRead(args: Word[], stage: Stage): RepositoryRead | null {
+  const values = args.map((w) => (w.kind === "static" ? w.value : null));
+  if (!values.some((v) => v !== null && CAT_PRINTS.test(v))) return null;
+  const read: RepositoryRead = { from: "top", tracked: true, present: false, either: [] };
+  if (values.includes("--batch-all-objects")) return read;
+  const objects = args.filter((w, i) =>
+    w.kind !== "static" ||
+    (!values[i]!.startsWith("-") && !/^(blob|tree|commit|tag)$/.test(values[i]!) &&
+      blobPath(values[i]!) === null)
+  );
+  if (values.some((v) => v !== null && /^--batch(-command)?(=.*)?$/.test(v))) {
+    // (Names on an input not read here: judged as a file not known, see `batchNames`.)
+    const names = batchInput(stage) ?? [];
+    objects.push(...names.filter((n) => blobPath(n) === null).map(literal));
+  }
+  return objects.length ? { ...read, objects } : null;
 }
 
 /**

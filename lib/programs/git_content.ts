@@ -25,7 +25,8 @@ import type { RepositoryRead } from "./spec.ts";
 import type { SearchSpec } from "./search_text.ts";
 import { grammarOf } from "./search_text.ts";
 import { pathspecMagic } from "./git_pathspecs.ts";
-import { blobPath, checksOutAll } from "./git_blobs.ts";
+import { blobPath, catFileRead, checksOutAll } from "./git_blobs.ts";
+import { literal } from "./words.ts";
 
 /** git grep's options (its text arguments and the `$safe-bash` check read them too). */
 export const GIT_GREP: SearchSpec = {
@@ -75,8 +76,11 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   const args = argv.slice(at + 1);
   const elsewhere = argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
     (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value));
-  const read = subcommandRead(sub.value, args, argv.slice(1, at)) ??
+  const read = (sub.value === "cat-file" ? catFileRead(args, stage) : null) ??
+    subcommandRead(sub.value, args, argv.slice(1, at)) ??
     (elsewhere ? copiedRead(sub.value, args) : null);
+  // (Names are resolved in the cwd's repository alone.)
+  if (read?.objects && elsewhere) delete read.objects;
   // (Another index, or paths from another top: the files there are are looked at.)
   if (read && elsewhere) read.present = true;
   // (What git ignores, set in the command: not followed. A wrapper may run it with another
@@ -410,7 +414,9 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
     } else if (NOTHING.test(option) && !writes) content = asked = false;
     else if (FORMAT.test(option) && !asked && !writes) content = false;
   }
-  if (quiet || !content || (hushed && !asked)) return null;
+  if (quiet || !content || (hushed && !asked)) {
+    return sub === "show" ? shownObjects(tokens, args) : null;
+  }
   const { before, after } = operands(tokens, args);
   // (Before `--`, a word with pathspec magic is a pathspec, `:!src`, `:(top)`: an exclusion
   // limits nothing.)
@@ -426,6 +432,20 @@ function historyRead(sub: string, args: Word[], shows: boolean): RepositoryRead 
   const read = fromTop(either);
   read.present = untracked;
   return read;
+}
+
+/**
+ * What `git show` prints with no patch asked for (`-s`, `--stat`, `-q`): a blob's content, a
+ * tree's names, whatever its options (`git show -s bt`, a tag of `HEAD:.env`); a commit's
+ * header alone. Its operands before `--` are resolved (see `RepositoryRead.objects`), but a
+ * `REV:path` (judged as named), a range and `:/text` (commits alone).
+ */
+function shownObjects(tokens: OptionToken[], args: Word[]): RepositoryRead | null {
+  const objects = operands(tokens, args).before.filter((w) =>
+    w.kind !== "static" ||
+    !(isMagic(w.value) || isObject(w, true) || /\.\.|^\^|\^[!@]$|\^-\d*$|^:\//.test(w.value))
+  );
+  return objects.length ? { ...fromTop(objects), objects } : null;
 }
 
 /** The subcommands that compare a tree-ish with another, the index or the work tree. */
@@ -687,8 +707,8 @@ function statusRead(args: Word[]): RepositoryRead | null {
 
 /**
  * Subcommands that write or serve the content of the whole repository (`archive`,
- * `fast-export`, `bundle create`, `instaweb`) or of objects by name (`cat-file -p`,
- * `unpack-file`, `merge-tree`): from the top, where no operand names what is shown.
+ * `fast-export`, `bundle create`, `instaweb`) or of objects by name (`unpack-file`,
+ * `merge-tree`, the blob `notes add -C` takes; `cat-file`: `catFileRead`): from the top, where no operand names what is shown.
  */
 function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
   const values = valuesOf(args);
@@ -717,18 +737,15 @@ function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
       }
       return pathspecs(paths).named ? null : fromTop();
     }
-    case "cat-file": {
-      // (`-p`, `blob`, a batch that prints contents: an object git names by its hash may be
-      // any file's; `REV:path` is named.)
-      const prints = has(
-        /^(-p|blob|--textconv|--filters|--batch(-command)?(=.*)?|--batch-all-objects)$/,
-      );
-      const objects = args.filter((w, i) =>
-        w.kind !== "static" ||
-        (!values[i]!.startsWith("-") && values[i] !== "blob" && blobPath(values[i]!) === null &&
-          /^[0-9a-f]{4,64}$|[@^]\{/i.test(values[i]!))
-      );
-      return prints && (objects.length > 0 || has(/^--batch-all-objects$/)) ? fromTop() : null;
+    case "notes": {
+      // (`notes add -C OBJECT`: a blob's content as the note `git log` prints.)
+      const objects: Word[] = [];
+      for (let i = 0; i < args.length; i++) {
+        const m = /^(-[Cc]|--re(use|edit)-message)(=?)(.*)$/s.exec(values[i] ?? "");
+        const w = m && (m[4] || m[3] ? literal(m[4]) : args[++i]);
+        if (w && (w.kind !== "static" || blobPath(w.value) === null)) objects.push(w);
+      }
+      return objects.length ? { ...fromTop(), objects } : null;
     }
     case "fast-export":
       return has(/^--no-data$/) ? null : fromTop();

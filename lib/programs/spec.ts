@@ -248,6 +248,13 @@ export interface RepositoryRead {
    * names a path that exists, git reads only the paths its words name (judged as they are).
    */
   either: Word[];
+  /**
+   * Names git resolves to the objects whose content it prints (`git cat-file -p NAME`, `git show
+   * -s NAME`, a name `cat-file --batch` reads): the read counts unless each names a commit (a
+   * tag of one), which shows no file's content; a blob, a tree or a name not resolved (a ref
+   * another stage may move first) may be any protected file's. Absent: the read counts.
+   */
+  objects?: Word[];
 }
 
 /** Reads a file a stage opens, as it will be when the command runs (see `Program.namedFiles`). */
