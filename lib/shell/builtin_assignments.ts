@@ -12,7 +12,7 @@
  *   `export -p` change no value.
  * - `cd`/`pushd`/`popd` change `PWD`, `OLDPWD` and `DIRSTACK` (not followed here) and the cwd: a
  *   value that is a glob's matches or a line of a stage's output, found in the cwd, is forgotten.
- * - `printf -v NAME`, `read`, `mapfile`/`readarray`, `getopts`, `wait -p NAME`, `compgen -V NAME`:
+ * - `printf -v NAME` (and `%n`'s names: not known), `read`, `mapfile`/`readarray`, `getopts`, `wait -p NAME`, `compgen -V NAME`:
  *   the names they assign; `unset`: the names it unsets (`-f`: functions only).
  * - `command X` and `builtin X` do what X does; `command -v`/`-V` only describe.
  *
@@ -168,16 +168,33 @@ function declaration(builtin: string, args: Word[]): BuiltinEffect | null {
   return out;
 }
 
-/** `printf -v NAME …` assigns NAME (`-vNAME` too); printf alone prints. */
+/**
+ * `printf -v NAME …` assigns NAME (`-vNAME` too); printf alone prints. A `%n` conversion (any
+ * flags, width, precision or length: `%5n`, `%*n`, `%ln`) assigns the variable its argument
+ * names, with or without `-v`, the format reused while arguments remain: a format that is not
+ * known or holds one may assign any name.
+ */
 function printfEffect(args: Word[]): BuiltinEffect | null {
-  const first = args[0];
-  if (first === undefined || first.kind === "static" && !/^-v/.test(first.value)) return NOTHING;
-  if (first.kind !== "static") return null;
-  const name = first.value === "-v" ? args[1] : { ...first, value: first.value.slice(2) };
-  return name?.kind === "static" && NAME.test(name.value)
-    ? { assigns: [[name.value, null]] }
-    : null;
+  let i = 0;
+  let name: string | null = null;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return null;
+    if (a.value === "--") {
+      i++;
+      break;
+    }
+    if (!a.value.startsWith("-v")) break;
+    const n = a.value === "-v" ? args[++i] : { ...a, value: a.value.slice(2) };
+    if (n?.kind !== "static" || !NAME.test(n.value)) return null;
+    name = n.value;
+  }
+  const format = args[i];
+  if (format !== undefined && (format.kind !== "static" || COUNT.test(format.value))) return null;
+  return name === null ? NOTHING : { assigns: [[name, null]] };
 }
+/** A `%n` conversion: `%`, flags, width, precision and length modifiers, `n`. */
+const COUNT = /%[^A-Za-z%]*[hjlLqtz]*n/;
 
 /**
  * A builtin that assigns the names it is given after its options (`read`, `mapfile`, `wait -p`):

@@ -64,6 +64,7 @@ import { backtickBodies, backtickPairs, decodeWord, touchedNames } from "./walk_
 import { Calls } from "./walk_calls.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
 import { arrayDeclaration, assignArray } from "./walk_arrays.ts";
+import { LineStops } from "./line_stops.ts";
 
 const MAX_STAGES = 1000;
 /** `${#NAME}`, `${#NAME[@]}`, `${#NAME[*]}`: a length or a count, digits. */
@@ -124,6 +125,10 @@ export class Walker implements WalkContext {
   aliasBox: { map?: Map<string, string> } = {};
   /** Function bodies, walked last: they run wherever they are called. */
   private functions: { body: LiteNode; moves: boolean; node: LiteNode }[] = [];
+  /** The command's text. */
+  private text: string;
+  /** Where its lines may stop (line_stops.ts; made for a program of several lines). */
+  private stops: LineStops | null = null;
   /** Whether something in the command may change the cwd. */
   private moved = false;
   /** Whether the commands being walked read a pipe on their standard input. */
@@ -167,6 +172,7 @@ export class Walker implements WalkContext {
     /** Walk bodies at their calls (see walk_calls.ts), where the command may define or `set --`. */
     calls = false,
   ) {
+    this.text = source;
     const own = touchedNames(source);
     // (In a nested text, also what the command around it may have changed: `env.unknown`.)
     this.touched = env.unknown?.size ? new Set([...own, ...env.unknown]) : own;
@@ -251,14 +257,7 @@ export class Walker implements WalkContext {
     redirects: Redirect[],
     tail: Redirect[] = [],
   ): Flow {
-    if (this.stages.length > MAX_STAGES) {
-      this.error ??= `the command has more than ${MAX_STAGES} stages`;
-      return same(cwds);
-    }
-    if (++this.budget.steps > MAX_STEPS) {
-      this.error ??= "the command is too complex to analyse";
-      return same(cwds);
-    }
+    if (!this.entered(cwds)) return same(cwds);
     if (tail.length && node.type === "list") return this.list(node, cwds, origin, redirects, tail);
     if (tail.length && node.type === "pipeline") {
       return this.pipeline(node, cwds, origin, redirects, tail);
@@ -352,6 +351,9 @@ export class Walker implements WalkContext {
         return same(testCommand(this, node, cwds, origin, redirects));
       case "variable_assignment":
         return this.assignmentAlone(node, cwds, origin, redirects);
+      case "program":
+        if (this.text.includes("\n")) return same(this.lines(node, cwds, origin));
+        // falls through
       default:
         if (LOOPS.has(node.type)) return this.loop(node, cwds, inner, redirects);
         // Program, groups, clauses, words, assignments, tests: the commands inside, in order.
@@ -398,6 +400,36 @@ export class Walker implements WalkContext {
       if (keepAll) seen.push(cur.ok, cur.fail);
     }
     return keepAll ? same(union(...seen)) : cur;
+  }
+
+  /**
+   * A node is walked in `cwds`: false when the command has too many stages or steps to analyse.
+   * (Where its line may have stopped, the line may end in these cwds.)
+   */
+  private entered(cwds: Cwds): boolean {
+    if (this.stages.length > MAX_STAGES) {
+      this.error ??= `the command has more than ${MAX_STAGES} stages`;
+      return false;
+    }
+    if (++this.budget.steps > MAX_STEPS) {
+      this.error ??= "the command is too complex to analyse";
+      return false;
+    }
+    if (this.stops?.cwds) this.stops.cwds = union(this.stops.cwds, cwds);
+    return true;
+  }
+
+  /** A program of several lines, line by line (line_stops.ts: where a line may stop). */
+  private lines(node: LiteNode, cwds: Cwds, origin: string): Cwds {
+    this.stops ??= new LineStops(this.text, this.defined.size > 0, this.values);
+    return this.stops.lines(
+      node.children,
+      cwds,
+      (c, at, background) =>
+        background
+          ? this.values.nestedIn(() => this.walk(c, at, origin, []))
+          : this.walk(c, at, origin, []),
+    );
   }
 
   private list(

@@ -18,6 +18,7 @@
 import type { LineOf, Output, Stage, Word } from "./model.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
+import { BASH_READONLY } from "./line_stops.ts";
 
 /** The words an array holds, and the cwds where its globs were expanded. */
 export interface KnownList {
@@ -208,6 +209,8 @@ export class Values {
   private nested = 0;
   #plainPwd: boolean | undefined;
   #plainNames: boolean | undefined;
+  /** Names assigned since the line may have stopped (null: it may not; see line_stops.ts). */
+  #sinceStop: Set<string> | null = null;
 
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
   constructor(readonly source: string, plainPwd?: boolean) {
@@ -265,6 +268,21 @@ export class Values {
     return c;
   }
 
+  /** The line may stop from here on: what is assigned until its end may not have run. */
+  lineMayStop(): void {
+    this.#sinceStop ??= new Set();
+  }
+
+  /** The line ends: what was assigned since it may have stopped is not known. */
+  lineEnd(): void {
+    if (this.#sinceStop === null) return;
+    for (const name of this.#sinceStop) {
+      this.known.delete(name);
+      this.#lists.delete(name);
+    }
+    this.#sinceStop = null;
+  }
+
   /** Whether some array's words are known here. */
   get lists(): boolean {
     return this.#lists.size > 0;
@@ -277,6 +295,7 @@ export class Values {
 
   /** An array's words from here on (only where the walk surely gets and lists are followed). */
   setList(name: string, list: KnownList): void {
+    this.#sinceStop?.add(name);
     if (!this.#listsOff && this.nested === 0 && !this.#numeric?.has(name)) {
       this.#lists.set(name, list);
     }
@@ -290,13 +309,18 @@ export class Values {
   /** An assignment of `value` (null: not known) at this point of the walk. */
   assign(name: string, value: Known | null): void {
     if (ELSEWHERE.has(name)) return;
-    if (value === null || this.off || this.nested > 0 || this.#numeric?.has(name)) {
+    this.#sinceStop?.add(name);
+    if (
+      value === null || this.off || this.nested > 0 || this.#numeric?.has(name) ||
+      BASH_READONLY.has(name)
+    ) {
       this.known.delete(name);
     } else this.known.set(name, value);
   }
 
   /** A loop variable takes `value` for one round of the body (set even when nested). */
   loopValue(name: string, value: Known | null): void {
+    this.#sinceStop?.add(name);
     if (ELSEWHERE.has(name) || this.off || value === null || this.#numeric?.has(name)) {
       this.known.delete(name);
     } else this.known.set(name, value);
