@@ -26,6 +26,7 @@ import { hasOption, type OptionGrammar } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import type { Program } from "./spec.ts";
 import { searchesInput } from "./search_input.ts";
+import { cLong } from "./option_numbers.ts";
 
 /** ag's short options without a value. */
 const AG_FLAGS = "aDFfHhiLlnoQRrSsvVtuUwz0c";
@@ -63,13 +64,13 @@ const AG_LONG_FLAGS = new Set([
 
 /**
  * ag's grammar for the readers that share one (the `$safe-bash` check, `-f`): `-A`, `-B`, `-C`
- * take a glued value only, so a word after them is read as ag may read it, an option
- * (`ag -A --pager=sh x`); its file types are options it does not list.
+ * take the next word only where strtol reads it whole as a `long` (`cLong`), so another is read
+ * as ag reads it, an option (`ag -A --pager=sh x`); its file types are options it does not list.
  */
 export const AG: OptionGrammar = {
   flags: AG_FLAGS,
   valued: AG_VALUED,
-  gluedOnly: AG_NUMBERED,
+  numbered: { short: AG_NUMBERED, number: cLong },
   longFlags: AG_LONG_FLAGS,
   longValued: AG_LONG_VALUED,
   longOptional: AG_LONG_OPTIONAL,
@@ -174,8 +175,9 @@ export function agRead(argv: Word[]): AgReading | null {
       const isText = c !== "p";
       if (j < v.length - 1) {
         if (isText) text.push(i);
-      } else if (AG_VALUED.includes(c) || /^\s*[+-]?\d+$/.test(values[i + 1] ?? "")) {
-        // (`-A`'s next word is its value where it is a number; else ag reads it again.)
+      } else if (AG_VALUED.includes(c) || cLong(values[i + 1] ?? "")) {
+        // (`-A`'s next word is its value where strtol reads it whole, with no overflow; else ag
+        // reads it again: `-A 99999999999999999999` is no number.)
         if (isText) text.push(i, i + 1);
         i++;
       }

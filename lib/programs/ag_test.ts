@@ -14,6 +14,13 @@ Deno.test("ag's words: its pattern, the paths after it, -A's value only where a 
     searches: true,
     files: false,
   });
+  // (`-A 99999999999999999999`: strtol's overflow is no number to ag, which reads it again.)
+  assert.deepEqual(read("-A 99999999999999999999 KEY"), {
+    paths: [3],
+    text: [2],
+    searches: true,
+    files: false,
+  });
   // (`-A KEY`: not a number, so ag reads KEY again, as the pattern.)
   assert.deepEqual(read("-A KEY src"), { paths: [3], text: [2], searches: true, files: false });
   assert.deepEqual(read("-iC3 KEY"), { paths: [], text: [1, 2], searches: true, files: false });
@@ -123,6 +130,17 @@ Deno.test("ag with no path searches the cwd's tree; its pattern is text, its pag
     ["ag --pager 'cat secrets/key' KEY src", "deny"],
     ["ag --pag='cat secrets/key' KEY src", "deny"],
     ["ag -A --pager='cat secrets/key' KEY src", "deny"],
+    // `-A`, `-B`, `-C` take the next word where strtol reads it whole with no overflow: a
+    // number past a `long` is the pattern, and the word after it a path ag searches.
+    ["ag -v -A 99999999999999999999 secrets/key", "deny"],
+    ["ag -v -B 9223372036854775808 .env", "ask"],
+    ["ag -v -C 99999999999999999999 secrets", "deny"],
+    ["ag -vA 0x10 secrets/key", "deny"],
+    ["ag -A '3 ' secrets/key", "deny"],
+    ["ag -A 9223372036854775807 .env src", "allow"],
+    ["ag -A -9223372036854775808 .env src", "allow"],
+    ["ag -A ' +3' .env src", "allow"],
+    ["ag -A 0000000000000000000000003 .env src", "allow"],
   ]);
   const clean = ctxIn(P, { files: [`${P}/src/main.ts`, `${P}/README.md`] });
   await checkActions(config, clean, [["ag KEY", "allow"], ["ag -u -l KEY", "allow"]]);

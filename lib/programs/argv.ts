@@ -30,6 +30,13 @@ export interface OptionGrammar {
   valued?: string;
   /** Short options whose value is optional and only glued (`xargs -i{}`, `-i` alone). */
   gluedOnly?: string;
+  /**
+   * Options whose value is optional: glued (`-A3`, `--context=3`), or the next word where it is a
+   * number as the program's parser takes one (`number`: ag's strtol, ack's Getopt::Long `:i`);
+   * else the next word is read anew (`ag -A KEY` searches for KEY). `long`: long options
+   * (listed in `longOptional` too) that take the next word so.
+   */
+  numbered?: { short: string; long?: ReadonlySet<string>; number: (word: string) => boolean };
   /** Long options without a value (given `=value`, one is unknown). */
   longFlags?: ReadonlySet<string>;
   /** Long options with a value: `--opt=value` or the next word. */
@@ -110,12 +117,12 @@ export function readOptions(args: (string | null)[], written: OptionGrammar): Op
       options = false;
       out.push({ kind: "end", at: i, name: "" });
     } else if (a.startsWith("--")) {
-      i = longOption(a, i, args.length, grammar, out);
+      i = longOption(a, i, args, grammar, out);
     } else if (/^-\d+$/.test(a) && (grammar.numbers ?? "cluster") !== "cluster") {
       const option = grammar.numbers === "option";
       out.push({ kind: option ? "flag" : "operand", at: i, name: option ? a : "" });
     } else {
-      i = cluster(a, i, args.length, grammar, out);
+      i = cluster(a, i, args, grammar, out);
     }
   }
   return out;
@@ -136,6 +143,7 @@ function uniformGrammar(g: OptionGrammar): OptionGrammar {
       flags: g.flags,
       valued: g.valued,
       gluedOnly: g.gluedOnly,
+      numbered: g.numbered,
       longFlags: g.longFlags,
       longValued: g.longValued,
       longOptional: g.longOptional,
@@ -181,10 +189,11 @@ function spelled(name: string, g: OptionGrammar): string | null {
 function longOption(
   a: string,
   i: number,
-  count: number,
+  args: readonly (string | null)[],
   g: OptionGrammar,
   out: OptionToken[],
 ): number {
+  const count = args.length;
   const eq = a.indexOf("=");
   const written = eq > 0 ? a.slice(0, eq) : a;
   const glued = eq > 0 ? a.slice(eq + 1) : undefined;
@@ -192,6 +201,9 @@ function longOption(
   if ((g.longFlags ?? NO_SET).has(name) && glued === undefined) {
     out.push({ kind: "flag", at: i, name });
   } else if ((g.longOptional ?? NO_SET).has(name)) {
+    if (glued === undefined && g.numbered?.long?.has(name)) {
+      return numberedValue(name, i, args, g, out);
+    }
     out.push({ kind: "valued", at: i, name, glued });
   } else if ((g.longValued ?? NO_SET).has(name)) {
     if (glued !== undefined) out.push({ kind: "valued", at: i, name, glued });
@@ -207,10 +219,11 @@ function longOption(
 function cluster(
   a: string,
   i: number,
-  count: number,
+  args: readonly (string | null)[],
   g: OptionGrammar,
   out: OptionToken[],
 ): number {
+  const count = args.length;
   for (let j = 1; j < a.length; j++) {
     const c = a[j];
     const name = "-" + c;
@@ -227,6 +240,11 @@ function cluster(
       out.push({ kind: "valued", at: i, name, glued: rest });
       return i;
     }
+    if (g.numbered?.short.includes(c)) {
+      if (rest === undefined) return numberedValue(name, i, args, g, out);
+      out.push({ kind: "valued", at: i, name, glued: rest });
+      return i;
+    }
     if (g.flags === undefined || g.flags.includes(c)) {
       out.push({ kind: "flag", at: i, name });
       continue;
@@ -236,6 +254,26 @@ function cluster(
     out.push({ kind: "unknown", at: i, name, rest });
     return i;
   }
+  return i;
+}
+
+/**
+ * An option of `numbered` at `i` with no value glued: it takes the next word where that is a
+ * number to the program (a word not known is left to be read anew: a token of its own).
+ */
+function numberedValue(
+  name: string,
+  i: number,
+  args: readonly (string | null)[],
+  g: OptionGrammar,
+  out: OptionToken[],
+): number {
+  const next = args[i + 1];
+  if (typeof next === "string" && g.numbered!.number(next)) {
+    out.push({ kind: "valued", at: i, name, valueAt: i + 1 });
+    return i + 1;
+  }
+  out.push({ kind: "valued", at: i, name });
   return i;
 }
 
@@ -274,7 +312,8 @@ export function gluedStart(
  */
 export function lettersKnown(grammar: OptionGrammar | undefined, word: string): boolean {
   if (grammar?.flags === undefined || word[0] !== "-" || word[1] === "-") return false;
-  const valued = (grammar.valued ?? "") + (grammar.gluedOnly ?? "");
+  const valued = (grammar.valued ?? "") + (grammar.gluedOnly ?? "") +
+    (grammar.numbered?.short ?? "");
   for (let j = 1; j < word.length; j++) {
     if (valued.includes(word[j])) return true;
     if (!grammar.flags.includes(word[j])) return false;

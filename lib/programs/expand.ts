@@ -409,13 +409,19 @@ function pathspecVariable(run: Runner, w: Word, value: string, before: string, o
   ], origin);
 }
 
+/** The program a command's words run ("" for none). */
+function commandName(command: Word[]): string {
+  return command.length ? programName(command[0]) : "";
+}
+
 /**
  * What the variables a command's environment sets make programs run. `prefix`: set before a
- * command (or alone); `before`: the program it is set before. rsync reads its `RSYNC_RSH` and git
- * its `GIT_SSH_COMMAND` and `GIT_SSH` themselves; set otherwise (exported for later programs),
- * the ssh command is given a connection not seen.
+ * command (or alone), `command`: the words of that command (a settings file of options is read
+ * with them: `RIPGREP_CONFIG_PATH=F rg …`). rsync reads its `RSYNC_RSH` and git its
+ * `GIT_SSH_COMMAND` and `GIT_SSH` themselves; set otherwise (exported for later programs), the
+ * ssh command is given a connection not seen.
  */
-function environment(run: Runner, words: Word[], prefix: boolean, before = ""): void {
+function environment(run: Runner, words: Word[], prefix: boolean, command: Word[] = []): void {
   for (const w of words) {
     if (!carriesCommand(w.value)) continue;
     const f = EXPORTED_FUNCTION.exec(w.value);
@@ -461,7 +467,7 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
       // A file of settings that may run commands: what it holds when the command runs.
       // (What `$(mktemp)` makes is new and empty: no settings there.)
       if (value === "" || MKTEMP.test(w.text.slice(m[0].length))) continue;
-      settingsVariable(variable, w.kind === "static" ? literal(value) : w, run);
+      settingsVariable(variable, w.kind === "static" ? literal(value) : w, run, command);
     } else if (packageVariable(variable)) {
       // npm's and yarn's settings: judged as the line of their settings file they stand for.
       packageVariableSetting(variable, w.kind === "static" ? literal(value) : w, run);
@@ -469,9 +475,9 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
       // (Before its program, that program's knowledge reads it; exported first, not followed.)
       if (!prefix) run.stage([unknownWord(`(the backups ${w.text} names)`)], origin);
     } else if (PATHSPEC_ENV.test(variable)) {
-      pathspecVariable(run, w, value, before, origin);
+      pathspecVariable(run, w, value, commandName(command), origin);
     } else if (LIBPQ_FILE_ENV.test(variable)) {
-      libpqVariable(run, w, [variable, value], origin, before);
+      libpqVariable(run, w, [variable, value], origin, commandName(command));
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
@@ -509,7 +515,7 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
     } else if (value === "") continue; // an empty pager or editor runs nothing
     else if (programVariable(variable)) {
       const program = w.kind === "static" ? literal(value) : unknownWord(w.text);
-      const unseen = variable === "GIT_SSH" && before !== "git";
+      const unseen = variable === "GIT_SSH" && commandName(command) !== "git";
       const given = unseen ? GIVEN_CONNECTION : "(its arguments)";
       run.stage([program, literal(given)], origin);
       // (A program in ssh's place connects where it will: as through a jump not known.)
@@ -524,7 +530,7 @@ function environment(run: Runner, words: Word[], prefix: boolean, before = ""): 
     } else {
       if (variable.startsWith("LESS")) value = value.replace(/^-?\|\|?/, ""); // `|cmd %s`
       // (An ssh command exported for later programs: the connection it is given is not seen.)
-      const unseen = SSH_ENV.test(variable) && before !== SSH_ENV_READER[variable] &&
+      const unseen = SSH_ENV.test(variable) && commandName(command) !== SSH_ENV_READER[variable] &&
         w.kind === "static" && PLAIN_LINE.test(value);
       if (unseen) run.shell(literal(`${value} '${GIVEN_CONNECTION}'`), origin);
       else {
@@ -555,10 +561,7 @@ export function innerStages(stage: Stage, opts: ExpandOptions): Stage[] {
   ) return [];
   const out: Stage[] = [];
   const run = new StageRunner(stage, opts, out);
-  if (carried) {
-    const name = stage.argv.length ? programName(stage.argv[0]) : "";
-    environment(run, stage.assignments!, true, name);
-  }
+  if (carried) environment(run, stage.assignments!, true, stage.argv);
   if (program?.chdir) {
     // `git -C dir`, `make -C dir`, `tar -C dir`: the command also runs there, so its relative
     // paths name files below dir (judged as well as where they would be from the cwd).

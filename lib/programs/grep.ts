@@ -12,7 +12,7 @@ import { optionCommands } from "./option_commands.ts";
 import { namedBelow } from "./find.ts";
 import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
-import { literal, opensFile, unknownWord } from "./words.ts";
+import { literal, unknownWord } from "./words.ts";
 import { AG_PROGRAM } from "./ag.ts";
 import { type LineFilter, passedLines } from "./line_filters.ts";
 import { searchesInput } from "./search_input.ts";
@@ -380,12 +380,19 @@ const rgCommands = optionCommands({
 /**
  * What a ripgrep config file does (`RIPGREP_CONFIG_PATH=F`, before rg, exported or given by
  * env): one argument a line (trimmed; blank lines and `#` lines skipped), put before the
- * command's own, read with rg's grammar. Its `--pre`/`--hostname-bin` are programs rg runs, its
- * `--ignore-file` a file it reads; `-L`/`--follow` make every search follow the links it meets,
- * and a word that is no option a path it searches: not known here. A file not readable as it will
- * be (another stage may write it, a name not known) is options not known.
+ * command's own. Set before rg (`command`, its words), rg given both is judged, with rg's whole
+ * reader: the files its options name (`--file`, `--ignore-file`), the programs they run
+ * (`--pre`, `--hostname-bin`), the paths it searches and the links it follows; and a command
+ * word the file makes a path (after its `-e`, `-f`, `--files` or an operand: `rg KEY` searches
+ * `KEY`) is one. Set for rgs not seen, the file's options are judged so where they leave the
+ * command's words as they are (given a pattern and `/dev/null`), and are options not known
+ * where they do not. `--no-config` among the command's options: none read. A file not readable
+ * as it will be (another stage may write it, a name not known) is options not known.
  */
-export function rgConfig(file: Word, run: Runner, origin: string): void {
+export function rgConfig(file: Word, run: Runner, origin: string, command?: Word[]): void {
+  const rg = command !== undefined && command[0]?.kind === "static" &&
+    /(?:^|\/)rg$/.test(command[0].value);
+  if (rg && hasOption(command, grammarOf(RG), ["--no-config"])) return;
   const text = file.kind === "static" ? run.settings(file.value) : null;
   if (text === null) {
     run.stage([unknownWord(`(the options the file ${file.text} gives rg)`)], origin);
@@ -393,17 +400,30 @@ export function rgConfig(file: Word, run: Runner, origin: string): void {
   }
   const args = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   if (!args.length) return;
-  const argv = [literal("rg"), ...args.map(literal)];
-  rgCommands({ argv, redirects: [], text: args.join(" "), origin, cwds: [null] }, run);
+  if (rg) {
+    run.stage([command[0], ...args.map(literal), ...command.slice(1)], origin);
+    return;
+  }
   for (const t of readOptions(args, grammarOf(RG))) {
-    const value = t.glued ?? (t.valueAt === undefined ? undefined : args[t.valueAt]);
-    if (t.name === "--ignore-file" && value !== undefined) opensFile(value, run, origin);
-    else if (t.kind === "operand" || t.name === "-L" || t.name === "--follow") {
+    if (t.kind === "flag" || t.kind === "valued" ? RG_SHIFTS.test(t.name) : t.kind !== "end") {
       run.stage([unknownWord(`(what the options in ${file.text} make rg read)`)], origin);
       return;
     }
   }
+  run.stage([
+    literal("rg"),
+    ...args.map(literal),
+    literal("-e"),
+    literal("x"),
+    literal("/dev/null"),
+  ], origin);
 }
+
+/**
+ * Options of a config file that change what the command's own words are, or what rg reads
+ * below its paths: a pattern given (then its first word is a path), names only, links followed.
+ */
+const RG_SHIFTS = /^(?:-[efL]|--(?:regexp|file|files|type-list|follow))$/;
 
 /** The search programs. */
 export const SEARCH_PROGRAMS: Program[] = [

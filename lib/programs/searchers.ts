@@ -27,6 +27,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { searchesInput } from "./search_input.ts";
 import { optionValue, unknownWord } from "./words.ts";
+import { perlInteger } from "./option_numbers.ts";
 
 /** How one searcher reads its words. */
 interface Searcher {
@@ -39,14 +40,25 @@ interface Searcher {
   follows: ReadonlySet<string>;
   /** Options that make it search the cwd's tree where no path is named (ugrep's `-r`). */
   recursion?: (name: string, value: string | null) => boolean;
+  /**
+   * Options whose values are text, not paths: patterns, numbers, names of types (not the globs
+   * that say which names it searches, nor files of patterns).
+   */
+  text: RegExp;
+  /** Options after which no operand is the pattern (ack's `-f` lists the files it would search). */
+  noPattern?: RegExp;
 }
+
+/** ack's long options with an optional integer (Getopt::Long `:i`: see ACK's `numbered`). */
+const ACK_NUMBERED = new Set(["--after-context", "--before-context", "--context", "--proximate"]);
 
 // deno-fmt-ignore
 const ACK: Searcher = {
   grammar: {
     flags: "iISvwxQ1cfhHlLnrRsoPk",
-    valued: "ABmtTg",
-    gluedOnly: "Cp",
+    valued: "mtTg",
+    // (Getopt::Long's `:i`: the next word where it is an integer, `ack -A KEY f` searches f.)
+    numbered: { short: "ABCp", long: ACK_NUMBERED, number: perlInteger },
     longFlags: new Set([
       "--ignore-case", "--smart-case", "--nosmart-case", "--no-smart-case", "--invert-match",
       "--word-regexp", "--line-regexp", "--literal", "--count", "--files-with-matches",
@@ -58,19 +70,21 @@ const ACK: Searcher = {
       "--passthru", "--env", "--noenv", "--nopager", "--no-pager", "--ignore-ack-defaults",
       "--known-types", "--show-types", "--underline", "--nounderline", "--help", "--help-types",
       "--help-colors", "--help-rgb-colors", "--man", "--version", "--dump", "--create-ackrc",
-      "--thpppt", "--bar", "--cathy", "--only-matching", "--proximate", "--not-proximate",
+      "--thpppt", "--bar", "--cathy", "--only-matching", "--not-proximate",
     ]),
     longValued: new Set([
-      "--after-context", "--before-context", "--max-count", "--type", "--type-set", "--type-add",
+      "--max-count", "--type", "--type-set", "--type-add",
       "--type-del", "--ignore-dir", "--noignore-dir", "--ignore-directory",
       "--noignore-directory", "--ignore-file", "--match", "--output", "--pager", "--ackrc",
       "--files-from", "--range-start", "--range-end", "--color-filename", "--color-match",
       "--color-lineno", "--color-colno", "--and", "--or", "--not",
     ]),
-    longOptional: new Set(["--context"]),
+    longOptional: ACK_NUMBERED,
     abbreviations: "all",
   },
   pattern: /^(?:-g|--match)$/,
+  noPattern: /^-f$/,
+  text: /^(?:-[ABCpmtTg]|--(?:after-context|before-context|context|proximate|max-count|type|type-del|ignore-dir|noignore-dir|ignore-directory|noignore-directory|match|output|range-start|range-end|color-(?:filename|match|lineno|colno)|and|or|not))$/,
   follows: new Set(["--follow"]),
   nothing: /^(?:-[fgh]|--(?:help.*|man|version|dump|create-ackrc|thpppt|bar|cathy))$/,
 };
@@ -93,6 +107,7 @@ const PT: Searcher = {
     abbreviations: false,
   },
   pattern: /^-g$/,
+  text: /^(?:-[gABC]|--(?:depth|after|before|context|color-(?:line-number|match|path)|output-encode))$/,
   follows: new Set(["--follow"]),
   nothing: /^(?:-[gh]|--(?:help|version))$/,
 };
@@ -132,7 +147,9 @@ const UGREP: Searcher = {
     numbers: "option",
     abbreviations: false,
   },
-  pattern: /^(?:-[ef]|--(?:regexp|file|and|andnot|not|neg-regexp))$/,
+  // (`-N PATTERN` too: `ugrep -N a KEY f` searches KEY and f.)
+  pattern: /^(?:-[efN]|--(?:regexp|file|and|andnot|not|neg-regexp))$/,
+  text: /^(?:-[ABCDdeJKmNZ]|--(?:regexp|and|andnot|not|neg-regexp|(?:after-|before-)?context|m(?:ax|in)-(?:count|depth)|binary-files|directories|devices|label|format|replace|encoding|jobs|group-separator|range|max-files|zmax|separator|colou?rs?|tabs|width|sort|pretty|fuzzy|hexdump|tag|hyperlink))$/,
   nothing: /^(?:-V|--(?:help|version))$/,
   follows: new Set(["-R", "-S", "--dereference-recursive", "--dereference"]),
   recursion: (name, value) =>
@@ -272,11 +289,40 @@ function ackLists(argv: Word[]): NamedFile[] {
   return [];
 }
 
+/**
+ * The words of a searcher that are text (argv positions): its pattern (the first operand, where
+ * no option gives one) and the options of `Searcher.text` with their values. None where an option
+ * is not known (it may take any word); a word not known where the pattern would be is no text.
+ */
+function searcherText(s: Searcher): (argv: Word[]) => number[] {
+  return (argv) => {
+    const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+    const out: number[] = [];
+    let given = false;
+    let first = -1;
+    for (const t of readOptions(values, s.grammar)) {
+      if (t.kind === "unknown") return [];
+      if (t.kind === "operand" || t.kind === "dynamic") {
+        if (first < 0) first = t.at;
+      } else if (t.kind === "flag" || t.kind === "valued") {
+        if (s.pattern.test(t.name) || s.noPattern?.test(t.name)) given = true;
+        if (t.kind === "valued" && s.text.test(t.name)) {
+          out.push(t.at + 1);
+          if (t.valueAt !== undefined) out.push(t.valueAt + 1);
+        }
+      }
+    }
+    if (!given && first >= 0 && values[first] !== null) out.push(first + 1);
+    return out;
+  };
+}
+
 /** A searcher's program entry. */
 function searcher(names: string[], s: Searcher, runs?: Program["runs"]): Program {
   return {
     names,
     options: s.grammar,
+    text: searcherText(s),
     treesNamed: (argv) => (readWords(s, argv).paths ?? 0) > 0,
     readsCwd: readsCwd(s),
     followsLinks: (argv) =>

@@ -64,3 +64,36 @@ Deno.test("pt and ugrep: the cwd's tree where no path is named; ugrep's filters 
     ["ugrep+ -r KEY src", "ask"],
   ]);
 });
+
+Deno.test("ack, pt and ugrep: the pattern and option values are text, the rest paths", async () => {
+  await checkActions(config, ctx, [
+    // The pattern is no path: a name of a protected file searched for in files that are not.
+    ["ack .env src", "allow"],
+    ["ack -i -w .env src README.md", "allow"],
+    ["ack --type=ts -A 3 secrets src", "allow"],
+    ["ack -A 99999999999999999999 .env src", "allow"],
+    ["ack -C 1_000 .env src", "allow"],
+    ["pt .env src", "allow"],
+    ["pt -A 3 --depth=2 secrets src", "allow"],
+    ["ugrep -rn .env src", "allow"],
+    ["ugrep -A 3 -m 1 secrets src", "allow"],
+    ["ugrep -e KEY -e .env src", "allow"],
+    // ack's `-A`, `-B`, `-C`, `-p` take the next word only where it is an integer
+    // (Getopt::Long's `:i`): another is the pattern, and the words after it paths.
+    ["ack -A KEY secrets/key", "deny"],
+    ["ack -B ' 3' secrets/key", "deny"],
+    ["ack --context 3x /home/user/.ssh/id_rsa", "deny"],
+    ["ack -p KEY .env", "ask"],
+    // Where an option gives the pattern, every operand is a path.
+    ["ack --match KEY .env", "ask"],
+    ["ack -f .env", "ask"],
+    ["pt -g KEY secrets", "deny"],
+    ["ugrep -e KEY .env", "ask"],
+    ["ugrep -N x .env", "ask"],
+    ["ugrep --regexp=KEY secrets/key", "deny"],
+    ["ugrep -f secrets/key src", "deny"],
+    // An option not known, a word not known where the pattern is: every word may be a path.
+    ["ack --frobnicate .env src", "ask"],
+    ['ugrep "$P" .env src', "ask"],
+  ]);
+});

@@ -145,13 +145,19 @@ function settingsFile(kind: "aws" | "kube", file: Word, run: Runner, origin: str
 }
 
 /**
- * `AWS_CONFIG_FILE=F`, `KUBECONFIG=F:G`: what the files they name run; ripgrep's
+ * `AWS_CONFIG_FILE=F`, `KUBECONFIG=F:G`: what the files they name run (`command`: the words of
+ * the stage the variable is set before); ripgrep's
  * (`RIPGREP_CONFIG_PATH`: grep.ts), the package managers' and openssl's (`GEMRC`, `PIP_CONFIG_FILE`, `OPENSSL_CONF`: rc_files.ts), gpg's home (gpg.ts).
  */
-export function settingsVariable(variable: string, file: Word, run: Runner): void {
+export function settingsVariable(
+  variable: string,
+  file: Word,
+  run: Runner,
+  command?: Word[],
+): void {
   if (RC_FILE_ENV.test(variable)) return rcVariable(variable, file, run);
   if (variable === "GNUPGHOME") return gpgHome(file, run, `env ${variable}`);
-  if (variable === "RIPGREP_CONFIG_PATH") return rgConfig(file, run, `env ${variable}`);
+  if (variable === "RIPGREP_CONFIG_PATH") return rgConfig(file, run, `env ${variable}`, command);
   settingsFile(variable === "KUBECONFIG" ? "kube" : "aws", file, run, `env ${variable}`);
 }
 

@@ -53,6 +53,10 @@ const ctx = ctxIn(P, {
     "/tmp/rg2.conf": "--smart-case\n--pre\nrm\n",
     "/tmp/rg-follow.conf": "--follow\n",
     "/tmp/rg-ignore.conf": "--ignore-file=/home/user/.ssh/id_rsa\n",
+    "/tmp/rg-file.conf": "--file=/home/user/.ssh/id_rsa\n",
+    "/tmp/rg-f.conf": "-f\n/home/user/.ssh/id_rsa\n",
+    "/tmp/rg-e.conf": "--smart-case\n-e\nTODO\n",
+    "/tmp/rg-path.conf": "x\n/home/user/.ssh\n",
     [`${P}/.ripgreprc`]: "# the user's\n--smart-case\n  --glob=!*.lock\n\n--max-columns=200\n",
     [`${P}/plain.yaml`]:
       "clusters:\n- cluster:\n    server: https://127.0.0.1:6443\n  name: kind\n",
@@ -121,7 +125,19 @@ Deno.test("a ripgrep config file is read as rg's options before the command's ow
     ["RIPGREP_CONFIG_PATH=/tmp/rg2.conf rg x README.md", "deny"],
     // What it makes rg read: a file, or the links it follows.
     ["RIPGREP_CONFIG_PATH=/tmp/rg-ignore.conf rg x README.md", "deny"],
-    ["RIPGREP_CONFIG_PATH=/tmp/rg-follow.conf rg x src", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-follow.conf rg x .", "deny"],
+    ["export RIPGREP_CONFIG_PATH=/tmp/rg-follow.conf; rg x src", "deny"],
+    // A file of patterns (`--file=F`, `-f` and F on two lines) is a file rg reads, and with a
+    // pattern given the command's first word is a path it searches.
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-file.conf rg x README.md", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-f.conf rg x README.md", "deny"],
+    ["export RIPGREP_CONFIG_PATH=/tmp/rg-file.conf; rg x README.md", "deny"],
+    ["env RIPGREP_CONFIG_PATH=/tmp/rg-file.conf rg x README.md", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-e.conf rg /home/user/.ssh/id_rsa", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-e.conf rg keys/id_rsa", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-path.conf rg x", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-file.conf rg -e --no-config README.md", "deny"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-file.conf /usr/bin/rg x README.md", "deny"],
     // Not known as it will be: a name not known, a file another stage writes.
     ["RIPGREP_CONFIG_PATH=$X rg x README.md", "deny"],
     ["echo --pre=sh > /tmp/c; RIPGREP_CONFIG_PATH=/tmp/c rg x README.md", "deny"],
@@ -129,5 +145,8 @@ Deno.test("a ripgrep config file is read as rg's options before the command's ow
     ["RIPGREP_CONFIG_PATH=.ripgreprc rg x README.md", "allow"],
     ["export RIPGREP_CONFIG_PATH=$PWD/.ripgreprc; rg -n x src", "allow"],
     ["RIPGREP_CONFIG_PATH=/tmp/none rg x README.md", "allow"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-file.conf rg --no-config x README.md", "allow"],
+    ["RIPGREP_CONFIG_PATH=/tmp/rg-e.conf rg README.md", "allow"],
+    ["RIPGREP_CONFIG_PATH=.ripgreprc rg -n x src | head", "allow"],
   ]);
 });
