@@ -1,11 +1,7 @@
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
 
 const P = "/home/user/project";
-const config = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-  pathProtection: { "secrets/**": "deny", ".env": "ask", "~/.ssh/**": "deny" },
-}, { home: "/home/user" });
+const config = secretsDenied("/home/user");
 const ctx = ctxIn(P, {
   files: [`${P}/src/main.ts`, `${P}/README.md`, `${P}/.env`, `${P}/secrets/key`],
   home: "/home/user",
