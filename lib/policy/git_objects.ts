@@ -72,8 +72,48 @@ export function objectStore(gitDir: string, fs: FsFacts): ObjectStore | null {
     return null;
   }
   const objects = `${gitDir}/objects`;
-  if (fs.exists(`${objects}/info/alternates`)) return null;
+  if (fs.exists(`${objects}/info/alternates`) || replacesObjects(gitDir, fs)) return null;
   return { objects, fs, known: new Map() };
+}
+
+/**
+ * The environment that has git read objects other than its repository's as stored
+ * (git(1): another object directory or alternates, replace refs under another name, a graft
+ * file): where a command sets one, its objects are not known.
+ */
+export const OBJECTS_ENV = [
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_GRAFT_FILE",
+];
+
+/** `packed-refs` texts by their bytes: whether they hold a replace ref. */
+const packedReplaces = new WeakMap<Uint8Array, boolean>();
+
+/**
+ * Whether git reads some objects of the repository as others (git-replace(1): a ref under
+ * `refs/replace/` names an object git shows in place of another, in every command that does not
+ * turn them off; a `info/grafts` file gives commits other parents): then what a checkout writes,
+ * read from the objects as stored, is not what git writes. A replace ref that cannot be ruled
+ * out (a `packed-refs` too large to read) counts.
+ */
+function replacesObjects(gitDir: string, fs: FsFacts): boolean {
+  if (fs.exists(`${gitDir}/info/grafts`)) return true;
+  const replace = `${gitDir}/refs/replace`;
+  // (A directory that cannot be listed may hold some.)
+  const loose = fs.entries?.(replace) ?? (fs.exists(replace) ? null : []);
+  if (loose === null || loose.length) return true;
+  const packed = `${gitDir}/packed-refs`;
+  if (!fs.exists(packed)) return false;
+  const bytes = fs.readBytes?.(packed, 16 * 1024 * 1024);
+  if (!bytes) return true;
+  let found = packedReplaces.get(bytes);
+  if (found === undefined) {
+    found = /^[0-9a-f]{40,64} refs\/replace\//m.test(new TextDecoder().decode(bytes));
+    packedReplaces.set(bytes, found);
+  }
+  return found;
 }
 
 /** The object named `oid` (40 hex digits), or null where it cannot be read. */

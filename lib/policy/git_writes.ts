@@ -44,7 +44,7 @@ import {
   newBudget,
   type TreeEntry,
 } from "./git_trees.ts";
-import { objectStore, readObject } from "./git_objects.ts";
+import { OBJECTS_ENV, objectStore, readObject } from "./git_objects.ts";
 import { bisectCommits, rangeCommits } from "./git_ranges.ts";
 import type { MadeLink } from "../programs/spec.ts";
 import type { Stage } from "../shell/model.ts";
@@ -210,7 +210,8 @@ export function commitFiles(
   changers?: Changers,
 ): CommitFile[] {
   const out: CommitFile[] = [];
-  const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined;
+  const moved = ctx.env.GIT_DIR !== undefined || ctx.env.GIT_WORK_TREE !== undefined ||
+    OBJECTS_ENV.some((v) => ctx.env[v] !== undefined);
   for (const c of cwds) {
     const top = c === null ? null : repositoryTop(c, ctx.fs);
     // (A clone's source is another repository: the cwd need be none.)
@@ -296,7 +297,7 @@ const MOVING_ENV = [
   "GIT_WORK_TREE",
   "GIT_INDEX_FILE",
   "GIT_COMMON_DIR",
-  "GIT_OBJECT_DIRECTORY",
+  ...OBJECTS_ENV,
   "GIT_CONFIG",
   "GIT_CONFIG_PARAMETERS",
   "GIT_CONFIG_COUNT",

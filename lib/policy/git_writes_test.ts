@@ -149,6 +149,50 @@ Deno.test({
 });
 
 Deno.test({
+  name: "git writes: objects git reads in place of others (replace refs, grafts) are not known",
+  ignore: !HAS_GIT,
+  async fn() {
+    const { repo, evil, ctx } = repository();
+    try {
+      const feature = repo.git("rev-parse", "feature").trim();
+      // (git-replace(1): every checkout of `feature` writes evil's tree, .pi and secrets too. Not
+      // known, it asks as a write of files not known below the work tree does.)
+      assert.deepEqual(written(repo, ["feature"]), ["src/b.ts"]);
+      repo.git("replace", feature, evil);
+      assert.equal(written(repo, ["feature"]), null);
+      await checkActions(DL, ctx, [
+        ["git checkout feature", "ask"],
+        ["git switch feature", "ask"],
+        ["git --no-replace-objects checkout feature", "ask"],
+      ]);
+      // (Packed, as `git pack-refs --all` leaves them.)
+      repo.git("pack-refs", "--all");
+      assert.equal(written(repo, ["feature"]), null);
+      repo.git("replace", "-d", feature);
+      assert.deepEqual(written(repo, ["feature"]), ["src/b.ts"]);
+      // (Under another name, given by the environment; a graft file; other objects.)
+      repo.git("update-ref", `refs/other/${feature}`, evil);
+      await checkActions(DL, ctx, [
+        ["git checkout feature", "allow"],
+        ["GIT_REPLACE_REF_BASE=refs/other/ git checkout feature", "ask"],
+        ["export GIT_REPLACE_REF_BASE=refs/other/; git switch feature", "ask"],
+        ["env GIT_REPLACE_REF_BASE=refs/other/ git checkout feature", "ask"],
+        ["GIT_GRAFT_FILE=g git checkout feature", "ask"],
+        ["GIT_ALTERNATE_OBJECT_DIRECTORIES=/tmp git checkout feature", "ask"],
+        ["GIT_OBJECT_DIRECTORY=/tmp/o git checkout feature", "ask"],
+      ]);
+      await checkActions(DL, { ...ctx, env: { ...ctx.env, GIT_REPLACE_REF_BASE: "refs/other/" } }, [
+        ["git checkout feature", "ask"],
+      ]);
+      repo.write([".git/info/grafts"], `${feature} ${evil}\n`);
+      assert.equal(written(repo, ["feature"]), null);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
   name: "git writes: a linked work tree reads its own HEAD and the shared objects",
   ignore: !HAS_GIT,
   fn() {
