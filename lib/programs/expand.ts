@@ -52,6 +52,7 @@ import {
   opensFile,
   programName,
   unknownWord,
+  withoutInput,
 } from "./words.ts";
 
 /**
@@ -177,10 +178,22 @@ class StageRunner implements Runner {
     private readonly out: Stage[],
     /** Where what it runs starts, where not the stage's cwds (`Runner.at`). */
     private readonly place?: (string | null)[],
+    /** What it runs gets no standard input of the stage's (`Runner.alone`). */
+    private readonly unfed = false,
   ) {}
 
   at(cwds: (string | null)[]): Runner {
-    return new StageRunner(this.of, this.opts, this.out, cwds);
+    return new StageRunner(this.of, this.opts, this.out, cwds, this.unfed);
+  }
+
+  alone(): Runner {
+    return new StageRunner(this.of, this.opts, this.out, this.place, true);
+  }
+
+  /** A stage this one runs, as `derived` makes it, with no standard input where `unfed`. */
+  private derived(argv: Word[], origin: string, cwds?: (string | null)[]): Stage {
+    const s = derived(this.of, argv, origin, cwds);
+    return this.unfed ? withoutInput(s) : s;
   }
 
   home(user: string | null): string | null {
@@ -220,17 +233,18 @@ class StageRunner implements Runner {
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
-    this.more(derived(this.of, argv, origin, cwds ?? this.place));
+    this.more(this.derived(argv, origin, cwds ?? this.place));
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
     const stage = this.of;
     const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
     if (text.kind !== "static") {
-      this.more(derived(stage, [unknownWord(text.text)], origin, cwds));
+      this.more(this.derived([unknownWord(text.text)], origin, cwds));
       return;
     }
-    const inherit = inheritInput(stage, input);
+    // (Unfed, its lines read only what their own text gives them.)
+    const inherit = this.unfed ? (s: Stage) => s : inheritInput(stage, input);
     const source = given
       ? `${text.value} '${GIVEN}'`
       : args
@@ -238,7 +252,7 @@ class StageRunner implements Runner {
       : text.value;
     for (const cwd of cwds) {
       const inner = this.opts.analyze(source, cwd, origin, stage);
-      if (inner === null) this.more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
+      if (inner === null) this.more(this.derived([unknownWord(text.text)], origin, [cwd]));
       else for (const s of inner) this.more(inherit(given ? withGiven(s, given) : s));
     }
   }

@@ -29,6 +29,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { each, fileCommands, input } from "./databases.ts";
 import { libpqFiles } from "./libpq.ts";
+import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
 
@@ -491,38 +492,37 @@ const PSQL_LONG: Record<string, [string, boolean]> = {
 };
 
 /**
- * A long option as getopt_long takes it: its name, or a prefix of one name (or of names that are
- * one option: `--se` is `--set`); undefined for one psql does not have, null for an ambiguous one.
+ * psql's options as getopt_long reads them: its long options are all listed, so any prefix of
+ * one name is that option (`--comm TEXT`); a prefix of two (`--s`) is none.
  */
-function longOption(name: string): [string, boolean] | null | undefined {
-  if (PSQL_LONG[name]) return PSQL_LONG[name];
-  const all = Object.keys(PSQL_LONG).filter((k) => k.startsWith(name)).map((k) => PSQL_LONG[k]);
-  if (!all.length) return undefined;
-  return all.every(([c, v]) => c === all[0][0] && v === all[0][1]) ? all[0] : null;
-}
+const PSQL_OPTIONS: OptionGrammar = {
+  valued: PSQL_VALUED,
+  longFlags: new Set(Object.keys(PSQL_LONG).filter((k) => !PSQL_LONG[k][1]).map((k) => `--${k}`)),
+  longValued: new Set(Object.keys(PSQL_LONG).filter((k) => PSQL_LONG[k][1]).map((k) => `--${k}`)),
+  abbreviations: "all",
+};
 
 /** psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name. */
 function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][] {
   const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
   const out: [string, Word][] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (a.kind !== "static" && v.startsWith("-")) {
-      run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
-      continue;
-    }
-    const eq = v.indexOf("=");
-    if (v.startsWith("--") && v.length > 2) {
-      const option = longOption(v.slice(2, eq > 0 ? eq : undefined));
-      if (option === null) run.stage([unknownWord(`(the psql option ${v})`)], origin);
-      if (!option?.[1]) continue;
-      const value = eq > 0 ? literal(v.slice(eq + 1)) : args[++i];
-      if (value) out.push([`-${option[0]}`, value]);
-    } else if (/^-[^-]/.test(v)) {
-      const at = [...v.slice(1)].findIndex((c) => PSQL_VALUED.includes(c));
-      const value = at < 0 ? undefined : v.length > at + 2 ? literal(v.slice(at + 2)) : args[++i];
-      if (value) out.push([`-${v[at + 1]}`, value]);
+  for (const t of readOptions(values, PSQL_OPTIONS)) {
+    if (t.kind === "dynamic") {
+      const a = args[t.at];
+      if (a.kind !== "static" && a.prefix.startsWith("-")) {
+        run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
+      }
+    } else if (t.ambiguous) {
+      run.stage([unknownWord(`(the psql option ${args[t.at].value})`)], origin);
+    } else if (t.kind === "valued") {
+      const value = t.glued !== undefined
+        ? literal(t.glued)
+        : t.valueAt === undefined
+        ? undefined
+        : args[t.valueAt];
+      const short = isLong(t) ? PSQL_LONG[t.name.slice(2)][0] : t.name.slice(1);
+      if (value) out.push([`-${short}`, value]);
     }
   }
   return out;

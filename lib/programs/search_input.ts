@@ -8,9 +8,11 @@
  * before it, a here-document or here-string (a temporary file or a pipe). A file redirect is not
  * counted (`rg KEY < src` gives rg a directory, and it searches the cwd), nor a descriptor. The
  * pipe counts only where the stage has it as the pipeline's stage does (the pipeline's own stage,
- * a group, a subshell, a function, `bash -c`, a wrapper that leaves standard input as it is):
- * xargs and parallel give what they run `/dev/null` (GNU xargs with no input still runs `rg KEY`
- * once), and other runners a terminal or nothing.
+ * a group, a subshell, a function, `bash -c`, a wrapper that leaves standard input as it is,
+ * xargs and parallel, whose modules mark what they give what they run: `/dev/null` and no pipe
+ * unless `xargs -a FILE`, `parallel --pipe`, … leave it, see `Runner.alone`). Other runners may
+ * give a terminal (tmux, screen, script, unbuffer, systemd-run's pty) that a pipe of their own
+ * feeds, or nothing: their stages keep the pipeline's mark, which is not what they read.
  *
  * @example
  * ```ts
@@ -26,12 +28,13 @@ import type { Stage } from "../shell/model.ts";
 import { standardInput } from "./words.ts";
 
 /**
- * The origins of stages that have the standard input of the pipeline stage they stand in: their
- * own, a group's, a subshell's, a function's, a shell's command line, and wrappers that pass it on
- * as it is (not sudo's or run0's terminal, unbuffer's pty, systemd-run's service).
+ * The origins of stages whose standard input is what the analysis marks: the pipeline stage's
+ * own, a group's, a subshell's, a function's, a shell's command line, wrappers that pass it on as
+ * it is (not sudo's or run0's terminal, unbuffer's pty, systemd-run's service), and xargs's and
+ * parallel's commands (marked by their module: `Runner.alone`).
  */
 const SHARES_INPUT =
-  /^(?:top|compound|subshell|function|shell:[\w.+-]+|wrapper:(?:env|nice|nohup|timeout|time|command|builtin|exec|stdbuf|ionice|taskset|chrt|setsid|flock|prlimit|eatmydata|nocache|chronic|catchsegv|faketime|fakeroot))$/;
+  /^(?:top|compound|subshell|function|xargs|parallel|shell:[\w.+-]+|wrapper:(?:env|nice|nohup|timeout|time|command|builtin|exec|stdbuf|ionice|taskset|chrt|setsid|flock|prlimit|eatmydata|nocache|chronic|catchsegv|faketime|fakeroot))$/;
 
 /**
  * Whether `stage`'s standard input is surely one a search reads (a pipe, a here-document, a

@@ -21,6 +21,12 @@ Deno.test("rg and ag given no path search a pipe or a here-document, not the cwd
     ["cat README.md | timeout 5 rg KEY", "allow"],
     ["cat README.md | bash -c 'rg KEY'", "allow"],
     ["cat README.md | rg KEY -", "allow"],
+    // parallel --pipe (--spreadstdin, a prefix: Getopt::Long) and --pipepart feed what they run
+    // blocks of their input.
+    ["cat README.md | parallel --pipe rg KEY", "allow"],
+    ["cat README.md | parallel -j2 --pipe -k rg KEY", "allow"],
+    ["cat README.md | parallel --spreadstdin rg KEY", "allow"],
+    ["cat README.md | parallel --pipepart -a README.md rg KEY", "allow"],
     // (`-f -` reads the patterns from the pipe: rg searches the cwd.)
     ["cat pats | rg -f -", "ask"],
     ["cat pats | rg --file=-", "ask"],
@@ -40,6 +46,11 @@ Deno.test("rg and ag given no path search a pipe or a here-document, not the cwd
     ["echo | xargs -I{} rg KEY", "ask"],
     ["xargs rg KEY <<< ''", "ask"],
     ["cat README.md | parallel rg KEY", "ask"],
+    ["cat README.md | parallel -j4 rg KEY", "ask"],
+    ["cat README.md | parallel rg KEY ::: -i -w", "ask"],
+    ["cat README.md | parallel --tty rg KEY", "ask"],
+    ["cat README.md | parallel -o --pipe rg KEY", "allow"],
+    ["cat README.md | xargs -o -a list rg KEY", "ask"],
     ['cat README.md | rg KEY "$X"', "ask"],
     ["echo | rg KEY .", "ask"],
     ["echo | rg KEY secrets", "deny"],
