@@ -13,7 +13,8 @@
  * and any other a program reads: judged as `NAME=VALUE` before a command). Files a meta-command
  * writes (`\o F`, `\g F`, `\w F`, `\s F`, `\lo_export OID F`, `\copy … to F`, `\e F`) or reads
  * (`\lo_import F`, `\copy … from F`, `\i F`, `\ir F`) are opened where they lie (`~` as the home
- * directory; after `\cd DIR`, below DIR); the commands of a file `\i` reads are read as they will
+ * directory; after `\cd DIR`, below DIR), as are those a connection string or URI `\c`/`\connect`
+ * names (libpq.ts); the commands of a file `\i` reads are read as they will
  * be, unless psql may have written a file before it reads it (`\o F`, `\g F`, `\w F`, `\s F`,
  * `\copy … to F`, `\lo_export`, `-o F`, `-L F`, a command it runs): that one may be it (by name or
  * link) and its commands are not known. `-c TEXT` is one meta-command when it starts with `\` (its
@@ -28,7 +29,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { each, fileCommands, input } from "./databases.ts";
-import { libpqFiles } from "./libpq.ts";
+import { connectionOpens, libpqFiles } from "./libpq.ts";
 import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
@@ -344,6 +345,37 @@ function setenv(p: Psql, [name, value]: Arg[]): void {
   }
 }
 
+/**
+ * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection.
+ * Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
+ * connection string or URI: the files it names, and its service's, are opened (`PGSERVICE`,
+ * `PGSERVICEFILE`, `PGSYSCONFDIR` as `\setenv` set them, else as psql found them; libpq.ts). The
+ * positional forms name none. (The files `\setenv PGSSLKEY F` and kin name are judged where set.)
+ */
+function connect(p: Psql, args: Arg[]): void {
+  const reuse = args[0]?.known && args[0].text.startsWith("-reuse-previous=");
+  const conn = reuse ? args[1] : args[0];
+  if (!conn) return;
+  const origin = "psql \\connect";
+  if (!conn.known) {
+    here(p).stage(
+      [literal(`(${origin} opens)`), unknownWord(`(the files ${conn.text} names)`)],
+      origin,
+    );
+    return;
+  }
+  const text = conn.text.replace(/"((?:[^"]|"")*)"/g, (_, t: string) => t.replace(/""/g, '"'));
+  const variable = (name: string) => p.env.has(name) ? p.env.get(name) : assigned(p, name);
+  connectionOpens(text, variable("PGSERVICE"), here(p), origin, variable);
+}
+
+/** A variable as psql found it: set before it (null: not known), else the environment's. */
+function assigned(p: Psql, name: string): string | null | undefined {
+  const a = p.stage.assignments?.findLast((w) => w.value.startsWith(`${name}=`));
+  if (!a) return p.run.variable(name);
+  return a.kind === "static" ? a.value.slice(name.length + 1) : null;
+}
+
 /** `\cd DIR` (alone: the home directory). */
 function cd(p: Psql, dir: Arg | undefined): void {
   const home = p.run.home(null);
@@ -429,6 +461,7 @@ function meta(p: Psql, line: string, at: number): number {
   else if (cmd === "lo_export") writes(p, args[1]);
   else if (cmd === "setenv") setenv(p, args);
   else if (cmd === "cd") cd(p, args[0]);
+  else if (cmd === "c" || cmd === "connect") connect(p, args);
   else if (/^(i|include|ir|include_relative)$/.test(cmd)) include(p, args[0], /r/.test(cmd));
   else if (/^(set|unset|getenv|prompt|gset)$/.test(cmd)) variables(p, cmd, args);
   else if (cmd === "if") p.branch++;

@@ -22,9 +22,14 @@
  * searchesInput(stagesOf("rg KEY < /dev/null")[0]); // false
  * ```
  *
+ * ugrep asks the other question (`inputMayBeTerminal`): with no path and no `-r`, it searches the
+ * cwd's tree where its standard input is a terminal, else reads it. A runner that gives what it
+ * runs a terminal of its own (`script -c`, unbuffer, sudo's and run0's pty, a tmux or screen
+ * window), or a redirect from one (`< /dev/tty`), makes it one; pi gives none.
+ *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import { redirectsStdin, type Stage } from "../shell/model.ts";
 import { standardInput } from "./words.ts";
 
 /**
@@ -45,4 +50,43 @@ export function searchesInput(stage: Stage | undefined): boolean {
   if (!stage || !SHARES_INPUT.test(stage.origin)) return false;
   const input = standardInput(stage);
   return input.from === "document" || (input.from === "pipe" && stage.piped === true);
+}
+
+/**
+ * The runners that give what they run a terminal of their own (a pty): `script -c`'s, unbuffer's,
+ * sudo's and run0's (`use_pty`, `--pty`), systemd-run's `--pty`, a tmux or screen window's.
+ */
+const GIVES_TERMINAL =
+  /^(?:wrapper:(?:script|unbuffer|sudo|run0|systemd-run)|tmux|screen|shell:(?:script|unbuffer))$/;
+
+/** The runners of `GIVES_TERMINAL` whose stage is the command itself (its input theirs). */
+const WRAPS_TERMINAL = /^wrapper:(?:unbuffer|sudo|run0|systemd-run)$/;
+
+/** Terminal devices a redirect may name. */
+const TERMINAL = /^\/dev\/(?:tty\w*|pts\/\d+|console|vc\/\d+)$/;
+
+/** The names of standard input itself (a redirect from them leaves it as it was). */
+const SAME_INPUT = /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
+/**
+ * Whether `stage`'s standard input may be a terminal: a redirect from a terminal device, from a
+ * file not known or a descriptor (`<&3`); else, where no redirect, pipe or document of its own
+ * sets it, a runner around it that gives it one (`GIVES_TERMINAL`: the stage that runner makes
+ * itself, `unbuffer CMD`, has its terminal whatever the runner's own input is). pi gives a
+ * command none.
+ */
+export function inputMayBeTerminal(stage: Stage): boolean {
+  const runners = stage.origin.split(" > ");
+  if (WRAPS_TERMINAL.test(runners[runners.length - 1])) return true;
+  let inherited = !stage.piped;
+  for (const r of stage.redirects) {
+    if (!redirectsStdin(r)) continue;
+    if (r.kind === "heredoc" || r.kind === "herestring") inherited = false;
+    else if (r.kind === "dup") {
+      if (!r.op.endsWith("-")) return true;
+      inherited = false;
+    } else if (r.target?.kind !== "static" || TERMINAL.test(r.target.value)) return true;
+    else if (!SAME_INPUT.test(r.target.value)) inherited = false;
+  }
+  return inherited && runners.some((o) => GIVES_TERMINAL.test(o));
 }
