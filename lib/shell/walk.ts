@@ -55,7 +55,7 @@ import {
   readsNames,
   substitutionEvaluation,
 } from "./walk_evaluation.ts";
-import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
+import { commandless, lateTail, redirect, redirectsOf } from "./walk_redirects.ts";
 import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
 import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
@@ -262,7 +262,7 @@ export class Walker implements WalkContext {
     if (tail.length && node.type === "pipeline") {
       return this.pipeline(node, cwds, origin, redirects, tail);
     }
-    if (tail.length) redirects = [...redirects, ...tail];
+    if (tail.length) redirects = [...redirects, ...lateTail(this, tail, cwds)];
     const inner = origin === "top" ? "compound" : origin;
     switch (node.type) {
       case "comment":
