@@ -12,6 +12,7 @@ import type { EvalShape } from "../types.ts";
 import {
   ASSIGNED,
   BACKUP_ENV,
+  CARGO_ALIAS_ENV,
   carriesCommand,
   CODE_ENV,
   COMPILER_ENV,
@@ -22,6 +23,7 @@ import {
   PLACE_ENV,
   programVariable,
   PROMPT_ENV,
+  RUST_FLAGS_ENV,
   SETTINGS_FILE_ENV,
   XZ_OPTIONS,
 } from "./env.ts";
@@ -31,6 +33,7 @@ import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
+import { cargoVariable } from "./cargo.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { GIVEN_CONNECTION, sshProgramHost } from "./ssh_hosts.ts";
 import type {
@@ -483,6 +486,9 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
       }
+    } else if (CARGO_ALIAS_ENV.test(variable) || RUST_FLAGS_ENV.test(variable)) {
+      // (cargo's settings: an alias is a cargo command line, flags are rustc's.)
+      cargoVariable(variable, w, value, run);
     } else if (variable === "HISTFILESIZE") {
       // (bash truncates the history file to that many lines as it assigns, interactive or not.)
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
