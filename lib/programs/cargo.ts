@@ -47,6 +47,12 @@ function programSetting(words: string[], run: Runner, origin: string, dir: strin
   run.stage([literal(path), ...rest.map(literal), literal("(its arguments)")], origin);
 }
 
+/** Where an alias's cargo command comes from. */
+const ALIAS = "cargo alias";
+
+/** What rustc gives the linker it runs: its objects (no linker script). */
+const OBJECTS = literal("(rustc's objects).o");
+
 /** The keys under `build` that name a program cargo runs in rustc's or rustdoc's place. */
 const BUILD_PROGRAM = /^(rustc|rustdoc|rustc-wrapper|rustc-workspace-wrapper)$/;
 /** The tables whose `rustflags` and `rustdocflags` rustc and rustdoc are given. */
@@ -73,16 +79,19 @@ export function cargoSetting(
   if (section === "alias" && n === 2) {
     // (An alias cannot shadow a command of cargo's own; it is a cargo command line.)
     if (words === null) unknown();
-    else run.stage([literal("cargo"), ...words.map(literal), literal("(its arguments)")], origin);
+    else run.stage([literal("cargo"), ...words.map(literal), literal("(its arguments)")], ALIAS);
   } else if (
     (section === "build" && n === 2 && BUILD_PROGRAM.test(key)) ||
     (section === "target" && n === 3 && (last === "linker" || last === "runner")) ||
     (section === "host" && (n === 2 || n === 3) && last === "linker") ||
     (section === "doc" && n === 2 && key === "browser")
   ) {
-    // (A linker, rustc and its wrappers are one path; a runner and a browser a command line.)
+    // (A linker, rustc and its wrappers are one path; a runner and a browser a command line.
+    // The linker is given objects and rustc's link arguments: judged as rustc runs it.)
     const program = typeof value === "string" && !/runner|browser/.test(last) ? [value] : words;
+    const linker = program?.[0]?.includes("/") ? from(dir, program[0]) : program?.[0];
     if (program === null) unknown();
+    else if (last === "linker" && linker) run.stage([literal(linker), OBJECTS], origin);
     else programSetting(program, run, origin, dir);
   } else if (FLAGS_TABLE.test(section) && n >= 2 && /^rust(doc)?flags$/.test(last)) {
     if (words === null) unknown();
@@ -97,9 +106,13 @@ export function cargoSetting(
       ? value.map(settingWords)
       : [words];
     for (const p of providers) {
-      // (`cargo:token` and the other `cargo:` providers are cargo's own.)
+      // (`cargo:token` and the other `cargo:` providers are cargo's own; `cargo:token-from-stdout
+      // PROG ARGS` runs PROG.)
+      const own = p?.[0]?.startsWith("cargo:");
       if (p === null) unknown();
-      else if (p.length && !p[0].startsWith("cargo:")) programSetting(p, run, origin, dir);
+      else if (own && p[0] === "cargo:token-from-stdout") {
+        programSetting(p.slice(1), run, origin, dir);
+      } else if (p.length && !own) programSetting(p, run, origin, dir);
     }
   } else if (section === "env" && n === 2) {
     envSetting(key, value, run, origin, dir);
@@ -181,7 +194,8 @@ const CARGO_VALUED = /^(--config|-Z|--color|-C|--explain|--list)$/;
  * own code, like make's recipes: not seen.
  */
 function cargoCommands(stage: Stage, run: Runner): void {
-  projectCargoSettings(run, stage.cwds);
+  // (An alias's command reads the same settings: judged once, with the command it is part of.)
+  if (stage.origin !== ALIAS) projectCargoSettings(run, stage.cwds);
   const args = stage.argv.slice(1);
   let subcommand = "";
   for (let i = 0; i < args.length; i++) {
@@ -244,20 +258,23 @@ export function rustFlags(
 
 /**
  * A cargo setting from the environment (`CARGO_ALIAS_SHIP=publish`, `RUSTFLAGS=-C linker=P`):
- * judged as the setting it stands for. An inherited value of the same variable in it
- * (`RUSTFLAGS="$RUSTFLAGS -C …"`) is the user's.
+ * judged as the setting it stands for (a value not known: its known start, as rustc's options).
  */
 export function cargoVariable(name: string, w: Word, value: string, run: Runner): void {
   const origin = `env ${name}`;
   const encoded = name.startsWith("CARGO_ENCODED_");
-  const self = new RegExp(`^\\$\\{?${name}(:?-)?\\}?$`);
+  // (The value it had, `RUSTFLAGS="$RUSTFLAGS -C …"`, is the user's: the assignment is judged as
+  // a value not known.)
+  const self = new RegExp(`^\\$\\{?${name}\\}?$`);
   const words = value.split(encoded ? "\x1f" : /\s+/).filter((t) => t && !self.test(t))
     .map((t): Word =>
       w.kind === "static" || !/[$`]/.test(t)
         ? literal(t)
         : { value: t, kind: "dynamic", prefix: t.slice(0, t.search(/[$`]/)), text: t }
     );
-  if (CARGO_ALIAS_ENV.test(name)) {
+  if (name.endsWith("_LINKER")) {
+    if (value) run.stage([w.kind === "static" ? literal(value) : w, OBJECTS], origin);
+  } else if (CARGO_ALIAS_ENV.test(name)) {
     run.stage([literal("cargo"), ...words, literal("(its arguments)")], origin);
   } else rustFlags(/DOC/.test(name) ? "rustdoc" : "rustc", words, run, origin);
 }
@@ -321,10 +338,7 @@ function rustcCommands(stage: Stage, run: Runner): void {
     }
   }
   if (linker || linkArgs.length) {
-    run.stage(
-      [linker ?? literal("cc"), ...linkArgs, literal("(its objects)")],
-      `${program} -C linker`,
-    );
+    run.stage([linker ?? literal("cc"), ...linkArgs, OBJECTS], `${program} -C linker`);
   }
 }
 

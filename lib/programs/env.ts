@@ -175,14 +175,22 @@ export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
 export const SETS_LOOKUP =
   /\b(?:read|mapfile|readarray|getopts|for|select|printf\s+-v)\b[^;&|\n]*?(?<![$\w{])(?:PATH|BASH_CMDS|BASH_ALIASES)\b|(?:^|[\s;&(\[,])(?:PATH|BASH_CMDS|BASH_ALIASES)\s*(?:\[[^\]]*\])?\s*(?:[-+*/%^|&]|<<|>>)?=(?!=)|(?:^|\s)-n\s+\w+=['"]?(?:PATH|BASH_CMDS|BASH_ALIASES)\b/;
 
-/** `CARGO_ALIAS_<NAME>`: a cargo alias from the environment (cargo.ts). */
-export const CARGO_ALIAS_ENV = /^CARGO_ALIAS_\w+$/;
+/**
+ * cargo's settings from the environment judged as the settings they stand for (cargo.ts): an
+ * alias (`CARGO_ALIAS_<NAME>`), a linker (`CARGO_TARGET_<TRIPLE>_LINKER`, `CARGO_HOST_LINKER`).
+ */
+export const CARGO_ALIAS_ENV = /^CARGO_(ALIAS_\w+|TARGET_\w+_LINKER|HOST_(\w+_)?LINKER)$/;
 /**
  * The variables holding rustc's and rustdoc's flags for cargo (`CARGO_ENCODED_…`: split at
  * `\x1f`; `-C linker=PROG` runs PROG): judged as rustc given them (cargo.ts).
  */
 export const RUST_FLAGS_ENV =
   /^(RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(DOC)?FLAGS|CARGO_BUILD_RUST(DOC)?FLAGS|CARGO_TARGET_\w+_RUST(DOC)?FLAGS|CARGO_HOST_(\w+_)?RUST(DOC)?FLAGS)$/;
+
+/** Whether a variable is a cargo setting judged as the setting it stands for (cargo.ts). */
+export function cargoEnv(name: string): boolean {
+  return CARGO_ALIAS_ENV.test(name) || RUST_FLAGS_ENV.test(name);
+}
 
 /** Whether a variable holds or names code some program runs (`PS4`, `GIT_EDITOR`, `PATH`). */
 function codeVariable(name: string): boolean {
@@ -388,11 +396,8 @@ export const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*|BASH_FUNC_[^=]+%%)=/;
  * `CARGO_TARGET_X_RUNNER` hold a command line.
  */
 const SHELL_ENV_NAMES = /^[A-Z][A-Z0-9_]*(EDITOR|PAGER)$|^[A-Z][A-Z0-9_]*_(BROWSER|RUNNER)$/;
-/**
- * ... and `*_WRAPPER`, `*_ASKPASS`, `*_LINKER` a program (cargo's `CARGO_TARGET_X_RUNNER`: words,
- * above; its `CARGO_TARGET_X_LINKER`, `CARGO_HOST_LINKER`: a program).
- */
-const PROGRAM_ENV_NAMES = /^[A-Z][A-Z0-9_]*_(WRAPPER|ASKPASS|LINKER)$/;
+/** ... and `*_WRAPPER`, `*_ASKPASS` a program (cargo's `CARGO_TARGET_X_RUNNER`: words, above). */
+const PROGRAM_ENV_NAMES = /^[A-Z][A-Z0-9_]*_(WRAPPER|ASKPASS)$/;
 
 /** Whether a variable's value is a shell command some program runs (a pager, an editor, …). */
 export function shellVariable(name: string): boolean {
@@ -422,8 +427,8 @@ export function carriesCommand(assignment: string): boolean {
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
   // (cargo's aliases and rustc's flags: judged as the setting they stand for.)
-  if (m[1].startsWith("CARGO_ALIAS_") || m[1].includes("RUST")) {
-    if (CARGO_ALIAS_ENV.test(m[1]) || RUST_FLAGS_ENV.test(m[1])) return true;
+  if (m[1].startsWith("CARGO_") || m[1].includes("RUST")) {
+    if (cargoEnv(m[1])) return true;
   }
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
