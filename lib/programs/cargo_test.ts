@@ -3,7 +3,7 @@
  * `-C linker=PROG` are judged as what they run; everyday settings change nothing.
  */
 import assert from "node:assert/strict";
-import { checkTable, denyList, gateFiles } from "../testing_adversarial.ts";
+import { checkTable, gateFiles } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { tomlEntries } from "./toml.ts";
 

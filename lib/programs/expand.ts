@@ -23,7 +23,6 @@ import {
   PLACE_ENV,
   programVariable,
   PROMPT_ENV,
-  RUST_FLAGS_ENV,
   SETTINGS_FILE_ENV,
   XZ_OPTIONS,
 } from "./env.ts";
