@@ -3,7 +3,7 @@
  * variable exported for them, and as a write of that file), `GOENV=F` names another settings file,
  * and the programs `CC`, `CXX`, `PKG_CONFIG`, `GOAUTH=command …` and cgo's flags name run.
  */
-import { checkTable, denyList } from "../testing_adversarial.ts";
+import { checkTable } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
 Deno.test("go env -w: what it writes for later go commands is judged, and the file it writes", async () => {
