@@ -12,6 +12,7 @@ import type { EvalShape } from "../types.ts";
 import {
   ASSIGNED,
   BACKUP_ENV,
+  cargoEnv,
   carriesCommand,
   CODE_ENV,
   COMPILER_ENV,
@@ -31,6 +32,7 @@ import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
+import { cargoVariable } from "./cargo.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { GIVEN_CONNECTION, sshProgramHost } from "./ssh_hosts.ts";
 import type {
@@ -429,6 +431,20 @@ function commandName(command: Word[]): string {
 }
 
 /**
+ * less's options from its environment: judged as less given them (`+!cmd` runs at start, `-o F`
+ * writes F; a `+command` runs to the end of the value).
+ */
+function lessVariable(run: Runner, w: Word, value: string, origin: string): void {
+  const plus = value.search(/(^|[ \t])\+/);
+  const options = plus < 0 ? value : value.slice(0, plus);
+  const words = w.kind !== "static" ? [w] : [
+    ...lessOptionWords(options).map(literal),
+    ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
+  ];
+  run.stage([literal("less"), ...words], origin);
+}
+
+/**
  * What the variables a command's environment sets make programs run. `prefix`: set before a
  * command (or alone), `command`: the words of that command (a settings file of options is read
  * with them: `RIPGREP_CONFIG_PATH=F rg …`). rsync reads its `RSYNC_RSH` and git its
@@ -456,17 +472,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
     const variable = m[1];
     let value = w.value.slice(m[0].length);
     const origin = `env ${variable}`;
-    if (LESS_OPTIONS.test(variable)) {
-      // less's options: judged as less given them (`+!cmd` runs at start, `-o F` writes F).
-      // (A `+command` runs to the end of the value.)
-      const plus = value.search(/(^|[ \t])\+/);
-      const options = plus < 0 ? value : value.slice(0, plus);
-      const words = w.kind !== "static" ? [w] : [
-        ...lessOptionWords(options).map(literal),
-        ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
-      ];
-      run.stage([literal("less"), ...words], origin);
-    } else if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
+    if (LESS_OPTIONS.test(variable)) lessVariable(run, w, value, origin);
+    else if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);
@@ -497,7 +504,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
       }
-    } else if (variable === "HISTFILESIZE") {
+    } else if (cargoEnv(variable)) cargoVariable(variable, w, value, run);
+    else if (variable === "HISTFILESIZE") {
       // (bash truncates the history file to that many lines as it assigns, interactive or not.)
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {

@@ -1,0 +1,215 @@
+/**
+ * A small TOML reader for the settings files whose values name programs and places (cargo's
+ * `.cargo/config.toml`, its `--config KEY=VALUE`): every `key = value` as the dotted key of its
+ * table and the value (strings with their escapes, arrays and inline tables over lines). Text it
+ * does not read as TOML is null: a file that cannot be read is a command not known.
+ *
+ * @example
+ * ```ts
+ * import { tomlEntries } from "./toml.ts";
+ * tomlEntries('[alias]\nship = "publish"');
+ * // [{ path: ["alias", "ship"], value: "publish" }]
+ * ```
+ *
+ * @module
+ */
+
+/** A TOML value: a string, a number or boolean, an array, an inline table. */
+export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
+
+/** One `key = value` of a TOML text: its table's key parts, then its own. */
+export interface TomlEntry {
+  path: string[];
+  value: TomlValue;
+}
+
+/** Where the reader is in the text. */
+interface At {
+  s: string;
+  i: number;
+}
+
+/** Skips spaces and tabs, and with `lines` newlines and comments too. */
+function skip(p: At, lines: boolean): void {
+  for (; p.i < p.s.length; p.i++) {
+    const c = p.s[p.i];
+    if (c === " " || c === "\t") continue;
+    if (lines && (c === "\n" || c === "\r")) continue;
+    if (lines && c === "#") {
+      const end = p.s.indexOf("\n", p.i);
+      p.i = end < 0 ? p.s.length : end;
+      continue;
+    }
+    return;
+  }
+}
+
+/** The escapes of a basic string. */
+const ESCAPES: Record<string, string> = {
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  '"': '"',
+  "\\": "\\",
+};
+
+/** A string at `p` (`"…"`, `'…'`, `"""…"""`, `'''…'''`); null where there is none. */
+function readString(p: At): string | null {
+  const q = p.s[p.i];
+  if (q !== '"' && q !== "'") return null;
+  const multi = p.s.startsWith(q.repeat(3), p.i);
+  const close = multi ? q.repeat(3) : q;
+  p.i += close.length;
+  // (A newline right after the opening quotes is not part of a multi-line string.)
+  if (multi && p.s[p.i] === "\n") p.i++;
+  else if (multi && p.s.startsWith("\r\n", p.i)) p.i += 2;
+  let out = "";
+  while (p.i < p.s.length) {
+    if (p.s.startsWith(close, p.i)) {
+      // (Up to two quotes more before the closing three are text: `"""a""""` is `a"`.)
+      let run = close.length;
+      while (multi && run < 5 && p.s[p.i + run] === q) run++;
+      p.i += run;
+      return out + q.repeat(run - close.length);
+    }
+    const c = p.s[p.i++];
+    if (!multi && c === "\n") return null;
+    if (c !== "\\" || q === "'") {
+      out += c;
+      continue;
+    }
+    const e = p.s[p.i++];
+    if (e in ESCAPES) out += ESCAPES[e];
+    else if (e === "u" || e === "U") {
+      const n = e === "u" ? 4 : 8;
+      const code = parseInt(p.s.slice(p.i, p.i + n), 16);
+      if (!/^[0-9a-fA-F]+$/.test(p.s.slice(p.i, p.i + n)) || code > 0x10ffff) return null;
+      out += String.fromCodePoint(code);
+      p.i += n;
+    } else if (multi && /\s/.test(e ?? "")) {
+      // (A line-ending backslash joins the lines, with the blanks after it.)
+      p.i--;
+      skip(p, true);
+    } else return null;
+  }
+  return null;
+}
+
+/** A dotted key at `p` (`a.b`, `"a.b".c`, `target.'cfg(unix)'`); null where there is none. */
+function readKey(p: At): string[] | null {
+  const parts: string[] = [];
+  for (;;) {
+    skip(p, false);
+    const bare = /^[A-Za-z0-9_-]+/.exec(p.s.slice(p.i, p.i + 256));
+    let part: string | null;
+    if (bare) {
+      part = bare[0];
+      p.i += part.length;
+    } else if (p.s.startsWith('"""', p.i) || p.s.startsWith("'''", p.i)) return null;
+    else part = readString(p);
+    if (part === null) return null;
+    parts.push(part);
+    skip(p, false);
+    if (p.s[p.i] !== ".") return parts;
+    p.i++;
+  }
+}
+
+/** A value at `p`; undefined where it is not one this reader reads. */
+function readValue(p: At, depth: number): TomlValue | undefined {
+  skip(p, false);
+  const c = p.s[p.i];
+  if (depth > 32) return undefined;
+  if (c === '"' || c === "'") return readString(p) ?? undefined;
+  if (c === "[") {
+    p.i++;
+    const out: TomlValue[] = [];
+    for (;;) {
+      skip(p, true);
+      if (p.s[p.i] === "]") break;
+      const v = readValue(p, depth + 1);
+      if (v === undefined) return undefined;
+      out.push(v);
+      skip(p, true);
+      if (p.s[p.i] === ",") p.i++;
+      else if (p.s[p.i] !== "]") return undefined;
+    }
+    p.i++;
+    return out;
+  }
+  if (c === "{") {
+    p.i++;
+    const out: { [key: string]: TomlValue } = {};
+    for (;;) {
+      skip(p, true);
+      if (p.s[p.i] === "}") break;
+      const key = readKey(p);
+      skip(p, false);
+      if (key === null || p.s[p.i] !== "=") return undefined;
+      p.i++;
+      const v = readValue(p, depth + 1);
+      if (v === undefined) return undefined;
+      out[key.join(".")] = v;
+      skip(p, true);
+      if (p.s[p.i] === ",") p.i++;
+      else if (p.s[p.i] !== "}") return undefined;
+    }
+    p.i++;
+    return out;
+  }
+  const m = /^[^\s,\]}#]+/.exec(p.s.slice(p.i, p.i + 256));
+  if (!m) return undefined;
+  p.i += m[0].length;
+  if (m[0] === "true" || m[0] === "false") return m[0] === "true";
+  const n = Number(m[0].replace(/_/g, ""));
+  // (A date or time is kept as its text.)
+  return Number.isNaN(n) ? m[0] : n;
+}
+
+/** Whether `p` is at the end of a line (a comment after blanks too), moved past it. */
+function lineEnd(p: At): boolean {
+  skip(p, false);
+  if (p.s[p.i] === "#") {
+    const end = p.s.indexOf("\n", p.i);
+    p.i = end < 0 ? p.s.length : end;
+  }
+  if (p.i >= p.s.length) return true;
+  if (p.s[p.i] === "\r") p.i++;
+  if (p.s[p.i] !== "\n") return false;
+  p.i++;
+  return true;
+}
+
+/**
+ * Every `key = value` of a TOML text, in order, with its table's key before its own (`[alias]`
+ * then `ship = "publish"`: `alias.ship`; an array of tables' entries under its key); null when
+ * the text is not TOML this reader reads.
+ */
+export function tomlEntries(text: string): TomlEntry[] | null {
+  const p: At = { s: text, i: 0 };
+  const out: TomlEntry[] = [];
+  let table: string[] = [];
+  for (;;) {
+    skip(p, true);
+    if (p.i >= p.s.length) return out;
+    if (p.s[p.i] === "[") {
+      const array = p.s.startsWith("[[", p.i);
+      p.i += array ? 2 : 1;
+      const key = readKey(p);
+      if (key === null || !p.s.startsWith(array ? "]]" : "]", p.i)) return null;
+      p.i += array ? 2 : 1;
+      table = key;
+    } else {
+      const key = readKey(p);
+      if (key === null || p.s[p.i] !== "=") return null;
+      p.i++;
+      const value = readValue(p, 0);
+      if (value === undefined) return null;
+      out.push({ path: [...table, ...key], value });
+    }
+    if (!lineEnd(p)) return null;
+  }
+}
