@@ -177,24 +177,41 @@ class StageRunner implements Runner {
     private readonly out: Stage[],
     /** Where what it runs starts, where not the stage's cwds (`Runner.at`). */
     private readonly place?: (string | null)[],
+    /** The variables what it runs finds set anew (`Runner.resetting`). */
+    private readonly reset?: ReadonlySet<string>,
   ) {}
 
   at(cwds: (string | null)[]): Runner {
-    return new StageRunner(this.of, this.opts, this.out, cwds);
+    return new StageRunner(this.of, this.opts, this.out, cwds, this.reset);
+  }
+
+  resetting(names: readonly string[]): Runner {
+    if (!names.length) return this;
+    const reset = new Set([...this.reset ?? [], ...names]);
+    return new StageRunner(this.of, this.opts, this.out, this.place, reset);
+  }
+
+  /** A stage with the variables this runner resets not known (see `resetting`). */
+  private unknowing(s: Stage): Stage {
+    const { reset } = this;
+    if (!reset || [...reset].every((n) => s.unknownVars?.has(n))) return s;
+    return { ...s, unknownVars: new Set([...s.unknownVars ?? [], ...reset]) };
   }
 
   home(user: string | null): string | null {
     return this.opts.home?.(user) ?? null;
   }
 
-  more(s: Stage): void {
+  more(stage: Stage): void {
     const { opts, out } = this;
+    const s = this.unknowing(stage);
     this.handOn(s);
     out.push(s);
     out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? this.of }));
   }
 
-  add(s: Stage): void {
+  add(stage: Stage): void {
+    const s = this.unknowing(stage);
     this.handOn(s);
     this.out.push(s);
   }
@@ -216,7 +233,7 @@ class StageRunner implements Runner {
   }
 
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null {
-    return this.opts.analyze(text, cwd, origin, this.of);
+    return this.opts.analyze(text, cwd, origin, this.unknowing(this.of));
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
@@ -224,7 +241,7 @@ class StageRunner implements Runner {
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
-    const stage = this.of;
+    const stage = this.unknowing(this.of);
     const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
     if (text.kind !== "static") {
       this.more(derived(stage, [unknownWord(text.text)], origin, cwds));
