@@ -430,6 +430,7 @@ export function globScope(
     const at = stage === undefined || trapHandler(stage) ? -1 : stages.indexOf(top(stage));
     const after = (w: Stage) =>
       (word !== undefined && top(w).argv.includes(word)) ||
+      (word !== undefined && stage !== undefined && readsFirst(top(w), top(stage))) ||
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
     // (git resolves an alias before it does anything: the stage naming it changes nothing
@@ -677,6 +678,20 @@ function namesPlaceAbove(
 /** Whether a stage is a trap's handler (see lib/programs/shells.ts: `trap`). */
 function trapHandler(stage: Stage): boolean {
   return stage.origin === "trap" || stage.origin.startsWith("trap > ");
+}
+
+/** Programs that run their commands only after reading input (entr all of it, xargs a line). */
+const READS_FIRST = new Set(["entr", "xargs"]);
+
+/**
+ * Whether `writer` (a stage of the command's shell) is a program that runs what it runs only
+ * after reading its input, which `reader` writes (`ls src/*.ts | entr -r npm test`): the
+ * reader's words were expanded before it wrote a line, so nothing the writer runs changes them.
+ */
+function readsFirst(writer: Stage, reader: Stage): boolean {
+  if (writer.input !== reader) return false;
+  const name = writer.argv[0];
+  return name?.kind === "static" && READS_FIRST.has(name.value.replace(/^.*\//, ""));
 }
 
 /**
