@@ -28,6 +28,7 @@ import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
 import { checkoutAreas } from "./git_writes.ts";
 import { removesOnly } from "./removers.ts";
+import { libpqReads } from "../programs/libpq.ts";
 
 /**
  * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
@@ -240,6 +241,8 @@ export function writeAreas(stage: Stage, readsOnly: (s: Stage) => boolean): stri
   const program = programOf(name);
   // (A program that opens no path it is given writes none: `echo`, `shopt`, `sleep`.)
   if (CD_BUILTINS.has(name.value) || program?.noFileOperands || readsOnly(stage)) return areas;
+  // (What libpq reads, a variable names: `export PGSSLROOTCERT=$CA; psql`.)
+  if (libpqReads(name.value)) return areas;
   if (!program?.writesOnlyNamed) return null;
   // Every operand may be a name it makes (`touch new`, `ln -s T k`), existing or not.
   for (const w of stage.argv.slice(1)) {
