@@ -433,8 +433,7 @@ export function globScope(
     const at = stage === undefined || trapHandler(stage) ? -1 : stages.indexOf(top(stage));
     const after = (w: Stage) =>
       (word !== undefined && top(w).argv.includes(word)) ||
-      (word !== undefined && stage !== undefined && top(stage).argv.includes(word) &&
-        readsFirst(top(w), top(stage))) ||
+      (word !== undefined && stage !== undefined && readsFirst(top(w), top(stage), word)) ||
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
     // (git resolves an alias before it does anything: the stage naming it changes nothing
@@ -689,13 +688,13 @@ const READS_FIRST = new Set(["entr", "xargs"]);
 
 /**
  * Whether `writer` (a stage of the command's shell) is a program that runs what it runs only
- * after reading its input, which `reader` writes (`ls src/*.ts | entr -r npm test`): the
+ * after reading its input, which `reader` (whose `word` asks) writes (`ls src/*.ts | entr -r npm test`): the
  * reader's own words were expanded before it wrote a line, so nothing the writer runs changes
  * them (not so the words of what the reader runs in turn: `xargs grep` runs grep again and
  * again, while a later `xargs perl -pi` runs).
  */
-function readsFirst(writer: Stage, reader: Stage): boolean {
-  if (writer.input !== reader) return false;
+function readsFirst(writer: Stage, reader: Stage, word: Word): boolean {
+  if (writer.input !== reader || !reader.argv.includes(word)) return false;
   const name = writer.argv[0];
   return name?.kind === "static" && READS_FIRST.has(name.value.replace(/^.*\//, ""));
 }
