@@ -28,6 +28,7 @@ import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
 import { checkoutAreas } from "./git_writes.ts";
 import { removesOnly } from "./removers.ts";
+import { libpqReads } from "../programs/libpq.ts";
 
 /**
  * What a command tells the expansion of its globs: the options it sets (`shopt -s dotglob`), and
@@ -240,6 +241,8 @@ export function writeAreas(stage: Stage, readsOnly: (s: Stage) => boolean): stri
   const program = programOf(name);
   // (A program that opens no path it is given writes none: `echo`, `shopt`, `sleep`.)
   if (CD_BUILTINS.has(name.value) || program?.noFileOperands || readsOnly(stage)) return areas;
+  // (What libpq reads, a variable names: `export PGSSLROOTCERT=$CA; psql`.)
+  if (libpqReads(name.value)) return areas;
   if (!program?.writesOnlyNamed) return null;
   // Every operand may be a name it makes (`touch new`, `ln -s T k`), existing or not.
   for (const w of stage.argv.slice(1)) {
@@ -430,6 +433,7 @@ export function globScope(
     const at = stage === undefined || trapHandler(stage) ? -1 : stages.indexOf(top(stage));
     const after = (w: Stage) =>
       (word !== undefined && top(w).argv.includes(word)) ||
+      (word !== undefined && stage !== undefined && readsFirst(top(w), top(stage), word)) ||
       ((word !== undefined || started === true) && at >= 0 &&
         (sequential ??= inSequence(text, stages, tops)) && stages.indexOf(top(w)) > at);
     // (git resolves an alias before it does anything: the stage naming it changes nothing
@@ -677,6 +681,22 @@ function namesPlaceAbove(
 /** Whether a stage is a trap's handler (see lib/programs/shells.ts: `trap`). */
 function trapHandler(stage: Stage): boolean {
   return stage.origin === "trap" || stage.origin.startsWith("trap > ");
+}
+
+/** Programs that run their commands only after reading input (entr all of it, xargs a line). */
+const READS_FIRST = new Set(["entr", "xargs"]);
+
+/**
+ * Whether `writer` (a stage of the command's shell) is a program that runs what it runs only
+ * after reading its input, which `reader` (whose `word` asks) writes (`ls src/*.ts | entr -r npm test`): the
+ * reader's own words were expanded before it wrote a line, so nothing the writer runs changes
+ * them (not so the words of what the reader runs in turn: `xargs grep` runs grep again and
+ * again, while a later `xargs perl -pi` runs).
+ */
+function readsFirst(writer: Stage, reader: Stage, word: Word): boolean {
+  if (writer.input !== reader || !reader.argv.includes(word)) return false;
+  const name = writer.argv[0];
+  return name?.kind === "static" && READS_FIRST.has(name.value.replace(/^.*\//, ""));
 }
 
 /**

@@ -254,25 +254,37 @@ function inputFile(r: Reading, path: string, operand: boolean): void {
 }
 
 /**
- * A response file (`@F`): read, and its words read in turn by the same grammar; a file whose
- * text is not known names files not known.
+ * A tool's words with its response files (`@F`) read in their place, as libiberty's `expandargv`
+ * does before ld, as or cpp reads its options: one option's value may be in the next word of
+ * another file, or be one itself (`ld @a.rsp @b.rsp` where a.rsp ends with `-o`; `ld -o @f`,
+ * `-Wl,-Map,@f`: the first word of f). A file whose text is not known names files not known, and
+ * stands for a word not known.
  */
-function response(r: Reading, value: string, g: ToolGrammar, depth: number): void {
-  file(r, value);
-  const text = depth < RESPONSE_DEPTH && r.read ? r.read(value) : null;
-  if (text === null) r.files.push({ path: null, source: `(the files ${r.source} names)` });
-  else toolFiles(r, responseWords(text), g, depth + 1);
+function responsesRead(r: Reading, args: Arg[], depth = 0): Arg[] {
+  if (!args.some((a) => a?.startsWith("@") && a.length > 1)) return args;
+  const out: Arg[] = [];
+  for (const a of args) {
+    if (a === null || !a.startsWith("@") || a.length === 1) {
+      out.push(a);
+      continue;
+    }
+    const path = a.slice(1);
+    file(r, path);
+    const text = depth < RESPONSE_DEPTH && r.read ? r.read(path) : null;
+    if (text === null) {
+      r.files.push({ path: null, source: `(the files ${r.source} names)` });
+      out.push(null);
+    } else out.push(...responsesRead(r, responseWords(text), depth + 1));
+  }
+  return out;
 }
 
 /** The files a tool's words (`args`, as a pass-through list gives them) name, by its grammar. */
-function toolFiles(r: Reading, args: Arg[], g: ToolGrammar, depth = 0): void {
+function toolFiles(r: Reading, given: Arg[], g: ToolGrammar): void {
+  const args = responsesRead(r, given);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === null) continue; // (a word not known: judged as the stage's word it is in)
-    if (a.startsWith("@") && a.length > 1) {
-      response(r, a.slice(1), g, depth);
-      continue;
-    }
     if (!a.startsWith("-") || a === "-") {
       if (g.operands || g.linkerInputs) inputFile(r, a, g.operands);
       continue;

@@ -221,6 +221,41 @@ Deno.test("driverFiles: response and configuration files are read for the option
   assert.deepEqual(responseWords(`a "b c" d\\ e 'f'`), ["a", "b c", "d e", "f"]);
 });
 
+Deno.test("toolFiles: ld, as and cpp read their response files before their options", () => {
+  // (libiberty's expandargv: the words of each `@F` in its place, then the options: a `-o` that
+  // ends one file takes the first word of the next, `-o @F` F's first word.)
+  const files: Record<string, string> = {
+    "a.rsp": "x.o -o",
+    "b.rsp": "out/k y.o",
+    "o.rsp": "out/k\n",
+    "w.rsp": "-o",
+    "map.rsp": "-Map",
+    "n.rsp": "@a.rsp @b.rsp",
+  };
+  const read = (p: string) => files[p] ?? null;
+  const ldFiles = (cmd: string) => driverFilesOf(cmd, read);
+  assert.deepEqual(ldFiles("ld @a.rsp @b.rsp"), ["a.rsp", "b.rsp", "x.o", "out/k", "y.o"]);
+  assert.deepEqual(ldFiles("ld @n.rsp"), ["n.rsp", "a.rsp", "b.rsp", "x.o", "out/k", "y.o"]);
+  assert.deepEqual(ldFiles("ld -o @o.rsp x.o"), ["o.rsp", "out/k", "x.o"]);
+  assert.deepEqual(ldFiles("ld --output @o.rsp x.o"), ["o.rsp", "out/k", "x.o"]);
+  assert.deepEqual(ldFiles("ld @map.rsp @o.rsp x.o"), ["map.rsp", "o.rsp", "out/k", "x.o"]);
+  assert.deepEqual(paths("gcc -Wl,-o,@o.rsp x.o", read), ["o.rsp", "out/k"]);
+  assert.deepEqual(paths("gcc -Wl,-Map,@o.rsp x.o", read), ["o.rsp", "out/k"]);
+  assert.deepEqual(paths("gcc -Wl,@w.rsp -Wl,@o.rsp x.o", read), ["w.rsp", "o.rsp", "out/k"]);
+  assert.deepEqual(paths("gcc -Wl,@a.rsp -Wl,@b.rsp", read), [
+    "a.rsp",
+    "b.rsp",
+    "x.o",
+    "out/k",
+    "y.o",
+  ]);
+  // (A file not known: files not known, and a word not known in its place.)
+  assert.deepEqual(ldFiles("ld -o @missing x.o"), ["missing", null, "x.o"]);
+  // Everyday: a response file of inputs and flags.
+  files["objs.rsp"] = "a.o b.o --as-needed -lm";
+  assert.deepEqual(ldFiles("ld -o app @objs.rsp"), ["objs.rsp", "app", "a.o", "b.o"]);
+});
+
 Deno.test("compilers: a protected file named inside a pass-through list is reached", async () => {
   const H = "/home/user";
   const P = `${H}/project`;
@@ -230,6 +265,9 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     contents: {
       [`${P}/args.rsp`]: "-Wl,-o,secrets/key",
       [`${P}/opts.txt`]: "-o .pi/settings.json\n",
+      [`${P}/key.rsp`]: "secrets/key\n",
+      [`${P}/ends.rsp`]: "x.o -o\n",
+      [`${P}/gate.rsp`]: ".pi/settings.json\n",
     },
   });
   await checkActions(config, ctx, [
@@ -252,6 +290,10 @@ Deno.test("compilers: a protected file named inside a pass-through list is reach
     ["gcc x.c -Wl,secrets/key", "deny"],
     ["gcc -c x.c -MD -o secrets/key.o", "deny"],
     ["gcc @args.rsp x.c", "deny"],
+    ["ld -o @key.rsp x.o", "deny"],
+    ["gcc -Wl,-o,@key.rsp x.o", "deny"],
+    ["ld @ends.rsp @key.rsp", "deny"],
+    ["ld @ends.rsp @gate.rsp", "ask"],
     ["gcc -fprofile-use=secrets/key x.c", "deny"],
     ["ld x.o -Map secrets/key", "deny"],
     ["ld x.o -o.pi/settings.json", "ask"],

@@ -182,14 +182,22 @@ class StageRunner implements Runner {
     private readonly place?: (string | null)[],
     /** What it runs gets no standard input of the stage's (`Runner.alone`). */
     private readonly unfed = false,
+    /** The variables what it runs finds set anew (`Runner.resetting`). */
+    private readonly reset?: ReadonlySet<string>,
   ) {}
 
   at(cwds: (string | null)[]): Runner {
-    return new StageRunner(this.of, this.opts, this.out, cwds, this.unfed);
+    return new StageRunner(this.of, this.opts, this.out, cwds, this.unfed, this.reset);
   }
 
   alone(): Runner {
-    return new StageRunner(this.of, this.opts, this.out, this.place, true);
+    return new StageRunner(this.of, this.opts, this.out, this.place, true, this.reset);
+  }
+
+  resetting(names: readonly string[]): Runner {
+    if (!names.length) return this;
+    const reset = new Set([...this.reset ?? [], ...names]);
+    return new StageRunner(this.of, this.opts, this.out, this.place, this.unfed, reset);
   }
 
   /** A stage this one runs, as `derived` makes it, with no standard input where `unfed`. */
@@ -198,18 +206,27 @@ class StageRunner implements Runner {
     return this.unfed ? withoutInput(s) : s;
   }
 
+  /** A stage with the variables this runner resets not known (see `resetting`). */
+  private unknowing(s: Stage): Stage {
+    const { reset } = this;
+    if (!reset || [...reset].every((n) => s.unknownVars?.has(n))) return s;
+    return { ...s, unknownVars: new Set([...s.unknownVars ?? [], ...reset]) };
+  }
+
   home(user: string | null): string | null {
     return this.opts.home?.(user) ?? null;
   }
 
-  more(s: Stage): void {
+  more(stage: Stage): void {
     const { opts, out } = this;
+    const s = this.unknowing(stage);
     this.handOn(s);
     out.push(s);
     out.push(...innerStages(s, { ...opts, depth: opts.depth + 1, top: opts.top ?? this.of }));
   }
 
-  add(s: Stage): void {
+  add(stage: Stage): void {
+    const s = this.unknowing(stage);
     this.handOn(s);
     this.out.push(s);
   }
@@ -231,7 +248,7 @@ class StageRunner implements Runner {
   }
 
   analyze(text: string, cwd: string | null, origin: string): Stage[] | null {
-    return this.opts.analyze(text, cwd, origin, this.of);
+    return this.opts.analyze(text, cwd, origin, this.unknowing(this.of));
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
@@ -239,7 +256,7 @@ class StageRunner implements Runner {
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
-    const stage = this.of;
+    const stage = this.unknowing(this.of);
     const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
     if (text.kind !== "static") {
       this.more(this.derived([unknownWord(text.text)], origin, cwds));

@@ -15,6 +15,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, NamedFilesGiven, Runner } from "./spec.ts";
 import { literal, opensFile, programName, unknownWord } from "./words.ts";
+import { LIBPQ_FILE_ENV } from "./env.ts";
 
 /** The connection parameters whose value is a file (or a directory: `sslcrldir`) libpq reads. */
 const FILE_PARAMETERS = new Set([
@@ -233,6 +234,15 @@ function serviceFiles(
     }
   }
   return out;
+}
+
+/**
+ * Whether a stage's name is that of the stage `libpqVariable` makes for a file libpq reads
+ * (`(env PGSSLKEY opens)`): it writes nothing (every variable of `LIBPQ_FILE_ENV` names a file
+ * read), so no other stage's files change by it.
+ */
+export function libpqReads(name: string): boolean {
+  return /^\(env PG\w+ opens\)$/.test(name) && LIBPQ_FILE_ENV.test(name.slice(5, -7));
 }
 
 /**

@@ -535,6 +535,10 @@ const PSQL_OPTIONS: OptionGrammar = {
   abbreviations: "all",
 };
 
+/** The flags `psqlOptions` gives (with no value): those that keep psql from its startup files. */
+const FLAGS_KEPT = ["X", "l", "V", "?"];
+const NO_VALUE = literal("");
+
 /** psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name. */
 function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][] {
   const args = stage.argv.slice(1);
@@ -556,6 +560,9 @@ function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][
         : args[t.valueAt];
       const short = isLong(t) ? PSQL_LONG[t.name.slice(2)][0] : t.name.slice(1);
       if (value) out.push([`-${short}`, value]);
+    } else if (t.kind === "flag") {
+      const short = isLong(t) ? PSQL_LONG[t.name.slice(2)]?.[0] : t.name.slice(1);
+      if (short && FLAGS_KEPT.includes(short)) out.push([`-${short}`, NO_VALUE]);
     }
   }
   return out;
@@ -575,6 +582,55 @@ function fileScript(p: Psql, file: Word, output: boolean): void {
   });
   Object.assign(p, { cwds: inner.cwds, loose: inner.loose, branch: inner.branch });
   p.wrote = inner.wrote || !read;
+}
+
+/** The PostgreSQL major versions a startup file may be named for (`~/.psqlrc-16`). */
+const MAJORS = [
+  ...["9.0", "9.1", "9.2", "9.3", "9.4", "9.5", "9.6"],
+  ...Array.from({ length: 13 }, (_, i) => String(10 + i)),
+];
+
+/**
+ * psql's startup files (psql(1) "Files"), read before its `-c` texts and `-f` files as a script
+ * (`\!`, `\setenv` then `\e`, `\i`, …), sharing its variables: the system-wide `psqlrc` (in
+ * `$PGSYSCONFDIR`, else the directory psql was built with: Debian's `/etc/postgresql-common`,
+ * the source's `/usr/local/pgsql/etc`), then the user's (`$PSQLRC`, `~` expanded, else
+ * `~/.psqlrc`); each may be named for a version (`~/.psqlrc-16`, which that version reads
+ * instead): every one there is read. One not known (another stage may write it, no home) is a
+ * command not known; none there runs nothing. (A `PSQLRC=` the command sets is judged as a
+ * variable that brings in commands, env.ts.)
+ */
+function startupFiles(p: Psql): void {
+  const { run } = p;
+  const home = run.home(null);
+  const conf = run.variable("PGSYSCONFDIR");
+  const system = conf ? [conf] : ["/etc/postgresql-common", "/usr/local/pgsql/etc"];
+  const named = run.variable("PSQLRC");
+  const user = named
+    ? (named === "~" || named.startsWith("~/")
+      ? (home === null ? null : home + named.slice(1))
+      : named)
+    : home === null
+    ? null
+    : `${home}/.psqlrc`;
+  const files = [...system.map((d) => `${d}/psqlrc`), user];
+  for (const base of files) {
+    for (const path of base === null ? [null] : [base, ...MAJORS.map((v) => `${base}-${v}`)]) {
+      const text = path === null || !isAbsolute(path) && p.cwds.includes(null)
+        ? null
+        : run.settings(path);
+      if (text === null) {
+        unknown(p, `the commands of ${path ?? "~/.psqlrc"}`);
+        return;
+      }
+      if (!text) continue;
+      // (What it sets, where it goes with `\cd`, what it writes: the session's from then on.)
+      const inner = { ...p, dir: dirname(path!) };
+      script(inner, text);
+      Object.assign(p, { cwds: inner.cwds, loose: inner.loose, branch: inner.branch });
+      p.wrote ||= inner.wrote;
+    }
+  }
 }
 
 /**
@@ -614,6 +670,8 @@ function psqlRuns(stage: Stage, run: Runner): void {
     else if (value.prefix.includes("=")) p.vars.set(name, null);
     else p.loose.push("");
   }
+  // (`-X` skips the startup files; `-l`, `-V`, `--help` end before psql reads them.)
+  if (!options.some(([o]) => FLAGS_KEPT.includes(o.slice(1)))) startupFiles(p);
   let given = false;
   for (const [opt, value] of options) {
     if (opt === "-c") {

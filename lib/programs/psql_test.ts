@@ -191,3 +191,65 @@ Deno.test("psql: \\copy's file word as psql's copy.c reads it", async () => {
     ["psql -c \"\\copy public.t (a, b) from 'data/in.csv' with (format csv)\"", "deny", "allow"],
   ]);
 });
+
+Deno.test("psql: its startup files (~/.psqlrc, PSQLRC, one named for a version) are read first", async () => {
+  const P = "/home/user/project";
+  const H = "/home/user";
+  const rc = (files: Record<string, string>, env: Record<string, string> = {}) =>
+    ctxIn(P, {
+      home: H,
+      contents: { [`${P}/README.md`]: "x\n", ...files },
+      env: { HOME: H, ...env },
+    });
+  const hostile = rc({ [`${H}/.psqlrc`]: "\\set QUIET 1\n\\! cat .env\n" });
+  await checkActions(denyList, hostile, [
+    ["psql -c 'select 1'", "deny"],
+    ["psql -h db -d app -f db/x.sql", "deny"],
+    ["psql -h db <<< 'select 1'", "deny"],
+    ["psql --dbname=app --command='select 1'", "deny"],
+    // `-X` skips them; `-l`, `-V`, `--help` end before they are read.
+    ["psql -X -c 'select 1'", "allow"],
+    ["psql -Xc 'select 1'", "allow"],
+    ["psql -qAtX -c 'select 1'", "allow"],
+    ["psql --no-psqlrc -c 'select 1'", "allow"],
+    ["psql --no-psql -c 'select 1'", "allow"],
+    ["psql -l", "allow"],
+    ["psql --version", "allow"],
+    // (`-c X`: a value, not the flag.)
+    ["psql -c X", "deny"],
+  ]);
+  await checkActions(denyList, rc({ [`${H}/.psqlrc-16`]: "\\setenv PAGER 'cat .env'\n" }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(denyList, rc({ [`${P}/x`]: "\\! cat .env\n" }, { PSQLRC: `${P}/x` }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(denyList, rc({ [`${H}/x`]: "\\! cat .env\n" }, { PSQLRC: "~/x" }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(denyList, rc({ "/etc/postgresql-common/psqlrc": "\\! cat .env\n" }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  // What it sets is the session's: `\set` there, `:x` in `-c`.
+  const sets = rc({ [`${H}/.psqlrc`]: "\\set x 'cat .env'\n" });
+  await checkActions(denyList, sets, [["psql -c '\\setenv PAGER :x'", "deny"]]);
+  // One another stage writes first is not known; one it names, a command that sets PSQLRC.
+  const none = rc({});
+  await checkActions(denyList, none, [
+    ["echo '\\! cat .env' > ~/.psqlrc; psql -c 'select 1'", "deny"],
+    ["printf '%s' '\\! id' > ~/.psqlrc-15; psql -c 'select 1'", "deny"],
+    ["PSQLRC=./x psql -c 'select 1'", "deny"],
+    ["export PSQLRC=./x; psql -c 'select 1'", "deny"],
+    ["echo '\\! cat .env' > ~/.psqlrc; psql -X -c 'select 1'", "allow"],
+  ]);
+  // Everyday: an ordinary startup file, or none.
+  const everyday = rc({
+    [`${H}/.psqlrc`]:
+      "\\set QUIET 1\n\\pset null '(null)'\n\\timing on\n\\set PROMPT1 '%n@%/%R%# '\n",
+  });
+  await checkActions(denyList, everyday, [
+    ["psql -c 'select 1'", "allow"],
+    ["psql -h db -d app -c 'select count(*) from t'", "allow"],
+  ]);
+  await checkActions(denyList, none, [["psql -c 'select 1'", "allow"]]);
+});

@@ -242,7 +242,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     namedFiles: "perf record -o x ls",
   },
   "flatpak-spawn": { runs: "flatpak-spawn --host rm x" }, toolbox: { runs: "toolbox run -c box rm x" },
-  entr: { runs: "entr -s 'rm x'" }, watchexec: { runs: "watchexec -e ts 'rm x'" },
+  entr: { runs: "entr -s 'rm x'", text: "entr cat /_" }, watchexec: { runs: "watchexec -e ts 'rm x'" },
   // Programs that run their command lines through a shell (shell_carriers.ts).
   hyperfine: { runs: "hyperfine --prepare 'rm x' 'ls'" },
   nodemon: { runs: "nodemon --exec 'rm x'" },

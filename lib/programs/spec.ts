@@ -54,6 +54,13 @@ export interface Runner {
    */
   alone(): Runner;
   /**
+   * This runner for what the program runs with these variables set anew, to values not known
+   * here (`sudo -u bob`, `su -`, `doas`: the user's `HOME`; `env -i`): what it runs finds them
+   * not known, where the caller's values would be a guess (`sudo -H bash -c 'cat ~/.ssh/id'`
+   * reads root's key). Its stages and shell text carry them (`Stage.unknownVars`).
+   */
+  resetting(names: readonly string[]): Runner;
+  /**
    * The home directory of `user` (null: the one running the command) as the command will find it,
    * where it is known: the user running the command, named or not; null for any other.
    */

@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
 import { literal, optionValue, programName, standardInput, startsShell } from "./words.ts";
+import { suReset } from "./user_env.ts";
 
 /**
  * su's and runuser's options (util-linux): the flags, and those that take a value; every long one,
@@ -38,7 +39,7 @@ export function switchUser(stage: Stage, outer: Runner): void {
   // (A login shell starts in the user's home: `su -l u -c 'cat .ssh/id_rsa'` reads its key. One
   // reading no input and given no command runs nothing: `su - postgres`.)
   const bare = standardInput(stage).from === "nothing" && onlyUser(args);
-  const run = name === "script" || bare ? outer : loginPlace(args, outer) ?? outer;
+  const run = name === "script" || bare ? outer : userPlace(args, outer);
   // (`--command` as getopt_long takes it: `--c`, `--comm`, …)
   const command = (v: string) =>
     v.length >= 3 && ("--command".startsWith(v) || "--session-command".startsWith(v));
@@ -80,24 +81,30 @@ function onlyUser(args: Word[]): boolean {
 }
 
 /**
- * The runner of what a login shell of su or runuser runs (`-`, `-l`, `--login`): in the home
- * directory of its user (the first operand, `runuser -u`'s, else root), known only for the user
- * running the command; undefined where it is no login shell.
+ * The runner of what su or runuser runs: with the variables it sets anew not known (`suReset`:
+ * the user's `HOME`), and for a login shell (`-`, `-l`, `--login`) in the home directory of its
+ * user (the first operand, `runuser -u`'s, else root), known only for the user running the
+ * command.
  */
-function loginPlace(args: Word[], run: Runner): Runner | undefined {
+function userPlace(args: Word[], run: Runner): Runner {
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let login = false;
+  let preserve = false;
   let user: string | null | undefined;
   for (const t of readOptions(values, SU_OPTIONS)) {
     if (t.kind === "flag" && (t.name === "-l" || t.name === "--login")) login = true;
+    else if (t.kind === "flag" && /^(-[mp]|--preserve-environment)$/.test(t.name)) preserve = true;
     else if (t.kind === "valued" && (t.name === "-u" || t.name === "--user")) {
       const v = optionValue(t, args);
       user ??= v?.kind === "static" ? v.value : null;
     } else if (t.kind === "operand" && values[t.at] === "-") login = true;
     else if (t.kind === "operand" || t.kind === "dynamic") user ??= values[t.at];
   }
-  if (!login) return undefined;
-  return run.at([user === null ? null : run.home(user ?? "root")]);
+  const reset = run.resetting(
+    suReset(user === null ? null : user ?? "root", { login, preserve }, run),
+  );
+  if (!login) return reset;
+  return reset.at([user === null ? null : run.home(user ?? "root")]);
 }
 
 /** What su (or runuser) without `-c` runs: the user's shell with its arguments, or `-u`'s command. */

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
-import { commandLine, optionValue } from "./words.ts";
+import { commandLine, optionValue, unknownWord } from "./words.ts";
 
 /** watch runs its arguments through `sh -c` (with -x/--exec: directly). */
 function watch(stage: Stage, run: Runner): void {
@@ -36,20 +36,50 @@ function watch(stage: Stage, run: Runner): void {
 
 /**
  * entr runs its utility each time a file it watches (the list on its standard input) changes;
- * with `-s` the utility is a shell command.
+ * with `-s` the utility is a shell command (which finds that file in `$0`). Its first argument
+ * that is `/_` is replaced with the path of the file that changed (entr.c): one of the files
+ * the stage writing its input lists (`find src | entr cat /_`: a path below src), else a file
+ * not known (`echo secrets/key | entr cat /_`).
  */
 function entr(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
+  const { at, shell, changed } = entrWords(stage.argv);
+  const rest = stage.argv.slice(at);
+  if (!rest.length) return;
+  if (shell) return run.shell(rest[0], "wrapper:entr");
+  if (changed < 0) return run.stage(rest, "wrapper:entr");
+  // (One stage for each path the changed file may be, as for xargs's lines; a name with blanks
+  // is one line, one file.)
+  const listed = run.listed()?.map((
+    w,
+  ) => (w.listed ? { ...w, listed: { ...w.listed, whole: true as const } } : w)) ??
+    [unknownWord("(a file entr watches)")];
+  const i = changed - at;
+  for (const file of listed) {
+    run.stage([...rest.slice(0, i), file, ...rest.slice(i + 1)], "wrapper:entr");
+  }
+}
+
+/**
+ * Where entr's utility starts in its words (`argv.length`: none), whether `-s` runs it through
+ * a shell, and where the `/_` is that entr replaces (-1: none).
+ */
+function entrWords(argv: Word[]): { at: number; shell: boolean; changed: number } {
   let shell = false;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const w = args[i];
-    if (w.kind !== "static" || !/^-[acdnprsz]+$/.test(w.value)) break;
+  let at = 1;
+  for (; at < argv.length; at++) {
+    const w = argv[at];
+    // (getopt's: `--` ends its options.)
+    if (w.kind === "static" && w.value === "--") {
+      at++;
+      break;
+    }
+    if (w.kind !== "static" || !/^-[acdnprsxz]+$/.test(w.value)) break;
     if (w.value.includes("s")) shell = true;
   }
-  if (i >= args.length) return;
-  if (shell) run.shell(args[i], "wrapper:entr");
-  else run.stage(args.slice(i), "wrapper:entr");
+  const changed = shell
+    ? -1
+    : argv.findIndex((w, n) => n > at && w.kind === "static" && w.value === "/_");
+  return { at, shell, changed };
 }
 
 /** watchexec's options (the command after them runs through a shell, unless `-n`). */
@@ -92,6 +122,16 @@ function watchexec(stage: Stage, run: Runner): void {
 /** The watchers, for the registry (through the wrappers' list). */
 export const WATCHER_PROGRAMS: Program[] = [
   { names: ["watch"], runs: watch },
-  { names: ["entr"], runs: entr },
+  {
+    names: ["entr"],
+    runs: entr,
+    // (It opens no file its words name: they are its utility's, a stage of their own.)
+    noFileOperands: true,
+    // (Its `/_` is the file that changed: a word to replace, no path of its own.)
+    text: (argv) => {
+      const { changed } = entrWords(argv);
+      return changed < 0 ? [] : [changed];
+    },
+  },
   { names: ["watchexec"], runs: watchexec },
 ];

@@ -23,6 +23,7 @@ import {
 } from "./words.ts";
 import { ENV_ASSIGNMENT } from "./env.ts";
 import { switchUser } from "./switch_user.ts";
+import { USER_SWITCHES, userReset } from "./user_env.ts";
 import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
 import { firejailFiles, prootFiles } from "./binds.ts";
@@ -464,8 +465,12 @@ function optionEnv(w: WrapperSpec, name: string, value: Word, stage: Stage): Wor
 const CLEARED = ["HOME", "TMPDIR"];
 
 /** The command a wrapper runs: its words after the wrapper's own options and operands. */
-function wrapped(name: string, w: WrapperSpec, stage: Stage, run: Runner): void {
+function wrapped(name: string, w: WrapperSpec, stage: Stage, outer: Runner): void {
   const args = stage.argv.slice(1);
+  // (As another user, what runs finds that user's HOME: user_env.ts.)
+  const run = USER_SWITCHES.has(name)
+    ? outer.resetting(userReset(name, args, grammarOf(name, w), outer))
+    : outer;
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let cwds = startsIn(name, grammarOf(name, w), stage, run) ?? stage.cwds;
   let operands = w.operands ?? 0;

@@ -1,0 +1,40 @@
+import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
+
+const P = "/home/user/project";
+const ctx = ctxIn(P, {
+  files: [`${P}/src/main.ts`, `${P}/src/util.ts`, `${P}/a.ts`, `${P}/secrets/key`, `${P}/.env`],
+});
+const config = secretsDenied("/home/user");
+
+Deno.test("entr: its `/_` is a file it watches, one of those its input lists", async () => {
+  await checkActions(config, ctx, [
+    // The first `/_` after the utility is the file that changed: one of the listed paths.
+    ["find secrets | entr cat /_", "deny"],
+    ["find secrets -type f | entr -c cp /_ /tmp/x", "deny"],
+    ["find secrets | entr -x cat /_", "deny"],
+    ["find secrets | entr -r -- cat /_", "deny"],
+    // A list not known: a file not known.
+    ["echo secrets/key | entr cat /_", "ask"],
+    ["cat list.txt | entr cat /_", "ask"],
+    ["entr cat /_ < list.txt", "ask"],
+    // Everyday.
+    ["find src | entr cat /_", "allow"],
+    ["find src -name '*.ts' | entr -cp wc -l /_", "allow"],
+    ["find src | entr -r deno test", "allow"],
+    ["find src | entr -r -- wc -l /_", "allow"],
+    ["find src | entr -s 'deno test'", "allow"],
+  ]);
+});
+
+Deno.test("glob scope: what entr and xargs run starts after their input's words were expanded", async () => {
+  await checkActions(config, ctx, [
+    // (What runs after it read its input does not change what `ls`'s glob matched.)
+    ["ls *.ts | entr -r npm test", "allow"],
+    ["ls src/*.ts | entr -r npm test", "allow"],
+    ["ls src/*.ts | entr -s 'npm test'", "allow"],
+    ["ls -d src src/*.ts | entr -d make", "allow"],
+    // Not so for a stage that does not read them first, nor a later glob.
+    ["ls src/* | entr -r sh -c 'ln -s ../secrets src/x'; cat src/*/key", "deny"],
+    ["ls *.ts | tee /dev/null | npm test", "ask"],
+  ]);
+});
