@@ -47,7 +47,7 @@ import {
 import { objectStore, readObject } from "./git_objects.ts";
 import { bisectCommits, rangeCommits } from "./git_ranges.ts";
 import type { MadeLink } from "../programs/spec.ts";
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
 import { namesMoved } from "./git_moved_names.ts";
@@ -285,7 +285,57 @@ const AREA_WRITERS = new Set([
   "cherry-pick",
   "revert",
   "read-tree",
+  "rebase",
 ]);
+
+/**
+ * `git rebase`'s options that leave what it writes the commits it replays onto its upstream
+ * (each spelled in full: an abbreviation, `-i`, `--exec`, a strategy not built in, another
+ * option is not known). Its upstream, branch and `--onto` are read by `commitsWritten`.
+ */
+// deno-fmt-ignore
+const REBASE_PLAIN = new Set([
+  "-q", "--quiet", "-v", "--verbose", "--stat", "-n", "--no-stat", "--autostash",
+  "--no-autostash", "--verify", "--no-verify", "--fork-point", "--no-fork-point", "-f",
+  "--force-rebase", "--no-ff", "--ignore-date", "--committer-date-is-author-date",
+  "--reset-author-date", "--signoff", "--rerere-autoupdate", "--no-rerere-autoupdate", "-m",
+  "--merge", "--apply", "--keep-empty", "--no-keep-empty", "--reapply-cherry-picks",
+  "--no-reapply-cherry-picks", "--allow-empty-message", "--autosquash", "--no-autosquash",
+  "--update-refs", "--no-update-refs", "-r", "--rebase-merges", "--no-rebase-merges", "--root",
+  "--ignore-whitespace", "--no-gpg-sign", "--empty", "--gpg-sign", "--strategy-option", "-X",
+  "--onto", "--whitespace", "-C", "--strategy", "-s", "--",
+]);
+
+/** Options of `git rebase` whose value is the next word (as `REBASE_PLAIN` reads them). */
+const REBASE_VALUED = /^(--onto|--strategy|-s|--strategy-option|-X|--whitespace|-C)$/;
+
+/** The merge strategies git has built in (another is a program, `git-merge-NAME`). */
+const BUILT_IN_STRATEGIES = /^(ort|recursive|resolve|octopus|ours|subtree)$/;
+
+/**
+ * Whether a git stage's options (after its subcommand at `at`) leave what it writes what
+ * `commitsWritten` reads: a strategy of its own is a program it runs (`-s`, `--strategy` of
+ * merge, rebase, cherry-pick, revert); rebase's options are those of `REBASE_PLAIN`.
+ */
+function plainOptions(argv: Word[], at: number): boolean {
+  const sub = argv[at].value;
+  const short = sub === "merge" || sub === "rebase";
+  for (let i = at + 1; i < argv.length; i++) {
+    const w = argv[i].value;
+    if (w === "--") break;
+    if (!w.startsWith("-")) continue;
+    const eq = w.indexOf("=");
+    const name = eq > 0 ? w.slice(0, eq) : short && /^-s./.test(w) ? "-s" : w;
+    const value = eq > 0 ? w.slice(eq + 1) : name !== w ? w.slice(2) : argv[i + 1]?.value;
+    if (name === "--strategy" || (short && name === "-s")) {
+      if (!BUILT_IN_STRATEGIES.test(value ?? "")) return false;
+    }
+    if (sub !== "rebase") continue;
+    if (!REBASE_PLAIN.has(name)) return false;
+    if (eq < 0 && name === w && REBASE_VALUED.test(name)) i++;
+  }
+  return true;
+}
 
 /** git's own options before the subcommand that move nothing but the cwd (`-C`, done). */
 const PLAIN_GIT_OPTIONS = /^(--no-pager|-P|--no-optional-locks|--no-replace-objects)$/;
@@ -310,14 +360,14 @@ const MOVING_ENV = [
  * signing.
  */
 const RUNS_OR_MOVES =
-  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree)|submodule\..*|gpg\..*|commit\.gpgsign)$/;
+  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree|editor)|sequence\.editor|submodule\..*|gpg\..*|commit\.gpgsign)$/;
 
 /** The hooks these subcommands may run (githooks(5)). */
 // deno-fmt-ignore
 const HOOKS_RUN = [
   "post-checkout", "post-merge", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
   "post-commit", "reference-transaction", "post-rewrite", "pre-auto-gc", "post-index-change",
-  "fsmonitor-watchman",
+  "fsmonitor-watchman", "pre-rebase", "pre-commit",
 ];
 
 /**
@@ -350,6 +400,7 @@ export function checkoutAreas(
     else if (!PLAIN_GIT_OPTIONS.test(argv[i].value)) return null;
   }
   if (argv.some((w) => /^--(recurse-submodules|pathspec-from-file)/.test(w.value))) return null;
+  if (!plainOptions(argv, at)) return null;
   const files = commitsWritten(argv, at);
   if (!files.length) return null;
   const areas: string[] = [];
