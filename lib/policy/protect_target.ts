@@ -79,7 +79,9 @@ export function protect(
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {
-      const at = settled ? { ...below, ...listedThere(p, ctx.fs, writes, shared) } : below;
+      const at = settled
+        ? { ...below, ...listedThere(p, ctx, writes, shared, target.listed!.tracked === true) }
+        : below;
       prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), at);
     } else {
       const pair = protectionPair(config, p, ctx.home);
@@ -362,14 +364,19 @@ function namesMatching(
   };
 }
 
-/** How protection below a listed tree no stage changes first sees what is there. */
+/**
+ * How protection below a listed tree no stage changes first sees what is there (`tracked`: the
+ * paths the index lists, `git ls-files`; see `indexedBelow`).
+ */
 function listedThere(
   dir: string,
-  fs: Context["fs"],
+  ctx: Context,
   writes: () => boolean,
   shared: StageShared,
+  tracked: boolean,
 ): Pick<BelowOptions, "present" | "there"> {
-  const present = presentBelow(dir, fs);
+  const present = (tracked ? indexedBelow(dir, ctx, shared) : null) ??
+    presentBelow(dir, ctx.fs);
   // (Where the stage only reads them, or only removes them, the listed paths are what is
   // there: a path glob, `secrets/**`, counts where a name it ends in is. One that writes may
   // make a name there as the listing goes.)
@@ -377,6 +384,83 @@ function listedThere(
     present,
     there: (name, folded) => (writes() && !shared.removes()) || present(name, folded),
   };
+}
+
+/** The environment that has git read another repository, work tree or index. */
+const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"];
+
+/**
+ * Whether a name lies below `dir` at or below a path the index lists (what `git ls-files` lists
+ * reaches: a tracked file, a submodule's tree, a tracked name that is a directory now), with what
+ * the stages before may add to it (`git add .env && git ls-files`); null where that is not known
+ * (no repository, an index that cannot be read, git told of another, more than the walk's
+ * bounds).
+ */
+function indexedBelow(
+  dir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  if (GIT_PLACES.some((v) => ctx.env[v] !== undefined)) return null;
+  // (Read once a name glob asks; where it is not known, the names there are.)
+  let known: ((component: RegExp, folded: boolean) => boolean) | undefined;
+  return (component, folded) =>
+    (known ??= indexedNames(dir, ctx, shared) ?? presentBelow(dir, ctx.fs))(component, folded);
+}
+
+/** The names `indexedBelow` finds, or null where they are not known. */
+function indexedNames(
+  dir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  const top = workTreeTop(dir, ctx.fs);
+  const gitDir = top === null ? null : gitDirOf(top, ctx.fs);
+  const paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
+  const added = paths === null ? null : addedFirst(shared, gitDir!, top!, ctx);
+  const files = added === null ? null : pathsBelow(dir, ctx.fs);
+  if (files === null) return null;
+  const index = new Set([...paths!, ...added!]);
+  const prefix = relative(top!, dir);
+  if (prefix.startsWith("..") || isAbsolute(prefix)) return null;
+  // (A file whose path, or a directory's above it up to `dir`, the index lists.)
+  const listed = (file: string) => {
+    for (let p = prefix ? `${prefix}/${file}` : file;;) {
+      if (index.has(p)) return true;
+      const up = p.lastIndexOf("/");
+      if (up < 0 || up < prefix.length) return false;
+      p = p.slice(0, up);
+    }
+  };
+  const names = files.filter(listed).map((f) => f.slice(f.lastIndexOf("/") + 1));
+  return namesMatching(() => names);
+}
+
+/** Directories `pathsBelow` lists at most (as `namesBelow` does). */
+const PATH_LISTINGS = 64;
+
+/**
+ * Every path below a directory (from it), at any depth, as the filesystem shows it now; null when
+ * the tree is larger than the walk's bounds or cannot be listed.
+ */
+function pathsBelow(dir: string, fs: Context["fs"]): string[] | null {
+  if (!fs.entries) return null;
+  const found: string[] = [];
+  const queue = [""];
+  for (let at = 0; at < queue.length; at++) {
+    const listing = fs.entries(queue[at] ? `${dir}/${queue[at]}` : dir);
+    if (!listing) {
+      if (at === 0) return null;
+      continue;
+    }
+    for (const e of listing) {
+      const path = queue[at] ? `${queue[at]}/${e.name}` : e.name;
+      found.push(path);
+      if (e.dir) queue.push(path);
+    }
+    if (queue.length > PATH_LISTINGS) return null;
+  }
+  return found;
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

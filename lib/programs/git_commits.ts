@@ -298,20 +298,8 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const over = r.has("--reset") ? { overwrites: true } : {};
       return r.operands.length ? { revisions: r.operands.map(single), ...over } : null;
     }
-    case "rebase": {
-      if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
-      if (r.has(...SEQUENCE)) return unnamed;
-      const onto = r.value("--onto");
-      const [first, branch] = r.operands;
-      const upstream = first === "-" ? "@{-1}" : first;
-      const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
-      if (branch !== undefined) revisions.push(single(branch));
-      if (r.has("--root")) return onto !== undefined ? { revisions } : unnamed;
-      // (`--keep-base`: onto the merge base of the upstream and the branch, not read here.)
-      if (r.has("--keep-base")) return unnamed;
-      // (A bare `git rebase`: onto the branch's upstream.)
-      return { revisions: revisions.length ? revisions : ["@{upstream}"] };
-    }
+    case "rebase":
+      return rebaseWritten(r);
     case "am":
       // (A sequence under way: the mailbox's patches left, or the files back as they were; a
       // mailbox's patches are named by what they change, `gitPatchFiles`.)
@@ -339,6 +327,23 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     default:
       return stashWritten(r);
   }
+}
+
+/** What `git rebase` writes first: its `--onto` or upstream's files, and its branch's. */
+function rebaseWritten(r: Read): CommitsWritten | null {
+  const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
+  if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
+  if (r.has(...SEQUENCE)) return unnamed;
+  const onto = r.value("--onto");
+  const [first, branch] = r.operands;
+  const upstream = first === "-" ? "@{-1}" : first;
+  const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
+  if (branch !== undefined) revisions.push(single(branch));
+  if (r.has("--root")) return onto !== undefined ? { revisions } : unnamed;
+  // (`--keep-base`: onto the merge base of the upstream and the branch, not read here.)
+  if (r.has("--keep-base")) return unnamed;
+  // (A bare `git rebase`: onto the branch's upstream.)
+  return { revisions: revisions.length ? revisions : ["@{upstream}"] };
 }
 
 /**

@@ -189,6 +189,8 @@ export interface Listing {
   follows?: true;
   /** No path printed has a name starting with `.` below `under` (rg skips hidden files). */
   noHidden?: true;
+  /** Each path printed is one the index lists (`git ls-files`): see `Listed.tracked`. */
+  tracked?: true;
 }
 
 /**
