@@ -17,7 +17,7 @@ import {
 } from "./protection.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
-import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
+import { gitDirOf, trackedName, trackedNames, trackedPaths, workTreeTop } from "./git_index.ts";
 import { isAbsolute, relative, resolve } from "node:path";
 import { indexAdditions } from "../programs/git_staged.ts";
 import { unignoredNames } from "./git_ignore.ts";
@@ -193,8 +193,12 @@ function treeProtection(
     // (So for the listed paths of a tree no stage changes first that a stage only removes,
     // `find build -name '*.o' | xargs rm -r`: what it removes below them is there now.)
     const removed = target.listed !== undefined && target.settled === true && shared.removes();
+    // (What `git ls-files` lists: what the index lists, `indexedBelow`.)
+    const indexed = target.listed?.tracked === true && target.settled === true
+      ? indexedBelow(p, ctx, shared)
+      : null;
     there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p)))
-      ? { ...names, there: presentBelow(p, ctx.fs), shallow: writes() && !removed }
+      ? { ...names, there: indexed ?? presentBelow(p, ctx.fs), shallow: writes() && !removed }
       : null;
     return there === null
       ? found
@@ -418,49 +422,55 @@ function indexedNames(
   const gitDir = top === null ? null : gitDirOf(top, ctx.fs);
   const paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
   const added = paths === null ? null : addedFirst(shared, gitDir!, top!, ctx);
-  const files = added === null ? null : pathsBelow(dir, ctx.fs);
-  if (files === null) return null;
-  const index = new Set([...paths!, ...added!]);
+  if (added === null) return null;
   const prefix = relative(top!, dir);
   if (prefix.startsWith("..") || isAbsolute(prefix)) return null;
-  // (A file whose path, or a directory's above it up to `dir`, the index lists.)
-  const listed = (file: string) => {
-    for (let p = prefix ? `${prefix}/${file}` : file;;) {
-      if (index.has(p)) return true;
-      const up = p.lastIndexOf("/");
-      if (up < 0 || up < prefix.length) return false;
-      p = p.slice(0, up);
-    }
-  };
-  const names = files.filter(listed).map((f) => f.slice(f.lastIndexOf("/") + 1));
+  const all = added.length ? [...paths!, ...added] : paths!;
+  const names = [...trackedNames(all, prefix ? `${prefix}/` : "")];
+  const inside = directoriesListed(top!, prefix, all, ctx.fs);
+  if (inside === null) return null;
+  for (const d of inside) {
+    const below = namesBelow(d, ctx.fs);
+    if (below === null) return null;
+    names.push(...below);
+  }
   return namesMatching(() => names);
 }
 
-/** Directories `pathsBelow` lists at most (as `namesBelow` does). */
-const PATH_LISTINGS = 64;
+/** The most directories `directoriesListed` reads. */
+const LISTED_DIRECTORIES = 1024;
 
 /**
- * Every path below a directory (from it), at any depth, as the filesystem shows it now; null when
- * the tree is larger than the walk's bounds or cannot be listed.
+ * The paths the index lists below `prefix` (from the top) that are directories now (a submodule,
+ * a tracked file a directory took the place of): what lies below them is listed too. The
+ * directories the index's paths lie in are read, not others; null past the bound.
  */
-function pathsBelow(dir: string, fs: Context["fs"]): string[] | null {
+function directoriesListed(
+  top: string,
+  prefix: string,
+  paths: readonly string[],
+  fs: Context["fs"],
+): string[] | null {
   if (!fs.entries) return null;
-  const found: string[] = [];
-  const queue = [""];
-  for (let at = 0; at < queue.length; at++) {
-    const listing = fs.entries(queue[at] ? `${dir}/${queue[at]}` : dir);
-    if (!listing) {
-      if (at === 0) return null;
-      continue;
-    }
-    for (const e of listing) {
-      const path = queue[at] ? `${queue[at]}/${e.name}` : e.name;
-      found.push(path);
-      if (e.dir) queue.push(path);
-    }
-    if (queue.length > PATH_LISTINGS) return null;
+  const index = new Set(paths);
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    for (let at = p.indexOf("/"); at > 0; at = p.indexOf("/", at + 1)) dirs.add(p.slice(0, at));
   }
-  return found;
+  const out: string[] = [];
+  const queue = [prefix];
+  for (let at = 0; at < queue.length; at++) {
+    if (at >= LISTED_DIRECTORIES) return null;
+    const rel = queue[at];
+    const listing = fs.entries(rel ? `${top}/${rel}` : top);
+    if (!listing) continue;
+    for (const e of listing) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (index.has(path) && e.dir) out.push(`${top}/${path}`);
+      else if (e.dir && dirs.has(path)) queue.push(path);
+    }
+  }
+  return out;
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

@@ -74,6 +74,20 @@ Deno.test({
       repo.git("update-index", "--add", "--cacheinfo", `160000,${oid},vendor/sub`);
       repo.write(["vendor/sub/.env"]);
       await checkActions(config, ctx, [["git ls-files | xargs grep -r K", "ask"]]);
+      // (A path glob: a directory the index lists paths below, `secrets/`, is listed.)
+      const anchored = configFrom({
+        policies: { open: { defaultAction: "allow", rules: [] } },
+        locations: { "/": "open" },
+        pathProtection: { [`${repo.dir}/secrets/**`]: "ask", [`${repo.dir}/docs/**`]: "ask" },
+      }, { home });
+      await checkActions(anchored, ctx, [
+        ["git ls-files src | xargs cat", "allow"],
+        ["git ls-files | xargs cat", "ask"],
+      ]);
+      repo.git("rm", "-rq", "--cached", "docs");
+      await checkActions(anchored, ctx, [["git ls-files | xargs cat", "allow"]]);
+      repo.git("add", "-f", "secrets/key");
+      await checkActions(anchored, ctx, [["git ls-files | xargs cat", "ask"]]);
     } finally {
       repo.remove();
     }
