@@ -388,10 +388,17 @@ export function checkoutAreas(
   moved: boolean,
 ): string[] | null {
   const { argv } = stage;
-  if (moved || stage.assignments?.length || MOVING_ENV.some((v) => ctx.env[v] !== undefined)) {
-    return null;
-  }
   const at = gitSubcommand(argv);
+  const movedAway = moved || stage.assignments?.length ||
+    MOVING_ENV.some((v) => ctx.env[v] !== undefined);
+  if (argv[at]?.value === "submodule") {
+    // (git's own options that move it, `--work-tree=DIR`: its top, as where it is not known.)
+    const plain = argv.slice(1, at).every((w, i, before) =>
+      w.value === "-C" || before[i - 1]?.value === "-C" || PLAIN_GIT_OPTIONS.test(w.value)
+    );
+    return submoduleAreas(stage, at, ctx, !!movedAway || !plain);
+  }
+  if (movedAway) return null;
   if (!AREA_WRITERS.has(argv[at]?.value ?? "") || argv.some((w) => w.kind !== "static")) {
     return null;
   }
@@ -424,6 +431,50 @@ export function checkoutAreas(
     areas.push(repo.gitDir, repo.commonDir);
   }
   return areas;
+}
+
+/** The verbs of `git submodule` that write the files of the submodules' commits (or remove them). */
+const SUBMODULE_WRITES = /^(update|deinit|absorbgitdirs)$/;
+
+/**
+ * Where `git submodule update` (`deinit`, `absorbgitdirs`) writes: below each submodule's path (a
+ * gitlink the index lists) the files of a commit of another repository, not read here (`git
+ * submodule update && cd sub && npm test` reads a `.npmrc` it may write). The work tree's top
+ * where those are not known (an index that cannot be read, git's repository moved, a word not
+ * seen); none for another verb (`status`, `foreach`, whose commands are stages of their own).
+ */
+function submoduleAreas(
+  stage: Stage,
+  at: number,
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+  moved: boolean,
+): string[] | null {
+  const verb = stage.argv.slice(at + 1).find((w) => !/^(-q|--quiet)$/.test(w.value));
+  if (verb?.kind === "static" && !SUBMODULE_WRITES.test(verb.value)) return [];
+  const out: string[] = [];
+  for (const c of stage.cwds) {
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
+    if (top === null) {
+      if (c === null || moved) return null;
+      continue;
+    }
+    const gitDir = gitDirOf(top, ctx.fs);
+    const bytes = gitDir === null ? null : ctx.fs.readBytes?.(`${gitDir}/index`, INDEX_LIMIT);
+    const index = bytes ? indexEntries(bytes) : null;
+    // (A command the repository's config runs in the submodule's place: `update = !cmd`.)
+    const settings = openRepository(top, ctx.fs, ctx)?.config?.() ?? null;
+    const runs = settings === null ||
+      settings.some((s) => /^submodule\..*\.update$/.test(s.key) && s.value.startsWith("!"));
+    if (moved || verb?.kind !== "static" || index === null || runs) {
+      out.push(top);
+      continue;
+    }
+    for (const e of index.entries) {
+      if ((e.mode & 0o170000) === 0o160000) out.push(resolve(top, e.path));
+    }
+    out.push(`${gitDir}/modules`);
+  }
+  return out;
 }
 
 /**

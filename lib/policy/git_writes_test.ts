@@ -451,3 +451,42 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "git writes: git submodule update writes below the submodules' paths, not elsewhere",
+  ignore: !HAS_GIT,
+  async fn() {
+    const inner = tempRepository(["a.txt"], { init: ["-b", "main"] });
+    const repo = tempRepository(["package.json", "src/a.ts"], { init: ["-b", "main"] });
+    const home = `${repo.dir}-home`;
+    try {
+      inner.git("add", ".");
+      inner.git("commit", "-qm", "inner");
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "outer");
+      repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", inner.dir, "sub");
+      repo.git("commit", "-qm", "sub");
+      const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+      const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+      await checkActions(config, ctx, [
+        ["git submodule update --init && npm test", "allow"],
+        ["git submodule update --init --recursive && npm test", "allow"],
+        ["git submodule status && cd sub && npm test", "allow"],
+        ["git submodule update", "allow"],
+        // (The submodule's `.npmrc` is of a commit not read; where the submodules are not known,
+        // any.)
+        ["git submodule update && cd sub && npm test", "deny"],
+        ["git submodule -q update --remote && cd sub && npm test", "deny"],
+        ["git submodule deinit --all && cd sub && npm test", "deny"],
+        ["git submodule $V && npm test", "deny"],
+        ["git --work-tree=.. submodule update && npm test", "deny"],
+        ["GIT_DIR=x git submodule update && npm test", "deny"],
+      ]);
+      repo.git("config", "submodule.sub.update", "!true");
+      await checkActions(config, ctx, [["git submodule update && npm test", "deny"]]);
+    } finally {
+      repo.remove();
+      inner.remove();
+    }
+  },
+});
