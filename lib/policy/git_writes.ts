@@ -595,7 +595,9 @@ function read(
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
-  if (!trees.all.length && !trees.untracked.length && !commits.skipped) {
+  if (
+    !trees.all.length && !trees.untracked.length && !trees.replayed.length && !commits.skipped
+  ) {
     return { paths: [], links: [] };
   }
   const index = indexOf(repo);
@@ -623,6 +625,10 @@ function read(
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out, "", links)) return null;
     if (!indexChanges(repo.store, tree, index, budget, out, links)) return null;
+  }
+  // (The commits a rebase replays: what each changes from its parents'.)
+  for (const [parent, tree] of trees.replayed) {
+    if (!changedPaths(repo.store, parent, tree, budget, out, "", links)) return null;
   }
   for (const tree of trees.untracked) {
     const files = new Map<string, TreeEntry>();
@@ -663,18 +669,23 @@ function linksWritten(
   return out;
 }
 
+/** The most commits of a rebase read (each a diff of trees; more: what it writes is not known). */
+const REPLAY_LIMIT = 64;
+
 /**
- * The trees whose files are written (`all`) and those written whole (a stash's untracked files),
- * or null where one is not known. A first revision that is no revision but a path that exists
- * (`orPath`) writes none.
+ * The trees whose files are written (`all`), those written whole (a stash's untracked files) and
+ * the commits a rebase replays (`replayed`: each tree with one of its parents', the first's or
+ * none), or null where one is not known. A first revision that is no revision but a path that
+ * exists (`orPath`) writes none.
  */
 export function treesWritten(
   repo: Repository,
   commits: CommitsWritten,
   cwd: string,
-): { all: string[]; untracked: string[] } | null {
+): { all: string[]; untracked: string[]; replayed: [string | null, string][] } | null {
   const all: string[] = [];
   const untracked: string[] = [];
+  const replayed: [string | null, string][] = [];
   // (A range, a bisection: each commit it may write.)
   const revisions = commits.bisect !== undefined
     ? bisectCommits(repo, commits)
@@ -682,6 +693,22 @@ export function treesWritten(
     ? rangeCommits(repo, commits.revisions as string[])
     : commits.revisions;
   if (revisions === null) return null;
+  if (commits.replays) {
+    // (A path a replayed commit leaves otherwise than HEAD's is one a commit of the range
+    // changes from its parents, the range running up to the branch: what the branch differs
+    // from HEAD in is the other file's. A merge replayed: from each parent. More than the bound:
+    // not known.)
+    if (revisions.length > REPLAY_LIMIT) return null;
+    for (const oid of revisions as string[]) {
+      const commit = commitOf(repo, oid);
+      if (commit === null) return null;
+      const parents = commit.parents.map((p) => commitOf(repo, p)?.tree ?? null);
+      if (parents.includes(null)) return null;
+      if (!parents.length) replayed.push([null, commit.tree]);
+      for (const p of parents) replayed.push([p, commit.tree]);
+    }
+    return { all, untracked, replayed };
+  }
   for (const [n, rev] of revisions.entries()) {
     if (rev === null) return null;
     if (commits.parents || commits.stash) {
@@ -719,7 +746,7 @@ export function treesWritten(
           (first && (commits.noGuess || guessesNone(repo, rev)))))
     ) return null;
   }
-  return { all, untracked };
+  return { all, untracked, replayed };
 }
 
 /** The index of a repository (none yet: empty), or null where it cannot be read. */

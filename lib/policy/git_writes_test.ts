@@ -446,6 +446,12 @@ Deno.test({
       await checkActions(config, ctx, [["git rebase feature && npm test", "deny"]]);
       g("config", "--unset", "sequence.editor");
       await checkActions(config, ctx, [["git rebase feature && npm test", "allow"]]);
+      // (More commits than are read: what it writes is not known.)
+      for (let i = 0; i < 64; i++) g("commit", "-q", "--allow-empty", "-m", `${i}`);
+      await checkActions(config, ctx, [
+        ["git rebase feature && npm test", "deny"],
+        ["git rebase HEAD~3 && npm test", "allow"],
+      ]);
     } finally {
       repo.remove();
     }

@@ -498,10 +498,10 @@ function replayed(args: Word[]): CommitsWritten {
   const r = read(args, GRAMMARS.rebase);
   const [first, branch = "HEAD"] = r.operands;
   const tip = single(branch);
-  if (r.has("--root")) return { revisions: [tip], range: true };
+  if (r.has("--root")) return { revisions: [tip], range: true, replays: true };
   const upstream = first === undefined ? "@{upstream}" : first === "-" ? "@{-1}" : single(first);
   if (upstream === null || tip === null) return { revisions: [null] };
-  return { revisions: [`^${upstream}`, tip], range: true };
+  return { revisions: [`^${upstream}`, tip], range: true, replays: true };
 }
 
 /**

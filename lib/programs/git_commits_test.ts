@@ -213,23 +213,31 @@ Deno.test("git commits: a rebase replays the commits of its branch, each written
   const all = (command: string) =>
     commitsWritten(command.split(" ").map(literal), 1).map((f) => f.commits);
   const rows: [string, (CommitsWritten | undefined)[]][] = [
-    ["git rebase main", [{ revisions: ["main"] }, { revisions: ["^main", "HEAD"], range: true }]],
+    ["git rebase main", [{ revisions: ["main"] }, {
+      revisions: ["^main", "HEAD"],
+      range: true,
+      replays: true,
+    }]],
     ["git rebase main topic", [
       { revisions: ["main", "topic"] },
-      { revisions: ["^main", "topic"], range: true },
+      { revisions: ["^main", "topic"], range: true, replays: true },
     ]],
     ["git rebase --onto evil main", [
       { revisions: ["evil"] },
-      { revisions: ["^main", "HEAD"], range: true },
+      { revisions: ["^main", "HEAD"], range: true, replays: true },
     ]],
     ["git rebase", [
       { revisions: ["@{upstream}"] },
-      { revisions: ["^@{upstream}", "HEAD"], range: true },
+      { revisions: ["^@{upstream}", "HEAD"], range: true, replays: true },
     ]],
-    ["git rebase -", [{ revisions: ["@{-1}"] }, { revisions: ["^@{-1}", "HEAD"], range: true }]],
+    ["git rebase -", [{ revisions: ["@{-1}"] }, {
+      revisions: ["^@{-1}", "HEAD"],
+      range: true,
+      replays: true,
+    }]],
     ["git rebase --root --onto evil", [
       { revisions: ["evil"] },
-      { revisions: ["HEAD"], range: true },
+      { revisions: ["HEAD"], range: true, replays: true },
     ]],
     ["git rebase main a..b", [{ revisions: ["main", null] }, { revisions: [null] }]],
     // (Onto a base not read, a sequence under way, one abbreviated: commits not named.)

@@ -377,6 +377,12 @@ export interface CommitsWritten {
    */
   range?: boolean;
   /**
+   * With `range`: the commits a rebase replays onto the revisions its other file names, each
+   * written where it changes its parents' files (the range runs up to the branch, whose
+   * difference from HEAD is the other file's). @default false
+   */
+  replays?: boolean;
+  /**
    * What `git bisect` writes, its verb: `start` the range of its revisions (the first the new
    * term's, the others the old's: `^` before each), `reset` the revision given; while one is
    * bisected (`BISECT_START`), also the revision it started from. Any other verb (`good`, `bad`,
