@@ -39,6 +39,10 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
         { "action": "allow", "tool": "bash", "pattern": "git clean --dry-run" },
         { "action": "allow", "tool": "bash", "pattern": "git clean --dry-run -d" },
         { "action": "allow", "tool": "bash", "pattern": "git restore --staged ." },
+        // Unstaging writes only the index; with -W/--worktree (anywhere after it) it asks again.
+        { "action": "allow", "tool": "bash", "pattern": "git restore --staged*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore --staged *-*W*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore --staged *--w*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash drop*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash clear*" },
         // Pushing and publishing ask; forcing a push is denied (the longer pattern is the more

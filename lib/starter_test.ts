@@ -104,7 +104,22 @@ const ROWS: [string, Action][] = [
   ["git -C . clean -n", "ask"],
   ["git restore --staged . --worktree", "ask"],
   ["git restore --staged . -W", "ask"],
-  ["git restore --staged src/a.py", "ask"], // (a pattern for paths would take `-W` after them)
+  // (Unstaging paths: the index alone; `-W`, `--worktree` or an abbreviation of it anywhere
+  // after `--staged` writes the work tree, and asks.)
+  ["git restore --staged src/a.py", "allow"],
+  ["git restore --staged src/a.py README.md", "allow"],
+  ["git restore --staged -- src/a.py", "allow"],
+  ["git restore --staged --no-worktree src/a.py", "allow"],
+  ["git restore --staged src/a.py -W", "ask"],
+  ["git restore --staged src/a.py --worktree", "ask"],
+  ["git restore --staged src/a.py --work", "ask"],
+  ["git restore --staged -qW src/a.py", "ask"],
+  ["git restore --staged -W src/a.py", "ask"],
+  ["git restore --staged --source=HEAD~1 --worktree src/a.py", "ask"],
+  ["git restore --staged src/a.py && git restore src/a.py", "ask"],
+  ["git restore -S src/a.py", "ask"],
+  ["git restore -W --staged src/a.py", "ask"],
+  ["git restore --source=HEAD~1 src/a.py", "ask"],
   // Publishing asks, as pushing does.
   ["npm publish", "ask"],
   ["npx lerna publish --yes", "ask"],

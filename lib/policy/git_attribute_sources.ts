@@ -184,7 +184,7 @@ function treesRead(
     if (cwd === null || !ctx.settled(repo.gitDir) || !ctx.settled(repo.commonDir)) return null;
     const trees = treesWritten(repo, commits, cwd);
     if (trees === null) return null;
-    out.push(...trees.all, ...trees.untracked);
+    out.push(...trees.all, ...trees.untracked, ...trees.replayed.map(([, tree]) => tree));
   }
   return out;
 }

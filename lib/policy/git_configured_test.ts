@@ -385,7 +385,9 @@ Deno.test("git's config: --continue that commits what was resolved opens the edi
     ["git rebase --continue", "deny"],
     ["GIT_EDITOR=true git merge --continue", "allow"],
     ["git merge --abort", "ask"],
-    ["git am --continue", "allow"],
+    // (Not the editor; the mailbox's patches left, which may write any file: `secrets/**` asks,
+    // as `git rebase --continue`'s commits do.)
+    ["git am --continue", "ask"],
   ]);
   // (Not the todo list's editor.)
   await checkActions(DL, repo("[sequence]\n\teditor = cat secrets/key\n"), [

@@ -47,7 +47,7 @@ import {
 import { OBJECTS_ENV, objectStore, readObject } from "./git_objects.ts";
 import { bisectCommits, rangeCommits } from "./git_ranges.ts";
 import type { MadeLink } from "../programs/spec.ts";
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
 import { namesMoved } from "./git_moved_names.ts";
@@ -286,7 +286,57 @@ const AREA_WRITERS = new Set([
   "cherry-pick",
   "revert",
   "read-tree",
+  "rebase",
 ]);
+
+/**
+ * `git rebase`'s options that leave what it writes the commits it replays onto its upstream
+ * (each spelled in full: an abbreviation, `-i`, `--exec`, a strategy not built in, another
+ * option is not known). Its upstream, branch and `--onto` are read by `commitsWritten`.
+ */
+// deno-fmt-ignore
+const REBASE_PLAIN = new Set([
+  "-q", "--quiet", "-v", "--verbose", "--stat", "-n", "--no-stat", "--autostash",
+  "--no-autostash", "--verify", "--no-verify", "--fork-point", "--no-fork-point", "-f",
+  "--force-rebase", "--no-ff", "--ignore-date", "--committer-date-is-author-date",
+  "--reset-author-date", "--signoff", "--rerere-autoupdate", "--no-rerere-autoupdate", "-m",
+  "--merge", "--apply", "--keep-empty", "--no-keep-empty", "--reapply-cherry-picks",
+  "--no-reapply-cherry-picks", "--allow-empty-message", "--autosquash", "--no-autosquash",
+  "--update-refs", "--no-update-refs", "-r", "--rebase-merges", "--no-rebase-merges", "--root",
+  "--ignore-whitespace", "--no-gpg-sign", "--empty", "--gpg-sign", "--strategy-option", "-X",
+  "--onto", "--whitespace", "-C", "--strategy", "-s", "--",
+]);
+
+/** Options of `git rebase` whose value is the next word (as `REBASE_PLAIN` reads them). */
+const REBASE_VALUED = /^(--onto|--strategy|-s|--strategy-option|-X|--whitespace|-C)$/;
+
+/** The merge strategies git has built in (another is a program, `git-merge-NAME`). */
+const BUILT_IN_STRATEGIES = /^(ort|recursive|resolve|octopus|ours|subtree)$/;
+
+/**
+ * Whether a git stage's options (after its subcommand at `at`) leave what it writes what
+ * `commitsWritten` reads: a strategy of its own is a program it runs (`-s`, `--strategy` of
+ * merge, rebase, cherry-pick, revert); rebase's options are those of `REBASE_PLAIN`.
+ */
+function plainOptions(argv: Word[], at: number): boolean {
+  const sub = argv[at].value;
+  const short = sub === "merge" || sub === "rebase";
+  for (let i = at + 1; i < argv.length; i++) {
+    const w = argv[i].value;
+    if (w === "--") break;
+    if (!w.startsWith("-")) continue;
+    const eq = w.indexOf("=");
+    const name = eq > 0 ? w.slice(0, eq) : short && /^-s./.test(w) ? "-s" : w;
+    const value = eq > 0 ? w.slice(eq + 1) : name !== w ? w.slice(2) : argv[i + 1]?.value;
+    if (name === "--strategy" || (short && name === "-s")) {
+      if (!BUILT_IN_STRATEGIES.test(value ?? "")) return false;
+    }
+    if (sub !== "rebase") continue;
+    if (!REBASE_PLAIN.has(name)) return false;
+    if (eq < 0 && name === w && REBASE_VALUED.test(name)) i++;
+  }
+  return true;
+}
 
 /** git's own options before the subcommand that move nothing but the cwd (`-C`, done). */
 const PLAIN_GIT_OPTIONS = /^(--no-pager|-P|--no-optional-locks|--no-replace-objects)$/;
@@ -311,14 +361,14 @@ const MOVING_ENV = [
  * signing.
  */
 const RUNS_OR_MOVES =
-  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree)|submodule\..*|gpg\..*|commit\.gpgsign)$/;
+  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree|editor)|sequence\.editor|submodule\..*|gpg\..*|commit\.gpgsign)$/;
 
 /** The hooks these subcommands may run (githooks(5)). */
 // deno-fmt-ignore
 const HOOKS_RUN = [
   "post-checkout", "post-merge", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
   "post-commit", "reference-transaction", "post-rewrite", "pre-auto-gc", "post-index-change",
-  "fsmonitor-watchman",
+  "fsmonitor-watchman", "pre-rebase", "pre-commit",
 ];
 
 /**
@@ -339,10 +389,17 @@ export function checkoutAreas(
   moved: boolean,
 ): string[] | null {
   const { argv } = stage;
-  if (moved || stage.assignments?.length || MOVING_ENV.some((v) => ctx.env[v] !== undefined)) {
-    return null;
-  }
   const at = gitSubcommand(argv);
+  const movedAway = moved || stage.assignments?.length ||
+    MOVING_ENV.some((v) => ctx.env[v] !== undefined);
+  if (argv[at]?.value === "submodule") {
+    // (git's own options that move it, `--work-tree=DIR`: its top, as where it is not known.)
+    const plain = argv.slice(1, at).every((w, i, before) =>
+      w.value === "-C" || before[i - 1]?.value === "-C" || PLAIN_GIT_OPTIONS.test(w.value)
+    );
+    return submoduleAreas(stage, at, ctx, !!movedAway || !plain);
+  }
+  if (movedAway) return null;
   if (!AREA_WRITERS.has(argv[at]?.value ?? "") || argv.some((w) => w.kind !== "static")) {
     return null;
   }
@@ -351,6 +408,7 @@ export function checkoutAreas(
     else if (!PLAIN_GIT_OPTIONS.test(argv[i].value)) return null;
   }
   if (argv.some((w) => /^--(recurse-submodules|pathspec-from-file)/.test(w.value))) return null;
+  if (!plainOptions(argv, at)) return null;
   const files = commitsWritten(argv, at);
   if (!files.length) return null;
   const areas: string[] = [];
@@ -374,6 +432,50 @@ export function checkoutAreas(
     areas.push(repo.gitDir, repo.commonDir);
   }
   return areas;
+}
+
+/** The verbs of `git submodule` that write the files of the submodules' commits (or remove them). */
+const SUBMODULE_WRITES = /^(update|deinit|absorbgitdirs)$/;
+
+/**
+ * Where `git submodule update` (`deinit`, `absorbgitdirs`) writes: below each submodule's path (a
+ * gitlink the index lists) the files of a commit of another repository, not read here (`git
+ * submodule update && cd sub && npm test` reads a `.npmrc` it may write). The work tree's top
+ * where those are not known (an index that cannot be read, git's repository moved, a word not
+ * seen); none for another verb (`status`, `foreach`, whose commands are stages of their own).
+ */
+function submoduleAreas(
+  stage: Stage,
+  at: number,
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+  moved: boolean,
+): string[] | null {
+  const verb = stage.argv.slice(at + 1).find((w) => !/^(-q|--quiet)$/.test(w.value));
+  if (verb?.kind === "static" && !SUBMODULE_WRITES.test(verb.value)) return [];
+  const out: string[] = [];
+  for (const c of stage.cwds) {
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
+    if (top === null) {
+      if (c === null || moved) return null;
+      continue;
+    }
+    const gitDir = gitDirOf(top, ctx.fs);
+    const bytes = gitDir === null ? null : ctx.fs.readBytes?.(`${gitDir}/index`, INDEX_LIMIT);
+    const index = bytes ? indexEntries(bytes) : null;
+    // (A command the repository's config runs in the submodule's place: `update = !cmd`.)
+    const settings = openRepository(top, ctx.fs, ctx)?.config?.() ?? null;
+    const runs = settings === null ||
+      settings.some((s) => /^submodule\..*\.update$/.test(s.key) && s.value.startsWith("!"));
+    if (moved || verb?.kind !== "static" || index === null || runs) {
+      out.push(top);
+      continue;
+    }
+    for (const e of index.entries) {
+      if ((e.mode & 0o170000) === 0o160000) out.push(resolve(top, e.path));
+    }
+    out.push(`${gitDir}/modules`);
+  }
+  return out;
 }
 
 /**
@@ -494,7 +596,9 @@ function read(
   if (repo === null) return null;
   const trees = treesWritten(repo, commits, cwd);
   if (trees === null) return null;
-  if (!trees.all.length && !trees.untracked.length && !commits.skipped) {
+  if (
+    !trees.all.length && !trees.untracked.length && !trees.replayed.length && !commits.skipped
+  ) {
     return { paths: [], links: [] };
   }
   const index = indexOf(repo);
@@ -522,6 +626,10 @@ function read(
   for (const tree of trees.all) {
     if (!changedPaths(repo.store, head, tree, budget, out, "", links)) return null;
     if (!indexChanges(repo.store, tree, index, budget, out, links)) return null;
+  }
+  // (The commits a rebase replays: what each changes from its parents'.)
+  for (const [parent, tree] of trees.replayed) {
+    if (!changedPaths(repo.store, parent, tree, budget, out, "", links)) return null;
   }
   for (const tree of trees.untracked) {
     const files = new Map<string, TreeEntry>();
@@ -562,18 +670,23 @@ function linksWritten(
   return out;
 }
 
+/** The most commits of a rebase read (each a diff of trees; more: what it writes is not known). */
+const REPLAY_LIMIT = 64;
+
 /**
- * The trees whose files are written (`all`) and those written whole (a stash's untracked files),
- * or null where one is not known. A first revision that is no revision but a path that exists
- * (`orPath`) writes none.
+ * The trees whose files are written (`all`), those written whole (a stash's untracked files) and
+ * the commits a rebase replays (`replayed`: each tree with one of its parents', the first's or
+ * none), or null where one is not known. A first revision that is no revision but a path that
+ * exists (`orPath`) writes none.
  */
 export function treesWritten(
   repo: Repository,
   commits: CommitsWritten,
   cwd: string,
-): { all: string[]; untracked: string[] } | null {
+): { all: string[]; untracked: string[]; replayed: [string | null, string][] } | null {
   const all: string[] = [];
   const untracked: string[] = [];
+  const replayed: [string | null, string][] = [];
   // (A range, a bisection: each commit it may write.)
   const revisions = commits.bisect !== undefined
     ? bisectCommits(repo, commits)
@@ -581,6 +694,22 @@ export function treesWritten(
     ? rangeCommits(repo, commits.revisions as string[])
     : commits.revisions;
   if (revisions === null) return null;
+  if (commits.replays) {
+    // (A path a replayed commit leaves otherwise than HEAD's is one a commit of the range
+    // changes from its parents, the range running up to the branch: what the branch differs
+    // from HEAD in is the other file's. A merge replayed: from each parent. More than the bound:
+    // not known.)
+    if (revisions.length > REPLAY_LIMIT) return null;
+    for (const oid of revisions as string[]) {
+      const commit = commitOf(repo, oid);
+      if (commit === null) return null;
+      const parents = commit.parents.map((p) => commitOf(repo, p)?.tree ?? null);
+      if (parents.includes(null)) return null;
+      if (!parents.length) replayed.push([null, commit.tree]);
+      for (const p of parents) replayed.push([p, commit.tree]);
+    }
+    return { all, untracked, replayed };
+  }
   for (const [n, rev] of revisions.entries()) {
     if (rev === null) return null;
     if (commits.parents || commits.stash) {
@@ -618,7 +747,7 @@ export function treesWritten(
           (first && (commits.noGuess || guessesNone(repo, rev)))))
     ) return null;
   }
-  return { all, untracked };
+  return { all, untracked, replayed };
 }
 
 /** The index of a repository (none yet: empty), or null where it cannot be read. */

@@ -400,3 +400,143 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "git writes: a rebase is a checkout of its upstream and of each commit it replays",
+  ignore: !HAS_GIT,
+  async fn() {
+    const repo = tempRepository(["src/a.ts", "docs/x.md", "package.json"], {
+      init: ["-b", "main"],
+    });
+    const home = `${repo.dir}-home`;
+    try {
+      const g = repo.git;
+      const commit = (files: string[], text?: string) => {
+        repo.write(files, text);
+        g("add", ".");
+        g("commit", "-qm", `add ${files.join(" ")}`);
+      };
+      commit([]);
+      g("checkout", "-qb", "feature");
+      commit(["src/b.ts"]);
+      g("checkout", "-qb", "npmrc", "main");
+      commit([".npmrc"], "script-shell=/tmp/evil\n");
+      // (A branch whose one commit writes `.npmrc` and the next removes it: a rebase that stops
+      // between them leaves it in the work tree.)
+      g("checkout", "-qb", "passing", "main");
+      commit([".npmrc"], "script-shell=/tmp/evil\n");
+      g("rm", "-q", ".npmrc");
+      g("commit", "-qm", "gone");
+      g("checkout", "-qb", "topic", "main");
+      commit(["src/c.ts"]);
+      const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+      const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+      // (What the later stages read is known where the rebase does not write it.)
+      const everyday: [string, Action][] = [
+        "git rebase feature && npm test",
+        "git rebase main && npm test",
+        "git rebase -q --autostash feature && npm test",
+        "git rebase --onto feature main && npm test",
+        "git rebase main topic && npm test",
+        "git rebase -s ort -X theirs feature && npm test",
+        "git rebase --root --onto feature && npm test",
+        "git rebase feature && git status",
+        "git merge -s ours feature && npm test",
+        "git am --quit && npm test",
+        "git stash && npm test && git stash pop",
+      ].map((c) => [c, "allow"]);
+      await checkActions(config, ctx, [
+        ...everyday,
+        // (Where it writes `.npmrc`, or what it writes is not known.)
+        ["git rebase npmrc && npm test", "deny"],
+        ["git rebase --onto npmrc main && npm test", "deny"],
+        ["git rebase main npmrc && npm test", "deny"],
+        ["git rebase -i feature && npm test", "deny"],
+        ["git rebase --interactive feature && npm test", "deny"],
+        ["git rebase --exec make feature && npm test", "deny"],
+        ["git rebase -s evil feature && npm test", "deny"],
+        ["git rebase -sevil feature && npm test", "deny"],
+        ["git rebase --strategy=evil feature && npm test", "deny"],
+        ["git merge -s evil feature && npm test", "deny"],
+        ["git cherry-pick --strategy evil feature && npm test", "deny"],
+        ["git rebase --keep-base feature && npm test", "deny"],
+        ["git rebase --inter feature && npm test", "deny"],
+        ["git rebase --cont && npm test", "deny"],
+        ["git rebase --continue && npm test", "deny"],
+        ["git rebase --skip; npm test", "deny"],
+        ["git rebase --abort && npm test", "deny"],
+        ["git rebase --root && npm test", "deny"],
+        ["git am --continue && npm test", "deny"],
+        ["git am -r && npm test", "deny"],
+        ["git am --skip && npm test", "deny"],
+        ["git am --abort && npm test", "deny"],
+        ["git filter-branch --subdirectory-filter src HEAD && npm test", "deny"],
+        ["git filter-repo --path src && npm test", "deny"],
+        ["git fetch && git rebase feature && npm test", "deny"],
+      ]);
+      // (The commits it replays: one of them writes `.npmrc`.)
+      g("checkout", "-q", "passing");
+      await checkActions(config, ctx, [
+        ["git rebase feature; npm test", "deny"],
+        ["git rebase feature && npm test", "deny"],
+        ["git checkout feature && npm test", "allow"],
+      ]);
+      g("checkout", "-q", "topic");
+      // (A hook it runs; an editor the repository's config names.)
+      repo.write([".git/hooks/pre-rebase"], "#!/bin/sh\n");
+      await checkActions(config, ctx, [["git rebase feature && npm test", "deny"]]);
+      rmSync(`${repo.dir}/.git/hooks/pre-rebase`);
+      g("config", "sequence.editor", "sh evil.sh");
+      await checkActions(config, ctx, [["git rebase feature && npm test", "deny"]]);
+      g("config", "--unset", "sequence.editor");
+      await checkActions(config, ctx, [["git rebase feature && npm test", "allow"]]);
+      // (More commits than are read: what it writes is not known.)
+      for (let i = 0; i < 64; i++) g("commit", "-q", "--allow-empty", "-m", `${i}`);
+      await checkActions(config, ctx, [
+        ["git rebase feature && npm test", "deny"],
+        ["git rebase HEAD~3 && npm test", "allow"],
+      ]);
+    } finally {
+      repo.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "git writes: git submodule update writes below the submodules' paths, not elsewhere",
+  ignore: !HAS_GIT,
+  async fn() {
+    const inner = tempRepository(["a.txt"], { init: ["-b", "main"] });
+    const repo = tempRepository(["package.json", "src/a.ts"], { init: ["-b", "main"] });
+    const home = `${repo.dir}-home`;
+    try {
+      inner.git("add", ".");
+      inner.git("commit", "-qm", "inner");
+      repo.git("add", ".");
+      repo.git("commit", "-qm", "outer");
+      repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", inner.dir, "sub");
+      repo.git("commit", "-qm", "sub");
+      const config = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+      const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
+      await checkActions(config, ctx, [
+        ["git submodule update --init && npm test", "allow"],
+        ["git submodule update --init --recursive && npm test", "allow"],
+        ["git submodule status && cd sub && npm test", "allow"],
+        ["git submodule update", "allow"],
+        // (The submodule's `.npmrc` is of a commit not read; where the submodules are not known,
+        // any.)
+        ["git submodule update && cd sub && npm test", "deny"],
+        ["git submodule -q update --remote && cd sub && npm test", "deny"],
+        ["git submodule deinit --all && cd sub && npm test", "deny"],
+        ["git submodule $V && npm test", "deny"],
+        ["git --work-tree=.. submodule update && npm test", "deny"],
+        ["GIT_DIR=x git submodule update && npm test", "deny"],
+      ]);
+      repo.git("config", "submodule.sub.update", "!true");
+      await checkActions(config, ctx, [["git submodule update && npm test", "deny"]]);
+    } finally {
+      repo.remove();
+      inner.remove();
+    }
+  },
+});

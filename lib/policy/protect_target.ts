@@ -17,7 +17,7 @@ import {
 } from "./protection.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import type { Config, Context, TargetVerdict } from "../types.ts";
-import { gitDirOf, trackedName, trackedPaths, workTreeTop } from "./git_index.ts";
+import { gitDirOf, trackedName, trackedNames, trackedPaths, workTreeTop } from "./git_index.ts";
 import { isAbsolute, relative, resolve } from "node:path";
 import { indexAdditions } from "../programs/git_staged.ts";
 import { unignoredNames } from "./git_ignore.ts";
@@ -79,7 +79,9 @@ export function protect(
   for (const p of checked) {
     let prot: Protection | null;
     if (target.reach === "below") {
-      const at = settled ? { ...below, ...listedThere(p, ctx.fs, writes, shared) } : below;
+      const at = settled
+        ? { ...below, ...listedThere(p, ctx, writes, shared, target.listed!.tracked === true) }
+        : below;
       prot = protectionBelow(config, p, ctx.home, lastComponent(target.source ?? ""), at);
     } else {
       const pair = protectionPair(config, p, ctx.home);
@@ -191,8 +193,12 @@ function treeProtection(
     // (So for the listed paths of a tree no stage changes first that a stage only removes,
     // `find build -name '*.o' | xargs rm -r`: what it removes below them is there now.)
     const removed = target.listed !== undefined && target.settled === true && shared.removes();
+    // (What `git ls-files` lists: what the index lists, `indexedBelow`.)
+    const indexed = target.listed?.tracked === true && target.settled === true
+      ? indexedBelow(p, ctx, shared)
+      : null;
     there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p)))
-      ? { ...names, there: presentBelow(p, ctx.fs), shallow: writes() && !removed }
+      ? { ...names, there: indexed ?? presentBelow(p, ctx.fs), shallow: writes() && !removed }
       : null;
     return there === null
       ? found
@@ -362,14 +368,19 @@ function namesMatching(
   };
 }
 
-/** How protection below a listed tree no stage changes first sees what is there. */
+/**
+ * How protection below a listed tree no stage changes first sees what is there (`tracked`: the
+ * paths the index lists, `git ls-files`; see `indexedBelow`).
+ */
 function listedThere(
   dir: string,
-  fs: Context["fs"],
+  ctx: Context,
   writes: () => boolean,
   shared: StageShared,
+  tracked: boolean,
 ): Pick<BelowOptions, "present" | "there"> {
-  const present = presentBelow(dir, fs);
+  const present = (tracked ? indexedBelow(dir, ctx, shared) : null) ??
+    presentBelow(dir, ctx.fs);
   // (Where the stage only reads them, or only removes them, the listed paths are what is
   // there: a path glob, `secrets/**`, counts where a name it ends in is. One that writes may
   // make a name there as the listing goes.)
@@ -377,6 +388,89 @@ function listedThere(
     present,
     there: (name, folded) => (writes() && !shared.removes()) || present(name, folded),
   };
+}
+
+/** The environment that has git read another repository, work tree or index. */
+const GIT_PLACES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"];
+
+/**
+ * Whether a name lies below `dir` at or below a path the index lists (what `git ls-files` lists
+ * reaches: a tracked file, a submodule's tree, a tracked name that is a directory now), with what
+ * the stages before may add to it (`git add .env && git ls-files`); null where that is not known
+ * (no repository, an index that cannot be read, git told of another, more than the walk's
+ * bounds).
+ */
+function indexedBelow(
+  dir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  if (GIT_PLACES.some((v) => ctx.env[v] !== undefined)) return null;
+  // (Read once a name glob asks; where it is not known, the names there are.)
+  let known: ((component: RegExp, folded: boolean) => boolean) | undefined;
+  return (component, folded) =>
+    (known ??= indexedNames(dir, ctx, shared) ?? presentBelow(dir, ctx.fs))(component, folded);
+}
+
+/** The names `indexedBelow` finds, or null where they are not known. */
+function indexedNames(
+  dir: string,
+  ctx: Context,
+  shared: StageShared,
+): ((component: RegExp, folded: boolean) => boolean) | null {
+  const top = workTreeTop(dir, ctx.fs);
+  const gitDir = top === null ? null : gitDirOf(top, ctx.fs);
+  const paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
+  const added = paths === null ? null : addedFirst(shared, gitDir!, top!, ctx);
+  if (added === null) return null;
+  const prefix = relative(top!, dir);
+  if (prefix.startsWith("..") || isAbsolute(prefix)) return null;
+  const all = added.length ? [...paths!, ...added] : paths!;
+  const names = [...trackedNames(all, prefix ? `${prefix}/` : "")];
+  const inside = directoriesListed(top!, prefix, all, ctx.fs);
+  if (inside === null) return null;
+  for (const d of inside) {
+    const below = namesBelow(d, ctx.fs);
+    if (below === null) return null;
+    names.push(...below);
+  }
+  return namesMatching(() => names);
+}
+
+/** The most directories `directoriesListed` reads. */
+const LISTED_DIRECTORIES = 1024;
+
+/**
+ * The paths the index lists below `prefix` (from the top) that are directories now (a submodule,
+ * a tracked file a directory took the place of): what lies below them is listed too. The
+ * directories the index's paths lie in are read, not others; null past the bound.
+ */
+function directoriesListed(
+  top: string,
+  prefix: string,
+  paths: readonly string[],
+  fs: Context["fs"],
+): string[] | null {
+  if (!fs.entries) return null;
+  const index = new Set(paths);
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    for (let at = p.indexOf("/"); at > 0; at = p.indexOf("/", at + 1)) dirs.add(p.slice(0, at));
+  }
+  const out: string[] = [];
+  const queue = [prefix];
+  for (let at = 0; at < queue.length; at++) {
+    if (at >= LISTED_DIRECTORIES) return null;
+    const rel = queue[at];
+    const listing = fs.entries(rel ? `${top}/${rel}` : top);
+    if (!listing) continue;
+    for (const e of listing) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (index.has(path) && e.dir) out.push(`${top}/${path}`);
+      else if (e.dir && dirs.has(path)) queue.push(path);
+    }
+  }
+  return out;
 }
 
 /** The last path component of a word (`~/.ssh/*` -> `*`). */

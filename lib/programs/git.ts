@@ -19,13 +19,14 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { OptionGrammar } from "./argv.ts";
 import { grammarOf, optionValues, searchText } from "./search_text.ts";
 import { GIT_GREP, repositoryRead } from "./git_content.ts";
-import type { How, Listing, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
+import type { How, NamedFile, Program, ReadFile, ReadOnlyCheck, Runner } from "./spec.ts";
 import { commandOptions, type OptionCommandSpec } from "./option_commands.ts";
 import { literal, quotedName, unknownWord } from "./words.ts";
 import { cacheInfoPaths, checkoutIndexFiles, gitObjectFiles, stdinPaths } from "./git_blobs.ts";
 import { rangeText } from "./git_text_words.ts";
 import { repositoryFiles } from "./git_checkouts.ts";
 import { commitsWritten, writesMovedTree } from "./git_commits.ts";
+import { gitListing } from "./git_listing.ts";
 import { icasePathspecs, magicFiles, pathspecGlobs } from "./git_pathspecs.ts";
 import { gitPatchFiles, gitPatchLinks } from "./diffs.ts";
 import {
@@ -702,66 +703,6 @@ export function gitPlainArgv(argv: string[]): string[] {
 }
 
 /** git. */
-/** Options of `git ls-files` that leave its output the paths alone, below the cwd. */
-const LS_FILES_PLAIN = new Set([
-  "-c",
-  "--cached",
-  "-m",
-  "--modified",
-  "-o",
-  "--others",
-  "-d",
-  "--deleted",
-  "-i",
-  "--ignored",
-  "--exclude-standard",
-  "-z",
-  "--",
-]);
-
-/**
- * What `git ls-files` prints: paths below the cwd (git lists only those), with no option that
- * prints more (`-s`, `--format`, `--full-name`) and pathspecs that stay below it. A single
- * pathspec `*SUFFIX` filters the names (git's `*` matches `/` and a leading `.`: the last
- * component ends with SUFFIX).
- */
-function gitListing(stage: Stage): Listing[] | null {
-  const argv = stage.argv;
-  if (gitSubcommand(argv) !== 1) return null;
-  const diff = argv[1].value === "diff" && argv.some((w) => w.value === "--name-only");
-  if (argv[1].value !== "ls-files" && !diff) return null;
-  const specs: string[] = [];
-  let dashes = false;
-  for (const w of argv.slice(2)) {
-    if (w.kind !== "static") return null;
-    if (diff && w.value === "--") {
-      dashes = true;
-      continue;
-    }
-    if (LS_FILES_PLAIN.has(w.value)) continue;
-    // `git diff --name-only [REV…] [-- PATHSPEC…]`: the changed files' paths in the repository
-    // (its options print no other text; a revision before `--` is no path).
-    if (diff && (DIFF_NAMES_PLAIN.test(w.value) || (!dashes && !w.value.startsWith("-")))) {
-      continue;
-    }
-    if (/^[-:/]/.test(w.value) || /(^|\/)\.\.(\/|$)/.test(w.value)) return null;
-    specs.push(w.value);
-  }
-  // (Pathspecs that are plain directories or files, or one `DIR/*.EXT`: the paths below them.)
-  if (specs.length && specs.every((p) => !/[*?[\]\\]/.test(p))) {
-    return specs.map((p) => ({ under: literal(p.replace(/\/+$/, "") || ".") }));
-  }
-  const m = specs.length === 1 ? /^(?:([^*?[\]\\]+)\/)?\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
-  const under = literal(m?.[1] ?? ".");
-  return m
-    ? [{ under, names: `*${m[2]}` }, { under, names: `.*${m[2]}` }]
-    : [{ under: literal(".") }];
-}
-
-/** Options of `git diff --name-only` that change what it compares, not what it prints. */
-const DIFF_NAMES_PLAIN =
-  /^(--name-only|--cached|--staged|--relative|--no-renames|--diff-filter=[A-Za-z*]+|-M\d*%?|--merge-base|-z|--no-ext-diff|--ignore-submodules(=\w+)?)$/;
-
 export const GIT: Program = {
   names: ["git"],
   optionCommands: gitCommands,

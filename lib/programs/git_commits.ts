@@ -80,10 +80,43 @@ const GRAMMARS: Record<string, OptionGrammar> = {
   rebase: {
     valued: "sXxC",
     gluedOnly: "S",
+    // (The verbs of a sequence under way, spelled in full as git's abbreviations may spell them:
+    // `git rebase --cont` continues one.)
+    longFlags: set(
+      "--continue",
+      "--skip",
+      "--abort",
+      "--quit",
+      "--edit-todo",
+      "--root",
+      "--keep-base",
+      "--interactive",
+    ),
     longValued: set("--onto", "--exec", "--strategy", "--strategy-option", "--whitespace"),
-    longOptional: set("--gpg-sign", "--rebase-merges", "--empty", "--update-refs"),
+    longOptional: set(
+      "--gpg-sign",
+      "--rebase-merges",
+      "--empty",
+      "--update-refs",
+      "--show-current-patch",
+    ),
     abbreviations: true,
   },
+  am: {
+    valued: "Cp",
+    gluedOnly: "S",
+    longFlags: set("--continue", "--resolved", "--skip", "--abort", "--quit", "--retry"),
+    longValued: set(
+      ...[
+        "--whitespace --directory --exclude --include --patch-format --resolvemsg --quoted-cr",
+        "--empty",
+      ].join(" ").split(" "),
+    ),
+    longOptional: set("--gpg-sign", "--show-current-patch"),
+    abbreviations: true,
+  },
+  "filter-branch": {},
+  "filter-repo": {},
   stash: { valued: "m", longValued: set("--message", "--pathspec-from-file") },
   worktree: { valued: "bB", longValued: set("--reason", "--orphan"), abbreviations: true },
   clone: {
@@ -265,18 +298,18 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
       const over = r.has("--reset") ? { overwrites: true } : {};
       return r.operands.length ? { revisions: r.operands.map(single), ...over } : null;
     }
-    case "rebase": {
-      if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
-      if (r.has(...SEQUENCE)) return unnamed;
-      const onto = r.value("--onto");
-      const [first, branch] = r.operands;
-      const upstream = first === "-" ? "@{-1}" : first;
-      const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
-      if (branch !== undefined) revisions.push(single(branch));
-      if (r.has("--root")) return onto !== undefined ? { revisions } : unnamed;
-      // (A bare `git rebase`: onto the branch's upstream.)
-      return { revisions: revisions.length ? revisions : ["@{upstream}"] };
-    }
+    case "rebase":
+      return rebaseWritten(r);
+    case "am":
+      // (A sequence under way: the mailbox's patches left, or the files back as they were; a
+      // mailbox's patches are named by what they change, `gitPatchFiles`.)
+      return r.has("--continue", "--resolved", "-r", "--skip", "--abort", "--retry")
+        ? unnamed
+        : null;
+    case "filter-branch":
+    case "filter-repo":
+      // (Commits rewritten, the branch checked out anew: `read-tree -u -m HEAD`, `reset --hard`.)
+      return unnamed;
     case "worktree":
       return worktreeWritten(r);
     case "clone":
@@ -294,6 +327,23 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     default:
       return stashWritten(r);
   }
+}
+
+/** What `git rebase` writes first: its `--onto` or upstream's files, and its branch's. */
+function rebaseWritten(r: Read): CommitsWritten | null {
+  const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
+  if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
+  if (r.has(...SEQUENCE)) return unnamed;
+  const onto = r.value("--onto");
+  const [first, branch] = r.operands;
+  const upstream = first === "-" ? "@{-1}" : first;
+  const revisions = onto !== undefined ? [single(onto)] : upstream ? [single(upstream)] : [];
+  if (branch !== undefined) revisions.push(single(branch));
+  if (r.has("--root")) return onto !== undefined ? { revisions } : unnamed;
+  // (`--keep-base`: onto the merge base of the upstream and the branch, not read here.)
+  if (r.has("--keep-base")) return unnamed;
+  // (A bare `git rebase`: onto the branch's upstream.)
+  return { revisions: revisions.length ? revisions : ["@{upstream}"] };
 }
 
 /**
@@ -432,7 +482,26 @@ export function commitsWritten(argv: Word[], at: number): NamedFile[] {
   const commits = written(sub, argv.slice(at + 1));
   if (commits === null) return [];
   const text = argv.slice(at).map((w) => w.text).join(" ");
-  return [{ path: null, source: `git ${text}`, commits }];
+  const source = `git ${text}`;
+  const replays = sub === "rebase" && !commits.unnamed ? replayed(argv.slice(at + 1)) : null;
+  return replays === null
+    ? [{ path: null, source, commits }]
+    : [{ path: null, source, commits }, { path: null, source, commits: replays }];
+}
+
+/**
+ * The commits `git rebase` replays (`UPSTREAM..BRANCH`, every commit of the branch with
+ * `--root`), each of whose files it may leave in the work tree where it stops: a path where none
+ * of them, the branch's, nor the base's differs from HEAD's is none a replay writes otherwise.
+ */
+function replayed(args: Word[]): CommitsWritten {
+  const r = read(args, GRAMMARS.rebase);
+  const [first, branch = "HEAD"] = r.operands;
+  const tip = single(branch);
+  if (r.has("--root")) return { revisions: [tip], range: true, replays: true };
+  const upstream = first === undefined ? "@{upstream}" : first === "-" ? "@{-1}" : single(first);
+  if (upstream === null || tip === null) return { revisions: [null] };
+  return { revisions: [`^${upstream}`, tip], range: true, replays: true };
 }
 
 /**

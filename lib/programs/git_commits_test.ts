@@ -207,3 +207,58 @@ Deno.test("git commits: a checkout told not to guess a remote's branch says so",
   });
   assert.equal(of("git checkout --no-guess feat")?.noGuess, true);
 });
+
+Deno.test("git commits: a rebase replays the commits of its branch, each written", () => {
+  /** Each file's commits, `git ARGS` writes. */
+  const all = (command: string) =>
+    commitsWritten(command.split(" ").map(literal), 1).map((f) => f.commits);
+  const rows: [string, (CommitsWritten | undefined)[]][] = [
+    ["git rebase main", [{ revisions: ["main"] }, {
+      revisions: ["^main", "HEAD"],
+      range: true,
+      replays: true,
+    }]],
+    ["git rebase main topic", [
+      { revisions: ["main", "topic"] },
+      { revisions: ["^main", "topic"], range: true, replays: true },
+    ]],
+    ["git rebase --onto evil main", [
+      { revisions: ["evil"] },
+      { revisions: ["^main", "HEAD"], range: true, replays: true },
+    ]],
+    ["git rebase", [
+      { revisions: ["@{upstream}"] },
+      { revisions: ["^@{upstream}", "HEAD"], range: true, replays: true },
+    ]],
+    ["git rebase -", [{ revisions: ["@{-1}"] }, {
+      revisions: ["^@{-1}", "HEAD"],
+      range: true,
+      replays: true,
+    }]],
+    ["git rebase --root --onto evil", [
+      { revisions: ["evil"] },
+      { revisions: ["HEAD"], range: true, replays: true },
+    ]],
+    ["git rebase main a..b", [{ revisions: ["main", null] }, { revisions: [null] }]],
+    // (Onto a base not read, a sequence under way, one abbreviated: commits not named.)
+    ["git rebase --keep-base main", [{ revisions: [null], unnamed: true }]],
+    ["git rebase --root", [{ revisions: [null], unnamed: true }]],
+    ["git rebase --cont", [{ revisions: [null], unnamed: true }]],
+    ["git rebase --ski", [{ revisions: [null], unnamed: true }]],
+    ["git rebase --edit", []],
+    // (git am: a sequence under way writes patches not read; a mailbox's, what they name.)
+    ["git am --continue", [{ revisions: [null], unnamed: true }]],
+    ["git am -r", [{ revisions: [null], unnamed: true }]],
+    ["git am --resolved", [{ revisions: [null], unnamed: true }]],
+    ["git am --sk", [{ revisions: [null], unnamed: true }]],
+    ["git am --abort", [{ revisions: [null], unnamed: true }]],
+    ["git am --quit", []],
+    ["git am --show-current-patch=diff", []],
+    ["git am -3 x.patch", []],
+    ["git filter-branch --subdirectory-filter src HEAD", [{ revisions: [null], unnamed: true }]],
+    ["git filter-repo --path src", [{ revisions: [null], unnamed: true }]],
+  ];
+  const wrong = rows.filter(([c, want]) => JSON.stringify(all(c)) !== JSON.stringify(want))
+    .map(([c, want]) => `${c}: got ${JSON.stringify(all(c))}, want ${JSON.stringify(want)}`);
+  assert.deepEqual(wrong, []);
+});

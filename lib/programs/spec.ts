@@ -203,6 +203,8 @@ export interface Listing {
   follows?: true;
   /** No path printed has a name starting with `.` below `under` (rg skips hidden files). */
   noHidden?: true;
+  /** Each path printed is one the index lists (`git ls-files`): see `Listed.tracked`. */
+  tracked?: true;
 }
 
 /**
@@ -388,6 +390,12 @@ export interface CommitsWritten {
    * each commit's files written. @default false
    */
   range?: boolean;
+  /**
+   * With `range`: the commits a rebase replays onto the revisions its other file names, each
+   * written where it changes its parents' files (the range runs up to the branch, whose
+   * difference from HEAD is the other file's). @default false
+   */
+  replays?: boolean;
   /**
    * What `git bisect` writes, its verb: `start` the range of its revisions (the first the new
    * term's, the others the old's: `^` before each), `reset` the revision given; while one is

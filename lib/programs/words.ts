@@ -105,6 +105,7 @@ export function listedLines(
     const listed: Listed = {};
     if (l.noLinks) listed.noLinks = true;
     if (l.noHidden) listed.noHidden = true;
+    if (l.tracked) listed.tracked = true;
     if (opts.whole) listed.whole = true;
     // (A lister that follows links prints paths through links of any name.)
     if (l.names && !l.follows) listed.names = l.names;

@@ -103,6 +103,12 @@ export interface Listed {
   names?: string;
   /** No path listed has a name starting with `.` below the listed place (rg without --hidden). */
   noHidden?: true;
+  /**
+   * Each path listed is one the repository's index lists (`git ls-files`, `git diff --name-only`
+   * of the work tree against it): an untracked file is not listed, unless it lies below a path
+   * that is (a submodule, a tracked file that is a directory now).
+   */
+  tracked?: true;
 }
 
 /** A redirect of a stage. */
