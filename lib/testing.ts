@@ -188,13 +188,21 @@ export interface TempRepository {
   git(...args: string[]): string;
   /** Write files there (relative paths), each holding `content` (default: its name). */
   write(files: readonly string[], content?: string): void;
+  /**
+   * Write `files` (as `write` does), stage everything in the work tree (`add -f .`) and commit
+   * it on the branch checked out as `message`.
+   */
+  commit(message: string, files?: readonly string[], content?: string): void;
   remove(): void;
 }
 
-/** A new repository (`git init` with `init`'s options) holding `files` (not added). */
+/**
+ * A new repository (`git init` with `init`'s options) holding `files`: not added, or committed
+ * as `commit` says (its message).
+ */
 export function tempRepository(
   files: readonly string[] = [],
-  opts: { init?: string[]; env?: Record<string, string> } = {},
+  opts: { init?: string[]; env?: Record<string, string>; commit?: string } = {},
 ): TempRepository {
   const dir = mkdtempSync(join(tmpdir(), "pi-controls-git-"));
   const repo: TempRepository = {
@@ -206,9 +214,15 @@ export function tempRepository(
         writeFileSync(join(dir, f), content ?? f);
       }
     },
+    commit(message, files = [], content) {
+      repo.write(files, content);
+      repo.git("add", "-f", ".");
+      repo.git("commit", "-qm", message);
+    },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
   repo.git("init", "-q", ...(opts.init ?? []));
   repo.write(files);
+  if (opts.commit !== undefined) repo.commit(opts.commit);
   return repo;
 }

@@ -11,9 +11,7 @@ const LEAK = "cat ~/.ssh/id_rsa";
 
 /** A repository whose `main` holds a.txt and d/e/b.txt, its config a filter `leak`. */
 function leaky() {
-  const r = tempRepository(["a.txt", "d/e/b.txt"], { init: ["-b", "main"] });
-  r.git("add", ".");
-  r.git("commit", "-qm", "one");
+  const r = tempRepository(["a.txt", "d/e/b.txt"], { init: ["-b", "main"], commit: "one" });
   r.git("config", "filter.leak.clean", LEAK);
   r.git("config", "filter.leak.smudge", LEAK);
   return r;
@@ -58,9 +56,7 @@ Deno.test({
     try {
       r.git("checkout", "-qb", "evil");
       r.write(["d/e/.gitattributes"], "* filter=leak\n");
-      r.write(["a.txt"], "more\n");
-      r.git("add", ".");
-      r.git("commit", "-qm", "evil");
+      r.commit("evil", ["a.txt"], "more\n");
       r.git("stash", "list");
       r.git("checkout", "-q", "main");
       const ctx = { cwd: r.dir, home, env: { HOME: home }, fs: realFs() };

@@ -16,18 +16,15 @@ const CONFIG = configFrom({
  * remote `origin` on another machine (`origin/main` as fetched).
  */
 function repository() {
-  const repo = tempRepository(["src/a.ts", "README.md", "package.json"], { init: ["-b", "main"] });
+  const repo = tempRepository(["src/a.ts", "README.md", "package.json"], {
+    init: ["-b", "main"],
+    commit: "one",
+  });
   const g = repo.git;
-  g("add", ".");
-  g("commit", "-qm", "one");
   g("checkout", "-qb", "evil");
-  repo.write([".env", ".pi/settings.json", ".pi/extensions/x.js"]);
-  g("add", "-f", ".");
-  g("commit", "-qm", "evil");
+  repo.commit("evil", [".env", ".pi/settings.json", ".pi/extensions/x.js"]);
   g("checkout", "-qb", "feature", "main");
-  repo.write(["src/b.ts"]);
-  g("add", ".");
-  g("commit", "-qm", "feature");
+  repo.commit("feature", ["src/b.ts"]);
   g("checkout", "-q", "main");
   g("remote", "add", "origin", "https://example.com/project.git");
   g("update-ref", "refs/remotes/origin/main", "main");

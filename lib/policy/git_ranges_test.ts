@@ -15,20 +15,13 @@ function repository() {
   const home = `${repo.dir}-home`;
   mkdirSync(`${home}/.ssh`, { recursive: true });
   writeFileSync(`${home}/.ssh/id_rsa`, "k");
-  const commit = (m: string) => {
-    repo.git("add", ".");
-    repo.git("commit", "-qm", m);
-  };
-  commit("one");
+  repo.commit("one");
   repo.git("checkout", "-qb", "lnk");
-  repo.write(["src/b.ts"]);
-  commit("two");
-  repo.write(["secrets/key"]);
-  commit("three");
+  repo.commit("two", ["src/b.ts"]);
+  repo.commit("three", ["secrets/key"]);
   symlinkSync(`${home}/.ssh`, `${repo.dir}/k`);
-  commit("four");
-  repo.write(["src/c.ts"]);
-  commit("five");
+  repo.commit("four");
+  repo.commit("five", ["src/c.ts"]);
   repo.git("checkout", "-q", "main");
   const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
   const remove = () => {

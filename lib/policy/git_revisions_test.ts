@@ -34,18 +34,13 @@ const DL = configFrom({
 function repository(): { repo: TempRepository; ctx: Context; rev: (r: string) => string } {
   const repo = tempRepository(["src/a.ts", "README.md", ".pi/settings.json"], {
     init: ["-b", "main"],
+    commit: "one",
   });
   const g = repo.git;
-  g("add", ".");
-  g("commit", "-qm", "one");
   g("checkout", "-qb", "feature");
-  repo.write(["src/b.ts"]);
-  g("add", ".");
-  g("commit", "-qm", "two");
+  repo.commit("two", ["src/b.ts"]);
   g("checkout", "-qb", "evil", "main");
-  repo.write([".pi/settings.json", "secrets/key"], "{}");
-  g("add", ".");
-  g("commit", "-qm", "evil");
+  repo.commit("evil", [".pi/settings.json", "secrets/key"], "{}");
   g("checkout", "-q", "main");
   const ctx = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
   return { repo, ctx, rev: (r) => g("rev-parse", r).trim() };
@@ -196,9 +191,7 @@ Deno.test({
   async fn() {
     const { repo, ctx } = repository();
     try {
-      repo.write(["secrets/key"], "k");
-      repo.git("add", ".");
-      repo.git("commit", "-qm", "key");
+      repo.commit("key", ["secrets/key"], "k");
       // (Clean: nothing written over; a file changed only in the work tree is what differs.)
       const forms = [
         "git reset --hard",
@@ -307,14 +300,13 @@ const ENV = configFrom({
  * `.pi/extensions/x.js`: none of them there now.
  */
 function bare(): { repo: TempRepository; ctx: Context; rev: (r: string) => string } {
-  const repo = tempRepository(["README.md", "notes.txt", "a b"], { init: ["-b", "main"] });
+  const repo = tempRepository(["README.md", "notes.txt", "a b"], {
+    init: ["-b", "main"],
+    commit: "one",
+  });
   const g = repo.git;
-  g("add", ".");
-  g("commit", "-qm", "one");
   g("checkout", "-qb", "evil");
-  repo.write([".env", "secrets/key", ".pi/settings.json", ".pi/extensions/x.js"], "{}");
-  g("add", "-f", ".");
-  g("commit", "-qm", "evil");
+  repo.commit("evil", [".env", "secrets/key", ".pi/settings.json", ".pi/extensions/x.js"], "{}");
   g("checkout", "-q", "main");
   const ctx = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
   return { repo, ctx, rev: (r) => g("rev-parse", r).trim() };

@@ -40,15 +40,11 @@ function gitIn(repo: TempRepository, input: string, ...args: string[]): string {
 function repository(): { repo: TempRepository; evil: string; ctx: Context } {
   const repo = tempRepository(
     ["src/a.ts", "README.md", ".pi/settings.json", "secrets/key", "docs/x/y.md"],
-    { init: ["-b", "main"] },
+    { init: ["-b", "main"], commit: "one" },
   );
   const g = repo.git;
-  g("add", ".");
-  g("commit", "-qm", "one");
   g("checkout", "-qb", "feature");
-  repo.write(["src/b.ts"]);
-  g("add", ".");
-  g("commit", "-qm", "two");
+  repo.commit("two", ["src/b.ts"]);
   g("checkout", "-q", "main");
   const blob = gitIn(repo, "{}", "hash-object", "-w", "--stdin");
   const pi = gitIn(repo, `100644 blob ${blob}\tsettings.json\n`, "mktree");
@@ -285,16 +281,14 @@ Deno.test({
     try {
       mkdirSync(`${home}/.ssh`, { recursive: true });
       writeFileSync(`${home}/.ssh/id_rsa`, "k");
-      repo.git("add", ".");
-      repo.git("commit", "-qm", "one");
+      repo.commit("one");
       repo.git("checkout", "-qb", "lnk");
       // (To a directory, to a file, relative from a subdirectory, and an everyday one.)
       symlinkSync(`${home}/.ssh`, `${repo.dir}/link`);
       symlinkSync(`${home}/.ssh/id_rsa`, `${repo.dir}/k`);
       symlinkSync(`../../${basename(home)}/.ssh`, `${repo.dir}/src/up`);
       symlinkSync("src", `${repo.dir}/rel`);
-      repo.git("add", ".");
-      repo.git("commit", "-qm", "links");
+      repo.commit("links");
       repo.git("checkout", "-q", "main");
       const ctx: Context = { cwd: repo.dir, home, env: { HOME: home }, fs: realFs() };
       await checkActions(secretsDenied(home), ctx, [
@@ -329,20 +323,15 @@ Deno.test({
   async fn() {
     const repo = tempRepository(["src/a.ts", "docs/x.md", "package.json"], {
       init: ["-b", "main"],
+      commit: "one",
     });
     const home = `${repo.dir}-home`;
     try {
       const g = repo.git;
-      g("add", ".");
-      g("commit", "-qm", "one");
       g("checkout", "-qb", "feature");
-      repo.write(["src/b.ts"]);
-      g("add", ".");
-      g("commit", "-qm", "two");
+      repo.commit("two", ["src/b.ts"]);
       g("checkout", "-qb", "npmrc", "main");
-      repo.write([".npmrc"], "script-shell=/tmp/evil\n");
-      g("add", ".");
-      g("commit", "-qm", "npmrc");
+      repo.commit("npmrc", [".npmrc"], "script-shell=/tmp/evil\n");
       g("checkout", "-q", "main");
       repo.write(["package.json"], "{}");
       g("stash", "-q");

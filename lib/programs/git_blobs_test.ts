@@ -173,10 +173,10 @@ Deno.test({
   name: "git names of blobs: a tag, a hash, a peeling printed are judged as content not known",
   ignore: !HAS_GIT,
   fn: async () => {
-    const repo = tempRepository([".env", "secrets/key", "README.md", "src/main.ts"]);
+    const repo = tempRepository([".env", "secrets/key", "README.md", "src/main.ts"], {
+      commit: "init",
+    });
     try {
-      repo.git("add", "-f", ".");
-      repo.git("commit", "-qm", "init");
       const env = repo.git("rev-parse", "HEAD:.env").trim();
       repo.git("tag", "bt", "HEAD:.env");
       repo.git("tag", "-a", "-m", "m", "at", "HEAD:.env");

@@ -81,7 +81,6 @@ export function builtinEffect(argv: Word[]): BuiltinEffect | null {
   const w = argv[at];
   if (w === undefined) return NOTHING; // `command`, `builtin` alone
   if (w.kind !== "static") return null;
-  const args = argv.slice(at + 1);
   switch (w.value) {
     case "set":
       return NOTHING;
@@ -89,66 +88,168 @@ export function builtinEffect(argv: Word[]): BuiltinEffect | null {
     case "pushd":
     case "popd":
       return MOVES;
-    case "export":
-    case "declare":
-    case "typeset":
-    case "local":
-    case "readonly":
-      return declaration(w.value, args);
-    case "printf":
-      return printfEffect(args);
-    case "read":
-      return reader(args, "adinNptu", "a", "REPLY", "Eers");
-    case "mapfile":
-    case "readarray":
-      return reader(args, "dnOsuc", "", "MAPFILE", "t");
-    case "getopts":
-      return getopts(args);
-    case "unset":
-      return unset(args);
-    case "wait":
-      return reader(args, "p", "p", null, "fn", true);
-    case "compgen":
-      return compgen(args);
-    default:
-      return MAY_ASSIGN.has(w.value) ? null : NOTHING;
   }
+  const grammar = Object.hasOwn(GRAMMARS, w.value) ? GRAMMARS[w.value] : undefined;
+  if (grammar === undefined) return MAY_ASSIGN.has(w.value) ? null : NOTHING;
+  const read = readOptions(argv.slice(at + 1), grammar);
+  // (With an inert letter nothing that follows it makes it assign.)
+  if (some(read.letters, grammar.inert)) return NOTHING;
+  if (read.stop === "invalid" && grammar.fixed) return NOTHING;
+  if (read.stop || some(read.letters, grammar.runs)) return null;
+  if (grammar.operands === "declarations") return declaration(w.value, read);
+  return assigned(read, grammar);
 }
 
-/** Options of a declaration builtin that it knows, and those that change later assignments. */
-const DECLARATION_OPTIONS: Record<string, string> = {
-  export: "fnp",
-  declare: "aAfFgiIlnprtux",
-  typeset: "aAfFgiIlnprtux",
-  local: "aAiIlnprtux",
-  readonly: "aAfp",
-};
-const ATTRIBUTES = /[aAIlrtuc]/;
+/**
+ * How a builtin reads its words, as its getopt does: options first (letters joined or apart,
+ * `--` ends them, a value the rest of its word or else the next word), then operands. An
+ * option letter not listed leaves what it does not known.
+ */
+interface Grammar {
+  /** Option letters that take no value. */
+  flags: string;
+  /** Option letters that take a value. */
+  valued?: string;
+  /** Of `valued`, those whose value names a variable the builtin assigns. */
+  named?: string;
+  /** `+x` is an option too (it takes an attribute away). */
+  plus?: true;
+  /**
+   * Its options are the same in every bash: with another letter it fails and changes nothing
+   * (`printf '- item'`). Else such a letter may be a newer bash's: what it does is not known.
+   */
+  fixed?: true;
+  /** Letters with which it changes no variable (`unset -f`: the names are functions'). */
+  inert?: string;
+  /** Letters with which it may change any variable: code runs, a nameref, arithmetic. */
+  runs?: string;
+  /**
+   * What its operands are: names it assigns, the name it assigns as its second (`getopts`), a
+   * printf format, `NAME[=value]` declarations; none: nothing it assigns (`wait`'s jobs).
+   */
+  operands?: "names" | "second" | "format" | "declarations";
+  /** The name it assigns when given none (`read`: REPLY). */
+  dflt?: string;
+  /** The names it assigns besides (`getopts`: OPTARG, OPTIND). */
+  also?: string[];
+}
 
-/** `export`/`declare`/`typeset`/`local`/`readonly` with `args`. */
-function declaration(builtin: string, args: Word[]): BuiltinEffect | null {
+/** What a declaration builtin knows: `-`/`+` with these letters (bash(1)). */
+const declares = (flags: string, more: Partial<Grammar>): Grammar => ({
+  flags,
+  plus: true,
+  operands: "declarations",
+  ...more,
+});
+const MAPFILE: Grammar = {
+  flags: "t",
+  valued: "dnOsuCc",
+  runs: "C", // (a callback)
+  operands: "names",
+  dflt: "MAPFILE",
+};
+const GRAMMARS: Record<string, Grammar> = {
+  read: { flags: "Eers", valued: "adinNptu", named: "a", operands: "names", dflt: "REPLY" },
+  mapfile: MAPFILE,
+  readarray: MAPFILE,
+  printf: { flags: "", valued: "v", named: "v", fixed: true, operands: "format" },
+  getopts: { flags: "", operands: "second", also: ["OPTARG", "OPTIND"] },
+  wait: { flags: "fn", valued: "p", named: "p" },
+  // (`-C` runs a command, `-F` a function.)
+  compgen: { flags: "abcdefgjksuv", valued: "ACFGPSVWXo", named: "V", runs: "CF" },
+  unset: { flags: "fnv", inert: "f", operands: "names" },
+  // (`-f`/`-F`: the names are functions'; `-n` makes a nameref, but `export -n` takes the
+  // export attribute away; `-i`: see the module.)
+  export: declares("fnp", { inert: "f" }),
+  declare: declares("aAfFgiIlnprtux", { inert: "fF", runs: "in" }),
+  typeset: declares("aAfFgiIlnprtux", { inert: "fF", runs: "in" }),
+  local: declares("aAiIlnprtux", { runs: "in" }),
+  readonly: declares("aAfp", { inert: "f" }),
+};
+
+/** Whether `letters` holds one of `of`. */
+const some = (letters: string, of = "") => [...letters].some((l) => of.includes(l));
+
+/** A builtin's words read: its option letters, the names their values give, its operands. */
+interface Reading {
+  letters: string;
+  names: string[];
+  operands: Word[];
+  /**
+   * Where the reading stopped short: at an option letter the grammar does not list, or at a
+   * word not known where an option or an option's value may stand.
+   */
+  stop?: "invalid" | "unknown";
+}
+
+/** `args` read by `grammar`, up to where it stops short if it does. */
+function readOptions(args: Word[], grammar: Grammar): Reading {
+  const { flags, valued = "", named = "" } = grammar;
+  const option = grammar.plus ? /^[-+]./ : /^-./;
   let letters = "";
+  const names: string[] = [];
   let i = 0;
+  const stop = (at: Reading["stop"]): Reading => ({ letters, names, operands: [], stop: at });
   for (; i < args.length; i++) {
     const a = args[i];
-    if (a.kind !== "static") return null;
+    if (a.kind !== "static") return stop("unknown");
     if (a.value === "--") {
       i++;
       break;
     }
-    if (!/^[-+][A-Za-z]+$/.test(a.value)) break;
-    letters += a.value.slice(1);
+    if (!option.test(a.value)) break;
+    for (let j = 1; j < a.value.length; j++) {
+      const l = a.value[j];
+      letters += l;
+      if (flags.includes(l)) continue;
+      if (!valued.includes(l)) return stop("invalid");
+      const rest = a.value.slice(j + 1);
+      const value = rest !== "" ? rest : args[++i]?.kind === "static" ? args[i].value : null;
+      if (value === null) return stop("unknown");
+      if (named.includes(l)) names.push(value);
+      break;
+    }
   }
-  for (const l of letters) if (!DECLARATION_OPTIONS[builtin].includes(l)) return null;
-  // (`-f`/`-F`: the names are functions'.)
-  if (/[fF]/.test(letters)) return NOTHING;
-  // (`-n`: a nameref, but `export -n` takes the export attribute away; `-i`: see the module.)
-  if ((letters.includes("n") && builtin !== "export") || letters.includes("i")) return null;
+  return { letters, names, operands: args.slice(i) };
+}
+
+/** The names a builtin that is no declaration assigns, read by its grammar. */
+function assigned(read: Reading, grammar: Grammar): BuiltinEffect | null {
+  const names = [...read.names];
+  const { operands } = read;
+  if (grammar.operands === "names") {
+    for (const a of operands) {
+      if (a.kind !== "static") return null;
+      names.push(a.value);
+    }
+  } else if (grammar.operands === "second") {
+    if (operands[1]?.kind !== "static") return null;
+    names.push(operands[1].value);
+  } else if (grammar.operands === "format") {
+    const f = operands[0];
+    if (f !== undefined && (f.kind !== "static" || COUNT.test(f.value))) return null;
+  }
+  if (!names.length && grammar.dflt) names.push(grammar.dflt);
+  if (names.some((n) => !NAME.test(n))) return null;
+  return { assigns: [...names, ...grammar.also ?? []].map((n) => [n, null]) };
+}
+
+/**
+ * A printf format's `%n` conversion (any flags, width, precision or length: `%5n`, `%*n`,
+ * `%ln`) assigns the variable its argument names, with or without `-v`, the format reused
+ * while arguments remain: a format that is not known or holds one may assign any name.
+ */
+const COUNT = /%[^A-Za-z%]*[hjlLqtz]*n/;
+
+const ATTRIBUTES = /[aAIlrtuc]/;
+
+/** `export`/`declare`/`typeset`/`local`/`readonly`, their options read. */
+function declaration(builtin: string, { letters, operands }: Reading): BuiltinEffect | null {
   const attributed = builtin === "readonly" || ATTRIBUTES.test(letters);
   // (`local` outside a function, and `-p`, assign nothing: where, the walk does not tell.)
   const unsure = builtin === "local" || letters.includes("p");
   const out: BuiltinEffect = { assigns: [], attributed: [] };
-  for (const a of args.slice(i)) {
+  for (const a of operands) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)?/.exec(a.kind === "static" ? a.value : a.prefix);
     // (A name not known, or one with a subscript: any variable.)
     if (m === null || (a.kind !== "static" && !m[2]) || /^\[/.test(a.value.slice(m[1].length))) {
@@ -166,117 +267,4 @@ function declaration(builtin: string, args: Word[]): BuiltinEffect | null {
     out.assigns.push([name, known ? value : null, m[2] === "+="]);
   }
   return out;
-}
-
-/**
- * `printf -v NAME …` assigns NAME (`-vNAME` too); printf alone prints. A `%n` conversion (any
- * flags, width, precision or length: `%5n`, `%*n`, `%ln`) assigns the variable its argument
- * names, with or without `-v`, the format reused while arguments remain: a format that is not
- * known or holds one may assign any name.
- */
-function printfEffect(args: Word[]): BuiltinEffect | null {
-  let i = 0;
-  let name: string | null = null;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return null;
-    if (a.value === "--") {
-      i++;
-      break;
-    }
-    if (!a.value.startsWith("-v")) break;
-    const n = a.value === "-v" ? args[++i] : { ...a, value: a.value.slice(2) };
-    if (n?.kind !== "static" || !NAME.test(n.value)) return null;
-    name = n.value;
-  }
-  const format = args[i];
-  if (format !== undefined && (format.kind !== "static" || COUNT.test(format.value))) return null;
-  return name === null ? NOTHING : { assigns: [[name, null]] };
-}
-/** A `%n` conversion: `%`, flags, width, precision and length modifiers, `n`. */
-const COUNT = /%[^A-Za-z%]*[hjlLqtz]*n/;
-
-/**
- * A builtin that assigns the names it is given after its options (`read`, `mapfile`, `wait -p`):
- * `valued` the option letters that take a value, `named` those whose value is a name it assigns,
- * `flags` the others; `dflt` the name it assigns when given none. `optionOnly`: the operands are
- * no names (`wait`'s are jobs).
- */
-function reader(
-  args: Word[],
-  valued: string,
-  named: string,
-  dflt: string | null,
-  flags: string,
-  optionOnly = false,
-): BuiltinEffect | null {
-  const names: string[] = [];
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return null;
-    if (a.value === "--") {
-      i++;
-      break;
-    }
-    if (!/^-./.test(a.value)) break;
-    for (let j = 1; j < a.value.length; j++) {
-      const l = a.value[j];
-      if (flags.includes(l)) continue;
-      if (!valued.includes(l)) return null;
-      const v = j + 1 < a.value.length ? a.value.slice(j + 1) : args[++i]?.value;
-      if (v === undefined || (j + 1 === a.value.length && args[i].kind !== "static")) return null;
-      if (named.includes(l)) names.push(v);
-      break;
-    }
-  }
-  if (!optionOnly) {
-    for (const a of args.slice(i)) {
-      if (a.kind !== "static") return null;
-      names.push(a.value);
-    }
-    if (!names.length && dflt !== null) names.push(dflt);
-  }
-  if (names.some((n) => !NAME.test(n))) return null;
-  return { assigns: names.map((n) => [n, null]) };
-}
-
-/** `getopts OPTSTRING NAME [ARGS]`: NAME, OPTARG and OPTIND. */
-function getopts(args: Word[]): BuiltinEffect | null {
-  const name = args[1];
-  if (name?.kind !== "static" || !NAME.test(name.value)) return null;
-  return { assigns: [[name.value, null], ["OPTARG", null], ["OPTIND", null]] };
-}
-
-/** `unset [-v|-n] NAME…` unsets the names (`-f`: functions only). */
-function unset(args: Word[]): BuiltinEffect | null {
-  const names: string[] = [];
-  let options = true;
-  for (const a of args) {
-    if (a.kind !== "static") return null;
-    if (options && a.value === "--") options = false;
-    else if (options && /^-[fvn]+$/.test(a.value)) {
-      if (a.value.includes("f")) return NOTHING;
-    } else if (NAME.test(a.value)) {
-      options = false;
-      names.push(a.value);
-    } else return null;
-  }
-  return { assigns: names.map((n) => [n, null]) };
-}
-
-/** `compgen -V NAME` assigns NAME; `-C`/`-F` run code (a command, a function). */
-function compgen(args: Word[]): BuiltinEffect | null {
-  const names: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return null;
-    if (/^-[A-Za-z]*[CF]/.test(a.value)) return null;
-    if (a.value === "-V") {
-      const n = args[++i];
-      if (n?.kind !== "static" || !NAME.test(n.value)) return null;
-      names.push(n.value);
-    } else if (/^-[A-Za-z]*V/.test(a.value)) return null;
-  }
-  return { assigns: names.map((n) => [n, null]) };
 }

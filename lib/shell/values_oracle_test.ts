@@ -49,6 +49,18 @@ Deno.test("values: a line bash stops, printf's %n", async () => {
   await compared(20261206, STOPPING, LINES, 150, 10);
 });
 
+/** Builtins' option spellings: `--`, an option's value that looks like one, an invalid option. */
+// deno-fmt-ignore
+const OPTIONS = ["X=a", "X=b", "REC", "REC", "REC", "getopts -- ab X", "getopts -- X Y",
+  "printf -v X -a z 2>/dev/null", "printf '- %s' X 2>/dev/null", "printf -v Y -v X %s z",
+  "printf -%n X 2>/dev/null", "unset -f X", "unset -fx X 2>/dev/null", "declare -f X >/dev/null",
+  "declare -fv X 2>/dev/null", "read -r -- X <<< r", "read -d -- X <<< d--", "mapfile -t -- X <<< m",
+  "compgen -W -V X >/dev/null", "compgen -A file -- -C X", "wait -n -p X 2>/dev/null", "true"];
+
+Deno.test("values: builtins' options, read as bash's getopt reads them", async () => {
+  await compared(20261207, OPTIONS, OPS, 150, 10);
+});
+
 /** Run generated lines in bash: where the analysis knows `$X` at a recorder, bash printed that. */
 async function compared(
   seed: number,
