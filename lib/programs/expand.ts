@@ -48,13 +48,14 @@ import {
   chdir,
   commandLine,
   derived,
+  type GivenInput,
+  givenInput,
   inheritInput,
   listedLines,
   literal,
   opensFile,
   programName,
   unknownWord,
-  withoutInput,
 } from "./words.ts";
 
 /**
@@ -180,30 +181,36 @@ class StageRunner implements Runner {
     private readonly out: Stage[],
     /** Where what it runs starts, where not the stage's cwds (`Runner.at`). */
     private readonly place?: (string | null)[],
-    /** What it runs gets no standard input of the stage's (`Runner.alone`). */
-    private readonly unfed = false,
+    /** The standard input what it runs gets (`Runner.alone`, `Runner.terminal`). */
+    private readonly given: GivenInput = "shared",
     /** The variables what it runs finds set anew (`Runner.resetting`). */
     private readonly reset?: ReadonlySet<string>,
   ) {}
 
   at(cwds: (string | null)[]): Runner {
-    return new StageRunner(this.of, this.opts, this.out, cwds, this.unfed, this.reset);
+    return new StageRunner(this.of, this.opts, this.out, cwds, this.given, this.reset);
   }
 
-  alone(): Runner {
-    return new StageRunner(this.of, this.opts, this.out, this.place, true, this.reset);
+  alone(terminal = false): Runner {
+    const given = terminal ? "terminal" : "nothing";
+    return new StageRunner(this.of, this.opts, this.out, this.place, given, this.reset);
   }
 
   resetting(names: readonly string[]): Runner {
     if (!names.length) return this;
     const reset = new Set([...this.reset ?? [], ...names]);
-    return new StageRunner(this.of, this.opts, this.out, this.place, this.unfed, reset);
+    return new StageRunner(this.of, this.opts, this.out, this.place, this.given, reset);
   }
 
-  /** A stage this one runs, as `derived` makes it, with no standard input where `unfed`. */
+  terminal(): Runner {
+    // (What a runner alone gives stays: `xargs` gives /dev/null whatever the pty around it.)
+    const given = this.given === "shared" ? "pty" : this.given;
+    return new StageRunner(this.of, this.opts, this.out, this.place, given, this.reset);
+  }
+
+  /** A stage this one runs, as `derived` makes it, with the standard input it is given. */
   private derived(argv: Word[], origin: string, cwds?: (string | null)[]): Stage {
-    const s = derived(this.of, argv, origin, cwds);
-    return this.unfed ? withoutInput(s) : s;
+    return givenInput(derived(this.of, argv, origin, cwds), this.given);
   }
 
   /** A stage with the variables this runner resets not known (see `resetting`). */
@@ -263,7 +270,9 @@ class StageRunner implements Runner {
       return;
     }
     // (Unfed, its lines read only what their own text gives them.)
-    const inherit = this.unfed ? (s: Stage) => s : inheritInput(stage, input);
+    const inherit = this.given === "nothing"
+      ? (s: Stage) => s
+      : inheritInput(givenInput(stage, this.given), input);
     const source = given
       ? `${text.value} '${GIVEN}'`
       : args

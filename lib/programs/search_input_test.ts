@@ -1,4 +1,9 @@
+import assert from "node:assert/strict";
+import { analyze } from "../shell/analyze_testing.ts";
+import type { Stage } from "../shell/model.ts";
 import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
+import { innerStages } from "./expand.ts";
+import { inputMayBeTerminal, searchesInput } from "./search_input.ts";
 
 const P = "/home/user/project";
 const config = secretsDenied("/home/user");
@@ -116,5 +121,90 @@ Deno.test("ugrep given no path searches the cwd's tree where its input is a term
     ["cat README.md | ugrep KEY", "allow"],
     ["ugrep -r KEY src", "allow"],
     ["ugrep -n KEY src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("a runner's terminal reaches what its shells, groups and wrappers run in turn", async () => {
+  await checkActions(config, ctx, [
+    ["script -qc 'bash -c \"ugrep KEY\"' /dev/null", "ask"],
+    ["script -qc 'sh -c \"ug -n KEY\"' /dev/null", "ask"],
+    ["script -qc \"bash -c 'sh -c ugrep\\ KEY'\" /dev/null", "ask"],
+    ["script -qc '{ ugrep KEY; }' /dev/null", "ask"],
+    ["script -qc '(ugrep KEY)' /dev/null", "ask"],
+    ["script -qc 'f() { ugrep KEY; }; f' /dev/null", "ask"],
+    ["script -qc 'x=$(ugrep KEY)' /dev/null", "ask"],
+    ["script -qc 'timeout 5 ugrep KEY' /dev/null", "ask"],
+    ["script -qc 'ugrep KEY < /dev/stdin' /dev/null", "ask"],
+    ["unbuffer sh -c 'ugrep KEY'", "ask"],
+    ["unbuffer bash -c 'nice ugrep KEY'", "ask"],
+    ["tmux new-window 'bash -c \"ugrep KEY\"'", "ask"],
+    // rg and ag on a pty search the cwd, whatever pipe feeds that pty.
+    ["cat README.md | script -qc 'bash -c \"rg KEY\"' /dev/null", "ask"],
+    ["cat README.md | script -qc 'sh -c \"ag KEY\"' /dev/null", "ask"],
+    ["cat README.md | unbuffer sh -c 'rg KEY'", "ask"],
+    ["cat README.md | unbuffer -p bash -c 'ag KEY'", "ask"],
+    // su and runuser with a pty of their own (-P, --pty); without, the input they were given.
+    ["su --pty -c 'ugrep KEY'", "ask"],
+    ["su -P -c 'ugrep KEY'", "ask"],
+    ["su --pt -c 'ugrep KEY' user", "ask"],
+    ["runuser --pty -u user -- ugrep KEY", "ask"],
+    ["runuser -P -u user -- sh -c 'ugrep KEY'", "ask"],
+    // Everyday: a pipe, a document, a file or a path of their own inside the terminal; no pty.
+    ["script -qc 'bash -c \"cat README.md | ugrep KEY\"' /dev/null", "allow"],
+    ["script -qc 'sh -c \"ugrep KEY < README.md\"' /dev/null", "allow"],
+    ["script -qc 'bash -c \"ugrep KEY <<< text\"' /dev/null", "allow"],
+    ["script -qc 'bash -c \"rg KEY src/main.ts\"' /dev/null", "allow"],
+    ["script -qc 'cat README.md | rg KEY' /dev/null", "allow"],
+    ["su -c 'ugrep KEY'", "allow"],
+    ["runuser -u user -- ugrep KEY", "allow"],
+    ["cat README.md | bash -c 'sh -c \"rg KEY\"'", "allow"],
+    ["rg KEY src", "allow"],
+    ["cat README.md | rg KEY", "allow"],
+  ]);
+});
+
+/** The stages a command runs (as the engine expands them) whose program is `name`. */
+function ran(command: string, name: string): Stage[] {
+  const top = analyze(command).stages;
+  const inner = top.flatMap((s) =>
+    innerStages(s, {
+      analyze: (text, _cwd, origin) => {
+        const r = analyze(text);
+        return r.error ? null : r.stages.map((s) => ({ ...s, origin }));
+      },
+      depth: 0,
+    })
+  );
+  return [...top, ...inner].filter((s) => s.argv[0].value === name);
+}
+
+Deno.test("xargs -o gives what it runs the terminal, not its input", () => {
+  const terminal = (command: string) => ran(command, "ugrep").map(inputMayBeTerminal);
+  const reads = (command: string) => ran(command, "rg").map(searchesInput);
+  // xargs reopens /dev/tty for -o (--open-tty, a prefix: getopt_long); the pipe it reads its
+  // words from is not what the command reads.
+  assert.deepEqual(terminal("xargs -o ugrep KEY"), [true]);
+  assert.deepEqual(terminal("find src | xargs --open-tty ugrep KEY"), [true]);
+  assert.deepEqual(terminal("find src | xargs --open ugrep KEY"), [true]);
+  assert.deepEqual(terminal("xargs -0o -a list ugrep KEY"), [true]);
+  assert.deepEqual(terminal("xargs -o --process-slot-var=S ugrep KEY"), [true]);
+  assert.deepEqual(terminal("script -qc 'xargs -o ugrep KEY' /dev/null"), [true]);
+  assert.deepEqual(reads("cat README.md | xargs -o rg KEY"), [false]);
+  // Without: /dev/null (also inside a pty), or the input `-a` leaves them.
+  assert.deepEqual(terminal("xargs ugrep KEY"), [false]);
+  assert.deepEqual(terminal("script -qc 'xargs ugrep KEY' /dev/null"), [false]);
+  assert.deepEqual(reads("cat README.md | xargs -a list rg KEY"), [true]);
+});
+
+Deno.test("parallel --tty and -o give what they run the terminal, unless --pipe feeds it", async () => {
+  await checkActions(config, ctx, [
+    ["parallel --tty 'ugrep KEY;' ::: a", "ask"],
+    ["parallel -o 'ugrep KEY; true' ::: a", "ask"],
+    ["parallel --open-tty 'ug KEY;' ::: a", "ask"],
+    ["parallel --tt 'ugrep KEY;' ::: a", "ask"],
+    ["parallel -a list --tty 'ugrep KEY;'", "ask"],
+    ["parallel 'ugrep KEY;' ::: a", "allow"],
+    ["parallel --tty ugrep KEY ::: src/main.ts", "allow"],
+    ["cat README.md | parallel -o --pipe ugrep KEY", "allow"],
   ]);
 });

@@ -319,7 +319,8 @@ function expectRuns(stage: Stage, run: Runner): void {
 
 /** The session runners. */
 export const SESSION_PROGRAMS: Program[] = [
-  { names: ["tmux"], runs: tmuxRuns },
-  { names: ["screen"], runs: screenRuns },
+  // (A window's command reads its terminal: `Runner.terminal`.)
+  { names: ["tmux"], runs: (stage, run) => tmuxRuns(stage, run.terminal()) },
+  { names: ["screen"], runs: (stage, run) => screenRuns(stage, run.terminal()) },
   { names: ["expect", "autoexpect"], runs: expectRuns },
 ];

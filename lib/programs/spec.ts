@@ -48,11 +48,18 @@ export interface Runner {
   at(cwds: (string | null)[]): Runner;
   /**
    * This runner for what the program runs with no standard input of the stage's: xargs gives its
-   * commands `/dev/null` (or with `-o` the terminal, which pi does not give), GNU parallel an
-   * empty one unless `--pipe` feeds it. What runs there reads no pipe, here-document or file
-   * the stage's input is.
+   * commands `/dev/null`, GNU parallel an empty one unless `--pipe` feeds it. What runs there
+   * reads no pipe, here-document or file the stage's input is. `terminal`: it opens the
+   * terminal in its place (`xargs -o`, `parallel --tty`: `/dev/tty`, see `Stage.terminal`).
    */
-  alone(): Runner;
+  alone(terminal?: boolean): Runner;
+  /**
+   * This runner for what the program runs on a terminal of its own (a pty) that the stage's
+   * standard input feeds: `script -c`'s, unbuffer's, sudo's, `su --pty`'s, a tmux window's. What
+   * runs there, and what that runs in turn, has a terminal as its input (`Stage.terminal`),
+   * where no pipe or redirect of its own sets one.
+   */
+  terminal(): Runner;
   /**
    * This runner for what the program runs with these variables set anew, to values not known
    * here (`sudo -u bob`, `su -`, `doas`: the user's `HOME`; `env -i`): what it runs finds them

@@ -39,7 +39,9 @@ export function switchUser(stage: Stage, outer: Runner): void {
   // (A login shell starts in the user's home: `su -l u -c 'cat .ssh/id_rsa'` reads its key. One
   // reading no input and given no command runs nothing: `su - postgres`.)
   const bare = standardInput(stage).from === "nothing" && onlyUser(args);
-  const run = name === "script" || bare ? outer : userPlace(args, outer);
+  const place = name === "script" || bare ? outer : userPlace(args, outer);
+  // (script runs it on a pty its input feeds, su and runuser with `-P`, `--pty`.)
+  const run = name === "script" || withPty(args) ? place.terminal() : place;
   // (`--command` as getopt_long takes it: `--c`, `--comm`, …)
   const command = (v: string) =>
     v.length >= 3 && ("--command".startsWith(v) || "--session-command".startsWith(v));
@@ -64,6 +66,16 @@ export function switchUser(stage: Stage, outer: Runner): void {
     const path = stage.argv[0].value;
     if (path.startsWith("/") || !path.includes("/")) startsShell(run, origin);
   } else userShell(args, name === "runuser", run, origin);
+}
+
+/** Whether su's or runuser's words ask for a pty of its own (`-P`, `--pty`). */
+function withPty(args: Word[]): boolean {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  for (const t of readOptions(values, SU_OPTIONS)) {
+    if (t.kind === "flag" && (t.name === "-P" || t.name === "--pty")) return true;
+    if (t.kind === "dynamic") return true;
+  }
+  return false;
 }
 
 /** Whether su's or runuser's words name a user at most: no command, no argument of the shell. */

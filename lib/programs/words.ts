@@ -186,12 +186,26 @@ export function standardInput(stage: Stage): StandardInput {
 export function inheritInput(outer: Stage, connection = false): (inner: Stage) => Stage {
   if (connection) return (s) => (s.piped ? s : { ...s, piped: true });
   const own = outer.redirects.filter(redirectsStdin);
-  if (!own.length && !outer.piped) return (s) => s;
+  const terminal = outer.terminal === true;
+  if (!own.length && !outer.piped && !terminal) return (s) => s;
   return (s) => {
-    if (s.piped || s.redirects.some(redirectsStdin)) return s;
-    if (own.length) return { ...s, redirects: [...own, ...s.redirects] };
-    return outer.input ? { ...s, piped: true, input: outer.input } : { ...s, piped: true };
+    if (s.piped) return s;
+    const mine = s.redirects.filter(redirectsStdin);
+    // (`< /dev/stdin` is the terminal still: `script -qc 'ugrep KEY < /dev/stdin'`.)
+    if (mine.length) return terminal && mine.every(sameInput) ? { ...s, terminal } : s;
+    const t = terminal ? { ...s, terminal } : s;
+    if (own.length) return { ...t, redirects: [...own, ...s.redirects] };
+    if (!outer.piped) return t;
+    return outer.input ? { ...t, piped: true, input: outer.input } : { ...t, piped: true };
   };
+}
+
+/** The names of standard input itself (a redirect from them leaves it as it was). */
+const SAME_INPUT = /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
+/** Whether a redirect of fd 0 leaves it as it was (`< /dev/stdin`). */
+function sameInput(r: Redirect): boolean {
+  return r.kind === "read" && r.target?.kind === "static" && SAME_INPUT.test(r.target.value);
 }
 
 /**
@@ -246,6 +260,7 @@ export function derived(
     origin,
     cwds: cwds ?? stage.cwds,
     piped: stage.piped,
+    ...(stage.terminal ? { terminal: true } : {}),
     ...(stage.unknownVars ? { unknownVars: stage.unknownVars } : {}),
   };
 }
@@ -255,9 +270,26 @@ export function derived(
  * `/dev/null`, not the pipe or the file xargs reads its words from).
  */
 export function withoutInput(stage: Stage): Stage {
-  if (!stage.piped && !stage.input && !stage.redirects.some(redirectsStdin)) return stage;
-  const { piped: _piped, input: _input, ...rest } = stage;
+  if (
+    !stage.piped && !stage.input && !stage.terminal && !stage.redirects.some(redirectsStdin)
+  ) return stage;
+  const { piped: _piped, input: _input, terminal: _terminal, ...rest } = stage;
   return { ...rest, redirects: stage.redirects.filter((r) => !redirectsStdin(r)) };
+}
+
+/**
+ * What standard input a runner gives what it runs (`Runner.alone`, `Runner.terminal`): the
+ * stage's own (`shared`), none (`nothing`: xargs's `/dev/null`), a terminal it opens in place
+ * of the stage's (`terminal`: `xargs -o`'s `/dev/tty`), or a terminal of its own that the
+ * stage's input feeds (`pty`: script's, unbuffer's).
+ */
+export type GivenInput = "shared" | "nothing" | "terminal" | "pty";
+
+/** A stage a runner runs, with the standard input it gives it (see `GivenInput`). */
+export function givenInput(stage: Stage, given: GivenInput): Stage {
+  if (given === "shared") return stage;
+  if (given === "nothing") return withoutInput(stage);
+  return { ...(given === "terminal" ? withoutInput(stage) : stage), terminal: true };
 }
 
 /** The cwds after `cd dir` from each of `cwds` (unknown when `dir` is not static). */

@@ -587,6 +587,8 @@ function runAfterOptions(
   run: Runner,
   { args, start, env, cleared, unknown, cwds }: AfterOptions,
 ): void {
+  // (On a terminal of its own, what it runs reads that: `sudo A=1 ugrep KEY`.)
+  const pty = PTY.has(name);
   // `NAME=value` words after `--` are the command's environment: `env -- A=1 rm` runs `rm`.
   // (A bare sudo or exec runs nothing we can see.)
   while (
@@ -599,7 +601,12 @@ function runAfterOptions(
   const rest = args.slice(start);
   // (What env sets is the command's environment: `env CC=… make` is `CC=… make`.)
   if (rest.length && (env.length || cleared)) {
-    const inner = derived(stage, rest, `wrapper:${name}`, cwds);
+    const inner = derived(
+      pty ? { ...stage, terminal: true } : stage,
+      rest,
+      `wrapper:${name}`,
+      cwds,
+    );
     if (env.length) inner.assignments = env;
     if (cleared) inner.unknownVars = new Set([...stage.unknownVars ?? [], ...CLEARED]);
     run.more(inner);
@@ -719,6 +726,13 @@ function newGroup(stage: Stage, run: Runner): void {
   run.shell(c ? rest[1] : rest[0], origin);
 }
 
+/**
+ * The wrappers that run the command on a terminal of their own (`Runner.terminal`): unbuffer's
+ * (expect's spawn), sudo's (`use_pty`, the default since 1.9.14), run0's and systemd-run's
+ * (`--pty`, a shell's; taken as one whatever its options).
+ */
+const PTY = new Set(["unbuffer", "sudo", "run0", "systemd-run"]);
+
 /** The wrappers: each runs the command its words after its own options make. */
 export const WRAPPER_PROGRAMS: Program[] = [
   ...Object.entries(WRAPPERS).map(([name, spec]): Program => ({
@@ -727,7 +741,8 @@ export const WRAPPER_PROGRAMS: Program[] = [
     // (perf's outputs, and the programs its options and settings name: perf.ts.)
     namedFiles: ({ proot: prootFiles, firejail: firejailFiles, perf: perfFiles })[name],
     optionCommands: name === "perf" ? perfCommands : undefined,
-    runs: (stage, run) => {
+    runs: (stage, outer) => {
+      const run = PTY.has(name) ? outer.terminal() : outer;
       // `exec` with no command sets the shell's own files: a new standard input is where the
       // shell, and every later command, reads (`exec <<<'rm x'; sh`), which no one reads here.
       const input = standardInput(stage);

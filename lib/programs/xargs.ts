@@ -8,7 +8,14 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
-import { derived, listedLines, literal, unknownWord, withoutInput } from "./words.ts";
+import {
+  derived,
+  type GivenInput,
+  givenInput,
+  listedLines,
+  literal,
+  unknownWord,
+} from "./words.ts";
 import { commandLines, pipesInput } from "./parallel_lines.ts";
 
 /**
@@ -98,41 +105,43 @@ function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
 }
 
 /**
- * Whether the commands xargs runs read its standard input: with `-a FILE` (`--arg-file`) xargs
- * reads its words from FILE and leaves standard input to them; otherwise they get `/dev/null`,
- * and with `-o` (`--open-tty`) the terminal, which pi does not give (man xargs).
+ * The standard input of the commands xargs runs: with `-a FILE` (`--arg-file`) xargs reads its
+ * words from FILE and leaves standard input to them; otherwise they get `/dev/null`, and with
+ * `-o` (`--open-tty`) the terminal, `/dev/tty` reopened (man xargs): pi gives none, a runner
+ * around it may (`script -qc 'xargs -o ugrep KEY'`).
  */
-function xargsFeeds(args: Word[]): boolean {
+function xargsInput(args: Word[]): GivenInput {
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let file = false;
   for (const t of readOptions(values, XARGS)) {
-    if (t.kind === "flag" && (t.name === "-o" || t.name === "--open-tty")) return false;
+    if (t.kind === "flag" && (t.name === "-o" || t.name === "--open-tty")) return "terminal";
     if (t.kind === "valued" && (t.name === "-a" || t.name === "--arg-file")) file = true;
     if (t.kind !== "valued" && t.kind !== "flag") break;
   }
-  return file;
+  return file ? "shared" : "nothing";
 }
 
 /**
- * Whether the commands GNU parallel runs read its standard input (man parallel, `Job::start`):
- * `--pipe` (`--spreadstdin`) and `--pipepart` give each a block of it, `--semaphore` gives it
- * whole; with `-a FILE` (`--arg-file`) or `:::: FILE` its inputs come from files and standard
- * input is given on. Otherwise they get an empty one (`/dev/null` in older versions), and with
- * `--tty`/`-o` the terminal, which pi does not give. Getopt::Long takes long options' prefixes.
+ * The standard input of the commands GNU parallel runs (man parallel, `Job::start`): `--pipe`
+ * (`--spreadstdin`) and `--pipepart` give each a block of it, `--semaphore` gives it whole;
+ * otherwise `--tty` and `-o` (`--open-tty`) give them the terminal (`/dev/tty`); with `-a FILE`
+ * (`--arg-file`) or `:::: FILE` its inputs come from files and standard input is given on, else
+ * they get an empty one (`/dev/null` in older versions). Getopt::Long takes long options'
+ * prefixes.
  */
-function parallelFeeds(options: Word[], inputs: Word[]): boolean {
+function parallelInput(options: Word[], inputs: Word[]): GivenInput {
   const values = options.map((a) => (a.kind === "static" ? a.value : null));
-  if (pipesInput(options)) return true;
+  if (pipesInput(options)) return "shared";
   let file = inputs.some((w) => /^::::\+?$/.test(w.value));
   let tty = false;
   for (const t of readOptions(values, PARALLEL)) {
     if (t.kind === "operand" || t.kind === "end") break;
     const long = /^--([a-z-]{2,})/.exec(t.name)?.[1];
-    if (long && "semaphore".startsWith(long)) return true;
+    if (long && "semaphore".startsWith(long)) return "shared";
     if (t.name === "-a" || long && PARALLEL_FILES.some((o) => o.startsWith(long))) file = true;
-    if (t.name === "-o" || t.name === "--tty" || t.name === "--open-tty") tty = true;
+    if (t.name === "-o" || long && ["tty", "open-tty"].some((o) => o.startsWith(long))) tty = true;
   }
-  return file && !tty;
+  return tty ? "terminal" : file ? "shared" : "nothing";
 }
 
 /** parallel's options that read its inputs from a file (`--arg-file`). */
@@ -151,7 +160,7 @@ function xargsListing(stage: Stage, listingOf: ListingOf): Listing[] | null {
   const out: Listing[] = [];
   for (const cmd of commandsOf(args, XARGS)) {
     const ran = cmd.length ? derived(stage, filled(cmd, args, input), "xargs") : null;
-    const listed = ran ? listingOf(xargsFeeds(args) ? ran : withoutInput(ran)) : null;
+    const listed = ran ? listingOf(givenInput(ran, xargsInput(args))) : null;
     if (!listed) return null;
     out.push(...listed);
   }
@@ -294,15 +303,15 @@ export const XARGS_PROGRAMS: Program[] = [
     lists: xargsListing,
     runs: (stage, run) => {
       const input = listedInput(stage, run.listed());
-      const fed = xargsFeeds(stage.argv.slice(1));
-      if (!fed) run = run.alone();
+      const given = xargsInput(stage.argv.slice(1));
+      if (given !== "shared") run = run.alone(given === "terminal");
       const env = slotVariables(stage.argv.slice(1));
       if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
         const argv = filled(cmd.length ? cmd : [literal("echo")], stage.argv.slice(1), input);
         if (env.length) {
           const ran = derived(stage, argv, "xargs");
-          run.more({ ...(fed ? ran : withoutInput(ran)), assignments: env });
+          run.more({ ...givenInput(ran, given), assignments: env });
         } else run.stage(argv, "xargs");
       }
     },
@@ -327,7 +336,8 @@ export const XARGS_PROGRAMS: Program[] = [
       for (const cmd of commandsOf(before, PARALLEL)) {
         const options = [...settings ?? [], ...before.slice(0, before.length - cmd.length)];
         // (Options not known may be any: its standard input may be given on.)
-        const r = settings === null || parallelFeeds(options, inputs) ? run : run.alone();
+        const given = settings === null ? "shared" : parallelInput(options, inputs);
+        const r = given === "shared" ? run : run.alone(given === "terminal");
         // The words of the command are joined into a shell line (`-q` quotes each one).
         if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
           commandLines(cmd, options, end >= 0 ? inputs : null, r);

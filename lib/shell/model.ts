@@ -142,6 +142,13 @@ export interface Stage {
   /** The simple command before it in its pipeline, which writes its standard input. */
   input?: Stage;
   /**
+   * Set when its standard input is a terminal a runner gave it (script's or unbuffer's pty,
+   * `xargs -o`'s `/dev/tty`), passed on to what it runs in turn (`bash -c`, a group, a
+   * wrapper): its redirects of fd 0 and its pipe, if any, are the runner's, and feed that
+   * terminal. A stage with a pipe or redirect of fd 0 of its own inside has none.
+   */
+  terminal?: boolean;
+  /**
    * Variables the analysis otherwise takes from the environment (`HOME`, `PWD`, `TMPDIR`, and
    * `CDPATH` for `cd`) that the shell text around this stage may change before it, beyond the
    * command's own (`TMPDIR=/x; bash -c '…'` inside a script it runs; `env -i`): not known in
