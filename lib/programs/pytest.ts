@@ -77,6 +77,7 @@ export function pythonShlex(text: string): string[] | null {
 }
 
 /** Python's line breaks (`str.splitlines`). */
+// deno-lint-ignore no-control-regex
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
 
 /**

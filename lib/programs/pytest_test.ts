@@ -67,6 +67,8 @@ Deno.test("pytest: a project's settings file's addopts are its options", async (
     [{ "pyproject.toml": `tool.pytest.ini_options.addopts = '${ssh}'` }, "pytest", "deny"],
     [{ "tox.ini": `[pytest]\naddopts =\n    -q\n    ${ssh}` }, "python -m pytest", "deny"],
     [{ "setup.cfg": `[metadata]\nname = x\n[tool:pytest]\naddopts: ${ssh}` }, "pytest", "deny"],
+    // (Python's line breaks: U+2028 ends a line)
+    [{ "pytest.ini": `[other]\u2028[pytest]\u2028addopts = ${ssh}` }, "pytest", "deny"],
     // (no inline comments: `#` is a word)
     [{ "pytest.ini": `[pytest]\naddopts = -q # ${ssh}` }, "pytest", "deny"],
     // (the settings' own places: cache_dir from the file's directory, log_file)
