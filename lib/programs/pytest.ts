@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
@@ -208,14 +208,18 @@ function givenSettings(args: Word[]): (Word | undefined)[] {
 
 /**
  * The directories pytest looks for its settings from: its arguments' (each word not an option,
- * a node id's file part) and the cwd's, those below another's only; null when too many.
+ * a node id's file part, a `.py` file's directory) and the cwd's, those below another's only;
+ * null when too many.
  */
 function startDirs(args: Word[], cwds: (string | null)[]): (string | null)[] | null {
   if (cwds.includes(null)) return [null];
   const dirs = new Set(cwds as string[]);
   for (const w of args) {
     if (w.kind !== "static" || w.value.startsWith("-") || !w.value) continue;
-    const file = w.value.split("::")[0];
+    // (A test file's directory: pytest starts from the directory a file is in. A directory
+    // named like one, `x.py/`, is not looked in.)
+    const path = w.value.split("::")[0];
+    const file = /\.py$/.test(path) ? dirname(path) : path;
     for (const cwd of cwds) dirs.add(resolve(cwd!, file));
   }
   const all = [...dirs];
