@@ -240,8 +240,8 @@ const HOSTILE: [string, Action, Action][] = [
   ["trap 'cat .ssh/id_rsa' EXIT && cd ..", "deny", "ask"],
   // cdable_vars: `cd NAME` goes to $NAME when there is no directory NAME.
   ["shopt -s cdable_vars; K=~/.ssh; cd K && cat id_rsa", "deny", "ask"],
-  // A command in a directory not known asks (`cd -` goes back to ~/.ssh).
-  ["cd ~/.ssh && cd /tmp && cd - && cat id_rsa", "ask", "ask"],
+  // `cd -` goes back to where the last cd ran: ~/.ssh.
+  ["cd ~/.ssh && cd /tmp && cd - && cat id_rsa", "deny", "deny"],
   ["cd ~/.ssh; pushd /tmp; popd; cat id_rsa", "deny", "deny"],
   ["cd $DIR && rm -rf build", "deny", "deny"],
   ["cd $(mktemp -d) && cat id_rsa", "deny", "ask"],

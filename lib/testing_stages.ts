@@ -9,6 +9,7 @@ import type { BashParser } from "./shell/parser.ts";
 import type { Stage } from "./shell/model.ts";
 import { carriesCommand } from "./programs/env.ts";
 import { innerStages } from "./programs/expand.ts";
+import { standardInput } from "./programs/words.ts";
 
 /** Which stage to look into, and how to show its words. */
 export interface RunsOptions {
@@ -18,6 +19,10 @@ export interface RunsOptions {
   listed?: boolean;
   /** Mark globs `*`. @default false */
   globs?: boolean;
+  /** Add what each reads on standard input (` <pipe`, ` <nothing`: `standardInput`). */
+  input?: boolean;
+  /** The text of every settings file the program reads (none known where not given). */
+  settings?: string;
 }
 
 /** What a stage of `command` (in `/p`, home `/h`) runs, one line per stage run. */
@@ -33,7 +38,10 @@ export function innerRuns(parser: BashParser, command: string, opts: RunsOptions
   const analyze = (text: string) => analyzeBash(text, env, parser).stages;
   const mark = (w: Stage["argv"][number]) =>
     opts.listed !== false && w.listed ? "@" : opts.globs && w.kind === "glob" ? "*" : "";
-  return innerStages(stage, { analyze, depth: 0 }).map((s) =>
-    s.argv.map((w) => mark(w) + w.value).join(" ")
+  const text = opts.settings;
+  const settings = text === undefined ? undefined : { file: () => text, project: () => null };
+  return innerStages(stage, { analyze, depth: 0, settings }).map((s) =>
+    s.argv.map((w) => mark(w) + w.value).join(" ") +
+    (opts.input ? ` <${standardInput(s).from}` : "")
   );
 }

@@ -104,3 +104,17 @@ Deno.test("outputs: a name glob counts where a name mktemp makes may match it", 
     assert.equal(mayMakeName(glob, name), want, glob + " " + name);
   }
 });
+
+Deno.test("outputs: a redirect after a list takes the values its statements give", async () => {
+  const rows: [string, Action][] = [
+    ['X=$(mktemp) && git diff > "$X"', "allow"],
+    ['X=$(mktemp) && git diff | sort > "$X"', "allow"],
+    ['X=$(mktemp) && ls && echo x 2> "$X"', "allow"],
+    ['TMP=$(mktemp) && ls > "$TMP"; wc -l "$TMP"', "allow"],
+    // The value written is the one the list assigns, not the one before it.
+    ['X=/tmp/a; X=~/.ssh/id_rsa && echo x > "$X"', "deny"],
+    ['cd ~/.ssh && echo x > "$PWD/authorized_keys"', "deny"],
+    ['X=/tmp/a; X=~/.ssh/id_rsa | echo x > "$X"', "ask"],
+  ];
+  await checkActions(config, ctx, rows);
+});

@@ -76,6 +76,8 @@ export interface OptionToken {
   valueAt?: number;
   /** For an unknown letter of a cluster: the letters after it, left unread. */
   rest?: string;
+  /** For an unknown long option: it begins two known ones (getopt_long: "is ambiguous"). */
+  ambiguous?: true;
 }
 
 const NO_SET: ReadonlySet<string> = new Set();
@@ -168,17 +170,19 @@ function bundle(letters: string, count: number, g: OptionGrammar, out: OptionTok
   return next;
 }
 
-/** The long option `name` spells in full, or (with abbreviations) begins; null when none. */
-function spelled(name: string, g: OptionGrammar): string | null {
+/**
+ * The long option `name` spells in full, or (with abbreviations) begins; null when none, false
+ * when it begins two (as getopt_long: an abbreviation of two options is no option).
+ */
+function spelled(name: string, g: OptionGrammar): string | null | false {
   const sets = [g.longFlags, g.longOptional, g.longValued];
   for (const set of sets) if (set?.has(name)) return name;
   if (!g.abbreviations || name.length < (g.abbreviations === "all" ? 3 : 4)) return null;
-  // (As getopt_long: an abbreviation of two options is no option.)
   let found: string | null = null;
   for (const set of sets) {
     for (const full of set ?? NO_SET) {
       if (!full.startsWith(name) || full === found) continue;
-      if (found !== null) return null;
+      if (found !== null) return false;
       found = full;
     }
   }
@@ -197,7 +201,8 @@ function longOption(
   const eq = a.indexOf("=");
   const written = eq > 0 ? a.slice(0, eq) : a;
   const glued = eq > 0 ? a.slice(eq + 1) : undefined;
-  const name = (g.abbreviations ? spelled(written, g) : null) ?? written;
+  const spelling = g.abbreviations ? spelled(written, g) : null;
+  const name = spelling || written;
   if ((g.longFlags ?? NO_SET).has(name) && glued === undefined) {
     out.push({ kind: "flag", at: i, name });
   } else if ((g.longOptional ?? NO_SET).has(name)) {
@@ -211,7 +216,8 @@ function longOption(
       out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
       return i + 1;
     }
-  } else out.push({ kind: "unknown", at: i, name, glued });
+  } else if (spelling === false) out.push({ kind: "unknown", at: i, name, glued, ambiguous: true });
+  else out.push({ kind: "unknown", at: i, name, glued });
   return i;
 }
 

@@ -11,7 +11,8 @@ function read(args: (string | null)[], g: OptionGrammar): string[] {
       : t.rest !== undefined
       ? `+${t.rest}`
       : "";
-    return `${t.kind}${t.name ? " " + t.name : ""}${value}`.trim() + `:${t.at}`;
+    const mark = t.ambiguous ? "?" : "";
+    return `${t.kind}${t.name ? " " + t.name : ""}${value}${mark}`.trim() + `:${t.at}`;
   });
 }
 
@@ -93,4 +94,28 @@ Deno.test("lettersKnown: a grammar listing every letter reads a word's glued val
   assert.equal(lettersKnown(g, "--out/x"), false);
   assert.equal(lettersKnown({ valued: "o" }, "-obuild/x"), false);
   assert.equal(lettersKnown({ flags: "v", valued: "o" }, "-vobuild/x"), true);
+});
+
+Deno.test("readOptions: long options' prefixes, as getopt_long takes them", () => {
+  const g = { ...SORT, longFlags: new Set(["--reverse", "--random-sort"]) };
+  // `true`: a prefix of two letters at least (an option not listed may begin the same way).
+  const gnu: OptionGrammar = { ...g, abbreviations: true };
+  assert.deepEqual(read(["--rev", "--ou", "o"], gnu), ["flag --reverse:0", "valued --output@2:1"]);
+  assert.deepEqual(read(["--k=2"], gnu), ["unknown --k=2:0"]);
+  // A prefix of two options is none: marked ambiguous (getopt_long's "is ambiguous").
+  assert.deepEqual(read(["--r", "x"], { ...g, abbreviations: "all" }), [
+    "unknown --r?:0",
+    "operand:1",
+  ]);
+  assert.deepEqual(read(["--ra"], gnu), ["flag --random-sort:0"]);
+  assert.deepEqual(read(["--re"], gnu), ["flag --reverse:0"]);
+  // `"all"`: every long option listed, so any unambiguous prefix is one (`--k=2`).
+  const all: OptionGrammar = { ...g, abbreviations: "all" };
+  assert.deepEqual(read(["--k=2", "--o", "o"], all), ["valued --key=2:0", "valued --output@2:1"]);
+  // Spelled in full, an option is that one, though it begins another.
+  assert.deepEqual(read(["--key"], { ...all, longValued: new Set(["--key", "--keys"]) }), [
+    "valued --key:0",
+  ]);
+  // Without abbreviations, a prefix is an option not known (and not ambiguous).
+  assert.deepEqual(read(["--rev", "--r"], g), ["unknown --rev:0", "unknown --r:1"]);
 });

@@ -67,9 +67,15 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
   "GIT_EXTERNAL_DIFF",
   "GIT_PROXY_COMMAND",
   "CVS_RSH",
+  // cargo's rustc, rustdoc and their wrappers (`CARGO_BUILD_…`: its `build.rustc`, …), and the
+  // cargo cargo's subcommands and build scripts run.
   "RUSTC_WRAPPER",
   "RUSTC",
+  "RUSTDOC",
+  "CARGO_BUILD_RUSTC",
+  "CARGO_BUILD_RUSTDOC",
   "CARGO_BUILD_RUSTC_WRAPPER",
+  "CARGO",
   "npm_config_script_shell",
   "NPM_CONFIG_SCRIPT_SHELL",
 ]);
@@ -100,11 +106,12 @@ export const PROGRAM_ENV: ReadonlySet<string> = new Set([
  * take from the environment (clang's `CCC_OVERRIDE_OPTIONS='#+-Wl,-o,F'` adds, edits and removes
  * its options; gcc's `GCC_COMPARE_DEBUG` compiles again with the options it holds), perf's settings
  * file and where it finds its own programs (`PERF_CONFIG`: `annotate.objdump`; `PERF_EXEC_PATH`),
- * ack's settings file and options (`ACKRC`, `ACK_OPTIONS`: `--pager=CMD`).
+ * ack's settings file and options (`ACKRC`, `ACK_OPTIONS`: `--pager=CMD`), go's settings file
+ * (`GOENV`: `GOFLAGS=-toolexec=PROG`, `CC`).
  * (The places programs write where a variable says are `PLACE_ENV`.)
  */
 export const CODE_ENV =
-  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_ALTERNATE_OBJECT_DIRECTORIES|GIT_REPLACE_REF_BASE|GIT_GRAFT_FILE|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|MANROFFOPT|COMPILER_PATH|GCC_EXEC_PREFIX|CCC_OVERRIDE_OPTIONS|GCC_COMPARE_DEBUG|PERF_CONFIG|PERF_EXEC_PATH|ACKRC|ACK_OPTIONS)$/;
+  /^(PATH|BASH_CMDS|BASH_ALIASES|BASH_ENV|ENV|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_(KEY|VALUE)_\d+|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|GIT_CONFIG|GIT_EXEC_PATH|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_OBJECT_DIRECTORY|GIT_ALTERNATE_OBJECT_DIRECTORIES|GIT_REPLACE_REF_BASE|GIT_GRAFT_FILE|GIT_TEMPLATE_DIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|XDG_DATA_DIRS|OPENSSL_ENGINES|OPENSSL_MODULES|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS|TAR_OPTIONS|ZIPOPT|PSQLRC|MANOPT|(SYSTEM_)?WGET2?RC|HGRCPATH|PARALLEL|BASHOPTS|SHELLOPTS|HOME|CURL_HOME|CARGO_HOME|GH_CONFIG_DIR|PYTHONUSERBASE|LESSKEYIN|HISTFILESIZE|RCLONE_\w+|MINISERVE_\w+|PYTEST_ADDOPTS|COVERAGE_RCFILE|CARGO_REGISTR\w*_CREDENTIAL_PROVIDERS?|CARGO_CREDENTIAL_ALIAS_\w+|GOENV|MANROFFOPT|COMPILER_PATH|GCC_EXEC_PREFIX|CCC_OVERRIDE_OPTIONS|GCC_COMPARE_DEBUG|PERF_CONFIG|PERF_EXEC_PATH|ACKRC|ACK_OPTIONS)$/;
 /**
  * Variables naming a place programs write below or to, wherever the variable is set (before the
  * program, exported first, alone): the XDG base directories for caches, state and data
@@ -168,6 +175,23 @@ export const PROMPT_ENV = /^(PS0|PS1|PS2|PS4)$/;
  */
 export const SETS_LOOKUP =
   /\b(?:read|mapfile|readarray|getopts|for|select|printf\s+-v)\b[^;&|\n]*?(?<![$\w{])(?:PATH|BASH_CMDS|BASH_ALIASES)\b|(?:^|[\s;&(\[,])(?:PATH|BASH_CMDS|BASH_ALIASES)\s*(?:\[[^\]]*\])?\s*(?:[-+*/%^|&]|<<|>>)?=(?!=)|(?:^|\s)-n\s+\w+=['"]?(?:PATH|BASH_CMDS|BASH_ALIASES)\b/;
+
+/**
+ * cargo's settings from the environment judged as the settings they stand for (cargo.ts): an
+ * alias (`CARGO_ALIAS_<NAME>`), a linker (`CARGO_TARGET_<TRIPLE>_LINKER`, `CARGO_HOST_LINKER`).
+ */
+export const CARGO_ALIAS_ENV = /^CARGO_(ALIAS_\w+|TARGET_\w+_LINKER|HOST_(\w+_)?LINKER)$/;
+/**
+ * The variables holding rustc's and rustdoc's flags for cargo (`CARGO_ENCODED_…`: split at
+ * `\x1f`; `-C linker=PROG` runs PROG): judged as rustc given them (cargo.ts).
+ */
+export const RUST_FLAGS_ENV =
+  /^(RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(DOC)?FLAGS|CARGO_BUILD_RUST(DOC)?FLAGS|CARGO_TARGET_\w+_RUST(DOC)?FLAGS|CARGO_HOST_(\w+_)?RUST(DOC)?FLAGS)$/;
+
+/** Whether a variable is a cargo setting judged as the setting it stands for (cargo.ts). */
+export function cargoEnv(name: string): boolean {
+  return CARGO_ALIAS_ENV.test(name) || RUST_FLAGS_ENV.test(name);
+}
 
 /** Whether a variable holds or names code some program runs (`PS4`, `GIT_EDITOR`, `PATH`). */
 function codeVariable(name: string): boolean {
@@ -403,6 +427,10 @@ export function carriesCommand(assignment: string): boolean {
   // (node's options for every node process: `--require`, `--import` load code, `--cpu-prof-dir`
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
+  // (cargo's aliases and rustc's flags: judged as the setting they stand for.)
+  if (m[1].startsWith("CARGO_") || m[1].includes("RUST")) {
+    if (cargoEnv(m[1])) return true;
+  }
   return shellVariable(m[1]) || programVariable(m[1]) || CODE_ENV.test(m[1]) ||
     PLACE_ENV.test(m[1]) || SETTINGS_FILE_ENV.test(m[1]) || packageVariable(m[1]) ||
     BACKUP_ENV.test(m[1]) || PATHSPEC_ENV.test(m[1]) || LIBPQ_FILE_ENV.test(m[1]) ||

@@ -12,6 +12,7 @@ import type { EvalShape } from "../types.ts";
 import {
   ASSIGNED,
   BACKUP_ENV,
+  cargoEnv,
   carriesCommand,
   CODE_ENV,
   COMPILER_ENV,
@@ -31,6 +32,7 @@ import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
 import { workTreeFiles } from "./git_external.ts";
+import { cargoVariable } from "./cargo.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { GIVEN_CONNECTION, sshProgramHost } from "./ssh_hosts.ts";
 import type {
@@ -52,6 +54,7 @@ import {
   opensFile,
   programName,
   unknownWord,
+  withoutInput,
 } from "./words.ts";
 
 /**
@@ -177,10 +180,22 @@ class StageRunner implements Runner {
     private readonly out: Stage[],
     /** Where what it runs starts, where not the stage's cwds (`Runner.at`). */
     private readonly place?: (string | null)[],
+    /** What it runs gets no standard input of the stage's (`Runner.alone`). */
+    private readonly unfed = false,
   ) {}
 
   at(cwds: (string | null)[]): Runner {
-    return new StageRunner(this.of, this.opts, this.out, cwds);
+    return new StageRunner(this.of, this.opts, this.out, cwds, this.unfed);
+  }
+
+  alone(): Runner {
+    return new StageRunner(this.of, this.opts, this.out, this.place, true);
+  }
+
+  /** A stage this one runs, as `derived` makes it, with no standard input where `unfed`. */
+  private derived(argv: Word[], origin: string, cwds?: (string | null)[]): Stage {
+    const s = derived(this.of, argv, origin, cwds);
+    return this.unfed ? withoutInput(s) : s;
   }
 
   home(user: string | null): string | null {
@@ -220,17 +235,18 @@ class StageRunner implements Runner {
   }
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
-    this.more(derived(this.of, argv, origin, cwds ?? this.place));
+    this.more(this.derived(argv, origin, cwds ?? this.place));
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
     const stage = this.of;
     const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
     if (text.kind !== "static") {
-      this.more(derived(stage, [unknownWord(text.text)], origin, cwds));
+      this.more(this.derived([unknownWord(text.text)], origin, cwds));
       return;
     }
-    const inherit = inheritInput(stage, input);
+    // (Unfed, its lines read only what their own text gives them.)
+    const inherit = this.unfed ? (s: Stage) => s : inheritInput(stage, input);
     const source = given
       ? `${text.value} '${GIVEN}'`
       : args
@@ -238,7 +254,7 @@ class StageRunner implements Runner {
       : text.value;
     for (const cwd of cwds) {
       const inner = this.opts.analyze(source, cwd, origin, stage);
-      if (inner === null) this.more(derived(stage, [unknownWord(text.text)], origin, [cwd]));
+      if (inner === null) this.more(this.derived([unknownWord(text.text)], origin, [cwd]));
       else for (const s of inner) this.more(inherit(given ? withGiven(s, given) : s));
     }
   }
@@ -415,6 +431,20 @@ function commandName(command: Word[]): string {
 }
 
 /**
+ * less's options from its environment: judged as less given them (`+!cmd` runs at start, `-o F`
+ * writes F; a `+command` runs to the end of the value).
+ */
+function lessVariable(run: Runner, w: Word, value: string, origin: string): void {
+  const plus = value.search(/(^|[ \t])\+/);
+  const options = plus < 0 ? value : value.slice(0, plus);
+  const words = w.kind !== "static" ? [w] : [
+    ...lessOptionWords(options).map(literal),
+    ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
+  ];
+  run.stage([literal("less"), ...words], origin);
+}
+
+/**
  * What the variables a command's environment sets make programs run. `prefix`: set before a
  * command (or alone), `command`: the words of that command (a settings file of options is read
  * with them: `RIPGREP_CONFIG_PATH=F rg …`). rsync reads its `RSYNC_RSH` and git its
@@ -442,17 +472,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
     const variable = m[1];
     let value = w.value.slice(m[0].length);
     const origin = `env ${variable}`;
-    if (LESS_OPTIONS.test(variable)) {
-      // less's options: judged as less given them (`+!cmd` runs at start, `-o F` writes F).
-      // (A `+command` runs to the end of the value.)
-      const plus = value.search(/(^|[ \t])\+/);
-      const options = plus < 0 ? value : value.slice(0, plus);
-      const words = w.kind !== "static" ? [w] : [
-        ...lessOptionWords(options).map(literal),
-        ...(plus < 0 ? [] : [literal(value.slice(plus).trimStart())]),
-      ];
-      run.stage([literal("less"), ...words], origin);
-    } else if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
+    if (LESS_OPTIONS.test(variable)) lessVariable(run, w, value, origin);
+    else if (PROMPT_ENV.test(variable) && w.kind === "static" && !value.includes('"')) {
       // A prompt is expanded as a double-quoted string: its substitutions are its commands.
       // (With a `"` in it, which may be a quote inside a substitution: not read.)
       run.shell(literal(`: "${value}"`), origin);
@@ -483,7 +504,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
       }
-    } else if (variable === "HISTFILESIZE") {
+    } else if (cargoEnv(variable)) cargoVariable(variable, w, value, run);
+    else if (variable === "HISTFILESIZE") {
       // (bash truncates the history file to that many lines as it assigns, interactive or not.)
       run.stage([literal("truncate"), literal("-s0"), unknownWord("(the history file)")], origin);
     } else if (variable === "PATH" && run.searchPath(w)) {

@@ -174,6 +174,38 @@ export function libpqFiles(argv: Word[], stage?: Stage, given?: NamedFilesGiven)
   return out;
 }
 
+/**
+ * A connection made later by a connection string or URI (psql's `\\connect CONN`): the files
+ * its file parameters name, and those of the section of the service it names (else `service`,
+ * the `PGSERVICE` it finds) in the service files libpq reads (`variable`: the environment it
+ * finds), are opened where `run` is; a service file not known is a file not known. False where
+ * `text` is no connection string (libpq's `recognized_connection_string`: a URI, or any `=`).
+ */
+export function connectionOpens(
+  text: string,
+  service: string | null | undefined,
+  run: Runner,
+  origin: string,
+  variable: (name: string) => string | null | undefined,
+): boolean {
+  if (!text.includes("=") && !/^postgres(?:ql)?:\/\//i.test(text)) return false;
+  const services = service ? [service] : [];
+  const out: NamedFile[] = [];
+  // (A string libpq cannot parse connects nowhere.)
+  for (const [key, value] of uriParameters(text) ?? conninfoParameters(text) ?? []) {
+    if (FILE_PARAMETERS.has(key) && value !== "") out.push({ path: value, source: origin });
+    if (key === "service" && value) services[0] = value;
+  }
+  const home = run.home(null) ?? undefined;
+  const given = { read: (f: string) => run.settings(f), env: { HOME: home } };
+  if (services.length) out.push(...serviceFiles(services, variable, origin, given));
+  for (const f of out) {
+    if (f.path === null) run.stage([literal(`(${origin} opens)`), unknownWord("(a file)")], origin);
+    else opensFile(f.path, run, origin);
+  }
+  return true;
+}
+
 /** The file parameters the sections of the services named hold, in the files libpq reads. */
 function serviceFiles(
   services: string[],

@@ -86,3 +86,45 @@ Deno.test("libpq: unquoted URIs (glob words), services' files, variables exporte
     ["PGSSLKEY=.env ./migrate.sh", "ask"],
   ]);
 });
+
+Deno.test("libpq: psql's \\connect with a connection string or URI opens its files", async () => {
+  const ctx = ctxIn(P, {
+    files: [`${P}/.env`, `${P}/secrets/key`, `${H}/.ssh/id_rsa`],
+    contents: {
+      [`${P}/svc.conf`]: "[x]\nhost=h\nsslkey = secrets/key\n[y]\nhost=h\n",
+      [`${P}/db/switch.sql`]: "\\c 'host=h sslcert=secrets/key'\n",
+    },
+  });
+  await checkActions(config, ctx, [
+    // As `psql "dbname=x passfile=…"` does: in -c, scripts, \i files, here-documents, pipes.
+    [`psql -c '\\c "dbname=x passfile=${H}/.ssh/id_rsa"'`, "deny"],
+    ["psql -c '\\c \"sslkey=secrets/key host=h\"'", "deny"],
+    ["psql -c '\\connect \"dbname=x sslrootcert=.env\"'", "ask"],
+    ["psql -c '\\c postgresql://h/db?passfile=secrets/key'", "deny"],
+    ["psql -c '\\c postgres://h/db?sslkey=secrets%2Fkey'", "deny"],
+    ["psql -c \"\\\\c 'dbname=x sslkey=secrets/key'\"", "deny"],
+    ["psql -c '\\c -reuse-previous=on \"dbname=x sslcert=secrets/key\"'", "deny"],
+    ["psql -c 'select 1' -c '\\c \"dbname=x passfile=secrets/key\"'", "deny"],
+    ["psql -h h <<'E'\nselect 1;\n\\c \"dbname=x passfile=secrets/key\"\nE", "deny"],
+    ["echo '\\connect \"sslkey=secrets/key\"' | psql -h h", "deny"],
+    ["psql -f db/switch.sql", "deny"],
+    ["psql -h h <<'E'\n\\i db/switch.sql\nE", "deny"],
+    ["psql -h h <<'E'\n\\cd secrets\n\\c \"sslkey=key\"\nE", "deny"],
+    // A variable's value; one not known.
+    ["psql -v c=sslkey=secrets/key -c '\\c :c'", "deny"],
+    ["psql -h h <<'E'\nselect 'x' as c \\gset\n\\c :c\nE", "ask"],
+    // The service it names (or \setenv's PGSERVICE), in the service file \setenv names.
+    ["psql -c '\\setenv PGSERVICEFILE svc.conf' -c '\\c service=x'", "deny"],
+    ["PGSERVICEFILE=svc.conf psql -c '\\c \"service=x dbname=app\"'", "deny"],
+    ["PGSERVICEFILE=svc.conf psql -h h <<'E'\n\\setenv PGSERVICE x\n\\c dbname=app\nE", "deny"],
+    ["psql -c '\\setenv PGSSLKEY secrets/key' -c '\\c db'", "deny"],
+    // Everyday: positional forms, strings and URIs naming no file.
+    ["psql -c '\\c mydb'", "allow"],
+    ["psql -c '\\c mydb alice localhost 5432'", "allow"],
+    ["psql -c '\\connect \"my db\"'", "allow"],
+    ["psql -c '\\c \"dbname=app host=h port=5432 sslmode=require\"'", "allow"],
+    ["psql -c '\\c postgresql://u@h:5432/db'", "allow"],
+    ["PGSERVICEFILE=svc.conf psql -c '\\c service=y'", "allow"],
+    ["psql -h h <<'E'\n\\c app\nselect 1;\nE", "allow"],
+  ]);
+});

@@ -598,50 +598,6 @@ function makeAssignment(w: Word, run: Runner): void {
   }
 }
 
-/** cargo settings that change neither what runs nor where it writes (profiles, jobs, network). */
-const CARGO_HARMLESS =
-  /^\s*(profile\.[\w.-]+|build\.(jobs|incremental)|net\.[\w-]+|http\.[\w-]+|term\.[\w.-]+|cargo-new\.[\w-]+|future-incompat-report\.[\w-]+)\s*$/;
-
-/** cargo settings that name a program it runs (`target.<triple>.runner`, `build.rustc-wrapper`). */
-const CARGO_PROGRAM =
-  /(^|\.)(runner|rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|linker)\s*$/;
-
-/**
- * cargo's `--config KEY=VALUE` settings that name a program (a TOML string or array), and
- * `--config FILE` (settings the analysis does not read). `cargo run` runs the project's own code,
- * like make's recipes: not seen.
- */
-function cargoCommands(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (a.kind === "static" && v === "--") break;
-    const m = /^--config(?:=([\s\S]*))?$/.exec(v);
-    if (!m) continue;
-    const value = m[1] !== undefined ? (a.kind === "static" ? literal(m[1]) : a) : args[++i];
-    if (!value) continue;
-    const eq = value.value.indexOf("=");
-    if (value.kind !== "static") {
-      run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
-    } else if (eq < 0) run.stage([unknownWord(`(cargo settings of ${value.text})`)], "cargo");
-    else if (!CARGO_PROGRAM.test(value.value.slice(0, eq))) {
-      // (A setting that runs a program under another name, `doc.browser`, a credential
-      // provider, or names where cargo writes, `build.target-dir`, `install.root`.)
-      if (!CARGO_HARMLESS.test(value.value.slice(0, eq))) {
-        run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
-      }
-    } else {
-      const toml = value.value.slice(eq + 1).trim();
-      const words = [...toml.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((w) => w[1] ?? w[2]);
-      // A string is split on spaces, an array is the words; cargo adds the program's own.
-      const argv = (words.length === 1 ? words[0].split(/\s+/) : words.length ? words : [toml])
-        .filter(Boolean).map(literal);
-      if (argv.length) run.stage([...argv, literal("(its arguments)")], "cargo --config");
-    }
-  }
-}
-
 /**
  * make and its other builds (gmake; bmake and pmake, BSD make; remake, GNU make with a debugger):
  * their directory options and the commands their values and overrides run.
@@ -656,7 +612,6 @@ export const BUILD_PROGRAMS: Program[] = [
   // (A build file from standard input or a stream: build_files.ts.)
   { names: ["ninja"], chdir: { options: ["-C"] }, optionCommands: buildFileCommands },
   { names: ["just"], optionCommands: buildFileCommands },
-  { names: ["cargo"], optionCommands: cargoCommands },
   { names: ["mvn", "mvnw"], optionCommands: mavenExec },
 ];
 

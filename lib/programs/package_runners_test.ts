@@ -45,16 +45,16 @@ Deno.test("package runners: the command npx, npm exec, pnpm, yarn, uv, poetry, n
     ["npm run build --script-shell curl", "deny", "deny"],
     ["cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"rm\"' run", "deny", "deny"],
     ["cargo run --config \"build.rustc-wrapper='curl'\"", "deny", "deny"],
-    ["cargo --config evil.toml build", "deny", "deny"],
+
     // a setting that runs a program under another name, or names where cargo writes
     ["cargo doc --open --config 'doc.browser=\"rm -rf src\"'", "deny", "deny"],
     [
-      "cargo publish --config 'registry.credential-provider=\"cargo:token-from-stdout x\"'",
+      "cargo publish --config 'registry.credential-provider=\"cargo:token-from-stdout curl x\"'",
       "deny",
       "deny",
     ],
-    ["cargo build --config 'build.target-dir=\".pi/extensions\"'", "deny", "deny"],
-    ["cargo install x --config 'install.root=\"/home/user/.pi/agent\"'", "deny", "deny"],
+    ["cargo build --config 'build.target-dir=\"/home/user/.ssh\"'", "deny", "deny"],
+    ["cargo install x --config 'install.root=\"/home/user/.ssh/x\"'", "deny", "deny"],
     // Everyday: the package's program or the project's script runs (allowed by the deny-list).
     ["npx prettier --check .", "deny", "allow"],
     ["npm test", "deny", "allow"],

@@ -273,6 +273,21 @@ function inputsOf(sources: Word[] | null, o: LineOptions, run: Runner): Input[] 
   }));
 }
 
+/** parallel's options that give what it runs blocks of its standard input, not words. */
+const PIPES = ["pipe", "spreadstdin", "pipepart", "pipe-part"];
+
+/**
+ * Whether parallel's options (`options`, its words before the command) give the command blocks
+ * of its standard input (`--pipe`, `--spreadstdin`, `--pipepart`): Getopt::Long takes a prefix
+ * (`--spread`, `--pipe=` is no such option), and bundles short ones with no long among them.
+ */
+export function pipesInput(options: Word[]): boolean {
+  return options.some((w) => {
+    const long = /^--([a-z-]{2,})$/.exec(w.value)?.[1];
+    return long !== undefined && PIPES.some((o) => o.startsWith(long));
+  });
+}
+
 /**
  * Report the lines parallel runs for a command of static words (`options`: parallel's own words
  * before it): one for each input where all are known, else the line with its input not known
@@ -284,8 +299,7 @@ export function commandLines(
   sources: Word[] | null,
   run: Runner,
 ): void {
-  const pipe = options.some((w) => w.value === "--pipe" || w.value === "--pipepart");
-  if (pipe) {
+  if (pipesInput(options)) {
     // (`--pipe`: each block of the input is the command's stdin, no word of it.)
     run.shell(literal(cmd.map((w) => w.value).join(" ")), "parallel");
     return;

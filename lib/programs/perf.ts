@@ -70,6 +70,69 @@ const ANY = perfSpec("bcCDeFGiIjkmMoprtux", "");
  */
 const OWN: Record<string, string> = { mem: "etCx", c2c: "e" };
 
+/** What perf's own options, before its subcommand, say (perf.c `handle_options`). */
+export interface PerfOwn {
+  /**
+   * The words from the subcommand on, after perf's name (`--help`, `-h` read as `help`, `-v`,
+   * `-vv` as `version`, as perf does); null where an option makes perf print and exit
+   * (`--exec-path` without `=DIR`, `--html-path`, `--list-cmds`, `--list-opts`, a value missing).
+   */
+  argv: Word[] | null;
+  /** `--exec-path=DIR`: perf finds its programs there, and puts DIR first in the PATH. */
+  execPaths: Word[];
+  /** `--buildid-dir DIR` (and `=DIR`): the build-id cache perf writes below. */
+  buildidDirs: Word[];
+}
+
+/** perf's own options that take the next word (`--debugfs-dir=DIR` also glued). */
+const OWN_VALUED = new Set(["--debugfs-dir", "--buildid-dir", "--debug"]);
+/** perf's own options that print and exit. */
+const OWN_EXITS = new Set(["--html-path", "--list-cmds", "--list-opts"]);
+/** perf's own options that change nothing judged here. */
+const OWN_FLAGS = new Set(["-p", "--paginate", "--no-pager"]);
+/** The words perf reads as a help or version subcommand (`--help`, `-vv`). */
+const OWN_SUB: Record<string, string> = {
+  "--help": "help",
+  "-h": "help",
+  "--version": "version",
+  "-v": "version",
+  "-vv": "version",
+};
+
+/**
+ * perf's own options before its subcommand, read as perf.c does (each option a word of its own,
+ * `--exec-path` any word it starts; see `PerfOwn`). A word not known, or an option perf does not
+ * know (it then exits, or a perf of another version reads it), ends them: the subcommand's
+ * readings see it.
+ */
+export function perfOwn(argv: Word[]): PerfOwn {
+  const own: PerfOwn = { argv: null, execPaths: [], buildidDirs: [] };
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i];
+    const v = w.kind === "static" ? w.value : "";
+    if (!v.startsWith("-") || Object.hasOwn(OWN_SUB, v)) break;
+    if (v.startsWith("--exec-path")) {
+      if (v[11] !== "=") return own;
+      own.execPaths.push(literal(v.slice(12)));
+    } else if (OWN_EXITS.has(v)) return own;
+    else if (OWN_VALUED.has(v)) {
+      if (++i >= argv.length) return own;
+      if (v === "--buildid-dir") own.buildidDirs.push(argv[i]);
+    } else if (v.startsWith("--buildid-dir=")) own.buildidDirs.push(literal(v.slice(14)));
+    else if (!OWN_FLAGS.has(v) && !v.startsWith("--debugfs-dir=")) break;
+  }
+  const sub = argv[i]?.kind === "static" ? OWN_SUB[argv[i].value] : undefined;
+  own.argv = [argv[0], ...(sub ? [literal(sub)] : []), ...argv.slice(sub ? i + 1 : i)];
+  return own;
+}
+
+/** The stage perf's subcommand makes: its own options taken out; null where perf runs none. */
+export function perfStage(stage: Stage): Stage | null {
+  const argv = perfOwn(stage.argv).argv;
+  return argv === null ? null : argv.length === stage.argv.length ? stage : { ...stage, argv };
+}
+
 /**
  * The readings of perf's options before its command: the subcommand's (after perf's own
  * options), and for `perf SUB record` (`perf kvm stat record`, `perf script record NAME`) record's
@@ -146,7 +209,12 @@ const CONFIG_COMMAND: Record<string, boolean> = {
  * `CONFIG_COMMAND`. A settings file that cannot be known (or read) is a command not known.
  */
 export function perfCommands(stage: Stage, run: Runner): void {
-  const args = stage.argv.slice(1);
+  const own = perfOwn(stage.argv);
+  for (const dir of own.execPaths) {
+    // (As `PERF_EXEC_PATH` does: `perf archive` runs DIR/perf-archive, `perf stat ls` DIR/ls.)
+    run.stage([unknownWord(`(perf's programs in ${dir.value})`)], "perf");
+  }
+  const args = own.argv?.slice(1) ?? [];
   const sub = args.find((w) => w.kind !== "static" || !w.value.startsWith("-"));
   const options = sub?.kind === "static" ? PREFIXED[sub.value] : undefined;
   for (let i = 0; options && i < args.length; i++) {
@@ -184,8 +252,14 @@ export function perfCommands(stage: Stage, run: Runner): void {
  * -g LANG` (`--gen-script`) makes in the cwd (`perf-script.py`, `.pl`), and the settings file
  * `perf config KEY=VALUE` writes.
  */
-export function perfFiles(argv: Word[]): NamedFile[] {
-  const out: NamedFile[] = [];
+export function perfFiles(words: Word[]): NamedFile[] {
+  const own = perfOwn(words);
+  const out: NamedFile[] = own.buildidDirs.map((dir) => ({
+    path: dir.kind === "static" ? dir.value : null,
+    source: "--buildid-dir",
+    below: true,
+  }));
+  const argv = own.argv ?? [];
   if (argv[1]?.value === "config" && argv.slice(2).some((w) => w.value.includes("="))) {
     // (`perf config [--user|--system] KEY=VALUE…` sets them in its settings file.)
     const system = argv.some((w) => w.value === "--system");

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { literal } from "./words.ts";
-import { perfFiles, perfSpecs } from "./perf.ts";
+import { perfFiles, perfOwn, perfSpecs } from "./perf.ts";
 import { checkTable } from "../testing_adversarial.ts";
 import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
@@ -139,4 +139,61 @@ Deno.test("perf's outputs: -o, --output, data convert --to-json, script -g", () 
   assert.deepEqual(files("perf record -g ./bench"), []);
   assert.deepEqual(files("perf config annotate.objdump=x"), ["~/.perfconfig"]);
   assert.deepEqual(files("perf config --list"), []);
+});
+
+Deno.test("perfOwn: perf's own options before its subcommand, read as perf.c does", () => {
+  const own = (cmd: string) => {
+    const o = perfOwn(cmd.split(" ").map(literal));
+    return {
+      argv: o.argv?.map((w) => w.value).join(" ") ?? null,
+      exec: o.execPaths.map((w) => w.value),
+      buildid: o.buildidDirs.map((w) => w.value),
+    };
+  };
+  assert.deepEqual(own("perf --exec-path=/tmp/e archive"), {
+    argv: "perf archive",
+    exec: ["/tmp/e"],
+    buildid: [],
+  });
+  // The space form prints the path and exits, as `--html-path`, `--list-cmds` do.
+  assert.equal(own("perf --exec-path /tmp/e archive").argv, null);
+  assert.equal(own("perf --exec-pathX=/tmp/e archive").argv, null);
+  assert.equal(own("perf --list-cmds stat rm").argv, null);
+  assert.equal(own("perf --debug").argv, null);
+  assert.equal(own("perf --debug verbose=1 stat ls").argv, "perf stat ls");
+  assert.equal(own("perf --debugfs-dir /sys -p --no-pager stat ls").argv, "perf stat ls");
+  assert.equal(own("perf --debugfs-dir=/sys --paginate stat ls").argv, "perf stat ls");
+  assert.deepEqual(own("perf --buildid-dir /b --buildid-dir=/c record ls"), {
+    argv: "perf record ls",
+    exec: [],
+    buildid: ["/b", "/c"],
+  });
+  assert.equal(own("perf --help stat").argv, "perf help stat");
+  assert.equal(own("perf -vv").argv, "perf version");
+  // An option perf does not know ends them (the subcommand's readings see it).
+  assert.equal(own("perf --frob stat ls").argv, "perf --frob stat ls");
+  assert.equal(own("perf record -g ./bench").argv, "perf record -g ./bench");
+});
+
+Deno.test("perf --exec-path=DIR, --debug, --buildid-dir: perf's own options before the subcommand", async () => {
+  await checkActions(denied, perfCtx(), [
+    // DIR's programs (perf-archive, and DIR first in the PATH), as PERF_EXEC_PATH=DIR brings in.
+    ["perf --exec-path=/tmp/e archive", "deny"],
+    ["perf --no-pager --exec-path=/tmp/e stat ls", "deny"],
+    ["perf -p --exec-path=. report", "deny"],
+    // The subcommand after perf's options, its command and options read as without them.
+    ["perf --debug verbose=1 sched record xargs -a list rm", "deny"],
+    ["perf --debugfs-dir /sys stat --pre 'rm -rf src' true", "deny"],
+    ["perf --buildid-dir /tmp/b report --objdump='rm -rf src;'", "deny"],
+    ["perf --buildid-dir /tmp/b script -g python", "allow"],
+    // The build-id cache perf writes below.
+    ["perf --buildid-dir secrets/ids record ./bench", "deny"],
+    ["perf --buildid-dir=.pi record ./bench", "ask"],
+    // Printed, nothing run.
+    ["perf --exec-path /tmp/e archive", "allow"],
+    // Everyday.
+    ["perf --no-pager stat make", "allow"],
+    ["perf --debug verbose=1 record -g ./bench", "allow"],
+    ["perf --buildid-dir /tmp/ids record -g ./bench", "allow"],
+  ]);
 });

@@ -13,7 +13,8 @@
  * and any other a program reads: judged as `NAME=VALUE` before a command). Files a meta-command
  * writes (`\o F`, `\g F`, `\w F`, `\s F`, `\lo_export OID F`, `\copy … to F`, `\e F`) or reads
  * (`\lo_import F`, `\copy … from F`, `\i F`, `\ir F`) are opened where they lie (`~` as the home
- * directory; after `\cd DIR`, below DIR); the commands of a file `\i` reads are read as they will
+ * directory; after `\cd DIR`, below DIR), as are those a connection string or URI `\c`/`\connect`
+ * names (libpq.ts); the commands of a file `\i` reads are read as they will
  * be, unless psql may have written a file before it reads it (`\o F`, `\g F`, `\w F`, `\s F`,
  * `\copy … to F`, `\lo_export`, `-o F`, `-L F`, a command it runs): that one may be it (by name or
  * link) and its commands are not known. `-c TEXT` is one meta-command when it starts with `\` (its
@@ -28,7 +29,8 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { each, fileCommands, input } from "./databases.ts";
-import { libpqFiles } from "./libpq.ts";
+import { connectionOpens, libpqFiles } from "./libpq.ts";
+import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
 
@@ -343,6 +345,37 @@ function setenv(p: Psql, [name, value]: Arg[]): void {
   }
 }
 
+/**
+ * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection.
+ * Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
+ * connection string or URI: the files it names, and its service's, are opened (`PGSERVICE`,
+ * `PGSERVICEFILE`, `PGSYSCONFDIR` as `\setenv` set them, else as psql found them; libpq.ts). The
+ * positional forms name none. (The files `\setenv PGSSLKEY F` and kin name are judged where set.)
+ */
+function connect(p: Psql, args: Arg[]): void {
+  const reuse = args[0]?.known && args[0].text.startsWith("-reuse-previous=");
+  const conn = reuse ? args[1] : args[0];
+  if (!conn) return;
+  const origin = "psql \\connect";
+  if (!conn.known) {
+    here(p).stage(
+      [literal(`(${origin} opens)`), unknownWord(`(the files ${conn.text} names)`)],
+      origin,
+    );
+    return;
+  }
+  const text = conn.text.replace(/"((?:[^"]|"")*)"/g, (_, t: string) => t.replace(/""/g, '"'));
+  const variable = (name: string) => p.env.has(name) ? p.env.get(name) : assigned(p, name);
+  connectionOpens(text, variable("PGSERVICE"), here(p), origin, variable);
+}
+
+/** A variable as psql found it: set before it (null: not known), else the environment's. */
+function assigned(p: Psql, name: string): string | null | undefined {
+  const a = p.stage.assignments?.findLast((w) => w.value.startsWith(`${name}=`));
+  if (!a) return p.run.variable(name);
+  return a.kind === "static" ? a.value.slice(name.length + 1) : null;
+}
+
 /** `\cd DIR` (alone: the home directory). */
 function cd(p: Psql, dir: Arg | undefined): void {
   const home = p.run.home(null);
@@ -428,6 +461,7 @@ function meta(p: Psql, line: string, at: number): number {
   else if (cmd === "lo_export") writes(p, args[1]);
   else if (cmd === "setenv") setenv(p, args);
   else if (cmd === "cd") cd(p, args[0]);
+  else if (cmd === "c" || cmd === "connect") connect(p, args);
   else if (/^(i|include|ir|include_relative)$/.test(cmd)) include(p, args[0], /r/.test(cmd));
   else if (/^(set|unset|getenv|prompt|gset)$/.test(cmd)) variables(p, cmd, args);
   else if (cmd === "if") p.branch++;
@@ -491,38 +525,37 @@ const PSQL_LONG: Record<string, [string, boolean]> = {
 };
 
 /**
- * A long option as getopt_long takes it: its name, or a prefix of one name (or of names that are
- * one option: `--se` is `--set`); undefined for one psql does not have, null for an ambiguous one.
+ * psql's options as getopt_long reads them: its long options are all listed, so any prefix of
+ * one name is that option (`--comm TEXT`); a prefix of two (`--s`) is none.
  */
-function longOption(name: string): [string, boolean] | null | undefined {
-  if (PSQL_LONG[name]) return PSQL_LONG[name];
-  const all = Object.keys(PSQL_LONG).filter((k) => k.startsWith(name)).map((k) => PSQL_LONG[k]);
-  if (!all.length) return undefined;
-  return all.every(([c, v]) => c === all[0][0] && v === all[0][1]) ? all[0] : null;
-}
+const PSQL_OPTIONS: OptionGrammar = {
+  valued: PSQL_VALUED,
+  longFlags: new Set(Object.keys(PSQL_LONG).filter((k) => !PSQL_LONG[k][1]).map((k) => `--${k}`)),
+  longValued: new Set(Object.keys(PSQL_LONG).filter((k) => PSQL_LONG[k][1]).map((k) => `--${k}`)),
+  abbreviations: "all",
+};
 
 /** psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name. */
 function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][] {
   const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
   const out: [string, Word][] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const v = a.kind === "static" ? a.value : a.prefix;
-    if (a.kind !== "static" && v.startsWith("-")) {
-      run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
-      continue;
-    }
-    const eq = v.indexOf("=");
-    if (v.startsWith("--") && v.length > 2) {
-      const option = longOption(v.slice(2, eq > 0 ? eq : undefined));
-      if (option === null) run.stage([unknownWord(`(the psql option ${v})`)], origin);
-      if (!option?.[1]) continue;
-      const value = eq > 0 ? literal(v.slice(eq + 1)) : args[++i];
-      if (value) out.push([`-${option[0]}`, value]);
-    } else if (/^-[^-]/.test(v)) {
-      const at = [...v.slice(1)].findIndex((c) => PSQL_VALUED.includes(c));
-      const value = at < 0 ? undefined : v.length > at + 2 ? literal(v.slice(at + 2)) : args[++i];
-      if (value) out.push([`-${v[at + 1]}`, value]);
+  for (const t of readOptions(values, PSQL_OPTIONS)) {
+    if (t.kind === "dynamic") {
+      const a = args[t.at];
+      if (a.kind !== "static" && a.prefix.startsWith("-")) {
+        run.stage([unknownWord(`(a psql option ${a.text})`)], origin);
+      }
+    } else if (t.ambiguous) {
+      run.stage([unknownWord(`(the psql option ${args[t.at].value})`)], origin);
+    } else if (t.kind === "valued") {
+      const value = t.glued !== undefined
+        ? literal(t.glued)
+        : t.valueAt === undefined
+        ? undefined
+        : args[t.valueAt];
+      const short = isLong(t) ? PSQL_LONG[t.name.slice(2)][0] : t.name.slice(1);
+      if (value) out.push([`-${short}`, value]);
     }
   }
   return out;

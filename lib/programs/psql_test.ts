@@ -152,6 +152,14 @@ Deno.test("psql: long options as getopt_long takes them (an unambiguous prefix)"
     // Ambiguous (`--c`: --command or --csv; `--s`): not known.
     ["psql -X --c 'select 1'", "deny", "deny"],
     ["psql -X --s=x -c 'select 1'", "deny", "deny"],
+    ["psql -X --single -c 'select 1'", "deny", "deny"],
+    ["psql -X --record-separator -c 'select 1'", "deny", "allow"], // (in full: that option)
+    ["psql -X --e -c 'select 1'", "deny", "deny"],
+    // Unique prefixes, one letter too (`--q`, `--W`), and options after `--` are operands.
+    ["psql -X --q --tu --comman 'select 1'", "deny", "allow"],
+    ["psql -X --q --fi innocent.txt", "deny", "deny"],
+    ["psql -X -- -c '\\! cat .env'", "deny", "allow"],
+    ["psql -X --no-psqlrc --dbn app --comma='\\! cat .env'", "deny", "deny"],
     // Everyday.
     ["psql -X --se=x=1 --var y=2 --csv --no-psql -c 'select :x'", "deny", "allow"],
     ["psql --dbname app --tuples-only --no-align --command 'select 1'", "deny", "allow"],

@@ -17,7 +17,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
-import { tomlEntries, type TomlValue } from "./toml.ts";
+import { tomlKeys, type TomlValue } from "./toml.ts";
 
 /** The settings files pytest looks for in a directory, in its order. */
 const CONFIG_NAMES = [
@@ -123,7 +123,7 @@ function iniSettings(text: string): Map<string, TomlValue> | null {
 
 /** The keys of a TOML text's pytest tables (`[pytest]`, `[tool.pytest]`, its `ini_options`). */
 function tomlSettings(text: string): Map<string, TomlValue> | null {
-  const entries = tomlEntries(text);
+  const entries = tomlKeys(text);
   if (entries === null) return null;
   const out = new Map<string, TomlValue>();
   for (const { path, value } of entries) {
@@ -151,7 +151,9 @@ function settingsStage(path: string, text: string, run: Runner): void {
   for (const [key, value] of settings) {
     if (key === "addopts") {
       const opts = typeof value === "string" ? pythonShlex(value) : value;
-      if (!Array.isArray(opts)) return notKnown("the options of its addopts");
+      if (!Array.isArray(opts) || !opts.every((o) => typeof o === "string")) {
+        return notKnown("the options of its addopts");
+      }
       words.push(...withoutSettingsFile(opts));
       continue;
     }

@@ -51,6 +51,7 @@ import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
 import { BUILD_PROGRAMS, PACKAGE_RUNNER_PROGRAMS } from "./package_runners.ts";
+import { CARGO_PROGRAMS } from "./cargo.ts";
 import { SHELL_CARRIER_PROGRAMS } from "./shell_carriers.ts";
 import { RC_FILE_PROGRAMS } from "./rc_files.ts";
 import { SCRIPT_PROGRAMS } from "./scripts.ts";
@@ -108,6 +109,7 @@ export function allPrograms(): readonly Program[] {
     ...PACKAGE_RUNNER_PROGRAMS,
     ...SHELL_CARRIER_PROGRAMS,
     ...BUILD_PROGRAMS,
+    ...CARGO_PROGRAMS,
     ...LINTER_PROGRAMS,
     ...FORMATTER_PROGRAMS,
     ...EDITOR_PROGRAMS,

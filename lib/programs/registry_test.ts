@@ -360,6 +360,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
   bazel: { text: "bazel build //src/app:main", optionCommands: "bazel test --run_under='rm x' //..." },
   cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run" },
+  rustc: { optionCommands: "rustc -C linker=rm x.rs" },
   // Editors and debuggers (editors.ts).
   cmake: { optionCommands: "cmake -E chdir d rm x", namedFiles: "cmake -E copy_directory a out", replacesTrees: "cmake -E remove_directory d" },
   vim: { optionCommands: "vim -c '!rm x' f", namedFiles: "vim -V1log.txt f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },

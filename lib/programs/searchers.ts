@@ -1,7 +1,8 @@
 /**
  * The other recursive searchers: ack (ack-grep), pt (the platinum searcher) and ugrep (ug). Each
- * searches the cwd's tree when it names no path (ugrep only with `-r`, `-R` or `-d recurse`: with
- * none it reads standard input, as pi gives a command no terminal), and ack and pt search their
+ * searches the cwd's tree when it names no path (ugrep only with `-r`, `-R` or `-d recurse`, or
+ * where its standard input is a terminal: `script -c`'s, `< /dev/tty`, `inputMayBeTerminal`; else
+ * it reads standard input, as pi gives a command no terminal), and ack and pt search their
  * standard input instead where it is a pipe or a here-document (`searchesInput`), as ag does.
  * Their option grammars say which words are paths; an option a grammar does not know may take
  * the next word, and then no word is taken for a path (the cwd counts as read).
@@ -25,7 +26,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { searchesInput } from "./search_input.ts";
+import { inputMayBeTerminal, searchesInput } from "./search_input.ts";
 import { optionValue, unknownWord } from "./words.ts";
 import { perlInteger } from "./option_numbers.ts";
 
@@ -199,7 +200,8 @@ function readsCwd(s: Searcher): (argv: Word[], stage?: Stage) => boolean {
   return (argv, stage) => {
     const r = readWords(s, argv);
     if (r.nothing) return false;
-    if (s.recursion) return r.recursive;
+    // (ugrep with no `-r` searches the cwd's tree where its input is a terminal.)
+    if (s.recursion) return r.recursive || (stage !== undefined && inputMayBeTerminal(stage));
     return r.paths === null || !searchesInput(stage);
   };
 }

@@ -22,6 +22,7 @@ import { copyBackups } from "./backups.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
+import { GO_ENV_FILE, goEnvWrites, goSettings } from "./go_env.ts";
 import {
   dittoDestination,
   outputDirectory,
@@ -217,6 +218,8 @@ const TABLE: Record<string, Facts> = {
       ...(argv[1]?.value === "clean" && argv.some((w) => /^--?modcache$/.test(w.value))
         ? [{ path: null, source: "(the module cache go clean -modcache removes: $GOMODCACHE)" }]
         : []),
+      // (`go env -w` and `-u` write go's settings file, `$GOENV`.)
+      ...(goEnvWrites(argv) ? [{ path: GO_ENV_FILE, source: "go env -w" }] : []),
     ],
   },
   // ps's BSD-style `e` (no dash: `ps e`, `ps axeww`) prints each process's environment, other
@@ -291,8 +294,12 @@ function helmRenderer(stage: Stage, run: Runner): void {
 /** go's flags whose value is a program it runs (`-exec`, `-toolexec`, `-vettool`). */
 const GO_PROGRAM_FLAG = /^--?(exec|toolexec|vettool)(=|$)/;
 
-/** The programs go's flags name (`GOFLAGS`, set any way, is the environment's: expand.ts). */
+/**
+ * The programs go's flags name (`GOFLAGS`, set any way, is the environment's: expand.ts), and its
+ * settings (`CC=…`, `go env -w`: go_env.ts).
+ */
 function goPrograms(stage: Stage, run: Runner): void {
+  goSettings(stage, run);
   const args = stage.argv.slice(1);
   for (let i = 0; i < args.length; i++) {
     const v = args[i].value;

@@ -47,6 +47,13 @@ export interface Runner {
    */
   at(cwds: (string | null)[]): Runner;
   /**
+   * This runner for what the program runs with no standard input of the stage's: xargs gives its
+   * commands `/dev/null` (or with `-o` the terminal, which pi does not give), GNU parallel an
+   * empty one unless `--pipe` feeds it. What runs there reads no pipe, here-document or file
+   * the stage's input is.
+   */
+  alone(): Runner;
+  /**
    * The home directory of `user` (null: the one running the command) as the command will find it,
    * where it is known: the user running the command, named or not; null for any other.
    */

@@ -1,48 +1,52 @@
 /**
- * A small TOML reader for settings files whose few keys matter (pytest's `addopts` in a
- * `pyproject.toml`): every key a text sets, as its full dotted path (a table's header, dotted keys
- * and inline tables flattened), with its value when it is a string or an array of strings. A text
- * it cannot read (a string left open, an escape TOML does not have) is null, so what it would hide
- * is not known rather than missed.
+ * A small TOML reader for the settings files whose values name programs and places (cargo's
+ * `.cargo/config.toml`, its `--config KEY=VALUE`; pytest's `pyproject.toml` and `pytest.toml`):
+ * every `key = value` as the dotted key of its table and the value (strings with their escapes,
+ * arrays and inline tables over lines, dates and times). Text it does not read as TOML (a string
+ * left open, an escape TOML does not have) is null: what it would hide is not known rather than
+ * missed. `tomlKeys` adds the keys inline tables set (`tool = { pytest = { addopts = "-x" } }`).
  *
  * @example
  * ```ts
  * import { tomlEntries } from "./toml.ts";
- * tomlEntries('[tool.pytest.ini_options]\naddopts = "-q"');
- * // [{ path: ["tool", "pytest", "ini_options", "addopts"], value: "-q" }]
+ * tomlEntries('[alias]\nship = "publish"');
+ * // [{ path: ["alias", "ship"], value: "publish" }]
  * ```
  *
  * @module
  */
 
-/** A value as read: a string, an array of strings, or something else (a number, a table). */
-export type TomlValue = string | string[] | { other: true };
+/** A TOML value: a string, a number or boolean, an array, an inline table. */
+export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
 
-/** One key a text sets. */
+/** One `key = value` of a TOML text: its table's key parts, then its own. */
 export interface TomlEntry {
   path: string[];
   value: TomlValue;
 }
 
-/** The reader's state: the text and where it is. */
-interface Cursor {
-  text: string;
-  at: number;
+/** Where the reader is in the text. */
+interface At {
+  s: string;
+  i: number;
 }
 
-const OTHER: TomlValue = { other: true };
-
-/** Skip spaces and tabs (and newlines and comments too with `lines`). */
-function skip(c: Cursor, lines: boolean): void {
-  while (c.at < c.text.length) {
-    const ch = c.text[c.at];
-    if (ch === " " || ch === "\t" || (lines && (ch === "\n" || ch === "\r"))) c.at++;
-    else if (ch === "#") { while (c.at < c.text.length && c.text[c.at] !== "\n") c.at++; }
-    else break;
+/** Skips spaces and tabs, and with `lines` newlines and comments too. */
+function skip(p: At, lines: boolean): void {
+  for (; p.i < p.s.length; p.i++) {
+    const c = p.s[p.i];
+    if (c === " " || c === "\t") continue;
+    if (lines && (c === "\n" || c === "\r")) continue;
+    if (lines && c === "#") {
+      const end = p.s.indexOf("\n", p.i);
+      p.i = end < 0 ? p.s.length : end;
+      continue;
+    }
+    return;
   }
 }
 
-/** TOML's escapes in basic strings. */
+/** The escapes of a basic string. */
 const ESCAPES: Record<string, string> = {
   b: "\b",
   t: "\t",
@@ -54,165 +58,212 @@ const ESCAPES: Record<string, string> = {
   "\\": "\\",
 };
 
-/** A string at the cursor (any of the four kinds), or null when it is not one TOML reads. */
-function string(c: Cursor): string | null {
-  const q = c.text[c.at];
-  const multi = c.text.startsWith(q.repeat(3), c.at);
-  c.at += multi ? 3 : 1;
-  // (A newline right after the opening delimiter is trimmed.)
-  if (multi && c.text[c.at] === "\n") c.at++;
-  else if (multi && c.text.startsWith("\r\n", c.at)) c.at += 2;
+/** A string at `p` (`"…"`, `'…'`, `"""…"""`, `'''…'''`); null where there is none. */
+function readString(p: At): string | null {
+  const q = p.s[p.i];
+  if (q !== '"' && q !== "'") return null;
+  const multi = p.s.startsWith(q.repeat(3), p.i);
+  const close = multi ? q.repeat(3) : q;
+  p.i += close.length;
+  // (A newline right after the opening quotes is not part of a multi-line string.)
+  if (multi && p.s[p.i] === "\n") p.i++;
+  else if (multi && p.s.startsWith("\r\n", p.i)) p.i += 2;
   let out = "";
-  while (c.at < c.text.length) {
-    const ch = c.text[c.at];
-    if (ch === q && (!multi || c.text.startsWith(q.repeat(3), c.at))) {
-      if (!multi) {
-        c.at++;
-        return out;
-      }
-      // (Up to two more quotes end a multi-line string's text: `"""a"""""` is `a""`.)
-      let n = 3;
-      while (n < 5 && c.text[c.at + n] === q) n++;
-      c.at += n;
-      return out + q.repeat(n - 3);
+  while (p.i < p.s.length) {
+    if (p.s.startsWith(close, p.i)) {
+      // (Up to two quotes more before the closing three are text: `"""a""""` is `a"`.)
+      let run = close.length;
+      while (multi && run < 5 && p.s[p.i + run] === q) run++;
+      p.i += run;
+      return out + q.repeat(run - close.length);
     }
-    if (!multi && ch === "\n") return null;
-    if (ch === "\\" && q === '"') {
-      const e = c.text[c.at + 1];
-      if (multi && /[ \t\r\n]/.test(e ?? "")) {
-        // (A line-ending backslash trims the whitespace and newlines after it.)
-        let k = c.at + 1;
-        while (/[ \t]/.test(c.text[k] ?? "")) k++;
-        if (c.text[k] !== "\n" && c.text[k] !== "\r") return null;
-        while (/[ \t\r\n]/.test(c.text[k] ?? "")) k++;
-        c.at = k;
-        continue;
-      }
-      if (e === "u" || e === "U") {
-        const n = e === "u" ? 4 : 8;
-        const hex = c.text.slice(c.at + 2, c.at + 2 + n);
-        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n) return null;
-        const code = parseInt(hex, 16);
-        if (code > 0x10ffff) return null;
-        out += String.fromCodePoint(code);
-        c.at += 2 + n;
-        continue;
-      }
-      if (e === undefined || !(e in ESCAPES)) return null;
-      out += ESCAPES[e];
-      c.at += 2;
+    const c = p.s[p.i++];
+    if (!multi && c === "\n") return null;
+    if (c !== "\\" || q === "'") {
+      out += c;
       continue;
     }
-    out += ch;
-    c.at++;
+    const e = p.s[p.i++];
+    if (e in ESCAPES) out += ESCAPES[e];
+    else if (e === "u" || e === "U") {
+      const n = e === "u" ? 4 : 8;
+      const hex = p.s.slice(p.i, p.i + n);
+      const code = parseInt(hex, 16);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n || code > 0x10ffff) return null;
+      out += String.fromCodePoint(code);
+      p.i += n;
+    } else if (multi && /^[ \t]*\r?\n/.test(p.s.slice(p.i - 1, p.i + 256))) {
+      // (A line-ending backslash joins the lines, with the blanks after it.)
+      p.i--;
+      skip(p, true);
+    } else return null;
   }
   return null;
 }
 
-/** A key at the cursor (dotted, quoted parts too), or null. */
-function key(c: Cursor): string[] | null {
+/** A dotted key at `p` (`a.b`, `"a.b".c`, `target.'cfg(unix)'`); null where there is none. */
+function readKey(p: At): string[] | null {
   const parts: string[] = [];
   for (;;) {
-    skip(c, false);
-    const ch = c.text[c.at];
-    if (ch === '"' || ch === "'") {
-      if (c.text.startsWith(ch.repeat(3), c.at)) return null;
-      const s = string(c);
-      if (s === null) return null;
-      parts.push(s);
-    } else {
-      const m = /^[A-Za-z0-9_-]+/.exec(c.text.slice(c.at, c.at + 256));
-      if (!m) return null;
-      parts.push(m[0]);
-      c.at += m[0].length;
-    }
-    skip(c, false);
-    if (c.text[c.at] !== ".") return parts;
-    c.at++;
+    skip(p, false);
+    const bare = /^[A-Za-z0-9_-]+/.exec(p.s.slice(p.i, p.i + 256));
+    let part: string | null;
+    if (bare) {
+      part = bare[0];
+      p.i += part.length;
+    } else if (p.s.startsWith('"""', p.i) || p.s.startsWith("'''", p.i)) return null;
+    else part = readString(p);
+    if (part === null) return null;
+    parts.push(part);
+    skip(p, false);
+    if (p.s[p.i] !== ".") return parts;
+    p.i++;
   }
 }
 
-/** A value at the cursor; inline tables' keys go to `out` below `path`. Null: not readable. */
-function value(c: Cursor, path: string[], out: TomlEntry[], depth: number): TomlValue | null {
-  if (depth > 32) return null;
-  const ch = c.text[c.at];
-  if (ch === '"' || ch === "'") return string(c);
-  if (ch === "[") {
-    c.at++;
-    const items: string[] = [];
-    let strings = true;
-    for (;;) {
-      skip(c, true);
-      if (c.text[c.at] === "]") {
-        c.at++;
-        return strings ? items : OTHER;
-      }
-      const item = value(c, path, out, depth + 1);
-      if (item === null) return null;
-      if (typeof item === "string") items.push(item);
-      else strings = false;
-      skip(c, true);
-      if (c.text[c.at] === ",") c.at++;
-      else if (c.text[c.at] !== "]") return null;
-    }
-  }
-  if (ch === "{") {
-    c.at++;
-    skip(c, false);
-    if (c.text[c.at] === "}") {
-      c.at++;
-      return OTHER;
-    }
-    for (;;) {
-      if (!pair(c, path, out, depth + 1)) return null;
-      skip(c, false);
-      const next = c.text[c.at++];
-      if (next === "}") return OTHER;
-      if (next !== ",") return null;
-      skip(c, false);
-    }
-  }
-  // (A number, a boolean, a date: up to where a value ends.)
-  const m = /^[^\s,\]}#]+/.exec(c.text.slice(c.at, c.at + 256));
-  if (!m) return null;
-  c.at += m[0].length;
-  // (A date and a time apart: `1979-05-27 07:32:00`.)
-  const time = /^ \d{2}:\d{2}[^\s,\]}#]*/.exec(c.text.slice(c.at, c.at + 64));
-  if (time && /^\d{4}-\d{2}-\d{2}$/.test(m[0])) c.at += time[0].length;
-  return OTHER;
+/** A table of an inline table's values. */
+type TomlTable = { [key: string]: TomlValue };
+
+/** Whether `v` is an inline table. */
+function isTable(v: TomlValue): v is TomlTable {
+  return typeof v === "object" && !Array.isArray(v);
 }
 
-/** `key = value` at the cursor, below `table`; false when it cannot be read. */
-function pair(c: Cursor, table: string[], out: TomlEntry[], depth: number): boolean {
-  const k = key(c);
-  if (k === null || c.text[c.at] !== "=") return false;
-  c.at++;
-  skip(c, false);
-  const path = [...table, ...k];
-  const v = value(c, path, out, depth);
-  if (v === null) return false;
-  out.push({ path, value: v });
+/** Sets `key` (dotted: `a.b = 1` is `{ a: { b: 1 } }`) in `table`; false where TOML would not. */
+function setIn(table: TomlTable, key: string[], v: TomlValue): boolean {
+  let t = table;
+  for (const part of key.slice(0, -1)) {
+    const next = Object.hasOwn(t, part) ? t[part] : put(t, part, {});
+    if (!isTable(next)) return false;
+    t = next;
+  }
+  const last = key[key.length - 1];
+  if (Object.hasOwn(t, last)) return false;
+  put(t, last, v);
   return true;
 }
 
-/** Every key `text` sets, in order; null when the text cannot be read as TOML. */
+/** Sets a table's own key (`__proto__` too, as a key). */
+function put(t: TomlTable, key: string, v: TomlValue): TomlValue {
+  Object.defineProperty(t, key, { value: v, enumerable: true, writable: true, configurable: true });
+  return v;
+}
+
+/** A value at `p`; undefined where it is not one this reader reads. */
+function readValue(p: At, depth: number): TomlValue | undefined {
+  skip(p, false);
+  const c = p.s[p.i];
+  if (depth > 32) return undefined;
+  if (c === '"' || c === "'") return readString(p) ?? undefined;
+  if (c === "[") {
+    p.i++;
+    const out: TomlValue[] = [];
+    for (;;) {
+      skip(p, true);
+      if (p.s[p.i] === "]") break;
+      const v = readValue(p, depth + 1);
+      if (v === undefined) return undefined;
+      out.push(v);
+      skip(p, true);
+      if (p.s[p.i] === ",") p.i++;
+      else if (p.s[p.i] !== "]") return undefined;
+    }
+    p.i++;
+    return out;
+  }
+  if (c === "{") {
+    p.i++;
+    const out: { [key: string]: TomlValue } = {};
+    for (;;) {
+      skip(p, true);
+      if (p.s[p.i] === "}") break;
+      const key = readKey(p);
+      skip(p, false);
+      if (key === null || p.s[p.i] !== "=") return undefined;
+      p.i++;
+      const v = readValue(p, depth + 1);
+      if (v === undefined) return undefined;
+      if (!setIn(out, key, v)) return undefined;
+      skip(p, true);
+      if (p.s[p.i] === ",") p.i++;
+      else if (p.s[p.i] !== "}") return undefined;
+    }
+    p.i++;
+    return out;
+  }
+  const m = /^[^\s,\]}#]+/.exec(p.s.slice(p.i, p.i + 256));
+  if (!m) return undefined;
+  p.i += m[0].length;
+  // (A date and a time apart: `1979-05-27 07:32:00`.)
+  const time = /^ \d{2}:\d{2}[^\s,\]}#]*/.exec(p.s.slice(p.i, p.i + 64));
+  if (time && /^\d{4}-\d{2}-\d{2}$/.test(m[0])) {
+    p.i += time[0].length;
+    return m[0] + time[0];
+  }
+  if (m[0] === "true" || m[0] === "false") return m[0] === "true";
+  const n = Number(m[0].replace(/_/g, ""));
+  // (A date or time is kept as its text.)
+  return Number.isNaN(n) ? m[0] : n;
+}
+
+/** Whether `p` is at the end of a line (a comment after blanks too), moved past it. */
+function lineEnd(p: At): boolean {
+  skip(p, false);
+  if (p.s[p.i] === "#") {
+    const end = p.s.indexOf("\n", p.i);
+    p.i = end < 0 ? p.s.length : end;
+  }
+  if (p.i >= p.s.length) return true;
+  if (p.s[p.i] === "\r") p.i++;
+  if (p.s[p.i] !== "\n") return false;
+  p.i++;
+  return true;
+}
+
+/**
+ * Every `key = value` of a TOML text, in order, with its table's key before its own (`[alias]`
+ * then `ship = "publish"`: `alias.ship`; an array of tables' entries under its key); null when
+ * the text is not TOML this reader reads.
+ */
 export function tomlEntries(text: string): TomlEntry[] | null {
-  const c: Cursor = { text, at: 0 };
+  const p: At = { s: text, i: 0 };
   const out: TomlEntry[] = [];
   let table: string[] = [];
   for (;;) {
-    skip(c, true);
-    if (c.at >= text.length) return out;
-    if (text[c.at] === "[") {
-      const array = text[c.at + 1] === "[";
-      c.at += array ? 2 : 1;
-      const k = key(c);
-      if (k === null || !text.startsWith(array ? "]]" : "]", c.at)) return null;
-      c.at += array ? 2 : 1;
-      table = k;
-    } else if (!pair(c, table, out, 0)) return null;
-    skip(c, false);
-    // (Each key or table ends its line.)
-    if (c.at < text.length && text[c.at] !== "\n" && text[c.at] !== "\r") return null;
+    skip(p, true);
+    if (p.i >= p.s.length) return out;
+    if (p.s[p.i] === "[") {
+      const array = p.s.startsWith("[[", p.i);
+      p.i += array ? 2 : 1;
+      const key = readKey(p);
+      if (key === null || !p.s.startsWith(array ? "]]" : "]", p.i)) return null;
+      p.i += array ? 2 : 1;
+      table = key;
+    } else {
+      const key = readKey(p);
+      if (key === null || p.s[p.i] !== "=") return null;
+      p.i++;
+      const value = readValue(p, 0);
+      if (value === undefined) return null;
+      out.push({ path: [...table, ...key], value });
+    }
+    if (!lineEnd(p)) return null;
   }
+}
+
+/**
+ * Every key a TOML text sets, in order: `tomlEntries`' entries, each inline table's own keys after
+ * it by their full path (`tool = { pytest = { addopts = "-x" } }` sets `tool.pytest.addopts`
+ * too); null when the text is not TOML this reader reads.
+ */
+export function tomlKeys(text: string): TomlEntry[] | null {
+  const entries = tomlEntries(text);
+  if (entries === null) return null;
+  const out: TomlEntry[] = [];
+  const add = (path: string[], value: TomlValue) => {
+    out.push({ path, value });
+    if (isTable(value)) { for (const [k, v] of Object.entries(value)) add([...path, k], v); }
+  };
+  for (const e of entries) add(e.path, e.value);
+  return out;
 }

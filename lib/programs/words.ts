@@ -249,6 +249,16 @@ export function derived(
   };
 }
 
+/**
+ * The stage with no standard input: no pipe, and no redirect of fd 0 (what xargs runs reads
+ * `/dev/null`, not the pipe or the file xargs reads its words from).
+ */
+export function withoutInput(stage: Stage): Stage {
+  if (!stage.piped && !stage.input && !stage.redirects.some(redirectsStdin)) return stage;
+  const { piped: _piped, input: _input, ...rest } = stage;
+  return { ...rest, redirects: stage.redirects.filter((r) => !redirectsStdin(r)) };
+}
+
 /** The cwds after `cd dir` from each of `cwds` (unknown when `dir` is not static). */
 export function chdir(cwds: (string | null)[], dir: Word): (string | null)[] {
   if (dir.kind !== "static" || runTimePattern(dir.value) !== null) return [null];

@@ -27,7 +27,7 @@ import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
 import { firejailFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
-import { perfCommands, perfFiles, perfSpecs } from "./perf.ts";
+import { perfCommands, perfFiles, perfSpecs, perfStage } from "./perf.ts";
 import { WATCHER_PROGRAMS } from "./watchers.ts";
 
 /** How a wrapper's own options are read before the wrapped command starts. */
@@ -730,7 +730,9 @@ export const WRAPPER_PROGRAMS: Program[] = [
         run.stage([unknownWord("(commands later read from the new standard input)")], "exec");
       }
       if (name === "perf") {
-        for (const sub of perfSpecs(stage.argv)) wrapped(name, sub, stage, run);
+        // (After perf's own options: perf.ts.)
+        const inner = perfStage(stage);
+        for (const sub of inner ? perfSpecs(inner.argv) : []) wrapped(name, sub, inner!, run);
       } else wrapped(name, spec, stage, run);
       if (spec.otherVersion) wrapped(name, spec.otherVersion, stage, run);
       if (name === "strace") straceEffects(stage, run, grammarOf(name, spec));

@@ -8,8 +8,8 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
-import { derived, listedLines, literal, unknownWord } from "./words.ts";
-import { commandLines } from "./parallel_lines.ts";
+import { derived, listedLines, literal, unknownWord, withoutInput } from "./words.ts";
+import { commandLines, pipesInput } from "./parallel_lines.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -44,8 +44,8 @@ const PARALLEL: OptionGrammar = {
     "--dirnamereplace", "--dnr", "--basenameextensionreplace", "--bner", "--seqreplace",
     "--slotreplace", "--rpl", "--parens", "--profile"]),
   // deno-fmt-ignore
-  longFlags: new Set(["--tty", "--keep-order", "--verbose", "--dry-run", "--null", "--pipe",
-    "--pipe-part", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
+  longFlags: new Set(["--tty", "--open-tty", "--keep-order", "--verbose", "--dry-run", "--null",
+    "--pipe", "--spreadstdin", "--pipe-part", "--pipepart", "--semaphore", "--quote", "--xapply", "--link", "--group", "--ungroup", "--line-buffer",
     "--bar", "--progress", "--eta", "--tag", "--will-cite", "--no-notice", "--shuf", "--silent",
     "--plus", "--plain"]),
 };
@@ -98,6 +98,47 @@ function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
 }
 
 /**
+ * Whether the commands xargs runs read its standard input: with `-a FILE` (`--arg-file`) xargs
+ * reads its words from FILE and leaves standard input to them; otherwise they get `/dev/null`,
+ * and with `-o` (`--open-tty`) the terminal, which pi does not give (man xargs).
+ */
+function xargsFeeds(args: Word[]): boolean {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  let file = false;
+  for (const t of readOptions(values, XARGS)) {
+    if (t.kind === "flag" && (t.name === "-o" || t.name === "--open-tty")) return false;
+    if (t.kind === "valued" && (t.name === "-a" || t.name === "--arg-file")) file = true;
+    if (t.kind !== "valued" && t.kind !== "flag") break;
+  }
+  return file;
+}
+
+/**
+ * Whether the commands GNU parallel runs read its standard input (man parallel, `Job::start`):
+ * `--pipe` (`--spreadstdin`) and `--pipepart` give each a block of it, `--semaphore` gives it
+ * whole; with `-a FILE` (`--arg-file`) or `:::: FILE` its inputs come from files and standard
+ * input is given on. Otherwise they get an empty one (`/dev/null` in older versions), and with
+ * `--tty`/`-o` the terminal, which pi does not give. Getopt::Long takes long options' prefixes.
+ */
+function parallelFeeds(options: Word[], inputs: Word[]): boolean {
+  const values = options.map((a) => (a.kind === "static" ? a.value : null));
+  if (pipesInput(options)) return true;
+  let file = inputs.some((w) => /^::::\+?$/.test(w.value));
+  let tty = false;
+  for (const t of readOptions(values, PARALLEL)) {
+    if (t.kind === "operand" || t.kind === "end") break;
+    const long = /^--([a-z-]{2,})/.exec(t.name)?.[1];
+    if (long && "semaphore".startsWith(long)) return true;
+    if (t.name === "-a" || long && PARALLEL_FILES.some((o) => o.startsWith(long))) file = true;
+    if (t.name === "-o" || t.name === "--tty" || t.name === "--open-tty") tty = true;
+  }
+  return file && !tty;
+}
+
+/** parallel's options that read its inputs from a file (`--arg-file`). */
+const PARALLEL_FILES = ["arg-file", "argfile"];
+
+/**
  * What xargs prints when the command it runs lists what it is given (`… | xargs grep -l x`
  * prints names of the paths it reads): that command's listing, given the words xargs reads.
  * Null when the command (or one of its readings) may print anything else, or xargs runs none
@@ -109,7 +150,8 @@ function xargsListing(stage: Stage, listingOf: ListingOf): Listing[] | null {
   const args = stage.argv.slice(1);
   const out: Listing[] = [];
   for (const cmd of commandsOf(args, XARGS)) {
-    const listed = cmd.length ? listingOf(derived(stage, filled(cmd, args, input), "xargs")) : null;
+    const ran = cmd.length ? derived(stage, filled(cmd, args, input), "xargs") : null;
+    const listed = ran ? listingOf(xargsFeeds(args) ? ran : withoutInput(ran)) : null;
     if (!listed) return null;
     out.push(...listed);
   }
@@ -252,12 +294,16 @@ export const XARGS_PROGRAMS: Program[] = [
     lists: xargsListing,
     runs: (stage, run) => {
       const input = listedInput(stage, run.listed());
+      const fed = xargsFeeds(stage.argv.slice(1));
+      if (!fed) run = run.alone();
       const env = slotVariables(stage.argv.slice(1));
       if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
         const argv = filled(cmd.length ? cmd : [literal("echo")], stage.argv.slice(1), input);
-        if (env.length) run.more({ ...derived(stage, argv, "xargs"), assignments: env });
-        else run.stage(argv, "xargs");
+        if (env.length) {
+          const ran = derived(stage, argv, "xargs");
+          run.more({ ...(fed ? ran : withoutInput(ran)), assignments: env });
+        } else run.stage(argv, "xargs");
       }
     },
   },
@@ -277,15 +323,18 @@ export const XARGS_PROGRAMS: Program[] = [
       const settings = parallelSettings(before, run);
       if (settings === null) run.stage([unknownWord("(the options of ~/.parallel)")], "parallel");
       else if (settings.length) parallelCode(settings, run);
+      const inputs = end >= 0 ? args.slice(end) : [];
       for (const cmd of commandsOf(before, PARALLEL)) {
+        const options = [...settings ?? [], ...before.slice(0, before.length - cmd.length)];
+        // (Options not known may be any: its standard input may be given on.)
+        const r = settings === null || parallelFeeds(options, inputs) ? run : run.alone();
         // The words of the command are joined into a shell line (`-q` quotes each one).
         if (cmd.length && !quoted && cmd.every((w) => w.kind === "static")) {
-          const options = [...settings ?? [], ...before.slice(0, before.length - cmd.length)];
-          commandLines(cmd, options, end >= 0 ? args.slice(end) : null, run);
-        } else if (cmd.length) run.stage([...cmd, unknownWord("(parallel input)")], "parallel");
+          commandLines(cmd, options, end >= 0 ? inputs : null, r);
+        } else if (cmd.length) r.stage([...cmd, unknownWord("(parallel input)")], "parallel");
         else if (end >= 0 && /^:::\+?$/.test(args[end].value)) {
-          parallelInputs(args.slice(end + 1), run);
-        } else run.stage([unknownWord("(commands parallel reads)")], "parallel");
+          parallelInputs(args.slice(end + 1), r);
+        } else r.stage([unknownWord("(commands parallel reads)")], "parallel");
       }
       parallelCode(end >= 0 ? args.slice(0, end) : args, run);
     },

@@ -287,3 +287,60 @@ Deno.test("parallel's linked inputs (:::+, ::::+) and find -execdir's directorie
     ["find . -name '*.txt' -exec cat {} +", "deny", "deny"],
   ]);
 });
+
+Deno.test("xargs: what it runs reads its standard input only with -a FILE", () => {
+  const fed = (command: string) =>
+    innerRuns(parser, command, { of: { program: "xargs" }, listed: false, input: true });
+  // xargs gives its commands /dev/null (with -o the terminal, which pi does not give); with
+  // `-a FILE` its words come from FILE and the pipe is theirs.
+  assert.deepEqual(fed("find . | xargs grep X"), ["grep X ./(paths find lists)/ <nothing"]);
+  assert.deepEqual(fed("xargs cat < list"), ["cat (xargs input) <nothing"]);
+  assert.deepEqual(fed("xargs sh <<< 'rm x'")[0], "sh (xargs input) <nothing");
+  assert.deepEqual(fed("xargs -0 -n1 cat <<< 'x'"), ["cat (xargs input) <nothing"]);
+  assert.deepEqual(fed("echo a | xargs -a list cat"), ["cat (xargs input) <pipe"]);
+  assert.deepEqual(fed("echo a | xargs --arg-file=list cat"), ["cat (xargs input) <pipe"]);
+  assert.deepEqual(fed("echo a | xargs --arg-f list cat"), ["cat (xargs input) <pipe"]);
+  assert.deepEqual(fed("xargs -a list sh <<< 'rm x'")[0], "sh (xargs input) <document");
+  assert.deepEqual(fed("echo a | xargs -o -a list cat"), ["cat (xargs input) <nothing"]);
+  assert.deepEqual(fed("echo a | xargs -a list --open-tty cat"), ["cat (xargs input) <nothing"]);
+  // A command line xargs runs has only the input its own text gives it.
+  assert.deepEqual(fed("echo a | xargs sh -c 'cat | wc -l'").slice(1), [
+    "cat <nothing",
+    "wc -l <pipe",
+  ]);
+  assert.deepEqual(fed("echo a | xargs -a f sh -c 'cat | wc -l'").slice(1), [
+    "cat <pipe",
+    "wc -l <pipe",
+  ]);
+});
+
+Deno.test("parallel: what it runs reads its standard input with --pipe, -a FILE, :::: FILE", () => {
+  const fed = (command: string) =>
+    innerRuns(parser, command, { of: { program: "parallel" }, input: true, settings: "" });
+  // --pipe (--spreadstdin, a prefix: Getopt::Long) and --pipepart feed blocks of it, even with
+  // --tty; --semaphore all of it.
+  assert.deepEqual(fed("ls | parallel --pipe wc -l"), ["wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel -j2 -k --pipe wc -l"), ["wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel --spreadstdin wc -l"), ["wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel --spread wc -l")[0], "wc -l <pipe");
+  assert.deepEqual(fed("ls | parallel --pipepart -a f wc -l"), ["wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel --tty --pipe wc -l"), ["wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel --semaphore wc -l")[0], "wc -l <pipe");
+  // -a FILE and `:::: FILE` read the inputs from files: standard input is left to the command.
+  assert.deepEqual(fed("ls | parallel -a list wc -l"), [
+    "wc -l <pipe",
+    "wc -l (parallel input) <pipe",
+  ]);
+  assert.deepEqual(fed("ls | parallel --arg-file list wc -l")[0], "wc -l <pipe");
+  assert.deepEqual(fed("ls | parallel wc -l :::: list")[0], "wc -l <pipe");
+  // Otherwise an empty one (`/dev/null` in older versions), with --tty/-o the terminal.
+  assert.deepEqual(fed("ls | parallel wc -l"), [
+    "wc -l <nothing",
+    "wc -l (parallel input) <nothing",
+  ]);
+  assert.deepEqual(fed("ls | parallel wc -l ::: a b"), ["wc -l a <nothing", "wc -l b <nothing"]);
+  assert.deepEqual(fed("ls | parallel ::: 'cat | wc -l'"), ["cat <nothing", "wc -l <pipe"]);
+  assert.deepEqual(fed("ls | parallel --tty -a list wc -l")[0], "wc -l <nothing");
+  assert.deepEqual(fed("ls | parallel -o wc -l :::: list")[0], "wc -l <nothing");
+  assert.deepEqual(fed("parallel wc -l < list")[0], "wc -l <nothing");
+});

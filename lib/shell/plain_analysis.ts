@@ -62,6 +62,7 @@ import {
   type Word,
 } from "./model.ts";
 import { literalPattern } from "./pathname_expansion.ts";
+import { cdsBack } from "./dir_stack.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
 import { touchedNames } from "./walk_words.ts";
@@ -312,6 +313,8 @@ function moveOn(r: Reading, moves: ListMoves, stage: Stage, op: string, closer: 
     moves.first = false;
     return true;
   }
+  // (`cd -` goes where an earlier move started: the walk follows OLDPWD.)
+  if (moves.first && cdsBack(argv)) return false;
   const moved = moves.first ? cdTarget(argv, r.cwds, r.cd ??= cdFacts(r)) : null;
   // (`cd x || exit 1; make`: after exit nothing runs in this shell.)
   const ended = moves.first &&

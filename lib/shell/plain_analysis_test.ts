@@ -74,7 +74,6 @@ Deno.test("plainAnalysis: a cd moves the commands after it, as bash runs them", 
       ["cd .. && ls", [["/w"], ["/", "/w/.."]]],
       ["cd && ls", [["/w"], ["/h"]]],
       ['cd "$(git rev-parse --show-toplevel)" && ls', [["/w"], ["/w"], [null]]],
-      ["cd - && ls", [["/w"], [null]]],
       ["cd /tmp && echo $PWD", [["/w"], ["/tmp"]]],
       // tree-sitter reads `a && b 2>&1 | c` as `(a && b) 2>&1 | c`: bash runs c where b runs.
       ["cd /r && b 2>&1 | c; d", [["/w"], ["/r"], ["/r"], ["/r", "/w"]]],
@@ -87,6 +86,10 @@ Deno.test("plainAnalysis: a cd moves the commands after it, as bash runs them", 
     assert.deepEqual(a, walkedAnalysis(c, { ...w, carriesCommand: () => false }, parser), c);
   }
   assert.equal(plainAnalysis("cd /tmp && echo $PWD", w)?.stages[1].argv[1].value, "/tmp");
+  // `cd -` goes where OLDPWD says, which the walk follows.
+  for (const c of ["cd - && ls", "cd /a && cd - && ls", "builtin cd -- - ; ls"]) {
+    assert.ok(!plainAnalysis(c, w), c);
+  }
 });
 
 Deno.test("plainAnalysis: what it leaves to the walk", () => {

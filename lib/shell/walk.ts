@@ -49,35 +49,38 @@ import {
   arithmeticText,
   assigned,
   builtinEvaluation,
+  counted,
   inArithmetic,
   loopEvaluation,
   quotedStrings,
   readsNames,
   substitutionEvaluation,
 } from "./walk_evaluation.ts";
-import { commandless, redirect, redirectsOf } from "./walk_redirects.ts";
+import { DirStack } from "./dir_stack.ts";
+import { commandless, lateTail, redirect, redirectsOf } from "./walk_redirects.ts";
 import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
-import { conditionCommand, loopInput, pipelinePart, type WalkedCommand } from "./walk_lines.ts";
+import {
+  conditionCommand,
+  loopInput,
+  pipelinePart,
+  simpleCommand,
+  type WalkedCommand,
+} from "./walk_lines.ts";
 import { type Known, readLine, Values } from "./walk_values.ts";
-import { backtickBodies, backtickPairs, decodeWord, touchedNames } from "./walk_words.ts";
+import {
+  backtickBodies,
+  backtickPairs,
+  decodeWord,
+  outputValue,
+  touchedNames,
+} from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
 import { arrayDeclaration, assignArray } from "./walk_arrays.ts";
 import { LineStops } from "./line_stops.ts";
 
 const MAX_STAGES = 1000;
-/** `${#NAME}`, `${#NAME[@]}`, `${#NAME[*]}`: a length or a count, digits. */
-const COUNT = /\$\{#[A-Za-z_]\w*(?:\[[@*]\])?\}/g;
-/** Text with its lengths and counts as a number (`(( ${#a[@]} ))` is `(( 0 ))` to the reader). */
-function counted(text: string): string {
-  return text.includes("${#") ? text.replace(COUNT, "0") : text;
-}
-
-/** The simple command a pipeline part is (with its redirects), or null. */
-function simpleCommand(part: LiteNode | undefined): LiteNode | null {
-  return pipelinePart(part, "command");
-}
 /** Nodes walked per command at most (loops and function bodies are walked more than once). */
 const MAX_STEPS = 20_000;
 
@@ -160,6 +163,8 @@ export class Walker implements WalkContext {
   private plainNames: boolean;
   /** `exit` is the builtin in the whole command (see `exitBuiltin`; sub-walkers take the top's). */
   private exitBuiltin: boolean;
+  /** The directory stack and OLDPWD (lib/shell/dir_stack.ts; a sub-walker's are not known). */
+  private dirs: DirStack;
 
   constructor(
     readonly env: BashEnv,
@@ -182,11 +187,13 @@ export class Walker implements WalkContext {
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
+    this.dirs = new DirStack(source, depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD);
   }
 
   /** Walk a whole program, then the function bodies it defines. */
   run(root: LiteNode, cwds: Cwds, origin = "top"): Flow {
     const end = this.walk(root, cwds, origin, []);
+    if (this.functions.length) this.dirs.forget();
     while (this.functions.length) {
       const f = this.functions.shift()!;
       if (this.calls?.called.has(f.body.id)) continue; // walked at its calls
@@ -262,7 +269,7 @@ export class Walker implements WalkContext {
     if (tail.length && node.type === "pipeline") {
       return this.pipeline(node, cwds, origin, redirects, tail);
     }
-    if (tail.length) redirects = [...redirects, ...tail];
+    if (tail.length) redirects = [...redirects, ...lateTail(this, tail, cwds)];
     const inner = origin === "top" ? "compound" : origin;
     switch (node.type) {
       case "comment":
@@ -696,8 +703,7 @@ export class Walker implements WalkContext {
     if (declared) this.assignValue(declared, cwds);
     else this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
     if (coproc) this.values.stop();
-    let flow = same(cwds);
-    if (!coproc) flow = { ok: this.cdEffect(argv, cwds, origin), fail: cwds };
+    let flow = coproc ? same(cwds) : this.cdEffect(argv, node, cwds, origin);
     if (this.calls) {
       flow = this.calls.call(this, stage, cwds) ?? flow;
       this.calls.after(argv, this.values);
@@ -760,7 +766,7 @@ export class Walker implements WalkContext {
       ? { value: w.value.slice(name.length + (plus ? 2 : 1)), kind: "text" }
       : plus
       ? null
-      : this.outputValue(node, cwds);
+      : outputValue(this, node, cwds);
     if (plus && value) {
       const old = this.values.get(name);
       value = old?.kind === "text" ? { value: old.value + value.value, kind: "text" } : null;
@@ -768,27 +774,22 @@ export class Walker implements WalkContext {
     this.values.assign(name, value);
   }
 
-  /**
-   * An assignment of what a substitution prints, where its form is known (`X=$(mktemp)`,
-   * `X="$(which node)"`: `Word.output`), or null.
-   */
-  private outputValue(node: LiteNode, cwds: Cwds): Known | null {
-    const val = node.childForFieldName("value");
-    if (!val || !/^"?\$\(/.test(val.text)) return null;
-    const w = decodeWord(this, val, cwds);
-    return w.output ? { value: w.value, kind: "output", output: w.output } : null;
-  }
-
-  /** The cwds after a stage succeeds (unchanged for commands that do not change directory). */
-  private cdEffect(argv: Word[], cwds: Cwds, origin: string): Cwds {
+  /** Where a stage leaves the shell (unchanged for commands that do not change directory). */
+  private cdEffect(argv: Word[], node: LiteNode, cwds: Cwds, origin: string): Flow {
     const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;
-    const next = cdTarget(argv, cwds, {
-      home,
-      env: this.env,
-      cdpathUnknown: this.cdpathUnknown,
-      plainNames: this.plainNames,
-    });
-    if (next === null) return cwds;
+    const { region, mayHaveStopped: stopped, following } = this.values;
+    const next = this.dirs.effect(
+      argv,
+      { node, cwds, region, stopped, following },
+      () =>
+        cdTarget(argv, cwds, {
+          home,
+          env: this.env,
+          cdpathUnknown: this.cdpathUnknown,
+          plainNames: this.plainNames,
+        }),
+    );
+    if (next === null) return same(cwds);
     this.moved = true;
     this.calls?.moved(origin);
     return next;

@@ -690,3 +690,10 @@ function nameTarget(ctx: WalkContext, w: Word): void {
   ctx.evaluation.values.add(name);
   (ctx.evaluation.readInto ??= new Set()).add(name);
 }
+
+/** `${#NAME}`, `${#NAME[@]}`, `${#NAME[*]}`: a length or a count, digits. */
+const COUNT = /\$\{#[A-Za-z_]\w*(?:\[[@*]\])?\}/g;
+/** Text with its lengths and counts as a number (`(( ${#a[@]} ))` is `(( 0 ))` to the reader). */
+export function counted(text: string): string {
+  return text.includes("${#") ? text.replace(COUNT, "0") : text;
+}

@@ -71,3 +71,8 @@ export function loopInput(
   const command = pipelinePart(parts[parts.length - 1], "command");
   return command && last?.node === command.id ? last.stage : null;
 }
+
+/** The simple command a pipeline part is (with its redirects), or null. */
+export function simpleCommand(part: LiteNode | undefined): LiteNode | null {
+  return pipelinePart(part, "command");
+}

@@ -128,13 +128,43 @@ export function redirect(
   }
   if (op === ">&-" || op === "<&-") return [{ op: fd + op, kind: "dup", target: null }];
   const target = dest ? groupWord(ctx, dest, cwds, false) : null;
+  let out: Redirect;
   if (op === ">&" || op === "<&") {
     if (!target || (target.kind === "static" && /^(\d+|-)$/.test(target.value))) {
       return [{ op: fd + op, kind: "dup", target: null }];
     }
-    return [{ op: fd + op, kind: op === ">&" ? "write" : "read", target }];
-  }
-  return [{ op: fd + op, kind: WRITE_OPS.has(op) ? "write" : "read", target }];
+    out = { op: fd + op, kind: op === ">&" ? "write" : "read", target };
+  } else out = { op: fd + op, kind: WRITE_OPS.has(op) ? "write" : "read", target };
+  if (dest && VARIABLES_ONLY.test(groupText(dest))) late.set(out, dest);
+  return [out];
+}
+
+/**
+ * A target of text and plain variables alone (`"$X"`, `$TMP/out`, `"${PWD}/x"`): decoding it again
+ * runs nothing and changes nothing.
+ */
+const VARIABLES_ONLY =
+  /^(?=[^]*\$)(?:[^$`\\(){}\[\]]|\\.|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}|[0-9?#$!@*-]))*$/;
+
+/** The source text of a word group. */
+function groupText(g: LiteNode | WordGroup): string {
+  return "nodes" in g ? g.nodes.map((n) => n.text).join("") : g.text;
+}
+
+/** The destinations of redirects whose target reads variables (see `lateTail`). */
+const late = new WeakMap<Redirect, LiteNode | WordGroup>();
+
+/**
+ * The redirects tree-sitter hangs on a list or pipeline (`X=$(mktemp) && ls > "$X"`, `cd /tmp &&
+ * echo > "$PWD/x"`), as bash opens them: for its last command, once the statements before it ran,
+ * so a target made of variables takes their values there (and `$PWD` that command's cwd), not
+ * where the list began.
+ */
+export function lateTail(ctx: WalkContext, tail: Redirect[], cwds: Cwds): Redirect[] {
+  return tail.map((r) => {
+    const dest = late.get(r);
+    return dest ? { ...r, target: groupWord(ctx, dest, cwds, false) } : r;
+  });
 }
 
 function heredoc(

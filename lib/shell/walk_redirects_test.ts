@@ -146,3 +146,18 @@ Deno.test("a case's redirects open their files whether an arm with a command run
     ['case "$1" in start) echo go;; *) echo no;; esac', "allow", "allow"],
   ]);
 });
+
+Deno.test("redirects hung on a list are decoded where its last command runs", () => {
+  // tree-sitter hangs `> "$X"` on the whole list; bash opens it for `ls`, after `X=` ran.
+  const target = (cmd: string, s: string) =>
+    stage(cmd, s).redirects.map((r) => `${r.target?.kind} ${r.target?.value}`);
+  assert.deepEqual(target('X=/a; X=/b && ls > "$X"', "ls > /b"), ["static /b"]);
+  assert.deepEqual(target('X=/a; X=/b && ls | sort > "$X"', "sort > /b"), ["static /b"]);
+  assert.deepEqual(target('X=/a; X=/b && ls && echo 2> "${X}"', "echo 2> /b"), ["static /b"]);
+  assert.deepEqual(target('cd /tmp && echo > "$PWD/x"', "echo > /tmp/x"), ["static /tmp/x"]);
+  assert.deepEqual(target('X=/b && sort < "$X"', "sort < /b"), ["static /b"]);
+  // What is not a plain variable is decoded once, where the statement is.
+  assert.deepEqual(target('X=/b && ls > "$(echo $X)"', "ls > $(echo $X)"), [
+    "dynamic $(echo $X)",
+  ]);
+});

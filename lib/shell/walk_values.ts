@@ -262,6 +262,7 @@ export class Values {
     c.#off = this.off;
     c.#numeric = this.#numeric;
     c.nested = 1;
+    c.#region = -1;
     for (const [k, v] of this.known) c.known.set(k, v);
     for (const [k, v] of this.#lists) c.#lists.set(k, v);
     c.#listsOff = this.#listsOff;
@@ -367,11 +368,31 @@ export class Values {
   /** Run `f` where assignments may not run or not reach on (a branch, a subshell, a pipeline). */
   nestedIn<T>(f: () => T): T {
     this.nested++;
+    const was = this.#region;
+    this.#region = ++this.#regions;
     try {
       return f();
     } finally {
       this.nested--;
+      this.#region = was;
     }
+  }
+
+  /** Each walk of a nested part (`nestedIn`) has a region of its own; 0 is the top. */
+  #region = 0;
+  #regions = 0;
+
+  /**
+   * The region walked here: two statements of one region run one after the other, the later only
+   * where the earlier ran (`pushd a; make; popd` in a loop's body, not `pushd a && popd`).
+   */
+  get region(): number {
+    return this.#region;
+  }
+
+  /** Whether the line being walked may have stopped before here (see `lineMayStop`). */
+  get mayHaveStopped(): boolean {
+    return this.#sinceStop !== null;
   }
 
   /**

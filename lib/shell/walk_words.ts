@@ -15,7 +15,7 @@ import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
 import { runTimeGlob } from "./run_time_parts.ts";
 import { type Part, substitutionPart, wordOutput } from "./substitution_outputs.ts";
-import { knownPart } from "./walk_values.ts";
+import { type Known, knownPart } from "./walk_values.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
 import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts";
@@ -775,4 +775,15 @@ function dollarPart(node: LiteNode): Part {
   const after = root.text[node.endIndex - root.startIndex];
   const ends = after === undefined || " \t\n|&;<>()`".includes(after);
   return ends ? { value: "$", kind: "static", unquoted: true } : { value: "$", kind: "dynamic" };
+}
+
+/**
+ * An assignment of what a substitution prints, where its form is known (`X=$(mktemp)`,
+ * `X="$(which node)"`: `Word.output`), or null.
+ */
+export function outputValue(ctx: WalkContext, node: LiteNode, cwds: Cwds): Known | null {
+  const val = node.childForFieldName("value");
+  if (!val || !/^"?\$\(/.test(val.text)) return null;
+  const w = decodeWord(ctx, val, cwds);
+  return w.output ? { value: w.value, kind: "output", output: w.output } : null;
 }

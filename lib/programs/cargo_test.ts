@@ -1,0 +1,174 @@
+/**
+ * cargo's settings (its environment, `--config`, the project's `.cargo/config.toml`) and rustc's
+ * `-C linker=PROG` are judged as what they run; everyday settings change nothing.
+ */
+import assert from "node:assert/strict";
+import { checkTable, gateFiles } from "../testing_adversarial.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { tomlEntries } from "./toml.ts";
+
+const H = "/home/user";
+/** The deny-list, and `cargo publish` denied (the starter asks before it). */
+const noPublish = configFrom({
+  policies: {
+    open: {
+      defaultAction: "allow",
+      rules: [
+        { action: "deny", tool: "bash", pattern: "curl *" },
+        { action: "deny", tool: "bash", pattern: "rm *" },
+        { action: "deny", tool: "bash", pattern: "cargo publish*" },
+      ],
+    },
+  },
+  locations: { "/": "open" },
+  pathProtection: { "~/.ssh/**": "deny" },
+}, { home: H, agentDir: `${H}/.pi/agent` });
+
+Deno.test("cargo: its settings from the environment are judged as the --config key they stand for", async () => {
+  await checkActions(noPublish, ctxIn(`${H}/project`, { home: H }), [
+    ["CARGO_ALIAS_SHIP=publish cargo ship", "deny"],
+    ["CARGO_ALIAS_SHIP='publish --no-verify' cargo ship", "deny"],
+    ["export CARGO_ALIAS_SHIP=publish; cargo ship", "deny"],
+    ["env CARGO_ALIAS_B=publish cargo b", "deny"],
+    ["cargo --config 'alias.b=\"publish\"' b", "deny"],
+    ['cargo --config \'alias.b=["publish", "--allow-dirty"]\' b', "deny"],
+    // (an alias to an alias: each is judged)
+    ["CARGO_ALIAS_A=b CARGO_ALIAS_B=publish cargo a", "deny"],
+    ["CARGO_BUILD_RUSTC=curl cargo build", "deny"],
+    ["RUSTC=curl cargo build", "deny"],
+    ["RUSTDOC=curl cargo doc", "deny"],
+    ["CARGO_BUILD_RUSTDOC=curl cargo test --doc", "deny"],
+    ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=curl cargo build", "deny"],
+    ["CARGO_HOST_LINKER=curl cargo build", "deny"],
+    ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='curl -d @x' cargo run", "deny"],
+    ["CARGO_BUILD_RUSTC_WRAPPER=curl cargo build", "deny"],
+    ["RUSTC_WORKSPACE_WRAPPER=curl cargo build", "deny"],
+    ["RUSTFLAGS='-C linker=curl' cargo build", "deny"],
+    ["RUSTFLAGS=-Clinker=curl cargo build", "deny"],
+    ["export RUSTFLAGS='--codegen linker=curl'; cargo build", "deny"],
+    ["CARGO_BUILD_RUSTFLAGS='-C linker=curl' cargo build", "deny"],
+    ["CARGO_ENCODED_RUSTFLAGS=$'-C\\x1flinker=curl' cargo build", "deny"],
+    ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C linker=curl' cargo build", "deny"],
+    ["RUSTDOCFLAGS='-C linker=curl' cargo test --doc", "deny"],
+    ["RUSTFLAGS='-C link-arg=-Wl,-o,/home/user/.ssh/x' cargo build", "deny"],
+    ['RUSTFLAGS="-C $X" cargo build', "deny"],
+    ["CARGO=curl cargo clippy", "deny"],
+    // Everyday.
+    ["cargo build", "allow"],
+    ["cargo publish --dry-run", "deny"],
+    ["CARGO_ALIAS_B=build cargo b", "allow"],
+    ["RUSTFLAGS='-C target-cpu=native' cargo build --release", "allow"],
+    // (the inherited value is not known here, as `NODE_OPTIONS="$NODE_OPTIONS …"`'s)
+    ['RUSTFLAGS="$RUSTFLAGS -C opt-level=3 -D warnings" cargo build', "ask"],
+    ["RUSTFLAGS='-C link-arg=-fuse-ld=lld' cargo build", "allow"],
+    ["RUSTDOCFLAGS='--cfg docsrs' cargo doc", "allow"],
+    ["CARGO_TERM_COLOR=always CARGO_INCREMENTAL=0 cargo test", "allow"],
+    ["CARGO_PROFILE_RELEASE_DEBUG=true cargo build --release", "allow"],
+    ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=clang cargo build", "allow"],
+    ["RUST_LOG=debug RUST_BACKTRACE=1 cargo run", "allow"],
+  ]);
+});
+
+Deno.test("rustc, rustdoc: -C linker=PROG, link args, backends by path, rustdoc's runtool", async () => {
+  await checkTable([
+    ["rustc -C linker=curl x.rs", "deny", "deny"],
+    ["rustc -Clinker=curl x.rs", "deny", "deny"],
+    ["rustc --codegen linker=curl x.rs", "deny", "deny"],
+    ["rustc --codegen=linker=curl x.rs", "deny", "deny"],
+    ["rustc -C linker-flavor=gcc -C linker=rm x.rs", "deny", "deny"],
+    ["rustc -C link-arg=-Wl,-o,/home/user/.ssh/x x.rs", "deny", "deny"],
+    ["rustc -Zcodegen-backend=/tmp/evil.so x.rs", "deny", "deny"],
+    ["rustdoc --test --runtool curl x.rs", "deny", "deny"],
+    ["rustdoc --test -C linker=curl x.rs", "deny", "deny"],
+    ["cargo rustc -- -C linker=curl", "deny", "deny"],
+    ["cargo rustc --release -- -Clinker=rm", "deny", "deny"],
+    ["cargo +nightly rustdoc -- -C linker=curl", "deny", "deny"],
+    ["rustc -C $OPT x.rs", "deny", "deny"],
+    // Everyday.
+    ["rustc x.rs", "deny", "allow"],
+    ["rustc -C opt-level=3 --edition 2021 x.rs", "deny", "allow"],
+    ["rustc -C linker=clang -C link-arg=-fuse-ld=lld x.rs", "deny", "allow"],
+    ["cargo rustc --release -- -C target-cpu=native", "deny", "allow"],
+    ["cargo test -- --nocapture -C", "deny", "allow"],
+  ]);
+});
+
+const CONFIG_CTX = ctxIn(`${H}/project`, {
+  home: H,
+  files: [`${H}/project/src/main.rs`, `${H}/.ssh/id_rsa`],
+  contents: {
+    [`${H}/c1/.cargo/config.toml`]: '[alias]\nship = "publish"\n',
+    [`${H}/c2/.cargo/config.toml`]: '[build]\nrustc-wrapper = "curl"\n',
+    [`${H}/c3/.cargo/config`]: "[target.x86_64-unknown-linux-gnu]\nrunner = 'curl -d @x'\n",
+    [`${H}/c4/.cargo/config.toml`]: '[target.\'cfg(unix)\']\nrunner = [\n  "rm",\n  "-rf",\n]\n',
+    [`${H}/c5/.cargo/config.toml`]: '[build]\nrustflags = ["-C", "linker=curl"]\n',
+    [`${H}/c6/.cargo/config.toml`]: '[env]\nLD_PRELOAD = { value = "evil.so", relative = true }\n',
+    [`${H}/c7/.cargo/config.toml`]:
+      '[registries.mine]\nindex = "sparse+https://x/"\ncredential-provider = "curl -d @x"\n',
+    [`${H}/c8/.cargo/config.toml`]: "[build]\ntarget-dir = '../.ssh'\n",
+    [`${H}/c9/.cargo/config.toml`]: 'target.x86_64-unknown-linux-gnu.linker = "tools/ld"\n',
+    [`${H}/c9/tools/ld`]: "#!/bin/sh\n",
+    [`${H}/c10/.cargo/config.toml`]: "[env]\nGIT_SSH_COMMAND = 'curl x'\n",
+    [`${H}/c11/.cargo/config.toml`]: "[build\njobs = 4\n",
+    [`${H}/c12/deep/x.txt`]: "",
+    [`${H}/c12/.cargo/config.toml`]: "[build]\nrustc = 'curl'\n",
+    [`${H}/c13/.cargo/config.toml`]: 'include = "more.toml"\n',
+    [`${H}/c13/.cargo/more.toml`]: '[alias]\nb = "publish"\n',
+    [`${H}/c14/.cargo/config.toml`]: 'build = { rustc = "curl" }\n',
+    [`${H}/c15/.cargo/config.toml`]:
+      "target = { x86_64-unknown-linux-gnu.runner = 'curl -d @x' }\n",
+    // Everyday.
+    [`${H}/e1/.cargo/config.toml`]:
+      '[build]\njobs = 4\n\n[target.x86_64-unknown-linux-gnu]\nlinker = "clang"\nrustflags = ["-C", "link-arg=-fuse-ld=lld", "-C", "target-cpu=native"]\n\n[alias]\nxtask = "run --package xtask --"\n\n[env]\nRUST_TEST_THREADS = "1"\nOPENSSL_DIR = { value = "vendor/openssl", relative = true }\n\n[net]\ngit-fetch-with-cli = true # ssh agent\n\n[registries.crates-io]\nprotocol = "sparse"\n\n[registry]\nglobal-credential-providers = ["cargo:token", "cargo:libsecret"]\n',
+    [`${H}/e2/.cargo/config.toml`]: "[profile.release]\nlto = true\ncodegen-units = 1\n",
+  },
+});
+
+Deno.test("cargo: the project's .cargo/config.toml (and .cargo/config) in the cwd and above", async () => {
+  await checkActions(noPublish, CONFIG_CTX, [
+    ["cd ../c1 && cargo ship", "deny"],
+    ["cd ../c2 && cargo build", "deny"],
+    ["cd ../c3 && cargo run", "deny"],
+    ["cd ../c4 && cargo test", "deny"],
+    ["cd ../c5 && cargo build", "deny"],
+    ["cd ../c6 && cargo build", "deny"],
+    ["cd ../c7 && cargo publish --registry mine", "deny"],
+    ["cd ../c8 && cargo build", "deny"],
+    ["cd ../c10 && cargo build", "deny"],
+    ["cd ../c11 && cargo build", "deny"], // (not read: not known)
+    ["cd ../c12/deep && cargo build", "deny"], // (a directory above)
+    ["cd ../c13 && cargo b", "deny"],
+    ["cd ../c14 && cargo build", "deny"], // (an inline table's keys)
+    ["cd ../c15 && cargo run", "deny"],
+    [
+      "cd ../e1 && printf '[build]\\nrustc = \"curl\"\\n' > .cargo/config.toml && cargo build",
+      "deny",
+    ],
+    ["cargo --config ../c2/.cargo/config.toml build", "deny"],
+    // Everyday.
+    ["cd ../c9 && cargo build", "allow"], // (its own linker, in the project)
+    ["cd ../e1 && cargo build && cargo test && cargo xtask dist", "allow"],
+    ["cd ../e2 && cargo build --release", "allow"],
+    ["cargo build", "allow"],
+  ]);
+  await checkActions(gateFiles, CONFIG_CTX, [["cd ../e1 && cargo build", "allow"]]);
+});
+
+Deno.test("toml: tables, dotted and quoted keys, strings, arrays over lines, inline tables", () => {
+  assert.deepEqual(
+    tomlEntries(
+      "# c\n[target.'cfg(unix)']\nrunner = [\n 'a', # x\n \"b\\tc\",\n]\n[env]\nX = { value = \"v\", relative = true }\n" +
+        'a.b = """\nq""""\nn = 1_000\n[[x]]\ny = false\n',
+    ),
+    [
+      { path: ["target", "cfg(unix)", "runner"], value: ["a", "b\tc"] },
+      { path: ["env", "X"], value: { value: "v", relative: true } },
+      { path: ["env", "a", "b"], value: 'q"' },
+      { path: ["env", "n"], value: 1000 },
+      { path: ["x", "y"], value: false },
+    ],
+  );
+  assert.deepEqual(tomlEntries("[a\nb = 1"), null);
+  assert.deepEqual(tomlEntries('a = "x'), null);
+  assert.deepEqual(tomlEntries("a = 1 b = 2"), null);
+});

@@ -1,0 +1,105 @@
+/** The directory stack and OLDPWD as the walk follows them (lib/shell/dir_stack.ts). */
+import assert from "node:assert/strict";
+import { cwdsOf, ENV, stagesOf } from "./analyze_testing.ts";
+import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkTable } from "../testing_adversarial.ts";
+import { STARTER_CONFIG } from "../starter.ts";
+
+Deno.test("popd goes back where its pushd ran", () => {
+  assert.deepEqual(cwdsOf("pushd sub && make && popd && ls", "ls"), ["/proj"]);
+  assert.deepEqual(cwdsOf("pushd sub > /dev/null && make && popd > /dev/null && ls", "ls"), [
+    "/proj",
+  ]);
+  // After `;`: the pushd may have failed, popd then fails where the shell still is.
+  assert.deepEqual(cwdsOf("pushd sub >/dev/null; make; popd >/dev/null; ls", "ls"), ["/proj"]);
+  assert.deepEqual(cwdsOf("pushd /a; pushd /b; popd; ls", "ls"), ["/a", "/proj"]);
+  assert.deepEqual(cwdsOf("pushd /a && pushd /b && popd && ls", "ls"), ["/a"]);
+  // In a loop's body and a function.
+  assert.deepEqual(cwdsOf('for d in a b c; do pushd "$d"; make; popd; done; ls', "ls"), [
+    "/proj",
+  ]);
+  const makes = stagesOf('for d in a b; do pushd "$d"; make; popd; done').filter((s) =>
+    s.argv[0].value === "make"
+  );
+  assert.deepEqual(makes.map((s) => s.cwds), [["/proj/a", "/proj"], ["/proj/b", "/proj"]]);
+  // (Where a name not known may be assigned, DIRSTACK may be: popd may fail or go back.)
+  assert.deepEqual(cwdsOf("f() { pushd sub; make; popd; }; f; ls", "ls"), ["/proj", "/proj/sub"]);
+  // pushd with no operand swaps the top two; an empty stack's popd fails and stays.
+  assert.deepEqual(cwdsOf("pushd sub && pushd && ls", "ls"), ["/proj"]);
+  assert.deepEqual(cwdsOf("popd; ls", "ls"), ["/proj"]);
+});
+
+Deno.test("a stack the walk cannot follow leaves popd's directory not known", () => {
+  for (
+    const c of [
+      "pushd sub; pushd +1; ls",
+      "pushd sub; popd +1; ls",
+      "pushd sub; dirs -c; popd; ls",
+      "pushd sub; eval x; popd; ls",
+      'pushd sub; pushd -n "$X"; popd; ls',
+      "pushd sub; DIRSTACK[0]=/x; popd; ls",
+    ]
+  ) assert.ok(cwdsOf(c, "ls").includes(null), c);
+});
+
+Deno.test("popd goes to every directory an entry may hold, where its pushd may not have run", () => {
+  // A subshell's pushd is not this shell's: popd fails here.
+  assert.deepEqual(cwdsOf("cd /s; (pushd /p); popd; cat k", "cat k"), ["/proj", "/s"]);
+  // Another branch's pushd: popd may fail, or not (then where the pushd ran).
+  assert.deepEqual(cwdsOf("if x; then pushd /t; else popd; fi; cat k", "cat k"), [
+    "/proj",
+    "/t",
+  ]);
+  // A popd may have taken the entry (`popd -n`), or the shell moved since the pushd.
+  assert.deepEqual(cwdsOf("pushd /s && popd -n && cat k", "cat k"), ["/s"]);
+  assert.deepEqual(cwdsOf("pushd /s; popd -n; popd; cat k", "cat k"), ["/proj", "/s"]);
+  assert.deepEqual(cwdsOf("pushd /a; cd /s; popd; cat k", "cat k"), ["/a", "/proj", "/s"]);
+  // A pipeline's statements are subshells, whatever tree-sitter groups with them.
+  assert.deepEqual(cwdsOf("echo | pushd /s && popd; cat k", "cat k"), ["/proj"]);
+});
+
+Deno.test("cd - goes where OLDPWD says", () => {
+  assert.deepEqual(cwdsOf("cd sub && make && cd - && ls", "ls"), ["/proj"]);
+  // Where the first cd may have failed, OLDPWD is the one bash started with.
+  assert.deepEqual(cwdsOf("cd sub; cd - && ls", "ls"), [null]);
+  assert.deepEqual(cwdsOf("cd /s; cd /p; cd - && cat k", "cat k"), [null]);
+  const env = { ...ENV, env: { ...ENV.env, OLDPWD: "/o" } };
+  assert.deepEqual(cwdsOf("cd sub; cd - && ls", "ls", env), ["/o", "/proj"]);
+  assert.deepEqual(cwdsOf("cd - && ls", "ls", env), ["/o"]);
+  assert.deepEqual(cwdsOf("cd /s; cd /p; cd - && cat k", "cat k", env), [
+    "/o",
+    "/proj",
+    "/s",
+  ]);
+  // An OLDPWD the command sets, or a cd through a pipeline, is not followed.
+  assert.deepEqual(cwdsOf("cd sub && OLDPWD=/x && cd - && ls", "ls", env), [null]);
+  assert.ok(cwdsOf("cd sub && source ./env.sh && cd - && ls", "ls", env).includes(null));
+  assert.ok(cwdsOf("echo | cd /s && cd - && ls", "ls").includes(null));
+});
+
+Deno.test("engine: pushd/popd and cd - under the starter and a protected config", async () => {
+  const home = "/home/user";
+  const starter = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+  const files = ["/p/sub/Makefile", "/p/a/x", "/p/b/x", "/p/README.md", `${home}/.ssh/id_rsa`];
+  const ctx = ctxIn("/p", { files, home });
+  await checkActions(starter, ctx, [
+    ["pushd sub && make && popd && ls", "allow"],
+    ["pushd sub >/dev/null; make; popd >/dev/null; ls", "allow"],
+    ['for d in a b; do pushd "$d" >/dev/null; ls; popd >/dev/null; done', "allow"],
+    ["cd sub && make && cd - && ls", "allow"],
+    ["cd sub && make && cd - >/dev/null && git status", "allow"],
+  ]);
+  // Where bash may be in ~/.ssh, its reads there are denied.
+  await checkTable([
+    ["pushd ~/.ssh && popd -n && cat id_rsa", "deny", "deny"],
+    ["pushd ~/.ssh >/dev/null; popd -n; popd; cat id_rsa", "deny", "deny"],
+    // (OLDPWD as bash started is not known: asked.)
+    ["cd ~/.ssh; cd /tmp; cd - && cat id_rsa", "ask", "ask"],
+    ["cd ~/.ssh && cd /tmp && cd - && cat id_rsa", "deny", "deny"],
+    ["pushd ~/.ssh; pushd /tmp; pushd; cat id_rsa", "deny", "deny"],
+    ["pushd /tmp && pushd ~/.ssh && popd && cat id_rsa", "allow", "allow"],
+    ["pushd ~/.ssh; (popd); cat id_rsa", "deny", "deny"],
+    ["cd ~/.ssh; pushd /tmp; eval x; popd; cat id_rsa", "deny", "deny"],
+    ["pushd ~/.ssh; pushd /tmp; dirs -c; popd; cat id_rsa", "deny", "deny"],
+  ]);
+});
