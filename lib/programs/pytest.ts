@@ -172,13 +172,14 @@ function settingsStage(path: string, text: string, run: Runner): void {
 }
 
 /**
- * A stage of pytest given `words` (after `pytest -c /dev/null`), where they name a file: the
- * everyday ones (`-ra -q`) change nothing, and a stage of its own would stand for a program
- * that may write anywhere.
+ * pytest itself given `words` (after `pytest -c /dev/null`), where they name a file: the same
+ * process (`Runner.own`), so the files they name are judged where they are and what it writes
+ * there is no other stage's writing (`pytest -q src/` reads src as with `--junitxml` written out);
+ * the everyday ones (`-ra -q`) change nothing.
  */
 function optionsStage(words: string[], run: Runner, origin: string): void {
   const argv = words.map(literal);
-  if (pytestFiles(argv.slice(3), origin).length) run.stage(argv, origin);
+  if (pytestFiles(argv.slice(3), origin).length) run.own(argv, origin);
 }
 
 /** Options without those naming a settings file, which pytest reads from the command line only. */

@@ -160,3 +160,29 @@ Deno.test("pytest: PYTEST_ADDOPTS of the tool's environment is options it is giv
   const everyday = project({}, { PYTEST_ADDOPTS: "-ra --color=yes" });
   await checkActions(config, everyday, [["pytest -q", "allow"]]);
 });
+
+Deno.test("pytest: the files its settings name are its own writing, judged as written out", async () => {
+  const reports = [
+    "--junitxml=build/j.xml",
+    "--cov-report=html:cov --cov-report=xml:cov.xml",
+    "--basetemp=.tmp/pytest",
+    "-o log_file=logs/t.log",
+  ];
+  for (const opts of reports) {
+    const ctx = project({ "pytest.ini": `[pytest]\naddopts = ${opts}` }, {
+      PYTEST_ADDOPTS: "--html=build/r.html",
+    });
+    // (A tree read by pytest is not one another stage may change first: .env protection has no
+    // new file below src to ask about.)
+    await checkActions(config, ctx, [
+      ["pytest -q src/", "allow"],
+      [`pytest -q src/ ${opts}`, "allow"],
+      ["cat src/*.py; python -m pytest tests", "allow"],
+      // (Still a writer for what runs after it, and what is written before it is still read.)
+      ["pytest -q; cat src/*.py", "ask"],
+      ["touch src/.env; pytest src", "ask"],
+    ]);
+  }
+  const ssh = project({ "pytest.ini": "[pytest]\naddopts = --junitxml=/home/user/.ssh/j.xml" });
+  await checkActions(config, ssh, [["pytest -q src/", "deny"], ["cd src && pytest", "deny"]]);
+});
