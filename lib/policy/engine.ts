@@ -638,9 +638,10 @@ function decideBash(
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)
   let tops: Map<Stage, Stage> | undefined;
-  // (The words each stage hands on to one it runs: judged there, not as lines it carries.)
-  const handed = new Map<Stage, Set<Word>>();
-  const expandTop: ExpandOptions = { ...expand, read, handed };
+  // (The words each stage hands on to one it runs: judged there, not as lines it carries; each
+  // stage one runs as itself, `Runner.own`, judged beside it.)
+  const [handed, own] = [new Map<Stage, Set<Word>>(), new Map<Stage, Stage>()];
+  const expandTop: ExpandOptions = { ...expand, read, handed, beside: own };
   // (The stages a stage runs, each known by the stage of this shell it comes from.)
   const runBy = (inner: Stage[], from: Stage) => {
     if (!inner.length) return inner;
@@ -673,7 +674,7 @@ function decideBash(
     const globs = globScope(command, all, ctx, only, tops);
     all.push(...searchedPrograms(all, searched.dirs, ctx, { globs, links }));
   }
-  let beside: Map<Stage, Stage> | undefined;
+  let beside = own.size ? own : undefined;
   const besides = (pairs: readonly [Stage, Stage][]) => {
     if (pairs.length) judgedBeside(all, pairs, tops ??= new Map(), beside ??= new Map());
   };

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 import type { CommitsWritten } from "../programs/spec.ts";
 import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
@@ -215,7 +215,8 @@ export function commitFiles(
   for (const c of cwds) {
     const top = c === null ? null : repositoryTop(c, ctx.fs);
     // (A clone's source is another repository: the cwd need be none.)
-    if (top === null && c !== null && !moved && settled(c) && commits.source === undefined) {
+    const none = top === null && c !== null && !moved && commits.source === undefined;
+    if (none && noneMade(c, settled)) {
       continue;
     }
     const found = c === null || moved
@@ -241,6 +242,20 @@ export function commitFiles(
     );
   }
   return out;
+}
+
+/**
+ * Whether no other stage may make a repository git finds from `dir` first: none writes a `.git`
+ * there or in a directory above, nor a `HEAD` (a git directory git takes as bare, whose
+ * `core.worktree` it may check out into). `cp a.py a.py.bak` makes none: `git checkout a.py`
+ * after it fails as without it.
+ */
+function noneMade(dir: string, settled: (dir: string) => boolean): boolean {
+  for (let d = resolve(dir), n = 0; n < 256; d = dirname(d), n++) {
+    if (!settled(join(d, ".git")) || !settled(join(d, "HEAD"))) return false;
+    if (d === dirname(d)) return true;
+  }
+  return false;
 }
 
 /**

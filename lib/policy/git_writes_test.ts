@@ -9,6 +9,7 @@ import { readObject } from "./git_objects.ts";
 import {
   checkActions,
   configFrom,
+  ctxIn,
   HAS_GIT,
   secretsDenied,
   type TempRepository,
@@ -528,4 +529,30 @@ Deno.test({
       inner.remove();
     }
   },
+});
+
+Deno.test("git writes: where no repository is, a stage that makes none leaves git failing", async () => {
+  // (No `.git` at /p or above: `git checkout X` fails, unless another stage first makes one there,
+  // a `.git` or a `HEAD` git takes as a bare repository's.)
+  const ctx = ctxIn("/p", {
+    home: "/home/user",
+    files: ["/p/README.md", "/p/src/a.py", "/p/.env", "/p/pytest.ini"],
+    contents: { "/p/pytest.ini": "[pytest]\naddopts = -q\n" },
+  });
+  await checkActions(secretsDenied("/home/user"), ctx, [
+    ["cp README.md README.md.bak; git checkout README.md; grep -r x src", "allow"],
+    ["cp src/a.py /tmp/a.py; git checkout -- src/a.py; python -m pytest -q", "allow"],
+    ["cp README.md README.md.bak && git reset --hard && grep -r x src", "allow"],
+    ["mkdir -p build; git checkout main; grep -r x src", "allow"],
+    ["cp README.md README.md.bak; git checkout README.md; pytest src", "allow"],
+    // (A repository another stage may make first.)
+    ["git init -q; git checkout README.md; grep -r x src", "ask"],
+    ["cp -r /tmp/r/.git .; git checkout main; grep -r x src", "ask"],
+    ["cp -r /tmp/r/.git /; git checkout main; grep -r x src", "ask"],
+    ["ln -s /tmp/r .git; git checkout main; grep -r x src", "ask"],
+    ["cp /tmp/r/HEAD .; git checkout main; grep -r x src", "ask"],
+    ["mv /tmp/r/.git ..; git checkout main; grep -r x src", "ask"],
+    ["tar xf r.tar; git checkout main; grep -r x src", "ask"],
+    ["cd src && cp -r /tmp/r/.git .. && git checkout main && grep -r x .", "ask"],
+  ]);
 });

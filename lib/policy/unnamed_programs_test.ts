@@ -179,7 +179,8 @@ const REPLACED: [string, Action, Action][] = [
   ["rm -rf build && lnk/grep secrets/key README.md", "deny", "ask"],
   ["npm install && lnk/grep secrets/key README.md", "allow", "allow"],
   // (Each may write any file first: tests/ may hold a .env by then, which asks, as before.)
-  ["git pull && .venv/bin/python -m pytest tests/", "ask", "allow"],
+  // (git pull may bring a pytest.ini too: the options it gives pytest are not known.)
+  ["git pull && .venv/bin/python -m pytest tests/", "deny", "deny"],
   ["uv sync && .venv/bin/python -m pytest tests/", "ask", "allow"],
   ["npm ci && .venv/bin/python -m pytest tests/", "ask", "allow"],
   [`npm install && .venv/bin/python -c "import sys; print(sys.path)"`, "allow", "allow"],

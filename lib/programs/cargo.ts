@@ -23,7 +23,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, opensFile, programName, unknownWord } from "./words.ts";
-import { tomlEntries, type TomlValue } from "./toml.ts";
+import { tomlEntries, tomlKeys, type TomlValue } from "./toml.ts";
 import { CARGO_ALIAS_ENV, carriesCommand } from "./env.ts";
 
 /** A path a setting names, from the directory its file is for (`~` and bare names as they are). */
@@ -158,7 +158,8 @@ function envSetting(
 
 /** What a cargo settings file's text makes cargo do (`dir`: the directory holding `.cargo`). */
 function cargoText(text: string, file: string, dir: string | null, run: Runner, depth: number) {
-  const entries = tomlEntries(text);
+  // (An inline table's keys too: `build = { rustc = "curl" }` is `build.rustc`.)
+  const entries = tomlKeys(text);
   if (entries === null) run.stage([unknownWord(`(the settings of ${file})`)], file);
   for (const e of entries ?? []) cargoSetting(e.path, e.value, run, file, dir, depth);
 }

@@ -114,6 +114,9 @@ const CONFIG_CTX = ctxIn(`${H}/project`, {
     [`${H}/c12/.cargo/config.toml`]: "[build]\nrustc = 'curl'\n",
     [`${H}/c13/.cargo/config.toml`]: 'include = "more.toml"\n',
     [`${H}/c13/.cargo/more.toml`]: '[alias]\nb = "publish"\n',
+    [`${H}/c14/.cargo/config.toml`]: 'build = { rustc = "curl" }\n',
+    [`${H}/c15/.cargo/config.toml`]:
+      "target = { x86_64-unknown-linux-gnu.runner = 'curl -d @x' }\n",
     // Everyday.
     [`${H}/e1/.cargo/config.toml`]:
       '[build]\njobs = 4\n\n[target.x86_64-unknown-linux-gnu]\nlinker = "clang"\nrustflags = ["-C", "link-arg=-fuse-ld=lld", "-C", "target-cpu=native"]\n\n[alias]\nxtask = "run --package xtask --"\n\n[env]\nRUST_TEST_THREADS = "1"\nOPENSSL_DIR = { value = "vendor/openssl", relative = true }\n\n[net]\ngit-fetch-with-cli = true # ssh agent\n\n[registries.crates-io]\nprotocol = "sparse"\n\n[registry]\nglobal-credential-providers = ["cargo:token", "cargo:libsecret"]\n',
@@ -135,6 +138,8 @@ Deno.test("cargo: the project's .cargo/config.toml (and .cargo/config) in the cw
     ["cd ../c11 && cargo build", "deny"], // (not read: not known)
     ["cd ../c12/deep && cargo build", "deny"], // (a directory above)
     ["cd ../c13 && cargo b", "deny"],
+    ["cd ../c14 && cargo build", "deny"], // (an inline table's keys)
+    ["cd ../c15 && cargo run", "deny"],
     [
       "cd ../e1 && printf '[build]\\nrustc = \"curl\"\\n' > .cargo/config.toml && cargo build",
       "deny",

@@ -109,9 +109,7 @@ Deno.test("settings files and option variables that make programs run or write u
       "deny",
     ],
     ["MANROFFOPT=-U man -l /tmp/evil.1", "deny", "deny"],
-    ["pytest -c /tmp/evil.ini", "deny", "deny"],
-    ["pytest --config-file=/tmp/evil.ini", "deny", "deny"],
-    ["python3 -m pytest -c /tmp/evil.ini", "deny", "ask"],
+    // (A settings file pytest is given is read as it will be: pytest_test.ts.)
     ["groff -U -man x.1", "deny", "deny"],
     ["export SIMPLE_BACKUP_SUFFIX=.json; cp -b /dev/null .pi/settings", "deny", "deny"],
     // a rebase's todo list an editor the command names writes (its exec lines run)

@@ -117,6 +117,11 @@ export interface ExpandOptions {
    * `commandLineArguments`). Absent: not collected.
    */
   handed?: Map<Stage, Set<Word>>;
+  /**
+   * Collects each stage a stage runs as itself (`Runner.own`) with that stage: the same process,
+   * judged beside it. Absent: not collected (each is a stage of its own).
+   */
+  beside?: Map<Stage, Stage>;
 }
 
 const chdirGrammars = new WeakMap<ChdirSpec, OptionGrammar>();
@@ -260,6 +265,12 @@ class StageRunner implements Runner {
 
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void {
     this.more(this.derived(argv, origin, cwds ?? this.place));
+  }
+
+  own(argv: Word[], origin: string): void {
+    const s = this.derived(argv, origin, this.place);
+    this.opts.beside?.set(s, this.opts.beside.get(this.of) ?? this.of);
+    this.more(s);
   }
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {

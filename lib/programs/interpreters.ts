@@ -10,6 +10,7 @@ import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { perlBackups } from "./backups.ts";
+import { pytestFiles, pytestSettings } from "./pytest.ts";
 import {
   denoFileServer,
   pythonRunsCgi,
@@ -212,116 +213,6 @@ function rubyHttpd(argv: Word[]): boolean {
   return un && v.some((x, i) => x === "-ehttpd" || (x === "-e" && v[i + 1] === "httpd"));
 }
 
-/**
- * Whether pytest is given a settings file (`-c FILE`, `--config-file`, `--inifile`, glued too):
- * its `addopts` are options not seen here (`--basetemp=.pi` removes `.pi`).
- */
-export function pytestSettings(args: Word[]): boolean {
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
-    const v = w.kind === "static" ? w.value : w.prefix;
-    const m = /^(?:-c|--config-file|--inifile)(?:=([\s\S]*))?$|^-c([\s\S]+)$/.exec(v);
-    if (!m) continue;
-    const glued = m[1] ?? m[2];
-    const next = glued === undefined ? args[++i] : undefined;
-    // (`-c /dev/null`: no settings at all.)
-    const file = glued !== undefined
-      ? (w.kind === "static" ? glued : null)
-      : next?.kind === "static"
-      ? next.value
-      : null;
-    if (file !== "/dev/null") return true;
-  }
-  return false;
-}
-
-/** pytest: a settings file it is given holds options not seen (see `pytestSettings`). */
-export const PYTEST: Program = {
-  names: ["pytest", "py.test"],
-  runs: (stage, run) => {
-    if (pytestSettings(stage.argv.slice(1))) {
-      run.stage([unknownWord("(the options pytest's settings file gives)")], "pytest");
-    }
-  },
-  namedFiles: (argv) => pytestFiles(argv.slice(1), "pytest"),
-};
-
-/**
- * pytest's options that name a file it writes or reads (its plugins' too: pytest-html's `--html`,
- * pytest-reportlog's `--report-log`, pytest-cov's `--cov-config`), by whether it writes below a
- * directory by names of its own (`--basetemp`, which it removes first).
- */
-const PYTEST_FILES = new Map<string, boolean>([
-  ["--basetemp", true],
-  ["--junitxml", false],
-  ["--junit-xml", false],
-  ["--html", false],
-  ["--resultlog", false],
-  ["--result-log", false],
-  ["--report-log", false],
-  ["--json-report-file", false],
-  ["--log-file", false],
-  ["--cov-config", false],
-  ["--confcutdir", false],
-  ["--rootdir", false],
-]);
-
-/** pytest-cov's report types that write a directory (below) or a file: `--cov-report=TYPE:DEST`. */
-const COV_REPORTS: Record<string, boolean> = {
-  html: true,
-  annotate: true,
-  xml: false,
-  json: false,
-  lcov: false,
-  markdown: false,
-  "markdown-append": false,
-};
-
-/**
- * The files pytest's words (`args`, after the program or `-m pytest`) name: its options' values
- * (`--junitxml F`, `--basetemp=DIR`), pytest-cov's report destinations (`--cov-report html:DIR`,
- * `--cov-report=xml:F`, a name of any shape), the ini values `-o cache_dir=DIR` and `-o
- * log_file=F` set; a settings file it is given (`-c F`) holds options not seen.
- */
-export function pytestFiles(args: Word[], source: string): NamedFile[] {
-  // (Its settings from a file of the command's choosing: `addopts = --basetemp=.pi`.)
-  if (pytestSettings(args)) return [{ path: null, source: "(what pytest's settings file says)" }];
-  const out: NamedFile[] = [];
-  const add = (value: Word | string | undefined, below: boolean) => {
-    const path = typeof value === "string" ? value : value?.kind === "static" ? value.value : null;
-    if (path === "") return;
-    out.push(below ? { path, source, below } : { path, source });
-  };
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
-    if (w.kind !== "static" || !w.value.startsWith("-")) continue;
-    if (w.value === "--") break;
-    const eq = w.value.indexOf("=");
-    const name = eq < 0 ? w.value : w.value.slice(0, eq);
-    const value = eq < 0 ? args[i + 1] : literal(w.value.slice(eq + 1));
-    if (eq < 0 && /^(--cov-report|--override-ini|-o|-p|--cov|--cov-fail-under)$/.test(name)) i++;
-    const below = PYTEST_FILES.get(name);
-    if (below !== undefined) {
-      if (eq < 0) i++;
-      add(value, below);
-      continue;
-    }
-    if (value?.kind !== "static") {
-      if (name === "--cov-report" || name === "-o" || name === "--override-ini") add(value, false);
-      continue;
-    }
-    if (name === "--cov-report") {
-      const typed = /^([\w-]+):([\s\S]+)$/.exec(value.value);
-      const dir = typed ? COV_REPORTS[typed[1]] : undefined;
-      if (dir !== undefined) add(typed![2], dir);
-    } else if (name === "-o" || name === "--override-ini") {
-      const ini = /^\s*(cache_dir|log_file|junit_xml)\s*=\s*([\s\S]+)$/.exec(value.value);
-      if (ini) add(ini[2], ini[1] === "cache_dir");
-    }
-  }
-  return out;
-}
-
 /** groff and its front ends: `-U` (unsafe mode) runs a document's `.sy` and `.pi` requests. */
 export const GROFF: Program = {
   names: ["groff", "nroff", "troff"],
@@ -376,6 +267,8 @@ function pythonCgi(stage: Stage, run: Runner): void {
   if (at !== null && pythonRunsCgi(at.module, stage.argv.slice(at.next))) {
     run.stage([unknownWord("(the CGI scripts the server runs for its clients)")], "http.server");
   }
+  // (`-m pytest`: what its settings files give it.)
+  if (at?.module === "pytest") pytestSettings(stage.argv.slice(at.next), stage, run);
 }
 
 /** The modules whose writes `pythonModuleFiles` knows. */

@@ -34,6 +34,12 @@ export type How = "shell" | "line" | "filter" | "program" | "compressor" | "file
 export interface Runner {
   /** A command the program runs with these words (expanded in turn). */
   stage(argv: Word[], origin: string, cwds?: (string | null)[]): void;
+  /**
+   * The program itself with other words (the options its settings files give it: pytest's
+   * `addopts`): the same process, so what it writes is not another stage's writing before it
+   * (`pytest src/` with `addopts = --junitxml=build/j.xml` is judged as written out).
+   */
+  own(argv: Word[], origin: string): void;
   /** Shell text the program runs (`sh -c TEXT`), analysed in each cwd. */
   shell(text: Word, origin: string, opts?: ShellOptions): void;
   /** A command an option names, run as `how` says. */

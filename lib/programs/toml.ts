@@ -1,8 +1,10 @@
 /**
  * A small TOML reader for the settings files whose values name programs and places (cargo's
- * `.cargo/config.toml`, its `--config KEY=VALUE`): every `key = value` as the dotted key of its
- * table and the value (strings with their escapes, arrays and inline tables over lines). Text it
- * does not read as TOML is null: a file that cannot be read is a command not known.
+ * `.cargo/config.toml`, its `--config KEY=VALUE`; pytest's `pyproject.toml` and `pytest.toml`):
+ * every `key = value` as the dotted key of its table and the value (strings with their escapes,
+ * arrays and inline tables over lines, dates and times). Text it does not read as TOML (a string
+ * left open, an escape TOML does not have) is null: what it would hide is not known rather than
+ * missed. `tomlKeys` adds the keys inline tables set (`tool = { pytest = { addopts = "-x" } }`).
  *
  * @example
  * ```ts
@@ -85,11 +87,12 @@ function readString(p: At): string | null {
     if (e in ESCAPES) out += ESCAPES[e];
     else if (e === "u" || e === "U") {
       const n = e === "u" ? 4 : 8;
-      const code = parseInt(p.s.slice(p.i, p.i + n), 16);
-      if (!/^[0-9a-fA-F]+$/.test(p.s.slice(p.i, p.i + n)) || code > 0x10ffff) return null;
+      const hex = p.s.slice(p.i, p.i + n);
+      const code = parseInt(hex, 16);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n || code > 0x10ffff) return null;
       out += String.fromCodePoint(code);
       p.i += n;
-    } else if (multi && /\s/.test(e ?? "")) {
+    } else if (multi && /^[ \t]*\r?\n/.test(p.s.slice(p.i - 1, p.i + 256))) {
       // (A line-ending backslash joins the lines, with the blanks after it.)
       p.i--;
       skip(p, true);
@@ -116,6 +119,34 @@ function readKey(p: At): string[] | null {
     if (p.s[p.i] !== ".") return parts;
     p.i++;
   }
+}
+
+/** A table of an inline table's values. */
+type TomlTable = { [key: string]: TomlValue };
+
+/** Whether `v` is an inline table. */
+function isTable(v: TomlValue): v is TomlTable {
+  return typeof v === "object" && !Array.isArray(v);
+}
+
+/** Sets `key` (dotted: `a.b = 1` is `{ a: { b: 1 } }`) in `table`; false where TOML would not. */
+function setIn(table: TomlTable, key: string[], v: TomlValue): boolean {
+  let t = table;
+  for (const part of key.slice(0, -1)) {
+    const next = Object.hasOwn(t, part) ? t[part] : put(t, part, {});
+    if (!isTable(next)) return false;
+    t = next;
+  }
+  const last = key[key.length - 1];
+  if (Object.hasOwn(t, last)) return false;
+  put(t, last, v);
+  return true;
+}
+
+/** Sets a table's own key (`__proto__` too, as a key). */
+function put(t: TomlTable, key: string, v: TomlValue): TomlValue {
+  Object.defineProperty(t, key, { value: v, enumerable: true, writable: true, configurable: true });
+  return v;
 }
 
 /** A value at `p`; undefined where it is not one this reader reads. */
@@ -152,7 +183,7 @@ function readValue(p: At, depth: number): TomlValue | undefined {
       p.i++;
       const v = readValue(p, depth + 1);
       if (v === undefined) return undefined;
-      out[key.join(".")] = v;
+      if (!setIn(out, key, v)) return undefined;
       skip(p, true);
       if (p.s[p.i] === ",") p.i++;
       else if (p.s[p.i] !== "}") return undefined;
@@ -163,6 +194,12 @@ function readValue(p: At, depth: number): TomlValue | undefined {
   const m = /^[^\s,\]}#]+/.exec(p.s.slice(p.i, p.i + 256));
   if (!m) return undefined;
   p.i += m[0].length;
+  // (A date and a time apart: `1979-05-27 07:32:00`.)
+  const time = /^ \d{2}:\d{2}[^\s,\]}#]*/.exec(p.s.slice(p.i, p.i + 64));
+  if (time && /^\d{4}-\d{2}-\d{2}$/.test(m[0])) {
+    p.i += time[0].length;
+    return m[0] + time[0];
+  }
   if (m[0] === "true" || m[0] === "false") return m[0] === "true";
   const n = Number(m[0].replace(/_/g, ""));
   // (A date or time is kept as its text.)
@@ -212,4 +249,21 @@ export function tomlEntries(text: string): TomlEntry[] | null {
     }
     if (!lineEnd(p)) return null;
   }
+}
+
+/**
+ * Every key a TOML text sets, in order: `tomlEntries`' entries, each inline table's own keys after
+ * it by their full path (`tool = { pytest = { addopts = "-x" } }` sets `tool.pytest.addopts`
+ * too); null when the text is not TOML this reader reads.
+ */
+export function tomlKeys(text: string): TomlEntry[] | null {
+  const entries = tomlEntries(text);
+  if (entries === null) return null;
+  const out: TomlEntry[] = [];
+  const add = (path: string[], value: TomlValue) => {
+    out.push({ path, value });
+    if (isTable(value)) { for (const [k, v] of Object.entries(value)) add([...path, k], v); }
+  };
+  for (const e of entries) add(e.path, e.value);
+  return out;
 }
