@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { programNamed } from "../programs/registry.ts";
-import type { MadeLink, RepositoryRead } from "../programs/spec.ts";
+import type { MadeLink, Program, RepositoryRead } from "../programs/spec.ts";
 import type { Context, Rule } from "../types.ts";
 import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
@@ -71,6 +71,22 @@ export interface StageShared {
    * appear below what it is given.
    */
   removes: () => boolean;
+  /**
+   * What the stage's program rewrites below the trees it is given (`Program.rewritesTrees`, a
+   * formatter: `deno fmt .`), worked out when first asked; null where it rewrites none.
+   */
+  rewrites: () => TreeRewrite | null;
+}
+
+/** What a formatter rewrites below the trees it is given (see `StageShared.rewrites`). */
+export interface TreeRewrite {
+  /** It rewrites below the cwd too (it names no place). */
+  cwd: boolean;
+  /**
+   * Whether it may change `file` (absolute) below `dir`, a tree it is given (`changesBelow`),
+   * its settings read as they are where no other stage changes them first, else not known.
+   */
+  changes: (dir: string, file: string) => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -141,6 +157,36 @@ export function stageShared(
     settled: opts.settled ?? NEVER,
     changers: opts.changers ?? UNKNOWN,
     removes: stage === null ? NEVER : once(() => removesOnly(stage)),
+    rewrites: facts?.rewritesTrees
+      ? once(() => treeRewrite(ctx, stage!, facts, opts.settled ?? NEVER))
+      : UNKNOWN,
+  };
+}
+
+/** The largest settings file a formatter's `changesBelow` is given the text of. */
+const SETTINGS_LIMIT = 256 * 1024;
+
+/** What a stage's formatter rewrites below the trees it is given (see `TreeRewrite`). */
+function treeRewrite(
+  ctx: Context,
+  stage: Stage,
+  facts: Program,
+  settled: (path: string, started?: boolean) => boolean,
+): TreeRewrite | null {
+  const how = facts.rewritesTrees!(stage.argv);
+  if (how === null) return null;
+  const changesBelow = facts.changesBelow;
+  // (A settings file as it is now, where no stage before it changes it: "" where there is none.)
+  const read = (path: string) =>
+    !settled(path, true)
+      ? null
+      : !ctx.fs.exists(path)
+      ? ""
+      : ctx.fs.readText?.(path, SETTINGS_LIMIT) ?? null;
+  return {
+    cwd: how === "cwd",
+    changes: (dir, file) =>
+      !changesBelow || changesBelow(stage.argv, dir, file, { read, home: ctx.home }),
   };
 }
 
