@@ -200,7 +200,7 @@ function mayRewrite(
   dir: string,
   entry: string,
 ): boolean {
-  if (!shared.settled(entry, true)) return true;
+  if (!shared.settled(entry, true, true)) return true;
   if (!fs.exists(entry)) return false;
   if (fs.isDirectory?.(entry) === false) return rewrite.changes(dir, entry);
   const list = fs.entries?.(entry) ?? null;

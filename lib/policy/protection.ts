@@ -766,7 +766,9 @@ function rewrittenBelow(
     if (!/[*?[]/.test(path) && !opts.rewrites!(path)) continue;
     if (!writes()) return null;
     const action: ProtectionAction = p.entry.action === "deny" ? "ask" : p.entry.action;
-    if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) best = shown(p.entry, action);
+    if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) {
+      best = shown(p.entry, action);
+    }
   }
   return best;
 }

@@ -58,9 +58,11 @@ export interface StageShared {
   /**
    * Whether no other stage of the command may change what lies at or below a path before this
    * one runs (it sees the tree as it is now); with `started`, a later stage of a command whose
-   * stages run one after another does not count. @default never
+   * stages run one after another does not count; with `at` (and `started`), nor one that changes
+   * only what is elsewhere, as far as its words and its program say (`black . && black .`: a
+   * `.json` file black does not change; see `DisturbedOptions.at`). @default never
    */
-  settled: (path: string, started?: boolean) => boolean;
+  settled: (path: string, started?: boolean, at?: boolean) => boolean;
   /**
    * The stages of the command that may change what lies at or below a path before this one
    * starts (see `settled`, with `started`); null where that is not known. @default null
@@ -120,7 +122,7 @@ export function stageShared(
     writes: () => boolean;
     stage?: Stage;
     treeNames?: string[];
-    settled?: (path: string, started?: boolean) => boolean;
+    settled?: (path: string, started?: boolean, at?: boolean) => boolean;
     changers?: (path: string) => Stage[] | null;
     /** bash's nullglob is on: a glob that matches nothing is dropped. */
     nullglob?: boolean;
@@ -171,14 +173,14 @@ function treeRewrite(
   ctx: Context,
   stage: Stage,
   facts: Program,
-  settled: (path: string, started?: boolean) => boolean,
+  settled: (path: string, started?: boolean, at?: boolean) => boolean,
 ): TreeRewrite | null {
   const how = facts.rewritesTrees!(stage.argv);
   if (how === null) return null;
   const changesBelow = facts.changesBelow;
   // (A settings file as it is now, where no stage before it changes it: "" where there is none.)
   const read = (path: string) =>
-    !settled(path, true)
+    !settled(path, true, true)
       ? null
       : !ctx.fs.exists(path)
       ? ""

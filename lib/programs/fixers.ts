@@ -205,7 +205,8 @@ function eslintChanges(_argv: Word[], dir: string, file: string, given: ChangesG
 // biome
 
 /** The files biome formats, lints or checks (a superset), and the names it takes as JSON. */
-const BIOME_FILES = /\.(m?[jt]sx?|c[jt]s|jsonc?|json5|css|graphql|gql|html?|vue|svelte|astro|grit)$/i;
+const BIOME_FILES =
+  /\.(m?[jt]sx?|c[jt]s|jsonc?|json5|css|graphql|gql|html?|vue|svelte|astro|grit)$/i;
 const BIOME_NAMES = new Set([
   ".babelrc",
   ".eslintrc",
@@ -236,7 +237,8 @@ function biomeRewrites(argv: Word[]): Rewrites {
 function biomeChanges(argv: Word[], dir: string, file: string, given: ChangesGiven): boolean {
   if (hasOption(argv, ["--config-path", "--stdin-file-path"])) return true;
   if (inSkipped(dir, file, [".git", "node_modules"])) return false;
-  const widens = (_: string, text: string) => /\b(includes?|overrides|plugins|extends)\b/.test(text);
+  const widens = (_: string, text: string) =>
+    /\b(includes?|overrides|plugins|extends)\b/.test(text);
   if (settingsWiden(file, given, ["biome.json", "biome.jsonc", ".biome.json"], widens)) return true;
   const name = basename(file);
   return BIOME_FILES.test(name) || BIOME_NAMES.has(name.toLowerCase());
@@ -401,7 +403,9 @@ function terraformRewrites(argv: Word[]): Rewrites {
   if (verb !== "fmt" || given(argv, ["-check", "--check", "-write=false", "--write=false"])) {
     return null;
   }
-  return namesOperand(argv.slice(at + 1), NONE) ? "named" : "cwd";
+  // (Its options are Go's: none takes the next word.)
+  const operand = (w: Word) => w.kind === "static" && !w.value.startsWith("-");
+  return argv.slice(at + 1).some(operand) ? "named" : "cwd";
 }
 
 /**
@@ -418,7 +422,13 @@ function terraformChanges(argv: Word[], dir: string, file: string): boolean {
 function dprintRewrites(argv: Word[]): Rewrites {
   const [verb, at] = subcommand(argv, new Set(["--config", "-c", "--log-level"]));
   if (verb !== "fmt") return null;
-  const flags = new Set(["--staged", "--diff", "--allow-no-files", "--incremental", "--skip-stable-format"]);
+  const flags = new Set([
+    "--staged",
+    "--diff",
+    "--allow-no-files",
+    "--incremental",
+    "--skip-stable-format",
+  ]);
   return namesOperand(argv.slice(at + 1), flags) ? "named" : "cwd";
 }
 

@@ -328,7 +328,8 @@ function blackChanges(argv: Word[], _dir: string, file: string, given: ChangesGi
 
 /**
  * Whether ruff, walking `dir`, may rewrite `file`: the Python files, and pyproject.toml (its
- * default `include`), unless `--extension`, `--config` or its settings widen them.
+ * default `include`, which its linter reads and `ruff format` skips), unless `--extension`,
+ * `--config` or its settings widen them.
  */
 export function ruffChanges(
   argv: Word[],
@@ -340,7 +341,8 @@ export function ruffChanges(
   const user = [".config/ruff/ruff.toml", ".config/ruff/.ruff.toml", ".config/ruff/pyproject.toml"];
   if (pythonSettingsWiden(file, given, "ruff", ["ruff.toml", ".ruff.toml"], user)) return true;
   const name = basename(file);
-  return PYTHON_FILES.test(name) || name === "pyproject.toml";
+  const format = argv.find((w, i) => i > 0 && !w.value.startsWith("-"))?.value === "format";
+  return PYTHON_FILES.test(name) || (name === "pyproject.toml" && !format);
 }
 
 /** Whether gofmt or goimports, walking `dir`, may rewrite `file`: a `.go` file, no dot first. */

@@ -594,10 +594,15 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       assert.equal(p.readsCwd!(top.argv), true, why);
       break;
     case "changesBelow": {
-      // (The files of its language below the tree, not a settings file of another name.)
-      const given = { read: () => "", home: "/h" };
+      // (The files of its language below the tree, not a settings file of another name; dprint
+      // formats those of the plugins its configuration names.)
+      const dprint = '{"plugins": ["https://plugins.dprint.dev/typescript-0.93.0.wasm"]}';
+      const read = (path: string) => (path === "/p/dprint.json" ? dprint : "");
+      const given = { read, home: "/h" };
       assert.equal(p.changesBelow!(top.argv, "/p", "/p/.npmrc", given), false, why);
-      const files = ["py", "go", "ts", "js", "rs", "sh", "css", "rb", "tf"].map((e) => `/p/sub/x.${e}`);
+      const files = ["py", "go", "ts", "js", "rs", "sh", "css", "rb", "tf"].map((e) =>
+        `/p/sub/x.${e}`
+      );
       assert.ok(files.some((f) => p.changesBelow!(top.argv, "/p", f, given)), why);
       break;
     }
