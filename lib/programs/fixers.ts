@@ -81,8 +81,6 @@ function settingsWiden(
   return false;
 }
 
-const ANY_TEXT = () => true;
-
 // deno
 
 /** The files `deno fmt` formats (its stable and unstable languages). */
