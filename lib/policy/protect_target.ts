@@ -114,19 +114,10 @@ export function protect(
     }
     // A formatter rewrites the files it may change below the trees it is given (`deno fmt .`;
     // the cwd where it names none): the gate's own files there among them.
-    if (
-      (target.kind === "argument" || target.kind === "path" || target.kind === "cwd") &&
-      target.reach === "exact" && !target.built && config.pathProtection.length
-    ) {
-      const found = rewrittenProtection(config, ctx, target, shared, p, writes);
-      if (found && (!prot || RESTRICTIVENESS[found.action] > RESTRICTIVENESS[prot.action])) {
-        prot = found;
-      }
-    }
+    prot = stricter(prot, rewrittenProtection(config, ctx, target, shared, p, writes));
     // (The files of a revision not read, `git merge evil^{/text}`: any protected path below.)
     if (target.unseen && config.pathProtection.length) {
-      const any = protectionBelow(config, p, ctx.home, "", ANY_NAME);
-      if (any && (!prot || RESTRICTIVENESS[any.action] > RESTRICTIVENESS[prot.action])) prot = any;
+      prot = stricter(prot, protectionBelow(config, p, ctx.home, "", ANY_NAME));
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
     if (!prot && target.kind === "cwd" && config.pathProtection.length) {
@@ -164,6 +155,11 @@ export function protect(
   }
 }
 
+/** The stricter of two protections (the first where they are as strict). */
+function stricter(a: Protection | null, b: Protection | null): Protection | null {
+  return b && (!a || RESTRICTIVENESS[b.action] > RESTRICTIVENESS[a.action]) ? b : a;
+}
+
 /**
  * What of the gate's own files below `p` a stage's formatter may change there (see
  * `StageShared.rewrites`): `p` a directory it is given, or the cwd where it names none.
@@ -176,6 +172,10 @@ function rewrittenProtection(
   p: string,
   writes: () => boolean,
 ): Protection | null {
+  const given = target.kind === "argument" || target.kind === "path" || target.kind === "cwd";
+  if (!given || target.reach !== "exact" || target.built || !config.pathProtection.length) {
+    return null;
+  }
   const rewrite = shared.rewrites();
   if (rewrite === null || (target.kind === "cwd" && !rewrite.cwd)) return null;
   const fs = ctx.fs;
