@@ -92,7 +92,8 @@ import type {
 } from "../types.ts";
 
 /** How a stage asks whether what it finds where it starts is as it is now. */
-const STARTED: DisturbedOptions = { started: true };
+const STARTED: DisturbedOptions = { started: true },
+  AT: DisturbedOptions = { ...STARTED, at: true };
 
 /** Options of a decision. */
 export interface DecideOptions {
@@ -453,9 +454,9 @@ function decideStage(
     links: ownLinks(opts.links, stage),
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
-    settled: (path, started) =>
+    settled: (path, started, at) =>
       opts.globs !== undefined &&
-      !opts.globs.disturbed(path, stage, undefined, started ? STARTED : undefined),
+      !opts.globs.disturbed(path, stage, undefined, at ? AT : started ? STARTED : undefined),
     changers: (path) => opts.globs?.changers(path, stage, STARTED) ?? null,
     nullglob: opts.globs?.options.nullglob,
   });
@@ -657,9 +658,7 @@ function decideBash(
   const runsOf = (x: Stage, from: Stage) => runBy(innerStages(x, expandTop), from);
   all.push(...aliasesSet(all, runsOf));
   // Assignments alone (`PAGER='less -R'`): only what they make other programs run is judged.
-  for (const e of analysis.environment ?? []) {
-    all.push(...innerStages(e, expand));
-  }
+  for (const e of analysis.environment ?? []) all.push(...innerStages(e, expand));
   if (setsCodeOtherwise(command, all, searched.texts)) {
     // PATH, bash's command tables or another variable that holds code set another way (`read
     // PATH`, `printf -v PS4`): a name may run any program, a trace any command.

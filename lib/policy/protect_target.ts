@@ -7,7 +7,7 @@
  */
 import type { Target } from "./targets.ts";
 import type { RepositoryRead } from "../programs/spec.ts";
-import type { StageShared } from "./stage_shared.ts";
+import type { StageShared, TreeRewrite } from "./stage_shared.ts";
 import { namesBelow } from "./links_seen.ts";
 import {
   type BelowOptions,
@@ -114,10 +114,12 @@ export function protect(
         }
       }
     }
+    // A formatter rewrites the files it may change below the trees it is given (`deno fmt .`;
+    // the cwd where it names none): the gate's own files there among them.
+    prot = stricter(prot, rewrittenProtection(config, ctx, target, shared, p, writes));
     // (The files of a revision not read, `git merge evil^{/text}`: any protected path below.)
     if (target.unseen && config.pathProtection.length) {
-      const any = protectionBelow(config, p, ctx.home, "", ANY_NAME);
-      if (any && (!prot || RESTRICTIVENESS[any.action] > RESTRICTIVENESS[prot.action])) prot = any;
+      prot = stricter(prot, protectionBelow(config, p, ctx.home, "", ANY_NAME));
     }
     // (What git shows of its repository unnamed: `git diff`, `git log -p`, `git grep KEY`.)
     if (!prot && target.kind === "cwd" && config.pathProtection.length) {
@@ -153,6 +155,59 @@ export function protect(
     // (No approval counts against a protection; most verdicts have none to take away.)
     if (out.approval !== undefined) delete out.approval;
   }
+}
+
+/** The stricter of two protections (the first where they are as strict). */
+function stricter(a: Protection | null, b: Protection | null): Protection | null {
+  return b && (!a || RESTRICTIVENESS[b.action] > RESTRICTIVENESS[a.action]) ? b : a;
+}
+
+/**
+ * What of the gate's own files below `p` a stage's formatter may change there (see
+ * `StageShared.rewrites`): `p` a directory it is given, or the cwd where it names none.
+ */
+function rewrittenProtection(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  p: string,
+  writes: () => boolean,
+): Protection | null {
+  const given = target.kind === "argument" || target.kind === "path" || target.kind === "cwd";
+  if (!given || target.reach !== "exact" || target.built || !config.pathProtection.length) {
+    return null;
+  }
+  const rewrite = shared.rewrites();
+  if (rewrite === null || (target.kind === "cwd" && !rewrite.cwd)) return null;
+  const fs = ctx.fs;
+  if (!fs.exists(p) || fs.isDirectory?.(p) === false) return null;
+  return protectionBelow(config, p, ctx.home, null, {
+    write: writes,
+    trees: true,
+    exists: (q) => fs.exists(q),
+    rewrites: (entry) => mayRewrite(fs, shared, rewrite, p, entry),
+  });
+}
+
+/**
+ * Whether a formatter given `dir` may change what a built-in entry protects at `entry` below it:
+ * a file it may change, a directory holding one (as listed now; a directory or a link in it may
+ * hold any), anything there where another stage may change it first.
+ */
+function mayRewrite(
+  fs: Context["fs"],
+  shared: StageShared,
+  rewrite: TreeRewrite,
+  dir: string,
+  entry: string,
+): boolean {
+  if (!shared.settled(entry, true, true)) return true;
+  if (!fs.exists(entry)) return false;
+  if (fs.isDirectory?.(entry) === false) return rewrite.changes(dir, entry);
+  const list = fs.entries?.(entry) ?? null;
+  if (list === null) return true;
+  return list.some((e) => e.dir || e.link || rewrite.changes(dir, `${entry}/${e.name}`));
 }
 
 /**

@@ -478,6 +478,13 @@ export interface BelowOptions {
    * of any depth count so where `exists` says nothing is there. @default false
    */
   fresh?: boolean;
+  /**
+   * The access rewrites only some files below `dir` (a formatter: `deno fmt .` its languages'):
+   * only the built-in entries are looked for, each where this says it may change the path the
+   * entry protects there (absolute; for one of any depth, `dir/.pi/extensions` where `.pi` is
+   * right below `dir`, as `trees` looks). @default undefined (every entry, as the options say)
+   */
+  rewrites?: (path: string) => boolean;
 }
 
 /**
@@ -501,6 +508,7 @@ export function protectionBelow(
 ): Protection | null {
   if (config.pathProtection.length === 0) return null;
   const folded = foldsCase(config);
+  const original = dir;
   if (folded) {
     dir = dir.toLowerCase();
     if (word !== null) word = word.toLowerCase();
@@ -512,6 +520,7 @@ export function protectionBelow(
   const writes = () => known ??= typeof opts.write === "function" ? opts.write() : opts.write;
   const at = (both: { read: Found; write: Found }): Found =>
     both.read === both.write || !writes() ? both.read : both.write;
+  if (opts.rewrites) return rewrittenBelow(below, original, folded, opts, writes);
   // Everything below dir is protected when dir is, or when a glob covers all of it (`~/.ssh/**`).
   let best: Protection | null = at(below.self) ?? at(below.inside);
   for (const c of below.candidates) {
@@ -726,4 +735,54 @@ function anyDepthBelow(
   // (A word of any name, `(paths grep lists)/`, reaches what is there, as a tree does.)
   if (word !== null && word !== "") return bashGlobMatches(word, heads.first, false);
   return exists !== undefined && exists(`${dir === "/" ? "" : dir}/${heads.first}`);
+}
+
+/**
+ * The built-in entries below `dir` (as it is written: `original`) a formatter may change there
+ * (see `BelowOptions.rewrites`): one of any depth where its first directory is right below
+ * `dir` (or `dir` is inside its leading directories), an absolute one strictly below `dir`.
+ */
+function rewrittenBelow(
+  below: Below,
+  original: string,
+  folded: boolean,
+  opts: BelowOptions,
+  writes: () => boolean,
+): Protection | null {
+  const dir = folded ? original.toLowerCase() : original;
+  const under = dir === "/" ? "/" : dir + "/";
+  let best: Protection | null = null;
+  for (const c of below.candidates) {
+    const p = c.protection;
+    if (!p.entry.writes || c.kind === NAMES) continue;
+    let path: string;
+    if (c.kind === ANY_DEPTH) {
+      if (!anyDepthBelow(p.heads!, dir, null, opts.exists)) continue;
+      path = anyDepthPath(p.glob, dir, original);
+    } else if (p.abs !== undefined && p.abs.startsWith(under)) {
+      path = p.abs;
+    } else continue;
+    // (An entry whose path holds a wildcard, a name escaped: it may be any file.)
+    if (!/[*?[]/.test(path) && !opts.rewrites!(path)) continue;
+    if (!writes()) return null;
+    const action: ProtectionAction = p.entry.action === "deny" ? "ask" : p.entry.action;
+    if (!best || PROTECTION_RANK[action] > PROTECTION_RANK[best.action]) {
+      best = shown(p.entry, action);
+    }
+  }
+  return best;
+}
+
+/**
+ * The path a relative built-in glob (`.pi/extensions`) protects below `dir` (`dir` as compared,
+ * `original` as written): right below where `dir` is one of its leading directories (`…/.pi`),
+ * else below `dir` whole.
+ */
+function anyDepthPath(glob: string, dir: string, original: string): string {
+  const parts = glob.split("/");
+  for (let n = parts.length - 1; n > 0; n--) {
+    const head = parts.slice(0, n).join("/");
+    if (dir === head || dir.endsWith("/" + head)) return `${original}/${parts.slice(n).join("/")}`;
+  }
+  return `${original === "/" ? "" : original}/${glob}`;
 }

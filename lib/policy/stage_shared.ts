@@ -7,7 +7,7 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import { programNamed } from "../programs/registry.ts";
-import type { MadeLink, RepositoryRead } from "../programs/spec.ts";
+import type { MadeLink, Program, RepositoryRead } from "../programs/spec.ts";
 import type { Context, Rule } from "../types.ts";
 import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
@@ -58,9 +58,11 @@ export interface StageShared {
   /**
    * Whether no other stage of the command may change what lies at or below a path before this
    * one runs (it sees the tree as it is now); with `started`, a later stage of a command whose
-   * stages run one after another does not count. @default never
+   * stages run one after another does not count; with `at` (and `started`), nor one that changes
+   * only what is elsewhere, as far as its words and its program say (`black . && black .`: a
+   * `.json` file black does not change; see `DisturbedOptions.at`). @default never
    */
-  settled: (path: string, started?: boolean) => boolean;
+  settled: (path: string, started?: boolean, at?: boolean) => boolean;
   /**
    * The stages of the command that may change what lies at or below a path before this one
    * starts (see `settled`, with `started`); null where that is not known. @default null
@@ -71,6 +73,22 @@ export interface StageShared {
    * appear below what it is given.
    */
   removes: () => boolean;
+  /**
+   * What the stage's program rewrites below the trees it is given (`Program.rewritesTrees`, a
+   * formatter: `deno fmt .`), worked out when first asked; null where it rewrites none.
+   */
+  rewrites: () => TreeRewrite | null;
+}
+
+/** What a formatter rewrites below the trees it is given (see `StageShared.rewrites`). */
+export interface TreeRewrite {
+  /** It rewrites below the cwd too (it names no place). */
+  cwd: boolean;
+  /**
+   * Whether it may change `file` (absolute) below `dir`, a tree it is given (`changesBelow`),
+   * its settings read as they are where no other stage changes them first, else not known.
+   */
+  changes: (dir: string, file: string) => boolean;
 }
 
 export const NO_LINKS: MadeLink[] = [];
@@ -104,7 +122,7 @@ export function stageShared(
     writes: () => boolean;
     stage?: Stage;
     treeNames?: string[];
-    settled?: (path: string, started?: boolean) => boolean;
+    settled?: (path: string, started?: boolean, at?: boolean) => boolean;
     changers?: (path: string) => Stage[] | null;
     /** bash's nullglob is on: a glob that matches nothing is dropped. */
     nullglob?: boolean;
@@ -141,6 +159,36 @@ export function stageShared(
     settled: opts.settled ?? NEVER,
     changers: opts.changers ?? UNKNOWN,
     removes: stage === null ? NEVER : once(() => removesOnly(stage)),
+    rewrites: facts?.rewritesTrees
+      ? once(() => treeRewrite(ctx, stage!, facts, opts.settled ?? NEVER))
+      : UNKNOWN,
+  };
+}
+
+/** The largest settings file a formatter's `changesBelow` is given the text of. */
+const SETTINGS_LIMIT = 256 * 1024;
+
+/** What a stage's formatter rewrites below the trees it is given (see `TreeRewrite`). */
+function treeRewrite(
+  ctx: Context,
+  stage: Stage,
+  facts: Program,
+  settled: (path: string, started?: boolean, at?: boolean) => boolean,
+): TreeRewrite | null {
+  const how = facts.rewritesTrees!(stage.argv);
+  if (how === null) return null;
+  const changesBelow = facts.changesBelow;
+  // (A settings file as it is now, where no stage before it changes it: "" where there is none.)
+  const read = (path: string) =>
+    !settled(path, true, true)
+      ? null
+      : !ctx.fs.exists(path)
+      ? ""
+      : ctx.fs.readText?.(path, SETTINGS_LIMIT) ?? null;
+  return {
+    cwd: how === "cwd",
+    changes: (dir, file) =>
+      !changesBelow || changesBelow(stage.argv, dir, file, { read, home: ctx.home }),
   };
 }
 

@@ -25,6 +25,7 @@ import type { Program, Runner } from "./spec.ts";
 import { literal, opensFile, programName, unknownWord } from "./words.ts";
 import { tomlEntries, tomlKeys, type TomlValue } from "./toml.ts";
 import { CARGO_ALIAS_ENV, carriesCommand } from "./env.ts";
+import { type Rewrites, rustChanges, rustfmtShows, subcommand } from "./fixers.ts";
 
 /** A path a setting names, from the directory its file is for (`~` and bare names as they are). */
 function from(dir: string | null, value: string): string {
@@ -343,8 +344,28 @@ function rustcCommands(stage: Stage, run: Runner): void {
   }
 }
 
+/** `CARGO_VALUED`, as the names `subcommand` skips the value of. */
+const CARGO_VALUED_NAMES = new Set(["--config", "-Z", "--color", "-C", "--explain", "--list"]);
+
+/** `cargo fmt` writes the crate's Rust files (the cwd's) unless `--check` (after `--` too). */
+function cargoRewrites(argv: Word[]): Rewrites {
+  const [verb] = subcommand(argv, CARGO_VALUED_NAMES);
+  if (verb !== "fmt" || rustfmtShows(argv)) return null;
+  return "cwd";
+}
+
+/** What cargo may change below a tree: `cargo fmt` the Rust files, any file otherwise. */
+function cargoChanges(argv: Word[], dir: string, file: string): boolean {
+  return subcommand(argv, CARGO_VALUED_NAMES)[0] !== "fmt" || rustChanges(argv, dir, file);
+}
+
 /** cargo, and rustc and rustdoc. */
 export const CARGO_PROGRAMS: Program[] = [
-  { names: ["cargo"], optionCommands: cargoCommands },
+  {
+    names: ["cargo"],
+    optionCommands: cargoCommands,
+    changesBelow: cargoChanges,
+    rewritesTrees: cargoRewrites,
+  },
   { names: ["rustc", "rustdoc"], optionCommands: rustcCommands },
 ];

@@ -23,7 +23,7 @@ import type { Word } from "../shell/model.ts";
 import type { ChangesGiven, Program } from "./spec.ts";
 
 /** The directories above `file` (its own first), up to the root. */
-function dirsAbove(file: string): string[] {
+export function dirsAbove(file: string): string[] {
   const out: string[] = [];
   for (let dir = dirname(file), n = 0; n < 64; n++) {
     out.push(dir);
@@ -34,8 +34,10 @@ function dirsAbove(file: string): string[] {
   return out;
 }
 
-/** Whether a word (static) is one of `options` or one of them with `=VALUE`. */
-function hasOption(argv: Word[], options: readonly string[]): boolean {
+/**
+ * Whether a word is one of `options` or one of them with `=VALUE` (a word not known may be one).
+ */
+export function hasOption(argv: Word[], options: readonly string[]): boolean {
   return argv.slice(1).some((w) =>
     w.kind !== "static" ||
     options.some((o) => w.value === o || w.value.startsWith(o + "="))
@@ -43,7 +45,7 @@ function hasOption(argv: Word[], options: readonly string[]): boolean {
 }
 
 /** The components of `file` between `dir` and its name. */
-function between(dir: string, file: string): string[] {
+export function between(dir: string, file: string): string[] {
   return relative(dir, file).split("/").slice(0, -1);
 }
 
@@ -326,7 +328,8 @@ function blackChanges(argv: Word[], _dir: string, file: string, given: ChangesGi
 
 /**
  * Whether ruff, walking `dir`, may rewrite `file`: the Python files, and pyproject.toml (its
- * default `include`), unless `--extension`, `--config` or its settings widen them.
+ * default `include`, which its linter reads and `ruff format` skips), unless `--extension`,
+ * `--config` or its settings widen them.
  */
 export function ruffChanges(
   argv: Word[],
@@ -338,7 +341,8 @@ export function ruffChanges(
   const user = [".config/ruff/ruff.toml", ".config/ruff/.ruff.toml", ".config/ruff/pyproject.toml"];
   if (pythonSettingsWiden(file, given, "ruff", ["ruff.toml", ".ruff.toml"], user)) return true;
   const name = basename(file);
-  return PYTHON_FILES.test(name) || name === "pyproject.toml";
+  const format = argv.find((w, i) => i > 0 && !w.value.startsWith("-"))?.value === "format";
+  return PYTHON_FILES.test(name) || (name === "pyproject.toml" && !format);
 }
 
 /** Whether gofmt or goimports, walking `dir`, may rewrite `file`: a `.go` file, no dot first. */
@@ -347,9 +351,46 @@ function goChanges(_argv: Word[], _dir: string, file: string): boolean {
   return name.endsWith(".go") && !name.startsWith(".");
 }
 
+/** Whether a static word is one of `options` or one of them with `=VALUE`. */
+export function given(argv: Word[], options: readonly string[]): boolean {
+  return argv.slice(1).some((w) =>
+    w.kind === "static" && options.some((o) => w.value === o || w.value.startsWith(o + "="))
+  );
+}
+
+/**
+ * Whether a short option letter is in a static word of short options (`-ir` holds `i`); `stop`:
+ * letters that take the rest of the word as their value.
+ */
+export function shortFlag(argv: Word[], letter: string, stop = ""): boolean {
+  return argv.slice(1).some((w) => {
+    if (w.kind !== "static" || !/^-[^-]/.test(w.value)) return false;
+    for (const c of w.value.slice(1)) {
+      if (c === letter) return true;
+      if (stop.includes(c)) return false;
+    }
+    return false;
+  });
+}
+
+/** prettier writes what it formats with `--write` (`-w`), and only the files it is given. */
+function prettierRewrites(argv: Word[]): "named" | null {
+  return hasOption(argv, ["--write", "-w"]) ? "named" : null;
+}
+
+/** black writes what it formats unless it only checks or shows (`--check`, `--diff`, `-c`). */
+function blackRewrites(argv: Word[]): "named" | null {
+  return given(argv, ["--check", "--diff", "--code", "-c"]) ? null : "named";
+}
+
+/** gofmt and goimports write what they format with `-w` alone. */
+function goRewrites(argv: Word[]): "named" | null {
+  return hasOption(argv, ["-w", "--w"]) ? "named" : null;
+}
+
 /** prettier, black, gofmt and goimports. */
 export const FORMATTER_PROGRAMS: Program[] = [
-  { names: ["prettier"], changesBelow: prettierChanges },
-  { names: ["black"], changesBelow: blackChanges },
-  { names: ["gofmt", "goimports"], changesBelow: goChanges },
+  { names: ["prettier"], changesBelow: prettierChanges, rewritesTrees: prettierRewrites },
+  { names: ["black"], changesBelow: blackChanges, rewritesTrees: blackRewrites },
+  { names: ["gofmt", "goimports"], changesBelow: goChanges, rewritesTrees: goRewrites },
 ];

@@ -11,6 +11,7 @@ import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
+import { denoChanges, denoRewrites } from "./fixers.ts";
 import {
   denoFileServer,
   pythonRunsCgi,
@@ -358,6 +359,9 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     // `$DENO_DIR` says (`DENO_DIR=.pi deno clean`), or its own below the home directory.
     ...(name === "deno"
       ? {
+        // (`deno fmt` and `deno lint --fix` rewrite their languages' files below a tree.)
+        changesBelow: denoChanges,
+        rewritesTrees: denoRewrites,
         // (`deno run`/`deno serve` of std's file server serves its DIR, else the cwd.)
         followsLinks: (argv: Word[]) => denoFileServer(argv) !== null,
         readsCwd: (argv: Word[]) => denoFileServer(argv) === "cwd",

@@ -171,8 +171,66 @@ export function pylintOutputs(argv: Word[]): NamedFile[] {
   return out;
 }
 
+/** ruff's options that take no value (a word after one is a place it is given). */
+const RUFF_FLAGS = new Set([
+  "--fix",
+  "--no-fix",
+  "--unsafe-fixes",
+  "--fix-only",
+  "--preview",
+  "--no-preview",
+  "--isolated",
+  "--exit-zero",
+  "--exit-non-zero-on-fix",
+  "--exit-non-zero-on-format",
+  "--force-exclude",
+  "--no-cache",
+  "--respect-gitignore",
+  "--show-fixes",
+  "--statistics",
+  "--watch",
+  "-q",
+  "-s",
+  "-v",
+  "-e",
+  "-w",
+  "-n",
+]);
+
+/**
+ * What ruff rewrites: `ruff format` (not `--check`, `--diff`), `ruff check` (the bare `ruff`)
+ * with fixes, which its settings may turn on (not `--no-fix`, `--diff`, `--watch`); named no
+ * place, the cwd.
+ */
+function ruffRewrites(argv: Word[]): "named" | "cwd" | null {
+  const args = argv.slice(1);
+  let at = 0;
+  while (at < args.length && args[at].kind === "static" && args[at].value.startsWith("-")) {
+    at += args[at].value === "--config" ? 2 : 1;
+  }
+  const verb = args[at]?.kind === "static" ? args[at].value : "";
+  const has = (options: string[]) =>
+    args.some((w) => w.kind === "static" && options.includes(w.value.split("=")[0]));
+  if (verb === "format") {
+    if (has(["--check", "--diff"])) return null;
+  } else if (verb !== "check" && verb !== "") return null;
+  else if (has(["--no-fix", "--diff", "--watch", "--show-settings", "--show-files"])) return null;
+  return [...args.slice(at + (verb ? 1 : 0))].some((w, i, rest) =>
+      w.kind === "static" && !w.value.startsWith("-") &&
+      (i === 0 || !rest[i - 1].value.startsWith("-") || rest[i - 1].value.includes("=") ||
+        RUFF_FLAGS.has(rest[i - 1].value))
+    )
+    ? "named"
+    : "cwd";
+}
+
 /** ruff and pylint. */
 export const LINTER_PROGRAMS: Program[] = [
-  { names: ["ruff"], optionCommands: ruffSettings, changesBelow: ruffChanges },
+  {
+    names: ["ruff"],
+    optionCommands: ruffSettings,
+    changesBelow: ruffChanges,
+    rewritesTrees: ruffRewrites,
+  },
   { names: ["pylint"], namedFiles: pylintOutputs },
 ];

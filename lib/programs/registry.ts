@@ -47,6 +47,7 @@ import { QUERY_PROGRAMS } from "./jq.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
 import { FORMATTER_PROGRAMS } from "./formatters.ts";
+import { FIXER_PROGRAMS } from "./fixers.ts";
 import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
@@ -112,6 +113,7 @@ export function allPrograms(): readonly Program[] {
     ...CARGO_PROGRAMS,
     ...LINTER_PROGRAMS,
     ...FORMATTER_PROGRAMS,
+    ...FIXER_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
     PSQL,
@@ -170,6 +172,7 @@ function uniform(p: Program): Program {
     metadataOnly: p.metadataOnly,
     replacesTrees: p.replacesTrees,
     changesBelow: p.changesBelow,
+    rewritesTrees: p.rewritesTrees,
     noFileOperands: p.noFileOperands,
     writesOnlyNamed: p.writesOnlyNamed,
     tooBroad: p.tooBroad,

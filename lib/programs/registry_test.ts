@@ -51,6 +51,7 @@ type Shown =
   | "lists"
   | "treeNames"
   | "changesBelow"
+  | "rewritesTrees"
   | "readOnly";
 
 /**
@@ -107,7 +108,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python: { evaluates: "python -c 'print(1)'", namedFiles: "python -m zipfile -e a.zip out", followsLinks: "python -m http.server", readsCwd: "python -m http.server 8000", runs: "python -m http.server --cgi" },
   python2: { evaluates: "python2 -c 'print(1)'", namedFiles: "python2 -m gzip -d a.gz", followsLinks: "python2 -m http.server", readsCwd: "python2 -m http.server 8000", runs: "python2 -m http.server --cgi" },
   python3: { evaluates: "python3 -c 'print(1)'", namedFiles: "python3 -m tarfile -e a.tar out", followsLinks: "python3 -m http.server", readsCwd: "python3 -m http.server 8000", runs: "python3 -m http.server --cgi" }, node: { evaluates: "node -e 'x()'" },
-  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'", followsLinks: "deno serve jsr:@std/http/file-server", readsCwd: "deno run -A jsr:@std/http/file-server" }, tsx: { evaluates: "tsx -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'", followsLinks: "deno serve jsr:@std/http/file-server", readsCwd: "deno run -A jsr:@std/http/file-server", changesBelow: "deno fmt .", rewritesTrees: "deno lint --fix" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'", followsLinks: "ruby -run -ehttpd .", readsCwd: "ruby -run -e httpd" },
   perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'", followsLinks: "php -S 0:8000", readsCwd: "php -S 0:8000" },
   git: {
@@ -274,9 +275,15 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   convert: { runs: "convert a.png 'png:|lpr'", namedFiles: "convert a.png frame_%03d.png" },
   pytest: { runs: "pytest -c /tmp/x.ini", namedFiles: "pytest --cov-report=html:cov" },
   groff: { runs: "groff -U -man x.1" },
-  ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src", changesBelow: "ruff format ." },
-  prettier: { changesBelow: "prettier --write ." }, black: { changesBelow: "black ." },
-  gofmt: { changesBelow: "gofmt -w ." },
+  ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src", changesBelow: "ruff format .", rewritesTrees: "ruff format ." },
+  prettier: { changesBelow: "prettier --write .", rewritesTrees: "prettier --write ." }, black: { changesBelow: "black .", rewritesTrees: "black ." },
+  gofmt: { changesBelow: "gofmt -w .", rewritesTrees: "gofmt -w ." },
+  eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix ." }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
+  rustfmt: { changesBelow: "rustfmt a.rs", rewritesTrees: "rustfmt a.rs" }, isort: { changesBelow: "isort .", rewritesTrees: "isort ." },
+  autopep8: { changesBelow: "autopep8 -i -r .", rewritesTrees: "autopep8 -ir ." }, shfmt: { changesBelow: "shfmt -w .", rewritesTrees: "shfmt -w ." },
+  stylelint: { changesBelow: "stylelint --fix .", rewritesTrees: "stylelint --fix ." }, rubocop: { changesBelow: "rubocop -a", rewritesTrees: "rubocop -A" },
+  terraform: { changesBelow: "terraform fmt -recursive", rewritesTrees: "terraform fmt" },
+  dprint: { changesBelow: "dprint fmt", rewritesTrees: "dprint fmt" },
   pylint: { namedFiles: "pylint -f text:out.txt src" },
   httpd: { followsLinks: "httpd -f -h . -p 8000", runs: "httpd -c /tmp/httpd.conf", readsCwd: "httpd -f -p 8000" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
@@ -359,7 +366,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   "nix-shell": { runs: "nix-shell --run 'rm x'" },
   make: { chdir: "make -C dir", optionCommands: "make 'X!=rm x'" },
   bazel: { text: "bazel build //src/app:main", optionCommands: "bazel test --run_under='rm x' //..." },
-  cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run" },
+  cargo: { optionCommands: "cargo --config 'target.x.runner=\"rm\"' run", changesBelow: "cargo fmt", rewritesTrees: "cargo fmt" },
   rustc: { optionCommands: "rustc -C linker=rm x.rs" },
   // Editors and debuggers (editors.ts).
   cmake: { optionCommands: "cmake -E chdir d rm x", namedFiles: "cmake -E copy_directory a out", replacesTrees: "cmake -E remove_directory d" },
@@ -404,6 +411,7 @@ function shownFacets(p: Program): Shown[] {
     "lists",
     "treeNames",
     "changesBelow",
+    "rewritesTrees",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -522,6 +530,26 @@ const NOT_FOLLOWING: Record<string, string> = {
   file_server: "file_server --help",
 };
 
+/** A command of each program that rewrites no tree (see `Program.rewritesTrees`). */
+const NOT_REWRITING: Record<string, string> = {
+  ruff: "ruff format --check .",
+  prettier: "prettier --check .",
+  black: "black --diff .",
+  gofmt: "gofmt -l .",
+  eslint: "eslint --fix-dry-run .",
+  biome: "biome ci .",
+  rustfmt: "rustfmt --emit stdout a.rs",
+  isort: "isort --check-only .",
+  autopep8: "autopep8 -r -d .",
+  shfmt: "shfmt -d .",
+  stylelint: "stylelint .",
+  rubocop: "rubocop .",
+  terraform: "terraform fmt -check",
+  dprint: "dprint check",
+  deno: "deno fmt --check",
+  cargo: "cargo fmt -- --check",
+};
+
 /** The command shows the facet: it runs something, moves, has text, names files, ... */
 function assertShows(p: Program, facet: Shown, command: string): void {
   // (A listing of what another program lists is shown by the last stage of a pipeline.)
@@ -566,18 +594,23 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       assert.equal(p.readsCwd!(top.argv), true, why);
       break;
     case "changesBelow": {
-      // (The files of its language below the tree, not a settings file of another name.)
-      const given = { read: () => "", home: "/h" };
+      // (The files of its language below the tree, not a settings file of another name; dprint
+      // formats those of the plugins its configuration names.)
+      const dprint = '{"plugins": ["https://plugins.dprint.dev/typescript-0.93.0.wasm"]}';
+      const read = (path: string) => (path === "/p/dprint.json" ? dprint : "");
+      const given = { read, home: "/h" };
       assert.equal(p.changesBelow!(top.argv, "/p", "/p/.npmrc", given), false, why);
-      assert.equal(
-        p.changesBelow!(top.argv, "/p", "/p/sub/x.py", given) ||
-          p.changesBelow!(top.argv, "/p", "/p/sub/x.go", given) ||
-          p.changesBelow!(top.argv, "/p", "/p/sub/x.ts", given),
-        true,
-        why,
+      const files = ["py", "go", "ts", "js", "rs", "sh", "css", "rb", "tf"].map((e) =>
+        `/p/sub/x.${e}`
       );
+      assert.ok(files.some((f) => p.changesBelow!(top.argv, "/p", f, given)), why);
       break;
     }
+    case "rewritesTrees":
+      // (It rewrites a tree, and none in a mode that only shows what it would write.)
+      assert.notEqual(p.rewritesTrees!(top.argv), null, why);
+      assert.equal(p.rewritesTrees!(expanded(NOT_REWRITING[p.names[0]]).top.argv), null, why);
+      break;
     case "readsRepository":
       // (Its content, and none where it shows only names.)
       assert.notEqual(p.readsRepository!(top), null, why);

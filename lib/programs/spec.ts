@@ -588,6 +588,15 @@ export interface Program {
    * name counts whatever its name.) Not set: any file.
    */
   changesBelow?: (argv: Word[], dir: string, file: string, given: ChangesGiven) => boolean;
+  /**
+   * It rewrites files below the directories it is given, those `changesBelow` says (a formatter,
+   * a linter's fixes: `deno fmt src`, `eslint --fix .`), and below the cwd too where it names
+   * none (`"cwd"`: `deno fmt`, `cargo fmt`, `ruff format`); null where it rewrites no tree (a
+   * mode that writes nothing: `--check`, `--diff`, `--dry-run`; another subcommand: `deno test`).
+   * What is protected below them that it may change is reached: the gate's own files of any
+   * depth (`.pi/extensions/pi-controls.jsonc` for `deno fmt .`).
+   */
+  rewritesTrees?: (argv: Word[]) => "named" | "cwd" | null;
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
   /**
