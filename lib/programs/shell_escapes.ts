@@ -185,7 +185,7 @@ const LESSKEY_RUNS = /^(LESSOPEN|LESSCLOSE|EDITOR|VISUAL|LESSEDIT|LESS|LESSHISTF
  * not known.
  */
 export function lesskeyText(text: string, run: Runner, origin: string): void {
-  if (text.includes("\0") || /[\x00-\x08]/.test(text)) {
+  if ([...text.slice(0, 4096)].some((c) => c.charCodeAt(0) < 9)) {
     if (/LESS|SHELL|EDITOR|VISUAL/.test(text)) {
       run.stage([unknownWord(`(what the lesskey file ${origin} sets)`)], origin);
     }
