@@ -24,6 +24,7 @@ import { buildOutput, containerCopyDestination } from "./destinations.ts";
 import { containerFiles, containerOperands, type CopyForm } from "./container_copies.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
+import { COMPOSE_GLOBAL, composeFileRuns } from "./compose_files.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -190,22 +191,6 @@ const DOCKER_GLOBAL: OptionGrammar = {
     "--storage-driver",
     "--url",
     "--identity",
-  ]),
-};
-
-/** docker compose's options before its subcommand that take a value. */
-const COMPOSE_GLOBAL: OptionGrammar = {
-  valued: "fp",
-  longFlags: new Set(["--compatibility", "--dry-run", "--help", "--all-resources"]),
-  longValued: new Set([
-    "--ansi",
-    "--env-file",
-    "--file",
-    "--parallel",
-    "--profile",
-    "--progress",
-    "--project-directory",
-    "--project-name",
   ]),
 };
 
@@ -487,6 +472,13 @@ function composeRunForm(args: Word[]): { at: number; grammar: OptionGrammar } | 
   return sub !== null && args[sub].value === "run" ? { at: sub, grammar: COMPOSE_RUN } : null;
 }
 
+/** `docker compose …`: what its compose files name (compose_files.ts). */
+function dockerComposeFiles(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const at = subcommandAt(args, 0, DOCKER_GLOBAL);
+  if (at !== null && args[at].value === "compose") composeFileRuns(stage, run, args, at + 1);
+}
+
 /** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */
 function composeCommand(args: Word[], from: number): Word[] {
   const at = subcommandAt(args, from, COMPOSE_GLOBAL);
@@ -640,6 +632,8 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
     runs: unshareRuns,
+    // (The files `docker compose` reads its project from: compose_files.ts.)
+    optionCommands: dockerComposeFiles,
     runsElsewhere: dockerCommand,
     text: (argv) => [...dockerText(argv), ...copyText(argv)],
     // (And what `cp` copies in and `build -o` writes: destinations.ts.)
@@ -653,6 +647,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
   },
   {
     names: ["docker-compose", "podman-compose"],
+    optionCommands: (stage, run) => composeFileRuns(stage, run, stage.argv.slice(1), 0),
     runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
     text: copyText,
     namedFiles: (argv) => [...copyFiles(argv), ...containerCopyDestination(argv)],

@@ -217,8 +217,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
     runs: "podman unshare rm -rf x",
     namedFiles: "docker run -v /src:/dst img",
+    optionCommands: "docker compose -f c.yml up",
   },
   "docker-compose": {
+    optionCommands: "docker-compose -f c.yml up",
     runsElsewhere: "docker-compose run --rm web rm -rf x", text: "docker-compose cp web:/x ./x",
     namedFiles: "docker-compose cp web:/x ./x",
   },

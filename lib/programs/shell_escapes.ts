@@ -152,6 +152,7 @@ const LESS_MOVES = /^(?:(?:\d*[GgFpP%])*\d*|[/?][^\n!|]*)$/;
  * (a pipe `|`, saving `s`, another file `:e`, the editor `v`) is not known.
  */
 function lessRuns(stage: Stage, run: Runner): void {
+  lessKeyFiles(stage, run);
   for (const w of stage.argv.slice(1)) {
     // (A word not known is taken for a file, as a file name it mostly is: `less $(ls -t | head -1)`.)
     if (!w.prefix.startsWith("+")) continue;
@@ -168,6 +169,100 @@ function lessRuns(stage: Stage, run: Runner): void {
       run.stage([unknownWord(`(the less command ${w.text})`)], "less");
     }
   }
+}
+
+/** less's long options naming a lesskey file or text (any unambiguous abbreviation). */
+const LESSKEY_OPTION =
+  /^--lesskey-(f(?:i(?:le?)?)?|s(?:rc?)?|c(?:o(?:n(?:t(?:e(?:nt?)?)?)?)?)?)(=|$)/;
+/** The variables a lesskey file's `#env` section sets that make less run a program. */
+const LESSKEY_RUNS = /^(LESSOPEN|LESSCLOSE|EDITOR|VISUAL|LESSEDIT|LESS|LESSHISTFILE)$/;
+
+/**
+ * What a lesskey source text makes less run: its `#env` section's `LESSOPEN`, `LESSCLOSE`
+ * (run at start, no terminal needed), the editor and `SHELL` (run on a key), `LESS` (options,
+ * `+!cmd`), `LESSHISTFILE` (written), judged as the variables set before less; a value built from
+ * others (`$X`, escapes) is not known. A binary file (`-k`, less before 582) naming any of them:
+ * not known.
+ */
+export function lesskeyText(text: string, run: Runner, origin: string): void {
+  if ([...text.slice(0, 4096)].some((c) => c.charCodeAt(0) < 9)) {
+    if (/LESS|SHELL|EDITOR|VISUAL/.test(text)) {
+      run.stage([unknownWord(`(what the lesskey file ${origin} sets)`)], origin);
+    }
+    return;
+  }
+  let section = "#command";
+  for (const line of text.split(/\r?\n/)) {
+    const head = /^\s*(#\w[\w-]*)\s*$/.exec(line);
+    if (head) {
+      section = head[1];
+      continue;
+    }
+    if (section !== "#env" || /^\s*(#|$)/.test(line)) continue;
+    const m = /^\s*([\w-]+)\s*\+?=\s*(.*?)\s*$/.exec(line);
+    if (!m || !(LESSKEY_RUNS.test(m[1]) || m[1] === "SHELL")) continue;
+    if (/[$\\]/.test(m[2])) {
+      run.stage([unknownWord(`(what ${m[1]} in the lesskey file ${origin} runs)`)], origin);
+    } else if (m[1] === "SHELL") run.shell(literal(m[2]), origin, { arguments: true });
+    else run.environment([literal(`${m[1]}=${m[2]}`)]);
+  }
+}
+
+/** A lesskey file less reads (absolute, or from the stage's cwd): what it runs, or not known. */
+function lesskeyFile(path: string, run: Runner, origin: string): void {
+  const text = run.settings(path);
+  if (text === null) run.stage([unknownWord(`(what the lesskey file ${path} sets)`)], origin);
+  else lesskeyText(text, run, origin);
+}
+
+/**
+ * The lesskey files (or text) less reads: `-k F`, `--lesskey-file=F`, `--lesskey-src=F`,
+ * `--lesskey-content=TEXT` (and their abbreviations), else the user's (`$LESSKEYIN`,
+ * `$XDG_CONFIG_HOME/lesskey`, `~/.config/lesskey`, `~/.lesskey`; `$LESSKEY`, `~/.less`), as they
+ * will be when it runs (another stage may write them first).
+ */
+function lessKeyFiles(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w.kind === "static" && w.value === "--") break;
+    const v = w.kind === "static" ? w.value : w.prefix;
+    const long = LESSKEY_OPTION.exec(v);
+    let value: Word | undefined;
+    let content = false;
+    if (long) {
+      content = long[1].startsWith("c");
+      value = long[2]
+        ? { ...w, value: w.value.slice(long[0].length), prefix: w.prefix.slice(long[0].length) }
+        : args[++i];
+    } else if (/^-[^-]/.test(v)) {
+      // (A cluster: the first letter that takes a value takes the rest, or the next word.)
+      const body = v.slice(1);
+      const at = [...body].findIndex((c) => LESS_VALUED.includes(c));
+      if (at < 0 || body[at] !== "k") {
+        if (at >= 0 && at === body.length - 1) i++;
+        continue;
+      }
+      value = at + 1 < body.length
+        ? { ...w, value: w.value.slice(at + 2), prefix: w.prefix.slice(at + 2) }
+        : args[++i];
+    } else continue;
+    if (!value) continue;
+    if (value.kind !== "static") {
+      run.stage([unknownWord(`(what the lesskey file ${value.text} sets)`)], "less -k");
+    } else if (content) lesskeyText(value.value, run, "less --lesskey-content");
+    else lesskeyFile(value.value, run, "less -k");
+  }
+  const home = run.home(null);
+  if (home === null) return;
+  const xdg = run.variable("XDG_CONFIG_HOME");
+  const source = run.variable("LESSKEYIN");
+  for (
+    const path of source
+      ? [source]
+      : [...(xdg ? [`${xdg}/lesskey`] : []), `${home}/.config/lesskey`, `${home}/.lesskey`]
+  ) lesskeyFile(path, run, "lesskey");
+  lesskeyFile(run.variable("LESSKEY") ?? `${home}/.less`, run, "lesskey");
 }
 
 /** less's options that take a value: the rest of the word, or the next word. */

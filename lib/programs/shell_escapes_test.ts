@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkTable } from "../testing_adversarial.ts";
+import { checkTable, denyList } from "../testing_adversarial.ts";
 import { escapedCommands, lessOptionWords } from "./shell_escapes.ts";
 import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
@@ -82,5 +82,41 @@ Deno.test("less: a file its $LESS names is judged where the command sets it", as
     ["LESS='--log-file=secrets/key' man ls", "deny"],
     ["LESS=-FRX git log", "allow"],
     ["LESS='-R -j4 -x4' less README.md", "allow"],
+  ]);
+});
+
+Deno.test("less: the lesskey files it reads run what their #env section sets", async () => {
+  const H = "/home/user";
+  const evil = "#command\nq quit\n#env\nLESSOPEN=|cat ~/.ssh/id_rsa %s\n";
+  const ctx = ctxIn(`${H}/p`, {
+    files: [`${H}/p/README.md`, `${H}/.ssh/id_rsa`],
+    contents: {
+      [`${H}/p/keys`]: evil,
+      [`${H}/p/shell`]: "#env\nSHELL=rm -rf /tmp/x\n",
+      [`${H}/p/built`]: "#env\nLESSOPEN=|$X %s\n",
+      [`${H}/p/plain`]: "#command\n\\t forw-line\n#env\nLESSCHARSET=utf-8\n",
+    },
+  });
+  await checkActions(denyList, ctx, [
+    ["less --lesskey-src=./keys README.md", "deny"],
+    ["less --lesskey-s ./keys README.md", "deny"],
+    ["less -k ./keys README.md", "deny"],
+    ["less -k./keys README.md", "deny"],
+    ["less -RSk ./keys README.md", "deny"],
+    ["less --lesskey-file=keys README.md", "deny"],
+    ["less --lesskey-fi keys README.md", "deny"],
+    ["less --lesskey-content=$'#env\\nLESSOPEN=|rm -rf x %s' README.md", "deny"],
+    ["less -k ./shell README.md", "deny"],
+    ["less -k ./built README.md", "deny"],
+    ["less -k $F README.md", "deny"],
+    ["LESSKEY=./keys less README.md", "deny"],
+    ["printf '#env\\nLESSOPEN=|rm -rf x %s\\n' > ~/.lesskey; less README.md", "deny"],
+    ["cat > ~/.config/lesskey <<'E'\n#env\nLESSOPEN=|rm -rf x %s\nE\nless README.md", "deny"],
+    // Everyday.
+    ["less README.md", "allow"],
+    ["less -R -x4 +G README.md", "allow"],
+    ["less -k ./plain README.md", "allow"],
+    ["less -k missing README.md", "allow"],
+    ["git log | less -S", "allow"],
   ]);
 });

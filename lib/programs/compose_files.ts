@@ -1,0 +1,461 @@
+/**
+ * The files docker compose reads its project from (`compose.yaml`, `compose.yml`,
+ * `docker-compose.yml`, `docker-compose.yaml` and their `.override` files in the cwd or the nearest
+ * directory above it; `-f F` repeated, `-f -`, `COMPOSE_FILE`; `--project-directory`), and what
+ * they name on this machine, judged as `docker run` judges its mounts and files: each bind mount's
+ * source (`./data:/data`, `type: bind` with `source:`, a volume whose `driver_opts` `device` binds
+ * a path), each `env_file` and `label_file`, the files of `secrets:` and `configs:`, a build's
+ * `context`, `dockerfile` and `additional_contexts` outside the project (within it, what `docker
+ * build .` reads of it is the everyday build), its `ssh` keys, `develop.watch` paths; the files
+ * `include:` and `extends: file:` bring in are read in turn, and a `provider`'s type runs as a
+ * program here. Paths are interpolated as compose does (`${VAR}`, `${VAR:-default}`, `$$`) from
+ * the command's variables, the environment and the project's `.env` (or `--env-file`, read for
+ * its values only: not judged), `~` is the home directory, and a relative path is from the
+ * project directory (the first file's directory, or `--project-directory`; an included or
+ * extended file's own). A file that cannot be read as it will be when the command runs (another
+ * stage writes it first, a name not known) or read here (`yaml_reader.ts`), or a value not known,
+ * is a file not known.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Stage, Word } from "../shell/model.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+import type { Runner } from "./spec.ts";
+import { literal, opensFile, standardInput, unknownWord } from "./words.ts";
+import { readYaml, type Yaml } from "./yaml_reader.ts";
+
+/** docker compose's options before its subcommand that take a value. */
+export const COMPOSE_GLOBAL: OptionGrammar = {
+  valued: "fp",
+  longFlags: new Set(["--compatibility", "--dry-run", "--help", "--all-resources"]),
+  longValued: new Set([
+    "--ansi",
+    "--env-file",
+    "--file",
+    "--parallel",
+    "--profile",
+    "--progress",
+    "--project-directory",
+    "--project-name",
+  ]),
+};
+
+const ORIGIN = "docker compose";
+/** The files compose looks for, in its order, and the files it adds beside the one it finds. */
+const DEFAULT_FILES = ["compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"];
+const OVERRIDE_FILES = DEFAULT_FILES.map((f) => f.replace(/\.(ya?ml)$/, ".override.$1"));
+/** Subcommands that read no project. */
+const NO_PROJECT = /^(version|ls|help)$/;
+/** How deep `include:` and `extends:` are followed. */
+const DEPTH = 6;
+
+/** A variable's value: a string, undefined where it is not set, null where it is not known. */
+type Lookup = (name: string) => string | null | undefined;
+
+/** The `KEY=value` lines of an env file (null: a value built from others, not read here). */
+function dotenv(text: string): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    let value: string | null = m[2];
+    const q = /^(["'])(.*)\1$/.exec(value);
+    if (q) value = q[1] === "'" ? q[2] : q[2].includes("$") || q[2].includes("\\") ? null : q[2];
+    else if (value.includes("$")) value = null;
+    else value = value.replace(/\s+#.*$/, "");
+    out.set(m[1], value);
+  }
+  return out;
+}
+
+/** A value as compose interpolates it (null: a variable in it is not known). */
+export function interpolate(text: string, vars: Lookup): string | null {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== "$") {
+      out += c;
+      continue;
+    }
+    const next = text[i + 1];
+    if (next === "$") {
+      out += "$";
+      i++;
+      continue;
+    }
+    const bare = /^[A-Za-z_]\w*/.exec(text.slice(i + 1));
+    if (bare) {
+      const v = vars(bare[0]);
+      if (v === null) return null;
+      out += v ?? "";
+      i += bare[0].length;
+      continue;
+    }
+    if (next !== "{") {
+      out += c;
+      continue;
+    }
+    // `${…}` to its matching brace (a default may hold another).
+    let depth = 0;
+    let end = i + 1;
+    for (; end < text.length; end++) {
+      if (text[end] === "{") depth++;
+      else if (text[end] === "}" && --depth === 0) break;
+    }
+    if (end >= text.length) return null;
+    const inner = text.slice(i + 2, end);
+    const m = /^([A-Za-z_]\w*)(?:(:?)([-?+])([\s\S]*))?$/.exec(inner);
+    if (!m) return null;
+    const v = vars(m[1]);
+    if (v === null) return null;
+    const set = m[2] === ":" ? !!v : v !== undefined;
+    let value: string | null = v ?? "";
+    if (m[3] === "-" && !set) value = interpolate(m[4], vars);
+    else if (m[3] === "+") value = set ? interpolate(m[4], vars) : "";
+    if (value === null) return null;
+    out += value;
+    i = end;
+  }
+  return out;
+}
+
+/** What one run of compose reads: its variables, and how it reports a file. */
+class Project {
+  constructor(
+    readonly run: Runner,
+    readonly vars: Lookup,
+    /** The places it opens, judged together as one stage's (`flush`). */
+    readonly opened: string[] = [],
+  ) {}
+
+  /** The places opened: one stage of them all, so none is taken to change what another reads. */
+  flush(): void {
+    const home = this.run.home(null);
+    const paths = this.opened.map((p) =>
+      home !== null && (p === "~" || p.startsWith("~/")) ? home + p.slice(1) : p
+    );
+    const tilde = paths.filter((p) => p === "~" || p.startsWith("~/"));
+    for (const p of tilde) opensFile(p, this.run, ORIGIN);
+    const rest = [...new Set(paths.filter((p) => !tilde.includes(p)))];
+    if (rest.length) this.run.stage([literal(`(${ORIGIN} opens)`), ...rest.map(literal)], ORIGIN);
+  }
+
+  unknown(what: string): void {
+    this.run.stage([unknownWord(`(${what})`)], ORIGIN);
+  }
+
+  /** A path a file names (interpolated; from `base`), or null (reported not known). */
+  path(value: Yaml, base: string): string | null {
+    if (typeof value !== "string") {
+      if (value !== null) this.unknown(`a path a compose file names`);
+      return null;
+    }
+    const v = interpolate(value, this.vars);
+    if (v === null) this.unknown(`the path ${value} a compose file names`);
+    return v === null ? null : place(v, base);
+  }
+
+  /** A file or directory compose reads or mounts. */
+  opens(value: Yaml, base: string): void {
+    const p = this.path(value, base);
+    if (p !== null) this.opened.push(p);
+  }
+
+  /** A place the build reads where it is outside the project (`project`). */
+  buildReads(value: Yaml, base: string, project: string): void {
+    const p = this.path(value, base);
+    if (p === null || /^[a-z][\w+.-]*:\/\//i.test(p) || /^(git@|github\.com\/)/.test(p)) return;
+    if (p === project || p.startsWith(project.replace(/\/*$/, "/"))) return;
+    this.opened.push(p);
+  }
+
+  /** The text of a file compose reads (absolute), or null (reported not known). */
+  text(path: string): string | null {
+    const text = this.run.settings(path);
+    if (text === null) this.unknown(`the compose file ${path}`);
+    return text;
+  }
+
+  /** A compose file's text, from `dir` (relative paths from `base`). */
+  file(text: string, base: string, depth: number): void {
+    const doc = readYaml(text);
+    if (doc === undefined || (doc !== null && (typeof doc !== "object" || Array.isArray(doc)))) {
+      this.unknown(`what the compose file in ${base} names`);
+      return;
+    }
+    if (doc === null) return;
+    for (const s of Object.values(mapping(doc.services))) {
+      if (s && typeof s === "object" && !Array.isArray(s)) this.service(s, base, depth);
+    }
+    const volumes = mapping(doc.volumes);
+    for (const v of Object.values(volumes)) {
+      // (A volume of the local driver whose device is a path binds it.)
+      const device = mapping(mapping(v).driver_opts).device;
+      if (device !== undefined) this.opens(device, base);
+    }
+    for (const key of ["secrets", "configs"]) {
+      for (const v of Object.values(mapping(doc[key]))) {
+        const file = mapping(v).file;
+        if (file !== undefined) this.opens(file, base);
+      }
+    }
+    for (const inc of list(doc.include)) this.include(inc, base, depth);
+  }
+
+  /** One service: its mounts, env files, build and the service it extends. */
+  service(s: { [key: string]: Yaml }, base: string, depth: number): void {
+    for (const v of list(s.volumes)) {
+      if (typeof v === "string") {
+        const source = interpolate(v, this.vars);
+        if (source === null) this.unknown(`the mount ${v}`);
+        // (`SRC:DST[:MODE]`: a path when it starts as one; else a named volume, or `DST` alone.)
+        else if (source.includes(":") && /^[./~]/.test(source)) {
+          const p = place(source.slice(0, source.indexOf(":")), base);
+          if (p !== null) this.opened.push(p);
+        }
+      } else {
+        const m = mapping(v);
+        if (m.type === "bind" || (m.type === undefined && typeof m.source === "string")) {
+          const src = typeof m.source === "string" ? interpolate(m.source, this.vars) : m.source;
+          if (src === null) this.unknown(`the mount source ${m.source}`);
+          else if (typeof src !== "string") this.unknown(`a mount's source`);
+          else if (m.type === "bind" || /^[./~]/.test(src)) {
+            const p = place(src, base);
+            if (p !== null) this.opened.push(p);
+          }
+        }
+      }
+    }
+    for (const key of ["env_file", "label_file"]) {
+      for (const f of list(s[key])) this.opens(typeof f === "string" ? f : mapping(f).path, base);
+    }
+    this.build(s.build, base);
+    for (const w of list(mapping(s.develop).watch)) this.opens(mapping(w).path, base);
+    const provider = mapping(s.provider).type;
+    if (typeof provider === "string") {
+      this.run.stage([literal(provider), literal("(its arguments)")], ORIGIN);
+    }
+    const ext = s.extends;
+    if (ext && typeof ext === "object" && !Array.isArray(ext) && ext.file !== undefined) {
+      const p = this.path(ext.file, base);
+      if (p === null) return;
+      if (depth >= DEPTH) return this.unknown(`the compose file ${p}`);
+      const text = this.text(p);
+      if (text) this.file(text, dirname(p), depth + 1);
+    }
+  }
+
+  /** A service's `build`: the places it reads outside the project, and its ssh keys. */
+  build(b: Yaml, base: string): void {
+    if (b === undefined || b === null) return;
+    if (typeof b === "string") return this.buildReads(b, base, base);
+    const m = mapping(b);
+    const context = m.context === undefined ? base : this.path(m.context, base);
+    if (context === null) return;
+    this.buildReads(context, base, base);
+    if (m.dockerfile !== undefined) this.buildReads(m.dockerfile, context, base);
+    const extra = m.additional_contexts;
+    const contexts = Array.isArray(extra)
+      ? extra.map((e) => (typeof e === "string" ? e.slice(e.indexOf("=") + 1) : e))
+      : Object.values(mapping(extra));
+    for (const c of contexts) this.buildReads(c, base, base);
+    // (`ssh: [default=/path/key]`, `ssh: {id: /path}`: keys the build reaches.)
+    const ssh = Array.isArray(m.ssh)
+      ? m.ssh.map((
+        e,
+      ) => (typeof e === "string" && e.includes("=") ? e.slice(e.indexOf("=") + 1) : null))
+      : Object.values(mapping(m.ssh));
+    for (const k of ssh) if (k !== null && k !== "default") this.opens(k, base);
+  }
+
+  /** An `include:` entry: its files (and env files) read in turn. */
+  include(inc: Yaml, base: string, depth: number): void {
+    const m = typeof inc === "string" ? { path: inc } : mapping(inc);
+    const envFiles = list(m.env_file);
+    for (const f of envFiles) this.opens(f, base);
+    const vars = this.withEnvFiles(envFiles, base);
+    if (vars === null) return;
+    for (const f of list(m.path)) {
+      const p = this.path(f, base);
+      if (p === null) continue;
+      if (depth >= DEPTH) return this.unknown(`the compose file ${p}`);
+      const text = this.text(p);
+      const dir = m.project_directory === undefined
+        ? dirname(p)
+        : this.path(m.project_directory, base);
+      if (text && dir !== null) new Project(this.run, vars, this.opened).file(text, dir, depth + 1);
+    }
+  }
+
+  /** These variables with the values env files give where none is set (null: not known). */
+  withEnvFiles(files: Yaml[], base: string): Lookup | null {
+    const maps: (Map<string, string | null> | null)[] = files.map((f) => {
+      const p = this.path(f, base);
+      const text = p === null
+        ? null
+        : this.run.settings(p.replace(/^~(?=\/|$)/, this.run.home(null) ?? "~"));
+      return text === null ? null : dotenv(text);
+    });
+    if (maps.includes(null)) {
+      this.unknown("the values of a compose file's env_file");
+      return null;
+    }
+    return (name) => {
+      const v = this.vars(name);
+      if (v !== undefined) return v;
+      for (const m of maps) if (m!.has(name)) return m!.get(name);
+      return undefined;
+    };
+  }
+}
+
+/** A path interpolated already, from `base` (`~` kept; "" none). */
+function place(v: string, base: string): string | null {
+  if (!v) return null;
+  return v === "~" || v.startsWith("~/") || isAbsolute(v) ? v : resolve(base, v);
+}
+
+/** A YAML mapping's entries (none for anything else). */
+function mapping(v: Yaml | undefined): { [key: string]: Yaml } {
+  return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+}
+
+/** A YAML value as a list (a scalar or mapping alone is one). */
+function list(v: Yaml | undefined): Yaml[] {
+  return v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** The variables of a stage's command: its assignments, then the environment (null: not known). */
+function stageVars(stage: Stage, run: Runner): Lookup {
+  const assigned = new Map<string, string | null>();
+  for (const w of stage.assignments ?? []) {
+    const m = /^(\w+)=/.exec(w.kind === "static" ? w.value : w.prefix);
+    if (m) assigned.set(m[1], w.kind === "static" ? w.value.slice(m[0].length) : null);
+  }
+  return (name) => {
+    if (assigned.has(name)) return assigned.get(name);
+    if (stage.unknownVars?.has(name)) return null;
+    return run.variable(name);
+  };
+}
+
+/** What compose's options before its subcommand (at `from`) say. */
+interface Globals {
+  files: Word[];
+  envFiles: Word[];
+  projectDir: Word | null;
+  subcommand: string | null;
+}
+
+function globals(args: Word[], from: number): Globals {
+  const out: Globals = { files: [], envFiles: [], projectDir: null, subcommand: null };
+  const values = args.slice(from).map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, COMPOSE_GLOBAL)) {
+    if (t.kind === "operand") {
+      out.subcommand = values[t.at];
+      break;
+    }
+    if (t.kind === "dynamic") {
+      out.subcommand = "";
+      break;
+    }
+    if (t.kind !== "valued") continue;
+    const word = t.glued !== undefined
+      ? literal(t.glued)
+      : t.valueAt !== undefined
+      ? args[from + t.valueAt]
+      : undefined;
+    if (!word) continue;
+    if (t.name === "-f" || t.name === "--file") out.files.push(word);
+    else if (t.name === "--env-file") out.envFiles.push(word);
+    else if (t.name === "--project-directory") out.projectDir = word;
+  }
+  return out;
+}
+
+/**
+ * `docker compose …` (`args` from `from`, after `compose`; `docker-compose …` from its first
+ * word): what its compose files name on this machine, judged (see the module).
+ */
+export function composeFileRuns(stage: Stage, run: Runner, args: Word[], from: number): void {
+  const g = globals(args, from);
+  if (g.subcommand === null || NO_PROJECT.test(g.subcommand)) return;
+  const unknown = (what: string) => run.stage([unknownWord(`(${what})`)], ORIGIN);
+  const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
+  const words = [...g.files, ...g.envFiles, ...(g.projectDir ? [g.projectDir] : [])];
+  if (cwd === null || g.subcommand === "" || words.some((w) => w.kind !== "static")) {
+    return unknown("the compose files it reads");
+  }
+  const home = run.home(null) ?? "~";
+  const here = (p: string) => resolve(cwd, p.replace(/^~(?=\/|$)/, home));
+  const projectDir = g.projectDir ? here(g.projectDir.value) : null;
+  const vars = stageVars(stage, run);
+  // The values of `.env` (or `--env-file`, `COMPOSE_ENV_FILES`), where the command sets none.
+  const listed = vars("COMPOSE_ENV_FILES");
+  const envPaths = g.envFiles.length
+    ? g.envFiles.map((w) => here(w.value))
+    : listed
+    ? listed.split(",").map(here)
+    : [join(projectDir ?? cwd, ".env")];
+  const texts = listed === null ? [null] : envPaths.map((p) => run.settings(p));
+  // (One not read here makes only the variables it would give not known.)
+  const dot = texts.map((t) => (t === null ? null : dotenv(t)));
+  const lookup: Lookup = (name) => {
+    const v = vars(name);
+    if (v !== undefined) return v;
+    for (const m of dot) if (m === null || m.has(name)) return m === null ? null : m.get(name);
+    return undefined;
+  };
+  const project = new Project(run, lookup);
+  // The files: `-f`, else `COMPOSE_FILE`, else those it finds.
+  let files: { path: string; text: string | null }[];
+  // (Where the command or the environment sets none, and the .env cannot be read now: none.
+  // A variable a path is built from stays not known.)
+  const named = vars("COMPOSE_FILE") ?? dot.map((m) => m?.get("COMPOSE_FILE")).find((v) => v);
+  if (named === null && !g.files.length) return unknown("the compose files COMPOSE_FILE names");
+  if (g.files.length || named) {
+    const separator = vars("COMPOSE_PATH_SEPARATOR") || ":";
+    const paths = g.files.length ? g.files.map((w) => w.value) : named!.split(separator);
+    files = paths.filter(Boolean).map((p) => {
+      if (p !== "-") return { path: here(p), text: project.text(here(p)) };
+      const input = standardInput(stage);
+      const body = input.from === "document" ? input.redirect.body : undefined;
+      if (body?.kind !== "static") unknown("the compose file on its standard input");
+      return {
+        path: join(projectDir ?? cwd, "-"),
+        text: body?.kind === "static" ? body.value : "",
+      };
+    });
+  } else {
+    const found = defaultFiles(run, projectDir ?? cwd);
+    if (found === null) return unknown("the compose files it finds");
+    files = found.map((f) => ({ path: f.path, text: f.text }));
+  }
+  if (!files.length) return;
+  const base = projectDir ?? dirname(files[0].path);
+  for (const f of files) if (f.text) project.file(f.text, base, 0);
+  project.flush();
+}
+
+/** The compose files compose finds from `dir` (the nearest directory holding one), or null. */
+function defaultFiles(run: Runner, dir: string): { path: string; text: string }[] | null {
+  const found = DEFAULT_FILES.map((name) => run.projectSettings(name, [dir]));
+  if (found.includes(null)) return null;
+  let nearest = "";
+  for (const list of found) {
+    if (list!.length && list![0].dir.length > nearest.length) nearest = list![0].dir;
+  }
+  if (!nearest) return [];
+  const main = found.findIndex((list) => list!.some((f) => f.dir === nearest));
+  const out = [{
+    path: join(nearest, DEFAULT_FILES[main]),
+    text: found[main]!.find((f) => f.dir === nearest)!.text,
+  }];
+  for (const name of OVERRIDE_FILES) {
+    const text = run.settings(join(nearest, name));
+    if (text === null) return null;
+    if (text) out.push({ path: join(nearest, name), text });
+  }
+  return out;
+}

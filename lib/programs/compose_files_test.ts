@@ -1,0 +1,126 @@
+/**
+ * docker compose reads its project's compose files: their bind mounts, env files, secrets,
+ * configs and builds outside the project are judged as `docker run`'s mounts and files are.
+ */
+import assert from "node:assert/strict";
+import { denyList, gateFiles } from "../testing_adversarial.ts";
+import { checkActions, ctxIn } from "../testing.ts";
+import { interpolate } from "./compose_files.ts";
+
+const H = "/home/user";
+const P = `${H}/p`;
+const svc = (body: string) => `services:\n  web:\n    image: nginx\n${body}`;
+const ctx = ctxIn(P, {
+  files: [`${P}/README.md`, `${H}/.ssh/id_rsa`, `${H}/.pi/agent/settings.json`],
+  contents: {
+    [`${P}/.env`]: "TAG=1\nKEYS=/home/user/.ssh\n",
+    [`${P}/compose.yaml`]: svc("    volumes:\n      - ./data:/data\n      - db:/var/lib/db\n") +
+      "volumes:\n  db: {}\n",
+    [`${P}/data/x.db`]: "",
+    [`${P}/sub/dir/x.txt`]: "",
+    [`${P}/short/compose.yml`]: svc("    volumes:\n      - ~/.ssh:/k:ro\n"),
+    [`${P}/long/docker-compose.yaml`]: svc(
+      "    volumes:\n      - type: bind\n        source: ${HOME}/.ssh\n        target: /k\n",
+    ),
+    [`${P}/flow/docker-compose.yml`]: 'services: {web: {image: x, volumes: ["~/.ssh:/k"]}}\n',
+    [`${P}/over/compose.yaml`]: svc("    volumes: [./a:/a]\n"),
+    [`${P}/over/compose.override.yaml`]: svc("    env_file: /home/user/.ssh/id_rsa\n"),
+    [`${P}/envfile.yml`]: svc(
+      "    env_file:\n      - path: ~/.ssh/id_rsa\n        required: false\n",
+    ),
+    [`${P}/envlist.yml`]: svc("    env_file: [app.env, /home/user/.ssh/id_rsa]\n"),
+    [`${P}/dflt.yml`]: svc("    volumes:\n      - ${NOPE:-~/.ssh}:/k\n"),
+    [`${P}/dotenv.yml`]: svc("    volumes:\n      - ${KEYS}:/k\n"),
+    [`${P}/safe.env`]: "KEYS=/tmp\n",
+    [`${P}/secret.yml`]: svc("") + "secrets:\n  k:\n    file: ~/.ssh/id_rsa\n",
+    [`${P}/config.yml`]: svc("") + "configs:\n  k:\n    file: /home/user/.ssh/id_rsa\n",
+    [`${P}/device.yml`]: svc("    volumes: [k:/k]\n") +
+      "volumes:\n  k:\n    driver_opts: {type: none, o: bind, device: /home/user/.ssh}\n",
+    [`${P}/build.yml`]: svc("    build:\n      context: ~/.ssh\n"),
+    [`${P}/buildfile.yml`]: svc("    build:\n      context: .\n      dockerfile: ../.ssh/id_rsa\n"),
+    [`${P}/include.yml`]: "include:\n  - short/compose.yml\n",
+    [`${P}/extends.yml`]:
+      "services:\n  a:\n    extends:\n      file: envfile.yml\n      service: web\n",
+    [`${P}/anchor.yml`]:
+      'x-k: &k\n  volumes: ["~/.ssh:/k"]\nservices:\n  a:\n    <<: *k\n    image: x\n',
+    [`${P}/odd.yml`]: "services:\n  a:\n    ? complex\n    : key\n",
+    [`${P}/ok.yml`]: svc(
+      "    build: .\n    env_file: [./app.env]\n    volumes:\n      - ./src:/src:ro\n" +
+        "      - /var/run/docker.sock:/var/run/docker.sock\n      - cache:/cache\n" +
+        "    command: >\n      sh -c 'echo $$HOME # not a comment'\n",
+    ) + "volumes:\n  cache:\n",
+    [`${P}/pi.yml`]: svc('    volumes: ["~/.pi/agent:/cfg"]\n'),
+  },
+});
+
+Deno.test("compose: the bind mounts and env files of the files it finds", async () => {
+  await checkActions(denyList, ctx, [
+    ["cd short && docker compose up -d", "deny"],
+    ["cd short && docker compose run web", "deny"],
+    ["cd short && docker compose config", "deny"],
+    ["cd short && docker-compose up", "deny"],
+    ["cd short && podman compose up", "deny"],
+    ["cd short && podman-compose up", "deny"],
+    ["cd long && docker compose up", "deny"],
+    ["cd flow && docker compose up", "deny"],
+    ["cd over && docker compose up", "deny"], // (its override file)
+    ["docker compose --project-directory short up", "deny"],
+    ["docker --context x compose --project-directory=short up", "deny"],
+    // Everyday: a bind in the project, a named volume, what reads no project.
+    ["docker compose up -d", "allow"],
+    ["cd sub/dir && docker compose ps", "allow"], // (the compose.yaml above the cwd)
+    ["docker compose logs -f web", "allow"],
+    ["cd short && docker compose version", "allow"],
+    ["cd short && docker compose ls", "allow"],
+  ]);
+});
+
+Deno.test("compose: -f, COMPOSE_FILE, stdin, interpolation, includes and extends", async () => {
+  await checkActions(denyList, ctx, [
+    ["docker compose -f envfile.yml up", "deny"],
+    ["docker compose --file=envlist.yml run web", "deny"],
+    ["docker compose -f ok.yml -f envlist.yml up", "deny"],
+    ["COMPOSE_FILE=ok.yml:envlist.yml docker compose up", "deny"],
+    ["docker compose -f dflt.yml up", "deny"],
+    ["docker compose -f dotenv.yml up", "deny"], // (`KEYS` from .env)
+    ["KEYS=/tmp docker compose -f dotenv.yml up", "allow"],
+    ["docker compose -f secret.yml up", "deny"],
+    ["docker compose -f config.yml up", "deny"],
+    ["docker compose -f device.yml up", "deny"],
+    ["docker compose -f build.yml build", "deny"],
+    ["docker compose -f buildfile.yml build", "deny"],
+    ["docker compose -f include.yml up", "deny"],
+    ["docker compose -f extends.yml up", "deny"],
+    ["docker compose -f anchor.yml up", "deny"],
+    ["docker compose -f - up <<'E'\nservices: {a: {image: x, volumes: ['~/.ssh:/k']}}\nE", "deny"],
+    ["docker compose -f - up < c.yml", "deny"], // (not known)
+    ["docker compose -f odd.yml up", "deny"], // (not read here: not known)
+    ["docker compose -f $F up", "deny"],
+    // A file another stage writes first.
+    [
+      "echo 'services: {a: {volumes: [\"~/.ssh:/k\"]}}' > c.yml && docker compose -f c.yml up",
+      "deny",
+    ],
+    ["cp /tmp/x.yml compose.yaml && docker compose up", "deny"],
+    ["docker compose --env-file safe.env -f dotenv.yml up", "allow"],
+    ["echo KEYS=/tmp > e.env && docker compose --env-file e.env -f dotenv.yml up", "deny"],
+    // Everyday.
+    ["docker compose -f ok.yml up -d --build", "allow"],
+    ["docker compose build && docker compose up -d", "allow"],
+    ["docker compose -f missing.yml up", "allow"],
+  ]);
+  await checkActions(gateFiles, ctx, [
+    ["docker compose -f pi.yml up", "ask"],
+    ["docker compose -f ok.yml up", "allow"],
+  ]);
+});
+
+Deno.test("compose: interpolation as compose does it", () => {
+  const vars = (n: string) => ({ A: "a", E: "", U: null } as Record<string, string | null>)[n];
+  assert.equal(interpolate("${A}/x/$A/$$A", vars), "a/x/a/$A");
+  assert.equal(interpolate("${Z:-~/.ssh}", vars), "~/.ssh");
+  assert.equal(interpolate("${E:-d}|${E-d}|${A:+y}|${Z+y}", vars), "d||y|");
+  assert.equal(interpolate("${Z:-${A}/k}", vars), "a/k");
+  assert.equal(interpolate("${U}/x", vars), null);
+  assert.equal(interpolate("${A", vars), null);
+});
