@@ -2,7 +2,6 @@
  * cargo's settings (its environment, `--config`, the project's `.cargo/config.toml`) and rustc's
  * `-C linker=PROG` are judged as what they run; everyday settings change nothing.
  */
-import assert from "node:assert/strict";
 import { checkTable, gateFiles } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 
