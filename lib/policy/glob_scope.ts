@@ -630,7 +630,39 @@ export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFil
       }
       return out;
     },
+    named(stage, prefix, top) {
+      const dir = dirname(prefix);
+      const name = prefix.slice(dir.length + 1);
+      if (!isAbsolute(prefix) || !ctx.fs.entries) return null;
+      for (const w of globs().changers(dir, stage)) {
+        if (w !== top && mayName(w, dir, name)) return null;
+      }
+      if (!ctx.fs.exists(dir)) return [];
+      const list = ctx.fs.entries(dir);
+      return list?.filter((e) => e.name.startsWith(name)).map((e) => join(dir, e.name)) ?? null;
+    },
   };
+}
+
+/**
+ * Whether a stage that writes at or below `dir` may write a file there whose name starts with
+ * `name`: it runs there or above, a word of it is not known, names `dir` or above, or names such
+ * a file (`> ~/.psqlrc-15.1`). One that names only other places below (`> out.txt` in a project)
+ * does not.
+ */
+function mayName(stage: Stage, dir: string, name: string): boolean {
+  if (stage.cwds.some((c) => c === null || isWithin(dir, c))) return true;
+  const words = [...stage.argv.slice(1), ...stage.redirects.map((r) => r.target)];
+  return words.some((w) => {
+    if (w === null) return false;
+    if (w.kind !== "static") return true;
+    const value = w.value.slice(w.value.indexOf("=") + 1);
+    return stage.cwds.some((c) => {
+      const at = resolve(c!, value);
+      return isWithin(dir, at) ||
+        (dirname(at) === dir && at.slice(dir.length + 1).startsWith(name));
+    });
+  });
 }
 
 /**

@@ -115,6 +115,10 @@ export function cargoSetting(
         programSetting(p.slice(1), run, origin, dir);
       } else if (p.length && !own) programSetting(p, run, origin, dir);
     }
+  } else if (section === "build" && n === 2 && key === "target") {
+    // (A target by its spec file names its own linker: not known.)
+    const targets = Array.isArray(value) ? value : [value];
+    if (targets.some((t) => typeof t !== "string" || t.endsWith(".json"))) unknown();
   } else if (section === "env" && n === 2) {
     envSetting(key, value, run, origin, dir);
   } else if (
@@ -157,12 +161,41 @@ function envSetting(
   }
 }
 
-/** What a cargo settings file's text makes cargo do (`dir`: the directory holding `.cargo`). */
+/** The tables whose keys name programs, places or variables: a key there not read is not known. */
+const CARGO_JUDGED_TABLE =
+  /^(alias|build|target|host|doc|env|registries|registry|credential-alias|install|include)$/;
+
+/**
+ * Keys of those tables that change neither what runs nor where it writes (a registry's index, a
+ * build script override's libraries and cfgs, `build.target` by name).
+ */
+const CARGO_INERT =
+  /^(build\.(jobs|incremental|dep-info-basedir|pipelining|warnings|sbom|target-applies-to-host)|registries\.[^.]+\.(index|token|protocol)|registry\.(default|token|index)|target\.[^.]+\.[^.]+\.(?!rustc-(flags|env|link-arg|cdylib-link-arg))[\w-]+)$/;
+
+/**
+ * What a cargo settings file's text makes cargo do (`dir`: the directory holding `.cargo`): its
+ * document's keys, tables (`[env]` with `X.value = "v"` is `env.X`) and inline tables
+ * (`build = { rustc = "curl" }` is `build.rustc`) alike. A key of a table that names programs
+ * neither judged nor inert (a shape not known, a key cargo added) is not known.
+ */
 function cargoText(text: string, file: string, dir: string | null, run: Runner, depth: number) {
-  // (An inline table's keys too: `build = { rustc = "curl" }` is `build.rustc`.)
   const entries = tomlKeys(text);
   if (entries === null) run.stage([unknownWord(`(the settings of ${file})`)], file);
-  for (const e of entries ?? []) cargoSetting(e.path, e.value, run, file, dir, depth);
+  const judged: string[] = [];
+  for (const e of entries ?? []) {
+    const key = e.path.join(".");
+    if (judged.some((j) => key.startsWith(`${j}.`))) continue;
+    if (cargoSetting(e.path, e.value, run, file, dir, depth)) judged.push(key);
+    else if (
+      !isTable(e.value) && CARGO_JUDGED_TABLE.test(e.path[0]) && !CARGO_INERT.test(key) &&
+      !CARGO_HARMLESS.test(key)
+    ) run.stage([unknownWord(`(what ${file}'s ${key} does)`)], file);
+  }
+}
+
+/** Whether a setting's value is a table. */
+function isTable(v: TomlValue): boolean {
+  return typeof v === "object" && !Array.isArray(v);
 }
 
 /** A cargo settings file a setting or option names: read as it will be, else not known. */
@@ -184,7 +217,7 @@ function projectCargoSettings(run: Runner, cwds: readonly (string | null)[]): vo
 
 /** cargo settings that change neither what runs nor where it writes (profiles, jobs, network). */
 const CARGO_HARMLESS =
-  /^(profile\.[\w.-]+|build\.(jobs|incremental)|net\.[\w-]+|http\.[\w-]+|term\.[\w.-]+|cargo-new\.[\w-]+|future-incompat-report\.[\w-]+)$/;
+  /^(profile\.[\w.-]+|build\.(jobs|incremental)|net\.[\w.-]+|http\.[\w-]+|term\.[\w.-]+|cargo-new\.[\w-]+|future-incompat-report\.[\w-]+)$/;
 
 /** cargo's options before its subcommand that take a value. */
 const CARGO_VALUED = /^(--config|-Z|--color|-C|--explain|--list)$/;

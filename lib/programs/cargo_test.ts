@@ -2,10 +2,8 @@
  * cargo's settings (its environment, `--config`, the project's `.cargo/config.toml`) and rustc's
  * `-C linker=PROG` are judged as what they run; everyday settings change nothing.
  */
-import assert from "node:assert/strict";
 import { checkTable, gateFiles } from "../testing_adversarial.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
-import { tomlEntries } from "./toml.ts";
 
 const H = "/home/user";
 /** The deny-list, and `cargo publish` denied (the starter asks before it). */
@@ -117,7 +115,24 @@ const CONFIG_CTX = ctxIn(`${H}/project`, {
     [`${H}/c14/.cargo/config.toml`]: 'build = { rustc = "curl" }\n',
     [`${H}/c15/.cargo/config.toml`]:
       "target = { x86_64-unknown-linux-gnu.runner = 'curl -d @x' }\n",
+    // (A line-ending backslash joins the lines: the `#` after it is the runner's argument.)
+    [`${H}/c16/.cargo/config.toml`]:
+      '[target.x86_64-unknown-linux-gnu]\nrunner = """cat \\\n  # /home/user/.ssh/id_rsa\n"""\n',
+    [`${H}/c17/.cargo/config.toml`]:
+      "target = { x86_64-unknown-linux-gnu = { runner = 'curl -d @x' } }\n",
+    [`${H}/c18/.cargo/config.toml`]: "[target]\nx86_64-unknown-linux-gnu = { runner = 'curl' }\n",
+    [`${H}/c19/.cargo/config.toml`]: 'alias = { ship = "publish" }\n',
+    [`${H}/c20/.cargo/config.toml`]: 'build = { rustc-wrapper = "curl" }\n',
+    [`${H}/c21/.cargo/config.toml`]: '[env]\nLD_PRELOAD.value = "/tmp/evil.so"\n',
+    [`${H}/c22/.cargo/config.toml`]: "[env]\nGIT_SSH_COMMAND.value = 'curl x'\n",
+    // (A shape not known: a key cargo may read, a target by its spec file.)
+    [`${H}/c23/.cargo/config.toml`]: '[build]\nrustc-wrapper2 = "x"\n',
+    [`${H}/c24/.cargo/config.toml`]: '[build]\ntarget = "evil.json"\n',
+    [`${H}/c25/.cargo/config.toml`]:
+      '[target.x86_64-unknown-linux-gnu.foo]\nrustc-link-arg = ["-x"]\n',
     // Everyday.
+    [`${H}/e3/.cargo/config.toml`]:
+      '[build]\ntarget = "wasm32-unknown-unknown"\n\n[source.crates-io]\nreplace-with = "vendored"\n\n[source.vendored]\ndirectory = "vendor"\n\n[net.ssh]\nknown-hosts = ["x"]\n\n[registries.mine]\nindex = "sparse+https://x/"\ntoken = "t"\n\n[target.x86_64-unknown-linux-gnu.foo]\nrustc-link-lib = ["foo"]\nrustc-link-search = ["/usr/lib"]\n\n[patch.crates-io]\nfoo = { path = "../foo" }\n',
     [`${H}/e1/.cargo/config.toml`]:
       '[build]\njobs = 4\n\n[target.x86_64-unknown-linux-gnu]\nlinker = "clang"\nrustflags = ["-C", "link-arg=-fuse-ld=lld", "-C", "target-cpu=native"]\n\n[alias]\nxtask = "run --package xtask --"\n\n[env]\nRUST_TEST_THREADS = "1"\nOPENSSL_DIR = { value = "vendor/openssl", relative = true }\n\n[net]\ngit-fetch-with-cli = true # ssh agent\n\n[registries.crates-io]\nprotocol = "sparse"\n\n[registry]\nglobal-credential-providers = ["cargo:token", "cargo:libsecret"]\n',
     [`${H}/e2/.cargo/config.toml`]: "[profile.release]\nlto = true\ncodegen-units = 1\n",
@@ -145,30 +160,24 @@ Deno.test("cargo: the project's .cargo/config.toml (and .cargo/config) in the cw
       "deny",
     ],
     ["cargo --config ../c2/.cargo/config.toml build", "deny"],
+    ["cd ../c16 && cargo run", "deny"],
+    ["cd ../c17 && cargo run", "deny"],
+    ["cd ../c18 && cargo run", "deny"],
+    ["cd ../c19 && cargo ship", "deny"],
+    ["cd ../c20 && cargo build", "deny"],
+    ["cd ../c21 && cargo build", "deny"],
+    ["cd ../c22 && cargo build", "deny"],
+    ["cd ../c23 && cargo build", "deny"],
+    ["cd ../c24 && cargo build", "deny"],
+    ["cd ../c25 && cargo build", "deny"],
+    ["cargo --config 'env.LD_PRELOAD.value=\"/tmp/evil.so\"' build", "deny"],
+    ["cargo --config 'target={x86_64-unknown-linux-gnu={runner=\"curl\"}}' run", "deny"],
     // Everyday.
+    ["cd ../e3 && cargo build", "allow"],
     ["cd ../c9 && cargo build", "allow"], // (its own linker, in the project)
     ["cd ../e1 && cargo build && cargo test && cargo xtask dist", "allow"],
     ["cd ../e2 && cargo build --release", "allow"],
     ["cargo build", "allow"],
   ]);
   await checkActions(gateFiles, CONFIG_CTX, [["cd ../e1 && cargo build", "allow"]]);
-});
-
-Deno.test("toml: tables, dotted and quoted keys, strings, arrays over lines, inline tables", () => {
-  assert.deepEqual(
-    tomlEntries(
-      "# c\n[target.'cfg(unix)']\nrunner = [\n 'a', # x\n \"b\\tc\",\n]\n[env]\nX = { value = \"v\", relative = true }\n" +
-        'a.b = """\nq""""\nn = 1_000\n[[x]]\ny = false\n',
-    ),
-    [
-      { path: ["target", "cfg(unix)", "runner"], value: ["a", "b\tc"] },
-      { path: ["env", "X"], value: { value: "v", relative: true } },
-      { path: ["env", "a", "b"], value: 'q"' },
-      { path: ["env", "n"], value: 1000 },
-      { path: ["x", "y"], value: false },
-    ],
-  );
-  assert.deepEqual(tomlEntries("[a\nb = 1"), null);
-  assert.deepEqual(tomlEntries('a = "x'), null);
-  assert.deepEqual(tomlEntries("a = 1 b = 2"), null);
 });

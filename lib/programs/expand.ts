@@ -70,6 +70,8 @@ export interface SettingsFiles {
     top: Stage,
     cwds: readonly (string | null)[],
   ): ProjectSettings[] | null;
+  /** `Runner.named`. Absent: never known. */
+  named?(stage: Stage, prefix: string, top: Stage): string[] | null;
 }
 
 /**
@@ -79,6 +81,7 @@ export interface SettingsFiles {
 export const NO_SETTINGS: SettingsFiles = {
   file: (_stage, _path, _top, script) => script ? null : "",
   project: () => [],
+  named: () => [],
 };
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
@@ -317,6 +320,10 @@ class StageRunner implements Runner {
     cwds: readonly (string | null)[] = this.of.cwds,
   ): ProjectSettings[] | null {
     return this.opts.settings?.project(this.of, name, this.opts.top ?? this.of, cwds) ?? null;
+  }
+
+  named(prefix: string): string[] | null {
+    return this.opts.settings?.named?.(this.of, prefix, this.opts.top ?? this.of) ?? null;
   }
 
   searchPath(w: Word): boolean {

@@ -27,9 +27,29 @@ const CGO_FLAGS = /^CGO_(CFLAGS|CPPFLAGS|CXXFLAGS|FFLAGS|LDFLAGS)$/;
 /** Where go finds its own tools: code it runs. */
 const GO_TOOLS = /^(GOROOT|GOTOOLDIR)$/;
 
-/** Whether a go stage is `go env -w` or `go env -u`, which write go's settings file. */
+/** go's flag package's true and false (`strconv.ParseBool`). */
+const TRUE = /^(1|t|T|TRUE|true|True)$/;
+
+/**
+ * Whether a go stage is `go env -w` or `go env -u`, which write go's settings file: `-w`,
+ * `--w`, `-w=true` (`=1`, `=t`, … as go's flag package takes a boolean; the last of a flag
+ * counts, `-w=false` turns it off); a flag not known that may be one of them counts.
+ */
 export function goEnvWrites(argv: readonly Word[]): boolean {
-  return argv[1]?.value === "env" && argv.slice(2).some((w) => /^--?[wu]$/.test(w.value));
+  if (argv[1]?.value !== "env") return false;
+  const on = { w: false, u: false };
+  for (const a of argv.slice(2)) {
+    const v = a.kind === "static" ? a.value : a.prefix;
+    const m = /^--?([wu])(?:=([\s\S]*))?$/.exec(v);
+    if (a.kind !== "static" && /^--?[wu](=|$)/.test(v)) return true;
+    if (m) on[m[1] as "w" | "u"] = m[2] === undefined || TRUE.test(m[2]);
+  }
+  return on.w || on.u;
+}
+
+/** Whether a word of `go env` is one of its flags (`-w`, `--u=true`, `-json`), no setting. */
+function goFlag(w: Word): boolean {
+  return (w.kind === "static" ? w.value : w.prefix).startsWith("-");
 }
 
 /** One go setting (`NAME=VALUE`, set before go or written by `go env -w`): what it runs. */
@@ -63,16 +83,48 @@ function goSetting(w: Word, run: Runner, written: boolean): void {
 }
 
 /**
- * What go's settings make it run: the variables set before it (`CC=…`, `CGO_LDFLAGS=…`; others
+ * What go's settings make it run: its settings file (`goEnvFile`), the variables set before it (`CC=…`, `CGO_LDFLAGS=…`; others
  * are the environment's, expand.ts), and each `NAME=VALUE` `go env -w` writes for later go
  * commands, judged as the environment's too (exported for them).
  */
 export function goSettings(stage: Stage, run: Runner): void {
+  goEnvFile(run);
   for (const w of stage.assignments ?? []) goSetting(w, run, false);
   if (!goEnvWrites(stage.argv)) return;
   for (const w of stage.argv.slice(2)) {
-    if (w.kind !== "static" && !w.prefix.includes("=") && !w.prefix.startsWith("-")) {
+    if (w.kind !== "static" && !w.prefix.includes("=") && !goFlag(w)) {
       run.stage([unknownWord(`(the settings ${w.text} writes)`)], "go env -w");
-    } else if (!w.value.startsWith("-")) goSetting(w, run, true);
+    } else if (!goFlag(w)) goSetting(w, run, true);
+  }
+}
+
+/**
+ * go's settings file as a go command finds it (`$GOENV`, `off` for none; else
+ * `$XDG_CONFIG_HOME/go/env`, `~/.config/go/env`): each `NAME=VALUE` line judged as `go env -w`
+ * writing it is (the user's own file as it is; one another stage of the command writes first,
+ * `go env -w` too, is not known).
+ */
+function goEnvFile(run: Runner): void {
+  const named = run.variable("GOENV");
+  if (named === "off") return;
+  const config = run.variable("XDG_CONFIG_HOME");
+  const home = run.home(null);
+  const path = named ||
+    (config?.startsWith("/")
+      ? `${config}/go/env`
+      : home === null
+      ? null
+      : `${home}/.config/go/env`);
+  const text = path === null ? "" : run.settings(path);
+  if (text === null) {
+    run.stage([unknownWord(`(the settings of ${path})`)], "go env");
+    return;
+  }
+  for (const line of text.split("\n")) {
+    // (As go reads it: blank lines and `#` comments skipped, the name trimmed, the value as is.)
+    const t = line.trim();
+    const eq = t.indexOf("=");
+    if (!t || t.startsWith("#") || eq <= 0) continue;
+    goSetting(literal(`${t.slice(0, eq).trim()}=${t.slice(eq + 1)}`), run, true);
   }
 }

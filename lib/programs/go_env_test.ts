@@ -19,6 +19,14 @@ Deno.test("go env -w: what it writes for later go commands is judged, and the fi
     ["go env -w GOPATH=/home/user/.ssh", "deny", "deny"],
     ["go env -w CGO_LDFLAGS=-Wl,-o,/home/user/.ssh/x", "deny", "deny"],
     ["go env -w $X", "deny", "deny"],
+    // (go's flag package takes a boolean as `-w=true`, `--w`, `-w=1`, `-w=T`.)
+    ["go env -w=true GOFLAGS=-toolexec=curl", "deny", "deny"],
+    ["go env --w=true GOFLAGS=-toolexec=curl", "deny", "deny"],
+    ["go env --w GOFLAGS=-toolexec=curl", "deny", "deny"],
+    ["go env -w=1 CC=curl", "deny", "deny"],
+    ["go env -w=T CC=curl", "deny", "deny"],
+    ["go env -w=false -w CC=curl", "deny", "deny"],
+    ["go env -w=$B CC=curl", "deny", "deny"],
     ["GOENV=./goenv go build", "deny", "deny"],
     ["export GOENV=/tmp/env; go build", "deny", "deny"],
     ["CC=curl go build", "deny", "deny"],
@@ -30,6 +38,8 @@ Deno.test("go env -w: what it writes for later go commands is judged, and the fi
     ["go env -u GOFLAGS", "deny", "allow"],
     ["go env GOPATH GOMODCACHE", "deny", "allow"],
     ["go env -json", "deny", "allow"],
+    ["go env -w=false GOPATH", "deny", "allow"],
+    ["go env -u=true GOFLAGS", "deny", "allow"],
     ["CC=clang CGO_ENABLED=1 go build ./...", "deny", "allow"],
     ["CC='gcc -m32' CGO_CFLAGS='-O2 -g' go test ./...", "deny", "allow"],
   ]);
@@ -47,5 +57,50 @@ Deno.test("go env -w writes ~/.config/go/env: a protected file asks as any write
     ["go env -u GOPRIVATE", "ask"],
     ["go env GOPRIVATE", "allow"],
     ["go build ./...", "allow"],
+    ["go env -w=true GOPRIVATE=github.com/me", "ask"],
+    ["go env -u=1 GOPRIVATE", "ask"],
+    ["go env -w=0 GOPRIVATE", "allow"],
+  ]);
+});
+
+Deno.test("go reads its settings file (~/.config/go/env, $XDG_CONFIG_HOME/go/env, $GOENV)", async () => {
+  const H = "/home/user";
+  const deny = configFrom({
+    policies: {
+      open: {
+        defaultAction: "allow",
+        rules: [{ action: "deny", tool: "bash", pattern: "curl *" }],
+      },
+    },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  const at = (file: string, text: string, env: Record<string, string> = {}) =>
+    ctxIn(`${H}/project`, { home: H, contents: { [file]: text }, env: { HOME: H, ...env } });
+  const hostile: [string, string, Record<string, string>?][] = [
+    [`${H}/.config/go/env`, "GOFLAGS=-toolexec=curl\n"],
+    [`${H}/.config/go/env`, "GOPROXY=off\nCC=curl -d @x\n"],
+    [`${H}/.config/go/env`, "CGO_LDFLAGS=-Wl,-o,/home/user/.ssh/x\n"],
+    [`${H}/.config/go/env`, "GOAUTH=command curl x\n"],
+    [`${H}/xdg/go/env`, "CC=curl\n", { XDG_CONFIG_HOME: `${H}/xdg` }],
+    [`${H}/g/env`, "CC=curl\n", { GOENV: `${H}/g/env` }],
+  ];
+  for (const [file, text, env] of hostile) {
+    await checkActions(deny, at(file, text, env), [["go build ./...", "deny"]]);
+  }
+  const everyday = at(
+    `${H}/.config/go/env`,
+    "GOPRIVATE=github.com/me\nGOFLAGS=-mod=mod\nGOPROXY=https://proxy.golang.org,direct\nCC=clang\n",
+  );
+  await checkActions(deny, everyday, [
+    ["go build ./... && go test ./...", "allow"],
+    ["go vet ./...", "allow"],
+  ]);
+  await checkActions(deny, at(`${H}/.config/go/env`, "CC=curl\n", { GOENV: "off" }), [
+    ["go build ./...", "allow"],
+  ]);
+  // (One another stage writes first: not known.)
+  await checkActions(deny, at(`${H}/x`, ""), [
+    ["echo 'CC=curl' > ~/.config/go/env; go build", "deny"],
   ]);
 });

@@ -584,20 +584,15 @@ function fileScript(p: Psql, file: Word, output: boolean): void {
   p.wrote = inner.wrote || !read;
 }
 
-/** The PostgreSQL major versions a startup file may be named for (`~/.psqlrc-16`). */
-const MAJORS = [
-  ...["9.0", "9.1", "9.2", "9.3", "9.4", "9.5", "9.6"],
-  ...Array.from({ length: 13 }, (_, i) => String(10 + i)),
-];
-
 /**
  * psql's startup files (psql(1) "Files"), read before its `-c` texts and `-f` files as a script
  * (`\!`, `\setenv` then `\e`, `\i`, …), sharing its variables: the system-wide `psqlrc` (in
  * `$PGSYSCONFDIR`, else the directory psql was built with: Debian's `/etc/postgresql-common`,
  * the source's `/usr/local/pgsql/etc`), then the user's (`$PSQLRC`, `~` expanded, else
- * `~/.psqlrc`); each may be named for a version (`~/.psqlrc-16`, which that version reads
- * instead): every one there is read. One not known (another stage may write it, no home) is a
- * command not known; none there runs nothing. (A `PSQLRC=` the command sets is judged as a
+ * `~/.psqlrc`); each may be named for a version, full or major (`~/.psqlrc-15.18`,
+ * `~/.psqlrc-16`, which that version reads instead, startup.c): the version is not known here,
+ * so every `FILE-*` there is read. One not known (another stage may write it or one named so,
+ * no home) is a command not known; none there runs nothing. (A `PSQLRC=` the command sets is judged as a
  * variable that brings in commands, env.ts.)
  */
 function startupFiles(p: Psql): void {
@@ -615,10 +610,14 @@ function startupFiles(p: Psql): void {
     : `${home}/.psqlrc`;
   const files = [...system.map((d) => `${d}/psqlrc`), user];
   for (const base of files) {
-    for (const path of base === null ? [null] : [base, ...MAJORS.map((v) => `${base}-${v}`)]) {
-      const text = path === null || !isAbsolute(path) && p.cwds.includes(null)
-        ? null
-        : run.settings(path);
+    const at = base === null || isAbsolute(base)
+      ? base
+      : p.cwds.length === 1 && p.cwds[0] !== null
+      ? join(p.cwds[0], base)
+      : null;
+    const named = at === null ? null : run.named(`${at}-`);
+    for (const path of named === null ? [null] : [at!, ...named]) {
+      const text = path === null ? null : run.settings(path);
       if (text === null) {
         unknown(p, `the commands of ${path ?? "~/.psqlrc"}`);
         return;

@@ -221,6 +221,21 @@ Deno.test("psql: its startup files (~/.psqlrc, PSQLRC, one named for a version) 
   await checkActions(denyList, rc({ [`${H}/.psqlrc-16`]: "\\setenv PAGER 'cat .env'\n" }), [
     ["psql -c 'select 1'", "deny"],
   ]);
+  // (Named for a full version, `FILE-15.18`: psql's minor version is not known here.)
+  await checkActions(denyList, rc({ [`${H}/.psqlrc-15.18`]: "\\! cat .env\n" }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(denyList, rc({ [`${H}/.psqlrc-9.6.24`]: "\\! cat .env\n" }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(denyList, rc({ [`${P}/x-17.2`]: "\\! cat .env\n" }, { PSQLRC: `${P}/x` }), [
+    ["psql -c 'select 1'", "deny"],
+  ]);
+  await checkActions(
+    denyList,
+    rc({ "/etc/postgresql-common/psqlrc-16.4": "\\! cat .env\n" }),
+    [["psql -c 'select 1'", "deny"]],
+  );
   await checkActions(denyList, rc({ [`${P}/x`]: "\\! cat .env\n" }, { PSQLRC: `${P}/x` }), [
     ["psql -c 'select 1'", "deny"],
   ]);
@@ -238,6 +253,9 @@ Deno.test("psql: its startup files (~/.psqlrc, PSQLRC, one named for a version) 
   await checkActions(denyList, none, [
     ["echo '\\! cat .env' > ~/.psqlrc; psql -c 'select 1'", "deny"],
     ["printf '%s' '\\! id' > ~/.psqlrc-15; psql -c 'select 1'", "deny"],
+    ["printf '%s' '\\! id' > ~/.psqlrc-15.18; psql -c 'select 1'", "deny"],
+    ["cd ~ && cp /tmp/rc .psqlrc-16.1; psql -c 'select 1'", "deny"],
+    ["cp /tmp/rc ~/; psql -c 'select 1'", "deny"],
     ["PSQLRC=./x psql -c 'select 1'", "deny"],
     ["export PSQLRC=./x; psql -c 'select 1'", "deny"],
     ["echo '\\! cat .env' > ~/.psqlrc; psql -X -c 'select 1'", "allow"],
@@ -251,5 +269,17 @@ Deno.test("psql: its startup files (~/.psqlrc, PSQLRC, one named for a version) 
     ["psql -c 'select 1'", "allow"],
     ["psql -h db -d app -c 'select count(*) from t'", "allow"],
   ]);
-  await checkActions(denyList, none, [["psql -c 'select 1'", "allow"]]);
+  await checkActions(denyList, none, [
+    ["psql -c 'select 1'", "allow"],
+    // (Writes elsewhere in the home: no startup file.)
+    ["psql -c 'select 1' > out.txt", "allow"],
+    ["mkdir -p build && psql -c 'select 1' -o build/out.txt", "allow"],
+  ]);
+  await checkActions(
+    denyList,
+    rc({ [`${H}/.psqlrc-16`]: "\\timing on\n", [`${H}/.psqlrc-history`]: "" }),
+    [
+      ["psql -c 'select 1'", "allow"],
+    ],
+  );
 });

@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { bash, checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { pythonShlex } from "./pytest.ts";
-import { tomlKeys } from "./toml.ts";
 
 const H = "/home/user";
 const P = `${H}/project`;
@@ -28,39 +27,6 @@ Deno.test("pythonShlex: words as Python's shlex.split makes them (no comments)",
   assert.deepEqual(pythonShlex(`"a\\x"`), ["a\\x"]);
   assert.equal(pythonShlex(`"open`), null);
   assert.equal(pythonShlex("x\\"), null);
-});
-
-Deno.test("tomlKeys: keys by their full path, inline tables' too, strings and arrays read", () => {
-  const keys = (t: string) => tomlKeys(t)?.map((e) => [e.path.join("."), e.value]) ?? null;
-  assert.deepEqual(keys('[ tool . "pytest" ]\nini_options.addopts = "-q"'), [
-    ["tool.pytest.ini_options.addopts", "-q"],
-  ]);
-  assert.deepEqual(keys("tool = { pytest = { addopts = ['-x', \"y\"] } }"), [
-    ["tool", { pytest: { addopts: ["-x", "y"] } }],
-    ["tool.pytest", { addopts: ["-x", "y"] }],
-    ["tool.pytest.addopts", ["-x", "y"]],
-  ]);
-  assert.deepEqual(keys("tool = { pytest.addopts = 'a', __proto__ = 1 }")?.at(-2), [
-    "tool.pytest.addopts",
-    "a",
-  ]);
-  assert.equal(keys("t = { a = 1, a = 2 }"), null);
-  assert.deepEqual(
-    keys('x = """\n[tool.pytest]\naddopts = "a"\n"""\n[a]\nb = 1979-05-27 07:32:00Z'),
-    [
-      ["x", '[tool.pytest]\naddopts = "a"\n'],
-      ["a.b", "1979-05-27 07:32:00Z"],
-    ],
-  );
-  assert.deepEqual(keys('a = "\\u0070y\\tt"\nb = """x\\\n   y"""""'), [
-    ["a", "py\tt"],
-    ["b", 'xy""'],
-  ]);
-  assert.equal(keys('a = "open'), null);
-  assert.equal(keys('a = "\\q"'), null);
-  assert.equal(keys('a = "\\u12"'), null);
-  assert.equal(keys('a = """x\\ y"""'), null);
-  assert.equal(keys("a = 1 b = 2"), null);
 });
 
 Deno.test("pytest: a project's settings file's addopts are its options", async () => {

@@ -116,6 +116,13 @@ export interface Runner {
    */
   projectSettings(name: string, cwds?: readonly (string | null)[]): ProjectSettings[] | null;
   /**
+   * The files in a directory whose path starts with `prefix` (absolute: `~/.psqlrc-` for
+   * `~/.psqlrc-16`, `~/.psqlrc-15.18`), as the program will find them: those there now (each read
+   * with `settings`); null when that cannot be known (another stage may write one there, run
+   * there or name the directory, no listing).
+   */
+  named(prefix: string): string[] | null;
+  /**
    * A `PATH=…` word bash looks command names up by from here (see `searchedDirs`): true when the
    * caller judges each command name where that PATH finds it, false when it cannot (the PATH is
    * then a command not known).

@@ -92,10 +92,17 @@ function readString(p: At): string | null {
       if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== n || code > 0x10ffff) return null;
       out += String.fromCodePoint(code);
       p.i += n;
+    } else if (e === "x") {
+      // (TOML 1.1's `\xHH`, which cargo reads.)
+      const hex = p.s.slice(p.i, p.i + 2);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;
+      out += String.fromCharCode(parseInt(hex, 16));
+      p.i += 2;
     } else if (multi && /^[ \t]*\r?\n/.test(p.s.slice(p.i - 1, p.i + 256))) {
-      // (A line-ending backslash joins the lines, with the blanks after it.)
+      // (A line-ending backslash joins the lines, with the blanks and newlines after it: never
+      // a comment, `# x` on the next line is the string's text.)
       p.i--;
-      skip(p, true);
+      while (p.i < p.s.length && " \t\r\n".includes(p.s[p.i])) p.i++;
     } else return null;
   }
   return null;
@@ -220,15 +227,15 @@ function lineEnd(p: At): boolean {
   return true;
 }
 
-/**
- * Every `key = value` of a TOML text, in order, with its table's key before its own (`[alias]`
- * then `ship = "publish"`: `alias.ship`; an array of tables' entries under its key); null when
- * the text is not TOML this reader reads.
- */
-export function tomlEntries(text: string): TomlEntry[] | null {
+/** One line of a TOML text: a `[table]` or `[[array of tables]]` header, or a `key = value`. */
+type TomlLine =
+  | { header: "table" | "array"; key: string[] }
+  | { header?: undefined; key: string[]; value: TomlValue };
+
+/** The lines of a TOML text, in order; null when it is not TOML this reader reads. */
+function tomlLines(text: string): TomlLine[] | null {
   const p: At = { s: text, i: 0 };
-  const out: TomlEntry[] = [];
-  let table: string[] = [];
+  const out: TomlLine[] = [];
   for (;;) {
     skip(p, true);
     if (p.i >= p.s.length) return out;
@@ -238,32 +245,128 @@ export function tomlEntries(text: string): TomlEntry[] | null {
       const key = readKey(p);
       if (key === null || !p.s.startsWith(array ? "]]" : "]", p.i)) return null;
       p.i += array ? 2 : 1;
-      table = key;
+      out.push({ header: array ? "array" : "table", key });
     } else {
       const key = readKey(p);
       if (key === null || p.s[p.i] !== "=") return null;
       p.i++;
       const value = readValue(p, 0);
       if (value === undefined) return null;
-      out.push({ path: [...table, ...key], value });
+      out.push({ key, value });
     }
     if (!lineEnd(p)) return null;
   }
 }
 
 /**
- * Every key a TOML text sets, in order: `tomlEntries`' entries, each inline table's own keys after
- * it by their full path (`tool = { pytest = { addopts = "-x" } }` sets `tool.pytest.addopts`
- * too); null when the text is not TOML this reader reads.
+ * Every `key = value` of a TOML text, in order, with its table's key before its own (`[alias]`
+ * then `ship = "publish"`: `alias.ship`; an array of tables' entries under its key); null when
+ * the text is not TOML this reader reads.
+ */
+export function tomlEntries(text: string): TomlEntry[] | null {
+  const lines = tomlLines(text);
+  if (lines === null) return null;
+  const out: TomlEntry[] = [];
+  let table: string[] = [];
+  for (const l of lines) {
+    if (l.header) table = l.key;
+    else out.push({ path: [...table, ...l.key], value: l.value });
+  }
+  return out;
+}
+
+/** The tables and arrays a TOML document may not add to (inline ones, and headers' once done). */
+interface Sealed {
+  /** Inline tables and arrays (and the tables in them). */
+  fixed: WeakSet<object>;
+  /** Tables a `[header]` or dotted keys defined. */
+  defined: WeakSet<object>;
+  /** Tables dotted keys made. */
+  dotted: WeakSet<object>;
+}
+
+/** Seals an inline value and everything in it. */
+function fix(v: TomlValue, sealed: Sealed): void {
+  if (typeof v !== "object") return;
+  sealed.fixed.add(v);
+  for (const x of Object.values(v)) fix(x, sealed);
+}
+
+/** The table a header's key names from `root` (the last of an array of tables); null if none. */
+function headerTable(root: TomlTable, key: string[], sealed: Sealed): TomlTable | null {
+  let t = root;
+  for (const part of key) {
+    let next = Object.hasOwn(t, part) ? t[part] : put(t, part, {});
+    if (Array.isArray(next) && !sealed.fixed.has(next)) next = next[next.length - 1];
+    if (!isTable(next) || sealed.fixed.has(next)) return null;
+    t = next;
+  }
+  return t;
+}
+
+/**
+ * A TOML text as the document TOML makes of it (cargo and pytest read it so): tables, arrays of
+ * tables, dotted keys and inline tables merged into one table (`[env]` with `X.value = "v"` and
+ * `X.relative = true` is `env.X = { value: "v", relative: true }`); null when the text is not
+ * TOML this reader reads, or defines a key or table twice (cargo then reads nothing).
+ */
+export function tomlDocument(text: string): TomlTable | null {
+  const lines = tomlLines(text);
+  if (lines === null) return null;
+  const root: TomlTable = {};
+  const sealed: Sealed = { fixed: new WeakSet(), defined: new WeakSet(), dotted: new WeakSet() };
+  let table = root;
+  for (const l of lines) {
+    if (l.header === "table") {
+      const t = headerTable(root, l.key, sealed);
+      if (t === null || sealed.defined.has(t)) return null;
+      sealed.defined.add(t);
+      table = t;
+    } else if (l.header === "array") {
+      const parent = headerTable(root, l.key.slice(0, -1), sealed);
+      const last = l.key[l.key.length - 1];
+      const list = parent === null
+        ? null
+        : Object.hasOwn(parent, last)
+        ? parent[last]
+        : put(parent, last, []);
+      if (!Array.isArray(list) || sealed.fixed.has(list)) return null;
+      table = {};
+      list.push(table);
+    } else if (l.header === undefined) {
+      let t = table;
+      for (const part of l.key.slice(0, -1)) {
+        // (Dotted keys add to a table they made, never to an inline one or one a header made.)
+        const made = !Object.hasOwn(t, part);
+        const next = made ? put(t, part, {}) : t[part];
+        if (!isTable(next) || (!made && !sealed.dotted.has(next))) return null;
+        sealed.dotted.add(next);
+        sealed.defined.add(next);
+        t = next;
+      }
+      const last = l.key[l.key.length - 1];
+      if (Object.hasOwn(t, last)) return null;
+      fix(l.value, sealed);
+      put(t, last, l.value);
+    }
+  }
+  return root;
+}
+
+/**
+ * Every key a TOML text sets, in order: each table's keys (a table's own path, then the keys in
+ * it, by their full path: `tool = { pytest = { addopts = "-x" } }` and `[tool.pytest]` with
+ * `addopts = "-x"` both set `tool`, `tool.pytest` and `tool.pytest.addopts`); the tables of an
+ * array of tables are not walked. Null when the text is not TOML this reader reads.
  */
 export function tomlKeys(text: string): TomlEntry[] | null {
-  const entries = tomlEntries(text);
-  if (entries === null) return null;
+  const doc = tomlDocument(text);
+  if (doc === null) return null;
   const out: TomlEntry[] = [];
   const add = (path: string[], value: TomlValue) => {
     out.push({ path, value });
     if (isTable(value)) { for (const [k, v] of Object.entries(value)) add([...path, k], v); }
   };
-  for (const e of entries) add(e.path, e.value);
+  for (const [k, v] of Object.entries(doc)) add([k], v);
   return out;
 }
