@@ -143,12 +143,8 @@ export function protect(
         shallow: true,
       });
     }
-    if (
-      prot &&
-      (!out.protection || RESTRICTIVENESS[prot.action] > RESTRICTIVENESS[out.protection.action])
-    ) {
-      out.protection = prot;
-    }
+    const strictest = stricter(out.protection ?? null, prot);
+    if (strictest) out.protection = strictest;
   }
   if (out.protection && RESTRICTIVENESS[out.protection.action] >= RESTRICTIVENESS[out.action]) {
     out.action = out.protection.action;
