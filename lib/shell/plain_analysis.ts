@@ -65,6 +65,7 @@ import { literalPattern } from "./pathname_expansion.ts";
 import { cdsBack } from "./dir_stack.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
+import { unsetInEnvironment } from "./parameter_ops.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
@@ -709,10 +710,13 @@ function variable(r: Reading, at: number): { end: number; value: string | null }
   if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
   const end = braced ? i + 1 : i;
   const name = source.slice(from, i);
-  if (name !== "HOME" && name !== "PWD" && name !== "TMPDIR") return { end, value: null };
+  if (name !== "HOME" && name !== "PWD" && name !== "TMPDIR") {
+    // (A name the environment does not hold may be surely unset: the walk decides.)
+    return unsetInEnvironment(name, r.env.env) ? null : { end, value: null };
+  }
   const known = knownValue(r, name);
   if (known === null) return null;
-  return { end, value: name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : known };
+  return name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : { end, value: known };
 }
 
 /**

@@ -42,6 +42,8 @@ export type Part = {
   at?: readonly (string | null)[];
   /** What a substitution prints, where its form is known (`Word.output`; `value` its text). */
   output?: Output;
+  /** Unquoted nothing (an unset parameter): a word of such parts alone is no word. */
+  empty?: true;
 };
 
 /** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */
