@@ -44,6 +44,8 @@ export type Part = {
   output?: Output;
   /** Unquoted nothing (an unset parameter): a word of such parts alone is no word. */
   empty?: true;
+  /** An unquoted `$NAME` without braces (braces after it lengthen the name: `$f{a,b}`). */
+  bare?: true;
 };
 
 /** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */

@@ -165,8 +165,10 @@ const trustedConfig = loadPrecisionConfig(PRECISION_CONFIGS.find((c) => c.name =
 
 /** The verdict under the precision benchmark's trusted-project config (or `config`). */
 function trusted(command: string, config: Config = trustedConfig): Action {
-  return decide(config, { tool: "bash", input: { command } }, precisionContext(), { parser })
-    .action;
+  // (`$X`, `$CODE`: values not known, which the environment holds.)
+  const ctx = precisionContext();
+  ctx.env = { ...ctx.env, X: "held", CODE: "held" };
+  return decide(config, { tool: "bash", input: { command } }, ctx, { parser }).action;
 }
 
 Deno.test("values: option values a program reads as text, and inline code not judged, are no place", () => {

@@ -334,8 +334,11 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       // (tree-sitter reads `$$` glued to text, `x.$$`, as one `$` token: the shell's pid.)
       return [node.text === "$$" ? { value: "$$", kind: "static" } : dollarPart(node)];
     case "simple_expansion":
-    case "expansion":
-      return [expansionPart(ctx, node, cwds, at.quoted === true)];
+    case "expansion": {
+      const p = expansionPart(ctx, node, cwds, at.quoted === true);
+      // (`$f{a,b}`: bash expands the braces first, into `$fa` and `$fb`.)
+      return [at.quoted || node.text[1] === "{" ? p : { ...p, bare: true }];
+    }
     case "command_substitution":
       return [
         substitutionPart(
@@ -566,6 +569,10 @@ function braceExpanded(
   many?: Word[],
 ): Word {
   if (parts.some((p) => p.unquoted && p.value.includes("{"))) {
+    // (`$f{a,b}`: bash expands the braces first, into `$fa` and `$fb`: not known here.)
+    if (parts.some((p, i) => p.bare && parts[i + 1]?.unquoted && parts[i + 1].value[0] === "{")) {
+      return { value: w.text, kind: "dynamic", prefix: "", text: w.text };
+    }
     const words = expandedWords(ctx, parts, cwds);
     // (No brace expression bash expands: `{x}`, `\{a,b\}`; the word is as it is.)
     if (words === "none") return w;
@@ -586,7 +593,8 @@ function braceExpanded(
  */
 function expandedWords(ctx: WalkContext, parts: Part[], cwds: Cwds): Word[] | "none" | null {
   const chars: BraceChar[] = [];
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
     if (p.kind === "dynamic" || p.expanded || p.line) return null;
     if (p.unquoted) {
       chars.push(
