@@ -43,22 +43,8 @@ export const denyList: Config = configFrom({
   locations: { "/": "open" },
   pathProtection: protection,
 });
-/**
- * Names the tables read as variables whose value is not known (a hostile value): the environment
- * holds them (a name it does not hold may be surely unset: lib/shell/parameter_ops.ts).
- */
-export const HELD_NAMES: Record<string, string> = Object.fromEntries(
-  [
-    ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    ..."fmt pid cmd dir file out var name path code src dst arg args opts key val tmp CMD CODE DIR FILE VAR OUT"
-      .split(" "),
-  ]
-    .map((n) => [n, "held"]),
-);
-
 /** A project beside a home with secrets, and symlinks from the project to them. */
 export const adversarialCtx: Context = ctxIn("/home/user/project", {
-  env: HELD_NAMES,
   files: [
     "/home/user/project/README.md",
     "/home/user/project/src/main.ts",

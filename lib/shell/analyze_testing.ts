@@ -6,6 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { HELD } from "./testing.ts";
 import { analyzeBash } from "./analyze.ts";
 import { type BashAnalysis, type BashEnv, commandString, type Stage } from "./model.ts";
 import { loadBashParser } from "./parser.ts";
@@ -23,14 +24,7 @@ export function carriesCommand(assignment: string): boolean {
 /** A BashEnv for the tests; `carriesCommand` is the one above unless given. */
 export type TestEnv = Omit<BashEnv, "carriesCommand"> & Partial<Pick<BashEnv, "carriesCommand">>;
 
-/**
- * Names the tests read as variables whose value is not known: the environment holds them (a name
- * it does not hold may be surely unset, parameter_ops.ts).
- */
-export const HELD: Record<string, string> = Object.fromEntries(
-  "X Y Z D F V A B N P S T U W CMD CODE DIR FILE VAR OUT x y z d f v a b c n p s t dir file"
-    .split(" ").map((n) => [n, "held"]),
-);
+export { HELD };
 
 export const ENV: BashEnv = {
   cwd: "/proj",

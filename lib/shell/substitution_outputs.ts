@@ -21,6 +21,7 @@ import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
 import { knownPart } from "./walk_values.ts";
+import { printedText } from "./printed_text.ts";
 
 /**
  * A word part: its value, whether it is known, and whether it was unquoted. `expanded`: a glob
@@ -106,6 +107,7 @@ export function substitutionPart(
   }
   const args = staticArgs(argv.slice(1).map(read));
   if (args === null) return unknown;
+  if (program === "echo" || program === "printf") return printedPart(program, args, quoted, node);
   if (program === "mktemp") {
     const made = mktempOutput(args, ctx.touched.has("TMPDIR") ? null : ctx.env.env.TMPDIR, cwds);
     if (
@@ -123,7 +125,9 @@ export function substitutionPart(
  * words alone (no assignment, redirect, pipe or list; one blank between words), or null.
  */
 function commandWords(node: LiteNode): LiteNode[] | null {
-  if (!node.text.startsWith("$(") || node.namedChildren.length !== 1) return null;
+  // (A backtick pair without backslashes reads its text as `$(…)` does.)
+  const form = node.text.startsWith("$(") || (node.text[0] === "`" && !node.text.includes("\\"));
+  if (!form || node.namedChildren.length !== 1) return null;
   const command = node.namedChildren[0]!;
   if (command.type !== "command") return null;
   const kids = command.namedChildren.filter((k): k is LiteNode => k !== null);
@@ -139,6 +143,26 @@ function commandWords(node: LiteNode): LiteNode[] | null {
     if (!/^[ \t]+$/.test(gap)) return null;
   }
   return kids;
+}
+
+/**
+ * What `echo` or `printf` prints of known words (printed_text.ts), its trailing newlines removed:
+ * as text where bash keeps it one word (quoted, or plain), else not known.
+ */
+function printedPart(
+  program: "echo" | "printf",
+  args: string[],
+  quoted: boolean,
+  node: LiteNode,
+): Part {
+  const value = printedText(program, args)?.replace(/\n+$/, "");
+  if (value === undefined) return { value: node.text, kind: "dynamic" };
+  if (value === "") {
+    return quoted
+      ? { value: "", kind: "static" }
+      : { value: "", kind: "static", unquoted: true, empty: true };
+  }
+  return knownPart({ value, kind: "text" }, quoted) ?? { value: node.text, kind: "dynamic" };
 }
 
 /** The words as text where each is known and one word (no brace list, glob or empty field). */

@@ -37,7 +37,7 @@ export function touchedNames(source: string): ReadonlySet<string> {
     : NO_NAMES;
   // (`PATH`: the command may change which program a name runs, or where it is found: no
   // substitution's output is known then, substitution_outputs.ts.)
-  return text.includes("$(") && LOOKUP_CHANGED.test(text) ? new Set([...names, "PATH"]) : names;
+  return /\$\(|`/.test(text) && LOOKUP_CHANGED.test(text) ? new Set([...names, "PATH"]) : names;
 }
 
 /** Text that may change which program a name runs: PATH, bash's table of paths, an alias. */
