@@ -20,6 +20,7 @@
  */
 import { builtinAt } from "./cwds.ts";
 import type { Word } from "./model.ts";
+import { printedText } from "./printed_text.ts";
 
 /** What a builtin changes of the variables (null from {@linkcode builtinEffect}: anything). */
 export interface BuiltinEffect {
@@ -191,7 +192,12 @@ function printfEffect(args: Word[]): BuiltinEffect | null {
   }
   const format = args[i];
   if (format !== undefined && (format.kind !== "static" || COUNT.test(format.value))) return null;
-  return name === null ? NOTHING : { assigns: [[name, null]] };
+  if (name === null) return NOTHING;
+  // (What it prints of known words, its newlines kept: printed_text.ts.)
+  const rest = args.slice(i);
+  const known = rest.every((w) => w.kind === "static");
+  const text = known ? printedText("printf", ["--", ...rest.map((w) => w.value)]) : null;
+  return { assigns: [[name, text]] };
 }
 /** A `%n` conversion: `%`, flags, width, precision and length modifiers, `n`. */
 const COUNT = /%[^A-Za-z%]*[hjlLqtz]*n/;

@@ -50,6 +50,10 @@ Deno.test("printed_text: a substitution of echo or printf is its output", () => 
   assert.equal(cat("cat $(echo secrets/key)"), "cat secrets/key");
   assert.equal(cat("cat $(printf '%s/%s' secrets key)"), "cat secrets/key");
   assert.equal(cat('cat "$(printf "%s\\n\\n" "a b")"'), "cat a b");
+  // `printf -v NAME` assigns what it would print.
+  assert.equal(cat("printf -v f %s secrets/key; cat $f"), "cat secrets/key");
+  assert.equal(cat('printf -v f -- "%s/%s" secrets key; cat "$f"'), "cat secrets/key");
+  assert.match(cat("printf -v f %s $(g); cat $f")!, /\?/);
   // Not known: a function of the name, a builtin loaded, split words, a word not known.
   for (
     const c of [

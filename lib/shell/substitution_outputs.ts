@@ -107,7 +107,10 @@ export function substitutionPart(
   }
   const args = staticArgs(argv.slice(1).map(read));
   if (args === null) return unknown;
-  if (program === "echo" || program === "printf") return printedPart(program, args, quoted, node);
+  // (Not in a command's name, which stays not known: RULINGS principle 3, `$(echo rm) x`.)
+  if (program === "echo" || program === "printf") {
+    return inCommandName(node) ? unknown : printedPart(program, args, quoted, node);
+  }
   if (program === "mktemp") {
     const made = mktempOutput(args, ctx.touched.has("TMPDIR") ? null : ctx.env.env.TMPDIR, cwds);
     if (
@@ -143,6 +146,13 @@ function commandWords(node: LiteNode): LiteNode[] | null {
     if (!/^[ \t]+$/.test(gap)) return null;
   }
   return kids;
+}
+
+/** Whether a node is (a piece of) a command's name. */
+function inCommandName(node: LiteNode): boolean {
+  let n = node.parent;
+  while (n && (n.type === "concatenation" || n.type === "string")) n = n.parent;
+  return n?.type === "command_name";
 }
 
 /**
