@@ -73,7 +73,7 @@ export const HELD: Readonly<Record<string, string>> = Object.fromEntries(
     ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     ..."fmt pid cmd dir file out var name path code src dst arg args opts key val tmp url"
       .split(" "),
-    ..."CMD CODE DIR FILE VAR OUT NAME URL KEY SRC DST ARGS OPTS TARGET PAYLOAD PROG SCRIPT BODY FMT KV VERSION CERT CA W"
+    ..."CMD CODE DIR FILE VAR OUT NAME URL KEY SRC DST ARGS OPTS TARGET PAYLOAD PROG SCRIPT BODY FMT KV VERSION CERT CA W KC"
       .split(" "),
   ].map((n) => [n, "held"]),
 );
