@@ -544,7 +544,7 @@ const HOSTILE: [string, Action, Action][] = [
   // starting `~/` is still judged as under home (the stricter reading).
   ['cat ~"/.ssh/id_rsa"', "deny", "deny"],
   ["dd if=~/.ssh/id_rsa of=key.txt", "deny", "deny"],
-  ["cat ${HOME%/}/.ssh/id_rsa", "ask", "ask"],
+  ["cat ${HOME%/}/.ssh/id_rsa", "deny", "deny"], // (HOME's value with no `/` at its end)
   ["cat ${X:-~/.ssh}/id_rsa", "ask", "ask"],
   ["rm -rf ${X:-/}", "deny", "deny"],
   ["cat $HOME/.ssh/id_rsa", "deny", "deny"],

@@ -53,7 +53,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
     "$CMD x", // an unknown command
     "echo 'unterminated", // a syntax error
     "cat x{1..100}/*.py", // a glob not expanded (braces past the bound)
-    'cat "$F"', // a value not known before it runs
+    'cat "$1"', // a value not known before it runs
     "git status", // allowed: no cause
   ];
   const [starter] = measurePrecision(
@@ -73,7 +73,7 @@ Deno.test("precision: a cause names what decided, the same way in every call", a
       // The glob may match an `id_rsa.py` file, which the starter's `id_rsa*` asks about (no
       // `*.pem` file ends in `.py`).
       ['pathProtection "id_rsa*" (ask)', 1, 0, ["cat x{1..100}/*.py"]],
-      ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$F"']],
+      ["dynamic value (the value is not known before it runs) [project]", 1, 0, ['cat "$1"']],
     ],
   );
   assert.deepEqual(starter.actions, { allow: 1, nudge: 0, log: 0, sandbox: 0, ask: 5, deny: 2 });

@@ -4,6 +4,7 @@
  * @module
  */
 import { loadBashParser } from "./shell/parser.ts";
+import { HELD } from "./shell/testing.ts";
 import { formatConfigError, loadConfigTexts } from "./config.ts";
 import { decide } from "./policy/engine.ts";
 import { gateFileEntries } from "./gate_files.ts";
@@ -59,7 +60,8 @@ export function ctxIn(
   return {
     cwd,
     home,
-    env: { HOME: home, ...opts.env },
+    // (Names tests read as values not known: held, not unset.)
+    env: { HOME: home, ...HELD, ...opts.env },
     fs: fakeFs({
       files: opts.files,
       links: opts.links,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { HELD } from "./shell/testing.ts";
 import { analyzeBash } from "./shell/analyze.ts";
 import type { BashParser } from "./shell/parser.ts";
 import type { Stage } from "./shell/model.ts";
@@ -27,7 +28,7 @@ export interface RunsOptions {
 
 /** What a stage of `command` (in `/p`, home `/h`) runs, one line per stage run. */
 export function innerRuns(parser: BashParser, command: string, opts: RunsOptions = {}): string[] {
-  const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand };
+  const env = { cwd: "/p", home: "/h", env: { HOME: "/h", ...HELD }, carriesCommand };
   const stages = analyzeBash(command, env, parser).stages;
   const of = opts.of ?? "first";
   const stage: Stage = of === "first"

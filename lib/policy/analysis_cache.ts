@@ -32,6 +32,7 @@ let lastPlace = {
   PWD: undefined as string | undefined,
   CDPATH: undefined as string | undefined,
   unknown: "",
+  nested: false,
 };
 
 /** The analyses cache key of a place: built again only when the place changes. */
@@ -42,13 +43,13 @@ function placeKey(env: BashEnv, parser: ParserChoice): string {
   if (
     last.cwd === env.cwd && last.parser === (parser !== null) && last.home === env.home &&
     last.HOME === e.HOME && last.TMPDIR === e.TMPDIR && last.PWD === e.PWD &&
-    last.CDPATH === e.CDPATH && last.unknown === unknown
+    last.CDPATH === e.CDPATH && last.unknown === unknown && last.nested === !!env.nested
   ) {
     return last.where;
   }
   const where = `${
     parser ? "t" : "f"
-  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${unknown}`;
+  }\0${env.cwd}\0${env.home}\0${e.HOME}\0${e.TMPDIR}\0${e.PWD}\0${e.CDPATH}\0${unknown}\0${env.nested}`;
   lastPlace = {
     where,
     parser: parser !== null,
@@ -59,6 +60,7 @@ function placeKey(env: BashEnv, parser: ParserChoice): string {
     PWD: e.PWD,
     CDPATH: e.CDPATH,
     unknown,
+    nested: !!env.nested,
   };
   return where;
 }
@@ -71,8 +73,9 @@ export function analyzeCached(
   const where = placeKey(env, parser);
   let here = analyses.get(where);
   const known = here?.get(command);
-  if (known) return known;
-  const analysis = olderAnalyses.get(where)?.get(command) ?? analyzeBash(command, env, parser);
+  if (known && stillUnset(known, env)) return known;
+  const older = olderAnalyses.get(where)?.get(command);
+  const analysis = older && stillUnset(older, env) ? older : analyzeBash(command, env, parser);
   if (analysesSize >= ANALYSES_KEPT) {
     olderAnalyses = analyses;
     analyses = new Map();
@@ -83,4 +86,9 @@ export function analyzeCached(
   here.set(command, analysis);
   analysesSize++;
   return analysis;
+}
+
+/** Whether the names an analysis took to be unset are still not in the environment. */
+function stillUnset(a: BashAnalysis, env: BashEnv): boolean {
+  return a.unset === undefined || a.unset.every((n) => env.env[n] === undefined);
 }

@@ -541,7 +541,7 @@ function shellAnalyzer(
   const analyze: ExpandOptions["analyze"] = (text, cwd, origin, from) => {
     // (Where it runs is not known: nor is its `$PWD`.)
     const unknown = joinedNames(unknownIn(top, from), cwd === null ? UNKNOWN_PWD : NO_NAMES);
-    const at = { ...env, cwd: cwd ?? env.cwd };
+    const at: BashEnv = { ...env, cwd: cwd ?? env.cwd, nested: true };
     const inner = analyzeCached(text, unknown.size ? { ...at, unknown } : at, parser);
     if (inner.error) return null;
     // (What it changes, the texts its stages run find changed too.)

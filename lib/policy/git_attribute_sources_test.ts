@@ -121,7 +121,7 @@ Deno.test({
     try {
       writeFileSync(join(tree, "a.txt"), "a\n");
       writeFileSync(join(tree, ".gitattributes"), "* filter=leak\n");
-      const ctx = { cwd: r.dir, home, env: { HOME: home }, fs: realFs() };
+      const ctx = { cwd: r.dir, home, env: { HOME: home, W: "held" }, fs: realFs() };
       await checkActions(DL, ctx, [
         [`git --work-tree=${tree} status`, "deny"],
         [`git --work-tree ${tree} add a.txt`, "deny"],

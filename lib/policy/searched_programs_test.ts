@@ -105,7 +105,9 @@ const ROWS: [string, Action, Action, Action, Action][] = [
   // ... and any other file sourced, or one not known, runs what cannot be seen
   [`source scripts/env.sh && ls`, "deny", "deny", "ask", "deny"],
   [`source $VENV/bin/activate && ls`, "deny", "deny", "ask", "deny"],
-  [`source "$(echo .venv)/bin/activate" && ls`, "deny", "deny", "ask", "deny"],
+  [`source "$(venv_dir)/bin/activate" && ls`, "deny", "deny", "ask", "deny"],
+  // (What echo prints is known: the venv's script.)
+  [`source "$(echo .venv)/bin/activate" && ls`, "deny", "allow", "allow", "allow"],
   [`source .venv/bin/activate.fish && ls`, "deny", "deny", "ask", "deny"],
   [`source .venv/bin/*activate && ls`, "deny", "deny", "ask", "deny"],
   [`source /dev/fd/3 3<.venv/bin/activate && ls`, "deny", "deny", "ask", "deny"],

@@ -6,6 +6,7 @@ import { fakeFs, realFs } from "./fs_facts.ts";
 import { stageTargets, type Target } from "./targets.ts";
 import { toolTargets } from "./tool_targets.ts";
 import { carriesCommand } from "../programs/env.ts";
+import { HELD } from "../shell/testing.ts";
 import {
   bash as decideBash,
   configFrom,
@@ -22,7 +23,7 @@ const SHOT = "/proj/Shot 1.02.03\u202FPM.png";
 const ctx: Context = {
   cwd: "/proj",
   home: "/home/u",
-  env: { HOME: "/home/u", TMPDIR: "/tmp" },
+  env: { HOME: "/home/u", TMPDIR: "/tmp", ...HELD },
   fs: fakeFs({ files: ["/proj/exists", "/proj/src/a.ts", SHOT] }),
 };
 /** `ctx` as the bash analysis takes it. */

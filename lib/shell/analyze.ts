@@ -118,9 +118,12 @@ export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser
   const error = walker.error ?? parsed.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??
     evaluationError(walker.evaluationBox.ev, walker.stages);
-  return walker.environment.length
+  const out: BashAnalysis = walker.environment.length
     ? { stages: walker.stages, error, environment: walker.environment }
     : { stages: walker.stages, error };
+  const unset = walker.values.unsetNames;
+  if (unset.size) out.unset = [...unset, "BASH_ENV"];
+  return out;
 }
 
 /** Nodes whose children are all there is of them: between them only blanks may go unread. */

@@ -6,6 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { HELD } from "./testing.ts";
 import { analyzeBash } from "./analyze.ts";
 import { type BashAnalysis, type BashEnv, commandString, type Stage } from "./model.ts";
 import { loadBashParser } from "./parser.ts";
@@ -23,10 +24,12 @@ export function carriesCommand(assignment: string): boolean {
 /** A BashEnv for the tests; `carriesCommand` is the one above unless given. */
 export type TestEnv = Omit<BashEnv, "carriesCommand"> & Partial<Pick<BashEnv, "carriesCommand">>;
 
+export { HELD };
+
 export const ENV: BashEnv = {
   cwd: "/proj",
   home: "/home/u",
-  env: { HOME: "/home/u", TMPDIR: "/tmp/t" },
+  env: { HOME: "/home/u", TMPDIR: "/tmp/t", ...HELD },
   carriesCommand,
 };
 export const NL = "\n";

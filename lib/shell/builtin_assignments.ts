@@ -20,6 +20,7 @@
  */
 import { builtinAt } from "./cwds.ts";
 import type { Word } from "./model.ts";
+import { printedText } from "./printed_text.ts";
 
 /** What a builtin changes of the variables (null from {@linkcode builtinEffect}: anything). */
 export interface BuiltinEffect {
@@ -217,6 +218,7 @@ function readOptions(args: Word[], grammar: Grammar): Reading {
 function assigned(read: Reading, grammar: Grammar): BuiltinEffect | null {
   const names = [...read.names];
   const { operands } = read;
+  let printed: string | null = null;
   if (grammar.operands === "names") {
     for (const a of operands) {
       if (a.kind !== "static") return null;
@@ -228,10 +230,16 @@ function assigned(read: Reading, grammar: Grammar): BuiltinEffect | null {
   } else if (grammar.operands === "format") {
     const f = operands[0];
     if (f !== undefined && (f.kind !== "static" || COUNT.test(f.value))) return null;
+    // (What `printf -v NAME` prints of known words, its newlines kept: printed_text.ts.)
+    if (f !== undefined && names.length === 1 && operands.every((w) => w.kind === "static")) {
+      printed = printedText("printf", ["--", ...operands.map((w) => w.value)]);
+    }
   }
   if (!names.length && grammar.dflt) names.push(grammar.dflt);
   if (names.some((n) => !NAME.test(n))) return null;
-  return { assigns: [...names, ...grammar.also ?? []].map((n) => [n, null]) };
+  return {
+    assigns: [...names, ...grammar.also ?? []].map((n, i) => [n, i === 0 ? printed : null]),
+  };
 }
 
 /**

@@ -168,6 +168,11 @@ export interface BashAnalysis {
   environment?: Stage[];
   /** Why the command could not be fully analysed (syntax error, too large, no parser). */
   error: string | null;
+  /**
+   * Names of the environment the analysis took to be unset (`${zz:-x}`): it holds only where the
+   * environment holds none of them. Absent when there are none.
+   */
+  unset?: readonly string[];
 }
 
 /** What the analysis may assume: what word decoding may expand, and what the caller knows. */
@@ -181,6 +186,11 @@ export interface BashEnv {
    * nested text may have changed them (`export TMPDIR=/x; bash -c 'ls $TMPDIR'`). Absent: none.
    */
   unknown?: ReadonlySet<string>;
+  /**
+   * A text another stage of a command runs (`bash -c '…'`): what the command around it exported
+   * may be in its environment, so no name is known to be unset there (parameter_ops.ts).
+   */
+  nested?: true;
   /**
    * Whether a `NAME=value` text assigns a variable whose value some program runs (`PAGER`,
    * `GIT_SSH`, ...): such an assignment standing alone becomes a stage of

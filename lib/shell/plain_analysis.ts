@@ -65,6 +65,7 @@ import { literalPattern } from "./pathname_expansion.ts";
 import { cdsBack } from "./dir_stack.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
+import { unsetInEnvironment } from "./parameter_ops.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
@@ -688,8 +689,7 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
 /**
  * The `$NAME`, `${NAME}` or positional parameter (`$1`, `${10}`) at `at`: where it ends, and its
  * value where the walk knows it (`$HOME`, `$PWD`, `$TMPDIR` when set) or null; null for anything
- * else after a `$` (`$?`, `$@`, `${x:-y}`, a name the walk knows whose value the command may
- * assign).
+ * else after a `$` (`$?`, `$@`, `${x:-y}`, one the command may assign or the environment lacks).
  */
 function variable(r: Reading, at: number): { end: number; value: string | null } | null {
   const source = r.source;
@@ -709,10 +709,10 @@ function variable(r: Reading, at: number): { end: number; value: string | null }
   if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
   const end = braced ? i + 1 : i;
   const name = source.slice(from, i);
-  if (name !== "HOME" && name !== "PWD" && name !== "TMPDIR") return { end, value: null };
-  const known = knownValue(r, name);
-  if (known === null) return null;
-  return { end, value: name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : known };
+  const other = name !== "HOME" && name !== "PWD" && name !== "TMPDIR";
+  if (other) return unsetInEnvironment(name, r.env.env) ? null : { end, value: null };
+  const known = name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : knownValue(r, name);
+  return known === null ? null : { end, value: known };
 }
 
 /**

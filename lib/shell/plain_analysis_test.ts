@@ -412,7 +412,12 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
     if (random() < 0.2) c += pick(BLANKS);
     commands.push(c);
   }
-  const read = agreeing(commands);
+  // (Where the names the commands read are in the environment: not known, so read here.)
+  const names = { B: "1", C: "1", HOMEx: "1", PWDs: "1", _x: "1", a: "1", ab_1: "1", b: "1" };
+  const held = { HOME: "/h", TMPDIR: "/tmp/t", dir: "1", x: "1", ...names };
+  const read = agreeing(commands, { ...env, env: held });
+  // (Where they are not, unset: the walk's to read.)
+  agreeing(commands);
   // (Where $HOME is not in the environment, and $TMPDIR is.)
   agreeing(commands, { ...env, home: "/home/u", env: { TMPDIR: "/tmp/t", CDPATH: ":/c" } });
   // Both sides of the line are exercised.

@@ -182,6 +182,8 @@ export const OUTPUT_PROGRAMS: ReadonlySet<string> = new Set([
   "which",
   "command",
   "type",
+  "echo",
+  "printf",
 ]);
 
 /**

@@ -21,6 +21,7 @@ import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
 import { knownPart } from "./walk_values.ts";
+import { printedText } from "./printed_text.ts";
 
 /**
  * A word part: its value, whether it is known, and whether it was unquoted. `expanded`: a glob
@@ -42,6 +43,10 @@ export type Part = {
   at?: readonly (string | null)[];
   /** What a substitution prints, where its form is known (`Word.output`; `value` its text). */
   output?: Output;
+  /** Unquoted nothing (an unset parameter): a word of such parts alone is no word. */
+  empty?: true;
+  /** An unquoted `$NAME` without braces (braces after it lengthen the name: `$f{a,b}`). */
+  bare?: true;
 };
 
 /** `$(pwd)` (or `$(pwd -L)`): the logical cwd. */
@@ -102,6 +107,10 @@ export function substitutionPart(
   }
   const args = staticArgs(argv.slice(1).map(read));
   if (args === null) return unknown;
+  // (Not in a command's name, which stays not known: RULINGS principle 3, `$(echo rm) x`.)
+  if (program === "echo" || program === "printf") {
+    return inCommandName(node) ? unknown : printedPart(program, args, quoted, node);
+  }
   if (program === "mktemp") {
     const made = mktempOutput(args, ctx.touched.has("TMPDIR") ? null : ctx.env.env.TMPDIR, cwds);
     if (
@@ -119,7 +128,9 @@ export function substitutionPart(
  * words alone (no assignment, redirect, pipe or list; one blank between words), or null.
  */
 function commandWords(node: LiteNode): LiteNode[] | null {
-  if (!node.text.startsWith("$(") || node.namedChildren.length !== 1) return null;
+  // (A backtick pair without backslashes reads its text as `$(…)` does.)
+  const form = node.text.startsWith("$(") || (node.text[0] === "`" && !node.text.includes("\\"));
+  if (!form || node.namedChildren.length !== 1) return null;
   const command = node.namedChildren[0]!;
   if (command.type !== "command") return null;
   const kids = command.namedChildren.filter((k): k is LiteNode => k !== null);
@@ -135,6 +146,33 @@ function commandWords(node: LiteNode): LiteNode[] | null {
     if (!/^[ \t]+$/.test(gap)) return null;
   }
   return kids;
+}
+
+/** Whether a node is (a piece of) a command's name. */
+function inCommandName(node: LiteNode): boolean {
+  let n = node.parent;
+  while (n && (n.type === "concatenation" || n.type === "string")) n = n.parent;
+  return n?.type === "command_name";
+}
+
+/**
+ * What `echo` or `printf` prints of known words (printed_text.ts), its trailing newlines removed:
+ * as text where bash keeps it one word (quoted, or plain), else not known.
+ */
+function printedPart(
+  program: "echo" | "printf",
+  args: string[],
+  quoted: boolean,
+  node: LiteNode,
+): Part {
+  const value = printedText(program, args)?.replace(/\n+$/, "");
+  if (value === undefined) return { value: node.text, kind: "dynamic" };
+  if (value === "") {
+    return quoted
+      ? { value: "", kind: "static" }
+      : { value: "", kind: "static", unquoted: true, empty: true };
+  }
+  return knownPart({ value, kind: "text" }, quoted) ?? { value: node.text, kind: "dynamic" };
 }
 
 /** The words as text where each is known and one word (no brace list, glob or empty field). */

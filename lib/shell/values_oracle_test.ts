@@ -61,6 +61,31 @@ Deno.test("values: builtins' options, read as bash's getopt reads them", async (
   await compared(20261207, OPTIONS, OPS, 150, 10);
 });
 
+/** What a recorder prints of X: its operators (parameter_ops.ts), X perhaps unset. */
+const FORMS = [
+  "${X:-z}",
+  "${X-z}",
+  "${X:+p}",
+  "${X+p}",
+  "${#X}",
+  "${X:0:1}",
+  "${X:1}",
+  "${X//a/q}",
+  "${X/#a/q}",
+  "${X/%a/q}",
+  "${X^^}",
+  "${X^}",
+  "${X%a}",
+  "${X:?}",
+  "pre${X}",
+  "${X:=k}",
+  "${X=k}",
+];
+
+Deno.test("values: where the analysis knows ${X<op>…}, bash expands it to that", async () => {
+  await compared(20261208, STATEMENTS, OPS, 150, 20, FORMS);
+});
+
 /** Run generated lines in bash: where the analysis knows `$X` at a recorder, bash printed that. */
 async function compared(
   seed: number,
@@ -68,13 +93,14 @@ async function compared(
   ops: string[],
   recorders: number,
   knowns: number,
+  forms = ["$X"],
 ): Promise<void> {
   const root = Deno.realPathSync(await Deno.makeTempDir());
   const lines = generatedLines(seededRandom(fuzzSeed(seed)), {
     count: 1000,
     pool,
     ops,
-    record: (n, k) => `printf '%s' "$X" > ${root}/${n}.${k}`,
+    record: (n, k) => `printf '%s' "${forms[(n + k) % forms.length]}" > ${root}/${n}.${k}`,
   });
   try {
     await runScripts(root, lines.map(({ line, bodies }) => `${line}\n${bodies}`), { HOME: root });

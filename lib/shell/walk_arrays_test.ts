@@ -6,11 +6,11 @@ import type { Action } from "../types.ts";
 import { analyzeBash } from "./analyze.ts";
 import { analysesOf, runScripts, type Tally } from "./oracle_testing.ts";
 import { loadBashParser } from "./parser.ts";
-import { markedStages } from "./analyze_testing.ts";
+import { HELD, markedStages } from "./analyze_testing.ts";
 import { arrayFollowed } from "./walk_arrays.ts";
 
 const parser = await loadBashParser();
-const env = { cwd: "/p", home: "/h", env: { HOME: "/h" }, carriesCommand: () => false };
+const env = { cwd: "/p", home: "/h", env: { HOME: "/h", ...HELD }, carriesCommand: () => false };
 
 /** The stages of a command as text (see `markedStages`). */
 function stages(command: string): string[] {

@@ -82,7 +82,8 @@ Deno.test("redirects: file targets, fd duplication and device files", () => {
   assert.ok(!dev.redirects.some(isFileTarget));
   // Expansions in targets: known ones expand, unknown ones stay visible.
   assert.equal(stage("echo >$HOME/x", "echo > /home/u/x").redirects[0].target!.kind, "static");
-  assert.equal(stage("echo > $(echo f)", "echo > $(echo f)").redirects[0].target!.kind, "dynamic");
+  assert.equal(stage("echo > $(f)", "echo > $(f)").redirects[0].target!.kind, "dynamic");
+  assert.equal(stage("echo > $(echo f)", "echo > f").redirects[0].target!.kind, "static");
 });
 
 Deno.test("a heredoc's operator keeps its file descriptor; one read as an argument is an error", () => {

@@ -19,6 +19,7 @@ import type { LineOf, Output, Stage, Word } from "./model.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 import { BASH_READONLY } from "./line_stops.ts";
+import { onlyRead } from "./parameter_ops.ts";
 
 /** The words an array holds, and the cwds where its globs were expanded. */
 export interface KnownList {
@@ -211,10 +212,37 @@ export class Values {
   #plainNames: boolean | undefined;
   /** Names assigned since the line may have stopped (null: it may not; see line_stops.ts). */
   #sinceStop: Set<string> | null = null;
+  /** Something may have changed any name (`stop`), and the names assigned so far (`#ever`). */
+  #stopped = false;
+  #ever: Set<string> | null = null;
+  /** The whole command's source (a copy's own is empty). */
+  #root: string;
 
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
   constructor(readonly source: string, plainPwd?: boolean) {
     this.#plainPwd = plainPwd;
+    this.#root = source;
+  }
+
+  /**
+   * Whether nothing of the command has assigned `name` up to here, nor may anywhere: no
+   * assignment of it walked, nothing walked that may assign any name (`stop`), and its source
+   * names it only where it reads it (parameter_ops.ts `onlyRead`).
+   */
+  neverAssigned(name: string): boolean {
+    if (this.#stopped || this.#ever?.has(name) || !onlyRead(this.#root, name)) return false;
+    this.#unset.add(name);
+    return true;
+  }
+
+  /** The names taken to be unset (the analysis holds while the environment holds none of them). */
+  get unsetNames(): ReadonlySet<string> {
+    return this.#unset;
+  }
+  #unset = new Set<string>();
+
+  #assigned(name: string): void {
+    (this.#ever ??= new Set()).add(name);
   }
 
   /** No name of the command can be a function or an alias (lib/shell/trap.ts). */
@@ -266,6 +294,10 @@ export class Values {
     for (const [k, v] of this.known) c.known.set(k, v);
     for (const [k, v] of this.#lists) c.#lists.set(k, v);
     c.#listsOff = this.#listsOff;
+    c.#stopped = this.#stopped;
+    c.#ever = this.#ever;
+    c.#root = this.#root;
+    c.#unset = this.#unset;
     return c;
   }
 
@@ -297,6 +329,7 @@ export class Values {
   /** An array's words from here on (only where the walk surely gets and lists are followed). */
   setList(name: string, list: KnownList): void {
     this.#sinceStop?.add(name);
+    this.#assigned(name);
     if (!this.#listsOff && this.nested === 0 && !this.#numeric?.has(name)) {
       this.#lists.set(name, list);
     }
@@ -309,6 +342,7 @@ export class Values {
 
   /** An assignment of `value` (null: not known) at this point of the walk. */
   assign(name: string, value: Known | null): void {
+    this.#assigned(name);
     if (ELSEWHERE.has(name)) return;
     this.#sinceStop?.add(name);
     if (
@@ -322,6 +356,7 @@ export class Values {
   /** A loop variable takes `value` for one round of the body (set even when nested). */
   loopValue(name: string, value: Known | null): void {
     this.#sinceStop?.add(name);
+    this.#assigned(name);
     if (ELSEWHERE.has(name) || this.off || value === null || this.#numeric?.has(name)) {
       this.known.delete(name);
     } else this.known.set(name, value);
@@ -340,6 +375,7 @@ export class Values {
 
   /** Nothing is known from here on. */
   stop(): void {
+    this.#stopped = true;
     this.known.clear();
     this.#lists.clear();
     this.#off = true;
@@ -429,6 +465,7 @@ export class Values {
 
   /** A builtin's changes (builtin_assignments.ts): those names alone. */
   #apply(effect: BuiltinEffect): void {
+    for (const [name] of effect.assigns) this.#assigned(name);
     // (The source's own questions first: they set what arithmetic assigns.)
     if (this.off && !this.lists) return;
     if (effect.attributed?.length) {

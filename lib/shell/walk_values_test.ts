@@ -30,6 +30,12 @@ Deno.test("values: a variable assigned static text by a statement that surely ru
   assert.deepEqual(stages('cd s && cat "$(pwd)/a"'), ["cd s", "pwd", "cat /p/s/a"]);
 });
 
+Deno.test("values: printf -v assigns what it prints of known words", () => {
+  assert.deepEqual(stages("X=a; printf -vX b; cat $X"), ["printf -vX b", "cat b"]);
+  assert.deepEqual(stages("X=a; command printf -v X c; cat $X").at(-1), "cat c");
+  assert.deepEqual(stages("printf -v X '%s/%s' a b; cat $X").at(-1), "cat a/b");
+});
+
 Deno.test("values: what may not run, or not reach on, leaves the variable unknown", () => {
   // (Or the command cannot be seen at all.)
   const unknown = (command: string) => {
@@ -50,7 +56,8 @@ Deno.test("values: what may not run, or not reach on, leaves the variable unknow
   unknown("X=a; eval X=b; cat $X");
   unknown("X=a; source f; cat $X");
   unknown("X=a; . f; cat $X");
-  unknown("X=a; printf -v X b; cat $X");
+  unknown("X=a; printf -v X $(b); cat $X");
+  unknown("X=a; printf -v X %x 10; cat $X");
   unknown("X=a; mapfile X < f; cat $X");
   unknown("X=a; unset X; cat $X");
   unknown("X=a; export X=$(cmd); cat $X");
@@ -62,8 +69,8 @@ Deno.test("values: what may not run, or not reach on, leaves the variable unknow
   unknown('X=a; export "$v"; cat $X');
   unknown('X=a; declare "$v=b"; cat $X');
   unknown('X=a; printf -v "$v" b; cat $X');
-  unknown("X=a; printf -vX b; cat $X");
-  unknown("X=a; command printf -v X b; cat $X");
+  unknown("X=a; printf -vX $(b); cat $X");
+  unknown("X=a; command printf -v X $(b); cat $X");
   unknown('X=a; read "$v"; cat $X');
   unknown("X=a; read -p x -a X; cat $X");
   unknown('X=a; unset "$v"; cat $X');
@@ -165,8 +172,10 @@ const trustedConfig = loadPrecisionConfig(PRECISION_CONFIGS.find((c) => c.name =
 
 /** The verdict under the precision benchmark's trusted-project config (or `config`). */
 function trusted(command: string, config: Config = trustedConfig): Action {
-  return decide(config, { tool: "bash", input: { command } }, precisionContext(), { parser })
-    .action;
+  // (`$X`, `$CODE`: values not known, which the environment holds.)
+  const ctx = precisionContext();
+  ctx.env = { ...ctx.env, X: "held", CODE: "held" };
+  return decide(config, { tool: "bash", input: { command } }, ctx, { parser }).action;
 }
 
 Deno.test("values: option values a program reads as text, and inline code not judged, are no place", () => {
@@ -282,7 +291,8 @@ Deno.test("values: hostile spellings through variables stay caught", async () =>
     ['F=~/.ssh/id_rsa; export NODE_ENV=test; cat "$F"', "deny", "deny"],
     ['F=src/main.ts; export F=~/.ssh/id_rsa; cat "$F"', "deny", "deny"],
     ['D=src; cd ~/.ssh && cat "$D/../id_rsa"', "deny", "deny"],
-    ['F=src/main.ts; printf -v F %s ~/.ssh/id_rsa; cat "$F"', "deny", "ask"],
+    ['F=src/main.ts; printf -v F %s ~/.ssh/id_rsa; cat "$F"', "deny", "deny"], // (known)
+    ['F=src/main.ts; printf -v F %s "$1"; cat "$F"', "deny", "ask"],
     ['F=src/main.ts; declare -n F=G; G=~/.ssh/id_rsa; cat "$F"', "deny", "ask"],
     ['F=src/main.ts; readonly F; F=x; cat "$F"', "deny", "ask"],
     ['F=src/main.ts; declare -u F; F=x; cat "$F"', "deny", "ask"],

@@ -6,7 +6,6 @@
  * @module
  */
 import type { Cwds } from "./cwds.ts";
-import { affixExpansion, removeAffix } from "./affixes.ts";
 import { type Around, type LineOf, staticWord, type Word } from "./model.ts";
 import { ASSIGNMENT_PREFIX, isAssignmentShaped, isExpansion, mayRun, rootOf } from "./nodes.ts";
 import { VALUE_MISREAD, valueMisread } from "./repairs.ts";
@@ -16,14 +15,13 @@ import { assigned, expansionEvaluation } from "./walk_evaluation.ts";
 import { runTimeGlob } from "./run_time_parts.ts";
 import { type Part, substitutionPart, wordOutput } from "./substitution_outputs.ts";
 import { type Known, knownPart } from "./walk_values.ts";
+import { affixPart, emptyPart, EXPANDABLE, operatorPart, pwd, stateOf } from "./walk_parameters.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
 import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts";
 
 /** No assigned variable names (shared; never changed). */
 const NO_NAMES: ReadonlySet<string> = new Set();
-/** Variables whose values the engine may expand (RULINGS principle 3). */
-const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 /** The count of an array's words: `${#NAME[@]}`, `${#NAME[*]}`. */
 const ARRAY_COUNT = /^\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$/;
 /** Special parameters that always expand to digits or flags, never to a path. */
@@ -39,7 +37,7 @@ export function touchedNames(source: string): ReadonlySet<string> {
     : NO_NAMES;
   // (`PATH`: the command may change which program a name runs, or where it is found: no
   // substitution's output is known then, substitution_outputs.ts.)
-  return text.includes("$(") && LOOKUP_CHANGED.test(text) ? new Set([...names, "PATH"]) : names;
+  return /\$\(|`/.test(text) && LOOKUP_CHANGED.test(text) ? new Set([...names, "PATH"]) : names;
 }
 
 /** Text that may change which program a name runs: PATH, bash's table of paths, an alias. */
@@ -261,11 +259,6 @@ export function groupWords(
   return many.length ? many : [w];
 }
 
-/** The one directory `$PWD` names, or null when the stage may run in several or an unknown one. */
-function pwd(ctx: WalkContext, cwds: Cwds): string | null {
-  return cwds.length === 1 && !ctx.touched.has("PWD") ? cwds[0] : null;
-}
-
 /** Decode a word node to the value bash will use. */
 export function decodeWord(ctx: WalkContext, node: LiteNode, cwds: Cwds, many?: Word[]): Word {
   // Most words are plain text: no quotes, escapes, expansions, globs, braces or tilde.
@@ -341,8 +334,11 @@ function nodeParts(ctx: WalkContext, node: LiteNode, cwds: Cwds, at: WordPlace):
       // (tree-sitter reads `$$` glued to text, `x.$$`, as one `$` token: the shell's pid.)
       return [node.text === "$$" ? { value: "$$", kind: "static" } : dollarPart(node)];
     case "simple_expansion":
-    case "expansion":
-      return [expansionPart(ctx, node, cwds, at.quoted === true)];
+    case "expansion": {
+      const p = expansionPart(ctx, node, cwds, at.quoted === true);
+      // (`$f{a,b}`: bash expands the braces first, into `$fa` and `$fb`.)
+      return [at.quoted || node.text[1] === "{" ? p : { ...p, bare: true }];
+    }
     case "command_substitution":
       return [
         substitutionPart(
@@ -480,11 +476,14 @@ export function textParts(
 }
 
 function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boolean): Part {
+  // (An operator of a parameter whose state is known: `${zz:-w}`, `${f//x/y}`.)
+  const op = node.type === "expansion" ? operatorPart(ctx, node, cwds, quoted) : null;
   if (node.type === "expansion") {
     expansionEvaluation(ctx, node);
     // `${x=v}` assigns x as it expands (and `${!x=v}` the variable x names).
     if (node.text.includes("=")) ctx.values.stop();
   }
+  if (op) return op;
   const name = simpleName(node);
   if (name !== null && NUMERIC_PARAMS.has(name)) return { value: node.text, kind: "static" };
   if (name !== null && EXPANDABLE.includes(name) && !ctx.touched.has(name)) {
@@ -495,6 +494,7 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
       : ctx.env.env[name];
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
+  if (name !== null && stateOf(ctx, name, cwds) === null) return emptyPart(quoted);
   // (`${#NAME[@]}`: how many words an array holds, a number computed as it runs, as `$#` is.)
   if (name === null && ARRAY_COUNT.test(node.text)) return { value: node.text, kind: "static" };
   // A value the command gave the variable (RULINGS principle 3), or a parameter of a call.
@@ -505,30 +505,6 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
   const k = ctx.values.get(name);
   const known = k === undefined ? null : knownPart(k, quoted);
   return known ?? { value: node.text, kind: "dynamic" };
-}
-
-/**
- * `${NAME%PATTERN}` and its kin (affixes.ts) of a value the command gave NAME: its text with the
- * affix removed, or (quoted) a loop variable's glob whose matches have it removed. Null otherwise.
- */
-function affixPart(ctx: WalkContext, node: LiteNode, quoted: boolean): Part | null {
-  if (node.type !== "expansion") return null;
-  const cut = affixExpansion(node.text);
-  const k = cut === null ? undefined : ctx.values.get(cut.name);
-  if (cut === null || k === undefined) return null;
-  if (k.kind === "text") {
-    const value = removeAffix(k.value, cut.affix);
-    return value === null ? null : knownPart({ value, kind: "text" }, quoted);
-  }
-  if (k.kind !== "glob" || !quoted || k.pattern === undefined) return null;
-  return {
-    value: node.text,
-    kind: "glob",
-    expanded: true,
-    raw: k.pattern,
-    cut: [cut.affix],
-    at: k.at,
-  };
 }
 
 /**
@@ -593,6 +569,10 @@ function braceExpanded(
   many?: Word[],
 ): Word {
   if (parts.some((p) => p.unquoted && p.value.includes("{"))) {
+    // (`$f{a,b}`: bash expands the braces first, into `$fa` and `$fb`: not known here.)
+    if (parts.some((p, i) => p.bare && parts[i + 1]?.unquoted && parts[i + 1].value[0] === "{")) {
+      return { value: w.text, kind: "dynamic", prefix: "", text: w.text };
+    }
     const words = expandedWords(ctx, parts, cwds);
     // (No brace expression bash expands: `{x}`, `\{a,b\}`; the word is as it is.)
     if (words === "none") return w;
@@ -613,7 +593,8 @@ function braceExpanded(
  */
 function expandedWords(ctx: WalkContext, parts: Part[], cwds: Cwds): Word[] | "none" | null {
   const chars: BraceChar[] = [];
-  for (const p of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
     if (p.kind === "dynamic" || p.expanded || p.line) return null;
     if (p.unquoted) {
       chars.push(
@@ -667,6 +648,10 @@ export function fromParts(parts: Part[], text: string): Word {
   let prefix = "";
   let kind: Word["kind"] = "static";
   let output = false;
+  // (A word of unset parameters alone, unquoted, is no word: bash drops it.)
+  if (parts.length && parts.every((p) => p.empty)) {
+    return { value: text, kind: "dynamic", prefix: "", text };
+  }
   for (const p of parts) {
     if (kind === "static" && p.kind !== "dynamic" && !p.cut) {
       prefix += p.kind === "glob" ? p.value.slice(0, p.value.search(/[*?[{]/)) : p.value;

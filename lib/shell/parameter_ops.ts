@@ -1,0 +1,161 @@
+/**
+ * Bash's parameter expansions with operators (bash(1) "Parameter Expansion") computed where the
+ * parameter's state is known (its text, or unset) and the operator's word is plain text: the
+ * defaults `${p:-w}` `${p-w}` `${p:=w}` `${p=w}`, the alternates `${p:+w}` `${p+w}`, `${p:?w}` of
+ * a value that is set, the length `${#p}`, substrings `${p:off}` `${p:off:len}` (digits only),
+ * literal replacements `${p/s/r}` `${p//s/r}` `${p/#s/r}` `${p/%s/r}`, case `${p^^}` `${p,,}`
+ * `${p^}` `${p,}`, and affixes `${p#pat}` and its kin (affixes.ts). Anything else (`${!p}`,
+ * `${p@P}`, patterns with glob characters, words with quotes, `~` or expansions) is not computed.
+ *
+ * And when a variable is surely unset: not in the tool's environment, not one bash sets itself,
+ * not named by the command but where it reads it (`neverAssigned`).
+ *
+ * @example
+ * ```ts
+ * parameterOp("${zz:-secrets/key}"); // { name: "zz", op: ":-", word: "secrets/key" }
+ * applyParameterOp({ name: "zz", op: ":-", word: "x" }, null); // "x"
+ * ```
+ *
+ * @module
+ */
+import { removeAffix } from "./affixes.ts";
+import { unquotedText } from "./words.ts";
+
+/** A parsed expansion with an operator. */
+export interface ParameterOp {
+  name: string;
+  op: string;
+  /** The operator's word (a default, a replacement's pattern). */
+  word?: string;
+  /** A replacement's string; a substring's length. */
+  rest?: string;
+}
+
+/** A word bash takes as it is written inside `${…}` (no quote, `~`, `$`, glob, `}`). */
+const LITERAL = "[\\w./,:+%@=-]*";
+const OP_RE = new RegExp(
+  `^\\$\\{(?:#([A-Za-z_]\\w*)|([A-Za-z_]\\w*)(?:(:?[-=+?])(${LITERAL})|:(\\d+)(?::(\\d+))?` +
+    `|(//|/#|/%|/)([\\w.,:+@=-]+)(?:/([\\w./,:+%@=-]*))?|(\\^\\^|,,|\\^|,)` +
+    `|(##|#|%%|%)([\\w./,:+@=*?-]*)))\\}$`,
+);
+
+/** The operator an expansion's text asks for, or null (a plain `${p}` too). */
+export function parameterOp(text: string): ParameterOp | null {
+  const m = OP_RE.exec(text);
+  if (m === null) return null;
+  if (m[1] !== undefined) return { name: m[1], op: "#len" };
+  const name = m[2];
+  if (m[3] !== undefined) return { name, op: m[3], word: m[4] };
+  if (m[5] !== undefined) return { name, op: ":", word: m[5], rest: m[6] };
+  if (m[7] !== undefined) return { name, op: m[7], word: m[8], rest: m[9] ?? "" };
+  if (m[10] !== undefined) return { name, op: m[10] };
+  return { name, op: m[11], word: m[12] };
+}
+
+/**
+ * What the expansion yields of a parameter holding `value` (null: unset); null where that is not
+ * certain (a value beyond ASCII, where the locale decides characters and case; `${p:?w}` of an
+ * unset or empty one, which ends the shell).
+ */
+export function applyParameterOp(o: ParameterOp, value: string | null): string | null {
+  const v = value ?? "";
+  const ascii = /^[ -~\t\n]*$/.test(v);
+  switch (o.op) {
+    case ":-":
+    case ":=":
+      return v === "" ? o.word! : v;
+    case "-":
+    case "=":
+      return value === null ? o.word! : v;
+    case ":+":
+      return v === "" ? "" : o.word!;
+    case "+":
+      return value === null ? "" : o.word!;
+    case ":?":
+      return v === "" ? null : v;
+    case "?":
+      return value === null ? null : v;
+    case "#len":
+      return ascii ? String(v.length) : null;
+    case ":": {
+      if (!ascii) return null;
+      const from = Number(o.word);
+      return o.rest === undefined ? v.slice(from) : v.slice(from, from + Number(o.rest));
+    }
+    case "/":
+    case "//":
+    case "/#":
+    case "/%":
+      return ascii ? replaced(v, o.op, o.word!, o.rest!) : null;
+    case "^^":
+      return ascii ? v.toUpperCase() : null;
+    case ",,":
+      return ascii ? v.toLowerCase() : null;
+    case "^":
+      return ascii ? v.slice(0, 1).toUpperCase() + v.slice(1) : null;
+    case ",":
+      return ascii ? v.slice(0, 1).toLowerCase() + v.slice(1) : null;
+    default:
+      return removeAffix(v, { op: o.op as "%" | "%%" | "#" | "##", pattern: o.word! });
+  }
+}
+
+/** A literal replacement (the pattern has no glob character, the string no `&`). */
+function replaced(v: string, op: string, pat: string, rep: string): string {
+  if (op === "//") return v.split(pat).join(rep);
+  if (op === "/#") return v.startsWith(pat) ? rep + v.slice(pat.length) : v;
+  if (op === "/%") return v.endsWith(pat) ? v.slice(0, v.length - pat.length) + rep : v;
+  const at = v.indexOf(pat);
+  return at < 0 ? v : v.slice(0, at) + rep + v.slice(at + pat.length);
+}
+
+/**
+ * Variables bash sets itself, or may hold from its start, whatever the environment
+ * (`env -i bash -c 'compgen -v'`, and those it sets as it runs).
+ */
+const BASH_OWN = new Set(
+  ("BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_CMDS BASH_COMMAND " +
+    "BASH_EXECUTION_STRING BASH_LINENO BASH_LOADABLES_PATH BASH_REMATCH BASH_SOURCE " +
+    "BASH_SUBSHELL BASH_VERSINFO BASH_VERSION COMP_WORDBREAKS COPROC DIRSTACK EPOCHREALTIME " +
+    "EPOCHSECONDS EUID FUNCNAME GROUPS HISTCMD HISTFILE HOSTNAME HOSTTYPE IFS LINENO MACHTYPE " +
+    "MAILCHECK MAPFILE OLDPWD OPTARG OPTERR OPTIND OSTYPE PATH PIPESTATUS PPID PS1 PS2 PS4 PWD " +
+    "RANDOM REPLY SECONDS SHELL SHELLOPTS SHLVL SRANDOM TERM UID COLUMNS LINES HOME").split(" "),
+);
+/** Prefixes of the names bash keeps for itself. */
+const BASH_PREFIX = /^(BASH|COMP_|READLINE_|HIST|PS\d|_$)/;
+
+/**
+ * Whether a name the environment does not hold is unset when bash expands it: bash does not set
+ * it itself, and nothing before the command's own text could (no `BASH_ENV` to source).
+ */
+export function unsetInEnvironment(
+  name: string,
+  env: Record<string, string | undefined>,
+): boolean {
+  return env[name] === undefined && env.BASH_ENV === undefined && !BASH_OWN.has(name) &&
+    !BASH_PREFIX.test(name);
+}
+
+/** Source text that may assign a name it does not spell: indirection, arithmetic, `let`. */
+const HIDDEN_ASSIGNMENT = /\$\{!|\blet\b|\(\(|\$\[/;
+
+/**
+ * Whether the command's source names `name` only where it reads it (`$name`, `${name…}`,
+ * `${#name}`), at most one of those an assigning `${name:=w}` (then the only one); and holds
+ * nothing that assigns names it does not spell (see `HIDDEN_ASSIGNMENT`). Quotes and escapes are
+ * removed first (`read z\z` names `zz`).
+ */
+export function onlyRead(source: string, name: string): boolean {
+  const text = unquotedText(source);
+  if (HIDDEN_ASSIGNMENT.test(text)) return false;
+  const re = new RegExp(`(?<![\\w])${name}(?!\\w)`, "g");
+  let count = 0;
+  let assigning = false;
+  for (const m of text.matchAll(re)) {
+    count++;
+    const before = text.slice(Math.max(0, m.index - 3), m.index);
+    if (!/(\$|\$\{|\$\{#)$/.test(before)) return false;
+    if (/^:?=/.test(text.slice(m.index + name.length))) assigning = true;
+  }
+  return !(assigning && count > 1);
+}
