@@ -9,6 +9,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { packageProgram } from "./command_words.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
 import { denoChanges, denoRewrites } from "./fixers.ts";
@@ -171,7 +172,8 @@ function runtimeCommands(stage: Stage, run: Runner): void {
   } else if (name === "bun" && verb === "x") {
     const rest = args.slice(sub + 1);
     const cmd = rest.findIndex((w) => !w.value.startsWith("-"));
-    if (cmd >= 0) run.stage(rest.slice(cmd), "bun x");
+    // (Its first word is a package: `bun x prettier@3` runs prettier.)
+    if (cmd >= 0) run.stage([packageProgram(rest[cmd], "npm"), ...rest.slice(cmd + 1)], "bun x");
   }
 }
 
