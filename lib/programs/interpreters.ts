@@ -10,6 +10,7 @@ import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { packageProgram } from "./command_words.ts";
+import { pipSiteSettings } from "./rc_files.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
 import { denoChanges, denoRewrites } from "./fixers.ts";
@@ -272,6 +273,8 @@ function pythonCgi(stage: Stage, run: Runner): void {
   }
   // (`-m pytest`: what its settings files give it.)
   if (at?.module === "pytest") pytestSettings(stage.argv.slice(at.next), stage, run);
+  // (`-m pip`: the pip.conf files of its environment, as pip's.)
+  if (at?.module === "pip") pipSiteSettings(stage, run);
 }
 
 /** The modules whose writes `pythonModuleFiles` knows. */
@@ -300,7 +303,8 @@ function pythonModuleFiles(argv: Word[]): NamedFile[] {
       const v = args[i].value;
       if (/^(--prompt|-p|--python|--activators)$/.test(v)) i++;
       else if (!v.startsWith("-") || args[i].kind !== "static") {
-        out.push({ path: place(args[i]), source, below: true });
+        // (It writes no pip.conf there: `.venv/bin/pip` after it reads the one there now.)
+        out.push({ path: place(args[i]), source, below: true, spares: ["pip.conf"] });
       }
     }
     return out;

@@ -21,6 +21,7 @@ import { buildFileCommands, streamedBuildFile, streamedFile } from "./build_file
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
+import { pipSiteSettings } from "./rc_files.ts";
 import {
   BUNX_OPTIONS,
   NPM_BOOLEAN_VALUES,
@@ -492,6 +493,8 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     readOnly: PIP_READ_ONLY,
     // `install --target DIR` (`-t`, `--prefix`, `--root`) writes the packages below DIR.
     namedFiles: outputDirectory(["-t", "--target", "--prefix", "--root"]),
+    // (Its environment's pip.conf, and the user's where the command writes them: rc_files.ts.)
+    optionCommands: pipSiteSettings,
   },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
