@@ -678,6 +678,21 @@ function namesPlaceAbove(
 ): boolean {
   if (stage.cwds.includes(null)) return true;
   const program = stage.argv[0] ? programOf(stage.argv[0]) : undefined;
+  // (A patch's names are read from its diff as it will be: `patch -p1 < fix.diff`.)
+  const named = program?.namedFiles?.(stage.argv, stage, { read: reads.read(stage) }) ?? [];
+  // (A file on another machine is none here: `hereFile`.)
+  const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
+  // (A file in the home its program names from there: `~/.perfconfig`.)
+  const home = (path: string) => (path.startsWith("~/") ? join(ctx.home, path.slice(2)) : path);
+  // (A settings file just below a place it writes that it never writes there itself, unless it
+  // names that file: `python -m venv .venv`'s pip.conf.)
+  const spared = new Set<string>();
+  for (const f of here) {
+    if (!f?.spares || f.path === null) continue;
+    for (const cwd of stage.cwds) {
+      for (const n of f.spares) spared.add(join(resolve(cwd!, home(f.path)), n));
+    }
+  }
   // (A formatter changes only the files of its languages below a directory it is given.)
   const changes = (dir: string, p: string) =>
     p === dir || !program?.changesBelow ||
@@ -686,7 +701,7 @@ function namesPlaceAbove(
     stage.cwds.some((cwd) =>
       paths.some((p) => {
         const dir = resolve(cwd!, value);
-        return isWithin(p, dir) && (!operand || changes(dir, p));
+        return isWithin(p, dir) && (p === dir || !spared.has(p)) && (!operand || changes(dir, p));
       })
     );
   const operands = new Set(stage.argv);
@@ -699,12 +714,6 @@ function namesPlaceAbove(
       return true;
     }
   }
-  // (A patch's names are read from its diff as it will be: `patch -p1 < fix.diff`.)
-  const named = program?.namedFiles?.(stage.argv, stage, { read: reads.read(stage) }) ?? [];
-  // (A file on another machine is none here: `hereFile`.)
-  const here = (named ?? []).map((f) => (f.on ? hereFile(f, ctx) : f));
-  // (A file in the home its program names from there: `~/.perfconfig`.)
-  const home = (path: string) => (path.startsWith("~/") ? join(ctx.home, path.slice(2)) : path);
   return here.some((f) =>
     f !== undefined && (f.path === null || (!f.unchanged && above(home(f.path), false)))
   );

@@ -55,6 +55,11 @@ export interface CommandSpec {
    * after a switch, such a word is read both ways.
    */
   boolValues?: ReadonlySet<string>;
+  /**
+   * The command's first word is a package (`npx prettier@3`, `uvx ruff@0.5`): its version is
+   * taken off, as the runner does to find the package's program (see `packageProgram`).
+   */
+  packages?: "npm" | "uv";
 }
 
 /** How many options a reader does not know it follows both ways before it gives up. */
@@ -163,5 +168,41 @@ export function runCommandWords(
     return;
   }
   if (spec.joined) run.shell(joinedText(rest), origin, { cwds });
-  else run.stage(rest, origin, cwds);
+  else if (spec.packages) {
+    run.stage([packageProgram(rest[0], spec.packages), ...rest.slice(1)], origin, cwds);
+  } else run.stage(rest, origin, cwds);
+}
+
+/**
+ * npm's package word of the registry with a version, a tag or a range (`@scope/name@^3`), or an
+ * alias (`name@npm:other@3`); not one of a file, git or URL (`x@file:x.tgz`).
+ */
+const NPM_VERSIONED = /^((?:@[^/@\s]+\/)?[^/@\s:]+)@(npm:\S+|[^/\s:]*)$/;
+/** uv's package word with a version or `latest` (`ruff@0.5.0`). */
+const UV_VERSIONED = /^([A-Za-z0-9][\w.-]*)@([^/\s:]*)$/;
+
+/**
+ * The program a package runner runs for a package word (`npx prettier@3 --write .` runs
+ * prettier): the package without its version, tag or range (`prettier@latest`, `@biomejs/biome@1`
+ * as `@biomejs/biome` is, `npm:` aliases too: `p@npm:prettier@3`). Any other word (a package
+ * without a version, a git, file or URL spec, one not known) as it is.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * packageProgram(literal("prettier@3"), "npm").value; // "prettier"
+ * packageProgram(literal("@biomejs/biome@1.9"), "npm").value; // "@biomejs/biome"
+ * ```
+ */
+export function packageProgram(word: Word, kind: "npm" | "uv"): Word {
+  if (word.kind !== "static") return word;
+  let value = word.value;
+  for (let n = 0; n < 3; n++) {
+    const m = (kind === "npm" ? NPM_VERSIONED : UV_VERSIONED).exec(value);
+    if (!m) break;
+    // (An alias runs the package it stands for: `p@npm:prettier@3`.)
+    value = kind === "npm" && m[2].startsWith("npm:") ? m[2].slice(4) : m[1];
+    if (!value.includes("@", 1)) break;
+  }
+  return value === word.value ? word : literal(value);
 }

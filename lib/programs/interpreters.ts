@@ -9,6 +9,8 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { packageProgram } from "./command_words.ts";
+import { pipSiteSettings } from "./rc_files.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
 import { denoChanges, denoRewrites } from "./fixers.ts";
@@ -171,7 +173,8 @@ function runtimeCommands(stage: Stage, run: Runner): void {
   } else if (name === "bun" && verb === "x") {
     const rest = args.slice(sub + 1);
     const cmd = rest.findIndex((w) => !w.value.startsWith("-"));
-    if (cmd >= 0) run.stage(rest.slice(cmd), "bun x");
+    // (Its first word is a package: `bun x prettier@3` runs prettier.)
+    if (cmd >= 0) run.stage([packageProgram(rest[cmd], "npm"), ...rest.slice(cmd + 1)], "bun x");
   }
 }
 
@@ -270,6 +273,8 @@ function pythonCgi(stage: Stage, run: Runner): void {
   }
   // (`-m pytest`: what its settings files give it.)
   if (at?.module === "pytest") pytestSettings(stage.argv.slice(at.next), stage, run);
+  // (`-m pip`: the pip.conf files of its environment, as pip's.)
+  if (at?.module === "pip") pipSiteSettings(stage, run);
 }
 
 /** The modules whose writes `pythonModuleFiles` knows. */
@@ -298,7 +303,8 @@ function pythonModuleFiles(argv: Word[]): NamedFile[] {
       const v = args[i].value;
       if (/^(--prompt|-p|--python|--activators)$/.test(v)) i++;
       else if (!v.startsWith("-") || args[i].kind !== "static") {
-        out.push({ path: place(args[i]), source, below: true });
+        // (It writes no pip.conf there: `.venv/bin/pip` after it reads the one there now.)
+        out.push({ path: place(args[i]), source, below: true, spares: ["pip.conf"] });
       }
     }
     return out;

@@ -21,6 +21,7 @@ import { buildFileCommands, streamedBuildFile, streamedFile } from "./build_file
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
+import { pipSiteSettings } from "./rc_files.ts";
 import {
   BUNX_OPTIONS,
   NPM_BOOLEAN_VALUES,
@@ -52,10 +53,15 @@ const NPM_EXEC: CommandSpec = {
   // (npx's `--shell` is `--script-shell`: the shell `-c` text runs in.)
   program: ["--script-shell", "--shell"],
   boolValues: NPM_BOOLEAN_VALUES,
+  packages: "npm",
 };
 
 const UV_RUN: CommandSpec = { grammar: UV_RUN_OPTIONS, chdir: ["--directory"] };
-const UV_TOOL_RUN: CommandSpec = { grammar: UV_TOOL_RUN_OPTIONS, chdir: ["--directory"] };
+const UV_TOOL_RUN: CommandSpec = {
+  grammar: UV_TOOL_RUN_OPTIONS,
+  chdir: ["--directory"],
+  packages: "uv",
+};
 
 const PLAIN: CommandSpec = { grammar: {} };
 const PIXI_EXEC: CommandSpec = {
@@ -108,7 +114,7 @@ const RUNNERS: Record<string, RunnerProgram> = {
     // its `exec` runs a program, read as the `exec` builtin is.)
     subcommands: {
       exec: PLAIN,
-      dlx: { grammar: { valued: "p", longValued: set("--package") } },
+      dlx: { grammar: { valued: "p", longValued: set("--package") }, packages: "npm" },
       workspace: { grammar: {}, operands: 1 },
       "workspaces foreach": {
         grammar: {
@@ -339,7 +345,8 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
       else if (name === "pnpm") {
         // (`pnpm -c exec`: the shell mode given before the subcommand.)
         const global = args.slice(0, at).some((a) => /^(-c|--shell-mode)$/.test(a.value));
-        pnpmExec(rest, cwds, run, `pnpm ${word.value}${mark}`, global);
+        const origin = `pnpm ${word.value}${mark}`;
+        pnpmExec(rest, cwds, run, origin, global, word.value === "dlx");
       } else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
     } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
       run.stage(args.slice(at), `${name}${mark}`, cwds);
@@ -357,13 +364,16 @@ function pnpmExec(
   run: Runner,
   origin: string,
   joined = false,
+  dlx = false,
 ): void {
   const values = args.map(staticValue);
   for (const t of readOptions(values, PNPM_EXEC_OPTIONS)) {
     if (t.kind === "operand" || t.kind === "end" || t.kind === "dynamic") break;
     if (t.name === "-c" || t.name === "--shell-mode") joined = true;
   }
-  runCommandWords(args, { grammar: PNPM_EXEC_OPTIONS, joined }, cwds, run, origin);
+  // (dlx's first word is a package: `pnpm dlx prettier@3` runs prettier.)
+  const packages = dlx ? "npm" as const : undefined;
+  runCommandWords(args, { grammar: PNPM_EXEC_OPTIONS, joined, packages }, cwds, run, origin);
 }
 
 /** `nix develop … -c cmd args` / `--command`: the words after it; without, a shell. */
@@ -397,7 +407,7 @@ const NIXPKGS_PACKAGE =
 const DIRECT: Record<string, CommandSpec> = {
   npx: NPM_EXEC,
   pnpx: { grammar: PNPM_EXEC_OPTIONS },
-  bunx: { grammar: BUNX_OPTIONS },
+  bunx: { grammar: BUNX_OPTIONS, packages: "npm" },
   uvx: UV_TOOL_RUN,
 };
 
@@ -483,6 +493,8 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
     readOnly: PIP_READ_ONLY,
     // `install --target DIR` (`-t`, `--prefix`, `--root`) writes the packages below DIR.
     namedFiles: outputDirectory(["-t", "--target", "--prefix", "--root"]),
+    // (Its environment's pip.conf, and the user's where the command writes them: rc_files.ts.)
+    optionCommands: pipSiteSettings,
   },
   ...Object.entries(DIRECT).map(([name, spec]): Program => ({
     names: [name],
@@ -491,7 +503,7 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
       if (name === "npx") npmSettings(stage, run, stage.cwds);
       const origin = programName(stage.argv[0]);
       // (pnpx is `pnpm dlx`, `-c` too.)
-      if (name === "pnpx") pnpmExec(stage.argv.slice(1), stage.cwds, run, origin);
+      if (name === "pnpx") pnpmExec(stage.argv.slice(1), stage.cwds, run, origin, false, true);
       else runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, origin);
     },
   })),

@@ -2,9 +2,9 @@
  * Files of settings a variable or an option names that make a package manager or openssl write
  * elsewhere or run code, read as they will be when the command runs: a gemrc (`gem --config-file
  * F`, `GEMRC=F:G`: `gem: --install-dir DIR` and each command's options, judged as gem given them),
- * a condarc (`CONDARC`, `MAMBARC`: `pkgs_dirs`, `envs_dirs`), a pip.conf (`PIP_CONFIG_FILE`:
- * `target`, `prefix`, `cache-dir`, `log` and the other places it writes, `python`, a program it
- * runs) and an OpenSSL config (`openssl … -config F`, `OPENSSL_CONF`: `RANDFILE`, written back at
+ * a condarc (`CONDARC`, `MAMBARC`: `pkgs_dirs`, `envs_dirs`), a pip.conf (`PIP_CONFIG_FILE`, and
+ * the environment's own, `.venv/pip.conf` for `.venv/bin/pip`: `target`, `prefix`, `cache-dir`,
+ * `log` and the other places it writes, `python`, a program it runs) and an OpenSSL config (`openssl … -config F`, `OPENSSL_CONF`: `RANDFILE`, written back at
  * exit; a CA's `database`, `serial`, `new_certs_dir`; the engines and providers it loads;
  * `.include`). A file that cannot be read as it will be (another stage may write it, a value not
  * known) or a value the program expands (`$VAR`) is a command not known; `/dev/null` and settings
@@ -132,6 +132,48 @@ function pipConfText(text: string, run: Runner, origin: string): void {
     if (m[2].includes("$")) notKnown(`${origin}'s ${key}`, run, origin);
     else if (key === "python") run.stage([literal(m[2]), literal("(its arguments)")], origin);
     else opensFile(m[2], run, origin);
+  }
+}
+
+/** A pip or python given by its path in an environment's `bin` (`.venv/bin/pip3`): X of X/bin. */
+const ENV_BIN = /^(.*[^/])\/+bin\/+(pip|python)[\d.]*$/;
+
+/** A variable as the stage finds it: set before it (null: not known), else the environment's. */
+function assigned(stage: Stage, run: Runner, name: string): string | null | undefined {
+  const a = stage.assignments?.findLast((w) => w.value.startsWith(`${name}=`));
+  if (!a) return run.variable(name);
+  return a.kind === "static" ? a.value.slice(name.length + 1) : null;
+}
+
+/**
+ * The pip.conf files pip reads besides `PIP_CONFIG_FILE`'s, as they will be when the command
+ * runs (`pip install`, `python -m pip`): its environment's, `sys.prefix/pip.conf` (X's of
+ * `X/bin/pip` or `X/bin/python -m pip` where X is a virtual environment, else `$VIRTUAL_ENV`'s
+ * as the command or the tool's environment sets it), judged as `PIP_CONFIG_FILE`'s (a project's
+ * `.venv/pip.conf` with `target = ~/.ssh`); the user's and the system's
+ * (`~/.config/pip/pip.conf`, `~/.pip/pip.conf`, `/etc/pip.conf`, `/etc/xdg/pip/pip.conf`): the
+ * user's own, not known only where another stage of the command may write them first.
+ * `PIP_CONFIG_FILE=/dev/null` makes pip read none.
+ */
+export function pipSiteSettings(stage: Stage, run: Runner): void {
+  if (assigned(stage, run, "PIP_CONFIG_FILE") === "/dev/null") return;
+  const program = stage.argv[0];
+  const bin = program?.kind === "static" ? ENV_BIN.exec(program.value) : null;
+  let prefix: string | null | undefined;
+  if (bin && run.settings(`${bin[1]}/pyvenv.cfg`) !== "") prefix = bin[1];
+  else if (!program?.value.includes("/")) prefix = assigned(stage, run, "VIRTUAL_ENV");
+  if (prefix === null || prefix?.includes("$")) notKnown("VIRTUAL_ENV", run, "pip");
+  else if (prefix) {
+    const file = `${prefix.replace(/\/+$/, "")}/pip.conf`;
+    const text = run.settings(file);
+    if (text === null) notKnown(`the settings ${file}`, run, "pip");
+    else if (text) pipConfText(text, run, file);
+  }
+  const home = run.home(null);
+  const xdg = run.variable("XDG_CONFIG_HOME") || (home && `${home}/.config`);
+  const own = [xdg && `${xdg}/pip/pip.conf`, home && `${home}/.pip/pip.conf`];
+  for (const file of [...own, "/etc/pip.conf", "/etc/xdg/pip/pip.conf"]) {
+    if (file && run.settings(file) === null) notKnown(`the settings ${file}`, run, "pip");
   }
 }
 

@@ -107,3 +107,55 @@ Deno.test("gpg: its settings and home; gpg-connect-agent's control commands", as
     ["gpg-connect-agent reloadagent /bye", "allow", "allow"],
   ]);
 });
+
+Deno.test("pip: its environment's pip.conf (sys.prefix), and the user's where the command writes them", async () => {
+  const venvs = ctxIn(P, {
+    files: [`${P}/requirements.txt`, `${P}/.venv/bin/pip`, `${P}/.venv/bin/python`],
+    contents: {
+      [`${P}/.venv/pyvenv.cfg`]: "home = /usr/bin\n",
+      [`${P}/evil/pyvenv.cfg`]: "home = /usr/bin\n",
+      [`${P}/evil/pip.conf`]: `[install]\ntarget = ${A}/extensions\n`,
+      [`${P}/evil2/pyvenv.cfg`]: "home = /usr/bin\n",
+      [`${P}/evil2/pip.conf`]: "[global]\npython = /usr/bin/curl\n",
+      [`${P}/evil3/pyvenv.cfg`]: "home = /usr/bin\n",
+      [`${P}/evil3/pip.conf`]: "[global]\ncache-dir = $EVIL\n",
+      [`${P}/ok/pyvenv.cfg`]: "home = /usr/bin\n",
+      [`${P}/ok/pip.conf`]: "[global]\nindex-url = https://pypi.org/simple\ntimeout = 60\n",
+    },
+  });
+  // [command, deny-list, gate's own files]
+  await checkGateTable(venvs, [
+    // pip or python given by path in an environment's bin: sys.prefix/pip.conf
+    ["evil/bin/pip install requests", "allow", "ask"],
+    ["./evil/bin/pip3 install requests", "allow", "ask"],
+    [`${P}/evil/bin/pip3.12 install requests`, "allow", "ask"],
+    ["evil/bin/python -m pip install requests", "allow", "ask"],
+    ["evil/bin/python3 -Im pip install requests", "allow", "ask"],
+    ["evil2/bin/pip install requests", "deny", "allow"],
+    ["evil3/bin/pip install requests", "deny", "ask"],
+    // $VIRTUAL_ENV, as the command sets it
+    ["VIRTUAL_ENV=evil pip install requests", "allow", "ask"],
+    ["VIRTUAL_ENV=evil python3 -m pip install requests", "allow", "ask"],
+    ["VIRTUAL_ENV=$V pip install requests", "deny", "ask"],
+    // one another stage writes first: not known
+    ["printf '[install]\\ntarget=x\\n' > .venv/pip.conf && .venv/bin/pip install x", "deny", "ask"],
+    ["python3 -m venv .venv && cp /tmp/pip.conf .venv/ && .venv/bin/pip install x", "deny", "ask"],
+    ["python3 -m venv .venv .venv/pip.conf && .venv/bin/pip install x", "deny", "ask"],
+    ["echo '[install]' > ~/.config/pip/pip.conf; pip install x", "deny", "ask"],
+    ["cp /tmp/pip.conf ~/.pip/pip.conf && python3 -m pip install x", "deny", "ask"],
+    // everyday
+    [".venv/bin/pip install -r requirements.txt", "allow", "allow"],
+    [".venv/bin/python -m pip install -U pip", "allow", "allow"],
+    ["ok/bin/pip install -r requirements.txt", "allow", "allow"],
+    ["VIRTUAL_ENV=.venv pip install requests", "allow", "allow"],
+    ["python3 -m venv .venv && .venv/bin/pip install -r requirements.txt", "allow", "allow"],
+    [
+      "python3 -m venv venv && venv/bin/python -m pip install -r requirements.txt",
+      "allow",
+      "allow",
+    ],
+    ["python3 -m venv --clear .venv && .venv/bin/pip install -e .", "allow", "allow"],
+    ["PIP_CONFIG_FILE=/dev/null evil/bin/pip install requests", "allow", "allow"],
+    ["/usr/bin/pip install requests", "allow", "allow"],
+  ]);
+});

@@ -200,6 +200,8 @@ function index(): Map<string, Program> {
 export function programNamed(name: string): Program | undefined {
   byName ??= index();
   const p = byName.get(name) ?? byName.get(registryName(name));
+  // (`pip3.12` is the pip of python3.12.)
+  if (p === undefined && /^pip3\.\d+$/.test(name)) return byName.get("pip3");
   if (p !== undefined || !name.startsWith("python3.")) return p;
   const versioned = versionedPython(name);
   return versioned === null ? undefined : byName.get(versioned);

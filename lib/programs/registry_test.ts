@@ -351,6 +351,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   },
   pip: {
     namedFiles: "pip install --target .pi x",
+    optionCommands: "VIRTUAL_ENV=$V pip install x",
     readOnly: {
       list: "pip list --log /tmp/l",
       show: "pip show x --log-file=/tmp/l",

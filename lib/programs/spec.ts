@@ -355,6 +355,11 @@ export interface NamedFile {
    */
   unchanged?: boolean;
   /**
+   * With `below`: names of settings files just below `path` it never writes (a new virtual
+   * environment's `pip.conf`), read as they are there now by what runs after it. @default none
+   */
+  spares?: readonly string[];
+  /**
    * `path` is relative to the top of the work tree the cwd is in (git's `:/path`, `:(top)path`
    * pathspecs), the cwd where none is seen. @default false
    */
