@@ -55,7 +55,6 @@ import {
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import {
   type BashAnalysis,
-  type BashEnv,
   type Redirect,
   redirectsStdin,
   type Stage,
@@ -65,8 +64,14 @@ import { literalPattern } from "./pathname_expansion.ts";
 import { cdsBack } from "./dir_stack.ts";
 import { readsNames } from "./walk_evaluation.ts";
 import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
-import { unsetInEnvironment } from "./parameter_ops.ts";
-import { touchedNames } from "./walk_words.ts";
+import {
+  knownValue,
+  nameChar,
+  type PlainEnv,
+  unsetHolds,
+  type ValueReading,
+  variable,
+} from "./plain_values.ts";
 
 /** Commands longer than this take the walk (as the plain-command reader leaves them to tree-sitter). */
 const MAX_LENGTH = 4096;
@@ -124,8 +129,7 @@ const WALKED_NAMES = new Set([
   "enable",
 ]);
 
-/** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
-export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env" | "unknown">;
+export type { PlainEnv };
 
 /** The analysis of a plain command, or null when the walk must read it (see the module). */
 export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
@@ -142,17 +146,15 @@ export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | nul
     closer: -1,
     touched: null,
   };
-  if (readList(r, 0, "top") !== source.length) return null;
-  return assignedOnce(source, r.stages) ? { stages: r.stages, error: null } : null;
+  if (readList(r, 0, "top") !== source.length || !assignedOnce(source, r.stages)) return null;
+  if (!r.unset) return { stages: r.stages, error: null };
+  // (Names taken to be unset: as the walk takes them, and kept with the analysis.)
+  if (!unsetHolds(r.stages)) return null;
+  return { stages: r.stages, error: null, unset: [...r.unset, "BASH_ENV"] };
 }
 
 /** What the reading of one command shares: its text, its cwds, the stages so far. */
-interface Reading {
-  source: string;
-  /** Where it runs and the values it may expand (`~`, `$HOME`, `$PWD`, `$TMPDIR`). */
-  env: PlainEnv;
-  /** The expandable names the command may assign (then their value is not known); made when asked. */
-  touched: ReadonlySet<string> | null;
+interface Reading extends ValueReading {
   /** Where the commands being read run (a `cd` before them moves them). */
   cwds: Cwds;
   /** What a `cd` in the command needs to know (the same for all of them); made when asked. */
@@ -417,16 +419,6 @@ function once(source: string, name: string): boolean {
   return seen === 1;
 }
 
-/** A decimal digit (NaN, outside the text: none). */
-function digit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-/** A character of a variable name (NaN, outside the text: none). */
-function nameChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
 /** A word read, where it ends, and (the first word) whether it may name a plain command. */
 interface WordRead {
   word: Word;
@@ -534,6 +526,8 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
     } else break;
   }
   if (i === from) return null; // a character no plain command has here
+  // (An unquoted word of nothing but unset names is no word: bash drops it. The walk reads it.)
+  if (value === "" && !quoted) return null;
   const after = i < n ? source.charCodeAt(i) : -1;
   if (
     after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59 &&
@@ -687,35 +681,6 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
 }
 
 /**
- * The `$NAME`, `${NAME}` or positional parameter (`$1`, `${10}`) at `at`: where it ends, and its
- * value where the walk knows it (`$HOME`, `$PWD`, `$TMPDIR` when set) or null; null for anything
- * else after a `$` (`$?`, `$@`, `${x:-y}`, one the command may assign or the environment lacks).
- */
-function variable(r: Reading, at: number): { end: number; value: string | null } | null {
-  const source = r.source;
-  const braced = source.charCodeAt(at + 1) === 123;
-  const from = braced ? at + 2 : at + 1;
-  let i = from;
-  if (digit(source.charCodeAt(from))) {
-    // A positional parameter (`$1`, `${10}`; `$10` is `$1` and a `0`): not known.
-    if (!braced) return { end: from + 1, value: null };
-    while (digit(source.charCodeAt(i))) i++;
-    return source.charCodeAt(i) === 125 ? { end: i + 1, value: null } : null;
-  }
-  for (; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (!(nameChar(c) && (i > from || c < 48 || c > 57))) break;
-  }
-  if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
-  const end = braced ? i + 1 : i;
-  const name = source.slice(from, i);
-  const other = name !== "HOME" && name !== "PWD" && name !== "TMPDIR";
-  if (other) return unsetInEnvironment(name, r.env.env) ? null : { end, value: null };
-  const known = name === "TMPDIR" && r.env.env.TMPDIR === undefined ? null : knownValue(r, name);
-  return known === null ? null : { end, value: known };
-}
-
-/**
  * The home directory a `~` at the start of a word stands for (`~` alone or `~/…`); null for what
  * the walk reads otherwise (`~user`, `~+`, `~"x"`, HOME assigned by the command).
  */
@@ -723,19 +688,6 @@ function tilde(r: Reading, at: number): string | null {
   const e = r.source.charCodeAt(at + 1);
   if (!(e === 47 || at + 1 === r.source.length || ENDS[e] || e === r.closer)) return null;
   return knownValue(r, "HOME");
-}
-
-/**
- * The value the walk gives `$HOME` (or `~`), `$PWD` (the cwd: here always one) and `$TMPDIR`, from
- * the environment; null when the command may assign the name (the walk's values then decide) or,
- * for TMPDIR, "" when unset.
- */
-function knownValue(r: Reading, name: "HOME" | "PWD" | "TMPDIR"): string | null {
-  r.touched ??= touchedNames(r.source);
-  if (r.touched.has(name)) return null;
-  // (`$PWD` is the stage's cwd when it is one, known: else the walk tells it.)
-  if (name === "PWD") return r.cwds.length === 1 ? r.cwds[0] : null;
-  return name === "HOME" ? r.env.env.HOME ?? r.env.home : r.env.env.TMPDIR ?? "";
 }
 
 /**

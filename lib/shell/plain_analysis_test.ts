@@ -93,6 +93,8 @@ Deno.test("plainAnalysis: a cd moves the commands after it, as bash runs them", 
 });
 
 Deno.test("plainAnalysis: what it leaves to the walk", () => {
+  // (`$x` a value not known: the environment holds it. Unset, it may be read: below.)
+  const held = { ...env, env: { ...env.env, x: "v" } };
   for (
     const c of [
       // The cwd moves, or where it is becomes unknown.
@@ -247,7 +249,7 @@ Deno.test("plainAnalysis: what it leaves to the walk", () => {
       "ls\ncat",
       "ls\\\ncat",
     ]
-  ) assert.equal(plainAnalysis(c, env), null, JSON.stringify(c));
+  ) assert.equal(plainAnalysis(c, held), null, JSON.stringify(c));
 });
 
 Deno.test("plainAnalysis: stages, pipes and lists as bash runs them", () => {
@@ -422,4 +424,22 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
   agreeing(commands, { ...env, home: "/home/u", env: { TMPDIR: "/tmp/t", CDPATH: ":/c" } });
   // Both sides of the line are exercised.
   assert.ok(read > 1000 && read < 3600, `read ${read} of ${commands.length}`);
+});
+
+Deno.test("plainAnalysis: a name surely unset is read as the walk reads it", () => {
+  for (const c of ["cat se${ZZ}crets/key", "ls $dir/x", 'cat "$zz" a', "echo $x\\;", "rm a$zz b"]) {
+    const a = plainAnalysis(c, env);
+    assert.ok(a, c);
+    assert.deepEqual(a, walkedAnalysis(c, { ...env, carriesCommand: () => false }, parser), c);
+    assert.ok(a.unset?.includes("BASH_ENV"), c);
+  }
+  assert.equal(plainAnalysis("cat se${ZZ}crets/key", env)?.stages[0].argv[1].value, "secrets/key");
+  // (A word of nothing else, bash drops; a name the command may assign; nested texts: the walk.)
+  for (const c of ["cat $zz a", "read zz; echo $zz", "echo $zz; read zz", "zz=1; echo $zz"]) {
+    assert.equal(plainAnalysis(c, env), null, c);
+  }
+  assert.equal(plainAnalysis("ls $dir/x", { ...env, nested: true }), null);
+  // (With BASH_ENV set, a file bash reads first may set any name: not known.)
+  const bashEnv = { ...env, env: { ...env.env, BASH_ENV: "/e" } };
+  assert.equal(plainAnalysis("ls $dir/x", bashEnv)?.stages[0].argv[1].kind, "dynamic");
 });
