@@ -526,8 +526,17 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
     } else break;
   }
   if (i === from) return null; // a character no plain command has here
-  // (An unquoted word of nothing but unset names is no word: bash drops it. The walk reads it.)
-  if (value === "" && !quoted) return null;
+  // (An unquoted word of nothing but unset names is no word: bash drops it; as the walk does, a
+  // value not known here.)
+  if (value === "" && !quoted) {
+    const text = source.slice(from, i);
+    return {
+      word: { value: text, kind: "dynamic", prefix: "", text },
+      end: i,
+      name: false,
+      literal: false,
+    };
+  }
   const after = i < n ? source.charCodeAt(i) : -1;
   if (
     after !== -1 && after !== 32 && after !== 9 && after !== 124 && after !== 38 && after !== 59 &&
@@ -588,7 +597,7 @@ function doubleQuoted(
     }
     if (e === 36 && source.charCodeAt(j + 1) !== 40) {
       // `$NAME`: its value when the walk knows it, else not known.
-      const v = r === null ? null : variable(r, j);
+      const v = r === null ? null : variable(r, j, true);
       if (v === null) return null;
       text += source.slice(run, j);
       if (v.value !== null) {

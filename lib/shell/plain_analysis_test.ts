@@ -427,7 +427,15 @@ Deno.test("plainAnalysis: generated commands it reads get the walk's exact analy
 });
 
 Deno.test("plainAnalysis: a name surely unset is read as the walk reads it", () => {
-  for (const c of ["cat se${ZZ}crets/key", "ls $dir/x", 'cat "$zz" a', "echo $x\\;", "rm a$zz b"]) {
+  for (
+    const c of [
+      "cat se${ZZ}crets/key",
+      "ls $dir/x",
+      "echo $x\\;",
+      "rm a$zz b",
+      "cat $zz a",
+    ]
+  ) {
     const a = plainAnalysis(c, env);
     assert.ok(a, c);
     assert.deepEqual(a, walkedAnalysis(c, { ...env, carriesCommand: () => false }, parser), c);
@@ -435,7 +443,9 @@ Deno.test("plainAnalysis: a name surely unset is read as the walk reads it", () 
   }
   assert.equal(plainAnalysis("cat se${ZZ}crets/key", env)?.stages[0].argv[1].value, "secrets/key");
   // (A word of nothing else, bash drops; a name the command may assign; nested texts: the walk.)
-  for (const c of ["cat $zz a", "read zz; echo $zz", "echo $zz; read zz", "zz=1; echo $zz"]) {
+  for (
+    const c of ["$zz ls", 'cat "$zz" a', "read zz; echo $zz", "echo $zz; read zz", "zz=1; echo $zz"]
+  ) {
     assert.equal(plainAnalysis(c, env), null, c);
   }
   assert.equal(plainAnalysis("ls $dir/x", { ...env, nested: true }), null);

@@ -44,6 +44,7 @@ export function nameChar(c: number): boolean {
 export function variable(
   r: ValueReading,
   at: number,
+  quoted = false,
 ): { end: number; value: string | null } | null {
   const source = r.source;
   const braced = source.charCodeAt(at + 1) === 123;
@@ -66,7 +67,8 @@ export function variable(
     if (!unsetInEnvironment(name, r.env.env)) return { end, value: null };
     // (Surely unset, as the walk takes it: stateOf in walk_parameters.ts; checked again against
     // the stages read, `unsetHolds`.)
-    if (r.env.nested || r.env.unknown?.size || !onlyRead(source, name)) return null;
+    // (Inside double quotes, the walk's reading of the text around decides: it reads them.)
+    if (quoted || r.env.nested || r.env.unknown?.size || !onlyRead(source, name)) return null;
     (r.unset ??= new Set()).add(name);
     return { end, value: "" };
   }
