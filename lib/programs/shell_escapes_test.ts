@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { checkTable, denyList } from "../testing_adversarial.ts";
 import { escapedCommands, lessOptionWords } from "./shell_escapes.ts";
 import { checkActions, ctxIn, rmDenied } from "../testing.ts";
+import type { Action } from "../types.ts";
 
 Deno.test("shell escapes: the `!` lines of each command language", () => {
   assert.deepEqual(escapedCommands("ed", "1p\n!rm -rf x\n1,$w !sort\n$r !date\ns/a/b!/\nq"), [
@@ -126,7 +127,7 @@ Deno.test("less: lesskey files read as less reads them, the system's too", async
   const run = "LESSOPEN=|cat ~/.ssh/id_rsa %s";
   const ctx = (files: Record<string, string>) =>
     ctxIn(`${H}/p`, { files: [`${H}/p/README.md`, `${H}/.ssh/id_rsa`], contents: files });
-  const cases: [Record<string, string>, string, string][] = [
+  const cases: [Record<string, string>, string, Action][] = [
     [{ "/etc/syslesskey": `#env\n${run}\n` }, "less README.md", "deny"],
     [{ "/etc/sysless": `#env\n${run}\n` }, "less README.md", "deny"],
     [{ [`${H}/p/k`]: `#env\n${run}\n` }, "LESSKEYIN_SYSTEM=./k less README.md", "deny"],
