@@ -23,7 +23,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
 import { literal, opensFile, standardInput, unknownWord } from "./words.ts";
-import { readYaml, type Yaml } from "./yaml_reader.ts";
+import { readYamlDocuments, type Yaml } from "./yaml_reader.ts";
 
 /** docker compose's options before its subcommand that take a value. */
 export const COMPOSE_GLOBAL: OptionGrammar = {
@@ -38,6 +38,7 @@ export const COMPOSE_GLOBAL: OptionGrammar = {
     "--progress",
     "--project-directory",
     "--project-name",
+    "--workdir",
   ]),
 };
 
@@ -53,8 +54,12 @@ const DEPTH = 6;
 /** A variable's value: a string, undefined where it is not set, null where it is not known. */
 type Lookup = (name: string) => string | null | undefined;
 
-/** The `KEY=value` lines of an env file (null: a value built from others, not read here). */
-function dotenv(text: string): Map<string, string | null> {
+/**
+ * The `KEY=value` lines of an env file (a value null: built from others, not read here); null for
+ * a text with a lone CR (whose lines compose's reader may cut otherwise).
+ */
+function dotenv(text: string): Map<string, string | null> | null {
+  if (/\r(?!\n)/.test(text)) return null;
   const out = new Map<string, string | null>();
   for (const line of text.split(/\r?\n/)) {
     const m = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
@@ -120,11 +125,32 @@ export function interpolate(text: string, vars: Lookup): string | null {
   return out;
 }
 
+/** A value interpolated from a variable not known (it holds a NUL, which no path can). */
+const NOT_KNOWN = "\0(a value not known)";
+
+/** A document with every value interpolated, as compose does before it reads the model. */
+function interpolated(v: Yaml, vars: Lookup): Yaml {
+  if (typeof v === "string") return interpolate(v, vars) ?? NOT_KNOWN;
+  if (Array.isArray(v)) return v.map((e) => interpolated(e, vars));
+  if (v === null) return v;
+  const out: { [key: string]: Yaml } = {};
+  for (const [k, e] of Object.entries(v)) out[k] = interpolated(e, vars);
+  return out;
+}
+
+/** The env files a run of compose reads for their values (`config` may print them). */
+interface EnvFiles {
+  loaded: Set<string>;
+  used: Set<string>;
+}
+
 /** What one run of compose reads: its variables, and how it reports a file. */
 class Project {
   constructor(
     readonly run: Runner,
     readonly vars: Lookup,
+    /** The env files read for their values: those there, and those a value was taken from. */
+    readonly envs: EnvFiles,
     /** The places it opens, judged together as one stage's (`flush`). */
     readonly opened: string[] = [],
   ) {}
@@ -145,15 +171,13 @@ class Project {
     this.run.stage([unknownWord(`(${what})`)], ORIGIN);
   }
 
-  /** A path a file names (interpolated; from `base`), or null (reported not known). */
-  path(value: Yaml, base: string): string | null {
-    if (typeof value !== "string") {
-      if (value !== null) this.unknown(`a path a compose file names`);
+  /** A path a file names (interpolated already; from `base`), or null (reported not known). */
+  path(value: Yaml | undefined, base: string): string | null {
+    if (typeof value !== "string" || value === NOT_KNOWN) {
+      if (value !== null && value !== undefined) this.unknown(`a path a compose file names`);
       return null;
     }
-    const v = interpolate(value, this.vars);
-    if (v === null) this.unknown(`the path ${value} a compose file names`);
-    return v === null ? null : place(v, base);
+    return place(value, base);
   }
 
   /** A file or directory compose reads or mounts. */
@@ -177,14 +201,21 @@ class Project {
     return text;
   }
 
-  /** A compose file's text, from `dir` (relative paths from `base`). */
+  /** A compose file's text (each of its documents), relative paths from `base`. */
   file(text: string, base: string, depth: number): void {
-    const doc = readYaml(text);
-    if (doc === undefined || (doc !== null && (typeof doc !== "object" || Array.isArray(doc)))) {
-      this.unknown(`what the compose file in ${base} names`);
-      return;
+    const docs = readYamlDocuments(text);
+    if (docs === undefined) return this.unknown(`what the compose file in ${base} names`);
+    for (const doc of docs) {
+      if (doc === null) continue;
+      if (typeof doc !== "object" || Array.isArray(doc)) {
+        return this.unknown(`what the compose file in ${base} names`);
+      }
+      this.document(interpolated(doc, this.vars) as { [key: string]: Yaml }, base, depth);
     }
-    if (doc === null) return;
+  }
+
+  /** One document of a compose file, its values interpolated. */
+  document(doc: { [key: string]: Yaml }, base: string, depth: number): void {
     for (const s of Object.values(mapping(doc.services))) {
       if (s && typeof s === "object" && !Array.isArray(s)) this.service(s, base, depth);
     }
@@ -207,8 +238,8 @@ class Project {
   service(s: { [key: string]: Yaml }, base: string, depth: number): void {
     for (const v of list(s.volumes)) {
       if (typeof v === "string") {
-        const source = interpolate(v, this.vars);
-        if (source === null) this.unknown(`the mount ${v}`);
+        const source = v === NOT_KNOWN ? null : v;
+        if (source === null) this.unknown(`a mount`);
         // (`SRC:DST[:MODE]`: a path when it starts as one; else a named volume, or `DST` alone.)
         else if (source.includes(":") && /^[./~]/.test(source)) {
           const p = place(source.slice(0, source.indexOf(":")), base);
@@ -216,11 +247,13 @@ class Project {
         }
       } else {
         const m = mapping(v);
-        if (m.type === "bind" || (m.type === undefined && typeof m.source === "string")) {
-          const src = typeof m.source === "string" ? interpolate(m.source, this.vars) : m.source;
-          if (src === null) this.unknown(`the mount source ${m.source}`);
+        // (A type not known may be `bind`.)
+        const bind = m.type === "bind" || m.type === NOT_KNOWN;
+        if (bind || (m.type === undefined && typeof m.source === "string")) {
+          const src = m.source === NOT_KNOWN ? null : m.source;
+          if (src === null) this.unknown(`a mount's source`);
           else if (typeof src !== "string") this.unknown(`a mount's source`);
-          else if (m.type === "bind" || /^[./~]/.test(src)) {
+          else if (bind || /^[./~]/.test(src)) {
             const p = place(src, base);
             if (p !== null) this.opened.push(p);
           }
@@ -233,7 +266,8 @@ class Project {
     this.build(s.build, base);
     for (const w of list(mapping(s.develop).watch)) this.opens(mapping(w).path, base);
     const provider = mapping(s.provider).type;
-    if (typeof provider === "string") {
+    if (provider === NOT_KNOWN) this.unknown("a provider's program");
+    else if (typeof provider === "string") {
       this.run.stage([literal(provider), literal("(its arguments)")], ORIGIN);
     }
     const ext = s.extends;
@@ -262,49 +296,64 @@ class Project {
     for (const c of contexts) this.buildReads(c, base, base);
     // (`ssh: [default=/path/key]`, `ssh: {id: /path}`: keys the build reaches.)
     const ssh = Array.isArray(m.ssh)
-      ? m.ssh.map((
-        e,
-      ) => (typeof e === "string" && e.includes("=") ? e.slice(e.indexOf("=") + 1) : null))
+      ? m.ssh.map((e) =>
+        e === NOT_KNOWN
+          ? e
+          : typeof e === "string" && e.includes("=")
+          ? e.slice(e.indexOf("=") + 1)
+          : null
+      )
       : Object.values(mapping(m.ssh));
     for (const k of ssh) if (k !== null && k !== "default") this.opens(k, base);
   }
 
-  /** An `include:` entry: its files (and env files) read in turn. */
+  /**
+   * An `include:` entry: its files read in turn, interpolated from its env files (judged), else
+   * from its project directory's `.env` (read for its values).
+   */
   include(inc: Yaml, base: string, depth: number): void {
     const m = typeof inc === "string" ? { path: inc } : mapping(inc);
-    const envFiles = list(m.env_file);
+    const paths = list(m.path).map((f) => this.path(f, base));
+    const dir = m.project_directory === undefined
+      ? paths[0] ? dirname(paths[0]) : null
+      : this.path(m.project_directory, base);
+    const envFiles = list(m.env_file).filter((f) => f !== "/dev/null");
     for (const f of envFiles) this.opens(f, base);
-    const vars = this.withEnvFiles(envFiles, base);
-    if (vars === null) return;
-    for (const f of list(m.path)) {
-      const p = this.path(f, base);
+    const vars = this.withEnvFiles(
+      envFiles.length ? envFiles : dir === null ? [] : [join(dir, ".env")],
+      base,
+    );
+    if (vars === null || dir === null) return;
+    for (const p of paths) {
       if (p === null) continue;
       if (depth >= DEPTH) return this.unknown(`the compose file ${p}`);
       const text = this.text(p);
-      const dir = m.project_directory === undefined
-        ? dirname(p)
-        : this.path(m.project_directory, base);
-      if (text && dir !== null) new Project(this.run, vars, this.opened).file(text, dir, depth + 1);
+      if (text) new Project(this.run, vars, this.envs, this.opened).file(text, dir, depth + 1);
     }
   }
 
   /** These variables with the values env files give where none is set (null: not known). */
   withEnvFiles(files: Yaml[], base: string): Lookup | null {
-    const maps: (Map<string, string | null> | null)[] = files.map((f) => {
+    const read = files.map((f) => {
       const p = this.path(f, base);
       const text = p === null
         ? null
         : this.run.settings(p.replace(/^~(?=\/|$)/, this.run.home(null) ?? "~"));
-      return text === null ? null : dotenv(text);
+      if (p !== null && text !== "") this.envs.loaded.add(p);
+      return { path: p ?? "", map: text === null ? null : dotenv(text) };
     });
-    if (maps.includes(null)) {
+    if (read.some((r) => r.map === null)) {
       this.unknown("the values of a compose file's env_file");
       return null;
     }
     return (name) => {
       const v = this.vars(name);
       if (v !== undefined) return v;
-      for (const m of maps) if (m!.has(name)) return m!.get(name);
+      for (const r of read) {
+        if (!r.map!.has(name)) continue;
+        this.envs.used.add(r.path);
+        return r.map!.get(name);
+      }
       return undefined;
     };
   }
@@ -346,14 +395,17 @@ interface Globals {
   envFiles: Word[];
   projectDir: Word | null;
   subcommand: string | null;
+  /** The subcommand's words. */
+  rest: Word[];
 }
 
 function globals(args: Word[], from: number): Globals {
-  const out: Globals = { files: [], envFiles: [], projectDir: null, subcommand: null };
+  const out: Globals = { files: [], envFiles: [], projectDir: null, subcommand: null, rest: [] };
   const values = args.slice(from).map((w) => (w.kind === "static" ? w.value : null));
   for (const t of readOptions(values, COMPOSE_GLOBAL)) {
     if (t.kind === "operand") {
       out.subcommand = values[t.at];
+      out.rest = args.slice(from + t.at + 1);
       break;
     }
     if (t.kind === "dynamic") {
@@ -369,14 +421,22 @@ function globals(args: Word[], from: number): Globals {
     if (!word) continue;
     if (t.name === "-f" || t.name === "--file") out.files.push(word);
     else if (t.name === "--env-file") out.envFiles.push(word);
-    else if (t.name === "--project-directory") out.projectDir = word;
+    else if (t.name === "--project-directory" || t.name === "--workdir") out.projectDir = word;
   }
   return out;
 }
 
+/** The env files read for their values, in order, each with its `KEY=value`s (null: not known). */
+type DotEnvs = { path: string; map: Map<string, string | null> | null }[];
+
 /**
  * `docker compose …` (`args` from `from`, after `compose`; `docker-compose …` from its first
- * word): what its compose files name on this machine, judged (see the module).
+ * word): what its compose files name on this machine, judged (see the module). The values come
+ * from `--env-file` (or `COMPOSE_ENV_FILES`), else the `.env` of the project directory as compose
+ * takes it before it finds its files (`--project-directory`, the first `-f` file's directory, the
+ * cwd) and after (the first file's directory: a `COMPOSE_FILE`'s, one found above the cwd).
+ * `config` (`convert`) prints what it read: the env files (with `--environment`, or those a value
+ * was interpolated from) are judged as read.
  */
 export function composeFileRuns(stage: Stage, run: Runner, args: Word[], from: number): void {
   const g = globals(args, from);
@@ -391,32 +451,50 @@ export function composeFileRuns(stage: Stage, run: Runner, args: Word[], from: n
   const here = (p: string) => resolve(cwd, p.replace(/^~(?=\/|$)/, home));
   const projectDir = g.projectDir ? here(g.projectDir.value) : null;
   const vars = stageVars(stage, run);
+  const envs: EnvFiles = { loaded: new Set(), used: new Set() };
   // The values of `.env` (or `--env-file`, `COMPOSE_ENV_FILES`), where the command sets none.
   const listed = vars("COMPOSE_ENV_FILES");
-  const envPaths = g.envFiles.length
+  const given = g.envFiles.length
     ? g.envFiles.map((w) => here(w.value))
     : listed
     ? listed.split(",").map(here)
-    : [join(projectDir ?? cwd, ".env")];
-  const texts = listed === null ? [null] : envPaths.map((p) => run.settings(p));
-  // (One not read here makes only the variables it would give not known.)
-  const dot = texts.map((t) => (t === null ? null : dotenv(t)));
+    : null;
+  const dot: DotEnvs = [];
+  const load = (dir: string) => {
+    for (const path of given ?? [join(dir, ".env")]) {
+      if (dot.some((d) => d.path === path)) continue;
+      // (One not read here makes only the variables it would give not known.)
+      const text = listed === null ? null : run.settings(path);
+      if (text !== "") envs.loaded.add(path);
+      dot.push({ path, map: text === null ? null : dotenv(text) });
+    }
+  };
+  const firstDir = (paths: string[]) => {
+    const p = paths.find((p) => p !== "-");
+    return projectDir ?? (p === undefined ? cwd : dirname(here(p)));
+  };
+  load(firstDir(g.files.map((w) => w.value)));
   const lookup: Lookup = (name) => {
     const v = vars(name);
     if (v !== undefined) return v;
-    for (const m of dot) if (m === null || m.has(name)) return m === null ? null : m.get(name);
+    for (const d of dot) {
+      if (d.map !== null && !d.map.has(name)) continue;
+      envs.used.add(d.path);
+      return d.map === null ? null : d.map.get(name);
+    }
     return undefined;
   };
-  const project = new Project(run, lookup);
+  const project = new Project(run, lookup, envs);
   // The files: `-f`, else `COMPOSE_FILE`, else those it finds.
   let files: { path: string; text: string | null }[];
   // (Where the command or the environment sets none, and the .env cannot be read now: none.
   // A variable a path is built from stays not known.)
-  const named = vars("COMPOSE_FILE") ?? dot.map((m) => m?.get("COMPOSE_FILE")).find((v) => v);
+  const named = vars("COMPOSE_FILE") ?? dot.map((d) => d.map?.get("COMPOSE_FILE")).find((v) => v);
   if (named === null && !g.files.length) return unknown("the compose files COMPOSE_FILE names");
   if (g.files.length || named) {
     const separator = vars("COMPOSE_PATH_SEPARATOR") || ":";
     const paths = g.files.length ? g.files.map((w) => w.value) : named!.split(separator);
+    load(firstDir(paths.filter(Boolean)));
     files = paths.filter(Boolean).map((p) => {
       if (p !== "-") return { path: here(p), text: project.text(here(p)) };
       const input = standardInput(stage);
@@ -431,11 +509,21 @@ export function composeFileRuns(stage: Stage, run: Runner, args: Word[], from: n
     const found = defaultFiles(run, projectDir ?? cwd);
     if (found === null) return unknown("the compose files it finds");
     files = found.map((f) => ({ path: f.path, text: f.text }));
+    if (files.length) load(projectDir ?? dirname(files[0].path));
   }
   if (!files.length) return;
   const base = projectDir ?? dirname(files[0].path);
   for (const f of files) if (f.text) project.file(f.text, base, 0);
+  if (/^(config|convert)$/.test(g.subcommand)) printedEnv(g.rest, envs, project.opened);
   project.flush();
+}
+
+/** `config`'s env files printed: all with `--environment`, else those values were taken from. */
+function printedEnv(rest: Word[], envs: EnvFiles, opened: string[]): void {
+  const flags = rest.map((w) => (w.kind === "static" ? w.value : "--environment"));
+  const all = flags.includes("--environment");
+  if (!all && flags.includes("--no-interpolate")) return;
+  opened.push(...(all ? envs.loaded : envs.used));
 }
 
 /** The compose files compose finds from `dir` (the nearest directory holding one), or null. */

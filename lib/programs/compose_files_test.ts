@@ -124,3 +124,76 @@ Deno.test("compose: interpolation as compose does it", () => {
   assert.equal(interpolate("${U}/x", vars), null);
   assert.equal(interpolate("${A", vars), null);
 });
+
+const ssh = (k: string) => svc(`    volumes:\n      - \${${k}}:/k\n`);
+const ctx2 = ctxIn(P, {
+  files: [`${P}/README.md`, `${H}/.ssh/id_rsa`],
+  contents: {
+    [`${P}/.env`]: "TAG=1\n",
+    [`${P}/multi.yml`]: "services: {a: {image: x}}\n---\n" + svc('    volumes: ["~/.ssh:/k"]\n'),
+    [`${P}/head.yml`]: "services: {a: {image: x}}\n--- {services: {b: {volumes: ['~/.ssh:/k']}}}\n",
+    [`${P}/end.yml`]: "services: {a: {image: x}}\n...\n" + svc('    volumes: ["~/.ssh:/k"]\n'),
+    [`${P}/cr.yml`]: "services:\r  web:\r    volumes:\r      - ~/.ssh:/k\r",
+    [`${P}/nel.yml`]: "services:\n  web:\x85    volumes: [~/.ssh:/k]\n",
+    [`${P}/type.yml`]: svc(
+      "    volumes:\n      - type: ${T:-bind}\n        source: data\n        target: /k\n",
+    ) + "volumes:\n  data: {}\n",
+    [`${P}/typessh.yml`]: svc(
+      "    volumes:\n      - type: ${T:-bind}\n        source: /home/user/.ssh\n        target: /k\n",
+    ),
+    [`${P}/provider.yml`]: "services:\n  a:\n    provider:\n      type: ${P}\n",
+    [`${P}/sub/.env`]: "KEYS=/home/user/.ssh\n",
+    [`${P}/sub/c.yml`]: ssh("KEYS"),
+    [`${P}/up/compose.yaml`]: ssh("KEYS"),
+    [`${P}/up/.env`]: "KEYS=/home/user/.ssh\n",
+    [`${P}/up/down/x.txt`]: "",
+    [`${P}/inc.yml`]: "include:\n  - sub/c.yml\n",
+    [`${P}/ok.yml`]: svc("    image: app:${TAG}\n    volumes: [./src:/src]\n"),
+    [`${P}/plain.yml`]: svc("    volumes: [./src:/src]\n"),
+    [`${P}/safe.env`]: "KEYS=/tmp\n",
+  },
+});
+
+Deno.test("compose: every document of a file, its lines as YAML breaks them", async () => {
+  await checkActions(denyList, ctx2, [
+    ["docker compose -f multi.yml up", "deny"],
+    ["docker compose -f head.yml up", "deny"],
+    ["docker compose -f end.yml up", "deny"],
+    ["docker compose -f cr.yml up", "deny"],
+    ["docker compose -f nel.yml up", "deny"], // (not known)
+    ["docker compose -f plain.yml up -d", "allow"],
+  ]);
+});
+
+Deno.test("compose: every value interpolated before the model is read", async () => {
+  await checkActions(denyList, ctx2, [
+    ["docker compose -f typessh.yml up", "deny"],
+    ["T=bind docker compose -f typessh.yml up", "deny"],
+    ["P=rm docker compose -f provider.yml up", "deny"],
+    ["docker compose -f type.yml up", "allow"], // (a bind of ./data in the project)
+  ]);
+});
+
+Deno.test("compose: the .env of the project directory, and of an include's", async () => {
+  await checkActions(denyList, ctx2, [
+    ["docker compose -f sub/c.yml up", "deny"], // (sub/.env)
+    ["cd up/down && docker compose up", "deny"], // (up/.env, beside the file found above)
+    ["COMPOSE_FILE=up/compose.yaml docker compose up", "deny"],
+    ["docker compose --workdir up up", "deny"], // (--project-directory's old name)
+    ["docker compose -f inc.yml up", "deny"], // (sub/.env for the included file)
+    ["docker compose -f sub/c.yml --env-file safe.env up", "allow"],
+    ["docker compose --project-directory . -f sub/c.yml up", "allow"],
+  ]);
+});
+
+Deno.test("compose: `config` prints the .env values it interpolates", async () => {
+  await checkActions(denyList, ctx2, [
+    ["docker compose -f ok.yml config", "deny"], // (.env's TAG printed)
+    ["docker compose -f plain.yml config --environment", "deny"],
+    ["docker compose -f ok.yml convert", "deny"],
+    // What prints no .env value.
+    ["docker compose -f plain.yml config", "allow"],
+    ["docker compose -f ok.yml config --no-interpolate", "allow"],
+    ["docker compose -f ok.yml up -d", "allow"],
+  ]);
+});

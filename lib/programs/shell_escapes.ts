@@ -17,6 +17,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
 import { ftpClientFiles } from "./machine_urls.ts";
+import { lesskeyVariables } from "./lesskey.ts";
 
 /** How each language writes a shell escape on a line (the command is the first group). */
 const ESCAPES: Record<string, RegExp[]> = {
@@ -176,35 +177,31 @@ const LESSKEY_OPTION =
   /^--lesskey-(f(?:i(?:le?)?)?|s(?:rc?)?|c(?:o(?:n(?:t(?:e(?:nt?)?)?)?)?)?)(=|$)/;
 /** The variables a lesskey file's `#env` section sets that make less run a program. */
 const LESSKEY_RUNS = /^(LESSOPEN|LESSCLOSE|EDITOR|VISUAL|LESSEDIT|LESS|LESSHISTFILE)$/;
+/** Those whose value is a shell command run on a key: `SHELL`, the OSC 8 link openers. */
+const LESSKEY_SHELL = /^(SHELL|LESS_OSC8_\w*)$/;
 
 /**
- * What a lesskey source text makes less run: its `#env` section's `LESSOPEN`, `LESSCLOSE`
- * (run at start, no terminal needed), the editor and `SHELL` (run on a key), `LESS` (options,
- * `+!cmd`), `LESSHISTFILE` (written), judged as the variables set before less; a value built from
- * others (`$X`, escapes) is not known. A binary file (`-k`, less before 582) naming any of them:
- * not known.
+ * What a lesskey source text makes less run (read as less reads it: `lesskey.ts`): its `#env`
+ * section's `LESSOPEN`, `LESSCLOSE` (run at start, no terminal needed), the editor, `SHELL` and
+ * `LESS_OSC8_*` (run on a key), `LESS` (options, `+!cmd`), `LESSHISTFILE` (written), judged as the
+ * variables set before less; a value built from others (`$X`) is not known. A binary file (`-k`,
+ * less before 582) naming any of them: not known. `content`: `--lesskey-content`'s text.
  */
-export function lesskeyText(text: string, run: Runner, origin: string): void {
+export function lesskeyText(text: string, run: Runner, origin: string, content = false): void {
   if ([...text.slice(0, 4096)].some((c) => c.charCodeAt(0) < 9)) {
     if (/LESS|SHELL|EDITOR|VISUAL/.test(text)) {
       run.stage([unknownWord(`(what the lesskey file ${origin} sets)`)], origin);
     }
     return;
   }
-  let section = "#command";
-  for (const line of text.split(/\r?\n/)) {
-    const head = /^\s*(#\w[\w-]*)\s*$/.exec(line);
-    if (head) {
-      section = head[1];
-      continue;
-    }
-    if (section !== "#env" || /^\s*(#|$)/.test(line)) continue;
-    const m = /^\s*([\w-]+)\s*\+?=\s*(.*?)\s*$/.exec(line);
-    if (!m || !(LESSKEY_RUNS.test(m[1]) || m[1] === "SHELL")) continue;
-    if (/[$\\]/.test(m[2])) {
-      run.stage([unknownWord(`(what ${m[1]} in the lesskey file ${origin} runs)`)], origin);
-    } else if (m[1] === "SHELL") run.shell(literal(m[2]), origin, { arguments: true });
-    else run.environment([literal(`${m[1]}=${m[2]}`)]);
+  if (!text.includes("#env")) return;
+  for (const { name, value, raw } of lesskeyVariables(text, content)) {
+    const shell = LESSKEY_SHELL.test(name);
+    if (!shell && !LESSKEY_RUNS.test(name)) continue;
+    if (raw.includes("$")) {
+      run.stage([unknownWord(`(what ${name} in the lesskey file ${origin} runs)`)], origin);
+    } else if (shell) run.shell(literal(value), origin, { arguments: true });
+    else run.environment([literal(`${name}=${value}`)]);
   }
 }
 
@@ -217,7 +214,9 @@ function lesskeyFile(path: string, run: Runner, origin: string): void {
 
 /**
  * The lesskey files (or text) less reads: `-k F`, `--lesskey-file=F`, `--lesskey-src=F`,
- * `--lesskey-content=TEXT` (and their abbreviations), else the user's (`$LESSKEYIN`,
+ * `--lesskey-content=TEXT` (and their abbreviations), the system's (`$LESSKEYIN_SYSTEM` or
+ * `/etc/syslesskey`, `$LESSKEY_SYSTEM` or `/etc/sysless`, `/usr/bin/.sysless`; `/usr/local/etc`
+ * for a less built there), and the user's (`$LESSKEYIN`,
  * `$XDG_CONFIG_HOME/lesskey`, `~/.config/lesskey`, `~/.lesskey`; `$LESSKEY`, `~/.less`), as they
  * will be when it runs (another stage may write them first).
  */
@@ -250,9 +249,19 @@ function lessKeyFiles(stage: Stage, run: Runner): void {
     if (!value) continue;
     if (value.kind !== "static") {
       run.stage([unknownWord(`(what the lesskey file ${value.text} sets)`)], "less -k");
-    } else if (content) lesskeyText(value.value, run, "less --lesskey-content");
+    } else if (content) lesskeyText(value.value, run, "less --lesskey-content", true);
     else lesskeyFile(value.value, run, "less -k");
   }
+  // The system's (Debian's less: /etc; built by hand: /usr/local/etc), then the user's.
+  const sourceSystem = run.variable("LESSKEYIN_SYSTEM");
+  const binarySystem = run.variable("LESSKEY_SYSTEM");
+  for (
+    const path of [
+      "/usr/bin/.sysless",
+      ...(sourceSystem ? [sourceSystem] : ["/etc/syslesskey", "/usr/local/etc/syslesskey"]),
+      ...(binarySystem ? [binarySystem] : ["/etc/sysless", "/usr/local/etc/sysless"]),
+    ]
+  ) lesskeyFile(path, run, "lesskey");
   const home = run.home(null);
   if (home === null) return;
   const xdg = run.variable("XDG_CONFIG_HOME");

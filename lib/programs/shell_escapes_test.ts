@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { checkTable, denyList } from "../testing_adversarial.ts";
 import { escapedCommands, lessOptionWords } from "./shell_escapes.ts";
 import { checkActions, ctxIn, rmDenied } from "../testing.ts";
+import type { Action } from "../types.ts";
 
 Deno.test("shell escapes: the `!` lines of each command language", () => {
   assert.deepEqual(escapedCommands("ed", "1p\n!rm -rf x\n1,$w !sort\n$r !date\ns/a/b!/\nq"), [
@@ -119,4 +120,36 @@ Deno.test("less: the lesskey files it reads run what their #env section sets", a
     ["less -k missing README.md", "allow"],
     ["git log | less -S", "allow"],
   ]);
+});
+
+Deno.test("less: lesskey files read as less reads them, the system's too", async () => {
+  const H = "/home/user";
+  const run = "LESSOPEN=|cat ~/.ssh/id_rsa %s";
+  const ctx = (files: Record<string, string>) =>
+    ctxIn(`${H}/p`, { files: [`${H}/p/README.md`, `${H}/.ssh/id_rsa`], contents: files });
+  const cases: [Record<string, string>, string, Action][] = [
+    [{ "/etc/syslesskey": `#env\n${run}\n` }, "less README.md", "deny"],
+    [{ "/etc/sysless": `#env\n${run}\n` }, "less README.md", "deny"],
+    [{ [`${H}/p/k`]: `#env\n${run}\n` }, "LESSKEYIN_SYSTEM=./k less README.md", "deny"],
+    [{ [`${H}/p/k`]: `#environment\n${run}\n` }, "less -k k README.md", "deny"],
+    [{ [`${H}/p/k`]: `#env foo\n${run}\n` }, "less -k k README.md", "deny"],
+    [{ [`${H}/p/k`]: `#env\n  #command\n${run}\n` }, "less -k k README.md", "deny"],
+    [{ [`${H}/p/k`]: "#env\nLESS\\117PEN=|cat ~/.ssh/id_rsa %s\n" }, "less -k k README.md", "deny"],
+    [{ [`${H}/p/k`]: "#env\nLESS\\OPEN=|cat ~/.ssh/id_rsa %s\n" }, "less -k k README.md", "deny"],
+    [{ [`${H}/p/k`]: `#env\r\n${run}\rx\r\n` }, "less -k k README.md", "deny"],
+    [
+      { [`${H}/p/k`]: "#env\nLESSOPEN=|cat \nX+=~/.ssh/id_rsa %s\n" },
+      "less -k k README.md",
+      "deny",
+    ],
+    [{}, `less --lesskey-content='#env;${run}' README.md`, "deny"],
+    // Everyday: a system file that binds keys, a comment that names the variables.
+    [{ "/etc/syslesskey": "#command\n\\t forw-line\n" }, "less README.md", "allow"],
+    [{ [`${H}/p/k`]: `#command\n  #env\n${run}\n` }, "less -k k README.md", "allow"],
+    [{ [`${H}/p/k`]: `#env\nLESSCHARSET=utf-8\n# ${run}\n` }, "less -k k README.md", "allow"],
+    [{}, "less README.md", "allow"],
+  ];
+  for (const [files, command, want] of cases) {
+    await checkActions(denyList, ctx(files), [[command, want]]);
+  }
 });

@@ -73,7 +73,7 @@ class Reader {
     raw.forEach((line, at) => {
       if (/^\s*\t/.test(line) && line.trim()) fail(); // (tabs may not indent)
       const text = uncommented(line);
-      if (!text.trim() || /^(---|\.\.\.)(\s|$)|^%/.test(text)) return;
+      if (!text.trim() || /^%/.test(text)) return;
       const indent = text.length - text.trimStart().length;
       this.lines.push({ indent, text: text.trimStart(), at });
     });
@@ -87,6 +87,8 @@ class Reader {
   node(min: number): Yaml {
     const l = this.line;
     if (!l || l.indent < min) return null;
+    // (A flow collection alone: a document's `--- {…}`, a value on the line below its key.)
+    if (/^[\[{]/.test(l.text)) return this.value(l.text, l.indent - 1);
     return isItem(l.text) ? this.sequence(l.indent) : this.mapping(l.indent);
   }
 
@@ -321,14 +323,42 @@ class Flow {
   }
 }
 
-/** The value a YAML text holds, or undefined where it cannot be read here (see the module). */
-export function readYaml(text: string): Yaml | undefined {
+/**
+ * The documents of a YAML text (split at `---` and `...` in the first column; what follows `---`
+ * on its line is the document's first line), each read as `readYaml` reads one; empty ones left
+ * out. Lines break at a LF, a CR LF or a lone CR; a NEL or a line or paragraph separator (which
+ * some readers take for a break) makes the text not known: undefined.
+ */
+export function readYamlDocuments(text: string): Yaml[] | undefined {
+  if (/[\x85\u2028\u2029]/.test(text)) return undefined;
+  const docs: string[][] = [[]];
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    const start = /^---(?=\s|$)/.exec(line);
+    if (start || /^\.\.\.(?=\s|$)/.test(line)) {
+      const rest = line.slice(3);
+      // (`... x`: no content may follow a document's end.)
+      if (!start && uncommented(rest).trim()) return undefined;
+      docs.push(start ? ["   " + rest] : []);
+    } else docs.at(-1)!.push(line);
+  }
+  const out: Yaml[] = [];
   try {
-    const reader = new Reader(text.split(/\r?\n/));
-    const value = reader.node(0);
-    return reader.line ? undefined : value;
+    for (const raw of docs) {
+      const reader = new Reader(raw);
+      if (!reader.lines.length) continue;
+      const value = reader.node(0);
+      if (reader.line) return undefined;
+      out.push(value);
+    }
   } catch (e) {
     if (e instanceof Unreadable) return undefined;
     throw e;
   }
+  return out;
+}
+
+/** The value a YAML text of one document holds (null: none), or undefined (see the module). */
+export function readYaml(text: string): Yaml | undefined {
+  const docs = readYamlDocuments(text);
+  return docs === undefined || docs.length > 1 ? undefined : docs[0] ?? null;
 }
