@@ -468,6 +468,14 @@ export interface NamedFilesGiven {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** The words a program expands as globs itself (see `Program.globOperands`). */
+export interface GlobOperands {
+  /** Their positions in `stage.argv` (static words). */
+  at: number[];
+  /** Its `*`, `?`, `[…]` and `**` match names starting with `.` (fast-glob's `dot: true`). */
+  dot: boolean;
+}
+
 /** What `Program.changesBelow` is given. */
 export interface ChangesGiven {
   /** A settings file's text (absolute) as it will be when the program runs; null: not known. */
@@ -606,6 +614,14 @@ export interface Program {
   rewritesTrees?: (argv: Word[]) => "named" | "cwd" | null;
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
+  /**
+   * It expands the glob patterns among its operands itself, where bash left them (quoted:
+   * `prettier --write '**\/*.json'`, `eslint 'src/**'`): each such word is judged as the glob it
+   * is, by the program's rules (`**` crosses directories, braces, a leading `.` matched where
+   * `dot` says), its matches where they can be listed, else what lies below its literal prefix.
+   * Null where it has none.
+   */
+  globOperands?: (argv: Word[]) => GlobOperands | null;
   /**
    * What it creates, removes, renames or changes lies at or below the paths its arguments name
    * (`touch`, `mkdir`, `rm`, `mv`, `cp`, `ln`, `chmod`): a glob of another stage elsewhere
