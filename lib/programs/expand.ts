@@ -57,6 +57,7 @@ import {
   programName,
   unknownWord,
 } from "./words.ts";
+import { goSplit } from "./go_env.ts";
 
 /**
  * Settings files as `Runner.settings` and `Runner.projectSettings` give them, for a stage run by
@@ -545,7 +546,9 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       libpqVariable(run, w, [variable, value], origin, commandName(command));
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
-      if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
+      // (Split at blanks, and as newer go splits it, quotes removed: `'-toolexec=x y'`.)
+      const flags = [...value.split(/\s+/), ...goSplit(value)];
+      if (w.kind !== "static" || flags.some((f) => /^--?(exec|toolexec|vettool)\b/.test(f))) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
       }
     } else if (cargoEnv(variable)) cargoVariable(variable, w, value, run);
