@@ -70,6 +70,7 @@ export interface SettingsFiles {
     name: string,
     top: Stage,
     cwds: readonly (string | null)[],
+    toRoot?: boolean,
   ): ProjectSettings[] | null;
   /** `Runner.named`. Absent: never known. */
   named?(stage: Stage, prefix: string, top: Stage): string[] | null;
@@ -319,8 +320,10 @@ class StageRunner implements Runner {
   projectSettings(
     name: string,
     cwds: readonly (string | null)[] = this.of.cwds,
+    toRoot = false,
   ): ProjectSettings[] | null {
-    return this.opts.settings?.project(this.of, name, this.opts.top ?? this.of, cwds) ?? null;
+    const top = this.opts.top ?? this.of;
+    return this.opts.settings?.project(this.of, name, top, cwds, toRoot) ?? null;
   }
 
   named(prefix: string): string[] | null {

@@ -111,10 +111,16 @@ export interface Runner {
   /**
    * The settings files named `name` a program looks for in its cwd (each of `cwds`, the stage's
    * by default) and the directories above it, short of the user's home and the root (whose
-   * settings are the user's): each one there, nearest first, as `settings` reads it; null when
-   * one cannot be known (a cwd not known, a file another stage may write).
+   * settings are the user's), or up to the root with `toRoot` (a program that reads those too,
+   * cargo's `.cargo/config.toml`, pytest's `pytest.ini`: the home's is then judged as it is):
+   * each one there, nearest first, as `settings` reads it; null when one cannot be known (a cwd
+   * not known, a file another stage may write).
    */
-  projectSettings(name: string, cwds?: readonly (string | null)[]): ProjectSettings[] | null;
+  projectSettings(
+    name: string,
+    cwds?: readonly (string | null)[],
+    toRoot?: boolean,
+  ): ProjectSettings[] | null;
   /**
    * The files in a directory whose path starts with `prefix` (absolute: `~/.psqlrc-` for
    * `~/.psqlrc-16`, `~/.psqlrc-15.18`), as the program will find them: those there now (each read
