@@ -612,19 +612,18 @@ export function growingScope(
 export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
   return {
     file: (stage, path, top, script) => stageSettingsText(stage, path, ctx, globs(), top, script),
-    project(stage, name, top, cwds) {
+    project(stage, name, top, cwds, toRoot) {
       const out: ProjectSettings[] = [];
       for (const cwd of cwds) {
         if (cwd === null) return null;
-        // (Up to the home directory or the root, not those: the user's own settings.)
-        for (
-          let dir = resolve(cwd), n = 0;
-          n < 64 && dir !== "/" && !isWithin(ctx.home, dir);
-          n++
-        ) {
+        // (Up to the home directory or the root, not those: the user's own settings; with
+        // `toRoot`, those too, for a program that reads them as it reads the project's.)
+        for (let dir = resolve(cwd), n = 0; n < 64; n++) {
+          if (!toRoot && (dir === "/" || isWithin(ctx.home, dir))) break;
           const text = stageSettingsText(stage, join(dir, name), ctx, globs(), top);
           if (text === null) return null;
           if (text && !out.some((o) => o.dir === dir)) out.push({ dir, text });
+          if (dir === "/") break;
           dir = dirname(dir);
         }
       }

@@ -22,7 +22,8 @@ import { stringArguments } from "./text_words.ts";
 import { searchedDirs } from "../programs/env.ts";
 import { listingOf } from "../programs/expand.ts";
 import { listedLines } from "../programs/words.ts";
-import { expandPathname } from "../shell/pathname_expansion.ts";
+import { expandPathname, type GlobOptions } from "../shell/pathname_expansion.ts";
+import { ownGlobs } from "./own_globs.ts";
 import type { Context, TargetKind } from "../types.ts";
 import { globRegion, type GlobScope, stageFileText, stageGlobWords } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
@@ -213,6 +214,8 @@ interface WordOptions {
   stage?: Stage;
   /** The stage's word a value glued to an option comes from (`-o$$`: `$$`). */
   of?: Word;
+  /** The options its glob words are expanded with (a program's own: `own_globs.ts`). */
+  options?: GlobOptions;
 }
 
 /** A listing's names are disturbed by no stage that only removes (`xargs rm` itself). */
@@ -388,8 +391,10 @@ function expandedTargets(
 ): void {
   const scope = opts.globs!;
   const region = c === null ? null : globRegion(w.pattern!, c);
-  if (c !== null && region !== null && !scope.disturbed(region, opts.stage, w)) {
-    const found = expandPathname(w.pattern!, c, ctx.fs, scope.options);
+  // (A program's own glob asks as the stage's word it comes from: `npx prettier '*.md'`.)
+  if (c !== null && region !== null && !scope.disturbed(region, opts.stage, opts.of ?? w)) {
+    const options = opts.options ?? scope.options;
+    const found = expandPathname(w.pattern!, c, ctx.fs, options);
     if (found.kind === "matches" && !found.words.some((m) => m.startsWith("-"))) {
       for (const m of found.words) {
         const match: Word = { value: m, kind: "static", prefix: m, text: w.text };
@@ -402,7 +407,7 @@ function expandedTargets(
       return;
     }
     if (found.kind === "none") {
-      if (scope.options.nullglob || scope.options.failglob) return;
+      if (options.nullglob || options.failglob) return;
       const literal: Word = { value: w.value, kind: "static", prefix: w.value, text: w.text };
       wordTargets(literal, [c], kind, ctx, opts);
       return;
@@ -649,6 +654,9 @@ export function stageTargets(
   const strings = stringArguments(stage.argv);
   const argv = stage.argv;
   const asWords: WordOptions = { force: false, guarded, out, globs, stage };
+  // (Quoted globs its program expands itself: `prettier --write '**/*.json'`.)
+  const own = ownGlobs(stage);
+  const asOwn = own && { ...asWords, options: own.options };
   for (let i = 0; i < argv.length; i++) {
     const w = argv[i];
     if (i === 0 && !(w.kind === "static" && w.value.includes("/"))) continue;
@@ -658,7 +666,10 @@ export function stageTargets(
     if (i > 0 && (strings.has(i) || i === code || text?.has(w) === true)) continue;
     // (A process substitution is a pipe, not a file.)
     if ((w.text[0] === "<" || w.text[0] === ">") && w.text[1] === "(") continue;
-    wordTargets(w, stage.cwds, "argument", ctx, asWords);
+    const globbed = own?.words.get(i);
+    if (globbed) {
+      for (const g of globbed) wordTargets(g, stage.cwds, "argument", ctx, { ...asOwn!, of: w });
+    } else wordTargets(w, stage.cwds, "argument", ctx, asWords);
   }
   for (const { at, value } of gluedValues(argv)) {
     if (strings.has(at) || at === code || text?.has(argv[at]) === true) continue;

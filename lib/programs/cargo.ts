@@ -1,7 +1,7 @@
 /**
  * cargo's settings and rustc's codegen options: what they make run. cargo takes its settings from
- * the project's `.cargo/config.toml` (and `.cargo/config`) in the cwd and every directory above
- * it, from `--config KEY=VALUE` or `--config FILE`, and from its environment (every key as
+ * the `.cargo/config.toml` (and `.cargo/config`) in the cwd and every directory above it up to
+ * the root, and `$CARGO_HOME/config.toml` (`~/.cargo`: the user's own, read as they are), from `--config KEY=VALUE` or `--config FILE`, and from its environment (every key as
  * `CARGO_<SECTION>_<KEY>`, and `RUSTC`, `RUSTDOC`, `RUSTFLAGS`, …). The settings that name a
  * program (`build.rustc`, `build.rustc-wrapper`, `build.rustdoc`, `target.<triple>.linker`,
  * `target.<triple>.runner`, `doc.browser`, credential providers), an alias (`alias.ship =
@@ -206,12 +206,44 @@ function cargoFile(file: string, run: Runner, depth: number): void {
   else cargoText(text, file, dirname(dirname(file)), run, depth);
 }
 
-/** What the project's `.cargo/config.toml` and `.cargo/config` (in `cwds` and above) make cargo do. */
-function projectCargoSettings(run: Runner, cwds: readonly (string | null)[]): void {
+/**
+ * What the `.cargo/config.toml` and `.cargo/config` files cargo reads make it do: in `cwds` and
+ * every directory above them up to the root (the home's among them), then `$CARGO_HOME`'s
+ * (`~/.cargo` by default), each judged as it is (one another stage writes first is not known).
+ */
+function projectCargoSettings(run: Runner, stage: Stage): void {
+  const cwds = stage.cwds;
+  const seen = new Set<string>();
   for (const name of [".cargo/config.toml", ".cargo/config"]) {
-    const found = run.projectSettings(name, cwds);
+    const found = run.projectSettings(name, cwds, true);
     if (found === null) run.stage([unknownWord(`(the settings of the project's ${name})`)], name);
-    for (const f of found ?? []) cargoText(f.text, join(f.dir, name), f.dir, run, 0);
+    for (const f of found ?? []) {
+      seen.add(join(f.dir, name));
+      cargoText(f.text, join(f.dir, name), f.dir, run, 0);
+    }
+  }
+  // (`CARGO_HOME=…` before cargo names it; a value not known is no file known.)
+  let named: string | null | undefined = run.variable("CARGO_HOME");
+  for (const w of stage.assignments ?? []) {
+    if (!w.value.startsWith("CARGO_HOME=")) continue;
+    named = w.kind === "static" ? w.value.slice("CARGO_HOME=".length) : null;
+  }
+  const home = run.home(null);
+  const cwd = cwds.length === 1 ? cwds[0] : null;
+  const dir = named === null
+    ? null
+    : named
+    ? (isAbsolute(named) ? named : cwd === null ? null : join(cwd, named))
+    : home === null
+    ? null
+    : `${home}/.cargo`;
+  for (const name of ["config.toml", "config"]) {
+    const file = dir === null ? null : join(dir, name);
+    if (file !== null && seen.has(file)) continue;
+    // (Its paths are from the directory above `$CARGO_HOME`, as for a `.cargo` directory.)
+    const text = file === null ? null : run.settings(file);
+    if (text === null) run.stage([unknownWord(`(the settings of ${file ?? "$CARGO_HOME"})`)], name);
+    else if (text) cargoText(text, file!, dirname(dir!), run, 0);
   }
 }
 
@@ -230,7 +262,7 @@ const CARGO_VALUED = /^(--config|-Z|--color|-C|--explain|--list)$/;
  */
 function cargoCommands(stage: Stage, run: Runner): void {
   // (An alias's command reads the same settings: judged once, with the command it is part of.)
-  if (stage.origin !== ALIAS) projectCargoSettings(run, stage.cwds);
+  if (stage.origin !== ALIAS) projectCargoSettings(run, stage);
   const args = stage.argv.slice(1);
   let subcommand = "";
   for (let i = 0; i < args.length; i++) {

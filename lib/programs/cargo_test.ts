@@ -181,3 +181,40 @@ Deno.test("cargo: the project's .cargo/config.toml (and .cargo/config) in the cw
   ]);
   await checkActions(gateFiles, CONFIG_CTX, [["cd ../e1 && cargo build", "allow"]]);
 });
+
+Deno.test("cargo: the user's ~/.cargo/config.toml ($CARGO_HOME's) and those above the home", async () => {
+  const runner = '[target.x86_64-unknown-linux-gnu]\nrunner = "cp /home/user/.ssh/id_rsa /tmp/o"\n';
+  const at = (contents: Record<string, string>, env?: Record<string, string>) =>
+    ctxIn(`${H}/project`, { files: [`${H}/.ssh/id_rsa`], contents, home: H, env });
+  const dl = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  await checkActions(dl, at({ [`${H}/.cargo/config.toml`]: runner }), [
+    ["cargo run", "deny"],
+    ["cd src && cargo run", "deny"],
+    ["cd /tmp && cargo run", "deny"],
+  ]);
+  await checkActions(dl, at({ [`${H}/.cargo/config`]: runner }), [["cargo run", "deny"]]);
+  await checkActions(dl, at({ "/opt/cargo/config.toml": runner }, { CARGO_HOME: "/opt/cargo" }), [
+    ["cargo run", "deny"],
+  ]);
+  await checkActions(dl, at({ "/opt/c2/config.toml": runner }), [
+    ["CARGO_HOME=/opt/c2 cargo run", "deny"],
+    ["CARGO_HOME=$X cargo run", "ask"],
+  ]);
+  await checkActions(dl, at({ "/home/.cargo/config.toml": runner }), [["cargo run", "deny"]]);
+  // (One another stage writes first is not known.)
+  await checkActions(dl, at({}), [
+    ["echo x >> ~/.cargo/config.toml && cargo build", "ask"],
+    ["cargo build", "allow"],
+  ]);
+  // Everyday: the user's own wrapper and linker settings.
+  const everyday = '[build]\njobs = 8\n[target.x86_64-unknown-linux-gnu]\nlinker = "clang"\n' +
+    'rustflags = ["-C", "link-arg=-fuse-ld=mold"]\n';
+  await checkActions(dl, at({ [`${H}/.cargo/config.toml`]: everyday }), [
+    ["cargo build --release", "allow"],
+    ["cargo test", "allow"],
+  ]);
+});

@@ -57,6 +57,7 @@ import {
   programName,
   unknownWord,
 } from "./words.ts";
+import { goSplit } from "./go_env.ts";
 
 /**
  * Settings files as `Runner.settings` and `Runner.projectSettings` give them, for a stage run by
@@ -69,6 +70,7 @@ export interface SettingsFiles {
     name: string,
     top: Stage,
     cwds: readonly (string | null)[],
+    toRoot?: boolean,
   ): ProjectSettings[] | null;
   /** `Runner.named`. Absent: never known. */
   named?(stage: Stage, prefix: string, top: Stage): string[] | null;
@@ -318,8 +320,10 @@ class StageRunner implements Runner {
   projectSettings(
     name: string,
     cwds: readonly (string | null)[] = this.of.cwds,
+    toRoot = false,
   ): ProjectSettings[] | null {
-    return this.opts.settings?.project(this.of, name, this.opts.top ?? this.of, cwds) ?? null;
+    const top = this.opts.top ?? this.of;
+    return this.opts.settings?.project(this.of, name, top, cwds, toRoot) ?? null;
   }
 
   named(prefix: string): string[] | null {
@@ -545,7 +549,9 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       libpqVariable(run, w, [variable, value], origin, commandName(command));
     } else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
-      if (w.kind !== "static" || /(^|\s)--?(exec|toolexec|vettool)\b/.test(value)) {
+      // (Split at blanks, and as newer go splits it, quotes removed: `'-toolexec=x y'`.)
+      const flags = [...value.split(/\s+/), ...goSplit(value)];
+      if (w.kind !== "static" || flags.some((f) => /^--?(exec|toolexec|vettool)\b/.test(f))) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
       }
     } else if (cargoEnv(variable)) cargoVariable(variable, w, value, run);

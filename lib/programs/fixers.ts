@@ -22,6 +22,7 @@ import { basename, join } from "node:path";
 import type { Word } from "../shell/model.ts";
 import type { ChangesGiven, Program } from "./spec.ts";
 import { between, dirsAbove, given, hasOption, shortFlag } from "./formatters.ts";
+import { globOperandsOf } from "./glob_operands.ts";
 
 /** How a program rewrites trees (see `Program.rewritesTrees`). */
 export type Rewrites = "named" | "cwd" | null;
@@ -465,16 +466,126 @@ function dprintChanges(argv: Word[], dir: string, file: string, given: ChangesGi
   return false;
 }
 
+// Their own globs (`Program.globOperands`): the options of each that take the next word.
+
+/** eslint's options that take the next word (`--rule 'quotes: [2, double]'` is no glob). */
+const ESLINT_VALUED = new Set([
+  "-c",
+  "--config",
+  "--ext",
+  "--global",
+  "--parser",
+  "--parser-options",
+  "--resolve-plugins-relative-to",
+  "--env",
+  "--rulesdir",
+  "--plugin",
+  "--rule",
+  "--fix-type",
+  "--ignore-path",
+  "--ignore-pattern",
+  "--stdin-filename",
+  "--max-warnings",
+  "-o",
+  "--output-file",
+  "-f",
+  "--format",
+  "--report-unused-disable-directives-severity",
+  "--cache-file",
+  "--cache-location",
+  "--cache-strategy",
+  "--print-config",
+  "--flag",
+  "--concurrency",
+  "--suppressions-location",
+  "--suppress-rule",
+]);
+
+/** eslint matches its glob operands with minimatch's `dot: true` (flat config). */
+function eslintGlobs(argv: Word[]) {
+  return globOperandsOf(argv, 1, ESLINT_VALUED, true);
+}
+
+/** stylelint's options that take the next word. */
+const STYLELINT_VALUED = new Set([
+  "-c",
+  "--config",
+  "--config-basedir",
+  "--custom-syntax",
+  "-f",
+  "--formatter",
+  "--custom-formatter",
+  "-i",
+  "--ignore-path",
+  "--ip",
+  "--ignore-pattern",
+  "-o",
+  "--output-file",
+  "--stdin-filename",
+  "--mw",
+  "--max-warnings",
+  "--go",
+  "--globby-options",
+  "--cache-location",
+  "--cache-strategy",
+]);
+
+/**
+ * stylelint expands its glob operands with globby, dot files left out unless `--globby-options`
+ * (`--go`) says otherwise (`{"dot": true}`).
+ */
+function stylelintGlobs(argv: Word[]) {
+  const dot = hasOption(argv, ["--globby-options", "--go"]);
+  return globOperandsOf(argv, 1, STYLELINT_VALUED, dot);
+}
+
+/**
+ * `dprint fmt`/`check`/`output-file-paths` expand their file patterns themselves (dot files
+ * counted: its matcher is not read here). `--excludes` takes several words: taken as patterns.
+ */
+function dprintGlobs(argv: Word[]) {
+  const [verb, at] = subcommand(argv, new Set(["--config", "-c", "--log-level"]));
+  if (verb === "") return null;
+  return globOperandsOf(argv, at + 1, new Set(["--config", "-c", "--log-level"]), true);
+}
+
+/**
+ * `deno fmt`, `lint`, `check`, `test`, `bench` and `doc` expand glob operands themselves, no dot
+ * file or directory matched by a `*` (deno 2: `deno fmt '**\/*.json'` leaves `.pi` alone; a
+ * component starting with `.` matches one: `'.pi/*'`).
+ */
+export function denoGlobs(argv: Word[]) {
+  const [verb, at] = subcommand(argv, new Set(["--log-level"]));
+  if (!["fmt", "lint", "check", "test", "bench", "doc"].includes(verb)) return null;
+  const valued = new Set(["--config", "-c", "--ext", "--import-map", "--log-level", "--filter"]);
+  return globOperandsOf(argv, at + 1, valued, false);
+}
+
 /** eslint, biome, rustfmt, isort, autopep8, shfmt, stylelint, rubocop, terraform and dprint. */
 export const FIXER_PROGRAMS: Program[] = [
-  { names: ["eslint"], changesBelow: eslintChanges, rewritesTrees: eslintRewrites },
+  {
+    names: ["eslint"],
+    changesBelow: eslintChanges,
+    rewritesTrees: eslintRewrites,
+    globOperands: eslintGlobs,
+  },
   { names: ["biome"], changesBelow: biomeChanges, rewritesTrees: biomeRewrites },
   { names: ["rustfmt"], changesBelow: rustChanges, rewritesTrees: rustfmtRewrites },
   { names: ["isort"], changesBelow: isortChanges, rewritesTrees: isortRewrites },
   { names: ["autopep8"], changesBelow: autopep8Changes, rewritesTrees: autopep8Rewrites },
   { names: ["shfmt"], changesBelow: shfmtChanges, rewritesTrees: shfmtRewrites },
-  { names: ["stylelint"], changesBelow: stylelintChanges, rewritesTrees: stylelintRewrites },
+  {
+    names: ["stylelint"],
+    changesBelow: stylelintChanges,
+    rewritesTrees: stylelintRewrites,
+    globOperands: stylelintGlobs,
+  },
   { names: ["rubocop"], changesBelow: rubocopChanges, rewritesTrees: rubocopRewrites },
   { names: ["terraform"], changesBelow: terraformChanges, rewritesTrees: terraformRewrites },
-  { names: ["dprint"], changesBelow: dprintChanges, rewritesTrees: dprintRewrites },
+  {
+    names: ["dprint"],
+    changesBelow: dprintChanges,
+    rewritesTrees: dprintRewrites,
+    globOperands: dprintGlobs,
+  },
 ];

@@ -21,6 +21,7 @@
 import { basename, dirname, join, relative } from "node:path";
 import type { Word } from "../shell/model.ts";
 import type { ChangesGiven, Program } from "./spec.ts";
+import { globOperandsOf } from "./glob_operands.ts";
 
 /** The directories above `file` (its own first), up to the root. */
 export function dirsAbove(file: string): string[] {
@@ -388,9 +389,49 @@ function goRewrites(argv: Word[]): "named" | null {
   return hasOption(argv, ["-w", "--w"]) ? "named" : null;
 }
 
+/** prettier's options that take the next word (a path, a name, a number). */
+const PRETTIER_VALUED = new Set([
+  "--config",
+  "--ignore-path",
+  "--plugin",
+  "--parser",
+  "--stdin-filepath",
+  "--cache-location",
+  "--cache-strategy",
+  "--log-level",
+  "--config-precedence",
+  "--cursor-offset",
+  "--range-start",
+  "--range-end",
+  "--print-width",
+  "--tab-width",
+  "--trailing-comma",
+  "--arrow-parens",
+  "--end-of-line",
+  "--prose-wrap",
+  "--quote-props",
+  "--html-whitespace-sensitivity",
+  "--embedded-language-formatting",
+  "--experimental-operator-position",
+  "--object-wrap",
+]);
+
+/**
+ * prettier expands a glob operand itself (its expand-patterns: fast-glob with `dot: true`),
+ * dot files included (`prettier --write '**\/*.json'` takes `.pi/x.json`).
+ */
+function prettierGlobs(argv: Word[]) {
+  return globOperandsOf(argv, 1, PRETTIER_VALUED, true);
+}
+
 /** prettier, black, gofmt and goimports. */
 export const FORMATTER_PROGRAMS: Program[] = [
-  { names: ["prettier"], changesBelow: prettierChanges, rewritesTrees: prettierRewrites },
+  {
+    names: ["prettier"],
+    changesBelow: prettierChanges,
+    rewritesTrees: prettierRewrites,
+    globOperands: prettierGlobs,
+  },
   { names: ["black"], changesBelow: blackChanges, rewritesTrees: blackRewrites },
   { names: ["gofmt", "goimports"], changesBelow: goChanges, rewritesTrees: goRewrites },
 ];

@@ -52,6 +52,35 @@ function goFlag(w: Word): boolean {
   return (w.kind === "static" ? w.value : w.prefix).startsWith("-");
 }
 
+/**
+ * A value as go splits a list of words (cmd/internal/quoted's `Split`, for `CC`, `CXX`, the
+ * `CGO_*FLAGS`, `GOFLAGS` in newer releases (older: at blanks alone), `-exec` and `-toolexec`): fields at blanks, one opened
+ * by `'` or `"` running to the next of the same quote, the quotes removed, nothing escaped
+ * (`'cp' '/h/.ssh/id_rsa'` is `cp` and `/h/.ssh/id_rsa`). A quote left open is go's error: the
+ * fields at blanks then (go runs nothing).
+ */
+export function goSplit(value: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const blank = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\r";
+  while (i < value.length) {
+    while (i < value.length && blank(value[i])) i++;
+    if (i >= value.length) break;
+    const q = value[i];
+    if (q === "'" || q === '"') {
+      const end = value.indexOf(q, i + 1);
+      if (end === -1) return value.split(/[ \t\n\r]+/).filter(Boolean);
+      out.push(value.slice(i + 1, end));
+      i = end + 1;
+      continue;
+    }
+    const start = i;
+    while (i < value.length && !blank(value[i])) i++;
+    out.push(value.slice(start, i));
+  }
+  return out;
+}
+
 /** One go setting (`NAME=VALUE`, set before go or written by `go env -w`): what it runs. */
 function goSetting(w: Word, run: Runner, written: boolean): void {
   const eq = w.value.indexOf("=");
@@ -61,15 +90,15 @@ function goSetting(w: Word, run: Runner, written: boolean): void {
   const origin = `go ${name}`;
   if (w.kind !== "static" && (GO_PROGRAM.test(name) || /^(GOAUTH|GOCACHEPROG|CGO_)/.test(name))) {
     run.stage([unknownWord(`(what ${w.text} runs)`)], origin);
-  } else if (GO_PROGRAM.test(name) && value.trim()) {
-    // (Split at blanks, as go splits it, and given cgo's sources.)
-    const words = value.trim().split(/\s+/).map(literal);
+  } else if (GO_PROGRAM.test(name) && goSplit(value).some(Boolean)) {
+    // (Split as go splits it, and given cgo's sources.)
+    const words = goSplit(value).map(literal);
     run.stage(
       [...words, literal(name === "PKG_CONFIG" ? "(its packages)" : "(cgo's sources).c")],
       origin,
     );
-  } else if (CGO_FLAGS.test(name) && value.trim()) {
-    run.stage([literal("cc"), ...value.trim().split(/\s+/).map(literal)], origin);
+  } else if (CGO_FLAGS.test(name) && goSplit(value).some(Boolean)) {
+    run.stage([literal("cc"), ...goSplit(value).map(literal)], origin);
   } else if (name === "GOCACHEPROG" && value) {
     run.shell(literal(value), origin, { arguments: true });
   } else if (name === "GOAUTH") {

@@ -104,3 +104,21 @@ Deno.test("go reads its settings file (~/.config/go/env, $XDG_CONFIG_HOME/go/env
     ["echo 'CC=curl' > ~/.config/go/env; go build", "deny"],
   ]);
 });
+
+Deno.test("go splits CC, CGO_*FLAGS, GOFLAGS, -exec and -toolexec as quoted.Split does", async () => {
+  await checkTable([
+    // Hostile: the quotes go removes do not make a path relative.
+    [`go env -w CC="'cp' '/home/user/.ssh/id_rsa' '/tmp/o'"`, "deny", "deny"],
+    [`CC="cp '/home/user/.ssh/id_rsa' /tmp/o" go build`, "deny", "deny"],
+    [`CXX='cp "/home/user/.ssh/id_rsa" /tmp/o' go build`, "deny", "deny"],
+    [`CGO_LDFLAGS="'-Wl,@/home/user/.ssh/id_rsa'" go build`, "deny", "deny"],
+    [`GOFLAGS="'-toolexec=cp /home/user/.ssh/id_rsa /tmp/o'" go build`, "deny", "deny"],
+    [`go env -w GOFLAGS="'-exec=cp /home/user/.ssh/id_rsa /tmp/o'"`, "deny", "deny"],
+    [`go run -exec "cp '/home/user/.ssh/id_rsa' /tmp/o" .`, "deny", "deny"],
+    [`go build -toolexec="cp '/home/user/.ssh/id_rsa'" .`, "deny", "deny"],
+    // Everyday.
+    ["CC='ccache gcc' go build ./...", "deny", "allow"],
+    [`CGO_CFLAGS="-O2 -g" go build`, "deny", "allow"],
+    ["GOFLAGS='-mod=mod -tags=integration' go test ./...", "deny", "allow"],
+  ]);
+});

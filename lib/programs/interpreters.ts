@@ -13,7 +13,7 @@ import { packageProgram } from "./command_words.ts";
 import { pipSiteSettings } from "./rc_files.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
-import { denoChanges, denoRewrites } from "./fixers.ts";
+import { denoChanges, denoGlobs, denoRewrites } from "./fixers.ts";
 import {
   denoFileServer,
   pythonRunsCgi,
@@ -368,6 +368,7 @@ export const INTERPRETER_PROGRAMS: Program[] = [
         // (`deno fmt` and `deno lint --fix` rewrite their languages' files below a tree.)
         changesBelow: denoChanges,
         rewritesTrees: denoRewrites,
+        globOperands: denoGlobs,
         // (`deno run`/`deno serve` of std's file server serves its DIR, else the cwd.)
         followsLinks: (argv: Word[]) => denoFileServer(argv) !== null,
         readsCwd: (argv: Word[]) => denoFileServer(argv) === "cwd",

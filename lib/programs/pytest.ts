@@ -6,7 +6,7 @@
  * `.pytest.toml`, `pytest.ini`, `.pytest.ini`, `pyproject.toml` (`[tool.pytest]`,
  * `[tool.pytest.ini_options]`), `tox.ini` (`[pytest]`), `setup.cfg` (`[tool:pytest]`) in the
  * directory of its arguments and above (all of them here, each directory of each argument and of
- * the cwd, short of the home directory). A file's `addopts` (and `-o addopts=…`, and
+ * the cwd, up to the root: the home directory's `~/pytest.ini` too, as pytest reads it). A file's `addopts` (and `-o addopts=…`, and
  * `PYTEST_ADDOPTS` of the tool's environment) are options pytest is given; its `cache_dir` (from
  * the file's directory) and `log_file` places it writes. A file that cannot be read as it will be
  * (another stage may write it, a cwd not known, text not understood) is a command not known.
@@ -260,7 +260,8 @@ export function pytestSettings(args: Word[], stage: Stage, run: Runner): void {
   if (given.length) return;
   const dirs = startDirs(all, stage.cwds);
   for (const name of CONFIG_NAMES) {
-    const found = dirs === null ? null : run.projectSettings(name, dirs);
+    // (pytest looks up to the root, the home directory's `pytest.ini` among them.)
+    const found = dirs === null ? null : run.projectSettings(name, dirs, true);
     if (found === null) {
       run.stage([unknownWord(`(the options the project's ${name} gives pytest)`)], FROM_SETTINGS);
       return;

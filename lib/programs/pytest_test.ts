@@ -52,7 +52,8 @@ Deno.test("pytest: a project's settings file's addopts are its options", async (
     [{ "pytest.ini": "[pytest]\nlog_file = .env" }, "pytest", "ask"],
     // (a file in the directory of its arguments, or above the cwd)
     [{ "tests/pytest.ini": `[pytest]\naddopts = ${ssh}` }, "pytest tests/test_x.py::t", "deny"],
-    [{ "/home/user/pytest.ini": `[pytest]\naddopts = ${ssh}` }, "pytest", "allow"],
+    // (the home directory's too: pytest looks up to the root)
+    [{ "/home/user/pytest.ini": `[pytest]\naddopts = ${ssh}` }, "pytest", "deny"],
     // (a file another stage writes first, or the settings not readable: not known, which may
     // reach ~/.ssh)
     [{}, "echo '[pytest]' > pytest.ini; pytest", "deny"],
@@ -151,4 +152,24 @@ Deno.test("pytest: the files its settings name are its own writing, judged as wr
   }
   const ssh = project({ "pytest.ini": "[pytest]\naddopts = --junitxml=/home/user/.ssh/j.xml" });
   await checkActions(config, ssh, [["pytest -q src/", "deny"], ["cd src && pytest", "deny"]]);
+});
+
+Deno.test("pytest: the home directory's settings files are read as pytest reads them, up to /", async () => {
+  const evil = project({ [`${H}/pytest.ini`]: "[pytest]\naddopts = --basetemp=/home/user/.ssh" });
+  await checkActions(config, evil, [
+    ["pytest -q", "deny"],
+    ["python3 -m pytest tests", "deny"],
+    ["cd tests && pytest", "deny"],
+  ]);
+  const tox = project({ [`${H}/tox.ini`]: "[pytest]\naddopts = --basetemp=.pi" });
+  await checkActions(config, tox, [["pytest -q", "ask"]]);
+  // (One another stage writes first is not known, which may reach ~/.ssh.)
+  const none = project({});
+  await checkActions(config, none, [
+    ["printf '[pytest]\\naddopts=-q\\n' > ~/pytest.ini && pytest", "deny"],
+    ["pytest -q", "allow"],
+  ]);
+  // Everyday: the user's own settings that give it harmless options.
+  const plain = project({ [`${H}/pytest.ini`]: "[pytest]\naddopts = -ra -q" });
+  await checkActions(config, plain, [["pytest -q", "allow"]]);
 });

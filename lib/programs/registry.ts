@@ -173,6 +173,7 @@ function uniform(p: Program): Program {
     replacesTrees: p.replacesTrees,
     changesBelow: p.changesBelow,
     rewritesTrees: p.rewritesTrees,
+    globOperands: p.globOperands,
     noFileOperands: p.noFileOperands,
     writesOnlyNamed: p.writesOnlyNamed,
     tooBroad: p.tooBroad,

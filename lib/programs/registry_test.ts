@@ -52,6 +52,7 @@ type Shown =
   | "treeNames"
   | "changesBelow"
   | "rewritesTrees"
+  | "globOperands"
   | "readOnly";
 
 /**
@@ -108,7 +109,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   python: { evaluates: "python -c 'print(1)'", namedFiles: "python -m zipfile -e a.zip out", followsLinks: "python -m http.server", readsCwd: "python -m http.server 8000", runs: "python -m http.server --cgi" },
   python2: { evaluates: "python2 -c 'print(1)'", namedFiles: "python2 -m gzip -d a.gz", followsLinks: "python2 -m http.server", readsCwd: "python2 -m http.server 8000", runs: "python2 -m http.server --cgi" },
   python3: { evaluates: "python3 -c 'print(1)'", namedFiles: "python3 -m tarfile -e a.tar out", followsLinks: "python3 -m http.server", readsCwd: "python3 -m http.server 8000", runs: "python3 -m http.server --cgi" }, node: { evaluates: "node -e 'x()'" },
-  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'", followsLinks: "deno serve jsr:@std/http/file-server", readsCwd: "deno run -A jsr:@std/http/file-server", changesBelow: "deno fmt .", rewritesTrees: "deno lint --fix" }, tsx: { evaluates: "tsx -e 'x()'" },
+  bun: { evaluates: "bun -e 'x()'", runs: "bun x rm -rf x" }, deno: { evaluates: "deno eval 'x()'", namedFiles: "deno run --env-file x.ts", runs: "deno task --eval 'rm x'", followsLinks: "deno serve jsr:@std/http/file-server", readsCwd: "deno run -A jsr:@std/http/file-server", changesBelow: "deno fmt .", rewritesTrees: "deno lint --fix", globOperands: "deno fmt '**/*.md'" }, tsx: { evaluates: "tsx -e 'x()'" },
   "ts-node": { evaluates: "ts-node -e 'x()'" }, ruby: { evaluates: "ruby -e 'x'", followsLinks: "ruby -run -ehttpd .", readsCwd: "ruby -run -e httpd" },
   perl: { evaluates: "perl -ne 'print'", namedFiles: "perl -i.bak -pe 1 f" }, php: { evaluates: "php -r 'x();'", followsLinks: "php -S 0:8000", readsCwd: "php -S 0:8000" },
   git: {
@@ -278,14 +279,14 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   pytest: { runs: "pytest -c /tmp/x.ini", namedFiles: "pytest --cov-report=html:cov" },
   groff: { runs: "groff -U -man x.1" },
   ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src", changesBelow: "ruff format .", rewritesTrees: "ruff format ." },
-  prettier: { changesBelow: "prettier --write .", rewritesTrees: "prettier --write ." }, black: { changesBelow: "black .", rewritesTrees: "black ." },
+  prettier: { changesBelow: "prettier --write .", rewritesTrees: "prettier --write .", globOperands: "prettier -w '**/*.json'" }, black: { changesBelow: "black .", rewritesTrees: "black ." },
   gofmt: { changesBelow: "gofmt -w .", rewritesTrees: "gofmt -w ." },
-  eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix ." }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
+  eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix .", globOperands: "eslint 'src/**'" }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
   rustfmt: { changesBelow: "rustfmt a.rs", rewritesTrees: "rustfmt a.rs" }, isort: { changesBelow: "isort .", rewritesTrees: "isort ." },
   autopep8: { changesBelow: "autopep8 -i -r .", rewritesTrees: "autopep8 -ir ." }, shfmt: { changesBelow: "shfmt -w .", rewritesTrees: "shfmt -w ." },
-  stylelint: { changesBelow: "stylelint --fix .", rewritesTrees: "stylelint --fix ." }, rubocop: { changesBelow: "rubocop -a", rewritesTrees: "rubocop -A" },
+  stylelint: { changesBelow: "stylelint --fix .", rewritesTrees: "stylelint --fix .", globOperands: "stylelint '**/*.css'" }, rubocop: { changesBelow: "rubocop -a", rewritesTrees: "rubocop -A" },
   terraform: { changesBelow: "terraform fmt -recursive", rewritesTrees: "terraform fmt" },
-  dprint: { changesBelow: "dprint fmt", rewritesTrees: "dprint fmt" },
+  dprint: { changesBelow: "dprint fmt", rewritesTrees: "dprint fmt", globOperands: "dprint fmt '**/*.ts'" },
   pylint: { namedFiles: "pylint -f text:out.txt src" },
   httpd: { followsLinks: "httpd -f -h . -p 8000", runs: "httpd -c /tmp/httpd.conf", readsCwd: "httpd -f -p 8000" },
   dpkg: { namedFiles: "dpkg -x a.deb .pi" },
@@ -415,6 +416,7 @@ function shownFacets(p: Program): Shown[] {
     "treeNames",
     "changesBelow",
     "rewritesTrees",
+    "globOperands",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -613,6 +615,11 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       // (It rewrites a tree, and none in a mode that only shows what it would write.)
       assert.notEqual(p.rewritesTrees!(top.argv), null, why);
       assert.equal(p.rewritesTrees!(expanded(NOT_REWRITING[p.names[0]]).top.argv), null, why);
+      break;
+    case "globOperands":
+      // (Its quoted glob operand, and none where the word is an option's value.)
+      assert.ok(p.globOperands!(top.argv)?.at.length, why);
+      assert.equal(p.globOperands!(expanded(`${p.names[0]} fmt --config '*.json'`).top.argv), null);
       break;
     case "readsRepository":
       // (Its content, and none where it shows only names.)

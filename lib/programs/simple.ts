@@ -22,7 +22,7 @@ import { copyBackups } from "./backups.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
-import { GO_ENV_FILE, goEnvWrites, goSettings } from "./go_env.ts";
+import { GO_ENV_FILE, goEnvWrites, goSettings, goSplit } from "./go_env.ts";
 import {
   dittoDestination,
   outputDirectory,
@@ -308,7 +308,11 @@ function goPrograms(stage: Stage, run: Runner): void {
     const value = m[2] === "="
       ? (args[i].kind === "static" ? literal(v.slice(m[0].length)) : unknownWord(args[i].text))
       : args[++i];
-    if (value) run.stage([value, literal("(the program go built)")], `go -${m[1]}`);
+    // (Its value split as go splits it: `-exec "prog '-a b'"`.)
+    const words = value?.kind === "static" ? goSplit(value.value).map(literal) : [value];
+    if (value && words.length) {
+      run.stage([...words, literal("(the program go built)")], `go -${m[1]}`);
+    }
   }
 }
 

@@ -111,10 +111,16 @@ export interface Runner {
   /**
    * The settings files named `name` a program looks for in its cwd (each of `cwds`, the stage's
    * by default) and the directories above it, short of the user's home and the root (whose
-   * settings are the user's): each one there, nearest first, as `settings` reads it; null when
-   * one cannot be known (a cwd not known, a file another stage may write).
+   * settings are the user's), or up to the root with `toRoot` (a program that reads those too,
+   * cargo's `.cargo/config.toml`, pytest's `pytest.ini`: the home's is then judged as it is):
+   * each one there, nearest first, as `settings` reads it; null when one cannot be known (a cwd
+   * not known, a file another stage may write).
    */
-  projectSettings(name: string, cwds?: readonly (string | null)[]): ProjectSettings[] | null;
+  projectSettings(
+    name: string,
+    cwds?: readonly (string | null)[],
+    toRoot?: boolean,
+  ): ProjectSettings[] | null;
   /**
    * The files in a directory whose path starts with `prefix` (absolute: `~/.psqlrc-` for
    * `~/.psqlrc-16`, `~/.psqlrc-15.18`), as the program will find them: those there now (each read
@@ -473,6 +479,14 @@ export interface NamedFilesGiven {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** The words a program expands as globs itself (see `Program.globOperands`). */
+export interface GlobOperands {
+  /** Their positions in `stage.argv` (static words). */
+  at: number[];
+  /** Its `*`, `?`, `[…]` and `**` match names starting with `.` (fast-glob's `dot: true`). */
+  dot: boolean;
+}
+
 /** What `Program.changesBelow` is given. */
 export interface ChangesGiven {
   /** A settings file's text (absolute) as it will be when the program runs; null: not known. */
@@ -611,6 +625,14 @@ export interface Program {
   rewritesTrees?: (argv: Word[]) => "named" | "cwd" | null;
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
+  /**
+   * It expands the glob patterns among its operands itself, where bash left them (quoted:
+   * `prettier --write '**\/*.json'`, `eslint 'src/**'`): each such word is judged as the glob it
+   * is, by the program's rules (`**` crosses directories, braces, a leading `.` matched where
+   * `dot` says), its matches where they can be listed, else what lies below its literal prefix.
+   * Null where it has none.
+   */
+  globOperands?: (argv: Word[]) => GlobOperands | null;
   /**
    * What it creates, removes, renames or changes lies at or below the paths its arguments name
    * (`touch`, `mkdir`, `rm`, `mv`, `cp`, `ln`, `chmod`): a glob of another stage elsewhere

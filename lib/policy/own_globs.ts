@@ -1,0 +1,64 @@
+/**
+ * The glob operands a program expands itself (`Program.globOperands`: `prettier --write
+ * '**\/*.json'`, bash left the quoted word alone), as glob words bash would have made of them: each
+ * brace alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`), expanded with the
+ * program's rules (`**` crosses directories, extglob groups, a leading `.` matched where it says),
+ * so its matches are its targets where they can be listed, else what lies below its literal
+ * prefix, as for a glob of bash's.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "../programs/words.ts";
+ * import { ownGlobs } from "./own_globs.ts";
+ * const globs = ownGlobs({ argv: ["prettier", "-w", "{a,.b}/*"].map(literal) } as never);
+ * globs?.words.get(2)?.map((w) => w.pattern); // ["a/*", ".b/*"]
+ * ```
+ *
+ * @module
+ */
+import { braceChars, expandBraces } from "../shell/braces.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import type { GlobOptions } from "../shell/pathname_expansion.ts";
+import { programOf } from "../programs/registry.ts";
+
+/** A stage's own glob operands: the glob words of each (by argv position), and their options. */
+export interface OwnGlobs {
+  words: Map<number, Word[]>;
+  options: GlobOptions;
+}
+
+/** The text before the first character a glob library expands, its escapes removed. */
+function literalPrefix(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") out += pattern[++i] ?? "";
+    else if ("*?[{(".includes(c) || ("@!+".includes(c) && pattern[i + 1] === "(")) break;
+    else out += c;
+  }
+  return out;
+}
+
+/** The glob words of one operand (see the module's description). */
+function globWords(w: Word): Word[] {
+  const alternatives = expandBraces(braceChars(w.value));
+  // (Braces not expanded here: what lies below the text before them.)
+  if (alternatives === null) {
+    const prefix = literalPrefix(w.value);
+    return [{ value: prefix + "*", kind: "glob", prefix, text: w.text }];
+  }
+  return alternatives.map((chars) => {
+    const pattern = chars.map((c) => c.raw).join("");
+    const prefix = literalPrefix(pattern);
+    return { value: pattern, kind: "glob", prefix, text: w.text, pattern };
+  });
+}
+
+/** The stage's own glob operands (null where its program expands none). */
+export function ownGlobs(stage: Stage): OwnGlobs | null {
+  const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
+  if (!found) return null;
+  const words = new Map<number, Word[]>();
+  for (const i of found.at) words.set(i, globWords(stage.argv[i]));
+  return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
+}

@@ -1,0 +1,47 @@
+/**
+ * Programs that expand the glob patterns among their operands themselves, after bash has left
+ * them alone (quoted: `prettier --write '**\/*.json'`, `eslint 'src/**'`, `deno fmt '**\/*.md'`):
+ * which words those are (`Program.globOperands`). A word is one where it is a static operand
+ * (no option, nor the value of an option that takes the next word) holding a glob character
+ * (`*`, `?`, `[`), a brace (`{a,b}`) or an extglob group (`@(…)`); one starting with `!` excludes
+ * files and names none.
+ *
+ * @example
+ * ```ts
+ * import { literal } from "./words.ts";
+ * import { globOperandsOf } from "./glob_operands.ts";
+ * globOperandsOf(["prettier", "-w", "**\/*.json"].map(literal), 1, new Set(), true);
+ * // { at: [2], dot: true }
+ * ```
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import type { GlobOperands } from "./spec.ts";
+
+/** A character the programs' glob libraries (fast-glob, minimatch, deno's) expand. */
+const GLOBBY = /[*?[{]|[@!+](?=\()/;
+
+/**
+ * The glob operands among `argv` from `start` (the first word after a subcommand), where the
+ * options in `valued` take the next word as their value; `dot`: the program's `*` matches a
+ * leading `.` (fast-glob's and minimatch's `dot: true`). Null where there is none.
+ */
+export function globOperandsOf(
+  argv: Word[],
+  start: number,
+  valued: ReadonlySet<string>,
+  dot: boolean,
+): GlobOperands | null {
+  const at: number[] = [];
+  let options = true;
+  for (let i = start; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.kind !== "static") continue;
+    if (options && w.value === "--") options = false;
+    else if (options && w.value.startsWith("-") && w.value !== "-") {
+      if (valued.has(w.value)) i++;
+    } else if (GLOBBY.test(w.value) && !w.value.startsWith("!")) at.push(i);
+  }
+  return at.length ? { at, dot } : null;
+}
