@@ -136,10 +136,10 @@ const ctx2 = ctxIn(P, {
     [`${P}/cr.yml`]: "services:\r  web:\r    volumes:\r      - ~/.ssh:/k\r",
     [`${P}/nel.yml`]: "services:\n  web:\x85    volumes: [~/.ssh:/k]\n",
     [`${P}/type.yml`]: svc(
-      "    volumes:\n      - type: ${T:-bind}\n        source: data\n        target: /k\n",
+      "    volumes:\n      - type: ${MOUNT_KIND:-bind}\n        source: data\n        target: /k\n",
     ) + "volumes:\n  data: {}\n",
     [`${P}/typessh.yml`]: svc(
-      "    volumes:\n      - type: ${T:-bind}\n        source: /home/user/.ssh\n        target: /k\n",
+      "    volumes:\n      - type: ${MOUNT_KIND:-bind}\n        source: /home/user/.ssh\n        target: /k\n",
     ),
     [`${P}/provider.yml`]: "services:\n  a:\n    provider:\n      type: ${P}\n",
     [`${P}/sub/.env`]: "KEYS=/home/user/.ssh\n",
@@ -168,7 +168,7 @@ Deno.test("compose: every document of a file, its lines as YAML breaks them", as
 Deno.test("compose: every value interpolated before the model is read", async () => {
   await checkActions(denyList, ctx2, [
     ["docker compose -f typessh.yml up", "deny"],
-    ["T=bind docker compose -f typessh.yml up", "deny"],
+    ["MOUNT_KIND=bind docker compose -f typessh.yml up", "deny"],
     ["P=rm docker compose -f provider.yml up", "deny"],
     ["docker compose -f type.yml up", "allow"], // (a bind of ./data in the project)
   ]);

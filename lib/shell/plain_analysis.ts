@@ -525,6 +525,31 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       special = true;
     } else break;
   }
+  return wordEnd(r, from, i, first, { value, quoted, glob, special, dynamic, prefix, nameRuns });
+}
+
+/** What `readWord` read up to where a word ends. */
+interface WordParts {
+  value: string;
+  quoted: boolean;
+  glob: boolean;
+  special: boolean;
+  dynamic: boolean;
+  prefix: string;
+  nameRuns: boolean;
+}
+
+/** The word `readWord` read from `from` to `i`, or null where it is not plain (see there). */
+function wordEnd(
+  r: Reading,
+  from: number,
+  i: number,
+  first: boolean,
+  w: WordParts,
+): WordRead | null {
+  const { value, quoted, glob, special, dynamic, prefix, nameRuns } = w;
+  const source = r.source;
+  const n = source.length;
   if (i === from) return null; // a character no plain command has here
   // (An unquoted word of nothing but unset names is no word: bash drops it; as the walk does, a
   // value not known here.)
