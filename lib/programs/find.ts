@@ -23,10 +23,15 @@ import { filesFromList } from "./file_lists.ts";
 function findCommands(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const roots: string[] = [];
+  let given = 0;
   for (const a of args) {
     if (a.kind !== "static" || /^[-(!]/.test(a.value)) break;
-    roots.push(a.value);
+    given++;
+    // (An empty starting point names no file: find says so, and goes on with the others.)
+    if (a.value !== "") roots.push(a.value);
   }
+  // (Given only empty ones, before its expression, find lists nothing: no command runs.)
+  if (given && !roots.length && args[given]?.kind === "static") return;
   if (!roots.length) roots.push(".");
   for (let i = 0; i < args.length; i++) {
     const v = args[i].kind === "static" ? args[i].value : "";
@@ -187,7 +192,9 @@ function findListing(stage: Stage, at?: number): Listing[] | null {
   const parts = findParts(stage.argv);
   if (parts === null) return null;
   const { start } = parts;
-  const roots = stage.argv.slice(parts.roots, start);
+  const given = stage.argv.slice(parts.roots, start);
+  // (An empty starting point names no file: find says so, and lists the others.)
+  const roots = given.filter((w) => w.kind !== "static" || w.value !== "");
   const words = expressionWords(stage.argv.slice(start));
   if (words === null || (at === undefined && words.some((w) => FIND_PRINTS.test(w)))) return null;
   let reach = findReach(words, at === undefined ? undefined : (j) => j + start === at);
@@ -197,7 +204,7 @@ function findListing(stage: Stage, at?: number): Listing[] | null {
     const before = findReach(words.slice(0, at - start), "held");
     if (before.names !== null) reach = before;
   }
-  const listings = (roots.length ? roots : [literal(".")]).flatMap((under) =>
+  const listings = (given.length ? roots : [literal(".")]).flatMap((under) =>
     reach.names === null
       ? namedBelow(under, undefined)
       : reach.names.flatMap((name) => namedBelow(under, name))

@@ -63,6 +63,11 @@ Deno.test("find: what it prints or runs a command on is judged by the names it y
     ["find . -name x -print -o -name '*.ts' -exec cat {} +", "deny", "allow"],
     ["find -x src -name '*.ts' | xargs cat", "allow", "allow"], // (BSD's -x before the paths)
     ['find . -type f -name "*.ts" -exec cp {} "$D" \\;', "deny", "ask"], // ($D, not {}, asks)
+    // an empty starting point names no file (find says so, and lists the others): an unset one
+    ['find "$NOPE_UNSET" -type f -exec cat {} +', "deny", "allow"],
+    ['find "" -exec cat {} +', "deny", "allow"],
+    ['find "" . -exec cat {} +', "deny", "deny"],
+    ['find "" "$D" -exec cat {} +', "deny", "ask"],
     // hostile: a branch that prints any name, a negated or case-blind name test of `.env`
     ["find . -name x -o -print | xargs cat", "deny", "deny"],
     ["find . \\( -name a -o -true \\) | xargs cat", "deny", "deny"],
