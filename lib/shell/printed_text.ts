@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { ANSI_SIMPLE } from "./words.ts";
 
 /** What `echo ARGS` or `printf ARGS` prints, or null where not known. */
 export function printedText(program: "echo" | "printf", args: string[]): string | null {
@@ -36,23 +37,6 @@ function echoText(args: string[]): string | null {
   if (escapes && words.some((w) => w.includes("\\"))) return null;
   return words.join(" ") + (newline ? "\n" : "");
 }
-
-/** One-letter escapes of printf's format and `%b`'s words. */
-const ESCAPES: Record<string, string> = {
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-  "\\": "\\",
-  '"': '"',
-  "'": "'",
-  "?": "?",
-};
 
 /** A conversion: flags, width, precision, letter. */
 const CONVERSION = /^%([-0]*)(\d*)(?:\.(\d*))?([sbqdi%])/;
@@ -132,7 +116,8 @@ function padded(text: string, flags: string, width: string): string {
 function escapeAt(s: string, i: number): { text: string; end: number } | null {
   const c = s[i + 1];
   if (c === undefined) return { text: "\\", end: i + 1 };
-  if (c in ESCAPES) return { text: ESCAPES[c], end: i + 2 };
+  // (printf's format and `%b`'s words take the escapes of `$'…'`.)
+  if (c in ANSI_SIMPLE) return { text: ANSI_SIMPLE[c], end: i + 2 };
   if (c === "c" || c === "u" || c === "U") return null;
   const oct = /^[0-7]{1,3}/.exec(s.slice(i + 1));
   if (oct) {
