@@ -27,6 +27,7 @@ import {
   type WasmSource,
 } from "./shell/parser.ts";
 import { agentDirFrom, formatConfigError } from "./config.ts";
+import { shellEnvironment } from "./pi_settings.ts";
 import { runConfigTests } from "./config_tests.ts";
 import {
   blockingErrors,
@@ -223,7 +224,8 @@ function ensureParser(g: Gate): Promise<void> {
 }
 
 function context(g: Gate, cwd: string): Context {
-  return { cwd, home: g.home, env: g.env, fs: g.fs, machine: machineNow };
+  const env = shellEnvironment(g.env, { agentDir: g.agentDir, cwd, fs: g.fs });
+  return { cwd, home: g.home, env, fs: g.fs, machine: machineNow };
 }
 
 /** Whether the folder of a project config is trusted: pi 1.x says; else pi-controls' store. */
