@@ -34,20 +34,39 @@ function fail(): never {
   throw new Unreadable();
 }
 
-/** A line's text without its comment (a `#` at its start or after a blank, outside quotes). */
-function uncommented(text: string): string {
+/**
+ * Walks `text` as YAML quotes it: `visit` is given each character outside quotes (with its index)
+ * until it returns true; `opens` says whether a quote at an index starts a quoted scalar. In double
+ * quotes a backslash escapes the next character, in single quotes `''` is a quote. Where `visit`
+ * stopped (-1: it did not), and whether a quote is left open.
+ */
+function outsideQuotes(
+  text: string,
+  opens: (i: number) => boolean,
+  visit: (c: string, i: number) => boolean,
+): { at: number; open: boolean } {
   let quote = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote) {
       if (c === "\\" && quote === '"') i++;
+      else if (c === quote && quote === "'" && text[i + 1] === "'") i++;
       else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'") {
-      // (A quote inside a plain scalar, `it's`, is no quote.)
-      if (i === 0 || /[\s\[{,:-]/.test(text[i - 1])) quote = c;
-    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]))) return text.slice(0, i).trimEnd();
+    } else if ((c === '"' || c === "'") && opens(i)) quote = c;
+    else if (visit(c, i)) return { at: i, open: false };
   }
-  return text.trimEnd();
+  return { at: -1, open: quote !== "" };
+}
+
+/** A line's text without its comment (a `#` at its start or after a blank, outside quotes). */
+function uncommented(text: string): string {
+  // (A quote inside a plain scalar, `it's`, is no quote.)
+  const { at } = outsideQuotes(
+    text,
+    (i) => i === 0 || /[\s\[{,:-]/.test(text[i - 1]),
+    (c, i) => c === "#" && (i === 0 || /\s/.test(text[i - 1])),
+  );
+  return (at < 0 ? text : text.slice(0, at)).trimEnd();
 }
 
 /** A double-quoted scalar's escapes. */
@@ -212,17 +231,12 @@ function mapKey(text: string): { key: string; rest: string } | null {
 /** Whether the brackets of a flow text close (outside quotes). */
 function balanced(text: string): boolean {
   let depth = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === "[" || c === "{") depth++;
+  const { open } = outsideQuotes(text, () => true, (c) => {
+    if (c === "[" || c === "{") depth++;
     else if (c === "]" || c === "}") depth--;
-  }
-  return depth <= 0 && !quote;
+    return false;
+  });
+  return depth <= 0 && !open;
 }
 
 /** A scalar as written on one line: quotes read, `null`/`~`/nothing null. */

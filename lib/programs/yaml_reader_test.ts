@@ -68,3 +68,11 @@ Deno.test("yaml: documents split at `---` and `...`, content on the `---` line, 
   assert.deepEqual(readYaml("---\na: 1\n"), { a: "1" });
   assert.equal(readYaml(""), null);
 });
+
+Deno.test("yaml: `''` in single quotes is a quote: a `#` after it is text, not a comment", () => {
+  assert.deepEqual(readYaml("k: 'it''s # here'\nv: ['a''b # c', x]\n"), {
+    k: "it's # here",
+    v: ["a'b # c", "x"],
+  });
+  assert.deepEqual(readYaml("k: it's # a comment\n"), { k: "it's" });
+});
