@@ -136,6 +136,18 @@ export function unsetInEnvironment(
     !BASH_PREFIX.test(name);
 }
 
+/**
+ * Whether a name may be taken to be unset where it is read: unset in the environment, and the text
+ * is the command's own (not a nested one, whose caller may have set it) with no variable of the
+ * environment changed around it. (The command must also assign it nowhere: `onlyRead`.)
+ */
+export function mayBeUnset(
+  name: string,
+  env: { env: Record<string, string | undefined>; nested?: true; unknown?: ReadonlySet<string> },
+): boolean {
+  return !env.nested && !env.unknown?.size && unsetInEnvironment(name, env.env);
+}
+
 /** Source text that may assign a name it does not spell: indirection, arithmetic, `let`. */
 const HIDDEN_ASSIGNMENT = /\$\{!|\blet\b|\(\(|\$\[/;
 

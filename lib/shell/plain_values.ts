@@ -8,7 +8,7 @@
 import type { Cwds } from "./cwds.ts";
 import { MAY_ASSIGN } from "./builtin_assignments.ts";
 import type { BashEnv, Stage } from "./model.ts";
-import { onlyRead, unsetInEnvironment } from "./parameter_ops.ts";
+import { mayBeUnset, onlyRead, unsetInEnvironment } from "./parameter_ops.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
@@ -68,7 +68,7 @@ export function variable(
     // (Surely unset, as the walk takes it: stateOf in walk_parameters.ts; checked again against
     // the stages read, `unsetHolds`.)
     // (Inside double quotes, the walk's reading of the text around decides: it reads them.)
-    if (quoted || r.env.nested || r.env.unknown?.size || !onlyRead(source, name)) return null;
+    if (quoted || !mayBeUnset(name, r.env) || !onlyRead(source, name)) return null;
     (r.unset ??= new Set()).add(name);
     return { end, value: "" };
   }

@@ -7,7 +7,7 @@
  */
 import type { Cwds } from "./cwds.ts";
 import { affixExpansion, removeAffix } from "./affixes.ts";
-import { applyParameterOp, parameterOp, unsetInEnvironment } from "./parameter_ops.ts";
+import { applyParameterOp, mayBeUnset, parameterOp } from "./parameter_ops.ts";
 import type { Part } from "./substitution_outputs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
@@ -38,7 +38,7 @@ export function stateOf(ctx: WalkContext, name: string, cwds: Cwds): string | nu
   const k = ctx.values.get(name);
   if (k !== undefined) return k.kind === "text" ? k.value : undefined;
   const env = ctx.env;
-  if (env.nested || env.unknown?.size || !unsetInEnvironment(name, env.env)) return undefined;
+  if (!mayBeUnset(name, env)) return undefined;
   return ctx.values.neverAssigned(name) ? null : undefined;
 }
 
