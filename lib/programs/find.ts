@@ -155,7 +155,9 @@ function findParts(argv: Word[]): { roots: number; start: number } | null {
   const roots = i;
   for (; i < argv.length; i++) {
     const w = argv[i];
-    if (w.kind === "static" && /^([-(!),]|$)/.test(w.value)) break;
+    // (An empty word is a starting point, not the expression's start: find says it names no
+    // file and goes on.)
+    if (w.kind === "static" && /^[-(!),]/.test(w.value)) break;
     if (w.kind === "dynamic") return null;
   }
   return { roots, start: i };

@@ -68,6 +68,11 @@ Deno.test("find: what it prints or runs a command on is judged by the names it y
     ['find "" -exec cat {} +', "deny", "allow"],
     ['find "" . -exec cat {} +', "deny", "deny"],
     ['find "" "$D" -exec cat {} +', "deny", "ask"],
+    // (and what it prints: nothing for xargs, where it lists the cwd before `""`)
+    ['find "$NOPE_UNSET" -type f | xargs cat', "allow", "allow"],
+    ['find "" -type f -name ".*" | xargs cat', "allow", "allow"],
+    ['find "" . -type f -name ".*" | xargs cat', "ask", "ask"], // (as without "")
+    ['find . "" -name ".e*" -print0 | xargs -0 cat', "ask", "ask"],
     // hostile: a branch that prints any name, a negated or case-blind name test of `.env`
     ["find . -name x -o -print | xargs cat", "deny", "deny"],
     ["find . \\( -name a -o -true \\) | xargs cat", "deny", "deny"],
