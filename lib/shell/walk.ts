@@ -182,8 +182,12 @@ export class Walker implements WalkContext {
     // (In a nested text, also what the command around it may have changed: `env.unknown`.)
     this.touched = env.unknown?.size ? new Set([...own, ...env.unknown]) : own;
     this.defined = functionNames(source);
-    if (calls && (this.defined.size || source.includes("set"))) this.calls = new Calls(source);
+    if (calls && (this.defined.size || source.includes("set") || env.parameters)) {
+      this.calls = new Calls(source, env.parameters);
+    }
     this.values = new Values(source);
+    // (A nested text: what the command around it hands it, known from its start.)
+    if (env.given) for (const [name, value] of env.given) this.values.given(name, value);
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
@@ -681,6 +685,8 @@ export class Walker implements WalkContext {
     if (parts.assignments.length || assignments.length) {
       stage.assignments = [...parts.assignments, ...assignments];
     }
+    const handed = this.values.handed();
+    if (handed) stage.handed = handed;
     // (A redirect of its standard input replaces the pipe: `a | b <f` reads f.)
     if (!stage.redirects.some(redirectsStdin)) {
       if (piped) stage.piped = true;

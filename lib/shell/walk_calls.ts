@@ -70,8 +70,13 @@ export class Calls {
    */
   private ifs: boolean;
 
-  constructor(source: string) {
+  /** `parameters`: the command's own (a nested text's, `sh -c TEXT $0 $1 …`), where known. */
+  constructor(source: string, parameters?: readonly Word[]) {
     this.ifs = IFS_MAY_CHANGE.test(withoutQuotedData(source));
+    if (parameters) {
+      this.frames[0].words = [...parameters];
+      this.used = true;
+    }
   }
 
   /** The innermost call's parameters. */
