@@ -142,7 +142,7 @@ export function shellStart(
   stage: Stage,
   payload: Word,
   startup: boolean,
-): { given?: ReadonlyMap<string, string>; parameters: Word[] } | null {
+): { given?: ReadonlyMap<string, string>; parameters?: Word[] } | null {
   const name = programName(stage.argv[0]);
   if (name !== "bash" && name !== "sh" && name !== "dash") return null;
   const at = stage.argv.indexOf(payload);
@@ -153,5 +153,8 @@ export function shellStart(
   }
   const given = handedBy(stage);
   if (startup || given?.has("BASH_ENV") || given?.has("ENV")) return null;
+  // (`$0` a word that may be several or none, xargs's or a glob's: which word is `$1` is not known.)
+  const zero = stage.argv[at + 1];
+  if (zero !== undefined && zero.kind !== "static") return given ? { given } : null;
   return { given, parameters: stage.argv.slice(at + 2) };
 }

@@ -92,6 +92,8 @@ const TABLE: [string, boolean][] = [
   [`bash -c 'shift; cat "$1"' x README.md a`, true],
   [`bash -c 'cat "$1"' -- README.md a`, true],
   [`bash -c 'cat "$1"' x *.md`, false],
+  [`bash -c 'cat "$1"' *.md x`, false],
+  [`echo a README.md | xargs -n 2 sh -c 'cat "$1"'`, false],
   // A startup file may set anything first; an interactive shell reads its rc file.
   [`export F=README.md; BASH_ENV=/dev/null bash -c 'cat $F'`, false],
   [`export F=README.md; bash -ic 'cat $F'`, false],
