@@ -40,8 +40,8 @@ import type {
   How,
   Listing,
   MadeLink,
-  ProjectSettings,
   NestedStart,
+  ProjectSettings,
   Runner,
   ShellOptions,
 } from "./spec.ts";
@@ -293,8 +293,13 @@ class StageRunner implements Runner {
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
     const stage = this.unknowing(this.of);
-    const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given, start } =
-      opts;
+    const {
+      cwds = this.place ?? stage.cwds,
+      input = false,
+      arguments: args = false,
+      given,
+      start,
+    } = opts;
     if (text.kind !== "static") {
       this.more(this.derived([unknownWord(text.text)], origin, cwds));
       return;

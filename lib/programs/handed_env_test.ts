@@ -20,7 +20,7 @@ const ctx = ctxIn("/p", { files: ["/p/README.md", "/p/a", "/p/secrets/key"] });
  */
 function engineArgs(command: string): string[] | null {
   const v = decide(config, { tool: "bash", input: { command } }, ctx, { parser, explain: true });
-  const inner = (v.stages ?? []).filter((s) => s.origin !== "top" && /^cat\b/.test(s.text));
+  const inner = (v.stages ?? []).filter((s) => s.origin !== "top" && /^cat\b/.test(s.text ?? ""));
   assert.ok(inner.length, `no inner cat stage: ${command}`);
   const out: string[] = [];
   for (const s of inner) {

@@ -182,12 +182,8 @@ export class Walker implements WalkContext {
     // (In a nested text, also what the command around it may have changed: `env.unknown`.)
     this.touched = env.unknown?.size ? new Set([...own, ...env.unknown]) : own;
     this.defined = functionNames(source);
-    if (calls && (this.defined.size || source.includes("set") || env.parameters)) {
-      this.calls = new Calls(source, env.parameters);
-    }
-    this.values = new Values(source);
-    // (A nested text: what the command around it hands it, known from its start.)
-    if (env.given) for (const [name, value] of env.given) this.values.given(name, value);
+    if (calls) this.calls = Calls.of(source, this.defined, env.parameters);
+    this.values = Values.of(source, env.given);
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);

@@ -218,6 +218,13 @@ export class Values {
   /** The whole command's source (a copy's own is empty). */
   #root: string;
 
+  /** The values of a walk of `source`, with those a nested text is `given` known from its start. */
+  static of(source: string, given?: ReadonlyMap<string, string>): Values {
+    const v = new Values(source);
+    if (given) { for (const [name, value] of given) v.given(name, value); }
+    return v;
+  }
+
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
   constructor(readonly source: string, plainPwd?: boolean) {
     this.#plainPwd = plainPwd;
