@@ -51,7 +51,7 @@ import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { carriedLines, counts } from "./carried_lines.ts";
-import { changedNames, joinedNames, unknownIn } from "./nested_env.ts";
+import { changedNames, joinedNames, startOf, unknownIn } from "./nested_env.ts";
 import { PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { innerTextWords } from "./text_words.ts";
 import { toolCommands, toolTargets } from "./tool_targets.ts";
@@ -538,10 +538,10 @@ function shellAnalyzer(
   // (What the whole command may change of the environment its nested texts see: nested_env.ts.)
   let changed: ReadonlySet<string> | undefined;
   const top = () => changed ??= changedNames(command);
-  const analyze: ExpandOptions["analyze"] = (text, cwd, origin, from) => {
+  const analyze: ExpandOptions["analyze"] = (text, cwd, origin, from, start) => {
     // (Where it runs is not known: nor is its `$PWD`.)
     const unknown = joinedNames(unknownIn(top, from), cwd === null ? UNKNOWN_PWD : NO_NAMES);
-    const at: BashEnv = { ...env, cwd: cwd ?? env.cwd, nested: true };
+    const at: BashEnv = { ...env, cwd: cwd ?? env.cwd, nested: true, ...startOf(start, unknown) };
     const inner = analyzeCached(text, unknown.size ? { ...at, unknown } : at, parser);
     if (inner.error) return null;
     // (What it changes, the texts its stages run find changed too.)

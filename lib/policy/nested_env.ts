@@ -9,7 +9,8 @@
  * @module
  */
 import { cdUnknown } from "../shell/cwds.ts";
-import type { Stage } from "../shell/model.ts";
+import type { BashEnv, Stage } from "../shell/model.ts";
+import type { NestedStart } from "../programs/spec.ts";
 import { touchedNames } from "../shell/walk_words.ts";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -38,4 +39,19 @@ export function joinedNames(a: ReadonlySet<string>, b: ReadonlySet<string>): Rea
  */
 export function unknownIn(top: () => ReadonlySet<string>, from?: Stage): ReadonlySet<string> {
   return joinedNames(top(), from?.unknownVars ?? NONE);
+}
+
+/**
+ * What a nested shell's text is known to start with (handed_env.ts), where the command may not
+ * set its startup file (`BASH_ENV`).
+ */
+export function startOf(
+  start: NestedStart | undefined,
+  unknown: ReadonlySet<string>,
+): Pick<BashEnv, "given" | "parameters"> {
+  if (start === undefined || unknown.has("BASH_ENV") || unknown.has("ENV")) return {};
+  const out: Pick<BashEnv, "given" | "parameters"> = {};
+  if (start.given?.size) out.given = start.given;
+  if (start.parameters) out.parameters = start.parameters;
+  return out;
 }

@@ -40,10 +40,12 @@ import type {
   How,
   Listing,
   MadeLink,
+  NestedStart,
   ProjectSettings,
   Runner,
   ShellOptions,
 } from "./spec.ts";
+import { passedOn } from "./handed_env.ts";
 import {
   chdir,
   commandLine,
@@ -92,7 +94,13 @@ export interface ExpandOptions {
    * Analyse shell text as if it ran in `cwd`, run by the stage `from` (whose environment it
    * sees: its `unknownVars`); returns its stages (null: it cannot be analysed).
    */
-  analyze(text: string, cwd: string | null, origin: string, from?: Stage): Stage[] | null;
+  analyze(
+    text: string,
+    cwd: string | null,
+    origin: string,
+    from?: Stage,
+    start?: NestedStart,
+  ): Stage[] | null;
   /** How many wrappers deep this stage is (past 8, it is not looked into). */
   depth: number;
   /**
@@ -218,9 +226,14 @@ class StageRunner implements Runner {
     return new StageRunner(this.of, this.opts, this.out, this.place, given, this.reset);
   }
 
-  /** A stage this one runs, as `derived` makes it, with the standard input it is given. */
+  /**
+   * A stage this one runs, as `derived` makes it, with the standard input it is given and the
+   * variables it hands on (handed_env.ts).
+   */
   private derived(argv: Word[], origin: string, cwds?: (string | null)[]): Stage {
-    return givenInput(derived(this.of, argv, origin, cwds), this.given);
+    const s = givenInput(derived(this.of, argv, origin, cwds), this.given);
+    const handed = this.of.handed || this.of.assignments ? passedOn(this.of) : undefined;
+    return handed ? { ...s, handed } : s;
   }
 
   /** A stage with the variables this runner resets not known (see `resetting`). */
@@ -280,7 +293,13 @@ class StageRunner implements Runner {
 
   shell(text: Word, origin: string, opts: ShellOptions = {}): void {
     const stage = this.unknowing(this.of);
-    const { cwds = this.place ?? stage.cwds, input = false, arguments: args = false, given } = opts;
+    const {
+      cwds = this.place ?? stage.cwds,
+      input = false,
+      arguments: args = false,
+      given,
+      start,
+    } = opts;
     if (text.kind !== "static") {
       this.more(this.derived([unknownWord(text.text)], origin, cwds));
       return;
@@ -295,7 +314,7 @@ class StageRunner implements Runner {
       ? withArguments(text.value)
       : text.value;
     for (const cwd of cwds) {
-      const inner = this.opts.analyze(source, cwd, origin, stage);
+      const inner = this.opts.analyze(source, cwd, origin, stage, start);
       if (inner === null) this.more(this.derived([unknownWord(text.text)], origin, [cwd]));
       else for (const s of inner) this.more(inherit(given ? withGiven(s, given) : s));
     }

@@ -20,6 +20,7 @@ import { harmlessAssignment } from "./env.ts";
 import { pipedInput } from "./piped_text.ts";
 import { fishReadsAsBash } from "./fish.ts";
 import { shellPayload } from "./shell_invocation.ts";
+import { shellStart } from "./handed_env.ts";
 import { inputDocument, literal, programName, standardInput, unknownWord } from "./words.ts";
 
 /** Builtins that assign variables: `export PAGER='less -R'`. */
@@ -210,7 +211,11 @@ function shellRuns(stage: Stage, run: Runner): void {
   }
   if (payload && notBash(name, payload, run)) return;
   if (payload) {
-    run.shell(payload, `shell:${name}`);
+    // (What the command hands it: its exported values, its `$1 …`; handed_env.ts.)
+    const start = payload.kind === "static"
+      ? shellStart(stage, payload, run.variable("BASH_ENV") !== undefined)
+      : null;
+    run.shell(payload, `shell:${name}`, start ? { start } : {});
     if (argumentsEvaluated(payload, args, run)) {
       run.stage([unknownWord("(its arguments, evaluated as code)")], `shell:${name}`);
     }

@@ -260,6 +260,17 @@ export interface ShellOptions {
    * go, and always appended, as git appends `"$@"` to a command with shell syntax.
    */
   given?: Word[];
+  /**
+   * What the text starts with (a shell's `-c` text: handed_env.ts `shellStart`): the variables
+   * the command around it hands it with a value known, its positional parameters.
+   */
+  start?: NestedStart;
+}
+
+/** Known at the start of a nested shell's text (see `ShellOptions.start`). */
+export interface NestedStart {
+  given?: ReadonlyMap<string, string>;
+  parameters?: readonly Word[];
 }
 
 /**

@@ -33,6 +33,13 @@ export interface BuiltinEffect {
   attributed?: string[];
   /** The cwd moves: values found in the cwd (a glob's matches, a line) are forgotten. */
   moves?: true;
+  /** Names exported from here on (`export NAME[=value]`). */
+  exports?: string[];
+  /**
+   * Names that may no longer be exported: `export -n`, and any `declare`/`typeset` given `x`
+   * (`-x` or `+x` alike: which of them is not told apart here).
+   */
+  unexports?: string[];
 }
 
 /** The names of builtins that may change variables (anything else changes none). */
@@ -237,9 +244,11 @@ function assigned(read: Reading, grammar: Grammar): BuiltinEffect | null {
   }
   if (!names.length && grammar.dflt) names.push(grammar.dflt);
   if (names.some((n) => !NAME.test(n))) return null;
-  return {
-    assigns: [...names, ...grammar.also ?? []].map((n, i) => [n, i === 0 ? printed : null]),
-  };
+  const assigns = [...names, ...grammar.also ?? []].map((n, i) =>
+    [n, i === 0 ? printed : null] as [string, string | null]
+  );
+  // (A variable unset is gone with its attributes: assigned again, it is not exported.)
+  return grammar === GRAMMARS.unset ? { assigns, unexports: names } : { assigns };
 }
 
 /**
@@ -257,6 +266,7 @@ function declaration(builtin: string, { letters, operands }: Reading): BuiltinEf
   // (`local` outside a function, and `-p`, assign nothing: where, the walk does not tell.)
   const unsure = builtin === "local" || letters.includes("p");
   const out: BuiltinEffect = { assigns: [], attributed: [] };
+  const names: string[] = [];
   for (const a of operands) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=)?/.exec(a.kind === "static" ? a.value : a.prefix);
     // (A name not known, or one with a subscript: any variable.)
@@ -264,6 +274,7 @@ function declaration(builtin: string, { letters, operands }: Reading): BuiltinEf
       return null;
     }
     const name = m[1];
+    names.push(name);
     if (attributed) out.attributed!.push(name);
     if (m[2] === undefined) {
       if (a.value !== name) return null;
@@ -274,5 +285,20 @@ function declaration(builtin: string, { letters, operands }: Reading): BuiltinEf
     const known = !attributed && !unsure && value !== null && !value.startsWith("(");
     out.assigns.push([name, known ? value : null, m[2] === "+="]);
   }
+  exported(builtin, letters, names, out);
   return out;
+}
+
+/** What a declaration does to the export attribute of its names (see `BuiltinEffect`). */
+function exported(
+  builtin: string,
+  letters: string,
+  names: string[],
+  out: BuiltinEffect,
+): void {
+  if (!names.length) return;
+  if (builtin === "export" && !letters.includes("p")) {
+    if (letters.includes("n")) out.unexports = names;
+    else out.exports = names;
+  } else if (letters.includes("x")) out.unexports = names;
 }

@@ -52,3 +52,16 @@ Deno.test("builtins: getopts and compgen read their options as bash's getopt doe
   assert.equal(effect("compgen -aC cmd"), null);
   assert.equal(effect("compgen -F f"), null);
 });
+
+Deno.test("builtins: the export attribute given and taken away (what a nested shell is handed)", () => {
+  assert.deepEqual(effect("export F=x G")?.exports, ["F", "G"]);
+  assert.deepEqual(effect("export -n F")?.unexports, ["F"]);
+  assert.equal(effect("export -n F")?.exports, undefined);
+  assert.equal(effect("export -p")?.exports, undefined);
+  // (`declare -x` and `+x` alike: not told apart, never taken to export.)
+  assert.deepEqual(effect("declare -x F=x")?.unexports, ["F"]);
+  assert.deepEqual(effect("declare +x F")?.unexports, ["F"]);
+  assert.equal(effect("declare F=x")?.unexports, undefined);
+  // (A variable unset loses its attributes.)
+  assert.deepEqual(effect("unset F G")?.unexports, ["F", "G"]);
+});

@@ -155,6 +155,12 @@ export interface Stage {
    * the shell text the stage runs. Absent: none but what the command itself names.
    */
   unknownVars?: ReadonlySet<string>;
+  /**
+   * The variables the shell exported with a value known as text where the stage runs (`export
+   * F=x; bash -c 'cat $F'`), handed to what it runs in turn (lib/policy/handed_env.ts). Absent:
+   * none known. (Its own `NAME=value` prefixes are in `assignments`.)
+   */
+  handed?: ReadonlyMap<string, string>;
 }
 
 /** The analysis of one bash command. */
@@ -191,6 +197,16 @@ export interface BashEnv {
    * may be in its environment, so no name is known to be unset there (parameter_ops.ts).
    */
   nested?: true;
+  /**
+   * The variables the command around a nested text hands it with a value known as text (its
+   * exported ones, its prefix assignments, env's): known from the start of the text.
+   */
+  given?: ReadonlyMap<string, string>;
+  /**
+   * The positional parameters `$1`, `$2`, … a nested text is given (`sh -c TEXT $0 $1 …`), as
+   * the command around it has them.
+   */
+  parameters?: readonly Word[];
   /**
    * Whether a `NAME=value` text assigns a variable whose value some program runs (`PAGER`,
    * `GIT_SSH`, ...): such an assignment standing alone becomes a stage of

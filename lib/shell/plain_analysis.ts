@@ -135,7 +135,7 @@ export type { PlainEnv };
 export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | null {
   // (A plain command defines no function: `f() {` is none. See `functionNames`.)
   // (A nested text whose variables the command around it changed: the walk reads it.)
-  if (source.length > MAX_LENGTH || env.unknown?.size) return null;
+  if (source.length > MAX_LENGTH || env.unknown?.size || env.given || env.parameters) return null;
   const r: Reading = {
     source,
     env,

@@ -12,7 +12,10 @@ import { mayBeUnset, onlyRead, unsetInEnvironment } from "./parameter_ops.ts";
 import { touchedNames } from "./walk_words.ts";
 
 /** What the shortcut needs of the walk's environment: where it runs, what `~` and `$HOME` are. */
-export type PlainEnv = Pick<BashEnv, "cwd" | "home" | "env" | "unknown" | "nested">;
+export type PlainEnv = Pick<
+  BashEnv,
+  "cwd" | "home" | "env" | "unknown" | "nested" | "given" | "parameters"
+>;
 
 /** What expanding a value needs of the reading of a command. */
 export interface ValueReading {

@@ -182,8 +182,8 @@ export class Walker implements WalkContext {
     // (In a nested text, also what the command around it may have changed: `env.unknown`.)
     this.touched = env.unknown?.size ? new Set([...own, ...env.unknown]) : own;
     this.defined = functionNames(source);
-    if (calls && (this.defined.size || source.includes("set"))) this.calls = new Calls(source);
-    this.values = new Values(source);
+    if (calls) this.calls = Calls.of(source, this.defined, env.parameters);
+    this.values = Values.of(source, env.given);
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
@@ -681,6 +681,8 @@ export class Walker implements WalkContext {
     if (parts.assignments.length || assignments.length) {
       stage.assignments = [...parts.assignments, ...assignments];
     }
+    const handed = this.values.handed();
+    if (handed) stage.handed = handed;
     // (A redirect of its standard input replaces the pipe: `a | b <f` reads f.)
     if (!stage.redirects.some(redirectsStdin)) {
       if (piped) stage.piped = true;

@@ -70,8 +70,27 @@ export class Calls {
    */
   private ifs: boolean;
 
-  constructor(source: string) {
+  /**
+   * The calls of a command that may define functions (`defined`) or `set --`, or is given its
+   * positional parameters (a nested text's, `sh -c TEXT $0 $1 …`); null for none of those.
+   */
+  static of(
+    source: string,
+    defined: ReadonlySet<string>,
+    parameters?: readonly Word[],
+  ): Calls | null {
+    return defined.size || source.includes("set") || parameters
+      ? new Calls(source, parameters)
+      : null;
+  }
+
+  /** `parameters`: the command's own (a nested text's, `sh -c TEXT $0 $1 …`), where known. */
+  constructor(source: string, parameters?: readonly Word[]) {
     this.ifs = IFS_MAY_CHANGE.test(withoutQuotedData(source));
+    if (parameters) {
+      this.frames[0].words = [...parameters];
+      this.used = true;
+    }
   }
 
   /** The innermost call's parameters. */

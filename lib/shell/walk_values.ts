@@ -218,6 +218,13 @@ export class Values {
   /** The whole command's source (a copy's own is empty). */
   #root: string;
 
+  /** The values of a walk of `source`, with those a nested text is `given` known from its start. */
+  static of(source: string, given?: ReadonlyMap<string, string>): Values {
+    const v = new Values(source);
+    if (given) { for (const [name, value] of given) v.given(name, value); }
+    return v;
+  }
+
   /** (Each question of the source is asked when first needed: most commands assign nothing.) */
   constructor(readonly source: string, plainPwd?: boolean) {
     this.#plainPwd = plainPwd;
@@ -298,6 +305,7 @@ export class Values {
     c.#ever = this.#ever;
     c.#root = this.#root;
     c.#unset = this.#unset;
+    c.#exported = this.#exported;
     return c;
   }
 
@@ -309,6 +317,7 @@ export class Values {
   /** The line ends: what was assigned since it may have stopped is not known. */
   lineEnd(): void {
     if (this.#sinceStop === null) return;
+    this.#handed = null;
     for (const name of this.#sinceStop) {
       this.known.delete(name);
       this.#lists.delete(name);
@@ -335,6 +344,48 @@ export class Values {
     }
   }
 
+  /**
+   * Names surely exported here (`export F`, `export F=v` where the walk surely gets; a nested
+   * text's given names): their known text is handed to what a stage runs (`Stage.handed`).
+   */
+  #exported: Set<string> | null = null;
+  /** The last `handed` map made, while nothing changed (null: make it again). */
+  #handed: ReadonlyMap<string, string> | null | undefined = null;
+
+  /**
+   * The exported variables whose value is known as text here, for a stage's `handed` (undefined:
+   * none; most commands export nothing, and pay one check).
+   */
+  handed(): ReadonlyMap<string, string> | undefined {
+    if (this.#exported === null) return undefined;
+    if (this.#handed !== null) return this.#handed;
+    const out = new Map<string, string>();
+    for (const name of this.#exported) {
+      const k = this.known.get(name);
+      if (k?.kind === "text") out.set(name, k.value);
+    }
+    return this.#handed = out.size ? out : undefined;
+  }
+
+  /** `names` are exported from here on (where surely), or no longer (`export -n`, `declare`). */
+  #export(names: readonly string[], on: boolean): void {
+    if (!names.length || (on && this.nested > 0)) return;
+    if (!on && this.#exported === null) return;
+    this.#exported = new Set(this.#exported ?? []);
+    for (const n of names) on ? this.#exported.add(n) : this.#exported.delete(n);
+    this.#handed = null;
+  }
+
+  /**
+   * A variable the environment gives a nested text, its value known (the command around it
+   * exported it, or gave it as a prefix): known and exported from the start, as an assignment
+   * there would be (nothing where the text is not followed).
+   */
+  given(name: string, value: string): void {
+    this.assign(name, { value, kind: "text" });
+    if (this.known.has(name)) this.#export([name], true);
+  }
+
   /** The value of a variable, if known. */
   get(name: string): Known | undefined {
     return this.known.size ? this.known.get(name) : undefined;
@@ -343,6 +394,7 @@ export class Values {
   /** An assignment of `value` (null: not known) at this point of the walk. */
   assign(name: string, value: Known | null): void {
     this.#assigned(name);
+    if (this.#exported?.has(name)) this.#handed = null;
     if (ELSEWHERE.has(name)) return;
     this.#sinceStop?.add(name);
     if (
@@ -370,6 +422,7 @@ export class Values {
   /** Forget every value (entering a loop: later rounds see what earlier ones assigned). */
   forgetAll(): void {
     this.known.clear();
+    this.#handed = null;
     this.#lists.clear();
   }
 
@@ -377,6 +430,7 @@ export class Values {
   stop(): void {
     this.#stopped = true;
     this.known.clear();
+    this.#handed = null;
     this.#lists.clear();
     this.#off = true;
     this.#listsOff = true;
@@ -395,6 +449,7 @@ export class Values {
       return this.nestedIn(f);
     } finally {
       this.known = known;
+      this.#handed = null;
       this.#lists = lists;
       this.#off = off;
       this.#listsOff = listsOff;
@@ -439,7 +494,7 @@ export class Values {
   afterCommand(argv: Word[], prefixes: Word[], reads?: { name: string; line: LineOf }): void {
     for (const w of prefixes) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
-      if (m) this.known.delete(m[1]);
+      if (m) this.known.delete(m[1]), this.#handed = null;
     }
     // (A loop's `read NAME` assigns that name alone: a line of the loop's input.)
     if (reads) {
@@ -466,6 +521,7 @@ export class Values {
   /** A builtin's changes (builtin_assignments.ts): those names alone. */
   #apply(effect: BuiltinEffect): void {
     for (const [name] of effect.assigns) this.#assigned(name);
+    if (effect.unexports) this.#export(effect.unexports, false);
     // (The source's own questions first: they set what arithmetic assigns.)
     if (this.off && !this.lists) return;
     if (effect.attributed?.length) {
@@ -482,6 +538,7 @@ export class Values {
       }
       this.assign(name, known);
     }
+    if (effect.exports) this.#export(effect.exports, true);
     // (Text stays what it is; matches and lines were found where the shell was.)
     if (effect.moves) {
       for (const [k, v] of this.known) if (v.kind !== "text") this.known.delete(k);
