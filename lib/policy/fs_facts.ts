@@ -44,6 +44,17 @@ export interface FileStamp {
   ctime: number;
 }
 
+/** A file's stamp from its stat (times in whole milliseconds), the same in both runtimes. */
+function fileStamp(
+  dev: number,
+  ino: number,
+  size: number,
+  mtime: number,
+  ctime: number,
+): FileStamp {
+  return { stamp: `${dev}:${ino}:${size}:${mtime}:${ctime}`, size, mtime, ctime };
+}
+
 /** What a listing is checked against: the directory's inode, mtime and ctime. */
 interface DirStamp {
   ino: number;
@@ -124,13 +135,7 @@ export function hostCalls(
           return null;
         }
         if (!st.isFile || st.ino === null || !st.mtime || !st.ctime) return null;
-        const [mtime, ctime] = [st.mtime.getTime(), st.ctime.getTime()];
-        return {
-          stamp: `${st.dev}:${st.ino}:${st.size}:${mtime}:${ctime}`,
-          size: st.size,
-          mtime,
-          ctime,
-        };
+        return fileStamp(st.dev, st.ino, st.size, st.mtime.getTime(), st.ctime.getTime());
       },
       list(dir) {
         const out: DirEntry[] = [];
@@ -154,13 +159,7 @@ export function hostCalls(
     file(path) {
       const st = statSync(path, { throwIfNoEntry: false });
       if (!st?.isFile()) return null;
-      const [mtime, ctime] = [Math.floor(st.mtimeMs), Math.floor(st.ctimeMs)];
-      return {
-        stamp: `${st.dev}:${st.ino}:${st.size}:${mtime}:${ctime}`,
-        size: st.size,
-        mtime,
-        ctime,
-      };
+      return fileStamp(st.dev, st.ino, st.size, Math.floor(st.mtimeMs), Math.floor(st.ctimeMs));
     },
     list(dir) {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({

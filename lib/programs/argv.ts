@@ -210,13 +210,8 @@ function longOption(
       return numberedValue(name, i, args, g, out);
     }
     out.push({ kind: "valued", at: i, name, glued });
-  } else if ((g.longValued ?? NO_SET).has(name)) {
-    if (glued !== undefined) out.push({ kind: "valued", at: i, name, glued });
-    else {
-      out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
-      return i + 1;
-    }
-  } else if (spelling === false) out.push({ kind: "unknown", at: i, name, glued, ambiguous: true });
+  } else if ((g.longValued ?? NO_SET).has(name)) return valued(name, glued, i, count, out);
+  else if (spelling === false) out.push({ kind: "unknown", at: i, name, glued, ambiguous: true });
   else out.push({ kind: "unknown", at: i, name, glued });
   return i;
 }
@@ -234,14 +229,7 @@ function cluster(
     const c = a[j];
     const name = "-" + c;
     const rest = j < a.length - 1 ? a.slice(j + 1) : undefined;
-    if (g.valued?.includes(c)) {
-      if (rest !== undefined) out.push({ kind: "valued", at: i, name, glued: rest });
-      else {
-        out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
-        return i + 1;
-      }
-      return i;
-    }
+    if (g.valued?.includes(c)) return valued(name, rest, i, count, out);
     if (g.gluedOnly?.includes(c)) {
       out.push({ kind: "valued", at: i, name, glued: rest });
       return i;
@@ -261,6 +249,25 @@ function cluster(
     return i;
   }
   return i;
+}
+
+/**
+ * An option at `i` that takes a value: the one glued to it, else the next word (none past the
+ * last); returns the index of the last word it used.
+ */
+function valued(
+  name: string,
+  glued: string | undefined,
+  i: number,
+  count: number,
+  out: OptionToken[],
+): number {
+  if (glued !== undefined) {
+    out.push({ kind: "valued", at: i, name, glued });
+    return i;
+  }
+  out.push({ kind: "valued", at: i, name, valueAt: i + 1 < count ? i + 1 : undefined });
+  return i + 1;
 }
 
 /**

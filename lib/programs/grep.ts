@@ -7,36 +7,56 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { hasOption, type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { hasOption, type OptionToken, readOptions } from "./argv.ts";
 import { optionCommands } from "./option_commands.ts";
 import { namedBelow } from "./find.ts";
-import { grammarOf, optionValues, type SearchSpec, searchTextOf } from "./search_text.ts";
+import {
+  givesPattern,
+  grammarOf,
+  optionValues,
+  type SearchSpec,
+  searchTextOf,
+} from "./search_text.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { AG_PROGRAM } from "./ag.ts";
 import { type LineFilter, passedLines } from "./line_filters.ts";
 import { searchesInput } from "./search_input.ts";
 
+/**
+ * grep's options that leave each line it prints as it read it: those its line filter takes
+ * (`GREP_FILTER`: `find . | grep -v test | xargs …` prints paths of find's listing).
+ */
+// deno-fmt-ignore
+const KEEPS_LINES = {
+  flags: "vEFGPiwxsqhaUI",
+  textValued: "m",
+  longFlags: [
+    "--invert-match", "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
+    "--ignore-case", "--no-ignore-case", "--word-regexp", "--line-regexp", "--no-messages",
+    "--quiet", "--silent", "--no-filename", "--text",
+  ],
+  longText: ["--max-count"],
+};
+
+/** grep's options, one table for every reader (the text, the targets, the listing, the filter). */
 const GREP: SearchSpec = {
-  flags: "EFGPiywxzsvVbnHhoqaRrLlcTZUI",
-  textValued: "mABCdD",
+  flags: KEEPS_LINES.flags + "yzVbnHoRrLlcTZ",
+  textValued: KEEPS_LINES.textValued + "ABCdD",
   fileValued: "",
   patternShort: "e",
   patternFileShort: "f",
   // deno-fmt-ignore
   longFlags: new Set([
-    "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--ignore-case",
-    "--no-ignore-case", "--word-regexp", "--line-regexp", "--null-data", "--no-messages",
-    "--invert-match", "--version", "--help", "--byte-offset", "--line-number", "--no-line-number",
-    "--line-buffered", "--with-filename", "--no-filename", "--only-matching", "--quiet", "--silent",
-    "--text", "--recursive", "--dereference-recursive", "--files-without-match",
-    "--files-with-matches", "--count", "--initial-tab", "--null", "--binary",
-    "--no-group-separator",
+    ...KEEPS_LINES.longFlags, "--null-data", "--version", "--help", "--byte-offset",
+    "--line-number", "--no-line-number", "--line-buffered", "--with-filename", "--only-matching",
+    "--recursive", "--dereference-recursive", "--files-without-match", "--files-with-matches",
+    "--count", "--initial-tab", "--null", "--binary", "--no-group-separator",
   ]),
   // deno-fmt-ignore
   longText: new Set([
-    "--max-count", "--label", "--binary-files", "--directories", "--devices", "--include",
-    "--exclude", "--exclude-dir", "--before-context", "--after-context", "--context",
+    ...KEEPS_LINES.longText, "--label", "--binary-files", "--directories", "--devices",
+    "--include", "--exclude", "--exclude-dir", "--before-context", "--after-context", "--context",
     "--group-separator",
   ]),
   longFile: new Set(["--exclude-from"]),
@@ -123,7 +143,7 @@ function grepListing(stage: Stage): Listing[] | null {
     if (NAMES_ONLY.has(t.name)) names = true;
     if (recursion(t, values)) recursive = true;
     if (/^-R$|^--dereference-recursive$/.test(t.name)) follows = true;
-    if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
+    if (givesPattern(GREP, t)) patternGiven = true;
   }
   if (!names) return null;
   const files = patternGiven ? operands : operands.slice(1);
@@ -176,16 +196,17 @@ function grepRecursive(argv: Word[]): boolean {
  * no word: `StageShared.operands`); paths another program lists do not (xargs given none still
  * runs `rg KEY`). False where a word is not known.
  */
-function pathsGiven(argv: Word[], grammar: OptionGrammar): boolean {
+function pathsGiven(argv: Word[], spec: SearchSpec): boolean {
   const values = argv.slice(1).map((w) =>
     w.kind === "static" ? w.value : globOperand(w) ? w.value : null
   );
   let operands = 0;
   let patternGiven = false;
-  for (const t of readOptions(values, grammar)) {
+  for (const t of readOptions(values, grammarOf(spec))) {
     if (t.kind === "unknown" || t.kind === "dynamic") return false;
     if (t.kind === "operand") operands++;
-    if (/^-[ef]$|^--(regexp|file|files)$/.test(t.name)) patternGiven = true;
+    // (rg's `--files` takes no pattern: every operand is a path.)
+    if (givesPattern(spec, t) || t.name === "--files") patternGiven = true;
   }
   return operands > (patternGiven ? 0 : 1);
 }
@@ -258,7 +279,7 @@ function rgListing(stage: Stage): Listing[] | null {
     if (RG_NAMES.has(t.name)) names = true;
     if (t.name === "--files") files = true;
     if (t.name === "-L" || t.name === "--follow") follows = true;
-    if (/^-[ef]$|^--(regexp|file)$/.test(t.name)) patternGiven = true;
+    if (givesPattern(RG, t)) patternGiven = true;
     if (t.name === "--hidden" || t.name === "-.") hidden += 2;
     if (t.name === "-u" || t.name === "--unrestricted") hidden++;
   }
@@ -346,34 +367,22 @@ function grepNames(values: string[]): string[] | null {
  */
 const GREP_FILTER: LineFilter = {
   grammar: {
-    flags: "vEFGPiwxsqhaUI",
-    valued: "em",
-    longFlags: new Set([
-      "--invert-match",
-      "--extended-regexp",
-      "--fixed-strings",
-      "--basic-regexp",
-      "--perl-regexp",
-      "--ignore-case",
-      "--no-ignore-case",
-      "--word-regexp",
-      "--line-regexp",
-      "--no-messages",
-      "--quiet",
-      "--silent",
-      "--no-filename",
-      "--text",
-    ]),
-    longValued: new Set(["--regexp", "--max-count"]),
+    flags: KEEPS_LINES.flags,
+    valued: GREP.patternShort + KEEPS_LINES.textValued,
+    longFlags: new Set(KEEPS_LINES.longFlags),
+    longValued: new Set([...GREP.longPattern, ...KEEPS_LINES.longText]),
   },
-  pattern: new Set(["-e", "--regexp"]),
+  pattern: new Set(["-" + GREP.patternShort, ...GREP.longPattern]),
   names: grepNames,
 };
 
-/** The programs rg's options name (`--pre CMD`, `--hostname-bin PROG`). */
+/** rg's options that name a program it runs (`--pre CMD`, `--hostname-bin PROG`). */
+const RG_RUNS = { "--pre": "program", "--hostname-bin": "program" } as const;
+
+/** The programs rg's options name (`RG_RUNS`). */
 const rgCommands = optionCommands({
   shortWithArg: grammarOf(RG).valued!,
-  long: { "--pre": "program", "--hostname-bin": "program" },
+  long: RG_RUNS,
   exact: true,
 });
 
@@ -435,7 +444,7 @@ export const SEARCH_PROGRAMS: Program[] = [
     treeNames: includes(GREP, new Set(["--include"])),
     lists: (stage, listingOf) => grepListing(stage) ?? passedLines(stage, listingOf, GREP_FILTER),
     followsLinks: (argv) => hasOption(argv, grammarOf(GREP), ["-R", "--dereference-recursive"]),
-    treesNamed: (argv) => pathsGiven(argv, grammarOf(GREP)),
+    treesNamed: (argv) => pathsGiven(argv, GREP),
     readsCwd: grepRecursive,
   },
   {
@@ -446,11 +455,12 @@ export const SEARCH_PROGRAMS: Program[] = [
     treeNames: (argv) =>
       argv.some((w) => w.kind === "static" && w.value === "--files") ? [] : rgIncludes(argv),
     followsLinks: (argv) => hasOption(argv, grammarOf(RG), ["-L", "--follow"]),
-    treesNamed: (argv) => pathsGiven(argv, grammarOf(RG)),
+    treesNamed: (argv) => pathsGiven(argv, RG),
     readsCwd: rgReadsCwd,
     lists: rgListing,
     optionCommands: rgCommands,
-    readOnly: { "": { short: "z", long: ["--pre", "--search-zip", "--hostname-bin"] } },
+    // (`-z` runs the decompressors.)
+    readOnly: { "": { short: "z", long: [...Object.keys(RG_RUNS), "--search-zip"] } },
   },
   AG_PROGRAM,
 ];

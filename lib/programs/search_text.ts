@@ -10,7 +10,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
-import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
+import { isLong, type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
 
 /** How a search program takes its options. */
 export interface SearchSpec {
@@ -42,6 +42,30 @@ export interface SearchSpec {
    * options are all listed. @default false
    */
   abbreviations?: boolean;
+  /** Long options whose value is optional (given with `=`) and is no text (ugrep's `--index`). */
+  longOptionalFile?: ReadonlySet<string>;
+  /** Short options whose value is optional, only glued, and text (ugrep's `-Z3`). */
+  gluedText?: string;
+  /** Short options whose value is optional, only glued, and no text (ugrep's `-Q`). */
+  gluedFile?: string;
+  /**
+   * Options whose value is optional and a number when in a word of its own (ack's `-A`: see
+   * `OptionGrammar.numbered`); their values are text. @default undefined
+   */
+  numbered?: OptionGrammar["numbered"];
+  /**
+   * Every implementation of it reads options after operands (ack, pt, ugrep): a value in a word of
+   * its own there is text too (grep and rg: BSD grep stops at the first operand). @default false
+   */
+  permutes?: boolean;
+}
+
+/** Whether an option token gives the pattern (`-e`, `-f`, `--regexp`): then no operand is one. */
+export function givesPattern(spec: SearchSpec, t: OptionToken): boolean {
+  if (t.kind !== "valued") return false;
+  return isLong(t)
+    ? spec.longPattern.has(t.name) || spec.longPatternFile.has(t.name)
+    : spec.patternShort.includes(t.name[1]) || spec.patternFileShort.includes(t.name[1]);
 }
 
 /** A field tool: every option value is text but those of `fileValued` and `longFile`. */
@@ -92,26 +116,29 @@ export function searchText(spec: SearchSpec, args: (string | null)[]): number[] 
     } else if (t.kind === "flag") {
       if (spec.noPattern.has(t.name)) patternGiven = true;
     } else if (t.kind === "valued") {
-      const long = isLong(t);
-      const letter = t.name[1];
-      const pattern = long
-        ? spec.longPattern.has(t.name) || spec.longPatternFile.has(t.name)
-        : spec.patternShort.includes(letter) || spec.patternFileShort.includes(letter);
-      if (pattern) patternGiven = true;
-      const isText = long
-        ? spec.longText.has(t.name) || spec.longPattern.has(t.name) ||
-          spec.longOptional.has(t.name)
-        : spec.textValued.includes(letter) || spec.patternShort.includes(letter);
+      if (givesPattern(spec, t)) patternGiven = true;
       // (A file glued to its option, `-fpats.txt`, stays in its word: the word is kept.)
-      if (!isText) continue;
+      if (!isText(spec, t)) continue;
       text.push(t.at);
-      if (t.valueAt !== undefined && firstOperand < 0) text.push(t.valueAt);
+      if (t.valueAt !== undefined && (firstOperand < 0 || spec.permutes)) text.push(t.valueAt);
     }
   }
   if (searches && !patternGiven && firstOperand >= 0 && args[firstOperand] !== null) {
     text.push(firstOperand);
   }
   return text;
+}
+
+/** Whether a valued option's value is text under `spec` (see `searchText`). */
+function isText(spec: SearchSpec, t: OptionToken): boolean {
+  if (isLong(t)) {
+    return spec.longText.has(t.name) || spec.longPattern.has(t.name) ||
+      spec.longOptional.has(t.name);
+  }
+  const letter = t.name[1];
+  return spec.textValued.includes(letter) || spec.patternShort.includes(letter) ||
+    (spec.gluedText?.includes(letter) ?? false) ||
+    (spec.numbered?.short.includes(letter) ?? false);
 }
 
 const grammars = new WeakMap<SearchSpec, OptionGrammar>();
@@ -130,10 +157,15 @@ export function grammarOf(spec: SearchSpec): OptionGrammar {
         ...spec.longPattern,
         ...spec.longPatternFile,
       ]),
-      longOptional: spec.longOptional,
+      longOptional: spec.longOptionalFile
+        ? new Set([...spec.longOptional, ...spec.longOptionalFile])
+        : spec.longOptional,
       numbers: spec.digits ? "option" : "cluster",
       abbreviations: spec.abbreviations ? "all" : false,
     };
+    const glued = (spec.gluedText ?? "") + (spec.gluedFile ?? "");
+    if (glued) g.gluedOnly = glued;
+    if (spec.numbered) g.numbered = spec.numbered;
     grammars.set(spec, g);
   }
   return g;

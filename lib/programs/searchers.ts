@@ -24,30 +24,25 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { type OptionGrammar, readOptions } from "./argv.ts";
+import { readOptions } from "./argv.ts";
+import { givesPattern, grammarOf, type SearchSpec, searchText } from "./search_text.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { inputMayBeTerminal, searchesInput } from "./search_input.ts";
 import { optionValue, unknownWord } from "./words.ts";
 import { perlInteger } from "./option_numbers.ts";
 
-/** How one searcher reads its words. */
+/**
+ * How one searcher reads its words: its options in one table (`spec`: which take a value, which
+ * values are text, which give the pattern), and what some of them do.
+ */
 interface Searcher {
-  grammar: OptionGrammar;
-  /** Options that take the pattern (then every operand is a path). */
-  pattern: RegExp;
+  spec: SearchSpec;
   /** Options after which it prints and ends, or lists names only (no file is searched). */
   nothing: RegExp;
   /** The options that make it follow the symlinks it meets below what it searches. */
   follows: ReadonlySet<string>;
   /** Options that make it search the cwd's tree where no path is named (ugrep's `-r`). */
   recursion?: (name: string, value: string | null) => boolean;
-  /**
-   * Options whose values are text, not paths: patterns, numbers, names of types (not the globs
-   * that say which names it searches, nor files of patterns).
-   */
-  text: RegExp;
-  /** Options after which no operand is the pattern (ack's `-f` lists the files it would search). */
-  noPattern?: RegExp;
 }
 
 /** ack's long options with an optional integer (Getopt::Long `:i`: see ACK's `numbered`). */
@@ -55,9 +50,12 @@ const ACK_NUMBERED = new Set(["--after-context", "--before-context", "--context"
 
 // deno-fmt-ignore
 const ACK: Searcher = {
-  grammar: {
+  spec: {
     flags: "iISvwxQ1cfhHlLnrRsoPk",
-    valued: "mtTg",
+    textValued: "mtT",
+    fileValued: "",
+    patternShort: "g",
+    patternFileShort: "",
     // (Getopt::Long's `:i`: the next word where it is an integer, `ack -A KEY f` searches f.)
     numbered: { short: "ABCp", long: ACK_NUMBERED, number: perlInteger },
     longFlags: new Set([
@@ -73,52 +71,69 @@ const ACK: Searcher = {
       "--help-colors", "--help-rgb-colors", "--man", "--version", "--dump", "--create-ackrc",
       "--thpppt", "--bar", "--cathy", "--only-matching", "--not-proximate",
     ]),
-    longValued: new Set([
-      "--max-count", "--type", "--type-set", "--type-add",
-      "--type-del", "--ignore-dir", "--noignore-dir", "--ignore-directory",
-      "--noignore-directory", "--ignore-file", "--match", "--output", "--pager", "--ackrc",
-      "--files-from", "--range-start", "--range-end", "--color-filename", "--color-match",
-      "--color-lineno", "--color-colno", "--and", "--or", "--not",
+    longText: new Set([
+      "--max-count", "--type", "--type-del", "--ignore-dir", "--noignore-dir",
+      "--ignore-directory", "--noignore-directory", "--output", "--range-start", "--range-end",
+      "--color-filename", "--color-match", "--color-lineno", "--color-colno", "--and", "--or",
+      "--not",
+    ]),
+    longFile: new Set([
+      "--type-set", "--type-add", "--ignore-file", "--pager", "--ackrc", "--files-from",
     ]),
     longOptional: ACK_NUMBERED,
-    abbreviations: "all",
+    longPattern: new Set(["--match"]),
+    longPatternFile: new Set(),
+    digits: false,
+    // (`-f` lists the files it would search.)
+    noPattern: new Set(["-f"]),
+    abbreviations: true,
+    permutes: true,
   },
-  pattern: /^(?:-g|--match)$/,
-  noPattern: /^-f$/,
-  text: /^(?:-[ABCpmtTg]|--(?:after-context|before-context|context|proximate|max-count|type|type-del|ignore-dir|noignore-dir|ignore-directory|noignore-directory|match|output|range-start|range-end|color-(?:filename|match|lineno|colno)|and|or|not))$/,
   follows: new Set(["--follow"]),
   nothing: /^(?:-[fgh]|--(?:help.*|man|version|dump|create-ackrc|thpppt|bar|cathy))$/,
 };
 
 // deno-fmt-ignore
 const PT: Searcher = {
-  grammar: {
+  spec: {
     flags: "eiSwUclohN0",
-    valued: "GgABC",
+    textValued: "ABC",
+    fileValued: "G",
+    patternShort: "g",
+    patternFileShort: "",
     longFlags: new Set([
       "--ignore-case", "--smart-case", "--word-regexp", "--hidden", "--follow",
       "--global-gitignore", "--home-ptignore", "--skip-vcs-ignores", "--color", "--nocolor",
       "--group", "--nogroup", "--column", "--null", "--numbers", "--nonumbers",
       "--files-with-matches", "--count", "--only-matching", "--help", "--version", "--vimgrep",
     ]),
-    longValued: new Set([
-      "--file-search-regexp", "--depth", "--ignore", "--vcs-ignore", "--after", "--before",
-      "--context", "--color-line-number", "--color-match", "--color-path", "--output-encode",
+    longText: new Set([
+      "--depth", "--after", "--before", "--context", "--color-line-number", "--color-match",
+      "--color-path", "--output-encode",
     ]),
-    abbreviations: false,
+    longFile: new Set(["--file-search-regexp", "--ignore", "--vcs-ignore"]),
+    longOptional: new Set(),
+    longPattern: new Set(),
+    longPatternFile: new Set(),
+    digits: false,
+    noPattern: new Set(),
+    permutes: true,
   },
-  pattern: /^-g$/,
-  text: /^(?:-[gABC]|--(?:depth|after|before|context|color-(?:line-number|match|path)|output-encode))$/,
   follows: new Set(["--follow"]),
   nothing: /^(?:-[gh]|--(?:help|version))$/,
 };
 
 // deno-fmt-ignore
 const UGREP: Searcher = {
-  grammar: {
+  spec: {
     flags: "abcEFGHhIijkLlnoPpqRrSsTUuVvWwXxYyz0%+.@",
-    valued: "ABCDdefgJKMmNOt",
-    gluedOnly: "QZ",
+    // (`-N PATTERN` gives a pattern too: `ugrep -N a KEY f` searches KEY and f.)
+    textValued: "ABCDdJKm",
+    fileValued: "gMOt",
+    patternShort: "eN",
+    patternFileShort: "f",
+    gluedText: "Z",
+    gluedFile: "Q",
     longFlags: new Set([
       "--recursive", "--dereference-recursive", "--ignore-case", "--smart-case",
       "--no-smart-case", "--line-number", "--files-with-matches", "--files-without-match",
@@ -131,26 +146,28 @@ const UGREP: Searcher = {
       "--no-dereference", "--dereference", "--break", "--no-break", "--files", "--match",
       "--any-line", "--free-space", "--split", "--no-confirm", "--ungroup", "--cpp",
     ]),
-    longValued: new Set([
-      "--regexp", "--file", "--after-context", "--before-context", "--context", "--max-count",
-      "--min-count", "--max-depth", "--min-depth", "--include", "--exclude", "--include-dir",
-      "--exclude-dir", "--glob", "--iglob", "--file-type", "--file-extension", "--file-magic",
-      "--binary-files", "--directories", "--devices", "--label", "--format", "--replace",
-      "--encoding", "--jobs", "--and", "--andnot", "--not", "--group-separator", "--range",
-      "--include-from", "--exclude-from", "--include-fs", "--exclude-fs", "--max-files",
-      "--zmax", "--separator", "--neg-regexp", "--exclude-size", "--include-size",
-      "--color", "--colour", "--colors", "--tabs", "--width", "--sort",
+    longText: new Set([
+      "--after-context", "--before-context", "--context", "--max-count", "--min-count",
+      "--max-depth", "--min-depth", "--binary-files", "--directories", "--devices", "--label",
+      "--format", "--replace", "--encoding", "--jobs", "--group-separator", "--range",
+      "--max-files", "--zmax", "--separator", "--color", "--colour", "--colors", "--tabs",
+      "--width", "--sort",
     ]),
-    longOptional: new Set([
-      "--ignore-files", "--pretty", "--fuzzy", "--hexdump", "--tag", "--mmap", "--help",
-      "--tree", "--index", "--hyperlink", "--all", "--query",
+    longFile: new Set([
+      "--include", "--exclude", "--include-dir", "--exclude-dir", "--glob", "--iglob",
+      "--file-type", "--file-extension", "--file-magic", "--include-from", "--exclude-from",
+      "--include-fs", "--exclude-fs", "--exclude-size", "--include-size",
     ]),
-    numbers: "option",
-    abbreviations: false,
+    longOptional: new Set(["--pretty", "--fuzzy", "--hexdump", "--tag", "--hyperlink"]),
+    longOptionalFile: new Set([
+      "--ignore-files", "--mmap", "--help", "--tree", "--index", "--all", "--query",
+    ]),
+    longPattern: new Set(["--regexp", "--and", "--andnot", "--not", "--neg-regexp"]),
+    longPatternFile: new Set(["--file"]),
+    digits: true,
+    noPattern: new Set(),
+    permutes: true,
   },
-  // (`-N PATTERN` too: `ugrep -N a KEY f` searches KEY and f.)
-  pattern: /^(?:-[efN]|--(?:regexp|file|and|andnot|not|neg-regexp))$/,
-  text: /^(?:-[ABCDdeJKmNZ]|--(?:regexp|and|andnot|not|neg-regexp|(?:after-|before-)?context|m(?:ax|in)-(?:count|depth)|binary-files|directories|devices|label|format|replace|encoding|jobs|group-separator|range|max-files|zmax|separator|colou?rs?|tabs|width|sort|pretty|fuzzy|hexdump|tag|hyperlink))$/,
   nothing: /^(?:-V|--(?:help|version))$/,
   follows: new Set(["-R", "-S", "--dereference-recursive", "--dereference"]),
   recursion: (name, value) =>
@@ -182,11 +199,11 @@ function readWords(s: Searcher, argv: Word[]): Reading {
   let pattern = false;
   let nothing = false;
   let recursive = false;
-  for (const t of readOptions(values, s.grammar)) {
+  for (const t of readOptions(values, grammarOf(s.spec))) {
     if (t.kind === "unknown" || t.kind === "dynamic") known = false;
     if (t.kind === "operand") operands++;
     if (t.kind !== "flag" && t.kind !== "valued") continue;
-    if (s.pattern.test(t.name)) pattern = true;
+    if (givesPattern(s.spec, t)) pattern = true;
     if (s.nothing.test(t.name)) nothing = true;
     const value = t.glued ?? (t.valueAt === undefined ? null : values[t.valueAt]);
     if (s.recursion?.(t.name, value)) recursive = true;
@@ -211,7 +228,7 @@ function ackRuns(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   let env = true;
-  for (const t of readOptions(values, ACK.grammar)) {
+  for (const t of readOptions(values, grammarOf(ACK.spec))) {
     // (An option not known whole may be `--pager=$CMD`.)
     if (t.kind === "dynamic" && args[t.at].prefix.startsWith("-")) {
       run.stage([unknownWord(args[t.at].text)], "ack");
@@ -281,7 +298,7 @@ function ugrepRuns(stage: Stage, run: Runner): void {
  */
 function ackLists(argv: Word[]): NamedFile[] {
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-  for (const t of readOptions(values, ACK.grammar)) {
+  for (const t of readOptions(values, grammarOf(ACK.spec))) {
     if (t.kind === "end") break;
     if (t.name === "-x") return [{ path: null, source: "ack -x", fromInput: true }];
     if (t.name === "--files-from" || t.kind === "unknown" || t.kind === "dynamic") {
@@ -291,44 +308,22 @@ function ackLists(argv: Word[]): NamedFile[] {
   return [];
 }
 
-/**
- * The words of a searcher that are text (argv positions): its pattern (the first operand, where
- * no option gives one) and the options of `Searcher.text` with their values. None where an option
- * is not known (it may take any word); a word not known where the pattern would be is no text.
- */
-function searcherText(s: Searcher): (argv: Word[]) => number[] {
-  return (argv) => {
-    const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
-    const out: number[] = [];
-    let given = false;
-    let first = -1;
-    for (const t of readOptions(values, s.grammar)) {
-      if (t.kind === "unknown") return [];
-      if (t.kind === "operand" || t.kind === "dynamic") {
-        if (first < 0) first = t.at;
-      } else if (t.kind === "flag" || t.kind === "valued") {
-        if (s.pattern.test(t.name) || s.noPattern?.test(t.name)) given = true;
-        if (t.kind === "valued" && s.text.test(t.name)) {
-          out.push(t.at + 1);
-          if (t.valueAt !== undefined) out.push(t.valueAt + 1);
-        }
-      }
-    }
-    if (!given && first >= 0 && values[first] !== null) out.push(first + 1);
-    return out;
-  };
-}
-
 /** A searcher's program entry. */
 function searcher(names: string[], s: Searcher, runs?: Program["runs"]): Program {
   return {
     names,
-    options: s.grammar,
-    text: searcherText(s),
+    options: grammarOf(s.spec),
+    // (Its pattern and the values of `spec`'s text options; none where an option is not known.)
+    text: (argv) =>
+      searchText(s.spec, argv.slice(1).map((w) => (w.kind === "static" ? w.value : null)))
+        .map((at) => at + 1),
     treesNamed: (argv) => (readWords(s, argv).paths ?? 0) > 0,
     readsCwd: readsCwd(s),
     followsLinks: (argv) =>
-      readOptions(argv.slice(1).map((w) => (w.kind === "static" ? w.value : null)), s.grammar)
+      readOptions(
+        argv.slice(1).map((w) => (w.kind === "static" ? w.value : null)),
+        grammarOf(s.spec),
+      )
         .some((t) => s.follows.has(t.name)),
     ...(runs ? { runs } : {}),
   };

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
 
 const P = "/home/user/project";
@@ -91,5 +92,44 @@ Deno.test("ack, pt and ugrep: the pattern and option values are text, the rest p
     // An option not known, a word not known where the pattern is: every word may be a path.
     ["ack --frobnicate .env src", "ask"],
     ['ugrep "$P" .env src', "ask"],
+  ]);
+});
+
+Deno.test("one option table per searcher: the text words, the paths and the line filter read it", async () => {
+  const { SEARCHERS } = await import("./searchers.ts");
+  const { SEARCH_PROGRAMS } = await import("./grep.ts");
+  const { literal } = await import("./words.ts");
+  const [ack, pt, ugrep] = SEARCHERS;
+  const text = (p: typeof ack, words: string[]) => p.text!(words.map(literal));
+  // Values after an operand are text where every implementation reads options there.
+  assert.deepEqual(text(ack, ["ack", "KEY", "src", "-m", "5"]), [3, 4, 1]);
+  // ack's `-g` gives the pattern: every operand is a path; `-A` takes a number only.
+  assert.deepEqual(text(ack, ["ack", "-g", "x", "src"]), [1, 2]);
+  assert.deepEqual(text(ack, ["ack", "-A", "KEY", "src"]), [1, 2]);
+  // pt's `-G` names files by a pattern: not text; `--depth` is.
+  assert.deepEqual(text(pt, ["pt", "-G", "x", "--depth", "2", "KEY"]), [3, 4, 5]);
+  // ugrep: `-Z3` text, `-Q` no text; `--pretty=x` text, `--ignore-files=x` a possible file.
+  assert.deepEqual(text(ugrep, ["ugrep", "-Z3", "--pretty=x", "--ignore-files=f", "KEY"]), [
+    1,
+    2,
+    4,
+  ]);
+  assert.deepEqual(text(ugrep, ["ugrep", "-N", "a", "KEY", "f"]), [1, 2]);
+  assert.equal(ugrep.treesNamed!(["ugrep", "-N", "a", "KEY", "f"].map(literal)), true);
+  const [grep, rg] = SEARCH_PROGRAMS;
+  assert.equal(grep.treesNamed!(["grep", "-e", "x", "src"].map(literal)), true);
+  assert.equal(grep.treesNamed!(["grep", "x", "src"].map(literal)), true);
+  assert.equal(grep.treesNamed!(["grep", "x"].map(literal)), false);
+  assert.equal(rg.treesNamed!(["rg", "--files", "src"].map(literal)), true);
+  assert.equal(rg.treesNamed!(["rg", "--type-list", "src"].map(literal)), false);
+  await checkActions(config, ctx, [
+    // grep's line filter: options that keep each line as read pass find's listing on.
+    ["find src | grep -v test | xargs cat", "allow"],
+    ["find src | grep -i -m 3 -e main | xargs cat", "allow"],
+    ["find . | grep -v test | xargs cat", "ask"],
+    // -n changes the lines: what it prints is anything.
+    ["find src | grep -n main | xargs cat", "ask"],
+    // rg's option commands and its `$safe-bash` check read one list.
+    ["rg --pre 'cat secrets/key' KEY src", "deny"],
   ]);
 });
