@@ -178,6 +178,7 @@ function uniform(p: Program): Program {
     globOperands: p.globOperands,
     noFileOperands: p.noFileOperands,
     writesOnlyNamed: p.writesOnlyNamed,
+    readWords: p.readWords,
     tooBroad: p.tooBroad,
   };
   return all;

@@ -53,6 +53,7 @@ type Shown =
   | "changesBelow"
   | "rewritesTrees"
   | "globOperands"
+  | "readWords"
   | "readOnly";
 
 /**
@@ -218,12 +219,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
     runs: "podman unshare rm -rf x",
     namedFiles: "docker run -v /src:/dst img",
-    optionCommands: "docker compose -f c.yml up",
+    optionCommands: "docker compose -f c.yml up", readWords: "docker compose -f c.yml up",
   },
   "docker-compose": {
     optionCommands: "docker-compose -f c.yml up",
     runsElsewhere: "docker-compose run --rm web rm -rf x", text: "docker-compose cp web:/x ./x",
-    namedFiles: "docker-compose cp web:/x ./x",
+    namedFiles: "docker-compose cp web:/x ./x", readWords: "docker-compose -f c.yml up",
   },
   kubectl: {
     text: "kubectl logs pod-1",
@@ -420,6 +421,7 @@ function shownFacets(p: Program): Shown[] {
     "changesBelow",
     "rewritesTrees",
     "globOperands",
+    "readWords",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -629,6 +631,11 @@ function assertShows(p: Program, facet: Shown, command: string): void {
           null,
         );
       }
+      break;
+    case "readWords":
+      // (Its `-f` file, and none of a subcommand that writes by its words: `cp`.)
+      assert.ok([...p.readWords!(top.argv)].includes(top.argv.findIndex((w) => w.value === "c.yml")), why);
+      assert.ok(![...p.readWords!(expanded(`${p.names[0]} cp web:/x ./x`).top.argv)].some((i) => i > 1), why);
       break;
     case "readsRepository":
       // (Its content, and none where it shows only names.)
