@@ -137,6 +137,26 @@ Deno.test("compose: its own -f files, project directory and words are read, not 
   ]);
 });
 
+Deno.test("compose: the files it writes on this machine (config -o, export -o, bridge convert)", async () => {
+  await checkActions(denyList, ctx, [
+    ["docker compose -f ok.yml config -o ~/.ssh/authorized_keys", "deny"],
+    ["docker compose -f ok.yml config --output=/home/user/.ssh/config", "deny"],
+    ["docker compose -f ok.yml export -o ~/.ssh/id_rsa web", "deny"],
+    ["docker compose -f ok.yml bridge convert -o ~/.ssh", "deny"],
+    ["docker-compose -f ok.yml bridge convert --output=/home/user/.ssh", "deny"],
+    ["cd ~/.ssh && docker compose -f /home/user/p/ok.yml bridge convert -o .", "deny"],
+    ["docker compose -f ok.yml bridge convert -o $D", "ask"],
+    // Everyday.
+    ["docker compose -f ok.yml config -o resolved.yml", "allow"],
+    ["docker compose -f ok.yml bridge convert", "allow"],
+    ["docker compose -f ok.yml bridge convert -o k8s", "allow"],
+  ]);
+  await checkActions(gateFiles, ctx, [
+    ["docker compose -f ok.yml bridge convert -o ../.pi/agent", "ask"],
+    ["docker compose -f ok.yml config -o ../.pi/agent/settings.json", "ask"],
+  ]);
+});
+
 Deno.test("compose: interpolation as compose does it", () => {
   const vars = (n: string) => ({ A: "a", E: "", U: null } as Record<string, string | null>)[n];
   assert.equal(interpolate("${A}/x/$A/$$A", vars), "a/x/a/$A");

@@ -20,7 +20,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
-import { buildOutput, containerCopyDestination } from "./destinations.ts";
+import { buildOutput, composeBridgeOutput, containerCopyDestination } from "./destinations.ts";
 import { containerFiles, containerOperands, type CopyForm } from "./container_copies.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
@@ -648,6 +648,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
       ...copyFiles(argv),
       ...containerCopyDestination(argv),
       ...buildOutput(argv),
+      ...composeBridgeOutput(argv),
     ],
     readWords: dockerReadWords,
     tooBroad: (sub) => RUNNING.test(sub),
@@ -657,7 +658,11 @@ export const CONTAINER_PROGRAMS: Program[] = [
     optionCommands: (stage, run) => composeFileRuns(stage, run, stage.argv.slice(1), 0),
     runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
     text: copyText,
-    namedFiles: (argv) => [...copyFiles(argv), ...containerCopyDestination(argv)],
+    namedFiles: (argv) => [
+      ...copyFiles(argv),
+      ...containerCopyDestination(argv),
+      ...composeBridgeOutput(argv),
+    ],
     readWords: (argv) => composeReadWords(argv, 1),
     tooBroad: (sub) => RUNNING.test(sub),
   },
