@@ -634,8 +634,14 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       break;
     case "readWords":
       // (Its `-f` file, and none of a subcommand that writes by its words: `cp`.)
-      assert.ok([...p.readWords!(top.argv)].includes(top.argv.findIndex((w) => w.value === "c.yml")), why);
-      assert.ok(![...p.readWords!(expanded(`${p.names[0]} cp web:/x ./x`).top.argv)].some((i) => i > 1), why);
+      assert.ok(
+        [...p.readWords!(top.argv)].includes(top.argv.findIndex((w) => w.value === "c.yml")),
+        why,
+      );
+      assert.ok(
+        ![...p.readWords!(expanded(`${p.names[0]} cp web:/x ./x`).top.argv)].some((i) => i > 1),
+        why,
+      );
       break;
     case "readsRepository":
       // (Its content, and none where it shows only names.)
