@@ -704,9 +704,12 @@ function namesPlaceAbove(
       })
     );
   const operands = new Set(stage.argv);
+  // (Words naming what it only reads: `docker compose -f x.yml up`'s x.yml.)
+  const read = program?.readWords ? new Set(program.readWords(stage.argv)) : null;
   const words = [...stage.argv.slice(1), ...stage.redirects.map((r) => r.target)];
-  for (const w of words) {
-    if (w === null || reads.carried(stage, w)) continue;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === null || read?.has(i + 1) || reads.carried(stage, w)) continue;
     if (w.kind !== "static") return true;
     const value = w.value.slice(w.value.indexOf("=") + 1);
     if (value && !/^[a-z][\w+.-]*:\/\//i.test(value) && above(value, operands.has(w))) {

@@ -16,42 +16,15 @@
  *
  * @module
  */
-import { braceChars, expandBraces } from "../shell/braces.ts";
 import type { Stage, Word } from "../shell/model.ts";
 import type { GlobOptions } from "../shell/pathname_expansion.ts";
 import { programOf } from "../programs/registry.ts";
+import { globWords } from "../programs/glob_operands.ts";
 
 /** A stage's own glob operands: the glob words of each (by argv position), and their options. */
 export interface OwnGlobs {
   words: Map<number, Word[]>;
   options: GlobOptions;
-}
-
-/** The text before the first character a glob library expands, its escapes removed. */
-function literalPrefix(pattern: string): string {
-  let out = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\") out += pattern[++i] ?? "";
-    else if ("*?[{(".includes(c) || ("@!+".includes(c) && pattern[i + 1] === "(")) break;
-    else out += c;
-  }
-  return out;
-}
-
-/** The glob words of one operand (see the module's description). */
-function globWords(w: Word): Word[] {
-  const alternatives = expandBraces(braceChars(w.value));
-  // (Braces not expanded here: what lies below the text before them.)
-  if (alternatives === null) {
-    const prefix = literalPrefix(w.value);
-    return [{ value: prefix + "*", kind: "glob", prefix, text: w.text }];
-  }
-  return alternatives.map((chars) => {
-    const pattern = chars.map((c) => c.raw).join("");
-    const prefix = literalPrefix(pattern);
-    return { value: pattern, kind: "glob", prefix, text: w.text, pattern };
-  });
 }
 
 /** The stage's own glob operands (null where its program expands none). */

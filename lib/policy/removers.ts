@@ -8,7 +8,7 @@
 import type { Stage } from "../shell/model.ts";
 
 /** The programs that only remove the names they are given. */
-const REMOVERS = new Set(["rm", "rmdir", "unlink"]);
+const REMOVERS = new Set(["rm", "rmdir", "unlink", "rimraf"]);
 
 /** find's actions that write a file (`-fprint out`). */
 const FIND_WRITES = /^-f(print0?|printf|ls)$/;

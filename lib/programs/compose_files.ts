@@ -547,3 +547,35 @@ function defaultFiles(run: Runner, dir: string): { path: string; text: string }[
   }
   return out;
 }
+
+/**
+ * The subcommands that write no file on this machine by the words they are given (not `cp`,
+ * `config -o`, `export -o`, `bridge convert -o`, nor `run -v SRC:DST`, whose container writes
+ * SRC): what a compose file mounts is judged apart (`composeFileRuns`).
+ */
+const READS_ONLY =
+  /^(up|down|start|stop|restart|build|pull|push|logs|ps|images|top|events|port|pause|unpause|kill|rm|ls|version|wait|create|scale|stats|attach|watch|volumes)$/;
+
+/**
+ * The argv positions of the words `docker compose …` (from `from`, the word after `compose`, or
+ * after `docker-compose`) only reads (`Program.readWords`): its options' values before the
+ * subcommand (`-f FILE`, `--env-file`, `--project-directory`, `-p NAME`), the subcommand, and every
+ * word after one that writes nothing by them (`up app`, `logs -f`).
+ */
+export function composeReadWords(argv: Word[], from: number): number[] {
+  const out: number[] = [];
+  const values = argv.slice(from).map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, COMPOSE_GLOBAL)) {
+    if (t.kind === "dynamic" || t.kind === "unknown" || t.kind === "end") return out;
+    if (t.kind === "operand") {
+      out.push(from + t.at);
+      if (READS_ONLY.test(values[t.at]!)) {
+        for (let i = from + t.at + 1; i < argv.length; i++) out.push(i);
+      }
+      return out;
+    }
+    // (`--file=x.yml`, `-fx.yml`: the word itself.)
+    if (t.kind === "valued") out.push(from + (t.valueAt ?? t.at));
+  }
+  return out;
+}

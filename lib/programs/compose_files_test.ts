@@ -115,6 +115,48 @@ Deno.test("compose: -f, COMPOSE_FILE, stdin, interpolation, includes and extends
   ]);
 });
 
+Deno.test("compose: its own -f files, project directory and words are read, not written", async () => {
+  await checkActions(denyList, ctx, [
+    // Everyday: one stage's compose file is the next one's, as it is.
+    ["docker compose -f ok.yml build && docker compose -f ok.yml up -d", "allow"],
+    ["docker compose -f ok.yml pull && docker compose -f ok.yml up", "allow"],
+    ["docker compose -f ok.yml down; docker compose -f ok.yml up -d", "allow"],
+    ["docker compose -f ok.yml logs web | tail; docker compose -f ok.yml ps", "allow"],
+    ["docker-compose --file=ok.yml build && docker-compose --file=ok.yml up", "allow"],
+    ["docker compose -p demo -f ok.yml build && docker compose -p demo -f ok.yml up", "allow"],
+    ["docker --context c compose -f ok.yml build && docker compose -f ok.yml up", "allow"],
+    ["docker compose --project-directory . build && docker compose up", "allow"],
+    // Hostile: what binds ~/.ssh is judged still, and a stage that writes the file by its words
+    // (a copy out of a container, `config -o`, a container's bind of the project) makes it not
+    // known.
+    ["docker compose -f ok.yml build && docker compose -f envfile.yml up", "deny"],
+    ["docker compose cp web:/x ok.yml && docker compose -f ok.yml up", "deny"],
+    ["docker compose config -o ok.yml && docker compose -f ok.yml up", "deny"],
+    ["docker compose run -v .:/w web sh && docker compose -f ok.yml up", "deny"],
+    ["docker compose -f ok.yml export -o ok.yml web && docker compose -f ok.yml up", "deny"],
+  ]);
+});
+
+Deno.test("compose: the files it writes on this machine (config -o, export -o, bridge convert)", async () => {
+  await checkActions(denyList, ctx, [
+    ["docker compose -f ok.yml config -o ~/.ssh/authorized_keys", "deny"],
+    ["docker compose -f ok.yml config --output=/home/user/.ssh/config", "deny"],
+    ["docker compose -f ok.yml export -o ~/.ssh/id_rsa web", "deny"],
+    ["docker compose -f ok.yml bridge convert -o ~/.ssh", "deny"],
+    ["docker-compose -f ok.yml bridge convert --output=/home/user/.ssh", "deny"],
+    ["cd ~/.ssh && docker compose -f /home/user/p/ok.yml bridge convert -o .", "deny"],
+    ["docker compose -f ok.yml bridge convert -o $D", "ask"],
+    // Everyday.
+    ["docker compose -f ok.yml config -o resolved.yml", "allow"],
+    ["docker compose -f ok.yml bridge convert", "allow"],
+    ["docker compose -f ok.yml bridge convert -o k8s", "allow"],
+  ]);
+  await checkActions(gateFiles, ctx, [
+    ["docker compose -f ok.yml bridge convert -o ../.pi/agent", "ask"],
+    ["docker compose -f ok.yml config -o ../.pi/agent/settings.json", "ask"],
+  ]);
+});
+
 Deno.test("compose: interpolation as compose does it", () => {
   const vars = (n: string) => ({ A: "a", E: "", U: null } as Record<string, string | null>)[n];
   assert.equal(interpolate("${A}/x/$A/$$A", vars), "a/x/a/$A");

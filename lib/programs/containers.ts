@@ -20,11 +20,11 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
-import { buildOutput, containerCopyDestination } from "./destinations.ts";
+import { buildOutput, composeBridgeOutput, containerCopyDestination } from "./destinations.ts";
 import { containerFiles, containerOperands, type CopyForm } from "./container_copies.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
-import { COMPOSE_GLOBAL, composeFileRuns } from "./compose_files.ts";
+import { COMPOSE_GLOBAL, composeFileRuns, composeReadWords } from "./compose_files.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -479,6 +479,12 @@ function dockerComposeFiles(stage: Stage, run: Runner): void {
   if (at !== null && args[at].value === "compose") composeFileRuns(stage, run, args, at + 1);
 }
 
+/** What `docker compose …` reads only (compose_files.ts `composeReadWords`): none elsewhere. */
+function dockerReadWords(argv: Word[]): number[] {
+  const at = subcommandAt(argv.slice(1), 0, DOCKER_GLOBAL);
+  return at !== null && argv[at + 1].value === "compose" ? composeReadWords(argv, at + 2) : [];
+}
+
 /** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */
 function composeCommand(args: Word[], from: number): Word[] {
   const at = subcommandAt(args, from, COMPOSE_GLOBAL);
@@ -642,7 +648,9 @@ export const CONTAINER_PROGRAMS: Program[] = [
       ...copyFiles(argv),
       ...containerCopyDestination(argv),
       ...buildOutput(argv),
+      ...composeBridgeOutput(argv),
     ],
+    readWords: dockerReadWords,
     tooBroad: (sub) => RUNNING.test(sub),
   },
   {
@@ -650,7 +658,12 @@ export const CONTAINER_PROGRAMS: Program[] = [
     optionCommands: (stage, run) => composeFileRuns(stage, run, stage.argv.slice(1), 0),
     runsElsewhere: (argv) => composeCommand(argv.slice(1), 0),
     text: copyText,
-    namedFiles: (argv) => [...copyFiles(argv), ...containerCopyDestination(argv)],
+    namedFiles: (argv) => [
+      ...copyFiles(argv),
+      ...containerCopyDestination(argv),
+      ...composeBridgeOutput(argv),
+    ],
+    readWords: (argv) => composeReadWords(argv, 1),
     tooBroad: (sub) => RUNNING.test(sub),
   },
   {

@@ -183,6 +183,19 @@ export function buildOutput(argv: Word[]): NamedFile[] {
   return /(?:^|,)type=(local)(,|$)/.test(out) ? into(dest, "(what docker build writes)") : [];
 }
 
+/**
+ * `docker compose bridge convert [-o DIR]` (`--output`): the manifests it makes, below DIR, else
+ * below `out` in the cwd.
+ */
+export function composeBridgeOutput(argv: Word[]): NamedFile[] {
+  const args = values(argv);
+  const at = args.indexOf("bridge");
+  if (at < 0 || args[at + 1] !== "convert") return [];
+  const rest = args.slice(at + 2);
+  if (rest.includes(null)) return [{ path: null, source: "(what docker compose bridge writes)" }];
+  return into(option(rest, ["-o", "--output"]) ?? "out", "(what docker compose bridge writes)");
+}
+
 /** `gh release|run download [-D DIR]`: below DIR, else the cwd. */
 export function ghDownload(argv: Word[]): NamedFile[] {
   const args = values(argv);

@@ -67,11 +67,28 @@ const GRAMMARS: Record<string, OptionGrammar> = {
     longOptional: set("--gpg-sign"),
     abbreviations: true,
   },
+  // (Every long option and its negation git-restore(1) takes, so that any prefix of one is it.)
   restore: {
-    valued: "s",
-    longValued: set("--source", "--conflict", "--pathspec-from-file", "--unified"),
+    valued: "sU",
+    longFlags: set(
+      ...[
+        "staged worktree ignore-unmerged overlay quiet progress merge ours theirs patch",
+        "ignore-skip-worktree-bits pathspec-file-nul",
+      ].join(" ").split(" ").flatMap((o) => [`--${o}`, `--no-${o}`]),
+      "--no-source",
+      "--no-conflict",
+      "--no-recurse-submodules",
+      "--no-pathspec-from-file",
+    ),
+    longValued: set(
+      "--source",
+      "--conflict",
+      "--pathspec-from-file",
+      "--unified",
+      "--inter-hunk-context",
+    ),
     longOptional: set("--recurse-submodules"),
-    abbreviations: true,
+    abbreviations: "all",
   },
   "read-tree": {
     longValued: set("--prefix", "--exclude-per-directory", "--index-output"),
@@ -211,6 +228,49 @@ const PICKING = set(
 /** What git's sequencer continues with (`--continue`, `--skip`, `--abort`): not known. */
 const SEQUENCE = ["--continue", "--skip", "--abort"];
 
+/** What `git restore` writes (see `restoreWrites`). */
+export interface RestoreWrites {
+  /** The work tree's files: with `-W`/`--worktree`, or by default (no `-S`/`--staged`). */
+  worktree: boolean;
+  /** The index. */
+  index: boolean;
+  /** The tree-ish they are restored from (`-s`/`--source`); undefined: the index (or HEAD). */
+  source: string | null | undefined;
+}
+
+/**
+ * What `git restore` writes, from its words after `restore`, read as git reads them: the last of
+ * `-S`/`--staged` and `--no-staged` (and of `-W`/`--worktree`, `--no-worktree`) decides, in a
+ * cluster too (`-SW`; not inside `-s`'s value, `-sStaged`), any unique prefix of a long option is
+ * it (`--wor`); with neither `-S` nor `-W` it restores the work tree. A word not known before
+ * `--` (or an option not known) may be `-W`: the work tree. The one reading of restore's options:
+ * the files it writes from commits here, and the pathspecs of the index alone (git_pathspecs.ts).
+ */
+export function restoreWrites(args: Word[]): RestoreWrites {
+  const words = args.map((w) => (w.kind === "static" ? w.value : null));
+  let staged: boolean | undefined;
+  let worktree: boolean | undefined;
+  let unknown = false;
+  let source: string | null | undefined;
+  for (const t of readOptions(words, GRAMMARS.restore)) {
+    if (t.kind === "end") break;
+    if (t.kind === "dynamic" || t.kind === "unknown") unknown = true;
+    else if (t.name === "-S" || t.name === "--staged") staged = true;
+    else if (t.name === "--no-staged") staged = false;
+    else if (t.name === "-W" || t.name === "--worktree") worktree = true;
+    else if (t.name === "--no-worktree") worktree = false;
+    else if (t.name === "-s" || t.name === "--source") {
+      source = t.glued ?? (t.valueAt === undefined ? null : words[t.valueAt]);
+    } else if (t.name === "--no-source") source = undefined;
+  }
+  const index = staged === true;
+  return {
+    index,
+    worktree: unknown || worktree === true || (worktree === undefined && !index),
+    source,
+  };
+}
+
 /** What a subcommand writes from commits, or null where it writes none (see the module). */
 function written(sub: string, args: Word[]): CommitsWritten | null {
   const grammar = GRAMMARS[sub];
@@ -281,9 +341,8 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "revert":
       return pickedWritten(r, sub === "revert");
     case "restore": {
-      const source = r.value("-s", "--source");
-      if (source === undefined) return null;
-      if (r.has("-S", "--staged") && !r.has("-W", "--worktree")) return null;
+      const { source, worktree } = restoreWrites(args);
+      if (source === undefined || !worktree) return null;
       const paths = [...r.before, ...(r.after ?? [])];
       return {
         revisions: [single(source)],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { literal } from "./words.ts";
-import { commitsWritten } from "./git_commits.ts";
+import { commitsWritten, restoreWrites } from "./git_commits.ts";
 import type { CommitsWritten } from "./spec.ts";
 
 /** What `git ARGS` writes from commits (null: none). */
@@ -261,4 +261,38 @@ Deno.test("git commits: a rebase replays the commits of its branch, each written
   const wrong = rows.filter(([c, want]) => JSON.stringify(all(c)) !== JSON.stringify(want))
     .map(([c, want]) => `${c}: got ${JSON.stringify(all(c))}, want ${JSON.stringify(want)}`);
   assert.deepEqual(wrong, []);
+});
+
+Deno.test("git commits: git restore's options read as git reads them (restoreWrites)", () => {
+  const w = (cmd: string) => {
+    const r = restoreWrites(cmd.split(" ").slice(2).map(literal));
+    return `${r.index ? "index" : ""}${r.worktree ? "+tree" : ""}:${r.source ?? "-"}`;
+  };
+  const rows: [string, string][] = [
+    ["git restore x", "+tree:-"],
+    ["git restore --staged x", "index:-"],
+    ["git restore -S x", "index:-"],
+    ["git restore -qS x", "index:-"],
+    ["git restore --sta x", "index:-"],
+    ["git restore -S -s HEAD~1 x", "index:HEAD~1"],
+    ["git restore --source=HEAD --staged x", "index:HEAD"],
+    // Hostile: the work tree too, however it is spelled.
+    ["git restore -SW x", "index+tree:-"],
+    ["git restore -WS x", "index+tree:-"],
+    ["git restore --staged --wor x", "index+tree:-"],
+    ["git restore -S --w x", "index+tree:-"],
+    ["git restore --staged --no-staged x", "+tree:-"],
+    ["git restore --staged --no-st x", "+tree:-"],
+    ["git restore -sStaged x", "+tree:Staged"],
+    ["git restore -s -S x", "+tree:-S"],
+    ["git restore --staged --unknown-opt x", "index+tree:-"],
+    ["git restore --staged -- -W", "index:-"],
+  ];
+  const wrong = rows.filter(([c, want]) => w(c) !== want).map(([c, want]) =>
+    `${c}: got ${w(c)}, want ${want}`
+  );
+  assert.deepEqual(wrong, []);
+  // What it writes from commits: only where the work tree is written from a source.
+  assert.equal(of("git restore -s evil -S --wor src")?.revisions[0], "evil");
+  assert.equal(of("git restore -sevil -S src"), null);
 });

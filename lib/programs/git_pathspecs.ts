@@ -12,6 +12,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
+import { restoreWrites } from "./git_commits.ts";
 
 /** The values git's boolean variables take as false (`git_config_bool`: `0`, `no`, `off`, empty). */
 const FALSE = /^(0+|false|no|off|)$/i;
@@ -190,9 +191,7 @@ function indexOnly(argv: Word[], at: number): boolean {
     argv.some((w, i) => i > at && w.kind === "static" && re.test(w.value));
   if (sub === "rm") return has(/^--cached$/);
   if (sub === "reset") return !has(/^--(hard|merge|keep)$/);
-  if (sub === "restore") {
-    return has(/^(--staged|-[a-zA-Z]*S[a-zA-Z]*)$/) && !has(/^(--worktree|-[a-zA-Z]*W[a-zA-Z]*)$/);
-  }
+  if (sub === "restore") return !restoreWrites(argv.slice(at + 1)).worktree;
   return false;
 }
 

@@ -147,3 +147,20 @@ Deno.test({
     repo.remove();
   }
 });
+
+Deno.test("git pathspecs: restore's globs reach no file only where it writes the index alone", async () => {
+  await checkActions(DL, REPO, [
+    // Everyday: unstaging, however spelled.
+    ["git restore --staged '*.env'", "allow"],
+    ["git restore -S '*.env'", "allow"],
+    ["git restore -qS -- '*.env'", "allow"],
+    ["git restore --sta 'secret*'", "allow"],
+    // Hostile: the work tree too (an abbreviation, a cluster, `--no-staged`, `-s`'s value).
+    ["git restore --staged --wor '*.env'", "ask"],
+    ["git restore -S --w 'secret*'", "ask"],
+    ["git restore -SW '*.env'", "ask"],
+    ["git restore --staged --no-st '*.env'", "ask"],
+    ["git restore -sStaged '*.env'", "ask"],
+    ["git restore --staged $OPT '*.env'", "ask"],
+  ]);
+});

@@ -18,6 +18,7 @@
  */
 import type { Word } from "../shell/model.ts";
 import type { GlobOperands } from "./spec.ts";
+import { braceChars, expandBraces } from "../shell/braces.ts";
 
 /** A character the programs' glob libraries (fast-glob, minimatch, deno's) expand. */
 const GLOBBY = /[*?[{]|[@!+](?=\()/;
@@ -44,4 +45,35 @@ export function globOperandsOf(
     } else if (GLOBBY.test(w.value) && !w.value.startsWith("!")) at.push(i);
   }
   return at.length ? { at, dot } : null;
+}
+
+/** The text before the first character a glob library expands, its escapes removed. */
+function literalPrefix(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") out += pattern[++i] ?? "";
+    else if ("*?[{(".includes(c) || ("@!+".includes(c) && pattern[i + 1] === "(")) break;
+    else out += c;
+  }
+  return out;
+}
+
+/**
+ * The glob words a glob library makes of one operand, as bash would make them: each brace
+ * alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`); braces not read here, what lies
+ * below the text before them.
+ */
+export function globWords(w: Word): Word[] {
+  const alternatives = expandBraces(braceChars(w.value));
+  // (Braces not expanded here: what lies below the text before them.)
+  if (alternatives === null) {
+    const prefix = literalPrefix(w.value);
+    return [{ value: prefix + "*", kind: "glob", prefix, text: w.text }];
+  }
+  return alternatives.map((chars) => {
+    const pattern = chars.map((c) => c.raw).join("");
+    const prefix = literalPrefix(pattern);
+    return { value: pattern, kind: "glob", prefix, text: w.text, pattern };
+  });
 }

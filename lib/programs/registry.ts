@@ -48,6 +48,7 @@ import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
 import { FORMATTER_PROGRAMS } from "./formatters.ts";
 import { FIXER_PROGRAMS } from "./fixers.ts";
+import { GLOB_TOOL_PROGRAMS } from "./glob_tools.ts";
 import { LAUNCHER_PROGRAMS } from "./launchers.ts";
 import { LS_PROGRAM } from "./ls.ts";
 import { NETWORK_PROGRAMS } from "./network.ts";
@@ -114,6 +115,7 @@ export function allPrograms(): readonly Program[] {
     ...LINTER_PROGRAMS,
     ...FORMATTER_PROGRAMS,
     ...FIXER_PROGRAMS,
+    ...GLOB_TOOL_PROGRAMS,
     ...EDITOR_PROGRAMS,
     ...DATABASE_PROGRAMS,
     PSQL,
@@ -176,6 +178,7 @@ function uniform(p: Program): Program {
     globOperands: p.globOperands,
     noFileOperands: p.noFileOperands,
     writesOnlyNamed: p.writesOnlyNamed,
+    readWords: p.readWords,
     tooBroad: p.tooBroad,
   };
   return all;

@@ -53,6 +53,7 @@ type Shown =
   | "changesBelow"
   | "rewritesTrees"
   | "globOperands"
+  | "readWords"
   | "readOnly";
 
 /**
@@ -218,12 +219,12 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",
     runs: "podman unshare rm -rf x",
     namedFiles: "docker run -v /src:/dst img",
-    optionCommands: "docker compose -f c.yml up",
+    optionCommands: "docker compose -f c.yml up", readWords: "docker compose -f c.yml up",
   },
   "docker-compose": {
     optionCommands: "docker-compose -f c.yml up",
     runsElsewhere: "docker-compose run --rm web rm -rf x", text: "docker-compose cp web:/x ./x",
-    namedFiles: "docker-compose cp web:/x ./x",
+    namedFiles: "docker-compose cp web:/x ./x", readWords: "docker-compose -f c.yml up",
   },
   kubectl: {
     text: "kubectl logs pod-1",
@@ -281,6 +282,9 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   ruff: { optionCommands: "ruff check --config 'cache-dir=\"x\"' src", changesBelow: "ruff format .", rewritesTrees: "ruff format ." },
   prettier: { changesBelow: "prettier --write .", rewritesTrees: "prettier --write .", globOperands: "prettier -w '**/*.json'" }, black: { changesBelow: "black .", rewritesTrees: "black ." },
   gofmt: { changesBelow: "gofmt -w .", rewritesTrees: "gofmt -w ." },
+  rimraf: { globOperands: "rimraf 'dist/**'" }, del: { globOperands: "del 'dist/*'" },
+  cpy: { globOperands: "cpy 'src/*.json' dist" }, markdownlint: { globOperands: "markdownlint --fix '**/*.md'" },
+  "markdownlint-cli2": { globOperands: "markdownlint-cli2 '**/*.md'" }, shx: { runs: "shx rm -rf 'dist/*'" },
   eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix .", globOperands: "eslint 'src/**'" }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
   rustfmt: { changesBelow: "rustfmt a.rs", rewritesTrees: "rustfmt a.rs" }, isort: { changesBelow: "isort .", rewritesTrees: "isort ." },
   autopep8: { changesBelow: "autopep8 -i -r .", rewritesTrees: "autopep8 -ir ." }, shfmt: { changesBelow: "shfmt -w .", rewritesTrees: "shfmt -w ." },
@@ -417,6 +421,7 @@ function shownFacets(p: Program): Shown[] {
     "changesBelow",
     "rewritesTrees",
     "globOperands",
+    "readWords",
     "readOnly",
   ];
   const out = all.filter((f) => p[f] !== undefined);
@@ -619,7 +624,24 @@ function assertShows(p: Program, facet: Shown, command: string): void {
     case "globOperands":
       // (Its quoted glob operand, and none where the word is an option's value.)
       assert.ok(p.globOperands!(top.argv)?.at.length, why);
-      assert.equal(p.globOperands!(expanded(`${p.names[0]} fmt --config '*.json'`).top.argv), null);
+      // (rimraf, del and cpy take no `--config`: every quoted glob is one of theirs.)
+      if (!/^(rimraf|del|cpy)$/.test(p.names[0])) {
+        assert.equal(
+          p.globOperands!(expanded(`${p.names[0]} fmt --config '*.json'`).top.argv),
+          null,
+        );
+      }
+      break;
+    case "readWords":
+      // (Its `-f` file, and none of a subcommand that writes by its words: `cp`.)
+      assert.ok(
+        [...p.readWords!(top.argv)].includes(top.argv.findIndex((w) => w.value === "c.yml")),
+        why,
+      );
+      assert.ok(
+        ![...p.readWords!(expanded(`${p.names[0]} cp web:/x ./x`).top.argv)].some((i) => i > 1),
+        why,
+      );
       break;
     case "readsRepository":
       // (Its content, and none where it shows only names.)

@@ -651,6 +651,14 @@ export interface Program {
    */
   writesOnlyNamed?: boolean;
   /**
+   * The argv positions of words naming files it only reads and places it never writes (docker
+   * compose's `-f FILE`, `--env-file F`, `--project-directory DIR`, and every word of `up`,
+   * `build`, `logs`…): a program that may write anywhere is taken to write what its other words
+   * name, not these (`docker compose -f x.yml build && docker compose -f x.yml up` reads x.yml as
+   * it is). Not set: any word may name a place it writes.
+   */
+  readWords?: (argv: Word[]) => Iterable<number>;
+  /**
    * Saving "program subcommand *" would allow anything, beyond what `runs` and `evaluates` say
    * (`npx pkg` runs a package); a function when only some subcommands would (`docker run`, not
    * `docker ps`). A program with `runsElsewhere` and no `tooBroad` is too broad whatever follows.

@@ -1,0 +1,148 @@
+/**
+ * Node's file tools that expand the glob patterns among their operands themselves, where bash left
+ * them quoted (`Program.globOperands`): removers (`rimraf 'dist/**'`, `del 'build/*'`, `shx rm -rf
+ * 'a/*'`) remove what the glob matches, a copier (`cpy 'src/*.json' dist`) reads it, a linter
+ * (`markdownlint --fix '**\/*.md'`, `markdownlint-cli2`) reads and fixes it. How each expands:
+ *
+ * - rimraf: every operand a glob (v3: unless `-G`/`--no-glob`, the last of it and `-g`/`--glob`
+ *   deciding; v4 and later only with `--glob`: the version is not known, so each is taken as a
+ *   glob unless turned off); its `*` taken to match a leading `.` (the options its versions pass
+ *   are not known here).
+ * - del-cli (`del`): globby's patterns, `!` excluding; a `*` taken to match a leading `.`.
+ * - cpy-cli (`cpy`): the sources (not the destination, the last operand) are globby's patterns,
+ *   a leading `.` matched with `--dot` only.
+ * - markdownlint (markdownlint-cli): its file operands are globs, a leading `.` matched with
+ *   `--dot` only; markdownlint-cli2: `#` (and `!`) excludes, a leading `:` is a literal path, a
+ *   leading `.` taken to match.
+ * - shx: ShellJS globs the operands of the command it runs (`--noglob` turns it off), as bash
+ *   would with no `dotglob`: the command is run with those words as glob words.
+ *
+ * @module
+ */
+import type { Word } from "../shell/model.ts";
+import { globOperandsOf, globWords } from "./glob_operands.ts";
+import type { GlobOperands, Program, Runner } from "./spec.ts";
+import type { Stage } from "../shell/model.ts";
+
+/** The static value of a word, or null. */
+const value = (w: Word | undefined) => (w?.kind === "static" ? w.value : null);
+
+/** Whether rimraf globs its operands: the last of `-g`/`--glob` and `-G`/`--no-glob` decides. */
+function rimrafGlobs(argv: Word[]): GlobOperands | null {
+  let glob = true;
+  for (const w of argv.slice(1)) {
+    const v = value(w);
+    if (v === "--") break;
+    if (v === "-G" || v === "--no-glob") glob = false;
+    else if (v === "-g" || v === "--glob") glob = true;
+  }
+  return glob ? globOperandsOf(argv, 1, NONE, true) : null;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** del-cli's options that take the next word (none: `--force`, `--dry-run`, `--verbose`). */
+function delGlobs(argv: Word[]): GlobOperands | null {
+  return globOperandsOf(argv, 1, NONE, true);
+}
+
+/** cpy-cli's options that take the next word. */
+const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--rename", "--concurrency"]);
+
+/** cpy's sources: every glob operand but the destination (the last operand). */
+function cpyGlobs(argv: Word[]): GlobOperands | null {
+  const found = globOperandsOf(argv, 1, CPY_VALUED, false);
+  if (!found) return null;
+  // (The destination is the last word that is no option, nor an option's value.)
+  let last = -1;
+  for (let i = 1; i < argv.length; i++) {
+    const v = value(argv[i]);
+    if (v !== null && v.startsWith("-") && v !== "-") {
+      if (CPY_VALUED.has(v)) i++;
+      continue;
+    }
+    last = i;
+  }
+  const at = found.at.filter((i) => i !== last);
+  const dot = argv.some((w) => value(w) === "--dot");
+  return at.length ? { at, dot } : null;
+}
+
+/** markdownlint-cli's options that take the next word. */
+const MARKDOWNLINT_VALUED: ReadonlySet<string> = new Set([
+  "-c",
+  "--config",
+  "-i",
+  "--ignore",
+  "-o",
+  "--output",
+  "-p",
+  "--ignore-path",
+  "-r",
+  "--rules",
+  "--enable",
+  "--disable",
+  "--configPointer",
+]);
+
+function markdownlintGlobs(argv: Word[]): GlobOperands | null {
+  const found = globOperandsOf(argv, 1, MARKDOWNLINT_VALUED, false);
+  if (!found) return null;
+  return { at: found.at, dot: argv.some((w) => value(w) === "--dot") };
+}
+
+/** markdownlint-cli2's options that take the next word. */
+const CLI2_VALUED: ReadonlySet<string> = new Set(["--config", "--format"]);
+
+function markdownlintCli2Globs(argv: Word[]): GlobOperands | null {
+  const found = globOperandsOf(argv, 1, CLI2_VALUED, true);
+  if (!found) return null;
+  // (`#pattern` excludes; `:path` is the path as written.)
+  const at = found.at.filter((i) => !/^[#:]/.test(argv[i].value));
+  return at.length ? { at, dot: true } : null;
+}
+
+/** shx's own options (before its command). */
+const SHX_OPTIONS = /^--(silent|verbose|noglob|negate|help|version)$/;
+
+/**
+ * `shx CMD ARGS…`: ShellJS's CMD, judged as that command is, its glob-character operands as the
+ * glob words bash would make of them (no `dotglob`), unless `--noglob`.
+ */
+function shxRuns(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  let at = 1;
+  let glob = true;
+  for (; at < argv.length; at++) {
+    const v = value(argv[at]);
+    if (v === null || !SHX_OPTIONS.test(v)) break;
+    if (v === "--noglob") glob = false;
+  }
+  if (at >= argv.length) return;
+  const words = argv.slice(at).map((w, i) =>
+    i > 0 && glob && w.kind === "static" && /[*?[]/.test(w.value) && !w.value.startsWith("-")
+      ? globWords(w)
+      : [w]
+  );
+  // (A brace ShellJS's glob expands: each alternative a word, as bash's would be.)
+  run.stage(words.flat(), "shx");
+}
+
+/** rimraf, del-cli, cpy-cli, markdownlint, markdownlint-cli2 and shx. */
+export const GLOB_TOOL_PROGRAMS: Program[] = [
+  {
+    names: ["rimraf"],
+    globOperands: rimrafGlobs,
+    // (Not `writesOnlyNamed`: a quoted word names what its glob matches, not itself.)
+    replacesTrees: true,
+  },
+  {
+    names: ["del", "del-cli"],
+    globOperands: delGlobs,
+    replacesTrees: true,
+  },
+  { names: ["cpy", "cpy-cli"], globOperands: cpyGlobs },
+  { names: ["markdownlint"], globOperands: markdownlintGlobs },
+  { names: ["markdownlint-cli2"], globOperands: markdownlintCli2Globs },
+  { names: ["shx"], runs: shxRuns },
+];

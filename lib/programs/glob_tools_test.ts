@@ -1,0 +1,91 @@
+/**
+ * Node's file tools that expand their own quoted globs (glob_tools.ts): a remover's glob reaches
+ * what it matches (`.env`, the gate's `.pi/`, `secrets/`), a copier's sources and a linter's files
+ * too; `-G`/`--no-glob` and shx's `--noglob` leave the word a name; a copier's destination is no
+ * glob; `rimraf dist` is judged as `rm -rf dist` is.
+ */
+import assert from "node:assert/strict";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
+import { literal } from "./words.ts";
+import { programNamed } from "./registry.ts";
+
+const H = "/home/user";
+const P = `${H}/proj`;
+const ctx = ctxIn(P, {
+  files: [
+    `${P}/src/main.ts`,
+    `${P}/docs/a.md`,
+    `${P}/dist/a.js`,
+    `${P}/README.md`,
+    `${P}/.env`,
+    `${P}/secrets/db.json`,
+    `${P}/.pi/settings.json`,
+    `${H}/.ssh/id_rsa`,
+  ],
+  home: H,
+});
+// (`rm *` is denied by a rule: the removers here are judged by what they reach, not their name.)
+const config = rmDenied(H, { ssh: true });
+
+Deno.test("glob tools: a remover's quoted glob reaches what it matches, dot files too", async () => {
+  await checkActions(config, ctx, [
+    // Hostile: the glob matches what is protected.
+    ["rimraf '*'", "deny"],
+    ["rimraf --glob '.*'", "ask"],
+    ["rimraf '.p?'", "ask"],
+    ["rimraf '{dist,.pi}'", "ask"],
+    ["rimraf 'secret?'", "deny"],
+    [`rimraf '${H}/.ss[h]'`, "deny"],
+    ["rimraf -g -- '*'", "deny"],
+    ["del '*'", "deny"],
+    ["del-cli '.e*'", "ask"],
+    ["del '*' '!.env'", "deny"],
+    ["shx rm -rf 'secret*'", "deny"],
+    ["shx rm -rf '.p*'", "deny"],
+    ["npx rimraf '*'", "deny"],
+    // Everyday: build output.
+    ["rimraf 'dist/**'", "allow"],
+    ["rimraf 'dist/*.js'", "allow"],
+    ["del 'dist/*'", "allow"],
+    ["npx rimraf 'dist/*'", "allow"],
+    // No glob: the word is a name.
+    ["rimraf -G '*'", "allow"],
+    ["rimraf --no-glob '.*'", "allow"],
+  ]);
+});
+
+Deno.test("glob tools: rimraf DIR is judged as rm -rf DIR (a tree it replaces)", async () => {
+  await checkActions(config, ctx, [
+    ["rimraf .pi", "ask"],
+    ["rimraf secrets", "deny"],
+    ["rimraf src/main.ts", "allow"],
+  ]);
+});
+
+Deno.test("glob tools: copiers and linters read what their globs match", async () => {
+  await checkActions(config, ctx, [
+    ["cpy --dot '*' dist", "deny"],
+    ["cpy 'secrets/*' dist", "deny"],
+    ["cpy 'src/*' '.pi'", "ask"],
+    ["cpy 'src/*.ts' dist", "allow"],
+    ["markdownlint --dot --fix '**/*'", "deny"],
+    ["markdownlint --fix 'secrets/*'", "deny"],
+    ["markdownlint-cli2 --fix '**/*'", "deny"],
+    ["markdownlint --fix '**/*.md'", "allow"],
+    ["markdownlint-cli2 '**/*.md' '#node_modules'", "allow"],
+    ["markdownlint-cli2 --fix 'docs/**/*.md'", "allow"],
+  ]);
+});
+
+Deno.test("glob tools: which words each takes for globs", () => {
+  const at = (cmd: string) => {
+    const argv = cmd.split(" ").map(literal);
+    return programNamed(cmd.split(" ")[0])!.globOperands!(argv)?.at ?? [];
+  };
+  assert.deepEqual(at("rimraf -G a/* -g b/*"), [2, 4]);
+  assert.deepEqual(at("rimraf -g a/* -G b/*"), []);
+  assert.deepEqual(at("cpy src/* dist/*"), [1]);
+  assert.deepEqual(at("cpy --cwd src/* a/* out"), [3]);
+  assert.deepEqual(at("markdownlint -c x/*.json docs/*.md"), [3]);
+  assert.deepEqual(at("markdownlint-cli2 #x/* :y/* z/*"), [3]);
+});
