@@ -43,6 +43,18 @@ export const STARTER_CONFIG = `// pi-controls config (JSONC: comments and traili
         { "action": "allow", "tool": "bash", "pattern": "git restore --staged*" },
         { "action": "ask", "tool": "bash", "pattern": "git restore --staged *-*W*" },
         { "action": "ask", "tool": "bash", "pattern": "git restore --staged *--w*" },
+        // -S is --staged (the shorter pattern allows it; the longer ones ask again where W, or a
+        // letter after -S that may hide one, follows).
+        { "action": "allow", "tool": "bash", "pattern": "git restore -S*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -S *-*W*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -S *--w*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -SW*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -Sq*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -Sp*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -Ss*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -Sm*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -SU*" },
+        { "action": "ask", "tool": "bash", "pattern": "git restore -S-*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash drop*" },
         { "action": "ask", "tool": "bash", "pattern": "git *stash clear*" },
         // Pushing and publishing ask; forcing a push is denied (the longer pattern is the more
