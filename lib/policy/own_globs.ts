@@ -4,7 +4,8 @@
  * brace alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`), expanded with the
  * program's rules (`**` crosses directories, extglob groups, a leading `.` matched where it says),
  * so its matches are its targets where they can be listed, else what lies below its literal
- * prefix, as for a glob of bash's.
+ * prefix, as for a glob of bash's. A `\` is what the program takes it for: an escape (prettier's
+ * fast-glob, eslint's minimatch, stylelint's globby) or a `/` (deno, dprint).
  *
  * @example
  * ```ts
@@ -20,6 +21,7 @@ import { braceChars, expandBraces } from "../shell/braces.ts";
 import type { Stage, Word } from "../shell/model.ts";
 import type { GlobOptions } from "../shell/pathname_expansion.ts";
 import { programOf } from "../programs/registry.ts";
+import type { GlobOperands } from "../programs/spec.ts";
 
 /** A stage's own glob operands: the glob words of each (by argv position), and their options. */
 export interface OwnGlobs {
@@ -39,12 +41,24 @@ function literalPrefix(pattern: string): string {
   return out;
 }
 
+/**
+ * An operand as a pattern with `/` for each `\\` where the program reads one so (see
+ * `GlobOperands.backslash`); joined to the cwd first, a leading one stays below it.
+ */
+function separated(value: string, backslash: GlobOperands["backslash"]): string {
+  if (backslash === undefined || backslash === "escape" || !value.includes("\\")) return value;
+  const slashed = value.replaceAll("\\", "/");
+  if (backslash === "separator" || value.startsWith("/")) return slashed;
+  return slashed.replace(/^\/+/, "") || ".";
+}
+
 /** The glob words of one operand (see the module's description). */
-function globWords(w: Word): Word[] {
-  const alternatives = expandBraces(braceChars(w.value));
+function globWords(w: Word, backslash: GlobOperands["backslash"]): Word[] {
+  const value = separated(w.value, backslash);
+  const alternatives = expandBraces(braceChars(value));
   // (Braces not expanded here: what lies below the text before them.)
   if (alternatives === null) {
-    const prefix = literalPrefix(w.value);
+    const prefix = literalPrefix(value);
     return [{ value: prefix + "*", kind: "glob", prefix, text: w.text }];
   }
   return alternatives.map((chars) => {
@@ -59,6 +73,6 @@ export function ownGlobs(stage: Stage): OwnGlobs | null {
   const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
   if (!found) return null;
   const words = new Map<number, Word[]>();
-  for (const i of found.at) words.set(i, globWords(stage.argv[i]));
+  for (const i of found.at) words.set(i, globWords(stage.argv[i], found.backslash));
   return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
 }

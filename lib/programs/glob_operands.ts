@@ -25,13 +25,15 @@ const GLOBBY = /[*?[{]|[@!+](?=\()/;
 /**
  * The glob operands among `argv` from `start` (the first word after a subcommand), where the
  * options in `valued` take the next word as their value; `dot`: the program's `*` matches a
- * leading `.` (fast-glob's and minimatch's `dot: true`). Null where there is none.
+ * leading `.` (fast-glob's and minimatch's `dot: true`); `backslash`: what a `\` is to it
+ * (`GlobOperands.backslash`). Null where there is none.
  */
 export function globOperandsOf(
   argv: Word[],
   start: number,
   valued: ReadonlySet<string>,
   dot: boolean,
+  backslash: GlobOperands["backslash"] = "escape",
 ): GlobOperands | null {
   const at: number[] = [];
   let options = true;
@@ -43,5 +45,5 @@ export function globOperandsOf(
       if (valued.has(w.value)) i++;
     } else if (GLOBBY.test(w.value) && !w.value.startsWith("!")) at.push(i);
   }
-  return at.length ? { at, dot } : null;
+  return at.length ? { at, dot, backslash } : null;
 }
