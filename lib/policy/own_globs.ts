@@ -4,7 +4,8 @@
  * brace alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`), expanded with the
  * program's rules (`**` crosses directories, extglob groups, a leading `.` matched where it says),
  * so its matches are its targets where they can be listed, else what lies below its literal
- * prefix, as for a glob of bash's.
+ * prefix, as for a glob of bash's. A `\` is what the program takes it for: an escape (prettier's
+ * fast-glob, eslint's minimatch, stylelint's globby) or a `/` (deno, dprint).
  *
  * @example
  * ```ts
@@ -32,6 +33,6 @@ export function ownGlobs(stage: Stage): OwnGlobs | null {
   const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
   if (!found) return null;
   const words = new Map<number, Word[]>();
-  for (const i of found.at) words.set(i, globWords(stage.argv[i]));
+  for (const i of found.at) words.set(i, globWords(stage.argv[i], found.backslash));
   return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
 }

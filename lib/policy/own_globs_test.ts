@@ -88,3 +88,34 @@ Deno.test("own globs: the words, their brace alternatives and the program's rule
   const many = of("eslint", "src/{1..99}{a,b}/x")!.words.get(1)!;
   assert.deepEqual(many.map((w) => [w.value, w.pattern]), [["src/*", undefined]]);
 });
+
+Deno.test("own globs: a `\\` is an escape or a `/` as the program takes it", async () => {
+  await checkActions(config, ctx, [
+    // deno (2.9) and dprint (0.54) take it for a `/`: these rewrite .pi/settings.json.
+    ["deno fmt '.pi\\*.json'", "ask"],
+    ["deno fmt '.pi\\/*.json'", "ask"],
+    ["deno fmt '\\.pi/*.json'", "ask"], // (joined to the cwd first: `./.pi/*.json`)
+    ["deno fmt '.pi/\\*.json'", "ask"],
+    ["deno lint --fix '.pi\\**'", "ask"],
+    ["deno fmt 'secrets\\*'", "deny"],
+    ["dprint fmt '.pi\\*.json'", "ask"],
+    ["dprint check 'secrets\\*.json'", "deny"],
+    // prettier's fast-glob, eslint's minimatch and stylelint's globby take it for an escape:
+    // `\*` is a literal `*`, `\.` a `.` (eslint 9 matches nothing with one).
+    ["prettier --write '\\.pi/*.json'", "ask"],
+    ["prettier --write 'secret\\s/*'", "deny"],
+    ["eslint --fix '\\.pi/*.json'", "ask"],
+    // Everyday.
+    ["deno fmt 'src\\*.ts'", "allow"],
+    ["prettier --write '.pi\\*.json'", "allow"],
+    ["prettier --write '.pi/\\*.json'", "allow"],
+    ["eslint --fix '.pi\\*.json'", "allow"],
+    ["stylelint --fix 'src\\*.css'", "allow"],
+  ]);
+  const of = (...words: string[]) => ownGlobs({ argv: words.map(literal) } as Stage);
+  const patterns = (...words: string[]) =>
+    [...of(...words)!.words.values()].flat().map((w) => w.pattern);
+  assert.deepEqual(patterns("deno", "fmt", "\\.pi\\*.json", "/x\\*"), [".pi/*.json", "/x/*"]);
+  assert.deepEqual(patterns("dprint", "fmt", "\\.pi\\*.json"), ["/.pi/*.json"]);
+  assert.deepEqual(patterns("prettier", "\\.pi\\*.json"), ["\\.pi\\*.json"]);
+});

@@ -255,8 +255,9 @@ const CARGO_HARMLESS =
 const CARGO_VALUED = /^(--config|-Z|--color|-C|--explain|--list)$/;
 
 /**
- * cargo's settings: the project's settings files, `--config KEY=VALUE` (a TOML line; a key
- * neither judged nor harmless is a setting not known) and `--config FILE`, and the rustc (or
+ * cargo's settings: the project's settings files, `--config FILE` (a file there, whatever its
+ * name) and `--config KEY=VALUE` (a TOML line; a key neither judged nor harmless is a setting not
+ * known), and the rustc (or
  * rustdoc) options after `cargo rustc --` (`cargo rustdoc --`). `cargo run` runs the project's
  * own code, like make's recipes: not seen.
  */
@@ -286,28 +287,34 @@ function cargoCommands(stage: Stage, run: Runner): void {
   }
 }
 
-/** One `--config` value: a `KEY=VALUE` TOML line, else a settings file. */
+/**
+ * One `--config` value, as cargo reads it: a file there (from the cwd, through symlinks) is a
+ * settings file whatever its name (`--config build.jobs=4` of a file named so), else a `KEY=VALUE`
+ * TOML line. A file that may be there (another stage may write it, a cwd not known) is read as it
+ * will be, and the line judged too: the write may fail.
+ */
 function configOption(value: Word, run: Runner, cwd: string | null): void {
   if (value.kind !== "static") {
     run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
     return;
   }
-  const entries = value.value.includes("=") ? tomlEntries(value.value) : null;
+  const arg = value.value;
+  const path = isAbsolute(arg) || cwd === null ? arg : join(cwd, arg);
+  // (A file named by the value: "" where surely none, or one empty, which sets nothing.)
+  const text = arg ? run.settings(path) : "";
+  if (text === null) run.stage([unknownWord(`(the settings of ${path})`)], "cargo --config");
+  else if (text) cargoText(text, path, dirname(dirname(path)), run, 0);
+  if (!arg.includes("=")) return;
+  const entries = tomlEntries(arg);
   if (entries === null || entries.length !== 1) {
-    if (value.value.includes("=")) {
-      run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
-    } else {cargoFile(
-        cwd === null || isAbsolute(value.value) ? value.value : join(cwd, value.value),
-        run,
-        0,
-      );}
+    run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
     return;
   }
-  const { path, value: setting } = entries[0];
+  const { path: key, value: setting } = entries[0];
   // (A setting that runs a program under another name, or names where cargo writes and is not
   // read here: not known.)
   if (
-    !cargoSetting(path, setting, run, "cargo --config", cwd) && !CARGO_HARMLESS.test(path.join("."))
+    !cargoSetting(key, setting, run, "cargo --config", cwd) && !CARGO_HARMLESS.test(key.join("."))
   ) {
     run.stage([unknownWord(`(cargo settings ${value.text})`)], "cargo");
   }

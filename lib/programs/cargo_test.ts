@@ -218,3 +218,48 @@ Deno.test("cargo: the user's ~/.cargo/config.toml ($CARGO_HOME's) and those abov
     ["cargo test", "allow"],
   ]);
 });
+
+const RUNNER = '[target.x86_64-unknown-linux-gnu]\nrunner = "cat ~/.ssh/id_rsa"\n';
+/** A project whose files are named like `--config KEY=VALUE` lines. */
+const NAMED_CTX = ctxIn(`${H}/project`, {
+  home: H,
+  files: [`${H}/project/src/main.rs`, `${H}/.ssh/id_rsa`],
+  contents: {
+    [`${H}/project/build.jobs=4`]: RUNNER,
+    [`${H}/project/sub/alias.b="build"`]: '[alias]\nb = "publish"\n',
+    [`${H}/project/cfg.toml`]: "[build]\njobs = 2\n",
+  },
+  links: {
+    [`${H}/project/build.jobs=2`]: `${H}/project/build.jobs=4`,
+    [`${H}/project/build.jobs=1`]: `${H}/project/nowhere`,
+  },
+});
+
+Deno.test("cargo: --config ARG is the file ARG names when there is one, whatever its name", async () => {
+  await checkActions(noPublish, NAMED_CTX, [
+    // (cargo reads a file there first: `=` in its name does not make it a `KEY=VALUE` line.)
+    ["cargo run --config build.jobs=4", "deny"],
+    ["cargo run --config=build.jobs=4", "deny"],
+    ["cargo --config 'build.jobs=4' run", "deny"],
+    ["cargo run --config ./build.jobs=4", "deny"],
+    ["cargo run --config ~/project/build.jobs=4", "deny"],
+    ["cargo run --config build.jobs=2", "deny"], // (through a symlink)
+    ["cd sub && cargo b --config 'alias.b=\"build\"'", "deny"],
+    // (One the command writes first, by a redirect or a here-document.)
+    [
+      `printf '${
+        RUNNER.replaceAll("\n", "\\n")
+      }' > 'build.jobs=3' && cargo run --config build.jobs=3`,
+      "deny",
+    ],
+    [`cat > build.jobs=3 <<'E'\n${RUNNER}E\ncargo run --config build.jobs=3`, "deny"],
+    // (Where the cwd is not known, a file may be there.)
+    ['cd "$D" && cargo run --config build.jobs=5', "deny"],
+    // Everyday: no file of that name (or a dangling symlink), or one that changes nothing.
+    ["cargo build --config build.jobs=5", "allow"],
+    ["cargo run --config build.jobs=1", "allow"],
+    ["cargo build --config cfg.toml", "allow"],
+    ["cargo build --config 'profile.dev.opt-level=1' --config net.offline=true", "allow"],
+    ["cd sub && cargo run --config build.jobs=4", "allow"],
+  ]);
+});

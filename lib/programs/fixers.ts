@@ -541,24 +541,27 @@ function stylelintGlobs(argv: Word[]) {
 
 /**
  * `dprint fmt`/`check`/`output-file-paths` expand their file patterns themselves (dot files
- * counted: its matcher is not read here). `--excludes` takes several words: taken as patterns.
+ * counted: its matcher is not read here), a `\` a `/` (dprint 0.54: `'.pi\*.json'` is
+ * `.pi/*.json`, `'\.pi/*'` is `/.pi/*`). `--excludes` takes several words: taken as patterns.
  */
 function dprintGlobs(argv: Word[]) {
   const [verb, at] = subcommand(argv, new Set(["--config", "-c", "--log-level"]));
   if (verb === "") return null;
-  return globOperandsOf(argv, at + 1, new Set(["--config", "-c", "--log-level"]), true);
+  const valued = new Set(["--config", "-c", "--log-level"]);
+  return globOperandsOf(argv, at + 1, valued, true, "separator");
 }
 
 /**
  * `deno fmt`, `lint`, `check`, `test`, `bench` and `doc` expand glob operands themselves, no dot
  * file or directory matched by a `*` (deno 2: `deno fmt '**\/*.json'` leaves `.pi` alone; a
- * component starting with `.` matches one: `'.pi/*'`).
+ * component starting with `.` matches one: `'.pi/*'`), a `\` a `/` once joined to the cwd (deno
+ * 2.9: `'.pi\*.json'`, `'\.pi/*.json'` and `'.pi/\*.json'` are `.pi/*.json`).
  */
 export function denoGlobs(argv: Word[]) {
   const [verb, at] = subcommand(argv, new Set(["--log-level"]));
   if (!["fmt", "lint", "check", "test", "bench", "doc"].includes(verb)) return null;
   const valued = new Set(["--config", "-c", "--ext", "--import-map", "--log-level", "--filter"]);
-  return globOperandsOf(argv, at + 1, valued, false);
+  return globOperandsOf(argv, at + 1, valued, false, "separator-from-cwd");
 }
 
 /** eslint, biome, rustfmt, isort, autopep8, shfmt, stylelint, rubocop, terraform and dprint. */

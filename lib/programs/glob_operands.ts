@@ -26,13 +26,15 @@ const GLOBBY = /[*?[{]|[@!+](?=\()/;
 /**
  * The glob operands among `argv` from `start` (the first word after a subcommand), where the
  * options in `valued` take the next word as their value; `dot`: the program's `*` matches a
- * leading `.` (fast-glob's and minimatch's `dot: true`). Null where there is none.
+ * leading `.` (fast-glob's and minimatch's `dot: true`); `backslash`: what a `\` is to it
+ * (`GlobOperands.backslash`). Null where there is none.
  */
 export function globOperandsOf(
   argv: Word[],
   start: number,
   valued: ReadonlySet<string>,
   dot: boolean,
+  backslash: GlobOperands["backslash"] = "escape",
 ): GlobOperands | null {
   const at: number[] = [];
   let options = true;
@@ -44,7 +46,7 @@ export function globOperandsOf(
       if (valued.has(w.value)) i++;
     } else if (GLOBBY.test(w.value) && !w.value.startsWith("!")) at.push(i);
   }
-  return at.length ? { at, dot } : null;
+  return at.length ? { at, dot, backslash } : null;
 }
 
 /** The text before the first character a glob library expands, its escapes removed. */
@@ -60,15 +62,27 @@ function literalPrefix(pattern: string): string {
 }
 
 /**
+ * An operand as a pattern with `/` for each `\\` where the program reads one so (see
+ * `GlobOperands.backslash`); joined to the cwd first, a leading one stays below it.
+ */
+function separated(value: string, backslash: GlobOperands["backslash"]): string {
+  if (backslash === undefined || backslash === "escape" || !value.includes("\\")) return value;
+  const slashed = value.replaceAll("\\", "/");
+  if (backslash === "separator" || value.startsWith("/")) return slashed;
+  return slashed.replace(/^\/+/, "") || ".";
+}
+
+/**
  * The glob words a glob library makes of one operand, as bash would make them: each brace
  * alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`); braces not read here, what lies
  * below the text before them.
  */
-export function globWords(w: Word): Word[] {
-  const alternatives = expandBraces(braceChars(w.value));
+export function globWords(w: Word, backslash?: GlobOperands["backslash"]): Word[] {
+  const value = separated(w.value, backslash);
+  const alternatives = expandBraces(braceChars(value));
   // (Braces not expanded here: what lies below the text before them.)
   if (alternatives === null) {
-    const prefix = literalPrefix(w.value);
+    const prefix = literalPrefix(value);
     return [{ value: prefix + "*", kind: "glob", prefix, text: w.text }];
   }
   return alternatives.map((chars) => {

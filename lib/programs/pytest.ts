@@ -1,6 +1,7 @@
 /**
  * pytest (`pytest`, `py.test`, `python -m pytest`): the files its options name (`--basetemp DIR`,
- * which it empties first; `--junitxml F`; pytest-cov's `--cov-report=html:DIR`; the ini values
+ * which it empties first; `--junitxml F`; `--debug[=F]`, its value the next word unless an option;
+ * pytest-cov's `--cov-report=html:DIR`; pytest-benchmark's `--benchmark-json F`; the ini values
  * `-o cache_dir=DIR`, `-o log_file=F`), and the options its settings give it, read as pytest
  * finds them: `-c FILE` (`--config-file`, `--inifile`), else the first of `pytest.toml`,
  * `.pytest.toml`, `pytest.ini`, `.pytest.ini`, `pyproject.toml` (`[tool.pytest]`,
@@ -279,8 +280,9 @@ export const PYTEST: Program = {
 
 /**
  * pytest's options that name a file it writes or reads (its plugins' too: pytest-html's `--html`,
- * pytest-reportlog's `--report-log`, pytest-cov's `--cov-config`), by whether it writes below a
- * directory by names of its own (`--basetemp`, which it removes first).
+ * pytest-reportlog's `--report-log`, pytest-cov's `--cov-config`, pytest-benchmark's
+ * `--benchmark-json`, its `--benchmark-storage` of runs, `file://` or a path), by whether it
+ * writes below a directory by names of its own (`--basetemp`, which it removes first).
  */
 const PYTEST_FILES = new Map<string, boolean>([
   ["--basetemp", true],
@@ -295,7 +297,23 @@ const PYTEST_FILES = new Map<string, boolean>([
   ["--cov-config", false],
   ["--confcutdir", false],
   ["--rootdir", false],
+  ["--benchmark-json", false],
+  ["--benchmark-storage", true],
 ]);
+
+/**
+ * Options whose value may be left out (argparse's `nargs="?"`: the next word is theirs unless it
+ * is an option), and the file they name then or by their value: `--debug[=F]` (pytest's trace,
+ * opened "w"; `pytestdebug.log`), pytest-benchmark's `--benchmark-histogram[=PREFIX]` and
+ * `--benchmark-cprofile-dump[=PREFIX]` (`PREFIX-<test>.svg`, `.prof`; `benchmark_<time>`) and
+ * `--benchmark-netrc[=F]` (the credentials it reads; `~/.netrc`).
+ */
+const PYTEST_OPTIONAL: Record<string, { default: string; prefix: boolean }> = {
+  "--debug": { default: "pytestdebug.log", prefix: false },
+  "--benchmark-histogram": { default: "benchmark_", prefix: true },
+  "--benchmark-cprofile-dump": { default: "benchmark_", prefix: true },
+  "--benchmark-netrc": { default: "~/.netrc", prefix: false },
+};
 
 /** pytest-cov's report types that write a directory (below) or a file: `--cov-report=TYPE:DEST`. */
 const COV_REPORTS: Record<string, boolean> = {
@@ -307,6 +325,11 @@ const COV_REPORTS: Record<string, boolean> = {
   markdown: false,
   "markdown-append": false,
 };
+
+/** A name as a glob matching only itself. */
+function globQuote(name: string): string {
+  return name.replace(/[*?[\]\\]/g, "\\$&");
+}
 
 /**
  * The files pytest's words (`args`, after the program or `-m pytest`) name: its options' values
@@ -330,10 +353,30 @@ export function pytestFiles(args: Word[], source: string): NamedFile[] {
     const name = eq < 0 ? w.value : w.value.slice(0, eq);
     const value = eq < 0 ? args[i + 1] : literal(w.value.slice(eq + 1));
     if (eq < 0 && /^(--cov-report|--override-ini|-o|-p|--cov|--cov-fail-under)$/.test(name)) i++;
+    const optional = PYTEST_OPTIONAL[name];
+    if (optional) {
+      // (A word after it is its value unless it is an option: `--debug tests/x.py` writes there.)
+      const next = eq < 0 ? args[i + 1] : value;
+      const taken = eq >= 0 || (next !== undefined &&
+        (next.kind === "static" ? !next.value.startsWith("-") : !next.prefix.startsWith("-")));
+      if (eq < 0 && taken) i++;
+      const file = !taken ? optional.default : next.kind === "static" ? next.value : undefined;
+      if (file === undefined || !optional.prefix) add(file, false);
+      else out.push({ path: `${globQuote(file)}*`, source, pattern: true });
+      continue;
+    }
+    if (name === "--benchmark-save" || name === "--benchmark-autosave") {
+      // (Runs saved below the storage, by default `.benchmarks` of the cwd.)
+      if (eq < 0 && name === "--benchmark-save") i++;
+      add(".benchmarks", true);
+      continue;
+    }
     const below = PYTEST_FILES.get(name);
     if (below !== undefined) {
       if (eq < 0) i++;
-      add(value, below);
+      if (name !== "--benchmark-storage" || value?.kind !== "static") add(value, below);
+      else if (!/^[\w+.-]+:\/\//.test(value.value)) add(value, below);
+      else if (value.value.startsWith("file://")) add(value.value.slice(7), below);
       continue;
     }
     if (value?.kind !== "static") {

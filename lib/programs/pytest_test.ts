@@ -4,7 +4,7 @@
  * options (`--basetemp=DIR` empties DIR), their `cache_dir` and `log_file` places it writes.
  */
 import assert from "node:assert/strict";
-import { bash, checkActions, ctxIn, rmDenied } from "../testing.ts";
+import { bash, checkActions, configFrom, ctxIn, rmDenied } from "../testing.ts";
 import { pythonShlex } from "./pytest.ts";
 
 const H = "/home/user";
@@ -172,4 +172,52 @@ Deno.test("pytest: the home directory's settings files are read as pytest reads 
   // Everyday: the user's own settings that give it harmless options.
   const plain = project({ [`${H}/pytest.ini`]: "[pytest]\naddopts = -ra -q" });
   await checkActions(config, plain, [["pytest -q", "allow"]]);
+});
+
+Deno.test("pytest: --debug[=F] and pytest-benchmark's files, from its words, addopts and the environment", async () => {
+  const dl = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  const plain = project({});
+  await checkActions(dl, plain, [
+    ['pytest -o "addopts=-q --debug=secrets/k"', "deny"],
+    ["pytest -o 'addopts=--debug secrets/k'", "deny"],
+    ["pytest --debug secrets/k", "deny"], // (its value, the word after it)
+    ["pytest --debug=.env", "ask"],
+    ["pytest -o addopts=--debug=.env tests", "ask"],
+    ['pytest --debug "$F"', "ask"],
+    ["pytest -o 'addopts=--benchmark-json secrets/b.json'", "deny"],
+    ["pytest -o 'addopts=--benchmark-histogram secrets/h'", "deny"],
+    ["pytest -o 'addopts=--benchmark-cprofile-dump=secrets/p'", "deny"],
+    ["pytest -o 'addopts=--benchmark-storage=file://secrets/b --benchmark-autosave'", "deny"],
+    ["pytest -o 'addopts=--benchmark-netrc ~/.ssh/id_rsa'", "deny"],
+    ["pytest -o 'addopts=--junit-xml=secrets/j.xml'", "deny"],
+    // Everyday.
+    ["pytest --junitxml=out.xml", "allow"],
+    ["pytest --debug -q tests", "allow"],
+    ["pytest --debug=build/debug.log", "allow"],
+    ["pytest --benchmark-autosave --benchmark-histogram tests", "allow"],
+    ["pytest --benchmark-json=bench.json --benchmark-save=base tests", "allow"],
+    ["pytest --benchmark-storage=elasticsearch+https://h/ --benchmark-save x", "allow"],
+  ]);
+  for (
+    const [file, text] of [["pytest.ini", "[pytest]\naddopts = --debug=.env"], [
+      "pyproject.toml",
+      '[tool.pytest.ini_options]\naddopts = ["--debug", ".env"]',
+    ]]
+  ) {
+    await checkActions(dl, project({ [file]: text }), [["pytest -q", "ask"]]);
+  }
+  await checkActions(dl, project({ "setup.cfg": "[tool:pytest]\naddopts = --debug secrets/x" }), [
+    ["pytest tests", "deny"],
+  ]);
+  await checkActions(dl, project({}, { PYTEST_ADDOPTS: "--debug=secrets/x" }), [[
+    "pytest",
+    "deny",
+  ]]);
+  await checkActions(dl, project({ "pytest.ini": "[pytest]\naddopts = --debug -ra" }), [
+    ["pytest -q", "allow"],
+  ]);
 });

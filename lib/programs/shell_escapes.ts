@@ -176,14 +176,17 @@ function lessRuns(stage: Stage, run: Runner): void {
 const LESSKEY_OPTION =
   /^--lesskey-(f(?:i(?:le?)?)?|s(?:rc?)?|c(?:o(?:n(?:t(?:e(?:nt?)?)?)?)?)?)(=|$)/;
 /** The variables a lesskey file's `#env` section sets that make less run a program. */
-const LESSKEY_RUNS = /^(LESSOPEN|LESSCLOSE|EDITOR|VISUAL|LESSEDIT|LESS|LESSHISTFILE)$/;
+const LESSKEY_RUNS =
+  /^(LESSOPEN|LESSCLOSE|EDITOR|VISUAL|LESSEDIT|LESS|LESSHISTFILE|LESSGLOBALTAGS|LESSECHO|LESSMETAESCAPE|LESSMETACHARS)$/;
 /** Those whose value is a shell command run on a key: `SHELL`, the OSC 8 link openers. */
 const LESSKEY_SHELL = /^(SHELL|LESS_OSC8_\w*)$/;
 
 /**
  * What a lesskey source text makes less run (read as less reads it: `lesskey.ts`): its `#env`
  * section's `LESSOPEN`, `LESSCLOSE` (run at start, no terminal needed), the editor, `SHELL` and
- * `LESS_OSC8_*` (run on a key), `LESS` (options, `+!cmd`), `LESSHISTFILE` (written), judged as the
+ * `LESS_OSC8_*` (run on a key), `LESSGLOBALTAGS` (run by `-t`), `LESSECHO` and the quoting of
+ * names in commands (`LESSMETAESCAPE`, `LESSMETACHARS`), `LESS` (options, `+!cmd`),
+ * `LESSHISTFILE` (written), judged as the
  * variables set before less; a value built from others (`$X`) is not known. A binary file (`-k`,
  * less before 582) naming any of them: not known. `content`: `--lesskey-content`'s text.
  */

@@ -153,3 +153,37 @@ Deno.test("less: lesskey files read as less reads them, the system's too", async
     await checkActions(denyList, ctx(files), [[command, want]]);
   }
 });
+
+Deno.test("less: the variables naming commands it runs (less(1) ENVIRONMENT), set anywhere", async () => {
+  const H = "/home/user";
+  const ctx = ctxIn(`${H}/p`, {
+    files: [`${H}/p/README.md`, `${H}/.ssh/id_rsa`],
+    contents: {
+      [`${H}/p/tags`]: "#env\nLESSGLOBALTAGS=cat ~/.ssh/id_rsa\n",
+      [`${H}/p/echo`]: "#env\nLESSECHO=/home/user/.ssh/x\n",
+      [`${H}/p/meta`]: "#env\nLESSMETAESCAPE=;\n",
+    },
+  });
+  await checkActions(denyList, ctx, [
+    // (`-t TAG` runs `$LESSGLOBALTAGS -x TAG` through popen; `v` runs LESSEDIT's editor line.)
+    ['LESSGLOBALTAGS="cat ~/.ssh/id_rsa" less -t main', "deny"],
+    ['export LESSGLOBALTAGS="cat ~/.ssh/id_rsa"; less -t main', "deny"],
+    ['env LESSGLOBALTAGS="cat ~/.ssh/id_rsa" less --tag=main', "deny"],
+    ['LESSEDIT="cat ~/.ssh/id_rsa %f" less README.md', "deny"],
+    // (lessecho expands file names; SHELL runs LESSOPEN's, LESSCLOSE's and `!` commands.)
+    ["LESSECHO=~/.ssh/x less README.md", "deny"],
+    ["SHELL=~/.ssh/x less README.md", "deny"],
+    // (How less quotes a name in the commands it runs: a name then becomes shell text.)
+    ["LESSMETAESCAPE=';' less README.md", "deny"],
+    ["LESSMETACHARS= less README.md", "deny"],
+    // (A lesskey file's #env section, and --lesskey-content.)
+    ["less -k tags -t main", "deny"],
+    ["less -k echo README.md", "deny"],
+    ["less -k meta README.md", "deny"],
+    ["less --lesskey-content=$'#env\\nLESSGLOBALTAGS=cat ~/.ssh/id_rsa\\n' -t main", "deny"],
+    // Everyday.
+    ["LESSGLOBALTAGS=global less -t main", "allow"],
+    ["LESSCHARSET=utf-8 less README.md", "allow"],
+    ["less -t main", "allow"],
+  ]);
+});

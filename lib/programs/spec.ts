@@ -496,6 +496,12 @@ export interface GlobOperands {
   at: number[];
   /** Its `*`, `?`, `[…]` and `**` match names starting with `.` (fast-glob's `dot: true`). */
   dot: boolean;
+  /**
+   * What a `\` is in its patterns: an escape (fast-glob's, minimatch's: `\*` is a literal `*`;
+   * the default), or a path separator, a `/`: "separator" as written (dprint: a leading one is
+   * the root), "separator-from-cwd" joined to the cwd first (deno: `\.pi/*` is `./.pi/*`).
+   */
+  backslash?: "escape" | "separator" | "separator-from-cwd";
 }
 
 /** What `Program.changesBelow` is given. */
