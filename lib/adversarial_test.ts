@@ -478,7 +478,7 @@ const HOSTILE: [string, Action, Action][] = [
   ["if true; then cat ~/.ssh/id_rsa; fi", "deny", "deny"],
   ["if cd ~/.ssh; then cat id_rsa; fi", "deny", "deny"],
   ["for f in a; do cd ~/.ssh; done; cat id_rsa", "deny", "deny"],
-  ["for f in ~/.ssh/*; do cat $f; done", "ask", "ask"],
+  ["for f in ~/.ssh/*; do cat $f; done", "deny", "deny"],
   ["{ cat ~/.ssh/id_rsa; }", "deny", "deny"],
   ["diff <(cat ~/.ssh/id_rsa) README.md", "deny", "deny"],
   ["ls & cat ~/.ssh/id_rsa", "deny", "deny"],

@@ -78,6 +78,9 @@ export function analyzeCached(
   if (known && stillUnset(known, env)) return known;
   const older = olderAnalyses.get(where)?.get(command);
   const analysis = older && stillUnset(older, env) ? older : analyzeBash(command, env, parser);
+  // (One that looked at the filesystem, a `for` list's glob expanded, holds for it as it was: a
+  // later call lists again. Keying it by what was listed would cost the listing anyway.)
+  if (analysis.listed) return analysis;
   if (analysesSize >= ANALYSES_KEPT) {
     olderAnalyses = analyses;
     analyses = new Map();

@@ -12,6 +12,7 @@
  * @module
  */
 import { analyzeCached } from "./analysis_cache.ts";
+import { type ListingChoice, listingsHold, topAnalysis } from "./loop_listings.ts";
 import { searchCollector, searchedPrograms, withoutSearched } from "./searched_programs.ts";
 import { aliasesSet } from "./git_alias_sets.ts";
 import { configuredPrograms } from "./git_configured.ts";
@@ -63,7 +64,7 @@ import {
   settingsFiles,
   stageFileText,
 } from "./glob_scope.ts";
-import { linkedPrograms } from "./linked_programs.ts";
+import { judgedBeside, linkedPrograms } from "./linked_programs.ts";
 import { linkedStreams } from "./linked_streams.ts";
 import { unnamedProgram, unnamedPrograms } from "./unnamed_programs.ts";
 import { otherRepositories } from "./git_repositories.ts";
@@ -584,25 +585,6 @@ function noCommand(
   };
 }
 
-/**
- * Stages judged beside others (the program a link of one reaches, one as a program not known),
- * into `all`: each the same process as its stage (`beside`), run at its place (`tops`, the stage
- * of this shell each comes from).
- */
-function judgedBeside(
-  all: Stage[],
-  pairs: readonly [Stage, Stage][],
-  tops: Map<Stage, Stage>,
-  beside: Map<Stage, Stage>,
-): void {
-  for (const [x, from] of pairs) {
-    all.push(x);
-    tops.set(x, tops.get(from) ?? from);
-    beside.set(x, beside.get(from) ?? from);
-  }
-}
-
-/** Decide a bash call. */
 /** The largest patch read for the symlinks it makes. */
 const PATCH_LIMIT = 4 * 1024 * 1024;
 
@@ -612,18 +594,19 @@ const stageText = (s: Stage, ctx: Context) => (path: string): string | null => {
   return cwd === null ? null : ctx.fs.readText?.(resolve(cwd, path), PATCH_LIMIT) ?? null;
 };
 
+/** Decide a bash call. */
 function decideBash(
   config: Config,
   call: ToolCall,
   ctx: Context,
-  opts: DecideOptions,
+  opts: DecideOptions & ListingChoice,
 ): { stages: StageVerdict[]; error: string | null } {
   const explain = opts.explain ?? false;
   const index = locationIndex(config, ctx);
   const command = typeof call.input?.command === "string" ? call.input.command : null;
   if (command === null) return noCommand(config, call, ctx, { explain, index });
   const env = { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand };
-  const analysis = analyzeCached(command, env, opts.parser);
+  const analysis = topAnalysis(command, env, ctx, opts);
   const searched = searchCollector(ctx.env);
   const searchPath = searched.take;
   const home = homeOf(ctx);
@@ -697,6 +680,8 @@ function decideBash(
   besides(unnamedPrograms(all, ctx, now));
   // Globs are expanded as bash will expand them, unless another stage may change what they match.
   const globs = globScope(command, all, ctx, readsOnly, tops, beside, instead);
+  const again = !listingsHold(analysis, globs, [instead, beside, tops]);
+  if (again) return decideBash(config, call, ctx, { ...opts, listing: false });
   const stages = all.map((s) =>
     judgeStage(config, ctx, s, { unknown: false, explain, index, links, globs, text })
   );

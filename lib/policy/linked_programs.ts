@@ -46,3 +46,21 @@ export function linkedPrograms(
   }
   return out;
 }
+
+/**
+ * Stages judged beside others (the program a link of one reaches, one as a program not known),
+ * into `all`: each the same process as its stage (`beside`), run at its place (`tops`, the stage
+ * of this shell each comes from).
+ */
+export function judgedBeside(
+  all: Stage[],
+  pairs: readonly [Stage, Stage][],
+  tops: Map<Stage, Stage>,
+  beside: Map<Stage, Stage>,
+): void {
+  for (const [x, from] of pairs) {
+    all.push(x);
+    tops.set(x, tops.get(from) ?? from);
+    beside.set(x, beside.get(from) ?? from);
+  }
+}

@@ -50,7 +50,8 @@ Deno.test("outputs: a new name mktemp makes is judged in its directory", async (
 Deno.test("outputs: basename and dirname of a known word, or of a loop's matches", async () => {
   const rows: [string, Action][] = [
     ['for f in docs/*.md; do pandoc "$f" -o "out/$(basename "${f%.md}").html"; done', "allow"],
-    ['for f in docs/*.md; do cp "$f" "$(dirname "$f")/$(basename "$f" .md).txt"; done', "ask"],
+    // (The list is expanded before the body's copies: its matches are known, loop_listings.ts.)
+    ['for f in docs/*.md; do cp "$f" "$(dirname "$f")/$(basename "$f" .md).txt"; done', "allow"],
     ['for f in docs/*.md; do cat "$(dirname "$f")/index.md"; done', "allow"],
     ["mkdir -p $(dirname out/x/y)", "allow"],
     ['cat "$(dirname ~/.ssh/id_rsa)/id_rsa"', "deny"],

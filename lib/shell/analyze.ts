@@ -107,11 +107,19 @@ export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser
   const { text, joined } = joinLines(command);
   const parsed = parseSource(parser, text);
   if (!parsed) return { stages: [], error: "the bash parser returned no tree" };
+  // (An analysis that looked at the filesystem holds for it as it was: `listed` says so.)
+  let looked = false;
+  const listing = env.listing;
+  if (listing) {
+    env = { ...env, listing: (p, c) => (looked = true, listing(p, c)) };
+  }
   let walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 }, 0, true);
+  walker.listed = listing ? [] : null;
   walker.run(parsed.root, [env.cwd]);
   if (rewalk(walker.calls, walker.stages)) {
     // (Not every run of a body is a call the walk saw: each body once, as before.)
     walker = new Walker(env, parsed.source, parsed.readWrite, parser, { steps: 0 });
+    walker.listed = listing ? [] : null;
     walker.run(parsed.root, [env.cwd]);
   }
   const root = parsed.root;
@@ -123,6 +131,7 @@ export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser
     : { stages: walker.stages, error };
   const unset = walker.values.unsetNames;
   if (unset.size) out.unset = [...unset, "BASH_ENV"];
+  if (looked) out.listed = walker.listed!;
   return out;
 }
 

@@ -179,6 +179,27 @@ export interface BashAnalysis {
    * environment holds none of them. Absent when there are none.
    */
   unset?: readonly string[];
+  /**
+   * The globs of `for` lists the walk expanded by {@linkcode BashEnv.listing}: the analysis holds
+   * for the filesystem as it was (never kept for a later call), and only where no stage but the
+   * loop's own body may change what each matches (the caller checks). Absent when the walk listed
+   * nothing.
+   */
+  listed?: ListedGlob[];
+}
+
+/** A glob of a `for` loop's list the walk expanded to its matches ({@linkcode BashEnv.listing}). */
+export interface ListedGlob {
+  /** The glob as a bash pattern (`Word.pattern`), relative to `cwd` or absolute. */
+  pattern: string;
+  cwd: string;
+  /** The stages of the loop's body: they start after bash expanded the list. */
+  body: Stage[];
+  /**
+   * The loop is inside another loop or a function body: its list may be expanded again after the
+   * body ran (then no stage is known to start after it).
+   */
+  repeated: boolean;
 }
 
 /** What the analysis may assume: what word decoding may expand, and what the caller knows. */
@@ -215,6 +236,13 @@ export interface BashEnv {
    * unseen).
    */
   carriesCommand: (assignment: string) => boolean;
+  /**
+   * The words bash makes of a glob now (`pattern` as `Word.pattern`, in `cwd`): its matches,
+   * sorted as bash sorts them, `[]` when nothing matches (the word stays as written), null when
+   * that is not known. Given, a `for` loop's glob takes these words (BashAnalysis.listed).
+   * The filesystem is the caller's: the shell layer knows none. Absent: globs stay patterns.
+   */
+  listing?: (pattern: string, cwd: string) => readonly string[] | null;
 }
 
 /** A static word: text bash takes as it is written. */

@@ -120,6 +120,7 @@ export class Walker implements WalkContext {
     };
   }
   error: string | null = null;
+  listed: WalkContext["listed"] = null;
   /**
    * Aliases the command defines (`alias ll='ls -l'`), shared with sub-walkers: a later command
    * named by one runs its text (bash expands them with `shopt -s expand_aliases`; judged so
@@ -598,6 +599,7 @@ export class Walker implements WalkContext {
         out = union(out, this.loopBody(node, cwds, origin, redirects).ok);
       }
       this.values.assign(rounds.name, null);
+      rounds.walked?.();
       return same(out);
     });
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Cwds, Flow } from "./cwds.ts";
-import type { BashEnv, Redirect, Stage } from "./model.ts";
+import type { BashEnv, ListedGlob, Redirect, Stage } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Calls } from "./walk_calls.ts";
 import type { Values } from "./walk_values.ts";
@@ -79,6 +79,8 @@ export interface WalkContext {
   readonly calls: Calls | null;
   /** The first reason the command cannot be fully analysed. */
   error: string | null;
+  /** The `for` lists' globs expanded by `env.listing`; null: this walker lists none. */
+  listed: ListedGlob[] | null;
   /** Aliases the command defines, shared with sub-walkers. */
   readonly aliasBox: { map?: Map<string, string> };
   /**

@@ -19,6 +19,16 @@ import { groupWord, groupWords, wordGroups } from "./walk_words.ts";
 
 /** A `for` loop's body is walked once per word of its list up to this many words. */
 const MAX_ROUNDS = 8;
+/** Or, where its globs were expanded by a listing (a monorepo's `packages/*\/`), this many. */
+const MAX_LISTED_ROUNDS = 32;
+/** Loops whose list bash may expand again after their body ran. */
+const REPEATING = new Set([
+  "while_statement",
+  "until_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "function_definition",
+]);
 
 /** The parts of a command node. */
 export interface CommandParts {
@@ -117,13 +127,14 @@ export function commandParts(
 
 /**
  * The values a `for` loop's variable takes: its list's words (a glob's word stands for its
- * matches), or one unknown value when a word is not known or there are many.
+ * matches, or is each of them where `env.listing` gives them), or one unknown value when a word
+ * is not known or there are many. `walked`, when given, is called after the body's rounds.
  */
 export function loopWords(
   ctx: WalkContext,
   node: LiteNode,
   cwds: Cwds,
-): { name: string; values: (Known | null)[] } {
+): { name: string; values: (Known | null)[]; walked?: () => void } {
   const kids = node.children;
   const name = node.childForFieldName("variable")?.text ?? "";
   const inAt = kids.findIndex((c) => c.type === "in");
@@ -133,23 +144,60 @@ export function loopWords(
       c.isNamed && c.type !== "do_group" && c.type !== "comment" &&
       c.type !== "compound_statement"
     );
-  // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
-  const values = wordGroups(ctx, node, words)
-    .flatMap((g) => listed(ctx, g, false, cwds) ?? groupWords(ctx, g, cwds, false))
-    .map((d): Known | null => {
-      if (d.kind === "dynamic") return null;
-      return d.kind === "glob"
-        ? { value: d.value, kind: "glob", pattern: d.pattern, at: cwds }
-        : { value: d.value, kind: "text" };
-    });
   // (One walk where the body does not use the variable, or nothing is followed.)
   const body = node.childForFieldName("body")?.text ?? "";
   const used = body.includes("$" + name) || body.includes("${" + name);
+  const expanded: { pattern: string; cwd: string }[] = [];
+  const lists = used && ctx.values.following && ctx.listed !== null;
+  // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
+  const values = wordGroups(ctx, node, words)
+    .flatMap((g) => listed(ctx, g, false, cwds) ?? groupWords(ctx, g, cwds, false))
+    .flatMap((d): (Known | null)[] => {
+      if (d.kind === "dynamic") return [null];
+      if (d.kind !== "glob") return [{ value: d.value, kind: "text" }];
+      return (lists ? listedMatches(ctx, d, cwds, expanded) : null) ??
+        [{ value: d.value, kind: "glob", pattern: d.pattern, at: cwds }];
+    });
+  const most = expanded.length ? MAX_LISTED_ROUNDS : MAX_ROUNDS;
   if (
-    inAt < 0 || values.length === 0 || values.length > MAX_ROUNDS || values.includes(null) ||
+    inAt < 0 || values.length === 0 || values.length > most || values.includes(null) ||
     !used || !ctx.values.following
   ) {
     return { name, values: [null] };
   }
-  return { name, values };
+  if (!expanded.length || !ctx.listed) return { name, values };
+  // The body's stages start after bash expanded the list (unless it may be expanded again).
+  const from = ctx.stages.length;
+  const repeated = ancestors(node).some((a) => REPEATING.has(a.type));
+  const walked = () => {
+    const body = ctx.stages.slice(from);
+    for (const l of expanded) ctx.listed!.push({ ...l, body, repeated });
+  };
+  return { name, values, walked };
+}
+
+/**
+ * The matches of a glob word of a `for` list as bash expands it in the loop's one known cwd, each
+ * a text value (none: the word as written), by `env.listing`; null when not known or too many.
+ */
+function listedMatches(
+  ctx: WalkContext,
+  d: Word,
+  cwds: Cwds,
+  listed: { pattern: string; cwd: string }[],
+): Known[] | null {
+  const cwd = cwds.length === 1 ? cwds[0] : null;
+  if (!ctx.env.listing || cwd === null || !d.pattern) return null;
+  const found = ctx.env.listing(d.pattern, cwd);
+  if (found === null || found.length > MAX_LISTED_ROUNDS) return null;
+  listed.push({ pattern: d.pattern, cwd });
+  const words = found.length ? found : [d.value];
+  return words.map((value): Known => ({ value, kind: "text" }));
+}
+
+/** The nodes a node is inside, innermost first. */
+function ancestors(node: LiteNode): LiteNode[] {
+  const out: LiteNode[] = [];
+  for (let p = node.parent; p; p = p.parent) out.push(p);
+  return out;
 }
