@@ -19,7 +19,9 @@
  * `\copy … to F`, `\lo_export`, `-o F`, `-L F`, a command it runs): that one may be it (by name or
  * link) and its commands are not known. `-c TEXT` is one meta-command when it starts with `\` (its
  * arguments may span lines), else SQL only; a script (`-f F`, a here-document, a pipe) runs every
- * meta-command of each line (a backslash anywhere is taken as one: SQL's quotes are not followed).
+ * meta-command of each line (a backslash inside SQL's quotes is taken as one too), and its SQL is
+ * read as PostgreSQL reads it (psql_sql.ts): what the server runs and opens is judged as this
+ * machine's (its host may be this one), `\gexec` runs SQL not known.
  * A value not known where it is run or names a file is a command not known. Long options are
  * taken as getopt_long takes them: any unambiguous prefix (`--comm`).
  *
@@ -465,6 +467,7 @@ function meta(p: Psql, line: string, at: number): number {
   else if (cmd === "c" || cmd === "connect") connect(p, args);
   else if (/^(i|include|ir|include_relative)$/.test(cmd)) include(p, args[0], /r/.test(cmd));
   else if (/^(set|unset|getenv|prompt|gset)$/.test(cmd)) variables(p, cmd, args);
+  else if (cmd === "gexec") unknown(p, "the SQL \\gexec runs");
   else if (cmd === "if") p.branch++;
   else if (cmd === "endif") p.branch = Math.max(0, p.branch - 1);
   else if ((cmd === "e" || cmd === "edit") && args[0] && !/^\d+$/.test(args[0].text)) {

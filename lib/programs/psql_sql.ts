@@ -407,13 +407,13 @@ export function analyse(t: SqlToken[], effects: SqlEffects): void {
   const what = dynamicStatement(t);
   if (what) effects.dynamic(what);
   const first = t[0]?.kind === "word" ? t[0].value : null;
-  if (first === "copy") copy(t, effects);
   // (`U&'…' UESCAPE 'c'`: read with another escape.)
   t = t.map((x, i) =>
     x.kind === "string" && t[i + 1]?.kind === "word" && t[i + 1].value === "uescape"
       ? { kind: "string", value: null }
       : x
   );
+  if (first === "copy") copy(t, effects);
   for (let i = 0; i < t.length; i++) {
     const x = t[i];
     const next = t[i + 1];
