@@ -59,7 +59,7 @@ import {
   programName,
   unknownWord,
 } from "./words.ts";
-import { goSplit } from "./go_env.ts";
+import { goProxyToolchains, goSplit } from "./go_env.ts";
 
 /**
  * Settings files as `Runner.settings` and `Runner.projectSettings` give them, for a stage run by
@@ -572,6 +572,11 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       const flags = [...value.split(/\s+/), ...goSplit(value)];
       if (w.kind !== "static" || flags.some((f) => /^--?(exec|toolexec|vettool)\b/.test(f))) {
         run.stage([unknownWord(`(the program ${w.text} names)`)], origin);
+      }
+    } else if (variable === "GOPROXY") {
+      // (The toolchains go may download from a directory it names and run, unless told not to.)
+      if (!words.some((x) => x.kind === "static" && x.value === "GOTOOLCHAIN=local")) {
+        goProxyToolchains(w.kind === "static" ? value : null, run);
       }
     } else if (cargoEnv(variable)) cargoVariable(variable, w, value, run);
     else if (variable === "HISTFILESIZE") {

@@ -3,7 +3,8 @@
  * `~/.config/go/env`), which `go env -w NAME=VALUE` writes and every later go command reads: the
  * ones that name a program (`CC`, `CXX`, `GOCACHEPROG`, `GOAUTH=command …`, the C flags cgo gives
  * the compiler) are judged as what they run, `GOFLAGS` and the places as the environment's are;
- * `GOPROXY`, `GOPRIVATE` and the like change nothing.
+ * a `GOPROXY` naming a directory (`file:///DIR`) as the toolchains go may run from there
+ * (`goToolchain`); `GOPRIVATE` and the like change nothing.
  *
  * @example
  * ```ts
@@ -117,7 +118,8 @@ function goSetting(w: Word, run: Runner, written: boolean): void {
  * commands, judged as the environment's too (exported for them).
  */
 export function goSettings(stage: Stage, run: Runner): void {
-  goEnvFile(run);
+  const file = goEnvFile(run);
+  if (file) goToolchain(stage, run, file);
   for (const w of stage.assignments ?? []) goSetting(w, run, false);
   if (!goEnvWrites(stage.argv)) return;
   for (const w of stage.argv.slice(2)) {
@@ -133,9 +135,10 @@ export function goSettings(stage: Stage, run: Runner): void {
  * writing it is (the user's own file as it is; one another stage of the command writes first,
  * `go env -w` too, is not known).
  */
-function goEnvFile(run: Runner): void {
+function goEnvFile(run: Runner): Map<string, string> | null {
+  const settings = new Map<string, string>();
   const named = run.variable("GOENV");
-  if (named === "off") return;
+  if (named === "off") return settings;
   const config = run.variable("XDG_CONFIG_HOME");
   const home = run.home(null);
   const path = named ||
@@ -147,13 +150,71 @@ function goEnvFile(run: Runner): void {
   const text = path === null ? "" : run.settings(path);
   if (text === null) {
     run.stage([unknownWord(`(the settings of ${path})`)], "go env");
-    return;
+    return null;
   }
   for (const line of text.split("\n")) {
     // (As go reads it: blank lines and `#` comments skipped, the name trimmed, the value as is.)
     const t = line.trim();
     const eq = t.indexOf("=");
     if (!t || t.startsWith("#") || eq <= 0) continue;
+    settings.set(t.slice(0, eq).trim(), t.slice(eq + 1));
     goSetting(literal(`${t.slice(0, eq).trim()}=${t.slice(eq + 1)}`), run, true);
+  }
+  return settings;
+}
+
+/**
+ * A go setting as a go command finds it: set before it (null: not known), else the
+ * environment's, else its settings file's (`file`), else undefined (GOROOT's `go.env` default).
+ */
+function goValue(
+  name: string,
+  stage: Stage,
+  run: Runner,
+  file: Map<string, string>,
+): string | null | undefined {
+  const a = stage.assignments?.findLast((w) => w.value.startsWith(`${name}=`));
+  if (a) return a.kind === "static" ? a.value.slice(name.length + 1) : null;
+  return run.variable(name) ?? file.get(name);
+}
+
+/**
+ * The toolchain a go command may switch to (go.dev/doc/toolchain): unless `GOTOOLCHAIN` is
+ * `local` (or `path`, `NAME+path`, which look only in `PATH`), a version `GOTOOLCHAIN` or a
+ * `go`/`toolchain` line of go.mod or go.work asks for is downloaded from `GOPROXY` and run. Where
+ * `GOPROXY` names a directory (`file:///DIR`, any entry of its list), that is
+ * `DIR/golang.org/toolchain/@v/…`, a place the agent may have written, and its checksum is no
+ * guard (a `GOSUMDB` of the agent's; go.dev/issue/79070 and 81834 in the releases before their
+ * fixes): a program run from there. A `GOPROXY` not known may name one.
+ */
+function goToolchain(stage: Stage, run: Runner, file: Map<string, string>): void {
+  const toolchain = goValue("GOTOOLCHAIN", stage, run, file);
+  if (toolchain === "local" || (toolchain && /(^|\+)path$/.test(toolchain))) return;
+  // (One set before go is judged with the others, expand.ts.)
+  if (stage.assignments?.some((w) => w.value.startsWith("GOPROXY="))) return;
+  goProxyToolchains(goValue("GOPROXY", stage, run, file), run);
+}
+
+/**
+ * The toolchains go may download from the directories a `GOPROXY` value names (null: a value
+ * not known, which may name one) and run: each judged as a program run from
+ * `DIR/golang.org/toolchain/@v` (running a file is reading it; `goToolchain`).
+ */
+export function goProxyToolchains(proxy: string | null | undefined, run: Runner): void {
+  const origin = "go's toolchain";
+  const opens = literal(`(${origin} runs)`);
+  if (proxy === null) {
+    run.stage([opens, unknownWord("(a toolchain from a GOPROXY not known)")], origin);
+    return;
+  }
+  for (const entry of (proxy ?? "").split(/[,|]/).map((e) => e.trim())) {
+    if (!/^file:/i.test(entry)) continue;
+    const m = /^file:\/\/[^/]*(\/.*)$/i.exec(entry);
+    let dir: string | null = null;
+    try {
+      dir = m ? decodeURIComponent(m[1]).replace(/\/+$/, "") : null;
+    } catch { /* (not known) */ }
+    const place = `${dir}/golang.org/toolchain/@v`;
+    run.stage([opens, dir ? literal(place) : unknownWord(`(a toolchain from ${entry})`)], origin);
   }
 }

@@ -122,3 +122,42 @@ Deno.test("go splits CC, CGO_*FLAGS, GOFLAGS, -exec and -toolexec as quoted.Spli
     ["GOFLAGS='-mod=mod -tags=integration' go test ./...", "deny", "allow"],
   ]);
 });
+
+Deno.test("go's toolchain from a GOPROXY directory runs from there (go.dev/doc/toolchain)", async () => {
+  const H = "/home/user";
+  const deny = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "~/.ssh/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  const at = (text: string, env: Record<string, string> = {}) =>
+    ctxIn(`${H}/project`, {
+      home: H,
+      contents: { [`${H}/.config/go/env`]: text },
+      env: { HOME: H, ...env },
+      files: [`${H}/.ssh/golang.org/toolchain/@v/v0.0.1-go1.99.0.linux-amd64.zip`],
+      links: { [`${H}/project/proxy`]: `${H}/.ssh` },
+    });
+  // Set before go, in its settings file, in the environment, exported: the place it runs from.
+  await checkActions(deny, at(""), [
+    ["GOPROXY=file:///home/user/project/proxy GOTOOLCHAIN=go1.99.0 go version", "deny"],
+    ["GOPROXY='off|file:///home/user/project/proxy' go build", "deny"],
+    ["export GOPROXY=file:///home/user/project/proxy; go build", "deny"],
+    ["GOPROXY=https://goproxy.cn,direct go build ./...", "allow"],
+    ["GOPROXY=file:///home/user/project/vendor-proxy go build ./...", "allow"],
+  ]);
+  await checkActions(deny, at("GOPROXY=file:///home/user/project/proxy\n"), [
+    ["go build ./...", "deny"],
+  ]);
+  await checkActions(deny, at("", { GOPROXY: "file:///home/user/project/proxy" }), [
+    ["go version", "deny"],
+    ["GOTOOLCHAIN=local go version", "allow"],
+  ]);
+  await checkActions(deny, at("", { GOPROXY: "file:///home/user/project/proxy" }), [
+    ["GOTOOLCHAIN=go1.22.1+path go version", "allow"],
+  ]);
+  await checkTable([
+    ["GOPROXY=file:$X go build", "deny", "ask"],
+    ["GOPROXY=https://proxy.golang.org,direct go build", "deny", "allow"],
+  ]);
+});

@@ -19,7 +19,9 @@
  * `\copy … to F`, `\lo_export`, `-o F`, `-L F`, a command it runs): that one may be it (by name or
  * link) and its commands are not known. `-c TEXT` is one meta-command when it starts with `\` (its
  * arguments may span lines), else SQL only; a script (`-f F`, a here-document, a pipe) runs every
- * meta-command of each line (a backslash anywhere is taken as one: SQL's quotes are not followed).
+ * meta-command of each line (a backslash inside SQL's quotes is taken as one too), and its SQL is
+ * read as PostgreSQL reads it (psql_sql.ts): what the server runs and opens is judged as this
+ * machine's (its host may be this one), `\gexec` runs SQL not known.
  * A value not known where it is run or names a file is a command not known. Long options are
  * taken as getopt_long takes them: any unambiguous prefix (`--comm`).
  *
@@ -33,6 +35,7 @@ import { connectionOpens, libpqFiles } from "./libpq.ts";
 import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
+import { analyse, type SqlEffects, SqlReader } from "./psql_sql.ts";
 
 /** What psql holds as it reads its commands. */
 interface Psql {
@@ -464,6 +467,7 @@ function meta(p: Psql, line: string, at: number): number {
   else if (cmd === "c" || cmd === "connect") connect(p, args);
   else if (/^(i|include|ir|include_relative)$/.test(cmd)) include(p, args[0], /r/.test(cmd));
   else if (/^(set|unset|getenv|prompt|gset)$/.test(cmd)) variables(p, cmd, args);
+  else if (cmd === "gexec") unknown(p, "the SQL \\gexec runs");
   else if (cmd === "if") p.branch++;
   else if (cmd === "endif") p.branch = Math.max(0, p.branch - 1);
   else if ((cmd === "e" || cmd === "edit") && args[0] && !/^\d+$/.test(args[0].text)) {
@@ -475,34 +479,55 @@ function meta(p: Psql, line: string, at: number): number {
 }
 
 /**
- * SQL's `COPY … PROGRAM 'cmd'` (run by the server, which may be this machine); its `COPY … TO
- * 'F'`, `lo_export(…)` and `pg_file_write(…)` write a file there.
+ * What the server does on its machine, taken as this one (a host name may be this machine's):
+ * the commands it runs, the files it opens, SQL the gate cannot read (psql_sql.ts). A file it
+ * writes, a command or SQL not known may be a file `\\i` reads after it.
  */
-function sqlPrograms(p: Psql, text: string): void {
-  for (const m of text.matchAll(/\bprogram\s+(?:'((?:[^']|'')*)'|(\S+))/gi)) {
-    if (m[1] !== undefined) shell(p, literal(m[1].replace(/''/g, "'")));
-    else unknown(p, `the program ${m[2]}`);
-  }
-  if (/\bcopy\b[^;]*\bto\s+E?'|\b(?:lo_export|pg_file_write)\s*\(/i.test(text)) p.wrote = true;
+function serverEffects(p: Psql): SqlEffects {
+  const origin = "the database server";
+  return {
+    program(command) {
+      p.wrote = true;
+      here(p).shell(
+        command === null ? unknownWord("(a program not known)") : literal(command),
+        origin,
+      );
+    },
+    file(path, write) {
+      p.wrote ||= write || path === null;
+      if (path === null) here(p).stage([unknownWord("(a file the server opens)")], origin);
+      else opensFile(path, here(p), origin);
+    },
+    dynamic(what) {
+      p.wrote = true;
+      here(p).stage([unknownWord(`(what ${what} runs)`)], origin);
+    },
+  };
 }
 
-/** A line of a script: every meta-command in it (and SQL's programs). */
-function scriptLine(p: Psql, line: string): void {
-  sqlPrograms(p, line);
-  for (let i = line.indexOf("\\"); i >= 0; i = line.indexOf("\\", i)) {
-    i = meta(p, line, i + 1);
-  }
+/** A reader of psql's SQL: its variables put in, its meta-commands run where they stand. */
+function sqlReader(p: Psql, meta?: (line: string, at: number) => number): SqlReader {
+  const effects = serverEffects(p);
+  const variable = meta && ((name: string) => lookup(p, name));
+  return new SqlReader((t) => analyse(t, effects), variable, meta);
 }
 
-/** A script (`-f F`, its input, a file `\i` reads): line by line. */
+/** A script (`-f F`, its input, a file `\\i` reads): its SQL and meta-commands, in order. */
 function script(p: Psql, text: string): void {
-  for (const line of text.split("\n")) scriptLine(p, line);
+  const reader = sqlReader(p, (line, at) => meta(p, line, at));
+  for (const line of text.split("\n")) {
+    reader.feed(line);
+    reader.feed("\n");
+  }
+  reader.end();
 }
 
 /** `-c TEXT`: one meta-command when it starts with a backslash (the whole text its line), else SQL. */
 function commandText(p: Psql, text: string): void {
-  if (text.startsWith("\\")) meta(p, text, 1);
-  else sqlPrograms(p, text);
+  if (text.startsWith("\\")) return void meta(p, text, 1);
+  const reader = sqlReader(p);
+  reader.feed(text);
+  reader.end();
 }
 
 /** psql's short options that take a value (startup.c's getopt_long string). */

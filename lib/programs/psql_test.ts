@@ -283,3 +283,67 @@ Deno.test("psql: its startup files (~/.psqlrc, PSQLRC, one named for a version) 
     ],
   );
 });
+
+Deno.test("psql: SQL's COPY … PROGRAM read as PostgreSQL's lexer reads it", async () => {
+  await checkTable([
+    // Constants continued across a newline, comments between, E'', U&'', dollar quotes.
+    ["psql -c \"COPY t FROM PROGRAM 'cat'\n' .env'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM 'cat' -- c\n' .env'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM-- c\n'cat .env'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM/* /* */ */'cat .env'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM E'c\\x61t .env'\"", "deny", "deny"],
+    ["psql -c \"COPY t TO PROGRAM U&'c\\0061t .env'\"", "deny", "deny"],
+    ["psql -c 'COPY t FROM PROGRAM $q$cat .env$q$'", "deny", "deny"],
+    ["psql -c \"COPY (select 'from x') TO PROGRAM 'cat .env'\"", "deny", "deny"],
+    [doc("COPY t FROM PROGRAM", "'cat .env';"), "deny", "deny"],
+    [doc("\\set c 'cat .env'", "COPY t FROM PROGRAM :'c';"), "deny", "deny"],
+    [doc("COPY t FROM PROGRAM :'c' \\set c true"), "deny", "deny"],
+    // Not read exactly: a command not known.
+    [doc("select 'COPY t FROM PROGRAM ''cat .env''' as q \\gset", ":q;"), "deny", "deny"],
+    ["psql -c \"COPY t FROM PROGRAM U&'x!0061' UESCAPE '!'\"", "deny", "deny"],
+    ["psql -c \"select 'a\\'; COPY t FROM PROGRAM 'x'\"", "deny", "deny"],
+    // (Inside a string, a comment or a dollar quote it is no command.)
+    ["psql -c \"select 'COPY t FROM PROGRAM x'\"", "deny", "allow"],
+    ['psql -c "select 1 -- COPY t FROM PROGRAM x"', "deny", "allow"],
+  ]);
+});
+
+Deno.test("psql: SQL the gate cannot read, and files the server opens on this machine", async () => {
+  await checkTable([
+    ["psql -c 'DO $$ BEGIN EXECUTE 1; END $$'", "deny", "deny"],
+    ["psql -c 'EXECUTE q(1)'", "deny", "deny"],
+    [doc("\\set x 1", "select 1 \\gexec"), "deny", "deny"],
+    ["psql -c \"CREATE FUNCTION f() RETURNS int LANGUAGE plpython3u AS 'x'\"", "deny", "deny"],
+    ["psql -c 'CREATE OR REPLACE PROCEDURE p() LANGUAGE plpgsql AS $$ $$'", "deny", "deny"],
+    ["psql -c 'CREATE EXTENSION dblink'", "deny", "deny"],
+    ["psql -c \"ALTER SYSTEM SET archive_command = 'cat .env'\"", "deny", "deny"],
+    [
+      "psql -c \"select query_to_xml('COPY t FROM PROGRAM ''x''', true, true, '')\"",
+      "deny",
+      "deny",
+    ],
+    ["psql -c \"COPY t TO '/home/user/.ssh/authorized_keys'\"", "deny", "deny"],
+    ["psql -c \"COPY t FROM '/home/user/project/.env'\"", "deny", "deny"],
+    ["psql -c \"select pg_read_file('/home/user/.ssh/id_rsa')\"", "deny", "deny"],
+    ["psql -c \"select pg_catalog.pg_read_binary_file('/home/user/.ssh/id_rsa')\"", "deny", "deny"],
+    ["psql -c \"select lo_export(1, '/home/user/.ssh/x')\"", "deny", "deny"],
+    ["psql -c \"select lo_import('/home/user/project/innocent.txt')\"", "deny", "deny"],
+    ["psql -c \"select pg_ls_dir(E'/home/user/\\x2essh')\"", "deny", "deny"],
+    ["psql -c \"COPY t TO 'rel.csv'\"", "deny", "deny"], // (the data directory's)
+    // Everyday.
+    ['psql -c "COPY t TO STDOUT WITH (FORMAT csv)"', "deny", "allow"],
+    ["psql -c \"COPY t TO '/tmp/t.csv' CSV HEADER\"", "deny", "allow"],
+    ["psql -c 'GRANT EXECUTE ON FUNCTION f() TO app'", "deny", "allow"],
+    [
+      "psql -c 'CREATE TRIGGER t BEFORE UPDATE ON x FOR EACH ROW EXECUTE FUNCTION f()'",
+      "deny",
+      "allow",
+    ],
+    ["psql -c \"select * from t where copy = 'program' and x::text = 'a'\"", "deny", "allow"],
+    [
+      doc("\\set ON_ERROR_STOP on", "BEGIN;", "INSERT INTO t VALUES ('a;b', $$c'd$$);", "COMMIT;"),
+      "deny",
+      "allow",
+    ],
+  ]);
+});
