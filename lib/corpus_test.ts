@@ -12,7 +12,7 @@ import { carriesCommand } from "./programs/env.ts";
 import { programNamed } from "./programs/registry.ts";
 import { unzipReadsOnly } from "./programs/archivers.ts";
 import { tarListsOnly } from "./programs/tar.ts";
-import type { Word } from "./shell/model.ts";
+import type { Stage, Word } from "./shell/model.ts";
 import { configFrom, ctxIn } from "./testing.ts";
 import type { Action } from "./types.ts";
 
@@ -63,6 +63,16 @@ Deno.test(`corpus: all ${corpus.length} commands get a verdict without throwing`
  * tar and unzip in their forms that only list or read an archive (their modules' own checks), and
  * xargs running a command that is not a mutator (what it runs is judged as a stage of its own).
  */
+/** Whether a find stage's starting points are only empty words (`find "" -mtime +7`). */
+function findsNothing(s: Stage): boolean {
+  const roots: Word[] = [];
+  for (const w of s.argv.slice(1)) {
+    if (w.kind !== "static" || /^[-(!),]/.test(w.value)) break;
+    roots.push(w);
+  }
+  return roots.length > 0 && roots.every((w) => w.value === "");
+}
+
 function listsOnly(name: string, args: Word[]): boolean {
   const values = args.map((w) => (w.kind === "static" ? w.value : null));
   if (name === "tar") return tarListsOnly(values);
@@ -85,7 +95,8 @@ Deno.test("corpus: unseen commands and syntax errors are never allowed; mutators
       { cwd: ctx.cwd, home: ctx.home, env: ctx.env, carriesCommand },
       parser,
     );
-    const ro = decide(readOnly, { tool: "bash", input: { command } }, ctx, { parser }).action;
+    const roVerdict = decide(readOnly, { tool: "bash", input: { command } }, ctx, { parser });
+    const ro = roVerdict.action;
     const dl = decide(denyList, { tool: "bash", input: { command } }, ctx, { parser }).action;
     const blind = a.error !== null ||
       a.stages.some((s) => !s.argv[0] || s.argv[0].kind !== "static");
@@ -93,13 +104,25 @@ Deno.test("corpus: unseen commands and syntax errors are never allowed; mutators
       assert.notEqual(ro, "allow", `read-only allowed an unseen command: ${command}`);
       assert.notEqual(dl, "allow", `deny-list allowed an unseen command: ${command}`);
     }
+    // (A loop over what a find of only empty starting points prints never runs its body: find
+    // names no file, `find "$UNSET" -mtime +7 | while read f; do rm "$f"; done`; the decision
+    // has no stage of it.)
+    const finds = a.stages.filter((s) => s.argv[0]?.value === "find");
+    const nothingListed = finds.length > 0 && finds.every(findsNothing);
+    const decided = (name: string) =>
+      roVerdict.stages.some((v) => v.command?.split(" ")[0] === name);
     for (const s of a.stages) {
       const name = s.argv[0]?.value.split("/").pop() ?? "";
-      if (MUTATORS.test(name) && !listsOnly(name, s.argv.slice(1))) {
+      if (
+        MUTATORS.test(name) && !listsOnly(name, s.argv.slice(1)) &&
+        (!nothingListed || decided(name))
+      ) {
         assert.notEqual(ro, "allow", `read-only allowed ${name}: ${command}`);
       }
       // Bare `rm` does nothing and, per RULINGS, "rm *" does not match it.
-      if ((name === "rm" || name === "sudo") && s.argv.length > 1) {
+      if (
+        (name === "rm" || name === "sudo") && s.argv.length > 1 && (!nothingListed || decided(name))
+      ) {
         assert.equal(dl, "deny", `deny-list let ${name} through: ${command}`);
       }
       const writes = s.redirects.some((r) =>

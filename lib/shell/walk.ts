@@ -49,11 +49,11 @@ import {
   arithmeticText,
   assigned,
   builtinEvaluation,
-  counted,
   inArithmetic,
   loopEvaluation,
   quotedStrings,
   readsNames,
+  runsNothing,
   substitutionEvaluation,
 } from "./walk_evaluation.ts";
 import { DirStack } from "./dir_stack.ts";
@@ -659,15 +659,7 @@ export class Walker implements WalkContext {
       this.piped = piped;
     }
     const { argv, coproc, assignments } = stripKeywords(parts.words);
-    // (`((n+=1))`: an arithmetic command of names and numbers only runs nothing. `time ( … )`:
-    // tree-sitter reads the subshell as time's argument; its commands are walked as a subshell's.)
-    if (
-      argv.length === 1 && (/^\(\([^'"`$\\[\]]*\)\)$/.test(counted(argv[0].text)) ||
-        (argv !== parts.words &&
-          node.namedChildren.some((c) => c.type === "subshell" && c.text === argv[0].text)))
-    ) {
-      argv[0] = { ...staticWord(":"), text: argv[0].text };
-    }
+    if (runsNothing(argv, parts.words, node)) argv[0] = { ...staticWord(":"), text: argv[0].text };
     const name = argv[0];
     this.error ??= reservedMisread(argv);
     const stage: Stage = {

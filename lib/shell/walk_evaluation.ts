@@ -697,3 +697,16 @@ const COUNT = /\$\{#[A-Za-z_]\w*(?:\[[@*]\])?\}/g;
 export function counted(text: string): string {
   return text.includes("${#") ? text.replace(COUNT, "0") : text;
 }
+
+/**
+ * Whether a command's words run nothing of their own: `((n+=1))`, an arithmetic command of names
+ * and numbers only, or `time ( … )`, whose subshell tree-sitter reads as time's argument (its
+ * commands are walked as a subshell's). `words` are the command's words before `time` and its
+ * kin were taken off (`argv`).
+ */
+export function runsNothing(argv: Word[], words: Word[], node: LiteNode): boolean {
+  if (argv.length !== 1) return false;
+  if (/^\(\([^'"`$\\[\]]*\)\)$/.test(counted(argv[0].text))) return true;
+  return argv !== words &&
+    node.namedChildren.some((c) => c.type === "subshell" && c.text === argv[0].text);
+}
