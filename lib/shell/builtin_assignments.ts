@@ -3,7 +3,9 @@
  * (walk_values.ts): each builtin changes the names it is given and nothing else, or (`eval`,
  * `source`, `declare -n`, a name not known) may change any of them.
  *
- * - `set` changes options and the positional parameters (walk_calls.ts keeps those): no name.
+ * - `set` changes options and the positional parameters (walk_calls.ts keeps those), and
+ *   `set -o posix` (`+o`) sets (unsets) `POSIXLY_CORRECT`, as `shopt -so posix` does: with
+ *   words, `POSIXLY_CORRECT` is not known; `shopt` with a word not known may be `-so posix`.
  * - `export`/`declare`/`typeset`/`local`/`readonly` assign the names they are given (`NAME=value`:
  *   its text where known; `local`, which fails outside a function, none known); an attribute that
  *   changes later assignments (`-l`, `-u`, `-a`, `-A`, `-r`, …) leaves the name not known from
@@ -62,6 +64,7 @@ export const MAY_ASSIGN: ReadonlySet<string> = new Set([
   "jobs",
   "fc",
   "set",
+  "shopt",
   "export",
   "readonly",
   "declare",
@@ -91,7 +94,8 @@ export function builtinEffect(argv: Word[]): BuiltinEffect | null {
   if (w.kind !== "static") return null;
   switch (w.value) {
     case "set":
-      return NOTHING;
+    case "shopt":
+      return optionEffect(w.value, argv.slice(at + 1));
     case "cd":
     case "pushd":
     case "popd":
@@ -106,6 +110,19 @@ export function builtinEffect(argv: Word[]): BuiltinEffect | null {
   if (read.stop || some(read.letters, grammar.runs)) return null;
   if (grammar.operands === "declarations") return declaration(w.value, read);
   return assigned(read, grammar);
+}
+
+/** The only variable an option sets that the walk may know a value of (see parameter_ops.ts). */
+const POSIX: BuiltinEffect = Object.freeze({
+  assigns: [["POSIXLY_CORRECT", null]],
+}) as BuiltinEffect;
+
+/** `set ARGS` (any may be `-o posix`) or `shopt ARGS` (`-so posix`; a word not known: any). */
+function optionEffect(builtin: string, args: Word[]): BuiltinEffect | null {
+  if (!args.length) return NOTHING;
+  if (builtin === "set") return POSIX;
+  if (args.some((a) => a.kind !== "static")) return null;
+  return args.some((a) => /^[-+]\w*o/.test(a.value)) ? POSIX : NOTHING;
 }
 
 /**

@@ -111,7 +111,11 @@ function replaced(v: string, op: string, pat: string, rep: string): string {
 
 /**
  * Variables bash sets itself, or may hold from its start, whatever the environment
- * (`env -i bash -c 'compgen -v'`, and those it sets as it runs).
+ * (`env -i bash -c 'compgen -v'`, and those it sets as it runs, bash(1) "Shell Variables"), and
+ * those an option sets: `set -o posix` (or `shopt -so posix`, `SHELLOPTS`) `POSIXLY_CORRECT`,
+ * `set -o ignoreeof` `IGNOREEOF`, `set -o history` `HISTSIZE`, `shopt -s compat44`
+ * `BASH_COMPAT` (`set -o NAME` and `shopt -s NAME` for each option, compared). A coprocess sets
+ * `COPROC_PID` (`NAME_PID` for a named one: `onlyRead`).
  */
 const BASH_OWN = new Set(
   ("BASH BASHOPTS BASHPID BASH_ALIASES BASH_ARGC BASH_ARGV BASH_ARGV0 BASH_CMDS BASH_COMMAND " +
@@ -119,7 +123,8 @@ const BASH_OWN = new Set(
     "BASH_SUBSHELL BASH_VERSINFO BASH_VERSION COMP_WORDBREAKS COPROC DIRSTACK EPOCHREALTIME " +
     "EPOCHSECONDS EUID FUNCNAME GROUPS HISTCMD HISTFILE HOSTNAME HOSTTYPE IFS LINENO MACHTYPE " +
     "MAILCHECK MAPFILE OLDPWD OPTARG OPTERR OPTIND OSTYPE PATH PIPESTATUS PPID PS1 PS2 PS4 PWD " +
-    "RANDOM REPLY SECONDS SHELL SHELLOPTS SHLVL SRANDOM TERM UID COLUMNS LINES HOME").split(" "),
+    "RANDOM REPLY SECONDS SHELL SHELLOPTS SHLVL SRANDOM TERM UID COLUMNS LINES HOME " +
+    "POSIXLY_CORRECT IGNOREEOF COPROC_PID").split(" "),
 );
 /** Prefixes of the names bash keeps for itself. */
 const BASH_PREFIX = /^(BASH|COMP_|READLINE_|HIST|PS\d|_$)/;
@@ -160,6 +165,8 @@ const HIDDEN_ASSIGNMENT = /\$\{!|\blet\b|\(\(|\$\[/;
 export function onlyRead(source: string, name: string): boolean {
   const text = unquotedText(source);
   if (HIDDEN_ASSIGNMENT.test(text)) return false;
+  // (`coproc NAME …` sets NAME_PID, a name the source need not spell.)
+  if (name.endsWith("_PID") && /\bcoproc\b/.test(text)) return false;
   const re = new RegExp(`(?<![\\w])${name}(?!\\w)`, "g");
   let count = 0;
   let assigning = false;

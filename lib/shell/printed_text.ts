@@ -22,10 +22,15 @@ export function printedText(program: "echo" | "printf", args: string[]): string 
   return out === null || /[^\t\n\r -~]/.test(out) ? null : out;
 }
 
-/** bash's `echo` (xpg_echo off): leading words of `n`, `e`, `E` letters alone are options. */
+/**
+ * bash's `echo`: leading words of `n`, `e`, `E` letters alone are options. Escapes are read with
+ * `-e`, and without `-E` where `shopt -s xpg_echo` (or `BASHOPTS`) is on, which the command may
+ * set however spelled (lib/programs/piped_text.ts gives both readings): a backslash without
+ * `-E` is not known here.
+ */
 function echoText(args: string[]): string | null {
   let newline = true;
-  let escapes = false;
+  let escapes: boolean | null = null;
   let i = 0;
   for (; i < args.length && /^-[neE]+$/.test(args[i]); i++) {
     for (const c of args[i].slice(1)) {
@@ -34,7 +39,7 @@ function echoText(args: string[]): string | null {
     }
   }
   const words = args.slice(i);
-  if (escapes && words.some((w) => w.includes("\\"))) return null;
+  if (escapes !== false && words.some((w) => w.includes("\\"))) return null;
   return words.join(" ") + (newline ? "\n" : "");
 }
 
@@ -68,7 +73,7 @@ function printfText(args: string[]): string | null {
         }
         const text = converted(m[4], m[3], words[used++]);
         if (text === null) return null;
-        out += padded(text, m[1], m[2]);
+        out += padded(text, m[1], m[2], m[4]);
       } else {
         out += c;
         i++;
@@ -100,12 +105,15 @@ function converted(letter: string, precision: string | undefined, w: string | un
   return precision === undefined ? word : word.slice(0, Number(precision || "0"));
 }
 
-/** A conversion's text in its width (`-`: on the left; `0`: zeros before a number). */
-function padded(text: string, flags: string, width: string): string {
+/**
+ * A conversion's text in its width (`-`: on the left; `0`: zeros before a number of `%d`/`%i`,
+ * spaces for `%s`, `%b` and `%q`, as bash's printf pads them).
+ */
+function padded(text: string, flags: string, width: string, letter: string): string {
   const n = Number(width || "0");
   if (text.length >= n) return text;
   if (flags.includes("-")) return text.padEnd(n, " ");
-  if (flags.includes("0") && /^-?\d+$/.test(text)) {
+  if (flags.includes("0") && (letter === "d" || letter === "i")) {
     const neg = text.startsWith("-");
     return (neg ? "-" : "") + text.slice(neg ? 1 : 0).padStart(n - (neg ? 1 : 0), "0");
   }

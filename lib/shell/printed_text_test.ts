@@ -17,6 +17,9 @@ const TABLE: ["echo" | "printf", string[]][] = [
   ["printf", ["%i", "+7"]], ["printf", ["%d", "010"]], ["printf", ["%x", "10"]], ["printf", ["\\q"]],
   ["printf", ["%s\\c", "a"]], ["printf", ["%d", "x"]], ["printf", ["%q", "~a"]], ["printf", ["%q", "a,b"]],
   ["printf", ["%s", "a\\nb"]], ["printf", ["\\0"]], ["printf", ["%3d|%-3d|", "5", "6"]],
+  // (`0` pads numbers with zeros, text with spaces; `-` wins over `0`.)
+  ["printf", ["%05s|", "ab"]], ["printf", ["%-05s|", "ab"]], ["printf", ["%05b|", "ab"]], ["printf", ["%05q|", "ab"]],
+  ["printf", ["%-05d|", "3"]], ["printf", ["%05i|", "-3"]], ["printf", ["%05.1s|", "ab"]], ["printf", [".env%02s", "1"]],
 ];
 
 Deno.test("printed_text: echo and printf of literal words print what bash prints", () => {
@@ -38,6 +41,9 @@ Deno.test("printed_text: what is not known", () => {
   assert.equal(printedText("printf", ["%s\\c", "a"]), null);
   assert.equal(printedText("printf", ["-v", "x", "a"]), null);
   assert.equal(printedText("echo", ["-e", "a\\nb"]), null);
+  // (Without -E, xpg_echo may decode a backslash: `shopt -s xpg_echo` however spelled.)
+  assert.equal(printedText("echo", ["se\\0143rets"]), null);
+  assert.equal(printedText("echo", ["-E", "a\\tb"]), "a\\tb\n");
   assert.equal(printedText("printf", ["\\0"]), null);
 });
 

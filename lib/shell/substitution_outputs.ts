@@ -82,6 +82,9 @@ export function substitutionPart(
   quoted: boolean,
   read: ReadParts,
 ): Part {
+  const unknown: Part = { value: node.text, kind: "dynamic" };
+  // (Unquoted, bash splits the output by IFS: at blanks alone where IFS is surely its default.)
+  if (!quoted && !ctx.values.defaultIfs(ctx.env.env)) return unknown;
   // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3).
   const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd && cwds.length === 1 &&
       !ctx.touched.has("PWD")
@@ -91,7 +94,6 @@ export function substitutionPart(
     const known = knownPart({ value: dir, kind: "text" }, quoted);
     if (known) return known;
   }
-  const unknown: Part = { value: node.text, kind: "dynamic" };
   if (redefinesOutput(ctx.defined)) return unknown;
   // The output of a command that prints a number and nothing else (`make -j$(nproc)`) is a
   // number, as an arithmetic expansion's is: no place, no option, no more words. (So is git's

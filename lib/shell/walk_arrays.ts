@@ -19,7 +19,7 @@ import type { Cwds } from "./cwds.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
-import { withoutQuotedData } from "./walk_values.ts";
+import { namesIfs, withoutQuotedData } from "./walk_values.ts";
 import { groupWords } from "./walk_words.ts";
 import { unquotedText } from "./words.ts";
 
@@ -60,7 +60,9 @@ export function arrayFollowed(source: string, name: string): boolean {
 }
 
 function followed(source: string, name: string): boolean {
-  if (SPECIAL.test(name) || NOT_FOLLOWED.test(withoutQuotedData(source))) return false;
+  if (SPECIAL.test(name) || NOT_FOLLOWED.test(withoutQuotedData(source)) || namesIfs(source)) {
+    return false;
+  }
   // (Names as bash reads them: `read a\rr` and `(( a""rr = 1 ))` name `arr`; the option of
   // `declare -a a=(…)` names none.)
   const text = unquotedText(source).replace(/\bdeclare[ \t]+-a[ \t]/g, "declare    ");

@@ -12,6 +12,7 @@ import type { Part } from "./substitution_outputs.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
 import { knownPart } from "./walk_values.ts";
+import { unquotedText } from "./words.ts";
 
 /** Variables whose values the engine may expand (RULINGS principle 3). */
 export const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
@@ -59,11 +60,13 @@ export function operatorPart(
   cwds: Cwds,
   quoted: boolean,
 ): Part | null {
-  if (ctx.calls?.bound) return null;
+  if (ctx.calls?.bound || (!quoted && !ctx.values.defaultIfs(ctx.env.env))) return null;
   const o = parameterOp(node.text);
   if (o === null) return null;
   const state = stateOf(ctx, o.name, cwds);
   if (state === undefined) return null;
+  // (`shopt -s nocasematch`, or BASHOPTS, makes a replacement's pattern match either case.)
+  if (o.op[0] === "/" && /[A-Za-z]/.test(o.word!) && nocasematch(ctx)) return null;
   const value = applyParameterOp(o, state);
   if (value === null) return null;
   if (value === "") return emptyPart(quoted);
@@ -71,11 +74,22 @@ export function operatorPart(
 }
 
 /**
+ * Whether `nocasematch` may be on: bash takes it from `BASHOPTS` (or `BASH_ENV` may set it), or
+ * the command names it (quotes and escapes aside: `shopt -s nocase\match`), or may have set any
+ * option in ways not seen (`eval`, `source`, `shopt "$o"`: what is known stopped).
+ */
+function nocasematch(ctx: WalkContext): boolean {
+  const env = ctx.env.env;
+  return /\bnocasematch\b/.test(env.BASHOPTS ?? "") || env.BASH_ENV !== undefined ||
+    ctx.values.stopped || /nocasematch/.test(unquotedText(ctx.values.root));
+}
+
+/**
  * `${NAME%PATTERN}` and its kin (affixes.ts) of a value the command gave NAME: its text with the
  * affix removed, or (quoted) a loop variable's glob whose matches have it removed. Null otherwise.
  */
 export function affixPart(ctx: WalkContext, node: LiteNode, quoted: boolean): Part | null {
-  if (node.type !== "expansion") return null;
+  if (node.type !== "expansion" || (!quoted && !ctx.values.defaultIfs(ctx.env.env))) return null;
   const cut = affixExpansion(node.text);
   const k = cut === null ? undefined : ctx.values.get(cut.name);
   if (cut === null || k === undefined) return null;

@@ -20,6 +20,7 @@ import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 import { BASH_READONLY } from "./line_stops.ts";
 import { onlyRead } from "./parameter_ops.ts";
+import { unquotedText } from "./words.ts";
 
 /** The words an array holds, and the cwds where its globs were expanded. */
 export interface KnownList {
@@ -95,6 +96,29 @@ export function readLine(
  */
 const NOT_FOLLOWED =
   /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+
+/** Arithmetic that assigns a name made by an expansion: `((${v}S=1))`, `(($v += 1))`, `let $v=1`. */
+const ARITHMETIC_SPLICED =
+  /(\(\(|\$\[|\blet\b)[^)\]]*\$(\{[^}]*\}|\w+)(\w|\s*(<<|>>|[-+*/%&|^])?=(?!=)|\+\+|--)/;
+
+/**
+ * Whether a command's source may assign IFS: it names it anywhere once its quotes and escapes are
+ * removed (`read I\FS`, `printf -v 'IFS' _`, `export I''FS=_`, `declare -n r=IFS`, `local IFS`,
+ * `IFS+=`, `((IFS=1))`) but as the environment of a `read` at a command's start (`IFS=, read`,
+ * which sets it for `read` alone), or its arithmetic takes a name from an expansion
+ * (`((${v}S=1))`). (Names given in ways the text does not show, `eval`, `source`, `read "$v"`,
+ * stop what is known: `Values.defaultIfs`.)
+ */
+export function namesIfs(source: string): boolean {
+  const text = unquotedText(source);
+  if (ARITHMETIC_SPLICED.test(text)) return true;
+  for (const m of text.matchAll(/\bIFS\b/g)) {
+    const before = text.slice(0, m.index).trimEnd();
+    const start = before === "" || /([;&|({\n]|\b(do|then|else|while|until|if))$/.test(before);
+    if (!start || !/^IFS=[^\s;&|<>()]*[ \t]+read\b/.test(text.slice(m.index))) return true;
+  }
+  return false;
+}
 
 /** A name arithmetic assigns: `n=…`, `n+=…`, `n++`, `++n` (not `==`, `<=`, `>=`, `!=`). */
 const ARITHMETIC_ASSIGNED =
@@ -265,7 +289,8 @@ export class Values {
   private get off(): boolean {
     if (this.#off === undefined) {
       const code = withoutQuotedData(this.source);
-      this.#off = NOT_FOLLOWED.test(code) || (ARITHMETIC_TEST.test(code) && code.includes("[["));
+      this.#off = NOT_FOLLOWED.test(code) || this.#namesIfs ||
+        (ARITHMETIC_TEST.test(code) && code.includes("[["));
       if (!this.#off && (code.includes("((") || code.includes("$["))) {
         const names = arithmeticNames(code);
         if (names === null) this.#off = true;
@@ -273,6 +298,32 @@ export class Values {
       }
     }
     return this.#off;
+  }
+
+  /** Something walked may have changed any name or option (`stop`). */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** The whole command's source (a sub-walk's too). */
+  get root(): string {
+    return this.#root;
+  }
+
+  /** The command's source may assign IFS (`namesIfs`), asked once. */
+  get #namesIfs(): boolean {
+    return this.#ifsNamed ??= namesIfs(this.#root);
+  }
+  #ifsNamed: boolean | undefined;
+
+  /**
+   * Whether IFS is surely bash's default here, so that bash splits an unquoted expansion at
+   * blanks alone: the command's source may assign it nowhere (`namesIfs`), nothing walked so far
+   * may have assigned any name (`stop`: `eval`, `source`, a name not known), and no `BASH_ENV`
+   * runs first. (bash takes no IFS from its environment.)
+   */
+  defaultIfs(env: Record<string, string | undefined>): boolean {
+    return !this.#stopped && env.BASH_ENV === undefined && !this.#namesIfs;
   }
 
   /**

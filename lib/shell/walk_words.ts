@@ -503,7 +503,9 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
     return p ?? affixPart(ctx, node, quoted) ?? { value: node.text, kind: "dynamic" };
   }
   const k = ctx.values.get(name);
-  const known = k === undefined ? null : knownPart(k, quoted);
+  // (Unquoted, bash splits it by IFS: at blanks alone where IFS is surely its default.)
+  const split = !quoted && !ctx.values.defaultIfs(ctx.env.env);
+  const known = k === undefined || split ? null : knownPart(k, quoted);
   return known ?? { value: node.text, kind: "dynamic" };
 }
 
