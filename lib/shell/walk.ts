@@ -56,7 +56,7 @@ import {
   readsNames,
   substitutionEvaluation,
 } from "./walk_evaluation.ts";
-import { DirStack } from "./dir_stack.ts";
+import { DirStack, unsetAtStart } from "./dir_stack.ts";
 import { commandless, lateTail, redirect, redirectsOf } from "./walk_redirects.ts";
 import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
@@ -187,7 +187,8 @@ export class Walker implements WalkContext {
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
-    this.dirs = new DirStack(source, depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD);
+    const old = depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD;
+    this.dirs = new DirStack(source, old, !depth && unsetAtStart(env));
   }
 
   /** Walk a whole program, then the function bodies it defines. */
