@@ -702,7 +702,7 @@ export class Walker implements WalkContext {
     // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
     const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
     if (declared) this.assignValue(declared, cwds);
-    else this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
+    else this.values.afterCommand(argv, stage, reads ?? undefined);
     if (coproc) this.values.stop();
     let flow = coproc ? same(cwds) : this.cdEffect(argv, node, cwds, origin);
     if (this.calls) {

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import type { LineOf, Output, Stage, Word } from "./model.ts";
+import type { LineOf, Output, Redirect, Stage, Word } from "./model.ts";
+import { documentText } from "./read_builtin.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 import { BASH_READONLY } from "./line_stops.ts";
@@ -88,13 +89,13 @@ export function readLine(
  * indirection (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`; not
  * `declare [-a] NAME=(WORDS)` alone, an array of words, see walk_arrays.ts), aliases (their
  * text runs later), `IFS` (word splitting; but
- * `IFS= read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
+ * `IFS=X read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
  * (reads a name). A trap that may run before a later command stops what is known where it is set
  * (`afterCommand`); arithmetic (`((…))`, `$[…]`) makes the names it assigns not known
  * (`arithmeticNames`).
  */
 const NOT_FOLLOWED =
-  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|""|[\w:,./@%+-]*)[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
 
 /** A name arithmetic assigns: `n=…`, `n+=…`, `n++`, `++n` (not `==`, `<=`, `>=`, `!=`). */
 const ARITHMETIC_ASSIGNED =
@@ -436,7 +437,12 @@ export class Values {
    * keeps some of them in POSIX mode), and a command that may change variables (or one whose
    * name is not known) ends what is known.
    */
-  afterCommand(argv: Word[], prefixes: Word[], reads?: { name: string; line: LineOf }): void {
+  afterCommand(
+    argv: Word[],
+    stage: { assignments?: Word[]; redirects: readonly Redirect[] },
+    reads?: { name: string; line: LineOf },
+  ): void {
+    const prefixes = stage.assignments ?? [];
     for (const w of prefixes) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
       if (m) this.known.delete(m[1]);
@@ -458,7 +464,11 @@ export class Values {
     ) return;
     if (name.kind !== "static") return this.stop();
     if (!MAY_ASSIGN.has(name.value)) return;
-    const effect = builtinEffect(argv);
+    // (`read` of a static here-string or heredoc: what it reads is known.)
+    const text = stage.redirects.length && argv.some((w) => w.value === "read")
+      ? documentText(stage.redirects)
+      : null;
+    const effect = builtinEffect(argv, { prefixes, text });
     if (effect === null) this.stop();
     else this.#apply(effect);
   }
