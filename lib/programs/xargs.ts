@@ -17,6 +17,8 @@ import {
   unknownWord,
 } from "./words.ts";
 import { commandLines, pipesInput } from "./parallel_lines.ts";
+import { inputTexts } from "./piped_text.ts";
+import { splitting, xargsItems } from "./xargs_input.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -37,6 +39,9 @@ const XARGS: OptionGrammar = {
   // (GNU's getopt_long: `--process-slot=PATH` is `--process-slot-var=PATH`.)
   abbreviations: true,
 };
+
+/** xargs's options, for its input's reader (xargs_input.ts). */
+export const XARGS_GRAMMAR: OptionGrammar = XARGS;
 
 /** GNU parallel's options that take a value (any other letter is a flag). */
 const PARALLEL: OptionGrammar = {
@@ -102,6 +107,24 @@ function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
   }
   if (!nul || !lines) return lines;
   return lines.map((w) => (w.listed ? { ...w, listed: { ...w.listed, whole: true } } : w));
+}
+
+/**
+ * The items xargs reads where its input is text the gate knows (echo's, printf's, a here-string's:
+ * xargs_input.ts), as static words: those of every way the text may be printed (echo's escapes);
+ * null where not known.
+ */
+function knownInput(stage: Stage): Word[] | null {
+  const how = splitting(stage.argv.slice(1), XARGS);
+  const texts = how && inputTexts(stage, { nul: how.delimiter === "\0" });
+  if (!how || !texts) return null;
+  const out = new Set<string>();
+  for (const text of texts) {
+    const items = xargsItems(text, how);
+    if (items === null) return null;
+    for (const i of items) out.add(i);
+  }
+  return [...out].map(literal);
 }
 
 /**
@@ -205,6 +228,24 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
   );
 }
 
+/** How many commands of known items `-I` makes at most, one for each. */
+const REPLACED = 16;
+
+/**
+ * The commands `xargs -I R` runs where its items are known text: one for each, with R replaced
+ * by it wherever it stands in the command's words (`{}/key`); null where there is no placeholder
+ * or too many items.
+ */
+function replaced(cmd: Word[], args: Word[], items: Word[]): Word[][] | null {
+  const r = placeholder(args);
+  if (!r || !cmd.length || items.length > REPLACED) return null;
+  return items.map((item) =>
+    cmd.map((w) =>
+      w.kind === "static" && w.value.includes(r) ? literal(w.value.replaceAll(r, item.value)) : w
+    )
+  );
+}
+
 /**
  * The inputs of `parallel ::: A B` with no command: each runs as a command line (another `:::`
  * or `::::` combines them with more inputs, which no one can know).
@@ -302,17 +343,22 @@ export const XARGS_PROGRAMS: Program[] = [
     options: XARGS,
     lists: xargsListing,
     runs: (stage, run) => {
-      const input = listedInput(stage, run.listed());
+      const listed = listedInput(stage, run.listed());
+      const input = listed ?? knownInput(stage);
       const given = xargsInput(stage.argv.slice(1));
       if (given !== "shared") run = run.alone(given === "terminal");
       const env = slotVariables(stage.argv.slice(1));
       if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
-        const argv = filled(cmd.length ? cmd : [literal("echo")], stage.argv.slice(1), input);
-        if (env.length) {
-          const ran = derived(stage, argv, "xargs");
-          run.more({ ...givenInput(ran, given), assignments: env });
-        } else run.stage(argv, "xargs");
+        const args = stage.argv.slice(1);
+        const argvs = (!listed && input && replaced(cmd, args, input)) ||
+          [filled(cmd.length ? cmd : [literal("echo")], args, input)];
+        for (const argv of argvs) {
+          if (env.length) {
+            const ran = derived(stage, argv, "xargs");
+            run.more({ ...givenInput(ran, given), assignments: env });
+          } else run.stage(argv, "xargs");
+        }
       }
     },
   },

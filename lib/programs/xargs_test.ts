@@ -145,7 +145,12 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["find . | xargs -I{} cat {}/../../x", "ask", "ask"],
     ["find . -printf '/etc/%p\\n' | xargs cat", "ask", "ask"],
     ["cat list.txt | xargs rm", "deny", "deny"],
-    ["echo /etc/passwd | xargs cat", "ask", "ask"],
+    // (Echo's words are what xargs reads: judged as the command spelled directly is.)
+    ["echo /etc/passwd | xargs cat", "allow", "allow"],
+    ["cat /etc/passwd", "allow", "allow"],
+    ["echo .env | xargs cat", "deny", "deny"],
+    ["cat .env", "deny", "deny"],
+    ["echo \"$X\" | xargs cat", "ask", "ask"],
     ["find /proc/self/root/etc | xargs cat", "ask", "ask"],
     ["find src | xargs -a notes.txt cat", "ask", "ask"],
     ["git ls-files | xargs cat", "deny", "deny"], // the links in the tree lead to the key
@@ -295,8 +300,10 @@ Deno.test("xargs: what it runs reads its standard input only with -a FILE", () =
   // `-a FILE` its words come from FILE and the pipe is theirs.
   assert.deepEqual(fed("find . | xargs grep X"), ["grep X ./(paths find lists)/ <nothing"]);
   assert.deepEqual(fed("xargs cat < list"), ["cat (xargs input) <nothing"]);
-  assert.deepEqual(fed("xargs sh <<< 'rm x'")[0], "sh (xargs input) <nothing");
-  assert.deepEqual(fed("xargs -0 -n1 cat <<< 'x'"), ["cat (xargs input) <nothing"]);
+  assert.deepEqual(fed("xargs sh < list")[0], "sh (xargs input) <nothing");
+  // (A here-string's words are known: xargs_input.ts.)
+  assert.deepEqual(fed("xargs sh <<< 'rm x'")[0], "sh rm x <nothing");
+  assert.deepEqual(fed("xargs -0 -n1 cat <<< 'x'"), ["cat x\n <nothing"]);
   assert.deepEqual(fed("echo a | xargs -a list cat"), ["cat (xargs input) <pipe"]);
   assert.deepEqual(fed("echo a | xargs --arg-file=list cat"), ["cat (xargs input) <pipe"]);
   assert.deepEqual(fed("echo a | xargs --arg-f list cat"), ["cat (xargs input) <pipe"]);

@@ -61,6 +61,7 @@ export function readLine(
   if (prefixes.some((w) => w.kind !== "static" || w.value !== "IFS=")) return null;
   if (argv[0]?.kind !== "static" || argv[0].value !== "read") return null;
   let raw = false;
+  let whole = false;
   const names: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
@@ -70,16 +71,20 @@ export function readLine(
     else if (/^-[rs]+$/.test(w.value)) raw ||= w.value.includes("r");
     else if (/^-[rs]*[pt]$/.test(w.value) && i + 1 < argv.length) {
       raw ||= w.value.includes("r");
+      whole ||= w.value.endsWith("t");
       i++;
     } else if (
       /^-[rs]*d$/.test(w.value) && argv[i + 1]?.value === "" && argv[i + 1].kind === "static"
     ) {
       raw ||= w.value.includes("r");
+      whole = true;
       i++;
     } else return null;
   }
   if (names.length !== 1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(names[0])) return null;
-  return { name: names[0], line: { from, raw, trimmed: prefixes.length === 0 } };
+  const line: LineOf = { from, raw, trimmed: prefixes.length === 0 };
+  if (whole) line.whole = true;
+  return { name: names[0], line };
 }
 
 /**

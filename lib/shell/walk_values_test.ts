@@ -352,7 +352,6 @@ Deno.test("values: a `while read` loop's name is a line of the stage its input c
       'while read f; do cat "$f"; done < list.txt',
       'while read f; do cat "$f"; done < <(find a; find b)',
       'find src | while read f; do cat "$f"; done < list.txt',
-      'find src | while read f; do cat "$f"; done <<< x',
       'find src | while read -r a b; do cat "$a"; done',
       'find src | while read -n 3 f; do cat "$f"; done',
       'find src | while read -d / f; do cat "$f"; done',
@@ -409,4 +408,19 @@ Deno.test("values: read of a static here-string or heredoc assigns what bash rea
       "read -t 0 f <<< a; cat $f",
     ]
   ) assert.ok(stages(c).at(-1)!.includes("$f"), c);
+});
+
+Deno.test("values: a while loop reading a static here-string or heredoc reads its lines", () => {
+  for (
+    const c of [
+      'while read -r f; do cat "$f"; done <<< x',
+      'find src | while read f; do cat "$f"; done <<< x',
+    ]
+  ) {
+    const a = analyzeBash(c, env, parser);
+    const line = a.stages.find((s) => s.argv[0]?.value === "cat")?.argv[1]?.line;
+    // (A here-string wins over the pipe: the loop reads it, a stage of no command.)
+    assert.equal(line?.from.argv.length, 0, c);
+    assert.equal(line?.from.redirects[0]?.body?.value, "x", c);
+  }
 });
