@@ -338,7 +338,14 @@ export class Values {
     this.#assigned(name);
     if (!this.#listsOff && this.nested === 0 && !this.#numeric?.has(name)) {
       this.#lists.set(name, list);
-    }
+    } else this.#lists.delete(name);
+  }
+
+  /** An array's words are not known from here on (an append that may not run). */
+  forgetList(name: string): void {
+    this.#sinceStop?.add(name);
+    this.#assigned(name);
+    this.#lists.delete(name);
   }
 
   /** The value of a variable, if known. */
