@@ -17,8 +17,7 @@ import {
   unknownWord,
 } from "./words.ts";
 import { commandLines, pipesInput } from "./parallel_lines.ts";
-import { inputTexts } from "./piped_text.ts";
-import { splitting, xargsItems } from "./xargs_input.ts";
+import { knownRuns } from "./xargs_input.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -107,24 +106,6 @@ function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
   }
   if (!nul || !lines) return lines;
   return lines.map((w) => (w.listed ? { ...w, listed: { ...w.listed, whole: true } } : w));
-}
-
-/**
- * The items xargs reads where its input is text the gate knows (echo's, printf's, a here-string's:
- * xargs_input.ts), as static words: those of every way the text may be printed (echo's escapes);
- * null where not known.
- */
-function knownInput(stage: Stage): Word[] | null {
-  const how = splitting(stage.argv.slice(1), XARGS);
-  const texts = how && inputTexts(stage, { nul: how.delimiter === "\0" });
-  if (!how || !texts) return null;
-  const out = new Set<string>();
-  for (const text of texts) {
-    const items = xargsItems(text, how);
-    if (items === null) return null;
-    for (const i of items) out.add(i);
-  }
-  return [...out].map(literal);
 }
 
 /**
@@ -228,21 +209,16 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
   );
 }
 
-/** How many commands of known items `-I` makes at most, one for each. */
-const REPLACED = 16;
-
 /**
- * The commands `xargs -I R` runs where its items are known text: one for each, with R replaced
- * by it wherever it stands in the command's words (`{}/key`); null where there is no placeholder
- * or too many items.
+ * The command `xargs -I R` runs for one known item: R replaced by it wherever it stands in the
+ * command's words (`{}/key`); null where there is no placeholder.
  */
-function replaced(cmd: Word[], args: Word[], items: Word[]): Word[][] | null {
+function replaced(cmd: Word[], args: Word[], items: Word[]): Word[] | null {
   const r = placeholder(args);
-  if (!r || !cmd.length || items.length > REPLACED) return null;
-  return items.map((item) =>
-    cmd.map((w) =>
-      w.kind === "static" && w.value.includes(r) ? literal(w.value.replaceAll(r, item.value)) : w
-    )
+  if (!r || !cmd.length || items.length !== 1) return null;
+  const item = items[0].value;
+  return cmd.map((w) =>
+    w.kind === "static" && w.value.includes(r) ? literal(w.value.replaceAll(r, item)) : w
   );
 }
 
@@ -344,15 +320,18 @@ export const XARGS_PROGRAMS: Program[] = [
     lists: xargsListing,
     runs: (stage, run) => {
       const listed = listedInput(stage, run.listed());
-      const input = listed ?? knownInput(stage);
+      // (Else what xargs reads of text the gate knows: the items of each command it runs.)
+      const known = listed ? null : knownRuns(stage, XARGS);
       const given = xargsInput(stage.argv.slice(1));
       if (given !== "shared") run = run.alone(given === "terminal");
       const env = slotVariables(stage.argv.slice(1));
       if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
         const args = stage.argv.slice(1);
-        const argvs = (!listed && input && replaced(cmd, args, input)) ||
-          [filled(cmd.length ? cmd : [literal("echo")], args, input)];
+        const line = cmd.length ? cmd : [literal("echo")];
+        const argvs = known
+          ? known.map((items) => replaced(cmd, args, items) ?? filled(line, args, items))
+          : [filled(line, args, listed)];
         for (const argv of argvs) {
           if (env.length) {
             const ran = derived(stage, argv, "xargs");

@@ -12,14 +12,17 @@
  *   else is special (the newline echo prints is part of the last item);
  * - `-E EOF` (`-e`, `--eof`): the item that is EOF ends the input.
  *
- * `-n`, `-L`, `-s`, `-x`, `-P` group the items into commands: every item reaches the command.
- * Null where xargs would stop (a quote left open), an item would be empty (the command's words
- * do not say which), the input comes from a file (`-a`), or an option is not known.
+ * Each command gets all the items, or `-n N` of them at a time, or with `-I` one line (`-s`, `-x`
+ * limit a command's length: the known texts are short). Null where xargs would stop (a quote
+ * left open), an item would be empty, the input comes from a file (`-a`), commands take lines
+ * (`-L`), xargs asks the terminal (`-p`, `-o`), or an option is not known.
  *
  * @module
  */
-import type { Word } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
+import { inputTexts } from "./piped_text.ts";
+import { literal } from "./words.ts";
 
 /** How xargs splits its input. */
 export interface Splitting {
@@ -29,12 +32,16 @@ export interface Splitting {
   lines: boolean;
   /** `-E`: the item that ends the input. */
   eof: string | null;
+  /** `-n N`: at most N items to a command (null: all together). */
+  per: number | null;
+  /** `-r`: no command where there are no items. */
+  noEmpty: boolean;
 }
 
 /** xargs's splitting from its words (after `xargs`); null where its input is not split so. */
 export function splitting(args: Word[], grammar: OptionGrammar): Splitting | null {
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
-  const out: Splitting = { delimiter: null, lines: false, eof: null };
+  const out: Splitting = { delimiter: null, lines: false, eof: null, per: null, noEmpty: false };
   for (const t of readOptions(values, grammar)) {
     if (t.kind === "operand" || t.kind === "end") break;
     if (t.kind !== "flag" && t.kind !== "valued") return null;
@@ -49,9 +56,41 @@ export function splitting(args: Word[], grammar: OptionGrammar): Splitting | nul
       if (value === null) return null;
       // (`-e` and `--eof` alone: no EOF string.)
       out.eof = value === undefined || value === "" ? null : value;
-    } else if (t.name === "-a" || t.name === "--arg-file") return null;
+    } else if (t.name === "-n" || t.name === "--max-args") {
+      if (value == null || !/^[1-9]\d*$/.test(value)) return null;
+      out.per = Number(value);
+    } else if (t.name === "-r" || t.name === "--no-run-if-empty") out.noEmpty = true;
+    // (Commands of so many lines, from a file, or reading the terminal: not followed here.)
+    else if (/^(-[aLlop]|--(arg-file|max-lines|open-tty|interactive))$/.test(t.name)) return null;
   }
+  // (`-I` runs a command for each line; `-n` after it is `-n 1`, which it implies.)
+  if (out.lines) out.per = 1;
   return out;
+}
+
+/** How many commands of known items xargs is followed to run at most. */
+const MAX_RUNS = 16;
+
+/**
+ * The items of each command xargs runs where its input is text the gate knows (piped_text.ts
+ * `inputTexts`), for each way that text may be printed (echo's escapes): all together, or `-n N`
+ * at a time, or one line each with `-I`; with no items, one command without any (none with `-r`
+ * or `-I`). Null where not known.
+ */
+export function knownRuns(stage: Stage, grammar: OptionGrammar): Word[][] | null {
+  const how = splitting(stage.argv.slice(1), grammar);
+  const texts = how && inputTexts(stage, { nul: how.delimiter === "\0" });
+  if (!how || !texts) return null;
+  const runs: Word[][] = [];
+  for (const text of texts) {
+    const items = xargsItems(text, how);
+    if (items === null || items.join(" ").length > 4096) return null;
+    if (!items.length && !how.noEmpty && !how.lines) runs.push([]);
+    for (let i = 0; i < items.length; i += how.per ?? items.length) {
+      runs.push(items.slice(i, i + (how.per ?? items.length)).map(literal));
+    }
+  }
+  return runs.length > MAX_RUNS ? null : runs;
 }
 
 /** `-d`'s character: one, or `\n`, `\t`, `\0`, `\\` and the like (xargs's escapes). */

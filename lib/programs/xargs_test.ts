@@ -351,3 +351,23 @@ Deno.test("parallel: what it runs reads its standard input with --pipe, -a FILE,
   assert.deepEqual(fed("ls | parallel -o wc -l :::: list")[0], "wc -l <nothing");
   assert.deepEqual(fed("parallel wc -l < list")[0], "wc -l <nothing");
 });
+
+Deno.test("xargs: known input runs the commands xargs runs, all items, -n N or a line at a time", () => {
+  assert.deepEqual(cmd("echo a b c | xargs cat"), ["cat a b c"]);
+  // (Where a word's place matters, `cp x d1` and `cp x d2` are not `cp x d1 d2`.)
+  assert.deepEqual(cmd("echo d1 d2 | xargs -n 1 cp x"), ["cp x d1", "cp x d2"]);
+  assert.deepEqual(cmd("echo a b c | xargs -n2 cat"), ["cat a b", "cat c"]);
+  assert.deepEqual(cmd("printf '%s\\n' 'a b' c | xargs -I{} cp {} {}.bak"), [
+    "cp a b a b.bak",
+    "cp c c.bak",
+  ]);
+  assert.deepEqual(cmd("xargs -I% cat %/key <<< secrets"), ["cat secrets/key"]);
+  // No items: one command without any (none with -r or -I).
+  assert.deepEqual(cmd("echo | xargs cat"), ["cat"]);
+  assert.deepEqual(cmd("echo | xargs -r cat"), []);
+  assert.deepEqual(cmd("echo | xargs -I{} cat {}"), []);
+  // Not followed: lines to a command, the terminal asked, a file of items.
+  for (const c of ["echo a | xargs -L1 cat", "echo a | xargs -p cat", "echo a | xargs -a f cat"]) {
+    assert.deepEqual(cmd(c), ["cat (xargs input)"], c);
+  }
+});
