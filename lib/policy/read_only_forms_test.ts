@@ -174,7 +174,9 @@ Deno.test("read-only forms: xargs is judged by the command it runs", async () =>
     ["find . | xargs sed -i s/a/b/", "deny", "deny"],
     ["find . | xargs sh -c 'cat ~/.ssh/id_rsa'", "deny", "deny"],
     ["ls | xargs -a ~/.ssh/id_rsa cat", "deny", "deny"],
-    ["echo README.md | xargs cat", "ask", "ask"],
+    // (What echo prints is what xargs reads: judged as cat README.md.)
+    ["echo README.md | xargs cat", "allow", "allow"],
+    ["cat notes.txt | xargs cat", "ask", "ask"],
   ]);
   await checkEveryday([
     "find src -name '*.ts' | xargs grep -l main",

@@ -31,6 +31,7 @@ import { libpqVariable } from "./libpq.ts";
 import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
+import { printedBy } from "./piped_text.ts";
 import { workTreeFiles } from "./git_external.ts";
 import { cargoVariable } from "./cargo.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
@@ -382,12 +383,14 @@ const LINE_READINGS = 16;
 export function withLines(stage: Stage): Stage[] {
   if (!hasLines(stage)) return [stage];
   const sources: Stage[] = [];
+  const lineOf: LineOf[] = [];
   const lined = (w: Word | null) =>
-    w?.line && !sources.includes(w.line.from) && sources.push(w.line.from);
+    w?.line && !sources.includes(w.line.from) && sources.push(w.line.from) &&
+    lineOf.push(w.line);
   stage.argv.forEach(lined);
   stage.redirects.forEach((r) => lined(r.target));
   if (!sources.length) return [stage];
-  const readings = sources.map((s) => listedLines(s, listingOf));
+  const readings = sources.map((s, i) => listedLines(s, listingOf) ?? textLines(s, lineOf[i]));
   let rounds: Map<Stage, Word>[] = [new Map()];
   sources.forEach((s, i) => {
     const words = readings[i];
@@ -402,6 +405,25 @@ export function withLines(stage: Stage): Stage[] {
     const redirects = stage.redirects.map((r) => r.target ? { ...r, target: put(r.target) } : r);
     return { ...stage, argv: stage.argv.map(put), redirects };
   });
+}
+
+/**
+ * The lines a loop's `read` takes of what its source prints where that is text the gate knows
+ * (`echo a b | while read f`, `done <<< secrets/key`: piped_text.ts), each as `read` leaves it
+ * (`line`: blanks at both ends dropped without `IFS=`); a last line without its newline is none
+ * (`read` fails there and the loop ends). Null where not known (a backslash without `-r`).
+ */
+function textLines(source: Stage, line: LineOf): Word[] | null {
+  const texts = line.whole ? null : printedBy(source);
+  if (!texts) return null;
+  const out = new Set<string>();
+  for (const text of texts) {
+    if (!line.raw && text.includes("\\")) return null;
+    const lines = text.split("\n");
+    lines.pop();
+    for (const l of lines) out.add(line.trimmed ? l.replace(/^[ \t]+|[ \t]+$/g, "") : l);
+  }
+  return [...out].map(literal);
 }
 
 /** Whether a word of a stage is a line a loop reads (most stages have none). */

@@ -17,6 +17,7 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { standardInput } from "./words.ts";
 import { ANSI_SIMPLE } from "../shell/words.ts";
+import { documentText } from "../shell/read_builtin.ts";
 
 /**
  * What a pipe carries: the texts it may be (one for each way bash may print it: `echo 'a\nb'`
@@ -47,18 +48,45 @@ export function pipedTexts(
   return [text];
 }
 
+/**
+ * What a stage prints where known: its writer's text as above; a stage of no command is the
+ * static here-string or heredoc a loop reads (walk_lines.ts `loopInput`). `nul`: a text may hold
+ * a NUL (`printf '%s\0' a b | xargs -0`).
+ */
+export function printedBy(writer: Stage, opts: { nul?: boolean } = {}): string[] | null {
+  if (!writer.argv.length) {
+    const text = documentText(writer.redirects);
+    return text === null ? null : [text];
+  }
+  const out = printed(writer, 0, opts.nul);
+  return out && "texts" in out ? out.texts : null;
+}
+
+/**
+ * The texts a stage's standard input reads where known: the pipe's (see `printedBy`) or a static
+ * here-string's or heredoc's.
+ */
+export function inputTexts(stage: Stage, opts: { nul?: boolean } = {}): string[] | null {
+  const input = standardInput(stage);
+  if (input.from === "document") {
+    const text = documentText([input.redirect]);
+    return text === null ? null : [text];
+  }
+  return input.from === "pipe" && stage.input ? printedBy(stage.input, opts) : null;
+}
+
 /** Whether a word is text bash gives as it is (no glob, no value not known). */
 const known = (w: Word) => w.kind === "static" && !w.line && !w.listed && !w.around;
 
 /** What a writer prints; null where not known (`depth`: cats passing a pipe on, bounded). */
-function printed(writer: Stage, depth: number): PipedInput | null {
+function printed(writer: Stage, depth: number, nul = false): PipedInput | null {
   const [name, ...args] = writer.argv;
   if (!name || !writer.argv.every(known) || writer.assignments?.length || depth > 8) return null;
   // (Only its standard error may go elsewhere: `cat x.sql 2>/dev/null`.)
   const own = writer.redirects.filter((r) => !(r.kind === "write" && r.op.startsWith("2")));
   const values = args.map((w) => w.value);
-  if (name.value === "echo" && !own.length) return texts(echoTexts(values));
-  if (name.value === "printf" && !own.length) return texts(printfText(values));
+  if (name.value === "echo" && !own.length) return texts(echoTexts(values), nul);
+  if (name.value === "printf" && !own.length) return texts(printfText(values), nul);
   if (name.value !== "cat" || values.some((v) => v.startsWith("-") && v !== "--")) return null;
   const files = args.filter((w) => w.value !== "--");
   if (values.indexOf("--") > 0) return null;
@@ -67,18 +95,21 @@ function printed(writer: Stage, depth: number): PipedInput | null {
   const stdin = standardInput(writer);
   if (own.length > 1 || own.some((r) => !stdin.redirect || r !== stdin.redirect)) return null;
   if (stdin.from === "document") {
-    const body = stdin.redirect.body;
-    return body?.kind === "static" ? { texts: [body.value] } : null;
+    // (A here-string ends with the newline bash adds.)
+    const text = documentText([stdin.redirect]);
+    return text === null ? null : { texts: [text] };
   }
   if (stdin.from === "file" && stdin.redirect.target && known(stdin.redirect.target)) {
     return { files: [stdin.redirect.target] };
   }
-  return stdin.from === "pipe" && writer.input ? printed(writer.input, depth + 1) : null;
+  return stdin.from === "pipe" && writer.input ? printed(writer.input, depth + 1, nul) : null;
 }
 
-/** The texts, unless one holds a NUL (no shell or client reads that as written). */
-function texts(list: string[] | null): PipedInput | null {
-  return list && !list.some((t) => t.includes("\0")) ? { texts: [...new Set(list)] } : null;
+/** The texts, unless one holds a NUL (no shell or client reads that as written; `nul`: xargs -0). */
+function texts(list: string[] | null, nul = false): PipedInput | null {
+  return list && (nul || !list.some((t) => t.includes("\0")))
+    ? { texts: [...new Set(list)] }
+    : null;
 }
 
 /** echo's options: words of `-` and `n`, `e`, `E` before the first other word. */

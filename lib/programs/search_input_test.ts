@@ -48,7 +48,9 @@ Deno.test("rg and ag given no path search a pipe or a here-document, not the cwd
     ["cat README.md | rg KEY <&3", "ask"],
     ["find src -name zz | xargs rg KEY", "ask"],
     ["find src -name zz | xargs ag KEY", "ask"],
-    ["echo | xargs -I{} rg KEY", "ask"],
+    ["cat notes.txt | xargs -I{} rg KEY", "ask"],
+    // (An empty line is no item: with -I xargs runs nothing.)
+    ["echo | xargs -I{} rg KEY", "allow"],
     ["xargs rg KEY <<< ''", "ask"],
     ["cat README.md | parallel rg KEY", "ask"],
     ["cat README.md | parallel -j4 rg KEY", "ask"],

@@ -263,7 +263,8 @@ Deno.test("what a program reads as commands is its standard input as bash sets i
     ["ed -s x <&5", "deny", "deny"],
     // A stage with its input redirected reads no pipe, so no listing feeds it.
     ["find src -name '*.ts' | xargs cat <notes.txt", "ask", "ask"],
-    ["find src -name '*.ts' | xargs cat <<<'/home/user/.ssh/id_rsa'", "ask", "ask"],
+    // (The here-string wins over the pipe: xargs reads its words.)
+    ["find src -name '*.ts' | xargs cat <<<'/home/user/.ssh/id_rsa'", "deny", "deny"],
     // A command run by another shares its input: redirected, piped, or given to a function.
     ["bash -c 'sh' <<<'rm -rf build'", "deny", "deny"],
     ["eval sh <<<'rm -rf build'", "deny", "deny"],

@@ -17,6 +17,7 @@ import {
   unknownWord,
 } from "./words.ts";
 import { commandLines, pipesInput } from "./parallel_lines.ts";
+import { knownRuns } from "./xargs_input.ts";
 
 /**
  * xargs's options (GNU's and BSD's common ones): -i, -e and -l take an optional attached value
@@ -37,6 +38,9 @@ const XARGS: OptionGrammar = {
   // (GNU's getopt_long: `--process-slot=PATH` is `--process-slot-var=PATH`.)
   abbreviations: true,
 };
+
+/** xargs's options, for its input's reader (xargs_input.ts). */
+export const XARGS_GRAMMAR: OptionGrammar = XARGS;
 
 /** GNU parallel's options that take a value (any other letter is a flag). */
 const PARALLEL: OptionGrammar = {
@@ -206,6 +210,19 @@ function filled(cmd: Word[], args: Word[], input: Word[] | null): Word[] {
 }
 
 /**
+ * The command `xargs -I R` runs for one known item: R replaced by it wherever it stands in the
+ * command's words (`{}/key`); null where there is no placeholder.
+ */
+function replaced(cmd: Word[], args: Word[], items: Word[]): Word[] | null {
+  const r = placeholder(args);
+  if (!r || !cmd.length || items.length !== 1) return null;
+  const item = items[0].value;
+  return cmd.map((w) =>
+    w.kind === "static" && w.value.includes(r) ? literal(w.value.replaceAll(r, item)) : w
+  );
+}
+
+/**
  * The inputs of `parallel ::: A B` with no command: each runs as a command line (another `:::`
  * or `::::` combines them with more inputs, which no one can know).
  */
@@ -302,17 +319,25 @@ export const XARGS_PROGRAMS: Program[] = [
     options: XARGS,
     lists: xargsListing,
     runs: (stage, run) => {
-      const input = listedInput(stage, run.listed());
+      const listed = listedInput(stage, run.listed());
+      // (Else what xargs reads of text the gate knows: the items of each command it runs.)
+      const known = listed ? null : knownRuns(stage, XARGS);
       const given = xargsInput(stage.argv.slice(1));
       if (given !== "shared") run = run.alone(given === "terminal");
       const env = slotVariables(stage.argv.slice(1));
       if (env.length) run.environment(env);
       for (const cmd of commandsOf(stage.argv.slice(1), XARGS)) {
-        const argv = filled(cmd.length ? cmd : [literal("echo")], stage.argv.slice(1), input);
-        if (env.length) {
-          const ran = derived(stage, argv, "xargs");
-          run.more({ ...givenInput(ran, given), assignments: env });
-        } else run.stage(argv, "xargs");
+        const args = stage.argv.slice(1);
+        const line = cmd.length ? cmd : [literal("echo")];
+        const argvs = known
+          ? known.map((items) => replaced(cmd, args, items) ?? filled(line, args, items))
+          : [filled(line, args, listed)];
+        for (const argv of argvs) {
+          if (env.length) {
+            const ran = derived(stage, argv, "xargs");
+            run.more({ ...givenInput(ran, given), assignments: env });
+          } else run.stage(argv, "xargs");
+        }
       }
     },
   },

@@ -145,7 +145,12 @@ Deno.test("xargs: paths listed before it are judged where they lie", async () =>
     ["find . | xargs -I{} cat {}/../../x", "ask", "ask"],
     ["find . -printf '/etc/%p\\n' | xargs cat", "ask", "ask"],
     ["cat list.txt | xargs rm", "deny", "deny"],
-    ["echo /etc/passwd | xargs cat", "ask", "ask"],
+    // (Echo's words are what xargs reads: judged as the command spelled directly is.)
+    ["echo /etc/passwd | xargs cat", "allow", "allow"],
+    ["cat /etc/passwd", "allow", "allow"],
+    ["echo .env | xargs cat", "deny", "deny"],
+    ["cat .env", "deny", "deny"],
+    ["echo \"$X\" | xargs cat", "ask", "ask"],
     ["find /proc/self/root/etc | xargs cat", "ask", "ask"],
     ["find src | xargs -a notes.txt cat", "ask", "ask"],
     ["git ls-files | xargs cat", "deny", "deny"], // the links in the tree lead to the key
@@ -295,8 +300,10 @@ Deno.test("xargs: what it runs reads its standard input only with -a FILE", () =
   // `-a FILE` its words come from FILE and the pipe is theirs.
   assert.deepEqual(fed("find . | xargs grep X"), ["grep X ./(paths find lists)/ <nothing"]);
   assert.deepEqual(fed("xargs cat < list"), ["cat (xargs input) <nothing"]);
-  assert.deepEqual(fed("xargs sh <<< 'rm x'")[0], "sh (xargs input) <nothing");
-  assert.deepEqual(fed("xargs -0 -n1 cat <<< 'x'"), ["cat (xargs input) <nothing"]);
+  assert.deepEqual(fed("xargs sh < list")[0], "sh (xargs input) <nothing");
+  // (A here-string's words are known: xargs_input.ts.)
+  assert.deepEqual(fed("xargs sh <<< 'rm x'")[0], "sh rm x <nothing");
+  assert.deepEqual(fed("xargs -0 -n1 cat <<< 'x'"), ["cat x\n <nothing"]);
   assert.deepEqual(fed("echo a | xargs -a list cat"), ["cat (xargs input) <pipe"]);
   assert.deepEqual(fed("echo a | xargs --arg-file=list cat"), ["cat (xargs input) <pipe"]);
   assert.deepEqual(fed("echo a | xargs --arg-f list cat"), ["cat (xargs input) <pipe"]);
@@ -343,4 +350,24 @@ Deno.test("parallel: what it runs reads its standard input with --pipe, -a FILE,
   assert.deepEqual(fed("ls | parallel --tty -a list wc -l")[0], "wc -l <nothing");
   assert.deepEqual(fed("ls | parallel -o wc -l :::: list")[0], "wc -l <nothing");
   assert.deepEqual(fed("parallel wc -l < list")[0], "wc -l <nothing");
+});
+
+Deno.test("xargs: known input runs the commands xargs runs, all items, -n N or a line at a time", () => {
+  assert.deepEqual(cmd("echo a b c | xargs cat"), ["cat a b c"]);
+  // (Where a word's place matters, `cp x d1` and `cp x d2` are not `cp x d1 d2`.)
+  assert.deepEqual(cmd("echo d1 d2 | xargs -n 1 cp x"), ["cp x d1", "cp x d2"]);
+  assert.deepEqual(cmd("echo a b c | xargs -n2 cat"), ["cat a b", "cat c"]);
+  assert.deepEqual(cmd("printf '%s\\n' 'a b' c | xargs -I{} cp {} {}.bak"), [
+    "cp a b a b.bak",
+    "cp c c.bak",
+  ]);
+  assert.deepEqual(cmd("xargs -I% cat %/key <<< secrets"), ["cat secrets/key"]);
+  // No items: one command without any (none with -r or -I).
+  assert.deepEqual(cmd("echo | xargs cat"), ["cat"]);
+  assert.deepEqual(cmd("echo | xargs -r cat"), []);
+  assert.deepEqual(cmd("echo | xargs -I{} cat {}"), []);
+  // Not followed: lines to a command, the terminal asked, a file of items.
+  for (const c of ["echo a | xargs -L1 cat", "echo a | xargs -p cat", "echo a | xargs -a f cat"]) {
+    assert.deepEqual(cmd(c), ["cat (xargs input)"], c);
+  }
 });

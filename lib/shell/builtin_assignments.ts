@@ -14,7 +14,8 @@
  *   `export -p` change no value.
  * - `cd`/`pushd`/`popd` change `PWD`, `OLDPWD` and `DIRSTACK` (not followed here) and the cwd: a
  *   value that is a glob's matches or a line of a stage's output, found in the cwd, is forgotten.
- * - `printf -v NAME` (and `%n`'s names: not known), `read`, `mapfile`/`readarray`, `getopts`, `wait -p NAME`, `compgen -V NAME`:
+ * - `printf -v NAME` (and `%n`'s names: not known), `read` (what it reads of a static here-string
+ *   or heredoc: read_builtin.ts), `mapfile`/`readarray`, `getopts`, `wait -p NAME`, `compgen -V NAME`:
  *   the names they assign; `unset`: the names it unsets (`-f`: functions only).
  * - `command X` and `builtin X` do what X does; `command -v`/`-V` only describe.
  *
@@ -23,6 +24,7 @@
 import { builtinAt } from "./cwds.ts";
 import type { Word } from "./model.ts";
 import { printedText } from "./printed_text.ts";
+import { readValues } from "./read_builtin.ts";
 
 /** What a builtin changes of the variables (null from {@linkcode builtinEffect}: anything). */
 export interface BuiltinEffect {
@@ -86,7 +88,10 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * What the builtin `argv` runs changes of the variables; null when it may change any (it runs
  * code in this shell, makes a nameref, or a name or option is not known).
  */
-export function builtinEffect(argv: Word[]): BuiltinEffect | null {
+export function builtinEffect(
+  argv: Word[],
+  input?: { prefixes: Word[]; text: string | null },
+): BuiltinEffect | null {
   const at = builtinAt(argv);
   if (at < 0) return NOTHING; // `command -v`/`-V` only describes
   const w = argv[at];
@@ -100,6 +105,11 @@ export function builtinEffect(argv: Word[]): BuiltinEffect | null {
     case "pushd":
     case "popd":
       return MOVES;
+  }
+  if (w.value === "read" && input?.text != null) {
+    // (Known text read: the values bash gives, read_builtin.ts.)
+    const values = readValues(argv.slice(at + 1), input.prefixes, input.text);
+    if (values) return { assigns: values };
   }
   const grammar = Object.hasOwn(GRAMMARS, w.value) ? GRAMMARS[w.value] : undefined;
   if (grammar === undefined) return MAY_ASSIGN.has(w.value) ? null : NOTHING;

@@ -91,7 +91,8 @@ async function compared(
     await runScripts(
       root,
       lines.map(({ line, bodies }, i) =>
-        `cd ${start} || exit 1\n${line}\n${bodies}pwd -P > ${root}/${i}.pwd\n`
+        // (As a command starts in pi: OLDPWD unset, the environment holding none.)
+        `cd ${start} || exit 1\nunset OLDPWD\n${line}\n${bodies}pwd -P > ${root}/${i}.pwd\n`
       ),
       { HOME: home },
     );

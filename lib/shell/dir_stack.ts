@@ -116,6 +116,17 @@ export interface StackAt {
   following: boolean;
 }
 
+/**
+ * Whether a name the environment does not hold is unset where the command starts: it is the
+ * command's own text, with nothing run before it (`BASH_ENV`) nor names changed around it
+ * (parameter_ops.ts `mayBeUnset`).
+ */
+export function unsetAtStart(
+  env: { env: Record<string, string | undefined>; nested?: true; unknown?: ReadonlySet<string> },
+): boolean {
+  return !env.nested && !env.unknown?.size && env.env.BASH_ENV === undefined;
+}
+
 /** The directory stack and `OLDPWD` of one shell being walked (null: not known). */
 export class DirStack {
   #entries: Entry[] | null;
@@ -124,17 +135,25 @@ export class DirStack {
   #ownOld: boolean;
   /** The last `cd`, `pushd` or `popd`, to a known place, and where it ran; null: another move. */
   #last: { node: LiteNode; cwds: Cwds } | null = null;
+  /**
+   * bash starts with OLDPWD unset (the environment holds none, nothing runs before the command:
+   * `unsetOld`) and the moves walked since (`cd -` fails until one of them succeeds).
+   */
+  #unsetOld: boolean;
+  #moves = 0;
 
   /**
    * `oldpwd`: `OLDPWD` in the environment the shell starts with (bash keeps an inherited one
-   * that is a directory), null when the command may assign it.
+   * that is a directory), null when the command may assign it; `unsetOld`: a name the
+   * environment does not hold is unset when the command starts (parameter_ops.ts `mayBeUnset`).
    */
-  constructor(source: string, oldpwd: string | undefined | null) {
+  constructor(source: string, oldpwd: string | undefined | null, unsetOld = false) {
     const text = unquotedText(source);
     this.#entries = text.includes("DIRSTACK") ? null : [];
     // (Not given, it may still be in the environment bash starts with: not known.)
     this.#ownOld = oldpwd !== null && !text.includes("OLDPWD");
     this.#oldpwd = oldpwd?.startsWith("/") && this.#ownOld ? [oldpwd] : null;
+    this.#unsetOld = unsetOld && oldpwd === undefined && this.#ownOld;
   }
 
   /** Nothing is known of the stack from here on (`eval`, a function walked apart). */
@@ -157,6 +176,7 @@ export class DirStack {
       if (to !== null || name?.kind !== "static") {
         this.forget();
         this.#oldpwd = null;
+        this.#unsetOld = false;
       }
       return this.#moved(at.cwds, to);
     }
@@ -176,6 +196,8 @@ export class DirStack {
           const chained = last && this.#ownOld && at.following && chainedAfter(last.node, at.node);
           // (Where a name not known may have been assigned, OLDPWD may have been.)
           const old = chained ? last.cwds : at.following ? this.#oldpwd : null;
+          const back = old ? null : this.#backFromUnset(at);
+          if (back) return back;
           return this.#moved(at.cwds, old ?? [null], at.node);
         }
         return this.#moved(at.cwds, moved(), at.node);
@@ -184,11 +206,27 @@ export class DirStack {
   }
 
   /**
+   * `cd -` where bash started with OLDPWD unset: before any move it fails where it stands
+   * (`OLDPWD not set`); after one move to a known place, from known `cwds`, it leads back there
+   * (the move succeeded and set OLDPWD) or fails there (it failed and left OLDPWD unset), so
+   * `cd src; cd -` is back where it started either way. Null otherwise.
+   */
+  #backFromUnset(at: StackAt): Flow | null {
+    if (!this.#unsetOld || !at.following || at.cwds.includes(null)) return null;
+    if (this.#moves === 0) return { ok: [], fail: at.cwds };
+    const last = this.#last;
+    if (this.#moves !== 1 || last === null) return null;
+    const flow = this.#moved(at.cwds, last.cwds, at.node)!;
+    return { ok: flow.ok, fail: last.cwds };
+  }
+
+  /**
    * The shell moved (or may have) from `cwds` to `to` (by a cd, pushd or popd: `node`): nothing
    * is still; OLDPWD may be `cwds`.
    */
   #moved(cwds: Cwds, to: Cwds | null, node?: LiteNode): Flow | null {
     if (to === null) return null;
+    this.#moves++;
     this.#changed();
     if (this.#oldpwd) this.#oldpwd = union(this.#oldpwd, cwds);
     const known = node && !to.includes(null) && !cwds.includes(null);

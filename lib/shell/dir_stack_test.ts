@@ -60,9 +60,15 @@ Deno.test("popd goes to every directory an entry may hold, where its pushd may n
 
 Deno.test("cd - goes where OLDPWD says", () => {
   assert.deepEqual(cwdsOf("cd sub && make && cd - && ls", "ls"), ["/proj"]);
-  // Where the first cd may have failed, OLDPWD is the one bash started with.
-  assert.deepEqual(cwdsOf("cd sub; cd - && ls", "ls"), [null]);
+  // Where the first cd may have failed, OLDPWD is the one bash started with: where the
+  // environment holds none, bash starts with it unset, and `cd -` fails until a move succeeds.
+  assert.deepEqual(cwdsOf("cd sub; cd - && ls", "ls"), ["/proj"]);
+  assert.deepEqual(cwdsOf("cd sub; cd -; ls", "ls"), ["/proj"]);
+  assert.deepEqual(cwdsOf("cd -; ls", "ls"), ["/proj"]);
   assert.deepEqual(cwdsOf("cd /s; cd /p; cd - && cat k", "cat k"), [null]);
+  // (Something run before the command, BASH_ENV, may have set it.)
+  const sourced = { ...ENV, env: { ...ENV.env, BASH_ENV: "/e.sh" } };
+  assert.ok(cwdsOf("cd sub; cd -; ls", "ls", sourced).includes(null));
   const env = { ...ENV, env: { ...ENV.env, OLDPWD: "/o" } };
   assert.deepEqual(cwdsOf("cd sub; cd - && ls", "ls", env), ["/o", "/proj"]);
   assert.deepEqual(cwdsOf("cd - && ls", "ls", env), ["/o"]);
@@ -74,7 +80,38 @@ Deno.test("cd - goes where OLDPWD says", () => {
   // An OLDPWD the command sets, or a cd through a pipeline, is not followed.
   assert.deepEqual(cwdsOf("cd sub && OLDPWD=/x && cd - && ls", "ls", env), [null]);
   assert.ok(cwdsOf("cd sub && source ./env.sh && cd - && ls", "ls", env).includes(null));
-  assert.ok(cwdsOf("echo | cd /s && cd - && ls", "ls").includes(null));
+  assert.deepEqual(cwdsOf("echo | cd /s && cd - && ls", "ls", env), ["/o", "/proj"]);
+  // (Without OLDPWD, that `cd -` fails: the pipeline's cd is a subshell's.)
+  assert.deepEqual(cwdsOf("echo | cd /s; cd -; ls", "ls"), ["/proj"]);
+});
+
+Deno.test("cd - where bash starts with OLDPWD unset: where bash is", () => {
+  const dir = Deno.makeTempDirSync();
+  Deno.mkdirSync(`${dir}/sub`);
+  const env = { ...ENV, cwd: dir, env: { HOME: "/home/u" } };
+  const cases = [
+    "cd -; pwd",
+    "cd - && pwd",
+    "cd sub; cd -; pwd",
+    "cd nope; cd -; pwd",
+    "cd sub; cd - >/dev/null; pwd",
+    "cd nope || true; cd -; pwd",
+    "pushd sub; cd -; pwd",
+    "echo | cd sub; cd -; pwd",
+  ];
+  for (const c of cases) {
+    // (The environment bash starts with holds no OLDPWD.)
+    const out = new Deno.Command("bash", {
+      args: ["-c", c],
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin" },
+      clearEnv: true,
+    }).outputSync();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").filter(Boolean);
+    // (Where pwd does not run, the walk need not say where.)
+    if (lines.length) assert.deepEqual(cwdsOf(c, "pwd", env), [lines.at(-1)!], c);
+  }
+  Deno.removeSync(dir, { recursive: true });
 });
 
 Deno.test("engine: pushd/popd and cd - under the starter and a protected config", async () => {

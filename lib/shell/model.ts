@@ -79,6 +79,8 @@ export interface LineOf {
   raw: boolean;
   /** Without `IFS=`, blanks at both ends are removed. */
   trimmed: boolean;
+  /** `read -d ''` (to a NUL, not a newline) or `-t` (it may read nothing): not line by line. */
+  whole?: true;
 }
 
 /**

@@ -56,7 +56,7 @@ import {
   runsNothing,
   substitutionEvaluation,
 } from "./walk_evaluation.ts";
-import { DirStack } from "./dir_stack.ts";
+import { DirStack, unsetAtStart } from "./dir_stack.ts";
 import { commandless, lateTail, redirect, redirectsOf } from "./walk_redirects.ts";
 import { testCommand } from "./walk_tests.ts";
 import { redirected, regroupedPipeline } from "./walk_pipelines.ts";
@@ -188,7 +188,8 @@ export class Walker implements WalkContext {
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
-    this.dirs = new DirStack(source, depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD);
+    const old = depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD;
+    this.dirs = new DirStack(source, old, !depth && unsetAtStart(env));
   }
 
   /** Walk a whole program, then the function bodies it defines. */
@@ -697,7 +698,7 @@ export class Walker implements WalkContext {
     // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
     const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
     if (declared) this.assignValue(declared, cwds);
-    else this.values.afterCommand(argv, stage.assignments ?? [], reads ?? undefined);
+    else this.values.afterCommand(argv, stage, reads ?? undefined);
     if (coproc) this.values.stop();
     let flow = coproc ? same(cwds) : this.cdEffect(argv, node, cwds, origin);
     if (this.calls) {

@@ -34,8 +34,14 @@ const SPECIAL =
  */
 const NOT_FOLLOWED = /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)/;
 
-/** A whole word that is the list of an array's words: quote, name, `@` or `*`. */
-const LIST = /^("?)\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*])\]\}\1$/;
+/**
+ * A whole word that is the list of an array's words, some of them or one: quote, name, `@` or `*`
+ * or an index, and an offset and a length of the list (`"${a[@]:1:2}"`).
+ */
+const LIST = /^("?)\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*]|-?\d+)\](?::(\d+)(?::(\d+))?)?\}\1$/;
+
+/** What may follow an array's name where it is used: `[@]}`, `[*]}`, `[N]}`, `[@]:N}`, `[@]:N:M}`. */
+const USE = /^\[(?:[@*]\](?::\d+(?::\d+)?)?|-?\d+\])\}/;
 
 /** Text bash leaves as one word with nothing to glob when it expands it unquoted. */
 const PLAIN = /^[\w./,:+%@=~-]+$/;
@@ -68,10 +74,11 @@ function followed(source: string, name: string): boolean {
   const text = unquotedText(source).replace(/\bdeclare[ \t]+-a[ \t]/g, "declare    ");
   let assignments = 0;
   for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))) {
-    const after = text.slice(m.index + name.length, m.index + name.length + 4);
+    const after = text.slice(m.index + name.length, m.index + name.length + 24);
     if (after.startsWith("=(")) assignments++;
+    else if (after.startsWith("+=(")) continue; // (appends: assignArray)
     else if (
-      !/^\[[@*]\]\}/.test(after) || !/\$\{#?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
+      !USE.test(after) || !/\$\{#?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
     ) {
       return false;
     }
@@ -101,12 +108,40 @@ export function arrayDeclaration(node: LiteNode): LiteNode | null {
 export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void {
   const name = node.childForFieldName("name");
   const value = node.childForFieldName("value");
-  if (
-    name?.type !== "variable_name" || value?.type !== "array" || !ctx.values.sure ||
-    node.text.startsWith(name.text + "+=") || !arrayFollowed(ctx.values.source, name.text)
-  ) return;
+  if (name?.type !== "variable_name" || value?.type !== "array") return;
+  const append = node.text.startsWith(name.text + "+=");
+  if (!ctx.values.sure || !arrayFollowed(ctx.values.source, name.text)) {
+    // (An append that may or may not run: the words are not known after it.)
+    if (append) ctx.values.forgetList(name.text);
+    return;
+  }
   const words = arrayWords(ctx, value, cwds);
-  if (words !== null) ctx.values.setList(name.text, { words, cwds });
+  const before = append ? ctx.values.list(name.text) : undefined;
+  // (`a+=(…)` after the words were kept, expanded where they were: old and new together.)
+  const joined = before && (same(before.cwds, cwds) || before.words.every(isStatic))
+    ? { words: [...before.words, ...words ?? []], cwds }
+    : null;
+  if (append && (words === null || joined === null)) ctx.values.forgetList(name.text);
+  else if (words !== null) ctx.values.setList(name.text, joined ?? { words, cwds });
+}
+
+const isStatic = (w: Word) => w.kind === "static";
+const same = (a: readonly (string | null)[], b: readonly (string | null)[]) =>
+  a.length === b.length && a.every((c, i) => c === b[i]);
+
+/** The words of `list` that `"${NAME[N]}"` or `"${NAME[@]:OFF:LEN}"` pick (`m`: LIST's match). */
+function picked(words: readonly Word[], m: RegExpExecArray): readonly Word[] | null {
+  const whole = (m[3] === "@" || m[3] === "*") && m[4] === undefined;
+  // (A glob's word is as many elements as it has matches: only a whole list of them is known.)
+  if (!whole && !words.every(isStatic)) return null;
+  if (m[3] !== "@" && m[3] !== "*") {
+    // (An index from the end where negative; one past either end is not known here.)
+    const i = Number(m[3]) < 0 ? words.length + Number(m[3]) : Number(m[3]);
+    return m[4] === undefined && i >= 0 && i < words.length ? [words[i]] : null;
+  }
+  if (m[4] === undefined) return words;
+  const from = Number(m[4]);
+  return words.slice(from, m[5] === undefined ? undefined : from + Number(m[5]));
 }
 
 /**
@@ -140,7 +175,9 @@ function arrayWords(ctx: WalkContext, value: LiteNode, cwds: Cwds): Word[] | nul
 
 /**
  * The words a whole word that is `"${NAME[@]}"`, `"${NAME[*]}"`, `${NAME[@]}` or `${NAME[*]}`
- * expands to where the array is known (see the module), in a stage run in `cwds`; null
+ * expands to where the array is known (see the module), or `"${NAME[N]}"` (from the end where
+ * N is negative), or `"${NAME[@]:OFFSET:LENGTH}"` (either quoted or not), in a stage run in
+ * `cwds`; null
  * otherwise (also for none in a command's place, and for a glob's word where the stage runs
  * elsewhere than the array was assigned).
  */
@@ -152,16 +189,16 @@ export function arrayList(
 ): Word[] | null {
   const m = LIST.exec(text);
   const list = m === null ? undefined : ctx.values.list(m[2]);
-  if (m === null || list === undefined || (first && !list.words.length)) return null;
-  const { words } = list;
+  const words = list && picked(list.words, m!);
+  if (!list || !words || (first && !words.length)) return null;
   const globs = words.some((w) => w.kind !== "static");
+  const quoted = m![1] === '"';
   if (globs && (cwds.length !== list.cwds.length || cwds.some((c, i) => c !== list.cwds[i]))) {
     return null;
   }
-  const quoted = m[1] === '"';
   // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
   if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
-  if (m[3] === "@" || !quoted) return words.map((w) => ({ ...w, text }));
+  if (m![3] !== "*" || !quoted) return words.map((w) => ({ ...w, text }));
   if (globs) return null;
   return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
 }

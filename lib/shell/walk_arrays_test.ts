@@ -54,7 +54,11 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
   for (
     const c of [
       'a=(x); a[0]=y; cat "${a[@]}"',
-      'a=(x); a+=(y); cat "${a[@]}"',
+      'a=(x); if c; then a+=(y); fi; cat "${a[@]}"',
+      'a=(x); (a+=(y)); a+=($Y); cat "${a[@]}"',
+      'a=(x*); cat "${a[1]}"',
+      'a=(x*); cat "${a[@]:1}"',
+      'a=(x y); cat "${a[2]}" "${a[-3]}"',
       'a=(x); a=(y); cat "${a[@]}"',
       'a=(x); a=y; cat "${a[@]}"',
       'a=(x); read -a a < f; cat "${a[@]}"',
@@ -103,8 +107,10 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
       'a=(x # c\n y); cat "${a[@]}"',
       'PIPESTATUS=(x); cat "${PIPESTATUS[@]}"',
       // Uses not followed.
-      'a=(x y); cat "${a[1]}"',
-      'a=(x y); cat "${a[@]:1}"',
+      'a=(x y); cat "${a[$i]}"',
+      'a=(x y); cat "${a[@]:$i}"',
+      'a=(x y); cat "${a[@]: -1}"',
+      'a=(x y); cat "${a[1]}/z"',
       'a=(x y); cat "${!a[@]}"',
       'a=(x y); cat "z${a[@]}"',
       'a=(x y); cat "$a"',
@@ -115,6 +121,11 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
 
 Deno.test("arrays: a name is followed only where it appears in the assignment and the uses", () => {
   assert.ok(arrayFollowed('a=(x); cat "${a[@]}" ${#a[*]}', "a"));
+  // (An element, a slice, an append: what they are is computed where they are walked.)
+  assert.ok(arrayFollowed('a=(x); a+=(y); cat "${a[1]}" "${a[-1]}" "${a[@]:1:2}"', "a"));
+  assert.deepEqual(stages('a=(x y z); a+=(w); cat "${a[1]}" ${a[-1]} "${a[@]:1:2}" "${a[*]:2}"'), [
+    "cat y w y z z w",
+  ]);
   assert.ok(arrayFollowed('declare -a a=(x); cat "${a[@]}"', "a"));
   assert.ok(!arrayFollowed('a=(x); cat "${a[@]}"; a=(y)', "a"));
   assert.ok(!arrayFollowed('a=(x); cat "${a[@]}"; echo a', "a"));
@@ -207,13 +218,17 @@ Deno.test("arrays: everyday arrays of words are judged by their words (starter, 
     ['arr=(src/index.ts); arr=(.pi/settings.json); cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
     ["a=(x); a[$(rm -rf src)]=1", "deny", "deny", "ask"],
     ['arr=(a b); cat "${arr[$(rm -rf src)]}"', "deny", "deny", "ask"],
-    ['arr=(a b); arr+=(~/.ssh/id_rsa); cat "${arr[@]}"', "ask", "ask", "ask"],
+    // (An append, an index, a slice of words the walk keeps: judged as those words.)
+    ['arr=(a b); arr+=(~/.ssh/id_rsa); cat "${arr[@]}"', "deny", "deny", "allow"],
     ['arr=(a); read -a arr < f; cat "${arr[@]}"', "ask", "ask", "ask"],
     ['arr=(a); unset arr; cat "${arr[@]}"', "ask", "ask", "ask"],
     ['declare -A m=([k]=v); cat "${m[@]}"', "ask", "ask", "ask"],
-    ['arr=(a ~/.ssh/id_rsa); cat "${arr[1]}"', "ask", "ask", "ask"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[1]}"', "deny", "deny", "allow"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[-1]}"', "deny", "deny", "allow"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[0]}"', "allow", "allow", "allow"],
     ['arr=(a b); cat "${!arr[@]}"', "deny", "deny", "ask"],
-    ['arr=(a ~/.ssh/id_rsa); cat "${arr[@]:1}"', "ask", "ask", "ask"],
+    ['arr=(a ~/.ssh/id_rsa); cat "${arr[@]:1}"', "deny", "deny", "allow"],
+    ['arr=(a ~/.ssh/id_rsa); if c; then arr+=(b); fi; cat "${arr[@]}"', "ask", "ask", "ask"],
     ['arr=("x\'"); (( ${arr[@]} ))', "deny", "deny", "ask"],
     // (x is known: the nameref names arr, after which nothing is known)
     [
@@ -240,7 +255,7 @@ Deno.test("arrays: hostile arrays under the read-only policy and the deny-list",
     ['a=(~/.ssh/id_rsa); cat "${a[@]}"', "deny", "deny"],
     ['a=(rm -rf src); "${a[@]}"', "deny", "deny"],
     ['a=(src/main.ts); a[0]=~/.ssh/id_rsa; cat "${a[@]}"', "ask", "ask"],
-    ['a=(src/main.ts); a+=(~/.ssh/id_rsa); cat "${a[@]}"', "ask", "ask"],
+    ['a=(src/main.ts); a+=(~/.ssh/id_rsa); cat "${a[@]}"', "deny", "deny"],
     ['a=(src/main.ts); read -a a < f; cat "${a[@]}"', "deny", "ask"],
     ['a=(src/main.ts); eval "a=(~/.ssh/id_rsa)"; cat "${a[@]}"', "deny", "deny"],
     ['a=(src/main.ts); trap "a=(~/.ssh/id_rsa)" DEBUG; cat "${a[@]}"', "deny", "ask"],
@@ -258,13 +273,16 @@ const ASSIGNMENTS = ["A=(a1 'a 2')", "A=(b*)", "A=(z*)", "declare -a A=(c1 c2)",
 const STATEMENTS = [...ASSIGNMENTS, "A+=(e)", "A[0]=f", "A[1]=g", "unset A", "unset 'A[0]'",
   "read -a A <<< 'h1 h2'", "mapfile -t A <<< m", "A=i", "for A in j; do :; done", "declare -n R=A; R=(nn)",
   "eval 'A=(ev)'", "( A=(sub) )", "{ A=(grp); }", "if true; then A=(br); fi", "f() { A=(fn); }; f",
+  "A+=(e2 'e 3')", "if true; then A+=(br2); fi", "( A+=(sub2) )", "A+=(b*)",
   "A=($(echo s1 s2))", "trap 'A=(t)' DEBUG", "set -- p1 p2", "let A[0]=7", "((A[1]=8))", ": ${A:=w}",
   "printf -v A %s pv", "A=([0]=i0 [3]=i3)", "read A <<< r", "cd sub", "shopt -s nullglob", "IFS=/",
   "X=x1", "true", "false", "A=(k) | true", "A=(l) &", "declare -a A", "A=(\"${A[@]}\" m)", "true",
   "false", ": x", "cat /dev/null", "X=x1", "cd sub", "shopt -s nullglob", "set -- p1 'p 2'"];
 const OPS = [" && ", " || ", "; ", " | ", "; ", "\n"];
 /** The ways a recorder expands A. */
-const USES = ['"${A[@]}"', "${A[@]}", '"${A[*]}"', "${A[*]}"];
+// deno-fmt-ignore
+const USES = ['"${A[@]}"', "${A[@]}", '"${A[*]}"', "${A[*]}", '"${A[0]}"', '"${A[1]}"', '"${A[-1]}"',
+  "${A[-1]}", '"${A[@]:1}"', '"${A[@]:0:1}"', '"${A[*]:1}"', "${A[@]:1:5}", '"${A[-3]}"'];
 
 /** Lines of an assignment of A, a few statements, and recorders of A among them. */
 function arrayLines(random: () => number, count: number, root: string): string[] {

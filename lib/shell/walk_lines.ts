@@ -39,8 +39,9 @@ function readsStdin(r: LiteNode): boolean {
 /**
  * The stage whose output a `while` loop reads: the one a process substitution it reads ends with
  * (`last`, the command walked last, when it is that one), or, with no redirect of its standard
- * input among `redirects`, the stage before it in a pipeline (`feeding`); null when its input
- * is anything else (a file, several commands, a heredoc).
+ * input among `redirects`, the stage before it in a pipeline (`feeding`), or, for a static
+ * here-string or heredoc, a stage of no command that stands for its text (the program layer reads
+ * it: piped_text.ts `printedBy`); null when its input is anything else (a file, several commands).
  */
 export function loopInput(
   loop: LiteNode,
@@ -60,6 +61,12 @@ export function loopInput(
     )
     : [];
   if (!given && !inputs.length) return feeding?.node === loop.id ? feeding.stage : null;
+  if (given === 1 && inputs.length === 1 && inputs[0].type !== "file_redirect") {
+    // (A static here-string or heredoc: a stage of no command, that text.)
+    const doc = redirects.find((r) => r.kind === "herestring" || r.kind === "heredoc");
+    if (!doc?.body || doc.body.kind !== "static") return null;
+    return { argv: [], redirects: [doc], text: doc.body.text, origin: "document", cwds: [] };
+  }
   if (given !== 1 || inputs.length !== 1 || inputs[0].type !== "file_redirect") return null;
   const dest = inputs[0].namedChildren.filter((c) => c?.type !== "file_descriptor");
   const sub = dest.length === 1 && dest[0]?.type === "process_substitution" &&

@@ -467,7 +467,9 @@ Deno.test("cd: a generated cd line leads where bash's cd leads", async () => {
       const make = words.map((w) => `mkdir -p -- ${w}; cd -- ${w}`).join("; ");
       const start = `${dir}/${i}${nest}`;
       return `mkdir -p ${start} ${dir}/${i}L${nest} && ln -s ${dir}/${i}L${nest} ${start}/L && ` +
-        `(cd ${start} && (${make}); cd ${start} && ${line} && pwd -P > ${dir}/${i}.pwd) ` +
+        // (OLDPWD unset, as where a command starts in pi with none in the environment.)
+        `(cd ${start} && (${make}); cd ${start} && unset OLDPWD && ${line} && ` +
+        `pwd -P > ${dir}/${i}.pwd) ` +
         `>/dev/null 2>&1\n`;
     }).join("");
     await runBash(script, {

@@ -15,7 +15,8 @@
  *
  * @module
  */
-import type { LineOf, Output, Stage, Word } from "./model.ts";
+import type { LineOf, Output, Redirect, Stage, Word } from "./model.ts";
+import { documentText } from "./read_builtin.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
 import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
 import { BASH_READONLY } from "./line_stops.ts";
@@ -61,6 +62,7 @@ export function readLine(
   if (prefixes.some((w) => w.kind !== "static" || w.value !== "IFS=")) return null;
   if (argv[0]?.kind !== "static" || argv[0].value !== "read") return null;
   let raw = false;
+  let whole = false;
   const names: string[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
@@ -70,16 +72,20 @@ export function readLine(
     else if (/^-[rs]+$/.test(w.value)) raw ||= w.value.includes("r");
     else if (/^-[rs]*[pt]$/.test(w.value) && i + 1 < argv.length) {
       raw ||= w.value.includes("r");
+      whole ||= w.value.endsWith("t");
       i++;
     } else if (
       /^-[rs]*d$/.test(w.value) && argv[i + 1]?.value === "" && argv[i + 1].kind === "static"
     ) {
       raw ||= w.value.includes("r");
+      whole = true;
       i++;
     } else return null;
   }
   if (names.length !== 1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(names[0])) return null;
-  return { name: names[0], line: { from, raw, trimmed: prefixes.length === 0 } };
+  const line: LineOf = { from, raw, trimmed: prefixes.length === 0 };
+  if (whole) line.whole = true;
+  return { name: names[0], line };
 }
 
 /**
@@ -89,13 +95,13 @@ export function readLine(
  * indirection (`${!x}`), declarations with attributes or namerefs (`declare -n`, `local`; not
  * `declare [-a] NAME=(WORDS)` alone, an array of words, see walk_arrays.ts), aliases (their
  * text runs later), `IFS` (word splitting; but
- * `IFS= read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
+ * `IFS=X read`, which sets it for `read` alone), `{fd}>` redirects (they assign a number), `select`
  * (reads a name). A trap that may run before a later command stops what is known where it is set
  * (`afterCommand`); arithmetic (`((…))`, `$[…]`) makes the names it assigns not known
  * (`arithmeticNames`).
  */
 const NOT_FOLLOWED =
-  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
+  /\blet\b|\$\{!|\w\[(?![@*]\])|\$\{[^}]*:(?![-+?]|\d+(?::\d+)?\})|\b(alias|select)\b|\bIFS\b(?!=(''|""|[\w:,./@%+-]*)[ \t]+read\b)|\{[A-Za-z_]\w*\}\s*[<>]/;
 
 /** Arithmetic that assigns a name made by an expansion: `((${v}S=1))`, `(($v += 1))`, `let $v=1`. */
 const ARITHMETIC_SPLICED =
@@ -392,7 +398,14 @@ export class Values {
     this.#assigned(name);
     if (!this.#listsOff && this.nested === 0 && !this.#numeric?.has(name)) {
       this.#lists.set(name, list);
-    }
+    } else this.#lists.delete(name);
+  }
+
+  /** An array's words are not known from here on (an append that may not run). */
+  forgetList(name: string): void {
+    this.#sinceStop?.add(name);
+    this.#assigned(name);
+    this.#lists.delete(name);
   }
 
   /**
@@ -542,7 +555,12 @@ export class Values {
    * keeps some of them in POSIX mode), and a command that may change variables (or one whose
    * name is not known) ends what is known.
    */
-  afterCommand(argv: Word[], prefixes: Word[], reads?: { name: string; line: LineOf }): void {
+  afterCommand(
+    argv: Word[],
+    stage: { assignments?: Word[]; redirects: readonly Redirect[] },
+    reads?: { name: string; line: LineOf },
+  ): void {
+    const prefixes = stage.assignments ?? [];
     for (const w of prefixes) {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
       if (m) this.known.delete(m[1]), this.#handed = null;
@@ -564,7 +582,11 @@ export class Values {
     ) return;
     if (name.kind !== "static") return this.stop();
     if (!MAY_ASSIGN.has(name.value)) return;
-    const effect = builtinEffect(argv);
+    // (`read` of a static here-string or heredoc: what it reads is known.)
+    const text = stage.redirects.length && argv.some((w) => w.value === "read")
+      ? documentText(stage.redirects)
+      : null;
+    const effect = builtinEffect(argv, { prefixes, text });
     if (effect === null) this.stop();
     else this.#apply(effect);
   }

@@ -353,7 +353,6 @@ Deno.test("values: a `while read` loop's name is a line of the stage its input c
       'while read f; do cat "$f"; done < list.txt',
       'while read f; do cat "$f"; done < <(find a; find b)',
       'find src | while read f; do cat "$f"; done < list.txt',
-      'find src | while read f; do cat "$f"; done <<< x',
       'find src | while read -r a b; do cat "$a"; done',
       'find src | while read -n 3 f; do cat "$f"; done',
       'find src | while read -d / f; do cat "$f"; done',
@@ -386,4 +385,43 @@ Deno.test("quoted data holds no code: a keyword or subscript in it leaves variab
     [`for f in src/*.ts; do let "x=$f"; done`, "deny", "deny"],
     [`x=src # it's\nlet 'x=1'; cat $x/id_rsa`, "deny", "deny"],
   ]);
+});
+
+Deno.test("values: read of a static here-string or heredoc assigns what bash reads", () => {
+  assert.deepEqual(stages("read -r f <<< secrets/key; cat $f"), ["read -r f", "cat secrets/key"]);
+  assert.deepEqual(stages('IFS=: read -r a b <<< "x:secrets/key"; cat "$b"'), [
+    "read -r a b",
+    "cat secrets/key",
+  ]);
+  assert.deepEqual(stages("read a b <<< '  x  y z '; cat \"$b\" $a"), ["read a b", "cat y z x"]);
+  assert.deepEqual(stages("read -r <<< ' a '; cat \"$REPLY\""), ["read -r", "cat ?$REPLY"]);
+  assert.deepEqual(stages("read -d , f <<< 'a,b'; cat $f"), ["read -d , f", "cat a"]);
+  assert.deepEqual(stages("read f <<E\nsrc/a\nE\ncat $f"), ["read f", "cat src/a"]);
+  // Not known: escapes without -r, an array, another input, a text not static, a subshell's.
+  for (
+    const c of [
+      "read f <<< 'a\\b'; cat $f",
+      "read -a f <<< a; cat $f",
+      "read -r f < list; cat $f",
+      'read -r f <<< "$X"; cat $f',
+      "read -r f <<< a < list; cat $f",
+      "echo a | read -r f; cat $f",
+      "read -t 0 f <<< a; cat $f",
+    ]
+  ) assert.ok(stages(c).at(-1)!.includes("$f"), c);
+});
+
+Deno.test("values: a while loop reading a static here-string or heredoc reads its lines", () => {
+  for (
+    const c of [
+      'while read -r f; do cat "$f"; done <<< x',
+      'find src | while read f; do cat "$f"; done <<< x',
+    ]
+  ) {
+    const a = analyzeBash(c, env, parser);
+    const line = a.stages.find((s) => s.argv[0]?.value === "cat")?.argv[1]?.line;
+    // (A here-string wins over the pipe: the loop reads it, a stage of no command.)
+    assert.equal(line?.from.argv.length, 0, c);
+    assert.equal(line?.from.redirects[0]?.body?.value, "x", c);
+  }
 });

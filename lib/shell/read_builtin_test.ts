@@ -1,0 +1,95 @@
+/** bash's `read` of known text (lib/shell/read_builtin.ts), held to bash itself. */
+import assert from "node:assert/strict";
+import { staticWord } from "./model.ts";
+import { documentText, readValues } from "./read_builtin.ts";
+
+/** [IFS prefix or null, read's words, the here-string's text]. */
+// deno-fmt-ignore
+const CASES: [string | null, string[], string][] = [
+  [null, ["-r", "f"], "secrets/key"],
+  [null, ["f"], "secrets/key"],
+  [null, ["-r", "f"], "  a b  "],
+  [null, ["-r", "a", "b"], "  x   y  z  "],
+  [null, ["-r", "a", "b", "c"], "x"],
+  [null, [], "  x  y "],
+  [null, ["-r"], "  x  y "],
+  [null, ["-r", "--", "a"], " x "],
+  [":", ["-r", "a", "b"], "x:secrets/key"],
+  [":", ["-r", "a", "b"], "x:y:"],
+  [":", ["-r", "a", "b"], "x:y:z:"],
+  [":", ["-r", "a"], "x:"],
+  [":", ["-r", "a"], "x::"],
+  [":", ["-r", "a", "b", "c"], "x::y"],
+  [":", ["-r", "a", "b"], ":x"],
+  [": ", ["-r", "a", "b"], " x : y : "],
+  [" :", ["-r", "a", "b"], "x : :y"],
+  ["", ["-r", "a", "b"], " x y "],
+  ["", ["-r", "a"], " x y "],
+  [",", ["-r", "a", "b"], " x , y "],
+  [null, ["-r", "-n", "3", "a", "b"], "x yz"],
+  [null, ["-rn3", "a"], "abcdef"],
+  [null, ["-r", "-N", "4", "a"], " x y z"],
+  [null, ["-r", "-N", "4", "a", "b"], "x yzw"],
+  [null, ["-r", "-d", ",", "a"], " x y,z"],
+  [null, ["-r", "-d", "", "a"], " x y"],
+  [null, ["-rd", ",", "a", "b"], "p q r,s"],
+  [null, ["-r", "-s", "-p", "prompt: ", "a"], "v"],
+  [null, ["-r", "a"], ""],
+  [null, ["-r", "a"], "a\\b"],
+];
+
+Deno.test("read of a here-string assigns what bash assigns", () => {
+  for (const [ifs, args, text] of CASES) {
+    const names = args.filter((a, i) =>
+      /^[a-z]$/.test(a) && !/^-[a-zA-Z]*[dnNp]$/.test(args[i - 1] ?? "")
+    );
+    const shown = names.length ? names : ["REPLY"];
+    const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+    const script =
+      `${ifs === null ? "" : `IFS=${q(ifs)} `}read ${args.map(q).join(" ")} <<< ${q(text)}; ` +
+      `printf '[%s]' ${shown.map((n) => `"$${n}"`).join(" ")}`;
+    const out = new Deno.Command("bash", { args: ["-c", script], clearEnv: true }).outputSync();
+    const bash = new TextDecoder().decode(out.stdout);
+    const prefixes = ifs === null ? [] : [staticWord(`IFS=${ifs}`)];
+    const ours = readValues(args.map(staticWord), prefixes, text + "\n");
+    assert.ok(ours !== null, script);
+    assert.equal(ours.map(([, v]) => `[${v}]`).join(""), bash, script);
+    assert.deepEqual(ours.map(([n]) => n), shown, script);
+  }
+});
+
+Deno.test("read of text it cannot reproduce is not known", () => {
+  const w = (...s: string[]) => s.map(staticWord);
+  for (
+    const [args, text] of [
+      [w("f"), "a\\ b\n"], // (escapes without -r)
+      [w("-a", "arr"), "a b\n"],
+      [w("-t", "0", "f"), "a\n"],
+      [w("-u", "3", "f"), "a\n"],
+      [w("-e", "f"), "a\n"],
+      [w("-r", "f-g"), "a\n"],
+      [w("-n", "x", "f"), "a\n"],
+    ] as [ReturnType<typeof w>, string][]
+  ) assert.equal(readValues(args, [], text), null, args.map((a) => a.value).join(" "));
+});
+
+Deno.test("the text a static here-string or heredoc gives standard input", () => {
+  const body = staticWord("secrets/key");
+  assert.equal(
+    documentText([{ op: "<<<", kind: "herestring", target: null, body }]),
+    "secrets/key\n",
+  );
+  assert.equal(
+    documentText([{ op: "<<", kind: "heredoc", target: null, body: staticWord("a\n") }]),
+    "a\n",
+  );
+  // (Two inputs: the later wins, and the walk does not keep their order.)
+  assert.equal(
+    documentText([
+      { op: "<<<", kind: "herestring", target: null, body },
+      { op: "<", kind: "read", target: staticWord("f"), body },
+    ]),
+    null,
+  );
+  assert.equal(documentText([]), null);
+});
