@@ -93,7 +93,8 @@ const TABLE: [string, boolean][] = [
   [`bash -c 'cat "$1"' -- README.md a`, true],
   [`bash -c 'cat "$1"' x *.md`, false],
   [`bash -c 'cat "$1"' *.md x`, false],
-  [`echo a README.md | xargs -n 2 sh -c 'cat "$1"'`, false],
+  [`echo a README.md | xargs -n 2 sh -c 'cat "$1"'`, true], // (xargs's words, from echo)
+  [`head -1 list | xargs -n 2 sh -c 'cat "$1"'`, false],
   // A startup file may set anything first; an interactive shell reads its rc file.
   [`export F=README.md; BASH_ENV=/dev/null bash -c 'cat $F'`, false],
   [`export F=README.md; bash -ic 'cat $F'`, false],
