@@ -11,7 +11,7 @@ import {
   commandLineArguments,
   type ExpandOptions,
   innerStages,
-  NO_SETTINGS,
+  type SettingsFiles,
 } from "../programs/expand.ts";
 import { inheritInput, programName } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
@@ -19,6 +19,16 @@ import { SHELLS } from "../programs/shells.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import { ruleHeads } from "./rules.ts";
+
+/**
+ * Settings files where there are none to find (what runs in a container, on another machine); a
+ * script there is not known.
+ */
+const NO_SETTINGS: SettingsFiles = {
+  file: (_stage, _path, _top, script) => script ? null : "",
+  project: () => [],
+  named: () => [],
+};
 
 /** The lines the arguments of `stages` carry that count, each judged by `judge`. */
 export function carriedLines(

@@ -22,7 +22,7 @@ import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
 import type { GlobWords, ProjectSettings, ReadFile } from "../programs/spec.ts";
-import { hereFile } from "./this_machine.ts";
+import { hereFile, thisMachine } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
@@ -612,6 +612,7 @@ export function growingScope(
 export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
   return {
     file: (stage, path, top, script) => stageSettingsText(stage, path, ctx, globs(), top, script),
+    machine: (host) => thisMachine(host, ctx),
     project(stage, name, top, cwds, toRoot) {
       const out: ProjectSettings[] = [];
       for (const cwd of cwds) {

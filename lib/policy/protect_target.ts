@@ -248,7 +248,9 @@ function treeProtection(
     const indexed = target.listed?.tracked === true && target.settled === true
       ? indexedBelow(p, ctx, shared)
       : null;
-    there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p)))
+    // (A later stage of a command run one after another starts once this one has read the tree:
+    // `docker build . && docker run app`.)
+    there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p, true)))
       ? { ...names, there: indexed ?? presentBelow(p, ctx.fs), shallow: writes() && !removed }
       : null;
     return there === null

@@ -25,6 +25,7 @@ import { containerFiles, containerOperands, type CopyForm } from "./container_co
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
 import { COMPOSE_GLOBAL, composeFileRuns, composeReadWords } from "./compose_files.ts";
+import { buildFiles, buildFrom, buildReadWords } from "./image_builds.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -479,10 +480,23 @@ function dockerComposeFiles(stage: Stage, run: Runner): void {
   if (at !== null && args[at].value === "compose") composeFileRuns(stage, run, args, at + 1);
 }
 
-/** What `docker compose …` reads only (compose_files.ts `composeReadWords`): none elsewhere. */
+/**
+ * What `docker compose …` (compose_files.ts `composeReadWords`) and `docker build …`
+ * (image_builds.ts `buildReadWords`) read only: none elsewhere.
+ */
 function dockerReadWords(argv: Word[]): number[] {
   const at = subcommandAt(argv.slice(1), 0, DOCKER_GLOBAL);
-  return at !== null && argv[at + 1].value === "compose" ? composeReadWords(argv, at + 2) : [];
+  if (at === null) return [];
+  if (argv[at + 1].value === "compose") return composeReadWords(argv, at + 2);
+  const build = buildFrom(argv, at + 1);
+  return build === null ? [] : buildReadWords(argv, build, at + 1);
+}
+
+/** The files `docker build` reads inside its options' values (image_builds.ts). */
+function dockerBuildFiles(argv: Word[]): NamedFile[] {
+  const at = subcommandAt(argv.slice(1), 0, DOCKER_GLOBAL);
+  const build = at === null ? null : buildFrom(argv, at + 1);
+  return build === null ? [] : buildFiles(argv, build);
 }
 
 /** What `docker compose …` (or `docker-compose …`) runs from the words at `from`. */
@@ -648,6 +662,7 @@ export const CONTAINER_PROGRAMS: Program[] = [
       ...copyFiles(argv),
       ...containerCopyDestination(argv),
       ...buildOutput(argv),
+      ...dockerBuildFiles(argv),
       ...composeBridgeOutput(argv),
     ],
     readWords: dockerReadWords,

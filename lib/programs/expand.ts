@@ -77,17 +77,9 @@ export interface SettingsFiles {
   ): ProjectSettings[] | null;
   /** `Runner.named`. Absent: never known. */
   named?(stage: Stage, prefix: string, top: Stage): string[] | null;
+  /** `Runner.thisMachine`. Absent: any host may be. */
+  machine?(host: string): boolean;
 }
-
-/**
- * Settings files where there are none to find (what runs in a container, on another machine); a
- * script there is not known.
- */
-export const NO_SETTINGS: SettingsFiles = {
-  file: (_stage, _path, _top, script) => script ? null : "",
-  project: () => [],
-  named: () => [],
-};
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
 export interface ExpandOptions {
@@ -360,6 +352,10 @@ class StageRunner implements Runner {
 
   variable(name: string): string | undefined {
     return this.opts.env?.[name];
+  }
+
+  thisMachine(host: string): boolean {
+    return this.opts.settings?.machine?.(host) ?? true;
   }
 }
 

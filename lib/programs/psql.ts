@@ -21,7 +21,8 @@
  * arguments may span lines), else SQL only; a script (`-f F`, a here-document, a pipe) runs every
  * meta-command of each line (a backslash inside SQL's quotes is taken as one too), and its SQL is
  * read as PostgreSQL reads it (psql_sql.ts): what the server runs and opens is judged as this
- * machine's (its host may be this one), `\gexec` runs SQL not known.
+ * machine's where its host may be this one (psql_hosts.ts: not `-h db.example.com`, until a
+ * `\c` to another), `\gexec` runs SQL not known.
  * A value not known where it is run or names a file is a command not known. Long options are
  * taken as getopt_long takes them: any unambiguous prefix (`--comm`).
  *
@@ -36,6 +37,7 @@ import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
 import { analyse, type SqlEffects, SqlReader } from "./psql_sql.ts";
+import { commandHosts, connectionHosts, elsewhere } from "./psql_hosts.ts";
 
 /** What psql holds as it reads its commands. */
 interface Psql {
@@ -62,6 +64,12 @@ interface Psql {
    * a link), so its commands are not known.
    */
   wrote: boolean;
+  /**
+   * The server is surely another machine (psql_hosts.ts), as the connection now is (`\c` moves
+   * it): what its SQL runs and opens there is none of this machine's. Shared with the files `\i`
+   * reads.
+   */
+  server: { elsewhere: boolean };
 }
 
 /** A meta-command's argument: its text as psql makes it, and whether that is known. */
@@ -360,6 +368,7 @@ function connect(p: Psql, args: Arg[]): void {
   const conn = reuse ? args[1] : args[0];
   if (!conn) return;
   const origin = "psql \\connect";
+  reconnected(p, args.slice(reuse ? 1 : 0));
   if (!conn.known) {
     here(p).stage(
       [literal(`(${origin} opens)`), unknownWord(`(the files ${conn.text} names)`)],
@@ -370,6 +379,22 @@ function connect(p: Psql, args: Arg[]): void {
   const text = conn.text.replace(/"((?:[^"]|"")*)"/g, (_, t: string) => t.replace(/""/g, '"'));
   const variable = (name: string) => p.env.has(name) ? p.env.get(name) : assigned(p, name);
   connectionOpens(text, variable("PGSERVICE"), here(p), origin, variable);
+}
+
+/**
+ * Where `\c` connects (`args` from its connection): a connection string's hosts (none: libpq's
+ * defaults, this machine's socket or what `\setenv` set), the positional form's HOST (none or
+ * `-`: the previous connection's).
+ */
+function reconnected(p: Psql, args: Arg[]): void {
+  const text = args[0].text;
+  if (args[0].known && (text.includes("=") || /^postgres(?:ql)?:\/\//i.test(text))) {
+    const hosts = connectionHosts(text);
+    p.server.elsewhere = hosts !== null && elsewhere(hosts, p.run);
+  } else if (!args.every((a) => a.known)) p.server.elsewhere = false;
+  else if (args[2] && args[2].text !== "-") {
+    p.server.elsewhere = elsewhere(args[2].text.split(","), p.run);
+  }
 }
 
 /** A variable as psql found it: set before it (null: not known), else the environment's. */
@@ -481,12 +506,14 @@ function meta(p: Psql, line: string, at: number): number {
 /**
  * What the server does on its machine, taken as this one (a host name may be this machine's):
  * the commands it runs, the files it opens, SQL the gate cannot read (psql_sql.ts). A file it
- * writes, a command or SQL not known may be a file `\\i` reads after it.
+ * writes, a command or SQL not known may be a file `\\i` reads after it. None where the server is
+ * surely another machine.
  */
 function serverEffects(p: Psql): SqlEffects {
   const origin = "the database server";
   return {
     program(command) {
+      if (p.server.elsewhere) return;
       p.wrote = true;
       here(p).shell(
         command === null ? unknownWord("(a program not known)") : literal(command),
@@ -494,11 +521,13 @@ function serverEffects(p: Psql): SqlEffects {
       );
     },
     file(path, write) {
+      if (p.server.elsewhere) return;
       p.wrote ||= write || path === null;
       if (path === null) here(p).stage([unknownWord("(a file the server opens)")], origin);
       else opensFile(path, here(p), origin);
     },
     dynamic(what) {
+      if (p.server.elsewhere) return;
       p.wrote = true;
       here(p).stage([unknownWord(`(what ${what} runs)`)], origin);
     },
@@ -564,7 +593,10 @@ const PSQL_OPTIONS: OptionGrammar = {
 const FLAGS_KEPT = ["X", "l", "V", "?"];
 const NO_VALUE = literal("");
 
-/** psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name. */
+/**
+ * psql's options, each with its value (`-c TEXT`, `--file=F`, `--comm TEXT`), by short name; its
+ * operands (the database, the user) with the name "".
+ */
 function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][] {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
@@ -588,7 +620,7 @@ function psqlOptions(stage: Stage, run: Runner, origin: string): [string, Word][
     } else if (t.kind === "flag") {
       const short = isLong(t) ? PSQL_LONG[t.name.slice(2)]?.[0] : t.name.slice(1);
       if (short && FLAGS_KEPT.includes(short)) out.push([`-${short}`, NO_VALUE]);
-    }
+    } else if (t.kind === "operand") out.push(["", args[t.at]]);
   }
   return out;
 }
@@ -676,8 +708,11 @@ function psqlRuns(stage: Stage, run: Runner): void {
     files: 0,
     dir: null,
     wrote: false,
+    server: { elsewhere: false },
   };
   const options = psqlOptions(stage, run, origin);
+  const hosts = commandHosts(stage, run, options);
+  p.server.elsewhere = hosts !== null && elsewhere(hosts, run);
   let output = false;
   for (const [opt, value] of options) {
     if (opt === "-o" && value.value.startsWith("|")) {

@@ -1,7 +1,7 @@
 import { checkTable, denyList } from "../testing_adversarial.ts";
 import { checkActions, ctxIn } from "../testing.ts";
 
-const doc = (...lines: string[]) => `psql -h db <<'EOF'\n${lines.join("\n")}\nEOF`;
+const doc = (...lines: string[]) => `psql -h localhost <<'EOF'\n${lines.join("\n")}\nEOF`;
 
 Deno.test("psql: what \\setenv puts in the environment of the editor, pager or shell it runs", async () => {
   await checkTable([

@@ -82,7 +82,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   flyctl: { runsElsewhere: "flyctl ssh console --command='rm -rf x'" },
   heroku: { runsElsewhere: "heroku run rm -rf x" },
   devcontainer: { runsElsewhere: "devcontainer exec --workspace-folder . rm -rf x" },
-  buildah: { runsElsewhere: "buildah run c rm -rf x", runs: "buildah unshare rm -rf x" }, wsl: { runsElsewhere: "wsl -e rm -rf x" },
+  buildah: { runsElsewhere: "buildah run c rm -rf x", runs: "buildah unshare rm -rf x", readWords: "buildah bud -f c.yml .", namedFiles: "buildah bud --secret id=k,src=k.txt ." }, wsl: { runsElsewhere: "wsl -e rm -rf x" },
   orb: { runsElsewhere: "orb rm -rf x" },
   capsh: { runs: "capsh --caps=cap_net_raw+ep -- -c 'rm -rf x'" },
   keyctl: { runs: "keyctl session - rm -rf x" },

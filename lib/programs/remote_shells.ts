@@ -20,6 +20,39 @@ import type { Word } from "../shell/model.ts";
 import type { Program } from "./spec.ts";
 import { commandLine, linesFrom, literal } from "./words.ts";
 import { unshareRuns } from "./containers.ts";
+import { buildFiles, buildFrom, buildReadWords } from "./image_builds.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
+
+/** buildah's options before its subcommand that take a value. */
+const BUILDAH_GLOBAL: OptionGrammar = {
+  flags: "",
+  valued: "",
+  longFlags: new Set(["--debug", "--help", "--version"]),
+  longValued: new Set([
+    "--root",
+    "--runroot",
+    "--storage-driver",
+    "--storage-opt",
+    "--registries-conf",
+    "--registries-conf-dir",
+    "--short-name-alias-conf",
+    "--userns-uid-map",
+    "--userns-gid-map",
+    "--log-level",
+    "--cgroup-manager",
+    "--default-mounts-file",
+  ]),
+};
+
+/** The argv index after `buildah [OPTIONS] bud|build`, or null. */
+function buildahBuild(argv: Word[]): number | null {
+  const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, BUILDAH_GLOBAL)) {
+    if (t.kind === "operand") return buildFrom(argv, t.at + 1);
+    if (t.kind !== "flag" && t.kind !== "valued") return null;
+  }
+  return null;
+}
 
 /** How a client opens the shell: its subcommand words, and the option that names the command. */
 export interface RemoteShell {
@@ -158,6 +191,18 @@ export const REMOTE_SHELL_PROGRAMS: Program[] = Object.entries(REMOTE_SHELLS).ma
   ...remoteShell(spec),
   // (`buildah unshare CMD` runs CMD here, as `podman unshare` does.)
   ...(name === "buildah"
-    ? { runs: unshareRuns, tooBroad: (sub: string) => sub === "run" || sub === "unshare" }
+    ? {
+      runs: unshareRuns,
+      tooBroad: (sub: string) => sub === "run" || sub === "unshare",
+      // (`buildah bud .`: image_builds.ts.)
+      readWords: (argv: Word[]) => {
+        const from = buildahBuild(argv);
+        return from === null ? [] : buildReadWords(argv, from);
+      },
+      namedFiles: (argv: Word[]) => {
+        const from = buildahBuild(argv);
+        return from === null ? [] : buildFiles(argv, from);
+      },
+    }
     : {}),
 }));

@@ -139,6 +139,12 @@ export interface Runner {
    * program finds it where the command sets none (one the command sets is read from its words).
    */
   variable(name: string): string | undefined;
+  /**
+   * Whether a host the program connects to may be this machine (lib/policy/this_machine.ts: its
+   * loopback names and addresses, its own name and addresses, what `/etc/hosts` maps to them):
+   * `psql -h db.example.com`'s server runs what its SQL asks elsewhere. True where not known.
+   */
+  thisMachine(host: string): boolean;
 }
 
 /** A settings file found in a directory a program looks in (`Runner.projectSettings`). */
