@@ -77,7 +77,7 @@ import {
 } from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
-import { arrayDeclaration, assignArray } from "./walk_arrays.ts";
+import { arrayDeclaration, assignArray, fillArray } from "./walk_arrays.ts";
 import { LineStops } from "./line_stops.ts";
 
 const MAX_STAGES = 1000;
@@ -698,7 +698,11 @@ export class Walker implements WalkContext {
     // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
     const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
     if (declared) this.assignValue(declared, cwds);
-    else this.values.afterCommand(argv, stage, reads ?? undefined);
+    else {
+      // (`mapfile -t a <<< …`, `read -a a <<< …`: the array's words, where it is followed.)
+      const fills = this.values.afterCommand(argv, stage, reads ?? undefined);
+      if (fills) fillArray(this, fills);
+    }
     if (coproc) this.values.stop();
     let flow = coproc ? same(cwds) : this.cdEffect(argv, node, cwds, origin);
     if (this.calls) {

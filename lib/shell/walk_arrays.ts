@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { picked, pickOf } from "./array_elements.ts";
 import type { Cwds } from "./cwds.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -29,16 +30,11 @@ const SPECIAL =
 
 /**
  * Text that may change an array, or how its words are split and joined, from where the walk does
- * not see it: aliases, `let`, `select`, `local`, `typeset`, `IFS` (but `IFS= read`, for `read`
- * alone).
+ * not see it: aliases, `let`, `select`, `local`, `typeset`, `IFS` (but `IFS=… read`, for `read`
+ * alone, which `namesIfs` holds to a command's start).
  */
-const NOT_FOLLOWED = /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)/;
-
-/**
- * A whole word that is the list of an array's words, some of them or one: quote, name, `@` or `*`
- * or an index, and an offset and a length of the list (`"${a[@]:1:2}"`).
- */
-const LIST = /^("?)\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*]|-?\d+)\](?::(\d+)(?::(\d+))?)?\}\1$/;
+const NOT_FOLLOWED =
+  /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|""|[\w:,./@%+-]*)[ \t]+read\b)/;
 
 /** What may follow an array's name where it is used: `[@]}`, `[*]}`, `[N]}`, `[@]:N}`, `[@]:N:M}`. */
 const USE = /^\[(?:[@*]\](?::\d+(?::\d+)?)?|-?\d+\])\}/;
@@ -48,42 +44,59 @@ const PLAIN = /^[\w./,:+%@=~-]+$/;
 
 /** The answers for the last source asked about (one command is walked at a time). */
 let lastSource = "";
-let lastAnswers = new Map<string, boolean>();
+let lastAnswers = new Map<string, boolean | null>();
 
 /**
  * Whether the array `name` may be followed in `source`: a name of the command's own, the command
- * has nothing of `NOT_FOLLOWED`, and the name appears once as `NAME=(` and otherwise only in
- * `${NAME[@]}`, `${NAME[*]}`, `${#NAME[@]}` and `${#NAME[*]}`.
+ * has nothing of `NOT_FOLLOWED`, and the name appears once where it is assigned (`NAME=(`, or any
+ * other place, which must then be the builtin that fills it: `mapfile -t NAME`, `read -a NAME`)
+ * and otherwise only in `${NAME[@]}`, `${NAME[*]}`, `${NAME[N]}`, `${#NAME[@]}`, `${!NAME[@]}`
+ * and their kin, and appends `NAME+=(`. (`filled`: asked for such a builtin's, not for `NAME=(`.)
  */
-export function arrayFollowed(source: string, name: string): boolean {
+export function arrayFollowed(source: string, name: string, filled = false): boolean {
   if (source !== lastSource) {
     lastSource = source;
     lastAnswers = new Map();
   }
   let answer = lastAnswers.get(name);
   if (answer === undefined) lastAnswers.set(name, answer = followed(source, name));
-  return answer;
+  return answer !== null && answer === !filled;
 }
 
-function followed(source: string, name: string): boolean {
+/**
+ * Whether the one place `source` assigns the array `name` is `NAME=(` (true) or another (false);
+ * null where it is not one place or the array is not followed.
+ */
+function followed(source: string, name: string): boolean | null {
   if (SPECIAL.test(name) || NOT_FOLLOWED.test(withoutQuotedData(source)) || namesIfs(source)) {
-    return false;
+    return null;
   }
   // (Names as bash reads them: `read a\rr` and `(( a""rr = 1 ))` name `arr`; the option of
   // `declare -a a=(…)` names none.)
   const text = unquotedText(source).replace(/\bdeclare[ \t]+-a[ \t]/g, "declare    ");
-  let assignments = 0;
+  let lists = 0;
+  let others = 0;
   for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))) {
     const after = text.slice(m.index + name.length, m.index + name.length + 24);
-    if (after.startsWith("=(")) assignments++;
+    if (after.startsWith("=(")) lists++;
     else if (after.startsWith("+=(")) continue; // (appends: assignArray)
     else if (
-      !USE.test(after) || !/\$\{#?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
+      !USE.test(after) || !/\$\{[#!]?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
     ) {
-      return false;
+      others++;
     }
   }
-  return assignments === 1;
+  return lists + others === 1 ? lists === 1 : null;
+}
+
+/**
+ * A builtin that filled the array `name` with known text's `words` (`BuiltinEffect.fills`):
+ * from here on it holds them, where the array is followed and the builtin surely ran.
+ */
+export function fillArray(ctx: WalkContext, [name, words]: [string, string[]]): void {
+  if (ctx.values.sure && arrayFollowed(ctx.values.source, name, true)) {
+    ctx.values.setList(name, { words: words.map((w) => staticWord(w)), cwds: [] });
+  }
 }
 
 /**
@@ -110,7 +123,11 @@ export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void 
   const value = node.childForFieldName("value");
   if (name?.type !== "variable_name" || value?.type !== "array") return;
   const append = node.text.startsWith(name.text + "+=");
-  if (!ctx.values.sure || !arrayFollowed(ctx.values.source, name.text)) {
+  const source = ctx.values.source;
+  // (An append to an array a builtin filled: `mapfile -t a <<< …; a+=(…)`.)
+  const followed = arrayFollowed(source, name.text) ||
+    (append && arrayFollowed(source, name.text, true));
+  if (!ctx.values.sure || !followed) {
     // (An append that may or may not run: the words are not known after it.)
     if (append) ctx.values.forgetList(name.text);
     return;
@@ -128,21 +145,6 @@ export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void 
 const isStatic = (w: Word) => w.kind === "static";
 const same = (a: readonly (string | null)[], b: readonly (string | null)[]) =>
   a.length === b.length && a.every((c, i) => c === b[i]);
-
-/** The words of `list` that `"${NAME[N]}"` or `"${NAME[@]:OFF:LEN}"` pick (`m`: LIST's match). */
-function picked(words: readonly Word[], m: RegExpExecArray): readonly Word[] | null {
-  const whole = (m[3] === "@" || m[3] === "*") && m[4] === undefined;
-  // (A glob's word is as many elements as it has matches: only a whole list of them is known.)
-  if (!whole && !words.every(isStatic)) return null;
-  if (m[3] !== "@" && m[3] !== "*") {
-    // (An index from the end where negative; one past either end is not known here.)
-    const i = Number(m[3]) < 0 ? words.length + Number(m[3]) : Number(m[3]);
-    return m[4] === undefined && i >= 0 && i < words.length ? [words[i]] : null;
-  }
-  if (m[4] === undefined) return words;
-  const from = Number(m[4]);
-  return words.slice(from, m[5] === undefined ? undefined : from + Number(m[5]));
-}
 
 /**
  * The words of a compound assignment's list: each element's words (braces expanded), static text
@@ -187,18 +189,18 @@ export function arrayList(
   first: boolean,
   cwds: Cwds,
 ): Word[] | null {
-  const m = LIST.exec(text);
-  const list = m === null ? undefined : ctx.values.list(m[2]);
-  const words = list && picked(list.words, m!);
+  const p = pickOf(text);
+  const list = p === null ? undefined : ctx.values.list(p.name);
+  const words = list && picked(list.words, p!, (i) => staticWord(String(i)));
   if (!list || !words || (first && !words.length)) return null;
   const globs = words.some((w) => w.kind !== "static");
-  const quoted = m![1] === '"';
+  const { quoted } = p!;
   if (globs && (cwds.length !== list.cwds.length || cwds.some((c, i) => c !== list.cwds[i]))) {
     return null;
   }
   // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
   if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
-  if (m![3] !== "*" || !quoted) return words.map((w) => ({ ...w, text }));
+  if (p!.at !== "*" || !quoted) return words.map((w) => ({ ...w, text }));
   if (globs) return null;
   return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
 }
