@@ -44,24 +44,34 @@ export function pickOf(text: string, quoted = false): Pick | null {
 
 const isStatic = (w: { kind: string }) => w.kind === "static";
 
-/** The words of `list` that a pick takes (null: not known). */
+/**
+ * The words of an array (`words`, at `indices` where sparse) that a pick takes, `make` making
+ * an index's or an unset element's word; null where not known.
+ */
 export function picked<W extends { kind: string; value: string }>(
-  words: readonly W[],
+  list: { words: readonly W[]; indices?: readonly number[] },
   p: Pick,
-  indexWord: (i: number) => W,
+  make: (text: string) => W,
 ): readonly W[] | null {
+  const { words } = list;
   const whole = (p.at === "@" || p.at === "*") && p.offset === undefined;
   // (A glob's word is as many elements as it has matches: only a whole list of them is known.)
   if ((!whole || p.indices) && !words.every(isStatic)) return null;
-  if (p.indices) return words.map((_, i) => indexWord(i));
+  const indices = list.indices ?? words.map((_, i) => i);
+  if (p.indices) return indices.map((i) => make(String(i)));
+  if (whole) return words;
   if (p.at !== "@" && p.at !== "*") {
-    // (An index from the end where negative; one past either end is not known here.)
-    const i = Number(p.at) < 0 ? words.length + Number(p.at) : Number(p.at);
-    return p.offset === undefined && i >= 0 && i < words.length ? [words[i]] : null;
+    // (From the end where negative, past the last index: before the first, bash fails; an
+    // element not set is empty.)
+    const i = Number(p.at) < 0 ? (indices.at(-1) ?? -1) + 1 + Number(p.at) : Number(p.at);
+    if (p.offset !== undefined || i < 0) return null;
+    const at = indices.indexOf(i);
+    return [at < 0 ? make("") : words[at]];
   }
-  if (p.offset === undefined) return words;
-  const from = Number(p.offset);
-  return words.slice(from, p.length === undefined ? undefined : from + Number(p.length));
+  // (A slice starts at the first element whose index is the offset or past it.)
+  const from = indices.findIndex((i) => i >= Number(p.offset));
+  const rest = from < 0 ? [] : words.slice(from);
+  return p.length === undefined ? rest : rest.slice(0, Number(p.length));
 }
 
 /**
@@ -80,7 +90,7 @@ export function elementPart(
   if (!list || !p || p.indices || (split && !quoted)) return null;
   const one = p.at !== "@" && p.at !== "*";
   if (!one && !(p.at === "*" && quoted)) return null;
-  const words = picked(list.words, p, () => list.words[0]);
+  const words = picked(list, p, (text) => ({ kind: "static", value: text }));
   if (words === null || !words.every(isStatic)) return null;
   const value = words.map((w) => w.value).join(" ");
   return knownPart({ value, kind: "text" }, quoted);

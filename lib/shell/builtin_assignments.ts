@@ -42,6 +42,8 @@ export interface BuiltinEffect {
    * `assigns` (walk_arrays.ts `fillArray` decides whether its words are kept).
    */
   fills?: [name: string, words: string[]];
+  /** An element unset (`unset 'a[1]'`, a literal index): walk_arrays.ts `dropElement`. */
+  drops?: [name: string, index: number];
   /** Names exported from here on (`export NAME[=value]`). */
   exports?: string[];
   /**
@@ -125,6 +127,14 @@ export function builtinEffect(
       ? readArray(args, input.prefixes, input.text)
       : mapfileArray(args, input.text);
     if (fills) return { assigns: [[fills[0], null]], fills };
+  }
+  if (w.value === "unset") {
+    // (An element of an array, its index literal: quoted, or bash globs the word.)
+    const rest = argv.slice(at + 1).filter((a, i) => i > 0 || a.value !== "-v");
+    const m = rest.length === 1 && rest[0].kind === "static"
+      ? /^([A-Za-z_][A-Za-z0-9_]*)\[(-?\d+)\]$/.exec(rest[0].value)
+      : null;
+    if (m) return { assigns: [], drops: [m[1], Number(m[2])] };
   }
   const grammar = Object.hasOwn(GRAMMARS, w.value) ? GRAMMARS[w.value] : undefined;
   if (grammar === undefined) return MAY_ASSIGN.has(w.value) ? null : NOTHING;

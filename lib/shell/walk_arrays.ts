@@ -20,6 +20,8 @@ import type { Cwds } from "./cwds.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
+import type { BuiltinEffect } from "./builtin_assignments.ts";
+import type { KnownList } from "./walk_values.ts";
 import { namesIfs, withoutQuotedData } from "./walk_values.ts";
 import { groupWords } from "./walk_words.ts";
 import { unquotedText } from "./words.ts";
@@ -38,6 +40,22 @@ const NOT_FOLLOWED =
 
 /** What may follow an array's name where it is used: `[@]}`, `[*]}`, `[N]}`, `[@]:N}`, `[@]:N:M}`. */
 const USE = /^\[(?:[@*]\](?::\d+(?::\d+)?)?|-?\d+\])\}/;
+
+/** An element's literal index after an array's name: `[N]` (`[-N]`, from the end). */
+const ELEMENT = /^\[-?\d+\](=|[ \t\n;&|)]|$)/;
+
+/**
+ * Whether the array's name at `at` of `text` (quotes and escapes removed) is an element set or
+ * unset the walk follows (`assignElement`, `dropElement`): `NAME[N]=` at a command's start (not
+ * in arithmetic, `((a[1]=2))`), or `unset NAME[N]` (quoted where bash runs it: unquoted, bash
+ * globs the word and the walk follows nothing).
+ */
+function elementChange(text: string, at: number, after: string): boolean {
+  const before = text.slice(0, at).trimEnd();
+  if (ELEMENT.exec(after)?.[1] !== "=") return /(^|[;&|({\n]|\b(do|then|else))[ \t]*unset$/.test(before);
+  return !/\(\($/.test(before) &&
+    (before === "" || /([;&|({\n]|\b(do|then|else|while|until|if|!))$/.test(before));
+}
 
 /** Text bash leaves as one word with nothing to glob when it expands it unquoted. */
 const PLAIN = /^[\w./,:+%@=~-]+$/;
@@ -80,6 +98,7 @@ function followed(source: string, name: string): boolean | null {
     const after = text.slice(m.index + name.length, m.index + name.length + 24);
     if (after.startsWith("=(")) lists++;
     else if (after.startsWith("+=(")) continue; // (appends: assignArray)
+    else if (ELEMENT.test(after) && elementChange(text, m.index, after)) continue;
     else if (
       !USE.test(after) || !/\$\{[#!]?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
     ) {
@@ -136,10 +155,91 @@ export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void 
   const before = append ? ctx.values.list(name.text) : undefined;
   // (`a+=(…)` after the words were kept, expanded where they were: old and new together.)
   const joined = before && (same(before.cwds, cwds) || before.words.every(isStatic))
-    ? { words: [...before.words, ...words ?? []], cwds }
+    ? appended(before, words ?? [], cwds)
     : null;
   if (append && (words === null || joined === null)) ctx.values.forgetList(name.text);
   else if (words !== null) ctx.values.setList(name.text, joined ?? { words, cwds });
+}
+
+/** A list with `words` after its own, at the indices after its last (null: not known). */
+function appended(before: KnownList, words: Word[], cwds: Cwds): KnownList | null {
+  const all = { words: [...before.words, ...words], cwds };
+  if (!before.indices) return all;
+  // (A sparse list: a glob's word is as many elements as it has matches.)
+  if (!words.every(isStatic)) return null;
+  const from = (before.indices.at(-1) ?? -1) + 1;
+  return { ...all, indices: [...before.indices, ...words.map((_, i) => from + i)] };
+}
+
+/**
+ * `NAME[N]=VALUE` (`node`, N a literal integer) reached: where the array is known with static
+ * words, followed and the assignment surely runs, the element is VALUE from here on (a new
+ * index makes it sparse; one from the end before the first fails, not known); elsewhere the
+ * array is not known. False where the walk is to follow nothing on (the name is no array the
+ * command follows: it may be bash's own, `PATH[0]=x`).
+ */
+export function assignElement(
+  ctx: WalkContext,
+  node: LiteNode,
+  decode: () => Word,
+): boolean {
+  const target = node.childForFieldName("name");
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(-?\d+)\]$/.exec(target?.text ?? "");
+  if (m === null || !followedAnyhow(ctx.values.source, m[1])) return false;
+  const [, name, n] = m;
+  const value = decode();
+  const prefix = `${target!.text}=`;
+  const text = value.kind === "static" && value.value.startsWith(prefix)
+    ? value.value.slice(prefix.length)
+    : null;
+  changeElement(ctx, name, Number(n), text);
+  return true;
+}
+
+/**
+ * What a builtin did to an array (`Values.afterCommand`'s effect): filled it with known words
+ * (`fillArray`), or unset an element (`unset 'NAME[N]'`: where the array is not followed, the
+ * walk follows nothing on, as for any name it does not know).
+ */
+export function arrayEffect(ctx: WalkContext, effect: BuiltinEffect | undefined): void {
+  if (effect?.fills) fillArray(ctx, effect.fills);
+  if (!effect?.drops) return;
+  const [name, n] = effect.drops;
+  if (followedAnyhow(ctx.values.source, name)) changeElement(ctx, name, n, null, true);
+  else ctx.values.stop();
+}
+
+const followedAnyhow = (source: string, name: string) =>
+  arrayFollowed(source, name) || arrayFollowed(source, name, true);
+
+/** Element `n` of the array `name` is `value` (null: not known), or unset (`drop`). */
+function changeElement(
+  ctx: WalkContext,
+  name: string,
+  n: number,
+  value: string | null,
+  drop = false,
+): void {
+  const list = ctx.values.list(name);
+  ctx.values.assign(name, null); // (`$NAME` is element 0)
+  if (!list || !ctx.values.sure || !list.words.every(isStatic) || (!drop && value === null)) {
+    return ctx.values.forgetList(name);
+  }
+  const indices = list.indices ?? list.words.map((_, i) => i);
+  const i = n < 0 ? (indices.at(-1) ?? -1) + 1 + n : n;
+  if (i < 0) return ctx.values.forgetList(name);
+  const entries: [number, Word][] = indices.map((k, j) => [k, list.words[j]]);
+  const at = entries.findIndex(([k]) => k >= i);
+  const here = at >= 0 && entries[at][0] === i;
+  if (drop) {
+    if (here) entries.splice(at, 1);
+  } else entries.splice(at < 0 ? entries.length : at, here ? 1 : 0, [i, staticWord(value!)]);
+  const dense = entries.every(([k], j) => k === j);
+  ctx.values.setList(name, {
+    words: entries.map(([, w]) => w),
+    cwds: list.cwds,
+    ...dense ? {} : { indices: entries.map(([k]) => k) },
+  });
 }
 
 const isStatic = (w: Word) => w.kind === "static";
@@ -191,7 +291,7 @@ export function arrayList(
 ): Word[] | null {
   const p = pickOf(text);
   const list = p === null ? undefined : ctx.values.list(p.name);
-  const words = list && picked(list.words, p!, (i) => staticWord(String(i)));
+  const words = list && picked(list, p!, staticWord);
   if (!list || !words || (first && !words.length)) return null;
   const globs = words.some((w) => w.kind !== "static");
   const { quoted } = p!;

@@ -32,6 +32,11 @@ import { unquotedText } from "./words.ts";
 export interface KnownList {
   words: readonly Word[];
   cwds: readonly (string | null)[];
+  /**
+   * The index of each word, rising, where the array is sparse (`unset 'a[1]'`, `a[5]=x`; its
+   * words then all static); none: `0 1 …`.
+   */
+  indices?: readonly number[];
 }
 
 /** A value known for a variable. */
@@ -564,11 +569,13 @@ export class Values {
     argv: Word[],
     stage: { assignments?: Word[]; redirects: readonly Redirect[] },
     reads?: { name: string; line: LineOf },
-  ): BuiltinEffect["fills"] {
+  ): BuiltinEffect | undefined {
     const prefixes = stage.assignments ?? [];
     for (const w of prefixes) {
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(w.value);
       if (m) this.known.delete(m[1]), this.#handed = null;
+      // (`a[0]=x cmd`: bash 5.2 assigns nothing, but an array so named is not followed on.)
+      if (m?.[2] === "[") this.forgetList(m[1]);
     }
     // (A loop's `read NAME` assigns that name alone: a line of the loop's input.)
     if (reads) {
@@ -594,7 +601,7 @@ export class Values {
     const effect = builtinEffect(argv, { prefixes, text });
     if (effect === null) this.stop();
     else this.#apply(effect);
-    return effect?.fills;
+    return effect ?? undefined;
   }
 
   /** A builtin's changes (builtin_assignments.ts): those names alone. */
