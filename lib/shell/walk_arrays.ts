@@ -52,7 +52,9 @@ const ELEMENT = /^\[-?\d+\](=|[ \t\n;&|)]|$)/;
  */
 function elementChange(text: string, at: number, after: string): boolean {
   const before = text.slice(0, at).trimEnd();
-  if (ELEMENT.exec(after)?.[1] !== "=") return /(^|[;&|({\n]|\b(do|then|else))[ \t]*unset$/.test(before);
+  if (ELEMENT.exec(after)?.[1] !== "=") {
+    return /(^|[;&|({\n]|\b(do|then|else))[ \t]*unset$/.test(before);
+  }
   return !/\(\($/.test(before) &&
     (before === "" || /([;&|({\n]|\b(do|then|else|while|until|if|!))$/.test(before));
 }
