@@ -24,7 +24,7 @@
 import { builtinAt } from "./cwds.ts";
 import type { Word } from "./model.ts";
 import { printedText } from "./printed_text.ts";
-import { readValues } from "./read_builtin.ts";
+import { mapfileArray, readArray, readValues } from "./read_builtin.ts";
 
 /** What a builtin changes of the variables (null from {@linkcode builtinEffect}: anything). */
 export interface BuiltinEffect {
@@ -37,6 +37,13 @@ export interface BuiltinEffect {
   attributed?: string[];
   /** The cwd moves: values found in the cwd (a glob's matches, a line) are forgotten. */
   moves?: true;
+  /**
+   * An array filled with known words (`read -a NAME`, `mapfile NAME` of known text), also among
+   * `assigns` (walk_arrays.ts `fillArray` decides whether its words are kept).
+   */
+  fills?: [name: string, words: string[]];
+  /** An element unset (`unset 'a[1]'`, a literal index): walk_arrays.ts `dropElement`. */
+  drops?: [name: string, index: number];
   /** Names exported from here on (`export NAME[=value]`). */
   exports?: string[];
   /**
@@ -80,6 +87,9 @@ export const MAY_ASSIGN: ReadonlySet<string> = new Set([
   "exec",
 ]);
 
+/** Builtins whose values the walk may know from a here-string or heredoc they read. */
+export const READS_TEXT: ReadonlySet<string> = new Set(["read", "mapfile", "readarray"]);
+
 const NOTHING: BuiltinEffect = Object.freeze({ assigns: [] }) as BuiltinEffect;
 const MOVES: BuiltinEffect = Object.freeze({ assigns: [], moves: true }) as BuiltinEffect;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -106,10 +116,25 @@ export function builtinEffect(
     case "popd":
       return MOVES;
   }
-  if (w.value === "read" && input?.text != null) {
+  if (input?.text != null && READS_TEXT.has(w.value)) {
     // (Known text read: the values bash gives, read_builtin.ts.)
-    const values = readValues(argv.slice(at + 1), input.prefixes, input.text);
-    if (values) return { assigns: values };
+    const args = argv.slice(at + 1);
+    if (w.value === "read") {
+      const values = readValues(args, input.prefixes, input.text);
+      if (values) return { assigns: values };
+    }
+    const fills = w.value === "read"
+      ? readArray(args, input.prefixes, input.text)
+      : mapfileArray(args, input.text);
+    if (fills) return { assigns: [[fills[0], null]], fills };
+  }
+  if (w.value === "unset") {
+    // (An element of an array, its index literal: quoted, or bash globs the word.)
+    const rest = argv.slice(at + 1).filter((a, i) => i > 0 || a.value !== "-v");
+    const m = rest.length === 1 && rest[0].kind === "static"
+      ? /^([A-Za-z_][A-Za-z0-9_]*)\[(-?\d+)\]$/.exec(rest[0].value)
+      : null;
+    if (m) return { assigns: [], drops: [m[1], Number(m[2])] };
   }
   const grammar = Object.hasOwn(GRAMMARS, w.value) ? GRAMMARS[w.value] : undefined;
   if (grammar === undefined) return MAY_ASSIGN.has(w.value) ? null : NOTHING;

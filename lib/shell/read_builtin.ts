@@ -13,8 +13,11 @@
  *   separators, unless the rest is one field and a separator (`x:` gives `x`); names left over are
  *   empty.
  *
- * Not known: without `-r` where the text holds a backslash (escapes and continued lines), `-a`
- * (an array), `-t` (`-t 0` assigns nothing), `-u`, `-e`, `-i`, `-E`, an option not known, a
+ * `read -a NAME` fills the array with every field of the line (`readArray`), and `mapfile`/`readarray`
+ * with its lines (`mapfileArray`).
+ *
+ * Not known: without `-r` where the text holds a backslash (escapes and continued lines), `-t`
+ * (`-t 0` assigns nothing), `-u`, `-e`, `-i`, `-E`, an option not known, a
  * name or option value not static.
  *
  * @module
@@ -39,24 +42,24 @@ export function documentText(redirects: readonly Redirect[]): string | null {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * The values `read ARGS` (`argv` after `read`) gives its names reading `text`, with `IFS` as the
- * `IFS=…` among `prefixes` sets it; null where not known (see the module).
- */
-export function readValues(
-  args: Word[],
-  prefixes: Word[],
-  text: string,
-): [name: string, value: string][] | null {
-  let ifs = " \t\n";
+/** How `read` was told to read: its options and names, IFS from its prefixes. */
+interface ReadOptions {
+  ifs: string;
+  raw: boolean;
+  delim: string;
+  count: { n: number; exact: boolean } | null;
+  /** `-a NAME`: the array the fields go to. */
+  array?: string;
+  names: string[];
+}
+
+/** `read ARGS` (`args` after `read`) read as its getopt does; null where not known. */
+function readOptions(args: Word[], prefixes: Word[]): ReadOptions | null {
+  const o: ReadOptions = { ifs: " \t\n", raw: false, delim: "\n", count: null, names: [] };
   for (const p of prefixes) {
     if (p.kind !== "static") return null;
-    if (p.value.startsWith("IFS=")) ifs = p.value.slice(4);
+    if (p.value.startsWith("IFS=")) o.ifs = p.value.slice(4);
   }
-  let raw = false;
-  let delim = "\n";
-  let count: { n: number; exact: boolean } | null = null;
-  const names: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -68,16 +71,19 @@ export function readValues(
     if (!/^-./.test(a.value)) break;
     for (let j = 1; j < a.value.length; j++) {
       const l = a.value[j];
-      if (l === "r") raw = true;
+      if (l === "r") o.raw = true;
       else if (l === "s") continue;
-      else if ("dnNp".includes(l)) {
+      else if ("adnNp".includes(l)) {
         const rest = a.value.slice(j + 1);
         const value = rest !== "" ? rest : args[++i]?.kind === "static" ? args[i].value : null;
         if (value === null) return null;
-        if (l === "d") delim = value === "" ? "\0" : value[0];
-        else if (l === "n" || l === "N") {
+        if (l === "d") o.delim = value === "" ? "\0" : value[0];
+        else if (l === "a") {
+          if (!NAME.test(value)) return null;
+          o.array = value;
+        } else if (l === "n" || l === "N") {
           if (!/^\d+$/.test(value)) return null;
-          count = { n: Number(value), exact: l === "N" };
+          o.count = { n: Number(value), exact: l === "N" };
         }
         break;
       } else return null;
@@ -86,28 +92,126 @@ export function readValues(
   for (; i < args.length; i++) {
     const a = args[i];
     if (a.kind !== "static" || !NAME.test(a.value)) return null;
-    names.push(a.value);
+    o.names.push(a.value);
   }
+  return o;
+}
+
+/** The line `read` takes of `text`, as `o` tells it (the delimiter, `-n`). */
+function lineOf(o: ReadOptions, text: string): string {
+  const line = text.slice(0, text.includes(o.delim) ? text.indexOf(o.delim) : text.length);
+  return o.count ? line.slice(0, o.count.n) : line;
+}
+
+/**
+ * The values `read ARGS` (`argv` after `read`) gives its names reading `text`, with `IFS` as the
+ * `IFS=…` among `prefixes` sets it; null where not known (see the module).
+ */
+export function readValues(
+  args: Word[],
+  prefixes: Word[],
+  text: string,
+): [name: string, value: string][] | null {
+  const o = readOptions(args, prefixes);
+  if (o === null || o.array !== undefined || (!o.raw && text.includes("\\"))) return null;
+  const { names, count } = o;
   const whole = !names.length;
   if (whole) names.push("REPLY");
-  if (!raw && text.includes("\\")) return null;
   if (count?.exact) {
     // (`-N`: exactly N characters, delimiters and all, unsplit, to the first name.)
     return names.map((n, k) => [n, k === 0 ? text.slice(0, count!.n) : ""]);
   }
-  let line = text.slice(0, text.includes(delim) ? text.indexOf(delim) : text.length);
-  if (count) line = line.slice(0, count.n);
+  const line = lineOf(o, text);
   // (No name: REPLY takes the line as it is, not split, no IFS whitespace dropped.)
   if (whole) return [["REPLY", line]];
-  return splitFields(line, ifs, names);
+  return splitFields(line, o.ifs, names);
 }
 
-/** The line split by `ifs` among `names`, as read does (see the module). */
-function splitFields(line: string, ifs: string, names: string[]): [string, string][] {
+/**
+ * The array `read -a NAME ARGS` fills reading `text`: each field of the line split by IFS an
+ * element from 0 (bash empties the array first), IFS whitespace at both ends dropped, one
+ * separator after the last field ending it (`x:` is `(x)`, `x::` is `(x "")`). Null where not
+ * known (see the module; `-N`, names besides the array).
+ */
+export function readArray(
+  args: Word[],
+  prefixes: Word[],
+  text: string,
+): [name: string, words: string[]] | null {
+  const o = readOptions(args, prefixes);
+  if (o?.array === undefined || o.names.length || o.count?.exact) return null;
+  if (!o.raw && text.includes("\\")) return null;
+  const line = lineOf(o, text);
+  const { white, field } = fields(o.ifs);
+  let end = line.length;
+  while (end > 0 && white(line[end - 1])) end--;
+  const rest = line.slice(0, end);
+  let at = 0;
+  while (white(rest[at])) at++;
+  const words: string[] = [];
+  while (at < rest.length) {
+    const [f, next] = field(rest, at);
+    words.push(f);
+    at = next;
+  }
+  return [o.array, words];
+}
+
+/**
+ * The array `mapfile ARGS` / `readarray ARGS` fills reading `text` (bash(1), mapfile.def): bash
+ * empties it, then each line (up to the delimiter, `-d D` the first character of D, `-d ''` a
+ * NUL) is an element from 0, its delimiter kept but with `-t`, the last line without one too;
+ * `-s N` skips the first N lines, `-n N` copies at most N (0: all). Null where not known: `-O`
+ * (the array is not emptied: an element from the environment's scalar may stay), `-u`, `-C`,
+ * `-c`, no name (MAPFILE, bash's), several names, a value not static.
+ */
+export function mapfileArray(args: Word[], text: string): [name: string, words: string[]] | null {
+  let trim = false;
+  let delim = "\n";
+  let skip = 0;
+  let most = 0;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a.kind !== "static") return null;
+    if (a.value === "--") {
+      i++;
+      break;
+    }
+    if (!/^-./.test(a.value)) break;
+    for (let j = 1; j < a.value.length; j++) {
+      const l = a.value[j];
+      if (l === "t") trim = true;
+      else if ("dns".includes(l)) {
+        const rest = a.value.slice(j + 1);
+        const value = rest !== "" ? rest : args[++i]?.kind === "static" ? args[i].value : null;
+        if (value === null) return null;
+        if (l === "d") delim = value === "" ? "\0" : value[0];
+        else if (!/^\d+$/.test(value)) return null;
+        else if (l === "s") skip = Number(value);
+        else most = Number(value);
+        break;
+      } else return null;
+    }
+  }
+  const name = args[i];
+  if (args.length !== i + 1 || name.kind !== "static" || !NAME.test(name.value)) return null;
+  const lines: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const d = text.indexOf(delim, at);
+    const end = d < 0 ? text.length : d + 1;
+    lines.push(text.slice(at, trim && d >= 0 ? d : end));
+    at = end;
+  }
+  const kept = lines.slice(skip);
+  return [name.value, most ? kept.slice(0, most) : kept];
+}
+
+/** IFS's whitespace, and one field of a text from a place (at no IFS whitespace) and where the next begins. */
+function fields(ifs: string) {
   const white = (c: string | undefined) =>
     c !== undefined && " \t\n".includes(c) && ifs.includes(c);
   const sep = (c: string | undefined) => c !== undefined && ifs.includes(c);
-  /** One field of `s` from `at` (at no IFS whitespace) and where the next begins. */
   const field = (s: string, at: number): [string, number] => {
     let end = at;
     while (end < s.length && !sep(s[end])) end++;
@@ -119,6 +223,12 @@ function splitFields(line: string, ifs: string, names: string[]): [string, strin
     }
     return [s.slice(at, end), next];
   };
+  return { white, field };
+}
+
+/** The line split by `ifs` among `names`, as read does (see the module). */
+function splitFields(line: string, ifs: string, names: string[]): [string, string][] {
+  const { white, field } = fields(ifs);
   let at = 0;
   while (white(line[at])) at++;
   const out: [string, string][] = [];

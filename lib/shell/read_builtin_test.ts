@@ -1,7 +1,7 @@
 /** bash's `read` of known text (lib/shell/read_builtin.ts), held to bash itself. */
 import assert from "node:assert/strict";
 import { staticWord } from "./model.ts";
-import { documentText, readValues } from "./read_builtin.ts";
+import { documentText, mapfileArray, readArray, readValues } from "./read_builtin.ts";
 
 /** [IFS prefix or null, read's words, the here-string's text]. */
 // deno-fmt-ignore
@@ -58,12 +58,92 @@ Deno.test("read of a here-string assigns what bash assigns", () => {
   }
 });
 
+/** [IFS prefix or null, the builtin's words (the array named `a`), the here-string's text]. */
+// deno-fmt-ignore
+const ARRAYS: [string | null, string[], string][] = [
+  [null, ["read", "-ra", "a"], "x secrets/key"],
+  [null, ["read", "-a", "a"], "  x   y  "],
+  [null, ["read", "-r", "-a", "a"], ""],
+  [null, ["read", "-r", "-a", "a"], "   "],
+  [null, ["read", "-ra", "a", "-d", ","], "a b,c"],
+  [null, ["read", "-r", "-n", "3", "-a", "a"], "a b c"],
+  [null, ["read", "-r", "-d", "", "-a", "a"], "a b"],
+  [":", ["read", "-ra", "a"], "x:"],
+  [":", ["read", "-ra", "a"], "x::"],
+  [":", ["read", "-ra", "a"], ":x"],
+  [":", ["read", "-ra", "a"], "::"],
+  [",", ["read", "-ra", "a"], " x , y "],
+  [", ", ["read", "-ra", "a"], "x , y,,z"],
+  ["", ["read", "-ra", "a"], " x y "],
+  [null, ["mapfile", "-t", "a"], "x\nsecrets/key"],
+  [null, ["mapfile", "a"], "x\nsecrets/key"],
+  [null, ["readarray", "-t", "a"], ""],
+  [null, ["mapfile", "-t", "a"], "\n\nx"],
+  [null, ["mapfile", "-t", "-s", "1", "-n", "1", "a"], "x\ny\nz"],
+  [null, ["mapfile", "-ts1", "a"], "x\ny\nz"],
+  [null, ["mapfile", "-n", "0", "-t", "a"], "x\ny"],
+  [null, ["mapfile", "-s", "5", "a"], "x\ny"],
+  [null, ["mapfile", "-d", ",", "a"], "x,y"],
+  [null, ["mapfile", "-t", "-d", ",", "a"], "x,y,"],
+  [null, ["mapfile", "-t", "-d", "", "a"], "x"],
+  [null, ["mapfile", "-t", "--", "a"], "x\\y"],
+];
+
+Deno.test("read -a and mapfile of a here-string fill the array bash fills", () => {
+  for (const [ifs, args, text] of ARRAYS) {
+    const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+    const script =
+      `a=(old old old); ${ifs === null ? "" : `IFS=${q(ifs)} `}${args.map(q).join(" ")}` +
+      ` <<< ${q(text)}; printf '<%s>' "\${a[@]}"; echo "\${#a[@]} \${!a[*]}"`;
+    const out = new Deno.Command("bash", { args: ["-c", script], clearEnv: true }).outputSync();
+    const bash = new TextDecoder().decode(out.stdout);
+    const prefixes = ifs === null ? [] : [staticWord(`IFS=${ifs}`)];
+    const [builtin, ...rest] = args.map(staticWord);
+    const ours = builtin.value === "read"
+      ? readArray(rest, prefixes, text + "\n")
+      : mapfileArray(rest, text + "\n");
+    assert.ok(ours !== null, script);
+    assert.equal(ours[0], "a", script);
+    const words = ours[1];
+    const idx = words.map((_, i) => i).join(" ");
+    // (printf with no word prints its format once: `<>`.)
+    const printed = words.length ? words.map((w) => `<${w}>`).join("") : "<>";
+    assert.equal(`${printed}${words.length} ${idx}\n`, bash, script);
+  }
+});
+
+Deno.test("read -a and mapfile where the array is not known", () => {
+  const w = (...s: string[]) => s.map(staticWord);
+  for (
+    const args of [
+      w("-a", "a", "b"), // (a name besides the array)
+      w("-N", "2", "-a", "a"),
+      w("-a", "a-b"),
+      w("-a"),
+      w("-t", "1", "-a", "a"),
+    ]
+  ) assert.equal(readArray(args, [], "x y\n"), null, args.map((a) => a.value).join(" "));
+  assert.equal(readArray(w("-a", "a"), [], "x\\ y\n"), null); // (escapes without -r)
+  for (
+    const args of [
+      w("-t"), // (MAPFILE, bash's)
+      w("-O", "1", "a"),
+      w("-u", "3", "a"),
+      w("-C", "f", "a"),
+      w("-c", "1", "a"),
+      w("-n", "x", "a"),
+      w("a", "b"),
+      w("-t", "a-b"),
+    ]
+  ) assert.equal(mapfileArray(args, "x\n"), null, args.map((a) => a.value).join(" "));
+});
+
 Deno.test("read of text it cannot reproduce is not known", () => {
   const w = (...s: string[]) => s.map(staticWord);
   for (
     const [args, text] of [
       [w("f"), "a\\ b\n"], // (escapes without -r)
-      [w("-a", "arr"), "a b\n"],
+      [w("-a", "arr"), "a b\n"], // (an array: readArray)
       [w("-t", "0", "f"), "a\n"],
       [w("-u", "3", "f"), "a\n"],
       [w("-e", "f"), "a\n"],

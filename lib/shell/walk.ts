@@ -77,7 +77,7 @@ import {
 } from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
-import { arrayDeclaration, assignArray } from "./walk_arrays.ts";
+import { arrayDeclaration, arrayEffect, assignArray, assignElement } from "./walk_arrays.ts";
 import { LineStops } from "./line_stops.ts";
 
 const MAX_STAGES = 1000;
@@ -698,7 +698,8 @@ export class Walker implements WalkContext {
     // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
     const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
     if (declared) this.assignValue(declared, cwds);
-    else this.values.afterCommand(argv, stage, reads ?? undefined);
+    // (`mapfile -t a <<< …`, `read -a a <<< …`, `unset 'a[1]'`: walk_arrays.ts.)
+    else arrayEffect(this, this.values.afterCommand(argv, stage, reads ?? undefined));
     if (coproc) this.values.stop();
     let flow = coproc ? same(cwds) : this.cdEffect(argv, node, cwds, origin);
     if (this.calls) {
@@ -750,6 +751,10 @@ export class Walker implements WalkContext {
     const name = node.childForFieldName("name")?.text ?? "";
     // (In arithmetic, `((i = 0))`, a value is an expression: the command is not followed.)
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || inArithmetic(node)) {
+      // (`a[1]=x` of an array followed: walk_arrays.ts.)
+      if (!inArithmetic(node) && assignElement(this, node, () => decodeWord(this, node, cwds))) {
+        return;
+      }
       this.values.stop();
       return;
     }

@@ -15,10 +15,13 @@
  *
  * @module
  */
+import { picked, pickOf } from "./array_elements.ts";
 import type { Cwds } from "./cwds.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
+import type { BuiltinEffect } from "./builtin_assignments.ts";
+import type { KnownList } from "./walk_values.ts";
 import { namesIfs, withoutQuotedData } from "./walk_values.ts";
 import { groupWords } from "./walk_words.ts";
 import { unquotedText } from "./words.ts";
@@ -29,61 +32,92 @@ const SPECIAL =
 
 /**
  * Text that may change an array, or how its words are split and joined, from where the walk does
- * not see it: aliases, `let`, `select`, `local`, `typeset`, `IFS` (but `IFS= read`, for `read`
- * alone).
+ * not see it: aliases, `let`, `select`, `local`, `typeset`, `IFS` (but `IFS=… read`, for `read`
+ * alone, which `namesIfs` holds to a command's start).
  */
-const NOT_FOLLOWED = /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|"")?[ \t]+read\b)/;
-
-/**
- * A whole word that is the list of an array's words, some of them or one: quote, name, `@` or `*`
- * or an index, and an offset and a length of the list (`"${a[@]:1:2}"`).
- */
-const LIST = /^("?)\$\{([A-Za-z_][A-Za-z0-9_]*)\[([@*]|-?\d+)\](?::(\d+)(?::(\d+))?)?\}\1$/;
+const NOT_FOLLOWED =
+  /\b(alias|let|select|local|typeset)\b|\bIFS\b(?!=(''|""|[\w:,./@%+-]*)[ \t]+read\b)/;
 
 /** What may follow an array's name where it is used: `[@]}`, `[*]}`, `[N]}`, `[@]:N}`, `[@]:N:M}`. */
 const USE = /^\[(?:[@*]\](?::\d+(?::\d+)?)?|-?\d+\])\}/;
+
+/** An element's literal index after an array's name: `[N]` (`[-N]`, from the end). */
+const ELEMENT = /^\[-?\d+\](=|[ \t\n;&|)]|$)/;
+
+/**
+ * Whether the array's name at `at` of `text` (quotes and escapes removed) is an element set or
+ * unset the walk follows (`assignElement`, `dropElement`): `NAME[N]=` at a command's start (not
+ * in arithmetic, `((a[1]=2))`), or `unset NAME[N]` (quoted where bash runs it: unquoted, bash
+ * globs the word and the walk follows nothing).
+ */
+function elementChange(text: string, at: number, after: string): boolean {
+  const before = text.slice(0, at).trimEnd();
+  if (ELEMENT.exec(after)?.[1] !== "=") {
+    return /(^|[;&|({\n]|\b(do|then|else))[ \t]*unset$/.test(before);
+  }
+  return !/\(\($/.test(before) &&
+    (before === "" || /([;&|({\n]|\b(do|then|else|while|until|if|!))$/.test(before));
+}
 
 /** Text bash leaves as one word with nothing to glob when it expands it unquoted. */
 const PLAIN = /^[\w./,:+%@=~-]+$/;
 
 /** The answers for the last source asked about (one command is walked at a time). */
 let lastSource = "";
-let lastAnswers = new Map<string, boolean>();
+let lastAnswers = new Map<string, boolean | null>();
 
 /**
  * Whether the array `name` may be followed in `source`: a name of the command's own, the command
- * has nothing of `NOT_FOLLOWED`, and the name appears once as `NAME=(` and otherwise only in
- * `${NAME[@]}`, `${NAME[*]}`, `${#NAME[@]}` and `${#NAME[*]}`.
+ * has nothing of `NOT_FOLLOWED`, and the name appears once where it is assigned (`NAME=(`, or any
+ * other place, which must then be the builtin that fills it: `mapfile -t NAME`, `read -a NAME`)
+ * and otherwise only in `${NAME[@]}`, `${NAME[*]}`, `${NAME[N]}`, `${#NAME[@]}`, `${!NAME[@]}`
+ * and their kin, and appends `NAME+=(`. (`filled`: asked for such a builtin's, not for `NAME=(`.)
  */
-export function arrayFollowed(source: string, name: string): boolean {
+export function arrayFollowed(source: string, name: string, filled = false): boolean {
   if (source !== lastSource) {
     lastSource = source;
     lastAnswers = new Map();
   }
   let answer = lastAnswers.get(name);
   if (answer === undefined) lastAnswers.set(name, answer = followed(source, name));
-  return answer;
+  return answer !== null && answer === !filled;
 }
 
-function followed(source: string, name: string): boolean {
+/**
+ * Whether the one place `source` assigns the array `name` is `NAME=(` (true) or another (false);
+ * null where it is not one place or the array is not followed.
+ */
+function followed(source: string, name: string): boolean | null {
   if (SPECIAL.test(name) || NOT_FOLLOWED.test(withoutQuotedData(source)) || namesIfs(source)) {
-    return false;
+    return null;
   }
   // (Names as bash reads them: `read a\rr` and `(( a""rr = 1 ))` name `arr`; the option of
   // `declare -a a=(…)` names none.)
   const text = unquotedText(source).replace(/\bdeclare[ \t]+-a[ \t]/g, "declare    ");
-  let assignments = 0;
+  let lists = 0;
+  let others = 0;
   for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g"))) {
     const after = text.slice(m.index + name.length, m.index + name.length + 24);
-    if (after.startsWith("=(")) assignments++;
+    if (after.startsWith("=(")) lists++;
     else if (after.startsWith("+=(")) continue; // (appends: assignArray)
+    else if (ELEMENT.test(after) && elementChange(text, m.index, after)) continue;
     else if (
-      !USE.test(after) || !/\$\{#?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
+      !USE.test(after) || !/\$\{[#!]?$/.test(text.slice(Math.max(0, m.index - 3), m.index))
     ) {
-      return false;
+      others++;
     }
   }
-  return assignments === 1;
+  return lists + others === 1 ? lists === 1 : null;
+}
+
+/**
+ * A builtin that filled the array `name` with known text's `words` (`BuiltinEffect.fills`):
+ * from here on it holds them, where the array is followed and the builtin surely ran.
+ */
+export function fillArray(ctx: WalkContext, [name, words]: [string, string[]]): void {
+  if (ctx.values.sure && arrayFollowed(ctx.values.source, name, true)) {
+    ctx.values.setList(name, { words: words.map((w) => staticWord(w)), cwds: [] });
+  }
 }
 
 /**
@@ -110,7 +144,11 @@ export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void 
   const value = node.childForFieldName("value");
   if (name?.type !== "variable_name" || value?.type !== "array") return;
   const append = node.text.startsWith(name.text + "+=");
-  if (!ctx.values.sure || !arrayFollowed(ctx.values.source, name.text)) {
+  const source = ctx.values.source;
+  // (An append to an array a builtin filled: `mapfile -t a <<< …; a+=(…)`.)
+  const followed = arrayFollowed(source, name.text) ||
+    (append && arrayFollowed(source, name.text, true));
+  if (!ctx.values.sure || !followed) {
     // (An append that may or may not run: the words are not known after it.)
     if (append) ctx.values.forgetList(name.text);
     return;
@@ -119,30 +157,96 @@ export function assignArray(ctx: WalkContext, node: LiteNode, cwds: Cwds): void 
   const before = append ? ctx.values.list(name.text) : undefined;
   // (`a+=(…)` after the words were kept, expanded where they were: old and new together.)
   const joined = before && (same(before.cwds, cwds) || before.words.every(isStatic))
-    ? { words: [...before.words, ...words ?? []], cwds }
+    ? appended(before, words ?? [], cwds)
     : null;
   if (append && (words === null || joined === null)) ctx.values.forgetList(name.text);
   else if (words !== null) ctx.values.setList(name.text, joined ?? { words, cwds });
 }
 
+/** A list with `words` after its own, at the indices after its last (null: not known). */
+function appended(before: KnownList, words: Word[], cwds: Cwds): KnownList | null {
+  const all = { words: [...before.words, ...words], cwds };
+  if (!before.indices) return all;
+  // (A sparse list: a glob's word is as many elements as it has matches.)
+  if (!words.every(isStatic)) return null;
+  const from = (before.indices.at(-1) ?? -1) + 1;
+  return { ...all, indices: [...before.indices, ...words.map((_, i) => from + i)] };
+}
+
+/**
+ * `NAME[N]=VALUE` (`node`, N a literal integer) reached: where the array is known with static
+ * words, followed and the assignment surely runs, the element is VALUE from here on (a new
+ * index makes it sparse; one from the end before the first fails, not known); elsewhere the
+ * array is not known. False where the walk is to follow nothing on (the name is no array the
+ * command follows: it may be bash's own, `PATH[0]=x`).
+ */
+export function assignElement(
+  ctx: WalkContext,
+  node: LiteNode,
+  decode: () => Word,
+): boolean {
+  const target = node.childForFieldName("name");
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\[(-?\d+)\]$/.exec(target?.text ?? "");
+  if (m === null || !followedAnyhow(ctx.values.source, m[1])) return false;
+  const [, name, n] = m;
+  const value = decode();
+  const prefix = `${target!.text}=`;
+  const text = value.kind === "static" && value.value.startsWith(prefix)
+    ? value.value.slice(prefix.length)
+    : null;
+  changeElement(ctx, name, Number(n), text);
+  return true;
+}
+
+/**
+ * What a builtin did to an array (`Values.afterCommand`'s effect): filled it with known words
+ * (`fillArray`), or unset an element (`unset 'NAME[N]'`: where the array is not followed, the
+ * walk follows nothing on, as for any name it does not know).
+ */
+export function arrayEffect(ctx: WalkContext, effect: BuiltinEffect | undefined): void {
+  if (effect?.fills) fillArray(ctx, effect.fills);
+  if (!effect?.drops) return;
+  const [name, n] = effect.drops;
+  if (followedAnyhow(ctx.values.source, name)) changeElement(ctx, name, n, null, true);
+  else ctx.values.stop();
+}
+
+const followedAnyhow = (source: string, name: string) =>
+  arrayFollowed(source, name) || arrayFollowed(source, name, true);
+
+/** Element `n` of the array `name` is `value` (null: not known), or unset (`drop`). */
+function changeElement(
+  ctx: WalkContext,
+  name: string,
+  n: number,
+  value: string | null,
+  drop = false,
+): void {
+  const list = ctx.values.list(name);
+  ctx.values.assign(name, null); // (`$NAME` is element 0)
+  if (!list || !ctx.values.sure || !list.words.every(isStatic) || (!drop && value === null)) {
+    return ctx.values.forgetList(name);
+  }
+  const indices = list.indices ?? list.words.map((_, i) => i);
+  const i = n < 0 ? (indices.at(-1) ?? -1) + 1 + n : n;
+  if (i < 0) return ctx.values.forgetList(name);
+  const entries: [number, Word][] = indices.map((k, j) => [k, list.words[j]]);
+  const at = entries.findIndex(([k]) => k >= i);
+  const here = at >= 0 && entries[at][0] === i;
+  if (drop) {
+    if (here) entries.splice(at, 1);
+  } else entries.splice(at < 0 ? entries.length : at, here ? 1 : 0, [i, staticWord(value!)]);
+  const dense = entries.every(([k], j) => k === j);
+  ctx.values.setList(name, {
+    words: entries.map(([, w]) => w),
+    cwds: list.cwds,
+    ...dense ? {} : { indices: entries.map(([k]) => k) },
+  });
+}
+
 const isStatic = (w: Word) => w.kind === "static";
 const same = (a: readonly (string | null)[], b: readonly (string | null)[]) =>
   a.length === b.length && a.every((c, i) => c === b[i]);
-
-/** The words of `list` that `"${NAME[N]}"` or `"${NAME[@]:OFF:LEN}"` pick (`m`: LIST's match). */
-function picked(words: readonly Word[], m: RegExpExecArray): readonly Word[] | null {
-  const whole = (m[3] === "@" || m[3] === "*") && m[4] === undefined;
-  // (A glob's word is as many elements as it has matches: only a whole list of them is known.)
-  if (!whole && !words.every(isStatic)) return null;
-  if (m[3] !== "@" && m[3] !== "*") {
-    // (An index from the end where negative; one past either end is not known here.)
-    const i = Number(m[3]) < 0 ? words.length + Number(m[3]) : Number(m[3]);
-    return m[4] === undefined && i >= 0 && i < words.length ? [words[i]] : null;
-  }
-  if (m[4] === undefined) return words;
-  const from = Number(m[4]);
-  return words.slice(from, m[5] === undefined ? undefined : from + Number(m[5]));
-}
 
 /**
  * The words of a compound assignment's list: each element's words (braces expanded), static text
@@ -187,18 +291,18 @@ export function arrayList(
   first: boolean,
   cwds: Cwds,
 ): Word[] | null {
-  const m = LIST.exec(text);
-  const list = m === null ? undefined : ctx.values.list(m[2]);
-  const words = list && picked(list.words, m!);
+  const p = pickOf(text);
+  const list = p === null ? undefined : ctx.values.list(p.name);
+  const words = list && picked(list, p!, staticWord);
   if (!list || !words || (first && !words.length)) return null;
   const globs = words.some((w) => w.kind !== "static");
-  const quoted = m![1] === '"';
+  const { quoted } = p!;
   if (globs && (cwds.length !== list.cwds.length || cwds.some((c, i) => c !== list.cwds[i]))) {
     return null;
   }
   // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
   if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
-  if (m![3] !== "*" || !quoted) return words.map((w) => ({ ...w, text }));
+  if (p!.at !== "*" || !quoted) return words.map((w) => ({ ...w, text }));
   if (globs) return null;
   return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
 }

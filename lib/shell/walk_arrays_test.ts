@@ -53,7 +53,15 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
   };
   for (
     const c of [
-      'a=(x); a[0]=y; cat "${a[@]}"',
+      'a=(x); a[i]=y; cat "${a[@]}"',
+      'a=(x); a[0]+=y; cat "${a[@]}"',
+      'a=(x); a[0]=$Y; cat "${a[@]}"',
+      'a=(x); if c; then a[0]=y; fi; cat "${a[@]}"',
+      'a=(x); a[-2]=y; cat "${a[@]}"',
+      'a=(x); unset a[0]; cat "${a[@]}"',
+      "a=(x); unset 'a[i]'; cat \"${a[@]}\"",
+      "a=(x); c && unset 'a[0]'; cat \"${a[@]}\"",
+      'a=(x); ((a[0]=1)); cat "${a[@]}"',
       'a=(x); if c; then a+=(y); fi; cat "${a[@]}"',
       'a=(x); (a+=(y)); a+=($Y); cat "${a[@]}"',
       'a=(x*); cat "${a[1]}"',
@@ -67,7 +75,6 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
       'a=(x); mapfile -t a < f; cat "${a[@]}"',
       'a=(x); readarray a < f; cat "${a[@]}"',
       'a=(x); unset a; cat "${a[@]}"',
-      "a=(x); unset 'a[0]'; cat \"${a[@]}\"",
       'a=(x); declare a; cat "${a[@]}"',
       'a=(x); declare -a a; cat "${a[@]}"',
       'a=(x); printf -v a y; cat "${a[@]}"',
@@ -110,13 +117,57 @@ Deno.test("arrays: what may change an array, or is read otherwise, leaves it unk
       'a=(x y); cat "${a[$i]}"',
       'a=(x y); cat "${a[@]:$i}"',
       'a=(x y); cat "${a[@]: -1}"',
-      'a=(x y); cat "${a[1]}/z"',
-      'a=(x y); cat "${!a[@]}"',
+      'a=(x y); cat "${a[2]}/z" "z${a[-3]}"',
+      'a=(x s/*); cat "${a[0]}/z"',
+      'a=(x s/*); cat "${a[*]}"/z',
+      'a=(x y); cat "${!a[1]}"',
+      'a=(x s/*); cat "${!a[@]}"',
       'a=(x y); cat "z${a[@]}"',
       'a=(x y); cat "$a"',
       'a=(); "${a[@]}" rm x; cat "${a[@]}"',
     ]
   ) unknown(c);
+});
+
+Deno.test("arrays: mapfile and read -a of known text fill the array with its lines, its fields", () => {
+  assert.deepEqual(stages("mapfile -t a <<< $'x\\nsecrets/key'; cat \"${a[1]}\"").slice(1), [
+    "cat secrets/key",
+  ]);
+  // (Without -t each line keeps its newline.)
+  assert.deepEqual(stages("readarray a <<< $'x\\ny'; cat \"${a[@]}\"").slice(1), ["cat x\n y\n"]);
+  assert.deepEqual(stages('mapfile -t -s 1 a <<EOF\nx\ny\nz\nEOF\ncat "${a[@]}"').slice(1), [
+    "cat y z",
+  ]);
+  assert.deepEqual(stages('read -ra a <<< "x  y"; cat "${a[-1]}" "${!a[@]}"').slice(1), [
+    "cat y 0 1",
+  ]);
+  assert.deepEqual(stages('IFS=, read -ra a <<< "x,y z"; cat "${a[@]}"').slice(1), ["cat x y z"]);
+  assert.deepEqual(stages('mapfile -t a <<< x; a+=(y); cat "${a[@]}"').slice(1), ["cat x y"]);
+  // An element, or `"${a[*]}"`, inside a longer word.
+  assert.deepEqual(stages("a=(x); unset 'a[0]'; cat \"${a[@]}\"").slice(1), ["cat"]);
+  assert.deepEqual(stages('a=(s k); cat "${a[0]}/${a[1]}" x/${a[1]} "${a[*]}.x"'), [
+    "cat s/k x/k s k.x",
+  ]);
+  // Not known: text not static, a second assignment, a name bash keeps, a loop.
+  for (
+    const c of [
+      'mapfile -t a < f; cat "${a[@]}"',
+      'mapfile -t a <<< "$x"; cat "${a[@]}"',
+      'mapfile -t a <<< x; mapfile -t a <<< y; cat "${a[@]}"',
+      'mapfile -t a <<< x; a[i]=y; cat "${a[@]}"',
+      'mapfile -t a <<< x; echo a; cat "${a[@]}"',
+      'mapfile -t <<< x; cat "${MAPFILE[@]}"',
+      'mapfile -O 1 -t a <<< x; cat "${a[@]}"',
+      'true && mapfile -t a <<< x; cat "${a[@]}"',
+      'for i in 1; do read -ra a <<< x; done; cat "${a[@]}"',
+      'read -a a <<< "x\\ y"; cat "${a[@]}"',
+      'IFS=, read -ra a <<< "x,y"; IFS=/; cat "${a[@]}"',
+    ]
+  ) {
+    const a = analyzeBash(c, env, parser);
+    const cat = a.stages.findLast((s) => s.argv[0].value === "cat");
+    assert.ok(cat?.argv.slice(1).some((w) => w.kind === "dynamic"), c);
+  }
 });
 
 Deno.test("arrays: a name is followed only where it appears in the assignment and the uses", () => {
@@ -132,6 +183,11 @@ Deno.test("arrays: a name is followed only where it appears in the assignment an
   assert.ok(!arrayFollowed('a=(x); r\\ead \\a; cat "${a[@]}"', "a"));
   assert.ok(!arrayFollowed('a=(x); typeset b; cat "${a[@]}"', "a"));
   assert.ok(!arrayFollowed('BASH_ALIASES=(x); cat "${BASH_ALIASES[@]}"', "BASH_ALIASES"));
+  // (Filled by a builtin: its one place is not `NAME=(`.)
+  assert.ok(arrayFollowed('mapfile -t a <<< x; cat "${a[@]}" "${!a[@]}"', "a", true));
+  assert.ok(!arrayFollowed('mapfile -t a <<< x; cat "${a[@]}"', "a"));
+  assert.ok(!arrayFollowed('a=(x); cat "${a[@]}"', "a", true));
+  assert.ok(!arrayFollowed('mapfile -t a <<< x; read -a a <<< y; cat "${a[@]}"', "a", true));
 });
 
 /** The starter config, the deny-list and the gate alone, in a project with pi's settings in it. */
@@ -214,7 +270,16 @@ Deno.test("arrays: everyday arrays of words are judged by their words (starter, 
     ['arr=(cat); "${arr[@]}" ~/.ssh/id_rsa', "deny", "deny", "allow"],
     ['arr=(.pi/settings.json); cp /tmp/x "${arr[@]}"', "ask", "allow", "ask"],
     // hostile: changed, or read, where the array is not followed
-    ['arr=(src/index.ts); arr[0]=.pi/settings.json; cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
+    ['arr=(src/index.ts); arr[i]=.pi/settings.json; cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
+    // (An element set or unset at a literal index: the words bash then holds.)
+    ['arr=(src/index.ts); arr[0]=.pi/settings.json; cp /tmp/x "${arr[@]}"', "ask", "allow", "ask"],
+    [
+      "arr=(~/.ssh/id_rsa src/index.ts); unset 'arr[0]'; cat \"${arr[@]}\"",
+      "allow",
+      "allow",
+      "allow",
+    ],
+    ['arr=(a b); arr[5]=src/index.ts; cat "${arr[-1]}" "${arr[@]:2}"', "allow", "allow", "allow"],
     ['arr=(src/index.ts); arr=(.pi/settings.json); cp /tmp/x "${arr[@]}"', "ask", "ask", "ask"],
     ["a=(x); a[$(rm -rf src)]=1", "deny", "deny", "ask"],
     ['arr=(a b); cat "${arr[$(rm -rf src)]}"', "deny", "deny", "ask"],
@@ -226,7 +291,7 @@ Deno.test("arrays: everyday arrays of words are judged by their words (starter, 
     ['arr=(a ~/.ssh/id_rsa); cat "${arr[1]}"', "deny", "deny", "allow"],
     ['arr=(a ~/.ssh/id_rsa); cat "${arr[-1]}"', "deny", "deny", "allow"],
     ['arr=(a ~/.ssh/id_rsa); cat "${arr[0]}"', "allow", "allow", "allow"],
-    ['arr=(a b); cat "${!arr[@]}"', "deny", "deny", "ask"],
+    ['arr=(a b); cat "${!arr[@]}"', "allow", "allow", "allow"],
     ['arr=(a ~/.ssh/id_rsa); cat "${arr[@]:1}"', "deny", "deny", "allow"],
     ['arr=(a ~/.ssh/id_rsa); if c; then arr+=(b); fi; cat "${arr[@]}"', "ask", "ask", "ask"],
     ['arr=("x\'"); (( ${arr[@]} ))', "deny", "deny", "ask"],
@@ -254,7 +319,10 @@ Deno.test("arrays: hostile arrays under the read-only policy and the deny-list",
   await checkTable([
     ['a=(~/.ssh/id_rsa); cat "${a[@]}"', "deny", "deny"],
     ['a=(rm -rf src); "${a[@]}"', "deny", "deny"],
-    ['a=(src/main.ts); a[0]=~/.ssh/id_rsa; cat "${a[@]}"', "ask", "ask"],
+    ['a=(src/main.ts); a[0]=~/.ssh/id_rsa; cat "${a[@]}"', "deny", "deny"],
+    ['a=(src/main.ts); a[$i]=~/.ssh/id_rsa; cat "${a[@]}"', "ask", "ask"],
+    ['a=(src/main.ts ~/.ssh/id_rsa); unset \'a[0]\'; cat "${a[0]}" "${a[@]}"', "deny", "deny"],
+    ['a=(src/main.ts); a[3]=~/.ssh/id_rsa; cat "${a[-1]}"', "deny", "deny"],
     ['a=(src/main.ts); a+=(~/.ssh/id_rsa); cat "${a[@]}"', "deny", "deny"],
     ['a=(src/main.ts); read -a a < f; cat "${a[@]}"', "deny", "ask"],
     ['a=(src/main.ts); eval "a=(~/.ssh/id_rsa)"; cat "${a[@]}"', "deny", "deny"],
@@ -267,7 +335,9 @@ Deno.test("arrays: hostile arrays under the read-only policy and the deny-list",
 /** Statements that assign the array A. */
 // deno-fmt-ignore
 const ASSIGNMENTS = ["A=(a1 'a 2')", "A=(b*)", "A=(z*)", "declare -a A=(c1 c2)", "declare A=(d1)", "A=()",
-  "A=(x{1,2} ~/k)", "A=(q\\ r)", "A=(\n  n1\n  n2\n)", "A=($X)", "A=(\"$@\")", "A=(y=~/k)"];
+  "A=(x{1,2} ~/k)", "A=(q\\ r)", "A=(\n  n1\n  n2\n)", "A=($X)", "A=(\"$@\")", "A=(y=~/k)",
+  "mapfile -t A <<< $'m1\\nm 2'", "readarray A <<< $'r1\\nr2'", "mapfile -t -s 1 A <<EOF\ns0\ns1\nEOF",
+  "read -ra A <<< ' f1  f2 '", "IFS=: read -ra A <<< 'c1:c 2:'", "read -a A <<< ''"];
 /** Statements that change A, change what it expands to, or leave it as it is. */
 // deno-fmt-ignore
 const STATEMENTS = [...ASSIGNMENTS, "A+=(e)", "A[0]=f", "A[1]=g", "unset A", "unset 'A[0]'",
@@ -277,12 +347,16 @@ const STATEMENTS = [...ASSIGNMENTS, "A+=(e)", "A[0]=f", "A[1]=g", "unset A", "un
   "A=($(echo s1 s2))", "trap 'A=(t)' DEBUG", "set -- p1 p2", "let A[0]=7", "((A[1]=8))", ": ${A:=w}",
   "printf -v A %s pv", "A=([0]=i0 [3]=i3)", "read A <<< r", "cd sub", "shopt -s nullglob", "IFS=/",
   "X=x1", "true", "false", "A=(k) | true", "A=(l) &", "declare -a A", "A=(\"${A[@]}\" m)", "true",
-  "false", ": x", "cat /dev/null", "X=x1", "cd sub", "shopt -s nullglob", "set -- p1 'p 2'"];
+  "false", ": x", "cat /dev/null", "X=x1", "cd sub", "shopt -s nullglob", "set -- p1 'p 2'",
+  "A[3]=h3", "A[-1]=n1", "A[1]=~/t", "A[0]=", "unset 'A[-1]'", "unset 'A[2]'", "unset \"A[1]\"",
+  "unset -v 'A[5]'", "A[-9]=bad", "A[2]=$X", "A[1]=t2 true", "true && A[0]=c0", "A[0]+=p"];
 const OPS = [" && ", " || ", "; ", " | ", "; ", "\n"];
 /** The ways a recorder expands A. */
 // deno-fmt-ignore
 const USES = ['"${A[@]}"', "${A[@]}", '"${A[*]}"', "${A[*]}", '"${A[0]}"', '"${A[1]}"', '"${A[-1]}"',
-  "${A[-1]}", '"${A[@]:1}"', '"${A[@]:0:1}"', '"${A[*]:1}"', "${A[@]:1:5}", '"${A[-3]}"'];
+  "${A[-1]}", '"${A[@]:1}"', '"${A[@]:0:1}"', '"${A[*]:1}"', "${A[@]:1:5}", '"${A[-3]}"',
+  '"${!A[@]}"', "${!A[*]}", '"${A[0]}/x"', "y/${A[1]}", '"${A[*]}.z"', '"${A[-1]}${A[0]}"',
+  '"${A[2]}"', '"${A[3]}"', '"${A[@]:2}"', '"${A[@]:1:2}"', '"${A[-2]}"'];
 
 /** Lines of an assignment of A, a few statements, and recorders of A among them. */
 function arrayLines(random: () => number, count: number, root: string): string[] {

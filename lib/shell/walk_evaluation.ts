@@ -222,6 +222,9 @@ function positionalCode(ev: Evaluation, stages: Stage[]): boolean {
   });
 }
 
+/** An array's element at a literal index (`a[1]`, `a[-1]`). */
+const LITERAL_ELEMENT = /^[A-Za-z_][A-Za-z0-9_]*\[-?\d+\]$/;
+
 /** The counts of arrays' words in a text: `${#NAME[@]}`, `${#NAME[*]}`. */
 const ARRAY_COUNTS = /\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}/g;
 
@@ -244,8 +247,11 @@ export function evaluationError(ev: Evaluation | undefined, stages: Stage[]): st
   for (const s of stages) {
     // (`[[ … ]]` evaluates what `testEvaluation` noted, no payload: `[[ -v arr[1] ]]`.)
     if (s.argv[0]?.text === "[[") continue;
+    // (`unset 'a[1]'` evaluates the literal index alone, nothing of `a`'s value.)
+    const unset = s.argv[builtinAt(s.argv)]?.value === "unset";
     for (const w of s.argv) {
-      if (w.kind === "static" && EVAL_SYNTAX.test(w.value)) texts.push(w.value);
+      if (w.kind !== "static" || !EVAL_SYNTAX.test(w.value)) continue;
+      if (!unset || !LITERAL_ELEMENT.test(w.value)) texts.push(w.value);
     }
   }
   if (!texts.length) return null;

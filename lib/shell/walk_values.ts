@@ -18,7 +18,12 @@
 import type { LineOf, Output, Redirect, Stage, Word } from "./model.ts";
 import { documentText } from "./read_builtin.ts";
 import { plainNames, trapRunsLater } from "./trap.ts";
-import { type BuiltinEffect, builtinEffect, MAY_ASSIGN } from "./builtin_assignments.ts";
+import {
+  type BuiltinEffect,
+  builtinEffect,
+  MAY_ASSIGN,
+  READS_TEXT,
+} from "./builtin_assignments.ts";
 import { BASH_READONLY } from "./line_stops.ts";
 import { onlyRead } from "./parameter_ops.ts";
 import { unquotedText } from "./words.ts";
@@ -27,6 +32,11 @@ import { unquotedText } from "./words.ts";
 export interface KnownList {
   words: readonly Word[];
   cwds: readonly (string | null)[];
+  /**
+   * The index of each word, rising, where the array is sparse (`unset 'a[1]'`, `a[5]=x`; its
+   * words then all static); none: `0 1 …`.
+   */
+  indices?: readonly number[];
 }
 
 /** A value known for a variable. */
@@ -559,19 +569,18 @@ export class Values {
     argv: Word[],
     stage: { assignments?: Word[]; redirects: readonly Redirect[] },
     reads?: { name: string; line: LineOf },
-  ): void {
+  ): BuiltinEffect | undefined {
     const prefixes = stage.assignments ?? [];
     for (const w of prefixes) {
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(w.value);
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?=|\[)/.exec(w.value);
       if (m) this.known.delete(m[1]), this.#handed = null;
+      // (`a[0]=x cmd`: bash 5.2 assigns nothing, but an array so named is not followed on.)
+      if (m?.[2] === "[") this.forgetList(m[1]);
     }
     // (A loop's `read NAME` assigns that name alone: a line of the loop's input.)
     if (reads) {
-      return this.loopValue(reads.name, {
-        value: "$" + reads.name,
-        kind: "line",
-        line: reads.line,
-      });
+      this.loopValue(reads.name, { value: "$" + reads.name, kind: "line", line: reads.line });
+      return;
     }
     const name = argv[0];
     if (name === undefined) return;
@@ -580,15 +589,19 @@ export class Values {
     if (
       name.kind === "static" && name.value === "trap" && !trapRunsLater(argv, this.plainNames)
     ) return;
-    if (name.kind !== "static") return this.stop();
+    if (name.kind !== "static") {
+      this.stop();
+      return;
+    }
     if (!MAY_ASSIGN.has(name.value)) return;
-    // (`read` of a static here-string or heredoc: what it reads is known.)
-    const text = stage.redirects.length && argv.some((w) => w.value === "read")
+    // (`read` or `mapfile` of a static here-string or heredoc: what it reads is known.)
+    const text = stage.redirects.length && argv.some((w) => READS_TEXT.has(w.value))
       ? documentText(stage.redirects)
       : null;
     const effect = builtinEffect(argv, { prefixes, text });
     if (effect === null) this.stop();
     else this.#apply(effect);
+    return effect ?? undefined;
   }
 
   /** A builtin's changes (builtin_assignments.ts): those names alone. */

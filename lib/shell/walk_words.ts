@@ -18,6 +18,7 @@ import { type Known, knownPart } from "./walk_values.ts";
 import { affixPart, emptyPart, EXPANDABLE, operatorPart, pwd, stateOf } from "./walk_parameters.ts";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted, unquotedText } from "./words.ts";
 import { hasGlob, literalPattern } from "./pathname_expansion.ts";
+import { elementPart } from "./array_elements.ts";
 import { type BraceChar, braceChars, expandBraces, hasBraces } from "./braces.ts";
 
 /** No assigned variable names (shared; never changed). */
@@ -499,6 +500,11 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
   if (name === null && ARRAY_COUNT.test(node.text)) return { value: node.text, kind: "static" };
   // A value the command gave the variable (RULINGS principle 3), or a parameter of a call.
   if (name === null) {
+    // (An element of a known array, `"${a[1]}/x"`; a whole word of it is walk_word_lists.ts'.)
+    const e = ctx.values.lists
+      ? elementPart(ctx.values, node.text, quoted, !ctx.values.defaultIfs(ctx.env.env))
+      : null;
+    if (e) return e;
     const p = ctx.calls?.bound ? ctx.calls.parameter(node.text, quoted) : null;
     return p ?? affixPart(ctx, node, quoted) ?? { value: node.text, kind: "dynamic" };
   }
