@@ -15,9 +15,8 @@
  * an outer loop whose later round expands the list again). A stage that surely starts after the
  * list was expanded cannot change it either: a later element of the top-level list the loop is
  * in (`for d in packages/*\/; do …; done && npm run build`; see `ListedGlob.laterFrom`). Where
- * one may, the call is decided
- * again without listings, as before. Such an analysis is never cached (analysis_cache.ts): the
- * next call lists again.
+ * one may, the call is decided again without listings, as before. Such an analysis is never
+ * cached (analysis_cache.ts): the next call lists again.
  *
  * @module
  */
