@@ -111,6 +111,12 @@ export interface Listed {
    * that is (a submodule, a tracked file that is a directory now).
    */
   tracked?: true;
+  /**
+   * The word is the one path a run of the command is given (`find -exec sh -c '…' _ {} \;` runs
+   * once per path, `xargs -I{}` once per line, `xargs -n 1` once per item): a shell's `"$1"` is
+   * this word.
+   */
+  alone?: true;
 }
 
 /** A redirect of a stage. */
