@@ -124,6 +124,8 @@ export function eachAlone(argv: Word[], listed: readonly Word[]): Word[][] {
   const name = programName(argv[0]);
   if (name !== "bash" && name !== "sh" && name !== "dash") return [argv];
   const slots = new Set(listed);
+  // (No listed word in its words: the placeholder was inside other text, not known as it stands.)
+  if (!listed.length || !argv.some((w) => slots.has(w))) return [argv];
   const out: Word[][] = [];
   for (const one of listed) {
     const alone = one.listed ? { ...one, listed: { ...one.listed, alone: true as const } } : one;
