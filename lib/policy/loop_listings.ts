@@ -12,9 +12,11 @@
  * environment: then the loop is read as before), and no stage of it but the loop's own body,
  * which starts after the list was expanded, may create, remove or rename files where the glob
  * looks (`mkdir packages/x; for d in packages/*\/; …`, `… & ln -s ~/.ssh packages/k`, a writer in
- * an outer loop whose later round expands the list again). Where one may, the call is decided
- * again without listings, as before. Such an analysis is never cached (analysis_cache.ts): the
- * next call lists again.
+ * an outer loop whose later round expands the list again). A stage that surely starts after the
+ * list was expanded cannot change it either: a later element of the top-level list the loop is
+ * in (`for d in packages/*\/; do …; done && npm run build`; see `ListedGlob.laterFrom`). Where
+ * one may, the call is decided again without listings, as before. Such an analysis is never
+ * cached (analysis_cache.ts): the next call lists again.
  *
  * @module
  */
@@ -58,9 +60,9 @@ export function topAnalysis(
 
 /**
  * Whether an analysis's listings hold as bash will expand them: for each glob, every stage that
- * may change what is where it looks (`globs.changers`) is one of its loop's body (`origin`: the
- * stage of the command's shell a stage is judged for), and the loop is in no loop or function
- * that may expand it again after such a stage.
+ * may change what is where it looks (`globs.changers`) is one of its loop's body or surely starts
+ * after the loop (`origin`: the stage of the command's shell a stage is judged for), and the loop
+ * is in no loop or function that may expand it again after such a stage.
  */
 export function listingsHold(
   analysis: BashAnalysis,
@@ -73,7 +75,10 @@ export function listingsHold(
     const region = globRegion(l.pattern, l.cwd);
     if (region === null) return false;
     const body = new Set(l.repeated ? [] : l.body);
-    if (globs.changers(region, undefined).some((w) => !body.has(origin(w)))) return false;
+    // (And a stage that surely starts after the loop: `… done && npm run build`.)
+    const later = new Set(l.laterFrom === undefined ? [] : analysis.stages.slice(l.laterFrom));
+    const before = (w: Stage) => !body.has(origin(w)) && !later.has(origin(w));
+    if (globs.changers(region, undefined).some(before)) return false;
   }
   return true;
 }

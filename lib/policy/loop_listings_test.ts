@@ -145,11 +145,49 @@ Deno.test("for over a glob: read as before where the listing may not hold", asyn
     ['for i in 1 2; do for d in packages/*/; do (cd "$d" && npm test); done; done', "deny"],
     ['shopt -s nullglob; for d in packages/*/; do (cd "$d" && npm test); done', "deny"],
     ['for d in many/*/; do (cd "$d" && npm test); done', "deny"],
-    // (A stage after the loop is counted too: a known limit, as before.)
-    ['for d in packages/*/; do (cd "$d" && npm test); done && npm run build', "deny"],
   ]);
   // The loop's own body writes after the list was expanded.
   await check(STARTER, [['for d in packages/*/; do (cd "$d" && npm install); done', "allow"]]);
+});
+
+Deno.test("for over a glob: a stage that surely starts after the loop cannot change its list", async () => {
+  const loop = 'for d in packages/*/; do (cd "$d" && npm test); done';
+  // A later element of the top-level list: the list was expanded before it starts.
+  await check(STARTER, [
+    [
+      `${loop} && npm run build`,
+      "allow",
+      `for d in ${PKGS}; do (cd "$d" && npm test); done && npm run build`,
+    ],
+    [`${loop}; npm run build`, "allow"],
+    [`${loop}\nnpm run build`, "allow"],
+    [`${loop} || mkdir packages/c`, "allow"],
+    [`git status && ${loop} && npm run build`, "allow"],
+    // (A writer before it may change what it lists: `npm ci` may write anywhere in the tree.)
+    [`npm ci && ${loop} && npm run build`, "deny"],
+    [`mkdir -p dist & ${loop}; npm run build`, "allow"],
+  ]);
+  // A writer that may run before the list is expanded, or at the same time.
+  await check(STARTER, [
+    [`mkdir packages/c && ${loop} && npm run build`, "deny"],
+    [`mkdir packages/c & ${loop} && npm run build`, "deny"],
+    [`${loop} & mkdir packages/c`, "deny"],
+    [`${loop} && mkdir packages/c & npm run build`, "deny"],
+    [`mkdir packages/c | ${loop} && npm run build`, "deny"],
+    [`${loop} | mkdir packages/c`, "deny"],
+    [
+      `for d in $(mkdir packages/c) packages/*/; do (cd "$d" && npm test); done && npm run build`,
+      "deny",
+    ],
+    [`trap 'mkdir packages/c' DEBUG; ${loop} && npm run build`, "deny"],
+    [`${loop} && trap 'mkdir packages/c' EXIT`, "deny"],
+    [`f() { mkdir packages/c; }; f; ${loop} && npm run build`, "deny"],
+    [`${loop} && f() { mkdir packages/c; } && npm run build`, "deny"],
+    [`for i in 1 2; do ${loop} && mkdir packages/c; done`, "deny"],
+    [`while true; do ${loop}; mkdir packages/c; done`, "deny"],
+    [`(${loop}; npm run build) & mkdir packages/c`, "deny"],
+    [`bash -c '${loop.replaceAll("'", "'\\''")}' & mkdir packages/c`, "deny"],
+  ]);
 });
 
 Deno.test("for over a glob: a later call lists again (the analysis is not cached)", async () => {

@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { Listing, Program, Runner } from "./spec.ts";
-import { listedLines, literal, unknownWord } from "./words.ts";
+import { eachAlone, listedLines, literal, unknownWord } from "./words.ts";
 import { findReach } from "./find_expression.ts";
 import { filesFromList } from "./file_lists.ts";
 
@@ -58,7 +58,9 @@ function findCommands(stage: Stage, run: Runner): void {
         for (const r of roots) cmd.push(unknownWord(x.value, below(r)));
       } else cmd.push(x);
     }
-    if (cmd.length) run.stage(cmd, `find ${v}`, inDir ? [null] : undefined);
+    // (With `;` each run is given one path: a shell's `"$1"` is each listed word in turn.)
+    const each = listed?.length && args[j]?.value === ";" ? eachAlone(cmd, listed) : [cmd];
+    for (const c of cmd.length ? each : []) run.stage(c, `find ${v}`, inDir ? [null] : undefined);
     i = j;
   }
 }

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { checkTable } from "../testing_adversarial.ts";
 import { findReach, foldedName } from "./find_expression.ts";
+import { loadBashParser } from "../shell/parser.ts";
+import { decide } from "../policy/engine.ts";
+import { configFrom, ctxIn } from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
 
 const reach = (expression: string) => findReach(expression.split(" ").filter(Boolean));
 
@@ -98,4 +102,84 @@ Deno.test("find: what it prints or runs a command on is judged by the names it y
     // (No name test: a whole tree, as `rm -r .`'s, where name globs do not count.)
     ["find . -delete", "deny", "allow"],
   ]);
+});
+
+Deno.test("find -exec sh -c '… \"$1\" …' _ {} \\; is judged once per listed word, as -exec cat {} \\; is", async () => {
+  const parser = await loadBashParser();
+  const home = "/home/user";
+  const starter = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+  const files = ["/p/README.md", "/p/docs/x.md", "/p/.env", "/p/secrets/key", `${home}/.ssh/id`];
+  const ctx = ctxIn("/p", { files, home });
+  const action = (c: string) =>
+    decide(starter, { tool: "bash", input: { command: c } }, ctx, { parser }).action;
+  const rows: [string, string, string][] = [
+    // Each run's `$1` is the one path it is given: judged as the program given it.
+    [
+      `find . -name '*.md' -exec sh -c 'cat "$1"' _ {} \\;`,
+      "find . -name '*.md' -exec cat {} \\;",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' -exec bash -c 'wc -l "$1" && head -5 "$1"' sh {} \\;`,
+      "find . -name '*.md' -exec cat {} \\;",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' -exec sh -c 'cat "\${1}"' _ {} \\;`,
+      "find . -name '*.md' -exec cat {} \\;",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' -exec sh -c 'cat "$2"' _ x {} \\;`,
+      "find . -name '*.md' -exec cat {} \\;",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' -exec sh -c 'cat "$@"' _ {} +`,
+      "find . -name '*.md' -exec cat {} +",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' | xargs -I{} sh -c 'cat "$1"' _ {}`,
+      "find . -name '*.md' | xargs -I{} cat {}",
+      "allow",
+    ],
+    [
+      `find . -name '*.md' -print0 | xargs -0 -n1 sh -c 'cat "$1"' _`,
+      "find . -name '*.md' -print0 | xargs -0 -n1 cat",
+      "allow",
+    ],
+    // What the listing may hold is judged there: protected names, any name, another place.
+    [
+      `find . -name '*.env' -exec sh -c 'cat "$1"' _ {} \\;`,
+      "find . -name '*.env' -exec cat {} \\;",
+      "ask",
+    ],
+    [`find . -exec sh -c 'cat "$1"' _ {} \\;`, "find . -exec cat {} \\;", "ask"],
+    [`find ~/.ssh -exec sh -c 'cat "$1"' _ {} \\;`, "find ~/.ssh -exec cat {} \\;", "deny"],
+    [
+      `find . -name '*.md' -exec sh -c 'mv "$1" ~/.ssh/' _ {} \\;`,
+      "find . -name '*.md' -exec mv {} ~/.ssh/ \\;",
+      "deny",
+    ],
+    [`find . -name '*.md' -exec sh -c '"$1"' _ {} \\;`, "find . -name '*.md' -exec {} \\;", "deny"],
+  ];
+  for (const [shell, direct, want] of rows) {
+    assert.equal(action(direct), want, direct);
+    assert.equal(action(shell), want, shell);
+  }
+  // Not one path a run, or not a parameter known to be one: not known (asks), as before.
+  for (
+    const c of [
+      `find . -name '*.md' -exec sh -c 'cat "$1"' _ {} +`, // (`$1`: the first of several)
+      `find . -name '*.md' -exec sh -c 'cat "$2"' _ {} \\;`, // (empty: no word)
+      `find . -name '*.md' -exec sh -c 'cat "$1"' {} \\;`, // (`{}` is `$0`)
+      `find . -name '*.md' -exec sh -c 'cat $1' _ {} \\;`, // (split and globbed again)
+      `find . -name '*.md' -exec sh -c 'cat "$1.bak"' _ {} \\;`,
+      `find . -name '*.md' -exec sh -c 'shift; cat "$1"' _ {} x \\;`,
+      `find . -name '*.md' | xargs -n2 sh -c 'cat "$1"' _`,
+      `find . -name '*.md' -exec zsh -c 'cat "$1"' _ {} \\;`,
+      `find . -name '*.md' -exec sh -ic 'cat "$1"' _ {} \\;`,
+    ]
+  ) assert.equal(action(c), "ask", c);
 });

@@ -114,6 +114,37 @@ export function listedLines(
 }
 
 /**
+ * The commands a program runs once per path it lists, each given one (`find -exec sh -c '…' _
+ * {} \;`, `xargs -I{}`, `xargs -n 1`), where `argv` has the words that stand for one path
+ * (`listed`, as `listedLines` gives them) in a placeholder's place: a shell's, one command per
+ * word with that word `alone` (its `"$1"` is then known: that path); another program's, `argv`
+ * as it is (each word judged as one of its arguments, which is no less).
+ */
+export function eachAlone(argv: Word[], listed: readonly Word[]): Word[][] {
+  const name = programName(argv[0]);
+  if (name !== "bash" && name !== "sh" && name !== "dash") return [argv];
+  const slots = new Set(listed);
+  // (No listed word in its words: the placeholder was inside other text, not known as it stands.)
+  if (!listed.length || !argv.some((w) => slots.has(w))) return [argv];
+  const out: Word[][] = [];
+  for (const one of listed) {
+    const alone = one.listed ? { ...one, listed: { ...one.listed, alone: true as const } } : one;
+    const cmd: Word[] = [];
+    let k = 0;
+    while (k < argv.length) {
+      // (A run of the listed words, in order, is one placeholder's.)
+      if (argv[k] === listed[0] && listed.every((l, i) => argv[k + i] === l)) {
+        cmd.push(alone);
+        k += listed.length;
+      } else cmd.push(argv[k++]);
+    }
+    if (cmd.some((w) => slots.has(w))) return [argv];
+    out.push(cmd);
+  }
+  return out;
+}
+
+/**
  * Words as one line of shell text: `argv`, each static word quoted so the line reads back as those
  * words (a container runs them as they are), a word not known statically as its source text (one
  * word of unknown value); `joined`, their values joined by blanks (ssh sends that to the remote

@@ -10,6 +10,7 @@ import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Listing, ListingOf, Program, Runner } from "./spec.ts";
 import {
   derived,
+  eachAlone,
   type GivenInput,
   givenInput,
   listedLines,
@@ -106,6 +107,25 @@ function listedInput(stage: Stage, lines: Word[] | null): Word[] | null {
   }
   if (!nul || !lines) return lines;
   return lines.map((w) => (w.listed ? { ...w, listed: { ...w.listed, whole: true } } : w));
+}
+
+/**
+ * Whether each command xargs runs is given one item: `-I R` (`-i`, `--replace`: a line each) or
+ * `-n 1` (`--max-args=1`), with no other of `-I`, `-n`, `-L` (`-l`, `--max-lines`) beside it (GNU
+ * xargs lets the last win and warns; which one does is not read here).
+ */
+function oneItem(args: Word[]): boolean {
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  const limits: boolean[] = [];
+  for (const t of readOptions(values, XARGS)) {
+    if (t.kind !== "valued" && t.kind !== "flag") break;
+    if (t.kind !== "valued") continue;
+    const value = t.glued ?? (t.valueAt === undefined ? null : values[t.valueAt]);
+    if (t.name === "-I" || t.name === "-i" || t.name === "--replace") limits.push(true);
+    else if (t.name === "-n" || t.name === "--max-args") limits.push(value === "1");
+    else if (t.name === "-L" || t.name === "-l" || t.name === "--max-lines") limits.push(false);
+  }
+  return limits.length === 1 && limits[0];
 }
 
 /**
@@ -331,6 +351,8 @@ export const XARGS_PROGRAMS: Program[] = [
         const line = cmd.length ? cmd : [literal("echo")];
         const argvs = known
           ? known.map((items) => replaced(cmd, args, items) ?? filled(line, args, items))
+          : listed && oneItem(args)
+          ? eachAlone(filled(line, args, listed), listed)
           : [filled(line, args, listed)];
         for (const argv of argvs) {
           if (env.length) {

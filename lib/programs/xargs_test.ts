@@ -95,6 +95,35 @@ Deno.test("xargs and parallel: hostile option spellings get their verdicts", asy
   await checkTable(HOSTILE);
 });
 
+Deno.test("xargs: a shell given one item a run is run once per listed word, that word alone", () => {
+  // (`-I`, `-i`, `--replace`: a line a run; `-n 1`, `--max-args=1`: an item a run.)
+  const shells = (c: string) => cmd(c).filter((r) => /^(sh|bash|dash) /.test(r));
+  const alone = (c: string) =>
+    shells(c).length === 3 && shells(c).every((r) => r.split("@").length === 2);
+  for (
+    const c of [
+      "find . -name '*.md' | xargs -I{} sh -c 'cat \"$1\"' _ {}",
+      "find . -name '*.md' | xargs -i bash -c 'cat \"$1\"' _ {}",
+      "find . -name '*.md' -print0 | xargs -0 -n1 sh -c 'cat \"$1\"' _",
+      "find . -name '*.md' -print0 | xargs -0 --max-args=1 dash -c 'cat \"$1\"' _",
+      "find . -name '*.md' | xargs -n 1 sh -c 'cat \"$1\"' _",
+    ]
+  ) assert.ok(alone(c), c);
+  // Several items a run, a limit of another kind beside it, another program: as before.
+  assert.deepEqual(shells("find . -name '*.md' | xargs -n2 sh -c 'cat \"$1\"' _"), [
+    'sh -c cat "$1" _ @./(paths find lists)/*.md @./(paths find lists)/.*.md ' +
+    "@./(paths find lists)/.md",
+  ]);
+  for (
+    const c of [
+      "find . -name '*.md' | xargs sh -c 'cat \"$1\"' _",
+      "find . -name '*.md' | xargs -I{} -n1 sh -c 'cat \"$1\"' _ {}",
+      "find . -name '*.md' | xargs -n1 -L1 sh -c 'cat \"$1\"' _",
+      "find . -name '*.md' | xargs -n1 cat",
+    ]
+  ) assert.equal(shells(c).length + cmd(c).filter((r) => r.startsWith("cat @")).length, 1, c);
+});
+
 Deno.test("xargs: words a listing program before it prints are paths below its places", () => {
   assert.deepEqual(cmd("find src | xargs cat"), ["cat @src/(paths find lists)/"]);
   // find's `*` matches a leading dot, and nothing (`.py` itself), bash's does not: each is kept.

@@ -151,9 +151,29 @@ export class DirStack {
     const text = unquotedText(source);
     this.#entries = text.includes("DIRSTACK") ? null : [];
     // (Not given, it may still be in the environment bash starts with: not known.)
-    this.#ownOld = oldpwd !== null && !text.includes("OLDPWD");
+    // (Read as `$OLDPWD` or `${OLDPWD}`, it is not assigned.)
+    const named = text.replace(/\$OLDPWD(?!\w)|\$\{OLDPWD\}/g, "").includes("OLDPWD");
+    this.#ownOld = oldpwd !== null && !named;
     this.#oldpwd = oldpwd?.startsWith("/") && this.#ownOld ? [oldpwd] : null;
     this.#unsetOld = unsetOld && oldpwd === undefined && this.#ownOld;
+  }
+
+  /**
+   * `$OLDPWD` where the statement at `node` expands it: where the last move (a `cd`, `pushd`,
+   * `popd` to a known place) ran, where that move surely succeeded before it (`cd src && cd .. &&
+   * cat $OLDPWD/main.ts`: `chainedAfter`; bash sets OLDPWD where a move succeeds) from one known
+   * directory, and the command assigns OLDPWD nowhere. Null otherwise: before any move, after one
+   * that may have failed (OLDPWD is then the caller's, or unset), or inside a substitution.
+   */
+  oldpwd(node: LiteNode, following: boolean): string | null {
+    const last = this.#last;
+    if (last === null || !this.#ownOld || !following || last.cwds.length !== 1) return null;
+    let s = node;
+    while (s.parent && s.parent.type !== "list" && !STATEMENT_LISTS.has(s.parent.type)) {
+      if (/substitution$/.test(s.parent.type)) return null;
+      s = s.parent;
+    }
+    return chainedAfter(last.node, s) ? last.cwds[0] : null;
   }
 
   /** Nothing is known of the stack from here on (`eval`, a function walked apart). */

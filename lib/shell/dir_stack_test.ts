@@ -114,6 +114,56 @@ Deno.test("cd - where bash starts with OLDPWD unset: where bash is", () => {
   Deno.removeSync(dir, { recursive: true });
 });
 
+Deno.test("$OLDPWD is where the last move ran, after it surely succeeded: as bash gives it", () => {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync());
+  Deno.mkdirSync(`${dir}/sub/deeper`, { recursive: true });
+  const env = { ...ENV, cwd: dir, env: { HOME: "/home/u" } };
+  // [command, whether the walk knows what `printf` is given]
+  const cases: [string, boolean][] = [
+    ['cd sub && cd .. && printf "%s\\n" "$OLDPWD"', true],
+    ["cd sub && cd .. && printf '%s\\n' $OLDPWD/x", true],
+    ['cd sub && cd deeper && printf "%s\\n" "${OLDPWD}"', true],
+    ['cd sub && cd - && printf "%s\\n" "$OLDPWD"', true],
+    ['pushd sub >/dev/null && printf "%s\\n" "$OLDPWD"', true],
+    ['cd sub && make_nothing=1 && cd .. && printf "%s\\n" "$OLDPWD"', true],
+    // A move that may have failed (then OLDPWD is as bash started: unset, or the caller's).
+    ['cd sub; cd ..; printf "%s\\n" "$OLDPWD"', false],
+    ['cd nope; printf "%s\\n" "$OLDPWD"', false],
+    ['cd sub && cd nope || printf "%s\\n" "$OLDPWD"', false],
+    ['printf "%s\\n" "$OLDPWD"', false],
+    // Assigned, read, or a move not followed in between.
+    ['cd sub && OLDPWD=/x && printf "%s\\n" "$OLDPWD"', false],
+    ['cd sub && read -r OLDPWD <<< /x && printf "%s\\n" "$OLDPWD"', false],
+    ['cd sub && (cd ..) && printf "%s\\n" "$OLDPWD"', false],
+    ['cd sub && echo $(cd .. && printf "%s\\n" "$OLDPWD")', false],
+    ['cd sub && eval "cd .." && printf "%s\\n" "$OLDPWD"', false],
+    ['f() { cd ..; }; cd sub && f && printf "%s\\n" "$OLDPWD"', false],
+    // (Not followed, though bash knows: after a popd, inside a subshell.)
+    [
+      'pushd sub >/dev/null && pushd .. >/dev/null && popd >/dev/null && printf "%s\\n" "$OLDPWD"',
+      false,
+    ],
+    ['cd sub && (cd .. && printf "%s\\n" "$OLDPWD")', false],
+  ];
+  const wrong: string[] = [];
+  for (const [c, known] of cases) {
+    const out = new Deno.Command("bash", {
+      args: ["-c", c],
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin" },
+      clearEnv: true,
+    }).outputSync();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    const printf = stagesOf(c, env).find((s) => s.argv[0]?.value === "printf");
+    const arg = printf?.argv[2];
+    const walk = arg?.kind === "static" ? arg.value : null;
+    if ((walk !== null) !== known) wrong.push(`${c}: the walk gives ${walk}`);
+    else if (walk !== null && walk !== lines.at(-1)) wrong.push(`${c}: ${walk}, bash ${lines}`);
+  }
+  Deno.removeSync(dir, { recursive: true });
+  assert.deepEqual(wrong, []);
+});
+
 Deno.test("engine: pushd/popd and cd - under the starter and a protected config", async () => {
   const home = "/home/user";
   const starter = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
@@ -125,6 +175,8 @@ Deno.test("engine: pushd/popd and cd - under the starter and a protected config"
     ['for d in a b; do pushd "$d" >/dev/null; ls; popd >/dev/null; done', "allow"],
     ["cd sub && make && cd - && ls", "allow"],
     ["cd sub && make && cd - >/dev/null && git status", "allow"],
+    ["cd sub && cd .. && cat $OLDPWD/Makefile", "allow"],
+    ['cd sub && cd .. && git diff -- "$OLDPWD"', "allow"],
   ]);
   // Where bash may be in ~/.ssh, its reads there are denied.
   await checkTable([
@@ -133,6 +185,8 @@ Deno.test("engine: pushd/popd and cd - under the starter and a protected config"
     // (OLDPWD as bash started is not known: asked.)
     ["cd ~/.ssh; cd /tmp; cd - && cat id_rsa", "ask", "ask"],
     ["cd ~/.ssh && cd /tmp && cd - && cat id_rsa", "deny", "deny"],
+    ["cd ~/.ssh && cd /tmp && cat $OLDPWD/id_rsa", "deny", "deny"],
+    ['cd ~/.ssh && cd /tmp && cat "$OLDPWD"/id_rsa', "deny", "deny"],
     ["pushd ~/.ssh; pushd /tmp; pushd; cat id_rsa", "deny", "deny"],
     ["pushd /tmp && pushd ~/.ssh && popd && cat id_rsa", "allow", "allow"],
     ["pushd ~/.ssh; (popd); cat id_rsa", "deny", "deny"],

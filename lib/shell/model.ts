@@ -111,6 +111,12 @@ export interface Listed {
    * that is (a submodule, a tracked file that is a directory now).
    */
   tracked?: true;
+  /**
+   * The word is the one path a run of the command is given (`find -exec sh -c '…' _ {} \;` runs
+   * once per path, `xargs -I{}` once per line, `xargs -n 1` once per item): a shell's `"$1"` is
+   * this word.
+   */
+  alone?: true;
 }
 
 /** A redirect of a stage. */
@@ -202,6 +208,13 @@ export interface ListedGlob {
    * body ran (then no stage is known to start after it).
    */
   repeated: boolean;
+  /**
+   * Stages of the analysis from this index on surely start after bash expanded the list: the
+   * loop is an element of the command's top-level `&&`/`||`/`;` list, not sent to the
+   * background, and the command defines no function or alias and sets no trap that could run
+   * a later stage's text first. Absent: none is known to.
+   */
+  laterFrom?: number;
 }
 
 /** What the analysis may assume: what word decoding may expand, and what the caller knows. */

@@ -42,7 +42,7 @@ export function nameChar(c: number): boolean {
  * The `$NAME`, `${NAME}` or positional parameter (`$1`, `${10}`) at `at`: where it ends, and its
  * value where the walk knows it (`$HOME`, `$PWD`, `$TMPDIR` when set, "" for a name surely unset)
  * or null; null for anything else after a `$` (`$?`, `$@`, `${x:-y}`, a name the environment
- * lacks that the command may assign).
+ * lacks that the command may assign, `$OLDPWD`).
  */
 export function variable(
   r: ValueReading,
@@ -66,6 +66,8 @@ export function variable(
   if (i === from || (braced && source.charCodeAt(i) !== 125)) return null;
   const end = braced ? i + 1 : i;
   const name = source.slice(from, i);
+  // (`$OLDPWD`: where an earlier move started, which the walk follows: dir_stack.ts.)
+  if (name === "OLDPWD") return null;
   if (name !== "HOME" && name !== "PWD" && name !== "TMPDIR") {
     if (!unsetInEnvironment(name, r.env.env)) return { end, value: null };
     // (Surely unset, as the walk takes it: stateOf in walk_parameters.ts; checked again against

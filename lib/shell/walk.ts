@@ -776,6 +776,8 @@ export class Walker implements WalkContext {
     this.values.assign(name, value);
   }
 
+  oldpwd = (node: LiteNode) => this.dirs.oldpwd(node, this.values.following);
+
   /** Where a stage leaves the shell (unchanged for commands that do not change directory). */
   private cdEffect(argv: Word[], node: LiteNode, cwds: Cwds, origin: string): Flow {
     const home = this.touched.has("HOME") ? null : this.env.env.HOME ?? this.env.home;

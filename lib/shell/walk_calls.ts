@@ -257,6 +257,7 @@ export class Calls {
    */
   list(text: string, first: boolean): Word[] | null {
     const words = this.frame.words;
+    if (words !== null && ONE.test(text)) return one(text, words);
     const m = words === null ? null : LIST.exec(text);
     if (m === null || words === null || (first && !words.length)) return null;
     const quoted = text.startsWith('"');
@@ -265,10 +266,27 @@ export class Calls {
     const at = m[1] === "@" || m[2] === "@";
     // Unquoted, bash splits and globs each word again: plain text alone stays as it is.
     if (!quoted && !words.every((w) => w.kind === "static" && PLAIN.test(w.value))) return null;
-    if (at || !quoted) return words.map((w) => ({ ...w, text }));
+    // (A listed path keeps its text: its last component's pattern, which protections read.)
+    if (at || !quoted) return words.map((w) => (w.listed ? w : { ...w, text }));
     if (this.ifs || leading(words) < words.length) return null;
     return [{ ...staticWord(words.map((w) => w.value).join(" ")), text }];
   }
+}
+
+/**
+ * `"$N"` (`"${N}"`) as a whole word, where the parameters up to it are each one word: static text,
+ * or the one path a run is given (`find -exec sh -c 'cat "$1"' _ {} \;`: `Listed.alone`), which
+ * is that word itself, its text too (a path not known as text, judged as the lister's: the names
+ * its text shows are read by protections). Null otherwise: the walk reads it as before
+ * (`parameter`).
+ */
+function one(text: string, words: readonly Word[]): Word[] | null {
+  const m = ONE.exec(text)!;
+  const n = Number(m[1] ?? m[2]);
+  const w = words[n - 1];
+  if (w === undefined || w.kind === "static") return null;
+  const single = (x: Word) => x.kind === "static" || x.listed?.alone === true;
+  return words.slice(0, n).every(single) ? [w] : null;
 }
 
 /** Whether `unset ARGS` may unset one of the functions defined (any, for a name not known). */
@@ -301,6 +319,8 @@ const IFS_MAY_CHANGE =
 
 /** `$1`…`$9`, `${N}`. */
 const PARAMETER = /^\$(?:([1-9])|\{([1-9][0-9]*)\})$/;
+/** A whole word that is one parameter, quoted: `"$1"`, `"${12}"`. */
+const ONE = /^"\$(?:([1-9])|\{([1-9][0-9]*)\})"$/;
 /** A whole word that is the list of parameters. */
 const LIST = /^"?\$(?:([@*])|\{([@*])\})"?$/;
 /** Text bash leaves as one word with nothing to glob. */

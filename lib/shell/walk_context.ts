@@ -81,6 +81,8 @@ export interface WalkContext {
   error: string | null;
   /** The `for` lists' globs expanded by `env.listing`; null: this walker lists none. */
   listed: ListedGlob[] | null;
+  /** `$OLDPWD` where the statement at `node` expands it, where known (dir_stack.ts). */
+  oldpwd(node: LiteNode): string | null;
   /** Aliases the command defines, shared with sub-walkers. */
   readonly aliasBox: { map?: Map<string, string> };
   /**

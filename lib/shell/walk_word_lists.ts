@@ -14,6 +14,7 @@ import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext, WordGroup } from "./walk_context.ts";
 import { redirect } from "./walk_redirects.ts";
 import { arrayList } from "./walk_arrays.ts";
+import { plainNames } from "./trap.ts";
 import type { Known } from "./walk_values.ts";
 import { groupWord, groupWords, wordGroups } from "./walk_words.ts";
 
@@ -171,7 +172,8 @@ export function loopWords(
   const repeated = ancestors(node).some((a) => REPEATING.has(a.type));
   const walked = () => {
     const body = ctx.stages.slice(from);
-    for (const l of expanded) ctx.listed!.push({ ...l, body, repeated });
+    const later = !repeated && startsLater(node) ? { laterFrom: ctx.stages.length } : {};
+    for (const l of expanded) ctx.listed!.push({ ...l, body, repeated, ...later });
   };
   return { name, values, walked };
 }
@@ -193,6 +195,25 @@ function listedMatches(
   listed.push({ pattern: d.pattern, cwd });
   const words = found.length ? found : [d.value];
   return words.map((value): Known => ({ value, kind: "text" }));
+}
+
+/**
+ * Whether what the walk reaches after a `for` loop surely runs after bash expanded its list: the
+ * loop is a statement of the command's top-level program or an operand of `&&`/`||` lists that
+ * are (not in a pipeline, a group, a redirected statement or a substitution), the top-level
+ * statement is not sent to the background (`… done & mkdir x` runs both at once), and nothing
+ * may run a later stage's text first: no function or alias (walked where defined or last, as
+ * bodies may be), no trap (a handler may hold text it runs before the loop).
+ */
+function startsLater(node: LiteNode): boolean {
+  let top = node;
+  while (top.parent?.type === "list") top = top.parent;
+  const program = top.parent;
+  if (program?.type !== "program" || program.parent) return false;
+  const kids = program.children;
+  const at = kids.findIndex((c) => c.id === top.id);
+  if (kids[at + 1]?.type === "&") return false;
+  return plainNames(program.text) && !/\btrap\b/.test(program.text);
 }
 
 /** The nodes a node is inside, innermost first. */

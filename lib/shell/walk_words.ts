@@ -495,6 +495,9 @@ function expansionPart(ctx: WalkContext, node: LiteNode, cwds: Cwds, quoted: boo
       : ctx.env.env[name];
     if (v !== undefined && v !== null) return { value: v, kind: "static" };
   }
+  // (Where the last move ran, after it surely succeeded: text bash splits unquoted, as it globs.)
+  const old = name === "OLDPWD" ? ctx.oldpwd(node) : null;
+  if (old !== null && (quoted || !/[\s*?[\]\\]/.test(old))) return { value: old, kind: "static" };
   if (name !== null && stateOf(ctx, name, cwds) === null) return emptyPart(quoted);
   // (`${#NAME[@]}`: how many words an array holds, a number computed as it runs, as `$#` is.)
   if (name === null && ARRAY_COUNT.test(node.text)) return { value: node.text, kind: "static" };
