@@ -76,6 +76,7 @@ import {
   touchedNames,
 } from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
+import { assignValue } from "./walk_assign.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
 import { arrayDeclaration, arrayEffect, assignArray, assignElement } from "./walk_arrays.ts";
 import { LineStops } from "./line_stops.ts";
@@ -697,7 +698,7 @@ export class Walker implements WalkContext {
       : null;
     // (`declare -a NAME=(WORDS)` alone assigns the array and gives no attribute but that.)
     const declared = node.type === "declaration_command" ? arrayDeclaration(node) : null;
-    if (declared) this.assignValue(declared, cwds);
+    if (declared) assignValue(this, declared, cwds);
     // (`mapfile -t a <<< …`, `read -a a <<< …`, `unset 'a[1]'`: walk_arrays.ts.)
     else arrayEffect(this, this.values.afterCommand(argv, stage, reads ?? undefined));
     if (coproc) this.values.stop();
@@ -739,41 +740,8 @@ export class Walker implements WalkContext {
       });
     }
     const flow = same(this.sequence(node.namedChildren, cwds, origin, redirects));
-    this.assignValue(node, cwds);
+    assignValue(this, node, cwds);
     return flow;
-  }
-
-  /**
-   * An assignment alone (`X=src`) gives the variable its value from here on, when the value is
-   * known and the assignment surely runs (see {@linkcode Values}); otherwise the value is unknown.
-   */
-  private assignValue(node: LiteNode, cwds: Cwds): void {
-    const name = node.childForFieldName("name")?.text ?? "";
-    // (In arithmetic, `((i = 0))`, a value is an expression: the command is not followed.)
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || inArithmetic(node)) {
-      // (`a[1]=x` of an array followed: walk_arrays.ts.)
-      if (!inArithmetic(node) && assignElement(this, node, () => decodeWord(this, node, cwds))) {
-        return;
-      }
-      this.values.stop();
-      return;
-    }
-    if (node.childForFieldName("value")?.type === "array") assignArray(this, node, cwds);
-    if (!this.values.following) return;
-    const w = decodeWord(this, node, cwds);
-    const plus = node.text.startsWith(name + "+=");
-    // (A glob's word is text in an assignment; one made of a variable's value is not known.)
-    const known = w.kind === "static" || (w.kind === "glob" && !node.text.includes("$"));
-    let value: Known | null = known
-      ? { value: w.value.slice(name.length + (plus ? 2 : 1)), kind: "text" }
-      : plus
-      ? null
-      : outputValue(this, node, cwds);
-    if (plus && value) {
-      const old = this.values.get(name);
-      value = old?.kind === "text" ? { value: old.value + value.value, kind: "text" } : null;
-    }
-    this.values.assign(name, value);
   }
 
   oldpwd = (node: LiteNode) => this.dirs.oldpwd(node, this.values.following);
