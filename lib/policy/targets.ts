@@ -17,6 +17,7 @@ import { runTimePattern } from "../shell/run_time_parts.ts";
 import { DOT_DOT, processPath, procSpelling, resolveIn } from "../shell/paths.ts";
 import { programOf } from "../programs/registry.ts";
 import { lettersKnown } from "../programs/argv.ts";
+import { isDataDevice, NULL_DEVICE } from "./devices.ts";
 import { embeddedValue, gluedValues } from "./embedded_values.ts";
 import { stringArguments } from "./text_words.ts";
 import { searchedDirs } from "../programs/env.ts";
@@ -154,7 +155,7 @@ function staticTargets(
 ): void {
   if (/^file:\/\//i.test(value)) value = fileUrlPath(value);
   // The null device holds nothing and keeps nothing: no place (`pytest -c /dev/null`).
-  if (value === "/dev/null") return;
+  if (value === NULL_DEVICE) return;
   if (processTargets(value, w, cwds, kind, ctx, out)) return;
   // /proc or /dev spelled otherwise (`//proc/self/cwd/x`, `../../../proc/…`): judged as them.
   if (
@@ -235,10 +236,12 @@ function wordTargets(
     const read = w.value[0] === "-" && w.value.includes("/") &&
       lettersKnown(programOf(opts.stage?.argv[0])?.options, w.value);
     const embedded = force ? null : embeddedValue(w.value, read);
-    if (force || pathLike(w.value, cwds, ctx, guarded)) {
-      staticTargets(w.value, w, cwds, kind, ctx, out);
-    }
-    if (embedded !== null && pathLike(embedded, cwds, ctx, guarded)) {
+    // (A device's bytes read or written are no place: `< /dev/urandom`, `dd if=/dev/zero`.)
+    if (
+      (force || pathLike(w.value, cwds, ctx, guarded)) &&
+      !(kind === "redirect" && isDataDevice(w.value))
+    ) staticTargets(w.value, w, cwds, kind, ctx, out);
+    if (embedded !== null && !isDataDevice(embedded) && pathLike(embedded, cwds, ctx, guarded)) {
       staticTargets(embedded, w, cwds, kind, ctx, out);
     }
     if (/[$`]/.test(w.value)) runTimeTargets(w, embedded, cwds, kind, ctx, opts);

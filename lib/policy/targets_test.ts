@@ -136,7 +136,6 @@ Deno.test("bash: path-like arguments are targets", () => {
     ["tool --out=/tmp/o --name=x --dir=./d", ["exact /proj/d", "exact /tmp/o"]],
     ["gcc -I/usr/include -o/tmp/a.out -O2", ["exact /tmp/a.out", "exact /usr/include"]],
     ["dd if=/dev/zero of=/etc/x", [
-      "exact /dev/zero",
       "exact /etc/x",
       "exact /proj/if=/dev/zero",
       "exact /proj/of=/etc/x",
@@ -162,6 +161,32 @@ Deno.test("bash: path-like arguments are targets", () => {
     "exact /other/.git",
     "exact /proj/GIT_DIR=/other/.git",
   ]);
+});
+
+Deno.test("bash: a device's bytes read or written are no place; the device file and disks are", () => {
+  const cases: [string, string[]][] = [
+    // Read or written as bytes: a redirect's file, an option's value (`dd if=`, `of=`).
+    ["dd if=/dev/urandom of=t.bin bs=1k count=4", ["exact /proj/if=/dev/urandom"]],
+    ["dd if=t.bin of=/dev/null", ["exact /proj/of=/dev/null"]],
+    ["tr -dc a-z </dev/urandom", []],
+    ["gen >/dev/zero 2>/dev/full <>/dev/random", []],
+    ["shuf -n1 --random-source=/dev/urandom", []],
+    // Other devices are places: a disk, a device spelled otherwise.
+    ["dd if=/dev/sda of=/dev/sdb", [
+      "exact /dev/sda",
+      "exact /dev/sdb",
+      "exact /proj/if=/dev/sda",
+      "exact /proj/of=/dev/sdb",
+    ]],
+    ["cat </dev/sda >/dev/sda1", ["exact /dev/sda", "exact /dev/sda1"]],
+    ["dd if=/dev/./zero", ["exact /dev/zero", "exact /proj/if=/dev/zero"]],
+    ["dd if=/dev/urandom/../sda", ["exact /dev/sda", "exact /proj/if=/dev/sda"]],
+    // The device file itself, an operand: what `rm`, `mv`, `chmod`, `ln` change.
+    ["rm -f /dev/urandom", ["exact /dev/urandom"]],
+    ["mv x /dev/zero", ["exact /dev/zero"]],
+    ["chmod 0 /dev/random /dev/full", ["exact /dev/full", "exact /dev/random"]],
+  ];
+  for (const [cmd, want] of cases) assert.deepEqual(bash(cmd), want, cmd);
 });
 
 Deno.test("bash: a URL with a part not known is no path, unless it is a file:// URL", async () => {

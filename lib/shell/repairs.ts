@@ -10,7 +10,7 @@
  */
 import { isReservedCommandWord } from "./keywords.ts";
 import type { Word } from "./model.ts";
-import { ASSIGNMENT_PREFIX, rootOf } from "./nodes.ts";
+import { ASSIGNMENT_PREFIX, lastCommand, rootOf } from "./nodes.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 
 /**
@@ -87,12 +87,18 @@ export function fdBefore(redirect: LiteNode): boolean {
  * Whether tree-sitter left a lone `-` argument out of a redirected command: it drops one right
  * before a heredoc or a redirect with a file descriptor (`python3 - <<'EOF'`, `printf x - 2>f`),
  * which bash passes as an argument. `statement` is a redirected_statement whose body is a
- * command, and the `-` stands alone between the command and its first redirect.
+ * command, or a list or pipeline that a command ends (`cd src && python3 - <<'EOF'`: the
+ * redirects are that command's), and the `-` stands alone between it and the first redirect.
  */
 export function droppedDash(statement: LiteNode): boolean {
   const body = statement.childForFieldName("body");
   const first = statement.childrenForFieldName("redirect")[0];
-  if (body?.type !== "command" || !first || first.startIndex <= body.endIndex) return false;
+  if (!body || !first || first.startIndex <= body.endIndex) return false;
+  if (body.type !== "command") {
+    if (body.type !== "list" && body.type !== "pipeline") return false;
+    const last = lastCommand(body);
+    if (last?.type !== "command" || last.endIndex !== body.endIndex) return false;
+  }
   const root = rootOf(statement);
   const gap = root.text.slice(body.endIndex - root.startIndex, first.startIndex - root.startIndex);
   return /^[ \t]+-[ \t]+$/.test(gap);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { heredocRedirectOrder } from "./heredoc_redirects.ts";
 import { heredocRepair, MAX_RENAMES } from "./heredocs.ts";
 import type { BashParser, SyntaxNode } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
@@ -68,8 +69,22 @@ export function parseSource(
       tree = parser.parse(source);
       if (!tree) return null;
     }
-    // Heredocs tree-sitter ends too early get delimiters it reads as bash does (heredocs.ts).
     let error: string | undefined;
+    // Redirects after a heredoc start that tree-sitter reads into an error before a pipe are
+    // parsed before it, where bash's order allows (heredoc_redirects.ts).
+    if (tree.rootNode.hasError && source.includes("<<")) {
+      const order = heredocRedirectOrder(tree.rootNode, source);
+      if (order?.kind === "error") error = order.error;
+      else if (order) {
+        const moved = parser.parse(order.source);
+        if (moved && !moved.rootNode.hasError) {
+          tree.delete();
+          tree = moved;
+          source = order.source;
+        } else moved?.delete();
+      }
+    }
+    // Heredocs tree-sitter ends too early get delimiters it reads as bash does (heredocs.ts).
     for (let n = 0; source.includes("<<"); n++) {
       const repair = heredocRepair(tree.rootNode, source);
       if (repair === null) break;

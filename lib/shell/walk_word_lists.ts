@@ -119,11 +119,21 @@ export function commandParts(
   // tree-sitter ends a command before escaped blanks after its last word (`cd \ ;`): they are
   // still bash's, a word of their own or the end of the last one.
   flush(trailingBlanks(node));
-  if (node.parent?.type === "redirected_statement" && droppedDash(node.parent)) {
-    words.push(staticWord("-"));
-  }
+  if (droppedBefore(node)) words.push(staticWord("-"));
   for (const g of ctx.strayWords?.get(node.id) ?? []) words.push(groupWord(ctx, g, cwds, true));
   return { words, assignments, own, after };
+}
+
+/**
+ * Whether a command is the one a redirected statement's body ends with whose lone `-` argument
+ * tree-sitter left out (see `droppedDash`): its parent, or a list or pipeline it ends.
+ */
+function droppedBefore(node: LiteNode): boolean {
+  let p = node.parent;
+  while ((p?.type === "list" || p?.type === "pipeline") && p.endIndex === node.endIndex) {
+    p = p.parent;
+  }
+  return p?.type === "redirected_statement" && droppedDash(p);
 }
 
 /**
