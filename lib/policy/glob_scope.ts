@@ -111,6 +111,14 @@ export interface DisturbedOptions {
    * @default false
    */
   removals?: boolean;
+  /**
+   * What a stage finds below `dir` when it reads it (its names, for a path glob there): the
+   * stage of the command's shell that runs it (`npx` for `npx vitest run src`), and a stage it
+   * runs, do not count, each judged itself for what it writes (a wrapper writes nothing there of
+   * its own; what the program it runs writes is its own).
+   * @default false
+   */
+  wrapper?: boolean;
 }
 
 /**
@@ -423,7 +431,7 @@ export function globScope(
     word: Word | undefined,
     opts: DisturbedOptions,
   ) => {
-    const { name, started, at: only, removals } = opts;
+    const { name, started, at: only, removals, wrapper } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
     // (A writer run by the stage whose word it is started after bash expanded it; so did one
     // of a later stage, where the command's stages run one after another.)
@@ -441,8 +449,12 @@ export function globScope(
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     // (The shell a line of which the stage is, when it is a stage of this shell.)
     const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
+    // (The wrapper running the stage, or a stage it runs: see `DisturbedOptions.wrapper`.)
+    const wrapping = (w: Stage) =>
+      wrapper === true && stage !== undefined && (w === top(stage) || top(w) === stage);
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
+      !wrapping(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       (only ? writesAt(w, dirs, ctx, reads) : touches(w, dirs)) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
