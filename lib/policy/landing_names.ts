@@ -74,7 +74,7 @@ export function landingNames(
   const names: string[] = [];
   for (const t of operands) {
     const path = t.path!;
-    if (!settled(path)) return null;
+    if (path === "/" || !settled(path)) return null;
     names.push(path.slice(path.lastIndexOf("/") + 1));
     if (ctx.fs.isDirectory?.(path) !== true) continue;
     const below = namesBelow(path, ctx.fs);

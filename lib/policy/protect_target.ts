@@ -296,7 +296,8 @@ function lookedBelow(
   writes: () => boolean,
   names: BelowOptions,
 ): BelowOptions | null {
-  if (target.unseen || target.listed !== undefined) return null;
+  // (The whole filesystem is never walked within the bounds: not tried.)
+  if (target.unseen || target.listed !== undefined || p === "/") return null;
   if (target.replaces) {
     if (!target.ownNames || !shared.settled(p)) return null;
     const here = presentBelow(p, ctx.fs);
