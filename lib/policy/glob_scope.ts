@@ -433,8 +433,7 @@ export function globScope(
   ) => {
     const { name, started, at: only, removals, wrapper } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
-    // (A writer run by the stage whose word it is started after bash expanded it; so did one
-    // of a later stage, where the command's stages run one after another.)
+    // (A writer run by the stage whose word it is, or a later one in sequence, starts after.)
     const top = (s: Stage) => tops?.get(s) ?? s;
     // (A stage judged apart, a line an argument carries, is in no order: not after; nor is a
     // trap's handler, which runs when its signal comes: `trap 'git add -A' EXIT; mv .gitignore x`.)
@@ -449,12 +448,9 @@ export function globScope(
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     // (The shell a line of which the stage is, when it is a stage of this shell.)
     const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
-    // (The wrapper running the stage, or a stage it runs: see `DisturbedOptions.wrapper`.)
-    const wrapping = (w: Stage) =>
-      wrapper === true && stage !== undefined && (w === top(stage) || top(w) === stage);
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
-      !wrapping(w.stage) &&
+      !(wrapper === true && wrapping(w.stage, stage, top)) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       (only ? writesAt(w, dirs, ctx, reads) : touches(w, dirs)) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
@@ -511,6 +507,11 @@ export function globScope(
     },
   };
   return scope;
+}
+
+/** Whether writer `w` runs `stage`, or `stage` runs it (see `DisturbedOptions.wrapper`). */
+function wrapping(w: Stage, stage: Stage | undefined, top: (s: Stage) => Stage): boolean {
+  return stage !== undefined && (w === top(stage) || top(w) === stage);
 }
 
 /**
