@@ -94,7 +94,8 @@ import type {
 
 /** How a stage asks whether what it finds where it starts is as it is now. */
 const STARTED: DisturbedOptions = { started: true },
-  AT: DisturbedOptions = { ...STARTED, at: true };
+  AT: DisturbedOptions = { ...STARTED, at: true },
+  WRAPPED: DisturbedOptions = { wrapper: true };
 
 /** Options of a decision. */
 export interface DecideOptions {
@@ -455,9 +456,15 @@ function decideStage(
     links: ownLinks(opts.links, stage),
     writes: () => writes ??= !stageReadsOnly(subject, stage),
     stage,
-    settled: (path, started, at) =>
+    targets: raw,
+    settled: (path, started, at, wrapped) =>
       opts.globs !== undefined &&
-      !opts.globs.disturbed(path, stage, undefined, at ? AT : started ? STARTED : undefined),
+      !opts.globs.disturbed(
+        path,
+        stage,
+        undefined,
+        wrapped ? WRAPPED : at ? AT : started ? STARTED : undefined,
+      ),
     changers: (path) => opts.globs?.changers(path, stage, STARTED) ?? null,
     nullglob: opts.globs?.options.nullglob,
   });

@@ -111,6 +111,14 @@ export interface DisturbedOptions {
    * @default false
    */
   removals?: boolean;
+  /**
+   * What a stage finds below `dir` when it reads it (its names, for a path glob there): the
+   * stage of the command's shell that runs it (`npx` for `npx vitest run src`), and a stage it
+   * runs, do not count, each judged itself for what it writes (a wrapper writes nothing there of
+   * its own; what the program it runs writes is its own).
+   * @default false
+   */
+  wrapper?: boolean;
 }
 
 /**
@@ -423,10 +431,9 @@ export function globScope(
     word: Word | undefined,
     opts: DisturbedOptions,
   ) => {
-    const { name, started, at: only, removals } = opts;
+    const { name, started, at: only, removals, wrapper } = opts;
     const dirs = [resolve(dir), realPath(dir, ctx.fs)];
-    // (A writer run by the stage whose word it is started after bash expanded it; so did one
-    // of a later stage, where the command's stages run one after another.)
+    // (A writer run by the stage whose word it is, or a later one in sequence, starts after.)
     const top = (s: Stage) => tops?.get(s) ?? s;
     // (A stage judged apart, a line an argument carries, is in no order: not after; nor is a
     // trap's handler, which runs when its signal comes: `trap 'git add -A' EXIT; mv .gitignore x`.)
@@ -443,6 +450,7 @@ export function globScope(
     const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
+      !(wrapper === true && wrapping(w.stage, stage, top)) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&
       (only ? writesAt(w, dirs, ctx, reads) : touches(w, dirs)) &&
       !(name !== undefined && writesOnlyName(w.stage, name, readsOnly)) &&
@@ -499,6 +507,11 @@ export function globScope(
     },
   };
   return scope;
+}
+
+/** Whether writer `w` runs `stage`, or `stage` runs it (see `DisturbedOptions.wrapper`). */
+function wrapping(w: Stage, stage: Stage | undefined, top: (s: Stage) => Stage): boolean {
+  return stage !== undefined && (w === top(stage) || top(w) === stage);
 }
 
 /**

@@ -248,15 +248,23 @@ function treeProtection(
     const indexed = target.listed?.tracked === true && target.settled === true
       ? indexedBelow(p, ctx, shared)
       : null;
-    // (A later stage of a command run one after another starts once this one has read the tree:
-    // `docker build . && docker run app`.)
-    there ??= !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p, true)))
-      ? { ...names, there: indexed ?? presentBelow(p, ctx.fs), shallow: writes() && !removed }
-      : null;
+    if (there === undefined) {
+      // (A later stage of a command run one after another starts once this one has read the tree:
+      // `docker build . && docker run app`.)
+      there = !target.replaces && (removed || (!shared.replacesTrees && shared.settled(p, true)))
+        ? { ...names, there: indexed ?? presentBelow(p, ctx.fs), shallow: writes() && !removed }
+        : lookedBelow(p, ctx, target, shared, writes, names);
+      // (Where it is looked only now, a name glob below counts where such a name is: `.env`.)
+      looked = there !== null && there.present !== undefined;
+    }
     return there === null
       ? found
-      : protectionBelow(config, p, ctx.home, word, dots ? { ...there, dots } : there);
+      : protectionBelow(config, p, ctx.home, looked && word === null ? "" : word, {
+        ...there,
+        ...(dots ? { dots } : {}),
+      });
   };
+  let looked = false;
   let under = seen(protectionBelow(config, p, ctx.home, null, names), null);
   // A read limited to some names reaches the name globs those may be (`--include=.env`).
   for (const name of shared.treeNames) {
@@ -271,6 +279,44 @@ function treeProtection(
     }
   }
   return under;
+}
+
+/**
+ * How the protection below a tree a stage replaces, or hands to a program that writes by names of
+ * its own, sees what is there (null: any name may be): for a stage that copies, moves or removes
+ * what its operands name, the names below each of them and theirs (`StageShared.landing`), with
+ * the names below `p` (a link's target, where it follows them); a directory written by fixed
+ * names of the program's own (`python -m venv .venv`) or read by a program its wrapper runs
+ * (`npx vitest run src`), the names there now, one name deep besides. Each only where no other
+ * stage may change the tree first.
+ */
+function lookedBelow(
+  p: string,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  writes: () => boolean,
+  names: BelowOptions,
+): BelowOptions | null {
+  // (The whole filesystem is never walked within the bounds: not tried.)
+  if (target.unseen || target.listed !== undefined || p === "/") return null;
+  if (target.replaces) {
+    if (!target.ownNames || !shared.settled(p)) return null;
+    const here = presentBelow(p, ctx.fs);
+    return { ...names, there: here, present: here, shallow: true };
+  }
+  if (shared.replacesTrees) {
+    if (!shared.settled(p)) return null;
+    const landed = shared.landing();
+    if (landed === null) return null;
+    const own = namesMatching(() => landed);
+    const here = presentBelow(p, ctx.fs);
+    const any = (name: RegExp, folded: boolean) => own(name, folded) || here(name, folded);
+    return { ...names, there: any, present: any };
+  }
+  if (!shared.settled(p, false, false, true)) return null;
+  const here = presentBelow(p, ctx.fs);
+  return { ...names, there: here, present: here, shallow: writes() };
 }
 
 /**

@@ -13,6 +13,8 @@ import type { LocationIndex } from "./locations.ts";
 import type { BelowOptions } from "./protection.ts";
 import type { RuleResult } from "./rules.ts";
 import { removesOnly } from "./removers.ts";
+import type { Target } from "./targets.ts";
+import { landingNames } from "./landing_names.ts";
 
 /**
  * What the targets of one stage share: the location index, and the placement results by policy
@@ -60,9 +62,16 @@ export interface StageShared {
    * one runs (it sees the tree as it is now); with `started`, a later stage of a command whose
    * stages run one after another does not count; with `at` (and `started`), nor one that changes
    * only what is elsewhere, as far as its words and its program say (`black . && black .`: a
-   * `.json` file black does not change; see `DisturbedOptions.at`). @default never
+   * `.json` file black does not change; see `DisturbedOptions.at`); with `wrapped`, the stage
+   * that runs it and the stages it runs do not count (see `DisturbedOptions.wrapper`).
+   * @default never
    */
-  settled: (path: string, started?: boolean, at?: boolean) => boolean;
+  settled: (path: string, started?: boolean, at?: boolean, wrapped?: boolean) => boolean;
+  /**
+   * The names that may come to lie below an operand of a stage that copies, moves or removes
+   * what its operands name (`landingNames`), worked out when first asked; null where not known.
+   */
+  landing: () => readonly string[] | null;
   /**
    * The stages of the command that may change what lies at or below a path before this one
    * starts (see `settled`, with `started`); null where that is not known. @default null
@@ -122,7 +131,9 @@ export function stageShared(
     writes: () => boolean;
     stage?: Stage;
     treeNames?: string[];
-    settled?: (path: string, started?: boolean, at?: boolean) => boolean;
+    settled?: (path: string, started?: boolean, at?: boolean, wrapped?: boolean) => boolean;
+    /** The stage's targets (for `landing`). */
+    targets?: readonly Target[];
     changers?: (path: string) => Stage[] | null;
     /** bash's nullglob is on: a glob that matches nothing is dropped. */
     nullglob?: boolean;
@@ -157,6 +168,9 @@ export function stageShared(
         (!facts?.namedFiles && !facts?.writesOnlyNamed && !facts?.replacesTrees &&
           !facts?.metadataOnly && !facts?.noFileOperands)),
     settled: opts.settled ?? NEVER,
+    landing: stage === null || !opts.targets
+      ? UNKNOWN
+      : once(() => landingNames(stage, opts.targets!, ctx, (p) => opts.settled?.(p) === true)),
     changers: opts.changers ?? UNKNOWN,
     removes: stage === null ? NEVER : once(() => removesOnly(stage)),
     rewrites: facts?.rewritesTrees

@@ -60,6 +60,8 @@ export interface Target {
   replaces?: boolean;
   /** Only where no directory is there yet (`NamedFile.fresh`). */
   fresh?: boolean;
+  /** With `replaces`: by fixed names of its own (`NamedFile.ownNames`). */
+  ownNames?: true;
   /**
    * With `replaces`: the files of a revision not read (`git checkout evil^{/text}`), by names not
    * known: any protected path below `path` may be written, not only names there now.
@@ -618,6 +620,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
       const t: Target = { kind: "argument", path: at, reach: "exact", source };
       if (below) t.replaces = true;
       if (below && here.fresh) t.fresh = true;
+      if (below && here.ownNames) t.ownNames = true;
       if (here.inContainer) t.inContainer = true;
       out.push(t);
     }
@@ -734,7 +737,7 @@ function dedupe(targets: Target[]): Target[] {
         if (
           u.path === t.path && u.kind === t.kind && u.reach === t.reach && u.raw === t.raw &&
           u.write === t.write && u.replaces === t.replaces && u.fresh === t.fresh &&
-          u.unseen === t.unseen &&
+          u.unseen === t.unseen && u.ownNames === t.ownNames &&
           (t.reach !== "below" || u.source === t.source)
         ) {
           return false;
@@ -747,6 +750,7 @@ function dedupe(targets: Target[]): Target[] {
   return targets.filter((t) => {
     const k =
       `${t.kind}\0${t.reach}\0${t.path}\0${t.raw}\0${t.write}\0${t.replaces}\0${t.fresh}\0${t.unseen}` +
+      `\0${t.ownNames}` +
       (t.reach === "below" ? `\0${t.source}` : "");
     if (seen.has(k)) return false;
     seen.add(k);

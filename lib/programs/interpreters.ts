@@ -304,7 +304,13 @@ function pythonModuleFiles(argv: Word[]): NamedFile[] {
       if (/^(--prompt|-p|--python|--activators)$/.test(v)) i++;
       else if (!v.startsWith("-") || args[i].kind !== "static") {
         // (It writes no pip.conf there: `.venv/bin/pip` after it reads the one there now.)
-        out.push({ path: place(args[i]), source, below: true, spares: ["pip.conf"] });
+        out.push({
+          path: place(args[i]),
+          source,
+          below: true,
+          spares: ["pip.conf"],
+          ownNames: true,
+        });
       }
     }
     return out;

@@ -383,6 +383,13 @@ export interface NamedFile {
    */
   spares?: readonly string[];
   /**
+   * With `below`: the names it writes there are fixed names of its own, none a user's path glob
+   * ends in (`python -m venv .venv`: `bin`, `lib`, `pyvenv.cfg`): a path glob below `path`
+   * (`secrets/**`) counts where a name it ends in is there now, as for a program that says
+   * nothing of its files (one name deep). @default false
+   */
+  ownNames?: boolean;
+  /**
    * `path` is relative to the top of the work tree the cwd is in (git's `:/path`, `:(top)path`
    * pathspecs), the cwd where none is seen. @default false
    */

@@ -67,18 +67,12 @@ import {
   simpleCommand,
   type WalkedCommand,
 } from "./walk_lines.ts";
-import { type Known, readLine, Values } from "./walk_values.ts";
-import {
-  backtickBodies,
-  backtickPairs,
-  decodeWord,
-  outputValue,
-  touchedNames,
-} from "./walk_words.ts";
+import { readLine, Values } from "./walk_values.ts";
+import { backtickBodies, backtickPairs, decodeWord, touchedNames } from "./walk_words.ts";
 import { Calls } from "./walk_calls.ts";
 import { assignValue } from "./walk_assign.ts";
 import { type CommandParts, commandParts, loopWords } from "./walk_word_lists.ts";
-import { arrayDeclaration, arrayEffect, assignArray, assignElement } from "./walk_arrays.ts";
+import { arrayDeclaration, arrayEffect } from "./walk_arrays.ts";
 import { LineStops } from "./line_stops.ts";
 
 const MAX_STAGES = 1000;
