@@ -16,7 +16,7 @@ import {
   globOptions,
   hasGlob,
 } from "../shell/pathname_expansion.ts";
-import { isWithin, realPath } from "../shell/paths.ts";
+import { isWithin, processPath, procSpelling, realPath } from "../shell/paths.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
@@ -180,7 +180,8 @@ export function stageFileText(
 ): string | null {
   const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
   if (cwd === null || !globs || !ctx.fs.readText) return null;
-  const at = resolve(cwd, path);
+  const at = fileOfPath(resolve(cwd, path), cwd, ctx);
+  if (at === null || at === "/dev/null") return at === null ? null : "";
   const written = globs.written(at, stage);
   if (written === null) return null;
   const now = ctx.fs.readText(at, READ_LIMIT);
@@ -213,7 +214,11 @@ export function stageSettingsText(
     : [...new Set(stage.cwds.map((c) => resolve(c!, path)))];
   if (places === null || (script && places.length > 1)) return null;
   const texts: string[] = [];
-  for (const at of places) {
+  for (const place of places) {
+    // (A descriptor, `--config <(…)`, `/dev/stdin`: what the command gives it is not known.)
+    const at = fileOfPath(place, stage.cwds.length === 1 ? stage.cwds[0] : null, ctx);
+    if (at === null) return null;
+    if (at === "/dev/null") continue;
     const written = globs.fileWritten(at, stage, top);
     if (written === null || (script && written.length)) return null;
     // (A script that is not there is not known: it may be there by the time it runs.)
@@ -222,6 +227,21 @@ export function stageSettingsText(
     texts.push(now, ...written);
   }
   return texts.filter(Boolean).join("\n");
+}
+
+/**
+ * The file an absolute path of a stage leads to when the stage opens it: the path itself, or the
+ * one a path of its own process leads to (`/proc/self/cwd/x`, with `cwd` known); `/dev/null`
+ * for an empty file; null for any other in /dev or /proc: an open descriptor (`/dev/fd/63`, a
+ * process substitution `<(…)`; `/dev/stdin`, `/proc/self/fd/3`) or a device, whose text the
+ * command gives as it runs.
+ */
+function fileOfPath(path: string, cwd: string | null, ctx: Context): string | null {
+  const proc = procSpelling(path, ctx.fs);
+  if (proc === undefined) return path;
+  if (resolve(proc) === "/dev/null") return "/dev/null";
+  const mapped = processPath(proc, cwd);
+  return typeof mapped === "string" && procSpelling(mapped, ctx.fs) === undefined ? mapped : null;
 }
 
 /**
