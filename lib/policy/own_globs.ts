@@ -33,6 +33,6 @@ export function ownGlobs(stage: Stage): OwnGlobs | null {
   const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
   if (!found) return null;
   const words = new Map<number, Word[]>();
-  for (const i of found.at) words.set(i, globWords(stage.argv[i], found.backslash));
+  for (const i of found.at) words.set(i, globWords(stage.argv[i], found.backslash, found.groups));
   return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
 }

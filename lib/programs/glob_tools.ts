@@ -1,6 +1,7 @@
 /**
  * Node's file tools that expand the glob patterns among their operands themselves, where bash left
- * them quoted (`Program.globOperands`): removers (`rimraf 'dist/**'`, `del 'build/*'`, `shx rm -rf
+ * them quoted (`Program.globOperands`), globby's (fast-glob's) with `(a|b)` a group of
+ * alternatives (`GlobOperands.groups`), minimatch's without: removers (`rimraf 'dist/**'`, `del 'build/*'`, `shx rm -rf
  * 'a/*'`) remove what the glob matches, a copier (`cpy 'src/*.json' dist`) reads it, a linter
  * (`markdownlint --fix '**\/*.md'`, `markdownlint-cli2`) reads and fixes it. How each expands:
  *
@@ -43,7 +44,7 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** del-cli's options that take the next word (none: `--force`, `--dry-run`, `--verbose`). */
 function delGlobs(argv: Word[]): GlobOperands | null {
-  return globOperandsOf(argv, 1, NONE, true);
+  return globOperandsOf(argv, 1, NONE, true, "escape", true);
 }
 
 /** cpy-cli's options that take the next word. */
@@ -51,7 +52,7 @@ const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--rename", "--concurr
 
 /** cpy's sources: every glob operand but the destination (the last operand). */
 function cpyGlobs(argv: Word[]): GlobOperands | null {
-  const found = globOperandsOf(argv, 1, CPY_VALUED, false);
+  const found = globOperandsOf(argv, 1, CPY_VALUED, false, "escape", true);
   if (!found) return null;
   // (The destination is the last word that is no option, nor an option's value.)
   let last = -1;
@@ -64,8 +65,8 @@ function cpyGlobs(argv: Word[]): GlobOperands | null {
     last = i;
   }
   const at = found.at.filter((i) => i !== last);
-  const dot = argv.some((w) => value(w) === "--dot");
-  return at.length ? { at, dot } : null;
+  const dot = found.dot || argv.some((w) => value(w) === "--dot");
+  return at.length ? { at, dot, groups: true } : null;
 }
 
 /** markdownlint-cli's options that take the next word. */
@@ -95,11 +96,11 @@ function markdownlintGlobs(argv: Word[]): GlobOperands | null {
 const CLI2_VALUED: ReadonlySet<string> = new Set(["--config", "--format"]);
 
 function markdownlintCli2Globs(argv: Word[]): GlobOperands | null {
-  const found = globOperandsOf(argv, 1, CLI2_VALUED, true);
+  const found = globOperandsOf(argv, 1, CLI2_VALUED, true, "escape", true);
   if (!found) return null;
   // (`#pattern` excludes; `:path` is the path as written.)
   const at = found.at.filter((i) => !/^[#:]/.test(argv[i].value));
-  return at.length ? { at, dot: true } : null;
+  return at.length ? { at, dot: true, groups: true } : null;
 }
 
 /** shx's own options (before its command). */

@@ -89,3 +89,31 @@ Deno.test("glob tools: which words each takes for globs", () => {
   assert.deepEqual(at("markdownlint -c x/*.json docs/*.md"), [3]);
   assert.deepEqual(at("markdownlint-cli2 #x/* :y/* z/*"), [3]);
 });
+
+Deno.test("glob tools: globby's `(a|b)` is a group of alternatives, minimatch's a name", async () => {
+  await checkActions(config, ctx, [
+    // Hostile: fast-glob (globby) reads the group, dot files too.
+    ["del '(.env|zz)'", "ask"],
+    ["del '(secrets|x)/*'", "deny"],
+    ["cpy '(.env|zz)' /tmp/out", "ask"],
+    ["cpy 'sec(rets|x)/db.json' /tmp/out", "deny"],
+    ["prettier --write '(.env|zz)'", "ask"],
+    ["stylelint --fix '(.env|zz)'", "ask"],
+    ["markdownlint-cli2 --fix '(.env|zz)'", "ask"],
+    ["markdownlint-cli2 --fix '(secrets|docs)/*'", "deny"],
+    // Everyday: groups of source files; minimatch's tools read a `(` as a letter.
+    ["prettier --write 'src/*.(ts|js)'", "allow"],
+    ["cpy 'src/(main|x).ts' dist", "allow"],
+    ["cpy 'src/*' dist", "allow"],
+    ["del 'dist/(a|b).js'", "allow"],
+    ["rimraf '(.env|zz)'", "allow"],
+    ["eslint --fix '(.env|zz)'", "allow"],
+  ]);
+  const at = (cmd: string) => {
+    const argv = cmd.split(" ").map(literal);
+    return programNamed(cmd.split(" ")[0])!.globOperands!(argv)?.at ?? [];
+  };
+  // (fast-glob's `isDynamicPattern`: a group with a `|`; `(a)` alone is a name.)
+  assert.deepEqual(at("del (a|b) (c) x"), [1]);
+  assert.deepEqual(at("rimraf (a|b)"), []);
+});

@@ -502,6 +502,12 @@ export interface GlobOperands {
    * the root), "separator-from-cwd" joined to the cwd first (deno: `\.pi/*` is `./.pi/*`).
    */
   backslash?: "escape" | "separator" | "separator-from-cwd";
+  /**
+   * A `(` opens a group of alternatives, `|` between them (fast-glob's picomatch, for globby's
+   * programs: `'(.env|zz)'` names `.env`), as extglob's `@(…)`; a word with one is a glob. Not
+   * set: a `(` is a literal unless it follows `@!+*?` (minimatch, deno's glob).
+   */
+  groups?: boolean;
 }
 
 /** What `Program.changesBelow` is given. */
