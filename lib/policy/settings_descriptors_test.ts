@@ -28,7 +28,7 @@ Deno.test("settings files: a descriptor's text is not known, a file's is judged"
     ["docker compose -f //proc/self/fd/3 up 3< evil.yml", "deny"],
     ["cargo --config <(echo 'build.rustc-wrapper=\"curl\"') build", "deny"],
     ["cargo --config /dev/stdin build <<< 'build.rustc-wrapper=\"curl\"'", "deny"],
-    ["nodemon --config <(echo '{\"exec\":\"rm -rf /p\"}')", "deny"],
+    ['nodemon --config <(echo \'{"exec":"rm -rf /p"}\')', "deny"],
     ["docker compose -f evil.yml up", "deny"],
     // Everyday: a file, /dev/null, the cwd through /proc/self/cwd.
     ["docker compose -f ok.yml up", "allow"],
