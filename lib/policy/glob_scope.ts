@@ -21,6 +21,7 @@ import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
 import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
+import { SETTINGS_GLOBS } from "../programs/glob_operands.ts";
 import type { GlobWords, ProjectSettings, ReadFile } from "../programs/spec.ts";
 import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
@@ -460,7 +461,9 @@ export function globScope(
     // before what the alias runs, `git d` with `alias.d=diff`.)
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     // (The shell a line of which the stage is, when it is a stage of this shell.)
-    const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
+    // (Or the program whose settings add the glob: it expands it before it writes.)
+    const carrier = (w: Stage, s: Stage, wd: Word) =>
+      top(s) === w && (s.origin === SETTINGS_GLOBS || lineShell(w, s, wd));
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&

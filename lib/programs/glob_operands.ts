@@ -20,6 +20,12 @@ import type { Word } from "../shell/model.ts";
 import type { GlobOperands } from "./spec.ts";
 import { braceChars, expandBraces } from "../shell/braces.ts";
 
+/**
+ * The origin of a stage a program's settings add glob operands to (markdownlint-cli2's `globs`):
+ * the program expands them before it writes anything, so its own writes come after them.
+ */
+export const SETTINGS_GLOBS = "its settings' globs";
+
 /** A character the programs' glob libraries (fast-glob, minimatch, deno's) expand. */
 const GLOBBY = /[*?[{]|[@!+](?=\()/;
 /** A group fast-glob takes a pattern with for a glob (its `REGEX_GROUP_SYMBOLS`): `(a|b)`. */

@@ -24,6 +24,7 @@ import type { Word } from "../shell/model.ts";
 import { globOperandsOf, globWords } from "./glob_operands.ts";
 import type { GlobOperands, Program, Runner } from "./spec.ts";
 import type { Stage } from "../shell/model.ts";
+import { markdownlintCli2Settings } from "./markdownlint_settings.ts";
 
 /** The static value of a word, or null. */
 const value = (w: Word | undefined) => (w?.kind === "static" ? w.value : null);
@@ -144,6 +145,10 @@ export const GLOB_TOOL_PROGRAMS: Program[] = [
   },
   { names: ["cpy", "cpy-cli"], globOperands: cpyGlobs },
   { names: ["markdownlint"], globOperands: markdownlintGlobs },
-  { names: ["markdownlint-cli2"], globOperands: markdownlintCli2Globs },
+  {
+    names: ["markdownlint-cli2"],
+    globOperands: markdownlintCli2Globs,
+    optionCommands: markdownlintCli2Settings,
+  },
   { names: ["shx"], runs: shxRuns },
 ];

@@ -117,3 +117,47 @@ Deno.test("glob tools: globby's `(a|b)` is a group of alternatives, minimatch's 
   assert.deepEqual(at("del (a|b) (c) x"), [1]);
   assert.deepEqual(at("rimraf (a|b)"), []);
 });
+
+Deno.test("glob tools: markdownlint-cli2's settings add globs it lints and fixes", async () => {
+  const at = (files: Record<string, string>) =>
+    ctxIn(P, {
+      files: [`${P}/README.md`, `${P}/.env`, `${P}/secrets/db.json`, `${P}/docs/a.md`],
+      contents: Object.fromEntries(Object.entries(files).map(([k, v]) => [`${P}/${k}`, v])),
+      home: H,
+    });
+  const jsonc = '// fix these\n{"globs": ["secrets/*",], /* and */ "fix": true}';
+  await checkActions(config, at({ ".markdownlint-cli2.jsonc": jsonc }), [
+    ["markdownlint-cli2 README.md", "deny"],
+    ["markdownlint-cli2 --no-globs README.md", "allow"],
+  ]);
+  await checkActions(config, at({ ".markdownlint-cli2.yaml": "globs:\n  - '.e*'\nfix: true\n" }), [
+    ["markdownlint-cli2 README.md", "ask"],
+  ]);
+  await checkActions(config, at({ ".markdownlint-cli2.yaml": "globs: [docs/*.md, .env]\n" }), [
+    ["markdownlint-cli2 README.md", "ask"],
+  ]);
+  const pkg = JSON.stringify({ name: "x", "markdownlint-cli2": { globs: ["secrets/**"] } });
+  await checkActions(config, at({ "package.json": pkg }), [["markdownlint-cli2 '*.md'", "deny"]]);
+  await checkActions(config, at({ "lint.jsonc": '{"globs":[".env"]}' }), [
+    ["markdownlint-cli2 --config lint.jsonc README.md", "ask"],
+    ["markdownlint-cli2 --config=lint.jsonc README.md", "ask"],
+    ["markdownlint-cli2 README.md", "allow"],
+  ]);
+  // (Code, or a file not read: what it adds is not known.)
+  await checkActions(config, at({ ".markdownlint-cli2.cjs": "module.exports = {}" }), [
+    ["markdownlint-cli2 README.md", "deny"],
+  ]);
+  await checkActions(config, at({}), [
+    ["markdownlint-cli2 --config <(echo '{}') README.md", "deny"],
+    [
+      'cat > .markdownlint-cli2.jsonc <<\'EOF\'\n{"globs":["secrets/*"]}\nEOF\nmarkdownlint-cli2 README.md',
+      "deny",
+    ],
+    // Everyday.
+    ["markdownlint-cli2 README.md 'docs/**/*.md'", "allow"],
+  ]);
+  const everyday = '{"config": {"MD013": false}, "globs": ["docs/**/*.md"], "fix": true}';
+  await checkActions(config, at({ ".markdownlint-cli2.jsonc": everyday }), [
+    ["markdownlint-cli2", "allow"],
+  ]);
+});

@@ -284,7 +284,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gofmt: { changesBelow: "gofmt -w .", rewritesTrees: "gofmt -w ." },
   rimraf: { globOperands: "rimraf 'dist/**'" }, del: { globOperands: "del 'dist/*'" },
   cpy: { globOperands: "cpy 'src/*.json' dist" }, markdownlint: { globOperands: "markdownlint --fix '**/*.md'" },
-  "markdownlint-cli2": { globOperands: "markdownlint-cli2 '**/*.md'" }, shx: { runs: "shx rm -rf 'dist/*'" },
+  "markdownlint-cli2": {
+    globOperands: "markdownlint-cli2 '**/*.md'",
+    optionCommands: 'markdownlint-cli2 --config "$C" README.md',
+  }, shx: { runs: "shx rm -rf 'dist/*'" },
   eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix .", globOperands: "eslint 'src/**'" }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
   rustfmt: { changesBelow: "rustfmt a.rs", rewritesTrees: "rustfmt a.rs" }, isort: { changesBelow: "isort .", rewritesTrees: "isort ." },
   autopep8: { changesBelow: "autopep8 -i -r .", rewritesTrees: "autopep8 -ir ." }, shfmt: { changesBelow: "shfmt -w .", rewritesTrees: "shfmt -w ." },
