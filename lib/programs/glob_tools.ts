@@ -51,22 +51,36 @@ function delGlobs(argv: Word[]): GlobOperands | null {
 /** cpy-cli's options that take the next word. */
 const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--rename", "--concurrency"]);
 
-/** cpy's sources: every glob operand but the destination (the last operand). */
+/**
+ * cpy's sources: every glob operand but the destination (the last operand); with `--cwd DIR`
+ * (`--cwd=DIR`, the last one) every source, found below DIR.
+ */
 function cpyGlobs(argv: Word[]): GlobOperands | null {
-  const found = globOperandsOf(argv, 1, CPY_VALUED, false, "escape", true);
-  if (!found) return null;
   // (The destination is the last word that is no option, nor an option's value.)
   let last = -1;
+  let base: string | null | undefined;
+  const operands: number[] = [];
   for (let i = 1; i < argv.length; i++) {
     const v = value(argv[i]);
-    if (v !== null && v.startsWith("-") && v !== "-") {
-      if (CPY_VALUED.has(v)) i++;
+    const cwd = v === "--cwd" ? argv[i + 1] : argv[i].value.startsWith("--cwd=") ? argv[i] : null;
+    if (cwd) {
+      const dir = cwd === argv[i] ? { ...cwd, value: cwd.value.slice(6) } : cwd;
+      base = dir.kind === "static" ? dir.value : null;
+    }
+    if (v === null ? argv[i].value.startsWith("-") : v.startsWith("-") && v !== "-") {
+      if (v !== null && CPY_VALUED.has(v)) i++;
       continue;
     }
     last = i;
+    operands.push(i);
   }
+  const found = globOperandsOf(argv, 1, CPY_VALUED, false, "escape", true);
+  const dot = found?.dot === true || argv.some((w) => value(w) === "--dot");
+  if (base !== undefined && operands.length > 1) {
+    return { at: operands.slice(0, -1), dot, groups: true, base };
+  }
+  if (!found) return null;
   const at = found.at.filter((i) => i !== last);
-  const dot = found.dot || argv.some((w) => value(w) === "--dot");
   return at.length ? { at, dot, groups: true } : null;
 }
 

@@ -5,7 +5,7 @@
  * glob; `rimraf dist` is judged as `rm -rf dist` is.
  */
 import assert from "node:assert/strict";
-import { checkActions, ctxIn, rmDenied } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, rmDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 import { programNamed } from "./registry.ts";
 
@@ -159,5 +159,32 @@ Deno.test("glob tools: markdownlint-cli2's settings add globs it lints and fixes
   const everyday = '{"config": {"MD013": false}, "globs": ["docs/**/*.md"], "fix": true}';
   await checkActions(config, at({ ".markdownlint-cli2.jsonc": everyday }), [
     ["markdownlint-cli2", "allow"],
+  ]);
+});
+
+Deno.test("glob tools: cpy's sources are found below its --cwd", async () => {
+  const sub = ctxIn(P, {
+    files: [`${P}/src/main.ts`, `${P}/conf/.env`, `${P}/conf/app.json`, `${H}/.ssh/id_rsa`],
+    home: H,
+  });
+  const everywhere = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "**/.env": "ask", "~/.ssh/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  await checkActions(everywhere, sub, [
+    // Hostile: a plain name or a glob below DIR.
+    ["cpy --cwd=conf .env /tmp/out", "ask"],
+    ["cpy --cwd conf '.e*' /tmp/out", "ask"],
+    ["cpy --cwd=conf '(.env|x)' /tmp/out", "ask"],
+    [`cpy --cwd=${H}/.ssh id_rsa /tmp/out`, "deny"],
+    [`cpy --cwd=${H} '.ss[h]/*' /tmp/out`, "deny"],
+    ['cpy --cwd="$D" app.json /tmp/out', "ask"],
+    // Everyday.
+    // (Where DIR holds no protected file: the word `--cwd=DIR` names DIR itself too.)
+    ["cpy --cwd=src main.ts /tmp/out", "allow"],
+    ["cpy --cwd src '*.ts' /tmp/out", "allow"],
+    ["cpy --cwd=src '*' /tmp/out", "allow"],
+    ["cpy 'src/*.ts' /tmp/out", "allow"],
   ]);
 });

@@ -508,6 +508,11 @@ export interface GlobOperands {
    * set: a `(` is a literal unless it follows `@!+*?` (minimatch, deno's glob).
    */
   groups?: boolean;
+  /**
+   * The directory its operands are found below (cpy's `--cwd=DIR`), from the cwd; null where that
+   * is not known (its operands may name anything then). Not set: the cwd.
+   */
+  base?: string | null;
 }
 
 /** What `Program.changesBelow` is given. */
