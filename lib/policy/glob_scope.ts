@@ -354,10 +354,13 @@ function filesOpenOn(
 /**
  * Whether `w` is the shell whose command line holds `word` of `stage` (`bash -c 'cat s*\/key'`):
  * it writes nothing before it runs its line (no redirect of its own), so what the glob matches
- * when the line runs is what its own stages change (each a writer of its own), not it.
+ * when the line runs is what its own stages change (each a writer of its own), not it. So is
+ * the program whose settings add a glob (`SETTINGS_GLOBS`).
  */
 function lineShell(w: Stage, stage: Stage, word: Word): boolean {
   if (w === stage || w.redirects.some((r) => r.kind === "write")) return false;
+  // (Or the program whose settings add the glob: it expands it before it writes.)
+  if (stage.origin === SETTINGS_GLOBS) return true;
   const name = w.argv[0];
   if (name?.kind !== "static" || !SHELLS.includes(name.value.replace(/^.*\//, ""))) return false;
   return w.argv.some((a, i) => i > 0 && a.kind === "static" && a.value.includes(word.text));
@@ -461,9 +464,7 @@ export function globScope(
     // before what the alias runs, `git d` with `alias.d=diff`.)
     const alias = stage?.origin === "git alias" ? tops?.get(stage) : undefined;
     // (The shell a line of which the stage is, when it is a stage of this shell.)
-    // (Or the program whose settings add the glob: it expands it before it writes.)
-    const carrier = (w: Stage, s: Stage, wd: Word) =>
-      top(s) === w && (s.origin === SETTINGS_GLOBS || lineShell(w, s, wd));
+    const carrier = (w: Stage, s: Stage, wd: Word) => top(s) === w && lineShell(w, s, wd);
     return (w: { stage: Stage; areas: string[] | null }) =>
       !sameStage(w.stage, stage, instead, beside) && w.stage !== alias && !after(w.stage) &&
       !(word !== undefined && stage !== undefined && carrier(w.stage, stage, word)) &&

@@ -222,6 +222,17 @@ export function optionsLoadCode(options: string | null): boolean {
 }
 
 /**
+ * `PGOPTIONS=…`, the server's options every libpq client sends: one that may make it load a
+ * library is not known, as `LOAD` is (the value it had, `$PGOPTIONS`, is the user's).
+ */
+export function pgOptionsVariable(run: Runner, w: Word, value: string, origin: string): void {
+  const own = value.replace(/\$\{?PGOPTIONS\}?/g, "");
+  if (optionsLoadCode(w.kind === "static" || !/[$`]/.test(own) ? own : null)) {
+    run.stage([unknownWord(`(what ${w.text} makes the server load)`)], origin);
+  }
+}
+
+/**
  * What a libpq client's connection makes the server load or run as it starts (see
  * `optionsLoadCode`): the `options` of a connection string or URI among its words, and a
  * `PGOPTIONS` set before it (one exported is expand.ts's); not known, as `LOAD` is. The server
