@@ -61,9 +61,9 @@ import {
   type GlobScope,
   globScope,
   growingScope,
-  settingsFiles,
   stageFileText,
 } from "./glob_scope.ts";
+import { settingsFiles } from "./settings_files.ts";
 import { judgedBeside, linkedPrograms } from "./linked_programs.ts";
 import { linkedStreams } from "./linked_streams.ts";
 import { unnamedProgram, unnamedPrograms } from "./unnamed_programs.ts";

@@ -16,13 +16,13 @@ import {
   globOptions,
   hasGlob,
 } from "../shell/pathname_expansion.ts";
-import { isWithin, realPath } from "../shell/paths.ts";
+import { isWithin, processPath, procSpelling, realPath } from "../shell/paths.ts";
 import { runTimePattern } from "../shell/run_time_parts.ts";
 import { withoutQuotedData } from "../shell/walk_values.ts";
-import type { SettingsFiles } from "../programs/expand.ts";
 import { programOf } from "../programs/registry.ts";
-import type { GlobWords, ProjectSettings, ReadFile } from "../programs/spec.ts";
-import { hereFile, thisMachine } from "./this_machine.ts";
+import { SETTINGS_GLOBS } from "../programs/glob_operands.ts";
+import type { GlobWords, ReadFile } from "../programs/spec.ts";
+import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
@@ -188,7 +188,8 @@ export function stageFileText(
 ): string | null {
   const cwd = stage.cwds.length === 1 ? stage.cwds[0] : null;
   if (cwd === null || !globs || !ctx.fs.readText) return null;
-  const at = resolve(cwd, path);
+  const at = fileOfPath(resolve(cwd, path), cwd, ctx);
+  if (at === null || at === "/dev/null") return at === null ? null : "";
   const written = globs.written(at, stage);
   if (written === null) return null;
   const now = ctx.fs.readText(at, READ_LIMIT);
@@ -221,7 +222,11 @@ export function stageSettingsText(
     : [...new Set(stage.cwds.map((c) => resolve(c!, path)))];
   if (places === null || (script && places.length > 1)) return null;
   const texts: string[] = [];
-  for (const at of places) {
+  for (const place of places) {
+    // (A descriptor, `--config <(…)`, `/dev/stdin`: what the command gives it is not known.)
+    const at = fileOfPath(place, stage.cwds.length === 1 ? stage.cwds[0] : null, ctx);
+    if (at === null) return null;
+    if (at === "/dev/null") continue;
     const written = globs.fileWritten(at, stage, top);
     if (written === null || (script && written.length)) return null;
     // (A script that is not there is not known: it may be there by the time it runs.)
@@ -230,6 +235,21 @@ export function stageSettingsText(
     texts.push(now, ...written);
   }
   return texts.filter(Boolean).join("\n");
+}
+
+/**
+ * The file an absolute path of a stage leads to when the stage opens it: the path itself, or the
+ * one a path of its own process leads to (`/proc/self/cwd/x`, with `cwd` known); `/dev/null`
+ * for an empty file; null for any other in /dev or /proc: an open descriptor (`/dev/fd/63`, a
+ * process substitution `<(…)`; `/dev/stdin`, `/proc/self/fd/3`) or a device, whose text the
+ * command gives as it runs.
+ */
+function fileOfPath(path: string, cwd: string | null, ctx: Context): string | null {
+  const proc = procSpelling(path, ctx.fs);
+  if (proc === undefined) return path;
+  if (resolve(proc) === "/dev/null") return "/dev/null";
+  const mapped = processPath(proc, cwd);
+  return typeof mapped === "string" && procSpelling(mapped, ctx.fs) === undefined ? mapped : null;
 }
 
 /**
@@ -341,10 +361,13 @@ function filesOpenOn(
 /**
  * Whether `w` is the shell whose command line holds `word` of `stage` (`bash -c 'cat s*\/key'`):
  * it writes nothing before it runs its line (no redirect of its own), so what the glob matches
- * when the line runs is what its own stages change (each a writer of its own), not it.
+ * when the line runs is what its own stages change (each a writer of its own), not it. So is
+ * the program whose settings add a glob (`SETTINGS_GLOBS`).
  */
 function lineShell(w: Stage, stage: Stage, word: Word): boolean {
   if (w === stage || w.redirects.some((r) => r.kind === "write")) return false;
+  // (Or the program whose settings add the glob: it expands it before it writes.)
+  if (stage.origin === SETTINGS_GLOBS) return true;
   const name = w.argv[0];
   if (name?.kind !== "static" || !SHELLS.includes(name.value.replace(/^.*\//, ""))) return false;
   return w.argv.some((a, i) => i > 0 && a.kind === "static" && a.value.includes(word.text));
@@ -616,66 +639,6 @@ export function growingScope(
     }
     return scope;
   };
-}
-
-/**
- * The settings files a command's stages find (`Runner.settings`, `Runner.projectSettings`), read
- * as they will be when it runs, with `globs` telling what its other stages write.
- */
-export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
-  return {
-    file: (stage, path, top, script) => stageSettingsText(stage, path, ctx, globs(), top, script),
-    machine: (host) => thisMachine(host, ctx),
-    project(stage, name, top, cwds, toRoot) {
-      const out: ProjectSettings[] = [];
-      for (const cwd of cwds) {
-        if (cwd === null) return null;
-        // (Up to the home directory or the root, not those: the user's own settings; with
-        // `toRoot`, those too, for a program that reads them as it reads the project's.)
-        for (let dir = resolve(cwd), n = 0; n < 64; n++) {
-          if (!toRoot && (dir === "/" || isWithin(ctx.home, dir))) break;
-          const text = stageSettingsText(stage, join(dir, name), ctx, globs(), top);
-          if (text === null) return null;
-          if (text && !out.some((o) => o.dir === dir)) out.push({ dir, text });
-          if (dir === "/") break;
-          dir = dirname(dir);
-        }
-      }
-      return out;
-    },
-    named(stage, prefix, top) {
-      const dir = dirname(prefix);
-      const name = prefix.slice(dir.length + 1);
-      if (!isAbsolute(prefix) || !ctx.fs.entries) return null;
-      for (const w of globs().changers(dir, stage)) {
-        if (w !== top && mayName(w, dir, name)) return null;
-      }
-      if (!ctx.fs.exists(dir)) return [];
-      const list = ctx.fs.entries(dir);
-      return list?.filter((e) => e.name.startsWith(name)).map((e) => join(dir, e.name)) ?? null;
-    },
-  };
-}
-
-/**
- * Whether a stage that writes at or below `dir` may write a file there whose name starts with
- * `name`: it runs there or above, a word of it is not known, names `dir` or above, or names such
- * a file (`> ~/.psqlrc-15.1`). One that names only other places below (`> out.txt` in a project)
- * does not.
- */
-function mayName(stage: Stage, dir: string, name: string): boolean {
-  if (stage.cwds.some((c) => c === null || isWithin(dir, c))) return true;
-  const words = [...stage.argv.slice(1), ...stage.redirects.map((r) => r.target)];
-  return words.some((w) => {
-    if (w === null) return false;
-    if (w.kind !== "static") return true;
-    const value = w.value.slice(w.value.indexOf("=") + 1);
-    return stage.cwds.some((c) => {
-      const at = resolve(c!, value);
-      return isWithin(dir, at) ||
-        (dirname(at) === dir && at.slice(dir.length + 1).startsWith(name));
-    });
-  });
 }
 
 /**

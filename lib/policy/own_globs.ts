@@ -28,11 +28,27 @@ export interface OwnGlobs {
   options: GlobOptions;
 }
 
+/** Text as a glob library reads it literally: its glob characters escaped. */
+function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]{}()!@+|]/g, "\\$&");
+}
+
 /** The stage's own glob operands (null where its program expands none). */
 export function ownGlobs(stage: Stage): OwnGlobs | null {
   const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
   if (!found) return null;
   const words = new Map<number, Word[]>();
-  for (const i of found.at) words.set(i, globWords(stage.argv[i], found.backslash));
+  for (const i of found.at) {
+    const w = stage.argv[i];
+    // (Below a base directory, cpy's `--cwd=DIR`: `DIR/w`; a base not known reaches anywhere.)
+    if (found.base === null) {
+      words.set(i, [{ value: w.value, kind: "dynamic", prefix: "", text: w.text }]);
+      continue;
+    }
+    const based = found.base === undefined || w.value.startsWith("/")
+      ? w
+      : { ...w, value: `${escapeGlob(found.base).replace(/\/*$/, "")}/${w.value}` };
+    words.set(i, globWords(based, found.backslash, found.groups));
+  }
   return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Stage, Word } from "../shell/model.ts";
-import { LIBPQ_PROGRAMS, libpqFiles } from "./libpq.ts";
+import { LIBPQ_PROGRAMS, libpqFiles, libpqRuns } from "./libpq.ts";
 import { pipedTexts } from "./piped_text.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
@@ -268,6 +268,6 @@ function mysqlRuns(stage: Stage, run: Runner): void {
 /** The database shells. */
 export const DATABASE_PROGRAMS: Program[] = [
   { names: ["sqlite3", "sqlite"], optionCommands: sqliteRuns },
-  { names: LIBPQ_PROGRAMS, namedFiles: libpqFiles },
+  { names: LIBPQ_PROGRAMS, namedFiles: libpqFiles, optionCommands: libpqRuns },
   { names: ["mysql", "mariadb"], optionCommands: mysqlRuns },
 ];

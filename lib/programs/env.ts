@@ -435,6 +435,8 @@ export function carriesCommand(assignment: string): boolean {
   // (node's options for every node process: `--require`, `--import` load code, `--cpu-prof-dir`
   // and kin write files; judged as node given them.)
   if (m[1] === "NODE_OPTIONS" || m[1] === "GOFLAGS") return true;
+  // (The options a libpq client sends the server: settings that make it load a library.)
+  if (m[1] === "PGOPTIONS") return true;
   // (go's module proxy: a directory it names holds the toolchains go may download and run.)
   if (m[1] === "GOPROXY") return /file:|[$`]/i.test(assignment.slice(m[0].length));
   // (cargo's aliases and rustc's flags: judged as the setting they stand for.)

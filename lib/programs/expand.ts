@@ -27,7 +27,7 @@ import {
   XZ_OPTIONS,
 } from "./env.ts";
 import { settingsVariable } from "./settings_files.ts";
-import { libpqVariable } from "./libpq.ts";
+import { libpqVariable, pgOptionsVariable } from "./libpq.ts";
 import { lessOptionWords } from "./shell_escapes.ts";
 import { packageVariable, packageVariableSetting } from "./project_settings.ts";
 import { programOf } from "./registry.ts";
@@ -584,7 +584,8 @@ function environment(run: Runner, words: Word[], prefix: boolean, command: Word[
       pathspecVariable(run, w, value, commandName(command), origin);
     } else if (LIBPQ_FILE_ENV.test(variable)) {
       libpqVariable(run, w, [variable, value], origin, commandName(command));
-    } else if (variable === "GOFLAGS") {
+    } else if (variable === "PGOPTIONS") pgOptionsVariable(run, w, value, origin);
+    else if (variable === "GOFLAGS") {
       // (go's flags from the environment: `-exec PROG` and kin run a program of its choosing.)
       // (Split at blanks, and as newer go splits it, quotes removed: `'-toolexec=x y'`.)
       const flags = [...value.split(/\s+/), ...goSplit(value)];

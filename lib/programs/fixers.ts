@@ -536,7 +536,7 @@ const STYLELINT_VALUED = new Set([
  */
 function stylelintGlobs(argv: Word[]) {
   const dot = hasOption(argv, ["--globby-options", "--go"]);
-  return globOperandsOf(argv, 1, STYLELINT_VALUED, dot);
+  return globOperandsOf(argv, 1, STYLELINT_VALUED, dot, "escape", true);
 }
 
 /**

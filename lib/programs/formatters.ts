@@ -421,7 +421,7 @@ const PRETTIER_VALUED = new Set([
  * dot files included (`prettier --write '**\/*.json'` takes `.pi/x.json`).
  */
 function prettierGlobs(argv: Word[]) {
-  return globOperandsOf(argv, 1, PRETTIER_VALUED, true);
+  return globOperandsOf(argv, 1, PRETTIER_VALUED, true, "escape", true);
 }
 
 /** prettier, black, gofmt and goimports. */

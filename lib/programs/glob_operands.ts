@@ -20,8 +20,16 @@ import type { Word } from "../shell/model.ts";
 import type { GlobOperands } from "./spec.ts";
 import { braceChars, expandBraces } from "../shell/braces.ts";
 
+/**
+ * The origin of a stage a program's settings add glob operands to (markdownlint-cli2's `globs`):
+ * the program expands them before it writes anything, so its own writes come after them.
+ */
+export const SETTINGS_GLOBS = "its settings' globs";
+
 /** A character the programs' glob libraries (fast-glob, minimatch, deno's) expand. */
 const GLOBBY = /[*?[{]|[@!+](?=\()/;
+/** A group fast-glob takes a pattern with for a glob (its `REGEX_GROUP_SYMBOLS`): `(a|b)`. */
+const GROUP = /(?:^|[^!*+?@])\((?:[^()]*\|[^()]*)\)/;
 
 /**
  * The glob operands among `argv` from `start` (the first word after a subcommand), where the
@@ -35,6 +43,7 @@ export function globOperandsOf(
   valued: ReadonlySet<string>,
   dot: boolean,
   backslash: GlobOperands["backslash"] = "escape",
+  groups = false,
 ): GlobOperands | null {
   const at: number[] = [];
   let options = true;
@@ -44,9 +53,18 @@ export function globOperandsOf(
     if (options && w.value === "--") options = false;
     else if (options && w.value.startsWith("-") && w.value !== "-") {
       if (valued.has(w.value)) i++;
-    } else if (GLOBBY.test(w.value) && !w.value.startsWith("!")) at.push(i);
+    } else if (
+      (GLOBBY.test(w.value) || (groups && GROUP.test(w.value))) && !w.value.startsWith("!")
+    ) {
+      at.push(i);
+    }
   }
-  return at.length ? { at, dot, backslash } : null;
+  if (!at.length) return null;
+  if (!groups) return { at, dot, backslash };
+  // (picomatch matches a group's literal `.` at a name's start without `dot`: `(.env|zz)`; taken
+  // to match one for every word then, where one has a group.)
+  const grouped = !dot && at.some((i) => /(^|[^@!+*?\\])\(/.test(argv[i].value));
+  return { at, dot: dot || grouped, backslash, groups };
 }
 
 /** The text before the first character a glob library expands, its escapes removed. */
@@ -57,6 +75,24 @@ function literalPrefix(pattern: string): string {
     if (c === "\\") out += pattern[++i] ?? "";
     else if ("*?[{(".includes(c) || ("@!+".includes(c) && pattern[i + 1] === "(")) break;
     else out += c;
+  }
+  return out;
+}
+
+/**
+ * A fast-glob pattern's groups as extglob's (`*.(js|ts)` is `*.@(js|ts)`): picomatch reads every
+ * `(` not escaped nor after `@!+*?` as a group's start, in a pattern fast-glob takes for a glob.
+ */
+function asExtglob(pattern: string): string {
+  if (!GLOBBY.test(pattern) && !GROUP.test(pattern)) return pattern;
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      out += c + (pattern[++i] ?? "");
+      continue;
+    }
+    out += c === "(" && (i === 0 || !"@!+*?".includes(pattern[i - 1])) ? "@(" : c;
   }
   return out;
 }
@@ -77,8 +113,12 @@ function separated(value: string, backslash: GlobOperands["backslash"]): string 
  * alternative a pattern (`{src,.pi}/**` is `src/**` and `.pi/**`); braces not read here, what lies
  * below the text before them.
  */
-export function globWords(w: Word, backslash?: GlobOperands["backslash"]): Word[] {
-  const value = separated(w.value, backslash);
+export function globWords(
+  w: Word,
+  backslash?: GlobOperands["backslash"],
+  groups = false,
+): Word[] {
+  const value = groups ? asExtglob(separated(w.value, backslash)) : separated(w.value, backslash);
   const alternatives = expandBraces(braceChars(value));
   // (Braces not expanded here: what lies below the text before them.)
   if (alternatives === null) {

@@ -1,6 +1,7 @@
 /**
  * Node's file tools that expand the glob patterns among their operands themselves, where bash left
- * them quoted (`Program.globOperands`): removers (`rimraf 'dist/**'`, `del 'build/*'`, `shx rm -rf
+ * them quoted (`Program.globOperands`), globby's (fast-glob's) with `(a|b)` a group of
+ * alternatives (`GlobOperands.groups`), minimatch's without: removers (`rimraf 'dist/**'`, `del 'build/*'`, `shx rm -rf
  * 'a/*'`) remove what the glob matches, a copier (`cpy 'src/*.json' dist`) reads it, a linter
  * (`markdownlint --fix '**\/*.md'`, `markdownlint-cli2`) reads and fixes it. How each expands:
  *
@@ -23,6 +24,7 @@ import type { Word } from "../shell/model.ts";
 import { globOperandsOf, globWords } from "./glob_operands.ts";
 import type { GlobOperands, Program, Runner } from "./spec.ts";
 import type { Stage } from "../shell/model.ts";
+import { markdownlintCli2Settings } from "./markdownlint_settings.ts";
 
 /** The static value of a word, or null. */
 const value = (w: Word | undefined) => (w?.kind === "static" ? w.value : null);
@@ -43,29 +45,43 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** del-cli's options that take the next word (none: `--force`, `--dry-run`, `--verbose`). */
 function delGlobs(argv: Word[]): GlobOperands | null {
-  return globOperandsOf(argv, 1, NONE, true);
+  return globOperandsOf(argv, 1, NONE, true, "escape", true);
 }
 
 /** cpy-cli's options that take the next word. */
 const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--rename", "--concurrency"]);
 
-/** cpy's sources: every glob operand but the destination (the last operand). */
+/**
+ * cpy's sources: every glob operand but the destination (the last operand); with `--cwd DIR`
+ * (`--cwd=DIR`, the last one) every source, found below DIR.
+ */
 function cpyGlobs(argv: Word[]): GlobOperands | null {
-  const found = globOperandsOf(argv, 1, CPY_VALUED, false);
-  if (!found) return null;
   // (The destination is the last word that is no option, nor an option's value.)
   let last = -1;
+  let base: string | null | undefined;
+  const operands: number[] = [];
   for (let i = 1; i < argv.length; i++) {
     const v = value(argv[i]);
-    if (v !== null && v.startsWith("-") && v !== "-") {
-      if (CPY_VALUED.has(v)) i++;
+    const cwd = v === "--cwd" ? argv[i + 1] : argv[i].value.startsWith("--cwd=") ? argv[i] : null;
+    if (cwd) {
+      const dir = cwd === argv[i] ? { ...cwd, value: cwd.value.slice(6) } : cwd;
+      base = dir.kind === "static" ? dir.value : null;
+    }
+    if (v === null ? argv[i].value.startsWith("-") : v.startsWith("-") && v !== "-") {
+      if (v !== null && CPY_VALUED.has(v)) i++;
       continue;
     }
     last = i;
+    operands.push(i);
   }
+  const found = globOperandsOf(argv, 1, CPY_VALUED, false, "escape", true);
+  const dot = found?.dot === true || argv.some((w) => value(w) === "--dot");
+  if (base !== undefined && operands.length > 1) {
+    return { at: operands.slice(0, -1), dot, groups: true, base };
+  }
+  if (!found) return null;
   const at = found.at.filter((i) => i !== last);
-  const dot = argv.some((w) => value(w) === "--dot");
-  return at.length ? { at, dot } : null;
+  return at.length ? { at, dot, groups: true } : null;
 }
 
 /** markdownlint-cli's options that take the next word. */
@@ -95,11 +111,11 @@ function markdownlintGlobs(argv: Word[]): GlobOperands | null {
 const CLI2_VALUED: ReadonlySet<string> = new Set(["--config", "--format"]);
 
 function markdownlintCli2Globs(argv: Word[]): GlobOperands | null {
-  const found = globOperandsOf(argv, 1, CLI2_VALUED, true);
+  const found = globOperandsOf(argv, 1, CLI2_VALUED, true, "escape", true);
   if (!found) return null;
   // (`#pattern` excludes; `:path` is the path as written.)
   const at = found.at.filter((i) => !/^[#:]/.test(argv[i].value));
-  return at.length ? { at, dot: true } : null;
+  return at.length ? { at, dot: true, groups: true } : null;
 }
 
 /** shx's own options (before its command). */
@@ -143,6 +159,10 @@ export const GLOB_TOOL_PROGRAMS: Program[] = [
   },
   { names: ["cpy", "cpy-cli"], globOperands: cpyGlobs },
   { names: ["markdownlint"], globOperands: markdownlintGlobs },
-  { names: ["markdownlint-cli2"], globOperands: markdownlintCli2Globs },
+  {
+    names: ["markdownlint-cli2"],
+    globOperands: markdownlintCli2Globs,
+    optionCommands: markdownlintCli2Settings,
+  },
   { names: ["shx"], runs: shxRuns },
 ];

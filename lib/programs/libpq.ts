@@ -16,6 +16,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, NamedFilesGiven, Runner } from "./spec.ts";
 import { literal, opensFile, programName, unknownWord } from "./words.ts";
 import { LIBPQ_FILE_ENV } from "./env.ts";
+import { codeSetting, serverOptionSettings } from "./psql_sql.ts";
 
 /** The connection parameters whose value is a file (or a directory: `sslcrldir`) libpq reads. */
 const FILE_PARAMETERS = new Set([
@@ -196,6 +197,9 @@ export function connectionOpens(
   for (const [key, value] of uriParameters(text) ?? conninfoParameters(text) ?? []) {
     if (FILE_PARAMETERS.has(key) && value !== "") out.push({ path: value, source: origin });
     if (key === "service" && value) services[0] = value;
+    if (key === "options" && optionsLoadCode(value)) {
+      run.stage([unknownWord("(what the connection's options make the server load)")], origin);
+    }
   }
   const home = run.home(null) ?? undefined;
   const given = { read: (f: string) => run.settings(f), env: { HOME: home } };
@@ -205,6 +209,52 @@ export function connectionOpens(
     else opensFile(f.path, run, origin);
   }
   return true;
+}
+
+/**
+ * Whether the server's command-line options a connection sends (its `options` parameter,
+ * `PGOPTIONS`) may make it load a library or run a command as it starts the session: a setting
+ * that names one (`-c session_preload_libraries=/tmp/evil`, `--dynamic-library-path=…`), or a
+ * value not known (null).
+ */
+export function optionsLoadCode(options: string | null): boolean {
+  return options === null || serverOptionSettings(options).some(codeSetting);
+}
+
+/**
+ * `PGOPTIONS=…`, the server's options every libpq client sends: one that may make it load a
+ * library is not known, as `LOAD` is (the value it had, `$PGOPTIONS`, is the user's).
+ */
+export function pgOptionsVariable(run: Runner, w: Word, value: string, origin: string): void {
+  const own = value.replace(/\$\{?PGOPTIONS\}?/g, "");
+  if (optionsLoadCode(w.kind === "static" || !/[$`]/.test(own) ? own : null)) {
+    run.stage([unknownWord(`(what ${w.text} makes the server load)`)], origin);
+  }
+}
+
+/**
+ * What a libpq client's connection makes the server load or run as it starts (see
+ * `optionsLoadCode`): the `options` of a connection string or URI among its words, and a
+ * `PGOPTIONS` set before it (one exported is expand.ts's); not known, as `LOAD` is. The server
+ * is taken to be this machine.
+ */
+export function libpqServerOptions(stage: Stage, run: Runner, origin: string): void {
+  const options: (string | null)[] = [];
+  for (const w of stage.argv.slice(1)) {
+    if (!w.value.includes("options")) continue;
+    const dynamic = w.kind !== "static";
+    for (const [key, value] of wordParameters(w.value)) {
+      if (key === "options") options.push(dynamic ? null : value);
+    }
+  }
+  if (options.some(optionsLoadCode)) {
+    run.stage([unknownWord("(what the connection's options make the server load)")], origin);
+  }
+}
+
+/** libpq's clients but psql: the server's options their connections send. */
+export function libpqRuns(stage: Stage, run: Runner): void {
+  libpqServerOptions(stage, run, programName(stage.argv[0]));
 }
 
 /** The file parameters the sections of the services named hold, in the files libpq reads. */

@@ -128,3 +128,24 @@ Deno.test("libpq: psql's \\connect with a connection string or URI opens its fil
     ["psql -h h <<'E'\n\\c app\nselect 1;\nE", "allow"],
   ]);
 });
+
+Deno.test("libpq: server options that load a library (`options`, `PGOPTIONS`) are not known", async () => {
+  const ctx = ctxIn(P, { files: [`${P}/.env`] });
+  await checkActions(config, ctx, [
+    // Hostile: the server reads `-c name=value`, `-cname=value`, `--name=value` as it starts.
+    ["PGOPTIONS='-c session_preload_libraries=/tmp/evil' psql -c 'select 1'", "deny"],
+    ["export PGOPTIONS='--session-preload-libraries=/tmp/evil'; psql", "deny"],
+    ["env PGOPTIONS=-clocal_preload_libraries=x pg_dump db", "deny"],
+    ['PGOPTIONS="$(cat o)" psql', "deny"],
+    ["psql 'options=-csession_preload_libraries=/tmp/evil'", "deny"],
+    ["psql 'postgresql://h/db?options=-c%20dynamic_library_path%3D/tmp'", "deny"],
+    ["pg_dump \"host=h options='-c x=1 -c Session_Preload_Libraries=/t'\" db", "deny"],
+    ["createdb --maintenance-db='options=--dynamic_library_path=/tmp' x", "deny"],
+    ["psql -c '\\connect \"options=-csession_preload_libraries=/tmp/e\"'", "deny"],
+    // Everyday: other settings.
+    ["PGOPTIONS='-c statement_timeout=5s' psql -c 'select 1'", "allow"],
+    ["psql 'host=localhost options=-cstatement_timeout=5s' -c 'select 1'", "allow"],
+    ["PGOPTIONS='--search_path=app' pg_dump app -f out.sql", "allow"],
+    ["pg_dump -h localhost app -f out.sql", "allow"],
+  ]);
+});

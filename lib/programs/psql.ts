@@ -32,7 +32,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import { shellQuote } from "../shell/words.ts";
 import { each, fileCommands, input } from "./databases.ts";
-import { connectionOpens, libpqFiles } from "./libpq.ts";
+import { connectionOpens, libpqFiles, libpqServerOptions } from "./libpq.ts";
 import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
@@ -713,6 +713,8 @@ function psqlRuns(stage: Stage, run: Runner): void {
   const options = psqlOptions(stage, run, origin);
   const hosts = commandHosts(stage, run, options);
   p.server.elsewhere = hosts !== null && elsewhere(hosts, run);
+  // (Settings that load code on the server, judged wherever it is, as for every libpq client.)
+  libpqServerOptions(stage, run, origin);
   let output = false;
   for (const [opt, value] of options) {
     if (opt === "-o" && value.value.startsWith("|")) {

@@ -343,7 +343,58 @@ const COMMAND_SETTINGS = new Set([
   "local_preload_libraries",
   "session_preload_libraries",
   "dynamic_library_path",
+  "jit_provider",
+  // (PL/Perl's, PL/Tcl's code run as the language starts: `plperl.on_plperl_init`.)
+  "on_init",
+  "on_plperl_init",
+  "on_plperlu_init",
+  "start_proc",
+  "pltcl.start_proc",
+  "pltclu.start_proc",
 ]);
+
+/**
+ * Whether a setting (its name as the server reads it: case folded, `-` as `_` from a command
+ * line, `plperl.on_init` by its part after the `.` too) names a command the server runs, a
+ * library it loads or code it runs (`session_preload_libraries`, `archive_command`).
+ */
+export function codeSetting(name: string): boolean {
+  const n = name.toLowerCase();
+  return COMMAND_SETTINGS.has(n) || COMMAND_SETTINGS.has(n.slice(n.lastIndexOf(".") + 1));
+}
+
+/**
+ * The settings a server's command line sets (`-c name=value`, `-cname=value`, `--name=value`;
+ * libpq's `options`, `PGOPTIONS`: split at blanks, `\` escaping the next character), their
+ * names as it reads them (`-` as `_`); other options left out.
+ */
+export function serverOptionSettings(options: string): string[] {
+  const words: string[] = [];
+  let cur: string | null = null;
+  for (let i = 0; i < options.length; i++) {
+    const c = options[i];
+    if (/\s/.test(c)) {
+      if (cur !== null) words.push(cur);
+      cur = null;
+    } else cur = (cur ?? "") + (c === "\\" ? options[++i] ?? "" : c);
+  }
+  if (cur !== null) words.push(cur);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const set = w === "-c"
+      ? words[++i] ?? ""
+      : /^-c/.test(w)
+      ? w.slice(2)
+      : /^--/.test(w)
+      ? w.slice(2)
+      : null;
+    if (set === null) continue;
+    const eq = set.indexOf("=");
+    out.push((eq < 0 ? set : set.slice(0, eq)).replaceAll("-", "_").toLowerCase());
+  }
+  return out;
+}
 
 /** A statement's words from `at` (up to `n`). */
 const words = (t: SqlToken[], at: number, n: number) =>
@@ -420,17 +471,29 @@ export function analyse(t: SqlToken[], effects: SqlEffects): void {
     const word = x.kind === "word" ? x.value! : "";
     // (`EXECUTE name`, `EXPLAIN … EXECUTE`; not `GRANT EXECUTE`, a trigger's `EXECUTE FUNCTION`.)
     if (word === "execute" && (i === 0 || first === "explain")) effects.dynamic("EXECUTE");
-    if (COMMAND_SETTINGS.has(word) && (first === "set" || first === "alter")) {
-      effects.dynamic(word);
-    }
-    if (x.kind === "word" && next?.kind === "string" && i > 0) {
-      // (file_fdw's options; COPY's own were read above.)
-      if (x.value === "program" && t[0].value !== "copy") effects.program(next.value);
-      if (x.value === "filename") effects.file(serverPath([next]), false);
+    // (A setting's name, quoted or not: `SET "session_preload_libraries"`, `ALTER ROLE … SET`.)
+    const name = x.kind === "word" || x.kind === "ident" ? x.value!.toLowerCase() : "";
+    if (codeSetting(name) && (first === "set" || first === "alter")) effects.dynamic(name);
+    if (name && next?.kind === "string" && i > 0) {
+      // (file_fdw's options, `"program"` too; COPY's own were read above.)
+      if (name === "program" && t[0].value !== "copy") effects.program(next.value);
+      if (name === "filename") effects.file(serverPath([next]), false);
+      // (A tablespace's directory: the server makes it its own and writes in it.)
+      if (name === "location" && first === "create" && t[1]?.value === "tablespace") {
+        effects.file(serverPath([next]), true);
+      }
     }
     if ((x.kind === "word" || x.kind === "ident") && next?.kind === "op" && next.value === "(") {
       const name = x.value!;
       if (SQL_FUNCTIONS.has(name)) effects.dynamic(`${name}(…)`);
+      // (`set_config('session_preload_libraries', …)`: a setting named by a string.)
+      if (name === "set_config") {
+        const setting = callArguments(t, i + 1)[0];
+        const named = setting?.length === 1 && setting[0].kind === "string"
+          ? setting[0].value
+          : null;
+        if (named === null || codeSetting(named)) effects.dynamic("set_config(…)");
+      }
       const file = FILE_FUNCTIONS[name];
       if (!file) continue;
       const args = callArguments(t, i + 1);

@@ -48,3 +48,44 @@ Deno.test("psql_sql: statements and calls that run or open something on the serv
   deepEqual(effects("explain analyze execute q"), ["dynamic EXECUTE"]);
   deepEqual(effects("grant execute on function f() to x; show archive_command"), []);
 });
+
+Deno.test("psql_sql: settings that load code, however their names are spelled", () => {
+  for (
+    const sql of [
+      `ALTER ROLE x SET "session_preload_libraries" = '/tmp/evil'`,
+      `ALTER DATABASE x SET SESSION_PRELOAD_LIBRARIES TO '/tmp/evil'`,
+      `alter role x in database y set "Local_Preload_Libraries" = 'x'`,
+      `set "dynamic_library_path" = '/tmp'`,
+      `ALTER ROLE x SET plperl.on_plperl_init = 'system(1)'`,
+    ]
+  ) {
+    deepEqual(effects(sql).length, 1, sql);
+    deepEqual(effects(sql)[0].startsWith("dynamic "), true, sql);
+  }
+  deepEqual(effects("select set_config('session_preload_libraries', '/tmp/e', false)"), [
+    "dynamic set_config(…)",
+  ]);
+  deepEqual(effects("select set_config(f(), 'x', false)"), ["dynamic set_config(…)"]);
+  // Everyday.
+  deepEqual(effects(`ALTER ROLE x SET "search_path" = 'a'; SET statement_timeout = 0`), []);
+  deepEqual(effects("select set_config('search_path', 'x', false)"), []);
+  deepEqual(effects("select session_preload_libraries from t"), []);
+});
+
+Deno.test("psql_sql: file_fdw's quoted option names, a tablespace's directory", () => {
+  deepEqual(effects(`CREATE FOREIGN TABLE t (a text) SERVER s OPTIONS ("program" 'rm -rf /p')`), [
+    "run rm -rf /p",
+  ]);
+  deepEqual(effects(`ALTER FOREIGN TABLE t OPTIONS (SET "program" 'x', ADD filename '/y')`), [
+    "run x",
+    "read /y",
+  ]);
+  deepEqual(effects(`create foreign table t () server s options ("filename" '/h/.ssh/id')`), [
+    "read /h/.ssh/id",
+  ]);
+  deepEqual(effects("CREATE TABLESPACE x OWNER u LOCATION '/home/user/x'"), [
+    "write /home/user/x",
+  ]);
+  deepEqual(effects("CREATE TABLESPACE x LOCATION 'rel'"), ["write null"]);
+  deepEqual(effects("select location from t where location = 'x'"), []);
+});

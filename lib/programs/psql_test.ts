@@ -347,3 +347,24 @@ Deno.test("psql: SQL the gate cannot read, and files the server opens on this ma
     ],
   ]);
 });
+
+Deno.test("psql: quoted setting and option names, a tablespace's directory", async () => {
+  await checkTable([
+    [`psql -c "ALTER ROLE x SET \\"session_preload_libraries\\" = '/tmp/evil'"`, "deny", "deny"],
+    [`psql -c "ALTER DATABASE x SET SESSION_PRELOAD_LIBRARIES = '/tmp/evil'"`, "deny", "deny"],
+    [
+      `psql -c "CREATE FOREIGN TABLE t (a text) SERVER s OPTIONS (\\"program\\" 'rm -rf /p')"`,
+      "deny",
+      "deny",
+    ],
+    [
+      `psql -c "ALTER FOREIGN TABLE t OPTIONS (SET \\"filename\\" '/home/user/.ssh/id_rsa')"`,
+      "deny",
+      "deny",
+    ],
+    [`psql -c "CREATE TABLESPACE x LOCATION '/home/user/.ssh/x'"`, "deny", "deny"],
+    // Everyday.
+    [`psql -c "ALTER ROLE app SET \\"search_path\\" = 'app'"`, "deny", "allow"],
+    [`psql -c "CREATE TABLESPACE fast LOCATION '/tmp/pgfast'"`, "deny", "allow"],
+  ]);
+});

@@ -284,7 +284,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gofmt: { changesBelow: "gofmt -w .", rewritesTrees: "gofmt -w ." },
   rimraf: { globOperands: "rimraf 'dist/**'" }, del: { globOperands: "del 'dist/*'" },
   cpy: { globOperands: "cpy 'src/*.json' dist" }, markdownlint: { globOperands: "markdownlint --fix '**/*.md'" },
-  "markdownlint-cli2": { globOperands: "markdownlint-cli2 '**/*.md'" }, shx: { runs: "shx rm -rf 'dist/*'" },
+  "markdownlint-cli2": {
+    globOperands: "markdownlint-cli2 '**/*.md'",
+    optionCommands: 'markdownlint-cli2 --config "$C" README.md',
+  }, shx: { runs: "shx rm -rf 'dist/*'" },
   eslint: { changesBelow: "eslint --fix .", rewritesTrees: "eslint --fix .", globOperands: "eslint 'src/**'" }, biome: { changesBelow: "biome check --write .", rewritesTrees: "biome format --write ." },
   rustfmt: { changesBelow: "rustfmt a.rs", rewritesTrees: "rustfmt a.rs" }, isort: { changesBelow: "isort .", rewritesTrees: "isort ." },
   autopep8: { changesBelow: "autopep8 -i -r .", rewritesTrees: "autopep8 -ir ." }, shfmt: { changesBelow: "shfmt -w .", rewritesTrees: "shfmt -w ." },
@@ -382,7 +385,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
   // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
   sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'", namedFiles: "psql 'host=h sslkey=k'" },
-  pg_dump: { namedFiles: "pg_dump 'postgresql://h/db?sslkey=k'" },
+  pg_dump: {
+    namedFiles: "pg_dump 'postgresql://h/db?sslkey=k'",
+    optionCommands: "pg_dump 'options=-csession_preload_libraries=/tmp/e' db",
+  },
   mysql: { optionCommands: "mysql -e 'system rm x'" }, tmux: { runs: "tmux new -d 'rm x'" },
   screen: { runs: "screen -dm rm x" }, expect: { runs: "expect -c 'spawn rm x'" },
   zip: { optionCommands: "zip -TT 'rm x' a.zip f", namedFiles: "zip a.zip -@", followsLinks: "zip -r a.zip .", replacesTrees: "zip -rm a.zip d" },

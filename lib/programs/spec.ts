@@ -515,6 +515,17 @@ export interface GlobOperands {
    * the root), "separator-from-cwd" joined to the cwd first (deno: `\.pi/*` is `./.pi/*`).
    */
   backslash?: "escape" | "separator" | "separator-from-cwd";
+  /**
+   * A `(` opens a group of alternatives, `|` between them (fast-glob's picomatch, for globby's
+   * programs: `'(.env|zz)'` names `.env`), as extglob's `@(…)`; a word with one is a glob. Not
+   * set: a `(` is a literal unless it follows `@!+*?` (minimatch, deno's glob).
+   */
+  groups?: boolean;
+  /**
+   * The directory its operands are found below (cpy's `--cwd=DIR`), from the cwd; null where that
+   * is not known (its operands may name anything then). Not set: the cwd.
+   */
+  base?: string | null;
 }
 
 /** What `Program.changesBelow` is given. */
