@@ -63,7 +63,7 @@ import {
   growingScope,
   stageFileText,
 } from "./glob_scope.ts";
-import { settingsFiles } from "./settings_files.ts";
+import { settingsFiles } from "./found_settings.ts";
 import { judgedBeside, linkedPrograms } from "./linked_programs.ts";
 import { linkedStreams } from "./linked_streams.ts";
 import { unnamedProgram, unnamedPrograms } from "./unnamed_programs.ts";
