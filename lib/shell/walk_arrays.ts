@@ -16,6 +16,7 @@
  * @module
  */
 import type { Cwds } from "./cwds.ts";
+import { arithmeticNumber } from "./parameter_ops.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { WalkContext } from "./walk_context.ts";
@@ -134,14 +135,18 @@ function picked(words: readonly Word[], m: RegExpExecArray): readonly Word[] | n
   const whole = (m[3] === "@" || m[3] === "*") && m[4] === undefined;
   // (A glob's word is as many elements as it has matches: only a whole list of them is known.)
   if (!whole && !words.every(isStatic)) return null;
+  // (Indexes are arithmetic: `010` is 8, `08` an error.)
+  const [index, from, length] = [m[3], m[4], m[5]].map((t) =>
+    t === undefined || t === "@" || t === "*" ? undefined : arithmeticNumber(t)
+  );
+  if (index === null || from === null || length === null) return null;
   if (m[3] !== "@" && m[3] !== "*") {
     // (An index from the end where negative; one past either end is not known here.)
-    const i = Number(m[3]) < 0 ? words.length + Number(m[3]) : Number(m[3]);
+    const i = index! < 0 ? words.length + index! : index!;
     return m[4] === undefined && i >= 0 && i < words.length ? [words[i]] : null;
   }
-  if (m[4] === undefined) return words;
-  const from = Number(m[4]);
-  return words.slice(from, m[5] === undefined ? undefined : from + Number(m[5]));
+  if (from === undefined) return words;
+  return words.slice(from, length === undefined ? undefined : from + length);
 }
 
 /**
