@@ -13,7 +13,9 @@
  *   separators, unless the rest is one field and a separator (`x:` gives `x`); names left over are
  *   empty.
  *
- * Not known: without `-r` where the text holds a backslash (escapes and continued lines), `-a`
+ * Not known: without `-r` where the text holds a backslash (escapes and continued lines), text
+ * beyond ASCII with `-n`/`-N` (characters in a UTF-8 locale, bytes in the C locale) or a `-d` of
+ * one (its first byte ends the line), `-a`
  * (an array), `-t` (`-t 0` assigns nothing), `-u`, `-e`, `-i`, `-E`, an option not known, a
  * name or option value not static.
  *
@@ -91,6 +93,10 @@ export function readValues(
   const whole = !names.length;
   if (whole) names.push("REPLY");
   if (!raw && text.includes("\\")) return null;
+  // (`-n`/`-N` count characters in a UTF-8 locale and bytes in the C locale: beyond ASCII, which
+  // the locale decides, not known.)
+  // (`-d` takes D's first byte: `-d é` also ends at `è`.)
+  if ((count || delim > "\x7f") && /[^\x00-\x7f]/.test(text)) return null;
   if (count?.exact) {
     // (`-N`: exactly N characters, delimiters and all, unsplit, to the first name.)
     return names.map((n, k) => [n, k === 0 ? text.slice(0, count!.n) : ""]);
