@@ -96,7 +96,7 @@ export function readValues(
   // (`-n`/`-N` count characters in a UTF-8 locale and bytes in the C locale: beyond ASCII, which
   // the locale decides, not known.)
   // (`-d` takes D's first byte: `-d é` also ends at `è`.)
-  if ((count || delim > "\x7f") && /[^\x00-\x7f]/.test(text)) return null;
+  if ((count || delim > "\x7f") && /\P{ASCII}/u.test(text)) return null;
   if (count?.exact) {
     // (`-N`: exactly N characters, delimiters and all, unsplit, to the first name.)
     return names.map((n, k) => [n, k === 0 ? text.slice(0, count!.n) : ""]);
