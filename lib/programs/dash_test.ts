@@ -1,7 +1,7 @@
 /** Text sh (dash) runs: read as bash only where both read it alike (lib/programs/dash.ts). */
 import assert from "node:assert/strict";
 import { checkTable } from "../testing_adversarial.ts";
-import { dashReadsAsBash } from "./dash.ts";
+import { dashReadings, dashReadsAsBash } from "./dash.ts";
 
 /** What `SHELL -c TEXT` prints (stdout and stderr) in a directory of its own, with `a`, `b`. */
 function output(shell: string, text: string, dir: string): string {
@@ -21,7 +21,7 @@ function output(shell: string, text: string, dir: string): string {
 // deno-fmt-ignore
 const OTHER = [
   "cat $'\\' a #'", "printf '[%s]' $\"a\"", "printf '[%s]' {a,b}", "printf '[%s]' {1..2}",
-  "[[ -f a ]] && echo y", "((echo a))", "cat nofile &> o; cat o", "diff <(echo a) b", "echo a |& cat",
+  "[[ -f a ]] && echo y", "((echo a))", "diff <(echo a) b", "echo a |& cat",
   "case x in x) echo 1;& y) echo 2;; esac", "cat <<< a", "function f { echo f; }; f",
   "a=(1 2); echo ${a[1]}", "x=ab; echo ${x/a/c}", "x=abc; echo ${x:1:1}", "x=ab; echo ${x^^}",
   "x=AB; echo ${x,,}", "x=a; y=x; echo ${!y}", "[ a == a ] && echo y", "shopt -s extglob; echo y",
@@ -37,6 +37,7 @@ const SAME = [
   "f() { echo f; }; f", "cat ${Y:-a,b} 2>/dev/null; echo $?", "echo $1 ${#1} ${1%o}",
 "read -r v <<EOF\nab\nEOF\necho $v", "awk '{print $1}' a", "find . -name a",
   "echo {} x", "cat a 2>&1 >/dev/null", "echo -n x | cat", "x=$(cat a); echo \"$x\"",
+  "echo == a", "echo \"$1\" | tr -d '{()},\\!'",
 ];
 
 Deno.test("dash: what it reads otherwise than bash is found; what it reads alike is not", () => {
@@ -56,6 +57,10 @@ Deno.test("dash: what it reads otherwise than bash is found; what it reads alike
       const [d, b] = [output("dash", text, dir), output("bash", text, dir)];
       if (d !== b) wrong.push(`dash and bash differ: ${text} (${d} / ${b})`);
     }
+    // `cmd &> f` is `cmd & > f` to dash: both readings are judged.
+    const both = "cat nofile &> o; cat o";
+    if (output("dash", both, dir) === output("bash", both, dir)) wrong.push(`alike: ${both}`);
+    assert.deepEqual(dashReadings(both), [both, "cat nofile & > o; cat o"]);
     assert.deepEqual(wrong, []);
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -73,6 +78,11 @@ Deno.test("dash: sh's text bash reads otherwise is not known, however it is hand
     [`echo x | xargs sh -c "cat \\$'\\\\' .env #'"`, "deny", "deny"],
     [`echo "cat \\$'\\\\' .env #'" | sh`, "deny", "deny"],
     [`sh -c '((cat .env))'`, "deny", "deny"],
+    ["sh -c 'cat .env &> /dev/null'", "deny", "deny"],
+    ["sh -c 'ls &> .env'", "deny", "deny"],
+    ["sh -c 'ls src &> /dev/null'", "deny", "allow"],
+    ["sh -c 'if [ -f \"${i%.ts}\" ]; then echo == $i; fi'", "deny", "ask"],
+    [`sh -c 'mv -v "$1" "$(echo "$1" | tr -d "{()},\\!")"' _ x y`, "deny", "ask"],
     [`sh -c "echo '.en\\\\0166' | xargs cat"`, "deny", "deny"],
     [`hyperfine "cat \\$'\\\\' .env #'"`, "deny", "deny"],
     [`hyperfine -S dash "cat \\$'\\\\' .env #'"`, "deny", "deny"],

@@ -14,7 +14,7 @@ import { nodemon } from "./nodemon.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName } from "./words.ts";
 import { shellQuote } from "../shell/words.ts";
-import { DASH_LIKE, dashReadsAsBash } from "./dash.ts";
+import { DASH_LIKE, dashReadings } from "./dash.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -29,8 +29,9 @@ const SH_LIKE = set("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "
 function lineIn(line: Word, shell: Word | null, run: Runner, origin: string, cwds: Stage["cwds"]) {
   // (hyperfine's own shell is `sh`: dash on Debian, which reads some text otherwise: dash.ts.)
   if (shell === null) {
-    if (line.kind !== "static" || dashReadsAsBash(line.value)) run.shell(line, origin, { cwds });
-    else run.stage([literal("sh"), literal("-c"), line], origin, cwds);
+    if (line.kind !== "static" || dashReadings(line.value)?.length === 1) {
+      run.shell(line, origin, { cwds });
+    } else run.stage([literal("sh"), literal("-c"), line], origin, cwds);
     return;
   }
   if (shell.kind !== "static") return run.stage([shell, literal("-c"), line], origin, cwds);
@@ -214,7 +215,7 @@ function concurrently(stage: Stage, run: Runner): void {
     const m = line.kind === "static" ? SHORTCUT.exec(line.value) : null;
     const text = m ? literal(`${SHORTCUT_RUN[m[1]] ?? `${m[1]} run`} ${m[2]}`) : line;
     // (Each runs as `sh -c LINE`: dash on Debian, which reads some text otherwise: dash.ts.)
-    if (text.kind === "static" && !dashReadsAsBash(text.value)) {
+    if (text.kind === "static" && dashReadings(text.value)?.length !== 1) {
       run.stage([literal("sh"), literal("-c"), text], "concurrently", stage.cwds);
     } else run.shell(text, "concurrently", { cwds: stage.cwds });
   }
