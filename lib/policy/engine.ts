@@ -233,8 +233,11 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
   // (`a ..` is `a` and `..`), unless each path is passed whole (`-exec … {}`, `xargs -0`).
   const links = shared.followsLinks || (target.listed !== undefined && !target.listed.noLinks);
   const splits = target.listed !== undefined && !target.listed.whole;
+  // (A name printed as it is that starts with `-` is an option to what it is handed to: `ls |
+  // xargs wc` with a file `--files0-from=.env` makes wc read the names .env holds.)
+  const dashes = target.listed?.bare === true;
   if (
-    (links || splits) &&
+    (links || splits || dashes) &&
     (target.kind === "argument" || target.kind === "path" ||
       (target.kind === "cwd" && !(shared.followsLinks && shared.operands))) &&
     ctx.fs.isDirectory?.(real)
@@ -254,6 +257,7 @@ function reachedBy(ctx: Context, target: Target, shared: StageShared): Reached {
         ? "the tree is too large to see where the symlinks inside it lead"
         : "the tree is too large to see whether names below it would be split into words";
     } else if (splits && found.splits) out.unseen = "names below it would be split into words";
+    else if (dashes && found.dashes) out.unseen = "a name below it would be read as an option";
   }
   if (shared.links.length) {
     // Through a symlink the command makes (`ln -s ~ h && cat h/.ssh/id_rsa`).

@@ -8,7 +8,7 @@ import { treeLinks } from "../programs/links.ts";
 import type { FsFacts } from "../types.ts";
 
 /** A tree walked for its symlinks that is larger than the walk's bounds. */
-export const TOO_LARGE = { links: [], complete: false, splits: false };
+export const TOO_LARGE = { links: [], complete: false, splits: false, dashes: false };
 
 /** Trees walked in this decision, by the decision's memo (its targets often share a tree). */
 const walks = new WeakMap<FsFacts, Map<string, ReturnType<typeof treeLinks>>>();

@@ -165,6 +165,8 @@ function fdListing(stage: Stage): Listing[] | null {
     hidden ? namedBelow(under, name) : [{ under, names: name ?? "*" }]
   );
   if (fdFollows(stage.argv)) { for (const l of listings) l.follows = true; }
+  // (With no path, fd prints the names below the cwd as they are: `-x`.)
+  if (!paths.length) { for (const l of listings) l.bare = true; }
   return listings;
 }
 

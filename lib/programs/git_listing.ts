@@ -8,7 +8,7 @@
  * import { gitListing } from "./git_listing.ts";
  * const argv = ["git", "ls-files"].map(literal);
  * gitListing({ argv, redirects: [], cwds: ["/p"], text: "git ls-files", origin: "top" });
- * // [{ under: literal("."), tracked: true }]
+ * // [{ under: literal("."), tracked: true, bare: true }]
  * ```
  *
  * @module
@@ -76,15 +76,20 @@ export function gitListing(stage: Stage): Listing[] | null {
     specs.push(w.value);
   }
   const index = tracked ? { tracked: true as const } : {};
+  // (Below the cwd, git prints the paths as they are: `-x`.)
+  const bare = (out: Listing[]) =>
+    out.map((l) => l.under.value === "." ? { ...l, bare: true as const } : l);
   // (Pathspecs that are plain directories or files, or one `DIR/*.EXT`: the paths below them.)
   if (specs.length && specs.every((p) => !/[*?[\]\\]/.test(p))) {
-    return specs.map((p) => ({ under: literal(p.replace(/\/+$/, "") || "."), ...index }));
+    return bare(specs.map((p) => ({ under: literal(p.replace(/\/+$/, "") || "."), ...index })));
   }
   const m = specs.length === 1 ? /^(?:([^*?[\]\\]+)\/)?\*([^*?[\]\\/]+)$/.exec(specs[0]) : null;
   const under = literal(m?.[1] ?? ".");
-  return m
-    ? [{ under, names: `*${m[2]}`, ...index }, { under, names: `.*${m[2]}`, ...index }]
-    : [{ under: literal("."), ...index }];
+  return bare(
+    m
+      ? [{ under, names: `*${m[2]}`, ...index }, { under, names: `.*${m[2]}`, ...index }]
+      : [{ under: literal("."), ...index }],
+  );
 }
 
 /** Options of `git diff --name-only` that change what it compares, not what it prints. */

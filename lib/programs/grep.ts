@@ -168,6 +168,8 @@ function grepListing(stage: Stage): Listing[] | null {
   if (!follows && roots.every((w) => w.kind === "static" && !w.listed)) {
     for (const l of listings) l.noLinks = true;
   }
+  // (With no path, `grep -rl X` prints the names below the cwd as they are: `-x`.)
+  if (!files.length) { for (const l of listings) l.bare = true; }
   return listings;
 }
 
@@ -294,6 +296,8 @@ function rgListing(stage: Stage): Listing[] | null {
   }
   // (It skips hidden files and directories below what it searches unless told not to.)
   if (hidden < 2) { for (const l of listings) l.noHidden = true; }
+  // (With no path, rg prints the names below the cwd as they are: `-x`.)
+  if (!roots.length) { for (const l of listings) l.bare = true; }
   return listings;
 }
 

@@ -71,6 +71,11 @@ const TABLE: [string, boolean][] = [
   [`env F=secrets/key sh -c 'cat $F'`, true],
   [`export F=a; env F=README.md bash -c 'cat "$F"'`, true],
   [`F=README.md nice bash -c 'cat $F'`, true],
+  // env's and sudo's `F+=x` set a variable named `F+` (bash's own prefix appends).
+  [`export F=secrets/key; env F+=x bash -c 'cat $F'`, true],
+  [`export F=secrets/key; env -- F+=x sh -c 'cat $F'`, true],
+  [`env 'F x=1' F=README.md bash -c 'cat $F'`, true],
+  [`export F=README; F+=.md bash -c 'cat $F'`, true],
   [`export F=README.md; timeout 5 bash -c 'cat $F'`, true],
   [`export F=README.md; bash -c 'bash -c "cat \\$F"'`, true],
   // Not exported, taken away, cleared: not known (bash: nothing, or the caller's).

@@ -246,21 +246,23 @@ export function treeLinks(
   dir: string,
   fs: FsFacts,
   names?: string,
-): { links: string[]; complete: boolean; splits: boolean } {
+): { links: string[]; complete: boolean; splits: boolean; dashes: boolean } {
   // (Only links a lister's name glob matches are listed; matched loosely: one more link judged.)
   const named = names === undefined ? null : componentRegex(names, true);
-  if (!fs.entries) return { links: [], complete: false, splits: false };
+  if (!fs.entries) return { links: [], complete: false, splits: false, dashes: false };
   const links: string[] = [];
   const queue = [dir];
   let listings = 0;
   let splits = false;
+  let dashes = false;
   for (let at = 0; at < queue.length; at++) {
-    if (++listings > TREE_LISTINGS) return { links, complete: false, splits };
+    if (++listings > TREE_LISTINGS) return { links, complete: false, splits, dashes };
     const here = queue[at];
     const listing = fs.entries(here);
     if (!listing) continue;
     const kinds = sortedOut(listing);
     if (kinds.splits) splits = true;
+    if (kinds.dashes) dashes = true;
     const base = here === "/" ? "/" : here + "/";
     for (const e of kinds.links) {
       if (named !== null && !named.test(e.name)) continue;
@@ -268,14 +270,14 @@ export function treeLinks(
       const at = base + e.name;
       const real = fs.realpathExpected ? fs.realpathExpected(at) : fs.realpath(at);
       if (real && !links.includes(real)) links.push(real);
-      if (links.length >= TREE_LINKS) return { links, complete: false, splits };
+      if (links.length >= TREE_LINKS) return { links, complete: false, splits, dashes };
     }
     for (const e of kinds.dirs) queue.push(base + e.name);
     // Every directory found is listed in turn: once more are found than the bound allows, the
     // walk cannot be complete, and the listings left would only cost time (a stat each).
-    if (queue.length > TREE_LISTINGS) return { links, complete: false, splits };
+    if (queue.length > TREE_LISTINGS) return { links, complete: false, splits, dashes };
   }
-  return { links, complete: true, splits };
+  return { links, complete: true, splits, dashes };
 }
 
 /** A name that xargs (or `read`) would split into other words: blanks, quotes, backslashes. */
@@ -289,6 +291,8 @@ interface Kinds {
   more: DirEntry[];
   /** Whether a name would be split into words (`SPLIT_NAME`). */
   splits: boolean;
+  /** Whether a name starts with `-` (an option, where it is handed on as a word as it is). */
+  dashes: boolean;
 }
 const sorted = new WeakMap<DirEntry[], Kinds>();
 
@@ -299,9 +303,10 @@ const sorted = new WeakMap<DirEntry[], Kinds>();
 function sortedOut(listing: DirEntry[]): Kinds {
   let kinds = sorted.get(listing);
   if (!kinds) {
-    kinds = { links: [], dirs: [], more: [], splits: false };
+    kinds = { links: [], dirs: [], more: [], splits: false, dashes: false };
     for (const e of listing) {
       if (SPLIT_NAME.test(e.name)) kinds.splits = true;
+      if (e.name.startsWith("-")) kinds.dashes = true;
       if (e.link) kinds.links.push(e);
       else if (e.dir) kinds.dirs.push(e);
       if (e.link || e.dir) kinds.more.push(e);

@@ -108,5 +108,51 @@ Deno.test("treeLinks: a tree with more directories than the walk lists is known 
     links: ["/etc/passwd"],
     complete: true,
     splits: false,
+    dashes: false,
   });
+});
+
+Deno.test("listings: a name printed as it is that starts with `-` is an option to what it is handed to", async () => {
+  // GNU wc given a listed name `--files0-from=.env` reads the names .env holds.
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${dir}/.env`, "secret\0");
+    Deno.writeTextFileSync(`${dir}/secret`, "TOKEN\n");
+    Deno.writeTextFileSync(`${dir}/--files0-from=.env`, "");
+    const out = new Deno.Command("bash", { args: ["-c", "ls | xargs -n1 wc"], cwd: dir })
+      .outputSync();
+    assert.match(new TextDecoder().decode(out.stdout), /\bsecret\n/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  const config = configFrom({
+    policies: { p: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "p" },
+    pathProtection: { ".env": "deny" },
+  });
+  const plain = ctxIn("/p", { files: ["/p/src/a.ts", "/p/README.md"] });
+  const dashed = ctxIn("/p", { files: ["/p/src/a.ts", "/p/README.md", "/p/--files0-from=x"] });
+  // [command, with no such name, with one]
+  const cases: [string, string, string][] = [
+    ["ls | xargs -n1 wc", "allow", "ask"],
+    ["ls | xargs -I{} wc {}", "allow", "ask"],
+    ['ls | while read -r f; do wc "$f"; done', "allow", "ask"],
+    ["git ls-files | xargs wc -l", "allow", "ask"],
+    ["grep -rl x | xargs wc", "allow", "ask"],
+    ["rg -l x | xargs wc", "allow", "ask"],
+    // find prints `./--files0-from=x`, and a named place before each name: no option.
+    ["find . -type f | xargs wc -l", "allow", "allow"],
+    ["find . -print0 | xargs -0 wc", "allow", "allow"],
+    ["grep -rl x . | xargs wc", "allow", "allow"],
+    ["git ls-files src | xargs wc -l", "allow", "allow"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, a, b] of cases) {
+    const [x, y] = [
+      (await bash(config, plain, command)).action,
+      (await bash(config, dashed, command)).action,
+    ];
+    if (x !== a || y !== b) wrong.push(`${command}: ${x} ${y}, want ${a} ${b}`);
+  }
+  assert.deepEqual(wrong, []);
 });

@@ -85,7 +85,8 @@ function lsListing(stage: Stage): Listing[] | null {
   );
   const names = all || (headers && hiddenHeader) ? undefined : "*";
   const dot = headers && cwd ? [{ under: literal(".:"), exact: true }] : [];
-  return [...named, ...dot, { under: literal("."), names }];
+  // (ls prints the names as they are: `-x`.)
+  return [...named, ...dot, { under: literal("."), names, bare: true }];
 }
 
 /** ls. */

@@ -14,6 +14,7 @@ import { nodemon } from "./nodemon.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName } from "./words.ts";
 import { shellQuote } from "../shell/words.ts";
+import { DASH_LIKE, dashReadings } from "./dash.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -26,9 +27,16 @@ const SH_LIKE = set("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "
  * LINE`: judged as that line).
  */
 function lineIn(line: Word, shell: Word | null, run: Runner, origin: string, cwds: Stage["cwds"]) {
-  if (shell === null) return run.shell(line, origin, { cwds });
+  // (hyperfine's own shell is `sh`: dash on Debian, which reads some text otherwise: dash.ts.)
+  if (shell === null) {
+    if (line.kind !== "static" || dashReadings(line.value)?.length === 1) {
+      run.shell(line, origin, { cwds });
+    } else run.stage([literal("sh"), literal("-c"), line], origin, cwds);
+    return;
+  }
   if (shell.kind !== "static") return run.stage([shell, literal("-c"), line], origin, cwds);
-  if (SH_LIKE.has(programName(shell)) && !/[\s'"\\$`]/.test(shell.value)) {
+  const name = programName(shell);
+  if (SH_LIKE.has(name) && !DASH_LIKE.has(name) && !/[\s'"\\$`]/.test(shell.value)) {
     return run.shell(line, origin, { cwds });
   }
   const given = line.kind === "static" ? shellQuote(line.value) : '"$__hyperfine_line"';
@@ -206,7 +214,10 @@ function concurrently(stage: Stage, run: Runner): void {
   for (const line of new Set(lines)) {
     const m = line.kind === "static" ? SHORTCUT.exec(line.value) : null;
     const text = m ? literal(`${SHORTCUT_RUN[m[1]] ?? `${m[1]} run`} ${m[2]}`) : line;
-    run.shell(text, "concurrently", { cwds: stage.cwds });
+    // (Each runs as `sh -c LINE`: dash on Debian, which reads some text otherwise: dash.ts.)
+    if (text.kind === "static" && dashReadings(text.value)?.length !== 1) {
+      run.stage([literal("sh"), literal("-c"), text], "concurrently", stage.cwds);
+    } else run.shell(text, "concurrently", { cwds: stage.cwds });
   }
 }
 

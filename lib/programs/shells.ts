@@ -18,6 +18,7 @@ import type { EvalShape } from "../types.ts";
 import type { Program, Runner } from "./spec.ts";
 import { harmlessAssignment } from "./env.ts";
 import { pipedInput } from "./piped_text.ts";
+import { DASH_LIKE, dashReadings } from "./dash.ts";
 import { fishReadsAsBash } from "./fish.ts";
 import { shellPayload } from "./shell_invocation.ts";
 import { shellStart } from "./handed_env.ts";
@@ -164,8 +165,21 @@ function invocationSets(
   return found;
 }
 
-/** Whether the text is fish's and reads otherwise than bash's (fish.ts): then code not seen. */
+/**
+ * Whether the text is fish's, or sh's (dash's: dash.ts), and reads otherwise than bash's: then
+ * code not seen.
+ */
 function notBash(name: string, text: Word, run: Runner): boolean {
+  if (DASH_LIKE.has(name)) {
+    const readings = text.kind === "static" ? dashReadings(text.value) : [];
+    if (readings === null) {
+      run.stage([unknownWord(`(${name}'s code, which bash reads otherwise)`)], `shell:${name}`);
+      return true;
+    }
+    // (dash's reading of `&>`, judged beside bash's, which the caller judges.)
+    for (const r of readings.slice(1)) run.shell(literal(r), `shell:${name}`);
+    return false;
+  }
   if (name !== "fish" || text.kind === "static" && fishReadsAsBash(text.value)) return false;
   run.stage([unknownWord("(fish's code, not read as bash)")], "shell:fish");
   return true;

@@ -237,6 +237,11 @@ export interface Listing {
   noHidden?: true;
   /** Each path printed is one the index lists (`git ls-files`): see `Listed.tracked`. */
   tracked?: true;
+  /**
+   * The paths printed begin with a name below `under` itself, no `./` or directory before it
+   * (`ls`, `grep -rl X` with no path, `git ls-files`): see `Listed.bare`.
+   */
+  bare?: true;
 }
 
 /**

@@ -106,6 +106,7 @@ export function listedLines(
     if (l.noLinks) listed.noLinks = true;
     if (l.noHidden) listed.noHidden = true;
     if (l.tracked) listed.tracked = true;
+    if (l.bare) listed.bare = true;
     if (opts.whole) listed.whole = true;
     // (A lister that follows links prints paths through links of any name.)
     if (l.names && !l.follows) listed.names = l.names;

@@ -425,6 +425,18 @@ function grammarOf(_name: string, w: WrapperSpec): OptionGrammar {
 }
 
 /**
+ * A word with `=` before the command of env or sudo: a variable it sets. env (GNU, BSD, busybox)
+ * and sudo take any such word, whatever its name: `F+=x` sets a variable named `F+` (it does not
+ * append to F, as bash's own prefix does), which no shell reads as a variable: only a name bash
+ * could read is the command's assignment.
+ */
+function setting(word: Word, env: Word[], run: Runner): void {
+  if (!ENV_ASSIGNMENT.test(word.value)) return;
+  run.environment([word]);
+  env.push(word);
+}
+
+/**
  * envdir's directory: each file in it sets (or unsets) the variable it is named after, none of
  * them seen, so the command's environment is not known.
  */
@@ -509,9 +521,8 @@ function wrapped(name: string, w: WrapperSpec, stage: Stage, outer: Runner): voi
     }
     if (t.at !== seen && w.noRun?.includes(v)) return;
     if (t.kind === "operand") {
-      if (w.assignments && ENV_ASSIGNMENT.test(v)) {
-        run.environment([args[t.at]]);
-        env.push(args[t.at]);
+      if (w.assignments && v.includes("=")) {
+        setting(args[t.at], env, run);
         continue;
       }
       if (w.flagWords?.includes(v)) {
@@ -593,11 +604,8 @@ function runAfterOptions(
   // (A bare sudo or exec runs nothing we can see.)
   while (
     w.assignments && start < args.length && args[start].kind === "static" &&
-    ENV_ASSIGNMENT.test(args[start].value)
-  ) {
-    env.push(args[start]);
-    run.environment([args[start++]]);
-  }
+    args[start].value.includes("=")
+  ) setting(args[start++], env, run);
   const rest = args.slice(start);
   // (What env sets is the command's environment: `env CC=… make` is `CC=… make`.)
   if (rest.length && (env.length || cleared)) {

@@ -4,17 +4,19 @@
  * xargs(1) and its `read_line`/`read_string` split them:
  *
  * - by default, items are apart by blanks and newlines; single and double quotes hold blanks
- *   (a quote does not reach past its line), a backslash takes the next character as it is, and
- *   an empty line is none;
+ *   (a quote does not reach past its line), a backslash takes the next character as it is, an
+ *   empty line is none, and an empty quote (`''`, `""`) is an empty item, short of the input's
+ *   end;
  * - with `-I R` (`-i`, `--replace`) an item is a whole line, blanks and all, its leading
  *   whitespace dropped, quotes and backslashes read as above;
  * - with `-0` (`--null`) or `-d D` (`--delimiter`) items end at that character alone, nothing
- *   else is special (the newline echo prints is part of the last item);
- * - `-E EOF` (`-e`, `--eof`): the item that is EOF ends the input.
+ *   else is special (the newline echo prints is part of the last item), and an item may be empty;
+ * - `-E EOF` (`-e`, `--eof`): the item that is EOF ends the input (not with `-0` or `-d`: "-E has
+ *   no effect if -0 or -d is used").
  *
  * Each command gets all the items, or `-n N` of them at a time, or with `-I` one line (`-s`, `-x`
  * limit a command's length: the known texts are short). Null where xargs would stop (a quote
- * left open), an item would be empty, the input comes from a file (`-a`), commands take lines
+ * left open), the input comes from a file (`-a`), commands take lines
  * (`-L`), xargs asks the terminal (`-p`, `-o`), or an option is not known.
  *
  * @module
@@ -114,9 +116,9 @@ function delimiter(value: string): string | null {
 export function xargsItems(text: string, how: Splitting): string[] | null {
   const items = how.delimiter === null ? quotedItems(text, how.lines) : delimited(text, how);
   if (items === null) return null;
-  const end = how.eof === null ? -1 : items.indexOf(how.eof);
-  const out = end < 0 ? items : items.slice(0, end);
-  return out.some((i) => i === "") ? null : out;
+  // (`-E` has no effect with `-0` or `-d`: xargs reads no end-of-file item there.)
+  const end = how.eof === null || how.delimiter !== null ? -1 : items.indexOf(how.eof);
+  return end < 0 ? items : items.slice(0, end);
 }
 
 /** Items ending at one character (`-0`, `-d`): the last one without it, if not empty. */
@@ -130,13 +132,11 @@ function delimited(text: string, how: Splitting): string[] {
 function quotedItems(text: string, lines: boolean): string[] | null {
   const items: string[] = [];
   let item = "";
-  let seen = false;
   let state: "space" | "norm" | "quote" | "backslash" = "space";
   let quote = "";
   const push = () => {
     items.push(item);
     item = "";
-    seen = false;
   };
   for (const c of text) {
     if (state === "space") {
@@ -145,13 +145,11 @@ function quotedItems(text: string, lines: boolean): string[] | null {
     }
     if (state === "norm") {
       if (c === "\n") {
-        // (An empty line, or one of an empty quote alone, is none.)
-        if (item !== "") push();
-        seen = false;
+        // (A line of an empty quote alone is an empty item: `''`.)
+        push();
         state = "space";
         continue;
       }
-      seen = true;
       if (!lines && (c === " " || c === "\t")) {
         push();
         state = "space";
@@ -174,6 +172,7 @@ function quotedItems(text: string, lines: boolean): string[] | null {
     item += c;
   }
   if (state === "quote") return null;
-  if (seen || item !== "") push();
+  // (At the end of the input, an empty quote is none: `a ''` is `a`.)
+  if (item !== "") push();
   return items;
 }

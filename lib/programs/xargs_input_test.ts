@@ -31,16 +31,36 @@ const CASES: [string[], string][] = [
   [["--eof=END"], "a\nEND\nb\n"],
   [["-E", "_"], "'_' b\n"],
   [["-s", "100", "-x", "-r"], "a b\n"],
+  // An empty quote is an empty item (not at the input's end); `-0`, `-d` keep empty items.
+  [[], "a '' b\n"],
+  [[], "''\n.e nv\n"],
+  [[], "\n\n\"\"\n"],
+  [[], " ''  \n"],
+  [[], "a ''"],
+  [[], "a\n''"],
+  [[], "''"],
+  [["-n2"], "'' \"\" a\n"],
+  [["-I{}"], "''\nx\n\n  \"\" \n'' y\n"],
+  [["-I{}"], "''"],
+  [["-d,"], "a,,b,"],
+  [["-d,"], "a,,"],
+  [["-0"], "a\0\0b\0"],
+  [["-0"], "\0"],
+  // `-E` has no effect with `-0` or `-d`, in either order.
+  [["-0", "-E", "a"], "a\0b\0"],
+  [["-E", "b", "-d,"], "a,b,c"],
+  [["-d,", "--eof=b"], "a,b,c"],
+  [["-E", ""], "a '' b\n"],
 ];
 
-/** What GNU xargs prints running `printf '[%s]\n'` with the items of `input`. */
+/** What GNU xargs prints running a shell that prints `[ITEM]` a line with the items of `input`. */
 async function xargsRun(options: string[], input: string): Promise<string> {
   // (With `-I R`, R stands where the item goes.)
   const r = /^(-I|-i|--replace)/.test(options.join(" "))
     ? [options.join(" ").includes("@") ? "@" : "{}"]
     : [];
   const child = new Deno.Command("xargs", {
-    args: [...options, "printf", "[%s]\\n", ...r],
+    args: [...options, "sh", "-c", 'for a; do printf "[%s]\\n" "$a"; done', "_", ...r],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -54,10 +74,7 @@ async function xargsRun(options: string[], input: string): Promise<string> {
 Deno.test("xargs splits known input as GNU xargs does", async () => {
   for (const [options, input] of CASES) {
     const out = await xargsRun(options, input);
-    // (With no items, xargs runs the command once without any: `[]`.)
-    const real = out === "[]\n"
-      ? []
-      : out.split("]\n").filter((s) => s !== "").map((s) => s.slice(1));
+    const real = out.split("]\n").filter((s) => s !== "").map((s) => s.slice(1));
     const how = splitting(options.map(staticWord), XARGS_GRAMMAR);
     assert.ok(how, options.join(" "));
     const ours = xargsItems(input, how);
@@ -67,11 +84,9 @@ Deno.test("xargs splits known input as GNU xargs does", async () => {
   }
 });
 
-Deno.test("xargs input not known where xargs stops or an item would be empty", () => {
+Deno.test("xargs input not known where xargs stops", () => {
   const how = (...o: string[]) => splitting(o.map(staticWord), XARGS_GRAMMAR)!;
   assert.equal(xargsItems("'a b\n", how()), null); // an unmatched quote
-  assert.equal(xargsItems("a '' b\n", how()), null);
-  assert.equal(xargsItems("a,,b", how("-d,")), null);
   assert.equal(splitting(["-a", "f"].map(staticWord), XARGS_GRAMMAR), null);
   assert.equal(splitting(["-L", "1"].map(staticWord), XARGS_GRAMMAR), null);
   assert.equal(splitting(["-d", "\\x41"].map(staticWord), XARGS_GRAMMAR), null);
@@ -94,6 +109,13 @@ Deno.test("xargs and while read of echo, printf and here-strings: judged as the 
     ["echo src/a.ts | while read -r f; do wc -l \"$f\"; done", "allow", "allow"],
     // (xargs takes the quotes away: the item is src/a.ts.)
     ["echo \"'src/a.ts'\" | xargs cat", "allow", "allow"],
+    // An empty quote is an item: here `$0`, so `$1$2` is `.env`; `-E` does nothing with `-0`.
+    ["printf \"''\\n.e nv\\n\" | xargs sh -c 'cat \"$1$2\"'", "deny", "deny"],
+    ["printf \"'' .e nv\\n\" | xargs sh -c 'cat \"$1$2\"'", "deny", "deny"],
+    ["printf 'x\\0.env\\0' | xargs -0 -E x cat", "deny", "deny"],
+    ["printf 'x,.env' | xargs -E x -d, cat", "deny", "deny"],
+    ["printf 'x .env' | xargs -E x cat", "allow", "allow"],
+    ["printf \"'' src/a.ts\\n\" | xargs cat", "allow", "allow"],
     // Not known: a value not known, an unmatched quote, an input file.
     ["echo \"$X\" | xargs cat", "ask", "ask"],
     ["echo \"'.env\" | xargs cat", "ask", "ask"],

@@ -9,6 +9,7 @@
  */
 import type { Part } from "./substitution_outputs.ts";
 import { knownPart, type Values } from "./walk_values.ts";
+import { arithmeticNumber } from "./parameter_ops.ts";
 
 /**
  * A whole word that is the list of an array's words, some of them or one, or their indices:
@@ -60,18 +61,23 @@ export function picked<W extends { kind: string; value: string }>(
   const indices = list.indices ?? words.map((_, i) => i);
   if (p.indices) return indices.map((i) => make(String(i)));
   if (whole) return words;
+  // (Indexes are arithmetic: `010` is 8, `08` an error: not known.)
+  const number = (t: string | undefined) => t === undefined ? undefined : arithmeticNumber(t);
+  const [index, offset, length] = [number(p.at), number(p.offset), number(p.length)];
+  if (offset === null || length === null) return null;
   if (p.at !== "@" && p.at !== "*") {
     // (From the end where negative, past the last index: before the first, bash fails; an
     // element not set is empty.)
-    const i = Number(p.at) < 0 ? (indices.at(-1) ?? -1) + 1 + Number(p.at) : Number(p.at);
+    if (index == null) return null;
+    const i = index < 0 ? (indices.at(-1) ?? -1) + 1 + index : index;
     if (p.offset !== undefined || i < 0) return null;
     const at = indices.indexOf(i);
     return [at < 0 ? make("") : words[at]];
   }
   // (A slice starts at the first element whose index is the offset or past it.)
-  const from = indices.findIndex((i) => i >= Number(p.offset));
+  const from = indices.findIndex((i) => i >= offset!);
   const rest = from < 0 ? [] : words.slice(from);
-  return p.length === undefined ? rest : rest.slice(0, Number(p.length));
+  return length === undefined ? rest : rest.slice(0, length);
 }
 
 /**

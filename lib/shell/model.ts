@@ -117,6 +117,12 @@ export interface Listed {
    * this word.
    */
   alone?: true;
+  /**
+   * A path listed may begin with a name of the tree as it is (`ls` prints `-x`, where find prints
+   * `./-x`): a name starting with `-` is an option to the program it is handed to as a word
+   * (`ls | xargs wc` with a file `--files0-from=.env`).
+   */
+  bare?: true;
 }
 
 /** A redirect of a stage. */

@@ -2,9 +2,9 @@
  * Bash's parameter expansions with operators (bash(1) "Parameter Expansion") computed where the
  * parameter's state is known (its text, or unset) and the operator's word is plain text: the
  * defaults `${p:-w}` `${p-w}` `${p:=w}` `${p=w}`, the alternates `${p:+w}` `${p+w}`, `${p:?w}` of
- * a value that is set, the length `${#p}`, substrings `${p:off}` `${p:off:len}` (digits only),
- * literal replacements `${p/s/r}` `${p//s/r}` `${p/#s/r}` `${p/%s/r}`, case `${p^^}` `${p,,}`
- * `${p^}` `${p,}`, and affixes `${p#pat}` and its kin (affixes.ts). Anything else (`${!p}`,
+ * a value that is set, the length `${#p}`, substrings `${p:off}` `${p:off:len}` (digits only, a
+ * leading 0 octal: `arithmeticNumber`), literal replacements `${p/s/r}` `${p//s/r}` `${p/#s/r}`
+ * `${p/%s/r}`, case `${p^^}` `${p,,}` `${p^}` `${p,}`, and affixes `${p#pat}` and its kin (affixes.ts). Anything else (`${!p}`,
  * `${p@P}`, patterns with glob characters, words with quotes, `~` or expansions) is not computed.
  *
  * And when a variable is surely unset: not in the tool's environment, not one bash sets itself,
@@ -78,9 +78,10 @@ export function applyParameterOp(o: ParameterOp, value: string | null): string |
     case "#len":
       return ascii ? String(v.length) : null;
     case ":": {
-      if (!ascii) return null;
-      const from = Number(o.word);
-      return o.rest === undefined ? v.slice(from) : v.slice(from, from + Number(o.rest));
+      const from = arithmeticNumber(o.word!);
+      const length = o.rest === undefined ? undefined : arithmeticNumber(o.rest);
+      if (!ascii || from === null || length === null) return null;
+      return length === undefined ? v.slice(from) : v.slice(from, from + length);
     }
     case "/":
     case "//":
@@ -98,6 +99,18 @@ export function applyParameterOp(o: ParameterOp, value: string | null): string |
     default:
       return removeAffix(v, { op: o.op as "%" | "%%" | "#" | "##", pattern: o.word! });
   }
+}
+
+/**
+ * The number bash's arithmetic reads in a constant of digits (bash(1) "ARITHMETIC EVALUATION"):
+ * a leading 0 makes it octal (`011` is 9), where an 8 or a 9 is an error (`08`: null), else
+ * decimal; a `-` before it. (`0x1f`, `2#101`, `10#08`, names and expressions: not read here.)
+ */
+export function arithmeticNumber(text: string): number | null {
+  const m = /^(-?)(0[0-7]*|[1-9]\d*)$/.exec(text);
+  if (m === null) return null;
+  const n = m[2].length > 1 && m[2].startsWith("0") ? parseInt(m[2], 8) : Number(m[2]);
+  return Number.isSafeInteger(n) ? (m[1] ? -n : n) : null;
 }
 
 /** A literal replacement (the pattern has no glob character, the string no `&`). */

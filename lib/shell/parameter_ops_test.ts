@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { applyParameterOp, onlyRead, parameterOp, unsetInEnvironment } from "./parameter_ops.ts";
+import {
+  applyParameterOp,
+  arithmeticNumber,
+  onlyRead,
+  parameterOp,
+  unsetInEnvironment,
+} from "./parameter_ops.ts";
 import { markedStages } from "./analyze_testing.ts";
 
 /** Values of `p` (null: unset) and expansions of it, each computed by bash and by parameterOp. */
@@ -9,7 +15,8 @@ const VALUES = [null, "", "secrets/key", "./secrets/key.bak", "SeCrets/kex", "aX
 const EXPANSIONS = ["${p:-secrets/key}", "${p-secrets}", "${p:=d}", "${p=d}", "${p:+alt}", "${p+alt}",
   "${p:?}", "${#p}", "${p:0}", "${p:0:0}", "${p:2}", "${p:3:4}", "${p:40}", "${p//x/y}", "${p/e/E}",
   "${p/#./}", "${p/%.bak/}", "${p//a}", "${p^^}", "${p,,}", "${p^}", "${p,}", "${p#./}", "${p%.bak}",
-  "${p##*/}", "${p%%/*}", "${p/a/}", "${p//X/.}"];
+  "${p##*/}", "${p%%/*}", "${p/a/}", "${p//X/.}", "${p:011}", "${p:010:03}", "${p:07:0}", "${p:0:011}",
+  "${p:00}", "${p:08}", "${p:1:09}"];
 
 Deno.test("parameter_ops: each operator of a known value is what bash computes", () => {
   let compared = 0;
@@ -34,6 +41,37 @@ Deno.test("parameter_ops: each operator of a known value is what bash computes",
     }
   }
   assert.ok(compared > 150, `${compared}`);
+});
+
+Deno.test("parameter_ops: a constant of digits is octal after a 0, as bash's arithmetic reads it", () => {
+  for (
+    const t of ["0", "7", "010", "011", "-010", "0777", "12", "-3", "08", "019", "0x1f", "2#1"]
+  ) {
+    let bash: string | null;
+    try {
+      bash = execFileSync("bash", ["-c", `echo $((${t}))`], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString().trim();
+    } catch {
+      bash = null;
+    }
+    const ours = arithmeticNumber(t);
+    // (Other bases are bash's, not read here: not known.)
+    if (ours !== null || bash === null) assert.equal(ours === null ? null : String(ours), bash, t);
+  }
+  assert.equal(arithmeticNumber("0x1f"), null);
+  assert.equal(arithmeticNumber("10#08"), null);
+  assert.equal(arithmeticNumber("1+1"), null);
+  // The walk: a substring's offset and an array's index.
+  const cat = (c: string) => markedStages(c, env).find((s) => s.startsWith("cat"));
+  assert.equal(cat("s=xxxxxxxxx.env; cat ${s:011}"), "cat .env");
+  assert.equal(cat("s=xxxxxxxxxx.env; cat ${s:012:04}"), "cat .env");
+  assert.equal(cat('a=(0 1 2 3 4 5 6 7 .env 9); cat "${a[010]}"'), "cat .env");
+  assert.equal(cat('a=(0 1 2 3 4 5 6 7 .env 9); cat "${a[@]:010:01}"'), "cat .env");
+  assert.equal(cat('a=(0 1 .env 3 4 5 6 7 8 9); cat "${a[-010]}"'), "cat .env");
+  assert.equal(cat('a=(0 1 2 3 4 5 6 7 8 .env); cat "${a[9]}"'), "cat .env");
+  for (const c of ["s=xxxxxxxx.env; cat ${s:08}", 'a=(0 1 2 3 4 5 6 7 8 .env); cat "${a[09]}"']) {
+    assert.match(cat(c)!, /^cat [?~]/, c);
+  }
 });
 
 Deno.test("parameter_ops: what is not computed", () => {

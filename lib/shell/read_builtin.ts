@@ -16,8 +16,10 @@
  * `read -a NAME` fills the array with every field of the line (`readArray`), and `mapfile`/`readarray`
  * with its lines (`mapfileArray`).
  *
- * Not known: without `-r` where the text holds a backslash (escapes and continued lines), `-t`
- * (`-t 0` assigns nothing), `-u`, `-e`, `-i`, `-E`, an option not known, a
+ * Not known: without `-r` where the text holds a backslash (escapes and continued lines), text
+ * beyond ASCII with `-n`/`-N` (characters in a UTF-8 locale, bytes in the C locale) or a `-d` of
+ * one (its first byte ends the line), `-t` (`-t 0` assigns nothing), `-u`, `-e`, `-i`, `-E`, an
+ * option not known, a
  * name or option value not static.
  *
  * @module
@@ -97,6 +99,15 @@ function readOptions(args: Word[], prefixes: Word[]): ReadOptions | null {
   return o;
 }
 
+/**
+ * Whether what `read` takes of `text` depends on the locale: `-n`/`-N` count characters in a UTF-8
+ * locale and bytes in the C locale, and `-d` takes its delimiter's first byte (`-d é` also ends at
+ * `è`), where the text goes beyond ASCII.
+ */
+function byLocale(o: ReadOptions, text: string): boolean {
+  return (o.count !== null || o.delim > "\x7f") && /\P{ASCII}/u.test(text);
+}
+
 /** The line `read` takes of `text`, as `o` tells it (the delimiter, `-n`). */
 function lineOf(o: ReadOptions, text: string): string {
   const line = text.slice(0, text.includes(o.delim) ? text.indexOf(o.delim) : text.length);
@@ -114,6 +125,7 @@ export function readValues(
 ): [name: string, value: string][] | null {
   const o = readOptions(args, prefixes);
   if (o === null || o.array !== undefined || (!o.raw && text.includes("\\"))) return null;
+  if (byLocale(o, text)) return null;
   const { names, count } = o;
   const whole = !names.length;
   if (whole) names.push("REPLY");
@@ -140,7 +152,7 @@ export function readArray(
 ): [name: string, words: string[]] | null {
   const o = readOptions(args, prefixes);
   if (o?.array === undefined || o.names.length || o.count?.exact) return null;
-  if (!o.raw && text.includes("\\")) return null;
+  if ((!o.raw && text.includes("\\")) || byLocale(o, text)) return null;
   const line = lineOf(o, text);
   const { white, field } = fields(o.ifs);
   let end = line.length;

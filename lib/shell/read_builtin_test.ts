@@ -149,8 +149,27 @@ Deno.test("read of text it cannot reproduce is not known", () => {
       [w("-e", "f"), "a\n"],
       [w("-r", "f-g"), "a\n"],
       [w("-n", "x", "f"), "a\n"],
+      // (Beyond ASCII, -n and -N count what the locale says; -d ends at its first byte.)
+      [w("-rn", "7", "a", "b"), "é .envX\n"],
+      [w("-r", "-N", "2", "a"), "日本\n"],
+      [w("-r", "-d", "é", "a"), "xèy\n"],
     ] as [ReturnType<typeof w>, string][]
   ) assert.equal(readValues(args, [], text), null, args.map((a) => a.value).join(" "));
+});
+
+Deno.test("read -n counts characters or bytes as the locale says: beyond ASCII, not known", () => {
+  const run = (lc: string) =>
+    new TextDecoder().decode(
+      new Deno.Command("bash", {
+        args: ["-c", `LC_ALL=${lc}; read -rn 7 a b <<< "é .envX"; printf '[%s]' "$b"`],
+        clearEnv: true,
+      }).outputSync().stdout,
+    );
+  assert.deepEqual([run("C"), run("C.UTF-8")], ["[.env]", "[.envX]"]);
+  assert.deepEqual(readValues(["-rn", "7", "a", "b"].map(staticWord), [], "e .envX\n"), [
+    ["a", "e"],
+    ["b", ".envX"],
+  ]);
 });
 
 Deno.test("the text a static here-string or heredoc gives standard input", () => {
