@@ -390,7 +390,9 @@ export function withLines(stage: Stage): Stage[] {
   stage.argv.forEach(lined);
   stage.redirects.forEach((r) => lined(r.target));
   if (!sources.length) return [stage];
-  const readings = sources.map((s, i) => listedLines(s, listingOf) ?? textLines(s, lineOf[i]));
+  const readings = sources.map((s, i) =>
+    lineOf[i].split ? splitWords(s) : listedLines(s, listingOf) ?? textLines(s, lineOf[i])
+  );
   let rounds: Map<Stage, Word>[] = [new Map()];
   sources.forEach((s, i) => {
     const words = readings[i];
@@ -406,6 +408,26 @@ export function withLines(stage: Stage): Stage[] {
     return { ...stage, argv: stage.argv.map(put), redirects };
   });
 }
+
+/**
+ * The words bash makes of what a listing prints in an unquoted `$(…)` (`wc -l $(git ls-files)`),
+ * as xargs gets them: paths below the listed places, split at blanks. bash also globs each field,
+ * so a listed name holding `*` stands for other names there (a tracked `secrets/*` for an
+ * untracked `secrets/key`, `src/*` for a path through a link, `.*` under `dotglob`): what the
+ * listing says of links, hidden files and the index does not hold. Its names glob does where it
+ * is a literal suffix (`-name '*.ts'`) or name: a field ending so ends so after globbing.
+ * Null where it may print anything else.
+ */
+function splitWords(source: Stage): Word[] | null {
+  return listedLines(source, listingOf)?.map((w) => {
+    if (!w.listed) return w;
+    const names = w.listed.names;
+    return { ...w, listed: names && LITERAL_SUFFIX.test(names) ? { names } : {} };
+  }) ?? null;
+}
+
+/** A name glob that is a literal name or suffix: nothing a glob of a name could end differently. */
+const LITERAL_SUFFIX = /^\*?[^*?[\]\\()|@+!]+$/;
 
 /**
  * The lines a loop's `read` takes of what its source prints where that is text the gate knows
