@@ -415,19 +415,25 @@ export function withLines(stage: Stage): Stage[] {
  * so a listed name holding `*` stands for other names there (a tracked `secrets/*` for an
  * untracked `secrets/key`, `src/*` for a path through a link, `.*` under `dotglob`): what the
  * listing says of links, hidden files and the index does not hold. Its names glob does where it
- * is a literal suffix (`-name '*.ts'`) or name: a field ending so ends so after globbing.
+ * is a literal name or prefix and suffix (`-name '*.ts'`): a field so made is so after globbing.
  * Null where it may print anything else.
  */
 function splitWords(source: Stage): Word[] | null {
   return listedLines(source, listingOf)?.map((w) => {
     if (!w.listed) return w;
     const names = w.listed.names;
-    return { ...w, listed: names && LITERAL_SUFFIX.test(names) ? { names } : {} };
+    if (names && LITERAL_SUFFIX.test(names)) return { ...w, listed: { names } };
+    // (The names glob is in the word's text, which the protections read: dropped there too.)
+    const text = names ? w.text.slice(0, w.text.length - names.length) : w.text;
+    return { ...w, value: text, text, listed: {} };
   }) ?? null;
 }
 
-/** A name glob that is a literal name or suffix: nothing a glob of a name could end differently. */
-const LITERAL_SUFFIX = /^\*?[^*?[\]\\()|@+!]+$/;
+/**
+ * A name glob that is a literal name, or a literal prefix and suffix around one `*`
+ * (`*.ts`, `.*.ts`, `btree*.c`): bash's glob of a name it matches starts and ends so too.
+ */
+const LITERAL_SUFFIX = /^[^*?[\]\\()|@+!]*\*?[^*?[\]\\()|@+!]*$/;
 
 /**
  * The lines a loop's `read` takes of what its source prints where that is text the gate knows
