@@ -159,7 +159,7 @@ export function otherRepositories(
     for (const c of s.cwds) {
       if (c === null || c === ctx.cwd) continue;
       const repo = repositoryOf(c, ctx);
-      if (repo === own.top && repo !== null) continue;
+      if (repo === own.top) continue;
       // (No repository there now: one another stage may put there, `tar xzf r.tgz -C /tmp`.)
       if (repo === null && (!globs().disturbed(c, s) || madePlain(c, s, ctx, globs, own.top))) {
         continue;

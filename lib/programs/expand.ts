@@ -58,6 +58,7 @@ import {
   literal,
   opensFile,
   programName,
+  splitLines,
   unknownWord,
 } from "./words.ts";
 import { goProxyToolchains, goSplit } from "./go_env.ts";
@@ -391,7 +392,7 @@ export function withLines(stage: Stage): Stage[] {
   stage.redirects.forEach((r) => lined(r.target));
   if (!sources.length) return [stage];
   const readings = sources.map((s, i) =>
-    lineOf[i].split ? splitWords(s) : listedLines(s, listingOf) ?? textLines(s, lineOf[i])
+    (lineOf[i].split ? splitLines : listedLines)(s, listingOf) ?? textLines(s, lineOf[i])
   );
   let rounds: Map<Stage, Word>[] = [new Map()];
   sources.forEach((s, i) => {
@@ -410,39 +411,13 @@ export function withLines(stage: Stage): Stage[] {
 }
 
 /**
- * The words bash makes of what a listing prints in an unquoted `$(…)` (`wc -l $(git ls-files)`),
- * as xargs gets them: paths below the listed places, split at blanks. bash also globs each field,
- * so a listed name holding `*` stands for other names there (a tracked `secrets/*` for an
- * untracked `secrets/key`, `src/*` for a path through a link, `.*` under `dotglob`): what the
- * listing says of links, hidden files and the index does not hold. Its names glob does where it
- * is a literal name or prefix and suffix (`-name '*.ts'`): a field so made is so after globbing.
- * Null where it may print anything else.
- */
-function splitWords(source: Stage): Word[] | null {
-  return listedLines(source, listingOf)?.map((w) => {
-    if (!w.listed) return w;
-    const names = w.listed.names;
-    if (names && LITERAL_SUFFIX.test(names)) return { ...w, listed: { names } };
-    // (The names glob is in the word's text, which the protections read: dropped there too.)
-    const text = names ? w.text.slice(0, w.text.length - names.length) : w.text;
-    return { ...w, value: text, text, listed: {} };
-  }) ?? null;
-}
-
-/**
- * A name glob that is a literal name, or a literal prefix and suffix around one `*`
- * (`*.ts`, `.*.ts`, `btree*.c`): bash's glob of a name it matches starts and ends so too.
- */
-const LITERAL_SUFFIX = /^[^*?[\]\\()|@+!]*\*?[^*?[\]\\()|@+!]*$/;
-
-/**
  * The lines a loop's `read` takes of what its source prints where that is text the gate knows
  * (`echo a b | while read f`, `done <<< secrets/key`: piped_text.ts), each as `read` leaves it
  * (`line`: blanks at both ends dropped without `IFS=`); a last line without its newline is none
  * (`read` fails there and the loop ends). Null where not known (a backslash without `-r`).
  */
 function textLines(source: Stage, line: LineOf): Word[] | null {
-  const texts = line.whole ? null : printedBy(source);
+  const texts = line.whole || line.split ? null : printedBy(source);
   if (!texts) return null;
   const out = new Set<string>();
   for (const text of texts) {
@@ -464,8 +439,7 @@ function hasLines(stage: Stage): boolean {
 /**
  * Whether `read` takes a path as it is printed: a name given as it is (grep's file operands)
  * keeps its blanks only with `IFS=`, its backslashes only with `-r` (a glob's matches only with
- * `-r`). (A listed tree's names that
- * a reader would change are the engine's to see.)
+ * `-r`). (A listed tree's names that a reader would change are the engine's to see.)
  */
 function readable(path: Word, line: LineOf): boolean {
   if (path.listed) return true;
