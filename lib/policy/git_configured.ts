@@ -61,6 +61,15 @@ const QUIET = new Set([
   "hash-object", "credential",
 ]);
 
+/**
+ * Whether a git stage runs no hook (githooks(5)): its subcommand, named, neither reads the index
+ * nor changes a ref (`log`, `show`, `rev-parse`; an alias may run any).
+ */
+export function runsNoHook(stage: Stage): boolean {
+  const w = stage.argv[gitSubcommand(stage.argv)];
+  return w?.kind === "static" && QUIET.has(SYNONYMS[w.value] ?? w.value);
+}
+
 /** The subcommands git runs under another name (git.c's commands: `stage` is `add`). */
 const SYNONYMS: Record<string, string> = {
   stage: "add",
@@ -385,7 +394,7 @@ function writtenFirst(
 
 /** The hooks git runs (githooks(5)). */
 // deno-fmt-ignore
-const HOOKS = [
+export const HOOKS = [
   "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
   "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
   "pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",

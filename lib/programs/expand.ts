@@ -58,6 +58,7 @@ import {
   literal,
   opensFile,
   programName,
+  splitLines,
   unknownWord,
 } from "./words.ts";
 import { goProxyToolchains, goSplit } from "./go_env.ts";
@@ -386,7 +387,9 @@ export function withLines(stage: Stage): Stage[] {
   stage.argv.forEach(lined);
   stage.redirects.forEach((r) => lined(r.target));
   if (!sources.length) return [stage];
-  const readings = sources.map((s, i) => listedLines(s, listingOf) ?? textLines(s, lineOf[i]));
+  const readings = sources.map((s, i) =>
+    (lineOf[i].split ? splitLines : listedLines)(s, listingOf) ?? textLines(s, lineOf[i])
+  );
   let rounds: Map<Stage, Word>[] = [new Map()];
   sources.forEach((s, i) => {
     const words = readings[i];
@@ -410,7 +413,7 @@ export function withLines(stage: Stage): Stage[] {
  * (`read` fails there and the loop ends). Null where not known (a backslash without `-r`).
  */
 function textLines(source: Stage, line: LineOf): Word[] | null {
-  const texts = line.whole ? null : printedBy(source);
+  const texts = line.whole || line.split ? null : printedBy(source);
   if (!texts) return null;
   const out = new Set<string>();
   for (const text of texts) {
@@ -432,8 +435,7 @@ function hasLines(stage: Stage): boolean {
 /**
  * Whether `read` takes a path as it is printed: a name given as it is (grep's file operands)
  * keeps its blanks only with `IFS=`, its backslashes only with `-r` (a glob's matches only with
- * `-r`). (A listed tree's names that
- * a reader would change are the engine's to see.)
+ * `-r`). (A listed tree's names that a reader would change are the engine's to see.)
  */
 function readable(path: Word, line: LineOf): boolean {
   if (path.listed) return true;

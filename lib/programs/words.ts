@@ -146,6 +146,32 @@ export function eachAlone(argv: Word[], listed: readonly Word[]): Word[][] {
 }
 
 /**
+ * The words bash makes of what a listing prints in an unquoted `$(…)` (`wc -l $(git ls-files)`),
+ * as xargs gets them: paths below the listed places, split at blanks. bash also globs each field,
+ * so a listed name holding `*` stands for other names there (a tracked `secrets/*` for an
+ * untracked `secrets/key`, `src/*` for a path through a link, `.*` under `dotglob`): what the
+ * listing says of links, hidden files and the index does not hold. Its names glob does where it
+ * is a literal name or prefix and suffix (`-name '*.ts'`): a field so made is so after globbing.
+ * Null where it may print anything else.
+ */
+export function splitLines(source: Stage, listingOf: ListingOf): Word[] | null {
+  return listedLines(source, listingOf)?.map((w) => {
+    if (!w.listed) return w;
+    const names = w.listed.names;
+    if (names && LITERAL_SUFFIX.test(names)) return { ...w, listed: { names } };
+    // (The names glob is in the word's text, which the protections read: dropped there too.)
+    const text = names ? w.text.slice(0, w.text.length - names.length) : w.text;
+    return { ...w, value: text, text, listed: {} };
+  }) ?? null;
+}
+
+/**
+ * A name glob that is a literal name, or a literal prefix and suffix around one `*`
+ * (`*.ts`, `.*.ts`, `btree*.c`): bash's glob of a name it matches starts and ends so too.
+ */
+const LITERAL_SUFFIX = /^[^*?[\]\\()|@+!]*\*?[^*?[\]\\()|@+!]*$/;
+
+/**
  * Words as one line of shell text: `argv`, each static word quoted so the line reads back as those
  * words (a container runs them as they are), a word not known statically as its source text (one
  * word of unknown value); `joined`, their values joined by blanks (ssh sends that to the remote

@@ -81,6 +81,12 @@ export interface LineOf {
   trimmed: boolean;
   /** `read -d ''` (to a NUL, not a newline) or `-t` (it may read nothing): not line by line. */
   whole?: true;
+  /**
+   * Not a line `read` took but the words of an unquoted `$(…)` (`wc -l $(git ls-files)`): bash
+   * splits what `from` prints at blanks and globs each field, as xargs (without `-0`) splits it.
+   * Known only where `from` prints the paths of a listing.
+   */
+  split?: true;
 }
 
 /**

@@ -55,6 +55,7 @@ import {
 import { DECLARATION_BUILTINS, RESERVED_WORDS } from "./keywords.ts";
 import {
   type BashAnalysis,
+  type LineOf,
   type Redirect,
   redirectsStdin,
   type Stage,
@@ -68,6 +69,9 @@ import {
   knownValue,
   nameChar,
   type PlainEnv,
+  printable,
+  singleQuoteEnd,
+  splitLine,
   unsetHolds,
   type ValueReading,
   variable,
@@ -143,6 +147,7 @@ export function plainAnalysis(source: string, env: PlainEnv): BashAnalysis | nul
     stages: [],
     depth: 0,
     pipes: 0,
+    lists: 0,
     closer: -1,
     touched: null,
   };
@@ -169,6 +174,10 @@ interface Reading extends ValueReading {
   pipes: number;
   /** The character that closes the innermost substitution being read (`)`, `` ` ``); -1: none. */
   closer: number;
+  /** `;`, `&&` and `||` read so far, in substitutions too. */
+  lists: number;
+  /** The `$(…)` read last where it is one pipeline: where it ends, and its last command's stage. */
+  piped?: { end: number; stage: Stage };
 }
 
 /** Substitutions inside substitutions read here at most. */
@@ -262,6 +271,7 @@ function readList(r: Reading, at: number, origin: "top" | "substitution"): numbe
       }
       stages.push(stage);
       if (c === -1 || closing) return i;
+      if (op !== "|") r.lists++;
       if (!moveOn(r, moves, stage, op, closer)) return -1;
       // (A later command's redirects in a pipeline without `&&` or `||` before it are the
       // pipeline's to tree-sitter: the walk sees no command feeding the pipe then.)
@@ -446,6 +456,8 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
   /** The word has a variable's value (not known), and its known text before that. */
   let dynamic = false;
   let prefix = "";
+  /** The last command of the `$(…)` the word starts with, where it is one pipeline. */
+  let piped: Reading["piped"] = undefined;
   for (;;) {
     const d = i < n ? source.charCodeAt(i) : -1;
     if (d >= 0 && d < 128 && RUN[d]) {
@@ -500,6 +512,8 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       // `$(…)`, `` `…` ``: a command's output, not known.
       const e = d === 36 ? expansionEnd(source, i, r) : backtickEnd(source, i, r);
       if (e < 0) return null;
+      // (A whole word of one pipeline's `$(…)`, an argument: what it prints, split.)
+      if (i === from && !first && d === 36 && r.piped?.end === e) piped = r.piped;
       if (!dynamic) prefix = value;
       dynamic = true;
       value += source.slice(i, e);
@@ -525,7 +539,10 @@ function readWord(r: Reading, from: number, first: boolean): WordRead | null {
       special = true;
     } else break;
   }
-  return wordEnd(r, from, i, first, { value, quoted, glob, special, dynamic, prefix, nameRuns });
+  const line = piped?.end === i ? splitLine(r, piped.stage, r.stages) : undefined;
+  if (line === null) return null;
+  const parts = { value, quoted, glob, special, dynamic, prefix, nameRuns, line };
+  return wordEnd(r, from, i, first, parts);
 }
 
 /** What `readWord` read up to where a word ends. */
@@ -537,6 +554,8 @@ interface WordParts {
   dynamic: boolean;
   prefix: string;
   nameRuns: boolean;
+  /** The word is an unquoted `$(…)` alone (`LineOf.split`). */
+  line: LineOf | undefined;
 }
 
 /** The word `readWord` read from `from` to `i`, or null where it is not plain (see there). */
@@ -547,7 +566,7 @@ function wordEnd(
   first: boolean,
   w: WordParts,
 ): WordRead | null {
-  const { value, quoted, glob, special, dynamic, prefix, nameRuns } = w;
+  const { value, quoted, glob, special, dynamic, prefix, nameRuns, line } = w;
   const source = r.source;
   const n = source.length;
   if (i === from) return null; // a character no plain command has here
@@ -578,7 +597,7 @@ function wordEnd(
   const text = !quoted && !special && value.length === i - from ? value : source.slice(from, i);
   return {
     word: dynamic
-      ? { value, kind: "dynamic", prefix, text }
+      ? { value, kind: "dynamic", prefix, text, ...(line && { line }) }
       : glob
       ? { value, kind: "glob", ...globParts(source, from, i), text }
       : { value, kind: "static", prefix: value, text },
@@ -586,13 +605,6 @@ function wordEnd(
     name: nameRuns && !glob && !special && !dynamic,
     literal: !glob && !special && !dynamic,
   };
-}
-
-/** Where the single-quoted text at `at` closes: every character as it is (printable ASCII). */
-function singleQuoteEnd(source: string, at: number): number {
-  const close = source.indexOf("'", at + 1);
-  for (let j = at + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return -1;
-  return close;
 }
 
 /**
@@ -696,6 +708,7 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   const first = r.stages.length;
   const outer = r.closer;
   const cwds = r.cwds;
+  const lists = r.lists;
   r.depth++;
   r.closer = closer;
   const close = readList(r, from, "substitution");
@@ -705,6 +718,8 @@ function substitutionEnd(r: Reading, from: number, closer: number): number {
   // (`$(pwd)` is the cwd to the walk: its value is known; so is a number the walk knows a
   // command prints, `$(nproc)`, `$(… | wc -l)`.)
   if (close < 0) return -1;
+  // (One pipeline: its words, unquoted, may be a listing's paths; `Word.line`.)
+  if (closer === 41 && r.lists === lists) r.piped = { end: close + 1, stage: r.stages.at(-1)! };
   const text = () => r.source.slice(closer === 41 ? from - 2 : from - 1, close + 1);
   for (let i = first; i < r.stages.length; i++) {
     const program = r.stages[i].argv[0]?.value;
@@ -772,11 +787,6 @@ function reserved(word: string): boolean {
 
 /** Characters that end a word: blanks and operators. */
 const ENDS = charSet(" \t|&;<>");
-
-/** A printable ASCII character or a tab. */
-function printable(c: number): boolean {
-  return (c >= 32 && c < 127) || c === 9;
-}
 
 /** A lookup table of ASCII characters. */
 function charSet(chars: string): Uint8Array {

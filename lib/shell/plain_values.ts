@@ -7,7 +7,8 @@
  */
 import type { Cwds } from "./cwds.ts";
 import { MAY_ASSIGN } from "./builtin_assignments.ts";
-import type { BashEnv, Stage } from "./model.ts";
+import type { BashEnv, LineOf, Stage } from "./model.ts";
+import { namesIfs } from "./walk_values.ts";
 import { mayBeUnset, onlyRead, unsetInEnvironment } from "./parameter_ops.ts";
 import { touchedNames } from "./walk_words.ts";
 
@@ -104,4 +105,34 @@ export function knownValue(r: ValueReading, name: "HOME" | "PWD" | "TMPDIR"): st
   // (`$PWD` is the stage's cwd when it is one, known: else the walk tells it.)
   if (name === "PWD") return r.cwds.length === 1 ? r.cwds[0] : null;
   return name === "HOME" ? r.env.env.HOME ?? r.env.home : r.env.env.TMPDIR ?? "";
+}
+
+/**
+ * What the walk makes of an unquoted `$(…)` word of one pipeline ending in `stage`
+ * (substitution_outputs.ts `listingPart`): its words, split, where IFS is surely its default
+ * and the command does not change how programs are found (else undefined). Null where the walk
+ * may have stopped following values before it (a builtin that may assign): the walk reads it.
+ */
+export function splitLine(
+  r: ValueReading,
+  stage: Stage,
+  stages: Stage[],
+): LineOf | undefined | null {
+  if (!unsetHolds(stages)) return null;
+  if (r.env.env.BASH_ENV !== undefined || namesIfs(r.source)) return undefined;
+  r.touched ??= touchedNames(r.source);
+  if (r.touched.has("PATH")) return undefined;
+  return { from: stage, raw: true, trimmed: true, split: true };
+}
+
+/** Where the single-quoted text at `at` closes: every character as it is (printable ASCII). */
+export function singleQuoteEnd(source: string, at: number): number {
+  const close = source.indexOf("'", at + 1);
+  for (let j = at + 1; j < close; j++) if (!printable(source.charCodeAt(j))) return -1;
+  return close;
+}
+
+/** A printable ASCII character or a tab. */
+export function printable(c: number): boolean {
+  return (c >= 32 && c < 127) || c === 9;
 }

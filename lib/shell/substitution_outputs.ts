@@ -15,7 +15,8 @@ import type { Cut } from "./affixes.ts";
 import { basenameOf, dirnameOf } from "./affixes.ts";
 import type { Cwds } from "./cwds.ts";
 import { BUILTINS, RESERVED_WORDS } from "./keywords.ts";
-import type { LineOf, Output, Word } from "./model.ts";
+import type { LineOf, Output, Stage, Word } from "./model.ts";
+import { lastCommand } from "./nodes.ts";
 import { numericOutput } from "./walk_evaluation.ts";
 import { OUTPUT_PROGRAMS, outputPattern } from "./run_time_parts.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -76,6 +77,44 @@ export type ReadParts = (node: LiteNode) => Part[];
  * that is known (`Part.output`), else its text, not known.
  */
 export function substitutionPart(
+  ctx: WalkContext,
+  node: LiteNode,
+  cwds: Cwds,
+  quoted: boolean,
+  read: ReadParts,
+): Part {
+  const part = knownOutput(ctx, node, cwds, quoted, read);
+  if (quoted || part.kind !== "dynamic" || part.output) return part;
+  return listingPart(ctx, node) ?? part;
+}
+
+/**
+ * The words of an unquoted `$(…)` whose command or pipeline was the last the walk met (`wc -l
+ * $(git ls-files)`, `sed -i … $(grep -rl a .)`): what it prints, split at blanks, as xargs
+ * splits it (`Word.line`, `LineOf.split`; the program layer knows whether that is the paths of a
+ * listing). Null where IFS may not be its default, the command may define a function of a name
+ * in the pipeline or change how programs are found, or the substitution is a command's name.
+ */
+function listingPart(ctx: WalkContext, node: LiteNode): Part | null {
+  if (!ctx.values.defaultIfs(ctx.env.env) || ctx.touched.has("PATH")) return null;
+  if (!node.text.startsWith("$(") || node.namedChildren.length !== 1 || inCommandName(node)) {
+    return null;
+  }
+  const body = node.namedChildren[0]!;
+  if (!/^(command|pipeline|redirected_statement)$/.test(body.type)) return null;
+  const last = lastCommand(body);
+  const walked = ctx.lastCommand;
+  if (last === null || walked?.node !== last.id) return null;
+  for (let s: Stage | undefined = walked.stage; s; s = s.input) {
+    const name = s.argv[0];
+    if (name?.kind !== "static" || ctx.defined.has(name.value)) return null;
+  }
+  const line: LineOf = { from: walked.stage, raw: true, trimmed: true, split: true };
+  return { value: node.text, kind: "dynamic", line };
+}
+
+/** The part a substitution is where what it prints is known (see `substitutionPart`). */
+function knownOutput(
   ctx: WalkContext,
   node: LiteNode,
   cwds: Cwds,

@@ -224,3 +224,37 @@ Deno.test("which, command -v, type -P: a program's path, looked up in the tool's
   }
   assert.equal(ENV.env.PATH, undefined);
 });
+
+Deno.test("an unquoted `$(…)` word of one pipeline is what its last command prints, split", () => {
+  // [command, whether the last word of its last stage is the substitution's split output]
+  const rows: [string, boolean][] = [
+    ["cat $(find src)", true],
+    ["cat $(find src | head -3)", true],
+    ["cat $(find src 2>/dev/null)", true],
+    ["for f in $(git ls-files); do cat $f; done", true],
+    ['for f in $(git ls-files); do cat "$f"; done', true],
+    // Quoted: one word of several lines. Glued to text, several substitutions, a list: not so.
+    ['cat "$(find src)"', false],
+    ["cat x$(find src)", false],
+    ["cat $(find src)$(find lib)", false],
+    ["cat $(cd src; find .)", false],
+    ["cat $(find src && echo .env)", false],
+    ["cat `find src`", false],
+    // IFS, PATH, a function of the name: what bash splits it into, or what runs, is not known.
+    ["IFS=/; cat $(find src)", false],
+    ["PATH=/tmp:$PATH; cat $(find src)", false],
+    ["find() { :; }; cat $(find src)", false],
+    ["for f in $(find src); do cat $f.bak; done", false],
+  ];
+  const wrong: string[] = [];
+  for (const [command, split] of rows) {
+    const stages = stagesOf(command);
+    const word = stages[stages.length - 1].argv.at(-1)!;
+    if (!!word.line?.split !== split) wrong.push(`${command}: ${!split ? "split" : "not split"}`);
+    // (From the substitution's last command, walked just before.)
+    if (split && word.line!.from.text !== stages[stages.length - 2].text) {
+      wrong.push(`${command}: from ${word.line!.from.text}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});

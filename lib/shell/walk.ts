@@ -133,7 +133,7 @@ export class Walker implements WalkContext {
   /** Whether the commands being walked read a pipe on their standard input. */
   private piped = false;
   /** The last simple command walked, by its node. */
-  private lastCommand: WalkedCommand | null = null;
+  lastCommand: WalkedCommand | null = null;
   /**
    * The command node of a pipeline being walked (a simple command or a `while` loop), and the
    * stage that writes its input.

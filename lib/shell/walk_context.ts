@@ -10,6 +10,7 @@ import type { BashEnv, ListedGlob, Redirect, Stage } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
 import type { Calls } from "./walk_calls.ts";
 import type { Values } from "./walk_values.ts";
+import type { WalkedCommand } from "./walk_lines.ts";
 
 /**
  * One word as bash reads it, from the nodes tree-sitter may have split it into: after a quote, an
@@ -77,6 +78,8 @@ export interface WalkContext {
   readonly values: Values;
   /** The calls of the functions the command defines, where walked at each call. */
   readonly calls: Calls | null;
+  /** The command walked last and its stage (a substitution's, read by the word it is in). */
+  readonly lastCommand: WalkedCommand | null;
   /** The first reason the command cannot be fully analysed. */
   error: string | null;
   /** The `for` lists' globs expanded by `env.listing`; null: this walker lists none. */

@@ -655,8 +655,9 @@ export function knownPart(
   output?: Output;
 } | null {
   if (k.kind === "line") {
-    // Unquoted, bash splits and globs the line: only `"$f"` stands for it.
-    return quoted ? { value: k.value, kind: "dynamic", line: k.line } : null;
+    // Unquoted, bash splits and globs the line: only `"$f"` stands for it (but a word of an
+    // unquoted `$(…)`, split and globbed already: `for f in $(git ls-files); do wc -l $f`).
+    return quoted || k.line?.split ? { value: k.value, kind: "dynamic", line: k.line } : null;
   }
   if (k.kind === "output") {
     // (Unquoted, bash splits and globs it: a program's path is judged so; a new name only where

@@ -137,6 +137,22 @@ function droppedBefore(node: LiteNode): boolean {
 }
 
 /**
+ * The words of a `for` list's group. An unquoted `$(…)` alone is what it prints, split, where its
+ * command is known (`for f in $(git ls-files)`): its command is walked here to be known (the
+ * body's walk walks it again, as the loop's first command: its stages are those).
+ */
+function listWords(ctx: WalkContext, g: LiteNode | WordGroup, cwds: Cwds, used: boolean): Word[] {
+  const alone = "nodes" in g ? null : g;
+  if (!used || alone?.type !== "command_substitution" || !alone.text.startsWith("$(")) {
+    return groupWords(ctx, g, cwds, false);
+  }
+  const mark = ctx.stages.length;
+  const words = groupWords(ctx, g, cwds, true);
+  ctx.stages.length = mark;
+  return words;
+}
+
+/**
  * The values a `for` loop's variable takes: its list's words (a glob's word stands for its
  * matches, or is each of them where `env.listing` gives them), or one unknown value when a word
  * is not known or there are many. `walked`, when given, is called after the body's rounds.
@@ -162,9 +178,12 @@ export function loopWords(
   const lists = used && ctx.values.following && ctx.listed !== null;
   // (tree-sitter may split a bash word into nodes: `-'s p'\;` is one word.)
   const values = wordGroups(ctx, node, words)
-    .flatMap((g) => listed(ctx, g, false, cwds) ?? groupWords(ctx, g, cwds, false))
+    .flatMap((g) => listed(ctx, g, false, cwds) ?? listWords(ctx, g, cwds, used))
     .flatMap((d): (Known | null)[] => {
-      if (d.kind === "dynamic") return [null];
+      // (An unquoted `$(…)` alone: what it prints, split, a word at a time.)
+      if (d.kind === "dynamic") {
+        return d.line?.split ? [{ value: "$" + name, kind: "line", line: d.line }] : [null];
+      }
       if (d.kind !== "glob") return [{ value: d.value, kind: "text" }];
       return (lists ? listedMatches(ctx, d, cwds, expanded) : null) ??
         [{ value: d.value, kind: "glob", pattern: d.pattern, at: cwds }];
