@@ -20,7 +20,8 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, linesFrom, literal, programName, quotedName, startsShell } from "./words.ts";
-import { buildOutput, composeBridgeOutput, containerCopyDestination } from "./destinations.ts";
+import { bakeAt, bakeRuns } from "./bake.ts";
+import { composeBridgeOutput, containerCopyDestination } from "./destinations.ts";
 import { containerFiles, containerOperands, type CopyForm } from "./container_copies.ts";
 import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
@@ -473,11 +474,17 @@ function composeRunForm(args: Word[]): { at: number; grammar: OptionGrammar } | 
   return sub !== null && args[sub].value === "run" ? { at: sub, grammar: COMPOSE_RUN } : null;
 }
 
-/** `docker compose …`: what its compose files name (compose_files.ts). */
+/**
+ * `docker compose …`: what its compose files name (compose_files.ts); `docker buildx bake`: the
+ * builds its bake files define (bake.ts).
+ */
 function dockerComposeFiles(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const at = subcommandAt(args, 0, DOCKER_GLOBAL);
-  if (at !== null && args[at].value === "compose") composeFileRuns(stage, run, args, at + 1);
+  if (at === null) return;
+  if (args[at].value === "compose") return composeFileRuns(stage, run, args, at + 1);
+  const bake = stage.argv[0].value.endsWith("docker") ? bakeAt(args, at) : null;
+  if (bake !== null) bakeRuns(stage, run, args, bake);
 }
 
 /**
@@ -656,12 +663,11 @@ export const CONTAINER_PROGRAMS: Program[] = [
     optionCommands: dockerComposeFiles,
     runsElsewhere: dockerCommand,
     text: (argv) => [...dockerText(argv), ...copyText(argv)],
-    // (And what `cp` copies in and `build -o` writes: destinations.ts.)
+    // (And what `cp` copies in: destinations.ts; what `build -o` writes: image_builds.ts.)
     namedFiles: (argv, stage) => [
       ...dockerFiles(argv, stage?.cwds),
       ...copyFiles(argv),
       ...containerCopyDestination(argv),
-      ...buildOutput(argv),
       ...dockerBuildFiles(argv),
       ...composeBridgeOutput(argv),
     ],

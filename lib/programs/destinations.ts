@@ -172,17 +172,6 @@ export function containerCopyDestination(argv: Word[]): NamedFile[] {
   );
 }
 
-/** `docker build -o DIR` (`--output`, `type=local,dest=DIR`): what the build makes, below DIR. */
-export function buildOutput(argv: Word[]): NamedFile[] {
-  const args = values(argv);
-  if (!args.includes("build")) return [];
-  const out = option(args, ["-o", "--output"]);
-  if (out === null) return [];
-  if (!out.includes("=")) return into(out, "(what docker build writes)");
-  const dest = /(?:^|,)dest=([^,]+)/.exec(out)?.[1] ?? null;
-  return /(?:^|,)type=(local)(,|$)/.test(out) ? into(dest, "(what docker build writes)") : [];
-}
-
 /**
  * `docker compose bridge convert [-o DIR]` (`--output`): the manifests it makes, below DIR, else
  * below `out` in the cwd.

@@ -160,7 +160,7 @@ const SHORT: Record<string, string> = {
 };
 
 /** `docker buildx`'s options before its subcommand that take a value. */
-const BUILDX_GLOBAL: OptionGrammar = {
+export const BUILDX_GLOBAL: OptionGrammar = {
   flags: "D",
   valued: "",
   longFlags: new Set(["--debug", "--help"]),
@@ -197,7 +197,9 @@ function buildOptions(argv: Word[], from: number) {
       continue;
     }
     const name = SHORT[t.name] ?? t.name;
-    const value = t.glued ?? (t.valueAt !== undefined ? values[t.valueAt] : null);
+    // (pflag reads `-v=VAL` as VAL: a short option's value after `=`.)
+    const glued = t.name.length === 2 && t.glued?.startsWith("=") ? t.glued.slice(1) : t.glued;
+    const value = glued ?? (t.valueAt !== undefined ? values[t.valueAt] : null);
     const at = t.valueAt !== undefined ? [from + t.at, from + t.valueAt] : [from + t.at];
     out.push({ name, at, value, ...(t.kind === "operand" ? { operand: true as const } : {}) });
   }
@@ -222,70 +224,143 @@ export function buildReadWords(argv: Word[], from: number, sub = from - 1): numb
   return [...read].filter((i) => i < end && !written.has(i)).sort((a, b) => a - b);
 }
 
-/** The fields of a `key=value,key=value` option value, by key. */
-function fields(value: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const f of value.split(",")) {
+/**
+ * The fields of one CSV record as Go's encoding/csv reads it (buildx reads `-o`, `--cache-to`,
+ * `--cache-from` and `--secret` so): `,` separates, a field that begins with `"` is quoted (`""`
+ * a quote in it, `,` and `=` kept) and ends at a `,` or the end; a `"` elsewhere is an error, as
+ * is a line break (buildx reads the first line alone). Null for a value not read so.
+ */
+export function csvFields(value: string): string[] | null {
+  if (value === "" || /[\r\n]/.test(value)) return null;
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (value[i] === '"') {
+      let field = "";
+      for (i++;;) {
+        const q = value.indexOf('"', i);
+        if (q < 0) return null;
+        field += value.slice(i, q);
+        i = q + 1;
+        if (value[i] !== '"') break;
+        field += '"';
+        i++;
+      }
+      out.push(field);
+      if (i === value.length) return out;
+      if (value[i++] !== ",") return null;
+    } else {
+      const comma = value.indexOf(",", i);
+      const field = comma < 0 ? value.slice(i) : value.slice(i, comma);
+      if (field.includes('"')) return null;
+      out.push(field);
+      if (comma < 0) return out;
+      i = comma + 1;
+    }
+  }
+}
+
+/**
+ * The `key=value` fields of an option value by key, as buildx reads them (CSV, a key lower-cased
+ * and trimmed: `"dest=x"`, ` DEST=x`) and as podman and buildah do (split at `,`, keys as
+ * written): each key's values by either reading. Null where the CSV cannot be read.
+ */
+function fields(value: string): Map<string, string[]> | null {
+  const csv = csvFields(value);
+  if (csv === null) return null;
+  const out = new Map<string, string[]>();
+  const add = (k: string, v: string) => {
+    const list = out.get(k) ?? [];
+    if (!list.includes(v)) list.push(v);
+    out.set(k, list);
+  };
+  for (const f of [...csv, ...value.split(",")]) {
     const eq = f.indexOf("=");
-    if (eq > 0) out.set(f.slice(0, eq).trim().toLowerCase(), f.slice(eq + 1));
+    if (eq > 0) add(f.slice(0, eq).trim().toLowerCase(), f.slice(eq + 1));
   }
   return out;
 }
 
+/** A word that may be one of them, or `-o`/`-v` in a cluster. */
+const LATER_FILE_OPTION =
+  /^(--(secret|ssh|cache-from|cache-to|build-context|output|volume)|-[a-zA-Z]*[ov])/;
+
+/** The options whose value names a file, read or written. */
+const FILE_OPTIONS = /^--(secret|ssh|cache-from|cache-to|build-context|output|volume)$/;
+
 /**
  * The files a build reads inside its options' values (`Program.namedFiles`): a secret's
- * `src`/`source` (a bare `--secret PATH` too), ssh keys (`--ssh default=A,B`), a local
- * cache (`--cache-from type=local,src=DIR`), a named context (`--build-context n=PATH`, or
- * `oci-layout://PATH`); and those it writes there: a local cache's `dest` (a tree), a tar's or
- * OCI archive's (`-o type=tar,dest=out.tar`), a host directory `-v` mounts into its `RUN` steps
- * (a tree, unless `:ro`). A value not known is a file not known.
+ * `src`/`source` (a bare `--secret PATH` too, and its `id` where it names no `src` nor `env`:
+ * buildkit reads the file of that name), ssh keys (`--ssh default=A,B`), a local cache
+ * (`--cache-from type=local,src=DIR`), a named context (`--build-context n=PATH`, or
+ * `oci-layout://PATH`); and those it writes there: a local cache's `dest` (a tree), `-o`'s (a
+ * tree for `type=local` or a bare `-o DIR`, else an archive), a host directory `-v` mounts into
+ * its `RUN` steps (a tree, unless `:ro`). A value not known, or not read as buildx reads it, is a
+ * file not known; so is one of these options after an option not known.
  */
 export function buildFiles(argv: Word[], from: number): NamedFile[] {
   const out: NamedFile[] = [];
-  const named = (path: string | undefined, source: string) => {
-    if (path && path !== "-") out.push({ path, source });
-  };
-  for (const o of buildOptions(argv, from)) {
+  const options = buildOptions(argv, from);
+  for (const o of options) {
     const v = o.value;
     const source = `${o.name} ${v ?? ""}`;
-    if (v === null) {
-      if (/^--(secret|ssh|cache-from|cache-to|build-context|output|volume)$/.test(o.name)) {
-        out.push({ path: null, source });
-      }
-      continue;
+    if (!FILE_OPTIONS.test(o.name)) continue;
+    const csv = /^--(secret|cache-from|cache-to|output)$/.test(o.name);
+    const f = v === null || !csv ? null : fields(v);
+    if (v === null || (csv && f === null)) {
+      out.push({ path: null, source });
+    } else out.push(...optionFiles(o.name, v, f, source));
+  }
+  // (Past an option not known, a word may still be one of these: `--frob -o ~/.ssh`.)
+  const last = Math.max(from - 1, ...options.flatMap((o) => o.at));
+  const rest = argv.slice(last + 1);
+  if (rest.some((w) => w.kind !== "static" || LATER_FILE_OPTION.test(w.value))) {
+    out.push({ path: null, source: "(an option of the build not known)" });
+  }
+  return out;
+}
+
+/** The files one option's value names (`f`: its fields, null where it has none read). */
+function optionFiles(
+  name: string,
+  v: string,
+  f: Map<string, string[]> | null,
+  source: string,
+): NamedFile[] {
+  const out: NamedFile[] = [];
+  const named = (paths: string[] | undefined, below = false) => {
+    for (const path of paths ?? []) {
+      if (path && path !== "-") out.push({ path, source, ...(below ? { below } : {}) });
     }
-    if (o.name === "--secret") {
-      const f = fields(v);
-      if (f.size === 0) named(v, source);
-      else named(f.get("src") ?? f.get("source"), source);
-    } else if (o.name === "--ssh") {
-      const eq = v.indexOf("=");
-      if (eq > 0) { for (const p of v.slice(eq + 1).split(",")) named(p, source); }
-    } else if (o.name === "--cache-from") {
-      const f = fields(v);
-      if (f.get("type") === "local") named(f.get("src"), source);
-    } else if (o.name === "--volume") {
-      // (podman's and buildah's `RUN` steps mount a host directory, writable unless `:ro`.)
-      const [host, , opts] = v.split(":");
-      if (/^[/.~]/.test(host)) {
-        const ro = /(^|,)(ro|readonly)(,|$)/.test(opts ?? "");
-        out.push({ path: host, source, ...(ro ? {} : { below: true }) });
-      }
-    } else if (o.name === "--cache-to") {
-      const f = fields(v);
-      if (f.get("type") === "local" && f.get("dest")) {
-        out.push({ path: f.get("dest")!, source, below: true });
-      }
-    } else if (o.name === "--output" && v.includes("=")) {
-      // (A tar or OCI archive is one file, `-` none; a local tree is destinations.ts
-      // `buildOutput`'s.)
-      const f = fields(v);
-      if (f.get("type") !== "local") named(f.get("dest"), source);
-    } else if (o.name === "--build-context") {
-      const path = v.slice(v.indexOf("=") + 1);
-      if (path.startsWith("oci-layout://")) named(path.slice(13).replace(/[@:][^/]*$/, ""), source);
-      else if (!/^[a-z][\w+.-]*:\/\//i.test(path)) named(path, source);
-    }
+  };
+  if (name === "--secret") {
+    if (!v.includes("=")) named([v]);
+    const src = [...(f?.get("src") ?? []), ...(f?.get("source") ?? [])];
+    named(src);
+    if (!src.length && !f?.has("env") && !f?.get("type")?.includes("env")) named(f?.get("id"));
+  } else if (name === "--ssh") {
+    const eq = v.indexOf("=");
+    const paths = v.slice(eq + 1);
+    if (eq > 0) named([...new Set([...paths.split(","), ...(csvFields(paths) ?? [])])]);
+  } else if (name === "--cache-from") {
+    if (v.includes("=")) named(f?.get("src"));
+  } else if (name === "--cache-to") {
+    if (v.includes("=")) named(f?.get("dest"), true);
+  } else if (name === "--volume") {
+    // (podman's and buildah's `RUN` steps mount a host directory, writable unless `:ro`.)
+    const [host, , opts] = v.split(":");
+    if (/^[/.~]/.test(host)) named([host], !/(^|,)(ro|readonly)(,|$)/.test(opts ?? ""));
+  } else if (name === "--output") {
+    // (A bare `-o DIR` is a tree (podman's too where no `,` is); a tar or OCI archive is one
+    // file, `tar=false` a tree; `-` none.)
+    if (!v.includes(",")) named([v], true);
+    const tree = f?.get("type")?.some((t) => t.trim() === "local") ||
+      f?.get("tar")?.includes("false");
+    named(f?.get("dest"), tree);
+  } else if (name === "--build-context") {
+    const path = v.slice(v.indexOf("=") + 1);
+    if (path.startsWith("oci-layout://")) named([path.slice(13).replace(/[@:][^/]*$/, "")]);
+    else if (!/^[a-z][\w+.-]*:\/\//i.test(path)) named([path]);
   }
   return out;
 }

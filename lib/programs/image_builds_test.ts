@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { STARTER_CONFIG } from "../starter.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
-import { buildFiles, buildFrom, buildReadWords } from "./image_builds.ts";
+import { buildFiles, buildFrom, buildReadWords, csvFields } from "./image_builds.ts";
 
 const H = "/home/user";
 const P = `${H}/p`;
@@ -124,5 +124,61 @@ Deno.test("image builds: what a build reads inside its values is judged", async 
     ["cp -r /tmp/k secrets && docker build -t app .", "deny"],
     ["docker build -t app . & cp -r /tmp/k secrets", "deny"],
     ["docker build -t app . | tee log; mv /tmp/k secrets", "deny"],
+  ]);
+});
+
+Deno.test("image builds: option values read as Go's encoding/csv reads them", () => {
+  assert.deepEqual(csvFields("type=local,dest=out"), ["type=local", "dest=out"]);
+  assert.deepEqual(csvFields('type=local,"dest=a,b"'), ["type=local", "dest=a,b"]);
+  assert.deepEqual(csvFields('"a""b",c,'), ['a"b', "c", ""]);
+  // (A quote inside a field, after a quoted one, or not closed; a line break: not read.)
+  assert.equal(csvFields('a"b'), null);
+  assert.equal(csvFields('"a"b'), null);
+  assert.equal(csvFields('"a'), null);
+  assert.equal(csvFields(' "a"'), null);
+  assert.equal(csvFields("a\nb"), null);
+  const paths = (s: string) =>
+    buildFiles(s.split(" ").map(literal), 2).map((f) => [f.path, f.below ?? false]);
+  assert.deepEqual(paths('docker build -o type=local,"dest=/x" .'), [["/x", true]]);
+  assert.deepEqual(paths("docker build -o type=local,DEST=/x ."), [["/x", true]]);
+  assert.deepEqual(paths("docker build -o type=oci,dest=/x,tar=false ."), [["/x", true]]);
+  assert.deepEqual(paths('docker build --secret id=a,"src=k" .'), [["k", false]]);
+  assert.deepEqual(paths("docker build --secret id=k.pem ."), [["k.pem", false]]);
+  assert.deepEqual(paths("docker build --secret id=a,type=env ."), []);
+  assert.deepEqual(paths('docker build -o type=local,"dest=/x .'), [[null, false]]);
+  assert.deepEqual(paths("docker build -o - ."), []);
+  assert.deepEqual(paths("docker build -o=out ."), [["out", true]]);
+  assert.deepEqual(paths("podman build -v=./d:/d ."), [["./d", true]]);
+  // (Past an option not known, one that names files.)
+  assert.deepEqual(paths("docker build --frob x -o out ."), [[null, false]]);
+  assert.deepEqual(paths("docker build --frob x --tag y ."), []);
+});
+
+Deno.test("image builds: quoted, cased and spaced keys, and pflag's `-v=`, are read", async () => {
+  await checkActions(open, ctx, [
+    [`docker build -o 'type=local,"dest=${H}/.ssh"' .`, "deny"],
+    [`docker build -o type=local,DEST=${H}/.ssh .`, "deny"],
+    [`docker build -o 'type=local, dest=${H}/.ssh' .`, "deny"],
+    [`docker build -o 'type=tar,"dest=${H}/.ssh/authorized_keys"' .`, "deny"],
+    [`docker buildx build --output='type=docker,"dest=${H}/.ssh/k"' .`, "deny"],
+    [`docker build --cache-to 'type=local,"dest=${H}/.ssh"' .`, "deny"],
+    [`docker build --secret 'id=a,"src=secrets/key"' .`, "deny"],
+    [`docker build --secret 'id=a,SRC=secrets/key' .`, "deny"],
+    [`docker build --secret id=secrets/key .`, "deny"],
+    [`podman build -v=${H}/.ssh:/d .`, "deny"],
+    [`podman build --volume=${H}/.ssh:/d .`, "deny"],
+    [`buildah bud -v=${H}/.ssh:/d .`, "deny"],
+    [`docker build -o=${H}/.ssh .`, "deny"],
+    [`docker build -f=secrets/key .`, "deny"],
+    [`docker build --frob x -o ${H}/.ssh .`, "deny"],
+    // Everyday.
+    ["docker build -t app .", "allow"],
+    ["docker build -o out .", "allow"],
+    ["docker build -o type=local,dest=out .", "allow"],
+    [
+      "docker buildx build --cache-to type=local,dest=.cache --cache-from type=local,src=.cache .",
+      "allow",
+    ],
+    ["docker build --secret id=npm,env=NPM_TOKEN -t app .", "allow"],
   ]);
 });
