@@ -158,7 +158,7 @@ Deno.test("listings: a name printed as it is that starts with `-` is an option t
 });
 
 Deno.test("treeLinks: a directory inside that cannot be listed leaves the walk incomplete", () => {
-  const files = ["/t/a/x.ts", "/t/locked/l/y", "/t/f.ts"];
+  const files = ["/t/a/x.ts", "/t/locked/l/y", "/t/f.ts", "/home/u/.ssh/id"];
   const fs = fakeFs({ files, links: { "/t/a/k": "/home/u/.ssh" }, unlisted: ["/t/locked"] });
   assert.equal(treeLinks("/t", fs).complete, false);
   assert.equal(treeLinks("/t/locked", fs).complete, false);
