@@ -248,18 +248,20 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
       dirs.push({ value, name: name! });
     }
   }
-  const out = dirs.flatMap(({ value, name }) =>
+  const out: NamedFile[] = dirs.flatMap(({ value, name }) =>
     receivingDirs(value, name === "--partial-dir", ops).map((path) => ({
       path,
       source: `(the directory ${argv[0].value} ${name} names)`,
       below: true,
     }))
   );
-  const dest = ops.at(-1);
-  if (!backup || ops.length < 2 || !dest || ops.includes(null) || /^[^/]*:/.test(dest)) return out;
+  // (Backups by the names of the operands known, the last taken for the destination, as before.)
+  const known = ops.filter((o) => o !== null);
+  const dest = known.at(-1);
+  if (!backup || known.length < 2 || dest === undefined || /^[^/]*:/.test(dest)) return out;
   out.push(backupNamed(dest, suffix ?? "~", source));
-  for (const src of ops.slice(0, -1)) {
-    out.push(backupNamed(into(dest, src!), suffix ?? "~", source));
+  for (const src of known.slice(0, -1)) {
+    out.push(backupNamed(into(dest, src), suffix ?? "~", source));
   }
   return out;
 }
@@ -271,10 +273,14 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
  * partial directory is made in each destination directory: `../x` from one a level below also.
  * (Another machine's destination: its directories are judged as this one's, from the cwd.)
  */
-function receivingDirs(value: string | null, perDir: boolean, ops: (string | null)[]) {
+function receivingDirs(
+  value: string | null,
+  perDir: boolean,
+  ops: (string | null)[],
+): (string | null)[] {
   if (value === null || value.startsWith("/")) return [value];
   const dest = ops.at(-1);
-  if (dest === undefined || ops.includes(null)) return [null];
+  if (dest === undefined || dest === null || ops.includes(null)) return [null];
   if (/^[^/]*:/.test(dest)) return [value];
   const trimmed = dest.replace(/\/+$/, "") || "/";
   const bases = dest.endsWith("/") ? [trimmed] : [trimmed, trimmed.replace(/\/?[^/]*$/, "") || "."];
