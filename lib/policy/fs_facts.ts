@@ -604,6 +604,8 @@ export function fakeFs(
     contents?: Record<string, string>;
     /** Files and their bytes (`readBytes`: the same array each time). */
     bytes?: Record<string, Uint8Array>;
+    /** Directories that cannot be listed (mode 000 to a user other than root). */
+    unlisted?: string[];
   } = {},
 ): FsFacts {
   const files = new Set<string>();
@@ -677,6 +679,7 @@ export function fakeFs(
     },
     entries(dir: string): DirEntry[] | null {
       const r = real(dir);
+      if (opts.unlisted?.includes(r)) return null;
       const prefix = r === "/" ? "/" : r + "/";
       const out = new Map<string, DirEntry>();
       for (const f of files) {

@@ -31,9 +31,15 @@ async function tree(files: string[]): Promise<string> {
 }
 
 /** Each command's verdict under the deny-list config in `dir/proj` (every wrong one listed). */
-async function check(dir: string, rows: [string, Action][]) {
+async function check(dir: string, rows: [string, Action][], unlisted: string[] = []) {
   const cwd = `${dir}/proj`;
-  const ctx: Context = { cwd, home: HOME, env: { HOME, PATH: "/usr/bin:/bin" }, fs: realFs() };
+  const real = realFs();
+  // (Directories listed as failing: mode 000 does not stop root, who runs the tests.)
+  const locked = unlisted.map((d) => `${dir}/${d}`);
+  const fs = locked.length === 0
+    ? real
+    : { ...real, entries: (d: string) => (locked.includes(d) ? null : real.entries!(d)) };
+  const ctx: Context = { cwd, home: HOME, env: { HOME, PATH: "/usr/bin:/bin" }, fs };
   const wrong: string[] = [];
   for (const [command, want] of rows) {
     const got = (await bash(DP, ctx, command.replaceAll("$D", dir))).action;
@@ -130,4 +136,21 @@ Deno.test("a tree too large to walk asks as before", async () => {
     ["npx vitest run big", "ask"],
     ["cp -r src $D/bk2", "allow"],
   ]);
+});
+
+Deno.test("a directory inside a tree that cannot be listed leaves its names not known: asked", async () => {
+  const files = [...EVERYDAY, "proj/dst/locked/secrets/key", "proj/dst/a.ts", "proj/ok/locked/"];
+  await check(await tree(files), [
+    // (chmod -R opens `locked` before it goes below; another user may list it.)
+    ["chmod -R a+rwX dst", "ask"],
+    ["chown -R user dst", "ask"],
+    ["rm -rf dst", "ask"],
+    ["cp -r dst /tmp/o", "ask"],
+    ["mv dst d2", "ask"],
+    ["rsync -a dst/ $D/o2/", "ask"],
+    ["cp -rL dst $D/o3", "ask"],
+    // (The directory itself is copied, moved or removed as its name: the tree around is listed.)
+    ["cp -r src $D/o4", "allow"],
+    ["rm -rf src", "allow"],
+  ], ["proj/dst/locked"]);
 });

@@ -31,8 +31,8 @@ const named = new WeakMap<FsFacts, Map<string, readonly string[] | null>>();
 
 /**
  * Every name below a directory, at any depth (its files', directories' and links'), as the
- * filesystem shows it now; null when the tree is larger than the walk's bounds or cannot be
- * listed. Once per tree in a decision (`fs` is the decision's memo).
+ * filesystem shows it now; null when the tree is larger than the walk's bounds or it or a
+ * directory inside it cannot be listed. Once per tree in a decision (`fs` is the decision's memo).
  */
 export function namesBelow(dir: string, fs: FsFacts): readonly string[] | null {
   let trees = named.get(fs);
@@ -42,10 +42,12 @@ export function namesBelow(dir: string, fs: FsFacts): readonly string[] | null {
   if (!fs.entries) found = null;
   const queue = [dir];
   for (let at = 0; found !== null && at < queue.length; at++) {
+    // (A directory found below that cannot be listed, mode 000, leaves its names not known: the
+    // command may open it first, `chmod -R a+rwX d`, or be run by another user.)
     const listing = fs.entries!(queue[at]);
     if (!listing) {
-      if (at === 0) found = null;
-      continue;
+      found = null;
+      break;
     }
     const base = queue[at] === "/" ? "/" : queue[at] + "/";
     for (const e of listing) {

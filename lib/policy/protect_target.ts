@@ -561,8 +561,13 @@ function directoriesListed(
   for (let at = 0; at < queue.length; at++) {
     if (at >= LISTED_DIRECTORIES) return null;
     const rel = queue[at];
-    const listing = fs.entries(rel ? `${top}/${rel}` : top);
-    if (!listing) continue;
+    const path = rel ? `${top}/${rel}` : top;
+    const listing = fs.entries(path);
+    // (A directory inside that cannot be listed hides a tracked name that is a directory now.)
+    if (!listing) {
+      if (at > 0 || fs.isDirectory?.(path) === true) return null;
+      continue;
+    }
     for (const e of listing) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (index.has(path) && e.dir) out.push(`${top}/${path}`);

@@ -179,10 +179,31 @@ function into(dir: string, src: string): string {
 }
 
 /**
+ * rsync's options naming a directory on the receiving side, which rsync resolves from the
+ * destination directory where relative (rsync(1): `--backup-dir`, `--compare-dest`,
+ * `--copy-dest`, `--link-dest` "relative to the destination directory"; `--temp-dir`'s
+ * mkstemp is made there too; `--partial-dir` in each destination file's directory). What it
+ * reads there (a compare, copy or link basis) is judged as written below: a hard link into the
+ * destination shares the file.
+ */
+const RSYNC_DIRS = [
+  "--backup-dir",
+  "--temp-dir",
+  "--partial-dir",
+  "--compare-dest",
+  "--copy-dest",
+  "--link-dest",
+];
+
+/** rsync's short options that take a value (`-e CMD`, `-B SIZE`, `-f RULE`, `-T DIR`, `-M OPT`). */
+const RSYNC_VALUED = "eBfTM";
+
+/**
  * rsync's backups (`-b`/`--backup`, or `--backup-dir=DIR`): the destination's, under
  * `--suffix=SUF` (else `~`), beside a file it replaces or, into a directory, at each source's
- * name there; with `--backup-dir`, anywhere below DIR. (Below a destination directory rsync may
- * replace anything anyway.) Long options are read abbreviated too, as some builds accept.
+ * name there; with `--backup-dir`, anywhere below DIR. And below each directory of `RSYNC_DIRS`.
+ * (Below a destination directory rsync may replace anything anyway.) Long options are read
+ * abbreviated too, as some builds accept.
  */
 export function rsyncBackups(argv: Word[]): NamedFile[] {
   const source = `(the backup ${argv[0].value} -b keeps)`;
@@ -190,43 +211,83 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
   const long = (w: string, name: string) => w.length > 3 && name.startsWith(w.split("=")[0]);
   let backup = false;
   let suffix: string | null | undefined;
-  const out: NamedFile[] = [];
-  const ops: string[] = [];
-  const dirs: (string | null)[] = [];
+  const ops: (string | null)[] = [];
+  const dirs: { value: string | null; name: string }[] = [];
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
     if (w === null || !w.startsWith("-") || w === "-") {
-      if (w !== null) ops.push(w);
+      ops.push(w);
+      continue;
+    }
+    if (!w.startsWith("--")) {
+      // (A cluster: `-b` sets backups; `-T DIR`, `-TDIR`, `-avT DIR` a temp directory.)
+      const at = [...w.slice(1)].findIndex((c) => RSYNC_VALUED.includes(c)) + 1;
+      if (/b/.test(at > 0 ? w.slice(1, at) : w)) backup = true;
+      if (at === 0) continue;
+      const value = at + 1 < w.length ? w.slice(at + 1) : words[++i] ?? null;
+      if (w[at] === "T") dirs.push({ value, name: "--temp-dir" });
       continue;
     }
     const isSuffix = long(w, "--suffix");
-    // (`--backup` spelled in full, or a shorter prefix, is not `--backup-dir`.)
-    const isDir = !isSuffix && !long(w, "--backup") && long(w, "--backup-dir");
-    if (!isSuffix && !isDir) {
-      if (/^-[a-zA-Z]*b/.test(w) || long(w, "--backup")) backup = true;
+    // (`--backup` spelled in full, or a shorter prefix, is not `--backup-dir`; nor `--partial`
+    // `--partial-dir`.)
+    const name = isSuffix || long(w, "--backup") || long(w, "--partial")
+      ? undefined
+      : RSYNC_DIRS.find((d) => long(w, d));
+    if (!isSuffix && name === undefined) {
+      if (long(w, "--backup")) backup = true;
       continue;
     }
     const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : words[++i] ?? null;
     if (isSuffix) suffix = value;
     else {
-      backup = true;
-      suffix ??= "";
-      dirs.push(value);
+      if (name === "--backup-dir") {
+        backup = true;
+        suffix ??= "";
+      }
+      dirs.push({ value, name: name! });
     }
   }
-  const dest = ops.at(-1);
-  // (A relative backup directory is the destination's: rsync resolves it there. As the cwd's too.)
-  for (const dir of dirs) {
-    out.push({ path: dir, source, below: true });
-    if (dir !== null && !dir.startsWith("/") && dest !== undefined && !/^[^/]*:/.test(dest)) {
-      const base = dest.endsWith("/") ? dest : dest.slice(0, dest.lastIndexOf("/") + 1);
-      if (base !== "") out.push({ path: base + dir, source, below: true });
-    }
-  }
-  if (!backup || ops.length < 2 || dest === undefined || /^[^/]*:/.test(dest)) return out;
+  const out: NamedFile[] = dirs.flatMap(({ value, name }) =>
+    receivingDirs(value, name === "--partial-dir", ops).map((path) => ({
+      path,
+      source: `(the directory ${argv[0].value} ${name} names)`,
+      below: true,
+    }))
+  );
+  // (Backups by the names of the operands known, the last taken for the destination, as before.)
+  const known = ops.filter((o) => o !== null);
+  const dest = known.at(-1);
+  if (!backup || known.length < 2 || dest === undefined || /^[^/]*:/.test(dest)) return out;
   out.push(backupNamed(dest, suffix ?? "~", source));
-  for (const src of ops.slice(0, -1)) out.push(backupNamed(into(dest, src), suffix ?? "~", source));
+  for (const src of known.slice(0, -1)) {
+    out.push(backupNamed(into(dest, src), suffix ?? "~", source));
+  }
   return out;
+}
+
+/**
+ * Where rsync puts a directory option's `value` (see `RSYNC_DIRS`): absolute as written; relative,
+ * from the destination directory, which is the last operand (a directory) or the one it lies in
+ * (a file copied to a new name), both judged; null where the destination is not known. A
+ * partial directory is made in each destination directory: `../x` from one a level below also.
+ * (Another machine's destination: its directories are judged as this one's, from the cwd.)
+ */
+function receivingDirs(
+  value: string | null,
+  perDir: boolean,
+  ops: (string | null)[],
+): (string | null)[] {
+  if (value === null || value.startsWith("/")) return [value];
+  const dest = ops.at(-1);
+  if (dest === undefined || dest === null || ops.includes(null)) return [null];
+  if (/^[^/]*:/.test(dest)) return [value];
+  const trimmed = dest.replace(/\/+$/, "") || "/";
+  const bases = dest.endsWith("/") ? [trimmed] : [trimmed, trimmed.replace(/\/?[^/]*$/, "") || "."];
+  const values = [value];
+  // (`--partial-dir=../../x` from a directory two levels below the destination is `x`.)
+  for (let v = value; perDir && /^\.\.(\/|$)/.test(v);) values.push(v = v.replace(/^\.\.\/*/, ""));
+  return bases.flatMap((b) => values.map((v) => (v === "" ? b : `${b === "/" ? "" : b}/${v}`)));
 }
 
 /**

@@ -62,6 +62,24 @@ const ROWS: [string, Action, Action][] = [
   // (A relative backup directory is the destination's: `a/b/../../.pi` is `.pi`.)
   ["rsync -b --backup-dir=../../.pi notes.txt a/b/", "allow", "ask"],
   ["rsync -b --backup-dir=../bak notes.txt a/b/", "allow", "allow"],
+  // rsync resolves each directory option from the destination directory (the last operand, or
+  // the one it lies in), not the cwd; a partial directory from each directory below it too.
+  // (From the cwd, `../../.ssh` is /home/.ssh; from the destination's parent, too.)
+  ["rsync -ab --backup-dir=../../.ssh notes.txt /home/user/w/a", "deny", "allow"],
+  ["rsync -ab --backup-dir=../.ssh notes.txt /home/user/w/a/f", "deny", "allow"],
+  ["rsync -a --temp-dir=../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a -T ../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -avT../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a --temp=../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a --partial-dir=../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a --partial-dir=../../../.ssh src/ /home/user/w/a/", "deny", "allow"],
+  ["rsync -a --compare-dest=../../.ssh src/ /home/user/w/a/", "deny", "allow"],
+  ["rsync -a --copy-dest ../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a --link-dest=../../.ssh src/ /home/user/w/a", "deny", "allow"],
+  ["rsync -a --backup-dir=../../.pi notes.txt a/b", "allow", "ask"],
+  ["rsync -a --partial-dir=.rsync-partial src/ a", "allow", "allow"],
+  ["rsync -a --partial src/ a", "allow", "allow"],
+  ["rsync -a --link-dest=../prev src/ a/new", "allow", "allow"],
   ["rsync -ab --suffix=.bak notes.txt backup.txt", "allow", "allow"],
   ["perl -pi -e 's/a/b/' notes.txt", "allow", "allow"],
   ["perl -pe1 -i.bak notes.txt", "allow", "allow"],

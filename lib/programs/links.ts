@@ -240,7 +240,8 @@ const TREE_LINKS = 64;
 /**
  * Where the symlinks inside a directory lead (their real paths), for a program that follows them
  * while it reads the tree (`grep -R`, `rg -L`, `find -L`). The walk is bounded: `complete` is
- * false when the tree was too large to see all of it (or could not be listed).
+ * false when the tree was too large to see all of it, or it or a directory inside it could not be
+ * listed.
  */
 export function treeLinks(
   dir: string,
@@ -259,7 +260,14 @@ export function treeLinks(
     if (++listings > TREE_LISTINGS) return { links, complete: false, splits, dashes };
     const here = queue[at];
     const listing = fs.entries(here);
-    if (!listing) continue;
+    if (!listing) {
+      // A directory found inside that cannot be listed (mode 000) hides what is below it; the
+      // top may be a file (nothing below it) or a directory that cannot be listed either.
+      if (at > 0 || fs.isDirectory?.(here) === true) {
+        return { links, complete: false, splits, dashes };
+      }
+      continue;
+    }
     const kinds = sortedOut(listing);
     if (kinds.splits) splits = true;
     if (kinds.dashes) dashes = true;

@@ -156,3 +156,18 @@ Deno.test("listings: a name printed as it is that starts with `-` is an option t
   }
   assert.deepEqual(wrong, []);
 });
+
+Deno.test("treeLinks: a directory inside that cannot be listed leaves the walk incomplete", () => {
+  const files = ["/t/a/x.ts", "/t/locked/l/y", "/t/f.ts", "/home/u/.ssh/id"];
+  const fs = fakeFs({ files, links: { "/t/a/k": "/home/u/.ssh" }, unlisted: ["/t/locked"] });
+  assert.equal(treeLinks("/t", fs).complete, false);
+  assert.equal(treeLinks("/t/locked", fs).complete, false);
+  // (A file has nothing below it; a tree listed throughout is complete.)
+  assert.equal(treeLinks("/t/f.ts", fs).complete, true);
+  assert.deepEqual(treeLinks("/t/a", fs), {
+    links: ["/home/u/.ssh"],
+    complete: true,
+    splits: false,
+    dashes: false,
+  });
+});
