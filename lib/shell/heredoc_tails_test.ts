@@ -18,6 +18,7 @@ function read(command: string): { error: string | null; stages: string[] } {
 const MOVED = [
   "cat <<EOF; echo done\nbody\nEOF",
   "cat <<EOF;\nbody\nEOF\n",
+  "cat <<EOF; echo a\nEOF",
   "cat <<EOF | tr a b; echo x\nabc\nEOF\necho after",
   "cat <<EOF && echo a; echo b\nbody\nEOF",
   "cat <<EOF || echo a; echo b\nbody\nEOF",
@@ -80,6 +81,8 @@ Deno.test("a heredoc's tail: its commands are read and judged", async () => {
     error: null,
     stages: ["cat", "echo done"],
   });
+  // An empty body (once taken for an error).
+  assert.deepEqual(read("cat <<EOF; a\nEOF"), { error: null, stages: ["cat", "a"] });
   assert.deepEqual(read("python3 <<EOF 2>&1; echo x\nprint(1)\nEOF").stages, [
     "python3",
     "echo x",
