@@ -51,6 +51,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
 import { namesMoved } from "./git_moved_names.ts";
+import { noStash, readUnderway } from "./git_underway.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
 type User = { home: string; env: Record<string, string | undefined> };
@@ -604,6 +605,10 @@ function read(
   fs: FsFacts,
   user: User | undefined,
 ): Written | null {
+  if (commits.underway) {
+    const top = repositoryTop(cwd, fs);
+    return readUnderway(top, commits.underway, fs, user, (c) => read(cwd, c, fs, user));
+  }
   if (commits.revisions.includes(null)) return null;
   if (commits.into !== undefined) return readInto(cwd, commits, fs, user);
   const top = repositoryTop(cwd, fs);
@@ -727,6 +732,8 @@ export function treesWritten(
   }
   for (const [n, rev] of revisions.entries()) {
     if (rev === null) return null;
+    // (No stash at all: git fails.)
+    if (commits.stash && noStash(repo, rev)) continue;
     if (commits.parents || commits.stash) {
       const oid = resolveCommit(repo, rev, n === 0 && commits.branchFirst);
       const commit = oid === null ? null : commitOf(repo, oid);

@@ -392,7 +392,11 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
 function rebaseWritten(r: Read): CommitsWritten | null {
   const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
   if (r.has("--quit", "--edit-todo", "--show-current-patch")) return null;
-  if (r.has(...SEQUENCE)) return unnamed;
+  if (r.has(...SEQUENCE)) {
+    // (Two verbs: git refuses them.)
+    const verbs = SEQUENCE.filter((v) => r.has(v));
+    return verbs.length > 1 ? unnamed : { ...unnamed, underway: verbs[0].slice(2) as "skip" };
+  }
   const onto = r.value("--onto");
   const [first, branch] = r.operands;
   const upstream = first === "-" ? "@{-1}" : first;

@@ -128,7 +128,7 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git rebase -x make --onto evil main topic", { revisions: ["evil", "topic"] }],
     ["git rebase", { revisions: ["@{upstream}"] }],
     ["git rebase --root", { revisions: [null], unnamed: true }],
-    ["git rebase --abort", { revisions: [null], unnamed: true }],
+    ["git rebase --abort", { revisions: [null], unnamed: true, underway: "abort" }],
     // (After `--`, the revisions of the subcommands that take no paths there: gitcli(7).)
     ["git switch -- evil", { revisions: ["evil"], branchFirst: true }],
     ["git merge -- evil", { revisions: ["evil"] }],
@@ -243,8 +243,10 @@ Deno.test("git commits: a rebase replays the commits of its branch, each written
     // (Onto a base not read, a sequence under way, one abbreviated: commits not named.)
     ["git rebase --keep-base main", [{ revisions: [null], unnamed: true }]],
     ["git rebase --root", [{ revisions: [null], unnamed: true }]],
-    ["git rebase --cont", [{ revisions: [null], unnamed: true }]],
-    ["git rebase --ski", [{ revisions: [null], unnamed: true }]],
+    ["git rebase --cont", [{ revisions: [null], unnamed: true, underway: "continue" }]],
+    ["git rebase --ski", [{ revisions: [null], unnamed: true, underway: "skip" }]],
+    // (Two verbs: git refuses them.)
+    ["git rebase --continue --abort", [{ revisions: [null], unnamed: true }]],
     ["git rebase --edit", []],
     // (git am: a sequence under way writes patches not read; a mailbox's, what they name.)
     ["git am --continue", [{ revisions: [null], unnamed: true }]],

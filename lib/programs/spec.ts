@@ -496,6 +496,12 @@ export interface CommitsWritten {
    * seen, `evil^{/text}`) may write any path there. @default false
    */
   unnamed?: boolean;
+  /**
+   * With `unnamed`: the verb of a rebase under way (`git rebase --continue`, `--skip`, `--abort`),
+   * whose commits its state in the git directory names (`rebase-merge/git-rebase-todo`,
+   * `orig-head`); where none is under way, git writes nothing. @default undefined
+   */
+  underway?: "continue" | "skip" | "abort";
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */

@@ -90,7 +90,7 @@ function endLine(source: string, at: number, dash: boolean): string {
 }
 
 /** The delimiter bash takes from a heredoc start word (quotes removed); null if it expands. */
-function unquoted(word: string): string | null {
+export function unquoted(word: string): string | null {
   let out = "";
   for (let i = 0; i < word.length; i++) {
     const c = word[i];

@@ -6,6 +6,7 @@
  * @module
  */
 import { heredocRedirectOrder } from "./heredoc_redirects.ts";
+import { heredocTailsMoved } from "./heredoc_tails.ts";
 import { heredocRepair, MAX_RENAMES } from "./heredocs.ts";
 import type { BashParser, SyntaxNode } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
@@ -70,6 +71,18 @@ export function parseSource(
       if (!tree) return null;
     }
     let error: string | undefined;
+    // Commands after a heredoc behind a `;` on its line are moved after its body, as bash runs
+    // them (heredoc_tails.ts); not where a `<>` or a hidden `\` lies in what moves.
+    if (tree.rootNode.hasError && source.includes("<<")) {
+      const moved = heredocTailsMoved(source);
+      const still = (i: number) => moved !== null && (i < moved.from || i >= moved.to);
+      if (moved && [...readWrite].every(still) && hidden.every(still)) {
+        tree.delete();
+        tree = parser.parse(moved.source);
+        if (!tree) return null;
+        source = moved.source;
+      }
+    }
     // Redirects after a heredoc start that tree-sitter reads into an error before a pipe are
     // parsed before it, where bash's order allows (heredoc_redirects.ts).
     if (tree.rootNode.hasError && source.includes("<<")) {
