@@ -420,7 +420,7 @@ Deno.test("arrays: an element's index is arithmetic (a leading 0 is octal), as b
   // [command, whether the walk knows what printf is given]: where it does, bash prints it.
   const cases: [string, boolean][] = [
     ["a=(x y z); a[010]=q; printf '<%s>' \"${a[8]}\"", true],
-    ["a=(x y z); a[010]=q; printf '<%s>' \"${a[@]}\" \"${a[10]}\"", true],
+    ['a=(x y z); a[010]=q; printf \'<%s>\' "${a[@]}" "${a[10]}"', true],
     ["a=(x y z); a[00]=q; printf '<%s>' \"${a[@]}\"", true],
     ["a=(x y z); a[-01]=q; printf '<%s>' \"${a[@]}\"", true],
     ["a=(0 1 2 3 4 5 6 7 8 9 10); unset 'a[010]'; printf '<%s>' \"${a[@]}\"", true],
