@@ -75,6 +75,9 @@ export function inputTexts(stage: Stage, opts: { nul?: boolean } = {}): string[]
   return input.from === "pipe" && stage.input ? printedBy(stage.input, opts) : null;
 }
 
+/** A redirect of standard error to another descriptor, or closing it: `2>&1`, `2>&-`. */
+const STDERR_DUP = /^2[<>]&/;
+
 /** Whether a word is text bash gives as it is (no glob, no value not known). */
 const known = (w: Word) => w.kind === "static" && !w.line && !w.listed && !w.around;
 
@@ -85,7 +88,11 @@ function printed(writer: Stage, depth: number, nul = false): PipedInput | null {
   // (Only its standard error may go elsewhere: `cat x.sql 2>/dev/null`.)
   const own = writer.redirects.filter((r) => !(r.kind === "write" && r.op.startsWith("2")));
   const values = args.map((w) => w.value);
-  if (name.value === "echo" && !own.length) return texts(echoTexts(values), nul);
+  // (echo's standard error may join the pipe, `echo ls 2>&1 | sh`: it writes there only where
+  // writing fails, fixed text. Not printf's, whose messages hold its words: `printf %d 'x;…'`.)
+  if (name.value === "echo" && own.every((r) => STDERR_DUP.test(r.op))) {
+    return texts(echoTexts(values), nul);
+  }
   if (name.value === "printf" && !own.length) return texts(printfText(values), nul);
   if (name.value !== "cat" || values.some((v) => v.startsWith("-") && v !== "--")) return null;
   const files = args.filter((w) => w.value !== "--");
@@ -93,7 +100,11 @@ function printed(writer: Stage, depth: number, nul = false): PipedInput | null {
   if (files.length) return own.length ? null : { files };
   // `cat` alone copies its standard input: a here-document, a file, the pipe before it.
   const stdin = standardInput(writer);
-  if (own.length > 1 || own.some((r) => !stdin.redirect || r !== stdin.redirect)) return null;
+  // (Of a here-document, its standard error may join the pipe too, `cat <<'E' 2>&1 | sh`: cat
+  // writes there only where reading or writing fails, fixed text, no name of the command's,
+  // that runs as `cat:`, a command no one has. A file's name is in its message: not so.)
+  const kept = stdin.from === "document" ? own.filter((r) => !STDERR_DUP.test(r.op)) : own;
+  if (kept.length > 1 || kept.some((r) => !stdin.redirect || r !== stdin.redirect)) return null;
   if (stdin.from === "document") {
     // (A here-string ends with the newline bash adds.)
     const text = documentText([stdin.redirect]);

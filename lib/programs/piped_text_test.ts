@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { echoTexts, printfText } from "./piped_text.ts";
 import { runBash } from "../testing.ts";
 import { shellQuote } from "../shell/words.ts";
+import { checkEveryday, checkTable, denyList } from "../testing_adversarial.ts";
 
 /** Each byte of a text (every character below 256) in hex. */
 const hex = (text: string) =>
@@ -62,4 +63,29 @@ Deno.test("piped text: what is not reproduced is not known", () => {
   // With neither -e nor -E, xpg_echo may decode the escapes: both readings.
   assert.deepEqual(echoTexts(["a\\nb"]), ["a\\nb\n", "a\nb\n"]);
   assert.deepEqual(echoTexts(["select 1;"]), ["select 1;\n", "select 1;\n"]);
+});
+
+Deno.test("piped text: cat of a here-document with its standard error joined is the body", async () => {
+  // (cat writes to its standard error only where it fails: the pipe carries the body alone.)
+  const out = await runBash("cat <<'E' 2>&1 | od -An -c\ncat README.md\nE", { cwd: "/", env: {} });
+  assert.equal(out.replace(/\s+/g, ""), "catREADME.md\\n");
+  await checkEveryday([
+    "cat <<'E' 2>&1 | sh\ncat README.md\nE",
+    "cat 2>&1 <<'E' | bash\nls src\nE",
+    "cat <<< 'ls src' 2>&1 | sh",
+    "cat <<'E' 2>&- | sh\nls\nE",
+    "echo 'ls src' 2>&1 | sh",
+  ], denyList);
+  await checkTable([
+    // Judged by its body.
+    ["cat <<'E' 2>&1 | sh\ncat ~/.ssh/id_rsa\nE", "deny", "deny"],
+    ["cat <<'E' 2>&1 | bash\nrm -rf ~\nE", "deny", "deny"],
+    // Standard output elsewhere, or a file's name in cat's message, printf's: not known.
+    ["cat <<'E' 2>&1 >/dev/null | sh\nls\nE", "deny", "deny"],
+    ["cat <<'E' >&2 | sh\nls\nE", "deny", "deny"],
+    ["cat <<'E' 1>&2 2>&1 | sh\nls\nE", "deny", "deny"],
+    ["cat README.md 2>&1 | sh", "deny", "deny"],
+    ["echo 'cat ~/.ssh/id_rsa' 2>&1 | sh", "deny", "deny"],
+    ["printf '%d' 'x;rm -rf ~' 2>&1 | sh", "deny", "deny"],
+  ]);
 });

@@ -22,6 +22,7 @@
  * @module
  */
 import { builtinAt } from "./cwds.ts";
+import { arithmeticNumber } from "./parameter_ops.ts";
 import type { Word } from "./model.ts";
 import { printedText } from "./printed_text.ts";
 import { mapfileArray, readArray, readValues } from "./read_builtin.ts";
@@ -42,8 +43,11 @@ export interface BuiltinEffect {
    * `assigns` (walk_arrays.ts `fillArray` decides whether its words are kept).
    */
   fills?: [name: string, words: string[]];
-  /** An element unset (`unset 'a[1]'`, a literal index): walk_arrays.ts `dropElement`. */
-  drops?: [name: string, index: number];
+  /**
+   * An element unset (`unset 'a[1]'`, a literal index, read as bash's arithmetic does: null where
+   * it is no number, `a[08]`): walk_arrays.ts `dropElement`.
+   */
+  drops?: [name: string, index: number | null];
   /** Names exported from here on (`export NAME[=value]`). */
   exports?: string[];
   /**
@@ -134,7 +138,8 @@ export function builtinEffect(
     const m = rest.length === 1 && rest[0].kind === "static"
       ? /^([A-Za-z_][A-Za-z0-9_]*)\[(-?\d+)\]$/.exec(rest[0].value)
       : null;
-    if (m) return { assigns: [], drops: [m[1], Number(m[2])] };
+    // (The index is arithmetic: `unset 'a[010]'` unsets element 8.)
+    if (m) return { assigns: [], drops: [m[1], arithmeticNumber(m[2])] };
   }
   const grammar = Object.hasOwn(GRAMMARS, w.value) ? GRAMMARS[w.value] : undefined;
   if (grammar === undefined) return MAY_ASSIGN.has(w.value) ? null : NOTHING;

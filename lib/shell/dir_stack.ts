@@ -114,6 +114,11 @@ export interface StackAt {
   stopped: boolean;
   /** `Values.following`: no name not known may have been assigned (`printf -v "$v"`). */
   following: boolean;
+  /**
+   * A walked builtin may have given PWD or OLDPWD a value by now, in a spelling the text does not
+   * show (`v=PW; printf -v "${v}D" x`): OLDPWD is not known (a move sets it to PWD's value).
+   */
+  oldSet?: boolean;
 }
 
 /**
@@ -144,7 +149,8 @@ export class DirStack {
 
   /**
    * `oldpwd`: `OLDPWD` in the environment the shell starts with (bash keeps an inherited one
-   * that is a directory), null when the command may assign it; `unsetOld`: a name the
+   * that is a directory), null when the command may assign it or PWD (a move sets OLDPWD to
+   * PWD's value, not to the directory it left); `unsetOld`: a name the
    * environment does not hold is unset when the command starts (parameter_ops.ts `mayBeUnset`).
    */
   constructor(source: string, oldpwd: string | undefined | null, unsetOld = false) {
@@ -211,6 +217,7 @@ export class DirStack {
         return null;
       case "cd":
         if (operand(args)?.value === "-") {
+          if (at.oldSet) at = { ...at, following: false };
           // (After `cd a && …`, OLDPWD is where that cd ran.)
           const last = this.#last;
           const chained = last && this.#ownOld && at.following && chainedAfter(last.node, at.node);

@@ -1,6 +1,6 @@
 /** The directory stack and OLDPWD as the walk follows them (lib/shell/dir_stack.ts). */
 import assert from "node:assert/strict";
-import { cwdsOf, ENV, stagesOf } from "./analyze_testing.ts";
+import { analyze, cwdsOf, ENV, stagesOf } from "./analyze_testing.ts";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { checkTable } from "../testing_adversarial.ts";
 import { STARTER_CONFIG } from "../starter.ts";
@@ -192,5 +192,79 @@ Deno.test("engine: pushd/popd and cd - under the starter and a protected config"
     ["pushd ~/.ssh; (popd); cat id_rsa", "deny", "deny"],
     ["cd ~/.ssh; pushd /tmp; eval x; popd; cat id_rsa", "deny", "deny"],
     ["pushd ~/.ssh; pushd /tmp; dirs -c; popd; cat id_rsa", "deny", "deny"],
+  ]);
+});
+
+Deno.test("a move sets OLDPWD to PWD's value: where the command may give PWD another, not known", () => {
+  const dir = Deno.realPathSync(Deno.makeTempDirSync());
+  Deno.mkdirSync(`${dir}/sub`, { recursive: true });
+  const env = { ...ENV, cwd: dir, env: { HOME: "/home/u" } };
+  // [command, what the walk gives `echo` (null: not known)]; bash prints that, or (null) the
+  // value the command gave PWD, not the directory the move left.
+  const cases: [string, string | null][] = [
+    // (Everyday: `$OLDPWD` after a move, `$PWD`, `$(pwd)` are the directories.)
+    ['cd sub && cd .. && echo "$OLDPWD"', `${dir}/sub`],
+    ['cd sub && echo "$PWD"', `${dir}/sub`],
+    // The text assigns or unsets PWD, in any spelling.
+    ['PWD=/x; cd sub && echo "$OLDPWD"', null],
+    ['unset PWD; cd sub && echo "$OLDPWD"', null],
+    ['PWD=; cd sub && echo "$OLDPWD"', null],
+    ['cd sub && PWD=/x && cd .. && echo "$OLDPWD"', null],
+    ['cd sub && PWD=/x cd .. && echo "$OLDPWD"', null],
+    ['cd sub && PWD= cd .. && echo "$OLDPWD"', null],
+    ['declare PWD=/x; cd sub && echo "$OLDPWD"', null],
+    ['export PWD=/x; pushd sub >/dev/null && echo "$OLDPWD"', null],
+    ['read PWD <<< /x; cd sub && echo "$OLDPWD"', null],
+    ['printf -v PWD /x; cd sub && echo "$OLDPWD"', null],
+    ['read P""WD <<< /x; cd sub && echo "$OLDPWD"', null],
+    ['pushd sub >/dev/null && PWD=/x && popd >/dev/null && echo "$OLDPWD"', null],
+    ['PWD=/tmp; cd sub; cd - >/dev/null; echo "$PWD"', null],
+    ['PWD=/x; echo "$PWD"', null],
+    // A builtin given a name the walk puts together.
+    ['v=PW; printf -v "${v}D" /x; cd sub && echo "$OLDPWD"', null],
+    ['v=OLDPW; cd sub && read "${v}D" <<< /x && echo "$OLDPWD"', null],
+    ['v=PW; unset "${v}D"; cd sub && echo "$OLDPWD"', null],
+    ['v=PW; printf -v "${v}D" /x; echo "$PWD"', null],
+    ['v=PW; declare -n r="${v}D"; r=/x; echo "$PWD"', null],
+    // bash's pwd prints the directory it is in, whatever PWD holds; cd moves from there too.
+    ['PWD=/x; echo "$(pwd)"', dir],
+    ['PWD=/x; cd sub && echo "$(pwd)"', `${dir}/sub`],
+  ];
+  const wrong: string[] = [];
+  for (const [c, want] of cases) {
+    const out = new Deno.Command("bash", {
+      args: ["-c", c],
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin" },
+      clearEnv: true,
+    }).outputSync();
+    const bash = new TextDecoder().decode(out.stdout).trim().split("\n").at(-1) ?? "";
+    const echo = stagesOf(c, env).filter((s) => s.argv[0]?.value === "echo");
+    const walk = echo.map((s) => s.argv[1]?.kind === "static" ? s.argv[1].value : null);
+    if (walk.some((w) => w !== want)) wrong.push(`${c}: the walk gives ${walk}, want ${want}`);
+    // (Where not known, bash's answer is not the directory: the walk would have been wrong.)
+    if (want !== null && bash !== want) wrong.push(`${c}: bash gives ${bash}, not ${want}`);
+    if (want === null && (bash === dir || bash === `${dir}/sub`)) wrong.push(`${c}: bash ${bash}`);
+  }
+  Deno.removeSync(dir, { recursive: true });
+  assert.deepEqual(wrong, []);
+  // (A later round of a loop sees what an earlier one's call assigned: the body is walked again.)
+  const looped = 'f() { printf -v "${1}D" /x; }; for i in 1 2; do echo "$PWD"; f PW; done';
+  const echo = analyze(looped, env).stages.filter((s) => s.argv[0]?.value === "echo");
+  assert.deepEqual(echo.map((s) => s.argv[1]?.kind), ["dynamic"]);
+});
+
+Deno.test("engine: OLDPWD after the command gave PWD a protected directory", async () => {
+  await checkTable([
+    ['PWD=~/.ssh; cd src && cat "$OLDPWD/config"', "ask", "ask"],
+    ['PWD=~/.ssh; cd src && cp /tmp/k "$OLDPWD/authorized_keys"', "deny", "ask"],
+    ['unset PWD; cd src && cat "$OLDPWD/home/user/.ssh/config"', "deny", "ask"],
+    ['cd src && PWD=~/.ssh cd .. && cat "$OLDPWD/config"', "ask", "ask"],
+    ['v=PW; printf -v "${v}D" ~/.ssh; cd src && cat "$OLDPWD/config"', "deny", "ask"],
+    ['v=PW; read "${v}D" <<< ~/.ssh; cat "$PWD/config"', "ask", "ask"],
+    ["PWD=~/.ssh; cd src; cd - && cat config", "ask", "ask"],
+    // (Everyday: unchanged.)
+    ['cd src && cd .. && cat "$OLDPWD/main.ts"', "allow", "allow"],
+    ['PWD=~/.ssh; cat "$(pwd)/README.md"', "allow", "allow"],
   ]);
 });

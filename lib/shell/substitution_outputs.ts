@@ -124,9 +124,9 @@ function knownOutput(
   const unknown: Part = { value: node.text, kind: "dynamic" };
   // (Unquoted, bash splits the output by IFS: at blanks alone where IFS is surely its default.)
   if (!quoted && !ctx.values.defaultIfs(ctx.env.env)) return unknown;
-  // `$(pwd)` is the effective cwd, as `$PWD` is (RULINGS principle 3).
-  const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd && cwds.length === 1 &&
-      !ctx.touched.has("PWD")
+  // `$(pwd)` is the effective cwd (RULINGS principle 3): bash's builtin prints the directory it
+  // moved to, whatever the command gave PWD (`PWD=/x; pwd` prints the cwd, not `/x`).
+  const dir = PWD_SUBSTITUTION.test(node.text) && ctx.values.plainPwd && cwds.length === 1
     ? cwds[0]
     : null;
   if (dir !== null) {

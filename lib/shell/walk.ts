@@ -183,7 +183,10 @@ export class Walker implements WalkContext {
     this.cdpathUnknown = cdUnknown(source) || (env.unknown?.has("CDPATH") ?? false);
     this.plainNames = plainNames(source);
     this.exitBuiltin = exitBuiltin(source);
-    const old = depth || this.touched.has("OLDPWD") ? null : env.env.OLDPWD;
+    // (A successful cd, pushd or popd sets OLDPWD to PWD's value: where the command may give PWD
+    // another, OLDPWD is not known: `PWD=~/.ssh; cd src && cat "$OLDPWD/config"`.)
+    const touchesOld = this.touched.has("OLDPWD") || this.touched.has("PWD");
+    const old = depth || touchesOld ? null : env.env.OLDPWD;
     this.dirs = new DirStack(source, old, !depth && unsetAtStart(env));
   }
 
@@ -605,13 +608,17 @@ export class Walker implements WalkContext {
     const marked = this.functions.length;
     const frame = this.calls?.frame;
     const words = frame?.words;
+    const set = this.oldSet();
     const once = this.sequence(node.children, cwds, origin, redirects, true);
-    if (once.every((c) => cwds.includes(c))) return same(once);
+    const moves = !once.every((c) => cwds.includes(c));
+    // (Nor where a builtin gave PWD or OLDPWD a value: later rounds' `$PWD`, `$OLDPWD` hold it.)
+    if (!moves && (set || !this.oldSet())) return same(once);
     // The body moves: later rounds start where earlier ones left off, which may be anywhere.
     this.stages.length = mark;
     this.functions.length = marked;
     if (frame && words !== undefined) frame.words = words;
-    return same(this.sequence(node.children, union(once, [null]), origin, redirects, true));
+    const from = moves ? union(once, [null]) : cwds;
+    return same(this.sequence(node.children, from, origin, redirects, true));
   }
 
   private functionDefinition(node: LiteNode, cwds: Cwds): Flow {
@@ -738,7 +745,10 @@ export class Walker implements WalkContext {
     return flow;
   }
 
-  oldpwd = (node: LiteNode) => this.dirs.oldpwd(node, this.values.following);
+  oldpwd = (node: LiteNode) => this.dirs.oldpwd(node, this.values.following && !this.oldSet());
+
+  /** A walked builtin gave PWD or OLDPWD a value (`v=PW; read "${v}D"`): OLDPWD not known. */
+  private oldSet = () => this.values.assignedSoFar("PWD") || this.values.assignedSoFar("OLDPWD");
 
   /** Where a stage leaves the shell (unchanged for commands that do not change directory). */
   private cdEffect(argv: Word[], node: LiteNode, cwds: Cwds, origin: string): Flow {
@@ -746,7 +756,7 @@ export class Walker implements WalkContext {
     const { region, mayHaveStopped: stopped, following } = this.values;
     const next = this.dirs.effect(
       argv,
-      { node, cwds, region, stopped, following },
+      { node, cwds, region, stopped, following, oldSet: this.oldSet() },
       () =>
         cdTarget(argv, cwds, {
           home,

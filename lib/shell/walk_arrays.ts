@@ -16,6 +16,7 @@
  * @module
  */
 import { picked, pickOf } from "./array_elements.ts";
+import { arithmeticNumber } from "./parameter_ops.ts";
 import type { Cwds } from "./cwds.ts";
 import { staticWord, type Word } from "./model.ts";
 import type { LiteNode } from "./syntax_tree.ts";
@@ -174,7 +175,7 @@ function appended(before: KnownList, words: Word[], cwds: Cwds): KnownList | nul
 }
 
 /**
- * `NAME[N]=VALUE` (`node`, N a literal integer) reached: where the array is known with static
+ * `NAME[N]=VALUE` (`node`, N a literal integer, octal after a leading 0) reached: where the array is known with static
  * words, followed and the assignment surely runs, the element is VALUE from here on (a new
  * index makes it sparse; one from the end before the first fails, not known); elsewhere the
  * array is not known. False where the walk is to follow nothing on (the name is no array the
@@ -194,7 +195,8 @@ export function assignElement(
   const text = value.kind === "static" && value.value.startsWith(prefix)
     ? value.value.slice(prefix.length)
     : null;
-  changeElement(ctx, name, Number(n), text);
+  // (The index is arithmetic: `a[010]=x` sets element 8; `a[08]=x` is an error.)
+  changeElement(ctx, name, arithmeticNumber(n), text);
   return true;
 }
 
@@ -214,17 +216,23 @@ export function arrayEffect(ctx: WalkContext, effect: BuiltinEffect | undefined)
 const followedAnyhow = (source: string, name: string) =>
   arrayFollowed(source, name) || arrayFollowed(source, name, true);
 
-/** Element `n` of the array `name` is `value` (null: not known), or unset (`drop`). */
+/**
+ * Element `n` (null: an index bash does not read as a number) of the array `name` is `value`
+ * (null: not known), or unset (`drop`).
+ */
 function changeElement(
   ctx: WalkContext,
   name: string,
-  n: number,
+  n: number | null,
   value: string | null,
   drop = false,
 ): void {
   const list = ctx.values.list(name);
   ctx.values.assign(name, null); // (`$NAME` is element 0)
-  if (!list || !ctx.values.sure || !list.words.every(isStatic) || (!drop && value === null)) {
+  if (
+    !list || !ctx.values.sure || !list.words.every(isStatic) || (!drop && value === null) ||
+    n === null
+  ) {
     return ctx.values.forgetList(name);
   }
   const indices = list.indices ?? list.words.map((_, i) => i);

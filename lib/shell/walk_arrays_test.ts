@@ -415,3 +415,43 @@ Deno.test("arrays: where the analysis knows an array's words, bash expands it to
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("arrays: an element's index is arithmetic (a leading 0 is octal), as bash reads it", () => {
+  // [command, whether the walk knows what printf is given]: where it does, bash prints it.
+  const cases: [string, boolean][] = [
+    ["a=(x y z); a[010]=q; printf '<%s>' \"${a[8]}\"", true],
+    ['a=(x y z); a[010]=q; printf \'<%s>\' "${a[@]}" "${a[10]}"', true],
+    ["a=(x y z); a[00]=q; printf '<%s>' \"${a[@]}\"", true],
+    ["a=(x y z); a[-01]=q; printf '<%s>' \"${a[@]}\"", true],
+    ["a=(0 1 2 3 4 5 6 7 8 9 10); unset 'a[010]'; printf '<%s>' \"${a[@]}\"", true],
+    ["a=(0 1 2 3 4 5 6 7 8 9 10); unset 'a[-010]'; printf '<%s>' \"${a[@]}\"", true],
+    ["a=(x y z); a[10]=q; printf '<%s>' \"${a[10]}\"", true],
+    // (Not known: an index bash's arithmetic rejects, stops the line; an index in a list.)
+    ["a=(x y z); a[08]=q; printf '<%s>' \"${a[@]}\"", false],
+    ["a=(x y z); unset 'a[09]'; printf '<%s>' \"${a[@]}\"", false],
+    ["a=([010]=q); printf '<%s>' \"${a[8]}\"", false],
+    ["declare -a a=([010]=q); printf '<%s>' \"${a[8]}\"", false],
+  ];
+  const wrong: string[] = [];
+  for (const [c, known] of cases) {
+    const out = new Deno.Command("bash", { args: ["-c", c], env: { PATH: "/usr/bin:/bin" } })
+      .outputSync();
+    const printed = new TextDecoder().decode(out.stdout);
+    const a = analyzeBash(c, env, parser);
+    const words = a.stages.find((s) => s.argv[0]?.value === "printf")?.argv.slice(2) ?? [];
+    const walk = words.length && words.every((w) => w.kind === "static")
+      ? words.map((w) => `<${w.value}>`).join("")
+      : null;
+    if ((walk !== null) !== known) wrong.push(`${c}: the walk gives ${walk}`);
+    else if (walk !== null && walk !== printed) wrong.push(`${c}: ${walk}, bash ${printed}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("arrays: an octal index names the element bash sets or unsets (read-only, deny-list)", async () => {
+  await checkTable([
+    ['a=(x y z); a[010]=~/.ssh/id_rsa; cat "${a[8]}"', "deny", "deny"],
+    ['a=(0 1 2 3 4 5 6 7 8 9 ~/.ssh/id_rsa); unset "a[010]"; cat "${a[@]}"', "deny", "deny"],
+    ['a=(x y z); a[010]=README.md; cat "${a[8]}"', "allow", "allow"],
+  ]);
+});

@@ -17,9 +17,18 @@ import { unquotedText } from "./words.ts";
 /** Variables whose values the engine may expand (RULINGS principle 3). */
 export const EXPANDABLE = ["HOME", "PWD", "TMPDIR"];
 
-/** The one directory `$PWD` names, or null when the stage may run in several or an unknown one. */
+/**
+ * The one directory `$PWD` names, or null when the stage may run in several or an unknown one, or
+ * the command may have given PWD another value: its text names it (`PWD=x`, `read PWD`), a walked
+ * builtin assigned it (`v=PW; printf -v "${v}D" x`), or something may have assigned any name
+ * (`declare -n r="${v}D"`: `Values.stopped`).
+ */
 export function pwd(ctx: WalkContext, cwds: Cwds): string | null {
-  return cwds.length === 1 && !ctx.touched.has("PWD") ? cwds[0] : null;
+  const { values } = ctx;
+  return cwds.length === 1 && !ctx.touched.has("PWD") && !values.stopped &&
+      !values.assignedSoFar("PWD")
+    ? cwds[0]
+    : null;
 }
 
 /**

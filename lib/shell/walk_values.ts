@@ -292,6 +292,14 @@ export class Values {
     (this.#ever ??= new Set()).add(name);
   }
 
+  /**
+   * Whether something walked so far assigned or unset `name`, in whatever spelling the walk
+   * resolved (`v=PW; printf -v "${v}D" x`: `PWD`). Names the text spells are `touched`'s.
+   */
+  assignedSoFar(name: string): boolean {
+    return this.#ever?.has(name) ?? false;
+  }
+
   /** No name of the command can be a function or an alias (lib/shell/trap.ts). */
   private get plainNames(): boolean {
     return this.#plainNames ??= plainNames(this.source);
