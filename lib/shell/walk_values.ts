@@ -347,7 +347,10 @@ export class Values {
    * runs first. (bash takes no IFS from its environment.)
    */
   defaultIfs(env: Record<string, string | undefined>): boolean {
-    return !this.#stopped && env.BASH_ENV === undefined && !this.#namesIfs;
+    // (Also where a builtin assigned IFS through a name the walk put together: `v=I; read
+    // "${v}FS"`.)
+    return !this.#stopped && env.BASH_ENV === undefined && !this.#namesIfs &&
+      !this.assignedSoFar("IFS");
   }
 
   /**
