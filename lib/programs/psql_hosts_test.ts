@@ -15,31 +15,28 @@ const open = configFrom({
   locations: { "/": "p" },
   pathProtection: { ".env": "ask", "~/.ssh/**": "deny" },
 }, { agentDir: `${H}/.pi/agent`, home: H });
-const ctx: Context = {
-  ...ctxIn(P, {
-    home: H,
-    contents: {
-      "/etc/hosts": "127.0.0.1 localhost\n127.0.0.1 db.example.com\n10.1.2.3 db.internal\n",
-      [`${P}/migrate.sql`]: "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1 $$ LANGUAGE sql;\n" +
-        "CREATE TABLE t(id int);\n",
-      [`${P}/copy.sql`]: "COPY t FROM PROGRAM 'cat .env';\n",
-      [`${P}/switch.sql`]: "\\c app app localhost\nCOPY t FROM PROGRAM 'cat .env';\n",
-      [`${P}/away.sql`]: "\\c app app db.internal\nCOPY t FROM PROGRAM 'cat .env';\n",
-      [`${P}/conn.sql`]:
-        "\\c host=localhost dbname=app\nselect pg_read_file('/home/user/.ssh/id_rsa');\n",
-      [`${P}/quoted.sql`]:
-        "\\c 'host=localhost dbname=app'\nselect pg_read_file('/home/user/.ssh/id_rsa');\n",
-      [`${P}/fresh.sql`]: "\\c -reuse-previous=off app\nCOPY t FROM PROGRAM 'cat .env';\n",
-      [`${P}/fresh_env.sql`]:
-        "\\setenv PGHOST db.internal\n\\c -reuse-previous=off app\nCOPY t TO '/tmp/x';\n",
-      [`${P}/addr.sql`]:
-        "\\setenv PGHOSTADDR 127.0.0.1\n\\c app\nCOPY t FROM PROGRAM 'cat .env';\n",
-      [`${P}/other.sql`]:
-        "\\c app app db.other\n\\c -reuse-previous=on app\nCREATE TABLE t(id int);\n",
-    },
-  }),
-  machine: () => ({ hostname: "box.example.com", addresses: ["192.168.1.7"] }),
+const CONTENTS: Record<string, string> = {
+  "/etc/hosts": "127.0.0.1 localhost\n127.0.0.1 db.example.com\n10.1.2.3 db.internal\n",
+  [`${P}/migrate.sql`]: "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1 $$ LANGUAGE sql;\n" +
+    "CREATE TABLE t(id int);\n",
+  [`${P}/copy.sql`]: "COPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/switch.sql`]: "\\c app app localhost\nCOPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/away.sql`]: "\\c app app db.internal\nCOPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/conn.sql`]:
+    "\\c host=localhost dbname=app\nselect pg_read_file('/home/user/.ssh/id_rsa');\n",
+  [`${P}/quoted.sql`]:
+    "\\c 'host=localhost dbname=app'\nselect pg_read_file('/home/user/.ssh/id_rsa');\n",
+  [`${P}/fresh.sql`]: "\\c -reuse-previous=off app\nCOPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/fresh_env.sql`]:
+    "\\setenv PGHOST db.internal\n\\c -reuse-previous=off app\nCOPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/addr.sql`]: "\\setenv PGHOSTADDR 127.0.0.1\n\\c app\nCOPY t FROM PROGRAM 'cat .env';\n",
+  [`${P}/other.sql`]: "\\c app app db.other\n\\c -reuse-previous=on app\nCREATE TABLE t(id int);\n",
 };
+const ctxWith = (contents: Record<string, string>): Context => ({
+  ...ctxIn(P, { home: H, contents: { ...CONTENTS, ...contents } }),
+  machine: () => ({ hostname: "box.example.com", addresses: ["192.168.1.7"] }),
+});
+const ctx = ctxWith({});
 
 Deno.test("psql hosts: the hosts a connection string or URI names", () => {
   assert.deepEqual(connectionHosts("host=db port=5432"), ["db"]);
@@ -203,6 +200,17 @@ Deno.test("psql hosts: SQL on a server surely elsewhere runs nothing here", asyn
     ["psql 'postgresql://app@[fd00::1]:5432/app' -f copy.sql", "allow"],
     // What psql itself runs here stays this machine's.
     ["psql -h db.internal -c '\\! cat .env'", "ask"],
+  ]);
+});
+
+Deno.test("psql hosts: ~/.psqlrc's \\c moves the connection before the commands", async () => {
+  const rc = (text: string) => ctxWith({ [`${H}/.psqlrc`]: text });
+  await checkActions(open, rc("\\c -reuse-previous=off app\n"), [
+    ["psql -h db.internal -f copy.sql", "ask"],
+    ["psql -X -h db.internal -f copy.sql", "allow"],
+  ]);
+  await checkActions(open, rc("\\set QUIET 1\n\\c app\n"), [
+    ["psql -h db.internal -f copy.sql", "allow"],
   ]);
 });
 
