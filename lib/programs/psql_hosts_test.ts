@@ -94,7 +94,11 @@ Deno.test("psql hosts: where \\c connects", () => {
   assert.equal(c(["-reuse-previous=maybe", "app"]), "same");
   // Not set: the environment as psql has it then.
   const pghost = env({ PGHOST: "db3" });
-  assert.deepEqual(c(["-reuse-previous=off", "app"], prev, pghost).host, "db3");
+  assert.deepEqual(c(["-reuse-previous=off", "app"], prev, pghost), {
+    host: "db3",
+    hostaddr: "",
+    exact: true,
+  });
   assert.equal(c(["-reuse-previous=off"], prev, env({ PGHOST: null })), null);
   assert.deepEqual(c(["app"], prev, env({ PGHOSTADDR: "127.0.0.1" })), {
     ...prev,
@@ -104,7 +108,7 @@ Deno.test("psql hosts: where \\c connects", () => {
   // The same host keeps its address, another drops it.
   const addr = { host: "db", hostaddr: "127.0.0.1", exact: true };
   assert.deepEqual(c(["-", "-", "db"], addr), addr);
-  assert.deepEqual(c(["-", "-", "db2"], addr).valueOf(), {
+  assert.deepEqual(c(["-", "-", "db2"], addr), {
     host: "db2",
     hostaddr: "",
     exact: true,
@@ -114,7 +118,7 @@ Deno.test("psql hosts: where \\c connects", () => {
   assert.deepEqual(c(["dbname=x"]), { host: "", hostaddr: "", exact: true });
   assert.deepEqual(c(["-reuse-previous=on", "dbname=x"]), prev);
   assert.deepEqual(c(["-reuse-previous=on", "host=db2"], addr), { ...addr, host: "db2" });
-  assert.deepEqual(c(["postgresql://db2/app"]).valueOf(), {
+  assert.deepEqual(c(["postgresql://db2/app"]), {
     host: "db2",
     hostaddr: "",
     exact: true,
