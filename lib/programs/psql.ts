@@ -374,8 +374,9 @@ function setenv(p: Psql, [name, value]: Arg[]): void {
 }
 
 /**
- * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection.
- * Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
+ * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection,
+ * where psql_hosts.ts's `reconnect` says (the previous one's parameters reused or libpq's
+ * defaults, the environment `\setenv` left). Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
  * connection string or URI: the files it names, and its service's, are opened (`PGSERVICE`,
  * `PGSERVICEFILE`, `PGSYSCONFDIR` as `\setenv` set them, else as psql found them; libpq.ts). The
  * positional forms name none. (The files `\setenv PGSSLKEY F` and kin name are judged where set.)
