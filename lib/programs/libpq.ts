@@ -41,21 +41,68 @@ const FILE_VARIABLES = new Set([
   "PGSYSCONFDIR",
 ]);
 
-/** The parameters of a connection URI's query, percent-decoded; null where `value` is no URI. */
+/**
+ * libpq's URI schemes, lower-case only (fe-connect.c's `uri_prefix_length`: `POSTGRESQL://h/db`
+ * is a database's name).
+ */
+export const URI = /^postgres(?:ql)?:\/\//;
+
+/**
+ * The parameters of a connection URI's query, percent-decoded; null where `value` is no URI
+ * (none where libpq refuses it).
+ */
 function uriParameters(value: string): [string, string][] | null {
-  const m = /^postgres(?:ql)?:\/\/[^?]*\?([\s\S]*)$/i.exec(value);
-  if (!m) return /^postgres(?:ql)?:\/\//i.test(value) ? [] : null;
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
+  if (!URI.test(value)) return null;
+  return uriParts(value)?.params ?? [];
+}
+
+/**
+ * A connection URI's hosts and query as conninfo_uri_parse_options reads them: the
+ * user part ends at the first `@` before any `/` (a `?` or `#` is no end there), hosts end at
+ * `:`, `/`, `?` or `,` (`[v6]` in brackets), their text percent-decoded once joined (`%2C` is a
+ * comma); the query's pairs, each decoded. Null where libpq refuses it.
+ */
+export function uriParts(uri: string): { host: string; params: [string, string][] } | null {
+  const rest = uri.slice(uri.indexOf("//") + 2);
+  const at = /^[^@/]*@/.exec(rest);
+  let i = at ? at[0].length : 0;
+  let hosts = "";
+  for (;;) {
+    if (rest[i] === "[") {
+      const end = rest.indexOf("]", i);
+      if (end < 0) return null;
+      hosts += rest.slice(i + 1, end);
+      i = end + 1;
+    } else {
+      const m = /^[^:/?,]*/.exec(rest.slice(i))![0];
+      hosts += m;
+      i += m.length;
     }
-  };
-  return m[1].split("&").flatMap((p) => {
-    const eq = p.indexOf("=");
-    return eq < 0 ? [] : [[decode(p.slice(0, eq)), decode(p.slice(eq + 1))] as [string, string]];
-  });
+    if (rest[i] === ":") i += /^:[^/?,]*/.exec(rest.slice(i))![0].length;
+    if (rest[i] !== ",") break;
+    hosts += ",";
+    i++;
+  }
+  const host = decode(hosts);
+  const q = rest.indexOf("?", i);
+  if (host === null) return null;
+  const params: [string, string][] = [];
+  for (const p of q < 0 ? [] : rest.slice(q + 1).split("&")) {
+    const [key, value] = p.split("=").map(decode);
+    if (key === null || value === null || value === undefined) return null;
+    params.push([key, value]);
+  }
+  return { host, params };
+}
+
+/** A URI's percent-decoding (null where it is not UTF-8 or holds a space). */
+function decode(s: string): string | null {
+  try {
+    const t = decodeURIComponent(s.replace(/^ +| +$/g, ""));
+    return /^ | $/.test(t) || / /.test(s.trim()) ? null : t;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -190,7 +237,7 @@ export function connectionOpens(
   origin: string,
   variable: (name: string) => string | null | undefined,
 ): boolean {
-  if (!text.includes("=") && !/^postgres(?:ql)?:\/\//i.test(text)) return false;
+  if (!text.includes("=") && !URI.test(text)) return false;
   const services = service ? [service] : [];
   const out: NamedFile[] = [];
   // (A string libpq cannot parse connects nowhere.)

@@ -20,6 +20,12 @@ Deno.test("libpqFiles: the file parameters of URIs and key=value strings", () =>
   assert.deepEqual(paths("psql", "postgresql://u@localhost/db", "host=h dbname=x user=me"), []);
   assert.deepEqual(conninfoParameters("a='x\\'y' b=z\\ w"), [["a", "x'y"], ["b", "z w"]]);
   assert.equal(conninfoParameters("select a=1 from t"), null);
+  // As libpq reads a URI: its query after the hosts (a `?` in the user part is the user's), its
+  // scheme lower-case only (`POSTGRESQL://…?sslkey=k` is a key=value string libpq refuses).
+  assert.deepEqual(paths("psql", "postgresql://u?sslkey=a@h/db?sslkey=k"), ["k"]);
+  assert.deepEqual(paths("psql", "postgresql://h/db?sslkey=a%2Fb&passfile=p%20q"), ["a/b", "p q"]);
+  assert.deepEqual(paths("psql", "POSTGRESQL://h/db?sslkey=k"), []);
+  assert.deepEqual(paths("psql", "postgresql://h/db?sslkey=%zz"), []);
 });
 
 const H = "/home/user";

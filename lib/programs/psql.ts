@@ -37,7 +37,14 @@ import { isLong, type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { chdir, literal, opensFile, unknownWord } from "./words.ts";
 import { analyse, type SqlEffects, SqlReader } from "./psql_sql.ts";
-import { commandHosts, connectionHosts, elsewhere } from "./psql_hosts.ts";
+import {
+  commandTarget,
+  type Env,
+  reconnect,
+  startEnv,
+  type Target,
+  targetElsewhere,
+} from "./psql_hosts.ts";
 
 /** What psql holds as it reads its commands. */
 interface Psql {
@@ -69,7 +76,17 @@ interface Psql {
    * it): what its SQL runs and opens there is none of this machine's. Shared with the files `\i`
    * reads.
    */
-  server: { elsewhere: boolean };
+  server: Server;
+}
+
+/** Where psql's connection is (psql_hosts.ts), shared with the files `\i` reads. */
+interface Server {
+  /** The server is surely another machine. */
+  elsewhere: boolean;
+  /** Where the connection goes (null: not known). */
+  target: Target | null;
+  /** The environment psql started with. */
+  env: Env;
 }
 
 /** A meta-command's argument: its text as psql makes it, and whether that is known. */
@@ -357,18 +374,28 @@ function setenv(p: Psql, [name, value]: Arg[]): void {
 }
 
 /**
- * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection.
- * Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
+ * `\c`, `\connect [-reuse-previous=on|off] [CONN | DB [USER] [HOST] [PORT]]`: a new connection,
+ * where psql_hosts.ts's `reconnect` says (the previous one's parameters reused or libpq's
+ * defaults, the environment `\setenv` left). Its first argument (its double quotes taken off, as psql takes an identifier's) may be a
  * connection string or URI: the files it names, and its service's, are opened (`PGSERVICE`,
  * `PGSERVICEFILE`, `PGSYSCONFDIR` as `\setenv` set them, else as psql found them; libpq.ts). The
  * positional forms name none. (The files `\setenv PGSSLKEY F` and kin name are judged where set.)
  */
 function connect(p: Psql, args: Arg[]): void {
-  const reuse = args[0]?.known && args[0].text.startsWith("-reuse-previous=");
-  const conn = reuse ? args[1] : args[0];
+  const given = args.map((a) => ({ ...a, text: unquoteIdentifier(a.text) }));
+  const reuse = given[0]?.known && given[0].text.startsWith("-reuse-previous=");
+  const conn = reuse ? given[1] : given[0];
+  const target = reconnect(p.server.target, given, (name) => {
+    if (!p.env.has(name)) return p.server.env(name);
+    const v = p.env.get(name);
+    return v === "" ? undefined : v;
+  });
+  if (target !== "same") {
+    p.server.target = target;
+    p.server.elsewhere = targetElsewhere(target, p.run);
+  }
   if (!conn) return;
   const origin = "psql \\connect";
-  reconnected(p, args.slice(reuse ? 1 : 0));
   if (!conn.known) {
     here(p).stage(
       [literal(`(${origin} opens)`), unknownWord(`(the files ${conn.text} names)`)],
@@ -376,25 +403,13 @@ function connect(p: Psql, args: Arg[]): void {
     );
     return;
   }
-  const text = conn.text.replace(/"((?:[^"]|"")*)"/g, (_, t: string) => t.replace(/""/g, '"'));
   const variable = (name: string) => p.env.has(name) ? p.env.get(name) : assigned(p, name);
-  connectionOpens(text, variable("PGSERVICE"), here(p), origin, variable);
+  connectionOpens(conn.text, variable("PGSERVICE"), here(p), origin, variable);
 }
 
-/**
- * Where `\c` connects (`args` from its connection): a connection string's hosts (none: libpq's
- * defaults, this machine's socket or what `\setenv` set), the positional form's HOST (none or
- * `-`: the previous connection's).
- */
-function reconnected(p: Psql, args: Arg[]): void {
-  const text = args[0].text;
-  if (args[0].known && (text.includes("=") || /^postgres(?:ql)?:\/\//i.test(text))) {
-    const hosts = connectionHosts(text);
-    p.server.elsewhere = hosts !== null && elsewhere(hosts, p.run);
-  } else if (!args.every((a) => a.known)) p.server.elsewhere = false;
-  else if (args[2] && args[2].text !== "-") {
-    p.server.elsewhere = elsewhere(args[2].text.split(","), p.run);
-  }
+/** A `\c` argument's double quotes taken off, as psql takes an identifier's (`""` is `"`). */
+function unquoteIdentifier(text: string): string {
+  return text.replace(/"((?:[^"]|"")*)"/g, (_, t: string) => t.replace(/""/g, '"'));
 }
 
 /** A variable as psql found it: set before it (null: not known), else the environment's. */
@@ -708,11 +723,11 @@ function psqlRuns(stage: Stage, run: Runner): void {
     files: 0,
     dir: null,
     wrote: false,
-    server: { elsewhere: false },
+    server: { elsewhere: false, target: null, env: startEnv(stage, run) },
   };
   const options = psqlOptions(stage, run, origin);
-  const hosts = commandHosts(stage, run, options);
-  p.server.elsewhere = hosts !== null && elsewhere(hosts, run);
+  p.server.target = commandTarget(options, p.server.env);
+  p.server.elsewhere = targetElsewhere(p.server.target, run);
   // (Settings that load code on the server, judged wherever it is, as for every libpq client.)
   libpqServerOptions(stage, run, origin);
   let output = false;
