@@ -97,7 +97,8 @@ Deno.test("the words a runner hands on to the command it runs are that command's
     ["uv run --with rich python -c 'import rich; print(rich.__version__)'", "allow", "allow"],
     ["uv run -- python -c 'from app.main import app; print(app.routes)'", "allow", "allow"],
     ["poetry run python -c 'import os; print(1)'", "allow", "allow"],
-    ["pipenv run python -c 'import os; print(1)'", "allow", "allow"],
+    // (pipenv loads the project's `.env` unless told not to: dotenv_loads.ts.)
+    ["PIPENV_DONT_LOAD_ENV=1 pipenv run python -c 'import os; print(1)'", "allow", "allow"],
     ["hatch run python -c 'import os; print(1)'", "allow", "allow"],
     ["pdm run python -c 'import app; print(app)'", "allow", "allow"],
     ["pnpm exec node -e 'const a = 1; console.log(a)'", "allow", "allow"],

@@ -14,6 +14,7 @@ import { pipSiteSettings } from "./rc_files.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
 import { denoChanges, denoGlobs, denoRewrites } from "./fixers.ts";
+import { bunEnvFiles } from "./dotenv_loads.ts";
 import {
   denoFileServer,
   pythonRunsCgi,
@@ -389,6 +390,8 @@ export const INTERPRETER_PROGRAMS: Program[] = [
       }
       : {}),
     ...(name === "deno" || name === "bun" ? { runs: runtimeCommands } : {}),
+    // bun loads `.env` and its mode's files wherever it runs (dotenv_loads.ts).
+    ...(name === "bun" ? { optionCommands: bunEnvFiles } : {}),
   })),
   // Interpreters whose code is not looked into here: they still run anything they are given.
   ...["lua", "osascript"].map((name): Program => ({ names: [name], tooBroad: true })),

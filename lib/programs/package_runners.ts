@@ -22,6 +22,7 @@ import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
 import { pipSiteSettings } from "./rc_files.ts";
+import { pipenvEnvFiles } from "./dotenv_loads.ts";
 import {
   BUNX_OPTIONS,
   NPM_BOOLEAN_VALUES,
@@ -484,7 +485,13 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
   // of `npm test *` or `uv run *` stays savable and never covers what `uv run` runs.
   ...Object.entries(RUNNERS).map(([name, spec]): Program => ({
     names: name === "bundle" ? ["bundle", "bundler"] : [name],
-    optionCommands: (stage, run) => runnerRuns(name, spec, stage, run),
+    optionCommands: name === "pipenv"
+      ? (stage, run) => {
+        // (pipenv loads the project's `.env` first, whatever the subcommand: dotenv_loads.ts.)
+        pipenvEnvFiles(stage, run);
+        runnerRuns(name, spec, stage, run);
+      }
+      : (stage, run) => runnerRuns(name, spec, stage, run),
     ...(name === "npm" ? { readOnly: NPM_READ_ONLY } : {}),
   })),
   // pip's listings ($safe-bash's `pip list`, `pip show`, `pip freeze`).

@@ -282,7 +282,9 @@ Deno.test("package runners: a command after an option not known, read as its val
     ["npx -y tsc --noEmit", "deny", "allow"],
     ["pnpm exec --silent vitest run", "deny", "allow"],
     ["poetry run --no-interaction pytest", "deny", "allow"],
-    ["bunx --bun vite build", "deny", "allow"],
+    ["bunx --bun tsc --noEmit", "deny", "allow"],
+    // (vite loads the project's `.env`, which is denied: dotenv_loads.ts.)
+    ["bunx --bun vite build", "deny", "deny"],
   ]);
 });
 

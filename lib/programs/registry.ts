@@ -44,6 +44,7 @@ import { HTTPIE_PROGRAMS } from "./httpie.ts";
 import { GROFF, INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts";
 import { PYTEST } from "./pytest.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
+import { DOTENV_PROGRAMS } from "./dotenv_loads.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
 import { FORMATTER_PROGRAMS } from "./formatters.ts";
@@ -138,6 +139,7 @@ export function allPrograms(): readonly Program[] {
     ...TREE_SERVER_PROGRAMS,
     YT_DLP,
     ...QUERY_PROGRAMS,
+    ...DOTENV_PROGRAMS,
   ];
 }
 

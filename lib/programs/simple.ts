@@ -187,7 +187,7 @@ const TABLE: Record<string, Facts> = {
   // (And the site builders, compilers and fetchers that name their output directory.)
   babel: { namedFiles: outputDirectory(["-d", "--out-dir"]) },
   swc: { namedFiles: outputDirectory(["-d", "--out-dir"]) },
-  vite: { namedFiles: outputDirectory(["--outDir"]) },
+  // (vite, which also loads `.env` files: dotenv_loads.ts.)
   mkdocs: { namedFiles: outputDirectory(["-d", "--site-dir"]) },
   hugo: { namedFiles: outputDirectory(["-d", "--destination"]) },
   jekyll: { namedFiles: outputDirectory(["-d", "--destination"]) },
