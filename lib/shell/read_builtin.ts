@@ -25,6 +25,7 @@
  * @module
  */
 import type { Redirect, Word } from "./model.ts";
+import { GRAMMARS, readOptions as builtinOptions } from "./builtin_options.ts";
 
 /** The text a command's standard input reads where it is a static here-string or heredoc. */
 export function documentText(redirects: readonly Redirect[]): string | null {
@@ -62,37 +63,21 @@ function readOptions(args: Word[], prefixes: Word[]): ReadOptions | null {
     if (p.kind !== "static") return null;
     if (p.value.startsWith("IFS=")) o.ifs = p.value.slice(4);
   }
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return null;
-    if (a.value === "--") {
-      i++;
-      break;
-    }
-    if (!/^-./.test(a.value)) break;
-    for (let j = 1; j < a.value.length; j++) {
-      const l = a.value[j];
-      if (l === "r") o.raw = true;
-      else if (l === "s") continue;
-      else if ("adnNp".includes(l)) {
-        const rest = a.value.slice(j + 1);
-        const value = rest !== "" ? rest : args[++i]?.kind === "static" ? args[i].value : null;
-        if (value === null) return null;
-        if (l === "d") o.delim = value === "" ? "\0" : value[0];
-        else if (l === "a") {
-          if (!NAME.test(value)) return null;
-          o.array = value;
-        } else if (l === "n" || l === "N") {
-          if (!/^\d+$/.test(value)) return null;
-          o.count = { n: Number(value), exact: l === "N" };
-        }
-        break;
-      } else return null;
+  // (`-e`, `-E`, `-i`: readline; `-t`: a timeout; `-u`: another descriptor: not known.)
+  const r = builtinOptions(args, GRAMMARS.read);
+  if (r.stop || /[eEitu]/.test(r.letters)) return null;
+  o.raw = r.letters.includes("r");
+  for (const [l, value] of r.values) {
+    if (l === "d") o.delim = value === "" ? "\0" : value[0];
+    else if (l === "a") {
+      if (!NAME.test(value)) return null;
+      o.array = value;
+    } else if (l === "n" || l === "N") {
+      if (!/^\d+$/.test(value)) return null;
+      o.count = { n: Number(value), exact: l === "N" };
     }
   }
-  for (; i < args.length; i++) {
-    const a = args[i];
+  for (const a of r.operands) {
     if (a.kind !== "static" || !NAME.test(a.value)) return null;
     o.names.push(a.value);
   }
@@ -178,36 +163,21 @@ export function readArray(
  * `-c`, no name (MAPFILE, bash's), several names, a value not static.
  */
 export function mapfileArray(args: Word[], text: string): [name: string, words: string[]] | null {
-  let trim = false;
+  // (`-O`, `-u`, `-C`, `-c`: not known, as the doc says.)
+  const r = builtinOptions(args, GRAMMARS.mapfile);
+  if (r.stop || /[OuCc]/.test(r.letters)) return null;
+  const trim = r.letters.includes("t");
   let delim = "\n";
   let skip = 0;
   let most = 0;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a.kind !== "static") return null;
-    if (a.value === "--") {
-      i++;
-      break;
-    }
-    if (!/^-./.test(a.value)) break;
-    for (let j = 1; j < a.value.length; j++) {
-      const l = a.value[j];
-      if (l === "t") trim = true;
-      else if ("dns".includes(l)) {
-        const rest = a.value.slice(j + 1);
-        const value = rest !== "" ? rest : args[++i]?.kind === "static" ? args[i].value : null;
-        if (value === null) return null;
-        if (l === "d") delim = value === "" ? "\0" : value[0];
-        else if (!/^\d+$/.test(value)) return null;
-        else if (l === "s") skip = Number(value);
-        else most = Number(value);
-        break;
-      } else return null;
-    }
+  for (const [l, value] of r.values) {
+    if (l === "d") delim = value === "" ? "\0" : value[0];
+    else if (!/^\d+$/.test(value)) return null;
+    else if (l === "s") skip = Number(value);
+    else most = Number(value);
   }
-  const name = args[i];
-  if (args.length !== i + 1 || name.kind !== "static" || !NAME.test(name.value)) return null;
+  const name = r.operands[0];
+  if (r.operands.length !== 1 || name.kind !== "static" || !NAME.test(name.value)) return null;
   const lines: string[] = [];
   for (let at = 0; at < text.length;) {
     const d = text.indexOf(delim, at);
