@@ -628,7 +628,7 @@ function decideBash(
   // A file a program reads for the commands it holds (`psql -f schema.sql`), as it will be.
   const scoped = growingScope(command, analysis.stages, all, ctx, { readsOnly, tops: () => tops });
   const read = (s: Stage, path: string) => stageFileText(s, path, ctx, scoped());
-  const settings = settingsFiles(ctx, scoped);
+  const settings = settingsFiles(ctx, scoped, command);
   const expand: ExpandOptions = { analyze, depth: 0, settings, searchPath, home, env: ctx.env };
   // (A `while read` loop's lines from a listing program are paths of its listing.)
   // (The stage of this shell each stage a wrapper runs comes from: their globs are one expansion.)

@@ -13,13 +13,21 @@ import type { ProjectSettings } from "../programs/spec.ts";
 import type { Context } from "../types.ts";
 import { type GlobScope, stageSettingsText } from "./glob_scope.ts";
 import { thisMachine } from "./this_machine.ts";
+import { unquotedText } from "../shell/words.ts";
 
 /**
  * The settings files a command's stages find (`Runner.settings`, `Runner.projectSettings`), read
  * as they will be when it runs, with `globs` telling what its other stages write.
  */
-export function settingsFiles(ctx: Context, globs: () => GlobScope): SettingsFiles {
+export function settingsFiles(
+  ctx: Context,
+  globs: () => GlobScope,
+  command: string,
+): SettingsFiles {
+  let text: string | undefined;
   return {
+    // (A name the command names, as bash reads it: it may set it, `export PGHOSTADDR=$(cat f)`.)
+    changes: (name) => new RegExp(`\\b${name}\\b`).test(text ??= unquotedText(command)),
     file: (stage, path, top, script) => stageSettingsText(stage, path, ctx, globs(), top, script),
     machine: (host) => thisMachine(host, ctx),
     project(stage, name, top, cwds, toRoot) {

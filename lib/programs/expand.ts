@@ -80,6 +80,8 @@ export interface SettingsFiles {
   named?(stage: Stage, prefix: string, top: Stage): string[] | null;
   /** `Runner.thisMachine`. Absent: any host may be. */
   machine?(host: string): boolean;
+  /** `Runner.changes`. Absent: none. */
+  changes?(name: string): boolean;
 }
 
 /** What expanding a stage needs: a way to analyse a shell string found inside it. */
@@ -351,13 +353,9 @@ class StageRunner implements Runner {
     environment(this, words, false);
   }
 
-  variable(name: string): string | undefined {
-    return this.opts.env?.[name];
-  }
-
-  thisMachine(host: string): boolean {
-    return this.opts.settings?.machine?.(host) ?? true;
-  }
+  variable = (name: string): string | undefined => this.opts.env?.[name];
+  thisMachine = (host: string): boolean => this.opts.settings?.machine?.(host) ?? true;
+  changes = (name: string): boolean => this.opts.settings?.changes?.(name) ?? false;
 }
 
 /**

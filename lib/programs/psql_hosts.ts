@@ -109,7 +109,11 @@ export function startEnv(stage: Stage, run: Runner): Env {
     if (eq > 0) set.set(a.value.slice(0, eq), a.kind === "static" ? a.value.slice(eq + 1) : null);
   }
   return (name) =>
-    set.has(name) ? set.get(name) : name === "PGHOST" ? undefined : run.variable(name);
+    set.has(name) ? set.get(name) : run.changes(name) // (set by the command to a value not known: `export PGHOST=$(…)`)
+      ? null
+      : name === "PGHOST"
+      ? undefined
+      : run.variable(name);
 }
 
 /** Whether a variable is set in `env` to a value libpq takes (not empty), or may be. */

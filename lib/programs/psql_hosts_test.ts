@@ -164,6 +164,10 @@ Deno.test("psql hosts: SQL on a server surely elsewhere runs nothing here", asyn
     ["PGHOSTADDR=127.0.0.1 psql -h db.internal -f copy.sql", "ask"],
     ["export PGHOST=db.internal; unset PGHOST; psql -f copy.sql", "ask"],
     ["export PGHOST=db.internal; export PGHOST=$X; psql -f copy.sql", "ask"],
+    // (Set by the command to a value not known, wherever: the address may be this machine's.)
+    ["export PGHOSTADDR=$(cat f); psql -h db.internal -f copy.sql", "ask"],
+    ["read PGSERVICE < f; export PGSERVICE; psql -h db.internal -f copy.sql", "ask"],
+    ["if true; then export PGHOSTADDR=127.0.0.1; fi; psql -h db.internal -f copy.sql", "ask"],
     ["psql -h $DBHOST -f copy.sql", "ask"],
     // `\c` moves the connection: after it, the new host.
     ["psql -h db.internal -f switch.sql", "ask"],

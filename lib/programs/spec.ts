@@ -145,6 +145,11 @@ export interface Runner {
    * `psql -h db.example.com`'s server runs what its SQL asks elsewhere. True where not known.
    */
   thisMachine(host: string): boolean;
+  /**
+   * Whether the command may set `name` before the stage runs to a value not seen here (it names
+   * the variable: `export PGHOSTADDR=$(cat f); psql …`): then it is not `variable`'s.
+   */
+  changes(name: string): boolean;
 }
 
 /** A settings file found in a directory a program looks in (`Runner.projectSettings`). */
