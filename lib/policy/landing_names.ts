@@ -74,15 +74,20 @@ export function landingNames(
   const names: string[] = [];
   for (const t of operands) {
     const path = t.path!;
-    if (path === "/" || !settled(path)) return null;
+    if (path === "/" || !settled(path) || GIT_DIR.test(path)) return null;
     names.push(path.slice(path.lastIndexOf("/") + 1));
     if (ctx.fs.isDirectory?.(path) !== true) continue;
     const below = namesBelow(path, ctx.fs);
-    if (below === null) return null;
+    // (A repository's object store holds the content of what it tracked, a protected file's too,
+    // under names of its own: what lands below is not known by its names.)
+    if (below === null || below.includes(".git")) return null;
     for (const n of below) names.push(n);
   }
   return names;
 }
+
+/** A path at or inside a repository's `.git` (`.git/objects`). */
+const GIT_DIR = /(^|\/)\.git(\/|$)/;
 
 /** Whether a word of no remote form names nothing in each of the stage's cwds, and stays so. */
 function absent(

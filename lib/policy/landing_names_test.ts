@@ -154,3 +154,14 @@ Deno.test("a directory inside a tree that cannot be listed leaves its names not 
     ["rm -rf src", "allow"],
   ], ["proj/dst/locked"]);
 });
+
+Deno.test("a repository's object store is not known by its names: copying it asks as before", async () => {
+  await check(await tree([...EVERYDAY, "proj/.git/objects/a8/b3e7", "proj/.git/HEAD"]), [
+    ["cp -r .git $D/g", "ask"],
+    ["cp -r .git/objects $D/objs", "ask"],
+    ["rsync -a .git/ $D/g2/", "ask"],
+    ["cp -r . $D/bk", "ask"], // (the project's .git with it)
+    ["mv tests t2", "allow"],
+    ["cp -r src $D/bk2", "allow"],
+  ]);
+});
