@@ -145,14 +145,15 @@ export const HAS_GIT: boolean = (() => {
 
 /**
  * Allow by default, with `secrets/**` and `~/.ssh/**` denied and `.env` asked about: the config
- * the git tests judge what git shows and stores under.
+ * the git tests judge what git shows and stores under (with `agentDir`, the gate's own files
+ * built in, as in pi).
  */
-export function secretsDenied(home: string): Config {
+export function secretsDenied(home: string, opts: { agentDir?: string } = {}): Config {
   return configFrom({
     policies: { open: { defaultAction: "allow", rules: [] } },
     locations: { "/": "open" },
     pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-  }, { home });
+  }, { home, ...opts });
 }
 
 /**

@@ -4,15 +4,11 @@
  * engine walks a target's `raw` form; held here for the tree readers and copiers).
  */
 import assert from "node:assert/strict";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { bash, ctxIn, secretsDenied } from "../testing.ts";
 import type { Action } from "../types.ts";
 
 const HOME = "/home/user";
-const DP = configFrom({
-  policies: { p: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "p" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home: HOME, agentDir: `${HOME}/.pi/agent` });
+const DP = secretsDenied(HOME, { agentDir: `${HOME}/.pi/agent` });
 
 const FILES = [
   "/p/src/main.ts",

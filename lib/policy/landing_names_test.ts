@@ -7,16 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bash, configFrom } from "../testing.ts";
+import { bash, secretsDenied } from "../testing.ts";
 import { realFs } from "./fs_facts.ts";
 import type { Action, Context } from "../types.ts";
 
 const HOME = "/home/user";
-const DP = configFrom({
-  policies: { p: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "p" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home: HOME, agentDir: `${HOME}/.pi/agent` });
+const DP = secretsDenied(HOME, { agentDir: `${HOME}/.pi/agent` });
 
 /** A new directory with these files (a name ending in `/`: a directory; `=>`: a symlink). */
 async function tree(files: string[]): Promise<string> {

@@ -5,7 +5,7 @@
  * it (another stage may change what the glob matches, glob options, too many matches).
  */
 import assert from "node:assert/strict";
-import { bash, configFrom } from "../testing.ts";
+import { bash, configFrom, secretsDenied } from "../testing.ts";
 import { HELD } from "../shell/testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action, Config, Context } from "../types.ts";
@@ -32,11 +32,7 @@ const ctx: Context = {
   fs: realFs(),
 };
 const STARTER = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
-const DL = configFrom({
-  policies: { p: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "p" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home, agentDir: `${home}/.pi/agent` });
+const DL = secretsDenied(home, { agentDir: `${home}/.pi/agent` });
 
 async function actions(config: Config, commands: readonly string[]): Promise<string[]> {
   const out: string[] = [];

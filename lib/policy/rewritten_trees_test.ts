@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bash, configFrom } from "../testing.ts";
+import { bash, configFrom, secretsDenied } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { realFs } from "./fs_facts.ts";
 import type { Action, Config, Context } from "../types.ts";
@@ -20,11 +20,7 @@ const CONFIGS: [string, Config][] = [
   ["starter", configFrom(STARTER_CONFIG, { home: HOME, agentDir: AGENT })],
   [
     "deny-list",
-    configFrom({
-      policies: { p: { defaultAction: "allow", rules: [] } },
-      locations: { "/": "p" },
-      pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-    }, { home: HOME, agentDir: AGENT }),
+    secretsDenied(HOME, { agentDir: AGENT }),
   ],
 ];
 

@@ -2,18 +2,14 @@
  * `docker buildx bake`: the builds its bake files and `--set` define are judged as `docker build`.
  */
 import assert from "node:assert/strict";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
 import { readPlainHcl } from "./bake.ts";
 
 const H = "/home/user";
 const P = `${H}/p`;
 const opts = { agentDir: `${H}/.pi/agent`, home: H };
 /** Allow by default, `.env` asked, the keys and `secrets/` denied. */
-const open = configFrom({
-  policies: { p: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "p" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, opts);
+const open = secretsDenied(H, opts);
 const plain = 'group "default" {\n  targets = ["app"]\n}\n\n# the app\ntarget "app" {\n' +
   '  context = "."\n  dockerfile = "Dockerfile"\n  tags = ["app:latest"]\n' +
   '  args = { NODE = "20" }\n  output = ["type=local,dest=dist"]\n}\n';

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { STARTER_CONFIG } from "../starter.ts";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, configFrom, ctxIn, secretsDenied } from "../testing.ts";
 import { literal } from "./words.ts";
 import { buildFiles, buildFrom, buildReadWords, csvFields } from "./image_builds.ts";
 
@@ -13,11 +13,7 @@ const P = `${H}/p`;
 const opts = { agentDir: `${H}/.pi/agent`, home: H };
 const starter = configFrom(STARTER_CONFIG, opts);
 /** Allow by default, `.env` asked, the keys and `secrets/` denied. */
-const open = configFrom({
-  policies: { p: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "p" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, opts);
+const open = secretsDenied(H, opts);
 const ctx = ctxIn(P, {
   files: [`${P}/src/main.ts`, `${H}/.ssh/id_rsa`],
   contents: {

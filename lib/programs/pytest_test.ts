@@ -4,7 +4,7 @@
  * options (`--basetemp=DIR` empties DIR), their `cache_dir` and `log_file` places it writes.
  */
 import assert from "node:assert/strict";
-import { bash, checkActions, configFrom, ctxIn, rmDenied } from "../testing.ts";
+import { bash, checkActions, ctxIn, rmDenied, secretsDenied } from "../testing.ts";
 import { pythonShlex } from "./pytest.ts";
 
 const H = "/home/user";
@@ -175,11 +175,7 @@ Deno.test("pytest: the home directory's settings files are read as pytest reads 
 });
 
 Deno.test("pytest: --debug[=F] and pytest-benchmark's files, from its words, addopts and the environment", async () => {
-  const dl = configFrom({
-    policies: { open: { defaultAction: "allow", rules: [] } },
-    locations: { "/": "open" },
-    pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-  }, { home: H, agentDir: `${H}/.pi/agent` });
+  const dl = secretsDenied(H, { agentDir: `${H}/.pi/agent` });
   const plain = project({});
   await checkActions(dl, plain, [
     ['pytest -o "addopts=-q --debug=secrets/k"', "deny"],
