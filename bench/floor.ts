@@ -25,6 +25,8 @@ export interface Floor {
   fs: number;
   sum: number;
   calls: number;
+  /** The 99th percentile of the sum (µs). */
+  sum99: number;
 }
 
 /** FsFacts that write down each call into `log` (when set) before they answer it. */
@@ -84,5 +86,6 @@ export function decisionFloor(
     fs: median(lookups) * 1000,
     sum: median(sums) * 1000,
     calls: median(calls.map((c) => c.length)),
+    sum99: [...sums].sort((a, b) => a - b)[Math.floor(sums.length * 0.99)] * 1000,
   };
 }

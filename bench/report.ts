@@ -125,8 +125,8 @@ const parser = await loadBashParser();
     `what a decision cannot skip, median: the command read alone, its filesystem calls replayed (${floor.calls} calls), both`,
     `${floor.read.toFixed(1)} µs, ${floor.fs.toFixed(1)} µs, ${floor.sum.toFixed(1)} µs = ${
       (floor.sum / mid.parse50).toFixed(2)
-    }x the parse`,
-    "(the floor under the 1.5x row)",
+    }x the parse; p99 of both ${floor.sum99.toFixed(0)} µs`,
+    "(the floor under the 1.5x and p99 rows)",
     null,
   ]);
 }
