@@ -140,7 +140,8 @@ function quotedItems(text: string, lines: boolean): string[] | null {
   };
   for (const c of text) {
     if (state === "space") {
-      if (/\s/.test(c)) continue;
+      // (C isspace, byte by byte: no other blank, a no-break space is part of the item.)
+      if (c === " " || (c >= "\t" && c <= "\r")) continue;
       state = "norm";
     }
     if (state === "norm") {

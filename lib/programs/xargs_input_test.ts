@@ -51,6 +51,10 @@ const CASES: [string[], string][] = [
   [["-E", "b", "-d,"], "a,b,c"],
   [["-d,", "--eof=b"], "a,b,c"],
   [["-E", ""], "a '' b\n"],
+  // Only C's blanks are skipped before an item: a no-break space, U+3000 or U+FEFF is part of it.
+  [[], "\u00a0/.ssh/id_rsa\n"],
+  [[], " \u3000a \ufeffb\n"],
+  [[], "\v\f\r a\vb\n"],
 ];
 
 /** What GNU xargs prints running a shell that prints `[ITEM]` a line with the items of `input`. */
