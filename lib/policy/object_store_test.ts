@@ -136,6 +136,7 @@ Deno.test({
   async fn() {
     for (const gc of [false, true]) {
       const r = tempRepository(["src/main.ts", "README.md"], { commit: "one" });
+      if (gc) r.git("gc", "-q");
       try {
         await checkActions(DL, inRepo(r.dir), [
           ["cat .git/objects/*/*", "allow"],
