@@ -127,11 +127,8 @@ export function protect(
       const read = shared.repository();
       if (read) prot = repositoryProtection(config, ctx, shared, { cwd: p, below, read });
     }
-    // (A repository's object store read as files, `cat .git/objects/b6/8fde…`, `zip -r o.zip
-    // .git`: what `git cat-file -p` shows of it.)
-    if (config.pathProtection.length) {
-      prot = stricter(prot, storeProtection(config, ctx, target, shared, p));
-    }
+    // (A repository's object store read as files, `cat .git/objects/b6/…`, `zip -r o.zip .git`.)
+    prot = stricter(prot, storeProtection(config, ctx, target, shared, p));
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
     // a directory such as `.pi` (`config` for `config/master.key`) is reached, whether or not it
@@ -396,6 +393,7 @@ function storeProtection(
   shared: StageShared,
   p: string,
 ): Protection | null {
+  if (!config.pathProtection.length) return null;
   if (target.replaces || target.built || target.write || target.unseen) return null;
   if (target.kind === "cwd" && !shared.readsCwd) return null;
   const reads = shared.storeReads();
