@@ -4,7 +4,7 @@
  * operands' own names and every name below each, as the filesystem shows them now. A path glob
  * protected at any depth (`secrets/**`) is reached below such an operand only where a name it
  * ends in is among them (`cp -r evil/ .` where `evil/secrets/` is: the source's names land below
- * the destination).
+ * the destination). A tree holding a repository's object store lands what the store holds too.
  *
  * @module
  */
@@ -13,6 +13,7 @@ import type { Stage } from "../shell/model.ts";
 import type { Context } from "../types.ts";
 import type { Target } from "./targets.ts";
 import { namesBelow } from "./links_seen.ts";
+import { storeHeld } from "./object_store.ts";
 
 /**
  * Programs that write below what they are given no name but those of their operands and of what
@@ -74,20 +75,23 @@ export function landingNames(
   const names: string[] = [];
   for (const t of operands) {
     const path = t.path!;
-    if (path === "/" || !settled(path) || GIT_DIR.test(path)) return null;
+    if (path === "/" || !settled(path)) return null;
+    // (A repository's object store holds the content of what it tracked, a protected file's too,
+    // under names of its own: what lands below is known by the names its indexes list, as what
+    // `git cat-file -p` shows, see object_store.ts.)
+    const held = storeHeld(path, ctx.fs, true);
+    if (held !== null) {
+      if (held.names === null) return null;
+      names.push(...held.names);
+    }
     names.push(path.slice(path.lastIndexOf("/") + 1));
     if (ctx.fs.isDirectory?.(path) !== true) continue;
     const below = namesBelow(path, ctx.fs);
-    // (A repository's object store holds the content of what it tracked, a protected file's too,
-    // under names of its own: what lands below is not known by its names.)
-    if (below === null || below.includes(".git")) return null;
+    if (below === null) return null;
     for (const n of below) names.push(n);
   }
   return names;
 }
-
-/** A path at or inside a repository's `.git` (`.git/objects`). */
-const GIT_DIR = /(^|\/)\.git(\/|$)/;
 
 /** Whether a word of no remote form names nothing in each of the stage's cwds, and stays so. */
 function absent(

@@ -23,6 +23,7 @@ import { indexAdditions } from "../programs/git_staged.ts";
 import { unignoredNames } from "./git_ignore.ts";
 import { openRepository, resolveCommit } from "./git_revisions.ts";
 import type { Word } from "../shell/model.ts";
+import { type StoreHeld, storeHeld } from "./object_store.ts";
 
 /** No path exists (see the unknown program's reach above). */
 const NONE = () => false;
@@ -126,6 +127,8 @@ export function protect(
       const read = shared.repository();
       if (read) prot = repositoryProtection(config, ctx, shared, { cwd: p, below, read });
     }
+    // (A repository's object store read as files, `cat .git/objects/b6/…`, `zip -r o.zip .git`.)
+    prot = stricter(prot, storeProtection(config, ctx, target, shared, p));
     // A program the registry does not know may write below a directory it names by names of its
     // own (`esbuild --outdir=.pi`, `rimraf .pi`, `hg clone URL .pi`): what is protected right below
     // a directory such as `.pi` (`config` for `config/master.key`) is reached, whether or not it
@@ -370,6 +373,46 @@ function repositoryProtection(
     return null;
   }
   return found;
+}
+
+/** A path that may lie in a store or be a repository's directory (see `storeHeld`): looked at. */
+const STORE_WORDS =
+  /\/(?:objects|rr-cache)(?:\/|$)|\/\.git$|\/[0-9a-f]{38}(?:[0-9a-f]{24})?$|\.pack$/;
+
+/**
+ * What of a repository's object store a stage's read of `p` reaches as files (see
+ * object_store.ts and `StageShared.storeReads`): below the work tree's top, a path glob counts
+ * where a name it ends in is a name of a path the repository's indexes list, as for what
+ * `git cat-file -p` shows (`repositoryProtection`). A tree read whole is looked at only where
+ * such a glob may lie below it.
+ */
+function storeProtection(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  p: string,
+): Protection | null {
+  if (!config.pathProtection.length) return null;
+  if (target.replaces || target.built || target.write || target.unseen) return null;
+  if (target.kind === "cwd" && !shared.readsCwd) return null;
+  const reads = shared.storeReads();
+  if (reads === null) return null;
+  const whole = reads === "trees";
+  if (STORE_WORDS.test(p)) {
+    const held = storeHeld(p, ctx.fs, whole);
+    if (held === null) return null;
+    const there = namesMatching(() => held.names);
+    return protectionBelow(config, held.dir, ctx.home, null, { write: false, there });
+  }
+  if (!whole) return null;
+  // (Asked only where a path glob may lie below: the tree is looked at then.)
+  let held: StoreHeld | null | undefined;
+  const there = (name: RegExp, folded: boolean) => {
+    held ??= storeHeld(p, ctx.fs, true);
+    return held !== null && namesMatching(() => held!.names)(name, folded);
+  };
+  return protectionBelow(config, p, ctx.home, null, { write: false, there });
 }
 
 /**

@@ -28,6 +28,13 @@ export interface StageShared {
   readsTrees: boolean;
   /** Whether the program may delete, move or overwrite what lies below a directory it names. */
   replacesTrees: boolean;
+  /**
+   * How its reading reaches a repository's object store as files (policy/object_store.ts):
+   * `"trees"`, the files it names and the trees it reads whole (a `.git` in them); `"files"`, what
+   * it names inside a store alone (`Program.skipsGitDir`: `rg KEY .`, git); null, nothing (it
+   * looks at names or sizes, it only removes). Worked out when first asked.
+   */
+  storeReads: () => StoreReads;
   /** Whether the program follows the symlinks inside a tree it reads (`grep -R`, `find -L`). */
   followsLinks: boolean;
   /** The trees it reads are only those its words name (`Program.treesNamed`): not the cwd. */
@@ -100,6 +107,9 @@ export interface TreeRewrite {
   changes: (dir: string, file: string) => boolean;
 }
 
+/** See `StageShared.storeReads`. */
+export type StoreReads = "trees" | "files" | null;
+
 export const NO_LINKS: MadeLink[] = [];
 
 const NO_NAMES: string[] = [];
@@ -151,6 +161,12 @@ export function stageShared(
     links,
     readsTrees: !metadataOnly(program),
     replacesTrees: trees,
+    storeReads: once((): StoreReads => {
+      // (pi's read tool opens the one file it names; its other tools list or write.)
+      if (stage === null) return program === "read" ? "files" : null;
+      if (facts?.metadataOnly || removesOnly(stage)) return null;
+      return facts?.skipsGitDir?.(stage.argv) ? "files" : "trees";
+    }),
     followsLinks: facts?.followsLinks?.(stage!.argv) === true,
     operands,
     readsCwd: !operands && facts?.readsCwd?.(stage!.argv, stage!) === true,

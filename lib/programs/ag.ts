@@ -222,6 +222,10 @@ export const AG_PROGRAM: Program = {
   // (Paths another program lists may be none: xargs then runs `ag KEY` on `/dev/null`.)
   treesNamed: (argv) => agRead(argv)?.paths.some((at) => argv[at].listed === undefined) ?? false,
   readsCwd: agReadsCwd,
+  // (Hidden files and directories, `.git` among them, unless `--hidden` or `-u`.)
+  skipsGitDir: (argv) =>
+    argv.every((w) => w.kind === "static") &&
+    !hasOption(argv, AG, ["--hidden", "-u", "--unrestricted"]),
   optionCommands: agCommands,
   readOnly: { "": { long: ["--pager"] } },
 };

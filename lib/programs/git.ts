@@ -734,6 +734,8 @@ export const GIT: Program = {
   treeNames: (argv, stage, env) =>
     pathspecGlobs(argv, gitSubcommand(argv), icasePathspecs(argv, stage, env)),
   readsRepository: (stage) => repositoryRead(stage, gitSubcommand(stage.argv)),
+  // (What it shows of its own store, `readsRepository` says.)
+  skipsGitDir: () => true,
   readOnly: GIT_READ_ONLY,
   replacesTrees: (argv) =>
     argv.some((w, i) => i > 0 && w.kind === "static" && GIT_TREE_WRITERS.has(w.value)) ||

@@ -302,6 +302,24 @@ function rgListing(stage: Stage): Listing[] | null {
 }
 
 /**
+ * How far rg reads hidden files: 2 and more with `--hidden`, `-.` or `-uu` (`-u` twice), which
+ * search `.git` too; an option not read counts as that.
+ */
+function rgHidden(argv: Word[]): number {
+  const values = optionValues(argv, 1);
+  if (values.some((v) => v === null)) return 2;
+  let hidden = 0;
+  for (const t of readOptions(values as string[], grammarOf(RG))) {
+    if (t.kind === "unknown" || t.kind === "dynamic") return 2;
+    if (t.kind !== "flag" && t.kind !== "valued") continue;
+    if (t.name === "--hidden" || t.name === "-.") hidden += 2;
+    if (t.name === "-u" || t.name === "--unrestricted") hidden++;
+    if (t.name === "--no-hidden") hidden = 0;
+  }
+  return hidden;
+}
+
+/**
  * A word that names files which grep prints as they are named: a glob (its matches) or paths a
  * program listed (`find src | xargs grep -l x`), when it cannot be read as an option.
  */
@@ -462,6 +480,8 @@ export const SEARCH_PROGRAMS: Program[] = [
     treesNamed: (argv) => pathsGiven(argv, RG),
     readsCwd: rgReadsCwd,
     lists: rgListing,
+    // (Hidden files and directories, `.git` among them, unless `--hidden`, `-.`, `-uu`.)
+    skipsGitDir: (argv) => rgHidden(argv) < 2,
     optionCommands: rgCommands,
     // (`-z` runs the decompressors.)
     readOnly: { "": { short: "z", long: [...Object.keys(RG_RUNS), "--search-zip"] } },

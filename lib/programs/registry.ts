@@ -174,6 +174,7 @@ function uniform(p: Program): Program {
     treeNames: p.treeNames,
     namesLimitTrees: p.namesLimitTrees,
     metadataOnly: p.metadataOnly,
+    skipsGitDir: p.skipsGitDir,
     replacesTrees: p.replacesTrees,
     changesBelow: p.changesBelow,
     rewritesTrees: p.rewritesTrees,

@@ -658,6 +658,12 @@ export interface Program {
   /** It looks at the names or sizes of a directory operand, never at the files below it. */
   metadataOnly?: boolean;
   /**
+   * A tree it reads all the way down, it reads without a repository's `.git` in it (git itself,
+   * whose stores' reading `readsRepository` says; rg and ag without `--hidden`): the object store
+   * there is not read as files (see policy/object_store.ts). @default false
+   */
+  skipsGitDir?: (argv: Word[]) => boolean;
+  /**
    * It deletes, moves, copies over or changes the files below a directory it names (`rm -r`,
    * `tar -x -C dir`); a function when it depends on the subcommand (`git checkout .`).
    */
