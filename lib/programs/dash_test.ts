@@ -26,7 +26,18 @@ const OTHER = [
   "a=(1 2); echo ${a[1]}", "x=ab; echo ${x/a/c}", "x=abc; echo ${x:1:1}", "x=ab; echo ${x^^}",
   "x=AB; echo ${x,,}", "x=a; y=x; echo ${!y}", "[ a == a ] && echo y", "shopt -s extglob; echo y",
   "read -n 1 v <<EOF\nab\nEOF\necho $v", "echo '.en\\0166' | cat", "echo -e 'a\\tb' | cat",
-  "printf '%s' \"$(echo 'x\\ty')\"", "a[1]=x; echo ${a[1]}",
+  "printf '%s' \"$(echo 'x\\ty')\"", "a[1]=x; echo ${a[1]}", "echo $[1+2]", "echo \"$[1+2]\"",
+  // Quoted, yet read otherwise: a brace expansion after (or around) a quoted part, a quote dash
+  // closes elsewhere, a backslash-newline (gone before a word is read), code in `$(…)` and `${…}`
+  // within double quotes, what commands see of their quoted words, a comment's quote.
+  "echo \"x\"{a,b}", "echo 'x'{a,b}", "echo {a,\"b c\"}", "echo \"$\"{a,b}", "echo \\${a,b}",
+  "echo \"a\" $'b'", "echo 'a' $\"b\"", "echo \"a\\\\\" {a,b}", "echo $$$'x' | tr -d 0-9",
+  "echo a\\\n{a,b}", "echo a\\\n#{x,y}", "[\\\n[ -f a ]] && echo y", "echo '[['; [[ -f a ]] && echo y",
+  "echo \"[[\" && [[ -f a ]] && echo y", "echo \"$(echo {a,b})\"", "x=ab; echo \"${x/a/c}\"",
+  "[ a \"==\" a ] && echo y", "[ a \\== a ] && echo y", "\"read\" -n 1 v </dev/null; echo $?",
+  "echo \"a|b\\tc\" | cat", "echo \"a b\\tc\" | cat", "echo a #it's\necho {x,y}",
+  "echo \"`echo {a,b}`\"", "x=1; echo \"$(case $x in 1) echo {a,b};; esac)\"",
+  "cat <<E\nit's\nE\necho {a,b}", "echo a; [[", "\"shopt\" -s extglob; echo y",
 ];
 
 /** Everyday text both read alike. */
@@ -38,6 +49,14 @@ const SAME = [
 "read -r v <<EOF\nab\nEOF\necho $v", "awk '{print $1}' a", "find . -name a",
   "echo {} x", "cat a 2>&1 >/dev/null", "echo -n x | cat", "x=$(cat a); echo \"$x\"",
   "echo == a", "echo \"$1\" | tr -d '{()},\\!'",
+  // Quoted: the same text to both shells.
+  "echo \"{a,b}\" 'c {d,e}' \"{1..3}\"", "echo \"a {b}\"", "grep -E '(A|B){1}' a",
+  "awk \"{print \\$1}\" a", "echo \"{}\"", "printf '%s\\n' \"$@\"", "echo \"{a: .b, c: .d}\"",
+  "echo \"[[ x ]]\" '((a))' \"function f\" 'a=(1)' \"<<< x\" '|&' \"\\${x/a/b}\" \"x[1]=y\"",
+  "echo \"$'a'\" \"$\"a\"\" \"a\\$'b\" \\$'x' $$'x' | tr -d 0-9", "echo {a\\,b} \\{a,b} {a,b\\}",
+  "echo \"a\\\n{a,b}\"", "echo \"$(echo \"{a,b}\")\" \"${x:-a,b}\" \"$((1+2))\"",
+  "echo a #it's {x,y}\necho b", "echo 'test a == b' \"[ a == b ]\" \"read -n 1\"",
+  "echo a\"#\"b '{a,b}'#c", "x=a; echo \"${x}\"{}",
 ];
 
 Deno.test("dash: what it reads otherwise than bash is found; what it reads alike is not", () => {
@@ -89,6 +108,19 @@ Deno.test("dash: sh's text bash reads otherwise is not known, however it is hand
     [`concurrently "cat \\$'\\\\' .env #'"`, "deny", "deny"],
     // bash reads it as bash.
     [`bash -c "cat \\$'\\\\' .env #'"`, "deny", "allow"],
+    // A bash-ism outside quotes, beside quoted text.
+    [`sh -c 'cat "x"{.e,.f}nv'`, "deny", "deny"],
+    [`sh -c "cat '.e'{n,}v"`, "deny", "deny"],
+    [`sh -c 'echo "{a,b}"; [[ -f .env ]] && cat .env'`, "deny", "deny"],
+    // Everyday sh text, quoted bash-isms and all: read as bash reads it.
+    [`sh -c 'echo "{a,b}"'`, "deny", "allow"],
+    [`sh -c 'echo "a {b}"'`, "deny", "allow"],
+    [`sh -c "grep -E '(a|b){2}' README.md"`, "deny", "allow"],
+    [`sh -c 'awk "{print \\$1}" README.md'`, "deny", "allow"],
+    [`sh -c 'jq "{a: .b, c: .d}" x.json'`, "deny", "allow"],
+    [`sh -c "jq '{a,b}' x.json"`, "deny", "allow"],
+    [`sh -c 'cat "{a,b}"'`, "deny", "allow"],
+    [`sh -c 'cat "{.e,.f}nv"'`, "deny", "allow"],
     // Everyday sh text: read as bash reads it.
     ["sh -c 'ls src | wc -l'", "deny", "allow"],
     ["sh -c 'cat README.md'", "deny", "allow"],
