@@ -384,10 +384,10 @@ Deno.test("git's config: --continue that commits what was resolved opens the edi
     ["git merge --cont", "deny"],
     ["git rebase --continue", "deny"],
     ["GIT_EDITOR=true git merge --continue", "allow"],
-    ["git merge --abort", "ask"],
-    // (Not the editor; the mailbox's patches left, which may write any file: `secrets/**` asks,
-    // as `git rebase --continue`'s commits do.)
-    ["git am --continue", "ask"],
+    // (Not the editor; no merge nor `git am` session under way here: git fails, writing
+    // nothing; git_underway_test.ts.)
+    ["git merge --abort", "allow"],
+    ["git am --continue", "allow"],
   ]);
   // (Not the todo list's editor.)
   await checkActions(DL, repo("[sequence]\n\teditor = cat secrets/key\n"), [

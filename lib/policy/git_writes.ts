@@ -607,7 +607,7 @@ function read(
 ): Written | null {
   if (commits.underway) {
     const top = repositoryTop(cwd, fs);
-    return readUnderway(top, commits.underway, fs, user, (c) => read(cwd, c, fs, user));
+    return readUnderway(top, commits, fs, user, (c) => read(cwd, c, fs, user));
   }
   if (commits.revisions.includes(null)) return null;
   if (commits.into !== undefined) return readInto(cwd, commits, fs, user);

@@ -49,6 +49,7 @@ const GRAMMARS: Record<string, OptionGrammar> = {
   merge: {
     valued: "mFsX",
     gluedOnly: "S",
+    longFlags: set("--continue", "--abort", "--quit"),
     longValued: set("--message", "--file", "--strategy", "--strategy-option", "--into-name"),
     longOptional: set("--log", "--cleanup", "--gpg-sign", "--signoff"),
     abbreviations: true,
@@ -63,6 +64,8 @@ const GRAMMARS: Record<string, OptionGrammar> = {
   "cherry-pick": {
     valued: "mX",
     gluedOnly: "S",
+    // (The verbs of a sequence under way, spelled in full as git's abbreviations may spell them.)
+    longFlags: set("--continue", "--skip", "--abort", "--quit"),
     longValued: set("--mainline", "--strategy", "--strategy-option", "--cleanup"),
     longOptional: set("--gpg-sign"),
     abbreviations: true,
@@ -122,7 +125,15 @@ const GRAMMARS: Record<string, OptionGrammar> = {
   am: {
     valued: "Cp",
     gluedOnly: "S",
-    longFlags: set("--continue", "--resolved", "--skip", "--abort", "--quit", "--retry"),
+    longFlags: set(
+      "--continue",
+      "--resolved",
+      "--skip",
+      "--abort",
+      "--quit",
+      "--retry",
+      "--allow-empty",
+    ),
     longValued: set(
       ...[
         "--whitespace --directory --exclude --include --patch-format --resolvemsg --quoted-cr",
@@ -228,6 +239,33 @@ const PICKING = set(
 /** What git's sequencer continues with (`--continue`, `--skip`, `--abort`): not known. */
 const SEQUENCE = ["--continue", "--skip", "--abort"];
 
+/** The verbs of `git am` that go on with a session under way, each as its state is read. */
+const AM_VERBS: Record<string, "continue" | "skip" | "abort" | "apply"> = {
+  "--continue": "continue",
+  "--resolved": "continue",
+  "-r": "continue",
+  // (An empty patch recorded as an empty commit, then the patches left.)
+  "--allow-empty": "continue",
+  "--skip": "skip",
+  "--abort": "abort",
+  "--retry": "apply",
+};
+
+/**
+ * git am's options that leave what a session's patches write as they name it: every other one
+ * (`-p`, `--directory`, `--reject`, `-3`, `-i`, one not known) makes it not known.
+ */
+const AM_PLAIN = set(
+  ...[
+    "-q --quiet -s --signoff --no-signoff -k --keep --keep-non-patch --no-keep -u --utf8",
+    "--no-utf8 --keep-cr --no-keep-cr -c --scissors --no-scissors -m --message-id",
+    "--no-message-id --quoted-cr --empty --whitespace --ignore-space-change --ignore-whitespace",
+    "-C --exclude --include --committer-date-is-author-date --ignore-date --rerere-autoupdate",
+    "--no-rerere-autoupdate -S --gpg-sign --no-gpg-sign --resolvemsg --patch-format --no-3way",
+    "-b --binary",
+  ].join(" ").split(" "),
+);
+
 /** What `git restore` writes (see `restoreWrites`). */
 export interface RestoreWrites {
   /** The work tree's files: with `-W`/`--worktree`, or by default (no `-S`/`--staged`). */
@@ -326,7 +364,13 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     }
     case "merge":
     case "pull": {
-      if (r.has("--abort")) return { revisions: ["HEAD"] };
+      // (`git merge --abort`: `git reset --merge` where a merge is under way, then its autostash
+      // applied. `--continue` commits, as `git commit` does.)
+      if (r.has("--abort")) {
+        return sub === "pull"
+          ? { revisions: ["HEAD"] }
+          : { ...unnamed, underway: "abort", underwayOf: "merge" };
+      }
       if (r.has("--continue", "--quit")) return null;
       if (sub === "pull") return pulledWritten(r.operands);
       // (`git merge FETCH_HEAD`: every commit fetched for merging; a bare `git merge`: the
@@ -360,11 +404,7 @@ function written(sub: string, args: Word[]): CommitsWritten | null {
     case "rebase":
       return rebaseWritten(r);
     case "am":
-      // (A sequence under way: the mailbox's patches left, or the files back as they were; a
-      // mailbox's patches are named by what they change, `gitPatchFiles`.)
-      return r.has("--continue", "--resolved", "-r", "--skip", "--abort", "--retry")
-        ? unnamed
-        : null;
+      return amWritten(r);
     case "filter-branch":
     case "filter-repo":
       // (Commits rewritten, the branch checked out anew: `read-tree -u -m HEAD`, `reset --hard`.)
@@ -425,12 +465,39 @@ function pulledWritten(operands: (string | null)[]): CommitsWritten {
   };
 }
 
+/**
+ * What `git am` writes from a session under way (`--continue`, `--skip`, `--abort`, `--retry`):
+ * its patches left, or the files back as they were, read from its state (`rebase-apply/`); a
+ * mailbox's patches are named by what they change (`gitPatchFiles`). With a mailbox, or two verbs,
+ * git refuses: not read.
+ */
+function amWritten(r: Read): CommitsWritten | null {
+  const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
+  const verbs = Object.keys(AM_VERBS).filter((v) => r.has(v));
+  if (!verbs.length) return null;
+  if (verbs.length > 1 || r.operands.length) return unnamed;
+  const changing = r.names.filter((n) => !(n in AM_VERBS) && !AM_PLAIN.has(n));
+  return {
+    ...unnamed,
+    underway: AM_VERBS[verbs[0]],
+    underwayOf: "am",
+    ...(changing.length ? { underwayOptions: changing } : {}),
+  };
+}
+
 /** What `git cherry-pick` and `git revert` (`reverts`: the parents' files) write. */
 function pickedWritten(r: Read, reverts: boolean): CommitsWritten | null {
   if (r.has("--quit")) return null;
   // (`git cherry-pick - X`: the first `-` is `@{-1}`.)
   const revs = r.operands.map((w, n) => (n === 0 && w === "-" ? "@{-1}" : w));
-  if (r.has(...SEQUENCE)) return { revisions: [null], unnamed: true };
+  if (r.has(...SEQUENCE)) {
+    // (Two verbs: git refuses them. git reads the sequence's own options from its state, and
+    // refuses most others beside a verb.)
+    const verbs = SEQUENCE.filter((v) => r.has(v));
+    const unnamed: CommitsWritten = { revisions: [null], unnamed: true };
+    if (verbs.length > 1 || r.operands.length) return unnamed;
+    return { ...unnamed, underway: verbs[0].slice(2) as "skip", underwayOf: "sequencer" };
+  }
   // (A rev-list option picks commits not named: `--stdin`, `--all`, `--branches`, `-3`.)
   if (r.names.some((n) => !PICKING.has(n))) return { revisions: [null] };
   if (!revs.length) return { revisions: [null], unnamed: true };

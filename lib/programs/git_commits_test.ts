@@ -41,7 +41,20 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git merge", { revisions: ["@{upstream}"] }],
     ["git merge FETCH_HEAD", { revisions: ["FETCH_HEAD"], fetched: true }],
     ["git merge FETCH_HEAD main", { revisions: ["FETCH_HEAD", "main"] }],
-    ["git merge --abort", { revisions: ["HEAD"] }],
+    ["git merge --abort", {
+      revisions: [null],
+      unnamed: true,
+      underway: "abort",
+      underwayOf: "merge",
+    }],
+    ["git merge --ab", {
+      revisions: [null],
+      unnamed: true,
+      underway: "abort",
+      underwayOf: "merge",
+    }],
+    ["git merge --continue", null],
+    ["git merge --quit", null],
     ["git pull origin main", { revisions: [null], unnamed: true }],
     ["git cherry-pick -m 1 c1 c2", { revisions: ["c1", "c2"] }],
     ["git cherry-pick main..evil", { revisions: ["main..evil"], range: true }],
@@ -110,7 +123,28 @@ Deno.test("git commits: the revisions each subcommand writes the files of", () =
     ["git clone -n /tmp/r /tmp/c", null],
     ["git clone --bare /tmp/r /tmp/c", null],
     ["git cherry-pick -x -n --ff main", { revisions: ["main"] }],
-    ["git cherry-pick --continue", { revisions: [null], unnamed: true }],
+    ["git cherry-pick --continue", {
+      revisions: [null],
+      unnamed: true,
+      underway: "continue",
+      underwayOf: "sequencer",
+    }],
+    ["git cherry-pick --sk", {
+      revisions: [null],
+      unnamed: true,
+      underway: "skip",
+      underwayOf: "sequencer",
+    }],
+    ["git revert --abort", {
+      revisions: [null],
+      unnamed: true,
+      underway: "abort",
+      underwayOf: "sequencer",
+    }],
+    // (Two verbs, or a commit beside one: git refuses them.)
+    ["git revert --continue --abort", { revisions: [null], unnamed: true }],
+    ["git cherry-pick --continue evil", { revisions: [null], unnamed: true }],
+    ["git cherry-pick --quit", null],
     ["git revert c1", { revisions: ["c1"], parents: true }],
     ["git stash pop", { revisions: ["refs/stash"], stash: true }],
     ["git stash apply 2", { revisions: ["stash@{2}"], stash: true }],
@@ -212,6 +246,14 @@ Deno.test("git commits: a rebase replays the commits of its branch, each written
   /** Each file's commits, `git ARGS` writes. */
   const all = (command: string) =>
     commitsWritten(command.split(" ").map(literal), 1).map((f) => f.commits);
+  /** A `git am` session's verb, as written. */
+  const am = (underway: CommitsWritten["underway"], options?: string[]): CommitsWritten => ({
+    revisions: [null],
+    unnamed: true,
+    underway,
+    underwayOf: "am",
+    ...(options ? { underwayOptions: options } : {}),
+  });
   const rows: [string, (CommitsWritten | undefined)[]][] = [
     ["git rebase main", [{ revisions: ["main"] }, {
       revisions: ["^main", "HEAD"],
@@ -248,12 +290,19 @@ Deno.test("git commits: a rebase replays the commits of its branch, each written
     // (Two verbs: git refuses them.)
     ["git rebase --continue --abort", [{ revisions: [null], unnamed: true }]],
     ["git rebase --edit", []],
-    // (git am: a sequence under way writes patches not read; a mailbox's, what they name.)
-    ["git am --continue", [{ revisions: [null], unnamed: true }]],
-    ["git am -r", [{ revisions: [null], unnamed: true }]],
-    ["git am --resolved", [{ revisions: [null], unnamed: true }]],
-    ["git am --sk", [{ revisions: [null], unnamed: true }]],
-    ["git am --abort", [{ revisions: [null], unnamed: true }]],
+    // (git am: a session under way writes what its state says, git_underway_am.ts; a mailbox's
+    // patches, what they name. Options that change what a patch writes: not known under way.)
+    ["git am --continue", [am("continue")]],
+    ["git am -r", [am("continue")]],
+    ["git am --resolved -q --signoff", [am("continue")]],
+    ["git am --allow-empty", [am("continue")]],
+    ["git am --sk", [am("skip")]],
+    ["git am --abort", [am("abort")]],
+    ["git am --retry", [am("apply")]],
+    ["git am --continue -p2 --directory=x", [am("continue", ["-p", "--directory"])]],
+    ["git am --continue -3", [am("continue", ["-3"])]],
+    ["git am --continue --skip", [{ revisions: [null], unnamed: true }]],
+    ["git am --continue x.mbox", [{ revisions: [null], unnamed: true }]],
     ["git am --quit", []],
     ["git am --show-current-patch=diff", []],
     ["git am -3 x.patch", []],

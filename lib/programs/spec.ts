@@ -502,11 +502,24 @@ export interface CommitsWritten {
    */
   unnamed?: boolean;
   /**
-   * With `unnamed`: the verb of a rebase under way (`git rebase --continue`, `--skip`, `--abort`),
-   * whose commits its state in the git directory names (`rebase-merge/git-rebase-todo`,
-   * `orig-head`); where none is under way, git writes nothing. @default undefined
+   * With `unnamed`: the verb of an operation under way (`git rebase --continue`, `--skip`,
+   * `--abort`; `apply`: `git am --retry`), whose commits or patches its state in the git directory
+   * names (`rebase-merge/git-rebase-todo`, `orig-head`; see `underwayOf`); where none is under way,
+   * git writes nothing. @default undefined
    */
-  underway?: "continue" | "skip" | "abort";
+  underway?: "continue" | "skip" | "abort" | "apply";
+  /**
+   * With `underway`: the operation (`am`: `rebase-apply/`'s patches; `sequencer`: `git
+   * cherry-pick`'s and `git revert`'s, `sequencer/todo`, `CHERRY_PICK_HEAD`, `REVERT_HEAD`;
+   * `merge`: `MERGE_HEAD`, `MERGE_AUTOSTASH`); absent, a rebase. @default undefined
+   */
+  underwayOf?: "am" | "sequencer" | "merge";
+  /**
+   * With `underway`: the command's options that change what the state's steps write (`git am
+   * --continue -p2`, `--directory=x`, `-3`): where one is under way, what it writes is not known.
+   * @default undefined
+   */
+  underwayOptions?: string[];
 }
 
 /** What a program's `namedFiles` is given besides its words and stage (see `Program.namedFiles`). */
