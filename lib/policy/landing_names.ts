@@ -14,6 +14,8 @@ import type { Context } from "../types.ts";
 import type { Target } from "./targets.ts";
 import { namesBelow } from "./links_seen.ts";
 import { storeHeld } from "./object_store.ts";
+import { programOf } from "../programs/registry.ts";
+import { readOptions } from "../programs/argv.ts";
 
 /**
  * Programs that write below what they are given no name but those of their operands and of what
@@ -63,8 +65,12 @@ export function landingNames(
   }
   // Every word after the options is one of its paths, or a name that is not there (`t2` in `mv
   // tests t2`) and that no other stage may make first; none a remote one (`host:x`, `rsync://`).
+  // (An option's value is none of its operands, where its grammar says which: `rsync -f ': .x'`.)
+  const values = optionValues(stage);
   let ended = false;
-  for (const w of stage.argv.slice(1)) {
+  for (let i = 1; i < stage.argv.length; i++) {
+    const w = stage.argv[i];
+    if (values.has(i) && !ended) continue;
     if (w.kind !== "static") return null;
     if (!ended && w.value === "--") ended = true;
     else if (
@@ -91,6 +97,16 @@ export function landingNames(
     for (const n of below) names.push(n);
   }
   return names;
+}
+
+/** The argv positions of the words its program's grammar (`Program.options`) takes as values. */
+function optionValues(stage: Stage): Set<number> {
+  const grammar = programOf(stage.argv[0])?.options;
+  const out = new Set<number>();
+  if (!grammar) return out;
+  const args = stage.argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(args, grammar)) if (t.valueAt !== undefined) out.add(t.valueAt + 1);
+  return out;
 }
 
 /** Whether a word of no remote form names nothing in each of the stage's cwds, and stays so. */

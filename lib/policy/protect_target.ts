@@ -91,7 +91,10 @@ export function protect(
     if (
       !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
       (target.kind === "argument" || target.kind === "path" ||
-        (target.kind === "cwd" && (shared.treeNames.length > 0 || shared.readsCwd))) &&
+        // (The cwd, for a read limited to names, where it is the tree read: not `rsync -F src/
+        // dst/`'s, whose trees its words name.)
+        (target.kind === "cwd" &&
+          ((shared.treeNames.length > 0 && !shared.operands) || shared.readsCwd))) &&
       config.pathProtection.length
     ) {
       const under = treeProtection(config, ctx, target, shared, p, below, writes);

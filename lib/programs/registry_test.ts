@@ -214,6 +214,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   rsync: {
     optionCommands: "rsync -e 'rm x' a host:b", followsLinks: "rsync -aL a b", text: "rsync -a a host::m",
     namedFiles: "rsync --files-from=l . d", replacesTrees: "rsync -a host:x/ d",
+    treeNames: "rsync -a -f ': .rules' src/ d",
   },
   docker: {
     runsElsewhere: "docker run --rm -v /:/h img rm -rf /h/x", text: "docker run -w /app img",

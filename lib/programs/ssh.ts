@@ -19,6 +19,7 @@ import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 import { rsyncBackups } from "./backups.ts";
+import { RSYNC_OPTIONS, rsyncFilterFiles, rsyncFilters, rsyncTreeNames } from "./rsync_filters.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 import {
   operandText,
@@ -324,17 +325,20 @@ export const SSH_PROGRAMS: Program[] = [
     // directory it is given, unless it only sends them elsewhere (its destination is another
     // machine's, and it keeps its sources: not `--remove-source-files`).
     names: ["rsync"],
+    options: RSYNC_OPTIONS,
     optionCommands: optionCommands({
       shortWithArg: "eBfTM",
       short: { e: "shell" },
       long: { "--rsh": "shell" },
     }),
     replacesTrees: rsyncReplaces,
-    text: remoteOperands,
+    // (Its filter rules and patterns are text: the files they read are `namedFiles`.)
+    text: (argv) => [...remoteOperands(argv), ...rsyncFilters(argv).text],
     // `rsync --files-from=LIST SRC DEST`: the files it copies are named in LIST; `-b`: the
-    // backups it keeps, named by `--suffix`.
+    // backups it keeps, named by `--suffix`; the merge files of its filter rules.
     namedFiles: (argv, stage, given) => [
       ...RSYNC_LISTS(argv),
+      ...rsyncFilterFiles(rsyncFilters(argv, given?.read)),
       ...rsyncBackups(argv),
       ...rsyncRemoteFiles(argv, stage),
       ...rsyncDaemonFiles(argv, given?.read),
@@ -349,5 +353,7 @@ export const SSH_PROGRAMS: Program[] = [
         "--copy-dirlinks",
       ]),
     treesNamed: () => true,
+    // A per-directory merge file (`-f ': .rules'`, `-F`) is read in every directory of a tree.
+    treeNames: (argv) => rsyncTreeNames(argv, rsyncFilters(argv)),
   },
 ];
