@@ -123,7 +123,13 @@ export function walkedAnalysis(command: string, env: BashEnv, parser: BashParser
     walker.run(parsed.root, [env.cwd]);
   }
   const root = parsed.root;
-  const error = walker.error ?? parsed.error ?? (root.hasError ? syntaxErrorAt(root) : null) ??
+  // (Offsets of joined lines hold only outside the text a heredoc's line moved.)
+  const movedJoin =
+    parsed.moved && joined.some((q) => q >= parsed.moved![0] && q < parsed.moved![1])
+      ? "a line continuation in a heredoc's line, which the parser reads moved"
+      : null;
+  const error = walker.error ?? parsed.error ?? movedJoin ??
+    (root.hasError ? syntaxErrorAt(root) : null) ??
     droppedText(root) ?? continuationProblem(root, parsed.source, joined) ??
     evaluationError(walker.evaluationBox.ev, walker.stages);
   const out: BashAnalysis = walker.environment.length

@@ -94,8 +94,8 @@ Deno.test("a heredoc's tail: its commands are read and judged", async () => {
     ["bash <<'EOF'; echo\nrm -rf ~\nEOF", "deny", "deny"],
     ["cat <<A; bash <<B\nx\nA\nrm -rf ~\nB", "deny", "deny"],
     ["cat <<EOF | sh; echo\nrm -rf ~\nEOF", "deny", "deny"],
-    // Not moved: still an error.
-    ["cat <<EOF & echo\nx\nEOF", "deny", "deny"],
+    // Not moved here (a `&` is heredoc_lines.ts's); a quote open past the line: an error.
+    ["cat <<EOF & rm -rf ~\nx\nEOF", "deny", "deny"],
     ['cat <<EOF; echo "a\nEOF\nrm -rf ~"', "deny", "deny"],
   ]);
   await checkEveryday([

@@ -22,8 +22,13 @@ export type HeredocRepair =
 /**
  * The first heredoc of `root` that tree-sitter ends before bash does, repaired in `source` (a
  * new delimiter), or the reason it cannot be; null when every heredoc ends where bash ends it.
+ * `ends`: where heredocs end at a line that goes on after their delimiter (heredoc_lines.ts).
  */
-export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair | null {
+export function heredocRepair(
+  root: SyntaxNode,
+  source: string,
+  ends: ReadonlySet<number> = new Set(),
+): HeredocRepair | null {
   for (const redirect of root.descendantsOfType("heredoc_redirect")) {
     if (!redirect) continue;
     const start = redirect.children.find((c) => c?.type === "heredoc_start");
@@ -32,6 +37,15 @@ export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair |
     // A delimiter word that goes on after the part tree-sitter took (`<<'E'x`, `<<"EO"F`): bash's
     // delimiter is the whole word, which tree-sitter does not end the body at.
     if (/[^\s;&|<>()]/.test(source[start.endIndex] ?? " ")) {
+      // Quoted in part (`<<"E"OF`, `<<'E'x`): the whole word quoted, which tree-sitter reads.
+      const to = wordEnd(source, start.startIndex);
+      const whole = to === null ? null : wholeQuoted(source.slice(start.startIndex, to));
+      if (whole !== null) {
+        return {
+          kind: "rename",
+          source: source.slice(0, start.startIndex) + whole + source.slice(to!),
+        };
+      }
       return {
         kind: "error",
         error: `a heredoc delimiter the parser reads in part, at column ${start.startIndex + 1}`,
@@ -56,6 +70,8 @@ export function heredocRepair(root: SyntaxNode, source: string): HeredocRepair |
       }
     }
     if (delimiter !== null && endLine(source, lineStart, dash) === delimiter) continue;
+    // (An end line the rest of the heredoc's line was moved to: heredoc_lines.ts.)
+    if (ends.has(end.startIndex)) continue;
     const body = redirect.children.find((c) => c?.type === "heredoc_body");
     const from = body ? body.startIndex : lineStart;
     const renamed = delimiter === null ? null : rename(source, start, delimiter, from, dash);
@@ -114,6 +130,37 @@ export function unquoted(word: string): string | null {
     else out += c;
   }
   return out;
+}
+
+/**
+ * A quoted heredoc word (`"E"OF`, `E\\OF`, `'E'"O"F`) as one tree-sitter reads whole, of the
+ * same length (blanks after it) and the same delimiter, quoted as well (its body literal): `'EOF'`,
+ * or `\\EOF` where the word has no room for two quotes; null where its delimiter is no plain name.
+ */
+export function wholeQuoted(word: string): string | null {
+  const delimiter = unquoted(word);
+  if (delimiter === null || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(delimiter)) return null;
+  if (!/['"\\]/.test(word)) return null;
+  const whole = delimiter.length + 2 <= word.length ? `'${delimiter}'` : `\\${delimiter}`;
+  return whole.length <= word.length ? whole.padEnd(word.length, " ") : null;
+}
+
+/** Where a heredoc's word starting at `i` ends (quotes and escapes read), or null. */
+function wordEnd(source: string, i: number): number | null {
+  let j = i;
+  while (j < source.length && !" \t\n;&|<>()".includes(source[j])) {
+    if (source[j] === "'" || source[j] === '"') {
+      let k = j + 1;
+      for (; k < source.length && source[k] !== source[j]; k++) {
+        if (source[k] === "\n") return null;
+        if (source[j] === '"' && source[k] === "\\") k++;
+      }
+      if (k >= source.length) return null;
+      j = k + 1;
+    } else if (source[j] === "\\") j += 2;
+    else j++;
+  }
+  return j > source.length ? null : j;
 }
 
 /** Letters a new delimiter is made of, one per try. */

@@ -50,8 +50,13 @@ Deno.test("hostile: a body line tree-sitter takes for the end cannot hide comman
   // Expansions in an unquoted body are still read.
   const sub = read("cat <<EOF\n  EOF $(rm -rf ~)\nEOF");
   assert.ok(sub.stages.includes("rm -rf /home/u"), sub.stages.join(" | "));
-  // A start word that cannot be renamed (quoted in parts) leaves the command unanalysed.
-  assert.ok(read("cat <<'E'\"O\"F\nEOF x\nEOF\nrm -rf ~").error);
+  // A start word quoted in parts is quoted whole (same delimiter), then renamed.
+  const parts = read("cat <<'E'\"O\"F\nEOF x\nEOF\nrm -rf ~");
+  assert.deepEqual([parts.error, parts.stages, parts.bodies], [null, ["cat", "rm -rf /home/u"], [
+    "EOF x\n",
+  ]]);
+  // One that cannot be (its delimiter no name) leaves the command unanalysed.
+  assert.ok(read("cat <<'E'\"-\"F\nE-F x\nE-F\nrm -rf ~").error);
 });
 
 Deno.test("the analysis agrees with bash on where each heredoc ends", () => {

@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { heredocLinesMoved } from "./heredoc_lines.ts";
 import { heredocRedirectOrder } from "./heredoc_redirects.ts";
 import { heredocTailsMoved } from "./heredoc_tails.ts";
-import { heredocRepair, MAX_RENAMES } from "./heredocs.ts";
+import { heredocRepair, MAX_RENAMES, unquoted } from "./heredocs.ts";
 import type { BashParser, SyntaxNode } from "./parser.ts";
 import { simpleTree } from "./simple_tree.ts";
 import { type LiteNode, liteTree } from "./syntax_tree.ts";
@@ -26,6 +27,8 @@ export interface ParsedSource {
   readWrite: ReadonlySet<number>;
   /** Why the tree is not the command bash reads, when it is known not to be. */
   error?: string;
+  /** The offsets `[from, to)` whose text heredoc_lines.ts moved (line continuations must not be). */
+  moved?: [number, number];
 }
 
 /**
@@ -97,9 +100,31 @@ export function parseSource(
         } else moved?.delete();
       }
     }
+    // Lines tree-sitter cannot read after a heredoc start (a second heredoc, `&`, `;;`, `)`) are
+    // parsed with their rest moved to the end line of the heredoc (heredoc_lines.ts), kept where
+    // tree-sitter ends each moved heredoc there.
+    let ends: ReadonlySet<number> = NO_OFFSETS;
+    let moved: [number, number] | undefined;
+    if (
+      error === undefined && source.includes("<<") &&
+      (tree.rootNode.hasError || heredocInHeredoc(tree.rootNode))
+    ) {
+      const lines = heredocLinesMoved(source);
+      const still = (i: number) => lines !== null && (i < lines.from || i >= lines.to);
+      if (lines && [...readWrite].every(still) && hidden.every(still)) {
+        const next = parser.parse(lines.source);
+        if (next && endsRead(next.rootNode, lines.ends)) {
+          tree.delete();
+          tree = next;
+          source = lines.source;
+          ends = new Set(lines.ends);
+          moved = [lines.from, lines.to];
+        } else next?.delete();
+      }
+    }
     // Heredocs tree-sitter ends too early get delimiters it reads as bash does (heredocs.ts).
     for (let n = 0; source.includes("<<"); n++) {
-      const repair = heredocRepair(tree.rootNode, source);
+      const repair = heredocRepair(tree.rootNode, source, ends);
       if (repair === null) break;
       if (repair.kind === "error" || n === MAX_RENAMES) {
         error = repair.kind === "error" ? repair.error : "too many heredocs the parser misreads";
@@ -113,7 +138,10 @@ export function parseSource(
     for (const i of hidden) source = source.slice(0, i) + "\\" + source.slice(i + 1);
     // One cursor pass copies the tree into plain objects; the WASM tree is freed at once.
     const root = liteTree(tree.rootNode, source);
-    return error ? { root, source, readWrite, error } : { root, source, readWrite };
+    const out: ParsedSource = { root, source, readWrite };
+    if (error) out.error = error;
+    if (moved) out.moved = moved;
+    return out;
   } finally {
     tree?.delete();
   }
@@ -142,6 +170,32 @@ function leadingBackslashes(root: SyntaxNode, text: string): number[] {
     if (first !== start.text.replace(/^\\|^['"]|['"]$/g, "")) out.push(eol + 1);
   }
   return out;
+}
+
+/**
+ * Whether tree-sitter read a heredoc into the line of another (`cat <<A && cat <<B`, where the
+ * first body holds a line `B`): its body then is not bash's (the walk refuses it).
+ */
+function heredocInHeredoc(root: SyntaxNode): boolean {
+  for (const n of root.descendantsOfType("heredoc_redirect")) {
+    for (const c of n?.namedChildren ?? []) {
+      if (c && c.type !== "heredoc_body" && c.descendantsOfType("heredoc_redirect").length) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether a heredoc of the tree ends at each offset, at its delimiter (heredoc_lines.ts). */
+function endsRead(root: SyntaxNode, ends: number[]): boolean {
+  const found = new Set<number>();
+  for (const n of root.descendantsOfType("heredoc_end")) {
+    if (!n || !ends.includes(n.startIndex)) continue;
+    const start = n.parent?.children.find((c) => c?.type === "heredoc_start");
+    if (start && unquoted(start.text) === n.text) found.add(n.startIndex);
+  }
+  return found.size === ends.length;
 }
 
 /** Whether an offset lies inside a heredoc's body in a tree. */
