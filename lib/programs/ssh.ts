@@ -19,6 +19,7 @@ import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 import { rsyncBackups } from "./backups.ts";
+import { stageVariable } from "./handed_env.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 import {
   operandText,
@@ -335,7 +336,7 @@ export const SSH_PROGRAMS: Program[] = [
     // backups it keeps, named by `--suffix`.
     namedFiles: (argv, stage, given) => [
       ...RSYNC_LISTS(argv),
-      ...rsyncBackups(argv),
+      ...rsyncBackups(argv, (name) => stageVariable(stage, name, given?.env)),
       ...rsyncRemoteFiles(argv, stage),
       ...rsyncDaemonFiles(argv, given?.read),
     ],
