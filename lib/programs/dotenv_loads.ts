@@ -2,8 +2,9 @@
  * Programs that load `.env` files without naming them: each file they would load is judged as
  * read (a stage `(PROGRAM loads) FILE…`), where one is there or may be (one surely absent is
  * none: a project without `.env` sees no prompt). `dotenv` (dotenv-cli, python-dotenv's CLI),
- * `dotenvx`, `env-cmd`, `vite`, `next`, `prisma`, `foreman`, `honcho` here; `bun` (interpreters.ts)
- * and `pipenv` (package_runners.ts) through `bunEnvFiles` and `pipenvEnvFiles`.
+ * `dotenvx`, `env-cmd`, `vite`, `next`, `prisma`, `foreman`, `honcho`, `flask`, `dbmate` here;
+ * `bun` (interpreters.ts) and `pipenv` (package_runners.ts) through `bunEnvFiles` and
+ * `pipenvEnvFiles`.
  *
  * An option that names the file instead (`dotenv -e .env.ci`, `bun --env-file=x`) is a word of
  * its own, judged as it is; `bun --no-env-file`, `PIPENV_DONT_LOAD_ENV=1` load none.
@@ -14,6 +15,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { gluedStart, type OptionGrammar, readOptions } from "./argv.ts";
+import { stageVariable } from "./handed_env.ts";
 import { outputDirectory } from "./destinations.ts";
 
 /** The words after the program, static values ("" for one not known). */
@@ -574,6 +576,36 @@ export function pipenvEnvFiles(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "pipenv", [inDir(dir, ".env")]);
 }
 
+/** The nearest file named `name` in the cwd or a directory above it, to the root (null: not known). */
+function nearest(run: Runner, name: string): string | null | undefined {
+  const found = run.projectSettings(name, undefined, true);
+  return found === null ? null : found.length ? inDir(found[0].dir, name) : undefined;
+}
+
+/**
+ * `flask …` (its FlaskGroup's `load_dotenv`, with python-dotenv): the nearest `.env` and
+ * `.flaskenv` from the cwd up (python-dotenv's `find_dotenv(usecwd=True)`), unless
+ * `FLASK_SKIP_DOTENV` is set; `-e`/`--env-file FILE` is a word of its own.
+ */
+function flaskRuns(stage: Stage, run: Runner): void {
+  const args = values(stage);
+  if (!args.length || helpOnly(args)) return;
+  const skip = stageVariable(stage, "FLASK_SKIP_DOTENV", {
+    FLASK_SKIP_DOTENV: run.variable("FLASK_SKIP_DOTENV"),
+  });
+  if (skip && !/^(0|false|no)$/i.test(skip)) return;
+  const files = [nearest(run, ".env"), nearest(run, ".flaskenv")];
+  loadsEnvFiles(run, "flask", files.filter((f) => f !== undefined));
+}
+
+/** `dbmate …`: `--env-file FILE` (each one given, words of their own), else `./.env`. */
+function dbmateRuns(stage: Stage, run: Runner): void {
+  const args = values(stage);
+  if (!args.length || helpOnly(args)) return;
+  if (args.some((a) => /^--env-file(=|$)/.test(a))) return;
+  loadsEnvFiles(run, "dbmate", [".env"]);
+}
+
 /** The programs of this module, each loading its env files as an option's command would. */
 export const DOTENV_PROGRAMS: Program[] = [
   { names: ["dotenv"], optionCommands: dotenvRuns },
@@ -583,4 +615,6 @@ export const DOTENV_PROGRAMS: Program[] = [
   { names: ["next"], optionCommands: nextRuns },
   { names: ["prisma"], optionCommands: prismaRuns },
   { names: ["foreman", "honcho"], optionCommands: procfileRuns },
+  { names: ["flask"], optionCommands: flaskRuns },
+  { names: ["dbmate"], optionCommands: dbmateRuns },
 ];

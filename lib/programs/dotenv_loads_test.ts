@@ -218,3 +218,28 @@ Deno.test("dotenv loads: foreman's .foreman gives its options", async () => {
     ["echo 'env: secrets/key' > .foreman && foreman start", "ask"],
   ]);
 });
+
+Deno.test("dotenv loads: flask's nearest .env and .flaskenv, dbmate's .env", async () => {
+  await checkActions(config, withEnv, [
+    ["flask run", "ask"],
+    ["flask --app src.main routes", "ask"],
+    ["cd src && flask run", "ask"],
+    ["flask -e ci.env run", "ask"],
+    ["dbmate up", "ask"],
+    ["dbmate migrate", "ask"],
+    // Everyday: none to load, or loading turned off.
+    ["FLASK_SKIP_DOTENV=1 flask run", "allow"],
+    ["flask --version", "allow"],
+    ["dbmate --env-file ci.env up", "allow"],
+    ["dbmate --help", "allow"],
+  ]);
+  await checkActions(config, without, [["flask run", "allow"], ["dbmate up", "allow"]]);
+  const flaskenv = ctxIn(P, { files, contents: { [`${H}/.flaskenv`]: "X=1\n" } });
+  const protect = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { ".flaskenv": "ask" },
+  });
+  // (python-dotenv looks up to the root: the home's too.)
+  await checkActions(protect, flaskenv, [["flask run", "ask"], ["dbmate up", "allow"]]);
+});
