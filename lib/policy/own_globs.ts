@@ -33,6 +33,24 @@ function escapeGlob(text: string): string {
   return text.replace(/[\\*?[\]{}()!@+|]/g, "\\$&");
 }
 
+/**
+ * A word the program takes as a path from `base` (not a pattern): `base/w` where it is relative
+ * (as Node's `path.resolve(base, w)`); one that may be absolute, or a base not known, reaches
+ * anywhere.
+ */
+function belowBase(w: Word, base: string | null | undefined): Word {
+  const start = w.kind === "static" ? w.value : w.prefix;
+  if (base === undefined || start.startsWith("/")) return w;
+  if (base === null || (w.kind !== "static" && start === "")) {
+    return { value: w.value, kind: "dynamic", prefix: "", text: w.text };
+  }
+  const joined = `${base.replace(/\/*$/, "")}/`;
+  // (A word bash expands first, a glob or a variable: below its known start, from the base.)
+  return w.kind === "static"
+    ? { value: joined + w.value, kind: "static", prefix: joined + w.value, text: w.text }
+    : { value: joined + w.value, kind: "dynamic", prefix: joined + w.prefix, text: w.text };
+}
+
 /** The stage's own glob operands (null where its program expands none). */
 export function ownGlobs(stage: Stage): OwnGlobs | null {
   const found = programOf(stage.argv[0])?.globOperands?.(stage.argv);
@@ -50,5 +68,6 @@ export function ownGlobs(stage: Stage): OwnGlobs | null {
       : { ...w, value: `${escapeGlob(found.base).replace(/\/*$/, "")}/${w.value}` };
     words.set(i, globWords(based, found.backslash, found.groups));
   }
+  for (const i of found.based ?? []) words.set(i, [belowBase(stage.argv[i], found.base)]);
   return { words, options: { dotglob: found.dot, globstar: true, extglob: true } };
 }

@@ -201,15 +201,21 @@ const RSYNC_VALUED = "eBfTM";
 /**
  * rsync's backups (`-b`/`--backup`, or `--backup-dir=DIR`): the destination's, under
  * `--suffix=SUF` (else `~`), beside a file it replaces or, into a directory, at each source's
- * name there; with `--backup-dir`, anywhere below DIR. And below each directory of `RSYNC_DIRS`.
+ * name there; with `--backup-dir`, anywhere below DIR. And below each directory of `RSYNC_DIRS`,
+ * `$RSYNC_PARTIAL_DIR` (`variable`: as the stage finds it) the partial directory of `--partial`
+ * and `-P` without one (rsync(1)).
  * (Below a destination directory rsync may replace anything anyway.) Long options are read
  * abbreviated too, as some builds accept.
  */
-export function rsyncBackups(argv: Word[]): NamedFile[] {
+export function rsyncBackups(
+  argv: Word[],
+  variable: (name: string) => string | null | undefined = () => undefined,
+): NamedFile[] {
   const source = `(the backup ${argv[0].value} -b keeps)`;
   const words = argv.map((w) => (w.kind === "static" ? w.value : null));
   const long = (w: string, name: string) => w.length > 3 && name.startsWith(w.split("=")[0]);
   let backup = false;
+  let partial = false;
   let suffix: string | null | undefined;
   const ops: (string | null)[] = [];
   const dirs: { value: string | null; name: string }[] = [];
@@ -223,6 +229,7 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
       // (A cluster: `-b` sets backups; `-T DIR`, `-TDIR`, `-avT DIR` a temp directory.)
       const at = [...w.slice(1)].findIndex((c) => RSYNC_VALUED.includes(c)) + 1;
       if (/b/.test(at > 0 ? w.slice(1, at) : w)) backup = true;
+      if (/P/.test(at > 0 ? w.slice(1, at) : w)) partial = true;
       if (at === 0) continue;
       const value = at + 1 < w.length ? w.slice(at + 1) : words[++i] ?? null;
       if (w[at] === "T") dirs.push({ value, name: "--temp-dir" });
@@ -236,6 +243,7 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
       : RSYNC_DIRS.find((d) => long(w, d));
     if (!isSuffix && name === undefined) {
       if (long(w, "--backup")) backup = true;
+      if (long(w, "--partial")) partial = true;
       continue;
     }
     const value = w.includes("=") ? w.slice(w.indexOf("=") + 1) : words[++i] ?? null;
@@ -248,6 +256,11 @@ export function rsyncBackups(argv: Word[]): NamedFile[] {
       dirs.push({ value, name: name! });
     }
   }
+  // (`--partial`, `-P` without `--partial-dir`: `$RSYNC_PARTIAL_DIR`, where set to a value.)
+  const fromEnv = partial && !dirs.some((d) => d.name === "--partial-dir")
+    ? variable("RSYNC_PARTIAL_DIR")
+    : undefined;
+  if (fromEnv !== undefined && fromEnv !== "") dirs.push({ value: fromEnv, name: "--partial-dir" });
   const out: NamedFile[] = dirs.flatMap(({ value, name }) =>
     receivingDirs(value, name === "--partial-dir", ops).map((path) => ({
       path,

@@ -77,6 +77,22 @@ const ROWS: [string, Action, Action][] = [
   ["rsync -a --copy-dest ../../.ssh src/ /home/user/w/a", "deny", "allow"],
   ["rsync -a --link-dest=../../.ssh src/ /home/user/w/a", "deny", "allow"],
   ["rsync -a --backup-dir=../../.pi notes.txt a/b", "allow", "ask"],
+  // `$RSYNC_PARTIAL_DIR` is the partial directory of `--partial` and `-P` (rsync(1)), from the
+  // stage's prefix, an export, env's; one not known may be anywhere. (From the cwd, the value
+  // `../../.ssh` is /.ssh; from the destination /home/user/w/a, ~/.ssh.)
+  ["RSYNC_PARTIAL_DIR=../../.ssh rsync -a --partial src/ /home/user/w/a/", "deny", "allow"],
+  ["RSYNC_PARTIAL_DIR=../../.ssh rsync -aP src/ /home/user/w/a", "deny", "allow"],
+  ["RSYNC_PARTIAL_DIR=../../.ssh rsync -a -P src/ /home/user/w/a", "deny", "allow"],
+  ["RSYNC_PARTIAL_DIR=../../.ssh rsync -a --part src/ /home/user/w/a", "deny", "allow"],
+  ["export RSYNC_PARTIAL_DIR=../../.ssh; rsync -a --partial src/ /home/user/w/a/", "deny", "allow"],
+  ["RSYNC_PARTIAL_DIR=$D rsync -a --partial notes.txt a/b/", "ask", "ask"],
+  ["RSYNC_PARTIAL_DIR=../../.ssh rsync -a src/ /home/user/w/a/", "allow", "allow"],
+  [
+    "RSYNC_PARTIAL_DIR=../../.ssh rsync -aP --partial-dir=.p src/ /home/user/w/a/",
+    "allow",
+    "allow",
+  ],
+  ["RSYNC_PARTIAL_DIR=.rsync-partial rsync -aP src/ a", "allow", "allow"],
   ["rsync -a --partial-dir=.rsync-partial src/ a", "allow", "allow"],
   ["rsync -a --partial src/ a", "allow", "allow"],
   ["rsync -a --link-dest=../prev src/ a/new", "allow", "allow"],

@@ -2,8 +2,9 @@
  * Programs that load `.env` files without naming them: each file they would load is judged as
  * read (a stage `(PROGRAM loads) FILE…`), where one is there or may be (one surely absent is
  * none: a project without `.env` sees no prompt). `dotenv` (dotenv-cli, python-dotenv's CLI),
- * `dotenvx`, `env-cmd`, `vite`, `next`, `prisma`, `foreman`, `honcho` here; `bun` (interpreters.ts)
- * and `pipenv` (package_runners.ts) through `bunEnvFiles` and `pipenvEnvFiles`.
+ * `dotenvx`, `env-cmd`, `vite`, `next`, `prisma`, `foreman`, `honcho`, `flask`, `dbmate` here;
+ * `bun` (interpreters.ts) and `pipenv` (package_runners.ts) through `bunEnvFiles` and
+ * `pipenvEnvFiles`.
  *
  * An option that names the file instead (`dotenv -e .env.ci`, `bun --env-file=x`) is a word of
  * its own, judged as it is; `bun --no-env-file`, `PIPENV_DONT_LOAD_ENV=1` load none.
@@ -12,7 +13,9 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal } from "./words.ts";
+import { literal, unknownWord } from "./words.ts";
+import { gluedStart, type OptionGrammar, readOptions } from "./argv.ts";
+import { stageVariable } from "./handed_env.ts";
 import { outputDirectory } from "./destinations.ts";
 
 /** The words after the program, static values ("" for one not known). */
@@ -35,12 +38,19 @@ function variable(stage: Stage, run: Runner, name: string): string | null | unde
 }
 
 /**
- * The env files at `paths` (from the stage's cwds, or absolute) judged as read by `origin`:
- * those there, or that may be there when it runs.
+ * The env files at `paths` (from the stage's cwds, or absolute; null for one not known) judged
+ * as read by `origin`: those there, or that may be there when it runs.
  */
-export function loadsEnvFiles(run: Runner, origin: string, paths: readonly string[]): void {
-  const there = [...new Set(paths)].filter((p) => run.settings(p) !== "");
-  if (there.length) run.stage([literal(`(${origin} loads)`), ...there.map(literal)], origin);
+export function loadsEnvFiles(
+  run: Runner,
+  origin: string,
+  paths: readonly (string | null)[],
+): void {
+  const there = [...new Set(paths)].filter((p) => p === null || run.settings(p) !== "");
+  if (!there.length) return;
+  // (null: a file not known, which may be anywhere.)
+  const words = there.map((p) => p === null ? unknownWord("(not known)") : literal(p));
+  run.stage([literal(`(${origin} loads)`), ...words], origin);
 }
 
 /** A directory joined to a file name (`""` and `.`: the name alone). */
@@ -142,39 +152,195 @@ function envCmdRuns(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "env-cmd", files);
 }
 
+/** The words after the program: static values, null for one not known. */
+function raw(stage: Stage): (string | null)[] {
+  return stage.argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+}
+
+/**
+ * The directories a command's `[root]` operand may name (cac's, commander's): its operands from
+ * `from`, read with `grammar`, and the word after each option the grammar does not know (that
+ * one may take it as its value, or not: it may be the root). `--no-X` takes no value (mri's).
+ */
+function roots(
+  args: (string | null)[],
+  from: number,
+  grammar: OptionGrammar,
+  afterEnd = false,
+): string[] {
+  const out: string[] = [];
+  const tokens = readOptions(args.slice(from), grammar);
+  for (const t of tokens) {
+    const next = args[from + t.at + 1];
+    if (t.kind === "operand") out.push(args[from + t.at]!);
+    else if (t.kind === "end" && !afterEnd) break;
+    else if (
+      t.kind === "unknown" && t.glued === undefined && t.rest === undefined &&
+      !t.name.startsWith("--no-") && typeof next === "string" && !next.startsWith("-")
+    ) out.push(next);
+  }
+  return out.filter((r) => r !== "");
+}
+
+/** The first operand of `args` read with `grammar` (null: none), and its index. */
+function firstOperand(args: (string | null)[], grammar: OptionGrammar): [string | null, number] {
+  for (const t of readOptions(args, grammar)) {
+    if (t.kind === "operand" || t.kind === "dynamic") return [args[t.at], t.at];
+    if (t.kind === "end") break;
+  }
+  return [null, -1];
+}
+
+const set = (...names: string[]): ReadonlySet<string> => new Set(names);
+
+/** Vite's options (its cli.ts, cac: `<v>` and `[v]` take the next word, others none). */
+const VITE_GLOBAL = {
+  valued: ["--config", "--base", "--logLevel", "--configLoader", "--profile", "--debug"],
+  more: ["--filter", "--mode"],
+  flags: ["--clearScreen", "--help", "--version"],
+};
+const VITE_VERBS: Record<string, { valued: string[]; flags: string[] }> = {
+  dev: {
+    valued: ["--host", "--port", "--open"],
+    flags: ["--cors", "--strictPort", "--force", "--experimentalBundle"],
+  },
+  build: {
+    valued: [
+      "--target",
+      "--outDir",
+      "--assetsDir",
+      "--assetsInlineLimit",
+      "--ssr",
+      "--sourcemap",
+      "--minify",
+      "--manifest",
+      "--ssrManifest",
+    ],
+    flags: ["--emptyOutDir", "--watch", "--app"],
+  },
+  optimize: { valued: [], flags: ["--force"] },
+  preview: { valued: ["--host", "--port", "--open", "--outDir"], flags: ["--strictPort"] },
+};
+VITE_VERBS.serve = VITE_VERBS.dev;
+
+const viteGrammars = new Map<string, OptionGrammar>();
+
+/** Vite's options for `verb` (and its global ones); "" for all of them, to find the verb. */
+function viteGrammar(verb: string): OptionGrammar {
+  let g = viteGrammars.get(verb);
+  if (!g) {
+    const own = verb ? [VITE_VERBS[verb]] : Object.values(VITE_VERBS);
+    g = {
+      flags: verb === "build" || !verb ? "hvw" : "hv",
+      valued: "cldfm",
+      longValued: set(...VITE_GLOBAL.valued, ...VITE_GLOBAL.more, ...own.flatMap((o) => o.valued)),
+      longFlags: set(...VITE_GLOBAL.flags, ...own.flatMap((o) => o.flags)),
+    };
+    viteGrammars.set(verb, g);
+  }
+  return g;
+}
+
 /**
  * `vite [root]`, `vite build|dev|serve|preview|optimize [root]`: `.env`, `.env.local`,
  * `.env.MODE`, `.env.MODE.local` (the mode: `--mode`/`-m`, else production for build and
- * preview, development otherwise) in the root (the cwd, or the directory given).
+ * preview, development otherwise) in the root (the cwd, or the directory given: read with
+ * vite's options, a flag's next word is the root, `vite --force web`). cac finds the command
+ * after reading the options of each: a verb after an option may be the dev server's root
+ * (`vite --force build` serves `build/`), in any mode.
  */
 function viteRuns(stage: Stage, run: Runner): void {
   const args = values(stage);
   if (helpOnly(args)) return;
-  const verbs = ["build", "dev", "serve", "preview", "optimize"];
-  const verb = verbs.includes(args[0]) ? args[0] : "dev";
+  const all = raw(stage);
+  const [first, at] = firstOperand(all, viteGrammar(""));
+  const verb = first !== null && first in VITE_VERBS ? first : "dev";
   const mode = valueOf(args, ["--mode", "-m"]);
   const dflt = verb === "build" || verb === "preview" ? "production" : "development";
-  const root = args.slice(verbs.includes(args[0]) ? 1 : 0).find((a, i, all) =>
-    a !== "" && !a.startsWith("-") && (i === 0 || !all[i - 1].startsWith("-"))
-  );
-  const dirs = root === undefined ? [""] : ["", root];
-  const files = dirs.flatMap((d) => modeFiles(d, mode === "" ? null : mode ?? dflt));
+  const dirs = ["", ...roots(all, verb === first ? at + 1 : 0, viteGrammar(verb))];
+  const either = verb === first && at > 0;
+  if (either) dirs.push(first);
+  const files = dirs.flatMap((d) => modeFiles(d, mode === "" || either ? null : mode ?? dflt));
   loadsEnvFiles(run, "vite", files);
 }
 
+/** Next's options (its bin/next.ts, commander), by command; `--inspect` left not known. */
+const NEXT_GRAMMARS: Record<string, OptionGrammar> = {
+  build: {
+    flags: "hd",
+    valued: "",
+    longFlags: set(
+      "--help",
+      "--debug",
+      "--debug-prerender",
+      "--no-mangling",
+      "--no-lint",
+      "--profile",
+      "--experimental-app-only",
+      "--turbo",
+      "--turbopack",
+      "--webpack",
+      "--experimental-turbo",
+      "--experimental-debug-memory-usage",
+      "--experimental-next-config-strip-types",
+    ),
+    longValued: set(
+      "--experimental-build-mode",
+      "--experimental-upload-trace",
+      "--debug-build-paths",
+    ),
+  },
+  dev: {
+    flags: "h",
+    valued: "pH",
+    longFlags: set(
+      "--help",
+      "--turbo",
+      "--turbopack",
+      "--webpack",
+      "--disable-source-maps",
+      "--experimental-https",
+      "--experimental-test-proxy",
+      "--experimental-next-config-strip-types",
+    ),
+    longValued: set(
+      "--port",
+      "--hostname",
+      "--experimental-https-key",
+      "--experimental-https-cert",
+      "--experimental-https-ca",
+      "--experimental-upload-trace",
+    ),
+  },
+  start: {
+    flags: "h",
+    valued: "pH",
+    longFlags: set("--help", "--experimental-test-proxy", "--experimental-next-config-strip-types"),
+    longValued: set("--port", "--hostname", "--keepAliveTimeout"),
+  },
+};
+NEXT_GRAMMARS.export = NEXT_GRAMMARS.start;
+NEXT_GRAMMARS.typegen = NEXT_GRAMMARS.start;
+
+/** Next's commands that load no project's env files. */
+const NEXT_OTHERS = /^(info|telemetry|lint|internal|experimental-test|help)$/;
+
 /**
- * `next dev|build|start [dir]` (Next's `loadEnvConfig`): `.env`, `.env.local`, `.env.MODE` and
- * `.env.MODE.local` in the project directory (development for dev, production otherwise).
+ * `next [dev|build|start|typegen] [dir]` (Next's `loadEnvConfig`; dev the default command:
+ * `next web` is `next dev web`): `.env`, `.env.local`, `.env.MODE` and `.env.MODE.local` in the
+ * project directory (development for dev, production otherwise), read with next's options.
  */
 function nextRuns(stage: Stage, run: Runner): void {
   const args = values(stage);
-  const verb = args[0] === undefined || args[0].startsWith("-") ? "dev" : args[0];
-  if (!/^(dev|build|start|export)$/.test(verb) || helpOnly(args)) return;
-  const dir = args.slice(1).find((a, i, all) =>
-    a !== "" && !a.startsWith("-") && (i === 0 || !all[i - 1].startsWith("-"))
-  );
+  if (helpOnly(args)) return;
+  const all = raw(stage);
+  const first = all[0];
+  if (first && NEXT_OTHERS.test(first)) return;
+  const verb = first && first in NEXT_GRAMMARS ? first : "dev";
   const mode = verb === "dev" ? "development" : "production";
-  loadsEnvFiles(run, "next", [...modeFiles("", mode), ...(dir ? modeFiles(dir, mode) : [])]);
+  // (commander takes the words after `--` as operands: `next dev -- web`.)
+  const dirs = roots(all, verb === first ? 1 : 0, NEXT_GRAMMARS[verb], true);
+  loadsEnvFiles(run, "next", ["", ...dirs].flatMap((d) => modeFiles(d, mode)));
 }
 
 /**
@@ -196,19 +362,172 @@ function prismaRuns(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "prisma", files);
 }
 
+/** foreman's options (Thor: its cli.rb, every command's), each after the command. */
+const FOREMAN: OptionGrammar = {
+  flags: "chv",
+  valued: "fdemptalxru",
+  longFlags: set("--color", "--no-color", "--timestamp", "--no-timestamp", "--help", "--version"),
+  longValued: set(
+    "--procfile",
+    "--root",
+    "--env",
+    "--formation",
+    "--port",
+    "--timeout",
+    "--app",
+    "--log",
+    "--error_log",
+    "--error-log",
+    "--run",
+    "--user",
+    "--template",
+  ),
+};
+
+/** honcho's common options (argparse: before the command, and after it again). */
+const HONCHO_COMMON = ["--env", "--app-root", "--procfile"];
+const HONCHO_FLAGS = ["--no-colour", "--no-prefix", "--version", "--help"];
+
+/** honcho's options: the common ones, and the command's (abbreviated as argparse allows). */
+const HONCHO: Record<string, OptionGrammar> = {
+  "": {
+    flags: "vh",
+    valued: "edf",
+    longValued: set(...HONCHO_COMMON),
+    longFlags: set(...HONCHO_FLAGS),
+    abbreviations: "all",
+  },
+  start: {
+    flags: "vh",
+    valued: "edfpcq",
+    longValued: set(...HONCHO_COMMON, "--port", "--concurrency", "--quiet"),
+    longFlags: set(...HONCHO_FLAGS),
+    abbreviations: "all",
+  },
+  export: {
+    flags: "vh",
+    valued: "edfalpcust",
+    longValued: set(
+      ...HONCHO_COMMON,
+      "--app",
+      "--log",
+      "--port",
+      "--concurrency",
+      "--user",
+      "--shell",
+      "--template-dir",
+    ),
+    longFlags: set(...HONCHO_FLAGS),
+    abbreviations: "all",
+  },
+};
+
+/** A procfile runner's options as the command reads them: the last value of each. */
+interface ProcfileOptions {
+  /** `-e`: the word (a static value, or a word not known), or null. */
+  env: Word | null;
+  /** `-d`: "" where not known, null where not given. */
+  root: string | null;
+}
+
+/** Read `tokens` (of `args`, the stage's words from `from`) into `opts`. */
+function readProcfileOptions(
+  argv: Word[],
+  from: number,
+  grammar: OptionGrammar,
+  stopAt: number,
+  opts: ProcfileOptions,
+): void {
+  const args = argv.slice(from, stopAt < 0 ? undefined : stopAt).map((w) =>
+    w.kind === "static" ? w.value : null
+  );
+  for (const t of readOptions(args, grammar)) {
+    if (t.kind === "dynamic") {
+      // (`--env="$E"`, `-e"$E"`: the option, its value not known.)
+      const start = gluedStart(argv[from + t.at].prefix, grammar);
+      if (start?.name === "-e" || start?.name === "--env") opts.env = argv[from + t.at];
+      if (start?.name === "-d" || start?.name === "--root" || start?.name === "--app-root") {
+        opts.root = "";
+      }
+      continue;
+    }
+    if (t.kind !== "valued") continue;
+    const value = t.glued !== undefined
+      ? literal(t.glued)
+      : t.valueAt === undefined
+      ? null
+      : argv[from + t.valueAt];
+    if (t.name === "-e" || t.name === "--env") opts.env = value;
+    else if (/^(-d|--root|--app-root)$/.test(t.name)) {
+      opts.root = value?.kind === "static" ? value.value : "";
+    }
+  }
+}
+
 /**
- * `foreman start|run|export|check` and `honcho start|run|export|check`: `-e FILE`, else `.env`
- * in the app root (`-d`/`--root`/`--app-root`, else the cwd).
+ * The files `-e a,b` names (foreman and honcho split it on commas; honcho strips each): a
+ * word not known names the ones its known start lists, and one not known (null).
+ */
+function commaFiles(w: Word): (string | null)[] {
+  if (w.kind === "static") return w.value.split(",").map((f) => f.trim()).filter(Boolean);
+  const start = w.prefix.replace(/^(-e|--env=?)/, "");
+  const known = w.prefix.startsWith("-") ? start.split(",") : w.prefix.split(",");
+  return [...known.slice(0, -1).map((f) => f.trim()).filter(Boolean), null];
+}
+
+/** `.foreman` (YAML in the cwd: foreman's defaults for its options): its `env` and `root`. */
+function foremanDefaults(run: Runner, opts: ProcfileOptions): boolean {
+  const text = run.settings(".foreman");
+  if (text === "") return true;
+  if (text === null) return false;
+  for (const line of text.split("\n")) {
+    const m = /^\s*:?["']?(env|root)["']?\s*:\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const value = m[2].replace(/^(["'])(.*)\1$/, "$2");
+    // (A value YAML reads otherwise, a block, an alias, a list: not known.)
+    const plain = value !== "" && !/^[|>&*![{]/.test(value);
+    if (m[1] === "env") opts.env = plain ? literal(value) : null;
+    if (m[1] === "root") opts.root = plain ? value : "";
+    if (!plain) return false;
+  }
+  return true;
+}
+
+/**
+ * `foreman start|run|export` and `honcho start|run|export|check`: the files `-e a,b,…` names
+ * (foreman's from the cwd, honcho's from its app root), else `.env` in the app root
+ * (`-d`/`--root`/`--app-root`, else the cwd). foreman takes the options its `.foreman` gives
+ * where the command line gives none; honcho takes its common options before the command too
+ * (`honcho -d web start`). What `run` runs is its own: its options are not theirs.
  */
 function procfileRuns(stage: Stage, run: Runner): void {
-  const args = values(stage);
-  const verb = args.find((a) => !a.startsWith("-"));
-  if (!verb || !/^(start|run|export|check)$/.test(verb)) return;
-  const end = args.indexOf("--");
-  const own = end < 0 ? args : args.slice(0, end);
-  if (own.some((a) => /^(-e|--env)(=|$)/.test(a))) return;
-  const root = valueOf(own, ["-d", "--root", "--app-root"]) ?? "";
-  loadsEnvFiles(run, programNameOf(stage.argv[0]), [inDir(root, ".env")]);
+  const name = programNameOf(stage.argv[0]);
+  const honcho = name === "honcho";
+  const argv = stage.argv.slice(1);
+  const all = raw(stage);
+  const [verb, at] = firstOperand(all, honcho ? HONCHO[""] : FOREMAN);
+  if (
+    verb === null || !(honcho ? /^(start|run|export|check)$/ : /^(start|run|export)$/).test(verb)
+  ) {
+    return;
+  }
+  const opts: ProcfileOptions = { env: null, root: null };
+  let known = true;
+  if (!honcho) known = foremanDefaults(run, opts);
+  else readProcfileOptions(argv, 0, HONCHO[""], at, opts);
+  const grammar = honcho ? HONCHO[verb] ?? HONCHO[""] : FOREMAN;
+  // (`run CMD ARGS`: the options end at CMD.)
+  const rest = all.slice(at + 1);
+  const cmd = verb === "run" ? firstOperand(rest, grammar)[1] : -1;
+  readProcfileOptions(argv, at + 1, grammar, cmd < 0 ? -1 : at + 1 + cmd, opts);
+  const root = opts.root ?? "";
+  const files: (string | null)[] = opts.env
+    ? commaFiles(opts.env).map((f) =>
+      f === null || !honcho || f.startsWith("/") ? f : inDir(root, f)
+    )
+    : [inDir(root, ".env")];
+  if (!known) files.push(null);
+  loadsEnvFiles(run, name, files);
 }
 
 function programNameOf(w: Word): string {
@@ -257,6 +576,36 @@ export function pipenvEnvFiles(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "pipenv", [inDir(dir, ".env")]);
 }
 
+/** The nearest file named `name` in the cwd or a directory above it, to the root (null: not known). */
+function nearest(run: Runner, name: string): string | null | undefined {
+  const found = run.projectSettings(name, undefined, true);
+  return found === null ? null : found.length ? inDir(found[0].dir, name) : undefined;
+}
+
+/**
+ * `flask …` (its FlaskGroup's `load_dotenv`, with python-dotenv): the nearest `.env` and
+ * `.flaskenv` from the cwd up (python-dotenv's `find_dotenv(usecwd=True)`), unless
+ * `FLASK_SKIP_DOTENV` is set; `-e`/`--env-file FILE` is a word of its own.
+ */
+function flaskRuns(stage: Stage, run: Runner): void {
+  const args = values(stage);
+  if (!args.length || helpOnly(args)) return;
+  const skip = stageVariable(stage, "FLASK_SKIP_DOTENV", {
+    FLASK_SKIP_DOTENV: run.variable("FLASK_SKIP_DOTENV"),
+  });
+  if (skip && !/^(0|false|no)$/i.test(skip)) return;
+  const files = [nearest(run, ".env"), nearest(run, ".flaskenv")];
+  loadsEnvFiles(run, "flask", files.filter((f) => f !== undefined));
+}
+
+/** `dbmate …`: `--env-file FILE` (each one given, words of their own), else `./.env`. */
+function dbmateRuns(stage: Stage, run: Runner): void {
+  const args = values(stage);
+  if (!args.length || helpOnly(args)) return;
+  if (args.some((a) => /^--env-file(=|$)/.test(a))) return;
+  loadsEnvFiles(run, "dbmate", [".env"]);
+}
+
 /** The programs of this module, each loading its env files as an option's command would. */
 export const DOTENV_PROGRAMS: Program[] = [
   { names: ["dotenv"], optionCommands: dotenvRuns },
@@ -266,4 +615,6 @@ export const DOTENV_PROGRAMS: Program[] = [
   { names: ["next"], optionCommands: nextRuns },
   { names: ["prisma"], optionCommands: prismaRuns },
   { names: ["foreman", "honcho"], optionCommands: procfileRuns },
+  { names: ["flask"], optionCommands: flaskRuns },
+  { names: ["dbmate"], optionCommands: dbmateRuns },
 ];

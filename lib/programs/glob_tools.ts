@@ -11,7 +11,7 @@
  *   are not known here).
  * - del-cli (`del`): globby's patterns, `!` excluding; a `*` taken to match a leading `.`.
  * - cpy-cli (`cpy`): the sources (not the destination, the last operand) are globby's patterns,
- *   a leading `.` matched with `--dot` only.
+ *   a leading `.` matched with `--dot` only; with `--cwd=DIR` both are found from DIR.
  * - markdownlint (markdownlint-cli): its file operands are globs, a leading `.` matched with
  *   `--dot` only; markdownlint-cli2: `#` (and `!`) excludes, a leading `:` is a literal path, a
  *   leading `.` taken to match.
@@ -49,11 +49,12 @@ function delGlobs(argv: Word[]): GlobOperands | null {
 }
 
 /** cpy-cli's options that take the next word. */
-const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--rename", "--concurrency"]);
+const CPY_VALUED: ReadonlySet<string> = new Set(["--cwd", "--base", "--rename", "--concurrency"]);
 
 /**
  * cpy's sources: every glob operand but the destination (the last operand); with `--cwd DIR`
- * (`--cwd=DIR`, the last one) every source, found below DIR.
+ * (`--cwd=DIR`, the last one) every source, found below DIR, and the destination too (cpy
+ * resolves it from there: `cpy . '../dist/' --cwd=src` copies into `dist`).
  */
 function cpyGlobs(argv: Word[]): GlobOperands | null {
   // (The destination is the last word that is no option, nor an option's value.)
@@ -77,7 +78,7 @@ function cpyGlobs(argv: Word[]): GlobOperands | null {
   const found = globOperandsOf(argv, 1, CPY_VALUED, false, "escape", true);
   const dot = found?.dot === true || argv.some((w) => value(w) === "--dot");
   if (base !== undefined && operands.length > 1) {
-    return { at: operands.slice(0, -1), dot, groups: true, base };
+    return { at: operands.slice(0, -1), dot, groups: true, base, based: operands.slice(-1) };
   }
   if (!found) return null;
   const at = found.at.filter((i) => i !== last);

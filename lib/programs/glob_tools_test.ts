@@ -188,3 +188,33 @@ Deno.test("glob tools: cpy's sources are found below its --cwd", async () => {
     ["cpy 'src/*.ts' /tmp/out", "allow"],
   ]);
 });
+
+Deno.test("glob tools: cpy's destination is found from its --cwd too", async () => {
+  const sub = ctxIn(P, {
+    files: [`${P}/src/main.ts`, `${H}/w/x.pub`, `${H}/w/evil.ts`, `${H}/.ssh/id_rsa`],
+    home: H,
+  });
+  const everywhere = configFrom({
+    policies: { open: { defaultAction: "allow", rules: [] } },
+    locations: { "/": "open" },
+    pathProtection: { "**/.env": "ask", "~/.ssh/**": "deny" },
+  }, { home: H, agentDir: `${H}/.pi/agent` });
+  await checkActions(everywhere, sub, [
+    // Hostile: `../.ssh` from `~/w` is `~/.ssh`; `../.pi/agent/extensions` the gate's own.
+    [`cpy --cwd=${H}/w x.pub ../.ssh`, "deny"],
+    [`cpy --cwd ${H}/w x.pub ../.ssh/`, "deny"],
+    [`cpy --cwd=${H}/w x.pub ../.ssh --flat`, "deny"],
+    [`cpy --base cwd --cwd=${H}/w x.pub ../.ssh`, "deny"],
+    [`cpy --cwd=${H}/w evil.ts ../.pi/agent/extensions`, "ask"],
+    [`cpy --cwd=../w evil.ts ../.pi/agent/extensions`, "ask"],
+    // (A destination bash expands first, or not known: below what is known of it, or anywhere.)
+    [`cpy --cwd=${H}/w x.pub "$D"`, "ask"],
+    [`cpy --cwd=${H}/w x.pub ../.ss*`, "ask"],
+    ['cpy --cwd="$D" main.ts out', "ask"],
+    // Everyday: the readme's `cpy . '../dist/' --cwd=src`, an absolute destination.
+    ["cpy --cwd=src main.ts ../dist", "allow"],
+    ["cpy . '../dist/' --cwd=src", "allow"],
+    ["cpy --cwd=src main.ts /tmp/out", "allow"],
+    ["cpy src/main.ts dist", "allow"],
+  ]);
+});

@@ -56,6 +56,30 @@ export function handedBy(stage: Stage): ReadonlyMap<string, string> | undefined 
   return out.size ? out : undefined;
 }
 
+/**
+ * A variable as the stage's program finds it: its own `NAME=value` prefix, else what the shell
+ * exported with a known value (`export NAME=v`, env's), else `env`'s (the tool's environment);
+ * null where not known (a value not known, a name the text around may change), undefined where
+ * not set.
+ */
+export function stageVariable(
+  stage: Stage | undefined,
+  name: string,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): string | null | undefined {
+  let value: string | null | undefined = stage?.handed?.get(name);
+  let given = value !== undefined;
+  for (const a of stage?.assignments ?? []) {
+    const m = NAME_VALUE.exec(a.kind === "static" ? a.value : a.prefix);
+    if (m?.[1] !== name) continue;
+    const text = a.kind === "static" ? a.value.slice(m[0].length) : null;
+    value = text === null ? null : m[2] ? (given && value !== null ? value + text : null) : text;
+    given = true;
+  }
+  if (given) return value;
+  return stage?.unknownVars?.has(name) ? null : env?.[name];
+}
+
 /** `NAME=value` (`NAME+=value`) given to `out`: its text, or the name taken away. */
 function set(out: Map<string, string>, a: Word): void {
   const m = NAME_VALUE.exec(a.kind === "static" ? a.value : a.prefix);

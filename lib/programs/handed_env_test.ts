@@ -3,7 +3,7 @@ import { loadBashParser } from "../shell/parser.ts";
 import { decide } from "../policy/engine.ts";
 import { configFrom, ctxIn } from "../testing.ts";
 import { literal } from "./words.ts";
-import { handedBy, passedOn } from "./handed_env.ts";
+import { handedBy, passedOn, stageVariable } from "./handed_env.ts";
 import type { Stage } from "../shell/model.ts";
 
 const parser = await loadBashParser();
@@ -152,4 +152,25 @@ Deno.test("handed_env: what wrappers hand on", () => {
     assignments: [literal("F=z"), { ...literal("G=$X"), kind: "dynamic", prefix: "G=" }],
   });
   assert.deepEqual(handedBy(own), new Map([["F", "z"]]));
+});
+
+Deno.test("handed env: a variable as a stage's program finds it", () => {
+  const dyn = { value: "V=$X", kind: "dynamic", prefix: "V=", text: "V=$X" } as const;
+  const stage = (assignments: Stage["assignments"], handed?: Map<string, string>) =>
+    ({
+      argv: [literal("p")],
+      redirects: [],
+      text: "",
+      origin: "top",
+      cwds: ["/p"],
+      assignments,
+      handed,
+    }) as Stage;
+  const env = { V: "env" };
+  assert.equal(stageVariable(stage([literal("V=own")]), "V", env), "own");
+  assert.equal(stageVariable(stage([], new Map([["V", "exported"]])), "V", env), "exported");
+  assert.equal(stageVariable(stage([dyn], new Map([["V", "exported"]])), "V", env), null);
+  assert.equal(stageVariable(stage([literal("V+=b")], new Map([["V", "a"]])), "V", env), "ab");
+  assert.equal(stageVariable(stage([literal("W=1")]), "V", env), "env");
+  assert.equal(stageVariable(stage([]), "V", {}), undefined);
 });

@@ -370,6 +370,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   dotenv: { optionCommands: "dotenv -- printenv" }, dotenvx: { optionCommands: "dotenvx run -- printenv" },
   "env-cmd": { optionCommands: "env-cmd printenv" }, next: { optionCommands: "next build" },
   prisma: { optionCommands: "prisma migrate dev" }, foreman: { optionCommands: "foreman start" },
+  flask: { optionCommands: "flask run" }, dbmate: { optionCommands: "dbmate up" },
   uv: { optionCommands: "uv run rm x" }, poetry: { optionCommands: "poetry run rm x" }, pipenv: { optionCommands: "pipenv run rm x" },
   pdm: { optionCommands: "pdm run rm x" }, hatch: { optionCommands: "hatch run rm x" }, rye: { optionCommands: "rye run rm x" },
   pixi: { optionCommands: "pixi run rm x" }, conda: { optionCommands: "conda run -n e rm x" }, mamba: { optionCommands: "mamba run rm x" },

@@ -555,6 +555,11 @@ export interface GlobOperands {
    * is not known (its operands may name anything then). Not set: the cwd.
    */
   base?: string | null;
+  /**
+   * Positions of words found below `base` too but not expanded (cpy's destination: `cpy
+   * --cwd=src . ../dist` copies into `dist`).
+   */
+  based?: number[];
 }
 
 /** What `Program.changesBelow` is given. */

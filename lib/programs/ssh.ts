@@ -20,6 +20,7 @@ import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 import { rsyncBackups } from "./backups.ts";
 import { RSYNC_OPTIONS, rsyncFilterFiles, rsyncFilters, rsyncTreeNames } from "./rsync_filters.ts";
+import { stageVariable } from "./handed_env.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 import {
   operandText,
@@ -339,7 +340,7 @@ export const SSH_PROGRAMS: Program[] = [
     namedFiles: (argv, stage, given) => [
       ...RSYNC_LISTS(argv),
       ...rsyncFilterFiles(rsyncFilters(argv, given?.read)),
-      ...rsyncBackups(argv),
+      ...rsyncBackups(argv, (name) => stageVariable(stage, name, given?.env)),
       ...rsyncRemoteFiles(argv, stage),
       ...rsyncDaemonFiles(argv, given?.read),
     ],
