@@ -88,36 +88,7 @@ export function protect(
       const pair = protectionPair(config, p, ctx.home);
       prot = pair.read === pair.write || !writes() ? pair.read : pair.write;
     }
-    if (
-      !prot && !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
-      (target.kind === "argument" || target.kind === "path" ||
-        // (The cwd, for a read limited to names, where it is the tree read: not `rsync -F src/
-        // dst/`'s, whose trees its words name.)
-        (target.kind === "cwd" &&
-          ((shared.treeNames.length > 0 && !shared.operands) || shared.readsCwd))) &&
-      config.pathProtection.length
-    ) {
-      const under = treeProtection(config, ctx, target, shared, p, below, writes);
-      if (under && (shared.readsTrees || target.replaces || writes())) {
-        if (ctx.fs.exists(p) && ctx.fs.isDirectory?.(p) !== false) {
-          // (A tree made only where none is: `docker cp c:/x .pi` writes `.pi/x` into one.)
-          if (!target.fresh) prot = under;
-        } else if (
-          (target.replaces || shared.replacesTrees) && target.kind !== "cwd" &&
-          target.reach === "exact" && (target.replaces || writes())
-        ) {
-          // A tree the stage may make there, whether or not it exists yet (`cp -r /tmp/x .pi`,
-          // `git clone URL .pi`, `mv /tmp/x secrets`): what may come to lie below it by names
-          // of the stage's own (see `BelowOptions.fresh`).
-          prot = protectionBelow(config, p, ctx.home, null, {
-            ...below,
-            trees: true,
-            exists: NONE,
-            fresh: true,
-          });
-        }
-      }
-    }
+    if (!prot) prot = treeReached(config, ctx, target, shared, { p, below, writes });
     // A formatter rewrites the files it may change below the trees it is given (`deno fmt .`;
     // the cwd where it names none): the gate's own files there among them.
     prot = stricter(prot, rewrittenProtection(config, ctx, target, shared, p, writes));
@@ -157,6 +128,52 @@ export function protect(
     // (No approval counts against a protection; most verdicts have none to take away.)
     if (out.approval !== undefined) delete out.approval;
   }
+}
+
+/**
+ * What is protected below a tree the stage reads, replaces or may make at `p` (what `protect`
+ * finds at the path itself found nothing): a name glob where such a name lies below, a tree made
+ * where none is.
+ */
+function treeReached(
+  config: Config,
+  ctx: Context,
+  target: Target,
+  shared: StageShared,
+  at: { p: string; below: BelowOptions; writes: () => boolean },
+): Protection | null {
+  const { p, below, writes } = at;
+  if (
+    !target.built && (shared.readsTrees || shared.replacesTrees || target.replaces) &&
+    (target.kind === "argument" || target.kind === "path" ||
+      // (The cwd, for a read limited to names, where it is the tree read: not `rsync -F src/
+      // dst/`'s, whose trees its words name.)
+      (target.kind === "cwd" &&
+        ((shared.treeNames.length > 0 && !shared.operands) || shared.readsCwd))) &&
+    config.pathProtection.length
+  ) {
+    const under = treeProtection(config, ctx, target, shared, p, below, writes);
+    if (under && (shared.readsTrees || target.replaces || writes())) {
+      if (ctx.fs.exists(p) && ctx.fs.isDirectory?.(p) !== false) {
+        // (A tree made only where none is: `docker cp c:/x .pi` writes `.pi/x` into one.)
+        if (!target.fresh) return under;
+      } else if (
+        (target.replaces || shared.replacesTrees) && target.kind !== "cwd" &&
+        target.reach === "exact" && (target.replaces || writes())
+      ) {
+        // A tree the stage may make there, whether or not it exists yet (`cp -r /tmp/x .pi`,
+        // `git clone URL .pi`, `mv /tmp/x secrets`): what may come to lie below it by names
+        // of the stage's own (see `BelowOptions.fresh`).
+        return protectionBelow(config, p, ctx.home, null, {
+          ...below,
+          trees: true,
+          exists: NONE,
+          fresh: true,
+        });
+      }
+    }
+  }
+  return null;
 }
 
 /** The stricter of two protections (the first where they are as strict). */
