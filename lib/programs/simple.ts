@@ -19,6 +19,7 @@ import { fileList, files0List } from "./checksums.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
+import { COPY_GRAMMARS } from "./copy_options.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
@@ -133,20 +134,25 @@ const TABLE: Record<string, Facts> = {
   wc: { namedFiles: files0List },
   rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups },
+  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, options: COPY_GRAMMARS.mv, namedFiles: copyBackups },
   mmv: CHANGES_NAMED,
   chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
   setfacl: CHANGES_MODES, chattr: CHANGES_MODES, chcon: CHANGES_MODES,
   shred: CHANGES_NAMED, trash: CHANGES_TREES,
-  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: { ...CHANGES_TREES, namedFiles: copyBackups },
+  "trash-put": CHANGES_TREES, gio: CHANGES_TREES,
+  install: { ...CHANGES_TREES, options: COPY_GRAMMARS.install, namedFiles: copyBackups },
+  // (Its options' grammar alone: `-pDIR` names the directory it makes its file in.)
+  mktemp: { options: COPY_GRAMMARS.mktemp },
   // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
   // (Extracting with no destination: into the cwd, extractors.ts.)
   cpio: {
     ...CHANGES_TREES,
+    options: COPY_GRAMMARS.cpio,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
   },
   bsdcpio: {
     ...CHANGES_TREES,
+    options: COPY_GRAMMARS.cpio,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("bsdcpio")(argv)],
   },
   // (bsdtar's `-L`, as GNU tar's `-h`: what the links inside the tree lead to is archived.)
