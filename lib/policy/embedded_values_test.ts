@@ -50,6 +50,12 @@ Deno.test("glued values: by a grammar, the rest after its valued letter; after a
   assert.deepEqual(glued("mktemp", "-dpsecrets"), ["secrets"]);
   assert.deepEqual(glued("cpio", "-iDsecrets"), ["secrets"]);
   assert.deepEqual(glued("cp", "--", "-tsecrets", "x"), []);
+  // A program none of whose short options takes a value: its clusters glue none (`rm -rf` with
+  // a file `f` here names no `f`); another's, after the letter that does.
+  assert.deepEqual(glued("rm", "-rf", "x"), []);
+  assert.deepEqual(glued("chmod", "-Rf", "x"), []);
+  assert.deepEqual(glued("mkdir", "-pm700", "d"), ["700"]);
+  assert.deepEqual(glued("touch", "-crkeys", "f"), ["keys"]);
   // (sort's grammar names its flags: `-Q` is none of them, and may take `keys`.)
   assert.ok(glued("sort", "-Qkeys").includes("keys"));
 });
