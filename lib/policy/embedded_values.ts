@@ -55,29 +55,26 @@ export function embeddedValue(value: string, lettersRead = false): string | null
 }
 
 /**
- * The values glued to short options of a program whose options are known (`sort -o.env`, `cp
- * -tkeys`, `xargs -akeys/id_rsa`, `tar -xf a.tar -C.pi`): each is a word the program may open, as
- * the same value in a word of its own is; `at` is the argv position. Of a program whose options
- * are not known, any letter of a word's leading letters may be such an option: the rest of the
- * word after it, when the word has a `.`, `/` or `~` (`-o.env`, `-akeys/id_rsa`, `-Dt.pi/x`; a
- * cluster of letters alone, `-la`, is not read so).
+ * The values glued to short options (`sort -o.env`, `cp -tkeys`, `cp -rtsecrets`, `xargs
+ * -akeys/id_rsa`, `tar -xf a.tar -C.pi`): each is a word the program may open, as the same value
+ * in a word of its own is; `at` is the argv position. Of a program whose options are known, the
+ * rest of a cluster after the first letter that takes a value, whatever it holds; after a letter
+ * the grammar does not know, the rest too (it may take one), and the letters after it read on.
+ * Of a program whose options are not known, any letter of a word's leading letters may be such
+ * an option: the rest of the word after each (`-o.env`, `-tkeys`, `-Dt.pi/x`; a bare name is
+ * judged where it is there or protected, as any operand is).
  * A value of punctuation alone (`-t,`, `-F:`) names no file worth a lookup; a number may (`sort
  * -o4` writes `4`, which may be a symlink). One the word's embedded value names is not repeated.
  */
 export function gluedValues(argv: Word[]): { at: number; value: string }[] {
-  // (Most stages have no such word, or only clusters of letters `-la`: no grammar asked then.)
+  // (Most stages have no such word: no grammar asked then.)
   let any = false;
-  let dotted = false;
-  for (let i = 1; i < argv.length && !dotted; i++) {
+  for (let i = 1; i < argv.length && !any; i++) {
     const w = argv[i];
-    if (w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-") {
-      any = true;
-      dotted = /[./~]/.test(w.value);
-    }
+    any = w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-";
   }
   if (!any) return [];
   const grammar = programOf(argv[0])?.options;
-  if (!grammar && !dotted) return [];
   const out: { at: number; value: string }[] = [];
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
   const add = (at: number, value: string, v = values[at]!) => {
@@ -89,7 +86,7 @@ export function gluedValues(argv: Word[]): { at: number; value: string }[] {
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (v === "--") break;
-      if (v === null || !/^-[A-Za-z][^-=][^=]*$/.test(v) || !/[./~]/.test(v)) continue;
+      if (v === null || !/^-[A-Za-z][^-=][^=]*$/.test(v)) continue;
       // The value may start after any letter of a leading run (`-Dt.pi/x`: `-D -t .pi/x`).
       const letters = /^-[A-Za-z]*/.exec(v)![0].length;
       // (A word that is a name's letters and a trailing slash, `-Iproto/`, `-oout/`, names that
@@ -115,7 +112,8 @@ export function gluedValues(argv: Word[]): { at: number; value: string }[] {
         add(i, v.slice(j + 1));
         break;
       }
-      if (grammar.flags !== undefined && !grammar.flags.includes(c)) break;
+      // (A letter not known may take the rest as its value, or be a flag: both are read.)
+      if (grammar.flags !== undefined && !grammar.flags.includes(c)) add(i, v.slice(j + 1));
     }
   }
   return out;

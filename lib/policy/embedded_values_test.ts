@@ -24,3 +24,38 @@ Deno.test("glued values: a name's letters and a trailing slash name that directo
   assert.ok(!named("-Iproto/").includes("/"));
   assert.ok(!named("-Isrc//").some((v) => v !== null && /^\/+$/.test(v)));
 });
+
+Deno.test("glued values: of a program not known, every rest of a leading run, whatever it holds", () => {
+  // (`-psecrets` may be `-p secrets`: a bare name is judged where it is there or protected.)
+  assert.deepEqual(glued("frob", "-psecrets"), [
+    "secrets",
+    "ecrets",
+    "crets",
+    "rets",
+    "ets",
+    "ts",
+    "s",
+  ]);
+  assert.ok(glued("frob", "-Xtkeys", "f").includes("keys"));
+  assert.ok(glued("frob", "-ftkeys").includes("tkeys"));
+  // After `--`, no word is an option; punctuation alone names nothing.
+  assert.deepEqual(glued("frob", "--", "-psecrets"), []);
+  assert.deepEqual(glued("frob", "-t,"), []);
+  assert.deepEqual(glued("frob", "-l"), []);
+});
+
+Deno.test("glued values: by a grammar, the rest after its valued letter; after a letter not known, the rest too", () => {
+  assert.deepEqual(glued("cp", "-rtsecrets", "f"), ["secrets"]);
+  assert.deepEqual(glued("cp", "-rT", "a", "b"), []);
+  assert.deepEqual(glued("mktemp", "-dpsecrets"), ["secrets"]);
+  assert.deepEqual(glued("cpio", "-iDsecrets"), ["secrets"]);
+  assert.deepEqual(glued("cp", "--", "-tsecrets", "x"), []);
+  // A program none of whose short options takes a value: its clusters glue none (`rm -rf` with
+  // a file `f` here names no `f`); another's, after the letter that does.
+  assert.deepEqual(glued("rm", "-rf", "x"), []);
+  assert.deepEqual(glued("chmod", "-Rf", "x"), []);
+  assert.deepEqual(glued("mkdir", "-pm700", "d"), ["700"]);
+  assert.deepEqual(glued("touch", "-crkeys", "f"), ["keys"]);
+  // (sort's grammar names its flags: `-Q` is none of them, and may take `keys`.)
+  assert.ok(glued("sort", "-Qkeys").includes("keys"));
+});

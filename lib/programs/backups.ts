@@ -16,6 +16,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile } from "./spec.ts";
 import { programName } from "./words.ts";
 import { type OptionGrammar, type OptionToken, readOptions } from "./argv.ts";
+import { COPY_GRAMMARS } from "./copy_options.ts";
 
 /**
  * The backup suffix the stage's own environment sets (`SIMPLE_BACKUP_SUFFIX=.json cp -b …`, read
@@ -49,83 +50,38 @@ function backupOf(file: string, suffix: string): string {
   return name.includes("/") || at < 0 ? name : file.slice(0, at + 1) + name;
 }
 
-/**
- * The long options of the programs that keep backups, as their `--help` lists them: `=` after
- * a name, it takes a value (`--suffix=.json`, `--suffix .json`); `?`, one only after `=`. The
- * full lists, because getopt_long takes any prefix of exactly one of them (`--suff=.json`,
- * `--b`), and a name spelled in full wins over a longer one it begins (install's `--strip`).
- */
-const LONG: Record<string, string> = {
-  cp: "archive attributes-only backup? context? copy-contents debug dereference exchange force " +
-    "help interactive keep-directory-symlink link no-clobber no-dereference no-preserve= " +
-    "no-target-directory one-file-system parents preserve? recursive reflink? " +
-    "remove-destination sparse= strip-trailing-slashes suffix= symbolic-link " +
-    "target-directory= update? verbose version",
-  mv: "backup? context debug exchange force help interactive no-clobber no-copy " +
-    "no-target-directory strip-trailing-slashes suffix= target-directory= update? verbose version",
-  install: "backup? compare context? debug directory group= help mode= no-target-directory " +
-    "owner= preserve-context preserve-timestamps strip strip-program= suffix= " +
-    "target-directory= verbose version",
-  ln: "backup? directory force help interactive logical no-dereference no-target-directory " +
-    "physical relative suffix= symbolic target-directory= verbose version",
-  sed: "binary debug expression= file= follow-symlinks help in-place? line-length= null-data " +
-    "posix quiet regexp-extended sandbox separate silent unbuffered version zero-terminated",
-};
+/** sed's long options (as in copy_options.ts: `=` takes a value, `?` one only after `=`). */
+const SED_LONG = "binary debug expression= file= follow-symlinks help in-place? line-length= " +
+  "null-data posix quiet regexp-extended sandbox separate silent unbuffered version " +
+  "zero-terminated";
 
-/** Short options that take a value (the rest of the cluster, or the next word). */
-const SHORT_VALUED: Record<string, string> = {
-  cp: "St",
-  mv: "St",
-  install: "Stmog",
-  ln: "St",
-  sed: "efl",
-};
-
-const grammars = new Map<string, OptionGrammar>();
-const longNames = new Map<OptionGrammar, string[]>();
-
-/** The option grammar of `program` (one of LONG's), made once. */
-function grammarOf(program: string): OptionGrammar {
-  let g = grammars.get(program);
-  if (g) return g;
-  const names = LONG[program].split(" ");
+/** sed's grammar: `-e`, `-f`, `-l` take a value; `-i[SUF]` its suffix only glued. */
+const SED: OptionGrammar = (() => {
+  const names = SED_LONG.split(" ");
   const named = (end: string) =>
     new Set(names.filter((n) => n.endsWith(end)).map((n) => "--" + n.slice(0, -1)));
-  g = {
-    valued: SHORT_VALUED[program],
-    // (sed's `-i[SUF]`: its suffix only glued.)
-    gluedOnly: program === "sed" ? "i" : undefined,
+  return {
+    valued: "efl",
+    gluedOnly: "i",
     longValued: named("="),
     longOptional: named("?"),
     longFlags: new Set(names.filter((n) => /[a-z]$/.test(n)).map((n) => "--" + n)),
+    abbreviations: "all",
   };
-  grammars.set(program, g);
-  longNames.set(g, [...g.longFlags!, ...g.longValued!, ...g.longOptional!]);
-  return g;
-}
+})();
 
-/**
- * `--name[=value]` with `name` spelled in full as getopt_long reads it: a prefix of exactly one
- * of the grammar's long options is that option; any other word is as written.
- */
-function spelledOut(word: string, g: OptionGrammar): string {
-  if (!word.startsWith("--") || word === "--") return word;
-  const eq = word.indexOf("=");
-  const name = eq < 0 ? word : word.slice(0, eq);
-  const all = longNames.get(g)!;
-  if (all.includes(name)) return word;
-  const found = all.filter((n) => n.startsWith(name));
-  return found.length === 1 ? found[0] + (eq < 0 ? "" : word.slice(eq)) : word;
+/** The option grammar of `program` (cp, mv, install, ln: copy_options.ts; sed). */
+function grammarOf(program: "cp" | "mv" | "install" | "ln" | "sed"): OptionGrammar {
+  return program === "sed" ? SED : COPY_GRAMMARS[program];
 }
 
 /** A stage's option tokens under `program`'s grammar, with the words they read (null: not static). */
 function tokensOf(
   argv: Word[],
-  program: string,
+  program: "cp" | "mv" | "install" | "ln" | "sed",
 ): { tokens: OptionToken[]; words: (string | null)[] } {
-  const g = grammarOf(program);
-  const words = argv.slice(1).map((w) => (w.kind === "static" ? spelledOut(w.value, g) : null));
-  return { tokens: readOptions(words, g), words };
+  const words = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  return { tokens: readOptions(words, grammarOf(program)), words };
 }
 
 /** A valued token's value: glued, the next word's (null when not static), undefined when none. */
@@ -134,7 +90,7 @@ function valueOf(t: OptionToken, words: (string | null)[]): string | null | unde
 }
 
 /** The program a stage runs, by its base name, when it is one of `names`. */
-function programOf(argv: Word[], names: string[]): string | undefined {
+function programOf<N extends string>(argv: Word[], names: N[]): N | undefined {
   const name = programName(argv[0]);
   return names.find((n) => name === n);
 }

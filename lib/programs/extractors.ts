@@ -20,6 +20,8 @@
 import { posix } from "node:path";
 import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
+import { readOptions } from "./argv.ts";
+import { COPY_GRAMMARS } from "./copy_options.ts";
 import { commandRemoval, moveCommand, rarMoves, sevenDeletes } from "./archive_moves.ts";
 
 /** What an extraction's words say (the static words after the program; null: not known). */
@@ -253,13 +255,13 @@ const EXTRACTIONS: Record<string, Extraction> = {
   // may be abbreviated); libarchive's bsdcpio only when told to (`--insecure`).
   cpio: {
     extracts: cpioExtracts,
-    destination: (args) => valueOf(args, "-D", "--directory"),
+    destination: cpioDirectory,
     anywhere: (args) =>
       !args.some((a) => a !== null && a.length > 6 && "--no-absolute-filenames".startsWith(a)),
   },
   bsdcpio: {
     extracts: cpioExtracts,
-    destination: (args) => valueOf(args, "-D", "--directory"),
+    destination: cpioDirectory,
     anywhere: (args) => args.includes("--insecure"),
   },
   // (`-P` keeps absolute names and `..`.)
@@ -304,6 +306,19 @@ const EXTRACTIONS: Record<string, Extraction> = {
 /** Whether cpio extracts (`-i`, not listing with `-t`). */
 function cpioExtracts(args: (string | null)[]): boolean {
   return has(args, /^-[a-zA-Z]*i/, /^--extract$/) && !has(args, /^-[a-zA-Z]*t/, /^--list$/);
+}
+
+/**
+ * The directory cpio works in (`-D DIR`, glued or in a cluster, `-iDDIR`, `--directory=DIR`,
+ * `--dir DIR`; the last one given), else null (the cwd).
+ */
+function cpioDirectory(args: (string | null)[]): string | null {
+  let dir: string | null = null;
+  for (const t of readOptions(args, COPY_GRAMMARS.cpio)) {
+    if (t.name !== "-D" && t.name !== "--directory") continue;
+    dir = t.glued ?? (t.valueAt === undefined ? null : args[t.valueAt]);
+  }
+  return dir;
 }
 
 /** 7z's other names: the same program (p7zip's `7za`, `7zr`; 7-Zip's `7zz`). */

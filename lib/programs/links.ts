@@ -6,16 +6,16 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
-import { hasOption, type OptionGrammar, readOptions } from "./argv.ts";
+import { hasOption, readOptions } from "./argv.ts";
+import { COPY_GRAMMARS } from "./copy_options.ts";
 import type { MadeLink, Program } from "./spec.ts";
 import { isWithin } from "../shell/paths.ts";
 import type { DirEntry, FsFacts } from "../types.ts";
 import { copyBackups } from "./backups.ts";
 
-/** ln's and cp's options that take a value (`-S SUFFIX`, `-t DIR`), as this reader needs them. */
-const LONG_VALUED = new Set(["--target-directory", "--suffix"]);
-const LN: OptionGrammar = { valued: "St", longValued: LONG_VALUED };
-const CP: OptionGrammar = { valued: "tS", longValued: LONG_VALUED };
+/** ln's and cp's grammars (copy_options.ts). */
+const LN = COPY_GRAMMARS.ln;
+const CP = COPY_GRAMMARS.cp;
 
 /** What an `ln` or `cp` stage's options say about the links it makes. */
 interface LinkArgs {
@@ -133,6 +133,7 @@ function linkTargets(a: LinkArgs | null): { at: number; path: string | null }[] 
 export const LINK_PROGRAMS: Program[] = [
   {
     names: ["ln"],
+    options: LN,
     links: symlinksMade,
     // A link made in a directory it names is named there (`ln -sf /tmp/settings.json .pi`
     // replaces `.pi/settings.json`): what lies below the directory may be replaced.
@@ -155,6 +156,7 @@ export const LINK_PROGRAMS: Program[] = [
   },
   {
     names: ["cp"],
+    options: CP,
     links: symlinksMade,
     replacesTrees: true,
     writesOnlyNamed: true,

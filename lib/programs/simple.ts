@@ -10,7 +10,7 @@
  */
 import { type LineFilter, passedLines } from "./line_filters.ts";
 import type { Stage, Word } from "../shell/model.ts";
-import { hasOption } from "./argv.ts";
+import { hasOption, type OptionGrammar } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
 import { PATCH_OPTIONS, patchFiles, patchLinks } from "./diffs.ts";
@@ -19,6 +19,7 @@ import { fileList, files0List } from "./checksums.ts";
 import { extractsHere, sevenFollows, sevenNamed } from "./extractors.ts";
 import { commandRemoval, sevenDeletes } from "./archive_moves.ts";
 import { copyBackups } from "./backups.ts";
+import { COPY_GRAMMARS } from "./copy_options.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
@@ -40,6 +41,14 @@ export function recursiveDereference(argv: Word[]): boolean {
 }
 
 const STRINGS: Facts = { noFileOperands: true };
+
+/**
+ * The grammar of a program none of whose short options takes a value (rm, rmdir, chmod, chown,
+ * chgrp, wc; GNU's and BSD's alike): a cluster, `-rf`, glues no value to judge. (The others'
+ * grammars here name the letters that take one: `mkdir -m MODE`, `touch -r FILE`, BSD's `-A`,
+ * `du -X FILE`, BSD du's `-I MASK`, `df -t TYPE`, `shred -n N`.)
+ */
+const NO_VALUES: OptionGrammar = {};
 
 /** ps's options that take a value (the value itself may hold an `e`: `-o pid,etime`). */
 const PS_VALUED =
@@ -113,12 +122,15 @@ const TABLE: Record<string, Facts> = {
   },
   // A directory operand's names or sizes, never the files below it (ls: ls.ts).
   du: {
+    options: { valued: "BdtXI" },
     metadataOnly: true,
     namedFiles: files0List,
     followsLinks: (argv) => hasOption(argv, { valued: "BdtX" }, ["-L", "--dereference"]),
   },
-  df: LOOKS, stat: LOOKS, realpath: LOOKS, readlink: LOOKS, cd: LOOKS, pushd: LOOKS,
-  popd: LOOKS, mkdir: MAKES_NAMED, touch: MAKES_NAMED, // (test, `[`, `[[`: test_expr.ts)
+  df: { ...LOOKS, options: { valued: "Btx" } }, stat: LOOKS, realpath: LOOKS, readlink: LOOKS,
+  cd: LOOKS, pushd: LOOKS, popd: LOOKS, // (test, `[`, `[[`: test_expr.ts)
+  mkdir: { ...MAKES_NAMED, options: { valued: "m" } },
+  touch: { ...MAKES_NAMED, options: { valued: "Adrt" } },
   tree: {
     metadataOnly: true,
     readOnly: { "": { short: "oR", long: ["--output"] } },
@@ -130,23 +142,29 @@ const TABLE: Record<string, Facts> = {
     namedFiles: fileList,
   },
   // `--files0-from=LIST`: the names it reads.
-  wc: { namedFiles: files0List },
-  rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true },
+  wc: { namedFiles: files0List, options: NO_VALUES },
+  rmdir: { metadataOnly: true, replacesTrees: true, writesOnlyNamed: true, options: NO_VALUES },
   // They delete, move, copy over or change the files below a directory they name.
-  rm: CHANGES_NAMED, mv: { ...CHANGES_NAMED, namedFiles: copyBackups },
+  rm: { ...CHANGES_NAMED, options: NO_VALUES }, mv: { ...CHANGES_NAMED, options: COPY_GRAMMARS.mv, namedFiles: copyBackups },
   mmv: CHANGES_NAMED,
-  chmod: CHANGES_MODES, chown: CHANGES_MODES, chgrp: CHANGES_MODES,
+  chmod: { ...CHANGES_MODES, options: NO_VALUES }, chown: { ...CHANGES_MODES, options: NO_VALUES },
+  chgrp: { ...CHANGES_MODES, options: NO_VALUES },
   setfacl: CHANGES_MODES, chattr: CHANGES_MODES, chcon: CHANGES_MODES,
-  shred: CHANGES_NAMED, trash: CHANGES_TREES,
-  "trash-put": CHANGES_TREES, gio: CHANGES_TREES, install: { ...CHANGES_TREES, namedFiles: copyBackups },
+  shred: { ...CHANGES_NAMED, options: { valued: "ns" } }, trash: CHANGES_TREES,
+  "trash-put": CHANGES_TREES, gio: CHANGES_TREES,
+  install: { ...CHANGES_TREES, options: COPY_GRAMMARS.install, namedFiles: copyBackups },
+  // (Its options' grammar alone: `-pDIR` names the directory it makes its file in.)
+  mktemp: { options: COPY_GRAMMARS.mktemp },
   // cpio -o and -p take the files they copy from standard input; 7z's `@LIST` names them.
   // (Extracting with no destination: into the cwd, extractors.ts.)
   cpio: {
     ...CHANGES_TREES,
+    options: COPY_GRAMMARS.cpio,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("cpio")(argv)],
   },
   bsdcpio: {
     ...CHANGES_TREES,
+    options: COPY_GRAMMARS.cpio,
     namedFiles: (argv) => [...cpioList(argv), ...extractsHere("bsdcpio")(argv)],
   },
   // (bsdtar's `-L`, as GNU tar's `-h`: what the links inside the tree lead to is archived.)
