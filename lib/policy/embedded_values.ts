@@ -74,7 +74,9 @@ export function gluedValues(argv: Word[]): { at: number; value: string }[] {
     any = w.kind === "static" && w.value.length > 2 && w.value[0] === "-" && w.value[1] !== "-";
   }
   if (!any) return [];
-  const grammar = programOf(argv[0])?.options;
+  const program = programOf(argv[0]);
+  if (program?.wholeOptions) return [];
+  const grammar = program?.options;
   const out: { at: number; value: string }[] = [];
   const values = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
   const add = (at: number, value: string, v = values[at]!) => {

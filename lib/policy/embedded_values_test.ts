@@ -59,3 +59,10 @@ Deno.test("glued values: by a grammar, the rest after its valued letter; after a
   // (sort's grammar names its flags: `-Q` is none of them, and may take `keys`.)
   assert.ok(glued("sort", "-Qkeys").includes("keys"));
 });
+
+Deno.test("glued values: none for a program whose single-dash words are whole (find's primaries)", () => {
+  assert.deepEqual(glued("find", ".", "-name", "x.txt", "-newer", "f", "-print0"), []);
+  assert.deepEqual(glued("find", "-Dtree", "-O3", "src", "-iname", "*.ts"), []);
+  // (A program not known reads the same words as clusters: `-name` may be `-n ame`.)
+  assert.ok(glued("frob", "-name").includes("ame"));
+});

@@ -289,6 +289,8 @@ export const FIND_PROGRAMS: Program[] = [
       },
     },
     metadataOnly: true,
+    // (`-name`, `-newer`: primaries; `-D`'s and `-O`'s values name no file.)
+    wholeOptions: true,
     replacesTrees: findReplaces,
     treeNames: deletedNames,
     namesLimitTrees: true,

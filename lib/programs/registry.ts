@@ -180,6 +180,7 @@ function uniform(p: Program): Program {
     rewritesTrees: p.rewritesTrees,
     globOperands: p.globOperands,
     noFileOperands: p.noFileOperands,
+    wholeOptions: p.wholeOptions,
     writesOnlyNamed: p.writesOnlyNamed,
     readWords: p.readWords,
     tooBroad: p.tooBroad,

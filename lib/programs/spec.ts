@@ -707,6 +707,12 @@ export interface Program {
   /** Every argument is a string, never a path it opens (`echo`, `printf`, `sleep`). */
   noFileOperands?: boolean;
   /**
+   * Its single-dash words are whole options or an expression's primaries (`find -name`,
+   * `-newer`), never clusters of letters: no value is glued to a letter of one (see
+   * `gluedValues`).
+   */
+  wholeOptions?: boolean;
+  /**
    * It expands the glob patterns among its operands itself, where bash left them (quoted:
    * `prettier --write '**\/*.json'`, `eslint 'src/**'`): each such word is judged as the glob it
    * is, by the program's rules (`**` crosses directories, braces, a leading `.` matched where
