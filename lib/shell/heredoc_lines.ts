@@ -11,7 +11,8 @@
  *
  * Moved only where tree-sitter's reading of the moved text is surely bash's of the line: the line
  * read as bash reads it (quotes, escapes, comments, parentheses), the moved text closed on it (no
- * open quote, `\` at its end, backquote, `((`, `$[`, no `)` closing a substitution), redirects
+ * open quote, `\` at its end, backquote, `((`, `$[`, no `)` closing a substitution, no `<<` or
+ * `;` bash reads as part of a word, heredoc_scan.ts), redirects
  * alone between the heredoc and the next operator or heredoc (a word there would be read as a
  * command), and a body bash ends at a line of the delimiter where no line before starts with it
  * (tree-sitter would end it there) nor an unquoted line ends in `\`. The heredocs moved are ended
@@ -19,6 +20,7 @@
  *
  * @module
  */
+import { braceEnd, opaqueAt } from "./heredoc_scan.ts";
 import { unquoted, wholeQuoted } from "./heredocs.ts";
 
 /** A move: the source after it, the offsets of the moved end lines' delimiters, its range. */
@@ -181,7 +183,15 @@ function scanSegment(source: string, at: number, eol: number, carried: Paren[]):
       continue;
     }
     if (c === "#" && wordStart) break;
-    if (c === "`" || source.startsWith("((", i) || source.startsWith("$[", i)) return null;
+    // (`${…}`, `$[…]`, `((…))`, `[[…]]`, a subscript: bash reads a `<<` or `;` in them whole.)
+    const skip = opaqueAt(source, i, eol, wordStart);
+    if (skip === null) return null;
+    if (skip !== "read") {
+      wordInTail ||= strictTail;
+      i = skip;
+      wordStart = false;
+      continue;
+    }
     if (c === "<" && source.startsWith("<<", i) && source[i + 2] !== "<") {
       const start = heredocStart(source, i, eol);
       if (start === null) return null;
@@ -288,11 +298,11 @@ function wordEnd(source: string, i: number, eol: number, stack: Paren[]): number
       let j = i + 1;
       for (; j < eol && source[j] !== '"'; j++) {
         if (source[j] === "\\") j++;
-        else if (source[j] === "`" || source.startsWith("$(", j)) return null;
+        else if (source[j] === "`" || /^\$[([]/.test(source.slice(j, j + 2))) return null;
         else if (source.startsWith("${", j)) {
           const close = braceEnd(source, j, eol);
           if (close === null) return null;
-          j = close;
+          j = close - 1;
         }
       }
       if (j >= eol) return null;
@@ -304,15 +314,9 @@ function wordEnd(source: string, i: number, eol: number, stack: Paren[]): number
     } else if (c === "$" && source[i + 1] === "{") {
       const close = braceEnd(source, i, eol);
       if (close === null) return null;
-      i = close + 1;
-    } else i++;
+      i = close;
+    } else if (c === "$" && source[i + 1] === "[") return null;
+    else i++;
   }
   return i;
-}
-
-/** The `}` closing a plain `${…}` at `i` (no quote, substitution or brace in it), or null. */
-function braceEnd(source: string, i: number, eol: number): number | null {
-  const close = source.indexOf("}", i);
-  if (close < 0 || close >= eol || /['"`$(){\\]/.test(source.slice(i + 2, close))) return null;
-  return close;
 }

@@ -8,17 +8,24 @@
  * (heredoc_tails_test.ts runs them). Not moved, the command staying one with an error: a `&`
  * (the command would no longer be put in the background), `;;`/`;&` (a `case` item's end), two
  * heredocs before the `;`, a line whose words go on past it (an open quote or parenthesis, a
- * `\` at its end, a backquote, `((`), a heredoc bash ends nowhere.
+ * `\` at its end, a backquote, `((`), a heredoc bash ends nowhere. A `<<` or `;` bash reads as
+ * part of a word (in `${…}`, `$[…]`, `[[…]]`, a subscript) is skipped, or the line not moved
+ * (heredoc_scan.ts).
  *
  * @module
  */
+import { braceEnd, opaqueAt } from "./heredoc_scan.ts";
 import { unquoted } from "./heredocs.ts";
 
-/** A move: the source after it, and the range of offsets that moved (`[from, to)`). */
+/**
+ * A move: the source after it, the range of offsets that moved (`[from, to)`), and where each
+ * heredoc whose tail moved starts (its `<<`) and ends (its delimiter on its end line) in it.
+ */
 export interface TailMove {
   source: string;
   from: number;
   to: number;
+  heredocs: { start: number; end: number }[];
 }
 
 /** The most lines moved in one command. */
@@ -33,47 +40,95 @@ export function heredocTailsMoved(source: string): TailMove | null {
   for (let n = 0; n < MAX_MOVES; n++) {
     const next = moveOne(out?.source ?? source);
     if (next === null) break;
-    out = out === null
-      ? next
-      : { ...next, from: Math.min(out.from, next.from), to: Math.max(out.to, next.to) };
+    if (out === null) {
+      out = { ...next.move, heredocs: [next.heredoc] };
+      continue;
+    }
+    const { tail, eol, end } = next;
+    const to = (p: number) =>
+      p <= tail || p >= end ? p : p > eol ? p - (eol - tail) : p + (end - eol);
+    out = {
+      ...next.move,
+      from: Math.min(out.from, next.move.from),
+      to: Math.max(out.to, next.move.to),
+      heredocs: [
+        ...out.heredocs.map((h) => ({ start: to(h.start), end: to(h.end) })),
+        next.heredoc,
+      ],
+    };
   }
   return out;
 }
 
-/** The first line's tail moved (see `heredocTailsMoved`), or null. */
-function moveOne(source: string): TailMove | null {
+/** One move: the source after it, and the offsets it was made at. */
+interface OneMove {
+  move: Omit<TailMove, "heredocs">;
+  heredoc: { start: number; end: number };
+  tail: number;
+  eol: number;
+  end: number;
+}
+
+/**
+ * The first line's tail moved (see `heredocTailsMoved`), or null. The lines are read in bash's
+ * order from the first, the bodies of heredocs skipped; a line not read (an open quote, a `\` at
+ * its end, a part heredoc_scan.ts bails on) ends the search, bash's next line being unknown.
+ */
+function moveOne(source: string): OneMove | null {
   for (let at = 0; at < source.length;) {
     let eol = source.indexOf("\n", at);
     if (eol < 0) eol = source.length;
     const line = scanLine(source, at, eol);
-    if (line !== null) {
-      const end = bodyEnd(source, eol, line.delimiter, line.dash);
-      if (end !== null) {
-        const { tail } = line;
-        const moved = source.slice(0, tail) + "\n" + source.slice(eol + 1, end) + "\n" +
-          source.slice(tail + 1, eol) + source.slice(end);
-        return { source: moved, from: tail, to: end };
-      }
+    if (line === null) return null;
+    if (line.tail !== null) {
+      const [{ delimiter, dash, start }] = line.heredocs;
+      const end = bodyEnd(source, eol, delimiter, dash);
+      if (end === null) return null;
+      const { tail } = line;
+      const moved = source.slice(0, tail) + "\n" + source.slice(eol + 1, end) + "\n" +
+        source.slice(tail + 1, eol) + source.slice(end);
+      return {
+        move: { source: moved, from: tail, to: end },
+        heredoc: { start, end: end - delimiter.length - (eol - tail) },
+        tail,
+        eol,
+        end,
+      };
     }
-    at = eol + 1;
+    // The bodies of the line's heredocs, one after the other.
+    let next = eol;
+    for (const h of line.heredocs) {
+      const end = bodyEnd(source, next, h.delimiter, h.dash);
+      if (end === null) return null;
+      next = end;
+    }
+    at = next + 1;
   }
   return null;
 }
 
-/** What a line with a tail to move holds: where its `;` is, its heredoc's delimiter. */
-interface TailLine {
-  tail: number;
+/** A heredoc start on a line: its `<<`, its delimiter, whether it is `<<-`. */
+interface Start {
+  start: number;
   delimiter: string;
   dash: boolean;
 }
 
+/** What a line holds: its heredocs, and the `;` whose tail is moved (after the first alone). */
+interface TailLine {
+  heredocs: Start[];
+  tail: number | null;
+}
+
 /**
- * The `;` after the one heredoc start of the line `[at, eol)`, read as bash reads the line, and
- * that heredoc's delimiter; null where the line has none, or one not moved (see the module).
+ * The heredoc starts of the line `[at, eol)` read as bash reads it, and the `;` after the first
+ * whose tail is to be moved, if any; null where the line is not read here (see the module).
  */
 function scanLine(source: string, at: number, eol: number): TailLine | null {
-  let heredoc: { delimiter: string; dash: boolean } | null = null;
-  let depth = 0;
+  const heredocs: Start[] = [];
+  let tail: number | null = null;
+  // Whether a `;` or `&` was met after the first heredoc (a later one's tail is not moved).
+  let ended = false;
   let wordStart = true;
   for (let i = at; i < eol; i++) {
     const c = source[i];
@@ -84,35 +139,32 @@ function scanLine(source: string, at: number, eol: number): TailLine | null {
       wordStart = false;
       continue;
     }
-    if (c === "'" || (c === "$" && source[i + 1] === "'")) {
-      const close = quoteEnd(source, c === "$" ? i + 1 : i, eol, c === "$");
-      if (close === null) return null;
-      i = close;
-      wordStart = false;
-      continue;
-    }
-    if (c === '"') {
-      const close = doubleQuoteEnd(source, i, eol);
+    if (c === "'" || c === '"' || (c === "$" && source[i + 1] === "'")) {
+      const close = c === '"'
+        ? doubleQuoteEnd(source, i, eol)
+        : quoteEnd(source, c === "$" ? i + 1 : i, eol, c === "$");
       if (close === null) return null;
       i = close;
       wordStart = false;
       continue;
     }
     if (c === "#" && wordStart) break;
-    if (c === "(") {
-      if (source[i + 1] === "(") return null;
-      depth++;
-    } else if (c === ")") depth--;
+    // (`${…}`, `$[…]`, `((…))`, `[[…]]`, a subscript: bash reads a `<<` or `;` in them whole.)
+    const skip = opaqueAt(source, i, eol, wordStart);
+    if (skip === null) return null;
+    if (skip !== "read") {
+      i = skip - 1;
+      wordStart = false;
+      continue;
+    }
     if (c === "<" && source.startsWith("<<", i) && source[i + 2] !== "<") {
-      if (heredoc !== null) return null;
       const dash = source[i + 2] === "-";
       let j = i + (dash ? 3 : 2);
       while (source[j] === " " || source[j] === "\t") j++;
       const end = wordEnd(source, j, eol);
       const delimiter = end === null || end === j ? null : unquoted(source.slice(j, end));
       if (delimiter === null || delimiter === "") return null;
-      heredoc = { delimiter, dash };
-      depth = 0;
+      heredocs.push({ start: i, delimiter, dash });
       i = end! - 1;
       wordStart = false;
       continue;
@@ -122,27 +174,28 @@ function scanLine(source: string, at: number, eol: number): TailLine | null {
       i += 2;
       continue;
     }
-    if ((c === ";" || c === "&") && heredoc !== null) {
+    if (c === ";" || c === "&") {
       if (c === "&" && (source[i + 1] === "&" || source[i + 1] === ">")) {
         i++;
         wordStart = true;
         continue;
       }
       if (c === "&" && /[<>]$/.test(source.slice(at, i))) continue;
-      if (c === "&" || source[i + 1] === ";" || source[i + 1] === "&") return null;
-      return restClosed(source, i + 1, eol)
-        ? { tail: i, delimiter: heredoc.delimiter, dash: heredoc.dash }
-        : null;
+      if (heredocs.length === 1 && !ended && c === ";" && !";&".includes(source[i + 1])) {
+        tail = restClosed(source, i + 1, eol) ? i : null;
+      }
+      if (heredocs.length) ended = true;
+      if (source[i + 1] === ";" || source[i + 1] === "&") i++;
     }
     wordStart = " \t;&|()<>".includes(c);
   }
-  return null;
+  return { heredocs, tail };
 }
 
 /**
  * Whether the text `[from, eol)` after the `;` ends on its line: no quote left open, no `(`
- * opened and not closed, no `\` at its end, no backquote, no `((` (bash would read the heredoc's
- * body after a later newline, or the text would not be the same command moved).
+ * opened and not closed, no `\` at its end, nothing heredoc_scan.ts bails on (bash would read
+ * the heredoc's body after a later newline, or the text would not be the same command moved).
  */
 function restClosed(source: string, from: number, eol: number): boolean {
   let depth = 0;
@@ -152,17 +205,22 @@ function restClosed(source: string, from: number, eol: number): boolean {
     if (c === "\\") {
       if (i + 1 >= eol) return false;
       i++;
-    } else if (c === "'" || (c === "$" && source[i + 1] === "'")) {
-      const close = quoteEnd(source, c === "$" ? i + 1 : i, eol, c === "$");
+      continue;
+    }
+    if (c === "'" || c === '"' || (c === "$" && source[i + 1] === "'")) {
+      const close = c === '"'
+        ? doubleQuoteEnd(source, i, eol)
+        : quoteEnd(source, c === "$" ? i + 1 : i, eol, c === "$");
       if (close === null) return false;
       i = close;
-    } else if (c === '"') {
-      const close = doubleQuoteEnd(source, i, eol);
-      if (close === null) return false;
-      i = close;
-    } else if (c === "#" && /[\s;&|()]/.test(source[i - 1] ?? " ")) break;
+      continue;
+    }
+    const wordStart = /[\s;&|()<>]/.test(source[i - 1] ?? " ");
+    if (c === "#" && wordStart) break;
+    const skip = opaqueAt(source, i, eol, wordStart);
+    if (skip === null) return false;
+    if (skip !== "read") i = skip - 1;
     else if (c === "(") {
-      if (source[i + 1] === "(") return false;
       depth++;
     } else if (c === ")") depth--;
     else if (c === "{" && /[\s;&|()]/.test(source[i - 1] ?? " ")) depth++;
@@ -185,8 +243,12 @@ function doubleQuoteEnd(source: string, i: number, eol: number): number | null {
   for (let j = i + 1; j < eol; j++) {
     const c = source[j];
     if (c === "\\") j++;
-    else if (c === "`" || (c === "$" && source[j + 1] === "(")) return null;
-    else if (c === '"') return j;
+    else if (c === "`" || (c === "$" && "([".includes(source[j + 1]))) return null;
+    else if (c === "$" && source[j + 1] === "{") {
+      const close = braceEnd(source, j, eol);
+      if (close === null) return null;
+      j = close - 1;
+    } else if (c === '"') return j;
   }
   return null;
 }

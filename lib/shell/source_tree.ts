@@ -80,10 +80,13 @@ export function parseSource(
       const moved = heredocTailsMoved(source);
       const still = (i: number) => moved !== null && (i < moved.from || i >= moved.to);
       if (moved && [...readWrite].every(still) && hidden.every(still)) {
-        tree.delete();
-        tree = parser.parse(moved.source);
-        if (!tree) return null;
-        source = moved.source;
+        // Kept where tree-sitter reads each heredoc the scanner saw where it saw it.
+        const next = parser.parse(moved.source);
+        if (next && heredocsRead(next.rootNode, moved.heredocs)) {
+          tree.delete();
+          tree = next;
+          source = moved.source;
+        } else next?.delete();
       }
     }
     // Redirects after a heredoc start that tree-sitter reads into an error before a pipe are
@@ -196,6 +199,23 @@ function endsRead(root: SyntaxNode, ends: number[]): boolean {
     if (start && unquoted(start.text) === n.text) found.add(n.startIndex);
   }
   return found.size === ends.length;
+}
+
+/**
+ * Whether the tree holds a heredoc at each `start` (its `<<`) that it ends at `end` (its
+ * delimiter's line), as heredoc_tails.ts saw them.
+ */
+function heredocsRead(root: SyntaxNode, heredocs: { start: number; end: number }[]): boolean {
+  const found = root.descendantsOfType("heredoc_redirect");
+  return heredocs.every(({ start, end }) =>
+    found.some((n) => {
+      const first = n?.children[0];
+      if (!first || first.startIndex !== start || !first.type.startsWith("<<")) return false;
+      const word = n!.children.find((c) => c?.type === "heredoc_start");
+      const last = n!.children.find((c) => c?.type === "heredoc_end");
+      return !!word && !!last && last.startIndex === end && unquoted(word.text) === last.text;
+    })
+  );
 }
 
 /** Whether an offset lies inside a heredoc's body in a tree. */
