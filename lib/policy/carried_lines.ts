@@ -7,12 +7,8 @@
  * @module
  */
 import type { Stage } from "../shell/model.ts";
-import {
-  commandLineArguments,
-  type ExpandOptions,
-  innerStages,
-  type SettingsFiles,
-} from "../programs/expand.ts";
+import { type ExpandOptions, innerStages, type SettingsFiles } from "../programs/expand.ts";
+import { commandLineArguments } from "../programs/line_arguments.ts";
 import { inheritInput, programName } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
 import { SHELLS } from "../programs/shells.ts";
