@@ -25,6 +25,12 @@ function codeAt(stage: Stage): number | undefined {
 
 /** A word that reads as a command line: a program name (maybe by path), blanks, an argument. */
 const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
+/**
+ * A word that reads as a command line that first assigns what it uses (`X=secrets; cat $X/key`,
+ * `a=(x y) && cmd`, `X=1 cmd`): names, an array's `(…)` or quoted values, then a command.
+ */
+const ASSIGNING =
+  /^\s*(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=(?:\([^()]*\)|'[^']*'|"[^"]*"|[^\s;&|()'"])*(?:[ \t]*(?:;|&&|\n)\s*|[ \t]+))+[^\s;&|]/;
 /** What every command line has (most arguments have none: the pattern is not tried on them). */
 const BLANK = /[ \t\n]/;
 
@@ -60,7 +66,7 @@ export function commandLineArguments(
   if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
   let text: Set<number> | null = null;
   const add = (value: string, w: Word) => {
-    if (!BLANK.test(value) || !COMMAND_LINE.test(value)) return;
+    if (!BLANK.test(value) || !(COMMAND_LINE.test(value) || ASSIGNING.test(value))) return;
     if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
   };
   const unknown = program === undefined ? starts : undefined;
@@ -81,6 +87,8 @@ export function commandLineArguments(
     const first = keyed ? w.value.slice(keyed[0].length) : w.value;
     // (A setting given as an option's value: `--config=hooks.pre-status=CMD`.)
     const inner = keyed ? KEYED.exec(first) : null;
+    // (The word itself where its key is a shell variable's name: `X=secrets; cat $X/key`.)
+    if (keyed) add(w.value, w);
     for (const value of inner ? [first, first.slice(inner[0].length)] : [first]) {
       add(value, w);
       if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
