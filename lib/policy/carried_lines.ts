@@ -7,17 +7,14 @@
  * @module
  */
 import type { Stage } from "../shell/model.ts";
-import {
-  commandLineArguments,
-  type ExpandOptions,
-  innerStages,
-  type SettingsFiles,
-} from "../programs/expand.ts";
+import { type ExpandOptions, innerStages, type SettingsFiles } from "../programs/expand.ts";
+import { commandLineArguments } from "../programs/line_arguments.ts";
 import { inheritInput, programName } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
 import { SHELLS } from "../programs/shells.ts";
 import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
+import { protectionFor } from "./protection.ts";
 import { ruleHeads } from "./rules.ts";
 
 /**
@@ -46,10 +43,13 @@ export function carriedLines(
      * the stages of its line (one of them may replace the program first).
      */
     unnamed?: (stage: Stage, line: Stage[]) => Stage | null;
+    /** Whether a target counts (`countsIn`): `counts` where not given. */
+    counts?: (t: TargetVerdict) => boolean;
   },
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
   const heads = ruleHeads(config);
+  const counted = opts.counts ?? counts;
   // (A line's own stages may carry lines in turn, `ranger --cmd='shell rm -rf x'`: one level.)
   const queue = stages.map((s): [Stage, number] => [s, 0]);
   for (let q = 0; q < queue.length; q++) {
@@ -84,7 +84,7 @@ export function carriedLines(
             const twin = opts.unnamed?.(x, lines!);
             for (const y of twin ? [x, twin] : [x]) {
               const sv = opts.judge(y);
-              if (sv.targets.some(counts)) out.push(sv);
+              if (sv.targets.some(counted)) out.push(sv);
               if (depth === 0) queue.push([y, 1]);
             }
           }
@@ -119,4 +119,29 @@ export function counts(t: TargetVerdict): boolean {
   const byRule = t.rule?.pattern !== undefined && t.action === t.rule.action;
   const named = t.protection !== undefined && t.kind !== "glob" && t.kind !== "dynamic";
   return (byRule || named) && RESTRICTIVENESS[t.action] >= RESTRICTIVENESS.ask;
+}
+
+/**
+ * `counts`, and a glob whose literal directory lies where every path is protected (`secrets/k*`
+ * under `secrets/**`): it reaches only protected paths, whatever it matches. (A value not known,
+ * `secrets/$X`, may climb out with a `..`: still a guess.)
+ */
+export function countsIn(config: Config, home: string): (t: TargetVerdict) => boolean {
+  return (t) => counts(t) || surelyProtected(config, home, t);
+}
+
+/** A name no protection glob names by itself: what a `*` of one matches, and only that. */
+const ANY_NAME = "\u0001";
+
+/** Whether a glob's target reaches only paths protected (at `ask` or stricter) below its directory. */
+function surelyProtected(config: Config, home: string, t: TargetVerdict): boolean {
+  if (t.kind !== "glob" || t.protection === undefined || !t.path) return false;
+  if (RESTRICTIVENESS[t.action] < RESTRICTIVENESS.ask) return false;
+  // (Built in, the gate's own files are protected from what may change them: asked so.)
+  const write = t.protection.builtin === true;
+  return [t.path, t.resolved].every((dir) => {
+    if (dir === undefined) return true;
+    const p = protectionFor(config, `${dir.replace(/\/+$/, "")}/${ANY_NAME}`, home, write);
+    return p !== null && RESTRICTIVENESS[p.action] >= RESTRICTIVENESS.ask;
+  });
 }

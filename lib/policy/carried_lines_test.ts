@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { adversarialCtx, checkTable, denyList } from "../testing_adversarial.ts";
-import { bash, configFrom } from "../testing.ts";
+import { bash, checkActions, configFrom, ctxIn } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import type { Action } from "../types.ts";
 
@@ -120,4 +120,97 @@ Deno.test("the words a runner hands on to the command it runs are that command's
     if (b !== st) wrong.push(`starter: ${command} got ${b}, want ${st}`);
   }
   assert.deepEqual(wrong, []);
+});
+
+/** Allow by default, `rm *` denied, a directory of secrets and the home's keys protected. */
+const secretsList = configFrom({
+  policies: {
+    open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
+  },
+  locations: { "/": "open" },
+  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
+}, { home: "/home/user" });
+const secretsCtx = ctxIn("/p", {
+  files: ["/p/src/a.ts", "/p/secrets/key", "/p/.env", "/home/user/.ssh/id_rsa"],
+  home: "/home/user",
+});
+
+/** Each command's verdict under `secretsList` (every wrong one listed). */
+const underSecrets = (rows: [string, Action][]) => checkActions(secretsList, secretsCtx, rows);
+
+Deno.test("a carried line's own assignments give its values, as they do to the shell's", async () => {
+  const carriers = [
+    (line: string) => `mystery-tool '${line}'`,
+    (line: string) => `mystery-tool sh -c '${line}'`,
+    (line: string) => `hg --config 'hooks.pre-status=${line}' status`,
+    (line: string) => `task-runner --cmd='${line}'`,
+    (line: string) => `lf -command '$${line}'`,
+    (line: string) => `fzf --bind 'start:become(${line})'`,
+  ];
+  const lines: [string, Action][] = [
+    ["X=secrets; cat $X/key", "deny"],
+    ["X=secrets && cat $X/key", "deny"],
+    ["X=secrets;cat $X/key", "deny"],
+    ['X="secrets" Y=key; cat "$X/$Y"', "deny"],
+    ["F=~/.ssh/id_rsa; cat $F", "deny"],
+    ["D=src; rm -rf $D", "deny"],
+    ['X=secrets; sh -c "cat $X/key"', "deny"],
+    // (An assignment before a command is its environment: the value the program is given.)
+    ["X=secrets cat $X/key", "deny"],
+    // Everyday: values that reach nothing a rule or a protection names.
+    ["X=src; cat $X/a.ts", "allow"],
+    ["NODE_ENV=production npm run build", "allow"],
+    ["CI=1 npm test", "allow"],
+  ];
+  const rows = carriers.flatMap((c) => lines.map(([l, a]): [string, Action] => [c(l), a]));
+  rows.push(["mystery-tool 'a=(secrets/key); cat ${a[0]}'", "deny"]);
+  rows.push(["mystery-tool $'X=secrets\\ncat $X/key'", "deny"]);
+  rows.push(["mystery-tool 'printf -v p %s secrets; cat $p/key'", "deny"]);
+  rows.push(["mystery-tool 'read x <<< secrets/key; cat $x'", "deny"]);
+  await underSecrets(rows);
+});
+
+Deno.test("a carried line's value not known, or text around an assignment, still counts not", async () => {
+  await underSecrets([
+    // (Not known in the tool's environment: a guess, as `git commit -m "$(…)"` is.)
+    ["mystery-tool 'cat ~/.ss${X:-h}/id_rsa'", "allow"],
+    ["mystery-tool 'cat secrets/$X'", "allow"],
+    ["mystery-tool 'cat $(cat list)'", "allow"],
+    // Text: a program known to take it as text, or words no line runs.
+    ["git commit -m 'X=secrets; cat $X/key'", "allow"],
+    ["echo 'X=1; rm -rf $X'", "allow"],
+    ["git commit -m 'cd src && make'", "allow"],
+    ["some-runner 'npm test'", "allow"],
+    ["mytool 'CFLAGS=-O2 -g'", "allow"],
+    ["mytool --env 'FOO=bar baz'", "allow"],
+    ["make 'CFLAGS=-O2 -Wall'", "allow"],
+    ["docker run -e 'A=b c' img", "allow"],
+    ["mytool 'API_KEY=abc DEBUG=1'", "allow"],
+  ]);
+});
+
+Deno.test("a carried line's glob below a wholly protected directory reaches only what it protects", async () => {
+  await underSecrets([
+    ["mystery-tool 'cat secrets/k*'", "deny"],
+    ["mystery-tool 'cat secrets/*'", "deny"],
+    ["mystery-tool 'cat secrets/*/x'", "deny"],
+    ["mystery-tool 'cat secrets/[a-z]ey'", "deny"],
+    ["mystery-tool 'cat secret{s,x}/key'", "deny"],
+    ["mystery-tool 'cat ~/.ssh/id*'", "deny"],
+    ["mystery-tool 'cd secrets && cat k*'", "deny"],
+    ["mystery-tool 'X=secrets/; cat $X*'", "deny"],
+    ["mystery-tool 'for f in secrets/*; do cat \"$f\"; done'", "deny"],
+    ["hg --config 'hooks.pre-status=cat secrets/k*' status", "deny"],
+    ["task-runner --cmd='cat secrets/*'", "deny"],
+    ["lf -command '$cat secrets/k*'", "deny"],
+    ["fzf --bind 'start:become(cat secrets/k*)'", "deny"],
+    ["ranger --cmd='shell cat secrets/k*'", "deny"],
+    // A glob whose directory holds other paths too: a guess (`.env*` may be `.envrc`).
+    ["mystery-tool 'cat secret*/key'", "allow"],
+    ["mystery-tool 'cat ~/.ss*/id_rsa'", "allow"],
+    ["mystery-tool 'cat .env*'", "allow"],
+    ["mystery-tool 'ls src/*.ts'", "allow"],
+    ["some-runner 'eslint src/**/*.ts'", "allow"],
+    ["grep -r 'cat secrets/*' .", "ask"],
+  ]);
 });

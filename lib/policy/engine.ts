@@ -51,7 +51,7 @@ import { protect } from "./protect_target.ts";
 import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
-import { carriedLines, counts } from "./carried_lines.ts";
+import { carriedLines, countsIn } from "./carried_lines.ts";
 import { changedNames, joinedNames, startOf, unknownIn } from "./nested_env.ts";
 import { PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { innerTextWords } from "./text_words.ts";
@@ -700,7 +700,8 @@ function decideBash(
     decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
   const unnamed = (x: Stage, line: Stage[]) =>
     unnamedProgram(x, ctx, () => globScope(command, [...all, ...line], ctx, readsOnly, tops));
-  stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed }));
+  const counts = countsIn(config, ctx.home);
+  stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed, counts }));
   if (analysis.error) {
     const whole = commandStage(command, ctx, []);
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });
@@ -760,6 +761,7 @@ export function decide(
     // A shell command another tool runs (pi's `powershell`, an MCP server's `start_process`):
     // judged as a carried line, where a rule asks about or denies it or a protected path in it
     // is reached.
+    const counts = countsIn(config, ctx.home);
     for (const text of toolCommands(call.input)) {
       const carried = decideBash(config, { tool: "bash", input: { command: text } }, ctx, opts);
       stages.push(...carried.stages.filter((s) => s.targets.some(counts)));

@@ -9,7 +9,7 @@ import { bash, configFrom, ctxIn } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { literal } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
-import { commandLineArguments } from "../programs/expand.ts";
+import { commandLineArguments } from "../programs/line_arguments.ts";
 import type { Stage } from "../shell/model.ts";
 import type { Action } from "../types.ts";
 import { globScope } from "./glob_scope.ts";

@@ -49,7 +49,6 @@ import type {
 import { passedOn } from "./handed_env.ts";
 import {
   chdir,
-  commandLine,
   derived,
   type GivenInput,
   givenInput,
@@ -123,7 +122,7 @@ export interface ExpandOptions {
   /**
    * Collects, for each stage expanded, the words of its own it hands on to a stage it runs
    * (`uv run python -c CODE`: from `python` on), which that stage is judged by (read by
-   * `commandLineArguments`). Absent: not collected.
+   * `commandLineArguments`, line_arguments.ts). Absent: not collected.
    */
   handed?: Map<Stage, Set<Word>>;
   /**
@@ -712,84 +711,5 @@ export function linksMade(
   return out;
 }
 
-/**
- * Where the inline code is in the words of a program by path that is judged as a program not
- * known (`x/python -c CODE`), were it the interpreter its name says (`EvalShape.codeAt`), or the
- * flag's word the code is glued to (`x/node --eval=CODE`, `x/python -cCODE`).
- */
-function codeAt(stage: Stage): number | undefined {
-  const { unnamed: _, ...name } = stage.argv[0];
-  const shape = programOf(name)?.evaluates?.(stage);
-  if (!shape || shape.codeAt !== undefined) return shape?.codeAt;
-  const glued = (w: Word) => w.kind === "static" && w.value.startsWith(shape.via);
-  const at = stage.argv.findIndex((w, i) => i > 0 && glued(w) && w.value !== shape.via);
-  return at < 0 ? undefined : at;
-}
-
-/** A word that reads as a command line: a program name (maybe by path), blanks, an argument. */
-const COMMAND_LINE = /^\s*(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*[ \t\n]+\S/;
 /** What every command line has (most arguments have none: the pattern is not tried on them). */
 const BLANK = /[ \t\n]/;
-
-/** A setting's value (`--cmd=…`, `hooks.x=…`, `config:tunnels:x=…`): after its key's `=`. */
-const KEYED = /^-{0,2}[\w.:@/-]+=/;
-/** Marks of a shell command before one (lf's `$cmd`, `!cmd`), and a command in `name(…)`. */
-const MARKED = /^[$!&%]+/;
-const CALLED = /\w\(([^()]*)\)/g;
-/** A label before a command (yt-dlp's `--exec 'before_dl:CMD'`): not a URL's `scheme://`. */
-const LABELED = /^[A-Za-z_][\w-]*:(?!\/\/)/;
-
-/**
- * The arguments of a stage that read as command lines (`some-runner 'rm -rf x'`, `--cmd='rm x'`,
- * `hooks.pre-status=rm x`, `start:become(rm x)`, lf's `$rm x`) where the program is not known to
- * take them as text (`git commit -m`, grep's pattern, `echo`) or to run them (a wrapper's command
- * is a stage already): the policy judges each as a command that may run, so a carrier the
- * registry does not know fails closed. Of a program the registry does not know at all, the words
- * from each one `starts` names on (`cmake -E env rm -rf src` from `rm`) are such a line too.
- * The words it hands on to a stage it runs (`handed`: `uv run python -c CODE` from `python` on)
- * are that stage's, judged there as its program takes them. Of a program by path named like an
- * interpreter (`Word.unnamed`: `x/python -c CODE`), the inline code is no line (read so, most code
- * would deny); the words around it are read as any.
- */
-export function commandLineArguments(
-  stage: Stage,
-  starts?: (name: string) => boolean,
-  handed?: ReadonlySet<Word>,
-): Word[] {
-  if (stage.argv[0]?.kind !== "static") return [];
-  const program = programOf(stage.argv[0]);
-  // What it runs on another machine or in a container is a line of its own, always.
-  const out: Word[] = program?.runsElsewhere?.(stage.argv) ?? [];
-  if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
-  let text: Set<number> | null = null;
-  const add = (value: string, w: Word) => {
-    if (!BLANK.test(value) || !COMMAND_LINE.test(value)) return;
-    if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
-  };
-  const unknown = program === undefined ? starts : undefined;
-  const code = stage.argv[0].unnamed ? codeAt(stage) : undefined;
-  for (let i = 1; i < stage.argv.length; i++) {
-    const w = stage.argv[i];
-    if (w.kind !== "static" || handed?.has(w)) continue;
-    if (unknown && w.value[0] !== "-") {
-      const slash = w.value.lastIndexOf("/");
-      if (unknown(slash < 0 ? w.value : w.value.slice(slash + 1))) {
-        out.push(commandLine(stage.argv.slice(i), "argv"));
-      }
-    }
-    if (!BLANK.test(w.value) || i === code) continue;
-    text ??= new Set(program?.text?.(stage.argv) ?? []);
-    if (text.has(i)) continue;
-    const keyed = KEYED.exec(w.value);
-    const first = keyed ? w.value.slice(keyed[0].length) : w.value;
-    // (A setting given as an option's value: `--config=hooks.pre-status=CMD`.)
-    const inner = keyed ? KEYED.exec(first) : null;
-    for (const value of inner ? [first, first.slice(inner[0].length)] : [first]) {
-      add(value, w);
-      if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
-      if (LABELED.test(value)) add(value.replace(LABELED, ""), w);
-      for (const m of value.matchAll(CALLED)) add(m[1], w);
-    }
-  }
-  return out;
-}
