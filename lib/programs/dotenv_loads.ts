@@ -24,6 +24,7 @@ import {
   FOREMAN,
   HONCHO,
   procfileCommand,
+  procfileNames,
 } from "./dotenv_runners.ts";
 
 /** The words after the program, static values ("" for one not known). */
@@ -572,6 +573,7 @@ export const DOTENV_PROGRAMS: Program[] = [
     names: ["foreman", "honcho"],
     optionCommands: procfileRuns,
     runs: procfileCommand,
+    text: procfileNames,
     tooBroad: (sub) => sub === "run" || sub === "start",
   },
   { names: ["flask"], optionCommands: flaskRuns },

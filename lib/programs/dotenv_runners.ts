@@ -463,3 +463,21 @@ export function procfileCommand(stage: Stage, run: Runner): void {
   }
   procfileLines(place, names, at2, `${name} start`);
 }
+
+/**
+ * The process names `foreman start NAME` and `honcho start NAME…` take (argv positions): names
+ * of the Procfile's lines, no paths.
+ */
+export function procfileNames(argv: Word[]): number[] {
+  const honcho = programName(argv[0]) === "honcho";
+  const values = argv.slice(1).map(staticValue);
+  const out: number[] = [];
+  let verb: string | null = null;
+  for (const t of readOptions(values, honcho ? HONCHO.start : FOREMAN)) {
+    if (t.kind !== "operand") continue;
+    if (verb === null) verb = values[t.at];
+    else if (verb === "start") out.push(t.at + 1);
+    else break;
+  }
+  return out;
+}
