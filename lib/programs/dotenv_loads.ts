@@ -17,6 +17,15 @@ import { literal, unknownWord } from "./words.ts";
 import { gluedStart, type OptionGrammar, readOptions } from "./argv.ts";
 import { stageVariable } from "./handed_env.ts";
 import { outputDirectory } from "./destinations.ts";
+import {
+  dotenvCommand,
+  dotenvxCommand,
+  envCmdCommand,
+  FOREMAN,
+  HONCHO,
+  procfileCommand,
+  procfileNames,
+} from "./dotenv_runners.ts";
 
 /** The words after the program, static values ("" for one not known). */
 function values(stage: Stage): string[] {
@@ -362,66 +371,6 @@ function prismaRuns(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "prisma", files);
 }
 
-/** foreman's options (Thor: its cli.rb, every command's), each after the command. */
-const FOREMAN: OptionGrammar = {
-  flags: "chv",
-  valued: "fdemptalxru",
-  longFlags: set("--color", "--no-color", "--timestamp", "--no-timestamp", "--help", "--version"),
-  longValued: set(
-    "--procfile",
-    "--root",
-    "--env",
-    "--formation",
-    "--port",
-    "--timeout",
-    "--app",
-    "--log",
-    "--error_log",
-    "--error-log",
-    "--run",
-    "--user",
-    "--template",
-  ),
-};
-
-/** honcho's common options (argparse: before the command, and after it again). */
-const HONCHO_COMMON = ["--env", "--app-root", "--procfile"];
-const HONCHO_FLAGS = ["--no-colour", "--no-prefix", "--version", "--help"];
-
-/** honcho's options: the common ones, and the command's (abbreviated as argparse allows). */
-const HONCHO: Record<string, OptionGrammar> = {
-  "": {
-    flags: "vh",
-    valued: "edf",
-    longValued: set(...HONCHO_COMMON),
-    longFlags: set(...HONCHO_FLAGS),
-    abbreviations: "all",
-  },
-  start: {
-    flags: "vh",
-    valued: "edfpcq",
-    longValued: set(...HONCHO_COMMON, "--port", "--concurrency", "--quiet"),
-    longFlags: set(...HONCHO_FLAGS),
-    abbreviations: "all",
-  },
-  export: {
-    flags: "vh",
-    valued: "edfalpcust",
-    longValued: set(
-      ...HONCHO_COMMON,
-      "--app",
-      "--log",
-      "--port",
-      "--concurrency",
-      "--user",
-      "--shell",
-      "--template-dir",
-    ),
-    longFlags: set(...HONCHO_FLAGS),
-    abbreviations: "all",
-  },
-};
-
 /** A procfile runner's options as the command reads them: the last value of each. */
 interface ProcfileOptions {
   /** `-e`: the word (a static value, or a word not known), or null. */
@@ -608,13 +557,25 @@ function dbmateRuns(stage: Stage, run: Runner): void {
 
 /** The programs of this module, each loading its env files as an option's command would. */
 export const DOTENV_PROGRAMS: Program[] = [
-  { names: ["dotenv"], optionCommands: dotenvRuns },
-  { names: ["dotenvx"], optionCommands: dotenvxRuns },
-  { names: ["env-cmd"], optionCommands: envCmdRuns },
+  // (What they run after their options: dotenv_runners.ts.)
+  { names: ["dotenv"], optionCommands: dotenvRuns, runs: dotenvCommand },
+  {
+    names: ["dotenvx"],
+    optionCommands: dotenvxRuns,
+    runs: dotenvxCommand,
+    tooBroad: (sub) => sub === "run",
+  },
+  { names: ["env-cmd"], optionCommands: envCmdRuns, runs: envCmdCommand },
   { names: ["vite"], optionCommands: viteRuns, namedFiles: outputDirectory(["--outDir"]) },
   { names: ["next"], optionCommands: nextRuns },
   { names: ["prisma"], optionCommands: prismaRuns },
-  { names: ["foreman", "honcho"], optionCommands: procfileRuns },
+  {
+    names: ["foreman", "honcho"],
+    optionCommands: procfileRuns,
+    runs: procfileCommand,
+    text: procfileNames,
+    tooBroad: (sub) => sub === "run" || sub === "start",
+  },
   { names: ["flask"], optionCommands: flaskRuns },
   { names: ["dbmate"], optionCommands: dbmateRuns },
 ];

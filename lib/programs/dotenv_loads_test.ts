@@ -107,8 +107,9 @@ Deno.test("dotenv loads: the mode's files, where a pattern protects them", async
 
 /** The project with `.env` in `web/` only, and a secret. */
 const webOnly = ctxIn(P, {
-  files: [...files, `${P}/secrets/key`, `${P}/Procfile`],
-  contents: { ...project, [`${P}/web/.env`]: "KEY=2\n" },
+  files: [...files, `${P}/secrets/key`],
+  // (A Procfile's lines are what `start` runs: dotenv_runners_test.ts.)
+  contents: { ...project, [`${P}/web/.env`]: "KEY=2\n", [`${P}/Procfile`]: "web: npm start\n" },
 });
 const guarded = configFrom({
   policies: { open: { defaultAction: "allow", rules: [] } },

@@ -9,7 +9,9 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, programName, standardInput, unknownWord } from "./words.ts";
-import { packageProgram } from "./command_words.ts";
+import { packageProgram, runCommandWords } from "./command_words.ts";
+import { readOptions } from "./argv.ts";
+import { BUN_RUN_OPTIONS } from "./runner_options.ts";
 import { pipSiteSettings } from "./rc_files.ts";
 import { perlBackups } from "./backups.ts";
 import { pytestFiles, pytestSettings } from "./pytest.ts";
@@ -171,12 +173,33 @@ function runtimeCommands(stage: Stage, run: Runner): void {
   } else if (name === "bun" && verb === "exec") {
     const line = args[sub + 1];
     if (line) run.shell(line, "bun exec");
+  } else if (name === "bun" && verb === "run") {
+    bunRunProgram(args.slice(sub + 1), stage, run);
   } else if (name === "bun" && verb === "x") {
     const rest = args.slice(sub + 1);
     const cmd = rest.findIndex((w) => !w.value.startsWith("-"));
     // (Its first word is a package: `bun x prettier@3` runs prettier.)
     if (cmd >= 0) run.stage([packageProgram(rest[cmd], "npm"), ...rest.slice(cmd + 1)], "bun x");
   }
+}
+
+/** A word bun runs as a file of its own (a path, a script by its extension): no program. */
+const BUN_FILE = /\/|\.(m|c)?[jt]sx?$|\.(json|toml|sh|wasm)$/;
+
+/**
+ * `bun run NAME ARGS…`: a package script NAME, a file, a package's bin, else the program NAME
+ * on the PATH with ARGS (`bun run rm -rf src` runs rm): the program, where NAME is no path of
+ * a file it would run itself. Not for `--filter`/`--workspaces` (the workspaces' scripts) or
+ * `-e`/`-p` (code, not NAME).
+ */
+function bunRunProgram(args: Word[], stage: Stage, run: Runner): void {
+  const values = args.map((w) => (w.kind === "static" ? w.value : null));
+  for (const t of readOptions(values, BUN_RUN_OPTIONS)) {
+    if (/^(-F|--filter|--workspaces|-e|--eval|-p|--print)$/.test(t.name)) return;
+    if (t.kind === "operand" && BUN_FILE.test(values[t.at]!)) return;
+    if (t.kind === "operand" || t.kind === "end" || t.kind === "dynamic") break;
+  }
+  runCommandWords(args, { grammar: BUN_RUN_OPTIONS }, stage.cwds, run, "bun run");
 }
 
 /** python's modules that serve the cwd (or `--directory`) over HTTP, links followed. */

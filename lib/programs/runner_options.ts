@@ -184,3 +184,27 @@ export const POETRY_OPTIONS: OptionGrammar = {
     "--no-cache", "--help", "--version"),
   longValued: set("--directory", "--project"),
 };
+
+/**
+ * `bun run`'s options (its `--help`: the runtime's, the transpiler's and the runner's), each
+ * before the script, file or program it runs.
+ */
+export const BUN_RUN_OPTIONS: OptionGrammar = {
+  flags: "hbi",
+  valued: "Frepcdl",
+  // deno-fmt-ignore
+  longValued: set("--elide-lines", "--filter", "--shell", "--preload", "--require", "--import",
+    "--install", "--eval", "--print", "--port", "--conditions", "--max-http-header-size",
+    "--dns-result-order", "--title", "--unhandled-rejections", "--console-depth", "--user-agent",
+    "--env-file", "--cwd", "--config", "--main-fields", "--extension-order", "--tsconfig-override",
+    "--define", "--drop", "--loader", "--jsx-factory", "--jsx-fragment", "--jsx-import-source",
+    "--jsx-runtime", "--origin", "--fetch-preconnect"),
+  // deno-fmt-ignore
+  longFlags: set("--silent", "--if-present", "--workspaces", "--bun", "--parallel", "--sequential",
+    "--no-exit-on-error", "--watch", "--hot", "--no-clear-screen", "--smol", "--inspect-wait",
+    "--inspect-brk", "--no-install", "--prefer-offline", "--prefer-latest", "--expose-gc",
+    "--no-deprecation", "--throw-deprecation", "--zero-fill-buffers", "--redis-preconnect",
+    "--sql-preconnect", "--no-addons", "--help", "--no-macros", "--jsx-side-effects",
+    "--ignore-dce-annotations", "--no-env-file"),
+  longOptional: set("--inspect"),
+};
