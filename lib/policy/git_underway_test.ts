@@ -1,17 +1,13 @@
 /** A rebase under way and the stashes kept: what git's state in the git directory says. */
 import { writeFileSync } from "node:fs";
 import { realFs } from "./fs_facts.ts";
-import { checkActions, configFrom, HAS_GIT, tempRepository } from "../testing.ts";
+import { checkActions, configFrom, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
 import type { Context } from "../types.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 
 const home = "/home/nobody";
-/** Allow by default; `.env` asked about, `secrets/**` denied. */
-const DL = configFrom({
-  policies: { open: { defaultAction: "allow", rules: [] } },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "secrets/**": "deny" },
-}, { home, agentDir: `${home}/.pi/agent` });
+/** Allow by default; `.env` asked about, `secrets/**` and `~/.ssh/**` denied. */
+const DL = secretsDenied(home, { agentDir: `${home}/.pi/agent` });
 
 /**
  * A rebase of `feat` onto `main` stopped at a conflict in `src/a.ts`, its todo left picking a
