@@ -18,7 +18,7 @@
 import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Runner } from "./spec.ts";
-import { chdir, literal, startsShell, unknownWord } from "./words.ts";
+import { chdir, literal, optionValue, startsShell, unknownWord } from "./words.ts";
 import { GUESSED } from "./wrappers.ts";
 
 /** How a program's words lead to the command it runs. */
@@ -147,11 +147,8 @@ export function runCommandWords(
       runCommandWords(args.slice(t.at + 2), { ...spec, operands }, cwds, run, origin, unknowns + 1);
     }
     if (t.kind !== "valued") continue;
-    const value = t.glued !== undefined
-      ? (args[t.at].kind === "static" ? literal(t.glued) : args[t.at])
-      : t.valueAt === undefined
-      ? undefined
-      : args[t.valueAt];
+    // (A glued value is read only from a word whose value is known: static.)
+    const value = optionValue(t, args);
     if (!value) continue;
     if (spec.shell?.includes(t.name)) run.shell(value, origin, { cwds });
     if (spec.program?.includes(t.name)) {

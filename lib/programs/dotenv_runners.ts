@@ -19,7 +19,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, joinedText, runCommandWords, staticValue } from "./command_words.ts";
 import type { Runner } from "./spec.ts";
-import { chdir, literal, programName, unknownWord } from "./words.ts";
+import { chdir, literal, optionValue, programName, unknownWord } from "./words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
 
@@ -373,11 +373,8 @@ function procfilePlace(
     if (t.kind === "dynamic" && /^-[fd]|^--(p|r|a)/.test(args[t.at].prefix)) file = null;
     if (t.kind === "end") break;
     if (t.kind !== "valued") continue;
-    const value = t.glued !== undefined
-      ? (args[t.at].kind === "static" ? literal(t.glued) : args[t.at])
-      : t.valueAt === undefined
-      ? undefined
-      : args[t.valueAt];
+    // (A glued value is read only from a word whose value is known: static.)
+    const value = optionValue(t, args);
     if (value === undefined) continue;
     if (/^(-f|--procfile)$/.test(t.name)) file = value.kind === "static" ? value.value : null;
     if (/^(-d|--root|--app-root)$/.test(t.name)) root = value;
