@@ -28,6 +28,7 @@ import { ownGlobs } from "./own_globs.ts";
 import type { Context, TargetKind } from "../types.ts";
 import { globRegion, type GlobScope, stageFileText, stageGlobWords } from "./glob_scope.ts";
 import { reopenedFiles } from "./reopened.ts";
+import { filesNamed } from "./tree_files.ts";
 import { hereFile } from "./this_machine.ts";
 import { workTreeTop } from "./git_index.ts";
 import { inSearchPath, leadsIntoSearchPath } from "./search_path.ts";
@@ -544,6 +545,7 @@ function namedFiles(stage: Stage, ctx: Context, globs: GlobScope | undefined, ou
     read,
     globs: globs && stageGlobWords(stage, ctx, globs),
     env: ctx.env,
+    filesNamed: (dir, names, above) => filesNamed(stage, ctx, globs, dir, names, above),
   });
   for (const file of files) {
     // (A file on another machine is none here; on this one, a path here: `hereFile`.)

@@ -26,7 +26,8 @@
  */
 import type { Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
-import type { NamedFile, ReadFile } from "./spec.ts";
+import { dirname, resolve } from "node:path";
+import type { NamedFile, NamedFilesGiven, ReadFile } from "./spec.ts";
 
 /** rsync's options (rsync 3.4 `--help`): the short ones and long ones that take a value. */
 export const RSYNC_OPTIONS: OptionGrammar = {
@@ -41,6 +42,8 @@ export interface RsyncFilters {
   merged: (string | null)[];
   /** Per-directory merge files as written (`.rsync-filter`, `/.rsync-filter`, `../x/.rules`). */
   dirMerged: string[];
+  /** Their rules (the modifiers say whether their files' rules are followed). */
+  dirRules: MergeRule[];
   /** The argv positions (1-based) of rule and pattern values: text, no path. */
   text: number[];
   /** `-C` (or a `-C` rule): `.cvsignore` is read in every directory (and `~/.cvsignore`). */
@@ -75,13 +78,16 @@ const CVS_RULE = /^\s*(-|exclude),?C\s*$/;
 /** How deep merge files that merge others are followed (rsync stops at none; a loop would). */
 const DEPTH = 8;
 
+/** A merge file's modifiers that make its lines patterns only (no rule: no file named). */
+const PATTERNS = /[-+C]/;
+
 /**
  * The rules of a merge file's text, as its modifiers have rsync read them: none where it holds
  * patterns only (`-`, `+`, `C`); words (`w`: a lone rule word takes the next as its name) or
  * lines (`--from0`: NUL-separated), blank lines and `#` comments left out.
  */
 function fileRules(text: string, modifiers: string, from0: boolean): string[] {
-  if (/[-+C]/.test(modifiers)) return [];
+  if (PATTERNS.test(modifiers)) return [];
   if (!modifiers.includes("w")) {
     return text.split(from0 ? "\0" : /\r?\n/).filter((l) => l !== "" && !l.startsWith("#"));
   }
@@ -92,6 +98,11 @@ function fileRules(text: string, modifiers: string, from0: boolean): string[] {
     out.push(lone ? `${words[i]} ${words[++i]}` : words[i]);
   }
   return out;
+}
+
+/** Filters that read nothing (to be filled in). */
+function noFilters(): RsyncFilters {
+  return { merged: [], dirMerged: [], dirRules: [], text: [], cvs: false, deletes: false };
 }
 
 /**
@@ -110,7 +121,7 @@ function localTransfer(args: (string | null)[], operands: number[]): boolean {
  * `read` gives a merge file's text (null: not known), whose rules are followed in turn.
  */
 export function rsyncFilters(argv: Word[], read?: ReadFile): RsyncFilters {
-  const out: RsyncFilters = { merged: [], dirMerged: [], text: [], cvs: false, deletes: false };
+  const out = noFilters();
   const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
   const tokens = readOptions(args, RSYNC_OPTIONS);
   const from0 = tokens.some((t) => t.name === "-0" || t.name === "--from0");
@@ -147,6 +158,7 @@ export function rsyncFilters(argv: Word[], read?: ReadFile): RsyncFilters {
     const inner = rsyncFilters([argv[0], ...words], read);
     out.merged.push(...inner.merged);
     out.dirMerged.push(...inner.dirMerged);
+    out.dirRules.push(...inner.dirRules);
     out.cvs ||= inner.cvs;
     out.deletes ||= inner.deletes;
   }
@@ -154,13 +166,17 @@ export function rsyncFilters(argv: Word[], read?: ReadFile): RsyncFilters {
   return out;
 }
 
-/** Each rule's files into `out`, a merge file's rules followed (`read`) to `DEPTH`. */
+/**
+ * Each rule's files into `out`, a merge file's rules followed (`read`) to `DEPTH`; `base`: the
+ * directory their names are from (a per-directory merge file's), else the cwd.
+ */
 function followRules(
   rules: (string | null)[],
   out: RsyncFilters,
   read: ReadFile | undefined,
   from0: boolean,
   depth: number,
+  base?: string,
 ): void {
   for (const rule of rules) {
     if (rule === null) {
@@ -172,8 +188,10 @@ function followRules(
     if (m === null) continue;
     if (m.dir) {
       // (One a merge file gives is read below trees the facets that name them do not see.)
-      if (depth === 0) out.dirMerged.push(m.name);
-      else out.merged.push(null);
+      if (depth === 0) {
+        out.dirMerged.push(m.name);
+        out.dirRules.push(m);
+      } else out.merged.push(null);
       continue;
     }
     // (`. -`: rules from standard input, which may merge any file.)
@@ -181,11 +199,12 @@ function followRules(
       out.merged.push(null);
       continue;
     }
-    out.merged.push(m.name);
-    if (/[-+C]/.test(m.modifiers)) continue;
-    const text = depth < DEPTH && read ? read(m.name) : null;
+    const name = base === undefined ? m.name : resolve(base, m.name);
+    out.merged.push(name);
+    if (PATTERNS.test(m.modifiers)) continue;
+    const text = depth < DEPTH && read ? read(name) : null;
     if (text === null) out.merged.push(null);
-    else followRules(fileRules(text, m.modifiers, from0), out, read, from0, depth + 1);
+    else followRules(fileRules(text, m.modifiers, from0), out, read, from0, depth + 1, base);
   }
 }
 
@@ -198,8 +217,8 @@ export function mergedName(name: string): string {
  * The files rsync's filter rules read on this machine (see the module), as `namedFiles` gives
  * them: each merge file (a file not known where its rules cannot be read), and a per-directory
  * merge file named with a directory (`: /.env`, `: ../../.rules`) at that place. (The name read
- * below each local tree is `rsyncTreeNames`'. Not judged: `-F`'s `/.rsync-filter` in the
- * directories above one, and `-C`'s `~/.cvsignore`, which hold patterns a user keeps there.)
+ * below each local tree is `rsyncTreeNames`', the files found there `rsyncTreeFiles`'. Not
+ * judged: `-C`'s `~/.cvsignore`, which holds patterns a user keeps there.)
  */
 export function rsyncFilterFiles(filters: RsyncFilters): NamedFile[] {
   const out: NamedFile[] = [];
@@ -242,4 +261,107 @@ export function rsyncTreeNames(argv: Word[], filters: RsyncFilters): string[] {
   );
   if (filters.cvs) names.push(".cvsignore");
   return [...new Set(names)];
+}
+
+/** Per-directory merge files whose rules are read at most (their own included). */
+const FILES = 64;
+
+/** A per-directory merge file's name looked for below a directory. */
+interface Scan {
+  dir: string;
+  name: string;
+  modifiers: string;
+  /** Where the directories above `dir` are looked in from (`/.rsync-filter`: `/`). */
+  above?: string;
+  /** A name a per-directory merge file gives (not judged below the tree as `treeNames`). */
+  inner: boolean;
+  depth: number;
+}
+
+/**
+ * The files the per-directory merge files found in the local trees rsync reads (its sources;
+ * its destination with a delete option) make it read (rsync(1) FILTER RULES; `filesNamed`):
+ * each one's merge rules (`merge`, `.`), their names from its directory (where rsync is then),
+ * their files' rules followed; its dir-merge rules (`:`, `dir-merge`) another name read there and
+ * below, each file of it read; a link among them (its target read). A name with a directory
+ * (`/.rsync-filter`) is looked for in the directories above the tree too, from there. A file
+ * not known (ask): a tree whose files cannot be known (too large, another stage may change it
+ * first), a file whose text cannot be, one of more than `FILES`, `DEPTH` deep.
+ */
+export function rsyncTreeFiles(
+  argv: Word[],
+  filters: RsyncFilters,
+  given?: NamedFilesGiven,
+): NamedFile[] {
+  const find = given?.filesNamed;
+  if (!find || !filters.dirRules.length) return [];
+  const out: NamedFile[] = [];
+  const unknown = (why: string) => out.push({ path: null, source: `rsync --filter (${why})` });
+  const queue: Scan[] = [];
+  for (const dir of localTrees(argv, filters.deletes, given)) {
+    if (dir === null) unknown("a tree not known, its per-directory merge files' rules");
+    else {
+      for (const { name, modifiers } of filters.dirRules) {
+        const above = name.includes("/") ? dirname(name) : undefined;
+        queue.push({ dir, name: mergedName(name), modifiers, above, inner: false, depth: 0 });
+      }
+    }
+  }
+  let files = 0;
+  for (let at = 0; at < queue.length; at++) {
+    const scan = queue[at];
+    if (scan.name === "" || scan.name === "." || scan.name === "..") continue;
+    const found = find(scan.dir, [scan.name], scan.above);
+    if (found === null) unknown(`the ${scan.name} files below ${scan.dir} not known`);
+    for (const f of found ?? []) {
+      if (scan.inner || f.link) out.push({ path: f.path, source: `rsync --filter (${scan.name})` });
+      if (PATTERNS.test(scan.modifiers)) continue;
+      if (f.text === null || ++files > FILES) {
+        unknown(`the rules of ${f.path} not known`);
+        continue;
+      }
+      const base = dirname(f.path);
+      const read = given?.read;
+      for (const rule of fileRules(f.text, scan.modifiers, false)) {
+        const m = mergeRule(rule);
+        if (m?.dir && !m.name.includes("/") && scan.depth < DEPTH) {
+          // (Read in its directory and below: from the tree's top for one above it.)
+          const dir = f.above ? scan.dir : base;
+          queue.push({ ...m, dir, inner: true, depth: scan.depth + 1 });
+          continue;
+        }
+        const inner = noFilters();
+        followRules([rule], inner, read, false, scan.depth + 1, base);
+        for (const path of inner.merged) {
+          out.push({ path, source: `rsync --filter (merge ${path ?? "?"}, in ${f.path})` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The local trees rsync reads per-directory merge files in: its sources (a single operand is one,
+ * listed), its destination where it deletes; null for a word not known.
+ */
+function localTrees(argv: Word[], deletes: boolean, given?: NamedFilesGiven): (string | null)[] {
+  const args = argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
+  const operands = readOptions(args, RSYNC_OPTIONS).filter((t) => t.kind === "operand");
+  const trees = operands.length > 1 && !deletes ? operands.slice(0, -1) : operands;
+  return trees.flatMap((t) => {
+    const w = argv[t.at + 1];
+    const values = w.kind === "static"
+      ? [w.value]
+      : w.kind === "glob"
+      ? given?.globs?.words(w) ?? [null]
+      : [null];
+    return values.filter((v) => v === null || !(/^[^/]*:/.test(v) || /^rsync:\/\//i.test(v)));
+  });
+}
+
+/** The files rsync's filter rules read here: `rsyncFilterFiles`, `rsyncTreeFiles`. */
+export function rsyncFiltersRead(argv: Word[], given?: NamedFilesGiven): NamedFile[] {
+  const filters = rsyncFilters(argv, given?.read);
+  return [...rsyncFilterFiles(filters), ...rsyncTreeFiles(argv, filters, given)];
 }

@@ -115,3 +115,103 @@ const ROWS: [string, Action][] = [
 Deno.test("rsync's filter rules: the files they read", async () => {
   await checkActions(secretsDenied("/home/user"), ctx, ROWS);
 });
+
+/**
+ * A project whose trees hold per-directory merge files (`.rsync-filter`, `.r`). (rsync 3.5.0,
+ * `--debug=FILTER2` and strace: a merge rule in one is opened from its directory, a dir-merge
+ * rule's name read there and below, a symlinked one's target read, `-F`'s in each directory
+ * from `/` down to the tree; with `--delete` the receiver reads its tree's.)
+ */
+const TREES = ctxIn(P, {
+  files: [
+    `${P}/src/main.ts`,
+    `${P}/secrets/key`,
+    `${P}/out/x`,
+    `${P}/innr/lib/.env`,
+    `${P}/linked/a`,
+  ],
+  contents: {
+    // Everyday: patterns only.
+    [`${P}/tree/.rsync-filter`]: "- *.o\n",
+    [`${P}/tree/sub/.rsync-filter`]: "# build output\n- *.tmp\n+ *.c\nexclude node_modules/\n",
+    [`${P}/tree/sub/main.c`]: "int main;\n",
+    // A merge rule: its name from the file's directory; absolute; a merge file's own.
+    [`${P}/abs/.rsync-filter`]: `merge,- ${P}/secrets/key\n`,
+    [`${P}/rel/sub/.rsync-filter`]: "- *.o\nmerge ../../secrets/key\n",
+    [`${P}/dot/sub/.r`]: "._../../secrets/key\n",
+    [`${P}/chain/.rsync-filter`]: ". rules2\n",
+    [`${P}/chain/rules2`]: "merge ../secrets/key\n",
+    [`${P}/cwd/.rsync-filter`]: "merge secrets/key\n",
+    [`${P}/words/.rsync-filter`]: "-_*.o merge_../secrets/key",
+    // A dir-merge rule: another name read there and below.
+    [`${P}/innr/.rsync-filter`]: "dir-merge .env\n",
+    [`${P}/innr2/.rsync-filter`]: ": .inner\n",
+    [`${P}/innr2/a/.inner`]: "merge ../../secrets/key\n",
+    // Patterns only (`:-`): not rules.
+    [`${P}/pat/.r`]: "merge secrets/key\n",
+  },
+  links: { [`${P}/linked/.rsync-filter`]: `${P}/secrets/key` },
+  home: "/home/user",
+});
+/** [command, under secretsDenied] */
+const TREE_ROWS: [string, Action][] = [
+  // The merge rules of a per-directory merge file below a source are the files rsync reads.
+  ["rsync -aF abs/ out/", "deny"],
+  ["rsync -a -F abs out/", "deny"],
+  ["rsync -avFF --delete abs/ out/", "deny"],
+  ["rsync -aF rel/ out/", "deny"],
+  ["rsync -a -f': .r' dot/ out/", "deny"],
+  ["rsync -a --filter='dir-merge,n .r' dot/ out/", "deny"],
+  ["rsync -aF chain/ out/", "deny"],
+  ["rsync -aF words/ out/", "allow"],
+  ["rsync -a -f':w /.rsync-filter' words/ out/", "deny"],
+  ["rsync -aF innr/ out/", "ask"],
+  ["rsync -aF innr2/ out/", "deny"],
+  ["rsync -aF linked/ out/", "deny"],
+  // The receiver reads its tree's with a delete option; `-F`'s above the tree too.
+  ["rsync -aF --delete tree/ abs/", "deny"],
+  ["rsync -aF tree/ abs/", "allow"],
+  ["rsync -aF --delete abs/ host:out/", "deny"],
+  ["rsync -aF abs/ host:out/", "deny"],
+  ["rsync -aF host:abs/", "allow"],
+  // A tree another stage may change first: its files not known.
+  ["echo 'merge secrets/key' > tree/.rsync-filter && rsync -aF tree/ out/", "ask"],
+  ['rsync -aF "$SRC"/ out/', "ask"],
+  // Everyday: patterns only, patterns-only modifiers, no such file, a file source.
+  ["rsync -aF tree/ out/", "allow"],
+  ["rsync -avzF --delete tree/ out/", "allow"],
+  ["rsync -aF tree/sub/main.c out/", "allow"],
+  ["rsync -a -f':- .r' pat/ out/", "allow"],
+  ["rsync -a -f': .r' tree/ out/", "allow"],
+  ["rsync -a abs/ out/", "allow"],
+];
+
+Deno.test("rsync's per-directory merge files: the files their rules read", async () => {
+  await checkActions(secretsDenied("/home/user"), TREES, TREE_ROWS);
+});
+
+Deno.test("rsync -F: the .rsync-filter files above the tree, from `/`", async () => {
+  const q = "/home/user/q";
+  const above = ctxIn(`${q}/work`, {
+    files: [`${q}/secrets/key`, `${q}/work/src/main.ts`],
+    contents: { [`${q}/.rsync-filter`]: "merge secrets/key\n" },
+    home: "/home/user",
+  });
+  await checkActions(secretsDenied("/home/user"), above, [
+    ["rsync -aF src/ out/", "deny"],
+    ["rsync -a -f': .rsync-filter' src/ out/", "allow"],
+    ["rsync -a src/ out/", "allow"],
+  ]);
+});
+
+Deno.test("rsync -F: a tree beyond the walk's bounds, its files not known", async () => {
+  const dirs = Array.from({ length: 70 }, (_, i) => `${P}/big/d${i}`);
+  const large = ctxIn(P, {
+    files: [`${P}/secrets/key`, ...dirs.map((d) => `${d}/x.c`)],
+    contents: { [`${P}/big/d1/.rsync-filter`]: "- *.o\n" },
+  });
+  await checkActions(secretsDenied("/home/user"), large, [
+    ["rsync -aF big/ out/", "ask"],
+    ["rsync -aF big/d1/ out/", "allow"],
+  ]);
+});

@@ -530,6 +530,27 @@ export interface NamedFilesGiven {
   globs?: GlobWords;
   /** The environment the tool runs with (what the stage does not set itself). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The files of some names it reads in every directory of a tree (rsync's per-directory merge
+   * files): those in `dir` (from the stage's cwd) and at any depth below it, and, with `above`,
+   * in each directory from there down to `dir`, as they are now (absolute), with their text as
+   * they will be when it runs (null: not known); none where `dir` is no directory; null where
+   * which are there cannot be known (a tree beyond the walk's bounds, or one another stage of the
+   * command may change first, several cwds).
+   */
+  filesNamed?: (dir: string, names: readonly string[], above?: string) => FoundFile[] | null;
+}
+
+/** A file `NamedFilesGiven.filesNamed` finds. */
+export interface FoundFile {
+  /** Absolute. */
+  path: string;
+  /** Its text (null: not known). */
+  text: string | null;
+  /** It is a symlink (its text is its target's). */
+  link: boolean;
+  /** It is in a directory above the tree (`above`). @default false */
+  above?: boolean;
 }
 
 /** The words a program expands as globs itself (see `Program.globOperands`). */

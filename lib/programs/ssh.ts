@@ -19,7 +19,7 @@ import { commandLine, linesFrom, literal, unknownWord } from "./words.ts";
 import { sftpBatch } from "./shell_escapes.ts";
 import { filesFromList } from "./file_lists.ts";
 import { rsyncBackups } from "./backups.ts";
-import { RSYNC_OPTIONS, rsyncFilterFiles, rsyncFilters, rsyncTreeNames } from "./rsync_filters.ts";
+import { RSYNC_OPTIONS, rsyncFilters, rsyncFiltersRead, rsyncTreeNames } from "./rsync_filters.ts";
 import { stageVariable } from "./handed_env.ts";
 import { scpDestination, sftpDestination } from "./destinations.ts";
 import {
@@ -339,7 +339,7 @@ export const SSH_PROGRAMS: Program[] = [
     // backups it keeps, named by `--suffix`; the merge files of its filter rules.
     namedFiles: (argv, stage, given) => [
       ...RSYNC_LISTS(argv),
-      ...rsyncFilterFiles(rsyncFilters(argv, given?.read)),
+      ...rsyncFiltersRead(argv, given),
       ...rsyncBackups(argv, (name) => stageVariable(stage, name, given?.env)),
       ...rsyncRemoteFiles(argv, stage),
       ...rsyncDaemonFiles(argv, given?.read),
