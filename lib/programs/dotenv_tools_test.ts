@@ -119,8 +119,7 @@ Deno.test("dotenv tools: where each looks: parents, the project root, the act di
 });
 
 Deno.test("dotenv tools: act's .actrc options and the mode files", async () => {
-  const rc = (text: string) =>
-    ctxIn(P, { files, contents: { ...project, [`${P}/.actrc`]: text } });
+  const rc = (text: string) => ctxIn(P, { files, contents: { ...project, [`${P}/.actrc`]: text } });
   await checkActions(config, rc("--secret-file secrets/key\n-P ubuntu-latest=node:16\n"), [
     ["act", "deny"],
     ["act --secret-file ci.secrets", "allow"],
