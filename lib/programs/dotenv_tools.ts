@@ -219,14 +219,6 @@ function actRuns(stage: Stage, run: Runner): void {
   loadsEnvFiles(run, "act", files);
 }
 
-/** Astro's options before and after its command that take a value. */
-const ASTRO: OptionGrammar = {
-  flags: "h",
-  valued: "",
-  longValued: set("--root", "--config", "--mode", "--port", "--host", "--site", "--base"),
-  longFlags: set("--help", "--verbose", "--silent", "--open", "--force", "--watch", "--dry-run"),
-};
-
 /**
  * `astro dev|build|preview|sync|check` (Vite's env files, in `--root DIR`, else the cwd): the
  * mode `--mode` gives, else development for dev, production for build and preview, any for the
