@@ -28,7 +28,7 @@ import {
 } from "./dotenv_runners.ts";
 
 /** The words after the program, static values ("" for one not known). */
-function values(stage: Stage): string[] {
+export function values(stage: Stage): string[] {
   return stage.argv.slice(1).map((w) => (w.kind === "static" ? w.value : ""));
 }
 
@@ -36,7 +36,7 @@ function values(stage: Stage): string[] {
  * A variable as the program finds it: the stage's assignment, else the environment (null: not
  * known, undefined: not set).
  */
-function variable(stage: Stage, run: Runner, name: string): string | null | undefined {
+export function variable(stage: Stage, run: Runner, name: string): string | null | undefined {
   for (const w of stage.assignments ?? []) {
     const text = w.kind === "static" ? w.value : w.prefix;
     if (text.startsWith(`${name}=`)) {
@@ -63,12 +63,12 @@ export function loadsEnvFiles(
 }
 
 /** A directory joined to a file name (`""` and `.`: the name alone). */
-function inDir(dir: string, name: string): string {
+export function inDir(dir: string, name: string): string {
   return dir === "" || dir === "." ? name : `${dir.replace(/\/+$/, "")}/${name}`;
 }
 
 /** The files a framework loads for `mode` (Vite's and Next's order): `local` with `.env.local`. */
-function modeFiles(dir: string, mode: string | null, local = true): string[] {
+export function modeFiles(dir: string, mode: string | null, local = true): string[] {
   const modes = mode === null ? ["development", "production", "test"] : [mode];
   return [
     inDir(dir, ".env"),
@@ -78,7 +78,7 @@ function modeFiles(dir: string, mode: string | null, local = true): string[] {
 }
 
 /** The value of an option (`-m X`, `--mode X`, `--mode=X`): "" where not known, null where absent. */
-function valueOf(args: string[], names: readonly string[]): string | null {
+export function valueOf(args: string[], names: readonly string[]): string | null {
   let found: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -91,7 +91,7 @@ function valueOf(args: string[], names: readonly string[]): string | null {
 }
 
 /** Whether the words are a version or help request alone. */
-function helpOnly(args: string[]): boolean {
+export function helpOnly(args: string[]): boolean {
   return args.some((a) => /^(-v|-V|-h|--version|--help|help|version)$/.test(a));
 }
 
@@ -162,7 +162,7 @@ function envCmdRuns(stage: Stage, run: Runner): void {
 }
 
 /** The words after the program: static values, null for one not known. */
-function raw(stage: Stage): (string | null)[] {
+export function raw(stage: Stage): (string | null)[] {
   return stage.argv.slice(1).map((w) => (w.kind === "static" ? w.value : null));
 }
 
@@ -171,7 +171,7 @@ function raw(stage: Stage): (string | null)[] {
  * `from`, read with `grammar`, and the word after each option the grammar does not know (that
  * one may take it as its value, or not: it may be the root). `--no-X` takes no value (mri's).
  */
-function roots(
+export function roots(
   args: (string | null)[],
   from: number,
   grammar: OptionGrammar,
@@ -526,7 +526,7 @@ export function pipenvEnvFiles(stage: Stage, run: Runner): void {
 }
 
 /** The nearest file named `name` in the cwd or a directory above it, to the root (null: not known). */
-function nearest(run: Runner, name: string): string | null | undefined {
+export function nearest(run: Runner, name: string): string | null | undefined {
   const found = run.projectSettings(name, undefined, true);
   return found === null ? null : found.length ? inDir(found[0].dir, name) : undefined;
 }

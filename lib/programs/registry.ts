@@ -45,6 +45,7 @@ import { GROFF, INTERPRETER_PROGRAMS, versionedPython } from "./interpreters.ts"
 import { PYTEST } from "./pytest.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { DOTENV_PROGRAMS } from "./dotenv_loads.ts";
+import { DOTENV_TOOL_PROGRAMS } from "./dotenv_tools.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
 import { FORMATTER_PROGRAMS } from "./formatters.ts";
@@ -140,6 +141,7 @@ export function allPrograms(): readonly Program[] {
     YT_DLP,
     ...QUERY_PROGRAMS,
     ...DOTENV_PROGRAMS,
+    ...DOTENV_TOOL_PROGRAMS,
   ];
 }
 

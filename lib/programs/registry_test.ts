@@ -372,6 +372,10 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   "env-cmd": { optionCommands: "env-cmd printenv", runs: "env-cmd rm x" }, next: { optionCommands: "next build" },
   prisma: { optionCommands: "prisma migrate dev" }, foreman: { optionCommands: "foreman start", runs: "foreman run rm x", text: "foreman start web" },
   flask: { optionCommands: "flask run" }, dbmate: { optionCommands: "dbmate up" },
+  forge: { optionCommands: "forge build" }, diesel: { optionCommands: "diesel migration run" },
+  "sentry-cli": { optionCommands: "sentry-cli info" }, nuxi: { optionCommands: "nuxi dev" }, act: { optionCommands: "act" },
+  astro: { optionCommands: "astro dev" }, wrangler: { optionCommands: "wrangler dev" }, vercel: { namedFiles: "vercel env pull" },
+  "dotenv-linter": { optionCommands: "dotenv-linter", changesBelow: "dotenv-linter fix -r .", rewritesTrees: "dotenv-linter fix" },
   uv: { optionCommands: "uv run rm x" }, poetry: { optionCommands: "poetry run rm x" }, pipenv: { optionCommands: "pipenv run rm x" },
   pdm: { optionCommands: "pdm run rm x" }, hatch: { optionCommands: "hatch run rm x" }, rye: { optionCommands: "rye run rm x" },
   pixi: { optionCommands: "pixi run rm x" }, conda: { optionCommands: "conda run -n e rm x" }, mamba: { optionCommands: "mamba run rm x" },
@@ -554,6 +558,7 @@ const NOT_FOLLOWING: Record<string, string> = {
 
 /** A command of each program that rewrites no tree (see `Program.rewritesTrees`). */
 const NOT_REWRITING: Record<string, string> = {
+  "dotenv-linter": "dotenv-linter fix --dry-run",
   ruff: "ruff format --check .",
   prettier: "prettier --check .",
   black: "black --diff .",
@@ -622,7 +627,7 @@ function assertShows(p: Program, facet: Shown, command: string): void {
       const read = (path: string) => (path === "/p/dprint.json" ? dprint : "");
       const given = { read, home: "/h" };
       assert.equal(p.changesBelow!(top.argv, "/p", "/p/.npmrc", given), false, why);
-      const files = ["py", "go", "ts", "js", "rs", "sh", "css", "rb", "tf"].map((e) =>
+      const files = ["py", "go", "ts", "js", "rs", "sh", "css", "rb", "tf", "env"].map((e) =>
         `/p/sub/x.${e}`
       );
       assert.ok(files.some((f) => p.changesBelow!(top.argv, "/p", f, given)), why);
