@@ -366,6 +366,7 @@ function repositoryProtection(
   let paths: readonly string[] | null | undefined;
   let present: ((name: RegExp, folded: boolean) => boolean) | null = null;
   const there = (name: RegExp, folded: boolean) => {
+    if (read.dangling) return true;
     if (paths === undefined) {
       const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
       paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
