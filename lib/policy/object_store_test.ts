@@ -4,7 +4,16 @@
  * objects and packs, whatever the spelling or layout; everyday reads of `.git` stay allowed.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   checkActions,
@@ -246,4 +255,104 @@ Deno.test("object store: found by its path and the repository's index, not by a 
     dir: "/tmp/s/b6",
     names: null,
   });
+});
+
+Deno.test({
+  name: "object store: what git fsck --lost-found writes out is in no index, any protected name",
+  ignore: !HAS_GIT,
+  async fn() {
+    // (A repository tracking nothing protected; `secrets/key` staged, then unstaged: a dangling
+    // blob no index lists.)
+    const r = tempRepository(["src/main.ts", "README.md"], { commit: "one" });
+    try {
+      tempWrite(r.dir, "secrets/key");
+      r.git("add", "secrets/key");
+      r.git("rm", "-q", "--cached", "secrets/key");
+      rmSync(join(r.dir, "secrets"), { recursive: true });
+      const ctx = inRepo(r.dir);
+      await checkActions(DL, ctx, [
+        ["git fsck --lost-found", "ask"],
+        ["git fsck --lost-found && cat .git/lost-found/other/*", "ask"],
+        ["tar czf /tmp/o.tgz .git", "allow"],
+        ["git fsck", "allow"],
+        ["git fsck --unreachable --dangling", "allow"],
+        ["git count-objects -v", "allow"],
+      ]);
+      r.git("fsck", "--lost-found");
+      const [blob] = readdirSync(join(r.dir, ".git/lost-found/other"));
+      await checkActions(DL, ctx, [
+        ["cat .git/lost-found/other/*", "ask"],
+        [`cat .git/lost-found/other/${blob}`, "ask"],
+        [`cp .git/lost-found/other/${blob} /tmp/x`, "ask"],
+        ["tar czf /tmp/o.tgz .git/lost-found", "ask"],
+        ["tar czf /tmp/o.tgz .git", "ask"],
+        ["zip -r /tmp/o.zip .", "ask"],
+        ["ls .git/lost-found/other", "allow"],
+        ["cat .git/lost-found/commit/*", "allow"],
+        ...EVERYDAY,
+      ]);
+    } finally {
+      r.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "object store: a tree read whole holds the stores deeper below it, by their shape",
+  ignore: !HAS_GIT,
+  async fn() {
+    for (const gc of [false, true]) {
+      const { r } = secretRepository(gc);
+      const clean = tempRepository(["src/main.ts"], { commit: "one" });
+      const out = mkdtempSync(join(tmpdir(), "pi-controls-stores-"));
+      try {
+        // A bare clone and a mirror deeper down; an objects directory another repository's
+        // alternates names (no HEAD beside it); what `git pack-objects BASE` writes.
+        r.git("clone", "-q", "--bare", r.dir, `${out}/a/proj.git`);
+        r.git("clone", "-q", "--mirror", r.dir, `${out}/b/sub/mirror`);
+        cpSync(join(r.dir, ".git/objects"), `${out}/c/store`, { recursive: true });
+        writeFileSync(join(clean.dir, ".git/objects/info/alternates"), `${out}/c/store\n`);
+        mkdirSync(`${out}/d`);
+        r.git("pack-objects", "-q", "--all", `${out}/d/pk`);
+        const pack = readdirSync(`${out}/d`).find((n) => n.endsWith(".pack"))!;
+        // A clone of a repository tracking nothing protected: its index says what it holds.
+        clean.git("clone", "-q", clean.dir, `${out}/e/proj`);
+        mkdirSync(`${out}/f/src`, { recursive: true });
+        writeFileSync(`${out}/f/src/a.ts`, "x\n");
+        await checkActions(DL, inRepo(clean.dir), [
+          ...["a", "b", "c", "d"].flatMap((t) => [
+            [`tar czf /tmp/o.tgz ${out}/${t}`, "ask"] as const,
+            [`zip -qr /tmp/o.zip ${out}/${t}`, "ask"] as const,
+            [`cp -r ${out}/${t} /tmp/pi-stores-copy`, "ask"] as const,
+            [`rsync -a ${out}/${t} /tmp/pi-stores-copy`, "ask"] as const,
+          ]),
+          [`tar czf /tmp/o.tgz ${out}/a/proj.git`, "ask"],
+          [`cat ${out}/d/${pack}`, "ask"],
+          [`cat ${out}/d/*.pack`, "ask"],
+          [`cat ${out}/d/*.idx`, "allow"],
+          [`tar czf /tmp/o.tgz ${out}/e`, "allow"],
+          [`tar czf /tmp/o.tgz ${out}/f`, "allow"],
+          [`cp -r ${out}/f /tmp/pi-stores-copy`, "allow"],
+          ["tar czf /tmp/src.tgz src", "allow"],
+          ["git gc -q", "allow"],
+          ["git repack -ad", "allow"],
+          ["git count-objects -v", "allow"],
+          ["git fsck", "allow"],
+        ]);
+        // The repository itself: what git writes out of its store.
+        await checkActions(DL, inRepo(r.dir), [
+          ["git pack-objects --no-reuse-object --compression=0 --all --stdout </dev/null", "ask"],
+          ["echo HEAD | git pack-objects --revs --stdout", "ask"],
+          ["git rev-list --objects --all | git pack-objects /tmp/pk", "ask"],
+          ["git gc -q", "allow"],
+          ["git repack -ad", "allow"],
+          ["tar czf /tmp/src.tgz src", "allow"],
+        ]);
+      } finally {
+        r.remove();
+        clean.remove();
+        rmSync(out, { recursive: true, force: true });
+      }
+    }
+  },
 });

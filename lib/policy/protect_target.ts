@@ -366,6 +366,7 @@ function repositoryProtection(
   let paths: readonly string[] | null | undefined;
   let present: ((name: RegExp, folded: boolean) => boolean) | null = null;
   const there = (name: RegExp, folded: boolean) => {
+    if (read.dangling) return true;
     if (paths === undefined) {
       const gitDir = read.tracked && top !== null ? gitDirOf(top, ctx.fs) : null;
       paths = gitDir === null ? null : trackedPaths(gitDir, ctx.fs);
@@ -397,7 +398,7 @@ function repositoryProtection(
 
 /** A path that may lie in a store or be a repository's directory (see `storeHeld`): looked at. */
 const STORE_WORDS =
-  /\/(?:objects|rr-cache)(?:\/|$)|\/\.git$|\/[0-9a-f]{38}(?:[0-9a-f]{24})?$|\.pack$/;
+  /\/(?:objects|rr-cache|lost-found)(?:\/|$)|\/\.git$|\/[0-9a-f]{38}(?:[0-9a-f]{24})?$|\.pack$/;
 
 /**
  * What of a repository's object store a stage's read of `p` reaches as files (see

@@ -34,7 +34,7 @@ export const GIT_BUILTINS: ReadonlySet<string> = new Set([
   "cat-file", "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout",
   "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit",
   "commit-graph", "commit-tree", "config", "count-objects", "credential", "credential-cache",
-  "credential-store", "describe", "diagnose", "diff", "diff-files", "diff-index",
+  "credential-store", "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-pairs",
   "diff-tree", "difftool", "fast-export", "fast-import", "fetch", "fetch-pack",
   "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "gc",
   "get-tar-commit-id", "grep", "hash-object", "help", "hook", "index-pack", "init", "init-db",

@@ -27,6 +27,7 @@ import { grammarOf } from "./search_text.ts";
 import { pathspecMagic } from "./git_pathspecs.ts";
 import { blobPath, catFileRead, checksOutAll } from "./git_blobs.ts";
 import { literal } from "./words.ts";
+import { localRemote, storeRead } from "./git_store_reads.ts";
 
 /** git grep's options (its text arguments and the `$safe-bash` check read them too). */
 export const GIT_GREP: SearchSpec = {
@@ -708,14 +709,16 @@ function statusRead(args: Word[]): RepositoryRead | null {
 /**
  * Subcommands that write or serve the content of the whole repository (`archive`,
  * `fast-export`, `bundle create`, `instaweb`) or of objects by name (`unpack-file`,
- * `merge-tree`, the blob `notes add -C` takes; `cat-file`: `catFileRead`): from the top, where no operand names what is shown.
+ * `merge-tree`, the blob `notes add -C` takes; `cat-file`: `catFileRead`; the plumbing of
+ * `storeRead`): from the top, where no operand names what is shown.
  */
 function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
   const values = valuesOf(args);
   const has = (re: RegExp) => values.some((v) => v !== null && re.test(v));
   switch (sub) {
     case "archive": {
-      if (has(/^(-l|--list|--remote(=.*)?)$/)) return null;
+      // (`--remote=.`: an archive of a repository here, as of this one.)
+      if (has(/^(-l|--list)$/) || localRemote(values) === false) return null;
       const tokens = readOptions(values, {
         valued: "o",
         longValued: new Set([
@@ -760,6 +763,6 @@ function wholeRead(sub: string, args: Word[]): RepositoryRead | null {
       // (`-a`: every path of the index below the cwd, copied where `--prefix` says.)
       return checksOutAll(args) ? { ...fromTop(), from: "cwd" } : null;
     default:
-      return null;
+      return storeRead(sub, args);
   }
 }

@@ -313,6 +313,11 @@ export interface RepositoryRead {
    */
   stores?: boolean;
   /**
+   * What it writes out is dangling objects, in no index and no commit (`fsck --lost-found`): any
+   * path glob below the top counts, as for a store whose names are not known. @default false
+   */
+  dangling?: boolean;
+  /**
    * Operands that are each a revision or a path (`git diff main`, `git log -p src`): where one
    * names a path that exists, git reads only the paths its words name (judged as they are).
    */
