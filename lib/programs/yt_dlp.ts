@@ -127,12 +127,12 @@ function ytDlpRuns(found: Record<string, Word[]>, run: Runner): void {
     const program = key.includes("ffprobe") ? "ffprobe" : "ffmpeg";
     given(literal(program), text, run, origin);
   }
-  // (The ffmpeg binary, or the directory it and ffprobe are in.)
+  // (The ffmpeg binary, whatever its name, or the directory it and ffprobe are in.)
   for (const w of found["--ffmpeg-location"] ?? []) {
     const dir = w.value.replace(/\/$/, "");
     const binaries = /^(ffmpeg|ffprobe|avconv|avprobe)/.test(base(dir))
       ? [dir]
-      : [`${dir}/ffmpeg`, `${dir}/ffprobe`];
+      : [dir, `${dir}/ffmpeg`, `${dir}/ffprobe`];
     for (const b of binaries) run.command(literal(b), "program", "yt-dlp --ffmpeg-location");
   }
   for (const w of [...found["--use-postprocessor"] ?? [], ...found["--plugin-dirs"] ?? []]) {
