@@ -20,6 +20,7 @@ import type { Word } from "../shell/model.ts";
 import type { NamedFile, Program } from "./spec.ts";
 import { cloneName } from "./git_checkouts.ts";
 import { outputDirectory } from "./destinations.ts";
+import { fossilSql } from "./databases.ts";
 import { programName } from "./words.ts";
 
 /** A program's cloning subcommands and the options of it that take the next word. */
@@ -137,6 +138,7 @@ function cookiecutterOutput(argv: Word[]): NamedFile[] {
 /** The cloners and generators. */
 export const CLONER_PROGRAMS: Program[] = [
   { names: ["hg", "bzr", "brz", "darcs", "glab"], namedFiles: clonedDirectories },
-  { names: ["fossil"], namedFiles: fossilClone },
+  // (`fossil sql`, the sqlite3 shell: databases.ts.)
+  { names: ["fossil"], namedFiles: fossilClone, optionCommands: fossilSql },
   { names: ["cookiecutter"], namedFiles: cookiecutterOutput },
 ];

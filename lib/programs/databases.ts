@@ -15,7 +15,8 @@ import type { Stage, Word } from "../shell/model.ts";
 import { LIBPQ_PROGRAMS, libpqFiles, libpqRuns } from "./libpq.ts";
 import { pipedTexts } from "./piped_text.ts";
 import type { Program, Runner } from "./spec.ts";
-import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { literal, optionValue, programName, standardInput, unknownWord } from "./words.ts";
+import { type OptionGrammar, readOptions } from "./argv.ts";
 
 /** What a stage's standard input holds for a program that reads commands from it. */
 export function input(
@@ -161,9 +162,8 @@ const SQLITE_VALUED =
 const SQLITE_TWO = /^--?(lookaside|heap|pagecache)$/;
 
 /** What sqlite3 runs: its `-cmd` values, its SQL operands, else its input; `-init` is unknown. */
-function sqliteRuns(stage: Stage, run: Runner): void {
+function sqliteRuns(stage: Stage, run: Runner, origin = "sqlite3 command"): void {
   const args = stage.argv.slice(1);
-  const origin = "sqlite3 command";
   let operands = 0;
   let sql = false;
   for (let i = 0; i < args.length; i++) {
@@ -265,9 +265,99 @@ function mysqlRuns(stage: Stage, run: Runner): void {
   if (!given) input(stage, run, origin, (t) => mysqlText(t, run, origin));
 }
 
+/**
+ * `fossil sql|sqlite3 [OPTIONS]` (fossil's sqlcmd.c; a command name may be shortened where it is
+ * unique: `sqlite`, `sqli`): the sqlite3 shell on the repository, given the words after fossil's
+ * own options (`-R REPO`, `--no-repository`, `--readonly`, `--test`). Whether the shell takes the
+ * first operand as its database or as a command differs by version: both are judged.
+ */
+export function fossilSql(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const at = args.findIndex((a) => a.kind !== "static" || !a.value.startsWith("-"));
+  const sub = args[at];
+  if (!sub) return;
+  if (sub.kind !== "static") {
+    run.stage([unknownWord(`(the fossil command ${sub.text})`)], "fossil");
+    return;
+  }
+  if (sub.value !== "sql" && !/^sqli(t(e3?)?)?$/.test(sub.value)) return;
+  const rest: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
+    if (i === at || /^--?(no-repository|readonly|test)$/.test(v)) continue;
+    if (/^(-R|--repository)$/.test(v)) i++;
+    else if (!/^(-R|--repository=)./.test(v)) rest.push(args[i]);
+  }
+  const origin = "fossil sql";
+  for (const words of [rest, [literal(":memory:"), ...rest]]) {
+    const inner = { ...stage, argv: [literal("sqlite3"), ...words] };
+    sqliteRuns(inner, run, origin);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// pgbench
+
+/** pgbench's options (its getopt string and long options that take a value). */
+const PGBENCH: OptionGrammar = {
+  valued: "bcDfFhIjLMpPRstTU",
+  // deno-fmt-ignore
+  longValued: new Set(["--builtin", "--client", "--define", "--file", "--fillfactor", "--host", "--init-steps", "--jobs", "--latency-limit", "--protocol", "--port", "--progress", "--rate", "--scale", "--transactions", "--time", "--username", "--partition-method", "--partitions", "--random-seed", "--sampling-rate", "--log-prefix", "--tablespace", "--index-tablespace", "--exit-on-abort", "--max-tries", "--failures-detailed", "--verbose-errors", "--foreign-keys", "--unlogged-tables", "--show-script"]),
+  abbreviations: true,
+};
+
+/**
+ * What a pgbench script runs: its meta-commands `\shell CMD ARGS` and `\setshell VAR CMD ARGS`,
+ * whose words pgbench joins and hands to a shell (a `:var` among them is a value not known); a
+ * meta-command goes on past a line ending in `\`.
+ */
+function pgbenchScript(text: string, run: Runner, origin: string): void {
+  for (const line of text.replace(/\\\r?\n/g, " ").split("\n")) {
+    const m = /^\s*\\(shell|setshell)\b\s*(.*)$/s.exec(line);
+    if (!m) continue;
+    const words = m[2].trim().split(/\s+/).filter((w) => w !== "");
+    const command = m[1] === "setshell" ? words.slice(1) : words;
+    if (command.some((w) => /^:/.test(w))) {
+      run.stage([unknownWord(`(the shell command ${m[2].trim()})`)], origin);
+    } else if (command.length) run.shell(literal(command.join(" ")), origin);
+    else run.stage([unknownWord("(an empty \\shell)")], origin);
+  }
+}
+
+/** pgbench's `-f FILE[@WEIGHT]` scripts (`-` and `/dev/stdin`: its input), as they will be. */
+function pgbenchRuns(stage: Stage, run: Runner): void {
+  const args = stage.argv.slice(1);
+  const values = args.map((a) => (a.kind === "static" ? a.value : null));
+  const origin = "pgbench script";
+  const read = (t: string) => pgbenchScript(t, run, origin);
+  for (const t of readOptions(values, PGBENCH)) {
+    if (t.kind === "dynamic" && args[t.at].prefix.startsWith("-")) {
+      run.stage([unknownWord(`(a pgbench option ${args[t.at].text})`)], origin);
+    }
+    if (t.kind !== "valued" || (t.name !== "-f" && t.name !== "--file")) continue;
+    const value = optionValue(t, args);
+    if (!value) continue;
+    if (value.kind !== "static") {
+      run.stage([unknownWord(`(the commands of ${value.text})`)], origin);
+      continue;
+    }
+    const file = value.value.replace(/@\d+$/, "");
+    if (file === "-" || file === "/dev/stdin" || file === "/dev/fd/0") {
+      input(stage, run, origin, read);
+    } else fileCommands(literal(file), run, origin, read);
+  }
+}
+
 /** The database shells. */
 export const DATABASE_PROGRAMS: Program[] = [
-  { names: ["sqlite3", "sqlite"], optionCommands: sqliteRuns },
-  { names: LIBPQ_PROGRAMS, namedFiles: libpqFiles, optionCommands: libpqRuns },
+  { names: ["sqlite3", "sqlite"], optionCommands: (stage, run) => sqliteRuns(stage, run) },
+  {
+    names: LIBPQ_PROGRAMS,
+    namedFiles: libpqFiles,
+    optionCommands: (stage, run) => {
+      libpqRuns(stage, run);
+      if (programName(stage.argv[0]) === "pgbench") pgbenchRuns(stage, run);
+    },
+  },
   { names: ["mysql", "mariadb"], optionCommands: mysqlRuns },
 ];

@@ -228,3 +228,25 @@ Deno.test("sqlite3: .cd moves it where later paths are not followed; .trace writ
     [`sqlite3 x.db '.tables'`, "deny", "allow"],
   ]);
 });
+
+Deno.test("fossil sql is the sqlite3 shell; pgbench's scripts run \\shell and \\setshell", async () => {
+  await checkTable([
+    ["fossil sql <<< '.shell rm -rf src'", "deny", "deny"],
+    ["fossil sqlite3 -cmd '.shell cat .env' x.db", "deny", "deny"],
+    ["fossil sql -R r.fossil '.system rm -rf src'", "deny", "deny"],
+    ["fossil sqlite --no-repository <<< '.sh cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ['fossil sql <<< ".shell $(cat f)"', "deny", "deny"],
+    ["fossil $C <<< '.shell rm -rf src'", "deny", "deny"],
+    ["pgbench -f /dev/stdin <<< '\\shell rm -rf src'", "deny", "deny"],
+    ["pgbench -f - db <<< '\\setshell x cat .env'", "deny", "deny"],
+    ["pgbench --file=/dev/stdin@5 db <<< '\\shell cat ~/.ssh/id_rsa'", "deny", "deny"],
+    ["pgbench -f /dev/stdin db <<< '\\shell frob :x'", "deny", "deny"],
+    // Their everyday forms.
+    ["fossil sql --readonly 'SELECT count(*) FROM blob'", "deny", "allow"],
+    ["fossil sql <<< 'SELECT 1;'", "deny", "allow"],
+    ["fossil status", "deny", "allow"],
+    ["pgbench -c 10 -T 60 db", "deny", "allow"],
+    ["pgbench -i -s 10 db", "deny", "allow"],
+    ["pgbench -f /dev/stdin -c 4 db <<< 'SELECT 1;'", "deny", "allow"],
+  ]);
+});

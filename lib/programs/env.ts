@@ -38,6 +38,9 @@ export const SHELL_ENV: ReadonlySet<string> = new Set([
   "EDITOR",
   "VISUAL",
   "GIT_EDITOR",
+  // svn's editor (a shell line given the message file) and its merge tool.
+  "SVN_EDITOR",
+  "SVN_MERGE",
   "GIT_SEQUENCE_EDITOR",
   "SUDO_EDITOR",
   "GH_EDITOR",

@@ -10,7 +10,8 @@
  */
 import { downloadedFiles } from "./downloaders.ts";
 import { resolve } from "node:path";
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
+import { input, opens } from "./databases.ts";
 import { staticValue } from "./command_words.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, programName, unknownWord } from "./words.ts";
@@ -91,25 +92,78 @@ function runParts(stage: Stage, run: Runner): void {
   run.stage([unknownWord(`(the programs in ${dir?.text ?? "a directory"})`)], "run-parts");
 }
 
-/** mail's `-E`/`--exec CMD` runs a mail command: `!CMD` and `shell` run a shell. */
-function mailExec(stage: Stage, run: Runner): void {
-  const argv = stage.argv;
-  for (let i = 1; i < argv.length; i++) {
-    const v = staticValue(argv[i]) ?? "";
-    const glued = /^(?:--exec=|-E)(.+)$/s.exec(v);
-    const command = glued ? literal(glued[1]) : v === "-E" || v === "--exec" ? argv[++i] : null;
-    if (!command) continue;
-    if (command.kind !== "static") {
-      run.stage([unknownWord(`(a mail command ${command.text})`)], "mail --exec");
-      continue;
-    }
-    const shell = /^\s*(?:!|sh(?:ell)?\b)\s*(.*)$/s.exec(command.value);
-    if (shell) run.shell(literal(shell[1]), "mail --exec");
-    else if (/^\s*(\||pipe\b)/.test(command.value)) {
-      run.stage([unknownWord(`(the command ${command.text} pipes to)`)], "mail --exec");
-    }
+/** A mail command (`-E CMD`, a `~:CMD` escape): `!CMD` and `shell` run a shell, `|` a pipe. */
+function mailCommand(command: Word | undefined, run: Runner, origin: string): void {
+  if (!command) return;
+  if (command.kind !== "static") {
+    run.stage([unknownWord(`(a mail command ${command.text})`)], origin);
+    return;
+  }
+  const shell = /^\s*(?:!|sh(?:ell)?\b)\s*(.*)$/s.exec(command.value);
+  if (shell) run.shell(literal(shell[1]), origin);
+  else if (/^\s*(\||pipe\b)/.test(command.value)) {
+    run.stage([unknownWord(`(the command ${command.text} pipes to)`)], origin);
   }
 }
+
+/**
+ * A line of the message mail reads with its tilde escapes on: `~!CMD` runs a shell line, `~|CMD`
+ * pipes the message through one, `~<!CMD` (s-nail, heirloom) reads what one prints, `~:CMD` and
+ * `~_CMD` run a mail command, `~r FILE`/`~< FILE`/`~@ FILES` read files, `~w FILE` writes one,
+ * `~e`/`~v` run the editor.
+ */
+function tildeLine(line: string, escape: string, run: Runner): void {
+  if (!line.startsWith(escape) || line.length < 2) return;
+  const origin = "mail ~ escape";
+  const c = line[escape.length];
+  const rest = line.slice(escape.length + 1);
+  if (c === "!" || c === "|") run.shell(literal(rest), origin, { input: c === "|" });
+  else if (c === "<" && rest.trimStart().startsWith("!")) {
+    run.shell(literal(rest.trimStart().slice(1)), origin);
+  } else if (c === ":" || c === "_") mailCommand(literal(rest), run, origin);
+  else if (c === "r" || c === "<" || c === "w" || c === "@" || c === "R") {
+    for (const f of rest.trim().split(/\s+/)) opens(f, run, origin);
+  } else if (c === "e" || c === "v") {
+    run.stage([unknownWord("(the editor mail runs on the message)")], origin);
+  }
+}
+
+/**
+ * mail's `-E`/`--exec CMD` runs a mail command; with its tilde escapes on (`-I`, interactive
+ * mode in BSD mail; `-~` in s-nail and heirloom mailx; its input a terminal), the lines of its
+ * input that start with `~` (or the `escape` its `-S escape=C` sets) run commands too.
+ */
+function mailExec(stage: Stage, run: Runner): void {
+  const argv = stage.argv;
+  let tildes = !!stage.terminal;
+  let escape = "~";
+  for (let i = 1; i < argv.length; i++) {
+    const v = staticValue(argv[i]) ?? "";
+    if (v === "--") break;
+    const glued = /^--exec=(.+)$/s.exec(v);
+    if (glued || v === "--exec") mailCommand(glued ? literal(glued[1]) : argv[++i], run, "mail");
+    if (!/^-[^-]/.test(v)) continue;
+    // A cluster of flags, up to one that takes a value (the rest of the word or the next).
+    for (let at = 1; at < v.length; at++) {
+      const c = v[at];
+      if (c === "I" || c === "~") tildes = true;
+      if (!MAIL_VALUED.includes(c)) continue;
+      const value = at + 1 < v.length ? literal(v.slice(at + 1)) : argv[++i];
+      // `-E CMD` (GNU), `-X CMD`, `-Y CMD` (s-nail): mail commands; `-S escape=C` its escape.
+      if (value && "EXY".includes(c)) mailCommand(value, run, `mail -${c}`);
+      if (c === "S" && value && /^escape=./s.test(value.value)) escape = value.value.slice(7, 8);
+      break;
+    }
+  }
+  if (tildes) {
+    input(stage, run, "mail ~ escape", (text) => {
+      for (const line of text.split("\n")) tildeLine(line, escape, run);
+    });
+  }
+}
+
+/** The options of the mail programs (BSD mail, s-nail, heirloom mailx, GNU mail) with a value. */
+const MAIL_VALUED = "AabcEhMmqrSsTuXY";
 
 /** aria2c's hooks: a program run when a download starts, stops or ends. */
 function aria2Hooks(stage: Stage, run: Runner): void {

@@ -47,3 +47,21 @@ Deno.test("launchers: the commands programs start in their own way are judged", 
     ["rpm -qa", "deny", "allow"],
   ]);
 });
+
+Deno.test("mail's tilde escapes, when on (-I, -~), run the commands of its input", async () => {
+  await checkTable([
+    ["mail -I -s x u <<< '~!rm -rf src'", "deny", "deny"],
+    ["mail -Is x u <<< '~: !rm -rf src'", "deny", "deny"],
+    ["mailx -~ -s x u <<< '~|rm -rf src'", "deny", "deny"],
+    ["mail -I -s x u <<< '~<!cat .env'", "deny", "deny"],
+    ["s-nail -~ -s x u <<< '~r ~/.ssh/id_rsa'", "deny", "deny"],
+    ["mail -I -S escape=% -s x u <<< '%!rm -rf src'", "deny", "deny"],
+    ["s-nail -X '!rm -rf src' -s x u", "deny", "deny"],
+    ['mail -I -s x u <<< "~!$(cat f)"', "deny", "deny"],
+    // Off (the escapes of a message not read interactively are its text), and a subject.
+    ["mail -s x u <<< '~!rm -rf src'", "deny", "allow"],
+    ["mail -sI u <<< '~!rm -rf src'", "deny", "allow"],
+    ["mail -s 'build done' u <<< 'all green'", "deny", "allow"],
+    ["mail -I -s x u <<< 'all green'", "deny", "allow"],
+  ]);
+});

@@ -17,6 +17,7 @@ import { isAbsolute, join } from "node:path";
 import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
+import { ytDlpCommands } from "./yt_dlp.ts";
 
 /** A path a setting names, from the directory of the file that holds it (`~` left as it is). */
 function from(dir: string, value: string): string {
@@ -314,4 +315,11 @@ export function ytDlpSettings(stage: Stage, run: Runner): void {
 }
 
 /** yt-dlp: the options of its `yt-dlp.conf` and `--config-locations` files. */
-export const YT_DLP: Program = { names: ["yt-dlp"], optionCommands: ytDlpSettings };
+export const YT_DLP: Program = {
+  names: ["yt-dlp"],
+  optionCommands: (stage, run) => {
+    ytDlpSettings(stage, run);
+    // (The commands its options name: yt_dlp.ts.)
+    ytDlpCommands(stage, run);
+  },
+};

@@ -23,6 +23,7 @@ import { COPY_GRAMMARS } from "./copy_options.ts";
 import { BSDTAR_GRAMMAR } from "./tar.ts";
 import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
+import { svnCommands } from "./svn.ts";
 import { GO_ENV_FILE, goEnvWrites, goSettings, goSplit } from "./go_env.ts";
 import {
   dittoDestination,
@@ -198,7 +199,8 @@ const TABLE: Record<string, Facts> = {
   // Clients and builders that write below a local directory by names of their own (the one it
   // copies into, the output directory: destinations.ts).
   // (rclone, gsutil: tree_servers.ts.)
-  svn: { namedFiles: svnDestination },
+  // (The commands its options and settings name: svn.ts.)
+  svn: { namedFiles: svnDestination, optionCommands: svnCommands },
   tsc: { namedFiles: outputDirectory(["--outDir", "--declarationDir"]) },
   javac: { namedFiles: outputDirectory(["-d", "-s", "-h"]) },
   protoc: { namedFiles: protocOutputs },

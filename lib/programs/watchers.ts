@@ -8,7 +8,8 @@
 import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import type { Program, Runner } from "./spec.ts";
-import { commandLine, optionValue, unknownWord } from "./words.ts";
+import { commandLine, literal, optionValue, unknownWord } from "./words.ts";
+import { shlexWords } from "./project_settings.ts";
 
 /** watch runs its arguments through `sh -c` (with -x/--exec: directly). */
 function watch(stage: Stage, run: Runner): void {
@@ -100,10 +101,12 @@ function watchexec(stage: Stage, run: Runner): void {
   const args = stage.argv.slice(1);
   const values = args.map((a) => (a.kind === "static" ? a.value : null));
   let direct = false;
+  let shell: Word | undefined;
   for (const t of readOptions(values, WATCHEXEC)) {
     if (t.kind === "flag" && t.name === "-n") direct = true;
-    if (t.kind === "valued" && t.name === "--shell" && optionValue(t, args)?.value === "none") {
-      direct = true;
+    if (t.kind === "valued" && t.name === "--shell") {
+      shell = optionValue(t, args);
+      direct = shell?.value === "none";
     }
     if (t.kind === "unknown" && t.glued === undefined) {
       for (let i = t.at + 1; i < args.length; i++) run.stage(args.slice(i), "wrapper:watchexec");
@@ -113,10 +116,31 @@ function watchexec(stage: Stage, run: Runner): void {
       const rest = args.slice(t.kind === "end" ? t.at + 1 : t.at);
       if (!rest.length) return;
       if (direct) run.stage(rest, "wrapper:watchexec");
+      else if (shell) customShell(shell, commandLine(rest, "joined"), run);
       else run.shell(commandLine(rest, "joined"), "wrapper:watchexec");
       return;
     }
   }
+}
+
+/**
+ * watchexec's `--shell=SHELL`: SHELL split into a program and its arguments (at blanks; newer
+ * versions may read quotes as a shell does: both are judged), then `-c` and the command line.
+ */
+function customShell(shell: Word, line: Word, run: Runner): void {
+  const origin = "wrapper:watchexec --shell";
+  if (shell.kind !== "static") {
+    run.stage([unknownWord(`(the shell ${shell.text})`), literal("-c"), line], origin);
+    return;
+  }
+  const blanks = shell.value.split(/\s+/).filter((w) => w !== "");
+  const quoted = shlexWords(shell.value);
+  for (
+    const words of quoted && quoted.join("\0") !== blanks.join("\0") ? [blanks, quoted] : [blanks]
+  ) {
+    if (words.length) run.stage([...words.map(literal), literal("-c"), line], origin);
+  }
+  if (quoted === null) run.stage([unknownWord(`(the shell ${shell.text})`)], origin);
 }
 
 /** The watchers, for the registry (through the wrappers' list). */

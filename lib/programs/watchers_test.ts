@@ -1,3 +1,4 @@
+import { checkTable } from "../testing_adversarial.ts";
 import { checkActions, ctxIn, secretsDenied } from "../testing.ts";
 
 const P = "/home/user/project";
@@ -36,5 +37,20 @@ Deno.test("glob scope: what entr and xargs run starts after their input's words 
     // Not so for a stage that does not read them first, nor a later glob.
     ["ls src/* | entr -r sh -c 'ln -s ../secrets src/x'; cat src/*/key", "deny"],
     ["ls *.ts | tee /dev/null | npm test", "ask"],
+  ]);
+});
+
+Deno.test("watchexec --shell=SHELL: its words, then -c and the command line", async () => {
+  await checkTable([
+    ["watchexec --shell='sh -c rm${IFS}-rf${IFS}src' -- x", "deny", "deny"],
+    ["watchexec --shell='sh -c \"cat .env\"' -- x", "deny", "deny"],
+    ["watchexec --shell rm -- x", "deny", "deny"],
+    ["watchexec --shell='bash -c \"cat ~/.ssh/id_rsa\"' -e ts -- npm test", "deny", "deny"],
+    ['watchexec --shell="$S" -- make', "deny", "ask"],
+    // Its everyday forms.
+    ["watchexec -e ts -- npm test", "deny", "allow"],
+    ["watchexec --shell=bash -e ts -- npm test", "deny", "allow"],
+    ["watchexec --shell='bash -eu' -- npm test", "deny", "allow"],
+    ["watchexec --shell=none -- npm test", "deny", "allow"],
   ]);
 });

@@ -370,7 +370,14 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   i386: { shell: true },
   x86_64: { shell: true },
   logsave: { operands: 1 },
-  rlwrap: { shortWithArg: "bCDefFgHlOpPsStwz" },
+  // (`-z FILTER`: rlwrap's filter.c runs it through `sh -c` where it holds a shell's
+  // metacharacters, else split into words: judged as shell text either way.)
+  rlwrap: {
+    shortWithArg: "bCDefFgHlOpPsStwz",
+    // deno-fmt-ignore
+    longWithArg: ["--break-chars", "--command-name", "--history-no-dupes", "--extra-char-after-completion", "--file", "--history-format", "--forget-matching", "--history-filename", "--logfile", "--only-cook", "--pre-given", "--histsize", "--substitute-prompt", "--set-term-name", "--polling-interval", "--filter"],
+    commands: { "-z": "line", "--filter": "line" },
+  },
   msgfilter: { shortWithArg: "iDowE" },
   // Password feeders, NUMA and cgroup placement, profilers, the host from a sandbox.
   sshpass: { shortWithArg: "fdpP" },

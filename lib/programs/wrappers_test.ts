@@ -477,3 +477,17 @@ Deno.test("wrappers: a unit's WorkingDirectory= property is where its command ru
     ["systemd-run --user -S <<< 'cat .ssh/id_rsa'", "allow", "allow"],
   ]);
 });
+
+Deno.test("rlwrap's -z/--filter runs its value through sh -c or split into words", async () => {
+  await checkTable([
+    ["rlwrap -z 'rm -rf src' cat", "deny", "deny"],
+    ["rlwrap --filter='rm -rf src' cat", "deny", "deny"],
+    ["rlwrap --filter 'rm -rf src' cat", "deny", "deny"],
+    ["rlwrap --filt='sh -c \"cat .env\"' cat", "deny", "deny"],
+    ["rlwrap -cz 'cat ~/.ssh/id_rsa' cat", "deny", "deny"],
+    ['rlwrap -z "$(cat f)" cat', "deny", "deny"],
+    // Its everyday forms run the command only.
+    ["rlwrap python3", "deny", "allow"],
+    ["rlwrap -H hist.txt --history-filename hist.txt python3", "deny", "allow"],
+  ]);
+});
