@@ -21,6 +21,7 @@ import type { NamedFile, Program } from "./spec.ts";
 import { cloneName } from "./git_checkouts.ts";
 import { outputDirectory } from "./destinations.ts";
 import { programName } from "./words.ts";
+import { hgSettings } from "./hg_settings.ts";
 
 /** A program's cloning subcommands and the options of it that take the next word. */
 interface Cloner {
@@ -136,7 +137,9 @@ function cookiecutterOutput(argv: Word[]): NamedFile[] {
 
 /** The cloners and generators. */
 export const CLONER_PROGRAMS: Program[] = [
-  { names: ["hg", "bzr", "brz", "darcs", "glab"], namedFiles: clonedDirectories },
+  { names: ["bzr", "brz", "glab"], namedFiles: clonedDirectories },
+  // (What hg runs from its config files: hg_settings.ts.)
+  { names: ["hg"], namedFiles: clonedDirectories, optionCommands: hgSettings },
   { names: ["fossil"], namedFiles: fossilClone },
   { names: ["cookiecutter"], namedFiles: cookiecutterOutput },
 ];
