@@ -304,7 +304,6 @@ const PROGRAMS: [RegExp, (sub: string | null, w: HgWords, reads: boolean) => boo
   [/^ui\.editor$/, (sub, w) => edits(sub, w.options)],
   [/^ui\.(ssh|patch)$/, (_, __, reads) => !reads],
   [/^ui\.merge$/, (_, __, reads) => !reads],
-  [/^(partial-)?merge-tools\..+\.(executable|args|diffargs)$/, (_, __, reads) => !reads],
   [/^(extdiff|diff-tools)\./, (sub) => sub === null || !READS[sub]],
   [/^fix\..+:command$/, (sub) => sub === null || /^fix?$/.test(sub) || !READS[sub]],
   [/^(hgk\.path|gpg\.cmd|email\.method)$/, (_, __, reads) => !reads],
@@ -383,6 +382,20 @@ export function hgSettings(stage: Stage, run: Runner): void {
     } else if (section === "extensions") {
       // (A bundled or installed extension by name is hg's; one by path is code not seen.)
       if (!value.startsWith("!")) notKnown(`its extension ${name} = ${value}`, run);
+    } else if (/^(partial-)?merge-tools$/.test(section)) {
+      const m = /^(.+)\.(executable|args|diffargs)$/.exec(name);
+      if (!m || reads || (m[2] !== "executable" && settings.has(`${section}.${m[1]}.executable`))) {
+        continue;
+      }
+      // (A tool's program, given its arguments: shell text, `$local $other …` filled in.)
+      const program = settings.get(`${section}.${m[1]}.executable`) || m[1];
+      const args = [
+        settings.get(`${section}.${m[1]}.args`),
+        settings.get(`${section}.${m[1]}.diffargs`),
+      ];
+      for (const a of m[2] === "executable" ? args : [value]) {
+        run.shell(literal(`${program} ${a ?? ""}`), `hg's ${section}.${m[1]}`);
+      }
     } else if (section === "ui" && name === "merge") {
       if (/^(internal)?:/.test(value) || settings.has(`merge-tools.${value}.executable`)) continue;
       if (!reads) run.stage([literal(value), literal("(the files it merges)")], "hg's ui.merge");
