@@ -22,6 +22,8 @@ import { cloneName } from "./git_checkouts.ts";
 import { outputDirectory } from "./destinations.ts";
 import { fossilSql } from "./databases.ts";
 import { programName } from "./words.ts";
+import { hgSettings } from "./hg_settings.ts";
+import { darcsHooks } from "./darcs_settings.ts";
 
 /** A program's cloning subcommands and the options of it that take the next word. */
 interface Cloner {
@@ -137,7 +139,11 @@ function cookiecutterOutput(argv: Word[]): NamedFile[] {
 
 /** The cloners and generators. */
 export const CLONER_PROGRAMS: Program[] = [
-  { names: ["hg", "bzr", "brz", "darcs", "glab"], namedFiles: clonedDirectories },
+  { names: ["bzr", "brz", "glab"], namedFiles: clonedDirectories },
+  // (The hooks darcs runs: darcs_settings.ts.)
+  { names: ["darcs"], namedFiles: clonedDirectories, optionCommands: darcsHooks },
+  // (What hg runs from its config files: hg_settings.ts.)
+  { names: ["hg"], namedFiles: clonedDirectories, optionCommands: hgSettings },
   // (`fossil sql`, the sqlite3 shell: databases.ts.)
   { names: ["fossil"], namedFiles: fossilClone, optionCommands: fossilSql },
   { names: ["cookiecutter"], namedFiles: cookiecutterOutput },

@@ -21,6 +21,7 @@ import { buildFileCommands, streamedBuildFile, streamedFile } from "./build_file
 import { outputDirectory } from "./destinations.ts";
 import { npmSettings, yarnSettings } from "./project_settings.ts";
 import { GUESSED } from "./wrappers.ts";
+import { miseSettings } from "./mise_settings.ts";
 import { pipSiteSettings } from "./rc_files.ts";
 import { pipenvEnvFiles } from "./dotenv_loads.ts";
 import {
@@ -327,6 +328,8 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
   // The settings files of the project (`.npmrc`, `.yarnrc`): project_settings.ts.
   if (name === "npm" || name === "pnpm") npmSettings(stage, run, cwds);
   else if (name === "yarn") yarnSettings(stage, run, cwds);
+  // (mise's config files: their templates, env scripts, hooks and tasks, mise_settings.ts.)
+  else if (name === "mise") miseSettings(stage, run, cwds);
   for (const reading of subcommandsAt(args, spec.global)) {
     const at = reading.at;
     const word = args[at];
