@@ -18,7 +18,7 @@
  * @module
  */
 import type { Word } from "../shell/model.ts";
-import type { NamedFile, Program } from "./spec.ts";
+import type { NamedFile } from "./spec.ts";
 import { literal } from "./words.ts";
 
 /** A directory bound or mounted elsewhere: read and written as a tree; null: not known. */
@@ -108,7 +108,7 @@ const NSPAWN_LONG = new Set([
  * systemd-nspawn's binds, overlays and root (see the module): every word that is one, the
  * command's own too (its other options' values are not told apart from them).
  */
-function nspawnFiles(argv: Word[]): NamedFile[] {
+export function nspawnFiles(argv: Word[]): NamedFile[] {
   const out: NamedFile[] = [];
   for (let k = 1; k < argv.length; k++) {
     const v = valued(argv, k, NSPAWN_LONG, "D");
@@ -129,5 +129,32 @@ function nspawnFiles(argv: Word[]): NamedFile[] {
   return out;
 }
 
-/** The binders this module knows that are not wrappers already (see the module). */
-export const BINDERS: Program[] = [{ names: ["systemd-nspawn"], namedFiles: nspawnFiles }];
+/**
+ * systemd-nspawn's options (systemd-nspawn(1)), read by wrappers.ts: `[OPTIONS] [--] [CMD
+ * [ARGS]]` runs CMD in a container rooted at `-D` (or an image), as `chroot ROOT CMD` does, and a
+ * shell without one (with `-b`, the root's init, given the words after the options). Options
+ * whose value is optional and glued (`--volatile`, `--private-users`) are not known: read both
+ * ways.
+ */
+export const NSPAWN_WRAPPER = {
+  shortWithArg: "DuLMSZipE",
+  // deno-fmt-ignore
+  longWithArg: ["--directory", "--template", "--image", "--image-policy", "--oci-bundle",
+    "--root-hash", "--root-hash-sig", "--verity-data", "--pivot-root", "--chdir", "--user",
+    "--machine", "--hostname", "--uuid", "--slice", "--property", "--register",
+    "--network-interface", "--network-macvlan", "--network-ipvlan", "--network-veth-extra",
+    "--network-bridge", "--network-zone", "--network-namespace-path", "--port",
+    "--private-users-ownership", "--capability", "--drop-capability", "--ambient-capability",
+    "--no-new-privileges", "--system-call-filter", "--rlimit", "--oom-score-adjust",
+    "--cpu-affinity", "--kill-signal", "--personality", "--setenv", "--bind", "--bind-ro",
+    "--inaccessible", "--tmpfs", "--overlay", "--overlay-ro", "--link-journal", "--resolv-conf",
+    "--timezone", "--console", "--settings", "--suppress-sync", "--load-credential",
+    "--set-credential", "--bind-user", "--notify-ready", "--selinux-context",
+    "--selinux-apifs-context", "--background", "--uid"],
+  // deno-fmt-ignore
+  longFlags: ["--boot", "--as-pid2", "--ephemeral", "--read-only", "--keep-unit", "--quiet",
+    "--private-network", "--network-veth", "--pipe", "--private-users-chown", "--help",
+    "--version"],
+  setsEnv: ["-E", "--setenv"],
+  shell: true,
+};

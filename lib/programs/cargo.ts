@@ -26,6 +26,7 @@ import { literal, opensFile, programName, unknownWord } from "./words.ts";
 import { tomlEntries, tomlKeys, type TomlValue } from "./toml.ts";
 import { CARGO_ALIAS_ENV, carriesCommand } from "./env.ts";
 import { type Rewrites, rustChanges, rustfmtShows, subcommand } from "./fixers.ts";
+import { pluginRuns } from "./plugins.ts";
 
 /** A path a setting names, from the directory its file is for (`~` and bare names as they are). */
 function from(dir: string | null, value: string): string {
@@ -285,6 +286,8 @@ function cargoCommands(stage: Stage, run: Runner): void {
     const value = m[1] !== undefined ? (a.kind === "static" ? literal(m[1]) : a) : args[++i];
     if (value) configOption(value, run, stage.cwds[0] ?? null);
   }
+  // (`cargo NAME`, no command of cargo's: the program `cargo-NAME`, plugins.ts.)
+  pluginRuns(stage, run);
 }
 
 /**

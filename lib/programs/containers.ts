@@ -27,6 +27,7 @@ import { kubectlProxyServes } from "./tree_servers.ts";
 import { kubeconfigOption } from "./settings_files.ts";
 import { COMPOSE_GLOBAL, composeFileRuns, composeReadWords } from "./compose_files.ts";
 import { buildFiles, buildFrom, buildReadWords } from "./image_builds.ts";
+import { pluginRuns } from "./plugins.ts";
 
 /** The options of `docker run`/`create` (podman's and nerdctl's too) that take a value. */
 const RUN_VALUED = [
@@ -659,8 +660,12 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["docker", "podman", "nerdctl"],
     runs: unshareRuns,
-    // (The files `docker compose` reads its project from: compose_files.ts.)
-    optionCommands: dockerComposeFiles,
+    // (The files `docker compose` reads its project from: compose_files.ts; `docker NAME`, a
+    // plugin: plugins.ts.)
+    optionCommands: (stage, run) => {
+      dockerComposeFiles(stage, run);
+      if (programName(stage.argv[0]) === "docker") pluginRuns(stage, run, DOCKER_GLOBAL);
+    },
     runsElsewhere: dockerCommand,
     text: (argv) => [...dockerText(argv), ...copyText(argv)],
     // (And what `cp` copies in: destinations.ts; what `build -o` writes: image_builds.ts.)
@@ -690,8 +695,11 @@ export const CONTAINER_PROGRAMS: Program[] = [
   {
     names: ["kubectl", "oc"],
     runs: savedCredentialCommand,
-    // (`--kubeconfig F`: what F runs, settings_files.ts.)
-    optionCommands: kubeconfigOption,
+    // (`--kubeconfig F`: what F runs, settings_files.ts; `kubectl NAME`, a plugin: plugins.ts.)
+    optionCommands: (stage, run) => {
+      kubeconfigOption(stage, run);
+      if (programName(stage.argv[0]) === "kubectl") pluginRuns(stage, run, KUBECTL_GLOBAL);
+    },
     runsElsewhere: kubectlCommand,
     text: (argv) => [...kubectlNames(argv), ...copyText(argv)],
     tooBroad: (sub) => RUNNING.test(sub),

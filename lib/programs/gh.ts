@@ -10,6 +10,7 @@ import type { NamedFile, Program, Runner } from "./spec.ts";
 import { commandLine, literal, unknownWord } from "./words.ts";
 import { ghDownload } from "./destinations.ts";
 import { cloneName } from "./git_checkouts.ts";
+import { pluginRuns } from "./plugins.ts";
 
 /** gh's settings whose value is a program it runs. */
 const GH_COMMAND_KEYS = /^(editor|pager|browser|git_protocol_command)$/;
@@ -43,6 +44,8 @@ function ghRuns(stage: Stage, run: Runner): void {
   ) {
     run.stage([unknownWord("(the code of the extension gh installs)")], "gh extension");
   }
+  // (`gh NAME`, an alias of its config or an extension: plugins.ts.)
+  pluginRuns(stage, run);
 }
 
 /** `gh auth token` and `gh auth status -t` print the token gh keeps in ~/.config/gh. */

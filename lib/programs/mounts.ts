@@ -26,7 +26,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { operandText, remoteFile, sshOperand } from "./remote_operands.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, unknownWord } from "./words.ts";
-import { BINDERS, tree } from "./binds.ts";
+import { tree } from "./binds.ts";
 
 /** The `-o` values of a mount program (`-o a,b`, `-oa,b`), split at commas; null: not known. */
 function mountOptions(argv: Word[]): (string | null)[] {
@@ -216,5 +216,4 @@ export const MOUNT_PROGRAMS: Program[] = [
   { names: ["unionfs", "unionfs-fuse", "mergerfs"], namedFiles: branchFiles },
   { names: ["fuse-overlayfs"], namedFiles: (argv) => overlayFiles(mountOptions(argv)) },
   { names: ["mount", "mount.fuse", "mount.fuse3"], namedFiles: mountFiles, runs: mountRuns },
-  ...BINDERS,
 ];

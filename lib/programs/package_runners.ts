@@ -24,6 +24,7 @@ import { GUESSED } from "./wrappers.ts";
 import { miseSettings } from "./mise_settings.ts";
 import { pipSiteSettings } from "./rc_files.ts";
 import { pipenvEnvFiles } from "./dotenv_loads.ts";
+import { npmCommand, PNPM_PREFIXES } from "./npm_commands.ts";
 import {
   BUNX_OPTIONS,
   NPM_BOOLEAN_VALUES,
@@ -78,8 +79,8 @@ const RUNNERS: Record<string, RunnerProgram> = {
     global: { valued: "w", longValued: set("--prefix", "--workspace", "--registry", "--cache") },
     // (`npm explore PKG -- CMD` runs CMD in the package's directory.)
     subcommands: {
+      // (And `npm x`, `npm exe`: npm_commands.ts.)
       exec: NPM_EXEC,
-      x: NPM_EXEC,
       explore: { grammar: {}, operands: 1, afterDashDash: true },
     },
     chdir: ["--prefix"],
@@ -319,6 +320,8 @@ function savedCommands(args: Word[], run: Runner, name: string): void {
 
 /** What a runner's subcommand runs. */
 function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner): void {
+  // (A command npm reads otherwise spelled, judged by its rules alone: what it runs is judged once.)
+  if (stage.origin === NPM_SPELLED) return;
   const args = stage.argv.slice(1);
   if (name === "npm" || name === "pnpm" || name === "yarn") {
     scriptShell(args, run);
@@ -331,31 +334,77 @@ function runnerRuns(name: string, spec: RunnerProgram, stage: Stage, run: Runner
   // (mise's config files: their templates, env scripts, hooks and tasks, mise_settings.ts.)
   else if (name === "mise") miseSettings(stage, run, cwds);
   for (const reading of subcommandsAt(args, spec.global)) {
-    const at = reading.at;
-    const word = args[at];
-    // (After a global option not known that takes the next word, the subcommand is a guess.)
-    const mark = reading.guessed ? GUESSED : "";
-    if (word.kind !== "static") {
-      run.stage([unknownWord(`(${name} ${word.text})`)], name, cwds);
-      continue;
-    }
-    const two = `${word.value} ${staticValue(args[at + 1]) ?? ""}`;
-    const [sub, rest] = Object.hasOwn(spec.subcommands, two)
-      ? [spec.subcommands[two], args.slice(at + 2)]
-      : [spec.subcommands[word.value], args.slice(at + 1)];
-    if (sub) {
-      if (name === "nix" && word.value !== "run") nixCommand(rest, cwds, run);
-      else if (name === "nix") nixRun(rest, cwds, run);
-      else if (name === "pnpm") {
-        // (`pnpm -c exec`: the shell mode given before the subcommand.)
-        const global = args.slice(0, at).some((a) => /^(-c|--shell-mode)$/.test(a.value));
-        const origin = `pnpm ${word.value}${mark}`;
-        pnpmExec(rest, cwds, run, origin, global, word.value === "dlx");
-      } else runCommandWords(rest, sub, cwds, run, `${name} ${word.value}${mark}`);
-    } else if (spec.fallbackUnless && !spec.fallbackUnless.has(word.value)) {
-      run.stage(args.slice(at), `${name}${mark}`, cwds);
-    }
+    subcommandRuns(name, spec, stage, { ...reading, args, cwds }, run);
   }
+}
+
+/** Where a runner's subcommand is read: its words, the subcommand's index, the cwds. */
+interface Reading {
+  args: Word[];
+  at: number;
+  guessed: boolean;
+  cwds: (string | null)[];
+}
+
+/** What the runner's subcommand at `r.at` runs. */
+function subcommandRuns(
+  name: string,
+  spec: RunnerProgram,
+  stage: Stage,
+  r: Reading,
+  run: Runner,
+): void {
+  const { args, at, cwds } = r;
+  const word = args[at];
+  // (After a global option not known that takes the next word, the subcommand is a guess.)
+  const mark = r.guessed ? GUESSED : "";
+  if (word.kind !== "static") {
+    run.stage([unknownWord(`(${name} ${word.text})`)], name, cwds);
+    return;
+  }
+  if (name === "pnpm" && PNPM_PREFIXES.has(word.value)) {
+    // (`pnpm m exec rm x`, `pnpm pm recursive exec`: the command after them, options between.)
+    for (const next of subcommandsAt(args, spec.global, at + 1)) {
+      subcommandRuns(name, spec, stage, { ...r, ...next, guessed: r.guessed || next.guessed }, run);
+    }
+    return;
+  }
+  // (npm reads its commands' aliases and unique prefixes: `npm exe` is `npm exec`.)
+  const command = name === "npm" ? npmCommand(word.value) ?? word.value : word.value;
+  if (name === "npm" && (command !== word.value || at > 0)) npmSpelled(stage, r, command, run);
+  const two = `${command} ${staticValue(args[at + 1]) ?? ""}`;
+  const [sub, rest] = Object.hasOwn(spec.subcommands, two)
+    ? [spec.subcommands[two], args.slice(at + 2)]
+    : [
+      Object.hasOwn(spec.subcommands, command) ? spec.subcommands[command] : undefined,
+      args.slice(at + 1),
+    ];
+  if (sub) {
+    if (name === "nix" && command !== "run") nixCommand(rest, cwds, run);
+    else if (name === "nix") nixRun(rest, cwds, run);
+    else if (name === "pnpm") {
+      // (`pnpm -c exec`: the shell mode given before the subcommand.)
+      const global = args.slice(0, at).some((a) => /^(-c|--shell-mode)$/.test(a.value));
+      const origin = `pnpm ${command}${mark}`;
+      pnpmExec(rest, cwds, run, origin, global, command === "dlx");
+    } else runCommandWords(rest, sub, cwds, run, `${name} ${command}${mark}`);
+  } else if (spec.fallbackUnless && !spec.fallbackUnless.has(command)) {
+    run.stage(args.slice(at), `${name}${mark}`, cwds);
+  }
+}
+
+/** The origin of an npm command as npm reads it (see `npmSpelled`). */
+const NPM_SPELLED = "npm command";
+
+/**
+ * An npm command spelled otherwise than by its name, or after options (`npm i`, `npm pu`, `npm
+ * --tag x publish`): also judged as the command npm reads, its options after it (`npm install`,
+ * `npm publish --tag x`), so the rules that name it (`npm publish*`) see it.
+ */
+function npmSpelled(stage: Stage, r: Reading, command: string, run: Runner): void {
+  const { args, at } = r;
+  const words = [stage.argv[0], literal(command), ...args.slice(0, at), ...args.slice(at + 1)];
+  run.stage(words, NPM_SPELLED, r.cwds);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { Program, Runner } from "./spec.ts";
 import { shlexWords } from "./project_settings.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
+import { gemExec } from "./gem_exec.ts";
 
 /** A file's text as it will be, or null when that cannot be known ("" for `/dev/null`). */
 function settingsText(file: Word, run: Runner): string | null {
@@ -297,6 +298,13 @@ export const RC_FILE_ENV = /^(GEMRC|CONDARC|MAMBARC|PIP_CONFIG_FILE|OPENSSL_CONF
 
 /** gem and openssl: the settings files their options name. */
 export const RC_FILE_PROGRAMS: Program[] = [
-  { names: ["gem"], optionCommands: gemSettings },
+  // (And the command `gem exec` runs: gem_exec.ts.)
+  {
+    names: ["gem"],
+    optionCommands: (stage, run) => {
+      gemSettings(stage, run);
+      gemExec(stage, run);
+    },
+  },
   { names: ["openssl"], optionCommands: opensslSettings },
 ];

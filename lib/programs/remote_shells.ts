@@ -22,6 +22,7 @@ import { commandLine, linesFrom, literal } from "./words.ts";
 import { unshareRuns } from "./containers.ts";
 import { buildFiles, buildFrom, buildReadWords } from "./image_builds.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
+import { pluginRuns } from "./plugins.ts";
 
 /** buildah's options before its subcommand that take a value. */
 const BUILDAH_GLOBAL: OptionGrammar = {
@@ -205,4 +206,6 @@ export const REMOTE_SHELL_PROGRAMS: Program[] = Object.entries(REMOTE_SHELLS).ma
       },
     }
     : {}),
+  // (`az NAME` of an extension's commands: plugins.ts.)
+  ...(name === "az" ? { optionCommands: pluginRuns } : {}),
 }));

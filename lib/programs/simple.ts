@@ -25,6 +25,7 @@ import { optionCommands } from "./option_commands.ts";
 import { xxdReadsOnly } from "./xxd.ts";
 import { svnCommands } from "./svn.ts";
 import { GO_ENV_FILE, goEnvWrites, goSettings, goSplit } from "./go_env.ts";
+import { pluginRuns } from "./plugins.ts";
 import {
   dittoDestination,
   outputDirectory,
@@ -309,6 +310,8 @@ function helmRenderer(stage: Stage, run: Runner): void {
     else more.push(value);
   }
   if (program) run.stage([program, ...more], "helm --post-renderer");
+  // (`helm NAME`, a plugin: plugins.ts.)
+  pluginRuns(stage, run);
 }
 
 /** go's flags whose value is a program it runs (`-exec`, `-toolexec`, `-vettool`). */

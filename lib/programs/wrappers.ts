@@ -26,7 +26,7 @@ import { switchUser } from "./switch_user.ts";
 import { USER_SWITCHES, userReset } from "./user_env.ts";
 import { startsIn } from "./wrapper_cwd.ts";
 import { bwrap } from "./bwrap.ts";
-import { firejailFiles, prootFiles } from "./binds.ts";
+import { firejailFiles, NSPAWN_WRAPPER, nspawnFiles, prootFiles } from "./binds.ts";
 import { straceEffects } from "./strace.ts";
 import { perfCommands, perfFiles, perfSpecs, perfStage } from "./perf.ts";
 import { WATCHER_PROGRAMS } from "./watchers.ts";
@@ -256,6 +256,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   setpriv: {},
   nsenter: NSENTER,
   firejail: { shell: true },
+  "systemd-nspawn": NSPAWN_WRAPPER,
   // Shells in another root, as another user or group, or in the service manager.
   fakechroot: {
     shortWithArg: "lde",
@@ -754,7 +755,9 @@ export const WRAPPER_PROGRAMS: Program[] = [
     names: [name],
     // (The directories proot and firejail bind at other places: binds.ts.)
     // (perf's outputs, and the programs its options and settings name: perf.ts.)
-    namedFiles: ({ proot: prootFiles, firejail: firejailFiles, perf: perfFiles })[name],
+    // deno-fmt-ignore
+    namedFiles: ({ proot: prootFiles, firejail: firejailFiles, perf: perfFiles,
+      "systemd-nspawn": nspawnFiles })[name],
     optionCommands: name === "perf" ? perfCommands : undefined,
     runs: (stage, outer) => {
       const run = PTY.has(name) ? outer.terminal() : outer;
