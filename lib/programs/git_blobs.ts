@@ -17,10 +17,11 @@ import { inputDocument, literal } from "./words.ts";
 
 /**
  * git subcommands that give an object a new name (`git tag bt HEAD:.env`, `update-ref refs/x
- * REV:path`, `replace OBJECT REV:path`, `notes add -C REV:path`): what that name prints later is
- * the blob's content (`git cat-file -p bt`, `git log` with the note), judged as a read of it here.
+ * REV:path`, `replace OBJECT REV:path`, `notes add -C REV:path`, `commit-tree HEAD:secrets`: a
+ * commit of that tree): what that name prints or checks out later is the object's content (`git
+ * cat-file -p bt`, `git log` with the note), judged as a read of it here.
  */
-const GIT_OBJECT_NAMERS = ["tag", "update-ref", "replace", "notes"];
+const GIT_OBJECT_NAMERS = ["tag", "update-ref", "replace", "notes", "commit-tree"];
 
 /**
  * git subcommands that read a file or tree of a revision named `REV:path`: print it (`git show
@@ -251,41 +252,71 @@ function gitLong(word: string, name: string): boolean {
   return word === name || (word.length >= 3 && word.startsWith("--") && name.startsWith(word));
 }
 
+/** One entry `git update-index --cacheinfo` puts in the index: its object and its path. */
+export interface CacheInfo {
+  /** Its mode as written (`160000`: a submodule's commit, not an object of this store). */
+  mode: string | null;
+  /** The object's name (a word of its own, or cut from `MODE,OBJECT,PATH`); null: not given. */
+  object: Word | null;
+  /** The path, or null where it is not known. */
+  path: string | null;
+}
+
 /**
- * The paths `git update-index --cacheinfo MODE,OBJECT,PATH` (or `MODE OBJECT PATH`) enters in the
- * index with content of the command's choosing, which the next checkout, stash or reset writes
- * there (`.pi/extensions/x.ts` from `git hash-object -w --stdin`); `--index-info` takes such lines
- * from its input: paths not known.
+ * The entries `git update-index --cacheinfo MODE,OBJECT,PATH` (`--cacheinfo=…`, `MODE OBJECT
+ * PATH`, abbreviated `--cach`) puts in the index, before `--`; `"input"` for `--index-info`, which
+ * takes such lines from its input.
  */
-export function cacheInfoPaths(argv: Word[], at: number): NamedFile[] {
-  if (argv[at]?.value !== "update-index") return [];
-  const out: NamedFile[] = [];
-  for (let i = at + 1; i < argv.length; i++) {
-    const v = argv[i].value;
+export function cacheInfos(args: Word[]): (CacheInfo | "input")[] {
+  const out: (CacheInfo | "input")[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i].value;
     if (v === "--") break;
     if (gitLong(v, "--index-info")) {
-      out.push({ path: null, source: "git update-index --index-info" });
+      out.push("input");
     } else if (gitLong(v.replace(/=.*$/s, ""), "--cacheinfo") && v.length > 4) {
       const glued = v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
-      const first = glued ?? argv[i + 1]?.value;
-      const source = `git update-index --cacheinfo`;
+      const word = glued === null ? args[i + 1] : args[i];
+      const first = glued ?? word?.value;
       if (first === undefined) break;
       if (first.includes(",")) {
         // (MODE,OBJECT,PATH: the path may hold commas itself.)
-        const path = first.split(",").slice(2).join(",");
+        const parts = first.split(",");
+        const known = word.kind === "static";
         out.push({
-          path: argv[glued === null ? i + 1 : i].kind === "static" ? path : null,
-          source,
+          mode: known ? parts[0] : null,
+          object: known ? literal(parts[1]) : word,
+          path: known ? parts.slice(2).join(",") : null,
         });
         if (glued === null) i++;
       } else {
-        const word = argv[i + (glued === null ? 3 : 2)];
-        out.push({ path: word?.kind === "static" ? word.value : null, source });
-        i += glued === null ? 3 : 2;
+        const at = i + (glued === null ? 2 : 1);
+        const path = args[at + 1];
+        const mode = args[at - 1];
+        out.push({
+          mode: mode?.kind === "static" ? mode.value : null,
+          object: args[at] ?? null,
+          path: path?.kind === "static" ? path.value : null,
+        });
+        i = at + 1;
       }
     }
   }
   return out;
+}
+
+/**
+ * The paths `git update-index --cacheinfo` enters in the index with content of the command's
+ * choosing (see `cacheInfos`), which the next checkout, stash or reset writes there
+ * (`.pi/extensions/x.ts` from `git hash-object -w --stdin`); `--index-info`'s: not known.
+ */
+export function cacheInfoPaths(argv: Word[], at: number): NamedFile[] {
+  if (argv[at]?.value !== "update-index") return [];
+  return cacheInfos(argv.slice(at + 1)).map((e) =>
+    e === "input"
+      ? { path: null, source: "git update-index --index-info" }
+      : { path: e.path, source: "git update-index --cacheinfo" }
+  );
 }
 
 /**

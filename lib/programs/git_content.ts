@@ -27,7 +27,7 @@ import { grammarOf } from "./search_text.ts";
 import { pathspecMagic } from "./git_pathspecs.ts";
 import { blobPath, catFileRead, checksOutAll } from "./git_blobs.ts";
 import { literal } from "./words.ts";
-import { localRemote, storeRead } from "./git_store_reads.ts";
+import { localRemote, mktreeRead, storeRead } from "./git_store_reads.ts";
 
 /** git grep's options (its text arguments and the `$safe-bash` check read them too). */
 export const GIT_GREP: SearchSpec = {
@@ -77,11 +77,20 @@ export function repositoryRead(stage: Stage, at: number): RepositoryRead | null 
   const args = argv.slice(at + 1);
   const elsewhere = argv.slice(1, at).some((w) => OTHER_INDEX_OPTION.test(w.value)) ||
     (stage.assignments ?? []).some((w) => OTHER_INDEX_ENV.test(w.value));
-  const read = (sub.value === "cat-file" ? catFileRead(args, stage) : null) ??
+  // (`read-tree -u` into a work tree elsewhere copies what it reads there, whatever it names.)
+  const read = (elsewhere && sub.value === "read-tree" ? copiedRead(sub.value, args) : null) ??
+    (sub.value === "cat-file" ? catFileRead(args, stage) : null) ??
+    (sub.value === "mktree" ? mktreeRead(stage) : null) ??
     subcommandRead(sub.value, args, argv.slice(1, at)) ??
     (elsewhere ? copiedRead(sub.value, args) : null);
-  // (Names are resolved in the cwd's repository alone.)
-  if (read?.objects && elsewhere) delete read.objects;
+  // (Names are resolved in the cwd's repository alone: not where git is given another.)
+  if (
+    read?.objects &&
+    (argv.slice(1, at).some((w) => /^--git-dir(=|$)/.test(w.value)) ||
+      (stage.assignments ?? []).some((w) => /^(GIT_DIR|GIT_COMMON_DIR)=/.test(w.value)))
+  ) {
+    delete read.objects;
+  }
   // (Another index, or paths from another top: the files there are are looked at.)
   if (read && elsewhere) read.present = true;
   // (What git ignores, set in the command: not followed. A wrapper may run it with another

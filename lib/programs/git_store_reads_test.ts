@@ -4,7 +4,17 @@
  * of the store stays allowed.
  */
 import assert from "node:assert/strict";
-import { checkActions, configFrom, ctxIn, gitIndexBytes, secretsDenied } from "../testing.ts";
+import {
+  checkActions,
+  configFrom,
+  ctxIn,
+  gitIndexBytes,
+  HAS_GIT,
+  secretsDenied,
+  tempRepository,
+} from "../testing.ts";
+import { realFs } from "../policy/fs_facts.ts";
+import type { Context } from "../types.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { literal } from "./words.ts";
 import { localRemote, storeRead } from "./git_store_reads.ts";
@@ -107,6 +117,24 @@ Deno.test("git store reads: the facet's reading of each form", () => {
   assert.equal(read("replace", "-d", "0123"), null);
   assert.equal(read("tag", "-l", "--format=%(raw:size)"), null);
   assert.equal(read("branch", "--format=%(raw)")?.from, "top");
+  // (What is put under another name: the objects named, a commit's root tree as the commit.)
+  const named = (...words: string[]) => read(...words)?.objects?.map((w) => w.value);
+  assert.deepEqual(named("update-index", "--add", "--cacheinfo", "100644,ab12,x,y"), ["ab12"]);
+  assert.deepEqual(named("update-index", "--cacheinfo", "100644", "ab12", "x"), ["ab12"]);
+  assert.deepEqual(named("update-index", "--cacheinfo=100644", "ab12", "x"), ["ab12"]);
+  assert.equal(read("update-index", "--cacheinfo", "160000,ab12,sub"), null);
+  assert.equal(read("update-index", "--", "--cacheinfo", "100644,ab12,x"), null);
+  assert.deepEqual(named("read-tree", "--prefix", "pub/", "-u", "ab12"), ["ab12"]);
+  assert.deepEqual(named("read-tree", "--index-output", "i", "--", "-x"), ["-x"]);
+  assert.deepEqual(named("read-tree", "-m", "HEAD^{tree}", "ab12"), ["HEAD", "ab12"]);
+  assert.equal(read("read-tree", "--prefix=pub/", "HEAD:secrets"), null);
+  assert.equal(read("read-tree", "--empty"), null);
+  assert.deepEqual(named("commit-tree", "-p", "HEAD", "-m", "a b", "-S", "ab12"), ["ab12"]);
+  assert.deepEqual(named("commit-tree", "-pHEAD", "HEAD^{tree}"), ["HEAD"]);
+  assert.deepEqual(named("replace", "-f", "ab12", "cd34"), ["cd34"]);
+  assert.equal(read("replace", "-d", "ab12", "cd34"), null);
+  assert.equal(read("replace", "--graft", "HEAD", "HEAD~"), null);
+  assert.equal(read("replace", "ab12", "HEAD:secrets/key"), null);
   assert.equal(localRemote(["--remote=."]), true);
   assert.equal(localRemote(["--remote", "../other"]), true);
   assert.equal(localRemote(["--remote=file:///srv/r"]), true);
@@ -114,4 +142,97 @@ Deno.test("git store reads: the facet's reading of each form", () => {
   assert.equal(localRemote(["--remote=ssh://host/r.git"]), false);
   assert.equal(localRemote(["--remote", null]), true);
   assert.equal(localRemote(["HEAD"]), null);
+});
+
+Deno.test({
+  name:
+    "git store reads: an object named by hash, put into the index or a commit under another name",
+  ignore: !HAS_GIT,
+  async fn() {
+    const repo = tempRepository(["src/main.ts", "README.md", "secrets/key"], { commit: "one" });
+    const clean = tempRepository(["src/main.ts", "README.md"], { commit: "one" });
+    try {
+      const ctx = (dir: string): Context => ({ cwd: dir, home, env: { HOME: home }, fs: realFs() });
+      const at = (r: typeof repo, rev: string) => r.git("rev-parse", rev).trim();
+      const key = at(repo, "HEAD:secrets/key");
+      const secrets = at(repo, "HEAD:secrets");
+      const root = at(repo, "HEAD^{tree}");
+      const main = at(repo, "HEAD:src/main.ts");
+      // (Written out under an unprotected name by the next checkout: `cat pub.txt` prints it.)
+      const hostile = [
+        `git update-index --add --cacheinfo 100644,${key},pub.txt && git checkout-index pub.txt`,
+        `git update-index --add --cacheinfo 100644 ${key} pub.txt`,
+        `git update-index --cacheinfo=100644,${key},pub.txt`,
+        `git update-index --add --cach 100755,${key.slice(0, 7)},pub.txt`,
+        `git read-tree --prefix=pub/ ${secrets} && git checkout-index pub/key`,
+        `git read-tree --prefix pub/ ${secrets.slice(0, 8)}`,
+        `git read-tree --pre=pub/ ${secrets}`,
+        `git read-tree ${secrets}`,
+        `git read-tree -m ${secrets}`,
+        `git read-tree --index-output=/tmp/i ${secrets}`,
+        `git read-tree --index-output /tmp/i -- ${secrets}`,
+        `git commit-tree ${secrets} -m x`,
+        `git commit-tree -p HEAD -m 'a:b' ${secrets}`,
+        `git commit-tree -pHEAD -F /dev/null ${secrets}`,
+        `git commit-tree ${root} -m x`,
+        `git read-tree --prefix=pub/ "$T"`,
+        `git mktree <<'E'\n100644 blob ${key}\tpub\nE`,
+        "git mktree < entries.txt",
+        "cat entries.txt | git mktree --missing",
+        `git replace ${main} ${key}`,
+        `git replace -f ${root} ${secrets}`,
+        // (A name not known: the whole store, as for cat-file.)
+        `git update-index --add --cacheinfo 100644,0123456789abcdef0123456789abcdef01234567,x`,
+      ];
+      const everyday = [
+        "git update-index --refresh",
+        "git update-index -q --really-refresh",
+        "git update-index --assume-unchanged src/main.ts",
+        "git update-index --skip-worktree README.md",
+        "git update-index --chmod=+x src/main.ts",
+        `git update-index --add --cacheinfo 160000,${key},vendor/sub`,
+        "git read-tree HEAD",
+        "git read-tree -m -u HEAD",
+        "git read-tree --reset -u HEAD",
+        "git read-tree --prefix=vendor/ HEAD",
+        "git read-tree --prefix=vendor/ HEAD^{tree}",
+        "git read-tree --empty",
+        "git commit-tree HEAD^{tree} -p HEAD -m wip",
+        "git commit-tree -m wip -p HEAD HEAD^{tree}",
+        "git replace -d 0123abcd",
+        "git replace --graft HEAD HEAD~",
+        "git replace -l",
+        "git mktree <<'E'\nE",
+        "git write-tree",
+        "git hash-object src/main.ts",
+        "git hash-object -w src/main.ts",
+      ];
+      const lines = (c: string) => c.replaceAll("\\n", "\n").replaceAll("\\t", "\t");
+      await checkActions(DL, ctx(repo.dir), [
+        ...hostile.map((c) => [lines(c), "ask"] as const),
+        ...everyday.map((c) => [lines(c), "allow"] as const),
+        // (Named as a path: judged as that file, as before.)
+        ["git read-tree --prefix=pub/ HEAD:secrets", "deny"],
+        ["git commit-tree HEAD:secrets -m x", "deny"],
+        ["git hash-object -w secrets/key", "deny"],
+        ["git hash-object -w --stdin < secrets/key", "deny"],
+        ["git --work-tree=/tmp/z read-tree -u HEAD", "ask"],
+        [`git --git-dir=.git read-tree HEAD`, "ask"],
+      ]);
+      // (A repository that tracks nothing protected: its objects hold none of it.)
+      const croot = at(clean, "HEAD^{tree}");
+      const blob = at(clean, "HEAD:README.md");
+      await checkActions(DL, ctx(clean.dir), [
+        [`git update-index --add --cacheinfo 100644,${blob},b.md`, "allow"],
+        [`git read-tree --prefix=x/ ${croot}`, "allow"],
+        [`git commit-tree ${croot} -m x`, "allow"],
+        ["git ls-tree HEAD | git mktree", "allow"],
+        [`git --git-dir=.git read-tree ${croot}`, "allow"],
+        ...everyday.map((c) => [lines(c), "allow"] as const),
+      ]);
+    } finally {
+      repo.remove();
+      clean.remove();
+    }
+  },
 });
