@@ -19,6 +19,7 @@ import type { Stage, Word } from "../shell/model.ts";
 import { type OptionGrammar, readOptions } from "./argv.ts";
 import { type CommandSpec, joinedText, runCommandWords, staticValue } from "./command_words.ts";
 import type { Runner } from "./spec.ts";
+import { honchoEnvValue, procfileEntries, pythonStrip } from "./procfile_text.ts";
 import { chdir, literal, optionValue, programName, unknownWord } from "./words.ts";
 
 const set = (...names: string[]): ReadonlySet<string> => new Set(names);
@@ -348,19 +349,61 @@ export const HONCHO: Record<string, OptionGrammar> = {
   },
 };
 
-/** A Procfile's line: `NAME: COMMAND` (foreman's and honcho's pattern). */
-const PROCFILE_LINE = /^([A-Za-z0-9_-]+):[ \t]*(.+)$/;
-
-/** The Procfile a runner reads, and the options it was given (static values; null: not known). */
+/** The Procfiles a runner may read, and the options it was given. */
 interface ProcfilePlace {
-  /** The Procfile's path (from the cwd), null where not known. */
-  path: string | null;
+  /** The Procfiles' paths (from the cwd; null: one not known), any of which it may read. */
+  paths: (string | null)[];
   /** The app root (`-d`), where given. */
   root?: Word;
 }
 
-/** The value of `-f`/`--procfile` and `-d`/`--root`/`--app-root` among `args`. */
+/** A path as Python's `os.path.join(dir, path)` makes it (`dir` "": the cwd). */
+function joinRoot(dir: string, path: string): string {
+  return path.startsWith("/") || !dir ? path : `${dir.replace(/\/+$/, "")}/${path}`;
+}
+
+/** A variable of the environment the stage's program finds (its assignments first). */
+function stageVariable(stage: Stage, run: Runner, name: string): string | null | undefined {
+  for (const w of stage.assignments ?? []) {
+    const text = w.kind === "static" ? w.value : w.prefix;
+    if (text.startsWith(`${name}=`)) {
+      return w.kind === "static" ? text.slice(name.length + 1) : null;
+    }
+  }
+  return stage.unknownVars?.has(name) || run.changes(name) ? null : run.variable(name);
+}
+
+/**
+ * The Procfiles honcho may read where no `-f` names one: the `PROCFILE` its env files give (the
+ * `-e a,b` files, else `.env`, in the app root), else `Procfile` (honcho 1) or the environment's
+ * `PROCFILE` (honcho 2), in the app root.
+ */
+function honchoProcfiles(
+  stage: Stage,
+  run: Runner,
+  dir: string,
+  env: Word | null | undefined,
+): (string | null)[] {
+  if (env === null || (env !== undefined && env.kind !== "static")) return [null];
+  const texts: string[] = [];
+  for (const file of (env?.value ?? ".env").split(",")) {
+    const name = pythonStrip(file);
+    const text = name ? run.settings(joinRoot(dir, name)) : "";
+    if (text === null) return [null];
+    texts.push(text);
+  }
+  const named = honchoEnvValue(texts.join("\n"), "PROCFILE");
+  if (named !== undefined) return [named === null ? null : joinRoot(dir, named)];
+  const shell = stageVariable(stage, run, "PROCFILE");
+  const paths: (string | null)[] = [joinRoot(dir, "Procfile")];
+  if (shell === null) paths.push(null);
+  else if (shell) paths.push(joinRoot(dir, shell));
+  return paths;
+}
+
+/** The Procfiles `-f`/`--procfile`, `-d`/`--root`/`--app-root` (and honcho's env files) give. */
 function procfilePlace(
+  stage: Stage,
   args: Word[],
   grammar: OptionGrammar,
   run: Runner,
@@ -369,8 +412,10 @@ function procfilePlace(
   const values = args.map(staticValue);
   let file: string | null | undefined;
   let root: Word | undefined;
+  let env: Word | null | undefined;
   for (const t of readOptions(values, grammar)) {
     if (t.kind === "dynamic" && /^-[fd]|^--(p|r|a)/.test(args[t.at].prefix)) file = null;
+    if (t.kind === "dynamic" && /^-e|^--e/.test(args[t.at].prefix)) env = null;
     if (t.kind === "end") break;
     if (t.kind !== "valued") continue;
     // (A glued value is read only from a word whose value is known: static.)
@@ -378,23 +423,19 @@ function procfilePlace(
     if (value === undefined) continue;
     if (/^(-f|--procfile)$/.test(t.name)) file = value.kind === "static" ? value.value : null;
     if (/^(-d|--root|--app-root)$/.test(t.name)) root = value;
+    if (/^(-e|--env)$/.test(t.name)) env = value;
   }
   if (!honcho && file === undefined && root === undefined) {
     // (foreman's `.foreman` gives its options' defaults: a procfile or root there is not read.)
     const defaults = run.settings(".foreman");
     if (defaults === null || /^\s*:?["']?(procfile|root)["']?\s*:/m.test(defaults)) file = null;
   }
-  if (honcho && file === undefined) {
-    // (honcho takes `PROCFILE` from the environment, or from the `.env` it loads.)
-    const named = run.variable("PROCFILE");
-    if (named) file = named;
-  }
   const dir = root === undefined ? "" : root.kind === "static" ? root.value : null;
-  if (file === undefined) {
-    file = dir === null ? null : dir ? `${dir.replace(/\/+$/, "")}/Procfile` : "Procfile";
-  } else if (honcho && file !== null && !file.startsWith("/") && dir) file = `${dir}/${file}`;
-  else if (honcho && dir === null) file = null;
-  return { path: file, root };
+  // (foreman's `-f` is from the cwd, honcho's from its app root.)
+  if (!honcho && file != null) return { paths: [file], root };
+  if (file === null || dir === null) return { paths: [null], root };
+  if (honcho && file === undefined) return { paths: honchoProcfiles(stage, run, dir, env), root };
+  return { paths: [joinRoot(dir, file ?? "Procfile")], root };
 }
 
 /** The Procfile's lines for `names` (all where none is given), each a shell line it runs. */
@@ -403,17 +444,18 @@ function procfileLines(
   names: (string | null)[],
   run: Runner,
   origin: string,
+  honcho: boolean,
 ): void {
-  const text = place.path === null ? null : run.settings(place.path);
-  if (text === "") return;
-  if (text === null) {
-    run.stage([unknownWord(`(the commands of ${place.path ?? "the Procfile"})`)], origin);
-    return;
-  }
-  for (const line of text.split(/\r?\n/)) {
-    const m = PROCFILE_LINE.exec(line);
-    if (m && (!names.length || names.includes(null) || names.includes(m[1]))) {
-      run.shell(literal(m[2]), origin);
+  for (const path of new Set(place.paths)) {
+    const text = path === null ? null : run.settings(path);
+    if (text === null) {
+      run.stage([unknownWord(`(the commands of ${path ?? "the Procfile"})`)], origin);
+      continue;
+    }
+    for (const [name, command] of procfileEntries(text, honcho)) {
+      if (!names.length || names.includes(null) || names.includes(name)) {
+        run.shell(literal(command), origin);
+      }
     }
   }
 }
@@ -442,7 +484,7 @@ export function procfileCommand(stage: Stage, run: Runner): void {
   if (verb !== "run" && verb !== "start") return;
   const rest = args.slice(at + 1);
   const grammar = honcho ? HONCHO[verb] ?? HONCHO[""] : FOREMAN;
-  const place = procfilePlace([...args.slice(0, at), ...rest], grammar, run, honcho);
+  const place = procfilePlace(stage, [...args.slice(0, at), ...rest], grammar, run, honcho);
   const cwds = place.root ? chdir(stage.cwds, place.root) : stage.cwds;
   const at2 = place.root ? run.at(cwds) : run;
   if (verb === "run") {
@@ -450,7 +492,7 @@ export function procfileCommand(stage: Stage, run: Runner): void {
     const words = rest.filter((w) => !w.value.startsWith("-"));
     // (`foreman run web`: the Procfile's `web` process, where it names one.)
     if (!honcho && words.length === 1 && words[0] === rest[rest.length - 1]) {
-      procfileLines(place, [staticValue(words[0])], at2, `${name} run`);
+      procfileLines(place, [staticValue(words[0])], at2, `${name} run`, false);
     }
     return;
   }
@@ -458,7 +500,7 @@ export function procfileCommand(stage: Stage, run: Runner): void {
   for (const t of readOptions(rest.map(staticValue), grammar)) {
     if (t.kind === "operand" || t.kind === "dynamic") names.push(staticValue(rest[t.at]));
   }
-  procfileLines(place, names, at2, `${name} start`);
+  procfileLines(place, names, at2, `${name} start`, honcho);
 }
 
 /**

