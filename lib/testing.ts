@@ -157,17 +157,18 @@ export function secretsDenied(home: string, opts: { agentDir?: string } = {}): C
 }
 
 /**
- * Allow by default with `rm *` denied, `.env` asked about and `secrets/**` denied (and
- * `~/.ssh/**` where `ssh`), the gate's own files built in (pi's agent dir in `home`): the config
- * the program modules' tests judge the files their options name under.
+ * Allow by default with `rm *` denied (and `curl *` where `curl`), `.env` asked about and
+ * `secrets/**` denied (and `~/.ssh/**` where `ssh`), the gate's own files built in (pi's agent dir
+ * in `home`): the config the program modules' tests judge the files their options name and the
+ * commands they run under.
  */
-export function rmDenied(home: string, opts: { ssh?: boolean } = {}): Config {
+export function rmDenied(home: string, opts: { ssh?: boolean; curl?: boolean } = {}): Config {
   const protection: Record<string, string> = { ".env": "ask", "secrets/**": "deny" };
   if (opts.ssh) protection["~/.ssh/**"] = "deny";
+  const rules = [{ action: "deny", tool: "bash", pattern: "rm *" }];
+  if (opts.curl) rules.push({ action: "deny", tool: "bash", pattern: "curl *" });
   return configFrom({
-    policies: {
-      open: { defaultAction: "allow", rules: [{ action: "deny", tool: "bash", pattern: "rm *" }] },
-    },
+    policies: { open: { defaultAction: "allow", rules } },
     locations: { "/": "open" },
     pathProtection: protection,
   }, { agentDir: `${home}/.pi/agent`, home });

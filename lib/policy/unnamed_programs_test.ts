@@ -5,7 +5,7 @@
  * `PATH`, or a link leading there, it is that program alone.
  */
 import assert from "node:assert/strict";
-import { bash, configFrom, ctxIn } from "../testing.ts";
+import { bash, configFrom, ctxIn, rmDenied } from "../testing.ts";
 import { STARTER_CONFIG } from "../starter.ts";
 import { literal } from "../programs/words.ts";
 import { programOf } from "../programs/registry.ts";
@@ -60,19 +60,7 @@ const ctx = ctxIn(P, {
     [`${P}/opt/grep`]: "/opt/tools/grep",
   },
 });
-const denyList = configFrom({
-  policies: {
-    open: {
-      defaultAction: "allow",
-      rules: [
-        { action: "deny", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "curl *" },
-      ],
-    },
-  },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home: HOME, agentDir: `${HOME}/.pi/agent` });
+const denyList = rmDenied(HOME, { ssh: true, curl: true });
 const starter = configFrom(STARTER_CONFIG, { home: HOME, agentDir: `${HOME}/.pi/agent` });
 
 /** [command, deny-list, starter]. */

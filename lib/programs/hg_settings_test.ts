@@ -4,25 +4,13 @@
  * commands stay allowed.
  */
 import assert from "node:assert/strict";
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import { hgConfig } from "./hg_settings.ts";
 
 const H = "/home/user";
 const P = `${H}/p`;
-/** Allow by default; `rm *` and `curl *` denied; `secrets/**` denied. */
-const config = configFrom({
-  policies: {
-    open: {
-      defaultAction: "allow",
-      rules: [
-        { action: "deny", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "curl *" },
-      ],
-    },
-  },
-  locations: { "/": "open" },
-  pathProtection: { "secrets/**": "deny", "~/.ssh/**": "deny" },
-});
+/** Allow by default; `rm *` and `curl *` denied; `secrets/**` and `~/.ssh/**` denied. */
+const config = rmDenied(H, { ssh: true, curl: true });
 const files = [`${P}/src/a.ts`, `${P}/secrets/key`];
 const withHgrc = (hgrc: string, more: Record<string, string> = {}) =>
   ctxIn(P, { files, contents: { [`${P}/.hg/hgrc`]: hgrc, ...more } });

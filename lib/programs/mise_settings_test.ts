@@ -2,24 +2,12 @@
  * What mise runs from the project's config files: its templates' commands, `[env]` scripts and
  * files, hooks and the tasks `mise run` runs are judged; everyday configs stay allowed.
  */
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 
 const H = "/home/user";
 const P = `${H}/p`;
-/** Allow by default; `rm *` and `curl *` denied; `secrets/**` denied. */
-const config = configFrom({
-  policies: {
-    open: {
-      defaultAction: "allow",
-      rules: [
-        { action: "deny", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "curl *" },
-      ],
-    },
-  },
-  locations: { "/": "open" },
-  pathProtection: { "secrets/**": "deny", "~/.ssh/**": "deny" },
-});
+/** Allow by default; `rm *` and `curl *` denied; `secrets/**` and `~/.ssh/**` denied. */
+const config = rmDenied(H, { ssh: true, curl: true });
 const files = [`${P}/src/a.ts`, `${P}/secrets/key`];
 const withFiles = (contents: Record<string, string>) => {
   const full: Record<string, string> = {};
