@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Stage } from "../shell/model.ts";
+import type { Stage, Word } from "../shell/model.ts";
 import { type ExpandOptions, innerStages, type SettingsFiles } from "../programs/expand.ts";
 import { commandLineArguments } from "../programs/line_arguments.ts";
 import { inheritInput, programName } from "../programs/words.ts";
@@ -58,7 +58,8 @@ export function carriedLines(
     // <<<'rm -rf x'`. Another program's input there is its data, as it was before.)
     let inherit: ((c: Stage) => Stage) | undefined;
     let home: ReturnType<typeof inHome> | undefined;
-    for (const w of commandLineArguments(s, heads, opts.handed?.get(s))) {
+    const shaped = new Set<Word>();
+    for (const w of commandLineArguments(s, heads, opts.handed?.get(s), shaped)) {
       inherit ??= shellsInherit(inheritInput(s));
       if (home === undefined) home = inHome(s, opts.home);
       const origin = `argument of ${s.argv[0].value}`;
@@ -70,6 +71,8 @@ export function carriedLines(
         const lines = w.kind === "static"
           ? opts.analyze(w.value, cwd, origin, s)?.map(inherit)
           : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
+        // (A line of another shape, `{ cmd; }`, `"cmd" x`, is one where it names a command.)
+        if (shaped.has(w) && !lines?.some((c) => namesCommand(c))) continue;
         for (const c of lines ?? []) {
           // (What runs elsewhere finds no settings file of this machine; one that may run here
           // counts only where a rule names it, as its own words do.)
@@ -93,6 +96,18 @@ export function carriedLines(
     }
   }
   return out;
+}
+
+/**
+ * A program's name (maybe by path) as a command line's first word has it: not a word of JSON's,
+ * jq's or awk's (`"a":`, `{a:`, `{print`), which the shell reads as a command too.
+ */
+const PROGRAM_NAME = /^(?:[\w.+-]*\/)*[A-Za-z_][\w.+-]*$/;
+
+/** Whether a stage's program has a program's name (`cat`, `/bin/rm`). */
+function namesCommand(c: Stage): boolean {
+  const name = c.argv[0];
+  return name?.kind === "static" && PROGRAM_NAME.test(name.value);
 }
 
 /**

@@ -214,3 +214,65 @@ Deno.test("a carried line's glob below a wholly protected directory reaches only
     ["grep -r 'cat secrets/*' .", "ask"],
   ]);
 });
+
+Deno.test("a carried line of another shape (a group, a redirect, a quoted name) is one too", async () => {
+  const lines = [
+    "{ cat secrets/key; }",
+    "(cat secrets/key)",
+    "<secrets/key cat",
+    "2>/dev/null cat secrets/key",
+    "&>/dev/null rm -rf src",
+    "cat<secrets/key",
+    "rm -rf src</dev/null",
+    '"cat" secrets/key',
+    "\\cat secrets/key",
+    'c""at secrets/key',
+    "$'rm' -rf src",
+    ";cat secrets/key",
+    "&& rm -rf src",
+    "| cat secrets/key",
+    "true;cat secrets/key",
+    "true&&rm -rf src",
+    "x|rm -rf src",
+    "cat${IFS}secrets/key",
+    "rm$IFS-rf${IFS}src",
+    "rm${IFS:0:1}-rf${IFS:0:1}src",
+    "f() { cat secrets/key; }; f",
+    "f() { rm -rf src; }; f",
+    "(rm -rf src)",
+  ];
+  const rows = lines.flatMap((l): [string, Action][] => [
+    [`mystery-tool '${l.replaceAll("'", "'\\''")}'`, "deny"],
+    [`task-runner --cmd='${l.replaceAll("'", "'\\''")}'`, "deny"],
+  ]);
+  await underSecrets(rows);
+});
+
+Deno.test("text of those shapes that names no command or reaches nothing counted stays allowed", async () => {
+  await underSecrets([
+    // Known text or code: as before.
+    ["git commit -m 'fix (cat) parsing'", "allow"],
+    ["echo '{ \"a\": 1 }'", "allow"],
+    ["jq '{a: .b}' f.json", "allow"],
+    ["grep -E '(foo|bar)' src/a.ts", "allow"],
+    ["awk '{print $1}' src/a.ts", "allow"],
+    ["sed 's/(a)/b/' src/a.ts", "allow"],
+    ["printf '%s\\n' x", "allow"],
+    ["python3 -c 'print(1)'", "allow"],
+    ['some-runner "npm test"', "allow"],
+    // A program not known: JSON, jq, awk, templates, markup name no command (`"a":`, `{a:`).
+    ["mystery-tool '{ \"a\": 1 }'", "allow"],
+    ['mystery-tool --data \'{ "path": "secrets/key" }\'', "allow"],
+    ['mystery-tool --set \'"path": "secrets/key"\'', "allow"],
+    ["mystery-tool '{a: .b, c: .d}'", "allow"],
+    ["mystery-tool '{print $1}'", "allow"],
+    ["mystery-tool --format '{{.Name}} {{.ID}}'", "allow"],
+    ["mystery-tool '<b>rm</b> -rf'", "allow"],
+    ["mystery-tool 'a<b and c>d'", "allow"],
+    // A line of a command that reaches nothing a rule or a protection names.
+    ["mystery-tool '(foo|bar)'", "allow"],
+    ["mystery-tool '{ npm test; }'", "allow"],
+    ["mystery-tool '\"hello world\" x'", "allow"],
+    ["mystery-tool 'make${IFS}build'", "allow"],
+  ]);
+});

@@ -33,6 +33,22 @@ const ASSIGNING =
   /^\s*(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=(?:\([^()]*\)|'[^']*'|"[^"]*"|[^\s;&|()'"])*(?:[ \t]*(?:;|&&|\n)\s*|[ \t]+))+[^\s;&|]/;
 /** What every command line has (most arguments have none: the pattern is not tried on them). */
 const BLANK = /[ \t\n]/;
+/** What a command line has where a redirect or `${IFS}` stands for its blanks (`cat<x`). */
+const MAY_RUN = /[ \t\n<>]|IFS/;
+/**
+ * A word shaped as a command line some other way: a group or a subshell first (`{ cmd; }`,
+ * `(cmd)`), a redirect before or glued after the name (`<x cmd`, `cmd<x`), an operator or a
+ * substitution glued after it (`x;cmd`, `x|cmd`, `x$(cmd)`), quotes or backslashes in the name
+ * (`"cmd" x`, `\cmd x`, `c""md x`), a function defined first (`f() { cmd; }; f`). Such a line is
+ * one only where one of its commands has a program's name (see `commandLineArguments`'s
+ * `shaped`): `'{ "a": 1 }'`'s `a:` is none.
+ */
+const SHAPED =
+  /^\s*(?:[{(]|\d*&?[<>]|[\w.+/-]*(?:\$?["']|\\|\$\(|`)|[\w.+/-]+(?:\d*[<>;&|]|\s*\(\s*\)))/;
+/** A line that goes on another's (`;cmd`, `&& cmd`, `| cmd`): a line once its operator is cut. */
+const CONTINUED = /^\s*[;&|]+/;
+/** `$IFS` (`cat${IFS}x`): a blank, as the shell splits it (on the value it has by default). */
+const IFS = /\$(?:\{IFS[^}]*\}|IFS(?!\w))/g;
 
 /** A setting's value (`--cmd=…`, `hooks.x=…`, `config:tunnels:x=…`): after its key's `=`. */
 const KEYED = /^-{0,2}[\w.:@/-]+=/;
@@ -52,12 +68,14 @@ const LABELED = /^[A-Za-z_][\w-]*:(?!\/\/)/;
  * The words it hands on to a stage it runs (`handed`: `uv run python -c CODE` from `python` on)
  * are that stage's, judged there as its program takes them. Of a program by path named like an
  * interpreter (`Word.unnamed`: `x/python -c CODE`), the inline code is no line (read so, most code
- * would deny); the words around it are read as any.
+ * would deny); the words around it are read as any. The lines `SHAPED` alone finds are added to
+ * `shaped` too: a line only where one of its commands has a program's name.
  */
 export function commandLineArguments(
   stage: Stage,
   starts?: (name: string) => boolean,
   handed?: ReadonlySet<Word>,
+  shaped?: Set<Word>,
 ): Word[] {
   if (stage.argv[0]?.kind !== "static") return [];
   const program = programOf(stage.argv[0]);
@@ -66,8 +84,13 @@ export function commandLineArguments(
   if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
   let text: Set<number> | null = null;
   const add = (value: string, w: Word) => {
-    if (!BLANK.test(value) || !(COMMAND_LINE.test(value) || ASSIGNING.test(value))) return;
-    if (!out.some((line) => line.value === value)) out.push(value === w.value ? w : literal(value));
+    if (value.includes("IFS")) value = value.replace(IFS, " ");
+    const plain = BLANK.test(value) && (COMMAND_LINE.test(value) || ASSIGNING.test(value));
+    if (!plain && !SHAPED.test(value)) return;
+    if (out.some((line) => line.value === value)) return;
+    const line = value === w.value ? w : literal(value);
+    out.push(line);
+    if (!plain) shaped?.add(line);
   };
   const unknown = program === undefined ? starts : undefined;
   const code = stage.argv[0].unnamed ? codeAt(stage) : undefined;
@@ -80,7 +103,7 @@ export function commandLineArguments(
         out.push(commandLine(stage.argv.slice(i), "argv"));
       }
     }
-    if (!BLANK.test(w.value) || i === code) continue;
+    if (!MAY_RUN.test(w.value) || i === code) continue;
     text ??= new Set(program?.text?.(stage.argv) ?? []);
     if (text.has(i)) continue;
     const keyed = KEYED.exec(w.value);
@@ -92,6 +115,7 @@ export function commandLineArguments(
     for (const value of inner ? [first, first.slice(inner[0].length)] : [first]) {
       add(value, w);
       if (MARKED.test(value)) add(value.replace(MARKED, ""), w);
+      if (CONTINUED.test(value)) add(value.replace(CONTINUED, ""), w);
       if (LABELED.test(value)) add(value.replace(LABELED, ""), w);
       for (const m of value.matchAll(CALLED)) add(m[1], w);
     }

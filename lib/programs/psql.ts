@@ -766,5 +766,27 @@ function psqlRuns(stage: Stage, run: Runner): void {
   if (!given) input(stage, run, origin, (t) => script(p, t));
 }
 
+/**
+ * The words of psql's `-c TEXT` (`--command=TEXT`, `-cTEXT`): psql's own commands, SQL and
+ * meta-commands (`\connect "my db"`, `\copy t to x`), which `psqlRuns` reads; no shell line.
+ */
+function commandWords(argv: Word[]): number[] {
+  const values = argv.slice(1).map((a) => (a.kind === "static" ? a.value : null));
+  const out: number[] = [];
+  for (const t of readOptions(values, PSQL_OPTIONS)) {
+    if (t.kind !== "valued" || (isLong(t) ? PSQL_LONG[t.name.slice(2)][0] : t.name[1]) !== "c") {
+      continue;
+    }
+    const at = t.glued !== undefined ? t.at : t.valueAt;
+    if (at !== undefined) out.push(at + 1);
+  }
+  return out;
+}
+
 /** psql. */
-export const PSQL: Program = { names: ["psql"], optionCommands: psqlRuns, namedFiles: libpqFiles };
+export const PSQL: Program = {
+  names: ["psql"],
+  optionCommands: psqlRuns,
+  namedFiles: libpqFiles,
+  text: commandWords,
+};

@@ -396,7 +396,7 @@ const EXAMPLES: Record<string, Partial<Record<Shown, string | Record<string, str
   vim: { optionCommands: "vim -c '!rm x' f", namedFiles: "vim -V1log.txt f" }, emacs: { optionCommands: "emacs --eval '(shell-command \"rm x\")'" },
   gdb: { optionCommands: "gdb -ex 'shell rm x'" }, lldb: { optionCommands: "lldb -o 'platform shell rm x'" },
   // Database shells, session runners, archivers (databases.ts, sessions.ts, archivers.ts).
-  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'", namedFiles: "psql 'host=h sslkey=k'" },
+  sqlite3: { optionCommands: "sqlite3 db '.shell rm x'" }, duckdb: { optionCommands: "duckdb -c \"copy t to 'x'\"" }, psql: { optionCommands: "psql -c '\\! rm x'", namedFiles: "psql 'host=h sslkey=k'", text: "psql -c '\\c db'" },
   pg_dump: {
     namedFiles: "pg_dump 'postgresql://h/db?sslkey=k'",
     optionCommands: "pg_dump 'options=-csession_preload_libraries=/tmp/e' db",
