@@ -278,7 +278,18 @@ export interface TargetVerdict {
 /** An inline code eval found in a bash stage (`python3 -c`, `node -e`, `bash -c`, heredoc-fed). */
 export interface EvalShape {
   interpreter: string;
-  language: "python" | "javascript" | "typescript" | "shell" | "ruby" | "perl" | "php";
+  language:
+    | "python"
+    | "javascript"
+    | "typescript"
+    | "shell"
+    | "ruby"
+    | "perl"
+    | "php"
+    | "nix"
+    | "cmake"
+    | "lua"
+    | "applescript";
   /** How the code arrives: the flag (`-c`, `-e`, `eval`), `heredoc`, `herestring` or `stdin`. */
   via: string;
   /** The code when it is static, else null (unrecoverable: `python3 -c "$CODE"`, `curl … | python3`). */

@@ -180,7 +180,7 @@ export function stageShared(
     // (An interpreter or shell hands its operands to the code it runs, whatever files of its
     // own it is known to name: `python3 -m pip install -t .pi x`, `perl x.pl .pi`.)
     unknownProgram: stage !== null &&
-      (facts?.evaluates !== undefined ||
+      (facts?.evaluates !== undefined && facts.codeOption !== true ||
         (!facts?.namedFiles && !facts?.writesOnlyNamed && !facts?.replacesTrees &&
           !facts?.metadataOnly && !facts?.noFileOperands)),
     settled: opts.settled ?? NEVER,

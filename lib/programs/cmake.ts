@@ -17,7 +17,9 @@
  */
 import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { chdir, derived } from "./words.ts";
+import type { EvalShape } from "../types.ts";
+import { chdir, derived, literal } from "./words.ts";
+import { STDIN_FILES, stdinCode } from "./eval_shapes.ts";
 
 /** The `-E` command and its arguments, or null. */
 function commandMode(argv: Word[]): { name: string; args: Word[] } | null {
@@ -73,11 +75,33 @@ export function cmakeWrites(argv: Word[]): NamedFile[] {
   return [];
 }
 
+/**
+ * The code of `cmake -P SCRIPT` where SCRIPT is its standard input (`-P /dev/stdin <<<CODE`): a
+ * CMake script, which runs commands (`execute_process`) and writes files (`file(WRITE …)`). A
+ * script file is read where it lies, as `python3 script.py`'s is.
+ */
+export function cmakeEval(stage: Stage): EvalShape | null {
+  const args = stage.argv;
+  for (let i = 1; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === "--") return null;
+    if (args[i].kind !== "static" || !v.startsWith("-P")) continue;
+    const script = v === "-P" ? args[i + 1] : literal(v.slice(2));
+    if (script?.kind === "static" && STDIN_FILES.has(script.value)) {
+      return stdinCode(stage, "cmake");
+    }
+    return null;
+  }
+  return null;
+}
+
 /** cmake. */
 export const CMAKE_PROGRAMS: Program[] = [{
   names: ["cmake"],
   optionCommands: cmakeRuns,
   namedFiles: cmakeWrites,
+  evaluates: cmakeEval,
+  codeOption: true,
   // (`remove_directory DIR`, `rm -r DIR`: every file below DIR.)
   replacesTrees: (argv) => {
     const mode = commandMode(argv);

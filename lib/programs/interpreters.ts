@@ -8,7 +8,8 @@
 import type { Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
-import { literal, programName, standardInput, unknownWord } from "./words.ts";
+import { literal, programName, unknownWord } from "./words.ts";
+import { stdinCode } from "./eval_shapes.ts";
 import { packageProgram, runCommandWords } from "./command_words.ts";
 import { readOptions } from "./argv.ts";
 import { BUN_RUN_OPTIONS } from "./runner_options.ts";
@@ -59,6 +60,9 @@ const INTERPRETERS: Record<string, Interpreter> = {
   ruby: { language: "ruby", flags: ["-e"], valued: "IrEFCxiKTW" },
   perl: { language: "perl", flags: ["-e", "-E"], valued: "MmIixCdD" },
   php: { language: "php", flags: ["-r"] },
+  // (lua's `-l MOD` loads a module; osascript's `-l LANG` names the language, `-s` its output.)
+  lua: { language: "lua", flags: ["-e"], valued: "l", spaced: "l" },
+  osascript: { language: "applescript", flags: ["-e"], valued: "ls", spaced: "ls" },
 };
 
 /** Where an eval flag stands in a cluster of short options, or -1 (a valued letter ends it). */
@@ -138,20 +142,7 @@ function interpreterEval(stage: Stage, interp: Interpreter): EvalShape | null {
   }
   // No script: code from a heredoc or here-string, else from a pipe or a descriptor (a file on
   // standard input is a script, read where it lies).
-  const stdin = standardInput(stage);
-  const doc = stdin.from === "document" ? stdin.redirect : undefined;
-  if (doc) {
-    return {
-      interpreter: name,
-      language: interp.language,
-      via: doc.kind,
-      source: doc.body && doc.body.kind === "static" ? doc.body.value : null,
-    };
-  }
-  if (stdin.from === "pipe" || stdin.from === "descriptor" || stdin.from === "several") {
-    return { interpreter: name, language: interp.language, via: "stdin", source: null };
-  }
-  return null;
+  return stdinCode(stage, interp.language);
 }
 
 /**
@@ -416,8 +407,6 @@ export const INTERPRETER_PROGRAMS: Program[] = [
     // bun loads `.env` and its mode's files wherever it runs (dotenv_loads.ts).
     ...(name === "bun" ? { optionCommands: bunEnvFiles } : {}),
   })),
-  // Interpreters whose code is not looked into here: they still run anything they are given.
-  ...["lua", "osascript"].map((name): Program => ({ names: [name], tooBroad: true })),
   // Shells whose language is not bash: their command text is judged as a carried line (a rule
   // that asks about or denies it counts), not read as bash.
   { names: ["pwsh", "powershell"], runsElsewhere: pwshCommand },

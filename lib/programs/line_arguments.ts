@@ -81,7 +81,9 @@ export function commandLineArguments(
   const program = programOf(stage.argv[0]);
   // What it runs on another machine or in a container is a line of its own, always.
   const out: Word[] = program?.runsElsewhere?.(stage.argv) ?? [];
-  if (program && (program.runs || program.evaluates || program.noFileOperands)) return out;
+  // (A tool's code option is no line: `pylint --init-hook CODE`; its other words are read.)
+  const tool = program?.codeOption === true && program.runs === undefined;
+  if (program && !tool && (program.runs || program.evaluates || program.noFileOperands)) return out;
   let text: Set<number> | null = null;
   const add = (value: string, w: Word) => {
     if (value.includes("IFS")) value = value.replace(IFS, " ");
@@ -93,7 +95,7 @@ export function commandLineArguments(
     if (!plain) shaped?.add(line);
   };
   const unknown = program === undefined ? starts : undefined;
-  const code = stage.argv[0].unnamed ? codeAt(stage) : undefined;
+  const code = stage.argv[0].unnamed || tool ? codeAt(stage) : undefined;
   for (let i = 1; i < stage.argv.length; i++) {
     const w = stage.argv[i];
     if (w.kind !== "static" || handed?.has(w)) continue;

@@ -23,6 +23,8 @@ import type { Stage, Word } from "../shell/model.ts";
 import type { NamedFile, Program, Runner } from "./spec.ts";
 import { literal, opensFile, unknownWord } from "./words.ts";
 import { ruffChanges } from "./formatters.ts";
+import type { EvalShape } from "../types.ts";
+import { type CodePiece, codeShape } from "./eval_shapes.ts";
 
 /**
  * A TOML string value as written (`"…"` with its escapes, `'…'` as it is); null for any other
@@ -224,6 +226,32 @@ function ruffRewrites(argv: Word[]): "named" | "cwd" | null {
     : "cwd";
 }
 
+/**
+ * pylint's `--init-hook CODE` (`--init-hook=CODE`), python it `exec`s before it lints. pylint reads
+ * it before its other options, wherever it stands (after the files too), under any name from
+ * `--init-h` on (`--init-h=CODE`); its value is the next word where it is not glued, unless that
+ * word is an option (an error: nothing runs). Each one given runs. A word not known that may be
+ * one (`--init-h$X`) gives code not known.
+ */
+export function pylintEval(stage: Stage): EvalShape | null {
+  const argv = stage.argv;
+  const pieces: CodePiece[] = [];
+  let via = "";
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    const v = w.kind === "static" ? w.value : w.prefix;
+    if (!v.startsWith("--init-h")) continue;
+    const eq = v.indexOf("=");
+    via ||= eq < 0 ? v : v.slice(0, eq);
+    if (w.kind !== "static") pieces.push({ word: w });
+    else if (eq >= 0) pieces.push({ word: literal(v.slice(eq + 1)) });
+    else if (argv[i + 1] && !(argv[i + 1].kind === "static" && argv[i + 1].value[0] === "-")) {
+      pieces.push({ word: argv[++i], at: i });
+    }
+  }
+  return codeShape(stage, "python", via, pieces);
+}
+
 /** ruff and pylint. */
 export const LINTER_PROGRAMS: Program[] = [
   {
@@ -232,5 +260,5 @@ export const LINTER_PROGRAMS: Program[] = [
     changesBelow: ruffChanges,
     rewritesTrees: ruffRewrites,
   },
-  { names: ["pylint"], namedFiles: pylintOutputs },
+  { names: ["pylint"], namedFiles: pylintOutputs, evaluates: pylintEval, codeOption: true },
 ];

@@ -25,6 +25,7 @@ import { miseSettings } from "./mise_settings.ts";
 import { pipSiteSettings } from "./rc_files.ts";
 import { pipenvEnvFiles } from "./dotenv_loads.ts";
 import { npmCommand, PNPM_PREFIXES } from "./npm_commands.ts";
+import { nixEval, nixLegacyEval } from "./nix_exprs.ts";
 import {
   BUNX_OPTIONS,
   NPM_BOOLEAN_VALUES,
@@ -379,7 +380,10 @@ function subcommandRuns(
       Object.hasOwn(spec.subcommands, command) ? spec.subcommands[command] : undefined,
       args.slice(at + 1),
     ];
-  if (sub) {
+  if (name === "yarn" && command === "node") {
+    // (`yarn node ARGS…` runs node with them: `yarn node -e CODE` is node's code.)
+    run.stage([literal("node"), ...rest], `yarn node${mark}`, cwds);
+  } else if (sub) {
     if (name === "nix" && command !== "run") nixCommand(rest, cwds, run);
     else if (name === "nix") nixRun(rest, cwds, run);
     else if (name === "pnpm") {
@@ -545,6 +549,7 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
       }
       : (stage, run) => runnerRuns(name, spec, stage, run),
     ...(name === "npm" ? { readOnly: NPM_READ_ONLY } : {}),
+    ...(name === "nix" ? { evaluates: nixEval, codeOption: true } : {}),
   })),
   // pip's listings ($safe-bash's `pip list`, `pip show`, `pip freeze`).
   {
@@ -566,7 +571,8 @@ export const PACKAGE_RUNNER_PROGRAMS: Program[] = [
       else runCommandWords(stage.argv.slice(1), spec, stage.cwds, run, origin);
     },
   })),
-  { names: ["nix-shell"], runs: nixShell },
+  // (The Nix expressions of their words: nix_exprs.ts.)
+  { names: ["nix-shell"], runs: nixShell, evaluates: nixLegacyEval },
 ];
 
 /** make's options that take a value (its `-j`/`-l`/`-O` values are optional and glued). */

@@ -46,6 +46,7 @@ import { PYTEST } from "./pytest.ts";
 import { QUERY_PROGRAMS } from "./jq.ts";
 import { DOTENV_PROGRAMS } from "./dotenv_loads.ts";
 import { DOTENV_TOOL_PROGRAMS } from "./dotenv_tools.ts";
+import { NIX_EXPR_PROGRAMS } from "./nix_exprs.ts";
 import { LINK_PROGRAMS } from "./links.ts";
 import { LINTER_PROGRAMS } from "./linters.ts";
 import { FORMATTER_PROGRAMS } from "./formatters.ts";
@@ -142,6 +143,7 @@ export function allPrograms(): readonly Program[] {
     ...QUERY_PROGRAMS,
     ...DOTENV_PROGRAMS,
     ...DOTENV_TOOL_PROGRAMS,
+    ...NIX_EXPR_PROGRAMS,
   ];
 }
 
@@ -166,6 +168,7 @@ function uniform(p: Program): Program {
     text: p.text,
     namedFiles: p.namedFiles,
     evaluates: p.evaluates,
+    codeOption: p.codeOption,
     readOnly: p.readOnly,
     links: p.links,
     followsLinks: p.followsLinks,

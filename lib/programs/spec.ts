@@ -644,6 +644,12 @@ export interface Program {
   namedFiles?: (argv: Word[], stage?: Stage, given?: NamedFilesGiven) => NamedFile[];
   /** The inline code it evaluates (`python3 -c CODE`), for eval classification. */
   evaluates?: (stage: Stage) => EvalShape | null;
+  /**
+   * Its `evaluates` code is what some options give a tool that is no interpreter (`pylint
+   * --init-hook CODE`, `nix eval --expr CODE`): its other words are read as any program's (one
+   * that reads as a command line is judged as one), and it hands none of them to the code.
+   */
+  codeOption?: boolean;
   /** `$safe-bash` checks, keyed by the pattern's words after the program (`""`: the program). */
   readOnly?: Record<string, ReadOnlyCheck>;
   /**
