@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { Stage } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { Program } from "./spec.ts";
 import { type CodePiece, codeShape, stdinCode } from "./eval_shapes.ts";
