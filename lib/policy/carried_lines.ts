@@ -85,7 +85,7 @@ export function carriedLines(
         if (!judged || (shaped.has(w) && !judged.lines.some((c) => namesCommand(c)))) continue;
         for (const [x, twin] of judged.line) {
           for (const y of twin ? [x, twin] : [x]) {
-            const sv = opts.judge(y, judged.globs);
+            const sv = opts.judge(y, readsAsSql(y) ? undefined : judged.globs);
             if (sv.targets.some(counted)) out.push(sv);
             if (depth === 0) queue.push([y, 1]);
           }
@@ -135,6 +135,18 @@ function lineOf(
     }
     listing = undefined;
   }
+}
+
+/** The words an SQL statement starts with, which no program is named (`SELECT * FROM t`). */
+const SQL = /^(?:select|insert|update|delete|with|create|drop|alter|explain|pragma|values)$/i;
+
+/**
+ * Whether a line's stage reads as an SQL statement (`sqlite3 db 'SELECT * FROM t'`,
+ * `mytool --query 'SELECT * FROM t'`): its globs are guesses, as before; no command's.
+ */
+function readsAsSql(x: Stage): boolean {
+  const name = x.argv[0];
+  return name?.kind === "static" && SQL.test(name.value) && x.argv.length > 1;
 }
 
 /**

@@ -99,5 +99,18 @@ Deno.test("everyday text and lines with globs stay allowed", async () => {
     ["myrunner 'wc -l *.md'", "allow"],
     ["watchexec -e ts -- 'npm test'", "allow"],
     ["myrunner 'grep -rn TODO src/*'", "allow"],
+    // SQL reads as no command: its `*` is a guess, as before.
+    ["sqlite3 app.db 'SELECT * FROM users'", "allow"],
+    ["duckdb -c 'SELECT * FROM t'", "allow"],
+    ["mytool --query 'select * from t'", "allow"],
+    ["mytool --query 'DELETE FROM t WHERE id = 1'", "allow"],
+    ["mytool --sql 'INSERT INTO t SELECT * FROM u'", "allow"],
+  ]);
+});
+
+Deno.test("a command after an SQL statement in a carried line is still expanded", async () => {
+  await check([
+    ["mytool 'SELECT * FROM t; cat .en?'", "ask"],
+    ["mytool 'SELECT 1 && tar czf /tmp/o.tgz *'", "deny"],
   ]);
 });
