@@ -70,8 +70,11 @@ export function analyzeCached(
   env: BashEnv,
   parser: ParserChoice,
 ): BashAnalysis {
-  // (A nested text given values or parameters: its own, analysed each time.)
-  if (env.given || env.parameters) return analyzeBash(command, env, parser);
+  // (A nested text given values, parameters or its lists' globs listed: its own, analysed each
+  // time.)
+  if (env.given || env.parameters || (env.nested && env.listing)) {
+    return analyzeBash(command, env, parser);
+  }
   const where = placeKey(env, parser);
   let here = analyses.get(where);
   const known = here?.get(command);

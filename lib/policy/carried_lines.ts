@@ -16,6 +16,8 @@ import type { Config, StageVerdict, TargetVerdict } from "../types.ts";
 import { RESTRICTIVENESS } from "./action.ts";
 import { protectionFor } from "./protection.ts";
 import { ruleHeads } from "./rules.ts";
+import type { GlobScope } from "./glob_scope.ts";
+import type { LineScopes } from "./carried_scope.ts";
 
 /**
  * Settings files where there are none to find (what runs in a container, on another machine); a
@@ -27,25 +29,36 @@ const NO_SETTINGS: SettingsFiles = {
   named: () => [],
 };
 
+/** How `carriedLines` judges the lines it finds. */
+export interface CarriedOptions {
+  analyze: ExpandOptions["analyze"];
+  /** A stage's verdict, its globs expanded in `globs` (the command's scope where not given). */
+  judge: (stage: Stage, globs?: GlobScope) => StageVerdict;
+  /** How the globs of the lines carried are expanded (see carried_scope.ts). */
+  scopes?: LineScopes;
+  /** The words each stage hands on to a stage it runs (`ExpandOptions.handed`). */
+  handed?: ExpandOptions["handed"];
+  /** The home directory of a user (`ExpandOptions.home`). */
+  home?: ExpandOptions["home"];
+  /**
+   * A stage as a program not known as well, where it is one (see unnamed_programs.ts), with
+   * the stages of its line (one of them may replace the program first).
+   */
+  unnamed?: (stage: Stage, line: Stage[]) => Stage | null;
+  /** Whether a target counts (`countsIn`): `counts` where not given. */
+  counts?: (t: TargetVerdict) => boolean;
+}
+
+/** `CarriedOptions`, with how a line's stages inherit the carrier's input. */
+interface LineOptions extends CarriedOptions {
+  inherit: (c: Stage) => Stage;
+}
+
 /** The lines the arguments of `stages` carry that count, each judged by `judge`. */
 export function carriedLines(
   config: Config,
   stages: Stage[],
-  opts: {
-    analyze: ExpandOptions["analyze"];
-    judge: (stage: Stage) => StageVerdict;
-    /** The words each stage hands on to a stage it runs (`ExpandOptions.handed`). */
-    handed?: ExpandOptions["handed"];
-    /** The home directory of a user (`ExpandOptions.home`). */
-    home?: ExpandOptions["home"];
-    /**
-     * A stage as a program not known as well, where it is one (see unnamed_programs.ts), with
-     * the stages of its line (one of them may replace the program first).
-     */
-    unnamed?: (stage: Stage, line: Stage[]) => Stage | null;
-    /** Whether a target counts (`countsIn`): `counts` where not given. */
-    counts?: (t: TargetVerdict) => boolean;
-  },
+  opts: CarriedOptions,
 ): StageVerdict[] {
   const out: StageVerdict[] = [];
   const heads = ruleHeads(config);
@@ -67,35 +80,73 @@ export function carriedLines(
       // and in the cwd, as the policy there judges a line run elsewhere.)
       const cwds = home?.lines.has(w.value) ? [...s.cwds, home.dir] : s.cwds;
       for (const cwd of cwds) {
-        // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
-        const lines = w.kind === "static"
-          ? opts.analyze(w.value, cwd, origin, s)?.map(inherit)
-          : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
+        const judged = lineOf(s, w, cwd, origin, { ...opts, inherit: inherit! });
         // (A line of another shape, `{ cmd; }`, `"cmd" x`, is one where it names a command.)
-        if (shaped.has(w) && !lines?.some((c) => namesCommand(c))) continue;
-        for (const c of lines ?? []) {
-          // (What runs elsewhere finds no settings file of this machine; one that may run here
-          // counts only where a rule names it, as its own words do.)
-          const expand = {
-            analyze: opts.analyze,
-            depth: 1,
-            settings: NO_SETTINGS,
-            handed: opts.handed,
-            home: opts.home,
-          };
-          for (const x of [c, ...innerStages(c, expand)]) {
-            const twin = opts.unnamed?.(x, lines!);
-            for (const y of twin ? [x, twin] : [x]) {
-              const sv = opts.judge(y);
-              if (sv.targets.some(counted)) out.push(sv);
-              if (depth === 0) queue.push([y, 1]);
-            }
+        if (!judged || (shaped.has(w) && !judged.lines.some((c) => namesCommand(c)))) continue;
+        for (const [x, twin] of judged.line) {
+          for (const y of twin ? [x, twin] : [x]) {
+            const sv = opts.judge(y, readsAsSql(y) ? undefined : judged.globs);
+            if (sv.targets.some(counted)) out.push(sv);
+            if (depth === 0) queue.push([y, 1]);
           }
         }
       }
     }
   }
   return out;
+}
+
+/**
+ * The stages of a line `s` carries by its word `w` in `cwd` (`lines`: its own; `line`: with
+ * those they run, each with its twin as a program not known), and the glob scope they are judged
+ * in (see carried_scope.ts); null where none is known.
+ */
+function lineOf(
+  s: Stage,
+  w: Word,
+  cwd: string | null,
+  origin: string,
+  opts: LineOptions,
+): { lines: Stage[]; line: [Stage, Stage | null][]; globs?: GlobScope } | null {
+  // (What runs elsewhere finds no settings file of this machine; one that may run here
+  // counts only where a rule names it, as its own words do.)
+  const expand = {
+    analyze: opts.analyze,
+    depth: 1,
+    settings: NO_SETTINGS,
+    handed: opts.handed,
+    home: opts.home,
+  };
+  // (A `for` loop's lists are listed, as the command's own are: loop_listings.ts.)
+  let listing = w.kind === "static" && cwd !== null ? opts.scopes?.listing(w.value) : undefined;
+  for (;;) {
+    // (A line not known, `pwsh -EncodedCommand …`: a command not known.)
+    const lines = w.kind === "static"
+      ? opts.analyze(w.value, cwd, origin, s, listing?.start)?.map(opts.inherit)
+      : [{ argv: [w], redirects: [], text: w.text, origin, cwds: [cwd] }];
+    if (!lines?.length) return null;
+    const line = lines.flatMap((c) => [c, ...innerStages(c, expand)])
+      .map((x): [Stage, Stage | null] => [x, opts.unnamed?.(x, lines) ?? null]);
+    // (Its globs expand as the command's do: `myrunner 'cat .en?'` reads .env.)
+    const all = line.flatMap(([x, twin]) => (twin ? [x, twin] : [x]));
+    const globs = opts.scopes?.scope(s, w, all);
+    if (!listing?.listed.length || opts.scopes!.listingHolds(listing, globs!, lines[0])) {
+      return { lines, line, globs };
+    }
+    listing = undefined;
+  }
+}
+
+/** The words an SQL statement starts with, which no program is named (`SELECT * FROM t`). */
+const SQL = /^(?:select|insert|update|delete|with|create|drop|alter|explain|pragma|values)$/i;
+
+/**
+ * Whether a line's stage reads as an SQL statement (`sqlite3 db 'SELECT * FROM t'`,
+ * `mytool --query 'SELECT * FROM t'`): its globs are guesses, as before; no command's.
+ */
+function readsAsSql(x: Stage): boolean {
+  const name = x.argv[0];
+  return name?.kind === "static" && SQL.test(name.value) && x.argv.length > 1;
 }
 
 /**

@@ -205,10 +205,11 @@ Deno.test("a carried line's glob below a wholly protected directory reaches only
     ["lf -command '$cat secrets/k*'", "deny"],
     ["fzf --bind 'start:become(cat secrets/k*)'", "deny"],
     ["ranger --cmd='shell cat secrets/k*'", "deny"],
-    // A glob whose directory holds other paths too: a guess (`.env*` may be `.envrc`).
-    ["mystery-tool 'cat secret*/key'", "allow"],
-    ["mystery-tool 'cat ~/.ss*/id_rsa'", "allow"],
-    ["mystery-tool 'cat .env*'", "allow"],
+    // A glob whose directory holds other paths too: its matches, as the command's own
+    // (carried_scope_test.ts).
+    ["mystery-tool 'cat secret*/key'", "deny"],
+    ["mystery-tool 'cat ~/.ss*/id_rsa'", "deny"],
+    ["mystery-tool 'cat .env*'", "ask"],
     ["mystery-tool 'ls src/*.ts'", "allow"],
     ["some-runner 'eslint src/**/*.ts'", "allow"],
     ["grep -r 'cat secrets/*' .", "ask"],

@@ -52,6 +52,7 @@ import { RESTRICTIVENESS, strictest } from "./action.ts";
 import { applySandbox } from "./sandbox_action.ts";
 import { evaluatePolicy, pickRule, type RuleResult, type Subject } from "./rules.ts";
 import { carriedLines, countsIn } from "./carried_lines.ts";
+import { carriedScopes } from "./carried_scope.ts";
 import { changedNames, joinedNames, startOf, unknownIn } from "./nested_env.ts";
 import { PROCESS_NOTE, stageTargets, type Target } from "./targets.ts";
 import { innerTextWords } from "./text_words.ts";
@@ -696,12 +697,14 @@ function decideBash(
   const stages = all.map((s) =>
     judgeStage(config, ctx, s, { unknown: false, explain, index, links, globs, text })
   );
-  const judge = (x: Stage) =>
-    decideStage(config, ctx, x, { unknown: false, explain, index, links, globs });
+  const judge = (x: Stage, g = globs) =>
+    decideStage(config, ctx, x, { unknown: false, explain, index, links, globs: g });
   const unnamed = (x: Stage, line: Stage[]) =>
     unnamedProgram(x, ctx, () => globScope(command, [...all, ...line], ctx, readsOnly, tops));
+  const scopes = carriedScopes(ctx, { command, all, readsOnly, tops, beside, instead });
   const counts = countsIn(config, ctx.home);
-  stages.push(...carriedLines(config, all, { analyze, judge, handed, home, unnamed, counts }));
+  const carried = { analyze, judge, scopes, handed, home, unnamed, counts };
+  stages.push(...carriedLines(config, all, carried));
   if (analysis.error) {
     const whole = commandStage(command, ctx, []);
     const sv = decideStage(config, ctx, whole, { unknown: true, explain, index });

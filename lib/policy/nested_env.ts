@@ -48,10 +48,11 @@ export function unknownIn(top: () => ReadonlySet<string>, from?: Stage): Readonl
 export function startOf(
   start: NestedStart | undefined,
   unknown: ReadonlySet<string>,
-): Pick<BashEnv, "given" | "parameters"> {
+): Pick<BashEnv, "given" | "parameters" | "listing"> {
   if (start === undefined || unknown.has("BASH_ENV") || unknown.has("ENV")) return {};
-  const out: Pick<BashEnv, "given" | "parameters"> = {};
+  const out: Pick<BashEnv, "given" | "parameters" | "listing"> = {};
   if (start.given?.size) out.given = start.given;
   if (start.parameters) out.parameters = start.parameters;
+  if (start.listing) out.listing = start.listing;
   return out;
 }

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Stage, Word } from "../shell/model.ts";
+import type { BashEnv, Stage, Word } from "../shell/model.ts";
 import type { EvalShape } from "../types.ts";
 import type { OptionGrammar } from "./argv.ts";
 
@@ -287,6 +287,8 @@ export interface ShellOptions {
 export interface NestedStart {
   given?: ReadonlyMap<string, string>;
   parameters?: readonly Word[];
+  /** How its `for` lists' globs are listed (a line an argument carries: carried_scope.ts). */
+  listing?: BashEnv["listing"];
 }
 
 /**
