@@ -20,7 +20,8 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { gitDirOf, workTreeTop } from "./git_index.ts";
 import type { FsFacts } from "../types.ts";
 import type { Stage } from "../shell/model.ts";
 import { gitSubcommand } from "../programs/git.ts";
@@ -97,13 +98,9 @@ const UPDATE_INDEX_OPTIONS =
 
 /**
  * Whether a stage is a git stage that writes the index alone (see the module), in the repository
- * it finds from each of its cwds (`topOf`: the top of its work tree, null where none is seen).
+ * it finds from each of its cwds.
  */
-export function indexOnly(
-  stage: Stage,
-  ctx: Ctx,
-  topOf: (dir: string, fs: FsFacts) => string | null,
-): boolean {
+export function indexOnly(stage: Stage, ctx: Ctx): boolean {
   const { argv } = stage;
   const name = argv[0];
   if (name?.kind !== "static" || !/(^|\/)git$/.test(name.value)) return false;
@@ -128,8 +125,44 @@ export function indexOnly(
     : false;
   if (!plain) return false;
   return stage.cwds.every((c) => {
-    const top = c === null ? null : topOf(c, ctx.fs);
+    const top = c === null ? null : repositoryTop(c, ctx.fs);
     const repo = top === null ? null : openRepository(top, ctx.fs, ctx);
     return repo !== null && runsNone(repo, top!, ctx, INDEX_RUNS, INDEX_HOOKS);
   });
+}
+
+/**
+ * Where a git stage that writes the index alone (`git add .`, `indexOnly`) writes: its
+ * repository's index and objects, from each cwd; null where it is no such stage.
+ */
+export function indexAreas(
+  stage: Stage,
+  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
+): string[] | null {
+  if (!indexOnly(stage, ctx)) return null;
+  const areas: string[] = [];
+  for (const c of stage.cwds) {
+    const repo = openRepository(repositoryTop(c!, ctx.fs)!, ctx.fs, ctx);
+    if (repo === null) return null;
+    areas.push(`${repo.gitDir}/index`, `${repo.gitDir}/index.lock`, `${repo.commonDir}/objects`);
+  }
+  return areas;
+}
+
+/**
+ * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
+ * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
+ * it fails on one it cannot read), or null where there is none.
+ */
+export function repositoryTop(dir: string, fs: FsFacts): string | null {
+  for (let d: string | null = dir, n = 0; d !== null && n < 64; n++) {
+    const top = workTreeTop(d, fs);
+    if (top === null) return null;
+    const git = gitDirOf(top, fs);
+    if (git === null || !fs.readText) return top;
+    const head = fs.readText(`${git}/HEAD`, 4096);
+    if (head !== null && /^(ref: *refs\/|[0-9a-f]{40}\s*$)/.test(head)) return top;
+    d = top === "/" ? null : dirname(top);
+  }
+  return null;
 }

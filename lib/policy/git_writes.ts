@@ -21,7 +21,7 @@
 import { join, relative, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 import type { CommitsWritten } from "../programs/spec.ts";
-import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
+import { gitDirOf, INDEX_LIMIT, indexEntries } from "./git_index.ts";
 import { dirname } from "node:path";
 import {
   commitOf,
@@ -52,7 +52,7 @@ import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
 import { namesMoved } from "./git_moved_names.ts";
 import { noStash, readUnderway } from "./git_underway.ts";
-import { indexOnly, PLAIN_GIT_OPTIONS, runsNone } from "./git_index_only.ts";
+import { indexOnly, PLAIN_GIT_OPTIONS, repositoryTop, runsNone } from "./git_index_only.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
 type User = { home: string; env: Record<string, string | undefined> };
@@ -125,7 +125,7 @@ function writtenBy(
   if (found.written?.stateOnly && changers !== undefined && user !== undefined) {
     const repo = repositoryOf(cwd, commits, fs, user);
     const ctx = { fs, ...user };
-    const only = (dir: string) => changers(dir).every((s) => indexOnly(s, ctx, repositoryTop));
+    const only = (dir: string) => changers(dir).every((s) => indexOnly(s, ctx));
     if (repo !== null && only(repo.gitDir) && only(repo.commonDir)) return found;
   }
   // (Another stage of the command may change the repository first: `git fetch && git checkout
@@ -437,24 +437,6 @@ export function checkoutAreas(
   return areas;
 }
 
-/**
- * Where a git stage that writes the index alone (`git add .`, `indexOnly`) writes: its
- * repository's index and objects, from each cwd; null where it is no such stage.
- */
-export function indexAreas(
-  stage: Stage,
-  ctx: { fs: FsFacts; env: Record<string, string | undefined>; home: string },
-): string[] | null {
-  if (!indexOnly(stage, ctx, repositoryTop)) return null;
-  const areas: string[] = [];
-  for (const c of stage.cwds) {
-    const repo = openRepository(repositoryTop(c!, ctx.fs)!, ctx.fs, ctx);
-    if (repo === null) return null;
-    areas.push(`${repo.gitDir}/index`, `${repo.gitDir}/index.lock`, `${repo.commonDir}/objects`);
-  }
-  return areas;
-}
-
 /** The verbs of `git submodule` that write the files of the submodules' commits (or remove them). */
 const SUBMODULE_WRITES = /^(update|deinit|absorbgitdirs)$/;
 
@@ -497,24 +479,6 @@ function submoduleAreas(
     out.push(`${gitDir}/modules`);
   }
   return out;
-}
-
-/**
- * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
- * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
- * it fails on one it cannot read), or null where there is none.
- */
-function repositoryTop(dir: string, fs: FsFacts): string | null {
-  for (let d: string | null = dir, n = 0; d !== null && n < 64; n++) {
-    const top = workTreeTop(d, fs);
-    if (top === null) return null;
-    const git = gitDirOf(top, fs);
-    if (git === null || !fs.readText) return top;
-    const head = fs.readText(`${git}/HEAD`, 4096);
-    if (head !== null && /^(ref: *refs\/|[0-9a-f]{40}\s*$)/.test(head)) return top;
-    d = top === "/" ? null : dirname(top);
-  }
-  return null;
 }
 
 /** Whether no other stage of the command may change the repository the commits are of first. */

@@ -26,7 +26,8 @@ import { hereFile } from "./this_machine.ts";
 import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
-import { checkoutAreas, indexAreas } from "./git_writes.ts";
+import { checkoutAreas } from "./git_writes.ts";
+import { indexAreas } from "./git_index_only.ts";
 import { removesOnly } from "./removers.ts";
 import { libpqReads } from "../programs/libpq.ts";
 
