@@ -187,8 +187,8 @@ function head(more: CommitsWritten[]): UnderwayWrites {
 
 /**
  * The commits a cherry-pick's or revert's todo names after its first (the one under way, done or
- * skipped before the rest), as `git cherry-pick A B` (`git revert A B`: their parents' files)
- * writes them; none where it names none; null where a line is of another command (git refuses
+ * skipped before the rest): a cherry-pick's replayed, each what it changes from its parents (as a
+ * rebase's); a revert's as `git revert A B` writes them (their parents' files); none where it names none; null where a line is of another command (git refuses
  * it), names a commit not read, or picks and reverts both.
  */
 function todoPicks(repo: Repository, file: string): CommitsWritten[] | null {
@@ -212,7 +212,12 @@ function todoPicks(repo: Repository, file: string): CommitsWritten[] | null {
   }
   if (commands.size > 1) return null;
   if (!picked.length) return [];
-  return [{ revisions: picked, ...(commands.has("revert") ? { parents: true } : {}) }];
+  // (Each pick replayed as a rebase's is, sequencer.c's `do_pick_commit`: a merge whose base is
+  // its parent writes what it changes from that parent, the index not consulted.)
+  return [{
+    revisions: picked,
+    ...(commands.has("revert") ? { parents: true } : { replays: true }),
+  }];
 }
 
 /**
@@ -239,8 +244,18 @@ export function noStash(repo: Repository, rev: string): boolean {
   return refValue(repo, "refs/stash") === null;
 }
 
-/** What commits write: the files, and the symlinks among them. */
-type Written = { paths: string[]; links: MadeLink[] };
+/**
+ * What commits write: the files, and the symlinks among them; `stateOnly`: read from git's state
+ * files and objects alone, the index not consulted (each reading the commits a sequence replays,
+ * `CommitsWritten.replays`, or the paths of `git am`'s mails), so what another stage writes to
+ * the index first leaves it as it is.
+ */
+type Written = { paths: string[]; links: MadeLink[]; stateOnly?: true };
+
+/** Whether a reading of commits consults no index nor work tree: the commits replayed alone. */
+function readsState(c: CommitsWritten): boolean {
+  return c.replays === true && !c.overwrites && !c.skipped && c.pathspecs === undefined;
+}
 
 /**
  * What an operation under way writes in the work tree whose top is `top` (`underwayWrites`, as
@@ -266,5 +281,6 @@ export function readUnderway(
       ...new Set([...found.flatMap((w) => w!.paths), ...each.patched.map((p) => resolve(top!, p))]),
     ],
     links: found.flatMap((w) => w!.links),
+    ...(each.commits.every(readsState) ? { stateOnly: true as const } : {}),
   };
 }

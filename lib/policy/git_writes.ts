@@ -21,7 +21,7 @@
 import { join, relative, resolve } from "node:path";
 import type { FsFacts } from "../types.ts";
 import type { CommitsWritten } from "../programs/spec.ts";
-import { gitDirOf, INDEX_LIMIT, indexEntries, workTreeTop } from "./git_index.ts";
+import { gitDirOf, INDEX_LIMIT, indexEntries } from "./git_index.ts";
 import { dirname } from "node:path";
 import {
   commitOf,
@@ -52,12 +52,16 @@ import { gitSubcommand } from "../programs/git.ts";
 import { commitsWritten } from "../programs/git_commits.ts";
 import { namesMoved } from "./git_moved_names.ts";
 import { noStash, readUnderway } from "./git_underway.ts";
+import { indexOnly, PLAIN_GIT_OPTIONS, repositoryTop, runsNone } from "./git_index_only.ts";
 
 /** Whose git reads the config (for a branch's upstream, `@{u}`): home and environment. */
 type User = { home: string; env: Record<string, string | undefined> };
 
-/** What commits write: the files, and the symlinks among them (where each leads). */
-type Written = { paths: string[]; links: MadeLink[] };
+/**
+ * What commits write: the files, and the symlinks among them (where each leads); `stateOnly`: read
+ * from git's state alone (`git_underway.ts`).
+ */
+type Written = { paths: string[]; links: MadeLink[]; stateOnly?: true };
 
 /**
  * What commits write, null where not known; `unseen`: a revision they name is not read;
@@ -115,6 +119,14 @@ function writtenBy(
     const written = read(cwd, commits, fs, user);
     const unseen = written === null && unseenRevision(cwd, commits, fs, user);
     known.set(key, found = { written, unseen });
+  }
+  // (A reading from the sequencer's state alone, where the other stages that may change the
+  // repository first only write its index: `git add -A && git rebase --continue`.)
+  if (found.written?.stateOnly && changers !== undefined && user !== undefined) {
+    const repo = repositoryOf(cwd, commits, fs, user);
+    const ctx = { fs, ...user };
+    const only = (dir: string) => changers(dir).every((s) => indexOnly(s, ctx));
+    if (repo !== null && only(repo.gitDir) && only(repo.commonDir)) return found;
   }
   // (Another stage of the command may change the repository first: `git fetch && git checkout
   // origin/main`, `git add README.md && git merge evil`. The commits as read now are still what
@@ -354,9 +366,6 @@ function plainOptions(argv: Word[], at: number): boolean {
   return true;
 }
 
-/** git's own options before the subcommand that move nothing but the cwd (`-C`, done). */
-const PLAIN_GIT_OPTIONS = /^(--no-pager|-P|--no-optional-locks|--no-replace-objects)$/;
-
 /** The environment that moves git's repository, work tree, index or settings. */
 const MOVING_ENV = [
   "GIT_DIR",
@@ -369,22 +378,6 @@ const MOVING_ENV = [
   "GIT_CONFIG_COUNT",
   "GIT_CONFIG_GLOBAL",
   "GIT_CONFIG_SYSTEM",
-];
-
-/**
- * The repository's settings that have these subcommands run a program or write elsewhere: a
- * filter, a merge driver, the fsmonitor, hooks elsewhere, a work tree elsewhere, submodules,
- * signing.
- */
-const RUNS_OR_MOVES =
-  /^(filter\..*|merge\..*\.driver|core\.(fsmonitor|hookspath|worktree|editor)|sequence\.editor|submodule\..*|gpg\..*|commit\.gpgsign)$/;
-
-/** The hooks these subcommands may run (githooks(5)). */
-// deno-fmt-ignore
-const HOOKS_RUN = [
-  "post-checkout", "post-merge", "pre-merge-commit", "prepare-commit-msg", "commit-msg",
-  "post-commit", "reference-transaction", "post-rewrite", "pre-auto-gc", "post-index-change",
-  "fsmonitor-watchman", "pre-rebase", "pre-commit",
 ];
 
 /**
@@ -438,13 +431,7 @@ export function checkoutAreas(
     const top = c === null ? null : repositoryTop(c, ctx.fs);
     if (top === null) continue;
     const repo = openRepository(top, ctx.fs, ctx);
-    const settings = repo?.config?.() ?? null;
-    if (repo === null || settings === null) return null;
-    if (settings.some((s) => s.repository && RUNS_OR_MOVES.test(s.key))) return null;
-    const hooks = settings.filter((s) => s.key === "core.hookspath").map((s) => s.value);
-    const path = hooks.length ? hooks[hooks.length - 1] : `${repo.commonDir}/hooks`;
-    const dir = path.startsWith("~/") ? ctx.home + path.slice(1) : resolve(top, path);
-    if (HOOKS_RUN.some((h) => ctx.fs.exists(`${dir}/${h}`))) return null;
+    if (repo === null || !runsNone(repo, top, ctx)) return null;
     areas.push(repo.gitDir, repo.commonDir);
   }
   return areas;
@@ -492,24 +479,6 @@ function submoduleAreas(
     out.push(`${gitDir}/modules`);
   }
   return out;
-}
-
-/**
- * The top of the work tree git works in from `dir`: the nearest directory at or above it whose
- * `.git` is a repository (its HEAD a ref or an object name: git passes over one that is not, as
- * it fails on one it cannot read), or null where there is none.
- */
-function repositoryTop(dir: string, fs: FsFacts): string | null {
-  for (let d: string | null = dir, n = 0; d !== null && n < 64; n++) {
-    const top = workTreeTop(d, fs);
-    if (top === null) return null;
-    const git = gitDirOf(top, fs);
-    if (git === null || !fs.readText) return top;
-    const head = fs.readText(`${git}/HEAD`, 4096);
-    if (head !== null && /^(ref: *refs\/|[0-9a-f]{40}\s*$)/.test(head)) return top;
-    d = top === "/" ? null : dirname(top);
-  }
-  return null;
 }
 
 /** Whether no other stage of the command may change the repository the commits are of first. */

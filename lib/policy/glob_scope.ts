@@ -27,6 +27,7 @@ import type { Context } from "../types.ts";
 import { CD_BUILTINS } from "./stage_subject.ts";
 import { SHELLS } from "../programs/shells.ts";
 import { checkoutAreas } from "./git_writes.ts";
+import { indexAreas } from "./git_index_only.ts";
 import { removesOnly } from "./removers.ts";
 import { libpqReads } from "../programs/libpq.ts";
 
@@ -602,12 +603,22 @@ function knownCheckouts(
 ): { stage: Stage; areas: string[] | null }[] {
   // (A command that sets or may set git's environment, or runs code that may: `export GIT_DIR`,
   // `source env.sh`, `eval "$x"`.)
-  const moved = /GIT_|\b(source|eval)\b|(^|[\s;&|(])\.\s/.test(text);
+  const moving = /GIT_|\b(source|eval)\b|(^|[\s;&|(])\.\s/;
+  const moved = moving.test(text);
+  // (The editor git runs moves no index: `git add . && GIT_EDITOR=true git rebase --continue`.)
+  // (The `.` builtin as a command's name, not an operand: `git add . && …`; a command's name not
+  // known may be any of these.)
+  const indexMoved = moved &&
+      /GIT_|\b(source|eval)\b|(^|[;&|({`\n]|\b(then|do|else|exec|command|builtin))\s*\.\s/.test(
+        text.replace(/\bGIT_(SEQUENCE_)?EDITOR=/g, ""),
+      ) || writers.some((w) => w.stage.argv[0] !== undefined && w.stage.argv[0].kind !== "static");
   return writers.map((w) => {
     if (!checksOut(w)) return w;
     const settled = (dir: string) =>
       !writers.some(counting(dir, w.stage, undefined, { started: true }));
-    return { stage: w.stage, areas: checkoutAreas(w.stage, ctx, settled, moved) };
+    // (One that writes the index alone, where nothing may move it: the index and objects.)
+    const index = indexMoved ? null : indexAreas(w.stage, ctx);
+    return { stage: w.stage, areas: index ?? checkoutAreas(w.stage, ctx, settled, moved) };
   }).filter((w) => w.areas === null || w.areas.length > 0);
 }
 
