@@ -4,23 +4,11 @@
  * command may change what they match first (then a guess, which counts not, as a value not known
  * in a carried line counts not).
  */
-import { checkActions, configFrom, ctxIn } from "../testing.ts";
+import { checkActions, ctxIn, rmDenied } from "../testing.ts";
 import type { Action } from "../types.ts";
 
 /** Allow by default, `rm *` and `curl *` denied, `.env` asked, secrets and the keys denied. */
-const config = configFrom({
-  policies: {
-    open: {
-      defaultAction: "allow",
-      rules: [
-        { action: "deny", tool: "bash", pattern: "rm *" },
-        { action: "deny", tool: "bash", pattern: "curl *" },
-      ],
-    },
-  },
-  locations: { "/": "open" },
-  pathProtection: { ".env": "ask", "~/.ssh/**": "deny", "secrets/**": "deny" },
-}, { home: "/home/user" });
+const config = rmDenied("/home/user", { ssh: true, curl: true });
 const ctx = ctxIn("/p", {
   files: ["/p/src/a.ts", "/p/src/b.ts", "/p/README.md", "/p/secrets/key", "/p/.env"].concat(
     "/home/user/.ssh/id_rsa",
